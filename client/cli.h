@@ -1,0 +1,42 @@
+/*
+ * cli.h: the commands of the tabula program. Each command takes the
+ * arguments after its name and returns the process exit status:
+ * 0 done, 1 a check failed (verification, desync), 2 bad usage or input.
+ */
+#ifndef TABULA_CLI_H
+#define TABULA_CLI_H
+
+#include <stdio.h>
+
+#include "core.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+int cli_perft(int argc, char **argv);
+int cli_moves(int argc, char **argv);
+int cli_demo(int argc, char **argv);
+
+/* True when arg is -h or --help. */
+int cli_is_help(const char *arg);
+
+/*
+ * cli_game: the game named name, or NULL after printing to stderr which
+ * games exist (prefixed with the command's name).
+ */
+const Core_Game *cli_game(const char *cmd, const char *name);
+
+/*
+ * cli_setup_position: a new position of game g with options, optionally
+ * set from a position string, then the moves applied in order. Prints a
+ * message naming the bad token on stderr and returns NULL on any error.
+ */
+Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
+                                  const char *options, const char *position,
+                                  char **moves, int nmoves);
+
+/* Seconds from a monotonic clock. */
+double cli_now(void);
+
+#endif /* TABULA_CLI_H */

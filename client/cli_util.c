@@ -1,0 +1,79 @@
+/*
+ * cli_util.c: helpers every command shares: finding a game by name,
+ * setting up a position from options, a position string and moves, with
+ * error messages that name the bad token, and a monotonic clock.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+int cli_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+const Core_Game *cli_game(const char *cmd, const char *name)
+{
+    const Core_Game *g = core_game_find(name);
+    if (g != NULL)
+        return g;
+    fprintf(stderr, "tabula %s: unknown game '%s'; expected one of:", cmd,
+            name);
+    for (size_t i = 0; i < core_game_count(); i++)
+        fprintf(stderr, " %s", core_game_name(core_game_at(i)));
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
+                                  const char *options, const char *position,
+                                  char **moves, int nmoves)
+{
+    Core_Position *pos = NULL;
+    char why[256] = "";
+    int rc = core_position_new(&pos, g, options);
+
+    if (rc != 0) {
+        fprintf(stderr, "tabula %s: bad options '%s': %s\n", cmd,
+                options ? options : "", tb_strerror(rc));
+        return NULL;
+    }
+    if (position != NULL) {
+        rc = core_position_parse(pos, position, why, sizeof why);
+        if (rc != 0) {
+            fprintf(stderr, "tabula %s: bad position '%s': %s%s%s\n", cmd,
+                    position, tb_strerror(rc), why[0] ? ": " : "", why);
+            core_position_free(pos);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < nmoves; i++) {
+        Core_Move mv;
+        rc = core_move_parse(pos, moves[i], &mv);
+        if (rc == 0)
+            rc = core_play(pos, &mv);
+        if (rc != 0) {
+            fprintf(stderr, "tabula %s: move %d '%s': %s", cmd, i + 1,
+                    moves[i], tb_strerror(rc));
+            if (rc == TB_E_NOTATION)
+                fprintf(stderr, "; expected %s", core_game_move_hint(g));
+            else if (rc == TB_E_OVER)
+                fprintf(stderr, " (%s by %s)",
+                        core_outcome_name(core_status(pos).outcome),
+                        core_reason_name(core_status(pos).reason));
+            fprintf(stderr, "\n");
+            core_position_free(pos);
+            return NULL;
+        }
+    }
+    return pos;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -1,0 +1,48 @@
+/*
+ * main.c: the tabula program's entry: dispatches to a command.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct Cli_Command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} Cli_Command;
+
+static const Cli_Command commands[] = {
+    {"demo", cli_demo, "play a full bot-vs-bot game and print it"},
+    {"perft", cli_perft, "count move sequences to a depth"},
+    {"moves", cli_moves, "list the legal moves of a position"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: tabula COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\ngames:");
+    for (size_t i = 0; i < core_game_count(); i++)
+        fprintf(out, " %s", core_game_name(core_game_at(i)));
+    fprintf(out, "\n\n'tabula COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "tabula: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_EXIT_USAGE;
+}

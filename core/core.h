@@ -1,0 +1,245 @@
+/*
+ * core.h: the game-neutral rules interface of Tabula.
+ *
+ * Every game (Laska, Chessball, Football chess, Chess volleyball) is one
+ * Core_Game. A Core_Position is an opaque heap object holding one game's
+ * whole state: placement, side to move, counters, repetition history and
+ * match options, everything that decides future legal moves and results.
+ * The core is deterministic and needs only libc: no floating point, no
+ * clock, no unseeded randomness. Peers compare a hash of the canonical
+ * encoding (core_encode), computed outside core/.
+ *
+ * Errors are the negative TB_E_* codes of tb_error.h.
+ */
+#ifndef TABULA_CORE_H
+#define TABULA_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tb_error.h"
+
+/* Sides. D-ALL-4: White starts unless a game says otherwise. */
+#define CORE_WHITE 0
+#define CORE_BLACK 1
+
+/* Bytes of game data a move can carry (a Laska path, a Football turn). */
+#define CORE_MOVE_BYTES 30
+
+/* Longest notation or position text any game produces, NUL included. */
+#define CORE_NOTATION_MAX 128
+#define CORE_POSITION_TEXT_MAX 2048
+
+/* Longest text the parsers accept; longer input is TB_E_TOOLONG. */
+#define CORE_INPUT_MAX 4096
+
+/*
+ * A move (D-ALL-5): a game-defined byte string. Two moves are the same move
+ * exactly when core_move_equal says so. Unused bytes of b are zero, so a
+ * move can be compared and hashed as plain bytes.
+ */
+typedef struct Core_Move {
+    uint8_t len;                  /* bytes of b in use, 0..CORE_MOVE_BYTES */
+    uint8_t flags;                /* game-defined */
+    uint8_t b[CORE_MOVE_BYTES];   /* game-defined */
+} Core_Move;
+
+/* D-ALL-1: how a game stands. */
+typedef enum Core_Outcome {
+    CORE_ONGOING = 0,
+    CORE_WIN_WHITE,
+    CORE_WIN_BLACK,
+    CORE_DRAW,
+    CORE_ABORTED
+} Core_Outcome;
+
+/* D-ALL-1: why it ended. Board reasons come from the core; resign,
+ * agreement, time and desync-abort are recorded by the match layer. */
+typedef enum Core_Reason {
+    CORE_REASON_NONE = 0,
+    CORE_REASON_CHECKMATE,
+    CORE_REASON_STALEMATE,
+    CORE_REASON_NO_MOVES,
+    CORE_REASON_GOAL,
+    CORE_REASON_RESIGN,
+    CORE_REASON_AGREEMENT,
+    CORE_REASON_REPETITION,
+    CORE_REASON_MOVE_RULE,
+    CORE_REASON_TIME,
+    CORE_REASON_DESYNC_ABORT,
+    CORE_REASON_POINTS,
+    CORE_REASON_FORFEIT,
+    CORE_REASON_ABORT,
+    CORE_REASON_ABANDON,
+    CORE_REASON_COUNT_
+} Core_Reason;
+
+typedef struct Core_Status {
+    Core_Outcome outcome;
+    Core_Reason reason;
+} Core_Status;
+
+typedef struct Core_Game Core_Game;         /* static, never freed */
+typedef struct Core_Position Core_Position; /* opaque, heap */
+
+/* ---- games ---------------------------------------------------------- */
+
+/* Number of games compiled in, and the i-th in a fixed order
+ * (NULL when i >= count). */
+size_t core_game_count(void);
+const Core_Game *core_game_at(size_t i);
+
+/* The game with this name ("laska", "chessball", "football",
+ * "volleyball", ...), or NULL. */
+const Core_Game *core_game_find(const char *name);
+
+const char *core_game_name(const Core_Game *g);   /* "laska" */
+const char *core_game_title(const Core_Game *g);  /* "Laska (Lasker 1911)" */
+
+/* A one-line example of the game's move notation, for error messages. */
+const char *core_game_move_hint(const Core_Game *g);
+
+/* A move buffer of this many entries always holds every legal move of
+ * any position of the game. */
+size_t core_game_max_moves(const Core_Game *g);
+
+/* core_encode never writes more than this many bytes for the game. */
+size_t core_game_encode_max(const Core_Game *g);
+
+/* ---- positions ------------------------------------------------------ */
+
+/*
+ * core_position_new: the start position of game g with match options
+ * (a comma-separated "key=value" list, NULL or "" for the defaults; the
+ * keys are the game's own, see docs/rules/GAME.md).
+ * Errors: TB_E_ARG (NULL out or g), TB_E_OPTION (unknown key or bad value),
+ * TB_E_TOOLONG (options over CORE_INPUT_MAX), TB_E_NOMEM.
+ */
+int core_position_new(Core_Position **out, const Core_Game *g,
+                      const char *options);
+
+/* Release a position; NULL is fine. */
+void core_position_free(Core_Position *pos);
+
+/* A new copy of pos, or NULL when out of memory. */
+Core_Position *core_position_clone(const Core_Position *pos);
+
+/* Copy src over dst. Errors: TB_E_MISMATCH when the games differ. */
+int core_position_copy(Core_Position *dst, const Core_Position *src);
+
+const Core_Game *core_position_game(const Core_Position *pos);
+
+/* CORE_WHITE or CORE_BLACK: the side whose move it is. */
+int core_side_to_move(const Core_Position *pos);
+
+/* Plies (moves, D-ALL-5) played since the game's start. */
+uint32_t core_ply(const Core_Position *pos);
+
+/* A 64-bit zobrist key of everything repetition compares (D-ALL-2). */
+uint64_t core_key(const Core_Position *pos);
+
+/* The game's status and, when over, its winner and reason. */
+Core_Status core_status(const Core_Position *pos);
+
+/* ---- moves ---------------------------------------------------------- */
+
+/*
+ * core_moves: every legal move, each once (D-ALL-5), in the game's
+ * canonical order, into buf[0..cap). *count gets the number. A finished
+ * game has no moves. No allocation.
+ * Errors: TB_E_ARG, TB_E_TOOMANY (cap too small; use
+ * core_game_max_moves).
+ */
+int core_moves(const Core_Position *pos, Core_Move *buf, size_t cap,
+               size_t *count);
+
+/*
+ * core_play: validate mv against the legal moves and apply it.
+ * Errors: TB_E_OVER (game finished), TB_E_ILLEGAL (not a legal move; pos
+ * is unchanged), TB_E_NOMEM.
+ */
+int core_play(Core_Position *pos, const Core_Move *mv);
+
+/*
+ * core_make: apply a move that core_moves listed for this very position,
+ * without checking (search and perft). Anything else is a caller bug.
+ */
+void core_make(Core_Position *pos, const Core_Move *mv);
+
+/* Same game-defined bytes. */
+int core_move_equal(const Core_Move *a, const Core_Move *b);
+
+/*
+ * core_move_format: the canonical notation of mv (legal in pos) into buf,
+ * NUL-terminated. Errors: TB_E_SPACE, TB_E_ARG.
+ */
+int core_move_format(const Core_Position *pos, const Core_Move *mv,
+                     char *buf, size_t cap);
+
+/*
+ * core_move_parse: read text (canonical notation, or any input form the
+ * game accepts) and resolve it to a legal move of pos.
+ * Errors: TB_E_TOOLONG, TB_E_NOTATION (not a move's shape),
+ * TB_E_ILLEGAL (well formed, not legal here), TB_E_AMBIGUOUS (matches
+ * several legal moves), TB_E_OVER (game finished).
+ */
+int core_move_parse(const Core_Position *pos, const char *text,
+                    Core_Move *out);
+
+/* ---- text and bytes ------------------------------------------------- */
+
+/* core_position_format: the position string (see docs/rules/GAME.md).
+ * Errors: TB_E_SPACE. */
+int core_position_format(const Core_Position *pos, char *buf, size_t cap);
+
+/*
+ * core_position_parse: replace pos (keeping its game and options) with the
+ * position the string describes. Repetition history starts afresh.
+ * why (may be NULL) gets a one-line reason on failure.
+ * Errors: TB_E_TOOLONG, TB_E_POSITION (malformed or impossible); pos is
+ * unchanged on error.
+ */
+int core_position_parse(Core_Position *pos, const char *text, char *why,
+                        size_t why_cap);
+
+/* The canonical options string of pos ("" when all defaults). */
+int core_options_format(const Core_Position *pos, char *buf, size_t cap);
+
+/*
+ * core_encode: the canonical byte encoding of the whole state (first byte:
+ * the game's id). Equal states give equal bytes on every build.
+ * Errors: TB_E_SPACE (cap < core_game_encode_max is always enough).
+ */
+int core_encode(const Core_Position *pos, uint8_t *buf, size_t cap,
+                size_t *len);
+
+/*
+ * core_decode: replace pos with the state encoded in buf[0..len). The
+ * bytes are hostile: every field is checked, and bytes that do not
+ * re-encode to themselves are refused. pos is unchanged on error.
+ * Errors: TB_E_ENCODING (malformed, impossible or non-canonical),
+ * TB_E_MISMATCH (another game's encoding), TB_E_NOMEM.
+ */
+int core_decode(Core_Position *pos, const uint8_t *buf, size_t len);
+
+/* ---- counting ------------------------------------------------------- */
+
+/*
+ * core_perft: the number of move sequences of exactly depth moves from pos
+ * (D-ALL-5); depth 0 gives 1.
+ * Errors: TB_E_NOMEM, TB_E_ARG (depth > 64).
+ */
+int core_perft(const Core_Position *pos, unsigned depth, uint64_t *nodes);
+
+/*
+ * core_evaluate: a static score of pos for the side to move, in
+ * hundredths of a soldier/pawn (positive: better for the side to move).
+ * Deterministic integer heuristics for bots; 0 where a game has none.
+ */
+int32_t core_evaluate(const Core_Position *pos);
+
+/* Names for results, stable for logs and scripts. */
+const char *core_outcome_name(Core_Outcome o);  /* "1-0", "0-1", "1/2-1/2", "*", "aborted" */
+const char *core_reason_name(Core_Reason r);    /* "checkmate", "repetition", ... */
+
+#endif /* TABULA_CORE_H */
