@@ -1,12 +1,20 @@
 /*
  * crypto.c: the one file of proto/ that includes <sodium.h>. Everything
- * else sees typed wrappers: hashing now, signatures as the protocol grows.
+ * else sees typed wrappers: BLAKE2b-256 hashes (state and chain), Ed25519
+ * key pairs, detached signatures and their checks, randomness, wiping,
+ * and the printable fingerprint of a public key.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <sodium.h>
 
-#include "proto.h"
+#include "proto_internal.h"
+
+_Static_assert(PROTO_KEY_BYTES == crypto_sign_PUBLICKEYBYTES, "pk size");
+_Static_assert(PROTO_SECRET_BYTES == crypto_sign_SECRETKEYBYTES, "sk size");
+_Static_assert(PROTO_SIG_BYTES == crypto_sign_BYTES, "signature size");
+_Static_assert(PROTO_KEY_BYTES == crypto_sign_SEEDBYTES, "seed size");
 
 int proto_init(void)
 {
@@ -24,9 +32,8 @@ int proto_state_hash(const Core_Position *pos,
     if (buf == NULL)
         return TB_E_NOMEM;
     rc = core_encode(pos, buf, cap, &len);
-    if (rc == 0 &&
-        crypto_generichash(out, PROTO_HASH_BYTES, buf, len, NULL, 0) != 0)
-        rc = TB_E_CRYPTO;
+    if (rc == 0)
+        rc = proto__hash(buf, len, out);
     free(buf);
     return rc;
 }
@@ -39,4 +46,94 @@ void proto_hex(const uint8_t *bytes, size_t n, char *out)
         out[2 * i + 1] = digits[bytes[i] & 15];
     }
     out[2 * n] = '\0';
+}
+
+int proto__hash(const uint8_t *buf, size_t len,
+                uint8_t out[PROTO_HASH_BYTES])
+{
+    if (crypto_generichash(out, PROTO_HASH_BYTES, buf, len, NULL, 0) != 0)
+        return TB_E_CRYPTO;
+    return 0;
+}
+
+int proto__sign(const uint8_t *msg, size_t len,
+                const uint8_t sk[PROTO_SECRET_BYTES],
+                uint8_t sig[PROTO_SIG_BYTES])
+{
+    if (crypto_sign_detached(sig, NULL, msg, len, sk) != 0)
+        return TB_E_CRYPTO;
+    return 0;
+}
+
+int proto__verify(const uint8_t *msg, size_t len,
+                  const uint8_t sig[PROTO_SIG_BYTES],
+                  const uint8_t pk[PROTO_KEY_BYTES])
+{
+    /* libsodium refuses non-canonical S and small-order keys, so one
+     * message has one valid signature per key: the chain hash can cover
+     * the payload alone. */
+    if (crypto_sign_verify_detached(sig, msg, len, pk) != 0)
+        return TB_E_SIGNATURE;
+    return 0;
+}
+
+void proto__random(uint8_t *buf, size_t n)
+{
+    randombytes_buf(buf, n);
+}
+
+void proto__wipe(void *buf, size_t n)
+{
+    sodium_memzero(buf, n);
+}
+
+int proto__equal(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    return sodium_memcmp(a, b, n) == 0;
+}
+
+int proto_identity_generate(Proto_Identity *id)
+{
+    if (crypto_sign_keypair(id->pk, id->sk) != 0)
+        return TB_E_CRYPTO;
+    return 0;
+}
+
+int proto_identity_from_seed(Proto_Identity *id,
+                             const uint8_t seed[PROTO_KEY_BYTES])
+{
+    if (crypto_sign_seed_keypair(id->pk, id->sk, seed) != 0)
+        return TB_E_CRYPTO;
+    return 0;
+}
+
+void proto_identity_wipe(Proto_Identity *id)
+{
+    sodium_memzero(id, sizeof *id);
+}
+
+void proto_fingerprint(const uint8_t pk[PROTO_KEY_BYTES],
+                       char out[PROTO_FINGERPRINT_MAX])
+{
+    static const char domain[] = "tabula-fingerprint";
+    static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    crypto_generichash_state st;
+    uint8_t h[PROTO_HASH_BYTES];
+    size_t o = 0;
+
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const uint8_t *)domain,
+                              sizeof domain - 1);
+    crypto_generichash_update(&st, pk, PROTO_KEY_BYTES);
+    crypto_generichash_final(&st, h, sizeof h);
+    /* 80 bits = 16 symbols of 5 bits, most significant bit first. */
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned bit = i * 5, v = 0;
+        for (unsigned k = 0; k < 5; k++, bit++)
+            v = (v << 1) | ((h[bit / 8] >> (7 - bit % 8)) & 1u);
+        if (i > 0 && i % 4 == 0)
+            out[o++] = '-';
+        out[o++] = crockford[v];
+    }
+    out[o] = '\0';
 }

@@ -1,7 +1,26 @@
 /*
  * proto.h: Tabula's protocol layer over the rules core: the state hash
- * every peer compares after each ply (and, as the protocol grows, signed
- * messages, transcripts and match logs).
+ * every peer compares after each ply, player identities (Ed25519 keys),
+ * signed msgpack envelopes in length-prefixed frames, the hash-chained
+ * transcript of a match, append-only match log files and plain game
+ * records (PGN-like tag lines and moves in the game's notation).
+ *
+ * Nothing here blocks except the functions that name a file
+ * (proto_identity_*, proto_log_*, proto_read_file): sealing, opening,
+ * framing and the transcript work on caller memory and suit an event loop.
+ *
+ * Wire layout (docs/protocol.md has the full table):
+ *   frame    = u32 big-endian length N (1..PROTO_FRAME_MAX), N envelope bytes
+ *   envelope = msgpack [payload: bin, signature: bin 64]
+ *   payload  = msgpack [version, kind, match id: bin 16, seq, prev: bin 32,
+ *                       sender: bin 32, body: array]
+ * The signature is Ed25519 (libsodium, detached) over exactly the payload
+ * bytes, by the sender key inside them. Every msgpack item is in its
+ * smallest form; a payload that does not re-encode to its own bytes is
+ * refused. prev is the chain hash of the match's previous envelope: the
+ * BLAKE2b-256 of its payload bytes (all zero for sequence number 0).
+ *
+ * Errors are the negative TB_E_* codes of tb_error.h.
  */
 #ifndef TABULA_PROTO_H
 #define TABULA_PROTO_H
@@ -11,10 +30,49 @@
 
 #include "core.h"
 
-/* Bytes of a state hash: BLAKE2b-256. */
+/* Bytes of a state hash and of a chain hash: BLAKE2b-256. */
 #define PROTO_HASH_BYTES 32
 /* Lowercase hex of a hash, NUL included. */
 #define PROTO_HASH_HEX (2 * PROTO_HASH_BYTES + 1)
+
+/* Ed25519 public key, secret key (seed and public key), signature. */
+#define PROTO_KEY_BYTES 32
+#define PROTO_SECRET_BYTES 64
+#define PROTO_SIG_BYTES 64
+/* A match id: random bytes chosen by the player who starts the match. */
+#define PROTO_MATCH_ID_BYTES 16
+/* A hello's handshake nonce. */
+#define PROTO_NONCE_BYTES 32
+
+/* The only protocol version this build speaks. */
+#define PROTO_VERSION 1
+
+/* ---- hard limits (checked before msgpack-c sees a byte) -------------- */
+
+/* Largest state encoding a desync report may carry. */
+#define PROTO_STATE_MAX 65536
+/* Largest payload and largest envelope (the frame's length field). */
+#define PROTO_PAYLOAD_MAX (PROTO_STATE_MAX + 1024)
+#define PROTO_FRAME_MAX (PROTO_PAYLOAD_MAX + 128)
+/* Bytes of the frame's length prefix. */
+#define PROTO_FRAME_PREFIX 4
+/* Longest msgpack string anywhere (chat text is the longest field). */
+#define PROTO_STR_MAX 1024
+/* Most elements of one msgpack array; maps are not used (cap 0). */
+#define PROTO_ARRAY_MAX 16
+#define PROTO_MAP_MAX 0
+/* Deepest nesting of arrays and most items in one msgpack document. */
+#define PROTO_DEPTH_MAX 4
+#define PROTO_ITEMS_MAX 64
+/* Field caps (bytes, NUL not included). */
+#define PROTO_NAME_MAX 32     /* game name, software name */
+#define PROTO_OPTIONS_MAX 256 /* match options */
+#define PROTO_TEXT_MAX PROTO_STR_MAX /* chat and bye text */
+/* Largest log file proto_read_file accepts. */
+#define PROTO_FILE_MAX (64u * 1024 * 1024)
+
+/* Printable fingerprint "XXXX-XXXX-XXXX-XXXX", NUL included. */
+#define PROTO_FINGERPRINT_MAX 20
 
 /*
  * proto_init: initialise the crypto library once per process (safe to
@@ -32,5 +90,395 @@ int proto_state_hash(const Core_Position *pos,
 
 /* proto_hex: lowercase hex of n bytes into out (2n+1 bytes). */
 void proto_hex(const uint8_t *bytes, size_t n, char *out);
+
+/* ---- identities ------------------------------------------------------ */
+
+/* A player's Ed25519 key pair. Wipe with proto_identity_wipe. */
+typedef struct Proto_Identity {
+    uint8_t pk[PROTO_KEY_BYTES];
+    uint8_t sk[PROTO_SECRET_BYTES];
+} Proto_Identity;
+
+/* proto_identity_generate: a fresh random key pair. Errors: TB_E_CRYPTO. */
+int proto_identity_generate(Proto_Identity *id);
+
+/* proto_identity_from_seed: the key pair of a 32-byte seed (tests,
+ * benchmarks, deterministic bots). Errors: TB_E_CRYPTO. */
+int proto_identity_from_seed(Proto_Identity *id,
+                             const uint8_t seed[PROTO_KEY_BYTES]);
+
+/* Overwrite the secret key with zeros. */
+void proto_identity_wipe(Proto_Identity *id);
+
+/*
+ * proto_identity_path: the identity file's path into buf:
+ * $XDG_CONFIG_HOME/tabula/identity, or $HOME/.config/tabula/identity when
+ * XDG_CONFIG_HOME is unset or not absolute (XDG Base Directory spec).
+ * Errors: TB_E_SPACE, TB_E_IO (neither variable usable).
+ */
+int proto_identity_path(char *buf, size_t cap);
+
+/*
+ * proto_identity_load: read the identity at path (NULL: the default path
+ * above), creating it first when absent (directories mode 0700, the file
+ * mode 0600, written to a temporary file, fsynced and linked into place
+ * so two racing processes agree on one key). *created (may be NULL) is
+ * set to 1 when this call made the key. A file readable or writable by
+ * group or others is refused, as ssh does.
+ * Errors: TB_E_IO (cannot read or create; permissions too open),
+ * TB_E_FORMAT (not an identity file, or its public key does not match its
+ * seed), TB_E_CRYPTO.
+ */
+int proto_identity_load(Proto_Identity *id, const char *path, int *created);
+
+/*
+ * proto_fingerprint: a short printable name of a public key: the first 80
+ * bits of BLAKE2b-256("tabula-fingerprint" || pk) in Crockford base32,
+ * four groups of four ("7QK2-M9XD-0A4F-TT3C"). out needs
+ * PROTO_FINGERPRINT_MAX bytes.
+ */
+void proto_fingerprint(const uint8_t pk[PROTO_KEY_BYTES],
+                       char out[PROTO_FINGERPRINT_MAX]);
+
+/* ---- messages -------------------------------------------------------- */
+
+/* Message kinds. Numbers are on the wire: never reuse one. */
+typedef enum Proto_Kind {
+    PROTO_KIND_HELLO = 1,            /* handshake, outside transcripts */
+    PROTO_KIND_MATCH_START = 2,      /* sequence number 0 of a match */
+    PROTO_KIND_MOVE = 3,
+    PROTO_KIND_DRAW_OFFER = 4,
+    PROTO_KIND_DRAW_ACCEPT = 5,
+    PROTO_KIND_DRAW_DECLINE = 6,
+    PROTO_KIND_RESIGN = 7,
+    PROTO_KIND_ABORT = 8,            /* only before both sides have moved */
+    PROTO_KIND_TAKEBACK_REQUEST = 9,
+    PROTO_KIND_TAKEBACK_ACCEPT = 10,
+    PROTO_KIND_TAKEBACK_DECLINE = 11,
+    PROTO_KIND_STATE_CHECK = 12,
+    PROTO_KIND_DESYNC = 13,          /* carries the sender's whole state */
+    PROTO_KIND_CHAT = 14,
+    PROTO_KIND_BYE = 15,
+    PROTO_KIND_COUNT_
+} Proto_Kind;
+
+/* "move", "draw-offer", ...; "unknown" outside the list. */
+const char *proto_kind_name(int kind);
+
+/*
+ * One message, before sealing or after opening. Strings are
+ * NUL-terminated; on the wire they are msgpack str of at most the field's
+ * cap, valid UTF-8 without control characters (game names: [a-z0-9-];
+ * moves and options: printable ASCII without spaces).
+ */
+typedef struct Proto_Message {
+    uint8_t version; /* PROTO_VERSION */
+    uint8_t kind;    /* Proto_Kind */
+    uint8_t match_id[PROTO_MATCH_ID_BYTES];
+    uint32_t seq;                   /* 0 for match start, then +1 */
+    uint8_t prev[PROTO_HASH_BYTES]; /* chain hash of message seq-1 */
+    uint8_t sender[PROTO_KEY_BYTES];
+    union {
+        struct { /* HELLO: [software, nonce, echo (0 or 32 bytes)] */
+            char software[PROTO_NAME_MAX + 1];
+            uint8_t nonce[PROTO_NONCE_BYTES];
+            uint8_t echo[PROTO_NONCE_BYTES];
+            uint8_t has_echo; /* the peer's nonce answered */
+        } hello;
+        struct { /* MATCH_START: [game, options, white, black, started] */
+            char game[PROTO_NAME_MAX + 1];
+            char options[PROTO_OPTIONS_MAX + 1];
+            uint8_t white[PROTO_KEY_BYTES];
+            uint8_t black[PROTO_KEY_BYTES];
+            uint64_t started; /* Unix seconds, as the starter's clock says */
+        } start;
+        struct { /* MOVE: [ply, notation, state hash after the move] */
+            uint32_t ply; /* 1 for the first move of the game */
+            char move[CORE_NOTATION_MAX];
+            uint8_t hash[PROTO_HASH_BYTES];
+        } move;
+        struct { /* STATE_CHECK: [ply, state hash] */
+            uint32_t ply; /* core_ply of the position hashed */
+            uint8_t hash[PROTO_HASH_BYTES];
+        } check;
+        struct { /* DESYNC: [ply, state encoding] */
+            uint32_t ply;
+            const uint8_t *state; /* points into the opened bytes */
+            size_t state_len;     /* 1..PROTO_STATE_MAX */
+        } desync;
+        struct { /* TAKEBACK_REQUEST, TAKEBACK_ACCEPT: [plies] */
+            uint32_t plies; /* 1..255 */
+        } takeback;
+        struct { /* CHAT: [text]; BYE: [reason] */
+            char text[PROTO_TEXT_MAX + 1];
+        } text;
+        /* DRAW_*, RESIGN, ABORT, TAKEBACK_DECLINE: [] */
+    } body;
+} Proto_Message;
+
+/* An opened envelope: the message, its signature, its chain hash. */
+typedef struct Proto_Envelope {
+    Proto_Message msg;
+    uint8_t sig[PROTO_SIG_BYTES];
+    uint8_t hash[PROTO_HASH_BYTES]; /* BLAKE2b-256 of the payload bytes */
+} Proto_Envelope;
+
+/*
+ * proto_message_init: zero m and set version, kind and sender (id->pk).
+ */
+void proto_message_init(Proto_Message *m, Proto_Kind kind,
+                        const Proto_Identity *id);
+
+/*
+ * proto_seal: encode m canonically, sign the payload with id (whose public
+ * key must be m->sender) and write the whole frame (length prefix and
+ * envelope) into buf[0..cap); *len gets its size. hash (may be NULL) gets
+ * the envelope's chain hash. No allocation.
+ * Errors: TB_E_ARG (sender is not id's key), TB_E_KIND, TB_E_FORMAT (a
+ * field breaks its rules: string too long or not printable, bad plies),
+ * TB_E_SPACE (cap too small: PROTO_FRAME_PREFIX + PROTO_FRAME_MAX always
+ * suffices), TB_E_CRYPTO.
+ */
+int proto_seal(const Proto_Message *m, const Proto_Identity *id,
+               uint8_t *buf, size_t cap, size_t *len,
+               uint8_t hash[PROTO_HASH_BYTES]);
+
+/*
+ * proto_frame_next: find the first frame in buf[0..len) (bytes as they
+ * arrive from a stream). On success *env and *env_len give the envelope
+ * and *used the bytes to drop (prefix included).
+ * Errors: TB_E_TRUNCATED (not a whole frame yet: read more),
+ * TB_E_LIMIT (length 0 or over PROTO_FRAME_MAX: close the connection).
+ */
+int proto_frame_next(const uint8_t *buf, size_t len, const uint8_t **env,
+                     size_t *env_len, size_t *used);
+
+/*
+ * proto_open: check and decode one envelope (no frame prefix): its size
+ * and every msgpack length against the limits above before msgpack-c
+ * decodes it, its canonical form, the version, the kind, every field,
+ * and the signature over the payload bytes exactly as received.
+ * out->msg.body.desync.state points into env. why (may be NULL) gets a
+ * one-line reason on failure.
+ * Errors: TB_E_LIMIT, TB_E_FORMAT (malformed or non-canonical),
+ * TB_E_VERSION, TB_E_KIND, TB_E_SIGNATURE, TB_E_NOMEM.
+ */
+int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out,
+               char *why, size_t why_cap);
+
+/* ---- transcripts ----------------------------------------------------- */
+
+/* How a transcript finds the game named in a match start; NULL means
+ * core_game_find. */
+typedef const Core_Game *(*Proto_Game_Lookup)(const char *name);
+
+typedef struct Proto_Transcript Proto_Transcript; /* opaque, heap */
+
+/*
+ * proto_transcript_new: an empty transcript. Errors: TB_E_NOMEM.
+ */
+int proto_transcript_new(Proto_Transcript **out, Proto_Game_Lookup lookup);
+
+/* Release a transcript; NULL is fine. */
+void proto_transcript_free(Proto_Transcript *t);
+
+/*
+ * proto_transcript_next: fill m's match id, seq and prev so that m is the
+ * next message of t (for a match start on an empty transcript: seq 0,
+ * prev zero, match id left as the caller set it).
+ *
+ * Both players append to one chain; when both send at once the two
+ * messages carry the same seq, the first to arrive wins and the other is
+ * refused (TB_E_CHAIN): its sender re-fills it here and seals it again.
+ */
+void proto_transcript_next(const Proto_Transcript *t, Proto_Message *m);
+
+/*
+ * proto_transcript_add: open one envelope (as proto_open) and check it
+ * against the match: same match id, seq one more than the last, prev equal
+ * to the last chain hash, sender one of the two players, and the message
+ * allowed now: a move by the side to move, legal (core_move_parse), in the
+ * canonical notation, at the right ply, with the state hash after it equal
+ * to ours; an offer answered only by the other player; abort only before
+ * both sides have moved; nothing but chat, state checks, desync reports
+ * and bye once the match is over. out (may be NULL) gets the envelope.
+ * On error t is unchanged, except TB_E_DESYNC: the message is authentic
+ * and appended, but its state hash differs from ours, and the match ends
+ * (aborted, CORE_REASON_DESYNC_ABORT).
+ * Errors: those of proto_open, TB_E_CHAIN (match id, seq or prev), TB_E_STATE
+ * (not allowed now: wrong sender, out of turn, no offer pending, after
+ * bye), TB_E_OVER, TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,
+ * TB_E_GAME, TB_E_OPTION, TB_E_DESYNC, TB_E_NOMEM. proto_transcript_why
+ * says more.
+ */
+int proto_transcript_add(Proto_Transcript *t, const uint8_t *env,
+                         size_t len, Proto_Envelope *out);
+
+/* The reason of the last failed add ("" after a success). */
+const char *proto_transcript_why(const Proto_Transcript *t);
+
+/* Envelopes accepted so far (the next seq). */
+uint32_t proto_transcript_count(const Proto_Transcript *t);
+
+/* The chain hash after the last envelope (zero when empty). */
+void proto_transcript_chain(const Proto_Transcript *t,
+                            uint8_t out[PROTO_HASH_BYTES]);
+
+/* The match start's body, or NULL before it. */
+const Proto_Message *proto_transcript_start(const Proto_Transcript *t);
+
+/* The current position (NULL before the match start). */
+const Core_Position *proto_transcript_position(const Proto_Transcript *t);
+
+/* The match's status: the board's, or resign, agreement, abort, desync. */
+Core_Status proto_transcript_status(const Proto_Transcript *t);
+
+/* Moves on the board now (takebacks removed) and the i-th of them. */
+size_t proto_transcript_moves(const Proto_Transcript *t);
+const Core_Move *proto_transcript_move_at(const Proto_Transcript *t,
+                                          size_t i);
+
+/* CORE_WHITE, CORE_BLACK, or -1 when key is not a player of t. */
+int proto_transcript_side_of(const Proto_Transcript *t,
+                             const uint8_t key[PROTO_KEY_BYTES]);
+
+/* ---- match log files ------------------------------------------------- */
+
+/* The first bytes of every log file. */
+#define PROTO_LOG_MAGIC "tabula-log 1\n"
+#define PROTO_LOG_MAGIC_LEN 13
+
+/* The header frame after the magic: who played what. */
+typedef struct Proto_Log_Header {
+    char game[PROTO_NAME_MAX + 1];
+    char options[PROTO_OPTIONS_MAX + 1];
+    uint8_t match_id[PROTO_MATCH_ID_BYTES];
+    uint8_t white[PROTO_KEY_BYTES];
+    uint8_t black[PROTO_KEY_BYTES];
+    uint64_t started;
+} Proto_Log_Header;
+
+/* The header matching a match start message. */
+void proto_log_header_of(const Proto_Message *start, Proto_Log_Header *h);
+
+typedef struct Proto_Log Proto_Log; /* opaque, heap: an open log file */
+
+/*
+ * proto_log_create: create path (it must not exist; mode 0600), write the
+ * magic and the header frame. Errors: TB_E_IO, TB_E_FORMAT, TB_E_NOMEM.
+ */
+int proto_log_create(Proto_Log **out, const char *path,
+                     const Proto_Log_Header *h);
+
+/*
+ * proto_log_append: append one frame (as proto_seal wrote it) with a
+ * single write(2): nothing stays in a user-space buffer, so a crash of the
+ * program loses nothing already appended. Errors: TB_E_IO, TB_E_ARG.
+ */
+int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len);
+
+/*
+ * proto_log_finish: at game end, append the end record (envelope count and
+ * final chain hash) and fsync the file. Errors: TB_E_IO.
+ */
+int proto_log_finish(Proto_Log *log, uint32_t count,
+                     const uint8_t chain[PROTO_HASH_BYTES]);
+
+/* Close the file (without fsync; call proto_log_finish first at game
+ * end); NULL is fine. Errors: TB_E_IO. */
+int proto_log_close(Proto_Log *log);
+
+/* What proto_log_verify found. */
+typedef struct Proto_Log_Report {
+    int err;              /* 0, or the first failure's TB_E_* code */
+    char why[192];        /* one line on the failure or torn tail */
+    uint32_t frame;       /* failing frame: 0 the header, 1.. envelopes */
+    size_t offset;        /* its byte offset in the file */
+    uint32_t envelopes;   /* whole envelopes verified */
+    uint32_t ply;         /* ply being checked at the failure */
+    int torn;             /* the file ends inside a frame */
+    size_t torn_offset;   /* where the torn frame starts */
+    int ended;            /* a consistent end record closes the log */
+    Proto_Log_Header header;
+} Proto_Log_Report;
+
+/* Called after each envelope a log verification accepts. */
+typedef void (*Proto_Log_Visit)(void *ctx, const Proto_Transcript *t,
+                                const Proto_Envelope *e);
+
+/*
+ * proto_log_verify: check a whole log held in buf[0..len): the magic, the
+ * header, every envelope through a fresh transcript (signatures, chain,
+ * seq, legality, state hashes), the header against the match start, and
+ * the end record. A file that ends inside a frame is read up to the last
+ * whole envelope and reported as torn (rep->torn, err TB_E_TRUNCATED).
+ * visit (may be NULL) sees each accepted envelope. *out (may be NULL)
+ * gets the transcript, to free with proto_transcript_free.
+ * Returns rep->err. Errors: any of proto_transcript_add, TB_E_FORMAT,
+ * TB_E_LIMIT, TB_E_TRUNCATED, TB_E_NOMEM.
+ */
+int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
+                     Proto_Log_Visit visit, void *ctx,
+                     Proto_Transcript **out, Proto_Log_Report *rep);
+
+/*
+ * proto_read_file: read a whole file (at most PROTO_FILE_MAX bytes) into a
+ * new buffer *buf (free with free(); NUL-terminated past *len).
+ * Errors: TB_E_IO, TB_E_LIMIT, TB_E_NOMEM.
+ */
+int proto_read_file(const char *path, uint8_t **buf, size_t *len);
+
+/* True when buf starts with PROTO_LOG_MAGIC. */
+int proto_is_log(const uint8_t *buf, size_t len);
+
+/* ---- plain game records ---------------------------------------------- */
+
+/* Most tags a record may carry; longest tag name and value. */
+#define PROTO_TAGS_MAX 32
+#define PROTO_TAG_NAME_MAX 32
+#define PROTO_TAG_VALUE_MAX 256
+
+typedef struct Proto_Tag {
+    char name[PROTO_TAG_NAME_MAX + 1];
+    char value[PROTO_TAG_VALUE_MAX + 1];
+} Proto_Tag;
+
+/* What proto_record_read found. */
+typedef struct Proto_Record_Report {
+    int err;            /* 0 or the first failure's code */
+    char why[192];
+    uint32_t line;      /* 1-based line of the failure */
+    uint32_t ply;       /* ply being read at the failure */
+    size_t ntags;
+    Proto_Tag tags[PROTO_TAGS_MAX];
+    const Core_Game *game;
+    char result[16];    /* the movetext's or Result tag's result, or "" */
+} Proto_Record_Report;
+
+/* Called after each move a record read applies; pos is after the move,
+ * text the move as written in the record. */
+typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
+                                   const Core_Move *mv, const char *text);
+
+/*
+ * proto_record_read: read a plain game record: tag lines `[Name "value"]`
+ * (a Game or Variant tag names the game; Options gives match options;
+ * Position or FEN a start position), then movetext: move numbers ("12.",
+ * "12..."), moves in any notation the game's parser accepts, comments in
+ * braces or after ';', and an optional result ("1-0", "0-1", "1/2-1/2",
+ * "*"). game (may be NULL) is used when no tag names one. Every move must
+ * be legal; a finished board must agree with a stated result. *out (may
+ * be NULL) gets the final position (free with core_position_free).
+ * Returns rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT,
+ * TB_E_TOOLONG, TB_E_OPTION, TB_E_POSITION, TB_E_NOTATION, TB_E_ILLEGAL,
+ * TB_E_AMBIGUOUS, TB_E_OVER, TB_E_NOMEM.
+ */
+int proto_record_read(const char *text, size_t len, const Core_Game *game,
+                      Proto_Record_Visit visit, void *ctx,
+                      Core_Position **out, Proto_Record_Report *rep);
+
+/* The value of tag name in rep (case-insensitive name), or NULL. */
+const char *proto_record_tag(const Proto_Record_Report *rep,
+                             const char *name);
 
 #endif /* TABULA_PROTO_H */

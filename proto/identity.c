@@ -1,0 +1,217 @@
+/*
+ * identity.c: a player's key pair on disk. The file lives in the XDG
+ * config directory (tabula/identity), mode 0600 in a 0700 directory, and
+ * holds three text lines: a format line, the public key and the secret
+ * seed in hex. It is created on first use through a temporary file that is
+ * fsynced and then linked into place, so a crash never leaves half a key
+ * and two processes starting at once end up with the same one.
+ */
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, O_NOFOLLOW, fsync, link */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proto_internal.h"
+
+#define ID_FORMAT_LINE "tabula-identity 1\n"
+#define ID_FILE_MAX 512
+
+int proto_identity_path(char *buf, size_t cap)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    int n;
+
+    /* The spec: a relative XDG_CONFIG_HOME is invalid and ignored. */
+    if (xdg != NULL && xdg[0] == '/')
+        n = snprintf(buf, cap, "%s/tabula/identity", xdg);
+    else if (home != NULL && home[0] == '/')
+        n = snprintf(buf, cap, "%s/.config/tabula/identity", home);
+    else
+        return TB_E_IO;
+    if (n < 0 || (size_t)n >= cap)
+        return TB_E_SPACE;
+    return 0;
+}
+
+static int unhex(const char *s, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < 2 * n; i++) {
+        int v;
+        char c = s[i];
+        if (c >= '0' && c <= '9')
+            v = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            v = c - 'a' + 10;
+        else
+            return TB_E_FORMAT;
+        if (i % 2 == 0)
+            out[i / 2] = (uint8_t)(v << 4);
+        else
+            out[i / 2] |= (uint8_t)v;
+    }
+    return 0;
+}
+
+/* Parse the file's text into id. */
+static int parse_identity(const char *text, size_t len, Proto_Identity *id)
+{
+    static const char pub[] = "public ", seed_tag[] = "seed ";
+    const size_t fl = strlen(ID_FORMAT_LINE), hl = 2 * PROTO_KEY_BYTES;
+    const size_t want = fl + (sizeof pub - 1) + hl + 1 +
+                        (sizeof seed_tag - 1) + hl + 1;
+    uint8_t pk[PROTO_KEY_BYTES], seed[PROTO_KEY_BYTES];
+    const char *p = text;
+    int rc;
+
+    if (len != want || memcmp(p, ID_FORMAT_LINE, fl) != 0)
+        return TB_E_FORMAT;
+    p += fl;
+    if (memcmp(p, pub, sizeof pub - 1) != 0 ||
+        unhex(p + sizeof pub - 1, pk, PROTO_KEY_BYTES) != 0 ||
+        p[sizeof pub - 1 + hl] != '\n')
+        return TB_E_FORMAT;
+    p += sizeof pub - 1 + hl + 1;
+    if (memcmp(p, seed_tag, sizeof seed_tag - 1) != 0 ||
+        unhex(p + sizeof seed_tag - 1, seed, PROTO_KEY_BYTES) != 0 ||
+        p[sizeof seed_tag - 1 + hl] != '\n')
+        return TB_E_FORMAT;
+    rc = proto_identity_from_seed(id, seed);
+    proto__wipe(seed, sizeof seed);
+    if (rc == 0 && memcmp(pk, id->pk, PROTO_KEY_BYTES) != 0) {
+        proto_identity_wipe(id);
+        rc = TB_E_FORMAT;
+    }
+    return rc;
+}
+
+static int read_identity(const char *path, Proto_Identity *id)
+{
+    char text[ID_FILE_MAX];
+    struct stat st;
+    size_t got = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int rc = TB_E_IO;
+
+    if (fd < 0)
+        return errno == ENOENT ? TB_E_STATE : TB_E_IO;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (st.st_mode & 077) != 0)
+        goto done; /* group or others may read it: refuse, as ssh does */
+    while (got < sizeof text) {
+        ssize_t r = read(fd, text + got, sizeof text - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            goto done;
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    rc = got == sizeof text ? TB_E_FORMAT : parse_identity(text, got, id);
+done:
+    proto__wipe(text, sizeof text);
+    close(fd);
+    return rc;
+}
+
+/* mkdir -p of the directory part of path, new directories mode 0700. */
+static int make_parents(const char *path)
+{
+    char dir[1024];
+    size_t n = strlen(path);
+    if (n >= sizeof dir)
+        return TB_E_SPACE;
+    memcpy(dir, path, n + 1);
+    for (size_t i = 1; i < n; i++) {
+        if (dir[i] != '/')
+            continue;
+        dir[i] = '\0';
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+            return TB_E_IO;
+        dir[i] = '/';
+    }
+    return 0;
+}
+
+/* Write a new identity to path; TB_E_STATE when another process made
+ * one first (the caller then reads that one). */
+static int create_identity(const char *path, Proto_Identity *id)
+{
+    char tmp[1100], text[ID_FILE_MAX];
+    char pk_hex[2 * PROTO_KEY_BYTES + 1], seed_hex[2 * PROTO_KEY_BYTES + 1];
+    int n, fd, rc;
+    size_t off = 0;
+
+    rc = make_parents(path);
+    if (rc != 0)
+        return rc;
+    n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return TB_E_SPACE;
+    rc = proto_identity_generate(id);
+    if (rc != 0)
+        return rc;
+    proto_hex(id->pk, PROTO_KEY_BYTES, pk_hex);
+    proto_hex(id->sk, PROTO_KEY_BYTES, seed_hex); /* sk starts with the seed */
+    n = snprintf(text, sizeof text, "%spublic %s\nseed %s\n", ID_FORMAT_LINE,
+                 pk_hex, seed_hex);
+    proto__wipe(seed_hex, sizeof seed_hex);
+    unlink(tmp); /* a leftover of an earlier crash of this pid */
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+              0600);
+    if (fd < 0) {
+        proto__wipe(text, sizeof text);
+        return TB_E_IO;
+    }
+    rc = 0;
+    while (rc == 0 && off < (size_t)n) {
+        ssize_t w = write(fd, text + off, (size_t)n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            rc = TB_E_IO;
+        else
+            off += (size_t)w;
+    }
+    proto__wipe(text, sizeof text);
+    if (rc == 0 && fsync(fd) != 0)
+        rc = TB_E_IO;
+    if (close(fd) != 0 && rc == 0)
+        rc = TB_E_IO;
+    if (rc == 0 && link(tmp, path) != 0)
+        rc = errno == EEXIST ? TB_E_STATE : TB_E_IO;
+    unlink(tmp);
+    if (rc != 0)
+        proto_identity_wipe(id);
+    return rc;
+}
+
+int proto_identity_load(Proto_Identity *id, const char *path, int *created)
+{
+    char def[1024];
+    int rc;
+
+    if (created != NULL)
+        *created = 0;
+    if (path == NULL) {
+        rc = proto_identity_path(def, sizeof def);
+        if (rc != 0)
+            return rc;
+        path = def;
+    }
+    rc = read_identity(path, id);
+    if (rc != TB_E_STATE)
+        return rc; /* read, or refused */
+    rc = create_identity(path, id);
+    if (rc == 0 && created != NULL)
+        *created = 1;
+    if (rc == TB_E_STATE) /* lost a race: use the winner's key */
+        rc = read_identity(path, id);
+    return rc == TB_E_STATE ? TB_E_IO : rc;
+}

@@ -1,0 +1,421 @@
+/*
+ * log.c: match log files. A log is the magic line, a header frame (game,
+ * options, match id, both players' keys, start time), then the frames of
+ * the match's envelopes exactly as sealed, then an end record (envelope
+ * count and final chain hash) written with the fsync at game end. Each
+ * append is one write(2) on an O_APPEND descriptor, so nothing waits in a
+ * user-space buffer and a crash can only tear the last frame; the reader
+ * then verifies everything up to the last whole envelope and says so.
+ */
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fsync */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proto_internal.h"
+
+#define LOG_HEADER_TAG "tabula-log"
+#define LOG_END_TAG "end"
+#define LOG_FORMAT_VERSION 1
+
+struct Proto_Log {
+    int fd;
+};
+
+void proto_log_header_of(const Proto_Message *start, Proto_Log_Header *h)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->game, start->body.start.game, sizeof h->game);
+    memcpy(h->options, start->body.start.options, sizeof h->options);
+    memcpy(h->match_id, start->match_id, PROTO_MATCH_ID_BYTES);
+    memcpy(h->white, start->body.start.white, PROTO_KEY_BYTES);
+    memcpy(h->black, start->body.start.black, PROTO_KEY_BYTES);
+    h->started = start->body.start.started;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return TB_E_IO;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Wrap the document in w (written after PROTO_FRAME_PREFIX bytes) in its
+ * frame prefix. */
+static void frame_close(uint8_t *buf, Wire_Writer *w)
+{
+    proto__put_be32(buf, (uint32_t)w->len);
+}
+
+int proto_log_create(Proto_Log **out, const char *path,
+                     const Proto_Log_Header *h)
+{
+    uint8_t buf[PROTO_LOG_MAGIC_LEN + PROTO_FRAME_PREFIX + 512];
+    size_t gl = strlen(h->game), ol = strlen(h->options);
+    uint8_t *frame = buf + PROTO_LOG_MAGIC_LEN;
+    Wire_Writer w;
+    Proto_Log *log;
+    int rc;
+
+    *out = NULL;
+    if (gl == 0 || gl > PROTO_NAME_MAX || ol > PROTO_OPTIONS_MAX ||
+        !proto__text_ok(h->game, gl, PROTO_CHARS_NAME) ||
+        !proto__text_ok(h->options, ol, PROTO_CHARS_ASCII))
+        return TB_E_FORMAT;
+    memcpy(buf, PROTO_LOG_MAGIC, PROTO_LOG_MAGIC_LEN);
+    proto__w_init(&w, frame + PROTO_FRAME_PREFIX,
+                  sizeof buf - PROTO_LOG_MAGIC_LEN - PROTO_FRAME_PREFIX);
+    proto__w_array(&w, 8);
+    proto__w_str(&w, LOG_HEADER_TAG, strlen(LOG_HEADER_TAG));
+    proto__w_uint(&w, LOG_FORMAT_VERSION);
+    proto__w_str(&w, h->game, gl);
+    proto__w_str(&w, h->options, ol);
+    proto__w_bin(&w, h->match_id, PROTO_MATCH_ID_BYTES);
+    proto__w_bin(&w, h->white, PROTO_KEY_BYTES);
+    proto__w_bin(&w, h->black, PROTO_KEY_BYTES);
+    proto__w_uint(&w, h->started);
+    if (w.err != 0)
+        return TB_E_FORMAT;
+    frame_close(frame, &w);
+    log = malloc(sizeof *log);
+    if (log == NULL)
+        return TB_E_NOMEM;
+    log->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
+                   0600);
+    if (log->fd < 0) {
+        free(log);
+        return TB_E_IO;
+    }
+    rc = write_all(log->fd, buf,
+                   PROTO_LOG_MAGIC_LEN + PROTO_FRAME_PREFIX + w.len);
+    if (rc != 0) {
+        close(log->fd);
+        free(log);
+        return rc;
+    }
+    *out = log;
+    return 0;
+}
+
+int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len)
+{
+    const uint8_t *env;
+    size_t elen, used;
+    if (log == NULL || frame == NULL ||
+        proto_frame_next(frame, len, &env, &elen, &used) != 0 || used != len)
+        return TB_E_ARG;
+    return write_all(log->fd, frame, len);
+}
+
+int proto_log_finish(Proto_Log *log, uint32_t count,
+                     const uint8_t chain[PROTO_HASH_BYTES])
+{
+    uint8_t buf[PROTO_FRAME_PREFIX + 64];
+    Wire_Writer w;
+    int rc;
+
+    if (log == NULL)
+        return TB_E_ARG;
+    proto__w_init(&w, buf + PROTO_FRAME_PREFIX, sizeof buf - PROTO_FRAME_PREFIX);
+    proto__w_array(&w, 3);
+    proto__w_str(&w, LOG_END_TAG, strlen(LOG_END_TAG));
+    proto__w_uint(&w, count);
+    proto__w_bin(&w, chain, PROTO_HASH_BYTES);
+    frame_close(buf, &w);
+    rc = write_all(log->fd, buf, PROTO_FRAME_PREFIX + w.len);
+    if (rc == 0 && fsync(log->fd) != 0)
+        rc = TB_E_IO;
+    return rc;
+}
+
+int proto_log_close(Proto_Log *log)
+{
+    int rc = 0;
+    if (log == NULL)
+        return 0;
+    if (close(log->fd) != 0)
+        rc = TB_E_IO;
+    free(log);
+    return rc;
+}
+
+int proto_is_log(const uint8_t *buf, size_t len)
+{
+    return len >= PROTO_LOG_MAGIC_LEN &&
+           memcmp(buf, PROTO_LOG_MAGIC, PROTO_LOG_MAGIC_LEN) == 0;
+}
+
+int proto_read_file(const char *path, uint8_t **buf, size_t *len)
+{
+    struct stat st;
+    uint8_t *data = NULL;
+    size_t got = 0;
+    int fd, rc = TB_E_IO;
+
+    *buf = NULL;
+    *len = 0;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return TB_E_IO;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        goto done;
+    if ((uint64_t)st.st_size > PROTO_FILE_MAX) {
+        rc = TB_E_LIMIT;
+        goto done;
+    }
+    data = malloc((size_t)st.st_size + 1);
+    if (data == NULL) {
+        rc = TB_E_NOMEM;
+        goto done;
+    }
+    while (got < (size_t)st.st_size) {
+        ssize_t r = read(fd, data + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break; /* the file shrank: keep what was read */
+        got += (size_t)r;
+    }
+    data[got] = 0;
+    *buf = data;
+    *len = got;
+    data = NULL;
+    rc = 0;
+done:
+    free(data);
+    close(fd);
+    return rc;
+}
+
+/* ---- verification ----------------------------------------------------------- */
+
+static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
+                       const char **what)
+{
+    Wire_Doc *d = NULL;
+    Wire_Reader r;
+    size_t n = 0, got = 0;
+    const char *s;
+    const uint8_t *p;
+    int rc = proto__wire_parse(doc, len, &d, &r);
+
+    *what = "header";
+    if (rc != 0)
+        return rc;
+    s = proto__r_str(&r, 16, &n, "header tag");
+    if (r.err == 0 && (n != strlen(LOG_HEADER_TAG) ||
+                       memcmp(s, LOG_HEADER_TAG, n) != 0)) {
+        r.err = TB_E_FORMAT;
+        r.what = "header tag";
+    }
+    if (proto__r_uint(&r, 255, "log version") != LOG_FORMAT_VERSION &&
+        r.err == 0) {
+        r.err = TB_E_VERSION;
+        r.what = "log version";
+    }
+    s = proto__r_str(&r, PROTO_NAME_MAX, &n, "game");
+    if (r.err == 0 && (n == 0 || !proto__text_ok(s, n, PROTO_CHARS_NAME))) {
+        r.err = TB_E_FORMAT;
+        r.what = "game";
+    }
+    if (r.err == 0)
+        memcpy(h->game, s, n);
+    s = proto__r_str(&r, PROTO_OPTIONS_MAX, &n, "options");
+    if (r.err == 0 && !proto__text_ok(s, n, PROTO_CHARS_ASCII)) {
+        r.err = TB_E_FORMAT;
+        r.what = "options";
+    }
+    if (r.err == 0)
+        memcpy(h->options, s, n);
+    p = proto__r_bin(&r, PROTO_MATCH_ID_BYTES, PROTO_MATCH_ID_BYTES, &got,
+                     "match id");
+    if (r.err == 0)
+        memcpy(h->match_id, p, got);
+    p = proto__r_bin(&r, PROTO_KEY_BYTES, PROTO_KEY_BYTES, &got, "white");
+    if (r.err == 0)
+        memcpy(h->white, p, got);
+    p = proto__r_bin(&r, PROTO_KEY_BYTES, PROTO_KEY_BYTES, &got, "black");
+    if (r.err == 0)
+        memcpy(h->black, p, got);
+    h->started = proto__r_uint(&r, UINT64_MAX, "started");
+    rc = proto__r_end(&r);
+    if (r.what != NULL)
+        *what = r.what;
+    proto__wire_free(d);
+    return rc;
+}
+
+/* An end record: ["end", count, chain]. */
+static int read_end(const uint8_t *doc, size_t len, uint32_t *count,
+                    uint8_t chain[PROTO_HASH_BYTES])
+{
+    Wire_Doc *d = NULL;
+    Wire_Reader r;
+    size_t n = 0;
+    const char *s;
+    const uint8_t *p;
+    int rc = proto__wire_parse(doc, len, &d, &r);
+
+    if (rc != 0)
+        return rc;
+    s = proto__r_str(&r, 8, &n, "end tag");
+    if (r.err == 0 &&
+        (n != strlen(LOG_END_TAG) || memcmp(s, LOG_END_TAG, n) != 0))
+        r.err = TB_E_FORMAT;
+    *count = (uint32_t)proto__r_uint(&r, UINT32_MAX, "count");
+    p = proto__r_bin(&r, PROTO_HASH_BYTES, PROTO_HASH_BYTES, &n, "chain");
+    if (r.err == 0)
+        memcpy(chain, p, PROTO_HASH_BYTES);
+    rc = proto__r_end(&r);
+    proto__wire_free(d);
+    return rc;
+}
+
+static int same_header(const Proto_Log_Header *a, const Proto_Log_Header *b)
+{
+    return strcmp(a->game, b->game) == 0 &&
+           strcmp(a->options, b->options) == 0 &&
+           memcmp(a->match_id, b->match_id, PROTO_MATCH_ID_BYTES) == 0 &&
+           memcmp(a->white, b->white, PROTO_KEY_BYTES) == 0 &&
+           memcmp(a->black, b->black, PROTO_KEY_BYTES) == 0 &&
+           a->started == b->started;
+}
+
+static int report(Proto_Log_Report *rep, int err, uint32_t frame,
+                  size_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int report(Proto_Log_Report *rep, int err, uint32_t frame,
+                  size_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    rep->err = err;
+    rep->frame = frame;
+    rep->offset = offset;
+    va_start(ap, fmt);
+    vsnprintf(rep->why, sizeof rep->why, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
+                     Proto_Log_Visit visit, void *ctx,
+                     Proto_Transcript **out, Proto_Log_Report *rep)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Envelope e;
+    const uint8_t *env;
+    size_t elen, used, off;
+    const char *what = "";
+    uint32_t frame;
+    int rc;
+
+    memset(rep, 0, sizeof *rep);
+    if (out != NULL)
+        *out = NULL;
+    if (!proto_is_log(buf, len)) {
+        if (len < PROTO_LOG_MAGIC_LEN &&
+            memcmp(buf, PROTO_LOG_MAGIC, len) == 0) {
+            rep->torn = 1;
+            return report(rep, TB_E_TRUNCATED, 0, 0,
+                          "torn log: the file ends inside its magic");
+        }
+        return report(rep, TB_E_FORMAT, 0, 0, "not a tabula log (magic)");
+    }
+    off = PROTO_LOG_MAGIC_LEN;
+    rc = proto_frame_next(buf + off, len - off, &env, &elen, &used);
+    if (rc == TB_E_TRUNCATED) {
+        rep->torn = 1;
+        rep->torn_offset = off;
+        return report(rep, rc, 0, off,
+                      "torn log: the file ends inside its header");
+    }
+    if (rc == 0)
+        rc = read_header(env, elen, &rep->header, &what);
+    if (rc != 0)
+        return report(rep, rc, 0, off, "bad log header (%s)", what);
+    off += used;
+    rc = proto_transcript_new(&t, lookup);
+    if (rc != 0)
+        return report(rep, rc, 0, off, "out of memory");
+    for (frame = 1; off < len; frame++) {
+        rc = proto_frame_next(buf + off, len - off, &env, &elen, &used);
+        if (rc == TB_E_TRUNCATED) {
+            rep->torn = 1;
+            rep->torn_offset = off;
+            report(rep, rc, frame, off,
+                   "torn tail: %zu bytes after the last whole envelope "
+                   "(offset %zu); read up to envelope %u",
+                   len - off, off, rep->envelopes);
+            break;
+        }
+        if (rc != 0) {
+            report(rep, rc, frame, off, "frame length over the limit");
+            break;
+        }
+        if (rep->ended) {
+            report(rep, TB_E_FORMAT, frame, off,
+                   "data after the end record");
+            break;
+        }
+        if (elen > 0 && env[0] == 0x93) { /* fixarray 3: the end record */
+            uint32_t count = 0;
+            uint8_t chain[PROTO_HASH_BYTES], ours[PROTO_HASH_BYTES];
+            rc = read_end(env, elen, &count, chain);
+            proto_transcript_chain(t, ours);
+            if (rc == 0 && (count != proto_transcript_count(t) ||
+                            memcmp(chain, ours, PROTO_HASH_BYTES) != 0))
+                rc = TB_E_CHAIN;
+            if (rc != 0) {
+                report(rep, rc, frame, off, "end record does not match "
+                                            "the envelopes");
+                break;
+            }
+            rep->ended = 1;
+            off += used;
+            continue;
+        }
+        const Core_Position *pos = proto_transcript_position(t);
+        rep->ply = pos != NULL ? core_ply(pos) : 0;
+        rc = proto_transcript_add(t, env, elen, &e);
+        if (rc != 0) {
+            if (e.msg.kind == PROTO_KIND_MOVE)
+                rep->ply = e.msg.body.move.ply;
+            report(rep, rc, frame, off, "%s", proto_transcript_why(t));
+            break;
+        }
+        if (frame == 1) {
+            Proto_Log_Header h;
+            proto_log_header_of(proto_transcript_start(t), &h);
+            if (!same_header(&h, &rep->header)) {
+                report(rep, TB_E_FORMAT, 0, PROTO_LOG_MAGIC_LEN,
+                       "log header does not match the signed match start");
+                break;
+            }
+        }
+        if (e.msg.kind == PROTO_KIND_MOVE)
+            rep->ply = e.msg.body.move.ply;
+        rep->envelopes++;
+        if (visit != NULL)
+            visit(ctx, t, &e);
+        off += used;
+    }
+    if (out != NULL)
+        *out = t;
+    else
+        proto_transcript_free(t);
+    return rep->err;
+}

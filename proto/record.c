@@ -1,0 +1,303 @@
+/*
+ * record.c: plain game records, PGN-like: tag lines `[Name "value"]`, then
+ * movetext with move numbers, moves in any notation the game's parser
+ * accepts (for Laska the lasca.org style "c3-d4", "b2xd4xf6", and whatever
+ * else its parser reads), comments and a result. There are no signatures
+ * to check: every move must be legal, and a finished board must agree with
+ * the stated result. Only the first game of a file is read.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "proto_internal.h"
+
+typedef struct Reader {
+    const char *p;
+    const char *end;
+    uint32_t line;
+} Reader;
+
+static int fail(Proto_Record_Report *rep, int err, const Reader *r,
+                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int fail(Proto_Record_Report *rep, int err, const Reader *r,
+                const char *fmt, ...)
+{
+    va_list ap;
+    rep->err = err;
+    rep->line = r->line;
+    va_start(ap, fmt);
+    vsnprintf(rep->why, sizeof rep->why, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+/* Copy a result token ("1-0", "*", ...) into rep; others are cut. */
+static void set_result(Proto_Record_Report *rep, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= sizeof rep->result)
+        n = sizeof rep->result - 1;
+    memcpy(rep->result, s, n);
+    rep->result[n] = '\0';
+}
+
+static int ieq(const char *a, const char *b)
+{
+    while (*a && *b &&
+           tolower((unsigned char)*a) == tolower((unsigned char)*b))
+        a++, b++;
+    return *a == '\0' && *b == '\0';
+}
+
+const char *proto_record_tag(const Proto_Record_Report *rep,
+                             const char *name)
+{
+    for (size_t i = 0; i < rep->ntags; i++)
+        if (ieq(rep->tags[i].name, name))
+            return rep->tags[i].value;
+    return NULL;
+}
+
+/* Skip blanks, newlines (counted), brace and semicolon comments,
+ * variations in parentheses and NAGs ("$12"). */
+static int skip_space(Reader *r, Proto_Record_Report *rep)
+{
+    int depth = 0;
+    while (r->p < r->end) {
+        char c = *r->p;
+        if (c == '\n') {
+            r->line++;
+            r->p++;
+        } else if (c == '{') {
+            while (r->p < r->end && *r->p != '}') {
+                if (*r->p == '\n')
+                    r->line++;
+                r->p++;
+            }
+            if (r->p == r->end)
+                return fail(rep, TB_E_FORMAT, r, "unclosed comment");
+            r->p++;
+        } else if (c == ';') {
+            while (r->p < r->end && *r->p != '\n')
+                r->p++;
+        } else if (c == '(') {
+            depth++;
+            r->p++;
+        } else if (c == ')' && depth > 0) {
+            depth--;
+            r->p++;
+        } else if (depth > 0 || isspace((unsigned char)c) || c == '\0') {
+            r->p++;
+        } else if (c == '$') {
+            r->p++;
+            while (r->p < r->end && isdigit((unsigned char)*r->p))
+                r->p++;
+        } else {
+            break;
+        }
+    }
+    return depth > 0 ? fail(rep, TB_E_FORMAT, r, "unclosed variation")
+                     : 0;
+}
+
+static int read_tag(Reader *r, Proto_Record_Report *rep)
+{
+    Proto_Tag *tag;
+    size_t n = 0;
+
+    if (rep->ntags == PROTO_TAGS_MAX)
+        return fail(rep, TB_E_TOOLONG, r, "more tags than allowed");
+    tag = &rep->tags[rep->ntags];
+    r->p++; /* '[' */
+    while (r->p < r->end && (isalnum((unsigned char)*r->p) || *r->p == '_')) {
+        if (n == PROTO_TAG_NAME_MAX)
+            return fail(rep, TB_E_TOOLONG, r, "tag name too long");
+        tag->name[n++] = *r->p++;
+    }
+    tag->name[n] = '\0';
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t'))
+        r->p++;
+    if (n == 0 || r->p == r->end || *r->p != '"')
+        return fail(rep, TB_E_FORMAT, r, "bad tag line");
+    r->p++;
+    n = 0;
+    while (r->p < r->end && *r->p != '"' && *r->p != '\n') {
+        char c = *r->p++;
+        if (c == '\\' && r->p < r->end && (*r->p == '"' || *r->p == '\\'))
+            c = *r->p++;
+        if (n == PROTO_TAG_VALUE_MAX)
+            return fail(rep, TB_E_TOOLONG, r, "tag value too long");
+        tag->value[n++] = c;
+    }
+    tag->value[n] = '\0';
+    if (r->p == r->end || *r->p != '"')
+        return fail(rep, TB_E_FORMAT, r, "unclosed tag value");
+    r->p++;
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\t'))
+        r->p++;
+    if (r->p == r->end || *r->p != ']')
+        return fail(rep, TB_E_FORMAT, r, "bad tag line");
+    r->p++;
+    rep->ntags++;
+    return 0;
+}
+
+static const Core_Game *find_game(const char *name)
+{
+    char lower[PROTO_TAG_VALUE_MAX + 1];
+    size_t i;
+    for (i = 0; name[i] != '\0' && i < PROTO_TAG_VALUE_MAX; i++)
+        lower[i] = (char)tolower((unsigned char)name[i]);
+    lower[i] = '\0';
+    return core_game_find(lower);
+}
+
+static int is_result(const char *tok)
+{
+    return strcmp(tok, "1-0") == 0 || strcmp(tok, "0-1") == 0 ||
+           strcmp(tok, "1/2-1/2") == 0 || strcmp(tok, "*") == 0;
+}
+
+/* Set up the position the tags describe. */
+static int setup(Reader *r, Proto_Record_Report *rep, const Core_Game *game,
+                 Core_Position **pos)
+{
+    const char *name = proto_record_tag(rep, "Game");
+    const char *opts = proto_record_tag(rep, "Options");
+    const char *start = proto_record_tag(rep, "Position");
+    char why[128] = "";
+    int rc;
+
+    if (name == NULL)
+        name = proto_record_tag(rep, "Variant");
+    if (name != NULL) {
+        game = find_game(name);
+        if (game == NULL)
+            return fail(rep, TB_E_GAME, r, "unknown game '%s'", name);
+    }
+    if (game == NULL)
+        return fail(rep, TB_E_GAME, r,
+                    "no Game tag names the game (give one)");
+    rep->game = game;
+    if (start == NULL)
+        start = proto_record_tag(rep, "FEN");
+    rc = core_position_new(pos, game, opts);
+    if (rc != 0)
+        return fail(rep, rc, r, "bad Options tag '%s'", opts ? opts : "");
+    if (start != NULL) {
+        rc = core_position_parse(*pos, start, why, sizeof why);
+        if (rc != 0)
+            return fail(rep, rc, r, "bad Position tag: %s", why);
+    }
+    return 0;
+}
+
+int proto_record_read(const char *text, size_t len, const Core_Game *game,
+                      Proto_Record_Visit visit, void *ctx,
+                      Core_Position **out, Proto_Record_Report *rep)
+{
+    Reader r = {text, text + len, 1};
+    Core_Position *pos = NULL;
+    const char *stated = NULL;
+    int rc = 0;
+
+    memset(rep, 0, sizeof *rep);
+    if (out != NULL)
+        *out = NULL;
+    /* Tag section. */
+    for (;;) {
+        rc = skip_space(&r, rep);
+        if (rc != 0)
+            return rc;
+        if (r.p == r.end || *r.p != '[')
+            break;
+        rc = read_tag(&r, rep);
+        if (rc != 0)
+            return rc;
+    }
+    rc = setup(&r, rep, game, &pos);
+    if (rc != 0)
+        goto done;
+    /* Movetext. */
+    for (;;) {
+        char tok[CORE_INPUT_MAX + 1];
+        size_t n = 0;
+        Core_Move mv;
+
+        rc = skip_space(&r, rep);
+        if (rc != 0)
+            goto done;
+        if (r.p == r.end || *r.p == '[')
+            break; /* the end, or a second game's tags */
+        while (r.p < r.end && !isspace((unsigned char)*r.p) &&
+               *r.p != '{' && *r.p != ';' && *r.p != '(') {
+            if (n == CORE_INPUT_MAX) {
+                rc = fail(rep, TB_E_TOOLONG, &r, "token too long");
+                goto done;
+            }
+            tok[n++] = *r.p++;
+        }
+        tok[n] = '\0';
+        if (is_result(tok)) {
+            set_result(rep, tok);
+            stated = rep->result;
+            rc = skip_space(&r, rep);
+            if (rc != 0)
+                goto done;
+            if (r.p != r.end && *r.p != '[') {
+                rc = fail(rep, TB_E_FORMAT, &r, "moves after the result");
+                goto done;
+            }
+            break;
+        }
+        /* Move numbers: "12." or "12..." alone or glued to the move. */
+        char *mvtext = tok;
+        size_t d = 0;
+        while (isdigit((unsigned char)mvtext[d]))
+            d++;
+        if (d > 0 && mvtext[d] == '.') {
+            while (mvtext[d] == '.')
+                d++;
+            mvtext += d;
+        }
+        /* Annotation glyphs after a move: "!", "?", "!?". */
+        size_t ml = strlen(mvtext);
+        while (ml > 0 && (mvtext[ml - 1] == '!' || mvtext[ml - 1] == '?'))
+            mvtext[--ml] = '\0';
+        if (ml == 0)
+            continue;
+        rep->ply = core_ply(pos) + 1;
+        rc = core_move_parse(pos, mvtext, &mv);
+        if (rc == 0)
+            rc = core_play(pos, &mv);
+        if (rc != 0) {
+            fail(rep, rc, &r, "move '%s': %s%s%s", mvtext, tb_strerror(rc),
+                 rc == TB_E_NOTATION ? "; expected " : "",
+                 rc == TB_E_NOTATION ? core_game_move_hint(rep->game) : "");
+            goto done;
+        }
+        if (visit != NULL)
+            visit(ctx, pos, &mv, mvtext);
+    }
+    if (stated == NULL && proto_record_tag(rep, "Result") != NULL) {
+        set_result(rep, proto_record_tag(rep, "Result"));
+        stated = rep->result;
+    }
+    Core_Status st = core_status(pos);
+    if (stated != NULL && strcmp(stated, "*") != 0 &&
+        st.outcome != CORE_ONGOING &&
+        strcmp(stated, core_outcome_name(st.outcome)) != 0) {
+        rc = fail(rep, TB_E_FORMAT, &r,
+                  "the record says %s; the board says %s (%s)", stated,
+                  core_outcome_name(st.outcome), core_reason_name(st.reason));
+    }
+done:
+    if (rc == 0 && out != NULL)
+        *out = pos;
+    else
+        core_position_free(pos);
+    return rc;
+}

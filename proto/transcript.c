@@ -1,0 +1,399 @@
+/*
+ * transcript.c: one match's hash chain and the match rules around the
+ * moves. Every envelope of both players is checked in arrival order: same
+ * match id, sequence numbers without gaps, prev equal to the chain hash of
+ * the envelope before, a sender who plays in the match, and a message the
+ * match allows now. Moves go through the rules core (legality, canonical
+ * notation) and their state hashes are compared with ours; offers,
+ * takebacks, resignation, abort and desync reports move the match status.
+ * Pure memory work: no I/O, so an event loop can call it per message.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto_internal.h"
+
+struct Proto_Transcript {
+    Proto_Game_Lookup lookup;
+    uint32_t count;                  /* envelopes accepted */
+    uint8_t chain[PROTO_HASH_BYTES]; /* hash of the last payload */
+    Proto_Message start;             /* valid when count > 0 */
+    const Core_Game *game;
+    Core_Position *initial; /* the start position, for takebacks */
+    Core_Position *pos;
+    Core_Move *moves; /* the moves on the board now */
+    size_t nmoves;
+    size_t cap;
+    Core_Status ended; /* a match-layer result (resign, agreement, ...) */
+    int moved[2];      /* each side has made a move (abort rule) */
+    int draw_offer;    /* side with a pending draw offer, or -1 */
+    int takeback_side; /* side with a pending takeback request, or -1 */
+    uint32_t takeback_plies;
+    int bye[2];
+    char why[192];
+};
+
+int proto_transcript_new(Proto_Transcript **out, Proto_Game_Lookup lookup)
+{
+    Proto_Transcript *t = calloc(1, sizeof *t);
+    *out = NULL;
+    if (t == NULL)
+        return TB_E_NOMEM;
+    t->lookup = lookup != NULL ? lookup : core_game_find;
+    t->draw_offer = -1;
+    t->takeback_side = -1;
+    *out = t;
+    return 0;
+}
+
+void proto_transcript_free(Proto_Transcript *t)
+{
+    if (t == NULL)
+        return;
+    core_position_free(t->initial);
+    core_position_free(t->pos);
+    free(t->moves);
+    free(t);
+}
+
+void proto_transcript_next(const Proto_Transcript *t, Proto_Message *m)
+{
+    m->seq = t->count;
+    memcpy(m->prev, t->chain, PROTO_HASH_BYTES);
+    if (t->count > 0)
+        memcpy(m->match_id, t->start.match_id, PROTO_MATCH_ID_BYTES);
+}
+
+const char *proto_transcript_why(const Proto_Transcript *t)
+{
+    return t->why;
+}
+
+uint32_t proto_transcript_count(const Proto_Transcript *t)
+{
+    return t->count;
+}
+
+void proto_transcript_chain(const Proto_Transcript *t,
+                            uint8_t out[PROTO_HASH_BYTES])
+{
+    memcpy(out, t->chain, PROTO_HASH_BYTES);
+}
+
+const Proto_Message *proto_transcript_start(const Proto_Transcript *t)
+{
+    return t->count > 0 ? &t->start : NULL;
+}
+
+const Core_Position *proto_transcript_position(const Proto_Transcript *t)
+{
+    return t->pos;
+}
+
+Core_Status proto_transcript_status(const Proto_Transcript *t)
+{
+    Core_Status none = {CORE_ONGOING, CORE_REASON_NONE};
+    if (t->ended.outcome != CORE_ONGOING)
+        return t->ended;
+    return t->pos != NULL ? core_status(t->pos) : none;
+}
+
+size_t proto_transcript_moves(const Proto_Transcript *t)
+{
+    return t->nmoves;
+}
+
+const Core_Move *proto_transcript_move_at(const Proto_Transcript *t,
+                                          size_t i)
+{
+    return i < t->nmoves ? &t->moves[i] : NULL;
+}
+
+int proto_transcript_side_of(const Proto_Transcript *t,
+                             const uint8_t key[PROTO_KEY_BYTES])
+{
+    if (t->count == 0)
+        return -1;
+    if (memcmp(key, t->start.body.start.white, PROTO_KEY_BYTES) == 0)
+        return CORE_WHITE;
+    if (memcmp(key, t->start.body.start.black, PROTO_KEY_BYTES) == 0)
+        return CORE_BLACK;
+    return -1;
+}
+
+static const char *side_name(int side)
+{
+    return side == CORE_WHITE ? "white" : "black";
+}
+
+static void end_match(Proto_Transcript *t, Core_Outcome o, Core_Reason r)
+{
+    t->ended.outcome = o;
+    t->ended.reason = r;
+    t->draw_offer = -1;
+    t->takeback_side = -1;
+}
+
+static int fail(Proto_Transcript *t, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(Proto_Transcript *t, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->why, sizeof t->why, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+static int start_match(Proto_Transcript *t, const Proto_Message *m)
+{
+    const Core_Game *g;
+    Core_Position *pos = NULL, *initial = NULL;
+    int rc;
+
+    if (memcmp(m->body.start.white, m->body.start.black,
+               PROTO_KEY_BYTES) == 0)
+        return fail(t, TB_E_FORMAT, "white and black have the same key");
+    if (memcmp(m->sender, m->body.start.white, PROTO_KEY_BYTES) != 0 &&
+        memcmp(m->sender, m->body.start.black, PROTO_KEY_BYTES) != 0)
+        return fail(t, TB_E_SIGNATURE,
+                    "match start signed by a key that does not play in it");
+    g = t->lookup(m->body.start.game);
+    if (g == NULL)
+        return fail(t, TB_E_GAME, "unknown game '%s'", m->body.start.game);
+    rc = core_position_new(&initial, g, m->body.start.options);
+    if (rc != 0)
+        return fail(t, rc, "bad match options '%s'", m->body.start.options);
+    pos = core_position_clone(initial);
+    if (pos == NULL) {
+        core_position_free(initial);
+        return fail(t, TB_E_NOMEM, "out of memory");
+    }
+    t->game = g;
+    t->initial = initial;
+    t->pos = pos;
+    t->start = *m;
+    return 0;
+}
+
+/* The state hash of the position, compared with a peer's; a mismatch ends
+ * the match as a desync. */
+static int compare_hash(Proto_Transcript *t, const uint8_t theirs[],
+                        uint32_t ply)
+{
+    uint8_t ours[PROTO_HASH_BYTES];
+    char hex[PROTO_HASH_HEX];
+    int rc = proto_state_hash(t->pos, ours);
+    if (rc != 0)
+        return fail(t, rc, "cannot hash the position");
+    if (memcmp(ours, theirs, PROTO_HASH_BYTES) == 0)
+        return 0;
+    end_match(t, CORE_ABORTED, CORE_REASON_DESYNC_ABORT);
+    proto_hex(ours, 8, hex);
+    proto__why(t->why, sizeof t->why,
+               "state hash after ply %u differs from ours (%s...)", ply, hex);
+    return TB_E_DESYNC;
+}
+
+static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
+{
+    Core_Move mv;
+    char canon[CORE_NOTATION_MAX];
+    uint32_t ply = core_ply(t->pos);
+    int rc;
+
+    if (core_side_to_move(t->pos) != side)
+        return fail(t, TB_E_STATE, "%s moved out of turn", side_name(side));
+    if (m->body.move.ply != ply + 1) {
+        return fail(t, TB_E_STATE, "move says ply %u; ply %u is next",
+                    m->body.move.ply, ply + 1);
+    }
+    rc = core_move_parse(t->pos, m->body.move.move, &mv);
+    if (rc != 0)
+        return fail(t, rc, "move '%s' refused by the rules",
+                    m->body.move.move);
+    rc = core_move_format(t->pos, &mv, canon, sizeof canon);
+    if (rc != 0)
+        return fail(t, rc, "cannot format move '%s'", m->body.move.move);
+    if (strcmp(canon, m->body.move.move) != 0)
+        return fail(t, TB_E_NOTATION, "move '%s' is not in canonical notation",
+                    m->body.move.move);
+    if (t->nmoves == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        Core_Move *grown = realloc(t->moves, cap * sizeof *grown);
+        if (grown == NULL)
+            return fail(t, TB_E_NOMEM, "out of memory");
+        t->moves = grown;
+        t->cap = cap;
+    }
+    rc = core_play(t->pos, &mv);
+    if (rc != 0)
+        return fail(t, rc, "move '%s' refused by the rules",
+                    m->body.move.move);
+    t->moves[t->nmoves++] = mv;
+    t->moved[side] = 1;
+    if (t->draw_offer == 1 - side)
+        t->draw_offer = -1; /* the offer lapses when its receiver moves */
+    t->takeback_side = -1;
+    return compare_hash(t, m->body.move.hash, ply + 1);
+}
+
+static int take_back(Proto_Transcript *t, uint32_t plies)
+{
+    size_t keep = t->nmoves - plies;
+    int rc = core_position_copy(t->pos, t->initial);
+    for (size_t i = 0; rc == 0 && i < keep; i++)
+        rc = core_play(t->pos, &t->moves[i]);
+    if (rc != 0)
+        return fail(t, rc, "cannot replay the moves kept");
+    t->nmoves = keep;
+    return 0;
+}
+
+static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
+{
+    int other = 1 - side;
+    int over = proto_transcript_status(t).outcome != CORE_ONGOING;
+    int k = m->kind;
+
+    if (over && k != PROTO_KIND_CHAT && k != PROTO_KIND_BYE &&
+        k != PROTO_KIND_STATE_CHECK && k != PROTO_KIND_DESYNC)
+        return fail(t, TB_E_OVER, "%s after the match ended",
+                    proto_kind_name(k));
+    switch ((Proto_Kind)k) {
+    case PROTO_KIND_HELLO:
+    case PROTO_KIND_MATCH_START:
+        return fail(t, TB_E_STATE, "%s inside a match", proto_kind_name(k));
+    case PROTO_KIND_MOVE:
+        return play_move(t, m, side);
+    case PROTO_KIND_DRAW_OFFER:
+        if (t->draw_offer != -1)
+            return fail(t, TB_E_STATE, "a draw offer is already pending");
+        t->draw_offer = side;
+        return 0;
+    case PROTO_KIND_DRAW_ACCEPT:
+    case PROTO_KIND_DRAW_DECLINE:
+        if (t->draw_offer != other)
+            return fail(t, TB_E_STATE, "%s without a draw offer from the "
+                                       "opponent", proto_kind_name(k));
+        t->draw_offer = -1;
+        if (k == PROTO_KIND_DRAW_ACCEPT)
+            end_match(t, CORE_DRAW, CORE_REASON_AGREEMENT);
+        return 0;
+    case PROTO_KIND_RESIGN:
+        end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
+                  CORE_REASON_RESIGN);
+        return 0;
+    case PROTO_KIND_ABORT:
+        if (t->moved[CORE_WHITE] && t->moved[CORE_BLACK])
+            return fail(t, TB_E_STATE, "abort after both sides have moved");
+        end_match(t, CORE_ABORTED, CORE_REASON_ABORT);
+        return 0;
+    case PROTO_KIND_TAKEBACK_REQUEST:
+        if (t->takeback_side != -1)
+            return fail(t, TB_E_STATE, "a takeback request is pending");
+        if (m->body.takeback.plies > t->nmoves)
+            return fail(t, TB_E_STATE, "takeback of more plies than played");
+        t->takeback_side = side;
+        t->takeback_plies = m->body.takeback.plies;
+        return 0;
+    case PROTO_KIND_TAKEBACK_ACCEPT:
+        if (t->takeback_side != other ||
+            t->takeback_plies != m->body.takeback.plies)
+            return fail(t, TB_E_STATE, "takeback accept without a matching "
+                                       "request from the opponent");
+        t->takeback_side = -1;
+        t->draw_offer = -1;
+        return take_back(t, m->body.takeback.plies);
+    case PROTO_KIND_TAKEBACK_DECLINE:
+        if (t->takeback_side != other)
+            return fail(t, TB_E_STATE, "takeback decline without a request "
+                                       "from the opponent");
+        t->takeback_side = -1;
+        return 0;
+    case PROTO_KIND_STATE_CHECK:
+        if (m->body.check.ply != core_ply(t->pos)) {
+            proto__why(t->why, sizeof t->why,
+                       "state check of ply %u at ply %u", m->body.check.ply,
+                       core_ply(t->pos));
+            return TB_E_STATE;
+        }
+        return compare_hash(t, m->body.check.hash, m->body.check.ply);
+    case PROTO_KIND_DESYNC: {
+        Core_Position *theirs = core_position_clone(t->pos);
+        int rc;
+        if (theirs == NULL)
+            return fail(t, TB_E_NOMEM, "out of memory");
+        rc = core_decode(theirs, m->body.desync.state,
+                         m->body.desync.state_len);
+        core_position_free(theirs);
+        if (rc != 0)
+            return fail(t, TB_E_FORMAT, "desync report's state is not a "
+                                        "valid %s encoding", core_game_name(t->game));
+        if (!over)
+            end_match(t, CORE_ABORTED, CORE_REASON_DESYNC_ABORT);
+        return 0;
+    }
+    case PROTO_KIND_CHAT:
+        return 0;
+    case PROTO_KIND_BYE:
+        t->bye[side] = 1;
+        return 0;
+    default:
+        return fail(t, TB_E_KIND, "unknown kind");
+    }
+}
+
+int proto_transcript_add(Proto_Transcript *t, const uint8_t *env,
+                         size_t len, Proto_Envelope *out)
+{
+    Proto_Envelope local;
+    Proto_Envelope *e = out != NULL ? out : &local;
+    const Proto_Message *m = &e->msg;
+    static const uint8_t zero[PROTO_HASH_BYTES];
+    int side = -1, rc;
+
+    t->why[0] = '\0';
+    rc = proto_open(env, len, e, t->why, sizeof t->why);
+    if (rc != 0)
+        return rc;
+    if (m->kind == PROTO_KIND_HELLO)
+        return fail(t, TB_E_STATE, "hello is not part of a match");
+    if (m->seq != t->count) {
+        proto__why(t->why, sizeof t->why,
+                   "sequence number %u where %u was due (%s)", m->seq,
+                   t->count,
+                   m->seq < t->count ? "duplicate or replay" : "gap");
+        return TB_E_CHAIN;
+    }
+    if (t->count == 0) {
+        if (m->kind != PROTO_KIND_MATCH_START)
+            return fail(t, TB_E_STATE, "a match begins with match-start, "
+                                       "not %s", proto_kind_name(m->kind));
+        if (memcmp(m->prev, zero, PROTO_HASH_BYTES) != 0)
+            return fail(t, TB_E_CHAIN, "match start with a nonzero prev");
+        rc = start_match(t, m);
+    } else {
+        if (memcmp(m->match_id, t->start.match_id, PROTO_MATCH_ID_BYTES))
+            return fail(t, TB_E_CHAIN, "envelope of another match");
+        if (memcmp(m->prev, t->chain, PROTO_HASH_BYTES) != 0)
+            return fail(t, TB_E_CHAIN, "prev is not the chain hash of the "
+                                       "envelope before");
+        side = proto_transcript_side_of(t, m->sender);
+        if (side < 0)
+            return fail(t, TB_E_SIGNATURE, "sender is not a player of this "
+                                           "match");
+        if (t->bye[side])
+            return fail(t, TB_E_STATE, "%s wrote after its bye",
+                        side_name(side));
+        rc = apply(t, m, side);
+    }
+    if (rc == 0 || rc == TB_E_DESYNC) {
+        t->count++;
+        memcpy(t->chain, e->hash, PROTO_HASH_BYTES);
+    }
+    return rc;
+}
