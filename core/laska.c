@@ -62,6 +62,9 @@ static int8_t la_at[7][7];           /* square at (file, rank), or -1 */
 static uint8_t la_bit[LA_SQUARES];   /* board bit of a square */
 static int8_t la_sq[64];             /* square of a board bit, or -1 */
 static uint64_t la_board;            /* bits of the 25 squares */
+static uint64_t la_jump_mid[LA_SQUARES][4]; /* bit jumped, 0 if none */
+static uint64_t la_jump_land[LA_SQUARES][4]; /* bit landed on */
+static int8_t la_jump_to[LA_SQUARES][4];     /* square landed on, or -1 */
 static const int la_step[4] = {-9, -7, 7, 9}; /* SW, SE, NW, NE */
 static uint64_t la_z[LA_SQUARES][24][4]; /* square, depth, piece code */
 static uint64_t la_z_side;
@@ -96,6 +99,15 @@ static void la_init_tables(void)
                               : la_at[f][r];
         }
     }
+    for (int s = 0; s < LA_SQUARES; s++)
+        for (int d = 0; d < 4; d++) {
+            int mid = la_nb[s][d], land = mid < 0 ? -1 : la_nb[mid][d];
+            la_jump_to[s][d] = (int8_t)land;
+            if (land >= 0) {
+                la_jump_mid[s][d] = UINT64_C(1) << la_bit[mid];
+                la_jump_land[s][d] = UINT64_C(1) << la_bit[land];
+            }
+        }
     for (int s = 0; s < LA_SQUARES; s++)
         for (int d = 0; d < 24; d++)
             for (int p = 0; p < 4; p++)
@@ -199,16 +211,10 @@ static size_t capture_dfs(Gen *g, uint64_t empty, uint64_t enemy,
 
     directions(side, officer, &lo, &hi);
     for (int d = lo; d <= hi; d++) {
-        int mid = la_nb[cur][d];
-        if (mid < 0)
+        uint64_t mbit = la_jump_mid[cur][d];
+        if (!(enemy & mbit & ~jumped) || !(empty & la_jump_land[cur][d]))
             continue;
-        int land = la_nb[mid][d];
-        if (land < 0)
-            continue;
-        uint64_t mbit = UINT64_C(1) << la_bit[mid];
-        uint64_t lbit = UINT64_C(1) << la_bit[land];
-        if (!(enemy & mbit) || (jumped & mbit) || !(empty & lbit))
-            continue;
+        int land = la_jump_to[cur][d];
         path[len] = (uint8_t)land;
         size_t more = 0;
         /* Promotion ends the move (D-LA-6). */
@@ -295,6 +301,12 @@ static size_t generate(const Laska_State *st, Gen *g)
 static void update_drawn(Laska_State *st)
 {
     int seen = 0;
+    /* A third occurrence needs two earlier ones at least 4 plies apart
+     * in the window (each side must move away and back). */
+    if (st->nhist < 9 && st->quiet < LA_MOVE_RULE && st->ply < LA_PLY_CAP) {
+        st->drawn = CORE_REASON_NONE;
+        return;
+    }
     for (int i = 0; i < st->nhist; i++)
         seen += st->hist[i] == st->key;
     if (seen >= 3)
