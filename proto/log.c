@@ -352,6 +352,8 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
     if (rc != 0)
         return report(rep, rc, 0, off, "out of memory");
     for (frame = 1; off < len; frame++) {
+        const Core_Position *pos = proto_transcript_position(t);
+        rep->ply = pos != NULL ? core_ply(pos) + 1 : 0; /* the ply due */
         rc = proto_frame_next(buf + off, len - off, &env, &elen, &used);
         if (rc == TB_E_TRUNCATED) {
             rep->torn = 1;
@@ -388,8 +390,6 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             off += used;
             continue;
         }
-        const Core_Position *pos = proto_transcript_position(t);
-        rep->ply = pos != NULL ? core_ply(pos) : 0;
         rc = proto_transcript_add(t, env, elen, &e);
         if (rc != 0) {
             if (e.msg.kind == PROTO_KIND_MOVE)
@@ -406,8 +406,6 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                 break;
             }
         }
-        if (e.msg.kind == PROTO_KIND_MOVE)
-            rep->ply = e.msg.body.move.ply;
         rep->envelopes++;
         if (visit != NULL)
             visit(ctx, t, &e);

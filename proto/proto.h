@@ -395,7 +395,8 @@ typedef struct Proto_Log_Report {
     uint32_t frame;       /* failing frame: 0 the header, 1.. envelopes */
     size_t offset;        /* its byte offset in the file */
     uint32_t envelopes;   /* whole envelopes verified */
-    uint32_t ply;         /* ply being checked at the failure */
+    uint32_t ply;         /* at a failure: the ply due (the failing
+                             move's own ply number when it says one) */
     int torn;             /* the file ends inside a frame */
     size_t torn_offset;   /* where the torn frame starts */
     int ended;            /* a consistent end record closes the log */

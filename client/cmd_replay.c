@@ -1,0 +1,504 @@
+/*
+ * cmd_replay.c: `tabula replay FILE`. A match log is verified envelope by
+ * envelope through proto/ (signatures, chain, sequence numbers, move
+ * legality, state hashes); a plain game record is read move by move
+ * through the rules core. Either way the game is printed ply by ply with
+ * the state hash, then the result and final hash, or the first failure
+ * with its ply and kind (exit status 1). --export writes a PGN-like
+ * record in the game's notation.
+ */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "proto.h"
+
+static const char replay_help[] =
+    "usage: tabula replay FILE [--export OUT] [--game GAME] [--quiet]\n"
+    "\n"
+    "Verifies a match log: every signature, the hash chain, the sequence\n"
+    "numbers, that each move is legal, and that the state hash after each\n"
+    "ply matches the rules core. Prints the moves with their state hashes,\n"
+    "the result and the final hash; on the first failure prints the ply,\n"
+    "the kind of failure and the byte offset, and exits with status 1. A\n"
+    "log cut short by a crash is verified up to its last whole envelope\n"
+    "and reported as torn (status 1).\n"
+    "\n"
+    "FILE may also be a plain game record: tag lines [Name \"value\"] and\n"
+    "moves in the game's notation (for Laska the lasca.org style c3-d4,\n"
+    "b2xd4xf6, or Lasker's numeric 9-13); every move is checked for\n"
+    "legality and the game is shown the same way.\n"
+    "  --export OUT   write the game record (tags and moves in canonical\n"
+    "                 notation) to OUT, '-' for standard output\n"
+    "  --game GAME    the game of a record with no Game tag\n"
+    "  --quiet        print only the summary lines\n";
+
+/* Where the verification report goes: standard output, or standard error
+ * when the exported record takes standard output. */
+static FILE *rout;
+
+/* What the replay collected, for printing and export. */
+typedef struct Replay {
+    int quiet;
+    const Core_Game *game;
+    uint8_t hash[PROTO_HASH_BYTES];
+    Core_Move *moves; /* plain records: the moves read */
+    size_t nmoves;
+    size_t cap;
+    int nomem;
+    int headed; /* the game's header lines are printed */
+} Replay;
+
+static void print_ply(uint32_t ply, int mover, const char *text,
+                      const uint8_t hash[PROTO_HASH_BYTES])
+{
+    char hex[PROTO_HASH_HEX];
+    proto_hex(hash, PROTO_HASH_BYTES, hex);
+    fprintf(rout, "%4u. %-5s %-24s %.16s\n", ply,
+           mover == CORE_WHITE ? "white" : "black", text, hex);
+}
+
+static void print_log_header(const Proto_Log_Header *h)
+{
+    char fp[PROTO_FINGERPRINT_MAX], hex[PROTO_HASH_HEX];
+    fprintf(rout, "game: %s%s%s\n", h->game, h->options[0] ? " options " : "",
+           h->options);
+    proto_hex(h->match_id, PROTO_MATCH_ID_BYTES, hex);
+    fprintf(rout, "match: %s\n", hex);
+    proto_fingerprint(h->white, fp);
+    fprintf(rout, "white: %s\n", fp);
+    proto_fingerprint(h->black, fp);
+    fprintf(rout, "black: %s\n", fp);
+}
+
+static void visit_envelope(void *ctx, const Proto_Transcript *t,
+                           const Proto_Envelope *e)
+{
+    Replay *r = ctx;
+    const Proto_Message *m = &e->msg;
+    int side = proto_transcript_side_of(t, m->sender);
+    const char *who = side == CORE_WHITE ? "white" : "black";
+
+    if (m->kind == PROTO_KIND_MOVE)
+        memcpy(r->hash, m->body.move.hash, PROTO_HASH_BYTES);
+    if (!r->headed) {
+        Proto_Log_Header h;
+        proto_log_header_of(proto_transcript_start(t), &h);
+        print_log_header(&h);
+        r->headed = 1;
+    }
+    if (r->quiet || m->kind == PROTO_KIND_MATCH_START)
+        return;
+    switch (m->kind) {
+    case PROTO_KIND_MOVE:
+        print_ply(m->body.move.ply, side, m->body.move.move,
+                  m->body.move.hash);
+        break;
+    case PROTO_KIND_CHAT:
+    case PROTO_KIND_BYE:
+        fprintf(rout, "      [%s %s] %s\n", proto_kind_name(m->kind), who,
+               m->body.text.text);
+        break;
+    case PROTO_KIND_TAKEBACK_REQUEST:
+    case PROTO_KIND_TAKEBACK_ACCEPT:
+        fprintf(rout, "      [%s %s] %u plies\n", proto_kind_name(m->kind), who,
+               m->body.takeback.plies);
+        break;
+    case PROTO_KIND_STATE_CHECK:
+        fprintf(rout, "      [%s %s] ply %u agrees\n", proto_kind_name(m->kind), who,
+               m->body.check.ply);
+        break;
+    case PROTO_KIND_DESYNC:
+        fprintf(rout, "      [%s %s] at ply %u, %zu bytes of state\n",
+               proto_kind_name(m->kind), who, m->body.desync.ply,
+               m->body.desync.state_len);
+        break;
+    default:
+        fprintf(rout, "      [%s %s]\n", proto_kind_name(m->kind), who);
+        break;
+    }
+}
+
+static void visit_record(void *ctx, const Core_Position *pos,
+                         const Core_Move *mv, const char *text)
+{
+    Replay *r = ctx;
+    int rc = proto_state_hash(pos, r->hash);
+
+    if (!r->headed) {
+        fprintf(rout, "game: %s (plain record, no signatures)\n",
+               core_game_name(core_position_game(pos)));
+        r->headed = 1;
+    }
+    if (r->nmoves == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 128;
+        Core_Move *grown = realloc(r->moves, cap * sizeof *grown);
+        if (grown == NULL) {
+            r->nomem = 1;
+            return;
+        }
+        r->moves = grown;
+        r->cap = cap;
+    }
+    r->moves[r->nmoves++] = *mv;
+    /* The mover is the side not to move now (as tabula demo prints). */
+    if (!r->quiet && rc == 0)
+        print_ply(core_ply(pos), 1 - core_side_to_move(pos),
+                  cli_token(text), r->hash);
+}
+
+/* ---- export ---------------------------------------------------------------- */
+
+static void put_tag(FILE *out, const char *name, const char *value)
+{
+    fprintf(out, "[%s \"", name);
+    for (const char *p = value; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fputc('\\', out);
+        fputc(*p, out);
+    }
+    fprintf(out, "\"]\n");
+}
+
+/* The PGN result token of a status: 1-0, 0-1, 1/2-1/2 or *. */
+static const char *result_token(Core_Status st)
+{
+    if (st.outcome == CORE_WIN_WHITE || st.outcome == CORE_WIN_BLACK ||
+        st.outcome == CORE_DRAW)
+        return core_outcome_name(st.outcome);
+    return "*";
+}
+
+/*
+ * Write the movetext of moves from initial, numbered at each White move,
+ * in canonical notation, lines under 80 columns, ending with result.
+ */
+static int export_moves(FILE *out, const Core_Position *initial,
+                        const Core_Move *moves, size_t n, const char *result)
+{
+    Core_Position *pos = core_position_clone(initial);
+    size_t col = 0;
+    int rc = 0, numbered = 0;
+
+    if (pos == NULL)
+        return TB_E_NOMEM;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char text[CORE_NOTATION_MAX + 32], num[24] = "";
+        int side = core_side_to_move(pos);
+        unsigned full = core_ply(pos) / 2 + 1;
+        if (side == CORE_WHITE)
+            snprintf(num, sizeof num, "%u. ", full);
+        else if (!numbered)
+            snprintf(num, sizeof num, "%u... ", full);
+        numbered = 1;
+        rc = core_move_format(pos, &moves[i], text, sizeof text);
+        if (rc == 0)
+            rc = core_play(pos, &moves[i]);
+        if (rc != 0)
+            break;
+        size_t w = strlen(num) + strlen(text);
+        if (col > 0 && col + 1 + w > 79) {
+            fputc('\n', out);
+            col = 0;
+        } else if (col > 0) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%s%s", num, text);
+        col += w;
+    }
+    if (col > 0 && col + 1 + strlen(result) > 79)
+        fprintf(out, "\n%s\n", result);
+    else
+        fprintf(out, "%s%s\n", col > 0 ? " " : "", result);
+    core_position_free(pos);
+    return rc;
+}
+
+static FILE *open_export(const char *path)
+{
+    FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (out == NULL)
+        fprintf(stderr, "tabula replay: cannot write '%s'\n",
+                cli_token(path));
+    return out;
+}
+
+static int close_export(FILE *out)
+{
+    int bad = ferror(out);
+    if (out != stdout)
+        bad |= fclose(out) != 0;
+    else
+        fflush(out);
+    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+static int export_log(const char *path, const Proto_Transcript *t,
+                      const uint8_t final[PROTO_HASH_BYTES])
+{
+    const Proto_Message *start = proto_transcript_start(t);
+    Core_Status st = proto_transcript_status(t);
+    char fp[PROTO_FINGERPRINT_MAX], hex[PROTO_HASH_HEX], date[16] = "????.??.??";
+    Core_Position *initial = NULL;
+    const Core_Game *g = core_position_game(proto_transcript_position(t));
+    size_t n = proto_transcript_moves(t);
+    Core_Move *moves = malloc((n ? n : 1) * sizeof *moves);
+    time_t when = (time_t)start->body.start.started;
+    struct tm tm;
+    FILE *out;
+    int rc;
+
+    if (moves == NULL ||
+        core_position_new(&initial, g, start->body.start.options) != 0) {
+        free(moves);
+        fprintf(stderr, "tabula replay: cannot export\n");
+        return CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < n; i++)
+        moves[i] = *proto_transcript_move_at(t, i);
+    out = open_export(path);
+    if (out == NULL) {
+        free(moves);
+        core_position_free(initial);
+        return CLI_EXIT_USAGE;
+    }
+    if (gmtime_r(&when, &tm) != NULL)
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    put_tag(out, "Event", "Tabula match");
+    put_tag(out, "Site", "tabula");
+    put_tag(out, "Date", date);
+    put_tag(out, "Game", core_game_name(g));
+    if (start->body.start.options[0] != '\0')
+        put_tag(out, "Options", start->body.start.options);
+    proto_fingerprint(start->body.start.white, fp);
+    put_tag(out, "White", fp);
+    proto_fingerprint(start->body.start.black, fp);
+    put_tag(out, "Black", fp);
+    put_tag(out, "Result", result_token(st));
+    if (st.outcome != CORE_ONGOING)
+        put_tag(out, "Termination", core_reason_name(st.reason));
+    proto_hex(start->match_id, PROTO_MATCH_ID_BYTES, hex);
+    put_tag(out, "MatchId", hex);
+    proto_hex(final, PROTO_HASH_BYTES, hex);
+    put_tag(out, "FinalHash", hex);
+    fputc('\n', out);
+    rc = export_moves(out, initial, moves, n, result_token(st));
+    free(moves);
+    core_position_free(initial);
+    if (rc != 0)
+        fprintf(stderr, "tabula replay: export: %s\n", tb_strerror(rc));
+    return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
+}
+
+static int export_record(const char *path, const Proto_Record_Report *rep,
+                         const Replay *r, Core_Status st)
+{
+    static const char *const copied[] = {"Event", "Site", "Date", "Round",
+                                         "White", "Black"};
+    const char *opts = proto_record_tag(rep, "Options");
+    const char *start = proto_record_tag(rep, "Position");
+    Core_Position *initial = NULL;
+    const char *result = rep->result[0] ? rep->result : result_token(st);
+    char hex[PROTO_HASH_HEX];
+    FILE *out;
+    int rc;
+
+    if (start == NULL)
+        start = proto_record_tag(rep, "FEN");
+    rc = core_position_new(&initial, rep->game, opts);
+    if (rc == 0 && start != NULL)
+        rc = core_position_parse(initial, start, NULL, 0);
+    if (rc != 0) {
+        core_position_free(initial);
+        fprintf(stderr, "tabula replay: cannot export: %s\n",
+                tb_strerror(rc));
+        return CLI_EXIT_FAIL;
+    }
+    out = open_export(path);
+    if (out == NULL) {
+        core_position_free(initial);
+        return CLI_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++) {
+        const char *v = proto_record_tag(rep, copied[i]);
+        put_tag(out, copied[i], v != NULL ? v : "?");
+    }
+    put_tag(out, "Game", core_game_name(rep->game));
+    if (opts != NULL && opts[0] != '\0')
+        put_tag(out, "Options", opts);
+    if (start != NULL)
+        put_tag(out, "Position", start);
+    put_tag(out, "Result", result);
+    if (st.outcome != CORE_ONGOING)
+        put_tag(out, "Termination", core_reason_name(st.reason));
+    proto_hex(r->hash, PROTO_HASH_BYTES, hex);
+    put_tag(out, "FinalHash", hex);
+    fputc('\n', out);
+    rc = export_moves(out, initial, r->moves, r->nmoves, result);
+    core_position_free(initial);
+    if (rc != 0)
+        fprintf(stderr, "tabula replay: export: %s\n", tb_strerror(rc));
+    return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
+}
+
+/* ---- the two kinds of file ---------------------------------------------------- */
+
+static void print_result(Core_Status st, const uint8_t hash[PROTO_HASH_BYTES])
+{
+    char hex[PROTO_HASH_HEX];
+    proto_hex(hash, PROTO_HASH_BYTES, hex);
+    fprintf(rout, "result: %s (%s)\n", core_outcome_name(st.outcome),
+           st.outcome == CORE_ONGOING ? "unfinished"
+                                      : core_reason_name(st.reason));
+    fprintf(rout, "final-hash: %s\n", hex);
+}
+
+static int replay_log(const uint8_t *buf, size_t len, const char *export,
+                      Replay *r)
+{
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    char hex[PROTO_HASH_HEX];
+    int rc, status = CLI_EXIT_OK;
+
+    rc = proto_log_verify(buf, len, NULL, visit_envelope, r, &t, &rep);
+    if (!r->headed && rep.header.game[0] != '\0')
+        print_log_header(&rep.header); /* no envelope was accepted */
+    if (rc == 0 && t != NULL && proto_transcript_position(t) != NULL) {
+        if (proto_state_hash(proto_transcript_position(t), r->hash) == 0)
+            print_result(proto_transcript_status(t), r->hash);
+        proto_transcript_chain(t, r->hash);
+        proto_hex(r->hash, PROTO_HASH_BYTES, hex);
+        fprintf(rout, "chain: %s\n", hex);
+    }
+    if (rc != 0) {
+        fprintf(rout, "FAILED at ply %u: %s (envelope %u, byte %zu): %s\n", rep.ply,
+               tb_strerror(rc), rep.frame, rep.offset, rep.why);
+        fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply,
+                tb_strerror(rc), rep.why);
+        status = CLI_EXIT_FAIL;
+    } else {
+        fprintf(rout, "verified: %u envelopes, %u plies; signatures, chain, moves "
+               "and state hashes agree%s\n",
+               rep.envelopes,
+               t && proto_transcript_position(t)
+                   ? core_ply(proto_transcript_position(t)) : 0,
+               rep.ended ? "" : " (no end record: match unfinished)");
+    }
+    if (status == CLI_EXIT_OK && export != NULL && t != NULL &&
+        proto_transcript_position(t) != NULL) {
+        uint8_t final[PROTO_HASH_BYTES];
+        proto_state_hash(proto_transcript_position(t), final);
+        status = export_log(export, t, final);
+    }
+    proto_transcript_free(t);
+    return status;
+}
+
+static int replay_record(const uint8_t *buf, size_t len, const char *export,
+                         const Core_Game *game, Replay *r)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    int rc, status = CLI_EXIT_OK;
+
+    rc = proto_record_read((const char *)buf, len, game, visit_record, r,
+                           &pos, &rep);
+    if (rep.game != NULL && !r->headed)
+        fprintf(rout, "game: %s (plain record, no signatures)\n",
+               core_game_name(rep.game));
+    if (rc != 0 || r->nomem) {
+        if (rc == 0)
+            rc = TB_E_NOMEM;
+        fprintf(rout, "FAILED at ply %u: %s (line %u): %s\n", rep.ply,
+               tb_strerror(rc), rep.line, rep.why);
+        fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply,
+                tb_strerror(rc), rep.why);
+        return rc == TB_E_GAME && rep.game == NULL && game == NULL
+                   ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    if (r->nmoves == 0)
+        proto_state_hash(pos, r->hash);
+    Core_Status st = core_status(pos);
+    print_result(st, r->hash);
+    if (rep.result[0] != '\0')
+        fprintf(rout, "stated-result: %s\n", rep.result);
+    fprintf(rout, "verified: %zu plies, every move legal\n", r->nmoves);
+    if (export != NULL)
+        status = export_record(export, &rep, r, st);
+    core_position_free(pos);
+    return status;
+}
+
+int cli_replay(int argc, char **argv)
+{
+    const char *file = NULL, *export = NULL;
+    const Core_Game *game = NULL;
+    Replay r;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    rout = stdout;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(replay_help, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            r.quiet = 1;
+        } else if (strcmp(argv[i], "--export") == 0 ||
+                   strcmp(argv[i], "--game") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tabula replay: %s needs a value\n", argv[i]);
+                return CLI_EXIT_USAGE;
+            }
+            if (argv[i][2] == 'e') {
+                export = argv[++i];
+            } else {
+                game = cli_game("replay", argv[++i]);
+                if (game == NULL)
+                    return CLI_EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "tabula replay: unknown flag '%s'\n",
+                    cli_token(argv[i]));
+            fputs(replay_help, stderr);
+            return CLI_EXIT_USAGE;
+        } else if (file == NULL) {
+            file = argv[i];
+        } else {
+            fputs(replay_help, stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (file == NULL) {
+        fputs(replay_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (export != NULL && strcmp(export, "-") == 0) {
+        rout = stderr;
+        r.quiet = 1;
+    }
+    if (proto_init() != 0) {
+        fprintf(stderr, "tabula replay: cannot initialise libsodium\n");
+        return CLI_EXIT_FAIL;
+    }
+    rc = proto_read_file(file, &buf, &len);
+    if (rc != 0) {
+        fprintf(stderr, "tabula replay: cannot read '%s': %s\n",
+                cli_token(file), tb_strerror(rc));
+        return CLI_EXIT_USAGE;
+    }
+    if (proto_is_log(buf, len))
+        rc = replay_log(buf, len, export, &r);
+    else
+        rc = replay_record(buf, len, export, game, &r);
+    free(buf);
+    free(r.moves);
+    return rc;
+}

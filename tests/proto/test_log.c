@@ -1,0 +1,277 @@
+/*
+ * test_log.c: match log files. A log written through proto_log_* verifies
+ * whole; a flipped bit anywhere in it is detected and located in the
+ * frame that holds it (frame bounds are read here straight from the
+ * length prefixes); a file cut at any byte reads up to the last whole
+ * envelope and says it is torn; header and end record must agree with the
+ * envelopes; the file is created 0600 and never overwritten.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "match_util.h"
+#include "toy_game.h"
+
+static Proto_Identity W, B;
+static char path[64];
+
+static void setup(void)
+{
+    W = ident(1);
+    B = ident(2);
+    snprintf(path, sizeof path, "/tmp/tabula-log-test-%ld.log",
+             (long)getpid());
+    unlink(path);
+}
+
+static void teardown(void)
+{
+    unlink(path);
+}
+
+TestSuite(log, .init = setup, .fini = teardown);
+
+/* Write a log of a toy match of at most plies moves; finish it if asked. */
+static void write_log(unsigned seed, unsigned plies, int finish)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    Frames f = {0};
+    uint8_t chain[PROTO_HASH_BYTES];
+
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    play_match(t, &f, &W, &B, "race", "target=30", seed, plies);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    for (size_t i = 0; i < f.n; i++)
+        cr_assert_eq(proto_log_append(log, f.buf[i], f.len[i]), 0);
+    if (finish) {
+        proto_transcript_chain(t, chain);
+        cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), chain),
+                     0);
+    }
+    cr_assert_eq(proto_log_close(log), 0);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+static uint8_t *slurp(size_t *len)
+{
+    uint8_t *buf = NULL;
+    cr_assert_eq(proto_read_file(path, &buf, len), 0);
+    return buf;
+}
+
+/* Frame starts as the length prefixes say; starts[0] = 0 (magic and
+ * header form frame 0); starts[n] = len. Returns n. */
+static size_t frame_bounds(const uint8_t *buf, size_t len, size_t *starts)
+{
+    size_t off = PROTO_LOG_MAGIC_LEN, n = 0;
+    starts[n++] = 0;
+    off += 4 + ((size_t)buf[off] << 24 | (size_t)buf[off + 1] << 16 |
+                (size_t)buf[off + 2] << 8 | buf[off + 3]);
+    while (off < len) {
+        starts[n++] = off;
+        off += 4 + ((size_t)buf[off] << 24 | (size_t)buf[off + 1] << 16 |
+                    (size_t)buf[off + 2] << 8 | buf[off + 3]);
+    }
+    cr_assert_eq(off, len);
+    starts[n] = len;
+    return n;
+}
+
+Test(log, written_log_verifies)
+{
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    size_t len;
+    struct stat st;
+
+    write_log(1, 200, 1);
+    cr_assert_eq(stat(path, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0600);
+    uint8_t *buf = slurp(&len);
+    cr_assert(proto_is_log(buf, len));
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, &t,
+                                  &rep), 0, "%s", rep.why);
+    cr_assert(rep.ended);
+    cr_assert_not(rep.torn);
+    cr_assert_eq(rep.envelopes, proto_transcript_count(t));
+    cr_assert_neq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_str_eq(rep.header.game, "race");
+    cr_assert_str_eq(rep.header.options, "target=30");
+    cr_assert_arr_eq(rep.header.white, W.pk, PROTO_KEY_BYTES);
+    proto_transcript_free(t);
+    free(buf);
+    /* An existing file is never overwritten. */
+    Proto_Log *log = NULL;
+    Proto_Log_Header h = rep.header;
+    cr_assert_eq(proto_log_create(&log, path, &h), TB_E_IO);
+}
+
+Test(log, every_flipped_byte_is_detected_and_located)
+{
+    size_t len, starts[FRAMES_MAX + 4];
+    Proto_Log_Report rep;
+
+    write_log(2, 14, 1);
+    uint8_t *buf = slurp(&len);
+    size_t nframes = frame_bounds(buf, len, starts);
+    cr_assert_geq(nframes, 10);
+    for (size_t i = 0; i < len; i++) {
+        uint8_t bit = (uint8_t)(1u << (i % 8));
+        buf[i] ^= bit;
+        int rc = proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
+                                  &rep);
+        buf[i] ^= bit;
+        cr_assert_neq(rc, 0, "flip at byte %zu undetected", i);
+        cr_assert_lt(rep.frame, nframes);
+        cr_assert(starts[rep.frame] <= i && i < starts[rep.frame + 1],
+                  "flip at byte %zu reported in frame %u [%zu, %zu): %s", i,
+                  rep.frame, starts[rep.frame], starts[rep.frame + 1],
+                  rep.why);
+        if (rep.frame > 0)
+            cr_assert_eq(rep.offset, starts[rep.frame]);
+    }
+    free(buf);
+}
+
+Test(log, torn_tail_reads_up_to_the_last_whole_envelope)
+{
+    size_t len, starts[FRAMES_MAX + 4];
+    Proto_Log_Report rep;
+
+    write_log(3, 10, 0); /* a crash: no end record */
+    uint8_t *buf = slurp(&len);
+    size_t nframes = frame_bounds(buf, len, starts);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
+                                  &rep), 0);
+    cr_assert_not(rep.ended);
+    cr_assert_eq(rep.envelopes, nframes - 1);
+    for (size_t cut = 0; cut < len; cut++) {
+        int rc = proto_log_verify(buf, cut, toy_lookup, NULL, NULL, NULL,
+                                  &rep);
+        size_t whole = 0; /* envelopes entirely before the cut */
+        int boundary = 0;
+        for (size_t k = 1; k < nframes; k++) {
+            if (starts[k + 1] <= cut)
+                whole++;
+            if (starts[k] == cut)
+                boundary = 1;
+        }
+        if (boundary) {
+            cr_assert_eq(rc, 0, "cut %zu: %s", cut, rep.why);
+            cr_assert_eq(rep.envelopes, whole);
+        } else {
+            cr_assert_eq(rc, TB_E_TRUNCATED, "cut %zu", cut);
+            cr_assert(rep.torn);
+            cr_assert_eq(rep.envelopes, cut < starts[1] ? 0 : whole);
+            if (cut >= starts[1])
+                cr_assert(strstr(rep.why, "torn tail") != NULL, "%s",
+                          rep.why);
+        }
+    }
+    free(buf);
+}
+
+Test(log, end_record_and_header_must_agree)
+{
+    size_t len;
+    Proto_Log_Report rep;
+    uint8_t chain[PROTO_HASH_BYTES] = {0};
+
+    /* An end record with a wrong count. */
+    write_log(4, 6, 0);
+    Proto_Log *log = NULL;
+    {
+        /* Copy the envelopes into a new log ending with a wrong count. */
+        uint8_t *buf = slurp(&len);
+        Proto_Transcript *t = NULL;
+        cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, &t,
+                                      &rep), 0);
+        proto_transcript_chain(t, chain);
+        uint32_t count = proto_transcript_count(t);
+        proto_transcript_free(t);
+        unlink(path);
+        Proto_Log_Header h = rep.header;
+        cr_assert_eq(proto_log_create(&log, path, &h), 0);
+        size_t off = PROTO_LOG_MAGIC_LEN;
+        off += 4 + ((size_t)buf[off + 2] << 8 | buf[off + 3]);
+        while (off < len) {
+            size_t n = 4 + ((size_t)buf[off + 2] << 8 | buf[off + 3]);
+            cr_assert_eq(proto_log_append(log, buf + off, n), 0);
+            off += n;
+        }
+        cr_assert_eq(proto_log_finish(log, count + 1, chain), 0);
+        proto_log_close(log);
+        free(buf);
+    }
+    uint8_t *buf = slurp(&len);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
+                                  &rep), TB_E_CHAIN);
+    cr_assert(strstr(rep.why, "end record") != NULL);
+    free(buf);
+
+    /* A header naming other options than the signed match start. */
+    unlink(path);
+    write_log(5, 6, 1);
+    buf = slurp(&len);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
+                                  &rep), 0);
+    Proto_Log_Header h = rep.header;
+    free(buf);
+    unlink(path);
+    snprintf(h.options, sizeof h.options, "target=31");
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    proto_log_close(log);
+    /* copy the envelopes of a fresh match with target=30 */
+    {
+        Proto_Transcript *t = NULL;
+        Frames f = {0};
+        cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+        play_match(t, &f, &W, &B, "race", "target=30", 5, 6);
+        FILE *fp = fopen(path, "ab");
+        for (size_t i = 0; i < f.n; i++)
+            fwrite(f.buf[i], 1, f.len[i], fp);
+        fclose(fp);
+        proto_transcript_free(t);
+        frames_free(&f);
+    }
+    buf = slurp(&len);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
+                                  &rep), TB_E_FORMAT);
+    cr_assert_eq(rep.frame, 0);
+    cr_assert(strstr(rep.why, "header") != NULL);
+    free(buf);
+}
+
+Test(log, hostile_files_give_clean_errors)
+{
+    Proto_Log_Report rep;
+    const uint8_t junk[] = "tabula-log 1\n\xff\xff\xff\xff";
+    cr_assert_eq(proto_log_verify(junk, sizeof junk - 1, NULL, NULL, NULL,
+                                  NULL, &rep), TB_E_LIMIT);
+    cr_assert_eq(proto_log_verify((const uint8_t *)"hello", 5, NULL, NULL,
+                                  NULL, NULL, &rep), TB_E_FORMAT);
+    cr_assert_eq(proto_log_verify((const uint8_t *)"tabula", 6, NULL, NULL,
+                                  NULL, NULL, &rep), TB_E_TRUNCATED);
+    cr_assert(rep.torn);
+    uint8_t *buf = NULL;
+    size_t len;
+    cr_assert_eq(proto_read_file("/nonexistent/x", &buf, &len), TB_E_IO);
+    cr_assert_eq(proto_read_file("/tmp", &buf, &len), TB_E_IO);
+    /* appending something that is not one whole frame */
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.game, sizeof h.game, "Bad Name");
+    cr_assert_eq(proto_log_create(&log, path, &h), TB_E_FORMAT);
+    snprintf(h.game, sizeof h.game, "race");
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    const uint8_t part[] = {0, 0, 0, 9, 1};
+    cr_assert_eq(proto_log_append(log, part, sizeof part), TB_E_ARG);
+    proto_log_close(log);
+}

@@ -1,0 +1,512 @@
+/*
+ * test_transcript.c: the hash chain and the match rules around it, with
+ * the toy game of toy_game.h (and Laska for real moves): whole matches
+ * accepted; reordered, dropped, duplicated and replayed envelopes refused;
+ * messages by a third key refused; moves out of turn, illegal, in a
+ * non-canonical notation or at the wrong ply refused; a wrong state hash
+ * recorded as a desync; offers, takebacks, resignation, abort and bye.
+ */
+#include <criterion/criterion.h>
+#include <sodium.h>
+
+#include "match_util.h"
+#include "toy_game.h"
+
+static Proto_Identity W, B, C;
+
+static void setup(void)
+{
+    W = ident(1);
+    B = ident(2);
+    C = ident(3);
+}
+
+TestSuite(transcript, .init = setup);
+
+/* A new transcript with the toy game and its match start accepted. */
+static Proto_Transcript *started(Frames *f, const char *options)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Message m;
+    size_t len;
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    start_msg(&m, &W, &B, "race", options, 9);
+    uint8_t *buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    keep(f, buf, len);
+    return t;
+}
+
+/* Seal the next message of kind (no body) by id and add it. */
+static int send_kind(Proto_Transcript *t, const Proto_Identity *id,
+                     Proto_Kind kind, Frames *f)
+{
+    Proto_Message m;
+    size_t len;
+    proto_message_init(&m, kind, id);
+    if (kind == PROTO_KIND_TAKEBACK_REQUEST ||
+        kind == PROTO_KIND_TAKEBACK_ACCEPT)
+        m.body.takeback.plies = 1;
+    uint8_t *buf = seal_next(t, id, &m, &len);
+    int rc = add_frame(t, buf, len);
+    keep(f, buf, len);
+    return rc;
+}
+
+/* Seal and add the pick-th legal move by whoever is to move. */
+static int send_move(Proto_Transcript *t, unsigned pick, Frames *f)
+{
+    Proto_Message m;
+    size_t len;
+    const Proto_Identity *id = to_move(t, &W, &B);
+    move_msg(t, id, pick, &m);
+    uint8_t *buf = seal_next(t, id, &m, &len);
+    int rc = add_frame(t, buf, len);
+    keep(f, buf, len);
+    return rc;
+}
+
+Test(transcript, whole_match_is_accepted_and_chained)
+{
+    Proto_Transcript *t = NULL, *again = NULL;
+    Frames f = {0};
+    uint8_t prev[PROTO_HASH_BYTES] = {0}, chain[PROTO_HASH_BYTES];
+
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    play_match(t, &f, &W, &B, "race", "", 1, 200);
+    cr_assert_neq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(proto_transcript_count(t), f.n);
+    /* Independently: each payload's prev is the BLAKE2b of the payload
+     * before (read straight from the bytes), and the chain hash is the
+     * last payload's hash. */
+    cr_assert_eq(proto_transcript_new(&again, toy_lookup), 0);
+    for (size_t i = 0; i < f.n; i++) {
+        Proto_Envelope e;
+        const uint8_t *env = f.buf[i] + 4;
+        size_t plen = env[1] == 0xc4 ? env[2] : (size_t)env[2] << 8 | env[3];
+        size_t hl = env[1] == 0xc4 ? 2 : 3;
+        cr_assert_eq(proto_transcript_add(again, env, f.len[i] - 4, &e), 0);
+        cr_assert_eq(e.msg.seq, i);
+        cr_assert_arr_eq(e.msg.prev, prev, sizeof prev);
+        crypto_generichash(prev, sizeof prev, env + 1 + hl, plen, NULL, 0);
+        proto_transcript_chain(again, chain);
+        cr_assert_arr_eq(chain, prev, sizeof prev);
+    }
+    /* Both sides' positions agree. */
+    uint8_t h1[PROTO_HASH_BYTES], h2[PROTO_HASH_BYTES];
+    proto_state_hash(proto_transcript_position(t), h1);
+    proto_state_hash(proto_transcript_position(again), h2);
+    cr_assert_arr_eq(h1, h2, sizeof h1);
+    proto_transcript_free(again);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+/* Feed frames in the order idx[0..n) to a fresh transcript; returns the
+ * result of the first failing add (0 if none). */
+static int feed(const Frames *f, const size_t *idx, size_t n,
+                size_t *failed_at, char *why, size_t why_cap)
+{
+    Proto_Transcript *t = NULL;
+    int rc = 0;
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        rc = add_frame(t, f->buf[idx[i]], f->len[idx[i]]);
+        if (rc != 0) {
+            *failed_at = i;
+            snprintf(why, why_cap, "%s", proto_transcript_why(t));
+        }
+    }
+    proto_transcript_free(t);
+    return rc;
+}
+
+Test(transcript, reordered_dropped_duplicated_replayed_are_rejected)
+{
+    Proto_Transcript *t = NULL, *other = NULL;
+    Frames f = {0}, g = {0};
+    size_t idx[FRAMES_MAX], at = 0;
+    char why[200];
+
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    play_match(t, &f, &W, &B, "race", "", 2, 8);
+    cr_assert_geq(f.n, 8);
+    for (size_t i = 0; i < f.n; i++)
+        idx[i] = i;
+    cr_assert_eq(feed(&f, idx, f.n, &at, why, sizeof why), 0);
+
+    /* reorder: swap 4 and 5 */
+    idx[4] = 5, idx[5] = 4;
+    cr_assert_eq(feed(&f, idx, f.n, &at, why, sizeof why), TB_E_CHAIN);
+    cr_assert_eq(at, 4);
+    cr_assert(strstr(why, "gap") != NULL, "%s", why);
+    /* drop 4 */
+    for (size_t i = 0; i < f.n; i++)
+        idx[i] = i < 4 ? i : i + 1;
+    cr_assert_eq(feed(&f, idx, f.n - 1, &at, why, sizeof why), TB_E_CHAIN);
+    cr_assert_eq(at, 4);
+    /* duplicate 4 */
+    for (size_t i = 0; i < f.n; i++)
+        idx[i] = i <= 4 ? i : i - 1;
+    cr_assert_eq(feed(&f, idx, f.n, &at, why, sizeof why), TB_E_CHAIN);
+    cr_assert_eq(at, 5);
+    cr_assert(strstr(why, "duplicate") != NULL, "%s", why);
+    /* drop the match start */
+    for (size_t i = 0; i < f.n; i++)
+        idx[i] = i + 1;
+    cr_assert_neq(feed(&f, idx, f.n - 1, &at, why, sizeof why), 0);
+    cr_assert_eq(at, 0);
+
+    /* replay: an envelope of another match (same players, another match
+     * id) at the right seq is refused, even with the right prev. */
+    cr_assert_eq(proto_transcript_new(&other, toy_lookup), 0);
+    play_match(other, &g, &W, &B, "race", "", 3, 8);
+    Proto_Transcript *u = NULL;
+    cr_assert_eq(proto_transcript_new(&u, toy_lookup), 0);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(add_frame(u, f.buf[i], f.len[i]), 0);
+    cr_assert_eq(add_frame(u, g.buf[4], g.len[4]), TB_E_CHAIN);
+    /* and a message forged to the right prev and seq but another match id */
+    Proto_Message m;
+    size_t len;
+    proto_message_init(&m, PROTO_KIND_CHAT, &B);
+    uint8_t *buf = seal_next(u, &B, &m, &len);
+    cr_assert_eq(add_frame(u, buf, len), 0); /* sanity: accepted as is */
+    proto_message_init(&m, PROTO_KIND_CHAT, &W);
+    proto_transcript_next(u, &m);
+    m.match_id[0] ^= 1;
+    uint8_t frame[FRAME_CAP];
+    cr_assert_eq(proto_seal(&m, &W, frame, sizeof frame, &len, NULL), 0);
+    cr_assert_eq(add_frame(u, frame, len), TB_E_CHAIN);
+    cr_assert(strstr(proto_transcript_why(u), "another match") != NULL);
+    /* wrong prev */
+    proto_transcript_next(u, &m);
+    m.prev[31] ^= 1;
+    cr_assert_eq(proto_seal(&m, &W, frame, sizeof frame, &len, NULL), 0);
+    cr_assert_eq(add_frame(u, frame, len), TB_E_CHAIN);
+    free(buf);
+    proto_transcript_free(u);
+    proto_transcript_free(other);
+    proto_transcript_free(t);
+    frames_free(&f);
+    frames_free(&g);
+}
+
+Test(transcript, third_key_is_rejected)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    Proto_Message m;
+    size_t len;
+    uint8_t *buf;
+
+    /* C signs its own message: a valid signature by a non-player. */
+    proto_message_init(&m, PROTO_KIND_CHAT, &C);
+    buf = seal_next(t, &C, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_SIGNATURE);
+    free(buf);
+    /* C signs a move claiming to be White: the signature fails. */
+    move_msg(t, &W, 0, &m);
+    proto_transcript_next(t, &m);
+    uint8_t frame[FRAME_CAP];
+    cr_assert_eq(proto_seal(&m, &W, frame, sizeof frame, &len, NULL), 0);
+    uint8_t *env = frame + 4;
+    size_t plen = env[2];
+    cr_assert_eq(env[1], 0xc4);
+    crypto_sign_detached(frame + len - 64, NULL, env + 3, plen, C.sk);
+    cr_assert_eq(add_frame(t, frame, len), TB_E_SIGNATURE);
+    /* C starts a match between W and B: refused. */
+    Proto_Transcript *u = NULL;
+    cr_assert_eq(proto_transcript_new(&u, toy_lookup), 0);
+    start_msg(&m, &W, &B, "race", "", 1);
+    buf = seal_next(u, &C, &m, &len);
+    cr_assert_eq(add_frame(u, buf, len), TB_E_SIGNATURE);
+    cr_assert_eq(proto_transcript_count(u), 0);
+    free(buf);
+    proto_transcript_free(u);
+    /* The real move still goes through. */
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, moves_are_checked_by_the_rules)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    Proto_Message m;
+    size_t len;
+    uint8_t *buf;
+
+    /* Black moves first: out of turn. */
+    move_msg(t, &B, 0, &m);
+    buf = seal_next(t, &B, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
+    free(buf);
+    /* Illegal: +4. */
+    move_msg(t, &W, 0, &m);
+    snprintf(m.body.move.move, sizeof m.body.move.move, "+4");
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_ILLEGAL);
+    free(buf);
+    /* Malformed notation. */
+    snprintf(m.body.move.move, sizeof m.body.move.move, "x");
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_NOTATION);
+    free(buf);
+    /* Legal but not canonical: "1" for "+1". */
+    move_msg(t, &W, 0, &m);
+    cr_assert_str_eq(m.body.move.move, "+1");
+    snprintf(m.body.move.move, sizeof m.body.move.move, "1");
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_NOTATION);
+    cr_assert(strstr(proto_transcript_why(t), "canonical") != NULL);
+    free(buf);
+    /* Wrong ply number. */
+    move_msg(t, &W, 0, &m);
+    m.body.move.ply = 2;
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
+    free(buf);
+    cr_assert_eq(proto_transcript_count(t), 1);
+    cr_assert_eq(core_ply(proto_transcript_position(t)), 0);
+    /* A wrong state hash: appended, and the match ends in a desync. */
+    move_msg(t, &W, 1, &m);
+    m.body.move.hash[0] ^= 0x80;
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_DESYNC);
+    free(buf);
+    cr_assert_eq(proto_transcript_count(t), 2);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_ABORTED);
+    cr_assert_eq(st.reason, CORE_REASON_DESYNC_ABORT);
+    /* After it: no moves, but a desync report and chat. */
+    cr_assert_eq(send_move(t, 0, &f), TB_E_OVER);
+    Core_Position *mine = core_position_clone(proto_transcript_position(t));
+    uint8_t state[64];
+    size_t slen;
+    cr_assert_eq(core_encode(mine, state, sizeof state, &slen), 0);
+    proto_message_init(&m, PROTO_KIND_DESYNC, &B);
+    m.body.desync.ply = 2;
+    m.body.desync.state = state;
+    m.body.desync.state_len = slen;
+    buf = seal_next(t, &B, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    free(buf);
+    /* a garbage state in a desync report is refused */
+    state[1] = 0;
+    proto_message_init(&m, PROTO_KIND_DESYNC, &W);
+    m.body.desync.state = state;
+    m.body.desync.state_len = slen;
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_FORMAT);
+    free(buf);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_CHAT, &f), 0);
+    core_position_free(mine);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, game_end_by_the_board)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "target=5");
+    /* +3 +1 +1: White reaches 5 on ply 3. */
+    cr_assert_eq(send_move(t, 2, &f), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_WHITE);
+    cr_assert_eq(st.reason, CORE_REASON_GOAL);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_RESIGN, &f), TB_E_OVER);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_OFFER, &f), TB_E_OVER);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_BYE, &f), 0);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_CHAT, &f), TB_E_STATE);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_BYE, &f), 0);
+    cr_assert_eq(proto_transcript_moves(t), 3);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, draw_offers)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_ACCEPT, &f), TB_E_STATE);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_OFFER, &f), 0);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_ACCEPT, &f), TB_E_STATE);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_OFFER, &f), TB_E_STATE);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_DECLINE, &f), 0);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_ACCEPT, &f), TB_E_STATE);
+    /* An offer lapses when its receiver moves. */
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_OFFER, &f), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0); /* White moves */
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_ACCEPT, &f), TB_E_STATE);
+    /* An offer stands through its maker's own move. */
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_OFFER, &f), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0); /* Black moves */
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_ACCEPT, &f), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_DRAW);
+    cr_assert_eq(st.reason, CORE_REASON_AGREEMENT);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, resign_and_abort)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_ABORT, &f), 0); /* one side */
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_ABORTED);
+    cr_assert_eq(st.reason, CORE_REASON_ABORT);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    t = started(&f, "");
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_ABORT, &f), TB_E_STATE);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_RESIGN, &f), 0);
+    st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_WHITE);
+    cr_assert_eq(st.reason, CORE_REASON_RESIGN);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, takebacks)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    uint8_t before[PROTO_HASH_BYTES], after[PROTO_HASH_BYTES];
+
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_REQUEST, &f),
+                 TB_E_STATE); /* nothing to take back */
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    proto_state_hash(proto_transcript_position(t), before);
+    cr_assert_eq(send_move(t, 2, &f), 0);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_ACCEPT, &f),
+                 TB_E_STATE);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_DECLINE, &f), 0);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f),
+                 TB_E_STATE);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f), 0);
+    cr_assert_eq(proto_transcript_moves(t), 1);
+    proto_state_hash(proto_transcript_position(t), after);
+    cr_assert_arr_eq(before, after, sizeof before);
+    cr_assert_eq(core_side_to_move(proto_transcript_position(t)),
+                 CORE_BLACK);
+    /* Black plays another move; the chain goes on. */
+    cr_assert_eq(send_move(t, 1, &f), 0);
+    cr_assert_eq(proto_transcript_moves(t), 2);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, state_checks)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    Proto_Message m;
+    size_t len;
+    uint8_t *buf;
+
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    proto_message_init(&m, PROTO_KIND_STATE_CHECK, &B);
+    m.body.check.ply = 1;
+    proto_state_hash(proto_transcript_position(t), m.body.check.hash);
+    buf = seal_next(t, &B, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0);
+    free(buf);
+    m.body.check.ply = 0;
+    buf = seal_next(t, &B, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
+    free(buf);
+    m.body.check.ply = 1;
+    m.body.check.hash[5] ^= 1;
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_DESYNC);
+    free(buf);
+    cr_assert_eq(proto_transcript_status(t).reason,
+                 CORE_REASON_DESYNC_ABORT);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, match_start_is_checked)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Message m;
+    size_t len;
+    uint8_t *buf;
+    Frames f = {0};
+
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    cr_assert_null(proto_transcript_start(t));
+    cr_assert_null(proto_transcript_position(t));
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_CHAT, &f), TB_E_STATE);
+    start_msg(&m, &W, &B, "chess", "", 1);
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_GAME);
+    free(buf);
+    start_msg(&m, &W, &B, "race", "target=999", 1);
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_OPTION);
+    free(buf);
+    start_msg(&m, &W, &W, "race", "", 1);
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_FORMAT);
+    free(buf);
+    start_msg(&m, &W, &B, "race", "", 1);
+    m.prev[0] = 1;
+    buf = seal_next(NULL, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_CHAIN);
+    free(buf);
+    /* a hello is not part of a match */
+    proto_message_init(&m, PROTO_KIND_HELLO, &W);
+    snprintf(m.body.hello.software, sizeof m.body.hello.software, "t");
+    buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
+    free(buf);
+    cr_assert_eq(proto_transcript_count(t), 0);
+    /* Black may start it too; a second start is refused. */
+    start_msg(&m, &W, &B, "race", "", 1);
+    buf = seal_next(t, &B, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0);
+    free(buf);
+    start_msg(&m, &W, &B, "race", "", 1);
+    buf = seal_next(t, &B, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
+    free(buf);
+    cr_assert_eq(proto_transcript_side_of(t, W.pk), CORE_WHITE);
+    cr_assert_eq(proto_transcript_side_of(t, B.pk), CORE_BLACK);
+    cr_assert_eq(proto_transcript_side_of(t, C.pk), -1);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, laska_match_with_real_moves)
+{
+    Proto_Transcript *t = NULL;
+    Frames f = {0};
+    cr_assert_not_null(core_game_find("laska"));
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    play_match(t, &f, &W, &B, "laska", "", 5, 100);
+    cr_assert_geq(proto_transcript_moves(t), 20);
+    /* the first move was one of Laska's six opening moves */
+    const char *opening[] = {"a3-b4", "c3-b4", "c3-d4",
+                             "e3-d4", "e3-f4", "g3-f4"};
+    Proto_Envelope e;
+    cr_assert_eq(proto_open(f.buf[1] + 4, f.len[1] - 4, &e, NULL, 0), 0);
+    int found = 0;
+    for (int i = 0; i < 6; i++)
+        found |= strcmp(e.msg.body.move.move, opening[i]) == 0;
+    cr_assert(found, "%s", e.msg.body.move.move);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
