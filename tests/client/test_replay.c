@@ -1,0 +1,225 @@
+/*
+ * test_replay.c: `tabula replay` as a user sees it, on Laska logs written
+ * here through proto/ and on plain records: the verified game with its
+ * final hash (compared with the hash computed in this process), failures
+ * with ply, kind and exit status 1, torn logs, --export and reading the
+ * export back, and usage errors with status 2.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proto/match_util.h"
+
+typedef struct Out {
+    int status;
+    char out[65536];
+    char err[4096];
+} Out;
+
+static char dir[64];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tabula-replay-%ld", (long)getpid());
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static void teardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(replay, .init = setup, .fini = teardown);
+
+static void load(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+}
+
+/* Run `tabula replay ARGS`. */
+static Out *replay(const char *args)
+{
+    static Out o;
+    char cmd[1024], out[128], err[128];
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "%s replay %s >%s 2>%s </dev/null",
+             TABULA_BINARY, args, out, err);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    o.status = WEXITSTATUS(st);
+    load(out, o.out, sizeof o.out);
+    load(err, o.err, sizeof o.err);
+    return &o;
+}
+
+/* Write a Laska log of a match played by the helpers; the final state
+ * hash in hex into final. Returns the number of frames. */
+static size_t write_laska_log(const char *path, unsigned plies, int finish,
+                              char final[PROTO_HASH_HEX], Frames *f)
+{
+    Proto_Identity w = ident(11), b = ident(12);
+    Proto_Transcript *t = NULL;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    uint8_t hash[PROTO_HASH_BYTES];
+
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    play_match(t, f, &w, &b, "laska", "", 4, plies);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    for (size_t i = 0; i < f->n; i++)
+        cr_assert_eq(proto_log_append(log, f->buf[i], f->len[i]), 0);
+    if (finish) {
+        proto_transcript_chain(t, hash);
+        cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), hash),
+                     0);
+    }
+    proto_log_close(log);
+    proto_state_hash(proto_transcript_position(t), hash);
+    proto_hex(hash, sizeof hash, final);
+    proto_transcript_free(t);
+    return f->n;
+}
+
+Test(replay, verified_log_prints_the_game)
+{
+    char path[128], final[PROTO_HASH_HEX], want[128];
+    Frames f = {0};
+    snprintf(path, sizeof path, "%s/a.log", dir);
+    write_laska_log(path, 30, 1, final, &f);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    snprintf(want, sizeof want, "final-hash: %s\n", final);
+    cr_assert(strstr(o->out, want) != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "game: laska\n") != NULL);
+    cr_assert(strstr(o->out, "   1. white ") != NULL);
+    cr_assert(strstr(o->out, "  30. black ") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "[chat black] good luck") != NULL);
+    cr_assert(strstr(o->out, "verified: ") != NULL);
+    cr_assert(strstr(o->out, "result: * (unfinished)") != NULL);
+    frames_free(&f);
+}
+
+Test(replay, a_flipped_byte_fails_with_ply_and_kind)
+{
+    char path[128], final[PROTO_HASH_HEX];
+    Frames f = {0};
+    snprintf(path, sizeof path, "%s/b.log", dir);
+    write_laska_log(path, 20, 1, final, &f);
+    /* flip a byte in the signature of frame 6 (the 5th move, ply 5) */
+    size_t off = PROTO_LOG_MAGIC_LEN;
+    uint8_t *buf = NULL;
+    size_t len;
+    cr_assert_eq(proto_read_file(path, &buf, &len), 0);
+    off += 4 + ((size_t)buf[off + 2] << 8 | buf[off + 3]); /* header */
+    for (size_t i = 0; i < 6; i++)
+        off += f.len[i];
+    off += f.len[6] - 10;
+    buf[off] ^= 0x10;
+    FILE *fp = fopen(path, "wb");
+    fwrite(buf, 1, len, fp);
+    fclose(fp);
+    free(buf);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 1);
+    cr_assert(strstr(o->out, "FAILED at ply 5: bad signature") != NULL,
+              "%s", o->out);
+    cr_assert(strstr(o->err, "ply 5") != NULL, "%s", o->err);
+    cr_assert(strstr(o->out, "final-hash") == NULL);
+    frames_free(&f);
+}
+
+Test(replay, a_torn_log_reads_to_the_last_whole_envelope)
+{
+    char path[128], cmd[256], final[PROTO_HASH_HEX];
+    Frames f = {0};
+    snprintf(path, sizeof path, "%s/c.log", dir);
+    write_laska_log(path, 12, 0, final, &f);
+    snprintf(cmd, sizeof cmd, "truncate -s -7 %s", path);
+    cr_assert_eq(system(cmd), 0);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 1);
+    cr_assert(strstr(o->out, "torn tail") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "  11. white ") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "  12. ") == NULL, "%s", o->out);
+    frames_free(&f);
+}
+
+Test(replay, export_reads_back_to_the_same_game)
+{
+    char path[128], pgn[128], args[300], final[PROTO_HASH_HEX], want[128];
+    char text[8192];
+    Frames f = {0};
+    snprintf(path, sizeof path, "%s/d.log", dir);
+    snprintf(pgn, sizeof pgn, "%s/d.pgn", dir);
+    write_laska_log(path, 400, 1, final, &f);
+    snprintf(args, sizeof args, "%s --export %s --quiet", path, pgn);
+    Out *o = replay(args);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    load(pgn, text, sizeof text);
+    char fp[PROTO_FINGERPRINT_MAX];
+    Proto_Identity w = ident(11);
+    proto_fingerprint(w.pk, fp);
+    snprintf(want, sizeof want, "[White \"%s\"]\n", fp);
+    cr_assert(strstr(text, want) != NULL, "%s", text);
+    cr_assert(strstr(text, "[Game \"laska\"]\n") != NULL);
+    cr_assert(strstr(text, "[Date \"2023.11.14\"]\n") != NULL, "%s", text);
+    cr_assert(strstr(text, "\n1. ") != NULL);
+    o = replay(pgn);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    snprintf(want, sizeof want, "final-hash: %s\n", final);
+    cr_assert(strstr(o->out, want) != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "plain record") != NULL);
+    /* the export to standard output is the record alone */
+    snprintf(args, sizeof args, "%s --export -", path);
+    o = replay(args);
+    cr_assert_eq(o->status, 0);
+    cr_assert_str_eq(o->out, text);
+    frames_free(&f);
+}
+
+Test(replay, plain_records_and_usage)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/r.pgn", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("[Event \"club\"]\n1. 9-13 17-13-9 2. b2xd4 *\n", fp);
+    fclose(fp);
+    char args[200];
+    snprintf(args, sizeof args, "%s --game laska", path);
+    Out *o = replay(args);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert(strstr(o->out, "   1. white 9-13") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "   3. white b2xd4") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "verified: 3 plies") != NULL);
+    o = replay(path); /* no game named */
+    cr_assert_eq(o->status, 2);
+    fp = fopen(path, "w");
+    fputs("[Game \"laska\"]\n1. c3-d4 e5-f4\n", fp);
+    fclose(fp);
+    o = replay(path);
+    cr_assert_eq(o->status, 1);
+    cr_assert(strstr(o->out, "FAILED at ply 2: illegal move (line 2)") !=
+              NULL, "%s", o->out);
+    cr_assert_eq(replay("--help")->status, 0);
+    cr_assert(strstr(replay("--help")->out, "--export") != NULL);
+    cr_assert_eq(replay("")->status, 2);
+    cr_assert_eq(replay("/nonexistent/file")->status, 2);
+    snprintf(args, sizeof args, "%s --bogus", path);
+    cr_assert_eq(replay(args)->status, 2);
+    snprintf(args, sizeof args, "%s --game chess", path);
+    cr_assert_eq(replay(args)->status, 2);
+}

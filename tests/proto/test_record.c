@@ -1,0 +1,167 @@
+/*
+ * test_record.c: plain game records. Tags, move numbers, comments,
+ * variations, annotation glyphs and results are read; every move must be
+ * legal; Laska records in the lasca.org notation and in Lasker's numeric
+ * notation give the same game (the squares were converted by hand:
+ * a1=1, c1=2, e1=3, g1=4, b2=5, d2=6, f2=7, a3=8, c3=9, ...); failures
+ * name the line and ply; hostile input gives clean errors.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "match_util.h"
+#include "toy_game.h"
+
+static int read_rec(const char *text, const Core_Game *g,
+                    Proto_Record_Report *rep, Core_Position **pos)
+{
+    return proto_record_read(text, strlen(text), g, NULL, NULL, pos, rep);
+}
+
+static void hash_of(const Core_Position *pos, char hex[PROTO_HASH_HEX])
+{
+    uint8_t h[PROTO_HASH_BYTES];
+    cr_assert_eq(proto_state_hash(pos, h), 0);
+    proto_hex(h, sizeof h, hex);
+}
+
+Test(record, laska_algebraic_and_numeric_agree)
+{
+    static const char algebraic[] =
+        "[Event \"Casual\"]\n[Site \"lasca.org\"]\n[Game \"laska\"]\n"
+        "[Result \"*\"]\n\n"
+        "1. c3-d4 e5xc3 2. b2xd4 g5-f4 3. e3xg5 *\n";
+    /* c3=9 d4=13 e5=17 c3=9 b2=5 g5=18 f4=14 e3=10; jumps list the jumped
+     * square too: e5xc3 = 17-13-9, b2xd4 = 5-9-13, e3xg5 = 10-14-18. */
+    static const char numeric[] =
+        "[Variant \"Laska\"]\n"
+        "1. 9-13 17-13-9 2. 5-9-13 18-14 3. 10-14-18\n";
+    Proto_Record_Report rep;
+    Core_Position *a = NULL, *b = NULL;
+    char ha[PROTO_HASH_HEX], hb[PROTO_HASH_HEX];
+
+    cr_assert_eq(read_rec(algebraic, NULL, &rep, &a), 0, "%s", rep.why);
+    cr_assert_str_eq(proto_record_tag(&rep, "site"), "lasca.org");
+    cr_assert_str_eq(rep.result, "*");
+    cr_assert_eq(core_ply(a), 5);
+    cr_assert_eq(read_rec(numeric, NULL, &rep, &b), 0, "%s", rep.why);
+    hash_of(a, ha);
+    hash_of(b, hb);
+    cr_assert_str_eq(ha, hb);
+    /* and the same as playing the moves through the core */
+    Core_Position *c = NULL;
+    Core_Move mv;
+    const char *moves[] = {"c3-d4", "e5xc3", "b2xd4", "g5-f4", "e3xg5"};
+    cr_assert_eq(core_position_new(&c, core_game_find("laska"), NULL), 0);
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(core_move_parse(c, moves[i], &mv), 0);
+        cr_assert_eq(core_play(c, &mv), 0);
+    }
+    hash_of(c, hb);
+    cr_assert_str_eq(ha, hb);
+    core_position_free(a);
+    core_position_free(b);
+    core_position_free(c);
+}
+
+Test(record, movetext_decorations)
+{
+    static const char text[] =
+        "[Game \"laska\"]\n"
+        "; a comment line\n"
+        "1.c3-d4 {a brace comment\n over two lines} 1... e5xc3! $1\n"
+        "2. b2xd4 (2. d2xb4 a5xc3) g5-f4?! 3. e3xg5 1-0\n";
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    cr_assert_eq(read_rec(text, NULL, &rep, &pos), 0, "%s", rep.why);
+    cr_assert_eq(core_ply(pos), 5);
+    cr_assert_str_eq(rep.result, "1-0"); /* board unfinished: allowed */
+    core_position_free(pos);
+}
+
+Test(record, failures_name_line_and_ply)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4\n2. e5-f4\n", NULL,
+                          &rep, &pos), TB_E_ILLEGAL);
+    cr_assert_eq(rep.line, 3);
+    cr_assert_eq(rep.ply, 2);
+    cr_assert_null(pos);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n\n\n1. c3-z9\n", NULL, &rep,
+                          &pos), TB_E_NOTATION);
+    cr_assert_eq(rep.line, 4);
+    cr_assert(strstr(rep.why, "c3-z9") != NULL);
+    cr_assert_eq(read_rec("1. c3-d4\n", NULL, &rep, &pos), TB_E_GAME);
+    cr_assert_eq(read_rec("[Game \"chess\"]\n1. e4\n", NULL, &rep, &pos),
+                 TB_E_GAME);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 * e5xc3\n", NULL, &rep,
+                          &pos), TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska\"\n", NULL, &rep, &pos),
+                 TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska]\n", NULL, &rep, &pos),
+                 TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n{open", NULL, &rep, &pos),
+                 TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n(1. c3-d4", NULL, &rep, &pos),
+                 TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n[Options \"nope=1\"]\n", NULL,
+                          &rep, &pos), TB_E_OPTION);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n[Position \"w zz\"]\n", NULL,
+                          &rep, &pos), TB_E_POSITION);
+}
+
+Test(record, stated_result_must_match_a_finished_board)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    /* race to 5: +3 +1 +1, White wins */
+    cr_assert_eq(read_rec("[Options \"target=5\"]\n1. +3 +1 2. +1 1-0\n",
+                          &toy_game, &rep, &pos), 0, "%s", rep.why);
+    core_position_free(pos);
+    cr_assert_eq(read_rec("[Options \"target=5\"]\n1. +3 +1 2. +1 0-1\n",
+                          &toy_game, &rep, NULL), TB_E_FORMAT);
+    cr_assert(strstr(rep.why, "board says 1-0") != NULL, "%s", rep.why);
+    cr_assert_eq(read_rec("[Options \"target=5\"]\n[Result \"1/2-1/2\"]\n"
+                          "1. +3 +1 2. +1\n", &toy_game, &rep, NULL),
+                 TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Options \"target=5\"]\n1. +3 +1 2. +1 +1\n",
+                          &toy_game, &rep, NULL), TB_E_OVER);
+    /* A Position tag sets the start. */
+    cr_assert_eq(read_rec("[Position \"19 b\"]\n1... +2 0-1\n", &toy_game,
+                          &rep, &pos), 0, "%s", rep.why);
+    cr_assert_eq(core_status(pos).outcome, CORE_WIN_BLACK);
+    core_position_free(pos);
+}
+
+Test(record, hostile_input)
+{
+    Proto_Record_Report rep;
+    static char big[CORE_INPUT_MAX + 64];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    memcpy(big, "[Game \"laska\"]\n", 15);
+    cr_assert_eq(read_rec(big, NULL, &rep, NULL), TB_E_TOOLONG);
+    /* too many tags */
+    static char tags[64 * 40];
+    size_t n = 0;
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(tags + n, sizeof tags - n, "[T%d \"v\"]\n", i);
+    cr_assert_eq(read_rec(tags, NULL, &rep, NULL), TB_E_TOOLONG);
+    /* a tag value too long */
+    static char val[600];
+    memset(val, 'v', sizeof val);
+    memcpy(val, "[Event \"", 8);
+    memcpy(val + sizeof val - 4, "\"]\n", 4);
+    cr_assert_eq(read_rec(val, NULL, &rep, NULL), TB_E_TOOLONG);
+    /* NUL bytes and binary junk */
+    const char junk[] = "[Game \"laska\"]\n\x01\xff\x80 c3-d4";
+    cr_assert_eq(proto_record_read(junk, sizeof junk - 1, NULL, NULL, NULL,
+                                   NULL, &rep), TB_E_NOTATION);
+    const char nul[] = "[Game \"laska\"]\n1. c3-d4\0 e5xc3";
+    cr_assert_eq(proto_record_read(nul, sizeof nul - 1, NULL, NULL, NULL,
+                                   NULL, &rep), 0, "%s", rep.why);
+    /* an empty record of a named game is an empty game */
+    cr_assert_eq(read_rec("[Game \"laska\"]", NULL, &rep, NULL), 0);
+}
