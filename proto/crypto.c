@@ -69,12 +69,20 @@ int proto__verify(const uint8_t *msg, size_t len,
                   const uint8_t sig[PROTO_SIG_BYTES],
                   const uint8_t pk[PROTO_KEY_BYTES])
 {
+#ifdef TABULA_FUZZ_UNSIGNED
+    /* Only the log fuzzer of tests/fuzz/run.sh defines this (CMake never
+     * does): mutated envelopes then reach the transcript rules instead of
+     * all stopping at the signature. */
+    (void)msg, (void)len, (void)sig, (void)pk;
+    return 0;
+#else
     /* libsodium refuses non-canonical S and small-order keys, so one
      * message has one valid signature per key: the chain hash can cover
      * the payload alone. */
     if (crypto_sign_verify_detached(sig, msg, len, pk) != 0)
         return TB_E_SIGNATURE;
     return 0;
+#endif
 }
 
 void proto__random(uint8_t *buf, size_t n)

@@ -483,6 +483,9 @@ Test(limits, hostile_lengths_are_refused_before_decoding)
     cr_assert_eq(open_raw(short_bin, sizeof short_bin), TB_E_FORMAT);
     cr_assert_eq(open_raw(short_arr, sizeof short_arr), TB_E_FORMAT);
     cr_assert_eq(open_raw(short_arr, 0), TB_E_FORMAT);
+    /* found by fuzz_envelope: an empty string in the canonical check */
+    const uint8_t empty_str[] = {0x92, 0xc3, 0xa0};
+    cr_assert_eq(open_raw(empty_str, sizeof empty_str), TB_E_FORMAT);
 }
 
 Test(limits, arrays_maps_depth_and_items_are_capped)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz/ with clang (ASan + UBSan)
+# and runs each for a bounded time from a seed corpus made by seeds.c.
+#   tests/fuzz/run.sh [SECONDS]   seconds per target (default 20, or
+#                                 $FUZZ_SECONDS); output in $FUZZ_DIR
+#                                 (default build-fuzz/)
+# Prints one line per target: executions, corpus size, crashes. A crash
+# stops the script with libFuzzer's non-zero status and its reproducer.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scripts/deps.sh clang
+secs=${1:-${FUZZ_SECONDS:-20}}
+out=${FUZZ_DIR:-build-fuzz}
+mkdir -p "$out"
+CC=${FUZZ_CC:-clang}
+read -r -a deps <<<"$(pkg-config --cflags --libs libsodium msgpack)"
+flags=(-std=c11 -g -O1 -Icore -Iproto -Wall -Wextra
+       -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+src=(core/*.c proto/*.c)
+
+"$CC" "${flags[@]}" tests/fuzz/seeds.c "${src[@]}" "${deps[@]}" -o "$out/seeds"
+rm -rf "$out/seeds.d"
+"$out/seeds" "$out/seeds.d" >/dev/null
+
+summary="$out/summary.txt"
+: >"$summary"
+for target in frame envelope log record; do
+  extra=()
+  seeds=$target
+  maxlen=8192
+  if [ "$target" = log ]; then
+    extra=(-DTABULA_FUZZ_UNSIGNED)
+    maxlen=16384
+  fi
+  "$CC" "${flags[@]}" -fsanitize=fuzzer "${extra[@]}" \
+    "tests/fuzz/fuzz_$target.c" "${src[@]}" "${deps[@]}" \
+    -o "$out/fuzz_$target"
+  corpus="$out/corpus/$target"
+  mkdir -p "$corpus"
+  cp "$out/seeds.d/$seeds"/* "$corpus/"
+  if ! ASAN_OPTIONS=detect_leaks=1 "$out/fuzz_$target" "$corpus" \
+    -max_total_time="$secs" -max_len="$maxlen" -print_final_stats=1 \
+    -artifact_prefix="$out/crash-$target-" >"$out/fuzz_$target.txt" 2>&1; then
+    tail -n 25 "$out/fuzz_$target.txt"
+    echo "fuzz_$target: CRASH; reproducer: $(ls "$out"/crash-"$target"-*)" \
+      | tee -a "$summary"
+    exit 1
+  fi
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' \
+            "$out/fuzz_$target.txt" | grep -o '[0-9]*$')
+  crashes=$(find "$out" -maxdepth 1 -name "crash-$target-*" | wc -l)
+  files=$(find "$corpus" -type f | wc -l)
+  echo "fuzz_$target: $execs executions in ${secs}s, corpus $files, crashes $crashes" \
+    | tee -a "$summary"
+done

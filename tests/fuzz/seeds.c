@@ -1,0 +1,168 @@
+/*
+ * seeds.c: writes the fuzzers' seed corpora (tests/fuzz/run.sh builds and
+ * runs it): a signed Laska match with every message kind, as frames, as
+ * single envelopes, as a log file (whole and torn) and as plain records.
+ *   seeds DIR   writes DIR/{frame,envelope,log,record}/
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "proto.h"
+
+static uint8_t frames[64][1024];
+static size_t lens[64];
+static size_t nframes;
+static Proto_Transcript *t;
+
+static void put_file(const char *dir, const char *sub, const char *name,
+                     const void *p, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%s/%s", dir, sub, name);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(p, 1, n, f) != n) {
+        fprintf(stderr, "seeds: cannot write %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+}
+
+static void send(const Proto_Identity *id, Proto_Message *m)
+{
+    uint8_t big[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+    size_t len;
+    proto_transcript_next(t, m);
+    if (proto_seal(m, id, big, sizeof big, &len, NULL) != 0 ||
+        len > sizeof frames[0] ||
+        proto_transcript_add(t, big + 4, len - 4, NULL) != 0) {
+        fprintf(stderr, "seeds: %s\n", proto_transcript_why(t));
+        exit(1);
+    }
+    memcpy(frames[nframes], big, len);
+    lens[nframes++] = len;
+}
+
+static void kind(const Proto_Identity *id, Proto_Kind k)
+{
+    Proto_Message m;
+    proto_message_init(&m, k, id);
+    if (k == PROTO_KIND_TAKEBACK_REQUEST || k == PROTO_KIND_TAKEBACK_ACCEPT)
+        m.body.takeback.plies = 1;
+    if (k == PROTO_KIND_CHAT)
+        snprintf(m.body.text.text, sizeof m.body.text.text, "hi");
+    if (k == PROTO_KIND_STATE_CHECK) {
+        m.body.check.ply = core_ply(proto_transcript_position(t));
+        proto_state_hash(proto_transcript_position(t), m.body.check.hash);
+    }
+    send(id, &m);
+}
+
+static void move(const Proto_Identity *w, const Proto_Identity *b,
+                 unsigned pick)
+{
+    const Core_Position *pos = proto_transcript_position(t);
+    const Proto_Identity *id = core_side_to_move(pos) == CORE_WHITE ? w : b;
+    Core_Position *copy = core_position_clone(pos);
+    Core_Move mv[600];
+    size_t n = 0;
+    Proto_Message m;
+
+    core_moves(copy, mv, 600, &n);
+    proto_message_init(&m, PROTO_KIND_MOVE, id);
+    m.body.move.ply = core_ply(pos) + 1;
+    core_move_format(copy, &mv[pick % n], m.body.move.move,
+                     sizeof m.body.move.move);
+    core_play(copy, &mv[pick % n]);
+    proto_state_hash(copy, m.body.move.hash);
+    core_position_free(copy);
+    send(id, &m);
+}
+
+int main(int argc, char **argv)
+{
+    Proto_Identity w, b;
+    uint8_t sw[32] = {1}, sb[32] = {2}, chain[32];
+    Proto_Message m;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    char name[32], path[1024];
+
+    if (argc != 2 || proto_init() != 0)
+        return 2;
+    mkdir(argv[1], 0755);
+    proto_identity_from_seed(&w, sw);
+    proto_identity_from_seed(&b, sb);
+    proto_transcript_new(&t, NULL);
+    proto_message_init(&m, PROTO_KIND_MATCH_START, &w);
+    memset(m.match_id, 0x42, sizeof m.match_id);
+    snprintf(m.body.start.game, sizeof m.body.start.game, "laska");
+    memcpy(m.body.start.white, w.pk, 32);
+    memcpy(m.body.start.black, b.pk, 32);
+    send(&w, &m);
+    move(&w, &b, 2);
+    kind(&b, PROTO_KIND_CHAT);
+    move(&w, &b, 1);
+    kind(&w, PROTO_KIND_DRAW_OFFER);
+    kind(&b, PROTO_KIND_DRAW_DECLINE);
+    move(&w, &b, 3);
+    kind(&w, PROTO_KIND_TAKEBACK_REQUEST);
+    kind(&b, PROTO_KIND_TAKEBACK_ACCEPT);
+    for (unsigned i = 0; i < 8; i++)
+        move(&w, &b, i * 5 + 1);
+    kind(&b, PROTO_KIND_STATE_CHECK);
+    kind(&w, PROTO_KIND_RESIGN);
+    kind(&b, PROTO_KIND_BYE);
+
+    /* frames: the whole stream, and every envelope alone */
+    static uint8_t stream[64 * 1024];
+    size_t sl = 0;
+    for (size_t i = 0; i < nframes; i++) {
+        memcpy(stream + sl, frames[i], lens[i]);
+        sl += lens[i];
+        snprintf(name, sizeof name, "env%02zu", i);
+        put_file(argv[1], "envelope", name, frames[i] + 4, lens[i] - 4);
+        snprintf(name, sizeof name, "frame%02zu", i);
+        put_file(argv[1], "frame", name, frames[i], lens[i]);
+    }
+    put_file(argv[1], "frame", "stream", stream, sl);
+
+    /* the log, whole and torn */
+    snprintf(path, sizeof path, "%s/match.log", argv[1]);
+    remove(path);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    if (proto_log_create(&log, path, &h) != 0)
+        return 1;
+    for (size_t i = 0; i < nframes; i++)
+        proto_log_append(log, frames[i], lens[i]);
+    proto_transcript_chain(t, chain);
+    proto_log_finish(log, proto_transcript_count(t), chain);
+    proto_log_close(log);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (proto_read_file(path, &buf, &len) != 0)
+        return 1;
+    put_file(argv[1], "log", "whole", buf, len);
+    put_file(argv[1], "log", "torn", buf, len - 50);
+    free(buf);
+    remove(path);
+
+    static const char r1[] =
+        "[Event \"club\"]\n[Game \"laska\"]\n[Result \"*\"]\n\n"
+        "1. c3-d4 e5xc3 {capture} 2. b2xd4 g5-f4 3. e3xg5 *\n";
+    static const char r2[] =
+        "[Variant \"Laska\"]\n[Position \"w a1w c1w e1w g1w b2w d2w f2w a3w "
+        "c3w e3w g3w a5b c5b e5b g5b b6b d6b f6b a7b c7b e7b g7b 0 0\"]\n"
+        "1. 9-13 17-13-9 2. 5-9-13 (2. 6-9-12) 18-14 ; numeric\n"
+        "3. 10-14-18 1-0\n";
+    put_file(argv[1], "record", "algebraic", r1, sizeof r1 - 1);
+    put_file(argv[1], "record", "numeric", r2, sizeof r2 - 1);
+    proto_transcript_free(t);
+    printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);
+    return 0;
+}
