@@ -53,6 +53,17 @@ static int send_kind(Proto_Transcript *t, const Proto_Identity *id,
     return rc;
 }
 
+/* Seal m as the next message by id, add it, drop the frame. */
+static int send_msg(Proto_Transcript *t, const Proto_Identity *id,
+                    Proto_Message *m)
+{
+    size_t len;
+    uint8_t *buf = seal_next(t, id, m, &len);
+    int rc = add_frame(t, buf, len);
+    free(buf);
+    return rc;
+}
+
 /* Seal and add the pick-th legal move by whoever is to move. */
 static int send_move(Proto_Transcript *t, unsigned pick, Frames *f)
 {
@@ -202,9 +213,7 @@ Test(transcript, third_key_is_rejected)
 
     /* C signs its own message: a valid signature by a non-player. */
     proto_message_init(&m, PROTO_KIND_CHAT, &C);
-    buf = seal_next(t, &C, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_SIGNATURE);
-    free(buf);
+    cr_assert_eq(send_msg(t, &C, &m), TB_E_SIGNATURE);
     /* C signs a move claiming to be White: the signature fails. */
     move_msg(t, &W, 0, &m);
     proto_transcript_next(t, &m);
@@ -240,20 +249,14 @@ Test(transcript, moves_are_checked_by_the_rules)
 
     /* Black moves first: out of turn. */
     move_msg(t, &B, 0, &m);
-    buf = seal_next(t, &B, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
-    free(buf);
+    cr_assert_eq(send_msg(t, &B, &m), TB_E_STATE);
     /* Illegal: +4. */
     move_msg(t, &W, 0, &m);
     snprintf(m.body.move.move, sizeof m.body.move.move, "+4");
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_ILLEGAL);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_ILLEGAL);
     /* Malformed notation. */
     snprintf(m.body.move.move, sizeof m.body.move.move, "x");
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_NOTATION);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_NOTATION);
     /* Legal but not canonical: "1" for "+1". */
     move_msg(t, &W, 0, &m);
     cr_assert_str_eq(m.body.move.move, "+1");
@@ -265,17 +268,13 @@ Test(transcript, moves_are_checked_by_the_rules)
     /* Wrong ply number. */
     move_msg(t, &W, 0, &m);
     m.body.move.ply = 2;
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_STATE);
     cr_assert_eq(proto_transcript_count(t), 1);
     cr_assert_eq(core_ply(proto_transcript_position(t)), 0);
     /* A wrong state hash: appended, and the match ends in a desync. */
     move_msg(t, &W, 1, &m);
     m.body.move.hash[0] ^= 0x80;
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_DESYNC);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_DESYNC);
     cr_assert_eq(proto_transcript_count(t), 2);
     Core_Status st = proto_transcript_status(t);
     cr_assert_eq(st.outcome, CORE_ABORTED);
@@ -290,17 +289,13 @@ Test(transcript, moves_are_checked_by_the_rules)
     m.body.desync.ply = 2;
     m.body.desync.state = state;
     m.body.desync.state_len = slen;
-    buf = seal_next(t, &B, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
-    free(buf);
+    cr_assert_eq(send_msg(t, &B, &m), 0, "%s", proto_transcript_why(t));
     /* a garbage state in a desync report is refused */
     state[1] = 0;
     proto_message_init(&m, PROTO_KIND_DESYNC, &W);
     m.body.desync.state = state;
     m.body.desync.state_len = slen;
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_FORMAT);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_FORMAT);
     cr_assert_eq(send_kind(t, &W, PROTO_KIND_CHAT, &f), 0);
     core_position_free(mine);
     proto_transcript_free(t);
@@ -413,25 +408,17 @@ Test(transcript, state_checks)
     Frames f = {0};
     Proto_Transcript *t = started(&f, "");
     Proto_Message m;
-    size_t len;
-    uint8_t *buf;
 
     cr_assert_eq(send_move(t, 0, &f), 0);
     proto_message_init(&m, PROTO_KIND_STATE_CHECK, &B);
     m.body.check.ply = 1;
     proto_state_hash(proto_transcript_position(t), m.body.check.hash);
-    buf = seal_next(t, &B, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), 0);
-    free(buf);
+    cr_assert_eq(send_msg(t, &B, &m), 0);
     m.body.check.ply = 0;
-    buf = seal_next(t, &B, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
-    free(buf);
+    cr_assert_eq(send_msg(t, &B, &m), TB_E_STATE);
     m.body.check.ply = 1;
     m.body.check.hash[5] ^= 1;
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_DESYNC);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_DESYNC);
     cr_assert_eq(proto_transcript_status(t).reason,
                  CORE_REASON_DESYNC_ABORT);
     proto_transcript_free(t);
@@ -451,17 +438,11 @@ Test(transcript, match_start_is_checked)
     cr_assert_null(proto_transcript_position(t));
     cr_assert_eq(send_kind(t, &W, PROTO_KIND_CHAT, &f), TB_E_STATE);
     start_msg(&m, &W, &B, "chess", "", 1);
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_GAME);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_GAME);
     start_msg(&m, &W, &B, "race", "target=999", 1);
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_OPTION);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_OPTION);
     start_msg(&m, &W, &W, "race", "", 1);
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_FORMAT);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_FORMAT);
     start_msg(&m, &W, &B, "race", "", 1);
     m.prev[0] = 1;
     buf = seal_next(NULL, &W, &m, &len);
@@ -470,19 +451,13 @@ Test(transcript, match_start_is_checked)
     /* a hello is not part of a match */
     proto_message_init(&m, PROTO_KIND_HELLO, &W);
     snprintf(m.body.hello.software, sizeof m.body.hello.software, "t");
-    buf = seal_next(t, &W, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
-    free(buf);
+    cr_assert_eq(send_msg(t, &W, &m), TB_E_STATE);
     cr_assert_eq(proto_transcript_count(t), 0);
     /* Black may start it too; a second start is refused. */
     start_msg(&m, &W, &B, "race", "", 1);
-    buf = seal_next(t, &B, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), 0);
-    free(buf);
+    cr_assert_eq(send_msg(t, &B, &m), 0);
     start_msg(&m, &W, &B, "race", "", 1);
-    buf = seal_next(t, &B, &m, &len);
-    cr_assert_eq(add_frame(t, buf, len), TB_E_STATE);
-    free(buf);
+    cr_assert_eq(send_msg(t, &B, &m), TB_E_STATE);
     cr_assert_eq(proto_transcript_side_of(t, W.pk), CORE_WHITE);
     cr_assert_eq(proto_transcript_side_of(t, B.pk), CORE_BLACK);
     cr_assert_eq(proto_transcript_side_of(t, C.pk), -1);
