@@ -99,13 +99,14 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
         break;
     case PROTO_KIND_CHAT:
     case PROTO_KIND_BYE:
-        fprintf(rout, "      [%s %s] %s\n", proto_kind_name(m->kind), who,
-               m->body.text.text);
+        fprintf(rout, "      [%s %s]%s%s\n", proto_kind_name(m->kind), who,
+                m->body.text.text[0] ? " " : "", m->body.text.text);
         break;
     case PROTO_KIND_TAKEBACK_REQUEST:
     case PROTO_KIND_TAKEBACK_ACCEPT:
-        fprintf(rout, "      [%s %s] %u plies\n", proto_kind_name(m->kind), who,
-               m->body.takeback.plies);
+        fprintf(rout, "      [%s %s] %u %s\n", proto_kind_name(m->kind), who,
+                m->body.takeback.plies,
+                m->body.takeback.plies == 1 ? "ply" : "plies");
         break;
     case PROTO_KIND_STATE_CHECK:
         fprintf(rout, "      [%s %s] ply %u agrees\n", proto_kind_name(m->kind), who,
@@ -266,7 +267,7 @@ static int export_log(const char *path, const Proto_Transcript *t,
         core_position_free(initial);
         return CLI_EXIT_USAGE;
     }
-    if (gmtime_r(&when, &tm) != NULL)
+    if (when != 0 && gmtime_r(&when, &tm) != NULL)
         strftime(date, sizeof date, "%Y.%m.%d", &tm);
     put_tag(out, "Event", "Tabula match");
     put_tag(out, "Site", "tabula");

@@ -17,6 +17,7 @@ static const Cli_Command commands[] = {
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
     {"replay", cli_replay, "verify a match log or game record, print it"},
+    {"identity", cli_identity, "show (first create) your player key"},
 };
 
 static void usage(FILE *out)
