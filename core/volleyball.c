@@ -379,14 +379,15 @@ static const char *validate(Vb_State *s)
     if (s->set_no < 1 || s->set_no > 3 ||
         s->set_len != s->opt_set_len[s->set_no - 1])
         return "bad set number or set length";
-    if (s->overtime > 1 ||
-        (!s->overtime && s->set_minute >= s->set_len) ||
-        (s->overtime && (s->set_minute < s->set_len ||
-                         s->set_minute >= s->set_len + VB_OT_CAP)))
+    int over = s->phase == VB_OVER || s->phase == VB_CHESS;
+    if (s->overtime > 1 || s->set_minute > s->set_len + VB_OT_CAP ||
+        (!over && !s->overtime && s->set_minute >= s->set_len) ||
+        (!over && s->overtime &&
+         (s->set_minute < s->set_len ||
+          s->set_minute >= s->set_len + VB_OT_CAP)))
         return "set minute out of range";
     if (s->points[0] > VB_POINTS_MAX || s->points[1] > VB_POINTS_MAX)
         return "points too large";
-    int over = s->phase == VB_OVER || s->phase == VB_CHESS;
     if (s->hist_n > 3 || s->sets[0] > 2 || s->sets[1] > 2 ||
         s->sets[0] + s->sets[1] != s->hist_n)
         return "sets and set history disagree";
@@ -429,7 +430,8 @@ static const char *validate(Vb_State *s)
         (!valid_id(s, s->first_serve_piece) ||
          vb_colour(s->first_serve_piece) != s->server))
         return "bad first server";
-    if (s->serve_index == 1 && s->first_serve_piece != VB_NONE)
+    if ((s->phase == VB_SERVE || s->phase == VB_DEFPEN) &&
+        s->serve_index == 1 && s->first_serve_piece != VB_NONE)
         return "first server set before serve 2";
     if (s->touched >> VB_IDS)
         return "bad touched set";

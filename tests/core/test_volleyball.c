@@ -540,3 +540,221 @@ Test(volleyball, c4_king_captures_an_unprotected_attacker)
     cr_assert_eq(st.reason, CORE_REASON_NOT_CAUGHT);
     core_position_free(pos);
 }
+
+/* ---- formats, round trips, hostile input ----------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Every state of random matches: the position string and the encoding
+ * round-trip, every listed action formats and parses back to itself. */
+static void random_matches(const char *gname, const char *options,
+                           int matches, uint64_t seed)
+{
+    const Core_Game *g = core_game_find(gname);
+    cr_assert_not_null(g);
+    size_t max = core_game_max_moves(g);
+    Core_Move *buf = malloc(max * sizeof *buf);
+    uint8_t *enc = malloc(core_game_encode_max(g));
+    uint8_t *enc2 = malloc(core_game_encode_max(g));
+    cr_assert(buf && enc && enc2);
+    for (int m = 0; m < matches; m++) {
+        Core_Position *pos = NULL, *copy = NULL;
+        cr_assert_eq(core_position_new(&pos, g, options), 0);
+        cr_assert_eq(core_position_new(&copy, g, options), 0);
+        int plies = 0;
+        for (;;) {
+            size_t n = 0, len = 0, len2 = 0;
+            char text[CORE_POSITION_TEXT_MAX], text2[CORE_POSITION_TEXT_MAX];
+            char why[200] = "";
+            cr_assert_eq(core_encode(pos, enc, core_game_encode_max(g), &len),
+                         0);
+            cr_assert_eq(core_decode(copy, enc, len), 0);
+            cr_assert_eq(core_encode(copy, enc2, core_game_encode_max(g),
+                                     &len2), 0);
+            cr_assert(len == len2 && memcmp(enc, enc2, len) == 0);
+            cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
+            cr_assert_eq(core_position_parse(copy, text, why, sizeof why), 0,
+                         "%s: %s", text, why);
+            cr_assert_eq(core_position_format(copy, text2, sizeof text2), 0);
+            cr_assert_str_eq(text, text2);
+            cr_assert_eq(core_moves(pos, buf, max, &n), 0);
+            if (core_status(pos).outcome != CORE_ONGOING) {
+                cr_assert_eq(n, 0);
+                break;
+            }
+            cr_assert_gt(n, 0, "no action but not over: %s", text);
+            for (size_t i = 0; i < n; i++) {
+                char t[CORE_NOTATION_MAX];
+                Core_Move back;
+                cr_assert_eq(core_move_format(pos, &buf[i], t, sizeof t), 0);
+                cr_assert_eq(core_move_parse(pos, t, &back), 0, "%s", t);
+                cr_assert(core_move_equal(&back, &buf[i]));
+                if (i > 0)
+                    cr_assert(memcmp(buf[i - 1].b, buf[i].b, 4) < 0,
+                              "order at %s", t);
+            }
+            cr_assert_eq(core_play(pos, &buf[rng_next(&seed) % n]), 0);
+            cr_assert_lt(++plies, 20000);
+        }
+        core_position_free(pos);
+        core_position_free(copy);
+    }
+    free(buf);
+    free(enc);
+    free(enc2);
+}
+
+Test(volleyball, random_matches_round_trip)
+{
+    random_matches("volleyball", NULL, 25, 42);
+}
+
+Test(volleyball, random_matches_with_chess_stage_round_trip)
+{
+    random_matches("volleyball", "chess=on,set1=4,set2=3,set3=2", 40, 7);
+}
+
+Test(volleyball, options_are_checked_and_canonical)
+{
+    Core_Position *pos = NULL;
+    char buf[128];
+    cr_assert_eq(core_position_new(&pos, game(), "set1=0"), TB_E_OPTION);
+    cr_assert_eq(core_position_new(&pos, game(), "set4=3"), TB_E_OPTION);
+    cr_assert_eq(core_position_new(&pos, game(), "chess=maybe"), TB_E_OPTION);
+    cr_assert_eq(core_position_new(&pos, game(), "set2=61"), TB_E_OPTION);
+    cr_assert_eq(core_position_new(&pos, game(), ""), 0);
+    cr_assert_eq(core_options_format(pos, buf, sizeof buf), 0);
+    cr_assert_str_eq(buf, "");
+    core_position_free(pos);
+    cr_assert_eq(core_position_new(&pos, game(), "set3=5,chess=on"), 0);
+    cr_assert_eq(core_options_format(pos, buf, sizeof buf), 0);
+    cr_assert_str_eq(buf, "chess=on,set3=5");
+    core_position_free(pos);
+}
+
+Test(volleyball, options_change_the_encoding)
+{
+    Core_Position *a = setup(NULL), *b = NULL;
+    uint8_t ea[1024], eb[1024];
+    size_t la, lb;
+    cr_assert_eq(core_position_new(&b, game(), "chess=on"), 0);
+    cr_assert_eq(core_encode(a, ea, sizeof ea, &la), 0);
+    cr_assert_eq(core_encode(b, eb, sizeof eb, &lb), 0);
+    cr_assert_eq(ea[0], 4);
+    cr_assert(la != lb || memcmp(ea, eb, la) != 0);
+    cr_assert_neq(core_key(a), core_key(b));
+    core_position_free(a);
+    core_position_free(b);
+}
+
+Test(volleyball, bad_notation_is_refused_cleanly)
+{
+    Core_Position *pos = setup(NULL);
+    Core_Move mv;
+    static const char *bad[] = {"", "S", "S Bc3-d2>a9", "S Bc3d2>a5",
+                                "Z Bc3", "T Qd8-g5", "X", "@ d9", "+ Zf6",
+                                "S Bc3-d2>a5/G", "C pas", "S  Bc3-d2>a5",
+                                "S Bc3-d2>a5 junk", "P Ne3-c44"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(core_move_parse(pos, bad[i], &mv), TB_E_NOTATION,
+                     "'%s'", bad[i]);
+    cr_assert_eq(core_move_parse(pos, "S Bc3-d2>b6", &mv), TB_E_ILLEGAL);
+    cr_assert_eq(core_move_parse(pos, "S Bc3-d2>a5/F", &mv), TB_E_ILLEGAL);
+    cr_assert_eq(core_move_parse(pos, "T Qd8-g5>f6", &mv), TB_E_ILLEGAL);
+    cr_assert_eq(core_move_parse(pos, "  S Bc3-d2>a5\n", &mv), 0);
+    char longer[5000];
+    memset(longer, 'S', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    cr_assert_eq(core_move_parse(pos, longer, &mv), TB_E_TOOLONG);
+    memset(&mv, 0, sizeof mv);
+    mv.len = 3;
+    mv.b[0] = 9;
+    cr_assert_eq(core_play(pos, &mv), TB_E_ILLEGAL);
+    core_position_free(pos);
+}
+
+Test(volleyball, bad_positions_are_refused_with_a_reason)
+{
+    static const char *bad[] = {
+        "",
+        "ball=d3",
+        "Qd1",
+        "Qd1/Qa8 ball=d9",
+        "Qd5/Qa8",                          /* wrong half */
+        "Qd1,Rd1/Qa8",                      /* two on a square */
+        "Qd1/Qa8 ball=d1",                  /* ball on a piece */
+        "Qd1/Qa8 phase=rally ball=d6 toact=w", /* ball on the other half */
+        "Qd1/Qa8 phase=dance",
+        "Qd1/Qa8 touches=3",
+        "Qd1/Qa8 set=2",                    /* no set history */
+        "Qd1/Qa8 minute=12",                /* time already out */
+        "Qd1/Qa8 out=w0@6",                 /* an on-board piece out */
+        "Q*/Qa8",                           /* off board, not out */
+        "Q*/Qa8 out=w0@9",                  /* returns too late */
+        "Jd1/Qa8",                          /* a 10x10 piece */
+        "N,N/Qa8",
+        "Qd1/Qa8 first=w0",                 /* first server on serve 1 */
+        "Qd1/Qa8 serve=2 first=b0",
+        "Qd1/Qa8 touched=w0",
+        "Qd1/Qa8 goals=w5",
+        "Qd1/Qa8 sets=1:0",
+        "Qd1/Qa8 king=b0",
+        "Qd1/Qa8 bogus=1",
+        "Qd1/Qa8 ball",
+        "Na1,Na2,Na3,Na4,Nb1,Nb2,Nb3,Nb4,Nc1,Nc2,Nc3/Qa8",
+        "Qd1/Qa8 phase=chess",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        Core_Position *pos = setup(NULL);
+        char before[CORE_POSITION_TEXT_MAX], after[CORE_POSITION_TEXT_MAX];
+        char why[200] = "";
+        cr_assert_eq(core_position_format(pos, before, sizeof before), 0);
+        cr_assert_eq(core_position_parse(pos, bad[i], why, sizeof why),
+                     TB_E_POSITION, "'%s'", bad[i]);
+        cr_assert_neq(why[0], '\0');
+        cr_assert_eq(core_position_format(pos, after, sizeof after), 0);
+        cr_assert_str_eq(before, after);
+        core_position_free(pos);
+    }
+}
+
+Test(volleyball, random_bytes_never_decode_to_garbage)
+{
+    Core_Position *pos = setup(NULL);
+    uint8_t enc[1024], junk[1024];
+    size_t len = 0;
+    uint64_t seed = 99;
+    cr_assert_eq(core_encode(pos, enc, sizeof enc, &len), 0);
+    for (int i = 0; i < 20000; i++) {
+        size_t n = (size_t)(rng_next(&seed) % (len + 8));
+        memcpy(junk, enc, len);
+        /* flip a few bytes of a valid encoding, or take pure noise */
+        if (i % 4 == 0) {
+            for (size_t k = 0; k < n; k++)
+                junk[k] = (uint8_t)rng_next(&seed);
+        } else {
+            n = len;
+            for (int k = 0; k < 1 + i % 3; k++)
+                junk[rng_next(&seed) % len] = (uint8_t)rng_next(&seed);
+        }
+        if (n > 0 && i % 2)
+            junk[0] = 4;
+        int rc = core_decode(pos, junk, n);
+        cr_assert(rc == 0 || rc == TB_E_ENCODING || rc == TB_E_MISMATCH);
+        if (rc == 0) { /* whatever decoded must be playable */
+            Core_Move buf[1024];
+            size_t m = 0;
+            cr_assert_eq(core_moves(pos, buf, 1024, &m), 0);
+        }
+    }
+    cr_assert_eq(core_decode(pos, enc, len - 1), TB_E_ENCODING);
+    enc[0] = 5;
+    cr_assert_eq(core_decode(pos, enc, len), TB_E_MISMATCH);
+    core_position_free(pos);
+}
