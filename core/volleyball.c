@@ -6,6 +6,7 @@
  * decoding, status and evaluation. The rules live in volleyball_rules.c;
  * docs/rules/volleyball.md documents every format used here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "volleyball_internal.h"
@@ -17,6 +18,8 @@ static const char *const outcome_names[] = {"none", "mate", "stalemate",
                                             "notcaught"};
 
 #define VB_ENCODE_MAX 800
+#define VB_MAX_MOVES8 1024
+#define VB_MAX_MOVES10 4096
 #define VB_CLOCK_MAX 1000
 #define VB_POINTS_MAX 200
 
@@ -56,6 +59,15 @@ static int option_fn(void *ctx, const char *key, const char *val)
             return TB_E_OPTION;
         return 0;
     }
+    if (strcmp(key, "cat") == 0 && s->board10) { /* P-04 */
+        if (strcmp(val, "on") == 0)
+            s->opt_cat = 1;
+        else if (strcmp(val, "off") == 0)
+            s->opt_cat = 0;
+        else
+            return TB_E_OPTION;
+        return 0;
+    }
     if (strlen(key) == 4 && strncmp(key, "set", 3) == 0 && key[3] >= '1' &&
         key[3] <= '3') {
         if (parse_uint(val, VB_SET_LEN_MAX, &v) != 0 || v < 1)
@@ -70,6 +82,8 @@ static int vb_init(void *st, const char *options, int board10)
 {
     Vb_State *s = st;
     memset(s, 0, sizeof *s);
+    s->board10 = (uint8_t)board10;
+    s->opt_cat = (uint8_t)board10;
     s->opt_set_len[0] = 12;
     s->opt_set_len[1] = 12;
     s->opt_set_len[2] = 8;
@@ -95,7 +109,13 @@ static void options_text(const Vb_State *s, Core_Text *t, char sep)
 {
     static const uint8_t def[3] = {12, 12, 8};
     int first = 1;
+    if (s->board10 && !s->opt_cat) {
+        core__text_str(t, "cat=off");
+        first = 0;
+    }
     if (s->opt_chess) {
+        if (!first)
+            core__text_char(t, sep);
         core__text_str(t, "chess=on");
         first = 0;
     }
@@ -156,6 +176,18 @@ static char piece_letter(const Vb_State *s, int id)
     return type_letters[s->type[id]];
 }
 
+/* P-07 rebound suffix: "^" and the hooking piece ("^Nd7"). */
+static void hook_text(const Vb_State *s, Core_Text *t, int sq)
+{
+    core__text_char(t, '^');
+    if (sq >= vb_nsq(s)) {
+        t->err = TB_E_ARG;
+        return;
+    }
+    core__text_char(t, piece_letter(s, s->board[sq]));
+    square_text(s, t, sq);
+}
+
 static int vb_move_format(const void *st, const Core_Move *mv, char *buf,
                           size_t cap)
 {
@@ -177,6 +209,8 @@ static int vb_move_format(const void *st, const Core_Move *mv, char *buf,
         square_text(s, &t, b[3]);
         if (b[4])
             core__text_str(&t, "/F");
+        if (b[5] & VB_HOOK)
+            hook_text(s, &t, b[5] & 0x7F);
         break;
     case VB_K_TOUCH:
         if (b[1] >= nsq || b[2] >= nsq || s->ball >= nsq)
@@ -188,10 +222,15 @@ static int vb_move_format(const void *st, const Core_Move *mv, char *buf,
         square_text(s, &t, s->ball);
         core__text_char(&t, '>');
         square_text(s, &t, b[2]);
+        if (b[3] & VB_HOOK)
+            hook_text(s, &t, b[3] & 0x7F);
         break;
     case VB_K_PENALTY:
     case VB_K_CHESS:
-        core__text_str(&t, b[0] == VB_K_PENALTY ? "P " : "C ");
+    case VB_K_RETREAT:
+        core__text_str(&t, b[0] == VB_K_PENALTY  ? "P "
+                           : b[0] == VB_K_CHESS ? "C "
+                                                : "R ");
         if (b[0] == VB_K_CHESS && b[1] == 255) {
             core__text_str(&t, "pass");
             break;
@@ -252,9 +291,14 @@ static int shape_ok(const Vb_State *s, const char *t)
             return 0;
         if (k == 'S' && strcmp(p, "/F") == 0)
             return 1;
+        if (*p == '^') {
+            p++;
+            return shape_piece_square(s, &p) == 0 && *p == '\0';
+        }
         return *p == '\0';
     case 'P':
     case 'C':
+    case 'R':
         if (k == 'C' && strcmp(p, "pass") == 0)
             return 1;
         if (shape_piece_square(s, &p) || *p++ != '-' ||
@@ -286,19 +330,24 @@ static int vb_move_parse(const void *st, const char *text, Core_Move *out)
     t[z - a] = '\0';
     if (!shape_ok(s, t))
         return TB_E_NOTATION;
-    size_t cap = s->board10 ? 2048 : 1024, n = 0;
-    Core_Move buf[2048];
+    size_t cap = s->board10 ? VB_MAX_MOVES10 : VB_MAX_MOVES8, n = 0;
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    int rc = TB_E_ILLEGAL;
+    if (buf == NULL)
+        return TB_E_NOMEM;
     if (core__vb_moves(s, buf, cap, &n) != 0)
-        return TB_E_ILLEGAL;
+        n = 0;
     for (size_t i = 0; i < n; i++) {
         char f[CORE_NOTATION_MAX];
         if (vb_move_format(s, &buf[i], f, sizeof f) == 0 &&
             strcmp(f, t) == 0) {
             *out = buf[i];
-            return 0;
+            rc = 0;
+            break;
         }
     }
-    return TB_E_ILLEGAL;
+    free(buf);
+    return rc;
 }
 
 /* ---- validation shared by decode and position parsing ---------------- */
@@ -315,8 +364,10 @@ static const char *validate(Vb_State *s)
     int nsq = vb_nsq(s), per = pieces_per_side(s);
     uint8_t seen[VB_IDS] = {0};
 
-    if (s->opt_chess > 1)
-        return "bad chess option";
+    if (s->opt_chess > 1 || s->opt_cat > 1 || (!s->board10 && s->opt_cat))
+        return "bad chess or cat option";
+    if (s->retreat > 1 || (!s->board10 && (s->retreat || s->enabled)))
+        return "retreat fields exist only on 10x10";
     for (int i = 0; i < 3; i++)
         if (s->opt_set_len[i] < 1 || s->opt_set_len[i] > VB_SET_LEN_MAX)
             return "set length out of 1..60";
@@ -445,10 +496,22 @@ static const char *validate(Vb_State *s)
             (!valid_id(s, s->last_shooter[c]) ||
              vb_colour(s->last_shooter[c]) != c))
             return "bad last shooter";
+    if (s->enabled >> VB_IDS)
+        return "bad enabled set";
+    for (int id = 0; id < VB_IDS; id++)
+        if ((s->enabled >> id & 1) &&
+            (!valid_id(s, id) || vb_colour(id) != s->to_act ||
+             s->where[id] == VB_NONE || (s->touched >> id & 1)))
+            return "enabled piece not an untouched piece of the side to act";
+    if (s->enabled && !s->retreat)
+        return "enabled pieces without a retreat";
     if (s->phase == VB_RALLY || s->phase == VB_DEFPEN) {
         if (s->ball == VB_NONE || vb_half(s, s->ball) != s->to_act)
             return "ball not on the acting side's half";
-    } else if (s->touches || s->must_pass || s->touched) {
+        if (s->phase == VB_DEFPEN && (s->touches || s->must_pass ||
+                                      s->touched || s->retreat))
+            return "rally fields outside a rally";
+    } else if (s->touches || s->must_pass || s->touched || s->retreat) {
         return "rally fields outside a rally";
     }
     if (s->phase == VB_SERVE && s->to_act != s->server)
@@ -516,6 +579,7 @@ static size_t encode_to(const Vb_State *s, uint8_t *buf, size_t cap)
     Vb_Writer w = {buf, cap, 0};
     w8(&w, s->board10 ? 5 : 4);
     w8(&w, s->opt_chess);
+    w8(&w, s->opt_cat);
     for (int i = 0; i < 3; i++)
         w8(&w, s->opt_set_len[i]);
     for (int i = 0; i < VB_IDS; i++)
@@ -557,6 +621,8 @@ static size_t encode_to(const Vb_State *s, uint8_t *buf, size_t cap)
     w8(&w, s->touches);
     w8(&w, s->must_pass);
     w32(&w, s->touched);
+    w8(&w, s->retreat);
+    w32(&w, s->enabled);
     w8(&w, s->last_shooter[0]);
     w8(&w, s->last_shooter[1]);
     w32(&w, s->attackers);
@@ -615,6 +681,7 @@ static int vb_decode_any(void *st, const uint8_t *buf, size_t len,
         return TB_E_ENCODING;
     s->board10 = (uint8_t)board10;
     s->opt_chess = (uint8_t)r8(&r);
+    s->opt_cat = (uint8_t)r8(&r);
     for (int i = 0; i < 3; i++)
         s->opt_set_len[i] = (uint8_t)r8(&r);
     for (int i = 0; i < VB_IDS; i++)
@@ -664,6 +731,8 @@ static int vb_decode_any(void *st, const uint8_t *buf, size_t len,
     s->touches = (uint8_t)r8(&r);
     s->must_pass = (uint8_t)r8(&r);
     s->touched = r32(&r);
+    s->retreat = (uint8_t)r8(&r);
+    s->enabled = r32(&r);
     s->last_shooter[0] = (uint8_t)r8(&r);
     s->last_shooter[1] = (uint8_t)r8(&r);
     s->attackers = r32(&r);
@@ -850,6 +919,12 @@ static int vb_position_format(const void *st, char *buf, size_t cap)
     core__text_uint(&t, s->must_pass);
     key_text(&t, "touched");
     mask_text(&t, s->touched);
+    if (s->board10) {
+        key_text(&t, "retreat");
+        core__text_uint(&t, s->retreat);
+        key_text(&t, "enabled");
+        mask_text(&t, s->enabled);
+    }
     key_text(&t, "clock");
     core__text_uint(&t, s->clock);
     key_text(&t, "set");
@@ -929,6 +1004,8 @@ static int vb_position_format(const void *st, char *buf, size_t cap)
     }
     key_text(&t, "ply");
     core__text_uint(&t, s->ply);
+    if (s->board10)
+        core__text_str(&t, s->opt_cat ? " cat=on" : " cat=off");
     core__text_str(&t, " chess=");
     core__text_str(&t, s->opt_chess ? "on" : "off");
     for (int i = 0; i < 3; i++) {
@@ -1107,9 +1184,16 @@ static const char *parse_field(Vb_State *s, const char *k, const char *v)
             s->rally_counts = (uint8_t)n;
         else
             s->match_first_serve = (uint8_t)n;
-    } else if (strcmp(k, "touched") == 0 || strcmp(k, "attackers") == 0) {
-        if (read_mask(v, k[0] == 't' ? &s->touched : &s->attackers))
+    } else if (strcmp(k, "touched") == 0 || strcmp(k, "attackers") == 0 ||
+               strcmp(k, "enabled") == 0) {
+        if (read_mask(v, k[0] == 't'   ? &s->touched
+                         : k[0] == 'a' ? &s->attackers
+                                       : &s->enabled))
             return "bad piece list";
+    } else if (strcmp(k, "retreat") == 0) {
+        if (parse_uint(v, 1, &n))
+            return "bad retreat flag";
+        s->retreat = (uint8_t)n;
     } else if (strcmp(k, "clock") == 0) {
         if (parse_uint(v, VB_CLOCK_MAX, &n))
             return "bad clock";
@@ -1223,7 +1307,8 @@ static const char *parse_field(Vb_State *s, const char *k, const char *v)
         if (parse_uint(v, 1000000000u, &n))
             return "bad ply";
         s->ply = n;
-    } else if (strcmp(k, "chess") == 0 || strncmp(k, "set", 3) == 0) {
+    } else if (strcmp(k, "chess") == 0 || strcmp(k, "cat") == 0 ||
+               strncmp(k, "set", 3) == 0) {
         if (option_fn(s, k, v) != 0)
             return "bad option";
     } else {
@@ -1239,12 +1324,13 @@ static int vb_position_parse(void *st, const char *text, char *why,
     char tok[CORE_INPUT_MAX + 1];
     const char *p = text;
     int board10 = s->board10;
-    uint8_t chess = s->opt_chess, lens[3];
+    uint8_t chess = s->opt_chess, cat = s->opt_cat, lens[3];
     memcpy(lens, s->opt_set_len, 3);
 
     memset(s, 0, sizeof *s);
     s->board10 = (uint8_t)board10;
     s->opt_chess = chess;
+    s->opt_cat = cat;
     memcpy(s->opt_set_len, lens, 3);
     memset(s->type, VB_NONE, sizeof s->type);
     memset(s->where, VB_NONE, sizeof s->where);
@@ -1324,8 +1410,8 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
 /*
  * max_moves: a serve list has at most (serve squares) x (pieces) x
  * (landings of one throw) = 4 x 10 x 14 = 560 actions on 8x8 and
- * 5 x 12 x 18 = 1080 on 10x10; every other kind is smaller (placements
- * 32/50, manoeuvres 10 x 27, touches 10 x 14). See docs/rules/volleyball.md.
+ * 5 x 12 x 64 = 3840 on 10x10 (4 rays of at most 16 rebounds each);
+ * every other kind is smaller. See docs/rules/volleyball.md.
  */
 const Core_Game core__volleyball = {
     .name = "volleyball",
@@ -1333,7 +1419,7 @@ const Core_Game core__volleyball = {
     .move_hint = "S Bc3-d2>g5, T Qd8-g5>f6, P Ne3-c4, X Ba2, + Nf6, @ d3",
     .id = 4,
     .state_size = sizeof(Vb_State),
-    .max_moves = 1024,
+    .max_moves = VB_MAX_MOVES8,
     .encode_max = VB_ENCODE_MAX,
     .init = vb8_init,
     .moves = vb_moves,
@@ -1359,7 +1445,7 @@ const Core_Game core__volleyball10 = {
     .move_hint = "S Be3-e2>h6, T Qe10-h6>g7, P Nf3-d4, X Bb2, + Ng7, @ e3",
     .id = 5,
     .state_size = sizeof(Vb_State),
-    .max_moves = 2048,
+    .max_moves = VB_MAX_MOVES10,
     .encode_max = VB_ENCODE_MAX,
     .init = vb10_init,
     .moves = vb_moves,

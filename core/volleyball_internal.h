@@ -37,13 +37,18 @@ enum { VB_CO_NONE = 0, VB_CO_MATE, VB_CO_STALEMATE, VB_CO_NOT_CAUGHT };
 
 /* Action kinds = first move byte (spec 4.1 wire tuples). */
 enum { VB_K_SERVE = 0, VB_K_TOUCH, VB_K_PENALTY, VB_K_REMOVE, VB_K_PLACE,
-       VB_K_BALL, VB_K_CHESS };
+       VB_K_BALL, VB_K_CHESS, VB_K_RETREAT };
+
+/* A hooked landing (P-07) carries the hooking piece's square | VB_HOOK in
+ * the byte after the landing (TOUCH b[3], SERVE b[5]). */
+#define VB_HOOK 0x80
 
 typedef struct Vb_State {
     /* variant and match options (A-46; sets as in 6.3) */
     uint8_t board10;          /* 0: 8x8 (id 4), 1: 10x10 (id 5) */
     uint8_t opt_chess;        /* chess stage on/off, default off */
     uint8_t opt_set_len[3];   /* 12, 12, 8 */
+    uint8_t opt_cat;          /* 10x10: the optional Cats (P-04), default on */
     /* pieces: type per id (VB_NONE = unused id), square per id */
     uint8_t type[VB_IDS];
     uint8_t where[VB_IDS];    /* square or VB_NONE (off the board) */
@@ -64,6 +69,8 @@ typedef struct Vb_State {
     uint8_t server, serve_index, first_serve_piece, rally_counts;
     uint8_t match_first_serve, phase, to_act, touches, must_pass;
     uint32_t touched;         /* bit per id */
+    uint8_t retreat;          /* P-08: a retreat was made this possession */
+    uint32_t enabled;         /* P-08: pieces the retreat enabled (next touch) */
     uint8_t last_shooter[2];
     /* chess stage (section 7) */
     uint32_t attackers;       /* bit per id */

@@ -104,6 +104,20 @@ static int is_light(int type)
     return type == VB_N || type == VB_V || type == VB_M || type == VB_C;
 }
 
+/* Height for the 10x10 hooking block (P-07): M > N > V > C. */
+static int height(int type)
+{
+    switch (type) {
+    case VB_M:
+        return 4;
+    case VB_N:
+        return 3;
+    case VB_V:
+        return 2;
+    }
+    return 1;
+}
+
 /* sq + v, or -1 off the board. */
 static int step(const Vb_State *s, int sq, Vb_Vec v)
 {
@@ -220,8 +234,9 @@ static int piece_moves(const Vb_State *s, int id, int whole, uint8_t *to)
 /* ---- throw geometry (2.5) -------------------------------------------- */
 
 typedef struct Vb_Land {
-    int nown, nopp;
+    int nown, nopp, nhook;
     uint8_t own[64], opp[64];
+    uint8_t hook_l[64], hook_t[64]; /* P-07: rebound square, hooker square */
 } Vb_Land;
 
 static void land_add(const Vb_State *s, Vb_Land *l, int sq, int side)
@@ -232,6 +247,31 @@ static void land_add(const Vb_State *s, Vb_Land *l, int sq, int side)
         l->own[l->nown++] = (uint8_t)sq;
     else
         l->opp[l->nopp++] = (uint8_t)sq;
+}
+
+/* P-07 hooking block: the ball rebounds from the taller block piece tall
+ * onto the thrower's half, along any leap of tall's variants. */
+static void hook(const Vb_State *s, int id, int tall, Vb_Land *l)
+{
+    uint8_t va[3];
+    int c = vb_colour(id), at = s->where[tall];
+    int nv = type_variants(s, s->type[tall], va);
+    for (int i = 0; i < nv; i++) {
+        const Vb_Variant *v = &variants[va[i]];
+        for (int k = 0; k < v->n; k++) {
+            int r = step(s, at, v->v[k]);
+            if (r < 0 || vb_half(s, r) != c || s->board[r] != VB_NONE ||
+                corner(s, r))
+                continue;
+            int dup = 0;
+            for (int j = 0; j < l->nhook; j++)
+                dup |= l->hook_l[j] == r && l->hook_t[j] == at;
+            if (!dup) {
+                l->hook_l[l->nhook] = (uint8_t)r;
+                l->hook_t[l->nhook++] = (uint8_t)at;
+            }
+        }
+    }
 }
 
 /* One slider ray from X in direction d for thrower id (spec 2.5). */
@@ -261,6 +301,12 @@ static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
             int b2 = s->board[s2];
             if (!is_light(s->type[b1]) || !is_light(s->type[b2]))
                 return;
+            if (s->board10 && s->type[b1] != s->type[b2]) {
+                int tall = height(s->type[b1]) > height(s->type[b2]) ? b1
+                                                                      : b2;
+                hook(s, id, tall, l);
+                return;
+            }
             t = step(s, s2, d);
         }
     }
@@ -279,7 +325,7 @@ static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
 {
     const Vb_Variant *v = &variants[va];
     int c = vb_colour(id);
-    l->nown = l->nopp = 0;
+    l->nown = l->nopp = l->nhook = 0;
     for (int k = 0; k < v->n; k++) {
         if (v->slider) {
             ray(s, id, x, v->v[k], l);
@@ -299,7 +345,8 @@ typedef struct Vb_Out {
     int err;
 } Vb_Out;
 
-static void emit(Vb_Out *o, int len, int a, int b, int c, int d, int e)
+static void emit6(Vb_Out *o, int len, int a, int b, int c, int d, int e,
+                  int f)
 {
     if (o->buf != NULL) {
         if (o->n >= o->cap) {
@@ -314,14 +361,21 @@ static void emit(Vb_Out *o, int len, int a, int b, int c, int d, int e)
         m->b[2] = (uint8_t)c;
         m->b[3] = (uint8_t)d;
         m->b[4] = (uint8_t)e;
+        m->b[5] = (uint8_t)f;
     }
     o->n++;
 }
 
-/* Canonical order (4.1): bytes compare as kind, origin, ball, landing. */
+static void emit(Vb_Out *o, int len, int a, int b, int c, int d, int e)
+{
+    emit6(o, len, a, b, c, d, e, 0);
+}
+
+/* Canonical order (4.1): bytes compare as kind, origin, ball, landing
+ * (then the hooking piece of a 10x10 rebound). */
 static int move_less(const Core_Move *a, const Core_Move *b)
 {
-    return memcmp(a->b, b->b, 4) < 0;
+    return memcmp(a->b, b->b, 6) < 0;
 }
 
 static void sort_moves(Core_Move *m, size_t n)
@@ -378,7 +432,7 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx,
                 throw_land(s, id, x, va, &l);
                 put(s, id, from);
                 if (pass == 0) {
-                    if (l.nopp > 0) {
+                    if (l.nopp > 0 || l.nhook > 0) {
                         best = 2;
                         if (o == NULL)
                             return 2;
@@ -388,6 +442,9 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx,
                 } else if (best == 2) {
                     for (int k = 0; k < l.nopp; k++)
                         emit(o, 5, VB_K_SERVE, from, x, l.opp[k], 0);
+                    for (int k = 0; k < l.nhook; k++)
+                        emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
+                              l.hook_t[k] | VB_HOOK);
                 } else {
                     for (int k = 0; k < l.nown; k++)
                         emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
@@ -501,6 +558,46 @@ static void clean_serves(Vb_State *s, Vb_Out *o)
 
 /* ---- rally (4.3) and defensive penalty (5.8) ------------------------- */
 
+/* Untouched own R, B, Q, J of side c that can approach the ball. */
+static uint32_t heavy_reach(const Vb_State *s, int c)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < VB_STRIDE; i++) {
+        int id = c * VB_STRIDE + i;
+        if (on_board(s, id) && !(s->touched & bit(id)) &&
+            !is_light(s->type[id]) && approach(s, id, s->ball) >= 0)
+            m |= bit(id);
+    }
+    return m;
+}
+
+/* P-08 (10x10): a V, M or J steps aside so that an untouched heavy piece
+ * can approach the ball that could not before. */
+static void retreats(Vb_State *s, Vb_Out *o)
+{
+    uint8_t to[64];
+    int c = s->to_act;
+    uint32_t before = heavy_reach(s, c);
+    for (int i = 0; i < VB_STRIDE; i++) {
+        int id = c * VB_STRIDE + i, t = s->type[id];
+        if (!on_board(s, id) || (s->touched & bit(id)) ||
+            (t != VB_V && t != VB_M && t != VB_J))
+            continue;
+        int from = s->where[id];
+        int n = piece_moves(s, id, 0, to);
+        for (int k = 0; k < n; k++) {
+            put(s, id, to[k]);
+            uint32_t now = heavy_reach(s, c) & ~before & ~bit(id);
+            put(s, id, from);
+            if (now) {
+                emit(o, 3, VB_K_RETREAT, from, to[k], 0, 0);
+                if (o->buf == NULL)
+                    return;
+            }
+        }
+    }
+}
+
 static void touches(Vb_State *s, Vb_Out *o)
 {
     Vb_Land l;
@@ -511,6 +608,8 @@ static void touches(Vb_State *s, Vb_Out *o)
         int id = c * VB_STRIDE + i;
         if (!on_board(s, id) || (s->touched & bit(id)))
             continue;
+        if (s->enabled && !(s->enabled & bit(id)))
+            continue; /* P-08: after a retreat only the enabled may touch */
         int va = approach(s, id, x);
         if (va < 0)
             continue;
@@ -521,12 +620,18 @@ static void touches(Vb_State *s, Vb_Out *o)
         if (may_own)
             for (int k = 0; k < l.nown; k++)
                 emit(o, 3, VB_K_TOUCH, from, l.own[k], 0, 0);
-        if (may_opp)
+        if (may_opp) {
             for (int k = 0; k < l.nopp; k++)
                 emit(o, 3, VB_K_TOUCH, from, l.opp[k], 0, 0);
+            for (int k = 0; k < l.nhook; k++)
+                emit(o, 4, VB_K_TOUCH, from, l.hook_l[k],
+                     l.hook_t[k] | VB_HOOK, 0);
+        }
         if (o->buf == NULL && o->n > 0)
             return;
     }
+    if (s->board10 && !s->retreat && !s->enabled)
+        retreats(s, o);
 }
 
 /* Can any piece of side c approach the ball (pure reachability)? */
@@ -759,6 +864,8 @@ static void clear_rally(Vb_State *s)
     s->touches = 0;
     s->must_pass = 0;
     s->touched = 0;
+    s->retreat = 0;
+    s->enabled = 0;
 }
 
 static void match_over(Vb_State *s, int winner)
@@ -848,6 +955,18 @@ static void crossing(Vb_State *s, int id, int l)
             s->overtime = 1;
     } else if (s->overtime && s->set_minute == s->set_len + VB_OT_CAP) {
         end_set(s, c, 1); /* A-20 safety cap */
+    }
+}
+
+/* P-07: a hooked throw by thrower rebounds from hooker onto the
+ * thrower's half at l: a crossing by the hooker, the thrower's side
+ * receives (must pass) and the thrower may not touch again. */
+static void hooked(Vb_State *s, int thrower, int hooker, int l)
+{
+    crossing(s, hooker, l);
+    if (s->phase == VB_RALLY) {
+        s->must_pass = 1;
+        s->touched = bit(thrower);
     }
 }
 
@@ -1001,7 +1120,10 @@ void core__vb_make(Vb_State *s, const Core_Move *mv)
             s->first_serve_piece = (uint8_t)id;
         if (b[4] == 0) {
             s->rally_counts = 1;
-            crossing(s, id, b[3]);
+            if (b[5] & VB_HOOK)
+                hooked(s, id, s->board[b[5] & 0x7F], b[3]);
+            else
+                crossing(s, id, b[3]);
         } else {
             fault_point(s, s->server);
         }
@@ -1010,7 +1132,10 @@ void core__vb_make(Vb_State *s, const Core_Move *mv)
         id = s->board[b[1]];
         put(s, id, s->ball);
         s->ball = b[2];
-        if (vb_half(s, b[2]) == vb_colour(id)) {
+        s->enabled = 0;
+        if (b[3] & VB_HOOK) {
+            hooked(s, id, s->board[b[3] & 0x7F], b[2]);
+        } else if (vb_half(s, b[2]) == vb_colour(id)) {
             s->touches++;
             s->touched |= bit(id);
         } else {
@@ -1023,6 +1148,16 @@ void core__vb_make(Vb_State *s, const Core_Move *mv)
             s->phase = VB_SERVE;
             s->to_act = s->server;
         }
+        break;
+    case VB_K_RETREAT: /* P-08 */
+        id = s->board[b[1]];
+        {
+            uint32_t before = heavy_reach(s, s->to_act);
+            put(s, id, b[2]);
+            s->enabled = heavy_reach(s, s->to_act) & ~before & ~bit(id);
+        }
+        s->touched |= bit(id);
+        s->retreat = 1;
         break;
     case VB_K_REMOVE:
         id = s->board[b[1]];
@@ -1082,17 +1217,18 @@ static int square_of(const char *t, int nf)
 
 void core__vb_setup(Vb_State *s, int board10)
 {
-    uint8_t opt_chess = s->opt_chess;
+    uint8_t opt_chess = s->opt_chess, opt_cat = s->opt_cat;
     uint8_t len[3];
     memcpy(len, s->opt_set_len, 3);
     memset(s, 0, sizeof *s);
     s->board10 = (uint8_t)board10;
     s->opt_chess = opt_chess;
+    s->opt_cat = opt_cat;
     memcpy(s->opt_set_len, len, 3);
     memset(s->type, VB_NONE, sizeof s->type);
     memset(s->where, VB_NONE, sizeof s->where);
     memset(s->board, VB_NONE, sizeof s->board);
-    int n = board10 ? 12 : 10, nf = board10 ? 10 : 8;
+    int n = board10 ? (opt_cat ? 12 : 11) : 10, nf = board10 ? 10 : 8;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < n; i++) {
             int id = c * VB_STRIDE + i;
