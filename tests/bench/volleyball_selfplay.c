@@ -128,7 +128,8 @@ int main(int argc, char **argv)
         outcome_n[st.reason < 8 ? st.reason : 0]++;
         if (st.reason == CORE_REASON_NOT_CAUGHT)
             outcome_n[7]++;
-        white_wins += st.outcome == CORE_WIN_WHITE;
+        field(text, "sets", v, sizeof v);
+        white_wins += v[0] == '2'; /* the volleyball winner */
         core_position_free(pos);
     }
     qsort(actions, (size_t)matches, sizeof *actions, cmp_int);
@@ -151,7 +152,7 @@ int main(int argc, char **argv)
     printf("| points per set | %d | %d | %d | %d | %.2f |\n\n", set_points[0],
            pct(set_points, (int)sets_n, 50), pct(set_points, (int)sets_n, 90),
            set_points[sets_n - 1], (double)sp / (double)sets_n);
-    printf("- sets played: %ld; matches won 2-0: %ld, 2-1: %ld; White won %ld\n",
+    printf("- sets played: %ld; matches won 2-0: %ld, 2-1: %ld; White won %ld (by sets)\n",
            sets_n, two_nil, matches - two_nil, white_wins);
     printf("- serves: %ld, of which faults %ld (%.1f %%)\n", serves, faults,
            100.0 * (double)faults / (double)serves);
