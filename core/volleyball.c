@@ -1413,54 +1413,36 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
  * 5 x 12 x 64 = 3840 on 10x10 (4 rays of at most 16 rebounds each);
  * every other kind is smaller. See docs/rules/volleyball.md.
  */
+/* The members both boards share. */
+#define VB_COMMON_MEMBERS                                                    \
+    .state_size = sizeof(Vb_State), .encode_max = VB_ENCODE_MAX,            \
+    .moves = vb_moves, .make = vb_make, .status = vb_status,                 \
+    .side = vb_side, .ply = vb_ply, .key = vb_key, .encode = vb_encode,      \
+    .move_format = vb_move_format, .move_parse = vb_move_parse,              \
+    .position_format = vb_position_format,                                   \
+    .position_parse = vb_position_parse,                                     \
+    .options_format = vb_options_format, .evaluate = vb_evaluate
+
 const Core_Game core__volleyball = {
     .name = "volleyball",
     .title = "Chess volleyball (Kriushenkov), 8x8",
     .move_hint = "S Bc3-d2>g5, T Qd8-g5>f6, P Ne3-c4, X Ba2, + Nf6, @ d3",
     .id = 4,
-    .state_size = sizeof(Vb_State),
     .max_moves = VB_MAX_MOVES8,
-    .encode_max = VB_ENCODE_MAX,
     .init = vb8_init,
-    .moves = vb_moves,
-    .make = vb_make,
-    .status = vb_status,
-    .side = vb_side,
-    .ply = vb_ply,
-    .key = vb_key,
-    .encode = vb_encode,
     .decode = vb8_decode,
-    .move_format = vb_move_format,
-    .move_parse = vb_move_parse,
-    .position_format = vb_position_format,
-    .position_parse = vb_position_parse,
-    .options_format = vb_options_format,
     .perft = vb8_perft,
-    .evaluate = vb_evaluate,
+    VB_COMMON_MEMBERS,
 };
 
 const Core_Game core__volleyball10 = {
     .name = "volleyball10",
     .title = "Chess volleyball 10x10 (placeholder rules P-01..P-10)",
-    .move_hint = "S Be3-e2>h6, T Qe10-h6>g7, P Nf3-d4, X Bb2, + Ng7, @ e3",
+    .move_hint = "S Qd1-e1>e6, T Qe10-h6>g7, P Nf3-d4, R Vb2-e4, @ e3",
     .id = 5,
-    .state_size = sizeof(Vb_State),
     .max_moves = VB_MAX_MOVES10,
-    .encode_max = VB_ENCODE_MAX,
     .init = vb10_init,
-    .moves = vb_moves,
-    .make = vb_make,
-    .status = vb_status,
-    .side = vb_side,
-    .ply = vb_ply,
-    .key = vb_key,
-    .encode = vb_encode,
     .decode = vb10_decode,
-    .move_format = vb_move_format,
-    .move_parse = vb_move_parse,
-    .position_format = vb_position_format,
-    .position_parse = vb_position_parse,
-    .options_format = vb_options_format,
     .perft = vb10_perft,
-    .evaluate = vb_evaluate,
+    VB_COMMON_MEMBERS,
 };

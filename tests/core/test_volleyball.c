@@ -11,86 +11,16 @@
 #include <string.h>
 
 #include "core.h"
+#include "core/volleyball_test_util.h"
 
 static const Core_Game *game(void)
 {
-    const Core_Game *g = core_game_find("volleyball");
-    cr_assert_not_null(g);
-    return g;
+    return core_game_find("volleyball");
 }
 
-/* A position from a string (spec 10.1 defaults), or the start if NULL. */
 static Core_Position *setup(const char *text)
 {
-    Core_Position *pos = NULL;
-    char why[200] = "";
-    cr_assert_eq(core_position_new(&pos, game(), NULL), 0);
-    if (text != NULL) {
-        int rc = core_position_parse(pos, text, why, sizeof why);
-        cr_assert_eq(rc, 0, "position '%s': %s", text, why);
-    }
-    return pos;
-}
-
-/* Every legal action, joined by ", ". */
-static void list(const Core_Position *pos, char *out, size_t cap)
-{
-    size_t n = 0, max = core_game_max_moves(game());
-    Core_Move *buf = malloc(max * sizeof *buf);
-    cr_assert_not_null(buf);
-    cr_assert_eq(core_moves(pos, buf, max, &n), 0);
-    out[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        char t[CORE_NOTATION_MAX];
-        cr_assert_eq(core_move_format(pos, &buf[i], t, sizeof t), 0);
-        if (i)
-            strncat(out, ", ", cap - strlen(out) - 1);
-        strncat(out, t, cap - strlen(out) - 1);
-    }
-    free(buf);
-}
-
-static void expect_list(const Core_Position *pos, const char *want)
-{
-    static char got[65536];
-    list(pos, got, sizeof got);
-    cr_assert_str_eq(got, want);
-}
-
-static void play(Core_Position *pos, const char *text)
-{
-    Core_Move mv;
-    int rc = core_move_parse(pos, text, &mv);
-    cr_assert_eq(rc, 0, "parse '%s': %s", text, tb_strerror(rc));
-    cr_assert_eq(core_play(pos, &mv), 0);
-}
-
-/* The value of key=... in the position string ("" when absent). */
-static void field(const Core_Position *pos, const char *key, char *out,
-                  size_t cap)
-{
-    char text[CORE_POSITION_TEXT_MAX], pat[32] = " ";
-    cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
-    strncat(pat, key, sizeof pat - 3);
-    strcat(pat, "=");
-    const char *p = strstr(text, pat);
-    out[0] = '\0';
-    if (p == NULL)
-        return;
-    p += strlen(pat);
-    size_t n = strcspn(p, " ");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, p, n);
-    out[n] = '\0';
-}
-
-static void expect_field(const Core_Position *pos, const char *key,
-                         const char *want)
-{
-    char got[256];
-    field(pos, key, got, sizeof got);
-    cr_assert_str_eq(got, want, "field %s", key);
+    return vbt_setup(game(), text);
 }
 
 /* ---- 10.2 and Appendix B ------------------------------------------- */
@@ -98,7 +28,7 @@ static void expect_field(const Core_Position *pos, const char *key,
 Test(volleyball, t01_initial_serves)
 {
     Core_Position *pos = setup(NULL);
-    expect_list(pos, "S Bc3-d2>a5, S Bc3-d2>g5, S Bc3-d4>b6");
+    vbt_expect_list(pos, "S Bc3-d2>a5, S Bc3-d2>g5, S Bc3-d4>b6");
     cr_assert_eq(core_side_to_move(pos), CORE_WHITE);
     core_position_free(pos);
 }
@@ -125,8 +55,8 @@ Test(volleyball, appendix_b_perft_and_divide)
     };
     for (size_t i = 0; i < 3; i++) {
         Core_Position *p = setup(NULL);
-        play(p, d[i].first);
-        expect_list(p, d[i].list);
+        vbt_play(p, d[i].first);
+        vbt_expect_list(p, d[i].list);
         cr_assert_eq(core_perft(p, 1, &n), 0);
         cr_assert_eq(n, d[i].n);
         core_position_free(p);
@@ -140,7 +70,7 @@ Test(volleyball, t02a_vizier_and_moor_keep_their_variant)
 {
     Core_Position *pos =
         setup("Va1,Mh1/Qd8 ball=d1 phase=rally toact=w touches=1");
-    expect_list(pos, "T Va1-d1>a1, T Va1-d1>g1, T Va1-d1>d4, "
+    vbt_expect_list(pos, "T Va1-d1>a1, T Va1-d1>g1, T Va1-d1>d4, "
                      "T Mh1-d1>h1, T Mh1-d1>d5");
     core_position_free(pos);
 }
@@ -148,7 +78,7 @@ Test(volleyball, t02a_vizier_and_moor_keep_their_variant)
 Test(volleyball, t02b_vizier_two_three)
 {
     Core_Position *pos = setup("Va1/Qd8 ball=c4 phase=rally toact=w touches=1");
-    expect_list(pos, "T Va1-c4>a1, T Va1-c4>e1, T Va1-c4>f2, "
+    vbt_expect_list(pos, "T Va1-c4>a1, T Va1-c4>e1, T Va1-c4>f2, "
                      "T Va1-c4>f6, T Va1-c4>a7, T Va1-c4>e7");
     core_position_free(pos);
 }
@@ -156,7 +86,7 @@ Test(volleyball, t02b_vizier_two_three)
 Test(volleyball, t02c_moor_one_one)
 {
     Core_Position *pos = setup("Mc3/Qd8 ball=d4 phase=rally toact=w touches=1");
-    expect_list(pos, "T Mc3-d4>c3, T Mc3-d4>e3, T Mc3-d4>c5, T Mc3-d4>e5");
+    vbt_expect_list(pos, "T Mc3-d4>c3, T Mc3-d4>e3, T Mc3-d4>c5, T Mc3-d4>e5");
     core_position_free(pos);
 }
 
@@ -171,7 +101,7 @@ Test(volleyball, t03_single_block_against_a_rook)
         strcat(text, light[i]);
         strcat(text, "d5 ball=d3 phase=rally toact=w touches=2");
         Core_Position *pos = setup(text);
-        expect_list(pos, "T Rd1-d3>d6, T Rd1-d3>d7, T Rd1-d3>d8");
+        vbt_expect_list(pos, "T Rd1-d3>d6, T Rd1-d3>d7, T Rd1-d3>d8");
         core_position_free(pos);
     }
     for (int i = 0; i < 2; i++) {
@@ -179,7 +109,7 @@ Test(volleyball, t03_single_block_against_a_rook)
         strcat(text, heavy[i]);
         strcat(text, "d5 ball=d3 phase=rally toact=w touches=2");
         Core_Position *pos = setup(text);
-        expect_field(pos, "points", "0:1"); /* rally lost automatically */
+        vbt_expect_field(pos, "points", "0:1"); /* rally lost automatically */
         core_position_free(pos);
     }
 }
@@ -188,10 +118,10 @@ Test(volleyball, t04_bishop_against_a_single_block)
 {
     Core_Position *pos =
         setup("Bc1/Ng5 ball=e3 phase=rally toact=w touches=2");
-    expect_list(pos, "T Bc1-e3>c5, T Bc1-e3>b6, T Bc1-e3>h6, T Bc1-e3>a7");
+    vbt_expect_list(pos, "T Bc1-e3>c5, T Bc1-e3>b6, T Bc1-e3>h6, T Bc1-e3>a7");
     core_position_free(pos);
     pos = setup("Bc1/Bg5 ball=e3 phase=rally toact=w touches=2");
-    expect_list(pos, "T Bc1-e3>c5, T Bc1-e3>b6, T Bc1-e3>a7");
+    vbt_expect_list(pos, "T Bc1-e3>c5, T Bc1-e3>b6, T Bc1-e3>a7");
     core_position_free(pos);
 }
 
@@ -199,17 +129,17 @@ Test(volleyball, t05_double_blocks)
 {
     Core_Position *pos =
         setup("Qd1/Nd5,Vd6 ball=d3 phase=rally toact=w touches=2");
-    expect_list(pos, "T Qd1-d3>d7, T Qd1-d3>d8");
+    vbt_expect_list(pos, "T Qd1-d3>d7, T Qd1-d3>d8");
     core_position_free(pos);
     pos = setup("Qd1/Nd5,Bd6,Qa8 ball=d3 phase=rally toact=w touches=2");
-    expect_field(pos, "points", "0:1");
+    vbt_expect_field(pos, "points", "0:1");
     core_position_free(pos);
 }
 
 Test(volleyball, t06_rank_six_piece_closes_the_line)
 {
     Core_Position *pos = setup("Rd1/Nd6 ball=d3 phase=rally toact=w touches=2");
-    expect_list(pos, "T Rd1-d3>d5");
+    vbt_expect_list(pos, "T Rd1-d3>d5");
     core_position_free(pos);
 }
 
@@ -217,7 +147,7 @@ Test(volleyball, t07_leapers_ignore_blocks)
 {
     Core_Position *pos = setup(
         "Nb3/Nc5,Nd5,Be5,Bc6,Rd6 ball=d4 phase=rally toact=w touches=2");
-    expect_list(pos, "T Nb3-d4>b5, T Nb3-d4>f5, T Nb3-d4>e6");
+    vbt_expect_list(pos, "T Nb3-d4>b5, T Nb3-d4>f5, T Nb3-d4>e6");
     core_position_free(pos);
 }
 
@@ -231,14 +161,14 @@ Test(volleyball, t08_must_pass_glider_and_exclusion)
 {
     Core_Position *pos = setup(
         "Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=1");
-    expect_list(pos, T08_PASSES ", T Rd1-d3>d1, T Rd1-d3>d2, T Rd1-d3>a3, "
+    vbt_expect_list(pos, T08_PASSES ", T Rd1-d3>d1, T Rd1-d3>d2, T Rd1-d3>a3, "
                                 "T Rd1-d3>b3, T Rd1-d3>c3, T Rd1-d3>e3, "
                                 "T Rd1-d3>f3, T Rd1-d3>g3, T Rd1-d3>h3, "
                                 "T Rd1-d3>d4");
     core_position_free(pos);
     pos = setup(
         "Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=0");
-    expect_list(pos,
+    vbt_expect_list(pos,
                 T08_PASSES ", T Bb1-d3>b5, T Bb1-d3>f5, T Bb1-d3>a6, "
                            "T Bb1-d3>g6, T Bb1-d3>h7, "
                            "T Rd1-d3>d1, T Rd1-d3>d2, T Rd1-d3>a3, "
@@ -249,7 +179,7 @@ Test(volleyball, t08_must_pass_glider_and_exclusion)
     core_position_free(pos);
     pos = setup("Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=1 "
                 "touched=w0");
-    expect_list(pos, T08_PASSES ", T Bb1-d3>b5, T Bb1-d3>f5, "
+    vbt_expect_list(pos, T08_PASSES ", T Bb1-d3>b5, T Bb1-d3>f5, "
                                 "T Bb1-d3>a6, T Bb1-d3>g6, T Bb1-d3>h7");
     core_position_free(pos);
 }
@@ -257,7 +187,7 @@ Test(volleyball, t08_must_pass_glider_and_exclusion)
 Test(volleyball, t09_queen_keeps_its_line_type)
 {
     Core_Position *pos = setup("Qd1/Qa8 ball=b3 phase=rally toact=w touches=1");
-    expect_list(pos, "T Qd1-b3>d1, T Qd1-b3>a2, T Qd1-b3>c2, T Qd1-b3>a4, "
+    vbt_expect_list(pos, "T Qd1-b3>d1, T Qd1-b3>a2, T Qd1-b3>c2, T Qd1-b3>a4, "
                      "T Qd1-b3>c4, T Qd1-b3>d5, T Qd1-b3>e6, T Qd1-b3>f7, "
                      "T Qd1-b3>g8");
     core_position_free(pos);
@@ -267,11 +197,11 @@ Test(volleyball, t10_blocked_approach_loses_the_rally)
 {
     Core_Position *pos =
         setup("Rd1,Nd2/Qa8 ball=d4 phase=rally toact=w touches=1");
-    expect_field(pos, "points", "0:1");
-    expect_field(pos, "server", "w");
-    expect_field(pos, "serve", "2");
-    expect_field(pos, "phase", "serve");
-    expect_list(pos, "P Nd2-b1, P Nd2-f1, P Nd2-b3, P Nd2-f3, P Nd2-c4, "
+    vbt_expect_field(pos, "points", "0:1");
+    vbt_expect_field(pos, "server", "w");
+    vbt_expect_field(pos, "serve", "2");
+    vbt_expect_field(pos, "phase", "serve");
+    vbt_expect_list(pos, "P Nd2-b1, P Nd2-f1, P Nd2-b3, P Nd2-f3, P Nd2-c4, "
                      "P Nd2-e4");
     core_position_free(pos);
 }
@@ -281,31 +211,31 @@ Test(volleyball, t10_blocked_approach_loses_the_rally)
 Test(volleyball, t11_penalty_approach)
 {
     Core_Position *pos = setup("Ne3/Qd8 ball=a3 phase=serve");
-    expect_list(pos, "P Ne3-c2, P Ne3-c4");
-    play(pos, "P Ne3-c4");
-    expect_list(pos, "S Nc4-a3>b5");
+    vbt_expect_list(pos, "P Ne3-c2, P Ne3-c4");
+    vbt_play(pos, "P Ne3-c4");
+    vbt_expect_list(pos, "S Nc4-a3>b5");
     core_position_free(pos);
 }
 
 Test(volleyball, t12_penalty_retreat)
 {
     Core_Position *pos = setup("Ra1,Na2/Qd8 ball=a3 phase=serve");
-    expect_list(pos, "P Na2-c1, P Na2-c3, P Na2-b4");
-    play(pos, "P Na2-c3");
-    expect_list(pos, "S Ra1-a3>a5, S Ra1-a3>a6, S Ra1-a3>a7, S Ra1-a3>a8");
+    vbt_expect_list(pos, "P Na2-c1, P Na2-c3, P Na2-b4");
+    vbt_play(pos, "P Na2-c3");
+    vbt_expect_list(pos, "S Ra1-a3>a5, S Ra1-a3>a6, S Ra1-a3>a7, S Ra1-a3>a8");
     core_position_free(pos);
 }
 
 Test(volleyball, t13_removal)
 {
     Core_Position *pos = setup("Ra1,Ba2,Bb1,Bb3/Qd8 ball=a3 phase=serve");
-    expect_list(pos, "X Bb1, X Ba2, X Bb3");
-    play(pos, "X Bb1");
-    expect_list(pos, "P Ba2-b1");
-    expect_field(pos, "out", "w2@6");
-    play(pos, "P Ba2-b1");
+    vbt_expect_list(pos, "X Bb1, X Ba2, X Bb3");
+    vbt_play(pos, "X Bb1");
+    vbt_expect_list(pos, "P Ba2-b1");
+    vbt_expect_field(pos, "out", "w2@6");
+    vbt_play(pos, "P Ba2-b1");
     char got[4096];
-    list(pos, got, sizeof got);
+    vbt_list(pos, got, sizeof got);
     cr_assert(strncmp(got, "S Ra1-a3>", 9) == 0, "%s", got);
     core_position_free(pos);
 }
@@ -313,15 +243,15 @@ Test(volleyball, t13_removal)
 Test(volleyball, t14_faults_only_then_forfeit)
 {
     Core_Position *pos = setup("Nb1/Qd8 phase=serve");
-    expect_list(pos, "S Nb1-d2>b1/F, S Nb1-d2>f1/F, S Nb1-d2>b3/F, "
+    vbt_expect_list(pos, "S Nb1-d2>b1/F, S Nb1-d2>f1/F, S Nb1-d2>b3/F, "
                      "S Nb1-d2>f3/F, S Nb1-d2>c4/F, S Nb1-d2>e4/F");
-    play(pos, "S Nb1-d2>c4/F");
-    expect_field(pos, "points", "0:2");
-    expect_field(pos, "clock", "2");
-    expect_field(pos, "goals", "b-,b-");
-    expect_field(pos, "server", "b");
-    expect_field(pos, "phase", "serve");
-    expect_list(pos, "S Qd8-d5>d3, S Qd8-d5>d4, S Qd8-d6>d3, S Qd8-d6>d4, "
+    vbt_play(pos, "S Nb1-d2>c4/F");
+    vbt_expect_field(pos, "points", "0:2");
+    vbt_expect_field(pos, "clock", "2");
+    vbt_expect_field(pos, "goals", "b-,b-");
+    vbt_expect_field(pos, "server", "b");
+    vbt_expect_field(pos, "phase", "serve");
+    vbt_expect_list(pos, "S Qd8-d5>d3, S Qd8-d5>d4, S Qd8-d6>d3, S Qd8-d6>d4, "
                      "S Qd8-d7>d3, S Qd8-d7>d4");
     core_position_free(pos);
 }
@@ -329,7 +259,7 @@ Test(volleyball, t14_faults_only_then_forfeit)
 Test(volleyball, t15_full_d_file_serves_from_e)
 {
     Core_Position *pos = setup("Qd1,Rd2,Nd3,Bd4,Vh1/Qa8 phase=serve");
-    expect_list(pos, "S Qd1-e1>e5, S Qd1-e1>e6, S Qd1-e1>e7, S Qd1-e1>e8, "
+    vbt_expect_list(pos, "S Qd1-e1>e5, S Qd1-e1>e6, S Qd1-e1>e7, S Qd1-e1>e8, "
                      "S Qd1-e2>h5, S Vh1-e3>b5, S Vh1-e3>h5, S Vh1-e3>c6, "
                      "S Vh1-e3>g6, S Rd2-e2>e5, S Rd2-e2>e6, S Rd2-e2>e7, "
                      "S Rd2-e2>e8, S Bd4-e3>c5, S Bd4-e3>g5, S Bd4-e3>b6, "
@@ -340,7 +270,7 @@ Test(volleyball, t15_full_d_file_serves_from_e)
 Test(volleyball, t22_d_file_obligation_beats_valid_e_serve)
 {
     Core_Position *pos = setup("Nb1,Ng3/Qa8 phase=serve");
-    expect_list(pos, "S Nb1-d2>b1/F, S Nb1-d2>f1/F, S Nb1-d2>b3/F, "
+    vbt_expect_list(pos, "S Nb1-d2>b1/F, S Nb1-d2>f1/F, S Nb1-d2>b3/F, "
                      "S Nb1-d2>f3/F, S Nb1-d2>c4/F, S Nb1-d2>e4/F");
     core_position_free(pos);
 }
@@ -354,16 +284,16 @@ Test(volleyball, t16_time_out_with_decisive_score_carries_the_rally)
 {
     Core_Position *pos = setup("Rd1/Qa8 ball=d3 phase=rally toact=w "
                                "touches=2 clock=11 minute=11 points=3:2");
-    expect_list(pos, "T Rd1-d3>d5, T Rd1-d3>d6, T Rd1-d3>d7, T Rd1-d3>d8");
-    play(pos, "T Rd1-d3>d6");
-    expect_field(pos, "history", "w3:2");
-    expect_field(pos, "sets", "1:0");
-    expect_field(pos, "set", "2");
-    expect_field(pos, "points", "1:0");
-    expect_field(pos, "server", "b");
-    expect_field(pos, "serve", "1");
-    expect_field(pos, "ball", "d6");
-    expect_list(pos, T16_PENALTIES);
+    vbt_expect_list(pos, "T Rd1-d3>d5, T Rd1-d3>d6, T Rd1-d3>d7, T Rd1-d3>d8");
+    vbt_play(pos, "T Rd1-d3>d6");
+    vbt_expect_field(pos, "history", "w3:2");
+    vbt_expect_field(pos, "sets", "1:0");
+    vbt_expect_field(pos, "set", "2");
+    vbt_expect_field(pos, "points", "1:0");
+    vbt_expect_field(pos, "server", "b");
+    vbt_expect_field(pos, "serve", "1");
+    vbt_expect_field(pos, "ball", "d6");
+    vbt_expect_list(pos, T16_PENALTIES);
     core_position_free(pos);
 }
 
@@ -371,13 +301,13 @@ Test(volleyball, t17_time_out_with_tied_score_goes_to_overtime)
 {
     Core_Position *pos = setup("Rd1/Qa8 ball=d3 phase=rally toact=w "
                                "touches=2 clock=11 minute=11 points=3:3");
-    play(pos, "T Rd1-d3>d6");
-    expect_field(pos, "history", "w4:3");
-    expect_field(pos, "set", "2");
-    expect_field(pos, "points", "0:0");
-    expect_field(pos, "server", "b");
-    expect_field(pos, "serve", "1");
-    expect_list(pos, T16_PENALTIES);
+    vbt_play(pos, "T Rd1-d3>d6");
+    vbt_expect_field(pos, "history", "w4:3");
+    vbt_expect_field(pos, "set", "2");
+    vbt_expect_field(pos, "points", "0:0");
+    vbt_expect_field(pos, "server", "b");
+    vbt_expect_field(pos, "serve", "1");
+    vbt_expect_list(pos, T16_PENALTIES);
     core_position_free(pos);
 }
 
@@ -385,9 +315,9 @@ Test(volleyball, t18_return_after_six_minutes)
 {
     Core_Position *pos = setup("Rd1/Qa8,N* ball=d3 phase=rally toact=w "
                                "touches=2 clock=5 out=b1@6");
-    play(pos, "T Rd1-d3>d5");
-    expect_field(pos, "clock", "6");
-    expect_field(pos, "pending", "b1");
+    vbt_play(pos, "T Rd1-d3>d5");
+    vbt_expect_field(pos, "clock", "6");
+    vbt_expect_field(pos, "pending", "b1");
     char want[2048] = "";
     for (int sq = 32; sq < 64; sq++) {
         if (sq == 35 || sq == 56) /* d5 (the ball), a8 (the queen) */
@@ -400,7 +330,7 @@ Test(volleyball, t18_return_after_six_minutes)
             strcat(want, ", ");
         strcat(want, t);
     }
-    expect_list(pos, want);
+    vbt_expect_list(pos, want);
     core_position_free(pos);
 }
 
@@ -411,19 +341,19 @@ Test(volleyball, t19_shot_classification)
 {
     Core_Position *pos =
         setup("Nb3/Qh8,Re8 ball=d4 phase=rally toact=w touches=2");
-    expect_list(pos, "T Nb3-d4>b5, T Nb3-d4>f5, T Nb3-d4>c6, T Nb3-d4>e6");
-    play(pos, "T Nb3-d4>e6");
-    expect_field(pos, "mustpass", "0"); /* a glider */
+    vbt_expect_list(pos, "T Nb3-d4>b5, T Nb3-d4>f5, T Nb3-d4>c6, T Nb3-d4>e6");
+    vbt_play(pos, "T Nb3-d4>e6");
+    vbt_expect_field(pos, "mustpass", "0"); /* a glider */
     core_position_free(pos);
     pos = setup("Vh4/Qh8 ball=d4 phase=rally toact=w touches=2");
-    expect_list(pos, "T Vh4-d4>d8");
-    play(pos, "T Vh4-d4>d8");
-    expect_field(pos, "mustpass", "1"); /* a candle */
+    vbt_expect_list(pos, "T Vh4-d4>d8");
+    vbt_play(pos, "T Vh4-d4>d8");
+    vbt_expect_field(pos, "mustpass", "1"); /* a candle */
     core_position_free(pos);
     pos = setup("Rd1/Qh8,Ra5 ball=d3 phase=rally toact=w touches=2");
-    expect_list(pos, "T Rd1-d3>d5, T Rd1-d3>d6, T Rd1-d3>d7, T Rd1-d3>d8");
-    play(pos, "T Rd1-d3>d5");
-    expect_field(pos, "mustpass", "1"); /* simple dense */
+    vbt_expect_list(pos, "T Rd1-d3>d5, T Rd1-d3>d6, T Rd1-d3>d7, T Rd1-d3>d8");
+    vbt_play(pos, "T Rd1-d3>d5");
+    vbt_expect_field(pos, "mustpass", "1"); /* simple dense */
     core_position_free(pos);
 }
 
@@ -433,16 +363,16 @@ Test(volleyball, t20_defensive_penalty)
 {
     Core_Position *pos = setup("Nd4/Qa8 ball=a1 phase=rally toact=w "
                                "touches=0 mustpass=1 server=b");
-    expect_field(pos, "points", "0:1");
-    expect_field(pos, "serve", "2");
-    expect_field(pos, "phase", "defpen");
+    vbt_expect_field(pos, "points", "0:1");
+    vbt_expect_field(pos, "serve", "2");
+    vbt_expect_field(pos, "phase", "defpen");
     cr_assert_eq(core_side_to_move(pos), CORE_WHITE);
-    expect_list(pos, "P Nd4-c2, P Nd4-b3");
-    play(pos, "P Nd4-b3");
-    expect_field(pos, "phase", "serve");
+    vbt_expect_list(pos, "P Nd4-c2, P Nd4-b3");
+    vbt_play(pos, "P Nd4-b3");
+    vbt_expect_field(pos, "phase", "serve");
     cr_assert_eq(core_side_to_move(pos), CORE_BLACK);
     char got[4096];
-    list(pos, got, sizeof got);
+    vbt_list(pos, got, sizeof got);
     cr_assert(strncmp(got, "S Qa8-d", 7) == 0, "%s", got);
     core_position_free(pos);
 }
@@ -451,7 +381,7 @@ Test(volleyball, t21_second_serve_needs_another_piece)
 {
     Core_Position *pos =
         setup("Rd1,Qf1/Qa8 ball=d3 phase=serve serve=2 first=w0");
-    expect_list(pos, "S Qf1-d3>b5, S Qf1-d3>f5, S Qf1-d3>a6, S Qf1-d3>g6, "
+    vbt_expect_list(pos, "S Qf1-d3>b5, S Qf1-d3>f5, S Qf1-d3>a6, S Qf1-d3>g6, "
                      "S Qf1-d3>h7");
     core_position_free(pos);
 }
@@ -459,21 +389,21 @@ Test(volleyball, t21_second_serve_needs_another_piece)
 Test(volleyball, t23_ace_and_goal_credit)
 {
     Core_Position *pos = setup("Rd1/Qa8 phase=serve");
-    play(pos, "S Rd1-d3>d6");
-    expect_field(pos, "points", "1:0");
-    expect_field(pos, "goals", "w0");
-    expect_field(pos, "clock", "1");
-    expect_field(pos, "serve", "2");
-    expect_field(pos, "phase", "defpen");
-    expect_list(pos, T16_PENALTIES);
-    play(pos, "P Qa8-d8");
-    expect_list(pos, "@ d1, @ d2, @ d4");
-    play(pos, "@ d1");
+    vbt_play(pos, "S Rd1-d3>d6");
+    vbt_expect_field(pos, "points", "1:0");
+    vbt_expect_field(pos, "goals", "w0");
+    vbt_expect_field(pos, "clock", "1");
+    vbt_expect_field(pos, "serve", "2");
+    vbt_expect_field(pos, "phase", "defpen");
+    vbt_expect_list(pos, T16_PENALTIES);
+    vbt_play(pos, "P Qa8-d8");
+    vbt_expect_list(pos, "@ d1, @ d2, @ d4");
+    vbt_play(pos, "@ d1");
     /* no serve, manoeuvre or removal: W forfeits (5.7) */
-    expect_field(pos, "points", "1:1");
-    expect_field(pos, "goals", "w0,b-");
-    expect_field(pos, "clock", "2");
-    expect_field(pos, "server", "b");
+    vbt_expect_field(pos, "points", "1:1");
+    vbt_expect_field(pos, "goals", "w0,b-");
+    vbt_expect_field(pos, "clock", "2");
+    vbt_expect_field(pos, "server", "b");
     core_position_free(pos);
 }
 
@@ -481,7 +411,7 @@ Test(volleyball, t24_ball_obstructs_ordinary_moves)
 {
     Core_Position *pos =
         setup("Rc2,Qc1/Qh8 ball=c3 phase=serve serve=2 first=w0");
-    expect_list(pos, "P Qc1-a1, P Qc1-e1, P Qc1-b2, P Qc1-d2, P Qc1-a3, "
+    vbt_expect_list(pos, "P Qc1-a1, P Qc1-e1, P Qc1-b2, P Qc1-d2, P Qc1-a3, "
                      "P Qc1-e3, P Rc2-a2, P Rc2-b2, P Rc2-d2, P Rc2-e2, "
                      "P Rc2-f2, P Rc2-g2, P Rc2-h2");
     Core_Move mv;
@@ -497,10 +427,10 @@ Test(volleyball, c1_mate_in_one)
 {
     Core_Position *pos = setup("Rb1,Ng7/Vg8,Mh8 " CHESS_OVER
                                "attackers=w0 king=b1 cfirst=w tomove=w");
-    expect_list(pos, "C Rb1-a1, C Rb1-c1, C Rb1-d1, C Rb1-e1, C Rb1-f1, "
+    vbt_expect_list(pos, "C Rb1-a1, C Rb1-c1, C Rb1-d1, C Rb1-e1, C Rb1-f1, "
                      "C Rb1-g1, C Rb1-h1, C Rb1-b2, C Rb1-b3, C Rb1-b4, "
                      "C Rb1-b5, C Rb1-b6, C Rb1-b7, C Rb1-b8");
-    play(pos, "C Rb1-h1");
+    vbt_play(pos, "C Rb1-h1");
     Core_Status st = core_status(pos);
     cr_assert_eq(st.outcome, CORE_WIN_WHITE);
     cr_assert_eq(st.reason, CORE_REASON_CHECKMATE);
@@ -511,9 +441,9 @@ Test(volleyball, c2_static_piece_shields_the_king)
 {
     Core_Position *pos = setup("Rb1,Ng7,Bh4/Vg8,Mh8 " CHESS_OVER
                                "attackers=w0 king=b1 cfirst=w tomove=w");
-    play(pos, "C Rb1-h1");
+    vbt_play(pos, "C Rb1-h1");
     cr_assert_eq(core_status(pos).outcome, CORE_ONGOING);
-    expect_list(pos, "C Kh8-h7");
+    vbt_expect_list(pos, "C Kh8-h7");
     core_position_free(pos);
 }
 
@@ -522,9 +452,9 @@ Test(volleyball, c3_king_in_check_moves_first)
     /* The King is placed, then A-40 decides who moves. */
     Core_Position *pos = setup("Ra8/M* " CHESS_OVER
                                "attackers=w0 king=b0 cfirst=w pending=b0");
-    play(pos, "+ Kh8");
+    vbt_play(pos, "+ Kh8");
     cr_assert_eq(core_side_to_move(pos), CORE_BLACK);
-    expect_list(pos, "C Kh8-g7, C Kh8-h7");
+    vbt_expect_list(pos, "C Kh8-g7, C Kh8-h7");
     core_position_free(pos);
 }
 
@@ -532,9 +462,9 @@ Test(volleyball, c4_king_captures_an_unprotected_attacker)
 {
     Core_Position *pos = setup("Rg7/M* " CHESS_OVER
                                "attackers=w0 king=b0 cfirst=b pending=b0");
-    play(pos, "+ Kh8");
-    expect_list(pos, "C Kh8-g7");
-    play(pos, "C Kh8-g7");
+    vbt_play(pos, "+ Kh8");
+    vbt_expect_list(pos, "C Kh8-g7");
+    vbt_play(pos, "C Kh8-g7");
     Core_Status st = core_status(pos);
     cr_assert_eq(st.outcome, CORE_DRAW);
     cr_assert_eq(st.reason, CORE_REASON_NOT_CAUGHT);
@@ -543,81 +473,15 @@ Test(volleyball, c4_king_captures_an_unprotected_attacker)
 
 /* ---- formats, round trips, hostile input ----------------------------- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Every state of random matches: the position string and the encoding
- * round-trip, every listed action formats and parses back to itself. */
-static void random_matches(const char *gname, const char *options,
-                           int matches, uint64_t seed)
-{
-    const Core_Game *g = core_game_find(gname);
-    cr_assert_not_null(g);
-    size_t max = core_game_max_moves(g);
-    Core_Move *buf = malloc(max * sizeof *buf);
-    uint8_t *enc = malloc(core_game_encode_max(g));
-    uint8_t *enc2 = malloc(core_game_encode_max(g));
-    cr_assert(buf && enc && enc2);
-    for (int m = 0; m < matches; m++) {
-        Core_Position *pos = NULL, *copy = NULL;
-        cr_assert_eq(core_position_new(&pos, g, options), 0);
-        cr_assert_eq(core_position_new(&copy, g, options), 0);
-        int plies = 0;
-        for (;;) {
-            size_t n = 0, len = 0, len2 = 0;
-            char text[CORE_POSITION_TEXT_MAX], text2[CORE_POSITION_TEXT_MAX];
-            char why[200] = "";
-            cr_assert_eq(core_encode(pos, enc, core_game_encode_max(g), &len),
-                         0);
-            cr_assert_eq(core_decode(copy, enc, len), 0);
-            cr_assert_eq(core_encode(copy, enc2, core_game_encode_max(g),
-                                     &len2), 0);
-            cr_assert(len == len2 && memcmp(enc, enc2, len) == 0);
-            cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
-            cr_assert_eq(core_position_parse(copy, text, why, sizeof why), 0,
-                         "%s: %s", text, why);
-            cr_assert_eq(core_position_format(copy, text2, sizeof text2), 0);
-            cr_assert_str_eq(text, text2);
-            cr_assert_eq(core_moves(pos, buf, max, &n), 0);
-            if (core_status(pos).outcome != CORE_ONGOING) {
-                cr_assert_eq(n, 0);
-                break;
-            }
-            cr_assert_gt(n, 0, "no action but not over: %s", text);
-            for (size_t i = 0; i < n; i++) {
-                char t[CORE_NOTATION_MAX];
-                Core_Move back;
-                cr_assert_eq(core_move_format(pos, &buf[i], t, sizeof t), 0);
-                cr_assert_eq(core_move_parse(pos, t, &back), 0, "%s", t);
-                cr_assert(core_move_equal(&back, &buf[i]));
-                if (i > 0)
-                    cr_assert(memcmp(buf[i - 1].b, buf[i].b, 4) < 0,
-                              "order at %s", t);
-            }
-            cr_assert_eq(core_play(pos, &buf[rng_next(&seed) % n]), 0);
-            cr_assert_lt(++plies, 20000);
-        }
-        core_position_free(pos);
-        core_position_free(copy);
-    }
-    free(buf);
-    free(enc);
-    free(enc2);
-}
-
 Test(volleyball, random_matches_round_trip)
 {
-    random_matches("volleyball", NULL, 25, 42);
+    vbt_random_matches("volleyball", NULL, 25, 42, NULL);
 }
 
 Test(volleyball, random_matches_with_chess_stage_round_trip)
 {
-    random_matches("volleyball", "chess=on,set1=4,set2=3,set3=2", 40, 7);
+    vbt_random_matches("volleyball", "chess=on,set1=4,set2=3,set3=2", 40, 7,
+                       NULL);
 }
 
 Test(volleyball, options_are_checked_and_canonical)
@@ -732,16 +596,16 @@ Test(volleyball, random_bytes_never_decode_to_garbage)
     uint64_t seed = 99;
     cr_assert_eq(core_encode(pos, enc, sizeof enc, &len), 0);
     for (int i = 0; i < 20000; i++) {
-        size_t n = (size_t)(rng_next(&seed) % (len + 8));
+        size_t n = (size_t)(vbt_rng_next(&seed) % (len + 8));
         memcpy(junk, enc, len);
         /* flip a few bytes of a valid encoding, or take pure noise */
         if (i % 4 == 0) {
             for (size_t k = 0; k < n; k++)
-                junk[k] = (uint8_t)rng_next(&seed);
+                junk[k] = (uint8_t)vbt_rng_next(&seed);
         } else {
             n = len;
             for (int k = 0; k < 1 + i % 3; k++)
-                junk[rng_next(&seed) % len] = (uint8_t)rng_next(&seed);
+                junk[vbt_rng_next(&seed) % len] = (uint8_t)vbt_rng_next(&seed);
         }
         if (n > 0 && i % 2)
             junk[0] = 4;
