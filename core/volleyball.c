@@ -21,7 +21,7 @@ static const char *const outcome_names[] = {"none", "mate", "stalemate",
 #define VB_MAX_MOVES8 1024
 #define VB_MAX_MOVES10 4096
 #define VB_CLOCK_MAX 1000
-#define VB_POINTS_MAX 200
+#define VB_POINTS_MAX 145 /* 2 x (60 + 12) + 1 */
 
 static int pieces_per_side(const Vb_State *s)
 {
@@ -461,6 +461,23 @@ static const char *validate(Vb_State *s)
     }
     if (won[0] != s->sets[0] || won[1] != s->sets[1])
         return "set history does not match sets won";
+    /* Every point is a fault/forfeit (one minute each) or a lost rally
+     * (after a crossing of the set, or the one carried rally), and the goal
+     * log holds one entry per point. */
+    unsigned logged = 0;
+    for (int i = 0; i < s->hist_n; i++) {
+        if (s->hist[i][1] + s->hist[i][2] >
+            2u * (s->opt_set_len[i] + VB_OT_CAP) + 1)
+            return "too many points for a set";
+        logged += s->hist[i][1] + s->hist[i][2];
+    }
+    if (!over) {
+        if (s->points[0] + s->points[1] > 2u * s->set_minute + 1)
+            return "more points than the set's minutes allow";
+        logged += s->points[0] + s->points[1];
+    }
+    if (s->goal_n != logged)
+        return "goal log does not match the points";
     if (s->goal_n > VB_GOALS_MAX)
         return "goal log too long";
     for (int i = 0; i < VB_GOALS_MAX; i++) {
@@ -1317,6 +1334,25 @@ static const char *parse_field(Vb_State *s, const char *k, const char *v)
     return NULL;
 }
 
+static void goals_add(Vb_State *s, int side, unsigned n)
+{
+    for (unsigned i = 0; i < n && s->goal_n < VB_GOALS_MAX; i++)
+        s->goal[s->goal_n++] = (uint8_t)(side << 7 | VB_GOAL_NONE);
+}
+
+static void default_goals(Vb_State *s)
+{
+    s->goal_n = 0;
+    for (int i = 0; i < s->hist_n; i++) {
+        goals_add(s, 0, s->hist[i][1]);
+        goals_add(s, 1, s->hist[i][2]);
+    }
+    if (s->phase != VB_OVER && s->phase != VB_CHESS) {
+        goals_add(s, 0, s->points[0]);
+        goals_add(s, 1, s->points[1]);
+    }
+}
+
 static int vb_position_parse(void *st, const char *text, char *why,
                              size_t why_cap)
 {
@@ -1342,7 +1378,7 @@ static int vb_position_parse(void *st, const char *text, char *why,
     s->last_shooter[0] = s->last_shooter[1] = VB_NONE;
     s->king = VB_NONE;
     s->to_move = VB_NONE;
-    int have_pieces = 0, have_toact = 0;
+    int have_pieces = 0, have_toact = 0, have_goals = 0;
 
     while (*p) {
         while (*p == ' ' || *p == '\t')
@@ -1374,6 +1410,8 @@ static int vb_position_parse(void *st, const char *text, char *why,
         *eq = '\0';
         if (strcmp(tok, "toact") == 0)
             have_toact = 1;
+        if (strcmp(tok, "goals") == 0)
+            have_goals = 1;
         const char *err = parse_field(s, tok, eq + 1);
         if (err != NULL)
             return core__why(why, why_cap, TB_E_POSITION, err);
@@ -1385,6 +1423,8 @@ static int vb_position_parse(void *st, const char *text, char *why,
         s->to_act = s->server;
     if (s->phase == VB_OVER && !have_toact)
         s->to_act = s->sets[1] == 2;
+    if (!have_goals) /* one uncredited goal per point, set by set */
+        default_goals(s);
     const char *err = validate(s);
     if (err != NULL)
         return core__why(why, why_cap, TB_E_POSITION, err);

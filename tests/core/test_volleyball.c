@@ -573,6 +573,9 @@ Test(volleyball, bad_positions_are_refused_with_a_reason)
         "Qd1/Qa8 ball",
         "Na1,Na2,Na3,Na4,Nb1,Nb2,Nb3,Nb4,Nc1,Nc2,Nc3/Qa8",
         "Qd1/Qa8 phase=chess",
+        "Qd1/Qa8 points=3:0",               /* 3 points in minute 0 */
+        "Qd1/Qa8 points=1:0 minute=1 goals=-", /* goal log too short */
+        "Qd1/Qa8 goals=w-",                 /* goal log too long */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Core_Position *pos = setup(NULL);
