@@ -625,3 +625,78 @@ Test(volleyball, random_bytes_never_decode_to_garbage)
     cr_assert_eq(core_decode(pos, enc, len), TB_E_MISMATCH);
     core_position_free(pos);
 }
+
+/* ---- sets, overtime and match end (6.1-6.4, A-20) -------------------- */
+
+Test(volleyball, fault_in_overtime_ends_the_set)
+{
+    Core_Position *pos =
+        setup("Nb1/Qd8 phase=serve minute=12 ot=1 points=3:3 clock=12");
+    vbt_play(pos, "S Nb1-d2>c4/F");
+    vbt_expect_field(pos, "history", "b3:4");
+    vbt_expect_field(pos, "sets", "0:1");
+    vbt_expect_field(pos, "set", "2");
+    vbt_expect_field(pos, "points", "0:0");
+    vbt_expect_field(pos, "ot", "0");
+    vbt_expect_field(pos, "server", "b");
+    core_position_free(pos);
+}
+
+Test(volleyball, overtime_cap_gives_the_set_to_the_capping_side)
+{
+    Core_Position *pos = setup("Rd1/Qa8 ball=d3 phase=rally toact=w "
+                               "touches=2 minute=23 ot=1 points=3:3 clock=23");
+    vbt_play(pos, "T Rd1-d3>d6");
+    /* minute 24 = 12 + 12: White's crossing caps the set; the rally is
+     * carried and Black cannot reach d6, so White also scores in set 2 */
+    vbt_expect_field(pos, "history", "w3:3");
+    vbt_expect_field(pos, "points", "1:0");
+    vbt_expect_field(pos, "counts", "1");
+    vbt_expect_field(pos, "server", "b");
+    vbt_expect_field(pos, "serve", "1");
+    core_position_free(pos);
+}
+
+Test(volleyball, second_set_won_ends_the_match)
+{
+    Core_Position *pos = setup("Rd1/Qa8 ball=d3 phase=rally toact=w "
+                               "touches=2 set=2 sets=1:0 history=w1:0 "
+                               "minute=11 clock=23 points=1:0");
+    vbt_play(pos, "T Rd1-d3>d6");
+    Core_Status st = core_status(pos);
+    cr_assert_eq(st.outcome, CORE_WIN_WHITE);
+    cr_assert_eq(st.reason, CORE_REASON_POINTS);
+    vbt_expect_field(pos, "phase", "over");
+    vbt_expect_field(pos, "history", "w1:0,w1:0");
+    vbt_expect_list(pos, "");
+    Core_Move mv;
+    cr_assert_eq(core_move_parse(pos, "T Qa8-d6>d5", &mv), TB_E_OVER);
+    core_position_free(pos);
+}
+
+/* A-36, A-40: attackers are the distinct scorers of the winner's last
+ * three credited goals (w0, w1, w1 here, skipping the uncredited one);
+ * the ball ends on Black's half, so Black moves first. */
+Test(volleyball, chess_stage_takes_the_last_three_scorers)
+{
+    Core_Position *pos = setup(
+        "Rd1,Nb1,Bc1/Qa8,Mh8 ball=d3 phase=rally toact=w touches=2 set=3 "
+        "sets=1:1 history=w1:0,b0:1 minute=7 clock=31 points=3:0 "
+        "goals=w1,b-,w1,w-,w0 chess=on");
+    vbt_play(pos, "T Rd1-d3>d6");
+    vbt_expect_field(pos, "phase", "chess");
+    vbt_expect_field(pos, "attackers", "w0,w1");
+    vbt_expect_field(pos, "king", "b1");
+    vbt_expect_field(pos, "cfirst", "b");
+    vbt_expect_field(pos, "tomove", "b");
+    vbt_expect_field(pos, "ball", "-");
+    vbt_expect_list(pos, "C Kh8-g7, C Kh8-h7, C Kh8-g8");
+    vbt_play(pos, "C Kh8-g7");
+    /* the attackers' moves: the rook d3 and the knight b1, not Bc1 */
+    char got[8192];
+    vbt_list(pos, got, sizeof got);
+    cr_assert(strncmp(got, "C Nb1-d2, C Nb1-a3, C Nb1-c3, C Rd3-d1", 38) == 0,
+              "%s", got);
+    cr_assert_null(strstr(got, "Bc1"));
+    core_position_free(pos);
+}
