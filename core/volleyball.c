@@ -1450,8 +1450,9 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
 /*
  * max_moves: a serve list has at most (serve squares) x (pieces) x
  * (landings of one throw) = 4 x 10 x 14 = 560 actions on 8x8 and
- * 5 x 12 x 64 = 3840 on 10x10 (4 rays of at most 16 rebounds each);
- * every other kind is smaller. See docs/rules/volleyball.md.
+ * 5 x 12 x 50 = 3000 on 10x10 (18 own-half landings, two rays reaching
+ * the net with at most 16 rebounds each); every other kind is smaller.
+ * See docs/rules/volleyball.md.
  */
 /* The members both boards share. */
 #define VB_COMMON_MEMBERS                                                    \
