@@ -700,3 +700,29 @@ Test(volleyball, chess_stage_takes_the_last_three_scorers)
     cr_assert_null(strstr(got, "Bc1"));
     core_position_free(pos);
 }
+
+/* A-31: pieces returning in the same minute are placed in removal order,
+ * each by its owner, before the rally goes on. */
+Test(volleyball, returning_pieces_are_placed_fifo)
+{
+    Core_Position *pos = setup("Rd1/Qa8,N*,B* ball=d3 phase=rally toact=w "
+                               "touches=2 clock=5 out=b2@6,b1@6");
+    vbt_play(pos, "T Rd1-d3>d5");
+    vbt_expect_field(pos, "pending", "b2,b1");
+    vbt_expect_field(pos, "out", "-");
+    cr_assert_eq(core_side_to_move(pos), CORE_BLACK);
+    char got[8192];
+    vbt_list(pos, got, sizeof got);
+    cr_assert(strncmp(got, "+ Ba5, + Bb5, + Bc5, + Be5", 26) == 0, "%s", got);
+    vbt_play(pos, "+ Bc6");
+    vbt_expect_field(pos, "pending", "b1");
+    vbt_list(pos, got, sizeof got);
+    cr_assert(strncmp(got, "+ Na5, + Nb5, + Nc5, + Ne5", 26) == 0, "%s", got);
+    cr_assert_null(strstr(got, "Nc6"));
+    vbt_play(pos, "+ Nc7");
+    vbt_expect_field(pos, "pending", "-");
+    /* the placed knight may touch at once (5.6) */
+    vbt_list(pos, got, sizeof got);
+    cr_assert_not_null(strstr(got, "T Nc7-d5>"), "%s", got);
+    core_position_free(pos);
+}
