@@ -1432,6 +1432,99 @@ static int vb_position_parse(void *st, const char *text, char *why,
     return 0;
 }
 
+/* ---- view ----------------------------------------------------------- */
+
+static const char *const type_names[] = {"knight", "bishop", "rook", "queen",
+                                         "vizier", "moor", "jack", "cat"};
+
+/* The board as White sees it, with a net row between the halves; White's
+ * pieces in capitals, Black's in small letters, the ball as "o". The
+ * status line gives set, minute, score, serve and the rally's touches. */
+static int vb_view(const void *st, Core_View *v)
+{
+    const Vb_State *s = st;
+    int nf = vb_nf(s);
+    Core_Text t;
+
+    v->rows = nf + 1;
+    v->cols = nf;
+    for (int f = 0; f < nf; f++)
+        v->col_label[f][0] = (char)('a' + f);
+    for (int row = 0; row <= nf; row++) {
+        if (row == nf / 2) { /* the net (2.1) */
+            for (int f = 0; f < nf; f++) {
+                v->cell[row][f].kind = CORE_CELL_NET;
+                v->cell[row][f].owner = -1;
+            }
+            continue;
+        }
+        int r = nf - 1 - (row < nf / 2 ? row : row - 1);
+        core__text_init(&t, v->row_label[row], sizeof v->row_label[row]);
+        core__text_uint(&t, (uint64_t)(r + 1));
+        core__text_end(&t);
+        for (int f = 0; f < nf; f++) {
+            Core_Cell *c = &v->cell[row][f];
+            int sq = r * nf + f, id = s->board[sq];
+            c->kind = (f + r) % 2 == 0 ? CORE_CELL_DARK : CORE_CELL_LIGHT;
+            c->owner = -1;
+            core__text_init(&t, c->name, sizeof c->name);
+            square_text(s, &t, sq);
+            core__text_end(&t);
+            core__text_init(&t, c->detail, sizeof c->detail);
+            if (id != VB_NONE) {
+                int white = !vb_colour(id);
+                char letter = piece_letter(s, id);
+                c->owner = (int8_t)vb_colour(id);
+                c->glyph[0] = white ? letter : (char)(letter - 'A' + 'a');
+                core__text_str(&t, white ? "White " : "Black ");
+                core__text_str(&t, letter == 'K' ? "king"
+                                                 : type_names[s->type[id]]);
+                if (s->touched >> id & 1)
+                    core__text_str(&t, ", touched");
+                if (s->phase == VB_CHESS && (s->attackers >> id & 1))
+                    core__text_str(&t, ", attacker");
+            } else if (sq == s->ball) {
+                c->glyph[0] = 'o';
+                core__text_str(&t, "the ball");
+            }
+            core__text_end(&t);
+        }
+    }
+    core__text_init(&t, v->status, sizeof v->status);
+    if (s->phase == VB_CHESS) {
+        core__text_str(&t, "chess stage, attacker moves ");
+        core__text_uint(&t, s->att_moves);
+        core__text_str(&t, "/12");
+    } else {
+        core__text_str(&t, "set ");
+        core__text_uint(&t, s->set_no);
+        core__text_str(&t, " min ");
+        core__text_uint(&t, s->set_minute);
+        core__text_char(&t, '/');
+        core__text_uint(&t, s->set_len);
+        if (s->overtime)
+            core__text_str(&t, " OT");
+        core__text_str(&t, " points ");
+        pair_text(&t, s->points[0], s->points[1]);
+    }
+    core__text_str(&t, " sets ");
+    pair_text(&t, s->sets[0], s->sets[1]);
+    if (s->phase == VB_SERVE || s->phase == VB_DEFPEN) {
+        core__text_str(&t, s->server ? " | Black serves " : " | White serves ");
+        core__text_uint(&t, s->serve_index);
+        core__text_str(&t, "/2");
+    } else if (s->phase == VB_RALLY) {
+        core__text_str(&t, s->to_act ? " | Black touch " : " | White touch ");
+        core__text_uint(&t, s->touches + 1u);
+        if (s->touches == 0 && s->must_pass)
+            core__text_str(&t, ", must pass");
+        if (s->touches == 2)
+            core__text_str(&t, ", must shoot");
+    }
+    core__text_end(&t); /* a too-long status is cut, never an error */
+    return 0;
+}
+
 /* ---- perft and the game tables --------------------------------------- */
 
 extern const Core_Game core__volleyball;
@@ -1462,7 +1555,8 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
     .move_format = vb_move_format, .move_parse = vb_move_parse,              \
     .position_format = vb_position_format,                                   \
     .position_parse = vb_position_parse,                                     \
-    .options_format = vb_options_format, .evaluate = vb_evaluate
+    .options_format = vb_options_format, .evaluate = vb_evaluate,           \
+    .view = vb_view
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

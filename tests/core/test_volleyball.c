@@ -726,3 +726,27 @@ Test(volleyball, returning_pieces_are_placed_fifo)
     cr_assert_not_null(strstr(got, "T Nc7-d5>"), "%s", got);
     core_position_free(pos);
 }
+
+Test(volleyball, view_shows_the_net_pieces_ball_and_score)
+{
+    Core_Position *pos = setup(NULL);
+    vbt_play(pos, "S Bc3-d2>a5");
+    Core_View v;
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_eq(v.rows, 9);
+    cr_assert_eq(v.cols, 8);
+    cr_assert_eq(v.cell[4][3].kind, CORE_CELL_NET);
+    cr_assert_str_eq(v.row_label[0], "8");
+    cr_assert_str_eq(v.row_label[5], "4");
+    cr_assert_str_eq(v.cell[0][3].name, "d8"); /* Black's queen */
+    cr_assert_str_eq(v.cell[0][3].glyph, "q");
+    cr_assert_eq(v.cell[0][3].owner, CORE_BLACK);
+    cr_assert_str_eq(v.cell[3][0].name, "a5"); /* the ball */
+    cr_assert_str_eq(v.cell[3][0].glyph, "o");
+    cr_assert_eq(v.cell[3][0].owner, -1);
+    cr_assert_str_eq(v.cell[7][3].glyph, "B"); /* the server on d2 */
+    cr_assert_eq(v.cell[8][0].kind, CORE_CELL_DARK); /* a1 */
+    cr_assert_str_eq(v.status, "set 1 min 1/12 points 0:0 sets 0:0 | "
+                               "Black touch 1, must pass");
+    core_position_free(pos);
+}
