@@ -28,6 +28,7 @@ typedef struct Model {
     uint64_t touched; /* bit per id (square of origin) */
     int start;        /* match's first serve still to come */
     int clock, removals;
+    int removed_at; /* clock of the first removal */
 } Model;
 
 typedef struct Vec2 {
@@ -403,7 +404,8 @@ static int successors(const Model *m, Succ *out);
 static void normalise(Model *m)
 {
     cr_assert_lt(m->clock, 12, "model range exceeded");
-    cr_assert(m->removals == 0 || m->clock < 6, "a removed piece returns");
+    cr_assert(m->removals == 0 || m->clock < m->removed_at + 6,
+              "a removed piece returns");
     for (;;) {
         if (m->phase == 1) {
             if (touch_succ(m, NULL) == 0) {
@@ -459,7 +461,8 @@ static int successors(const Model *m, Succ *out)
                 continue;
             n++;
             if (o) {
-                t.removals++;
+                if (t.removals++ == 0)
+                    t.removed_at = t.clock;
                 normalise(&t);
                 push(o, &t);
             }
@@ -608,4 +611,130 @@ Test(volleyball_model, clean_serve_positions_match)
                      "phase=serve server=b";
     for (int d = 1; d <= 3; d++)
         cr_assert_eq(engine_perft(pb, d), model_perft(&m, d), "depth %d", d);
+}
+
+/* ---- states reached by play, converted from the position string ------ */
+
+static const char *key_value(const char *text, const char *key, char *out,
+                             size_t cap)
+{
+    char pat[32] = " ";
+    strcat(pat, key);
+    strcat(pat, "=");
+    const char *p = strstr(text, pat);
+    cr_assert_not_null(p, "no %s in %s", key, text);
+    p += strlen(pat);
+    size_t n = strcspn(p, " ");
+    cr_assert_lt(n, cap);
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return out;
+}
+
+static int sq_of(const char *t) { return (t[1] - '1') * 8 + (t[0] - 'a'); }
+
+/* Engine piece reference "w3"/"b0" to the model id (the same number). */
+static int ref_id(const char *t) { return (t[0] == 'b') * 12 + atoi(t + 1); }
+
+/* Build the model's state from the engine's position string; returns 0
+ * when the state is outside the model's range. */
+static int model_from_engine(const Core_Position *pos, Model *m)
+{
+    char text[CORE_POSITION_TEXT_MAX], v[512];
+    cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
+    if (strcmp(key_value(text, "out", v, sizeof v), "-") != 0 ||
+        strcmp(key_value(text, "pending", v, sizeof v), "-") != 0 ||
+        strcmp(key_value(text, "counts", v, sizeof v), "1") != 0 ||
+        atoi(key_value(text, "clock", v, sizeof v)) > 5 ||
+        strcmp(key_value(text, "set", v, sizeof v), "1") != 0)
+        return 0;
+    memset(m, 0, sizeof *m);
+    for (int i = 0; i < 64; i++)
+        m->id[i] = -1;
+    const char *p = text;
+    for (int side = 0; side < 2; side++) {
+        for (int i = 0; *p != '/' && *p != ' '; i++) {
+            char letter = *p++;
+            int sq = sq_of(p);
+            p += 2;
+            m->pc[sq] = side ? (char)tolower((unsigned char)letter) : letter;
+            m->id[sq] = side * 12 + i;
+            if (*p == ',')
+                p++;
+        }
+        p++;
+    }
+    key_value(text, "ball", v, sizeof v);
+    m->ball = v[0] == '-' ? -1 : sq_of(v);
+    key_value(text, "phase", v, sizeof v);
+    m->phase = strcmp(v, "serve") == 0 ? 0 : strcmp(v, "rally") == 0 ? 1 : 2;
+    m->server = key_value(text, "server", v, sizeof v)[0] == 'b';
+    m->serve_idx = atoi(key_value(text, "serve", v, sizeof v));
+    key_value(text, "first", v, sizeof v);
+    m->first_id = v[0] == '-' ? -1 : ref_id(v);
+    m->to_act = key_value(text, "toact", v, sizeof v)[0] == 'b';
+    m->touches = atoi(key_value(text, "touches", v, sizeof v));
+    m->must_pass = atoi(key_value(text, "mustpass", v, sizeof v));
+    key_value(text, "touched", v, sizeof v);
+    for (char *q = v; *q && *q != '-';) {
+        m->touched |= (uint64_t)1 << ref_id(q);
+        q = strchr(q, ',');
+        if (q == NULL)
+            break;
+        q++;
+    }
+    m->start = atoi(key_value(text, "start", v, sizeof v));
+    m->clock = atoi(key_value(text, "clock", v, sizeof v));
+    return 1;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Along random games: every state within the model's range (first five
+ * minutes, nothing out) has the same perft(2) under both models, and
+ * every fourth one the same perft(3). */
+Test(volleyball_model, states_along_random_games_match)
+{
+    const Core_Game *g = core_game_find("volleyball");
+    size_t cap = core_game_max_moves(g);
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    uint64_t seed = 2024;
+    int compared = 0, served_from_ball = 0, defpen = 0;
+    cr_assert_not_null(buf);
+    for (int game = 0; game < 60; game++) {
+        Core_Position *pos = NULL;
+        cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+        for (int ply = 0; ply < 40; ply++) {
+            Model m;
+            if (model_from_engine(pos, &m)) {
+                uint64_t n = 0;
+                int depth = compared % 4 == 0 ? 3 : 2;
+                cr_assert_eq(core_perft(pos, (unsigned)depth, &n), 0);
+                char text[CORE_POSITION_TEXT_MAX];
+                core_position_format(pos, text, sizeof text);
+                cr_assert_eq(n, model_perft(&m, depth), "depth %d at %s",
+                             depth, text);
+                compared++;
+                served_from_ball += m.phase == 0 && m.ball >= 0 &&
+                                    half_of(m.ball) == m.server;
+                defpen += m.phase == 2;
+            }
+            size_t k = 0;
+            cr_assert_eq(core_moves(pos, buf, cap, &k), 0);
+            if (k == 0)
+                break;
+            core_make(pos, &buf[splitmix(&seed) % k]);
+        }
+        core_position_free(pos);
+    }
+    free(buf);
+    cr_assert_gt(compared, 500);
+    cr_assert_gt(served_from_ball, 10);
+    cr_assert_gt(defpen, 0);
 }
