@@ -86,7 +86,16 @@ static inline int vb_nsq(const Vb_State *s) { return s->board10 ? 100 : 64; }
 static inline int vb_colour(int id) { return id >= VB_STRIDE; }
 static inline int vb_half(const Vb_State *s, int sq)
 {
-    return sq / vb_nf(s) >= vb_nf(s) / 2;
+    return sq >= (s->board10 ? 50 : 32);
+}
+/* File and rank of a square (constant divisors, so no division). */
+static inline int vb_file(const Vb_State *s, int sq)
+{
+    return s->board10 ? sq % 10 : sq & 7;
+}
+static inline int vb_rank(const Vb_State *s, int sq)
+{
+    return s->board10 ? sq / 10 : sq >> 3;
 }
 
 /* The standard start position (spec 2.4 or P-09) with options applied. */

@@ -122,7 +122,7 @@ static int height(int type)
 static int step(const Vb_State *s, int sq, Vb_Vec v)
 {
     int nf = vb_nf(s);
-    int f = sq % nf + v.df, r = sq / nf + v.dr;
+    int f = vb_file(s, sq) + v.df, r = vb_rank(s, sq) + v.dr;
     if (f < 0 || f >= nf || r < 0 || r >= nf)
         return -1;
     return r * nf + f;
@@ -137,7 +137,7 @@ static int corner(const Vb_State *s, int sq)
 /* Near lines of a side (2.1, P-01): the two ranks next to the net. */
 static int near_line(const Vb_State *s, int sq, int side)
 {
-    int nf = vb_nf(s), r = sq / nf, h = nf / 2;
+    int nf = vb_nf(s), r = vb_rank(s, sq), h = nf / 2;
     return side == CORE_WHITE ? (r == h - 1 || r == h - 2)
                               : (r == h || r == h + 1);
 }
@@ -171,27 +171,35 @@ static int on_board(const Vb_State *s, int id)
 static int approach(const Vb_State *s, int id, int x)
 {
     uint8_t va[3];
-    int o = s->where[id], c = vb_colour(id);
+    int o = s->where[id], c = vb_colour(id), nf = vb_nf(s);
     if (o == VB_NONE || x < 0 || vb_half(s, x) != c || s->board[x] != VB_NONE)
         return -1;
+    /* Work from the displacement: a leaper needs it among its vectors, a
+     * slider a line of its kind with the squares between empty (both ends
+     * are on the owner's half, so the squares between are too). */
+    int df = vb_file(s, x) - vb_file(s, o), dr = vb_rank(s, x) - vb_rank(s, o);
+    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
     int nv = type_variants(s, s->type[id], va);
     for (int i = 0; i < nv; i++) {
         const Vb_Variant *v = &variants[va[i]];
-        for (int k = 0; k < v->n; k++) {
-            int t = step(s, o, v->v[k]);
-            if (!v->slider) {
-                if (t == x)
+        if (!v->slider) {
+            for (int k = 0; k < v->n; k++)
+                if (v->v[k].df == df && v->v[k].dr == dr)
                     return va[i];
-                continue;
-            }
-            while (t >= 0 && vb_half(s, t) == c) {
-                if (t == x)
-                    return va[i];
-                if (s->board[t] != VB_NONE)
-                    break;
-                t = step(s, t, v->v[k]);
-            }
+            continue;
         }
+        int line = va[i] == VA_ORTH ? (df == 0) != (dr == 0)
+                                    : adf == adr && adf != 0;
+        if (!line)
+            continue;
+        int n = adf > adr ? adf : adr;
+        int stepsq = (dr > 0) - (dr < 0);
+        stepsq = stepsq * nf + ((df > 0) - (df < 0));
+        int clear = 1;
+        for (int j = 1; j < n && clear; j++)
+            clear = s->board[o + j * stepsq] == VB_NONE;
+        if (clear)
+            return va[i];
     }
     return -1;
 }
