@@ -822,11 +822,16 @@ static void generate(Vb_State *s, Vb_Out *o)
     clean_serves(s, o);
 }
 
+static int has_action(const Vb_State *st);
+
 int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap,
                    size_t *n)
 {
     Vb_State s = *st;
     Vb_Out o = {buf, cap, 0, 0};
+    *n = 0;
+    if (buf == NULL) /* no room at all: only say whether that is enough */
+        return has_action(st) ? TB_E_TOOMANY : 0;
     generate(&s, &o);
     *n = o.err ? 0 : o.n;
     if (o.err)

@@ -750,3 +750,23 @@ Test(volleyball, view_shows_the_net_pieces_ball_and_score)
                                "Black touch 1, must pass");
     core_position_free(pos);
 }
+
+Test(volleyball, a_small_move_buffer_is_refused)
+{
+    Core_Position *pos = setup(NULL);
+    Core_Move buf[2];
+    size_t n = 99;
+    cr_assert_eq(core_moves(pos, NULL, 0, &n), TB_E_TOOMANY);
+    cr_assert_eq(n, 0);
+    cr_assert_eq(core_moves(pos, buf, 2, &n), TB_E_TOOMANY);
+    cr_assert_eq(n, 0);
+    vbt_play(pos, "S Bc3-d2>g5");
+    cr_assert_eq(core_moves(pos, buf, 2, &n), TB_E_TOOMANY);
+    core_position_free(pos);
+    pos = setup("Rd1/Qa8 ball=d3 phase=rally toact=w touches=2 set=2 "
+                "sets=1:0 history=w1:0 minute=11 clock=23 points=1:0");
+    vbt_play(pos, "T Rd1-d3>d6"); /* the match ends */
+    cr_assert_eq(core_moves(pos, NULL, 0, &n), 0);
+    cr_assert_eq(n, 0);
+    core_position_free(pos);
+}
