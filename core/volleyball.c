@@ -12,8 +12,8 @@
 #include "volleyball_internal.h"
 
 static const char type_letters[] = "NBRQVMJC";
-static const char *const phase_names[] = {"serve", "rally", "defpen",
-                                          "over", "chess"};
+static const char *const phase_names[] = {"serve", "rally", "defpen", "over",
+                                          "chess"};
 static const char *const outcome_names[] = {"none", "mate", "stalemate",
                                             "notcaught"};
 
@@ -228,7 +228,7 @@ static int vb_move_format(const void *st, const Core_Move *mv, char *buf,
     case VB_K_PENALTY:
     case VB_K_CHESS:
     case VB_K_RETREAT:
-        core__text_str(&t, b[0] == VB_K_PENALTY  ? "P "
+        core__text_str(&t, b[0] == VB_K_PENALTY ? "P "
                            : b[0] == VB_K_CHESS ? "C "
                                                 : "R ");
         if (b[0] == VB_K_CHESS && b[1] == 255) {
@@ -301,8 +301,7 @@ static int shape_ok(const Vb_State *s, const char *t)
     case 'R':
         if (k == 'C' && strcmp(p, "pass") == 0)
             return 1;
-        if (shape_piece_square(s, &p) || *p++ != '-' ||
-            square_read(s, &p) < 0)
+        if (shape_piece_square(s, &p) || *p++ != '-' || square_read(s, &p) < 0)
             return 0;
         return *p == '\0';
     case 'X':
@@ -339,8 +338,7 @@ static int vb_move_parse(const void *st, const char *text, Core_Move *out)
         n = 0;
     for (size_t i = 0; i < n; i++) {
         char f[CORE_NOTATION_MAX];
-        if (vb_move_format(s, &buf[i], f, sizeof f) == 0 &&
-            strcmp(f, t) == 0) {
+        if (vb_move_format(s, &buf[i], f, sizeof f) == 0 && strcmp(f, t) == 0) {
             *out = buf[i];
             rc = 0;
             break;
@@ -491,8 +489,8 @@ static const char *validate(Vb_State *s)
             return "bad goal scorer";
     }
     if (s->server > 1 || s->serve_index < 1 || s->serve_index > 2 ||
-        s->rally_counts > 1 || s->match_first_serve > 1 ||
-        s->to_act > 1 || s->touches > 2 || s->must_pass > 1)
+        s->rally_counts > 1 || s->match_first_serve > 1 || s->to_act > 1 ||
+        s->touches > 2 || s->must_pass > 1)
         return "bad serve or rally field";
     if (s->first_serve_piece != VB_NONE &&
         (!valid_id(s, s->first_serve_piece) ||
@@ -525,8 +523,8 @@ static const char *validate(Vb_State *s)
     if (s->phase == VB_RALLY || s->phase == VB_DEFPEN) {
         if (s->ball == VB_NONE || vb_half(s, s->ball) != s->to_act)
             return "ball not on the acting side's half";
-        if (s->phase == VB_DEFPEN && (s->touches || s->must_pass ||
-                                      s->touched || s->retreat))
+        if (s->phase == VB_DEFPEN &&
+            (s->touches || s->must_pass || s->touched || s->retreat))
             return "rally fields outside a rally";
     } else if (s->touches || s->must_pass || s->touched || s->retreat) {
         return "rally fields outside a rally";
@@ -557,8 +555,8 @@ static const char *validate(Vb_State *s)
     if (s->to_move == VB_NONE && s->pend_n == 0 && s->outcome == VB_CO_NONE)
         return "chess side to move undecided";
     for (int id = 0; id < VB_IDS; id++)
-        if ((s->attackers >> id & 1) && (!valid_id(s, id) ||
-                                         vb_colour(id) != a))
+        if ((s->attackers >> id & 1) &&
+            (!valid_id(s, id) || vb_colour(id) != a))
             return "attacker of the wrong side";
     if (s->out_n)
         return "out list in the chess stage";
@@ -688,8 +686,7 @@ static uint32_t r32(Vb_Reader *r)
     return lo | (uint32_t)r16(r) << 16;
 }
 
-static int vb_decode_any(void *st, const uint8_t *buf, size_t len,
-                         int board10)
+static int vb_decode_any(void *st, const uint8_t *buf, size_t len, int board10)
 {
     Vb_State *s = st;
     Vb_Reader r = {buf, len, 0, 0};
@@ -804,14 +801,13 @@ static Core_Status vb_status(const void *st)
         r.reason = CORE_REASON_POINTS;
     } else if (s->phase == VB_CHESS && s->outcome != VB_CO_NONE) {
         if (s->outcome == VB_CO_MATE) {
-            r.outcome = vb_attacker(s) == CORE_WHITE ? CORE_WIN_WHITE
-                                                     : CORE_WIN_BLACK;
+            r.outcome =
+                vb_attacker(s) == CORE_WHITE ? CORE_WIN_WHITE : CORE_WIN_BLACK;
             r.reason = CORE_REASON_CHECKMATE;
         } else {
             r.outcome = CORE_DRAW; /* a series draw, table 2:1 */
-            r.reason = s->outcome == VB_CO_STALEMATE
-                           ? CORE_REASON_STALEMATE
-                           : CORE_REASON_NOT_CAUGHT;
+            r.reason = s->outcome == VB_CO_STALEMATE ? CORE_REASON_STALEMATE
+                                                     : CORE_REASON_NOT_CAUGHT;
         }
     }
     return r;
@@ -1405,8 +1401,7 @@ static int vb_position_parse(void *st, const char *text, char *why,
             continue;
         }
         if (eq == NULL)
-            return core__why(why, why_cap, TB_E_POSITION,
-                             "expected key=value");
+            return core__why(why, why_cap, TB_E_POSITION, "expected key=value");
         *eq = '\0';
         if (strcmp(tok, "toact") == 0)
             have_toact = 1;
@@ -1435,7 +1430,7 @@ static int vb_position_parse(void *st, const char *text, char *why,
 /* ---- view ----------------------------------------------------------- */
 
 static const char *const type_names[] = {"knight", "bishop", "rook", "queen",
-                                         "vizier", "moor", "jack", "cat"};
+                                         "vizier", "moor",   "jack", "cat"};
 
 /* The board as White sees it, with a net row between the halves; White's
  * pieces in capitals, Black's in small letters, the ball as "o". The
@@ -1548,15 +1543,14 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
  * See docs/rules/volleyball.md.
  */
 /* The members both boards share. */
-#define VB_COMMON_MEMBERS                                                    \
-    .state_size = sizeof(Vb_State), .encode_max = VB_ENCODE_MAX,            \
-    .moves = vb_moves, .make = vb_make, .status = vb_status,                 \
-    .side = vb_side, .ply = vb_ply, .key = vb_key, .encode = vb_encode,      \
-    .move_format = vb_move_format, .move_parse = vb_move_parse,              \
-    .position_format = vb_position_format,                                   \
-    .position_parse = vb_position_parse,                                     \
-    .options_format = vb_options_format, .evaluate = vb_evaluate,           \
-    .view = vb_view
+#define VB_COMMON_MEMBERS                                                      \
+    .state_size = sizeof(Vb_State), .encode_max = VB_ENCODE_MAX,               \
+    .moves = vb_moves, .make = vb_make, .status = vb_status, .side = vb_side,  \
+    .ply = vb_ply, .key = vb_key, .encode = vb_encode,                         \
+    .move_format = vb_move_format, .move_parse = vb_move_parse,                \
+    .position_format = vb_position_format,                                     \
+    .position_parse = vb_position_parse, .options_format = vb_options_format,  \
+    .evaluate = vb_evaluate, .view = vb_view
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

@@ -24,23 +24,57 @@ typedef struct Vb_Variant {
 
 /* Variants (spec 2.2 A-01..A-05, P-02..P-04); the King step is for the
  * chess stage only. */
-enum { VA_N12, VA_30, VA_40, VA_23, VA_11, VA_ORTH, VA_DIAG, VA_C20,
-       VA_C22, VA_KING };
+enum {
+    VA_N12,
+    VA_30,
+    VA_40,
+    VA_23,
+    VA_11,
+    VA_ORTH,
+    VA_DIAG,
+    VA_C20,
+    VA_C22,
+    VA_KING
+};
 
 static const Vb_Variant variants[] = {
-    [VA_N12] = {0, 8, {{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1},
-                       {-1, -2}, {-2, -1}}},
+    [VA_N12] = {0,
+                8,
+                {{1, 2},
+                 {2, 1},
+                 {-1, 2},
+                 {-2, 1},
+                 {1, -2},
+                 {2, -1},
+                 {-1, -2},
+                 {-2, -1}}},
     [VA_30] = {0, 4, {{3, 0}, {-3, 0}, {0, 3}, {0, -3}}},
     [VA_40] = {0, 4, {{4, 0}, {-4, 0}, {0, 4}, {0, -4}}},
-    [VA_23] = {0, 8, {{2, 3}, {3, 2}, {-2, 3}, {-3, 2}, {2, -3}, {3, -2},
-                      {-2, -3}, {-3, -2}}},
+    [VA_23] = {0,
+               8,
+               {{2, 3},
+                {3, 2},
+                {-2, 3},
+                {-3, 2},
+                {2, -3},
+                {3, -2},
+                {-2, -3},
+                {-3, -2}}},
     [VA_11] = {0, 4, {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}}},
     [VA_ORTH] = {1, 4, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}},
     [VA_DIAG] = {1, 4, {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}}},
     [VA_C20] = {0, 4, {{2, 0}, {-2, 0}, {0, 2}, {0, -2}}},
     [VA_C22] = {0, 4, {{2, 2}, {-2, 2}, {2, -2}, {-2, -2}}},
-    [VA_KING] = {0, 8, {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1},
-                        {1, -1}, {-1, -1}}},
+    [VA_KING] = {0,
+                 8,
+                 {{1, 0},
+                  {-1, 0},
+                  {0, 1},
+                  {0, -1},
+                  {1, 1},
+                  {-1, 1},
+                  {1, -1},
+                  {-1, -1}}},
 };
 
 /* The variants of a piece type; returns how many (at most 3). */
@@ -188,8 +222,8 @@ static int approach(const Vb_State *s, int id, int x)
                     return va[i];
             continue;
         }
-        int line = va[i] == VA_ORTH ? (df == 0) != (dr == 0)
-                                    : adf == adr && adf != 0;
+        int line =
+            va[i] == VA_ORTH ? (df == 0) != (dr == 0) : adf == adr && adf != 0;
         if (!line)
             continue;
         int n = adf > adr ? adf : adr;
@@ -310,8 +344,7 @@ static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
             if (!is_light(s->type[b1]) || !is_light(s->type[b2]))
                 return;
             if (s->board10 && s->type[b1] != s->type[b2]) {
-                int tall = height(s->type[b1]) > height(s->type[b2]) ? b1
-                                                                      : b2;
+                int tall = height(s->type[b1]) > height(s->type[b2]) ? b1 : b2;
                 hook(s, id, tall, l);
                 return;
             }
@@ -353,8 +386,7 @@ typedef struct Vb_Out {
     int err;
 } Vb_Out;
 
-static void emit6(Vb_Out *o, int len, int a, int b, int c, int d, int e,
-                  int f)
+static void emit6(Vb_Out *o, int len, int a, int b, int c, int d, int e, int f)
 {
     if (o->buf != NULL) {
         if (o->n >= o->cap) {
@@ -421,8 +453,8 @@ static uint32_t eligible(const Vb_State *s)
  * xs[0..nx). Returns 2 when a valid serve exists, 1 when only faults
  * exist, 0 when there is no option; with o, emits Finalize's actions.
  */
-static int serve_options(Vb_State *s, const uint8_t *xs, int nx,
-                         uint32_t elig, Vb_Out *o)
+static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
+                         Vb_Out *o)
 {
     int best = 0;
     Vb_Land l;
@@ -632,8 +664,8 @@ static void touches(Vb_State *s, Vb_Out *o)
             for (int k = 0; k < l.nopp; k++)
                 emit(o, 3, VB_K_TOUCH, from, l.opp[k], 0, 0);
             for (int k = 0; k < l.nhook; k++)
-                emit(o, 4, VB_K_TOUCH, from, l.hook_l[k],
-                     l.hook_t[k] | VB_HOOK, 0);
+                emit(o, 4, VB_K_TOUCH, from, l.hook_l[k], l.hook_t[k] | VB_HOOK,
+                     0);
         }
         if (o->buf == NULL && o->n > 0)
             return;
@@ -790,8 +822,7 @@ static void generate(Vb_State *s, Vb_Out *o)
     if (s->pend_n > 0) { /* 5.6 placements first */
         int id = s->pend[0], c = vb_colour(id);
         for (int sq = 0; sq < vb_nsq(s); sq++)
-            if (vb_half(s, sq) == c && s->board[sq] == VB_NONE &&
-                sq != s->ball)
+            if (vb_half(s, sq) == c && s->board[sq] == VB_NONE && sq != s->ball)
                 emit(o, 3, VB_K_PLACE, id, sq, 0, 0);
         return;
     }
@@ -824,8 +855,7 @@ static void generate(Vb_State *s, Vb_Out *o)
 
 static int has_action(const Vb_State *st);
 
-int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap,
-                   size_t *n)
+int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
 {
     Vb_State s = *st;
     Vb_Out o = {buf, cap, 0, 0};
@@ -1010,8 +1040,8 @@ static void log_goal(Vb_State *s, int winner, int scorer)
 {
     if (s->goal_n < VB_GOALS_MAX)
         s->goal[s->goal_n++] =
-            (uint8_t)(winner << 7 | (scorer == VB_NONE ? VB_GOAL_NONE
-                                                       : scorer));
+            (uint8_t)(winner << 7 |
+                      (scorer == VB_NONE ? VB_GOAL_NONE : scorer));
 }
 
 static void rally_lost(Vb_State *s) /* 6.1 */
@@ -1107,7 +1137,7 @@ void core__vb_normalise(Vb_State *s)
                 else if (s->att_moves >= VB_CHESS_LIMIT)
                     s->outcome = VB_CO_NOT_CAUGHT; /* */
                 else if (!moves)
-                    s->outcome = VB_CO_STALEMATE;  /* */
+                    s->outcome = VB_CO_STALEMATE; /* */
             }
             return;
         }
@@ -1246,8 +1276,7 @@ void core__vb_setup(Vb_State *s, int board10)
         for (int i = 0; i < n; i++) {
             int id = c * VB_STRIDE + i;
             s->type[id] = board10 ? types10[i] : types8[i];
-            put(s, id,
-                square_of(board10 ? setup10[c][i] : setup8[c][i], nf));
+            put(s, id, square_of(board10 ? setup10[c][i] : setup8[c][i], nf));
         }
     s->ball = VB_NONE;
     s->set_no = 1;

@@ -137,7 +137,8 @@ int main(int argc, char **argv)
     qsort(set_points, (size_t)sets_n, sizeof *set_points, cmp_int);
     printf("game %s, %d matches, seed %llu, options '%s': all terminated\n\n",
            gname, matches, (unsigned long long)seed, options);
-    printf("| measure | min | median | p90 | max | mean |\n|---|---|---|---|---|---|\n");
+    printf("| measure | min | median | p90 | max | mean "
+           "|\n|---|---|---|---|---|---|\n");
     long sa = 0, sm = 0, sp = 0;
     for (int i = 0; i < matches; i++)
         sa += actions[i], sm += minutes[i];
@@ -152,17 +153,20 @@ int main(int argc, char **argv)
     printf("| points per set | %d | %d | %d | %d | %.2f |\n\n", set_points[0],
            pct(set_points, (int)sets_n, 50), pct(set_points, (int)sets_n, 90),
            set_points[sets_n - 1], (double)sp / (double)sets_n);
-    printf("- sets played: %ld; matches won 2-0: %ld, 2-1: %ld; White won %ld (by sets)\n",
+    printf("- sets played: %ld; matches won 2-0: %ld, 2-1: %ld; White won %ld "
+           "(by sets)\n",
            sets_n, two_nil, matches - two_nil, white_wins);
     printf("- serves: %ld, of which faults %ld (%.1f %%)\n", serves, faults,
            100.0 * (double)faults / (double)serves);
     printf("- points: %ld; from serve faults %ld (%.1f %%), from forfeits %ld "
-           "(%.1f %%)\n", points, faults, 100.0 * (double)faults / (double)points,
+           "(%.1f %%)\n",
+           points, faults, 100.0 * (double)faults / (double)points,
            uncredited - faults,
            100.0 * (double)(uncredited - faults) / (double)points);
     printf("- penalty manoeuvres %ld, removals %ld\n", penalties, removals);
     if (chess_moves)
-        printf("- chess stage: %ld moves; mate %ld, stalemate %ld, not caught %ld\n",
+        printf("- chess stage: %ld moves; mate %ld, stalemate %ld, not caught "
+               "%ld\n",
                chess_moves, outcome_n[CORE_REASON_CHECKMATE],
                outcome_n[CORE_REASON_STALEMATE], outcome_n[7]);
     free(buf);

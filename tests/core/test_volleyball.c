@@ -71,7 +71,7 @@ Test(volleyball, t02a_vizier_and_moor_keep_their_variant)
     Core_Position *pos =
         setup("Va1,Mh1/Qd8 ball=d1 phase=rally toact=w touches=1");
     vbt_expect_list(pos, "T Va1-d1>a1, T Va1-d1>g1, T Va1-d1>d4, "
-                     "T Mh1-d1>h1, T Mh1-d1>d5");
+                         "T Mh1-d1>h1, T Mh1-d1>d5");
     core_position_free(pos);
 }
 
@@ -79,7 +79,7 @@ Test(volleyball, t02b_vizier_two_three)
 {
     Core_Position *pos = setup("Va1/Qd8 ball=c4 phase=rally toact=w touches=1");
     vbt_expect_list(pos, "T Va1-c4>a1, T Va1-c4>e1, T Va1-c4>f2, "
-                     "T Va1-c4>f6, T Va1-c4>a7, T Va1-c4>e7");
+                         "T Va1-c4>f6, T Va1-c4>a7, T Va1-c4>e7");
     core_position_free(pos);
 }
 
@@ -116,8 +116,7 @@ Test(volleyball, t03_single_block_against_a_rook)
 
 Test(volleyball, t04_bishop_against_a_single_block)
 {
-    Core_Position *pos =
-        setup("Bc1/Ng5 ball=e3 phase=rally toact=w touches=2");
+    Core_Position *pos = setup("Bc1/Ng5 ball=e3 phase=rally toact=w touches=2");
     vbt_expect_list(pos, "T Bc1-e3>c5, T Bc1-e3>b6, T Bc1-e3>h6, T Bc1-e3>a7");
     core_position_free(pos);
     pos = setup("Bc1/Bg5 ball=e3 phase=rally toact=w touches=2");
@@ -145,42 +144,40 @@ Test(volleyball, t06_rank_six_piece_closes_the_line)
 
 Test(volleyball, t07_leapers_ignore_blocks)
 {
-    Core_Position *pos = setup(
-        "Nb3/Nc5,Nd5,Be5,Bc6,Rd6 ball=d4 phase=rally toact=w touches=2");
+    Core_Position *pos =
+        setup("Nb3/Nc5,Nd5,Be5,Bc6,Rd6 ball=d4 phase=rally toact=w touches=2");
     vbt_expect_list(pos, "T Nb3-d4>b5, T Nb3-d4>f5, T Nb3-d4>e6");
     core_position_free(pos);
 }
 
 /* ---- 10.5 touch rules ----------------------------------------------- */
 
-#define T08_PASSES                                                        \
-    "T Bb1-d3>b1, T Bb1-d3>f1, T Bb1-d3>c2, T Bb1-d3>e2, T Bb1-d3>c4, "   \
+#define T08_PASSES                                                             \
+    "T Bb1-d3>b1, T Bb1-d3>f1, T Bb1-d3>c2, T Bb1-d3>e2, T Bb1-d3>c4, "        \
     "T Bb1-d3>e4"
 
 Test(volleyball, t08_must_pass_glider_and_exclusion)
 {
-    Core_Position *pos = setup(
-        "Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=1");
+    Core_Position *pos =
+        setup("Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=1");
     vbt_expect_list(pos, T08_PASSES ", T Rd1-d3>d1, T Rd1-d3>d2, T Rd1-d3>a3, "
-                                "T Rd1-d3>b3, T Rd1-d3>c3, T Rd1-d3>e3, "
-                                "T Rd1-d3>f3, T Rd1-d3>g3, T Rd1-d3>h3, "
-                                "T Rd1-d3>d4");
+                                    "T Rd1-d3>b3, T Rd1-d3>c3, T Rd1-d3>e3, "
+                                    "T Rd1-d3>f3, T Rd1-d3>g3, T Rd1-d3>h3, "
+                                    "T Rd1-d3>d4");
     core_position_free(pos);
-    pos = setup(
-        "Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=0");
-    vbt_expect_list(pos,
-                T08_PASSES ", T Bb1-d3>b5, T Bb1-d3>f5, T Bb1-d3>a6, "
-                           "T Bb1-d3>g6, T Bb1-d3>h7, "
-                           "T Rd1-d3>d1, T Rd1-d3>d2, T Rd1-d3>a3, "
-                           "T Rd1-d3>b3, T Rd1-d3>c3, T Rd1-d3>e3, "
-                           "T Rd1-d3>f3, T Rd1-d3>g3, T Rd1-d3>h3, "
-                           "T Rd1-d3>d4, T Rd1-d3>d5, T Rd1-d3>d6, "
-                           "T Rd1-d3>d7, T Rd1-d3>d8");
+    pos = setup("Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=0");
+    vbt_expect_list(pos, T08_PASSES ", T Bb1-d3>b5, T Bb1-d3>f5, T Bb1-d3>a6, "
+                                    "T Bb1-d3>g6, T Bb1-d3>h7, "
+                                    "T Rd1-d3>d1, T Rd1-d3>d2, T Rd1-d3>a3, "
+                                    "T Rd1-d3>b3, T Rd1-d3>c3, T Rd1-d3>e3, "
+                                    "T Rd1-d3>f3, T Rd1-d3>g3, T Rd1-d3>h3, "
+                                    "T Rd1-d3>d4, T Rd1-d3>d5, T Rd1-d3>d6, "
+                                    "T Rd1-d3>d7, T Rd1-d3>d8");
     core_position_free(pos);
     pos = setup("Rd1,Bb1/Qa8 ball=d3 phase=rally toact=w touches=1 "
                 "touched=w0");
     vbt_expect_list(pos, T08_PASSES ", T Bb1-d3>b5, T Bb1-d3>f5, "
-                                "T Bb1-d3>a6, T Bb1-d3>g6, T Bb1-d3>h7");
+                                    "T Bb1-d3>a6, T Bb1-d3>g6, T Bb1-d3>h7");
     core_position_free(pos);
 }
 
@@ -188,8 +185,8 @@ Test(volleyball, t09_queen_keeps_its_line_type)
 {
     Core_Position *pos = setup("Qd1/Qa8 ball=b3 phase=rally toact=w touches=1");
     vbt_expect_list(pos, "T Qd1-b3>d1, T Qd1-b3>a2, T Qd1-b3>c2, T Qd1-b3>a4, "
-                     "T Qd1-b3>c4, T Qd1-b3>d5, T Qd1-b3>e6, T Qd1-b3>f7, "
-                     "T Qd1-b3>g8");
+                         "T Qd1-b3>c4, T Qd1-b3>d5, T Qd1-b3>e6, T Qd1-b3>f7, "
+                         "T Qd1-b3>g8");
     core_position_free(pos);
 }
 
@@ -202,7 +199,7 @@ Test(volleyball, t10_blocked_approach_loses_the_rally)
     vbt_expect_field(pos, "serve", "2");
     vbt_expect_field(pos, "phase", "serve");
     vbt_expect_list(pos, "P Nd2-b1, P Nd2-f1, P Nd2-b3, P Nd2-f3, P Nd2-c4, "
-                     "P Nd2-e4");
+                         "P Nd2-e4");
     core_position_free(pos);
 }
 
@@ -244,7 +241,7 @@ Test(volleyball, t14_faults_only_then_forfeit)
 {
     Core_Position *pos = setup("Nb1/Qd8 phase=serve");
     vbt_expect_list(pos, "S Nb1-d2>b1/F, S Nb1-d2>f1/F, S Nb1-d2>b3/F, "
-                     "S Nb1-d2>f3/F, S Nb1-d2>c4/F, S Nb1-d2>e4/F");
+                         "S Nb1-d2>f3/F, S Nb1-d2>c4/F, S Nb1-d2>e4/F");
     vbt_play(pos, "S Nb1-d2>c4/F");
     vbt_expect_field(pos, "points", "0:2");
     vbt_expect_field(pos, "clock", "2");
@@ -252,7 +249,7 @@ Test(volleyball, t14_faults_only_then_forfeit)
     vbt_expect_field(pos, "server", "b");
     vbt_expect_field(pos, "phase", "serve");
     vbt_expect_list(pos, "S Qd8-d5>d3, S Qd8-d5>d4, S Qd8-d6>d3, S Qd8-d6>d4, "
-                     "S Qd8-d7>d3, S Qd8-d7>d4");
+                         "S Qd8-d7>d3, S Qd8-d7>d4");
     core_position_free(pos);
 }
 
@@ -260,10 +257,10 @@ Test(volleyball, t15_full_d_file_serves_from_e)
 {
     Core_Position *pos = setup("Qd1,Rd2,Nd3,Bd4,Vh1/Qa8 phase=serve");
     vbt_expect_list(pos, "S Qd1-e1>e5, S Qd1-e1>e6, S Qd1-e1>e7, S Qd1-e1>e8, "
-                     "S Qd1-e2>h5, S Vh1-e3>b5, S Vh1-e3>h5, S Vh1-e3>c6, "
-                     "S Vh1-e3>g6, S Rd2-e2>e5, S Rd2-e2>e6, S Rd2-e2>e7, "
-                     "S Rd2-e2>e8, S Bd4-e3>c5, S Bd4-e3>g5, S Bd4-e3>b6, "
-                     "S Bd4-e3>h6, S Bd4-e3>a7");
+                         "S Qd1-e2>h5, S Vh1-e3>b5, S Vh1-e3>h5, S Vh1-e3>c6, "
+                         "S Vh1-e3>g6, S Rd2-e2>e5, S Rd2-e2>e6, S Rd2-e2>e7, "
+                         "S Rd2-e2>e8, S Bd4-e3>c5, S Bd4-e3>g5, S Bd4-e3>b6, "
+                         "S Bd4-e3>h6, S Bd4-e3>a7");
     core_position_free(pos);
 }
 
@@ -271,13 +268,13 @@ Test(volleyball, t22_d_file_obligation_beats_valid_e_serve)
 {
     Core_Position *pos = setup("Nb1,Ng3/Qa8 phase=serve");
     vbt_expect_list(pos, "S Nb1-d2>b1/F, S Nb1-d2>f1/F, S Nb1-d2>b3/F, "
-                     "S Nb1-d2>f3/F, S Nb1-d2>c4/F, S Nb1-d2>e4/F");
+                         "S Nb1-d2>f3/F, S Nb1-d2>c4/F, S Nb1-d2>e4/F");
     core_position_free(pos);
 }
 
 /* ---- 10.7 time, sets, returns ---------------------------------------- */
 
-#define T16_PENALTIES                                                     \
+#define T16_PENALTIES                                                          \
     "P Qa8-d5, P Qa8-a6, P Qa8-c6, P Qa8-b8, P Qa8-d8, P Qa8-f8"
 
 Test(volleyball, t16_time_out_with_decisive_score_carries_the_rally)
@@ -382,7 +379,7 @@ Test(volleyball, t21_second_serve_needs_another_piece)
     Core_Position *pos =
         setup("Rd1,Qf1/Qa8 ball=d3 phase=serve serve=2 first=w0");
     vbt_expect_list(pos, "S Qf1-d3>b5, S Qf1-d3>f5, S Qf1-d3>a6, S Qf1-d3>g6, "
-                     "S Qf1-d3>h7");
+                         "S Qf1-d3>h7");
     core_position_free(pos);
 }
 
@@ -412,8 +409,8 @@ Test(volleyball, t24_ball_obstructs_ordinary_moves)
     Core_Position *pos =
         setup("Rc2,Qc1/Qh8 ball=c3 phase=serve serve=2 first=w0");
     vbt_expect_list(pos, "P Qc1-a1, P Qc1-e1, P Qc1-b2, P Qc1-d2, P Qc1-a3, "
-                     "P Qc1-e3, P Rc2-a2, P Rc2-b2, P Rc2-d2, P Rc2-e2, "
-                     "P Rc2-f2, P Rc2-g2, P Rc2-h2");
+                         "P Qc1-e3, P Rc2-a2, P Rc2-b2, P Rc2-d2, P Rc2-e2, "
+                         "P Rc2-f2, P Rc2-g2, P Rc2-h2");
     Core_Move mv;
     cr_assert_eq(core_move_parse(pos, "P Rc2-c4", &mv), TB_E_ILLEGAL);
     core_position_free(pos);
@@ -428,8 +425,8 @@ Test(volleyball, c1_mate_in_one)
     Core_Position *pos = setup("Rb1,Ng7/Vg8,Mh8 " CHESS_OVER
                                "attackers=w0 king=b1 cfirst=w tomove=w");
     vbt_expect_list(pos, "C Rb1-a1, C Rb1-c1, C Rb1-d1, C Rb1-e1, C Rb1-f1, "
-                     "C Rb1-g1, C Rb1-h1, C Rb1-b2, C Rb1-b3, C Rb1-b4, "
-                     "C Rb1-b5, C Rb1-b6, C Rb1-b7, C Rb1-b8");
+                         "C Rb1-g1, C Rb1-h1, C Rb1-b2, C Rb1-b3, C Rb1-b4, "
+                         "C Rb1-b5, C Rb1-b6, C Rb1-b7, C Rb1-b8");
     vbt_play(pos, "C Rb1-h1");
     Core_Status st = core_status(pos);
     cr_assert_eq(st.outcome, CORE_WIN_WHITE);
@@ -450,8 +447,8 @@ Test(volleyball, c2_static_piece_shields_the_king)
 Test(volleyball, c3_king_in_check_moves_first)
 {
     /* The King is placed, then A-40 decides who moves. */
-    Core_Position *pos = setup("Ra8/M* " CHESS_OVER
-                               "attackers=w0 king=b0 cfirst=w pending=b0");
+    Core_Position *pos =
+        setup("Ra8/M* " CHESS_OVER "attackers=w0 king=b0 cfirst=w pending=b0");
     vbt_play(pos, "+ Kh8");
     cr_assert_eq(core_side_to_move(pos), CORE_BLACK);
     vbt_expect_list(pos, "C Kh8-g7, C Kh8-h7");
@@ -460,8 +457,8 @@ Test(volleyball, c3_king_in_check_moves_first)
 
 Test(volleyball, c4_king_captures_an_unprotected_attacker)
 {
-    Core_Position *pos = setup("Rg7/M* " CHESS_OVER
-                               "attackers=w0 king=b0 cfirst=b pending=b0");
+    Core_Position *pos =
+        setup("Rg7/M* " CHESS_OVER "attackers=w0 king=b0 cfirst=b pending=b0");
     vbt_play(pos, "+ Kh8");
     vbt_expect_list(pos, "C Kh8-g7");
     vbt_play(pos, "C Kh8-g7");
@@ -521,13 +518,23 @@ Test(volleyball, bad_notation_is_refused_cleanly)
 {
     Core_Position *pos = setup(NULL);
     Core_Move mv;
-    static const char *bad[] = {"", "S", "S Bc3-d2>a9", "S Bc3d2>a5",
-                                "Z Bc3", "T Qd8-g5", "X", "@ d9", "+ Zf6",
-                                "S Bc3-d2>a5/G", "C pas", "S  Bc3-d2>a5",
-                                "S Bc3-d2>a5 junk", "P Ne3-c44"};
+    static const char *bad[] = {"",
+                                "S",
+                                "S Bc3-d2>a9",
+                                "S Bc3d2>a5",
+                                "Z Bc3",
+                                "T Qd8-g5",
+                                "X",
+                                "@ d9",
+                                "+ Zf6",
+                                "S Bc3-d2>a5/G",
+                                "C pas",
+                                "S  Bc3-d2>a5",
+                                "S Bc3-d2>a5 junk",
+                                "P Ne3-c44"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        cr_assert_eq(core_move_parse(pos, bad[i], &mv), TB_E_NOTATION,
-                     "'%s'", bad[i]);
+        cr_assert_eq(core_move_parse(pos, bad[i], &mv), TB_E_NOTATION, "'%s'",
+                     bad[i]);
     cr_assert_eq(core_move_parse(pos, "S Bc3-d2>b6", &mv), TB_E_ILLEGAL);
     cr_assert_eq(core_move_parse(pos, "S Bc3-d2>a5/F", &mv), TB_E_ILLEGAL);
     cr_assert_eq(core_move_parse(pos, "T Qd8-g5>f6", &mv), TB_E_ILLEGAL);
@@ -550,20 +557,20 @@ Test(volleyball, bad_positions_are_refused_with_a_reason)
         "ball=d3",
         "Qd1",
         "Qd1/Qa8 ball=d9",
-        "Qd5/Qa8",                          /* wrong half */
-        "Qd1,Rd1/Qa8",                      /* two on a square */
-        "Qd1/Qa8 ball=d1",                  /* ball on a piece */
+        "Qd5/Qa8",                             /* wrong half */
+        "Qd1,Rd1/Qa8",                         /* two on a square */
+        "Qd1/Qa8 ball=d1",                     /* ball on a piece */
         "Qd1/Qa8 phase=rally ball=d6 toact=w", /* ball on the other half */
         "Qd1/Qa8 phase=dance",
         "Qd1/Qa8 touches=3",
-        "Qd1/Qa8 set=2",                    /* no set history */
-        "Qd1/Qa8 minute=12",                /* time already out */
-        "Qd1/Qa8 out=w0@6",                 /* an on-board piece out */
-        "Q*/Qa8",                           /* off board, not out */
-        "Q*/Qa8 out=w0@9",                  /* returns too late */
-        "Jd1/Qa8",                          /* a 10x10 piece */
+        "Qd1/Qa8 set=2",     /* no set history */
+        "Qd1/Qa8 minute=12", /* time already out */
+        "Qd1/Qa8 out=w0@6",  /* an on-board piece out */
+        "Q*/Qa8",            /* off board, not out */
+        "Q*/Qa8 out=w0@9",   /* returns too late */
+        "Jd1/Qa8",           /* a 10x10 piece */
         "N,N/Qa8",
-        "Qd1/Qa8 first=w0",                 /* first server on serve 1 */
+        "Qd1/Qa8 first=w0", /* first server on serve 1 */
         "Qd1/Qa8 serve=2 first=b0",
         "Qd1/Qa8 touched=w0",
         "Qd1/Qa8 goals=w5",
@@ -573,9 +580,9 @@ Test(volleyball, bad_positions_are_refused_with_a_reason)
         "Qd1/Qa8 ball",
         "Na1,Na2,Na3,Na4,Nb1,Nb2,Nb3,Nb4,Nc1,Nc2,Nc3/Qa8",
         "Qd1/Qa8 phase=chess",
-        "Qd1/Qa8 points=3:0",               /* 3 points in minute 0 */
+        "Qd1/Qa8 points=3:0",                  /* 3 points in minute 0 */
         "Qd1/Qa8 points=1:0 minute=1 goals=-", /* goal log too short */
-        "Qd1/Qa8 goals=w-",                 /* goal log too long */
+        "Qd1/Qa8 goals=w-",                    /* goal log too long */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Core_Position *pos = setup(NULL);
@@ -679,10 +686,10 @@ Test(volleyball, second_set_won_ends_the_match)
  * the ball ends on Black's half, so Black moves first. */
 Test(volleyball, chess_stage_takes_the_last_three_scorers)
 {
-    Core_Position *pos = setup(
-        "Rd1,Nb1,Bc1/Qa8,Mh8 ball=d3 phase=rally toact=w touches=2 set=3 "
-        "sets=1:1 history=w1:0,b0:1 minute=7 clock=31 points=3:0 "
-        "goals=w1,b-,w1,w-,w0 chess=on");
+    Core_Position *pos =
+        setup("Rd1,Nb1,Bc1/Qa8,Mh8 ball=d3 phase=rally toact=w touches=2 set=3 "
+              "sets=1:1 history=w1:0,b0:1 minute=7 clock=31 points=3:0 "
+              "goals=w1,b-,w1,w-,w0 chess=on");
     vbt_play(pos, "T Rd1-d3>d6");
     vbt_expect_field(pos, "phase", "chess");
     vbt_expect_field(pos, "attackers", "w0,w1");
@@ -744,7 +751,7 @@ Test(volleyball, view_shows_the_net_pieces_ball_and_score)
     cr_assert_str_eq(v.cell[3][0].name, "a5"); /* the ball */
     cr_assert_str_eq(v.cell[3][0].glyph, "o");
     cr_assert_eq(v.cell[3][0].owner, -1);
-    cr_assert_str_eq(v.cell[7][3].glyph, "B"); /* the server on d2 */
+    cr_assert_str_eq(v.cell[7][3].glyph, "B");       /* the server on d2 */
     cr_assert_eq(v.cell[8][0].kind, CORE_CELL_DARK); /* a1 */
     cr_assert_str_eq(v.status, "set 1 min 1/12 points 0:0 sets 0:0 | "
                                "Black touch 1, must pass");

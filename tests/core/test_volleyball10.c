@@ -30,7 +30,7 @@ Test(volleyball10, corner_and_knight_extra_leap)
     Core_Position *pos =
         setup("Ne3/Qe10 ball=c2 phase=rally toact=w touches=1");
     vbt_expect_list(pos, "T Ne3-c2>e1, T Ne3-c2>a3, T Ne3-c2>e3, T Ne3-c2>b4, "
-                     "T Ne3-c2>d4");
+                         "T Ne3-c2>d4");
     core_position_free(pos);
     pos = setup("Nf2/Qe10 ball=c2 phase=rally toact=w touches=1");
     vbt_expect_list(pos, "T Nf2-c2>f2, T Nf2-c2>c5");
@@ -42,7 +42,7 @@ Test(volleyball10, clean_serve_uses_the_e_file)
 {
     Core_Position *pos = setup("Qd1/Qe10 phase=serve");
     vbt_expect_list(pos, "S Qd1-e1>e6, S Qd1-e1>e7, S Qd1-e1>e8, S Qd1-e1>e9, "
-                     "S Qd1-e2>a6, S Qd1-e2>i6, S Qd1-e2>j7");
+                         "S Qd1-e2>a6, S Qd1-e2>i6, S Qd1-e2>j7");
     core_position_free(pos);
 }
 
@@ -51,10 +51,10 @@ Test(volleyball10, clean_serve_uses_the_e_file)
  * e3 (where the rook now stands) is not free. */
 Test(volleyball10, hooking_block_rebounds_from_the_taller_piece)
 {
-    Core_Position *pos = setup(
-        "Re1,Bg3/Ne6,Ve7,Qj10 ball=e3 phase=rally toact=w touches=2");
+    Core_Position *pos =
+        setup("Re1,Bg3/Ne6,Ve7,Qj10 ball=e3 phase=rally toact=w touches=2");
     vbt_expect_list(pos, "T Re1-e3>d4^Ne6, T Re1-e3>f4^Ne6, T Re1-e3>c5^Ne6, "
-                     "T Re1-e3>g5^Ne6");
+                         "T Re1-e3>g5^Ne6");
     vbt_play(pos, "T Re1-e3>f4^Ne6");
     vbt_expect_field(pos, "clock", "1");
     vbt_expect_field(pos, "lastb", "b0");
@@ -82,8 +82,8 @@ Test(volleyball10, mid_rally_retreat)
     vbt_expect_field(pos, "enabled", "w0");
     vbt_expect_field(pos, "touches", "1");
     vbt_expect_list(pos, "T Rb1-b4>b1, T Rb1-b4>b2, T Rb1-b4>b3, T Rb1-b4>a4, "
-                     "T Rb1-b4>c4, T Rb1-b4>d4, T Rb1-b4>e4, T Rb1-b4>f4, "
-                     "T Rb1-b4>g4, T Rb1-b4>h4, T Rb1-b4>i4, T Rb1-b4>j4");
+                         "T Rb1-b4>c4, T Rb1-b4>d4, T Rb1-b4>e4, T Rb1-b4>f4, "
+                         "T Rb1-b4>g4, T Rb1-b4>h4, T Rb1-b4>i4, T Rb1-b4>j4");
     core_position_free(pos);
 }
 
@@ -99,8 +99,9 @@ Test(volleyball10, cat_option)
     cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
     cr_assert(strstr(text, "Jf1/") != NULL, "%s", text);
     core_position_free(pos);
-    cr_assert_eq(core_position_new(&pos, core_game_find("volleyball"),
-                                   "cat=off"), TB_E_OPTION);
+    cr_assert_eq(
+        core_position_new(&pos, core_game_find("volleyball"), "cat=off"),
+        TB_E_OPTION);
     uint8_t enc[1024];
     size_t len;
     pos = setup(NULL);

@@ -19,10 +19,10 @@
 #include "core.h"
 
 typedef struct Model {
-    char pc[64];  /* 'Q','r',... or 0 */
-    int id[64];   /* stable piece identity, -1 when empty */
-    int ball;     /* -1 none */
-    int phase;    /* 0 serve, 1 rally, 2 defensive penalty */
+    char pc[64]; /* 'Q','r',... or 0 */
+    int id[64];  /* stable piece identity, -1 when empty */
+    int ball;    /* -1 none */
+    int phase;   /* 0 serve, 1 rally, 2 defensive penalty */
     int server, serve_idx, first_id;
     int to_act, touches, must_pass;
     uint64_t touched; /* bit per id (square of origin) */
@@ -89,15 +89,27 @@ static int vars_of(char p, Var out[3])
     return 0;
 }
 
-static int colour_of(char p) { return islower((unsigned char)p) ? 1 : 0; }
-static int half_of(int sq) { return sq >= 32; }
-static int light(char p) { return strchr("NVMnvm", p) != NULL; }
+static int colour_of(char p)
+{
+    return islower((unsigned char)p) ? 1 : 0;
+}
+static int half_of(int sq)
+{
+    return sq >= 32;
+}
+static int light(char p)
+{
+    return strchr("NVMnvm", p) != NULL;
+}
 static int power(char p)
 {
     switch (toupper((unsigned char)p)) {
-    case 'Q': return 4;
-    case 'R': return 3;
-    case 'B': return 2;
+    case 'Q':
+        return 4;
+    case 'R':
+        return 3;
+    case 'B':
+        return 2;
     }
     return 1;
 }
@@ -172,7 +184,7 @@ static int lands(const Model *m, int x, const Var *v, int l)
         if (m->pc[x + j * step])
             return 0; /* own pieces stop the ball */
     if (j0 >= k)
-        return 1; /* L is on the own half, or is s1 itself */
+        return 1;        /* L is on the own half, or is s1 itself */
     int first_free = j0; /* from here to k-1 the path must be empty */
     if (m->pc[x + j0 * step]) {
         char b1 = m->pc[x + j0 * step];
@@ -311,8 +323,7 @@ static int touch_succ(const Model *m, Succ *out)
     for (int from = 0; from < 64; from++) {
         char p = m->pc[from];
         Var v;
-        if (!p || colour_of(p) != m->to_act ||
-            (m->touched >> m->id[from] & 1))
+        if (!p || colour_of(p) != m->to_act || (m->touched >> m->id[from] & 1))
             continue;
         if (!approach_var(m, from, x, &v))
             continue;
@@ -631,10 +642,16 @@ static const char *key_value(const char *text, const char *key, char *out,
     return out;
 }
 
-static int sq_of(const char *t) { return (t[1] - '1') * 8 + (t[0] - 'a'); }
+static int sq_of(const char *t)
+{
+    return (t[1] - '1') * 8 + (t[0] - 'a');
+}
 
 /* Engine piece reference "w3"/"b0" to the model id (the same number). */
-static int ref_id(const char *t) { return (t[0] == 'b') * 12 + atoi(t + 1); }
+static int ref_id(const char *t)
+{
+    return (t[0] == 'b') * 12 + atoi(t + 1);
+}
 
 /* Build the model's state from the engine's position string; returns 0
  * when the state is outside the model's range. */
@@ -718,11 +735,11 @@ Test(volleyball_model, states_along_random_games_match)
                 cr_assert_eq(core_perft(pos, (unsigned)depth, &n), 0);
                 char text[CORE_POSITION_TEXT_MAX];
                 core_position_format(pos, text, sizeof text);
-                cr_assert_eq(n, model_perft(&m, depth), "depth %d at %s",
-                             depth, text);
+                cr_assert_eq(n, model_perft(&m, depth), "depth %d at %s", depth,
+                             text);
                 compared++;
-                served_from_ball += m.phase == 0 && m.ball >= 0 &&
-                                    half_of(m.ball) == m.server;
+                served_from_ball +=
+                    m.phase == 0 && m.ball >= 0 && half_of(m.ball) == m.server;
                 defpen += m.phase == 2;
             }
             size_t k = 0;

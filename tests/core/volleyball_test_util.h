@@ -94,9 +94,9 @@ static inline uint64_t vbt_rng_next(uint64_t *s)
  * round-trip, every listed action formats and parses back to itself, in
  * canonical order. seen (may be NULL) counts listed actions by their first
  * character, and hooked throws (P-07) under '^'. */
-static inline void vbt_random_matches(const char *gname,
-                                      const char *options, int matches,
-                                      uint64_t seed, long seen[128])
+static inline void vbt_random_matches(const char *gname, const char *options,
+                                      int matches, uint64_t seed,
+                                      long seen[128])
 {
     const Core_Game *g = core_game_find(gname);
     cr_assert_not_null(g);
@@ -117,8 +117,8 @@ static inline void vbt_random_matches(const char *gname,
             cr_assert_eq(core_encode(pos, enc, core_game_encode_max(g), &len),
                          0);
             cr_assert_eq(core_decode(copy, enc, len), 0);
-            cr_assert_eq(core_encode(copy, enc2, core_game_encode_max(g),
-                                     &len2), 0);
+            cr_assert_eq(
+                core_encode(copy, enc2, core_game_encode_max(g), &len2), 0);
             cr_assert(len == len2 && memcmp(enc, enc2, len) == 0);
             cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
             cr_assert_eq(core_position_parse(copy, text, why, sizeof why), 0,
