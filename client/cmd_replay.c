@@ -174,27 +174,30 @@ static const char *result_token(Core_Status st)
 }
 
 /*
- * Write the movetext of moves from initial, numbered at each White move,
- * in canonical notation, lines under 80 columns, ending with result.
+ * Write the movetext of moves from initial in canonical notation, lines
+ * under 80 columns, ending with result. Numbers count White's moves
+ * ("12."); a Black move that does not follow a White one gets "12..." (at
+ * the start, and in games where a side may move twice running).
  */
 static int export_moves(FILE *out, const Core_Position *initial,
                         const Core_Move *moves, size_t n, const char *result)
 {
     Core_Position *pos = core_position_clone(initial);
     size_t col = 0;
-    int rc = 0, numbered = 0;
+    unsigned white_moves = 0;
+    int rc = 0, last = -1;
 
     if (pos == NULL)
         return TB_E_NOMEM;
     for (size_t i = 0; i < n && rc == 0; i++) {
         char text[CORE_NOTATION_MAX + 32], num[24] = "";
         int side = core_side_to_move(pos);
-        unsigned full = core_ply(pos) / 2 + 1;
         if (side == CORE_WHITE)
-            snprintf(num, sizeof num, "%u. ", full);
-        else if (!numbered)
-            snprintf(num, sizeof num, "%u... ", full);
-        numbered = 1;
+            snprintf(num, sizeof num, "%u. ", ++white_moves);
+        else if (last != CORE_WHITE)
+            snprintf(num, sizeof num, "%u... ",
+                     white_moves > 0 ? white_moves : 1);
+        last = side;
         rc = core_move_format(pos, &moves[i], text, sizeof text);
         if (rc == 0)
             rc = core_play(pos, &moves[i]);

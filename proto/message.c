@@ -108,6 +108,11 @@ int proto__text_ok(const char *s, size_t len, int chars)
         } else if (chars == PROTO_CHARS_ASCII) {
             if (u[i] <= 0x20 || u[i] >= 0x7f)
                 return 0;
+        } else if (chars == PROTO_CHARS_MOVE) {
+            if (u[i] < 0x20 || u[i] >= 0x7f)
+                return 0;
+            if (u[i] == ' ' && (i == 0 || i + 1 == len || u[i + 1] == ' '))
+                return 0; /* no leading, trailing or double spaces */
         } else {
             n = utf8_char(u + i, len - i);
             if (n == 0)
@@ -171,7 +176,7 @@ static int put_body(Wire_Writer *w, const Proto_Message *m)
         proto__w_array(w, 3);
         proto__w_uint(w, m->body.move.ply);
         rc = put_text(w, m->body.move.move, CORE_NOTATION_MAX - 1,
-                      PROTO_CHARS_ASCII, 0);
+                      PROTO_CHARS_MOVE, 0);
         proto__w_bin(w, m->body.move.hash, PROTO_HASH_BYTES);
         break;
     case PROTO_KIND_STATE_CHECK:
@@ -354,7 +359,7 @@ static int get_body(Wire_Reader *r, Proto_Message *m)
     case PROTO_KIND_MOVE:
         m->body.move.ply = (uint32_t)proto__r_uint(r, UINT32_MAX, "ply");
         get_text(r, m->body.move.move, CORE_NOTATION_MAX - 1,
-                 PROTO_CHARS_ASCII, 0, "move");
+                 PROTO_CHARS_MOVE, 0, "move");
         get_fixed(r, m->body.move.hash, PROTO_HASH_BYTES, "state hash");
         break;
     case PROTO_KIND_STATE_CHECK:

@@ -169,7 +169,8 @@ const char *proto_kind_name(int kind);
  * One message, before sealing or after opening. Strings are
  * NUL-terminated; on the wire they are msgpack str of at most the field's
  * cap, valid UTF-8 without control characters (game names: [a-z0-9-];
- * moves and options: printable ASCII without spaces).
+ * options: printable ASCII without spaces; moves: printable ASCII with
+ * single inner spaces, as in Chess volleyball's "S Bc3-d2>g5").
  */
 typedef struct Proto_Message {
     uint8_t version; /* PROTO_VERSION */
@@ -467,7 +468,8 @@ typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
  * Position or FEN a start position), then movetext: move numbers ("12.",
  * "12..."), moves in any notation the game's parser accepts, comments in
  * braces or after ';', and an optional result ("1-0", "0-1", "1/2-1/2",
- * "*"). game (may be NULL) is used when no tag names one. Every move must
+ * "*"). A word that is not a move's shape is tried joined to the next
+ * one ("S Bc3-d2>g5"). game (may be NULL) is used when no tag names one. Every move must
  * be legal; a finished board must agree with a stated result. *out (may
  * be NULL) gets the final position (free with core_position_free).
  * Returns rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT,

@@ -107,10 +107,13 @@ char proto__r_peek(const Wire_Reader *r);
 
 /* ---- message.c -------------------------------------------------------- */
 
-/* Copy a wire string into a NUL-terminated field after checking its
- * characters: PROTO_CHARS_NAME [a-z0-9-], PROTO_CHARS_ASCII printable
- * ASCII without spaces, PROTO_CHARS_TEXT UTF-8 without controls. */
-enum { PROTO_CHARS_NAME, PROTO_CHARS_ASCII, PROTO_CHARS_TEXT };
+/* Check a wire string's characters: PROTO_CHARS_NAME [a-z0-9-],
+ * PROTO_CHARS_ASCII printable ASCII without spaces (options),
+ * PROTO_CHARS_MOVE printable ASCII with inner single spaces (some games'
+ * notation has them: "S Bc3-d2>g5"), PROTO_CHARS_TEXT UTF-8 without
+ * control characters. */
+enum { PROTO_CHARS_NAME, PROTO_CHARS_ASCII, PROTO_CHARS_MOVE,
+       PROTO_CHARS_TEXT };
 int proto__text_ok(const char *s, size_t len, int chars);
 
 /* Bounded "why" formatting shared by the files of proto/. */

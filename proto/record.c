@@ -161,6 +161,52 @@ static int is_result(const char *tok)
            strcmp(tok, "1/2-1/2") == 0 || strcmp(tok, "*") == 0;
 }
 
+/* Read one movetext token (up to a blank, comment or variation) into
+ * tok[0..CORE_INPUT_MAX]. */
+static int read_token(Reader *r, Proto_Record_Report *rep, char *tok)
+{
+    size_t n = 0;
+    while (r->p < r->end && !isspace((unsigned char)*r->p) &&
+           *r->p != '{' && *r->p != ';' && *r->p != '(') {
+        if (n == CORE_INPUT_MAX)
+            return fail(rep, TB_E_TOOLONG, r, "token too long");
+        tok[n++] = *r->p++;
+    }
+    tok[n] = '\0';
+    return 0;
+}
+
+/*
+ * Some games write a move as two words ("S Bc3-d2>g5", "C pass"). When
+ * text alone is not a move's shape, try it joined to the next token with
+ * one space; on success that token is consumed and joined (room for
+ * CORE_INPUT_MAX + 1 bytes) holds the move's text. Returns 0, or
+ * TB_E_NOTATION when joining does not help (the reader is then unchanged).
+ */
+static int join_next(Reader *r, const Core_Position *pos, const char *text,
+                     Core_Move *mv, char *joined)
+{
+    Reader save = *r;
+    Proto_Record_Report scratch;
+    char next[CORE_INPUT_MAX + 1];
+    size_t a = strlen(text), b;
+
+    if (skip_space(r, &scratch) != 0 || r->p == r->end || *r->p == '[' ||
+        read_token(r, &scratch, next) != 0 || is_result(next))
+        goto undo;
+    b = strlen(next);
+    if (b == 0 || a + 1 + b > CORE_INPUT_MAX)
+        goto undo;
+    memcpy(joined, text, a);
+    joined[a] = ' ';
+    memcpy(joined + a + 1, next, b + 1);
+    if (core_move_parse(pos, joined, mv) == 0)
+        return 0;
+undo:
+    *r = save;
+    return TB_E_NOTATION;
+}
+
 /* Set up the position the tags describe. */
 static int setup(Reader *r, Proto_Record_Report *rep, const Core_Game *game,
                  Core_Position **pos)
@@ -223,8 +269,7 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
         goto done;
     /* Movetext. */
     for (;;) {
-        char tok[CORE_INPUT_MAX + 1];
-        size_t n = 0;
+        char tok[CORE_INPUT_MAX + 1], joined[CORE_INPUT_MAX + 1];
         Core_Move mv;
 
         rc = skip_space(&r, rep);
@@ -232,15 +277,9 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
             goto done;
         if (r.p == r.end || *r.p == '[')
             break; /* the end, or a second game's tags */
-        while (r.p < r.end && !isspace((unsigned char)*r.p) &&
-               *r.p != '{' && *r.p != ';' && *r.p != '(') {
-            if (n == CORE_INPUT_MAX) {
-                rc = fail(rep, TB_E_TOOLONG, &r, "token too long");
-                goto done;
-            }
-            tok[n++] = *r.p++;
-        }
-        tok[n] = '\0';
+        rc = read_token(&r, rep, tok);
+        if (rc != 0)
+            goto done;
         if (is_result(tok)) {
             set_result(rep, tok);
             stated = rep->result;
@@ -271,6 +310,11 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
             continue;
         rep->ply = core_ply(pos) + 1;
         rc = core_move_parse(pos, mvtext, &mv);
+        if (rc == TB_E_NOTATION &&
+            join_next(&r, pos, mvtext, &mv, joined) == 0) {
+            rc = 0;
+            mvtext = joined;
+        }
         if (rc == 0)
             rc = core_play(pos, &mv);
         if (rc != 0) {

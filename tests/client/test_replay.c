@@ -65,10 +65,10 @@ static Out *replay(const char *args)
     return &o;
 }
 
-/* Write a Laska log of a match played by the helpers; the final state
+/* Write a log of a match of game played by the helpers; the final state
  * hash in hex into final. Returns the number of frames. */
-static size_t write_laska_log(const char *path, unsigned plies, int finish,
-                              char final[PROTO_HASH_HEX], Frames *f)
+static size_t write_log(const char *path, const char *game, unsigned plies,
+                        int finish, char final[PROTO_HASH_HEX], Frames *f)
 {
     Proto_Identity w = ident(11), b = ident(12);
     Proto_Transcript *t = NULL;
@@ -77,7 +77,7 @@ static size_t write_laska_log(const char *path, unsigned plies, int finish,
     uint8_t hash[PROTO_HASH_BYTES];
 
     cr_assert_eq(proto_transcript_new(&t, NULL), 0);
-    play_match(t, f, &w, &b, "laska", "", 4, plies);
+    play_match(t, f, &w, &b, game, "", 4, plies);
     proto_log_header_of(proto_transcript_start(t), &h);
     cr_assert_eq(proto_log_create(&log, path, &h), 0);
     for (size_t i = 0; i < f->n; i++)
@@ -99,7 +99,7 @@ Test(replay, verified_log_prints_the_game)
     char path[128], final[PROTO_HASH_HEX], want[128];
     Frames f = {0};
     snprintf(path, sizeof path, "%s/a.log", dir);
-    write_laska_log(path, 30, 1, final, &f);
+    write_log(path, "laska", 30, 1, final, &f);
     Out *o = replay(path);
     cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
     snprintf(want, sizeof want, "final-hash: %s\n", final);
@@ -118,7 +118,7 @@ Test(replay, a_flipped_byte_fails_with_ply_and_kind)
     char path[128], final[PROTO_HASH_HEX];
     Frames f = {0};
     snprintf(path, sizeof path, "%s/b.log", dir);
-    write_laska_log(path, 20, 1, final, &f);
+    write_log(path, "laska", 20, 1, final, &f);
     /* flip a byte in the signature of frame 6 (the 5th move, ply 5) */
     size_t off = PROTO_LOG_MAGIC_LEN;
     uint8_t *buf = NULL;
@@ -147,7 +147,7 @@ Test(replay, a_torn_log_reads_to_the_last_whole_envelope)
     char path[128], cmd[256], final[PROTO_HASH_HEX];
     Frames f = {0};
     snprintf(path, sizeof path, "%s/c.log", dir);
-    write_laska_log(path, 12, 0, final, &f);
+    write_log(path, "laska", 12, 0, final, &f);
     snprintf(cmd, sizeof cmd, "truncate -s -7 %s", path);
     cr_assert_eq(system(cmd), 0);
     Out *o = replay(path);
@@ -165,7 +165,7 @@ Test(replay, export_reads_back_to_the_same_game)
     Frames f = {0};
     snprintf(path, sizeof path, "%s/d.log", dir);
     snprintf(pgn, sizeof pgn, "%s/d.pgn", dir);
-    write_laska_log(path, 400, 1, final, &f);
+    write_log(path, "laska", 400, 1, final, &f);
     snprintf(args, sizeof args, "%s --export %s --quiet", path, pgn);
     Out *o = replay(args);
     cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
@@ -222,4 +222,27 @@ Test(replay, plain_records_and_usage)
     cr_assert_eq(replay(args)->status, 2);
     snprintf(args, sizeof args, "%s --game chess", path);
     cr_assert_eq(replay(args)->status, 2);
+}
+
+Test(replay, game_with_spaces_in_its_notation)
+{
+    char path[128], pgn[128], args[300], final[PROTO_HASH_HEX], want[128];
+    char text[16384];
+    Frames f = {0};
+    cr_assert_not_null(core_game_find("volleyball"));
+    snprintf(path, sizeof path, "%s/v.log", dir);
+    snprintf(pgn, sizeof pgn, "%s/v.pgn", dir);
+    write_log(path, "volleyball", 80, 1, final, &f);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert(strstr(o->out, "   1. white S ") != NULL, "%s", o->out);
+    snprintf(args, sizeof args, "%s --export %s --quiet", path, pgn);
+    cr_assert_eq(replay(args)->status, 0);
+    load(pgn, text, sizeof text);
+    cr_assert(strstr(text, "\n1. S ") != NULL, "%s", text);
+    o = replay(pgn);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    snprintf(want, sizeof want, "final-hash: %s\n", final);
+    cr_assert(strstr(o->out, want) != NULL, "%s", o->out);
+    frames_free(&f);
 }

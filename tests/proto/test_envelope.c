@@ -247,9 +247,15 @@ Test(envelope, seal_refuses_bad_fields)
     cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL),
                  TB_E_FORMAT); /* overlong UTF-8 */
     proto_message_init(&m, PROTO_KIND_MOVE, &a);
-    snprintf(m.body.move.move, sizeof m.body.move.move, "c3 d4");
-    cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL),
-                 TB_E_FORMAT);
+    const char *bad_moves[] = {"c3  d4", " c3", "c3 ", "c3\td4", "c3\xe9"};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(m.body.move.move, sizeof m.body.move.move, "%s",
+                 bad_moves[i]);
+        cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL),
+                     TB_E_FORMAT, "%s", bad_moves[i]);
+    }
+    snprintf(m.body.move.move, sizeof m.body.move.move, "S Bc3-d2>g5");
+    cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL), 0);
     proto_message_init(&m, PROTO_KIND_MATCH_START, &a);
     memset(m.body.start.game, 'a', sizeof m.body.start.game);
     cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL),

@@ -198,12 +198,30 @@ static int toy_options_format(const void *st, char *buf, size_t cap)
 
 static int toy_perft(const void *st, unsigned depth, uint64_t *nodes);
 
+/* Designated initializers: members the core adds later stay NULL. */
 static const Core_Game toy_game = {
-    "race", "Race to 21 (test game)", "+2", 200, sizeof(Toy_State), 3, 8,
-    toy_init, toy_moves, toy_make, toy_status, toy_side, toy_ply, toy_key,
-    toy_encode, toy_decode, toy_move_format, toy_move_parse,
-    toy_position_format, toy_position_parse, toy_options_format, toy_perft,
-    NULL,
+    .name = "race",
+    .title = "Race to 21 (test game)",
+    .move_hint = "+2",
+    .id = 200,
+    .state_size = sizeof(Toy_State),
+    .max_moves = 3,
+    .encode_max = 8,
+    .init = toy_init,
+    .moves = toy_moves,
+    .make = toy_make,
+    .status = toy_status,
+    .side = toy_side,
+    .ply = toy_ply,
+    .key = toy_key,
+    .encode = toy_encode,
+    .decode = toy_decode,
+    .move_format = toy_move_format,
+    .move_parse = toy_move_parse,
+    .position_format = toy_position_format,
+    .position_parse = toy_position_parse,
+    .options_format = toy_options_format,
+    .perft = toy_perft,
 };
 
 static int toy_perft(const void *st, unsigned depth, uint64_t *nodes)
