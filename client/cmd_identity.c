@@ -54,7 +54,8 @@ int cli_identity(int argc, char **argv)
         fprintf(stderr, "tabula identity: cannot use '%s': %s%s\n",
                 cli_token(file), tb_strerror(rc),
                 rc == TB_E_IO ? " (unreadable, or open to group or others: "
-                                "chmod 600 it)" : "");
+                                "chmod 600 it)"
+                              : "");
         return CLI_EXIT_FAIL;
     }
     proto_fingerprint(id.pk, fp);

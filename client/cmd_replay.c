@@ -58,14 +58,14 @@ static void print_ply(uint32_t ply, int mover, const char *text,
     char hex[PROTO_HASH_HEX];
     proto_hex(hash, PROTO_HASH_BYTES, hex);
     fprintf(rout, "%4u. %-5s %-24s %.16s\n", ply,
-           mover == CORE_WHITE ? "white" : "black", text, hex);
+            mover == CORE_WHITE ? "white" : "black", text, hex);
 }
 
 static void print_log_header(const Proto_Log_Header *h)
 {
     char fp[PROTO_FINGERPRINT_MAX], hex[PROTO_HASH_HEX];
     fprintf(rout, "game: %s%s%s\n", h->game, h->options[0] ? " options " : "",
-           h->options);
+            h->options);
     proto_hex(h->match_id, PROTO_MATCH_ID_BYTES, hex);
     fprintf(rout, "match: %s\n", hex);
     proto_fingerprint(h->white, fp);
@@ -94,8 +94,7 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
         return;
     switch (m->kind) {
     case PROTO_KIND_MOVE:
-        print_ply(m->body.move.ply, side, m->body.move.move,
-                  m->body.move.hash);
+        print_ply(m->body.move.ply, side, m->body.move.move, m->body.move.hash);
         break;
     case PROTO_KIND_CHAT:
     case PROTO_KIND_BYE:
@@ -109,13 +108,13 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
                 m->body.takeback.plies == 1 ? "ply" : "plies");
         break;
     case PROTO_KIND_STATE_CHECK:
-        fprintf(rout, "      [%s %s] ply %u agrees\n", proto_kind_name(m->kind), who,
-               m->body.check.ply);
+        fprintf(rout, "      [%s %s] ply %u agrees\n", proto_kind_name(m->kind),
+                who, m->body.check.ply);
         break;
     case PROTO_KIND_DESYNC:
         fprintf(rout, "      [%s %s] at ply %u, %zu bytes of state\n",
-               proto_kind_name(m->kind), who, m->body.desync.ply,
-               m->body.desync.state_len);
+                proto_kind_name(m->kind), who, m->body.desync.ply,
+                m->body.desync.state_len);
         break;
     default:
         fprintf(rout, "      [%s %s]\n", proto_kind_name(m->kind), who);
@@ -131,7 +130,7 @@ static void visit_record(void *ctx, const Core_Position *pos,
 
     if (!r->headed) {
         fprintf(rout, "game: %s (plain record, no signatures)\n",
-               core_game_name(core_position_game(pos)));
+                core_game_name(core_position_game(pos)));
         r->headed = 1;
     }
     if (r->nmoves == r->cap) {
@@ -147,11 +146,12 @@ static void visit_record(void *ctx, const Core_Position *pos,
     r->moves[r->nmoves++] = *mv;
     /* The mover is the side not to move now (as tabula demo prints). */
     if (!r->quiet && rc == 0)
-        print_ply(core_ply(pos), 1 - core_side_to_move(pos),
-                  cli_token(text), r->hash);
+        print_ply(core_ply(pos), 1 - core_side_to_move(pos), cli_token(text),
+                  r->hash);
 }
 
-/* ---- export ---------------------------------------------------------------- */
+/* ---- export ----------------------------------------------------------------
+ */
 
 static void put_tag(FILE *out, const char *name, const char *value)
 {
@@ -226,8 +226,7 @@ static FILE *open_export(const char *path)
 {
     FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (out == NULL)
-        fprintf(stderr, "tabula replay: cannot write '%s'\n",
-                cli_token(path));
+        fprintf(stderr, "tabula replay: cannot write '%s'\n", cli_token(path));
     return out;
 }
 
@@ -246,7 +245,8 @@ static int export_log(const char *path, const Proto_Transcript *t,
 {
     const Proto_Message *start = proto_transcript_start(t);
     Core_Status st = proto_transcript_status(t);
-    char fp[PROTO_FINGERPRINT_MAX], hex[PROTO_HASH_HEX], date[16] = "????.??.??";
+    char fp[PROTO_FINGERPRINT_MAX], hex[PROTO_HASH_HEX],
+        date[16] = "????.??.??";
     Core_Position *initial = NULL;
     const Core_Game *g = core_position_game(proto_transcript_position(t));
     size_t n = proto_transcript_moves(t);
@@ -301,8 +301,8 @@ static int export_log(const char *path, const Proto_Transcript *t,
 static int export_record(const char *path, const Proto_Record_Report *rep,
                          const Replay *r, Core_Status st)
 {
-    static const char *const copied[] = {"Event", "Site", "Date", "Round",
-                                         "White", "Black"};
+    static const char *const copied[] = {"Event", "Site",  "Date",
+                                         "Round", "White", "Black"};
     const char *opts = proto_record_tag(rep, "Options");
     const char *start = proto_record_tag(rep, "Position");
     Core_Position *initial = NULL;
@@ -318,8 +318,7 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
         rc = core_position_parse(initial, start, NULL, 0);
     if (rc != 0) {
         core_position_free(initial);
-        fprintf(stderr, "tabula replay: cannot export: %s\n",
-                tb_strerror(rc));
+        fprintf(stderr, "tabula replay: cannot export: %s\n", tb_strerror(rc));
         return CLI_EXIT_FAIL;
     }
     out = open_export(path);
@@ -349,15 +348,16 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
     return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
 }
 
-/* ---- the two kinds of file ---------------------------------------------------- */
+/* ---- the two kinds of file
+ * ---------------------------------------------------- */
 
 static void print_result(Core_Status st, const uint8_t hash[PROTO_HASH_BYTES])
 {
     char hex[PROTO_HASH_HEX];
     proto_hex(hash, PROTO_HASH_BYTES, hex);
     fprintf(rout, "result: %s (%s)\n", core_outcome_name(st.outcome),
-           st.outcome == CORE_ONGOING ? "unfinished"
-                                      : core_reason_name(st.reason));
+            st.outcome == CORE_ONGOING ? "unfinished"
+                                       : core_reason_name(st.reason));
     fprintf(rout, "final-hash: %s\n", hex);
 }
 
@@ -380,18 +380,21 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
         fprintf(rout, "chain: %s\n", hex);
     }
     if (rc != 0) {
-        fprintf(rout, "FAILED at ply %u: %s (envelope %u, byte %zu): %s\n", rep.ply,
-               tb_strerror(rc), rep.frame, rep.offset, rep.why);
-        fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply,
-                tb_strerror(rc), rep.why);
+        const char *kind = rep.torn ? "torn log" : tb_strerror(rc);
+        fprintf(rout, "FAILED at ply %u: %s (envelope %u, byte %zu): %s\n",
+                rep.ply, kind, rep.frame, rep.offset, rep.why);
+        fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply, kind,
+                rep.why);
         status = CLI_EXIT_FAIL;
     } else {
-        fprintf(rout, "verified: %u envelopes, %u plies; signatures, chain, moves "
-               "and state hashes agree%s\n",
-               rep.envelopes,
-               t && proto_transcript_position(t)
-                   ? core_ply(proto_transcript_position(t)) : 0,
-               rep.ended ? "" : " (no end record: match unfinished)");
+        fprintf(rout,
+                "verified: %u envelopes, %u plies; signatures, chain, moves "
+                "and state hashes agree%s\n",
+                rep.envelopes,
+                t && proto_transcript_position(t)
+                    ? core_ply(proto_transcript_position(t))
+                    : 0,
+                rep.ended ? "" : " (no end record: match unfinished)");
     }
     if (status == CLI_EXIT_OK && export != NULL && t != NULL &&
         proto_transcript_position(t) != NULL) {
@@ -410,20 +413,21 @@ static int replay_record(const uint8_t *buf, size_t len, const char *export,
     Core_Position *pos = NULL;
     int rc, status = CLI_EXIT_OK;
 
-    rc = proto_record_read((const char *)buf, len, game, visit_record, r,
-                           &pos, &rep);
+    rc = proto_record_read((const char *)buf, len, game, visit_record, r, &pos,
+                           &rep);
     if (rep.game != NULL && !r->headed)
         fprintf(rout, "game: %s (plain record, no signatures)\n",
-               core_game_name(rep.game));
+                core_game_name(rep.game));
     if (rc != 0 || r->nomem) {
         if (rc == 0)
             rc = TB_E_NOMEM;
         fprintf(rout, "FAILED at ply %u: %s (line %u): %s\n", rep.ply,
-               tb_strerror(rc), rep.line, rep.why);
+                tb_strerror(rc), rep.line, rep.why);
         fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply,
                 tb_strerror(rc), rep.why);
         return rc == TB_E_GAME && rep.game == NULL && game == NULL
-                   ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+                   ? CLI_EXIT_USAGE
+                   : CLI_EXIT_FAIL;
     }
     if (r->nmoves == 0)
         proto_state_hash(pos, r->hash);

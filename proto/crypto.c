@@ -21,8 +21,7 @@ int proto_init(void)
     return sodium_init() < 0 ? TB_E_CRYPTO : 0;
 }
 
-int proto_state_hash(const Core_Position *pos,
-                     uint8_t out[PROTO_HASH_BYTES])
+int proto_state_hash(const Core_Position *pos, uint8_t out[PROTO_HASH_BYTES])
 {
     size_t cap = core_game_encode_max(core_position_game(pos));
     size_t len = 0;
@@ -48,8 +47,7 @@ void proto_hex(const uint8_t *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-int proto__hash(const uint8_t *buf, size_t len,
-                uint8_t out[PROTO_HASH_BYTES])
+int proto__hash(const uint8_t *buf, size_t len, uint8_t out[PROTO_HASH_BYTES])
 {
     if (crypto_generichash(out, PROTO_HASH_BYTES, buf, len, NULL, 0) != 0)
         return TB_E_CRYPTO;
@@ -130,8 +128,7 @@ void proto_fingerprint(const uint8_t pk[PROTO_KEY_BYTES],
     size_t o = 0;
 
     crypto_generichash_init(&st, NULL, 0, sizeof h);
-    crypto_generichash_update(&st, (const uint8_t *)domain,
-                              sizeof domain - 1);
+    crypto_generichash_update(&st, (const uint8_t *)domain, sizeof domain - 1);
     crypto_generichash_update(&st, pk, PROTO_KEY_BYTES);
     crypto_generichash_final(&st, h, sizeof h);
     /* 80 bits = 16 symbols of 5 bits, most significant bit first. */

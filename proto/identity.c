@@ -63,8 +63,8 @@ static int parse_identity(const char *text, size_t len, Proto_Identity *id)
 {
     static const char pub[] = "public ", seed_tag[] = "seed ";
     const size_t fl = strlen(ID_FORMAT_LINE), hl = 2 * PROTO_KEY_BYTES;
-    const size_t want = fl + (sizeof pub - 1) + hl + 1 +
-                        (sizeof seed_tag - 1) + hl + 1;
+    const size_t want =
+        fl + (sizeof pub - 1) + hl + 1 + (sizeof seed_tag - 1) + hl + 1;
     uint8_t pk[PROTO_KEY_BYTES], seed[PROTO_KEY_BYTES];
     const char *p = text;
     int rc;
@@ -100,8 +100,7 @@ static int read_identity(const char *path, Proto_Identity *id)
 
     if (fd < 0)
         return errno == ENOENT ? TB_E_STATE : TB_E_IO;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (st.st_mode & 077) != 0)
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 077) != 0)
         goto done; /* group or others may read it: refuse, as ssh does */
     while (got < sizeof text) {
         ssize_t r = read(fd, text + got, sizeof text - got);
@@ -163,8 +162,7 @@ static int create_identity(const char *path, Proto_Identity *id)
                  pk_hex, seed_hex);
     proto__wipe(seed_hex, sizeof seed_hex);
     unlink(tmp); /* a leftover of an earlier crash of this pid */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-              0600);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         proto__wipe(text, sizeof text);
         return TB_E_IO;

@@ -10,9 +10,9 @@
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fsync */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -93,8 +93,8 @@ int proto_log_create(Proto_Log **out, const char *path,
     log = malloc(sizeof *log);
     if (log == NULL)
         return TB_E_NOMEM;
-    log->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC,
-                   0600);
+    log->fd =
+        open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
     if (log->fd < 0) {
         free(log);
         return TB_E_IO;
@@ -129,7 +129,8 @@ int proto_log_finish(Proto_Log *log, uint32_t count,
 
     if (log == NULL)
         return TB_E_ARG;
-    proto__w_init(&w, buf + PROTO_FRAME_PREFIX, sizeof buf - PROTO_FRAME_PREFIX);
+    proto__w_init(&w, buf + PROTO_FRAME_PREFIX,
+                  sizeof buf - PROTO_FRAME_PREFIX);
     proto__w_array(&w, 3);
     proto__w_str(&w, LOG_END_TAG, strlen(LOG_END_TAG));
     proto__w_uint(&w, count);
@@ -200,7 +201,8 @@ done:
     return rc;
 }
 
-/* ---- verification ----------------------------------------------------------- */
+/* ---- verification -----------------------------------------------------------
+ */
 
 static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
                        const char **what)
@@ -216,8 +218,8 @@ static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
     if (rc != 0)
         return rc;
     s = proto__r_str(&r, 16, &n, "header tag");
-    if (r.err == 0 && (n != strlen(LOG_HEADER_TAG) ||
-                       memcmp(s, LOG_HEADER_TAG, n) != 0)) {
+    if (r.err == 0 &&
+        (n != strlen(LOG_HEADER_TAG) || memcmp(s, LOG_HEADER_TAG, n) != 0)) {
         r.err = TB_E_FORMAT;
         r.what = "header tag";
     }
@@ -294,12 +296,11 @@ static int same_header(const Proto_Log_Header *a, const Proto_Log_Header *b)
            a->started == b->started;
 }
 
-static int report(Proto_Log_Report *rep, int err, uint32_t frame,
-                  size_t offset, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+static int report(Proto_Log_Report *rep, int err, uint32_t frame, size_t offset,
+                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static int report(Proto_Log_Report *rep, int err, uint32_t frame,
-                  size_t offset, const char *fmt, ...)
+static int report(Proto_Log_Report *rep, int err, uint32_t frame, size_t offset,
+                  const char *fmt, ...)
 {
     va_list ap;
     rep->err = err;
@@ -312,8 +313,8 @@ static int report(Proto_Log_Report *rep, int err, uint32_t frame,
 }
 
 int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
-                     Proto_Log_Visit visit, void *ctx,
-                     Proto_Transcript **out, Proto_Log_Report *rep)
+                     Proto_Log_Visit visit, void *ctx, Proto_Transcript **out,
+                     Proto_Log_Report *rep)
 {
     Proto_Transcript *t = NULL;
     Proto_Envelope e;
@@ -369,8 +370,7 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             break;
         }
         if (rep->ended) {
-            report(rep, TB_E_FORMAT, frame, off,
-                   "data after the end record");
+            report(rep, TB_E_FORMAT, frame, off, "data after the end record");
             break;
         }
         if (elen > 0 && env[0] == 0x93) { /* fixarray 3: the end record */
@@ -382,8 +382,9 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                             memcmp(chain, ours, PROTO_HASH_BYTES) != 0))
                 rc = TB_E_CHAIN;
             if (rc != 0) {
-                report(rep, rc, frame, off, "end record does not match "
-                                            "the envelopes");
+                report(rep, rc, frame, off,
+                       "end record does not match "
+                       "the envelopes");
                 break;
             }
             rep->ended = 1;

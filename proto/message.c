@@ -56,8 +56,8 @@ void proto__put_be32(uint8_t *p, uint32_t v)
 
 uint32_t proto__get_be32(const uint8_t *p)
 {
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-           (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           p[3];
 }
 
 /* Length of a valid UTF-8 sequence at s[0..len) that is not a control
@@ -133,7 +133,8 @@ void proto_message_init(Proto_Message *m, Proto_Kind kind,
         memcpy(m->sender, id->pk, PROTO_KEY_BYTES);
 }
 
-/* ---- sealing ---------------------------------------------------------------- */
+/* ---- sealing ----------------------------------------------------------------
+ */
 
 /* Check a NUL-terminated field and write it. */
 static int put_text(Wire_Writer *w, const char *s, size_t max, int chars,
@@ -163,8 +164,8 @@ static int put_body(Wire_Writer *w, const Proto_Message *m)
         break;
     case PROTO_KIND_MATCH_START:
         proto__w_array(w, 5);
-        rc = put_text(w, m->body.start.game, PROTO_NAME_MAX,
-                      PROTO_CHARS_NAME, 0);
+        rc = put_text(w, m->body.start.game, PROTO_NAME_MAX, PROTO_CHARS_NAME,
+                      0);
         if (rc == 0)
             rc = put_text(w, m->body.start.options, PROTO_OPTIONS_MAX,
                           PROTO_CHARS_ASCII, 1);
@@ -202,8 +203,8 @@ static int put_body(Wire_Writer *w, const Proto_Message *m)
     case PROTO_KIND_CHAT:
     case PROTO_KIND_BYE:
         proto__w_array(w, 1);
-        rc = put_text(w, m->body.text.text, PROTO_TEXT_MAX, PROTO_CHARS_TEXT,
-                      1);
+        rc =
+            put_text(w, m->body.text.text, PROTO_TEXT_MAX, PROTO_CHARS_TEXT, 1);
         break;
     case PROTO_KIND_DRAW_OFFER:
     case PROTO_KIND_DRAW_ACCEPT:
@@ -225,9 +226,8 @@ static size_t bin_header(size_t n)
     return n < 256 ? 2 : n < 65536 ? 3 : 5;
 }
 
-int proto_seal(const Proto_Message *m, const Proto_Identity *id,
-               uint8_t *buf, size_t cap, size_t *len,
-               uint8_t hash[PROTO_HASH_BYTES])
+int proto_seal(const Proto_Message *m, const Proto_Identity *id, uint8_t *buf,
+               size_t cap, size_t *len, uint8_t hash[PROTO_HASH_BYTES])
 {
     /* The payload is written where it would sit after the largest bin
      * header, then moved down next to the header it really needs. */
@@ -300,7 +300,8 @@ int proto_frame_next(const uint8_t *buf, size_t len, const uint8_t **env,
     return 0;
 }
 
-/* ---- opening ------------------------------------------------------------------ */
+/* ---- opening
+ * ------------------------------------------------------------------ */
 
 static void get_text(Wire_Reader *r, char *out, size_t max, int chars,
                      int may_be_empty, const char *what)
@@ -319,8 +320,7 @@ static void get_text(Wire_Reader *r, char *out, size_t max, int chars,
     out[n] = '\0';
 }
 
-static void get_fixed(Wire_Reader *r, uint8_t *out, size_t n,
-                      const char *what)
+static void get_fixed(Wire_Reader *r, uint8_t *out, size_t n, const char *what)
 {
     size_t got = 0;
     const uint8_t *p = proto__r_bin(r, n, n, &got, what);
@@ -335,8 +335,8 @@ static int get_body(Wire_Reader *r, Proto_Message *m)
 
     switch ((Proto_Kind)m->kind) {
     case PROTO_KIND_HELLO:
-        get_text(r, m->body.hello.software, PROTO_NAME_MAX,
-                 PROTO_CHARS_ASCII, 0, "hello software");
+        get_text(r, m->body.hello.software, PROTO_NAME_MAX, PROTO_CHARS_ASCII,
+                 0, "hello software");
         get_fixed(r, m->body.hello.nonce, PROTO_NONCE_BYTES, "hello nonce");
         p = proto__r_bin(r, 0, PROTO_NONCE_BYTES, &n, "hello echo");
         if (r->err == 0 && n != 0 && n != PROTO_NONCE_BYTES) {
@@ -350,16 +350,16 @@ static int get_body(Wire_Reader *r, Proto_Message *m)
     case PROTO_KIND_MATCH_START:
         get_text(r, m->body.start.game, PROTO_NAME_MAX, PROTO_CHARS_NAME, 0,
                  "game");
-        get_text(r, m->body.start.options, PROTO_OPTIONS_MAX,
-                 PROTO_CHARS_ASCII, 1, "options");
+        get_text(r, m->body.start.options, PROTO_OPTIONS_MAX, PROTO_CHARS_ASCII,
+                 1, "options");
         get_fixed(r, m->body.start.white, PROTO_KEY_BYTES, "white key");
         get_fixed(r, m->body.start.black, PROTO_KEY_BYTES, "black key");
         m->body.start.started = proto__r_uint(r, UINT64_MAX, "started");
         break;
     case PROTO_KIND_MOVE:
         m->body.move.ply = (uint32_t)proto__r_uint(r, UINT32_MAX, "ply");
-        get_text(r, m->body.move.move, CORE_NOTATION_MAX - 1,
-                 PROTO_CHARS_MOVE, 0, "move");
+        get_text(r, m->body.move.move, CORE_NOTATION_MAX - 1, PROTO_CHARS_MOVE,
+                 0, "move");
         get_fixed(r, m->body.move.hash, PROTO_HASH_BYTES, "state hash");
         break;
     case PROTO_KIND_STATE_CHECK:
@@ -391,8 +391,8 @@ static int get_body(Wire_Reader *r, Proto_Message *m)
     return proto__r_end(r);
 }
 
-int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out,
-               char *why, size_t why_cap)
+int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out, char *why,
+               size_t why_cap)
 {
     Wire_Doc *edoc = NULL, *pdoc = NULL;
     Wire_Reader r, pr, body;
@@ -404,8 +404,8 @@ int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out,
     memset(out, 0, sizeof *out);
     proto__why(why, why_cap, "%s", "");
     if (len > PROTO_FRAME_MAX) {
-        proto__why(why, why_cap, "envelope of %zu bytes over the limit %d",
-                   len, PROTO_FRAME_MAX);
+        proto__why(why, why_cap, "envelope of %zu bytes over the limit %d", len,
+                   PROTO_FRAME_MAX);
         return TB_E_LIMIT;
     }
     rc = proto__wire_parse(env, len, &edoc, &r);
@@ -414,8 +414,8 @@ int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out,
         goto done;
     }
     payload = proto__r_bin(&r, 1, PROTO_PAYLOAD_MAX, &plen, "payload");
-    sig = proto__r_bin(&r, PROTO_SIG_BYTES, PROTO_SIG_BYTES, &slen,
-                       "signature");
+    sig =
+        proto__r_bin(&r, PROTO_SIG_BYTES, PROTO_SIG_BYTES, &slen, "signature");
     rc = proto__r_end(&r);
     if (rc != 0) {
         proto__why(why, why_cap, "envelope: %s (%s)", tb_strerror(rc),
@@ -458,8 +458,9 @@ int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out,
     }
     rc = proto__verify(payload, plen, out->sig, m->sender);
     if (rc != 0) {
-        proto__why(why, why_cap, "%s", "signature does not verify with the "
-                                       "sender's key");
+        proto__why(why, why_cap, "%s",
+                   "signature does not verify with the "
+                   "sender's key");
         goto done;
     }
     rc = proto__hash(payload, plen, out->hash);

@@ -65,8 +65,8 @@
 #define PROTO_DEPTH_MAX 4
 #define PROTO_ITEMS_MAX 64
 /* Field caps (bytes, NUL not included). */
-#define PROTO_NAME_MAX 32     /* game name, software name */
-#define PROTO_OPTIONS_MAX 256 /* match options */
+#define PROTO_NAME_MAX 32            /* game name, software name */
+#define PROTO_OPTIONS_MAX 256        /* match options */
 #define PROTO_TEXT_MAX PROTO_STR_MAX /* chat and bye text */
 /* Largest log file proto_read_file accepts. */
 #define PROTO_FILE_MAX (64u * 1024 * 1024)
@@ -85,8 +85,7 @@ int proto_init(void);
  * the canonical state encoding (core_encode) of pos.
  * Errors: TB_E_NOMEM, TB_E_CRYPTO.
  */
-int proto_state_hash(const Core_Position *pos,
-                     uint8_t out[PROTO_HASH_BYTES]);
+int proto_state_hash(const Core_Position *pos, uint8_t out[PROTO_HASH_BYTES]);
 
 /* proto_hex: lowercase hex of n bytes into out (2n+1 bytes). */
 void proto_hex(const uint8_t *bytes, size_t n, char *out);
@@ -144,19 +143,19 @@ void proto_fingerprint(const uint8_t pk[PROTO_KEY_BYTES],
 
 /* Message kinds. Numbers are on the wire: never reuse one. */
 typedef enum Proto_Kind {
-    PROTO_KIND_HELLO = 1,            /* handshake, outside transcripts */
-    PROTO_KIND_MATCH_START = 2,      /* sequence number 0 of a match */
+    PROTO_KIND_HELLO = 1,       /* handshake, outside transcripts */
+    PROTO_KIND_MATCH_START = 2, /* sequence number 0 of a match */
     PROTO_KIND_MOVE = 3,
     PROTO_KIND_DRAW_OFFER = 4,
     PROTO_KIND_DRAW_ACCEPT = 5,
     PROTO_KIND_DRAW_DECLINE = 6,
     PROTO_KIND_RESIGN = 7,
-    PROTO_KIND_ABORT = 8,            /* only before both sides have moved */
+    PROTO_KIND_ABORT = 8, /* only before both sides have moved */
     PROTO_KIND_TAKEBACK_REQUEST = 9,
     PROTO_KIND_TAKEBACK_ACCEPT = 10,
     PROTO_KIND_TAKEBACK_DECLINE = 11,
     PROTO_KIND_STATE_CHECK = 12,
-    PROTO_KIND_DESYNC = 13,          /* carries the sender's whole state */
+    PROTO_KIND_DESYNC = 13, /* carries the sender's whole state */
     PROTO_KIND_CHAT = 14,
     PROTO_KIND_BYE = 15,
     PROTO_KIND_COUNT_
@@ -193,12 +192,12 @@ typedef struct Proto_Message {
             uint8_t black[PROTO_KEY_BYTES];
             uint64_t started; /* Unix seconds, as the starter's clock says */
         } start;
-        struct { /* MOVE: [ply, notation, state hash after the move] */
+        struct {          /* MOVE: [ply, notation, state hash after the move] */
             uint32_t ply; /* 1 for the first move of the game */
             char move[CORE_NOTATION_MAX];
             uint8_t hash[PROTO_HASH_BYTES];
         } move;
-        struct { /* STATE_CHECK: [ply, state hash] */
+        struct {          /* STATE_CHECK: [ply, state hash] */
             uint32_t ply; /* core_ply of the position hashed */
             uint8_t hash[PROTO_HASH_BYTES];
         } check;
@@ -207,7 +206,7 @@ typedef struct Proto_Message {
             const uint8_t *state; /* points into the opened bytes */
             size_t state_len;     /* 1..PROTO_STATE_MAX */
         } desync;
-        struct { /* TAKEBACK_REQUEST, TAKEBACK_ACCEPT: [plies] */
+        struct {            /* TAKEBACK_REQUEST, TAKEBACK_ACCEPT: [plies] */
             uint32_t plies; /* 1..255 */
         } takeback;
         struct { /* CHAT: [text]; BYE: [reason] */
@@ -240,9 +239,8 @@ void proto_message_init(Proto_Message *m, Proto_Kind kind,
  * TB_E_SPACE (cap too small: PROTO_FRAME_PREFIX + PROTO_FRAME_MAX always
  * suffices), TB_E_CRYPTO.
  */
-int proto_seal(const Proto_Message *m, const Proto_Identity *id,
-               uint8_t *buf, size_t cap, size_t *len,
-               uint8_t hash[PROTO_HASH_BYTES]);
+int proto_seal(const Proto_Message *m, const Proto_Identity *id, uint8_t *buf,
+               size_t cap, size_t *len, uint8_t hash[PROTO_HASH_BYTES]);
 
 /*
  * proto_frame_next: find the first frame in buf[0..len) (bytes as they
@@ -264,8 +262,8 @@ int proto_frame_next(const uint8_t *buf, size_t len, const uint8_t **env,
  * Errors: TB_E_LIMIT, TB_E_FORMAT (malformed or non-canonical),
  * TB_E_VERSION, TB_E_KIND, TB_E_SIGNATURE, TB_E_NOMEM.
  */
-int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out,
-               char *why, size_t why_cap);
+int proto_open(const uint8_t *env, size_t len, Proto_Envelope *out, char *why,
+               size_t why_cap);
 
 /* ---- transcripts ----------------------------------------------------- */
 
@@ -312,8 +310,8 @@ void proto_transcript_next(const Proto_Transcript *t, Proto_Message *m);
  * TB_E_GAME, TB_E_OPTION, TB_E_DESYNC, TB_E_NOMEM. proto_transcript_why
  * says more.
  */
-int proto_transcript_add(Proto_Transcript *t, const uint8_t *env,
-                         size_t len, Proto_Envelope *out);
+int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
+                         Proto_Envelope *out);
 
 /* The reason of the last failed add ("" after a success). */
 const char *proto_transcript_why(const Proto_Transcript *t);
@@ -336,8 +334,7 @@ Core_Status proto_transcript_status(const Proto_Transcript *t);
 
 /* Moves on the board now (takebacks removed) and the i-th of them. */
 size_t proto_transcript_moves(const Proto_Transcript *t);
-const Core_Move *proto_transcript_move_at(const Proto_Transcript *t,
-                                          size_t i);
+const Core_Move *proto_transcript_move_at(const Proto_Transcript *t, size_t i);
 
 /* CORE_WHITE, CORE_BLACK, or -1 when key is not a player of t. */
 int proto_transcript_side_of(const Proto_Transcript *t,
@@ -391,16 +388,16 @@ int proto_log_close(Proto_Log *log);
 
 /* What proto_log_verify found. */
 typedef struct Proto_Log_Report {
-    int err;              /* 0, or the first failure's TB_E_* code */
-    char why[192];        /* one line on the failure or torn tail */
-    uint32_t frame;       /* failing frame: 0 the header, 1.. envelopes */
-    size_t offset;        /* its byte offset in the file */
-    uint32_t envelopes;   /* whole envelopes verified */
-    uint32_t ply;         /* at a failure: the ply due (the failing
-                             move's own ply number when it says one) */
-    int torn;             /* the file ends inside a frame */
-    size_t torn_offset;   /* where the torn frame starts */
-    int ended;            /* a consistent end record closes the log */
+    int err;            /* 0, or the first failure's TB_E_* code */
+    char why[192];      /* one line on the failure or torn tail */
+    uint32_t frame;     /* failing frame: 0 the header, 1.. envelopes */
+    size_t offset;      /* its byte offset in the file */
+    uint32_t envelopes; /* whole envelopes verified */
+    uint32_t ply;       /* at a failure: the ply due (the failing
+                           move's own ply number when it says one) */
+    int torn;           /* the file ends inside a frame */
+    size_t torn_offset; /* where the torn frame starts */
+    int ended;          /* a consistent end record closes the log */
     Proto_Log_Header header;
 } Proto_Log_Report;
 
@@ -420,8 +417,8 @@ typedef void (*Proto_Log_Visit)(void *ctx, const Proto_Transcript *t,
  * TB_E_LIMIT, TB_E_TRUNCATED, TB_E_NOMEM.
  */
 int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
-                     Proto_Log_Visit visit, void *ctx,
-                     Proto_Transcript **out, Proto_Log_Report *rep);
+                     Proto_Log_Visit visit, void *ctx, Proto_Transcript **out,
+                     Proto_Log_Report *rep);
 
 /*
  * proto_read_file: read a whole file (at most PROTO_FILE_MAX bytes) into a
@@ -447,14 +444,14 @@ typedef struct Proto_Tag {
 
 /* What proto_record_read found. */
 typedef struct Proto_Record_Report {
-    int err;            /* 0 or the first failure's code */
+    int err; /* 0 or the first failure's code */
     char why[192];
-    uint32_t line;      /* 1-based line of the failure */
-    uint32_t ply;       /* ply being read at the failure */
+    uint32_t line; /* 1-based line of the failure */
+    uint32_t ply;  /* ply being read at the failure */
     size_t ntags;
     Proto_Tag tags[PROTO_TAGS_MAX];
     const Core_Game *game;
-    char result[16];    /* the movetext's or Result tag's result, or "" */
+    char result[16]; /* the movetext's or Result tag's result, or "" */
 } Proto_Record_Report;
 
 /* Called after each move a record read applies; pos is after the move,
@@ -469,19 +466,18 @@ typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
  * "12..."), moves in any notation the game's parser accepts, comments in
  * braces or after ';', and an optional result ("1-0", "0-1", "1/2-1/2",
  * "*"). A word that is not a move's shape is tried joined to the next
- * one ("S Bc3-d2>g5"). game (may be NULL) is used when no tag names one. Every move must
- * be legal; a finished board must agree with a stated result. *out (may
- * be NULL) gets the final position (free with core_position_free).
- * Returns rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT,
- * TB_E_TOOLONG, TB_E_OPTION, TB_E_POSITION, TB_E_NOTATION, TB_E_ILLEGAL,
- * TB_E_AMBIGUOUS, TB_E_OVER, TB_E_NOMEM.
+ * one ("S Bc3-d2>g5"). game (may be NULL) is used when no tag names one. Every
+ * move must be legal; a finished board must agree with a stated result. *out
+ * (may be NULL) gets the final position (free with core_position_free). Returns
+ * rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT, TB_E_TOOLONG,
+ * TB_E_OPTION, TB_E_POSITION, TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,
+ * TB_E_OVER, TB_E_NOMEM.
  */
 int proto_record_read(const char *text, size_t len, const Core_Game *game,
-                      Proto_Record_Visit visit, void *ctx,
-                      Core_Position **out, Proto_Record_Report *rep);
+                      Proto_Record_Visit visit, void *ctx, Core_Position **out,
+                      Proto_Record_Report *rep);
 
 /* The value of tag name in rep (case-insensitive name), or NULL. */
-const char *proto_record_tag(const Proto_Record_Report *rep,
-                             const char *name);
+const char *proto_record_tag(const Proto_Record_Report *rep, const char *name);
 
 #endif /* TABULA_PROTO_H */

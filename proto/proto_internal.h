@@ -16,8 +16,7 @@
 /* ---- crypto.c --------------------------------------------------------- */
 
 /* BLAKE2b-256 of buf[0..len). Errors: TB_E_CRYPTO. */
-int proto__hash(const uint8_t *buf, size_t len,
-                uint8_t out[PROTO_HASH_BYTES]);
+int proto__hash(const uint8_t *buf, size_t len, uint8_t out[PROTO_HASH_BYTES]);
 
 /* Detached Ed25519 signature of msg with sk. Errors: TB_E_CRYPTO. */
 int proto__sign(const uint8_t *msg, size_t len,
@@ -94,8 +93,8 @@ uint64_t proto__r_uint(Wire_Reader *r, uint64_t max, const char *what);
 const char *proto__r_str(Wire_Reader *r, size_t max, size_t *len,
                          const char *what);
 /* The next element as binary of min..max bytes. */
-const uint8_t *proto__r_bin(Wire_Reader *r, size_t min, size_t max,
-                            size_t *len, const char *what);
+const uint8_t *proto__r_bin(Wire_Reader *r, size_t min, size_t max, size_t *len,
+                            const char *what);
 /* The next element as an array of min..max elements; sub reads it. */
 void proto__r_array(Wire_Reader *r, uint32_t min, uint32_t max,
                     Wire_Reader *sub, const char *what);
@@ -112,8 +111,12 @@ char proto__r_peek(const Wire_Reader *r);
  * PROTO_CHARS_MOVE printable ASCII with inner single spaces (some games'
  * notation has them: "S Bc3-d2>g5"), PROTO_CHARS_TEXT UTF-8 without
  * control characters. */
-enum { PROTO_CHARS_NAME, PROTO_CHARS_ASCII, PROTO_CHARS_MOVE,
-       PROTO_CHARS_TEXT };
+enum {
+    PROTO_CHARS_NAME,
+    PROTO_CHARS_ASCII,
+    PROTO_CHARS_MOVE,
+    PROTO_CHARS_TEXT
+};
 int proto__text_ok(const char *s, size_t len, int chars);
 
 /* Bounded "why" formatting shared by the files of proto/. */

@@ -46,14 +46,12 @@ static void set_result(Proto_Record_Report *rep, const char *s)
 
 static int ieq(const char *a, const char *b)
 {
-    while (*a && *b &&
-           tolower((unsigned char)*a) == tolower((unsigned char)*b))
+    while (*a && *b && tolower((unsigned char)*a) == tolower((unsigned char)*b))
         a++, b++;
     return *a == '\0' && *b == '\0';
 }
 
-const char *proto_record_tag(const Proto_Record_Report *rep,
-                             const char *name)
+const char *proto_record_tag(const Proto_Record_Report *rep, const char *name)
 {
     for (size_t i = 0; i < rep->ntags; i++)
         if (ieq(rep->tags[i].name, name))
@@ -99,8 +97,7 @@ static int skip_space(Reader *r, Proto_Record_Report *rep)
             break;
         }
     }
-    return depth > 0 ? fail(rep, TB_E_FORMAT, r, "unclosed variation")
-                     : 0;
+    return depth > 0 ? fail(rep, TB_E_FORMAT, r, "unclosed variation") : 0;
 }
 
 static int read_tag(Reader *r, Proto_Record_Report *rep)
@@ -166,8 +163,8 @@ static int is_result(const char *tok)
 static int read_token(Reader *r, Proto_Record_Report *rep, char *tok)
 {
     size_t n = 0;
-    while (r->p < r->end && !isspace((unsigned char)*r->p) &&
-           *r->p != '{' && *r->p != ';' && *r->p != '(') {
+    while (r->p < r->end && !isspace((unsigned char)*r->p) && *r->p != '{' &&
+           *r->p != ';' && *r->p != '(') {
         if (n == CORE_INPUT_MAX)
             return fail(rep, TB_E_TOOLONG, r, "token too long");
         tok[n++] = *r->p++;
@@ -225,8 +222,7 @@ static int setup(Reader *r, Proto_Record_Report *rep, const Core_Game *game,
             return fail(rep, TB_E_GAME, r, "unknown game '%s'", name);
     }
     if (game == NULL)
-        return fail(rep, TB_E_GAME, r,
-                    "no Game tag names the game (give one)");
+        return fail(rep, TB_E_GAME, r, "no Game tag names the game (give one)");
     rep->game = game;
     if (start == NULL)
         start = proto_record_tag(rep, "FEN");
@@ -242,8 +238,8 @@ static int setup(Reader *r, Proto_Record_Report *rep, const Core_Game *game,
 }
 
 int proto_record_read(const char *text, size_t len, const Core_Game *game,
-                      Proto_Record_Visit visit, void *ctx,
-                      Core_Position **out, Proto_Record_Report *rep)
+                      Proto_Record_Visit visit, void *ctx, Core_Position **out,
+                      Proto_Record_Report *rep)
 {
     Reader r = {text, text + len, 1};
     Core_Position *pos = NULL;

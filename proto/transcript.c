@@ -105,8 +105,7 @@ size_t proto_transcript_moves(const Proto_Transcript *t)
     return t->nmoves;
 }
 
-const Core_Move *proto_transcript_move_at(const Proto_Transcript *t,
-                                          size_t i)
+const Core_Move *proto_transcript_move_at(const Proto_Transcript *t, size_t i)
 {
     return i < t->nmoves ? &t->moves[i] : NULL;
 }
@@ -154,8 +153,7 @@ static int start_match(Proto_Transcript *t, const Proto_Message *m)
     Core_Position *pos = NULL, *initial = NULL;
     int rc;
 
-    if (memcmp(m->body.start.white, m->body.start.black,
-               PROTO_KEY_BYTES) == 0)
+    if (memcmp(m->body.start.white, m->body.start.black, PROTO_KEY_BYTES) == 0)
         return fail(t, TB_E_FORMAT, "white and black have the same key");
     if (memcmp(m->sender, m->body.start.white, PROTO_KEY_BYTES) != 0 &&
         memcmp(m->sender, m->body.start.black, PROTO_KEY_BYTES) != 0)
@@ -213,8 +211,7 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     }
     rc = core_move_parse(t->pos, m->body.move.move, &mv);
     if (rc != 0)
-        return fail(t, rc, "move '%s' refused by the rules",
-                    m->body.move.move);
+        return fail(t, rc, "move '%s' refused by the rules", m->body.move.move);
     rc = core_move_format(t->pos, &mv, canon, sizeof canon);
     if (rc != 0)
         return fail(t, rc, "cannot format move '%s'", m->body.move.move);
@@ -231,8 +228,7 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     }
     rc = core_play(t->pos, &mv);
     if (rc != 0)
-        return fail(t, rc, "move '%s' refused by the rules",
-                    m->body.move.move);
+        return fail(t, rc, "move '%s' refused by the rules", m->body.move.move);
     t->moves[t->nmoves++] = mv;
     t->moved[side] = 1;
     if (t->draw_offer == 1 - side)
@@ -277,8 +273,10 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     case PROTO_KIND_DRAW_ACCEPT:
     case PROTO_KIND_DRAW_DECLINE:
         if (t->draw_offer != other)
-            return fail(t, TB_E_STATE, "%s without a draw offer from the "
-                                       "opponent", proto_kind_name(k));
+            return fail(t, TB_E_STATE,
+                        "%s without a draw offer from the "
+                        "opponent",
+                        proto_kind_name(k));
         t->draw_offer = -1;
         if (k == PROTO_KIND_DRAW_ACCEPT)
             end_match(t, CORE_DRAW, CORE_REASON_AGREEMENT);
@@ -303,22 +301,23 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     case PROTO_KIND_TAKEBACK_ACCEPT:
         if (t->takeback_side != other ||
             t->takeback_plies != m->body.takeback.plies)
-            return fail(t, TB_E_STATE, "takeback accept without a matching "
-                                       "request from the opponent");
+            return fail(t, TB_E_STATE,
+                        "takeback accept without a matching "
+                        "request from the opponent");
         t->takeback_side = -1;
         t->draw_offer = -1;
         return take_back(t, m->body.takeback.plies);
     case PROTO_KIND_TAKEBACK_DECLINE:
         if (t->takeback_side != other)
-            return fail(t, TB_E_STATE, "takeback decline without a request "
-                                       "from the opponent");
+            return fail(t, TB_E_STATE,
+                        "takeback decline without a request "
+                        "from the opponent");
         t->takeback_side = -1;
         return 0;
     case PROTO_KIND_STATE_CHECK:
         if (m->body.check.ply != core_ply(t->pos)) {
-            proto__why(t->why, sizeof t->why,
-                       "state check of ply %u at ply %u", m->body.check.ply,
-                       core_ply(t->pos));
+            proto__why(t->why, sizeof t->why, "state check of ply %u at ply %u",
+                       m->body.check.ply, core_ply(t->pos));
             return TB_E_STATE;
         }
         return compare_hash(t, m->body.check.hash, m->body.check.ply);
@@ -327,12 +326,14 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
         int rc;
         if (theirs == NULL)
             return fail(t, TB_E_NOMEM, "out of memory");
-        rc = core_decode(theirs, m->body.desync.state,
-                         m->body.desync.state_len);
+        rc =
+            core_decode(theirs, m->body.desync.state, m->body.desync.state_len);
         core_position_free(theirs);
         if (rc != 0)
-            return fail(t, TB_E_FORMAT, "desync report's state is not a "
-                                        "valid %s encoding", core_game_name(t->game));
+            return fail(t, TB_E_FORMAT,
+                        "desync report's state is not a "
+                        "valid %s encoding",
+                        core_game_name(t->game));
         if (!over)
             end_match(t, CORE_ABORTED, CORE_REASON_DESYNC_ABORT);
         return 0;
@@ -347,8 +348,8 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     }
 }
 
-int proto_transcript_add(Proto_Transcript *t, const uint8_t *env,
-                         size_t len, Proto_Envelope *out)
+int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
+                         Proto_Envelope *out)
 {
     Proto_Envelope local;
     Proto_Envelope *e = out != NULL ? out : &local;
@@ -364,15 +365,16 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env,
         return fail(t, TB_E_STATE, "hello is not part of a match");
     if (m->seq != t->count) {
         proto__why(t->why, sizeof t->why,
-                   "sequence number %u where %u was due (%s)", m->seq,
-                   t->count,
+                   "sequence number %u where %u was due (%s)", m->seq, t->count,
                    m->seq < t->count ? "duplicate or replay" : "gap");
         return TB_E_CHAIN;
     }
     if (t->count == 0) {
         if (m->kind != PROTO_KIND_MATCH_START)
-            return fail(t, TB_E_STATE, "a match begins with match-start, "
-                                       "not %s", proto_kind_name(m->kind));
+            return fail(t, TB_E_STATE,
+                        "a match begins with match-start, "
+                        "not %s",
+                        proto_kind_name(m->kind));
         if (memcmp(m->prev, zero, PROTO_HASH_BYTES) != 0)
             return fail(t, TB_E_CHAIN, "match start with a nonzero prev");
         rc = start_match(t, m);
@@ -380,12 +382,14 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env,
         if (memcmp(m->match_id, t->start.match_id, PROTO_MATCH_ID_BYTES))
             return fail(t, TB_E_CHAIN, "envelope of another match");
         if (memcmp(m->prev, t->chain, PROTO_HASH_BYTES) != 0)
-            return fail(t, TB_E_CHAIN, "prev is not the chain hash of the "
-                                       "envelope before");
+            return fail(t, TB_E_CHAIN,
+                        "prev is not the chain hash of the "
+                        "envelope before");
         side = proto_transcript_side_of(t, m->sender);
         if (side < 0)
-            return fail(t, TB_E_SIGNATURE, "sender is not a player of this "
-                                           "match");
+            return fail(t, TB_E_SIGNATURE,
+                        "sender is not a player of this "
+                        "match");
         if (t->bye[side])
             return fail(t, TB_E_STATE, "%s wrote after its bye",
                         side_name(side));

@@ -60,36 +60,34 @@ static int scan(const uint8_t *p, size_t len, size_t *used)
         uint64_t n = 0;
 
         if (t <= 0x7f || t >= 0xe0 || t == 0xc0 || t == 0xc2 || t == 0xc3)
-            continue; /* fixints, nil, booleans */
-        if (t >= 0x80 && t <= 0x8f)
-            return TB_E_LIMIT; /* maps: PROTO_MAP_MAX is 0 */
+            continue;                 /* fixints, nil, booleans */
+        if (t >= 0xcc && t <= 0xd3) { /* uint8..64, int8..64 */
+            off += 1u << ((t - 0xcc) & 3);
+            if (off > len)
+                return TB_E_FORMAT;
+            continue;
+        }
         if (t >= 0x90 && t <= 0x9f) {
             what = 'a';
             n = t & 0x0f;
         } else if (t >= 0xa0 && t <= 0xbf) {
             what = 's';
             n = t & 0x1f;
+        } else if (t >= 0xc4 && t <= 0xc6) { /* bin8, 16, 32 */
+            what = 'b';
+            lenbytes = 1u << (t - 0xc4);
+        } else if (t >= 0xd9 && t <= 0xdb) { /* str8, 16, 32 */
+            what = 's';
+            lenbytes = 1u << (t - 0xd9);
+        } else if (t == 0xdc || t == 0xdd) { /* array16, 32 */
+            what = 'a';
+            lenbytes = 2u << (t - 0xdc);
+        } else if ((t >= 0x80 && t <= 0x8f) || t == 0xde || t == 0xdf) {
+            return TB_E_LIMIT; /* maps: PROTO_MAP_MAX is 0 */
         } else {
-            switch (t) {
-            case 0xcc: case 0xd0: off += 1; break;
-            case 0xcd: case 0xd1: off += 2; break;
-            case 0xce: case 0xd2: off += 4; break;
-            case 0xcf: case 0xd3: off += 8; break;
-            case 0xc4: what = 'b'; lenbytes = 1; break;
-            case 0xc5: what = 'b'; lenbytes = 2; break;
-            case 0xc6: what = 'b'; lenbytes = 4; break;
-            case 0xd9: what = 's'; lenbytes = 1; break;
-            case 0xda: what = 's'; lenbytes = 2; break;
-            case 0xdb: what = 's'; lenbytes = 4; break;
-            case 0xdc: what = 'a'; lenbytes = 2; break;
-            case 0xdd: what = 'a'; lenbytes = 4; break;
-            case 0xde: case 0xdf: return TB_E_LIMIT; /* maps */
-            default: return TB_E_FORMAT; /* 0xc1, floats, extensions */
-            }
-            if (off > len)
-                return TB_E_FORMAT;
-            if (what == 0)
-                continue;
+            return TB_E_FORMAT; /* 0xc1, floats, extensions */
+        }
+        if (lenbytes > 0) {
             if (lenbytes > len - off)
                 return TB_E_FORMAT;
             n = get_be(p + off, lenbytes);
@@ -115,7 +113,8 @@ static int scan(const uint8_t *p, size_t len, size_t *used)
     return 0;
 }
 
-/* ---- canonical check ------------------------------------------------------ */
+/* ---- canonical check ------------------------------------------------------
+ */
 
 typedef struct Cmp {
     const uint8_t *want;
@@ -196,7 +195,8 @@ void proto__wire_free(Wire_Doc *doc)
     free(doc);
 }
 
-/* ---- typed readers --------------------------------------------------------- */
+/* ---- typed readers ---------------------------------------------------------
+ */
 
 static const msgpack_object *next(Wire_Reader *r, msgpack_object_type type,
                                   const char *what)
@@ -251,8 +251,8 @@ const char *proto__r_str(Wire_Reader *r, size_t max, size_t *len,
     return o->via.str.ptr;
 }
 
-const uint8_t *proto__r_bin(Wire_Reader *r, size_t min, size_t max,
-                            size_t *len, const char *what)
+const uint8_t *proto__r_bin(Wire_Reader *r, size_t min, size_t max, size_t *len,
+                            const char *what)
 {
     static const uint8_t none[1];
     const msgpack_object *o = next(r, MSGPACK_OBJECT_BIN, what);
@@ -308,15 +308,21 @@ char proto__r_peek(const Wire_Reader *r)
     if (r->err != 0 || r->i >= r->n)
         return '?';
     switch (((const msgpack_object *)r->items)[r->i].type) {
-    case MSGPACK_OBJECT_STR: return 's';
-    case MSGPACK_OBJECT_BIN: return 'b';
-    case MSGPACK_OBJECT_ARRAY: return 'a';
-    case MSGPACK_OBJECT_POSITIVE_INTEGER: return 'u';
-    default: return '?';
+    case MSGPACK_OBJECT_STR:
+        return 's';
+    case MSGPACK_OBJECT_BIN:
+        return 'b';
+    case MSGPACK_OBJECT_ARRAY:
+        return 'a';
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        return 'u';
+    default:
+        return '?';
     }
 }
 
-/* ---- writers ---------------------------------------------------------------- */
+/* ---- writers ----------------------------------------------------------------
+ */
 
 static int w_write(void *data, const char *buf, size_t n)
 {

@@ -142,12 +142,11 @@ static int mklog(const char *path, uint64_t seed, unsigned max_plies)
         return 1;
     }
     rc = seal_add(t, log, &w, &m);
-    while (rc == 0 &&
-           proto_transcript_status(t).outcome == CORE_ONGOING &&
+    while (rc == 0 && proto_transcript_status(t).outcome == CORE_ONGOING &&
            core_ply(proto_transcript_position(t)) < max_plies) {
         const Core_Position *pos = proto_transcript_position(t);
-        const Proto_Identity *id = core_side_to_move(pos) == CORE_WHITE ? &w
-                                                                         : &b;
+        const Proto_Identity *id =
+            core_side_to_move(pos) == CORE_WHITE ? &w : &b;
         size_t n = 0;
         Core_Position *copy = core_position_clone(pos);
         core_moves(copy, mv, 1024, &n);
@@ -190,8 +189,9 @@ static int replay(const char *path, int rounds)
         double secs = cli_now() - t0;
         uint32_t plies = core_ply(proto_transcript_position(t));
         printf("round %d: %s, %u plies, %u envelopes in %.3f s: %.0f "
-               "plies/s\n", r, rc == 0 ? "verified" : tb_strerror(rc),
-               plies, rep.envelopes, secs, plies / secs);
+               "plies/s\n",
+               r, rc == 0 ? "verified" : tb_strerror(rc), plies, rep.envelopes,
+               secs, plies / secs);
         proto_transcript_free(t);
     }
     free(buf);

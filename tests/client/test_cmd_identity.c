@@ -16,8 +16,8 @@ static char dir[64], out[64];
 static int run(const char *args, char *buf, size_t cap)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "XDG_CONFIG_HOME=%s %s identity %s >%s 2>&1",
-             dir, TABULA_BINARY, args, out);
+    snprintf(cmd, sizeof cmd, "XDG_CONFIG_HOME=%s %s identity %s >%s 2>&1", dir,
+             TABULA_BINARY, args, out);
     int st = system(cmd);
     FILE *f = fopen(out, "r");
     size_t n = f ? fread(buf, 1, cap - 1, f) : 0;

@@ -55,8 +55,8 @@ static Out *replay(const char *args)
     char cmd[1024], out[128], err[128];
     snprintf(out, sizeof out, "%s/stdout", dir);
     snprintf(err, sizeof err, "%s/stderr", dir);
-    snprintf(cmd, sizeof cmd, "%s replay %s >%s 2>%s </dev/null",
-             TABULA_BINARY, args, out, err);
+    snprintf(cmd, sizeof cmd, "%s replay %s >%s 2>%s </dev/null", TABULA_BINARY,
+             args, out, err);
     int st = system(cmd);
     cr_assert(WIFEXITED(st));
     o.status = WEXITSTATUS(st);
@@ -84,8 +84,7 @@ static size_t write_log(const char *path, const char *game, unsigned plies,
         cr_assert_eq(proto_log_append(log, f->buf[i], f->len[i]), 0);
     if (finish) {
         proto_transcript_chain(t, hash);
-        cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), hash),
-                     0);
+        cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), hash), 0);
     }
     proto_log_close(log);
     proto_state_hash(proto_transcript_position(t), hash);
@@ -135,8 +134,8 @@ Test(replay, a_flipped_byte_fails_with_ply_and_kind)
     free(buf);
     Out *o = replay(path);
     cr_assert_eq(o->status, 1);
-    cr_assert(strstr(o->out, "FAILED at ply 5: bad signature") != NULL,
-              "%s", o->out);
+    cr_assert(strstr(o->out, "FAILED at ply 5: bad signature") != NULL, "%s",
+              o->out);
     cr_assert(strstr(o->err, "ply 5") != NULL, "%s", o->err);
     cr_assert(strstr(o->out, "final-hash") == NULL);
     frames_free(&f);
@@ -212,8 +211,8 @@ Test(replay, plain_records_and_usage)
     fclose(fp);
     o = replay(path);
     cr_assert_eq(o->status, 1);
-    cr_assert(strstr(o->out, "FAILED at ply 2: illegal move (line 2)") !=
-              NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "FAILED at ply 2: illegal move (line 2)") != NULL,
+              "%s", o->out);
     cr_assert_eq(replay("--help")->status, 0);
     cr_assert(strstr(replay("--help")->out, "--export") != NULL);
     cr_assert_eq(replay("")->status, 2);

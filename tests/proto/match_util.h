@@ -80,7 +80,8 @@ static inline void start_msg(Proto_Message *m, const Proto_Identity *w,
     proto_message_init(m, PROTO_KIND_MATCH_START, w);
     memset(m->match_id, id_byte, PROTO_MATCH_ID_BYTES);
     snprintf(m->body.start.game, sizeof m->body.start.game, "%s", game);
-    snprintf(m->body.start.options, sizeof m->body.start.options, "%s", options);
+    snprintf(m->body.start.options, sizeof m->body.start.options, "%s",
+             options);
     memcpy(m->body.start.white, w->pk, PROTO_KEY_BYTES);
     memcpy(m->body.start.black, b->pk, PROTO_KEY_BYTES);
     m->body.start.started = 1700000000;
@@ -88,9 +89,8 @@ static inline void start_msg(Proto_Message *m, const Proto_Identity *w,
 
 /* A move message for the pick-th legal move (mod their number) of t's
  * position, with the true state hash after it. */
-static inline void move_msg(const Proto_Transcript *t,
-                            const Proto_Identity *id, unsigned pick,
-                            Proto_Message *m)
+static inline void move_msg(const Proto_Transcript *t, const Proto_Identity *id,
+                            unsigned pick, Proto_Message *m)
 {
     const Core_Position *pos = proto_transcript_position(t);
     Core_Position *copy = core_position_clone(pos);
@@ -104,7 +104,8 @@ static inline void move_msg(const Proto_Transcript *t,
     proto_message_init(m, PROTO_KIND_MOVE, id);
     m->body.move.ply = core_ply(pos) + 1;
     cr_assert_eq(core_move_format(copy, &mv[pick % n], m->body.move.move,
-                                  sizeof m->body.move.move), 0);
+                                  sizeof m->body.move.move),
+                 0);
     cr_assert_eq(core_play(copy, &mv[pick % n]), 0);
     cr_assert_eq(proto_state_hash(copy, m->body.move.hash), 0);
     free(mv);
@@ -117,7 +118,7 @@ static inline const Proto_Identity *to_move(const Proto_Transcript *t,
                                             const Proto_Identity *b)
 {
     return core_side_to_move(proto_transcript_position(t)) == CORE_WHITE ? w
-                                                                        : b;
+                                                                         : b;
 }
 
 /*
@@ -126,10 +127,9 @@ static inline const Proto_Identity *to_move(const Proto_Transcript *t,
  * first move. Every frame is added to t (and must be accepted).
  */
 static inline void play_match(Proto_Transcript *t, Frames *f,
-                              const Proto_Identity *w,
-                              const Proto_Identity *b, const char *game,
-                              const char *options, unsigned seed,
-                              unsigned max_plies)
+                              const Proto_Identity *w, const Proto_Identity *b,
+                              const char *game, const char *options,
+                              unsigned seed, unsigned max_plies)
 {
     Proto_Message m;
     size_t len;
@@ -145,12 +145,12 @@ static inline void play_match(Proto_Transcript *t, Frames *f,
         const Proto_Identity *id = to_move(t, w, b);
         move_msg(t, id, seed * 7 + ply * 13 + ply / 3, &m);
         buf = seal_next(t, id, &m, &len);
-        cr_assert_eq(add_frame(t, buf, len), 0, "%s",
-                     proto_transcript_why(t));
+        cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
         keep(f, buf, len);
         if (ply == 0) {
             proto_message_init(&m, PROTO_KIND_CHAT, b);
-            snprintf(m.body.text.text, sizeof m.body.text.text, "%s", "good luck \xc3\xa9");
+            snprintf(m.body.text.text, sizeof m.body.text.text, "%s",
+                     "good luck \xc3\xa9");
             buf = seal_next(t, b, &m, &len);
             cr_assert_eq(add_frame(t, buf, len), 0, "%s",
                          proto_transcript_why(t));

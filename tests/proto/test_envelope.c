@@ -109,7 +109,8 @@ static int open_hand(const Proto_Identity *signer, Proto_Envelope *e)
 
 static Proto_Envelope E; /* static: large */
 
-/* ---- round trips ---------------------------------------------------------- */
+/* ---- round trips ----------------------------------------------------------
+ */
 
 static void seal_open(const Proto_Identity *id, Proto_Message *m)
 {
@@ -130,14 +131,15 @@ static void seal_open(const Proto_Identity *id, Proto_Message *m)
         plen = (size_t)frame[6] << 8 | frame[7], hl = 3;
     else
         plen = (size_t)frame[6] << 24 | (size_t)frame[7] << 16 |
-               (size_t)frame[8] << 8 | frame[9], hl = 5;
+               (size_t)frame[8] << 8 | frame[9],
+        hl = 5;
     crypto_generichash(mine, sizeof mine, frame + 5 + hl, plen, NULL, 0);
     cr_assert_arr_eq(hash, mine, sizeof mine);
-    cr_assert_eq(crypto_sign_verify_detached(frame + len - 64,
-                                             frame + 5 + hl, plen, id->pk),
+    cr_assert_eq(crypto_sign_verify_detached(frame + len - 64, frame + 5 + hl,
+                                             plen, id->pk),
                  0);
-    cr_assert_eq(proto_open(frame + 4, len - 4, &E, why, sizeof why), 0,
-                 "%s", why);
+    cr_assert_eq(proto_open(frame + 4, len - 4, &E, why, sizeof why), 0, "%s",
+                 why);
     cr_assert_arr_eq(E.hash, mine, sizeof mine);
 }
 
@@ -206,8 +208,8 @@ Test(envelope, every_kind_round_trips)
             cr_assert_arr_eq(E.msg.body.desync.state, state, sizeof state);
             cr_assert_eq(E.msg.body.desync.ply, 5);
         } else {
-            cr_assert_arr_eq(&E.msg.body, &m.body, sizeof m.body,
-                             "kind %s", proto_kind_name(k));
+            cr_assert_arr_eq(&E.msg.body, &m.body, sizeof m.body, "kind %s",
+                             proto_kind_name(k));
         }
     }
 }
@@ -249,8 +251,7 @@ Test(envelope, seal_refuses_bad_fields)
     proto_message_init(&m, PROTO_KIND_MOVE, &a);
     const char *bad_moves[] = {"c3  d4", " c3", "c3 ", "c3\td4", "c3\xe9"};
     for (size_t i = 0; i < 5; i++) {
-        snprintf(m.body.move.move, sizeof m.body.move.move, "%s",
-                 bad_moves[i]);
+        snprintf(m.body.move.move, sizeof m.body.move.move, "%s", bad_moves[i]);
         cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL),
                      TB_E_FORMAT, "%s", bad_moves[i]);
     }
@@ -270,7 +271,8 @@ Test(envelope, seal_refuses_bad_fields)
     cr_assert_eq(proto_seal(&m, &a, frame, 40, &len, NULL), TB_E_SPACE);
 }
 
-/* ---- tampering --------------------------------------------------------------- */
+/* ---- tampering
+ * --------------------------------------------------------------- */
 
 Test(envelope, every_flipped_bit_is_rejected)
 {
@@ -432,7 +434,8 @@ Test(envelope, body_shape_is_checked)
     cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
 }
 
-/* ---- limits ------------------------------------------------------------------ */
+/* ---- limits
+ * ------------------------------------------------------------------ */
 
 Test(limits, frame_length_is_capped)
 {
@@ -440,8 +443,7 @@ Test(limits, frame_length_is_capped)
     const uint8_t *env;
     size_t elen, used;
 
-    cr_assert_eq(proto_frame_next(buf, 3, &env, &elen, &used),
-                 TB_E_TRUNCATED);
+    cr_assert_eq(proto_frame_next(buf, 3, &env, &elen, &used), TB_E_TRUNCATED);
     cr_assert_eq(proto_frame_next(buf, 8, &env, &elen, &used), TB_E_LIMIT);
     uint32_t over = PROTO_FRAME_MAX + 1;
     buf[0] = (uint8_t)(over >> 24), buf[1] = (uint8_t)(over >> 16);
@@ -450,8 +452,7 @@ Test(limits, frame_length_is_capped)
     memset(buf, 0xff, 4);
     cr_assert_eq(proto_frame_next(buf, 8, &env, &elen, &used), TB_E_LIMIT);
     buf[0] = 0, buf[1] = 0, buf[2] = 0, buf[3] = 4;
-    cr_assert_eq(proto_frame_next(buf, 7, &env, &elen, &used),
-                 TB_E_TRUNCATED);
+    cr_assert_eq(proto_frame_next(buf, 7, &env, &elen, &used), TB_E_TRUNCATED);
     cr_assert_eq(proto_frame_next(buf, 8, &env, &elen, &used), 0);
     cr_assert_eq(elen, 4);
     cr_assert_eq(used, 8);

@@ -146,8 +146,8 @@ Test(identity, seeds_and_fingerprints)
         if (k % 5 == 4)
             k++;
         unsigned v = (unsigned)(hi >> (59 - 5 * i)) & 31;
-        cr_assert_eq(fp[k], "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[v],
-                     "symbol %d", i);
+        cr_assert_eq(fp[k], "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[v], "symbol %d",
+                     i);
     }
     seed[0] = 1;
     cr_assert_eq(proto_identity_from_seed(&b, seed), 0);

@@ -21,8 +21,7 @@ static void setup(void)
 {
     W = ident(1);
     B = ident(2);
-    snprintf(path, sizeof path, "/tmp/tabula-log-test-%ld.log",
-             (long)getpid());
+    snprintf(path, sizeof path, "/tmp/tabula-log-test-%ld.log", (long)getpid());
     unlink(path);
 }
 
@@ -95,8 +94,8 @@ Test(log, written_log_verifies)
     cr_assert_eq(st.st_mode & 0777, 0600);
     uint8_t *buf = slurp(&len);
     cr_assert(proto_is_log(buf, len));
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, &t,
-                                  &rep), 0, "%s", rep.why);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, &t, &rep),
+                 0, "%s", rep.why);
     cr_assert(rep.ended);
     cr_assert_not(rep.torn);
     cr_assert_eq(rep.envelopes, proto_transcript_count(t));
@@ -124,15 +123,13 @@ Test(log, every_flipped_byte_is_detected_and_located)
     for (size_t i = 0; i < len; i++) {
         uint8_t bit = (uint8_t)(1u << (i % 8));
         buf[i] ^= bit;
-        int rc = proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
-                                  &rep);
+        int rc = proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep);
         buf[i] ^= bit;
         cr_assert_neq(rc, 0, "flip at byte %zu undetected", i);
         cr_assert_lt(rep.frame, nframes);
         cr_assert(starts[rep.frame] <= i && i < starts[rep.frame + 1],
                   "flip at byte %zu reported in frame %u [%zu, %zu): %s", i,
-                  rep.frame, starts[rep.frame], starts[rep.frame + 1],
-                  rep.why);
+                  rep.frame, starts[rep.frame], starts[rep.frame + 1], rep.why);
         if (rep.frame > 0)
             cr_assert_eq(rep.offset, starts[rep.frame]);
     }
@@ -147,13 +144,12 @@ Test(log, torn_tail_reads_up_to_the_last_whole_envelope)
     write_log(3, 10, 0); /* a crash: no end record */
     uint8_t *buf = slurp(&len);
     size_t nframes = frame_bounds(buf, len, starts);
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
-                                  &rep), 0);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0);
     cr_assert_not(rep.ended);
     cr_assert_eq(rep.envelopes, nframes - 1);
     for (size_t cut = 0; cut < len; cut++) {
-        int rc = proto_log_verify(buf, cut, toy_lookup, NULL, NULL, NULL,
-                                  &rep);
+        int rc = proto_log_verify(buf, cut, toy_lookup, NULL, NULL, NULL, &rep);
         size_t whole = 0; /* envelopes entirely before the cut */
         int boundary = 0;
         for (size_t k = 1; k < nframes; k++) {
@@ -170,8 +166,7 @@ Test(log, torn_tail_reads_up_to_the_last_whole_envelope)
             cr_assert(rep.torn);
             cr_assert_eq(rep.envelopes, cut < starts[1] ? 0 : whole);
             if (cut >= starts[1])
-                cr_assert(strstr(rep.why, "torn tail") != NULL, "%s",
-                          rep.why);
+                cr_assert(strstr(rep.why, "torn tail") != NULL, "%s", rep.why);
         }
     }
     free(buf);
@@ -190,8 +185,8 @@ Test(log, end_record_and_header_must_agree)
         /* Copy the envelopes into a new log ending with a wrong count. */
         uint8_t *buf = slurp(&len);
         Proto_Transcript *t = NULL;
-        cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, &t,
-                                      &rep), 0);
+        cr_assert_eq(
+            proto_log_verify(buf, len, toy_lookup, NULL, NULL, &t, &rep), 0);
         proto_transcript_chain(t, chain);
         uint32_t count = proto_transcript_count(t);
         proto_transcript_free(t);
@@ -210,8 +205,8 @@ Test(log, end_record_and_header_must_agree)
         free(buf);
     }
     uint8_t *buf = slurp(&len);
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
-                                  &rep), TB_E_CHAIN);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 TB_E_CHAIN);
     cr_assert(strstr(rep.why, "end record") != NULL);
     free(buf);
 
@@ -219,8 +214,8 @@ Test(log, end_record_and_header_must_agree)
     unlink(path);
     write_log(5, 6, 1);
     buf = slurp(&len);
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
-                                  &rep), 0);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0);
     Proto_Log_Header h = rep.header;
     free(buf);
     unlink(path);
@@ -241,8 +236,8 @@ Test(log, end_record_and_header_must_agree)
         frames_free(&f);
     }
     buf = slurp(&len);
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL,
-                                  &rep), TB_E_FORMAT);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 TB_E_FORMAT);
     cr_assert_eq(rep.frame, 0);
     cr_assert(strstr(rep.why, "header") != NULL);
     free(buf);
@@ -252,12 +247,15 @@ Test(log, hostile_files_give_clean_errors)
 {
     Proto_Log_Report rep;
     const uint8_t junk[] = "tabula-log 1\n\xff\xff\xff\xff";
-    cr_assert_eq(proto_log_verify(junk, sizeof junk - 1, NULL, NULL, NULL,
-                                  NULL, &rep), TB_E_LIMIT);
-    cr_assert_eq(proto_log_verify((const uint8_t *)"hello", 5, NULL, NULL,
-                                  NULL, NULL, &rep), TB_E_FORMAT);
+    cr_assert_eq(
+        proto_log_verify(junk, sizeof junk - 1, NULL, NULL, NULL, NULL, &rep),
+        TB_E_LIMIT);
+    cr_assert_eq(proto_log_verify((const uint8_t *)"hello", 5, NULL, NULL, NULL,
+                                  NULL, &rep),
+                 TB_E_FORMAT);
     cr_assert_eq(proto_log_verify((const uint8_t *)"tabula", 6, NULL, NULL,
-                                  NULL, NULL, &rep), TB_E_TRUNCATED);
+                                  NULL, NULL, &rep),
+                 TB_E_TRUNCATED);
     cr_assert(rep.torn);
     uint8_t *buf = NULL;
     size_t len;

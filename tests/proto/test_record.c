@@ -84,32 +84,34 @@ Test(record, failures_name_line_and_ply)
     Proto_Record_Report rep;
     Core_Position *pos = NULL;
 
-    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4\n2. e5-f4\n", NULL,
-                          &rep, &pos), TB_E_ILLEGAL);
+    cr_assert_eq(
+        read_rec("[Game \"laska\"]\n1. c3-d4\n2. e5-f4\n", NULL, &rep, &pos),
+        TB_E_ILLEGAL);
     cr_assert_eq(rep.line, 3);
     cr_assert_eq(rep.ply, 2);
     cr_assert_null(pos);
-    cr_assert_eq(read_rec("[Game \"laska\"]\n\n\n1. c3-z9\n", NULL, &rep,
-                          &pos), TB_E_NOTATION);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n\n\n1. c3-z9\n", NULL, &rep, &pos),
+                 TB_E_NOTATION);
     cr_assert_eq(rep.line, 4);
     cr_assert(strstr(rep.why, "c3-z9") != NULL);
     cr_assert_eq(read_rec("1. c3-d4\n", NULL, &rep, &pos), TB_E_GAME);
     cr_assert_eq(read_rec("[Game \"chess\"]\n1. e4\n", NULL, &rep, &pos),
                  TB_E_GAME);
-    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 * e5xc3\n", NULL, &rep,
-                          &pos), TB_E_FORMAT);
-    cr_assert_eq(read_rec("[Game \"laska\"\n", NULL, &rep, &pos),
-                 TB_E_FORMAT);
-    cr_assert_eq(read_rec("[Game \"laska]\n", NULL, &rep, &pos),
-                 TB_E_FORMAT);
+    cr_assert_eq(
+        read_rec("[Game \"laska\"]\n1. c3-d4 * e5xc3\n", NULL, &rep, &pos),
+        TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska\"\n", NULL, &rep, &pos), TB_E_FORMAT);
+    cr_assert_eq(read_rec("[Game \"laska]\n", NULL, &rep, &pos), TB_E_FORMAT);
     cr_assert_eq(read_rec("[Game \"laska\"]\n{open", NULL, &rep, &pos),
                  TB_E_FORMAT);
     cr_assert_eq(read_rec("[Game \"laska\"]\n(1. c3-d4", NULL, &rep, &pos),
                  TB_E_FORMAT);
-    cr_assert_eq(read_rec("[Game \"laska\"]\n[Options \"nope=1\"]\n", NULL,
-                          &rep, &pos), TB_E_OPTION);
-    cr_assert_eq(read_rec("[Game \"laska\"]\n[Position \"w zz\"]\n", NULL,
-                          &rep, &pos), TB_E_POSITION);
+    cr_assert_eq(
+        read_rec("[Game \"laska\"]\n[Options \"nope=1\"]\n", NULL, &rep, &pos),
+        TB_E_OPTION);
+    cr_assert_eq(
+        read_rec("[Game \"laska\"]\n[Position \"w zz\"]\n", NULL, &rep, &pos),
+        TB_E_POSITION);
 }
 
 Test(record, stated_result_must_match_a_finished_board)
@@ -118,19 +120,24 @@ Test(record, stated_result_must_match_a_finished_board)
     Core_Position *pos = NULL;
     /* race to 5: +3 +1 +1, White wins */
     cr_assert_eq(read_rec("[Options \"target=5\"]\n1. +3 +1 2. +1 1-0\n",
-                          &toy_game, &rep, &pos), 0, "%s", rep.why);
+                          &toy_game, &rep, &pos),
+                 0, "%s", rep.why);
     core_position_free(pos);
     cr_assert_eq(read_rec("[Options \"target=5\"]\n1. +3 +1 2. +1 0-1\n",
-                          &toy_game, &rep, NULL), TB_E_FORMAT);
+                          &toy_game, &rep, NULL),
+                 TB_E_FORMAT);
     cr_assert(strstr(rep.why, "board says 1-0") != NULL, "%s", rep.why);
     cr_assert_eq(read_rec("[Options \"target=5\"]\n[Result \"1/2-1/2\"]\n"
-                          "1. +3 +1 2. +1\n", &toy_game, &rep, NULL),
+                          "1. +3 +1 2. +1\n",
+                          &toy_game, &rep, NULL),
                  TB_E_FORMAT);
     cr_assert_eq(read_rec("[Options \"target=5\"]\n1. +3 +1 2. +1 +1\n",
-                          &toy_game, &rep, NULL), TB_E_OVER);
+                          &toy_game, &rep, NULL),
+                 TB_E_OVER);
     /* A Position tag sets the start. */
-    cr_assert_eq(read_rec("[Position \"19 b\"]\n1... +2 0-1\n", &toy_game,
-                          &rep, &pos), 0, "%s", rep.why);
+    cr_assert_eq(
+        read_rec("[Position \"19 b\"]\n1... +2 0-1\n", &toy_game, &rep, &pos),
+        0, "%s", rep.why);
     cr_assert_eq(core_status(pos).outcome, CORE_WIN_BLACK);
     core_position_free(pos);
 }
@@ -157,11 +164,13 @@ Test(record, hostile_input)
     cr_assert_eq(read_rec(val, NULL, &rep, NULL), TB_E_TOOLONG);
     /* NUL bytes and binary junk */
     const char junk[] = "[Game \"laska\"]\n\x01\xff\x80 c3-d4";
-    cr_assert_eq(proto_record_read(junk, sizeof junk - 1, NULL, NULL, NULL,
-                                   NULL, &rep), TB_E_NOTATION);
+    cr_assert_eq(
+        proto_record_read(junk, sizeof junk - 1, NULL, NULL, NULL, NULL, &rep),
+        TB_E_NOTATION);
     const char nul[] = "[Game \"laska\"]\n1. c3-d4\0 e5xc3";
-    cr_assert_eq(proto_record_read(nul, sizeof nul - 1, NULL, NULL, NULL,
-                                   NULL, &rep), 0, "%s", rep.why);
+    cr_assert_eq(
+        proto_record_read(nul, sizeof nul - 1, NULL, NULL, NULL, NULL, &rep), 0,
+        "%s", rep.why);
     /* an empty record of a named game is an empty game */
     cr_assert_eq(read_rec("[Game \"laska\"]", NULL, &rep, NULL), 0);
 }

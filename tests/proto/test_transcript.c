@@ -115,8 +115,8 @@ Test(transcript, whole_match_is_accepted_and_chained)
 
 /* Feed frames in the order idx[0..n) to a fresh transcript; returns the
  * result of the first failing add (0 if none). */
-static int feed(const Frames *f, const size_t *idx, size_t n,
-                size_t *failed_at, char *why, size_t why_cap)
+static int feed(const Frames *f, const size_t *idx, size_t n, size_t *failed_at,
+                char *why, size_t why_cap)
 {
     Proto_Transcript *t = NULL;
     int rc = 0;
@@ -384,18 +384,15 @@ Test(transcript, takebacks)
     proto_state_hash(proto_transcript_position(t), before);
     cr_assert_eq(send_move(t, 2, &f), 0);
     cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
-    cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_ACCEPT, &f),
-                 TB_E_STATE);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_ACCEPT, &f), TB_E_STATE);
     cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_DECLINE, &f), 0);
-    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f),
-                 TB_E_STATE);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f), TB_E_STATE);
     cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
     cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f), 0);
     cr_assert_eq(proto_transcript_moves(t), 1);
     proto_state_hash(proto_transcript_position(t), after);
     cr_assert_arr_eq(before, after, sizeof before);
-    cr_assert_eq(core_side_to_move(proto_transcript_position(t)),
-                 CORE_BLACK);
+    cr_assert_eq(core_side_to_move(proto_transcript_position(t)), CORE_BLACK);
     /* Black plays another move; the chain goes on. */
     cr_assert_eq(send_move(t, 1, &f), 0);
     cr_assert_eq(proto_transcript_moves(t), 2);
@@ -419,8 +416,7 @@ Test(transcript, state_checks)
     m.body.check.ply = 1;
     m.body.check.hash[5] ^= 1;
     cr_assert_eq(send_msg(t, &W, &m), TB_E_DESYNC);
-    cr_assert_eq(proto_transcript_status(t).reason,
-                 CORE_REASON_DESYNC_ABORT);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_DESYNC_ABORT);
     proto_transcript_free(t);
     frames_free(&f);
 }

@@ -115,8 +115,7 @@ static int toy_encode(const void *st, uint8_t *buf, size_t cap, size_t *len)
 static int toy_decode(void *st, const uint8_t *buf, size_t len)
 {
     Toy_State *s = st;
-    if (len != 8 || buf[1] < 5 || buf[1] > 200 || buf[2] > buf[1] ||
-        buf[3] > 1)
+    if (len != 8 || buf[1] < 5 || buf[1] > 200 || buf[2] > buf[1] || buf[3] > 1)
         return TB_E_ENCODING;
     memset(s, 0, sizeof *s);
     s->target = buf[1];
