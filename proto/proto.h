@@ -313,6 +313,19 @@ void proto_transcript_next(const Proto_Transcript *t, Proto_Message *m);
 int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
                          Proto_Envelope *out);
 
+/*
+ * proto_transcript_send: the local player's next message in one step: fill
+ * m's match id, seq and prev (proto_transcript_next), seal it with id into
+ * frame[0..cap) (proto_seal; *len gets the frame's size) and append it to
+ * t, checked like any other envelope. Send the frame only when this
+ * returns 0. Errors: those of proto_seal and proto_transcript_add; t is
+ * unchanged on error (TB_E_DESYNC cannot happen for a hash the caller
+ * computed with proto_state_hash).
+ */
+int proto_transcript_send(Proto_Transcript *t, const Proto_Identity *id,
+                          Proto_Message *m, uint8_t *frame, size_t cap,
+                          size_t *len);
+
 /* The reason of the last failed add ("" after a success). */
 const char *proto_transcript_why(const Proto_Transcript *t);
 

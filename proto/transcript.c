@@ -401,3 +401,21 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
     }
     return rc;
 }
+
+int proto_transcript_send(Proto_Transcript *t, const Proto_Identity *id,
+                          Proto_Message *m, uint8_t *frame, size_t cap,
+                          size_t *len)
+{
+    int rc;
+
+    proto_transcript_next(t, m);
+    rc = proto_seal(m, id, frame, cap, len, NULL);
+    if (rc != 0)
+        return fail(t, rc, "cannot seal the %s message",
+                    proto_kind_name(m->kind));
+    rc = proto_transcript_add(t, frame + PROTO_FRAME_PREFIX,
+                              *len - PROTO_FRAME_PREFIX, NULL);
+    if (rc != 0)
+        *len = 0;
+    return rc;
+}

@@ -97,12 +97,7 @@ static int seal_add(Proto_Transcript *t, Proto_Log *log,
                     const Proto_Identity *id, Proto_Message *m)
 {
     size_t len;
-    int rc;
-    proto_transcript_next(t, m);
-    rc = proto_seal(m, id, frame, sizeof frame, &len, NULL);
-    if (rc == 0)
-        rc = proto_transcript_add(t, frame + PROTO_FRAME_PREFIX,
-                                  len - PROTO_FRAME_PREFIX, NULL);
+    int rc = proto_transcript_send(t, id, m, frame, sizeof frame, &len);
     if (rc == 0)
         rc = proto_log_append(log, frame, len);
     if (rc != 0)

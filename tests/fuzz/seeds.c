@@ -35,12 +35,10 @@ static void put_file(const char *dir, const char *sub, const char *name,
 
 static void send(const Proto_Identity *id, Proto_Message *m)
 {
-    uint8_t big[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+    static uint8_t big[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
     size_t len;
-    proto_transcript_next(t, m);
-    if (proto_seal(m, id, big, sizeof big, &len, NULL) != 0 ||
-        len > sizeof frames[0] ||
-        proto_transcript_add(t, big + 4, len - 4, NULL) != 0) {
+    if (proto_transcript_send(t, id, m, big, sizeof big, &len) != 0 ||
+        len > sizeof frames[0]) {
         fprintf(stderr, "seeds: %s\n", proto_transcript_why(t));
         exit(1);
     }

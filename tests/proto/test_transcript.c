@@ -481,3 +481,35 @@ Test(transcript, laska_match_with_real_moves)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+Test(transcript, send_seals_and_appends_in_one_step)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    static uint8_t frame[FRAME_CAP];
+    Proto_Message m;
+    size_t len = 99;
+
+    move_msg(t, &B, 0, &m); /* Black out of turn */
+    cr_assert_eq(proto_transcript_send(t, &B, &m, frame, sizeof frame, &len),
+                 TB_E_STATE);
+    cr_assert_eq(len, 0);
+    cr_assert_eq(proto_transcript_count(t), 1);
+    move_msg(t, &W, 0, &m);
+    cr_assert_eq(proto_transcript_send(t, &W, &m, frame, sizeof frame, &len),
+                 0);
+    cr_assert_eq(proto_transcript_count(t), 2);
+    /* The frame is what the peer receives: it accepts it as the 2nd. */
+    Proto_Transcript *peer = NULL;
+    cr_assert_eq(proto_transcript_new(&peer, toy_lookup), 0);
+    cr_assert_eq(add_frame(peer, f.buf[0], f.len[0]), 0);
+    cr_assert_eq(add_frame(peer, frame, len), 0);
+    uint8_t a[PROTO_HASH_BYTES], b[PROTO_HASH_BYTES];
+    proto_transcript_chain(t, a);
+    proto_transcript_chain(peer, b);
+    cr_assert_arr_eq(a, b, sizeof a);
+    cr_assert_eq(proto_transcript_send(t, &W, &m, frame, 10, &len), TB_E_SPACE);
+    proto_transcript_free(peer);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
