@@ -150,8 +150,7 @@ static void visit_record(void *ctx, const Core_Position *pos,
                   r->hash);
 }
 
-/* ---- export ----------------------------------------------------------------
- */
+/* ---- export ---------------------------------------------------------- */
 
 static void put_tag(FILE *out, const char *name, const char *value)
 {
@@ -348,8 +347,7 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
     return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
 }
 
-/* ---- the two kinds of file
- * ---------------------------------------------------- */
+/* ---- the two kinds of file ------------------------------------------- */
 
 static void print_result(Core_Status st, const uint8_t hash[PROTO_HASH_BYTES])
 {

@@ -201,8 +201,7 @@ done:
     return rc;
 }
 
-/* ---- verification -----------------------------------------------------------
- */
+/* ---- verification ---------------------------------------------------- */
 
 static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
                        const char **what)

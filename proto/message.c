@@ -133,8 +133,7 @@ void proto_message_init(Proto_Message *m, Proto_Kind kind,
         memcpy(m->sender, id->pk, PROTO_KEY_BYTES);
 }
 
-/* ---- sealing ----------------------------------------------------------------
- */
+/* ---- sealing --------------------------------------------------------- */
 
 /* Check a NUL-terminated field and write it. */
 static int put_text(Wire_Writer *w, const char *s, size_t max, int chars,
@@ -300,8 +299,7 @@ int proto_frame_next(const uint8_t *buf, size_t len, const uint8_t **env,
     return 0;
 }
 
-/* ---- opening
- * ------------------------------------------------------------------ */
+/* ---- opening --------------------------------------------------------- */
 
 static void get_text(Wire_Reader *r, char *out, size_t max, int chars,
                      int may_be_empty, const char *what)

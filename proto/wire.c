@@ -21,7 +21,7 @@ struct Wire_Doc {
     msgpack_unpacked u;
 };
 
-/* ---- limits walk -------------------------------------------------------- */
+/* ---- limits walk ----------------------------------------------------- */
 
 static uint64_t get_be(const uint8_t *p, unsigned n)
 {
@@ -113,8 +113,7 @@ static int scan(const uint8_t *p, size_t len, size_t *used)
     return 0;
 }
 
-/* ---- canonical check ------------------------------------------------------
- */
+/* ---- canonical check ------------------------------------------------- */
 
 typedef struct Cmp {
     const uint8_t *want;
@@ -195,8 +194,7 @@ void proto__wire_free(Wire_Doc *doc)
     free(doc);
 }
 
-/* ---- typed readers ---------------------------------------------------------
- */
+/* ---- typed readers --------------------------------------------------- */
 
 static const msgpack_object *next(Wire_Reader *r, msgpack_object_type type,
                                   const char *what)
@@ -321,8 +319,7 @@ char proto__r_peek(const Wire_Reader *r)
     }
 }
 
-/* ---- writers ----------------------------------------------------------------
- */
+/* ---- writers --------------------------------------------------------- */
 
 static int w_write(void *data, const char *buf, size_t n)
 {

@@ -14,7 +14,7 @@
 #include "match_util.h"
 #include "proto.h"
 
-/* ---- a hand msgpack writer, independent of proto/wire.c ---------------- */
+/* ---- a hand msgpack writer, independent of proto/wire.c -------------- */
 
 typedef struct Hand {
     uint8_t b[PROTO_FRAME_MAX + 64];
@@ -109,8 +109,7 @@ static int open_hand(const Proto_Identity *signer, Proto_Envelope *e)
 
 static Proto_Envelope E; /* static: large */
 
-/* ---- round trips ----------------------------------------------------------
- */
+/* ---- round trips ----------------------------------------------------- */
 
 static void seal_open(const Proto_Identity *id, Proto_Message *m)
 {
@@ -271,8 +270,7 @@ Test(envelope, seal_refuses_bad_fields)
     cr_assert_eq(proto_seal(&m, &a, frame, 40, &len, NULL), TB_E_SPACE);
 }
 
-/* ---- tampering
- * --------------------------------------------------------------- */
+/* ---- tampering ------------------------------------------------------- */
 
 Test(envelope, every_flipped_bit_is_rejected)
 {
@@ -434,8 +432,7 @@ Test(envelope, body_shape_is_checked)
     cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
 }
 
-/* ---- limits
- * ------------------------------------------------------------------ */
+/* ---- limits ---------------------------------------------------------- */
 
 Test(limits, frame_length_is_capped)
 {
