@@ -4,10 +4,12 @@
  */
 #include "core_internal.h"
 
+extern const Core_Game core__football;
 
 
 /* NULL-terminated so the list can be edited one line per game. */
 const Core_Game *const core__games[] = {
+    &core__football,
 
     NULL,
 };
