@@ -36,6 +36,13 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
                                   const char *options, const char *position,
                                   char **moves, int nmoves);
 
+/*
+ * cli_token: a printable excerpt of untrusted input for messages: at most
+ * 60 bytes (then "..."), control and non-ASCII bytes shown as '?'. The
+ * result lives in one of 4 rotating static buffers.
+ */
+const char *cli_token(const char *s);
+
 /* Seconds from a monotonic clock. */
 double cli_now(void);
 

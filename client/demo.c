@@ -97,14 +97,15 @@ int cli_demo(int argc, char **argv)
             long v = strtol(argv[++i], &end, 10);
             if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
                 fprintf(stderr, "tabula demo: bad level '%s'; expected 1..8\n",
-                        argv[i]);
+                        cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
             level = (int)v;
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             seed = strtoull(argv[++i], &end, 10);
             if (*end != '\0') {
-                fprintf(stderr, "tabula demo: bad seed '%s'\n", argv[i]);
+                fprintf(stderr, "tabula demo: bad seed '%s'\n",
+                        cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
         } else if (argv[i][0] != '-' && only == NULL) {
@@ -112,7 +113,7 @@ int cli_demo(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else {
             fprintf(stderr, "tabula demo: unexpected argument '%s'\n",
-                    argv[i]);
+                    cli_token(argv[i]));
             fputs(demo_help, stderr);
             return CLI_EXIT_USAGE;
         }

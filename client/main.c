@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "tabula: unknown command '%s'\n", argv[1]);
+    fprintf(stderr, "tabula: unknown command '%s'\n", cli_token(argv[1]));
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

@@ -4,13 +4,13 @@
  */
 #include "core_internal.h"
 
+extern const Core_Game core__laska;
 extern const Core_Game core__football;
-
 
 /* NULL-terminated so the list can be edited one line per game. */
 const Core_Game *const core__games[] = {
+    &core__laska,
     &core__football,
-
     NULL,
 };
 
