@@ -41,7 +41,7 @@ static const uint8_t fc_type_max[FC_TYPES] = {1, 1, 2, 2, 2};
 /* A turn: piece move (2 bytes) + up to 8 kicks (2 bytes each). */
 #define FC_KICKS_MAX 8
 /* Proven bound on the turns of one position (docs/rules/football.md). */
-#define FC_MAX_MOVES 262144
+#define FC_MAX_MOVES (1u << 20)
 #define FC_ENCODE_HEAD 93
 #define FC_ENCODE_MAX (FC_ENCODE_HEAD + 8 * FC_HISTORY)
 /* Core_Move.flags: the turn starts with a piece move. */
