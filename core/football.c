@@ -909,6 +909,62 @@ static int fc_decode(void *vst, const uint8_t *buf, size_t len)
     return 0;
 }
 
+/* ---- view ------------------------------------------------------------- */
+
+/* 9x9, rank 9 on top; dark corners (seed: *¶board*), the goals e1 and e9
+ * as goal cells; the status line gives the score and the match target. */
+static int fc_view(const void *vst, Core_View *v)
+{
+    static const char *const names[FC_TYPES] = {"king", "queen", "rook",
+                                                "bishop", "knight"};
+    const Fc_State *st = vst;
+    Core_Text t;
+
+    v->rows = FC_FILES;
+    v->cols = FC_FILES;
+    for (int row = 0; row < FC_FILES; row++) {
+        int r = FC_FILES - 1 - row;
+        v->row_label[row][0] = (char)('1' + r);
+        v->col_label[row][0] = (char)('a' + row);
+        for (int f = 0; f < FC_FILES; f++) {
+            Core_Cell *c = &v->cell[row][f];
+            int sq = r * FC_FILES + f;
+            uint8_t pc = st->board[sq];
+            c->kind = fc_is_goal(sq)       ? CORE_CELL_GOAL
+                      : (r + f) % 2 == 0 ? CORE_CELL_DARK
+                                         : CORE_CELL_LIGHT;
+            c->owner = -1;
+            c->name[0] = (char)('a' + f);
+            c->name[1] = (char)('1' + r);
+            core__text_init(&t, c->detail, sizeof c->detail);
+            if (sq == st->ball) {
+                c->glyph[0] = '*';
+                core__text_str(&t, "the ball");
+            } else if (pc != 0) {
+                c->owner = (int8_t)FC_SIDE_OF(pc);
+                c->glyph[0] = fc_letters[pc - 1];
+                core__text_str(&t, FC_SIDE_OF(pc) == CORE_WHITE ? "White "
+                                                                : "Black ");
+                core__text_str(&t, names[FC_TYPE_OF(pc)]);
+            } else if (fc_is_goal(sq)) {
+                core__text_str(&t, sq == FC_E1 ? "White's goal"
+                                               : "Black's goal");
+            }
+        }
+    }
+    core__text_init(&t, v->status, sizeof v->status);
+    core__text_str(&t, "goals ");
+    core__text_uint(&t, st->score[CORE_WHITE]);
+    core__text_char(&t, '-');
+    core__text_uint(&t, st->score[CORE_BLACK]);
+    core__text_str(&t, ", first to ");
+    core__text_uint(&t, st->goals);
+    core__text_str(&t, " wins; ");
+    core__text_uint(&t, st->quiet);
+    core__text_str(&t, " plies since the last goal");
+    return core__text_end(&t);
+}
+
 /* ---- the rest of the table ---------------------------------------------- */
 
 static Core_Status fc_status(const void *vst)
@@ -987,4 +1043,5 @@ const Core_Game core__football = {
     .options_format = fc_options_format,
     .perft = fc_perft,
     .evaluate = fc_evaluate,
+    .view = fc_view,
 };

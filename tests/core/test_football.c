@@ -920,3 +920,31 @@ Test(football, random_bytes_never_decode_into_nonsense)
     }
     core_position_free(pos);
 }
+
+/* ---- the drawable view ------------------------------------------------ */
+
+Test(football, view_shows_board_goals_ball_and_score)
+{
+    Core_Position *pos = setup(NULL, "goals=3");
+    Core_View v;
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_eq(v.rows, 9);
+    cr_assert_eq(v.cols, 9);
+    /* Row 0 is rank 9; a1 (row 8, column 0) is a dark corner. */
+    cr_assert_str_eq(v.cell[8][0].name, "a1");
+    cr_assert_eq(v.cell[8][0].kind, CORE_CELL_DARK);
+    cr_assert_eq(v.cell[8][1].kind, CORE_CELL_LIGHT);
+    cr_assert_eq(v.cell[8][4].kind, CORE_CELL_GOAL);
+    cr_assert_eq(v.cell[0][4].kind, CORE_CELL_GOAL);
+    cr_assert_str_eq(v.cell[8][5].glyph, "K");
+    cr_assert_eq(v.cell[8][5].owner, CORE_WHITE);
+    cr_assert_str_eq(v.cell[0][3].glyph, "q");
+    cr_assert_eq(v.cell[0][3].owner, CORE_BLACK);
+    cr_assert_str_eq(v.cell[4][4].glyph, "*");
+    cr_assert_eq(v.cell[4][4].owner, -1);
+    cr_assert_str_eq(v.row_label[0], "9");
+    cr_assert_str_eq(v.col_label[8], "i");
+    cr_assert_not_null(strstr(v.status, "0-0"));
+    cr_assert_not_null(strstr(v.status, "first to 3"));
+    core_position_free(pos);
+}
