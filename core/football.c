@@ -585,8 +585,9 @@ static int fc_parse_square(const char *p)
     return (p[1] - '1') * FC_FILES + (p[0] - 'a');
 }
 
-/* Is the move with these bytes a legal turn of st? Checks each part in
- * order with the same rules the generator uses. */
+/* Is the move with these bytes (any bytes: they may come from a peer) a
+ * legal turn of st, equal (core_move_equal) to one the generator lists?
+ * Checks the shape, then each part in order with the generator's rules. */
 static int fc_turn_legal(const Fc_State *st, const Core_Move *mv)
 {
     uint8_t board[FC_SQUARES], kicked[FC_SQUARES] = {0};
@@ -594,6 +595,15 @@ static int fc_turn_legal(const Fc_State *st, const Core_Move *mv)
 
     if (st->outcome != CORE_ONGOING)
         return 0;
+    if (mv->flags > FC_FLAG_PIECE_MOVE || (mv->len & 1u) != 0 ||
+        mv->len > 2 * (1 + FC_KICKS_MAX) ||
+        (mv->flags == 0 && mv->len > 2 * FC_KICKS_MAX) ||
+        (mv->flags != 0 && mv->len < 2))
+        return 0;
+    /* Bytes past len are ignored, as core_move_equal ignores them. */
+    for (int k = 0; k < mv->len; k++)
+        if (mv->b[k] >= FC_SQUARES)
+            return 0;
     memcpy(board, st->board, sizeof board);
     if (mv->flags & FC_FLAG_PIECE_MOVE) {
         int from = mv->b[0], to = mv->b[1], n, ok = 0;
@@ -626,6 +636,11 @@ static int fc_turn_legal(const Fc_State *st, const Core_Move *mv)
         ball = to;
     }
     return 1;
+}
+
+static int fc_legal(const void *vst, const Core_Move *mv)
+{
+    return fc_turn_legal(vst, mv);
 }
 
 static int fc_move_parse(const void *vst, const char *text, Core_Move *out)
@@ -1044,4 +1059,5 @@ const Core_Game core__football = {
     .perft = fc_perft,
     .evaluate = fc_evaluate,
     .view = fc_view,
+    .legal = fc_legal,
 };

@@ -948,3 +948,76 @@ Test(football, view_shows_board_goals_ball_and_score)
     cr_assert_not_null(strstr(v.status, "first to 3"));
     core_position_free(pos);
 }
+
+/* ---- core_play's direct legality check -------------------------------- */
+
+/* core_play validates a turn without listing every move (the game's
+ * `legal` hook). It must accept exactly the listed moves: every one of
+ * them, and none of thousands of near misses and random byte strings. */
+static void check_play_matches_list(const char *position)
+{
+    Core_Position *pos = setup(position, NULL);
+    const Core_Game *g = core_position_game(pos);
+    size_t cap = core_game_max_moves(g), n = 0;
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    uint64_t s = 99;
+    cr_assert_not_null(buf);
+    cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
+    for (size_t trial = 0; trial < 3 * n + 3000; trial++) {
+        Core_Move mv;
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        if (trial < n) {
+            mv = buf[trial];
+        } else if (trial % 4 != 0) {
+            mv = buf[(s >> 33) % n];
+            switch ((s >> 20) % 5) {
+            case 0:
+                mv.b[(s >> 8) % CORE_MOVE_BYTES] = (uint8_t)((s >> 40) % 90);
+                break;
+            case 1:
+                mv.flags ^= (uint8_t)(1u << ((s >> 40) % 3));
+                break;
+            case 2:
+                mv.len = (uint8_t)(mv.len + 2 * ((s >> 40) % 3) - 2);
+                break;
+            case 3:
+                mv.b[mv.len] = (uint8_t)((s >> 40) % 81);
+                mv.b[mv.len + 1] = (uint8_t)((s >> 48) % 81);
+                mv.len = (uint8_t)(mv.len + 2);
+                break;
+            default:
+                mv.b[(s >> 8) % (mv.len + 1u)] ^= 1;
+                break;
+            }
+        } else {
+            memset(&mv, 0, sizeof mv);
+            mv.len = (uint8_t)((s >> 40) % 12);
+            mv.flags = (uint8_t)((s >> 50) % 3);
+            for (int i = 0; i < mv.len; i++) {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                mv.b[i] = (uint8_t)((s >> 33) % 82);
+            }
+        }
+        int listed = 0;
+        for (size_t i = 0; i < n && !listed; i++)
+            listed = core_move_equal(&buf[i], &mv);
+        Core_Position *t = core_position_clone(pos);
+        cr_assert_not_null(t);
+        int rc = core_play(t, &mv);
+        cr_assert_eq(rc == 0, listed, "trial %zu: play %s, listed %d", trial,
+                     tb_errname(rc), listed);
+        cr_assert(rc == 0 || rc == TB_E_ILLEGAL);
+        core_position_free(t);
+    }
+    free(buf);
+    core_position_free(pos);
+}
+
+Test(football, play_accepts_exactly_the_listed_moves)
+{
+    check_play_matches_list(START);
+    check_play_matches_list("8k/9/3B5/9/4*2N1/4R4/9/9/9 w 0-0 0 0");
+    check_play_matches_list("8k/3N*4/4R4/9/9/9/9/9/9 w 0-0 0 0");
+    check_play_matches_list(
+        "r2q1k2r/3n*1n2/9/2b3b2/9/2B3B2/9/2NQ1KN2/R7R b 0-0 0 0");
+}
