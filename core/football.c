@@ -25,8 +25,8 @@
 /* Pieces: 0 empty, 1..5 White K Q R B N, 6..10 Black K Q R B N. */
 enum { FC_KING, FC_QUEEN, FC_ROOK, FC_BISHOP, FC_KNIGHT, FC_TYPES };
 #define FC_PIECE(side, type) ((uint8_t)(1 + 5 * (side) + (type)))
-#define FC_SIDE_OF(pc) (((pc) - 1) / 5)
-#define FC_TYPE_OF(pc) (((pc) - 1) % 5)
+#define FC_SIDE_OF(pc) (((pc)-1) / 5)
+#define FC_TYPE_OF(pc) (((pc)-1) % 5)
 #define FC_PIECE_MAX 10
 
 static const char fc_letters[] = "KQRBNkqrbn";
@@ -119,8 +119,8 @@ static int fc_type_moves_along(int type, int df, int dr)
  * then the score. */
 static uint64_t fc_zobrist(uint32_t index)
 {
-    uint64_t s = UINT64_C(0x466F6F7462616C6C) + (uint64_t)index *
-                                                    UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t s = UINT64_C(0x466F6F7462616C6C) +
+                 (uint64_t)index * UINT64_C(0x9E3779B97F4A7C15);
     return core__splitmix64(&s);
 }
 
@@ -129,13 +129,12 @@ static uint64_t fc_compute_key(const Fc_State *st)
     uint64_t k = 0;
     for (int sq = 0; sq < FC_SQUARES; sq++)
         if (st->board[sq] != 0)
-            k ^= fc_zobrist((uint32_t)st->board[sq] * FC_SQUARES +
-                            (uint32_t)sq);
+            k ^=
+                fc_zobrist((uint32_t)st->board[sq] * FC_SQUARES + (uint32_t)sq);
     k ^= fc_zobrist(11u * FC_SQUARES + st->ball);
     if (st->side == CORE_BLACK)
         k ^= fc_zobrist(12u * FC_SQUARES);
-    k ^= fc_zobrist(12u * FC_SQUARES + 1u + st->score[0] * 32u +
-                    st->score[1]);
+    k ^= fc_zobrist(12u * FC_SQUARES + 1u + st->score[0] * 32u + st->score[1]);
     return k;
 }
 
@@ -170,9 +169,9 @@ static void fc_update_status(Fc_State *st)
 /* The start placement (seed; D-FC board): pieces and ball only. */
 static void fc_set_start_placement(Fc_State *st)
 {
-    static const uint8_t back[FC_FILES] = {
-        FC_ROOK, FC_KNIGHT, FC_BISHOP, FC_QUEEN, FC_TYPES,
-        FC_KING, FC_BISHOP, FC_KNIGHT, FC_ROOK};
+    static const uint8_t back[FC_FILES] = {FC_ROOK,   FC_KNIGHT, FC_BISHOP,
+                                           FC_QUEEN,  FC_TYPES,  FC_KING,
+                                           FC_BISHOP, FC_KNIGHT, FC_ROOK};
     memset(st->board, 0, sizeof st->board);
     for (int f = 0; f < FC_FILES; f++) {
         if (back[f] == FC_TYPES)
@@ -569,9 +568,8 @@ static int fc_move_format(const void *vst, const Core_Move *mv, char *buf,
         if (i > 0)
             core__text_char(&t, ' ');
         fc_text_square(&t, mv->b[i]);
-        core__text_char(&t, i == 0 && (mv->flags & FC_FLAG_PIECE_MOVE)
-                                ? '-'
-                                : '*');
+        core__text_char(&t,
+                        i == 0 && (mv->flags & FC_FLAG_PIECE_MOVE) ? '-' : '*');
         fc_text_square(&t, mv->b[i + 1]);
     }
     return core__text_end(&t);
@@ -945,7 +943,7 @@ static int fc_view(const void *vst, Core_View *v)
             Core_Cell *c = &v->cell[row][f];
             int sq = r * FC_FILES + f;
             uint8_t pc = st->board[sq];
-            c->kind = fc_is_goal(sq)       ? CORE_CELL_GOAL
+            c->kind = fc_is_goal(sq)     ? CORE_CELL_GOAL
                       : (r + f) % 2 == 0 ? CORE_CELL_DARK
                                          : CORE_CELL_LIGHT;
             c->owner = -1;
@@ -962,8 +960,8 @@ static int fc_view(const void *vst, Core_View *v)
                                                                 : "Black ");
                 core__text_str(&t, names[FC_TYPE_OF(pc)]);
             } else if (fc_is_goal(sq)) {
-                core__text_str(&t, sq == FC_E1 ? "White's goal"
-                                               : "Black's goal");
+                core__text_str(&t,
+                               sq == FC_E1 ? "White's goal" : "Black's goal");
             }
         }
     }
@@ -1021,7 +1019,7 @@ static int32_t fc_evaluate(const void *vst)
     dt = (fc_rank(target) > br ? fc_rank(target) - br : br - fc_rank(target)) +
          (bf > 4 ? bf - 4 : 4 - bf) / 2;
     d_own = (fc_rank(own) > br ? fc_rank(own) - br : br - fc_rank(own)) +
-         (bf > 4 ? bf - 4 : 4 - bf) / 2;
+            (bf > 4 ? bf - 4 : 4 - bf) / 2;
     v += 15 * (d_own - dt);
     for (int i = 0; i < 8; i++) {
         int f = bf + fc_king_df[i], r = br + fc_king_dr[i];

@@ -30,8 +30,8 @@ static uint64_t rng(void)
 
 /* White K Q R R B B N N, then the ball: their squares 0..80. */
 #define ITEMS 9
-static const char letters[ITEMS] = {'K', 'Q', 'R', 'R', 'B', 'B', 'N', 'N',
-                                    '*'};
+static const char letters[ITEMS] = {'K', 'Q', 'R', 'R', 'B',
+                                    'B', 'N', 'N', '*'};
 
 static int to_position(const int *sq, char *out, size_t cap)
 {

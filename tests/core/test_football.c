@@ -47,9 +47,8 @@ static Move_List list_moves(const Core_Position *pos)
     l.text = malloc((l.n + 1) * sizeof *l.text);
     cr_assert_not_null(l.text);
     for (size_t i = 0; i < l.n; i++)
-        cr_assert_eq(core_move_format(pos, &buf[i], l.text[i],
-                                      sizeof l.text[i]),
-                     0);
+        cr_assert_eq(
+            core_move_format(pos, &buf[i], l.text[i], sizeof l.text[i]), 0);
     free(buf);
     return l;
 }
@@ -211,8 +210,8 @@ static int ref_can_kick(const Ref *r, int k, int land)
     if (t == 'N') {
         int ok = (ref_abs(lf) == 1 && ref_abs(lr) == 2) ||
                  (ref_abs(lf) == 2 && ref_abs(lr) == 1);
-        int near = ref_abs(land % 9 - k % 9) <= 1 &&
-                   ref_abs(land / 9 - k / 9) <= 1;
+        int near =
+            ref_abs(land % 9 - k % 9) <= 1 && ref_abs(land / 9 - k / 9) <= 1;
         return ok && !near && !(from_goal_rank && ref_is_goal(land));
     }
     /* Along the kick direction: land = b + s * (kf, kr), s >= 1. */
@@ -284,7 +283,8 @@ static void ref_kicks(Ref *r, Ref_Walk *w, char *kicked)
         /* Only own, unused pieces next to the ball can kick (a shortcut
          * for speed; ref_can_kick checks it again). */
         if (kicked[k] || r->sq[k] == 0 || ref_side_of(r->sq[k]) != r->side ||
-            ref_abs(k % 9 - r->ball % 9) > 1 || ref_abs(k / 9 - r->ball / 9) > 1)
+            ref_abs(k % 9 - r->ball % 9) > 1 ||
+            ref_abs(k / 9 - r->ball / 9) > 1)
             continue;
         for (int land = 0; land < 81; land++) {
             if (!ref_can_kick(r, k, land))
@@ -380,8 +380,8 @@ Test(football, start_perft_1_is_75_by_hand)
     size_t kicks = 0, moves = 0;
     for (size_t i = 0; i < l.n; i++) {
         kicks += strchr(l.text[i], '*') != NULL;
-        moves += strchr(l.text[i], '*') == NULL &&
-                 strcmp(l.text[i], "pass") != 0;
+        moves +=
+            strchr(l.text[i], '*') == NULL && strcmp(l.text[i], "pass") != 0;
     }
     cr_assert_eq(l.n, 75);
     cr_assert_eq(moves, 54);
@@ -401,8 +401,7 @@ Test(football, pass_chains_against_naive_generator)
 {
     /* A crowd of White pieces: long pass chains (tens of thousands of
      * turns), and Black to move in a full middlegame. */
-    check_against_ref("9/1B7/6R2/4N4/3N5/7Q1/5R3/6K*1/8B w 0-0 0 0", NULL,
-                      1);
+    check_against_ref("9/1B7/6R2/4N4/3N5/7Q1/5R3/6K*1/8B w 0-0 0 0", NULL, 1);
     check_against_ref("r2q1k2r/3n*1n2/9/2b3b2/9/2B3B2/9/2NQ1KN2/R7R b 0-0 0 0",
                       NULL, 1);
 }
@@ -443,8 +442,7 @@ Test(football, queen_slides_through_e1_but_cannot_stop_there)
 {
     /* D-FC-2: Q d1 along rank 1 crosses the empty goal e1; the ball is an
      * obstacle. */
-    Core_Position *pos =
-        setup("8k/9/9/9/9/9/9/3B5/3Q3*K w 0-0 0 0", NULL);
+    Core_Position *pos = setup("8k/9/9/9/9/9/9/3B5/3Q3*K w 0-0 0 0", NULL);
     Move_List l = list_moves(pos);
     cr_assert(has_move(&l, "d1-f1"));
     cr_assert(has_move(&l, "d1-g1"));
@@ -523,8 +521,7 @@ Test(football, knight_kick_never_lands_next_to_the_knight)
      * e1 is White's own goal: the turn ends there (own goal). */
     Core_Position *pos = setup("8k/9/9/9/9/9/2N*5/9/9 w 0-0 0 0", NULL);
     Move_List l = list_moves(pos);
-    const char *want[] = {"c3*c1", "c3*e1", "c3*f2", "c3*f4", "c3*c5",
-                          "c3*e5"};
+    const char *want[] = {"c3*c1", "c3*e1", "c3*f2", "c3*f4", "c3*c5", "c3*e5"};
     cr_assert_eq(count_prefix(&l, "c3*"), 6);
     for (size_t i = 0; i < 6; i++)
         cr_assert(has_move(&l, want[i]), "%s", want[i]);
@@ -614,8 +611,7 @@ Test(football, three_piece_pass_chain)
 {
     /* R e4 kicks e5 to e6; B d7 kicks it diagonally to g4; N h5 kicks
      * it on with a knight's leap (not next to h5): e3 is one landing. */
-    Core_Position *pos =
-        setup("8k/9/3B5/9/4*2N1/4R4/9/9/9 w 0-0 0 0", NULL);
+    Core_Position *pos = setup("8k/9/3B5/9/4*2N1/4R4/9/9/9 w 0-0 0 0", NULL);
     Move_List l = list_moves(pos);
     cr_assert(has_move(&l, "e4*e6 d7*g4 h5*e3"));
     cr_assert(!has_move(&l, "e4*e6 d7*g4 h5*h6"), "h6 is next to h5");
@@ -642,8 +638,8 @@ Test(football, a_piece_never_kicks_twice_in_a_turn)
     cr_assert_eq(parse_rc(pos, "e4*e6 d7*f5 e4*g6"), TB_E_ILLEGAL);
     for (size_t i = 0; i < l.n; i++) {
         const char *first = strstr(l.text[i], "e4*");
-        cr_assert(first == NULL || strstr(first + 1, "e4*") == NULL,
-                  "%s", l.text[i]);
+        cr_assert(first == NULL || strstr(first + 1, "e4*") == NULL, "%s",
+                  l.text[i]);
     }
     free(l.text);
     core_position_free(pos);
@@ -663,14 +659,12 @@ Test(football, moved_piece_may_kick)
 
 Test(football, goal_in_3_goal_match_resets_and_conceder_moves)
 {
-    Core_Position *pos =
-        setup("8k/4*4/4R4/9/9/9/9/9/5K3 w 0-0 0 0", "goals=3");
+    Core_Position *pos = setup("8k/4*4/4R4/9/9/9/9/9/5K3 w 0-0 0 0", "goals=3");
     char text[CORE_POSITION_TEXT_MAX];
     play(pos, "e7*e9");
     cr_assert_eq(core_status(pos).outcome, CORE_ONGOING);
     cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
-    cr_assert_str_eq(text,
-                     "rnbq1kbnr/9/9/9/4*4/9/9/9/RNBQ1KBNR b 1-0 0 1");
+    cr_assert_str_eq(text, "rnbq1kbnr/9/9/9/4*4/9/9/9/RNBQ1KBNR b 1-0 0 1");
     cr_assert_eq(core_side_to_move(pos), CORE_BLACK);
     core_position_free(pos);
 
@@ -678,8 +672,7 @@ Test(football, goal_in_3_goal_match_resets_and_conceder_moves)
     pos = setup("8k/9/9/9/9/9/4R4/4*4/9 w 0-0 0 0", "goals=3");
     play(pos, "e3*e1");
     cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
-    cr_assert_str_eq(text,
-                     "rnbq1kbnr/9/9/9/4*4/9/9/9/RNBQ1KBNR w 0-1 0 1");
+    cr_assert_str_eq(text, "rnbq1kbnr/9/9/9/4*4/9/9/9/RNBQ1KBNR w 0-1 0 1");
     cr_assert_eq(perft(pos, 1), 75);
     core_position_free(pos);
 
@@ -741,8 +734,7 @@ Test(football, threefold_repetition_draws)
 
 Test(football, move_rule_draws_after_100_quiet_plies)
 {
-    Core_Position *pos =
-        setup("8k/9/9/9/4*4/9/9/9/8K w 0-0 99 99", NULL);
+    Core_Position *pos = setup("8k/9/9/9/4*4/9/9/9/8K w 0-0 99 99", NULL);
     cr_assert_eq(core_status(pos).outcome, CORE_ONGOING);
     play(pos, "i1-h1");
     cr_assert_eq(core_status(pos).outcome, CORE_DRAW);
@@ -790,8 +782,7 @@ Test(football, notation_round_trips_for_every_listed_move)
         cr_assert_eq(core_move_parse(pos, text, &back), 0, "%s", text);
         cr_assert(core_move_equal(&back, &buf[i]), "%s", text);
         for (size_t j = 0; j < i && i < 300; j++)
-            cr_assert(!core_move_equal(&buf[j], &buf[i]), "twice: %s",
-                      text);
+            cr_assert(!core_move_equal(&buf[j], &buf[i]), "twice: %s", text);
     }
     free(buf);
     core_position_free(pos);
@@ -800,13 +791,28 @@ Test(football, notation_round_trips_for_every_listed_move)
 Test(football, malformed_notation_is_refused)
 {
     Core_Position *pos = setup(NULL, NULL);
-    const char *bad[] = {"", " ", "pas", "pass pass", "d1-d5 pass",
-                         "d1d5", "d1-d5x", "j1-j2", "d0-d5", "d1+d5",
-                         "d5*i5 d1-d5", "D1-D5", "d1-d5  d5*i5 x"};
+    const char *bad[] = {"",
+                         " ",
+                         "pas",
+                         "pass pass",
+                         "d1-d5 pass",
+                         "d1d5",
+                         "d1-d5x",
+                         "j1-j2",
+                         "d0-d5",
+                         "d1+d5",
+                         "d5*i5 d1-d5",
+                         "D1-D5",
+                         "d1-d5  d5*i5 x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(parse_rc(pos, bad[i]), TB_E_NOTATION, "'%s'", bad[i]);
-    const char *illegal[] = {"d1-e1", "a1-a9", "b1-b3", "e5*e6", "f1-e1",
-                             "d1-d5 d5*e6", "d1-d5 d5*i5 d5*h5",
+    const char *illegal[] = {"d1-e1",
+                             "a1-a9",
+                             "b1-b3",
+                             "e5*e6",
+                             "f1-e1",
+                             "d1-d5 d5*e6",
+                             "d1-d5 d5*i5 d5*h5",
                              "d1-d5 d5*i5 i1*i6",
                              "c1-f4 f4*d6 f4*d6 f4*d6 f4*d6 f4*d6 f4*d6 "
                              "f4*d6 f4*d6 f4*d6 f4*d6 f4*d6 f4*d6 f4*d6"};
@@ -847,23 +853,23 @@ Test(football, malformed_positions_are_refused)
         "",
         "9/9/9/9/4*4/9/9/9/9",
         "9/9/9/9/4*4/9/9/9/9 x 0-0 0 0",
-        "9/9/9/9/9/9/9/9/9 w 0-0 0 0",              /* no ball */
-        "9/9/9/9/**7/9/9/9/9 w 0-0 0 0",            /* two balls */
-        "9/9/9/9/4*4/9/9/9 w 0-0 0 0",              /* 8 ranks */
-        "9/9/9/9/4*5/9/9/9/9 w 0-0 0 0",            /* 10 files */
-        "9/9/9/9/4*3/9/9/9/9 w 0-0 0 0",            /* 8 files */
-        "9/9/9/9/4*4/9/9/9/4K4 w 0-0 0 0",          /* king on e1 */
-        "4k4/9/9/9/4*4/9/9/9/9 w 0-0 0 0",          /* king on e9 */
-        "9/9/9/9/4*4/9/9/9/KK7 w 0-0 0 0",          /* two kings */
-        "9/9/9/9/4*4/9/9/9/NNN6 w 0-0 0 0",         /* three knights */
-        "9/9/9/9/4*4/9/9/9/P8 w 0-0 0 0",           /* a pawn */
-        "9/9/9/9/4*4/9/9/9/9 w 0-0 0",              /* no ply */
-        "9/9/9/9/4*4/9/9/9/9 w 0-0 101 200",        /* quiet > 100 */
-        "9/9/9/9/4*4/9/9/9/9 w 0-0 5 3",            /* quiet > ply */
-        "9/9/9/9/4*4/9/9/9/9 w 2-0 0 9",            /* over target 1 */
+        "9/9/9/9/9/9/9/9/9 w 0-0 0 0",       /* no ball */
+        "9/9/9/9/**7/9/9/9/9 w 0-0 0 0",     /* two balls */
+        "9/9/9/9/4*4/9/9/9 w 0-0 0 0",       /* 8 ranks */
+        "9/9/9/9/4*5/9/9/9/9 w 0-0 0 0",     /* 10 files */
+        "9/9/9/9/4*3/9/9/9/9 w 0-0 0 0",     /* 8 files */
+        "9/9/9/9/4*4/9/9/9/4K4 w 0-0 0 0",   /* king on e1 */
+        "4k4/9/9/9/4*4/9/9/9/9 w 0-0 0 0",   /* king on e9 */
+        "9/9/9/9/4*4/9/9/9/KK7 w 0-0 0 0",   /* two kings */
+        "9/9/9/9/4*4/9/9/9/NNN6 w 0-0 0 0",  /* three knights */
+        "9/9/9/9/4*4/9/9/9/P8 w 0-0 0 0",    /* a pawn */
+        "9/9/9/9/4*4/9/9/9/9 w 0-0 0",       /* no ply */
+        "9/9/9/9/4*4/9/9/9/9 w 0-0 101 200", /* quiet > 100 */
+        "9/9/9/9/4*4/9/9/9/9 w 0-0 5 3",     /* quiet > ply */
+        "9/9/9/9/4*4/9/9/9/9 w 2-0 0 9",     /* over target 1 */
         "9/9/9/9/4*4/9/9/9/9 w 0-0 0 0 extra",
         "9/9/9/9/4*4/9/9/9/9 w 00-0 0 0",
-        "9/9/9/9/9/9/9/9/4*4 w 0-0 0 0",            /* ball in e1, 0-0 */
+        "9/9/9/9/9/9/9/9/4*4 w 0-0 0 0", /* ball in e1, 0-0 */
         "9/9/9/9/4*4/9/9/9/9 w 0-0 0 99999999999",
     };
     char before[CORE_POSITION_TEXT_MAX], after[CORE_POSITION_TEXT_MAX];
