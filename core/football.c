@@ -17,8 +17,7 @@
 
 #define FC_FILES 9
 #define FC_SQUARES 81
-#define FC_NONE 0xFF
-#define FC_E1 4  /* White's goal (D-FC-*: board) */
+#define FC_E1 4  /* White's goal (rules-decisions, Football chess) */
 #define FC_E9 76 /* Black's goal */
 #define FC_E5 40 /* the ball's start square */
 
@@ -40,7 +39,9 @@ static const uint8_t fc_type_max[FC_TYPES] = {1, 1, 2, 2, 2};
 #define FC_GOALS_MAX 20 /* largest goals=N option */
 /* A turn: piece move (2 bytes) + up to 8 kicks (2 bytes each). */
 #define FC_KICKS_MAX 8
-/* Proven bound on the turns of one position (docs/rules/football.md). */
+/* Bound on the turns of one position: the worst measured (111 044) with a
+ * margin, not a proof; core_play does not depend on it (fc_legal). See
+ * docs/rules/football.md, "How many turns a position has". */
 #define FC_MAX_MOVES (1u << 20)
 #define FC_ENCODE_HEAD 93
 #define FC_ENCODE_MAX (FC_ENCODE_HEAD + 8 * FC_HISTORY)

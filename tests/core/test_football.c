@@ -1027,3 +1027,24 @@ Test(football, play_accepts_exactly_the_listed_moves)
     check_play_matches_list(
         "r2q1k2r/3n*1n2/9/2b3b2/9/2B3B2/9/2NQ1KN2/R7R b 0-0 0 0");
 }
+
+Test(football, finished_match_survives_encoding_and_position_string)
+{
+    Core_Position *pos = setup("8k/4*4/4R4/9/9/9/9/9/5K3 w 0-0 0 0", NULL);
+    Core_Position *copy = setup(NULL, NULL);
+    uint8_t buf[2048];
+    size_t len = 0;
+    char text[CORE_POSITION_TEXT_MAX];
+    play(pos, "e7*e9");
+    /* G-FC-2: the final placement stays, the ball in the goal. */
+    cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
+    cr_assert_str_eq(text, "4*3k/9/4R4/9/9/9/9/9/5K3 b 1-0 0 1");
+    cr_assert_eq(core_encode(pos, buf, sizeof buf, &len), 0);
+    cr_assert_eq(core_decode(copy, buf, len), 0);
+    cr_assert_eq(core_status(copy).outcome, CORE_WIN_WHITE);
+    cr_assert_eq(core_position_parse(copy, text, NULL, 0), 0);
+    cr_assert_eq(core_status(copy).outcome, CORE_WIN_WHITE);
+    cr_assert_eq(perft(copy, 2), 0);
+    core_position_free(pos);
+    core_position_free(copy);
+}
