@@ -1048,3 +1048,50 @@ Test(football, finished_match_survives_encoding_and_position_string)
     core_position_free(pos);
     core_position_free(copy);
 }
+
+Test(football, random_text_gives_clean_errors)
+{
+    /* Hostile strings built from the notation's own alphabet, so that
+     * many come close to valid moves and positions. */
+    static const char alphabet[] = "abcdefghij0123456789-* /KQRBNkqrbnwp";
+    Core_Position *pos = setup(NULL, NULL);
+    char text[64];
+    uint64_t s = 7;
+    for (int trial = 0; trial < 20000; trial++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t n = (s >> 33) % (sizeof text - 1);
+        if (trial % 2 == 0) {
+            /* A valid move or position with a few characters changed. */
+            const char *base = trial % 4 == 0 ? START : "d1-d6 d6*h2 h1*f3";
+            n = strlen(base);
+            memcpy(text, base, n + 1);
+            for (int k = 0; k < 1 + trial % 3; k++) {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                text[(s >> 33) % n] =
+                    alphabet[(s >> 45) % (sizeof alphabet - 1)];
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                text[i] = alphabet[(s >> 33) % (sizeof alphabet - 1)];
+            }
+            text[n] = 0;
+        }
+        Core_Move mv;
+        int rc = core_move_parse(pos, text, &mv);
+        cr_assert(rc == 0 || rc == TB_E_NOTATION || rc == TB_E_ILLEGAL,
+                  "'%s': %s", text, tb_errname(rc));
+        if (rc == 0) {
+            Core_Position *t = core_position_clone(pos);
+            cr_assert_eq(core_play(t, &mv), 0, "'%s'", text);
+            core_position_free(t);
+        }
+        Core_Position *t = core_position_clone(pos);
+        char why[128] = "";
+        rc = core_position_parse(t, text, why, sizeof why);
+        cr_assert(rc == 0 || rc == TB_E_POSITION, "'%s'", text);
+        cr_assert(rc == 0 || why[0] != 0, "'%s' gives a reason", text);
+        core_position_free(t);
+    }
+    core_position_free(pos);
+}
