@@ -4,11 +4,11 @@
  */
 #include "core_internal.h"
 
-
+extern const Core_Game core__chessball;
 
 /* NULL-terminated so the list can be edited one line per game. */
 const Core_Game *const core__games[] = {
-
+    &core__chessball,
     NULL,
 };
 
