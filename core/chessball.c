@@ -14,10 +14,11 @@
 #define CB_ID 2
 /* Bound on legal moves of any position: at most the start set per side
  * (no promotion), times each kind's largest reach over the fields: king 6,
- * queen 18 (9 ring + 9 line fields from a hexagon), rook 9, bishop 15,
- * knight 5, pawn 6 (test_chessball checks these reaches from the tables):
- * 6 + 18 + 2*9 + 2*15 + 2*5 + 8*6 = 130. */
-#define CB_MAX_MOVES 130
+ * queen 15 (on a hexagon 9 ring + 9 line fields, 3 of them shared; on a
+ * pentagon 15 line fields), rook 9, bishop 15, knight 5, pawn 6
+ * (test_chessball measures these reaches from the tables):
+ * 6 + 15 + 2*9 + 2*15 + 2*5 + 8*6 = 127. */
+#define CB_MAX_MOVES 127
 #define CB_ENCODE_MAX (40 + 8 * CB_HIST_MAX)
 #define CB_PLY_MAX 0x7FFFFFFFu
 
