@@ -76,6 +76,17 @@ static void moves_from(const Core_Position *pos, const char *from, char *out,
     }
 }
 
+/* The legal moves from field in the position are exactly want. */
+static void expect_from(const char *position, const char *field,
+                        const char *want)
+{
+    char out[1024];
+    Core_Position *pos = pos_from(position);
+    moves_from(pos, field, out, sizeof out);
+    cr_assert_str_eq(out, want, "%s, moves from %s", position, field);
+    core_position_free(pos);
+}
+
 static void play(Core_Position *pos, const char *text)
 {
     Core_Move mv;
@@ -729,18 +740,12 @@ Test(chessball, random_games_match_second_generator, .timeout = 120)
  * then c5. Kings on g3 and d3 are off these lines. */
 Test(chessball, d_cb_2_bishop_line_from_hexagon_ends_on_pentagon)
 {
-    char out[1024];
-    Core_Position *pos = pos_from("1/B4/5/2k2/5/5/2K2/1 w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
     /* canonical order is by field index: a, b2, b5, c1, c2, c3, c5, d1, f1 */
-    cr_assert_str_eq(out, "b1-a b1-b2 b1-b5 b1-c1 b1-c2 b1-c3 b1-c5 "
-                          "b1-d1 b1-f1");
-    core_position_free(pos);
+    expect_from("1/B4/5/2k2/5/5/2K2/1 w 0 0", "b1",
+                "b1-a b1-b2 b1-b5 b1-c1 b1-c2 b1-c3 b1-c5 b1-d1 b1-f1");
     /* A black pawn on b2 stops the ray there (capture) and shields c3. */
-    pos = pos_from("1/Bp3/5/2k2/5/5/2K2/1 w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1-a b1xb2 b1-b5 b1-c1 b1-c2 b1-c5 b1-d1 b1-f1");
-    core_position_free(pos);
+    expect_from("1/Bp3/5/2k2/5/5/2K2/1 w 0 0", "b1",
+                "b1-a b1xb2 b1-b5 b1-c1 b1-c2 b1-c5 b1-d1 b1-f1");
 }
 
 /* D-CB-2: from a pentagon, 5 rays hexagon-hexagon-pentagon: a bishop on a
@@ -748,12 +753,9 @@ Test(chessball, d_cb_2_bishop_line_from_hexagon_ends_on_pentagon)
  * further. */
 Test(chessball, d_cb_2_bishop_from_pentagon_has_five_rays_of_three)
 {
-    char out[1024];
-    Core_Position *pos = pos_from("B/5/5/5/K4/5/2k2/1 w 0 0");
-    moves_from(pos, "a", out, sizeof out);
-    cr_assert_str_eq(out, "a-b1 a-b2 a-b3 a-b4 a-b5 a-d1 a-d2 a-d3 a-d4 "
-                          "a-d5 a-f1 a-f2 a-f3 a-f4 a-f5");
-    core_position_free(pos);
+    expect_from("B/5/5/5/K4/5/2k2/1 w 0 0", "a",
+                "a-b1 a-b2 a-b3 a-b4 a-b5 a-d1 a-d2 a-d3 a-d4 "
+                "a-d5 a-f1 a-f2 a-f3 a-f4 a-f5");
 }
 
 /* D-CB-3: rook rings. Rook b1, black pawn b2, white pawn d1. Ring a:
@@ -763,17 +765,12 @@ Test(chessball, d_cb_2_bishop_from_pentagon_has_five_rays_of_three)
  * two paths and listed once. */
 Test(chessball, d_cb_3_rook_ring_stops_at_first_piece)
 {
-    char out[1024];
-    Core_Position *pos = pos_from("1/Rp3/5/P1k2/5/5/2K2/1 w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1xb2 b1-b3 b1-b4 b1-b5 b1-d5 b1-e5");
-    core_position_free(pos);
+    expect_from("1/Rp3/5/P1k2/5/5/2K2/1 w 0 0", "b1",
+                "b1xb2 b1-b3 b1-b4 b1-b5 b1-d5 b1-e5");
     /* Empty rings: the 9 other hexagons of the three rings. */
-    pos = pos_from("1/R4/5/2k2/5/5/2K2/1 w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1-b2 b1-b3 b1-b4 b1-b5 b1-d1 b1-d2 b1-d5 "
-                          "b1-e1 b1-e5");
-    core_position_free(pos);
+    expect_from("1/R4/5/2k2/5/5/2K2/1 w 0 0", "b1",
+                "b1-b2 b1-b3 b1-b4 b1-b5 b1-d1 b1-d2 b1-d5 "
+                "b1-e1 b1-e5");
 }
 
 /* D-CB-4: a knight on c1 jumps to its 5 icosahedron neighbours a c2 c5 f1
@@ -786,7 +783,7 @@ Test(chessball, d_cb_4_knight_jumps_to_nearest_pentagons)
     Core_Position *pos = pos_from("1/P3P/N4/P1k1P/4P/5/2K2/1 w 0 0");
     moves_from(pos, "c1", out, sizeof out);
     cr_assert_str_eq(out, "c1-a c1-c2 c1-c5 c1-f1 c1-f5");
-    cr_assert_eq(core_position_parse(pos, "1/N4/5/5/5/5/2K2/k w 0 0", why,
+    cr_assert_eq(core_position_parse(pos, "1/N4/5/2k2/5/5/2K2/1 w 0 0", why,
                                      sizeof why),
                  TB_E_POSITION);
     core_position_free(pos);
@@ -796,17 +793,12 @@ Test(chessball, d_cb_4_knight_jumps_to_nearest_pentagons)
  * b2 b5 d1 in both: 15); on a pentagon bishop moves only (a: 15). */
 Test(chessball, d_cb_5_queen_is_rook_plus_bishop)
 {
-    char out[1024];
-    Core_Position *pos = pos_from("1/Q4/5/2k2/5/5/2K2/1 w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1-a b1-b2 b1-b3 b1-b4 b1-b5 b1-c1 b1-c2 b1-c3 "
-                          "b1-c5 b1-d1 b1-d2 b1-d5 b1-e1 b1-e5 b1-f1");
-    core_position_free(pos);
-    pos = pos_from("Q/5/5/5/K4/5/2k2/1 w 0 0");
-    moves_from(pos, "a", out, sizeof out);
-    cr_assert_str_eq(out, "a-b1 a-b2 a-b3 a-b4 a-b5 a-d1 a-d2 a-d3 a-d4 "
-                          "a-d5 a-f1 a-f2 a-f3 a-f4 a-f5");
-    core_position_free(pos);
+    expect_from("1/Q4/5/2k2/5/5/2K2/1 w 0 0", "b1",
+                "b1-a b1-b2 b1-b3 b1-b4 b1-b5 b1-c1 b1-c2 b1-c3 "
+                "b1-c5 b1-d1 b1-d2 b1-d5 b1-e1 b1-e5 b1-f1");
+    expect_from("Q/5/5/5/K4/5/2k2/1 w 0 0", "a",
+                "a-b1 a-b2 a-b3 a-b4 a-b5 a-d1 a-d2 a-d3 a-d4 "
+                "a-d5 a-f1 a-f2 a-f3 a-f4 a-f5");
 }
 
 /* D-CB-6: pawns. A pawn on a pentagon with nothing to capture has no
@@ -814,23 +806,16 @@ Test(chessball, d_cb_5_queen_is_rook_plus_bishop)
  * pentagons; it does not attack the hexagons round it. */
 Test(chessball, d_cb_6_pawn_moves_and_captures)
 {
-    char out[1024];
     /* White pawn on c1 (pentagon), its hexagons empty or white: stuck. */
-    Core_Position *pos = pos_from("1/5/P4/5/2K2/5/5/k w 0 0");
-    moves_from(pos, "c1", out, sizeof out);
-    cr_assert_str_eq(out, "");
-    core_position_free(pos);
+    expect_from("1/5/P4/5/2K2/5/5/k w 0 0", "c1",
+                "");
     /* With a black pawn on d1 it can capture it (pentagon -> hexagon). */
-    pos = pos_from("1/5/P4/p4/2K2/5/5/k w 0 0");
-    moves_from(pos, "c1", out, sizeof out);
-    cr_assert_str_eq(out, "c1xd1");
-    core_position_free(pos);
+    expect_from("1/5/P4/p4/2K2/5/5/k w 0 0", "c1",
+                "c1xd1");
     /* Pawn b1 = (a,c1,c2), neighbours b2 b5 d1: black pawn on b2 cannot be
      * taken (same colour), black knight on a can; b5 empty, d1 black. */
-    pos = pos_from("n/Pp3/5/p4/2K2/5/5/k w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1xa b1-b5");
-    core_position_free(pos);
+    expect_from("n/Pp3/5/p4/2K2/5/5/k w 0 0", "b1",
+                "b1xa b1-b5");
 }
 
 /* D-CB-6 + seed 6.1.1: the king may step next to an enemy pawn on a
@@ -839,22 +824,16 @@ Test(chessball, d_cb_6_pawn_moves_and_captures)
  * White king b1: a, c1, b2, b5, d1 are fine; c2 is not. */
 Test(chessball, d_cb_6_king_avoids_pawn_capture_fields)
 {
-    char out[1024];
-    Core_Position *pos = pos_from("1/K4/5/1p3/5/5/5/k w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1-a b1-b2 b1-b5 b1-c1 b1-d1");
-    core_position_free(pos);
+    expect_from("1/K4/5/1p3/5/5/5/k w 0 0", "b1",
+                "b1-a b1-b2 b1-b5 b1-c1 b1-d1");
 }
 
 /* D-CB-7: a pinned rook. Line a-b1-d1-f1: white king a, white rook b1,
  * black bishop f1. The rook may only move along the line to d1. */
 Test(chessball, d_cb_7_pinned_piece_stays_on_the_line)
 {
-    char out[1024];
-    Core_Position *pos = pos_from("K/R4/5/5/5/b4/2k2/1 w 0 0");
-    moves_from(pos, "b1", out, sizeof out);
-    cr_assert_str_eq(out, "b1-d1");
-    core_position_free(pos);
+    expect_from("K/R4/5/5/5/b4/2k2/1 w 0 0", "b1",
+                "b1-d1");
 }
 
 /* D-CB-7: in check from the bishop f1 along f1-d1-b1-a, the king on b1
