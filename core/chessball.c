@@ -34,9 +34,14 @@ static inline int lowest(uint32_t m)
     return __builtin_ctz(m);
 }
 
+/* SWAR popcount: portable builds have no popcnt instruction and the
+ * library call is slower. */
 static inline int popcount(uint32_t m)
 {
-    return __builtin_popcount(m);
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+    return (int)((m * 0x01010101u) >> 24);
 }
 
 /* ---- board ---------------------------------------------------------- */
@@ -81,35 +86,22 @@ static uint64_t board_key(const Cb_Tables *t, const Cb_Board *b)
 
 /* ---- attacks -------------------------------------------------------- */
 
-static inline uint32_t ray_reach(const Cb_Ray *r, uint32_t occ)
-{
-    uint32_t a = r->bit[0];
-    if (occ & a)
-        return a;
-    for (int i = 1; i < r->len; i++) {
-        a |= r->bit[i];
-        if (occ & r->bit[i])
-            break;
-    }
-    return a;
-}
-
 /* D-CB-2: fields a bishop on s reaches over occ (captures included). */
 static inline uint32_t bishop_reach(const Cb_Tables *t, int s, uint32_t occ)
 {
-    uint32_t a = 0;
-    for (int i = 0; i < t->nbishop[s]; i++)
-        a |= ray_reach(&t->bishop[s][i], occ);
-    return a;
+    const Cb_Magic *m = &t->bishop_magic[s];
+    return t->attack[m->off +
+                     (uint32_t)(((uint64_t)(occ & m->mask) * m->magic) >>
+                                m->shift)];
 }
 
 /* D-CB-3: fields a rook on s reaches round its rings (0 on pentagons). */
 static inline uint32_t rook_reach(const Cb_Tables *t, int s, uint32_t occ)
 {
-    uint32_t a = 0;
-    for (int i = 0; i < t->nrook[s]; i++)
-        a |= ray_reach(&t->rook[s][i], occ);
-    return a;
+    const Cb_Magic *m = &t->rook_magic[s];
+    return t->attack[m->off +
+                     (uint32_t)(((uint64_t)(occ & m->mask) * m->magic) >>
+                                m->shift)];
 }
 
 /* D-CB-6: the fields from which a pawn captures on s (adjacent, other

@@ -85,6 +85,117 @@ static void set_ray(Cb_Ray *r, const uint8_t *sq, int len)
     }
 }
 
+/* Multipliers the search below found for these tables (bishops, then
+ * rooks, by field). They are only a head start: each is checked like any
+ * candidate, and a failing one falls back to the search. */
+static const uint64_t magic_hint[2][CB_FIELDS] = {
+    {
+        UINT64_C(0x01080201060000d6), UINT64_C(0x1404a080000c0000),
+        UINT64_C(0x1084100004019281), UINT64_C(0x9244085800420209),
+        UINT64_C(0x4409100004000701), UINT64_C(0x1401000000480800),
+        UINT64_C(0x0410010082000004), UINT64_C(0x5200102000108104),
+        UINT64_C(0x010180202000a000), UINT64_C(0x000830008d028000),
+        UINT64_C(0x40a8a00801002400), UINT64_C(0x2000280000000103),
+        UINT64_C(0x0800448000002406), UINT64_C(0x1480600e00000014),
+        UINT64_C(0x1804180001880000), UINT64_C(0x2400340004d80600),
+        UINT64_C(0x8004042008004088), UINT64_C(0x0804808400190000),
+        UINT64_C(0x1552000200340203), UINT64_C(0x000080842c020100),
+        UINT64_C(0x0a08430201028000), UINT64_C(0x4210300480080860),
+        UINT64_C(0x0681402120010041), UINT64_C(0x90010810c0000004),
+        UINT64_C(0x0002481020008480), UINT64_C(0x00c4080088140200),
+        UINT64_C(0x890020110202b003), UINT64_C(0x8400404c20110002),
+        UINT64_C(0x0000081200008000), UINT64_C(0x00000802100088e0),
+        UINT64_C(0x0a20046344010980), UINT64_C(0x1a00140008000000),
+    },
+    {
+        UINT64_C(0x4801010100002400), UINT64_C(0x04080800003a0060),
+        UINT64_C(0x0204200080080400), UINT64_C(0x419186000c000400),
+        UINT64_C(0x404f801003000c00), UINT64_C(0x0c11040000002020),
+        UINT64_C(0x1000001000412202), UINT64_C(0xe20044800a200048),
+        UINT64_C(0x0000000600802130), UINT64_C(0x0210201100201600),
+        UINT64_C(0x0000400020200000), UINT64_C(0x1104300580008004),
+        UINT64_C(0x100014260000aa80), UINT64_C(0xb800110208b0000a),
+        UINT64_C(0x0488020228200100), UINT64_C(0x0200183140022c10),
+        UINT64_C(0x0404002010020200), UINT64_C(0x020068c280000000),
+        UINT64_C(0x1810090080086020), UINT64_C(0x1004044200008030),
+        UINT64_C(0x0200900038100000), UINT64_C(0x0003549090200200),
+        UINT64_C(0x14c0040600082041), UINT64_C(0x0011106008440000),
+        UINT64_C(0x0040000450008140), UINT64_C(0x4800200000000180),
+        UINT64_C(0x8008004120041050), UINT64_C(0x1085c8001048c280),
+        UINT64_C(0x000008208000000c), UINT64_C(0x1092040010180000),
+        UINT64_C(0x001000a190e00504), UINT64_C(0x19009020408a0100),
+    },
+};
+
+static uint32_t rays_reach(const Cb_Ray *rays, int n, uint32_t occ)
+{
+    uint32_t a = 0;
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i < rays[r].len; i++) {
+            a |= rays[r].bit[i];
+            if (occ & rays[r].bit[i])
+                break;
+        }
+    return a;
+}
+
+/* Find a multiplier that maps every blocker subset of a field's rays to
+ * an index with the right reach; fill the table from off. Deterministic:
+ * candidates come from the fixed generator. Returns the next free off. */
+static uint32_t find_magic(Cb_Magic *m, const Cb_Ray *rays, int n,
+                           uint32_t off, uint64_t hint, uint64_t *seed)
+{
+    static uint32_t occs[1024], reach[1024], seen[2048], stamp[2048];
+    static uint32_t epoch;
+    uint32_t mask = 0;
+    int bits, count = 0;
+
+    /* A ray's last field never blocks anything beyond it. */
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i + 1 < rays[r].len; i++)
+            mask |= rays[r].bit[i];
+    bits = popcount12(mask);
+    if (bits == 0)
+        bits = 1;
+    if (bits >= 9)
+        bits++;
+    /* Every subset of mask (carry-rippler). */
+    uint32_t sub = 0;
+    do {
+        occs[count] = sub;
+        reach[count] = rays_reach(rays, n, sub);
+        count++;
+        sub = (sub - mask) & mask;
+    } while (sub != 0);
+    m->mask = mask;
+    m->shift = (uint8_t)(64 - bits);
+    m->off = off;
+    for (;;) {
+        uint64_t magic = hint;
+        if (magic == 0)
+            magic = core__splitmix64(seed) & core__splitmix64(seed) &
+                    core__splitmix64(seed);
+        hint = 0;
+        int ok = 1;
+        epoch++;
+        for (int i = 0; i < count && ok; i++) {
+            uint32_t idx = (uint32_t)(((uint64_t)occs[i] * magic) >> m->shift);
+            if (stamp[idx] != epoch) {
+                stamp[idx] = epoch;
+                seen[idx] = reach[i];
+            } else if (seen[idx] != reach[i]) {
+                ok = 0;
+            }
+        }
+        if (!ok)
+            continue;
+        m->magic = magic;
+        for (uint32_t i = 0; i < (1u << bits); i++)
+            tables.attack[off + i] = stamp[i] == epoch ? seen[i] : 0;
+        return off + (1u << bits);
+    }
+}
+
 static void derive(void)
 {
     Cb_Tables *t = &tables;
@@ -267,6 +378,16 @@ static void derive(void)
     }
     (void)face_of_field;
     (void)vertex_of_field;
+
+    /* Slider lookups (checked against ray walks in the tests). */
+    uint32_t off = 0;
+    uint64_t mseed = UINT64_C(0x6D61676963);  /* "magic" */
+    for (int s = 0; s < CB_FIELDS; s++)
+        off = find_magic(&t->bishop_magic[s], t->bishop[s], t->nbishop[s],
+                         off, magic_hint[0][s], &mseed);
+    for (int s = 0; s < CB_FIELDS; s++)
+        off = find_magic(&t->rook_magic[s], t->rook[s], t->nrook[s], off,
+                         magic_hint[1][s], &mseed);
 
     /* Zobrist keys from the fixed generator. */
     uint64_t seed = UINT64_C(0x43686573736261);  /* "Chessba" */

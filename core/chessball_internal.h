@@ -44,6 +44,18 @@ typedef struct Cb_Ray {
     uint32_t bit[4];      /* 1u << sq[i] */
 } Cb_Ray;
 
+/* One field's slider lookup (see Cb_Tables.attack). */
+typedef struct Cb_Magic {
+    uint64_t magic;
+    uint32_t mask;   /* fields whose occupancy can stop a ray */
+    uint32_t off;    /* first entry in Cb_Tables.attack */
+    uint8_t shift;   /* 64 - index bits */
+} Cb_Magic;
+
+/* Entries: bishops 12 pentagons x 2^10 + 20 hexagons x 2^3, rooks 20
+ * hexagons x 2^9 + 12 pentagons x 2 (no rings there). */
+#define CB_ATTACK_SIZE (12 * 2048 + 20 * 8 + 20 * 1024 + 12 * 2)
+
 /* Everything derived from the solid, once (cb_tables). */
 typedef struct Cb_Tables {
     char name[CB_FIELDS][3];      /* "a", "b1", ... "h" */
@@ -58,6 +70,13 @@ typedef struct Cb_Tables {
     Cb_Ray bishop[CB_FIELDS][6];  /* D-CB-2 */
     uint8_t nrook[CB_FIELDS];     /* 6 on hexagons, 0 on pentagons */
     Cb_Ray rook[CB_FIELDS][6];    /* D-CB-3: 3 rings x 2 senses */
+    /* Slider reach by multiply-shift hashing of the fields that can
+     * block ("magic" lookup, as chess engines do): for field s and
+     * occupancy occ, reach = attack[off + ((occ & mask) * magic >>
+     * shift)], found once from the rays above. */
+    Cb_Magic bishop_magic[CB_FIELDS];
+    Cb_Magic rook_magic[CB_FIELDS];
+    uint32_t attack[CB_ATTACK_SIZE];
     /* zobrist: [side][kind][field], and the side to move */
     uint64_t zobrist[2][CB_KINDS][CB_FIELDS];
     uint64_t zobrist_black;

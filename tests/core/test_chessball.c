@@ -557,6 +557,40 @@ Test(chessball, tables_have_the_solids_shape)
     }
 }
 
+static uint32_t walk_rays(const Cb_Ray *rays, int n, uint32_t occ)
+{
+    uint32_t a = 0;
+    for (int r = 0; r < n; r++)
+        for (int i = 0; i < rays[r].len; i++) {
+            a |= 1u << rays[r].sq[i];
+            if ((occ >> rays[r].sq[i]) & 1u)
+                break;
+        }
+    return a;
+}
+
+static uint32_t lookup(const Cb_Tables *t, const Cb_Magic *m, uint32_t occ)
+{
+    return t->attack[m->off + (uint32_t)(((uint64_t)(occ & m->mask) *
+                                          m->magic) >> m->shift)];
+}
+
+/* The hashed slider tables give what walking the rays gives. */
+Test(chessball, slider_lookups_match_ray_walks)
+{
+    const Cb_Tables *t = cb_tables();
+    uint64_t x = 99;
+    for (int s = 0; s < 32; s++)
+        for (int i = 0; i < 4000; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t occ = (uint32_t)(x >> 32) & (uint32_t)(x >> 11);
+            cr_assert_eq(lookup(t, &t->bishop_magic[s], occ),
+                         walk_rays(t->bishop[s], t->nbishop[s], occ));
+            cr_assert_eq(lookup(t, &t->rook_magic[s], occ),
+                         walk_rays(t->rook[s], t->nrook[s], occ));
+        }
+}
+
 Test(chessball, antipodes_are_as_d_cb_1_lists)
 {
     const Cb_Tables *t = cb_tables();
