@@ -164,14 +164,33 @@ static uint32_t pseudo_targets(const Cb_Tables *t, int kind, int s,
     }
 }
 
-/* Legal targets of every field of the side to move (D-CB-7) into tg;
- * returns the union. *in_check gets whether the king is attacked. */
-static uint32_t gen_targets(const Cb_Tables *t, const Cb_Board *b,
-                            uint32_t tg[CB_FIELDS], int *in_check)
+/* The legal moves of the side to move, as target sets by from field. */
+typedef struct Cb_Gen {
+    uint32_t tg[CB_FIELDS];  /* valid on the mover's fields only */
+    uint32_t count;          /* number of legal moves */
+    int in_check;
+} Cb_Gen;
+
+/* Drop the targets of a non-king piece on s that would leave the king on
+ * ksq attacked (D-CB-7); only called for pinned pieces or in check. */
+static uint32_t keep_king_safe(const Cb_Tables *t, const Cb_Board *b,
+                               int ksq, uint32_t bit, uint32_t targ,
+                               uint32_t occ, uint32_t opp)
+{
+    for (uint32_t d = targ; d; d &= d - 1) {
+        uint32_t tb = d & (0u - d);
+        if (attacked(t, b, ksq, (occ ^ bit) | tb, opp & ~tb))
+            targ &= ~tb;
+    }
+    return targ;
+}
+
+/* Fill g with every legal move of the side to move (D-CB-7). */
+static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
 {
     int us = b->side;
     uint32_t own = b->side_bb[us], opp = b->side_bb[us ^ 1];
-    uint32_t occ = own | opp, all = 0, pinned = 0;
+    uint32_t occ = own | opp, pinned = 0, count = 0, slow;
     uint32_t kbit = b->kind_bb[CB_KING] & own;
     int ksq = lowest(kbit);
     uint32_t checkers = attackers(t, b, ksq, occ, opp);
@@ -188,45 +207,42 @@ static uint32_t gen_targets(const Cb_Tables *t, const Cb_Board *b,
             cand |= rook_reach(t, ksq, occ);
         cand &= own;
         while (cand) {
-            int x = lowest(cand);
-            uint32_t occ2 = occ ^ (1u << x);
-            cand &= cand - 1;
+            uint32_t x = cand & (0u - cand);
+            uint32_t occ2 = occ ^ x;
+            cand ^= x;
             if ((diag && (bishop_reach(t, ksq, occ2) & diag)) ||
                 (ring && (rook_reach(t, ksq, occ2) & ring)))
-                pinned |= 1u << x;
+                pinned |= x;
         }
     }
-    *in_check = checkers != 0;
-    for (uint32_t m = own; m; m &= m - 1) {
-        int s = lowest(m);
-        uint32_t bit = 1u << s;
-        int kind = kind_at(b, bit);
-        uint32_t targ = pseudo_targets(t, kind, s, own, opp);
-        if (kind == CB_KING) {
-            /* seed 6.6: never onto an attacked field; lift the king so
-             * it cannot hide behind itself on a line or ring. */
-            for (uint32_t d = targ; d; d &= d - 1) {
-                int to = lowest(d);
-                if (attacked(t, b, to, occ ^ bit, opp & ~(1u << to)))
-                    targ &= ~(1u << to);
-            }
-        } else if (checkers != 0 || (pinned & bit)) {
-            for (uint32_t d = targ; d; d &= d - 1) {
-                int to = lowest(d);
-                uint32_t tb = 1u << to;
-                if (attacked(t, b, ksq, (occ ^ bit) | tb, opp & ~tb))
-                    targ &= ~tb;
-            }
+    g->in_check = checkers != 0;
+    /* Pieces whose moves need the king-safety test one by one. */
+    slow = checkers != 0 ? own : pinned;
+
+    for (int kind = CB_PAWN; kind < CB_KING; kind++) {
+        for (uint32_t m = b->kind_bb[kind] & own; m; m &= m - 1) {
+            int s = lowest(m);
+            uint32_t bit = 1u << s;
+            uint32_t targ = pseudo_targets(t, kind, s, own, opp);
+            if (slow & bit)
+                targ = keep_king_safe(t, b, ksq, bit, targ, occ, opp);
+            g->tg[s] = targ;
+            count += (uint32_t)popcount(targ);
         }
-        tg[s] = targ;
-        all |= targ;
     }
-    for (uint32_t m = ~own; m; m &= m - 1)
-        tg[lowest(m)] = 0;
-    return all;
+    /* seed 6.6: the king never steps onto an attacked field; lift it so
+     * it cannot hide behind itself on a line or ring. */
+    uint32_t targ = t->adj[ksq] & ~own;
+    for (uint32_t d = targ; d; d &= d - 1) {
+        int to = lowest(d);
+        if (attacked(t, b, to, occ ^ kbit, opp & ~(1u << to)))
+            targ &= ~(1u << to);
+    }
+    g->tg[ksq] = targ;
+    g->count = count + (uint32_t)popcount(targ);
 }
 
-/* Play from -> to on the board (a move gen_targets listed). Returns 1 for
+/* Play from -> to on the board (a move gen_moves listed). Returns 1 for
  * a capture. */
 static int board_make(const Cb_Tables *t, Cb_Board *b, int from, int to)
 {
@@ -291,14 +307,14 @@ static Core_Status cb_status(const void *st)
     const Cb_State *s = cstate(st);
     const Cb_Tables *t = cb_tables();
     Core_Status r = {CORE_ONGOING, CORE_REASON_NONE};
-    uint32_t tg[CB_FIELDS];
-    int check = 0;
+    Cb_Gen g;
     Core_Reason why;
 
-    if (gen_targets(t, &s->b, tg, &check) == 0) {
+    gen_moves(t, &s->b, &g);
+    if (g.count == 0) {
         /* D-CB-7, seed 8.3 and 9.3.2 (ahead of the counting draws, as in
          * chess: a mate on the 100th quiet ply stands). */
-        if (check) {
+        if (g.in_check) {
             r.outcome = s->b.side == CORE_WHITE ? CORE_WIN_BLACK
                                                 : CORE_WIN_WHITE;
             r.reason = CORE_REASON_CHECKMATE;
@@ -380,18 +396,19 @@ static int cb_moves(const void *st, Core_Move *buf, size_t cap, size_t *n)
 {
     const Cb_State *s = cstate(st);
     const Cb_Tables *t = cb_tables();
-    uint32_t tg[CB_FIELDS], opp = s->b.side_bb[s->b.side ^ 1];
-    int check;
+    uint32_t opp = s->b.side_bb[s->b.side ^ 1];
+    Cb_Gen g;
     Core_Reason why;
     size_t k = 0;
 
     *n = 0;
     if (state_over_by_count(s, &why))
         return 0;
-    gen_targets(t, &s->b, tg, &check);
+    gen_moves(t, &s->b, &g);
     /* Canonical order: from field, then to field, both in index order. */
-    for (int from = 0; from < CB_FIELDS; from++) {
-        for (uint32_t d = tg[from]; d; d &= d - 1) {
+    for (uint32_t m = s->b.side_bb[s->b.side]; m; m &= m - 1) {
+        int from = lowest(m);
+        for (uint32_t d = g.tg[from]; d; d &= d - 1) {
             int to = lowest(d);
             if (k >= cap)
                 return TB_E_TOOMANY;
@@ -718,25 +735,19 @@ static int cb_options_format(const void *st, char *buf, size_t cap)
 static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b,
                           unsigned depth, uint64_t *hist, int start, int n)
 {
-    uint32_t tg[CB_FIELDS];
+    Cb_Gen g;
     uint64_t nodes = 0;
-    int check;
 
     /* A finished game has no moves (D-ALL-5). */
     if (b->quiet >= CB_QUIET_LIMIT || repeated(hist, start, n, b->key))
         return 0;
-    uint32_t all = gen_targets(t, b, tg, &check);
-    if (depth == 1) {
-        for (uint32_t m = b->side_bb[b->side]; m; m &= m - 1)
-            nodes += (uint64_t)popcount(tg[lowest(m)]);
-        return nodes;
-    }
-    if (all == 0)
-        return 0;
+    gen_moves(t, b, &g);
+    if (depth == 1)
+        return g.count;
     hist[n] = b->key;
     for (uint32_t m = b->side_bb[b->side]; m; m &= m - 1) {
         int from = lowest(m);
-        for (uint32_t d = tg[from]; d; d &= d - 1) {
+        for (uint32_t d = g.tg[from]; d; d &= d - 1) {
             Cb_Board c = *b;
             int cap = board_make(t, &c, from, lowest(d));
             nodes += perft_rec(t, &c, depth - 1, hist, cap ? n + 1 : start,
@@ -770,15 +781,13 @@ static int32_t cb_evaluate(const void *st)
     const Cb_State *s = cstate(st);
     const Cb_Tables *t = cb_tables();
     int32_t score = 0;
-    uint32_t tg[CB_FIELDS];
-    int check;
+    Cb_Gen g;
     for (int k = 0; k < CB_KINDS; k++)
         score += value[k] *
                  (popcount(s->b.kind_bb[k] & s->b.side_bb[s->b.side]) -
                   popcount(s->b.kind_bb[k] & s->b.side_bb[s->b.side ^ 1]));
-    gen_targets(t, &s->b, tg, &check);
-    for (int i = 0; i < CB_FIELDS; i++)
-        score += 2 * popcount(tg[i]);
+    gen_moves(t, &s->b, &g);
+    score += 2 * (int32_t)g.count;
     return score;
 }
 
