@@ -137,33 +137,6 @@ static inline int attacked(const Cb_Tables *t, const Cb_Board *b, int s,
     return attackers(t, b, s, occ, them) != 0;
 }
 
-/* The fields a piece of kind on s could move to if legality were not
- * checked (seed 6, D-CB-2..6). */
-static uint32_t pseudo_targets(const Cb_Tables *t, int kind, int s,
-                               uint32_t own, uint32_t opp)
-{
-    uint32_t occ = own | opp;
-    switch (kind) {
-    case CB_PAWN:
-        /* D-CB-6: quiet steps hexagon -> empty hexagon; captures across
-         * colours only; a pawn on a pentagon only captures. */
-        if ((CB_HEX_MASK >> s) & 1u)
-            return (t->adj[s] & CB_HEX_MASK & ~occ) |
-                   (t->adj[s] & CB_PENT_MASK & opp);
-        return t->adj[s] & opp;
-    case CB_KNIGHT:
-        return t->knight[s] & ~own;
-    case CB_BISHOP:
-        return bishop_reach(t, s, occ) & ~own;
-    case CB_ROOK:
-        return rook_reach(t, s, occ) & ~own;
-    case CB_QUEEN: /* D-CB-5 */
-        return (bishop_reach(t, s, occ) | rook_reach(t, s, occ)) & ~own;
-    default:
-        return t->adj[s] & ~own;
-    }
-}
-
 /* The legal moves of the side to move, as target sets by from field. */
 typedef struct Cb_Gen {
     uint32_t tg[CB_FIELDS];  /* valid on the mover's fields only */
@@ -219,17 +192,28 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
     /* Pieces whose moves need the king-safety test one by one. */
     slow = checkers != 0 ? own : pinned;
 
-    for (int kind = CB_PAWN; kind < CB_KING; kind++) {
-        for (uint32_t m = b->kind_bb[kind] & own; m; m &= m - 1) {
-            int s = lowest(m);
-            uint32_t bit = 1u << s;
-            uint32_t targ = pseudo_targets(t, kind, s, own, opp);
-            if (slow & bit)
-                targ = keep_king_safe(t, b, ksq, bit, targ, occ, opp);
-            g->tg[s] = targ;
-            count += (uint32_t)popcount(targ);
-        }
+#define CB_EACH(kind, expr)                                                  \
+    for (uint32_t m = b->kind_bb[kind] & own; m; m &= m - 1) {               \
+        int s = lowest(m);                                                   \
+        uint32_t bit = 1u << s, targ = (expr);                               \
+        if (slow & bit)                                                      \
+            targ = keep_king_safe(t, b, ksq, bit, targ, occ, opp);           \
+        g->tg[s] = targ;                                                     \
+        count += (uint32_t)popcount(targ);                                   \
     }
+    /* One loop per kind (seed 6.1-6.5), so no look-ups. D-CB-6: a pawn
+     * steps hexagon -> empty hexagon and captures across colours only;
+     * on a pentagon it only captures. D-CB-4 knight, D-CB-2 bishop lines,
+     * D-CB-3 rook rings, D-CB-5 queen = both. */
+    CB_EACH(CB_PAWN, (CB_HEX_MASK >> s) & 1u
+                         ? (t->adj[s] & CB_HEX_MASK & ~occ) |
+                               (t->adj[s] & CB_PENT_MASK & opp)
+                         : t->adj[s] & opp)
+    CB_EACH(CB_KNIGHT, t->knight[s] & ~own)
+    CB_EACH(CB_BISHOP, bishop_reach(t, s, occ) & ~own)
+    CB_EACH(CB_ROOK, rook_reach(t, s, occ) & ~own)
+    CB_EACH(CB_QUEEN, (bishop_reach(t, s, occ) | rook_reach(t, s, occ)) & ~own)
+#undef CB_EACH
     /* seed 6.6: the king never steps onto an attacked field; lift it so
      * it cannot hide behind itself on a line or ring. */
     uint32_t targ = t->adj[ksq] & ~own;
