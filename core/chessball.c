@@ -228,11 +228,11 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
 
 /* Play from -> to on the board (a move gen_moves listed). Returns 1 for
  * a capture. */
-static int board_make(const Cb_Tables *t, Cb_Board *b, int from, int to)
+static int board_make_kind(const Cb_Tables *t, Cb_Board *b, int kind,
+                           int from, int to)
 {
     int us = b->side, them = us ^ 1, cap = 0;
     uint32_t fb = 1u << from, tb = 1u << to;
-    int kind = kind_at(b, fb);
     uint64_t key = b->key;
 
     if (b->side_bb[them] & tb) {
@@ -252,6 +252,11 @@ static int board_make(const Cb_Tables *t, Cb_Board *b, int from, int to)
     b->key = key;
     b->side = (uint8_t)them;
     return cap;
+}
+
+static int board_make(const Cb_Tables *t, Cb_Board *b, int from, int to)
+{
+    return board_make_kind(t, b, kind_at(b, 1u << from), from, to);
 }
 
 /* D-ALL-2: the position with key has occurred twice before among
@@ -729,13 +734,16 @@ static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b,
     if (depth == 1)
         return g.count;
     hist[n] = b->key;
-    for (uint32_t m = b->side_bb[b->side]; m; m &= m - 1) {
-        int from = lowest(m);
-        for (uint32_t d = g.tg[from]; d; d &= d - 1) {
-            Cb_Board c = *b;
-            int cap = board_make(t, &c, from, lowest(d));
-            nodes += perft_rec(t, &c, depth - 1, hist, cap ? n + 1 : start,
-                               n + 1);
+    for (int kind = CB_PAWN; kind < CB_KINDS; kind++) {
+        uint32_t own = b->kind_bb[kind] & b->side_bb[b->side];
+        for (uint32_t m = own; m; m &= m - 1) {
+            int from = lowest(m);
+            for (uint32_t d = g.tg[from]; d; d &= d - 1) {
+                Cb_Board c = *b;
+                int cap = board_make_kind(t, &c, kind, from, lowest(d));
+                nodes += perft_rec(t, &c, depth - 1, hist,
+                                   cap ? n + 1 : start, n + 1);
+            }
         }
     }
     return nodes;
