@@ -86,30 +86,31 @@ static uint64_t board_key(const Cb_Tables *t, const Cb_Board *b)
 
 /* ---- attacks -------------------------------------------------------- */
 
+/* The reach stored for occupancy occ in a field's slider table. */
+static inline uint32_t magic_reach(const Cb_Tables *t, const Cb_Magic *m,
+                                   uint32_t occ)
+{
+    uint64_t h = (uint64_t)(occ & m->mask) * m->magic;
+    return t->attack[m->off + (uint32_t)(h >> m->shift)];
+}
+
 /* D-CB-2: fields a bishop on s reaches over occ (captures included). */
 static inline uint32_t bishop_reach(const Cb_Tables *t, int s, uint32_t occ)
 {
-    const Cb_Magic *m = &t->bishop_magic[s];
-    return t->attack[m->off +
-                     (uint32_t)(((uint64_t)(occ & m->mask) * m->magic) >>
-                                m->shift)];
+    return magic_reach(t, &t->bishop_magic[s], occ);
 }
 
 /* D-CB-3: fields a rook on s reaches round its rings (0 on pentagons). */
 static inline uint32_t rook_reach(const Cb_Tables *t, int s, uint32_t occ)
 {
-    const Cb_Magic *m = &t->rook_magic[s];
-    return t->attack[m->off +
-                     (uint32_t)(((uint64_t)(occ & m->mask) * m->magic) >>
-                                m->shift)];
+    return magic_reach(t, &t->rook_magic[s], occ);
 }
 
 /* D-CB-6: the fields from which a pawn captures on s (adjacent, other
  * colour). */
 static inline uint32_t pawn_sources(const Cb_Tables *t, int s)
 {
-    return t->adj[s] & ((CB_PENT_MASK >> s) & 1u ? CB_HEX_MASK
-                                                  : CB_PENT_MASK);
+    return t->adj[s] & ((CB_PENT_MASK >> s) & 1u ? CB_HEX_MASK : CB_PENT_MASK);
 }
 
 /* The pieces of set `them` (a subset of one side) that attack field s
@@ -119,8 +120,7 @@ static uint32_t attackers(const Cb_Tables *t, const Cb_Board *b, int s,
                           uint32_t occ, uint32_t them)
 {
     const uint32_t *k = b->kind_bb;
-    uint32_t a = (t->adj[s] & k[CB_KING]) |
-                 (pawn_sources(t, s) & k[CB_PAWN]) |
+    uint32_t a = (t->adj[s] & k[CB_KING]) | (pawn_sources(t, s) & k[CB_PAWN]) |
                  (t->knight[s] & k[CB_KNIGHT]);
     uint32_t diag = (k[CB_BISHOP] | k[CB_QUEEN]) & them;
     uint32_t ring = (k[CB_ROOK] | k[CB_QUEEN]) & them;
@@ -139,16 +139,16 @@ static inline int attacked(const Cb_Tables *t, const Cb_Board *b, int s,
 
 /* The legal moves of the side to move, as target sets by from field. */
 typedef struct Cb_Gen {
-    uint32_t tg[CB_FIELDS];  /* valid on the mover's fields only */
-    uint32_t count;          /* number of legal moves */
+    uint32_t tg[CB_FIELDS]; /* valid on the mover's fields only */
+    uint32_t count;         /* number of legal moves */
     int in_check;
 } Cb_Gen;
 
 /* Drop the targets of a non-king piece on s that would leave the king on
  * ksq attacked (D-CB-7); only called for pinned pieces or in check. */
-static uint32_t keep_king_safe(const Cb_Tables *t, const Cb_Board *b,
-                               int ksq, uint32_t bit, uint32_t targ,
-                               uint32_t occ, uint32_t opp)
+static uint32_t keep_king_safe(const Cb_Tables *t, const Cb_Board *b, int ksq,
+                               uint32_t bit, uint32_t targ, uint32_t occ,
+                               uint32_t opp)
 {
     for (uint32_t d = targ; d; d &= d - 1) {
         uint32_t tb = d & (0u - d);
@@ -192,14 +192,14 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
     /* Pieces whose moves need the king-safety test one by one. */
     slow = checkers != 0 ? own : pinned;
 
-#define CB_EACH(kind, expr)                                                  \
-    for (uint32_t m = b->kind_bb[kind] & own; m; m &= m - 1) {               \
-        int s = lowest(m);                                                   \
-        uint32_t bit = 1u << s, targ = (expr);                               \
-        if (slow & bit)                                                      \
-            targ = keep_king_safe(t, b, ksq, bit, targ, occ, opp);           \
-        g->tg[s] = targ;                                                     \
-        count += (uint32_t)popcount(targ);                                   \
+#define CB_EACH(kind, expr)                                                    \
+    for (uint32_t m = b->kind_bb[kind] & own; m; m &= m - 1) {                 \
+        int s = lowest(m);                                                     \
+        uint32_t bit = 1u << s, targ = (expr);                                 \
+        if (slow & bit)                                                        \
+            targ = keep_king_safe(t, b, ksq, bit, targ, occ, opp);             \
+        g->tg[s] = targ;                                                       \
+        count += (uint32_t)popcount(targ);                                     \
     }
     /* One loop per kind (seed 6.1-6.5), so no look-ups. D-CB-6: a pawn
      * steps hexagon -> empty hexagon and captures across colours only;
@@ -228,8 +228,8 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
 
 /* Play from -> to on the board (a move gen_moves listed). Returns 1 for
  * a capture. */
-static int board_make_kind(const Cb_Tables *t, Cb_Board *b, int kind,
-                           int from, int to)
+static int board_make_kind(const Cb_Tables *t, Cb_Board *b, int kind, int from,
+                           int to)
 {
     int us = b->side, them = us ^ 1, cap = 0;
     uint32_t fb = 1u << from, tb = 1u << to;
@@ -304,8 +304,8 @@ static Core_Status cb_status(const void *st)
         /* D-CB-7, seed 8.3 and 9.3.2 (ahead of the counting draws, as in
          * chess: a mate on the 100th quiet ply stands). */
         if (g.in_check) {
-            r.outcome = s->b.side == CORE_WHITE ? CORE_WIN_BLACK
-                                                : CORE_WIN_WHITE;
+            r.outcome =
+                s->b.side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE;
             r.reason = CORE_REASON_CHECKMATE;
         } else {
             r.outcome = CORE_DRAW;
@@ -478,8 +478,7 @@ static const char *board_from_codes(const Cb_Tables *t, Cb_Board *b,
     /* The side that just moved may not be in check (D-CB-7). */
     int other = side ^ 1;
     int ksq = lowest(b->kind_bb[CB_KING] & b->side_bb[other]);
-    if (attacked(t, b, ksq, b->side_bb[0] | b->side_bb[1],
-                 b->side_bb[side]))
+    if (attacked(t, b, ksq, b->side_bb[0] | b->side_bb[1], b->side_bb[side]))
         return "the side not to move is in check";
     return NULL;
 }
@@ -721,8 +720,8 @@ static int cb_options_format(const void *st, char *buf, size_t cap)
 
 /* ---- perft ---------------------------------------------------------- */
 
-static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b,
-                          unsigned depth, uint64_t *hist, int start, int n)
+static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b, unsigned depth,
+                          uint64_t *hist, int start, int n)
 {
     Cb_Gen g;
     uint64_t nodes = 0;
@@ -741,8 +740,8 @@ static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b,
             for (uint32_t d = g.tg[from]; d; d &= d - 1) {
                 Cb_Board c = *b;
                 int cap = board_make_kind(t, &c, kind, from, lowest(d));
-                nodes += perft_rec(t, &c, depth - 1, hist,
-                                   cap ? n + 1 : start, n + 1);
+                nodes += perft_rec(t, &c, depth - 1, hist, cap ? n + 1 : start,
+                                   n + 1);
             }
         }
     }

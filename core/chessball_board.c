@@ -23,7 +23,7 @@ static int vertex_field(int v)
     if (v == V_A)
         return 0;
     if (v <= 5)
-        return 5 + v;        /* c1 = field 6 */
+        return 5 + v; /* c1 = field 6 */
     if (v <= 10)
         return 21 + (v - 6); /* f1 = field 21 */
     return 31;
@@ -142,8 +142,8 @@ static uint32_t rays_reach(const Cb_Ray *rays, int n, uint32_t occ)
 /* Find a multiplier that maps every blocker subset of a field's rays to
  * an index with the right reach; fill the table from off. Deterministic:
  * candidates come from the fixed generator. Returns the next free off. */
-static uint32_t find_magic(Cb_Magic *m, const Cb_Ray *rays, int n,
-                           uint32_t off, uint64_t hint, uint64_t *seed)
+static uint32_t find_magic(Cb_Magic *m, const Cb_Ray *rays, int n, uint32_t off,
+                           uint64_t hint, uint64_t *seed)
 {
     static uint32_t occs[1024], reach[1024], seen[2048], stamp[2048];
     static uint32_t epoch;
@@ -200,19 +200,13 @@ static void derive(void)
 {
     Cb_Tables *t = &tables;
     unsigned fv[20];
-    int field_of_face[20], face_of_field[CB_FIELDS];
-    int vertex_of_field[CB_FIELDS];
+    int field_of_face[20];
 
     memset(t, 0, sizeof *t);
-    for (int i = 0; i < CB_FIELDS; i++)
-        face_of_field[i] = vertex_of_field[i] = -1;
     for (int f = 0; f < 20; f++) {
         fv[f] = face_vmask(f);
         field_of_face[f] = face_field(f);
-        face_of_field[field_of_face[f]] = f;
     }
-    for (int v = 0; v < 12; v++)
-        vertex_of_field[vertex_field(v)] = v;
 
     /* Names (D-CB-1). */
     for (int i = 0; i < CB_FIELDS; i++) {
@@ -376,21 +370,19 @@ static void derive(void)
             set_ray(&t->rook[h][t->nrook[h]++], bw, 4);
         }
     }
-    (void)face_of_field;
-    (void)vertex_of_field;
 
     /* Slider lookups (checked against ray walks in the tests). */
     uint32_t off = 0;
-    uint64_t mseed = UINT64_C(0x6D61676963);  /* "magic" */
+    uint64_t mseed = UINT64_C(0x6D61676963); /* "magic" */
     for (int s = 0; s < CB_FIELDS; s++)
-        off = find_magic(&t->bishop_magic[s], t->bishop[s], t->nbishop[s],
-                         off, magic_hint[0][s], &mseed);
+        off = find_magic(&t->bishop_magic[s], t->bishop[s], t->nbishop[s], off,
+                         magic_hint[0][s], &mseed);
     for (int s = 0; s < CB_FIELDS; s++)
         off = find_magic(&t->rook_magic[s], t->rook[s], t->nrook[s], off,
                          magic_hint[1][s], &mseed);
 
     /* Zobrist keys from the fixed generator. */
-    uint64_t seed = UINT64_C(0x43686573736261);  /* "Chessba" */
+    uint64_t seed = UINT64_C(0x43686573736261); /* "Chessba" */
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < CB_KINDS; k++)
             for (int i = 0; i < CB_FIELDS; i++)
@@ -408,8 +400,7 @@ int cb_field_parse(const char *s, int len)
 {
     if (len == 1 && (s[0] == 'a' || s[0] == 'h'))
         return s[0] == 'a' ? 0 : 31;
-    if (len == 2 && s[0] >= 'b' && s[0] <= 'g' && s[1] >= '1' &&
-        s[1] <= '5')
+    if (len == 2 && s[0] >= 'b' && s[0] <= 'g' && s[1] >= '1' && s[1] <= '5')
         return 1 + (s[0] - 'b') * 5 + (s[1] - '1');
     return -1;
 }

@@ -17,7 +17,7 @@
 #include "core_internal.h"
 
 #define CB_FIELDS 32
-#define CB_LINES 30      /* straight lines P-H-H-P (D-CB-2) */
+#define CB_LINES 30 /* straight lines P-H-H-P (D-CB-2) */
 #define CB_PENTAGONS 12
 #define CB_HEXAGONS 20
 
@@ -39,17 +39,17 @@ enum {
 /* A ray: the fields a slider passes, nearest first; it stops at the first
  * occupied one (D-CB-2, D-CB-3). */
 typedef struct Cb_Ray {
-    uint8_t len;          /* 1..4 */
-    uint8_t sq[4];        /* fields, nearest first */
-    uint32_t bit[4];      /* 1u << sq[i] */
+    uint8_t len;     /* 1..4 */
+    uint8_t sq[4];   /* fields, nearest first */
+    uint32_t bit[4]; /* 1u << sq[i] */
 } Cb_Ray;
 
 /* One field's slider lookup (see Cb_Tables.attack). */
 typedef struct Cb_Magic {
     uint64_t magic;
-    uint32_t mask;   /* fields whose occupancy can stop a ray */
-    uint32_t off;    /* first entry in Cb_Tables.attack */
-    uint8_t shift;   /* 64 - index bits */
+    uint32_t mask; /* fields whose occupancy can stop a ray */
+    uint32_t off;  /* first entry in Cb_Tables.attack */
+    uint8_t shift; /* 64 - index bits */
 } Cb_Magic;
 
 /* Entries: bishops 12 pentagons x 2^10 + 20 hexagons x 2^3, rooks 20
@@ -58,18 +58,18 @@ typedef struct Cb_Magic {
 
 /* Everything derived from the solid, once (cb_tables). */
 typedef struct Cb_Tables {
-    char name[CB_FIELDS][3];      /* "a", "b1", ... "h" */
-    uint32_t adj[CB_FIELDS];      /* fields sharing an edge */
-    uint32_t knight[CB_FIELDS];   /* D-CB-4; 0 on hexagons */
-    uint8_t antipode[CB_FIELDS];  /* D-CB-1 central symmetry */
-    uint8_t tri[CB_FIELDS][3];    /* a hexagon's 3 pentagons, ascending */
-    uint8_t line[CB_LINES][4];    /* every line P-H-H-P, D-CB-2 */
-    uint8_t ring[CB_FIELDS][5];   /* a pentagon's 5 hexagons, in cyclic
-                                     order (D-CB-3); unused on hexagons */
-    uint8_t nbishop[CB_FIELDS];   /* number of bishop rays (5 or 6) */
-    Cb_Ray bishop[CB_FIELDS][6];  /* D-CB-2 */
-    uint8_t nrook[CB_FIELDS];     /* 6 on hexagons, 0 on pentagons */
-    Cb_Ray rook[CB_FIELDS][6];    /* D-CB-3: 3 rings x 2 senses */
+    char name[CB_FIELDS][3];     /* "a", "b1", ... "h" */
+    uint32_t adj[CB_FIELDS];     /* fields sharing an edge */
+    uint32_t knight[CB_FIELDS];  /* D-CB-4; 0 on hexagons */
+    uint8_t antipode[CB_FIELDS]; /* D-CB-1 central symmetry */
+    uint8_t tri[CB_FIELDS][3];   /* a hexagon's 3 pentagons, ascending */
+    uint8_t line[CB_LINES][4];   /* every line P-H-H-P, D-CB-2 */
+    uint8_t ring[CB_FIELDS][5];  /* a pentagon's 5 hexagons, in cyclic
+                                    order (D-CB-3); unused on hexagons */
+    uint8_t nbishop[CB_FIELDS];  /* number of bishop rays (5 or 6) */
+    Cb_Ray bishop[CB_FIELDS][6]; /* D-CB-2 */
+    uint8_t nrook[CB_FIELDS];    /* 6 on hexagons, 0 on pentagons */
+    Cb_Ray rook[CB_FIELDS][6];   /* D-CB-3: 3 rings x 2 senses */
     /* Slider reach by multiply-shift hashing of the fields that can
      * block ("magic" lookup, as chess engines do): for field s and
      * occupancy occ, reach = attack[off + ((occ & mask) * magic >>
@@ -87,11 +87,11 @@ const Cb_Tables *cb_tables(void);
 
 /* The placement and what the next move depends on, without history. */
 typedef struct Cb_Board {
-    uint32_t side_bb[2];          /* by colour: CORE_WHITE, CORE_BLACK */
-    uint32_t kind_bb[CB_KINDS];   /* by kind, both colours */
-    uint64_t key;                 /* zobrist of placement + side to move */
-    uint8_t side;                 /* side to move */
-    uint8_t quiet;                /* plies since the last capture, D-CB-9 */
+    uint32_t side_bb[2];        /* by colour: CORE_WHITE, CORE_BLACK */
+    uint32_t kind_bb[CB_KINDS]; /* by kind, both colours */
+    uint64_t key;               /* zobrist of placement + side to move */
+    uint8_t side;               /* side to move */
+    uint8_t quiet;              /* plies since the last capture, D-CB-9 */
 } Cb_Board;
 
 /* D-CB-9: the game is drawn when this many plies pass with no capture. */
@@ -103,10 +103,10 @@ typedef struct Cb_Board {
 /* The whole game state (core_internal.h: one plain struct). */
 typedef struct Cb_State {
     Cb_Board b;
-    uint32_t ply;                 /* plies since the game's start */
-    uint8_t nhist;                /* keys in hist, <= b.quiet */
-    uint64_t hist[CB_HIST_MAX];   /* keys of the earlier positions since
-                                     the last capture, oldest first */
+    uint32_t ply;               /* plies since the game's start */
+    uint8_t nhist;              /* keys in hist, <= b.quiet */
+    uint64_t hist[CB_HIST_MAX]; /* keys of the earlier positions since
+                                   the last capture, oldest first */
 } Cb_State;
 
 /* The field index of a name ("a", "c4"), or -1. */

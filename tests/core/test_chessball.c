@@ -21,8 +21,7 @@
 static Core_Position *start_pos(void)
 {
     Core_Position *pos = NULL;
-    cr_assert_eq(core_position_new(&pos, core_game_find("chessball"), NULL),
-                 0);
+    cr_assert_eq(core_position_new(&pos, core_game_find("chessball"), NULL), 0);
     return pos;
 }
 
@@ -66,9 +65,8 @@ static void moves_from(const Core_Position *pos, const char *from, char *out,
             (tok[fl] == '-' || tok[fl] == 'x')) {
             if (out[0] != '\0')
                 strncat(out, " ", cap - strlen(out) - 1);
-            strncat(out, tok, len < cap - strlen(out) - 1
-                                  ? len
-                                  : cap - strlen(out) - 1);
+            strncat(out, tok,
+                    len < cap - strlen(out) - 1 ? len : cap - strlen(out) - 1);
         }
         tok += len;
         if (*tok == ' ')
@@ -127,10 +125,10 @@ static V3 unit(V3 a)
     return r;
 }
 
-static V3 centre[32];       /* unit vectors to field centres */
-static int pent[32];        /* black field */
-static int nbr[32][32];     /* share an edge */
-static char gname[32][3];   /* names, given by position on the ball */
+static V3 centre[32];     /* unit vectors to field centres */
+static int pent[32];      /* black field */
+static int nbr[32][32];   /* share an edge */
+static char gname[32][3]; /* names, given by position on the ball */
 static int geo_ready;
 
 static int name_index(char layer, int k)
@@ -187,8 +185,7 @@ static void geo_build(void)
                 V3 A = vert[a], B = vert[b], C = vert[c];
                 double ab = 2 - 2 * dot(A, B), bc = 2 - 2 * dot(B, C),
                        ca = 2 - 2 * dot(C, A);
-                if (ab > edge2 * 1.01 || bc > edge2 * 1.01 ||
-                    ca > edge2 * 1.01)
+                if (ab > edge2 * 1.01 || bc > edge2 * 1.01 || ca > edge2 * 1.01)
                     continue;
                 V3 m = {(A.x + B.x + C.x) / 3, (A.y + B.y + C.y) / 3,
                         (A.z + B.z + C.z) / 3};
@@ -197,10 +194,13 @@ static void geo_build(void)
                     if (m.x * cs[j] + m.y * sn[j] >
                         m.x * cs[best] + m.y * sn[best])
                         best = j;
-                char layer = m.z > 0.5 ? 'b' : m.z > 0 ? 'd'
-                                                 : m.z > -0.5 ? 'e' : 'g';
-                int k = (layer == 'b' || layer == 'd') ? (best - 1) / 2 + 1
-                                                       : (best == 0 ? 5 : best / 2);
+                char layer = m.z > 0.5    ? 'b'
+                             : m.z > 0    ? 'd'
+                             : m.z > -0.5 ? 'e'
+                                          : 'g';
+                int k = (layer == 'b' || layer == 'd')
+                            ? (best - 1) / 2 + 1
+                            : (best == 0 ? 5 : best / 2);
                 cr_assert((best % 2 == 1) == (layer == 'b' || layer == 'd'));
                 int f = name_index(layer, k);
                 centre[f] = unit(m);
@@ -478,10 +478,10 @@ static void g_start(GBoard *g)
     static const struct {
         const char *f;
         int piece;
-    } white[] = {{"b1", 6}, {"b2", 5}, {"a", 2},  {"c2", 2}, {"c1", 3},
-                 {"c3", 3}, {"b5", 4}, {"d1", 4}, {"b3", 1}, {"b4", 1},
-                 {"d2", 1}, {"d5", 1}, {"e1", 1}, {"e5", 1}, {"c5", 1},
-                 {"f1", 1}};
+    } white[] = {{"b1", 6}, {"b2", 5}, {"a", 2},  {"c2", 2},
+                 {"c1", 3}, {"c3", 3}, {"b5", 4}, {"d1", 4},
+                 {"b3", 1}, {"b4", 1}, {"d2", 1}, {"d5", 1},
+                 {"e1", 1}, {"e5", 1}, {"c5", 1}, {"f1", 1}};
     geo_build();
     memset(g, 0, sizeof *g);
     for (size_t i = 0; i < sizeof white / sizeof white[0]; i++) {
@@ -571,8 +571,9 @@ static uint32_t walk_rays(const Cb_Ray *rays, int n, uint32_t occ)
 
 static uint32_t lookup(const Cb_Tables *t, const Cb_Magic *m, uint32_t occ)
 {
-    return t->attack[m->off + (uint32_t)(((uint64_t)(occ & m->mask) *
-                                          m->magic) >> m->shift)];
+    return t
+        ->attack[m->off + (uint32_t)(((uint64_t)(occ & m->mask) * m->magic) >>
+                                     m->shift)];
 }
 
 /* The hashed slider tables give what walking the rays gives. */
@@ -598,7 +599,8 @@ Test(chessball, antipodes_are_as_d_cb_1_lists)
     cr_assert_eq(t->antipode[0], 31);
     for (int k = 1; k <= 5; k++) {
         int k2 = (k + 1) % 5 + 1;
-        char n1[3] = {'c', (char)('0' + k), 0}, n2[3] = {'f', (char)('0' + k2), 0};
+        char n1[3] = {'c', (char)('0' + k), 0},
+             n2[3] = {'f', (char)('0' + k2), 0};
         cr_assert_eq(t->antipode[cb_field_parse(n1, 2)], cb_field_parse(n2, 2));
         n1[0] = 'b', n2[0] = 'g';
         cr_assert_eq(t->antipode[cb_field_parse(n1, 2)], cb_field_parse(n2, 2));
@@ -634,10 +636,11 @@ Test(chessball, max_moves_bound_holds)
         for (int i = 0; i < t->nrook[s]; i++)
             for (int j = 0; j < t->rook[s][i].len; j++)
                 r |= t->rook[s][i].bit[j];
-        int pawn = (CB_HEX_MASK >> s) & 1u ? __builtin_popcount(t->adj[s])
-                                          : 5;
-        int v[CB_KINDS] = {pawn, __builtin_popcount(t->knight[s]),
-                           __builtin_popcount(b), __builtin_popcount(r),
+        int pawn = (CB_HEX_MASK >> s) & 1u ? __builtin_popcount(t->adj[s]) : 5;
+        int v[CB_KINDS] = {pawn,
+                           __builtin_popcount(t->knight[s]),
+                           __builtin_popcount(b),
+                           __builtin_popcount(r),
                            __builtin_popcount(b | r),
                            __builtin_popcount(t->adj[s])};
         for (int k = 0; k < CB_KINDS; k++)
@@ -739,8 +742,8 @@ Test(chessball, random_games_match_second_generator, .timeout = 120)
                                             : CORE_REASON_STALEMATE);
                 if (chk) {
                     mates++;
-                    cr_assert_eq(st.outcome, g.side == 0 ? CORE_WIN_BLACK
-                                                         : CORE_WIN_WHITE);
+                    cr_assert_eq(st.outcome,
+                                 g.side == 0 ? CORE_WIN_BLACK : CORE_WIN_WHITE);
                 }
                 break;
             }
@@ -762,8 +765,7 @@ Test(chessball, random_games_match_second_generator, .timeout = 120)
     }
     cr_assert_gt(positions, 3000);
     cr_assert_gt(checks, 50);
-    cr_log_info("%d positions, %d checks, %d mates", positions, checks,
-                mates);
+    cr_log_info("%d positions, %d checks, %d mates", positions, checks, mates);
 }
 
 /* ==== one hand-built position per decision ============================ */
@@ -817,9 +819,9 @@ Test(chessball, d_cb_4_knight_jumps_to_nearest_pentagons)
     Core_Position *pos = pos_from("1/P3P/N4/P1k1P/4P/5/2K2/1 w 0 0");
     moves_from(pos, "c1", out, sizeof out);
     cr_assert_str_eq(out, "c1-a c1-c2 c1-c5 c1-f1 c1-f5");
-    cr_assert_eq(core_position_parse(pos, "1/N4/5/2k2/5/5/2K2/1 w 0 0", why,
-                                     sizeof why),
-                 TB_E_POSITION);
+    cr_assert_eq(
+        core_position_parse(pos, "1/N4/5/2k2/5/5/2K2/1 w 0 0", why, sizeof why),
+        TB_E_POSITION);
     core_position_free(pos);
 }
 
@@ -841,15 +843,12 @@ Test(chessball, d_cb_5_queen_is_rook_plus_bishop)
 Test(chessball, d_cb_6_pawn_moves_and_captures)
 {
     /* White pawn on c1 (pentagon), its hexagons empty or white: stuck. */
-    expect_from("1/5/P4/5/2K2/5/5/k w 0 0", "c1",
-                "");
+    expect_from("1/5/P4/5/2K2/5/5/k w 0 0", "c1", "");
     /* With a black pawn on d1 it can capture it (pentagon -> hexagon). */
-    expect_from("1/5/P4/p4/2K2/5/5/k w 0 0", "c1",
-                "c1xd1");
+    expect_from("1/5/P4/p4/2K2/5/5/k w 0 0", "c1", "c1xd1");
     /* Pawn b1 = (a,c1,c2), neighbours b2 b5 d1: black pawn on b2 cannot be
      * taken (same colour), black knight on a can; b5 empty, d1 black. */
-    expect_from("n/Pp3/5/p4/2K2/5/5/k w 0 0", "b1",
-                "b1xa b1-b5");
+    expect_from("n/Pp3/5/p4/2K2/5/5/k w 0 0", "b1", "b1xa b1-b5");
 }
 
 /* D-CB-6 + seed 6.1.1: the king may step next to an enemy pawn on a
@@ -866,8 +865,7 @@ Test(chessball, d_cb_6_king_avoids_pawn_capture_fields)
  * black bishop f1. The rook may only move along the line to d1. */
 Test(chessball, d_cb_7_pinned_piece_stays_on_the_line)
 {
-    expect_from("K/R4/5/5/5/b4/2k2/1 w 0 0", "b1",
-                "b1-d1");
+    expect_from("K/R4/5/5/5/b4/2k2/1 w 0 0", "b1", "b1-d1");
 }
 
 /* D-CB-7: in check from the bishop f1 along f1-d1-b1-a, the king on b1
@@ -986,12 +984,12 @@ Test(chessball, d_cb_10_notation)
     cr_assert_eq(core_move_parse(pos, "b3-c4", &mv), TB_E_ILLEGAL);
     cr_assert_eq(core_move_parse(pos, "b1-b2", &mv), TB_E_ILLEGAL);
     cr_assert_eq(core_move_parse(pos, "c3xh", &mv), TB_E_ILLEGAL);
-    static const char *bad[] = {"", "a", "axc", "a1xc4", "i1-a", "b6-b1",
-                                "b3xc4 ", "b3xxc4", "B3xc4", "b3*c4",
-                                "hxa-", "b0-b1", "a-a-a"};
+    static const char *bad[] = {"",      "a",      "axc",    "a1xc4", "i1-a",
+                                "b6-b1", "b3xc4 ", "b3xxc4", "B3xc4", "b3*c4",
+                                "hxa-",  "b0-b1",  "a-a-a"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        cr_assert_eq(core_move_parse(pos, bad[i], &mv), TB_E_NOTATION,
-                     "'%s'", bad[i]);
+        cr_assert_eq(core_move_parse(pos, bad[i], &mv), TB_E_NOTATION, "'%s'",
+                     bad[i]);
     char *longtext = malloc(CORE_INPUT_MAX + 2);
     memset(longtext, 'a', CORE_INPUT_MAX + 1);
     longtext[CORE_INPUT_MAX + 1] = '\0';
@@ -1017,8 +1015,8 @@ Test(chessball, position_strings_round_trip_and_refuse_bad_input)
         cr_assert_str_eq(text, good[i]);
     }
     /* Counters may be left out (0 0). */
-    cr_assert_eq(core_position_parse(pos, "k/5/5/5/5/5/5/K w", why,
-                                     sizeof why), 0);
+    cr_assert_eq(core_position_parse(pos, "k/5/5/5/5/5/5/K w", why, sizeof why),
+                 0);
     static const char *bad[] = {
         "",
         "k/5/5/5/5/5/5/K",           /* no side */
@@ -1035,8 +1033,8 @@ Test(chessball, position_strings_round_trip_and_refuse_bad_input)
         "k/5/5/5/5/5/5/K w 0",       /* one counter */
         "k/5/5/5/5/5/5/K w 00 0",    /* leading zero */
         "k/5/5/5/5/5/5/K w 0 99999999999",
-        "r/5/5/5/5/5/5/K w 0 0",     /* rook on a pentagon, no black king */
-        "k/5/N4/5/5/5/5/K w 0 0",    /* black, not to move, in check */
+        "r/5/5/5/5/5/5/K w 0 0",         /* rook on a pentagon, no black king */
+        "k/5/N4/5/5/5/5/K w 0 0",        /* black, not to move, in check */
         "k/5/5/PPPPP/PPPP1/5/5/K w 0 0", /* nine pawns */
         "k/5/5/5/5/5/5/K w 0 0 ",
         "k/5/5/5/5/5/5/Z w 0 0",
