@@ -17,6 +17,7 @@
 int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_play(int argc, char **argv);
 
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
@@ -35,6 +36,13 @@ const Core_Game *cli_game(const char *cmd, const char *name);
 Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
                                   const char *options, const char *position,
                                   char **moves, int nmoves);
+
+/*
+ * cli_token: a printable excerpt of untrusted input for messages: at most
+ * 60 bytes (then "..."), control and non-ASCII bytes shown as '?'. The
+ * result lives in one of 4 rotating static buffers.
+ */
+const char *cli_token(const char *s);
 
 /* Seconds from a monotonic clock. */
 double cli_now(void);

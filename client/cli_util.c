@@ -20,7 +20,7 @@ const Core_Game *cli_game(const char *cmd, const char *name)
     if (g != NULL)
         return g;
     fprintf(stderr, "tabula %s: unknown game '%s'; expected one of:", cmd,
-            name);
+            cli_token(name));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(stderr, " %s", core_game_name(core_game_at(i)));
     fprintf(stderr, "\n");
@@ -37,14 +37,14 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
 
     if (rc != 0) {
         fprintf(stderr, "tabula %s: bad options '%s': %s\n", cmd,
-                options ? options : "", tb_strerror(rc));
+                cli_token(options ? options : ""), tb_strerror(rc));
         return NULL;
     }
     if (position != NULL) {
         rc = core_position_parse(pos, position, why, sizeof why);
         if (rc != 0) {
             fprintf(stderr, "tabula %s: bad position '%s': %s%s%s\n", cmd,
-                    position, tb_strerror(rc), why[0] ? ": " : "", why);
+                    cli_token(position), tb_strerror(rc), why[0] ? ": " : "", why);
             core_position_free(pos);
             return NULL;
         }
@@ -56,7 +56,7 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
             rc = core_play(pos, &mv);
         if (rc != 0) {
             fprintf(stderr, "tabula %s: move %d '%s': %s", cmd, i + 1,
-                    moves[i], tb_strerror(rc));
+                    cli_token(moves[i]), tb_strerror(rc));
             if (rc == TB_E_NOTATION)
                 fprintf(stderr, "; expected %s", core_game_move_hint(g));
             else if (rc == TB_E_OVER)
@@ -69,6 +69,23 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
         }
     }
     return pos;
+}
+
+const char *cli_token(const char *s)
+{
+    static char ring[4][64];
+    static unsigned next;
+    char *out = ring[next++ % 4];
+    size_t n = 0;
+
+    for (; s[n] != '\0' && n < 60; n++)
+        out[n] = (s[n] >= 0x20 && s[n] < 0x7f) ? s[n] : '?';
+    if (s[n] != '\0') {
+        memcpy(out + 57, "...", 3);
+        n = 60;
+    }
+    out[n] = '\0';
+    return out;
 }
 
 double cli_now(void)

@@ -61,7 +61,8 @@ static int parse_args(const char *cmd, const char *help, int argc,
             while (++i < argc)
                 a->pos_args[a->npos++] = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, "tabula %s: unknown flag '%s'\n", cmd, argv[i]);
+            fprintf(stderr, "tabula %s: unknown flag '%s'\n", cmd,
+                    cli_token(argv[i]));
             fputs(help, stderr);
             return CLI_EXIT_USAGE;
         } else {
@@ -93,7 +94,7 @@ int cli_perft(int argc, char **argv)
     depth = strtoul(a.pos_args[1], &end, 10);
     if (end == a.pos_args[1] || *end != '\0' || depth < 1 || depth > 30) {
         fprintf(stderr, "tabula perft: bad depth '%s'; expected 1..30\n",
-                a.pos_args[1]);
+                cli_token(a.pos_args[1]));
         goto done;
     }
     pos = cli_setup_position("perft", g, a.options, a.position, NULL, 0);

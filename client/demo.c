@@ -44,6 +44,7 @@ static int play_one(const Core_Game *g, int level, uint64_t seed, int quiet,
            core_ply(pos) < DEMO_MAX_PLIES) {
         Core_Move mv;
         char text[CORE_NOTATION_MAX];
+        int mover = core_side_to_move(pos); /* sides need not alternate */
         rc = bot_choose(pos, level, seed + core_ply(pos), &mv, NULL);
         if (rc == 0)
             rc = core_move_format(pos, &mv, text, sizeof text);
@@ -56,7 +57,7 @@ static int play_one(const Core_Game *g, int level, uint64_t seed, int quiet,
         proto_hex(hash, sizeof hash, row->hash);
         if (!quiet)
             printf("%4u. %-5s %-24s %.16s\n", core_ply(pos),
-                   core_side_to_move(pos) == CORE_WHITE ? "black" : "white",
+                   mover == CORE_WHITE ? "white" : "black",
                    text, row->hash);
     }
     if (rc == 0)
@@ -97,14 +98,15 @@ int cli_demo(int argc, char **argv)
             long v = strtol(argv[++i], &end, 10);
             if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
                 fprintf(stderr, "tabula demo: bad level '%s'; expected 1..8\n",
-                        argv[i]);
+                        cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
             level = (int)v;
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             seed = strtoull(argv[++i], &end, 10);
             if (*end != '\0') {
-                fprintf(stderr, "tabula demo: bad seed '%s'\n", argv[i]);
+                fprintf(stderr, "tabula demo: bad seed '%s'\n",
+                        cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
         } else if (argv[i][0] != '-' && only == NULL) {
@@ -112,7 +114,7 @@ int cli_demo(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else {
             fprintf(stderr, "tabula demo: unexpected argument '%s'\n",
-                    argv[i]);
+                    cli_token(argv[i]));
             fputs(demo_help, stderr);
             return CLI_EXIT_USAGE;
         }

@@ -14,6 +14,7 @@ typedef struct Cli_Command {
 
 static const Cli_Command commands[] = {
     {"demo", cli_demo, "play a full bot-vs-bot game and print it"},
+    {"play", cli_play, "play a local game against a bot"},
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
 };
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "tabula: unknown command '%s'\n", argv[1]);
+    fprintf(stderr, "tabula: unknown command '%s'\n", cli_token(argv[1]));
     usage(stderr);
     return CLI_EXIT_USAGE;
 }
