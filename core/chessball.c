@@ -782,6 +782,82 @@ static int32_t cb_evaluate(const void *st)
     return score;
 }
 
+/* ---- view ---------------------------------------------------------- */
+
+/* The map of docs/rules/chessball.md: layers a..h as rows, longitude in
+ * 36-degree steps as columns (c1 at 0); the poles sit mid-row. */
+static void field_cell(int s, int *row, int *col)
+{
+    if (s == 0 || s == 31) {
+        *row = s == 0 ? 0 : 7;
+        *col = 5;
+        return;
+    }
+    int layer = (s - 1) / 5, k = (s - 1) % 5 + 1; /* layer 0 = b */
+    *row = 1 + layer;
+    switch (layer) {
+    case 1: /* c */
+        *col = 2 * (k - 1);
+        break;
+    case 3: /* e */
+    case 5: /* g */
+        *col = (2 * k) % 10;
+        break;
+    default: /* b, d, f */
+        *col = 2 * k - 1;
+        break;
+    }
+}
+
+static int cb_view(const void *st, Core_View *v)
+{
+    static const char *const kind_name[CB_KINDS] = {"pawn", "knight", "bishop",
+                                                    "rook", "queen",  "king"};
+    const Cb_State *s = cstate(st);
+    const Cb_Tables *t = cb_tables();
+    Core_Text txt;
+
+    v->rows = 8;
+    v->cols = 10;
+    for (int r = 0; r < 8; r++) {
+        v->row_label[r][0] = (char)('a' + r);
+        for (int c = 0; c < 10; c++)
+            v->cell[r][c].owner = -1;
+    }
+    for (int c = 0; c < 10; c++) {
+        core__text_init(&txt, v->col_label[c], sizeof v->col_label[c]);
+        core__text_uint(&txt, (uint64_t)(36 * c));
+    }
+    for (int f = 0; f < CB_FIELDS; f++) {
+        int r, c, code = code_at(&s->b, f);
+        field_cell(f, &r, &c);
+        Core_Cell *cell = &v->cell[r][c];
+        cell->kind =
+            (CB_PENT_MASK >> f) & 1u ? CORE_CELL_DARK : CORE_CELL_LIGHT;
+        core__copy_text(cell->name, sizeof cell->name, t->name[f]);
+        core__text_init(&txt, cell->detail, sizeof cell->detail);
+        if (code != 0) {
+            cell->owner = (int8_t)((code - 1) / 6);
+            cell->glyph[0] = piece_letters[code - 1];
+            core__text_str(&txt,
+                           cell->owner == CORE_WHITE ? "white " : "black ");
+            core__text_str(&txt, kind_name[(code - 1) % 6]);
+            core__text_str(&txt, ", ");
+        }
+        core__text_str(&txt, "next to");
+        for (uint32_t m = t->adj[f]; m; m &= m - 1) {
+            core__text_char(&txt, ' ');
+            core__text_str(&txt, t->name[lowest(m)]);
+        }
+    }
+    if (s->b.quiet > 0) {
+        core__text_init(&txt, v->status, sizeof v->status);
+        core__text_uint(&txt, s->b.quiet);
+        core__text_str(&txt, " plies without a capture (draw at 100)");
+    }
+    return 0;
+}
+
 const Core_Game core__chessball = {
     .name = "chessball",
     .title = "Chessball (chess on a football, 1998)",
@@ -806,4 +882,5 @@ const Core_Game core__chessball = {
     .options_format = cb_options_format,
     .perft = cb_perft,
     .evaluate = cb_evaluate,
+    .view = cb_view,
 };

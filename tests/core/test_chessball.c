@@ -1181,3 +1181,42 @@ Test(chessball, random_text_is_refused_cleanly)
     }
     core_position_free(pos);
 }
+
+/* The drawable view is the map of docs/rules/chessball.md: every field
+ * once, pentagons dark, the start pieces in place. */
+Test(chessball, view_is_the_documented_map)
+{
+    Core_Position *pos = start_pos();
+    Core_View v;
+    int seen[32] = {0};
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_eq(v.rows, 8);
+    cr_assert_eq(v.cols, 10);
+    for (int r = 0; r < v.rows; r++)
+        for (int c = 0; c < v.cols; c++) {
+            const Core_Cell *cell = &v.cell[r][c];
+            if (cell->name[0] == '\0') {
+                cr_assert_eq(cell->kind, CORE_CELL_BLANK);
+                continue;
+            }
+            int f = cb_field_parse(cell->name, (int)strlen(cell->name));
+            cr_assert_geq(f, 0);
+            seen[f]++;
+            cr_assert_eq(cell->name[0], 'a' + r, "%s in row %d", cell->name,
+                         r);
+            cr_assert_eq(cell->kind, ((CB_PENT_MASK >> f) & 1u)
+                                         ? CORE_CELL_DARK
+                                         : CORE_CELL_LIGHT);
+            cr_assert_neq(cell->glyph[0], '\0'); /* the start is full */
+        }
+    for (int f = 0; f < 32; f++)
+        cr_assert_eq(seen[f], 1);
+    /* Documented columns: c1 at 0, b1 at 36, e1 at 72, e5 at 0. */
+    cr_assert_str_eq(v.cell[2][0].name, "c1");
+    cr_assert_str_eq(v.cell[1][1].name, "b1");
+    cr_assert_str_eq(v.cell[4][2].name, "e1");
+    cr_assert_str_eq(v.cell[4][0].name, "e5");
+    cr_assert_str_eq(v.cell[1][1].glyph, "K");
+    cr_assert_str_eq(v.cell[6][6].glyph, "k"); /* g3 */
+    core_position_free(pos);
+}
