@@ -170,22 +170,27 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
 
     if (checkers == 0) {
         /* A piece is pinned when lifting it lets an enemy slider reach
-         * the king; only own pieces a slider from the king sees can be. */
+         * the king; only own pieces a slider from the king sees can be,
+         * and only if lifting all of them at once reveals a slider. */
         uint32_t diag = (b->kind_bb[CB_BISHOP] | b->kind_bb[CB_QUEEN]) & opp;
         uint32_t ring = (b->kind_bb[CB_ROOK] | b->kind_bb[CB_QUEEN]) & opp;
-        uint32_t cand = 0;
-        if (diag)
-            cand |= bishop_reach(t, ksq, occ);
-        if (ring)
-            cand |= rook_reach(t, ksq, occ);
-        cand &= own;
-        while (cand) {
-            uint32_t x = cand & (0u - cand);
-            uint32_t occ2 = occ ^ x;
-            cand ^= x;
-            if ((diag && (bishop_reach(t, ksq, occ2) & diag)) ||
-                (ring && (rook_reach(t, ksq, occ2) & ring)))
-                pinned |= x;
+        if (diag) {
+            uint32_t cand = bishop_reach(t, ksq, occ) & own;
+            if (cand && (bishop_reach(t, ksq, occ ^ cand) & diag))
+                for (; cand; cand &= cand - 1) {
+                    uint32_t x = cand & (0u - cand);
+                    if (bishop_reach(t, ksq, occ ^ x) & diag)
+                        pinned |= x;
+                }
+        }
+        if (ring) {
+            uint32_t cand = rook_reach(t, ksq, occ) & own;
+            if (cand && (rook_reach(t, ksq, occ ^ cand) & ring))
+                for (; cand; cand &= cand - 1) {
+                    uint32_t x = cand & (0u - cand);
+                    if (rook_reach(t, ksq, occ ^ x) & ring)
+                        pinned |= x;
+                }
         }
     }
     g->in_check = checkers != 0;
