@@ -1,8 +1,8 @@
 /*
  * chessball.c: the rules of Chessball (seed 000, decisions D-CB-1..10 and
  * D-ALL-1..5) and its Core_Game table. The board is bitboards over the 32
- * fields of chessball_internal.h; sliders walk the precomputed rays and
- * rings of chessball_board.c. Legal moves are pseudo-legal moves filtered
+ * fields of chessball_internal.h; sliders read the reach tables that
+ * chessball_board.c derives from the lines and rings. Legal moves are pseudo-legal moves filtered
  * as in chess (D-CB-7): only king moves, moves of pinned pieces and moves
  * out of check are tried on a scratch board. Perft counts the last ply in
  * bulk. The full rules as implemented are in docs/rules/chessball.md.
@@ -65,12 +65,12 @@ static int kind_at(const Cb_Board *b, uint32_t bit)
     return k;
 }
 
-static void board_put(const Cb_Tables *t, Cb_Board *b, int s, int code)
+/* Put a piece (mailbox code) on empty field s; the key is left to
+ * board_key. */
+static void board_put(Cb_Board *b, int s, int code)
 {
-    int side = (code - 1) / 6, kind = (code - 1) % 6;
-    b->side_bb[side] |= 1u << s;
-    b->kind_bb[kind] |= 1u << s;
-    b->key ^= t->zobrist[side][kind][s];
+    b->side_bb[(code - 1) / 6] |= 1u << s;
+    b->kind_bb[(code - 1) % 6] |= 1u << s;
 }
 
 static uint64_t board_key(const Cb_Tables *t, const Cb_Board *b)
@@ -362,7 +362,7 @@ static void start_board(const Cb_Tables *t, Cb_Board *b)
     memset(b, 0, sizeof *b);
     for (int s = 0; s < CB_FIELDS; s++)
         if (code[s] != 0)
-            board_put(t, b, s, code[s]);
+            board_put(b, s, code[s]);
     b->side = CORE_WHITE;
     b->key = board_key(t, b);
 }
@@ -467,7 +467,7 @@ static const char *board_from_codes(const Cb_Tables *t, Cb_Board *b,
             return "a knight stands on a hexagon (D-CB-4)";
         if (kind == CB_ROOK && !((CB_HEX_MASK >> s) & 1u))
             return "a rook stands on a pentagon (D-CB-3)";
-        board_put(t, b, s, code[s]);
+        board_put(b, s, code[s]);
     }
     for (int c = 0; c < 2; c++) {
         if (count[c][CB_KING] != 1)
