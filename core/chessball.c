@@ -2,10 +2,11 @@
  * chessball.c: the rules of Chessball (seed 000, decisions D-CB-1..10 and
  * D-ALL-1..5) and its Core_Game table. The board is bitboards over the 32
  * fields of chessball_internal.h; sliders read the reach tables that
- * chessball_board.c derives from the lines and rings. Legal moves are pseudo-legal moves filtered
- * as in chess (D-CB-7): only king moves, moves of pinned pieces and moves
- * out of check are tried on a scratch board. Perft counts the last ply in
- * bulk. The full rules as implemented are in docs/rules/chessball.md.
+ * chessball_board.c derives from the lines and rings. Legal moves are
+ * pseudo-legal moves filtered as in chess (D-CB-7): only king moves, moves of
+ * pinned pieces and moves out of check are tried on a scratch board. Perft
+ * counts the last ply in bulk. The full rules as implemented are in
+ * docs/rules/chessball.md.
  */
 #include <string.h>
 
