@@ -1202,8 +1202,7 @@ Test(chessball, view_is_the_documented_map)
             int f = cb_field_parse(cell->name, (int)strlen(cell->name));
             cr_assert_geq(f, 0);
             seen[f]++;
-            cr_assert_eq(cell->name[0], 'a' + r, "%s in row %d", cell->name,
-                         r);
+            cr_assert_eq(cell->name[0], 'a' + r, "%s in row %d", cell->name, r);
             cr_assert_eq(cell->kind, ((CB_PENT_MASK >> f) & 1u)
                                          ? CORE_CELL_DARK
                                          : CORE_CELL_LIGHT);
