@@ -1219,3 +1219,36 @@ Test(chessball, view_is_the_documented_map)
     cr_assert_str_eq(v.cell[6][6].glyph, "k"); /* g3 */
     core_position_free(pos);
 }
+
+/* The golden file: positions with perft counts found by the second
+ * generator; the program must give the same at every depth. */
+Test(chessball, golden_perft_file)
+{
+    FILE *f = fopen(TABULA_SOURCE_DIR "/tests/golden/chessball_perft.txt", "r");
+    char line[512];
+    int positions = 0;
+    cr_assert_not_null(f);
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *semi = strchr(line, ';');
+        unsigned long long want[3];
+        cr_assert_not_null(semi, "%s", line);
+        cr_assert_eq(
+            sscanf(semi + 1, "%llu %llu %llu", &want[0], &want[1], &want[2]), 3,
+            "%s", line);
+        while (semi > line && semi[-1] == ' ')
+            semi--;
+        *semi = '\0';
+        Core_Position *pos = pos_from(line);
+        for (unsigned d = 1; d <= 3; d++) {
+            uint64_t n = 0;
+            cr_assert_eq(core_perft(pos, d, &n), 0);
+            cr_assert_eq(n, want[d - 1], "%s depth %u", line, d);
+        }
+        core_position_free(pos);
+        positions++;
+    }
+    fclose(f);
+    cr_assert_geq(positions, 17);
+}
