@@ -5,7 +5,8 @@
  * hexagons its faces, so adjacency, the straight lines (D-CB-2), the rook
  * rings (D-CB-3), the knight's neighbours (D-CB-4) and the antipodes all
  * follow from which faces share which vertices. No coordinates, no
- * floating point.
+ * floating point. From the rays it then builds the slider reach tables
+ * (multiply-shift hashing of the blocking fields) and the zobrist keys.
  */
 #include <string.h>
 #include <threads.h>
