@@ -125,10 +125,12 @@ static V3 unit(V3 a)
     return r;
 }
 
-static V3 centre[32];     /* unit vectors to field centres */
-static int pent[32];      /* black field */
-static int nbr[32][32];   /* share an edge */
-static char gname[32][3]; /* names, given by position on the ball */
+static V3 centre[32];         /* unit vectors to field centres */
+static int pent[32];          /* black field */
+static int nbr[32][32];       /* share an edge */
+static int nl[32][6], nn[32]; /* the same as lists */
+static int kl[32][5], kn[32]; /* knight: nearest pentagons (63 degrees) */
+static char gname[32][3];     /* names, given by position on the ball */
 static int geo_ready;
 
 static int name_index(char layer, int k)
@@ -222,6 +224,20 @@ static void geo_build(void)
     for (int i = 0; i < 32; i++)
         for (int j = 0; j < 32; j++)
             nbr[i][j] = i != j && dot(centre[i], centre[j]) > 0.643;
+    for (int i = 0; i < 32; i++) {
+        nn[i] = kn[i] = 0;
+        for (int j = 0; j < 32; j++) {
+            if (nbr[i][j]) {
+                cr_assert_lt(nn[i], 6);
+                nl[i][nn[i]++] = j;
+            }
+            if (pent[i] && pent[j] && i != j &&
+                dot(centre[i], centre[j]) > 0.35) {
+                cr_assert_lt(kn[i], 5);
+                kl[i][kn[i]++] = j;
+            }
+        }
+    }
     geo_ready = 1;
 }
 
@@ -276,29 +292,25 @@ static void g_targets(const GBoard *g, int f, int side, int out[32])
     int kind = g->sq[f] < 0 ? -g->sq[f] : g->sq[f];
     memset(out, 0, 32 * sizeof out[0]);
     if (kind == 1) { /* pawn, seed 6.1 */
-        for (int n = 0; n < 32; n++) {
-            if (!nbr[f][n])
-                continue;
+        for (int i = 0; i < nn[f]; i++) {
+            int n = nl[f][i];
             if (pent[n] != pent[f] && enemy_piece(g, n, side))
                 out[n] = 1;
             if (!pent[f] && !pent[n] && g->sq[n] == 0)
                 out[n] = 1;
         }
-    } else if (kind == 2) { /* knight: nearest pentagons, 63 degrees */
-        for (int n = 0; n < 32; n++)
-            if (pent[f] && pent[n] && n != f &&
-                dot(centre[f], centre[n]) > 0.35 && !own_piece(g, n, side))
-                out[n] = 1;
+    } else if (kind == 2) { /* knight */
+        for (int i = 0; i < kn[f]; i++)
+            if (!own_piece(g, kl[f][i], side))
+                out[kl[f][i]] = 1;
     } else if (kind == 6) {
-        for (int n = 0; n < 32; n++)
-            if (nbr[f][n] && !own_piece(g, n, side))
-                out[n] = 1;
+        for (int i = 0; i < nn[f]; i++)
+            if (!own_piece(g, nl[f][i], side))
+                out[nl[f][i]] = 1;
     }
     if (kind == 3 || kind == 5) { /* lines */
-        for (int n = 0; n < 32; n++) {
-            if (!nbr[f][n])
-                continue;
-            int prev = f, cur = n;
+        for (int i = 0; i < nn[f]; i++) {
+            int prev = f, cur = nl[f][i];
             while (cur >= 0) {
                 if (!own_piece(g, cur, side))
                     out[cur] = 1;
@@ -311,11 +323,13 @@ static void g_targets(const GBoard *g, int f, int side, int out[32])
         }
     }
     if ((kind == 4 || kind == 5) && !pent[f]) { /* rings */
-        for (int p = 0; p < 32; p++) {
-            if (!pent[p] || !nbr[f][p])
+        for (int i = 0; i < nn[f]; i++) {
+            int p = nl[f][i];
+            if (!pent[p])
                 continue;
-            for (int n = 0; n < 32; n++) {
-                if (!nbr[p][n] || !nbr[f][n])
+            for (int j = 0; j < nn[f]; j++) {
+                int n = nl[f][j];
+                if (!nbr[p][n])
                     continue; /* a ring neighbour of f round p */
                 int prev = f, cur = n;
                 for (;;) {
@@ -324,9 +338,9 @@ static void g_targets(const GBoard *g, int f, int side, int out[32])
                     if (g->sq[cur] != 0)
                         break;
                     int nx = -1;
-                    for (int m = 0; m < 32; m++)
-                        if (m != prev && nbr[p][m] && nbr[cur][m])
-                            nx = m;
+                    for (int m = 0; m < nn[cur]; m++)
+                        if (nl[cur][m] != prev && nbr[p][nl[cur][m]])
+                            nx = nl[cur][m];
                     if (nx == f)
                         break;
                     prev = cur;
@@ -345,6 +359,12 @@ static int king_takeable(const GBoard *g, int side)
             k = f;
     for (int f = 0; f < 32; f++) {
         if (!enemy_piece(g, f, side))
+            continue;
+        /* Pawns and kings only take next to them, knights pentagons. */
+        int kind = g->sq[f] < 0 ? -g->sq[f] : g->sq[f];
+        if ((kind == 1 || kind == 6) && !nbr[f][k])
+            continue;
+        if (kind == 2 && !pent[k])
             continue;
         g_targets(g, f, side ^ 1, t);
         if (t[k])
@@ -674,7 +694,7 @@ Test(chessball, perft_matches_second_generator, .timeout = 120)
     GBoard g;
     g_start(&g);
     Core_Position *pos = start_pos();
-    for (int d = 1; d <= 4; d++) {
+    for (int d = 1; d <= 5; d++) {
         uint64_t n = 0;
         cr_assert_eq(core_perft(pos, (unsigned)d, &n), 0);
         cr_assert_eq(n, g_perft(&g, d), "depth %d", d);
