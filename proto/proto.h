@@ -478,8 +478,9 @@ typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
  * Position or FEN a start position), then movetext: move numbers ("12.",
  * "12..."), moves in any notation the game's parser accepts, comments in
  * braces or after ';', and an optional result ("1-0", "0-1", "1/2-1/2",
- * "*"). A word that is not a move's shape is tried joined to the next
- * one ("S Bc3-d2>g5"). game (may be NULL) is used when no tag names one. Every
+ * "*"). Moves may span several words ("S Bc3-d2>g5", "d1-d6 d6*h2"):
+ * the longest run of up to 8 words that is a legal move is taken. game
+ * (may be NULL) is used when no tag names one. Every
  * move must be legal; a finished board must agree with a stated result. *out
  * (may be NULL) gets the final position (free with core_position_free). Returns
  * rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT, TB_E_TOOLONG,

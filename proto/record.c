@@ -173,35 +173,61 @@ static int read_token(Reader *r, Proto_Record_Report *rep, char *tok)
     return 0;
 }
 
-/*
- * Some games write a move as two words ("S Bc3-d2>g5", "C pass"). When
- * text alone is not a move's shape, try it joined to the next token with
- * one space; on success that token is consumed and joined (room for
- * CORE_INPUT_MAX + 1 bytes) holds the move's text. Returns 0, or
- * TB_E_NOTATION when joining does not help (the reader is then unchanged).
- */
-static int join_next(Reader *r, const Core_Position *pos, const char *text,
-                     Core_Move *mv, char *joined)
+/* A move number token: digits then dots ("12.", "12...", "3.c3-d4"). */
+static int is_move_number(const char *tok)
 {
-    Reader save = *r;
-    Proto_Record_Report scratch;
-    char next[CORE_INPUT_MAX + 1];
-    size_t a = strlen(text), b;
+    size_t d = 0;
+    while (isdigit((unsigned char)tok[d]))
+        d++;
+    return d > 0 && tok[d] == '.';
+}
 
-    if (skip_space(r, &scratch) != 0 || r->p == r->end || *r->p == '[' ||
-        read_token(r, &scratch, next) != 0 || is_result(next))
-        goto undo;
-    b = strlen(next);
-    if (b == 0 || a + 1 + b > CORE_INPUT_MAX)
-        goto undo;
-    memcpy(joined, text, a);
-    joined[a] = ' ';
-    memcpy(joined + a + 1, next, b + 1);
-    if (core_move_parse(pos, joined, mv) == 0)
-        return 0;
-undo:
-    *r = save;
-    return TB_E_NOTATION;
+/*
+ * Some games write one move as several words: Chess volleyball's
+ * "S Bc3-d2>g5", Football chess's turn "d1-d6 d6*h2 h1*f3" (a move, then
+ * kicks; every prefix may itself be a legal turn). After the word text,
+ * try it joined with the following words (up to JOIN_WORDS, stopping at a
+ * move number, a result or a new tag section) and keep the longest join
+ * that is a legal move: maximal munch (gap G-PR-6). On success the words
+ * used are consumed, *mv is the move and best (CORE_INPUT_MAX + 1 bytes)
+ * its text; returns 0, or TB_E_NOTATION when no join is legal (the reader
+ * is then unchanged).
+ */
+#define JOIN_WORDS 8
+static int longest_move(Reader *r, const Core_Position *pos, const char *text,
+                        Core_Move *mv, char *best)
+{
+    Reader look = *r, found = *r;
+    Proto_Record_Report scratch;
+    char joined[CORE_INPUT_MAX + 1], next[CORE_INPUT_MAX + 1];
+    size_t len = strlen(text);
+    int ok = 0;
+
+    memcpy(joined, text, len + 1);
+    for (int k = 0; k < JOIN_WORDS; k++) {
+        Core_Move m;
+        size_t b;
+        if (skip_space(&look, &scratch) != 0 || look.p == look.end ||
+            *look.p == '[' || read_token(&look, &scratch, next) != 0 ||
+            is_result(next) || is_move_number(next))
+            break;
+        b = strlen(next);
+        if (b == 0 || len + 1 + b > CORE_INPUT_MAX)
+            break;
+        joined[len] = ' ';
+        memcpy(joined + len + 1, next, b + 1);
+        len += 1 + b;
+        if (core_move_parse(pos, joined, &m) == 0) {
+            *mv = m;
+            memcpy(best, joined, len + 1);
+            found = look;
+            ok = 1;
+        }
+    }
+    if (!ok)
+        return TB_E_NOTATION;
+    *r = found;
+    return 0;
 }
 
 /* Set up the position the tags describe. */
@@ -290,13 +316,11 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
         }
         /* Move numbers: "12." or "12..." alone or glued to the move. */
         char *mvtext = tok;
-        size_t d = 0;
-        while (isdigit((unsigned char)mvtext[d]))
-            d++;
-        if (d > 0 && mvtext[d] == '.') {
-            while (mvtext[d] == '.')
-                d++;
-            mvtext += d;
+        if (is_move_number(mvtext)) {
+            while (isdigit((unsigned char)*mvtext))
+                mvtext++;
+            while (*mvtext == '.')
+                mvtext++;
         }
         /* Annotation glyphs after a move: "!", "?", "!?". */
         size_t ml = strlen(mvtext);
@@ -306,8 +330,7 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
             continue;
         rep->ply = core_ply(pos) + 1;
         rc = core_move_parse(pos, mvtext, &mv);
-        if (rc == TB_E_NOTATION &&
-            join_next(&r, pos, mvtext, &mv, joined) == 0) {
+        if (longest_move(&r, pos, mvtext, &mv, joined) == 0) {
             rc = 0;
             mvtext = joined;
         }

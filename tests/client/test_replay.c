@@ -245,3 +245,26 @@ Test(replay, game_with_spaces_in_its_notation)
     cr_assert(strstr(o->out, want) != NULL, "%s", o->out);
     frames_free(&f);
 }
+
+Test(replay, every_game_replays_and_reads_its_export_back)
+{
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const char *game = core_game_name(core_game_at(i));
+        char path[128], pgn[128], args[300], final[PROTO_HASH_HEX];
+        char want[128];
+        Frames f = {0};
+        snprintf(path, sizeof path, "%s/%s.log", dir, game);
+        snprintf(pgn, sizeof pgn, "%s/%s.pgn", dir, game);
+        write_log(path, game, 40, 1, final, &f);
+        frames_free(&f);
+        snprintf(want, sizeof want, "final-hash: %s\n", final);
+        Out *o = replay(path);
+        cr_assert_eq(o->status, 0, "%s: %s%s", game, o->out, o->err);
+        cr_assert(strstr(o->out, want) != NULL, "%s: %s", game, o->out);
+        snprintf(args, sizeof args, "%s --export %s --quiet", path, pgn);
+        cr_assert_eq(replay(args)->status, 0, "%s", game);
+        o = replay(pgn);
+        cr_assert_eq(o->status, 0, "%s: %s%s", game, o->out, o->err);
+        cr_assert(strstr(o->out, want) != NULL, "%s: %s", game, o->out);
+    }
+}

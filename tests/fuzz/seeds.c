@@ -158,6 +158,11 @@ int main(int argc, char **argv)
         "c3w e3w g3w a5b c5b e5b g5b b6b d6b f6b a7b c7b e7b g7b 0 0\"]\n"
         "1. 9-13 17-13-9 2. 5-9-13 (2. 6-9-12) 18-14 ; numeric\n"
         "3. 10-14-18 1-0\n";
+    static const char r3[] = "[Game \"football\"]\n"
+                             "1. d1-d6 d6*h2 h1*f3 d9-d8 2. pass *\n";
+    static const char r4[] = "[Game \"volleyball\"]\n1. S Bc3-d2>g5 *\n";
+    put_file(argv[1], "record", "football", r3, sizeof r3 - 1);
+    put_file(argv[1], "record", "volleyball", r4, sizeof r4 - 1);
     put_file(argv[1], "record", "algebraic", r1, sizeof r1 - 1);
     put_file(argv[1], "record", "numeric", r2, sizeof r2 - 1);
     proto_transcript_free(t);

@@ -174,3 +174,58 @@ Test(record, hostile_input)
     /* an empty record of a named game is an empty game */
     cr_assert_eq(read_rec("[Game \"laska\"]", NULL, &rep, NULL), 0);
 }
+
+/* Apply the moves through the core and give the state hash. */
+static void hash_after(const char *game, const char *const *moves, size_t n,
+                       char hex[PROTO_HASH_HEX])
+{
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find(game), NULL), 0);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(core_move_parse(pos, moves[i], &mv), 0, "%s", moves[i]);
+        cr_assert_eq(core_play(pos, &mv), 0);
+    }
+    hash_of(pos, hex);
+    core_position_free(pos);
+}
+
+Test(record, moves_of_several_words)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    char a[PROTO_HASH_HEX], b[PROTO_HASH_HEX];
+
+    /* Football chess: a turn is a move and kicks, every prefix a turn
+     * (docs/rules/football.md); the longest legal reading wins. */
+    cr_assert_not_null(core_game_find("football"));
+    cr_assert_eq(read_rec("[Game \"football\"]\n1. d1-d6 d6*h2 h1*f3 *\n", NULL,
+                          &rep, &pos),
+                 0, "%s", rep.why);
+    cr_assert_eq(core_ply(pos), 1);
+    const char *full[] = {"d1-d6 d6*h2 h1*f3"};
+    hash_after("football", full, 1, a);
+    hash_of(pos, b);
+    cr_assert_str_eq(a, b);
+    core_position_free(pos);
+    cr_assert_eq(
+        read_rec("[Game \"football\"]\n1. d1-d6 d6*h2\n", NULL, &rep, &pos), 0,
+        "%s", rep.why);
+    cr_assert_eq(core_ply(pos), 1);
+    core_position_free(pos);
+    /* Chess volleyball: a kind letter, a space, the action. */
+    cr_assert_not_null(core_game_find("volleyball"));
+    cr_assert_eq(
+        read_rec("[Game \"volleyball\"]\n1. S Bc3-d2>g5\n", NULL, &rep, &pos),
+        0, "%s", rep.why);
+    cr_assert_eq(core_ply(pos), 1);
+    const char *serve[] = {"S Bc3-d2>g5"};
+    hash_after("volleyball", serve, 1, a);
+    hash_of(pos, b);
+    cr_assert_str_eq(a, b);
+    core_position_free(pos);
+    /* A word that joins nothing is reported alone. */
+    cr_assert_eq(read_rec("[Game \"volleyball\"]\n1. S\n", NULL, &rep, &pos),
+                 TB_E_NOTATION);
+    cr_assert(strstr(rep.why, "move 'S'") != NULL, "%s", rep.why);
+}
