@@ -261,6 +261,13 @@ Test(log, hostile_files_give_clean_errors)
     size_t len;
     cr_assert_eq(proto_read_file("/nonexistent/x", &buf, &len), TB_E_IO);
     cr_assert_eq(proto_read_file("/tmp", &buf, &len), TB_E_IO);
+    /* a file over PROTO_FILE_MAX is refused before reading (sparse) */
+    FILE *big = fopen(path, "w");
+    cr_assert_not_null(big);
+    cr_assert_eq(ftruncate(fileno(big), (off_t)PROTO_FILE_MAX + 1), 0);
+    fclose(big);
+    cr_assert_eq(proto_read_file(path, &buf, &len), TB_E_LIMIT);
+    unlink(path);
     /* appending something that is not one whole frame */
     Proto_Log *log = NULL;
     Proto_Log_Header h;
