@@ -312,7 +312,7 @@ Test(lobby_code, random_codes_are_distinct_and_uniform)
 
 /* ---- rooms ---- */
 
-Test(lobby, create_join_watch_and_relay_in_order, .timeout = 20)
+Test(lobby, create_join_watch_and_relay_in_order)
 {
     Room r;
     Peer host, guest, spect;
@@ -392,10 +392,11 @@ Test(lobby, create_join_watch_and_relay_in_order, .timeout = 20)
     loop_finish();
 }
 
-Test(lobby, late_spectator_catches_up_from_its_sequence, .timeout = 20)
+Test(lobby, late_spectator_catches_up_from_its_sequence)
 {
     Room r;
     Peer host, guest, late, later;
+    Raw_Peer raw;
     char msg[16];
 
     loop_start();
@@ -435,7 +436,6 @@ Test(lobby, late_spectator_catches_up_from_its_sequence, .timeout = 20)
     /* The lobby itself sends no more than asked (the client would drop
      * repeats): a raw WATCH from 6 reads a WELCOME and exactly 7..10. */
     {
-        Raw_Peer raw;
         uint8_t w[26] = {0x03, 1};
         memcpy(w + 2, r.watch.lookup, 16);
         memset(w + 18, 0, 8);
@@ -450,6 +450,7 @@ Test(lobby, late_spectator_catches_up_from_its_sequence, .timeout = 20)
         cr_assert_eq(raw.in[55 + 4], 0x82);
         cr_assert_eq(raw.in[55 + 12], 7, "first frame sent is 7");
         raw_close(&raw);
+        WAIT_FOR(raw.closed, 1000);
     }
     peer_say(&host, "ply 11");
     WAIT_FOR(later.nframes == 5 && late.nframes == 11, 2000);
@@ -463,7 +464,7 @@ Test(lobby, late_spectator_catches_up_from_its_sequence, .timeout = 20)
     loop_finish();
 }
 
-Test(lobby, reconnecting_player_resumes_from_its_sequence, .timeout = 20)
+Test(lobby, reconnecting_player_resumes_from_its_sequence)
 {
     Room r;
     Peer host, guest;
@@ -537,7 +538,7 @@ Test(lobby, reconnecting_player_resumes_from_its_sequence, .timeout = 20)
     loop_finish();
 }
 
-Test(lobby, wrong_codes_are_rate_limited_per_address, .timeout = 20)
+Test(lobby, wrong_codes_are_rate_limited_per_address)
 {
     Lobby_Limits lim = {.guess_burst = 3, .guess_refill_ms = 60000};
     Room r, wrong;
@@ -579,7 +580,7 @@ Test(lobby, wrong_codes_are_rate_limited_per_address, .timeout = 20)
     loop_finish();
 }
 
-Test(lobby, watch_code_never_takes_a_seat, .timeout = 20)
+Test(lobby, watch_code_never_takes_a_seat)
 {
     Room r;
     Peer host, p;
@@ -603,7 +604,7 @@ Test(lobby, watch_code_never_takes_a_seat, .timeout = 20)
     loop_finish();
 }
 
-Test(lobby, joiner_detects_a_host_key_not_bound_to_the_code, .timeout = 20)
+Test(lobby, joiner_detects_a_host_key_not_bound_to_the_code)
 {
     Room r, impostor;
     Peer host, p;
@@ -632,7 +633,7 @@ Test(lobby, joiner_detects_a_host_key_not_bound_to_the_code, .timeout = 20)
     loop_finish();
 }
 
-Test(lobby, limits_on_rooms_and_payload, .timeout = 20)
+Test(lobby, limits_on_rooms_and_payload)
 {
     Lobby_Limits lim = {.max_rooms = 2, .max_payload = 100};
     Room r[3];
@@ -672,7 +673,7 @@ Test(lobby, limits_on_rooms_and_payload, .timeout = 20)
 
 /* ---- hostile clients ---- */
 
-Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone, .timeout = 30)
+Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
 {
     Lobby_Limits lim = {.hello_timeout_ms = 300};
     Room r;
@@ -763,7 +764,7 @@ Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone, .timeout = 30)
     loop_finish();
 }
 
-Test(lobby, slow_spectator_dropped_others_unaffected, .timeout = 30)
+Test(lobby, slow_spectator_dropped_others_unaffected)
 {
     Lobby_Limits lim = {.max_write_queue = 65536, .transcript_frames = 32,
                         .max_payload = 32768, .heartbeat_ms = 100000,
@@ -818,7 +819,7 @@ Test(lobby, slow_spectator_dropped_others_unaffected, .timeout = 30)
 
 /* ---- the real program ---- */
 
-Test(lobby, tabula_lobby_process_relays_and_stops_cleanly, .timeout = 30)
+Test(lobby, tabula_lobby_process_relays_and_stops_cleanly)
 {
     int out[2];
     pid_t pid;

@@ -131,7 +131,7 @@ static void fill(uint8_t *p, size_t n, uint32_t seed)
     }
 }
 
-Test(net, frames_round_trip_whole_and_in_order, .timeout = 20)
+Test(net, frames_round_trip_whole_and_in_order)
 {
     Net_Limits lim = {.max_frame = 300000, .max_write_queue = 8u << 20};
     /* Sizes: one byte, small frames that share a read, frames that
@@ -175,7 +175,7 @@ Test(net, frames_round_trip_whole_and_in_order, .timeout = 20)
     loop_finish();
 }
 
-Test(net, oversize_frame_refused_before_allocation, .timeout = 10)
+Test(net, oversize_frame_refused_before_allocation)
 {
     Net_Limits lim = {.max_frame = 1024};
     uint8_t big[2048] = {0};
@@ -243,7 +243,7 @@ static void push_accept(Net_Server *s, Net_Conn *c)
     pushed = c;
 }
 
-Test(net, slow_reader_dropped_at_write_queue_limit, .timeout = 20)
+Test(net, slow_reader_dropped_at_write_queue_limit)
 {
     Net_Limits lim = {.max_frame = 16384, .max_write_queue = 65536,
                       .heartbeat_ms = UINT32_MAX,
@@ -287,7 +287,7 @@ Test(net, slow_reader_dropped_at_write_queue_limit, .timeout = 20)
     loop_finish();
 }
 
-Test(net, heartbeats_keep_quiet_link_and_silence_times_out, .timeout = 10)
+Test(net, heartbeats_keep_quiet_link_and_silence_times_out)
 {
     Net_Limits lim = {.heartbeat_ms = 20, .idle_timeout_ms = 120};
     Raw_Peer silent;
@@ -366,7 +366,7 @@ static void kill_accept(Net_Server *s, Net_Conn *c)
     naccepted++;
 }
 
-Test(net, close_inside_callback_is_deferred_to_the_loop, .timeout = 10)
+Test(net, close_inside_callback_is_deferred_to_the_loop)
 {
     struct sockaddr_storage a = loopback(0);
     Net_Server *srv;
@@ -398,7 +398,7 @@ Test(net, close_inside_callback_is_deferred_to_the_loop, .timeout = 10)
     loop_finish();
 }
 
-Test(net, refused_connect_reports_and_cleans_up, .timeout = 10)
+Test(net, refused_connect_reports_and_cleans_up)
 {
     struct sockaddr_storage a = loopback(0);
     Net_Server *srv;
@@ -435,7 +435,7 @@ Test(net, refused_connect_reports_and_cleans_up, .timeout = 10)
     loop_finish();
 }
 
-Test(net, connection_limit_closes_the_extra_one, .timeout = 10)
+Test(net, connection_limit_closes_the_extra_one)
 {
     Net_Limits lim = {.max_conns = 2};
     Raw_Peer p[3];
