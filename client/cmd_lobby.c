@@ -64,12 +64,14 @@ static void on_signal(uv_signal_t *h, int signum)
     lobby_stats(run->lb, &st);
     fprintf(stderr,
             "lobby: stopping: rooms %zu conns %zu frames %llu bad-codes %llu "
-            "rate-limited %llu dropped-slow %llu protocol-errors %llu\n",
+            "rate-limited %llu dropped-slow %llu protocol-errors %llu "
+            "hello-timeouts %llu\n",
             st.rooms, st.conns, (unsigned long long)st.frames_relayed,
             (unsigned long long)st.bad_codes,
             (unsigned long long)st.rate_limited,
             (unsigned long long)st.dropped_slow,
-            (unsigned long long)st.protocol_errors);
+            (unsigned long long)st.protocol_errors,
+            (unsigned long long)st.hello_timeouts);
     lobby_close(run->lb, NULL, NULL);
     for (int i = 0; i < 2; i++)
         uv_close((uv_handle_t *)&run->sig[i], NULL);

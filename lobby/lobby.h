@@ -154,6 +154,7 @@ typedef struct Lobby_Stats {
     uint64_t rate_limited;   /* requests refused by the guess limit */
     uint64_t dropped_slow;   /* members dropped as slow readers */
     uint64_t protocol_errors; /* connections closed for bad messages */
+    uint64_t hello_timeouts;  /* connections closed for saying nothing */
 } Lobby_Stats;
 
 /*

@@ -705,8 +705,10 @@ static void sweep(uv_timer_t *t)
 
     for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
         if (m->room == NULL && !m->done &&
-            now - m->since >= lb->lim.hello_timeout_ms)
+            now - m->since >= lb->lim.hello_timeout_ms) {
+            lb->stats.hello_timeouts++;
             member_error(m, LOBBY_ERR_TIMEOUT);
+        }
     while (r != NULL) {
         Lobby_Room *next = r->next;
         if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms)
