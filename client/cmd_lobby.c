@@ -23,7 +23,8 @@ static const char lobby_help[] =
     "and keeps each room's recent transcript for late joiners. Prints\n"
     "'listening: HOST:PORT' once bound (port 0 picks a free port) and runs\n"
     "until interrupted (SIGINT or SIGTERM).\n"
-    "  --listen HOST:PORT  address to bind (default " LOBBY_DEFAULT_LISTEN ");\n"
+    "  --listen HOST:PORT  address to bind (default " LOBBY_DEFAULT_LISTEN
+    ");\n"
     "                      HOST is an IPv4 literal, localhost or [IPv6]\n"
     "  --max-rooms N       rooms at once (default 1000)\n"
     "  --max-conns N       connections at once (default 4096)\n";
@@ -103,11 +104,14 @@ int cli_lobby(int argc, char **argv)
             }
             if (strcmp(argv[i], "--listen") == 0) {
                 listen = argv[++i];
-            } else if (parse_count(argv[i + 1], strcmp(argv[i], "--max-rooms") == 0
-                                                    ? &lim.max_rooms
-                                                    : &lim.max_conns) != 0) {
-                fprintf(stderr, "tabula lobby: bad count '%s' for %s "
-                        "(1..1000000)\n", cli_token(argv[i + 1]), argv[i]);
+            } else if (parse_count(argv[i + 1],
+                                   strcmp(argv[i], "--max-rooms") == 0
+                                       ? &lim.max_rooms
+                                       : &lim.max_conns) != 0) {
+                fprintf(stderr,
+                        "tabula lobby: bad count '%s' for %s "
+                        "(1..1000000)\n",
+                        cli_token(argv[i + 1]), argv[i]);
                 return CLI_EXIT_USAGE;
             } else {
                 i++;
@@ -120,8 +124,10 @@ int cli_lobby(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     if (net_addr_parse(listen, &addr) != 0) {
-        fprintf(stderr, "tabula lobby: bad address '%s'; expected HOST:PORT, "
-                "e.g. 127.0.0.1:7470\n", cli_token(listen));
+        fprintf(stderr,
+                "tabula lobby: bad address '%s'; expected HOST:PORT, "
+                "e.g. 127.0.0.1:7470\n",
+                cli_token(listen));
         return CLI_EXIT_USAGE;
     }
     /* A peer that vanishes mid-write must give EPIPE, not kill us. */

@@ -78,7 +78,8 @@ static void send_hello(Lobby_Client *c)
         uint8_t *p = m + 2;
         m[0] = LOBBY_MSG_CREATE;
         memcpy(p, c->cfg.invite.lookup, LOBBY_LOOKUP_BYTES);
-        memcpy(p += LOBBY_LOOKUP_BYTES, c->cfg.watch.lookup, LOBBY_LOOKUP_BYTES);
+        memcpy(p += LOBBY_LOOKUP_BYTES, c->cfg.watch.lookup,
+               LOBBY_LOOKUP_BYTES);
         memcpy(p += LOBBY_LOOKUP_BYTES, c->cfg.host_pk, LOBBY_KEY_BYTES);
         memcpy(p += LOBBY_KEY_BYTES, c->cfg.seat_secret,
                LOBBY_SEAT_SECRET_BYTES);
@@ -277,8 +278,7 @@ int lobby_client_send(Lobby_Client *c, const void *data, size_t len)
 
     if (c == NULL || data == NULL || len == 0)
         return TB_E_ARG;
-    if (c->conn == NULL || !c->admitted ||
-        c->cfg.role == LOBBY_ROLE_SPECTATOR)
+    if (c->conn == NULL || !c->admitted || c->cfg.role == LOBBY_ROLE_SPECTATOR)
         return TB_E_STATE;
     if (len > NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER)
         return TB_E_LIMIT;

@@ -28,7 +28,8 @@ int lobby_random(void *buf, size_t n)
 }
 
 /* BLAKE2b of label || secret || extra (extra may be NULL). */
-static int derive(const char *label, const char secret[LOBBY_CODE_SECRET_SYMBOLS],
+static int derive(const char *label,
+                  const char secret[LOBBY_CODE_SECRET_SYMBOLS],
                   const uint8_t *extra, size_t extra_len, uint8_t *out,
                   size_t out_len)
 {

@@ -147,12 +147,12 @@ void lobby_limits_default(Lobby_Limits *lim);
 typedef struct Lobby_Stats {
     size_t rooms;
     size_t conns;
-    size_t members;          /* seated players and spectators */
-    size_t transcript_bytes; /* payload bytes kept, all rooms */
-    uint64_t frames_relayed; /* frames accepted from players */
-    uint64_t bad_codes;      /* wrong codes answered */
-    uint64_t rate_limited;   /* requests refused by the guess limit */
-    uint64_t dropped_slow;   /* members dropped as slow readers */
+    size_t members;           /* seated players and spectators */
+    size_t transcript_bytes;  /* payload bytes kept, all rooms */
+    uint64_t frames_relayed;  /* frames accepted from players */
+    uint64_t bad_codes;       /* wrong codes answered */
+    uint64_t rate_limited;    /* requests refused by the guess limit */
+    uint64_t dropped_slow;    /* members dropped as slow readers */
     uint64_t protocol_errors; /* connections closed for bad messages */
     uint64_t hello_timeouts;  /* connections closed for saying nothing */
 } Lobby_Stats;

@@ -28,11 +28,13 @@
 #define LOBBY_MSG_ERROR 0x85
 
 /* Exact lengths (type byte included). */
-#define LOBBY_LEN_CREATE (2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES + \
-                          LOBBY_SEAT_SECRET_BYTES + 8)             /* 90 */
-#define LOBBY_LEN_JOIN (2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES + 8) /* 42 */
-#define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8)               /* 26 */
-#define LOBBY_LEN_WELCOME (2 + LOBBY_KEY_BYTES + 8 + 8 + 1)        /* 51 */
+#define LOBBY_LEN_CREATE                                                       \
+    (2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES + LOBBY_SEAT_SECRET_BYTES +  \
+     8) /* 90 */
+#define LOBBY_LEN_JOIN                                                         \
+    (2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES + 8)  /* 42 */
+#define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8)        /* 26 */
+#define LOBBY_LEN_WELCOME (2 + LOBBY_KEY_BYTES + 8 + 8 + 1) /* 51 */
 #define LOBBY_LEN_ACK 9
 #define LOBBY_LEN_PRESENCE 3
 #define LOBBY_LEN_ERROR 2
@@ -42,16 +44,16 @@
 
 /* ERROR codes: the lobby closes the connection after sending one. */
 enum {
-    LOBBY_ERR_PROTOCOL = 1, /* malformed or unexpected message */
-    LOBBY_ERR_VERSION = 2,  /* unknown wire version */
-    LOBBY_ERR_CODE = 3,     /* no room has this code */
-    LOBBY_ERR_RATE = 4,     /* too many wrong codes from this address */
-    LOBBY_ERR_FULL = 5,     /* lobby or room full */
-    LOBBY_ERR_SEAT = 6,     /* the seat belongs to someone else */
-    LOBBY_ERR_TOO_BIG = 7,  /* payload over the lobby's limit */
+    LOBBY_ERR_PROTOCOL = 1,    /* malformed or unexpected message */
+    LOBBY_ERR_VERSION = 2,     /* unknown wire version */
+    LOBBY_ERR_CODE = 3,        /* no room has this code */
+    LOBBY_ERR_RATE = 4,        /* too many wrong codes from this address */
+    LOBBY_ERR_FULL = 5,        /* lobby or room full */
+    LOBBY_ERR_SEAT = 6,        /* the seat belongs to someone else */
+    LOBBY_ERR_TOO_BIG = 7,     /* payload over the lobby's limit */
     LOBBY_ERR_NOT_ALLOWED = 8, /* spectators and newcomers may not send */
-    LOBBY_ERR_TIMEOUT = 9,  /* no create, join or watch in time */
-    LOBBY_ERR_REPLACED = 10 /* the seat was taken back by a new connection */
+    LOBBY_ERR_TIMEOUT = 9,     /* no create, join or watch in time */
+    LOBBY_ERR_REPLACED = 10    /* the seat was taken back by a new connection */
 };
 
 static inline void lobby__put64(uint8_t *p, uint64_t v)

@@ -53,7 +53,7 @@ struct Lobby_Member {
     int role;
     int done; /* answered with an error: ignore what follows */
     uint64_t since;
-    uint64_t sent_seq; /* highest frame sent to this member */
+    uint64_t sent_seq;           /* highest frame sent to this member */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
@@ -89,8 +89,8 @@ struct Lobby {
 
 void lobby_limits_default(Lobby_Limits *lim)
 {
-#define DEF(f, v)         \
-    if (lim->f == 0)      \
+#define DEF(f, v)                                                              \
+    if (lim->f == 0)                                                           \
         lim->f = (v);
     DEF(max_rooms, 1000)
     DEF(max_conns, 4096)
@@ -233,8 +233,8 @@ static void member_pump(Lobby_Member *m)
     if (m->sent_seq + 1 < first)
         m->sent_seq = first - 1;
     while (m->sent_seq + 1 < r->next_seq && net_write_queue(m->conn) < half) {
-        Lobby_Entry *e = r->ring[(r->ring_head + (m->sent_seq + 1 - first)) %
-                                 r->ring_cap];
+        Lobby_Entry *e =
+            r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
         if (net_send(m->conn, e->msg, e->len) != 0)
             return;
         m->sent_seq = e->seq;
@@ -366,8 +366,8 @@ static void guess_failed(Lobby *lb, Lobby_Member *m)
     if (s != NULL)
         s->tat = (s->tat > now ? s->tat : now) +
                  (uint64_t)lb->lim.guess_refill_ms * 1000;
-    lb->global_tat = (lb->global_tat > now ? lb->global_tat : now) +
-                     global_refill_us(lb);
+    lb->global_tat =
+        (lb->global_tat > now ? lb->global_tat : now) + global_refill_us(lb);
     lb->stats.bad_codes++;
     member_error(m, LOBBY_ERR_CODE);
 }

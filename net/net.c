@@ -30,9 +30,9 @@ struct Net_Conn {
     Net_Server *server;
     Net_Conn *prev, *next; /* in the server's list */
     int state;
-    int closing;   /* marked: no more frames in or out */
-    int torn;      /* uv_close called on the handles */
-    int handles;   /* handles not yet closed */
+    int closing; /* marked: no more frames in or out */
+    int torn;    /* uv_close called on the handles */
+    int handles; /* handles not yet closed */
     int reason;
     uint64_t last_recv, last_send;
     uint8_t hdr[NET_HEADER_BYTES];
@@ -311,7 +311,8 @@ static int conn_write(Net_Conn *c, const uv_buf_t *parts, unsigned n,
     int rc;
 
     if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + total +
-            NET_HEADER_BYTES > c->lim.max_write_queue) {
+            NET_HEADER_BYTES >
+        c->lim.max_write_queue) {
         net_close(c, UV_ENOBUFS);
         return UV_ENOBUFS;
     }

@@ -11,7 +11,9 @@
  *      before and after 1,000 rooms with host, guest and 10 frames each;
  *   4. the most concurrent connections the lobby process holds for 3 s,
  *      with the fd limit raised to the hard limit for both processes.
- * Usage: bench_lobby TABULA_BINARY [ROUNDS]
+ * Usage: bench_lobby TABULA_BINARY [ROUNDS [CONNS]]; BENCH_LATENCY_ONLY=1
+ * stops after the latency and throughput figures, BENCH_CONNS_ONLY=1 runs
+ * only the connection count (CONNS, default 1000).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -174,8 +176,8 @@ static void *srv_main(void *arg)
         uv_tcp_getsockname(&s->listener, (struct sockaddr *)&b, &len);
         s->port = ntohs(((struct sockaddr_in *)&b)->sin_port);
     } else if (s->kind == SRV_NET) {
-        net_listen(&s->loop, (struct sockaddr *)&a, NULL, net_echo_accept,
-                   NULL, &s->net);
+        net_listen(&s->loop, (struct sockaddr *)&a, NULL, net_echo_accept, NULL,
+                   &s->net);
         net_server_address(s->net, where, sizeof where);
         s->port = (int)strtol(strrchr(where, ':') + 1, NULL, 10);
     } else {
@@ -394,8 +396,8 @@ static void pl_gone(Lobby_Client *c, int reason)
     n_gone++;
 }
 
-static const Lobby_Client_Callbacks pl_cb = {pl_welcome, pl_frame, pl_ack,
-                                             NULL, pl_gone};
+static const Lobby_Client_Callbacks pl_cb = {pl_welcome, pl_frame, pl_ack, NULL,
+                                             pl_gone};
 
 /* Open a room's host and guest (not waiting). */
 static void room_open(int port, Player *host, Player *guest)
@@ -638,7 +640,8 @@ static int bench_conns(const char *bin, int want)
         lobby_code_new(pk, &hc.watch);
         lobby_random(hc.seat_secret, sizeof hc.seat_secret);
         watch[r] = hc.watch;
-        lobby_client_new(&loop, (struct sockaddr *)&a, &hc, &pl_cb, h, 0, &h->c);
+        lobby_client_new(&loop, (struct sockaddr *)&a, &hc, &pl_cb, h, 0,
+                         &h->c);
         made++;
     }
     /* Hosts first, then their spectators in batches. */
@@ -683,11 +686,12 @@ static int bench_conns(const char *bin, int want)
             fprintf(stderr, "bench: member %d dropped: %s (welcomed %d)\n", i,
                     net_strerror(pl[i].reason), pl[i].welcomed);
     }
-    printf("conns asked %d members %d rooms %d setup_s %.1f dropped_during_hold "
-           "%d held_after_16s %d rss_before_kib %ld rss_after_kib %ld "
-           "per_conn_bytes %.0f\n",
-           want, total, nrooms, secs, gone, welcomed, before, after,
-           welcomed ? (double)(after - before) * 1024.0 / welcomed : 0.0);
+    printf(
+        "conns asked %d members %d rooms %d setup_s %.1f dropped_during_hold "
+        "%d held_after_16s %d rss_before_kib %ld rss_after_kib %ld "
+        "per_conn_bytes %.0f\n",
+        want, total, nrooms, secs, gone, welcomed, before, after,
+        welcomed ? (double)(after - before) * 1024.0 / welcomed : 0.0);
     for (int i = 0; i < total; i++)
         lobby_client_free(pl[i].c);
     run_until(&none, 1000);
@@ -747,6 +751,8 @@ int main(int argc, char **argv)
            pct_us(r3, n3, 0.5), pct_us(r3, n3, 0.99));
     printf("relay frames_per_s %.0f (%d-byte payload, window 256)\n", fps, MSG);
     fflush(stdout);
+    if (getenv("BENCH_LATENCY_ONLY") != NULL)
+        goto done;
     bench_rooms(argv[1], 1000);
     fflush(stdout);
     if (argc > 3) { /* a smaller connection count, for a quick run */
@@ -762,6 +768,7 @@ int main(int argc, char **argv)
                 if (steps[i] < maxconns && bench_conns(argv[1], steps[i]) == 0)
                     break;
     }
+done:
     uv_run(&loop, UV_RUN_NOWAIT);
     uv_run(&loop, UV_RUN_DEFAULT);
     if (uv_loop_close(&loop) != 0)

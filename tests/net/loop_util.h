@@ -34,11 +34,11 @@ static inline void loop_start(void)
 }
 
 /* Run the loop until cond holds or ms pass; the result is cond. */
-#define WAIT_FOR(cond, ms)                                                   \
-    do {                                                                     \
-        uint64_t wait_end_ = uv_now(&test_loop) + (ms);                      \
-        while (!(cond) && uv_now(&test_loop) < wait_end_)                    \
-            uv_run(&test_loop, UV_RUN_ONCE);                                 \
+#define WAIT_FOR(cond, ms)                                                     \
+    do {                                                                       \
+        uint64_t wait_end_ = uv_now(&test_loop) + (ms);                        \
+        while (!(cond) && uv_now(&test_loop) < wait_end_)                      \
+            uv_run(&test_loop, UV_RUN_ONCE);                                   \
     } while (0)
 
 /* Run the loop for ms regardless. */
@@ -81,10 +81,10 @@ static inline int port_of(const char *hostport)
 typedef struct Raw_Peer {
     uv_tcp_t tcp;
     uv_connect_t req;
-    int connected;   /* 1 ok, negative error */
+    int connected; /* 1 ok, negative error */
     int reading;
-    int eof;         /* the other side closed (EOF or error) */
-    size_t received; /* bytes read */
+    int eof;          /* the other side closed (EOF or error) */
+    size_t received;  /* bytes read */
     uint8_t in[4096]; /* the first bytes read */
     int closed;
 } Raw_Peer;
@@ -129,8 +129,9 @@ static inline void raw_connect(Raw_Peer *p, int port, int reading)
     uv_tcp_init(&test_loop, &p->tcp);
     p->tcp.data = p;
     p->req.data = p;
-    cr_assert_eq(uv_tcp_connect(&p->req, &p->tcp, (struct sockaddr *)&a,
-                                raw_connected), 0);
+    cr_assert_eq(
+        uv_tcp_connect(&p->req, &p->tcp, (struct sockaddr *)&a, raw_connected),
+        0);
     WAIT_FOR(p->connected != 0, 2000);
     cr_assert_eq(p->connected, 1, "raw connect failed");
 }

@@ -137,7 +137,8 @@ static void peer_open(Peer *p, Lobby_Client_Config *cfg, uint64_t from)
     struct sockaddr_storage a = loopback(lobby_port);
     memset(p, 0, sizeof *p);
     cr_assert_eq(lobby_client_new(&test_loop, (struct sockaddr *)&a, cfg,
-                                  &peer_cb, p, from, &p->c), 0);
+                                  &peer_cb, p, from, &p->c),
+                 0);
 }
 
 /* Open and wait for the welcome (or a refusal). */
@@ -233,8 +234,9 @@ Test(lobby_code, format_and_fingerprint_follow_the_spec)
         if (i % 5 == 4)
             cr_assert_eq(c.text[i], '-', "%s", c.text);
         else
-            cr_assert_not_null(strchr("23456789ABCDEFGHJKLMNPQRSTUVWXYZ",
-                                      c.text[i]), "%s", c.text);
+            cr_assert_not_null(
+                strchr("23456789ABCDEFGHJKLMNPQRSTUVWXYZ", c.text[i]), "%s",
+                c.text);
     }
     spec_fingerprint(c.secret, pk, fp);
     cr_assert(memcmp(c.text + 15, fp, 4) == 0, "%s vs %s", c.text, fp);
@@ -245,7 +247,8 @@ Test(lobby_code, format_and_fingerprint_follow_the_spec)
     for (int i = 0; c.text[i]; i++)
         if (c.text[i] != '-') {
             char ch = c.text[i];
-            sloppy[k++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+            sloppy[k++] =
+                (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
             if (k % 3 == 0)
                 sloppy[k++] = ' ';
         }
@@ -266,17 +269,16 @@ Test(lobby_code, format_and_fingerprint_follow_the_spec)
 
 Test(lobby_code, refuses_lookalikes_and_wrong_lengths)
 {
-    static const char *bad[] = {
-        "",
-        "2345-6789-ABCD-EFG",    /* 15 symbols */
-        "2345-6789-ABCD-EFGHJ",  /* 17 symbols */
-        "0345-6789-ABCD-EFGH",   /* zero */
-        "1345-6789-ABCD-EFGH",   /* one */
-        "I345-6789-ABCD-EFGH",   /* I */
-        "O345-6789-ABCD-EFGH",   /* O */
-        "2345_6789-ABCD-EFGH",
-        "2345-6789-ABCD-EFG\xc3\xa9",
-        "2345-6789-ABCD-EFGH\n"};
+    static const char *bad[] = {"",
+                                "2345-6789-ABCD-EFG",   /* 15 symbols */
+                                "2345-6789-ABCD-EFGHJ", /* 17 symbols */
+                                "0345-6789-ABCD-EFGH",  /* zero */
+                                "1345-6789-ABCD-EFGH",  /* one */
+                                "I345-6789-ABCD-EFGH",  /* I */
+                                "O345-6789-ABCD-EFGH",  /* O */
+                                "2345_6789-ABCD-EFGH",
+                                "2345-6789-ABCD-EFG\xc3\xa9",
+                                "2345-6789-ABCD-EFGH\n"};
     Lobby_Code c;
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -322,7 +324,8 @@ Test(lobby, create_join_watch_and_relay_in_order)
     lobby_start(NULL);
     room_make(&r);
     peer_host(&host, &r, 0);
-    cr_assert_eq(host.welcomed, 1, "host refused: %s", net_strerror(host.reason));
+    cr_assert_eq(host.welcomed, 1, "host refused: %s",
+                 net_strerror(host.reason));
     cr_assert_eq(host.w.role, LOBBY_ROLE_HOST);
     cr_assert_eq(host.w.next_seq, 1);
     cr_assert_eq(host.w.first_seq, 0);
@@ -492,7 +495,8 @@ Test(lobby, reconnecting_player_resumes_from_its_sequence)
     WAIT_FOR(host.nacks == 3, 2000);
 
     /* It comes back with its seat secret and its last number. */
-    cr_assert_eq(lobby_client_resume(guest.c, lobby_client_last_seq(guest.c)), 0);
+    cr_assert_eq(lobby_client_resume(guest.c, lobby_client_last_seq(guest.c)),
+                 0);
     cr_assert_eq(lobby_client_resume(guest.c, 0), TB_E_STATE);
     WAIT_FOR(guest.welcomed == 2 && guest.nframes == 3, 2000);
     cr_assert_eq(guest.welcomed, 2);
@@ -752,7 +756,8 @@ Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
     cr_assert_eq(bad[2].in[5], 1);
     cr_assert_eq(bad[5].in[5], 2, "wrong version");
     cr_assert_eq(bad[6].in[5], 9, "hello timeout");
-    cr_assert_eq(host.disconnected + guest.disconnected + spect.disconnected, 0);
+    cr_assert_eq(host.disconnected + guest.disconnected + spect.disconnected,
+                 0);
     cr_assert_eq(stats().conns, 3);
     cr_assert_eq(stats().bad_codes, 0, "garbage is no code guess");
     for (int i = 0; i < n; i++)
@@ -766,8 +771,10 @@ Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
 
 Test(lobby, slow_spectator_dropped_others_unaffected)
 {
-    Lobby_Limits lim = {.max_write_queue = 65536, .transcript_frames = 32,
-                        .max_payload = 32768, .heartbeat_ms = 100000,
+    Lobby_Limits lim = {.max_write_queue = 65536,
+                        .transcript_frames = 32,
+                        .max_payload = 32768,
+                        .heartbeat_ms = 100000,
                         .idle_timeout_ms = 200000};
     static uint8_t payload[32768];
     Lobby_Stats st;
@@ -836,15 +843,16 @@ Test(lobby, tabula_lobby_process_relays_and_stops_cleanly)
         dup2(out[1], 1);
         close(out[0]);
         close(out[1]);
-        execl(TABULA_BINARY, TABULA_BINARY, "lobby", "--listen",
-              "127.0.0.1:0", (char *)NULL);
+        execl(TABULA_BINARY, TABULA_BINARY, "lobby", "--listen", "127.0.0.1:0",
+              (char *)NULL);
         _exit(127);
     }
     close(out[1]);
     f = fdopen(out[0], "r");
     cr_assert_not_null(f);
     cr_assert_not_null(fgets(line, sizeof line, f), "no output from lobby");
-    cr_assert(strncmp(line, "listening: 127.0.0.1:", 21) == 0, "got '%s'", line);
+    cr_assert(strncmp(line, "listening: 127.0.0.1:", 21) == 0, "got '%s'",
+              line);
     lobby_port = port_of(line);
     cr_assert_gt(lobby_port, 0);
 
@@ -879,7 +887,7 @@ Test(lobby, tabula_lobby_usage_errors)
     snprintf(cmd, sizeof cmd, "%s lobby --max-rooms 0 >/dev/null 2>&1",
              TABULA_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 2);
-    snprintf(cmd, sizeof cmd, "%s lobby --help | grep -q 'listening: HOST:PORT'",
-             TABULA_BINARY);
+    snprintf(cmd, sizeof cmd,
+             "%s lobby --help | grep -q 'listening: HOST:PORT'", TABULA_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 0);
 }

@@ -55,8 +55,9 @@ static void echo_start(const Net_Limits *lim)
     struct sockaddr_storage a = loopback(0);
     char where[64];
     memset(&echo, 0, sizeof echo);
-    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, lim,
-                            echo_accept, NULL, &echo.srv), 0);
+    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, lim, echo_accept,
+                            NULL, &echo.srv),
+                 0);
     cr_assert_eq(net_server_address(echo.srv, where, sizeof where), 0);
     cr_assert(strncmp(where, "127.0.0.1:", 10) == 0, "%s", where);
     echo.port = port_of(where);
@@ -113,8 +114,9 @@ static void rec_open(Rec *r, int port, const Net_Limits *lim)
 {
     struct sockaddr_storage a = loopback(port);
     memset(r, 0, sizeof *r);
-    cr_assert_eq(net_connect(&test_loop, (struct sockaddr *)&a, lim, &rec_cb,
-                             r, &r->conn), 0);
+    cr_assert_eq(net_connect(&test_loop, (struct sockaddr *)&a, lim, &rec_cb, r,
+                             &r->conn),
+                 0);
     WAIT_FOR(r->connected != 0, 2000);
     cr_assert_eq(r->connected, 1);
 }
@@ -136,8 +138,9 @@ Test(net, frames_round_trip_whole_and_in_order)
     Net_Limits lim = {.max_frame = 300000, .max_write_queue = 8u << 20};
     /* Sizes: one byte, small frames that share a read, frames that
      * straddle reads, and frames larger than the 64 KiB read buffer. */
-    static const size_t sizes[] = {1, 2, 3, 4, 5, 100, 4095, 4096, 65535,
-                                   65536, 65537, 131072, 299999, 300000, 7};
+    static const size_t sizes[] = {1,     2,      3,      4,      5,
+                                   100,   4095,   4096,   65535,  65536,
+                                   65537, 131072, 299999, 300000, 7};
     size_t nsizes = sizeof sizes / sizeof sizes[0], total = 0;
     uint8_t *expect, *p;
     Rec r;
@@ -245,7 +248,8 @@ static void push_accept(Net_Server *s, Net_Conn *c)
 
 Test(net, slow_reader_dropped_at_write_queue_limit)
 {
-    Net_Limits lim = {.max_frame = 16384, .max_write_queue = 65536,
+    Net_Limits lim = {.max_frame = 16384,
+                      .max_write_queue = 65536,
                       .heartbeat_ms = UINT32_MAX,
                       .idle_timeout_ms = UINT32_MAX};
     struct sockaddr_storage a = loopback(0);
@@ -260,7 +264,8 @@ Test(net, slow_reader_dropped_at_write_queue_limit)
     pushed = NULL;
     pushed_closed = 0;
     cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, &lim,
-                            push_accept, NULL, &srv), 0);
+                            push_accept, NULL, &srv),
+                 0);
     cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
     raw_connect(&raw, port_of(where), 0); /* never reads */
     WAIT_FOR(pushed != NULL, 2000);
@@ -376,7 +381,8 @@ Test(net, close_inside_callback_is_deferred_to_the_loop)
     loop_start();
     naccepted = 0;
     cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL,
-                            kill_accept, NULL, &srv), 0);
+                            kill_accept, NULL, &srv),
+                 0);
     cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
     rec_open(&r1, port_of(where), NULL);
     WAIT_FOR(naccepted == 1, 2000);
@@ -387,12 +393,13 @@ Test(net, close_inside_callback_is_deferred_to_the_loop)
      * reach the closed connection. */
     cr_assert_eq(net_send(r1.conn, "a", 1), 0);
     cr_assert_eq(net_send(r1.conn, "b", 1), 0);
-    WAIT_FOR(killer_closes == 1 && victim_closes == 1 && r1.closed &&
-                 r2.closed, 2000);
+    WAIT_FOR(killer_closes == 1 && victim_closes == 1 && r1.closed && r2.closed,
+             2000);
     cr_assert_eq(killer_closes, 1);
     cr_assert_eq(victim_closes, 1);
     cr_assert_eq(closed_during_frame, 0, "torn down inside a callback");
-    cr_assert(r1.reason == UV_EOF || r1.reason == UV_ECONNRESET, "%d", r1.reason);
+    cr_assert(r1.reason == UV_EOF || r1.reason == UV_ECONNRESET, "%d",
+              r1.reason);
     cr_assert_eq(net_server_conns(srv), 0);
     net_server_close(srv, NULL);
     loop_finish();
@@ -408,8 +415,9 @@ Test(net, refused_connect_reports_and_cleans_up)
 
     loop_start();
     /* Find a free port, then stop listening on it. */
-    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL,
-                            NULL, &srv), 0);
+    cr_assert_eq(
+        net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL, NULL, &srv),
+        0);
     cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
     port = port_of(where);
     net_server_close(srv, NULL);
@@ -417,18 +425,21 @@ Test(net, refused_connect_reports_and_cleans_up)
     a = loopback(port);
     memset(&r, 0, sizeof r);
     cr_assert_eq(net_connect(&test_loop, (struct sockaddr *)&a, NULL, &rec_cb,
-                             &r, &r.conn), 0);
+                             &r, &r.conn),
+                 0);
     WAIT_FOR(r.closed, 2000);
     cr_assert_eq(r.connected, UV_ECONNREFUSED);
     cr_assert_eq(r.reason, UV_ECONNREFUSED);
     cr_assert_eq(r.closed, 1);
     /* Binding a port in use passes libuv's code through. */
-    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL,
-                            NULL, &srv), 0);
+    cr_assert_eq(
+        net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL, NULL, &srv),
+        0);
     {
         Net_Server *again = NULL;
         cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL,
-                                NULL, &again), UV_EADDRINUSE);
+                                NULL, &again),
+                     UV_EADDRINUSE);
         cr_assert_null(again);
     }
     net_server_close(srv, NULL);
@@ -459,10 +470,18 @@ Test(net, addresses_parse_strictly)
 {
     struct sockaddr_storage a;
     char out[64];
-    static const char *bad[] = {"127.0.0.1", "127.0.0.1:", ":80",
-                                "127.0.0.1:65536", "127.0.0.1:-1", "a:b",
-                                "127.0.0.1:80x", "[::1]80", "[::1]:",
-                                "999.0.0.1:80", "", "[]:1"};
+    static const char *bad[] = {"127.0.0.1",
+                                "127.0.0.1:",
+                                ":80",
+                                "127.0.0.1:65536",
+                                "127.0.0.1:-1",
+                                "a:b",
+                                "127.0.0.1:80x",
+                                "[::1]80",
+                                "[::1]:",
+                                "999.0.0.1:80",
+                                "",
+                                "[]:1"};
 
     cr_assert_eq(net_addr_parse("127.0.0.1:0", &a), 0);
     cr_assert_eq(net_addr_format((struct sockaddr *)&a, out, sizeof out), 0);
