@@ -886,6 +886,48 @@ static int32_t laska_evaluate(const void *vst)
     return score[st->side] - score[st->side ^ 1];
 }
 
+/* ---- view ----------------------------------------------------------- */
+
+/* 7x7, rank 7 on top; a column shows its commander and, when taller than
+ * one piece, its height ("W3"); the detail lists it top first. */
+static int laska_view(const void *vst, Core_View *v)
+{
+    const Laska_State *st = vst;
+    static const char code[4] = {'w', 'W', 'b', 'B'};
+
+    v->rows = 7;
+    v->cols = 7;
+    for (int r = 0; r < 7; r++) {
+        v->row_label[r][0] = (char)('7' - r);
+        v->col_label[r][0] = (char)('a' + r);
+        for (int f = 0; f < 7; f++) {
+            Core_Cell *c = &v->cell[r][f];
+            int s = la_at[f][6 - r];
+            c->owner = -1;
+            if (s < 0) {
+                c->kind = CORE_CELL_LIGHT;
+                continue;
+            }
+            c->kind = CORE_CELL_DARK;
+            c->name[0] = (char)('a' + f);
+            c->name[1] = (char)('7' - r);
+            int h = st->height[s];
+            if (h == 0)
+                continue;
+            c->owner = (int8_t)(st->colour[s] & 1);
+            c->glyph[0] = code[piece_at(st, s, 0)];
+            if (h > 1) {
+                c->glyph[1] = (char)(h >= 10 ? '0' + h / 10 : '0' + h);
+                if (h >= 10)
+                    c->glyph[2] = (char)('0' + h % 10);
+            }
+            for (int i = 0; i < h && i < (int)sizeof c->detail - 1; i++)
+                c->detail[i] = code[piece_at(st, s, i)];
+        }
+    }
+    return 0;
+}
+
 const Core_Game core__laska = {
     .name = "laska",
     .title = "Laska (Lasker 1911)",
@@ -911,4 +953,5 @@ const Core_Game core__laska = {
     .options_format = laska_options_format,
     .perft = laska_perft,
     .evaluate = laska_evaluate,
+    .view = laska_view,
 };
