@@ -131,6 +131,10 @@ static void on_welcome(Lobby_Client *c, const uint8_t *p)
         return;
     }
     c->admitted = 1;
+    /* A lobby that numbers below what we hold lost the room (a restart)
+     * and it was re-registered: follow its numbering from here on. */
+    if (w.next_seq <= c->last_seq)
+        c->last_seq = w.next_seq - 1;
     if (c->cb.on_welcome != NULL)
         c->cb.on_welcome(c, &w);
 }

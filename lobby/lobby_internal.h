@@ -38,6 +38,10 @@
 #define LOBBY_LEN_ACK 9
 #define LOBBY_LEN_PRESENCE 3
 #define LOBBY_LEN_ERROR 2
+/* The largest sequence number a CREATE may start a room after (so
+ * numbers never wrap). */
+#define LOBBY_SEQ_MAX ((uint64_t)1 << 62)
+
 /* Bytes in front of the payload in DATA and FRAME. */
 #define LOBBY_DATA_HEADER 1
 #define LOBBY_FRAME_HEADER 10

@@ -413,7 +413,7 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
 
     if (refuse_if_limited(lb, m))
         return;
-    if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES)) {
+    if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX) {
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
@@ -448,7 +448,9 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
     memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[0] = 1;
-    r->next_seq = 1;
+    /* A host re-registering its room after a lobby restart goes on from
+     * the last number it has, so every peer's numbering stays valid. */
+    r->next_seq = from + 1;
     room_file(lb, r);
     r->next = lb->rooms;
     if (lb->rooms != NULL)

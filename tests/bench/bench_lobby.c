@@ -399,42 +399,41 @@ static void pl_gone(Lobby_Client *c, int reason)
 static const Lobby_Client_Callbacks pl_cb = {pl_welcome, pl_frame, pl_ack, NULL,
                                              pl_gone};
 
-/* Open a room's host and guest (not waiting). */
+/* A fresh host: key, invite and watch codes, seat secret. */
+static void host_config(Lobby_Client_Config *hc)
+{
+    memset(hc, 0, sizeof *hc);
+    lobby_random(hc->host_pk, sizeof hc->host_pk);
+    hc->role = LOBBY_ROLE_HOST;
+    lobby_code_new(hc->host_pk, &hc->invite);
+    lobby_code_new(hc->host_pk, &hc->watch);
+    lobby_random(hc->seat_secret, sizeof hc->seat_secret);
+}
+
+/* Open a room's host, wait until the room exists, then connect its guest
+ * (which echoes every frame until told otherwise). */
 static void room_open(int port, Player *host, Player *guest)
 {
     struct sockaddr_storage a = lo(port);
     Lobby_Client_Config hc, gc;
-    uint8_t pk[LOBBY_KEY_BYTES];
+    uint64_t end;
 
-    memset(&hc, 0, sizeof hc);
+    host_config(&hc);
     memset(&gc, 0, sizeof gc);
-    lobby_random(pk, sizeof pk);
-    hc.role = LOBBY_ROLE_HOST;
-    memcpy(hc.host_pk, pk, sizeof pk);
-    lobby_code_new(pk, &hc.invite);
-    lobby_code_new(pk, &hc.watch);
-    lobby_random(hc.seat_secret, sizeof hc.seat_secret);
     gc.role = LOBBY_ROLE_GUEST;
     gc.invite = hc.invite;
     lobby_random(gc.seat_secret, sizeof gc.seat_secret);
     memset(host, 0, sizeof *host);
     memset(guest, 0, sizeof *guest);
+    guest->echo = 1;
     lobby_client_new(&loop, (struct sockaddr *)&a, &hc, &pl_cb, host, 0,
                      &host->c);
-    /* The guest connects once the room exists (see callers). */
-    guest->echo = 1;
-    (void)gc;
-    host->echo = 0;
-    guest->c = NULL;
-    {
-        int ok = 0;
-        uint64_t end = uv_now(&loop) + 5000;
-        while (!(ok = host->welcomed) && !host->gone && uv_now(&loop) < end)
-            uv_run(&loop, UV_RUN_ONCE);
-        if (ok)
-            lobby_client_new(&loop, (struct sockaddr *)&a, &gc, &pl_cb, guest,
-                             0, &guest->c);
-    }
+    end = uv_now(&loop) + 5000;
+    while (!host->welcomed && !host->gone && uv_now(&loop) < end)
+        uv_run(&loop, UV_RUN_ONCE);
+    if (host->welcomed)
+        lobby_client_new(&loop, (struct sockaddr *)&a, &gc, &pl_cb, guest, 0,
+                         &guest->c);
 }
 
 static void free_player(Player *p)
@@ -630,15 +629,8 @@ static int bench_conns(const char *bin, int want)
     total = want;
     for (int r = 0; r < nrooms; r++) {
         Lobby_Client_Config hc;
-        uint8_t pk[LOBBY_KEY_BYTES];
         Player *h = &pl[r * 50];
-        memset(&hc, 0, sizeof hc);
-        lobby_random(pk, sizeof pk);
-        hc.role = LOBBY_ROLE_HOST;
-        memcpy(hc.host_pk, pk, sizeof pk);
-        lobby_code_new(pk, &hc.invite);
-        lobby_code_new(pk, &hc.watch);
-        lobby_random(hc.seat_secret, sizeof hc.seat_secret);
+        host_config(&hc);
         watch[r] = hc.watch;
         lobby_client_new(&loop, (struct sockaddr *)&a, &hc, &pl_cb, h, 0,
                          &h->c);

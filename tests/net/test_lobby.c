@@ -891,3 +891,95 @@ Test(lobby, tabula_lobby_usage_errors)
              "%s lobby --help | grep -q 'listening: HOST:PORT'", TABULA_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 0);
 }
+
+Test(lobby, peers_reregister_after_a_lobby_restart)
+{
+    Room r;
+    Peer host, guest;
+    Lobby_Limits lim = {0};
+    struct sockaddr_storage a;
+
+    loop_start();
+    lobby_start(&lim);
+    room_make(&r);
+    peer_host(&host, &r, 0);
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    peer_say(&host, "one");
+    peer_say(&host, "two");
+    WAIT_FOR(guest.nframes == 2, 2000);
+    peer_say(&guest, "three");
+    WAIT_FOR(host.nframes == 1, 2000);
+    cr_assert_eq(lobby_client_last_seq(host.c), 3);
+
+    /* The lobby goes away and a new one starts on the same port. */
+    lobby_stop();
+    WAIT_FOR(host.disconnected && guest.disconnected, 2000);
+    cr_assert_eq(host.disconnected + guest.disconnected, 2);
+    a = loopback(lobby_port);
+    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, NULL, &lobby), 0);
+    lobby_gone = 0;
+
+    /* The host re-registers from its last number; the guest comes back
+     * with its secret and takes the free seat again. */
+    cr_assert_eq(lobby_client_resume(host.c, lobby_client_last_seq(host.c)), 0);
+    WAIT_FOR(host.welcomed == 2, 2000);
+    cr_assert_eq(host.welcomed, 2);
+    cr_assert_eq(host.w.next_seq, 4, "numbering must go on from 3");
+    cr_assert_eq(lobby_client_resume(guest.c, lobby_client_last_seq(guest.c)),
+                 0);
+    WAIT_FOR(guest.welcomed == 2, 2000);
+    cr_assert_eq(guest.welcomed, 2);
+    cr_assert_eq(guest.w.role, LOBBY_ROLE_GUEST);
+    peer_say(&guest, "four");
+    WAIT_FOR(host.nframes == 2, 2000);
+    cr_assert_eq(host.seq[1], 4);
+    cr_assert_str_eq(host.text[1], "four");
+    peer_say(&host, "five");
+    WAIT_FOR(guest.nframes == 3, 2000);
+    cr_assert_eq(guest.seq[2], 5);
+
+    /* A client that holds more than a lobby knows follows the lobby. */
+    lobby_client_close(guest.c);
+    WAIT_FOR(guest.disconnected == 2, 2000);
+    cr_assert_eq(lobby_client_resume(guest.c, 40), 0);
+    WAIT_FOR(guest.welcomed == 3, 2000);
+    cr_assert_eq(lobby_client_last_seq(guest.c), 5);
+    peer_say(&host, "six");
+    WAIT_FOR(guest.nframes == 4, 2000);
+    cr_assert_eq(guest.seq[3], 6, "frames after a renumbering get through");
+    peer_free(&guest);
+    peer_free(&host);
+    lobby_stop();
+    loop_finish();
+}
+
+Test(lobby, spectator_places_are_limited_and_empty_rooms_expire)
+{
+    Lobby_Limits lim = {.max_spectators = 2, .empty_room_ms = 200};
+    Room r;
+    Peer host, s[3];
+
+    loop_start();
+    lobby_start(&lim);
+    room_make(&r);
+    peer_host(&host, &r, 0);
+    for (int i = 0; i < 3; i++)
+        peer_watch(&s[i], r.watch.text, 0);
+    cr_assert_eq(s[0].welcomed + s[1].welcomed, 2);
+    WAIT_FOR(s[2].disconnected, 2000);
+    cr_assert_eq(s[2].reason, TB_E_FULL);
+    for (int i = 0; i < 3; i++)
+        peer_free(&s[i]);
+    peer_free(&host);
+    WAIT_FOR(stats().members == 0, 2000);
+    cr_assert_eq(stats().rooms, 1, "a room outlives a short absence");
+    WAIT_FOR(stats().rooms == 0, 3000);
+    cr_assert_eq(stats().rooms, 0, "an empty room was never dropped");
+    /* Its codes are unknown now. */
+    peer_watch(&s[0], r.watch.text, 0);
+    WAIT_FOR(s[0].disconnected, 2000);
+    cr_assert_eq(s[0].reason, TB_E_CODE);
+    peer_free(&s[0]);
+    lobby_stop();
+    loop_finish();
+}
