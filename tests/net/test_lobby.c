@@ -983,3 +983,29 @@ Test(lobby, spectator_places_are_limited_and_empty_rooms_expire)
     lobby_stop();
     loop_finish();
 }
+
+Test(lobby, wrong_codes_are_rate_limited_for_the_whole_lobby)
+{
+    /* Many guesses allowed per address, but only 1 a second in all. */
+    Lobby_Limits lim = {
+        .guess_burst = 100, .guess_refill_ms = 1, .guess_global_per_s = 2};
+    Room wrong;
+    Peer p;
+    int refused = 0, codes = 0;
+
+    loop_start();
+    lobby_start(&lim);
+    for (int i = 0; i < 4; i++) {
+        room_make(&wrong);
+        peer_watch(&p, wrong.watch.text, 0);
+        WAIT_FOR(p.disconnected, 2000);
+        codes += p.reason == TB_E_CODE;
+        refused += p.reason == TB_E_RATE;
+        peer_free(&p);
+    }
+    cr_assert_eq(codes, 1, "wrong codes answered: %d", codes);
+    cr_assert_eq(refused, 3);
+    cr_assert_eq(stats().bad_codes, 1);
+    lobby_stop();
+    loop_finish();
+}
