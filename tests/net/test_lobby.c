@@ -988,7 +988,7 @@ Test(lobby, wrong_codes_are_rate_limited_for_the_whole_lobby)
 {
     /* Many guesses allowed per address, but only 1 a second in all. */
     Lobby_Limits lim = {
-        .guess_burst = 100, .guess_refill_ms = 1, .guess_global_per_s = 2};
+        .guess_burst = 100, .guess_refill_ms = 1, .guess_global_per_s = 1};
     Room wrong;
     Peer p;
     int refused = 0, codes = 0;
