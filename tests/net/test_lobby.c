@@ -679,7 +679,7 @@ Test(lobby, limits_on_rooms_and_payload)
 
 Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
 {
-    Lobby_Limits lim = {.hello_timeout_ms = 300};
+    Lobby_Limits lim = {.hello_timeout_ms = 1000};
     Room r;
     Peer host, guest, spect;
     Raw_Peer bad[8];

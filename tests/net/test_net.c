@@ -294,7 +294,7 @@ Test(net, slow_reader_dropped_at_write_queue_limit)
 
 Test(net, heartbeats_keep_quiet_link_and_silence_times_out)
 {
-    Net_Limits lim = {.heartbeat_ms = 20, .idle_timeout_ms = 120};
+    Net_Limits lim = {.heartbeat_ms = 20, .idle_timeout_ms = 400};
     Raw_Peer silent;
     Rec r;
 
@@ -302,7 +302,7 @@ Test(net, heartbeats_keep_quiet_link_and_silence_times_out)
     echo_start(&lim);
     rec_open(&r, echo.port, &lim);
     /* Both ends send only heartbeats for well over the idle timeout. */
-    loop_for(600);
+    loop_for(1200);
     cr_assert_eq(r.closed, 0, "heartbeats did not keep the link");
     cr_assert_eq(echo.closes, 0);
     cr_assert_eq(echo.frames, 0, "a heartbeat reached the user");
