@@ -955,7 +955,7 @@ Test(lobby, peers_reregister_after_a_lobby_restart)
 
 Test(lobby, spectator_places_are_limited_and_empty_rooms_expire)
 {
-    Lobby_Limits lim = {.max_spectators = 2, .empty_room_ms = 200};
+    Lobby_Limits lim = {.max_spectators = 2, .empty_room_ms = 500};
     Room r;
     Peer host, s[3];
 
