@@ -38,7 +38,7 @@ struct Net_Conn {
     uint8_t hdr[NET_HEADER_BYTES];
     size_t hdr_have;
     uint8_t *body; /* a frame split across reads */
-    uint32_t body_len, body_have;
+    uint32_t body_len, body_have, body_cap;
     char peer[64];
     char peer_host[64];
 };
@@ -428,7 +428,11 @@ static void conn_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
                 conn_deliver(c, frame, len);
                 continue;
             }
-            c->body = malloc(len);
+            /* Memory follows the bytes that really arrive, not the
+             * length a peer announces: a peer that sends only headers
+             * costs 4 KiB, not max_frame. */
+            c->body_cap = len < 4096 ? len : 4096;
+            c->body = malloc(c->body_cap);
             if (c->body == NULL) {
                 net_close(c, TB_E_NOMEM);
                 return;
@@ -439,6 +443,21 @@ static void conn_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
             size_t take = c->body_len - c->body_have;
             if (take > n)
                 take = n;
+            if (c->body_have + take > c->body_cap) {
+                size_t cap = (size_t)c->body_cap * 2;
+                uint8_t *grown;
+                if (cap < c->body_have + take)
+                    cap = c->body_have + take;
+                if (cap > c->body_len)
+                    cap = c->body_len;
+                grown = realloc(c->body, cap);
+                if (grown == NULL) {
+                    net_close(c, TB_E_NOMEM);
+                    return;
+                }
+                c->body = grown;
+                c->body_cap = (uint32_t)cap;
+            }
             memcpy(c->body + c->body_have, p, take);
             c->body_have += (uint32_t)take;
             p += take;

@@ -2,7 +2,9 @@
  * net.h: Tabula's TCP transport over libuv. A connection carries frames:
  * opaque byte strings, each sent as a 4-byte big-endian length and then
  * the bytes. A length of zero is a heartbeat and never reaches the user.
- * The length is checked against a cap before anything is allocated.
+ * The length is checked against a cap before anything is allocated, and
+ * the buffer of a frame split across reads grows with the bytes that
+ * really arrive, so a peer that only announces large frames costs little.
  * Every connection has a bounded write queue: a peer that reads too slowly
  * (a spectator on a bad link) is dropped instead of growing memory. Peers
  * send a heartbeat after a quiet interval and are closed when nothing at
