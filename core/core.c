@@ -171,6 +171,12 @@ int core_play(Core_Position *pos, const Core_Move *mv)
         return TB_E_ARG;
     if (g->status(cstate_of(pos)).outcome != CORE_ONGOING)
         return TB_E_OVER;
+    if (g->legal != NULL) {
+        if (!g->legal(cstate_of(pos), mv))
+            return TB_E_ILLEGAL;
+        g->make(state_of(pos), mv);
+        return 0;
+    }
     Core_Move *buf = malloc(g->max_moves * sizeof *buf);
     if (buf == NULL)
         return TB_E_NOMEM;

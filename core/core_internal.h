@@ -50,6 +50,11 @@ struct Core_Game {
     int32_t (*evaluate)(const void *st);
     /* A drawable picture (may be NULL: TB_E_STATE). v is zeroed. */
     int (*view)(const void *st, Core_View *v);
+    /* Optional: 1 when mv (any bytes at all) is exactly one of the moves
+     * `moves` would list for st, else 0. When set, core_play asks this
+     * instead of listing every move, so validating a move never depends
+     * on max_moves (Football chess, whose lists can be very long). */
+    int (*legal)(const void *st, const Core_Move *mv);
 };
 
 /* The games, in the fixed order of core_game_at (games.c). */
