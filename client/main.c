@@ -16,6 +16,7 @@ static const Cli_Command commands[] = {
     {"demo", cli_demo, "play a full bot-vs-bot game and print it"},
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
+    {"synctest", cli_synctest, "check determinism on seeded random games"},
 };
 
 static void usage(FILE *out)
