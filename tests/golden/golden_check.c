@@ -13,6 +13,9 @@
  *       BLAKE2b-256 over the encodings, position strings, move notations
  *       and results of GAMES seeded random games. Every build must print
  *       the same lines.
+ *   golden_check --host
+ *       prints the build's byte order, pointer size and char signedness
+ *       (what the matrix varies), for the record.
  *   golden_check --dump GAME [--options O] [--position P]
  *                (--seed S --plies N | MOVE...)
  *       prints "start HEX", "move NOTATION HEX" per ply and "result O R",
@@ -524,6 +527,13 @@ int main(int argc, char **argv)
 {
     int rc = 0;
 
+    if (argc == 2 && strcmp(argv[1], "--host") == 0) {
+        const uint16_t one = 1;
+        printf("%s-endian,%zu-bit,char-%s\n",
+               *(const uint8_t *)&one ? "little" : "big",
+               8 * sizeof(void *), (char)-1 < 0 ? "signed" : "unsigned");
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "--dump") == 0)
         return dump(argc - 2, argv + 2);
     if (argc == 4 && strcmp(argv[1], "--digest") == 0) {
