@@ -83,14 +83,14 @@ typedef struct Sync_Args {
 typedef struct Sync {
     const Core_Game *g;
     const Sync_Args *args;
-    Core_Position *live;    /* the position played with core_play */
-    Core_Position *other;   /* scratch: decoded, copy-made, parsed */
-    Core_Position **stack;  /* perft: one position per depth */
+    Core_Position *live;              /* the position played with core_play */
+    Core_Position *other;             /* scratch: decoded, copy-made, parsed */
+    Core_Position **stack;            /* perft: one position per depth */
     Core_Position *plant_a, *plant_b; /* scratch of the planted faults */
-    Core_Move *moves;       /* live's legal moves */
-    Core_Move *moves2;      /* another position's legal moves */
-    Core_Move *stack_moves; /* perft: max_moves per depth */
-    Core_Move *played;      /* the move list since the start */
+    Core_Move *moves;                 /* live's legal moves */
+    Core_Move *moves2;                /* another position's legal moves */
+    Core_Move *stack_moves;           /* perft: max_moves per depth */
+    Core_Move *played;                /* the move list since the start */
     uint8_t *enc1, *enc2;
     size_t enc_cap;
     char *text1, *text2;
@@ -276,8 +276,8 @@ static int own_perft(Sync *s, unsigned level, unsigned depth, uint64_t *nodes)
 
 /* For a planted fault: the index of a legal move of pos (listed in
  * mv[0..n)) whose result differs from that of mv[pick], or n if none. */
-static size_t other_move(Sync *s, const Core_Position *pos,
-                         const Core_Move *mv, size_t n, size_t pick)
+static size_t other_move(Sync *s, const Core_Position *pos, const Core_Move *mv,
+                         size_t n, size_t pick)
 {
     core_position_copy(s->plant_a, pos);
     core_make(s->plant_a, &mv[pick]);
@@ -348,11 +348,10 @@ static int check_encoding(Sync *s, size_t n)
     if (rc < 0)
         return sync_error(s, "(a) encoding", "core_moves", rc, s->other);
     if (rc > 0)
-        return sync_fail(s, "(a) encoding",
-                         "legal moves differ after decoding", "live", s->live,
-                         "decoded", s->other);
-    /* Fold the hash into the run's digest (FNV-style over its first 8
-     * bytes, then mixed), which every build must reproduce. */
+        return sync_fail(s, "(a) encoding", "legal moves differ after decoding",
+                         "live", s->live, "decoded", s->other);
+    /* Fold the hash into the run's digest (its first 8 bytes XORed in,
+     * then one splitmix64 step), which every build must reproduce. */
     uint64_t word = 0;
     for (int i = 0; i < 8; i++)
         word = word << 8 | h1[i];
@@ -428,8 +427,8 @@ static int check_notation(Sync *s, size_t n)
             if (core_move_format(s->live, &mv, back, sizeof back) != 0)
                 back[0] = '\0';
             snprintf(what, sizeof what,
-                     "move %zu: '%s' parses to another move '%s'", i + 1,
-                     text, back);
+                     "move %zu: '%s' parses to another move '%s'", i + 1, text,
+                     back);
             return sync_fail(s, "(d) notation", what, "live", s->live, NULL,
                              NULL);
         }
@@ -482,8 +481,9 @@ static int play_checked(Sync *s, size_t n, size_t pick)
     if (rc < 0)
         return sync_error(s, "(c) make", "core_encode", rc, s->live);
     if (rc > 0)
-        return sync_fail(s, "(c) make", "core_make on a copy and core_play differ",
-                         "live", s->live, "copy-made", s->other);
+        return sync_fail(s, "(c) make",
+                         "core_make on a copy and core_play differ", "live",
+                         s->live, "copy-made", s->other);
     return 0;
 }
 
@@ -518,8 +518,8 @@ static int check_replay(Sync *s)
             rc = core_play(fresh, mv);
     }
     if (rc != 0) {
-        int ret = sync_error(s, "(b) replay", "core_play while replaying", rc,
-                             fresh);
+        int ret =
+            sync_error(s, "(b) replay", "core_play while replaying", rc, fresh);
         core_position_free(fresh);
         return ret;
     }
@@ -698,9 +698,8 @@ static int read_count(const char *flag, const char *text, uint64_t lo,
     *out = v;
     return 0;
 bad:
-    fprintf(stderr, "tabula synctest: bad %s '%s'; expected %llu..%llu\n",
-            flag, cli_token(text), (unsigned long long)lo,
-            (unsigned long long)hi);
+    fprintf(stderr, "tabula synctest: bad %s '%s'; expected %llu..%llu\n", flag,
+            cli_token(text), (unsigned long long)lo, (unsigned long long)hi);
     return CLI_EXIT_USAGE;
 }
 
@@ -725,7 +724,11 @@ static int read_plant(Sync_Plant *out)
 
 int cli_synctest(int argc, char **argv)
 {
-    Sync_Args args = {NULL, NULL, SYNC_DEFAULT_GAMES, 1, SYNC_DEFAULT_PLIES,
+    Sync_Args args = {NULL,
+                      NULL,
+                      SYNC_DEFAULT_GAMES,
+                      1,
+                      SYNC_DEFAULT_PLIES,
                       SYNC_DEFAULT_PERFT};
     Sync_Plant plant;
     uint64_t v;

@@ -118,8 +118,8 @@ static void expect_caught(const char *plant, const char *check,
     char env[64], want[64];
     snprintf(env, sizeof env, "TABULA_SYNCTEST_PLANT=%s", plant);
     Synctest_Run *r = synctest(env, "laska --games 50");
-    cr_assert_eq(r->status, 1, "plant %s: status %d\n%s\n%s", plant,
-                 r->status, r->out, r->err);
+    cr_assert_eq(r->status, 1, "plant %s: status %d\n%s\n%s", plant, r->status,
+                 r->out, r->err);
     snprintf(want, sizeof want, "synctest: FAILED %s: game laska, game #",
              check);
     cr_assert(strncmp(r->out, want, strlen(want)) == 0,
@@ -129,8 +129,8 @@ static void expect_caught(const char *plant, const char *check,
                        r->out);
     if (second_state != NULL) {
         char label[64];
-        snprintf(label, sizeof label, "\nstate %s:\n  position: ",
-                 second_state);
+        snprintf(label, sizeof label,
+                 "\nstate %s:\n  position: ", second_state);
         cr_assert_not_null(strstr(r->out, label), "plant %s:\n%s", plant,
                            r->out);
     }
@@ -171,10 +171,9 @@ Test(synctest, planted_position_fault_is_caught_by_e)
 Test(synctest, bad_arguments_exit_2)
 {
     static const char *const bad[] = {
-        "--games 0",       "--games x",        "--games",
-        "--plies 0",       "--plies 100001",   "--perft 5",
-        "--seed -1",       "chess",            "--options x=1",
-        "laska --frob 1",  "laska laska",      "--games 1e3",
+        "--games 0",      "--games x",      "--games",     "--plies 0",
+        "--plies 100001", "--perft 5",      "--seed -1",   "chess",
+        "--options x=1",  "laska --frob 1", "laska laska", "--games 1e3",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Synctest_Run *r = synctest("", bad[i]);
@@ -193,10 +192,9 @@ Test(synctest, help_names_every_check)
 {
     Synctest_Run *r = synctest("", "--help");
     cr_assert_eq(r->status, 0);
-    cr_assert(strncmp(r->out, "usage: tabula synctest", 22) == 0, "%s",
-              r->out);
-    static const char *const checks[] = {"(a)", "(b)", "(c)", "(d)", "(e)",
-                                         "--games", "--seed", "--plies"};
+    cr_assert(strncmp(r->out, "usage: tabula synctest", 22) == 0, "%s", r->out);
+    static const char *const checks[] = {"(a)", "(b)",     "(c)",    "(d)",
+                                         "(e)", "--games", "--seed", "--plies"};
     for (size_t i = 0; i < 8; i++)
         cr_assert_not_null(strstr(r->out, checks[i]), "%s", checks[i]);
     /* The test-only switch stays out of the user's help. */

@@ -243,12 +243,15 @@ Test(golden, a_changed_hash_or_move_is_caught, .init = setup)
     /* Two plies swapped: illegal or a different state. */
     static const char swapped[] =
         "game laska\nvector swapped\n"
-        "start 5b98f0728b77fe54b0f28e3e29b5925f0ffb186e392c036be2018e3732624702\n"
-        "move c3-d4 c984df116645b1d64a40757758904a32fc5ceba0f79fabf342adbc363817322a\n";
+        "start "
+        "5b98f0728b77fe54b0f28e3e29b5925f0ffb186e392c036be2018e3732624702\n"
+        "move c3-d4 "
+        "c984df116645b1d64a40757758904a32fc5ceba0f79fabf342adbc363817322a\n";
     f = fmemopen((void *)swapped, sizeof swapped - 1, "r");
     cr_assert_eq(walk_file(f, &w), -1);
     fclose(f);
-    cr_assert_not_null(strstr(w.err, "line 4: state hash differs"), "%s", w.err);
+    cr_assert_not_null(strstr(w.err, "line 4: state hash differs"), "%s",
+                       w.err);
 }
 
 /*

@@ -178,7 +178,8 @@ static uint8_t *encode(const Core_Position *pos, size_t *len)
 }
 
 /* The state hash: BLAKE2b-256 of the encoding, as lowercase hex. */
-static int state_hash_hex(const Core_Position *pos, char out[2 * HASH_BYTES + 1])
+static int state_hash_hex(const Core_Position *pos,
+                          char out[2 * HASH_BYTES + 1])
 {
     uint8_t h[HASH_BYTES];
     size_t len = 0;
@@ -492,8 +493,7 @@ static int dump(int argc, char **argv)
         Core_Move mv;
         size_t n = 0;
         if (random) {
-            if (plies-- == 0 || core_moves(pos, moves, cap, &n) != 0 ||
-                n == 0)
+            if (plies-- == 0 || core_moves(pos, moves, cap, &n) != 0 || n == 0)
                 break;
             mv = moves[splitmix(&rng) % (uint64_t)n];
         } else {
@@ -530,8 +530,8 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "--host") == 0) {
         const uint16_t one = 1;
         printf("%s-endian,%zu-bit,char-%s\n",
-               *(const uint8_t *)&one ? "little" : "big",
-               8 * sizeof(void *), (char)-1 < 0 ? "signed" : "unsigned");
+               *(const uint8_t *)&one ? "little" : "big", 8 * sizeof(void *),
+               (char)-1 < 0 ? "signed" : "unsigned");
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--dump") == 0)
