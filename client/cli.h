@@ -17,6 +17,7 @@
 int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_play(int argc, char **argv);
 int cli_synctest(int argc, char **argv);
 
 /* True when arg is -h or --help. */

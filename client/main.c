@@ -14,6 +14,7 @@ typedef struct Cli_Command {
 
 static const Cli_Command commands[] = {
     {"demo", cli_demo, "play a full bot-vs-bot game and print it"},
+    {"play", cli_play, "play a local game against a bot"},
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
     {"synctest", cli_synctest, "check determinism on seeded random games"},

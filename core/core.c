@@ -308,6 +308,16 @@ int32_t core_evaluate(const Core_Position *pos)
     return pos->game->evaluate(cstate_of(pos));
 }
 
+int core_view(const Core_Position *pos, Core_View *v)
+{
+    if (pos == NULL || v == NULL)
+        return TB_E_ARG;
+    memset(v, 0, sizeof *v);
+    if (pos->game->view == NULL)
+        return TB_E_STATE;
+    return pos->game->view(cstate_of(pos), v);
+}
+
 static int perft_rec(const Core_Game *g, const void *st, unsigned depth,
                      Core_Move *moves, unsigned char *states, uint64_t *nodes)
 {

@@ -238,6 +238,50 @@ int core_perft(const Core_Position *pos, unsigned depth, uint64_t *nodes);
  */
 int32_t core_evaluate(const Core_Position *pos);
 
+/* ---- a drawable view -------------------------------------------------- */
+
+#define CORE_VIEW_MAX_ROWS 16
+#define CORE_VIEW_MAX_COLS 16
+
+/* What a cell of the drawn board is. */
+typedef enum Core_Cell_Kind {
+    CORE_CELL_BLANK = 0, /* not part of the board: draw nothing */
+    CORE_CELL_LIGHT,     /* a light square (or a white hexagon) */
+    CORE_CELL_DARK,      /* a dark square (or a black pentagon) */
+    CORE_CELL_GOAL,      /* a goal square (Football chess) */
+    CORE_CELL_NET        /* the net (Chess volleyball) */
+} Core_Cell_Kind;
+
+typedef struct Core_Cell {
+    uint8_t kind;    /* Core_Cell_Kind */
+    int8_t owner;    /* CORE_WHITE, CORE_BLACK, or -1 for none / neutral */
+    char name[8];    /* square or field name ("c3"), "" when not playable */
+    char glyph[8];   /* what stands there, e.g. "W3" or "K"; "" if empty */
+    char detail[48]; /* longer description, e.g. a column top first */
+} Core_Cell;
+
+/*
+ * A board as rows of cells, row 0 drawn at the top, as White sees it.
+ * Labels name the rows and columns; status is a game line such as the
+ * score, set or serve ("" when the game has none).
+ */
+typedef struct Core_View {
+    int rows;
+    int cols;
+    Core_Cell cell[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
+    char row_label[CORE_VIEW_MAX_ROWS][4];
+    char col_label[CORE_VIEW_MAX_COLS][4];
+    char status[96];
+} Core_View;
+
+/*
+ * core_view: fill v with a drawable picture of pos. Square names in the
+ * cells are the ones the game's notation uses, so a front end can match
+ * the squares of a move's notation to cells.
+ * Errors: TB_E_STATE (the game has no view).
+ */
+int core_view(const Core_Position *pos, Core_View *v);
+
 /* Names for results, stable for logs and scripts. */
 const char *core_outcome_name(Core_Outcome o);  /* "1-0", "0-1", "1/2-1/2", "*", "aborted" */
 const char *core_reason_name(Core_Reason r);    /* "checkmate", "repetition", ... */

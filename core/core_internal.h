@@ -48,6 +48,8 @@ struct Core_Game {
     int (*perft)(const void *st, unsigned depth, uint64_t *nodes);
     /* Static evaluation for the side to move (may be NULL: 0). */
     int32_t (*evaluate)(const void *st);
+    /* A drawable picture (may be NULL: TB_E_STATE). v is zeroed. */
+    int (*view)(const void *st, Core_View *v);
 };
 
 /* The games, in the fixed order of core_game_at (games.c). */

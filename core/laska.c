@@ -62,6 +62,9 @@ static int8_t la_at[7][7];           /* square at (file, rank), or -1 */
 static uint8_t la_bit[LA_SQUARES];   /* board bit of a square */
 static int8_t la_sq[64];             /* square of a board bit, or -1 */
 static uint64_t la_board;            /* bits of the 25 squares */
+static uint64_t la_jump_mid[LA_SQUARES][4]; /* bit jumped, 0 if none */
+static uint64_t la_jump_land[LA_SQUARES][4]; /* bit landed on */
+static int8_t la_jump_to[LA_SQUARES][4];     /* square landed on, or -1 */
 static const int la_step[4] = {-9, -7, 7, 9}; /* SW, SE, NW, NE */
 static uint64_t la_z[LA_SQUARES][24][4]; /* square, depth, piece code */
 static uint64_t la_z_side;
@@ -96,6 +99,15 @@ static void la_init_tables(void)
                               : la_at[f][r];
         }
     }
+    for (int s = 0; s < LA_SQUARES; s++)
+        for (int d = 0; d < 4; d++) {
+            int mid = la_nb[s][d], land = mid < 0 ? -1 : la_nb[mid][d];
+            la_jump_to[s][d] = (int8_t)land;
+            if (land >= 0) {
+                la_jump_mid[s][d] = UINT64_C(1) << la_bit[mid];
+                la_jump_land[s][d] = UINT64_C(1) << la_bit[land];
+            }
+        }
     for (int s = 0; s < LA_SQUARES; s++)
         for (int d = 0; d < 24; d++)
             for (int p = 0; p < 4; p++)
@@ -199,16 +211,10 @@ static size_t capture_dfs(Gen *g, uint64_t empty, uint64_t enemy,
 
     directions(side, officer, &lo, &hi);
     for (int d = lo; d <= hi; d++) {
-        int mid = la_nb[cur][d];
-        if (mid < 0)
+        uint64_t mbit = la_jump_mid[cur][d];
+        if (!(enemy & mbit & ~jumped) || !(empty & la_jump_land[cur][d]))
             continue;
-        int land = la_nb[mid][d];
-        if (land < 0)
-            continue;
-        uint64_t mbit = UINT64_C(1) << la_bit[mid];
-        uint64_t lbit = UINT64_C(1) << la_bit[land];
-        if (!(enemy & mbit) || (jumped & mbit) || !(empty & lbit))
-            continue;
+        int land = la_jump_to[cur][d];
         path[len] = (uint8_t)land;
         size_t more = 0;
         /* Promotion ends the move (D-LA-6). */
@@ -295,6 +301,12 @@ static size_t generate(const Laska_State *st, Gen *g)
 static void update_drawn(Laska_State *st)
 {
     int seen = 0;
+    /* A third occurrence needs two earlier ones at least 4 plies apart
+     * in the window (each side must move away and back). */
+    if (st->nhist < 9 && st->quiet < LA_MOVE_RULE && st->ply < LA_PLY_CAP) {
+        st->drawn = CORE_REASON_NONE;
+        return;
+    }
     for (int i = 0; i < st->nhist; i++)
         seen += st->hist[i] == st->key;
     if (seen >= 3)
@@ -874,6 +886,48 @@ static int32_t laska_evaluate(const void *vst)
     return score[st->side] - score[st->side ^ 1];
 }
 
+/* ---- view ----------------------------------------------------------- */
+
+/* 7x7, rank 7 on top; a column shows its commander and, when taller than
+ * one piece, its height ("W3"); the detail lists it top first. */
+static int laska_view(const void *vst, Core_View *v)
+{
+    const Laska_State *st = vst;
+    static const char code[4] = {'w', 'W', 'b', 'B'};
+
+    v->rows = 7;
+    v->cols = 7;
+    for (int r = 0; r < 7; r++) {
+        v->row_label[r][0] = (char)('7' - r);
+        v->col_label[r][0] = (char)('a' + r);
+        for (int f = 0; f < 7; f++) {
+            Core_Cell *c = &v->cell[r][f];
+            int s = la_at[f][6 - r];
+            c->owner = -1;
+            if (s < 0) {
+                c->kind = CORE_CELL_LIGHT;
+                continue;
+            }
+            c->kind = CORE_CELL_DARK;
+            c->name[0] = (char)('a' + f);
+            c->name[1] = (char)('7' - r);
+            int h = st->height[s];
+            if (h == 0)
+                continue;
+            c->owner = (int8_t)(st->colour[s] & 1);
+            c->glyph[0] = code[piece_at(st, s, 0)];
+            if (h > 1) {
+                c->glyph[1] = (char)(h >= 10 ? '0' + h / 10 : '0' + h);
+                if (h >= 10)
+                    c->glyph[2] = (char)('0' + h % 10);
+            }
+            for (int i = 0; i < h && i < (int)sizeof c->detail - 1; i++)
+                c->detail[i] = code[piece_at(st, s, i)];
+        }
+    }
+    return 0;
+}
+
 const Core_Game core__laska = {
     .name = "laska",
     .title = "Laska (Lasker 1911)",
@@ -899,4 +953,5 @@ const Core_Game core__laska = {
     .options_format = laska_options_format,
     .perft = laska_perft,
     .evaluate = laska_evaluate,
+    .view = laska_view,
 };

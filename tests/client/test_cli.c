@@ -26,16 +26,28 @@ static void slurp(const char *path, char *buf, size_t cap)
     buf[n] = '\0';
 }
 
+/* Run `printf INPUT | tabula ARGS` (both already shell-quoted). */
+static Run *run_input(const char *input, const char *args);
+
 /* Run `tabula ARGS` (ARGS already shell-quoted). */
 static Run *run(const char *args)
+{
+    return run_input(NULL, args);
+}
+
+static Run *run_input(const char *input, const char *args)
 {
     static Run r;
     char out[] = "/tmp/tabula-cli-outXXXXXX", err[] = "/tmp/tabula-cli-errXXXXXX";
     int fo = mkstemp(out), fe = mkstemp(err);
     cr_assert(fo >= 0 && fe >= 0);
     char cmd[16384];
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", TABULA_BINARY,
-             args, out, err);
+    if (input == NULL)
+        snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", TABULA_BINARY,
+                 args, out, err);
+    else
+        snprintf(cmd, sizeof cmd, "printf '%s' | %s %s >%s 2>%s", input,
+                 TABULA_BINARY, args, out, err);
     int st = system(cmd);
     cr_assert(WIFEXITED(st), "'%s' did not exit normally", args);
     r.status = WEXITSTATUS(st);
@@ -142,4 +154,33 @@ Test(cli, demo_plays_to_the_end_with_hashes)
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_assert(strncmp(r->out, "game ", 5) == 0, "%s", r->out);
     cr_assert_not_null(strstr(r->out, "\nlaska "), "%s", r->out);
+}
+
+Test(cli, play_line_mode_reads_moves_and_prints_plies)
+{
+    /* Black's only reply to c3-d4 is e5xc3; a bad line is refused and
+     * play goes on; takeback undoes the whole move against a bot. */
+    Run *r = run_input("c3-d4\\nzz9\\nc3-d4\\ntakeback\\n9-13\\nresign\\n",
+                       "play laska --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    static const char want[] = "ply 1 white c3-d4\n"
+                               "ply 2 black e5xc3\n"
+                               "takeback 2\n"
+                               "ply 1 white c3-d4\n"
+                               "ply 2 black e5xc3\n"
+                               "result: 0-1 (resign)\n"
+                               "final-hash: ";
+    cr_assert(strncmp(r->out, want, strlen(want)) == 0, "got:\n%s", r->out);
+    cr_assert_eq(strlen(r->out), strlen(want) + 64 + 1, "%s", r->out);
+    cr_assert_not_null(strstr(r->err, "'zz9': malformed move notation"),
+                       "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "'c3-d4': illegal move"), "%s", r->err);
+}
+
+Test(cli, play_with_two_bots_finishes)
+{
+    Run *r = run("play laska --as none --bot=1 --seed 7");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "\nresult: "), "%s", r->out);
+    cr_assert_null(strstr(r->out, "(unfinished)"), "%s", r->out);
 }

@@ -429,6 +429,16 @@ Test(laska, hundred_officer_plies_draw_D_LA_8)
     core_position_free(pos);
 }
 
+Test(laska, game_capped_at_1000_plies_G_LA_2)
+{
+    Core_Position *pos = at("w a1W g7B 0 999");
+    play(pos, "a1-b2");
+    Core_Status st = core_status(pos);
+    cr_assert_eq(st.outcome, CORE_DRAW);
+    cr_assert_eq(st.reason, CORE_REASON_MOVE_RULE);
+    core_position_free(pos);
+}
+
 Test(laska, threefold_repetition_draws_D_ALL_2)
 {
     Core_Position *pos = at("w a1W g7B");

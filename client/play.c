@@ -1,0 +1,262 @@
+/*
+ * play.c: `tabula play GAME`, a local game against a bot (or two bots, or
+ * two people at one keyboard) with no network. On a terminal it opens the
+ * full-screen board; otherwise it is line mode: moves are read from
+ * standard input one per line, and every ply is printed, so the command
+ * can be scripted.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "cli.h"
+#include "proto.h"
+#include "session.h"
+#include "tui.h"
+
+static const char play_help[] =
+    "usage: tabula play GAME [--bot[=LEVEL]] [--as white|black|both|none]\n"
+    "                   [--seed S] [--position POS] [--options OPTS]\n"
+    "                   [--line]\n"
+    "\n"
+    "Plays GAME locally. By default you play White against a level 2 bot.\n"
+    "  --bot[=LEVEL]   the bot's level, 1 (weakest) to 8\n"
+    "  --as SIDE       the side(s) you play; 'none' lets two bots play\n"
+    "  --seed S        the bots' tie-breaking seed (same seed, same game)\n"
+    "  --line          line mode even on a terminal\n"
+    "On a terminal: select squares with the arrows and Enter (or the\n"
+    "mouse), or type a move; ? shows the keys. In line mode each line of\n"
+    "standard input is a move or a command (resign, takeback, board,\n"
+    "moves, quit); each ply is printed as 'ply N SIDE MOVE', and the end\n"
+    "as 'result: R (REASON)' and 'final-hash: HEX'.\n";
+
+static const char *side_name(int side)
+{
+    return side == CORE_WHITE ? "white" : "black";
+}
+
+static void print_board(const Session *s)
+{
+    Core_View v;
+    if (core_view(s->pos, &v) != 0) {
+        char text[CORE_POSITION_TEXT_MAX];
+        if (core_position_format(s->pos, text, sizeof text) == 0)
+            printf("%s\n", text);
+        return;
+    }
+    for (int r = 0; r < v.rows; r++) {
+        printf("%3s ", v.row_label[r]);
+        for (int c = 0; c < v.cols; c++) {
+            const Core_Cell *cell = &v.cell[r][c];
+            const char *g = cell->glyph[0] ? cell->glyph
+                            : cell->kind == CORE_CELL_BLANK ? ""
+                            : cell->kind == CORE_CELL_DARK  ? "."
+                                                            : " ";
+            printf("%-4s", g);
+        }
+        printf("\n");
+    }
+    printf("    ");
+    for (int c = 0; c < v.cols; c++)
+        printf("%-4s", v.col_label[c]);
+    printf("\n");
+    if (v.status[0] != '\0')
+        printf("%s\n", v.status);
+}
+
+static void print_end(const Session *s)
+{
+    uint8_t hash[PROTO_HASH_BYTES];
+    char hex[PROTO_HASH_HEX];
+    Core_Status st = session_status(s);
+    printf("result: %s (%s)\n", core_outcome_name(st.outcome),
+           st.outcome == CORE_ONGOING ? "unfinished"
+                                      : core_reason_name(st.reason));
+    if (proto_state_hash(s->pos, hash) == 0) {
+        proto_hex(hash, sizeof hash, hex);
+        printf("final-hash: %s\n", hex);
+    }
+}
+
+static int line_mode(Session *s)
+{
+    char line[CORE_INPUT_MAX + 2];
+
+    for (;;) {
+        fflush(stdout);
+        if (session_status(s).outcome != CORE_ONGOING)
+            break;
+        int side = core_side_to_move(s->pos);
+        if (s->player[side] == SESSION_BOT) {
+            char text[CORE_NOTATION_MAX];
+            int rc = session_bot_move(s, text, sizeof text);
+            if (rc != 0) {
+                fprintf(stderr, "tabula play: bot: %s\n", tb_strerror(rc));
+                return CLI_EXIT_FAIL;
+            }
+            printf("ply %zu %s %s\n", s->nplayed, side_name(side), text);
+            continue;
+        }
+        if (fgets(line, sizeof line, stdin) == NULL)
+            break;
+        size_t n = strlen(line);
+        if (n > 0 && line[n - 1] != '\n' && !feof(stdin)) {
+            int c;
+            while ((c = getchar()) != '\n' && c != EOF)
+                ;
+            fprintf(stderr, "tabula play: line too long; ignored\n");
+            continue;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+                         line[n - 1] == ' '))
+            line[--n] = '\0';
+        char *in = line;
+        while (*in == ' ')
+            in++;
+        if (*in == '\0')
+            continue;
+        if (strcmp(in, "quit") == 0)
+            break;
+        if (strcmp(in, "board") == 0) {
+            print_board(s);
+        } else if (strcmp(in, "moves") == 0) {
+            for (size_t i = 0; i < s->nlegal; i++)
+                printf("%s%s", i ? " " : "", s->legal_text[i]);
+            printf("\n");
+        } else if (strcmp(in, "resign") == 0) {
+            session_resign(s, side);
+        } else if (strcmp(in, "takeback") == 0) {
+            size_t plies = s->player[!side] == SESSION_BOT ? 2 : 1;
+            if (session_takeback(s, plies) != 0)
+                fprintf(stderr, "tabula play: nothing to take back\n");
+            else
+                printf("takeback %zu\n", plies);
+        } else {
+            int rc = session_play_text(s, in);
+            if (rc != 0) {
+                fprintf(stderr, "tabula play: '%s': %s", cli_token(in),
+                        tb_strerror(rc));
+                if (rc == TB_E_NOTATION)
+                    fprintf(stderr, "; expected %s",
+                            core_game_move_hint(s->game));
+                fprintf(stderr, "\n");
+                continue;
+            }
+            printf("ply %zu %s %s\n", s->nplayed, side_name(side),
+                   s->last_text);
+        }
+    }
+    print_end(s);
+    return CLI_EXIT_OK;
+}
+
+int cli_play(int argc, char **argv)
+{
+    const Core_Game *g = NULL;
+    const char *as = "white", *options = NULL, *position = NULL;
+    int level = 2, force_line = 0;
+    uint64_t seed = 1;
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        char *end = NULL;
+        if (cli_is_help(a)) {
+            fputs(play_help, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(a, "--bot") == 0) {
+            level = 2;
+        } else if (strncmp(a, "--bot=", 6) == 0) {
+            long v = strtol(a + 6, &end, 10);
+            if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
+                fprintf(stderr, "tabula play: bad level '%s'; expected 1..8\n",
+                        cli_token(a + 6));
+                return CLI_EXIT_USAGE;
+            }
+            level = (int)v;
+        } else if (strcmp(a, "--line") == 0) {
+            force_line = 1;
+        } else if ((strcmp(a, "--as") == 0 || strcmp(a, "--seed") == 0 ||
+                    strcmp(a, "--position") == 0 ||
+                    strcmp(a, "--options") == 0) && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (a[2] == 'a') {
+                as = v;
+            } else if (a[2] == 's') {
+                seed = strtoull(v, &end, 10);
+                if (*end != '\0' || *v == '\0') {
+                    fprintf(stderr, "tabula play: bad seed '%s'\n",
+                            cli_token(v));
+                    return CLI_EXIT_USAGE;
+                }
+            } else if (a[2] == 'p') {
+                position = v;
+            } else {
+                options = v;
+            }
+        } else if (a[0] != '-' && g == NULL) {
+            if ((g = cli_game("play", a)) == NULL)
+                return CLI_EXIT_USAGE;
+        } else {
+            fprintf(stderr, "tabula play: unexpected argument '%s'\n",
+                    cli_token(a));
+            fputs(play_help, stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (g == NULL) {
+        fputs(play_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    int human[2];
+    if (strcmp(as, "white") == 0)
+        human[0] = 1, human[1] = 0;
+    else if (strcmp(as, "black") == 0)
+        human[0] = 0, human[1] = 1;
+    else if (strcmp(as, "both") == 0)
+        human[0] = 1, human[1] = 1;
+    else if (strcmp(as, "none") == 0)
+        human[0] = 0, human[1] = 0;
+    else {
+        fprintf(stderr, "tabula play: bad side '%s'; expected white, black, "
+                        "both or none\n", cli_token(as));
+        return CLI_EXIT_USAGE;
+    }
+    if (proto_init() != 0) {
+        fprintf(stderr, "tabula play: cannot initialise libsodium\n");
+        return CLI_EXIT_FAIL;
+    }
+    Session s;
+    char why[256] = "";
+    int rc = session_init(&s, g, options, position, why, sizeof why);
+    if (rc != 0) {
+        fprintf(stderr, "tabula play: %s%s%s\n", tb_strerror(rc),
+                why[0] ? ": " : "", why);
+        return CLI_EXIT_USAGE;
+    }
+    for (int side = 0; side < 2; side++) {
+        s.player[side] = human[side] ? SESSION_HUMAN : SESSION_BOT;
+        s.bot_level[side] = level;
+    }
+    s.seed = seed;
+    if (!force_line && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        char names[2][32];
+        for (int side = 0; side < 2; side++) {
+            if (human[side])
+                snprintf(names[side], sizeof names[side], "you");
+            else
+                snprintf(names[side], sizeof names[side], "bot (level %d)",
+                         level);
+        }
+        rc = tui_play(&s, names[0], names[1]);
+        if (rc == 0)
+            print_end(&s);
+        else
+            fprintf(stderr, "tabula play: %s\n", tb_strerror(rc));
+        session_free(&s);
+        return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    }
+    rc = line_mode(&s);
+    session_free(&s);
+    return rc;
+}

@@ -1,0 +1,622 @@
+/*
+ * tui.c: the full-screen terminal board (ncurses) for any game with a
+ * core view. A move is entered by selecting squares one after another
+ * (keyboard cursor or mouse): after each selection the squares that can
+ * follow are highlighted, so a Laska capture path or a Football kick
+ * chain is entered square by square. Or it is typed in notation, with Tab
+ * completing among the legal moves. Bots answer in turn.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "tui.h"
+
+#define TUI_CELL_W 4
+#define TUI_MAX_NAMES (CORE_VIEW_MAX_ROWS * CORE_VIEW_MAX_COLS)
+#define TUI_MAX_CHOICES 9
+
+/* Cell backgrounds, in colour pair order. */
+enum { BG_LIGHT, BG_DARK, BG_GOAL, BG_NET, BG_TARGET, BG_PATH, BG_CURSOR,
+       BG_COUNT };
+
+typedef struct Tui {
+    Session *s;
+    const char *white_name;
+    const char *black_name;
+    Core_View view;
+    char names[TUI_MAX_NAMES][8];
+    int name_row[TUI_MAX_NAMES], name_col[TUI_MAX_NAMES];
+    size_t nnames;
+    int *tokens;   /* per legal move: SESSION_MAX_TOKENS name indices */
+    size_t *ntok;  /* per legal move: how many */
+    int cur_r, cur_c;
+    int clicked[SESSION_MAX_TOKENS];
+    size_t nclicked;
+    size_t choice[TUI_MAX_CHOICES]; /* legal move indices offered */
+    size_t nchoice;
+    char input[CORE_NOTATION_MAX];
+    size_t ninput;
+    char message[256];
+    int help;
+    int colours;
+    int board_y, board_x;
+} Tui;
+
+static void say(Tui *t, const char *a, const char *b, const char *c)
+{
+    char tmp[sizeof t->message];
+    snprintf(tmp, sizeof tmp, "%s%s%s", a, b ? b : "", c ? c : "");
+    memcpy(t->message, tmp, sizeof tmp);
+}
+
+/* Rebuild the view, the cell names and each legal move's squares. */
+static void refresh_view(Tui *t)
+{
+    Session *s = t->s;
+    core_view(s->pos, &t->view);
+    t->nnames = 0;
+    for (int r = 0; r < t->view.rows; r++)
+        for (int c = 0; c < t->view.cols; c++)
+            if (t->view.cell[r][c].name[0] != '\0') {
+                memcpy(t->names[t->nnames], t->view.cell[r][c].name, 8);
+                t->names[t->nnames][7] = '\0';
+                t->name_row[t->nnames] = r;
+                t->name_col[t->nnames] = c;
+                t->nnames++;
+            }
+    for (size_t i = 0; i < s->nlegal; i++)
+        t->ntok[i] = session_tokens(s->legal_text[i],
+                                    (const char (*)[8])t->names, t->nnames,
+                                    t->tokens + i * SESSION_MAX_TOKENS,
+                                    SESSION_MAX_TOKENS);
+    t->nclicked = 0;
+    t->nchoice = 0;
+}
+
+static int name_at(const Tui *t, int r, int c)
+{
+    for (size_t k = 0; k < t->nnames; k++)
+        if (t->name_row[k] == r && t->name_col[k] == c)
+            return (int)k;
+    return -1;
+}
+
+/* Does legal move i start with the clicked squares? */
+static int move_matches(const Tui *t, size_t i)
+{
+    if (t->ntok[i] < t->nclicked)
+        return 0;
+    for (size_t k = 0; k < t->nclicked; k++)
+        if (t->tokens[i * SESSION_MAX_TOKENS + k] != t->clicked[k])
+            return 0;
+    return 1;
+}
+
+/* 2: a square that can come next; 1: a square already clicked. */
+static int mark_of(const Tui *t, int name)
+{
+    for (size_t k = 0; k < t->nclicked; k++)
+        if (t->clicked[k] == name)
+            return 1;
+    if (t->nclicked == 0)
+        return 0;
+    for (size_t i = 0; i < t->s->nlegal; i++)
+        if (move_matches(t, i) && t->ntok[i] > t->nclicked &&
+            t->tokens[i * SESSION_MAX_TOKENS + t->nclicked] == name)
+            return 2;
+    return 0;
+}
+
+static int human_to_move(const Tui *t)
+{
+    return session_status(t->s).outcome == CORE_ONGOING &&
+           t->s->player[core_side_to_move(t->s->pos)] == SESSION_HUMAN;
+}
+
+static void after_move(Tui *t, const char *who, const char *text)
+{
+    refresh_view(t);
+    say(t, who, text, NULL);
+}
+
+static void play_index(Tui *t, size_t i)
+{
+    char text[CORE_NOTATION_MAX];
+    memcpy(text, t->s->legal_text[i], sizeof text);
+    int rc = session_play_index(t->s, i);
+    if (rc != 0)
+        say(t, "cannot play: ", tb_strerror(rc), NULL);
+    else
+        after_move(t, "played ", text);
+}
+
+/* The clicked squares are exactly these legal moves' squares. */
+static size_t exact_moves(Tui *t)
+{
+    t->nchoice = 0;
+    for (size_t i = 0; i < t->s->nlegal && t->nchoice < TUI_MAX_CHOICES; i++)
+        if (move_matches(t, i) && t->ntok[i] == t->nclicked)
+            t->choice[t->nchoice++] = i;
+    return t->nchoice;
+}
+
+static void select_cell(Tui *t, int r, int c)
+{
+    int name = name_at(t, r, c);
+    t->nchoice = 0;
+    if (!human_to_move(t)) {
+        say(t, "it is not your move", NULL, NULL);
+        return;
+    }
+    if (name < 0) {
+        say(t, "not a square of the board", NULL, NULL);
+        return;
+    }
+    if (t->nclicked > 0 && t->clicked[t->nclicked - 1] == name) {
+        t->nclicked = 0; /* clicking the last square again: start over */
+        say(t, "selection cleared", NULL, NULL);
+        return;
+    }
+    if (t->nclicked == SESSION_MAX_TOKENS)
+        return;
+    t->clicked[t->nclicked++] = name;
+    size_t continuing = 0, longer = 0;
+    for (size_t i = 0; i < t->s->nlegal; i++)
+        if (move_matches(t, i)) {
+            continuing++;
+            longer += t->ntok[i] > t->nclicked;
+        }
+    if (continuing == 0 && t->nclicked > 1) {
+        /* Not a continuation: perhaps a new start (another piece). */
+        t->nclicked = 0;
+        select_cell(t, r, c);
+        return;
+    }
+    if (continuing == 0) {
+        t->nclicked = 0;
+        say(t, "no legal move from ", t->names[name], NULL);
+        return;
+    }
+    size_t exact = exact_moves(t);
+    if (exact == 1 && longer == 0) {
+        play_index(t, t->choice[0]);
+        t->nchoice = 0;
+    } else if (exact == 1) {
+        say(t, "Enter plays ", t->s->legal_text[t->choice[0]],
+            ", or select the next square");
+    } else if (exact > 1) {
+        say(t, "several moves fit: press their number", NULL, NULL);
+    } else {
+        say(t, "select the next square (Esc to cancel)", NULL, NULL);
+        t->nchoice = 0;
+    }
+}
+
+static void complete_input(Tui *t)
+{
+    size_t n = 0, first = 0, common = 0;
+    for (size_t i = 0; i < t->s->nlegal; i++) {
+        const char *m = t->s->legal_text[i];
+        if (strncmp(m, t->input, t->ninput) != 0)
+            continue;
+        if (n == 0) {
+            first = i;
+            common = strlen(m);
+        } else {
+            size_t k = 0;
+            while (k < common && m[k] == t->s->legal_text[first][k])
+                k++;
+            common = k;
+        }
+        n++;
+    }
+    if (n == 0) {
+        say(t, "no legal move starts with '", t->input, "'");
+        return;
+    }
+    if (common >= sizeof t->input)
+        common = sizeof t->input - 1;
+    memcpy(t->input, t->s->legal_text[first], common);
+    t->input[common] = '\0';
+    t->ninput = common;
+    if (n == 1) {
+        say(t, "Enter plays it", NULL, NULL);
+        return;
+    }
+    char list[200] = "";
+    size_t shown = 0;
+    for (size_t i = 0; i < t->s->nlegal && shown < 8; i++)
+        if (strncmp(t->s->legal_text[i], t->input, t->ninput) == 0) {
+            strncat(list, " ", sizeof list - strlen(list) - 1);
+            strncat(list, t->s->legal_text[i], sizeof list - strlen(list) - 1);
+            shown++;
+        }
+    say(t, "candidates:", list, n > shown ? " ..." : "");
+}
+
+static void submit_input(Tui *t)
+{
+    char *in = t->input;
+    while (*in == ' ')
+        in++;
+    size_t n = strlen(in);
+    while (n > 0 && in[n - 1] == ' ')
+        in[--n] = '\0';
+    if (strcmp(in, "resign") == 0) {
+        if (session_status(t->s).outcome != CORE_ONGOING)
+            say(t, "the game is over", NULL, NULL);
+        else {
+            session_resign(t->s, core_side_to_move(t->s->pos));
+            say(t, "you resigned", NULL, NULL);
+        }
+    } else if (strcmp(in, "takeback") == 0) {
+        /* Against a bot, take back the whole move: the bot's reply too. */
+        size_t plies = 1;
+        int side = core_side_to_move(t->s->pos);
+        if (t->s->player[side] == SESSION_HUMAN &&
+            t->s->player[!side] == SESSION_BOT &&
+            session_status(t->s).outcome == CORE_ONGOING)
+            plies = 2;
+        if (session_takeback(t->s, plies) != 0)
+            say(t, "nothing to take back", NULL, NULL);
+        else {
+            refresh_view(t);
+            say(t, "taken back", NULL, NULL);
+        }
+    } else if (strcmp(in, "help") == 0) {
+        t->help = 1;
+    } else if (n > 0) {
+        char text[CORE_NOTATION_MAX];
+        memcpy(text, in, n + 1);
+        if (!human_to_move(t)) {
+            say(t, "it is not your move", NULL, NULL);
+        } else {
+            int rc = session_play_text(t->s, text);
+            if (rc != 0) {
+                say(t, "'", text, "': ");
+                strncat(t->message, tb_strerror(rc),
+                        sizeof t->message - strlen(t->message) - 1);
+            } else {
+                after_move(t, "played ", text);
+            }
+        }
+    }
+    t->input[0] = '\0';
+    t->ninput = 0;
+}
+
+/* ---- drawing -------------------------------------------------------- */
+
+static short pair_for(int owner, int bg)
+{
+    return (short)(1 + (owner + 1) * BG_COUNT + bg);
+}
+
+static void init_colours(Tui *t)
+{
+    static const short bgs[BG_COUNT] = {COLOR_WHITE, COLOR_CYAN,  COLOR_RED,
+                                        COLOR_WHITE, COLOR_GREEN, COLOR_YELLOW,
+                                        COLOR_MAGENTA};
+    static const short fgs[3] = {COLOR_MAGENTA, COLOR_WHITE, COLOR_BLACK};
+    t->colours = has_colors();
+    if (!t->colours)
+        return;
+    start_color();
+    for (int o = -1; o <= 1; o++)
+        for (int b = 0; b < BG_COUNT; b++)
+            init_pair(pair_for(o, b), fgs[o + 1], bgs[b]);
+}
+
+static void draw_cell(Tui *t, int r, int c)
+{
+    const Core_Cell *cell = &t->view.cell[r][c];
+    int y = t->board_y + r, x = t->board_x + c * TUI_CELL_W;
+    int name = name_at(t, r, c);
+    int mark = name >= 0 ? mark_of(t, name) : 0;
+    int cursor = r == t->cur_r && c == t->cur_c;
+    int bg;
+    attr_t attr = A_NORMAL;
+    char text[TUI_CELL_W + 1];
+
+    if (cell->kind == CORE_CELL_BLANK && !cursor) {
+        mvaddstr(y, x, "    ");
+        return;
+    }
+    switch (cell->kind) {
+    case CORE_CELL_DARK: bg = BG_DARK; break;
+    case CORE_CELL_GOAL: bg = BG_GOAL; break;
+    case CORE_CELL_NET: bg = BG_NET; break;
+    default: bg = BG_LIGHT; break;
+    }
+    if (mark == 2)
+        bg = BG_TARGET;
+    else if (mark == 1)
+        bg = BG_PATH;
+    if (cursor)
+        bg = BG_CURSOR;
+    memset(text, ' ', TUI_CELL_W);
+    text[TUI_CELL_W] = '\0';
+    size_t g = strlen(cell->glyph);
+    if (g > 3)
+        g = 3;
+    memcpy(text + 1, cell->glyph, g);
+    if (g == 0 && mark == 2)
+        text[1] = '.';
+    if (t->colours) {
+        attr = COLOR_PAIR(pair_for(cell->owner, bg));
+        if (cell->owner == CORE_WHITE)
+            attr |= A_BOLD;
+    } else {
+        if (cursor)
+            attr |= A_REVERSE;
+        if (mark == 1)
+            attr |= A_BOLD;
+        if (mark == 2)
+            attr |= A_UNDERLINE;
+        if (!cursor && mark == 0 && cell->kind == CORE_CELL_DARK)
+            text[0] = ':', text[TUI_CELL_W - 1] = ':';
+    }
+    attrset(attr);
+    mvaddstr(y, x, text);
+    attrset(A_NORMAL);
+}
+
+static void draw_moves(Tui *t, int x, int y0, int lines)
+{
+    Session *s = t->s;
+    Core_Position *replay = core_position_clone(s->start);
+    size_t total = s->nplayed, first_ply;
+    char text[CORE_NOTATION_MAX];
+
+    mvaddstr(y0, x, "Moves");
+    if (replay == NULL)
+        return;
+    /* Show the last plies that fit, two per line. */
+    size_t fit = (size_t)(lines > 1 ? lines - 1 : 1) * 2;
+    first_ply = total > fit ? (total - fit + 1) & ~(size_t)1 : 0;
+    int y = y0 + 1;
+    for (size_t i = 0; i < total; i++) {
+        if (core_move_format(replay, &s->played[i], text, sizeof text) != 0)
+            text[0] = '\0';
+        if (i >= first_ply) {
+            if (i % 2 == 0)
+                mvprintw(y, x, "%3zu. %-16.16s", i / 2 + 1, text);
+            else
+                mvprintw(y++, x + 22, "%-16.16s", text);
+        }
+        core_make(replay, &s->played[i]);
+    }
+    core_position_free(replay);
+}
+
+static const char help_text[] =
+    "Tabula - keys\n"
+    "\n"
+    "  arrows / mouse   move the cursor / select a square\n"
+    "  Enter            select the square under the cursor, or play\n"
+    "                   the typed move\n"
+    "  type a move      e.g. c3-d4; Tab completes among legal moves\n"
+    "  1-9              choose when several moves fit the squares\n"
+    "  Esc              clear the selection and the typed text\n"
+    "  resign, takeback, help   typed and Enter\n"
+    "  ?                this help       q  quit\n"
+    "\n"
+    "Selected squares are yellow, squares that can come next green.\n"
+    "\n"
+    "Any key closes this help.";
+
+static void draw(Tui *t)
+{
+    Session *s = t->s;
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    erase();
+    if (t->help) {
+        int y = 1;
+        const char *p = help_text;
+        while (*p != '\0') {
+            const char *e = strchr(p, '\n');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            mvaddnstr(y++, 2, p, (int)n);
+            p += n + (e != NULL);
+        }
+        refresh();
+        return;
+    }
+    attrset(A_BOLD);
+    mvprintw(0, 1, "Tabula - %s", core_game_title(s->game));
+    attrset(A_NORMAL);
+    mvprintw(1, 1, "White: %s   Black: %s", t->white_name, t->black_name);
+    t->board_y = 3;
+    t->board_x = 4;
+    for (int r = 0; r < t->view.rows; r++) {
+        mvaddstr(t->board_y + r, 1, t->view.row_label[r]);
+        for (int c = 0; c < t->view.cols; c++)
+            draw_cell(t, r, c);
+    }
+    int below = t->board_y + t->view.rows;
+    for (int c = 0; c < t->view.cols; c++)
+        mvaddstr(below, t->board_x + c * TUI_CELL_W + 1, t->view.col_label[c]);
+    int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
+    if (side_x + 30 < cols)
+        draw_moves(t, side_x, 3, rows - 8);
+
+    Core_Status st = session_status(s);
+    int y = below + 2;
+    if (st.outcome != CORE_ONGOING)
+        mvprintw(y, 1, "Game over: %s (%s)   q quits, 'takeback' undoes",
+                 core_outcome_name(st.outcome), core_reason_name(st.reason));
+    else
+        mvprintw(y, 1, "%s to move%s",
+                 core_side_to_move(s->pos) == CORE_WHITE ? "White" : "Black",
+                 human_to_move(t) ? " (you)" : "");
+    if (t->view.status[0] != '\0')
+        mvprintw(y + 1, 1, "%s", t->view.status);
+    const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
+    if (cur->name[0] != '\0')
+        mvprintw(y + 2, 1, "%s: %s", cur->name,
+                 cur->detail[0] ? cur->detail : (cur->glyph[0] ? cur->glyph
+                                                               : "empty"));
+    mvprintw(y + 3, 1, "move> %s", t->input);
+    int cx = 7 + (int)t->ninput;
+    mvaddnstr(y + 4, 1, t->message, cols - 2);
+    for (size_t k = 0; k < t->nchoice; k++)
+        mvprintw(y + 5 + (int)k, 3, "%zu) %s", k + 1,
+                 s->legal_text[t->choice[k]]);
+    move(y + 3, cx);
+    refresh();
+}
+
+/* ---- input ---------------------------------------------------------- */
+
+static int mouse_cell(Tui *t, int my, int mx, int *r, int *c)
+{
+    int rr = my - t->board_y, cc = (mx - t->board_x) / TUI_CELL_W;
+    if (my < t->board_y || mx < t->board_x || rr >= t->view.rows ||
+        cc >= t->view.cols)
+        return 0;
+    *r = rr;
+    *c = cc;
+    return 1;
+}
+
+static int handle_key(Tui *t, int ch)
+{
+    if (t->help) {
+        t->help = 0;
+        return 0;
+    }
+    if (ch == KEY_RESIZE)
+        return 0;
+    if (ch == KEY_MOUSE) {
+        MEVENT ev;
+        int r, c;
+        if (getmouse(&ev) == OK && (ev.bstate & (BUTTON1_CLICKED |
+                                                 BUTTON1_PRESSED)) &&
+            mouse_cell(t, ev.y, ev.x, &r, &c)) {
+            t->cur_r = r;
+            t->cur_c = c;
+            select_cell(t, r, c);
+        }
+        return 0;
+    }
+    if (t->nchoice > 1 && t->ninput == 0 && ch >= '1' &&
+        ch < '1' + (int)t->nchoice) {
+        play_index(t, t->choice[ch - '1']);
+        t->nchoice = 0;
+        return 0;
+    }
+    switch (ch) {
+    case KEY_UP: t->cur_r = t->cur_r > 0 ? t->cur_r - 1 : 0; return 0;
+    case KEY_DOWN:
+        t->cur_r = t->cur_r + 1 < t->view.rows ? t->cur_r + 1 : t->cur_r;
+        return 0;
+    case KEY_LEFT: t->cur_c = t->cur_c > 0 ? t->cur_c - 1 : 0; return 0;
+    case KEY_RIGHT:
+        t->cur_c = t->cur_c + 1 < t->view.cols ? t->cur_c + 1 : t->cur_c;
+        return 0;
+    case 27: /* Esc */
+        t->nclicked = 0;
+        t->nchoice = 0;
+        t->ninput = 0;
+        t->input[0] = '\0';
+        say(t, "", NULL, NULL);
+        return 0;
+    case '\t':
+        complete_input(t);
+        return 0;
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        if (t->ninput > 0)
+            t->input[--t->ninput] = '\0';
+        return 0;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (t->ninput > 0)
+            submit_input(t);
+        else if (t->nclicked > 0 && exact_moves(t) == 1 &&
+                 name_at(t, t->cur_r, t->cur_c) ==
+                     t->clicked[t->nclicked - 1])
+            play_index(t, t->choice[0]);
+        else
+            select_cell(t, t->cur_r, t->cur_c);
+        return 0;
+    default:
+        break;
+    }
+    if (t->ninput == 0 && ch == 'q')
+        return 1;
+    if (t->ninput == 0 && ch == '?') {
+        t->help = 1;
+        return 0;
+    }
+    if (ch >= 0x20 && ch < 0x7f && t->ninput + 1 < sizeof t->input) {
+        t->input[t->ninput++] = (char)ch;
+        t->input[t->ninput] = '\0';
+    }
+    return 0;
+}
+
+int tui_play(Session *s, const char *white_name, const char *black_name)
+{
+    Tui t;
+    size_t cap = core_game_max_moves(s->game);
+    int quit = 0;
+
+    memset(&t, 0, sizeof t);
+    t.s = s;
+    t.white_name = white_name;
+    t.black_name = black_name;
+    t.tokens = malloc(cap * SESSION_MAX_TOKENS * sizeof *t.tokens);
+    t.ntok = malloc(cap * sizeof *t.ntok);
+    if (t.tokens == NULL || t.ntok == NULL) {
+        free(t.tokens);
+        free(t.ntok);
+        return TB_E_NOMEM;
+    }
+    if (initscr() == NULL) {
+        free(t.tokens);
+        free(t.ntok);
+        return TB_E_IO;
+    }
+    raw();
+    noecho();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+    init_colours(&t);
+    refresh_view(&t);
+    t.cur_r = t.view.rows - 1;
+    t.cur_c = 0;
+    say(&t, "? for help; select a square or type a move", NULL, NULL);
+    while (!quit) {
+        if (session_status(s).outcome == CORE_ONGOING &&
+            s->player[core_side_to_move(s->pos)] == SESSION_BOT) {
+            char text[CORE_NOTATION_MAX];
+            say(&t, "bot is thinking...", NULL, NULL);
+            draw(&t);
+            int rc = session_bot_move(s, text, sizeof text);
+            if (rc != 0) {
+                say(&t, "bot failed: ", tb_strerror(rc), NULL);
+                s->player[core_side_to_move(s->pos)] = SESSION_HUMAN;
+            } else {
+                after_move(&t, "bot played ", text);
+            }
+            continue;
+        }
+        draw(&t);
+        int ch = getch();
+        if (ch == 3) /* Ctrl-C in raw mode */
+            break;
+        quit = handle_key(&t, ch);
+    }
+    endwin();
+    free(t.tokens);
+    free(t.ntok);
+    return 0;
+}
