@@ -402,12 +402,21 @@ static int check_position(Sync *s, size_t n)
     return 0;
 }
 
+/* A move's bytes for a report: "flags F: b0 b1 ...". */
+static void move_bytes(const Core_Move *mv, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "flags %u:", mv->flags);
+    for (int i = 0;
+         i < mv->len && i < CORE_MOVE_BYTES && n > 0 && (size_t)n < cap; i++)
+        n += snprintf(buf + n, cap - (size_t)n, " %02x", mv->b[i]);
+}
+
 /* (d) every legal move's notation parses back to it. */
 static int check_notation(Sync *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        char text[CORE_NOTATION_MAX], back[CORE_NOTATION_MAX];
-        char what[3 * CORE_NOTATION_MAX];
+        char text[CORE_NOTATION_MAX], back[64], own[3 * CORE_MOVE_BYTES + 32];
+        char what[512];
         Core_Move mv;
         size_t src = i;
         if (n > 1 && plant_fires(s, SYNC_PLANT_NOTATION))
@@ -424,11 +433,18 @@ static int check_notation(Sync *s, size_t n)
                              NULL);
         }
         if (!core_move_equal(&mv, &s->moves[i])) {
-            if (core_move_format(s->live, &mv, back, sizeof back) != 0)
-                back[0] = '\0';
+            size_t j = 0;
+            while (j < n && !core_move_equal(&mv, &s->moves[j]))
+                j++;
+            if (j == n)
+                snprintf(back, sizeof back, "a move not in the list");
+            else
+                snprintf(back, sizeof back, "move %zu", j + 1);
+            move_bytes(&s->moves[i], own, sizeof own);
             snprintf(what, sizeof what,
-                     "move %zu: '%s' parses to another move '%s'", i + 1, text,
-                     back);
+                     "move %zu of %zu [%s] formats as '%s', which parses to "
+                     "%s",
+                     i + 1, n, own, text, back);
             return sync_fail(s, "(d) notation", what, "live", s->live, NULL,
                              NULL);
         }
