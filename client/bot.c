@@ -55,7 +55,12 @@ static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
     for (size_t i = 0; i < n && !s->stopped; i++) {
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &moves[i]);
-        int32_t v = -negamax(s, ply + 1, depth - 1, -beta, -alpha);
+        /* A side may act several times running (Chess volleyball's
+         * touches and serves): negate only when the side changes. */
+        int32_t v =
+            core_side_to_move(s->stack[ply + 1]) == core_side_to_move(pos)
+                ? negamax(s, ply + 1, depth - 1, alpha, beta)
+                : -negamax(s, ply + 1, depth - 1, -beta, -alpha);
         if (v > best)
             best = v;
         if (v > alpha)
@@ -142,7 +147,10 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
                 continue;
             core_position_copy(s.stack[1], pos);
             core_make(s.stack[1], &root[i]);
-            int32_t v = -negamax(&s, 1, depth - 1, -BOT_INF, -alpha);
+            int32_t v =
+                core_side_to_move(s.stack[1]) == core_side_to_move(pos)
+                    ? negamax(&s, 1, depth - 1, alpha, BOT_INF)
+                    : -negamax(&s, 1, depth - 1, -BOT_INF, -alpha);
             if (v > iter_v) {
                 iter_v = v;
                 iter_i = i;

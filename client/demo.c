@@ -44,6 +44,7 @@ static int play_one(const Core_Game *g, int level, uint64_t seed, int quiet,
            core_ply(pos) < DEMO_MAX_PLIES) {
         Core_Move mv;
         char text[CORE_NOTATION_MAX];
+        int mover = core_side_to_move(pos); /* sides need not alternate */
         rc = bot_choose(pos, level, seed + core_ply(pos), &mv, NULL);
         if (rc == 0)
             rc = core_move_format(pos, &mv, text, sizeof text);
@@ -56,7 +57,7 @@ static int play_one(const Core_Game *g, int level, uint64_t seed, int quiet,
         proto_hex(hash, sizeof hash, row->hash);
         if (!quiet)
             printf("%4u. %-5s %-24s %.16s\n", core_ply(pos),
-                   core_side_to_move(pos) == CORE_WHITE ? "black" : "white",
+                   mover == CORE_WHITE ? "white" : "black",
                    text, row->hash);
     }
     if (rc == 0)

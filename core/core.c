@@ -374,6 +374,7 @@ static const char *const reason_names[CORE_REASON_COUNT_] = {
     [CORE_REASON_FORFEIT] = "forfeit",
     [CORE_REASON_ABORT] = "abort",
     [CORE_REASON_ABANDON] = "abandon",
+    [CORE_REASON_NOT_CAUGHT] = "not-caught",
 };
 
 const char *core_reason_name(Core_Reason r)

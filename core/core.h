@@ -71,6 +71,7 @@ typedef enum Core_Reason {
     CORE_REASON_FORFEIT,
     CORE_REASON_ABORT,
     CORE_REASON_ABANDON,
+    CORE_REASON_NOT_CAUGHT, /* volleyball chess stage: King not mated */
     CORE_REASON_COUNT_
 } Core_Reason;
 

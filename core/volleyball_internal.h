@@ -1,0 +1,142 @@
+/*
+ * volleyball_internal.h: the state and the rules functions of Chess
+ * volleyball (Kriushenkov, seed 002; binding spec
+ * shared/design/chess-volleyball.md), shared by the rules file
+ * (volleyball_rules.c: geometry, action generation, automatic transitions)
+ * and the interface file (volleyball.c: notation, position string,
+ * encoding). Included only by those two files.
+ *
+ * One plain struct holds every field of spec section 3, for the 8x8 game
+ * and the 10x10 placeholder variant (spec section 8, flag board10).
+ */
+#ifndef TABULA_VOLLEYBALL_INTERNAL_H
+#define TABULA_VOLLEYBALL_INTERNAL_H
+
+#include <stdint.h>
+
+#include "core_internal.h"
+
+#define VB_NONE 0xFF /* no piece, no square, no scorer */
+#define VB_STRIDE 12 /* ids: White 0..11, Black 12..23 */
+#define VB_IDS 24
+#define VB_SQ_MAX 100     /* 10x10 */
+#define VB_GOALS_MAX 512  /* proof in docs/rules/volleyball.md */
+#define VB_SET_LEN_MAX 60 /* option bound (set1..set3) */
+#define VB_OT_CAP 12      /* overtime safety cap in minutes */
+#define VB_OUT_MINUTES 6  /* */
+#define VB_CHESS_LIMIT 12 /* */
+
+/* Piece types (spec 2.2, P-03, P-04). */
+enum { VB_N = 0, VB_B, VB_R, VB_Q, VB_V, VB_M, VB_J, VB_C, VB_TYPES };
+
+/* Phases (spec section 3). */
+enum { VB_SERVE = 0, VB_RALLY, VB_DEFPEN, VB_OVER, VB_CHESS };
+
+/* Chess-stage outcomes (spec 7.4). */
+enum { VB_CO_NONE = 0, VB_CO_MATE, VB_CO_STALEMATE, VB_CO_NOT_CAUGHT };
+
+/* Action kinds = first move byte (spec 4.1 wire tuples). */
+enum {
+    VB_K_SERVE = 0,
+    VB_K_TOUCH,
+    VB_K_PENALTY,
+    VB_K_REMOVE,
+    VB_K_PLACE,
+    VB_K_BALL,
+    VB_K_CHESS,
+    VB_K_RETREAT
+};
+
+/* A hooked landing (P-07) carries the hooking piece's square | VB_HOOK in
+ * the byte after the landing (TOUCH b[3], SERVE b[5]). */
+#define VB_HOOK 0x80
+
+typedef struct Vb_State {
+    /* variant and match options (A-46; sets as in 6.3) */
+    uint8_t board10;        /* 0: 8x8 (id 4), 1: 10x10 (id 5) */
+    uint8_t opt_chess;      /* chess stage on/off, default off */
+    uint8_t opt_set_len[3]; /* 12, 12, 8 */
+    uint8_t opt_cat;        /* 10x10: the optional Cats (P-04), default on */
+    /* pieces: type per id (VB_NONE = unused id), square per id */
+    uint8_t type[VB_IDS];
+    uint8_t where[VB_IDS];    /* square or VB_NONE (off the board) */
+    uint8_t board[VB_SQ_MAX]; /* id or VB_NONE */
+    uint8_t ball;             /* square or VB_NONE */
+    uint8_t out_n;
+    uint8_t out_id[VB_IDS];
+    uint16_t out_at[VB_IDS]; /* return_at minute */
+    uint8_t pend_n;
+    uint8_t pend[VB_IDS];
+    uint16_t clock;
+    uint8_t set_no, set_len, set_minute, overtime;
+    uint8_t points[2], sets[2];
+    uint8_t hist_n;
+    uint8_t hist[3][3]; /* (winner, W points, B points) */
+    uint16_t goal_n;
+    uint8_t goal[VB_GOALS_MAX]; /* colour << 7 | scorer id (VB_NONE&0x7F) */
+    uint8_t server, serve_index, first_serve_piece, rally_counts;
+    uint8_t match_first_serve, phase, to_act, touches, must_pass;
+    uint32_t touched; /* bit per id */
+    uint8_t retreat;  /* P-08: a retreat was made this possession */
+    uint32_t enabled; /* P-08: pieces the retreat enabled (next touch) */
+    uint8_t last_shooter[2];
+    /* chess stage (section 7) */
+    uint32_t attackers; /* bit per id */
+    uint8_t king, first, to_move, att_moves, outcome;
+    uint32_t ply;
+} Vb_State;
+
+#define VB_GOAL_NONE 0x7F
+
+/* Geometry helpers. */
+static inline int vb_nf(const Vb_State *s)
+{
+    return s->board10 ? 10 : 8;
+}
+static inline int vb_nsq(const Vb_State *s)
+{
+    return s->board10 ? 100 : 64;
+}
+static inline int vb_colour(int id)
+{
+    return id >= VB_STRIDE;
+}
+static inline int vb_half(const Vb_State *s, int sq)
+{
+    return sq >= (s->board10 ? 50 : 32);
+}
+/* File and rank of a square (constant divisors, so no division). */
+static inline int vb_file(const Vb_State *s, int sq)
+{
+    return s->board10 ? sq % 10 : sq & 7;
+}
+static inline int vb_rank(const Vb_State *s, int sq)
+{
+    return s->board10 ? sq / 10 : sq >> 3;
+}
+
+/* The standard start position (spec 2.4 or P-09) with options applied. */
+void core__vb_setup(Vb_State *s, int board10);
+
+/* Apply the automatic transitions of spec 4.2 until a decision point. */
+void core__vb_normalise(Vb_State *s);
+
+/* Every legal action in canonical order (4.1); 0 or TB_E_TOOMANY. */
+int core__vb_moves(const Vb_State *s, Core_Move *buf, size_t cap, size_t *n);
+
+/* Apply one listed action, then normalise. */
+void core__vb_make(Vb_State *s, const Core_Move *mv);
+
+/* Is the match over (phase OVER or a decided chess stage)? */
+int core__vb_over(const Vb_State *s);
+
+/* The side to act at this decision point. */
+int core__vb_side(const Vb_State *s);
+
+/* Chess stage: the attacker's colour (opponent of the King's owner). */
+static inline int vb_attacker(const Vb_State *s)
+{
+    return s->king == VB_NONE ? 0 : !vb_colour(s->king);
+}
+
+#endif /* TABULA_VOLLEYBALL_INTERNAL_H */
