@@ -205,8 +205,9 @@ Test(golden, every_file_replays_with_its_hashes, .init = setup)
 
 Test(golden, every_compiled_in_game_has_vectors)
 {
-    /* Laska has vectors; a game merged without them is named loudly so
-     * its author adds tests/golden/GAME.txt (docs/determinism.md). */
+    /* Laska has vectors; a game merged without them is named (as
+     * information: Criterion exits non-zero on a warning) so its author
+     * adds tests/golden/GAME.txt (docs/determinism.md). */
     for (size_t i = 0; i < core_game_count(); i++) {
         const char *name = core_game_name(core_game_at(i));
         char path[512];
@@ -215,7 +216,7 @@ Test(golden, every_compiled_in_game_has_vectors)
         if (strcmp(name, "laska") == 0)
             cr_assert_not_null(f, "missing %s", path);
         else if (f == NULL)
-            cr_log_warn("game %s has no golden vectors (%s)", name, path);
+            cr_log_info("game %s has no golden vectors (%s)", name, path);
         if (f != NULL)
             fclose(f);
     }
