@@ -96,7 +96,7 @@ static int walk_line(Walk *w, char *line)
     if (!w->started)
         return walk_fail(w, "expected 'start HASH'", line);
     if (strcmp(line, "move") == 0) {
-        char *hash = strchr(rest, ' ');
+        char *hash = strrchr(rest, ' ');
         if (hash == NULL)
             return walk_fail(w, "expected 'move NOTATION HASH'", rest);
         *hash++ = '\0';

@@ -35,11 +35,12 @@ done
 hash_of() {
   printf '%s' "$1" | perl -ne 'print pack("H*", $_)' | b2sum -l 256 | cut -d' ' -f1
 }
-while read -r tag a b; do
+# Notation may hold spaces: the encoding is the last word of a line.
+while read -r tag rest; do
   case $tag in
-    start) echo "start $(hash_of "$a")" ;;
-    move) echo "move $a $(hash_of "$b")" ;;
-    result) echo "result $a $b" ;;
+    start) echo "start $(hash_of "$rest")" ;;
+    move) echo "move ${rest% *} $(hash_of "${rest##* }")" ;;
+    result) echo "result $rest" ;;
     *) echo "derive.sh: unexpected dump line '$tag'" >&2; exit 1 ;;
   esac
 done <"$tmp/dump"

@@ -289,7 +289,7 @@ static int golden_line(Golden *gf, char *line)
     if (!gf->started)
         return fail(gf, "expected 'start HASH'", line);
     if (strcmp(line, "move") == 0) {
-        char *hash = strchr(rest, ' ');
+        char *hash = strrchr(rest, ' ');
         Core_Move mv;
         if (hash == NULL)
             return fail(gf, "expected 'move NOTATION HASH'", rest);
