@@ -5,12 +5,14 @@
 #include "core_internal.h"
 
 extern const Core_Game core__laska;
+extern const Core_Game core__chessball;
 extern const Core_Game core__volleyball;
 extern const Core_Game core__volleyball10;
 
 /* NULL-terminated so the list can be edited one line per game. */
 const Core_Game *const core__games[] = {
     &core__laska,
+    &core__chessball,
     &core__volleyball,
     &core__volleyball10,
     NULL,
