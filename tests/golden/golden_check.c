@@ -5,9 +5,13 @@
  * BLAKE2b (RFC 7693) instead of libsodium's, so the state hashes of the
  * golden files are checked by a second implementation.
  *
+ *   golden_check --dir DIR
+ *       replays every vector of DIR/GAME.txt for each compiled-in game
+ *       that has one (other files in DIR are other golden data), comparing
+ *       the state hash after each ply; exit 1 on a mismatch or when no
+ *       game has vectors.
  *   golden_check FILE...
- *       replays every vector of the golden files (tests/golden/GAME.txt)
- *       and compares the state hash after each ply; exit 1 on a mismatch.
+ *       the same for the files named.
  *   golden_check --digest GAMES SEED
  *       for every compiled-in game: perft counts from the start, and one
  *       BLAKE2b-256 over the encodings, position strings, move notations
@@ -544,8 +548,30 @@ int main(int argc, char **argv)
             rc |= digest_game(core_game_at(i), games, seed);
         return rc;
     }
+    if (argc == 3 && strcmp(argv[1], "--dir") == 0) {
+        int files = 0;
+        for (size_t i = 0; i < core_game_count(); i++) {
+            const char *name = core_game_name(core_game_at(i));
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s.txt", argv[2], name);
+            FILE *f = fopen(path, "r");
+            if (f == NULL) {
+                printf("%s: no golden vectors\n", name);
+                continue;
+            }
+            fclose(f);
+            files++;
+            rc |= check_file(path);
+        }
+        if (files == 0) {
+            fprintf(stderr, "%s: no golden vectors for any game\n", argv[2]);
+            rc = 1;
+        }
+        return rc;
+    }
     if (argc < 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: golden_check FILE... | --digest GAMES SEED | "
+        fprintf(stderr, "usage: golden_check FILE... | --dir DIR | "
+                        "--digest GAMES SEED | "
                         "--dump GAME [--options O] [--position P] "
                         "(--seed S --plies N | MOVE...)\n");
         return 2;
