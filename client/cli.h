@@ -19,6 +19,7 @@ int cli_moves(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_lobby(int argc, char **argv);
+int cli_synctest(int argc, char **argv);
 
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);

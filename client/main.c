@@ -18,6 +18,7 @@ static const Cli_Command commands[] = {
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
     {"lobby", cli_lobby, "run a lobby relay for network play"},
+    {"synctest", cli_synctest, "check determinism on seeded random games"},
 };
 
 static void usage(FILE *out)
