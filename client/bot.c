@@ -15,13 +15,33 @@
 
 typedef struct Search {
     const Core_Game *game;
-    size_t cap;
-    Core_Move *moves;           /* BOT_MAX_PLY * cap */
+    Core_Move *moves[BOT_MAX_PLY + 1]; /* a move list per ply, grown */
+    size_t cap[BOT_MAX_PLY + 1];
     Core_Position *stack[BOT_MAX_PLY + 1];
     uint64_t nodes;
     uint64_t budget;
     int stopped;
 } Search;
+
+/* The legal moves of pos into ply's list, growing it when a position has
+ * more moves than it holds (Football chess lists can be very long, and
+ * most positions are short: no list is sized for the worst case). */
+static int list_moves(Search *s, int ply, const Core_Position *pos,
+                      size_t *n)
+{
+    size_t max = core_game_max_moves(s->game);
+    for (;;) {
+        int rc = core_moves(pos, s->moves[ply], s->cap[ply], n);
+        if (rc != TB_E_TOOMANY || s->cap[ply] >= max)
+            return rc;
+        size_t cap = s->cap[ply] * 4 < max ? s->cap[ply] * 4 : max;
+        Core_Move *grown = realloc(s->moves[ply], cap * sizeof *grown);
+        if (grown == NULL)
+            return TB_E_NOMEM;
+        s->moves[ply] = grown;
+        s->cap[ply] = cap;
+    }
+}
 
 static int32_t terminal_score(const Core_Position *pos, int ply)
 {
@@ -48,9 +68,9 @@ static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
         s->stopped = 1;
         return core_evaluate(pos);
     }
-    Core_Move *moves = s->moves + (size_t)ply * s->cap;
-    if (core_moves(pos, moves, s->cap, &n) != 0 || n == 0)
+    if (list_moves(s, ply, pos, &n) != 0 || n == 0)
         return terminal_score(pos, ply);
+    Core_Move *moves = s->moves[ply];
     int32_t best = -BOT_INF;
     for (size_t i = 0; i < n && !s->stopped; i++) {
         core_position_copy(s->stack[ply + 1], pos);
@@ -100,7 +120,6 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
     Search s;
     size_t n = 0;
     int rc = TB_E_NOMEM;
-    Core_Move *root = NULL;
     Root_Order *order = NULL;
 
     if (level < BOT_LEVEL_MIN || level > BOT_LEVEL_MAX || out == NULL)
@@ -109,19 +128,26 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
         return TB_E_OVER;
     memset(&s, 0, sizeof s);
     s.game = core_position_game(pos);
-    s.cap = core_game_max_moves(s.game);
     s.budget = (uint64_t)20000 << (2 * level);
-    s.moves = malloc(BOT_MAX_PLY * s.cap * sizeof *s.moves);
-    root = malloc(s.cap * sizeof *root);
-    order = malloc(s.cap * sizeof *order);
-    if (s.moves == NULL || root == NULL || order == NULL)
-        goto done;
+    for (int i = 0; i <= BOT_MAX_PLY; i++) {
+        s.cap[i] = core_game_max_moves(s.game) < 256
+                       ? core_game_max_moves(s.game)
+                       : 256;
+        if ((s.moves[i] = malloc(s.cap[i] * sizeof *s.moves[i])) == NULL)
+            goto done;
+    }
     for (int i = 0; i <= BOT_MAX_PLY; i++)
         if ((s.stack[i] = core_position_clone(pos)) == NULL)
             goto done;
-    rc = core_moves(pos, root, s.cap, &n);
+    rc = list_moves(&s, 0, pos, &n);
     if (rc != 0)
         goto done;
+    order = malloc(n * sizeof *order);
+    if (order == NULL) {
+        rc = TB_E_NOMEM;
+        goto done;
+    }
+    Core_Move *root = s.moves[0];
     if (n == 0) {
         rc = TB_E_OVER;
         goto done;
@@ -176,8 +202,8 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
 done:
     for (int i = 0; i <= BOT_MAX_PLY; i++)
         core_position_free(s.stack[i]);
-    free(s.moves);
-    free(root);
+    for (int i = 0; i <= BOT_MAX_PLY; i++)
+        free(s.moves[i]);
     free(order);
     return rc;
 }

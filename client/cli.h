@@ -18,6 +18,8 @@ int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_play(int argc, char **argv);
+int cli_lobby(int argc, char **argv);
+int cli_synctest(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_identity(int argc, char **argv);
 

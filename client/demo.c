@@ -18,7 +18,7 @@ static const char demo_help[] =
     "\n"
     "Plays a full bot-vs-bot game of each game (or GAME), printing every\n"
     "ply with its state hash, then a table: game, plies, result, final\n"
-    "hash. --level sets the bots' strength (1..8, default 2), --seed the\n"
+    "hash. --level sets the bots' strength (1..8, default 3), --seed the\n"
     "tie-breaking seed (default 1), --quiet prints only the table.\n";
 
 typedef struct Demo_Row {
@@ -82,7 +82,7 @@ static int play_one(const Core_Game *g, int level, uint64_t seed, int quiet,
 int cli_demo(int argc, char **argv)
 {
     const Core_Game *only = NULL;
-    int level = 2, quiet = 0;
+    int level = 3, quiet = 0;
     uint64_t seed = 1;
     Demo_Row rows[16];
     size_t nrows = 0;

@@ -17,6 +17,8 @@ static const Cli_Command commands[] = {
     {"play", cli_play, "play a local game against a bot"},
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
+    {"lobby", cli_lobby, "run a lobby relay for network play"},
+    {"synctest", cli_synctest, "check determinism on seeded random games"},
     {"replay", cli_replay, "verify a match log or game record, print it"},
     {"identity", cli_identity, "show (first create) your player key"},
 };

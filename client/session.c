@@ -9,10 +9,29 @@
 #include "bot.h"
 #include "session.h"
 
+/* List the legal moves of pos, growing the arrays when a position has
+ * more moves than they hold (Football chess lists can be long). */
 static int refresh(Session *s)
 {
-    size_t cap = core_game_max_moves(s->game);
-    int rc = core_moves(s->pos, s->legal, cap, &s->nlegal);
+    size_t max = core_game_max_moves(s->game);
+    int rc;
+
+    for (;;) {
+        rc = core_moves(s->pos, s->legal, s->legal_cap, &s->nlegal);
+        if (rc != TB_E_TOOMANY || s->legal_cap >= max)
+            break;
+        size_t cap = s->legal_cap * 4 < max ? s->legal_cap * 4 : max;
+        Core_Move *legal = realloc(s->legal, cap * sizeof *legal);
+        if (legal == NULL)
+            return TB_E_NOMEM;
+        s->legal = legal;
+        char(*text)[CORE_NOTATION_MAX] =
+            realloc(s->legal_text, cap * sizeof *text);
+        if (text == NULL)
+            return TB_E_NOMEM;
+        s->legal_text = text;
+        s->legal_cap = cap;
+    }
     for (size_t i = 0; rc == 0 && i < s->nlegal; i++)
         rc = core_move_format(s->pos, &s->legal[i], s->legal_text[i],
                               CORE_NOTATION_MAX);
@@ -27,6 +46,8 @@ int session_init(Session *s, const Core_Game *g, const char *options,
     size_t cap = core_game_max_moves(g);
     int rc;
 
+    if (cap > 1024)
+        cap = 1024;
     memset(s, 0, sizeof *s);
     s->game = g;
     s->bot_level[0] = s->bot_level[1] = 2;
@@ -42,6 +63,7 @@ int session_init(Session *s, const Core_Game *g, const char *options,
     s->played = malloc(SESSION_MAX_PLIES * sizeof *s->played);
     s->legal = malloc(cap * sizeof *s->legal);
     s->legal_text = malloc(cap * sizeof *s->legal_text);
+    s->legal_cap = cap;
     if (s->pos == NULL || s->played == NULL || s->legal == NULL ||
         s->legal_text == NULL) {
         rc = TB_E_NOMEM;

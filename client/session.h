@@ -36,6 +36,7 @@ typedef struct Session {
     Core_Move *legal;
     char (*legal_text)[CORE_NOTATION_MAX];
     size_t nlegal;
+    size_t legal_cap;      /* entries allocated; grows on demand */
 } Session;
 
 /*

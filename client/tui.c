@@ -32,6 +32,7 @@ typedef struct Tui {
     size_t nnames;
     int *tokens;   /* per legal move: SESSION_MAX_TOKENS name indices */
     size_t *ntok;  /* per legal move: how many */
+    size_t tok_cap; /* legal moves the two arrays hold */
     int cur_r, cur_c;
     int clicked[SESSION_MAX_TOKENS];
     size_t nclicked;
@@ -67,6 +68,20 @@ static void refresh_view(Tui *t)
                 t->name_col[t->nnames] = c;
                 t->nnames++;
             }
+    if (s->legal_cap > t->tok_cap) {
+        int *tokens = realloc(t->tokens, s->legal_cap * SESSION_MAX_TOKENS *
+                                             sizeof *tokens);
+        size_t *ntok = tokens ? realloc(t->ntok, s->legal_cap * sizeof *ntok)
+                              : NULL;
+        if (tokens != NULL)
+            t->tokens = tokens;
+        if (ntok == NULL) {
+            s->nlegal = 0; /* no memory: offer nothing rather than crash */
+            return;
+        }
+        t->ntok = ntok;
+        t->tok_cap = s->legal_cap;
+    }
     for (size_t i = 0; i < s->nlegal; i++)
         t->ntok[i] = session_tokens(s->legal_text[i],
                                     (const char (*)[8])t->names, t->nnames,
@@ -565,7 +580,7 @@ static int handle_key(Tui *t, int ch)
 int tui_play(Session *s, const char *white_name, const char *black_name)
 {
     Tui t;
-    size_t cap = core_game_max_moves(s->game);
+    size_t cap = s->legal_cap;
     int quit = 0;
 
     memset(&t, 0, sizeof t);
@@ -574,6 +589,7 @@ int tui_play(Session *s, const char *white_name, const char *black_name)
     t.black_name = black_name;
     t.tokens = malloc(cap * SESSION_MAX_TOKENS * sizeof *t.tokens);
     t.ntok = malloc(cap * sizeof *t.ntok);
+    t.tok_cap = cap;
     if (t.tokens == NULL || t.ntok == NULL) {
         free(t.tokens);
         free(t.ntok);

@@ -35,7 +35,11 @@
     X(TB_E_DESYNC, -1022, "state hash mismatch (desync)")                        \
     X(TB_E_CRYPTO, -1023, "cryptography library failure")                        \
     X(TB_E_STATE, -1024, "operation not allowed in this state")                  \
-    X(TB_E_TRUNCATED, -1025, "truncated input")
+    X(TB_E_TRUNCATED, -1025, "truncated input")                                  \
+    X(TB_E_CODE, -1026, "unknown invite or watch code")                          \
+    X(TB_E_RATE, -1027, "too many wrong codes from this address; try later")     \
+    X(TB_E_FULL, -1028, "room or lobby is full")                                 \
+    X(TB_E_SEAT, -1029, "seat already taken")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

@@ -1,0 +1,159 @@
+/*
+ * cmd_lobby.c: `tabula lobby`, a lobby relay in the foreground. It prints
+ * `listening: HOST:PORT` once bound (the real port when asked for port 0)
+ * so scripts and tests can read where to connect, runs until SIGINT or
+ * SIGTERM, then closes every connection and prints its counters on
+ * standard error.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lobby.h"
+#include "tb_error.h"
+
+#define LOBBY_DEFAULT_LISTEN "127.0.0.1:7470"
+
+static const char lobby_help[] =
+    "usage: tabula lobby [--listen HOST:PORT] [--max-rooms N] [--max-conns N]\n"
+    "\n"
+    "Runs a lobby relay: hosts create rooms, players join them by invite\n"
+    "code and spectators watch by watch code; the lobby forwards frames\n"
+    "and keeps each room's recent transcript for late joiners. Prints\n"
+    "'listening: HOST:PORT' once bound (port 0 picks a free port) and runs\n"
+    "until interrupted (SIGINT or SIGTERM).\n"
+    "  --listen HOST:PORT  address to bind (default " LOBBY_DEFAULT_LISTEN
+    ");\n"
+    "                      HOST is an IPv4 literal, localhost or [IPv6]\n"
+    "  --max-rooms N       rooms at once (default 1000)\n"
+    "  --max-conns N       connections at once (default 4096)\n";
+
+typedef struct Lobby_Run {
+    Lobby *lb;
+    uv_signal_t sig[2];
+    int stopping;
+} Lobby_Run;
+
+static int parse_count(const char *s, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > 1000000)
+            return -1;
+    }
+    if (v == 0)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    Lobby_Run *run = h->data;
+    Lobby_Stats st;
+
+    (void)signum;
+    if (run->stopping)
+        return;
+    run->stopping = 1;
+    lobby_stats(run->lb, &st);
+    fprintf(stderr,
+            "lobby: stopping: rooms %zu conns %zu frames %llu bad-codes %llu "
+            "rate-limited %llu dropped-slow %llu protocol-errors %llu "
+            "hello-timeouts %llu\n",
+            st.rooms, st.conns, (unsigned long long)st.frames_relayed,
+            (unsigned long long)st.bad_codes,
+            (unsigned long long)st.rate_limited,
+            (unsigned long long)st.dropped_slow,
+            (unsigned long long)st.protocol_errors,
+            (unsigned long long)st.hello_timeouts);
+    lobby_close(run->lb, NULL, NULL);
+    for (int i = 0; i < 2; i++)
+        uv_close((uv_handle_t *)&run->sig[i], NULL);
+}
+
+int cli_lobby(int argc, char **argv)
+{
+    const char *listen = LOBBY_DEFAULT_LISTEN;
+    Lobby_Limits lim;
+    struct sockaddr_storage addr;
+    Lobby_Run run;
+    uv_loop_t loop;
+    char where[64];
+    int rc;
+
+    memset(&lim, 0, sizeof lim);
+    memset(&run, 0, sizeof run);
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(lobby_help, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--listen") == 0 ||
+            strcmp(argv[i], "--max-rooms") == 0 ||
+            strcmp(argv[i], "--max-conns") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tabula lobby: %s needs a value\n", argv[i]);
+                return CLI_EXIT_USAGE;
+            }
+            if (strcmp(argv[i], "--listen") == 0) {
+                listen = argv[++i];
+            } else if (parse_count(argv[i + 1],
+                                   strcmp(argv[i], "--max-rooms") == 0
+                                       ? &lim.max_rooms
+                                       : &lim.max_conns) != 0) {
+                fprintf(stderr,
+                        "tabula lobby: bad count '%s' for %s "
+                        "(1..1000000)\n",
+                        cli_token(argv[i + 1]), argv[i]);
+                return CLI_EXIT_USAGE;
+            } else {
+                i++;
+            }
+            continue;
+        }
+        fprintf(stderr, "tabula lobby: unknown argument '%s'\n",
+                cli_token(argv[i]));
+        fputs(lobby_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (net_addr_parse(listen, &addr) != 0) {
+        fprintf(stderr,
+                "tabula lobby: bad address '%s'; expected HOST:PORT, "
+                "e.g. 127.0.0.1:7470\n",
+                cli_token(listen));
+        return CLI_EXIT_USAGE;
+    }
+    /* A peer that vanishes mid-write must give EPIPE, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+    if (uv_loop_init(&loop) != 0) {
+        fprintf(stderr, "tabula lobby: cannot start the event loop\n");
+        return CLI_EXIT_FAIL;
+    }
+    rc = lobby_new(&loop, (struct sockaddr *)&addr, &lim, &run.lb);
+    if (rc != 0) {
+        fprintf(stderr, "tabula lobby: cannot listen on %s: %s\n",
+                cli_token(listen), net_strerror(rc));
+        uv_run(&loop, UV_RUN_DEFAULT);
+        uv_loop_close(&loop);
+        return CLI_EXIT_FAIL;
+    }
+    if (lobby_address(run.lb, where, sizeof where) != 0)
+        memcpy(where, "?", 2);
+    printf("listening: %s\n", where);
+    fflush(stdout);
+    for (int i = 0; i < 2; i++) {
+        uv_signal_init(&loop, &run.sig[i]);
+        run.sig[i].data = &run;
+        uv_signal_start(&run.sig[i], on_signal, i == 0 ? SIGINT : SIGTERM);
+    }
+    uv_run(&loop, UV_RUN_DEFAULT);
+    rc = uv_loop_close(&loop);
+    return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}

@@ -1,0 +1,157 @@
+/*
+ * code.c: invite and watch codes: making, reading and checking them. The
+ * one file of lobby/ that includes <sodium.h> (randomness and BLAKE2b).
+ * Each derived value hashes a distinct label with the code's secret so
+ * that knowing one (the lookup, which the lobby sees) says nothing about
+ * another (the fingerprint, the seat key).
+ */
+#include <sodium.h>
+#include <string.h>
+
+#include "lobby_internal.h"
+#include "tb_error.h"
+
+static const char alphabet[] = LOBBY_CODE_ALPHABET;
+
+static int crypto_ready(void)
+{
+    return sodium_init() < 0 ? TB_E_CRYPTO : 0;
+}
+
+int lobby_random(void *buf, size_t n)
+{
+    int rc = crypto_ready();
+    if (rc != 0)
+        return rc;
+    randombytes_buf(buf, n);
+    return 0;
+}
+
+/* BLAKE2b of label || secret || extra (extra may be NULL). */
+static int derive(const char *label,
+                  const char secret[LOBBY_CODE_SECRET_SYMBOLS],
+                  const uint8_t *extra, size_t extra_len, uint8_t *out,
+                  size_t out_len)
+{
+    crypto_generichash_state st;
+    if (crypto_generichash_init(&st, NULL, 0, out_len) != 0 ||
+        crypto_generichash_update(&st, (const unsigned char *)label,
+                                  strlen(label) + 1) != 0 ||
+        crypto_generichash_update(&st, (const unsigned char *)secret,
+                                  LOBBY_CODE_SECRET_SYMBOLS) != 0 ||
+        (extra != NULL &&
+         crypto_generichash_update(&st, extra, extra_len) != 0) ||
+        crypto_generichash_final(&st, out, out_len) != 0)
+        return TB_E_CRYPTO;
+    return 0;
+}
+
+/* The 4 fingerprint symbols: the first 20 bits of the hash. */
+static int fingerprint(const char secret[LOBBY_CODE_SECRET_SYMBOLS],
+                       const uint8_t host_pk[LOBBY_KEY_BYTES], char out[4])
+{
+    uint8_t h[32];
+    uint32_t bits;
+    int rc = derive("tabula invite fingerprint", secret, host_pk,
+                    LOBBY_KEY_BYTES, h, sizeof h);
+    if (rc != 0)
+        return rc;
+    bits = (uint32_t)h[0] << 12 | (uint32_t)h[1] << 4 | (uint32_t)h[2] >> 4;
+    for (int i = 3; i >= 0; i--) {
+        out[i] = alphabet[bits & 31];
+        bits >>= 5;
+    }
+    return 0;
+}
+
+/* Fill text and lookup from secret and fingerprint. */
+static int finish(Lobby_Code *c)
+{
+    char all[LOBBY_CODE_SYMBOLS];
+    size_t k = 0;
+    int rc = crypto_ready();
+
+    if (rc != 0)
+        return rc;
+    memcpy(all, c->secret, LOBBY_CODE_SECRET_SYMBOLS);
+    memcpy(all + LOBBY_CODE_SECRET_SYMBOLS, c->fingerprint, 4);
+    for (int i = 0; i < LOBBY_CODE_SYMBOLS; i++) {
+        if (i > 0 && i % 4 == 0)
+            c->text[k++] = '-';
+        c->text[k++] = all[i];
+    }
+    c->text[k] = '\0';
+    return derive("tabula invite lookup", c->secret, NULL, 0, c->lookup,
+                  LOBBY_LOOKUP_BYTES);
+}
+
+int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out)
+{
+    uint8_t r[LOBBY_CODE_SECRET_SYMBOLS];
+    int rc;
+
+    if (host_pk == NULL || out == NULL)
+        return TB_E_ARG;
+    memset(out, 0, sizeof *out);
+    rc = lobby_random(r, sizeof r);
+    if (rc != 0)
+        return rc;
+    /* 256 is a multiple of 32: r & 31 is uniform. */
+    for (int i = 0; i < LOBBY_CODE_SECRET_SYMBOLS; i++)
+        out->secret[i] = alphabet[r[i] & 31];
+    sodium_memzero(r, sizeof r);
+    rc = fingerprint(out->secret, host_pk, out->fingerprint);
+    if (rc != 0)
+        return rc;
+    return finish(out);
+}
+
+int lobby_code_parse(const char *text, Lobby_Code *out)
+{
+    char sym[LOBBY_CODE_SYMBOLS];
+    size_t n = 0;
+
+    if (text == NULL || out == NULL)
+        return TB_E_ARG;
+    memset(out, 0, sizeof *out);
+    for (const char *p = text; *p != '\0'; p++) {
+        char ch = *p;
+        if (ch == '-' || ch == ' ')
+            continue;
+        if (ch >= 'a' && ch <= 'z')
+            ch = (char)(ch - 'a' + 'A');
+        if (ch == '\0' || strchr(alphabet, ch) == NULL)
+            return TB_E_FORMAT;
+        if (n == LOBBY_CODE_SYMBOLS)
+            return TB_E_FORMAT;
+        sym[n++] = ch;
+    }
+    if (n != LOBBY_CODE_SYMBOLS)
+        return TB_E_FORMAT;
+    memcpy(out->secret, sym, LOBBY_CODE_SECRET_SYMBOLS);
+    memcpy(out->fingerprint, sym + LOBBY_CODE_SECRET_SYMBOLS, 4);
+    return finish(out);
+}
+
+int lobby_code_check_host(const Lobby_Code *code,
+                          const uint8_t host_pk[LOBBY_KEY_BYTES])
+{
+    char fp[4];
+    int rc;
+    if (code == NULL || host_pk == NULL)
+        return TB_E_ARG;
+    rc = fingerprint(code->secret, host_pk, fp);
+    if (rc != 0)
+        return rc;
+    return memcmp(fp, code->fingerprint, 4) == 0 ? 0 : TB_E_SIGNATURE;
+}
+
+int lobby_code_seat_key(const Lobby_Code *code,
+                        uint8_t out[LOBBY_SEAT_KEY_BYTES])
+{
+    int rc = crypto_ready();
+    if (rc != 0)
+        return rc;
+    return derive("tabula invite seat", code->secret, NULL, 0, out,
+                  LOBBY_SEAT_KEY_BYTES);
+}

@@ -1,0 +1,303 @@
+/*
+ * lobby.h: Tabula's lobby, the relay between two players and their
+ * spectators, its invite codes, and the client side of a lobby
+ * connection. The lobby carries frames as opaque bytes (signed envelopes
+ * of proto/ in practice): it numbers each frame a seated player sends
+ * with the room's next sequence number, forwards it to every other
+ * member, and keeps a bounded transcript of them so a late spectator or a
+ * reconnecting player catches up from the last sequence number it has.
+ * It never reads, changes or reorders the bytes; peers check signatures
+ * and the hash chain themselves.
+ *
+ * Invite codes ("7KQM-XW3D-9HNP-R4TA") are 16 symbols of an alphabet
+ * without look-alike characters: 12 random symbols (60 bits, the secret)
+ * and 4 symbols (20 bits) fingerprinting the host's public key together
+ * with the secret. The lobby is only ever told a hash of the secret (the
+ * lookup), so it cannot rebuild the code, compute a fingerprint for
+ * another key, or derive the seat key that peers use to prove to each
+ * other that they hold the code. A watch code is built the same way but
+ * its lookup only ever admits spectators. The control messages are in
+ * docs/protocol-lobby.md.
+ *
+ * Errors are the negative TB_E_* codes of tb_error.h, or libuv's own
+ * codes passed through from net/.
+ */
+#ifndef TABULA_LOBBY_H
+#define TABULA_LOBBY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net.h"
+
+/* ---- invite and watch codes ------------------------------------------ */
+
+/* Symbols of a code: 12 secret + 4 fingerprint. */
+#define LOBBY_CODE_SYMBOLS 16
+#define LOBBY_CODE_SECRET_SYMBOLS 12
+/* "XXXX-XXXX-XXXX-XXXX" and its NUL. */
+#define LOBBY_CODE_TEXT 20
+/* The lookup the lobby files a room under: BLAKE2b-128 of the secret. */
+#define LOBBY_LOOKUP_BYTES 16
+/* A host's public key (Ed25519, as PROTO_KEY_BYTES). */
+#define LOBBY_KEY_BYTES 32
+/* A seat secret: chosen by a player, shown to the lobby to take back its
+ * seat after a reconnect. */
+#define LOBBY_SEAT_SECRET_BYTES 16
+/* The seat key peers derive from a code (never sent to the lobby). */
+#define LOBBY_SEAT_KEY_BYTES 32
+
+/* The 32 symbols: digits 2-9 and letters without I and O. */
+#define LOBBY_CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+typedef struct Lobby_Code {
+    char text[LOBBY_CODE_TEXT];             /* canonical, with dashes */
+    char secret[LOBBY_CODE_SECRET_SYMBOLS]; /* the 12 secret symbols */
+    char fingerprint[4];                    /* the 4 fingerprint symbols */
+    uint8_t lookup[LOBBY_LOOKUP_BYTES];
+} Lobby_Code;
+
+/*
+ * lobby_code_new: a fresh random code bound to host_pk (the host's
+ * public key). Errors: TB_E_ARG, TB_E_CRYPTO.
+ */
+int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out);
+
+/*
+ * lobby_code_parse: read a code as a person types it: case is ignored,
+ * and dashes and spaces anywhere are skipped. Anything else outside the
+ * alphabet (including the look-alikes 0, 1, I, O) or a count of symbols
+ * other than 16 is refused. Errors: TB_E_ARG, TB_E_FORMAT, TB_E_CRYPTO.
+ */
+int lobby_code_parse(const char *text, Lobby_Code *out);
+
+/*
+ * lobby_code_check_host: 0 when the code's fingerprint matches host_pk,
+ * TB_E_SIGNATURE when it does not (the lobby sent us to someone else).
+ */
+int lobby_code_check_host(const Lobby_Code *code,
+                          const uint8_t host_pk[LOBBY_KEY_BYTES]);
+
+/*
+ * lobby_code_seat_key: BLAKE2b-256 of the code's secret under a separate
+ * label: a key both players know and the lobby does not, for proto/ to
+ * authenticate the seat handshake (e.g. a keyed hash of each player's
+ * public key). Errors: TB_E_CRYPTO.
+ */
+int lobby_code_seat_key(const Lobby_Code *code,
+                        uint8_t out[LOBBY_SEAT_KEY_BYTES]);
+
+/*
+ * lobby_random: n bytes from the operating system's secure generator
+ * (seat secrets, codes). Errors: TB_E_CRYPTO.
+ */
+int lobby_random(void *buf, size_t n);
+
+/* ---- the relay ------------------------------------------------------- */
+
+typedef struct Lobby Lobby;
+
+/*
+ * Lobby_Limits: the relay's limits. Zero in a field means the default in
+ * brackets (lobby_limits_default fills them in).
+ *   max_rooms            rooms at once [1000]
+ *   max_conns            connections at once [4096]
+ *   max_payload          bytes of one relayed frame's payload [98304]
+ *   max_spectators       spectators of one room [64]
+ *   transcript_frames    frames a room keeps; the oldest go first [4096]
+ *   transcript_bytes     payload bytes a room keeps [4 MiB]
+ *   max_write_queue      bytes queued to one member before it is dropped
+ *                        as a slow reader [1 MiB]
+ *   heartbeat_ms         net/ heartbeat interval [5000]
+ *   idle_timeout_ms      net/ idle timeout [15000]
+ *   hello_timeout_ms     a connection must create, join or watch within
+ *                        this time [10000]
+ *   empty_room_ms        a room with nobody in it is dropped after [600000]
+ *   guess_burst          wrong codes a source address may send in a row
+ *                        [5]
+ *   guess_refill_ms      one more allowed wrong code per this interval
+ *                        [6000], i.e. 10 a minute per address
+ *   guess_global_per_s   wrong codes per second from all addresses
+ *                        together [100]
+ *   max_sources          source addresses tracked for the rate limit
+ *                        [8192]
+ */
+typedef struct Lobby_Limits {
+    uint32_t max_rooms;
+    uint32_t max_conns;
+    uint32_t max_payload;
+    uint32_t max_spectators;
+    uint32_t transcript_frames;
+    size_t transcript_bytes;
+    size_t max_write_queue;
+    uint32_t heartbeat_ms;
+    uint32_t idle_timeout_ms;
+    uint32_t hello_timeout_ms;
+    uint32_t empty_room_ms;
+    uint32_t guess_burst;
+    uint32_t guess_refill_ms;
+    uint32_t guess_global_per_s;
+    uint32_t max_sources;
+} Lobby_Limits;
+
+/* Fill every zero field of lim with its default (see Lobby_Limits). */
+void lobby_limits_default(Lobby_Limits *lim);
+
+/* Counters of a running lobby. */
+typedef struct Lobby_Stats {
+    size_t rooms;
+    size_t conns;
+    size_t members;           /* seated players and spectators */
+    size_t transcript_bytes;  /* payload bytes kept, all rooms */
+    uint64_t frames_relayed;  /* frames accepted from players */
+    uint64_t bad_codes;       /* wrong codes answered */
+    uint64_t rate_limited;    /* requests refused by the guess limit */
+    uint64_t dropped_slow;    /* members dropped as slow readers */
+    uint64_t protocol_errors; /* connections closed for bad messages */
+    uint64_t hello_timeouts;  /* connections closed for saying nothing */
+} Lobby_Stats;
+
+/*
+ * lobby_new: a lobby listening on addr (net_addr_parse), with limits lim
+ * (NULL: defaults). Errors: TB_E_ARG, TB_E_NOMEM, libuv errors
+ * (UV_EADDRINUSE, ...). On error nothing is left on the loop that would
+ * keep it from closing after one more uv_run.
+ */
+int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
+              const Lobby_Limits *lim, Lobby **out);
+
+/* lobby_address: the bound "HOST:PORT" (real port after port 0). */
+int lobby_address(const Lobby *lb, char *out, size_t cap);
+
+/* lobby_stats: the lobby's counters now. */
+void lobby_stats(const Lobby *lb, Lobby_Stats *out);
+
+/*
+ * lobby_close: stop listening, close every connection and drop every
+ * room; the lobby is freed once its last handle is closed (run the loop),
+ * then done(user) is called if not NULL. Accepts NULL.
+ */
+void lobby_close(Lobby *lb, void (*done)(void *user), void *user);
+
+/* ---- the client side ------------------------------------------------- */
+
+/* A member's role in a room, also the seat number of the players. */
+typedef enum Lobby_Role {
+    LOBBY_ROLE_HOST = 0,
+    LOBBY_ROLE_GUEST = 1,
+    LOBBY_ROLE_SPECTATOR = 2
+} Lobby_Role;
+
+typedef struct Lobby_Client Lobby_Client;
+
+/* What the lobby says when it admits a client to a room. */
+typedef struct Lobby_Welcome {
+    Lobby_Role role;
+    uint8_t host_pk[LOBBY_KEY_BYTES];
+    uint64_t first_seq; /* oldest frame the room still keeps (0: none) */
+    uint64_t next_seq;  /* the number the next frame will get */
+    int host_present, guest_present;
+} Lobby_Welcome;
+
+/*
+ * Lobby_Client_Callbacks: every pointer may be NULL.
+ *   on_welcome   admitted (again, after lobby_client_resume); the frames
+ *                after the requested sequence number follow as on_frame.
+ *                A joiner's or spectator's client has already checked the
+ *                host key against the code (a mismatch closes with
+ *                TB_E_SIGNATURE instead).
+ *   on_frame     a relayed frame: its room sequence number (1, 2, ...),
+ *                the seat that sent it (LOBBY_ROLE_HOST or _GUEST), the
+ *                payload (valid during the call only).
+ *   on_ack       the lobby accepted our own frame as number seq.
+ *   on_presence  the other seat's player arrived (1) or left (0).
+ *   on_disconnect the connection is gone: reason 0 after
+ *                lobby_client_close, a TB_E_* refusal from the lobby
+ *                (TB_E_CODE unknown code, TB_E_RATE rate limited,
+ *                TB_E_FULL lobby or room full, TB_E_SEAT seat taken,
+ *                TB_E_FORMAT / TB_E_VERSION bad message), TB_E_SIGNATURE
+ *                when the host key does not match the code, or a
+ *                libuv/net code. The client object stays valid: call
+ *                lobby_client_resume or lobby_client_free.
+ */
+typedef struct Lobby_Client_Callbacks {
+    void (*on_welcome)(Lobby_Client *c, const Lobby_Welcome *w);
+    void (*on_frame)(Lobby_Client *c, uint64_t seq, Lobby_Role from,
+                     const uint8_t *data, size_t len);
+    void (*on_ack)(Lobby_Client *c, uint64_t seq);
+    void (*on_presence)(Lobby_Client *c, Lobby_Role seat, int present);
+    void (*on_disconnect)(Lobby_Client *c, int reason);
+} Lobby_Client_Callbacks;
+
+/*
+ * Lobby_Client_Config: who the client is in the room.
+ *   role         LOBBY_ROLE_HOST creates the room (or takes its seat back),
+ *                LOBBY_ROLE_GUEST joins with the invite code,
+ *                LOBBY_ROLE_SPECTATOR watches with either code.
+ *   invite       the invite code (host and guest; a spectator may use it)
+ *   watch        the watch code (host: registered with the room;
+ *                spectator: used when invite is all zero)
+ *   host_pk      the host's public key (host only)
+ *   seat_secret  the player's seat secret (lobby_random once per match,
+ *                kept in the match log so a restarted process can resume)
+ *   limits       net/ limits for the connection (NULL fields: defaults)
+ */
+typedef struct Lobby_Client_Config {
+    Lobby_Role role;
+    Lobby_Code invite;
+    Lobby_Code watch;
+    uint8_t host_pk[LOBBY_KEY_BYTES];
+    uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
+    Net_Limits limits;
+} Lobby_Client_Config;
+
+/*
+ * lobby_client_new: connect to the lobby at addr and enter the room
+ * described by cfg, asking for every frame after from_seq (0: from the
+ * start). user is the client's user data. Errors: TB_E_ARG, TB_E_NOMEM,
+ * libuv errors.
+ */
+int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
+                     const Lobby_Client_Config *cfg,
+                     const Lobby_Client_Callbacks *cb, void *user,
+                     uint64_t from_seq, Lobby_Client **out);
+
+/*
+ * lobby_client_resume: after on_disconnect, connect again and re-enter
+ * the room with the same role and seat secret, asking for every frame
+ * after from_seq (lobby_client_last_seq, or the last one in the match
+ * log). Errors: TB_E_STATE (still connected), libuv errors.
+ */
+int lobby_client_resume(Lobby_Client *c, uint64_t from_seq);
+
+/*
+ * lobby_client_send: relay a frame of len bytes (1..max_payload) to the
+ * room; only a seated player may. on_ack gives its sequence number.
+ * Errors: TB_E_STATE (not admitted, spectator, or disconnected),
+ * TB_E_LIMIT, net_send's errors.
+ */
+int lobby_client_send(Lobby_Client *c, const void *data, size_t len);
+
+/* lobby_client_last_seq: the highest sequence number received or acked. */
+uint64_t lobby_client_last_seq(const Lobby_Client *c);
+
+/* lobby_client_user: the user pointer given to lobby_client_new. */
+void *lobby_client_user(const Lobby_Client *c);
+
+/* lobby_client_connected: nonzero while admitted to the room. */
+int lobby_client_connected(const Lobby_Client *c);
+
+/*
+ * lobby_client_close: close the connection (on_disconnect follows with
+ * reason 0); the client stays valid for lobby_client_resume.
+ */
+void lobby_client_close(Lobby_Client *c);
+
+/*
+ * lobby_client_free: close and free. The memory goes once the connection
+ * is closed (run the loop); no callback runs after this call. Accepts
+ * NULL.
+ */
+void lobby_client_free(Lobby_Client *c);
+
+#endif /* TABULA_LOBBY_H */

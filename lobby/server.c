@@ -1,0 +1,832 @@
+/*
+ * server.c: the lobby relay. Rooms are filed under two lookups (invite
+ * and watch) in one chained hash table; each room keeps a ring of the
+ * frames its players sent, already in their FRAME wire form, so catching
+ * a member up is a series of sends. Sends to a member are paced: a
+ * member is topped up only while its write queue is below half the limit
+ * and again when it drains, so memory per member stays bounded; a member
+ * that falls so far behind that the ring drops a frame it has not had is
+ * dropped as a slow reader. Wrong codes are rate-limited per source
+ * address (a GCRA token bucket) and for the whole lobby.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby_internal.h"
+#include "tb_error.h"
+
+#define ROLE_NONE (-1)
+
+typedef struct Lobby_Member Lobby_Member;
+typedef struct Lobby_Room Lobby_Room;
+
+/* A kept frame: its FRAME message as sent to members. */
+typedef struct Lobby_Entry {
+    uint64_t seq;
+    int from;
+    size_t len; /* bytes of msg */
+    uint8_t msg[];
+} Lobby_Entry;
+
+struct Lobby_Room {
+    uint8_t lookup[2][LOBBY_LOOKUP_BYTES]; /* 0 invite, 1 watch */
+    Lobby_Room *hnext[2];
+    uint8_t host_pk[LOBBY_KEY_BYTES];
+    uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES];
+    int claimed[2];
+    Lobby_Member *seat[2];
+    Lobby_Member *spect;
+    size_t nspect;
+    Lobby_Entry **ring;
+    uint32_t ring_cap, ring_head, ring_count;
+    size_t ring_bytes;
+    uint64_t next_seq;
+    int empty;
+    uint64_t empty_since;
+    Lobby_Room *prev, *next;
+};
+
+struct Lobby_Member {
+    Lobby *lb;
+    Net_Conn *conn;
+    Lobby_Room *room;
+    int role;
+    int done; /* answered with an error: ignore what follows */
+    uint64_t since;
+    uint64_t sent_seq;           /* highest frame sent to this member */
+    Lobby_Member *prev, *next;   /* all members */
+    Lobby_Member *sprev, *snext; /* a room's spectators */
+};
+
+typedef struct Lobby_Source {
+    char host[64];
+    uint64_t tat; /* GCRA theoretical arrival time, microseconds */
+    struct Lobby_Source *next;
+} Lobby_Source;
+
+#define SOURCE_BUCKETS 1024
+
+struct Lobby {
+    uv_loop_t *loop;
+    Lobby_Limits lim;
+    Net_Server *server;
+    uv_timer_t sweep;
+    Lobby_Room **buckets[2]; /* invite lookups, watch lookups */
+    size_t nbuckets;
+    Lobby_Room *rooms;
+    size_t nrooms;
+    Lobby_Member *members;
+    size_t nmembers;
+    size_t transcript_bytes;
+    Lobby_Source *sources[SOURCE_BUCKETS];
+    size_t nsources;
+    uint64_t global_tat;
+    Lobby_Stats stats;
+    int closing, server_done, timer_closed;
+    void (*done)(void *user);
+    void *done_user;
+};
+
+void lobby_limits_default(Lobby_Limits *lim)
+{
+#define DEF(f, v)                                                              \
+    if (lim->f == 0)                                                           \
+        lim->f = (v);
+    DEF(max_rooms, 1000)
+    DEF(max_conns, 4096)
+    DEF(max_payload, 98304)
+    DEF(max_spectators, 64)
+    DEF(transcript_frames, 4096)
+    DEF(transcript_bytes, 4u << 20)
+    DEF(max_write_queue, 1u << 20)
+    DEF(heartbeat_ms, 5000)
+    DEF(idle_timeout_ms, 15000)
+    DEF(hello_timeout_ms, 10000)
+    DEF(empty_room_ms, 600000)
+    DEF(guess_burst, 5)
+    DEF(guess_refill_ms, 6000)
+    DEF(guess_global_per_s, 100)
+    DEF(max_sources, 8192)
+#undef DEF
+    if (lim->max_payload > NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER)
+        lim->max_payload = NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER;
+    if (lim->transcript_bytes < lim->max_payload)
+        lim->transcript_bytes = lim->max_payload;
+}
+
+static uint64_t now_us(void)
+{
+    return uv_hrtime() / 1000;
+}
+
+/* ---- rooms and lookups ---- */
+
+static size_t bucket_of(const Lobby *lb, const uint8_t *lookup)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < 8; i++)
+        h = h << 8 | lookup[i];
+    return (size_t)(h & (lb->nbuckets - 1));
+}
+
+/* The room filed under lookup, and which of its two keys matched (one
+ * table per kind of key, each chained through hnext[kind]). */
+static Lobby_Room *room_find(const Lobby *lb, const uint8_t *lookup, int *kind)
+{
+    size_t b = bucket_of(lb, lookup);
+    for (int k = 0; k < 2; k++)
+        for (Lobby_Room *r = lb->buckets[k][b]; r != NULL; r = r->hnext[k])
+            if (lobby__equal(r->lookup[k], lookup, LOBBY_LOOKUP_BYTES)) {
+                *kind = k;
+                return r;
+            }
+    return NULL;
+}
+
+static void room_file(Lobby *lb, Lobby_Room *r)
+{
+    for (int k = 0; k < 2; k++) {
+        size_t b = bucket_of(lb, r->lookup[k]);
+        r->hnext[k] = lb->buckets[k][b];
+        lb->buckets[k][b] = r;
+    }
+}
+
+static void room_unfile(Lobby *lb, Lobby_Room *r)
+{
+    for (int k = 0; k < 2; k++) {
+        Lobby_Room **pp = &lb->buckets[k][bucket_of(lb, r->lookup[k])];
+        while (*pp != NULL && *pp != r)
+            pp = &(*pp)->hnext[k];
+        if (*pp == r)
+            *pp = r->hnext[k];
+    }
+}
+
+static void room_free(Lobby *lb, Lobby_Room *r)
+{
+    for (uint32_t i = 0; i < r->ring_count; i++)
+        free(r->ring[(r->ring_head + i) % r->ring_cap]);
+    lb->transcript_bytes -= r->ring_bytes;
+    free(r->ring);
+    free(r);
+}
+
+static void room_drop(Lobby *lb, Lobby_Room *r)
+{
+    room_unfile(lb, r);
+    if (r->prev != NULL)
+        r->prev->next = r->next;
+    else
+        lb->rooms = r->next;
+    if (r->next != NULL)
+        r->next->prev = r->prev;
+    lb->nrooms--;
+    room_free(lb, r);
+}
+
+static uint64_t room_first_seq(const Lobby_Room *r)
+{
+    return r->ring_count ? r->ring[r->ring_head]->seq : 0;
+}
+
+static void room_update_empty(Lobby *lb, Lobby_Room *r)
+{
+    int empty = r->seat[0] == NULL && r->seat[1] == NULL && r->spect == NULL;
+    if (empty && !r->empty)
+        r->empty_since = uv_now(lb->loop);
+    r->empty = empty;
+}
+
+/* ---- sending to members ---- */
+
+static void member_send(Lobby_Member *m, const uint8_t *msg, size_t len)
+{
+    if (m->done || net_is_closing(m->conn))
+        return;
+    (void)net_send(m->conn, msg, len); /* a failure closes the member */
+}
+
+static void member_error(Lobby_Member *m, int code)
+{
+    uint8_t msg[LOBBY_LEN_ERROR] = {LOBBY_MSG_ERROR, (uint8_t)code};
+    if (m->done)
+        return;
+    member_send(m, msg, sizeof msg);
+    m->done = 1;
+    if (code == LOBBY_ERR_PROTOCOL || code == LOBBY_ERR_VERSION ||
+        code == LOBBY_ERR_TOO_BIG || code == LOBBY_ERR_NOT_ALLOWED)
+        m->lb->stats.protocol_errors++;
+    net_close_flush(m->conn, TB_E_STATE);
+}
+
+/* Send m the frames it has not had yet while its queue has room. */
+static void member_pump(Lobby_Member *m)
+{
+    Lobby_Room *r = m->room;
+    size_t half = m->lb->lim.max_write_queue / 2;
+    uint64_t first;
+
+    if (r == NULL || m->done || net_is_closing(m->conn) || r->ring_count == 0)
+        return;
+    first = room_first_seq(r);
+    if (m->sent_seq + 1 < first)
+        m->sent_seq = first - 1;
+    while (m->sent_seq + 1 < r->next_seq && net_write_queue(m->conn) < half) {
+        Lobby_Entry *e =
+            r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
+        if (net_send(m->conn, e->msg, e->len) != 0)
+            return;
+        m->sent_seq = e->seq;
+    }
+}
+
+static void room_presence(Lobby_Room *r, int seat, int present)
+{
+    uint8_t msg[LOBBY_LEN_PRESENCE] = {LOBBY_MSG_PRESENCE, (uint8_t)seat,
+                                       (uint8_t)present};
+    if (r->seat[1 - seat] != NULL)
+        member_send(r->seat[1 - seat], msg, sizeof msg);
+    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
+        member_send(s, msg, sizeof msg);
+}
+
+/* Remove m from its room (its connection is going, or was replaced). */
+static void member_leave(Lobby_Member *m)
+{
+    Lobby_Room *r = m->room;
+    if (r == NULL)
+        return;
+    if (m->role == LOBBY_ROLE_SPECTATOR) {
+        if (m->sprev != NULL)
+            m->sprev->snext = m->snext;
+        else
+            r->spect = m->snext;
+        if (m->snext != NULL)
+            m->snext->sprev = m->sprev;
+        r->nspect--;
+    } else if (m->role >= 0 && r->seat[m->role] == m) {
+        r->seat[m->role] = NULL;
+        room_presence(r, m->role, 0);
+    }
+    m->room = NULL;
+    m->role = ROLE_NONE;
+    m->lb->nmembers--;
+    room_update_empty(m->lb, r);
+}
+
+static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq)
+{
+    Lobby *lb = m->lb;
+    uint8_t w[LOBBY_LEN_WELCOME];
+
+    if (role != LOBBY_ROLE_SPECTATOR && r->seat[role] != NULL) {
+        /* The seat's secret came back on a new connection: the old one is
+         * half-open or stale. */
+        Lobby_Member *old = r->seat[role];
+        member_leave(old);
+        member_error(old, LOBBY_ERR_REPLACED);
+    }
+    m->room = r;
+    m->role = role;
+    lb->nmembers++;
+    if (role == LOBBY_ROLE_SPECTATOR) {
+        m->snext = r->spect;
+        m->sprev = NULL;
+        if (r->spect != NULL)
+            r->spect->sprev = m;
+        r->spect = m;
+        r->nspect++;
+    } else {
+        r->seat[role] = m;
+    }
+    room_update_empty(lb, r);
+    w[0] = LOBBY_MSG_WELCOME;
+    w[1] = (uint8_t)role;
+    memcpy(w + 2, r->host_pk, LOBBY_KEY_BYTES);
+    lobby__put64(w + 2 + LOBBY_KEY_BYTES, room_first_seq(r));
+    lobby__put64(w + 10 + LOBBY_KEY_BYTES, r->next_seq);
+    w[18 + LOBBY_KEY_BYTES] =
+        (uint8_t)((r->seat[0] != NULL) | (r->seat[1] != NULL) << 1);
+    member_send(m, w, sizeof w);
+    m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
+    member_pump(m);
+    if (role != LOBBY_ROLE_SPECTATOR)
+        room_presence(r, role, 1);
+}
+
+/* ---- the guess limit ---- */
+
+static Lobby_Source *source_find(Lobby *lb, const char *host, int create)
+{
+    uint32_t h = 2166136261u;
+    Lobby_Source *s;
+    for (const char *p = host; *p; p++)
+        h = (h ^ (uint8_t)*p) * 16777619u;
+    h %= SOURCE_BUCKETS;
+    for (s = lb->sources[h]; s != NULL; s = s->next)
+        if (strcmp(s->host, host) == 0)
+            return s;
+    if (!create || lb->nsources >= lb->lim.max_sources)
+        return NULL;
+    s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    memcpy(s->host, host, strnlen(host, sizeof s->host - 1));
+    s->next = lb->sources[h];
+    lb->sources[h] = s;
+    lb->nsources++;
+    return s;
+}
+
+static uint64_t global_refill_us(const Lobby *lb)
+{
+    return 1000000u / lb->lim.guess_global_per_s + 1;
+}
+
+static int guess_limited(Lobby *lb, Lobby_Member *m)
+{
+    uint64_t now = now_us();
+    uint64_t refill = (uint64_t)lb->lim.guess_refill_ms * 1000;
+    Lobby_Source *s = source_find(lb, net_conn_peer_host(m->conn), 0);
+
+    if (s != NULL && s->tat > now + (lb->lim.guess_burst - 1) * refill)
+        return 1;
+    if (lb->global_tat >
+        now + (lb->lim.guess_global_per_s - 1) * global_refill_us(lb))
+        return 1;
+    return 0;
+}
+
+static void guess_failed(Lobby *lb, Lobby_Member *m)
+{
+    uint64_t now = now_us();
+    Lobby_Source *s = source_find(lb, net_conn_peer_host(m->conn), 1);
+
+    if (s != NULL)
+        s->tat = (s->tat > now ? s->tat : now) +
+                 (uint64_t)lb->lim.guess_refill_ms * 1000;
+    lb->global_tat =
+        (lb->global_tat > now ? lb->global_tat : now) + global_refill_us(lb);
+    lb->stats.bad_codes++;
+    member_error(m, LOBBY_ERR_CODE);
+}
+
+/* Forget sources whose bucket is full again. */
+static void sources_sweep(Lobby *lb)
+{
+    uint64_t now = now_us();
+    for (size_t b = 0; b < SOURCE_BUCKETS; b++) {
+        Lobby_Source **pp = &lb->sources[b];
+        while (*pp != NULL) {
+            Lobby_Source *s = *pp;
+            if (s->tat <= now) {
+                *pp = s->next;
+                free(s);
+                lb->nsources--;
+            } else {
+                pp = &s->next;
+            }
+        }
+    }
+}
+
+/* ---- messages from clients ---- */
+
+static int refuse_if_limited(Lobby *lb, Lobby_Member *m)
+{
+    if (!guess_limited(lb, m))
+        return 0;
+    lb->stats.rate_limited++;
+    member_error(m, LOBBY_ERR_RATE);
+    return 1;
+}
+
+static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
+{
+    const uint8_t *inv = p + 2, *wat = inv + LOBBY_LOOKUP_BYTES;
+    const uint8_t *pk = wat + LOBBY_LOOKUP_BYTES;
+    const uint8_t *secret = pk + LOBBY_KEY_BYTES;
+    uint64_t from = lobby__get64(secret + LOBBY_SEAT_SECRET_BYTES);
+    Lobby_Room *r;
+    int kind;
+
+    if (refuse_if_limited(lb, m))
+        return;
+    if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX) {
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    r = room_find(lb, inv, &kind);
+    if (r != NULL) {
+        /* The host taking its seat back: everything must match. An
+         * existing lookup with a wrong secret is a guess. */
+        if (kind == 0 && r->claimed[0] &&
+            lobby__equal(secret, r->secret[0], LOBBY_SEAT_SECRET_BYTES) &&
+            lobby__equal(pk, r->host_pk, LOBBY_KEY_BYTES) &&
+            lobby__equal(wat, r->lookup[1], LOBBY_LOOKUP_BYTES))
+            admit(m, r, LOBBY_ROLE_HOST, from);
+        else
+            guess_failed(lb, m);
+        return;
+    }
+    if (room_find(lb, wat, &kind) != NULL) {
+        guess_failed(lb, m);
+        return;
+    }
+    if (lb->nrooms >= lb->lim.max_rooms) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
+    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
+    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
+    memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
+    r->claimed[0] = 1;
+    /* A host re-registering its room after a lobby restart goes on from
+     * the last number it has, so every peer's numbering stays valid. */
+    r->next_seq = from + 1;
+    room_file(lb, r);
+    r->next = lb->rooms;
+    if (lb->rooms != NULL)
+        lb->rooms->prev = r;
+    lb->rooms = r;
+    lb->nrooms++;
+    admit(m, r, LOBBY_ROLE_HOST, from);
+}
+
+static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
+{
+    const uint8_t *lookup = p + 2, *secret = lookup + LOBBY_LOOKUP_BYTES;
+    uint64_t from = lobby__get64(secret + LOBBY_SEAT_SECRET_BYTES);
+    Lobby_Room *r;
+    int kind;
+
+    if (refuse_if_limited(lb, m))
+        return;
+    r = room_find(lb, lookup, &kind);
+    if (r == NULL) {
+        guess_failed(lb, m);
+        return;
+    }
+    if (kind == 1) { /* a watch code never takes a seat */
+        member_error(m, LOBBY_ERR_NOT_ALLOWED);
+        return;
+    }
+    for (int s = 0; s < 2; s++)
+        if (r->claimed[s] &&
+            lobby__equal(secret, r->secret[s], LOBBY_SEAT_SECRET_BYTES)) {
+            admit(m, r, s, from);
+            return;
+        }
+    if (r->claimed[1]) {
+        member_error(m, LOBBY_ERR_SEAT);
+        return;
+    }
+    memcpy(r->secret[1], secret, LOBBY_SEAT_SECRET_BYTES);
+    r->claimed[1] = 1;
+    admit(m, r, LOBBY_ROLE_GUEST, from);
+}
+
+static void on_watch(Lobby *lb, Lobby_Member *m, const uint8_t *p)
+{
+    uint64_t from = lobby__get64(p + 2 + LOBBY_LOOKUP_BYTES);
+    Lobby_Room *r;
+    int kind;
+
+    if (refuse_if_limited(lb, m))
+        return;
+    r = room_find(lb, p + 2, &kind);
+    if (r == NULL) {
+        guess_failed(lb, m);
+        return;
+    }
+    if (r->nspect >= lb->lim.max_spectators) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    admit(m, r, LOBBY_ROLE_SPECTATOR, from);
+}
+
+/* Drop the room's oldest frame; members that never got it are too slow. */
+static void ring_evict(Lobby *lb, Lobby_Room *r)
+{
+    Lobby_Entry *e = r->ring[r->ring_head];
+    Lobby_Member *seat[2] = {r->seat[0], r->seat[1]};
+
+    r->ring_head = (r->ring_head + 1) % r->ring_cap;
+    r->ring_count--;
+    r->ring_bytes -= e->len;
+    lb->transcript_bytes -= e->len;
+    for (int s = 0; s < 2; s++)
+        if (seat[s] != NULL && seat[s]->sent_seq < e->seq &&
+            !net_is_closing(seat[s]->conn)) {
+            lb->stats.dropped_slow++;
+            net_close(seat[s]->conn, UV_ENOBUFS);
+        }
+    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
+        if (s->sent_seq < e->seq && !net_is_closing(s->conn)) {
+            lb->stats.dropped_slow++;
+            net_close(s->conn, UV_ENOBUFS);
+        }
+    free(e);
+}
+
+static int ring_push(Lobby *lb, Lobby_Room *r, Lobby_Entry *e)
+{
+    while (r->ring_count > 0 &&
+           (r->ring_count >= lb->lim.transcript_frames ||
+            r->ring_bytes + e->len > lb->lim.transcript_bytes))
+        ring_evict(lb, r);
+    if (r->ring_count == r->ring_cap) { /* grow (only ever when full) */
+        uint32_t cap = r->ring_cap ? r->ring_cap * 2 : 16;
+        Lobby_Entry **ring;
+        if (cap > lb->lim.transcript_frames)
+            cap = lb->lim.transcript_frames;
+        ring = malloc(cap * sizeof *ring);
+        if (ring == NULL)
+            return TB_E_NOMEM;
+        for (uint32_t i = 0; i < r->ring_count; i++)
+            ring[i] = r->ring[(r->ring_head + i) % r->ring_cap];
+        free(r->ring);
+        r->ring = ring;
+        r->ring_cap = cap;
+        r->ring_head = 0;
+    }
+    r->ring[(r->ring_head + r->ring_count) % r->ring_cap] = e;
+    r->ring_count++;
+    r->ring_bytes += e->len;
+    lb->transcript_bytes += e->len;
+    return 0;
+}
+
+static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
+{
+    Lobby_Room *r = m->room;
+    size_t n = len - LOBBY_DATA_HEADER;
+    Lobby_Entry *e;
+    uint8_t ack[LOBBY_LEN_ACK];
+
+    if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
+        member_error(m, LOBBY_ERR_NOT_ALLOWED);
+        return;
+    }
+    if (n == 0 || n > lb->lim.max_payload) {
+        member_error(m, n == 0 ? LOBBY_ERR_PROTOCOL : LOBBY_ERR_TOO_BIG);
+        return;
+    }
+    e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
+    if (e == NULL) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    e->seq = r->next_seq;
+    e->from = m->role;
+    e->len = LOBBY_FRAME_HEADER + n;
+    e->msg[0] = LOBBY_MSG_FRAME;
+    lobby__put64(e->msg + 1, e->seq);
+    e->msg[9] = (uint8_t)m->role;
+    memcpy(e->msg + LOBBY_FRAME_HEADER, p + LOBBY_DATA_HEADER, n);
+    if (ring_push(lb, r, e) != 0) {
+        free(e);
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    r->next_seq++;
+    lb->stats.frames_relayed++;
+
+    if (m->sent_seq + 1 == e->seq)
+        m->sent_seq = e->seq; /* a player is not sent its own frame */
+    ack[0] = LOBBY_MSG_ACK;
+    lobby__put64(ack + 1, e->seq);
+    member_send(m, ack, sizeof ack);
+    for (int s = 0; s < 2; s++)
+        if (r->seat[s] != NULL && r->seat[s] != m)
+            member_pump(r->seat[s]);
+    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
+        member_pump(s);
+}
+
+static void member_frame(Net_Conn *c, const uint8_t *p, size_t len)
+{
+    Lobby_Member *m = net_conn_user(c);
+    Lobby *lb = m->lb;
+    int hello = m->room == NULL;
+
+    if (m->done)
+        return;
+    switch (p[0]) {
+    case LOBBY_MSG_CREATE:
+    case LOBBY_MSG_JOIN:
+    case LOBBY_MSG_WATCH: {
+        size_t want = p[0] == LOBBY_MSG_CREATE ? LOBBY_LEN_CREATE
+                      : p[0] == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN
+                                               : LOBBY_LEN_WATCH;
+        if (!hello || len != want) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+        if (p[1] != LOBBY_WIRE_VERSION) {
+            member_error(m, LOBBY_ERR_VERSION);
+            return;
+        }
+        if (p[0] == LOBBY_MSG_CREATE)
+            on_create(lb, m, p);
+        else if (p[0] == LOBBY_MSG_JOIN)
+            on_join(lb, m, p);
+        else
+            on_watch(lb, m, p);
+        return;
+    }
+    case LOBBY_MSG_DATA:
+        on_data(lb, m, p, len);
+        return;
+    default:
+        member_error(m, LOBBY_ERR_PROTOCOL);
+    }
+}
+
+static void member_drain(Net_Conn *c)
+{
+    member_pump(net_conn_user(c));
+}
+
+static void member_closed(Net_Conn *c, int reason)
+{
+    Lobby_Member *m = net_conn_user(c);
+    Lobby *lb;
+
+    (void)reason;
+    if (m == NULL)
+        return;
+    lb = m->lb;
+    member_leave(m);
+    if (m->prev != NULL)
+        m->prev->next = m->next;
+    else
+        lb->members = m->next;
+    if (m->next != NULL)
+        m->next->prev = m->prev;
+    free(m);
+}
+
+static void on_accept(Net_Server *s, Net_Conn *c)
+{
+    static const Net_Callbacks cb = {NULL, member_frame, member_closed,
+                                     member_drain};
+    Lobby *lb = net_server_user(s);
+    Lobby_Member *m = calloc(1, sizeof *m);
+
+    if (m == NULL) {
+        net_close(c, TB_E_NOMEM);
+        return;
+    }
+    m->lb = lb;
+    m->conn = c;
+    m->role = ROLE_NONE;
+    m->since = uv_now(lb->loop);
+    m->next = lb->members;
+    if (lb->members != NULL)
+        lb->members->prev = m;
+    lb->members = m;
+    net_conn_set_callbacks(c, &cb, m);
+}
+
+/* ---- housekeeping ---- */
+
+static void sweep(uv_timer_t *t)
+{
+    Lobby *lb = t->data;
+    uint64_t now = uv_now(lb->loop);
+    Lobby_Room *r = lb->rooms;
+
+    for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
+        if (m->room == NULL && !m->done &&
+            now - m->since >= lb->lim.hello_timeout_ms) {
+            lb->stats.hello_timeouts++;
+            member_error(m, LOBBY_ERR_TIMEOUT);
+        }
+    while (r != NULL) {
+        Lobby_Room *next = r->next;
+        if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms)
+            room_drop(lb, r);
+        r = next;
+    }
+    sources_sweep(lb);
+}
+
+static void lobby_maybe_free(Lobby *lb)
+{
+    void (*done)(void *);
+    void *user;
+
+    if (!lb->server_done || !lb->timer_closed)
+        return;
+    while (lb->rooms != NULL)
+        room_drop(lb, lb->rooms);
+    for (size_t b = 0; b < SOURCE_BUCKETS; b++)
+        while (lb->sources[b] != NULL) {
+            Lobby_Source *s = lb->sources[b];
+            lb->sources[b] = s->next;
+            free(s);
+        }
+    done = lb->done;
+    user = lb->done_user;
+    free(lb->buckets[0]);
+    free(lb->buckets[1]);
+    free(lb);
+    if (done != NULL)
+        done(user);
+}
+
+static void server_done(void *user)
+{
+    Lobby *lb = user;
+    lb->server_done = 1;
+    lobby_maybe_free(lb);
+}
+
+static void timer_closed(uv_handle_t *h)
+{
+    Lobby *lb = h->data;
+    lb->timer_closed = 1;
+    lobby_maybe_free(lb);
+}
+
+int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
+              const Lobby_Limits *lim, Lobby **out)
+{
+    Lobby *lb;
+    Net_Limits nl = {0};
+    size_t nb = 64;
+    int rc;
+
+    if (loop == NULL || addr == NULL || out == NULL)
+        return TB_E_ARG;
+    *out = NULL;
+    lb = calloc(1, sizeof *lb);
+    if (lb == NULL)
+        return TB_E_NOMEM;
+    if (lim != NULL)
+        lb->lim = *lim;
+    lobby_limits_default(&lb->lim);
+    while (nb < 2 * (size_t)lb->lim.max_rooms && nb < ((size_t)1 << 24))
+        nb *= 2;
+    lb->buckets[0] = calloc(nb, sizeof *lb->buckets[0]);
+    lb->buckets[1] = calloc(nb, sizeof *lb->buckets[1]);
+    if (lb->buckets[0] == NULL || lb->buckets[1] == NULL) {
+        free(lb->buckets[0]);
+        free(lb->buckets[1]);
+        free(lb);
+        return TB_E_NOMEM;
+    }
+    lb->nbuckets = nb;
+    lb->loop = loop;
+    nl.max_frame = lb->lim.max_payload + LOBBY_FRAME_HEADER;
+    nl.max_write_queue = lb->lim.max_write_queue;
+    nl.heartbeat_ms = lb->lim.heartbeat_ms;
+    nl.idle_timeout_ms = lb->lim.idle_timeout_ms;
+    nl.max_conns = lb->lim.max_conns;
+    rc = net_listen(loop, addr, &nl, on_accept, lb, &lb->server);
+    if (rc != 0) {
+        free(lb->buckets[0]);
+        free(lb->buckets[1]);
+        free(lb);
+        return rc;
+    }
+    uv_timer_init(loop, &lb->sweep);
+    lb->sweep.data = lb;
+    uv_timer_start(&lb->sweep, sweep, 250, 250);
+    *out = lb;
+    return 0;
+}
+
+int lobby_address(const Lobby *lb, char *out, size_t cap)
+{
+    return net_server_address(lb->server, out, cap);
+}
+
+void lobby_stats(const Lobby *lb, Lobby_Stats *out)
+{
+    *out = lb->stats;
+    out->rooms = lb->nrooms;
+    out->conns = net_server_conns(lb->server);
+    out->members = lb->nmembers;
+    out->transcript_bytes = lb->transcript_bytes;
+}
+
+void lobby_close(Lobby *lb, void (*done)(void *user), void *user)
+{
+    if (lb == NULL || lb->closing)
+        return;
+    lb->closing = 1;
+    lb->done = done;
+    lb->done_user = user;
+    uv_close((uv_handle_t *)&lb->sweep, timer_closed);
+    net_server_close(lb->server, server_done);
+}

@@ -1,0 +1,738 @@
+/*
+ * net.c: the framed TCP transport of net.h. One Net_Conn holds a TCP
+ * handle and one timer; the timer does double duty as the heartbeat and
+ * idle-timeout tick while the connection lives, and as the deferred
+ * teardown (a zero-delay timeout) once it is marked closing, so a failing
+ * peer is always torn down from the loop and never inside its own
+ * callback. Memory is freed only when both handles' close callbacks have
+ * run; libuv runs cancelled write callbacks before those.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net.h"
+#include "tb_error.h"
+
+#define NET_READ_BUF 65536
+#define NET_NEVER UINT32_MAX
+
+enum { NET_CONNECTING, NET_OPEN };
+
+struct Net_Conn {
+    uv_tcp_t tcp;
+    uv_timer_t timer;
+    uv_connect_t connect_req;
+    uv_shutdown_t shutdown_req;
+    uv_loop_t *loop;
+    Net_Limits lim;
+    Net_Callbacks cb;
+    void *user;
+    Net_Server *server;
+    Net_Conn *prev, *next; /* in the server's list */
+    int state;
+    int closing; /* marked: no more frames in or out */
+    int torn;    /* uv_close called on the handles */
+    int handles; /* handles not yet closed */
+    int reason;
+    uint64_t last_recv, last_send;
+    uint8_t hdr[NET_HEADER_BYTES];
+    size_t hdr_have;
+    uint8_t *body; /* a frame split across reads */
+    uint32_t body_len, body_have, body_cap;
+    char peer[64];
+    char peer_host[64];
+};
+
+struct Net_Server {
+    uv_tcp_t tcp;
+    uv_loop_t *loop;
+    Net_Limits lim;
+    void (*on_accept)(Net_Server *s, Net_Conn *c);
+    void *user;
+    Net_Conn *conns;
+    size_t nconns;
+    int closing;
+    int listener_closed;
+    void (*done)(void *user);
+};
+
+/* A queued write: the request and the framed bytes in one block, freed in
+ * the write callback. */
+typedef struct Net_Write {
+    uv_write_t req;
+    uint8_t bytes[];
+} Net_Write;
+
+/* One read buffer per thread: libuv hands it to read_cb right after
+ * alloc_cb, and read_cb copies out whatever it keeps. */
+static _Thread_local char net_read_buf[NET_READ_BUF];
+
+void net_limits_default(Net_Limits *lim)
+{
+    if (lim->max_frame == 0)
+        lim->max_frame = 65536;
+    if (lim->max_frame > NET_FRAME_CAP_MAX)
+        lim->max_frame = NET_FRAME_CAP_MAX;
+    if (lim->max_write_queue == 0)
+        lim->max_write_queue = 1u << 20;
+    /* A single frame must always fit an empty queue. */
+    if (lim->max_write_queue < (size_t)lim->max_frame + NET_HEADER_BYTES)
+        lim->max_write_queue = (size_t)lim->max_frame + NET_HEADER_BYTES;
+    if (lim->heartbeat_ms == 0)
+        lim->heartbeat_ms = 5000;
+    if (lim->idle_timeout_ms == 0)
+        lim->idle_timeout_ms = 15000;
+    if (lim->max_conns == 0)
+        lim->max_conns = 1024;
+}
+
+void net_frame_header(uint8_t out[NET_HEADER_BYTES], uint32_t len)
+{
+    out[0] = (uint8_t)(len >> 24);
+    out[1] = (uint8_t)(len >> 16);
+    out[2] = (uint8_t)(len >> 8);
+    out[3] = (uint8_t)len;
+}
+
+const char *net_strerror(int err)
+{
+    if (err == 0 || strcmp(tb_errname(err), "TB_E_UNKNOWN") != 0)
+        return tb_strerror(err);
+    return uv_strerror(err);
+}
+
+/* ---- addresses ---- */
+
+static int parse_port(const char *s, int *port)
+{
+    long v = 0;
+    if (*s == '\0')
+        return TB_E_ARG;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return TB_E_ARG;
+        v = v * 10 + (*s - '0');
+        if (v > 65535)
+            return TB_E_ARG;
+    }
+    *port = (int)v;
+    return 0;
+}
+
+int net_addr_parse(const char *hostport, struct sockaddr_storage *out)
+{
+    char host[64];
+    const char *colon;
+    size_t hlen;
+    int port;
+
+    if (hostport == NULL || out == NULL)
+        return TB_E_ARG;
+    memset(out, 0, sizeof *out);
+    if (hostport[0] == '[') {
+        const char *end = strchr(hostport, ']');
+        if (end == NULL || end[1] != ':')
+            return TB_E_ARG;
+        hlen = (size_t)(end - hostport - 1);
+        if (hlen == 0 || hlen >= sizeof host)
+            return TB_E_ARG;
+        memcpy(host, hostport + 1, hlen);
+        host[hlen] = '\0';
+        if (parse_port(end + 2, &port) != 0)
+            return TB_E_ARG;
+        if (uv_ip6_addr(host, port, (struct sockaddr_in6 *)out) != 0)
+            return TB_E_ARG;
+        return 0;
+    }
+    colon = strrchr(hostport, ':');
+    if (colon == NULL)
+        return TB_E_ARG;
+    hlen = (size_t)(colon - hostport);
+    if (hlen == 0 || hlen >= sizeof host)
+        return TB_E_ARG;
+    memcpy(host, hostport, hlen);
+    host[hlen] = '\0';
+    if (parse_port(colon + 1, &port) != 0)
+        return TB_E_ARG;
+    if (strcmp(host, "localhost") == 0)
+        memcpy(host, "127.0.0.1", 10);
+    if (uv_ip4_addr(host, port, (struct sockaddr_in *)out) != 0)
+        return TB_E_ARG;
+    return 0;
+}
+
+static int addr_host(const struct sockaddr *addr, char *out, size_t cap,
+                     int *port)
+{
+    if (addr->sa_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)addr;
+        *port = ntohs(a->sin_port);
+        return uv_ip4_name(a, out, cap) == 0 ? 0 : TB_E_SPACE;
+    }
+    if (addr->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)addr;
+        *port = ntohs(a->sin6_port);
+        return uv_ip6_name(a, out, cap) == 0 ? 0 : TB_E_SPACE;
+    }
+    return TB_E_ARG;
+}
+
+int net_addr_format(const struct sockaddr *addr, char *out, size_t cap)
+{
+    char host[64];
+    int port = 0, rc, n;
+
+    if (addr == NULL || out == NULL)
+        return TB_E_ARG;
+    rc = addr_host(addr, host, sizeof host, &port);
+    if (rc != 0)
+        return rc;
+    if (addr->sa_family == AF_INET6)
+        n = snprintf(out, cap, "[%s]:%d", host, port);
+    else
+        n = snprintf(out, cap, "%s:%d", host, port);
+    return (n < 0 || (size_t)n >= cap) ? TB_E_SPACE : 0;
+}
+
+/* ---- teardown ---- */
+
+static void server_maybe_free(Net_Server *s)
+{
+    if (s->closing && s->listener_closed && s->nconns == 0) {
+        void (*done)(void *) = s->done;
+        void *user = s->user;
+        free(s);
+        if (done != NULL)
+            done(user);
+    }
+}
+
+static void conn_handle_closed(uv_handle_t *h)
+{
+    Net_Conn *c = h->data;
+    Net_Server *s = c->server;
+
+    if (--c->handles > 0)
+        return;
+    if (s != NULL) {
+        if (c->prev != NULL)
+            c->prev->next = c->next;
+        else
+            s->conns = c->next;
+        if (c->next != NULL)
+            c->next->prev = c->prev;
+        s->nconns--;
+    }
+    if (c->cb.on_close != NULL)
+        c->cb.on_close(c, c->reason);
+    free(c->body);
+    free(c);
+    if (s != NULL)
+        server_maybe_free(s);
+}
+
+/* The deferred teardown: runs from the loop's timer phase. */
+static void conn_reap(uv_timer_t *t)
+{
+    Net_Conn *c = t->data;
+    if (c->torn)
+        return;
+    c->torn = 1;
+    uv_timer_stop(&c->timer);
+    uv_close((uv_handle_t *)&c->tcp, conn_handle_closed);
+    uv_close((uv_handle_t *)&c->timer, conn_handle_closed);
+}
+
+static void conn_mark(Net_Conn *c, int reason)
+{
+    if (c->closing)
+        return;
+    c->closing = 1;
+    c->reason = reason;
+    uv_read_stop((uv_stream_t *)&c->tcp);
+}
+
+void net_close(Net_Conn *c, int reason)
+{
+    if (c == NULL || c->torn)
+        return;
+    conn_mark(c, reason);
+    uv_timer_start(&c->timer, conn_reap, 0, 0);
+}
+
+static void conn_shutdown_done(uv_shutdown_t *req, int status)
+{
+    Net_Conn *c = req->data;
+    (void)status;
+    if (!c->torn)
+        uv_timer_start(&c->timer, conn_reap, 0, 0);
+}
+
+void net_close_flush(Net_Conn *c, int reason)
+{
+    uint32_t wait;
+    if (c == NULL || c->closing)
+        return;
+    conn_mark(c, reason);
+    if (c->state != NET_OPEN ||
+        uv_shutdown(&c->shutdown_req, (uv_stream_t *)&c->tcp,
+                    conn_shutdown_done) != 0) {
+        uv_timer_start(&c->timer, conn_reap, 0, 0);
+        return;
+    }
+    wait = c->lim.idle_timeout_ms == NET_NEVER ? 2000 : c->lim.idle_timeout_ms;
+    uv_timer_start(&c->timer, conn_reap, wait, 0);
+}
+
+int net_is_closing(const Net_Conn *c)
+{
+    return c->closing;
+}
+
+/* ---- writing ---- */
+
+static void conn_write_done(uv_write_t *req, int status)
+{
+    Net_Conn *c = req->handle->data;
+    free(req);
+    if (status < 0 && status != UV_ECANCELED)
+        net_close(c, status);
+    else if (!c->closing && c->cb.on_drain != NULL &&
+             uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) == 0)
+        c->cb.on_drain(c);
+}
+
+static int conn_write(Net_Conn *c, const uv_buf_t *parts, unsigned n,
+                      size_t total)
+{
+    Net_Write *w;
+    uv_buf_t buf;
+    size_t off = NET_HEADER_BYTES;
+    int rc;
+
+    if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + total +
+            NET_HEADER_BYTES >
+        c->lim.max_write_queue) {
+        net_close(c, UV_ENOBUFS);
+        return UV_ENOBUFS;
+    }
+    w = malloc(sizeof *w + NET_HEADER_BYTES + total);
+    if (w == NULL)
+        return TB_E_NOMEM;
+    net_frame_header(w->bytes, (uint32_t)total);
+    for (unsigned i = 0; i < n; i++) {
+        if (parts[i].len > 0)
+            memcpy(w->bytes + off, parts[i].base, parts[i].len);
+        off += parts[i].len;
+    }
+    buf = uv_buf_init((char *)w->bytes, (unsigned)(NET_HEADER_BYTES + total));
+    rc = uv_write(&w->req, (uv_stream_t *)&c->tcp, &buf, 1, conn_write_done);
+    if (rc != 0) {
+        free(w);
+        net_close(c, rc);
+        return rc;
+    }
+    c->last_send = uv_now(c->loop);
+    return 0;
+}
+
+int net_sendv(Net_Conn *c, const uv_buf_t *parts, unsigned n)
+{
+    size_t total = 0;
+
+    if (c == NULL || (parts == NULL && n > 0))
+        return TB_E_ARG;
+    for (unsigned i = 0; i < n; i++) {
+        total += parts[i].len;
+        if (total > c->lim.max_frame)
+            return TB_E_LIMIT;
+    }
+    if (total == 0)
+        return TB_E_ARG;
+    if (c->closing || c->state != NET_OPEN)
+        return TB_E_STATE;
+    return conn_write(c, parts, n, total);
+}
+
+int net_send(Net_Conn *c, const void *data, size_t len)
+{
+    uv_buf_t b;
+    if (data == NULL)
+        return TB_E_ARG;
+    if (len > NET_FRAME_CAP_MAX)
+        return TB_E_LIMIT;
+    b = uv_buf_init((char *)(uintptr_t)data, (unsigned)len);
+    return net_sendv(c, &b, 1);
+}
+
+size_t net_write_queue(const Net_Conn *c)
+{
+    return uv_stream_get_write_queue_size((const uv_stream_t *)&c->tcp);
+}
+
+/* ---- reading ---- */
+
+static void conn_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    (void)h;
+    (void)suggested;
+    *buf = uv_buf_init(net_read_buf, sizeof net_read_buf);
+}
+
+static void conn_deliver(Net_Conn *c, const uint8_t *data, size_t len)
+{
+    if (c->cb.on_frame != NULL)
+        c->cb.on_frame(c, data, len);
+}
+
+static void conn_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
+{
+    Net_Conn *c = stream->data;
+    const uint8_t *p = (const uint8_t *)buf->base;
+    size_t n;
+
+    if (nread < 0) {
+        net_close(c, (int)nread);
+        return;
+    }
+    if (nread == 0 || c->closing)
+        return;
+    n = (size_t)nread;
+    c->last_recv = uv_now(c->loop);
+    while (n > 0 && !c->closing) {
+        if (c->body == NULL) {
+            size_t take = NET_HEADER_BYTES - c->hdr_have;
+            uint32_t len;
+            if (take > n)
+                take = n;
+            memcpy(c->hdr + c->hdr_have, p, take);
+            c->hdr_have += take;
+            p += take;
+            n -= take;
+            if (c->hdr_have < NET_HEADER_BYTES)
+                break;
+            c->hdr_have = 0;
+            len = (uint32_t)c->hdr[0] << 24 | (uint32_t)c->hdr[1] << 16 |
+                  (uint32_t)c->hdr[2] << 8 | (uint32_t)c->hdr[3];
+            if (len == 0)
+                continue; /* heartbeat */
+            /* The cap is checked before anything is allocated. */
+            if (len > c->lim.max_frame) {
+                net_close(c, TB_E_LIMIT);
+                return;
+            }
+            if (n >= len) { /* whole frame in this read: no copy */
+                const uint8_t *frame = p;
+                p += len;
+                n -= len;
+                conn_deliver(c, frame, len);
+                continue;
+            }
+            /* Memory follows the bytes that really arrive, not the
+             * length a peer announces: a peer that sends only headers
+             * costs 4 KiB, not max_frame. */
+            c->body_cap = len < 4096 ? len : 4096;
+            c->body = malloc(c->body_cap);
+            if (c->body == NULL) {
+                net_close(c, TB_E_NOMEM);
+                return;
+            }
+            c->body_len = len;
+            c->body_have = 0;
+        } else {
+            size_t take = c->body_len - c->body_have;
+            if (take > n)
+                take = n;
+            if (c->body_have + take > c->body_cap) {
+                size_t cap = (size_t)c->body_cap * 2;
+                uint8_t *grown;
+                if (cap < c->body_have + take)
+                    cap = c->body_have + take;
+                if (cap > c->body_len)
+                    cap = c->body_len;
+                grown = realloc(c->body, cap);
+                if (grown == NULL) {
+                    net_close(c, TB_E_NOMEM);
+                    return;
+                }
+                c->body = grown;
+                c->body_cap = (uint32_t)cap;
+            }
+            memcpy(c->body + c->body_have, p, take);
+            c->body_have += (uint32_t)take;
+            p += take;
+            n -= take;
+            if (c->body_have == c->body_len) {
+                uint8_t *frame = c->body;
+                c->body = NULL;
+                conn_deliver(c, frame, c->body_len);
+                free(frame);
+            }
+        }
+    }
+}
+
+/* ---- liveness ---- */
+
+static void conn_tick(uv_timer_t *t)
+{
+    Net_Conn *c = t->data;
+    uint64_t now = uv_now(c->loop);
+
+    if (c->closing || c->state != NET_OPEN)
+        return;
+    if (c->lim.idle_timeout_ms != NET_NEVER &&
+        now - c->last_recv >= c->lim.idle_timeout_ms) {
+        net_close(c, UV_ETIMEDOUT);
+        return;
+    }
+    if (c->lim.heartbeat_ms != NET_NEVER &&
+        now - c->last_send >= c->lim.heartbeat_ms)
+        (void)conn_write(c, NULL, 0, 0);
+}
+
+static void conn_start(Net_Conn *c)
+{
+    uint32_t tick = c->lim.heartbeat_ms;
+    int rc;
+
+    c->state = NET_OPEN;
+    c->last_recv = c->last_send = uv_now(c->loop);
+    uv_tcp_nodelay(&c->tcp, 1);
+    rc = uv_read_start((uv_stream_t *)&c->tcp, conn_alloc, conn_read);
+    if (rc != 0) {
+        net_close(c, rc);
+        return;
+    }
+    if (c->lim.idle_timeout_ms < tick)
+        tick = c->lim.idle_timeout_ms;
+    if (tick == NET_NEVER)
+        return;
+    tick /= 4;
+    if (tick < 5)
+        tick = 5;
+    uv_timer_start(&c->timer, conn_tick, tick, tick);
+}
+
+static Net_Conn *conn_new(uv_loop_t *loop, const Net_Limits *lim)
+{
+    Net_Conn *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    if (uv_tcp_init(loop, &c->tcp) != 0) {
+        free(c);
+        return NULL;
+    }
+    uv_timer_init(loop, &c->timer);
+    c->loop = loop;
+    c->handles = 2;
+    c->tcp.data = c;
+    c->timer.data = c;
+    c->connect_req.data = c;
+    c->shutdown_req.data = c;
+    c->lim = *lim;
+    c->state = NET_CONNECTING;
+    return c;
+}
+
+static void conn_set_peer(Net_Conn *c, const struct sockaddr *addr)
+{
+    int port;
+    if (net_addr_format(addr, c->peer, sizeof c->peer) != 0)
+        memcpy(c->peer, "?", 2);
+    if (addr_host(addr, c->peer_host, sizeof c->peer_host, &port) != 0)
+        memcpy(c->peer_host, "?", 2);
+}
+
+/* ---- outgoing ---- */
+
+static void conn_connected(uv_connect_t *req, int status)
+{
+    Net_Conn *c = req->data;
+    if (c->closing)
+        return;
+    if (status < 0) {
+        if (c->cb.on_connect != NULL)
+            c->cb.on_connect(c, status);
+        net_close(c, status);
+        return;
+    }
+    conn_start(c);
+    if (c->cb.on_connect != NULL && !c->closing)
+        c->cb.on_connect(c, 0);
+}
+
+int net_connect(uv_loop_t *loop, const struct sockaddr *addr,
+                const Net_Limits *lim, const Net_Callbacks *cb, void *user,
+                Net_Conn **out)
+{
+    Net_Limits l = {0};
+    Net_Conn *c;
+    int rc;
+
+    if (loop == NULL || addr == NULL || out == NULL)
+        return TB_E_ARG;
+    *out = NULL;
+    if (lim != NULL)
+        l = *lim;
+    net_limits_default(&l);
+    c = conn_new(loop, &l);
+    if (c == NULL)
+        return TB_E_NOMEM;
+    if (cb != NULL)
+        c->cb = *cb;
+    c->user = user;
+    conn_set_peer(c, addr);
+    rc = uv_tcp_connect(&c->connect_req, &c->tcp, addr, conn_connected);
+    if (rc != 0) {
+        /* No callback may run: detach them before the teardown. */
+        memset(&c->cb, 0, sizeof c->cb);
+        net_close(c, rc);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+void net_conn_set_callbacks(Net_Conn *c, const Net_Callbacks *cb, void *user)
+{
+    if (cb != NULL)
+        c->cb = *cb;
+    else
+        memset(&c->cb, 0, sizeof c->cb);
+    c->user = user;
+}
+
+void *net_conn_user(const Net_Conn *c)
+{
+    return c->user;
+}
+
+Net_Server *net_conn_server(const Net_Conn *c)
+{
+    return c->server;
+}
+
+const char *net_conn_peer(const Net_Conn *c)
+{
+    return c->peer;
+}
+
+const char *net_conn_peer_host(const Net_Conn *c)
+{
+    return c->peer_host;
+}
+
+/* ---- servers ---- */
+
+static void server_accept(uv_stream_t *listener, int status)
+{
+    Net_Server *s = listener->data;
+    struct sockaddr_storage peer;
+    int namelen = sizeof peer;
+    Net_Conn *c;
+
+    if (status < 0 || s->closing)
+        return;
+    c = conn_new(s->loop, &s->lim);
+    if (c == NULL)
+        return; /* the pending connection waits for the next round */
+    c->server = s;
+    c->next = s->conns;
+    if (s->conns != NULL)
+        s->conns->prev = c;
+    s->conns = c;
+    s->nconns++;
+    if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0) {
+        net_close(c, TB_E_IO);
+        return;
+    }
+    if (uv_tcp_getpeername(&c->tcp, (struct sockaddr *)&peer, &namelen) == 0)
+        conn_set_peer(c, (struct sockaddr *)&peer);
+    else
+        conn_set_peer(c, (const struct sockaddr *)&(struct sockaddr){0});
+    if (s->nconns > s->lim.max_conns) {
+        net_close(c, TB_E_LIMIT);
+        return;
+    }
+    conn_start(c);
+    if (!c->closing && s->on_accept != NULL)
+        s->on_accept(s, c);
+}
+
+int net_listen(uv_loop_t *loop, const struct sockaddr *addr,
+               const Net_Limits *lim,
+               void (*on_accept)(Net_Server *s, Net_Conn *c), void *user,
+               Net_Server **out)
+{
+    Net_Server *s;
+    int rc;
+
+    if (loop == NULL || addr == NULL || out == NULL)
+        return TB_E_ARG;
+    *out = NULL;
+    s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return TB_E_NOMEM;
+    if (lim != NULL)
+        s->lim = *lim;
+    net_limits_default(&s->lim);
+    s->loop = loop;
+    s->on_accept = on_accept;
+    s->user = user;
+    rc = uv_tcp_init(loop, &s->tcp);
+    if (rc != 0) {
+        free(s);
+        return rc;
+    }
+    s->tcp.data = s;
+    rc = uv_tcp_bind(&s->tcp, addr, 0);
+    if (rc == 0)
+        rc = uv_listen((uv_stream_t *)&s->tcp, 511, server_accept);
+    if (rc != 0) {
+        /* Freed in the close callback like every handle's owner. */
+        s->on_accept = NULL;
+        net_server_close(s, NULL);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+int net_server_address(const Net_Server *s, char *out, size_t cap)
+{
+    struct sockaddr_storage a;
+    int len = sizeof a;
+    int rc = uv_tcp_getsockname(&s->tcp, (struct sockaddr *)&a, &len);
+    if (rc != 0)
+        return rc;
+    return net_addr_format((struct sockaddr *)&a, out, cap);
+}
+
+void *net_server_user(const Net_Server *s)
+{
+    return s->user;
+}
+
+size_t net_server_conns(const Net_Server *s)
+{
+    return s->nconns;
+}
+
+static void server_listener_closed(uv_handle_t *h)
+{
+    Net_Server *s = h->data;
+    s->listener_closed = 1;
+    server_maybe_free(s);
+}
+
+void net_server_close(Net_Server *s, void (*done)(void *user))
+{
+    if (s == NULL || s->closing)
+        return;
+    s->closing = 1;
+    s->done = done;
+    for (Net_Conn *c = s->conns; c != NULL; c = c->next)
+        net_close(c, 0);
+    uv_close((uv_handle_t *)&s->tcp, server_listener_closed);
+}

@@ -1,0 +1,501 @@
+/*
+ * test_net.c: the framed transport on real libuv loops over loopback:
+ * frames of every size arrive whole and in order, an oversized length is
+ * refused before any allocation, a reader that stops reading is dropped
+ * when its write queue is full, heartbeats keep a quiet link open while
+ * silence times it out, a connection closed from inside its own callback
+ * is torn down later from the loop, and addresses parse strictly. Every
+ * test ends by checking that uv_loop_close() succeeds.
+ */
+#include "loop_util.h"
+
+/* ---- an echo server and a recording client ---- */
+
+typedef struct Echo {
+    Net_Server *srv;
+    int port;
+    int accepted;
+    int closes;
+    int last_reason;
+    size_t frames;
+    int server_gone;
+} Echo;
+
+static Echo echo;
+
+static void echo_frame(Net_Conn *c, const uint8_t *d, size_t n)
+{
+    echo.frames++;
+    cr_assert_eq(net_send(c, d, n), 0);
+}
+
+static void echo_closed(Net_Conn *c, int reason)
+{
+    (void)c;
+    echo.closes++;
+    echo.last_reason = reason;
+}
+
+static void echo_accept(Net_Server *s, Net_Conn *c)
+{
+    static const Net_Callbacks cb = {NULL, echo_frame, echo_closed, NULL};
+    (void)s;
+    echo.accepted++;
+    net_conn_set_callbacks(c, &cb, NULL);
+}
+
+static void echo_gone(void *user)
+{
+    (void)user;
+    echo.server_gone = 1;
+}
+
+static void echo_start(const Net_Limits *lim)
+{
+    struct sockaddr_storage a = loopback(0);
+    char where[64];
+    memset(&echo, 0, sizeof echo);
+    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, lim, echo_accept,
+                            NULL, &echo.srv),
+                 0);
+    cr_assert_eq(net_server_address(echo.srv, where, sizeof where), 0);
+    cr_assert(strncmp(where, "127.0.0.1:", 10) == 0, "%s", where);
+    echo.port = port_of(where);
+    cr_assert_gt(echo.port, 0);
+}
+
+static void echo_stop(void)
+{
+    net_server_close(echo.srv, echo_gone);
+    WAIT_FOR(echo.server_gone, 2000);
+    cr_assert(echo.server_gone);
+}
+
+typedef struct Rec {
+    Net_Conn *conn;
+    int connected;
+    int closed;
+    int reason;
+    size_t frames;
+    uint8_t *buf; /* everything received, concatenated */
+    size_t len, cap;
+} Rec;
+
+static void rec_connect(Net_Conn *c, int status)
+{
+    Rec *r = net_conn_user(c);
+    r->connected = status == 0 ? 1 : status;
+}
+
+static void rec_frame(Net_Conn *c, const uint8_t *d, size_t n)
+{
+    Rec *r = net_conn_user(c);
+    if (r->len + n > r->cap) {
+        r->cap = (r->len + n) * 2;
+        r->buf = realloc(r->buf, r->cap);
+        cr_assert_not_null(r->buf);
+    }
+    memcpy(r->buf + r->len, d, n);
+    r->len += n;
+    r->frames++;
+}
+
+static void rec_closed(Net_Conn *c, int reason)
+{
+    Rec *r = net_conn_user(c);
+    r->closed++;
+    r->reason = reason;
+    r->conn = NULL;
+}
+
+static const Net_Callbacks rec_cb = {rec_connect, rec_frame, rec_closed, NULL};
+
+static void rec_open(Rec *r, int port, const Net_Limits *lim)
+{
+    struct sockaddr_storage a = loopback(port);
+    memset(r, 0, sizeof *r);
+    cr_assert_eq(net_connect(&test_loop, (struct sockaddr *)&a, lim, &rec_cb, r,
+                             &r->conn),
+                 0);
+    WAIT_FOR(r->connected != 0, 2000);
+    cr_assert_eq(r->connected, 1);
+}
+
+/* Deterministic bytes for frame i (xorshift; independent of net/). */
+static void fill(uint8_t *p, size_t n, uint32_t seed)
+{
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        p[i] = (uint8_t)x;
+    }
+}
+
+Test(net, frames_round_trip_whole_and_in_order)
+{
+    Net_Limits lim = {.max_frame = 300000, .max_write_queue = 8u << 20};
+    /* Sizes: one byte, small frames that share a read, frames that
+     * straddle reads, and frames larger than the 64 KiB read buffer. */
+    static const size_t sizes[] = {1,     2,      3,      4,      5,
+                                   100,   4095,   4096,   65535,  65536,
+                                   65537, 131072, 299999, 300000, 7};
+    size_t nsizes = sizeof sizes / sizeof sizes[0], total = 0;
+    uint8_t *expect, *p;
+    Rec r;
+
+    loop_start();
+    echo_start(&lim);
+    rec_open(&r, echo.port, &lim);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < nsizes; i++)
+            total += sizes[i];
+    expect = malloc(total);
+    cr_assert_not_null(expect);
+    p = expect;
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < nsizes; i++) {
+            fill(p, sizes[i], (uint32_t)(round * 100 + i));
+            cr_assert_eq(net_send(r.conn, p, sizes[i]), 0);
+            p += sizes[i];
+        }
+    WAIT_FOR(r.len == total, 10000);
+    cr_assert_eq(r.frames, 3 * nsizes);
+    cr_assert_eq(r.len, total);
+    cr_assert(memcmp(r.buf, expect, total) == 0, "echoed bytes differ");
+    cr_assert_eq(echo.frames, 3 * nsizes);
+    /* Length 0 is not a frame to send. */
+    cr_assert_eq(net_send(r.conn, expect, 0), TB_E_ARG);
+    net_close(r.conn, 0);
+    WAIT_FOR(r.closed && echo.closes == 1, 2000);
+    cr_assert_eq(r.closed, 1);
+    cr_assert_eq(r.reason, 0);
+    cr_assert_eq(echo.last_reason, UV_EOF);
+    free(expect);
+    free(r.buf);
+    echo_stop();
+    loop_finish();
+}
+
+Test(net, oversize_frame_refused_before_allocation)
+{
+    Net_Limits lim = {.max_frame = 1024};
+    uint8_t big[2048] = {0};
+    uint8_t hdr[NET_HEADER_BYTES];
+    Raw_Peer raw, raw2;
+    Rec r;
+
+    loop_start();
+    echo_start(&lim);
+    /* The sender refuses first. */
+    rec_open(&r, echo.port, &lim);
+    cr_assert_eq(net_send(r.conn, big, 1025), TB_E_LIMIT);
+    cr_assert_eq(net_send(r.conn, big, 1024), 0);
+    WAIT_FOR(r.frames == 1, 2000);
+    cr_assert_eq(r.frames, 1);
+
+    /* A raw peer announces 1025 bytes: dropped on the header alone. */
+    raw_connect(&raw, echo.port, 1);
+    net_frame_header(hdr, 1025);
+    raw_write(&raw, hdr, sizeof hdr);
+    WAIT_FOR(raw.eof, 2000);
+    cr_assert(raw.eof);
+    cr_assert_eq(echo.last_reason, TB_E_LIMIT);
+    cr_assert_eq(raw.received, 0, "nothing may be echoed");
+
+    /* A length of 4 GiB - 1: the same, no attempt to allocate it. */
+    raw_connect(&raw2, echo.port, 1);
+    memset(hdr, 0xff, sizeof hdr);
+    raw_write(&raw2, hdr, sizeof hdr);
+    WAIT_FOR(raw2.eof, 2000);
+    cr_assert(raw2.eof);
+    cr_assert_eq(echo.frames, 1);
+
+    /* The well-behaved connection is untouched. */
+    cr_assert_eq(net_send(r.conn, big, 10), 0);
+    WAIT_FOR(r.frames == 2, 2000);
+    cr_assert_eq(r.frames, 2);
+    raw_close(&raw);
+    raw_close(&raw2);
+    net_close(r.conn, 0);
+    WAIT_FOR(r.closed, 2000);
+    free(r.buf);
+    echo_stop();
+    loop_finish();
+}
+
+/* ---- a server that pushes to whoever connects ---- */
+
+static Net_Conn *pushed;
+static int pushed_closed, pushed_reason;
+
+static void push_closed(Net_Conn *c, int reason)
+{
+    (void)c;
+    pushed_closed = 1;
+    pushed_reason = reason;
+    pushed = NULL;
+}
+
+static void push_accept(Net_Server *s, Net_Conn *c)
+{
+    static const Net_Callbacks cb = {NULL, NULL, push_closed, NULL};
+    (void)s;
+    net_conn_set_callbacks(c, &cb, NULL);
+    pushed = c;
+}
+
+Test(net, slow_reader_dropped_at_write_queue_limit)
+{
+    Net_Limits lim = {.max_frame = 16384,
+                      .max_write_queue = 65536,
+                      .heartbeat_ms = UINT32_MAX,
+                      .idle_timeout_ms = UINT32_MAX};
+    struct sockaddr_storage a = loopback(0);
+    static uint8_t chunk[16384];
+    Net_Server *srv;
+    char where[64];
+    Raw_Peer raw;
+    int rc = 0, sent = 0;
+    size_t most = 0;
+
+    loop_start();
+    pushed = NULL;
+    pushed_closed = 0;
+    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, &lim,
+                            push_accept, NULL, &srv),
+                 0);
+    cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
+    raw_connect(&raw, port_of(where), 0); /* never reads */
+    WAIT_FOR(pushed != NULL, 2000);
+    cr_assert_not_null(pushed);
+    /* Push until the kernel's buffers are full and the queue hits the cap
+     * (bounded: 4096 frames of 16 KiB = 64 MiB at most). */
+    for (int i = 0; i < 4096 && rc == 0; i++) {
+        rc = net_send(pushed, chunk, sizeof chunk);
+        if (rc == 0) {
+            sent++;
+            if (net_write_queue(pushed) > most)
+                most = net_write_queue(pushed);
+        }
+        uv_run(&test_loop, UV_RUN_NOWAIT);
+    }
+    cr_assert_eq(rc, UV_ENOBUFS, "the slow reader was never dropped");
+    cr_assert_leq(most, 65536, "queue grew past its limit: %zu", most);
+    cr_assert_gt(sent, 0);
+    WAIT_FOR(pushed_closed, 2000);
+    cr_assert(pushed_closed);
+    cr_assert_eq(pushed_reason, UV_ENOBUFS);
+    raw_close(&raw);
+    net_server_close(srv, NULL);
+    loop_finish();
+}
+
+Test(net, heartbeats_keep_quiet_link_and_silence_times_out)
+{
+    Net_Limits lim = {.heartbeat_ms = 20, .idle_timeout_ms = 400};
+    Raw_Peer silent;
+    Rec r;
+
+    loop_start();
+    echo_start(&lim);
+    rec_open(&r, echo.port, &lim);
+    /* Both ends send only heartbeats for well over the idle timeout. */
+    loop_for(1200);
+    cr_assert_eq(r.closed, 0, "heartbeats did not keep the link");
+    cr_assert_eq(echo.closes, 0);
+    cr_assert_eq(echo.frames, 0, "a heartbeat reached the user");
+
+    /* A peer that never sends anything is timed out. */
+    raw_connect(&silent, echo.port, 0);
+    WAIT_FOR(echo.closes == 1, 2000);
+    cr_assert_eq(echo.closes, 1);
+    cr_assert_eq(echo.last_reason, UV_ETIMEDOUT);
+    cr_assert_eq(r.closed, 0);
+    raw_close(&silent);
+    net_close(r.conn, 0);
+    WAIT_FOR(r.closed, 2000);
+    echo_stop();
+    loop_finish();
+}
+
+/* ---- closing from inside callbacks ---- */
+
+static Net_Conn *victim;
+static int in_frame, closed_during_frame, killer_closes, victim_closes;
+
+static void killer_frame(Net_Conn *c, const uint8_t *d, size_t n)
+{
+    (void)d;
+    (void)n;
+    in_frame = 1;
+    net_close(c, TB_E_FORMAT); /* itself */
+    net_close(c, 0);           /* twice: the first reason wins */
+    net_close(victim, 0);      /* and another connection */
+    cr_assert_eq(net_send(c, "x", 1), TB_E_STATE);
+    in_frame = 0;
+}
+
+static void killer_closed(Net_Conn *c, int reason)
+{
+    (void)c;
+    if (in_frame)
+        closed_during_frame = 1;
+    cr_assert_eq(reason, TB_E_FORMAT);
+    killer_closes++;
+}
+
+static void victim_closed(Net_Conn *c, int reason)
+{
+    (void)c;
+    if (in_frame)
+        closed_during_frame = 1;
+    cr_assert_eq(reason, 0);
+    victim_closes++;
+}
+
+static Net_Conn *accepted[2];
+static int naccepted;
+
+static void kill_accept(Net_Server *s, Net_Conn *c)
+{
+    static const Net_Callbacks killer = {NULL, killer_frame, killer_closed,
+                                         NULL};
+    static const Net_Callbacks quiet = {NULL, NULL, victim_closed, NULL};
+    (void)s;
+    accepted[naccepted] = c;
+    net_conn_set_callbacks(c, naccepted == 0 ? &killer : &quiet, NULL);
+    if (naccepted == 1)
+        victim = c;
+    naccepted++;
+}
+
+Test(net, close_inside_callback_is_deferred_to_the_loop)
+{
+    struct sockaddr_storage a = loopback(0);
+    Net_Server *srv;
+    char where[64];
+    Rec r1, r2;
+
+    loop_start();
+    naccepted = 0;
+    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL,
+                            kill_accept, NULL, &srv),
+                 0);
+    cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
+    rec_open(&r1, port_of(where), NULL);
+    WAIT_FOR(naccepted == 1, 2000);
+    rec_open(&r2, port_of(where), NULL);
+    WAIT_FOR(naccepted == 2, 2000);
+    cr_assert_eq(naccepted, 2);
+    /* Several frames in one write: the first closes; the rest must not
+     * reach the closed connection. */
+    cr_assert_eq(net_send(r1.conn, "a", 1), 0);
+    cr_assert_eq(net_send(r1.conn, "b", 1), 0);
+    WAIT_FOR(killer_closes == 1 && victim_closes == 1 && r1.closed && r2.closed,
+             2000);
+    cr_assert_eq(killer_closes, 1);
+    cr_assert_eq(victim_closes, 1);
+    cr_assert_eq(closed_during_frame, 0, "torn down inside a callback");
+    cr_assert(r1.reason == UV_EOF || r1.reason == UV_ECONNRESET, "%d",
+              r1.reason);
+    cr_assert_eq(net_server_conns(srv), 0);
+    net_server_close(srv, NULL);
+    loop_finish();
+}
+
+Test(net, refused_connect_reports_and_cleans_up)
+{
+    struct sockaddr_storage a = loopback(0);
+    Net_Server *srv;
+    char where[64];
+    int port;
+    Rec r;
+
+    loop_start();
+    /* Find a free port, then stop listening on it. */
+    cr_assert_eq(
+        net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL, NULL, &srv),
+        0);
+    cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
+    port = port_of(where);
+    net_server_close(srv, NULL);
+    uv_run(&test_loop, UV_RUN_NOWAIT);
+    a = loopback(port);
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(net_connect(&test_loop, (struct sockaddr *)&a, NULL, &rec_cb,
+                             &r, &r.conn),
+                 0);
+    WAIT_FOR(r.closed, 2000);
+    cr_assert_eq(r.connected, UV_ECONNREFUSED);
+    cr_assert_eq(r.reason, UV_ECONNREFUSED);
+    cr_assert_eq(r.closed, 1);
+    /* Binding a port in use passes libuv's code through. */
+    cr_assert_eq(
+        net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL, NULL, &srv),
+        0);
+    {
+        Net_Server *again = NULL;
+        cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL, NULL,
+                                NULL, &again),
+                     UV_EADDRINUSE);
+        cr_assert_null(again);
+    }
+    net_server_close(srv, NULL);
+    loop_finish();
+}
+
+Test(net, connection_limit_closes_the_extra_one)
+{
+    Net_Limits lim = {.max_conns = 2};
+    Raw_Peer p[3];
+
+    loop_start();
+    echo_start(&lim);
+    for (int i = 0; i < 3; i++)
+        raw_connect(&p[i], echo.port, 1);
+    WAIT_FOR(p[2].eof, 2000);
+    cr_assert(p[2].eof, "the third connection was kept");
+    cr_assert_eq(echo.accepted, 2);
+    cr_assert_eq(p[0].eof + p[1].eof, 0);
+    cr_assert_eq(net_server_conns(echo.srv), 2);
+    for (int i = 0; i < 3; i++)
+        raw_close(&p[i]);
+    echo_stop();
+    loop_finish();
+}
+
+Test(net, addresses_parse_strictly)
+{
+    struct sockaddr_storage a;
+    char out[64];
+    static const char *bad[] = {"127.0.0.1",
+                                "127.0.0.1:",
+                                ":80",
+                                "127.0.0.1:65536",
+                                "127.0.0.1:-1",
+                                "a:b",
+                                "127.0.0.1:80x",
+                                "[::1]80",
+                                "[::1]:",
+                                "999.0.0.1:80",
+                                "",
+                                "[]:1"};
+
+    cr_assert_eq(net_addr_parse("127.0.0.1:0", &a), 0);
+    cr_assert_eq(net_addr_format((struct sockaddr *)&a, out, sizeof out), 0);
+    cr_assert_str_eq(out, "127.0.0.1:0");
+    cr_assert_eq(net_addr_parse("localhost:7470", &a), 0);
+    cr_assert_eq(net_addr_format((struct sockaddr *)&a, out, sizeof out), 0);
+    cr_assert_str_eq(out, "127.0.0.1:7470");
+    cr_assert_eq(net_addr_parse("[::1]:65535", &a), 0);
+    cr_assert_eq(net_addr_format((struct sockaddr *)&a, out, sizeof out), 0);
+    cr_assert_str_eq(out, "[::1]:65535");
+    cr_assert_eq(net_addr_format((struct sockaddr *)&a, out, 5), TB_E_SPACE);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(net_addr_parse(bad[i], &a), TB_E_ARG, "'%s'", bad[i]);
+    cr_assert_eq(net_addr_parse(NULL, &a), TB_E_ARG);
+    cr_assert_str_eq(net_strerror(UV_ENOBUFS), uv_strerror(UV_ENOBUFS));
+    cr_assert_str_eq(net_strerror(TB_E_LIMIT), tb_strerror(TB_E_LIMIT));
+}
