@@ -1,91 +1,249 @@
 /*
- * demo.c: `tabula demo`, the main job. Until network play exists it is a
- * full bot-vs-bot game of each compiled-in game (or the one named),
- * printed ply by ply with the state hash every peer would compare, ending
- * with a table of game, plies, result and final hash.
+ * demo.c: `tabula demo`, the main job. For each compiled-in game (or the
+ * one named), on one libuv loop: an embedded lobby on a free 127.0.0.1
+ * port, a host bot, a guest bot joining by the invite code and a
+ * spectator watching by the watch code play a complete match through the
+ * lobby, exactly as three `tabula host/join/spectate` processes would
+ * (signed envelopes, state hashes compared at every ply by all three).
+ * Each ply is shown as the spectator sees it. The three match logs are
+ * written (into --dir, or a new temporary directory), then each is read
+ * back and verified (proto_log_verify), and the demo ends with a table:
+ * game, plies, result, final hash, verified.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot.h"
 #include "cli.h"
-#include "proto.h"
+#include "netgame.h"
+#include "tb_error.h"
 
-#define DEMO_MAX_PLIES 300
+#define DEMO_SEATS 3
 
 static const char demo_help[] =
-    "usage: tabula demo [GAME] [--level N] [--seed S] [--quiet]\n"
+    "usage: tabula demo [GAME] [--level N] [--seed S] [--dir DIR] [--quiet]\n"
     "\n"
-    "Plays a full bot-vs-bot game of each game (or GAME), printing every\n"
-    "ply with its state hash, then a table: game, plies, result, final\n"
-    "hash. --level sets the bots' strength (1..8, default 3), --seed the\n"
-    "tie-breaking seed (default 1), --quiet prints only the table.\n";
+    "Plays a full game of each game (or GAME) over the network on this\n"
+    "machine: an embedded lobby on 127.0.0.1, a host bot, a joining bot\n"
+    "and a spectator. Prints every ply with its state hash, writes the\n"
+    "three match logs (into DIR, default a new directory under $TMPDIR or\n"
+    "/tmp), verifies each, and ends with a table: game, plies, result,\n"
+    "final hash, verified. --level sets the bots' strength (1..8, default\n"
+    "3), --seed the tie-breaking seed (default 1), --quiet prints only\n"
+    "the table.\n";
+
+static const char *const seat_names[DEMO_SEATS] = {"host", "guest",
+                                                   "spectator"};
 
 typedef struct Demo_Row {
     const char *game;
     uint32_t plies;
     Core_Status status;
     char hash[PROTO_HASH_HEX];
+    int verified;
 } Demo_Row;
 
-static int play_one(const Core_Game *g, int level, uint64_t seed, int quiet,
-                    Demo_Row *row)
-{
-    Core_Position *pos = NULL;
-    uint8_t hash[PROTO_HASH_BYTES];
-    int rc = core_position_new(&pos, g, NULL);
+typedef struct Demo_Run {
+    uv_loop_t loop;
+    Lobby *lobby;
+    char lobby_addr[64];
+    Netgame *seat[DEMO_SEATS];
+    char log[DEMO_SEATS][640];
+    int level;
+    uint64_t seed;
+    int quiet;
+    int ndone;
+    int failed;
+} Demo_Run;
 
-    if (rc != 0)
-        return rc;
-    if (!quiet)
-        printf("== %s: level %d bots, seed %llu\n", core_game_title(g), level,
-               (unsigned long long)seed);
-    while (core_status(pos).outcome == CORE_ONGOING &&
-           core_ply(pos) < DEMO_MAX_PLIES) {
-        Core_Move mv;
-        char text[CORE_NOTATION_MAX];
-        int mover = core_side_to_move(pos); /* sides need not alternate */
-        rc = bot_choose(pos, level, seed + core_ply(pos), &mv, NULL);
-        if (rc == 0)
-            rc = core_move_format(pos, &mv, text, sizeof text);
-        if (rc == 0)
-            rc = core_play(pos, &mv);
-        if (rc == 0)
-            rc = proto_state_hash(pos, hash);
-        if (rc != 0)
-            break;
-        proto_hex(hash, sizeof hash, row->hash);
-        if (!quiet)
-            printf("%4u. %-5s %-24s %.16s\n", core_ply(pos),
-                   mover == CORE_WHITE ? "white" : "black",
-                   text, row->hash);
+static void on_done(Netgame *g)
+{
+    Demo_Run *r = netgame_user(g);
+    if (++r->ndone == DEMO_SEATS && r->lobby != NULL) {
+        lobby_close(r->lobby, NULL, NULL);
+        r->lobby = NULL;
     }
-    if (rc == 0)
-        rc = proto_state_hash(pos, hash);
-    if (rc == 0) {
-        row->game = core_game_name(g);
-        row->plies = core_ply(pos);
-        row->status = core_status(pos);
-        proto_hex(hash, sizeof hash, row->hash);
-        if (!quiet)
-            printf("result: %s (%s)\nfinal-hash: %s\n\n",
-                   core_outcome_name(row->status.outcome),
-                   row->status.outcome == CORE_ONGOING
-                       ? "ply limit"
-                       : core_reason_name(row->status.reason),
-                   row->hash);
+}
+
+static int seat_new(Demo_Run *r, int i, const Core_Game *game,
+                    const char *code)
+{
+    static const Netgame_Hooks hooks_other = {NULL, NULL, on_done};
+    Netgame_Config cfg;
+    char why[256];
+    memset(&cfg, 0, sizeof cfg);
+    cfg.role = (Lobby_Role)i;
+    cfg.game = game;
+    cfg.options = "";
+    cfg.code = code;
+    cfg.lobby = r->lobby_addr;
+    cfg.bot_level = i == LOBBY_ROLE_SPECTATOR ? 0 : r->level;
+    cfg.seed = r->seed;
+    cfg.log_path = r->log[i];
+    cfg.out = i == LOBBY_ROLE_SPECTATOR && !r->quiet ? stdout : NULL;
+    cfg.label = "";
+    int rc = netgame_new(&r->loop, &cfg, &hooks_other, r, &r->seat[i], why,
+                         sizeof why);
+    if (rc != 0) {
+        fprintf(stderr, "tabula demo: %s: %s\n", seat_names[i], why);
+        r->failed = 1;
+        r->ndone++;
     }
-    core_position_free(pos);
     return rc;
+}
+
+/* The host's room exists: the guest joins and the spectator watches. */
+static void on_room(Netgame *g, const char *invite, const char *watch,
+                    const char *lobby)
+{
+    Demo_Run *r = netgame_user(g);
+    (void)lobby;
+    if (!r->quiet)
+        printf("invite: %s\nwatch: %s\n", invite, watch);
+    seat_new(r, LOBBY_ROLE_GUEST, NULL, invite);
+    seat_new(r, LOBBY_ROLE_SPECTATOR, NULL, watch);
+}
+
+/* Verify one log; 1 when it verifies, ends, and its final state hash is
+ * hash_hex. */
+static int verify_log(const char *path, const char *hash_hex,
+                      uint8_t **bytes, size_t *nbytes)
+{
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    uint8_t hash[PROTO_HASH_BYTES];
+    char hex[PROTO_HASH_HEX];
+    int ok = 0;
+
+    if (proto_read_file(path, bytes, nbytes) != 0)
+        return 0;
+    if (proto_log_verify(*bytes, *nbytes, NULL, NULL, NULL, &t, &rep) == 0 &&
+        rep.ended && t != NULL &&
+        proto_state_hash(proto_transcript_position(t), hash) == 0) {
+        proto_hex(hash, sizeof hash, hex);
+        ok = strcmp(hex, hash_hex) == 0;
+    }
+    if (!ok)
+        fprintf(stderr, "tabula demo: %s does not verify: %s\n", path,
+                rep.why);
+    proto_transcript_free(t);
+    return ok;
+}
+
+static int play_one(const Core_Game *game, const char *dir, int level,
+                    uint64_t seed, int quiet, Demo_Row *row)
+{
+    Demo_Run r;
+    struct sockaddr_storage sa;
+    uint8_t *bytes[DEMO_SEATS] = {NULL, NULL, NULL};
+    size_t nbytes[DEMO_SEATS] = {0, 0, 0};
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    r.level = level;
+    r.seed = seed;
+    r.quiet = quiet;
+    for (int i = 0; i < DEMO_SEATS; i++) {
+        char seat[700];
+        snprintf(r.log[i], sizeof r.log[i], "%s/%s-%s.log", dir,
+                 core_game_name(game), seat_names[i]);
+        snprintf(seat, sizeof seat, "%s.seat", r.log[i]);
+        unlink(r.log[i]); /* a fresh game, never a resume */
+        unlink(seat);
+    }
+    if (uv_loop_init(&r.loop) != 0)
+        return TB_E_NOMEM;
+    net_addr_parse("127.0.0.1:0", &sa);
+    rc = lobby_new(&r.loop, (const struct sockaddr *)&sa, NULL, &r.lobby);
+    if (rc == 0)
+        rc = lobby_address(r.lobby, r.lobby_addr, sizeof r.lobby_addr);
+    if (rc != 0) {
+        fprintf(stderr, "tabula demo: cannot start a lobby: %s\n",
+                net_strerror(rc));
+        lobby_close(r.lobby, NULL, NULL);
+        uv_run(&r.loop, UV_RUN_DEFAULT);
+        uv_loop_close(&r.loop);
+        return rc;
+    }
+    if (!quiet)
+        printf("== %s: level %d bots, seed %llu, lobby %s\n",
+               core_game_title(game), level, (unsigned long long)seed,
+               r.lobby_addr);
+    static const Netgame_Hooks host_hooks = {on_room, NULL, on_done};
+    {
+        Netgame_Config cfg;
+        char why[256];
+        memset(&cfg, 0, sizeof cfg);
+        cfg.role = LOBBY_ROLE_HOST;
+        cfg.game = game;
+        cfg.options = "";
+        cfg.lobby = r.lobby_addr;
+        cfg.bot_level = level;
+        cfg.seed = seed;
+        cfg.log_path = r.log[0];
+        cfg.label = "";
+        rc = netgame_new(&r.loop, &cfg, &host_hooks, &r, &r.seat[0], why,
+                         sizeof why);
+        if (rc != 0) {
+            fprintf(stderr, "tabula demo: host: %s\n", why);
+            lobby_close(r.lobby, NULL, NULL);
+            r.failed = 1;
+        }
+    }
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+
+    row->game = core_game_name(game);
+    row->verified = !r.failed;
+    for (int i = 0; i < DEMO_SEATS; i++) {
+        const Netgame_Result *res =
+            r.seat[i] ? netgame_result(r.seat[i]) : NULL;
+        if (res == NULL || !res->finished || res->desync) {
+            row->verified = 0;
+            continue;
+        }
+        if (i == 0) {
+            row->plies = res->plies;
+            row->status = res->status;
+            memcpy(row->hash, res->final_hash, sizeof row->hash);
+        } else if (strcmp(res->final_hash, row->hash) != 0) {
+            fprintf(stderr, "tabula demo: %s: %s ends on another hash\n",
+                    row->game, seat_names[i]);
+            row->verified = 0;
+        }
+    }
+    for (int i = 0; i < DEMO_SEATS; i++) {
+        if (!verify_log(r.log[i], row->hash, &bytes[i], &nbytes[i]))
+            row->verified = 0;
+        else if (i > 0 && (nbytes[i] != nbytes[0] ||
+                           memcmp(bytes[i], bytes[0], nbytes[0]) != 0)) {
+            fprintf(stderr, "tabula demo: %s and %s differ\n", r.log[0],
+                    r.log[i]);
+            row->verified = 0;
+        }
+    }
+    for (int i = 0; i < DEMO_SEATS; i++) {
+        free(bytes[i]);
+        netgame_free(r.seat[i]);
+    }
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&r.loop);
+    if (!quiet)
+        printf("verified: %s (%s and its host and guest copies)\n\n",
+               row->verified ? "yes" : "NO", r.log[2]);
+    return 0;
 }
 
 int cli_demo(int argc, char **argv)
 {
     const Core_Game *only = NULL;
-    int level = 3, quiet = 0;
+    const char *dir = NULL;
+    int level = 3, quiet = 0, all_ok = 1;
     uint64_t seed = 1;
     Demo_Row rows[16];
     size_t nrows = 0;
+    char tmpdir[400];
 
     for (int i = 0; i < argc; i++) {
         char *end = NULL;
@@ -109,6 +267,8 @@ int cli_demo(int argc, char **argv)
                         cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
+        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
+            dir = argv[++i];
         } else if (argv[i][0] != '-' && only == NULL) {
             if ((only = cli_game("demo", argv[i])) == NULL)
                 return CLI_EXIT_USAGE;
@@ -123,26 +283,44 @@ int cli_demo(int argc, char **argv)
         fprintf(stderr, "tabula demo: cannot initialise libsodium\n");
         return CLI_EXIT_FAIL;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (dir == NULL) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/tabula-demo-XXXXXX",
+                 base != NULL && base[0] == '/' ? base : "/tmp");
+        if (mkdtemp(tmpdir) == NULL) {
+            fprintf(stderr, "tabula demo: cannot create %s\n", tmpdir);
+            return CLI_EXIT_FAIL;
+        }
+        dir = tmpdir;
+    } else if (mkdir(dir, 0700) != 0 && access(dir, W_OK) != 0) {
+        fprintf(stderr, "tabula demo: cannot write into %s\n",
+                cli_token(dir));
+        return CLI_EXIT_FAIL;
+    }
     for (size_t i = 0; i < core_game_count() && nrows < 16; i++) {
         const Core_Game *g = core_game_at(i);
         if (only != NULL && g != only)
             continue;
-        int rc = play_one(g, level, seed, quiet, &rows[nrows]);
+        memset(&rows[nrows], 0, sizeof rows[nrows]);
+        int rc = play_one(g, dir, level, seed, quiet, &rows[nrows]);
         if (rc != 0) {
             fprintf(stderr, "tabula demo: %s: %s\n", core_game_name(g),
-                    tb_strerror(rc));
+                    net_strerror(rc));
             return CLI_EXIT_FAIL;
         }
+        all_ok &= rows[nrows].verified;
         nrows++;
     }
-    printf("%-12s %6s  %-8s %-12s %s\n", "game", "plies", "result", "reason",
-           "final hash");
+    printf("logs: %s\n", dir);
+    printf("%-12s %6s  %-8s %-12s %-8s %s\n", "game", "plies", "result",
+           "reason", "verified", "final hash");
     for (size_t i = 0; i < nrows; i++)
-        printf("%-12s %6u  %-8s %-12s %s\n", rows[i].game, rows[i].plies,
+        printf("%-12s %6u  %-8s %-12s %-8s %s\n", rows[i].game, rows[i].plies,
                core_outcome_name(rows[i].status.outcome),
                rows[i].status.outcome == CORE_ONGOING
                    ? "ply-limit"
                    : core_reason_name(rows[i].status.reason),
-               rows[i].hash);
-    return CLI_EXIT_OK;
+               rows[i].verified ? "yes" : "no", rows[i].hash);
+    return all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }

@@ -13,7 +13,10 @@ typedef struct Cli_Command {
 } Cli_Command;
 
 static const Cli_Command commands[] = {
-    {"demo", cli_demo, "play a full bot-vs-bot game and print it"},
+    {"demo", cli_demo, "bots play each game through a local lobby"},
+    {"host", cli_host, "create a network game and wait for a player"},
+    {"join", cli_join, "join a network game by invite code"},
+    {"spectate", cli_spectate, "watch a network game by watch code"},
     {"play", cli_play, "play a local game against a bot"},
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},

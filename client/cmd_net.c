@@ -1,0 +1,317 @@
+/*
+ * cmd_net.c: `tabula host`, `tabula join` and `tabula spectate`: one seat
+ * of a network game (netgame.h) on its own libuv loop, in line mode: each
+ * ply printed, moves of a human seat read from standard input one per
+ * line, `result:` and `final-hash:` at the end. Without --lobby, host
+ * starts an embedded lobby on a free 127.0.0.1 port in the same loop and
+ * prints its address as `lobby: HOST:PORT`; join and spectate then need
+ * --lobby with that address (the code itself does not carry it), and the
+ * host keeps the lobby running after its game until the other members
+ * have left (at most NR_LINGER_MS).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "cli.h"
+#include "netgame.h"
+#include "tb_error.h"
+
+#define NR_LINGER_MS 10000
+#define NR_DEFAULT_LOBBY "127.0.0.1:7470"
+#define NR_DEFAULT_LEVEL 3
+
+static const char host_help[] =
+    "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
+    "                        [--options OPTS] [--seed S]\n"
+    "\n"
+    "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
+    "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
+    "soon as the room exists, then each ply, and at the end 'result: ...'\n"
+    "and 'final-hash: HEX'. Without --lobby an embedded lobby listens on a\n"
+    "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
+    "input, one per line ('resign' resigns). --log FILE writes the match\n"
+    "log (and FILE.seat, the seat's key): run the same command again after\n"
+    "a crash to resume the game.\n";
+
+static const char join_help[] =
+    "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
+    "                        [--seed S]\n"
+    "\n"
+    "Takes the second seat (black) of the room of invite CODE at the lobby\n"
+    "(default " NR_DEFAULT_LOBBY ", or the host's 'lobby:' line). Moves and\n"
+    "output as for tabula host.\n";
+
+static const char spectate_help[] =
+    "usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
+    "\n"
+    "Watches the room of watch (or invite) CODE from its first move,\n"
+    "checking every ply's state hash like the players do.\n";
+
+typedef struct Net_Run {
+    uv_loop_t loop;
+    Lobby *lobby; /* embedded, or NULL */
+    Netgame *g;
+    union {
+        uv_tty_t tty;
+        uv_pipe_t pipe;
+    } in;
+    int in_open;
+    char line[512];
+    size_t line_len;
+    uv_timer_t linger;
+    int linger_open;
+    double linger_start;
+    uv_signal_t sig;
+} Net_Run;
+
+static void close_cb(uv_handle_t *h) { (void)h; }
+
+static void stop_input(Net_Run *r)
+{
+    if (r->in_open) {
+        r->in_open = 0;
+        uv_close((uv_handle_t *)&r->in, close_cb);
+    }
+}
+
+static void shutdown_run(Net_Run *r)
+{
+    stop_input(r);
+    if (r->linger_open) {
+        r->linger_open = 0;
+        uv_close((uv_handle_t *)&r->linger, close_cb);
+    }
+    if (!uv_is_closing((uv_handle_t *)&r->sig))
+        uv_close((uv_handle_t *)&r->sig, close_cb);
+    if (r->lobby != NULL) {
+        lobby_close(r->lobby, NULL, NULL);
+        r->lobby = NULL;
+    }
+}
+
+static void on_linger(uv_timer_t *h)
+{
+    Net_Run *r = h->data;
+    Lobby_Stats st;
+    lobby_stats(r->lobby, &st);
+    if (st.members == 0 || (cli_now() - r->linger_start) * 1000 > NR_LINGER_MS)
+        shutdown_run(r);
+}
+
+static void on_done(Netgame *g)
+{
+    Net_Run *r = netgame_user(g);
+    stop_input(r);
+    if (r->lobby != NULL) {
+        uv_timer_init(&r->loop, &r->linger);
+        r->linger.data = r;
+        r->linger_open = 1;
+        r->linger_start = cli_now();
+        uv_timer_start(&r->linger, on_linger, 20, 20);
+        return;
+    }
+    shutdown_run(r);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    Net_Run *r = h->data;
+    (void)signum;
+    fprintf(stderr, "tabula: interrupted\n");
+    shutdown_run(r);
+    netgame_free(r->g);
+    r->g = NULL;
+}
+
+static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+    static char space[4096];
+    (void)h;
+    (void)hint;
+    *buf = uv_buf_init(space, sizeof space);
+}
+
+static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+    Net_Run *r = s->data;
+    if (n < 0) {
+        stop_input(r); /* end of input: the game goes on without us */
+        return;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        char c = buf->base[i];
+        if (c == '\n' || c == '\r') {
+            r->line[r->line_len] = '\0';
+            if (r->line_len > 0 && r->g != NULL &&
+                netgame_submit(r->g, r->line) == TB_E_LIMIT)
+                fprintf(stderr, "tabula: too many moves typed ahead\n");
+            r->line_len = 0;
+        } else if (r->line_len + 1 < sizeof r->line) {
+            r->line[r->line_len++] = c;
+        }
+    }
+}
+
+static void start_input(Net_Run *r)
+{
+    uv_handle_type t = uv_guess_handle(0);
+    int rc = -1;
+    if (t == UV_TTY)
+        rc = uv_tty_init(&r->loop, &r->in.tty, 0, 1);
+    else if (t == UV_NAMED_PIPE || t == UV_FILE) {
+        rc = uv_pipe_init(&r->loop, &r->in.pipe, 0);
+        if (rc == 0 && (rc = uv_pipe_open(&r->in.pipe, 0)) != 0)
+            uv_close((uv_handle_t *)&r->in.pipe, close_cb);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "tabula: cannot read moves from standard input; "
+                        "use --bot\n");
+        return;
+    }
+    r->in_open = 1;
+    r->in.pipe.data = r;
+    uv_read_start((uv_stream_t *)&r->in, alloc_cb, on_input);
+}
+
+static int parse_level(const char *cmd, const char *s, int *level)
+{
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
+        fprintf(stderr, "tabula %s: bad bot level '%s'; expected 1..8\n", cmd,
+                cli_token(s));
+        return -1;
+    }
+    *level = (int)v;
+    return 0;
+}
+
+static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
+                    const char *help)
+{
+    Netgame_Config cfg;
+    Net_Run r;
+    char why[256], addr[64];
+    const char *lobby = NULL;
+    int rc;
+
+    memset(&cfg, 0, sizeof cfg);
+    memset(&r, 0, sizeof r);
+    cfg.role = role;
+    cfg.seed = 1;
+    cfg.out = stdout;
+    cfg.options = "";
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            fputs(help, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(a, "--lobby") == 0 && i + 1 < argc) {
+            lobby = argv[++i];
+        } else if (strcmp(a, "--log") == 0 && i + 1 < argc) {
+            cfg.log_path = argv[++i];
+        } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--bot") == 0) {
+            cfg.bot_level = NR_DEFAULT_LEVEL;
+        } else if (role != LOBBY_ROLE_SPECTATOR &&
+                   strncmp(a, "--bot=", 6) == 0) {
+            if (parse_level(cmd, a + 6, &cfg.bot_level) != 0)
+                return CLI_EXIT_USAGE;
+        } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--seed") == 0 &&
+                   i + 1 < argc) {
+            char *end = NULL;
+            cfg.seed = strtoull(argv[++i], &end, 10);
+            if (*end != '\0') {
+                fprintf(stderr, "tabula %s: bad seed '%s'\n", cmd,
+                        cli_token(argv[i]));
+                return CLI_EXIT_USAGE;
+            }
+        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--options") == 0 &&
+                   i + 1 < argc) {
+            cfg.options = argv[++i];
+        } else if (a[0] != '-' && role == LOBBY_ROLE_HOST &&
+                   cfg.game == NULL) {
+            if ((cfg.game = cli_game(cmd, a)) == NULL)
+                return CLI_EXIT_USAGE;
+        } else if (a[0] != '-' && role != LOBBY_ROLE_HOST &&
+                   cfg.code == NULL) {
+            cfg.code = a;
+        } else {
+            fprintf(stderr, "tabula %s: unexpected argument '%s'\n", cmd,
+                    cli_token(a));
+            fputs(help, stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if ((role == LOBBY_ROLE_HOST && cfg.game == NULL) ||
+        (role != LOBBY_ROLE_HOST && cfg.code == NULL)) {
+        fputs(help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (proto_init() != 0) {
+        fprintf(stderr, "tabula %s: cannot initialise libsodium\n", cmd);
+        return CLI_EXIT_FAIL;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (uv_loop_init(&r.loop) != 0)
+        return CLI_EXIT_FAIL;
+    if (lobby == NULL && role == LOBBY_ROLE_HOST) {
+        struct sockaddr_storage sa;
+        net_addr_parse("127.0.0.1:0", &sa);
+        rc = lobby_new(&r.loop, (const struct sockaddr *)&sa, NULL, &r.lobby);
+        if (rc != 0 || lobby_address(r.lobby, addr, sizeof addr) != 0) {
+            fprintf(stderr, "tabula %s: cannot start a lobby: %s\n", cmd,
+                    net_strerror(rc));
+            uv_run(&r.loop, UV_RUN_DEFAULT);
+            uv_loop_close(&r.loop);
+            return CLI_EXIT_FAIL;
+        }
+        lobby = addr;
+    } else if (lobby == NULL) {
+        lobby = NR_DEFAULT_LOBBY;
+    }
+    cfg.lobby = lobby;
+    uv_signal_init(&r.loop, &r.sig);
+    r.sig.data = &r;
+    uv_signal_start(&r.sig, on_signal, SIGINT);
+    static const Netgame_Hooks hooks = {NULL, NULL, on_done};
+    rc = netgame_new(&r.loop, &cfg, &hooks, &r, &r.g, why, sizeof why);
+    if (rc != 0) {
+        fprintf(stderr, "tabula %s: %s\n", cmd, why);
+        shutdown_run(&r);
+        uv_run(&r.loop, UV_RUN_DEFAULT);
+        uv_loop_close(&r.loop);
+        return rc == TB_E_CODE || rc == TB_E_ARG ? CLI_EXIT_USAGE
+                                                 : CLI_EXIT_FAIL;
+    }
+    if (role != LOBBY_ROLE_SPECTATOR && cfg.bot_level == 0)
+        start_input(&r);
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+    int status = CLI_EXIT_FAIL;
+    if (r.g != NULL) {
+        const Netgame_Result *res = netgame_result(r.g);
+        status = res->desync || !res->finished ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+        netgame_free(r.g);
+        uv_run(&r.loop, UV_RUN_DEFAULT);
+    }
+    uv_loop_close(&r.loop);
+    return status;
+}
+
+int cli_host(int argc, char **argv)
+{
+    return run_seat("host", LOBBY_ROLE_HOST, argc, argv, host_help);
+}
+
+int cli_join(int argc, char **argv)
+{
+    return run_seat("join", LOBBY_ROLE_GUEST, argc, argv, join_help);
+}
+
+int cli_spectate(int argc, char **argv)
+{
+    return run_seat("spectate", LOBBY_ROLE_SPECTATOR, argc, argv,
+                    spectate_help);
+}

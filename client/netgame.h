@@ -1,0 +1,111 @@
+/*
+ * netgame.h: one seat (or a spectator) of a network game on a libuv loop:
+ * the lobby connection, the match transcript that checks every envelope
+ * (signatures, chain, legality, the state hash carried by every move), the
+ * match log, bot or line-mode moves, desync reports and reconnection.
+ * `tabula host`, `join`, `spectate` run one on their own loop; `tabula
+ * demo` runs a host, a guest and a spectator on one loop beside an
+ * embedded lobby. A front end (a later TUI) drives it through the event
+ * hooks below and netgame_submit, never by reading stdin itself.
+ */
+#ifndef TABULA_NETGAME_H
+#define TABULA_NETGAME_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lobby.h"
+#include "proto.h"
+
+typedef struct Netgame Netgame;
+
+/* What a front end hears about (every pointer may be NULL). */
+typedef struct Netgame_Hooks {
+    /* The room exists: the host's codes and the lobby's address. */
+    void (*on_room)(Netgame *g, const char *invite, const char *watch,
+                    const char *lobby);
+    /* A ply was accepted: its number, mover side, notation, state hash. */
+    void (*on_ply)(Netgame *g, uint32_t ply, int side, const char *move,
+                   const char *hash_hex);
+    /* The game is over (or stopped by a desync) and every frame is out. */
+    void (*on_done)(Netgame *g);
+} Netgame_Hooks;
+
+/*
+ * Netgame_Config: who this seat is.
+ *   role       LOBBY_ROLE_HOST, _GUEST or _SPECTATOR
+ *   game       host: the game to play (NULL otherwise)
+ *   options    host: match options ("" for defaults)
+ *   code       guest/spectator: the invite or watch code as typed
+ *   lobby      "HOST:PORT" of the lobby
+ *   bot_level  0: moves from netgame_submit (line mode); 1..8 a bot
+ *   seed       the bot's tie-breaking seed
+ *   log_path   match log (NULL: none); "PATH.seat" keeps the key, seat
+ *              secret and codes so a restarted process resumes
+ *   out        where plies and results are printed (NULL: nothing)
+ *   label      prefix of printed lines ("" or e.g. "host")
+ */
+typedef struct Netgame_Config {
+    Lobby_Role role;
+    const Core_Game *game;
+    const char *options;
+    const char *code;
+    const char *lobby;
+    int bot_level;
+    uint64_t seed;
+    const char *log_path;
+    FILE *out;
+    const char *label;
+} Netgame_Config;
+
+/* The outcome, valid once on_done ran. */
+typedef struct Netgame_Result {
+    int finished;   /* the game reached its end (or a desync) */
+    int desync;     /* stopped by a state hash mismatch */
+    uint32_t desync_ply;
+    char report[640]; /* desync report file ("" if none) */
+    uint32_t plies;
+    Core_Status status;
+    char final_hash[PROTO_HASH_HEX];
+    uint32_t refused; /* envelopes refused (hostile or broken) */
+} Netgame_Result;
+
+/*
+ * netgame_new: set up a seat on loop and connect to the lobby. With a
+ * log_path whose seat file exists, the seat is resumed: the log is
+ * verified and replayed into the transcript and the same key and seat
+ * secret rejoin the room. why gets a reason on failure.
+ * Errors: TB_E_ARG, TB_E_CODE (bad code), TB_E_IO, TB_E_NOMEM, those of
+ * proto_log_verify, libuv errors.
+ */
+int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
+                const Netgame_Hooks *hooks, void *user, Netgame **out,
+                char *why, size_t why_cap);
+
+/* netgame_user: the user pointer given to netgame_new. */
+void *netgame_user(const Netgame *g);
+
+/*
+ * netgame_submit: a line typed by the local player: a move in the game's
+ * notation, or "resign". Lines are queued until it is the player's turn.
+ * Errors: TB_E_STATE (a spectator or a bot seat), TB_E_LIMIT (queue full).
+ */
+int netgame_submit(Netgame *g, const char *line);
+
+/*
+ * netgame_feed: handle one relayed frame as if the lobby had sent it
+ * (tests of hostile input). Returns 0 when accepted, else the refusal.
+ */
+int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data,
+                 size_t len);
+
+/* netgame_result: the outcome so far. */
+const Netgame_Result *netgame_result(const Netgame *g);
+
+/* netgame_transcript: the match transcript (never NULL). */
+const Proto_Transcript *netgame_transcript(const Netgame *g);
+
+/* netgame_free: close the connection and free (run the loop after). */
+void netgame_free(Netgame *g);
+
+#endif /* TABULA_NETGAME_H */
