@@ -24,7 +24,7 @@
 
 static const char host_help[] =
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
-    "                        [--options OPTS] [--seed S]\n"
+    "                        [--options OPTS] [--seed S] [--delay MS]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
     "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
@@ -33,11 +33,12 @@ static const char host_help[] =
     "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
     "input, one per line ('resign' resigns). --log FILE writes the match\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
-    "a crash to resume the game.\n";
+    "a crash to resume the game. --delay MS makes the bot wait before each\n"
+    "move, so people can follow the game.\n";
 
 static const char join_help[] =
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
-    "                        [--seed S]\n"
+    "                        [--seed S] [--delay MS]\n"
     "\n"
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"
     "(default " NR_DEFAULT_LOBBY ", or the host's 'lobby:' line). Moves and\n"
@@ -227,6 +228,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                         cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
+        } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--delay") == 0 &&
+                   i + 1 < argc) {
+            char *end = NULL;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end != '\0' || v > 60000) {
+                fprintf(stderr, "tabula %s: bad delay '%s' (0..60000 ms)\n",
+                        cmd, cli_token(argv[i]));
+                return CLI_EXIT_USAGE;
+            }
+            cfg.bot_delay_ms = (unsigned)v;
         } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--options") == 0 &&
                    i + 1 < argc) {
             cfg.options = argv[++i];

@@ -63,7 +63,8 @@ struct Netgame {
     char lines[NG_LINES_MAX][CORE_NOTATION_MAX];
     size_t line_head, line_count;
     /* timers: step (0 ms kicks), reconnect, finish polling */
-    uv_timer_t step_timer, retry_timer, wait_timer;
+    uv_timer_t step_timer, retry_timer, wait_timer, bot_timer;
+    int bot_ready;      /* the bot's think delay has passed */
     int timers_open;
     int closing_timers;
     int welcomed;       /* ever admitted */
@@ -586,6 +587,10 @@ static int play_move(Netgame *g, const Core_Move *mv)
             log_frame(g, g->frames[g->nframes - 1].env, env_len);
             g->desync = 1;
             g->desync_ply = m.body.move.ply;
+            Proto_Envelope pe;
+            memset(&pe, 0, sizeof pe);
+            pe.msg = m;
+            show_ply(g, &pe);
             return 0;
         }
     }
@@ -640,6 +645,15 @@ static void take_turn(Netgame *g)
     }
 }
 
+static void step(Netgame *g);
+
+static void on_bot_timer(uv_timer_t *h)
+{
+    Netgame *g = h->data;
+    g->bot_ready = 1;
+    step(g);
+}
+
 static void step(Netgame *g)
 {
     if (g->done || g->closing)
@@ -657,6 +671,13 @@ static void step(Netgame *g)
     int side = my_side(g);
     if (side >= 0 &&
         core_side_to_move(proto_transcript_position(g->t)) == side) {
+        if (g->cfg.bot_level > 0 && g->cfg.bot_delay_ms > 0 && !g->bot_ready) {
+            if (!uv_is_active((uv_handle_t *)&g->bot_timer))
+                uv_timer_start(&g->bot_timer, on_bot_timer,
+                               g->cfg.bot_delay_ms, 0);
+            return;
+        }
+        g->bot_ready = 0;
         take_turn(g);
         if (g->desync || over(g) ||
             core_side_to_move(proto_transcript_position(g->t)) == side)
@@ -937,6 +958,19 @@ static void on_ack(Lobby_Client *c, uint64_t seq)
         g->unacked--;
 }
 
+/* Milliseconds before the next attempt. The host comes back first: after
+ * a lobby restart its CREATE re-registers the room, and until then the
+ * others' JOIN and WATCH find no room and count as wrong codes under the
+ * lobby's guess limit, so they wait longer (and longest when refused). */
+static uint64_t retry_delay(const Netgame *g, int reason)
+{
+    if (reason == TB_E_RATE)
+        return 6000;
+    if (g->cfg.role == LOBBY_ROLE_HOST)
+        return 100;
+    return reason == TB_E_CODE ? 2000 : 1000;
+}
+
 static void on_retry(uv_timer_t *h)
 {
     Netgame *g = h->data;
@@ -944,8 +978,7 @@ static void on_retry(uv_timer_t *h)
         return;
     int rc = lobby_client_resume(g->lc, lobby_client_last_seq(g->lc));
     if (rc != 0 && rc != TB_E_STATE)
-        uv_timer_start(&g->retry_timer, on_retry,
-                       g->cfg.role == LOBBY_ROLE_HOST ? 100 : 300, 0);
+        uv_timer_start(&g->retry_timer, on_retry, retry_delay(g, rc), 0);
 }
 
 static void on_disconnect(Lobby_Client *c, int reason)
@@ -971,8 +1004,7 @@ static void on_disconnect(Lobby_Client *c, int reason)
         done(g);
         return;
     }
-    uv_timer_start(&g->retry_timer, on_retry,
-                   g->cfg.role == LOBBY_ROLE_HOST ? 100 : 300, 0);
+    uv_timer_start(&g->retry_timer, on_retry, retry_delay(g, reason), 0);
 }
 
 static const Lobby_Client_Callbacks ng_callbacks = {
@@ -1060,7 +1092,9 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     uv_timer_init(loop, &g->step_timer);
     uv_timer_init(loop, &g->retry_timer);
     uv_timer_init(loop, &g->wait_timer);
+    uv_timer_init(loop, &g->bot_timer);
     g->step_timer.data = g->retry_timer.data = g->wait_timer.data = g;
+    g->bot_timer.data = g;
     g->timers_open = 1;
     rc = lobby_client_new(loop, (const struct sockaddr *)&g->addr, &g->lcfg,
                           &ng_callbacks, g, 0, &g->lc);
@@ -1108,7 +1142,8 @@ void netgame_free(Netgame *g)
     }
     /* The timers live inside g: it goes with the last close callback. */
     g->timers_open = 0;
-    g->closing_timers = 3;
+    g->closing_timers = 4;
+    uv_close((uv_handle_t *)&g->bot_timer, timer_closed);
     uv_close((uv_handle_t *)&g->step_timer, timer_closed);
     uv_close((uv_handle_t *)&g->retry_timer, timer_closed);
     uv_close((uv_handle_t *)&g->wait_timer, timer_closed);

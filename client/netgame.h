@@ -39,6 +39,7 @@ typedef struct Netgame_Hooks {
  *   code       guest/spectator: the invite or watch code as typed
  *   lobby      "HOST:PORT" of the lobby
  *   bot_level  0: moves from netgame_submit (line mode); 1..8 a bot
+ *   bot_delay_ms  the bot waits this long before each move (0: none)
  *   seed       the bot's tie-breaking seed
  *   log_path   match log (NULL: none); "PATH.seat" keeps the key, seat
  *              secret and codes so a restarted process resumes
@@ -52,6 +53,7 @@ typedef struct Netgame_Config {
     const char *code;
     const char *lobby;
     int bot_level;
+    unsigned bot_delay_ms;
     uint64_t seed;
     const char *log_path;
     FILE *out;
