@@ -312,7 +312,6 @@ int cli_demo(int argc, char **argv)
         all_ok &= rows[nrows].verified;
         nrows++;
     }
-    printf("logs: %s\n", dir);
     printf("%-12s %6s  %-8s %-12s %-8s %s\n", "game", "plies", "result",
            "reason", "verified", "final hash");
     for (size_t i = 0; i < nrows; i++)
@@ -322,5 +321,6 @@ int cli_demo(int argc, char **argv)
                    ? "ply-limit"
                    : core_reason_name(rows[i].status.reason),
                rows[i].verified ? "yes" : "no", rows[i].hash);
+    printf("logs: %s\n", dir);
     return all_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }

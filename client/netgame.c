@@ -78,6 +78,7 @@ struct Netgame {
     int desync;
     uint32_t desync_ply;
     int desync_sent, desync_got;
+    int detected; /* we found the mismatch (and so speak first) */
     uint8_t their_hash[PROTO_HASH_BYTES];
     int their_hash_known;
     uint8_t *their_state;
@@ -604,7 +605,8 @@ static int play_move(Netgame *g, const Core_Move *mv)
     return 0;
 }
 
-static void take_turn(Netgame *g)
+/* One move (or resign) of the local player; 1 when something was sent. */
+static int take_turn(Netgame *g)
 {
     const Core_Position *pos = proto_transcript_position(g->t);
     Core_Move mv;
@@ -618,7 +620,7 @@ static void take_turn(Netgame *g)
         if (rc != 0)
             warn(g, "bot move failed: %s (%s)\n", tb_strerror(rc),
                  proto_transcript_why(g->t));
-        return;
+        return rc == 0;
     }
     while (g->line_count > 0) {
         char *line = g->lines[g->line_head];
@@ -630,7 +632,7 @@ static void take_turn(Netgame *g)
             rc = send_msg(g, &m);
             if (rc != 0)
                 warn(g, "cannot resign: %s\n", tb_strerror(rc));
-            return;
+            return rc == 0;
         }
         rc = core_move_parse(pos, line, &mv);
         if (rc != 0) {
@@ -641,8 +643,9 @@ static void take_turn(Netgame *g)
         rc = play_move(g, &mv);
         if (rc != 0)
             warn(g, "cannot send the move: %s\n", tb_strerror(rc));
-        return;
+        return rc == 0;
     }
+    return 0;
 }
 
 static void step(Netgame *g);
@@ -678,9 +681,9 @@ static void step(Netgame *g)
             return;
         }
         g->bot_ready = 0;
-        take_turn(g);
-        if (g->desync || over(g) ||
-            core_side_to_move(proto_transcript_position(g->t)) == side)
+        /* Again when something changed (the side to move may move twice,
+         * as in Chess volleyball); never re-armed without progress. */
+        if (take_turn(g))
             step_soon(g);
     }
 }
@@ -750,13 +753,16 @@ static void finish(Netgame *g)
     g->closing = 1;
     g->result.status = st;
     g->result.plies = core_ply(pos);
-    if (proto_state_hash(pos, hash) == 0)
+    if (proto_state_hash(g->perturbed ? g->perturbed : pos, hash) == 0)
         proto_hex(hash, sizeof hash, g->result.final_hash);
     if (g->desync) {
         g->result.desync = 1;
         g->result.desync_ply = g->desync_ply;
         say(g, "desync: state hashes differ at ply %u\n", g->desync_ply);
-        send_desync(g);
+        /* The seat that found the mismatch sends its state first, the
+         * other answers: both at once would collide on one seq. */
+        if (g->detected || g->desync_got)
+            send_desync(g);
     } else {
         g->result.finished = 1;
     }
@@ -866,6 +872,7 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data, size_t len)
         show_ply(g, &e);
     if (rc == TB_E_DESYNC && !g->desync) {
         g->desync = 1;
+        g->detected = 1;
         g->desync_ply = e.msg.body.move.ply;
         memcpy(g->their_hash, e.msg.body.move.hash, PROTO_HASH_BYTES);
         g->their_hash_known = 1;

@@ -1,0 +1,548 @@
+/*
+ * test_netplay.c: network play between real processes on 127.0.0.1
+ * (tabula host / join / spectate / lobby, the binary TABULA_BINARY): a
+ * full game of each game between two bots with a spectator, a player
+ * killed and restarted, a lobby killed and restarted, a planted desync,
+ * line-mode input; and, in process, hostile frames fed to a seat. Every
+ * wait is bounded and waits for a line the programs print, never a fixed
+ * time. The expected final hash is recomputed here from the log's moves
+ * on a fresh core position, independently of the network code.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot.h"
+#include "netgame.h"
+#include "proto.h"
+#include "tb_error.h"
+
+#define WAIT_MS 30000
+
+typedef struct Proc {
+    pid_t pid;
+    char out[600], err[600];
+    int status;
+    int exited;
+} Proc;
+
+static char dir[256];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tabula-netplay-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Start TABULA_BINARY with args (NULL-terminated); stdout and stderr go
+ * to DIR/name.out and DIR/name.err (appended, so a restart keeps both). */
+static void start(Proc *p, const char *name, const char *env, char *const *args)
+{
+    char *argv[16];
+    int n = 0;
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
+    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
+    argv[n++] = (char *)TABULA_BINARY;
+    for (int i = 0; args[i] != NULL && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    p->pid = fork();
+    cr_assert_geq(p->pid, 0);
+    if (p->pid == 0) {
+        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fi = open("/dev/null", O_RDONLY);
+        if (chdir(dir) != 0 || fo < 0 || fe < 0 || fi < 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        dup2(fi, 0);
+        if (env != NULL)
+            putenv((char *)env);
+        execv(TABULA_BINARY, argv);
+        _exit(127);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[4][1 << 16];
+    static int k;
+    char *b = buf[k++ % 4];
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (f != NULL) {
+        n = fread(b, 1, sizeof buf[0] - 1, f);
+        fclose(f);
+    }
+    b[n] = '\0';
+    return b;
+}
+
+/* Wait (bounded) until p's stdout holds text; the text after it up to the
+ * end of line goes into val (may be NULL). */
+static void await_line(Proc *p, const char *text, char *val, size_t cap)
+{
+    double until = now_ms() + WAIT_MS;
+    for (;;) {
+        char *s = slurp(p->out), *at = strstr(s, text);
+        if (at != NULL) {
+            if (val != NULL) {
+                at += strlen(text);
+                size_t n = strcspn(at, "\n");
+                cr_assert_lt(n, cap);
+                memcpy(val, at, n);
+                val[n] = '\0';
+            }
+            return;
+        }
+        cr_assert_lt(now_ms(), until, "no '%s' from %s:\n%s\n%s", text, p->out,
+                     s, slurp(p->err));
+        pause_ms(5);
+    }
+}
+
+/* Wait (bounded) for p to exit; returns its exit status. */
+static int finish(Proc *p)
+{
+    double until = now_ms() + WAIT_MS;
+    while (!p->exited) {
+        int st;
+        pid_t r = waitpid(p->pid, &st, WNOHANG);
+        if (r == p->pid) {
+            p->exited = 1;
+            p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            break;
+        }
+        if (now_ms() > until) {
+            kill(p->pid, SIGKILL);
+            waitpid(p->pid, &st, 0);
+            cr_assert_fail("%s did not finish:\n%s", p->out, slurp(p->err));
+        }
+        pause_ms(5);
+    }
+    return p->status;
+}
+
+static void kill_hard(Proc *p)
+{
+    int st;
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, &st, 0);
+    p->exited = 1;
+}
+
+static void path_of(char *buf, size_t cap, const char *name)
+{
+    snprintf(buf, cap, "%s/%s", dir, name);
+}
+
+/* The final hash recomputed from a log: verify it, replay its moves on a
+ * fresh position of its game, hash the encoding with BLAKE2b-256. */
+static void log_final_hash(const char *name, char hex[PROTO_HASH_HEX])
+{
+    char path[600];
+    uint8_t *buf = NULL, enc[1 << 16], hash[32];
+    size_t len = 0, enc_len = 0;
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    Core_Position *pos = NULL;
+
+    path_of(path, sizeof path, name);
+    cr_assert_eq(proto_read_file(path, &buf, &len), 0, "%s", path);
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
+                 "%s: %s", path, rep.why);
+    cr_assert(rep.ended, "%s has no end record", path);
+    cr_assert_eq(core_position_new(&pos, core_game_find(rep.header.game),
+                                   rep.header.options),
+                 0);
+    for (size_t i = 0; i < proto_transcript_moves(t); i++)
+        cr_assert_eq(core_play(pos, proto_transcript_move_at(t, i)), 0);
+    cr_assert_eq(core_encode(pos, enc, sizeof enc, &enc_len), 0);
+    crypto_generichash(hash, sizeof hash, enc, enc_len, NULL, 0);
+    for (size_t i = 0; i < sizeof hash; i++)
+        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+    core_position_free(pos);
+    proto_transcript_free(t);
+    free(buf);
+}
+
+static void same_files(const char *a, const char *b)
+{
+    char pa[600], pb[600];
+    uint8_t *ba = NULL, *bb = NULL;
+    size_t la = 0, lb = 0;
+    path_of(pa, sizeof pa, a);
+    path_of(pb, sizeof pb, b);
+    cr_assert_eq(proto_read_file(pa, &ba, &la), 0, "%s", pa);
+    cr_assert_eq(proto_read_file(pb, &bb, &lb), 0, "%s", pb);
+    cr_assert(la == lb && memcmp(ba, bb, la) == 0, "%s and %s differ", a, b);
+    free(ba);
+    free(bb);
+}
+
+/* All three ended normally on one final hash, equal to the log's
+ * recomputed one, with byte-identical verified logs. */
+static void check_three(Proc *host, Proc *guest, Proc *spec)
+{
+    char h[80], g[80], s[80], want[PROTO_HASH_HEX];
+    cr_assert_eq(finish(guest), 0, "%s", slurp(guest->err));
+    cr_assert_eq(finish(spec), 0, "%s", slurp(spec->err));
+    cr_assert_eq(finish(host), 0, "%s", slurp(host->err));
+    await_line(host, "final-hash: ", h, sizeof h);
+    await_line(guest, "final-hash: ", g, sizeof g);
+    await_line(spec, "final-hash: ", s, sizeof s);
+    log_final_hash("h.log", want);
+    cr_assert_str_eq(h, want);
+    cr_assert_str_eq(g, want);
+    cr_assert_str_eq(s, want);
+    same_files("h.log", "g.log");
+    same_files("h.log", "s.log");
+}
+
+/* Host (embedded lobby unless lobby is given), then spectator and guest. */
+static void start_three(Proc *host, Proc *guest, Proc *spec, const char *game,
+                        const char *lobby, const char *delay,
+                        const char *guest_env)
+{
+    char invite[40], watch[40], addr[64];
+    if (lobby != NULL) {
+        char *ha[] = {"host",  (char *)game,  "--bot=2", "--log", "h.log",
+                      "--lobby", (char *)lobby, "--delay", (char *)delay,
+                      NULL};
+        start(host, "host", NULL, ha);
+        snprintf(addr, sizeof addr, "%s", lobby);
+    } else {
+        char *ha[] = {"host", (char *)game, "--bot=2", "--log", "h.log",
+                      "--delay", (char *)delay, NULL};
+        start(host, "host", NULL, ha);
+        await_line(host, "lobby: ", addr, sizeof addr);
+    }
+    await_line(host, "invite: ", invite, sizeof invite);
+    await_line(host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr, "--log", "s.log", NULL};
+    start(spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                  "g.log", "--delay", (char *)delay, NULL};
+    start(guest, "guest", guest_env, ga);
+}
+
+static void full_game(const char *game)
+{
+    Proc host, guest, spec;
+    make_dir();
+    start_three(&host, &guest, &spec, game, NULL, "0", NULL);
+    check_three(&host, &guest, &spec);
+}
+
+Test(netplay, full_game_laska) { full_game("laska"); }
+Test(netplay, full_game_chessball) { full_game("chessball"); }
+Test(netplay, full_game_football) { full_game("football"); }
+Test(netplay, full_game_volleyball) { full_game("volleyball"); }
+Test(netplay, full_game_volleyball10) { full_game("volleyball10"); }
+
+Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
+{
+    Proc host, guest, spec;
+    make_dir();
+    start_three(&host, &guest, &spec, "laska", NULL, "15", NULL);
+    await_line(&guest, "\n   6. ", NULL, 0);
+    kill_hard(&guest);
+    char invite[40], addr[64];
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                  "g.log", "--delay", "15", NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&guest, "resumed: ", NULL, 0);
+    check_three(&host, &guest, &spec);
+}
+
+Test(netplay, lobby_killed_and_restarted_loses_nothing)
+{
+    Proc lobby, host, guest, spec;
+    char addr[64];
+    make_dir();
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", addr, sizeof addr);
+    start_three(&host, &guest, &spec, "chessball", addr, "15", NULL);
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&lobby);
+    char *lb[] = {"lobby", "--listen", addr, NULL};
+    start(&lobby, "lobby2", NULL, lb);
+    await_line(&lobby, "listening: ", NULL, 0);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three(&host, &guest, &spec);
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+}
+
+Test(netplay, planted_desync_is_caught_at_its_ply_with_reports)
+{
+    Proc host, guest, spec;
+    char ply[16], line[64], path[600], *rep;
+    make_dir();
+    start_three(&host, &guest, &spec, "laska", NULL, "0",
+                "TABULA_TEST_DESYNC_PLY=5");
+    cr_assert_eq(finish(&guest), 1);
+    cr_assert_eq(finish(&host), 1);
+    cr_assert_eq(finish(&spec), 1);
+    /* The perturbed guest names the ply it diverged at (black moves on
+     * even plies: the first at 5 or later with another legal move). */
+    char *err = slurp(guest.err);
+    char *at = strstr(err, "perturbed own state at ply ");
+    cr_assert_not_null(at, "%s", err);
+    snprintf(ply, sizeof ply, "%u",
+             (unsigned)strtoul(at + strlen("perturbed own state at ply "),
+                               NULL, 10));
+    cr_assert_geq(atoi(ply), 6);
+    snprintf(line, sizeof line, "desync: the game stopped at ply %s;", ply);
+    await_line(&host, line, NULL, 0);
+    await_line(&guest, line, NULL, 0);
+    /* Both reports: that ply, two different hashes, both states. */
+    const char *reports[] = {"h.log.desync", "g.log.desync"};
+    for (int i = 0; i < 2; i++) {
+        char want[32], ours[80] = "", theirs[80] = "";
+        path_of(path, sizeof path, reports[i]);
+        rep = slurp(path);
+        snprintf(want, sizeof want, "\nply: %s\n", ply);
+        cr_assert_not_null(strstr(rep, want), "%s:\n%s", path, rep);
+        cr_assert(sscanf(strstr(rep, "our-hash: "), "our-hash: %79s", ours) ==
+                      1 &&
+                  sscanf(strstr(rep, "their-hash: "), "their-hash: %79s",
+                         theirs) == 1,
+                  "%s", rep);
+        cr_assert_eq(strlen(ours), 64);
+        cr_assert_eq(strlen(theirs), 64, "%s", rep);
+        cr_assert_str_neq(ours, theirs);
+        cr_assert_null(strstr(rep, "not received"), "%s", rep);
+    }
+    /* The host's log verifies up to that ply and fails exactly there. */
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    Proto_Log_Report lr;
+    path_of(path, sizeof path, "h.log");
+    cr_assert_eq(proto_read_file(path, &buf, &len), 0);
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, NULL, &lr),
+                 TB_E_DESYNC);
+    cr_assert_eq(lr.ply, (uint32_t)atoi(ply), "%s", lr.why);
+    free(buf);
+}
+
+Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
+{
+    Proc host, guest;
+    char invite[40], addr[64];
+    int in[2];
+    make_dir();
+    cr_assert_eq(pipe(in), 0);
+    memset(&host, 0, sizeof host);
+    snprintf(host.out, sizeof host.out, "%s/host.out", dir);
+    snprintf(host.err, sizeof host.err, "%s/host.err", dir);
+    host.pid = fork();
+    if (host.pid == 0) {
+        int fo = open(host.out, O_WRONLY | O_CREAT, 0600);
+        int fe = open(host.err, O_WRONLY | O_CREAT, 0600);
+        dup2(in[0], 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        close(in[1]);
+        execl(TABULA_BINARY, TABULA_BINARY, "host", "laska", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&host, "match: laska", NULL, 0);
+    cr_assert_eq(write(in[1], "zz9\nresign\n", 11), 11);
+    cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
+    close(in[1]);
+    char *out = slurp(host.out);
+    cr_assert_not_null(strstr(out, "refused: 'zz9'"), "%s", out);
+    cr_assert_not_null(strstr(out, "result: 0-1 (resign)"), "%s", out);
+    cr_assert_not_null(strstr(slurp(guest.out), "result: 0-1 (resign)"));
+}
+
+/* ---- hostile frames, in process -------------------------------------- */
+
+typedef struct Env_List {
+    size_t n;
+    uint8_t *env[64];
+    size_t len[64];
+} Env_List;
+
+static void seal_into(Proto_Transcript *t, const Proto_Identity *id,
+                      Proto_Message *m, Env_List *l)
+{
+    static uint8_t frame[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+    size_t len = 0;
+    cr_assert_eq(proto_transcript_send(t, id, m, frame, sizeof frame, &len),
+                 0, "%s", proto_transcript_why(t));
+    l->env[l->n] = malloc(len);
+    memcpy(l->env[l->n], frame + PROTO_FRAME_PREFIX, len - PROTO_FRAME_PREFIX);
+    l->len[l->n++] = len - PROTO_FRAME_PREFIX;
+}
+
+static void move_msg(const Proto_Transcript *t, const Proto_Identity *id,
+                     Proto_Message *m)
+{
+    const Core_Position *pos = proto_transcript_position(t);
+    Core_Position *after = core_position_clone(pos);
+    Core_Move mv;
+    cr_assert_eq(bot_choose(pos, 1, 7, &mv, NULL), 0);
+    proto_message_init(m, PROTO_KIND_MOVE, id);
+    m->body.move.ply = core_ply(pos) + 1;
+    cr_assert_eq(core_move_format(pos, &mv, m->body.move.move,
+                                  sizeof m->body.move.move),
+                 0);
+    cr_assert_eq(core_play(after, &mv), 0);
+    cr_assert_eq(proto_state_hash(after, m->body.move.hash), 0);
+    core_position_free(after);
+}
+
+Test(netplay, hostile_frames_are_refused_without_effect)
+{
+    Proto_Identity white, black, mallory;
+    uint8_t seed[32];
+    Proto_Transcript *ref = NULL;
+    Env_List l = {0};
+    Proto_Message m;
+    uv_loop_t loop;
+    Netgame *g = NULL;
+    char why[256];
+
+    cr_assert_eq(proto_init(), 0);
+    memset(seed, 1, sizeof seed);
+    proto_identity_from_seed(&white, seed);
+    memset(seed, 2, sizeof seed);
+    proto_identity_from_seed(&black, seed);
+    memset(seed, 3, sizeof seed);
+    proto_identity_from_seed(&mallory, seed);
+    cr_assert_eq(proto_transcript_new(&ref, NULL), 0);
+    proto_message_init(&m, PROTO_KIND_MATCH_START, &white);
+    memset(m.match_id, 9, sizeof m.match_id);
+    snprintf(m.body.start.game, sizeof m.body.start.game, "laska");
+    memcpy(m.body.start.white, white.pk, 32);
+    memcpy(m.body.start.black, black.pk, 32);
+    seal_into(ref, &white, &m, &l);
+    for (int i = 0; i < 6; i++) {
+        const Proto_Identity *id =
+            core_side_to_move(proto_transcript_position(ref)) == CORE_WHITE
+                ? &white
+                : &black;
+        move_msg(ref, id, &m);
+        seal_into(ref, id, &m, &l);
+    }
+
+    cr_assert_eq(uv_loop_init(&loop), 0);
+    Netgame_Config cfg = {0};
+    cfg.role = LOBBY_ROLE_SPECTATOR;
+    cfg.code = "2345-6789-ABCD-EFGH";
+    cfg.lobby = "127.0.0.1:9"; /* never reached: frames are fed directly */
+    cr_assert_eq(netgame_new(&loop, &cfg, NULL, NULL, &g, why, sizeof why), 0,
+                 "%s", why);
+    /* Garbage before anything. */
+    uint8_t junk[300];
+    for (size_t i = 0; i < sizeof junk; i++)
+        junk[i] = (uint8_t)(i * 37 + 11);
+    cr_assert_neq(netgame_feed(g, LOBBY_ROLE_HOST, junk, sizeof junk), 0);
+    cr_assert_neq(netgame_feed(g, LOBBY_ROLE_HOST, junk, 1), 0);
+    /* The real first half. */
+    for (size_t i = 0; i < 4; i++)
+        cr_assert_eq(netgame_feed(g, LOBBY_ROLE_HOST, l.env[i], l.len[i]), 0);
+    uint32_t count = proto_transcript_count(netgame_transcript(g));
+    cr_assert_eq(count, 4);
+    /* A replay of an envelope already held: ignored, no effect. */
+    cr_assert_eq(netgame_feed(g, LOBBY_ROLE_HOST, l.env[1], l.len[1]), 0);
+    /* A flipped byte anywhere in the next envelope: refused. */
+    for (size_t k = 0; k < l.len[4]; k += 7) {
+        uint8_t copy[1024];
+        memcpy(copy, l.env[4], l.len[4]);
+        copy[k] ^= 0x20;
+        cr_assert_neq(netgame_feed(g, LOBBY_ROLE_GUEST, copy, l.len[4]), 0);
+    }
+    /* A move forged by a key that does not play, chained correctly. */
+    move_msg(netgame_transcript(g), &mallory, &m);
+    proto_transcript_next(netgame_transcript(g), &m);
+    {
+        static uint8_t frame[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+        size_t len = 0;
+        cr_assert_eq(proto_seal(&m, &mallory, frame, sizeof frame, &len, NULL),
+                     0);
+        cr_assert_eq(netgame_feed(g, LOBBY_ROLE_GUEST,
+                                  frame + PROTO_FRAME_PREFIX,
+                                  len - PROTO_FRAME_PREFIX),
+                     TB_E_SIGNATURE);
+        /* The same move signed by the player whose turn it is not. */
+        const Proto_Identity *wrong =
+            core_side_to_move(proto_transcript_position(netgame_transcript(
+                g))) == CORE_WHITE
+                ? &black
+                : &white;
+        memcpy(m.sender, wrong->pk, 32);
+        cr_assert_eq(proto_seal(&m, wrong, frame, sizeof frame, &len, NULL),
+                     0);
+        cr_assert_eq(netgame_feed(g, LOBBY_ROLE_GUEST,
+                                  frame + PROTO_FRAME_PREFIX,
+                                  len - PROTO_FRAME_PREFIX),
+                     TB_E_STATE);
+    }
+    /* A different envelope under a sequence number already used. */
+    {
+        static uint8_t frame[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+        size_t len = 0;
+        Proto_Message chat;
+        proto_message_init(&chat, PROTO_KIND_CHAT, &white);
+        memset(chat.match_id, 9, sizeof chat.match_id);
+        chat.seq = 2;
+        snprintf(chat.body.text.text, sizeof chat.body.text.text, "hi");
+        cr_assert_eq(proto_seal(&chat, &white, frame, sizeof frame, &len,
+                                NULL),
+                     0);
+        cr_assert_eq(netgame_feed(g, LOBBY_ROLE_HOST,
+                                  frame + PROTO_FRAME_PREFIX,
+                                  len - PROTO_FRAME_PREFIX),
+                     TB_E_CHAIN);
+    }
+    cr_assert_eq(proto_transcript_count(netgame_transcript(g)), count);
+    /* The rest still plays, to the reference's position. */
+    for (size_t i = 4; i < l.n; i++)
+        cr_assert_eq(netgame_feed(g, LOBBY_ROLE_HOST, l.env[i], l.len[i]), 0);
+    uint8_t a[32], b[32];
+    proto_state_hash(proto_transcript_position(netgame_transcript(g)), a);
+    proto_state_hash(proto_transcript_position(ref), b);
+    cr_assert_eq(memcmp(a, b, 32), 0);
+    cr_assert_geq(netgame_result(g)->refused, 5);
+    netgame_free(g);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    cr_assert_eq(uv_loop_close(&loop), 0);
+    for (size_t i = 0; i < l.n; i++)
+        free(l.env[i]);
+    proto_transcript_free(ref);
+}
