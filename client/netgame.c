@@ -56,6 +56,8 @@ struct Netgame {
     Proto_Identity id;
     Proto_Transcript *t;
     Proto_Log *log;
+    int seq_fd;         /* FILE.seq: the last lobby sequence number, or -1 */
+    uint64_t seq_saved;
     Ng_Frame *frames;
     size_t nframes, frames_cap;
     uint8_t *buf; /* NG_FRAME_CAP scratch for sealing */
@@ -248,6 +250,42 @@ static int seat_load(Netgame *g, char *why, size_t why_cap)
     }
     sodium_memzero(seed, sizeof seed);
     return 1;
+}
+
+/* FILE.seq holds the highest lobby sequence number whose frame this seat
+ * has handled (logged, or known to be held): 20 digits rewritten in place
+ * with one pwrite, no fsync (a stale number only asks for more frames,
+ * which are dropped as duplicates). A restarted seat resumes from it. */
+static void seq_open(Netgame *g, uint64_t *last)
+{
+    char path[600], text[32];
+    ssize_t n;
+
+    *last = 0;
+    g->seq_fd = -1;
+    if (g->log_path[0] == '\0' || g->cfg.role == LOBBY_ROLE_SPECTATOR)
+        return;
+    snprintf(path, sizeof path, "%s.seq", g->log_path);
+    g->seq_fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (g->seq_fd < 0)
+        return;
+    n = pread(g->seq_fd, text, sizeof text - 1, 0);
+    if (n > 0) {
+        text[n] = '\0';
+        *last = strtoull(text, NULL, 10);
+    }
+    g->seq_saved = *last;
+}
+
+static void seq_save(Netgame *g, uint64_t seq)
+{
+    char text[32];
+    if (g->seq_fd < 0 || seq <= g->seq_saved)
+        return;
+    g->seq_saved = seq;
+    snprintf(text, sizeof text, "%020llu\n", (unsigned long long)seq);
+    if (pwrite(g->seq_fd, text, 21, 0) != 21)
+        warn(g, "cannot write %s.seq\n", g->log_path);
 }
 
 /* ---- frames kept for re-sending, and the log ------------------------- */
@@ -953,16 +991,18 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
 static void on_frame(Lobby_Client *c, uint64_t seq, Lobby_Role from,
                      const uint8_t *data, size_t len)
 {
-    (void)seq;
-    netgame_feed(lobby_client_user(c), from, data, len);
+    Netgame *g = lobby_client_user(c);
+    netgame_feed(g, from, data, len);
+    /* Accepted, duplicate or refused for good: never needed again. */
+    seq_save(g, seq);
 }
 
 static void on_ack(Lobby_Client *c, uint64_t seq)
 {
     Netgame *g = lobby_client_user(c);
-    (void)seq;
     if (g->unacked > 0)
         g->unacked--;
+    seq_save(g, seq); /* our own frame: already in our log */
 }
 
 /* Milliseconds before the next attempt. The host comes back first: after
@@ -1035,6 +1075,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     }
     if ((g = calloc(1, sizeof *g)) == NULL)
         return TB_E_NOMEM;
+    g->seq_fd = -1;
     g->loop = loop;
     g->cfg = *cfg;
     if (hooks != NULL)
@@ -1103,8 +1144,19 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     g->step_timer.data = g->retry_timer.data = g->wait_timer.data = g;
     g->bot_timer.data = g;
     g->timers_open = 1;
+    uint64_t from_seq = 0;
+    seq_open(g, &from_seq);
+    if (!resumed || !started(g)) {
+        from_seq = 0; /* a new seat, or one that never saw the start */
+        g->seq_saved = 0;
+        if (g->seq_fd >= 0 && ftruncate(g->seq_fd, 0) != 0)
+            warn(g, "cannot reset %s.seq\n", g->log_path);
+    } else {
+        say(g, "resuming after lobby sequence number %llu\n",
+            (unsigned long long)from_seq);
+    }
     rc = lobby_client_new(loop, (const struct sockaddr *)&g->addr, &g->lcfg,
-                          &ng_callbacks, g, 0, &g->lc);
+                          &ng_callbacks, g, from_seq, &g->lc);
     if (rc != 0) {
         snprintf(why, why_cap, "cannot connect to %s: %s", g->lobby,
                  net_strerror(rc));
@@ -1135,6 +1187,8 @@ void netgame_free(Netgame *g)
     g->lc = NULL;
     g->done = 1;
     proto_log_close(g->log);
+    if (g->seq_fd >= 0)
+        close(g->seq_fd);
     proto_transcript_free(g->t);
     for (size_t i = 0; i < g->nframes; i++)
         free(g->frames[i].env);

@@ -277,6 +277,11 @@ Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
                   "g.log", "--delay", "15", NULL};
     start(&guest, "guest", NULL, ga);
     await_line(&guest, "resumed: ", NULL, 0);
+    /* It asks the lobby only for what came after what it had logged. */
+    char seq[32];
+    await_line(&guest, "resuming after lobby sequence number ", seq,
+               sizeof seq);
+    cr_assert_gt(strtoull(seq, NULL, 10), 6, "%s", seq);
     check_three(&host, &guest, &spec);
 }
 
