@@ -7,7 +7,8 @@
  * prints its address as `lobby: HOST:PORT`; join and spectate then need
  * --lobby with that address (the code itself does not carry it), and the
  * host keeps the lobby running after its game until the other members
- * have left (at most NR_LINGER_MS).
+ * have left (at most NR_LINGER_MS). A host restarted with the same --log
+ * binds its embedded lobby to the same address again.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -176,6 +177,33 @@ static void start_input(Net_Run *r)
     uv_read_start((uv_stream_t *)&r->in, alloc_cb, on_input);
 }
 
+/* The lobby address a seat file (FILE.seat, written by netgame.c) names,
+ * into out; 0 when found. A restarted host binds its embedded lobby there
+ * again, so the others' reconnect attempts find it. */
+static int seat_lobby(const char *log_path, char *out, size_t cap)
+{
+    char path[600], line[256];
+    FILE *f;
+    int found = -1;
+    if (log_path == NULL)
+        return -1;
+    snprintf(path, sizeof path, "%s.seat", log_path);
+    if ((f = fopen(path, "r")) == NULL)
+        return -1;
+    while (found != 0 && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "lobby ", 6) == 0) {
+            size_t n = strcspn(line + 6, "\n");
+            if (n > 0 && n < cap) {
+                memcpy(out, line + 6, n);
+                out[n] = '\0';
+                found = 0;
+            }
+        }
+    }
+    fclose(f);
+    return found;
+}
+
 static int parse_level(const char *cmd, const char *s, int *level)
 {
     char *end = NULL;
@@ -270,8 +298,22 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         return CLI_EXIT_FAIL;
     if (lobby == NULL && role == LOBBY_ROLE_HOST) {
         struct sockaddr_storage sa;
-        net_addr_parse("127.0.0.1:0", &sa);
-        rc = lobby_new(&r.loop, (const struct sockaddr *)&sa, NULL, &r.lobby);
+        char again[64];
+        rc = -1;
+        if (seat_lobby(cfg.log_path, again, sizeof again) == 0 &&
+            net_addr_parse(again, &sa) == 0) {
+            rc = lobby_new(&r.loop, (const struct sockaddr *)&sa, NULL,
+                           &r.lobby);
+            if (rc != 0)
+                fprintf(stderr, "tabula %s: cannot listen on %s again (%s); "
+                                "the others need the new lobby: line\n",
+                        cmd, again, net_strerror(rc));
+        }
+        if (rc != 0) {
+            net_addr_parse("127.0.0.1:0", &sa);
+            rc = lobby_new(&r.loop, (const struct sockaddr *)&sa, NULL,
+                           &r.lobby);
+        }
         if (rc != 0 || lobby_address(r.lobby, addr, sizeof addr) != 0) {
             fprintf(stderr, "tabula %s: cannot start a lobby: %s\n", cmd,
                     net_strerror(rc));

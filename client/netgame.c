@@ -176,6 +176,7 @@ static int seat_save(Netgame *g)
     fprintf(f, "watch %s\n", g->lcfg.watch.text[0] ? g->lcfg.watch.text : "-");
     fprintf(f, "game %s\n", g->game ? core_game_name(g->game) : "-");
     fprintf(f, "options %s\n", g->options[0] ? g->options : "-");
+    fprintf(f, "lobby %s\n", g->lobby);
     if (fflush(f) != 0 || fsync(fd) != 0) {
         fclose(f);
         return TB_E_IO;

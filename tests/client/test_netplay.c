@@ -42,6 +42,15 @@ static void make_dir(void)
     cr_assert_not_null(mkdtemp(dir));
 }
 
+/* Remove the test's directory (only reached when the test passed, so a
+ * failure leaves its outputs for reading). */
+static void remove_dir(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -220,6 +229,7 @@ static void check_three(Proc *host, Proc *guest, Proc *spec)
     cr_assert_str_eq(s, want);
     same_files("h.log", "g.log");
     same_files("h.log", "s.log");
+    remove_dir();
 }
 
 /* Host (embedded lobby unless lobby is given), then spectator and guest. */
@@ -285,6 +295,29 @@ Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
     check_three(&host, &guest, &spec);
 }
 
+Test(netplay, killed_host_with_embedded_lobby_restarts_on_its_port)
+{
+    Proc host, guest, spec;
+    char addr[64], again[64];
+    make_dir();
+    start_three(&host, &guest, &spec, "football", NULL, "15", NULL);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    await_line(&spec, "\n   2. ", NULL, 0);
+    kill_hard(&host); /* the lobby goes with it */
+    char *ha[] = {"host", "football", "--bot=2", "--log", "h.log", "--delay",
+                  "15", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "resumed: ", NULL, 0);
+    /* Same embedded lobby address: the last lobby: line is the new one. */
+    char *out = slurp(host.out), *last = NULL;
+    for (char *p = strstr(out, "\nlobby: 127"); p; p = strstr(p + 1, "\nlobby: 127"))
+        last = p;
+    cr_assert_not_null(last, "%s", out);
+    cr_assert_eq(sscanf(last, "\nlobby: %63s", again), 1);
+    cr_assert_str_eq(again, addr);
+    check_three(&host, &guest, &spec);
+}
+
 Test(netplay, lobby_killed_and_restarted_loses_nothing)
 {
     Proc lobby, host, guest, spec;
@@ -300,9 +333,12 @@ Test(netplay, lobby_killed_and_restarted_loses_nothing)
     start(&lobby, "lobby2", NULL, lb);
     await_line(&lobby, "listening: ", NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three(&host, &guest, &spec);
+    finish(&guest);
+    finish(&spec);
+    finish(&host);
     kill(lobby.pid, SIGTERM);
     finish(&lobby);
+    check_three(&host, &guest, &spec); /* statuses kept by finish */
 }
 
 Test(netplay, planted_desync_is_caught_at_its_ply_with_reports)
@@ -355,6 +391,7 @@ Test(netplay, planted_desync_is_caught_at_its_ply_with_reports)
                  TB_E_DESYNC);
     cr_assert_eq(lr.ply, (uint32_t)atoi(ply), "%s", lr.why);
     free(buf);
+    remove_dir();
 }
 
 Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
@@ -392,6 +429,7 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
     cr_assert_not_null(strstr(out, "refused: 'zz9'"), "%s", out);
     cr_assert_not_null(strstr(out, "result: 0-1 (resign)"), "%s", out);
     cr_assert_not_null(strstr(slurp(guest.out), "result: 0-1 (resign)"));
+    remove_dir();
 }
 
 /* ---- hostile frames, in process -------------------------------------- */
