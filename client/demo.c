@@ -230,8 +230,9 @@ static int play_one(const Core_Game *game, const char *dir, int level,
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);
     if (!quiet)
-        printf("verified: %s (%s and its host and guest copies)\n\n",
-               row->verified ? "yes" : "NO", r.log[2]);
+        printf("verified: %s (the host's, guest's and spectator's logs %s)\n\n",
+               row->verified ? "yes" : "NO",
+               row->verified ? "verify and are identical" : "disagree");
     return 0;
 }
 

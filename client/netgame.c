@@ -67,6 +67,8 @@ struct Netgame {
     /* timers: step (0 ms kicks), reconnect, finish polling */
     uv_timer_t step_timer, retry_timer, wait_timer, bot_timer;
     int bot_ready;      /* the bot's think delay has passed */
+    int bot_busy;       /* a search runs on libuv's thread pool */
+    int freed;          /* netgame_free ran while the search ran */
     int timers_open;
     int closing_timers;
     int welcomed;       /* ever admitted */
@@ -644,6 +646,73 @@ static int play_move(Netgame *g, const Core_Move *mv)
     return 0;
 }
 
+/* A bot's search runs on libuv's thread pool, on its own copy of the
+ * position, so a deep search never stalls the loop (heartbeats, the
+ * other seats and an embedded lobby keep running). */
+typedef struct Ng_Work {
+    uv_work_t req;
+    Netgame *g;
+    Core_Position *pos;
+    int level;
+    uint64_t seed;
+    Core_Move mv;
+    int rc;
+} Ng_Work;
+
+static void bot_work(uv_work_t *req)
+{
+    Ng_Work *w = req->data;
+    w->rc = bot_choose(w->pos, w->level, w->seed, &w->mv, NULL);
+}
+
+static void bot_after(uv_work_t *req, int status)
+{
+    Ng_Work *w = req->data;
+    Netgame *g = w->g;
+    g->bot_busy = 0;
+    if (g->freed) {
+        if (--g->closing_timers == 0)
+            free(g);
+    } else if (status == 0 && !g->done && !g->closing && !g->desync &&
+               !over(g) &&
+               core_ply(proto_transcript_position(g->t)) ==
+                   core_ply(w->pos) &&
+               core_side_to_move(w->pos) == my_side(g)) {
+        int rc = w->rc == 0 ? play_move(g, &w->mv) : w->rc;
+        if (rc != 0)
+            warn(g, "bot move failed: %s (%s)\n", tb_strerror(rc),
+                 proto_transcript_why(g->t));
+        else
+            step_soon(g);
+    }
+    core_position_free(w->pos);
+    free(w);
+}
+
+static int bot_start(Netgame *g)
+{
+    const Core_Position *pos = proto_transcript_position(g->t);
+    Ng_Work *w;
+    if (g->bot_busy)
+        return 0;
+    if ((w = calloc(1, sizeof *w)) == NULL)
+        return 0;
+    w->g = g;
+    w->pos = core_position_clone(pos);
+    w->level = g->cfg.bot_level;
+    w->seed = g->cfg.seed + core_ply(pos);
+    w->req.data = w;
+    if (w->pos == NULL ||
+        uv_queue_work(g->loop, &w->req, bot_work, bot_after) != 0) {
+        core_position_free(w->pos);
+        free(w);
+        warn(g, "cannot start the bot\n");
+        return 0;
+    }
+    g->bot_busy = 1;
+    return 0; /* the move comes from bot_after */
+}
+
 /* One move (or resign) of the local player; 1 when something was sent. */
 static int take_turn(Netgame *g)
 {
@@ -651,16 +720,8 @@ static int take_turn(Netgame *g)
     Core_Move mv;
     int rc;
 
-    if (g->cfg.bot_level > 0) {
-        rc = bot_choose(pos, g->cfg.bot_level, g->cfg.seed + core_ply(pos),
-                        &mv, NULL);
-        if (rc == 0)
-            rc = play_move(g, &mv);
-        if (rc != 0)
-            warn(g, "bot move failed: %s (%s)\n", tb_strerror(rc),
-                 proto_transcript_why(g->t));
-        return rc == 0;
-    }
+    if (g->cfg.bot_level > 0)
+        return bot_start(g);
     while (g->line_count > 0) {
         char *line = g->lines[g->line_head];
         g->line_head = (g->line_head + 1) % NG_LINES_MAX;
@@ -775,6 +836,11 @@ static void on_wait_timer(uv_timer_t *h)
         g->wait_started = cli_now();
         return;
     }
+    /* Our last frames must reach the lobby: wait for its acks, and across
+     * a reconnect (the tail is re-sent on the welcome). */
+    if (g->lc != NULL && !lobby_client_connected(g->lc) &&
+        waited < NG_RECONNECT_GIVE_UP_MS)
+        return;
     if (g->unacked > 0 && waited < NG_FINISH_WAIT_MS)
         return;
     uv_timer_stop(h);
@@ -1204,7 +1270,8 @@ void netgame_free(Netgame *g)
     }
     /* The timers live inside g: it goes with the last close callback. */
     g->timers_open = 0;
-    g->closing_timers = 4;
+    g->closing_timers = 4 + g->bot_busy;
+    g->freed = 1;
     uv_close((uv_handle_t *)&g->bot_timer, timer_closed);
     uv_close((uv_handle_t *)&g->step_timer, timer_closed);
     uv_close((uv_handle_t *)&g->retry_timer, timer_closed);
