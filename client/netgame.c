@@ -90,6 +90,8 @@ struct Netgame {
     Core_Position *perturbed; /* test switch: our diverged state */
     uint32_t perturb_ply;     /* 0: no perturbation asked */
     Netgame_Result result;
+    uint8_t room_host[PROTO_KEY_BYTES]; /* host key the welcome named */
+    int room_host_known;
 };
 
 static void step_soon(Netgame *g);
@@ -894,13 +896,46 @@ static void finish(Netgame *g)
 
 /* ---- incoming frames ------------------------------------------------- */
 
+/* The hello's proof that its sender holds the invite code: BLAKE2b-256
+ * keyed with the code's seat key (which the lobby never learns) over a
+ * label and the sender's public key, carried in the hello's nonce field.
+ * The lobby, which could JOIN itself with the lookup it stores, cannot
+ * produce it, so the host starts a match only with someone who had the
+ * code. */
+static int hello_proof(const Lobby_Code *invite, const uint8_t pk[],
+                       uint8_t out[PROTO_NONCE_BYTES])
+{
+    static const char label[] = "tabula-hello-1";
+    uint8_t key[LOBBY_SEAT_KEY_BYTES], msg[sizeof label + PROTO_KEY_BYTES];
+    int rc = lobby_code_seat_key(invite, key);
+    if (rc != 0)
+        return rc;
+    memcpy(msg, label, sizeof label);
+    memcpy(msg + sizeof label, pk, PROTO_KEY_BYTES);
+    rc = crypto_generichash(out, PROTO_NONCE_BYTES, msg, sizeof msg, key,
+                            sizeof key) == 0
+             ? 0
+             : TB_E_CRYPTO;
+    sodium_memzero(key, sizeof key);
+    return rc;
+}
+
 static int on_hello(Netgame *g, Lobby_Role from, const Proto_Envelope *e)
 {
     Proto_Message m;
-    int rc;
+    int rc = 0;
     if (g->cfg.role != LOBBY_ROLE_HOST || from != LOBBY_ROLE_GUEST ||
         started(g) || memcmp(e->msg.sender, g->id.pk, PROTO_KEY_BYTES) == 0)
         return 0; /* only the host answers, once */
+    uint8_t want[PROTO_NONCE_BYTES];
+    if ((rc = hello_proof(&g->lcfg.invite, e->msg.sender, want)) != 0)
+        return rc;
+    if (sodium_memcmp(want, e->msg.body.hello.nonce, sizeof want) != 0) {
+        g->result.refused++;
+        warn(g, "refused a hello: its sender does not hold the invite "
+                "code\n");
+        return TB_E_SIGNATURE;
+    }
     proto_message_init(&m, PROTO_KIND_MATCH_START, &g->id);
     if ((rc = lobby_random(m.match_id, sizeof m.match_id)) != 0)
         return rc;
@@ -947,6 +982,12 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data, size_t len)
         warn(g, "refused envelope %u: it differs from the one we hold\n",
              e.msg.seq);
         return TB_E_CHAIN;
+    }
+    if (e.msg.kind == PROTO_KIND_MATCH_START && g->room_host_known &&
+        memcmp(e.msg.body.start.white, g->room_host, PROTO_KEY_BYTES) != 0) {
+        g->result.refused++;
+        warn(g, "refused a match start: white is not the room's host\n");
+        return TB_E_SIGNATURE;
     }
     rc = proto_transcript_add(g->t, data, len, &e);
     if (rc != 0 && rc != TB_E_DESYNC) {
@@ -1023,6 +1064,9 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
         say(g, "lobby: reconnected\n");
     g->welcomed = 1;
     g->lost_at = 0;
+    /* Checked against the code by the lobby client (its fingerprint). */
+    memcpy(g->room_host, w->host_pk, PROTO_KEY_BYTES);
+    g->room_host_known = 1;
     g->unacked = 0;
     if (g->cfg.role == LOBBY_ROLE_HOST && !g->room_printed) {
         g->room_printed = 1;
@@ -1047,7 +1091,7 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
         proto_message_init(&m, PROTO_KIND_HELLO, &g->id);
         snprintf(m.body.hello.software, sizeof m.body.hello.software,
                  "tabula");
-        lobby_random(m.body.hello.nonce, sizeof m.body.hello.nonce);
+        hello_proof(&g->lcfg.invite, g->id.pk, m.body.hello.nonce);
         if (proto_seal(&m, &g->id, g->buf, NG_FRAME_CAP, &len, NULL) == 0)
             send_env(g, g->buf + PROTO_FRAME_PREFIX,
                      len - PROTO_FRAME_PREFIX);

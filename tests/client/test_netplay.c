@@ -434,6 +434,43 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
 
 /* ---- hostile frames, in process -------------------------------------- */
 
+Test(netplay, host_refuses_a_hello_without_the_code_proof)
+{
+    Proto_Identity mallory;
+    uint8_t seed[32], frame[PROTO_FRAME_PREFIX + 512];
+    size_t len = 0;
+    uv_loop_t loop;
+    Netgame *g = NULL;
+    char why[256];
+    Proto_Message m;
+
+    cr_assert_eq(proto_init(), 0);
+    memset(seed, 3, sizeof seed);
+    proto_identity_from_seed(&mallory, seed);
+    cr_assert_eq(uv_loop_init(&loop), 0);
+    Netgame_Config cfg = {0};
+    cfg.role = LOBBY_ROLE_HOST;
+    cfg.game = core_game_find("laska");
+    cfg.options = "";
+    cfg.lobby = "127.0.0.1:9"; /* never reached: frames are fed directly */
+    cr_assert_eq(netgame_new(&loop, &cfg, NULL, NULL, &g, why, sizeof why), 0,
+                 "%s", why);
+    /* A signed hello from the guest seat whose nonce is no proof of the
+     * invite code (what the lobby itself could send): no match starts. */
+    proto_message_init(&m, PROTO_KIND_HELLO, &mallory);
+    snprintf(m.body.hello.software, sizeof m.body.hello.software, "tabula");
+    memset(m.body.hello.nonce, 0x5a, sizeof m.body.hello.nonce);
+    cr_assert_eq(proto_seal(&m, &mallory, frame, sizeof frame, &len, NULL), 0);
+    cr_assert_eq(netgame_feed(g, LOBBY_ROLE_GUEST, frame + PROTO_FRAME_PREFIX,
+                              len - PROTO_FRAME_PREFIX),
+                 TB_E_SIGNATURE);
+    cr_assert_eq(proto_transcript_count(netgame_transcript(g)), 0);
+    cr_assert_eq(netgame_result(g)->refused, 1);
+    netgame_free(g);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    cr_assert_eq(uv_loop_close(&loop), 0);
+}
+
 typedef struct Env_List {
     size_t n;
     uint8_t *env[64];
