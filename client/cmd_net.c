@@ -160,9 +160,22 @@ static void start_input(Net_Run *r)
 {
     uv_handle_type t = uv_guess_handle(0);
     int rc = -1;
+    if (t == UV_FILE) {
+        /* A regular file or a device such as /dev/null: epoll cannot
+         * watch it, so its lines are read now and queued. */
+        char line[512];
+        while (fgets(line, sizeof line, stdin) != NULL) {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (line[0] != '\0' && netgame_submit(r->g, line) != 0) {
+                fprintf(stderr, "tabula: too many moves in the input\n");
+                break;
+            }
+        }
+        return;
+    }
     if (t == UV_TTY)
         rc = uv_tty_init(&r->loop, &r->in.tty, 0, 1);
-    else if (t == UV_NAMED_PIPE || t == UV_FILE) {
+    else if (t == UV_NAMED_PIPE) {
         rc = uv_pipe_init(&r->loop, &r->in.pipe, 0);
         if (rc == 0 && (rc = uv_pipe_open(&r->in.pipe, 0)) != 0)
             uv_close((uv_handle_t *)&r->in.pipe, close_cb);

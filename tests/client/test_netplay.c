@@ -432,6 +432,26 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
     remove_dir();
 }
 
+Test(netplay, join_reports_an_unreachable_lobby_and_a_bad_code)
+{
+    Proc p;
+    make_dir();
+    /* Standard input is /dev/null (start() redirects it), which epoll
+     * cannot watch: it must be read without the loop. */
+    char *a1[] = {"join", "2345-6789-ABCD-EFGH", "--lobby", "127.0.0.1:9",
+                  NULL};
+    start(&p, "j1", NULL, a1);
+    cr_assert_eq(finish(&p), 1);
+    cr_assert_not_null(strstr(slurp(p.err), "refused or unreachable"), "%s",
+                       slurp(p.err));
+    char *a2[] = {"join", "2345-6789-ABCD-EFG1", NULL};
+    start(&p, "j2", NULL, a2);
+    cr_assert_eq(finish(&p), 2);
+    cr_assert_not_null(strstr(slurp(p.err), "is not a code"), "%s",
+                       slurp(p.err));
+    remove_dir();
+}
+
 /* ---- hostile frames, in process -------------------------------------- */
 
 Test(netplay, host_refuses_a_hello_without_the_code_proof)
