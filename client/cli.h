@@ -22,6 +22,7 @@ int cli_lobby(int argc, char **argv);
 int cli_synctest(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_identity(int argc, char **argv);
+int cli_render(int argc, char **argv);
 
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
