@@ -156,10 +156,18 @@ void ball_build(Ball *b)
         for (int k = 0; k < 5; k++) {
             int t[3], k1 = (k + 1) % 5;
             switch (l) {
-            case 0: t[0] = a, t[1] = c[k], t[2] = c[k1]; break;
-            case 1: t[0] = c[k], t[1] = c[k1], t[2] = f[k]; break;
-            case 2: t[0] = f[k], t[1] = f[k1], t[2] = c[k1]; break;
-            default: t[0] = h, t[1] = f[k], t[2] = f[k1]; break;
+            case 0:
+                t[0] = a, t[1] = c[k], t[2] = c[k1];
+                break;
+            case 1:
+                t[0] = c[k], t[1] = c[k1], t[2] = f[k];
+                break;
+            case 2:
+                t[0] = f[k], t[1] = f[k1], t[2] = c[k1];
+                break;
+            default:
+                t[0] = h, t[1] = f[k], t[2] = f[k1];
+                break;
             }
             Ball_Face *fc = &b->face[base[l] + k];
             fc->name[0] = layer[l];

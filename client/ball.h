@@ -16,12 +16,12 @@
 #define BALL_FACES 32
 
 typedef struct Ball_Face {
-    char name[4];       /* "a", "b1", ... "h" (D-CB-1) */
-    int pentagon;       /* 1 for the 12 black pentagons, 0 for hexagons */
-    int nvert;          /* 5 or 6 */
-    double vert[6][3];  /* corners, counter-clockwise seen from outside */
-    double centre[3];   /* mean of the corners */
-    double normal[3];   /* outward unit normal */
+    char name[4];      /* "a", "b1", ... "h" (D-CB-1) */
+    int pentagon;      /* 1 for the 12 black pentagons, 0 for hexagons */
+    int nvert;         /* 5 or 6 */
+    double vert[6][3]; /* corners, counter-clockwise seen from outside */
+    double centre[3];  /* mean of the corners */
+    double normal[3];  /* outward unit normal */
 } Ball_Face;
 
 /* Faces in the core's field order: a, b1..b5, c1..c5, ..., g5, h.

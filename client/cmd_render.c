@@ -9,8 +9,8 @@
  * culling). Hexagons are white and pentagons black as on a football,
  * shaded by a light from the upper left; each field carries its name and
  * its piece (a disc with the piece's letter, White light, Black dark),
- * upright and foreshortened with the face so they sit on the ball. The fields of
- * the last move given are gold.
+ * upright and foreshortened with the face so they sit on the ball. The fields
+ * of the last move given are gold.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,10 +71,18 @@ static void put_xml(FILE *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
         default:
             fputc((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f ? *s
                                                                         : '?',
@@ -89,7 +97,7 @@ typedef struct Render_Field {
     char glyph[8]; /* position letter, "" when empty */
     int owner;     /* CORE_WHITE, CORE_BLACK, -1 */
     char detail[48];
-    int last;      /* a field of the last move */
+    int last; /* a field of the last move */
 } Render_Field;
 
 static void draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
@@ -101,8 +109,8 @@ static void draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
     if (n[2] <= 1e-6)
         return; /* turned away */
     to_view(rv, f->centre, c);
-    double ln = sqrt(light[0] * light[0] + light[1] * light[1] +
-                     light[2] * light[2]);
+    double ln =
+        sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
     double lit = (n[0] * light[0] + n[1] * light[1] + n[2] * light[2]) / ln;
     if (lit < 0)
         lit = 0;
@@ -132,8 +140,7 @@ static void draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
     fprintf(out,
             "\" fill=\"rgb(%d,%d,%d)\" stroke=\"%s\" stroke-width=\"%s\" "
             "stroke-linejoin=\"round\"/>\n",
-            r, g, b, rf->last ? "#b07a00" : "#3a3a3a",
-            rf->last ? "3" : "1.5");
+            r, g, b, rf->last ? "#b07a00" : "#3a3a3a", rf->last ? "3" : "1.5");
 
     /* Labels stand upright and are foreshortened as the face is: by nz
      * along the line from the ball's centre through the face (seen edge
@@ -151,8 +158,7 @@ static void draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
     double m_a = k * (1 - (1 - squash) * rx * rx);
     double m_b = -k * (1 - squash) * rx * ry;
     double m_d = k * (1 - (1 - squash) * ry * ry);
-    fprintf(out,
-            "<g transform=\"matrix(%.4f %.4f %.4f %.4f %.1f %.1f)\">\n",
+    fprintf(out, "<g transform=\"matrix(%.4f %.4f %.4f %.4f %.1f %.1f)\">\n",
             m_a, m_b, m_b, m_d, rv->cx + R_SCALE * c[0],
             rv->cy - R_SCALE * c[1]);
     const char *ink = f->pentagon && !rf->last ? "#f0f0f0" : "#202020";
@@ -317,8 +323,8 @@ int cli_render(int argc, char **argv)
         /* The last move once more, from the position before it, for its
          * canonical notation (it was just found legal there). */
         Core_Move mv;
-        before = cli_setup_position("render", g, NULL, position, moves,
-                                    nmoves - 1);
+        before =
+            cli_setup_position("render", g, NULL, position, moves, nmoves - 1);
         if (before == NULL ||
             core_move_parse(before, moves[nmoves - 1], &mv) != 0 ||
             core_move_format(before, &mv, last, sizeof last) != 0) {
@@ -349,8 +355,7 @@ int cli_render(int argc, char **argv)
                     memcpy(fields[i].glyph, cell->glyph, sizeof cell->glyph);
                     fields[i].glyph[7] = '\0';
                     fields[i].owner = cell->owner;
-                    memcpy(fields[i].detail, cell->detail,
-                           sizeof cell->detail);
+                    memcpy(fields[i].detail, cell->detail, sizeof cell->detail);
                     fields[i].detail[47] = '\0';
                 }
         }
@@ -369,8 +374,7 @@ int cli_render(int argc, char **argv)
     else
         bad |= fflush(out) != 0;
     if (bad) {
-        fprintf(stderr, "tabula render: writing '%s' failed\n",
-                cli_token(svg));
+        fprintf(stderr, "tabula render: writing '%s' failed\n", cli_token(svg));
         status = CLI_EXIT_FAIL;
         goto done;
     }

@@ -8,8 +8,16 @@
 #include "tui_board.h"
 
 /* Cell backgrounds, in colour pair order. */
-enum { BG_LIGHT, BG_DARK, BG_GOAL, BG_NET, BG_TARGET, BG_PATH, BG_CURSOR,
-       BG_COUNT };
+enum {
+    BG_LIGHT,
+    BG_DARK,
+    BG_GOAL,
+    BG_NET,
+    BG_TARGET,
+    BG_PATH,
+    BG_CURSOR,
+    BG_COUNT
+};
 
 static short pair_for(int owner, int bg)
 {
@@ -18,8 +26,8 @@ static short pair_for(int owner, int bg)
 
 int tui_board_colours(void)
 {
-    static const short bgs[BG_COUNT] = {COLOR_WHITE, COLOR_CYAN,  COLOR_RED,
-                                        COLOR_WHITE, COLOR_GREEN, COLOR_YELLOW,
+    static const short bgs[BG_COUNT] = {COLOR_WHITE,  COLOR_CYAN,  COLOR_RED,
+                                        COLOR_WHITE,  COLOR_GREEN, COLOR_YELLOW,
                                         COLOR_MAGENTA};
     static const short fgs[3] = {COLOR_MAGENTA, COLOR_WHITE, COLOR_BLACK};
     if (!has_colors())
@@ -31,8 +39,8 @@ int tui_board_colours(void)
     return 1;
 }
 
-static void draw_cell(const Core_Cell *cell, int y, int x, int mark,
-                      int cursor, int colours)
+static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
+                      int colours)
 {
     int bg;
     attr_t attr = A_NORMAL;
@@ -43,10 +51,18 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark,
         return;
     }
     switch (cell->kind) {
-    case CORE_CELL_DARK: bg = BG_DARK; break;
-    case CORE_CELL_GOAL: bg = BG_GOAL; break;
-    case CORE_CELL_NET: bg = BG_NET; break;
-    default: bg = BG_LIGHT; break;
+    case CORE_CELL_DARK:
+        bg = BG_DARK;
+        break;
+    case CORE_CELL_GOAL:
+        bg = BG_GOAL;
+        break;
+    case CORE_CELL_NET:
+        bg = BG_NET;
+        break;
+    default:
+        bg = BG_LIGHT;
+        break;
     }
     if (mark == TUI_MARK_TARGET)
         bg = BG_TARGET;
@@ -81,10 +97,10 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark,
     attrset(A_NORMAL);
 }
 
-void tui_board_draw(const Core_View *v, int y, int x,
-                    const unsigned char mark[CORE_VIEW_MAX_ROWS]
-                                            [CORE_VIEW_MAX_COLS],
-                    int cur_r, int cur_c, int colours)
+void tui_board_draw(
+    const Core_View *v, int y, int x,
+    const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
+    int cur_c, int colours)
 {
     for (int r = 0; r < v->rows; r++) {
         mvaddstr(y + r, 1, v->row_label[r]);

@@ -15,8 +15,8 @@
 /* What a cell shows beyond the view. */
 typedef enum Tui_Mark {
     TUI_MARK_NONE = 0,
-    TUI_MARK_PATH,   /* selected, or a square of the last move (yellow) */
-    TUI_MARK_TARGET  /* a square that can come next (green) */
+    TUI_MARK_PATH,  /* selected, or a square of the last move (yellow) */
+    TUI_MARK_TARGET /* a square that can come next (green) */
 } Tui_Mark;
 
 /* Set up the colour pairs; returns 1 when the terminal has colours. */
@@ -28,9 +28,9 @@ int tui_board_colours(void);
  * mark[r][c] is a Tui_Mark for each cell; (cur_r, cur_c) is the cursor
  * cell, or -1 for none; colours as tui_board_colours returned.
  */
-void tui_board_draw(const Core_View *v, int y, int x,
-                    const unsigned char mark[CORE_VIEW_MAX_ROWS]
-                                            [CORE_VIEW_MAX_COLS],
-                    int cur_r, int cur_c, int colours);
+void tui_board_draw(
+    const Core_View *v, int y, int x,
+    const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
+    int cur_c, int colours);
 
 #endif /* TABULA_TUI_BOARD_H */

@@ -97,8 +97,8 @@ Test(render, geometry_names_follow_d_cb_1)
         cr_assert_eq(b.face[i].nvert, b.face[i].pentagon ? 5 : 6);
         /* a, c, f, h are the pentagons (D-CB-1). */
         char l = names[i][0];
-        cr_assert_eq(b.face[i].pentagon, l == 'a' || l == 'c' || l == 'f' ||
-                                             l == 'h');
+        cr_assert_eq(b.face[i].pentagon,
+                     l == 'a' || l == 'c' || l == 'f' || l == 'h');
     }
     cr_assert_eq(pent, 12);
     /* a is the north pole, h the south pole. */
@@ -150,8 +150,8 @@ Test(render, geometry_adjacency_is_the_cores)
             cr_assert_eq(n, b.face[f].pentagon ? 5 : 6, "%s", cell->name);
             for (int j = 0; j < BALL_FACES; j++)
                 cr_assert_eq(ball_adjacent(&b, f, j), core_adj[j],
-                             "%s and %s: ball %d, core %d", names[f],
-                             names[j], ball_adjacent(&b, f, j), core_adj[j]);
+                             "%s and %s: ball %d, core %d", names[f], names[j],
+                             ball_adjacent(&b, f, j), core_adj[j]);
             seen++;
         }
     cr_assert_eq(seen, BALL_FACES);
@@ -161,7 +161,8 @@ Test(render, geometry_adjacency_is_the_cores)
 Test(render, start_picture_is_well_formed_and_names_every_field)
 {
     cr_assert_eq(render("chessball"), 0, "%s", err);
-    cr_assert_not_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    cr_assert_not_null(
+        strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
     cr_assert_not_null(strstr(svg, "</svg>"));
     if (system("command -v xmllint >/dev/null 2>&1") == 0) {
         char cmd[256];
@@ -188,8 +189,8 @@ Test(render, pieces_of_a_hand_built_position)
 {
     /* The rules doc's mate: k on a, r p p p r on b1..b5, N on c1, K on h,
      * Black to move and mated. */
-    cr_assert_eq(render("chessball --position 'k/rpppr/N4/5/5/5/5/K b 0 0'"),
-                 0, "%s", err);
+    cr_assert_eq(render("chessball --position 'k/rpppr/N4/5/5/5/5/K b 0 0'"), 0,
+                 "%s", err);
     static const char *const expect[][2] = {
         {"a", "k"},  {"b1", "r"}, {"b2", "p"}, {"b3", "p"},
         {"b4", "p"}, {"b5", "r"}, {"c1", "N"}, {"h", "K"}};

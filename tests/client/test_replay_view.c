@@ -1,0 +1,194 @@
+/*
+ * test_replay_view.c: the replay viewer through a real terminal: tmux
+ * runs `tabula replay FILE`, send-keys steps through the game,
+ * capture-pane reads the screen. Checks the board after each step, the
+ * move list's mark on the current ply, the jump to a ply, the end with
+ * the result, and the summary lines printed when the viewer closes.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/tmux_util.h"
+#include "proto/match_util.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+    char cmd[256];
+    snprintf(dir, sizeof dir, "/tmp/tabula-replay-view-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(tmux_session, sizeof tmux_session, "tabula-replay-%d",
+             (int)getpid());
+}
+
+static void teardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "tmux kill-session -t %s >/dev/null 2>&1",
+             tmux_session);
+    if (system(cmd) != 0) {
+        /* already gone */
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(replay_view, .init = setup, .fini = teardown, .timeout = 60);
+
+/* Run `tabula replay ARGS` in a new tmux session; when it ends, the
+ * pane stays with "viewer closed" under its output. TERM=screen: its
+ * terminfo has the Home and End sequences tmux sends. */
+static void start(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "new-session -d -s %s -x 100 -y 30 'TERM=screen %s "
+             "replay %s; echo viewer closed status $?; sleep 60'",
+             tmux_session, TABULA_BINARY, args);
+    tmux(cmd);
+}
+
+/* A Laska record: 1. c3-d4 e5xc3 (Black's only move, a capture leaving
+ * a column of two on c3) 2. b2xd4. */
+static void write_record(char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/game.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"laska\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n\n"
+          "1. c3-d4 e5xc3 2. b2xd4 *\n",
+          f);
+    fclose(f);
+}
+
+Test(replay_view, steps_show_the_board_and_mark_the_ply)
+{
+    char path[128], line[1024];
+    write_record(path, sizeof path);
+    start(path);
+    const char *scr = wait_for("Start position (ply 0 of 3)");
+    cr_assert_not_null(strstr(scr, "White: Ann   Black: Bob"), "%s", scr);
+    /* The start: rank 3 holds White's soldiers on a3 c3 e3 g3. */
+    row(scr, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "w       w       w       w"), "'%s'", line);
+    cr_assert_null(strstr(scr, "["), "no ply marked at the start");
+
+    keys("Right");
+    scr = wait_for("Ply 1 of 3: White played c3-d4");
+    cr_assert_not_null(strstr(scr, "1. [c3-d4]"), "%s", scr);
+    row(scr, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "w               w       w"), "'%s'", line);
+    /* d4 is the fourth cell: 4 columns each from column 4, glyph 1 in. */
+    row(scr, " 4 ", line, sizeof line);
+    cr_assert(strlen(line) > 17 && line[17] == 'w' &&
+                  strspn(line + 2, " ") == 15,
+              "only d4 on rank 4: '%s'", line);
+
+    keys("Right");
+    scr = wait_for("Ply 2 of 3: Black played e5xc3");
+    cr_assert_not_null(strstr(scr, "[e5xc3]"), "%s", scr);
+    cr_assert_null(strstr(scr, "[c3-d4]"), "only the current ply marked");
+    row(scr, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "w       b2      w       w"), "'%s'", line);
+    row(scr, " 5 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "b       b               b"), "'%s'", line);
+    /* The move's squares e5 and c3 have the yellow background (SGR 43)
+     * and no other cell has. */
+    static char esc[32768];
+    screen_as(esc, sizeof esc, 1);
+    row(esc, " 5 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "[43m    "), "e5 marked: '%s'", line);
+    row(esc, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "[43m b2 "), "c3 marked: '%s'", line);
+    int yellow = 0;
+    for (const char *q = strstr(esc, "[43m"); q; q = strstr(q + 1, "[43m"))
+        yellow++;
+    cr_assert_eq(yellow, 2, "two marked cells");
+
+    keys("Left");
+    scr = wait_for("Ply 1 of 3");
+    cr_assert_not_null(strstr(scr, "[c3-d4]"), "%s", scr);
+
+    keys("End");
+    scr = wait_for("Ply 3 of 3: White played b2xd4");
+    cr_assert_not_null(strstr(scr, "[b2xd4]"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "Result: * (unfinished)"), "%s", scr);
+
+    keys("Home");
+    wait_for("Start position (ply 0 of 3)");
+
+    keys("q");
+    scr = wait_for("viewer closed status 0");
+    cr_assert_not_null(strstr(scr, "verified: 3 plies, every move legal"), "%s",
+                       scr);
+    cr_assert_null(strstr(scr, "   1. white c3-d4"),
+                   "no ply lines after the viewer");
+}
+
+Test(replay_view, g_jumps_to_a_ply_and_refuses_one_past_the_end)
+{
+    char path[128];
+    write_record(path, sizeof path);
+    start(path);
+    wait_for("Start position");
+    keys("g 2 Enter");
+    const char *scr = wait_for("Ply 2 of 3: Black played e5xc3");
+    cr_assert_not_null(strstr(scr, "[e5xc3]"), "%s", scr);
+    keys("g 9 9 Enter");
+    wait_for("no ply 99: the game has 3 plies");
+    wait_for("Ply 2 of 3"); /* still there */
+    keys("g Escape");
+    keys("Right");
+    wait_for("Ply 3 of 3");
+    keys("Right");
+    wait_for("the last ply");
+    keys("q");
+    wait_for("viewer closed status 0");
+}
+
+Test(replay_view, signed_log_opens_with_the_players)
+{
+    Proto_Identity w = ident(11), b = ident(12);
+    Proto_Transcript *t = NULL;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    Frames f = {0};
+    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256],
+        first[CORE_NOTATION_MAX];
+
+    snprintf(path, sizeof path, "%s/m.log", dir);
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    play_match(t, &f, &w, &b, "laska", "", 4, 6);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    for (size_t i = 0; i < f.n; i++)
+        cr_assert_eq(proto_log_append(log, f.buf[i], f.len[i]), 0);
+    proto_log_close(log);
+    /* The first ply's notation, from the start position. */
+    Core_Position *pos = NULL;
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
+    cr_assert_eq(core_move_format(pos, proto_transcript_move_at(t, 0), first,
+                                  sizeof first),
+                 0);
+    core_position_free(pos);
+    proto_fingerprint(w.pk, fp);
+    cr_assert_eq(proto_transcript_moves(t), 6);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    start(path);
+    const char *scr = wait_for("Start position (ply 0 of 6)");
+    snprintf(want, sizeof want, "White: %s", fp);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("Right");
+    snprintf(want, sizeof want, "1. [%s]", first);
+    wait_for(want);
+    keys("q");
+    scr = wait_for("viewer closed status 0");
+    cr_assert_not_null(strstr(scr, "verified: "), "%s", scr);
+}
