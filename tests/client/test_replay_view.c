@@ -2,13 +2,16 @@
  * test_replay_view.c: the replay viewer through a real terminal: tmux
  * runs `tabula replay FILE`, send-keys steps through the game,
  * capture-pane reads the screen. Checks the board after each step, the
- * move list's mark on the current ply, the jump to a ply, the end with
- * the result, and the summary lines printed when the viewer closes.
+ * move list's mark on the current ply and the last move's squares, the
+ * jump to a ply, a long list following the ply, the end with the
+ * result, the summary lines printed when the viewer closes, and the
+ * unchanged line output without a terminal.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "client/tmux_util.h"
@@ -151,44 +154,120 @@ Test(replay_view, g_jumps_to_a_ply_and_refuses_one_past_the_end)
     wait_for("viewer closed status 0");
 }
 
-Test(replay_view, signed_log_opens_with_the_players)
+/* Write a signed Laska log of at most max_plies plies chosen by seed
+ * (match_util.h); the notation of every ply into text. Returns the
+ * number of plies. */
+static size_t write_log(const char *path, unsigned seed, unsigned max_plies,
+                        char (*text)[CORE_NOTATION_MAX], char *white_fp)
 {
     Proto_Identity w = ident(11), b = ident(12);
     Proto_Transcript *t = NULL;
     Proto_Log *log = NULL;
     Proto_Log_Header h;
     Frames f = {0};
-    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256],
-        first[CORE_NOTATION_MAX];
+    Core_Position *pos = NULL;
 
-    snprintf(path, sizeof path, "%s/m.log", dir);
     cr_assert_eq(proto_transcript_new(&t, NULL), 0);
-    play_match(t, &f, &w, &b, "laska", "", 4, 6);
+    play_match(t, &f, &w, &b, "laska", "", seed, max_plies);
     proto_log_header_of(proto_transcript_start(t), &h);
+    remove(path); /* the log is created afresh */
     cr_assert_eq(proto_log_create(&log, path, &h), 0);
     for (size_t i = 0; i < f.n; i++)
         cr_assert_eq(proto_log_append(log, f.buf[i], f.len[i]), 0);
     proto_log_close(log);
-    /* The first ply's notation, from the start position. */
-    Core_Position *pos = NULL;
+    size_t n = proto_transcript_moves(t);
     cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
-    cr_assert_eq(core_move_format(pos, proto_transcript_move_at(t, 0), first,
-                                  sizeof first),
-                 0);
+    for (size_t i = 0; i < n; i++) {
+        const Core_Move *mv = proto_transcript_move_at(t, i);
+        cr_assert_eq(core_move_format(pos, mv, text[i], CORE_NOTATION_MAX), 0);
+        cr_assert_eq(core_play(pos, mv), 0);
+    }
     core_position_free(pos);
-    proto_fingerprint(w.pk, fp);
-    cr_assert_eq(proto_transcript_moves(t), 6);
+    proto_fingerprint(w.pk, white_fp);
     proto_transcript_free(t);
     frames_free(&f);
+    return n;
+}
 
+Test(replay_view, long_game_list_follows_the_ply)
+{
+    static char text[80][CORE_NOTATION_MAX];
+    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256];
+    snprintf(path, sizeof path, "%s/long.log", dir);
+    size_t n = 0;
+    for (unsigned seed = 1; seed < 40 && n <= 60; seed++)
+        n = write_log(path, seed, 80, text, fp);
+    cr_assert_gt(n, 60, "a game longer than the screen (%zu plies)", n);
+
+    /* 30 rows hold about 25 lines of the list: the end is out of sight
+     * at the start and in sight at the end. */
+    char args[256];
+    snprintf(args, sizeof args, "%s --ply 1", path);
+    start(args);
+    snprintf(want, sizeof want, "Ply 1 of %zu", n);
+    const char *scr = wait_for(want);
+    snprintf(want, sizeof want, "%3zu. ", (n + 1) / 2);
+    cr_assert_null(strstr(scr, want), "last line not shown yet");
+    snprintf(want, sizeof want, "[%s]", text[0]);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("End");
+    snprintf(want, sizeof want, "[%s]", text[n - 1]);
+    scr = wait_for(want);
+    snprintf(want, sizeof want, "%3zu. ", (n + 1) / 2);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("PageUp");
+    snprintf(want, sizeof want, "Ply %zu of %zu", n - 10, n);
+    scr = wait_for(want);
+    snprintf(want, sizeof want, "[%s]", text[n - 11]);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("q");
+    wait_for("viewer closed status 0");
+}
+
+Test(replay_view, signed_log_opens_with_the_players)
+{
+    static char text[8][CORE_NOTATION_MAX];
+    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256];
+
+    snprintf(path, sizeof path, "%s/m.log", dir);
+    cr_assert_eq(write_log(path, 4, 6, text, fp), 6);
     start(path);
     const char *scr = wait_for("Start position (ply 0 of 6)");
     snprintf(want, sizeof want, "White: %s", fp);
     cr_assert_not_null(strstr(scr, want), "%s", scr);
     keys("Right");
-    snprintf(want, sizeof want, "1. [%s]", first);
+    snprintf(want, sizeof want, "1. [%s]", text[0]);
     wait_for(want);
     keys("q");
     scr = wait_for("viewer closed status 0");
     cr_assert_not_null(strstr(scr, "verified: "), "%s", scr);
+}
+
+Test(replay_view, without_a_terminal_the_lines_stay)
+{
+    char path[128], cmd[512], out[128], buf[4096];
+    write_record(path, sizeof path);
+    snprintf(out, sizeof out, "%s/out", dir);
+    /* --ply is accepted and changes nothing in line mode. */
+    snprintf(cmd, sizeof cmd, "%s replay %s --ply 2 >%s 2>&1 </dev/null",
+             TABULA_BINARY, path, out);
+    cr_assert_eq(system(cmd), 0);
+    FILE *f = fopen(out, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    cr_assert_not_null(strstr(buf, "   2. black e5xc3 "), "%s", buf);
+    cr_assert_not_null(strstr(buf, "verified: 3 plies, every move legal"));
+    /* A bad ply number is a usage error. */
+    snprintf(cmd, sizeof cmd, "%s replay %s --ply -1 >/dev/null 2>&1",
+             TABULA_BINARY, path);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    cr_assert_eq(WEXITSTATUS(st), 2);
+    snprintf(cmd, sizeof cmd, "%s replay %s --ply >/dev/null 2>&1",
+             TABULA_BINARY, path);
+    st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    cr_assert_eq(WEXITSTATUS(st), 2);
 }
