@@ -9,12 +9,11 @@
  * --export) a verified game opens in the full-screen replay viewer
  * (tui_replay.c) instead, and the summary lines follow when it closes.
  */
-#define _POSIX_C_SOURCE 200809L /* gmtime_r, isatty, open_memstream */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r, open_memstream */
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "proto.h"
@@ -603,8 +602,7 @@ int cli_replay(int argc, char **argv)
     }
     /* On a terminal the viewer shows the game; the report (header and
      * summary only) is kept and printed when the viewer closes. */
-    if (!r.quiet && export == NULL && isatty(STDIN_FILENO) &&
-        isatty(STDOUT_FILENO)) {
+    if (!r.quiet && export == NULL && tui_terminal_ok()) {
         rout = open_memstream(&report, &report_len);
         if (rout == NULL)
             rout = stdout;

@@ -9,6 +9,13 @@
 #include "session.h"
 
 /*
+ * tui_terminal_ok: 1 when standard input and output are terminals that
+ * ncurses can drive (TERM known, with cursor addressing), else 0: then
+ * the commands keep to plain lines.
+ */
+int tui_terminal_ok(void);
+
+/*
  * tui_play: run the board for session s until the user quits (q or
  * Ctrl-C); bots move in turn. The names label the players.
  * Errors: TB_E_NOMEM, TB_E_IO (no terminal).

@@ -1,11 +1,31 @@
 /*
  * tui_board.c: a core_view board drawn with ncurses (see tui_board.h),
- * one drawing for the play screen and the replay viewer.
+ * one drawing for the play screen and the replay viewer; and the check
+ * that the terminal can show them (tui.h).
  */
+#define _POSIX_C_SOURCE 200809L /* isatty */
+
 #include <curses.h>
 #include <string.h>
+#include <term.h>
+#include <unistd.h>
 
+#include "tui.h"
 #include "tui_board.h"
+
+int tui_terminal_ok(void)
+{
+    int err = 0;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return 0;
+    /* initscr() would end the program on a terminal it cannot drive
+     * (TERM unset, unknown, or without cursor addressing). */
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+        return 0;
+    int usable = tigetstr("cup") != NULL && tigetstr("cup") != (char *)-1;
+    del_curterm(cur_term);
+    return usable;
+}
 
 /* Cell backgrounds, in colour pair order. */
 enum {

@@ -271,3 +271,17 @@ Test(replay_view, without_a_terminal_the_lines_stay)
     cr_assert(WIFEXITED(st));
     cr_assert_eq(WEXITSTATUS(st), 2);
 }
+
+Test(replay_view, terminal_ncurses_cannot_drive_keeps_the_lines)
+{
+    char path[128], cmd[512];
+    write_record(path, sizeof path);
+    snprintf(cmd, sizeof cmd,
+             "new-session -d -s %s -x 100 -y 30 'TERM=dumb %s replay %s; "
+             "echo viewer closed status $?; sleep 60'",
+             tmux_session, TABULA_BINARY, path);
+    tmux(cmd);
+    const char *scr = wait_for("viewer closed status 0");
+    cr_assert_not_null(strstr(scr, "   2. black e5xc3 "), "%s", scr);
+    cr_assert_null(strstr(scr, "Start position"), "%s", scr);
+}
