@@ -32,11 +32,7 @@ static void setup(void)
 static void teardown(void)
 {
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "tmux kill-session -t %s >/dev/null 2>&1",
-             tmux_session);
-    if (system(cmd) != 0) {
-        /* already gone */
-    }
+    tmux_stop();
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
@@ -50,10 +46,10 @@ static void start(const char *args)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "new-session -d -s %s -x 100 -y 30 'TERM=screen %s "
-             "replay %s; echo viewer closed status $?; sleep 60'",
-             tmux_session, TABULA_BINARY, args);
-    tmux(cmd);
+             "'TERM=screen %s replay %s; echo viewer closed status $?; "
+             "sleep 60'",
+             TABULA_BINARY, args);
+    tmux_new_session(cmd, 100, 30);
 }
 
 /* A Laska record: 1. c3-d4 e5xc3 (Black's only move, a capture leaving
@@ -277,10 +273,10 @@ Test(replay_view, terminal_ncurses_cannot_drive_keeps_the_lines)
     char path[128], cmd[512];
     write_record(path, sizeof path);
     snprintf(cmd, sizeof cmd,
-             "new-session -d -s %s -x 100 -y 30 'TERM=dumb %s replay %s; "
-             "echo viewer closed status $?; sleep 60'",
-             tmux_session, TABULA_BINARY, path);
-    tmux(cmd);
+             "'TERM=dumb %s replay %s; echo viewer closed status $?; "
+             "sleep 60'",
+             TABULA_BINARY, path);
+    tmux_new_session(cmd, 100, 30);
     const char *scr = wait_for("viewer closed status 0");
     cr_assert_not_null(strstr(scr, "   2. black e5xc3 "), "%s", scr);
     cr_assert_null(strstr(scr, "Start position"), "%s", scr);

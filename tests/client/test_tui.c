@@ -16,18 +16,15 @@ static void start(void)
     snprintf(tmux_session, sizeof tmux_session, "tabula-test-%d",
              (int)getpid());
     snprintf(args, sizeof args,
-             "new-session -d -s %s -x 100 -y 30 'TERM=xterm-256color %s play "
-             "laska --bot=1 --seed 1; sleep 60'",
-             tmux_session, TABULA_BINARY);
-    tmux(args);
+             "'TERM=xterm-256color %s play laska --bot=1 --seed 1; sleep 60'",
+             TABULA_BINARY);
+    tmux_new_session(args, 100, 30);
     wait_for("White to move (you)");
 }
 
 static void stop(void)
 {
-    char args[128];
-    snprintf(args, sizeof args, "kill-session -t %s", tmux_session);
-    tmux(args);
+    tmux_stop();
 }
 
 TestSuite(tui, .init = start, .fini = stop, .timeout = 60);

@@ -1,8 +1,10 @@
 /*
  * tmux_util.h: driving a full-screen tabula command through a real
  * terminal in tests: tmux runs it in a detached session (tmux_session),
- * send-keys types, capture-pane reads the screen. Shared by test_tui.c
- * and test_replay_view.c.
+ * send-keys types, capture-pane reads the screen. Each test has its own
+ * tmux server (socket /tmp/tmux_session.sock), so parallel tests neither
+ * race to start a shared server nor see each other. Shared by test_tui.c and
+ * test_replay_view.c.
  */
 #ifndef TABULA_TEST_TMUX_UTIL_H
 #define TABULA_TEST_TMUX_UTIL_H
@@ -13,23 +15,47 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The session's name; the test sets it (e.g. with its pid). */
+/* The session's and its server's name; the test sets it (e.g. with its
+ * pid). */
 static char tmux_session[64];
 
-/* Run `tmux ARGS`; the test fails when tmux does. */
+/* Run `tmux ARGS` on the test's server; the test fails when tmux does. */
 static inline void tmux(const char *args)
 {
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "tmux %s >/dev/null 2>&1", args);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "tmux -S /tmp/%s.sock %s >/dev/null 2>&1",
+             tmux_session, args);
     cr_assert_eq(system(cmd), 0, "tmux %s", args);
+}
+
+/*
+ * Start a detached session running command (already quoted for tmux's
+ * shell), cols x rows, and with it the test's server. A server still
+ * shutting down from the previous test of the same name can refuse the
+ * start for a moment: then try again.
+ */
+static inline void tmux_new_session(const char *command, int cols, int rows)
+{
+    char cmd[1400];
+    int rc = -1;
+    snprintf(cmd, sizeof cmd,
+             "tmux -S /tmp/%s.sock new-session -d -s %s -x %d -y %d %s "
+             ">/dev/null 2>&1",
+             tmux_session, tmux_session, cols, rows, command);
+    for (int i = 0; i < 20 && rc != 0; i++) {
+        if (i > 0)
+            usleep(100000);
+        rc = system(cmd);
+    }
+    cr_assert_eq(rc, 0, "%s", cmd);
 }
 
 /* The screen's text into buf; with_colours keeps the SGR escapes. */
 static inline void screen_as(char *buf, size_t cap, int with_colours)
 {
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "tmux capture-pane -p %s-t %s",
-             with_colours ? "-e " : "", tmux_session);
+    snprintf(cmd, sizeof cmd, "tmux -S /tmp/%s.sock capture-pane -p %s-t %s",
+             tmux_session, with_colours ? "-e " : "", tmux_session);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     size_t n = fread(buf, 1, cap - 1, p);
@@ -80,6 +106,19 @@ static inline void row(const char *scr, const char *label, char *out,
         if (p != NULL)
             p++;
     }
+}
+
+/* End the session and the test's server. */
+static inline void tmux_stop(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "tmux -S /tmp/%s.sock kill-server >/dev/null 2>&1", tmux_session);
+    if (system(cmd) != 0) {
+        /* already gone: the command ended and took the server along */
+    }
+    snprintf(cmd, sizeof cmd, "/tmp/%s.sock", tmux_session);
+    remove(cmd);
 }
 
 #endif /* TABULA_TEST_TMUX_UTIL_H */
