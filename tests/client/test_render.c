@@ -179,6 +179,9 @@ Test(render, start_picture_is_well_formed_and_names_every_field)
         snprintf(tag, sizeof tag, "<g class=\"field\" data-field=\"%s\">",
                  names[i]);
         cr_assert_eq(count(svg, tag), 1, "field %s", names[i]);
+        /* and labelled with its name in visible text */
+        snprintf(tag, sizeof tag, ">%s</text>", names[i]);
+        cr_assert_eq(count(svg, tag), 1, "label %s", names[i]);
     }
     cr_assert_eq(count(svg, "<g class=\"piece\""), 32); /* D-CB-8 */
     cr_assert_null(strstr(svg, "b07a00"), "no last move at the start");
