@@ -5,9 +5,11 @@
  * through the rules core. Either way the game is printed ply by ply with
  * the state hash, then the result and final hash, or the first failure
  * with its ply and kind (exit status 1). --export writes a PGN-like
- * record in the game's notation.
+ * record in the game's notation. On a terminal (and without --quiet or
+ * --export) a verified game opens in the full-screen replay viewer
+ * (tui_replay.c) instead, and the summary lines follow when it closes.
  */
-#define _POSIX_C_SOURCE 200809L /* gmtime_r */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r, open_memstream */
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 #include "cli.h"
 #include "proto.h"
+#include "tui.h"
 
 static const char replay_help[] =
     "usage: tabula replay FILE [--export OUT] [--game GAME] [--quiet]\n"
@@ -34,7 +37,14 @@ static const char replay_help[] =
     "  --export OUT   write the game record (tags and moves in canonical\n"
     "                 notation) to OUT, '-' for standard output\n"
     "  --game GAME    the game of a record with no Game tag\n"
-    "  --quiet        print only the summary lines\n";
+    "  --quiet        print only the summary lines\n"
+    "  --ply N        the ply the viewer shows first (default 0, the start)\n"
+    "\n"
+    "On a terminal, a verified game opens in a full-screen viewer: the\n"
+    "board after each ply, the move list and the result. Keys: left/right\n"
+    "one ply, Home/End, PgUp/PgDn ten plies, g then a ply number and\n"
+    "Enter to jump, q to quit. Without a terminal, or with --quiet or\n"
+    "--export, the lines above are printed instead.\n";
 
 /* Where the verification report goes: standard output, or standard error
  * when the exported record takes standard output. */
@@ -50,7 +60,38 @@ typedef struct Replay {
     size_t cap;
     int nomem;
     int headed; /* the game's header lines are printed */
+    /* For the viewer (tui set): the verified game. */
+    int tui;
+    Core_Position *start; /* before the first move; NULL: no viewer */
+    char white[PROTO_FINGERPRINT_MAX + 64];
+    char black[PROTO_FINGERPRINT_MAX + 64];
+    char result[64];
 } Replay;
+
+/* Keep a move for the viewer and the export. */
+static int keep_move(Replay *r, const Core_Move *mv)
+{
+    if (r->nmoves == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 128;
+        Core_Move *grown = realloc(r->moves, cap * sizeof *grown);
+        if (grown == NULL) {
+            r->nomem = 1;
+            return TB_E_NOMEM;
+        }
+        r->moves = grown;
+        r->cap = cap;
+    }
+    r->moves[r->nmoves++] = *mv;
+    return 0;
+}
+
+static void set_result(Replay *r, Core_Status st)
+{
+    snprintf(r->result, sizeof r->result, "%s (%s)",
+             core_outcome_name(st.outcome),
+             st.outcome == CORE_ONGOING ? "unfinished"
+                                        : core_reason_name(st.reason));
+}
 
 static void print_ply(uint32_t ply, int mover, const char *text,
                       const uint8_t hash[PROTO_HASH_BYTES])
@@ -133,17 +174,8 @@ static void visit_record(void *ctx, const Core_Position *pos,
                 core_game_name(core_position_game(pos)));
         r->headed = 1;
     }
-    if (r->nmoves == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 128;
-        Core_Move *grown = realloc(r->moves, cap * sizeof *grown);
-        if (grown == NULL) {
-            r->nomem = 1;
-            return;
-        }
-        r->moves = grown;
-        r->cap = cap;
-    }
-    r->moves[r->nmoves++] = *mv;
+    if (keep_move(r, mv) != 0)
+        return;
     /* The mover is the side not to move now (as tabula demo prints). */
     if (!r->quiet && rc == 0)
         print_ply(core_ply(pos), 1 - core_side_to_move(pos), cli_token(text),
@@ -359,6 +391,29 @@ static void print_result(Core_Status st, const uint8_t hash[PROTO_HASH_BYTES])
     fprintf(rout, "final-hash: %s\n", hex);
 }
 
+/* The verified match, kept for the viewer (r->start stays NULL when
+ * memory runs out: then the lines are printed as without a terminal). */
+static void keep_log_game(Replay *r, const Proto_Transcript *t)
+{
+    const Proto_Message *start = proto_transcript_start(t);
+    const Core_Game *g = core_position_game(proto_transcript_position(t));
+    char fp[PROTO_FINGERPRINT_MAX];
+
+    r->nmoves = 0;
+    for (size_t i = 0; i < proto_transcript_moves(t); i++)
+        if (keep_move(r, proto_transcript_move_at(t, i)) != 0)
+            return;
+    if (core_position_new(&r->start, g, start->body.start.options) != 0) {
+        r->start = NULL;
+        return;
+    }
+    proto_fingerprint(start->body.start.white, fp);
+    snprintf(r->white, sizeof r->white, "%s", fp);
+    proto_fingerprint(start->body.start.black, fp);
+    snprintf(r->black, sizeof r->black, "%s", fp);
+    set_result(r, proto_transcript_status(t));
+}
+
 static int replay_log(const uint8_t *buf, size_t len, const char *export,
                       Replay *r)
 {
@@ -394,6 +449,9 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
                     : 0,
                 rep.ended ? "" : " (no end record: match unfinished)");
     }
+    if (status == CLI_EXIT_OK && r->tui && t != NULL &&
+        proto_transcript_position(t) != NULL)
+        keep_log_game(r, t);
     if (status == CLI_EXIT_OK && export != NULL && t != NULL &&
         proto_transcript_position(t) != NULL) {
         uint8_t final[PROTO_HASH_BYTES];
@@ -402,6 +460,31 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
     }
     proto_transcript_free(t);
     return status;
+}
+
+/* The verified record, kept for the viewer (as keep_log_game). */
+static void keep_record_game(Replay *r, const Proto_Record_Report *rep,
+                             Core_Status st)
+{
+    const char *start = proto_record_tag(rep, "Position");
+    const char *white = proto_record_tag(rep, "White");
+    const char *black = proto_record_tag(rep, "Black");
+
+    if (start == NULL)
+        start = proto_record_tag(rep, "FEN");
+    if (core_position_new(&r->start, rep->game,
+                          proto_record_tag(rep, "Options")) != 0) {
+        r->start = NULL;
+        return;
+    }
+    if (start != NULL && core_position_parse(r->start, start, NULL, 0) != 0) {
+        core_position_free(r->start);
+        r->start = NULL;
+        return;
+    }
+    snprintf(r->white, sizeof r->white, "%s", white ? cli_token(white) : "?");
+    snprintf(r->black, sizeof r->black, "%s", black ? cli_token(black) : "?");
+    set_result(r, st);
 }
 
 static int replay_record(const uint8_t *buf, size_t len, const char *export,
@@ -434,6 +517,8 @@ static int replay_record(const uint8_t *buf, size_t len, const char *export,
     if (rep.result[0] != '\0')
         fprintf(rout, "stated-result: %s\n", rep.result);
     fprintf(rout, "verified: %zu plies, every move legal\n", r->nmoves);
+    if (r->tui)
+        keep_record_game(r, &rep, st);
     if (export != NULL)
         status = export_record(export, &rep, r, st);
     core_position_free(pos);
@@ -446,8 +531,10 @@ int cli_replay(int argc, char **argv)
     const Core_Game *game = NULL;
     Replay r;
     uint8_t *buf = NULL;
-    size_t len = 0;
+    size_t len = 0, start_ply = 0;
     int rc;
+    char *report = NULL;
+    size_t report_len = 0;
 
     memset(&r, 0, sizeof r);
     rout = stdout;
@@ -457,6 +544,19 @@ int cli_replay(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             r.quiet = 1;
+        } else if (strcmp(argv[i], "--ply") == 0) {
+            char *end = NULL;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tabula replay: --ply needs a value\n");
+                return CLI_EXIT_USAGE;
+            }
+            i++;
+            start_ply = (size_t)strtoul(argv[i], &end, 10);
+            if (end == argv[i] || *end != '\0' || argv[i][0] == '-') {
+                fprintf(stderr, "tabula replay: bad ply '%s'\n",
+                        cli_token(argv[i]));
+                return CLI_EXIT_USAGE;
+            }
         } else if (strcmp(argv[i], "--export") == 0 ||
                    strcmp(argv[i], "--game") == 0) {
             if (i + 1 >= argc) {
@@ -500,11 +600,42 @@ int cli_replay(int argc, char **argv)
                 cli_token(file), tb_strerror(rc));
         return CLI_EXIT_USAGE;
     }
+    /* On a terminal the viewer shows the game; the report (header and
+     * summary only) is kept and printed when the viewer closes. */
+    if (!r.quiet && export == NULL && tui_terminal_ok()) {
+        rout = open_memstream(&report, &report_len);
+        if (rout == NULL)
+            rout = stdout;
+        else
+            r.tui = r.quiet = 1;
+    }
     if (proto_is_log(buf, len))
         rc = replay_log(buf, len, export, &r);
     else
         rc = replay_record(buf, len, export, game, &r);
     free(buf);
+    if (rc == CLI_EXIT_OK && r.tui && r.start != NULL) {
+        Tui_Replay view = {
+            .game = core_position_game(r.start),
+            .start = r.start,
+            .moves = r.moves,
+            .nmoves = r.nmoves,
+            .start_ply = start_ply,
+            .file = file,
+            .white = r.white,
+            .black = r.black,
+            .result = r.result,
+        };
+        fflush(stdout);
+        if (tui_replay(&view) != 0)
+            fprintf(stderr, "tabula replay: cannot open the viewer\n");
+    }
+    if (rout != stdout && rout != stderr) {
+        fclose(rout);
+        fwrite(report, 1, report_len, stdout);
+        free(report);
+    }
+    core_position_free(r.start);
     free(r.moves);
     return rc;
 }

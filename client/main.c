@@ -24,6 +24,7 @@ static const Cli_Command commands[] = {
     {"synctest", cli_synctest, "check determinism on seeded random games"},
     {"replay", cli_replay, "verify a match log or game record, print it"},
     {"identity", cli_identity, "show (first create) your player key"},
+    {"render", cli_render, "draw a Chessball position on the ball (SVG)"},
 };
 
 static void usage(FILE *out)

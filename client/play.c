@@ -7,7 +7,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bot.h"
 #include "cli.h"
@@ -239,7 +238,7 @@ int cli_play(int argc, char **argv)
         s.bot_level[side] = level;
     }
     s.seed = seed;
-    if (!force_line && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    if (!force_line && tui_terminal_ok()) {
         char names[2][32];
         for (int side = 0; side < 2; side++) {
             if (human[side])

@@ -157,9 +157,12 @@ void session_resign(Session *s, int side)
     s->ended.reason = CORE_REASON_RESIGN;
 }
 
+/* Letters and digits join a square name to its neighbours, except 'x',
+ * the capture sign between two names ("b3xc4", "b2xd4xf6"); no game has
+ * an x file. */
 static int word_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    return (c >= 'a' && c <= 'z' && c != 'x') || (c >= '0' && c <= '9');
 }
 
 size_t session_tokens(const char *notation, const char (*names)[8],

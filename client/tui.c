@@ -13,14 +13,10 @@
 
 #include "session.h"
 #include "tui.h"
+#include "tui_board.h"
 
-#define TUI_CELL_W 4
 #define TUI_MAX_NAMES (CORE_VIEW_MAX_ROWS * CORE_VIEW_MAX_COLS)
 #define TUI_MAX_CHOICES 9
-
-/* Cell backgrounds, in colour pair order. */
-enum { BG_LIGHT, BG_DARK, BG_GOAL, BG_NET, BG_TARGET, BG_PATH, BG_CURSOR,
-       BG_COUNT };
 
 typedef struct Tui {
     Session *s;
@@ -305,80 +301,6 @@ static void submit_input(Tui *t)
 
 /* ---- drawing -------------------------------------------------------- */
 
-static short pair_for(int owner, int bg)
-{
-    return (short)(1 + (owner + 1) * BG_COUNT + bg);
-}
-
-static void init_colours(Tui *t)
-{
-    static const short bgs[BG_COUNT] = {COLOR_WHITE, COLOR_CYAN,  COLOR_RED,
-                                        COLOR_WHITE, COLOR_GREEN, COLOR_YELLOW,
-                                        COLOR_MAGENTA};
-    static const short fgs[3] = {COLOR_MAGENTA, COLOR_WHITE, COLOR_BLACK};
-    t->colours = has_colors();
-    if (!t->colours)
-        return;
-    start_color();
-    for (int o = -1; o <= 1; o++)
-        for (int b = 0; b < BG_COUNT; b++)
-            init_pair(pair_for(o, b), fgs[o + 1], bgs[b]);
-}
-
-static void draw_cell(Tui *t, int r, int c)
-{
-    const Core_Cell *cell = &t->view.cell[r][c];
-    int y = t->board_y + r, x = t->board_x + c * TUI_CELL_W;
-    int name = name_at(t, r, c);
-    int mark = name >= 0 ? mark_of(t, name) : 0;
-    int cursor = r == t->cur_r && c == t->cur_c;
-    int bg;
-    attr_t attr = A_NORMAL;
-    char text[TUI_CELL_W + 1];
-
-    if (cell->kind == CORE_CELL_BLANK && !cursor) {
-        mvaddstr(y, x, "    ");
-        return;
-    }
-    switch (cell->kind) {
-    case CORE_CELL_DARK: bg = BG_DARK; break;
-    case CORE_CELL_GOAL: bg = BG_GOAL; break;
-    case CORE_CELL_NET: bg = BG_NET; break;
-    default: bg = BG_LIGHT; break;
-    }
-    if (mark == 2)
-        bg = BG_TARGET;
-    else if (mark == 1)
-        bg = BG_PATH;
-    if (cursor)
-        bg = BG_CURSOR;
-    memset(text, ' ', TUI_CELL_W);
-    text[TUI_CELL_W] = '\0';
-    size_t g = strlen(cell->glyph);
-    if (g > 3)
-        g = 3;
-    memcpy(text + 1, cell->glyph, g);
-    if (g == 0 && mark == 2)
-        text[1] = '.';
-    if (t->colours) {
-        attr = COLOR_PAIR(pair_for(cell->owner, bg));
-        if (cell->owner == CORE_WHITE)
-            attr |= A_BOLD;
-    } else {
-        if (cursor)
-            attr |= A_REVERSE;
-        if (mark == 1)
-            attr |= A_BOLD;
-        if (mark == 2)
-            attr |= A_UNDERLINE;
-        if (!cursor && mark == 0 && cell->kind == CORE_CELL_DARK)
-            text[0] = ':', text[TUI_CELL_W - 1] = ':';
-    }
-    attrset(attr);
-    mvaddstr(y, x, text);
-    attrset(A_NORMAL);
-}
-
 static void draw_moves(Tui *t, int x, int y0, int lines)
 {
     Session *s = t->s;
@@ -447,14 +369,18 @@ static void draw(Tui *t)
     mvprintw(1, 1, "White: %s   Black: %s", t->white_name, t->black_name);
     t->board_y = 3;
     t->board_x = 4;
-    for (int r = 0; r < t->view.rows; r++) {
-        mvaddstr(t->board_y + r, 1, t->view.row_label[r]);
-        for (int c = 0; c < t->view.cols; c++)
-            draw_cell(t, r, c);
-    }
+    unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
+    for (int r = 0; r < t->view.rows; r++)
+        for (int c = 0; c < t->view.cols; c++) {
+            int name = name_at(t, r, c);
+            int m = name >= 0 ? mark_of(t, name) : 0;
+            mark[r][c] = m == 2   ? TUI_MARK_TARGET
+                         : m == 1 ? TUI_MARK_PATH
+                                  : TUI_MARK_NONE;
+        }
+    tui_board_draw(&t->view, t->board_y, t->board_x, mark, t->cur_r, t->cur_c,
+                   t->colours);
     int below = t->board_y + t->view.rows;
-    for (int c = 0; c < t->view.cols; c++)
-        mvaddstr(below, t->board_x + c * TUI_CELL_W + 1, t->view.col_label[c]);
     int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
     if (side_x + 30 < cols)
         draw_moves(t, side_x, 3, rows - 8);
@@ -605,7 +531,7 @@ int tui_play(Session *s, const char *white_name, const char *black_name)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-    init_colours(&t);
+    t.colours = tui_board_colours();
     refresh_view(&t);
     t.cur_r = t.view.rows - 1;
     t.cur_c = 0;

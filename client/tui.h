@@ -1,6 +1,7 @@
 /*
- * tui.h: the full-screen terminal board (ncurses), used when standard
- * input and output are terminals.
+ * tui.h: the full-screen terminal screens (ncurses), used when standard
+ * input and output are terminals: the board of `tabula play` and the
+ * replay viewer of `tabula replay`.
  */
 #ifndef TABULA_TUI_H
 #define TABULA_TUI_H
@@ -8,10 +9,37 @@
 #include "session.h"
 
 /*
+ * tui_terminal_ok: 1 when standard input and output are terminals that
+ * ncurses can drive (TERM known, with cursor addressing), else 0: then
+ * the commands keep to plain lines.
+ */
+int tui_terminal_ok(void);
+
+/*
  * tui_play: run the board for session s until the user quits (q or
  * Ctrl-C); bots move in turn. The names label the players.
  * Errors: TB_E_NOMEM, TB_E_IO (no terminal).
  */
 int tui_play(Session *s, const char *white_name, const char *black_name);
+
+/* A verified game for the replay viewer. */
+typedef struct Tui_Replay {
+    const Core_Game *game;
+    const Core_Position *start; /* the position before the first move */
+    const Core_Move *moves;     /* the plies, in order, each legal */
+    size_t nmoves;
+    size_t start_ply;           /* shown first (clamped to nmoves) */
+    const char *file;           /* labels: the file shown, */
+    const char *white;          /* the players, */
+    const char *black;
+    const char *result;         /* and the result, e.g. "1-0 (checkmate)" */
+} Tui_Replay;
+
+/*
+ * tui_replay: step through r until the user quits (q): left/right one
+ * ply, Home/End, PgUp/PgDn ten plies, g then a number and Enter to jump.
+ * Errors: TB_E_NOMEM, TB_E_IO (no terminal).
+ */
+int tui_replay(const Tui_Replay *r);
 
 #endif /* TABULA_TUI_H */

@@ -8,86 +8,23 @@
 #include <string.h>
 #include <unistd.h>
 
-static char session[64];
-
-static void tmux(const char *args)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "tmux %s >/dev/null 2>&1", args);
-    cr_assert_eq(system(cmd), 0, "tmux %s", args);
-}
-
-static void screen(char *buf, size_t cap)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "tmux capture-pane -p -t %s", session);
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p);
-    size_t n = fread(buf, 1, cap - 1, p);
-    buf[n] = '\0';
-    pclose(p);
-}
-
-/* Wait up to 10 s for text on the screen; returns the screen. */
-static const char *wait_for(const char *text)
-{
-    static char buf[16384];
-    for (int i = 0; i < 200; i++) {
-        screen(buf, sizeof buf);
-        if (strstr(buf, text) != NULL)
-            return buf;
-        usleep(50000);
-    }
-    cr_assert_fail("'%s' never appeared; screen:\n%s", text, buf);
-    return buf;
-}
-
-static void keys(const char *k)
-{
-    char args[256];
-    snprintf(args, sizeof args, "send-keys -t %s %s", session, k);
-    tmux(args);
-}
+#include "client/tmux_util.h"
 
 static void start(void)
 {
     char args[1024];
-    snprintf(session, sizeof session, "tabula-test-%d", (int)getpid());
+    snprintf(tmux_session, sizeof tmux_session, "tabula-test-%d",
+             (int)getpid());
     snprintf(args, sizeof args,
-             "new-session -d -s %s -x 100 -y 30 'TERM=xterm-256color %s play "
-             "laska --bot=1 --seed 1; sleep 60'",
-             session, TABULA_BINARY);
-    tmux(args);
+             "'TERM=xterm-256color %s play laska --bot=1 --seed 1; sleep 60'",
+             TABULA_BINARY);
+    tmux_new_session(args, 100, 30);
     wait_for("White to move (you)");
 }
 
 static void stop(void)
 {
-    char args[128];
-    snprintf(args, sizeof args, "kill-session -t %s", session);
-    tmux(args);
-}
-
-/* The line of the screen that starts with label (a rank). */
-static void row(const char *scr, const char *label, char *out, size_t cap)
-{
-    const char *p = scr;
-    size_t n = strlen(label);
-    out[0] = '\0';
-    while (p != NULL && *p != '\0') {
-        if (strncmp(p, label, n) == 0) {
-            const char *e = strchr(p, '\n');
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            if (len >= cap)
-                len = cap - 1;
-            memcpy(out, p, len);
-            out[len] = '\0';
-            return;
-        }
-        p = strchr(p, '\n');
-        if (p != NULL)
-            p++;
-    }
+    tmux_stop();
 }
 
 TestSuite(tui, .init = start, .fini = stop, .timeout = 60);

@@ -8,7 +8,9 @@
 # stops the script with libFuzzer's non-zero status and its reproducer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scripts/deps.sh clang
+# libFuzzer and the sanitizer runtimes are only "recommended" by clang,
+# and deps.sh installs without recommends: name them.
+scripts/deps.sh clang libclang-rt-dev
 secs=${1:-${FUZZ_SECONDS:-20}}
 out=${FUZZ_DIR:-build-fuzz}
 mkdir -p "$out"

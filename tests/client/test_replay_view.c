@@ -1,0 +1,283 @@
+/*
+ * test_replay_view.c: the replay viewer through a real terminal: tmux
+ * runs `tabula replay FILE`, send-keys steps through the game,
+ * capture-pane reads the screen. Checks the board after each step, the
+ * move list's mark on the current ply and the last move's squares, the
+ * jump to a ply, a long list following the ply, the end with the
+ * result, the summary lines printed when the viewer closes, and the
+ * unchanged line output without a terminal.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "client/tmux_util.h"
+#include "proto/match_util.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+    char cmd[256];
+    snprintf(dir, sizeof dir, "/tmp/tabula-replay-view-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(tmux_session, sizeof tmux_session, "tabula-replay-%d",
+             (int)getpid());
+}
+
+static void teardown(void)
+{
+    char cmd[256];
+    tmux_stop();
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(replay_view, .init = setup, .fini = teardown, .timeout = 60);
+
+/* Run `tabula replay ARGS` in a new tmux session; when it ends, the
+ * pane stays with "viewer closed" under its output. TERM=screen: its
+ * terminfo has the Home and End sequences tmux sends. */
+static void start(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'TERM=screen %s replay %s; echo viewer closed status $?; "
+             "sleep 60'",
+             TABULA_BINARY, args);
+    tmux_new_session(cmd, 100, 30);
+}
+
+/* A Laska record: 1. c3-d4 e5xc3 (Black's only move, a capture leaving
+ * a column of two on c3) 2. b2xd4. */
+static void write_record(char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/game.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"laska\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n\n"
+          "1. c3-d4 e5xc3 2. b2xd4 *\n",
+          f);
+    fclose(f);
+}
+
+Test(replay_view, steps_show_the_board_and_mark_the_ply)
+{
+    char path[128], line[1024];
+    write_record(path, sizeof path);
+    start(path);
+    const char *scr = wait_for("Start position (ply 0 of 3)");
+    cr_assert_not_null(strstr(scr, "White: Ann   Black: Bob"), "%s", scr);
+    /* The start: rank 3 holds White's soldiers on a3 c3 e3 g3. */
+    row(scr, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "w       w       w       w"), "'%s'", line);
+    cr_assert_null(strstr(scr, "["), "no ply marked at the start");
+
+    keys("Right");
+    scr = wait_for("Ply 1 of 3: White played c3-d4");
+    cr_assert_not_null(strstr(scr, "1. [c3-d4]"), "%s", scr);
+    row(scr, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "w               w       w"), "'%s'", line);
+    /* d4 is the fourth cell: 4 columns each from column 4, glyph 1 in. */
+    row(scr, " 4 ", line, sizeof line);
+    cr_assert(strlen(line) > 17 && line[17] == 'w' &&
+                  strspn(line + 2, " ") == 15,
+              "only d4 on rank 4: '%s'", line);
+
+    keys("Right");
+    scr = wait_for("Ply 2 of 3: Black played e5xc3");
+    cr_assert_not_null(strstr(scr, "[e5xc3]"), "%s", scr);
+    cr_assert_null(strstr(scr, "[c3-d4]"), "only the current ply marked");
+    row(scr, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "w       b2      w       w"), "'%s'", line);
+    row(scr, " 5 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "b       b               b"), "'%s'", line);
+    /* The move's squares e5 and c3 have the yellow background (SGR 43)
+     * and no other cell has. */
+    static char esc[32768];
+    screen_as(esc, sizeof esc, 1);
+    row(esc, " 5 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "[43m    "), "e5 marked: '%s'", line);
+    row(esc, " 3 ", line, sizeof line);
+    cr_assert_not_null(strstr(line, "[43m b2 "), "c3 marked: '%s'", line);
+    int yellow = 0;
+    for (const char *q = strstr(esc, "[43m"); q; q = strstr(q + 1, "[43m"))
+        yellow++;
+    cr_assert_eq(yellow, 2, "two marked cells");
+
+    keys("Left");
+    scr = wait_for("Ply 1 of 3");
+    cr_assert_not_null(strstr(scr, "[c3-d4]"), "%s", scr);
+
+    keys("End");
+    scr = wait_for("Ply 3 of 3: White played b2xd4");
+    cr_assert_not_null(strstr(scr, "[b2xd4]"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "Result: * (unfinished)"), "%s", scr);
+
+    keys("Home");
+    wait_for("Start position (ply 0 of 3)");
+
+    keys("q");
+    scr = wait_for("viewer closed status 0");
+    cr_assert_not_null(strstr(scr, "verified: 3 plies, every move legal"), "%s",
+                       scr);
+    cr_assert_null(strstr(scr, "   1. white c3-d4"),
+                   "no ply lines after the viewer");
+}
+
+Test(replay_view, g_jumps_to_a_ply_and_refuses_one_past_the_end)
+{
+    char path[128];
+    write_record(path, sizeof path);
+    start(path);
+    wait_for("Start position");
+    keys("g 2 Enter");
+    const char *scr = wait_for("Ply 2 of 3: Black played e5xc3");
+    cr_assert_not_null(strstr(scr, "[e5xc3]"), "%s", scr);
+    keys("g 9 9 Enter");
+    wait_for("no ply 99: the game has 3 plies");
+    wait_for("Ply 2 of 3"); /* still there */
+    keys("g Escape");
+    keys("Right");
+    wait_for("Ply 3 of 3");
+    keys("Right");
+    wait_for("the last ply");
+    keys("q");
+    wait_for("viewer closed status 0");
+}
+
+/* Write a signed Laska log of at most max_plies plies chosen by seed
+ * (match_util.h); the notation of every ply into text. Returns the
+ * number of plies. */
+static size_t write_log(const char *path, unsigned seed, unsigned max_plies,
+                        char (*text)[CORE_NOTATION_MAX], char *white_fp)
+{
+    Proto_Identity w = ident(11), b = ident(12);
+    Proto_Transcript *t = NULL;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    Frames f = {0};
+    Core_Position *pos = NULL;
+
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    play_match(t, &f, &w, &b, "laska", "", seed, max_plies);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    remove(path); /* the log is created afresh */
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    for (size_t i = 0; i < f.n; i++)
+        cr_assert_eq(proto_log_append(log, f.buf[i], f.len[i]), 0);
+    proto_log_close(log);
+    size_t n = proto_transcript_moves(t);
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
+    for (size_t i = 0; i < n; i++) {
+        const Core_Move *mv = proto_transcript_move_at(t, i);
+        cr_assert_eq(core_move_format(pos, mv, text[i], CORE_NOTATION_MAX), 0);
+        cr_assert_eq(core_play(pos, mv), 0);
+    }
+    core_position_free(pos);
+    proto_fingerprint(w.pk, white_fp);
+    proto_transcript_free(t);
+    frames_free(&f);
+    return n;
+}
+
+Test(replay_view, long_game_list_follows_the_ply)
+{
+    static char text[80][CORE_NOTATION_MAX];
+    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256];
+    snprintf(path, sizeof path, "%s/long.log", dir);
+    size_t n = 0;
+    for (unsigned seed = 1; seed < 40 && n <= 60; seed++)
+        n = write_log(path, seed, 80, text, fp);
+    cr_assert_gt(n, 60, "a game longer than the screen (%zu plies)", n);
+
+    /* 30 rows hold about 25 lines of the list: the end is out of sight
+     * at the start and in sight at the end. */
+    char args[256];
+    snprintf(args, sizeof args, "%s --ply 1", path);
+    start(args);
+    snprintf(want, sizeof want, "Ply 1 of %zu", n);
+    const char *scr = wait_for(want);
+    snprintf(want, sizeof want, "%3zu. ", (n + 1) / 2);
+    cr_assert_null(strstr(scr, want), "last line not shown yet");
+    snprintf(want, sizeof want, "[%s]", text[0]);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("End");
+    snprintf(want, sizeof want, "[%s]", text[n - 1]);
+    scr = wait_for(want);
+    snprintf(want, sizeof want, "%3zu. ", (n + 1) / 2);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("PageUp");
+    snprintf(want, sizeof want, "Ply %zu of %zu", n - 10, n);
+    scr = wait_for(want);
+    snprintf(want, sizeof want, "[%s]", text[n - 11]);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("q");
+    wait_for("viewer closed status 0");
+}
+
+Test(replay_view, signed_log_opens_with_the_players)
+{
+    static char text[8][CORE_NOTATION_MAX];
+    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256];
+
+    snprintf(path, sizeof path, "%s/m.log", dir);
+    cr_assert_eq(write_log(path, 4, 6, text, fp), 6);
+    start(path);
+    const char *scr = wait_for("Start position (ply 0 of 6)");
+    snprintf(want, sizeof want, "White: %s", fp);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    keys("Right");
+    snprintf(want, sizeof want, "1. [%s]", text[0]);
+    wait_for(want);
+    keys("q");
+    scr = wait_for("viewer closed status 0");
+    cr_assert_not_null(strstr(scr, "verified: "), "%s", scr);
+}
+
+Test(replay_view, without_a_terminal_the_lines_stay)
+{
+    char path[128], cmd[512], out[128], buf[4096];
+    write_record(path, sizeof path);
+    snprintf(out, sizeof out, "%s/out", dir);
+    /* --ply is accepted and changes nothing in line mode. */
+    snprintf(cmd, sizeof cmd, "%s replay %s --ply 2 >%s 2>&1 </dev/null",
+             TABULA_BINARY, path, out);
+    cr_assert_eq(system(cmd), 0);
+    FILE *f = fopen(out, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    cr_assert_not_null(strstr(buf, "   2. black e5xc3 "), "%s", buf);
+    cr_assert_not_null(strstr(buf, "verified: 3 plies, every move legal"));
+    /* A bad ply number is a usage error. */
+    snprintf(cmd, sizeof cmd, "%s replay %s --ply -1 >/dev/null 2>&1",
+             TABULA_BINARY, path);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    cr_assert_eq(WEXITSTATUS(st), 2);
+    snprintf(cmd, sizeof cmd, "%s replay %s --ply >/dev/null 2>&1",
+             TABULA_BINARY, path);
+    st = system(cmd);
+    cr_assert(WIFEXITED(st));
+    cr_assert_eq(WEXITSTATUS(st), 2);
+}
+
+Test(replay_view, terminal_ncurses_cannot_drive_keeps_the_lines)
+{
+    char path[128], cmd[512];
+    write_record(path, sizeof path);
+    snprintf(cmd, sizeof cmd,
+             "'TERM=dumb %s replay %s; echo viewer closed status $?; "
+             "sleep 60'",
+             TABULA_BINARY, path);
+    tmux_new_session(cmd, 100, 30);
+    const char *scr = wait_for("viewer closed status 0");
+    cr_assert_not_null(strstr(scr, "   2. black e5xc3 "), "%s", scr);
+    cr_assert_null(strstr(scr, "Start position"), "%s", scr);
+}
