@@ -34,6 +34,9 @@
 #define NG_DESYNC_WAIT_MS 3000
 #define NG_RECONNECT_GIVE_UP_MS 60000
 #define NG_FRAME_CAP (PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)
+/* Envelopes a seat keeps: far above any game (moves end by the rules),
+ * a bound on what a peer spamming chat could make us hold. */
+#define NG_FRAMES_MAX 65536
 
 typedef struct Ng_Frame {
     uint8_t *env; /* envelope without prefix */
@@ -297,6 +300,8 @@ static void seq_save(Netgame *g, uint64_t seq)
 
 static int keep_frame(Netgame *g, const uint8_t *env, size_t len)
 {
+    if (g->nframes >= NG_FRAMES_MAX)
+        return TB_E_LIMIT;
     if (g->nframes == g->frames_cap) {
         size_t cap = g->frames_cap ? 2 * g->frames_cap : 64;
         Ng_Frame *grown = realloc(g->frames, cap * sizeof *grown);
@@ -989,6 +994,12 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data, size_t len)
         warn(g, "refused a match start: white is not the room's host\n");
         return TB_E_SIGNATURE;
     }
+    if (g->nframes >= NG_FRAMES_MAX) {
+        g->result.refused++;
+        warn(g, "refused envelope %u: %d envelopes are the most a match "
+                "may hold\n", e.msg.seq, NG_FRAMES_MAX);
+        return TB_E_LIMIT;
+    }
     rc = proto_transcript_add(g->t, data, len, &e);
     if (rc != 0 && rc != TB_E_DESYNC) {
         g->result.refused++;
@@ -1129,6 +1140,16 @@ static uint64_t retry_delay(const Netgame *g, int reason)
     return reason == TB_E_CODE ? 2000 : 1000;
 }
 
+static void on_presence(Lobby_Client *c, Lobby_Role seat, int present)
+{
+    Netgame *g = lobby_client_user(c);
+    if (g->done || g->closing)
+        return;
+    if (g->cfg.role == LOBBY_ROLE_SPECTATOR || seat != g->cfg.role)
+        say(g, "lobby: %s %s\n", seat == LOBBY_ROLE_HOST ? "host" : "guest",
+            present ? "present" : "gone (waiting for it to come back)");
+}
+
 static void on_retry(uv_timer_t *h)
 {
     Netgame *g = h->data;
@@ -1166,7 +1187,7 @@ static void on_disconnect(Lobby_Client *c, int reason)
 }
 
 static const Lobby_Client_Callbacks ng_callbacks = {
-    on_welcome, on_frame, on_ack, NULL, on_disconnect};
+    on_welcome, on_frame, on_ack, on_presence, on_disconnect};
 
 int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
                 const Netgame_Hooks *hooks, void *user, Netgame **out,
