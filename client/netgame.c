@@ -720,39 +720,234 @@ static int bot_start(Netgame *g)
     return 0; /* the move comes from bot_after */
 }
 
-/* One move (or resign) of the local player; 1 when something was sent. */
-static int take_turn(Netgame *g)
+static const char *side_word(int side)
+{
+    return side == CORE_WHITE ? "white" : side == CORE_BLACK ? "black" : "?";
+}
+
+/* The line every seat and spectator prints for a conduct envelope (its
+ * own or a peer's), so all of them show the same events. */
+static void show_conduct(Netgame *g, const Proto_Message *m)
+{
+    const char *who = side_word(proto_transcript_side_of(g->t, m->sender));
+    switch ((Proto_Kind)m->kind) {
+    case PROTO_KIND_DRAW_OFFER:
+        say(g, "%s offers a draw\n", who);
+        break;
+    case PROTO_KIND_DRAW_ACCEPT:
+        say(g, "%s accepts the draw\n", who);
+        break;
+    case PROTO_KIND_DRAW_DECLINE:
+        say(g, "%s declines the draw\n", who);
+        break;
+    case PROTO_KIND_RESIGN:
+        say(g, "%s resigns\n", who);
+        break;
+    case PROTO_KIND_ABORT:
+        say(g, "%s aborts the game\n", who);
+        break;
+    case PROTO_KIND_TAKEBACK_REQUEST:
+        say(g, "%s asks to take back %u %s\n", who, m->body.takeback.plies,
+            m->body.takeback.plies == 1 ? "ply" : "plies");
+        break;
+    case PROTO_KIND_TAKEBACK_ACCEPT: {
+        char hex[PROTO_HASH_HEX];
+        uint8_t hash[PROTO_HASH_BYTES];
+        const Core_Position *pos = proto_transcript_position(g->t);
+        hex[0] = '\0';
+        if (proto_state_hash(pos, hash) == 0)
+            proto_hex(hash, sizeof hash, hex);
+        g->result.plies = core_ply(pos);
+        say(g, "%s accepts the takeback: back to ply %u, %s to move, %.16s\n",
+            who, core_ply(pos), side_word(core_side_to_move(pos)), hex);
+        break;
+    }
+    case PROTO_KIND_TAKEBACK_DECLINE:
+        say(g, "%s declines the takeback\n", who);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Send a conduct message of kind (plies for takebacks) and show it. */
+static int send_conduct(Netgame *g, Proto_Kind kind, uint32_t plies)
+{
+    Proto_Message m;
+    proto_message_init(&m, kind, &g->id);
+    if (kind == PROTO_KIND_TAKEBACK_REQUEST ||
+        kind == PROTO_KIND_TAKEBACK_ACCEPT)
+        m.body.takeback.plies = plies;
+    int rc = send_msg(g, &m);
+    if (rc != 0)
+        say(g, "refused: %s: %s (%s)\n", proto_kind_name(kind),
+            tb_strerror(rc), proto_transcript_why(g->t));
+    else
+        show_conduct(g, &m);
+    return rc;
+}
+
+/* Plies a takeback by side must undo so that side's own last ply is
+ * undone and side is to move again (G-MC-4): 1 when side moved last, 2
+ * after one reply, more when the opponent moved twice in a row (Chess
+ * volleyball). 0 when side has no ply on the board. */
+static uint32_t takeback_plies(const Netgame *g, int side)
+{
+    const Proto_Message *st = proto_transcript_start(g->t);
+    size_t n = proto_transcript_moves(g->t);
+    Core_Position *pos = NULL;
+    size_t last = SIZE_MAX;
+    if (st == NULL ||
+        core_position_new(&pos, g->game, st->body.start.options) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (core_side_to_move(pos) == side)
+            last = i;
+        if (core_play(pos, proto_transcript_move_at(g->t, i)) != 0)
+            break;
+    }
+    core_position_free(pos);
+    if (last == SIZE_MAX || n - last > 255)
+        return 0;
+    return (uint32_t)(n - last);
+}
+
+/*
+ * One queued line of the local player, when it can be sent (G-MC-1: a
+ * seat appends to the shared chain only while it is to move, or to
+ * answer a takeback request the mover is waiting on, so two envelopes
+ * never race for one sequence number). Returns 1 when the line was used
+ * (sent or refused), 0 when it must wait.
+ */
+static int do_line(Netgame *g, const char *line, int my_turn)
 {
     const Core_Position *pos = proto_transcript_position(g->t);
-    Core_Move mv;
-    int rc;
+    int side = my_side(g);
+    uint32_t tb_plies = 0;
+    int tb = proto_transcript_takeback(g->t, &tb_plies);
+    int offer = proto_transcript_draw_offer(g->t);
+    char word[16];
+    unsigned n = 0;
 
-    if (g->cfg.bot_level > 0)
-        return bot_start(g);
-    while (g->line_count > 0) {
-        char *line = g->lines[g->line_head];
-        g->line_head = (g->line_head + 1) % NG_LINES_MAX;
-        g->line_count--;
-        if (strcmp(line, "resign") == 0) {
-            Proto_Message m;
-            proto_message_init(&m, PROTO_KIND_RESIGN, &g->id);
-            rc = send_msg(g, &m);
-            if (rc != 0)
-                warn(g, "cannot resign: %s\n", tb_strerror(rc));
-            return rc == 0;
+    if (strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0) {
+        int yes = line[0] == 'a';
+        if (tb == 1 - side)
+            return send_conduct(g, yes ? PROTO_KIND_TAKEBACK_ACCEPT
+                                       : PROTO_KIND_TAKEBACK_DECLINE,
+                                tb_plies),
+                   1;
+        if (offer == 1 - side) {
+            if (!my_turn)
+                return 0; /* answered on our turn */
+            send_conduct(g, yes ? PROTO_KIND_DRAW_ACCEPT
+                                : PROTO_KIND_DRAW_DECLINE,
+                         0);
+            return 1;
         }
-        rc = core_move_parse(pos, line, &mv);
-        if (rc != 0) {
-            say(g, "refused: '%s': %s (e.g. %s)\n", cli_token(line),
-                tb_strerror(rc), core_game_move_hint(core_position_game(pos)));
-            continue;
-        }
-        rc = play_move(g, &mv);
-        if (rc != 0)
-            warn(g, "cannot send the move: %s\n", tb_strerror(rc));
-        return rc == 0;
+        say(g, "refused: '%s': no offer or request to answer\n", line);
+        return 1;
+    }
+    if (!my_turn)
+        return 0;
+    if (tb == side)
+        return 0; /* our takeback request waits for its answer */
+    if (strcmp(line, "resign") == 0) {
+        send_conduct(g, PROTO_KIND_RESIGN, 0);
+        return 1;
+    }
+    if (strcmp(line, "draw") == 0) {
+        if (offer == side)
+            say(g, "refused: 'draw': your offer stands already\n");
+        else if (offer == 1 - side)
+            say(g, "refused: 'draw': the opponent offers one: accept it\n");
+        else
+            send_conduct(g, PROTO_KIND_DRAW_OFFER, 0);
+        return 1;
+    }
+    if (strcmp(line, "abort") == 0) {
+        if (proto_transcript_moved(g->t, CORE_WHITE) &&
+            proto_transcript_moved(g->t, CORE_BLACK))
+            say(g, "refused: 'abort': both sides have moved (resign or "
+                   "offer a draw)\n");
+        else
+            send_conduct(g, PROTO_KIND_ABORT, 0);
+        return 1;
+    }
+    if (strcmp(line, "takeback") == 0 ||
+        sscanf(line, "takeback %u%15s", &n, word) == 1) {
+        uint32_t plies = n > 0 ? n : takeback_plies(g, side);
+        if (plies == 0 || plies > 255 || plies > proto_transcript_moves(g->t))
+            say(g, "refused: '%s': nothing to take back\n", line);
+        else
+            send_conduct(g, PROTO_KIND_TAKEBACK_REQUEST, plies);
+        return 1;
+    }
+    Core_Move mv;
+    int rc = core_move_parse(pos, line, &mv);
+    if (rc != 0) {
+        say(g, "refused: '%s': %s (e.g. %s)\n", cli_token(line),
+            tb_strerror(rc), core_game_move_hint(core_position_game(pos)));
+        return 1;
+    }
+    rc = play_move(g, &mv);
+    if (rc != 0)
+        warn(g, "cannot send the move: %s\n", tb_strerror(rc));
+    return 1;
+}
+
+/* The bot's answers (G-MC-5): it declines every takeback; on its turn it
+ * accepts a draw offer when its static evaluation is within
+ * NG_BOT_DRAW_MARGIN hundredths of a pawn of level, else declines.
+ * Returns 1 when it sent an answer. */
+#define NG_BOT_DRAW_MARGIN 25
+static int bot_answer(Netgame *g, int my_turn)
+{
+    int side = my_side(g);
+    if (proto_transcript_takeback(g->t, NULL) == 1 - side)
+        return send_conduct(g, PROTO_KIND_TAKEBACK_DECLINE, 0) == 0;
+    if (my_turn && proto_transcript_draw_offer(g->t) == 1 - side) {
+        int32_t ev = core_evaluate(proto_transcript_position(g->t));
+        int yes = ev >= -NG_BOT_DRAW_MARGIN && ev <= NG_BOT_DRAW_MARGIN;
+        return send_conduct(g, yes ? PROTO_KIND_DRAW_ACCEPT
+                                   : PROTO_KIND_DRAW_DECLINE,
+                            0) == 0;
     }
     return 0;
+}
+
+/* The local player's queued lines (or the bot's turn); 1 when something
+ * was sent or used up. */
+static int take_turn(Netgame *g, int my_turn)
+{
+    int used = 0;
+    if (g->cfg.bot_level > 0) {
+        if (bot_answer(g, my_turn))
+            return 1;
+        return my_turn ? bot_start(g) : 0;
+    }
+    /* Answers jump the queue: a move or request waiting for our turn
+     * must not hold back the answer the opponent waits for. */
+    for (size_t k = 0; k < g->line_count; k++) {
+        size_t i = (g->line_head + k) % NG_LINES_MAX;
+        if (strcmp(g->lines[i], "accept") != 0 &&
+            strcmp(g->lines[i], "decline") != 0)
+            continue;
+        if (!do_line(g, g->lines[i], my_turn))
+            break;
+        for (size_t j = k; j + 1 < g->line_count; j++)
+            memcpy(g->lines[(g->line_head + j) % NG_LINES_MAX],
+                   g->lines[(g->line_head + j + 1) % NG_LINES_MAX],
+                   sizeof g->lines[0]);
+        g->line_count--;
+        return 1; /* again from step: the state changed */
+    }
+    if (g->line_count > 0 && !over(g) &&
+        do_line(g, g->lines[g->line_head], my_turn)) {
+        g->line_head = (g->line_head + 1) % NG_LINES_MAX;
+        g->line_count--;
+        used = 1;
+    }
+    return used;
 }
 
 static void step(Netgame *g);
@@ -779,20 +974,26 @@ static void step(Netgame *g)
     if (!started(g) || g->lc == NULL || !lobby_client_connected(g->lc))
         return;
     int side = my_side(g);
-    if (side >= 0 &&
-        core_side_to_move(proto_transcript_position(g->t)) == side) {
-        if (g->cfg.bot_level > 0 && g->cfg.bot_delay_ms > 0 && !g->bot_ready) {
-            if (!uv_is_active((uv_handle_t *)&g->bot_timer))
-                uv_timer_start(&g->bot_timer, on_bot_timer,
-                               g->cfg.bot_delay_ms, 0);
-            return;
-        }
-        g->bot_ready = 0;
-        /* Again when something changed (the side to move may move twice,
-         * as in Chess volleyball); never re-armed without progress. */
-        if (take_turn(g))
+    if (side < 0)
+        return;
+    int my_turn = core_side_to_move(proto_transcript_position(g->t)) == side;
+    if (my_turn && g->cfg.bot_level > 0 && g->cfg.bot_delay_ms > 0 &&
+        !g->bot_ready) {
+        if (!uv_is_active((uv_handle_t *)&g->bot_timer))
+            uv_timer_start(&g->bot_timer, on_bot_timer, g->cfg.bot_delay_ms,
+                           0);
+        /* A takeback request is answered without the think delay. */
+        if (proto_transcript_takeback(g->t, NULL) == 1 - side &&
+            bot_answer(g, 0))
             step_soon(g);
+        return;
     }
+    if (my_turn)
+        g->bot_ready = 0;
+    /* Again when something changed (the side to move may move twice, as
+     * in Chess volleyball); never re-armed without progress. */
+    if (take_turn(g, my_turn))
+        step_soon(g);
 }
 
 static void on_step_timer(uv_timer_t *h) { step(h->data); }
@@ -1056,11 +1257,7 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data, size_t len)
         if (g->closing)
             send_desync(g);
     }
-    if (e.msg.kind == PROTO_KIND_RESIGN)
-        say(g, "%s resigns\n",
-            proto_transcript_side_of(g->t, e.msg.sender) == CORE_WHITE
-                ? "white"
-                : "black");
+    show_conduct(g, &e.msg);
     step_soon(g);
     return rc == TB_E_DESYNC ? 0 : rc;
 }

@@ -89,7 +89,11 @@ void *netgame_user(const Netgame *g);
 
 /*
  * netgame_submit: a line typed by the local player: a move in the game's
- * notation, or "resign". Lines are queued until it is the player's turn.
+ * notation, or a command: "resign", "draw" (offer), "abort" (before both
+ * sides moved), "takeback" or "takeback N" (ask to undo plies), "accept"
+ * and "decline" (answer the opponent's draw offer or takeback request).
+ * Lines are queued and sent in order when the player is to move (gap
+ * G-MC-1 in docs/protocol.md); accept and decline jump the queue.
  * Errors: TB_E_STATE (a spectator or a bot seat), TB_E_LIMIT (queue full).
  */
 int netgame_submit(Netgame *g, const char *line);

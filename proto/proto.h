@@ -345,6 +345,25 @@ const Core_Position *proto_transcript_position(const Proto_Transcript *t);
 /* The match's status: the board's, or resign, agreement, abort, desync. */
 Core_Status proto_transcript_status(const Proto_Transcript *t);
 
+/* Draw offers one side may make in a match (gap G-MC-2): the next one is
+ * refused with TB_E_LIMIT, so a peer cannot pester its opponent. */
+#define PROTO_DRAW_OFFERS_MAX 3
+
+/* The side with a pending draw offer, or -1 (none, or no match yet). An
+ * offer lapses when its receiver moves and on a takeback. */
+int proto_transcript_draw_offer(const Proto_Transcript *t);
+
+/* Draw offers side (CORE_WHITE or CORE_BLACK) has made so far. */
+int proto_transcript_draw_offers(const Proto_Transcript *t, int side);
+
+/* The side with a pending takeback request, or -1; *plies (may be NULL)
+ * gets the plies it asks to undo (0 when none is pending). */
+int proto_transcript_takeback(const Proto_Transcript *t, uint32_t *plies);
+
+/* 1 when side has made a move in the match (the abort rule), else 0. A
+ * takeback does not clear it. */
+int proto_transcript_moved(const Proto_Transcript *t, int side);
+
 /* Moves on the board now (takebacks removed) and the i-th of them. */
 size_t proto_transcript_moves(const Proto_Transcript *t);
 const Core_Move *proto_transcript_move_at(const Proto_Transcript *t, size_t i);

@@ -29,6 +29,7 @@ struct Proto_Transcript {
     Core_Status ended; /* a match-layer result (resign, agreement, ...) */
     int moved[2];      /* each side has made a move (abort rule) */
     int draw_offer;    /* side with a pending draw offer, or -1 */
+    int draw_offers[2]; /* offers each side made (G-MC-2 limit) */
     int takeback_side; /* side with a pending takeback request, or -1 */
     uint32_t takeback_plies;
     int bye[2];
@@ -268,6 +269,10 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     case PROTO_KIND_DRAW_OFFER:
         if (t->draw_offer != -1)
             return fail(t, TB_E_STATE, "a draw offer is already pending");
+        if (t->draw_offers[side] >= PROTO_DRAW_OFFERS_MAX)
+            return fail(t, TB_E_LIMIT, "%s has made %d draw offers already",
+                        side_name(side), PROTO_DRAW_OFFERS_MAX);
+        t->draw_offers[side]++;
         t->draw_offer = side;
         return 0;
     case PROTO_KIND_DRAW_ACCEPT:
@@ -346,6 +351,28 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     default:
         return fail(t, TB_E_KIND, "unknown kind");
     }
+}
+
+int proto_transcript_draw_offer(const Proto_Transcript *t)
+{
+    return t->count > 0 ? t->draw_offer : -1;
+}
+
+int proto_transcript_draw_offers(const Proto_Transcript *t, int side)
+{
+    return side == 0 || side == 1 ? t->draw_offers[side] : 0;
+}
+
+int proto_transcript_takeback(const Proto_Transcript *t, uint32_t *plies)
+{
+    if (plies != NULL)
+        *plies = t->takeback_side >= 0 ? t->takeback_plies : 0;
+    return t->count > 0 ? t->takeback_side : -1;
+}
+
+int proto_transcript_moved(const Proto_Transcript *t, int side)
+{
+    return side == 0 || side == 1 ? t->moved[side] : 0;
 }
 
 int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
