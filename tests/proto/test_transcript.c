@@ -348,6 +348,37 @@ Test(transcript, draw_offers)
     frames_free(&f);
 }
 
+Test(transcript, draw_offers_are_limited_per_side_and_readable)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    uint32_t plies = 99;
+    cr_assert_eq(proto_transcript_draw_offer(t), -1);
+    cr_assert_eq(proto_transcript_takeback(t, &plies), -1);
+    cr_assert_eq(plies, 0);
+    /* G-MC-2: three offers per side, each declined; the fourth refused. */
+    for (int i = 0; i < PROTO_DRAW_OFFERS_MAX; i++) {
+        cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_OFFER, &f), 0);
+        cr_assert_eq(proto_transcript_draw_offer(t), CORE_WHITE);
+        cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_DECLINE, &f), 0);
+        cr_assert_eq(proto_transcript_draw_offer(t), -1);
+    }
+    cr_assert_eq(proto_transcript_draw_offers(t, CORE_WHITE), 3);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_DRAW_OFFER, &f), TB_E_LIMIT);
+    cr_assert_eq(proto_transcript_draw_offer(t), -1);
+    /* The other side still may. */
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_DRAW_OFFER, &f), 0);
+    cr_assert_eq(proto_transcript_draw_offers(t, CORE_BLACK), 1);
+    cr_assert_eq(proto_transcript_moved(t, CORE_WHITE), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(proto_transcript_moved(t, CORE_WHITE), 1);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
+    cr_assert_eq(proto_transcript_takeback(t, &plies), CORE_WHITE);
+    cr_assert_eq(plies, 1);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
 Test(transcript, resign_and_abort)
 {
     Frames f = {0};

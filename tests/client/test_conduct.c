@@ -1,0 +1,426 @@
+/*
+ * test_conduct.c: match conduct over real processes on 127.0.0.1 (the
+ * binary TABULA_BINARY): every way a network game ends besides the board
+ * (resignation, agreed draw, abort) and takebacks, typed as line-mode
+ * commands into a host and a guest watched by a spectator. Each test
+ * checks that both seats and the spectator print the same events, the
+ * same result and the same final hash, that the hash equals one
+ * recomputed here from the log's moves on a fresh core position, and that
+ * `tabula replay` of the log shows the result. Every wait is bounded and
+ * waits for a printed line, never a fixed time.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netgame.h"
+#include "proto.h"
+#include "tb_error.h"
+
+#define WAIT_MS 30000
+
+typedef struct Proc {
+    pid_t pid;
+    char out[600], err[600];
+    int status;
+    int exited;
+} Proc;
+
+static char dir[256];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tabula-conduct-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+/* Remove the test's directory (only reached when the test passed, so a
+ * failure leaves its outputs for reading). */
+static void remove_dir(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Start TABULA_BINARY with args (NULL-terminated); stdout and stderr go
+ * to DIR/name.out and DIR/name.err (appended, so a restart keeps both). */
+static void start(Proc *p, const char *name, const char *env, char *const *args)
+{
+    char *argv[16];
+    int n = 0;
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
+    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
+    argv[n++] = (char *)TABULA_BINARY;
+    for (int i = 0; args[i] != NULL && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    p->pid = fork();
+    cr_assert_geq(p->pid, 0);
+    if (p->pid == 0) {
+        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fi = open("/dev/null", O_RDONLY);
+        if (chdir(dir) != 0 || fo < 0 || fe < 0 || fi < 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        dup2(fi, 0);
+        if (env != NULL)
+            putenv((char *)env);
+        execv(TABULA_BINARY, argv);
+        _exit(127);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[4][1 << 16];
+    static int k;
+    char *b = buf[k++ % 4];
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (f != NULL) {
+        n = fread(b, 1, sizeof buf[0] - 1, f);
+        fclose(f);
+    }
+    b[n] = '\0';
+    return b;
+}
+
+/* Wait (bounded) until p's stdout holds text; the text after it up to the
+ * end of line goes into val (may be NULL). */
+static void await_line(Proc *p, const char *text, char *val, size_t cap)
+{
+    double until = now_ms() + WAIT_MS;
+    for (;;) {
+        char *s = slurp(p->out), *at = strstr(s, text);
+        if (at != NULL) {
+            if (val != NULL) {
+                at += strlen(text);
+                size_t n = strcspn(at, "\n");
+                cr_assert_lt(n, cap);
+                memcpy(val, at, n);
+                val[n] = '\0';
+            }
+            return;
+        }
+        cr_assert_lt(now_ms(), until, "no '%s' from %s:\n%s\n%s", text, p->out,
+                     s, slurp(p->err));
+        pause_ms(5);
+    }
+}
+
+/* Wait (bounded) for p to exit; returns its exit status. */
+static int finish(Proc *p)
+{
+    double until = now_ms() + WAIT_MS;
+    while (!p->exited) {
+        int st;
+        pid_t r = waitpid(p->pid, &st, WNOHANG);
+        if (r == p->pid) {
+            p->exited = 1;
+            p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            break;
+        }
+        if (now_ms() > until) {
+            kill(p->pid, SIGKILL);
+            waitpid(p->pid, &st, 0);
+            cr_assert_fail("%s did not finish:\n%s", p->out, slurp(p->err));
+        }
+        pause_ms(5);
+    }
+    return p->status;
+}
+
+static void path_of(char *buf, size_t cap, const char *name)
+{
+    snprintf(buf, cap, "%s/%s", dir, name);
+}
+
+/* The final hash recomputed from a log: verify it, replay its moves on a
+ * fresh position of its game, hash the encoding with BLAKE2b-256. */
+static void log_final_hash(const char *name, char hex[PROTO_HASH_HEX])
+{
+    char path[600];
+    uint8_t *buf = NULL, enc[1 << 16], hash[32];
+    size_t len = 0, enc_len = 0;
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    Core_Position *pos = NULL;
+
+    path_of(path, sizeof path, name);
+    cr_assert_eq(proto_read_file(path, &buf, &len), 0, "%s", path);
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
+                 "%s: %s", path, rep.why);
+    cr_assert(rep.ended, "%s has no end record", path);
+    cr_assert_eq(core_position_new(&pos, core_game_find(rep.header.game),
+                                   rep.header.options),
+                 0);
+    for (size_t i = 0; i < proto_transcript_moves(t); i++)
+        cr_assert_eq(core_play(pos, proto_transcript_move_at(t, i)), 0);
+    cr_assert_eq(core_encode(pos, enc, sizeof enc, &enc_len), 0);
+    crypto_generichash(hash, sizeof hash, enc, enc_len, NULL, 0);
+    for (size_t i = 0; i < sizeof hash; i++)
+        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+    core_position_free(pos);
+    proto_transcript_free(t);
+    free(buf);
+}
+
+static void same_files(const char *a, const char *b)
+{
+    char pa[600], pb[600];
+    uint8_t *ba = NULL, *bb = NULL;
+    size_t la = 0, lb = 0;
+    path_of(pa, sizeof pa, a);
+    path_of(pb, sizeof pb, b);
+    cr_assert_eq(proto_read_file(pa, &ba, &la), 0, "%s", pa);
+    cr_assert_eq(proto_read_file(pb, &bb, &lb), 0, "%s", pb);
+    cr_assert(la == lb && memcmp(ba, bb, la) == 0, "%s and %s differ", a, b);
+    free(ba);
+    free(bb);
+}
+
+/* Start TABULA_BINARY with args whose standard input is a pipe; *wfd
+ * gets the pipe's writing end. */
+static void start_piped(Proc *p, const char *name, char *const *args, int *wfd)
+{
+    int in[2];
+    char *argv[16];
+    int n = 0;
+    cr_assert_eq(pipe(in), 0);
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
+    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
+    argv[n++] = (char *)TABULA_BINARY;
+    for (int i = 0; args[i] != NULL && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    p->pid = fork();
+    cr_assert_geq(p->pid, 0);
+    if (p->pid == 0) {
+        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (chdir(dir) != 0 || fo < 0 || fe < 0)
+            _exit(127);
+        dup2(in[0], 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        close(in[1]);
+        execv(TABULA_BINARY, argv);
+        _exit(127);
+    }
+    close(in[0]);
+    *wfd = in[1];
+}
+
+/* Type one line into a player's standard input. */
+static void type(int fd, const char *line)
+{
+    size_t n = strlen(line);
+    cr_assert_eq(write(fd, line, n), (ssize_t)n);
+    cr_assert_eq(write(fd, "\n", 1), 1);
+}
+
+typedef struct Match {
+    Proc host, guest, spec;
+    int hin, gin; /* -1 for a bot guest */
+} Match;
+
+/* A Laska match: the host types (line mode), the guest types or is a
+ * level-1 bot, a spectator watches; all three keep logs. */
+static void open_match(Match *m, int guest_bot)
+{
+    char invite[40], watch[40], addr[64];
+    make_dir();
+    char *ha[] = {"host", "laska", "--log", "h.log", NULL};
+    start_piped(&m->host, "host", ha, &m->hin);
+    await_line(&m->host, "invite: ", invite, sizeof invite);
+    await_line(&m->host, "watch: ", watch, sizeof watch);
+    await_line(&m->host, "lobby: ", addr, sizeof addr);
+    char *sa[] = {"spectate", watch, "--lobby", addr, "--log", "s.log", NULL};
+    start(&m->spec, "spec", NULL, sa);
+    m->gin = -1;
+    if (guest_bot) {
+        char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                      "g.log", NULL};
+        start(&m->guest, "guest", NULL, ga);
+    } else {
+        char *ga[] = {"join", invite, "--lobby", addr, "--log", "g.log",
+                      NULL};
+        start_piped(&m->guest, "guest", ga, &m->gin);
+    }
+    await_line(&m->host, "match: laska", NULL, 0);
+    await_line(&m->spec, "match: laska", NULL, 0);
+}
+
+/* One line every process printed (the spectator included). */
+static void all_print(Match *m, const char *text)
+{
+    await_line(&m->host, text, NULL, 0);
+    await_line(&m->guest, text, NULL, 0);
+    await_line(&m->spec, text, NULL, 0);
+}
+
+/* The match ended with result (as printed: "1/2-1/2 (agreement)") on
+ * all three, one final hash equal to the log's recomputed one, identical
+ * logs, and `tabula replay` of the host's log shows both. */
+static void close_match(Match *m, const char *result)
+{
+    char h[80], g[80], s[80], want[PROTO_HASH_HEX], line[120], cmd[900];
+    cr_assert_eq(finish(&m->guest), 0, "%s", slurp(m->guest.err));
+    cr_assert_eq(finish(&m->spec), 0, "%s", slurp(m->spec.err));
+    cr_assert_eq(finish(&m->host), 0, "%s", slurp(m->host.err));
+    close(m->hin);
+    if (m->gin >= 0)
+        close(m->gin);
+    snprintf(line, sizeof line, "result: %s\n", result);
+    cr_assert_not_null(strstr(slurp(m->host.out), line), "%s",
+                       slurp(m->host.out));
+    cr_assert_not_null(strstr(slurp(m->guest.out), line), "%s",
+                       slurp(m->guest.out));
+    cr_assert_not_null(strstr(slurp(m->spec.out), line), "%s",
+                       slurp(m->spec.out));
+    await_line(&m->host, "final-hash: ", h, sizeof h);
+    await_line(&m->guest, "final-hash: ", g, sizeof g);
+    await_line(&m->spec, "final-hash: ", s, sizeof s);
+    log_final_hash("h.log", want);
+    cr_assert_str_eq(h, want);
+    cr_assert_str_eq(g, want);
+    cr_assert_str_eq(s, want);
+    same_files("h.log", "g.log");
+    same_files("h.log", "s.log");
+    snprintf(cmd, sizeof cmd, "'%s' replay '%s/h.log' > '%s/replay.out' 2>&1",
+             TABULA_BINARY, dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    char rp[600];
+    path_of(rp, sizeof rp, "replay.out");
+    char *out = slurp(rp);
+    cr_assert_not_null(strstr(out, line), "%s", out);
+    snprintf(line, sizeof line, "final-hash: %s\n", want);
+    cr_assert_not_null(strstr(out, line), "%s", out);
+    remove_dir();
+}
+
+/* In Laska every first move allows one capture: c3-d4 e5xc3, then
+ * White recaptures b2xd4 (`tabula moves laska c3-d4 e5xc3`). */
+
+Test(conduct, resign_ends_the_game_alike_everywhere)
+{
+    Match m;
+    open_match(&m, 0);
+    type(m.hin, "c3-d4");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    type(m.gin, "e5xc3");
+    await_line(&m.host, "2. black e5xc3", NULL, 0);
+    type(m.hin, "resign");
+    all_print(&m, "white resigns");
+    close_match(&m, "0-1 (resign)");
+}
+
+Test(conduct, draw_offer_stands_through_the_offerers_move_and_is_accepted)
+{
+    Match m;
+    open_match(&m, 0);
+    /* Refused while nothing is offered. */
+    type(m.gin, "accept");
+    await_line(&m.guest, "refused: 'accept': no offer", NULL, 0);
+    type(m.hin, "draw");
+    type(m.hin, "c3-d4");
+    all_print(&m, "white offers a draw");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    type(m.gin, "decline");
+    all_print(&m, "black declines the draw");
+    type(m.gin, "e5xc3");
+    await_line(&m.host, "2. black e5xc3", NULL, 0);
+    type(m.hin, "draw");
+    type(m.hin, "b2xd4");
+    await_line(&m.guest, "3. white b2xd4", NULL, 0);
+    type(m.gin, "accept");
+    all_print(&m, "black accepts the draw");
+    close_match(&m, "1/2-1/2 (agreement)");
+}
+
+Test(conduct, abort_before_both_sides_moved)
+{
+    Match m;
+    open_match(&m, 0);
+    type(m.hin, "c3-d4");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    type(m.gin, "abort");
+    all_print(&m, "black aborts the game");
+    close_match(&m, "aborted (abort)");
+}
+
+Test(conduct, takeback_declined_then_accepted_replays_without_desync)
+{
+    Match m;
+    open_match(&m, 0);
+    type(m.hin, "c3-d4");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    type(m.gin, "e5xc3");
+    await_line(&m.host, "2. black e5xc3", NULL, 0);
+    /* Both have moved: abort is refused. */
+    type(m.hin, "abort");
+    await_line(&m.host, "refused: 'abort'", NULL, 0);
+    type(m.hin, "takeback");
+    all_print(&m, "white asks to take back 2 plies");
+    type(m.gin, "decline");
+    all_print(&m, "black declines the takeback");
+    type(m.hin, "takeback 1");
+    all_print(&m, "white asks to take back 1 ply");
+    type(m.gin, "accept");
+    all_print(&m, "black accepts the takeback: back to ply 1, black to move");
+    /* Black plays the only move again and then takes back its own. */
+    type(m.gin, "e5xc3");
+    await_line(&m.host, "black accepts the takeback", NULL, 0);
+    type(m.hin, "b2xd4");
+    await_line(&m.guest, "3. white b2xd4", NULL, 0);
+    type(m.gin, "takeback");
+    all_print(&m, "black asks to take back 2 plies");
+    type(m.hin, "accept");
+    all_print(&m, "white accepts the takeback: back to ply 1, black to move");
+    type(m.gin, "e5xc3");
+    await_line(&m.spec, "white accepts the takeback", NULL, 0);
+    type(m.hin, "b2xd4");
+    await_line(&m.guest, "white b2xd4", NULL, 0);
+    type(m.gin, "resign");
+    all_print(&m, "black resigns");
+    close_match(&m, "1-0 (resign)");
+}
+
+Test(conduct, bot_declines_a_takeback)
+{
+    Match m;
+    open_match(&m, 1);
+    type(m.hin, "c3-d4");
+    await_line(&m.host, "2. black e5xc3", NULL, 0);
+    type(m.hin, "takeback");
+    all_print(&m, "black declines the takeback");
+    type(m.hin, "resign");
+    all_print(&m, "white resigns");
+    close_match(&m, "0-1 (resign)");
+}
