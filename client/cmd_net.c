@@ -25,14 +25,18 @@
 
 static const char host_help[] =
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
-    "                        [--options OPTS] [--seed S] [--delay MS]\n"
+    "                        [--options OPTS] [--clock BASE+INC] [--seed S]\n"
+    "                        [--delay MS]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
     "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
     "soon as the room exists, then each ply, and at the end 'result: ...'\n"
     "and 'final-hash: HEX'. Without --lobby an embedded lobby listens on a\n"
     "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
-    "input, one per line ('resign' resigns). --log FILE writes the match\n"
+    "input, one per line, with the commands resign, draw, accept, decline,\n"
+    "abort, takeback [N], claim win, claim draw (docs/usage.md).\n"
+    "--clock BASE+INC plays with a Fischer clock: BASE seconds each, INC\n"
+    "seconds added after each move (e.g. 300+5). --log FILE writes the match\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
     "move, so people can follow the game.\n";
@@ -239,6 +243,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     const char *lobby = NULL;
     int rc;
 
+    const char *clock = NULL;
+    char opts[PROTO_OPTIONS_MAX + 1];
+
     memset(&cfg, 0, sizeof cfg);
     memset(&r, 0, sizeof r);
     cfg.role = role;
@@ -282,6 +289,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--options") == 0 &&
                    i + 1 < argc) {
             cfg.options = argv[++i];
+        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--clock") == 0 &&
+                   i + 1 < argc) {
+            clock = argv[++i];
         } else if (a[0] != '-' && role == LOBBY_ROLE_HOST &&
                    cfg.game == NULL) {
             if ((cfg.game = cli_game(cmd, a)) == NULL)
@@ -295,6 +305,21 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             fputs(help, stderr);
             return CLI_EXIT_USAGE;
         }
+    }
+    if (clock != NULL) {
+        uint32_t b = 0, inc = 0;
+        char rest[PROTO_OPTIONS_MAX + 1];
+        int n = snprintf(opts, sizeof opts, "%s%sclock=%s", cfg.options,
+                         cfg.options[0] ? "," : "", clock);
+        if (n < 0 || (size_t)n >= sizeof opts ||
+            proto_clock_split(opts, &b, &inc, rest, sizeof rest) != 0 ||
+            strstr(cfg.options, "clock=") != NULL) {
+            fprintf(stderr, "tabula %s: bad clock '%s' (BASE+INC in seconds, "
+                            "BASE 1..86400, INC 0..3600, e.g. 300+5)\n",
+                    cmd, cli_token(clock));
+            return CLI_EXIT_USAGE;
+        }
+        cfg.options = opts;
     }
     if ((role == LOBBY_ROLE_HOST && cfg.game == NULL) ||
         (role != LOBBY_ROLE_HOST && cfg.code == NULL)) {

@@ -288,7 +288,7 @@ static int export_log(const char *path, const Proto_Transcript *t,
     int rc;
 
     if (moves == NULL ||
-        core_position_new(&initial, g, start->body.start.options) != 0) {
+        core_position_new(&initial, g, proto_transcript_game_options(t)) != 0) {
         free(moves);
         fprintf(stderr, "tabula replay: cannot export\n");
         return CLI_EXIT_FAIL;
@@ -307,8 +307,8 @@ static int export_log(const char *path, const Proto_Transcript *t,
     put_tag(out, "Site", "tabula");
     put_tag(out, "Date", date);
     put_tag(out, "Game", core_game_name(g));
-    if (start->body.start.options[0] != '\0')
-        put_tag(out, "Options", start->body.start.options);
+    if (proto_transcript_game_options(t)[0] != '\0')
+        put_tag(out, "Options", proto_transcript_game_options(t));
     proto_fingerprint(start->body.start.white, fp);
     put_tag(out, "White", fp);
     proto_fingerprint(start->body.start.black, fp);
@@ -403,7 +403,7 @@ static void keep_log_game(Replay *r, const Proto_Transcript *t)
     for (size_t i = 0; i < proto_transcript_moves(t); i++)
         if (keep_move(r, proto_transcript_move_at(t, i)) != 0)
             return;
-    if (core_position_new(&r->start, g, start->body.start.options) != 0) {
+    if (core_position_new(&r->start, g, proto_transcript_game_options(t)) != 0) {
         r->start = NULL;
         return;
     }

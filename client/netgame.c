@@ -37,6 +37,17 @@
 /* Envelopes a seat keeps: far above any game (moves end by the rules),
  * a bound on what a peer spamming chat could make us hold. */
 #define NG_FRAMES_MAX 65536
+/* Clocks (G-MC-6, G-MC-7): the opponent's reported time used per move is
+ * accepted down to what we measured minus this lag allowance; a flag is
+ * claimed this long after the opponent's time ran out by our measure, so
+ * a move sent in its last moment is not raced by the claim. */
+#define NG_LAG_MS 500
+#define NG_FLAG_GRACE_MS 1000
+#define NG_CLOCK_TICK_MS 50
+/* The absence countdown (G-MC-9): without a clock 60 s; with one a tenth
+ * of base + 40 increments, at least 10 s and at most 60 s. */
+#define NG_ABSENT_MS 60000
+#define NG_ABSENT_MIN_MS 10000
 
 typedef struct Ng_Frame {
     uint8_t *env; /* envelope without prefix */
@@ -95,6 +106,19 @@ struct Netgame {
     Netgame_Result result;
     uint8_t room_host[PROTO_KEY_BYTES]; /* host key the welcome named */
     int room_host_known;
+    /* clocks: our view of both sides' time left when the turn began */
+    uv_timer_t clock_timer;
+    uint32_t clk_base, clk_inc;
+    int64_t left[2]; /* ms */
+    double turn_at;  /* cli_now() when the side to move began */
+    int clock_on;
+    int flag_sent, own_flag_said;
+    int clock_lie; /* test switch TABULA_TEST_CLOCK_LIE */
+    /* the opponent's absence */
+    double absent_at; /* 0: present */
+    uint32_t absent_ms;
+    uint32_t absent_env_ms; /* test switch TABULA_TEST_ABSENCE_MS */
+    int absent_said;
 };
 
 static void step_soon(Netgame *g);
@@ -440,6 +464,165 @@ static int send_msg(Netgame *g, Proto_Message *m)
     return log_frame(g, g->frames[g->nframes - 1].env, env_len);
 }
 
+/* ---- clocks ---------------------------------------------------------- */
+
+static void on_clock_timer(uv_timer_t *h);
+
+/* The clock after the match start (or a resume): both sides' time left
+ * from the transcript's signed readings, the turn starting now. */
+static void clock_begin(Netgame *g)
+{
+    g->clk_base = proto_transcript_clock(g->t, &g->clk_inc);
+    if (g->clk_base == 0 || g->clock_on)
+        return;
+    for (int x = 0; x < 2; x++) {
+        uint32_t a = proto_transcript_clock_view(g->t, 0, x);
+        uint32_t b = proto_transcript_clock_view(g->t, 1, x);
+        g->left[x] = a < b ? a : b;
+    }
+    g->turn_at = cli_now();
+    g->clock_on = 1;
+    if (g->timers_open)
+        uv_timer_start(&g->clock_timer, on_clock_timer, NG_CLOCK_TICK_MS,
+                       NG_CLOCK_TICK_MS);
+}
+
+static int64_t ms_since(double at)
+{
+    return (int64_t)((cli_now() - at) * 1000.0);
+}
+
+static void show_clock(Netgame *g)
+{
+    say(g, "clock: white %lld.%03lld s, black %lld.%03lld s\n",
+        (long long)(g->left[0] / 1000), (long long)(g->left[0] % 1000),
+        (long long)(g->left[1] / 1000), (long long)(g->left[1] % 1000));
+}
+
+/* A move by mover carried readings m: take them, checking the
+ * opponent's against our own measurement (a player's view), or as
+ * signed (a spectator's, or our own move). */
+static void clock_after_move(Netgame *g, int mover, const Proto_Message *m)
+{
+    if (!g->clock_on || !m->body.move.has_clock)
+        return;
+    int me = my_side(g);
+    if (me >= 0 && mover != me) {
+        int64_t measured = ms_since(g->turn_at);
+        int64_t claimed = g->left[mover] + g->clk_inc - m->body.move.own_ms;
+        if (claimed < measured - NG_LAG_MS) {
+            int64_t fixed = g->left[mover] - (measured - NG_LAG_MS) +
+                            g->clk_inc;
+            if (fixed < 0)
+                fixed = 0;
+            say(g, "clock: %s claims %u ms left after using %lld ms; "
+                   "measured %lld ms, lag allowance %d ms: corrected to "
+                   "%lld ms\n",
+                mover == CORE_WHITE ? "white" : "black", m->body.move.own_ms,
+                (long long)claimed, (long long)measured, NG_LAG_MS,
+                (long long)fixed);
+            g->left[mover] = fixed;
+        } else {
+            g->left[mover] = m->body.move.own_ms;
+        }
+    } else if (me >= 0) {
+        g->left[mover] = m->body.move.own_ms;
+    } else {
+        g->left[mover] = m->body.move.own_ms;
+        g->left[1 - mover] = m->body.move.opp_ms;
+    }
+    g->turn_at = cli_now();
+    g->flag_sent = g->own_flag_said = 0;
+    show_clock(g);
+}
+
+/* Fill the clock readings of our move; TB_E_STATE when our time ran out
+ * (the move is not sent: the opponent claims the flag). */
+static int clock_for_move(Netgame *g, Proto_Message *m)
+{
+    if (!g->clock_on)
+        return 0;
+    int me = my_side(g);
+    int64_t used = ms_since(g->turn_at);
+    if (used >= g->left[me])
+        return TB_E_STATE;
+    if (g->clock_lie)
+        used = 0; /* test switch: claim no time used */
+    int64_t own = g->left[me] - used + g->clk_inc;
+    m->body.move.has_clock = 1;
+    m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
+    m->body.move.opp_ms = (uint32_t)(g->left[1 - me] > 0 ? g->left[1 - me]
+                                                          : 0);
+    return 0;
+}
+
+static void show_conduct(Netgame *g, const Proto_Message *m);
+
+static void on_clock_timer(uv_timer_t *h)
+{
+    Netgame *g = h->data;
+    if (g->done || g->closing || !started(g) || over(g) || g->desync)
+        return;
+    int me = my_side(g);
+    const Core_Position *pos = proto_transcript_position(g->t);
+    int x = core_side_to_move(pos);
+    int64_t el = ms_since(g->turn_at);
+    if (me >= 0 && g->absent_at != 0 && !g->absent_said &&
+        ms_since(g->absent_at) >= g->absent_ms) {
+        g->absent_said = 1;
+        say(g, "absent: the opponent has been gone %u s: type 'claim win' "
+               "or 'claim draw'\n", g->absent_ms / 1000);
+    }
+    if (!g->clock_on || me < 0)
+        return;
+    if (x == me && el >= g->left[me] && !g->own_flag_said) {
+        g->own_flag_said = 1;
+        say(g, "time: your time is up\n");
+    }
+    if (x != me && el >= g->left[x] + NG_FLAG_GRACE_MS && !g->flag_sent &&
+        lobby_client_connected(g->lc)) {
+        Proto_Message m;
+        proto_message_init(&m, PROTO_KIND_FLAG, &g->id);
+        m.body.flag.ply = core_ply(pos);
+        m.body.flag.elapsed = (uint32_t)el;
+        g->flag_sent = 1;
+        if (send_msg(g, &m) != 0)
+            warn(g, "flag claim refused: %s\n", proto_transcript_why(g->t));
+        else
+            show_conduct(g, &m);
+        step_soon(g);
+    }
+}
+
+int64_t netgame_clock_left(const Netgame *g, int side)
+{
+    if (!g->clock_on || side < 0 || side > 1)
+        return -1;
+    int64_t left = g->left[side];
+    if (!over(g) && !g->desync &&
+        core_side_to_move(proto_transcript_position(g->t)) == side)
+        left -= ms_since(g->turn_at);
+    return left > 0 ? left : 0;
+}
+
+int netgame_draw_offer(const Netgame *g)
+{
+    return proto_transcript_draw_offer(g->t);
+}
+
+int netgame_takeback(const Netgame *g, uint32_t *plies)
+{
+    return proto_transcript_takeback(g->t, plies);
+}
+
+int64_t netgame_absence_left(const Netgame *g)
+{
+    if (g->absent_at == 0 || my_side(g) < 0)
+        return -1;
+    int64_t left = (int64_t)g->absent_ms - ms_since(g->absent_at);
+    return left > 0 ? left : 0;
+}
+
 /* ---- plies and results ----------------------------------------------- */
 
 static void show_ply(Netgame *g, const Proto_Envelope *e)
@@ -546,7 +729,7 @@ static void write_report(Netgame *g)
             g->log_path[0] ? g->log_path : "(none)");
     Core_Position *pos = NULL;
     if (core_position_new(&pos, core_game_find(st->body.start.game),
-                          st->body.start.options) == 0) {
+                          proto_transcript_game_options(g->t)) == 0) {
         for (size_t i = 0; i < proto_transcript_moves(g->t); i++) {
             char text[CORE_NOTATION_MAX];
             const Core_Move *mv = proto_transcript_move_at(g->t, i);
@@ -610,6 +793,8 @@ static int play_move(Netgame *g, const Core_Move *mv)
     if (rc == 0)
         rc = proto_state_hash(after, m.body.move.hash);
     core_position_free(after);
+    if (rc == 0 && (rc = clock_for_move(g, &m)) != 0)
+        say(g, "refused: your time is up\n");
     if (rc != 0)
         return rc;
     if (g->perturb_ply != 0 && g->perturbed == NULL &&
@@ -650,6 +835,7 @@ static int play_move(Netgame *g, const Core_Move *mv)
     memset(&e, 0, sizeof e);
     e.msg = m;
     show_ply(g, &e);
+    clock_after_move(g, my_side(g), &m);
     return 0;
 }
 
@@ -720,6 +906,8 @@ static int bot_start(Netgame *g)
     return 0; /* the move comes from bot_after */
 }
 
+static const char *side_word(int side);
+
 static const char *side_word(int side)
 {
     return side == CORE_WHITE ? "white" : side == CORE_BLACK ? "black" : "?";
@@ -758,12 +946,22 @@ static void show_conduct(Netgame *g, const Proto_Message *m)
         if (proto_state_hash(pos, hash) == 0)
             proto_hex(hash, sizeof hash, hex);
         g->result.plies = core_ply(pos);
+        g->turn_at = cli_now(); /* G-MC-8: clocks keep their time */
         say(g, "%s accepts the takeback: back to ply %u, %s to move, %.16s\n",
             who, core_ply(pos), side_word(core_side_to_move(pos)), hex);
         break;
     }
     case PROTO_KIND_TAKEBACK_DECLINE:
         say(g, "%s declines the takeback\n", who);
+        break;
+    case PROTO_KIND_FLAG:
+        say(g, "%s claims the flag: %s's time is up after %u ms\n", who,
+            side_word(core_side_to_move(proto_transcript_position(g->t))),
+            m->body.flag.elapsed);
+        break;
+    case PROTO_KIND_CLAIM:
+        say(g, "%s claims %s: the opponent is absent\n", who,
+            m->body.claim.what == PROTO_CLAIM_DRAW ? "a draw" : "the win");
         break;
     default:
         break;
@@ -798,7 +996,8 @@ static uint32_t takeback_plies(const Netgame *g, int side)
     Core_Position *pos = NULL;
     size_t last = SIZE_MAX;
     if (st == NULL ||
-        core_position_new(&pos, g->game, st->body.start.options) != 0)
+        core_position_new(&pos, g->game,
+                          proto_transcript_game_options(g->t)) != 0)
         return 0;
     for (size_t i = 0; i < n; i++) {
         if (core_side_to_move(pos) == side)
@@ -829,6 +1028,21 @@ static int do_line(Netgame *g, const char *line, int my_turn)
     char word[16];
     unsigned n = 0;
 
+    if (strcmp(line, "claim win") == 0 || strcmp(line, "claim draw") == 0) {
+        if (netgame_absence_left(g) != 0) {
+            say(g, "refused: '%s': the opponent is not absent long enough\n",
+                line);
+            return 1;
+        }
+        Proto_Message m;
+        proto_message_init(&m, PROTO_KIND_CLAIM, &g->id);
+        m.body.claim.what = line[6] == 'd' ? PROTO_CLAIM_DRAW : PROTO_CLAIM_WIN;
+        if (send_msg(g, &m) != 0)
+            say(g, "refused: '%s': %s\n", line, proto_transcript_why(g->t));
+        else
+            show_conduct(g, &m);
+        return 1;
+    }
     if (strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0) {
         int yes = line[0] == 'a';
         if (tb == 1 - side)
@@ -930,7 +1144,8 @@ static int take_turn(Netgame *g, int my_turn)
     for (size_t k = 0; k < g->line_count; k++) {
         size_t i = (g->line_head + k) % NG_LINES_MAX;
         if (strcmp(g->lines[i], "accept") != 0 &&
-            strcmp(g->lines[i], "decline") != 0)
+            strcmp(g->lines[i], "decline") != 0 &&
+            strncmp(g->lines[i], "claim ", 6) != 0)
             continue;
         if (!do_line(g, g->lines[i], my_turn))
             break;
@@ -1024,6 +1239,8 @@ static void done(Netgame *g)
     if (g->done)
         return;
     g->done = 1;
+    if (g->timers_open)
+        uv_timer_stop(&g->clock_timer);
     if (g->lc != NULL)
         lobby_client_close(g->lc);
     if (g->hooks.on_done)
@@ -1158,6 +1375,7 @@ static int on_hello(Netgame *g, Lobby_Role from, const Proto_Envelope *e)
         proto_fingerprint(e->msg.sender, fp);
         say(g, "match: %s, you are white, opponent %s\n",
             core_game_name(g->game), fp);
+        clock_begin(g);
     }
     return rc;
 }
@@ -1223,11 +1441,15 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data, size_t len)
             my_side(g) == CORE_WHITE ? " (you)" : "", fp2,
             my_side(g) == CORE_BLACK ? " (you)" : "");
         log_open(g);
+        clock_begin(g);
     } else {
         log_frame(g, data, len);
     }
-    if (e.msg.kind == PROTO_KIND_MOVE)
+    if (e.msg.kind == PROTO_KIND_MOVE) {
         show_ply(g, &e);
+        clock_after_move(g, proto_transcript_side_of(g->t, e.msg.sender),
+                         &e.msg);
+    }
     if (rc == TB_E_DESYNC && !g->desync) {
         g->desync = 1;
         g->detected = 1;
@@ -1345,6 +1567,34 @@ static void on_presence(Lobby_Client *c, Lobby_Role seat, int present)
     if (g->cfg.role == LOBBY_ROLE_SPECTATOR || seat != g->cfg.role)
         say(g, "lobby: %s %s\n", seat == LOBBY_ROLE_HOST ? "host" : "guest",
             present ? "present" : "gone (waiting for it to come back)");
+    if (g->cfg.role == LOBBY_ROLE_SPECTATOR || seat == g->cfg.role)
+        return;
+    if (present) {
+        g->absent_at = 0;
+        return;
+    }
+    if (!started(g) || over(g))
+        return;
+    /* G-MC-9: the countdown before the present player may claim. */
+    uint32_t ms = g->absent_env_ms, inc32 = 0;
+    if (ms == 0) {
+        uint64_t base = proto_transcript_clock(g->t, &inc32), inc = inc32;
+        ms = NG_ABSENT_MS;
+        if (base != 0) {
+            uint64_t scaled = (base + 40 * inc) / 10;
+            ms = (uint32_t)(scaled < NG_ABSENT_MIN_MS ? NG_ABSENT_MIN_MS
+                            : scaled > NG_ABSENT_MS  ? NG_ABSENT_MS
+                                                     : scaled);
+        }
+    }
+    g->absent_ms = ms;
+    g->absent_at = cli_now();
+    g->absent_said = 0;
+    if (g->timers_open && !uv_is_active((uv_handle_t *)&g->clock_timer))
+        uv_timer_start(&g->clock_timer, on_clock_timer, NG_CLOCK_TICK_MS,
+                       NG_CLOCK_TICK_MS);
+    say(g, "absent: the opponent left; you may claim the win or a draw in "
+           "%u.%03u s unless it returns\n", ms / 1000, ms % 1000);
 }
 
 static void on_retry(uv_timer_t *h)
@@ -1422,6 +1672,11 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     if ((env = getenv("TABULA_TEST_DESYNC_PLY")) != NULL &&
         cfg->role != LOBBY_ROLE_SPECTATOR)
         g->perturb_ply = (uint32_t)strtoul(env, NULL, 10);
+    if ((env = getenv("TABULA_TEST_CLOCK_LIE")) != NULL &&
+        strcmp(env, "1") == 0 && cfg->role != LOBBY_ROLE_SPECTATOR)
+        g->clock_lie = 1;
+    if ((env = getenv("TABULA_TEST_ABSENCE_MS")) != NULL)
+        g->absent_env_ms = (uint32_t)strtoul(env, NULL, 10);
     g->buf = malloc(NG_FRAME_CAP);
     rc = g->buf == NULL ? TB_E_NOMEM : proto_transcript_new(&g->t, NULL);
     if (rc == 0 && net_addr_parse(g->lobby, &g->addr) != 0) {
@@ -1470,9 +1725,12 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     uv_timer_init(loop, &g->retry_timer);
     uv_timer_init(loop, &g->wait_timer);
     uv_timer_init(loop, &g->bot_timer);
+    uv_timer_init(loop, &g->clock_timer);
     g->step_timer.data = g->retry_timer.data = g->wait_timer.data = g;
-    g->bot_timer.data = g;
+    g->bot_timer.data = g->clock_timer.data = g;
     g->timers_open = 1;
+    if (started(g))
+        clock_begin(g);
     uint64_t from_seq = 0;
     seq_open(g, &from_seq);
     if (!resumed || !started(g)) {
@@ -1532,10 +1790,11 @@ void netgame_free(Netgame *g)
     }
     /* The timers live inside g: it goes with the last close callback. */
     g->timers_open = 0;
-    g->closing_timers = 4 + g->bot_busy;
+    g->closing_timers = 5 + g->bot_busy;
     g->freed = 1;
     uv_close((uv_handle_t *)&g->bot_timer, timer_closed);
     uv_close((uv_handle_t *)&g->step_timer, timer_closed);
     uv_close((uv_handle_t *)&g->retry_timer, timer_closed);
     uv_close((uv_handle_t *)&g->wait_timer, timer_closed);
+    uv_close((uv_handle_t *)&g->clock_timer, timer_closed);
 }

@@ -91,7 +91,8 @@ void *netgame_user(const Netgame *g);
  * netgame_submit: a line typed by the local player: a move in the game's
  * notation, or a command: "resign", "draw" (offer), "abort" (before both
  * sides moved), "takeback" or "takeback N" (ask to undo plies), "accept"
- * and "decline" (answer the opponent's draw offer or takeback request).
+ * and "decline" (answer the opponent's draw offer or takeback request),
+ * "claim win" and "claim draw" (after the absence countdown).
  * Lines are queued and sent in order when the player is to move (gap
  * G-MC-1 in docs/protocol.md); accept and decline jump the queue.
  * Errors: TB_E_STATE (a spectator or a bot seat), TB_E_LIMIT (queue full).
@@ -110,6 +111,21 @@ const Netgame_Result *netgame_result(const Netgame *g);
 
 /* netgame_transcript: the match transcript (never NULL). */
 const Proto_Transcript *netgame_transcript(const Netgame *g);
+
+/*
+ * State for a front end (the TUI). netgame_clock_left: ms left to side
+ * (CORE_WHITE or CORE_BLACK) as this seat sees it, ticking for the side
+ * to move; -1 in a match without a clock. netgame_draw_offer: the side
+ * whose draw offer stands, or -1. netgame_takeback: the side whose
+ * takeback request waits for an answer (or -1), *plies (may be NULL) the
+ * plies asked. netgame_absence_left: ms until the present player may
+ * claim against an absent opponent (0: it may now; -1: the opponent is
+ * present, or a spectator).
+ */
+int64_t netgame_clock_left(const Netgame *g, int side);
+int netgame_draw_offer(const Netgame *g);
+int netgame_takeback(const Netgame *g, uint32_t *plies);
+int64_t netgame_absence_left(const Netgame *g);
 
 /* netgame_free: close the connection and free (run the loop after). */
 void netgame_free(Netgame *g);

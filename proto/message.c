@@ -27,6 +27,8 @@ static const char *const kind_names[PROTO_KIND_COUNT_] = {
     [PROTO_KIND_DESYNC] = "desync",
     [PROTO_KIND_CHAT] = "chat",
     [PROTO_KIND_BYE] = "bye",
+    [PROTO_KIND_FLAG] = "flag",
+    [PROTO_KIND_CLAIM] = "claim",
 };
 
 const char *proto_kind_name(int kind)
@@ -173,11 +175,26 @@ static int put_body(Wire_Writer *w, const Proto_Message *m)
         proto__w_uint(w, m->body.start.started);
         break;
     case PROTO_KIND_MOVE:
-        proto__w_array(w, 3);
+        proto__w_array(w, m->body.move.has_clock ? 5 : 3);
         proto__w_uint(w, m->body.move.ply);
         rc = put_text(w, m->body.move.move, CORE_NOTATION_MAX - 1,
                       PROTO_CHARS_MOVE, 0);
         proto__w_bin(w, m->body.move.hash, PROTO_HASH_BYTES);
+        if (m->body.move.has_clock) {
+            proto__w_uint(w, m->body.move.own_ms);
+            proto__w_uint(w, m->body.move.opp_ms);
+        }
+        break;
+    case PROTO_KIND_FLAG:
+        proto__w_array(w, 2);
+        proto__w_uint(w, m->body.flag.ply);
+        proto__w_uint(w, m->body.flag.elapsed);
+        break;
+    case PROTO_KIND_CLAIM:
+        if (m->body.claim.what > PROTO_CLAIM_DRAW)
+            return TB_E_FORMAT;
+        proto__w_array(w, 1);
+        proto__w_uint(w, m->body.claim.what);
         break;
     case PROTO_KIND_STATE_CHECK:
         proto__w_array(w, 2);
@@ -359,6 +376,22 @@ static int get_body(Wire_Reader *r, Proto_Message *m)
         get_text(r, m->body.move.move, CORE_NOTATION_MAX - 1, PROTO_CHARS_MOVE,
                  0, "move");
         get_fixed(r, m->body.move.hash, PROTO_HASH_BYTES, "state hash");
+        if (r->err == 0 && r->i < r->n) {
+            m->body.move.has_clock = 1;
+            m->body.move.own_ms =
+                (uint32_t)proto__r_uint(r, UINT32_MAX, "own clock");
+            m->body.move.opp_ms =
+                (uint32_t)proto__r_uint(r, UINT32_MAX, "opponent clock");
+        }
+        break;
+    case PROTO_KIND_FLAG:
+        m->body.flag.ply = (uint32_t)proto__r_uint(r, UINT32_MAX, "ply");
+        m->body.flag.elapsed =
+            (uint32_t)proto__r_uint(r, UINT32_MAX, "elapsed");
+        break;
+    case PROTO_KIND_CLAIM:
+        m->body.claim.what =
+            (uint32_t)proto__r_uint(r, PROTO_CLAIM_DRAW, "claim");
         break;
     case PROTO_KIND_STATE_CHECK:
         m->body.check.ply = (uint32_t)proto__r_uint(r, UINT32_MAX, "ply");

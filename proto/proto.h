@@ -158,8 +158,14 @@ typedef enum Proto_Kind {
     PROTO_KIND_DESYNC = 13, /* carries the sender's whole state */
     PROTO_KIND_CHAT = 14,
     PROTO_KIND_BYE = 15,
+    PROTO_KIND_FLAG = 16,  /* the opponent's time ran out (G-MC-7) */
+    PROTO_KIND_CLAIM = 17, /* win or draw against an absent opponent */
     PROTO_KIND_COUNT_
 } Proto_Kind;
+
+/* What a CLAIM asks for. */
+#define PROTO_CLAIM_WIN 0
+#define PROTO_CLAIM_DRAW 1
 
 /* "move", "draw-offer", ...; "unknown" outside the list. */
 const char *proto_kind_name(int kind);
@@ -192,11 +198,26 @@ typedef struct Proto_Message {
             uint8_t black[PROTO_KEY_BYTES];
             uint64_t started; /* Unix seconds, as the starter's clock says */
         } start;
-        struct {          /* MOVE: [ply, notation, state hash after the move] */
+        struct {          /* MOVE: [ply, notation, state hash after the move]
+                             or, in a match with a clock, [ply, notation,
+                             hash, own ms, opponent ms] (G-MC-6) */
             uint32_t ply; /* 1 for the first move of the game */
             char move[CORE_NOTATION_MAX];
             uint8_t hash[PROTO_HASH_BYTES];
+            uint8_t has_clock; /* the two readings below are present */
+            uint32_t own_ms;   /* the mover's time left after the move,
+                                  increment included, as it measured */
+            uint32_t opp_ms;   /* the opponent's time left as the mover
+                                  accepted it (after its lag check) */
         } move;
+        struct {              /* FLAG: [ply, elapsed ms] */
+            uint32_t ply;     /* the current ply (the flagged side moves) */
+            uint32_t elapsed; /* ms the sender measured since its turn
+                                 ended: at least the flagged side's time */
+        } flag;
+        struct {           /* CLAIM: [what] */
+            uint32_t what; /* PROTO_CLAIM_WIN or PROTO_CLAIM_DRAW */
+        } claim;
         struct {          /* STATE_CHECK: [ply, state hash] */
             uint32_t ply; /* core_ply of the position hashed */
             uint8_t hash[PROTO_HASH_BYTES];
@@ -363,6 +384,33 @@ int proto_transcript_takeback(const Proto_Transcript *t, uint32_t *plies);
 /* 1 when side has made a move in the match (the abort rule), else 0. A
  * takeback does not clear it. */
 int proto_transcript_moved(const Proto_Transcript *t, int side);
+
+/*
+ * Clocks (G-MC-6): the match options may hold "clock=BASE+INC" (seconds,
+ * BASE 1..86400, INC 0..3600), which the transcript takes out before the
+ * game sees the options. proto_clock_split parses it: *base_ms and
+ * *inc_ms get the clock (0 and 0 without one), game_opts (cap bytes) the
+ * options without it. Errors: TB_E_OPTION (bad clock), TB_E_SPACE.
+ */
+int proto_clock_split(const char *options, uint32_t *base_ms,
+                      uint32_t *inc_ms, char *game_opts, size_t cap);
+
+/* The match options the game sees (the clock taken out; "" before the
+ * match start). */
+const char *proto_transcript_game_options(const Proto_Transcript *t);
+
+/* The match's clock: base and increment in ms; 0 when it has none. */
+uint32_t proto_transcript_clock(const Proto_Transcript *t, uint32_t *inc_ms);
+
+/*
+ * proto_transcript_clock_view: the time left to side (ms) as the player
+ * viewer last signed it (the own and opponent readings of viewer's last
+ * move; the base before it moved). The time a flag claim is checked
+ * against is the smaller of the claimant's view and the flagged side's
+ * own reading.
+ */
+uint32_t proto_transcript_clock_view(const Proto_Transcript *t, int viewer,
+                                     int side);
 
 /* Moves on the board now (takebacks removed) and the i-th of them. */
 size_t proto_transcript_moves(const Proto_Transcript *t);

@@ -33,6 +33,9 @@ struct Proto_Transcript {
     int takeback_side; /* side with a pending takeback request, or -1 */
     uint32_t takeback_plies;
     int bye[2];
+    uint32_t clock_base, clock_inc; /* ms; base 0: no clock (G-MC-6) */
+    uint32_t view[2][2];            /* [signer][side]: time left, ms */
+    char game_opts[PROTO_OPTIONS_MAX + 1]; /* options without the clock */
     char why[192];
 };
 
@@ -163,9 +166,14 @@ static int start_match(Proto_Transcript *t, const Proto_Message *m)
     g = t->lookup(m->body.start.game);
     if (g == NULL)
         return fail(t, TB_E_GAME, "unknown game '%s'", m->body.start.game);
-    rc = core_position_new(&initial, g, m->body.start.options);
+    rc = proto_clock_split(m->body.start.options, &t->clock_base,
+                           &t->clock_inc, t->game_opts, sizeof t->game_opts);
+    if (rc == 0)
+        rc = core_position_new(&initial, g, t->game_opts);
     if (rc != 0)
         return fail(t, rc, "bad match options '%s'", m->body.start.options);
+    for (int i = 0; i < 4; i++)
+        t->view[i / 2][i % 2] = t->clock_base;
     pos = core_position_clone(initial);
     if (pos == NULL) {
         core_position_free(initial);
@@ -219,6 +227,23 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     if (strcmp(canon, m->body.move.move) != 0)
         return fail(t, TB_E_NOTATION, "move '%s' is not in canonical notation",
                     m->body.move.move);
+    if (!m->body.move.has_clock != !t->clock_base)
+        return fail(t, TB_E_FORMAT, "move %s clock readings in a match %s a "
+                    "clock", m->body.move.has_clock ? "with" : "without",
+                    t->clock_base ? "with" : "without");
+    if (t->clock_base != 0) {
+        /* G-MC-6: a mover gains at most its increment, and may not give
+         * its opponent more time than the opponent last claimed. */
+        uint64_t most = (uint64_t)t->view[side][side] + t->clock_inc;
+        if (m->body.move.own_ms > most || m->body.move.own_ms == 0)
+            return fail(t, TB_E_STATE, "%s's clock reading %u ms: at most "
+                        "%llu ms and above 0 is possible", side_name(side),
+                        m->body.move.own_ms, (unsigned long long)most);
+        if (m->body.move.opp_ms > t->view[1 - side][1 - side])
+            return fail(t, TB_E_STATE, "%s gives its opponent %u ms, more "
+                        "than the opponent's own %u ms", side_name(side),
+                        m->body.move.opp_ms, t->view[1 - side][1 - side]);
+    }
     if (t->nmoves == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
         Core_Move *grown = realloc(t->moves, cap * sizeof *grown);
@@ -232,6 +257,10 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
         return fail(t, rc, "move '%s' refused by the rules", m->body.move.move);
     t->moves[t->nmoves++] = mv;
     t->moved[side] = 1;
+    if (t->clock_base != 0) {
+        t->view[side][side] = m->body.move.own_ms;
+        t->view[side][1 - side] = m->body.move.opp_ms;
+    }
     if (t->draw_offer == 1 - side)
         t->draw_offer = -1; /* the offer lapses when its receiver moves */
     t->takeback_side = -1;
@@ -247,6 +276,55 @@ static int take_back(Proto_Transcript *t, uint32_t plies)
     if (rc != 0)
         return fail(t, rc, "cannot replay the moves kept");
     t->nmoves = keep;
+    return 0;
+}
+
+/* Goals of each side in Football chess, read from the view's status line
+ * ("goals W-B, ..."); 0 when the game shows none. */
+static int goals_of(const Core_Position *pos, unsigned goals[2])
+{
+    Core_View v;
+    unsigned w = 0, b = 0;
+    goals[0] = goals[1] = 0;
+    if (core_view(pos, &v) != 0 || strncmp(v.status, "goals ", 6) != 0)
+        return 0;
+    if (sscanf(v.status + 6, "%u-%u", &w, &b) != 2)
+        return 0;
+    goals[0] = w;
+    goals[1] = b;
+    return 1;
+}
+
+/* G-MC-7: a flag claim by the side not to move: the time it measured
+ * reaches the flagged side's time left (the smaller of the claimant's
+ * signed view and the flagged side's own last reading). The flagged side
+ * loses on time; in Football chess the side with more goals wins and
+ * equal goals draw (D-FC-7). */
+static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
+{
+    int flagged = core_side_to_move(t->pos);
+    unsigned goals[2];
+    if (t->clock_base == 0)
+        return fail(t, TB_E_STATE, "flag claim in a match without a clock");
+    if (flagged == side)
+        return fail(t, TB_E_STATE, "flag claim by the side to move");
+    if (m->body.flag.ply != core_ply(t->pos))
+        return fail(t, TB_E_STATE, "flag claim at ply %u; the ply is %u",
+                    m->body.flag.ply, core_ply(t->pos));
+    uint32_t left = t->view[side][flagged];
+    if (t->view[flagged][flagged] < left)
+        left = t->view[flagged][flagged];
+    if (m->body.flag.elapsed < left)
+        return fail(t, TB_E_STATE, "flag claim after %u ms; %s had %u ms",
+                    m->body.flag.elapsed, side_name(flagged), left);
+    if (goals_of(t->pos, goals) && goals[0] != goals[1])
+        end_match(t, goals[0] > goals[1] ? CORE_WIN_WHITE : CORE_WIN_BLACK,
+                  CORE_REASON_TIME);
+    else if (goals_of(t->pos, goals))
+        end_match(t, CORE_DRAW, CORE_REASON_TIME);
+    else
+        end_match(t, flagged == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
+                  CORE_REASON_TIME);
     return 0;
 }
 
@@ -343,6 +421,17 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
             end_match(t, CORE_ABORTED, CORE_REASON_DESYNC_ABORT);
         return 0;
     }
+    case PROTO_KIND_FLAG:
+        return flag_fall(t, m, side);
+    case PROTO_KIND_CLAIM:
+        /* G-MC-9: the claimant's signed word that its opponent stayed
+         * away past the countdown; nothing in the chain can refute it. */
+        if (m->body.claim.what == PROTO_CLAIM_DRAW)
+            end_match(t, CORE_DRAW, CORE_REASON_ABANDON);
+        else
+            end_match(t, side == CORE_WHITE ? CORE_WIN_WHITE : CORE_WIN_BLACK,
+                      CORE_REASON_ABANDON);
+        return 0;
     case PROTO_KIND_CHAT:
         return 0;
     case PROTO_KIND_BYE:
@@ -368,6 +457,69 @@ int proto_transcript_takeback(const Proto_Transcript *t, uint32_t *plies)
     if (plies != NULL)
         *plies = t->takeback_side >= 0 ? t->takeback_plies : 0;
     return t->count > 0 ? t->takeback_side : -1;
+}
+
+const char *proto_transcript_game_options(const Proto_Transcript *t)
+{
+    return t->game_opts;
+}
+
+uint32_t proto_transcript_clock(const Proto_Transcript *t, uint32_t *inc_ms)
+{
+    if (inc_ms != NULL)
+        *inc_ms = t->clock_inc;
+    return t->clock_base;
+}
+
+uint32_t proto_transcript_clock_view(const Proto_Transcript *t, int viewer,
+                                     int side)
+{
+    if (viewer < 0 || viewer > 1 || side < 0 || side > 1)
+        return 0;
+    return t->view[viewer][side];
+}
+
+int proto_clock_split(const char *options, uint32_t *base_ms,
+                      uint32_t *inc_ms, char *game_opts, size_t cap)
+{
+    size_t n = 0;
+    int found = 0;
+    *base_ms = *inc_ms = 0;
+    if (cap == 0)
+        return TB_E_SPACE;
+    game_opts[0] = '\0';
+    while (*options != '\0') {
+        size_t len = strcspn(options, ",");
+        if (len > 6 && strncmp(options, "clock=", 6) == 0) {
+            unsigned long b = 0, i = 0;
+            const char *p = options + 6, *end = options + len;
+            int digits = 0;
+            while (p < end && *p >= '0' && *p <= '9' && digits++ < 6)
+                b = b * 10 + (unsigned long)(*p++ - '0');
+            if (found || digits == 0 || p >= end || *p++ != '+')
+                return TB_E_OPTION;
+            digits = 0;
+            while (p < end && *p >= '0' && *p <= '9' && digits++ < 5)
+                i = i * 10 + (unsigned long)(*p++ - '0');
+            if (digits == 0 || p != end || b < 1 || b > 86400 || i > 3600)
+                return TB_E_OPTION;
+            *base_ms = (uint32_t)(b * 1000);
+            *inc_ms = (uint32_t)(i * 1000);
+            found = 1;
+        } else if (len > 0) {
+            if (n + len + 2 > cap)
+                return TB_E_SPACE;
+            if (n > 0)
+                game_opts[n++] = ',';
+            memcpy(game_opts + n, options, len);
+            n += len;
+            game_opts[n] = '\0';
+        }
+        options += len;
+        if (*options == ',')
+            options++;
+    }
+    return 0;
 }
 
 int proto_transcript_moved(const Proto_Transcript *t, int side)

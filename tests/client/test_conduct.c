@@ -176,8 +176,14 @@ static void log_final_hash(const char *name, char hex[PROTO_HASH_HEX])
     cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
                  "%s: %s", path, rep.why);
     cr_assert(rep.ended, "%s has no end record", path);
+    /* The game's options: the match options without the clock. */
+    char opts[PROTO_OPTIONS_MAX + 1];
+    uint32_t base = 0, inc = 0;
+    cr_assert_eq(proto_clock_split(rep.header.options, &base, &inc, opts,
+                                   sizeof opts),
+                 0);
     cr_assert_eq(core_position_new(&pos, core_game_find(rep.header.game),
-                                   rep.header.options),
+                                   opts),
                  0);
     for (size_t i = 0; i < proto_transcript_moves(t); i++)
         cr_assert_eq(core_play(pos, proto_transcript_move_at(t, i)), 0);
@@ -206,7 +212,8 @@ static void same_files(const char *a, const char *b)
 
 /* Start TABULA_BINARY with args whose standard input is a pipe; *wfd
  * gets the pipe's writing end. */
-static void start_piped(Proc *p, const char *name, char *const *args, int *wfd)
+static void start_piped(Proc *p, const char *name, const char *env,
+                        char *const *args, int *wfd)
 {
     int in[2];
     char *argv[16];
@@ -230,6 +237,8 @@ static void start_piped(Proc *p, const char *name, char *const *args, int *wfd)
         dup2(fo, 1);
         dup2(fe, 2);
         close(in[1]);
+        if (env != NULL)
+            putenv((char *)env);
         execv(TABULA_BINARY, argv);
         _exit(127);
     }
@@ -251,13 +260,20 @@ typedef struct Match {
 } Match;
 
 /* A Laska match: the host types (line mode), the guest types or is a
- * level-1 bot, a spectator watches; all three keep logs. */
-static void open_match(Match *m, int guest_bot)
+ * level-1 bot, a spectator watches; all three keep logs. clock (may be
+ * NULL) is the host's --clock; the environment entries (may be NULL) are
+ * the host's and the guest's test switches. */
+static void open_clocked(Match *m, int guest_bot, const char *clock,
+                         const char *host_env, const char *guest_env)
 {
     char invite[40], watch[40], addr[64];
     make_dir();
-    char *ha[] = {"host", "laska", "--log", "h.log", NULL};
-    start_piped(&m->host, "host", ha, &m->hin);
+    char *ha[] = {"host", "laska", "--log", "h.log", NULL, NULL, NULL};
+    if (clock != NULL) {
+        ha[4] = "--clock";
+        ha[5] = (char *)clock;
+    }
+    start_piped(&m->host, "host", host_env, ha, &m->hin);
     await_line(&m->host, "invite: ", invite, sizeof invite);
     await_line(&m->host, "watch: ", watch, sizeof watch);
     await_line(&m->host, "lobby: ", addr, sizeof addr);
@@ -267,14 +283,19 @@ static void open_match(Match *m, int guest_bot)
     if (guest_bot) {
         char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
                       "g.log", NULL};
-        start(&m->guest, "guest", NULL, ga);
+        start(&m->guest, "guest", guest_env, ga);
     } else {
         char *ga[] = {"join", invite, "--lobby", addr, "--log", "g.log",
                       NULL};
-        start_piped(&m->guest, "guest", ga, &m->gin);
+        start_piped(&m->guest, "guest", guest_env, ga, &m->gin);
     }
     await_line(&m->host, "match: laska", NULL, 0);
     await_line(&m->spec, "match: laska", NULL, 0);
+}
+
+static void open_match(Match *m, int guest_bot)
+{
+    open_clocked(m, guest_bot, NULL, NULL, NULL);
 }
 
 /* One line every process printed (the spectator included). */
@@ -423,4 +444,98 @@ Test(conduct, bot_declines_a_takeback)
     type(m.hin, "resign");
     all_print(&m, "white resigns");
     close_match(&m, "0-1 (resign)");
+}
+
+/* ---- clocks and absence ---------------------------------------------- */
+
+Test(conduct, flag_fall_is_claimed_and_verified_by_all)
+{
+    Match m;
+    open_clocked(&m, 0, "2+0", NULL, NULL);
+    type(m.hin, "c3-d4");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    /* Black never answers: two seconds and the grace later White claims. */
+    all_print(&m, "white claims the flag: black's time is up after ");
+    char el[40];
+    await_line(&m.spec, "black's time is up after ", el, sizeof el);
+    cr_assert_geq(strtol(el, NULL, 10), 2000, "%s", el);
+    close_match(&m, "1-0 (time)");
+}
+
+/* The clock line's figure for side ("white" or "black") in ms, from the
+ * text after "clock: " */
+static long clock_ms(const char *line, const char *side)
+{
+    const char *at = strstr(line, side);
+    long s = 0, ms = 0;
+    cr_assert_not_null(at, "%s", line);
+    cr_assert_eq(sscanf(at + strlen(side), " %ld.%ld s", &s, &ms), 2, "%s",
+                 line);
+    return s * 1000 + ms;
+}
+
+Test(conduct, lying_clock_is_corrected_to_the_measured_bound)
+{
+    Match m;
+    char fixed[200], line[200];
+    open_clocked(&m, 0, "10+0", NULL, "TABULA_TEST_CLOCK_LIE=1");
+    type(m.hin, "c3-d4");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    double t0 = now_ms();
+    for (int i = 0; i < 15; i++)
+        pause_ms(100); /* Black thinks: the time that must be counted */
+    type(m.gin, "e5xc3");
+    /* Black claims it used nothing (10 s left); White measured at least
+     * 1.5 s, allows 0.5 s of lag, and keeps at most 9 s for Black. */
+    await_line(&m.host, "clock: black claims 10000 ms left after using 0 ms"
+                        "; measured ", fixed, sizeof fixed);
+    await_line(&m.guest, "2. black e5xc3", NULL, 0);
+    double took = now_ms() - t0;
+    const char *to = strstr(fixed, "corrected to ");
+    cr_assert_not_null(to, "%s", fixed);
+    long left = strtol(to + 13, NULL, 10);
+    cr_assert_leq(left, 9000, "%s", fixed);
+    cr_assert_geq(left, 10000 - (long)took - 500, "%s", fixed);
+    /* White's next move signs the corrected figure: the spectator shows
+     * it, and the guest accepts the move (the game stays in sync). */
+    type(m.hin, "b2xd4");
+    await_line(&m.spec, "3. white b2xd4", NULL, 0);
+    await_line(&m.spec, "3. white b2xd4                    ", NULL, 0);
+    char *out = slurp(m.spec.out);
+    char *after = strstr(out, "3. white b2xd4");
+    cr_assert_eq(sscanf(strstr(after, "clock: ") + 7, "%199[^\n]", line), 1);
+    cr_assert_eq(clock_ms(line, "black"), left, "%s vs %ld", line, left);
+    type(m.gin, "resign");
+    all_print(&m, "black resigns");
+    close_match(&m, "1-0 (resign)");
+}
+
+Test(conduct, claim_after_the_opponent_left_ends_alike_on_its_return)
+{
+    Match m;
+    char invite[40], addr[64];
+    open_clocked(&m, 0, NULL, "TABULA_TEST_ABSENCE_MS=300", NULL);
+    type(m.hin, "c3-d4");
+    await_line(&m.guest, "1. white c3-d4", NULL, 0);
+    type(m.gin, "e5xc3");
+    await_line(&m.host, "2. black e5xc3", NULL, 0);
+    /* A claim before any absence is refused. */
+    type(m.hin, "claim win");
+    await_line(&m.host, "refused: 'claim win'", NULL, 0);
+    kill(m.guest.pid, SIGKILL);
+    finish(&m.guest);
+    close(m.gin);
+    await_line(&m.host, "absent: the opponent left; you may claim", NULL, 0);
+    await_line(&m.host, "absent: the opponent has been gone", NULL, 0);
+    type(m.hin, "claim win");
+    await_line(&m.host, "white claims the win: the opponent is absent", NULL,
+               0);
+    await_line(&m.spec, "white claims the win", NULL, 0);
+    /* Black comes back from its log and learns the result. */
+    await_line(&m.host, "invite: ", invite, sizeof invite);
+    await_line(&m.host, "lobby: ", addr, sizeof addr);
+    char *ga[] = {"join", invite, "--lobby", addr, "--log", "g.log", NULL};
+    start_piped(&m.guest, "guest", NULL, ga, &m.gin);
+    await_line(&m.guest, "white claims the win", NULL, 0);
+    close_match(&m, "1-0 (abandon)");
 }
