@@ -432,6 +432,55 @@ Test(envelope, body_shape_is_checked)
     cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
 }
 
+Test(envelope, clock_readings_flag_and_claim_shapes)
+{
+    Proto_Identity a = ident(1);
+    Proto_Message m;
+    /* A move with its two clock readings round-trips. */
+    proto_message_init(&m, PROTO_KIND_MOVE, &a);
+    m.body.move.ply = 7;
+    snprintf(m.body.move.move, sizeof m.body.move.move, "c3-d4");
+    m.body.move.has_clock = 1;
+    m.body.move.own_ms = 299999;
+    m.body.move.opp_ms = 4000000000u;
+    seal_open(&a, &m);
+    cr_assert_eq(E.msg.body.move.has_clock, 1);
+    cr_assert_eq(E.msg.body.move.own_ms, 299999);
+    cr_assert_eq(E.msg.body.move.opp_ms, 4000000000u);
+    /* One reading only (four elements) or six: refused. */
+    h_head(&H1, 1, PROTO_KIND_MOVE, &a);
+    h_byte(&H1, 0x94), h_uint(&H1, 1), h_str(&H1, "c3-d4", 5);
+    h_bin(&H1, ZERO, 32), h_uint(&H1, 5);
+    cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
+    h_head(&H1, 1, PROTO_KIND_MOVE, &a);
+    h_byte(&H1, 0x96), h_uint(&H1, 1), h_str(&H1, "c3-d4", 5);
+    h_bin(&H1, ZERO, 32), h_uint(&H1, 5), h_uint(&H1, 5), h_uint(&H1, 5);
+    cr_assert_neq(open_hand(&a, &E), 0); /* over the body's 5 elements */
+    /* A flag: [ply, elapsed]. */
+    h_head(&H1, 1, PROTO_KIND_FLAG, &a);
+    h_byte(&H1, 0x92), h_uint(&H1, 3), h_uint(&H1, 2500);
+    cr_assert_eq(open_hand(&a, &E), 0);
+    cr_assert_eq(E.msg.body.flag.ply, 3);
+    cr_assert_eq(E.msg.body.flag.elapsed, 2500);
+    h_head(&H1, 1, PROTO_KIND_FLAG, &a);
+    h_byte(&H1, 0x91), h_uint(&H1, 3);
+    cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
+    /* A claim is 0 (win) or 1 (draw). */
+    h_head(&H1, 1, PROTO_KIND_CLAIM, &a);
+    h_byte(&H1, 0x91), h_uint(&H1, 1);
+    cr_assert_eq(open_hand(&a, &E), 0);
+    cr_assert_eq(E.msg.body.claim.what, PROTO_CLAIM_DRAW);
+    h_head(&H1, 1, PROTO_KIND_CLAIM, &a);
+    h_byte(&H1, 0x91), h_uint(&H1, 2);
+    cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
+    proto_message_init(&m, PROTO_KIND_CLAIM, &a);
+    m.body.claim.what = 2;
+    static uint8_t frame[FRAME_CAP];
+    size_t len = 0;
+    cr_assert_eq(proto_seal(&m, &a, frame, sizeof frame, &len, NULL),
+                 TB_E_FORMAT);
+}
+
 /* ---- limits ---------------------------------------------------------- */
 
 Test(limits, frame_length_is_capped)

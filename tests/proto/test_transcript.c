@@ -544,3 +544,169 @@ Test(transcript, send_seals_and_appends_in_one_step)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+/* ---- clocks, flag claims and absence claims (G-MC-6, -7, -9) --------- */
+
+/* The pick-th legal move by the side to move, with clock readings. */
+static int send_timed(Proto_Transcript *t, unsigned pick, uint32_t own,
+                      uint32_t opp, Frames *f)
+{
+    Proto_Message m;
+    size_t len;
+    const Proto_Identity *id = to_move(t, &W, &B);
+    move_msg(t, id, pick, &m);
+    m.body.move.has_clock = 1;
+    m.body.move.own_ms = own;
+    m.body.move.opp_ms = opp;
+    uint8_t *buf = seal_next(t, id, &m, &len);
+    int rc = add_frame(t, buf, len);
+    keep(f, buf, len);
+    return rc;
+}
+
+static int send_flag(Proto_Transcript *t, const Proto_Identity *id,
+                     uint32_t ply, uint32_t elapsed)
+{
+    Proto_Message m;
+    proto_message_init(&m, PROTO_KIND_FLAG, id);
+    m.body.flag.ply = ply;
+    m.body.flag.elapsed = elapsed;
+    return send_msg(t, id, &m);
+}
+
+Test(transcript, clock_option_is_split_from_the_game_options)
+{
+    uint32_t b = 1, i = 1;
+    char o[64];
+    cr_assert_eq(proto_clock_split("", &b, &i, o, sizeof o), 0);
+    cr_assert(b == 0 && i == 0 && o[0] == '\0');
+    cr_assert_eq(proto_clock_split("clock=300+5", &b, &i, o, sizeof o), 0);
+    cr_assert(b == 300000 && i == 5000 && o[0] == '\0');
+    cr_assert_eq(proto_clock_split("a=1,clock=1+0,b=2", &b, &i, o, sizeof o),
+                 0);
+    cr_assert(b == 1000 && i == 0);
+    cr_assert_str_eq(o, "a=1,b=2");
+    cr_assert_eq(proto_clock_split("goals=3", &b, &i, o, sizeof o), 0);
+    cr_assert(b == 0);
+    cr_assert_str_eq(o, "goals=3");
+    const char *bad[] = {"clock=0+0",     "clock=5",        "clock=5+",
+                         "clock=+5",      "clock=1+0,clock=2+0",
+                         "clock=86401+0", "clock=1+3601",   "clock=1x+0",
+                         "clock=1+0x",    "clock=9999999+0"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        cr_assert_eq(proto_clock_split(bad[k], &b, &i, o, sizeof o),
+                     TB_E_OPTION, "%s", bad[k]);
+    cr_assert_eq(proto_clock_split("abcdefgh", &b, &i, o, 4), TB_E_SPACE);
+}
+
+Test(transcript, clock_readings_are_bounded_and_a_flag_is_verified)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "clock=2+1");
+    uint32_t inc = 0;
+    cr_assert_eq(proto_transcript_clock(t, &inc), 2000);
+    cr_assert_eq(inc, 1000);
+    cr_assert_str_eq(proto_transcript_game_options(t), "");
+    /* A move without readings, one gaining more than the increment, a
+     * zero reading: all refused. */
+    cr_assert_eq(send_move(t, 0, &f), TB_E_FORMAT);
+    cr_assert_eq(send_timed(t, 0, 3001, 2000, &f), TB_E_STATE);
+    cr_assert_eq(send_timed(t, 0, 0, 2000, &f), TB_E_STATE);
+    cr_assert_eq(send_timed(t, 0, 2000, 2001, &f), TB_E_STATE);
+    /* White used 500 ms (+1000 increment). */
+    cr_assert_eq(send_timed(t, 0, 2500, 2000, &f), 0);
+    cr_assert_eq(proto_transcript_clock_view(t, CORE_WHITE, CORE_WHITE),
+                 2500);
+    cr_assert_eq(proto_transcript_clock_view(t, CORE_WHITE, CORE_BLACK),
+                 2000);
+    /* Black may not give White more than White claimed. */
+    cr_assert_eq(send_timed(t, 0, 2500, 2501, &f), TB_E_STATE);
+    /* Flags: by the side to move, at another ply, too early: refused. */
+    cr_assert_eq(send_flag(t, &B, 1, 5000), TB_E_STATE);
+    cr_assert_eq(send_flag(t, &W, 2, 5000), TB_E_STATE);
+    cr_assert_eq(send_flag(t, &W, 1, 1999), TB_E_STATE);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(send_flag(t, &W, 1, 2000), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_WHITE);
+    cr_assert_eq(st.reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* Without a clock: no readings allowed and no flag. */
+    t = started(&f, "");
+    cr_assert_eq(send_timed(t, 0, 100, 100, &f), TB_E_FORMAT);
+    cr_assert_eq(send_flag(t, &B, 0, 99999), TB_E_STATE);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_lied_reading_counts_as_the_claimants_signed_view)
+{
+    /* White claims it used nothing; Black's next move signs its own view
+     * of White's time (corrected); a flag is checked against the smaller
+     * of the two. */
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "clock=10+0");
+    cr_assert_eq(send_timed(t, 0, 10000, 10000, &f), 0);
+    cr_assert_eq(send_timed(t, 0, 9000, 6000, &f), 0);
+    /* The liar goes on claiming 10 s: accepted (the game goes on), but
+     * Black's signed view stays what Black measured. */
+    cr_assert_eq(send_timed(t, 0, 10000, 9000, &f), 0);
+    cr_assert_eq(send_timed(t, 0, 8000, 5000, &f), 0);
+    cr_assert_eq(proto_transcript_clock_view(t, CORE_WHITE, CORE_WHITE),
+                 10000);
+    cr_assert_eq(proto_transcript_clock_view(t, CORE_BLACK, CORE_WHITE),
+                 5000);
+    /* White to move: its own reading 5000, Black's view 5000. */
+    cr_assert_eq(send_flag(t, &B, 4, 4999), TB_E_STATE);
+    cr_assert_eq(send_flag(t, &B, 4, 5000), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, football_on_time_counts_goals)
+{
+    /* D-FC-7: at the flag, equal goals (0-0 here) is a draw. */
+    Proto_Transcript *t = NULL;
+    Proto_Message m;
+    size_t len;
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    start_msg(&m, &W, &B, "football", "clock=1+0", 9);
+    uint8_t *buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    free(buf);
+    move_msg(t, &W, 0, &m);
+    m.body.move.has_clock = 1;
+    m.body.move.own_ms = 900;
+    m.body.move.opp_ms = 1000;
+    cr_assert_eq(send_msg(t, &W, &m), 0, "%s", proto_transcript_why(t));
+    cr_assert_eq(send_flag(t, &W, 1, 1000), 0, "%s", proto_transcript_why(t));
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_DRAW);
+    cr_assert_eq(st.reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+}
+
+Test(transcript, absence_claims_end_the_match)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    Proto_Message m;
+    proto_message_init(&m, PROTO_KIND_CLAIM, &B);
+    m.body.claim.what = PROTO_CLAIM_WIN;
+    cr_assert_eq(send_msg(t, &B, &m), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_BLACK);
+    cr_assert_eq(st.reason, CORE_REASON_ABANDON);
+    proto_transcript_free(t);
+    frames_free(&f);
+    t = started(&f, "");
+    proto_message_init(&m, PROTO_KIND_CLAIM, &W);
+    m.body.claim.what = PROTO_CLAIM_DRAW;
+    cr_assert_eq(send_msg(t, &W, &m), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_DRAW);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
