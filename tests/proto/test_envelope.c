@@ -472,7 +472,7 @@ Test(envelope, clock_readings_flag_and_claim_shapes)
     cr_assert_eq(E.msg.body.claim.what, PROTO_CLAIM_DRAW);
     h_head(&H1, 1, PROTO_KIND_CLAIM, &a);
     h_byte(&H1, 0x91), h_uint(&H1, 2);
-    cr_assert_eq(open_hand(&a, &E), TB_E_FORMAT);
+    cr_assert_eq(open_hand(&a, &E), TB_E_LIMIT); /* over its cap, 1 */
     proto_message_init(&m, PROTO_KIND_CLAIM, &a);
     m.body.claim.what = 2;
     static uint8_t frame[FRAME_CAP];
