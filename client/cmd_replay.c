@@ -136,6 +136,21 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
     switch (m->kind) {
     case PROTO_KIND_MOVE:
         print_ply(m->body.move.ply, side, m->body.move.move, m->body.move.hash);
+        if (m->body.move.has_clock) /* G-MC-6: mover's own, its view */
+            fprintf(rout, "      [clock %s] %u ms left, %s %u ms\n", who,
+                    m->body.move.own_ms,
+                    side == CORE_WHITE ? "black" : "white",
+                    m->body.move.opp_ms);
+        break;
+    case PROTO_KIND_FLAG:
+        fprintf(rout, "      [%s %s] at ply %u after %u ms\n",
+                proto_kind_name(m->kind), who, m->body.flag.ply,
+                m->body.flag.elapsed);
+        break;
+    case PROTO_KIND_CLAIM:
+        fprintf(rout, "      [%s %s] %s: the opponent is absent\n",
+                proto_kind_name(m->kind), who,
+                m->body.claim.what == PROTO_CLAIM_DRAW ? "a draw" : "the win");
         break;
     case PROTO_KIND_CHAT:
     case PROTO_KIND_BYE:

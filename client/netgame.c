@@ -13,6 +13,15 @@
  * TABULA_TEST_DESYNC_PLY=N makes a player's own state diverge at its
  * first move at ply N or later (it applies another legal move than the
  * one it sends), to prove the desync is caught at that ply.
+ *
+ * Match conduct (docs/protocol.md, G-MC-1..9): draw offers and answers,
+ * resign, abort, takebacks, a Fischer clock whose readings ride on every
+ * move and are checked against our own measurement (a lag allowance of
+ * NG_LAG_MS), flag claims, and claims against an opponent whose seat
+ * stayed gone past a countdown. Clock time is cli_now() wall time, kept
+ * here and in the transcript's signed readings, never in core/. Test
+ * switches: TABULA_TEST_CLOCK_LIE=1 reports no time used on each move;
+ * TABULA_TEST_ABSENCE_MS=N sets the absence countdown.
  */
 #include <errno.h>
 #include <stdarg.h>
