@@ -579,8 +579,9 @@ static void on_clock_timer(uv_timer_t *h)
     if (me >= 0 && g->absent_at != 0 && !g->absent_said &&
         ms_since(g->absent_at) >= g->absent_ms) {
         g->absent_said = 1;
-        say(g, "absent: the opponent has been gone %u s: type 'claim win' "
-               "or 'claim draw'\n", g->absent_ms / 1000);
+        say(g, "absent: the opponent has been gone %u.%03u s: type 'claim "
+               "win' or 'claim draw'\n", g->absent_ms / 1000,
+            g->absent_ms % 1000);
     }
     if (!g->clock_on || me < 0)
         return;

@@ -263,15 +263,21 @@ typedef struct Match {
  * level-1 bot, a spectator watches; all three keep logs. clock (may be
  * NULL) is the host's --clock; the environment entries (may be NULL) are
  * the host's and the guest's test switches. */
-static void open_clocked(Match *m, int guest_bot, const char *clock,
-                         const char *host_env, const char *guest_env)
+static void open_at(Match *m, int guest_bot, const char *clock,
+                    const char *host_env, const char *guest_env,
+                    const char *lobby)
 {
     char invite[40], watch[40], addr[64];
-    make_dir();
-    char *ha[] = {"host", "laska", "--log", "h.log", NULL, NULL, NULL};
+    char *ha[] = {"host", "laska", "--log", "h.log", NULL, NULL, NULL, NULL,
+                  NULL};
+    int n = 4;
     if (clock != NULL) {
-        ha[4] = "--clock";
-        ha[5] = (char *)clock;
+        ha[n++] = "--clock";
+        ha[n++] = (char *)clock;
+    }
+    if (lobby != NULL) {
+        ha[n++] = "--lobby";
+        ha[n++] = (char *)lobby;
     }
     start_piped(&m->host, "host", host_env, ha, &m->hin);
     await_line(&m->host, "invite: ", invite, sizeof invite);
@@ -291,6 +297,13 @@ static void open_clocked(Match *m, int guest_bot, const char *clock,
     }
     await_line(&m->host, "match: laska", NULL, 0);
     await_line(&m->spec, "match: laska", NULL, 0);
+}
+
+static void open_clocked(Match *m, int guest_bot, const char *clock,
+                         const char *host_env, const char *guest_env)
+{
+    make_dir();
+    open_at(m, guest_bot, clock, host_env, guest_env, NULL);
 }
 
 static void open_match(Match *m, int guest_bot)
@@ -513,8 +526,15 @@ Test(conduct, lying_clock_is_corrected_to_the_measured_bound)
 Test(conduct, claim_after_the_opponent_left_ends_alike_on_its_return)
 {
     Match m;
+    Proc lobby;
     char invite[40], addr[64];
-    open_clocked(&m, 0, NULL, "TABULA_TEST_ABSENCE_MS=300", NULL);
+    /* A lobby of its own: the host's embedded one would close with the
+     * host's game, before the absent guest returns. */
+    make_dir();
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", addr, sizeof addr);
+    open_at(&m, 0, NULL, "TABULA_TEST_ABSENCE_MS=300", NULL, addr);
     type(m.hin, "c3-d4");
     await_line(&m.guest, "1. white c3-d4", NULL, 0);
     type(m.gin, "e5xc3");
@@ -533,9 +553,13 @@ Test(conduct, claim_after_the_opponent_left_ends_alike_on_its_return)
     await_line(&m.spec, "white claims the win", NULL, 0);
     /* Black comes back from its log and learns the result. */
     await_line(&m.host, "invite: ", invite, sizeof invite);
-    await_line(&m.host, "lobby: ", addr, sizeof addr);
     char *ga[] = {"join", invite, "--lobby", addr, "--log", "g.log", NULL};
     start_piped(&m.guest, "guest", NULL, ga, &m.gin);
     await_line(&m.guest, "white claims the win", NULL, 0);
+    cr_assert_eq(finish(&m.guest), 0, "%s", slurp(m.guest.err));
+    cr_assert_eq(finish(&m.spec), 0, "%s", slurp(m.spec.err));
+    cr_assert_eq(finish(&m.host), 0, "%s", slurp(m.host.err));
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
     close_match(&m, "1-0 (abandon)");
 }
