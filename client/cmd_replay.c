@@ -163,7 +163,7 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
     }
 }
 
-static void visit_record(void *ctx, const Core_Position *pos,
+static void visit_record(void *ctx, const Core_Position *pos, int mover,
                          const Core_Move *mv, const char *text)
 {
     Replay *r = ctx;
@@ -176,10 +176,8 @@ static void visit_record(void *ctx, const Core_Position *pos,
     }
     if (keep_move(r, mv) != 0)
         return;
-    /* The mover is the side not to move now (as tabula demo prints). */
     if (!r->quiet && rc == 0)
-        print_ply(core_ply(pos), 1 - core_side_to_move(pos), cli_token(text),
-                  r->hash);
+        print_ply(core_ply(pos), mover, cli_token(text), r->hash);
 }
 
 /* ---- export ---------------------------------------------------------- */
