@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r, open_memstream */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -592,10 +593,15 @@ int cli_replay(int argc, char **argv)
         fprintf(stderr, "tabula replay: cannot initialise libsodium\n");
         return CLI_EXIT_FAIL;
     }
+    errno = 0;
     rc = proto_read_file(file, &buf, &len);
     if (rc != 0) {
+        /* The system's reason (no such file, a directory, permission)
+         * says more than TB_E_IO. */
         fprintf(stderr, "tabula replay: cannot read '%s': %s\n",
-                cli_token(file), tb_strerror(rc));
+                cli_token(file),
+                rc == TB_E_IO && errno != 0 ? strerror(errno)
+                                            : tb_strerror(rc));
         return CLI_EXIT_USAGE;
     }
     /* On a terminal the viewer shows the game; the report (header and
