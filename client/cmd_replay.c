@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -250,6 +251,14 @@ static int export_moves(FILE *out, const Core_Position *initial,
         fprintf(out, "%s%s\n", col > 0 ? " " : "", result);
     core_position_free(pos);
     return rc;
+}
+
+/* Do two paths name one existing file? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 static FILE *open_export(const char *path)
@@ -592,6 +601,12 @@ int cli_replay(int argc, char **argv)
     if (proto_init() != 0) {
         fprintf(stderr, "tabula replay: cannot initialise libsodium\n");
         return CLI_EXIT_FAIL;
+    }
+    if (export != NULL && same_file(file, export)) {
+        fprintf(stderr, "tabula replay: --export '%s' is the file being "
+                        "replayed; it would be overwritten\n",
+                cli_token(export));
+        return CLI_EXIT_USAGE;
     }
     errno = 0;
     rc = proto_read_file(file, &buf, &len);

@@ -288,3 +288,20 @@ Test(replay, plain_record_names_the_side_that_moved)
     cr_assert(strstr(o->out, "   1. white e3*e1 ") != NULL, "%s", o->out);
     cr_assert(strstr(o->out, "   2. white d1-d2 ") != NULL, "%s", o->out);
 }
+
+Test(replay, export_never_overwrites_the_replayed_file)
+{
+    char path[128], args[300], before[256], after[256];
+    snprintf(path, sizeof path, "%s/self.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"laska\"]\n1. c3-d4 e5xc3\n", f);
+    fclose(f);
+    load(path, before, sizeof before);
+    snprintf(args, sizeof args, "%s --export %s", path, path);
+    Out *o = replay(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "would be overwritten") != NULL, "%s", o->err);
+    load(path, after, sizeof after);
+    cr_assert_str_eq(after, before);
+}
