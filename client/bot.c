@@ -1,7 +1,8 @@
 /*
  * bot.c: the generic search. Copy-make on a stack of positions made once
- * per call; a node budget per level keeps games with thousands of moves a
- * turn (Football chess) from stalling. Ties at the root are broken by a
+ * per call. A work budget per level (positions visited plus moves
+ * generated, capped at BOT_WORK_MAX) keeps games with thousands of moves
+ * a turn (Football chess) from stalling: a node there costs its move list. Ties at the root are broken by a
  * seeded order, so a given seed always plays the same game.
  */
 #include <stdlib.h>
@@ -12,6 +13,9 @@
 #define BOT_INF 1000000000
 #define BOT_WIN 100000000
 #define BOT_MAX_PLY 16
+/* About 2 s of search for the widest game on a slow core; narrow games
+ * reach their full depth long before. */
+#define BOT_WORK_MAX (UINT64_C(1) << 23)
 
 typedef struct Search {
     const Core_Game *game;
@@ -70,6 +74,7 @@ static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
     }
     if (list_moves(s, ply, pos, &n) != 0 || n == 0)
         return terminal_score(pos, ply);
+    s->nodes += n; /* listing moves is work too */
     Core_Move *moves = s->moves[ply];
     int32_t best = -BOT_INF;
     for (size_t i = 0; i < n && !s->stopped; i++) {
@@ -129,6 +134,8 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
     memset(&s, 0, sizeof s);
     s.game = core_position_game(pos);
     s.budget = (uint64_t)20000 << (2 * level);
+    if (s.budget > BOT_WORK_MAX)
+        s.budget = BOT_WORK_MAX;
     for (int i = 0; i <= BOT_MAX_PLY; i++) {
         s.cap[i] = core_game_max_moves(s.game) < 256
                        ? core_game_max_moves(s.game)

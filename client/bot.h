@@ -13,14 +13,15 @@
 #define BOT_LEVEL_MAX 8
 
 typedef struct Bot_Stats {
-    uint64_t nodes;   /* positions searched */
+    uint64_t nodes;   /* positions searched plus moves listed */
     int depth;        /* plies of the deepest finished iteration */
     int32_t score;    /* of the chosen move, side to move's view */
 } Bot_Stats;
 
 /*
  * bot_choose: pick a legal move of pos into *out. level 1..8 sets the
- * search depth in plies (and a node budget, so wide games stay quick);
+ * search depth in plies and a work budget (20000 * 4^level positions and
+ * listed moves, at most 2^23), so wide games stay quick;
  * seed breaks ties among equal moves, the same seed always giving the same
  * move. stats may be NULL.
  * Errors: TB_E_ARG (bad level), TB_E_OVER (no legal move), TB_E_NOMEM.

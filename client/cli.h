@@ -6,6 +6,7 @@
 #ifndef TABULA_CLI_H
 #define TABULA_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core.h"
@@ -51,6 +52,21 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
  * result lives in one of 4 rotating static buffers.
  */
 const char *cli_token(const char *s);
+
+/*
+ * cli_seed: read a seed, a decimal number 0..2^64-1 with nothing else;
+ * 0 on success, -1 (after printing "tabula CMD: bad seed ...") otherwise.
+ */
+int cli_seed(const char *cmd, const char *text, uint64_t *out);
+
+/*
+ * cli_unexpected: report argument a of command cmd that was not
+ * understood: "FLAG needs a value" when it is one of the command's flags
+ * that take one (the NULL-terminated list), else "unexpected argument";
+ * then the help text on stderr. Returns CLI_EXIT_USAGE.
+ */
+int cli_unexpected(const char *cmd, const char *a,
+                   const char *const *value_flags, const char *help);
 
 /* Seconds from a monotonic clock. */
 double cli_now(void);

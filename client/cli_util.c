@@ -88,6 +88,40 @@ const char *cli_token(const char *s)
     return out;
 }
 
+int cli_seed(const char *cmd, const char *text, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = text;
+
+    if (*p == '\0')
+        goto bad;
+    for (; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+            goto bad;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    *out = v;
+    return 0;
+bad:
+    fprintf(stderr, "tabula %s: bad seed '%s'; expected a whole number "
+                    "0..18446744073709551615\n", cmd, cli_token(text));
+    return -1;
+}
+
+int cli_unexpected(const char *cmd, const char *a,
+                   const char *const *value_flags, const char *help)
+{
+    for (size_t i = 0; value_flags != NULL && value_flags[i] != NULL; i++)
+        if (strcmp(a, value_flags[i]) == 0) {
+            fprintf(stderr, "tabula %s: %s needs a value\n", cmd, a);
+            return CLI_EXIT_USAGE;
+        }
+    fprintf(stderr, "tabula %s: unexpected argument '%s'\n", cmd,
+            cli_token(a));
+    fputs(help, stderr);
+    return CLI_EXIT_USAGE;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

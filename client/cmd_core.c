@@ -84,6 +84,11 @@ int cli_perft(int argc, char **argv)
     if (rc != 0)
         goto done;
     rc = CLI_EXIT_USAGE;
+    if (a.npos > 2) {
+        fprintf(stderr, "tabula perft: unexpected argument '%s'\n",
+                cli_token(a.pos_args[2]));
+        goto done;
+    }
     if (a.npos != 2) {
         fputs(perft_help, stderr);
         goto done;

@@ -11,8 +11,10 @@
  */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r, open_memstream */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -178,7 +180,7 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
     }
 }
 
-static void visit_record(void *ctx, const Core_Position *pos,
+static void visit_record(void *ctx, const Core_Position *pos, int mover,
                          const Core_Move *mv, const char *text)
 {
     Replay *r = ctx;
@@ -191,10 +193,8 @@ static void visit_record(void *ctx, const Core_Position *pos,
     }
     if (keep_move(r, mv) != 0)
         return;
-    /* The mover is the side not to move now (as tabula demo prints). */
     if (!r->quiet && rc == 0)
-        print_ply(core_ply(pos), 1 - core_side_to_move(pos), cli_token(text),
-                  r->hash);
+        print_ply(core_ply(pos), mover, cli_token(text), r->hash);
 }
 
 /* ---- export ---------------------------------------------------------- */
@@ -266,6 +266,14 @@ static int export_moves(FILE *out, const Core_Position *initial,
         fprintf(out, "%s%s\n", col > 0 ? " " : "", result);
     core_position_free(pos);
     return rc;
+}
+
+/* Do two paths name one existing file? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 static FILE *open_export(const char *path)
@@ -609,10 +617,21 @@ int cli_replay(int argc, char **argv)
         fprintf(stderr, "tabula replay: cannot initialise libsodium\n");
         return CLI_EXIT_FAIL;
     }
+    if (export != NULL && same_file(file, export)) {
+        fprintf(stderr, "tabula replay: --export '%s' is the file being "
+                        "replayed; it would be overwritten\n",
+                cli_token(export));
+        return CLI_EXIT_USAGE;
+    }
+    errno = 0;
     rc = proto_read_file(file, &buf, &len);
     if (rc != 0) {
+        /* The system's reason (no such file, a directory, permission)
+         * says more than TB_E_IO. */
         fprintf(stderr, "tabula replay: cannot read '%s': %s\n",
-                cli_token(file), tb_strerror(rc));
+                cli_token(file),
+                rc == TB_E_IO && errno != 0 ? strerror(errno)
+                                            : tb_strerror(rc));
         return CLI_EXIT_USAGE;
     }
     /* On a terminal the viewer shows the game; the report (header and

@@ -262,22 +262,17 @@ int cli_demo(int argc, char **argv)
             }
             level = (int)v;
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            seed = strtoull(argv[++i], &end, 10);
-            if (*end != '\0') {
-                fprintf(stderr, "tabula demo: bad seed '%s'\n",
-                        cli_token(argv[i]));
+            if (cli_seed("demo", argv[++i], &seed) != 0)
                 return CLI_EXIT_USAGE;
-            }
         } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
             dir = argv[++i];
         } else if (argv[i][0] != '-' && only == NULL) {
             if ((only = cli_game("demo", argv[i])) == NULL)
                 return CLI_EXIT_USAGE;
         } else {
-            fprintf(stderr, "tabula demo: unexpected argument '%s'\n",
-                    cli_token(argv[i]));
-            fputs(demo_help, stderr);
-            return CLI_EXIT_USAGE;
+            static const char *const takes_value[] = {"--level", "--seed",
+                                                      "--dir", NULL};
+            return cli_unexpected("demo", argv[i], takes_value, demo_help);
         }
     }
     if (proto_init() != 0) {

@@ -117,7 +117,10 @@ static int line_mode(Session *s)
             continue;
         if (strcmp(in, "quit") == 0)
             break;
-        if (strcmp(in, "board") == 0) {
+        if (strcmp(in, "help") == 0) {
+            printf("a move in notation (%s), or: board, moves, takeback, "
+                   "resign, quit\n", core_game_move_hint(s->game));
+        } else if (strcmp(in, "board") == 0) {
             print_board(s);
         } else if (strcmp(in, "moves") == 0) {
             for (size_t i = 0; i < s->nlegal; i++)
@@ -182,12 +185,8 @@ int cli_play(int argc, char **argv)
             if (a[2] == 'a') {
                 as = v;
             } else if (a[2] == 's') {
-                seed = strtoull(v, &end, 10);
-                if (*end != '\0' || *v == '\0') {
-                    fprintf(stderr, "tabula play: bad seed '%s'\n",
-                            cli_token(v));
+                if (cli_seed("play", v, &seed) != 0)
                     return CLI_EXIT_USAGE;
-                }
             } else if (a[2] == 'p') {
                 position = v;
             } else {
@@ -197,10 +196,9 @@ int cli_play(int argc, char **argv)
             if ((g = cli_game("play", a)) == NULL)
                 return CLI_EXIT_USAGE;
         } else {
-            fprintf(stderr, "tabula play: unexpected argument '%s'\n",
-                    cli_token(a));
-            fputs(play_help, stderr);
-            return CLI_EXIT_USAGE;
+            static const char *const takes_value[] = {
+                "--as", "--seed", "--position", "--options", NULL};
+            return cli_unexpected("play", a, takes_value, play_help);
         }
     }
     if (g == NULL) {

@@ -183,7 +183,10 @@ size_t session_tokens(const char *notation, const char (*names)[8],
             }
         }
         if (best >= 0) {
-            tokens[n++] = best;
+            /* A square named twice running is one selection: in Football
+             * chess "d1-d6 d6*h2" the moved piece kicks from d6. */
+            if (n == 0 || tokens[n - 1] != best)
+                tokens[n++] = best;
             i += best_len - 1;
         }
     }

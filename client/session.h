@@ -79,8 +79,9 @@ void session_resign(Session *s, int side);
 /*
  * session_tokens: the square names inside a move's notation, in order,
  * matched against the names of the view's cells (a name counts only when
- * no letter or digit touches it). Returns the count (at most max); each
- * token is an index into names.
+ * no letter or digit touches it; a square named twice running counts
+ * once). Returns the count (at most max); each token is an index into
+ * names.
  */
 size_t session_tokens(const char *notation, const char (*names)[8],
                       size_t nnames, int *tokens, size_t max);

@@ -241,7 +241,7 @@ static void complete_input(Tui *t)
     size_t shown = 0;
     for (size_t i = 0; i < t->s->nlegal && shown < 8; i++)
         if (strncmp(t->s->legal_text[i], t->input, t->ninput) == 0) {
-            strncat(list, " ", sizeof list - strlen(list) - 1);
+            strncat(list, shown ? " | " : " ", sizeof list - strlen(list) - 1);
             strncat(list, t->s->legal_text[i], sizeof list - strlen(list) - 1);
             shown++;
         }

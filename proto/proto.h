@@ -535,9 +535,12 @@ typedef struct Proto_Record_Report {
 } Proto_Record_Report;
 
 /* Called after each move a record read applies; pos is after the move,
- * text the move as written in the record. */
+ * mover the side that made it (CORE_WHITE or CORE_BLACK: not always the
+ * side not to move now, since in some games a side moves several times
+ * running), text the move as written in the record. */
 typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
-                                   const Core_Move *mv, const char *text);
+                                   int mover, const Core_Move *mv,
+                                   const char *text);
 
 /*
  * proto_record_read: read a plain game record: tag lines `[Name "value"]`

@@ -334,6 +334,7 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
             rc = 0;
             mvtext = joined;
         }
+        int mover = core_side_to_move(pos);
         if (rc == 0)
             rc = core_play(pos, &mv);
         if (rc != 0) {
@@ -343,7 +344,7 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
             goto done;
         }
         if (visit != NULL)
-            visit(ctx, pos, &mv, mvtext);
+            visit(ctx, pos, mover, &mv, mvtext);
     }
     if (stated == NULL && proto_record_tag(rep, "Result") != NULL) {
         set_result(rep, proto_record_tag(rep, "Result"));

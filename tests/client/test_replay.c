@@ -268,3 +268,40 @@ Test(replay, every_game_replays_and_reads_its_export_back)
         cr_assert(strstr(o->out, want) != NULL, "%s: %s", game, o->out);
     }
 }
+
+Test(replay, plain_record_names_the_side_that_moved)
+{
+    /* Football chess: White's own goal (D-FC-5) in a 2-goal match gives
+     * the move back to White, the side that conceded (D-FC-7), so White
+     * makes plies 1 and 2: the second is not Black's. */
+    char path[128];
+    snprintf(path, sizeof path, "%s/owngoal.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"football\"]\n[Options \"goals=2\"]\n"
+          "[Position \"9/9/9/9/9/9/4Q4/4*4/9 w 0-0 0 0\"]\n"
+          "1. e3*e1 d1-d2\n",
+          f);
+    fclose(f);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert(strstr(o->out, "   1. white e3*e1 ") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "   2. white d1-d2 ") != NULL, "%s", o->out);
+}
+
+Test(replay, export_never_overwrites_the_replayed_file)
+{
+    char path[128], args[300], before[256], after[256];
+    snprintf(path, sizeof path, "%s/self.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"laska\"]\n1. c3-d4 e5xc3\n", f);
+    fclose(f);
+    load(path, before, sizeof before);
+    snprintf(args, sizeof args, "%s --export %s", path, path);
+    Out *o = replay(args);
+    cr_assert_eq(o->status, 2);
+    cr_assert(strstr(o->err, "would be overwritten") != NULL, "%s", o->err);
+    load(path, after, sizeof after);
+    cr_assert_str_eq(after, before);
+}

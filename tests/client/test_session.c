@@ -44,3 +44,16 @@ Test(session, letters_inside_words_are_no_squares)
     cr_assert_eq(tokens("hb3", t), 0);  /* no name touching another */
     cr_assert_eq(tokens("b34", t), 0);
 }
+
+Test(session, square_named_twice_running_is_one_selection)
+{
+    /* Football chess: the piece moved to d4 kicks from d4 to f6; the
+     * player selects c3, d4, f6. */
+    int t[SESSION_MAX_TOKENS];
+    cr_assert_eq(tokens("c3-d4 d4*f6", t), 3);
+    cr_assert_eq(t[0], 4);
+    cr_assert_eq(t[1], 5);
+    cr_assert_eq(t[2], 6);
+    /* Not twice running: both kept (a kick back to where it began). */
+    cr_assert_eq(tokens("d4*f6 f6*d4", t), 3);
+}
