@@ -247,6 +247,52 @@ static void complete_input(Tui *t)
     tui_say(t, "candidates:", list, n > shown ? " ..." : "");
 }
 
+/* A word, perhaps followed by a number ("draw", "takeback 2"): a
+ * command for the network seat rather than a move. */
+static int is_command(const char *text)
+{
+    const char *p = text;
+    while (*p >= 'a' && *p <= 'z')
+        p++;
+    if (p - text < 2)
+        return 0;
+    if (*p == ' ')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
+    return *p == '\0';
+}
+
+/* Typed text on a network screen: a move of ours (on our turn), else a
+ * command passed to the seat, which answers on its own (netgame.h). */
+static void submit_remote(Tui *t, const char *text)
+{
+    Core_Move mv;
+    int rc;
+    if (t->watching) {
+        tui_say(t, "you are watching: no moves here", NULL, NULL);
+        return;
+    }
+    if (session_status(t->s).outcome != CORE_ONGOING) {
+        tui_say(t, "the game is over", NULL, NULL);
+        return;
+    }
+    rc = core_move_parse(t->s->pos, text, &mv);
+    if (rc != 0 && is_command(text)) {
+        if (t->send(t, text) != 0)
+            tui_say(t, "cannot send '", text, "'");
+        else
+            tui_say(t, "sent '", text, "' to the seat");
+    } else if (!human_to_move(t)) {
+        tui_say(t, "it is not your move", NULL, NULL);
+    } else if (rc != 0) {
+        tui_say(t, "'", text, "': ");
+        strncat(t->message, tb_strerror(rc),
+                sizeof t->message - strlen(t->message) - 1);
+    } else {
+        send_move(t, text);
+    }
+}
+
 static void submit_input(Tui *t)
 {
     char *in = t->input;
@@ -272,8 +318,10 @@ static void submit_input(Tui *t)
             session_resign(t->s, core_side_to_move(t->s->pos));
             tui_say(t, "you resigned", NULL, NULL);
         }
-    } else if (strcmp(in, "takeback") == 0 && t->send != NULL) {
-        tui_say(t, "no takeback in a network game", NULL, NULL);
+    } else if (strcmp(in, "help") == 0) {
+        t->help = 1;
+    } else if (n > 0 && t->send != NULL) {
+        submit_remote(t, in);
     } else if (strcmp(in, "takeback") == 0) {
         /* Against a bot, take back the whole move: the bot's reply too. */
         size_t plies = 1;
@@ -288,24 +336,11 @@ static void submit_input(Tui *t)
             tui_screen_sync(t);
             tui_say(t, "taken back", NULL, NULL);
         }
-    } else if (strcmp(in, "help") == 0) {
-        t->help = 1;
     } else if (n > 0) {
         char text[CORE_NOTATION_MAX];
         memcpy(text, in, n + 1);
-        Core_Move mv;
-        int prc;
         if (!human_to_move(t)) {
-            tui_say(t, t->watching ? "you are watching: no moves here"
-                                   : "it is not your move",
-                    NULL, NULL);
-        } else if (t->send != NULL &&
-                   (prc = core_move_parse(t->s->pos, text, &mv)) != 0) {
-            tui_say(t, "'", text, "': ");
-            strncat(t->message, tb_strerror(prc),
-                    sizeof t->message - strlen(t->message) - 1);
-        } else if (t->send != NULL) {
-            send_move(t, text);
+            tui_say(t, "it is not your move", NULL, NULL);
         } else {
             int rc = session_play_text(t->s, text);
             if (rc != 0) {

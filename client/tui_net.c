@@ -59,6 +59,8 @@ static const char net_help[] =
     "  1-9              choose when several moves fit the squares\n"
     "  Esc              clear the selection and the typed text\n"
     "  resign           typed and Enter (sent when it is your turn)\n"
+    "  other words      passed to the seat (its commands), which\n"
+    "                   answers on the line above the board\n"
     "  ?                this help\n"
     "  q                leave (pressed twice while the game runs; the\n"
     "                   game is not resigned: with --log, run the same\n"
@@ -203,7 +205,15 @@ static void mirror(Tui_Net *u)
         if (u->t.watching)
             tui_say(&u->t, "? for help; watching", NULL, NULL);
     }
-    size_t n = proto_transcript_moves(tr);
+    size_t n = proto_transcript_moves(tr), same = 0;
+    /* Plies the transcript no longer holds (a takeback) are undone. */
+    while (same < n && same < u->s.nplayed &&
+           core_move_equal(&u->s.played[same],
+                           proto_transcript_move_at(tr, same)))
+        same++;
+    if (same < u->s.nplayed &&
+        session_takeback(&u->s, u->s.nplayed - same) == 0)
+        changed = 1;
     while (u->s.nplayed < n) {
         const Core_Move *mv = proto_transcript_move_at(tr, u->s.nplayed);
         size_t i = 0;
