@@ -256,3 +256,16 @@ Test(net_tui, quitting_a_running_game_asks_twice)
     /* Left unfinished: the command fails, as a line-mode seat would. */
     wait_for_in(host_pane, "host-exit 1");
 }
+
+Test(net_tui, other_typed_words_go_to_the_seat_which_answers)
+{
+    start_joiner();
+    wait_for_in(host_pane, "White to move (you)");
+    keys_to(host_pane, "hello Enter");
+    wait_for_in(host_pane, "sent 'hello' to the seat");
+    /* netgame's own answer, shown above the board */
+    wait_for_in(host_pane, "refused: 'hello'");
+    /* and a move still goes through afterwards */
+    keys_to(host_pane, "c3-d4 Enter");
+    check_after_capture(host_pane);
+}
