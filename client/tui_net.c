@@ -90,8 +90,9 @@ static const char *connection(const Tui_Net *u)
         return u->ever_linked ? "connection lost: reconnecting"
                               : "connecting to the lobby";
     if (!started(u))
-        return u->role == LOBBY_ROLE_HOST ? "waiting for an opponent"
-                                          : "waiting for the match to start";
+        return u->role != LOBBY_ROLE_HOST ? "waiting for the match to start"
+               : u->invite[0] != '\0'    ? "waiting for an opponent"
+                                          : "creating the room";
     if (u->role == LOBBY_ROLE_SPECTATOR) {
         if (!u->present[0])
             return "connected; white (host) reconnecting";
@@ -436,8 +437,13 @@ void tui_net_ply(Tui_Net *u, int side, const char *move)
 
 void tui_net_note(Tui_Net *u, int warning, const char *text)
 {
-    if (u == NULL || u->stopped)
+    if (u == NULL)
         return;
+    if (u->stopped) { /* the screen is gone: warnings go to stderr again */
+        if (warning)
+            fprintf(stderr, "tabula: %s\n", text);
+        return;
+    }
     if (worth_noting(u, text))
         snprintf(u->note, sizeof u->note, "%s%s", warning ? "warning: " : "",
                  text);
