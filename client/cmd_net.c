@@ -39,7 +39,9 @@ static const char host_help[] =
     "input, one per line ('resign' resigns). --log FILE writes the match\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
-    "move, so people can follow the game.\n";
+    "move, so people can follow the game. When standard input and output\n"
+    "are a terminal, a full-screen board shows all this instead: select\n"
+    "squares or type moves on your turn, 'resign', ? for the keys.\n";
 
 static const char join_help[] =
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
@@ -53,7 +55,8 @@ static const char spectate_help[] =
     "usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
     "\n"
     "Watches the room of watch (or invite) CODE from its first move,\n"
-    "checking every ply's state hash like the players do.\n";
+    "checking every ply's state hash like the players do. On a terminal\n"
+    "the game is shown on a full-screen board.\n";
 
 typedef struct Net_Run {
     uv_loop_t loop;

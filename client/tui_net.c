@@ -120,9 +120,7 @@ static const char *who(const Tui_Net *u)
 /* The screen before the match starts: codes and connection. */
 static void draw_waiting(Tui_Net *u)
 {
-    int rows, cols, y = 3;
-    getmaxyx(stdscr, rows, cols);
-    (void)rows;
+    int cols = getmaxx(stdscr), y = 3;
     erase();
     attrset(A_BOLD);
     mvaddstr(0, 1, "Tabula - network game");
