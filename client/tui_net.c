@@ -44,6 +44,8 @@ struct Tui_Net {
     int present[2];    /* by seat: the host's, the guest's player */
     int done;
     int quit_armed;
+    int leave_on_done; /* q pressed after the end, before the last frames
+                          were delivered */
     char white_name[48], black_name[48];
     char note[TUI_EXTRA_LINE_W];
     char message[200]; /* the message line before the board is up */
@@ -311,6 +313,13 @@ static void on_key(Tui_Net *u, int ch)
         leave(u);
         return;
     }
+    if (u->have_screen && session_status(&u->s).outcome != CORE_ONGOING) {
+        /* Over, but our last frames may still be on their way. */
+        u->leave_on_done = 1;
+        tui_say(&u->t, "leaving once the last moves are delivered...", NULL,
+                NULL);
+        return;
+    }
     u->quit_armed = 1;
     static const char ask[] =
         "q again leaves (the game is not resigned); any other key stays";
@@ -490,6 +499,8 @@ void tui_net_done(Tui_Net *u)
         snprintf(u->message, sizeof u->message, "%s", "q quits");
     }
     render(u);
+    if (u->leave_on_done)
+        leave(u);
 }
 
 void tui_net_free(Tui_Net *u)

@@ -81,9 +81,9 @@ static void start_spectator(void)
     wait_for_in(spec_pane, "You: spectator");
 }
 
-/* `tabula join CODE --lobby ADDR --bot=1` in plain line mode (its output
- * is a file), as a child we can kill. */
-static void start_joiner(void)
+/* `tabula CMD ARG [--lobby ADDR] --bot=1 --seed 1` in plain line mode
+ * (its output goes to join_out), as a child we can kill. */
+static void start_bot(const char *cmd, const char *arg, const char *addr)
 {
     joiner = fork();
     cr_assert(joiner >= 0);
@@ -95,14 +95,24 @@ static void start_joiner(void)
         dup2(in, 0);
         dup2(out, 1);
         dup2(out, 2);
-        execl(TABULA_BINARY, "tabula", "join", invite, "--lobby", lobby,
-              "--bot=1", "--seed", "1", (char *)NULL);
+        if (addr != NULL)
+            execl(TABULA_BINARY, "tabula", cmd, arg, "--lobby", addr,
+                  "--bot=1", "--seed", "1", (char *)NULL);
+        else
+            execl(TABULA_BINARY, "tabula", cmd, arg, "--bot=1", "--seed", "1",
+                  (char *)NULL);
         _exit(127);
     }
 }
 
-/* Wait up to 10 s for text in the joiner's output. */
-static void wait_joiner(const char *text)
+/* `tabula join CODE --lobby ADDR --bot=1`: black against the screen. */
+static void start_joiner(void)
+{
+    start_bot("join", invite, lobby);
+}
+
+/* Wait up to 10 s for text in the bot's output; returns the output. */
+static const char *wait_joiner(const char *text)
 {
     static char buf[16384];
     for (int i = 0; i < 200; i++) {
@@ -114,11 +124,12 @@ static void wait_joiner(const char *text)
         }
         buf[n] = '\0';
         if (strstr(buf, text) != NULL)
-            return;
+            return buf;
         usleep(50000);
     }
-    cr_assert_fail("'%s' never appeared in the joiner's output:\n%s", text,
+    cr_assert_fail("'%s' never appeared in the bot's output:\n%s", text,
                    buf);
+    return buf;
 }
 
 /* Wait up to 10 s until text is gone from pane target. */
@@ -268,4 +279,43 @@ Test(net_tui, other_typed_words_go_to_the_seat_which_answers)
     /* and a move still goes through afterwards */
     keys_to(host_pane, "c3-d4 Enter");
     check_after_capture(host_pane);
+}
+
+/* The guest's screen: a `tabula host --bot=1` process plays white (line
+ * mode, its codes read from its output), `tabula join` runs in tmux. */
+static void start_as_guest(void)
+{
+    char args[1024];
+    snprintf(tmux_session, sizeof tmux_session, "tabula-netguest-%d",
+             (int)getpid());
+    snprintf(host_pane, sizeof host_pane, "%s:0", tmux_session);
+    snprintf(join_out, sizeof join_out, "/tmp/%s-host.out", tmux_session);
+    start_bot("host", "laska", NULL);
+    const char *out = wait_joiner("lobby: ");
+    word_after(out, "invite:", invite, sizeof invite);
+    word_after(out, "lobby:", lobby, sizeof lobby);
+    snprintf(args, sizeof args,
+             "'TERM=xterm-256color %s join %s --lobby %s; echo join-exit $?; "
+             "sleep 60'",
+             TABULA_BINARY, invite, lobby);
+    tmux_new_session(args, 100, 32);
+}
+
+TestSuite(net_tui_guest, .init = start_as_guest, .fini = stop, .timeout = 60);
+
+Test(net_tui_guest, black_moves_only_after_white_and_resigns)
+{
+    /* White (the bot) moves first; the guest's screen shows it. */
+    const char *scr = wait_for_in(host_pane, "Black to move (you)");
+    cr_assert_not_null(strstr(scr, "White: opponent   Black: you"), "%s",
+                       scr);
+    cr_assert_not_null(strstr(scr, "You: guest, black"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "opponent played "), "%s", scr);
+    cr_assert_not_null(strstr(scr, "  1. "), "no move list line:\n%s", scr);
+    wait_joiner("   1. white ");
+    keys_to(host_pane, "resign Enter");
+    wait_for_in(host_pane, "Game over: 1-0 (resign)");
+    wait_joiner("result: 1-0 (resign)");
+    keys_to(host_pane, "q");
+    wait_for_in(host_pane, "join-exit 0");
 }
