@@ -595,7 +595,7 @@ void tui_screen_free(Tui *t)
     t->tok_cap = 0;
 }
 
-int tui_screen_curses(Tui *t)
+int tui_screen_curses(int *colours)
 {
     if (initscr() == NULL)
         return TB_E_IO;
@@ -604,7 +604,7 @@ int tui_screen_curses(Tui *t)
     keypad(stdscr, TRUE);
     set_escdelay(25);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-    t->colours = tui_board_colours();
+    *colours = tui_board_colours();
     return 0;
 }
 
@@ -618,7 +618,7 @@ int tui_play(Session *s, const char *white_name, const char *black_name)
         return rc;
     t.white_name = white_name;
     t.black_name = black_name;
-    if (tui_screen_curses(&t) != 0) {
+    if (tui_screen_curses(&t.colours) != 0) {
         tui_screen_free(&t);
         return TB_E_IO;
     }

@@ -19,7 +19,6 @@
 
 #include "tb_error.h"
 #include "tui.h"
-#include "tui_board.h"
 #include "tui_net.h"
 #include "tui_screen.h"
 
@@ -375,18 +374,12 @@ int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
              role == LOBBY_ROLE_GUEST ? (bot ? "bot (this seat)" : "you")
              : role == LOBBY_ROLE_HOST ? "opponent"
                                        : "guest");
-    if (initscr() == NULL) {
+    if (tui_screen_curses(&u->colours) != 0) {
         free(u);
         return TB_E_IO;
     }
     u->curses = 1;
-    raw();
-    noecho();
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    set_escdelay(25);
-    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-    u->colours = tui_board_colours();
+    nodelay(stdscr, TRUE); /* keys are read when the loop sees them */
     u->stdin_flags = fcntl(STDIN_FILENO, F_GETFL);
     if (uv_poll_init(loop, &u->in, STDIN_FILENO) != 0) {
         endwin();

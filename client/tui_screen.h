@@ -53,9 +53,9 @@ struct Tui {
 int tui_screen_init(Tui *t, Session *s);
 void tui_screen_free(Tui *t);
 
-/* tui_screen_curses: start ncurses (raw keys, keypad, mouse, colours).
- * Errors: TB_E_IO. */
-int tui_screen_curses(Tui *t);
+/* tui_screen_curses: start ncurses (raw keys, keypad, mouse, colours);
+ * *colours becomes 1 when the terminal has colours. Errors: TB_E_IO. */
+int tui_screen_curses(int *colours);
 
 /* tui_screen_sync: rebuild the view and legal move squares after s
  * changed; the selection is cleared. */
