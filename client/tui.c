@@ -247,8 +247,9 @@ static void complete_input(Tui *t)
     tui_say(t, "candidates:", list, n > shown ? " ..." : "");
 }
 
-/* A word, perhaps followed by a number ("draw", "takeback 2"): a
- * command for the network seat rather than a move. */
+/* Words of small letters, then perhaps words of letters or digits
+ * ("draw", "takeback 2", "claim win"): a command for the network seat
+ * rather than a move. */
 static int is_command(const char *text)
 {
     const char *p = text;
@@ -256,8 +257,9 @@ static int is_command(const char *text)
         p++;
     if (p - text < 2)
         return 0;
-    if (*p == ' ')
-        for (p++; *p >= '0' && *p <= '9'; p++)
+    while (*p == ' ' && ((p[1] >= 'a' && p[1] <= 'z') ||
+                         (p[1] >= '0' && p[1] <= '9')))
+        for (p++; (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'); p++)
             ;
     return *p == '\0';
 }
