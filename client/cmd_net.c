@@ -8,7 +8,9 @@
  * --lobby with that address (the code itself does not carry it), and the
  * host keeps the lobby running after its game until the other members
  * have left (at most NR_LINGER_MS). A host restarted with the same --log
- * binds its embedded lobby to the same address again.
+ * binds its embedded lobby to the same address again. When standard
+ * input and output are a terminal ncurses can drive, the seat is shown
+ * full-screen instead (tui_net.h) and nothing is printed until it ends.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -18,6 +20,8 @@
 #include "cli.h"
 #include "netgame.h"
 #include "tb_error.h"
+#include "tui.h"
+#include "tui_net.h"
 
 #define NR_LINGER_MS 10000
 #define NR_DEFAULT_LOBBY "127.0.0.1:7470"
@@ -39,7 +43,9 @@ static const char host_help[] =
     "seconds added after each move (e.g. 300+5). --log FILE writes the match\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
-    "move, so people can follow the game.\n";
+    "move, so people can follow the game. When standard input and output\n"
+    "are a terminal, a full-screen board shows all this instead: select\n"
+    "squares or type moves on your turn, 'resign', ? for the keys.\n";
 
 static const char join_help[] =
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
@@ -53,7 +59,8 @@ static const char spectate_help[] =
     "usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
     "\n"
     "Watches the room of watch (or invite) CODE from its first move,\n"
-    "checking every ply's state hash like the players do.\n";
+    "checking every ply's state hash like the players do. On a terminal\n"
+    "the game is shown on a full-screen board.\n";
 
 typedef struct Net_Run {
     uv_loop_t loop;
@@ -70,6 +77,7 @@ typedef struct Net_Run {
     int linger_open;
     double linger_start;
     uv_signal_t sig;
+    Tui_Net *ui; /* the full-screen screen, or NULL in line mode */
 } Net_Run;
 
 static void close_cb(uv_handle_t *h) { (void)h; }
@@ -109,6 +117,7 @@ static void on_linger(uv_timer_t *h)
 static void on_done(Netgame *g)
 {
     Net_Run *r = netgame_user(g);
+    tui_net_done(r->ui);
     stop_input(r);
     if (r->lobby != NULL) {
         uv_timer_init(&r->loop, &r->linger);
@@ -125,7 +134,47 @@ static void on_signal(uv_signal_t *h, int signum)
 {
     Net_Run *r = h->data;
     (void)signum;
+    tui_net_stop(r->ui);
     fprintf(stderr, "tabula: interrupted\n");
+    shutdown_run(r);
+    netgame_free(r->g);
+    r->g = NULL;
+}
+
+/* The screen's hooks, forwarded (tui_net_* ignore a NULL screen). */
+static void on_room(Netgame *g, const char *invite, const char *watch,
+                    const char *lobby)
+{
+    tui_net_room(((Net_Run *)netgame_user(g))->ui, invite, watch, lobby);
+}
+
+static void on_ply(Netgame *g, uint32_t ply, int side, const char *move,
+                   const char *hash_hex)
+{
+    (void)ply;
+    (void)hash_hex;
+    tui_net_ply(((Net_Run *)netgame_user(g))->ui, side, move);
+}
+
+static void on_note(Netgame *g, int warning, const char *text)
+{
+    Net_Run *r = netgame_user(g);
+    if (r->ui != NULL)
+        tui_net_note(r->ui, warning, text);
+    else if (warning) /* the screen has gone: the warning goes to stderr */
+        fprintf(stderr, "tabula: %s\n", text);
+}
+
+static void on_presence(Netgame *g, Lobby_Role seat, int present)
+{
+    tui_net_presence(((Net_Run *)netgame_user(g))->ui, seat, present);
+}
+
+/* The user left the screen before the game ended: stop the seat (the
+ * game is not resigned; with --log the same command comes back). */
+static void on_ui_quit(void *user)
+{
+    Net_Run *r = user;
     shutdown_run(r);
     netgame_free(r->g);
     r->g = NULL;
@@ -330,6 +379,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         fprintf(stderr, "tabula %s: cannot initialise libsodium\n", cmd);
         return CLI_EXIT_FAIL;
     }
+    int screen = tui_terminal_ok();
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (uv_loop_init(&r.loop) != 0)
@@ -367,23 +417,43 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     uv_signal_init(&r.loop, &r.sig);
     r.sig.data = &r;
     uv_signal_start(&r.sig, on_signal, SIGINT);
-    static const Netgame_Hooks hooks = {NULL, NULL, on_done};
-    rc = netgame_new(&r.loop, &cfg, &hooks, &r, &r.g, why, sizeof why);
+    if (screen && tui_net_new(&r.loop, role, cfg.bot_level > 0, on_ui_quit,
+                              &r, &r.ui) != 0)
+        screen = 0; /* plain lines, as without a terminal */
+    if (screen)
+        cfg.out = NULL; /* the screen shows what the lines would say */
+    static const Netgame_Hooks line_hooks = {.on_done = on_done};
+    static const Netgame_Hooks screen_hooks = {
+        .on_room = on_room, .on_ply = on_ply, .on_done = on_done,
+        .on_note = on_note, .on_presence = on_presence};
+    rc = netgame_new(&r.loop, &cfg, screen ? &screen_hooks : &line_hooks, &r,
+                     &r.g, why, sizeof why);
     if (rc != 0) {
+        tui_net_stop(r.ui);
         fprintf(stderr, "tabula %s: %s\n", cmd, why);
         shutdown_run(&r);
         uv_run(&r.loop, UV_RUN_DEFAULT);
+        tui_net_free(r.ui);
         uv_loop_close(&r.loop);
         return rc == TB_E_CODE || rc == TB_E_ARG ? CLI_EXIT_USAGE
                                                  : CLI_EXIT_FAIL;
     }
-    if (role != LOBBY_ROLE_SPECTATOR && cfg.bot_level == 0)
+    tui_net_attach(r.ui, r.g);
+    if (r.ui == NULL && role != LOBBY_ROLE_SPECTATOR && cfg.bot_level == 0)
         start_input(&r);
     uv_run(&r.loop, UV_RUN_DEFAULT);
+    tui_net_free(r.ui);
+    r.ui = NULL;
     int status = CLI_EXIT_FAIL;
     if (r.g != NULL) {
         const Netgame_Result *res = netgame_result(r.g);
         status = res->desync || !res->finished ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+        if (screen && res->finished) {
+            /* What the screen showed, kept in the terminal. */
+            printf("result: %s (%s)\n", core_outcome_name(res->status.outcome),
+                   core_reason_name(res->status.reason));
+            printf("final-hash: %s\n", res->final_hash);
+        }
         netgame_free(r.g);
         uv_run(&r.loop, UV_RUN_DEFAULT);
     }

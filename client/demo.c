@@ -70,7 +70,7 @@ static void on_done(Netgame *g)
 static int seat_new(Demo_Run *r, int i, const Core_Game *game,
                     const char *code)
 {
-    static const Netgame_Hooks hooks_other = {NULL, NULL, on_done};
+    static const Netgame_Hooks hooks_other = {.on_done = on_done};
     Netgame_Config cfg;
     char why[256];
     memset(&cfg, 0, sizeof cfg);
@@ -171,7 +171,8 @@ static int play_one(const Core_Game *game, const char *dir, int level,
         printf("== %s: level %d bots, seed %llu, lobby %s\n",
                core_game_title(game), level, (unsigned long long)seed,
                r.lobby_addr);
-    static const Netgame_Hooks host_hooks = {on_room, NULL, on_done};
+    static const Netgame_Hooks host_hooks = {.on_room = on_room,
+                                             .on_done = on_done};
     {
         Netgame_Config cfg;
         char why[256];

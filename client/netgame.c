@@ -142,6 +142,14 @@ static void say(Netgame *g, const char *fmt, ...)
 static void say(Netgame *g, const char *fmt, ...)
 {
     va_list ap;
+    if (g->hooks.on_note != NULL) {
+        char text[640];
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof text, fmt, ap);
+        va_end(ap);
+        text[strcspn(text, "\n")] = '\0';
+        g->hooks.on_note(g, 0, text);
+    }
     if (g->cfg.out == NULL)
         return;
     if (g->label[0] != '\0')
@@ -157,6 +165,15 @@ static void warn(Netgame *g, const char *fmt, ...)
 static void warn(Netgame *g, const char *fmt, ...)
 {
     va_list ap;
+    if (g->hooks.on_note != NULL) {
+        char text[640];
+        va_start(ap, fmt);
+        vsnprintf(text, sizeof text, fmt, ap);
+        va_end(ap);
+        text[strcspn(text, "\n")] = '\0';
+        g->hooks.on_note(g, 1, text);
+        return;
+    }
     fprintf(stderr, "tabula: %s%s", g->label, g->label[0] ? ": " : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -1508,6 +1525,13 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
     memcpy(g->room_host, w->host_pk, PROTO_KEY_BYTES);
     g->room_host_known = 1;
     g->unacked = 0;
+    if (g->hooks.on_presence) {
+        g->hooks.on_presence(g, g->cfg.role, 1);
+        if (g->cfg.role != LOBBY_ROLE_HOST)
+            g->hooks.on_presence(g, LOBBY_ROLE_HOST, w->host_present);
+        if (g->cfg.role != LOBBY_ROLE_GUEST)
+            g->hooks.on_presence(g, LOBBY_ROLE_GUEST, w->guest_present);
+    }
     if (g->cfg.role == LOBBY_ROLE_HOST && !g->room_printed) {
         g->room_printed = 1;
         say(g, "invite: %s\n", g->lcfg.invite.text);
@@ -1574,6 +1598,8 @@ static void on_presence(Lobby_Client *c, Lobby_Role seat, int present)
     Netgame *g = lobby_client_user(c);
     if (g->done || g->closing)
         return;
+    if (g->hooks.on_presence && seat != g->cfg.role)
+        g->hooks.on_presence(g, seat, present);
     if (g->cfg.role == LOBBY_ROLE_SPECTATOR || seat != g->cfg.role)
         say(g, "lobby: %s %s\n", seat == LOBBY_ROLE_HOST ? "host" : "guest",
             present ? "present" : "gone (waiting for it to come back)");
@@ -1632,6 +1658,8 @@ static void on_disconnect(Lobby_Client *c, int reason)
     }
     if (g->lost_at == 0) {
         g->lost_at = cli_now();
+        if (g->hooks.on_presence)
+            g->hooks.on_presence(g, g->cfg.role, 0);
         say(g, "lobby: connection lost (%s); reconnecting\n",
             net_strerror(reason));
     } else if ((cli_now() - g->lost_at) * 1000.0 > NG_RECONNECT_GIVE_UP_MS) {

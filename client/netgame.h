@@ -29,6 +29,15 @@ typedef struct Netgame_Hooks {
                    const char *hash_hex);
     /* The game is over (or stopped by a desync) and every frame is out. */
     void (*on_done)(Netgame *g);
+    /* A line the seat prints to cfg.out (also when out is NULL), without
+     * its label and newline; or, with warning 1, a warning, which then is
+     * not written to stderr (a full-screen front end owns the terminal). */
+    void (*on_note)(Netgame *g, int warning, const char *text);
+    /* Presence: seat is LOBBY_ROLE_HOST or _GUEST. Our own connection to
+     * the lobby (seat = our role; spectators: LOBBY_ROLE_SPECTATOR) came up
+     * (1) or was lost (0); the other seats' players as the lobby reports
+     * them when we are admitted and when they come and go. */
+    void (*on_presence)(Netgame *g, Lobby_Role seat, int present);
 } Netgame_Hooks;
 
 /*

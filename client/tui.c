@@ -4,7 +4,9 @@
  * (keyboard cursor or mouse): after each selection the squares that can
  * follow are highlighted, so a Laska capture path or a Football kick
  * chain is entered square by square. Or it is typed in notation, with Tab
- * completing among the legal moves. Bots answer in turn.
+ * completing among the legal moves. Bots answer in turn. The screen
+ * (tui_screen.h) is shared with the network screen of tui_net.c, which
+ * sends the chosen moves instead of playing them here.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -14,35 +16,10 @@
 #include "session.h"
 #include "tui.h"
 #include "tui_board.h"
+#include "tui_screen.h"
 
-#define TUI_MAX_NAMES (CORE_VIEW_MAX_ROWS * CORE_VIEW_MAX_COLS)
-#define TUI_MAX_CHOICES 9
 
-typedef struct Tui {
-    Session *s;
-    const char *white_name;
-    const char *black_name;
-    Core_View view;
-    char names[TUI_MAX_NAMES][8];
-    int name_row[TUI_MAX_NAMES], name_col[TUI_MAX_NAMES];
-    size_t nnames;
-    int *tokens;   /* per legal move: SESSION_MAX_TOKENS name indices */
-    size_t *ntok;  /* per legal move: how many */
-    size_t tok_cap; /* legal moves the two arrays hold */
-    int cur_r, cur_c;
-    int clicked[SESSION_MAX_TOKENS];
-    size_t nclicked;
-    size_t choice[TUI_MAX_CHOICES]; /* legal move indices offered */
-    size_t nchoice;
-    char input[CORE_NOTATION_MAX];
-    size_t ninput;
-    char message[256];
-    int help;
-    int colours;
-    int board_y, board_x;
-} Tui;
-
-static void say(Tui *t, const char *a, const char *b, const char *c)
+void tui_say(Tui *t, const char *a, const char *b, const char *c)
 {
     char tmp[sizeof t->message];
     snprintf(tmp, sizeof tmp, "%s%s%s", a, b ? b : "", c ? c : "");
@@ -50,7 +27,7 @@ static void say(Tui *t, const char *a, const char *b, const char *c)
 }
 
 /* Rebuild the view, the cell names and each legal move's squares. */
-static void refresh_view(Tui *t)
+void tui_screen_sync(Tui *t)
 {
     Session *s = t->s;
     core_view(s->pos, &t->view);
@@ -123,23 +100,43 @@ static int mark_of(const Tui *t, int name)
 
 static int human_to_move(const Tui *t)
 {
-    return session_status(t->s).outcome == CORE_ONGOING &&
+    return session_status(t->s).outcome == CORE_ONGOING && !t->pending &&
+           !t->watching &&
            t->s->player[core_side_to_move(t->s->pos)] == SESSION_HUMAN;
 }
 
 static void after_move(Tui *t, const char *who, const char *text)
 {
-    refresh_view(t);
-    say(t, who, text, NULL);
+    tui_screen_sync(t);
+    tui_say(t, who, text, NULL);
+}
+
+/* A network screen sends the move; it is shown when it comes back. */
+static int send_move(Tui *t, const char *text)
+{
+    int rc = t->send(t, text);
+    if (rc != 0) {
+        tui_say(t, "cannot send: ", tb_strerror(rc), NULL);
+        return rc;
+    }
+    t->pending = 1;
+    t->nclicked = 0;
+    t->nchoice = 0;
+    tui_say(t, "sent ", text, NULL);
+    return 0;
 }
 
 static void play_index(Tui *t, size_t i)
 {
     char text[CORE_NOTATION_MAX];
     memcpy(text, t->s->legal_text[i], sizeof text);
+    if (t->send != NULL) {
+        send_move(t, text);
+        return;
+    }
     int rc = session_play_index(t->s, i);
     if (rc != 0)
-        say(t, "cannot play: ", tb_strerror(rc), NULL);
+        tui_say(t, "cannot play: ", tb_strerror(rc), NULL);
     else
         after_move(t, "played ", text);
 }
@@ -159,16 +156,18 @@ static void select_cell(Tui *t, int r, int c)
     int name = name_at(t, r, c);
     t->nchoice = 0;
     if (!human_to_move(t)) {
-        say(t, "it is not your move", NULL, NULL);
+        tui_say(t, t->watching ? "you are watching: no moves here"
+                               : "it is not your move",
+                NULL, NULL);
         return;
     }
     if (name < 0) {
-        say(t, "not a square of the board", NULL, NULL);
+        tui_say(t, "not a square of the board", NULL, NULL);
         return;
     }
     if (t->nclicked > 0 && t->clicked[t->nclicked - 1] == name) {
         t->nclicked = 0; /* clicking the last square again: start over */
-        say(t, "selection cleared", NULL, NULL);
+        tui_say(t, "selection cleared", NULL, NULL);
         return;
     }
     if (t->nclicked == SESSION_MAX_TOKENS)
@@ -188,7 +187,7 @@ static void select_cell(Tui *t, int r, int c)
     }
     if (continuing == 0) {
         t->nclicked = 0;
-        say(t, "no legal move from ", t->names[name], NULL);
+        tui_say(t, "no legal move from ", t->names[name], NULL);
         return;
     }
     size_t exact = exact_moves(t);
@@ -196,12 +195,12 @@ static void select_cell(Tui *t, int r, int c)
         play_index(t, t->choice[0]);
         t->nchoice = 0;
     } else if (exact == 1) {
-        say(t, "Enter plays ", t->s->legal_text[t->choice[0]],
+        tui_say(t, "Enter plays ", t->s->legal_text[t->choice[0]],
             ", or select the next square");
     } else if (exact > 1) {
-        say(t, "several moves fit: press their number", NULL, NULL);
+        tui_say(t, "several moves fit: press their number", NULL, NULL);
     } else {
-        say(t, "select the next square (Esc to cancel)", NULL, NULL);
+        tui_say(t, "select the next square (Esc to cancel)", NULL, NULL);
         t->nchoice = 0;
     }
 }
@@ -225,7 +224,7 @@ static void complete_input(Tui *t)
         n++;
     }
     if (n == 0) {
-        say(t, "no legal move starts with '", t->input, "'");
+        tui_say(t, "no legal move starts with '", t->input, "'");
         return;
     }
     if (common >= sizeof t->input)
@@ -234,7 +233,7 @@ static void complete_input(Tui *t)
     t->input[common] = '\0';
     t->ninput = common;
     if (n == 1) {
-        say(t, "Enter plays it", NULL, NULL);
+        tui_say(t, "Enter plays it", NULL, NULL);
         return;
     }
     char list[200] = "";
@@ -245,7 +244,55 @@ static void complete_input(Tui *t)
             strncat(list, t->s->legal_text[i], sizeof list - strlen(list) - 1);
             shown++;
         }
-    say(t, "candidates:", list, n > shown ? " ..." : "");
+    tui_say(t, "candidates:", list, n > shown ? " ..." : "");
+}
+
+/* Words of small letters, then perhaps words of letters or digits
+ * ("draw", "takeback 2", "claim win"): a command for the network seat
+ * rather than a move. */
+static int is_command(const char *text)
+{
+    const char *p = text;
+    while (*p >= 'a' && *p <= 'z')
+        p++;
+    if (p - text < 2)
+        return 0;
+    while (*p == ' ' && ((p[1] >= 'a' && p[1] <= 'z') ||
+                         (p[1] >= '0' && p[1] <= '9')))
+        for (p++; (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'); p++)
+            ;
+    return *p == '\0';
+}
+
+/* Typed text on a network screen: a move of ours (on our turn), else a
+ * command passed to the seat, which answers on its own (netgame.h). */
+static void submit_remote(Tui *t, const char *text)
+{
+    Core_Move mv;
+    int rc;
+    if (t->watching) {
+        tui_say(t, "you are watching: no moves here", NULL, NULL);
+        return;
+    }
+    if (session_status(t->s).outcome != CORE_ONGOING) {
+        tui_say(t, "the game is over", NULL, NULL);
+        return;
+    }
+    rc = core_move_parse(t->s->pos, text, &mv);
+    if (rc != 0 && is_command(text)) {
+        if (t->send(t, text) != 0)
+            tui_say(t, "cannot send '", text, "'");
+        else
+            tui_say(t, "sent '", text, "' to the seat");
+    } else if (!human_to_move(t)) {
+        tui_say(t, "it is not your move", NULL, NULL);
+    } else if (rc != 0) {
+        tui_say(t, "'", text, "': ");
+        strncat(t->message, tb_strerror(rc),
+                sizeof t->message - strlen(t->message) - 1);
+    } else {
+        send_move(t, text);
+    }
 }
 
 static void submit_input(Tui *t)
@@ -258,11 +305,25 @@ static void submit_input(Tui *t)
         in[--n] = '\0';
     if (strcmp(in, "resign") == 0) {
         if (session_status(t->s).outcome != CORE_ONGOING)
-            say(t, "the game is over", NULL, NULL);
-        else {
+            tui_say(t, "the game is over", NULL, NULL);
+        else if (t->send != NULL && t->watching)
+            tui_say(t, "you are watching: nothing to resign", NULL, NULL);
+        else if (t->send != NULL) {
+            if (t->send(t, "resign") != 0)
+                tui_say(t, "cannot send the resignation", NULL, NULL);
+            else
+                tui_say(t, human_to_move(t) ? "resigning..."
+                                            : "you resign when your turn "
+                                              "comes",
+                        NULL, NULL);
+        } else {
             session_resign(t->s, core_side_to_move(t->s->pos));
-            say(t, "you resigned", NULL, NULL);
+            tui_say(t, "you resigned", NULL, NULL);
         }
+    } else if (strcmp(in, "help") == 0) {
+        t->help = 1;
+    } else if (n > 0 && t->send != NULL) {
+        submit_remote(t, in);
     } else if (strcmp(in, "takeback") == 0) {
         /* Against a bot, take back the whole move: the bot's reply too. */
         size_t plies = 1;
@@ -272,22 +333,20 @@ static void submit_input(Tui *t)
             session_status(t->s).outcome == CORE_ONGOING)
             plies = 2;
         if (session_takeback(t->s, plies) != 0)
-            say(t, "nothing to take back", NULL, NULL);
+            tui_say(t, "nothing to take back", NULL, NULL);
         else {
-            refresh_view(t);
-            say(t, "taken back", NULL, NULL);
+            tui_screen_sync(t);
+            tui_say(t, "taken back", NULL, NULL);
         }
-    } else if (strcmp(in, "help") == 0) {
-        t->help = 1;
     } else if (n > 0) {
         char text[CORE_NOTATION_MAX];
         memcpy(text, in, n + 1);
         if (!human_to_move(t)) {
-            say(t, "it is not your move", NULL, NULL);
+            tui_say(t, "it is not your move", NULL, NULL);
         } else {
             int rc = session_play_text(t->s, text);
             if (rc != 0) {
-                say(t, "'", text, "': ");
+                tui_say(t, "'", text, "': ");
                 strncat(t->message, tb_strerror(rc),
                         sizeof t->message - strlen(t->message) - 1);
             } else {
@@ -345,7 +404,7 @@ static const char help_text[] =
     "\n"
     "Any key closes this help.";
 
-static void draw(Tui *t)
+void tui_screen_draw(Tui *t)
 {
     Session *s = t->s;
     int rows, cols;
@@ -353,7 +412,7 @@ static void draw(Tui *t)
     erase();
     if (t->help) {
         int y = 1;
-        const char *p = help_text;
+        const char *p = t->help_text ? t->help_text : help_text;
         while (*p != '\0') {
             const char *e = strchr(p, '\n');
             size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -367,7 +426,11 @@ static void draw(Tui *t)
     mvprintw(0, 1, "Tabula - %s", core_game_title(s->game));
     attrset(A_NORMAL);
     mvprintw(1, 1, "White: %s   Black: %s", t->white_name, t->black_name);
-    t->board_y = 3;
+    int y_extra = 2;
+    for (int k = 0; k < TUI_EXTRA_LINES; k++)
+        if (t->extra[k][0] != '\0')
+            mvaddnstr(y_extra++, 1, t->extra[k], cols - 2);
+    t->board_y = y_extra + (y_extra > 2);
     t->board_x = 4;
     unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
     for (int r = 0; r < t->view.rows; r++)
@@ -383,13 +446,14 @@ static void draw(Tui *t)
     int below = t->board_y + t->view.rows;
     int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
     if (side_x + 30 < cols)
-        draw_moves(t, side_x, 3, rows - 8);
+        draw_moves(t, side_x, t->board_y, rows - t->board_y - 5);
 
     Core_Status st = session_status(s);
     int y = below + 2;
     if (st.outcome != CORE_ONGOING)
-        mvprintw(y, 1, "Game over: %s (%s)   q quits, 'takeback' undoes",
-                 core_outcome_name(st.outcome), core_reason_name(st.reason));
+        mvprintw(y, 1, "Game over: %s (%s)   q quits%s",
+                 core_outcome_name(st.outcome), core_reason_name(st.reason),
+                 t->send ? "" : ", 'takeback' undoes");
     else
         mvprintw(y, 1, "%s to move%s",
                  core_side_to_move(s->pos) == CORE_WHITE ? "White" : "Black",
@@ -424,7 +488,7 @@ static int mouse_cell(Tui *t, int my, int mx, int *r, int *c)
     return 1;
 }
 
-static int handle_key(Tui *t, int ch)
+int tui_screen_key(Tui *t, int ch)
 {
     if (t->help) {
         t->help = 0;
@@ -464,7 +528,7 @@ static int handle_key(Tui *t, int ch)
         t->nchoice = 0;
         t->ninput = 0;
         t->input[0] = '\0';
-        say(t, "", NULL, NULL);
+        tui_say(t, "", NULL, NULL);
         return 0;
     case '\t':
         complete_input(t);
@@ -503,62 +567,85 @@ static int handle_key(Tui *t, int ch)
     return 0;
 }
 
-int tui_play(Session *s, const char *white_name, const char *black_name)
+int tui_screen_init(Tui *t, Session *s)
 {
-    Tui t;
     size_t cap = s->legal_cap;
-    int quit = 0;
-
-    memset(&t, 0, sizeof t);
-    t.s = s;
-    t.white_name = white_name;
-    t.black_name = black_name;
-    t.tokens = malloc(cap * SESSION_MAX_TOKENS * sizeof *t.tokens);
-    t.ntok = malloc(cap * sizeof *t.ntok);
-    t.tok_cap = cap;
-    if (t.tokens == NULL || t.ntok == NULL) {
-        free(t.tokens);
-        free(t.ntok);
+    memset(t, 0, sizeof *t);
+    t->s = s;
+    t->white_name = "White";
+    t->black_name = "Black";
+    t->tokens = malloc(cap * SESSION_MAX_TOKENS * sizeof *t->tokens);
+    t->ntok = malloc(cap * sizeof *t->ntok);
+    t->tok_cap = cap;
+    if (t->tokens == NULL || t->ntok == NULL) {
+        tui_screen_free(t);
         return TB_E_NOMEM;
     }
-    if (initscr() == NULL) {
-        free(t.tokens);
-        free(t.ntok);
+    tui_screen_sync(t);
+    t->cur_r = t->view.rows - 1;
+    t->cur_c = 0;
+    tui_say(t, "? for help; select a square or type a move", NULL, NULL);
+    return 0;
+}
+
+void tui_screen_free(Tui *t)
+{
+    free(t->tokens);
+    free(t->ntok);
+    t->tokens = NULL;
+    t->ntok = NULL;
+    t->tok_cap = 0;
+}
+
+int tui_screen_curses(int *colours)
+{
+    if (initscr() == NULL)
         return TB_E_IO;
-    }
     raw();
     noecho();
     keypad(stdscr, TRUE);
     set_escdelay(25);
     mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-    t.colours = tui_board_colours();
-    refresh_view(&t);
-    t.cur_r = t.view.rows - 1;
-    t.cur_c = 0;
-    say(&t, "? for help; select a square or type a move", NULL, NULL);
+    *colours = tui_board_colours();
+    return 0;
+}
+
+int tui_play(Session *s, const char *white_name, const char *black_name)
+{
+    Tui t;
+    int quit = 0;
+    int rc = tui_screen_init(&t, s);
+
+    if (rc != 0)
+        return rc;
+    t.white_name = white_name;
+    t.black_name = black_name;
+    if (tui_screen_curses(&t.colours) != 0) {
+        tui_screen_free(&t);
+        return TB_E_IO;
+    }
     while (!quit) {
         if (session_status(s).outcome == CORE_ONGOING &&
             s->player[core_side_to_move(s->pos)] == SESSION_BOT) {
             char text[CORE_NOTATION_MAX];
-            say(&t, "bot is thinking...", NULL, NULL);
-            draw(&t);
-            int rc = session_bot_move(s, text, sizeof text);
-            if (rc != 0) {
-                say(&t, "bot failed: ", tb_strerror(rc), NULL);
+            tui_say(&t, "bot is thinking...", NULL, NULL);
+            tui_screen_draw(&t);
+            int brc = session_bot_move(s, text, sizeof text);
+            if (brc != 0) {
+                tui_say(&t, "bot failed: ", tb_strerror(brc), NULL);
                 s->player[core_side_to_move(s->pos)] = SESSION_HUMAN;
             } else {
                 after_move(&t, "bot played ", text);
             }
             continue;
         }
-        draw(&t);
+        tui_screen_draw(&t);
         int ch = getch();
         if (ch == 3) /* Ctrl-C in raw mode */
             break;
-        quit = handle_key(&t, ch);
+        quit = tui_screen_key(&t, ch);
     }
     endwin();
-    free(t.tokens);
-    free(t.ntok);
+    tui_screen_free(&t);
     return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * tui.h: the full-screen terminal screens (ncurses), used when standard
- * input and output are terminals: the board of `tabula play` and the
- * replay viewer of `tabula replay`.
+ * input and output are terminals: the board of `tabula play`, the replay
+ * viewer of `tabula replay` (the network screen of host, join and
+ * spectate is in tui_net.h).
  */
 #ifndef TABULA_TUI_H
 #define TABULA_TUI_H

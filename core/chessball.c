@@ -856,8 +856,19 @@ static int cb_view(const void *st, Core_View *v)
             core__text_str(&txt, t->name[lowest(m)]);
         }
     }
+    /* The side to move in check (seed 8, D-CB-7), for the status line. */
+    uint32_t king = s->b.kind_bb[CB_KING] & s->b.side_bb[s->b.side];
+    int check = king != 0 &&
+                attacked(t, &s->b, lowest(king),
+                         s->b.side_bb[0] | s->b.side_bb[1],
+                         s->b.side_bb[s->b.side ^ 1]);
+    core__text_init(&txt, v->status, sizeof v->status);
+    if (check)
+        core__text_str(&txt, s->b.side == CORE_WHITE ? "White in check"
+                                                     : "Black in check");
     if (s->b.quiet > 0) {
-        core__text_init(&txt, v->status, sizeof v->status);
+        if (check)
+            core__text_str(&txt, "; ");
         core__text_uint(&txt, s->b.quiet);
         core__text_str(&txt, " plies without a capture (draw at 100)");
     }

@@ -1490,6 +1490,8 @@ static int vb_view(const void *st, Core_View *v)
         core__text_str(&t, "chess stage, attacker moves ");
         core__text_uint(&t, s->att_moves);
         core__text_str(&t, "/12");
+        if (core__vb_king_in_check(s))
+            core__text_str(&t, ", King in check");
     } else {
         core__text_str(&t, "set ");
         core__text_uint(&t, s->set_no);

@@ -133,6 +133,9 @@ int core__vb_over(const Vb_State *s);
 /* The side to act at this decision point. */
 int core__vb_side(const Vb_State *s);
 
+/* Chess stage: is the King in check (7.2)? 0 outside the chess stage. */
+int core__vb_king_in_check(const Vb_State *s);
+
 /* Chess stage: the attacker's colour (opponent of the King's owner). */
 static inline int vb_attacker(const Vb_State *s)
 {

@@ -746,6 +746,11 @@ static int king_in_check(const Vb_State *s)
     return s->where[s->king] != VB_NONE && attacked(s, s->where[s->king]);
 }
 
+int core__vb_king_in_check(const Vb_State *s)
+{
+    return s->phase == VB_CHESS && s->king != VB_NONE && king_in_check(s);
+}
+
 static void king_moves(Vb_State *s, Vb_Out *o)
 {
     int k = s->king, from = s->where[k];

@@ -81,7 +81,7 @@ static void on_room(Netgame *g, const char *invite, const char *watch,
                     const char *lobby)
 {
     Bench *b = netgame_user(g);
-    static const Netgame_Hooks hooks = {NULL, on_ply, on_done};
+    static const Netgame_Hooks hooks = {.on_ply = on_ply, .on_done = on_done};
     Netgame_Config cfg;
     char why[200];
     (void)watch;
@@ -114,7 +114,8 @@ int main(int argc, char **argv)
         Netgame_Config cfg;
         Core_Position *start = NULL;
         char why[200], first[CORE_NOTATION_MAX];
-        static const Netgame_Hooks hooks = {on_room, on_ply, on_done};
+        static const Netgame_Hooks hooks = {
+            .on_room = on_room, .on_ply = on_ply, .on_done = on_done};
 
         memset(&b, 0, sizeof b);
         b.samples = samples + n;

@@ -3,8 +3,8 @@
  * terminal in tests: tmux runs it in a detached session (tmux_session),
  * send-keys types, capture-pane reads the screen. Each test has its own
  * tmux server (socket /tmp/tmux_session.sock), so parallel tests neither
- * race to start a shared server nor see each other. Shared by test_tui.c and
- * test_replay_view.c.
+ * race to start a shared server nor see each other. Shared by test_tui.c,
+ * test_replay_view.c and test_net_tui.c (which adds a second window).
  */
 #ifndef TABULA_TEST_TMUX_UTIL_H
 #define TABULA_TEST_TMUX_UTIL_H
@@ -50,12 +50,14 @@ static inline void tmux_new_session(const char *command, int cols, int rows)
     cr_assert_eq(rc, 0, "%s", cmd);
 }
 
-/* The screen's text into buf; with_colours keeps the SGR escapes. */
-static inline void screen_as(char *buf, size_t cap, int with_colours)
+/* The text of pane target (e.g. "SESSION:1" for a second window) into
+ * buf; with_colours keeps the SGR escapes. */
+static inline void screen_of(const char *target, char *buf, size_t cap,
+                             int with_colours)
 {
     char cmd[256];
     snprintf(cmd, sizeof cmd, "tmux -S /tmp/%s.sock capture-pane -p %s-t %s",
-             tmux_session, with_colours ? "-e " : "", tmux_session);
+             tmux_session, with_colours ? "-e " : "", target);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     size_t n = fread(buf, 1, cap - 1, p);
@@ -63,26 +65,45 @@ static inline void screen_as(char *buf, size_t cap, int with_colours)
     pclose(p);
 }
 
-/* Wait up to 10 s for text on the screen; returns the screen. */
-static inline const char *wait_for(const char *text)
+/* The session's (first) screen into buf. */
+static inline void screen_as(char *buf, size_t cap, int with_colours)
+{
+    screen_of(tmux_session, buf, cap, with_colours);
+}
+
+/* Wait up to 10 s for text on pane target; returns its screen. */
+static inline const char *wait_for_in(const char *target, const char *text)
 {
     static char buf[16384];
     for (int i = 0; i < 200; i++) {
-        screen_as(buf, sizeof buf, 0);
+        screen_of(target, buf, sizeof buf, 0);
         if (strstr(buf, text) != NULL)
             return buf;
         usleep(50000);
     }
-    cr_assert_fail("'%s' never appeared; screen:\n%s", text, buf);
+    cr_assert_fail("'%s' never appeared on %s; screen:\n%s", text, target,
+                   buf);
     return buf;
 }
 
-/* Type keys (tmux send-keys names: "Enter", "Left", "c3-d4"). */
-static inline void keys(const char *k)
+/* Wait up to 10 s for text on the screen; returns the screen. */
+static inline const char *wait_for(const char *text)
+{
+    return wait_for_in(tmux_session, text);
+}
+
+/* Type keys into pane target (tmux send-keys names: "Enter", "c3-d4"). */
+static inline void keys_to(const char *target, const char *k)
 {
     char args[256];
-    snprintf(args, sizeof args, "send-keys -t %s %s", tmux_session, k);
+    snprintf(args, sizeof args, "send-keys -t %s %s", target, k);
     tmux(args);
+}
+
+/* Type keys into the session. */
+static inline void keys(const char *k)
+{
+    keys_to(tmux_session, k);
 }
 
 /* The line of the screen scr that starts with label (a rank), into out. */

@@ -902,6 +902,26 @@ Test(chessball, d_cb_7_king_not_back_along_checking_line)
     core_position_free(pos);
 }
 
+/* The view's status line names a check of the side to move: the bishop
+ * f1 checks the king b1 along f1-d1-b1 (as above); not at the start. */
+Test(chessball, view_status_names_a_check)
+{
+    Core_View v;
+    Core_Position *pos = pos_from("1/K4/5/5/5/b4/5/k w 0 0");
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(v.status, "White in check");
+    core_position_free(pos);
+    pos = pos_from("1/K4/5/5/5/b4/5/k w 7 7");
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(v.status,
+                     "White in check; 7 plies without a capture (draw at 100)");
+    core_position_free(pos);
+    pos = start_pos();
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_null(strstr(v.status, "check"), "%s", v.status);
+    core_position_free(pos);
+}
+
 /* D-CB-7, seed 8.3: black king a boxed in by its rooks b1 b5 and pawns
  * b2 b3 b4; white knight c1 gives check; nothing black reaches c1 (rooks
  * stand on hexagons, the pawns touch c2..c5 only): checkmate. */

@@ -468,6 +468,24 @@ Test(volleyball, c4_king_captures_an_unprotected_attacker)
     core_position_free(pos);
 }
 
+/* The view's status line says when the King is in check: the rook a8
+ * attacks h8 along the empty rank; the rook g7 does not (7.2). */
+Test(volleyball, view_status_names_a_check)
+{
+    Core_View v;
+    Core_Position *pos =
+        setup("Ra8/M* " CHESS_OVER "attackers=w0 king=b0 cfirst=w pending=b0");
+    vbt_play(pos, "+ Kh8");
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_not_null(strstr(v.status, "King in check"), "%s", v.status);
+    core_position_free(pos);
+    pos = setup("Rg7/M* " CHESS_OVER "attackers=w0 king=b0 cfirst=b pending=b0");
+    vbt_play(pos, "+ Kh8");
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_null(strstr(v.status, "check"), "%s", v.status);
+    core_position_free(pos);
+}
+
 /* ---- formats, round trips, hostile input ----------------------------- */
 
 Test(volleyball, random_matches_round_trip)

@@ -1,0 +1,509 @@
+/*
+ * tui_net.c: the full-screen screen of a network seat or spectator (see
+ * tui_net.h). Before the match starts it shows the room's codes and the
+ * connection; then the board screen of `tabula play` (tui_screen.h) mirrors
+ * the match transcript in a Session: every accepted ply, ours or the
+ * opponent's, is played into it as the netgame reports it, and the moves
+ * the local player selects or types go to netgame_submit instead of being
+ * played here. Keys are read on the libuv loop (a poll on standard input,
+ * ncurses getch without waiting); SIGWINCH resizes the screen.
+ */
+#include <curses.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "tb_error.h"
+#include "tui.h"
+#include "tui_net.h"
+#include "tui_screen.h"
+
+struct Tui_Net {
+    Netgame *g;
+    Lobby_Role role;
+    int bot;
+    void (*on_quit)(void *user);
+    void *user;
+    Session s;
+    Tui t;
+    int have_screen;   /* the match started: s and t are set up */
+    int colours;
+    int curses;        /* ncurses runs */
+    int stopped;
+    uv_poll_t in;
+    uv_signal_t winch;
+    int handles_open;
+    int stdin_flags;
+    char invite[LOBBY_CODE_TEXT], watch[LOBBY_CODE_TEXT], lobby[64];
+    int linked, ever_linked;
+    int present[2];    /* by seat: the host's, the guest's player */
+    int done;
+    int quit_armed;
+    int leave_on_done; /* q pressed after the end, before the last frames
+                          were delivered */
+    char white_name[48], black_name[48];
+    char note[TUI_EXTRA_LINE_W];
+    char message[200]; /* the message line before the board is up */
+};
+
+static const char net_help[] =
+    "Tabula - keys (network game)\n"
+    "\n"
+    "  arrows / mouse   move the cursor / select a square\n"
+    "  Enter            select the square under the cursor, or send the\n"
+    "                   typed move\n"
+    "  type a move      e.g. c3-d4; Tab completes among legal moves\n"
+    "  1-9              choose when several moves fit the squares\n"
+    "  Esc              clear the selection and the typed text\n"
+    "  resign           typed and Enter (sent when it is your turn)\n"
+    "  other words      passed to the seat (its commands), which\n"
+    "                   answers on the line above the board\n"
+    "  ?                this help\n"
+    "  q                leave (pressed twice while the game runs; the\n"
+    "                   game is not resigned: with --log, run the same\n"
+    "                   command again to come back)\n"
+    "\n"
+    "You enter moves for your side on your turn; the opponent's moves\n"
+    "appear as they arrive. A spectator and a bot's seat only watch.\n"
+    "\n"
+    "Any key closes this help.";
+
+static int seat_index(Lobby_Role seat)
+{
+    return seat == LOBBY_ROLE_HOST ? 0 : 1;
+}
+
+static int started(const Tui_Net *u)
+{
+    return u->g != NULL &&
+           proto_transcript_start(netgame_transcript(u->g)) != NULL;
+}
+
+static const char *connection(const Tui_Net *u)
+{
+    if (u->done)
+        return "game over";
+    if (!u->linked)
+        return u->ever_linked ? "connection lost: reconnecting"
+                              : "connecting to the lobby";
+    if (!started(u))
+        return u->role != LOBBY_ROLE_HOST ? "waiting for the match to start"
+               : u->invite[0] != '\0'    ? "waiting for an opponent"
+                                          : "creating the room";
+    if (u->role == LOBBY_ROLE_SPECTATOR) {
+        if (!u->present[0])
+            return "connected; white (host) reconnecting";
+        if (!u->present[1])
+            return "connected; black (guest) reconnecting";
+        return "connected";
+    }
+    if (!u->present[u->role == LOBBY_ROLE_HOST ? 1 : 0])
+        return "connected; opponent reconnecting";
+    return "connected";
+}
+
+static const char *who(const Tui_Net *u)
+{
+    switch (u->role) {
+    case LOBBY_ROLE_HOST:
+        return u->bot ? "host, white (bot)" : "host, white";
+    case LOBBY_ROLE_GUEST:
+        return u->bot ? "guest, black (bot)" : "guest, black";
+    default:
+        return "spectator";
+    }
+}
+
+/* The screen before the match starts: codes and connection. */
+static void draw_waiting(Tui_Net *u)
+{
+    int cols = getmaxx(stdscr), y = 3;
+    erase();
+    attrset(A_BOLD);
+    mvaddstr(0, 1, "Tabula - network game");
+    attrset(A_NORMAL);
+    mvprintw(1, 1, "You: %s", who(u));
+    if (u->invite[0] != '\0') {
+        mvprintw(y++, 1, "invite: %s   (for your opponent: tabula join)",
+                 u->invite);
+        mvprintw(y++, 1, "watch:  %s   (for spectators: tabula spectate)",
+                 u->watch);
+        mvprintw(y++, 1, "lobby:  %s", u->lobby);
+        y++;
+    }
+    mvprintw(y++, 1, "Connection: %s", connection(u));
+    if (u->note[0] != '\0')
+        mvaddnstr(y++, 1, u->note, cols - 2);
+    mvaddnstr(y + 1, 1, u->message[0] ? u->message : "q leaves",
+              cols - 2);
+    refresh();
+}
+
+static void render(Tui_Net *u)
+{
+    if (!u->curses)
+        return;
+    if (!u->have_screen) {
+        draw_waiting(u);
+        return;
+    }
+    Tui *t = &u->t;
+    snprintf(t->extra[0], sizeof t->extra[0], "You: %s   Connection: %s",
+             who(u), connection(u));
+    if (u->watch[0] != '\0')
+        snprintf(t->extra[1], sizeof t->extra[1], "watch: %s   lobby: %s",
+                 u->watch, u->lobby);
+    snprintf(t->extra[2], sizeof t->extra[2], "%s", u->note);
+    tui_screen_draw(t);
+}
+
+/* Bring the session up to the transcript: the start, every ply, the
+ * result (a resignation is known only to the transcript). */
+static int send_line(Tui *t, const char *line);
+
+static void mirror(Tui_Net *u)
+{
+    if (u->g == NULL)
+        return;
+    const Proto_Transcript *tr = netgame_transcript(u->g);
+    const Proto_Message *st = proto_transcript_start(tr);
+    int changed = 0;
+    if (st == NULL)
+        return;
+    if (!u->have_screen) {
+        char why[160];
+        const Core_Game *game = core_game_find(st->body.start.game);
+        if (game == NULL ||
+            session_init(&u->s, game, st->body.start.options, NULL, why,
+                         sizeof why) != 0) {
+            snprintf(u->note, sizeof u->note, "cannot show the game '%s'",
+                     st->body.start.game);
+            return;
+        }
+        u->s.player[CORE_WHITE] = u->s.player[CORE_BLACK] = SESSION_BOT;
+        if (u->role != LOBBY_ROLE_SPECTATOR && !u->bot)
+            u->s.player[u->role == LOBBY_ROLE_HOST ? CORE_WHITE
+                                                   : CORE_BLACK] =
+                SESSION_HUMAN;
+        if (tui_screen_init(&u->t, &u->s) != 0) {
+            session_free(&u->s);
+            snprintf(u->note, sizeof u->note, "out of memory");
+            return;
+        }
+        u->have_screen = 1;
+        u->t.colours = u->colours;
+        u->t.user = u;
+        u->t.watching = u->role == LOBBY_ROLE_SPECTATOR || u->bot;
+        u->t.help_text = net_help;
+        u->t.white_name = u->white_name;
+        u->t.black_name = u->black_name;
+        u->t.send = send_line;
+        if (u->t.watching)
+            tui_say(&u->t, "? for help; watching", NULL, NULL);
+    }
+    size_t n = proto_transcript_moves(tr), same = 0;
+    /* Plies the transcript no longer holds (a takeback) are undone. */
+    while (same < n && same < u->s.nplayed &&
+           core_move_equal(&u->s.played[same],
+                           proto_transcript_move_at(tr, same)))
+        same++;
+    if (same < u->s.nplayed &&
+        session_takeback(&u->s, u->s.nplayed - same) == 0)
+        changed = 1;
+    while (u->s.nplayed < n) {
+        const Core_Move *mv = proto_transcript_move_at(tr, u->s.nplayed);
+        size_t i = 0;
+        while (i < u->s.nlegal && !core_move_equal(&u->s.legal[i], mv))
+            i++;
+        if (i == u->s.nlegal || session_play_index(&u->s, i) != 0) {
+            snprintf(u->note, sizeof u->note,
+                     "cannot show ply %zu on this board", u->s.nplayed + 1);
+            break;
+        }
+        changed = 1;
+    }
+    Core_Status ts = proto_transcript_status(tr);
+    if (ts.outcome != CORE_ONGOING &&
+        session_status(&u->s).outcome == CORE_ONGOING) {
+        u->s.ended = ts;
+        changed = 1;
+    }
+    if (changed) {
+        u->t.pending = 0;
+        tui_screen_sync(&u->t);
+    }
+}
+
+/* Plies, codes and results are on the screen already; other lines of
+ * the seat (presence, refusals, resignations, warnings) are noted. */
+static int worth_noting(const Tui_Net *u, const char *text)
+{
+    static const char *const shown[] = {"invite:", "watch:", "final-hash:",
+                                        "result:", "log:"};
+    if (text[0] == ' ' || (text[0] >= '0' && text[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+        if (strncmp(text, shown[i], strlen(shown[i])) == 0)
+            return 0;
+    /* "lobby: HOST:PORT" (the room's address), not "lobby: guest gone" */
+    return !(strncmp(text, "lobby: ", 7) == 0 &&
+             (strcmp(text + 7, u->lobby) == 0 ||
+              (strchr(text + 7, ':') != NULL && !strchr(text + 7, ' '))));
+}
+
+static int send_line(Tui *t, const char *line)
+{
+    Tui_Net *u = t->user;
+    if (u->g == NULL || u->done)
+        return TB_E_STATE;
+    return netgame_submit(u->g, line);
+}
+
+static void close_cb(uv_handle_t *h) { (void)h; }
+
+void tui_net_stop(Tui_Net *u)
+{
+    if (u == NULL || u->stopped)
+        return;
+    u->stopped = 1;
+    if (u->curses) {
+        endwin();
+        u->curses = 0;
+    }
+    if (u->handles_open) {
+        u->handles_open = 0;
+        uv_close((uv_handle_t *)&u->in, close_cb);
+        uv_close((uv_handle_t *)&u->winch, close_cb);
+        if (u->stdin_flags >= 0)
+            fcntl(STDIN_FILENO, F_SETFL, u->stdin_flags);
+    }
+    u->g = NULL;
+}
+
+static void leave(Tui_Net *u)
+{
+    int ended = u->done;
+    tui_net_stop(u);
+    if (!ended && u->on_quit != NULL)
+        u->on_quit(u->user);
+}
+
+static void on_key(Tui_Net *u, int ch)
+{
+    int quit = 0;
+    if (ch == KEY_RESIZE)
+        return;
+    if (ch == 3) /* Ctrl-C in raw mode */
+        quit = 1;
+    else if (u->have_screen)
+        quit = tui_screen_key(&u->t, ch);
+    else if (ch == 'q')
+        quit = 1;
+    if (!quit) {
+        if (ch != KEY_MOUSE)
+            u->quit_armed = 0;
+        return;
+    }
+    if (u->done || u->quit_armed) {
+        leave(u);
+        return;
+    }
+    if (u->have_screen && session_status(&u->s).outcome != CORE_ONGOING) {
+        /* Over, but our last frames may still be on their way. */
+        u->leave_on_done = 1;
+        tui_say(&u->t, "leaving once the last moves are delivered...", NULL,
+                NULL);
+        return;
+    }
+    u->quit_armed = 1;
+    static const char ask[] =
+        "q again leaves (the game is not resigned); any other key stays";
+    snprintf(u->message, sizeof u->message, "%s", ask);
+    if (u->have_screen)
+        tui_say(&u->t, ask, NULL, NULL);
+}
+
+static void on_input(uv_poll_t *h, int status, int events)
+{
+    Tui_Net *u = h->data;
+    int ch;
+    (void)events;
+    if (status < 0) {
+        leave(u);
+        return;
+    }
+    while (!u->stopped && (ch = getch()) != ERR)
+        on_key(u, ch);
+    render(u);
+}
+
+static void on_winch(uv_signal_t *h, int signum)
+{
+    Tui_Net *u = h->data;
+    struct winsize ws;
+    (void)signum;
+    if (!u->curses)
+        return;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+        ws.ws_col > 0)
+        resizeterm(ws.ws_row, ws.ws_col);
+    clear();
+    render(u);
+}
+
+int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
+                void (*on_quit)(void *user), void *user, Tui_Net **out)
+{
+    Tui_Net *u = calloc(1, sizeof *u);
+    *out = NULL;
+    if (u == NULL)
+        return TB_E_NOMEM;
+    u->role = role;
+    u->bot = bot;
+    u->on_quit = on_quit;
+    u->user = user;
+    snprintf(u->white_name, sizeof u->white_name, "%s",
+             role == LOBBY_ROLE_HOST ? (bot ? "bot (this seat)" : "you")
+             : role == LOBBY_ROLE_GUEST ? "opponent"
+                                        : "host");
+    snprintf(u->black_name, sizeof u->black_name, "%s",
+             role == LOBBY_ROLE_GUEST ? (bot ? "bot (this seat)" : "you")
+             : role == LOBBY_ROLE_HOST ? "opponent"
+                                       : "guest");
+    if (tui_screen_curses(&u->colours) != 0) {
+        free(u);
+        return TB_E_IO;
+    }
+    u->curses = 1;
+    nodelay(stdscr, TRUE); /* keys are read when the loop sees them */
+    u->stdin_flags = fcntl(STDIN_FILENO, F_GETFL);
+    if (uv_poll_init(loop, &u->in, STDIN_FILENO) != 0) {
+        endwin();
+        free(u);
+        return TB_E_IO;
+    }
+    uv_signal_init(loop, &u->winch);
+    u->in.data = u->winch.data = u;
+    u->handles_open = 1;
+    uv_poll_start(&u->in, UV_READABLE, on_input);
+    uv_signal_start(&u->winch, on_winch, SIGWINCH);
+    render(u);
+    *out = u;
+    return 0;
+}
+
+void tui_net_attach(Tui_Net *u, Netgame *g)
+{
+    if (u == NULL || u->stopped)
+        return;
+    u->g = g;
+    mirror(u); /* a resumed seat holds its plies already */
+    render(u);
+}
+
+void tui_net_room(Tui_Net *u, const char *invite, const char *watch,
+                  const char *lobby)
+{
+    if (u == NULL || u->stopped)
+        return;
+    snprintf(u->invite, sizeof u->invite, "%s", invite);
+    snprintf(u->watch, sizeof u->watch, "%s", watch);
+    snprintf(u->lobby, sizeof u->lobby, "%s", lobby);
+    render(u);
+}
+
+void tui_net_ply(Tui_Net *u, int side, const char *move)
+{
+    if (u == NULL || u->stopped)
+        return;
+    mirror(u);
+    if (!u->have_screen)
+        return;
+    int mine = u->role != LOBBY_ROLE_SPECTATOR &&
+               side == (u->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK);
+    if (mine)
+        tui_say(&u->t, u->bot ? "bot played " : "you played ", move, NULL);
+    else if (u->role == LOBBY_ROLE_SPECTATOR)
+        tui_say(&u->t, side == CORE_WHITE ? "white played " : "black played ",
+                move, NULL);
+    else
+        tui_say(&u->t, "opponent played ", move, NULL);
+    render(u);
+}
+
+void tui_net_note(Tui_Net *u, int warning, const char *text)
+{
+    if (u == NULL)
+        return;
+    if (u->stopped) { /* the screen is gone: warnings go to stderr again */
+        if (warning)
+            fprintf(stderr, "tabula: %s\n", text);
+        return;
+    }
+    if (worth_noting(u, text))
+        snprintf(u->note, sizeof u->note, "%s%s", warning ? "warning: " : "",
+                 text);
+    if (strncmp(text, "refused:", 8) == 0 && u->have_screen)
+        u->t.pending = 0; /* our move came back refused */
+    mirror(u);
+    render(u);
+}
+
+void tui_net_presence(Tui_Net *u, Lobby_Role seat, int present)
+{
+    if (u == NULL || u->stopped)
+        return;
+    if (seat == u->role) {
+        u->linked = present;
+        u->ever_linked |= present;
+    } else if (seat == LOBBY_ROLE_HOST || seat == LOBBY_ROLE_GUEST) {
+        u->present[seat_index(seat)] = present;
+    }
+    render(u);
+}
+
+void tui_net_done(Tui_Net *u)
+{
+    if (u == NULL || u->stopped)
+        return;
+    mirror(u);
+    u->done = 1;
+    if (u->g != NULL) {
+        const Netgame_Result *res = netgame_result(u->g);
+        if (res->desync)
+            snprintf(u->note, sizeof u->note,
+                     "desync at ply %u: the game stopped; report %.100s",
+                     res->desync_ply, res->report[0] ? res->report : "none");
+        else if (!res->finished)
+            snprintf(u->note, sizeof u->note, "%s",
+                     "the game did not finish (lobby unreachable?)");
+    }
+    if (u->have_screen) {
+        Core_Status st = session_status(&u->s);
+        char line[120];
+        snprintf(line, sizeof line, "result: %s (%s); q quits",
+                 core_outcome_name(st.outcome), core_reason_name(st.reason));
+        tui_say(&u->t, line, NULL, NULL);
+    } else {
+        snprintf(u->message, sizeof u->message, "%s", "q quits");
+    }
+    render(u);
+    if (u->leave_on_done)
+        leave(u);
+}
+
+void tui_net_free(Tui_Net *u)
+{
+    if (u == NULL)
+        return;
+    tui_net_stop(u);
+    if (u->have_screen) {
+        tui_screen_free(&u->t);
+        session_free(&u->s);
+    }
+    free(u);
+}
