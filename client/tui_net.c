@@ -36,6 +36,7 @@ struct Tui_Net {
     int stopped;
     uv_poll_t in;
     uv_signal_t winch;
+    uv_timer_t tick;   /* redraws so clocks and countdowns tick */
     int handles_open;
     int stdin_flags;
     char invite[LOBBY_CODE_TEXT], watch[LOBBY_CODE_TEXT], lobby[64];
@@ -143,6 +144,70 @@ static void draw_waiting(Tui_Net *u)
     refresh();
 }
 
+/* "m:ss" (or "h:mm:ss") of ms, rounded down to the second. */
+static void clock_text(char *buf, size_t cap, int64_t ms)
+{
+    int64_t s = ms / 1000;
+    if (s >= 3600)
+        snprintf(buf, cap, "%d:%02d:%02d", (int)(s / 3600),
+                 (int)(s / 60 % 60), (int)(s % 60));
+    else
+        snprintf(buf, cap, "%d:%02d", (int)(s / 60), (int)(s % 60));
+}
+
+static const char *side_word(int side)
+{
+    return side == CORE_WHITE ? "white" : "black";
+}
+
+/* The match line: clocks, a standing draw offer or takeback request
+ * (and how to answer it), an absent opponent's countdown (issue 9). */
+static void conduct_line(const Tui_Net *u, char *out, size_t cap)
+{
+    char w[16], b[16];
+    int mine = u->role == LOBBY_ROLE_HOST    ? CORE_WHITE
+               : u->role == LOBBY_ROLE_GUEST ? CORE_BLACK
+                                             : -1;
+    size_t n = 0;
+    out[0] = '\0';
+    if (u->g == NULL)
+        return;
+    int64_t wl = netgame_clock_left(u->g, CORE_WHITE);
+    int64_t bl = netgame_clock_left(u->g, CORE_BLACK);
+    if (wl >= 0 && bl >= 0) {
+        clock_text(w, sizeof w, wl);
+        clock_text(b, sizeof b, bl);
+        n += (size_t)snprintf(out + n, cap - n, "Clock  White %s  Black %s",
+                              w, b);
+    }
+    int offer = netgame_draw_offer(u->g);
+    if (offer >= 0 && n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? "   " : "",
+                              offer == mine ? "you offered a draw"
+                              : mine < 0    ? "a draw is offered"
+                                            : "draw offered: type accept or "
+                                              "decline");
+    uint32_t plies = 0;
+    int asker = netgame_takeback(u->g, &plies);
+    if (asker >= 0 && n < cap)
+        n += (size_t)snprintf(out + n, cap - n, "%s%s asks to take back %u "
+                              "plies%s", n ? "   " : "", side_word(asker),
+                              (unsigned)plies,
+                              asker != mine && mine >= 0
+                                  ? ": type accept or decline"
+                                  : "");
+    int64_t gone = netgame_absence_left(u->g);
+    if (gone >= 0 && mine >= 0 && n < cap) {
+        if (gone == 0)
+            snprintf(out + n, cap - n, "%sopponent gone: type claim win or "
+                     "claim draw", n ? "   " : "");
+        else
+            snprintf(out + n, cap - n, "%sopponent gone: a claim is "
+                     "possible in %ds", n ? "   " : "",
+                     (int)((gone + 999) / 1000));
+    }
+}
+
 static void render(Tui_Net *u)
 {
     if (!u->curses)
@@ -158,6 +223,7 @@ static void render(Tui_Net *u)
         snprintf(t->extra[1], sizeof t->extra[1], "watch: %s   lobby: %s",
                  u->watch, u->lobby);
     snprintf(t->extra[2], sizeof t->extra[2], "%s", u->note);
+    conduct_line(u, t->extra[3], sizeof t->extra[3]);
     tui_screen_draw(t);
 }
 
@@ -178,8 +244,8 @@ static void mirror(Tui_Net *u)
         char why[160];
         const Core_Game *game = core_game_find(st->body.start.game);
         if (game == NULL ||
-            session_init(&u->s, game, st->body.start.options, NULL, why,
-                         sizeof why) != 0) {
+            session_init(&u->s, game, proto_transcript_game_options(tr),
+                         NULL, why, sizeof why) != 0) {
             snprintf(u->note, sizeof u->note, "cannot show the game '%s'",
                      st->body.start.game);
             return;
@@ -278,6 +344,7 @@ void tui_net_stop(Tui_Net *u)
         u->handles_open = 0;
         uv_close((uv_handle_t *)&u->in, close_cb);
         uv_close((uv_handle_t *)&u->winch, close_cb);
+        uv_close((uv_handle_t *)&u->tick, close_cb);
         if (u->stdin_flags >= 0)
             fcntl(STDIN_FILENO, F_SETFL, u->stdin_flags);
     }
@@ -341,6 +408,13 @@ static void on_input(uv_poll_t *h, int status, int events)
     render(u);
 }
 
+static void on_tick(uv_timer_t *h)
+{
+    Tui_Net *u = h->data;
+    if (u->curses && u->have_screen)
+        render(u);
+}
+
 static void on_winch(uv_signal_t *h, int signum)
 {
     Tui_Net *u = h->data;
@@ -387,10 +461,12 @@ int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
         return TB_E_IO;
     }
     uv_signal_init(loop, &u->winch);
-    u->in.data = u->winch.data = u;
+    uv_timer_init(loop, &u->tick);
+    u->in.data = u->winch.data = u->tick.data = u;
     u->handles_open = 1;
     uv_poll_start(&u->in, UV_READABLE, on_input);
     uv_signal_start(&u->winch, on_winch, SIGWINCH);
+    uv_timer_start(&u->tick, on_tick, 250, 250);
     render(u);
     *out = u;
     return 0;

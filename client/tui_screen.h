@@ -12,7 +12,7 @@
 
 #define TUI_MAX_NAMES (CORE_VIEW_MAX_ROWS * CORE_VIEW_MAX_COLS)
 #define TUI_MAX_CHOICES 9
-#define TUI_EXTRA_LINES 3
+#define TUI_EXTRA_LINES 4
 #define TUI_EXTRA_LINE_W 160
 
 typedef struct Tui Tui;

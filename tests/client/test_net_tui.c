@@ -319,3 +319,37 @@ Test(net_tui_guest, black_moves_only_after_white_and_resigns)
     keys_to(host_pane, "q");
     wait_for_in(host_pane, "join-exit 0");
 }
+
+/* A clocked match (issue 9): the screen shows both clocks ticking and a
+ * standing draw offer. */
+static void start_clocked(void)
+{
+    char args[1024];
+    snprintf(tmux_session, sizeof tmux_session, "tabula-netclock-%d",
+             (int)getpid());
+    snprintf(host_pane, sizeof host_pane, "%s:0", tmux_session);
+    snprintf(spec_pane, sizeof spec_pane, "%s:1", tmux_session);
+    snprintf(join_out, sizeof join_out, "/tmp/%s-join.out", tmux_session);
+    snprintf(args, sizeof args,
+             "'TERM=xterm-256color %s host laska --clock 600+5; "
+             "echo host-exit $?; sleep 60'",
+             TABULA_BINARY);
+    tmux_new_session(args, 100, 34);
+    const char *scr = wait_for_in(host_pane, "waiting for an opponent");
+    word_after(scr, "invite:", invite, sizeof invite);
+    word_after(scr, "lobby:", lobby, sizeof lobby);
+}
+
+TestSuite(net_tui_clock, .init = start_clocked, .fini = stop, .timeout = 60);
+
+Test(net_tui_clock, clocks_tick_and_a_draw_offer_is_shown)
+{
+    start_joiner();
+    /* Black's clock stands at the base while White thinks; White's runs
+     * down from 10:00. */
+    wait_for_in(host_pane, "Clock  White 9:5");
+    const char *scr = wait_for_in(host_pane, "Black 10:00");
+    cr_assert_not_null(strstr(scr, "White to move (you)"), "%s", scr);
+    keys_to(host_pane, "draw Enter");
+    wait_for_in(host_pane, "you offered a draw");
+}
