@@ -1649,8 +1649,12 @@ static void on_disconnect(Lobby_Client *c, int reason)
     if (g->done || reason == 0)
         return;
     if (!g->welcomed) {
-        warn(g, "lobby %s refused or unreachable: %s\n", g->lobby,
-             net_strerror(reason));
+        if (reason == TB_E_SIGNATURE)
+            warn(g, "lobby %s: the room's host does not match the code's "
+                    "last group: is the code mistyped?\n", g->lobby);
+        else
+            warn(g, "lobby %s refused or unreachable: %s\n", g->lobby,
+                 net_strerror(reason));
         g->closing = 1;
         g->result.finished = 0;
         done(g);

@@ -34,6 +34,7 @@ struct Lobby_Room {
     uint8_t host_pk[LOBBY_KEY_BYTES];
     uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES];
     int claimed[2];
+    int spoke[2]; /* the seat has sent a frame: its claim is kept */
     Lobby_Member *seat[2];
     Lobby_Member *spect;
     size_t nspect;
@@ -267,6 +268,12 @@ static void member_leave(Lobby_Member *m)
         r->nspect--;
     } else if (m->role >= 0 && r->seat[m->role] == m) {
         r->seat[m->role] = NULL;
+        /* A guest that leaves before sending anything gives the seat
+         * back: a joiner whose code's host fingerprint did not match (a
+         * typo in the last group) closes at once and must not keep the
+         * seat from the right joiner. */
+        if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST])
+            r->claimed[LOBBY_ROLE_GUEST] = 0;
         room_presence(r, m->role, 0);
     }
     m->room = NULL;
@@ -585,6 +592,7 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
+    r->spoke[m->role] = 1;
     e->seq = r->next_seq;
     e->from = m->role;
     e->len = LOBBY_FRAME_HEADER + n;

@@ -452,6 +452,35 @@ Test(netplay, join_reports_an_unreachable_lobby_and_a_bad_code)
     remove_dir();
 }
 
+Test(netplay, a_mistyped_last_group_does_not_take_the_seat)
+{
+    /* The last group of an invite code is the host key's fingerprint:
+     * the lobby cannot check it, the joiner can, and closes. The seat
+     * must stay free for the right code. */
+    Proc host, bad, good;
+    char invite[40], wrong[40], addr[64];
+    make_dir();
+    char *ha[] = {"host", "laska", "--bot=1", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    size_t n = strlen(invite);
+    memcpy(wrong, invite, n + 1);
+    wrong[n - 1] = invite[n - 1] == '2' ? '3' : '2';
+    char *ba[] = {"join", wrong, "--lobby", addr, "--bot=1", NULL};
+    start(&bad, "bad", NULL, ba);
+    cr_assert_eq(finish(&bad), 1);
+    cr_assert_not_null(strstr(slurp(bad.err), "mistyped"), "%s",
+                       slurp(bad.err));
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", NULL};
+    start(&good, "good", NULL, ga);
+    cr_assert_eq(finish(&good), 0, "%s", slurp(good.err));
+    cr_assert_not_null(strstr(slurp(good.out), "final-hash: "), "%s",
+                       slurp(good.out));
+    cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
+    remove_dir();
+}
+
 /* ---- hostile frames, in process -------------------------------------- */
 
 Test(netplay, host_refuses_a_hello_without_the_code_proof)
