@@ -375,6 +375,25 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         fputs(help, stderr);
         return CLI_EXIT_USAGE;
     }
+    if (role == LOBBY_ROLE_HOST) {
+        /* Refuse bad match options here, before a room exists: the
+         * joiner would otherwise wait for a match that never starts. */
+        uint32_t b = 0, inc = 0;
+        char game_opts[PROTO_OPTIONS_MAX + 1];
+        Core_Position *probe = NULL;
+        int err = proto_clock_split(cfg.options, &b, &inc, game_opts,
+                                    sizeof game_opts);
+        if (err == 0)
+            err = core_position_new(&probe, cfg.game, game_opts);
+        core_position_free(probe);
+        if (err != 0) {
+            fprintf(stderr, "tabula %s: bad options '%s' for %s: %s (see "
+                            "docs/rules/%s.md)\n",
+                    cmd, cli_token(cfg.options), core_game_name(cfg.game),
+                    tb_strerror(err), core_game_name(cfg.game));
+            return CLI_EXIT_USAGE;
+        }
+    }
     if (proto_init() != 0) {
         fprintf(stderr, "tabula %s: cannot initialise libsodium\n", cmd);
         return CLI_EXIT_FAIL;

@@ -184,3 +184,14 @@ Test(cli, play_with_two_bots_finishes)
     cr_assert_not_null(strstr(r->out, "\nresult: "), "%s", r->out);
     cr_assert_null(strstr(r->out, "(unfinished)"), "%s", r->out);
 }
+
+Test(cli, host_refuses_bad_match_options_before_opening_a_room)
+{
+    Run *r = run("host football --options goals=0");
+    cr_assert_eq(r->status, 2, "%s%s", r->out, r->err);
+    cr_assert_null(strstr(r->out, "invite:"), "%s", r->out);
+    cr_assert_not_null(strstr(r->err, "bad options 'goals=0' for football"),
+                       "%s", r->err);
+    r = run("host laska --options foo=bar");
+    cr_assert_eq(r->status, 2, "%s%s", r->out, r->err);
+}
