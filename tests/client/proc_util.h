@@ -1,0 +1,139 @@
+/*
+ * proc_util.h: real tabula processes for the network tests: start one
+ * with its output in files of a temporary directory, wait for a line,
+ * finish or kill it. Included by test_netplay.c and test_conduct.c, each
+ * defining PROC_DIR_NAME (the directory's name part) first.
+ */
+#ifndef TABULA_TEST_PROC_UTIL_H
+#define TABULA_TEST_PROC_UTIL_H
+
+#define WAIT_MS 30000
+
+typedef struct Proc {
+    pid_t pid;
+    char out[600], err[600];
+    int status;
+    int exited;
+} Proc;
+
+static char dir[256];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tabula-%s-XXXXXX", PROC_DIR_NAME);
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+/* Remove the test's directory (only reached when the test passed, so a
+ * failure leaves its outputs for reading). */
+static void remove_dir(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Start TABULA_BINARY with args (NULL-terminated); stdout and stderr go
+ * to DIR/name.out and DIR/name.err (appended, so a restart keeps both). */
+static void start(Proc *p, const char *name, const char *env, char *const *args)
+{
+    char *argv[16];
+    int n = 0;
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
+    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
+    argv[n++] = (char *)TABULA_BINARY;
+    for (int i = 0; args[i] != NULL && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    p->pid = fork();
+    cr_assert_geq(p->pid, 0);
+    if (p->pid == 0) {
+        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fi = open("/dev/null", O_RDONLY);
+        if (chdir(dir) != 0 || fo < 0 || fe < 0 || fi < 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        dup2(fi, 0);
+        if (env != NULL)
+            putenv((char *)env);
+        execv(TABULA_BINARY, argv);
+        _exit(127);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[4][1 << 16];
+    static int k;
+    char *b = buf[k++ % 4];
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    if (f != NULL) {
+        n = fread(b, 1, sizeof buf[0] - 1, f);
+        fclose(f);
+    }
+    b[n] = '\0';
+    return b;
+}
+
+/* Wait (bounded) until p's stdout holds text; the text after it up to the
+ * end of line goes into val (may be NULL). */
+static void await_line(Proc *p, const char *text, char *val, size_t cap)
+{
+    double until = now_ms() + WAIT_MS;
+    for (;;) {
+        char *s = slurp(p->out), *at = strstr(s, text);
+        if (at != NULL) {
+            if (val != NULL) {
+                at += strlen(text);
+                size_t n = strcspn(at, "\n");
+                cr_assert_lt(n, cap);
+                memcpy(val, at, n);
+                val[n] = '\0';
+            }
+            return;
+        }
+        cr_assert_lt(now_ms(), until, "no '%s' from %s:\n%s\n%s", text, p->out,
+                     s, slurp(p->err));
+        pause_ms(5);
+    }
+}
+
+/* Wait (bounded) for p to exit; returns its exit status. */
+static int finish(Proc *p)
+{
+    double until = now_ms() + WAIT_MS;
+    while (!p->exited) {
+        int st;
+        pid_t r = waitpid(p->pid, &st, WNOHANG);
+        if (r == p->pid) {
+            p->exited = 1;
+            p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            break;
+        }
+        if (now_ms() > until) {
+            kill(p->pid, SIGKILL);
+            waitpid(p->pid, &st, 0);
+            cr_assert_fail("%s did not finish:\n%s", p->out, slurp(p->err));
+        }
+        pause_ms(5);
+    }
+    return p->status;
+
+#endif /* TABULA_TEST_PROC_UTIL_H */
