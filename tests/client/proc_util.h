@@ -1,7 +1,8 @@
 /*
  * proc_util.h: real tabula processes for the network tests: start one
  * with its output in files of a temporary directory, wait for a line,
- * finish or kill it. Included by test_netplay.c and test_conduct.c, each
+ * finish or kill it; recompute a log's final hash and compare logs.
+ * Included by test_netplay.c and test_conduct.c, each
  * defining PROC_DIR_NAME (the directory's name part) first.
  */
 #ifndef TABULA_TEST_PROC_UTIL_H
@@ -135,5 +136,61 @@ static int finish(Proc *p)
         pause_ms(5);
     }
     return p->status;
+}
+
+static void path_of(char *buf, size_t cap, const char *name)
+{
+    snprintf(buf, cap, "%s/%s", dir, name);
+}
+
+/* The final hash recomputed from a log: verify it, replay its moves on a
+ * fresh position of its game, hash the encoding with BLAKE2b-256. */
+static void log_final_hash(const char *name, char hex[PROTO_HASH_HEX])
+{
+    char path[600];
+    uint8_t *buf = NULL, enc[1 << 16], hash[32];
+    size_t len = 0, enc_len = 0;
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    Core_Position *pos = NULL;
+
+    path_of(path, sizeof path, name);
+    cr_assert_eq(proto_read_file(path, &buf, &len), 0, "%s", path);
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
+                 "%s: %s", path, rep.why);
+    cr_assert(rep.ended, "%s has no end record", path);
+    /* The game's options: the match options without the clock. */
+    char opts[PROTO_OPTIONS_MAX + 1];
+    uint32_t base = 0, inc = 0;
+    cr_assert_eq(proto_clock_split(rep.header.options, &base, &inc, opts,
+                                   sizeof opts),
+                 0);
+    cr_assert_eq(core_position_new(&pos, core_game_find(rep.header.game),
+                                   opts),
+                 0);
+    for (size_t i = 0; i < proto_transcript_moves(t); i++)
+        cr_assert_eq(core_play(pos, proto_transcript_move_at(t, i)), 0);
+    cr_assert_eq(core_encode(pos, enc, sizeof enc, &enc_len), 0);
+    crypto_generichash(hash, sizeof hash, enc, enc_len, NULL, 0);
+    for (size_t i = 0; i < sizeof hash; i++)
+        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+    core_position_free(pos);
+    proto_transcript_free(t);
+    free(buf);
+}
+
+static void same_files(const char *a, const char *b)
+{
+    char pa[600], pb[600];
+    uint8_t *ba = NULL, *bb = NULL;
+    size_t la = 0, lb = 0;
+    path_of(pa, sizeof pa, a);
+    path_of(pb, sizeof pb, b);
+    cr_assert_eq(proto_read_file(pa, &ba, &la), 0, "%s", pa);
+    cr_assert_eq(proto_read_file(pb, &bb, &lb), 0, "%s", pb);
+    cr_assert(la == lb && memcmp(ba, bb, la) == 0, "%s and %s differ", a, b);
+    free(ba);
+    free(bb);
+}
 
 #endif /* TABULA_TEST_PROC_UTIL_H */

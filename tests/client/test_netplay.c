@@ -27,7 +27,6 @@
 
 #define PROC_DIR_NAME "netplay"
 #include "proc_util.h"
-}
 
 static void kill_hard(Proc *p)
 {
@@ -35,55 +34,6 @@ static void kill_hard(Proc *p)
     kill(p->pid, SIGKILL);
     waitpid(p->pid, &st, 0);
     p->exited = 1;
-}
-
-static void path_of(char *buf, size_t cap, const char *name)
-{
-    snprintf(buf, cap, "%s/%s", dir, name);
-}
-
-/* The final hash recomputed from a log: verify it, replay its moves on a
- * fresh position of its game, hash the encoding with BLAKE2b-256. */
-static void log_final_hash(const char *name, char hex[PROTO_HASH_HEX])
-{
-    char path[600];
-    uint8_t *buf = NULL, enc[1 << 16], hash[32];
-    size_t len = 0, enc_len = 0;
-    Proto_Log_Report rep;
-    Proto_Transcript *t = NULL;
-    Core_Position *pos = NULL;
-
-    path_of(path, sizeof path, name);
-    cr_assert_eq(proto_read_file(path, &buf, &len), 0, "%s", path);
-    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
-                 "%s: %s", path, rep.why);
-    cr_assert(rep.ended, "%s has no end record", path);
-    cr_assert_eq(core_position_new(&pos, core_game_find(rep.header.game),
-                                   rep.header.options),
-                 0);
-    for (size_t i = 0; i < proto_transcript_moves(t); i++)
-        cr_assert_eq(core_play(pos, proto_transcript_move_at(t, i)), 0);
-    cr_assert_eq(core_encode(pos, enc, sizeof enc, &enc_len), 0);
-    crypto_generichash(hash, sizeof hash, enc, enc_len, NULL, 0);
-    for (size_t i = 0; i < sizeof hash; i++)
-        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
-    core_position_free(pos);
-    proto_transcript_free(t);
-    free(buf);
-}
-
-static void same_files(const char *a, const char *b)
-{
-    char pa[600], pb[600];
-    uint8_t *ba = NULL, *bb = NULL;
-    size_t la = 0, lb = 0;
-    path_of(pa, sizeof pa, a);
-    path_of(pb, sizeof pb, b);
-    cr_assert_eq(proto_read_file(pa, &ba, &la), 0, "%s", pa);
-    cr_assert_eq(proto_read_file(pb, &bb, &lb), 0, "%s", pb);
-    cr_assert(la == lb && memcmp(ba, bb, la) == 0, "%s and %s differ", a, b);
-    free(ba);
-    free(bb);
 }
 
 /* All three ended normally on one final hash, equal to the log's
