@@ -137,19 +137,27 @@ void *netgame_user(const Netgame *g) { return g->user; }
 const Netgame_Result *netgame_result(const Netgame *g) { return &g->result; }
 const Proto_Transcript *netgame_transcript(const Netgame *g) { return g->t; }
 
+/* Hand a formatted line to the front end's note hook, if there is one
+ * (level 0 a note, 1 a warning); 1 when the hook took it. */
+static int to_note(Netgame *g, int level, const char *fmt, va_list ap)
+{
+    char text[640];
+    if (g->hooks.on_note == NULL)
+        return 0;
+    vsnprintf(text, sizeof text, fmt, ap);
+    text[strcspn(text, "\n")] = '\0';
+    g->hooks.on_note(g, level, text);
+    return 1;
+}
+
 static void say(Netgame *g, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void say(Netgame *g, const char *fmt, ...)
 {
     va_list ap;
-    if (g->hooks.on_note != NULL) {
-        char text[640];
-        va_start(ap, fmt);
-        vsnprintf(text, sizeof text, fmt, ap);
-        va_end(ap);
-        text[strcspn(text, "\n")] = '\0';
-        g->hooks.on_note(g, 0, text);
-    }
+    va_start(ap, fmt);
+    to_note(g, 0, fmt, ap);
+    va_end(ap);
     if (g->cfg.out == NULL)
         return;
     if (g->label[0] != '\0')
@@ -165,15 +173,11 @@ static void warn(Netgame *g, const char *fmt, ...)
 static void warn(Netgame *g, const char *fmt, ...)
 {
     va_list ap;
-    if (g->hooks.on_note != NULL) {
-        char text[640];
-        va_start(ap, fmt);
-        vsnprintf(text, sizeof text, fmt, ap);
-        va_end(ap);
-        text[strcspn(text, "\n")] = '\0';
-        g->hooks.on_note(g, 1, text);
+    va_start(ap, fmt);
+    int taken = to_note(g, 1, fmt, ap);
+    va_end(ap);
+    if (taken)
         return;
-    }
     fprintf(stderr, "tabula: %s%s", g->label, g->label[0] ? ": " : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
