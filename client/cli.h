@@ -1,7 +1,8 @@
 /*
  * cli.h: the commands of the tabula program. Each command takes the
  * arguments after its name and returns the process exit status:
- * 0 done, 1 a check failed (verification, desync), 2 bad usage or input.
+ * 0 done, 1 a check failed (verification, desync), 2 bad usage or input,
+ * 3 (replay only) a log verified whole but not closed by an end record.
  */
 #ifndef TABULA_CLI_H
 #define TABULA_CLI_H
@@ -14,6 +15,7 @@
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
+#define CLI_EXIT_UNENDED 3
 
 int cli_perft(int argc, char **argv);
 int cli_moves(int argc, char **argv);
@@ -52,6 +54,18 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
  * result lives in one of 4 rotating static buffers.
  */
 const char *cli_token(const char *s);
+
+/*
+ * cli_printable: s made safe to print on a terminal, into out (cap bytes,
+ * cap >= 1; always NUL-terminated, cut short at a character boundary):
+ * printable ASCII and well-formed UTF-8 characters are kept; a tab
+ * becomes a space; every other control character (C0, DEL, C1 such as a
+ * raw CSI), bidirectional embedding, override and isolate marks, and
+ * malformed, overlong or surrogate UTF-8 each become one '?'. Use it on
+ * every byte from a file or a peer before it reaches a terminal (chat,
+ * moves, tag values, error reasons quoting them). Returns out.
+ */
+char *cli_printable(const char *s, char *out, size_t cap);
 
 /*
  * cli_seed: read a seed, a decimal number 0..2^64-1 with nothing else;

@@ -1,7 +1,8 @@
 /*
  * cli_util.c: helpers every command shares: finding a game by name,
  * setting up a position from options, a position string and moves, with
- * error messages that name the bad token, and a monotonic clock.
+ * error messages that name the bad token, untrusted text made printable,
+ * and a monotonic clock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,76 @@ const char *cli_token(const char *s)
         n = 60;
     }
     out[n] = '\0';
+    return out;
+}
+
+/* Length of the well-formed UTF-8 character at p (at most n bytes, n
+ * >= 1) and its code point in *cp; 0 when malformed, overlong or a
+ * surrogate. */
+static size_t utf8_char(const unsigned char *p, size_t n, uint32_t *cp)
+{
+    size_t len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
+    uint32_t c;
+
+    if (p[0] >= 0xf5 || len == 0 || len > n)
+        return 0;
+    c = p[0] & (0x7fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        c = c << 6 | (p[i] & 0x3fu);
+    }
+    if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
+        (len == 4 && c < 0x10000) || c > 0x10ffff ||
+        (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+/* Code points a terminal acts on instead of showing: C1 controls and
+ * the bidirectional marks that reorder what follows. */
+static int unsafe_code_point(uint32_t c)
+{
+    return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) ||
+           (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f ||
+           c == 0x061c;
+}
+
+char *cli_printable(const char *s, char *out, size_t cap)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), i = 0, o = 0;
+
+    while (i < n) {
+        uint32_t cp = 0;
+        size_t len = 1;
+        const char *put = NULL;
+        char one[1];
+
+        if (p[i] == '\t') {
+            one[0] = ' ';
+        } else if (p[i] < 0x20 || p[i] == 0x7f) {
+            one[0] = '?';
+        } else if (p[i] < 0x80) {
+            one[0] = (char)p[i];
+        } else {
+            len = utf8_char(p + i, n - i, &cp);
+            if (len == 0 || unsafe_code_point(cp)) {
+                one[0] = '?';
+                len = len ? len : 1;
+            } else {
+                put = s + i;
+            }
+        }
+        size_t w = put != NULL ? len : 1;
+        if (o + w + 1 > cap)
+            break;
+        memcpy(out + o, put != NULL ? put : one, w);
+        o += w;
+        i += len;
+    }
+    out[o] = '\0';
     return out;
 }
 

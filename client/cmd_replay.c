@@ -23,6 +23,7 @@
 
 static const char replay_help[] =
     "usage: tabula replay FILE [--export OUT] [--game GAME] [--quiet]\n"
+    "                           [--ply N]\n"
     "\n"
     "Verifies a match log: every signature, the hash chain, the sequence\n"
     "numbers, that each move is legal, and that the state hash after each\n"
@@ -30,7 +31,8 @@ static const char replay_help[] =
     "the result and the final hash; on the first failure prints the ply,\n"
     "the kind of failure and the byte offset, and exits with status 1. A\n"
     "log cut short by a crash is verified up to its last whole envelope\n"
-    "and reported as torn (status 1).\n"
+    "and reported as torn (status 1). An end record is accepted only on a\n"
+    "match its envelopes ended.\n"
     "\n"
     "FILE may also be a plain game record: tag lines [Name \"value\"] and\n"
     "moves in the game's notation (for Laska the lasca.org style c3-d4,\n"
@@ -46,7 +48,17 @@ static const char replay_help[] =
     "board after each ply, the move list and the result. Keys: left/right\n"
     "one ply, Home/End, PgUp/PgDn ten plies, g then a ply number and\n"
     "Enter to jump, q to quit. Without a terminal, or with --quiet or\n"
-    "--export, the lines above are printed instead.\n";
+    "--export, the lines above are printed instead.\n"
+    "\n"
+    "Exit status:\n"
+    "  0  verified whole (a log closed by its end record, or a record)\n"
+    "  1  a check failed: a bad signature, chain, move or hash; a torn,\n"
+    "     damaged or empty file; a directory; a record whose Result tag\n"
+    "     and movetext disagree\n"
+    "  2  bad usage: unknown flag, missing file, a record naming no game\n"
+    "     (give --game)\n"
+    "  3  every envelope verified, but the log stops at a frame boundary\n"
+    "     without an end record: cut there, or the match is still running\n";
 
 /* Where the verification report goes: standard output, or standard error
  * when the exported record takes standard output. */
@@ -98,10 +110,11 @@ static void set_result(Replay *r, Core_Status st)
 static void print_ply(uint32_t ply, int mover, const char *text,
                       const uint8_t hash[PROTO_HASH_BYTES])
 {
-    char hex[PROTO_HASH_HEX];
+    char hex[PROTO_HASH_HEX], safe[CORE_INPUT_MAX + 1];
     proto_hex(hash, PROTO_HASH_BYTES, hex);
     fprintf(rout, "%4u. %-5s %-24s %.16s\n", ply,
-            mover == CORE_WHITE ? "white" : "black", text, hex);
+            mover == CORE_WHITE ? "white" : "black",
+            cli_printable(text, safe, sizeof safe), hex);
 }
 
 static void print_log_header(const Proto_Log_Header *h)
@@ -155,10 +168,14 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
                 m->body.claim.what == PROTO_CLAIM_DRAW ? "a draw" : "the win");
         break;
     case PROTO_KIND_CHAT:
-    case PROTO_KIND_BYE:
+    case PROTO_KIND_BYE: {
+        /* A peer's words: control bytes would reach the terminal. */
+        char safe[sizeof m->body.text.text];
         fprintf(rout, "      [%s %s]%s%s\n", proto_kind_name(m->kind), who,
-                m->body.text.text[0] ? " " : "", m->body.text.text);
+                m->body.text.text[0] ? " " : "",
+                cli_printable(m->body.text.text, safe, sizeof safe));
         break;
+    }
     case PROTO_KIND_TAKEBACK_REQUEST:
     case PROTO_KIND_TAKEBACK_ACCEPT:
         fprintf(rout, "      [%s %s] %u %s\n", proto_kind_name(m->kind), who,
@@ -194,15 +211,16 @@ static void visit_record(void *ctx, const Core_Position *pos, int mover,
     if (keep_move(r, mv) != 0)
         return;
     if (!r->quiet && rc == 0)
-        print_ply(core_ply(pos), mover, cli_token(text), r->hash);
+        print_ply(core_ply(pos), mover, text, r->hash);
 }
 
 /* ---- export ---------------------------------------------------------- */
 
 static void put_tag(FILE *out, const char *name, const char *value)
 {
+    char safe[PROTO_TAG_VALUE_MAX + 1];
     fprintf(out, "[%s \"", name);
-    for (const char *p = value; *p; p++) {
+    for (const char *p = cli_printable(value, safe, sizeof safe); *p; p++) {
         if (*p == '"' || *p == '\\')
             fputc('\\', out);
         fputc(*p, out);
@@ -456,11 +474,12 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
         fprintf(rout, "chain: %s\n", hex);
     }
     if (rc != 0) {
+        /* Once, in the report: the reason quotes bytes of the file. */
         const char *kind = rep.torn ? "torn log" : tb_strerror(rc);
+        char safe[sizeof rep.why];
         fprintf(rout, "FAILED at ply %u: %s (envelope %u, byte %zu): %s\n",
-                rep.ply, kind, rep.frame, rep.offset, rep.why);
-        fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply, kind,
-                rep.why);
+                rep.ply, kind, rep.frame, rep.offset,
+                cli_printable(rep.why, safe, sizeof safe));
         status = CLI_EXIT_FAIL;
     } else {
         fprintf(rout,
@@ -470,16 +489,24 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
                 t && proto_transcript_position(t)
                     ? core_ply(proto_transcript_position(t))
                     : 0,
-                rep.ended ? "" : " (no end record: match unfinished)");
+                rep.ended ? ""
+                          : " (no end record: the log stops at a frame "
+                            "boundary; cut there, or the match is still "
+                            "running)");
+        if (!rep.ended)
+            status = CLI_EXIT_UNENDED;
     }
-    if (status == CLI_EXIT_OK && r->tui && t != NULL &&
+    if (status != CLI_EXIT_FAIL && r->tui && t != NULL &&
         proto_transcript_position(t) != NULL)
         keep_log_game(r, t);
-    if (status == CLI_EXIT_OK && export != NULL && t != NULL &&
+    if (status != CLI_EXIT_FAIL && export != NULL && t != NULL &&
         proto_transcript_position(t) != NULL) {
         uint8_t final[PROTO_HASH_BYTES];
+        int ex;
         proto_state_hash(proto_transcript_position(t), final);
-        status = export_log(export, t, final);
+        ex = export_log(export, t, final);
+        if (ex != CLI_EXIT_OK)
+            status = ex;
     }
     proto_transcript_free(t);
     return status;
@@ -510,8 +537,8 @@ static void keep_record_game(Replay *r, const Proto_Record_Report *rep,
     set_result(r, st);
 }
 
-static int replay_record(const uint8_t *buf, size_t len, const char *export,
-                         const Core_Game *game, Replay *r)
+static int replay_record(const char *path, const uint8_t *buf, size_t len,
+                         const char *export, const Core_Game *game, Replay *r)
 {
     Proto_Record_Report rep;
     Core_Position *pos = NULL;
@@ -523,15 +550,33 @@ static int replay_record(const uint8_t *buf, size_t len, const char *export,
         fprintf(rout, "game: %s (plain record, no signatures)\n",
                 core_game_name(rep.game));
     if (rc != 0 || r->nomem) {
+        char safe[sizeof rep.why];
         if (rc == 0)
             rc = TB_E_NOMEM;
+        if (rc == TB_E_GAME && rep.game == NULL && game == NULL) {
+            const char *named = proto_record_tag(&rep, "Game");
+            if (named == NULL)
+                named = proto_record_tag(&rep, "Variant");
+            if (named != NULL)
+                fprintf(stderr,
+                        "tabula replay: '%s' line %u: unknown game '%s'; "
+                        "expected one of:",
+                        cli_token(path), rep.line, cli_token(named));
+            else
+                fprintf(stderr,
+                        "tabula replay: '%s' is not a match log, and as a "
+                        "game record it names no game: add a [Game \"NAME\"] "
+                        "tag or give --game NAME, NAME one of:",
+                        cli_token(path));
+            for (size_t i = 0; i < core_game_count(); i++)
+                fprintf(stderr, " %s", core_game_name(core_game_at(i)));
+            fprintf(stderr, "\n");
+            return CLI_EXIT_USAGE;
+        }
         fprintf(rout, "FAILED at ply %u: %s (line %u): %s\n", rep.ply,
-                tb_strerror(rc), rep.line, rep.why);
-        fprintf(stderr, "tabula replay: ply %u: %s: %s\n", rep.ply,
-                tb_strerror(rc), rep.why);
-        return rc == TB_E_GAME && rep.game == NULL && game == NULL
-                   ? CLI_EXIT_USAGE
-                   : CLI_EXIT_FAIL;
+                tb_strerror(rc), rep.line,
+                cli_printable(rep.why, safe, sizeof safe));
+        return CLI_EXIT_FAIL;
     }
     if (r->nmoves == 0)
         proto_state_hash(pos, r->hash);
@@ -546,6 +591,88 @@ static int replay_record(const uint8_t *buf, size_t len, const char *export,
         status = export_record(export, &rep, r, st);
     core_position_free(pos);
     return status;
+}
+
+/* ---- what the file is ------------------------------------------------ */
+
+/* Read file into *buf. A missing file is a usage error (status 2); a
+ * directory, an unreadable or empty file is a file that fails the check
+ * (status 1), each with the reason and what to do. */
+static int read_input(const char *file, uint8_t **buf, size_t *len)
+{
+    struct stat st;
+    int rc;
+
+    if (stat(file, &st) != 0) {
+        int e = errno;
+        fprintf(stderr, "tabula replay: cannot read '%s': %s%s\n",
+                cli_token(file), strerror(e),
+                e == ENOENT ? "; give the path of a match log (--log FILE of "
+                              "host, join or spectate) or of a game record"
+                            : "");
+        return e == ENOENT || e == ENOTDIR ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(rout, "FAILED: unreadable: '%s' is a directory, not a match "
+                      "log or a game record; give one file in it\n",
+                cli_token(file));
+        return CLI_EXIT_FAIL;
+    }
+    errno = 0;
+    rc = proto_read_file(file, buf, len);
+    if (rc != 0) {
+        /* The system's reason (permission, a device) says more. */
+        fprintf(rout, "FAILED: unreadable: '%s': %s\n", cli_token(file),
+                rc == TB_E_IO && errno != 0 ? strerror(errno)
+                : rc == TB_E_IO             ? "not a regular file"
+                                            : tb_strerror(rc));
+        return CLI_EXIT_FAIL;
+    }
+    if (*len == 0) {
+        fprintf(rout, "FAILED: damaged log: '%s' is empty (0 bytes): "
+                      "neither a match log nor a game record\n",
+                cli_token(file));
+        free(*buf);
+        *buf = NULL;
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/*
+ * A match log, perhaps damaged: the magic, or the first bytes of it (a
+ * file cut inside its magic, which the verifier reports as torn), or a
+ * first line that differs from the magic in a few bytes only (a damaged
+ * magic: the verifier says it is not a tabula log).
+ */
+static int looks_like_log(const uint8_t *buf, size_t len)
+{
+    size_t same = 0;
+
+    if (len < PROTO_LOG_MAGIC_LEN)
+        return memcmp(buf, PROTO_LOG_MAGIC, len) == 0;
+    for (size_t i = 0; i < PROTO_LOG_MAGIC_LEN; i++)
+        same += buf[i] == (uint8_t)PROTO_LOG_MAGIC[i];
+    return same + 3 >= PROTO_LOG_MAGIC_LEN;
+}
+
+/* Text, as a game record is: no NUL byte. (Any log has NUL bytes in its
+ * frame lengths; a record may carry stray controls or Latin-1, which the
+ * record reader and the printing deal with.) */
+static int is_text(const uint8_t *buf, size_t len)
+{
+    return memchr(buf, 0, len) == NULL;
+}
+
+static int not_text(const uint8_t *buf, size_t len)
+{
+    size_t at = (size_t)((const uint8_t *)memchr(buf, 0, len) - buf);
+    fprintf(rout,
+            "FAILED: damaged log: not a tabula log (its first bytes are not "
+            "the magic \"tabula-log 1\") and not a text game record (a NUL "
+            "byte at offset %zu)\n",
+            at);
+    return CLI_EXIT_FAIL;
 }
 
 int cli_replay(int argc, char **argv)
@@ -623,17 +750,9 @@ int cli_replay(int argc, char **argv)
                 cli_token(export));
         return CLI_EXIT_USAGE;
     }
-    errno = 0;
-    rc = proto_read_file(file, &buf, &len);
-    if (rc != 0) {
-        /* The system's reason (no such file, a directory, permission)
-         * says more than TB_E_IO. */
-        fprintf(stderr, "tabula replay: cannot read '%s': %s\n",
-                cli_token(file),
-                rc == TB_E_IO && errno != 0 ? strerror(errno)
-                                            : tb_strerror(rc));
-        return CLI_EXIT_USAGE;
-    }
+    rc = read_input(file, &buf, &len);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     /* On a terminal the viewer shows the game; the report (header and
      * summary only) is kept and printed when the viewer closes. */
     if (!r.quiet && export == NULL && tui_terminal_ok()) {
@@ -643,12 +762,15 @@ int cli_replay(int argc, char **argv)
         else
             r.tui = r.quiet = 1;
     }
-    if (proto_is_log(buf, len))
+    if (looks_like_log(buf, len))
         rc = replay_log(buf, len, export, &r);
+    else if (!is_text(buf, len))
+        rc = not_text(buf, len);
     else
-        rc = replay_record(buf, len, export, game, &r);
+        rc = replay_record(file, buf, len, export, game, &r);
     free(buf);
-    if (rc == CLI_EXIT_OK && r.tui && r.start != NULL) {
+    if ((rc == CLI_EXIT_OK || rc == CLI_EXIT_UNENDED) && r.tui &&
+        r.start != NULL) {
         Tui_Replay view = {
             .game = core_position_game(r.start),
             .start = r.start,

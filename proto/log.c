@@ -333,7 +333,9 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             return report(rep, TB_E_TRUNCATED, 0, 0,
                           "torn log: the file ends inside its magic");
         }
-        return report(rep, TB_E_FORMAT, 0, 0, "not a tabula log (magic)");
+        return report(rep, TB_E_FORMAT, 0, 0,
+                      "damaged log: the first bytes are not the magic "
+                      "\"tabula-log 1\"");
     }
     off = PROTO_LOG_MAGIC_LEN;
     rc = proto_frame_next(buf + off, len - off, &env, &elen, &used);
@@ -384,6 +386,23 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                 report(rep, rc, frame, off,
                        "end record does not match "
                        "the envelopes");
+                break;
+            }
+            /* The end record is not signed: anyone can cut a log at an
+             * envelope and append one that matches what is left. It only
+             * closes a match the envelopes themselves ended (the board,
+             * or a signed resign, agreement, abort, flag, claim or
+             * desync report). */
+            if (proto_transcript_position(t) == NULL ||
+                proto_transcript_status(t).outcome == CORE_ONGOING) {
+                report(rep, TB_E_STATE, frame, off,
+                       "end record on a match that is not over "
+                       "(after envelope %u, ply %u): the log was cut and "
+                       "closed by someone else",
+                       rep->envelopes,
+                       proto_transcript_position(t) != NULL
+                           ? core_ply(proto_transcript_position(t))
+                           : 0);
                 break;
             }
             rep->ended = 1;

@@ -457,7 +457,8 @@ int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len);
 
 /*
  * proto_log_finish: at game end, append the end record (envelope count and
- * final chain hash) and fsync the file. Errors: TB_E_IO.
+ * final chain hash) and fsync the file. The verifier accepts it only after
+ * envelopes that ended the match (see proto_log_verify). Errors: TB_E_IO.
  */
 int proto_log_finish(Proto_Log *log, uint32_t count,
                      const uint8_t chain[PROTO_HASH_BYTES]);
@@ -477,7 +478,9 @@ typedef struct Proto_Log_Report {
                            move's own ply number when it says one) */
     int torn;           /* the file ends inside a frame */
     size_t torn_offset; /* where the torn frame starts */
-    int ended;          /* a consistent end record closes the log */
+    int ended;          /* a consistent end record closes the log; 0 with
+                           err 0 and torn 0: the log stops at a frame
+                           boundary (cut there, or the match runs on) */
     Proto_Log_Header header;
 } Proto_Log_Report;
 
@@ -489,12 +492,17 @@ typedef void (*Proto_Log_Visit)(void *ctx, const Proto_Transcript *t,
  * proto_log_verify: check a whole log held in buf[0..len): the magic, the
  * header, every envelope through a fresh transcript (signatures, chain,
  * seq, legality, state hashes), the header against the match start, and
- * the end record. A file that ends inside a frame is read up to the last
+ * the end record, which is accepted only where the envelopes before it
+ * ended the match (proto_transcript_status not ongoing: the board, or a
+ * signed resign, agreement, abort, flag, claim or desync report); anywhere
+ * else it fails with TB_E_STATE at that record, since the end record is
+ * not signed. A file that ends inside a frame is read up to the last
  * whole envelope and reported as torn (rep->torn, err TB_E_TRUNCATED).
  * visit (may be NULL) sees each accepted envelope. *out (may be NULL)
  * gets the transcript, to free with proto_transcript_free.
- * Returns rep->err. Errors: any of proto_transcript_add, TB_E_FORMAT,
- * TB_E_LIMIT, TB_E_TRUNCATED, TB_E_NOMEM.
+ * Returns rep->err. Errors: any of proto_transcript_add, TB_E_FORMAT
+ * (including a damaged magic), TB_E_LIMIT, TB_E_TRUNCATED, TB_E_CHAIN and
+ * TB_E_STATE (end record), TB_E_NOMEM.
  */
 int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                      Proto_Log_Visit visit, void *ctx, Proto_Transcript **out,
@@ -543,15 +551,20 @@ typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
                                    const char *text);
 
 /*
- * proto_record_read: read a plain game record: tag lines `[Name "value"]`
- * (a Game or Variant tag names the game; Options gives match options;
- * Position or FEN a start position), then movetext: move numbers ("12.",
- * "12..."), moves in any notation the game's parser accepts, comments in
- * braces or after ';', and an optional result ("1-0", "0-1", "1/2-1/2",
- * "*"). Moves may span several words ("S Bc3-d2>g5", "d1-d6 d6*h2"):
- * the longest run of up to 8 words that is a legal move is taken. game
- * (may be NULL) is used when no tag names one. Every
- * move must be legal; a finished board must agree with a stated result. *out
+ * proto_record_read: read a plain game record in PGN's import format: an
+ * optional UTF-8 byte-order mark, LF, CRLF or lone CR line ends (each
+ * counted as one line), escape lines ('%' in the first column, ignored),
+ * tag lines `[Name "value"]` (a Game or Variant tag names the game;
+ * Options gives match options; Position or FEN a start position), then
+ * movetext: move number indications ("12", "12.", "12...", "12. ...",
+ * glued or not), moves in any notation the game's parser accepts,
+ * comments in braces or after ';', variations, NAGs, and an optional
+ * result ("1-0", "0-1", "1/2-1/2", "*"). Moves may span several words
+ * ("S Bc3-d2>g5", "d1-d6 d6*h2"): the longest run of up to 8 words that
+ * is a legal move is taken. game (may be NULL) is used when no tag names
+ * one. Every move must be legal; a Result tag must equal the movetext's
+ * result when both are given; a finished board must agree with a stated
+ * result; a stray bracket in the movetext is an error. *out
  * (may be NULL) gets the final position (free with core_position_free). Returns
  * rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT, TB_E_TOOLONG,
  * TB_E_OPTION, TB_E_POSITION, TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,

@@ -1,10 +1,17 @@
 /*
- * record.c: plain game records, PGN-like: tag lines `[Name "value"]`, then
- * movetext with move numbers, moves in any notation the game's parser
- * accepts (for Laska the lasca.org style "c3-d4", "b2xd4xf6", and whatever
- * else its parser reads), comments and a result. There are no signatures
- * to check: every move must be legal, and a finished board must agree with
- * the stated result. Only the first game of a file is read.
+ * record.c: plain game records, read as PGN's import format is (the
+ * standard's section 3.1, and what lichess, python-chess and scalachess
+ * accept): a UTF-8 byte-order mark, LF, CRLF or lone CR line ends, escape
+ * lines starting with '%', tag lines `[Name "value"]`, then movetext with
+ * move number indications in any written form ("12", "12.", "12...",
+ * "12. ...", glued to the move or not), moves in any notation the game's
+ * parser accepts (for Laska the lasca.org style "c3-d4", "b2xd4xf6", and
+ * whatever else its parser reads), brace and rest-of-line comments,
+ * variations, NAGs, annotation suffixes and a result. There are no
+ * signatures to check: every move must be legal, the Result tag must agree
+ * with the movetext's result, and a finished board with both. Nothing is
+ * skipped silently: a record verifies whole or fails at a line and ply.
+ * Only the first game of a file is read.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -16,8 +23,37 @@
 typedef struct Reader {
     const char *p;
     const char *end;
+    const char *start;
     uint32_t line;
 } Reader;
+
+/* At a line end: LF, CR or CRLF. */
+static int at_eol(const Reader *r)
+{
+    return r->p < r->end && (*r->p == '\n' || *r->p == '\r');
+}
+
+/* Step over one line end (CRLF counts once) and count the line. */
+static void eat_eol(Reader *r)
+{
+    if (*r->p == '\r' && r->p + 1 < r->end && r->p[1] == '\n')
+        r->p++;
+    r->p++;
+    r->line++;
+}
+
+/* At the first column of a line. */
+static int at_bol(const Reader *r)
+{
+    return r->p == r->start || r->p[-1] == '\n' || r->p[-1] == '\r';
+}
+
+/* Step to the end of the line (not over it). */
+static void skip_line(Reader *r)
+{
+    while (r->p < r->end && !at_eol(r))
+        r->p++;
+}
 
 static int fail(Proto_Record_Report *rep, int err, const Reader *r,
                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -59,28 +95,34 @@ const char *proto_record_tag(const Proto_Record_Report *rep, const char *name)
     return NULL;
 }
 
-/* Skip blanks, newlines (counted), brace and semicolon comments,
- * variations in parentheses and NAGs ("$12"). */
+/* Skip blanks, line ends (counted), escape lines ('%' in the first
+ * column), brace and semicolon comments, variations in parentheses and
+ * NAGs ("$12"). */
 static int skip_space(Reader *r, Proto_Record_Report *rep)
 {
     int depth = 0;
     while (r->p < r->end) {
         char c = *r->p;
-        if (c == '\n') {
-            r->line++;
-            r->p++;
+        if (at_eol(r)) {
+            eat_eol(r);
+        } else if (c == '%' && at_bol(r)) {
+            skip_line(r);
         } else if (c == '{') {
+            uint32_t opened = r->line;
             while (r->p < r->end && *r->p != '}') {
-                if (*r->p == '\n')
-                    r->line++;
-                r->p++;
+                if (at_eol(r))
+                    eat_eol(r);
+                else
+                    r->p++;
             }
-            if (r->p == r->end)
-                return fail(rep, TB_E_FORMAT, r, "unclosed comment");
+            if (r->p == r->end) {
+                r->line = opened;
+                return fail(rep, TB_E_FORMAT, r,
+                            "comment opened with '{' never closed");
+            }
             r->p++;
         } else if (c == ';') {
-            while (r->p < r->end && *r->p != '\n')
-                r->p++;
+            skip_line(r);
         } else if (c == '(') {
             depth++;
             r->p++;
@@ -121,7 +163,7 @@ static int read_tag(Reader *r, Proto_Record_Report *rep)
         return fail(rep, TB_E_FORMAT, r, "bad tag line");
     r->p++;
     n = 0;
-    while (r->p < r->end && *r->p != '"' && *r->p != '\n') {
+    while (r->p < r->end && *r->p != '"' && !at_eol(r)) {
         char c = *r->p++;
         if (c == '\\' && r->p < r->end && (*r->p == '"' || *r->p == '\\'))
             c = *r->p++;
@@ -158,6 +200,22 @@ static int is_result(const char *tok)
            strcmp(tok, "1/2-1/2") == 0 || strcmp(tok, "*") == 0;
 }
 
+/* Skip a move number indication at the front of tok (digits, then any
+ * number of periods: "12", "12.", "12...") and periods alone ("..." of
+ * "12. ..."); returns what follows (may be empty). A token that only
+ * begins with digits and goes on otherwise ("9-13") is a move. */
+static const char *after_move_number(const char *tok)
+{
+    const char *p = tok;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (p > tok && *p != '\0' && *p != '.')
+        return tok;
+    while (*p == '.')
+        p++;
+    return p;
+}
+
 /* Read one movetext token (up to a blank, comment or variation) into
  * tok[0..CORE_INPUT_MAX]. */
 static int read_token(Reader *r, Proto_Record_Report *rep, char *tok)
@@ -173,13 +231,11 @@ static int read_token(Reader *r, Proto_Record_Report *rep, char *tok)
     return 0;
 }
 
-/* A move number token: digits then dots ("12.", "12...", "3.c3-d4"). */
+/* A token that is or starts with a move number indication ("12",
+ * "12.", "12...", "3.c3-d4", "..."). */
 static int is_move_number(const char *tok)
 {
-    size_t d = 0;
-    while (isdigit((unsigned char)tok[d]))
-        d++;
-    return d > 0 && tok[d] == '.';
+    return after_move_number(tok) != tok;
 }
 
 /*
@@ -267,7 +323,7 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
                       Proto_Record_Visit visit, void *ctx, Core_Position **out,
                       Proto_Record_Report *rep)
 {
-    Reader r = {text, text + len, 1};
+    Reader r = {text, text + len, text, 1};
     Core_Position *pos = NULL;
     const char *stated = NULL;
     int rc = 0;
@@ -275,6 +331,9 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
     memset(rep, 0, sizeof *rep);
     if (out != NULL)
         *out = NULL;
+    /* A UTF-8 byte-order mark, as ChessBase and others write. */
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        r.p += 3, r.start += 3;
     /* Tag section. */
     for (;;) {
         rc = skip_space(&r, rep);
@@ -297,8 +356,14 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
         rc = skip_space(&r, rep);
         if (rc != 0)
             goto done;
-        if (r.p == r.end || *r.p == '[')
+        if (r.p == r.end || (*r.p == '[' && at_bol(&r)))
             break; /* the end, or a second game's tags */
+        if (*r.p == '[' || *r.p == ']' || *r.p == '}' || *r.p == ')') {
+            rep->ply = core_ply(pos) + 1;
+            rc = fail(rep, TB_E_FORMAT, &r, "stray '%c' in the movetext",
+                      *r.p);
+            goto done;
+        }
         rc = read_token(&r, rep, tok);
         if (rc != 0)
             goto done;
@@ -308,20 +373,15 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
             rc = skip_space(&r, rep);
             if (rc != 0)
                 goto done;
-            if (r.p != r.end && *r.p != '[') {
+            if (r.p != r.end && !(*r.p == '[' && at_bol(&r))) {
                 rc = fail(rep, TB_E_FORMAT, &r, "moves after the result");
                 goto done;
             }
             break;
         }
-        /* Move numbers: "12." or "12..." alone or glued to the move. */
-        char *mvtext = tok;
-        if (is_move_number(mvtext)) {
-            while (isdigit((unsigned char)*mvtext))
-                mvtext++;
-            while (*mvtext == '.')
-                mvtext++;
-        }
+        /* Move numbers: "12", "12." or "12..." alone or glued to the
+         * move, and the "..." of "12. ...". */
+        char *mvtext = tok + (after_move_number(tok) - tok);
         /* Annotation glyphs after a move: "!", "?", "!?". */
         size_t ml = strlen(mvtext);
         while (ml > 0 && (mvtext[ml - 1] == '!' || mvtext[ml - 1] == '?'))
@@ -346,8 +406,15 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
         if (visit != NULL)
             visit(ctx, pos, mover, &mv, mvtext);
     }
-    if (stated == NULL && proto_record_tag(rep, "Result") != NULL) {
-        set_result(rep, proto_record_tag(rep, "Result"));
+    const char *tag = proto_record_tag(rep, "Result");
+    if (stated != NULL && tag != NULL && strcmp(tag, stated) != 0) {
+        rc = fail(rep, TB_E_FORMAT, &r,
+                  "the Result tag says %.16s; the movetext ends with %s",
+                  tag, stated);
+        goto done;
+    }
+    if (stated == NULL && tag != NULL) {
+        set_result(rep, tag);
         stated = rep->result;
     }
     Core_Status st = core_status(pos);

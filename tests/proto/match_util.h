@@ -159,4 +159,27 @@ static inline void play_match(Proto_Transcript *t, Frames *f,
     }
 }
 
+/*
+ * Close a match that is still running with a signed resignation of the
+ * side to move (kept in f), as a player who stops does: an end record
+ * only closes a log whose envelopes ended the match.
+ */
+static inline void resign_if_running(Proto_Transcript *t, Frames *f,
+                                     const Proto_Identity *w,
+                                     const Proto_Identity *b)
+{
+    Proto_Message m;
+    const Proto_Identity *id;
+    size_t len;
+    uint8_t *buf;
+
+    if (proto_transcript_status(t).outcome != CORE_ONGOING)
+        return;
+    id = to_move(t, w, b);
+    proto_message_init(&m, PROTO_KIND_RESIGN, id);
+    buf = seal_next(t, id, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    keep(f, buf, len);
+}
+
 #endif /* TABULA_TEST_MATCH_UTIL_H */

@@ -43,6 +43,8 @@ static void write_log(unsigned seed, unsigned plies, int finish)
 
     cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
     play_match(t, &f, &W, &B, "race", "target=30", seed, plies);
+    if (finish)
+        resign_if_running(t, &f, &W, &B);
     proto_log_header_of(proto_transcript_start(t), &h);
     cr_assert_eq(proto_log_create(&log, path, &h), 0);
     for (size_t i = 0; i < f.n; i++)
@@ -279,4 +281,103 @@ Test(log, hostile_files_give_clean_errors)
     const uint8_t part[] = {0, 0, 0, 9, 1};
     cr_assert_eq(proto_log_append(log, part, sizeof part), TB_E_ARG);
     proto_log_close(log);
+}
+
+/* An end record built by hand from the format in docs/protocol.md:
+ * frame prefix, then msgpack ["end", count, bin 32 chain]. */
+static size_t forged_end(uint8_t *out, uint32_t count,
+                         const uint8_t chain[PROTO_HASH_BYTES])
+{
+    size_t n = 4;
+    out[n++] = 0x93;
+    out[n++] = 0xa3;
+    memcpy(out + n, "end", 3);
+    n += 3;
+    if (count < 128) {
+        out[n++] = (uint8_t)count;
+    } else {
+        cr_assert_lt(count, 256);
+        out[n++] = 0xcc;
+        out[n++] = (uint8_t)count;
+    }
+    out[n++] = 0xc4;
+    out[n++] = PROTO_HASH_BYTES;
+    memcpy(out + n, chain, PROTO_HASH_BYTES);
+    n += PROTO_HASH_BYTES;
+    out[0] = out[1] = 0;
+    out[2] = (uint8_t)((n - 4) >> 8);
+    out[3] = (uint8_t)(n - 4);
+    return n;
+}
+
+Test(log, end_record_only_closes_a_match_that_is_over)
+{
+    size_t len, starts[FRAMES_MAX + 4];
+    Proto_Log_Report rep;
+
+    /* 12 plies of the race to 30 end nothing: the writer resigns. */
+    write_log(6, 12, 1);
+    uint8_t *buf = slurp(&len);
+    size_t nframes = frame_bounds(buf, len, starts);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0, "%s", rep.why);
+    cr_assert(rep.ended);
+    /* Issue 16 case 5: cut at the start of envelope k and close with an
+     * end record that matches what is left. Only the cut after the
+     * resignation (the end record's own place) is a match that is over. */
+    uint8_t *forged = malloc(len + 64);
+    cr_assert_not_null(forged);
+    for (size_t k = 2; k < nframes; k++) {
+        Proto_Transcript *t = NULL;
+        uint8_t chain[PROTO_HASH_BYTES];
+        cr_assert_eq(proto_log_verify(buf, starts[k], toy_lookup, NULL, NULL,
+                                      &t, &rep),
+                     0, "cut %zu: %s", k, rep.why);
+        proto_transcript_chain(t, chain);
+        memcpy(forged, buf, starts[k]);
+        size_t flen = starts[k] + forged_end(forged + starts[k],
+                                             proto_transcript_count(t), chain);
+        proto_transcript_free(t);
+        int rc = proto_log_verify(forged, flen, toy_lookup, NULL, NULL, NULL,
+                                  &rep);
+        if (k == nframes - 1) {
+            cr_assert_eq(rc, 0, "%s", rep.why);
+            cr_assert(rep.ended);
+            cr_assert_eq(flen, len, "the forged record is the real one");
+        } else {
+            cr_assert_eq(rc, TB_E_STATE, "cut before envelope %zu accepted",
+                         k);
+            cr_assert_not(rep.ended);
+            cr_assert_eq(rep.frame, k);
+            cr_assert_eq(rep.offset, starts[k]);
+            cr_assert_eq(rep.envelopes, k - 1);
+            cr_assert(strstr(rep.why, "not over") != NULL, "%s", rep.why);
+        }
+    }
+    free(forged);
+    free(buf);
+}
+
+Test(log, a_cut_at_a_frame_boundary_is_not_ended)
+{
+    size_t len, starts[FRAMES_MAX + 4];
+    Proto_Log_Report rep;
+
+    write_log(7, 200, 1);
+    uint8_t *buf = slurp(&len);
+    size_t nframes = frame_bounds(buf, len, starts);
+    /* Whole: ended. Without its end record, or cut at any envelope: every
+     * envelope verifies, nothing is torn, and nothing says it ended. */
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0);
+    cr_assert(rep.ended);
+    for (size_t k = 1; k < nframes; k++) {
+        cr_assert_eq(proto_log_verify(buf, starts[k], toy_lookup, NULL, NULL,
+                                      NULL, &rep),
+                     0, "cut %zu: %s", k, rep.why);
+        cr_assert_not(rep.ended);
+        cr_assert_not(rep.torn);
+        cr_assert_eq(rep.envelopes, k - 1);
+    }
+    free(buf);
 }

@@ -229,3 +229,159 @@ Test(record, moves_of_several_words)
                  TB_E_NOTATION);
     cr_assert(strstr(rep.why, "move 'S'") != NULL, "%s", rep.why);
 }
+
+/* ---- the import format as the world writes it (issue 16) ---- */
+
+/* The three-ply Laska game 1. c3-d4 e5xc3 2. b2xd4 with result 1-0, as
+ * the reference every line-end and encoding variant must give. */
+static void reference(char hex[PROTO_HASH_HEX])
+{
+    Core_Position *c = NULL;
+    Core_Move mv;
+    const char *moves[] = {"c3-d4", "e5xc3", "b2xd4"};
+    cr_assert_eq(core_position_new(&c, core_game_find("laska"), NULL), 0);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(core_move_parse(c, moves[i], &mv), 0);
+        cr_assert_eq(core_play(c, &mv), 0);
+    }
+    hash_of(c, hex);
+    core_position_free(c);
+}
+
+/* text must read as the reference game: 3 plies, result 1-0. */
+static void reads_as_reference(const char *text, size_t len)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    char want[PROTO_HASH_HEX], got[PROTO_HASH_HEX];
+
+    reference(want);
+    cr_assert_eq(proto_record_read(text, len, NULL, NULL, NULL, &pos, &rep),
+                 0, "%s (line %u)", rep.why, rep.line);
+    cr_assert_eq(core_ply(pos), 3, "plies read: %u", core_ply(pos));
+    cr_assert_str_eq(rep.result, "1-0");
+    hash_of(pos, got);
+    cr_assert_str_eq(got, want);
+    core_position_free(pos);
+}
+
+Test(record, lone_cr_line_ends_lose_nothing)
+{
+    /* Issue 16 case 7: this read as 1 ply with result '*'. */
+    static const char text[] = "[Game \"laska\"]\r\r1. c3-d4 ; good\r"
+                               "e5xc3 2. b2xd4 1-0\r";
+    reads_as_reference(text, strlen(text));
+}
+
+Test(record, lf_crlf_and_cr_give_the_same_game_and_lines)
+{
+    static const char *const ends[] = {"\n", "\r\n", "\r"};
+    for (size_t i = 0; i < 3; i++) {
+        char text[512], bad[512];
+        const char *e = ends[i];
+        snprintf(text, sizeof text,
+                 "[Game \"laska\"]%s[Result \"1-0\"]%s%s"
+                 "1. c3-d4 {a comment%sover lines} e5xc3 ; rest%s"
+                 "2. b2xd4 1-0%s",
+                 e, e, e, e, e, e);
+        reads_as_reference(text, strlen(text));
+        /* The line of a failure counts CRLF once and a lone CR as one. */
+        snprintf(bad, sizeof bad, "[Game \"laska\"]%s%s1. c3-d4%se5-f4%s", e,
+                 e, e, e);
+        Proto_Record_Report rep;
+        cr_assert_eq(read_rec(bad, NULL, &rep, NULL), TB_E_ILLEGAL);
+        cr_assert_eq(rep.line, 4, "line ends %zu: line %u", i, rep.line);
+        cr_assert_eq(rep.ply, 2);
+    }
+}
+
+Test(record, byte_order_mark_and_escape_lines)
+{
+    /* Issue 16 cases 8 and 9. */
+    static const char bom[] = "\xef\xbb\xbf[Game \"laska\"]\n"
+                              "1. c3-d4 e5xc3 2. b2xd4 1-0\n";
+    static const char escape[] = "% exported by some tool\n"
+                                 "[Game \"laska\"]\n"
+                                 "%1. c3-d4 this line is ignored\n"
+                                 "1. c3-d4 e5xc3\n"
+                                 "% so is this one 0-1\n"
+                                 "2. b2xd4 1-0\n";
+    reads_as_reference(bom, strlen(bom));
+    reads_as_reference(escape, strlen(escape));
+    /* '%' elsewhere than the first column is no escape. */
+    Proto_Record_Report rep;
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 %e5xc3\n", NULL, &rep,
+                          NULL),
+                 TB_E_NOTATION);
+    cr_assert_eq(rep.line, 2);
+}
+
+Test(record, move_numbers_in_every_written_form)
+{
+    static const char *const forms[] = {
+        "1. c3-d4 e5xc3 2. b2xd4 1-0",
+        "1.c3-d4 1...e5xc3 2.b2xd4 1-0",
+        "1 c3-d4 1 e5xc3 2 b2xd4 1-0",
+        "1. c3-d4 1. ... e5xc3 2. b2xd4 1-0",
+        "1... c3-d4 1.. e5xc3 2.... b2xd4 1-0",
+        "c3-d4 e5xc3 b2xd4 1-0",
+        "1. c3-d4 $1 e5xc3 $14 (1... e5-f4) 2. b2xd4!? 1-0",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "[Game \"laska\"]\n%s\n", forms[i]);
+        reads_as_reference(text, strlen(text));
+    }
+}
+
+Test(record, result_tag_must_agree_with_the_movetext)
+{
+    /* Issue 16 case 10. */
+    Proto_Record_Report rep;
+    cr_assert_eq(read_rec("[Game \"laska\"]\n[Result \"1-0\"]\n\n"
+                          "1. c3-d4 e5xc3 0-1\n",
+                          NULL, &rep, NULL),
+                 TB_E_FORMAT);
+    cr_assert(strstr(rep.why, "Result tag says 1-0") != NULL, "%s", rep.why);
+    cr_assert(strstr(rep.why, "0-1") != NULL, "%s", rep.why);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n[Result \"1/2-1/2\"]\n"
+                          "1. c3-d4 *\n",
+                          NULL, &rep, NULL),
+                 TB_E_FORMAT);
+    /* Agreeing, or only one of the two: read. */
+    cr_assert_eq(read_rec("[Game \"laska\"]\n[Result \"0-1\"]\n"
+                          "1. c3-d4 0-1\n",
+                          NULL, &rep, NULL),
+                 0, "%s", rep.why);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n[Result \"0-1\"]\n1. c3-d4\n",
+                          NULL, &rep, NULL),
+                 0, "%s", rep.why);
+    cr_assert_str_eq(rep.result, "0-1");
+}
+
+Test(record, nothing_is_skipped_silently)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    /* A '[' inside the movetext is no second game. */
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 [e5xc3] 2. b2xd4\n",
+                          NULL, &rep, NULL),
+                 TB_E_FORMAT);
+    cr_assert_eq(rep.line, 2);
+    cr_assert_eq(rep.ply, 2);
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 } e5xc3\n", NULL, &rep,
+                          NULL),
+                 TB_E_FORMAT);
+    /* An unclosed comment names the line it opened on. */
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 {open\n\n\ne5xc3\n",
+                          NULL, &rep, NULL),
+                 TB_E_FORMAT);
+    cr_assert_eq(rep.line, 2);
+    /* A second game's tags at the start of a line end the first game. */
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 e5xc3 2. b2xd4 1-0\n\n"
+                          "[Game \"laska\"]\n1. a3-b4 *\n",
+                          NULL, &rep, &pos),
+                 0, "%s", rep.why);
+    cr_assert_eq(core_ply(pos), 3);
+    core_position_free(pos);
+}
