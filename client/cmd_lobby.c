@@ -17,6 +17,8 @@
 
 static const char lobby_help[] =
     "usage: tabula lobby [--listen HOST:PORT] [--max-rooms N] [--max-conns N]\n"
+    "                    [--max-rooms-per-address N]\n"
+    "                    [--max-conns-per-address N]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -27,7 +29,12 @@ static const char lobby_help[] =
     ");\n"
     "                      HOST is an IPv4 literal, localhost or [IPv6]\n"
     "  --max-rooms N       rooms at once (default 1000)\n"
-    "  --max-conns N       connections at once (default 4096)\n";
+    "  --max-conns N       connections at once (default 4096)\n"
+    "  --max-rooms-per-address N\n"
+    "                      rooms one address (IPv4, or IPv6 /64) may hold\n"
+    "                      (default 16)\n"
+    "  --max-conns-per-address N\n"
+    "                      connections from one address (default 64)\n";
 
 typedef struct Lobby_Run {
     Lobby *lb;
@@ -66,13 +73,17 @@ static void on_signal(uv_signal_t *h, int signum)
     fprintf(stderr,
             "lobby: stopping: rooms %zu conns %zu frames %llu bad-codes %llu "
             "rate-limited %llu dropped-slow %llu protocol-errors %llu "
-            "hello-timeouts %llu\n",
+            "hello-timeouts %llu refused-address %llu dropped-flood %llu "
+            "unjoined-dropped %llu\n",
             st.rooms, st.conns, (unsigned long long)st.frames_relayed,
             (unsigned long long)st.bad_codes,
             (unsigned long long)st.rate_limited,
             (unsigned long long)st.dropped_slow,
             (unsigned long long)st.protocol_errors,
-            (unsigned long long)st.hello_timeouts);
+            (unsigned long long)st.hello_timeouts,
+            (unsigned long long)st.refused_address,
+            (unsigned long long)st.dropped_flood,
+            (unsigned long long)st.unjoined_dropped);
     lobby_close(run->lb, NULL, NULL);
     for (int i = 0; i < 2; i++)
         uv_close((uv_handle_t *)&run->sig[i], NULL);
@@ -95,19 +106,27 @@ int cli_lobby(int argc, char **argv)
             fputs(lobby_help, stdout);
             return CLI_EXIT_OK;
         }
-        if (strcmp(argv[i], "--listen") == 0 ||
-            strcmp(argv[i], "--max-rooms") == 0 ||
-            strcmp(argv[i], "--max-conns") == 0) {
+        const struct {
+            const char *flag;
+            uint32_t *field;
+        } counts[] = {
+            {"--max-rooms", &lim.max_rooms},
+            {"--max-conns", &lim.max_conns},
+            {"--max-rooms-per-address", &lim.source_rooms},
+            {"--max-conns-per-address", &lim.source_conns},
+        };
+        uint32_t *field = NULL;
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+            if (strcmp(argv[i], counts[k].flag) == 0)
+                field = counts[k].field;
+        if (strcmp(argv[i], "--listen") == 0 || field != NULL) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "tabula lobby: %s needs a value\n", argv[i]);
                 return CLI_EXIT_USAGE;
             }
-            if (strcmp(argv[i], "--listen") == 0) {
+            if (field == NULL) {
                 listen = argv[++i];
-            } else if (parse_count(argv[i + 1],
-                                   strcmp(argv[i], "--max-rooms") == 0
-                                       ? &lim.max_rooms
-                                       : &lim.max_conns) != 0) {
+            } else if (parse_count(argv[i + 1], field) != 0) {
                 fprintf(stderr,
                         "tabula lobby: bad count '%s' for %s "
                         "(1..1000000)\n",

@@ -36,11 +36,13 @@ static int error_code(int wire)
     case LOBBY_ERR_RATE:
         return TB_E_RATE;
     case LOBBY_ERR_FULL:
+    case LOBBY_ERR_ADDRESS:
         return TB_E_FULL;
     case LOBBY_ERR_SEAT:
     case LOBBY_ERR_REPLACED:
         return TB_E_SEAT;
     case LOBBY_ERR_TOO_BIG:
+    case LOBBY_ERR_FLOOD:
         return TB_E_LIMIT;
     case LOBBY_ERR_NOT_ALLOWED:
         return TB_E_STATE;

@@ -120,7 +120,28 @@ typedef struct Lobby Lobby;
  *   guess_global_per_s   wrong codes per second from all addresses
  *                        together [100]
  *   max_sources          source addresses tracked for the rate limit
- *                        [8192]
+ *                        [8192] (those holding a connection or a room are
+ *                        always tracked)
+ * Per source address (an IPv4 address or an IPv6 /64), each a share of a
+ * lobby-wide resource:
+ *   source_conns         connections at once [64]; a further one is
+ *                        answered ADDRESS and closed
+ *   source_rooms         rooms it created that the lobby holds [16]
+ *   source_bytes         payload bytes kept in the rooms it created
+ *                        [16 MiB]; past it the oldest frames of its
+ *                        largest room go first
+ *   kept_bytes           payload bytes kept in all rooms together
+ *                        [256 MiB]; past it the oldest frames of the
+ *                        largest room go first
+ *   unjoined_room_ms     a room no guest ever joined is dropped this long
+ *                        after its host left [30000]
+ *   rate_delay_ms        a wrong code over the guess limit is answered
+ *                        RATE only after this delay, holding the
+ *                        connection [5000] (a right code is admitted at
+ *                        once, never refused by the guess limit)
+ * A seated player whose frame would make the room drop a frame the other
+ * seat has not been sent (the other seat reads too slowly, or is away) is
+ * closed with FLOOD instead of that seat being dropped as a slow reader.
  */
 typedef struct Lobby_Limits {
     uint32_t max_rooms;
@@ -138,6 +159,12 @@ typedef struct Lobby_Limits {
     uint32_t guess_refill_ms;
     uint32_t guess_global_per_s;
     uint32_t max_sources;
+    uint32_t source_conns;
+    uint32_t source_rooms;
+    size_t source_bytes;
+    size_t kept_bytes;
+    uint32_t unjoined_room_ms;
+    uint32_t rate_delay_ms;
 } Lobby_Limits;
 
 /* Fill every zero field of lim with its default (see Lobby_Limits). */
@@ -155,6 +182,13 @@ typedef struct Lobby_Stats {
     uint64_t dropped_slow;    /* members dropped as slow readers */
     uint64_t protocol_errors; /* connections closed for bad messages */
     uint64_t hello_timeouts;  /* connections closed for saying nothing */
+    uint64_t refused_address; /* connections and rooms over an address's
+                                 share */
+    uint64_t dropped_flood;   /* players closed for outrunning the other
+                                 seat */
+    uint64_t evicted_shared;  /* frames dropped for an address's or the
+                                 lobby's byte cap */
+    uint64_t unjoined_dropped; /* rooms dropped with no guest ever */
 } Lobby_Stats;
 
 /*
@@ -214,7 +248,10 @@ typedef struct Lobby_Welcome {
  *   on_disconnect the connection is gone: reason 0 after
  *                lobby_client_close, a TB_E_* refusal from the lobby
  *                (TB_E_CODE unknown code, TB_E_RATE rate limited,
- *                TB_E_FULL lobby or room full, TB_E_SEAT seat taken,
+ *                TB_E_FULL lobby or room full or this address's share of
+ *                rooms or connections used up, TB_E_SEAT seat taken,
+ *                TB_E_LIMIT payload too big or sending faster than the
+ *                other seat reads,
  *                TB_E_FORMAT / TB_E_VERSION bad message), TB_E_SIGNATURE
  *                when the host key does not match the code, or a
  *                libuv/net code. The client object stays valid: call

@@ -1,9 +1,10 @@
 /*
  * lobby_internal.h: the lobby's control messages as the relay (server.c)
- * and the client (client.c) both build and check them. Each message is
- * one net/ frame; byte 0 is its type and every message but DATA and
- * FRAME has one exact length. docs/protocol-lobby.md is the reference;
- * keep the two in step. Never included from another folder.
+ * and the client (client.c) both build and check them, and the relay's
+ * per-source accounting (source.c). Each message is one net/ frame; byte
+ * 0 is its type and every message but DATA and FRAME has one exact
+ * length. docs/protocol-lobby.md is the reference; keep the two in step.
+ * Never included from another folder.
  */
 #ifndef TABULA_LOBBY_INTERNAL_H
 #define TABULA_LOBBY_INTERNAL_H
@@ -57,7 +58,12 @@ enum {
     LOBBY_ERR_TOO_BIG = 7,     /* payload over the lobby's limit */
     LOBBY_ERR_NOT_ALLOWED = 8, /* spectators and newcomers may not send */
     LOBBY_ERR_TIMEOUT = 9,     /* no create, join or watch in time */
-    LOBBY_ERR_REPLACED = 10    /* the seat was taken back by a new connection */
+    LOBBY_ERR_REPLACED = 10,   /* the seat was taken back by a new connection */
+    LOBBY_ERR_ADDRESS = 11,    /* this address holds its share of rooms or
+                                  connections already */
+    LOBBY_ERR_FLOOD = 12       /* frames sent faster than the other seat
+                                  reads them: keeping one more would drop a
+                                  frame it has not had */
 };
 
 static inline void lobby__put64(uint8_t *p, uint64_t v)
@@ -84,5 +90,52 @@ static inline int lobby__equal(const uint8_t *a, const uint8_t *b, size_t n)
         d |= (uint8_t)(a[i] ^ b[i]);
     return d == 0;
 }
+
+/* ---- per-source accounting (source.c) ---- */
+
+/* A source's key: a family byte (4, 6, or 0xff for a peer net/ could not
+ * name), then the IPv4 address or the IPv6 /64, zero-padded. */
+#define LOBBY_SOURCE_KEY 9
+#define LOBBY_SOURCE_BUCKETS 1024
+
+typedef struct Lobby_Source {
+    uint8_t key[LOBBY_SOURCE_KEY];
+    uint64_t tat;   /* guess bucket: GCRA theoretical arrival time, us */
+    uint32_t conns; /* connections open from it */
+    uint32_t rooms; /* rooms it created that the lobby still holds */
+    size_t bytes;   /* transcript bytes kept in those rooms */
+    struct Lobby_Source *next;
+} Lobby_Source;
+
+typedef struct Lobby_Sources {
+    Lobby_Source *buckets[LOBBY_SOURCE_BUCKETS];
+    size_t n;
+} Lobby_Sources;
+
+/* The key of host (a numeric IPv4 or IPv6 address as net/ names a peer).
+ * Errors: TB_E_ARG (not an address: the key is the shared "unknown"). */
+int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY]);
+
+/* The source of host, made when missing (each is made for a connection,
+ * so their number is bounded by connections, plus those that linger for
+ * their guess budget: see lobby__sources_sweep). NULL: out of memory. */
+Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host);
+
+/* Forget sources that hold nothing and whose guess bucket is full (or,
+ * while more than max_sources exist, that hold nothing). */
+void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
+                          size_t max_sources);
+
+/* Free every source. */
+void lobby__sources_free(Lobby_Sources *t);
+
+/* Is a wrong code from s (may be NULL) over the limit now (its own
+ * bucket, or the lobby-wide one whose state is global_tat)? */
+int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
+                         const Lobby_Limits *lim, uint64_t now_us);
+
+/* Count one wrong code against s (may be NULL) and the whole lobby. */
+void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
+                        const Lobby_Limits *lim, uint64_t now_us);
 
 #endif /* TABULA_LOBBY_INTERNAL_H */

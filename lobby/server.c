@@ -6,8 +6,13 @@
  * member is topped up only while its write queue is below half the limit
  * and again when it drains, so memory per member stays bounded; a member
  * that falls so far behind that the ring drops a frame it has not had is
- * dropped as a slow reader. Wrong codes are rate-limited per source
- * address (a GCRA token bucket) and for the whole lobby.
+ * dropped as a slow reader; but a seated player whose frame would drop
+ * one the other seat has not had is closed instead (the flood costs the
+ * flooder, never the reader). Every shared resource has a lobby-wide cap
+ * and a per-address share (source.c): connections, rooms, kept bytes and
+ * the wrong-code budget. A code that matches is never refused by the
+ * guess limit; a wrong one over it is answered late, holding the
+ * guesser's connection.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +49,11 @@ struct Lobby_Room {
     uint64_t next_seq;
     int empty;
     uint64_t empty_since;
+    Lobby_Source *src;    /* the address that created it */
+    int guest_joined;     /* a guest was ever admitted */
+    uint64_t host_left;   /* when the host seat last emptied (ms) */
+    uint64_t had[2];      /* the last frame sent to each seat's member
+                             before it left: kept for it while away */
     Lobby_Room *prev, *next;
 };
 
@@ -54,18 +64,12 @@ struct Lobby_Member {
     int role;
     int done; /* answered with an error: ignore what follows */
     uint64_t since;
+    Lobby_Source *src;
+    uint64_t refuse_at; /* a late RATE answer is due then (ms), 0: none */
     uint64_t sent_seq;           /* highest frame sent to this member */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
-
-typedef struct Lobby_Source {
-    char host[64];
-    uint64_t tat; /* GCRA theoretical arrival time, microseconds */
-    struct Lobby_Source *next;
-} Lobby_Source;
-
-#define SOURCE_BUCKETS 1024
 
 struct Lobby {
     uv_loop_t *loop;
@@ -79,8 +83,7 @@ struct Lobby {
     Lobby_Member *members;
     size_t nmembers;
     size_t transcript_bytes;
-    Lobby_Source *sources[SOURCE_BUCKETS];
-    size_t nsources;
+    Lobby_Sources sources;
     uint64_t global_tat;
     Lobby_Stats stats;
     int closing, server_done, timer_closed;
@@ -108,11 +111,23 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(guess_refill_ms, 6000)
     DEF(guess_global_per_s, 100)
     DEF(max_sources, 8192)
+    DEF(source_conns, 64)
+    DEF(source_rooms, 16)
+    DEF(source_bytes, 16u << 20)
+    DEF(kept_bytes, 256u << 20)
+    DEF(unjoined_room_ms, 30000)
+    DEF(rate_delay_ms, 5000)
 #undef DEF
     if (lim->max_payload > NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER)
         lim->max_payload = NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER;
-    if (lim->transcript_bytes < lim->max_payload)
-        lim->transcript_bytes = lim->max_payload;
+    /* Every byte cap holds at least one whole frame, so making room for
+     * one always ends. */
+    if (lim->transcript_bytes < lim->max_payload + LOBBY_FRAME_HEADER)
+        lim->transcript_bytes = lim->max_payload + LOBBY_FRAME_HEADER;
+    if (lim->source_bytes < lim->transcript_bytes)
+        lim->source_bytes = lim->transcript_bytes;
+    if (lim->kept_bytes < lim->source_bytes)
+        lim->kept_bytes = lim->source_bytes;
 }
 
 static uint64_t now_us(void)
@@ -169,6 +184,8 @@ static void room_free(Lobby *lb, Lobby_Room *r)
     for (uint32_t i = 0; i < r->ring_count; i++)
         free(r->ring[(r->ring_head + i) % r->ring_cap]);
     lb->transcript_bytes -= r->ring_bytes;
+    r->src->bytes -= r->ring_bytes;
+    r->src->rooms--;
     free(r->ring);
     free(r);
 }
@@ -268,6 +285,9 @@ static void member_leave(Lobby_Member *m)
         r->nspect--;
     } else if (m->role >= 0 && r->seat[m->role] == m) {
         r->seat[m->role] = NULL;
+        r->had[m->role] = m->sent_seq;
+        if (m->role == LOBBY_ROLE_HOST)
+            r->host_left = uv_now(m->lb->loop);
         /* A guest that leaves before sending anything gives the seat
          * back: a joiner whose code's host fingerprint did not match (a
          * typo in the last group) closes at once and must not keep the
@@ -306,6 +326,8 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq)
         r->nspect++;
     } else {
         r->seat[role] = m;
+        if (role == LOBBY_ROLE_GUEST)
+            r->guest_joined = 1;
     }
     room_update_empty(lb, r);
     w[0] = LOBBY_MSG_WELCOME;
@@ -324,90 +346,30 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq)
 
 /* ---- the guess limit ---- */
 
-static Lobby_Source *source_find(Lobby *lb, const char *host, int create)
-{
-    uint32_t h = 2166136261u;
-    Lobby_Source *s;
-    for (const char *p = host; *p; p++)
-        h = (h ^ (uint8_t)*p) * 16777619u;
-    h %= SOURCE_BUCKETS;
-    for (s = lb->sources[h]; s != NULL; s = s->next)
-        if (strcmp(s->host, host) == 0)
-            return s;
-    if (!create || lb->nsources >= lb->lim.max_sources)
-        return NULL;
-    s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return NULL;
-    memcpy(s->host, host, strnlen(host, sizeof s->host - 1));
-    s->next = lb->sources[h];
-    lb->sources[h] = s;
-    lb->nsources++;
-    return s;
-}
-
-static uint64_t global_refill_us(const Lobby *lb)
-{
-    return 1000000u / lb->lim.guess_global_per_s + 1;
-}
-
-static int guess_limited(Lobby *lb, Lobby_Member *m)
+/*
+ * A lookup matched nothing: a wrong code. Under the limit it is counted
+ * and answered CODE at once. Over it (this address's bucket or the whole
+ * lobby's), it is answered RATE after rate_delay_ms: the guesser keeps a
+ * connection of its address's share busy meanwhile, which bounds its
+ * guesses to source_conns per delay (and the lobby's to max_conns per
+ * delay), while a right code is always looked up and admitted.
+ */
+static void wrong_code(Lobby *lb, Lobby_Member *m)
 {
     uint64_t now = now_us();
-    uint64_t refill = (uint64_t)lb->lim.guess_refill_ms * 1000;
-    Lobby_Source *s = source_find(lb, net_conn_peer_host(m->conn), 0);
 
-    if (s != NULL && s->tat > now + (lb->lim.guess_burst - 1) * refill)
-        return 1;
-    if (lb->global_tat >
-        now + (lb->lim.guess_global_per_s - 1) * global_refill_us(lb))
-        return 1;
-    return 0;
-}
-
-static void guess_failed(Lobby *lb, Lobby_Member *m)
-{
-    uint64_t now = now_us();
-    Lobby_Source *s = source_find(lb, net_conn_peer_host(m->conn), 1);
-
-    if (s != NULL)
-        s->tat = (s->tat > now ? s->tat : now) +
-                 (uint64_t)lb->lim.guess_refill_ms * 1000;
-    lb->global_tat =
-        (lb->global_tat > now ? lb->global_tat : now) + global_refill_us(lb);
+    if (lobby__guess_limited(m->src, lb->global_tat, &lb->lim, now)) {
+        lb->stats.rate_limited++;
+        m->refuse_at = uv_now(lb->loop) + lb->lim.rate_delay_ms;
+        m->done = 1; /* nothing it says now is read */
+        return;
+    }
+    lobby__guess_count(m->src, &lb->global_tat, &lb->lim, now);
     lb->stats.bad_codes++;
     member_error(m, LOBBY_ERR_CODE);
 }
 
-/* Forget sources whose bucket is full again. */
-static void sources_sweep(Lobby *lb)
-{
-    uint64_t now = now_us();
-    for (size_t b = 0; b < SOURCE_BUCKETS; b++) {
-        Lobby_Source **pp = &lb->sources[b];
-        while (*pp != NULL) {
-            Lobby_Source *s = *pp;
-            if (s->tat <= now) {
-                *pp = s->next;
-                free(s);
-                lb->nsources--;
-            } else {
-                pp = &s->next;
-            }
-        }
-    }
-}
-
 /* ---- messages from clients ---- */
-
-static int refuse_if_limited(Lobby *lb, Lobby_Member *m)
-{
-    if (!guess_limited(lb, m))
-        return 0;
-    lb->stats.rate_limited++;
-    member_error(m, LOBBY_ERR_RATE);
-    return 1;
-}
 
 static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
 {
@@ -418,8 +380,6 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     Lobby_Room *r;
     int kind;
 
-    if (refuse_if_limited(lb, m))
-        return;
     if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX) {
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
@@ -434,11 +394,16 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
             lobby__equal(wat, r->lookup[1], LOBBY_LOOKUP_BYTES))
             admit(m, r, LOBBY_ROLE_HOST, from);
         else
-            guess_failed(lb, m);
+            wrong_code(lb, m);
         return;
     }
     if (room_find(lb, wat, &kind) != NULL) {
-        guess_failed(lb, m);
+        wrong_code(lb, m);
+        return;
+    }
+    if (m->src->rooms >= lb->lim.source_rooms) {
+        lb->stats.refused_address++;
+        member_error(m, LOBBY_ERR_ADDRESS);
         return;
     }
     if (lb->nrooms >= lb->lim.max_rooms) {
@@ -455,6 +420,8 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
     memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[0] = 1;
+    r->src = m->src;
+    r->src->rooms++;
     /* A host re-registering its room after a lobby restart goes on from
      * the last number it has, so every peer's numbering stays valid. */
     r->next_seq = from + 1;
@@ -474,11 +441,9 @@ static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     Lobby_Room *r;
     int kind;
 
-    if (refuse_if_limited(lb, m))
-        return;
     r = room_find(lb, lookup, &kind);
     if (r == NULL) {
-        guess_failed(lb, m);
+        wrong_code(lb, m);
         return;
     }
     if (kind == 1) { /* a watch code never takes a seat */
@@ -506,11 +471,9 @@ static void on_watch(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     Lobby_Room *r;
     int kind;
 
-    if (refuse_if_limited(lb, m))
-        return;
     r = room_find(lb, p + 2, &kind);
     if (r == NULL) {
-        guess_failed(lb, m);
+        wrong_code(lb, m);
         return;
     }
     if (r->nspect >= lb->lim.max_spectators) {
@@ -529,6 +492,7 @@ static void ring_evict(Lobby *lb, Lobby_Room *r)
     r->ring_head = (r->ring_head + 1) % r->ring_cap;
     r->ring_count--;
     r->ring_bytes -= e->len;
+    r->src->bytes -= e->len;
     lb->transcript_bytes -= e->len;
     for (int s = 0; s < 2; s++)
         if (seat[s] != NULL && seat[s]->sent_seq < e->seq &&
@@ -544,12 +508,61 @@ static void ring_evict(Lobby *lb, Lobby_Room *r)
     free(e);
 }
 
+/* Has the seat's player been sent frame seq (or is there nobody to keep
+ * it for: an unclaimed seat)? An absent player is owed what it had not
+ * been sent when it left. */
+static int seat_had(const Lobby_Room *r, int seat, uint64_t seq)
+{
+    if (!r->claimed[seat])
+        return 1;
+    if (r->seat[seat] != NULL)
+        return r->seat[seat]->sent_seq >= seq;
+    return r->had[seat] >= seq;
+}
+
+/* The room with the most kept bytes, of source src (NULL: of any). */
+static Lobby_Room *largest_room(Lobby *lb, const Lobby_Source *src)
+{
+    Lobby_Room *best = NULL;
+    for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
+        if ((src == NULL || r->src == src) &&
+            (best == NULL || r->ring_bytes > best->ring_bytes))
+            best = r;
+    return best;
+}
+
+/*
+ * Make room in r for len more bytes sent by seat from: drop oldest frames
+ * while r, its creator's address or the whole lobby would be over its
+ * cap (from r, from that address's largest room, from the largest room).
+ * Returns 0, or LOBBY_ERR_FLOOD when a frame of r itself would go that
+ * r's other seat has not been sent: then nothing more is dropped and the
+ * sender, not the reader, pays.
+ */
+static int make_room(Lobby *lb, Lobby_Room *r, int from, size_t len)
+{
+    for (;;) {
+        Lobby_Room *victim = NULL;
+        if (r->ring_count > 0 &&
+            (r->ring_count >= lb->lim.transcript_frames ||
+             r->ring_bytes + len > lb->lim.transcript_bytes))
+            victim = r;
+        else if (r->src->bytes + len > lb->lim.source_bytes)
+            victim = largest_room(lb, r->src);
+        else if (lb->transcript_bytes + len > lb->lim.kept_bytes)
+            victim = largest_room(lb, NULL);
+        if (victim == NULL || victim->ring_count == 0)
+            return 0;
+        if (victim == r && !seat_had(r, 1 - from, room_first_seq(r)))
+            return LOBBY_ERR_FLOOD;
+        if (victim != r)
+            lb->stats.evicted_shared++;
+        ring_evict(lb, victim);
+    }
+}
+
 static int ring_push(Lobby *lb, Lobby_Room *r, Lobby_Entry *e)
 {
-    while (r->ring_count > 0 &&
-           (r->ring_count >= lb->lim.transcript_frames ||
-            r->ring_bytes + e->len > lb->lim.transcript_bytes))
-        ring_evict(lb, r);
     if (r->ring_count == r->ring_cap) { /* grow (only ever when full) */
         uint32_t cap = r->ring_cap ? r->ring_cap * 2 : 16;
         Lobby_Entry **ring;
@@ -568,6 +581,7 @@ static int ring_push(Lobby *lb, Lobby_Room *r, Lobby_Entry *e)
     r->ring[(r->ring_head + r->ring_count) % r->ring_cap] = e;
     r->ring_count++;
     r->ring_bytes += e->len;
+    r->src->bytes += e->len;
     lb->transcript_bytes += e->len;
     return 0;
 }
@@ -585,6 +599,11 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
     }
     if (n == 0 || n > lb->lim.max_payload) {
         member_error(m, n == 0 ? LOBBY_ERR_PROTOCOL : LOBBY_ERR_TOO_BIG);
+        return;
+    }
+    if (make_room(lb, r, m->role, LOBBY_FRAME_HEADER + n) != 0) {
+        lb->stats.dropped_flood++;
+        member_error(m, LOBBY_ERR_FLOOD);
         return;
     }
     e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
@@ -674,6 +693,8 @@ static void member_closed(Net_Conn *c, int reason)
         return;
     lb = m->lb;
     member_leave(m);
+    if (m->src != NULL)
+        m->src->conns--;
     if (m->prev != NULL)
         m->prev->next = m->next;
     else
@@ -703,6 +724,16 @@ static void on_accept(Net_Server *s, Net_Conn *c)
         lb->members->prev = m;
     lb->members = m;
     net_conn_set_callbacks(c, &cb, m);
+    m->src = lobby__source_get(&lb->sources, net_conn_peer_host(c));
+    if (m->src == NULL) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    m->src->conns++;
+    if (m->src->conns > lb->lim.source_conns) {
+        lb->stats.refused_address++;
+        member_error(m, LOBBY_ERR_ADDRESS);
+    }
 }
 
 /* ---- housekeeping ---- */
@@ -713,19 +744,36 @@ static void sweep(uv_timer_t *t)
     uint64_t now = uv_now(lb->loop);
     Lobby_Room *r = lb->rooms;
 
-    for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
-        if (m->room == NULL && !m->done &&
-            now - m->since >= lb->lim.hello_timeout_ms) {
+    for (Lobby_Member *m = lb->members; m != NULL; m = m->next) {
+        if (m->refuse_at != 0 && now >= m->refuse_at) {
+            m->refuse_at = 0;
+            m->done = 0;
+            member_error(m, LOBBY_ERR_RATE);
+        } else if (m->room == NULL && !m->done &&
+                   now - m->since >= lb->lim.hello_timeout_ms) {
             lb->stats.hello_timeouts++;
             member_error(m, LOBBY_ERR_TIMEOUT);
         }
+    }
     while (r != NULL) {
         Lobby_Room *next = r->next;
-        if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms)
+        if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms) {
             room_drop(lb, r);
+        } else if (!r->guest_joined && r->seat[0] == NULL &&
+                   now - r->host_left >= lb->lim.unjoined_room_ms) {
+            /* No game began and its host is gone: the room only held a
+             * share of the lobby. Its spectators are told it is over. */
+            while (r->spect != NULL) {
+                Lobby_Member *s = r->spect;
+                member_leave(s);
+                member_error(s, LOBBY_ERR_TIMEOUT);
+            }
+            lb->stats.unjoined_dropped++;
+            room_drop(lb, r);
+        }
         r = next;
     }
-    sources_sweep(lb);
+    lobby__sources_sweep(&lb->sources, now_us(), lb->lim.max_sources);
 }
 
 static void lobby_maybe_free(Lobby *lb)
@@ -737,12 +785,7 @@ static void lobby_maybe_free(Lobby *lb)
         return;
     while (lb->rooms != NULL)
         room_drop(lb, lb->rooms);
-    for (size_t b = 0; b < SOURCE_BUCKETS; b++)
-        while (lb->sources[b] != NULL) {
-            Lobby_Source *s = lb->sources[b];
-            lb->sources[b] = s->next;
-            free(s);
-        }
+    lobby__sources_free(&lb->sources);
     done = lb->done;
     user = lb->done_user;
     free(lb->buckets[0]);

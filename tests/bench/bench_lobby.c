@@ -518,8 +518,11 @@ static pid_t spawn_lobby(const char *bin, int *port)
         dup2(out[1], 1);
         close(out[0]);
         close(out[1]);
+        /* Every client of this bench comes from 127.0.0.1: one address
+         * is given the whole lobby. */
         execl(bin, bin, "lobby", "--listen", "127.0.0.1:0", "--max-rooms",
-              "2000", "--max-conns", "100000", (char *)NULL);
+              "2000", "--max-conns", "100000", "--max-rooms-per-address",
+              "2000", "--max-conns-per-address", "100000", (char *)NULL);
         _exit(127);
     }
     close(out[1]);

@@ -120,8 +120,12 @@ static inline void raw_connected(uv_connect_t *req, int status)
         uv_read_start((uv_stream_t *)&p->tcp, raw_alloc, raw_read);
 }
 
-/* Connect; reading says whether the peer reads what it is sent. */
-static inline void raw_connect(Raw_Peer *p, int port, int reading)
+/* Connect from source address from (NULL: the system's choice, else an
+ * address of 127.0.0.0/8 such as "127.0.0.7", so one test can play
+ * several source addresses); reading says whether the peer reads what it
+ * is sent. Does not wait for the connection. */
+static inline void raw_connect_from(Raw_Peer *p, int port, int reading,
+                                    const char *from)
 {
     struct sockaddr_storage a = loopback(port);
     memset(p, 0, sizeof *p);
@@ -129,9 +133,20 @@ static inline void raw_connect(Raw_Peer *p, int port, int reading)
     uv_tcp_init(&test_loop, &p->tcp);
     p->tcp.data = p;
     p->req.data = p;
+    if (from != NULL) {
+        struct sockaddr_in src;
+        cr_assert_eq(uv_ip4_addr(from, 0, &src), 0);
+        cr_assert_eq(uv_tcp_bind(&p->tcp, (struct sockaddr *)&src, 0), 0);
+    }
     cr_assert_eq(
         uv_tcp_connect(&p->req, &p->tcp, (struct sockaddr *)&a, raw_connected),
         0);
+}
+
+/* Connect; reading says whether the peer reads what it is sent. */
+static inline void raw_connect(Raw_Peer *p, int port, int reading)
+{
+    raw_connect_from(p, port, reading, NULL);
     WAIT_FOR(p->connected != 0, 2000);
     cr_assert_eq(p->connected, 1, "raw connect failed");
 }

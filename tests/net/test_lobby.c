@@ -3,7 +3,8 @@
  * loopback, and once as a real `tabula lobby` process: rooms are
  * created, joined and watched; frames are numbered and forwarded; a late
  * spectator and a reconnecting player catch up from their last sequence
- * number; wrong codes are rate-limited; a watch code never takes a seat;
+ * number; wrong codes are rate-limited (a right code never is); a watch
+ * code never takes a seat;
  * a lobby that names the wrong host is caught by the code's fingerprint;
  * hostile connections (garbage, oversized frames, bad messages, a reader
  * that never reads) are closed without touching another room. Every loop
@@ -13,184 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lobby.h"
-#include "loop_util.h"
-
-/* ---- fixtures ---- */
-
-static Lobby *lobby;
-static int lobby_port;
-static int lobby_gone;
-
-static void lobby_done(void *user)
-{
-    (void)user;
-    lobby_gone = 1;
-}
-
-static void lobby_start(Lobby_Limits *lim)
-{
-    struct sockaddr_storage a = loopback(0);
-    char where[64];
-    lobby_gone = 0;
-    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, lim, &lobby), 0);
-    cr_assert_eq(lobby_address(lobby, where, sizeof where), 0);
-    lobby_port = port_of(where);
-}
-
-static void lobby_stop(void)
-{
-    lobby_close(lobby, lobby_done, NULL);
-    WAIT_FOR(lobby_gone, 3000);
-    cr_assert(lobby_gone);
-}
-
-static Lobby_Stats stats(void)
-{
-    Lobby_Stats s;
-    lobby_stats(lobby, &s);
-    return s;
-}
-
-/* What the host knows about its room. */
-typedef struct Room {
-    uint8_t pk[LOBBY_KEY_BYTES];
-    Lobby_Code invite, watch;
-    uint8_t host_secret[LOBBY_SEAT_SECRET_BYTES];
-} Room;
-
-static void room_make(Room *r)
-{
-    cr_assert_eq(lobby_random(r->pk, sizeof r->pk), 0);
-    cr_assert_eq(lobby_random(r->host_secret, sizeof r->host_secret), 0);
-    cr_assert_eq(lobby_code_new(r->pk, &r->invite), 0);
-    cr_assert_eq(lobby_code_new(r->pk, &r->watch), 0);
-}
-
-#define MAXF 256
-
-typedef struct Peer {
-    Lobby_Client *c;
-    int welcomed;
-    Lobby_Welcome w;
-    int disconnected;
-    int reason;
-    size_t nframes; /* frames recorded (slots wrap after MAXF) */
-    size_t total;   /* frames received */
-    uint64_t seq[MAXF];
-    Lobby_Role from[MAXF];
-    char text[MAXF][32];
-    size_t nacks;
-    uint64_t last_ack;
-    int present[2];
-} Peer;
-
-static void p_welcome(Lobby_Client *c, const Lobby_Welcome *w)
-{
-    Peer *p = lobby_client_user(c);
-    p->welcomed++;
-    p->w = *w;
-    p->present[0] = w->host_present;
-    p->present[1] = w->guest_present;
-}
-
-static void p_frame(Lobby_Client *c, uint64_t seq, Lobby_Role from,
-                    const uint8_t *d, size_t n)
-{
-    Peer *p = lobby_client_user(c);
-    size_t i = p->nframes % MAXF;
-    p->seq[i] = seq;
-    p->from[i] = from;
-    if (n >= sizeof p->text[0])
-        n = sizeof p->text[0] - 1;
-    memcpy(p->text[i], d, n);
-    p->text[i][n] = '\0';
-    p->nframes++;
-    p->total++;
-}
-
-static void p_ack(Lobby_Client *c, uint64_t seq)
-{
-    Peer *p = lobby_client_user(c);
-    p->nacks++;
-    p->last_ack = seq;
-}
-
-static void p_presence(Lobby_Client *c, Lobby_Role seat, int present)
-{
-    Peer *p = lobby_client_user(c);
-    p->present[seat] = present;
-}
-
-static void p_disconnect(Lobby_Client *c, int reason)
-{
-    Peer *p = lobby_client_user(c);
-    p->disconnected++;
-    p->reason = reason;
-}
-
-static const Lobby_Client_Callbacks peer_cb = {p_welcome, p_frame, p_ack,
-                                               p_presence, p_disconnect};
-
-static void peer_open(Peer *p, Lobby_Client_Config *cfg, uint64_t from)
-{
-    struct sockaddr_storage a = loopback(lobby_port);
-    memset(p, 0, sizeof *p);
-    cr_assert_eq(lobby_client_new(&test_loop, (struct sockaddr *)&a, cfg,
-                                  &peer_cb, p, from, &p->c),
-                 0);
-}
-
-/* Open and wait for the welcome (or a refusal). */
-static void peer_host(Peer *p, const Room *r, uint64_t from)
-{
-    Lobby_Client_Config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.role = LOBBY_ROLE_HOST;
-    cfg.invite = r->invite;
-    cfg.watch = r->watch;
-    memcpy(cfg.host_pk, r->pk, LOBBY_KEY_BYTES);
-    memcpy(cfg.seat_secret, r->host_secret, LOBBY_SEAT_SECRET_BYTES);
-    peer_open(p, &cfg, from);
-    WAIT_FOR(p->welcomed || p->disconnected, 2000);
-}
-
-/* A joiner types the code: it only ever has the text. */
-static void peer_guest(Peer *p, const char *code, const uint8_t *secret,
-                       uint64_t from)
-{
-    Lobby_Client_Config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.role = LOBBY_ROLE_GUEST;
-    cr_assert_eq(lobby_code_parse(code, &cfg.invite), 0);
-    memcpy(cfg.seat_secret, secret, LOBBY_SEAT_SECRET_BYTES);
-    peer_open(p, &cfg, from);
-    WAIT_FOR(p->welcomed || p->disconnected, 2000);
-}
-
-static void peer_watch(Peer *p, const char *code, uint64_t from)
-{
-    Lobby_Client_Config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.role = LOBBY_ROLE_SPECTATOR;
-    cr_assert_eq(lobby_code_parse(code, &cfg.watch), 0);
-    peer_open(p, &cfg, from);
-    WAIT_FOR(p->welcomed || p->disconnected, 2000);
-}
-
-static void peer_say(Peer *p, const char *text)
-{
-    cr_assert_eq(lobby_client_send(p->c, text, strlen(text)), 0);
-}
-
-static void peer_free(Peer *p)
-{
-    lobby_client_free(p->c);
-    p->c = NULL;
-}
-
-static const uint8_t guest_secret[LOBBY_SEAT_SECRET_BYTES] = {
-    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1};
+#include "lobby_util.h"
 
 /* ---- codes ---- */
 
@@ -544,7 +368,8 @@ Test(lobby, reconnecting_player_resumes_from_its_sequence)
 
 Test(lobby, wrong_codes_are_rate_limited_per_address)
 {
-    Lobby_Limits lim = {.guess_burst = 3, .guess_refill_ms = 60000};
+    Lobby_Limits lim = {
+        .guess_burst = 3, .guess_refill_ms = 60000, .rate_delay_ms = 600};
     Room r, wrong;
     Peer host, p;
     Lobby_Stats st;
@@ -562,20 +387,27 @@ Test(lobby, wrong_codes_are_rate_limited_per_address)
                      net_strerror(p.reason));
         peer_free(&p);
     }
-    /* The fourth guess, and even the right code, are refused now. */
+    /* The fourth guess is refused, late: the answer waits rate_delay_ms
+     * (600 ms), holding the guesser's connection. */
     room_make(&wrong);
+    uint64_t t0 = uv_hrtime();
     peer_guest(&p, wrong.invite.text, guest_secret, 0);
-    WAIT_FOR(p.disconnected, 2000);
+    WAIT_FOR(p.disconnected, 3000);
     cr_assert_eq(p.reason, TB_E_RATE);
+    cr_assert_geq((uv_hrtime() - t0) / 1000000, 500, "answered after %llu ms",
+                  (unsigned long long)((uv_hrtime() - t0) / 1000000));
     peer_free(&p);
+    /* Issue 16 case 3: the right codes from the same address get in. */
     peer_watch(&p, r.watch.text, 0);
-    WAIT_FOR(p.disconnected, 2000);
-    cr_assert_eq(p.welcomed, 0);
-    cr_assert_eq(p.reason, TB_E_RATE);
+    cr_assert_eq(p.welcomed, 1, "reason %d", p.reason);
+    peer_free(&p);
+    peer_guest(&p, r.invite.text, guest_secret, 0);
+    cr_assert_eq(p.welcomed, 1, "reason %d", p.reason);
+    cr_assert_eq(p.w.role, LOBBY_ROLE_GUEST);
     peer_free(&p);
     st = stats();
     cr_assert_eq(st.bad_codes, 3);
-    cr_assert_eq(st.rate_limited, 2);
+    cr_assert_eq(st.rate_limited, 1);
     /* The room itself is untouched. */
     cr_assert_eq(st.rooms, 1);
     cr_assert_eq(lobby_client_connected(host.c), 1);
@@ -987,8 +819,10 @@ Test(lobby, spectator_places_are_limited_and_empty_rooms_expire)
 Test(lobby, wrong_codes_are_rate_limited_for_the_whole_lobby)
 {
     /* Many guesses allowed per address, but only 1 a second in all. */
-    Lobby_Limits lim = {
-        .guess_burst = 100, .guess_refill_ms = 1, .guess_global_per_s = 1};
+    Lobby_Limits lim = {.guess_burst = 100,
+                        .guess_refill_ms = 1,
+                        .guess_global_per_s = 1,
+                        .rate_delay_ms = 50};
     Room wrong;
     Peer p;
     int refused = 0, codes = 0;

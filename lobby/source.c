@@ -1,0 +1,134 @@
+/*
+ * source.c: what one source address may take of the lobby. Every share
+ * of the relay that all users hold in common (connections, rooms, bytes
+ * kept in rooms' transcripts, the budget of wrong codes) is counted per
+ * source, so the relay can give each address a bounded part of it. A
+ * source is an IPv4 address, or an IPv6 /64 (one host is usually given a
+ * whole /64, so counting per /128 would hand it 2^64 fresh budgets); an
+ * IPv4-mapped IPv6 address counts as its IPv4 address. Sources live in a
+ * chained hash table for as long as they hold a connection or a room or
+ * their guess bucket is not yet full again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby_internal.h"
+#include "tb_error.h"
+
+/* FNV-1a over the key. */
+static size_t bucket_of(const uint8_t key[LOBBY_SOURCE_KEY])
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < LOBBY_SOURCE_KEY; i++)
+        h = (h ^ key[i]) * 16777619u;
+    return h % LOBBY_SOURCE_BUCKETS;
+}
+
+int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY])
+{
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    uint8_t a[16];
+
+    memset(key, 0, LOBBY_SOURCE_KEY);
+    if (uv_inet_pton(AF_INET, host, a) == 0) {
+        key[0] = 4;
+        memcpy(key + 1, a, 4);
+        return 0;
+    }
+    if (uv_inet_pton(AF_INET6, host, a) == 0) {
+        if (memcmp(a, mapped, sizeof mapped) == 0) {
+            key[0] = 4;
+            memcpy(key + 1, a + 12, 4);
+        } else {
+            key[0] = 6;
+            memcpy(key + 1, a, 8); /* the /64 */
+        }
+        return 0;
+    }
+    /* Not an address (net/ could not name the peer): all such share one
+     * source, which errs on the side of the lobby. */
+    key[0] = 0xff;
+    return TB_E_ARG;
+}
+
+Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host)
+{
+    uint8_t key[LOBBY_SOURCE_KEY];
+    size_t b;
+    Lobby_Source *s;
+
+    (void)lobby__source_key(host, key);
+    b = bucket_of(key);
+    for (s = t->buckets[b]; s != NULL; s = s->next)
+        if (memcmp(s->key, key, LOBBY_SOURCE_KEY) == 0)
+            return s;
+    s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    memcpy(s->key, key, LOBBY_SOURCE_KEY);
+    s->next = t->buckets[b];
+    t->buckets[b] = s;
+    t->n++;
+    return s;
+}
+
+void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
+                          size_t max_sources)
+{
+    /* Over max_sources, budgets of addresses that hold nothing are
+     * forgotten early: the lobby-wide guess limit still holds them. */
+    int crowded = t->n > max_sources;
+    for (size_t b = 0; b < LOBBY_SOURCE_BUCKETS; b++) {
+        Lobby_Source **pp = &t->buckets[b];
+        while (*pp != NULL) {
+            Lobby_Source *s = *pp;
+            if ((crowded || s->tat <= now_us) && s->conns == 0 &&
+                s->rooms == 0) {
+                *pp = s->next;
+                free(s);
+                t->n--;
+            } else {
+                pp = &s->next;
+            }
+        }
+    }
+}
+
+void lobby__sources_free(Lobby_Sources *t)
+{
+    for (size_t b = 0; b < LOBBY_SOURCE_BUCKETS; b++)
+        while (t->buckets[b] != NULL) {
+            Lobby_Source *s = t->buckets[b];
+            t->buckets[b] = s->next;
+            free(s);
+        }
+    t->n = 0;
+}
+
+/* ---- the guess limit: a GCRA token bucket per source and one for all -- */
+
+static uint64_t global_refill_us(const Lobby_Limits *lim)
+{
+    return 1000000u / lim->guess_global_per_s + 1;
+}
+
+int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
+                         const Lobby_Limits *lim, uint64_t now_us)
+{
+    uint64_t refill = (uint64_t)lim->guess_refill_ms * 1000;
+
+    if (s != NULL && s->tat > now_us + (lim->guess_burst - 1) * refill)
+        return 1;
+    return global_tat >
+           now_us + (lim->guess_global_per_s - 1) * global_refill_us(lim);
+}
+
+void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
+                        const Lobby_Limits *lim, uint64_t now_us)
+{
+    if (s != NULL)
+        s->tat = (s->tat > now_us ? s->tat : now_us) +
+                 (uint64_t)lim->guess_refill_ms * 1000;
+    *global_tat =
+        (*global_tat > now_us ? *global_tat : now_us) + global_refill_us(lim);
+}

@@ -1,0 +1,189 @@
+/*
+ * lobby_util.h: fixtures the lobby tests share: a lobby on the test loop
+ * with given limits and its counters, a host's room (key, codes, seat
+ * secret), and peers (Lobby_Client) that record what they are told.
+ * Header-only, static functions.
+ */
+#ifndef TABULA_TEST_LOBBY_UTIL_H
+#define TABULA_TEST_LOBBY_UTIL_H
+
+#include "lobby.h"
+#include "loop_util.h"
+
+
+static Lobby *lobby;
+static int lobby_port;
+static int lobby_gone;
+
+static inline void lobby_done(void *user)
+{
+    (void)user;
+    lobby_gone = 1;
+}
+
+static inline void lobby_start(Lobby_Limits *lim)
+{
+    struct sockaddr_storage a = loopback(0);
+    char where[64];
+    lobby_gone = 0;
+    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, lim, &lobby), 0);
+    cr_assert_eq(lobby_address(lobby, where, sizeof where), 0);
+    lobby_port = port_of(where);
+}
+
+static inline void lobby_stop(void)
+{
+    lobby_close(lobby, lobby_done, NULL);
+    WAIT_FOR(lobby_gone, 3000);
+    cr_assert(lobby_gone);
+}
+
+static inline Lobby_Stats stats(void)
+{
+    Lobby_Stats s;
+    lobby_stats(lobby, &s);
+    return s;
+}
+
+/* What the host knows about its room. */
+typedef struct Room {
+    uint8_t pk[LOBBY_KEY_BYTES];
+    Lobby_Code invite, watch;
+    uint8_t host_secret[LOBBY_SEAT_SECRET_BYTES];
+} Room;
+
+static inline void room_make(Room *r)
+{
+    cr_assert_eq(lobby_random(r->pk, sizeof r->pk), 0);
+    cr_assert_eq(lobby_random(r->host_secret, sizeof r->host_secret), 0);
+    cr_assert_eq(lobby_code_new(r->pk, &r->invite), 0);
+    cr_assert_eq(lobby_code_new(r->pk, &r->watch), 0);
+}
+
+#define MAXF 256
+
+typedef struct Peer {
+    Lobby_Client *c;
+    int welcomed;
+    Lobby_Welcome w;
+    int disconnected;
+    int reason;
+    size_t nframes; /* frames recorded (slots wrap after MAXF) */
+    size_t total;   /* frames received */
+    uint64_t seq[MAXF];
+    Lobby_Role from[MAXF];
+    char text[MAXF][32];
+    size_t nacks;
+    uint64_t last_ack;
+    int present[2];
+} Peer;
+
+static inline void p_welcome(Lobby_Client *c, const Lobby_Welcome *w)
+{
+    Peer *p = lobby_client_user(c);
+    p->welcomed++;
+    p->w = *w;
+    p->present[0] = w->host_present;
+    p->present[1] = w->guest_present;
+}
+
+static inline void p_frame(Lobby_Client *c, uint64_t seq, Lobby_Role from,
+                    const uint8_t *d, size_t n)
+{
+    Peer *p = lobby_client_user(c);
+    size_t i = p->nframes % MAXF;
+    p->seq[i] = seq;
+    p->from[i] = from;
+    if (n >= sizeof p->text[0])
+        n = sizeof p->text[0] - 1;
+    memcpy(p->text[i], d, n);
+    p->text[i][n] = '\0';
+    p->nframes++;
+    p->total++;
+}
+
+static inline void p_ack(Lobby_Client *c, uint64_t seq)
+{
+    Peer *p = lobby_client_user(c);
+    p->nacks++;
+    p->last_ack = seq;
+}
+
+static inline void p_presence(Lobby_Client *c, Lobby_Role seat, int present)
+{
+    Peer *p = lobby_client_user(c);
+    p->present[seat] = present;
+}
+
+static inline void p_disconnect(Lobby_Client *c, int reason)
+{
+    Peer *p = lobby_client_user(c);
+    p->disconnected++;
+    p->reason = reason;
+}
+
+static const Lobby_Client_Callbacks peer_cb = {p_welcome, p_frame, p_ack,
+                                               p_presence, p_disconnect};
+
+static inline void peer_open(Peer *p, Lobby_Client_Config *cfg, uint64_t from)
+{
+    struct sockaddr_storage a = loopback(lobby_port);
+    memset(p, 0, sizeof *p);
+    cr_assert_eq(lobby_client_new(&test_loop, (struct sockaddr *)&a, cfg,
+                                  &peer_cb, p, from, &p->c),
+                 0);
+}
+
+/* Open and wait for the welcome (or a refusal). */
+static inline void peer_host(Peer *p, const Room *r, uint64_t from)
+{
+    Lobby_Client_Config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.role = LOBBY_ROLE_HOST;
+    cfg.invite = r->invite;
+    cfg.watch = r->watch;
+    memcpy(cfg.host_pk, r->pk, LOBBY_KEY_BYTES);
+    memcpy(cfg.seat_secret, r->host_secret, LOBBY_SEAT_SECRET_BYTES);
+    peer_open(p, &cfg, from);
+    WAIT_FOR(p->welcomed || p->disconnected, 2000);
+}
+
+/* A joiner types the code: it only ever has the text. */
+static inline void peer_guest(Peer *p, const char *code, const uint8_t *secret,
+                       uint64_t from)
+{
+    Lobby_Client_Config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.role = LOBBY_ROLE_GUEST;
+    cr_assert_eq(lobby_code_parse(code, &cfg.invite), 0);
+    memcpy(cfg.seat_secret, secret, LOBBY_SEAT_SECRET_BYTES);
+    peer_open(p, &cfg, from);
+    WAIT_FOR(p->welcomed || p->disconnected, 2000);
+}
+
+static inline void peer_watch(Peer *p, const char *code, uint64_t from)
+{
+    Lobby_Client_Config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.role = LOBBY_ROLE_SPECTATOR;
+    cr_assert_eq(lobby_code_parse(code, &cfg.watch), 0);
+    peer_open(p, &cfg, from);
+    WAIT_FOR(p->welcomed || p->disconnected, 2000);
+}
+
+static inline void peer_say(Peer *p, const char *text)
+{
+    cr_assert_eq(lobby_client_send(p->c, text, strlen(text)), 0);
+}
+
+static inline void peer_free(Peer *p)
+{
+    lobby_client_free(p->c);
+    p->c = NULL;
+}
+
+__attribute__((unused)) static const uint8_t
+    guest_secret[LOBBY_SEAT_SECRET_BYTES] = {
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1};
+
+#endif /* TABULA_TEST_LOBBY_UTIL_H */
