@@ -771,13 +771,14 @@ int cli_replay(int argc, char **argv)
     free(buf);
     if ((rc == CLI_EXIT_OK || rc == CLI_EXIT_UNENDED) && r.tui &&
         r.start != NULL) {
+        char shown[256];
         Tui_Replay view = {
             .game = core_position_game(r.start),
             .start = r.start,
             .moves = r.moves,
             .nmoves = r.nmoves,
             .start_ply = start_ply,
-            .file = file,
+            .file = cli_printable(file, shown, sizeof shown),
             .white = r.white,
             .black = r.black,
             .result = r.result,

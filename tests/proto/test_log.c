@@ -310,18 +310,29 @@ static size_t forged_end(uint8_t *out, uint32_t count,
     return n;
 }
 
+/* Write a finished log (seed, plies as write_log), read it back, find
+ * its frames (frame_bounds) and check that it verifies and is ended. */
+static uint8_t *finished_log(unsigned seed, unsigned plies, size_t *len,
+                             size_t *starts, size_t *nframes)
+{
+    Proto_Log_Report rep;
+    write_log(seed, plies, 1);
+    uint8_t *buf = slurp(len);
+    *nframes = frame_bounds(buf, *len, starts);
+    cr_assert_eq(
+        proto_log_verify(buf, *len, toy_lookup, NULL, NULL, NULL, &rep), 0,
+        "%s", rep.why);
+    cr_assert(rep.ended);
+    return buf;
+}
+
 Test(log, end_record_only_closes_a_match_that_is_over)
 {
-    size_t len, starts[FRAMES_MAX + 4];
+    size_t len, nframes, starts[FRAMES_MAX + 4];
     Proto_Log_Report rep;
 
     /* 12 plies of the race to 30 end nothing: the writer resigns. */
-    write_log(6, 12, 1);
-    uint8_t *buf = slurp(&len);
-    size_t nframes = frame_bounds(buf, len, starts);
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
-                 0, "%s", rep.why);
-    cr_assert(rep.ended);
+    uint8_t *buf = finished_log(6, 12, &len, starts, &nframes);
     /* Issue 16 case 5: cut at the start of envelope k and close with an
      * end record that matches what is left. Only the cut after the
      * resignation (the end record's own place) is a match that is over. */
@@ -360,17 +371,12 @@ Test(log, end_record_only_closes_a_match_that_is_over)
 
 Test(log, a_cut_at_a_frame_boundary_is_not_ended)
 {
-    size_t len, starts[FRAMES_MAX + 4];
+    size_t len, nframes, starts[FRAMES_MAX + 4];
     Proto_Log_Report rep;
 
-    write_log(7, 200, 1);
-    uint8_t *buf = slurp(&len);
-    size_t nframes = frame_bounds(buf, len, starts);
     /* Whole: ended. Without its end record, or cut at any envelope: every
      * envelope verifies, nothing is torn, and nothing says it ended. */
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
-                 0);
-    cr_assert(rep.ended);
+    uint8_t *buf = finished_log(7, 200, &len, starts, &nframes);
     for (size_t k = 1; k < nframes; k++) {
         cr_assert_eq(proto_log_verify(buf, starts[k], toy_lookup, NULL, NULL,
                                       NULL, &rep),

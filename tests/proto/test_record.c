@@ -385,3 +385,79 @@ Test(record, nothing_is_skipped_silently)
     cr_assert_eq(core_ply(pos), 3);
     core_position_free(pos);
 }
+
+/* ---- every game, every line-end style (a second method: the core) ---- */
+
+/* A game of up to plies random plies of game g played through the core;
+ * its record (one move number per ply, comments of several lines, an
+ * escape line, non-ASCII comment bytes) with line ends eol into text,
+ * the final state hash into hex. Returns the plies played. */
+static unsigned random_record(const Core_Game *g, unsigned seed,
+                              unsigned plies, const char *eol, int bom,
+                              char *text, size_t cap, char hex[PROTO_HASH_HEX])
+{
+    Core_Position *pos = NULL;
+    size_t n = 0, max = core_game_max_moves(g);
+    Core_Move *mv = malloc(max * sizeof *mv);
+    unsigned ply = 0;
+    size_t len = 0;
+
+    cr_assert_not_null(mv);
+    cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+    len += (size_t)snprintf(text + len, cap - len,
+                            "%s%% written by a test%s[Game \"%s\"]%s%s",
+                            bom ? "\xef\xbb\xbf" : "", eol, core_game_name(g),
+                            eol, eol);
+    for (; ply < plies && core_status(pos).outcome == CORE_ONGOING; ply++) {
+        char m[CORE_NOTATION_MAX];
+        cr_assert_eq(core_moves(pos, mv, max, &n), 0);
+        if (n == 0)
+            break;
+        seed = seed * 1103515245u + 12345u;
+        const Core_Move *pick = &mv[(seed >> 8) % n];
+        cr_assert_eq(core_move_format(pos, pick, m, sizeof m), 0);
+        cr_assert_eq(core_play(pos, pick), 0);
+        len += (size_t)snprintf(text + len, cap - len, "%u. %s ", ply + 1, m);
+        if (ply % 5 == 2)
+            len += (size_t)snprintf(text + len, cap - len,
+                                    "{caf\xc3\xa9%sna\xefve} ", eol);
+        if (ply % 7 == 3)
+            len += (size_t)snprintf(text + len, cap - len, "; note%s", eol);
+        if (ply % 11 == 5)
+            len += (size_t)snprintf(text + len, cap - len,
+                                    "%s%% an escape line 1-0%s", eol, eol);
+        cr_assert_lt(len, cap - 64);
+    }
+    len += (size_t)snprintf(text + len, cap - len, "*%s", eol);
+    hash_of(pos, hex);
+    core_position_free(pos);
+    free(mv);
+    return ply;
+}
+
+Test(record, every_game_reads_alike_in_every_line_end_style)
+{
+    static const char *const eols[] = {"\n", "\r\n", "\r"};
+    static char text[65536];
+    for (size_t gi = 0; gi < core_game_count(); gi++) {
+        const Core_Game *g = core_game_at(gi);
+        for (unsigned seed = 1; seed <= 3; seed++)
+            for (size_t e = 0; e < 3; e++)
+                for (int bom = 0; bom < 2; bom++) {
+                    char want[PROTO_HASH_HEX], got[PROTO_HASH_HEX];
+                    unsigned plies = random_record(g, seed, 60, eols[e], bom,
+                                                   text, sizeof text, want);
+                    Proto_Record_Report rep;
+                    Core_Position *pos = NULL;
+                    cr_assert_eq(read_rec(text, NULL, &rep, &pos), 0,
+                                 "%s seed %u eol %zu bom %d: %s (line %u)",
+                                 core_game_name(g), seed, e, bom, rep.why,
+                                 rep.line);
+                    cr_assert_eq(core_ply(pos), plies);
+                    hash_of(pos, got);
+                    cr_assert_str_eq(got, want, "%s seed %u eol %zu",
+                                     core_game_name(g), seed, e);
+                    core_position_free(pos);
+                }
+    }
+}
