@@ -298,7 +298,10 @@ static FILE *open_export(const char *path)
 {
     FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (out == NULL)
-        fprintf(stderr, "tabula replay: cannot write '%s'\n", cli_token(path));
+        fprintf(stderr,
+                "tabula replay: cannot write the export '%s': %s; give "
+                "--export a path in a writable folder, or '-'\n",
+                cli_token(path), strerror(errno));
     return out;
 }
 
