@@ -400,6 +400,15 @@ Test(lobby_limits, kept_bytes_are_capped_per_address_and_for_the_lobby)
 
 /* ---- a sender outrunning its reader ---- */
 
+/* The flooder's close as it sees it: the lobby's FLOOD (TB_E_LIMIT), or,
+ * when its frames still in flight meet the closed socket first, the
+ * reset that hides it. dropped_flood in the counters says which it was. */
+static int flooder_closed(int reason)
+{
+    return reason == TB_E_LIMIT || reason == UV_EPIPE ||
+           reason == UV_ECONNRESET || reason == UV_EOF;
+}
+
 Test(lobby_limits, a_flood_while_the_reader_is_away_costs_the_flooder)
 {
     /* Issue 16 case 4 (the lobby's side): a room keeps 32 frames; the
@@ -428,11 +437,12 @@ Test(lobby_limits, a_flood_while_the_reader_is_away_costs_the_flooder)
         uv_run(&test_loop, UV_RUN_NOWAIT);
     }
     WAIT_FOR(guest.disconnected, 3000);
-    cr_assert_eq(guest.reason, TB_E_LIMIT, "reason %d", guest.reason);
+    cr_assert(flooder_closed(guest.reason), "reason %d", guest.reason);
     /* h1 (seq 1, which the host had) and g0..g30 fill the 32 places;
      * g31 (seq 33) drops h1; g32 would drop g0, which the host has not
      * had: refused. */
-    cr_assert_eq(guest.last_ack, 33);
+    cr_assert_eq(stats().frames_relayed, 33);
+    cr_assert_leq(guest.last_ack, 33);
     cr_assert_eq(stats().dropped_flood, 1);
     cr_assert_eq(stats().dropped_slow, 0);
     cr_assert_eq(lobby_client_resume(host.c, had), 0);
@@ -455,8 +465,8 @@ Test(lobby_limits, a_flood_at_a_slow_reader_costs_the_flooder)
     /* The host reads nothing while the guest sends 4,000 frames of 8 KiB
      * (32 MB, more than loopback buffers hold). Before, the lobby
      * dropped the host as a slow reader; now the guest is closed, and
-     * the host, once it reads, gets every frame the guest was told was
-     * kept: WELCOME, PRESENCE (guest in), the frames, PRESENCE (guest
+     * the host, once it reads, gets every frame the lobby accepted:
+     * WELCOME, PRESENCE (guest in), the frames, PRESENCE (guest
      * out), byte for byte. */
     Lobby_Limits lim = {.transcript_frames = 64};
     static char payload[8192];
@@ -483,17 +493,28 @@ Test(lobby_limits, a_flood_at_a_slow_reader_costs_the_flooder)
     peer_guest(&guest, r.invite.text, guest_secret, 0);
     cr_assert_eq(guest.welcomed, 1);
     memset(payload, 'f', sizeof payload);
-    for (int i = 0; i < 4000 && lobby_client_connected(guest.c); i++) {
-        lobby_client_send(guest.c, payload, sizeof payload);
-        uv_run(&test_loop, UV_RUN_NOWAIT);
+    /* At most 32 frames unacknowledged, so the guest's own write queue
+     * stays small on a loaded machine: the flood is at the reader. */
+    uint64_t t_end = uv_now(&test_loop) + 20000;
+    for (size_t sent = 0; sent < 4000 && lobby_client_connected(guest.c) &&
+                          uv_now(&test_loop) < t_end;) {
+        if (sent - guest.nacks < 32) {
+            (void)lobby_client_send(guest.c, payload, sizeof payload);
+            sent++;
+        } else {
+            uv_run(&test_loop, UV_RUN_ONCE);
+        }
     }
     WAIT_FOR(guest.disconnected, 10000);
-    cr_assert_eq(guest.reason, TB_E_LIMIT, "reason %d", guest.reason);
+    cr_assert(flooder_closed(guest.reason), "reason %d", guest.reason);
     cr_assert_eq(stats().dropped_slow, 0);
     cr_assert_eq(stats().dropped_flood, 1);
     cr_assert_not(host.eof, "the reader was dropped");
     /* Now the host reads. */
-    uint64_t kept = guest.last_ack;
+    /* Every frame the lobby accepted (its ACKs may not all have reached
+     * the guest before the reset). */
+    uint64_t kept = stats().frames_relayed;
+    cr_assert_geq(kept, guest.last_ack);
     size_t want = (4 + LOBBY_LEN_WELCOME) + 2 * (4 + LOBBY_LEN_PRESENCE) +
                   kept * (4 + LOBBY_FRAME_HEADER + sizeof payload);
     uv_read_start((uv_stream_t *)&host.tcp, raw_alloc, raw_read);
