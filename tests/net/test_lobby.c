@@ -665,8 +665,8 @@ Test(lobby, tabula_lobby_process_relays_and_stops_cleanly)
     FILE *f;
     char line[256] = "";
     int status;
-    Room r;
-    Peer host, guest;
+    Room r, r2;
+    Peer host, guest, host2;
 
     cr_assert_eq(pipe(out), 0);
     pid = fork();
@@ -676,7 +676,7 @@ Test(lobby, tabula_lobby_process_relays_and_stops_cleanly)
         close(out[0]);
         close(out[1]);
         execl(TABULA_BINARY, TABULA_BINARY, "lobby", "--listen", "127.0.0.1:0",
-              (char *)NULL);
+              "--max-rooms-per-address", "1", (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -697,6 +697,12 @@ Test(lobby, tabula_lobby_process_relays_and_stops_cleanly)
     peer_say(&guest, "hello over a process");
     WAIT_FOR(host.nframes == 1, 2000);
     cr_assert_str_eq(host.text[0], "hello over a process");
+    /* One room per address: a second from 127.0.0.1 is refused. */
+    room_make(&r2);
+    peer_host(&host2, &r2, 0);
+    cr_assert_eq(host2.welcomed, 0);
+    cr_assert_eq(host2.reason, TB_E_FULL, "reason %d", host2.reason);
+    peer_free(&host2);
 
     cr_assert_eq(kill(pid, SIGTERM), 0);
     WAIT_FOR(host.disconnected && guest.disconnected, 3000);
@@ -721,6 +727,19 @@ Test(lobby, tabula_lobby_usage_errors)
     cr_assert_eq(WEXITSTATUS(system(cmd)), 2);
     snprintf(cmd, sizeof cmd,
              "%s lobby --help | grep -q 'listening: HOST:PORT'", TABULA_BINARY);
+    cr_assert_eq(WEXITSTATUS(system(cmd)), 0);
+    /* The per-address shares take a count, 1..1000000. */
+    snprintf(cmd, sizeof cmd,
+             "%s lobby --max-conns-per-address 0 >/dev/null 2>&1",
+             TABULA_BINARY);
+    cr_assert_eq(WEXITSTATUS(system(cmd)), 2);
+    snprintf(cmd, sizeof cmd,
+             "%s lobby --max-rooms-per-address >/dev/null 2>&1",
+             TABULA_BINARY);
+    cr_assert_eq(WEXITSTATUS(system(cmd)), 2);
+    snprintf(cmd, sizeof cmd,
+             "%s lobby --help | grep -q -- '--max-rooms-per-address N'",
+             TABULA_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 0);
 }
 
