@@ -66,6 +66,23 @@ static int all_answered(const Raw_Peer *p, size_t n)
     return 1;
 }
 
+/* How many of p[0..n) were answered code (0: WELCOME). */
+static int count_answers(const Raw_Peer *p, size_t n, int code)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += answer(&p[i]) == code;
+    return k;
+}
+
+static int count_closed_by_lobby(const Raw_Peer *p, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += p[i].eof;
+    return k;
+}
+
 static void close_all(Raw_Peer *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -83,7 +100,7 @@ Test(lobby_limits, rooms_are_shared_per_address)
     static Raw_Peer a[30], b[30];
     Room r;
     Peer host;
-    int won_a = 0, won_b = 0, refused = 0;
+    int won_a, won_b, refused;
 
     loop_start();
     lobby_start(&lim);
@@ -92,12 +109,10 @@ Test(lobby_limits, rooms_are_shared_per_address)
     for (int i = 0; i < 30; i++)
         raw_create(&b[i], "127.0.0.3");
     WAIT_FOR(all_answered(a, 30) && all_answered(b, 30), 5000);
-    for (int i = 0; i < 30; i++) {
-        won_a += answer(&a[i]) == 0;
-        won_b += answer(&b[i]) == 0;
-        refused += (answer(&a[i]) == LOBBY_ERR_ADDRESS) +
-                   (answer(&b[i]) == LOBBY_ERR_ADDRESS);
-    }
+    won_a = count_answers(a, 30, 0);
+    won_b = count_answers(b, 30, 0);
+    refused = count_answers(a, 30, LOBBY_ERR_ADDRESS) +
+              count_answers(b, 30, LOBBY_ERR_ADDRESS);
     /* source_rooms 16 each: 32 of the 40 rooms, 28 refused. */
     cr_assert_eq(won_a, 16);
     cr_assert_eq(won_b, 16);
@@ -160,7 +175,7 @@ Test(lobby_limits, connections_are_shared_per_address)
     static Raw_Peer a[12], b[12];
     Room r;
     Peer host, guest;
-    int open_a = 0, refused = 0;
+    int open_a, refused;
 
     loop_start();
     lobby_start(&lim);
@@ -170,12 +185,10 @@ Test(lobby_limits, connections_are_shared_per_address)
         raw_connect_from(&a[i], lobby_port, 1, "127.0.0.4");
         WAIT_FOR(a[i].connected != 0, 2000);
     }
-    WAIT_FOR(stats().refused_address == 4, 2000);
-    loop_for(100);
-    for (int i = 0; i < 12; i++) {
-        open_a += !a[i].eof;
-        refused += answer(&a[i]) == LOBBY_ERR_ADDRESS;
-    }
+    WAIT_FOR(count_closed_by_lobby(a, 12) == 4, 3000);
+    loop_for(100); /* and no more */
+    open_a = 12 - count_closed_by_lobby(a, 12);
+    refused = count_answers(a, 12, LOBBY_ERR_ADDRESS);
     cr_assert_eq(open_a, 8);
     cr_assert_eq(refused, 4);
     /* Another address has its own share; a game from a third is served. */
@@ -193,6 +206,8 @@ Test(lobby_limits, connections_are_shared_per_address)
         cr_assert_not(b[i].eof);
     /* A closed connection gives its place back. */
     close_all(a, 12);
+    WAIT_FOR(stats().conns == 10, 3000); /* b's 8, host and guest */
+    cr_assert_eq(stats().conns, 10);
     raw_connect_from(&a[0], lobby_port, 1, "127.0.0.4");
     loop_for(150);
     cr_assert_not(a[0].eof);
@@ -283,17 +298,13 @@ Test(lobby_limits, over_the_limit_each_wrong_code_costs_a_connection_for_a_while
                   NULL);
         WAIT_FOR(g[i].connected != 0, 2000);
     }
-    loop_for(150);
-    int early = 0;
-    for (int i = 1; i < 10; i++)
-        early += answer(&g[i]) == LOBBY_ERR_ADDRESS;
-    cr_assert_eq(early, 1, "the ninth connection is over the share");
+    WAIT_FOR(count_answers(g + 1, 9, LOBBY_ERR_ADDRESS) == 1, 2000);
+    cr_assert_eq(count_answers(g + 1, 9, LOBBY_ERR_ADDRESS), 1,
+                 "the ninth connection is over the share");
+    cr_assert_eq(count_answers(g + 1, 9, LOBBY_ERR_RATE), 0, "held");
     WAIT_FOR(all_answered(g + 1, 9), 3000);
     cr_assert_geq(uv_now(&test_loop) - t0, 400);
-    int rate = 0;
-    for (int i = 1; i < 10; i++)
-        rate += answer(&g[i]) == LOBBY_ERR_RATE;
-    cr_assert_eq(rate, 8);
+    cr_assert_eq(count_answers(g + 1, 9, LOBBY_ERR_RATE), 8);
     close_all(g, 10);
     lobby_stop();
     loop_finish();
