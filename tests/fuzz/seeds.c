@@ -165,6 +165,15 @@ int main(int argc, char **argv)
     put_file(argv[1], "record", "volleyball", r4, sizeof r4 - 1);
     put_file(argv[1], "record", "algebraic", r1, sizeof r1 - 1);
     put_file(argv[1], "record", "numeric", r2, sizeof r2 - 1);
+    /* As files from elsewhere come: a byte-order mark and CRLF, lone CR
+     * line ends, escape lines, every move number form. */
+    static const char r5[] =
+        "\xef\xbb\xbf[Game \"laska\"]\r\n[Result \"1-0\"]\r\n\r\n"
+        "1. c3-d4 {two\r\nlines} e5xc3 ; rest\r\n2 b2xd4 2... g5-f4 1-0\r\n";
+    static const char r6[] = "% escape\r[Game \"laska\"]\r\r"
+                             "1.c3-d4 1. ... e5xc3 2.b2xd4 *\r";
+    put_file(argv[1], "record", "crlf-bom", r5, sizeof r5 - 1);
+    put_file(argv[1], "record", "cr", r6, sizeof r6 - 1);
     proto_transcript_free(t);
     printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);
     return 0;
