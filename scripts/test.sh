@@ -14,4 +14,7 @@ else
   export BUILD_DIR=${BUILD_DIR:-build}
   scripts/build.sh -DTABULA_WERROR=ON
 fi
+# The WebAssembly part (built once into build-wasm/; ctest's wasm_check
+# compares it with this build).
+scripts/build-wasm.sh
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j 2
