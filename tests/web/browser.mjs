@@ -1,0 +1,190 @@
+// browser.mjs: runs Tabula's WebAssembly core inside a real headless
+// Chromium (Debian's chromium, driven by puppeteer-core) for the tests and
+// benchmarks of issue 14. It serves web/, the built module and the golden
+// files from a server of its own on a free loopback port, opens
+// tests/web/check.html, and then:
+//   node tests/web/browser.mjs golden [DIR]
+//       replays every vector of DIR/GAME.txt (default tests/golden) in the
+//       page: each move played by the module, each state hash compared
+//       with the file's. Prints one line per file; exit 1 on a mismatch.
+//   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
+//       perft from the start in the page at every depth 1..DEPTH, as
+//       `tabula perft GAME DEPTH` counts its total: one line per round,
+//       "wasm-chromium-GAME depth D nodes N seconds S nps R".
+// The module is read from $WASM_DIR/out/tabula_web.wasm (default
+// build-wasm); scripts/build-wasm.sh builds it, scripts/web-deps.sh
+// installs the npm packages.
+import { createServer } from 'node:http';
+import { readFile, readdir } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { argv, env, exit } from 'node:process';
+
+const root = resolve(new URL('../..', import.meta.url).pathname);
+const puppeteer = await import(join(root,
+  'web/node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js'))
+  .then((m) => m.default)
+  .catch(() => {
+    console.error('browser.mjs: puppeteer-core is not installed: run scripts/web-deps.sh');
+    exit(2);
+  });
+try {
+  await readFile(join(resolve(root, env.WASM_DIR ?? 'build-wasm'), 'out/tabula_web.wasm'));
+} catch {
+  console.error('browser.mjs: no build-wasm/out/tabula_web.wasm: run scripts/build-wasm.sh');
+  exit(2);
+}
+const wasmDir = resolve(root, env.WASM_DIR ?? 'build-wasm');
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript',
+  '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8', '.json': 'application/json',
+};
+// URL prefix -> folder; nothing outside these is served.
+const mounts = [
+  ['/wasm/', join(wasmDir, 'out')],
+  ['/golden/', join(root, 'tests/golden')],
+  ['/check/', join(root, 'tests/web')],
+  ['/node_modules/', join(root, 'web/node_modules')],
+  ['/', join(root, 'web')],
+];
+
+function serve() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    for (const [prefix, dir] of mounts) {
+      if (!path.startsWith(prefix)) continue;
+      const file = normalize(join(dir, path.slice(prefix.length)));
+      if (!file.startsWith(dir)) break;
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { 'content-type':
+          types[extname(file)] ?? 'application/octet-stream' });
+        res.end(body);
+        return;
+      } catch {
+        break;
+      }
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+async function withPage(fn) {
+  const server = await serve();
+  const browser = await puppeteer.launch({
+    executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
+      '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${server.address().port}/check/check.html`);
+    const games = await page.evaluate(() => window.tabulaReady)
+      .catch((e) => { throw new Error(`module did not load: ${e} ${errors}`); });
+    return await fn(page, games);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+// Golden files parsed here (test data, not rules); hashes come from the
+// module in the page.
+async function golden(dir) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.txt')).sort();
+  let failed = 0, checked = 0;
+  await withPage(async (page, games) => {
+    for (const f of files) {
+      const text = await readFile(join(dir, f), 'utf8');
+      const lines = text.split('\n').map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'));
+      if (!lines.length || !lines[0].startsWith('game ')) continue;
+      const game = lines[0].slice(5);
+      if (!games.includes(game)) {
+        console.log(`${f}: game ${game} not compiled in`);
+        failed++;
+        continue;
+      }
+      const r = await page.evaluate((g, ls) => {
+        const t = window.tabula;
+        let vectors = 0, plies = 0, pos = null, options = '', position = '';
+        const bad = [];
+        for (const l of ls.slice(1)) {
+          const sp = l.indexOf(' ');
+          const key = l.slice(0, sp), rest = l.slice(sp + 1);
+          if (key === 'vector') {
+            if (pos) pos.free();
+            pos = null; options = ''; position = ''; vectors++;
+          } else if (key === 'options') options = rest;
+          else if (key === 'position') position = rest;
+          else if (key === 'start') {
+            pos = t.position(g, options, position);
+            if (pos.stateHash() !== rest) bad.push(`vector ${vectors} start`);
+          } else if (key === 'move') {
+            const at = rest.lastIndexOf(' ');
+            try {
+              pos.play(rest.slice(0, at));
+              plies++;
+              if (pos.stateHash() !== rest.slice(at + 1))
+                bad.push(`vector ${vectors} ${rest.slice(0, at)}: hash`);
+            } catch (e) {
+              bad.push(`vector ${vectors} ${rest.slice(0, at)}: ${e.message}`);
+            }
+          } else if (key === 'result') {
+            const s = pos.status();
+            if (`${s.outcome} ${s.reason}` !== rest)
+              bad.push(`vector ${vectors} result ${s.outcome} ${s.reason}`);
+          }
+        }
+        if (pos) pos.free();
+        return { vectors, plies, bad };
+      }, game, lines);
+      checked++;
+      if (r.bad.length) {
+        failed++;
+        console.log(`${f}: ${game}: FAILED: ${r.bad.slice(0, 5).join('; ')}`);
+      } else {
+        console.log(`${f}: ${game}, ${r.vectors} vectors, ${r.plies} plies ok in Chromium`);
+      }
+    }
+  });
+  if (checked === 0) {
+    console.log('browser golden: no golden file read');
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
+
+async function perft(game, depth, rounds) {
+  await withPage(async (page) => {
+    for (let i = 0; i < rounds; i++) {
+      const r = await page.evaluate((g, d) => {
+        const pos = window.tabula.position(g);
+        const t0 = performance.now();
+        let n = 0n;
+        for (let k = 1; k <= d; k++) n += pos.perft(k);
+        const t1 = performance.now();
+        pos.free();
+        return { nodes: n.toString(), ms: t1 - t0 };
+      }, game, depth);
+      const s = r.ms / 1000;
+      console.log(`wasm-chromium-${game} depth ${depth} nodes ${r.nodes} ` +
+        `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)}`);
+    }
+  });
+  return 0;
+}
+
+const [cmd, ...rest] = argv.slice(2);
+let status = 2;
+if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
+else if (cmd === 'perft' && rest.length >= 2)
+  status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | perft GAME DEPTH [ROUNDS]');
+exit(status);
