@@ -4,9 +4,10 @@
 // positions as handles. Nothing here knows a rule, an encoding or a hash:
 // every such answer comes from the module. WASI (the C library's few
 // system calls: writing to the console, random bytes for keys) is served
-// by @bjorn3/browser_wasi_shim.
+// by @bjorn3/browser_wasi_shim (imported by path, since a Web Worker has
+// no import map).
 import { ConsoleStdout, OpenFile, File, WASI } from
-  '@bjorn3/browser_wasi_shim';
+  './node_modules/@bjorn3/browser_wasi_shim/dist/index.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -106,13 +107,19 @@ export class Tabula {
       this.bytes().set(bytes, p);
       const rc = this.x.web_log_verify(p, bytes.length);
       const why = this.str(this.x.web_last_why());
+      const game = { name: null, options: '', moves: [] };
+      for (const line of this.str(this.x.web_out()).split('\n')) {
+        const [key, a, b] = line.split('\t');
+        if (key === 'game') { game.name = a; game.options = b ?? ''; }
+        else if (key === 'move') game.moves.push(a);
+      }
       const [status, a, b, ...rest] = why.split(' ');
       if (status === 'failed') {
         return { ok: false, code: rc, status, frame: Number(a),
-          ply: Number(b), why: rest.join(' ') };
+          ply: Number(b), why: rest.join(' '), game };
       }
       return { ok: rc === 0, code: rc, status, envelopes: Number(a),
-        plies: Number(b), finalHash: rest[0] };
+        plies: Number(b), finalHash: rest[0], game };
     } finally {
       this.x.web_free(p);
     }
@@ -160,6 +167,50 @@ export class Position {
   }
 
   text() { return this.t.str(this.t.x.web_position_text(this.h)); }
+
+  // The drawable board: {rows, cols, status, rowLabels, colLabels,
+  // cells[r][c] = {kind, owner, name, glyph, detail}}, row 0 at the top
+  // as White sees it. Kinds: 0 blank, 1 light, 2 dark, 3 goal, 4 net.
+  view() {
+    const s = this.t.str(this.t.x.web_view(this.h));
+    if (s === null) throw this.t.lastError();
+    const lines = s.split('\n');
+    const [rows, cols] = lines[0].split(' ').map(Number);
+    const v = { rows, cols, status: lines[1].split('\t')[1] ?? '',
+      rowLabels: lines[2].split('\t').slice(1),
+      colLabels: lines[3].split('\t').slice(1), cells: [] };
+    for (let r = 0; r < rows; r++) {
+      const row = [];
+      for (let c = 0; c < cols; c++) {
+        const [kind, owner, name, glyph, detail] =
+          lines[4 + r * cols + c].split('\t');
+        row.push({ kind: Number(kind), owner: Number(owner), name, glyph,
+          detail });
+      }
+      v.cells.push(row);
+    }
+    return v;
+  }
+
+  // [{text, squares: [name, ...]}] for every legal move, in order: the
+  // cells its notation passes through, to match clicks to moves.
+  moveSquares() {
+    const s = this.t.str(this.t.x.web_move_squares(this.h));
+    if (s === null) throw this.t.lastError();
+    if (s === '') return [];
+    return s.split('\n').map((l) => {
+      const [text, sq] = l.split('\t');
+      return { text, squares: sq ? sq.split(' ') : [] };
+    });
+  }
+
+  // The bot's move (notation) at level 1..8; the same seed and position
+  // give the same move.
+  botMove(level, seed) {
+    const s = this.t.str(this.t.x.web_bot_move(this.h, level, seed >>> 0));
+    if (s === null) throw this.t.lastError();
+    return s;
+  }
 
   // Leaf nodes to `depth` plies, as a BigInt.
   perft(depth) {

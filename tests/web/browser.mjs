@@ -7,6 +7,9 @@
 //       replays every vector of DIR/GAME.txt (default tests/golden) in the
 //       page: each move played by the module, each state hash compared
 //       with the file's. Prints one line per file; exit 1 on a mismatch.
+//   node tests/web/browser.mjs play GAME PLIES [SCREENSHOT.png]
+//       a game on web/index.html against the bot, moves clicked on the
+//       board; prints the game as a plain record, then page-final-hash.
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -38,6 +41,7 @@ const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript',
   '.mjs': 'text/javascript', '.wasm': 'application/wasm',
   '.txt': 'text/plain; charset=utf-8', '.json': 'application/json',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
 // URL prefix -> folder; nothing outside these is served.
 const mounts = [
@@ -71,7 +75,7 @@ function serve() {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
-async function withPage(fn) {
+async function withPage(fn, path = '/check/check.html') {
   const server = await serve();
   const browser = await puppeteer.launch({
     executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
@@ -82,12 +86,19 @@ async function withPage(fn) {
   });
   try {
     const page = await browser.newPage();
+    await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
+      height: Number(env.WEB_HEIGHT ?? 760) });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`http://127.0.0.1:${server.address().port}/check/check.html`);
-    const games = await page.evaluate(() => window.tabulaReady)
-      .catch((e) => { throw new Error(`module did not load: ${e} ${errors}`); });
-    return await fn(page, games);
+    await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
+    const games = path.startsWith('/check/')
+      ? await page.evaluate(() => window.tabulaReady)
+        .catch((e) => { throw new Error(`module did not load: ${e} ${errors}`); })
+      : await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 })
+        .then(() => null);
+    const result = await fn(page, games);
+    if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
+    return result;
   } finally {
     await browser.close();
     server.close();
@@ -181,10 +192,80 @@ async function perft(game, depth, rounds) {
   return 0;
 }
 
+// A game on the page itself (web/index.html): you against the bot at
+// level 1, your moves entered by clicking their squares on the board one
+// after another (typed into the move box every third turn), the bot's from its Web
+// Worker, until the game ends or PLIES plies. Prints the moves as a plain
+// game record (for `tabula replay`) and then "page-final-hash: HEX".
+async function playPage(game, plies, shot) {
+  await withPage(async (page) => {
+    await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
+    for (;;) {
+      const st = await page.evaluate(() => {
+        const gm = window.tabulaPage.game;
+        return { n: gm.moves.length, outcome: gm.pos.status().outcome,
+          side: gm.pos.status().side };
+      });
+      if (st.outcome !== '*' || st.n >= plies) break;
+      if (st.side === 0) {
+        // Every third turn typed into the move box; the others clicked
+        // (the first legal move that has squares: Football chess's 'pass'
+        // has none and can only be typed).
+        const typed = st.n % 6 === 4;
+        const mv = await page.evaluate((t) => {
+          const ms = window.tabulaPage.game.pos.moveSquares();
+          return t ? ms[0] : ms.find((m) => m.squares.length) ?? ms[0];
+        }, typed);
+        const before = st.n;
+        if (typed || mv.squares.length === 0) {
+          await page.type('#move-input', mv.text);
+          await page.keyboard.press('Enter');
+        }
+        // Click until the page played it (a square may be shared).
+        for (const sq of typed ? [] : mv.squares) {
+          await page.click(`#board [data-name="${sq}"]`);
+          const n = await page.evaluate(() => window.tabulaPage.game.moves.length);
+          if (n > before) break;
+        }
+        const after = await page.evaluate(() => window.tabulaPage.game.moves);
+        if (after.length === before && !typed) {
+          // Several moves share the squares: the page offers a choice.
+          await page.evaluate((t) => [...document.querySelectorAll('#choices button')]
+            .find((b) => b.textContent === t).click(), mv.text);
+        }
+        const played = await page.evaluate((n) =>
+          window.tabulaPage.game.moves[n]?.text, before);
+        if (played !== mv.text) throw new Error(`clicked ${mv.text}, played ${played}`);
+      } else {
+        await page.waitForFunction((n) => window.tabulaPage.game.moves.length > n,
+          { timeout: 60000 }, st.n);
+      }
+    }
+    const r = await page.evaluate(() => {
+      const gm = window.tabulaPage.game;
+      return { moves: gm.moves.map((m) => m.text), hash: gm.pos.stateHash(),
+        final: document.getElementById('final').textContent };
+    });
+    if (shot) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shot });
+    }
+    console.log(`[Game "${game}"]\n`);
+    console.log(r.moves.map((m, i) => `${i + 1}. ${m}`).join('\n'));
+    console.log('*');
+    console.log(`page-final-hash: ${r.hash}`);
+    if (r.final && r.final !== `final-hash: ${r.hash}`)
+      throw new Error(`the page shows '${r.final}'`);
+  }, '/index.html');
+  return 0;
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
 else if (cmd === 'perft' && rest.length >= 2)
   status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | perft GAME DEPTH [ROUNDS]');
+else if (cmd === 'play' && rest.length >= 2)
+  status = await playPage(rest[0], Number(rest[1]), rest[2]);
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS]');
 exit(status);

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot.h"
 #include "core.h"
 #include "proto.h"
+#include "session.h"
 #include "web_api.h"
 
 #define WEB_EXPORT(name) __attribute__((export_name(#name)))
@@ -45,6 +47,8 @@ static const char *out_text(const char *s)
     memcpy(out, s, n + 1);
     return out;
 }
+
+static int out_put(size_t *at, const char *text, int clean);
 
 static int fail(int code, const char *fmt, ...)
 {
@@ -211,6 +215,33 @@ WEB_EXPORT(web_perft) int web_perft(void *pos, unsigned depth, uint64_t *nodes)
     return rc != 0 ? fail(rc, "perft %u: %s", depth, tb_strerror(rc)) : 0;
 }
 
+/* The game a verified transcript holds, for the page to show: "game\t
+ * NAME\tOPTIONS", then one "move\tNOTATION" line per move on the board,
+ * replayed from the match start. */
+static int log_game_text(const Proto_Transcript *t)
+{
+    const Proto_Message *start = proto_transcript_start(t);
+    const Core_Game *g = core_game_find(start->body.start.game);
+    Core_Position *pos = NULL;
+    size_t at = 0;
+    int rc = g == NULL ? TB_E_FORMAT
+                       : core_position_new(&pos, g, start->body.start.options);
+    rc = rc ? rc : out_put(&at, "game\t", 0);
+    rc = rc ? rc : out_put(&at, start->body.start.game, 1);
+    rc = rc ? rc : out_put(&at, "\t", 0);
+    rc = rc ? rc : out_put(&at, start->body.start.options, 1);
+    for (size_t i = 0; rc == 0 && i < proto_transcript_moves(t); i++) {
+        char text[CORE_NOTATION_MAX];
+        const Core_Move *mv = proto_transcript_move_at(t, i);
+        rc = core_move_format(pos, mv, text, sizeof text);
+        rc = rc ? rc : core_play(pos, mv);
+        rc = rc ? rc : out_put(&at, "\nmove\t", 0);
+        rc = rc ? rc : out_put(&at, text, 1);
+    }
+    core_position_free(pos);
+    return rc;
+}
+
 WEB_EXPORT(web_log_verify) int web_log_verify(const uint8_t *buf, size_t len)
 {
     Proto_Log_Report rep;
@@ -218,11 +249,14 @@ WEB_EXPORT(web_log_verify) int web_log_verify(const uint8_t *buf, size_t len)
     int rc = proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep);
     char hex[2 * PROTO_HASH_BYTES + 1] = "-";
     size_t plies = 0;
+    if (out_reserve(0) != NULL)
+        out[0] = '\0';
     if (t != NULL) {
         uint8_t h[PROTO_HASH_BYTES];
         if (proto_state_hash(proto_transcript_position(t), h) == 0)
             proto_hex(h, sizeof h, hex);
         plies = proto_transcript_moves(t);
+        log_game_text(t);
         proto_transcript_free(t);
     }
     if (rc == 0 || (rep.torn && rc == TB_E_TRUNCATED)) {
@@ -232,4 +266,120 @@ WEB_EXPORT(web_log_verify) int web_log_verify(const uint8_t *buf, size_t len)
     }
     return fail(rc, "failed %u %u %s", (unsigned)rep.frame,
                 (unsigned)rep.ply, rep.why[0] ? rep.why : tb_strerror(rc));
+}
+
+WEB_EXPORT(web_out) const char *web_out(void) { return out ? out : ""; }
+
+/* Append text to the output buffer at *at, tabs and line ends made
+ * spaces; 0, or TB_E_NOMEM. */
+static int out_put(size_t *at, const char *text, int clean)
+{
+    size_t n = strlen(text);
+    if (out_reserve(*at + n) == NULL)
+        return TB_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        char ch = text[i];
+        out[*at + i] = clean && (ch == '\t' || ch == '\n' || ch == '\r')
+                           ? ' '
+                           : ch;
+    }
+    *at += n;
+    out[*at] = '\0';
+    return 0;
+}
+
+WEB_EXPORT(web_view) const char *web_view(void *pos)
+{
+    Core_View v;
+    char num[48];
+    size_t at = 0;
+    int rc = core_view(pos, &v);
+    if (rc != 0) {
+        fail(rc, "view: %s", tb_strerror(rc));
+        return NULL;
+    }
+    snprintf(num, sizeof num, "%d %d\nstatus\t", v.rows, v.cols);
+    rc = out_put(&at, num, 0);
+    rc = rc ? rc : out_put(&at, v.status, 1);
+    rc = rc ? rc : out_put(&at, "\nrows", 0);
+    for (int r = 0; rc == 0 && r < v.rows; r++) {
+        rc = out_put(&at, "\t", 0);
+        rc = rc ? rc : out_put(&at, v.row_label[r], 1);
+    }
+    rc = rc ? rc : out_put(&at, "\ncols", 0);
+    for (int c = 0; rc == 0 && c < v.cols; c++) {
+        rc = out_put(&at, "\t", 0);
+        rc = rc ? rc : out_put(&at, v.col_label[c], 1);
+    }
+    for (int r = 0; rc == 0 && r < v.rows; r++)
+        for (int c = 0; rc == 0 && c < v.cols; c++) {
+            const Core_Cell *cell = &v.cell[r][c];
+            snprintf(num, sizeof num, "\n%d\t%d\t", cell->kind, cell->owner);
+            rc = out_put(&at, num, 0);
+            rc = rc ? rc : out_put(&at, cell->name, 1);
+            rc = rc ? rc : out_put(&at, "\t", 0);
+            rc = rc ? rc : out_put(&at, cell->glyph, 1);
+            rc = rc ? rc : out_put(&at, "\t", 0);
+            rc = rc ? rc : out_put(&at, cell->detail, 1);
+        }
+    if (rc != 0) {
+        fail(rc, "view: %s", tb_strerror(rc));
+        return NULL;
+    }
+    return out;
+}
+
+WEB_EXPORT(web_move_squares) const char *web_move_squares(void *pos)
+{
+    static char names[CORE_VIEW_MAX_ROWS * CORE_VIEW_MAX_COLS][8];
+    size_t nnames = 0, cap = core_game_max_moves(core_position_game(pos));
+    size_t count = 0, at = 0;
+    Core_View v;
+    if (core_view(pos, &v) == 0)
+        for (int r = 0; r < v.rows; r++)
+            for (int c = 0; c < v.cols; c++)
+                if (v.cell[r][c].name[0] != '\0') {
+                    memcpy(names[nnames], v.cell[r][c].name, 8);
+                    names[nnames++][7] = '\0';
+                }
+    Core_Move *mv = malloc(cap * sizeof *mv);
+    int rc = mv == NULL ? TB_E_NOMEM : core_moves(pos, mv, cap, &count);
+    if (rc == 0)
+        rc = out_put(&at, "", 0);
+    for (size_t i = 0; rc == 0 && i < count; i++) {
+        char text[CORE_NOTATION_MAX];
+        int tokens[SESSION_MAX_TOKENS];
+        if (core_move_format(pos, &mv[i], text, sizeof text) != 0)
+            continue;
+        size_t nt = session_tokens(text, (const char (*)[8])names, nnames,
+                                   tokens, SESSION_MAX_TOKENS);
+        rc = out_put(&at, i ? "\n" : "", 0);
+        rc = rc ? rc : out_put(&at, text, 1);
+        rc = rc ? rc : out_put(&at, "\t", 0);
+        for (size_t k = 0; rc == 0 && k < nt; k++) {
+            rc = out_put(&at, k ? " " : "", 0);
+            rc = rc ? rc : out_put(&at, names[tokens[k]], 1);
+        }
+    }
+    free(mv);
+    if (rc != 0) {
+        fail(rc, "move squares: %s", tb_strerror(rc));
+        return NULL;
+    }
+    return out;
+}
+
+WEB_EXPORT(web_bot_move)
+const char *web_bot_move(void *pos, int level, uint32_t seed)
+{
+    Core_Move mv;
+    char text[CORE_NOTATION_MAX];
+    int rc = bot_choose(pos, level, seed, &mv, NULL);
+    if (rc == 0)
+        rc = core_move_format(pos, &mv, text, sizeof text);
+    if (rc != 0) {
+        fail(rc, "bot: %s", tb_strerror(rc));
+        return NULL;
+    }
+    return out_text(text);
 }

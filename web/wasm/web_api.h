@@ -74,11 +74,38 @@ const char *web_position_text(void *pos);
  * (core_perft) into *nodes. 0, TB_E_ARG (depth over the core's limit). */
 int web_perft(void *pos, unsigned depth, uint64_t *nodes);
 
+/* web_view: the drawable board of pos (core_view) as lines of text:
+ *   "ROWS COLS"
+ *   "status\tTEXT"
+ *   "rows\tLABEL\t..."  (ROWS labels, top row first, as White sees it)
+ *   "cols\tLABEL\t..."  (COLS labels, left first)
+ * then ROWS*COLS lines, row by row: "KIND\tOWNER\tNAME\tGLYPH\tDETAIL"
+ * with KIND the Core_Cell_Kind number, OWNER 0, 1 or -1. Tabs and line
+ * ends inside texts become spaces. NULL on error (TB_E_STATE: no view). */
+const char *web_view(void *pos);
+
+/* web_move_squares: for each legal move of pos, in canonical order, one
+ * line "NOTATION\tSQ SQ ...": the names of the board's cells its notation
+ * passes through, in order (session_tokens), so the page can match clicks
+ * on cells to moves. NULL on TB_E_NOMEM. */
+const char *web_move_squares(void *pos);
+
+/* web_bot_move: the bot's choice for the side to move of pos at level
+ * (BOT_LEVEL_MIN..BOT_LEVEL_MAX) with seed (the same seed and position
+ * give the same move), as notation. NULL on error (TB_E_ARG bad level,
+ * TB_E_OVER no legal move, TB_E_NOMEM). */
+const char *web_bot_move(void *pos, int level, uint32_t seed);
+
 /* web_log_verify: verify a signed match log held in buf[0..len) exactly
  * as `tabula replay` does (proto_log_verify). Returns the error code (0
  * for a whole, verified log); web_last_why then holds the report line:
  * "ok ENVELOPES PLIES FINAL-HASH" or "failed FRAME PLY WHY" or
- * "torn ENVELOPES PLIES FINAL-HASH". */
+ * "torn ENVELOPES PLIES FINAL-HASH". When a transcript could be read,
+ * web_out then holds its game: "game\tNAME\tOPTIONS" and one
+ * "move\tNOTATION" line per move on the board (empty otherwise). */
 int web_log_verify(const uint8_t *buf, size_t len);
+
+/* web_out: the output buffer as the last call left it. */
+const char *web_out(void);
 
 #endif /* TABULA_WEB_API_H */
