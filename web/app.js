@@ -13,6 +13,7 @@ let tabula = null;
 let game = null; // the game on screen; see newGame / openReplay
 let botWorker = null;
 let botRequest = 0;
+let ball = null; // the Chessball ball (ball3d.js), made on first use
 
 function say(text) { $('message').textContent = text; }
 
@@ -29,7 +30,29 @@ const board = new Board($('board'), {
       return b;
     }));
   },
+  onDraw: (v, marks) => {
+    if (ball && game?.name === 'chessball') ball.show(v, marks);
+  },
 });
+
+// Chessball is shown on the ball as well as on the flat map of its
+// fields (the map stays: it is the fallback where WebGL is missing).
+async function showBall(on) {
+  $('ball').hidden = !on;
+  $('hover').textContent = '';
+  if (!on || ball) return;
+  try {
+    const { Ball3D } = await import('./ball3d.js');
+    ball = new Ball3D($('ball'), tabula.ball(), {
+      onSelect: (name) => board.select(name),
+      onHover: (text) => { $('hover').textContent = text; },
+    });
+    board.draw();
+  } catch (e) {
+    $('ball').hidden = true;
+    $('hover').textContent = `the ball cannot be drawn here (${e.message}): the map below has every field`;
+  }
+}
 
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
@@ -74,6 +97,7 @@ function newGame(name, opponent, side) {
   say(`enter moves like ${info.hint}, or click the squares`);
   show('game');
   refresh();
+  showBall(name === 'chessball');
 }
 
 function over() {
@@ -230,6 +254,7 @@ async function openReplay(file) {
   board.flipped = false;
   show('game');
   replayTo(r.game.moves.length);
+  showBall(r.game.name === 'chessball');
   say('step through the game with the arrows or the ← → keys');
   return r;
 }

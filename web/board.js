@@ -9,11 +9,14 @@
 export class Board {
   // el: the grid element; onMove(text): called with a chosen move's
   // notation; say(text): a message for the player.
-  constructor(el, { onMove, say, onChoices }) {
+  // onDraw(view, marks), when given, is called after each drawing (the
+  // Chessball ball draws the same view and marks).
+  constructor(el, { onMove, say, onChoices, onDraw }) {
     this.el = el;
     this.onMove = onMove;
     this.say = say;
     this.onChoices = onChoices ?? (() => {});
+    this.onDraw = onDraw ?? null;
     this.flipped = false;
     this.moves = [];
     this.clicked = [];
@@ -55,6 +58,7 @@ export class Board {
       label.textContent = v.colLabels[c] ?? '';
       this.el.append(label);
     }
+    if (this.onDraw) this.onDraw(v, marks);
   }
 
   cell(cell, marks) {

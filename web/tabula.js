@@ -98,6 +98,19 @@ export class Tabula {
     return new Position(this, h);
   }
 
+  // Chessball's solid: [{name, pentagon, verts: [[x, y, z], ...]}] in
+  // the core's field order.
+  ball() {
+    return this.str(this.x.web_ball()).split('\n').map((l) => {
+      const w = l.split(' ');
+      const n = Number(w[2]);
+      const verts = [];
+      for (let k = 0; k < n; k++)
+        verts.push(w.slice(3 + 3 * k, 6 + 3 * k).map(Number));
+      return { name: w[0], pentagon: w[1] === '1', verts };
+    });
+  }
+
   // Verify a signed match log (bytes) as `tabula replay` does:
   // {ok, status: 'ok'|'torn'|'failed', ...} with the report's fields.
   verifyLog(bytes) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ball.h"
 #include "bot.h"
 #include "core.h"
 #include "proto.h"
@@ -382,4 +383,29 @@ const char *web_bot_move(void *pos, int level, uint32_t seed)
         return NULL;
     }
     return out_text(text);
+}
+
+WEB_EXPORT(web_ball) const char *web_ball(void)
+{
+    static Ball ball;
+    size_t at = 0;
+    int rc = 0;
+    ball_build(&ball);
+    for (int f = 0; rc == 0 && f < BALL_FACES; f++) {
+        const Ball_Face *face = &ball.face[f];
+        char num[64];
+        snprintf(num, sizeof num, "%s%s %d %d", f ? "\n" : "", face->name,
+                 face->pentagon, face->nvert);
+        rc = out_put(&at, num, 0);
+        for (int k = 0; rc == 0 && k < face->nvert; k++) {
+            snprintf(num, sizeof num, " %.6f %.6f %.6f", face->vert[k][0],
+                     face->vert[k][1], face->vert[k][2]);
+            rc = out_put(&at, num, 0);
+        }
+    }
+    if (rc != 0) {
+        fail(rc, "ball: %s", tb_strerror(rc));
+        return NULL;
+    }
+    return out;
 }

@@ -96,6 +96,12 @@ const char *web_move_squares(void *pos);
  * TB_E_OVER no legal move, TB_E_NOMEM). */
 const char *web_bot_move(void *pos, int level, uint32_t seed);
 
+/* web_ball: the Chessball field as a solid for drawing (client/ball.h):
+ * one line per field in the core's field order, "NAME PENTAGON NVERT"
+ * then NVERT corners "X Y Z" (counter-clockwise seen from outside; z to
+ * the north pole a, x to longitude 0; edge 2/3), all space-separated. */
+const char *web_ball(void);
+
 /* web_log_verify: verify a signed match log held in buf[0..len) exactly
  * as `tabula replay` does (proto_log_verify). Returns the error code (0
  * for a whole, verified log); web_last_why then holds the report line:
