@@ -18,5 +18,5 @@ fi
 # compares it with this build) and the page's packages and Chromium
 # (ctest's web_golden runs the module in the browser).
 scripts/build-wasm.sh
-scripts/web-deps.sh
+scripts/deps.sh chromium
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j 2

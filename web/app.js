@@ -40,7 +40,11 @@ const board = new Board($('board'), {
 async function showBall(on) {
   $('ball').hidden = !on;
   $('hover').textContent = '';
-  if (!on || ball) return;
+  if (!on || ball) {
+    window.tabulaPage.boardReady = true;
+    return;
+  }
+  window.tabulaPage.boardReady = false;
   try {
     const { Ball3D } = await import('./ball3d.js');
     ball = new Ball3D($('ball'), tabula.ball(), {
@@ -52,6 +56,7 @@ async function showBall(on) {
     $('ball').hidden = true;
     $('hover').textContent = `the ball cannot be drawn here (${e.message}): the map below has every field`;
   }
+  window.tabulaPage.boardReady = true;
 }
 
 function show(section) {

@@ -1,8 +1,8 @@
 // browser.mjs: runs Tabula's WebAssembly core inside a real headless
 // Chromium (Debian's chromium, driven by puppeteer-core) for the tests and
 // benchmarks of issue 14. It serves web/, the built module and the golden
-// files from a server of its own on a free loopback port, opens
-// tests/web/check.html, and then:
+// files from a server of its own on a free loopback port (the page as
+// build-wasm/site holds it), opens tests/web/check.html, and then:
 //   node tests/web/browser.mjs golden [DIR]
 //       replays every vector of DIR/GAME.txt (default tests/golden) in the
 //       page: each move played by the module, each state hash compared
@@ -10,13 +10,14 @@
 //   node tests/web/browser.mjs play GAME PLIES [SCREENSHOT.png]
 //       a game on web/index.html against the bot, moves clicked on the
 //       board; prints the game as a plain record, then page-final-hash.
+//       With TABULA_BINARY set, the page comes from `tabula lobby --http`.
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
 //       "wasm-chromium-GAME depth D nodes N seconds S nps R".
-// The module is read from $WASM_DIR/out/tabula_web.wasm (default
-// build-wasm); scripts/build-wasm.sh builds it, scripts/web-deps.sh
-// installs the npm packages.
+// The site is $WASM_DIR/site (default build-wasm), made by
+// scripts/build-wasm.sh.
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -31,9 +32,9 @@ const puppeteer = await import(join(root,
     exit(2);
   });
 try {
-  await readFile(join(resolve(root, env.WASM_DIR ?? 'build-wasm'), 'out/tabula_web.wasm'));
+  await readFile(join(resolve(root, env.WASM_DIR ?? 'build-wasm'), 'site/wasm/tabula_web.wasm'));
 } catch {
-  console.error('browser.mjs: no build-wasm/out/tabula_web.wasm: run scripts/build-wasm.sh');
+  console.error('browser.mjs: no build-wasm/site/wasm/tabula_web.wasm: run scripts/build-wasm.sh');
   exit(2);
 }
 const wasmDir = resolve(root, env.WASM_DIR ?? 'build-wasm');
@@ -43,13 +44,12 @@ const types = {
   '.txt': 'text/plain; charset=utf-8', '.json': 'application/json',
   '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
-// URL prefix -> folder; nothing outside these is served.
+// URL prefix -> folder; nothing outside these is served. The page is the
+// site scripts/build-wasm.sh assembles, as `tabula lobby --http` serves it.
 const mounts = [
-  ['/wasm/', join(wasmDir, 'out')],
   ['/golden/', join(root, 'tests/golden')],
   ['/check/', join(root, 'tests/web')],
-  ['/node_modules/', join(root, 'web/node_modules')],
-  ['/', join(root, 'web')],
+  ['/', join(wasmDir, 'site')],
 ];
 
 function serve() {
@@ -75,8 +75,30 @@ function serve() {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
+// `tabula lobby --http` serving the site, as a user starts it: resolves
+// to {base, close} once it printed its http: line.
+function lobbyServer(binary) {
+  return new Promise((ok, fail) => {
+    const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
+      '127.0.0.1:0', '--web', join(wasmDir, 'site')],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^http: (http:\/\/\S+)\/$/m);
+      if (m) ok({ base: m[1], close: () => p.kill('SIGTERM') });
+    });
+    p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
+  });
+}
+
+// Opens path on a server of this script's own, or, for the page itself
+// when TABULA_BINARY names the tabula program, on `tabula lobby --http`.
 async function withPage(fn, path = '/check/check.html') {
-  const server = await serve();
+  const lobby = env.TABULA_BINARY && !path.startsWith('/check/')
+    ? await lobbyServer(env.TABULA_BINARY) : null;
+  const server = lobby ? null : await serve();
+  const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
   const browser = await puppeteer.launch({
     executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -90,7 +112,7 @@ async function withPage(fn, path = '/check/check.html') {
       height: Number(env.WEB_HEIGHT ?? 760) });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`http://127.0.0.1:${server.address().port}${path}`);
+    await page.goto(`${base}${path}`);
     const games = path.startsWith('/check/')
       ? await page.evaluate(() => window.tabulaReady)
         .catch((e) => { throw new Error(`module did not load: ${e} ${errors}`); })
@@ -101,7 +123,8 @@ async function withPage(fn, path = '/check/check.html') {
     return result;
   } finally {
     await browser.close();
-    server.close();
+    if (server) server.close();
+    if (lobby) lobby.close();
   }
 }
 
@@ -200,6 +223,8 @@ async function perft(game, depth, rounds) {
 async function playPage(game, plies, shot) {
   await withPage(async (page) => {
     await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
+    // Chessball's ball loads three.js first; the board is redrawn then.
+    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 20000 });
     for (;;) {
       const st = await page.evaluate(() => {
         const gm = window.tabulaPage.game;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A game of every game on the page (web/index.html) in headless Chromium
+# A game of every game on the page (web/index.html, served by `tabula
+# lobby --http` from build-wasm/site) in headless Chromium
 # against the bot, the page's moves entered by clicking squares on its
 # board (tests/web/browser.mjs play), then the same moves replayed by the
 # native `tabula replay` as a plain game record: its final-hash must equal
@@ -14,7 +15,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
 for game in laska chessball football volleyball volleyball10; do
-  node --no-warnings tests/web/browser.mjs play "$game" "$plies" \
+  TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+    play "$game" "$plies" \
     "$native/web-$game.png" >"$out/$game.txt"
   page=$(sed -n 's/^page-final-hash: //p' "$out/$game.txt")
   grep -v '^page-final-hash: ' "$out/$game.txt" >"$out/$game.pgn"
