@@ -3,7 +3,8 @@
  * `listening: HOST:PORT` once bound (the real port when asked for port 0)
  * so scripts and tests can read where to connect, runs until SIGINT or
  * SIGTERM, then closes every connection and prints its counters on
- * standard error.
+ * standard error. With --http it also serves the browser page (the site
+ * scripts/build-wasm.sh assembles) and prints `http: http://HOST:PORT/`.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -14,9 +15,13 @@
 #include "tb_error.h"
 
 #define LOBBY_DEFAULT_LISTEN "127.0.0.1:7470"
+#ifndef TABULA_SITE_DIR
+#define TABULA_SITE_DIR "build-wasm/site"
+#endif
 
 static const char lobby_help[] =
-    "usage: tabula lobby [--listen HOST:PORT] [--max-rooms N] [--max-conns N]\n"
+    "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
+    "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N]\n"
     "\n"
@@ -28,6 +33,10 @@ static const char lobby_help[] =
     "  --listen HOST:PORT  address to bind (default " LOBBY_DEFAULT_LISTEN
     ");\n"
     "                      HOST is an IPv4 literal, localhost or [IPv6]\n"
+    "  --http HOST:PORT    also serve the browser page there and print\n"
+    "                      'http: http://HOST:PORT/' once bound\n"
+    "  --web DIR           the page's folder (default the one\n"
+    "                      scripts/build-wasm.sh builds: " TABULA_SITE_DIR ")\n"
     "  --max-rooms N       rooms at once (default 1000)\n"
     "  --max-conns N       connections at once (default 4096)\n"
     "  --max-rooms-per-address N\n"
@@ -38,6 +47,7 @@ static const char lobby_help[] =
 
 typedef struct Lobby_Run {
     Lobby *lb;
+    Lobby_Http *http;
     uv_signal_t sig[2];
     int stopping;
 } Lobby_Run;
@@ -85,13 +95,58 @@ static void on_signal(uv_signal_t *h, int signum)
             (unsigned long long)st.dropped_flood,
             (unsigned long long)st.unjoined_dropped);
     lobby_close(run->lb, NULL, NULL);
+    lobby_http_close(run->http);
+    run->http = NULL;
     for (int i = 0; i < 2; i++)
         uv_close((uv_handle_t *)&run->sig[i], NULL);
+}
+
+int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
+                   const char *web, Lobby_Http **out)
+{
+    char host[64];
+    int port, rc;
+    if (addr->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)addr;
+        uv_ip6_name(a, host, sizeof host);
+        port = ntohs(a->sin6_port);
+    } else {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)addr;
+        uv_ip4_name(a, host, sizeof host);
+        port = ntohs(a->sin_port);
+    }
+    char index[1100];
+    FILE *f;
+    snprintf(index, sizeof index, "%s/index.html", web);
+    f = fopen(index, "r");
+    if (f == NULL) {
+        fprintf(stderr,
+                "tabula: no web page in %s (no index.html there): build it "
+                "with scripts/build-wasm.sh, or name its folder with --web "
+                "DIR\n",
+                cli_token(web));
+        return TB_E_IO;
+    }
+    fclose(f);
+    rc = lobby_http_new(loop, host, port, web, out);
+    if (rc != 0) {
+        fprintf(stderr,
+                "tabula: cannot serve the web page on %s port %d: %s (is "
+                "the port in use, or the address not this machine's?)\n",
+                host, port, rc == TB_E_IO ? "cannot bind" : tb_strerror(rc));
+        return rc;
+    }
+    if (addr->ss_family == AF_INET6)
+        printf("http: http://[%s]:%d/\n", host, lobby_http_port(*out));
+    else
+        printf("http: http://%s:%d/\n", host, lobby_http_port(*out));
+    return 0;
 }
 
 int cli_lobby(int argc, char **argv)
 {
     const char *listen = LOBBY_DEFAULT_LISTEN;
+    const char *http = NULL, *web = TABULA_SITE_DIR;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -115,17 +170,29 @@ int cli_lobby(int argc, char **argv)
             {"--max-rooms-per-address", &lim.source_rooms},
             {"--max-conns-per-address", &lim.source_conns},
         };
+        const struct {
+            const char *flag;
+            const char **value;
+        } texts[] = {
+            {"--listen", &listen},
+            {"--http", &http},
+            {"--web", &web},
+        };
         uint32_t *field = NULL;
+        const char **text = NULL;
         for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
             if (strcmp(argv[i], counts[k].flag) == 0)
                 field = counts[k].field;
-        if (strcmp(argv[i], "--listen") == 0 || field != NULL) {
+        for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
+            if (strcmp(argv[i], texts[k].flag) == 0)
+                text = texts[k].value;
+        if (text != NULL || field != NULL) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "tabula lobby: %s needs a value\n", argv[i]);
                 return CLI_EXIT_USAGE;
             }
             if (field == NULL) {
-                listen = argv[++i];
+                *text = argv[++i];
             } else if (parse_count(argv[i + 1], field) != 0) {
                 fprintf(stderr,
                         "tabula lobby: bad count '%s' for %s "
@@ -149,6 +216,14 @@ int cli_lobby(int argc, char **argv)
                 cli_token(listen));
         return CLI_EXIT_USAGE;
     }
+    struct sockaddr_storage http_addr;
+    if (http != NULL && net_addr_parse(http, &http_addr) != 0) {
+        fprintf(stderr,
+                "tabula lobby: bad address '%s' for --http; expected "
+                "HOST:PORT, e.g. 127.0.0.1:8080\n",
+                cli_token(http));
+        return CLI_EXIT_USAGE;
+    }
     /* A peer that vanishes mid-write must give EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);
     if (uv_loop_init(&loop) != 0) {
@@ -166,6 +241,15 @@ int cli_lobby(int argc, char **argv)
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);
     printf("listening: %s\n", where);
+    if (http != NULL) {
+        rc = cli_lobby_http(&loop, &http_addr, web, &run.http);
+        if (rc != 0) {
+            lobby_close(run.lb, NULL, NULL);
+            uv_run(&loop, UV_RUN_DEFAULT);
+            uv_loop_close(&loop);
+            return CLI_EXIT_FAIL;
+        }
+    }
     fflush(stdout);
     for (int i = 0; i < 2; i++) {
         uv_signal_init(&loop, &run.sig[i]);

@@ -9,7 +9,22 @@
  * (multiply-shift hashing of the blocking fields) and the zobrist keys.
  */
 #include <string.h>
+#if defined(__wasi__)
+/* wasm32-wasi has no <threads.h>: the page runs the core on one thread
+ * per instance (a Web Worker is another instance), so a plain flag does
+ * call_once's work there. */
+typedef int once_flag;
+#define ONCE_FLAG_INIT 0
+static void call_once(once_flag *flag, void (*fn)(void))
+{
+    if (!*flag) {
+        fn();
+        *flag = 1;
+    }
+}
+#else
 #include <threads.h>
+#endif
 
 #include "chessball_internal.h"
 

@@ -7,8 +7,9 @@
 # same BLAKE2b digest of seeded random games of every compiled-in game.
 #
 #   tests/crossbuild.sh --quick   gcc and clang at -O0/-O3 on the host
-#                                 (x86-64), plus gcc -O2 -funsigned-char
-#                                 (what CI runs)
+#                                 (x86-64), gcc -O2 -funsigned-char,
+#                                 and clang for wasm32-wasi at -O0/-O2 run
+#                                 under Node's WASI (what CI runs)
 #   tests/crossbuild.sh           also 32-bit x86 (gcc and clang -m32) and
 #                                 big-endian s390x (cross gcc, under
 #                                 qemu-user), -O0 and -O3 each
@@ -29,13 +30,20 @@ esac
 games=${CROSSBUILD_GAMES:-100}
 seed=1
 
-pkgs=(gcc clang)
+pkgs=(gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 nodejs)
 if [ $quick -eq 0 ]; then
   gccv=$(gcc -dumpversion 2>/dev/null || echo 12)
   pkgs+=(libc6-dev-i386 "lib32gcc-${gccv%%.*}-dev" gcc-s390x-linux-gnu
          libc6-dev-s390x-cross qemu-user)
 fi
 scripts/deps.sh "${pkgs[@]}"
+
+# WebAssembly: the same core as the browser page runs (issue 14), with
+# Debian's wasi-libc; a 4 MiB stack, and 64 MiB of memory from the start
+# because Node's WASI host misbehaves once a module grows its memory
+# (tests/wasm/wasi_run.mjs says more).
+wasm="--target=wasm32-wasi -Wl,-z,stack-size=4194304 -Wl,--initial-memory=67108864"
+wasm_run="node --no-warnings tests/wasm/wasi_run.mjs"
 
 # name | compiler | flags | runner (empty: run natively)
 builds=(
@@ -44,6 +52,8 @@ builds=(
   "clang-O0-x86_64|clang|-O0|"
   "clang-O3-x86_64|clang|-O3|"
   "gcc-O2-unsigned-char|gcc|-O2 -funsigned-char|"
+  "clang-O0-wasm32|clang|$wasm -O0|$wasm_run"
+  "clang-O2-wasm32|clang|$wasm -O2|$wasm_run"
 )
 if [ $quick -eq 0 ]; then
   builds+=(

@@ -1,0 +1,14 @@
+# CMake toolchain for Tabula's WebAssembly build (issue 14): clang's
+# wasm32-wasi target with Debian's wasi-libc (headers in
+# /usr/include/wasm32-wasi, libraries in /usr/lib/wasm32-wasi, found by
+# Debian's clang on its own), lld as the linker, llvm's archiver.
+# libsodium and msgpack-c for this target are built from Debian's source
+# packages by scripts/wasm-deps.sh into TABULA_WASM_SYSROOT.
+set(CMAKE_SYSTEM_NAME Generic)
+set(CMAKE_SYSTEM_PROCESSOR wasm32)
+set(CMAKE_C_COMPILER clang)
+set(CMAKE_C_COMPILER_TARGET wasm32-wasi)
+set(CMAKE_AR llvm-ar-14)
+set(CMAKE_RANLIB llvm-ranlib-14)
+
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds Tabula's WebAssembly part and the browser page (issue 14) into
+# build-wasm/ (or $WASM_DIR): libsodium and msgpack-c for wasm32-wasi from
+# Debian's source packages (scripts/wasm-deps.sh, once), then core/,
+# proto/, the page's module and the wasm check programs with
+# cmake/wasm32-wasi.cmake, then the page itself in build-wasm/site: web/'s
+# files, the module, and the few files of the npm packages it loads
+# (scripts/web-deps.sh installs them). `tabula lobby --http` serves that
+# folder. Extra arguments go to cmake's configure step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${WASM_DIR:-build-wasm}
+scripts/wasm-deps.sh "$dir/deps"
+cmake -S . -B "$dir/out" -DCMAKE_TOOLCHAIN_FILE="$(pwd)/cmake/wasm32-wasi.cmake" \
+  -DCMAKE_BUILD_TYPE=Release -DTABULA_WASM_SYSROOT="$(cd "$dir/deps/sysroot" && pwd)" \
+  "$@" >/dev/null
+cmake --build "$dir/out" -j "$(nproc)" >/dev/null
+
+scripts/web-deps.sh
+site="$dir/site"
+rm -rf "$site.new"
+mkdir -p "$site.new/wasm" "$site.new/node_modules/@bjorn3/browser_wasi_shim" \
+  "$site.new/node_modules/three/build" \
+  "$site.new/node_modules/three/examples/jsm/controls"
+cp web/*.html web/*.js web/*.css "$site.new/"
+cp "$dir/out/tabula_web.wasm" "$site.new/wasm/"
+cp -r web/node_modules/@bjorn3/browser_wasi_shim/dist \
+  "$site.new/node_modules/@bjorn3/browser_wasi_shim/"
+cp web/node_modules/three/build/three.module.js \
+  web/node_modules/three/build/three.core.js "$site.new/node_modules/three/build/"
+cp web/node_modules/three/examples/jsm/controls/OrbitControls.js \
+  "$site.new/node_modules/three/examples/jsm/controls/"
+cp web/node_modules/three/LICENSE "$site.new/node_modules/three/"
+cp web/node_modules/@bjorn3/browser_wasi_shim/LICENSE-* \
+  "$site.new/node_modules/@bjorn3/browser_wasi_shim/" 2>/dev/null || true
+rm -rf "$site"
+mv "$site.new" "$site"

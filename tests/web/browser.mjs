@@ -1,0 +1,296 @@
+// browser.mjs: runs Tabula's WebAssembly core inside a real headless
+// Chromium (Debian's chromium, driven by puppeteer-core) for the tests and
+// benchmarks of issue 14. It serves web/, the built module and the golden
+// files from a server of its own on a free loopback port (the page as
+// build-wasm/site holds it), opens tests/web/check.html, and then:
+//   node tests/web/browser.mjs golden [DIR]
+//       replays every vector of DIR/GAME.txt (default tests/golden) in the
+//       page: each move played by the module, each state hash compared
+//       with the file's. Prints one line per file; exit 1 on a mismatch.
+//   node tests/web/browser.mjs play GAME PLIES [SCREENSHOT.png]
+//       a game on web/index.html against the bot, moves clicked on the
+//       board; prints the game as a plain record, then page-final-hash.
+//       With TABULA_BINARY set, the page comes from `tabula lobby --http`.
+//   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
+//       perft from the start in the page at every depth 1..DEPTH, as
+//       `tabula perft GAME DEPTH` counts its total: one line per round,
+//       "wasm-chromium-GAME depth D nodes N seconds S nps R".
+// The site is $WASM_DIR/site (default build-wasm), made by
+// scripts/build-wasm.sh.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFile, readdir } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { argv, env, exit } from 'node:process';
+
+const root = resolve(new URL('../..', import.meta.url).pathname);
+const puppeteer = await import(join(root,
+  'web/node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js'))
+  .then((m) => m.default)
+  .catch(() => {
+    console.error('browser.mjs: puppeteer-core is not installed: run scripts/web-deps.sh');
+    exit(2);
+  });
+try {
+  await readFile(join(resolve(root, env.WASM_DIR ?? 'build-wasm'), 'site/wasm/tabula_web.wasm'));
+} catch {
+  console.error('browser.mjs: no build-wasm/site/wasm/tabula_web.wasm: run scripts/build-wasm.sh');
+  exit(2);
+}
+const wasmDir = resolve(root, env.WASM_DIR ?? 'build-wasm');
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript',
+  '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8', '.json': 'application/json',
+  '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png',
+};
+// URL prefix -> folder; nothing outside these is served. The page is the
+// site scripts/build-wasm.sh assembles, as `tabula lobby --http` serves it.
+const mounts = [
+  ['/golden/', join(root, 'tests/golden')],
+  ['/check/', join(root, 'tests/web')],
+  ['/', join(wasmDir, 'site')],
+];
+
+function serve() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    for (const [prefix, dir] of mounts) {
+      if (!path.startsWith(prefix)) continue;
+      const file = normalize(join(dir, path.slice(prefix.length)));
+      if (!file.startsWith(dir)) break;
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { 'content-type':
+          types[extname(file)] ?? 'application/octet-stream' });
+        res.end(body);
+        return;
+      } catch {
+        break;
+      }
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+// `tabula lobby --http` serving the site, as a user starts it: resolves
+// to {base, close} once it printed its http: line.
+function lobbyServer(binary) {
+  return new Promise((ok, fail) => {
+    const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
+      '127.0.0.1:0', '--web', join(wasmDir, 'site')],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^http: (http:\/\/\S+)\/$/m);
+      if (m) ok({ base: m[1], close: () => p.kill('SIGTERM') });
+    });
+    p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
+  });
+}
+
+// Opens path on a server of this script's own, or, for the page itself
+// when TABULA_BINARY names the tabula program, on `tabula lobby --http`.
+async function withPage(fn, path = '/check/check.html') {
+  const lobby = env.TABULA_BINARY && !path.startsWith('/check/')
+    ? await lobbyServer(env.TABULA_BINARY) : null;
+  const server = lobby ? null : await serve();
+  const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
+  const browser = await puppeteer.launch({
+    executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
+      '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
+      height: Number(env.WEB_HEIGHT ?? 760) });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${base}${path}`);
+    const games = path.startsWith('/check/')
+      ? await page.evaluate(() => window.tabulaReady)
+        .catch((e) => { throw new Error(`module did not load: ${e} ${errors}`); })
+      : await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 })
+        .then(() => null);
+    const result = await fn(page, games);
+    if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
+    return result;
+  } finally {
+    await browser.close();
+    if (server) server.close();
+    if (lobby) lobby.close();
+  }
+}
+
+// Golden files parsed here (test data, not rules); hashes come from the
+// module in the page.
+async function golden(dir) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.txt')).sort();
+  let failed = 0, checked = 0;
+  await withPage(async (page, games) => {
+    for (const f of files) {
+      const text = await readFile(join(dir, f), 'utf8');
+      const lines = text.split('\n').map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#'));
+      if (!lines.length || !lines[0].startsWith('game ')) continue;
+      const game = lines[0].slice(5);
+      if (!games.includes(game)) {
+        console.log(`${f}: game ${game} not compiled in`);
+        failed++;
+        continue;
+      }
+      const r = await page.evaluate((g, ls) => {
+        const t = window.tabula;
+        let vectors = 0, plies = 0, pos = null, options = '', position = '';
+        const bad = [];
+        for (const l of ls.slice(1)) {
+          const sp = l.indexOf(' ');
+          const key = l.slice(0, sp), rest = l.slice(sp + 1);
+          if (key === 'vector') {
+            if (pos) pos.free();
+            pos = null; options = ''; position = ''; vectors++;
+          } else if (key === 'options') options = rest;
+          else if (key === 'position') position = rest;
+          else if (key === 'start') {
+            pos = t.position(g, options, position);
+            if (pos.stateHash() !== rest) bad.push(`vector ${vectors} start`);
+          } else if (key === 'move') {
+            const at = rest.lastIndexOf(' ');
+            try {
+              pos.play(rest.slice(0, at));
+              plies++;
+              if (pos.stateHash() !== rest.slice(at + 1))
+                bad.push(`vector ${vectors} ${rest.slice(0, at)}: hash`);
+            } catch (e) {
+              bad.push(`vector ${vectors} ${rest.slice(0, at)}: ${e.message}`);
+            }
+          } else if (key === 'result') {
+            const s = pos.status();
+            if (`${s.outcome} ${s.reason}` !== rest)
+              bad.push(`vector ${vectors} result ${s.outcome} ${s.reason}`);
+          }
+        }
+        if (pos) pos.free();
+        return { vectors, plies, bad };
+      }, game, lines);
+      checked++;
+      if (r.bad.length) {
+        failed++;
+        console.log(`${f}: ${game}: FAILED: ${r.bad.slice(0, 5).join('; ')}`);
+      } else {
+        console.log(`${f}: ${game}, ${r.vectors} vectors, ${r.plies} plies ok in Chromium`);
+      }
+    }
+  });
+  if (checked === 0) {
+    console.log('browser golden: no golden file read');
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
+
+async function perft(game, depth, rounds) {
+  await withPage(async (page) => {
+    for (let i = 0; i < rounds; i++) {
+      const r = await page.evaluate((g, d) => {
+        const pos = window.tabula.position(g);
+        const t0 = performance.now();
+        let n = 0n;
+        for (let k = 1; k <= d; k++) n += pos.perft(k);
+        const t1 = performance.now();
+        pos.free();
+        return { nodes: n.toString(), ms: t1 - t0 };
+      }, game, depth);
+      const s = r.ms / 1000;
+      console.log(`wasm-chromium-${game} depth ${depth} nodes ${r.nodes} ` +
+        `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)}`);
+    }
+  });
+  return 0;
+}
+
+// A game on the page itself (web/index.html): you against the bot at
+// level 1, your moves entered by clicking their squares on the board one
+// after another (typed into the move box every third turn), the bot's from its Web
+// Worker, until the game ends or PLIES plies. Prints the moves as a plain
+// game record (for `tabula replay`) and then "page-final-hash: HEX".
+async function playPage(game, plies, shot) {
+  await withPage(async (page) => {
+    await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
+    // Chessball's ball loads three.js first; the board is redrawn then.
+    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 20000 });
+    for (;;) {
+      const st = await page.evaluate(() => {
+        const gm = window.tabulaPage.game;
+        return { n: gm.moves.length, outcome: gm.pos.status().outcome,
+          side: gm.pos.status().side };
+      });
+      if (st.outcome !== '*' || st.n >= plies) break;
+      if (st.side === 0) {
+        // Every third turn typed into the move box; the others clicked
+        // (the first legal move that has squares: Football chess's 'pass'
+        // has none and can only be typed).
+        const typed = st.n % 6 === 4;
+        const mv = await page.evaluate((t) => {
+          const ms = window.tabulaPage.game.pos.moveSquares();
+          return t ? ms[0] : ms.find((m) => m.squares.length) ?? ms[0];
+        }, typed);
+        const before = st.n;
+        if (typed || mv.squares.length === 0) {
+          await page.type('#move-input', mv.text);
+          await page.keyboard.press('Enter');
+        }
+        // Click until the page played it (a square may be shared).
+        for (const sq of typed ? [] : mv.squares) {
+          await page.click(`#board [data-name="${sq}"]`);
+          const n = await page.evaluate(() => window.tabulaPage.game.moves.length);
+          if (n > before) break;
+        }
+        const after = await page.evaluate(() => window.tabulaPage.game.moves);
+        if (after.length === before && !typed) {
+          // Several moves share the squares: the page offers a choice.
+          await page.evaluate((t) => [...document.querySelectorAll('#choices button')]
+            .find((b) => b.textContent === t).click(), mv.text);
+        }
+        const played = await page.evaluate((n) =>
+          window.tabulaPage.game.moves[n]?.text, before);
+        if (played !== mv.text) throw new Error(`clicked ${mv.text}, played ${played}`);
+      } else {
+        await page.waitForFunction((n) => window.tabulaPage.game.moves.length > n,
+          { timeout: 60000 }, st.n);
+      }
+    }
+    const r = await page.evaluate(() => {
+      const gm = window.tabulaPage.game;
+      return { moves: gm.moves.map((m) => m.text), hash: gm.pos.stateHash(),
+        final: document.getElementById('final').textContent };
+    });
+    if (shot) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shot });
+    }
+    console.log(`[Game "${game}"]\n`);
+    console.log(r.moves.map((m, i) => `${i + 1}. ${m}`).join('\n'));
+    console.log('*');
+    console.log(`page-final-hash: ${r.hash}`);
+    if (r.final && r.final !== `final-hash: ${r.hash}`)
+      throw new Error(`the page shows '${r.final}'`);
+  }, '/index.html');
+  return 0;
+}
+
+const [cmd, ...rest] = argv.slice(2);
+let status = 2;
+if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
+else if (cmd === 'perft' && rest.length >= 2)
+  status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
+else if (cmd === 'play' && rest.length >= 2)
+  status = await playPage(rest[0], Number(rest[1]), rest[2]);
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS]');
+exit(status);

@@ -1,0 +1,346 @@
+// app.js: Tabula's page: the start screen (a game against the bot or a
+// friend on this device, a match log to replay), the game screen and the
+// replay viewer. It draws, takes clicks and keys, and keeps the list of
+// moves played; every rule, notation, result and state hash comes from
+// the WebAssembly module (tabula.js).
+import { loadTabula } from './tabula.js';
+import { Board } from './board.js';
+
+const $ = (id) => document.getElementById(id);
+const SIDES = ['White', 'Black'];
+
+let tabula = null;
+let game = null; // the game on screen; see newGame / openReplay
+let botWorker = null;
+let botRequest = 0;
+let ball = null; // the Chessball ball (ball3d.js), made on first use
+
+function say(text) { $('message').textContent = text; }
+
+const board = new Board($('board'), {
+  onMove: (text) => humanMove(text),
+  say,
+  onChoices: (texts) => {
+    const box = $('choices');
+    box.replaceChildren(...texts.map((t) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = t;
+      b.addEventListener('click', () => humanMove(t));
+      return b;
+    }));
+  },
+  onDraw: (v, marks) => {
+    if (ball && game?.name === 'chessball') ball.show(v, marks);
+  },
+});
+
+// Chessball is shown on the ball as well as on the flat map of its
+// fields (the map stays: it is the fallback where WebGL is missing).
+async function showBall(on) {
+  $('ball').hidden = !on;
+  $('hover').textContent = '';
+  if (!on || ball) {
+    window.tabulaPage.boardReady = true;
+    return;
+  }
+  window.tabulaPage.boardReady = false;
+  try {
+    const { Ball3D } = await import('./ball3d.js');
+    ball = new Ball3D($('ball'), tabula.ball(), {
+      onSelect: (name) => board.select(name),
+      onHover: (text) => { $('hover').textContent = text; },
+    });
+    board.draw();
+  } catch (e) {
+    $('ball').hidden = true;
+    $('hover').textContent = `the ball cannot be drawn here (${e.message}): the map below has every field`;
+  }
+  window.tabulaPage.boardReady = true;
+}
+
+function show(section) {
+  for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
+}
+
+function home() {
+  stopBot();
+  if (game?.pos) game.pos.free();
+  game = null;
+  location.hash = '';
+  show('start');
+}
+
+function stopBot() {
+  botRequest++;
+  if (botWorker) { botWorker.terminate(); botWorker = null; }
+}
+
+// ---- a game on this device ---------------------------------------------
+
+function newGame(name, opponent, side) {
+  stopBot();
+  const info = tabula.games().find((g) => g.name === name);
+  const bot = opponent.startsWith('bot:') ? Number(opponent.slice(4)) : 0;
+  game = {
+    mode: 'play', name, options: '', info, moves: [], squares: [],
+    pos: tabula.position(name),
+    // players[side]: 'human' or a bot level
+    players: bot ? (side === 0 ? ['human', bot] : [bot, 'human'])
+      : ['human', 'human'],
+    seed: (Math.random() * 2 ** 32) >>> 0,
+    resigned: -1,
+  };
+  board.flipped = bot > 0 && side === 1;
+  $('game-title').textContent = info.title;
+  $('players').textContent = game.players.map((p, i) =>
+    `${SIDES[i]}: ${p === 'human' ? 'you' : `bot level ${p}`}`).join(' · ');
+  $('controls').hidden = false;
+  $('replay-controls').hidden = true;
+  $('move-form').hidden = false;
+  $('final').textContent = '';
+  say(`enter moves like ${info.hint}, or click the squares`);
+  show('game');
+  refresh();
+  showBall(name === 'chessball');
+}
+
+function over() {
+  return game.resigned >= 0 || game.pos.status().outcome !== '*';
+}
+
+function humanToMove() {
+  return !over() && game.players[game.pos.status().side] === 'human';
+}
+
+function refresh() {
+  const st = game.pos.status();
+  const mine = game.mode === 'play' && humanToMove();
+  const moves = mine ? game.pos.moveSquares() : [];
+  board.enabled = mine;
+  board.show(game.pos.view(), moves, game.squares[game.squares.length - 1] ?? []);
+  $('legal-moves').replaceChildren(...moves.map((m) => {
+    const o = document.createElement('option');
+    o.value = m.text;
+    return o;
+  }));
+  $('move-input').disabled = !mine;
+  $('view-status').textContent = game.pos.view().status;
+  drawMoveList();
+  if (game.mode === 'play' && game.resigned >= 0) {
+    $('status').textContent =
+      `${game.resigned ? '1-0' : '0-1'}: ${SIDES[game.resigned]} resigned`;
+  } else if (st.outcome !== '*') {
+    $('status').textContent = `${st.outcome} (${st.reason})`;
+  } else {
+    $('status').textContent = `${SIDES[st.side]} to move, ply ${st.ply + 1}`;
+  }
+  if (game.mode === 'play' && over()) {
+    $('final').textContent = `final-hash: ${game.pos.stateHash()}`;
+    board.enabled = false;
+  }
+  if (game.mode === 'play' && !over() && !mine) botTurn();
+}
+
+function drawMoveList() {
+  const list = $('move-list');
+  list.replaceChildren(...game.moves.map((m, i) => {
+    const li = document.createElement('li');
+    li.textContent = `${SIDES[m.side][0]} ${m.text}`;
+    if (game.mode === 'replay' && i === game.at - 1) li.className = 'current';
+    if (game.mode === 'replay') li.addEventListener('click', () => replayTo(i + 1));
+    return li;
+  }));
+  list.lastElementChild?.scrollIntoView({ block: 'nearest' });
+}
+
+// The squares of the move just played, to mark on the board.
+function squaresOf(text) {
+  const mv = game.pos.moveSquares().find((m) => m.text === text);
+  return mv ? mv.squares : [];
+}
+
+function play(text) {
+  const side = game.pos.status().side;
+  const squares = squaresOf(text);
+  game.pos.play(text); // throws on an illegal move; nothing changed then
+  game.moves.push({ side, text });
+  game.squares.push(squares);
+}
+
+function humanMove(text) {
+  if (!humanToMove()) { say('it is not your move'); return; }
+  try {
+    play(text);
+    say(`played ${text}`);
+  } catch (e) {
+    say(`${text}: ${e.message}`);
+    return;
+  }
+  refresh();
+}
+
+function botTurn() {
+  const side = game.pos.status().side;
+  const level = game.players[side];
+  const id = ++botRequest;
+  botWorker ??= new Worker(new URL('./bot-worker.js', import.meta.url),
+    { type: 'module' });
+  botWorker.onmessage = (e) => {
+    if (e.data.id !== botRequest || !game || game.mode !== 'play') return;
+    if (e.data.error) { say(`the bot failed: ${e.data.error}`); return; }
+    play(e.data.move);
+    say(`the bot played ${e.data.move}`);
+    refresh();
+  };
+  say('the bot is thinking…');
+  botWorker.postMessage({ id, game: game.name, options: game.options,
+    moves: game.moves.map((m) => m.text), level,
+    seed: (game.seed + game.moves.length) >>> 0 });
+}
+
+// Take back the last ply; against the bot, on to where you are to move
+// again (a side may act several times running in Chess volleyball).
+function takeBack() {
+  if (game.mode !== 'play' || game.moves.length === 0) return;
+  stopBot();
+  const keep = game.moves.slice(0, -1);
+  const bot = game.players.some((p) => p !== 'human');
+  while (bot && keep.length && game.players[sideAfter(keep)] !== 'human') keep.pop();
+  replayMoves(keep);
+  game.resigned = -1;
+  $('final').textContent = '';
+  say('taken back');
+  refresh();
+}
+
+function sideAfter(moves) {
+  const p = tabula.position(game.name, game.options);
+  try {
+    for (const m of moves) p.play(m.text);
+    return p.status().side;
+  } finally {
+    p.free();
+  }
+}
+
+function replayMoves(moves) {
+  game.pos.free();
+  game.pos = tabula.position(game.name, game.options);
+  game.moves = [];
+  game.squares = [];
+  for (const m of moves) play(m.text);
+}
+
+// ---- replaying a match log ---------------------------------------------
+
+async function openReplay(file) {
+  $('replay-error').textContent = '';
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const r = tabula.verifyLog(bytes);
+  if (!r.ok && r.status !== 'torn') {
+    $('replay-error').textContent =
+      `${file.name}: FAILED at frame ${r.frame} (ply ${r.ply}): ${r.why}`;
+    return r;
+  }
+  stopBot();
+  const info = tabula.games().find((g) => g.name === r.game.name);
+  game = { mode: 'replay', name: r.game.name, options: r.game.options, info,
+    all: r.game.moves, moves: [], squares: [], at: 0,
+    pos: tabula.position(r.game.name, r.game.options) };
+  $('game-title').textContent = `${info.title}: ${file.name}`;
+  $('players').textContent = r.status === 'ok'
+    ? `verified: ${r.envelopes} signed messages, ${r.plies} plies`
+    : `verified up to a torn end: ${r.envelopes} signed messages, ${r.plies} plies`;
+  $('controls').hidden = true;
+  $('replay-controls').hidden = false;
+  $('move-form').hidden = true;
+  $('final').textContent = `final-hash: ${r.finalHash}`;
+  board.flipped = false;
+  show('game');
+  replayTo(r.game.moves.length);
+  showBall(r.game.name === 'chessball');
+  say('step through the game with the arrows or the ← → keys');
+  return r;
+}
+
+function replayTo(n) {
+  n = Math.max(0, Math.min(n, game.all.length));
+  replayMoves(game.all.slice(0, n).map((text) => ({ text })));
+  game.moves = game.moves.map((m, i) => ({ ...m, text: game.all[i] }));
+  game.at = n;
+  refresh();
+}
+
+// ---- wiring --------------------------------------------------------------
+
+function wire() {
+  const sel = $('game-name');
+  sel.replaceChildren(...tabula.games().map((g) => {
+    const o = document.createElement('option');
+    o.value = g.name;
+    o.textContent = g.title;
+    return o;
+  }));
+  $('new-game').addEventListener('submit', (e) => {
+    e.preventDefault();
+    newGame(sel.value, $('opponent').value, Number($('play-as').value));
+  });
+  $('move-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('move-input').value.trim();
+    if (!text) {
+      say(`legal moves: ${game.pos.moves().slice(0, 12).join(', ')}…`);
+      return;
+    }
+    $('move-input').value = '';
+    humanMove(text);
+  });
+  $('flip').addEventListener('click', () => { board.flipped = !board.flipped; board.draw(); });
+  $('takeback').addEventListener('click', takeBack);
+  $('resign').addEventListener('click', () => {
+    if (game.mode !== 'play' || over()) return;
+    stopBot();
+    game.resigned = game.players[0] === 'human' && game.players[1] !== 'human'
+      ? 0 : game.players[1] === 'human' && game.players[0] !== 'human'
+        ? 1 : game.pos.status().side;
+    refresh();
+  });
+  $('new').addEventListener('click', home);
+  $('home').addEventListener('click', (e) => { e.preventDefault(); home(); });
+  $('first').addEventListener('click', () => replayTo(0));
+  $('prev').addEventListener('click', () => replayTo(game.at - 1));
+  $('next').addEventListener('click', () => replayTo(game.at + 1));
+  $('last').addEventListener('click', () => replayTo(game.all.length));
+  document.addEventListener('keydown', (e) => {
+    if (game?.mode !== 'replay' || e.target.tagName === 'INPUT') return;
+    if (e.key === 'ArrowLeft') replayTo(game.at - 1);
+    if (e.key === 'ArrowRight') replayTo(game.at + 1);
+    if (e.key === 'Home') replayTo(0);
+    if (e.key === 'End') replayTo(game.all.length);
+  });
+  const drop = $('replay-drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    if (e.dataTransfer.files[0]) openReplay(e.dataTransfer.files[0]);
+  });
+  $('replay-file').addEventListener('change', (e) => {
+    if (e.target.files[0]) openReplay(e.target.files[0]);
+  });
+}
+
+// For the browser tests (tests/web/browser.mjs) and the curious.
+window.tabulaPage = { newGame, openReplay, get game() { return game; },
+  get tabula() { return tabula; } };
+
+loadTabula(new URL('./wasm/tabula_web.wasm', import.meta.url)).then((t) => {
+  tabula = t;
+  wire();
+  show('start');
+  window.tabulaPage.ready = true;
+}).catch((e) => {
+  $('loading').textContent = `The rules engine did not load: ${e.message}`;
+});

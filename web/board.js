@@ -1,0 +1,152 @@
+// board.js: draws a core view (Position.view()) as an HTML grid and turns
+// clicks on its cells into legal moves, the way the terminal board does
+// (client/tui.c): squares are selected one after another, the squares
+// that can come next are marked, and a move is played once the selected
+// squares name exactly one legal move. Which squares a move passes
+// through comes from the module (Position.moveSquares()); nothing here
+// knows a rule.
+
+export class Board {
+  // el: the grid element; onMove(text): called with a chosen move's
+  // notation; say(text): a message for the player.
+  // onDraw(view, marks), when given, is called after each drawing (the
+  // Chessball ball draws the same view and marks).
+  constructor(el, { onMove, say, onChoices, onDraw }) {
+    this.el = el;
+    this.onMove = onMove;
+    this.say = say;
+    this.onChoices = onChoices ?? (() => {});
+    this.onDraw = onDraw ?? null;
+    this.flipped = false;
+    this.moves = [];
+    this.clicked = [];
+    this.lastSquares = [];
+    this.enabled = false;
+  }
+
+  // Draw view v; moves: [{text, squares}] the player may choose from
+  // (empty when it is not their turn); last: squares of the last ply.
+  show(v, moves, last = []) {
+    this.view = v;
+    this.moves = moves;
+    this.lastSquares = last;
+    this.clicked = [];
+    this.onChoices([]);
+    this.draw();
+  }
+
+  draw() {
+    const v = this.view;
+    if (!v) return;
+    const rows = [...Array(v.rows).keys()];
+    const cols = [...Array(v.cols).keys()];
+    if (this.flipped) { rows.reverse(); cols.reverse(); }
+    const marks = this.marks();
+    this.el.replaceChildren();
+    this.el.style.gridTemplateColumns = `1.5em repeat(${v.cols}, 1fr)`;
+    for (const r of rows) {
+      const label = document.createElement('div');
+      label.className = 'label';
+      label.textContent = v.rowLabels[r] ?? '';
+      this.el.append(label);
+      for (const c of cols) this.el.append(this.cell(v.cells[r][c], marks));
+    }
+    this.el.append(document.createElement('div'));
+    for (const c of cols) {
+      const label = document.createElement('div');
+      label.className = 'label';
+      label.textContent = v.colLabels[c] ?? '';
+      this.el.append(label);
+    }
+    if (this.onDraw) this.onDraw(v, marks);
+  }
+
+  cell(cell, marks) {
+    const b = document.createElement(cell.name ? 'button' : 'div');
+    b.className = `cell k${cell.kind} o${cell.owner}`;
+    if (cell.name) {
+      b.type = 'button';
+      b.dataset.name = cell.name;
+      b.title = [cell.name, cell.detail].filter((x) => x).join(': ');
+      b.setAttribute('aria-label', b.title || cell.name);
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = cell.name;
+      b.append(name);
+      const m = marks.get(cell.name);
+      if (m) b.classList.add(m);
+      b.addEventListener('click', () => this.select(cell.name));
+    }
+    const glyph = document.createElement('span');
+    glyph.className = 'glyph';
+    glyph.textContent = cell.glyph;
+    b.append(glyph);
+    return b;
+  }
+
+  // name -> 'path' | 'target' | 'last'
+  marks() {
+    const m = new Map();
+    for (const s of this.lastSquares) m.set(s, 'last');
+    for (const s of this.clicked) m.set(s, 'path');
+    if (this.clicked.length) {
+      for (const mv of this.continuing()) {
+        const next = mv.squares[this.clicked.length];
+        if (next && !m.has(next)) m.set(next, 'target');
+      }
+    }
+    return m;
+  }
+
+  continuing() {
+    const k = this.clicked;
+    return this.moves.filter((mv) => mv.squares.length >= k.length &&
+      k.every((s, i) => mv.squares[i] === s));
+  }
+
+  select(name) {
+    if (!this.enabled || this.moves.length === 0) {
+      this.say(this.enabled ? 'no moves here' : 'it is not your move');
+      return;
+    }
+    const k = this.clicked;
+    if (k.length && k[k.length - 1] === name) {
+      this.clicked = [];
+      this.onChoices([]);
+      this.say('selection cleared');
+      this.draw();
+      return;
+    }
+    k.push(name);
+    let cont = this.continuing();
+    if (cont.length === 0 && k.length > 1) {
+      this.clicked = [name];
+      cont = this.continuing();
+    }
+    if (cont.length === 0) {
+      this.clicked = [];
+      this.say(`no legal move from ${name}`);
+      this.draw();
+      return;
+    }
+    const n = this.clicked.length;
+    const exact = cont.filter((mv) => mv.squares.length === n);
+    const longer = cont.some((mv) => mv.squares.length > n);
+    this.onChoices([]);
+    if (exact.length === 1 && !longer) {
+      this.clicked = [];
+      this.draw();
+      this.onMove(exact[0].text);
+      return;
+    }
+    if (exact.length >= 1) {
+      this.onChoices(exact.map((mv) => mv.text));
+      this.say(exact.length === 1
+        ? `choose ${exact[0].text}, or select the next square`
+        : 'several moves fit: choose one');
+    } else {
+      this.say('select the next square (click the last one again to cancel)');
+    }
+    this.draw();
+  }
+}

@@ -1,0 +1,239 @@
+// tabula.js: loads Tabula's WebAssembly module (the C core and protocol,
+// web/wasm/web_api.h) into a page or a Web Worker and wraps its exports
+// for JavaScript: strings in and out as UTF-8 in the module's memory,
+// positions as handles. Nothing here knows a rule, an encoding or a hash:
+// every such answer comes from the module. WASI (the C library's few
+// system calls: writing to the console, random bytes for keys) is served
+// by @bjorn3/browser_wasi_shim (imported by path, since a Web Worker has
+// no import map).
+import { ConsoleStdout, OpenFile, File, WASI } from
+  './node_modules/@bjorn3/browser_wasi_shim/dist/index.js';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export class TabulaError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// loadTabula(url): fetch, compile and start the module; resolves to a
+// Tabula object.
+export async function loadTabula(url = '/wasm/tabula_web.wasm') {
+  const wasi = new WASI([], [], [
+    new OpenFile(new File([])),
+    ConsoleStdout.lineBuffered((line) => console.log(`[tabula] ${line}`)),
+    ConsoleStdout.lineBuffered((line) => console.warn(`[tabula] ${line}`)),
+  ]);
+  const module = await WebAssembly.compileStreaming(fetch(url));
+  const instance = await WebAssembly.instantiate(module, {
+    wasi_snapshot_preview1: wasi.wasiImport,
+  });
+  wasi.initialize(instance);
+  const tabula = new Tabula(instance.exports);
+  const rc = tabula.x.web_init();
+  if (rc !== 0) throw new TabulaError(rc, 'the crypto library failed to start');
+  return tabula;
+}
+
+export class Tabula {
+  constructor(exports) {
+    this.x = exports;
+  }
+
+  // The module's memory may grow on any call: take a fresh view each time.
+  bytes() { return new Uint8Array(this.x.memory.buffer); }
+
+  // A NUL-terminated copy of s in the module's memory; free with free().
+  cstr(s) {
+    const b = enc.encode(s);
+    const p = this.x.web_alloc(b.length + 1);
+    if (p === 0) throw new TabulaError(-1, 'out of memory');
+    const m = this.bytes();
+    m.set(b, p);
+    m[p + b.length] = 0;
+    return p;
+  }
+
+  str(p) {
+    if (p === 0) return null;
+    const m = this.bytes();
+    let end = p;
+    while (m[end] !== 0) end++;
+    return dec.decode(m.subarray(p, end));
+  }
+
+  // Calls fn with the strings copied in, frees them afterwards.
+  withStrings(strings, fn) {
+    const ps = strings.map((s) => this.cstr(s));
+    try {
+      return fn(...ps);
+    } finally {
+      ps.forEach((p) => this.x.web_free(p));
+    }
+  }
+
+  lastError() {
+    return new TabulaError(this.x.web_last_error(),
+      this.str(this.x.web_last_why()));
+  }
+
+  // [{name, title, hint}] of every compiled-in game.
+  games() {
+    return this.str(this.x.web_games()).split('\n').filter((l) => l)
+      .map((l) => {
+        const [name, title, hint] = l.split('\t');
+        return { name, title, hint };
+      });
+  }
+
+  // A new Position: the start of game `name` with match options, or the
+  // position text `position`.
+  position(name, options = '', position = '') {
+    const h = this.withStrings([name, options, position],
+      (n, o, p) => this.x.web_position_new(n, o, p));
+    if (h === 0) throw this.lastError();
+    return new Position(this, h);
+  }
+
+  // Chessball's solid: [{name, pentagon, verts: [[x, y, z], ...]}] in
+  // the core's field order.
+  ball() {
+    return this.str(this.x.web_ball()).split('\n').map((l) => {
+      const w = l.split(' ');
+      const n = Number(w[2]);
+      const verts = [];
+      for (let k = 0; k < n; k++)
+        verts.push(w.slice(3 + 3 * k, 6 + 3 * k).map(Number));
+      return { name: w[0], pentagon: w[1] === '1', verts };
+    });
+  }
+
+  // Verify a signed match log (bytes) as `tabula replay` does:
+  // {ok, status: 'ok'|'torn'|'failed', ...} with the report's fields.
+  verifyLog(bytes) {
+    const p = this.x.web_alloc(bytes.length);
+    if (p === 0) throw new TabulaError(-1, 'out of memory');
+    try {
+      this.bytes().set(bytes, p);
+      const rc = this.x.web_log_verify(p, bytes.length);
+      const why = this.str(this.x.web_last_why());
+      const game = { name: null, options: '', moves: [] };
+      for (const line of this.str(this.x.web_out()).split('\n')) {
+        const [key, a, b] = line.split('\t');
+        if (key === 'game') { game.name = a; game.options = b ?? ''; }
+        else if (key === 'move') game.moves.push(a);
+      }
+      const [status, a, b, ...rest] = why.split(' ');
+      if (status === 'failed') {
+        return { ok: false, code: rc, status, frame: Number(a),
+          ply: Number(b), why: rest.join(' '), game };
+      }
+      return { ok: rc === 0, code: rc, status, envelopes: Number(a),
+        plies: Number(b), finalHash: rest[0], game };
+    } finally {
+      this.x.web_free(p);
+    }
+  }
+}
+
+export class Position {
+  constructor(tabula, handle) {
+    this.t = tabula;
+    this.h = handle;
+  }
+
+  free() {
+    this.t.x.web_position_free(this.h);
+    this.h = 0;
+  }
+
+  // Legal moves in the core's canonical order, as notation strings.
+  moves() {
+    const s = this.t.str(this.t.x.web_moves(this.h));
+    if (s === null) throw this.t.lastError();
+    return s === '' ? [] : s.split('\n');
+  }
+
+  // Play a move given in any notation the game accepts; throws on a
+  // malformed or illegal move (the position is then unchanged).
+  play(text) {
+    const rc = this.t.withStrings([text],
+      (p) => this.t.x.web_play(this.h, p));
+    if (rc !== 0) throw this.t.lastError();
+  }
+
+  // The protocol state hash (64 hex digits), as peers compare it.
+  stateHash() {
+    const s = this.t.str(this.t.x.web_state_hash(this.h));
+    if (s === null) throw this.t.lastError();
+    return s;
+  }
+
+  // {side, ply, outcome, reason}
+  status() {
+    const [side, ply, outcome, reason] =
+      this.t.str(this.t.x.web_status(this.h)).split(' ');
+    return { side: Number(side), ply: Number(ply), outcome, reason };
+  }
+
+  text() { return this.t.str(this.t.x.web_position_text(this.h)); }
+
+  // The drawable board: {rows, cols, status, rowLabels, colLabels,
+  // cells[r][c] = {kind, owner, name, glyph, detail}}, row 0 at the top
+  // as White sees it. Kinds: 0 blank, 1 light, 2 dark, 3 goal, 4 net.
+  view() {
+    const s = this.t.str(this.t.x.web_view(this.h));
+    if (s === null) throw this.t.lastError();
+    const lines = s.split('\n');
+    const [rows, cols] = lines[0].split(' ').map(Number);
+    const v = { rows, cols, status: lines[1].split('\t')[1] ?? '',
+      rowLabels: lines[2].split('\t').slice(1),
+      colLabels: lines[3].split('\t').slice(1), cells: [] };
+    for (let r = 0; r < rows; r++) {
+      const row = [];
+      for (let c = 0; c < cols; c++) {
+        const [kind, owner, name, glyph, detail] =
+          lines[4 + r * cols + c].split('\t');
+        row.push({ kind: Number(kind), owner: Number(owner), name, glyph,
+          detail });
+      }
+      v.cells.push(row);
+    }
+    return v;
+  }
+
+  // [{text, squares: [name, ...]}] for every legal move, in order: the
+  // cells its notation passes through, to match clicks to moves.
+  moveSquares() {
+    const s = this.t.str(this.t.x.web_move_squares(this.h));
+    if (s === null) throw this.t.lastError();
+    if (s === '') return [];
+    return s.split('\n').map((l) => {
+      const [text, sq] = l.split('\t');
+      return { text, squares: sq ? sq.split(' ') : [] };
+    });
+  }
+
+  // The bot's move (notation) at level 1..8; the same seed and position
+  // give the same move.
+  botMove(level, seed) {
+    const s = this.t.str(this.t.x.web_bot_move(this.h, level, seed >>> 0));
+    if (s === null) throw this.t.lastError();
+    return s;
+  }
+
+  // Leaf nodes to `depth` plies, as a BigInt.
+  perft(depth) {
+    const p = this.t.x.web_alloc(8);
+    try {
+      const rc = this.t.x.web_perft(this.h, depth, p);
+      if (rc !== 0) throw this.t.lastError();
+      return new DataView(this.t.x.memory.buffer).getBigUint64(p, true);
+    } finally {
+      this.t.x.web_free(p);
+    }
+  }
+}
