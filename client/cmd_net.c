@@ -29,7 +29,7 @@
 
 static const char host_help[] =
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
-    "                        [--options OPTS] [--clock BASE+INC] [--seed S]\n"
+    "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
     "                        [--delay MS]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
@@ -39,8 +39,9 @@ static const char host_help[] =
     "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
     "input, one per line, with the commands resign, draw, accept, decline,\n"
     "abort, takeback [N], claim win, claim draw (docs/usage.md).\n"
-    "--clock BASE+INC plays with a Fischer clock: BASE seconds each, INC\n"
-    "seconds added after each move (e.g. 300+5). --log FILE writes the match\n"
+    "--clock MIN+SEC plays with a Fischer clock as chess players write it:\n"
+    "MIN minutes each, SEC seconds added after each move (5+3); a base in\n"
+    "seconds is written 30s+1. --log FILE writes the match\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
     "move, so people can follow the game. When standard input and output\n"
@@ -78,6 +79,8 @@ typedef struct Net_Run {
     double linger_start;
     uv_signal_t sig;
     Tui_Net *ui; /* the full-screen screen, or NULL in line mode */
+    int user_left;   /* the user left the screen before the end */
+    int was_started; /* ... after the match had started */
 } Net_Run;
 
 static void close_cb(uv_handle_t *h) { (void)h; }
@@ -175,6 +178,10 @@ static void on_presence(Netgame *g, Lobby_Role seat, int present)
 static void on_ui_quit(void *user)
 {
     Net_Run *r = user;
+    r->user_left = 1;
+    r->was_started =
+        r->g != NULL &&
+        proto_transcript_start(netgame_transcript(r->g)) != NULL;
     shutdown_run(r);
     netgame_free(r->g);
     r->g = NULL;
@@ -270,6 +277,27 @@ static int seat_lobby(const char *log_path, char *out, size_t cap)
     return found;
 }
 
+/* The word after the user left the screen with q q: what happened to
+ * the game and how to come back to it. */
+static void say_left(const char *cmd, Lobby_Role role,
+                     const Netgame_Config *cfg, int started)
+{
+    if (!started)
+        fprintf(stderr, "tabula %s: you left before the game started\n",
+                cmd);
+    else if (role == LOBBY_ROLE_SPECTATOR)
+        fprintf(stderr, "tabula %s: you stopped watching; the same command "
+                        "watches again from the first move\n", cmd);
+    else if (cfg->log_path != NULL)
+        fprintf(stderr, "tabula %s: you left the game; it is not resigned: "
+                        "run the same command again to come back to it\n",
+                cmd);
+    else
+        fprintf(stderr, "tabula %s: you left the game; it is not resigned, "
+                        "but without --log FILE this seat cannot come back "
+                        "to it\n", cmd);
+}
+
 static int parse_level(const char *cmd, const char *s, int *level)
 {
     char *end = NULL;
@@ -280,6 +308,40 @@ static int parse_level(const char *cmd, const char *s, int *level)
         return -1;
     }
     *level = (int)v;
+    return 0;
+}
+
+/*
+ * parse_clock: the --clock value in chess terms: "M+I" is M minutes each
+ * and I seconds added after each move ("5+3"); "Ns+I" gives the base in
+ * seconds ("30s+1"); I may end in 's' too. Only decimal digits, no sign;
+ * the ranges are checked by proto_clock_split afterwards. 0 or -1.
+ */
+static int parse_clock(const char *text, uint32_t *base_s, uint32_t *inc_s)
+{
+    const char *p = text;
+    uint32_t v[2] = {0, 0};
+    int seconds = 0;
+    for (int k = 0; k < 2; k++) {
+        const char *digits = p;
+        while (*p >= '0' && *p <= '9') {
+            if (v[k] > 100000)
+                return -1;
+            v[k] = v[k] * 10 + (uint32_t)(*p++ - '0');
+        }
+        if (p == digits)
+            return -1;
+        if (*p == 's') {
+            seconds |= k == 0;
+            p++;
+        }
+        if (k == 0 && *p++ != '+')
+            return -1;
+    }
+    if (*p != '\0')
+        return -1;
+    *base_s = seconds ? v[0] : v[0] * 60;
+    *inc_s = v[1];
     return 0;
 }
 
@@ -356,15 +418,20 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
     }
     if (clock != NULL) {
-        uint32_t b = 0, inc = 0;
+        uint32_t b = 0, inc = 0, base_s = 0, inc_s = 0;
         char rest[PROTO_OPTIONS_MAX + 1];
-        int n = snprintf(opts, sizeof opts, "%s%sclock=%s", cfg.options,
-                         cfg.options[0] ? "," : "", clock);
+        int n = -1;
+        if (parse_clock(clock, &base_s, &inc_s) == 0)
+            n = snprintf(opts, sizeof opts, "%s%sclock=%u+%u", cfg.options,
+                         cfg.options[0] ? "," : "", (unsigned)base_s,
+                         (unsigned)inc_s);
         if (n < 0 || (size_t)n >= sizeof opts ||
             proto_clock_split(opts, &b, &inc, rest, sizeof rest) != 0 ||
             strstr(cfg.options, "clock=") != NULL) {
-            fprintf(stderr, "tabula %s: bad clock '%s' (BASE+INC in seconds, "
-                            "BASE 1..86400, INC 0..3600, e.g. 300+5)\n",
+            fprintf(stderr, "tabula %s: bad clock '%s': expected MINUTES+"
+                            "SECONDS as in chess (5+3: five minutes each, "
+                            "three seconds added per move; 1..1440 minutes, "
+                            "0..3600 seconds), or SECONDSs+SECONDS (30s+1)\n",
                     cmd, cli_token(clock));
             return CLI_EXIT_USAGE;
         }
@@ -391,6 +458,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                             "docs/rules/%s.md)\n",
                     cmd, cli_token(cfg.options), core_game_name(cfg.game),
                     tb_strerror(err), core_game_name(cfg.game));
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (lobby != NULL) {
+        struct sockaddr_storage sa;
+        if (net_addr_parse(lobby, &sa) != 0) {
+            fprintf(stderr, "tabula %s: bad lobby address '%s': expected "
+                            "HOST:PORT with the port, e.g. 127.0.0.1:7470 "
+                            "(the host's screen shows it)\n",
+                    cmd, cli_token(lobby));
             return CLI_EXIT_USAGE;
         }
     }
@@ -457,6 +534,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         return rc == TB_E_CODE || rc == TB_E_ARG ? CLI_EXIT_USAGE
                                                  : CLI_EXIT_FAIL;
     }
+    tui_net_game(r.ui, cfg.game);
     tui_net_attach(r.ui, r.g);
     if (r.ui == NULL && role != LOBBY_ROLE_SPECTATOR && cfg.bot_level == 0)
         start_input(&r);
@@ -477,6 +555,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         uv_run(&r.loop, UV_RUN_DEFAULT);
     }
     uv_loop_close(&r.loop);
+    if (r.user_left)
+        say_left(cmd, role, &cfg, r.was_started);
     return status;
 }
 

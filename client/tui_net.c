@@ -46,6 +46,7 @@ struct Tui_Net {
     int quit_armed;
     int leave_on_done; /* q pressed after the end, before the last frames
                           were delivered */
+    const Core_Game *game; /* the host's game, for the title; or NULL */
     char white_name[48], black_name[48];
     char note[TUI_EXTRA_LINE_W];
     char message[200]; /* the message line before the board is up */
@@ -119,21 +120,28 @@ static const char *who(const Tui_Net *u)
     }
 }
 
-/* The screen before the match starts: codes and connection. */
+/* The screen before the match starts: the whole commands the others
+ * type (code and lobby address), and the connection. */
 static void draw_waiting(Tui_Net *u)
 {
     int cols = getmaxx(stdscr), y = 3;
     erase();
     attrset(A_BOLD);
-    mvaddstr(0, 1, "Tabula - network game");
+    mvprintw(0, 1, "Tabula - %s", u->game != NULL ? core_game_title(u->game)
+                                  : u->role == LOBBY_ROLE_SPECTATOR
+                                      ? "watching a network game"
+                                      : "joining a network game");
     attrset(A_NORMAL);
     mvprintw(1, 1, "You: %s", who(u));
     if (u->invite[0] != '\0') {
-        mvprintw(y++, 1, "invite: %s   (for your opponent: tabula join)",
-                 u->invite);
-        mvprintw(y++, 1, "watch:  %s   (for spectators: tabula spectate)",
-                 u->watch);
+        mvprintw(y++, 1, "invite: %s   (your opponent's code)", u->invite);
+        mvprintw(y++, 1, "watch:  %s   (the spectators' code)", u->watch);
         mvprintw(y++, 1, "lobby:  %s", u->lobby);
+        y++;
+        mvaddstr(y++, 1, "Your opponent types, on their terminal:");
+        mvprintw(y++, 3, "tabula join %s --lobby %s", u->invite, u->lobby);
+        mvaddstr(y++, 1, "A spectator types:");
+        mvprintw(y++, 3, "tabula spectate %s --lobby %s", u->watch, u->lobby);
         y++;
     }
     mvprintw(y++, 1, "Connection: %s", connection(u));
@@ -386,6 +394,10 @@ static void on_key(Tui_Net *u, int ch)
                 NULL);
         return;
     }
+    if (!u->have_screen) {
+        leave(u); /* no game yet: nothing to lose */
+        return;
+    }
     u->quit_armed = 1;
     static const char ask[] =
         "q again leaves (the game is not resigned); any other key stays";
@@ -470,6 +482,12 @@ int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
     render(u);
     *out = u;
     return 0;
+}
+
+void tui_net_game(Tui_Net *u, const Core_Game *game)
+{
+    if (u != NULL)
+        u->game = game;
 }
 
 void tui_net_attach(Tui_Net *u, Netgame *g)

@@ -195,3 +195,48 @@ Test(cli, host_refuses_bad_match_options_before_opening_a_room)
     r = run("host laska --options foo=bar");
     cr_assert_eq(r->status, 2, "%s%s", r->out, r->err);
 }
+
+/* Issue 18, finding 8: --clock in chess terms. The minute form's base is
+ * checked against 1..1440 minutes (86400 s), the seconds form against
+ * 1..86400 s; the accepted forms are played in test_conduct.c (2s+0) and
+ * test_net_tui.c (10+5 shows 10:00). */
+Test(cli, clock_is_minutes_plus_seconds_and_bad_ones_say_the_form)
+{
+    static const char *const bad[] = {"0+5", "1441+0", "86401s+0", "5",
+                                      "5+", "+3", "5m+3", "-1+0", "5+3600x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[80];
+        snprintf(args, sizeof args, "host laska --clock '%s'", bad[i]);
+        Run *r = run(args);
+        cr_assert_eq(r->status, 2, "%s: %s%s", bad[i], r->out, r->err);
+        cr_assert_null(strstr(r->out, "invite:"), "%s", r->out);
+        cr_assert_not_null(strstr(r->err, "expected MINUTES+SECONDS as in "
+                                          "chess (5+3: five minutes each"),
+                           "%s: %s", bad[i], r->err);
+    }
+}
+
+/* Finding 10: a lobby address without a port says that one is expected. */
+Test(cli, lobby_address_without_a_port_says_so)
+{
+    Run *r = run("join ABCD-EFGH --lobby 127.0.0.1");
+    cr_assert_eq(r->status, 2, "%s", r->err);
+    cr_assert_str_eq(r->err, "tabula join: bad lobby address '127.0.0.1': "
+                             "expected HOST:PORT with the port, e.g. "
+                             "127.0.0.1:7470 (the host's screen shows it)\n");
+}
+
+/* Finding 10: game names are not case-sensitive. */
+Test(cli, game_names_ignore_case)
+{
+    static char lower[sizeof ((Run *)0)->out];
+    Run *r = run("moves laska");
+    cr_assert_eq(r->status, 0);
+    memcpy(lower, r->out, sizeof lower);
+    r = run("moves LaSkA");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_eq(r->out, lower);
+    r = run("moves Chess");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "unknown game 'Chess'"), "%s", r->err);
+}

@@ -331,7 +331,7 @@ static void start_clocked(void)
     snprintf(spec_pane, sizeof spec_pane, "%s:1", tmux_session);
     snprintf(join_out, sizeof join_out, "/tmp/%s-join.out", tmux_session);
     snprintf(args, sizeof args,
-             "'TERM=xterm-256color %s host laska --clock 600+5; "
+             "'TERM=xterm-256color %s host laska --clock 10+5; "
              "echo host-exit $?; sleep 60'",
              TABULA_BINARY);
     tmux_new_session(args, 100, 34);
