@@ -53,12 +53,13 @@ struct Tui_Net {
 };
 
 static const char net_help[] =
-    "Tabula - keys (network game)\n"
+    "Keys (network game)\n"
     "\n"
     "  arrows / mouse   move the cursor / select a square\n"
     "  Enter            select the square under the cursor, or send the\n"
     "                   typed move\n"
-    "  type a move      e.g. c3-d4; Tab completes among legal moves\n"
+    "  type a move      as on the first page; Tab completes among the\n"
+    "                   legal moves, Tab on an empty line lists them\n"
     "  1-9              choose when several moves fit the squares\n"
     "  Esc              clear the selection and the typed text\n"
     "  resign           typed and Enter (sent when it is your turn)\n"
@@ -269,6 +270,8 @@ static void mirror(Tui_Net *u)
             return;
         }
         u->have_screen = 1;
+        u->t.from_side = u->role == LOBBY_ROLE_GUEST ? CORE_BLACK : CORE_WHITE;
+        tui_screen_sync(&u->t);
         u->t.colours = u->colours;
         u->t.user = u;
         u->t.watching = u->role == LOBBY_ROLE_SPECTATOR || u->bot;
