@@ -18,6 +18,7 @@
 
 #include "bot.h"
 #include "cli.h"
+#include "line_cmd.h"
 #include "netgame.h"
 #include "tb_error.h"
 #include "tui.h"
@@ -72,6 +73,7 @@ typedef struct Net_Run {
         uv_pipe_t pipe;
     } in;
     int in_open;
+    int in_tty; /* lines are typed by a person, not read from a script */
     char line[512];
     size_t line_len;
     uv_timer_t linger;
@@ -79,6 +81,7 @@ typedef struct Net_Run {
     double linger_start;
     uv_signal_t sig;
     Tui_Net *ui; /* the full-screen screen, or NULL in line mode */
+    Lobby_Role role;
     int user_left;   /* the user left the screen before the end */
     int was_started; /* ... after the match had started */
 } Net_Run;
@@ -195,6 +198,62 @@ static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
     *buf = uv_buf_init(space, sizeof space);
 }
 
+/* The seat's commands, which netgame.c takes at any time and sends when
+ * they may be (docs/usage.md). */
+static int seat_command(const char *line)
+{
+    static const char *const words[] = {"resign", "draw",  "accept",
+                                        "decline", "abort", "takeback",
+                                        "claim"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(line, words[i], n) == 0 &&
+            (line[n] == '\0' || line[n] == ' '))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * One line of line mode: board, moves, help and ? are answered here (as
+ * in `tabula play`); a move typed at a terminal out of turn is refused
+ * with a word rather than kept for later (a script's lines, from a pipe
+ * or a file, still wait for their turn: that is how a script plays);
+ * everything else goes to the seat.
+ */
+static void on_line(Net_Run *r, const char *line)
+{
+    const Proto_Transcript *t = netgame_transcript(r->g);
+    const char *cmds = "resign, draw, accept, decline, abort, takeback [N], "
+                       "claim win, claim draw";
+    int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
+    int local = strcmp(line, "board") == 0 || strcmp(line, "moves") == 0 ||
+                strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
+    if (proto_transcript_start(t) == NULL) {
+        if (local || (r->in_tty && !seat_command(line))) {
+            printf("refused: '%s': the game has not started yet (waiting "
+                   "for the opponent)\n", cli_token(line));
+            return;
+        }
+    } else {
+        const Core_Position *pos = proto_transcript_position(t);
+        if (line_cmd_local(stdout, pos, side, line, cmds))
+            return;
+        int waiting = proto_transcript_status(t).outcome == CORE_ONGOING &&
+                      core_side_to_move(pos) != side;
+        if (r->in_tty && waiting && !seat_command(line)) {
+            printf("refused: '%s': it is not your turn; type your move when "
+                   "the opponent has moved\n", cli_token(line));
+            return;
+        }
+        if (r->in_tty && waiting && strncmp(line, "accept", 6) != 0 &&
+            strncmp(line, "decline", 7) != 0 && strncmp(line, "claim", 5) != 0)
+            printf("'%s' is sent when your turn comes\n", cli_token(line));
+    }
+    if (netgame_submit(r->g, line) == TB_E_LIMIT)
+        fprintf(stderr, "tabula: too many lines typed ahead\n");
+}
+
 static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     Net_Run *r = s->data;
@@ -206,9 +265,10 @@ static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         char c = buf->base[i];
         if (c == '\n' || c == '\r') {
             r->line[r->line_len] = '\0';
-            if (r->line_len > 0 && r->g != NULL &&
-                netgame_submit(r->g, r->line) == TB_E_LIMIT)
-                fprintf(stderr, "tabula: too many moves typed ahead\n");
+            while (r->line_len > 0 && r->line[r->line_len - 1] == ' ')
+                r->line[--r->line_len] = '\0';
+            if (r->line_len > 0 && r->g != NULL)
+                on_line(r, r->line);
             r->line_len = 0;
         } else if (r->line_len + 1 < sizeof r->line) {
             r->line[r->line_len++] = c;
@@ -233,8 +293,10 @@ static void start_input(Net_Run *r)
         }
         return;
     }
-    if (t == UV_TTY)
+    if (t == UV_TTY) {
         rc = uv_tty_init(&r->loop, &r->in.tty, 0, 1);
+        r->in_tty = 1;
+    }
     else if (t == UV_NAMED_PIPE) {
         rc = uv_pipe_init(&r->loop, &r->in.pipe, 0);
         if (rc == 0 && (rc = uv_pipe_open(&r->in.pipe, 0)) != 0)
@@ -360,6 +422,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     memset(&cfg, 0, sizeof cfg);
     memset(&r, 0, sizeof r);
     cfg.role = role;
+    r.role = role;
     cfg.seed = 1;
     cfg.out = stdout;
     cfg.options = "";

@@ -461,7 +461,7 @@ static void draw_moves(Tui *t, int x, int y0, int lines, int w)
         core_position_free(replay);
         return;
     }
-    int single = side_repeats(s, replay);
+    int single = game_help_repeats(s->game) || side_repeats(s, replay);
     core_position_copy(replay, s->start);
     size_t per_line = single ? 1 : 2;
     size_t fit = (size_t)(lines - 1) * per_line;
