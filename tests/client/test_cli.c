@@ -240,3 +240,46 @@ Test(cli, game_names_ignore_case)
     cr_assert_eq(r->status, 2);
     cr_assert_not_null(strstr(r->err, "unknown game 'Chess'"), "%s", r->err);
 }
+
+/* Finding 3: `tabula rules GAME` explains the notation with examples
+ * legal at the start (Football chess: White's rook a1 can step to a2,
+ * and 'pass' is always a turn) and names the rules page. */
+Test(cli, rules_explains_each_game)
+{
+    Run *r = run("rules Football");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "kicker*landing"), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "  a1-a2 "), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "  pass "), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "docs/rules/football.md"), "%s",
+                       r->out);
+    r = run("rules volleyball10");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "docs/rules/volleyball.md"), "%s",
+                       r->out);
+    r = run("rules chess");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "unknown game 'chess'"), "%s", r->err);
+}
+
+/* Finding 7 (local half): line mode's board is drawn for the player's
+ * side, moves are taken without the action letter and a refusal names a
+ * legal move. Laska as Black: White's bot moves first; rank 1 is on top. */
+Test(cli, play_line_mode_board_help_and_loose_moves)
+{
+    Run *r = run_input("board\\nhelp\\nzz\\nquit\\n",
+                       "play laska --line --as black --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "  1 w "), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "Lines: a move, or board, moves, help"),
+                       "%s", r->out);
+    cr_assert_not_null(strstr(r->err, "'zz': malformed move notation; moves "
+                                      "look like c3-d4, captures b2xd4; one "
+                                      "legal now: "),
+                       "%s", r->err);
+    r = run_input("S Bc3-d4>b6\\nd8-b6>a5\\nquit\\n",
+                  "play volleyball --line --as both");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "ply 2 black T Qd8-b6>a5\n"), "%s",
+                       r->out);
+}
