@@ -70,18 +70,14 @@ void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
         snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
                  "watching; the same command watches again once it is back",
                  lobby, give_up_s);
-    else if (role == LOBBY_ROLE_GUEST)
-        /* The host that comes back registers its room again with the
-         * guest's seat free, and the guest's key is the one the match
-         * names: the same command resumes, log or not. */
-        snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
-                 "waiting. The game is not over: once the host is back "
-                 "(its same command again), run the same command again to "
-                 "resume it", lobby, give_up_s);
     else if (has_log)
+        /* FILE.seat keeps the per-match key and seat secret: the same
+         * command takes the seat back, once the host (whose restarted
+         * embedded lobby binds the same address) is back. */
         snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
                  "waiting. The game is not over: run the same command again "
-                 "to resume it", lobby, give_up_s);
+                 "to resume it%s", lobby, give_up_s,
+                 role == LOBBY_ROLE_GUEST ? " once the host is back" : "");
     else
         snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
                  "waiting. The game is not over, but this seat kept no log "

@@ -26,9 +26,9 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
 /*
  * advice_gave_up: into out (cap bytes, no newline), that the seat stopped
  * trying to reconnect to lobby after give_up_s seconds, that the game is
- * not over, and how to come back: the same command again (a guest's
- * always takes its seat back once the host is back; a host's only with
- * its log, has_log), or watching again.
+ * not over, and how to come back: the same command again, which takes
+ * the seat back only when the seat keeps a log (has_log: its per-match
+ * key and seat secret are in FILE.seat), or watching again.
  */
 void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
                     unsigned give_up_s, int has_log);
