@@ -283,6 +283,8 @@ Test(conduct, flag_fall_is_claimed_and_verified_by_all)
 {
     Match m;
     open_clocked(&m, 0, "2s+0", NULL, NULL);
+    /* Issue 18: the host's match line carries the clock, in seconds. */
+    await_line(&m.host, "match: laska clock=2+0, you are white", NULL, 0);
     type(m.hin, "c3-d4");
     await_line(&m.guest, "1. white c3-d4", NULL, 0);
     /* Black never answers: two seconds and the grace later White claims. */
