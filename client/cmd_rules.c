@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "game_help.h"
+#include "line_cmd.h"
 
 static const char rules_help[] =
     "usage: tabula rules GAME\n"
@@ -48,15 +49,12 @@ int cli_rules(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     Core_Position *pos = cli_setup_position("rules", g, NULL, NULL, NULL, 0);
-    size_t cap = core_game_max_moves(g), n = 0;
-    Core_Move *moves = malloc(cap * sizeof *moves);
-    char(*texts)[CORE_NOTATION_MAX] = malloc(cap * sizeof *texts);
+    Core_Move *moves = NULL;
+    char(*texts)[CORE_NOTATION_MAX] = NULL;
     char page[4096];
-    int rc = pos == NULL || moves == NULL || texts == NULL
-                 ? TB_E_NOMEM
-                 : core_moves(pos, moves, cap, &n);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = core_move_format(pos, &moves[i], texts[i], sizeof texts[i]);
+    size_t n = 0;
+    int rc = pos == NULL ? TB_E_NOMEM
+                         : line_cmd_legal(pos, &moves, &texts, &n);
     if (rc == 0) {
         /* docs/rules/ has one page per game family (volleyball10 is on
          * volleyball's). */
@@ -68,7 +66,7 @@ int cli_rules(int argc, char **argv)
                        sizeof page);
         printf("%s%s\nThe full rules: docs/rules/%s.md\n", page, keys_text,
                doc);
-    } else {
+    } else if (pos != NULL) { /* else cli_setup_position said why */
         fprintf(stderr, "tabula rules: %s\n", tb_strerror(rc));
     }
     free(moves);

@@ -14,9 +14,7 @@
 #include "tb_error.h"
 #include "tui_board.h"
 
-/* The legal moves of pos and their texts (both malloc'ed, freed by the
- * caller, even on error). */
-static int legal_texts(const Core_Position *pos, Core_Move **moves,
+int line_cmd_legal(const Core_Position *pos, Core_Move **moves,
                        char (**texts)[CORE_NOTATION_MAX], size_t *n)
 {
     size_t cap = core_game_max_moves(core_position_game(pos));
@@ -77,7 +75,7 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
     Core_Move *mv = NULL;
     char(*texts)[CORE_NOTATION_MAX] = NULL;
     size_t n = 0;
-    int rc = legal_texts(pos, &mv, &texts, &n);
+    int rc = line_cmd_legal(pos, &mv, &texts, &n);
     if (rc != 0) {
         fprintf(out, "cannot list the moves: %s\n", tb_strerror(rc));
     } else if (moves) {
@@ -112,7 +110,7 @@ int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
     if (rc == 0 || rc == TB_E_OVER)
         goto out;
     int parse_rc = rc;
-    if ((rc = legal_texts(pos, &mv, &texts, &n)) != 0)
+    if ((rc = line_cmd_legal(pos, &mv, &texts, &n)) != 0)
         goto out;
     rc = entry_find((const char (*)[CORE_NOTATION_MAX])texts, n, typed,
                     &index, &count);

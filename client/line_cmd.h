@@ -41,4 +41,13 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
 int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
                   size_t cap, char *why, size_t why_cap);
 
+/*
+ * line_cmd_legal: the legal moves of pos into *moves and their canonical
+ * texts into *texts (both malloc'ed; the caller frees both, also after
+ * an error), *n of them. Errors: TB_E_NOMEM, those of core_moves and
+ * core_move_format.
+ */
+int line_cmd_legal(const Core_Position *pos, Core_Move **moves,
+                   char (**texts)[CORE_NOTATION_MAX], size_t *n);
+
 #endif /* TABULA_LINE_CMD_H */

@@ -82,7 +82,18 @@ static void command_on(const char *scr, const char *prefix, char *out,
     out[n] = '\0';
 }
 
-/* The lines of scr holding text, joined, for messages. */
+/* `tabula host laska` in window 0, and the join command its waiting
+ * screen gives run in window 1 on a terminal of type term. */
+static void host_and_join(const char *term)
+{
+    char join[256];
+    first("host laska", 100, 34);
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    window(join, term);
+}
+
+/* Is there a line of scr holding both line_part and text? */
 static int line_has(const char *scr, const char *line_part, const char *text)
 {
     const char *p = scr;
@@ -220,16 +231,12 @@ Test(first_hour, leaving_says_what_became_of_the_game)
 
 Test(first_hour, q_q_in_a_running_game_says_it_is_not_resigned)
 {
-    char join[256];
-    first("host laska", 100, 34);
-    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
-    command_on(scr, "tabula join ", join, sizeof join);
-    window(join, "xterm-256color");
+    host_and_join("xterm-256color");
     wait_for_in(pane[1], "White to move");
     keys_to(pane[1], "q");
     wait_for_in(pane[1], "q again leaves");
     keys_to(pane[1], "q");
-    scr = wait_for_in(pane[1], "exit 1");
+    const char *scr = wait_for_in(pane[1], "exit 1");
     cr_assert_not_null(strstr(scr, "tabula join: you left the game; it is "
                                    "not resigned, but without --log FILE"),
                        "%s", scr);
@@ -240,16 +247,12 @@ Test(first_hour, q_q_in_a_running_game_says_it_is_not_resigned)
  * how to answer. Black's board is turned: rank 1 on top. */
 Test(first_hour, network_line_mode_has_the_local_commands)
 {
-    char join[256];
-    first("host laska", 100, 34);
-    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
-    command_on(scr, "tabula join ", join, sizeof join);
-    window(join, "dumb");
+    host_and_join("dumb");
     wait_for_in(pane[1], "match: laska");
     keys_to(pane[1], "c5-d4 Enter");
     wait_for_in(pane[1], "refused: 'c5-d4': it is not your turn");
     keys_to(pane[1], "board Enter");
-    scr = wait_for_in(pane[1], "    g   f   e   d   c   b   a");
+    const char *scr = wait_for_in(pane[1], "    g   f   e   d   c   b   a");
     cr_assert(line_has(scr, "  1 w ", "w"), "%s", scr);
     keys_to(pane[0], "draw Enter");
     wait_for_in(pane[1], "white offers a draw: type accept or decline");
