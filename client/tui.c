@@ -469,13 +469,14 @@ static void draw_moves(Tui *t, int x, int y0, int lines, int w)
     if (!single)
         first_ply = (first_ply + 1) & ~(size_t)1;
     /* Columns 16 wide, wider when a shown ply needs it (a long Football
-     * chess turn) and the width allows. */
+     * chess turn, itself made of words) and the width allows: then at
+     * least three blanks part it from the next. */
     int col = 16, room = single ? w - 8 : (w - 6) / 2;
     for (size_t i = 0; i < total; i++) {
         if (i >= first_ply &&
             core_move_format(replay, &s->played[i], text, sizeof text) == 0 &&
-            (int)strlen(text) > col)
-            col = (int)strlen(text);
+            (int)strlen(text) + 2 > col)
+            col = (int)strlen(text) + 2;
         core_make(replay, &s->played[i]);
     }
     core_position_copy(replay, s->start);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "client/tmux_util.h"
+#include "core.h"
 
 static char pane[5][96]; /* SESSION:0 .. SESSION:4 */
 static char dir[256];
@@ -315,4 +316,38 @@ Test(first_hour, small_window_says_make_it_larger)
              tmux_session);
     tmux(args);
     wait_for("move>");
+}
+
+/* Done-when of issue 18: for each game, the host's screen alone gets a
+ * friend into the game on the first try, both boards up. */
+Test(first_hour, every_game_hosts_and_joins_from_the_screen)
+{
+    char args[64], join[256];
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const char *name = core_game_name(core_game_at(i));
+        snprintf(args, sizeof args, "host %s", name);
+        first(args, 100, 34);
+        const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+        cr_assert_not_null(strstr(scr, core_game_title(core_game_at(i))),
+                           "%s", scr);
+        command_on(scr, "tabula join ", join, sizeof join);
+        window(join, "xterm-256color");
+        wait_for_in(pane[0], "White to move (you)");
+        scr = wait_for_in(pane[1], "White: opponent   Black: you");
+        cr_assert_not_null(strstr(scr, "Moves"), "%s: %s", name, scr);
+        tmux_stop();
+    }
+}
+
+/* Finding 4: a long Football chess turn is listed whole. The queen d1
+ * runs up the empty d-file to d6 and kicks the ball on e5 diagonally
+ * away to h2 (i1 holds White's rook); the knight h1 then kicks it from
+ * h2 to i4 (docs/rules/football.md, kicks). */
+Test(first_hour, long_football_turn_is_listed_whole)
+{
+    first("play football --bot=1", 100, 30);
+    wait_for("White to move (you)");
+    keys("'d1-d6 d6*h2 h1*i4' Enter");
+    /* Whole, and three blanks before Black's reply in the next column. */
+    wait_for("  1. d1-d6 d6*h2 h1*i4   ");
 }
