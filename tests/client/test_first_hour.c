@@ -259,6 +259,19 @@ Test(first_hour, network_line_mode_has_the_local_commands)
     wait_for_in(pane[1], "white offers a draw: type accept or decline");
     keys_to(pane[1], "help Enter");
     wait_for_in(pane[1], "Lines: a move, or board, moves, help");
+    /* White moves c3-d4; Black's only answer is the capture e5xc3
+     * (captures are compulsory), typed from its first and last squares;
+     * White then asks to take one ply back: "1 ply", and Black is told
+     * how to answer. */
+    keys_to(pane[0], "c3-d4 Enter");
+    wait_for_in(pane[1], "1. white c3-d4");
+    keys_to(pane[1], "decline Enter");
+    keys_to(pane[1], "e5xc3 Enter");
+    wait_for_in(pane[0], "opponent played e5xc3");
+    keys_to(pane[0], "'takeback 1' Enter");
+    wait_for_in(pane[0], "white asks to take back 1 ply");
+    wait_for_in(pane[1], "white asks to take back 1 ply: type accept or "
+                         "decline");
 }
 
 /* Findings 4 and 3: Chess volleyball, two people at one keyboard. White
