@@ -602,6 +602,11 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (r.ui == NULL && role != LOBBY_ROLE_SPECTATOR && cfg.bot_level == 0)
         start_input(&r);
     uv_run(&r.loop, UV_RUN_DEFAULT);
+    /* A game that ended in a warning (a refusal): the screen is gone,
+     * the terminal keeps the reason and what to type. */
+    if (r.ui != NULL && r.g != NULL && !netgame_result(r.g)->finished &&
+        tui_net_warning(r.ui)[0] != '\0')
+        fprintf(stderr, "tabula %s: %s\n", cmd, tui_net_warning(r.ui));
     tui_net_free(r.ui);
     r.ui = NULL;
     int status = CLI_EXIT_FAIL;

@@ -48,7 +48,8 @@ struct Tui_Net {
                           were delivered */
     const Core_Game *game; /* the host's game, for the title; or NULL */
     char white_name[48], black_name[48];
-    char note[TUI_EXTRA_LINE_W];
+    char note[400]; /* the last line the seat reported (a refusal is long) */
+    char warning[400]; /* the last warning, for the terminal afterwards */
     char message[200]; /* the message line before the board is up */
 };
 
@@ -146,8 +147,22 @@ static void draw_waiting(Tui_Net *u)
         y++;
     }
     mvprintw(y++, 1, "Connection: %s", connection(u));
-    if (u->note[0] != '\0')
-        mvaddnstr(y++, 1, u->note, cols - 2);
+    /* A refusal is a sentence ending in the command to type: wrapped at
+     * blanks, not cut at the window's edge. */
+    const char *p = u->note;
+    int w = cols - 2 > 20 ? cols - 2 : 20;
+    while (*p != '\0' && y < getmaxy(stdscr) - 2) {
+        int n = (int)strlen(p);
+        if (n > w) {
+            n = w;
+            while (n > w / 2 && p[n] != ' ')
+                n--;
+        }
+        mvaddnstr(y++, 1, p, n);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
     mvaddnstr(y + 1, 1, u->message[0] ? u->message : "q leaves",
               cols - 2);
     refresh();
@@ -231,7 +246,12 @@ static void render(Tui_Net *u)
     if (u->watch[0] != '\0')
         snprintf(t->extra[1], sizeof t->extra[1], "watch: %s   lobby: %s",
                  u->watch, u->lobby);
-    snprintf(t->extra[2], sizeof t->extra[2], "%s", u->note);
+    /* One line under the names: the note as far as it fits. */
+    size_t nn = strlen(u->note);
+    if (nn >= sizeof t->extra[2])
+        nn = sizeof t->extra[2] - 1;
+    memcpy(t->extra[2], u->note, nn);
+    t->extra[2][nn] = '\0';
     conduct_line(u, t->extra[3], sizeof t->extra[3]);
     tui_screen_draw(t);
 }
@@ -544,6 +564,8 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
     if (worth_noting(u, text))
         snprintf(u->note, sizeof u->note, "%s%s", warning ? "warning: " : "",
                  text);
+    if (warning)
+        snprintf(u->warning, sizeof u->warning, "%s", text);
     if (strncmp(text, "refused:", 8) == 0 && u->have_screen)
         u->t.pending = 0; /* our move came back refused */
     mirror(u);
@@ -575,7 +597,7 @@ void tui_net_done(Tui_Net *u)
             snprintf(u->note, sizeof u->note,
                      "desync at ply %u: the game stopped; report %.100s",
                      res->desync_ply, res->report[0] ? res->report : "none");
-        else if (!res->finished)
+        else if (!res->finished && strncmp(u->note, "warning: ", 9) != 0)
             snprintf(u->note, sizeof u->note, "%s",
                      "the game did not finish (lobby unreachable?)");
     }
@@ -591,6 +613,11 @@ void tui_net_done(Tui_Net *u)
     render(u);
     if (u->leave_on_done)
         leave(u);
+}
+
+const char *tui_net_warning(const Tui_Net *u)
+{
+    return u != NULL ? u->warning : "";
 }
 
 void tui_net_free(Tui_Net *u)

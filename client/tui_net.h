@@ -49,6 +49,10 @@ void tui_net_done(Tui_Net *u);
  * must not be used by it afterwards. */
 void tui_net_stop(Tui_Net *u);
 
+/* tui_net_warning: the last warning the screen showed ("" when none),
+ * for the terminal once the screen is gone. */
+const char *tui_net_warning(const Tui_Net *u);
+
 /* tui_net_free: stop the screen if needed and free it, once the loop has
  * run the closes of tui_net_stop. */
 void tui_net_free(Tui_Net *u);

@@ -364,3 +364,21 @@ Test(first_hour, long_football_turn_is_listed_whole)
     /* Whole, and three blanks before Black's reply in the next column. */
     wait_for("  1. d1-d6 d6*h2 h1*i4   ");
 }
+
+/* Finding 1: a joiner whose lobby cannot be reached (nothing listens on
+ * port 9, discard) is told to give the host's --lobby, on the screen
+ * and, after q, on the terminal. */
+Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
+{
+    first("join ABCD-EFGH-JKLM-NPQR --lobby 127.0.0.1:9", 100, 30);
+    const char *scr = wait_for("q quits");
+    cr_assert_not_null(strstr(scr, "cannot reach the lobby at 127.0.0.1:9 "
+                                   "(connection refused)"),
+                       "%s", scr);
+    cr_assert_not_null(strstr(scr, "--lobby HOST:PORT"), "%s", scr);
+    cr_assert_null(strstr(scr, "did not finish"), "%s", scr);
+    keys("q");
+    scr = wait_for("exit 1");
+    cr_assert_not_null(strstr(scr, "tabula join: cannot reach the lobby"),
+                       "%s", scr);
+}
