@@ -20,6 +20,7 @@ typedef struct Help_Kind {
 
 typedef struct Help_Game {
     const char *name; /* core_game_name, or its first letters */
+    const char *ball; /* the ball's glyph when the board may lack it */
     const char *moves;
     Help_Kind kinds[9];
     const char *board;
@@ -28,7 +29,7 @@ typedef struct Help_Game {
 } Help_Game;
 
 static const Help_Game games[] = {
-    {"laska",
+    {"laska", NULL,
      "A move goes from square to square: c3-d4. A capture lists every\n"
      "square it lands on: b2xd4, or b2xd4xf6 for a double capture; the\n"
      "first and last squares are enough when only one capture fits\n"
@@ -40,7 +41,7 @@ static const Help_Game games[] = {
      "several pieces shows its top piece and its height (b2: two pieces,\n"
      "Black on top); the cell's line under the board lists it top first.\n",
      "c3-d4, captures b2xd4", 0},
-    {"chessball",
+    {"chessball", NULL,
      "A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
      "the poles a and h, rows b to g with fields 1 to 5.\n",
@@ -52,7 +53,7 @@ static const Help_Game games[] = {
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
      "pentagons, light ones its white hexagons.\n",
      "b2-d2, captures b3xc4", 0},
-    {"football",
+    {"football", NULL,
      "A turn is an optional piece move from-to, then kicks, written\n"
      "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
      "next to the ball kicks it the way the piece moves; the kicker is\n"
@@ -66,7 +67,7 @@ static const Help_Game games[] = {
      "bishop, N knight; * is the ball. The red squares are the goals:\n"
      "e1 White's, e9 Black's. The line under the board gives the score.\n",
      "b1-c3 d4*d7 (piece move, then kicks), or pass", 0},
-    {"volleyball",
+    {"volleyball", "o",
      "Every action starts with its letter and a space, then the piece\n"
      "letter and squares: - is the piece's step, > where the ball flies.\n"
      "The action letter and the piece letter may be left out when only\n"
@@ -164,6 +165,18 @@ void game_help_one_line(const Core_Game *g,
                  legal[0]);
     else
         snprintf(out, cap, "moves look like %s", form);
+}
+
+const char *game_help_board_note(const Core_Game *g, const Core_View *v)
+{
+    const Help_Game *h = find(g);
+    if (h == NULL || h->ball == NULL)
+        return "";
+    for (int r = 0; r < v->rows; r++)
+        for (int c = 0; c < v->cols; c++)
+            if (strcmp(v->cell[r][c].glyph, h->ball) == 0)
+                return "";
+    return "ball: in the server's hand";
 }
 
 int game_help_repeats(const Core_Game *g)

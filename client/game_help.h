@@ -35,6 +35,13 @@ void game_help_one_line(const Core_Game *g,
                         const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
                         char *out, size_t cap);
 
+/*
+ * game_help_board_note: a short note on what v, a board of g, does not
+ * show, or "": in Chess volleyball before a serve the ball is in the
+ * server's hand and on no square ("ball: in the server's hand").
+ */
+const char *game_help_board_note(const Core_Game *g, const Core_View *v);
+
 /* game_help_repeats: 1 when a side of g often acts several times running
  * (Chess volleyball), so a move list must say who acted on each ply. */
 int game_help_repeats(const Core_Game *g);

@@ -57,8 +57,10 @@ void line_cmd_board(FILE *out, const Core_Position *pos, int side)
             fprintf(out, " %-3s", v.col_label[c]);
         fprintf(out, "\n");
     }
-    if (v.status[0] != '\0')
-        fprintf(out, "%s\n", v.status);
+    const char *note = game_help_board_note(core_position_game(pos), &v);
+    if (v.status[0] != '\0' || note[0] != '\0')
+        fprintf(out, "%s%s%s\n", v.status,
+                v.status[0] && note[0] ? " | " : "", note);
 }
 
 int line_cmd_local(FILE *out, const Core_Position *pos, int side,

@@ -585,8 +585,10 @@ void tui_screen_draw(Tui *t)
                  core_side_to_move(s->pos) == CORE_WHITE ? "White" : "Black",
                  human_to_move(t) ? " (you)" : "");
     mvaddnstr(y, 1, line, cols - 2);
-    if (t->view.status[0] != '\0')
-        mvaddnstr(y + 1, 1, t->view.status, cols - 2);
+    const char *note = game_help_board_note(s->game, &t->view);
+    snprintf(line, sizeof line, "%s%s%s", t->view.status,
+             t->view.status[0] && note[0] ? " | " : "", note);
+    mvaddnstr(y + 1, 1, line, cols - 2);
     const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
     if (cur->name[0] != '\0') {
         snprintf(line, sizeof line, "%s: %s", cur->name,

@@ -281,9 +281,14 @@ Test(first_hour, network_line_mode_has_the_local_commands)
 Test(first_hour, volleyball_moves_typed_loosely_and_listed_by_side)
 {
     first("play volleyball --as both", 100, 30);
-    wait_for("White to move (you)");
+    /* Before the serve no square holds the ball: the screen says where
+     * it is. */
+    const char *start = wait_for("White to move (you)");
+    cr_assert(line_has(start, "White serves", "ball: in the server's hand"),
+              "%s", start);
     keys("'S Bc3-d4>b6' Enter");
-    wait_for("played S Bc3-d4>b6");
+    start = wait_for("played S Bc3-d4>b6");
+    cr_assert(!line_has(start, "set 1 min", "server's hand"), "%s", start);
     keys("d8 Tab");
     const char *scr = wait_for("3 moves fit:");
     cr_assert_not_null(strstr(scr, "move> T Qd8-b6>"), "%s", scr);

@@ -135,3 +135,27 @@ Test(game_help, one_line_names_a_legal_move)
     cr_assert_eq(game_help_repeats(core_game_find("volleyball10")), 1);
     cr_assert_eq(game_help_repeats(core_game_find("football")), 0);
 }
+
+/* Chess volleyball's ball is on no square before the first serve (the
+ * serve tosses it to the server's step square); the board says so. */
+Test(game_help, volleyball_board_notes_the_ball_in_hand)
+{
+    Core_Position *pos = NULL;
+    Core_View v;
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find("volleyball"), NULL),
+                 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(game_help_board_note(core_game_find("volleyball"), &v),
+                     "ball: in the server's hand");
+    cr_assert_eq(core_move_parse(pos, "S Bc3-d4>b6", &mv), 0);
+    cr_assert_eq(core_play(pos, &mv), 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(game_help_board_note(core_game_find("volleyball"), &v),
+                     "");
+    core_position_free(pos);
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(game_help_board_note(core_game_find("laska"), &v), "");
+    core_position_free(pos);
+}
