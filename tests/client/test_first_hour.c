@@ -387,3 +387,33 @@ Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
     cr_assert_not_null(strstr(scr, "tabula join: cannot reach the lobby"),
                        "%s", scr);
 }
+
+/* Finding 2: a finished game's invite code. On a standing lobby the
+ * room outlives its game (empty rooms are kept 10 minutes), so the code
+ * is still known: the answer says the game has had its second player,
+ * and how to watch it, not "seat already taken". */
+Test(first_hour, finished_games_code_says_so)
+{
+    char addr[64], invite[64], line[256];
+    first("lobby --listen 127.0.0.1:0", 100, 30);
+    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr,
+               sizeof addr);
+    snprintf(line, sizeof line, "tabula host laska --lobby %s", addr);
+    window(line, "dumb");
+    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite,
+               sizeof invite);
+    snprintf(line, sizeof line, "tabula join %s --lobby %s --bot=1", invite,
+             addr);
+    window(line, "dumb");
+    wait_for_in(pane[1], "match: laska");
+    keys_to(pane[1], "resign Enter");
+    wait_for_in(pane[1], "result: 0-1 (resign)");
+    wait_for_in(pane[2], "result: 0-1 (resign)");
+    snprintf(line, sizeof line, "tabula join %s --lobby %s", invite, addr);
+    window(line, "dumb");
+    const char *scr = wait_for_in(pane[3], "exit 1");
+    cr_assert_not_null(strstr(scr, "has its second player already (or is "
+                                   "over)"),
+                       "%s", scr);
+    cr_assert_null(strstr(scr, "seat already taken"), "%s", scr);
+}
