@@ -302,7 +302,7 @@ static const char help_text[] =
     "                   legal moves, Tab on an empty line lists them\n"
     "  1-9              choose when several moves fit the squares\n"
     "  Esc              clear the selection and the typed text\n"
-    "  resign, takeback, help   typed and Enter\n"
+    "  resign, takeback, moves, help   typed and Enter\n"
     "  ?                this help       q  quit\n"
     "\n"
     "Selected squares are yellow, squares that can come next green.\n"
@@ -396,6 +396,17 @@ static void submit_input(Tui *t)
         }
     } else if (strcmp(in, "help") == 0) {
         open_help(t);
+    } else if (strcmp(in, "moves") == 0 || strcmp(in, "board") == 0) {
+        /* line mode's words: the board is on screen; the moves are
+         * listed as Tab on an empty line lists them */
+        int list = in[0] == 'm';
+        t->input[0] = '\0';
+        t->ninput = 0;
+        if (list)
+            complete_input(t);
+        else
+            tui_say(t, "the board is above; ? explains it", NULL, NULL);
+        return;
     } else if (n > 0 && t->send != NULL) {
         submit_remote(t, in);
     } else if (strcmp(in, "takeback") == 0) {

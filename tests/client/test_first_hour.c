@@ -133,6 +133,9 @@ Test(first_hour, play_the_bot_with_help_and_tab)
     cr_assert_not_null(strstr(scr, "a3-b4 | c3-b4 | c3-d4 | e3-d4 | e3-f4 | "
                                    "g3-f4"),
                        "%s", scr);
+    keys("Escape");
+    keys("moves Enter");
+    wait_for("6 moves fit:");
     keys("c3-d4 Enter");
     wait_for("1. c3-d4");
     keys("q");
