@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,29 +125,60 @@ static const char *who(const Tui_Net *u)
 
 /* The screen before the match starts: the whole commands the others
  * type (code and lobby address), and the connection. */
+/* One line at (y, x), cut at the window's edge rather than wrapped
+ * onto the next. */
+static void put_line(int y, int x, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void put_line(int y, int x, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    int room = getmaxx(stdscr) - x - 1;
+    if (room > 0)
+        mvaddnstr(y, x, line, room);
+}
+
+/* The waiting screen's widest line, "   tabula spectate CODE --lobby
+ * 255.255.255.255:65535" (3 + 16 + 19 + 9 + 21 = 68 columns) and a
+ * margin, and its height with the codes. */
+#define TN_WAIT_COLS 70
+#define TN_WAIT_ROWS 16
+
 static void draw_waiting(Tui_Net *u)
 {
     int cols = getmaxx(stdscr), y = 3;
     erase();
+    if (cols < TN_WAIT_COLS || getmaxy(stdscr) < TN_WAIT_ROWS) {
+        put_line(0, 0, "Tabula: make the window larger");
+        put_line(1, 0, "(the codes need %dx%d,", TN_WAIT_COLS, TN_WAIT_ROWS);
+        put_line(2, 0, " the window is %dx%d)", cols, getmaxy(stdscr));
+        put_line(3, 0, "q leaves");
+        refresh();
+        return;
+    }
     attrset(A_BOLD);
-    mvprintw(0, 1, "Tabula - %s", u->game != NULL ? core_game_title(u->game)
+    put_line(0, 1, "Tabula - %s", u->game != NULL ? core_game_title(u->game)
                                   : u->role == LOBBY_ROLE_SPECTATOR
                                       ? "watching a network game"
                                       : "joining a network game");
     attrset(A_NORMAL);
-    mvprintw(1, 1, "You: %s", who(u));
+    put_line(1, 1, "You: %s", who(u));
     if (u->invite[0] != '\0') {
-        mvprintw(y++, 1, "invite: %s   (your opponent's code)", u->invite);
-        mvprintw(y++, 1, "watch:  %s   (the spectators' code)", u->watch);
-        mvprintw(y++, 1, "lobby:  %s", u->lobby);
+        put_line(y++, 1, "invite: %s   (your opponent's code)", u->invite);
+        put_line(y++, 1, "watch:  %s   (the spectators' code)", u->watch);
+        put_line(y++, 1, "lobby:  %s", u->lobby);
         y++;
-        mvaddstr(y++, 1, "Your opponent types, on their terminal:");
-        mvprintw(y++, 3, "tabula join %s --lobby %s", u->invite, u->lobby);
-        mvaddstr(y++, 1, "A spectator types:");
-        mvprintw(y++, 3, "tabula spectate %s --lobby %s", u->watch, u->lobby);
+        put_line(y++, 1, "Your opponent types, on their terminal:");
+        put_line(y++, 3, "tabula join %s --lobby %s", u->invite, u->lobby);
+        put_line(y++, 1, "A spectator types:");
+        put_line(y++, 3, "tabula spectate %s --lobby %s", u->watch,
+                 u->lobby);
         y++;
     }
-    mvprintw(y++, 1, "Connection: %s", connection(u));
+    put_line(y++, 1, "Connection: %s", connection(u));
     /* A refusal is a sentence ending in the command to type: wrapped at
      * blanks, not cut at the window's edge. */
     const char *p = u->note;

@@ -420,3 +420,22 @@ Test(first_hour, finished_games_code_says_so)
                        "%s", scr);
     cr_assert_null(strstr(scr, "seat already taken"), "%s", scr);
 }
+
+/* Finding 10 on the host's waiting screen: its widest line is the
+ * spectate command, "   tabula spectate " (19) + a code (19) + " --lobby "
+ * (9) + at most 21 for the address = 68 columns, 70 with the margins; it
+ * holds 16 lines. Below 70x16 it asks for a larger window; at 100x20 the
+ * join command shows whole. */
+Test(first_hour, small_window_on_the_waiting_screen)
+{
+    first("host laska", 50, 15);
+    const char *scr = wait_for("make the window larger");
+    cr_assert_not_null(strstr(scr, "(the codes need 70x16,"), "%s", scr);
+    char args[128];
+    snprintf(args, sizeof args, "resize-window -t %s -x 100 -y 20",
+             tmux_session);
+    tmux(args);
+    scr = wait_for("tabula join ");
+    cr_assert(line_has(scr, "tabula join ", " --lobby 127.0.0.1:"), "%s",
+              scr);
+}
