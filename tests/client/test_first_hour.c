@@ -83,6 +83,15 @@ static void command_on(const char *scr, const char *prefix, char *out,
     out[n] = '\0';
 }
 
+/* The session's window becomes cols x rows. */
+static void resize_to(int cols, int rows)
+{
+    char args[128];
+    snprintf(args, sizeof args, "resize-window -t %s -x %d -y %d",
+             tmux_session, cols, rows);
+    tmux(args);
+}
+
 /* `tabula host laska` in window 0, and the join command its waiting
  * screen gives run in window 1 on a terminal of type term. */
 static void host_and_join(const char *term)
@@ -332,10 +341,7 @@ Test(first_hour, small_window_says_make_it_larger)
     first("play laska", 50, 15);
     const char *scr = wait_for("make the window larger");
     cr_assert_not_null(strstr(scr, "(this board needs 44x16,"), "%s", scr);
-    char args[128];
-    snprintf(args, sizeof args, "resize-window -t %s -x 44 -y 16",
-             tmux_session);
-    tmux(args);
+    resize_to(44, 16);
     wait_for("move>");
 }
 
@@ -431,10 +437,7 @@ Test(first_hour, small_window_on_the_waiting_screen)
     first("host laska", 50, 15);
     const char *scr = wait_for("make the window larger");
     cr_assert_not_null(strstr(scr, "(the codes need 70x16,"), "%s", scr);
-    char args[128];
-    snprintf(args, sizeof args, "resize-window -t %s -x 100 -y 20",
-             tmux_session);
-    tmux(args);
+    resize_to(100, 20);
     scr = wait_for("tabula join ");
     cr_assert(line_has(scr, "tabula join ", " --lobby 127.0.0.1:"), "%s",
               scr);
