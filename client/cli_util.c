@@ -17,7 +17,14 @@ int cli_is_help(const char *arg)
 
 const Core_Game *cli_game(const char *cmd, const char *name)
 {
-    const Core_Game *g = core_game_find(name);
+    /* Game names are small letters; "Laska" is what people type too. */
+    char lower[32];
+    size_t n = 0;
+    for (; name[n] != '\0' && n + 1 < sizeof lower; n++)
+        lower[n] = name[n] >= 'A' && name[n] <= 'Z' ? (char)(name[n] + 32)
+                                                    : name[n];
+    lower[n] = '\0';
+    const Core_Game *g = name[n] == '\0' ? core_game_find(lower) : NULL;
     if (g != NULL)
         return g;
     fprintf(stderr, "tabula %s: unknown game '%s'; expected one of:", cmd,

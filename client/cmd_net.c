@@ -18,6 +18,7 @@
 
 #include "bot.h"
 #include "cli.h"
+#include "line_cmd.h"
 #include "netgame.h"
 #include "tb_error.h"
 #include "tui.h"
@@ -29,7 +30,7 @@
 
 static const char host_help[] =
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
-    "                        [--options OPTS] [--clock BASE+INC] [--seed S]\n"
+    "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
     "                        [--delay MS]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
@@ -39,8 +40,9 @@ static const char host_help[] =
     "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
     "input, one per line, with the commands resign, draw, accept, decline,\n"
     "abort, takeback [N], claim win, claim draw (docs/usage.md).\n"
-    "--clock BASE+INC plays with a Fischer clock: BASE seconds each, INC\n"
-    "seconds added after each move (e.g. 300+5). --log FILE writes the match\n"
+    "--clock MIN+SEC plays with a Fischer clock as chess players write it:\n"
+    "MIN minutes each, SEC seconds added after each move (5+3); a base in\n"
+    "seconds is written 30s+1. --log FILE writes the match\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
     "move, so people can follow the game. When standard input and output\n"
@@ -71,6 +73,7 @@ typedef struct Net_Run {
         uv_pipe_t pipe;
     } in;
     int in_open;
+    int in_tty; /* lines are typed by a person, not read from a script */
     char line[512];
     size_t line_len;
     uv_timer_t linger;
@@ -78,6 +81,9 @@ typedef struct Net_Run {
     double linger_start;
     uv_signal_t sig;
     Tui_Net *ui; /* the full-screen screen, or NULL in line mode */
+    Lobby_Role role;
+    int user_left;   /* the user left the screen before the end */
+    int was_started; /* ... after the match had started */
 } Net_Run;
 
 static void close_cb(uv_handle_t *h) { (void)h; }
@@ -175,6 +181,10 @@ static void on_presence(Netgame *g, Lobby_Role seat, int present)
 static void on_ui_quit(void *user)
 {
     Net_Run *r = user;
+    r->user_left = 1;
+    r->was_started =
+        r->g != NULL &&
+        proto_transcript_start(netgame_transcript(r->g)) != NULL;
     shutdown_run(r);
     netgame_free(r->g);
     r->g = NULL;
@@ -188,6 +198,62 @@ static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
     *buf = uv_buf_init(space, sizeof space);
 }
 
+/* The seat's commands, which netgame.c takes at any time and sends when
+ * they may be (docs/usage.md). */
+static int seat_command(const char *line)
+{
+    static const char *const words[] = {"resign", "draw",  "accept",
+                                        "decline", "abort", "takeback",
+                                        "claim"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(line, words[i], n) == 0 &&
+            (line[n] == '\0' || line[n] == ' '))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * One line of line mode: board, moves, help and ? are answered here (as
+ * in `tabula play`); a move typed at a terminal out of turn is refused
+ * with a word rather than kept for later (a script's lines, from a pipe
+ * or a file, still wait for their turn: that is how a script plays);
+ * everything else goes to the seat.
+ */
+static void on_line(Net_Run *r, const char *line)
+{
+    const Proto_Transcript *t = netgame_transcript(r->g);
+    const char *cmds = "resign, draw, accept, decline, abort, takeback [N], "
+                       "claim win, claim draw";
+    int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
+    int local = strcmp(line, "board") == 0 || strcmp(line, "moves") == 0 ||
+                strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
+    if (proto_transcript_start(t) == NULL) {
+        if (local || (r->in_tty && !seat_command(line))) {
+            printf("refused: '%s': the game has not started yet (waiting "
+                   "for the opponent)\n", cli_token(line));
+            return;
+        }
+    } else {
+        const Core_Position *pos = proto_transcript_position(t);
+        if (line_cmd_local(stdout, pos, side, line, cmds))
+            return;
+        int waiting = proto_transcript_status(t).outcome == CORE_ONGOING &&
+                      core_side_to_move(pos) != side;
+        if (r->in_tty && waiting && !seat_command(line)) {
+            printf("refused: '%s': it is not your turn; type your move when "
+                   "the opponent has moved\n", cli_token(line));
+            return;
+        }
+        if (r->in_tty && waiting && strncmp(line, "accept", 6) != 0 &&
+            strncmp(line, "decline", 7) != 0 && strncmp(line, "claim", 5) != 0)
+            printf("'%s' is sent when your turn comes\n", cli_token(line));
+    }
+    if (netgame_submit(r->g, line) == TB_E_LIMIT)
+        fprintf(stderr, "tabula: too many lines typed ahead\n");
+}
+
 static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     Net_Run *r = s->data;
@@ -199,9 +265,10 @@ static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         char c = buf->base[i];
         if (c == '\n' || c == '\r') {
             r->line[r->line_len] = '\0';
-            if (r->line_len > 0 && r->g != NULL &&
-                netgame_submit(r->g, r->line) == TB_E_LIMIT)
-                fprintf(stderr, "tabula: too many moves typed ahead\n");
+            while (r->line_len > 0 && r->line[r->line_len - 1] == ' ')
+                r->line[--r->line_len] = '\0';
+            if (r->line_len > 0 && r->g != NULL)
+                on_line(r, r->line);
             r->line_len = 0;
         } else if (r->line_len + 1 < sizeof r->line) {
             r->line[r->line_len++] = c;
@@ -226,8 +293,10 @@ static void start_input(Net_Run *r)
         }
         return;
     }
-    if (t == UV_TTY)
+    if (t == UV_TTY) {
         rc = uv_tty_init(&r->loop, &r->in.tty, 0, 1);
+        r->in_tty = 1;
+    }
     else if (t == UV_NAMED_PIPE) {
         rc = uv_pipe_init(&r->loop, &r->in.pipe, 0);
         if (rc == 0 && (rc = uv_pipe_open(&r->in.pipe, 0)) != 0)
@@ -270,6 +339,27 @@ static int seat_lobby(const char *log_path, char *out, size_t cap)
     return found;
 }
 
+/* The word after the user left the screen with q q: what happened to
+ * the game and how to come back to it. */
+static void say_left(const char *cmd, Lobby_Role role,
+                     const Netgame_Config *cfg, int started)
+{
+    if (!started)
+        fprintf(stderr, "tabula %s: you left before the game started\n",
+                cmd);
+    else if (role == LOBBY_ROLE_SPECTATOR)
+        fprintf(stderr, "tabula %s: you stopped watching; the same command "
+                        "watches again from the first move\n", cmd);
+    else if (cfg->log_path != NULL)
+        fprintf(stderr, "tabula %s: you left the game; it is not resigned: "
+                        "run the same command again to come back to it\n",
+                cmd);
+    else
+        fprintf(stderr, "tabula %s: you left the game; it is not resigned, "
+                        "but without --log FILE this seat cannot come back "
+                        "to it\n", cmd);
+}
+
 static int parse_level(const char *cmd, const char *s, int *level)
 {
     char *end = NULL;
@@ -280,6 +370,40 @@ static int parse_level(const char *cmd, const char *s, int *level)
         return -1;
     }
     *level = (int)v;
+    return 0;
+}
+
+/*
+ * parse_clock: the --clock value in chess terms: "M+I" is M minutes each
+ * and I seconds added after each move ("5+3"); "Ns+I" gives the base in
+ * seconds ("30s+1"); I may end in 's' too. Only decimal digits, no sign;
+ * the ranges are checked by proto_clock_split afterwards. 0 or -1.
+ */
+static int parse_clock(const char *text, uint32_t *base_s, uint32_t *inc_s)
+{
+    const char *p = text;
+    uint32_t v[2] = {0, 0};
+    int seconds = 0;
+    for (int k = 0; k < 2; k++) {
+        const char *digits = p;
+        while (*p >= '0' && *p <= '9') {
+            if (v[k] > 100000)
+                return -1;
+            v[k] = v[k] * 10 + (uint32_t)(*p++ - '0');
+        }
+        if (p == digits)
+            return -1;
+        if (*p == 's') {
+            seconds |= k == 0;
+            p++;
+        }
+        if (k == 0 && *p++ != '+')
+            return -1;
+    }
+    if (*p != '\0')
+        return -1;
+    *base_s = seconds ? v[0] : v[0] * 60;
+    *inc_s = v[1];
     return 0;
 }
 
@@ -298,6 +422,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     memset(&cfg, 0, sizeof cfg);
     memset(&r, 0, sizeof r);
     cfg.role = role;
+    r.role = role;
     cfg.seed = 1;
     cfg.out = stdout;
     cfg.options = "";
@@ -356,15 +481,20 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
     }
     if (clock != NULL) {
-        uint32_t b = 0, inc = 0;
+        uint32_t b = 0, inc = 0, base_s = 0, inc_s = 0;
         char rest[PROTO_OPTIONS_MAX + 1];
-        int n = snprintf(opts, sizeof opts, "%s%sclock=%s", cfg.options,
-                         cfg.options[0] ? "," : "", clock);
+        int n = -1;
+        if (parse_clock(clock, &base_s, &inc_s) == 0)
+            n = snprintf(opts, sizeof opts, "%s%sclock=%u+%u", cfg.options,
+                         cfg.options[0] ? "," : "", (unsigned)base_s,
+                         (unsigned)inc_s);
         if (n < 0 || (size_t)n >= sizeof opts ||
             proto_clock_split(opts, &b, &inc, rest, sizeof rest) != 0 ||
             strstr(cfg.options, "clock=") != NULL) {
-            fprintf(stderr, "tabula %s: bad clock '%s' (BASE+INC in seconds, "
-                            "BASE 1..86400, INC 0..3600, e.g. 300+5)\n",
+            fprintf(stderr, "tabula %s: bad clock '%s': expected MINUTES+"
+                            "SECONDS as in chess (5+3: five minutes each, "
+                            "three seconds added per move; 1..1440 minutes, "
+                            "0..3600 seconds), or SECONDSs+SECONDS (30s+1)\n",
                     cmd, cli_token(clock));
             return CLI_EXIT_USAGE;
         }
@@ -391,6 +521,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                             "docs/rules/%s.md)\n",
                     cmd, cli_token(cfg.options), core_game_name(cfg.game),
                     tb_strerror(err), core_game_name(cfg.game));
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (lobby != NULL) {
+        struct sockaddr_storage sa;
+        if (net_addr_parse(lobby, &sa) != 0) {
+            fprintf(stderr, "tabula %s: bad lobby address '%s': expected "
+                            "HOST:PORT with the port, e.g. 127.0.0.1:7470 "
+                            "(the host's screen shows it)\n",
+                    cmd, cli_token(lobby));
             return CLI_EXIT_USAGE;
         }
     }
@@ -457,10 +597,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         return rc == TB_E_CODE || rc == TB_E_ARG ? CLI_EXIT_USAGE
                                                  : CLI_EXIT_FAIL;
     }
+    tui_net_game(r.ui, cfg.game);
     tui_net_attach(r.ui, r.g);
     if (r.ui == NULL && role != LOBBY_ROLE_SPECTATOR && cfg.bot_level == 0)
         start_input(&r);
     uv_run(&r.loop, UV_RUN_DEFAULT);
+    /* A game that ended in a warning (a refusal): the screen is gone,
+     * the terminal keeps the reason and what to type. */
+    if (r.ui != NULL && r.g != NULL && !netgame_result(r.g)->finished &&
+        tui_net_warning(r.ui)[0] != '\0')
+        fprintf(stderr, "tabula %s: %s\n", cmd, tui_net_warning(r.ui));
     tui_net_free(r.ui);
     r.ui = NULL;
     int status = CLI_EXIT_FAIL;
@@ -477,6 +623,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         uv_run(&r.loop, UV_RUN_DEFAULT);
     }
     uv_loop_close(&r.loop);
+    if (r.user_left)
+        say_left(cmd, role, &cfg, r.was_started);
     return status;
 }
 

@@ -100,14 +100,16 @@ typedef struct Render_Field {
     int last; /* a field of the last move */
 } Render_Field;
 
-static void draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
-                      const Render_Field *rf)
+/* The face's polygon, in a group of its own with its title; 0 when the
+ * face is turned away (and nothing is drawn). */
+static int draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
+                     const Render_Field *rf)
 {
     static const double light[3] = {-0.45, 0.55, 0.70};
     double n[3], c[3];
     to_view(rv, f->normal, n);
     if (n[2] <= 1e-6)
-        return; /* turned away */
+        return 0; /* turned away */
     to_view(rv, f->centre, c);
     double ln =
         sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
@@ -141,6 +143,20 @@ static void draw_face(FILE *out, const Render_View *rv, const Ball_Face *f,
             "\" fill=\"rgb(%d,%d,%d)\" stroke=\"%s\" stroke-width=\"%s\" "
             "stroke-linejoin=\"round\"/>\n",
             r, g, b, rf->last ? "#b07a00" : "#3a3a3a", rf->last ? "3" : "1.5");
+    fputs("</g>\n", out);
+    return 1;
+}
+
+/* The face's piece and name, drawn after every polygon of the view: a
+ * label near the rim reaches past its foreshortened face, and a
+ * neighbour's polygon drawn later would cut it off. */
+static void draw_label(FILE *out, const Render_View *rv, const Ball_Face *f,
+                       const Render_Field *rf)
+{
+    double n[3], c[3];
+    to_view(rv, f->normal, n);
+    to_view(rv, f->centre, c);
+    fprintf(out, "<g class=\"label\" data-field=\"%s\">", rf->name);
 
     /* Labels stand upright and are foreshortened as the face is: by nz
      * along the line from the ball's centre through the face (seen edge
@@ -252,8 +268,12 @@ static void write_svg(FILE *out, const Core_Position *pos,
                 "<ellipse cx=\"%.1f\" cy=\"%.1f\" rx=\"200\" ry=\"22\" "
                 "fill=\"#000000\" fill-opacity=\"0.25\"/>\n",
                 k == 0 ? "near" : "far", rv->cx, rv->cy + 268);
+        int shown[BALL_FACES];
         for (int i = 0; i < BALL_FACES; i++)
-            draw_face(out, rv, &ball.face[i], &fields[i]);
+            shown[i] = draw_face(out, rv, &ball.face[i], &fields[i]);
+        for (int i = 0; i < BALL_FACES; i++)
+            if (shown[i])
+                draw_label(out, rv, &ball.face[i], &fields[i]);
         fprintf(out,
                 "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
                 "font-family=\"DejaVu Sans, sans-serif\" font-size=\"16\" "

@@ -18,6 +18,7 @@ static const Cli_Command commands[] = {
     {"join", cli_join, "join a network game by invite code"},
     {"spectate", cli_spectate, "watch a network game by watch code"},
     {"play", cli_play, "play a local game against a bot"},
+    {"rules", cli_rules, "how to enter a game's moves, what its board shows"},
     {"perft", cli_perft, "count move sequences to a depth"},
     {"moves", cli_moves, "list the legal moves of a position"},
     {"lobby", cli_lobby, "run a lobby relay for network play"},

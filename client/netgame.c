@@ -32,8 +32,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "advice.h"
 #include "bot.h"
 #include "cli.h"
+#include "line_cmd.h"
 #include "netgame.h"
 #include "tb_error.h"
 
@@ -948,10 +950,14 @@ static const char *side_word(int side)
  * own or a peer's), so all of them show the same events. */
 static void show_conduct(Netgame *g, const Proto_Message *m)
 {
-    const char *who = side_word(proto_transcript_side_of(g->t, m->sender));
+    int from = proto_transcript_side_of(g->t, m->sender);
+    const char *who = side_word(from);
+    /* The player asked gets how to answer. */
+    const char *answer = my_side(g) == 1 - from ? ": type accept or decline"
+                                                : "";
     switch ((Proto_Kind)m->kind) {
     case PROTO_KIND_DRAW_OFFER:
-        say(g, "%s offers a draw\n", who);
+        say(g, "%s offers a draw%s\n", who, answer);
         break;
     case PROTO_KIND_DRAW_ACCEPT:
         say(g, "%s accepts the draw\n", who);
@@ -966,8 +972,9 @@ static void show_conduct(Netgame *g, const Proto_Message *m)
         say(g, "%s aborts the game\n", who);
         break;
     case PROTO_KIND_TAKEBACK_REQUEST:
-        say(g, "%s asks to take back %u %s\n", who, m->body.takeback.plies,
-            m->body.takeback.plies == 1 ? "ply" : "plies");
+        say(g, "%s asks to take back %u %s%s\n", who,
+            m->body.takeback.plies,
+            m->body.takeback.plies == 1 ? "ply" : "plies", answer);
         break;
     case PROTO_KIND_TAKEBACK_ACCEPT: {
         char hex[PROTO_HASH_HEX];
@@ -1128,10 +1135,12 @@ static int do_line(Netgame *g, const char *line, int my_turn)
         return 1;
     }
     Core_Move mv;
-    int rc = core_move_parse(pos, line, &mv);
+    char canon[CORE_NOTATION_MAX], why[CORE_NOTATION_MAX + 160];
+    int rc = line_cmd_move(pos, line, canon, sizeof canon, why, sizeof why);
+    if (rc == 0)
+        rc = core_move_parse(pos, canon, &mv);
     if (rc != 0) {
-        say(g, "refused: '%s': %s (e.g. %s)\n", cli_token(line),
-            tb_strerror(rc), core_game_move_hint(core_position_game(pos)));
+        say(g, "refused: '%s': %s\n", cli_token(line), why);
         return 1;
     }
     rc = play_move(g, &mv);
@@ -1404,8 +1413,9 @@ static int on_hello(Netgame *g, Lobby_Role from, const Proto_Envelope *e)
     if (rc == 0) {
         char fp[PROTO_FINGERPRINT_MAX];
         proto_fingerprint(e->msg.sender, fp);
-        say(g, "match: %s, you are white, opponent %s\n",
-            core_game_name(g->game), fp);
+        say(g, "match: %s%s%s, you are white, opponent %s\n",
+            core_game_name(g->game), g->options[0] ? " " : "", g->options,
+            fp);
         clock_begin(g);
     }
     return rc;
@@ -1653,12 +1663,10 @@ static void on_disconnect(Lobby_Client *c, int reason)
     if (g->done || reason == 0)
         return;
     if (!g->welcomed) {
-        if (reason == TB_E_SIGNATURE)
-            warn(g, "lobby %s: the room's host does not match the code's "
-                    "last group: is the code mistyped?\n", g->lobby);
-        else
-            warn(g, "lobby %s refused or unreachable: %s\n", g->lobby,
-                 net_strerror(reason));
+        char text[640];
+        advice_lobby_failure(text, sizeof text, g->lobby, reason,
+                             g->cfg.role, g->cfg.code);
+        warn(g, "%s\n", text);
         g->closing = 1;
         g->result.finished = 0;
         done(g);
@@ -1671,7 +1679,10 @@ static void on_disconnect(Lobby_Client *c, int reason)
         say(g, "lobby: connection lost (%s); reconnecting\n",
             net_strerror(reason));
     } else if ((cli_now() - g->lost_at) * 1000.0 > NG_RECONNECT_GIVE_UP_MS) {
-        warn(g, "lobby %s: gave up reconnecting\n", g->lobby);
+        char text[640];
+        advice_gave_up(text, sizeof text, g->lobby, g->cfg.role,
+                       NG_RECONNECT_GIVE_UP_MS / 1000, g->log_path[0] != '\0');
+        warn(g, "%s\n", text);
         g->closing = 1;
         done(g);
         return;

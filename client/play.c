@@ -10,6 +10,7 @@
 
 #include "bot.h"
 #include "cli.h"
+#include "line_cmd.h"
 #include "proto.h"
 #include "session.h"
 #include "tui.h"
@@ -33,35 +34,6 @@ static const char play_help[] =
 static const char *side_name(int side)
 {
     return side == CORE_WHITE ? "white" : "black";
-}
-
-static void print_board(const Session *s)
-{
-    Core_View v;
-    if (core_view(s->pos, &v) != 0) {
-        char text[CORE_POSITION_TEXT_MAX];
-        if (core_position_format(s->pos, text, sizeof text) == 0)
-            printf("%s\n", text);
-        return;
-    }
-    for (int r = 0; r < v.rows; r++) {
-        printf("%3s ", v.row_label[r]);
-        for (int c = 0; c < v.cols; c++) {
-            const Core_Cell *cell = &v.cell[r][c];
-            const char *g = cell->glyph[0] ? cell->glyph
-                            : cell->kind == CORE_CELL_BLANK ? ""
-                            : cell->kind == CORE_CELL_DARK  ? "."
-                                                            : " ";
-            printf("%-4s", g);
-        }
-        printf("\n");
-    }
-    printf("    ");
-    for (int c = 0; c < v.cols; c++)
-        printf("%-4s", v.col_label[c]);
-    printf("\n");
-    if (v.status[0] != '\0')
-        printf("%s\n", v.status);
 }
 
 static void print_end(const Session *s)
@@ -117,15 +89,14 @@ static int line_mode(Session *s)
             continue;
         if (strcmp(in, "quit") == 0)
             break;
-        if (strcmp(in, "help") == 0) {
-            printf("a move in notation (%s), or: board, moves, takeback, "
-                   "resign, quit\n", core_game_move_hint(s->game));
-        } else if (strcmp(in, "board") == 0) {
-            print_board(s);
-        } else if (strcmp(in, "moves") == 0) {
-            for (size_t i = 0; i < s->nlegal; i++)
-                printf("%s%s", i ? " " : "", s->legal_text[i]);
-            printf("\n");
+        /* The board is drawn for the one side a person plays (the
+         * side to move when both are). */
+        int view = s->player[CORE_WHITE] == s->player[CORE_BLACK]
+                       ? side
+                   : s->player[CORE_BLACK] == SESSION_HUMAN ? CORE_BLACK
+                                                            : CORE_WHITE;
+        if (line_cmd_local(stdout, s->pos, view, in,
+                           "takeback, resign, quit")) {
         } else if (strcmp(in, "resign") == 0) {
             session_resign(s, side);
         } else if (strcmp(in, "takeback") == 0) {
@@ -135,16 +106,16 @@ static int line_mode(Session *s)
             else
                 printf("takeback %zu\n", plies);
         } else {
-            int rc = session_play_text(s, in);
-            if (rc != 0) {
-                fprintf(stderr, "tabula play: '%s': %s", cli_token(in),
-                        tb_strerror(rc));
-                if (rc == TB_E_NOTATION)
-                    fprintf(stderr, "; expected %s",
-                            core_game_move_hint(s->game));
-                fprintf(stderr, "\n");
+            char canon[CORE_NOTATION_MAX], why[CORE_NOTATION_MAX + 160];
+            int rc = line_cmd_move(s->pos, in, canon, sizeof canon, why,
+                                   sizeof why);
+            if (rc == 0)
+                rc = session_play_text(s, canon);
+            else
+                fprintf(stderr, "tabula play: '%s': %s\n", cli_token(in),
+                        why);
+            if (rc != 0)
                 continue;
-            }
             printf("ply %zu %s %s\n", s->nplayed, side_name(side),
                    s->last_text);
         }

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entry.h"
+#include "game_help.h"
 #include "session.h"
 #include "tui.h"
 #include "tui_board.h"
@@ -31,6 +33,9 @@ void tui_screen_sync(Tui *t)
 {
     Session *s = t->s;
     core_view(s->pos, &t->view);
+    int side = t->from_side >= 0 ? t->from_side : core_side_to_move(s->pos);
+    if (side == CORE_BLACK)
+        tui_view_turn(&t->view);
     t->nnames = 0;
     for (int r = 0; r < t->view.rows; r++)
         for (int c = 0; c < t->view.cols; c++)
@@ -205,12 +210,15 @@ static void select_cell(Tui *t, int r, int c)
     }
 }
 
+/* Tab: complete the typed text to what all the legal moves it fits
+ * share (entry_fits: the action and piece letters may be left out), and
+ * list them; on an empty prompt, list the moves. */
 static void complete_input(Tui *t)
 {
     size_t n = 0, first = 0, common = 0;
     for (size_t i = 0; i < t->s->nlegal; i++) {
         const char *m = t->s->legal_text[i];
-        if (strncmp(m, t->input, t->ninput) != 0)
+        if (!entry_fits(m, t->input))
             continue;
         if (n == 0) {
             first = i;
@@ -224,27 +232,93 @@ static void complete_input(Tui *t)
         n++;
     }
     if (n == 0) {
-        tui_say(t, "no legal move starts with '", t->input, "'");
+        tui_say(t, "no legal move fits '", t->input, "' (Esc clears, Tab on "
+                                                      "an empty line lists)");
         return;
     }
     if (common >= sizeof t->input)
         common = sizeof t->input - 1;
-    memcpy(t->input, t->s->legal_text[first], common);
-    t->input[common] = '\0';
-    t->ninput = common;
+    if (common >= t->ninput || n == 1) {
+        memcpy(t->input, t->s->legal_text[first], common);
+        t->input[common] = '\0';
+        t->ninput = common;
+    }
     if (n == 1) {
         tui_say(t, "Enter plays it", NULL, NULL);
         return;
     }
     char list[200] = "";
-    size_t shown = 0;
-    for (size_t i = 0; i < t->s->nlegal && shown < 8; i++)
-        if (strncmp(t->s->legal_text[i], t->input, t->ninput) == 0) {
-            strncat(list, shown ? " | " : " ", sizeof list - strlen(list) - 1);
-            strncat(list, t->s->legal_text[i], sizeof list - strlen(list) - 1);
+    size_t shown = 0, len = 0;
+    for (size_t i = first; i < t->s->nlegal && shown < 8; i++)
+        if (entry_fits(t->s->legal_text[i], t->input)) {
+            int k = snprintf(list + len, sizeof list - len, "%s%s",
+                             shown ? " | " : " ", t->s->legal_text[i]);
+            if (k < 0 || (size_t)k >= sizeof list - len)
+                break;
+            len += (size_t)k;
             shown++;
         }
-    tui_say(t, "candidates:", list, n > shown ? " ..." : "");
+    char head[40];
+    snprintf(head, sizeof head, "%zu moves fit:", n);
+    tui_say(t, head, list, n > shown ? " ..." : "");
+}
+
+/* A typed move that is no legal move's text: the one legal move it fits
+ * loosely (entry.h) as *index, 0; else says why and returns the error. */
+static int typed_move(Tui *t, const char *text, int rc, size_t *index)
+{
+    size_t count = 0;
+    int frc = entry_find((const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
+                         t->s->nlegal, text, index, &count);
+    if (frc == 0)
+        return 0;
+    if (frc == TB_E_AMBIGUOUS) {
+        char n[32];
+        snprintf(n, sizeof n, "' fits %zu moves: ", count);
+        tui_say(t, "'", text, n);
+        strncat(t->message, "press Tab to list them",
+                sizeof t->message - strlen(t->message) - 1);
+        return frc;
+    }
+    char hint[CORE_NOTATION_MAX + 96];
+    game_help_one_line(t->s->game,
+                       (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
+                       t->s->nlegal, hint, sizeof hint);
+    tui_say(t, "'", text, "': ");
+    strncat(t->message, tb_strerror(rc),
+            sizeof t->message - strlen(t->message) - 1);
+    strncat(t->message, "; ", sizeof t->message - strlen(t->message) - 1);
+    strncat(t->message, hint, sizeof t->message - strlen(t->message) - 1);
+    return rc;
+}
+
+static const char help_text[] =
+    "Keys\n"
+    "\n"
+    "  arrows / mouse   move the cursor / select a square\n"
+    "  Enter            select the square under the cursor, or play\n"
+    "                   the typed move\n"
+    "  type a move      as on the first page; Tab completes among the\n"
+    "                   legal moves, Tab on an empty line lists them\n"
+    "  1-9              choose when several moves fit the squares\n"
+    "  Esc              clear the selection and the typed text\n"
+    "  resign, takeback, moves, help   typed and Enter\n"
+    "  ?                this help       q  quit\n"
+    "\n"
+    "Selected squares are yellow, squares that can come next green.\n"
+    "The rules in full: docs/rules/, or tabula rules GAME.\n"
+    "\n"
+    "Any key closes this help.";
+
+/* Help, page 1: the game's moves and board, from the position now. */
+static void open_help(Tui *t)
+{
+    size_t n = game_help_text(
+        t->s->game, (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
+        t->s->nlegal, t->help_page, sizeof t->help_page);
+    snprintf(t->help_page + n, sizeof t->help_page - n,
+             "\nAny key: the keys of this screen.");
+    t->help = 1;
 }
 
 /* Words of small letters, then perhaps words of letters or digits
@@ -287,9 +361,9 @@ static void submit_remote(Tui *t, const char *text)
     } else if (!human_to_move(t)) {
         tui_say(t, "it is not your move", NULL, NULL);
     } else if (rc != 0) {
-        tui_say(t, "'", text, "': ");
-        strncat(t->message, tb_strerror(rc),
-                sizeof t->message - strlen(t->message) - 1);
+        size_t i;
+        if (typed_move(t, text, rc, &i) == 0)
+            send_move(t, t->s->legal_text[i]);
     } else {
         send_move(t, text);
     }
@@ -321,7 +395,18 @@ static void submit_input(Tui *t)
             tui_say(t, "you resigned", NULL, NULL);
         }
     } else if (strcmp(in, "help") == 0) {
-        t->help = 1;
+        open_help(t);
+    } else if (strcmp(in, "moves") == 0 || strcmp(in, "board") == 0) {
+        /* line mode's words: the board is on screen; the moves are
+         * listed as Tab on an empty line lists them */
+        int list = in[0] == 'm';
+        t->input[0] = '\0';
+        t->ninput = 0;
+        if (list)
+            complete_input(t);
+        else
+            tui_say(t, "the board is above; ? explains it", NULL, NULL);
+        return;
     } else if (n > 0 && t->send != NULL) {
         submit_remote(t, in);
     } else if (strcmp(in, "takeback") == 0) {
@@ -344,14 +429,12 @@ static void submit_input(Tui *t)
         if (!human_to_move(t)) {
             tui_say(t, "it is not your move", NULL, NULL);
         } else {
+            size_t i;
             int rc = session_play_text(t->s, text);
-            if (rc != 0) {
-                tui_say(t, "'", text, "': ");
-                strncat(t->message, tb_strerror(rc),
-                        sizeof t->message - strlen(t->message) - 1);
-            } else {
+            if (rc == 0)
                 after_move(t, "played ", text);
-            }
+            else if (typed_move(t, text, rc, &i) == 0)
+                play_index(t, i);
         }
     }
     t->input[0] = '\0';
@@ -360,7 +443,24 @@ static void submit_input(Tui *t)
 
 /* ---- drawing -------------------------------------------------------- */
 
-static void draw_moves(Tui *t, int x, int y0, int lines)
+/* Does one side act twice running anywhere in s's game (Chess
+ * volleyball)? Then the move list gives each ply its own line. */
+static int side_repeats(const Session *s, Core_Position *replay)
+{
+    int repeats = 0, side = core_side_to_move(replay);
+    for (size_t i = 0; i < s->nplayed; i++) {
+        core_make(replay, &s->played[i]);
+        int next = core_side_to_move(replay);
+        repeats |= next == side;
+        side = next;
+    }
+    return repeats;
+}
+
+/* The last plies that fit in lines rows of width w from (y0, x): "N.
+ * white black" pairs, or "N. W move" lines when a side acts several
+ * times running. */
+static void draw_moves(Tui *t, int x, int y0, int lines, int w)
 {
     Session *s = t->s;
     Core_Position *replay = core_position_clone(s->start);
@@ -368,41 +468,59 @@ static void draw_moves(Tui *t, int x, int y0, int lines)
     char text[CORE_NOTATION_MAX];
 
     mvaddstr(y0, x, "Moves");
-    if (replay == NULL)
+    if (replay == NULL || lines < 2) {
+        core_position_free(replay);
         return;
-    /* Show the last plies that fit, two per line. */
-    size_t fit = (size_t)(lines > 1 ? lines - 1 : 1) * 2;
-    first_ply = total > fit ? (total - fit + 1) & ~(size_t)1 : 0;
+    }
+    int single = game_help_repeats(s->game) || side_repeats(s, replay);
+    core_position_copy(replay, s->start);
+    size_t per_line = single ? 1 : 2;
+    size_t fit = (size_t)(lines - 1) * per_line;
+    first_ply = total > fit ? total - fit : 0;
+    if (!single)
+        first_ply = (first_ply + 1) & ~(size_t)1;
+    /* Columns 16 wide, wider when a shown ply needs it (a long Football
+     * chess turn, itself made of words) and the width allows: then at
+     * least three blanks part it from the next. */
+    int col = 16, room = single ? w - 8 : (w - 6) / 2;
+    for (size_t i = 0; i < total; i++) {
+        if (i >= first_ply &&
+            core_move_format(replay, &s->played[i], text, sizeof text) == 0 &&
+            (int)strlen(text) + 2 > col)
+            col = (int)strlen(text) + 2;
+        core_make(replay, &s->played[i]);
+    }
+    core_position_copy(replay, s->start);
+    if (col > room)
+        col = room > 4 ? room : 4;
     int y = y0 + 1;
     for (size_t i = 0; i < total; i++) {
+        int side = core_side_to_move(replay);
         if (core_move_format(replay, &s->played[i], text, sizeof text) != 0)
             text[0] = '\0';
-        if (i >= first_ply) {
-            if (i % 2 == 0)
-                mvprintw(y, x, "%3zu. %-16.16s", i / 2 + 1, text);
-            else
-                mvprintw(y++, x + 22, "%-16.16s", text);
-        }
+        if (i >= first_ply && single)
+            mvprintw(y++, x, "%3zu. %c %-*.*s", i + 1,
+                     side == CORE_WHITE ? 'W' : 'B', col, col, text);
+        else if (i >= first_ply && i % 2 == 0)
+            mvprintw(y, x, "%3zu. %-*.*s", i / 2 + 1, col, col, text);
+        else if (i >= first_ply)
+            mvprintw(y++, x + 6 + col, "%-*.*s", col, col, text);
         core_make(replay, &s->played[i]);
     }
     core_position_free(replay);
 }
 
-static const char help_text[] =
-    "Tabula - keys\n"
-    "\n"
-    "  arrows / mouse   move the cursor / select a square\n"
-    "  Enter            select the square under the cursor, or play\n"
-    "                   the typed move\n"
-    "  type a move      e.g. c3-d4; Tab completes among legal moves\n"
-    "  1-9              choose when several moves fit the squares\n"
-    "  Esc              clear the selection and the typed text\n"
-    "  resign, takeback, help   typed and Enter\n"
-    "  ?                this help       q  quit\n"
-    "\n"
-    "Selected squares are yellow, squares that can come next green.\n"
-    "\n"
-    "Any key closes this help.";
+/* One help page, line by line, as much as the window holds. */
+static void draw_help(const char *p, int rows, int cols)
+{
+    int y = 1;
+    while (*p != '\0' && y < rows) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        mvaddnstr(y++, 2, p, (int)n < cols - 3 ? (int)n : cols - 3);
+        p += n + (e != NULL);
+    }
+}
 
 void tui_screen_draw(Tui *t)
 {
@@ -411,26 +529,45 @@ void tui_screen_draw(Tui *t)
     getmaxyx(stdscr, rows, cols);
     erase();
     if (t->help) {
-        int y = 1;
-        const char *p = t->help_text ? t->help_text : help_text;
-        while (*p != '\0') {
-            const char *e = strchr(p, '\n');
-            size_t n = e ? (size_t)(e - p) : strlen(p);
-            mvaddnstr(y++, 2, p, (int)n);
-            p += n + (e != NULL);
-        }
+        draw_help(t->help == 1 ? t->help_page
+                  : t->help_text ? t->help_text
+                                 : help_text,
+                  rows, cols);
+        refresh();
+        return;
+    }
+    /* Everything below the board needs a line of its own and the move
+     * list a column beside it: a smaller window gets a word instead of
+     * lines drawn over each other. */
+    int nextra = 0;
+    for (int k = 0; k < TUI_EXTRA_LINES; k++)
+        nextra += t->extra[k][0] != '\0';
+    int y_board = 2 + nextra + (nextra > 0);
+    int need_rows = y_board + t->view.rows + 1 + 1 + 5;
+    int need_cols = 4 + t->view.cols * TUI_CELL_W + 2;
+    if (need_cols < 44)
+        need_cols = 44;
+    if (rows < need_rows || cols < need_cols) {
+        mvaddnstr(0, 0, "Tabula: make the window larger", cols);
+        mvprintw(1, 0, "(this board needs %dx%d,", need_cols, need_rows);
+        mvprintw(2, 0, " the window is %dx%d)", cols, rows);
+        mvaddnstr(3, 0, "q quits", cols);
         refresh();
         return;
     }
     attrset(A_BOLD);
-    mvprintw(0, 1, "Tabula - %s", core_game_title(s->game));
+    mvaddnstr(0, 1, "Tabula - ", cols - 2);
+    addnstr(core_game_title(s->game), cols - 11);
     attrset(A_NORMAL);
-    mvprintw(1, 1, "White: %s   Black: %s", t->white_name, t->black_name);
+    char line[TUI_EXTRA_LINE_W + 64];
+    snprintf(line, sizeof line, "White: %s   Black: %s", t->white_name,
+             t->black_name);
+    mvaddnstr(1, 1, line, cols - 2);
     int y_extra = 2;
     for (int k = 0; k < TUI_EXTRA_LINES; k++)
         if (t->extra[k][0] != '\0')
             mvaddnstr(y_extra++, 1, t->extra[k], cols - 2);
-    t->board_y = y_extra + (y_extra > 2);
+    t->board_y = y_board;
     t->board_x = 4;
     unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
     for (int r = 0; r < t->view.rows; r++)
@@ -445,33 +582,49 @@ void tui_screen_draw(Tui *t)
                    t->colours);
     int below = t->board_y + t->view.rows;
     int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
-    if (side_x + 30 < cols)
-        draw_moves(t, side_x, t->board_y, rows - t->board_y - 5);
+    if (side_x + 30 < cols) /* beside the board only */
+        draw_moves(t, side_x, t->board_y, t->view.rows + 1, cols - side_x - 1);
 
     Core_Status st = session_status(s);
     int y = below + 2;
     if (st.outcome != CORE_ONGOING)
-        mvprintw(y, 1, "Game over: %s (%s)   q quits%s",
+        snprintf(line, sizeof line, "Game over: %s (%s)   q quits%s",
                  core_outcome_name(st.outcome), core_reason_name(st.reason),
                  t->send ? "" : ", 'takeback' undoes");
     else
-        mvprintw(y, 1, "%s to move%s",
+        snprintf(line, sizeof line, "%s to move%s",
                  core_side_to_move(s->pos) == CORE_WHITE ? "White" : "Black",
                  human_to_move(t) ? " (you)" : "");
-    if (t->view.status[0] != '\0')
-        mvprintw(y + 1, 1, "%s", t->view.status);
+    mvaddnstr(y, 1, line, cols - 2);
+    const char *note = game_help_board_note(s->game, &t->view);
+    snprintf(line, sizeof line, "%s%s%s", t->view.status,
+             t->view.status[0] && note[0] ? " | " : "", note);
+    mvaddnstr(y + 1, 1, line, cols - 2);
     const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
-    if (cur->name[0] != '\0')
-        mvprintw(y + 2, 1, "%s: %s", cur->name,
-                 cur->detail[0] ? cur->detail : (cur->glyph[0] ? cur->glyph
-                                                               : "empty"));
-    mvprintw(y + 3, 1, "move> %s", t->input);
-    int cx = 7 + (int)t->ninput;
+    if (cur->name[0] != '\0') {
+        snprintf(line, sizeof line, "%s: %s", cur->name,
+                 cur->detail[0] ? cur->detail
+                                : (cur->glyph[0] ? cur->glyph : "empty"));
+        mvaddnstr(y + 2, 1, line, cols - 2);
+    }
+    int cx = 0;
+    if (t->watching) {
+        mvaddnstr(y + 3, 1, "watching: ? help, q leaves", cols - 2);
+    } else {
+        snprintf(line, sizeof line, "move> %s", t->input);
+        mvaddnstr(y + 3, 1, line, cols - 2);
+        cx = 7 + (int)t->ninput;
+    }
     mvaddnstr(y + 4, 1, t->message, cols - 2);
-    for (size_t k = 0; k < t->nchoice; k++)
-        mvprintw(y + 5 + (int)k, 3, "%zu) %s", k + 1,
+    for (size_t k = 0; k < t->nchoice && y + 5 + (int)k < rows; k++) {
+        snprintf(line, sizeof line, "%zu) %s", k + 1,
                  s->legal_text[t->choice[k]]);
-    move(y + 3, cx);
+        mvaddnstr(y + 5 + (int)k, 3, line, cols - 4);
+    }
+    if (t->watching)
+        move(y + 3, 1);
+    else
+        move(y + 3, cx < cols - 1 ? cx : cols - 1);
     refresh();
 }
 
@@ -491,7 +644,7 @@ static int mouse_cell(Tui *t, int my, int mx, int *r, int *c)
 int tui_screen_key(Tui *t, int ch)
 {
     if (t->help) {
-        t->help = 0;
+        t->help = t->help == 1 ? 2 : 0; /* the game, then the keys */
         return 0;
     }
     if (ch == KEY_RESIZE)
@@ -557,7 +710,7 @@ int tui_screen_key(Tui *t, int ch)
     if (t->ninput == 0 && ch == 'q')
         return 1;
     if (t->ninput == 0 && ch == '?') {
-        t->help = 1;
+        open_help(t);
         return 0;
     }
     if (ch >= 0x20 && ch < 0x7f && t->ninput + 1 < sizeof t->input) {
@@ -584,7 +737,14 @@ int tui_screen_init(Tui *t, Session *s)
     tui_screen_sync(t);
     t->cur_r = t->view.rows - 1;
     t->cur_c = 0;
-    tui_say(t, "? for help; select a square or type a move", NULL, NULL);
+    t->from_side = s->player[CORE_WHITE] == s->player[CORE_BLACK]
+                       ? (s->player[CORE_WHITE] == SESSION_HUMAN ? -1
+                                                                 : CORE_WHITE)
+                   : s->player[CORE_BLACK] == SESSION_HUMAN ? CORE_BLACK
+                                                            : CORE_WHITE;
+    tui_screen_sync(t);
+    tui_say(t, "? for help; select a square or type a move (Tab lists them)",
+            NULL, NULL);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* isatty */
 
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 #include <term.h>
 #include <unistd.h>
@@ -25,6 +26,70 @@ int tui_terminal_ok(void)
     int usable = tigetstr("cup") != NULL && tigetstr("cup") != (char *)-1;
     del_curterm(cur_term);
     return usable;
+}
+
+void tui_view_turn(Core_View *v)
+{
+    for (int r = 0; r < v->rows; r++)
+        for (int c = 0; c < v->cols; c++) {
+            int r2 = v->rows - 1 - r, c2 = v->cols - 1 - c;
+            if (r * v->cols + c >= r2 * v->cols + c2)
+                continue; /* each pair once (the middle cell stays) */
+            Core_Cell tmp = v->cell[r][c];
+            v->cell[r][c] = v->cell[r2][c2];
+            v->cell[r2][c2] = tmp;
+        }
+    for (int r = 0; r < v->rows / 2; r++) {
+        char tmp[sizeof v->row_label[0]];
+        memcpy(tmp, v->row_label[r], sizeof tmp);
+        memcpy(v->row_label[r], v->row_label[v->rows - 1 - r], sizeof tmp);
+        memcpy(v->row_label[v->rows - 1 - r], tmp, sizeof tmp);
+    }
+    for (int c = 0; c < v->cols / 2; c++) {
+        char tmp[sizeof v->col_label[0]];
+        memcpy(tmp, v->col_label[c], sizeof tmp);
+        memcpy(v->col_label[c], v->col_label[v->cols - 1 - c], sizeof tmp);
+        memcpy(v->col_label[v->cols - 1 - c], tmp, sizeof tmp);
+    }
+}
+
+/* Is name the column label followed by the row label ("c3"), or the
+ * other way round? */
+static int labels_name(const Core_View *v, int r, int c, const char *name)
+{
+    char a[16], b[16];
+    snprintf(a, sizeof a, "%s%s", v->col_label[c], v->row_label[r]);
+    snprintf(b, sizeof b, "%s%s", v->row_label[r], v->col_label[c]);
+    return strcmp(name, a) == 0 || strcmp(name, b) == 0;
+}
+
+int tui_view_names_in_cells(const Core_View *v)
+{
+    for (int r = 0; r < v->rows; r++)
+        for (int c = 0; c < v->cols; c++) {
+            const char *name = v->cell[r][c].name;
+            if (name[0] != '\0' && !labels_name(v, r, c, name))
+                return 1;
+        }
+    return 0;
+}
+
+void tui_cell_text(const Core_Cell *cell, int names, char out[TUI_CELL_W + 1])
+{
+    memset(out, ' ', TUI_CELL_W);
+    out[TUI_CELL_W] = '\0';
+    if (names && cell->name[0] != '\0') {
+        size_t n = strlen(cell->name);
+        out[0] = cell->glyph[0] != '\0' ? cell->glyph[0] : ' ';
+        memcpy(out + 1, cell->name, n < TUI_CELL_W - 1 ? n : TUI_CELL_W - 1);
+        return;
+    }
+    size_t g = strlen(cell->glyph);
+    if (g > 3)
+        g = 3;
+    memcpy(out + 1, cell->glyph, g);
+    if (g == 0 && cell->kind == CORE_CELL_DARK)
+        out[1] = '.';
 }
 
 /* Cell backgrounds, in colour pair order. */
@@ -60,7 +125,7 @@ int tui_board_colours(void)
 }
 
 static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
-                      int colours)
+                      int colours, int names)
 {
     int bg;
     attr_t attr = A_NORMAL;
@@ -90,13 +155,10 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
         bg = BG_PATH;
     if (cursor)
         bg = BG_CURSOR;
-    memset(text, ' ', TUI_CELL_W);
-    text[TUI_CELL_W] = '\0';
-    size_t g = strlen(cell->glyph);
-    if (g > 3)
-        g = 3;
-    memcpy(text + 1, cell->glyph, g);
-    if (g == 0 && mark == TUI_MARK_TARGET)
+    tui_cell_text(cell, names, text);
+    if (!names && cell->kind == CORE_CELL_DARK && cell->glyph[0] == '\0')
+        text[1] = ' '; /* the colour shows a dark square */
+    if (!names && cell->glyph[0] == '\0' && mark == TUI_MARK_TARGET)
         text[1] = '.';
     if (colours) {
         attr = COLOR_PAIR(pair_for(cell->owner, bg));
@@ -109,7 +171,8 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
             attr |= A_BOLD;
         if (mark == TUI_MARK_TARGET)
             attr |= A_UNDERLINE;
-        if (!cursor && mark == TUI_MARK_NONE && cell->kind == CORE_CELL_DARK)
+        if (!names && !cursor && mark == TUI_MARK_NONE &&
+            cell->kind == CORE_CELL_DARK)
             text[0] = ':', text[TUI_CELL_W - 1] = ':';
     }
     attrset(attr);
@@ -122,12 +185,13 @@ void tui_board_draw(
     const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
     int cur_c, int colours)
 {
+    int names = tui_view_names_in_cells(v);
     for (int r = 0; r < v->rows; r++) {
         mvaddstr(y + r, 1, v->row_label[r]);
         for (int c = 0; c < v->cols; c++)
             draw_cell(&v->cell[r][c], y + r, x + c * TUI_CELL_W, mark[r][c],
-                      r == cur_r && c == cur_c, colours);
+                      r == cur_r && c == cur_c, colours, names);
     }
-    for (int c = 0; c < v->cols; c++)
+    for (int c = 0; c < v->cols && !names; c++)
         mvaddstr(y + v->rows, x + c * TUI_CELL_W + 1, v->col_label[c]);
 }

@@ -19,6 +19,28 @@ typedef enum Tui_Mark {
     TUI_MARK_TARGET /* a square that can come next (green) */
 } Tui_Mark;
 
+/*
+ * tui_view_turn: turn v half round, as the other side sees it: rows and
+ * columns reversed with their labels, so Black's pieces come to the
+ * bottom. Cell names stay the notation's, so moves are entered alike.
+ */
+void tui_view_turn(Core_View *v);
+
+/*
+ * tui_view_names_in_cells: 1 when the names of v's cells cannot be read
+ * off its row and column labels (Chessball's fields sit at longitudes,
+ * so "b3" is no column's name): then each cell shows its name after
+ * its glyph ("Kb3") and the column labels are left out; 0 otherwise.
+ */
+int tui_view_names_in_cells(const Core_View *v);
+
+/*
+ * tui_cell_text: the TUI_CELL_W characters (and a NUL) a cell shows in
+ * plain text: the glyph (" ." on an empty dark square), or with names
+ * the glyph's first letter (or a space) and the name.
+ */
+void tui_cell_text(const Core_Cell *cell, int names, char out[TUI_CELL_W + 1]);
+
 /* Set up the colour pairs; returns 1 when the terminal has colours. */
 int tui_board_colours(void);
 
@@ -26,7 +48,8 @@ int tui_board_colours(void);
  * tui_board_draw: draw v with its top-left cell at screen row y, column x
  * (row labels go at column 1, column labels on the row below the board).
  * mark[r][c] is a Tui_Mark for each cell; (cur_r, cur_c) is the cursor
- * cell, or -1 for none; colours as tui_board_colours returned.
+ * cell, or -1 for none; colours as tui_board_colours returned. Cell
+ * names are drawn in the cells when tui_view_names_in_cells says so.
  */
 void tui_board_draw(
     const Core_View *v, int y, int x,

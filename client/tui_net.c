@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,18 +47,21 @@ struct Tui_Net {
     int quit_armed;
     int leave_on_done; /* q pressed after the end, before the last frames
                           were delivered */
+    const Core_Game *game; /* the host's game, for the title; or NULL */
     char white_name[48], black_name[48];
-    char note[TUI_EXTRA_LINE_W];
+    char note[400]; /* the last line the seat reported (a refusal is long) */
+    char warning[400]; /* the last warning, for the terminal afterwards */
     char message[200]; /* the message line before the board is up */
 };
 
 static const char net_help[] =
-    "Tabula - keys (network game)\n"
+    "Keys (network game)\n"
     "\n"
     "  arrows / mouse   move the cursor / select a square\n"
     "  Enter            select the square under the cursor, or send the\n"
     "                   typed move\n"
-    "  type a move      e.g. c3-d4; Tab completes among legal moves\n"
+    "  type a move      as on the first page; Tab completes among the\n"
+    "                   legal moves, Tab on an empty line lists them\n"
     "  1-9              choose when several moves fit the squares\n"
     "  Esc              clear the selection and the typed text\n"
     "  resign           typed and Enter (sent when it is your turn)\n"
@@ -119,26 +123,78 @@ static const char *who(const Tui_Net *u)
     }
 }
 
-/* The screen before the match starts: codes and connection. */
+/* The screen before the match starts: the whole commands the others
+ * type (code and lobby address), and the connection. */
+/* One line at (y, x), cut at the window's edge rather than wrapped
+ * onto the next. */
+static void put_line(int y, int x, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void put_line(int y, int x, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    int room = getmaxx(stdscr) - x - 1;
+    if (room > 0)
+        mvaddnstr(y, x, line, room);
+}
+
+/* The waiting screen's widest line, "   tabula spectate CODE --lobby
+ * 255.255.255.255:65535" (3 + 16 + 19 + 9 + 21 = 68 columns) and a
+ * margin, and its height with the codes. */
+#define TN_WAIT_COLS 70
+#define TN_WAIT_ROWS 16
+
 static void draw_waiting(Tui_Net *u)
 {
     int cols = getmaxx(stdscr), y = 3;
     erase();
+    if (cols < TN_WAIT_COLS || getmaxy(stdscr) < TN_WAIT_ROWS) {
+        put_line(0, 0, "Tabula: make the window larger");
+        put_line(1, 0, "(the codes need %dx%d,", TN_WAIT_COLS, TN_WAIT_ROWS);
+        put_line(2, 0, " the window is %dx%d)", cols, getmaxy(stdscr));
+        put_line(3, 0, "q leaves");
+        refresh();
+        return;
+    }
     attrset(A_BOLD);
-    mvaddstr(0, 1, "Tabula - network game");
+    put_line(0, 1, "Tabula - %s", u->game != NULL ? core_game_title(u->game)
+                                  : u->role == LOBBY_ROLE_SPECTATOR
+                                      ? "watching a network game"
+                                      : "joining a network game");
     attrset(A_NORMAL);
-    mvprintw(1, 1, "You: %s", who(u));
+    put_line(1, 1, "You: %s", who(u));
     if (u->invite[0] != '\0') {
-        mvprintw(y++, 1, "invite: %s   (for your opponent: tabula join)",
-                 u->invite);
-        mvprintw(y++, 1, "watch:  %s   (for spectators: tabula spectate)",
-                 u->watch);
-        mvprintw(y++, 1, "lobby:  %s", u->lobby);
+        put_line(y++, 1, "invite: %s   (your opponent's code)", u->invite);
+        put_line(y++, 1, "watch:  %s   (the spectators' code)", u->watch);
+        put_line(y++, 1, "lobby:  %s", u->lobby);
+        y++;
+        put_line(y++, 1, "Your opponent types, on their terminal:");
+        put_line(y++, 3, "tabula join %s --lobby %s", u->invite, u->lobby);
+        put_line(y++, 1, "A spectator types:");
+        put_line(y++, 3, "tabula spectate %s --lobby %s", u->watch,
+                 u->lobby);
         y++;
     }
-    mvprintw(y++, 1, "Connection: %s", connection(u));
-    if (u->note[0] != '\0')
-        mvaddnstr(y++, 1, u->note, cols - 2);
+    put_line(y++, 1, "Connection: %s", connection(u));
+    /* A refusal is a sentence ending in the command to type: wrapped at
+     * blanks, not cut at the window's edge. */
+    const char *p = u->note;
+    int w = cols - 2 > 20 ? cols - 2 : 20;
+    while (*p != '\0' && y < getmaxy(stdscr) - 2) {
+        int n = (int)strlen(p);
+        if (n > w) {
+            n = w;
+            while (n > w / 2 && p[n] != ' ')
+                n--;
+        }
+        mvaddnstr(y++, 1, p, n);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
     mvaddnstr(y + 1, 1, u->message[0] ? u->message : "q leaves",
               cols - 2);
     refresh();
@@ -222,7 +278,12 @@ static void render(Tui_Net *u)
     if (u->watch[0] != '\0')
         snprintf(t->extra[1], sizeof t->extra[1], "watch: %s   lobby: %s",
                  u->watch, u->lobby);
-    snprintf(t->extra[2], sizeof t->extra[2], "%s", u->note);
+    /* One line under the names: the note as far as it fits. */
+    size_t nn = strlen(u->note);
+    if (nn >= sizeof t->extra[2])
+        nn = sizeof t->extra[2] - 1;
+    memcpy(t->extra[2], u->note, nn);
+    t->extra[2][nn] = '\0';
     conduct_line(u, t->extra[3], sizeof t->extra[3]);
     tui_screen_draw(t);
 }
@@ -261,6 +322,8 @@ static void mirror(Tui_Net *u)
             return;
         }
         u->have_screen = 1;
+        u->t.from_side = u->role == LOBBY_ROLE_GUEST ? CORE_BLACK : CORE_WHITE;
+        tui_screen_sync(&u->t);
         u->t.colours = u->colours;
         u->t.user = u;
         u->t.watching = u->role == LOBBY_ROLE_SPECTATOR || u->bot;
@@ -386,6 +449,10 @@ static void on_key(Tui_Net *u, int ch)
                 NULL);
         return;
     }
+    if (!u->have_screen) {
+        leave(u); /* no game yet: nothing to lose */
+        return;
+    }
     u->quit_armed = 1;
     static const char ask[] =
         "q again leaves (the game is not resigned); any other key stays";
@@ -472,6 +539,12 @@ int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
     return 0;
 }
 
+void tui_net_game(Tui_Net *u, const Core_Game *game)
+{
+    if (u != NULL)
+        u->game = game;
+}
+
 void tui_net_attach(Tui_Net *u, Netgame *g)
 {
     if (u == NULL || u->stopped)
@@ -523,6 +596,8 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
     if (worth_noting(u, text))
         snprintf(u->note, sizeof u->note, "%s%s", warning ? "warning: " : "",
                  text);
+    if (warning)
+        snprintf(u->warning, sizeof u->warning, "%s", text);
     if (strncmp(text, "refused:", 8) == 0 && u->have_screen)
         u->t.pending = 0; /* our move came back refused */
     mirror(u);
@@ -554,7 +629,7 @@ void tui_net_done(Tui_Net *u)
             snprintf(u->note, sizeof u->note,
                      "desync at ply %u: the game stopped; report %.100s",
                      res->desync_ply, res->report[0] ? res->report : "none");
-        else if (!res->finished)
+        else if (!res->finished && strncmp(u->note, "warning: ", 9) != 0)
             snprintf(u->note, sizeof u->note, "%s",
                      "the game did not finish (lobby unreachable?)");
     }
@@ -570,6 +645,11 @@ void tui_net_done(Tui_Net *u)
     render(u);
     if (u->leave_on_done)
         leave(u);
+}
+
+const char *tui_net_warning(const Tui_Net *u)
+{
+    return u != NULL ? u->warning : "";
 }
 
 void tui_net_free(Tui_Net *u)

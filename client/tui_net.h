@@ -29,6 +29,10 @@ typedef struct Tui_Net Tui_Net;
 int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
                 void (*on_quit)(void *user), void *user, Tui_Net **out);
 
+/* tui_net_game: the game the host is about to play, named on the waiting
+ * screen (the others learn it from the match start). */
+void tui_net_game(Tui_Net *u, const Core_Game *game);
+
 /* tui_net_attach: the seat the screen shows and sends moves to. */
 void tui_net_attach(Tui_Net *u, Netgame *g);
 
@@ -44,6 +48,10 @@ void tui_net_done(Tui_Net *u);
 /* tui_net_stop: leave the screen now (endwin, handles closed); the seat
  * must not be used by it afterwards. */
 void tui_net_stop(Tui_Net *u);
+
+/* tui_net_warning: the last warning the screen showed ("" when none),
+ * for the terminal once the screen is gone. */
+const char *tui_net_warning(const Tui_Net *u);
 
 /* tui_net_free: stop the screen if needed and free it, once the loop has
  * run the closes of tui_net_stop. */

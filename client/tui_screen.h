@@ -36,8 +36,11 @@ struct Tui {
     char input[CORE_NOTATION_MAX];
     size_t ninput;
     char message[256];
-    int help;
+    int help;      /* 1: the game's help page shown, 2: the keys page */
+    char help_page[4096];
     int colours;
+    int from_side; /* the side the board is drawn for (CORE_WHITE or
+                      CORE_BLACK), or -1: the side to move */
     int board_y, board_x;
     /* Set by a network front end (all zero for `tabula play`): */
     int (*send)(Tui *t, const char *line); /* a chosen move or "resign":
@@ -45,11 +48,13 @@ struct Tui {
     void *user;
     int pending;  /* a move was sent and has not come back yet */
     int watching; /* no side is entered from this screen */
-    const char *help_text; /* NULL: the keys of `tabula play` */
+    const char *help_text; /* the keys page; NULL: `tabula play`'s */
     char extra[TUI_EXTRA_LINES][TUI_EXTRA_LINE_W]; /* lines under the players' names */
 };
 
-/* tui_screen_init: t for session s. Errors: TB_E_NOMEM. */
+/* tui_screen_init: t for session s, drawn for the one side a person
+ * plays (the side to move when both are, White when none is).
+ * Errors: TB_E_NOMEM. */
 int tui_screen_init(Tui *t, Session *s);
 void tui_screen_free(Tui *t);
 

@@ -39,7 +39,8 @@
     X(TB_E_CODE, -1026, "unknown invite or watch code")                          \
     X(TB_E_RATE, -1027, "too many wrong codes from this address; try later")     \
     X(TB_E_FULL, -1028, "room or lobby is full")                                 \
-    X(TB_E_SEAT, -1029, "seat already taken")
+    X(TB_E_SEAT, -1029, "seat already taken")                                   \
+    X(TB_E_WATCH_CODE, -1030, "a watch code: it watches a game, not joins it")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

@@ -187,7 +187,12 @@ static void client_frame(Net_Conn *conn, const uint8_t *p, size_t len)
     case LOBBY_MSG_ERROR:
         if (len != LOBBY_LEN_ERROR)
             break;
-        c->refusal = error_code(p[1]);
+        /* Before admission, a joiner is refused "not allowed" only for
+         * a watch code (lobby/server.c on_join): say so. */
+        c->refusal = !c->admitted && c->cfg.role == LOBBY_ROLE_GUEST &&
+                             p[1] == LOBBY_ERR_NOT_ALLOWED
+                         ? TB_E_WATCH_CODE
+                         : error_code(p[1]);
         net_close(conn, c->refusal);
         return;
     default:

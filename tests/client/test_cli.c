@@ -195,3 +195,91 @@ Test(cli, host_refuses_bad_match_options_before_opening_a_room)
     r = run("host laska --options foo=bar");
     cr_assert_eq(r->status, 2, "%s%s", r->out, r->err);
 }
+
+/* Issue 18, finding 8: --clock in chess terms. The minute form's base is
+ * checked against 1..1440 minutes (86400 s), the seconds form against
+ * 1..86400 s; the accepted forms are played in test_conduct.c (2s+0) and
+ * test_net_tui.c (10+5 shows 10:00). */
+Test(cli, clock_is_minutes_plus_seconds_and_bad_ones_say_the_form)
+{
+    static const char *const bad[] = {"0+5", "1441+0", "86401s+0", "5",
+                                      "5+", "+3", "5m+3", "-1+0", "5+3600x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[80];
+        snprintf(args, sizeof args, "host laska --clock '%s'", bad[i]);
+        Run *r = run(args);
+        cr_assert_eq(r->status, 2, "%s: %s%s", bad[i], r->out, r->err);
+        cr_assert_null(strstr(r->out, "invite:"), "%s", r->out);
+        cr_assert_not_null(strstr(r->err, "expected MINUTES+SECONDS as in "
+                                          "chess (5+3: five minutes each"),
+                           "%s: %s", bad[i], r->err);
+    }
+}
+
+/* Finding 10: a lobby address without a port says that one is expected. */
+Test(cli, lobby_address_without_a_port_says_so)
+{
+    Run *r = run("join ABCD-EFGH --lobby 127.0.0.1");
+    cr_assert_eq(r->status, 2, "%s", r->err);
+    cr_assert_str_eq(r->err, "tabula join: bad lobby address '127.0.0.1': "
+                             "expected HOST:PORT with the port, e.g. "
+                             "127.0.0.1:7470 (the host's screen shows it)\n");
+}
+
+/* Finding 10: game names are not case-sensitive. */
+Test(cli, game_names_ignore_case)
+{
+    static char lower[sizeof ((Run *)0)->out];
+    Run *r = run("moves laska");
+    cr_assert_eq(r->status, 0);
+    memcpy(lower, r->out, sizeof lower);
+    r = run("moves LaSkA");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_eq(r->out, lower);
+    r = run("moves Chess");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "unknown game 'Chess'"), "%s", r->err);
+}
+
+/* Finding 3: `tabula rules GAME` explains the notation with examples
+ * legal at the start (Football chess: White's rook a1 can step to a2,
+ * and 'pass' is always a turn) and names the rules page. */
+Test(cli, rules_explains_each_game)
+{
+    Run *r = run("rules Football");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "kicker*landing"), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "  a1-a2 "), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "  pass "), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "docs/rules/football.md"), "%s",
+                       r->out);
+    r = run("rules volleyball10");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "docs/rules/volleyball.md"), "%s",
+                       r->out);
+    r = run("rules chess");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "unknown game 'chess'"), "%s", r->err);
+}
+
+/* Finding 7 (local half): line mode's board is drawn for the player's
+ * side, moves are taken without the action letter and a refusal names a
+ * legal move. Laska as Black: White's bot moves first; rank 1 is on top. */
+Test(cli, play_line_mode_board_help_and_loose_moves)
+{
+    Run *r = run_input("board\\nhelp\\nzz\\nquit\\n",
+                       "play laska --line --as black --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "  1 w "), "%s", r->out);
+    cr_assert_not_null(strstr(r->out, "Lines: a move, or board, moves, help"),
+                       "%s", r->out);
+    cr_assert_not_null(strstr(r->err, "'zz': malformed move notation; moves "
+                                      "look like c3-d4, captures b2xd4; one "
+                                      "legal now: "),
+                       "%s", r->err);
+    r = run_input("S Bc3-d4>b6\\nd8-b6>a5\\nquit\\n",
+                  "play volleyball --line --as both");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "ply 2 black T Qd8-b6>a5\n"), "%s",
+                       r->out);
+}

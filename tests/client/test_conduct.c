@@ -282,7 +282,9 @@ Test(conduct, bot_declines_a_takeback)
 Test(conduct, flag_fall_is_claimed_and_verified_by_all)
 {
     Match m;
-    open_clocked(&m, 0, "2+0", NULL, NULL);
+    open_clocked(&m, 0, "2s+0", NULL, NULL);
+    /* Issue 18: the host's match line carries the clock, in seconds. */
+    await_line(&m.host, "match: laska clock=2+0, you are white", NULL, 0);
     type(m.hin, "c3-d4");
     await_line(&m.guest, "1. white c3-d4", NULL, 0);
     /* Black never answers: two seconds and the grace later White claims. */
@@ -309,7 +311,7 @@ Test(conduct, lying_clock_is_corrected_to_the_measured_bound)
 {
     Match m;
     char fixed[200], line[200];
-    open_clocked(&m, 0, "10+0", NULL, "TABULA_TEST_CLOCK_LIE=1");
+    open_clocked(&m, 0, "10s+0", NULL, "TABULA_TEST_CLOCK_LIE=1");
     type(m.hin, "c3-d4");
     await_line(&m.guest, "1. white c3-d4", NULL, 0);
     double t0 = now_ms();

@@ -23,21 +23,6 @@ static char invite[32], watch[32], lobby[64];
 static char join_out[128];
 static pid_t joiner = -1;
 
-/* The word after label on screen scr ("invite:" gives the code). */
-static void word_after(const char *scr, const char *label, char *out,
-                       size_t cap)
-{
-    const char *p = strstr(scr, label);
-    cr_assert_not_null(p, "no '%s' on the screen:\n%s", label, scr);
-    p += strlen(label);
-    while (*p == ' ')
-        p++;
-    size_t n = strcspn(p, " \n");
-    cr_assert(n > 0 && n < cap, "'%s' has no word after it", label);
-    memcpy(out, p, n);
-    out[n] = '\0';
-}
-
 static void start(void)
 {
     char args[1024];
@@ -331,7 +316,7 @@ static void start_clocked(void)
     snprintf(spec_pane, sizeof spec_pane, "%s:1", tmux_session);
     snprintf(join_out, sizeof join_out, "/tmp/%s-join.out", tmux_session);
     snprintf(args, sizeof args,
-             "'TERM=xterm-256color %s host laska --clock 600+5; "
+             "'TERM=xterm-256color %s host laska --clock 10+5; "
              "echo host-exit $?; sleep 60'",
              TABULA_BINARY);
     tmux_new_session(args, 100, 34);

@@ -266,8 +266,17 @@ Test(netplay, join_reports_an_unreachable_lobby_and_a_bad_code)
                   NULL};
     start(&p, "j1", NULL, a1);
     cr_assert_eq(finish(&p), 1);
-    cr_assert_not_null(strstr(slurp(p.err), "refused or unreachable"), "%s",
-                       slurp(p.err));
+    /* Issue 18, findings 1 and 2: not "refused or unreachable", but what
+     * happened and the --lobby to give. */
+    cr_assert_not_null(strstr(slurp(p.err), "cannot reach the lobby at "
+                                            "127.0.0.1:9 (connection "
+                                            "refused)"),
+                       "%s", slurp(p.err));
+    cr_assert_not_null(strstr(slurp(p.err), "tabula join 2345-6789-ABCD-EFGH "
+                                            "--lobby HOST:PORT"),
+                       "%s", slurp(p.err));
+    cr_assert_null(strstr(slurp(p.err), "refused or unreachable"), "%s",
+                   slurp(p.err));
     char *a2[] = {"join", "2345-6789-ABCD-EFG1", NULL};
     start(&p, "j2", NULL, a2);
     cr_assert_eq(finish(&p), 2);

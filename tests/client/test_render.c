@@ -57,19 +57,43 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
-/* The field group of name: from its opening tag to the next field. */
-static void field_group(const char *name, char *out, size_t cap)
+/* The group of kind ("field": the face, "label": its piece and name) of
+ * name, from its opening tag to its closing "</g>\n" at the same depth. */
+static void group_of(const char *kind, const char *name, char *out,
+                     size_t cap)
 {
     char tag[64];
-    snprintf(tag, sizeof tag, "<g class=\"field\" data-field=\"%s\">", name);
-    const char *p = strstr(svg, tag);
-    cr_assert_not_null(p, "no group for field %s", name);
-    const char *e = strstr(p + 1, "<g class=\"field\"");
-    size_t n = e ? (size_t)(e - p) : strlen(p);
+    snprintf(tag, sizeof tag, "<g class=\"%s\" data-field=\"%s\">", kind,
+             name);
+    const char *p = strstr(svg, tag), *e = p;
+    cr_assert_not_null(p, "no %s group for field %s", kind, name);
+    for (int depth = 0; e != NULL;) {
+        const char *open = strstr(e + 1, "<g"), *close = strstr(e, "</g>");
+        cr_assert_not_null(close, "%s group of %s never closes", kind, name);
+        if (open != NULL && open < close) {
+            depth++;
+            e = open;
+        } else if (depth-- > 0) {
+            e = close + 1;
+        } else {
+            e = close + 4;
+            break;
+        }
+    }
+    size_t n = (size_t)(e - p);
     if (n >= cap)
         n = cap - 1;
     memcpy(out, p, n);
     out[n] = '\0';
+}
+
+/* The face group and the label group of name, one after the other. */
+static void field_group(const char *name, char *out, size_t cap)
+{
+    size_t n;
+    group_of("field", name, out, cap);
+    n = strlen(out);
+    group_of("label", name, out + n, cap - n);
 }
 
 /* Field names of the core, in index order, from its view. */
@@ -185,6 +209,24 @@ Test(render, start_picture_is_well_formed_and_names_every_field)
     }
     cr_assert_eq(count(svg, "<g class=\"piece\""), 32); /* D-CB-8 */
     cr_assert_null(strstr(svg, "b07a00"), "no last move at the start");
+    /* Issue 18, finding 10: in each view every label comes after every
+     * face, so no face is drawn over a label at the rim. */
+    const char *far = strstr(svg, "<g class=\"view\" id=\"far\"");
+    cr_assert_not_null(far);
+    const char *first_label = strstr(svg, "<g class=\"label\"");
+    const char *last_poly = NULL;
+    for (const char *p = strstr(svg, "<polygon"); p && p < far;
+         p = strstr(p + 1, "<polygon"))
+        last_poly = p;
+    cr_assert(last_poly != NULL && first_label != NULL &&
+              last_poly < first_label && first_label < far);
+    first_label = strstr(far, "<g class=\"label\"");
+    last_poly = NULL;
+    for (const char *p = strstr(far, "<polygon"); p;
+         p = strstr(p + 1, "<polygon"))
+        last_poly = p;
+    cr_assert(last_poly != NULL && first_label != NULL &&
+              last_poly < first_label);
     remove(svg_path);
 }
 

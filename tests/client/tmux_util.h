@@ -4,7 +4,8 @@
  * send-keys types, capture-pane reads the screen. Each test has its own
  * tmux server (socket /tmp/tmux_session.sock), so parallel tests neither
  * race to start a shared server nor see each other. Shared by test_tui.c,
- * test_replay_view.c and test_net_tui.c (which adds a second window).
+ * test_replay_view.c, test_net_tui.c and test_first_hour.c (which add
+ * windows).
  */
 #ifndef TABULA_TEST_TMUX_UTIL_H
 #define TABULA_TEST_TMUX_UTIL_H
@@ -127,6 +128,21 @@ static inline void row(const char *scr, const char *label, char *out,
         if (p != NULL)
             p++;
     }
+}
+
+/* The word after label on screen scr ("invite:" gives the code). */
+static inline void word_after(const char *scr, const char *label,
+                              char *out, size_t cap)
+{
+    const char *p = strstr(scr, label);
+    cr_assert_not_null(p, "no '%s' on the screen:\n%s", label, scr);
+    p += strlen(label);
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, " \n");
+    cr_assert(n > 0 && n < cap, "'%s' has no word after it", label);
+    memcpy(out, p, n);
+    out[n] = '\0';
 }
 
 /* End the session and the test's server. */

@@ -428,7 +428,7 @@ Test(lobby, watch_code_never_takes_a_seat)
     peer_guest(&p, r.watch.text, guest_secret, 0);
     WAIT_FOR(p.disconnected, 2000);
     cr_assert_eq(p.welcomed, 0);
-    cr_assert_eq(p.reason, TB_E_STATE);
+    cr_assert_eq(p.reason, TB_E_WATCH_CODE);
     cr_assert_eq(stats().bad_codes, 0, "a real watch code is no wrong guess");
     peer_free(&p);
     /* The seat is still free for the invite code. */

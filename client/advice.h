@@ -1,0 +1,36 @@
+/*
+ * advice.h: the sentences that tell a player of a network game what went
+ * wrong in their terms and what to type next: why the lobby refused or
+ * could not be reached, and what to do when the connection is gone for
+ * good. Kept apart from the match session (netgame.c), which only calls
+ * these to word its warnings.
+ */
+#ifndef TABULA_ADVICE_H
+#define TABULA_ADVICE_H
+
+#include <stddef.h>
+
+#include "lobby.h"
+
+/*
+ * advice_lobby_failure: into out (cap bytes, no newline), why a seat of
+ * role never got into its room at lobby (address "HOST:PORT") and the
+ * next command to try; reason is the lobby's refusal (TB_E_CODE,
+ * TB_E_SEAT, TB_E_WATCH_CODE, TB_E_RATE, TB_E_FULL, TB_E_VERSION,
+ * TB_E_SIGNATURE, ...) or a libuv error from connecting; code is the
+ * code typed (NULL for the host).
+ */
+void advice_lobby_failure(char *out, size_t cap, const char *lobby,
+                          int reason, Lobby_Role role, const char *code);
+
+/*
+ * advice_gave_up: into out (cap bytes, no newline), that the seat stopped
+ * trying to reconnect to lobby after give_up_s seconds, that the game is
+ * not over, and how to come back: the same command again, which takes
+ * the seat back only when the seat keeps a log (has_log: its per-match
+ * key and seat secret are in FILE.seat), or watching again.
+ */
+void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
+                    unsigned give_up_s, int has_log);
+
+#endif /* TABULA_ADVICE_H */

@@ -1,0 +1,76 @@
+/*
+ * cmd_rules.c: `tabula rules GAME`: what a newcomer needs before the
+ * first move of GAME: how each kind of move is typed, with examples that
+ * are legal in the starting position, what the board's letters and
+ * symbols mean, the keys of the board screen and where the full rules
+ * are (game_help.h holds the texts).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "game_help.h"
+#include "line_cmd.h"
+
+static const char rules_help[] =
+    "usage: tabula rules GAME\n"
+    "\n"
+    "How to enter GAME's moves (examples from the starting position), what\n"
+    "the letters and symbols on its board mean, the keys of the board\n"
+    "screen, and where its full rules are. The same page is ? on the\n"
+    "board screen and 'help' in line mode, there with examples from the\n"
+    "position on the board.\n";
+
+static const char keys_text[] =
+    "\n"
+    "Playing\n"
+    "tabula play GAME plays a bot (tabula host GAME, join, spectate: a\n"
+    "friend). On the board screen select squares with the arrows and\n"
+    "Enter (or the mouse), or type a move; Tab completes it, Tab on an\n"
+    "empty line lists the moves; ? shows this page and the keys; q quits.\n"
+    "In line mode (--line, or no terminal) type a move per line, or\n"
+    "board, moves, help.\n";
+
+int cli_rules(int argc, char **argv)
+{
+    const Core_Game *g = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(rules_help, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (argv[i][0] == '-' || g != NULL)
+            return cli_unexpected("rules", argv[i], NULL, rules_help);
+        if ((g = cli_game("rules", argv[i])) == NULL)
+            return CLI_EXIT_USAGE;
+    }
+    if (g == NULL) {
+        fputs(rules_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    Core_Position *pos = cli_setup_position("rules", g, NULL, NULL, NULL, 0);
+    Core_Move *moves = NULL;
+    char(*texts)[CORE_NOTATION_MAX] = NULL;
+    char page[4096];
+    size_t n = 0;
+    int rc = pos == NULL ? TB_E_NOMEM
+                         : line_cmd_legal(pos, &moves, &texts, &n);
+    if (rc == 0) {
+        /* docs/rules/ has one page per game family (volleyball10 is on
+         * volleyball's). */
+        char doc[32];
+        const char *name = core_game_name(g);
+        size_t k = strcspn(name, "0123456789");
+        snprintf(doc, sizeof doc, "%.*s", (int)k, name);
+        game_help_text(g, (const char (*)[CORE_NOTATION_MAX])texts, n, page,
+                       sizeof page);
+        printf("%s%s\nThe full rules: docs/rules/%s.md\n", page, keys_text,
+               doc);
+    } else if (pos != NULL) { /* else cli_setup_position said why */
+        fprintf(stderr, "tabula rules: %s\n", tb_strerror(rc));
+    }
+    free(moves);
+    free(texts);
+    core_position_free(pos);
+    return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}

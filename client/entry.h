@@ -1,0 +1,41 @@
+/*
+ * entry.h: reading a move the way a player types it. The canonical text
+ * (core_move_parse) is always accepted; besides it a typed move is
+ * matched against the legal moves' texts with the action letter and the
+ * piece letters left out ("d8-b6>a5" and "Qd8-b6>a5" both find Chess
+ * volleyball's "T Qd8-b6>a5"), and taken when exactly one legal move
+ * fits. Tab completion uses the same matching. Shared by the board
+ * screens and line mode, local or networked.
+ */
+#ifndef TABULA_ENTRY_H
+#define TABULA_ENTRY_H
+
+#include <stddef.h>
+
+#include "core.h"
+
+/*
+ * entry_loose: the loose form of a move's text into out (cap bytes): a
+ * leading one-character action prefix and its space dropped ("T "), and
+ * capital letters right before a small letter (piece letters) dropped.
+ */
+void entry_loose(const char *text, char *out, size_t cap);
+
+/*
+ * entry_find: the legal move (an index into legal[0..nlegal)) whose text
+ * is typed, or, failing that, the only one whose loose form equals
+ * typed's. Returns 0 and sets *index; TB_E_AMBIGUOUS when several fit
+ * loosely (*index the first, *count how many); TB_E_ILLEGAL when none
+ * does (*count 0). count may be NULL.
+ */
+int entry_find(const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
+               const char *typed, size_t *index, size_t *count);
+
+/*
+ * entry_fits: 1 when legal move text could be what typed begins: its
+ * text, or its loose form, starts with typed (loose forms compared). An
+ * empty typed fits every move.
+ */
+int entry_fits(const char *text, const char *typed);
+
+#endif /* TABULA_ENTRY_H */

@@ -1,0 +1,186 @@
+/*
+ * game_help.c: the per-game help texts (see game_help.h). Each game has a
+ * table of its kinds of move (a description, and which legal moves are of
+ * that kind, told by their notation alone) and a paragraph on its board's
+ * symbols; the examples are picked from the legal moves handed in, so they
+ * are always moves the player could type now.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "game_help.h"
+
+/* A kind of move: its description and a test on a legal move's text. */
+typedef struct Help_Kind {
+    const char *what;
+    const char *prefix;   /* the text starts with this, or NULL */
+    const char *contains; /* the text holds this, or NULL */
+    const char *lacks;    /* and does not hold this, or NULL */
+} Help_Kind;
+
+typedef struct Help_Game {
+    const char *name; /* core_game_name, or its first letters */
+    const char *ball; /* the ball's glyph when the board may lack it */
+    const char *moves;
+    Help_Kind kinds[9];
+    const char *board;
+    const char *short_form;
+    int repeats;
+} Help_Game;
+
+static const Help_Game games[] = {
+    {"laska", NULL,
+     "A move goes from square to square: c3-d4. A capture lists every\n"
+     "square it lands on: b2xd4, or b2xd4xf6 for a double capture; the\n"
+     "first and last squares are enough when only one capture fits\n"
+     "(b2xf6). Capturing is compulsory.\n",
+     {{"a move", NULL, "-", NULL},
+      {"a capture", NULL, "x", NULL},
+      {NULL, NULL, NULL, NULL}},
+     "w, b: a White or Black soldier; W, B: an officer. A column of\n"
+     "several pieces shows its top piece and its height (b2: two pieces,\n"
+     "Black on top); the cell's line under the board lists it top first.\n",
+     "c3-d4, captures b2xd4", 0},
+    {"chessball", NULL,
+     "A move goes from field to field: b2-d2; a capture is written with\n"
+     "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
+     "the poles a and h, rows b to g with fields 1 to 5.\n",
+     {{"a move", NULL, "-", NULL},
+      {"a capture", NULL, "x", NULL},
+      {NULL, NULL, NULL, NULL}},
+     "Each cell shows a piece letter and the field's name (Kb3: a king\n"
+     "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
+     "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
+     "pentagons, light ones its white hexagons.\n",
+     "b2-d2, captures b3xc4", 0},
+    {"football", NULL,
+     "A turn is an optional piece move from-to, then kicks, written\n"
+     "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
+     "next to the ball kicks it the way the piece moves; the kicker is\n"
+     "named by its square, the landing is where the ball stops. A turn\n"
+     "with neither is 'pass'. Score by kicking the ball into the goal.\n",
+     {{"a piece move", NULL, "-", "*"},
+      {"a move with kicks", NULL, "*", NULL},
+      {"no move at all", "pass", NULL, NULL},
+      {NULL, NULL, NULL, NULL}},
+     "Capitals White, small letters Black: K king, Q queen, R rook, B\n"
+     "bishop, N knight; * is the ball. The red squares are the goals:\n"
+     "e1 White's, e9 Black's. The line under the board gives the score.\n",
+     "b1-c3 d4*d7 (piece move, then kicks), or pass", 0},
+    {"volleyball", "o",
+     "Every action starts with its letter and a space, then the piece\n"
+     "letter and squares: - is the piece's step, > where the ball flies.\n"
+     "The action letter and the piece letter may be left out when only\n"
+     "one legal action fits (d8-b6>a5 plays T Qd8-b6>a5); on the board\n"
+     "screen Tab completes from the first square (type d8, then Tab).\n",
+     {{"S serve: the server steps onto the ball and throws", "S ", NULL,
+       NULL},
+      {"T touch: a piece steps onto the ball and throws", "T ", NULL, NULL},
+      {"P penalty manoeuvre", "P ", NULL, NULL},
+      {"X removal of a piece", "X ", NULL, NULL},
+      {"+ placement of a returning piece", "+ ", NULL, NULL},
+      {"@ placement of the ball", "@ ", NULL, NULL},
+      {"C chess stage move", "C ", NULL, NULL},
+      {"R retreat (10x10)", "R ", NULL, NULL},
+      {NULL, NULL, NULL, NULL}},
+     "Capitals White, small letters Black: Q queen, R rook, B bishop, N\n"
+     "knight, V vizier, M moor; o is the ball; the empty row is the net.\n"
+     "Before a serve the ball is in the server's hand, not on the board:\n"
+     "the serve's square after - is where it is tossed. The line under\n"
+     "the board: set, minute, points, and who serves or touches next.\n",
+     "T Qd8-g5>f6 (action letter, piece, from-to>landing)", 1},
+};
+
+static const Help_Game *find(const Core_Game *g)
+{
+    const char *name = core_game_name(g);
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        if (strncmp(name, games[i].name, strlen(games[i].name)) == 0)
+            return &games[i];
+    return NULL;
+}
+
+static int of_kind(const Help_Kind *k, const char *text)
+{
+    if (k->prefix != NULL && strncmp(text, k->prefix, strlen(k->prefix)) != 0)
+        return 0;
+    if (k->contains != NULL && strstr(text, k->contains) == NULL)
+        return 0;
+    return k->lacks == NULL || strstr(text, k->lacks) == NULL;
+}
+
+/* Append text to out[*n..cap), whole or not at all. */
+static void put(char *out, size_t cap, size_t *n, const char *text)
+{
+    size_t len = strlen(text);
+    if (*n + len < cap) {
+        memcpy(out + *n, text, len + 1);
+        *n += len;
+    }
+}
+
+size_t game_help_text(const Core_Game *g,
+                      const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
+                      char *out, size_t cap)
+{
+    const Help_Game *h = find(g);
+    char line[CORE_NOTATION_MAX + 96];
+    size_t n = 0;
+    if (cap == 0)
+        return 0;
+    out[0] = '\0';
+    snprintf(line, sizeof line, "%s\n\nMoves\n", core_game_title(g));
+    put(out, cap, &n, line);
+    if (h == NULL) {
+        snprintf(line, sizeof line, "%s\n", core_game_move_hint(g));
+        put(out, cap, &n, line);
+        return n;
+    }
+    put(out, cap, &n, h->moves);
+    put(out, cap, &n, nlegal > 0 ? "Now, for example:\n"
+                                 : "No move now: the game is over.\n");
+    for (size_t k = 0; nlegal > 0 && h->kinds[k].what != NULL; k++) {
+        size_t i = 0;
+        while (i < nlegal && !of_kind(&h->kinds[k], legal[i]))
+            i++;
+        if (i == nlegal)
+            continue; /* none of this kind now: not worth a line */
+        snprintf(line, sizeof line, "  %-20s %s\n", legal[i],
+                 h->kinds[k].what);
+        put(out, cap, &n, line);
+    }
+    put(out, cap, &n, "\nBoard\n");
+    put(out, cap, &n, h->board);
+    return n;
+}
+
+void game_help_one_line(const Core_Game *g,
+                        const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
+                        char *out, size_t cap)
+{
+    const Help_Game *h = find(g);
+    const char *form = h != NULL ? h->short_form : core_game_move_hint(g);
+    if (nlegal > 0)
+        snprintf(out, cap, "moves look like %s; one legal now: %s", form,
+                 legal[0]);
+    else
+        snprintf(out, cap, "moves look like %s", form);
+}
+
+const char *game_help_board_note(const Core_Game *g, const Core_View *v)
+{
+    const Help_Game *h = find(g);
+    if (h == NULL || h->ball == NULL)
+        return "";
+    for (int r = 0; r < v->rows; r++)
+        for (int c = 0; c < v->cols; c++)
+            if (strcmp(v->cell[r][c].glyph, h->ball) == 0)
+                return "";
+    return "ball: in the server's hand";
+}
+
+int game_help_repeats(const Core_Game *g)
+{
+    const Help_Game *h = find(g);
+    return h != NULL && h->repeats;
+}

@@ -1,0 +1,49 @@
+/*
+ * game_help.h: what a player needs to read a game's screen and enter its
+ * moves, in the game's own terms: how each kind of move is written, with
+ * examples taken from the legal moves of the position at hand, and what
+ * the letters and symbols on the board mean. Shown by `tabula rules
+ * GAME`, by ? on the board screens and by `help` in line mode; the keys
+ * of each screen are added by the screen itself.
+ */
+#ifndef TABULA_GAME_HELP_H
+#define TABULA_GAME_HELP_H
+
+#include <stddef.h>
+
+#include "core.h"
+
+/*
+ * game_help_text: the help of game g into out (cap bytes, NUL-terminated,
+ * lines ended by '\n'): a "Moves" part (each kind of move: how it is
+ * written and the first legal move of that kind among legal[0..nlegal),
+ * or "none now"), then a "Board" part (the symbols). legal may be NULL
+ * when nlegal is 0. Text that does not fit is cut at a line's end.
+ * Returns the length written.
+ */
+size_t game_help_text(const Core_Game *g,
+                      const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
+                      char *out, size_t cap);
+
+/*
+ * game_help_one_line: a one-line reminder of how moves are written in g
+ * with one example from legal (the first legal move), for refusals:
+ * e.g. "moves look like c3-d4 or b2xd4 (one legal now: a3-b4)". Into
+ * out (cap bytes).
+ */
+void game_help_one_line(const Core_Game *g,
+                        const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
+                        char *out, size_t cap);
+
+/*
+ * game_help_board_note: a short note on what v, a board of g, does not
+ * show, or "": in Chess volleyball before a serve the ball is in the
+ * server's hand and on no square ("ball: in the server's hand").
+ */
+const char *game_help_board_note(const Core_Game *g, const Core_View *v);
+
+/* game_help_repeats: 1 when a side of g often acts several times running
+ * (Chess volleyball), so a move list must say who acted on each ply. */
+int game_help_repeats(const Core_Game *g);
+
+#endif /* TABULA_GAME_HELP_H */

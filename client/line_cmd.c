@@ -1,0 +1,138 @@
+/*
+ * line_cmd.c: the commands line mode answers by itself and the reading
+ * of typed moves (see line_cmd.h). The legal moves are listed afresh
+ * from the position for each command: line mode is read by a person or
+ * a script a line at a time, so the cost does not matter and no caller
+ * has to keep a list in step with its position.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "entry.h"
+#include "game_help.h"
+#include "line_cmd.h"
+#include "tb_error.h"
+#include "tui_board.h"
+
+int line_cmd_legal(const Core_Position *pos, Core_Move **moves,
+                       char (**texts)[CORE_NOTATION_MAX], size_t *n)
+{
+    size_t cap = core_game_max_moves(core_position_game(pos));
+    *n = 0;
+    *moves = malloc(cap * sizeof **moves);
+    *texts = malloc(cap * sizeof **texts);
+    if (*moves == NULL || *texts == NULL)
+        return TB_E_NOMEM;
+    int rc = core_moves(pos, *moves, cap, n);
+    for (size_t i = 0; rc == 0 && i < *n; i++)
+        rc = core_move_format(pos, &(*moves)[i], (*texts)[i],
+                              sizeof (*texts)[i]);
+    return rc;
+}
+
+void line_cmd_board(FILE *out, const Core_Position *pos, int side)
+{
+    Core_View v;
+    char cell[TUI_CELL_W + 1];
+    if (core_view(pos, &v) != 0) {
+        char text[CORE_POSITION_TEXT_MAX];
+        if (core_position_format(pos, text, sizeof text) == 0)
+            fprintf(out, "%s\n", text);
+        return;
+    }
+    if (side == CORE_BLACK)
+        tui_view_turn(&v);
+    int names = tui_view_names_in_cells(&v);
+    for (int r = 0; r < v.rows; r++) {
+        fprintf(out, "%3s", v.row_label[r]);
+        for (int c = 0; c < v.cols; c++) {
+            tui_cell_text(&v.cell[r][c], names, cell);
+            fprintf(out, "%s", cell);
+        }
+        fprintf(out, "\n");
+    }
+    if (!names) {
+        fprintf(out, "   ");
+        for (int c = 0; c < v.cols; c++)
+            fprintf(out, " %-3s", v.col_label[c]);
+        fprintf(out, "\n");
+    }
+    const char *note = game_help_board_note(core_position_game(pos), &v);
+    if (v.status[0] != '\0' || note[0] != '\0')
+        fprintf(out, "%s%s%s\n", v.status,
+                v.status[0] && note[0] ? " | " : "", note);
+}
+
+int line_cmd_local(FILE *out, const Core_Position *pos, int side,
+                   const char *line, const char *commands)
+{
+    int board = strcmp(line, "board") == 0, moves = strcmp(line, "moves") == 0;
+    if (!board && !moves && strcmp(line, "help") != 0 &&
+        strcmp(line, "?") != 0)
+        return 0;
+    if (board) {
+        line_cmd_board(out, pos, side);
+        return 1;
+    }
+    Core_Move *mv = NULL;
+    char(*texts)[CORE_NOTATION_MAX] = NULL;
+    size_t n = 0;
+    int rc = line_cmd_legal(pos, &mv, &texts, &n);
+    if (rc != 0) {
+        fprintf(out, "cannot list the moves: %s\n", tb_strerror(rc));
+    } else if (moves) {
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%s\n", texts[i]);
+        if (n == 0)
+            fprintf(out, "no legal move: the game is over\n");
+    } else {
+        char page[4096];
+        game_help_text(core_position_game(pos),
+                       (const char (*)[CORE_NOTATION_MAX])texts, n, page,
+                       sizeof page);
+        fprintf(out, "%s\nLines: a move, or board, moves, help (or ?), "
+                     "%s.\n", page, commands);
+    }
+    free(mv);
+    free(texts);
+    return 1;
+}
+
+int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
+                  size_t cap, char *why, size_t why_cap)
+{
+    Core_Move *mv = NULL;
+    char(*texts)[CORE_NOTATION_MAX] = NULL;
+    size_t n = 0, index = 0, count = 0;
+    Core_Move one;
+    int rc = core_move_parse(pos, typed, &one);
+    why[0] = '\0';
+    if (rc == 0)
+        rc = core_move_format(pos, &one, canon, cap);
+    if (rc == 0 || rc == TB_E_OVER)
+        goto out;
+    int parse_rc = rc;
+    if ((rc = line_cmd_legal(pos, &mv, &texts, &n)) != 0)
+        goto out;
+    rc = entry_find((const char (*)[CORE_NOTATION_MAX])texts, n, typed,
+                    &index, &count);
+    if (rc == 0) {
+        snprintf(canon, cap, "%s", texts[index]);
+    } else if (rc == TB_E_AMBIGUOUS) {
+        snprintf(why, why_cap, "%s: %zu moves fit, e.g. %s ('moves' lists "
+                 "them)", tb_strerror(rc), count, texts[index]);
+    } else {
+        char hint[CORE_NOTATION_MAX + 96];
+        rc = parse_rc;
+        game_help_one_line(core_position_game(pos),
+                           (const char (*)[CORE_NOTATION_MAX])texts, n, hint,
+                           sizeof hint);
+        snprintf(why, why_cap, "%s; %s", tb_strerror(rc), hint);
+    }
+out:
+    if (rc != 0 && why[0] == '\0')
+        snprintf(why, why_cap, "%s", tb_strerror(rc));
+    free(mv);
+    free(texts);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/*
+ * test_advice.c: the wording of network failures (client/advice.c):
+ * each names what happened in the player's terms and the command to type
+ * instead (issue 18, findings 1, 2 and 9).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <uv.h>
+
+#include "advice.h"
+#include "tb_error.h"
+
+static char text[640];
+
+static const char *failure(int reason, Lobby_Role role)
+{
+    advice_lobby_failure(text, sizeof text, "127.0.0.1:4000", reason, role,
+                         "ABCD-EFGH");
+    return text;
+}
+
+Test(advice, each_refusal_says_what_to_type)
+{
+    cr_assert_str_eq(failure(TB_E_WATCH_CODE, LOBBY_ROLE_GUEST),
+                     "ABCD-EFGH is a watch code: it lets you watch, not "
+                     "play. To watch: tabula spectate ABCD-EFGH --lobby "
+                     "127.0.0.1:4000; to play, ask the host for the invite "
+                     "code");
+    cr_assert_not_null(strstr(failure(TB_E_SEAT, LOBBY_ROLE_GUEST),
+                              "has its second player already (or is over). "
+                              "To watch it: tabula spectate ABCD-EFGH "
+                              "--lobby 127.0.0.1:4000"),
+                       "%s", text);
+    cr_assert_not_null(strstr(failure(TB_E_CODE, LOBBY_ROLE_GUEST),
+                              "has no game with code ABCD-EFGH"),
+                       "%s", text);
+    cr_assert_str_eq(failure(UV_ECONNREFUSED, LOBBY_ROLE_GUEST),
+                     "cannot reach the lobby at 127.0.0.1:4000 (connection "
+                     "refused): give the host's lobby address, as the host's "
+                     "screen shows it: tabula join ABCD-EFGH --lobby "
+                     "HOST:PORT");
+    cr_assert_not_null(strstr(failure(UV_ECONNREFUSED, LOBBY_ROLE_SPECTATOR),
+                              "tabula spectate ABCD-EFGH --lobby HOST:PORT"),
+                       "%s", text);
+    cr_assert_not_null(strstr(failure(UV_ECONNREFUSED, LOBBY_ROLE_HOST),
+                              "is `tabula lobby` running there?"),
+                       "%s", text);
+    /* No message starts with the old catch-all. */
+    static const int all[] = {TB_E_WATCH_CODE, TB_E_SEAT, TB_E_CODE,
+                              TB_E_RATE, TB_E_FULL, TB_E_VERSION,
+                              TB_E_SIGNATURE, UV_ETIMEDOUT};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        cr_assert_null(strstr(failure(all[i], LOBBY_ROLE_GUEST),
+                              "refused or unreachable"),
+                       "%s", text);
+}
+
+Test(advice, giving_up_says_whether_the_same_command_resumes)
+{
+    advice_gave_up(text, sizeof text, "127.0.0.1:4000", LOBBY_ROLE_GUEST, 60,
+                   1);
+    cr_assert_str_eq(text, "the lobby at 127.0.0.1:4000 has been gone for "
+                           "60 s: stopped waiting. The game is not over: run "
+                           "the same command again to resume it once the "
+                           "host is back");
+    advice_gave_up(text, sizeof text, "127.0.0.1:4000", LOBBY_ROLE_GUEST, 60,
+                   0);
+    cr_assert_not_null(strstr(text, "kept no log (--log FILE)"), "%s", text);
+    advice_gave_up(text, sizeof text, "127.0.0.1:4000", LOBBY_ROLE_SPECTATOR,
+                   60, 0);
+    cr_assert_not_null(strstr(text, "the same command watches again"), "%s",
+                       text);
+}

@@ -1,0 +1,109 @@
+/*
+ * test_entry.c: moves typed the way players type them (client/entry.c):
+ * the loose form, the one legal move a loose text finds, ambiguity, and
+ * the refusal of line_cmd_move that names a legal move (issue 18,
+ * finding 3 and 7). Expected moves are derived from the rules pages.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entry.h"
+#include "line_cmd.h"
+#include "core.h"
+#include "tb_error.h"
+
+static void loose(const char *text, const char *want)
+{
+    char out[CORE_NOTATION_MAX];
+    entry_loose(text, out, sizeof out);
+    cr_assert_str_eq(out, want, "loose '%s'", text);
+}
+
+Test(entry, loose_form_drops_action_and_piece_letters_only)
+{
+    loose("T Qd8-b6>a5", "d8-b6>a5");
+    loose("S Bc3-d2>g5", "c3-d2>g5");
+    loose("+ Nf6", "f6");
+    loose("@ d3", "d3");
+    loose("Qd8-b6>a5", "d8-b6>a5");
+    loose("b1-c3 d4*d7 e8*c6", "b1-c3 d4*d7 e8*c6"); /* Football */
+    loose("axc4", "axc4");                           /* Chessball's pole */
+    loose("pass", "pass");
+    loose("  c3-d4  ", "c3-d4");
+}
+
+/* Chess volleyball after White's serve S Bc3-d4>b6 (docs/rules/
+ * volleyball.md: the bishop steps to d4 and throws diagonally over the
+ * single block Nc5 to b6). Black's queen d8 reaches the ball on b6 along
+ * the empty c7 and throws it diagonally: a5 (own half), c7, d8 (free
+ * now); a7 holds Black's rook, c5 its knight. */
+static Core_Position *after_serve(void)
+{
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find("volleyball"), NULL),
+                 0);
+    cr_assert_eq(core_move_parse(pos, "S Bc3-d4>b6", &mv), 0);
+    cr_assert_eq(core_play(pos, &mv), 0);
+    return pos;
+}
+
+Test(entry, loose_text_finds_the_one_legal_move)
+{
+    Core_Position *pos = after_serve();
+    char canon[CORE_NOTATION_MAX], why[400];
+    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5",
+                                        "T Qd8-b6>a5", " d8-b6>a5 "};
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+        cr_assert_eq(line_cmd_move(pos, typed[i], canon, sizeof canon, why,
+                                   sizeof why),
+                     0, "'%s': %s", typed[i], why);
+        cr_assert_str_eq(canon, "T Qd8-b6>a5", "'%s'", typed[i]);
+    }
+    core_position_free(pos);
+}
+
+Test(entry, refusal_names_a_legal_move_not_the_refused_one)
+{
+    Core_Position *pos = after_serve();
+    char canon[CORE_NOTATION_MAX], why[400];
+    int rc = line_cmd_move(pos, "d8-b6", canon, sizeof canon, why, sizeof why);
+    cr_assert_eq(rc, TB_E_NOTATION, "%s", why);
+    /* The first legal move in canonical order (touches by origin square,
+     * then landing): the queen's throw to a5, index 32, the lowest. */
+    cr_assert_not_null(strstr(why, "one legal now: T Qd8-b6>a5"), "%s", why);
+    cr_assert_null(strstr(why, "d8-b6;"), "%s", why);
+    rc = line_cmd_move(pos, "T Qd8-b6>h1", canon, sizeof canon, why,
+                       sizeof why);
+    cr_assert(rc == TB_E_ILLEGAL || rc == TB_E_NOTATION, "%d", rc);
+    core_position_free(pos);
+}
+
+Test(entry, several_loose_fits_are_ambiguous)
+{
+    /* Two actions on one square differ only in their action letter. */
+    static const char legal[3][CORE_NOTATION_MAX] = {"X Ba2", "P Ba2-b3",
+                                                     "+ Ba2"};
+    size_t index = 99, count = 0;
+    cr_assert_eq(entry_find(legal, 3, "a2", &index, &count), TB_E_AMBIGUOUS);
+    cr_assert_eq(count, 2);
+    cr_assert_eq(index, 0);
+    cr_assert_eq(entry_find(legal, 3, "+ Ba2", &index, &count), 0);
+    cr_assert_eq(index, 2);
+    cr_assert_eq(entry_find(legal, 3, "a2-b3", &index, &count), 0);
+    cr_assert_eq(index, 1);
+    cr_assert_eq(entry_find(legal, 3, "c4", &index, &count), TB_E_ILLEGAL);
+    cr_assert_eq(count, 0);
+}
+
+Test(entry, completion_fits_from_the_first_square)
+{
+    cr_assert(entry_fits("T Qd8-b6>a5", "d8"));
+    cr_assert(entry_fits("T Qd8-b6>a5", "Qd8-b"));
+    cr_assert(entry_fits("T Qd8-b6>a5", "T Q"));
+    cr_assert(entry_fits("T Qd8-b6>a5", ""));
+    cr_assert(!entry_fits("T Qd8-b6>a5", "d7"));
+    cr_assert(entry_fits("c3-d4", "c3"));
+    cr_assert(!entry_fits("c3-d4", "d4"));
+}

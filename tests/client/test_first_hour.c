@@ -1,0 +1,444 @@
+/*
+ * test_first_hour.c: the new-user script (issue 18). A newcomer follows
+ * the README and docs/usage.md's walk-through on real terminals (tmux):
+ * plays the bot, hosts a friend by copying the command the host's screen
+ * gives into a second terminal, watches from a third, replays the log;
+ * and at each step the screen must say what to do next. Also the
+ * screens of the issue's findings: the board turned for Black, Chessball
+ * field names, Chess volleyball's move list and typed moves, a window too
+ * small, the waiting screen, refused codes, network line mode.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client/tmux_util.h"
+#include "core.h"
+
+static char pane[5][96]; /* SESSION:0 .. SESSION:4 */
+static char dir[256];
+
+static void setup(void)
+{
+    snprintf(tmux_session, sizeof tmux_session, "tabula-first-%d",
+             (int)getpid());
+    for (int i = 0; i < 5; i++)
+        snprintf(pane[i], sizeof pane[i], "%s:%d", tmux_session, i);
+    snprintf(dir, sizeof dir, "/tmp/tabula-first-%d", (int)getpid());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static void teardown(void)
+{
+    char cmd[600];
+    tmux_stop();
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) {
+        /* left for a look */
+    }
+}
+
+TestSuite(first_hour, .init = setup, .fini = teardown, .timeout = 90);
+
+/* Run `tabula ARGS` in window 0 (a new session, cols x rows) from the
+ * test's directory; the shell then says "exit N". */
+static void first(const char *args, int cols, int rows)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "'cd %s && TERM=xterm-256color %s %s; echo exit $?; sleep 60'",
+             dir, TABULA_BINARY, args);
+    tmux_new_session(cmd, cols, rows);
+}
+
+/* Run a command line as the user typed it ("tabula join ...", copied
+ * from a screen) in a new window, the next after window 0. */
+static void window(const char *line, const char *term)
+{
+    char cmd[1000];
+    cr_assert_eq(strncmp(line, "tabula ", 7), 0, "'%s'", line);
+    snprintf(cmd, sizeof cmd,
+             "new-window -t %s 'cd %s && TERM=%s %s %s; echo exit $?; "
+             "sleep 60'",
+             tmux_session, dir, term, TABULA_BINARY, line + 7);
+    tmux(cmd);
+}
+
+/* The command line that starts with prefix on screen scr, spaces at its
+ * end trimmed. */
+static void command_on(const char *scr, const char *prefix, char *out,
+                       size_t cap)
+{
+    const char *p = strstr(scr, prefix);
+    cr_assert_not_null(p, "no '%s' on the screen:\n%s", prefix, scr);
+    size_t n = strcspn(p, "\n");
+    while (n > 0 && p[n - 1] == ' ')
+        n--;
+    cr_assert_lt(n, cap);
+    memcpy(out, p, n);
+    out[n] = '\0';
+}
+
+/* The session's window becomes cols x rows. */
+static void resize_to(int cols, int rows)
+{
+    char args[128];
+    snprintf(args, sizeof args, "resize-window -t %s -x %d -y %d",
+             tmux_session, cols, rows);
+    tmux(args);
+}
+
+/* `tabula host laska` in window 0, and the join command its waiting
+ * screen gives run in window 1 on a terminal of type term. */
+static void host_and_join(const char *term)
+{
+    char join[256];
+    first("host laska", 100, 34);
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    window(join, term);
+}
+
+/* Is there a line of scr holding both line_part and text? */
+static int line_has(const char *scr, const char *line_part, const char *text)
+{
+    const char *p = scr;
+    while ((p = strstr(p, line_part)) != NULL) {
+        const char *b = p, *e = strchr(p, '\n');
+        while (b > scr && b[-1] != '\n')
+            b--;
+        size_t n = e ? (size_t)(e - b) : strlen(b);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)n, b);
+        if (strstr(line, text) != NULL)
+            return 1;
+        p += strlen(line_part);
+    }
+    return 0;
+}
+
+/* Step 1 of the walk-through: `tabula play laska`, the help pages, Tab
+ * on an empty line, a typed move. Laska's first moves (docs/rules/
+ * laska.md): the soldiers on a3, c3, e3, g3 step to b4, d4, f4: six. */
+Test(first_hour, play_the_bot_with_help_and_tab)
+{
+    first("play laska", 100, 30);
+    wait_for("Tab lists them");
+    keys("?");
+    const char *scr = wait_for("Now, for example:");
+    cr_assert_not_null(strstr(scr, "a3-b4"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "w, b: a White or Black soldier"), "%s",
+                       scr);
+    keys("Space");
+    wait_for("Tab on an empty line lists them");
+    keys("Space");
+    wait_for("White to move (you)");
+    keys("Tab");
+    scr = wait_for("6 moves fit:");
+    cr_assert_not_null(strstr(scr, "a3-b4 | c3-b4 | c3-d4 | e3-d4 | e3-f4 | "
+                                   "g3-f4"),
+                       "%s", scr);
+    keys("Escape");
+    keys("moves Enter");
+    wait_for("6 moves fit:");
+    keys("c3-d4 Enter");
+    wait_for("1. c3-d4");
+    keys("q");
+    scr = wait_for("exit 0");
+    cr_assert_not_null(strstr(scr, "result: * (unfinished)"), "%s", scr);
+}
+
+/* Steps 2 to 4: host a friend, watch, replay. The joiner types exactly
+ * the command the host's screen shows, in another terminal. */
+Test(first_hour, host_join_watch_replay_by_the_screens_words)
+{
+    char join[256], watch[256];
+    first("host football --log game.log", 100, 34);
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    cr_assert_not_null(strstr(scr, "Tabula - Football chess"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "Your opponent types, on their terminal:"),
+                       "%s", scr);
+    command_on(scr, "tabula join ", join, sizeof join);
+    command_on(scr, "tabula spectate ", watch, sizeof watch);
+    cr_assert_not_null(strstr(join, " --lobby 127.0.0.1:"), "%s", join);
+
+    window(join, "xterm-256color");
+    window(watch, "xterm-256color");
+    wait_for_in(pane[0], "White to move (you)");
+    /* The guest plays Black: its board is turned, rank 1 on top. */
+    scr = wait_for_in(pane[1], "White to move");
+    cr_assert_not_null(strstr(scr, "White: opponent   Black: you"), "%s",
+                       scr);
+    char top[256];
+    row(scr, " 1 ", top, sizeof top);
+    cr_assert_neq(top[0], '\0', "no rank 1 row:\n%s", scr);
+    cr_assert_lt(strstr(scr, " 1 ") - scr, strstr(scr, " 9 ") - scr,
+                 "rank 1 is not above rank 9:\n%s", scr);
+    /* The spectator has no move prompt. */
+    scr = wait_for_in(pane[2], "watching: ? help, q leaves");
+    cr_assert_null(strstr(scr, "move>"), "%s", scr);
+
+    /* A move out of turn is refused with a word. */
+    keys_to(pane[1], "pass Enter");
+    wait_for_in(pane[1], "it is not your move");
+    /* The invite code again, now that the game has its guest. */
+    window(join, "dumb");
+    scr = wait_for_in(pane[3], "has its second player already (or is "
+                               "over)");
+    cr_assert_not_null(strstr(scr, "spectate"), "%s", scr);
+    /* White offers a draw on its turn, then passes; Black is told how
+     * to answer, declines, and resigns. */
+    keys_to(pane[0], "draw Enter");
+    wait_for_in(pane[0], "you offered a draw");
+    keys_to(pane[0], "pass Enter");
+    wait_for_in(pane[1], "opponent played pass");
+    wait_for_in(pane[2], "white played pass");
+    wait_for_in(pane[1], "draw offered: type accept or decline");
+    keys_to(pane[1], "decline Enter");
+    keys_to(pane[1], "resign Enter");
+    wait_for_in(pane[0], "Game over: 1-0 (resign)");
+    wait_for_in(pane[2], "Game over: 1-0 (resign)");
+    keys_to(pane[0], "q");
+    scr = wait_for_in(pane[0], "exit 0");
+    cr_assert_not_null(strstr(scr, "result: 1-0 (resign)"), "%s", scr);
+
+    /* Step 4: replay the host's log: the viewer opens on the game. */
+    window("tabula replay game.log", "xterm-256color");
+    wait_for_in(pane[4], "Football chess");
+}
+
+/* Finding 2: a watch code given to join says what it is and what to type. */
+Test(first_hour, join_with_a_watch_code_says_spectate)
+{
+    char watch[256], join[300];
+    first("host laska", 100, 34);
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    command_on(scr, "tabula spectate ", watch, sizeof watch);
+    /* "tabula spectate W --lobby A" typed as "tabula join W --lobby A" */
+    snprintf(join, sizeof join, "tabula join %s", watch + 16);
+    window(join, "dumb");
+    scr = wait_for_in(pane[1], "exit 1");
+    cr_assert_not_null(strstr(scr, "is a watch code: it lets you watch, not "
+                                   "play."),
+                       "%s", scr);
+    cr_assert_not_null(strstr(scr, "To watch: tabula spectate"), "%s", scr);
+    cr_assert_null(strstr(scr, "operation not allowed"), "%s", scr);
+}
+
+/* Finding 10: q before any game leaves at once, saying so; finding 9:
+ * q q in a running game says what became of it. */
+Test(first_hour, leaving_says_what_became_of_the_game)
+{
+    first("host laska", 100, 34);
+    wait_for_in(pane[0], "waiting for an opponent");
+    keys_to(pane[0], "q");
+    const char *scr = wait_for_in(pane[0], "exit 1");
+    cr_assert_not_null(strstr(scr, "you left before the game started"), "%s",
+                       scr);
+    cr_assert_null(strstr(scr, "not resigned"), "%s", scr);
+}
+
+Test(first_hour, q_q_in_a_running_game_says_it_is_not_resigned)
+{
+    host_and_join("xterm-256color");
+    wait_for_in(pane[1], "White to move");
+    keys_to(pane[1], "q");
+    wait_for_in(pane[1], "q again leaves");
+    keys_to(pane[1], "q");
+    const char *scr = wait_for_in(pane[1], "exit 1");
+    cr_assert_not_null(strstr(scr, "tabula join: you left the game; it is "
+                                   "not resigned, but without --log FILE"),
+                       "%s", scr);
+}
+
+/* Finding 7: network line mode on a terminal (TERM=dumb: no full screen)
+ * answers board and moves, refuses a move out of turn, and an offer says
+ * how to answer. Black's board is turned: rank 1 on top. */
+Test(first_hour, network_line_mode_has_the_local_commands)
+{
+    host_and_join("dumb");
+    wait_for_in(pane[1], "match: laska");
+    keys_to(pane[1], "c5-d4 Enter");
+    wait_for_in(pane[1], "refused: 'c5-d4': it is not your turn");
+    keys_to(pane[1], "board Enter");
+    const char *scr = wait_for_in(pane[1], "    g   f   e   d   c   b   a");
+    cr_assert(line_has(scr, "  1 w ", "w"), "%s", scr);
+    keys_to(pane[0], "draw Enter");
+    wait_for_in(pane[1], "white offers a draw: type accept or decline");
+    keys_to(pane[1], "help Enter");
+    wait_for_in(pane[1], "Lines: a move, or board, moves, help");
+    /* White moves c3-d4; Black's only answer is the capture e5xc3
+     * (captures are compulsory), typed from its first and last squares;
+     * White then asks to take one ply back: "1 ply", and Black is told
+     * how to answer. */
+    keys_to(pane[0], "c3-d4 Enter");
+    wait_for_in(pane[1], "1. white c3-d4");
+    keys_to(pane[1], "decline Enter");
+    keys_to(pane[1], "e5xc3 Enter");
+    wait_for_in(pane[0], "opponent played e5xc3");
+    keys_to(pane[0], "'takeback 1' Enter");
+    wait_for_in(pane[0], "white asks to take back 1 ply");
+    wait_for_in(pane[1], "white asks to take back 1 ply: type accept or "
+                         "decline");
+}
+
+/* Findings 4 and 3: Chess volleyball, two people at one keyboard. White
+ * serves S Bc3-d4>b6 (over the single block Nc5, docs/rules/
+ * volleyball.md); Black's queen reaches the ball on b6 and may throw to
+ * a5, c7 or d8 (a7 and c5 hold Black's own pieces). */
+Test(first_hour, volleyball_moves_typed_loosely_and_listed_by_side)
+{
+    first("play volleyball --as both", 100, 30);
+    /* Before the serve no square holds the ball: the screen says where
+     * it is. */
+    const char *start = wait_for("White to move (you)");
+    cr_assert(line_has(start, "White serves", "ball: in the server's hand"),
+              "%s", start);
+    keys("'S Bc3-d4>b6' Enter");
+    start = wait_for("played S Bc3-d4>b6");
+    cr_assert(!line_has(start, "set 1 min", "server's hand"), "%s", start);
+    keys("d8 Tab");
+    const char *scr = wait_for("3 moves fit:");
+    cr_assert_not_null(strstr(scr, "move> T Qd8-b6>"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "T Qd8-b6>a5 | T Qd8-b6>c7 | "
+                                   "T Qd8-b6>d8"),
+                       "%s", scr);
+    keys("Escape");
+    keys("'d8-b6>a5' Enter");
+    scr = wait_for("played T Qd8-b6>a5");
+    cr_assert_not_null(strstr(scr, "  1. W S Bc3-d4>b6"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "  2. B T Qd8-b6>a5"), "%s", scr);
+    /* The status line is whole and no move list line carries it. */
+    cr_assert(line_has(scr, " set 1 min ", "points 0:0 sets 0:0 |"), "%s",
+              scr);
+    cr_assert(!line_has(scr, "2. B T Qd8", "set 1"), "%s", scr);
+    keys("?");
+    scr = wait_for("Now, for example:");
+    cr_assert_not_null(strstr(scr, "T touch"), "%s", scr);
+}
+
+/* Finding 5: Chessball's fields are named on the board (start position,
+ * docs/rules/chessball.md section 3: king b1, queen b2, knight a). */
+Test(first_hour, chessball_board_shows_field_names)
+{
+    first("play chessball", 100, 30);
+    const char *scr = wait_for("White to move (you)");
+    cr_assert_not_null(strstr(scr, "Kb1"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "Qb2"), "%s", scr);
+    cr_assert_not_null(strstr(scr, "Na"), "%s", scr);
+    cr_assert_null(strstr(scr, "324"), "%s", scr);
+}
+
+/* Finding 10: a 50x15 terminal: Laska's board needs 2 title lines, 7
+ * ranks, a label row, a gap and 5 lines below: 16 rows; 44 columns for
+ * the texts. At 44x16 everything fits and the prompt shows. */
+Test(first_hour, small_window_says_make_it_larger)
+{
+    first("play laska", 50, 15);
+    const char *scr = wait_for("make the window larger");
+    cr_assert_not_null(strstr(scr, "(this board needs 44x16,"), "%s", scr);
+    resize_to(44, 16);
+    wait_for("move>");
+}
+
+/* Done-when of issue 18: for each game, the host's screen alone gets a
+ * friend into the game on the first try, both boards up. */
+Test(first_hour, every_game_hosts_and_joins_from_the_screen)
+{
+    char args[64], join[256];
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const char *name = core_game_name(core_game_at(i));
+        snprintf(args, sizeof args, "host %s", name);
+        first(args, 100, 34);
+        const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+        cr_assert_not_null(strstr(scr, core_game_title(core_game_at(i))),
+                           "%s", scr);
+        command_on(scr, "tabula join ", join, sizeof join);
+        window(join, "xterm-256color");
+        wait_for_in(pane[0], "White to move (you)");
+        scr = wait_for_in(pane[1], "White: opponent   Black: you");
+        cr_assert_not_null(strstr(scr, "Moves"), "%s: %s", name, scr);
+        tmux_stop();
+    }
+}
+
+/* Finding 4: a long Football chess turn is listed whole. The queen d1
+ * runs up the empty d-file to d6 and kicks the ball on e5 diagonally
+ * away to h2 (i1 holds White's rook); the knight h1 then kicks it from
+ * h2 to i4 (docs/rules/football.md, kicks). */
+Test(first_hour, long_football_turn_is_listed_whole)
+{
+    first("play football --bot=1", 100, 30);
+    wait_for("White to move (you)");
+    keys("'d1-d6 d6*h2 h1*i4' Enter");
+    /* Whole, and three blanks before Black's reply in the next column. */
+    wait_for("  1. d1-d6 d6*h2 h1*i4   ");
+}
+
+/* Finding 1: a joiner whose lobby cannot be reached (nothing listens on
+ * port 9, discard) is told to give the host's --lobby, on the screen
+ * and, after q, on the terminal. */
+Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
+{
+    first("join ABCD-EFGH-JKLM-NPQR --lobby 127.0.0.1:9", 100, 30);
+    const char *scr = wait_for("q quits");
+    cr_assert_not_null(strstr(scr, "cannot reach the lobby at 127.0.0.1:9 "
+                                   "(connection refused)"),
+                       "%s", scr);
+    cr_assert_not_null(strstr(scr, "--lobby HOST:PORT"), "%s", scr);
+    cr_assert_null(strstr(scr, "did not finish"), "%s", scr);
+    keys("q");
+    scr = wait_for("exit 1");
+    cr_assert_not_null(strstr(scr, "tabula join: cannot reach the lobby"),
+                       "%s", scr);
+}
+
+/* Finding 2: a finished game's invite code. On a standing lobby the
+ * room outlives its game (empty rooms are kept 10 minutes), so the code
+ * is still known: the answer says the game has had its second player,
+ * and how to watch it, not "seat already taken". */
+Test(first_hour, finished_games_code_says_so)
+{
+    char addr[64], invite[64], line[256];
+    first("lobby --listen 127.0.0.1:0", 100, 30);
+    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr,
+               sizeof addr);
+    snprintf(line, sizeof line, "tabula host laska --lobby %s", addr);
+    window(line, "dumb");
+    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite,
+               sizeof invite);
+    snprintf(line, sizeof line, "tabula join %s --lobby %s --bot=1", invite,
+             addr);
+    window(line, "dumb");
+    wait_for_in(pane[1], "match: laska");
+    keys_to(pane[1], "resign Enter");
+    wait_for_in(pane[1], "result: 0-1 (resign)");
+    wait_for_in(pane[2], "result: 0-1 (resign)");
+    snprintf(line, sizeof line, "tabula join %s --lobby %s", invite, addr);
+    window(line, "dumb");
+    const char *scr = wait_for_in(pane[3], "exit 1");
+    cr_assert_not_null(strstr(scr, "has its second player already (or is "
+                                   "over)"),
+                       "%s", scr);
+    cr_assert_null(strstr(scr, "seat already taken"), "%s", scr);
+}
+
+/* Finding 10 on the host's waiting screen: its widest line is the
+ * spectate command, "   tabula spectate " (19) + a code (19) + " --lobby "
+ * (9) + at most 21 for the address = 68 columns, 70 with the margins; it
+ * holds 16 lines. Below 70x16 it asks for a larger window; at 100x20 the
+ * join command shows whole. */
+Test(first_hour, small_window_on_the_waiting_screen)
+{
+    first("host laska", 50, 15);
+    const char *scr = wait_for("make the window larger");
+    cr_assert_not_null(strstr(scr, "(the codes need 70x16,"), "%s", scr);
+    resize_to(100, 20);
+    scr = wait_for("tabula join ");
+    cr_assert(line_has(scr, "tabula join ", " --lobby 127.0.0.1:"), "%s",
+              scr);
+}

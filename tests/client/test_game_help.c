@@ -1,0 +1,161 @@
+/*
+ * test_game_help.c: the per-game help (client/game_help.c, `tabula rules`)
+ * and the board as a player reads it (tui_board.c's turned view and
+ * field names, line_cmd_board): issue 18, findings 3, 5 and 6. Expected
+ * squares come from the rules pages' start positions.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "game_help.h"
+#include "line_cmd.h"
+#include "tui_board.h"
+
+static char page[4096];
+
+/* The help of game name in its start position. */
+static const char *help_at_start(const char *name)
+{
+    Core_Position *pos = NULL;
+    const Core_Game *g = core_game_find(name);
+    size_t cap = core_game_max_moves(g), n = 0;
+    Core_Move *mv = malloc(cap * sizeof *mv);
+    char(*texts)[CORE_NOTATION_MAX] = malloc(cap * sizeof *texts);
+    cr_assert(mv != NULL && texts != NULL);
+    cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+    cr_assert_eq(core_moves(pos, mv, cap, &n), 0);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(core_move_format(pos, &mv[i], texts[i], sizeof texts[i]),
+                     0);
+    game_help_text(g, (const char (*)[CORE_NOTATION_MAX])texts, n, page,
+                   sizeof page);
+    core_position_free(pos);
+    free(mv);
+    free(texts);
+    return page;
+}
+
+Test(game_help, laska_examples_are_legal_at_the_start)
+{
+    const char *h = help_at_start("laska");
+    /* a3's soldier steps to the empty b4 (docs/rules/laska.md); a3 is
+     * the first square in canonical order with a move. No capture is
+     * possible at the start, so no capture example is offered. */
+    cr_assert_not_null(strstr(h, "  a3-b4 "), "%s", h);
+    cr_assert_null(strstr(h, "a capture\n"), "%s", h);
+    cr_assert_not_null(strstr(h, "w, b: a White or Black soldier"), "%s", h);
+}
+
+Test(game_help, football_explains_kicks_and_pass)
+{
+    const char *h = help_at_start("football");
+    cr_assert_not_null(strstr(h, "kicker*landing"), "%s", h);
+    cr_assert_not_null(strstr(h, "  pass "), "%s", h);
+    cr_assert_not_null(strstr(h, "a move with kicks"), "%s", h);
+    cr_assert_not_null(strstr(h, "* is the ball"), "%s", h);
+}
+
+Test(game_help, volleyball_explains_the_action_letters)
+{
+    const char *h = help_at_start("volleyball");
+    /* The game opens with White's serve: every first action is an S. */
+    cr_assert_not_null(strstr(h, "  S B"), "%s", h);
+    cr_assert_not_null(strstr(h, "S serve"), "%s", h);
+    cr_assert_null(strstr(h, "T touch"), "%s", h);
+    cr_assert_not_null(strstr(h, "Before a serve the ball is in the server's "
+                                 "hand"),
+                       "%s", h);
+}
+
+/* The chessball start (docs/rules/chessball.md section 3): White's king
+ * b1, queen b2, knights a and c2, bishops c1 and c3, rooks b5 and d1. */
+Test(game_help, chessball_board_names_its_fields)
+{
+    Core_Position *pos = NULL;
+    Core_View v;
+    char buf[4096];
+    cr_assert_eq(core_position_new(&pos, core_game_find("chessball"), NULL),
+                 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_eq(tui_view_names_in_cells(&v), 1);
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    line_cmd_board(f, pos, 0);
+    fclose(f);
+    static const char *const fields[] = {"Kb1", "Qb2", "Na ", "Nc2", "Bc1",
+                                         "Bc3", "Rb5", "Rd1"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        cr_assert_not_null(strstr(buf, fields[i]), "%s in\n%s", fields[i],
+                           buf);
+    cr_assert_null(strstr(buf, "324"), "longitudes are no field names\n%s",
+                   buf);
+    core_position_free(pos);
+}
+
+/* Laska (docs/rules/laska.md): 7x7, White's soldiers on ranks 1-3, the
+ * playable corner squares a1 and g1 (and g7 at the top right). Turned
+ * for Black, rank 1 is on top and g1 in the top-left corner. */
+Test(game_help, board_is_turned_for_black)
+{
+    Core_Position *pos = NULL;
+    Core_View v;
+    char buf[4096];
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_eq(tui_view_names_in_cells(&v), 0);
+    cr_assert_str_eq(v.row_label[0], "7");
+    cr_assert_str_eq(v.cell[0][6].name, "g7");
+    tui_view_turn(&v);
+    cr_assert_str_eq(v.row_label[0], "1");
+    cr_assert_str_eq(v.row_label[6], "7");
+    cr_assert_str_eq(v.col_label[0], "g");
+    cr_assert_str_eq(v.col_label[6], "a");
+    cr_assert_str_eq(v.cell[0][0].name, "g1");
+    cr_assert_str_eq(v.cell[6][0].name, "g7");
+    cr_assert_str_eq(v.cell[0][0].glyph, "w");
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    line_cmd_board(f, pos, 1);
+    fclose(f);
+    cr_assert_eq(strncmp(buf, "  1 w ", 6), 0, "%s", buf);
+    cr_assert_not_null(strstr(buf, "    g   f   e   d   c   b   a"), "%s",
+                       buf);
+    core_position_free(pos);
+}
+
+Test(game_help, one_line_names_a_legal_move)
+{
+    static const char legal[2][CORE_NOTATION_MAX] = {"c3-d4", "e3-f4"};
+    char out[200];
+    game_help_one_line(core_game_find("laska"), legal, 2, out, sizeof out);
+    cr_assert_str_eq(out, "moves look like c3-d4, captures b2xd4; one legal "
+                          "now: c3-d4");
+    cr_assert_eq(game_help_repeats(core_game_find("volleyball")), 1);
+    cr_assert_eq(game_help_repeats(core_game_find("volleyball10")), 1);
+    cr_assert_eq(game_help_repeats(core_game_find("football")), 0);
+}
+
+/* Chess volleyball's ball is on no square before the first serve (the
+ * serve tosses it to the server's step square); the board says so. */
+Test(game_help, volleyball_board_notes_the_ball_in_hand)
+{
+    Core_Position *pos = NULL;
+    Core_View v;
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find("volleyball"), NULL),
+                 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(game_help_board_note(core_game_find("volleyball"), &v),
+                     "ball: in the server's hand");
+    cr_assert_eq(core_move_parse(pos, "S Bc3-d4>b6", &mv), 0);
+    cr_assert_eq(core_play(pos, &mv), 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(game_help_board_note(core_game_find("volleyball"), &v),
+                     "");
+    core_position_free(pos);
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(game_help_board_note(core_game_find("laska"), &v), "");
+    core_position_free(pos);
+}
