@@ -99,7 +99,7 @@ function newGame(name, opponent, side) {
   $('replay-controls').hidden = true;
   $('move-form').hidden = false;
   $('final').textContent = '';
-  say(`enter moves like ${info.hint}, or click the squares`);
+  say(`type ${info.hint}; or click the squares (? explains)`);
   show('game');
   refresh();
   showBall(name === 'chessball');
@@ -154,30 +154,45 @@ function drawMoveList() {
   list.lastElementChild?.scrollIntoView({ block: 'nearest' });
 }
 
-// The squares of the move just played, to mark on the board.
-function squaresOf(text) {
-  const mv = game.pos.moveSquares().find((m) => m.text === text);
-  return mv ? mv.squares : [];
-}
-
+// Play a move; returns its canonical text (a typed move may leave out
+// letters). Throws on a bad move; nothing changed then.
 function play(text) {
   const side = game.pos.status().side;
-  const squares = squaresOf(text);
-  game.pos.play(text); // throws on an illegal move; nothing changed then
-  game.moves.push({ side, text });
-  game.squares.push(squares);
+  const before = game.pos.moveSquares();
+  const played = game.pos.play(text);
+  const mv = before.find((m) => m.text === played);
+  game.moves.push({ side, text: played });
+  game.squares.push(mv ? mv.squares : []);
+  return played;
 }
 
 function humanMove(text) {
   if (!humanToMove()) { say('it is not your move'); return; }
   try {
-    play(text);
-    say(`played ${text}`);
+    const played = play(text);
+    say(played === text ? `played ${played}` : `${text}: played ${played}`);
   } catch (e) {
     say(`${text}: ${e.message}`);
     return;
   }
   refresh();
+}
+
+function toggleHelp() {
+  const box = $('help');
+  if (!box.hidden) { box.hidden = true; return; }
+  // The game's own help (as `tabula rules` prints it) with examples
+  // legal now; its Playing part is about the terminal.
+  // The text is wrapped for a terminal: its paragraphs are joined again
+  // (indented lines, the examples, stay lines of their own).
+  const text = game.pos.help().split('\nPlaying\n')[0];
+  box.textContent = text.split('\n').reduce((acc, line) => {
+    const keep = line === '' || line.startsWith('  ') || acc.endsWith('\n') ||
+      acc === '' || /^[A-Z][a-z]+$/.test(line);
+    return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
+      (line === '' || /^[A-Z][a-z]+$/.test(line) ? '\n' : '');
+  }, '');
+  box.hidden = false;
 }
 
 function botTurn() {
@@ -267,7 +282,6 @@ async function openReplay(file) {
 function replayTo(n) {
   n = Math.max(0, Math.min(n, game.all.length));
   replayMoves(game.all.slice(0, n).map((text) => ({ text })));
-  game.moves = game.moves.map((m, i) => ({ ...m, text: game.all[i] }));
   game.at = n;
   refresh();
 }
@@ -298,6 +312,7 @@ function wire() {
   });
   $('flip').addEventListener('click', () => { board.flipped = !board.flipped; board.draw(); });
   $('takeback').addEventListener('click', takeBack);
+  $('help-button').addEventListener('click', toggleHelp);
   $('resign').addEventListener('click', () => {
     if (game.mode !== 'play' || over()) return;
     stopBot();
@@ -313,7 +328,9 @@ function wire() {
   $('next').addEventListener('click', () => replayTo(game.at + 1));
   $('last').addEventListener('click', () => replayTo(game.all.length));
   document.addEventListener('keydown', (e) => {
-    if (game?.mode !== 'replay' || e.target.tagName === 'INPUT') return;
+    if (!game || e.target.tagName === 'INPUT') return;
+    if (e.key === '?') toggleHelp();
+    if (game.mode !== 'replay') return;
     if (e.key === 'ArrowLeft') replayTo(game.at - 1);
     if (e.key === 'ArrowRight') replayTo(game.at + 1);
     if (e.key === 'Home') replayTo(0);

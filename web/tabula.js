@@ -158,11 +158,22 @@ export class Position {
   }
 
   // Play a move given in any notation the game accepts; throws on a
-  // malformed or illegal move (the position is then unchanged).
+  // malformed, ambiguous or illegal move (the position is then unchanged).
+  // Returns the canonical text of the move played: a typed move may leave
+  // out the action and piece letters when only one legal move fits.
   play(text) {
     const rc = this.t.withStrings([text],
       (p) => this.t.x.web_play(this.h, p));
     if (rc !== 0) throw this.t.lastError();
+    return this.t.str(this.t.x.web_out());
+  }
+
+  // How this game's moves are written (examples legal now) and what the
+  // board shows, as `tabula rules` says it.
+  help() {
+    const s = this.t.str(this.t.x.web_help(this.h));
+    if (s === null) throw this.t.lastError();
+    return s;
   }
 
   // The protocol state hash (64 hex digits), as peers compare it.

@@ -243,8 +243,15 @@ async function playPage(game, plies, shot) {
         }, typed);
         const before = st.n;
         if (typed || mv.squares.length === 0) {
-          await page.type('#move-input', mv.text);
-          await page.keyboard.press('Enter');
+          // Typed as a player would, without Chess volleyball's action
+          // letter ("Qd8-b6>a5"); in full where that fits several moves.
+          const loose = mv.text.replace(/^[A-Z] /, '');
+          for (const t of loose === mv.text ? [mv.text] : [loose, mv.text]) {
+            await page.type('#move-input', t);
+            await page.keyboard.press('Enter');
+            const n = await page.evaluate(() => window.tabulaPage.game.moves.length);
+            if (n > before) break;
+          }
         }
         // Click until the page played it (a square may be shared).
         for (const sq of typed ? [] : mv.squares) {

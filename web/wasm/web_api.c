@@ -13,6 +13,8 @@
 #include "ball.h"
 #include "bot.h"
 #include "core.h"
+#include "entry.h"
+#include "game_help.h"
 #include "proto.h"
 #include "session.h"
 #include "web_api.h"
@@ -164,15 +166,76 @@ WEB_EXPORT(web_moves) const char *web_moves(void *pos)
     return out;
 }
 
+/* The legal moves of pos and their texts into new arrays (free both). */
+static int legal_texts(void *pos, Core_Move **mv, char (**text)[CORE_NOTATION_MAX],
+                       size_t *count)
+{
+    size_t cap = core_game_max_moves(core_position_game(pos));
+    *mv = malloc(cap * sizeof **mv);
+    *text = NULL;
+    int rc = *mv == NULL ? TB_E_NOMEM : core_moves(pos, *mv, cap, count);
+    if (rc == 0) {
+        *text = malloc((*count ? *count : 1) * sizeof **text);
+        rc = *text == NULL ? TB_E_NOMEM : 0;
+    }
+    for (size_t i = 0; rc == 0 && i < *count; i++)
+        rc = core_move_format(pos, &(*mv)[i], (*text)[i], CORE_NOTATION_MAX);
+    return rc;
+}
+
 WEB_EXPORT(web_play) int web_play(void *pos, const char *text)
 {
-    Core_Move mv;
+    Core_Move mv, *all = NULL;
+    char (*texts)[CORE_NOTATION_MAX] = NULL;
+    char canon[CORE_NOTATION_MAX];
+    size_t count = 0, index = 0, fits = 0;
     int rc = core_move_parse(pos, text, &mv);
+    if (rc != 0) {
+        /* As the terminal reads a typed move (client/entry.h): the action
+         * and piece letters may be left out when one legal move fits. */
+        int lrc = legal_texts(pos, &all, &texts, &count);
+        int erc = lrc ? lrc : entry_find((const char (*)[CORE_NOTATION_MAX])texts,
+                                         count, text, &index, &fits);
+        if (erc == 0) {
+            mv = all[index];
+            rc = 0;
+        } else if (erc == TB_E_AMBIGUOUS) {
+            rc = fail(erc, "'%.64s' fits %zu moves, e.g. %s", text, fits,
+                      texts[index]);
+            free(all);
+            free(texts);
+            return rc;
+        }
+        free(all);
+        free(texts);
+    }
+    if (rc == 0)
+        rc = core_move_format(pos, &mv, canon, sizeof canon);
     if (rc == 0)
         rc = core_play(pos, &mv);
     if (rc != 0)
         return fail(rc, "'%.64s': %s", text, tb_strerror(rc));
+    out_text(canon);
     return 0;
+}
+
+WEB_EXPORT(web_help) const char *web_help(void *pos)
+{
+    Core_Move *all = NULL;
+    char (*texts)[CORE_NOTATION_MAX] = NULL;
+    size_t count = 0;
+    int rc = legal_texts(pos, &all, &texts, &count);
+    if (rc == 0 && out_reserve(8192) != NULL)
+        game_help_text(core_position_game(pos),
+                       (const char (*)[CORE_NOTATION_MAX])texts, count, out,
+                       8192);
+    free(all);
+    free(texts);
+    if (rc != 0) {
+        fail(rc, "help: %s", tb_strerror(rc));
+        return NULL;
+    }
+    return out;
 }
 
 WEB_EXPORT(web_state_hash) const char *web_state_hash(void *pos)

@@ -53,10 +53,18 @@ const char *web_last_why(void);
  * separated by '\n' (empty when the game is over); NULL on TB_E_NOMEM. */
 const char *web_moves(void *pos);
 
-/* web_play: parse the notation text in pos (core_move_parse) and play it
- * (core_play). 0, or the error (TB_E_SYNTAX, TB_E_ILLEGAL, ...); pos is
- * unchanged on error. */
+/* web_play: read text as a move of pos the way the terminal reads a
+ * typed move (core_move_parse, else client/entry.h: the action and piece
+ * letters may be left out when one legal move fits) and play it. 0 with
+ * web_out holding the canonical text of the move played, or the error
+ * (TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS naming one that fits,
+ * ...); pos is unchanged on error. */
 int web_play(void *pos, const char *text);
+
+/* web_help: how moves of pos's game are written, with examples legal in
+ * pos, and what the board's symbols mean (game_help_text, the page `?`
+ * and `tabula rules` show). NULL on error. */
+const char *web_help(void *pos);
 
 /* web_state_hash: the protocol state hash of pos (proto_state_hash,
  * BLAKE2b-256) as 64 lowercase hex digits; NULL on error. */
