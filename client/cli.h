@@ -87,15 +87,17 @@ int cli_unexpected(const char *cmd, const char *a,
 double cli_now(void);
 
 /*
- * cli_lobby_http: serve the browser page from folder web on addr
- * (lobby_http_new) on loop and print "http: http://HOST:PORT/"; on
+ * cli_lobby_http: serve the browser page from folder web on addr, and
+ * lb's members over WebSocket there (lobby_http_new), on loop, and print
+ * "http: http://HOST:PORT/"; on
  * failure print why (with what to do) on stderr and return the error.
  * Shared by `tabula lobby --http` and `tabula host --http`.
  */
 struct uv_loop_s;
 struct sockaddr_storage;
+typedef struct Lobby Lobby;
 typedef struct Lobby_Http Lobby_Http;
 int cli_lobby_http(struct uv_loop_s *loop, const struct sockaddr_storage *addr,
-                   const char *web, Lobby_Http **out);
+                   const char *web, Lobby *lb, Lobby_Http **out);
 
 #endif /* TABULA_CLI_H */

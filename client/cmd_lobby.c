@@ -96,13 +96,12 @@ static void on_signal(uv_signal_t *h, int signum)
             (unsigned long long)st.unjoined_dropped);
     lobby_close(run->lb, NULL, NULL);
     lobby_http_close(run->http);
-    run->http = NULL;
     for (int i = 0; i < 2; i++)
         uv_close((uv_handle_t *)&run->sig[i], NULL);
 }
 
 int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
-                   const char *web, Lobby_Http **out)
+                   const char *web, Lobby *lb, Lobby_Http **out)
 {
     char host[64];
     int port, rc;
@@ -128,7 +127,7 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
         return TB_E_IO;
     }
     fclose(f);
-    rc = lobby_http_new(loop, host, port, web, out);
+    rc = lobby_http_new(loop, host, port, web, lb, out);
     if (rc != 0) {
         fprintf(stderr,
                 "tabula: cannot serve the web page on %s port %d: %s (is "
@@ -242,7 +241,7 @@ int cli_lobby(int argc, char **argv)
         memcpy(where, "?", 2);
     printf("listening: %s\n", where);
     if (http != NULL) {
-        rc = cli_lobby_http(&loop, &http_addr, web, &run.http);
+        rc = cli_lobby_http(&loop, &http_addr, web, run.lb, &run.http);
         if (rc != 0) {
             lobby_close(run.lb, NULL, NULL);
             uv_run(&loop, UV_RUN_DEFAULT);
@@ -257,6 +256,7 @@ int cli_lobby(int argc, char **argv)
         uv_signal_start(&run.sig[i], on_signal, i == 0 ? SIGINT : SIGTERM);
     }
     uv_run(&loop, UV_RUN_DEFAULT);
+    lobby_http_free(run.http);
     rc = uv_loop_close(&loop);
     return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }

@@ -1,10 +1,13 @@
 /*
  * http.c: the lobby's web side (issue 14): the browser page (plain files
- * of a site folder, built by scripts/build-wasm.sh) served over HTTP by
- * libwebsockets on the lobby's own libuv loop, as a foreign loop, so one
- * process and one loop carry the framed TCP members and the browsers.
- * Only GET of files below the site folder is served (lws refuses paths
- * that climb out of it); nothing is written, nothing is executed.
+ * of a site folder, built by scripts/build-wasm.sh) served over HTTP, and
+ * lobby members over WebSocket (subprotocol "tabula-lobby", one lobby
+ * message per binary message), by libwebsockets on the lobby's own libuv
+ * loop as a foreign loop: one process and one loop carry the framed TCP
+ * members and the browsers, and a browser member is a member like any
+ * other (server.c's messages, limits, rate limits and back-pressure; here
+ * only the transport). Only GET of files below the site folder is served
+ * (lws refuses paths that climb out of it); nothing is written.
  */
 #include <libwebsockets.h>
 #include <stdio.h>
@@ -20,24 +23,181 @@
 #include "lobby_internal.h"
 #include "tb_error.h"
 
-/* What lws may still read while it closes a context through the loop:
- * freed by the vhost's finalize callback, not by lobby_http_close. */
-typedef struct Http_Keep {
-    struct lws_http_mount mount;
-    char site[1024];
-} Http_Keep;
-
 struct Lobby_Http {
-    struct lws_context *ctx;
-    Http_Keep *keep;
+    struct lws_context *ctx; /* lws sets it to NULL once destroyed */
+    struct lws_http_mount mount; /* lws reads these until then */
+    char site[1024];
+    Lobby *lb; /* WebSocket members join it; NULL: files only */
     int port;
 };
 
-static void keep_free(struct lws_vhost *vh, void *arg)
+/* ---- WebSocket members ---- */
+
+/* A message waiting to be written, with lws's headroom in front. */
+typedef struct Ws_Out {
+    struct Ws_Out *next;
+    size_t len;
+    unsigned char buf[]; /* LWS_PRE + len */
+} Ws_Out;
+
+/* One browser connection (lws's per-session data, zeroed by lws). */
+typedef struct Ws_Link {
+    struct lws *wsi;
+    Lobby_Member *m;
+    Ws_Out *head, *tail;
+    size_t queued;
+    int closing;   /* send nothing more; close once the queue is written */
+    uint8_t *in;   /* a message being received in fragments */
+    size_t in_len, in_cap;
+} Ws_Link;
+
+static int ws_send(void *link, const uint8_t *msg, size_t len)
 {
-    (void)vh;
-    free(arg);
+    Ws_Link *l = link;
+    if (l->closing)
+        return TB_E_STATE;
+    Ws_Out *o = malloc(sizeof *o + LWS_PRE + len);
+    if (o == NULL) {
+        l->closing = 1;
+        lws_callback_on_writable(l->wsi);
+        return TB_E_NOMEM;
+    }
+    o->next = NULL;
+    o->len = len;
+    memcpy(o->buf + LWS_PRE, msg, len);
+    if (l->tail != NULL)
+        l->tail->next = o;
+    else
+        l->head = o;
+    l->tail = o;
+    l->queued += len;
+    lws_callback_on_writable(l->wsi);
+    return 0;
 }
+
+static size_t ws_queued(const void *link)
+{
+    return ((const Ws_Link *)link)->queued;
+}
+
+static int ws_is_closing(const void *link)
+{
+    return ((const Ws_Link *)link)->closing;
+}
+
+static void ws_drop_queue(Ws_Link *l)
+{
+    while (l->head != NULL) {
+        Ws_Out *o = l->head;
+        l->head = o->next;
+        free(o);
+    }
+    l->tail = NULL;
+    l->queued = 0;
+}
+
+static void ws_close(void *link, int flush, int reason)
+{
+    Ws_Link *l = link;
+    (void)reason;
+    l->closing = 1;
+    if (!flush)
+        ws_drop_queue(l);
+    /* The close happens in the writeable callback, on lws's terms. */
+    lws_callback_on_writable(l->wsi);
+}
+
+static const Lobby_Link_Ops ws_ops = {ws_send, ws_queued, ws_is_closing,
+                                      ws_close};
+
+static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                       void *user, void *in, size_t len)
+{
+    Ws_Link *l = user;
+    Lobby_Http *h = lws_context_user(lws_get_context(wsi));
+
+    switch (reason) {
+    case LWS_CALLBACK_ESTABLISHED: {
+        char peer[64] = "";
+        lws_get_peer_simple(wsi, peer, sizeof peer);
+        /* An IPv4 peer on a dual-stack socket reads ::ffff:a.b.c.d. */
+        const char *host = strncmp(peer, "::ffff:", 7) == 0 && strchr(peer, '.')
+                               ? peer + 7
+                               : peer;
+        l->wsi = wsi;
+        l->m = h->lb != NULL ? lobby__member_new(h->lb, &ws_ops, l, host) : NULL;
+        return l->m == NULL ? -1 : 0;
+    }
+    case LWS_CALLBACK_RECEIVE: {
+        if (l->m == NULL || l->closing)
+            return 0;
+        size_t cap = lobby__limits(h->lb)->max_payload + LOBBY_FRAME_HEADER;
+        if (!lws_frame_is_binary(wsi) || l->in_len + len > cap) {
+            /* Not a lobby message: the relay's own refusal, then close. */
+            uint8_t p = 0xff;
+            lobby__member_frame(l->m, &p, 1);
+            return 0;
+        }
+        if (l->in_len + len > l->in_cap) {
+            size_t ncap = l->in_cap ? l->in_cap : 256;
+            while (ncap < l->in_len + len)
+                ncap *= 2;
+            uint8_t *n = realloc(l->in, ncap);
+            if (n == NULL)
+                return -1;
+            l->in = n;
+            l->in_cap = ncap;
+        }
+        memcpy(l->in + l->in_len, in, len);
+        l->in_len += len;
+        if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi))
+            return 0;
+        if (l->in_len > 0)
+            lobby__member_frame(l->m, l->in, l->in_len);
+        l->in_len = 0;
+        return 0;
+    }
+    case LWS_CALLBACK_SERVER_WRITEABLE: {
+        Ws_Out *o = l->head;
+        if (o == NULL)
+            return l->closing ? -1 : 0;
+        if (lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_BINARY) <
+            (int)o->len)
+            return -1;
+        l->head = o->next;
+        if (l->head == NULL)
+            l->tail = NULL;
+        l->queued -= o->len;
+        free(o);
+        if (l->head != NULL || l->closing)
+            lws_callback_on_writable(wsi);
+        else if (l->m != NULL)
+            lobby__member_drain(l->m);
+        return 0;
+    }
+    case LWS_CALLBACK_CLOSED: {
+        Lobby_Member *m = l->m;
+        l->m = NULL;
+        l->closing = 1;
+        ws_drop_queue(l);
+        free(l->in);
+        l->in = NULL;
+        lobby__member_closed(m);
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* lws pings a quiet browser and hangs up on one that stays silent: the
+ * same 5 s heartbeat and 15 s idle timeout as the lobby's TCP members. */
+static const lws_retry_bo_t ws_idle = {
+    .secs_since_valid_ping = 5,
+    .secs_since_valid_hangup = 15,
+};
+
+
 
 /* Types lws does not know by itself: a module must be application/wasm
  * for WebAssembly.compileStreaming. */
@@ -48,6 +208,7 @@ static const struct lws_protocol_vhost_options mime_wasm = {
 
 static const struct lws_protocols protocols[] = {
     {"http", lws_callback_http_dummy, 0, 0, 0, NULL, 0},
+    {"tabula-lobby", ws_callback, sizeof(Ws_Link), 4096, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -89,12 +250,12 @@ static int can_listen(const char *host, int port)
 }
 
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
-                   const char *site, Lobby_Http **out)
+                   const char *site, Lobby *lb, Lobby_Http **out)
 {
     char index[1100];
     struct stat st;
     *out = NULL;
-    if (port < 0 || port > 65535 || strlen(site) >= sizeof ((Http_Keep *)0)->site)
+    if (port < 0 || port > 65535 || strlen(site) >= sizeof ((Lobby_Http *)0)->site)
         return TB_E_ARG;
     snprintf(index, sizeof index, "%s/index.html", site);
     if (stat(index, &st) != 0 || !S_ISREG(st.st_mode))
@@ -102,34 +263,31 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
     if (!can_listen(host, port))
         return TB_E_IO;
     Lobby_Http *h = calloc(1, sizeof *h);
-    Http_Keep *k = calloc(1, sizeof *k);
-    if (h == NULL || k == NULL) {
-        free(h);
-        free(k);
+    if (h == NULL)
         return TB_E_NOMEM;
-    }
-    h->keep = k;
-    snprintf(k->site, sizeof k->site, "%s", site);
+    h->lb = lb;
+    snprintf(h->site, sizeof h->site, "%s", site);
 
-    k->mount.mountpoint = "/";
-    k->mount.mountpoint_len = 1;
-    k->mount.origin = k->site;
-    k->mount.def = "index.html";
-    k->mount.extra_mimetypes = &mime_wasm;
-    k->mount.origin_protocol = LWSMPRO_FILE;
+    h->mount.mountpoint = "/";
+    h->mount.mountpoint_len = 1;
+    h->mount.origin = h->site;
+    h->mount.def = "index.html";
+    h->mount.extra_mimetypes = &mime_wasm;
+    h->mount.origin_protocol = LWSMPRO_FILE;
 
     void *loops[1] = {loop};
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = port;
     info.iface = host;
-    info.mounts = &k->mount;
+    info.mounts = &h->mount;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_LIBUV |
                    LWS_SERVER_OPTION_DISABLE_IPV6 * (strchr(host, ':') == NULL);
     info.foreign_loops = loops;
-    info.finalize = keep_free;
-    info.finalize_arg = k;
+    info.user = h;
+    info.retry_and_idle_policy = &ws_idle;
+    info.pcontext = &h->ctx;
     lws_set_log_level(LLL_ERR, NULL);
     h->ctx = lws_create_context(&info);
     if (h->ctx == NULL) {
@@ -139,8 +297,9 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
     struct lws_vhost *vh = lws_get_vhost_by_name(h->ctx, "default");
     h->port = vh != NULL ? lws_get_vhost_listen_port(vh) : -1;
     if (h->port <= 0) {
+        /* Not seen: can_listen checked the address. The context is left
+         * to close with the loop rather than freed under lws's feet. */
         lws_context_destroy(h->ctx);
-        free(h);
         return TB_E_IO;
     }
     *out = h;
@@ -151,11 +310,20 @@ int lobby_http_port(const Lobby_Http *h) { return h->port; }
 
 void lobby_http_close(Lobby_Http *h)
 {
+    /* With a foreign loop, lws closes its handles through the loop: the
+     * loop must run on before lobby_http_free. */
+    if (h != NULL && h->ctx != NULL)
+        lws_context_destroy(h->ctx);
+}
+
+void lobby_http_free(Lobby_Http *h)
+{
     if (h == NULL)
         return;
-    /* With a foreign loop, lws closes its handles through the loop; the
-     * loop must keep running a little, as it does while the lobby closes
-     * its own handles. keep_free frees what it may still read. */
-    lws_context_destroy(h->ctx);
+    /* The second call finishes what the first began once the loop has
+     * closed lws's handles (lws 4.1 with a foreign loop frees its context
+     * only then). */
+    if (h->ctx != NULL)
+        lws_context_destroy(h->ctx);
     free(h);
 }

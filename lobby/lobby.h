@@ -345,19 +345,27 @@ typedef struct Lobby_Http Lobby_Http; /* opaque, heap */
  * lobby_http_new: serve the files of the folder site (the browser page,
  * with index.html at its top; scripts/build-wasm.sh makes it) over HTTP
  * on host (an IPv4 or IPv6 address) and port (0: a free port) with
- * libwebsockets on loop. Errors: TB_E_ARG (port out of range, site path
- * over 1023 bytes), TB_E_IO (no site/index.html, or the address could not
- * be bound), TB_E_NOMEM.
+ * libwebsockets on loop, and, when lb is not NULL, take WebSocket
+ * connections with the subprotocol "tabula-lobby" there as members of lb
+ * (one lobby message per binary message; docs/protocol-lobby.md). lb
+ * must outlive h. Errors: TB_E_ARG (port out of range, site path over
+ * 1023 bytes), TB_E_IO (no site/index.html, or the address could not be
+ * bound), TB_E_NOMEM.
  */
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
-                   const char *site, Lobby_Http **out);
+                   const char *site, Lobby *lb, Lobby_Http **out);
 
 /* lobby_http_port: the port h listens on. */
 int lobby_http_port(const Lobby_Http *h);
 
-/* lobby_http_close: stop serving and free h (NULL is fine). libwebsockets
- * closes its handles through the loop, which must run on until they are
- * closed (uv_run returns when nothing is left). */
+/* lobby_http_close: stop serving: close every browser connection and the
+ * listening socket (NULL is fine). libwebsockets closes its handles
+ * through the loop, which must run on (until uv_run returns, or a few
+ * turns) before lobby_http_free. */
 void lobby_http_close(Lobby_Http *h);
+
+/* lobby_http_free: free h once the loop has run after lobby_http_close
+ * (NULL is fine). */
+void lobby_http_free(Lobby_Http *h);
 
 #endif /* TABULA_LOBBY_H */

@@ -91,6 +91,43 @@ static inline int lobby__equal(const uint8_t *a, const uint8_t *b, size_t n)
     return d == 0;
 }
 
+/* ---- members on any transport (server.c, http.c) ---- */
+
+typedef struct Lobby_Member Lobby_Member; /* server.c */
+
+/* How the relay reaches a member: net/'s framed TCP (server.c) or a
+ * WebSocket (http.c). Each lobby message is one frame or one binary
+ * WebSocket message. */
+typedef struct Lobby_Link_Ops {
+    /* Queue msg; nonzero when the link failed (it then closes itself). */
+    int (*send)(void *link, const uint8_t *msg, size_t len);
+    /* Bytes queued and not yet written. */
+    size_t (*queued)(const void *link);
+    /* Closing already: send nothing more. */
+    int (*is_closing)(const void *link);
+    /* Close; flush: after what is queued is written (an ERROR reaches
+     * the peer). The member learns it through lobby__member_closed. */
+    void (*close)(void *link, int flush, int reason);
+} Lobby_Link_Ops;
+
+/* A new member on link, from peer_host (a numeric address), counted
+ * against its source's and the lobby's connection shares (refused with
+ * an ERROR when over). NULL when out of memory or the lobby is closing. */
+Lobby_Member *lobby__member_new(Lobby *lb, const Lobby_Link_Ops *ops,
+                                void *link, const char *peer_host);
+
+/* One whole lobby message from the member (len >= 1). */
+void lobby__member_frame(Lobby_Member *m, const uint8_t *p, size_t len);
+
+/* Its link's queue drained: send what it has not had. */
+void lobby__member_drain(Lobby_Member *m);
+
+/* Its link is closed: the member is gone (NULL is fine). */
+void lobby__member_closed(Lobby_Member *m);
+
+/* The lobby's limits (defaults filled in). */
+const Lobby_Limits *lobby__limits(const Lobby *lb);
+
 /* ---- per-source accounting (source.c) ---- */
 
 /* A source's key: a family byte (4, 6, or 0xff for a peer net/ could not

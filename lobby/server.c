@@ -22,7 +22,6 @@
 
 #define ROLE_NONE (-1)
 
-typedef struct Lobby_Member Lobby_Member;
 typedef struct Lobby_Room Lobby_Room;
 
 /* A kept frame: its FRAME message as sent to members. */
@@ -59,7 +58,8 @@ struct Lobby_Room {
 
 struct Lobby_Member {
     Lobby *lb;
-    Net_Conn *conn;
+    const Lobby_Link_Ops *ops; /* how frames reach it: net/ or WebSocket */
+    void *link;                /* the Net_Conn, or http.c's link */
     Lobby_Room *room;
     int role;
     int done; /* answered with an error: ignore what follows */
@@ -82,6 +82,7 @@ struct Lobby {
     size_t nrooms;
     Lobby_Member *members;
     size_t nmembers;
+    size_t nlinks; /* members on another transport than net/ (WebSocket) */
     size_t transcript_bytes;
     Lobby_Sources sources;
     uint64_t global_tat;
@@ -218,11 +219,32 @@ static void room_update_empty(Lobby *lb, Lobby_Room *r)
 
 /* ---- sending to members ---- */
 
+/* A member on net/'s framed TCP. */
+static int tcp_send(void *link, const uint8_t *msg, size_t len)
+{
+    return net_send(link, msg, len);
+}
+
+static size_t tcp_queued(const void *link) { return net_write_queue(link); }
+
+static int tcp_is_closing(const void *link) { return net_is_closing(link); }
+
+static void tcp_close(void *link, int flush, int reason)
+{
+    if (flush)
+        net_close_flush(link, reason);
+    else
+        net_close(link, reason);
+}
+
+static const Lobby_Link_Ops tcp_ops = {tcp_send, tcp_queued, tcp_is_closing,
+                                       tcp_close};
+
 static void member_send(Lobby_Member *m, const uint8_t *msg, size_t len)
 {
-    if (m->done || net_is_closing(m->conn))
+    if (m->done || m->ops->is_closing(m->link))
         return;
-    (void)net_send(m->conn, msg, len); /* a failure closes the member */
+    (void)m->ops->send(m->link, msg, len); /* a failure closes the member */
 }
 
 static void member_error(Lobby_Member *m, int code)
@@ -235,7 +257,7 @@ static void member_error(Lobby_Member *m, int code)
     if (code == LOBBY_ERR_PROTOCOL || code == LOBBY_ERR_VERSION ||
         code == LOBBY_ERR_TOO_BIG || code == LOBBY_ERR_NOT_ALLOWED)
         m->lb->stats.protocol_errors++;
-    net_close_flush(m->conn, TB_E_STATE);
+    m->ops->close(m->link, 1, TB_E_STATE);
 }
 
 /* Send m the frames it has not had yet while its queue has room. */
@@ -245,15 +267,15 @@ static void member_pump(Lobby_Member *m)
     size_t half = m->lb->lim.max_write_queue / 2;
     uint64_t first;
 
-    if (r == NULL || m->done || net_is_closing(m->conn) || r->ring_count == 0)
+    if (r == NULL || m->done || m->ops->is_closing(m->link) || r->ring_count == 0)
         return;
     first = room_first_seq(r);
     if (m->sent_seq + 1 < first)
         m->sent_seq = first - 1;
-    while (m->sent_seq + 1 < r->next_seq && net_write_queue(m->conn) < half) {
+    while (m->sent_seq + 1 < r->next_seq && m->ops->queued(m->link) < half) {
         Lobby_Entry *e =
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
-        if (net_send(m->conn, e->msg, e->len) != 0)
+        if (m->ops->send(m->link, e->msg, e->len) != 0)
             return;
         m->sent_seq = e->seq;
     }
@@ -496,14 +518,14 @@ static void ring_evict(Lobby *lb, Lobby_Room *r)
     lb->transcript_bytes -= e->len;
     for (int s = 0; s < 2; s++)
         if (seat[s] != NULL && seat[s]->sent_seq < e->seq &&
-            !net_is_closing(seat[s]->conn)) {
+            !seat[s]->ops->is_closing(seat[s]->link)) {
             lb->stats.dropped_slow++;
-            net_close(seat[s]->conn, UV_ENOBUFS);
+            seat[s]->ops->close(seat[s]->link, 0, UV_ENOBUFS);
         }
     for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
-        if (s->sent_seq < e->seq && !net_is_closing(s->conn)) {
+        if (s->sent_seq < e->seq && !s->ops->is_closing(s->link)) {
             lb->stats.dropped_slow++;
-            net_close(s->conn, UV_ENOBUFS);
+            s->ops->close(s->link, 0, UV_ENOBUFS);
         }
     free(e);
 }
@@ -639,9 +661,8 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
         member_pump(s);
 }
 
-static void member_frame(Net_Conn *c, const uint8_t *p, size_t len)
+void lobby__member_frame(Lobby_Member *m, const uint8_t *p, size_t len)
 {
-    Lobby_Member *m = net_conn_user(c);
     Lobby *lb = m->lb;
     int hello = m->room == NULL;
 
@@ -678,17 +699,14 @@ static void member_frame(Net_Conn *c, const uint8_t *p, size_t len)
     }
 }
 
-static void member_drain(Net_Conn *c)
-{
-    member_pump(net_conn_user(c));
-}
+void lobby__member_drain(Lobby_Member *m) { member_pump(m); }
 
-static void member_closed(Net_Conn *c, int reason)
+static void lobby_maybe_free(Lobby *lb);
+
+void lobby__member_closed(Lobby_Member *m)
 {
-    Lobby_Member *m = net_conn_user(c);
     Lobby *lb;
 
-    (void)reason;
     if (m == NULL)
         return;
     lb = m->lb;
@@ -701,39 +719,77 @@ static void member_closed(Net_Conn *c, int reason)
         lb->members = m->next;
     if (m->next != NULL)
         m->next->prev = m->prev;
+    if (m->ops != &tcp_ops)
+        lb->nlinks--;
     free(m);
+    if (lb->closing)
+        lobby_maybe_free(lb);
 }
 
-static void on_accept(Net_Server *s, Net_Conn *c)
+Lobby_Member *lobby__member_new(Lobby *lb, const Lobby_Link_Ops *ops,
+                                void *link, const char *peer_host)
 {
-    static const Net_Callbacks cb = {NULL, member_frame, member_closed,
-                                     member_drain};
-    Lobby *lb = net_server_user(s);
-    Lobby_Member *m = calloc(1, sizeof *m);
+    Lobby_Member *m;
 
-    if (m == NULL) {
-        net_close(c, TB_E_NOMEM);
-        return;
-    }
+    if (lb->closing)
+        return NULL;
+    m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return NULL;
     m->lb = lb;
-    m->conn = c;
+    m->ops = ops;
+    m->link = link;
     m->role = ROLE_NONE;
     m->since = uv_now(lb->loop);
     m->next = lb->members;
     if (lb->members != NULL)
         lb->members->prev = m;
     lb->members = m;
-    net_conn_set_callbacks(c, &cb, m);
-    m->src = lobby__source_get(&lb->sources, net_conn_peer_host(c));
+    if (ops != &tcp_ops)
+        lb->nlinks++;
+    m->src = lobby__source_get(&lb->sources, peer_host);
     if (m->src == NULL) {
         member_error(m, LOBBY_ERR_FULL);
-        return;
+        return m;
     }
     m->src->conns++;
-    if (m->src->conns > lb->lim.source_conns) {
-        lb->stats.refused_address++;
-        member_error(m, LOBBY_ERR_ADDRESS);
+    if (m->src->conns > lb->lim.source_conns ||
+        (ops != &tcp_ops && lb->nlinks > lb->lim.max_conns)) {
+        lb->stats.refused_address += m->src->conns > lb->lim.source_conns;
+        member_error(m, m->src->conns > lb->lim.source_conns
+                            ? LOBBY_ERR_ADDRESS
+                            : LOBBY_ERR_FULL);
     }
+    return m;
+}
+
+const Lobby_Limits *lobby__limits(const Lobby *lb) { return &lb->lim; }
+
+static void tcp_frame(Net_Conn *c, const uint8_t *p, size_t len)
+{
+    lobby__member_frame(net_conn_user(c), p, len);
+}
+
+static void tcp_drain(Net_Conn *c) { lobby__member_drain(net_conn_user(c)); }
+
+static void tcp_closed(Net_Conn *c, int reason)
+{
+    (void)reason;
+    lobby__member_closed(net_conn_user(c));
+}
+
+static void on_accept(Net_Server *s, Net_Conn *c)
+{
+    static const Net_Callbacks cb = {NULL, tcp_frame, tcp_closed, tcp_drain};
+    Lobby *lb = net_server_user(s);
+    Lobby_Member *m =
+        lobby__member_new(lb, &tcp_ops, c, net_conn_peer_host(c));
+
+    if (m == NULL) {
+        net_close(c, TB_E_NOMEM);
+        return;
+    }
+    net_conn_set_callbacks(c, &cb, m);
 }
 
 /* ---- housekeeping ---- */
@@ -781,7 +837,7 @@ static void lobby_maybe_free(Lobby *lb)
     void (*done)(void *);
     void *user;
 
-    if (!lb->server_done || !lb->timer_closed)
+    if (!lb->server_done || !lb->timer_closed || lb->nlinks > 0)
         return;
     while (lb->rooms != NULL)
         room_drop(lb, lb->rooms);
@@ -866,7 +922,7 @@ void lobby_stats(const Lobby *lb, Lobby_Stats *out)
 {
     *out = lb->stats;
     out->rooms = lb->nrooms;
-    out->conns = net_server_conns(lb->server);
+    out->conns = net_server_conns(lb->server) + lb->nlinks;
     out->members = lb->nmembers;
     out->transcript_bytes = lb->transcript_bytes;
 }
@@ -878,6 +934,11 @@ void lobby_close(Lobby *lb, void (*done)(void *user), void *user)
     lb->closing = 1;
     lb->done = done;
     lb->done_user = user;
+    /* net/ closes its own connections; the others are closed here and
+     * the lobby is freed once the last of them is gone. */
+    for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
+        if (m->ops != &tcp_ops)
+            m->ops->close(m->link, 0, TB_E_STATE);
     uv_close((uv_handle_t *)&lb->sweep, timer_closed);
     net_server_close(lb->server, server_done);
 }

@@ -1,0 +1,336 @@
+/*
+ * test_lobby_ws.c: browsers as lobby members (issue 14): a WebSocket
+ * connection with the subprotocol "tabula-lobby" to `--http`'s address is
+ * one more member, with the same messages, limits and refusals as a
+ * framed TCP one, and terminal and browser members mix in one room. The
+ * browser side here is a libwebsockets client on the test's loop; the
+ * terminal side is the lobby's own client over TCP.
+ */
+#include <libwebsockets.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lobby_internal.h"
+#include "lobby_util.h"
+
+/* ---- a browser: an lws client on the test loop ---- */
+
+#define WS_MAX 32
+
+typedef struct Ws {
+    struct lws *wsi;
+    int established, closed, failed;
+    uint8_t out[WS_MAX][LWS_PRE + 4096];
+    size_t out_len[WS_MAX];
+    int out_text[WS_MAX];
+    size_t nout, sent;
+    uint8_t in[WS_MAX][256];
+    size_t in_len[WS_MAX];
+    size_t nin;
+    uint8_t frag[1 << 17];
+    size_t frag_len;
+} Ws;
+
+static int ws_cb(struct lws *wsi, enum lws_callback_reasons reason,
+                 void *user, void *in, size_t len)
+{
+    Ws *w = lws_get_opaque_user_data(wsi);
+    (void)user;
+    if (w == NULL)
+        return 0;
+    switch (reason) {
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        w->established = 1;
+        lws_callback_on_writable(wsi);
+        break;
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+        if (w->frag_len + len <= sizeof w->frag) {
+            memcpy(w->frag + w->frag_len, in, len);
+            w->frag_len += len;
+        }
+        if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
+            if (w->nin < WS_MAX) {
+                size_t n = w->frag_len < 256 ? w->frag_len : 256;
+                memcpy(w->in[w->nin], w->frag, n);
+                w->in_len[w->nin++] = w->frag_len;
+            }
+            w->frag_len = 0;
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        if (w->sent < w->nout) {
+            size_t k = w->sent++;
+            lws_write(wsi, w->out[k] + LWS_PRE, w->out_len[k],
+                      w->out_text[k] ? LWS_WRITE_TEXT : LWS_WRITE_BINARY);
+            if (w->sent < w->nout)
+                lws_callback_on_writable(wsi);
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        w->failed = 1;
+        w->closed = 1;
+        w->wsi = NULL;
+        break;
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        w->closed = 1;
+        w->wsi = NULL;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static const struct lws_protocols client_protocols[] = {
+    {"tabula-lobby", ws_cb, 0, 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static struct lws_context *client_ctx;
+static Lobby_Http *http;
+static int http_port;
+static char site[256];
+
+static void start_limited(Lobby_Limits *lim)
+{
+    char index[300];
+    loop_start();
+    lobby_start(lim);
+    snprintf(site, sizeof site, "/tmp/tabula-ws-XXXXXX");
+    cr_assert_not_null(mkdtemp(site));
+    snprintf(index, sizeof index, "%s/index.html", site);
+    FILE *f = fopen(index, "w");
+    cr_assert_not_null(f);
+    fputs("page\n", f);
+    fclose(f);
+    cr_assert_eq(lobby_http_new(&test_loop, "127.0.0.1", 0, site, lobby, &http), 0);
+    http_port = lobby_http_port(http);
+
+    struct lws_context_creation_info info;
+    void *loops[1] = {&test_loop};
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = client_protocols;
+    info.options = LWS_SERVER_OPTION_LIBUV;
+    info.foreign_loops = loops;
+    client_ctx = lws_create_context(&info);
+    cr_assert_not_null(client_ctx);
+}
+
+static void start_all(void) { start_limited(NULL); }
+
+/* Close lws's contexts (twice: lws 4.1 on a foreign loop finishes the
+ * second time, after the loop closed its handles) and the lobby. */
+static void close_lws(void)
+{
+    lws_context_destroy(client_ctx);
+    lobby_http_close(http);
+    loop_for(50);
+    lws_context_destroy(client_ctx);
+    lobby_http_free(http);
+}
+
+static void stop_all(void)
+{
+    char index[300];
+    close_lws();
+    lobby_stop();
+    loop_finish();
+    snprintf(index, sizeof index, "%s/index.html", site);
+    unlink(index);
+    rmdir(site);
+}
+
+static void ws_open(Ws *w)
+{
+    struct lws_client_connect_info ci;
+    memset(w, 0, sizeof *w);
+    memset(&ci, 0, sizeof ci);
+    ci.context = client_ctx;
+    ci.address = "127.0.0.1";
+    ci.port = http_port;
+    ci.path = "/";
+    ci.host = "127.0.0.1";
+    ci.origin = "127.0.0.1";
+    ci.protocol = "tabula-lobby";
+    ci.opaque_user_data = w;
+    ci.pwsi = &w->wsi;
+    cr_assert_not_null(lws_client_connect_via_info(&ci));
+    WAIT_FOR(w->established || w->closed, 3000);
+    cr_assert(w->established, "the WebSocket did not open");
+}
+
+static void ws_put(Ws *w, const void *msg, size_t len, int text)
+{
+    cr_assert_lt(w->nout, WS_MAX);
+    cr_assert_leq(len, 4096);
+    memcpy(w->out[w->nout] + LWS_PRE, msg, len);
+    w->out_len[w->nout] = len;
+    w->out_text[w->nout++] = text;
+    if (w->wsi != NULL)
+        lws_callback_on_writable(w->wsi);
+}
+
+static void ws_watch(Ws *w, const Lobby_Code *code)
+{
+    uint8_t m[LOBBY_LEN_WATCH] = {LOBBY_MSG_WATCH, LOBBY_WIRE_VERSION};
+    memcpy(m + 2, code->lookup, LOBBY_LOOKUP_BYTES);
+    lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES, 0);
+    ws_put(w, m, sizeof m, 0);
+}
+
+static void ws_join(Ws *w, const Lobby_Code *code, const uint8_t *secret)
+{
+    uint8_t m[LOBBY_LEN_JOIN] = {LOBBY_MSG_JOIN, LOBBY_WIRE_VERSION};
+    memcpy(m + 2, code->lookup, LOBBY_LOOKUP_BYTES);
+    memcpy(m + 2 + LOBBY_LOOKUP_BYTES, secret, LOBBY_SEAT_SECRET_BYTES);
+    lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES, 0);
+    ws_put(w, m, sizeof m, 0);
+}
+
+static void ws_data(Ws *w, const char *text)
+{
+    uint8_t m[256] = {LOBBY_MSG_DATA};
+    size_t n = strlen(text);
+    memcpy(m + 1, text, n);
+    ws_put(w, m, 1 + n, 0);
+}
+
+/* The k-th message the browser got is an ERROR with code. */
+static void expect_error(Ws *w, size_t k, int code)
+{
+    WAIT_FOR(w->nin > k, 2000);
+    cr_assert_gt(w->nin, k, "no message %zu", k);
+    cr_assert_eq(w->in_len[k], LOBBY_LEN_ERROR);
+    cr_assert_eq(w->in[k][0], LOBBY_MSG_ERROR);
+    cr_assert_eq(w->in[k][1], code, "error %d, not %d", w->in[k][1], code);
+    WAIT_FOR(w->closed, 2000);
+    cr_assert(w->closed, "the lobby did not close after its ERROR");
+}
+
+/* The k-th message the browser got is a FRAME from seat `from` holding
+ * text. */
+static void expect_frame(Ws *w, size_t k, int from, const char *text)
+{
+    WAIT_FOR(w->nin > k, 2000);
+    cr_assert_gt(w->nin, k, "no message %zu", k);
+    cr_assert_eq(w->in[k][0], LOBBY_MSG_FRAME);
+    cr_assert_eq(w->in_len[k], LOBBY_FRAME_HEADER + strlen(text));
+    cr_assert_eq(w->in[k][9], from);
+    cr_assert_eq(memcmp(w->in[k] + LOBBY_FRAME_HEADER, text, strlen(text)), 0);
+}
+
+Test(lobby_ws, a_browser_watches_a_terminal_hosts_room)
+{
+    Room room;
+    Peer host;
+    Ws w;
+    start_all();
+    room_make(&room);
+    peer_host(&host, &room, 0);
+    cr_assert(host.welcomed);
+    peer_say(&host, "e3-f4");
+    ws_open(&w);
+    ws_watch(&w, &room.watch);
+    /* WELCOME: type, role, then the room's host key as the host gave it. */
+    WAIT_FOR(w.nin >= 1, 2000);
+    cr_assert_eq(w.in[0][0], LOBBY_MSG_WELCOME);
+    cr_assert_eq(w.in_len[0], LOBBY_LEN_WELCOME);
+    cr_assert_eq(w.in[0][1], LOBBY_ROLE_SPECTATOR);
+    cr_assert_eq(memcmp(w.in[0] + 2, room.pk, LOBBY_KEY_BYTES), 0);
+    /* The frame kept from before it came, then one sent after. */
+    expect_frame(&w, 1, LOBBY_ROLE_HOST, "e3-f4");
+    peer_say(&host, "c5-d4");
+    expect_frame(&w, 2, LOBBY_ROLE_HOST, "c5-d4");
+    /* A spectator may not send: the same refusal as over TCP. */
+    ws_data(&w, "nope");
+    expect_error(&w, 3, LOBBY_ERR_NOT_ALLOWED);
+    peer_free(&host);
+    stop_all();
+}
+
+Test(lobby_ws, terminal_and_browser_players_share_one_room)
+{
+    Room room;
+    Peer host;
+    Ws w;
+    uint8_t secret[LOBBY_SEAT_SECRET_BYTES] = {7, 7, 7};
+    start_all();
+    room_make(&room);
+    peer_host(&host, &room, 0);
+    ws_open(&w);
+    ws_join(&w, &room.invite, secret);
+    WAIT_FOR(w.nin >= 1, 2000);
+    cr_assert_eq(w.in[0][0], LOBBY_MSG_WELCOME);
+    /* The host hears the guest come. */
+    WAIT_FOR(host.present[LOBBY_ROLE_GUEST], 2000);
+    cr_assert(host.present[LOBBY_ROLE_GUEST]);
+    ws_data(&w, "from the browser");
+    WAIT_FOR(host.total >= 1, 2000);
+    cr_assert_eq(host.from[0], LOBBY_ROLE_GUEST);
+    cr_assert_str_eq(host.text[0], "from the browser");
+    /* The browser's own frame comes back numbered (an ACK). */
+    WAIT_FOR(w.nin >= 2, 2000);
+    cr_assert_eq(w.in[1][0], LOBBY_MSG_ACK);
+    peer_say(&host, "from the terminal");
+    expect_frame(&w, 2, LOBBY_ROLE_HOST, "from the terminal");
+    peer_free(&host);
+    stop_all();
+}
+
+Test(lobby_ws, a_wrong_code_and_a_text_message_are_refused)
+{
+    Room room;
+    Ws a, b;
+    start_all();
+    room_make(&room); /* never created: its codes name no room */
+    ws_open(&a);
+    ws_watch(&a, &room.watch);
+    expect_error(&a, 0, LOBBY_ERR_CODE);
+    cr_assert_eq(stats().bad_codes, 1);
+    ws_open(&b);
+    ws_put(&b, "hello", 5, 1);
+    expect_error(&b, 0, LOBBY_ERR_PROTOCOL);
+    stop_all();
+}
+
+Test(lobby_ws, the_lobby_closes_browsers_when_it_stops)
+{
+    Room room;
+    Peer host;
+    Ws w;
+    start_all();
+    room_make(&room);
+    peer_host(&host, &room, 0);
+    ws_open(&w);
+    ws_watch(&w, &room.watch);
+    WAIT_FOR(w.nin >= 1, 2000);
+    cr_assert_eq(stats().conns, 2); /* the host's TCP, the browser's */
+    peer_free(&host);
+    lobby_close(lobby, lobby_done, NULL);
+    WAIT_FOR(lobby_gone && w.closed, 3000);
+    cr_assert(w.closed, "the browser was not closed");
+    cr_assert(lobby_gone, "the lobby waited for nothing and was not freed");
+    close_lws();
+    loop_finish();
+}
+
+Test(lobby_ws, a_browser_counts_against_its_address_share)
+{
+    Lobby_Limits lim;
+    Room room;
+    Peer host;
+    Ws w;
+    memset(&lim, 0, sizeof lim);
+    lim.source_conns = 1; /* one connection per address */
+    start_limited(&lim);
+    room_make(&room);
+    peer_host(&host, &room, 0);
+    cr_assert(host.welcomed);
+    ws_open(&w); /* the same 127.0.0.1 */
+    expect_error(&w, 0, LOBBY_ERR_ADDRESS);
+    cr_assert_eq(stats().refused_address, 1);
+    peer_free(&host);
+    stop_all();
+}
