@@ -127,8 +127,10 @@ static void log_open(Netgame *g, uint32_t count)
     size_t len;
     int rc;
 
-    if (g->log_path[0] == '\0' || g->log != NULL)
+    if (g->log_path[0] == '\0')
         return;
+    proto_log_close(g->log); /* rewritten after a retraction */
+    g->log = NULL;
     snprintf(tmp, sizeof tmp, "%s.tmp", g->log_path);
     unlink(tmp);
     proto_log_header_of(proto_transcript_start(match_transcript(g->m)), &h);
@@ -315,6 +317,8 @@ static void carry_out(Netgame *g, const Match_Out *o)
         break;
     case MATCH_OUT_DESYNC:
         desync_report(g);
+        break;
+    case MATCH_OUT_RETRACT: /* the session said why in a warning */
         break;
     case MATCH_OUT_DONE:
         sync_result(g);

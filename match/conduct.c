@@ -187,10 +187,12 @@ static int send_perturbed(Match *s, Proto_Message *m)
         return rc;
     if ((rc = match__keep(s, env, env_len)) != 0)
         return rc;
+    s->frames[s->nframes - 1].ours = 1;
     match__log(s, s->nframes - 1);
     match__relay(s, s->nframes - 1);
     s->desync = 1;
     s->desync_ply = m->body.move.ply;
+    s->moves++;
     match__show_ply(s, m->body.move.ply, match_side(s), m->body.move.move,
                     m->body.move.hash);
     return 0;
@@ -228,6 +230,7 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
     rc = match__send_msg(s, now, &m);
     if (rc != 0)
         return rc;
+    s->moves++;
     match__show_ply(s, m.body.move.ply, match_side(s), m.body.move.move,
                     m.body.move.hash);
     match__clock_after_move(s, now, match_side(s), &m);

@@ -100,6 +100,10 @@ typedef enum Match_Out_Kind {
                            ask the lobby for every frame after seq */
     MATCH_OUT_DESYNC,   /* the game stopped on a state hash mismatch: write
                            the report (match_desync_states) */
+    MATCH_OUT_RETRACT,  /* our last `count` envelopes (`ply` of them moves)
+                           lost a race for their sequence numbers to the
+                           opponent's and are taken back (the log is
+                           rewritten: a LOG_OPEN follows) */
     MATCH_OUT_DONE      /* finished: the session wants nothing more */
 } Match_Out_Kind;
 
@@ -110,8 +114,8 @@ typedef struct Match_Out {
     const uint8_t *data; /* SEND, LOG: valid until match_free */
     size_t len;
     uint64_t seq;   /* SEQ, REFETCH; THINK: the token */
-    uint32_t count; /* LOG_OPEN, LOG_END */
-    uint32_t ply;   /* PLY */
+    uint32_t count; /* LOG_OPEN, LOG_END, RETRACT */
+    uint32_t ply;   /* PLY; RETRACT: moves taken back */
     int side;       /* PLY: CORE_WHITE or CORE_BLACK */
     uint8_t hash[PROTO_HASH_BYTES]; /* LOG_END: chain hash */
     char hex[PROTO_HASH_HEX];       /* PLY: state hash */
@@ -225,6 +229,8 @@ int match_draw_offer(const Match *s);
 int match_takeback(const Match *s, uint32_t *plies);
 /* ms until an absence claim is allowed (0: now; -1: none pending). */
 int64_t match_absence_left(const Match *s, uint64_t now);
+/* Move envelopes held: each applied once (takebacks do not lower it). */
+uint32_t match_moves(const Match *s);
 /* The lobby sequence number to resume from (highest handled in order). */
 uint64_t match_last_seq(const Match *s);
 /*

@@ -12,7 +12,7 @@
 
 #define MATCH_TAIL_RESEND 8  /* envelopes re-sent after a reconnect */
 #define MATCH_LINES_MAX 512  /* queued input lines */
-#define MATCH_FINISH_WAIT_MS 3000
+#define MATCH_FINISH_WAIT_MS 10000
 #define MATCH_DESYNC_WAIT_MS 3000
 #define MATCH_RECONNECT_GIVE_UP_MS 60000
 #define MATCH_FRAME_CAP (PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)
@@ -36,7 +36,25 @@
 typedef struct Match_Frame {
     uint8_t *env; /* envelope without prefix */
     size_t len;
+    int ours;     /* we signed it */
+    int numbered; /* the room we are in has numbered it (relayed it to
+                     us, or acked it when ours) */
 } Match_Frame;
+
+/* An envelope that came before the ones it follows: held until they
+ * come, the first to arrive per sequence number (the relay's order). */
+typedef struct Match_Pending {
+    uint32_t seq;   /* its transcript sequence number */
+    uint64_t lobby; /* its lobby sequence number (0: unknown) */
+    uint8_t *env;
+    size_t len;
+} Match_Pending;
+
+#define MATCH_PENDING_MAX 64
+
+/* Our sends on this connection, in order, to match acks to (the index
+ * of a kept frame, or MATCH_SENT_HELLO). */
+#define MATCH_SENT_HELLO SIZE_MAX
 
 struct Match {
     Match_Config cfg;
@@ -45,6 +63,7 @@ struct Match {
     Proto_Transcript *t;
     Match_Frame *frames;
     size_t nframes, frames_cap;
+    uint32_t moves; /* move envelopes held (each applied once) */
     uint8_t *buf;   /* MATCH_FRAME_CAP scratch for sealing */
     uint8_t *hello; /* the last hello sent (not kept in the transcript) */
     size_t hello_len;
@@ -58,8 +77,16 @@ struct Match {
     int connected;
     int welcomed;
     int unacked;
-    uint64_t last_seq; /* highest lobby seq handled in order */
+    size_t *sent;
+    size_t sent_head, sent_cap;
+    uint64_t last_seq; /* the durable resume point: every lobby seq up
+                          to it handled and logged */
+    uint64_t seq_rcv;  /* highest lobby seq received in order */
+    Match_Pending pending[MATCH_PENDING_MAX];
+    size_t npending;
     int refetching;    /* a REFETCH is out; until the next welcome */
+    uint64_t room_first; /* the oldest frame the room kept at our last
+                            welcome (0: none or unknown) */
     uint8_t room_host[PROTO_KEY_BYTES];
     int room_host_known;
     /* the bot */

@@ -116,6 +116,8 @@ int match__keep(Match *s, const uint8_t *env, size_t len)
     memcpy(copy, env, len);
     s->frames[s->nframes].env = copy;
     s->frames[s->nframes].len = len;
+    s->frames[s->nframes].numbered = 0;
+    s->frames[s->nframes].ours = 0;
     s->nframes++;
     return 0;
 }
@@ -141,21 +143,37 @@ void match__log(Match *s, size_t index)
     }
 }
 
-static void relay_bytes(Match *s, const uint8_t *env, size_t len)
+/* Relay bytes; index is the kept frame's (or MATCH_SENT_HELLO), so the
+ * lobby's acks, which come in the order of our sends, can be matched. */
+static void relay_bytes(Match *s, const uint8_t *env, size_t len,
+                        size_t index)
 {
     Match_Out *o;
     if (!s->connected || s->cfg.role == MATCH_ROLE_SPECTATOR)
         return; /* re-sent from the kept frames after the reconnect */
+    if ((size_t)s->unacked == s->sent_cap) {
+        size_t cap = s->sent_cap ? 2 * s->sent_cap : 64;
+        size_t *grown = malloc(cap * sizeof *grown);
+        if (grown == NULL)
+            return;
+        for (size_t i = 0; i < (size_t)s->unacked; i++)
+            grown[i] = s->sent[(s->sent_head + i) % s->sent_cap];
+        free(s->sent);
+        s->sent = grown;
+        s->sent_cap = cap;
+        s->sent_head = 0;
+    }
     if ((o = match__push(s, MATCH_OUT_SEND)) != NULL) {
         o->data = env;
         o->len = len;
+        s->sent[(s->sent_head + (size_t)s->unacked) % s->sent_cap] = index;
         s->unacked++;
     }
 }
 
 void match__relay(Match *s, size_t index)
 {
-    relay_bytes(s, s->frames[index].env, s->frames[index].len);
+    relay_bytes(s, s->frames[index].env, s->frames[index].len, index);
 }
 
 int match__send_msg(Match *s, uint64_t now, Proto_Message *m)
@@ -170,6 +188,7 @@ int match__send_msg(Match *s, uint64_t now, Proto_Message *m)
                      len - PROTO_FRAME_PREFIX);
     if (rc != 0)
         return rc;
+    s->frames[s->nframes - 1].ours = 1;
     match__log(s, s->nframes - 1);
     match__relay(s, s->nframes - 1);
     return 0;
@@ -202,26 +221,76 @@ void match__show_ply(Match *s, uint32_t ply, int side, const char *move,
 
 /* ---- lobby sequence numbers ------------------------------------------ */
 
-static void seq_durable(Match *s, uint64_t seq)
+/* The resume point: every lobby number received in order, short of
+ * the envelopes still pending (not yet logged). */
+static void advance_durable(Match *s)
+{
+    Match_Out *o;
+    uint64_t d = s->seq_rcv;
+    for (size_t i = 0; i < s->npending; i++)
+        if (s->pending[i].lobby != 0 && s->pending[i].lobby - 1 < d)
+            d = s->pending[i].lobby - 1;
+    if (d <= s->last_seq)
+        return;
+    s->last_seq = d;
+    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL)
+        o->seq = d;
+}
+
+static void seq_handled(Match *s, uint64_t seq)
 {
     Match_Out *o;
     if (seq == 0)
         return;
-    if (seq != s->last_seq + 1 && seq > s->last_seq &&
-        !(s->cfg.plant & MATCH_PLANT_SKIP)) {
-        /* A gap: frames were lost on the way. Ask again from the last
-         * one handled in order; the resume point stays there. */
+    if (seq > s->seq_rcv + 1 && !(s->cfg.plant & MATCH_PLANT_SKIP)) {
+        /* A gap: frames were lost on the way. Ask again from the resume
+         * point, which stays where it is. */
         if (!s->refetching && (o = match__push(s, MATCH_OUT_REFETCH))) {
             s->refetching = 1;
             o->seq = s->last_seq;
         }
         return;
     }
-    if (seq <= s->last_seq || s->refetching)
+    if (seq > s->seq_rcv && !s->refetching)
+        s->seq_rcv = seq;
+    advance_durable(s);
+}
+
+static void pending_drop(Match *s, size_t i)
+{
+    free(s->pending[i].env);
+    s->pending[i] = s->pending[--s->npending];
+}
+
+/* Hold an envelope that came before the ones it follows; of two for one
+ * number the relay's first (the lower lobby number) is kept. */
+static void pend(Match *s, uint64_t lobby, const Proto_Envelope *e,
+                 const uint8_t *env, size_t len)
+{
+    Match_Pending *p = NULL;
+    for (size_t i = 0; i < s->npending; i++)
+        if (s->pending[i].seq == e->msg.seq)
+            p = &s->pending[i];
+    if (p != NULL) {
+        if (p->len == len && memcmp(p->env, env, len) == 0)
+            return;
+        if (p->lobby == 0 || lobby == 0 || lobby >= p->lobby)
+            return; /* the one held came first */
+        free(p->env);
+    } else {
+        if (s->npending == MATCH_PENDING_MAX)
+            return; /* dropped: asked for again after a reconnect */
+        p = &s->pending[s->npending++];
+    }
+    p->seq = e->msg.seq;
+    p->lobby = lobby;
+    p->len = 0;
+    if ((p->env = malloc(len)) == NULL) {
+        s->npending--;
         return;
-    s->last_seq = seq;
-    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL)
-        o->seq = seq;
+    }
+    memcpy(p->env, env, len);
+    p->len = len;
 }
 
 /* ---- the end --------------------------------------------------------- */
@@ -484,46 +553,163 @@ static void refused(Match *s, const char *what, uint32_t seq,
     match__put(&t, why);
 }
 
-/* Already held (a re-send after a reconnect, a duplicate delivery): the
- * same bytes, or a forgery of a number we hold. */
-static int held(Match *s, const Proto_Envelope *e, const uint8_t *env,
-                size_t len)
+/*
+ * The envelopes we hold from index n on lost a race: the relay numbered
+ * another envelope for seq n first (G-MC-1 leaves a few such races: a
+ * flag claim against a move in its last moment, a claim against a
+ * returning player; and a room the lobby re-made after a restart orders
+ * the re-sent envelopes anew). Every seat and spectator takes the order
+ * of the room it is in, so ours are taken back: the transcript is
+ * rebuilt from the envelopes before n and the log rewritten; a game they
+ * had ended goes on.
+ */
+static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
+                   size_t len, Proto_Envelope *e)
 {
-    for (size_t i = 0; i < s->nframes; i++)
-        if (s->frames[i].len == len &&
-            memcmp(s->frames[i].env, env, len) == 0) {
-            if (s->cfg.plant & MATCH_PLANT_DUP) {
-                /* planted: taken again as if new */
-                if (match__keep(s, env, len) == 0)
-                    match__log(s, s->nframes - 1);
-                if (e->msg.kind == PROTO_KIND_MOVE)
-                    match__show_ply(s, e->msg.body.move.ply,
-                                    proto_transcript_side_of(s->t,
-                                                             e->msg.sender),
-                                    e->msg.body.move.move,
-                                    e->msg.body.move.hash);
-            }
-            return 0;
+    Proto_Transcript *t = NULL;
+    uint32_t moves = 0, dropped = (uint32_t)(s->nframes - n);
+    Match_Out *o;
+    Match_Text txt;
+    int rc = proto_transcript_new(&t, NULL);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
+                                  NULL);
+        if (rc == TB_E_DESYNC)
+            rc = 0;
+    }
+    /* Only an envelope that holds in our place is taken: a forgery
+     * costs us nothing. */
+    int added = rc == 0 ? proto_transcript_add(t, env, len, e) : rc;
+    if (added != 0 && added != TB_E_DESYNC) {
+        proto_transcript_free(t);
+        return 1;
+    }
+    for (size_t i = n; i < s->nframes; i++) {
+        Proto_Envelope mine;
+        if (proto_open(s->frames[i].env, s->frames[i].len, &mine, NULL,
+                       0) == 0 &&
+            mine.msg.kind == PROTO_KIND_MOVE)
+            moves++;
+        free(s->frames[i].env);
+    }
+    s->nframes = n;
+    s->moves -= moves;
+    proto_transcript_free(s->t);
+    s->t = t;
+    /* acks still due for the dropped envelopes must not mark new ones */
+    for (size_t k = 0; k < (size_t)s->unacked; k++) {
+        size_t *i = &s->sent[(s->sent_head + k) % s->sent_cap];
+        if (*i != MATCH_SENT_HELLO && *i >= n)
+            *i = MATCH_SENT_HELLO;
+    }
+    if (s->closing && !s->done) {
+        uint32_t refused_n = s->result.refused;
+        s->closing = 0;
+        s->log_ended = 0;
+        memset(&s->result, 0, sizeof s->result);
+        s->result.refused = refused_n;
+    }
+    if ((o = match__push(s, MATCH_OUT_RETRACT)) != NULL) {
+        o->count = dropped;
+        o->ply = moves;
+    }
+    txt = match__note(s, 1);
+    match__put(&txt, "the opponent's envelope ");
+    match__put_u(&txt, n);
+    match__put(&txt, " reached the lobby first: ");
+    match__put_u(&txt, dropped);
+    match__put(&txt, dropped == 1 ? " of ours is" : " of ours are");
+    match__put(&txt, " taken back");
+    if (s->log_open && (o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL)
+        o->count = (uint32_t)n;
+    s->clock_on = 0;
+    match__clock_begin(s, now);
+    s->flag_sent = s->own_flag_said = 0;
+    s->think_token = s->ready_for = s->think_for = 0;
+    s->think_at = 0;
+    return added;
+}
+
+/* An envelope whose number we hold (a re-send after a reconnect, a
+ * duplicate delivery): the same bytes; or one the room numbered before
+ * the one we hold, which this room has not numbered yet (*retracted: ours
+ * are gone and it is added, with *added the add's result); or a
+ * forgery. */
+static int held(Match *s, uint64_t now, Proto_Envelope *e,
+                const uint8_t *env, size_t len, int *retracted, int *added)
+{
+    size_t n = e->msg.seq;
+    Match_Frame *f = n < s->nframes ? &s->frames[n] : NULL;
+    *retracted = 0;
+    if (f != NULL && f->len == len && memcmp(f->env, env, len) == 0) {
+        f->numbered = 1; /* this room has it */
+        if (s->cfg.plant & MATCH_PLANT_DUP) {
+            /* planted: taken again as if new */
+            if (match__keep(s, env, len) == 0)
+                match__log(s, s->nframes - 1);
+            if (e->msg.kind == PROTO_KIND_MOVE)
+                match__show_ply(s, e->msg.body.move.ply,
+                                proto_transcript_side_of(s->t, e->msg.sender),
+                                e->msg.body.move.move, e->msg.body.move.hash);
         }
+        return 0;
+    }
+    if (f != NULL && !f->numbered &&
+        (s->cfg.role == MATCH_ROLE_SPECTATOR ||
+         memcmp(e->msg.sender, s->cfg.id.pk, PROTO_KEY_BYTES) != 0) &&
+        proto_transcript_side_of(s->t, e->msg.sender) >= 0 &&
+        (*added = retract(s, now, n, env, len, e)) != 1) {
+        *retracted = 1;
+        return 0;
+    }
     refused(s, "envelope", e->msg.seq, "it differs from the one we hold");
     return TB_E_CHAIN;
 }
 
-static int take_frame(Match *s, uint64_t now, int from, const uint8_t *env,
-                      size_t len)
+/* The index of a held envelope with exactly these bytes, or -1: a
+ * duplicate needs no signature check (the bytes were checked once). */
+static long held_bytes(const Match *s, const uint8_t *env, size_t len)
+{
+    for (size_t i = s->nframes; i-- > 0;)
+        if (s->frames[i].len == len && memcmp(s->frames[i].env, env, len) == 0)
+            return (long)i;
+    return -1;
+}
+
+static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
+                      const uint8_t *env, size_t len)
 {
     Proto_Envelope e;
     char why[160];
-    int rc = proto_open(env, len, &e, why, sizeof why);
+    int rc, retracted = 0, added = 0;
+    long dup = held_bytes(s, env, len);
 
+    if (dup >= 0 && !(s->cfg.plant & MATCH_PLANT_DUP)) {
+        s->frames[dup].numbered = 1; /* this room has it */
+        return 0;
+    }
+    if (match__started(s) && s->nframes < MATCH_FRAMES_MAX) {
+        /* The common case in one signature check: the next envelope. */
+        rc = proto_transcript_add(s->t, env, len, &e);
+        if (rc == 0 || rc == TB_E_DESYNC)
+            goto accepted;
+    }
+    rc = proto_open(env, len, &e, why, sizeof why);
     if (rc != 0) {
         refused(s, "a frame", UINT32_MAX, why);
         return rc;
     }
     if (e.msg.kind == PROTO_KIND_HELLO)
         return on_hello(s, now, from, &e);
-    if (match__started(s) && e.msg.seq < proto_transcript_count(s->t))
-        return held(s, &e, env, len);
+    if (match__started(s) && e.msg.seq > proto_transcript_count(s->t)) {
+        pend(s, lobby, &e, env, len);
+        return 0;
+    }
+    if (match__started(s) && e.msg.seq < proto_transcript_count(s->t)) {
+        rc = held(s, now, &e, env, len, &retracted, &added);
+        if (rc != 0 || !retracted)
+            return rc;
+    }
     if (e.msg.kind == PROTO_KIND_MATCH_START && s->room_host_known &&
         memcmp(e.msg.body.start.white, s->room_host, PROTO_KEY_BYTES) != 0) {
         refused(s, "a match start", UINT32_MAX, "white is not the room's host");
@@ -534,7 +720,8 @@ static int take_frame(Match *s, uint64_t now, int from, const uint8_t *env,
                 "65536 envelopes are the most a match may hold");
         return TB_E_LIMIT;
     }
-    rc = proto_transcript_add(s->t, env, len, &e);
+    rc = retracted ? added : proto_transcript_add(s->t, env, len, &e);
+accepted:
     if (rc != 0 && rc != TB_E_DESYNC) {
         if (e.msg.kind == PROTO_KIND_FLAG && (s->cfg.plant & MATCH_PLANT_CLOCK))
             match__clock_plant(s, &e);
@@ -544,6 +731,7 @@ static int take_frame(Match *s, uint64_t now, int from, const uint8_t *env,
     }
     if (match__keep(s, env, len) != 0)
         return TB_E_NOMEM;
+    s->frames[s->nframes - 1].numbered = lobby != 0;
     if (e.msg.kind == PROTO_KIND_MATCH_START) {
         if (s->game == NULL)
             s->game = core_game_find(e.msg.body.start.game);
@@ -555,6 +743,7 @@ static int take_frame(Match *s, uint64_t now, int from, const uint8_t *env,
     }
     if (e.msg.kind == PROTO_KIND_MOVE) {
         int mover = proto_transcript_side_of(s->t, e.msg.sender);
+        s->moves++;
         match__show_ply(s, e.msg.body.move.ply, mover, e.msg.body.move.move,
                         e.msg.body.move.hash);
         match__clock_after_move(s, now, mover, &e.msg);
@@ -606,22 +795,42 @@ int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
     if (s->cfg.plant & MATCH_PLANT_ACK) {
         /* planted: the resume point moves before the record is written */
         if (seq == s->last_seq + 1 && (o = match__push(s, MATCH_OUT_SEQ))) {
-            s->last_seq = seq;
+            s->last_seq = s->seq_rcv = seq;
             o->seq = seq;
         }
     }
-    rc = take_frame(s, now, from, env, len);
+    rc = take_frame(s, now, from, seq, env, len);
+    /* the envelopes held for this one */
+    for (size_t i = 0; i < s->npending;) {
+        uint32_t count = proto_transcript_count(s->t);
+        if (s->pending[i].seq < count) {
+            pending_drop(s, i);
+        } else if (s->pending[i].seq == count) {
+            Match_Pending p = s->pending[i];
+            s->pending[i] = s->pending[--s->npending];
+            take_frame(s, now, MATCH_ROLE_SPECTATOR, p.lobby, p.env, p.len);
+            free(p.env);
+            i = 0;
+        } else {
+            i++;
+        }
+    }
     /* Accepted, duplicate or refused for good: never needed again. */
-    seq_durable(s, seq);
+    seq_handled(s, seq);
     step(s, now);
     return rc;
 }
 
 void match_acked(Match *s, uint64_t now, uint64_t seq)
 {
-    if (s->unacked > 0)
+    if (s->unacked > 0) {
+        size_t i = s->sent[s->sent_head];
+        s->sent_head = (s->sent_head + 1) % s->sent_cap;
         s->unacked--;
-    seq_durable(s, seq); /* our own frame: logged before it was sent */
+        if (i != MATCH_SENT_HELLO && i < s->nframes)
+            s->frames[i].numbered = 1;
+    }
+    seq_handled(s, seq); /* our own frame: logged before it was sent */
     step(s, now);
 }
 
@@ -643,17 +852,42 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
     memcpy(s->room_host, host_pk, PROTO_KEY_BYTES);
     s->room_host_known = 1;
     s->unacked = 0;
-    /* A room numbering below us (re-made after a lobby restart) is
-     * followed from where it is; frames the room no longer keeps are
-     * gone from it (our peers re-send what we lack). */
+    if (s->closing)
+        s->wait_started = now; /* the re-sent tail must be acked anew */
+    /* A room the lobby re-made after a restart (docs/protocol.md,
+     * G-SES-1): it keeps nothing yet, or starts after our resume point,
+     * or numbers below us, or its oldest frame moved (the lobby trims
+     * only past 4096 frames, far more than a match holds). Its numbers
+     * decide from now on; what it lacks is re-sent by the players. */
+    int refetch = 0;
+    int new_room = first_seq == 0 || first_seq > s->last_seq + 1 ||
+                   (next_seq > 0 && s->last_seq >= next_seq) ||
+                   (s->room_first != 0 && first_seq != s->room_first);
+    s->room_first = first_seq;
+    if (new_room) {
+        for (size_t i = 0; i < s->nframes; i++)
+            s->frames[i].numbered = 0;
+        while (s->npending > 0)
+            pending_drop(s, 0);
+    }
     if (next_seq > 0 && s->last_seq >= next_seq)
         s->last_seq = next_seq - 1;
-    if (first_seq > s->last_seq + 1)
+    if (first_seq > s->last_seq + 1) {
         s->last_seq = first_seq - 1;
-    else if (first_seq == 0 && next_seq > s->last_seq + 1)
+    } else if (first_seq == 0 && next_seq > s->last_seq + 1) {
         s->last_seq = next_seq - 1;
+    } else if (new_room && first_seq != 0 && first_seq <= s->last_seq) {
+        /* numbers we hold name other frames here: ask from its start */
+        s->last_seq = first_seq - 1;
+        refetch = 1;
+    }
+    s->seq_rcv = s->last_seq;
     if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL)
         o->seq = s->last_seq;
+    if (refetch && (o = match__push(s, MATCH_OUT_REFETCH)) != NULL) {
+        s->refetching = 1;
+        o->seq = s->last_seq;
+    }
     if (match__started(s))
         match__clock_begin(s, now);
     if (s->cfg.role != MATCH_ROLE_SPECTATOR) {
@@ -675,7 +909,7 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
             memcpy(s->hello, s->buf + PROTO_FRAME_PREFIX,
                    len - PROTO_FRAME_PREFIX);
             s->hello_len = len - PROTO_FRAME_PREFIX;
-            relay_bytes(s, s->hello, s->hello_len);
+            relay_bytes(s, s->hello, s->hello_len, MATCH_SENT_HELLO);
         }
     }
     step(s, now);
@@ -763,6 +997,9 @@ void match_free(Match *s)
     free(s->buf);
     free(s->hello);
     free(s->outs);
+    free(s->sent);
+    while (s->npending > 0)
+        pending_drop(s, 0);
     free(s->their_state);
     core_position_free(s->perturbed);
     proto_wipe(&s->cfg.id, sizeof s->cfg.id);
@@ -777,43 +1014,74 @@ static void put_why(char *why, size_t cap, const char *a, const char *b)
     match__put(&t, b);
 }
 
+/* proto_log_verify's visit while resuming: keep the bytes of each
+ * envelope it accepted (read in step from the log). */
+typedef struct Resume {
+    Match *s;
+    const uint8_t *log;
+    size_t len, off;
+    int rc;
+} Resume;
+
+static void resume_visit(void *ctx, const Proto_Transcript *t,
+                         const Proto_Envelope *e)
+{
+    Resume *r = ctx;
+    const uint8_t *env;
+    size_t env_len, used;
+    (void)t;
+    if (r->rc != 0)
+        return;
+    r->rc = proto_frame_next(r->log + r->off, r->len - r->off, &env, &env_len,
+                             &used);
+    if (r->rc != 0)
+        return;
+    r->off += used;
+    r->rc = match__keep(r->s, env, env_len);
+    if (r->rc != 0)
+        return;
+    r->s->frames[r->s->nframes - 1].ours =
+        memcmp(e->msg.sender, r->s->cfg.id.pk, PROTO_KEY_BYTES) == 0;
+    if (e->msg.kind == PROTO_KIND_MOVE)
+        r->s->moves++;
+}
+
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
                  char *why, size_t why_cap)
 {
-    size_t off = PROTO_LOG_MAGIC_LEN, used, env_len;
-    const uint8_t *env;
     Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    Resume r = {s, log, len, PROTO_LOG_MAGIC_LEN, 0};
+    const uint8_t *env;
+    size_t env_len, used;
     int rc;
 
     if (s->welcomed || s->nframes != 0)
         return TB_E_STATE;
-    rc = proto_log_verify(log, len, NULL, NULL, NULL, NULL, &rep);
+    /* the header frame first: the visits read the envelopes after it */
+    if (len < PROTO_LOG_MAGIC_LEN ||
+        proto_frame_next(log + r.off, len - r.off, &env, &env_len, &used) != 0)
+        used = 0;
+    r.off += used;
+    /* One pass checks every signature once and gives the transcript. */
+    rc = proto_log_verify(log, len, NULL, resume_visit, &r, &t, &rep);
     if (rc != 0 && rc != TB_E_TRUNCATED && rc != TB_E_DESYNC) {
         put_why(why, why_cap, rep.why, "");
+        proto_transcript_free(t);
         return rc;
     }
-    /* the header frame, then rep.envelopes envelopes */
-    rc = proto_frame_next(log + off, len - off, &env, &env_len, &used);
-    off += used;
-    for (uint32_t i = 0; rc == 0 && i < rep.envelopes; i++) {
-        rc = proto_frame_next(log + off, len - off, &env, &env_len, &used);
-        if (rc != 0)
-            break;
-        off += used;
-        int add = proto_transcript_add(s->t, env, env_len, NULL);
-        if (add != 0 && add != TB_E_DESYNC) {
-            rc = add;
-            break;
-        }
-        rc = match__keep(s, env, env_len);
+    if (r.rc != 0 || t == NULL ||
+        proto_transcript_count(t) != (uint32_t)s->nframes) {
+        put_why(why, why_cap, "cannot replay: ",
+                tb_strerror(r.rc != 0 ? r.rc : TB_E_FORMAT));
+        proto_transcript_free(t);
+        return r.rc != 0 ? r.rc : TB_E_FORMAT;
     }
-    if (rc != 0) {
-        put_why(why, why_cap, "cannot replay: ", tb_strerror(rc));
-        return rc;
-    }
+    proto_transcript_free(s->t);
+    s->t = t;
     if (s->game == NULL && match__started(s))
         s->game = core_game_find(proto_transcript_start(s->t)->body.start.game);
-    s->last_seq = match__started(s) ? last_seq : 0;
+    s->last_seq = s->seq_rcv = match__started(s) ? last_seq : 0;
     if (match__started(s)) {
         Match_Out *o;
         s->log_open = 1;
@@ -822,3 +1090,5 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
     }
     return 0;
 }
+
+uint32_t match_moves(const Match *s) { return s->moves; }
