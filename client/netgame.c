@@ -291,7 +291,7 @@ static void carry_out(Netgame *g, const Match_Out *o)
         log_end(g, o);
         break;
     case MATCH_OUT_SEQ:
-        if (netstore_seq_save(&g->seq, o->seq) != 0)
+        if (netstore_seq_save(&g->seq, o->seq, o->count) != 0)
             warn(g, "cannot write %s.seq", g->log_path);
         break;
     case MATCH_OUT_PLY:
@@ -558,6 +558,7 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
     Match_Config mc;
     const char *env;
     uint64_t from_seq = 0;
+    uint32_t numbered = 0;
     int rc;
 
     memset(&mc, 0, sizeof mc);
@@ -587,7 +588,7 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
         return rc;
     g->seq.fd = -1;
     if (g->log_path[0] != '\0' && g->cfg.role != LOBBY_ROLE_SPECTATOR)
-        netstore_seq_open(&g->seq, g->log_path, &from_seq);
+        netstore_seq_open(&g->seq, g->log_path, &from_seq, &numbered);
     if (resumed && access(g->log_path, F_OK) == 0) {
         uint8_t *buf = NULL;
         size_t len = 0;
@@ -597,7 +598,8 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
             return rc;
         }
         char sub[200] = "";
-        rc = match_resume(g->m, buf, len, from_seq, sub, sizeof sub);
+        rc = match_resume(g->m, buf, len, from_seq, numbered, sub,
+                          sizeof sub);
         free(buf);
         if (rc != 0) {
             snprintf(why, why_cap, "%s: %s", g->log_path, sub);

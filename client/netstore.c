@@ -118,13 +118,16 @@ int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
     return 1;
 }
 
-void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last)
+void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
+                       uint32_t *numbered)
 {
-    char path[600], text[32];
+    char path[600], text[48], *end;
     ssize_t n;
 
     *last = 0;
+    *numbered = 0;
     q->saved = 0;
+    q->numbered = 0;
     snprintf(path, sizeof path, "%s.seq", log_path);
     q->fd = open(path, O_RDWR | O_CREAT, 0600);
     if (q->fd < 0)
@@ -132,19 +135,23 @@ void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last)
     n = pread(q->fd, text, sizeof text - 1, 0);
     if (n > 0) {
         text[n] = '\0';
-        *last = strtoull(text, NULL, 10);
+        *last = strtoull(text, &end, 10);
+        *numbered = (uint32_t)strtoul(end, NULL, 10);
     }
     q->saved = *last;
+    q->numbered = *numbered;
 }
 
-int netstore_seq_save(Netstore_Seq *q, uint64_t seq)
+int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered)
 {
-    char text[32];
-    if (q->fd < 0 || seq == q->saved)
+    char text[48];
+    if (q->fd < 0 || (seq == q->saved && numbered == q->numbered))
         return 0;
     q->saved = seq;
-    snprintf(text, sizeof text, "%020llu\n", (unsigned long long)seq);
-    return pwrite(q->fd, text, 21, 0) == 21 ? 0 : TB_E_IO;
+    q->numbered = numbered;
+    snprintf(text, sizeof text, "%020llu %010u\n", (unsigned long long)seq,
+             numbered);
+    return pwrite(q->fd, text, 32, 0) == 32 ? 0 : TB_E_IO;
 }
 
 void netstore_seq_close(Netstore_Seq *q)

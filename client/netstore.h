@@ -39,20 +39,24 @@ int netstore_seat_save(const char *log_path, const Netstore_Seat *seat);
 int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
                        size_t why_cap);
 
-/* The FILE.seq resume point: an open descriptor and the number in it. */
+/* The FILE.seq resume point (MATCH_OUT_SEQ): the lobby sequence number
+ * and the count of envelopes the room had numbered. */
 typedef struct Netstore_Seq {
     int fd; /* -1: none */
     uint64_t saved;
+    uint32_t numbered;
 } Netstore_Seq;
 
-/* netstore_seq_open: open (create) log_path.seq; *last gets its number
- * (0 when new or unreadable). fd -1 when it cannot be opened. */
-void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last);
+/* netstore_seq_open: open (create) log_path.seq; *last and *numbered get
+ * its numbers (0 when new or unreadable). fd -1 when it cannot be
+ * opened. */
+void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
+                       uint32_t *numbered);
 
-/* netstore_seq_save: rewrite the number in place with one pwrite (no
- * fsync: a stale number only asks the lobby for more frames, dropped as
+/* netstore_seq_save: rewrite both numbers in place with one pwrite (no
+ * fsync: stale numbers only ask the lobby for more frames, dropped as
  * duplicates). Errors: TB_E_IO. */
-int netstore_seq_save(Netstore_Seq *q, uint64_t seq);
+int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered);
 
 /* netstore_seq_close: close the descriptor (when open). */
 void netstore_seq_close(Netstore_Seq *q);

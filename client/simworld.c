@@ -49,7 +49,7 @@ typedef struct Kept {
 } Kept;
 
 typedef struct Actor {
-    int role, alive, done, joined, desync;
+    int role, alive, done, joined, desync, saw_end;
     Match *m;
     Match_Config mc;
     uint32_t epoch;
@@ -58,6 +58,7 @@ typedef struct Actor {
     char log_path[300];
     Proto_Log *log;
     uint64_t durable_seq;
+    uint32_t durable_numbered;
     int64_t skew_ppm, skew_off;
     uint64_t tick_gen;
     uint32_t plies; /* PLY outputs, plus the moves held at a resume */
@@ -558,6 +559,7 @@ static void carry_out(World *w, int i, const Match_Out *o)
             fail(w, "%s: cannot append to its log", role_names[i]);
         break;
     case MATCH_OUT_LOG_END:
+        x->saw_end = 1;
         if (x->log != NULL && o->count > 0)
             proto_log_finish(x->log, o->count, o->hash);
         proto_log_close(x->log);
@@ -565,6 +567,7 @@ static void carry_out(World *w, int i, const Match_Out *o)
         break;
     case MATCH_OUT_SEQ:
         x->durable_seq = o->seq;
+        x->durable_numbered = o->count;
         break;
     case MATCH_OUT_PLY:
         x->plies++;
@@ -643,8 +646,8 @@ static void start_actor(World *w, int i)
         size_t len = 0;
         rc = proto_read_file(x->log_path, &buf, &len);
         if (rc == 0)
-            rc = match_resume(x->m, buf, len, x->durable_seq, why,
-                              sizeof why);
+            rc = match_resume(x->m, buf, len, x->durable_seq,
+                              x->durable_numbered, why, sizeof why);
         free(buf);
         if (rc != 0) {
             fail(w, "%s: cannot resume from its log: %s", role_names[i],
@@ -791,10 +794,10 @@ static int ended_somewhere(const World *w)
 {
     for (int i = 0; i < w->nactors; i++) {
         const Actor *x = &w->a[i];
-        if (x->done || (x->alive && match_transcript(x->m) != NULL &&
-                        proto_transcript_start(match_transcript(x->m)) &&
-                        proto_transcript_status(match_transcript(x->m))
-                                .outcome != CORE_ONGOING))
+        if (x->done || x->saw_end ||
+            (x->alive && proto_transcript_start(match_transcript(x->m)) &&
+             proto_transcript_status(match_transcript(x->m)).outcome !=
+                 CORE_ONGOING))
             return 1;
     }
     return 0;
@@ -821,6 +824,13 @@ static void cheat(World *w)
     const Proto_Transcript *t = match_transcript(x->m);
     Proto_Message m;
     size_t len = 0;
+    /* Only a claim the signed readings refute (G-MC-7): one they allow
+     * would be a real claim its sender's own session never made. */
+    int flagged = 1 - match_side(x->m);
+    if (proto_transcript_clock(t, NULL) == 0 ||
+        proto_transcript_clock_view(t, match_side(x->m), flagged) < 1000 ||
+        proto_transcript_clock_view(t, flagged, flagged) < 1000)
+        return;
     proto_message_init(&m, PROTO_KIND_FLAG, &x->mc.id);
     m.body.flag.ply = core_ply(proto_transcript_position(t));
     m.body.flag.elapsed = 1;

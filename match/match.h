@@ -88,8 +88,10 @@ typedef enum Match_Out_Kind {
                            close it (a desync closes without finishing:
                            count 0) */
     MATCH_OUT_SEQ,      /* seq: every frame up to this lobby sequence
-                           number is handled and logged: persist it as
-                           the resume point, after the records before it */
+                           number is handled and logged, and the first
+                           count envelopes are known to the room: persist
+                           both as the resume point, after the records
+                           before it */
     MATCH_OUT_PLY,      /* ply, side, text (the move), hex (state hash) */
     MATCH_OUT_NOTE,     /* text: a line for the player (no newline) */
     MATCH_OUT_WARN,     /* text: a warning (no newline) */
@@ -114,7 +116,7 @@ typedef struct Match_Out {
     const uint8_t *data; /* SEND, LOG: valid until match_free */
     size_t len;
     uint64_t seq;   /* SEQ, REFETCH; THINK: the token */
-    uint32_t count; /* LOG_OPEN, LOG_END, RETRACT */
+    uint32_t count; /* LOG_OPEN, LOG_END, RETRACT, SEQ */
     uint32_t ply;   /* PLY; RETRACT: moves taken back */
     int side;       /* PLY: CORE_WHITE or CORE_BLACK */
     uint8_t hash[PROTO_HASH_BYTES]; /* LOG_END: chain hash */
@@ -148,12 +150,13 @@ void match_free(Match *s);
  * bytes, as read from the file): verified as `tabula replay` does (a torn
  * tail is dropped, a desync kept) and replayed into the transcript; a
  * LOG_OPEN follows to rewrite the log from the held envelopes. last_seq
- * is the resume point the seat had made durable (MATCH_OUT_SEQ; 0 when
- * unknown). why gets a reason on failure. Errors: those of proto_log_verify, TB_E_STATE
+ * and numbered are the resume point the seat had made durable
+ * (MATCH_OUT_SEQ's seq and count; 0 and 0 when unknown). why gets a
+ * reason on failure. Errors: those of proto_log_verify, TB_E_STATE
  * (called after a welcome).
  */
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
-                 char *why, size_t why_cap);
+                 uint32_t numbered, char *why, size_t why_cap);
 
 /*
  * match_welcome: admitted to the room (again) at time now (ms): the room's

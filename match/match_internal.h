@@ -10,7 +10,6 @@
 
 #include "match.h"
 
-#define MATCH_TAIL_RESEND 8  /* envelopes re-sent after a reconnect */
 #define MATCH_LINES_MAX 512  /* queued input lines */
 #define MATCH_FINISH_WAIT_MS 10000
 #define MATCH_DESYNC_WAIT_MS 3000
@@ -82,11 +81,13 @@ struct Match {
     uint64_t last_seq; /* the durable resume point: every lobby seq up
                           to it handled and logged */
     uint64_t seq_rcv;  /* highest lobby seq received in order */
+    size_t prefix;       /* leading envelopes the room has numbered */
+    size_t prefix_saved; /* ... as last made durable (MATCH_OUT_SEQ) */
     Match_Pending pending[MATCH_PENDING_MAX];
     size_t npending;
     int refetching;    /* a REFETCH is out; until the next welcome */
-    uint64_t room_first; /* the oldest frame the room kept at our last
-                            welcome (0: none or unknown) */
+    uint64_t room_first; /* the oldest frame the room keeps, as our last
+                            welcome said (0: unknown) */
     uint8_t room_host[PROTO_KEY_BYTES];
     int room_host_known;
     /* the bot */

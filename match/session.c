@@ -230,11 +230,17 @@ static void advance_durable(Match *s)
     for (size_t i = 0; i < s->npending; i++)
         if (s->pending[i].lobby != 0 && s->pending[i].lobby - 1 < d)
             d = s->pending[i].lobby - 1;
-    if (d <= s->last_seq)
+    while (s->prefix < s->nframes && s->frames[s->prefix].numbered)
+        s->prefix++;
+    if (d <= s->last_seq && s->prefix == s->prefix_saved)
         return;
-    s->last_seq = d;
-    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL)
-        o->seq = d;
+    if (d > s->last_seq)
+        s->last_seq = d;
+    s->prefix_saved = s->prefix;
+    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL) {
+        o->seq = s->last_seq;
+        o->count = (uint32_t)s->prefix;
+    }
 }
 
 static void seq_handled(Match *s, uint64_t seq)
@@ -593,6 +599,8 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
         free(s->frames[i].env);
     }
     s->nframes = n;
+    if (s->prefix > n)
+        s->prefix = n;
     s->moves -= moves;
     proto_transcript_free(s->t);
     s->t = t;
@@ -797,6 +805,7 @@ int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
         if (seq == s->last_seq + 1 && (o = match__push(s, MATCH_OUT_SEQ))) {
             s->last_seq = s->seq_rcv = seq;
             o->seq = seq;
+            o->count = (uint32_t)s->prefix_saved;
         }
     }
     rc = take_frame(s, now, from, seq, env, len);
@@ -863,10 +872,12 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
     int new_room = first_seq == 0 || first_seq > s->last_seq + 1 ||
                    (next_seq > 0 && s->last_seq >= next_seq) ||
                    (s->room_first != 0 && first_seq != s->room_first);
-    s->room_first = first_seq;
+    /* an empty room will keep its first frame as next_seq */
+    s->room_first = first_seq != 0 ? first_seq : next_seq;
     if (new_room) {
         for (size_t i = 0; i < s->nframes; i++)
             s->frames[i].numbered = 0;
+        s->prefix = 0;
         while (s->npending > 0)
             pending_drop(s, 0);
     }
@@ -882,8 +893,11 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
         refetch = 1;
     }
     s->seq_rcv = s->last_seq;
-    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL)
+    s->prefix_saved = s->prefix;
+    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL) {
         o->seq = s->last_seq;
+        o->count = (uint32_t)s->prefix;
+    }
     if (refetch && (o = match__push(s, MATCH_OUT_REFETCH)) != NULL) {
         s->refetching = 1;
         o->seq = s->last_seq;
@@ -891,12 +905,13 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
     if (match__started(s))
         match__clock_begin(s, now);
     if (s->cfg.role != MATCH_ROLE_SPECTATOR) {
-        /* What the room may lack: everything when the lobby lost it. */
-        size_t from = 0;
-        if (first_seq != 0 && s->nframes > MATCH_TAIL_RESEND)
-            from = s->nframes - MATCH_TAIL_RESEND;
-        for (size_t i = from; i < s->nframes; i++)
-            match__relay(s, i);
+        /* What the room lacks: every envelope it has not numbered (sent
+         * us, or acked); all of them in a room re-made after a restart
+         * or after our own restart, so a late spectator finds the whole
+         * match in it. */
+        for (size_t i = 0; i < s->nframes; i++)
+            if (!s->frames[i].numbered)
+                match__relay(s, i);
     }
     if (s->cfg.role == MATCH_ROLE_GUEST && !match__started(s)) {
         Proto_Message m;
@@ -1047,7 +1062,7 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
 }
 
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
-                 char *why, size_t why_cap)
+                 uint32_t numbered, char *why, size_t why_cap)
 {
     Proto_Log_Report rep;
     Proto_Transcript *t = NULL;
@@ -1082,6 +1097,12 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
     if (s->game == NULL && match__started(s))
         s->game = core_game_find(proto_transcript_start(s->t)->body.start.game);
     s->last_seq = s->seq_rcv = match__started(s) ? last_seq : 0;
+    /* the envelopes the room had numbered, as far as made durable: a
+     * different one for their numbers came later and loses */
+    for (size_t i = 0; i < s->nframes && i < numbered; i++)
+        s->frames[i].numbered = 1;
+    s->prefix = s->prefix_saved = numbered < s->nframes ? numbered
+                                                        : s->nframes;
     if (match__started(s)) {
         Match_Out *o;
         s->log_open = 1;

@@ -501,7 +501,7 @@ Test(match, resume_at_every_ply)
         char why[200];
         seat_config(&c, MATCH_ROLE_GUEST, "");
         cr_assert_eq(match_new(&c, &m), 0);
-        cr_assert_eq(match_resume(m, log, off, 0, why, sizeof why), 0, "%s",
+        cr_assert_eq(match_resume(m, log, off, 0, 0, why, sizeof why), 0, "%s",
                      why);
         cr_assert_eq(proto_transcript_count(match_transcript(m)), k);
         for (uint32_t i = k; i < count; i++) {
