@@ -7,7 +7,8 @@
  * so a failure is reproduced by `--seed S+k --matches 1` alone.
  *
  * The test-only switch TABULA_SIMTEST_PLANT (read here and nowhere else)
- * plants a known bug in the guest's session: dup (a frame delivered twice
+ * plants a known bug in the sessions of the guest and the spectators
+ * (the host stays right): dup (a frame delivered twice
  * is applied twice), skip (a gap in lobby sequence numbers goes
  * unnoticed), ack (a frame is acknowledged before it is logged), clock (a
  * flag claim is taken without the claimant's signed readings). simtest
@@ -51,7 +52,8 @@ static const char simtest_help[] =
     "seed, the match, its event trace and a 'rerun:' command; exit 1.\n"
     "  --matches N   matches per game (default 100)\n"
     "  --seed S      seed of the first match (default 1; match k has S+k)\n"
-    "  --faults LIST faults to inject (default all)\n";
+    "  --faults LIST faults to inject (default all)\n"
+    "  --trace       print every match's event trace\n";
 
 static unsigned read_plant(void)
 {
@@ -109,6 +111,7 @@ int cli_simtest(int argc, char **argv)
     /* the logs go to memory when it can: a log's end is fsynced */
     char dir[64] = "/dev/shm/tabula-simtest-XXXXXX";
     uint64_t total = 0, total_faults = 0;
+    int trace_all = 0;
     double started = cli_now(), shown = started;
 
     for (int i = 0; i < argc; i++) {
@@ -133,6 +136,8 @@ int cli_simtest(int argc, char **argv)
                         cli_token(bad), simtest_help);
                 return CLI_EXIT_USAGE;
             }
+        } else if (strcmp(a, "--trace") == 0) {
+            trace_all = 1;
         } else if (a[0] != '-' && only == NULL) {
             if ((only = cli_game("simtest", a)) == NULL)
                 return CLI_EXIT_USAGE;
@@ -158,9 +163,13 @@ int cli_simtest(int argc, char **argv)
         if (only != NULL && g != only)
             continue;
         for (uint64_t k = 0; k < matches; k++) {
-            Sim_Config cfg = {g, seed + k, faults, plant, 0, dir};
+            Sim_Config cfg = {g, seed + k, faults, plant, trace_all, dir};
             Sim_Report rep;
             int rc = simworld_run(&cfg, &rep);
+            if (trace_all && rep.trace != NULL)
+                printf("match %llu, seed %llu:\n%s",
+                       (unsigned long long)k + 1,
+                       (unsigned long long)cfg.seed, rep.trace);
             if (rc == 0 && rep.failed) {
                 /* again, the same match, with its trace kept */
                 cfg.trace = 1;

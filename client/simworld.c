@@ -932,8 +932,8 @@ static void setup(World *w)
             x->mc.bot_delay_ms = x->mc.bot ? (uint32_t)rnd_in(w, 0, 300) : 0;
             x->mc.absence_ms = (uint32_t)rnd_in(w, 1000, 8000);
         }
-        if (i == MATCH_ROLE_GUEST)
-            x->mc.plant = cfg->plant;
+        if (i != MATCH_ROLE_HOST)
+            x->mc.plant = cfg->plant; /* one side: all but the host */
         if (cfg->faults & SIM_FAULT_SKEW) {
             x->skew_ppm = (int64_t)rnd_in(w, 0, 40000) - 20000;
             x->skew_off = (int64_t)rnd_in(w, 0, 5000);

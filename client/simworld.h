@@ -43,7 +43,8 @@ typedef struct Sim_Config {
     const Core_Game *game;
     uint64_t seed;   /* the match's seed: everything follows from it */
     unsigned faults; /* SIM_FAULT_* */
-    unsigned plant;  /* MATCH_PLANT_* bits, planted in the guest */
+    unsigned plant;  /* MATCH_PLANT_* bits, planted in the guest and the
+                        spectators (the host stays right) */
     int trace;       /* keep the event trace (for a failure report) */
     const char *dir; /* where the logs go (a scratch directory) */
 } Sim_Config;

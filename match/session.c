@@ -228,7 +228,8 @@ static void advance_durable(Match *s)
     Match_Out *o;
     uint64_t d = s->seq_rcv;
     for (size_t i = 0; i < s->npending; i++)
-        if (s->pending[i].lobby != 0 && s->pending[i].lobby - 1 < d)
+        if (s->pending[i].lobby != 0 && s->pending[i].lobby - 1 < d &&
+            !(s->cfg.plant & MATCH_PLANT_SKIP)) /* planted: gap unseen */
             d = s->pending[i].lobby - 1;
     while (s->prefix < s->nframes && s->frames[s->prefix].numbered)
         s->prefix++;
