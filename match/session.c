@@ -801,6 +801,14 @@ int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
     int rc;
     if (s->done)
         return TB_E_STATE;
+    if (seq != 0 && (s->refetching || seq > s->seq_rcv + 1) &&
+        !(s->cfg.plant & MATCH_PLANT_SKIP)) {
+        /* After a gap nothing is taken until the frames before it come:
+         * a lost one may be an earlier rival for an envelope's number.
+         * This one comes again with them. */
+        seq_handled(s, seq);
+        return 0;
+    }
     if (s->cfg.plant & MATCH_PLANT_ACK) {
         /* planted: the resume point moves before the record is written */
         if (seq == s->last_seq + 1 && (o = match__push(s, MATCH_OUT_SEQ))) {
