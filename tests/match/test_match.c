@@ -166,9 +166,12 @@ static void pump(Room *r)
     cr_assert_fail("the seats never went quiet");
 }
 
+static int guest_clock_lie; /* the test switch, for the next room */
+
 static void seat_config(Match_Config *c, int role, const char *options)
 {
     memset(c, 0, sizeof *c);
+    c->clock_lie = role == MATCH_ROLE_GUEST && guest_clock_lie;
     c->role = (Match_Role)role;
     c->id = ident((uint8_t)(role + 1));
     memset(c->seat_key, 7, sizeof c->seat_key);
@@ -407,6 +410,26 @@ Test(match, flag_after_time_and_grace)
     cr_assert_eq(match_clock_left(r.seat[1].m, 1999, CORE_BLACK), 1000);
     at(&r, 2000);
     all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    room_close(&r);
+}
+
+/* Black thinks 1.5 s on 10+0 but reports no time used: White charges
+ * it what it measured less the 500 ms lag allowance, 10 - (1.5 - 0.5) =
+ * 9 s left. */
+Test(match, lying_clock_corrected_to_the_measured_bound)
+{
+    Room r;
+    guest_clock_lie = 1;
+    room_open(&r, "clock=10+0", 0);
+    guest_clock_lie = 0;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 1500;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    cr_assert(has_note(&r.seat[0], "clock: black claims 10000 ms left after "
+                                   "using 0 ms; measured 1500 ms, lag "
+                                   "allowance 500 ms: corrected to 9000 ms"));
+    cr_assert_eq(match_clock_left(r.seat[0].m, 1500, CORE_BLACK), 9000);
+    cr_assert_eq(match_clock_left(r.seat[0].m, 1500, CORE_WHITE), 10000);
     room_close(&r);
 }
 
