@@ -3,8 +3,9 @@
  * matches (issue 13) in the spirit of FoundationDB's simulator and
  * TigerBeetle's VOPR: N matches per game, each in one process under one
  * seeded scheduler with simulated time and injected faults (simworld.h),
- * checked after every match. Match k of a run with seed S has seed S + k,
- * so a failure is reproduced by `--seed S+k --matches 1` alone.
+ * checked after every match. The k-th match (from 1) of a run with seed S
+ * has seed S+k-1, so a failure is reproduced by `--seed S+k-1 --matches
+ * 1` alone.
  *
  * The test-only switch TABULA_SIMTEST_PLANT (read here and nowhere else)
  * plants a known bug in the sessions of the guest and the spectators
@@ -51,7 +52,8 @@ static const char simtest_help[] =
     "'simtest: N matches, F faults, 0 failures'. On the first failure: the\n"
     "seed, the match, its event trace and a 'rerun:' command; exit 1.\n"
     "  --matches N   matches per game (default 100)\n"
-    "  --seed S      seed of the first match (default 1; match k has S+k)\n"
+    "  --seed S      seed of the first match (default 1; the k-th has\n"
+    "                S+k-1)\n"
     "  --faults LIST faults to inject (default all)\n"
     "  --trace       print every match's event trace\n";
 
