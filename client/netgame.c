@@ -104,48 +104,15 @@ static void warn(Netgame *g, const char *fmt, ...)
 
 /* ---- the log --------------------------------------------------------- */
 
-static int log_frame(Netgame *g, const uint8_t *env, size_t len)
-{
-    if (g->log == NULL)
-        return 0;
-    if (len > PROTO_FRAME_MAX)
-        return TB_E_LIMIT;
-    g->buf[0] = (uint8_t)(len >> 24);
-    g->buf[1] = (uint8_t)(len >> 16);
-    g->buf[2] = (uint8_t)(len >> 8);
-    g->buf[3] = (uint8_t)len;
-    memcpy(g->buf + PROTO_FRAME_PREFIX, env, len);
-    return proto_log_append(g->log, g->buf, len + PROTO_FRAME_PREFIX);
-}
-
-/* Create the log (into a temporary name, then renamed over the path)
- * with the first count envelopes the session holds. */
+/* The log as the session asks (netstore.h); none without --log. */
 static void log_open(Netgame *g, uint32_t count)
 {
-    char tmp[600];
-    Proto_Log_Header h;
-    size_t len;
     int rc;
-
     if (g->log_path[0] == '\0')
         return;
-    proto_log_close(g->log); /* rewritten after a retraction */
-    g->log = NULL;
-    snprintf(tmp, sizeof tmp, "%s.tmp", g->log_path);
-    unlink(tmp);
-    proto_log_header_of(proto_transcript_start(match_transcript(g->m)), &h);
-    rc = proto_log_create(&g->log, tmp, &h);
-    for (uint32_t i = 0; rc == 0 && i < count; i++) {
-        const uint8_t *env = match_frame_at(g->m, i, &len);
-        rc = log_frame(g, env, len);
-    }
-    if (rc == 0 && rename(tmp, g->log_path) != 0)
-        rc = TB_E_IO;
-    if (rc != 0) {
+    rc = netstore_log_open(&g->log, g->log_path, g->m, count, g->buf);
+    if (rc != 0)
         warn(g, "cannot write the log %s: %s", g->log_path, tb_strerror(rc));
-        proto_log_close(g->log);
-        g->log = NULL;
-    }
 }
 
 static void log_end(Netgame *g, const Match_Out *o)
@@ -284,7 +251,7 @@ static void carry_out(Netgame *g, const Match_Out *o)
         log_open(g, o->count);
         break;
     case MATCH_OUT_LOG:
-        if (log_frame(g, o->data, o->len) != 0)
+        if (netstore_log_append(g->log, g->buf, o->data, o->len) != 0)
             warn(g, "cannot append to the log %s", g->log_path);
         break;
     case MATCH_OUT_LOG_END:

@@ -62,6 +62,22 @@ int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered);
 void netstore_seq_close(Netstore_Seq *q);
 
 /*
+ * netstore_log_open: (re)create the match log at path with the match
+ * start's header and the first count envelopes m holds: written to
+ * path.tmp, then renamed over path, so a crash leaves the old log or the
+ * new one. An open *log is closed first. buf is scratch of
+ * PROTO_FRAME_PREFIX + PROTO_FRAME_MAX bytes. Errors: TB_E_IO, those of
+ * proto_log_create and proto_log_append (then *log is NULL).
+ */
+int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
+                      uint32_t count, uint8_t *buf);
+
+/* netstore_log_append: append one envelope (no prefix) as a frame; a
+ * NULL log takes nothing. buf as above. Errors: TB_E_LIMIT, TB_E_IO. */
+int netstore_log_append(Proto_Log *log, uint8_t *buf, const uint8_t *env,
+                        size_t len);
+
+/*
  * netstore_report: write the desync report of m (ply, both hashes, both
  * states, the moves): LOG.desync with a log, else
  * tabula-desync-MATCH-ROLE.txt in the working directory; path (cap bytes)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "match.h"
+#include "netstore.h"
 #include "simworld.h"
 #include "tb_error.h"
 
@@ -280,17 +281,30 @@ static uint64_t latency(World *w)
     return chance(w, 20) ? rnd_in(w, 500, 3000) : rnd_in(w, 1, 300);
 }
 
-/* Send a message to an actor on its current connection (order kept). */
+/* Put a message on a connection: it arrives after its latency and never
+ * before the one queued before it in that direction (*fifo). */
+static void travel(World *w, Ev *e, uint64_t *fifo, const uint8_t *data,
+                   size_t len)
+{
+    e->at = w->now + latency(w);
+    if (e->at < *fifo)
+        e->at = *fifo;
+    *fifo = e->at;
+    if (data != NULL) {
+        if ((e->data = malloc(len)) == NULL)
+            return;
+        memcpy(e->data, data, len);
+        e->len = len;
+    }
+    push(w, *e);
+}
+
+/* A message from the relay to actor i on its current connection. */
 static void to_client(World *w, int i, int kind, uint64_t seq, uint64_t a,
                       uint64_t b, int from, const uint8_t *data, size_t len)
 {
-    Actor *x = &w->a[i];
     Ev e;
     memset(&e, 0, sizeof e);
-    e.at = w->now + latency(w);
-    if (e.at < x->fifo_in)
-        e.at = x->fifo_in;
-    x->fifo_in = e.at;
     e.type = EV_TO_CLIENT;
     e.actor = i;
     e.kind = kind;
@@ -299,34 +313,20 @@ static void to_client(World *w, int i, int kind, uint64_t seq, uint64_t a,
     e.a = a;
     e.b = b;
     e.from = from;
-    if (data != NULL) {
-        if ((e.data = malloc(len)) == NULL)
-            return;
-        memcpy(e.data, data, len);
-        e.len = len;
-    }
-    push(w, e);
+    travel(w, &e, &w->a[i].fifo_in, data, len);
 }
 
+/* A frame from actor i to the relay (forged: not its session's). */
 static void to_relay(World *w, int i, const uint8_t *data, size_t len,
                      int forged)
 {
-    Actor *x = &w->a[i];
     Ev e;
     memset(&e, 0, sizeof e);
-    e.at = w->now + latency(w);
-    if (e.at < x->fifo_out)
-        e.at = x->fifo_out;
-    x->fifo_out = e.at;
     e.type = EV_TO_RELAY;
     e.actor = i;
     e.kind = forged;
-    e.epoch = x->epoch;
-    if ((e.data = malloc(len)) == NULL)
-        return;
-    memcpy(e.data, data, len);
-    e.len = len;
-    push(w, e);
+    e.epoch = w->a[i].epoch;
+    travel(w, &e, &w->a[i].fifo_out, data, len);
 }
 
 /* ---- time as each actor's clock reads it ----------------------------- */
@@ -491,37 +491,11 @@ static void crash(World *w, int i)
     at_time(w, w->now + rnd_in(w, 50, 4000), EV_RESTART, i);
 }
 
-static int log_frame(World *w, Actor *x, const uint8_t *env, size_t len)
-{
-    if (x->log == NULL)
-        return 0;
-    w->buf[0] = (uint8_t)(len >> 24);
-    w->buf[1] = (uint8_t)(len >> 16);
-    w->buf[2] = (uint8_t)(len >> 8);
-    w->buf[3] = (uint8_t)len;
-    memcpy(w->buf + PROTO_FRAME_PREFIX, env, len);
-    return proto_log_append(x->log, w->buf, len + PROTO_FRAME_PREFIX);
-}
-
-/* As the driver does: the log rewritten through a temporary name. */
+/* As the driver does (netstore.h). */
 static void log_open(World *w, int i, uint32_t count)
 {
     Actor *x = &w->a[i];
-    char tmp[320];
-    Proto_Log_Header h;
-    size_t len;
-    proto_log_close(x->log);
-    x->log = NULL;
-    snprintf(tmp, sizeof tmp, "%s.tmp", x->log_path);
-    unlink(tmp);
-    proto_log_header_of(proto_transcript_start(match_transcript(x->m)), &h);
-    int rc = proto_log_create(&x->log, tmp, &h);
-    for (uint32_t k = 0; rc == 0 && k < count; k++) {
-        const uint8_t *env = match_frame_at(x->m, k, &len);
-        rc = log_frame(w, x, env, len);
-    }
-    if (rc == 0 && rename(tmp, x->log_path) != 0)
-        rc = TB_E_IO;
+    int rc = netstore_log_open(&x->log, x->log_path, x->m, count, w->buf);
     if (rc != 0)
         fail(w, "%s: cannot write its log: %s", role_names[i],
              tb_strerror(rc));
@@ -555,7 +529,7 @@ static void carry_out(World *w, int i, const Match_Out *o)
         log_open(w, i, o->count);
         break;
     case MATCH_OUT_LOG:
-        if (log_frame(w, x, o->data, o->len) != 0)
+        if (netstore_log_append(x->log, w->buf, o->data, o->len) != 0)
             fail(w, "%s: cannot append to its log", role_names[i]);
         break;
     case MATCH_OUT_LOG_END:

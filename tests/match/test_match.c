@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "match.h"
+#include "proto/match_util.h" /* ident() */
 
 #define SEATS 3
 #define NOTES 256
@@ -44,16 +45,6 @@ typedef struct Room {
     uint64_t next_seq, now;
     char dir[64];
 } Room;
-
-static Proto_Identity ident(uint8_t b)
-{
-    Proto_Identity id;
-    uint8_t seed[PROTO_KEY_BYTES];
-    memset(seed, b, sizeof seed);
-    cr_assert_eq(proto_init(), 0);
-    cr_assert_eq(proto_identity_from_seed(&id, seed), 0);
-    return id;
-}
 
 static void write_frame(FILE *f, const uint8_t *env, size_t len)
 {
@@ -166,12 +157,9 @@ static void pump(Room *r)
     cr_assert_fail("the seats never went quiet");
 }
 
-static int guest_clock_lie; /* the test switch, for the next room */
-
 static void seat_config(Match_Config *c, int role, const char *options)
 {
     memset(c, 0, sizeof *c);
-    c->clock_lie = role == MATCH_ROLE_GUEST && guest_clock_lie;
     c->role = (Match_Role)role;
     c->id = ident((uint8_t)(role + 1));
     memset(c->seat_key, 7, sizeof c->seat_key);
@@ -198,8 +186,10 @@ static void welcome(Room *r, int i)
     pump(r);
 }
 
-/* A room with host, guest and spectator in it, the match started. */
-static void room_open(Room *r, const char *options, unsigned guest_plant)
+/* A room with host, guest and spectator in it, the match started;
+ * tweak (may be NULL) adjusts each seat's configuration. */
+static void room_open_with(Room *r, const char *options,
+                           void (*tweak)(Match_Config *c, int role))
 {
     memset(r, 0, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "/tmp/tabula-match-XXXXXX");
@@ -207,8 +197,8 @@ static void room_open(Room *r, const char *options, unsigned guest_plant)
     for (int i = 0; i < SEATS; i++) {
         Match_Config c;
         seat_config(&c, i, options);
-        if (i == MATCH_ROLE_GUEST)
-            c.plant = guest_plant;
+        if (tweak != NULL)
+            tweak(&c, i);
         cr_assert_eq(match_new(&c, &r->seat[i].m), 0);
     }
     for (int i = 0; i < SEATS; i++)
@@ -216,6 +206,11 @@ static void room_open(Room *r, const char *options, unsigned guest_plant)
     for (int i = 0; i < SEATS; i++)
         cr_assert_eq(proto_transcript_count(match_transcript(r->seat[i].m)), 1,
                      "seat %d holds the match start", i);
+}
+
+static void room_open(Room *r, const char *options)
+{
+    room_open_with(r, options, NULL);
 }
 
 static void room_close(Room *r)
@@ -288,7 +283,7 @@ static void all_end(Room *r, Core_Outcome o, Core_Reason why, size_t plies)
 Test(match, moves_and_resign)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     for (int k = 0; k < 4; k++)
         type(&r, k % 2, line10[k]);
     cr_assert_eq(proto_transcript_count(match_transcript(r.seat[2].m)), 5);
@@ -302,7 +297,7 @@ Test(match, moves_and_resign)
 Test(match, lines_typed_out_of_turn_wait)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     type(&r, MATCH_ROLE_GUEST, line10[1]); /* black's move, typed first */
     cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 1);
     type(&r, MATCH_ROLE_HOST, line10[0]);
@@ -314,7 +309,7 @@ Test(match, lines_typed_out_of_turn_wait)
 Test(match, draw_offer_accepted)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     type(&r, MATCH_ROLE_HOST, "draw");
     cr_assert_eq(match_draw_offer(r.seat[1].m), CORE_WHITE);
     type(&r, MATCH_ROLE_HOST, line10[0]);
@@ -326,7 +321,7 @@ Test(match, draw_offer_accepted)
 Test(match, draw_offers_limited_to_three)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     for (int k = 0; k < 8; k += 2) {
         type(&r, MATCH_ROLE_HOST, "draw");
         type(&r, MATCH_ROLE_HOST, line10[k]);
@@ -344,7 +339,7 @@ Test(match, draw_offers_limited_to_three)
 Test(match, takeback_agreed)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     type(&r, MATCH_ROLE_HOST, line10[0]);
     type(&r, MATCH_ROLE_GUEST, line10[1]);
     type(&r, MATCH_ROLE_HOST, "takeback");
@@ -361,20 +356,15 @@ Test(match, takeback_agreed)
     room_close(&r);
 }
 
+static void guest_bot(Match_Config *c, int role)
+{
+    c->bot = role == MATCH_ROLE_GUEST;
+}
+
 Test(match, takeback_declined_by_bot)
 {
     Room r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.dir, sizeof r.dir, "/tmp/tabula-match-XXXXXX");
-    cr_assert_not_null(mkdtemp(r.dir));
-    for (int i = 0; i < SEATS; i++) {
-        Match_Config c;
-        seat_config(&c, i, "");
-        c.bot = i == MATCH_ROLE_GUEST;
-        cr_assert_eq(match_new(&c, &r.seat[i].m), 0);
-    }
-    for (int i = 0; i < SEATS; i++)
-        welcome(&r, i);
+    room_open_with(&r, "", guest_bot);
     type(&r, MATCH_ROLE_HOST, line10[0]); /* the bot answers c5xa3 */
     cr_assert_eq(core_ply(proto_transcript_position(
                      match_transcript(r.seat[0].m))),
@@ -388,7 +378,7 @@ Test(match, takeback_declined_by_bot)
 Test(match, abort_only_before_both_moved)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     type(&r, MATCH_ROLE_HOST, line10[0]);
     type(&r, MATCH_ROLE_GUEST, line10[1]);
     type(&r, MATCH_ROLE_HOST, "abort");
@@ -401,7 +391,7 @@ Test(match, abort_only_before_both_moved)
 Test(match, flag_after_time_and_grace)
 {
     Room r;
-    room_open(&r, "clock=1+0", 0);
+    room_open(&r, "clock=1+0");
     at(&r, 1999); /* white's 1 s plus the 1 s grace not yet over */
     cr_assert_eq(match_transcript(r.seat[0].m) != NULL, 1);
     cr_assert_eq(proto_transcript_status(match_transcript(r.seat[1].m)).outcome,
@@ -416,12 +406,15 @@ Test(match, flag_after_time_and_grace)
 /* Black thinks 1.5 s on 10+0 but reports no time used: White charges
  * it what it measured less the 500 ms lag allowance, 10 - (1.5 - 0.5) =
  * 9 s left. */
+static void guest_lies(Match_Config *c, int role)
+{
+    c->clock_lie = role == MATCH_ROLE_GUEST;
+}
+
 Test(match, lying_clock_corrected_to_the_measured_bound)
 {
     Room r;
-    guest_clock_lie = 1;
-    room_open(&r, "clock=10+0", 0);
-    guest_clock_lie = 0;
+    room_open_with(&r, "clock=10+0", guest_lies);
     type(&r, MATCH_ROLE_HOST, line10[0]);
     r.now = 1500;
     type(&r, MATCH_ROLE_GUEST, line10[1]);
@@ -436,7 +429,7 @@ Test(match, lying_clock_corrected_to_the_measured_bound)
 Test(match, absence_claim_after_countdown)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     type(&r, MATCH_ROLE_HOST, line10[0]);
     r.now = 5000;
     match_presence(r.seat[1].m, r.now, MATCH_ROLE_HOST, 0);
@@ -452,22 +445,18 @@ Test(match, absence_claim_after_countdown)
     room_close(&r);
 }
 
+/* Black's first move from ply 5 on is ply 6, the first where black has
+ * more than one move to diverge with. */
+static void guest_perturbed(Match_Config *c, int role)
+{
+    if (role == MATCH_ROLE_GUEST)
+        c->perturb_ply = 5;
+}
+
 Test(match, desync_found_at_the_perturbed_ply)
 {
     Room r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.dir, sizeof r.dir, "/tmp/tabula-match-XXXXXX");
-    cr_assert_not_null(mkdtemp(r.dir));
-    for (int i = 0; i < SEATS; i++) {
-        Match_Config c;
-        seat_config(&c, i, "");
-        if (i == MATCH_ROLE_GUEST)
-            c.perturb_ply = 5; /* black's first move from ply 5: ply 6,
-                                  the first with more than one choice */
-        cr_assert_eq(match_new(&c, &r.seat[i].m), 0);
-    }
-    for (int i = 0; i < SEATS; i++)
-        welcome(&r, i);
+    room_open_with(&r, "", guest_perturbed);
     for (int k = 0; k < 6; k++)
         type(&r, k % 2, line10[k]);
     at(&r, 1);
@@ -482,7 +471,7 @@ Test(match, desync_found_at_the_perturbed_ply)
 Test(match, hostile_bytes_refused)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     uint8_t junk[40];
     memset(junk, 0xc1, sizeof junk);
     cr_assert_neq(match_frame(r.seat[1].m, 0, 0, 0, junk, sizeof junk), 0);
@@ -498,7 +487,7 @@ Test(match, hostile_bytes_refused)
 Test(match, resume_at_every_ply)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     for (int k = 0; k < 10; k++)
         type(&r, k % 2, line10[k]);
     type(&r, MATCH_ROLE_HOST, "resign");
@@ -550,7 +539,7 @@ Test(match, resume_at_every_ply)
 Test(match, gap_in_lobby_numbers_refetched)
 {
     Room r;
-    room_open(&r, "", 0);
+    room_open(&r, "");
     uint64_t before = r.seat[2].seq_durable;
     /* the spectator misses number next+1, then sees next+2 */
     r.seat[2].present = 0;
