@@ -1,7 +1,7 @@
 /*
  * match_internal.h: the session object shared by the files of match/:
- * session.c (frames in and out, the lobby sequence numbers, the log, the
- * end), conduct.c (commands, moves, offers, takebacks, bot answers),
+ * session.c (outputs, sending, the log, the end, time, making and
+ * resuming), receive.c (frames in, lobby numbers, welcomes), conduct.c (commands, moves, offers, takebacks, bot answers),
  * clock.c (clocks, flags, absence) and text.c (notes without stdio).
  * Never included from another folder.
  */
@@ -137,8 +137,19 @@ int match__send_msg(Match *s, uint64_t now, Proto_Message *m);
 int match__keep(Match *s, const uint8_t *env, size_t len);
 void match__log(Match *s, size_t index);
 void match__relay(Match *s, size_t index);
+/* Relay bytes that are kept frame index (or MATCH_SENT_HELLO), so the
+ * lobby's acks, which come in the order of our sends, can be matched. */
+void match__relay_bytes(Match *s, const uint8_t *env, size_t len,
+                        size_t index);
 void match__show_ply(Match *s, uint32_t ply, int side, const char *move,
                      const uint8_t hash[PROTO_HASH_BYTES]);
+/* Whatever follows from the state now: our turn, the end. */
+void match__step(Match *s, uint64_t now);
+/* Our state to the opponent after a desync (once). */
+void match__send_desync(Match *s, uint64_t now);
+
+/* ---- receive.c ------------------------------------------------------ */
+void match__pending_drop(Match *s, size_t i);
 
 /* ---- conduct.c ------------------------------------------------------ */
 /* The local player's turn: queued lines or the bot. 1 when something
