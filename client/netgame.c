@@ -311,9 +311,18 @@ static void dispatch(Netgame *g)
 
 /* ---- what a front end calls ------------------------------------------ */
 
+/* The driver's own reading of a typed line before the session gets it:
+ * the one place where front-end words or input forms the session does
+ * not know (a move with letters left out, help) would be handled or
+ * rewritten. Every line goes to the session as typed today. */
+static int driver_line(Netgame *g, const char *line)
+{
+    return match_command(g->m, now_ms(), line);
+}
+
 int netgame_submit(Netgame *g, const char *line)
 {
-    int rc = match_command(g->m, now_ms(), line);
+    int rc = driver_line(g, line);
     dispatch(g);
     return rc;
 }

@@ -17,13 +17,21 @@
 
 void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
 {
-    const char *who =
-        match__side_word(proto_transcript_side_of(s->t, m->sender));
+    int from = proto_transcript_side_of(s->t, m->sender);
+    const char *who = match__side_word(from);
     const Core_Position *pos = proto_transcript_position(s->t);
+    /* The player asked gets how to answer. */
+    const char *answer =
+        match_side(s) == 1 - from ? ": type accept or decline" : "";
     Match_Text t;
     const char *what = NULL;
     switch ((Proto_Kind)m->kind) {
-    case PROTO_KIND_DRAW_OFFER: what = " offers a draw"; break;
+    case PROTO_KIND_DRAW_OFFER:
+        t = match__note(s, 0);
+        match__put(&t, who);
+        match__put(&t, " offers a draw");
+        match__put(&t, answer);
+        return;
     case PROTO_KIND_DRAW_ACCEPT: what = " accepts the draw"; break;
     case PROTO_KIND_DRAW_DECLINE: what = " declines the draw"; break;
     case PROTO_KIND_RESIGN: what = " resigns"; break;
@@ -35,6 +43,7 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
         match__put(&t, " asks to take back ");
         match__put_u(&t, m->body.takeback.plies);
         match__put(&t, m->body.takeback.plies == 1 ? " ply" : " plies");
+        match__put(&t, answer);
         return;
     case PROTO_KIND_TAKEBACK_ACCEPT: {
         char hex[PROTO_HASH_HEX];

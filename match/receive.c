@@ -118,6 +118,10 @@ static void say_match(Match *s, const Proto_Message *st, int ours)
     match__put(&t, st->body.start.game);
     if (ours) {
         proto_fingerprint(st->body.start.black, fp);
+        if (st->body.start.options[0]) {
+            match__put(&t, " ");
+            match__put(&t, st->body.start.options);
+        }
         match__put(&t, ", you are white, opponent ");
         match__put(&t, fp);
         return;

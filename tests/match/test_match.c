@@ -312,6 +312,11 @@ Test(match, draw_offer_accepted)
     room_open(&r, "");
     type(&r, MATCH_ROLE_HOST, "draw");
     cr_assert_eq(match_draw_offer(r.seat[1].m), CORE_WHITE);
+    /* the player asked is told how to answer; the others are not */
+    cr_assert(has_note(&r.seat[1], "white offers a draw: type accept or "
+                                   "decline"));
+    cr_assert(!has_note(&r.seat[0], "white offers a draw: type"));
+    cr_assert(!has_note(&r.seat[2], "white offers a draw: type"));
     type(&r, MATCH_ROLE_HOST, line10[0]);
     type(&r, MATCH_ROLE_GUEST, "accept");
     all_end(&r, CORE_DRAW, CORE_REASON_AGREEMENT, 1);
