@@ -157,12 +157,15 @@ static void bot_after(uv_work_t *req, int status)
     if (g->freed) {
         if (--g->closing_timers == 0)
             free(g);
-    } else if (status == 0 && w->rc == 0 && w->token == g->bot_want) {
-        g->bot_want = 0;
-        match_bot_move(g->m, now_ms(), w->token, &w->mv);
-        dispatch(g);
-    } else if (g->bot_want != 0) {
+    } else if (g->bot_want != 0 && w->token != g->bot_want) {
         bot_start(g); /* the game moved on while we searched */
+    } else {
+        g->bot_want = 0;
+        if (status == 0 && w->rc == 0)
+            match_bot_move(g->m, now_ms(), w->token, &w->mv);
+        else
+            warn(g, "bot move failed: %s", tb_strerror(w->rc));
+        dispatch(g);
     }
     core_position_free(w->pos);
     free(w);
