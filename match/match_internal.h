@@ -31,6 +31,10 @@
  * a pawn of level. */
 #define MATCH_BOT_DRAW_MARGIN 25
 #define MATCH_LINE_MAX CORE_NOTATION_MAX
+/* Envelopes other than moves (chat, offers, answers, requests, claims)
+ * one side may append in a match (docs/protocol.md, G-SES-5): a bound on
+ * what a peer can make every seat hold and show. */
+#define MATCH_EXTRA_MAX 256
 
 typedef struct Match_Frame {
     uint8_t *env; /* envelope without prefix */
@@ -63,6 +67,7 @@ struct Match {
     Match_Frame *frames;
     size_t nframes, frames_cap;
     uint32_t moves; /* move envelopes held (each applied once) */
+    uint32_t extra[2]; /* other envelopes held, by side (G-SES-5) */
     uint8_t *buf;   /* MATCH_FRAME_CAP scratch for sealing */
     uint8_t *hello; /* the last hello sent (not kept in the transcript) */
     size_t hello_len;
@@ -147,6 +152,12 @@ void match__show_ply(Match *s, uint32_t ply, int side, const char *move,
 void match__step(Match *s, uint64_t now);
 /* Our state to the opponent after a desync (once). */
 void match__send_desync(Match *s, uint64_t now);
+
+/* 1 when an envelope of kind counts against its side's budget of
+ * envelopes other than moves (all but moves, the start, desync reports). */
+int match__extra_kind(int kind);
+/* Count (add 1) or uncount (-1) envelope e against its sender's budget. */
+void match__extra(Match *s, const Proto_Envelope *e, int add);
 
 /* ---- receive.c ------------------------------------------------------ */
 void match__pending_drop(Match *s, size_t i);

@@ -228,9 +228,11 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
     for (size_t i = n; i < s->nframes; i++) {
         Proto_Envelope mine;
         if (proto_open(s->frames[i].env, s->frames[i].len, &mine, NULL,
-                       0) == 0 &&
-            mine.msg.kind == PROTO_KIND_MOVE)
+                       0) != 0)
+            continue;
+        if (mine.msg.kind == PROTO_KIND_MOVE)
             moves++;
+        match__extra(s, &mine, -1);
         free(s->frames[i].env);
     }
     s->nframes = n;
@@ -331,7 +333,8 @@ static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
         s->frames[dup].numbered = 1; /* this room has it */
         return 0;
     }
-    if (match__started(s) && s->nframes < MATCH_FRAMES_MAX) {
+    if (match__started(s) && s->nframes < MATCH_FRAMES_MAX &&
+        s->extra[0] < MATCH_EXTRA_MAX && s->extra[1] < MATCH_EXTRA_MAX) {
         /* The common case in one signature check: the next envelope. */
         rc = proto_transcript_add(s->t, env, len, &e);
         if (rc == 0 || rc == TB_E_DESYNC)
@@ -363,6 +366,15 @@ static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
                 "65536 envelopes are the most a match may hold");
         return TB_E_LIMIT;
     }
+    if (!retracted && match__extra_kind(e.msg.kind)) {
+        int side = proto_transcript_side_of(s->t, e.msg.sender);
+        if (side >= 0 && s->extra[side] >= MATCH_EXTRA_MAX) {
+            refused(s, proto_kind_name(e.msg.kind), e.msg.seq,
+                    "its side has sent 256 envelopes other than moves, "
+                    "the most a match allows");
+            return TB_E_LIMIT;
+        }
+    }
     rc = retracted ? added : proto_transcript_add(s->t, env, len, &e);
 accepted:
     if (rc != 0 && rc != TB_E_DESYNC) {
@@ -375,6 +387,7 @@ accepted:
     if (match__keep(s, env, len) != 0)
         return TB_E_NOMEM;
     s->frames[s->nframes - 1].numbered = lobby != 0;
+    match__extra(s, &e, 1);
     if (e.msg.kind == PROTO_KIND_MATCH_START) {
         if (s->game == NULL)
             s->game = core_game_find(e.msg.body.start.game);

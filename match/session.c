@@ -171,14 +171,37 @@ void match__relay(Match *s, size_t index)
                        index);
 }
 
+int match__extra_kind(int kind)
+{
+    return kind != PROTO_KIND_MOVE && kind != PROTO_KIND_MATCH_START &&
+           kind != PROTO_KIND_DESYNC;
+}
+
+void match__extra(Match *s, const Proto_Envelope *e, int add)
+{
+    int side = proto_transcript_side_of(s->t, e->msg.sender);
+    if (side < 0 || !match__extra_kind(e->msg.kind))
+        return;
+    if (add > 0)
+        s->extra[side]++;
+    else if (s->extra[side] > 0)
+        s->extra[side]--;
+}
+
 int match__send_msg(Match *s, uint64_t now, Proto_Message *m)
 {
     size_t len = 0;
+    int me = match_side(s);
     (void)now;
+    if (me >= 0 && match__extra_kind(m->kind) &&
+        s->extra[me] >= MATCH_EXTRA_MAX)
+        return TB_E_LIMIT;
     int rc = proto_transcript_send(s->t, &s->cfg.id, m, s->buf,
                                    MATCH_FRAME_CAP, &len);
     if (rc != 0)
         return rc;
+    if (me >= 0 && match__extra_kind(m->kind))
+        s->extra[me]++;
     rc = match__keep(s, s->buf + PROTO_FRAME_PREFIX,
                      len - PROTO_FRAME_PREFIX);
     if (rc != 0)
@@ -487,7 +510,6 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
     Resume *r = ctx;
     const uint8_t *env;
     size_t env_len, used;
-    (void)t;
     if (r->rc != 0)
         return;
     r->rc = proto_frame_next(r->log + r->off, r->len - r->off, &env, &env_len,
@@ -502,6 +524,11 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
         memcmp(e->msg.sender, r->s->cfg.id.pk, PROTO_KEY_BYTES) == 0;
     if (e->msg.kind == PROTO_KIND_MOVE)
         r->s->moves++;
+    else if (match__extra_kind(e->msg.kind)) {
+        int side = proto_transcript_side_of(t, e->msg.sender);
+        if (side >= 0)
+            r->s->extra[side]++;
+    }
 }
 
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,

@@ -565,3 +565,51 @@ Test(match, gap_in_lobby_numbers_refetched)
     cr_assert_eq(r.seat[2].seq_durable, r.next_seq);
     room_close(&r);
 }
+
+/* Seal m as the next envelope of t, signed by id, and feed it to s. */
+static int feed_next(Match *s, const Proto_Identity *id, Proto_Message *m)
+{
+    static uint8_t frame[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+    size_t len = 0;
+    memcpy(m->sender, id->pk, PROTO_KEY_BYTES);
+    proto_transcript_next(match_transcript(s), m);
+    cr_assert_eq(proto_seal(m, id, frame, sizeof frame, &len, NULL), 0);
+    return match_frame(s, 0, 0, MATCH_ROLE_HOST, frame + PROTO_FRAME_PREFIX,
+                       len - PROTO_FRAME_PREFIX);
+}
+
+/* G-SES-5: 256 envelopes other than moves per side; the 257th chat is
+ * refused, and the side's moves still go through. */
+Test(match, chat_budget_per_side)
+{
+    Room r;
+    Proto_Identity host = ident(1);
+    Proto_Message m;
+    room_open(&r, "");
+    Match *guest = r.seat[1].m;
+    for (int k = 0; k < 256; k++) {
+        proto_message_init(&m, PROTO_KIND_CHAT, &host);
+        memcpy(m.body.text.text, "hi", 3);
+        cr_assert_eq(feed_next(guest, &host, &m), 0, "chat %d", k);
+    }
+    cr_assert_eq(proto_transcript_count(match_transcript(guest)), 257);
+    proto_message_init(&m, PROTO_KIND_CHAT, &host);
+    memcpy(m.body.text.text, "hi", 3);
+    cr_assert_eq(feed_next(guest, &host, &m), TB_E_LIMIT);
+    cr_assert_eq(proto_transcript_count(match_transcript(guest)), 257);
+    /* white's first move, with the state hash core/ gives after it */
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), ""), 0);
+    cr_assert_eq(core_move_parse(pos, line10[0], &mv), 0);
+    cr_assert_eq(core_play(pos, &mv), 0);
+    proto_message_init(&m, PROTO_KIND_MOVE, &host);
+    m.body.move.ply = 1;
+    memcpy(m.body.move.move, line10[0], strlen(line10[0]) + 1);
+    cr_assert_eq(proto_state_hash(pos, m.body.move.hash), 0);
+    core_position_free(pos);
+    cr_assert_eq(feed_next(guest, &host, &m), 0);
+    cr_assert_eq(core_ply(proto_transcript_position(match_transcript(guest))),
+                 1);
+    room_close(&r);
+}
