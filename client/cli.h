@@ -23,6 +23,7 @@ int cli_demo(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_lobby(int argc, char **argv);
 int cli_synctest(int argc, char **argv);
+int cli_simtest(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_identity(int argc, char **argv);
 int cli_host(int argc, char **argv);

@@ -23,6 +23,7 @@ static const Cli_Command commands[] = {
     {"moves", cli_moves, "list the legal moves of a position"},
     {"lobby", cli_lobby, "run a lobby relay for network play"},
     {"synctest", cli_synctest, "check determinism on seeded random games"},
+    {"simtest", cli_simtest, "simulate whole network matches under faults"},
     {"replay", cli_replay, "verify a match log or game record, print it"},
     {"identity", cli_identity, "show (first create) your player key"},
     {"render", cli_render, "draw a Chessball position on the ball (SVG)"},

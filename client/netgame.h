@@ -1,8 +1,9 @@
 /*
  * netgame.h: one seat (or a spectator) of a network game on a libuv loop:
- * the lobby connection, the match transcript that checks every envelope
- * (signatures, chain, legality, the state hash carried by every move), the
- * match log, bot or line-mode moves, desync reports and reconnection.
+ * the libuv driver of a match/ session (which checks every envelope,
+ * signatures, chain, legality, the state hash carried by every move, and
+ * holds the conduct rules and clocks): the lobby connection and
+ * reconnection, the match log, seat files, bot searches, desync reports.
  * `tabula host`, `join`, `spectate` run one on their own loop; `tabula
  * demo` runs a host, a guest and a spectator on one loop beside an
  * embedded lobby. A front end (a later TUI) drives it through the event
@@ -15,6 +16,7 @@
 #include <stdio.h>
 
 #include "lobby.h"
+#include "match.h"
 #include "proto.h"
 
 typedef struct Netgame Netgame;

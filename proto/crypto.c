@@ -54,6 +54,24 @@ int proto__hash(const uint8_t *buf, size_t len, uint8_t out[PROTO_HASH_BYTES])
     return 0;
 }
 
+int proto_digest(const uint8_t *buf, size_t len, const uint8_t *key,
+                 size_t key_len, uint8_t out[PROTO_HASH_BYTES])
+{
+    if (key_len != 0 && (key == NULL || key_len < crypto_generichash_KEYBYTES_MIN ||
+                         key_len > crypto_generichash_KEYBYTES_MAX))
+        return TB_E_ARG;
+    if (crypto_generichash(out, PROTO_HASH_BYTES, buf, len, key, key_len) != 0)
+        return TB_E_CRYPTO;
+    return 0;
+}
+
+void proto_wipe(void *buf, size_t n) { sodium_memzero(buf, n); }
+
+int proto_equal(const void *a, const void *b, size_t n)
+{
+    return sodium_memcmp(a, b, n) == 0;
+}
+
 int proto__sign(const uint8_t *msg, size_t len,
                 const uint8_t sk[PROTO_SECRET_BYTES],
                 uint8_t sig[PROTO_SIG_BYTES])

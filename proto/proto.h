@@ -87,6 +87,19 @@ int proto_init(void);
  */
 int proto_state_hash(const Core_Position *pos, uint8_t out[PROTO_HASH_BYTES]);
 
+/*
+ * proto_digest: BLAKE2b-256 of buf[0..len), keyed with key[0..key_len)
+ * (key_len 0 for none, else 16..64 bytes). Errors: TB_E_ARG, TB_E_CRYPTO.
+ */
+int proto_digest(const uint8_t *buf, size_t len, const uint8_t *key,
+                 size_t key_len, uint8_t out[PROTO_HASH_BYTES]);
+
+/* proto_equal: 1 when a and b hold the same n bytes (constant time). */
+int proto_equal(const void *a, const void *b, size_t n);
+
+/* proto_wipe: overwrite n bytes with zeros (not optimised away). */
+void proto_wipe(void *buf, size_t n);
+
 /* proto_hex: lowercase hex of n bytes into out (2n+1 bytes). */
 void proto_hex(const uint8_t *bytes, size_t n, char *out);
 

@@ -1,13 +1,17 @@
 /*
  * test_conduct.c: match conduct over real processes on 127.0.0.1 (the
- * binary TABULA_BINARY): every way a network game ends besides the board
- * (resignation, agreed draw, abort) and takebacks, typed as line-mode
- * commands into a host and a guest watched by a spectator. Each test
- * checks that both seats and the spectator print the same events, the
- * same result and the same final hash, that the hash equals one
- * recomputed here from the log's moves on a fresh core position, and that
- * `tabula replay` of the log shows the result. Every wait is bounded and
- * waits for a printed line, never a fixed time.
+ * binary TABULA_BINARY): a claim against an opponent whose process was
+ * killed, typed as line-mode commands into a host and a guest watched by
+ * a spectator, the guest coming back from its log. It checks that both
+ * seats and the spectator print the same events, the same result and the
+ * same final hash, that the hash equals one recomputed here from the
+ * log's moves on a fresh core position, and that `tabula replay` of the
+ * log shows the result. Every wait is bounded and waits for a printed
+ * line, never a fixed time. Each conduct rule itself (resign, draws and
+ * their limit, abort, takebacks, a bot's answers, flag fall, a lying
+ * clock, absence) is tested on the match/ session directly in
+ * tests/match/test_match.c, and under faults by tests/client/
+ * test_simtest.c, without processes or waiting on real time.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -117,26 +121,6 @@ static void open_at(Match *m, int guest_bot, const char *clock,
     await_line(&m->spec, "match: laska", NULL, 0);
 }
 
-static void open_clocked(Match *m, int guest_bot, const char *clock,
-                         const char *host_env, const char *guest_env)
-{
-    make_dir();
-    open_at(m, guest_bot, clock, host_env, guest_env, NULL);
-}
-
-static void open_match(Match *m, int guest_bot)
-{
-    open_clocked(m, guest_bot, NULL, NULL, NULL);
-}
-
-/* One line every process printed (the spectator included). */
-static void all_print(Match *m, const char *text)
-{
-    await_line(&m->host, text, NULL, 0);
-    await_line(&m->guest, text, NULL, 0);
-    await_line(&m->spec, text, NULL, 0);
-}
-
 /* The match ended with result (as printed: "1/2-1/2 (agreement)") on
  * all three, one final hash equal to the log's recomputed one, identical
  * logs, and `tabula replay` of the host's log shows both. */
@@ -180,169 +164,6 @@ static void close_match(Match *m, const char *result)
 /* In Laska every first move allows one capture: c3-d4 e5xc3, then
  * White recaptures b2xd4 (`tabula moves laska c3-d4 e5xc3`). */
 
-Test(conduct, resign_ends_the_game_alike_everywhere)
-{
-    Match m;
-    open_match(&m, 0);
-    type(m.hin, "c3-d4");
-    await_line(&m.guest, "1. white c3-d4", NULL, 0);
-    type(m.gin, "e5xc3");
-    await_line(&m.host, "2. black e5xc3", NULL, 0);
-    type(m.hin, "resign");
-    all_print(&m, "white resigns");
-    close_match(&m, "0-1 (resign)");
-}
-
-Test(conduct, draw_offer_stands_through_the_offerers_move_and_is_accepted)
-{
-    Match m;
-    open_match(&m, 0);
-    /* Refused while nothing is offered. */
-    type(m.gin, "accept");
-    await_line(&m.guest, "refused: 'accept': no offer", NULL, 0);
-    type(m.hin, "draw");
-    type(m.hin, "c3-d4");
-    all_print(&m, "white offers a draw");
-    await_line(&m.guest, "1. white c3-d4", NULL, 0);
-    type(m.gin, "decline");
-    all_print(&m, "black declines the draw");
-    type(m.gin, "e5xc3");
-    await_line(&m.host, "2. black e5xc3", NULL, 0);
-    type(m.hin, "draw");
-    type(m.hin, "b2xd4");
-    await_line(&m.guest, "3. white b2xd4", NULL, 0);
-    type(m.gin, "accept");
-    all_print(&m, "black accepts the draw");
-    close_match(&m, "1/2-1/2 (agreement)");
-}
-
-Test(conduct, abort_before_both_sides_moved)
-{
-    Match m;
-    open_match(&m, 0);
-    type(m.hin, "c3-d4");
-    await_line(&m.guest, "1. white c3-d4", NULL, 0);
-    type(m.gin, "abort");
-    all_print(&m, "black aborts the game");
-    close_match(&m, "aborted (abort)");
-}
-
-Test(conduct, takeback_declined_then_accepted_replays_without_desync)
-{
-    Match m;
-    open_match(&m, 0);
-    type(m.hin, "c3-d4");
-    await_line(&m.guest, "1. white c3-d4", NULL, 0);
-    type(m.gin, "e5xc3");
-    await_line(&m.host, "2. black e5xc3", NULL, 0);
-    /* Both have moved: abort is refused. */
-    type(m.hin, "abort");
-    await_line(&m.host, "refused: 'abort'", NULL, 0);
-    type(m.hin, "takeback");
-    all_print(&m, "white asks to take back 2 plies");
-    type(m.gin, "decline");
-    all_print(&m, "black declines the takeback");
-    type(m.hin, "takeback 1");
-    all_print(&m, "white asks to take back 1 ply");
-    type(m.gin, "accept");
-    all_print(&m, "black accepts the takeback: back to ply 1, black to move");
-    /* Black plays the only move again and then takes back its own. */
-    type(m.gin, "e5xc3");
-    await_line(&m.host, "black accepts the takeback", NULL, 0);
-    type(m.hin, "b2xd4");
-    await_line(&m.guest, "3. white b2xd4", NULL, 0);
-    type(m.gin, "takeback");
-    all_print(&m, "black asks to take back 2 plies");
-    type(m.hin, "accept");
-    all_print(&m, "white accepts the takeback: back to ply 1, black to move");
-    type(m.gin, "e5xc3");
-    await_line(&m.spec, "white accepts the takeback", NULL, 0);
-    type(m.hin, "b2xd4");
-    await_line(&m.guest, "white b2xd4", NULL, 0);
-    type(m.gin, "resign");
-    all_print(&m, "black resigns");
-    close_match(&m, "1-0 (resign)");
-}
-
-Test(conduct, bot_declines_a_takeback)
-{
-    Match m;
-    open_match(&m, 1);
-    type(m.hin, "c3-d4");
-    await_line(&m.host, "2. black e5xc3", NULL, 0);
-    type(m.hin, "takeback");
-    all_print(&m, "black declines the takeback");
-    type(m.hin, "resign");
-    all_print(&m, "white resigns");
-    close_match(&m, "0-1 (resign)");
-}
-
-/* ---- clocks and absence ---------------------------------------------- */
-
-Test(conduct, flag_fall_is_claimed_and_verified_by_all)
-{
-    Match m;
-    open_clocked(&m, 0, "2s+0", NULL, NULL);
-    /* Issue 18: the host's match line carries the clock, in seconds. */
-    await_line(&m.host, "match: laska clock=2+0, you are white", NULL, 0);
-    type(m.hin, "c3-d4");
-    await_line(&m.guest, "1. white c3-d4", NULL, 0);
-    /* Black never answers: two seconds and the grace later White claims. */
-    all_print(&m, "white claims the flag: black's time is up after ");
-    char el[40];
-    await_line(&m.spec, "black's time is up after ", el, sizeof el);
-    cr_assert_geq(strtol(el, NULL, 10), 2000, "%s", el);
-    close_match(&m, "1-0 (time)");
-}
-
-/* The clock line's figure for side ("white" or "black") in ms, from the
- * text after "clock: " */
-static long clock_ms(const char *line, const char *side)
-{
-    const char *at = strstr(line, side);
-    long s = 0, ms = 0;
-    cr_assert_not_null(at, "%s", line);
-    cr_assert_eq(sscanf(at + strlen(side), " %ld.%ld s", &s, &ms), 2, "%s",
-                 line);
-    return s * 1000 + ms;
-}
-
-Test(conduct, lying_clock_is_corrected_to_the_measured_bound)
-{
-    Match m;
-    char fixed[200], line[200];
-    open_clocked(&m, 0, "10s+0", NULL, "TABULA_TEST_CLOCK_LIE=1");
-    type(m.hin, "c3-d4");
-    await_line(&m.guest, "1. white c3-d4", NULL, 0);
-    double t0 = now_ms();
-    for (int i = 0; i < 15; i++)
-        pause_ms(100); /* Black thinks: the time that must be counted */
-    type(m.gin, "e5xc3");
-    /* Black claims it used nothing (10 s left); White measured at least
-     * 1.5 s, allows 0.5 s of lag, and keeps at most 9 s for Black. */
-    await_line(&m.host, "clock: black claims 10000 ms left after using 0 ms"
-                        "; measured ", fixed, sizeof fixed);
-    await_line(&m.guest, "2. black e5xc3", NULL, 0);
-    double took = now_ms() - t0;
-    const char *to = strstr(fixed, "corrected to ");
-    cr_assert_not_null(to, "%s", fixed);
-    long left = strtol(to + 13, NULL, 10);
-    cr_assert_leq(left, 9000, "%s", fixed);
-    cr_assert_geq(left, 10000 - (long)took - 500, "%s", fixed);
-    /* White's next move signs the corrected figure: the spectator shows
-     * it, and the guest accepts the move (the game stays in sync). */
-    type(m.hin, "b2xd4");
-    await_line(&m.spec, "3. white b2xd4", NULL, 0);
-    await_line(&m.spec, "3. white b2xd4                    ", NULL, 0);
-    char *out = slurp(m.spec.out);
-    char *after = strstr(out, "3. white b2xd4");
-    cr_assert_eq(sscanf(strstr(after, "clock: ") + 7, "%199[^\n]", line), 1);
-    cr_assert_eq(clock_ms(line, "black"), left, "%s vs %ld", line, left);
-    type(m.gin, "resign");
-    all_print(&m, "black resigns");
-    close_match(&m, "1-0 (resign)");
-}
-
 Test(conduct, claim_after_the_opponent_left_ends_alike_on_its_return)
 {
     Match m;
@@ -382,4 +203,17 @@ Test(conduct, claim_after_the_opponent_left_ends_alike_on_its_return)
     kill(lobby.pid, SIGTERM);
     finish(&lobby);
     close_match(&m, "1-0 (abandon)");
+}
+
+/* Issue 18: --clock is written the chess way (2s+0 here: two seconds, no
+ * increment) and the host's match line names the clock it plays with, in
+ * seconds as the match options store it (G-MC-6). */
+Test(conduct, the_hosts_match_line_names_its_clock)
+{
+    Match m;
+    make_dir();
+    open_at(&m, 0, "2s+0", NULL, NULL, NULL);
+    await_line(&m.host, "match: laska clock=2+0, you are white", NULL, 0);
+    type(m.hin, "resign");
+    close_match(&m, "0-1 (resign)");
 }

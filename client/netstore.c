@@ -1,0 +1,281 @@
+/*
+ * netstore.c: a network seat's files beside its match log (netstore.h):
+ * the seat file, the FILE.seq resume point and the desync report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "netstore.h"
+#include "tb_error.h"
+
+static int seat_path(const char *log_path, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "%s.seat", log_path);
+    return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
+}
+
+int netstore_seat_save(const char *log_path, const Netstore_Seat *seat)
+{
+    char path[600], tmp[640], hex[2 * PROTO_SECRET_BYTES + 1];
+    FILE *f;
+    int fd;
+
+    if (seat_path(log_path, path, sizeof path) != 0)
+        return TB_E_SPACE;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return TB_E_IO;
+    }
+    fprintf(f, "role %d\n", (int)seat->role);
+    proto_hex(seat->id.sk, PROTO_KEY_BYTES, hex);
+    fprintf(f, "key %s\n", hex);
+    proto_hex(seat->seat_secret, LOBBY_SEAT_SECRET_BYTES, hex);
+    fprintf(f, "seat %s\n", hex);
+    fprintf(f, "invite %s\n", seat->invite.text[0] ? seat->invite.text : "-");
+    fprintf(f, "watch %s\n", seat->watch.text[0] ? seat->watch.text : "-");
+    fprintf(f, "game %s\n", seat->game ? core_game_name(seat->game) : "-");
+    fprintf(f, "options %s\n", seat->options[0] ? seat->options : "-");
+    fprintf(f, "lobby %s\n", seat->lobby);
+    proto_wipe(hex, sizeof hex);
+    if (fflush(f) != 0 || fsync(fd) != 0) {
+        fclose(f);
+        return TB_E_IO;
+    }
+    fclose(f);
+    return rename(tmp, path) == 0 ? 0 : TB_E_IO;
+}
+
+static int unhex(const char *s, uint8_t *out, size_t n)
+{
+    if (strlen(s) != 2 * n)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < 2; k++) {
+            char c = s[2 * i + k];
+            unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                                                : 16u;
+            if (d > 15)
+                return -1;
+            v = v * 16 + d;
+        }
+        out[i] = (uint8_t)v;
+    }
+    return 0;
+}
+
+int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
+                       size_t why_cap)
+{
+    char path[600], line[512];
+    uint8_t seed[PROTO_KEY_BYTES];
+    int have_key = 0, have_seat = 0;
+    FILE *f;
+
+    if (seat_path(log_path, path, sizeof path) != 0)
+        return TB_E_SPACE;
+    f = fopen(path, "r");
+    if (f == NULL)
+        return errno == ENOENT ? 0 : TB_E_IO;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char *sp = strchr(line, ' '), *val, *nl;
+        if (sp == NULL)
+            continue;
+        *sp = '\0';
+        val = sp + 1;
+        if ((nl = strchr(val, '\n')) != NULL)
+            *nl = '\0';
+        if (strcmp(line, "key") == 0)
+            have_key = unhex(val, seed, sizeof seed) == 0;
+        else if (strcmp(line, "seat") == 0)
+            have_seat = unhex(val, seat->seat_secret,
+                              LOBBY_SEAT_SECRET_BYTES) == 0;
+        else if (strcmp(line, "invite") == 0 && strcmp(val, "-") != 0)
+            lobby_code_parse(val, &seat->invite);
+        else if (strcmp(line, "watch") == 0 && strcmp(val, "-") != 0)
+            lobby_code_parse(val, &seat->watch);
+        else if (strcmp(line, "game") == 0 && strcmp(val, "-") != 0)
+            seat->game = core_game_find(val);
+        else if (strcmp(line, "options") == 0)
+            snprintf(seat->options, sizeof seat->options, "%s",
+                     strcmp(val, "-") == 0 ? "" : val);
+    }
+    fclose(f);
+    if (!have_key || !have_seat ||
+        proto_identity_from_seed(&seat->id, seed) != 0) {
+        snprintf(why, why_cap, "%s: not a seat file", path);
+        return TB_E_FORMAT;
+    }
+    proto_wipe(seed, sizeof seed);
+    return 1;
+}
+
+void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
+                       uint32_t *numbered)
+{
+    char path[600], text[48], *end;
+    ssize_t n;
+
+    *last = 0;
+    *numbered = 0;
+    q->saved = 0;
+    q->numbered = 0;
+    snprintf(path, sizeof path, "%s.seq", log_path);
+    q->fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (q->fd < 0)
+        return;
+    n = pread(q->fd, text, sizeof text - 1, 0);
+    if (n > 0) {
+        text[n] = '\0';
+        *last = strtoull(text, &end, 10);
+        *numbered = (uint32_t)strtoul(end, NULL, 10);
+    }
+    q->saved = *last;
+    q->numbered = *numbered;
+}
+
+int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered)
+{
+    char text[48];
+    if (q->fd < 0 || (seq == q->saved && numbered == q->numbered))
+        return 0;
+    q->saved = seq;
+    q->numbered = numbered;
+    snprintf(text, sizeof text, "%020llu %010u\n", (unsigned long long)seq,
+             numbered);
+    return pwrite(q->fd, text, 32, 0) == 32 ? 0 : TB_E_IO;
+}
+
+void netstore_seq_close(Netstore_Seq *q)
+{
+    if (q->fd >= 0)
+        close(q->fd);
+    q->fd = -1;
+}
+
+int netstore_log_append(Proto_Log *log, uint8_t *buf, const uint8_t *env,
+                        size_t len)
+{
+    if (log == NULL)
+        return 0;
+    if (len > PROTO_FRAME_MAX)
+        return TB_E_LIMIT;
+    buf[0] = (uint8_t)(len >> 24);
+    buf[1] = (uint8_t)(len >> 16);
+    buf[2] = (uint8_t)(len >> 8);
+    buf[3] = (uint8_t)len;
+    memcpy(buf + PROTO_FRAME_PREFIX, env, len);
+    return proto_log_append(log, buf, len + PROTO_FRAME_PREFIX);
+}
+
+int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
+                      uint32_t count, uint8_t *buf)
+{
+    char tmp[600];
+    Proto_Log_Header h;
+    size_t len;
+    int rc;
+
+    proto_log_close(*log);
+    *log = NULL;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return TB_E_SPACE;
+    unlink(tmp);
+    proto_log_header_of(proto_transcript_start(match_transcript(m)), &h);
+    rc = proto_log_create(log, tmp, &h);
+    for (uint32_t i = 0; rc == 0 && i < count; i++) {
+        const uint8_t *env = match_frame_at(m, i, &len);
+        rc = netstore_log_append(*log, buf, env, len);
+    }
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = TB_E_IO;
+    if (rc != 0) {
+        proto_log_close(*log);
+        *log = NULL;
+    }
+    return rc;
+}
+
+static void hexdump(FILE *f, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%02x", b[i]);
+    fputc('\n', f);
+}
+
+int netstore_report(const Match *m, Lobby_Role role, const char *log_path,
+                    char *path, size_t cap)
+{
+    char hex[PROTO_HASH_HEX];
+    uint8_t *ours = NULL, hash[PROTO_HASH_BYTES], their_hash[PROTO_HASH_BYTES];
+    const uint8_t *theirs;
+    size_t ours_len = 0, theirs_len = 0;
+    int theirs_known;
+    const Proto_Transcript *t = match_transcript(m);
+    const Proto_Message *st = proto_transcript_start(t);
+    const Match_Result *res = match_result(m);
+    FILE *f;
+
+    if (log_path[0] != '\0') {
+        snprintf(path, cap, "%s.desync", log_path);
+    } else {
+        char id[2 * PROTO_MATCH_ID_BYTES + 1];
+        proto_hex(st->match_id, PROTO_MATCH_ID_BYTES, id);
+        snprintf(path, cap, "tabula-desync-%.8s-%s.txt", id,
+                 role == LOBBY_ROLE_HOST ? "host" : "guest");
+    }
+    f = fopen(path, "w");
+    if (f == NULL)
+        return TB_E_IO;
+    if (match_desync_states(m, &ours, &ours_len, hash, &theirs, &theirs_len,
+                            their_hash, &theirs_known) != 0) {
+        free(ours);
+        fclose(f);
+        return TB_E_NOMEM;
+    }
+    fprintf(f, "tabula desync report\ngame: %s\noptions: %s\n",
+            st->body.start.game, st->body.start.options);
+    proto_hex(st->match_id, PROTO_MATCH_ID_BYTES, hex);
+    fprintf(f, "match: %s\nseat: %s\nply: %u\n", hex,
+            role == LOBBY_ROLE_HOST ? "host (white)" : "guest (black)",
+            res->desync_ply);
+    proto_hex(hash, sizeof hash, hex);
+    fprintf(f, "our-hash: %s\n", hex);
+    if (theirs_known) {
+        proto_hex(their_hash, sizeof their_hash, hex);
+        fprintf(f, "their-hash: %s\n", hex);
+    } else {
+        fprintf(f, "their-hash: unknown\n");
+    }
+    fprintf(f, "our-state: ");
+    hexdump(f, ours, ours_len);
+    fprintf(f, "their-state: ");
+    if (theirs != NULL)
+        hexdump(f, theirs, theirs_len);
+    else
+        fprintf(f, "not received\n");
+    free(ours);
+    fprintf(f, "log: %s\ntranscript:\n", log_path[0] ? log_path : "(none)");
+    Core_Position *pos = NULL;
+    if (core_position_new(&pos, core_game_find(st->body.start.game),
+                          proto_transcript_game_options(t)) == 0) {
+        for (size_t i = 0; i < proto_transcript_moves(t); i++) {
+            char text[CORE_NOTATION_MAX];
+            const Core_Move *mv = proto_transcript_move_at(t, i);
+            if (core_move_format(pos, mv, text, sizeof text) != 0 ||
+                core_play(pos, mv) != 0)
+                break;
+            fprintf(f, "%4zu. %s\n", i + 1, text);
+        }
+        core_position_free(pos);
+    }
+    return fclose(f) == 0 ? 0 : TB_E_IO;
+}

@@ -1,0 +1,237 @@
+/*
+ * clock.c: a session's clocks and its opponent's absence (docs/protocol.md
+ * G-MC-6..9). Time is the driver's `now` in ms, kept here and in the
+ * transcript's signed readings, never in core/. The readings on each move
+ * are the mover's own time left and the opponent's as it accepted it; a
+ * player checks the opponent's reported time used against its own
+ * measurement with a lag allowance of MATCH_LAG_MS, and claims the flag
+ * MATCH_FLAG_GRACE_MS after the opponent's time ran out by its measure.
+ * The transcript itself checks every flag claim against the signed
+ * readings (the smaller of the claimant's view and the flagged side's own
+ * reading). An opponent gone from the lobby past the absence countdown
+ * may be claimed against (win or draw).
+ */
+#include "match_internal.h"
+
+void match__clock_begin(Match *s, uint64_t now)
+{
+    s->clk_base = proto_transcript_clock(s->t, &s->clk_inc);
+    if (s->clk_base == 0 || s->clock_on)
+        return;
+    for (int x = 0; x < 2; x++) {
+        uint32_t a = proto_transcript_clock_view(s->t, 0, x);
+        uint32_t b = proto_transcript_clock_view(s->t, 1, x);
+        s->left[x] = a < b ? a : b;
+    }
+    s->turn_at = now;
+    s->clock_on = 1;
+}
+
+static int64_t since(uint64_t now, uint64_t at)
+{
+    return now >= at ? (int64_t)(now - at) : 0;
+}
+
+static void show_clock(Match *s)
+{
+    Match_Text t = match__note(s, 0);
+    match__put(&t, "clock: white ");
+    match__put_ms(&t, s->left[0]);
+    match__put(&t, " s, black ");
+    match__put_ms(&t, s->left[1]);
+    match__put(&t, " s");
+}
+
+void match__clock_after_move(Match *s, uint64_t now, int mover,
+                             const Proto_Message *m)
+{
+    if (!s->clock_on || !m->body.move.has_clock)
+        return;
+    int me = match_side(s);
+    if (me >= 0 && mover != me) {
+        int64_t measured = since(now, s->turn_at);
+        int64_t claimed = s->left[mover] + s->clk_inc - m->body.move.own_ms;
+        if (claimed < measured - MATCH_LAG_MS) {
+            int64_t fixed =
+                s->left[mover] - (measured - MATCH_LAG_MS) + s->clk_inc;
+            if (fixed < 0)
+                fixed = 0;
+            Match_Text t = match__note(s, 0);
+            match__put(&t, "clock: ");
+            match__put(&t, match__side_word(mover));
+            match__put(&t, " claims ");
+            match__put_u(&t, m->body.move.own_ms);
+            match__put(&t, " ms left after using ");
+            match__put_i(&t, claimed);
+            match__put(&t, " ms; measured ");
+            match__put_i(&t, measured);
+            match__put(&t, " ms, lag allowance ");
+            match__put_u(&t, MATCH_LAG_MS);
+            match__put(&t, " ms: corrected to ");
+            match__put_i(&t, fixed);
+            match__put(&t, " ms");
+            s->left[mover] = fixed;
+        } else {
+            s->left[mover] = m->body.move.own_ms;
+        }
+    } else if (me >= 0) {
+        s->left[mover] = m->body.move.own_ms;
+    } else {
+        s->left[mover] = m->body.move.own_ms;
+        s->left[1 - mover] = m->body.move.opp_ms;
+    }
+    s->turn_at = now;
+    s->flag_sent = s->own_flag_said = 0;
+    show_clock(s);
+}
+
+int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
+{
+    if (!s->clock_on)
+        return 0;
+    int me = match_side(s);
+    int64_t used = since(now, s->turn_at);
+    if (used >= s->left[me])
+        return TB_E_STATE;
+    if (s->cfg.clock_lie)
+        used = 0; /* test switch: claim no time used */
+    int64_t own = s->left[me] - used + s->clk_inc;
+    m->body.move.has_clock = 1;
+    m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
+    m->body.move.opp_ms =
+        (uint32_t)(s->left[1 - me] > 0 ? s->left[1 - me] : 0);
+    return 0;
+}
+
+void match__clock_tick(Match *s, uint64_t now)
+{
+    int me = match_side(s);
+    const Core_Position *pos = proto_transcript_position(s->t);
+    int x = core_side_to_move(pos);
+    int64_t el = since(now, s->turn_at);
+    if (me >= 0 && s->absent && !s->absent_said &&
+        since(now, s->absent_at) >= s->absent_ms) {
+        Match_Text t = match__note(s, 0);
+        s->absent_said = 1;
+        match__put(&t, "absent: the opponent has been gone ");
+        match__put_ms(&t, s->absent_ms);
+        match__put(&t, " s: type 'claim win' or 'claim draw'");
+    }
+    if (!s->clock_on || me < 0)
+        return;
+    if (x == me && el >= s->left[me] && !s->own_flag_said) {
+        Match_Text t = match__note(s, 0);
+        s->own_flag_said = 1;
+        match__put(&t, "time: your time is up");
+    }
+    if (x != me && el >= s->left[x] + MATCH_FLAG_GRACE_MS && !s->flag_sent &&
+        s->connected) {
+        Proto_Message m;
+        proto_message_init(&m, PROTO_KIND_FLAG, &s->cfg.id);
+        m.body.flag.ply = core_ply(pos);
+        m.body.flag.elapsed = (uint32_t)el;
+        s->flag_sent = 1;
+        if (match__send_msg(s, now, &m) != 0) {
+            Match_Text t = match__note(s, 1);
+            match__put(&t, "flag claim refused: ");
+            match__put(&t, proto_transcript_why(s->t));
+        } else {
+            match__show_conduct(s, now, &m);
+        }
+    }
+}
+
+uint64_t match__clock_deadline(const Match *s)
+{
+    uint64_t d = UINT64_MAX;
+    int me = match_side(s);
+    if (s->closing || !match__started(s) || match__over(s) || s->desync ||
+        me < 0)
+        return d;
+    if (s->absent && !s->absent_said)
+        d = s->absent_at + s->absent_ms;
+    if (!s->clock_on)
+        return d;
+    int x = core_side_to_move(proto_transcript_position(s->t));
+    int64_t left = s->left[x] > 0 ? s->left[x] : 0;
+    uint64_t at = UINT64_MAX;
+    if (x == me && !s->own_flag_said)
+        at = s->turn_at + (uint64_t)left;
+    else if (x != me && !s->flag_sent && s->connected)
+        at = s->turn_at + (uint64_t)left + MATCH_FLAG_GRACE_MS;
+    return at < d ? at : d;
+}
+
+void match__clock_plant(Match *s, const Proto_Envelope *e)
+{
+    /* planted: the claim ends the game without its readings checked */
+    int claimant = proto_transcript_side_of(s->t, e->msg.sender);
+    if (claimant < 0 || match__over(s))
+        return;
+    s->forced = 1;
+    s->forced_status.outcome = claimant == CORE_WHITE ? CORE_WIN_WHITE
+                                                      : CORE_WIN_BLACK;
+    s->forced_status.reason = CORE_REASON_TIME;
+}
+
+int64_t match_clock_left(const Match *s, uint64_t now, int side)
+{
+    if (!s->clock_on || side < 0 || side > 1)
+        return -1;
+    int64_t left = s->left[side];
+    if (!match__over(s) && !s->desync &&
+        core_side_to_move(proto_transcript_position(s->t)) == side)
+        left -= since(now, s->turn_at);
+    return left > 0 ? left : 0;
+}
+
+int64_t match_absence_left(const Match *s, uint64_t now)
+{
+    if (!s->absent || match_side(s) < 0)
+        return -1;
+    int64_t left = (int64_t)s->absent_ms - since(now, s->absent_at);
+    return left > 0 ? left : 0;
+}
+
+void match_presence(Match *s, uint64_t now, int seat, int present)
+{
+    Match_Text t;
+    if (s->done || s->closing)
+        return;
+    if (s->cfg.role == MATCH_ROLE_SPECTATOR || seat != (int)s->cfg.role) {
+        t = match__note(s, 0);
+        match__put(&t, "lobby: ");
+        match__put(&t, seat == MATCH_ROLE_HOST ? "host " : "guest ");
+        match__put(&t, present ? "present"
+                               : "gone (waiting for it to come back)");
+    }
+    if (s->cfg.role == MATCH_ROLE_SPECTATOR || seat == (int)s->cfg.role)
+        return;
+    if (present) {
+        s->absent = 0;
+        return;
+    }
+    if (!match__started(s) || match__over(s))
+        return;
+    /* G-MC-9: the countdown before the present player may claim. */
+    uint32_t ms = s->cfg.absence_ms, inc32 = 0;
+    if (ms == 0) {
+        uint64_t base = proto_transcript_clock(s->t, &inc32), inc = inc32;
+        ms = MATCH_ABSENT_MS;
+        if (base != 0) {
+            uint64_t scaled = (base + 40 * inc) / 10;
+            ms = (uint32_t)(scaled < MATCH_ABSENT_MIN_MS ? MATCH_ABSENT_MIN_MS
+                            : scaled > MATCH_ABSENT_MS   ? MATCH_ABSENT_MS
+                                                         : scaled);
+        }
+    }
+    s->absent_ms = ms;
+    s->absent_at = now;
+    s->absent = 1;
+    s->absent_said = 0;
+    t = match__note(s, 0);
+    match__put(&t, "absent: the opponent left; you may claim the win or a "
+                   "draw in ");
+    match__put_ms(&t, ms);
+    match__put(&t, " s unless it returns");
+}

@@ -1,0 +1,250 @@
+/*
+ * match.h: one seat (or a spectator) of a network match as a pure state
+ * machine, without I/O. It is fed the relayed frames with their lobby
+ * sequence numbers, the connection's comings and goings, the local
+ * player's commands (a move, resign, draw, accept, decline, abort,
+ * takeback N, claim win/draw), a bot's chosen moves and the current time
+ * as a plain number of milliseconds; it answers with outputs polled one
+ * at a time (frames to relay, log records and lobby sequence numbers to
+ * make durable, plies, notes, a bot's turn, a desync, the end) and the
+ * time of its next deadline. The hello and its seat proof, the match
+ * start, the transcript checks, state hashes and desync reports, the
+ * clocks and flag claims, absence claims, draw offers, takebacks, bot
+ * answers and resume from a match log all live here, once. It uses only
+ * libc, core/ and proto/: no stdio, no clock, no threads, no sockets, so
+ * the same object runs under libuv (client/netgame.c), inside the
+ * simulator (client/simtest.c) and in WebAssembly. docs/session.md.
+ *
+ * Errors are the negative TB_E_* codes of tb_error.h.
+ */
+#ifndef TABULA_MATCH_H
+#define TABULA_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+
+typedef struct Match Match; /* opaque, heap */
+
+/* Who a session is: the lobby's seat numbers (LOBBY_ROLE_*). */
+typedef enum Match_Role {
+    MATCH_ROLE_HOST = 0,  /* white; sends the match start */
+    MATCH_ROLE_GUEST = 1, /* black; sends the hello */
+    MATCH_ROLE_SPECTATOR = 2
+} Match_Role;
+
+/* Known bugs simtest plants in one side (TABULA_SIMTEST_PLANT), to prove
+ * it catches them; never set outside simtest and the session tests. */
+#define MATCH_PLANT_DUP 1u   /* a frame delivered twice is applied twice */
+#define MATCH_PLANT_SKIP 2u  /* a gap in lobby sequence numbers unnoticed */
+#define MATCH_PLANT_ACK 4u   /* a frame acknowledged before it is logged */
+#define MATCH_PLANT_CLOCK 8u /* a flag claim taken without its readings */
+
+/*
+ * Match_Config: who the seat is. Everything a session would otherwise take
+ * from the operating system comes in here.
+ *   role          MATCH_ROLE_HOST, _GUEST or _SPECTATOR
+ *   game, options the host's game and match options (NULL, "" otherwise)
+ *   id            a player's key pair (unused for a spectator)
+ *   seat_key      players: the invite code's seat key
+ *                 (lobby_code_seat_key), proving the hello
+ *   match_id      the host's match id (random bytes from the driver)
+ *   started       the host's match start time, Unix seconds
+ *   bot           1: a bot seat (MATCH_OUT_THINK asks for its moves;
+ *                 it answers offers itself, G-MC-5); 0: commands
+ *   bot_delay_ms  a bot waits this long into its turn before thinking
+ *   absence_ms    the absence countdown (0: G-MC-9's rule)
+ *   perturb_ply   test switch: from this ply on, the seat's own state
+ *                 diverges at its first move (0: never)
+ *   clock_lie     test switch: the seat reports no time used per move
+ *   plant         MATCH_PLANT_* bits (simtest only)
+ */
+typedef struct Match_Config {
+    Match_Role role;
+    const Core_Game *game;
+    const char *options;
+    Proto_Identity id;
+    uint8_t seat_key[32];
+    uint8_t match_id[PROTO_MATCH_ID_BYTES];
+    uint64_t started;
+    int bot;
+    uint32_t bot_delay_ms;
+    uint32_t absence_ms;
+    uint32_t perturb_ply;
+    int clock_lie;
+    unsigned plant;
+} Match_Config;
+
+/* What a session hands back (match_poll), in the order it must happen. */
+typedef enum Match_Out_Kind {
+    MATCH_OUT_SEND = 1, /* data/len: an envelope to relay to the room */
+    MATCH_OUT_LOG_OPEN, /* create the match log: the header of the match
+                           start, then the first `count` held envelopes
+                           (match_frame_at), written before any LOG */
+    MATCH_OUT_LOG,      /* data/len: an envelope to append to the log */
+    MATCH_OUT_LOG_END,  /* the game is over: finish the log with count
+                           envelopes and chain hash `hash` (bytes), then
+                           close it (a desync closes without finishing:
+                           count 0) */
+    MATCH_OUT_SEQ,      /* seq: every frame up to this lobby sequence
+                           number is handled and logged, and the first
+                           count envelopes are known to the room: persist
+                           both as the resume point, after the records
+                           before it */
+    MATCH_OUT_PLY,      /* ply, side, text (the move), hex (state hash) */
+    MATCH_OUT_NOTE,     /* text: a line for the player (no newline) */
+    MATCH_OUT_WARN,     /* text: a warning (no newline) */
+    MATCH_OUT_THINK,    /* a bot seat's turn: choose a move for
+                           match_transcript's position, answer with
+                           match_bot_move(token) */
+    MATCH_OUT_REFETCH,  /* seq: frames were lost on the way: reconnect and
+                           ask the lobby for every frame after seq */
+    MATCH_OUT_DESYNC,   /* the game stopped on a state hash mismatch: write
+                           the report (match_desync_states) */
+    MATCH_OUT_RETRACT,  /* our last `count` envelopes (`ply` of them moves)
+                           lost a race for their sequence numbers to the
+                           opponent's and are taken back (the log is
+                           rewritten: a LOG_OPEN follows) */
+    MATCH_OUT_DONE      /* finished: the session wants nothing more */
+} Match_Out_Kind;
+
+#define MATCH_TEXT_MAX 640
+
+typedef struct Match_Out {
+    Match_Out_Kind kind;
+    const uint8_t *data; /* SEND, LOG: valid until match_free */
+    size_t len;
+    uint64_t seq;   /* SEQ, REFETCH; THINK: the token */
+    uint32_t count; /* LOG_OPEN, LOG_END, RETRACT, SEQ */
+    uint32_t ply;   /* PLY; RETRACT: moves taken back */
+    int side;       /* PLY: CORE_WHITE or CORE_BLACK */
+    uint8_t hash[PROTO_HASH_BYTES]; /* LOG_END: chain hash */
+    char hex[PROTO_HASH_HEX];       /* PLY: state hash */
+    char text[MATCH_TEXT_MAX];      /* PLY: move; NOTE, WARN: the line */
+} Match_Out;
+
+/* The outcome so far. */
+typedef struct Match_Result {
+    int finished;   /* the game reached its end (or a desync was settled) */
+    int desync;     /* stopped by a state hash mismatch */
+    uint32_t desync_ply;
+    uint32_t plies;
+    Core_Status status;
+    char final_hash[PROTO_HASH_HEX];
+    uint32_t refused; /* envelopes refused (hostile or broken) */
+} Match_Result;
+
+/*
+ * match_new: a session for cfg (copied; the identity too). Nothing is
+ * sent until match_welcome. Errors: TB_E_ARG (host without a game),
+ * TB_E_NOMEM.
+ */
+int match_new(const Match_Config *cfg, Match **out);
+
+/* match_free: release s; NULL is fine. */
+void match_free(Match *s);
+
+/*
+ * match_resume: before the first welcome, take back a match log (all its
+ * bytes, as read from the file): verified as `tabula replay` does (a torn
+ * tail is dropped, a desync kept) and replayed into the transcript; a
+ * LOG_OPEN follows to rewrite the log from the held envelopes. last_seq
+ * and numbered are the resume point the seat had made durable
+ * (MATCH_OUT_SEQ's seq and count; 0 and 0 when unknown). why gets a
+ * reason on failure. Errors: those of proto_log_verify, TB_E_STATE
+ * (called after a welcome).
+ */
+int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
+                 uint32_t numbered, char *why, size_t why_cap);
+
+/*
+ * match_welcome: admitted to the room (again) at time now (ms): the room's
+ * host key (the match start's white must be it), the oldest frame the
+ * room keeps (0: none; then all our envelopes are sent again, else the
+ * last few), the room's next sequence number, and who is seated.
+ */
+void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
+                   uint64_t first_seq, uint64_t next_seq, int host_present,
+                   int guest_present);
+
+/* match_disconnected: the connection to the room is gone (sends wait). */
+void match_disconnected(Match *s, uint64_t now);
+
+/* match_presence: the lobby says seat (MATCH_ROLE_HOST or _GUEST) came
+ * (1) or went (0). */
+void match_presence(Match *s, uint64_t now, int seat, int present);
+
+/*
+ * match_frame: one relayed envelope (no frame prefix) with its lobby
+ * sequence number (0: none, as in tests of hostile input) and the seat
+ * that sent it. Returns 0 when accepted (or a known duplicate, or held
+ * until the envelopes before it arrive), else the refusal; either way
+ * the frame was handled.
+ */
+int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
+                const uint8_t *env, size_t len);
+
+/* match_acked: the lobby numbered our own frame seq. */
+void match_acked(Match *s, uint64_t now, uint64_t seq);
+
+/*
+ * match_command: a line typed by the local player (see netgame_submit
+ * for the commands). Lines queue and are used when they can be (G-MC-1);
+ * answers jump the queue. Errors: TB_E_STATE (a spectator or bot seat),
+ * TB_E_LIMIT (queue full).
+ */
+int match_command(Match *s, uint64_t now, const char *line);
+
+/*
+ * match_bot_move: the move a bot chose after MATCH_OUT_THINK with token
+ * (ignored when the game moved on since). Errors: TB_E_STATE (stale),
+ * those of the move's checks.
+ */
+int match_bot_move(Match *s, uint64_t now, uint64_t token,
+                   const Core_Move *mv);
+
+/* match_tick: time passed; call at match_deadline (or any time). */
+void match_tick(Match *s, uint64_t now);
+
+/* match_deadline: when match_tick is next due (ms), or UINT64_MAX. */
+uint64_t match_deadline(const Match *s);
+
+/* match_poll: the next output into *out: 1, or 0 when there is none. */
+int match_poll(Match *s, Match_Out *out);
+
+/* ---- state for a front end ------------------------------------------ */
+
+const Match_Result *match_result(const Match *s);
+const Proto_Transcript *match_transcript(const Match *s);
+/* The player's side (CORE_WHITE/BLACK) or -1 (spectator, no match). */
+int match_side(const Match *s);
+/* 1 once MATCH_OUT_DONE was queued. */
+int match_done(const Match *s);
+/* Envelopes held (match start first) and the i-th of them. */
+uint32_t match_frames(const Match *s);
+const uint8_t *match_frame_at(const Match *s, uint32_t i, size_t *len);
+/* ms left to side as this seat sees it at now (-1: no clock). */
+int64_t match_clock_left(const Match *s, uint64_t now, int side);
+/* The side whose draw offer stands, or -1. */
+int match_draw_offer(const Match *s);
+/* The side whose takeback request waits, or -1 (*plies: its plies). */
+int match_takeback(const Match *s, uint32_t *plies);
+/* ms until an absence claim is allowed (0: now; -1: none pending). */
+int64_t match_absence_left(const Match *s, uint64_t now);
+/* Move envelopes held: each applied once (takebacks do not lower it). */
+uint32_t match_moves(const Match *s);
+/* The lobby sequence number to resume from (highest handled in order). */
+uint64_t match_last_seq(const Match *s);
+/*
+ * match_desync_states: after MATCH_OUT_DESYNC, our state encoding (to
+ * free()) and the peer's (valid until match_free; NULL when it never
+ * came), with their hashes (*theirs_known 0 when unknown).
+ */
+int match_desync_states(const Match *s, uint8_t **ours, size_t *ours_len,
+                        uint8_t our_hash[PROTO_HASH_BYTES],
+                        const uint8_t **theirs, size_t *theirs_len,
+                        uint8_t their_hash[PROTO_HASH_BYTES],
+                        int *theirs_known);
+
+#endif /* TABULA_MATCH_H */

@@ -1,0 +1,206 @@
+/*
+ * match_internal.h: the session object shared by the files of match/:
+ * session.c (outputs, sending, the log, the end, time, making and
+ * resuming), receive.c (frames in, lobby numbers, welcomes), conduct.c (commands, moves, offers, takebacks, bot answers),
+ * clock.c (clocks, flags, absence) and text.c (notes without stdio).
+ * Never included from another folder.
+ */
+#ifndef TABULA_MATCH_INTERNAL_H
+#define TABULA_MATCH_INTERNAL_H
+
+#include "match.h"
+
+#define MATCH_LINES_MAX 512  /* queued input lines */
+#define MATCH_FINISH_WAIT_MS 10000
+#define MATCH_DESYNC_WAIT_MS 3000
+#define MATCH_RECONNECT_GIVE_UP_MS 60000
+#define MATCH_FRAME_CAP (PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)
+/* Envelopes a seat keeps: far above any game (moves end by the rules),
+ * a bound on what a peer spamming chat could make us hold. */
+#define MATCH_FRAMES_MAX 65536
+/* Clocks (G-MC-6, G-MC-7): the opponent's reported time used per move is
+ * accepted down to what we measured minus this lag allowance; a flag is
+ * claimed this long after the opponent's time ran out by our measure. */
+#define MATCH_LAG_MS 500
+#define MATCH_FLAG_GRACE_MS 1000
+/* The absence countdown (G-MC-9): without a clock 60 s; with one a tenth
+ * of base + 40 increments, at least 10 s and at most 60 s. */
+#define MATCH_ABSENT_MS 60000
+#define MATCH_ABSENT_MIN_MS 10000
+/* The bot's draw answer (G-MC-5): accept within this many hundredths of
+ * a pawn of level. */
+#define MATCH_BOT_DRAW_MARGIN 25
+#define MATCH_LINE_MAX CORE_NOTATION_MAX
+/* Envelopes other than moves (chat, offers, answers, requests, claims)
+ * one side may append in a match (docs/protocol.md, G-SES-5): a bound on
+ * what a peer can make every seat hold and show. */
+#define MATCH_EXTRA_MAX 256
+
+typedef struct Match_Frame {
+    uint8_t *env; /* envelope without prefix */
+    size_t len;
+    int ours;     /* we signed it */
+    int numbered; /* the room we are in has numbered it (relayed it to
+                     us, or acked it when ours) */
+} Match_Frame;
+
+/* An envelope that came before the ones it follows: held until they
+ * come, the first to arrive per sequence number (the relay's order). */
+typedef struct Match_Pending {
+    uint32_t seq;   /* its transcript sequence number */
+    uint64_t lobby; /* its lobby sequence number (0: unknown) */
+    uint8_t *env;
+    size_t len;
+} Match_Pending;
+
+#define MATCH_PENDING_MAX 64
+
+/* Our sends on this connection, in order, to match acks to (the index
+ * of a kept frame, or MATCH_SENT_HELLO). */
+#define MATCH_SENT_HELLO SIZE_MAX
+
+struct Match {
+    Match_Config cfg;
+    char options[PROTO_OPTIONS_MAX + 1];
+    const Core_Game *game;
+    Proto_Transcript *t;
+    Match_Frame *frames;
+    size_t nframes, frames_cap;
+    uint32_t moves; /* move envelopes held (each applied once) */
+    uint32_t extra[2]; /* other envelopes held, by side (G-SES-5) */
+    uint8_t *buf;   /* MATCH_FRAME_CAP scratch for sealing */
+    uint8_t *hello; /* the last hello sent (not kept in the transcript) */
+    size_t hello_len;
+    /* outputs waiting for match_poll */
+    Match_Out *outs;
+    size_t out_head, out_count, out_cap;
+    /* the local player's lines */
+    char lines[MATCH_LINES_MAX][MATCH_LINE_MAX];
+    size_t line_head, line_count;
+    /* the connection */
+    int connected;
+    int welcomed;
+    int unacked;
+    size_t *sent;
+    size_t sent_head, sent_cap;
+    uint64_t last_seq; /* the durable resume point: every lobby seq up
+                          to it handled and logged */
+    uint64_t seq_rcv;  /* highest lobby seq received in order */
+    size_t prefix;       /* leading envelopes the room has numbered */
+    size_t prefix_saved; /* ... as last made durable (MATCH_OUT_SEQ) */
+    Match_Pending pending[MATCH_PENDING_MAX];
+    size_t npending;
+    int refetching;    /* a REFETCH is out; until the next welcome */
+    uint64_t room_first; /* the oldest frame the room keeps, as our last
+                            welcome said (0: unknown) */
+    uint8_t room_host[PROTO_KEY_BYTES];
+    int room_host_known;
+    /* the bot */
+    uint64_t think_at;    /* when the bot's delay ends (0: not armed) */
+    uint64_t think_for;   /* transcript count + 1 the delay runs for */
+    uint64_t ready_for;   /* transcript count + 1 whose delay has passed */
+    uint64_t think_token; /* transcript count + 1 THINK was asked for */
+    /* the end */
+    int log_open, log_ended; /* LOG_OPEN and LOG_END queued */
+    int closing;
+    int done;
+    uint64_t wait_started;
+    Match_Result result;
+    /* desync */
+    int desync;
+    uint32_t desync_ply;
+    int desync_sent, desync_got, detected, desync_reported;
+    uint8_t their_hash[PROTO_HASH_BYTES];
+    int their_hash_known;
+    uint8_t *their_state;
+    size_t their_state_len;
+    Core_Position *perturbed;
+    /* clocks: our view of both sides' time left when the turn began */
+    uint32_t clk_base, clk_inc;
+    int64_t left[2];
+    uint64_t turn_at;
+    int clock_on;
+    int flag_sent, own_flag_said;
+    int forced;          /* planted clock bug: a result taken on faith */
+    Core_Status forced_status;
+    /* the opponent's absence */
+    int absent;
+    uint64_t absent_at;
+    uint32_t absent_ms;
+    int absent_said;
+};
+
+/* ---- session.c ------------------------------------------------------ */
+int match__started(const Match *s);
+int match__over(const Match *s);
+Core_Status match__status(const Match *s);
+/* Queue an output of kind; NULL when out of memory (then dropped). */
+Match_Out *match__push(Match *s, Match_Out_Kind kind);
+/* Seal m as our next envelope, append, log and send it. */
+int match__send_msg(Match *s, uint64_t now, Proto_Message *m);
+/* Keep, log and send an envelope sealed outside the transcript's add. */
+int match__keep(Match *s, const uint8_t *env, size_t len);
+void match__log(Match *s, size_t index);
+void match__relay(Match *s, size_t index);
+/* Relay bytes that are kept frame index (or MATCH_SENT_HELLO), so the
+ * lobby's acks, which come in the order of our sends, can be matched. */
+void match__relay_bytes(Match *s, const uint8_t *env, size_t len,
+                        size_t index);
+void match__show_ply(Match *s, uint32_t ply, int side, const char *move,
+                     const uint8_t hash[PROTO_HASH_BYTES]);
+/* Whatever follows from the state now: our turn, the end. */
+void match__step(Match *s, uint64_t now);
+/* Our state to the opponent after a desync (once). */
+void match__send_desync(Match *s, uint64_t now);
+
+/* 1 when an envelope of kind counts against its side's budget of
+ * envelopes other than moves (all but moves, the start, desync reports). */
+int match__extra_kind(int kind);
+/* Count (add 1) or uncount (-1) envelope e against its sender's budget. */
+void match__extra(Match *s, const Proto_Envelope *e, int add);
+
+/* ---- receive.c ------------------------------------------------------ */
+void match__pending_drop(Match *s, size_t i);
+
+/* ---- conduct.c ------------------------------------------------------ */
+/* The local player's turn: queued lines or the bot. 1 when something
+ * changed (run again). */
+int match__take_turn(Match *s, uint64_t now, int my_turn);
+void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m);
+int match__play_move(Match *s, uint64_t now, const Core_Move *mv);
+
+/* ---- clock.c -------------------------------------------------------- */
+void match__clock_begin(Match *s, uint64_t now);
+void match__clock_after_move(Match *s, uint64_t now, int mover,
+                             const Proto_Message *m);
+int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m);
+/* Clock and absence events due at now (notes, our flag claim). */
+void match__clock_tick(Match *s, uint64_t now);
+uint64_t match__clock_deadline(const Match *s);
+/* A flag claim the transcript refused: the planted bug takes it. */
+void match__clock_plant(Match *s, const Proto_Envelope *e);
+
+/* ---- text.c: lines without stdio ------------------------------------ */
+typedef struct Match_Text {
+    char *buf;
+    size_t cap, len;
+} Match_Text;
+
+void match__text_init(Match_Text *t, char *buf, size_t cap);
+void match__put(Match_Text *t, const char *s);
+/* s left-justified in width columns (at most max bytes of s). */
+void match__put_pad(Match_Text *t, const char *s, size_t width, size_t max);
+void match__put_u(Match_Text *t, uint64_t v);
+/* v right-justified in width columns. */
+void match__put_u_pad(Match_Text *t, uint64_t v, size_t width);
+void match__put_i(Match_Text *t, int64_t v);
+/* ms as "S.mmm". */
+void match__put_ms(Match_Text *t, int64_t ms);
+/* Untrusted text as cli_token shows it: 60 bytes at most, then "...",
+ * control and non-ASCII bytes as '?'. */
+void match__put_token(Match_Text *t, const char *s);
+/* A NOTE (warning 0) or WARN output; returns its text builder. */
+Match_Text match__note(Match *s, int warning);
+const char *match__side_word(int side);
+
+#endif /* TABULA_MATCH_INTERNAL_H */

@@ -1,0 +1,594 @@
+/*
+ * receive.c: what reaches a session from the room (match.h): relayed
+ * envelopes, acks of our own, welcomes and the connection's end. Frames
+ * are taken in lobby order only (after a gap the session asks again);
+ * the transcript decides what is valid; a duplicate is dropped by its
+ * bytes before any signature check; an envelope that comes before its
+ * predecessor is held, the first to arrive per number; of two envelopes
+ * for one number the one the room numbered first is kept, and a seat's
+ * own that lost is taken back (docs/protocol.md, G-SES-1..4). The resume
+ * point (MATCH_OUT_SEQ) never passes a frame that is not yet logged.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_internal.h"
+
+/* ---- lobby sequence numbers ------------------------------------------ */
+
+/* The resume point: every lobby number received in order, short of
+ * the envelopes still pending (not yet logged). */
+static void advance_durable(Match *s)
+{
+    Match_Out *o;
+    uint64_t d = s->seq_rcv;
+    for (size_t i = 0; i < s->npending; i++)
+        if (s->pending[i].lobby != 0 && s->pending[i].lobby - 1 < d &&
+            !(s->cfg.plant & MATCH_PLANT_SKIP)) /* planted: gap unseen */
+            d = s->pending[i].lobby - 1;
+    while (s->prefix < s->nframes && s->frames[s->prefix].numbered)
+        s->prefix++;
+    if (d <= s->last_seq && s->prefix == s->prefix_saved)
+        return;
+    if (d > s->last_seq)
+        s->last_seq = d;
+    s->prefix_saved = s->prefix;
+    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL) {
+        o->seq = s->last_seq;
+        o->count = (uint32_t)s->prefix;
+    }
+}
+
+static void seq_handled(Match *s, uint64_t seq)
+{
+    Match_Out *o;
+    if (seq == 0)
+        return;
+    if (seq > s->seq_rcv + 1 && !(s->cfg.plant & MATCH_PLANT_SKIP)) {
+        /* A gap: frames were lost on the way. Ask again from the resume
+         * point, which stays where it is. */
+        if (!s->refetching && (o = match__push(s, MATCH_OUT_REFETCH))) {
+            s->refetching = 1;
+            o->seq = s->last_seq;
+        }
+        return;
+    }
+    if (seq > s->seq_rcv && !s->refetching)
+        s->seq_rcv = seq;
+    advance_durable(s);
+}
+
+void match__pending_drop(Match *s, size_t i)
+{
+    free(s->pending[i].env);
+    s->pending[i] = s->pending[--s->npending];
+}
+
+/* Hold an envelope that came before the ones it follows; of two for one
+ * number the relay's first (the lower lobby number) is kept. */
+static void pend(Match *s, uint64_t lobby, const Proto_Envelope *e,
+                 const uint8_t *env, size_t len)
+{
+    Match_Pending *p = NULL;
+    for (size_t i = 0; i < s->npending; i++)
+        if (s->pending[i].seq == e->msg.seq)
+            p = &s->pending[i];
+    if (p != NULL) {
+        if (p->len == len && memcmp(p->env, env, len) == 0)
+            return;
+        if (p->lobby == 0 || lobby == 0 || lobby >= p->lobby)
+            return; /* the one held came first */
+        free(p->env);
+    } else {
+        if (s->npending == MATCH_PENDING_MAX)
+            return; /* dropped: asked for again after a reconnect */
+        p = &s->pending[s->npending++];
+    }
+    p->seq = e->msg.seq;
+    p->lobby = lobby;
+    p->len = 0;
+    if ((p->env = malloc(len)) == NULL) {
+        s->npending--;
+        return;
+    }
+    memcpy(p->env, env, len);
+    p->len = len;
+}
+
+/* ---- incoming frames ------------------------------------------------- */
+
+/* The hello's proof that its sender holds the invite code: BLAKE2b-256
+ * keyed with the code's seat key (which the lobby never learns) over a
+ * label and the sender's public key, carried in the hello's nonce field. */
+static int hello_proof(const uint8_t key[32], const uint8_t pk[],
+                       uint8_t out[PROTO_NONCE_BYTES])
+{
+    static const char label[] = "tabula-hello-1";
+    uint8_t msg[sizeof label + PROTO_KEY_BYTES];
+    memcpy(msg, label, sizeof label);
+    memcpy(msg + sizeof label, pk, PROTO_KEY_BYTES);
+    return proto_digest(msg, sizeof msg, key, 32, out);
+}
+
+static void say_match(Match *s, const Proto_Message *st, int ours)
+{
+    char fp[PROTO_FINGERPRINT_MAX], fp2[PROTO_FINGERPRINT_MAX];
+    Match_Text t = match__note(s, 0);
+    match__put(&t, "match: ");
+    match__put(&t, st->body.start.game);
+    if (ours) {
+        proto_fingerprint(st->body.start.black, fp);
+        if (st->body.start.options[0]) {
+            match__put(&t, " ");
+            match__put(&t, st->body.start.options);
+        }
+        match__put(&t, ", you are white, opponent ");
+        match__put(&t, fp);
+        return;
+    }
+    if (st->body.start.options[0]) {
+        match__put(&t, " ");
+        match__put(&t, st->body.start.options);
+    }
+    proto_fingerprint(st->body.start.white, fp);
+    proto_fingerprint(st->body.start.black, fp2);
+    match__put(&t, ", white ");
+    match__put(&t, fp);
+    if (match_side(s) == CORE_WHITE)
+        match__put(&t, " (you)");
+    match__put(&t, ", black ");
+    match__put(&t, fp2);
+    if (match_side(s) == CORE_BLACK)
+        match__put(&t, " (you)");
+}
+
+static int on_hello(Match *s, uint64_t now, int from,
+                    const Proto_Envelope *e)
+{
+    Proto_Message m;
+    uint8_t want[PROTO_NONCE_BYTES];
+    int rc;
+    if (s->cfg.role != MATCH_ROLE_HOST || from != MATCH_ROLE_GUEST ||
+        match__started(s) ||
+        memcmp(e->msg.sender, s->cfg.id.pk, PROTO_KEY_BYTES) == 0)
+        return 0; /* only the host answers, once */
+    if ((rc = hello_proof(s->cfg.seat_key, e->msg.sender, want)) != 0)
+        return rc;
+    if (!proto_equal(want, e->msg.body.hello.nonce, sizeof want)) {
+        s->result.refused++;
+        Match_Text t = match__note(s, 1);
+        match__put(&t, "refused a hello: its sender does not hold the "
+                       "invite code");
+        return TB_E_SIGNATURE;
+    }
+    proto_message_init(&m, PROTO_KIND_MATCH_START, &s->cfg.id);
+    memcpy(m.match_id, s->cfg.match_id, sizeof m.match_id);
+    size_t n = strlen(core_game_name(s->game));
+    memcpy(m.body.start.game, core_game_name(s->game),
+           n < PROTO_NAME_MAX ? n : PROTO_NAME_MAX);
+    memcpy(m.body.start.options, s->options, strlen(s->options) + 1);
+    memcpy(m.body.start.white, s->cfg.id.pk, PROTO_KEY_BYTES);
+    memcpy(m.body.start.black, e->msg.sender, PROTO_KEY_BYTES);
+    m.body.start.started = s->cfg.started;
+    rc = match__send_msg(s, now, &m);
+    if (rc == 0) {
+        say_match(s, &m, 1);
+        match__clock_begin(s, now);
+    }
+    return rc;
+}
+
+static void refused(Match *s, const char *what, uint32_t seq,
+                    const char *why)
+{
+    Match_Text t;
+    s->result.refused++;
+    t = match__note(s, 1);
+    match__put(&t, "refused ");
+    match__put(&t, what);
+    if (seq != UINT32_MAX) {
+        match__put(&t, " ");
+        match__put_u(&t, seq);
+    }
+    match__put(&t, ": ");
+    match__put(&t, why);
+}
+
+/*
+ * The envelopes we hold from index n on lost a race: the relay numbered
+ * another envelope for seq n first (G-MC-1 leaves a few such races: a
+ * flag claim against a move in its last moment, a claim against a
+ * returning player; and a room the lobby re-made after a restart orders
+ * the re-sent envelopes anew). Every seat and spectator takes the order
+ * of the room it is in, so ours are taken back: the transcript is
+ * rebuilt from the envelopes before n and the log rewritten; a game they
+ * had ended goes on.
+ */
+static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
+                   size_t len, Proto_Envelope *e)
+{
+    Proto_Transcript *t = NULL;
+    uint32_t moves = 0, dropped = (uint32_t)(s->nframes - n);
+    Match_Out *o;
+    Match_Text txt;
+    int rc = proto_transcript_new(&t, NULL);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
+                                  NULL);
+        if (rc == TB_E_DESYNC)
+            rc = 0;
+    }
+    /* Only an envelope that holds in our place is taken: a forgery
+     * costs us nothing. */
+    int added = rc == 0 ? proto_transcript_add(t, env, len, e) : rc;
+    if (added != 0 && added != TB_E_DESYNC) {
+        proto_transcript_free(t);
+        return 1;
+    }
+    for (size_t i = n; i < s->nframes; i++) {
+        Proto_Envelope mine;
+        if (proto_open(s->frames[i].env, s->frames[i].len, &mine, NULL,
+                       0) != 0)
+            continue;
+        if (mine.msg.kind == PROTO_KIND_MOVE)
+            moves++;
+        match__extra(s, &mine, -1);
+        free(s->frames[i].env);
+    }
+    s->nframes = n;
+    if (s->prefix > n)
+        s->prefix = n;
+    s->moves -= moves;
+    proto_transcript_free(s->t);
+    s->t = t;
+    /* acks still due for the dropped envelopes must not mark new ones */
+    for (size_t k = 0; k < (size_t)s->unacked; k++) {
+        size_t *i = &s->sent[(s->sent_head + k) % s->sent_cap];
+        if (*i != MATCH_SENT_HELLO && *i >= n)
+            *i = MATCH_SENT_HELLO;
+    }
+    if (s->closing && !s->done) {
+        uint32_t refused_n = s->result.refused;
+        s->closing = 0;
+        s->log_ended = 0;
+        memset(&s->result, 0, sizeof s->result);
+        s->result.refused = refused_n;
+    }
+    if ((o = match__push(s, MATCH_OUT_RETRACT)) != NULL) {
+        o->count = dropped;
+        o->ply = moves;
+    }
+    txt = match__note(s, 1);
+    match__put(&txt, "the opponent's envelope ");
+    match__put_u(&txt, n);
+    match__put(&txt, " reached the lobby first: ");
+    match__put_u(&txt, dropped);
+    match__put(&txt, dropped == 1 ? " of ours is" : " of ours are");
+    match__put(&txt, " taken back");
+    if (s->log_open && (o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL)
+        o->count = (uint32_t)n;
+    s->clock_on = 0;
+    match__clock_begin(s, now);
+    s->flag_sent = s->own_flag_said = 0;
+    s->think_token = s->ready_for = s->think_for = 0;
+    s->think_at = 0;
+    return added;
+}
+
+/* An envelope whose number we hold (a re-send after a reconnect, a
+ * duplicate delivery): the same bytes; or one the room numbered before
+ * the one we hold, which this room has not numbered yet (*retracted: ours
+ * are gone and it is added, with *added the add's result); or a
+ * forgery. */
+static int held(Match *s, uint64_t now, Proto_Envelope *e,
+                const uint8_t *env, size_t len, int *retracted, int *added)
+{
+    size_t n = e->msg.seq;
+    Match_Frame *f = n < s->nframes ? &s->frames[n] : NULL;
+    *retracted = 0;
+    if (f != NULL && f->len == len && memcmp(f->env, env, len) == 0) {
+        f->numbered = 1; /* this room has it */
+        if (s->cfg.plant & MATCH_PLANT_DUP) {
+            /* planted: taken again as if new */
+            if (match__keep(s, env, len) == 0)
+                match__log(s, s->nframes - 1);
+            if (e->msg.kind == PROTO_KIND_MOVE)
+                match__show_ply(s, e->msg.body.move.ply,
+                                proto_transcript_side_of(s->t, e->msg.sender),
+                                e->msg.body.move.move, e->msg.body.move.hash);
+        }
+        return 0;
+    }
+    if (f != NULL && !f->numbered &&
+        (s->cfg.role == MATCH_ROLE_SPECTATOR ||
+         memcmp(e->msg.sender, s->cfg.id.pk, PROTO_KEY_BYTES) != 0) &&
+        proto_transcript_side_of(s->t, e->msg.sender) >= 0 &&
+        (*added = retract(s, now, n, env, len, e)) != 1) {
+        *retracted = 1;
+        return 0;
+    }
+    refused(s, "envelope", e->msg.seq, "it differs from the one we hold");
+    return TB_E_CHAIN;
+}
+
+/* The index of a held envelope with exactly these bytes, or -1: a
+ * duplicate needs no signature check (the bytes were checked once). */
+static long held_bytes(const Match *s, const uint8_t *env, size_t len)
+{
+    for (size_t i = s->nframes; i-- > 0;)
+        if (s->frames[i].len == len && memcmp(s->frames[i].env, env, len) == 0)
+            return (long)i;
+    return -1;
+}
+
+static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
+                      const uint8_t *env, size_t len)
+{
+    Proto_Envelope e;
+    char why[160];
+    int rc, retracted = 0, added = 0;
+    long dup = held_bytes(s, env, len);
+
+    if (dup >= 0 && !(s->cfg.plant & MATCH_PLANT_DUP)) {
+        s->frames[dup].numbered = 1; /* this room has it */
+        return 0;
+    }
+    if (match__started(s) && s->nframes < MATCH_FRAMES_MAX &&
+        s->extra[0] < MATCH_EXTRA_MAX && s->extra[1] < MATCH_EXTRA_MAX) {
+        /* The common case in one signature check: the next envelope. */
+        rc = proto_transcript_add(s->t, env, len, &e);
+        if (rc == 0 || rc == TB_E_DESYNC)
+            goto accepted;
+    }
+    rc = proto_open(env, len, &e, why, sizeof why);
+    if (rc != 0) {
+        refused(s, "a frame", UINT32_MAX, why);
+        return rc;
+    }
+    if (e.msg.kind == PROTO_KIND_HELLO)
+        return on_hello(s, now, from, &e);
+    if (match__started(s) && e.msg.seq > proto_transcript_count(s->t)) {
+        pend(s, lobby, &e, env, len);
+        return 0;
+    }
+    if (match__started(s) && e.msg.seq < proto_transcript_count(s->t)) {
+        rc = held(s, now, &e, env, len, &retracted, &added);
+        if (rc != 0 || !retracted)
+            return rc;
+    }
+    if (e.msg.kind == PROTO_KIND_MATCH_START && s->room_host_known &&
+        memcmp(e.msg.body.start.white, s->room_host, PROTO_KEY_BYTES) != 0) {
+        refused(s, "a match start", UINT32_MAX, "white is not the room's host");
+        return TB_E_SIGNATURE;
+    }
+    if (s->nframes >= MATCH_FRAMES_MAX) {
+        refused(s, "envelope", e.msg.seq,
+                "65536 envelopes are the most a match may hold");
+        return TB_E_LIMIT;
+    }
+    if (!retracted && match__extra_kind(e.msg.kind)) {
+        int side = proto_transcript_side_of(s->t, e.msg.sender);
+        if (side >= 0 && s->extra[side] >= MATCH_EXTRA_MAX) {
+            refused(s, proto_kind_name(e.msg.kind), e.msg.seq,
+                    "its side has sent 256 envelopes other than moves, "
+                    "the most a match allows");
+            return TB_E_LIMIT;
+        }
+    }
+    rc = retracted ? added : proto_transcript_add(s->t, env, len, &e);
+accepted:
+    if (rc != 0 && rc != TB_E_DESYNC) {
+        if (e.msg.kind == PROTO_KIND_FLAG && (s->cfg.plant & MATCH_PLANT_CLOCK))
+            match__clock_plant(s, &e);
+        refused(s, proto_kind_name(e.msg.kind), e.msg.seq,
+                proto_transcript_why(s->t));
+        return rc;
+    }
+    if (match__keep(s, env, len) != 0)
+        return TB_E_NOMEM;
+    s->frames[s->nframes - 1].numbered = lobby != 0;
+    match__extra(s, &e, 1);
+    if (e.msg.kind == PROTO_KIND_MATCH_START) {
+        if (s->game == NULL)
+            s->game = core_game_find(e.msg.body.start.game);
+        say_match(s, &e.msg, 0);
+        match__log(s, s->nframes - 1);
+        match__clock_begin(s, now);
+    } else {
+        match__log(s, s->nframes - 1);
+    }
+    if (e.msg.kind == PROTO_KIND_MOVE) {
+        int mover = proto_transcript_side_of(s->t, e.msg.sender);
+        s->moves++;
+        match__show_ply(s, e.msg.body.move.ply, mover, e.msg.body.move.move,
+                        e.msg.body.move.hash);
+        match__clock_after_move(s, now, mover, &e.msg);
+    }
+    if (rc == TB_E_DESYNC && !s->desync) {
+        Match_Text t;
+        s->desync = 1;
+        s->detected = 1;
+        s->desync_ply = e.msg.body.move.ply;
+        memcpy(s->their_hash, e.msg.body.move.hash, PROTO_HASH_BYTES);
+        s->their_hash_known = 1;
+        t = match__note(s, 1);
+        match__put(&t, "desync at ply ");
+        match__put_u(&t, s->desync_ply);
+        match__put(&t, ": ");
+        match__put(&t, proto_transcript_why(s->t));
+    }
+    if (e.msg.kind == PROTO_KIND_DESYNC &&
+        memcmp(e.msg.sender, s->cfg.id.pk, PROTO_KEY_BYTES) != 0) {
+        free(s->their_state);
+        s->their_state = malloc(e.msg.body.desync.state_len);
+        if (s->their_state != NULL) {
+            memcpy(s->their_state, e.msg.body.desync.state,
+                   e.msg.body.desync.state_len);
+            s->their_state_len = e.msg.body.desync.state_len;
+            proto_digest(s->their_state, s->their_state_len, NULL, 0,
+                         s->their_hash);
+            s->their_hash_known = 1;
+        }
+        if (!s->desync) {
+            s->desync = 1;
+            s->desync_ply = e.msg.body.desync.ply;
+        }
+        s->desync_got = 1;
+        if (s->closing)
+            match__send_desync(s, now);
+    }
+    match__show_conduct(s, now, &e.msg);
+    return 0;
+}
+
+int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
+                const uint8_t *env, size_t len)
+{
+    Match_Out *o;
+    int rc;
+    if (s->done)
+        return TB_E_STATE;
+    if (seq != 0 && (s->refetching || seq > s->seq_rcv + 1) &&
+        !(s->cfg.plant & MATCH_PLANT_SKIP)) {
+        /* After a gap nothing is taken until the frames before it come:
+         * a lost one may be an earlier rival for an envelope's number.
+         * This one comes again with them. */
+        seq_handled(s, seq);
+        return 0;
+    }
+    if (s->cfg.plant & MATCH_PLANT_ACK) {
+        /* planted: the resume point moves before the record is written */
+        if (seq == s->last_seq + 1 && (o = match__push(s, MATCH_OUT_SEQ))) {
+            s->last_seq = s->seq_rcv = seq;
+            o->seq = seq;
+            o->count = (uint32_t)s->prefix_saved;
+        }
+    }
+    rc = take_frame(s, now, from, seq, env, len);
+    /* the envelopes held for this one */
+    for (size_t i = 0; i < s->npending;) {
+        uint32_t count = proto_transcript_count(s->t);
+        if (s->pending[i].seq < count) {
+            match__pending_drop(s, i);
+        } else if (s->pending[i].seq == count) {
+            Match_Pending p = s->pending[i];
+            s->pending[i] = s->pending[--s->npending];
+            take_frame(s, now, MATCH_ROLE_SPECTATOR, p.lobby, p.env, p.len);
+            free(p.env);
+            i = 0;
+        } else {
+            i++;
+        }
+    }
+    /* Accepted, duplicate or refused for good: never needed again. */
+    seq_handled(s, seq);
+    match__step(s, now);
+    return rc;
+}
+
+void match_acked(Match *s, uint64_t now, uint64_t seq)
+{
+    if (s->unacked > 0) {
+        size_t i = s->sent[s->sent_head];
+        s->sent_head = (s->sent_head + 1) % s->sent_cap;
+        s->unacked--;
+        if (i != MATCH_SENT_HELLO && i < s->nframes)
+            s->frames[i].numbered = 1;
+    }
+    seq_handled(s, seq); /* our own frame: logged before it was sent */
+    match__step(s, now);
+}
+
+/* ---- the connection -------------------------------------------------- */
+
+void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
+                   uint64_t first_seq, uint64_t next_seq, int host_present,
+                   int guest_present)
+{
+    Match_Out *o;
+    (void)host_present; /* the front end shows presence; absence counts
+                           from the lobby's PRESENCE news only */
+    (void)guest_present;
+    if (s->done)
+        return;
+    s->connected = 1;
+    s->welcomed = 1;
+    s->refetching = 0;
+    memcpy(s->room_host, host_pk, PROTO_KEY_BYTES);
+    s->room_host_known = 1;
+    s->unacked = 0;
+    if (s->closing)
+        s->wait_started = now; /* the re-sent tail must be acked anew */
+    /* A room the lobby re-made after a restart (docs/protocol.md,
+     * G-SES-1): it keeps nothing yet, or starts after our resume point,
+     * or numbers below us, or its oldest frame moved (the lobby trims
+     * only past 4096 frames, far more than a match holds). Its numbers
+     * decide from now on; what it lacks is re-sent by the players. */
+    int refetch = 0;
+    int new_room = first_seq == 0 || first_seq > s->last_seq + 1 ||
+                   (next_seq > 0 && s->last_seq >= next_seq) ||
+                   (s->room_first != 0 && first_seq != s->room_first);
+    /* an empty room will keep its first frame as next_seq */
+    s->room_first = first_seq != 0 ? first_seq : next_seq;
+    if (new_room) {
+        for (size_t i = 0; i < s->nframes; i++)
+            s->frames[i].numbered = 0;
+        s->prefix = 0;
+        while (s->npending > 0)
+            match__pending_drop(s, 0);
+    }
+    if (next_seq > 0 && s->last_seq >= next_seq)
+        s->last_seq = next_seq - 1;
+    if (first_seq > s->last_seq + 1) {
+        s->last_seq = first_seq - 1;
+    } else if (first_seq == 0 && next_seq > s->last_seq + 1) {
+        s->last_seq = next_seq - 1;
+    } else if (new_room && first_seq != 0 && first_seq <= s->last_seq) {
+        /* numbers we hold name other frames here: ask from its start */
+        s->last_seq = first_seq - 1;
+        refetch = 1;
+    }
+    s->seq_rcv = s->last_seq;
+    s->prefix_saved = s->prefix;
+    if ((o = match__push(s, MATCH_OUT_SEQ)) != NULL) {
+        o->seq = s->last_seq;
+        o->count = (uint32_t)s->prefix;
+    }
+    if (refetch && (o = match__push(s, MATCH_OUT_REFETCH)) != NULL) {
+        s->refetching = 1;
+        o->seq = s->last_seq;
+    }
+    if (match__started(s))
+        match__clock_begin(s, now);
+    if (s->cfg.role != MATCH_ROLE_SPECTATOR) {
+        /* What the room lacks: every envelope it has not numbered (sent
+         * us, or acked); all of them in a room re-made after a restart
+         * or after our own restart, so a late spectator finds the whole
+         * match in it. */
+        for (size_t i = 0; i < s->nframes; i++)
+            if (!s->frames[i].numbered)
+                match__relay(s, i);
+    }
+    if (s->cfg.role == MATCH_ROLE_GUEST && !match__started(s)) {
+        Proto_Message m;
+        size_t len = 0;
+        proto_message_init(&m, PROTO_KIND_HELLO, &s->cfg.id);
+        memcpy(m.body.hello.software, "tabula", 7);
+        hello_proof(s->cfg.seat_key, s->cfg.id.pk, m.body.hello.nonce);
+        if (proto_seal(&m, &s->cfg.id, s->buf, MATCH_FRAME_CAP, &len,
+                       NULL) == 0) {
+            memcpy(s->hello, s->buf + PROTO_FRAME_PREFIX,
+                   len - PROTO_FRAME_PREFIX);
+            s->hello_len = len - PROTO_FRAME_PREFIX;
+            match__relay_bytes(s, s->hello, s->hello_len, MATCH_SENT_HELLO);
+        }
+    }
+    match__step(s, now);
+}
+
+void match_disconnected(Match *s, uint64_t now)
+{
+    s->connected = 0;
+    match__step(s, now);
+}
+

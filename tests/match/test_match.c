@@ -1,0 +1,615 @@
+/*
+ * test_match.c: the match/ session driven directly: a host, a guest and a
+ * spectator joined by a relay of a few lines in this file (sequence
+ * numbers, acks, presence), simulated time as a plain number, logs in a
+ * temporary directory. No processes, no sockets, no sleeping. Expected
+ * results are the rules' (resign, agreement, time, abandon); expected
+ * hashes come from core/ replaying the same moves on its own.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "match.h"
+#include "proto/match_util.h" /* ident() */
+
+#define SEATS 3
+#define NOTES 256
+
+/* The Laska moves of the first-legal-move line (tabula moves laska ...,
+ * taking the first each time). */
+static const char *const line10[] = {"a3-b4", "c5xa3", "c3-b4", "a5xc3",
+                                     "b2xd4", "a3-b2", "c1xa3", "e5-f4",
+                                     "g3xe5", "d6xf4"};
+
+typedef struct Seat {
+    Match *m;
+    int present, done, desync_out, refetched;
+    uint64_t refetch_from;
+    FILE *log;
+    char log_path[128];
+    uint64_t seq_durable;
+    char notes[NOTES][MATCH_TEXT_MAX];
+    size_t nnotes;
+} Seat;
+
+#define KEPT 512
+
+typedef struct Room {
+    Seat seat[SEATS];
+    uint8_t *kept[KEPT]; /* the relay's frames: number k at k - 1 */
+    size_t kept_len[KEPT];
+    int kept_from[KEPT];
+    uint64_t next_seq, now;
+    char dir[64];
+} Room;
+
+static void write_frame(FILE *f, const uint8_t *env, size_t len)
+{
+    uint8_t pre[4] = {(uint8_t)(len >> 24), (uint8_t)(len >> 16),
+                      (uint8_t)(len >> 8), (uint8_t)len};
+    fwrite(pre, 1, 4, f);
+    fwrite(env, 1, len, f);
+    fflush(f);
+}
+
+static void pump(Room *r);
+
+/* Carry out seat i's outputs; 1 when there were any. */
+static int drain(Room *r, int i)
+{
+    Seat *s = &r->seat[i];
+    Match_Out o;
+    int any = 0;
+    while (s->m != NULL && match_poll(s->m, &o)) {
+        any = 1;
+        switch (o.kind) {
+        case MATCH_OUT_SEND: {
+            uint64_t seq = ++r->next_seq;
+            cr_assert_lt(seq, KEPT);
+            r->kept[seq - 1] = malloc(o.len);
+            memcpy(r->kept[seq - 1], o.data, o.len);
+            r->kept_len[seq - 1] = o.len;
+            r->kept_from[seq - 1] = i;
+            for (int j = 0; j < SEATS; j++)
+                if (j != i && r->seat[j].m != NULL && r->seat[j].present)
+                    match_frame(r->seat[j].m, r->now, seq, i, o.data, o.len);
+            match_acked(s->m, r->now, seq);
+            break;
+        }
+        case MATCH_OUT_LOG_OPEN: {
+            /* The real driver writes the header with proto_log_create;
+             * here the log is the envelopes only (enough for resume). */
+            snprintf(s->log_path, sizeof s->log_path, "%s/seat%d.log",
+                     r->dir, i);
+            Proto_Log *lg = NULL;
+            Proto_Log_Header h;
+            proto_log_header_of(proto_transcript_start(match_transcript(s->m)),
+                                &h);
+            unlink(s->log_path);
+            cr_assert_eq(proto_log_create(&lg, s->log_path, &h), 0);
+            proto_log_close(lg);
+            s->log = fopen(s->log_path, "ab");
+            cr_assert_not_null(s->log);
+            for (uint32_t k = 0; k < o.count; k++) {
+                size_t len;
+                const uint8_t *env = match_frame_at(s->m, k, &len);
+                write_frame(s->log, env, len);
+            }
+            break;
+        }
+        case MATCH_OUT_LOG:
+            cr_assert_not_null(s->log, "a record before the log opened");
+            write_frame(s->log, o.data, o.len);
+            break;
+        case MATCH_OUT_LOG_END:
+            if (s->log)
+                fclose(s->log);
+            s->log = NULL;
+            break;
+        case MATCH_OUT_SEQ:
+            s->seq_durable = o.seq;
+            break;
+        case MATCH_OUT_NOTE:
+        case MATCH_OUT_WARN:
+            if (s->nnotes < NOTES)
+                memcpy(s->notes[s->nnotes++], o.text, sizeof o.text);
+            break;
+        case MATCH_OUT_THINK: {
+            const Core_Position *pos =
+                proto_transcript_position(match_transcript(s->m));
+            size_t cap = core_game_max_moves(core_position_game(pos)), n = 0;
+            Core_Move *mv = calloc(cap, sizeof *mv);
+            cr_assert_eq(core_moves(pos, mv, cap, &n), 0);
+            cr_assert_gt(n, 0);
+            match_bot_move(s->m, r->now, o.seq, &mv[0]);
+            free(mv);
+            break;
+        }
+        case MATCH_OUT_REFETCH:
+            s->refetched = 1;
+            s->refetch_from = o.seq;
+            break;
+        case MATCH_OUT_DESYNC:
+            s->desync_out = 1;
+            break;
+        case MATCH_OUT_DONE:
+            s->done = 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return any;
+}
+
+static void pump(Room *r)
+{
+    for (int guard = 0; guard < 10000; guard++) {
+        int any = 0;
+        for (int i = 0; i < SEATS; i++)
+            any |= drain(r, i);
+        if (!any)
+            return;
+    }
+    cr_assert_fail("the seats never went quiet");
+}
+
+static void seat_config(Match_Config *c, int role, const char *options)
+{
+    memset(c, 0, sizeof *c);
+    c->role = (Match_Role)role;
+    c->id = ident((uint8_t)(role + 1));
+    memset(c->seat_key, 7, sizeof c->seat_key);
+    memset(c->match_id, 9, sizeof c->match_id);
+    c->started = 1700000000;
+    if (role == MATCH_ROLE_HOST) {
+        c->game = core_game_find("laska");
+        c->options = options;
+    }
+}
+
+static void welcome(Room *r, int i)
+{
+    uint8_t host_pk[32];
+    Proto_Identity h = ident(1);
+    memcpy(host_pk, h.pk, 32);
+    r->seat[i].present = 1;
+    match_welcome(r->seat[i].m, r->now, host_pk, r->next_seq ? 1 : 0,
+                  r->next_seq + 1, 1, 1);
+    /* catch-up: every kept frame after the seat's resume point */
+    for (uint64_t k = match_last_seq(r->seat[i].m) + 1; k <= r->next_seq; k++)
+        match_frame(r->seat[i].m, r->now, k, r->kept_from[k - 1],
+                    r->kept[k - 1], r->kept_len[k - 1]);
+    pump(r);
+}
+
+/* A room with host, guest and spectator in it, the match started;
+ * tweak (may be NULL) adjusts each seat's configuration. */
+static void room_open_with(Room *r, const char *options,
+                           void (*tweak)(Match_Config *c, int role))
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "/tmp/tabula-match-XXXXXX");
+    cr_assert_not_null(mkdtemp(r->dir));
+    for (int i = 0; i < SEATS; i++) {
+        Match_Config c;
+        seat_config(&c, i, options);
+        if (tweak != NULL)
+            tweak(&c, i);
+        cr_assert_eq(match_new(&c, &r->seat[i].m), 0);
+    }
+    for (int i = 0; i < SEATS; i++)
+        welcome(r, i);
+    for (int i = 0; i < SEATS; i++)
+        cr_assert_eq(proto_transcript_count(match_transcript(r->seat[i].m)), 1,
+                     "seat %d holds the match start", i);
+}
+
+static void room_open(Room *r, const char *options)
+{
+    room_open_with(r, options, NULL);
+}
+
+static void room_close(Room *r)
+{
+    for (int i = 0; i < SEATS; i++) {
+        if (r->seat[i].log)
+            fclose(r->seat[i].log);
+        if (r->seat[i].log_path[0])
+            unlink(r->seat[i].log_path);
+        match_free(r->seat[i].m);
+    }
+    for (uint64_t k = 0; k < r->next_seq; k++)
+        free(r->kept[k]);
+    rmdir(r->dir);
+}
+
+static void type(Room *r, int i, const char *line)
+{
+    cr_assert_eq(match_command(r->seat[i].m, r->now, line), 0);
+    pump(r);
+}
+
+static void at(Room *r, uint64_t now)
+{
+    r->now = now;
+    for (int i = 0; i < SEATS; i++)
+        if (r->seat[i].m)
+            match_tick(r->seat[i].m, now);
+    pump(r);
+}
+
+static int has_note(const Seat *s, const char *text)
+{
+    for (size_t i = 0; i < s->nnotes; i++)
+        if (strstr(s->notes[i], text) != NULL)
+            return 1;
+    return 0;
+}
+
+/* The hash after moves[0..n) as core/ plays them. */
+static void hash_after(const char *const *moves, size_t n, char *hex)
+{
+    Core_Position *pos = NULL;
+    uint8_t h[PROTO_HASH_BYTES];
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), ""), 0);
+    for (size_t i = 0; i < n; i++) {
+        Core_Move mv;
+        cr_assert_eq(core_move_parse(pos, moves[i], &mv), 0, "%s", moves[i]);
+        cr_assert_eq(core_play(pos, &mv), 0);
+    }
+    cr_assert_eq(proto_state_hash(pos, h), 0);
+    proto_hex(h, sizeof h, hex);
+    core_position_free(pos);
+}
+
+static void all_end(Room *r, Core_Outcome o, Core_Reason why, size_t plies)
+{
+    char hex[PROTO_HASH_HEX];
+    hash_after(line10, plies, hex);
+    at(r, r->now + 1); /* acks are in: the seats finish */
+    for (int i = 0; i < SEATS; i++) {
+        const Match_Result *res = match_result(r->seat[i].m);
+        cr_assert(r->seat[i].done, "seat %d is done", i);
+        cr_assert_eq(res->status.outcome, o, "seat %d outcome", i);
+        cr_assert_eq(res->status.reason, why, "seat %d reason", i);
+        cr_assert_str_eq(res->final_hash, hex, "seat %d hash", i);
+    }
+}
+
+Test(match, moves_and_resign)
+{
+    Room r;
+    room_open(&r, "");
+    for (int k = 0; k < 4; k++)
+        type(&r, k % 2, line10[k]);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[2].m)), 5);
+    cr_assert(has_note(&r.seat[2], "   4. black a5xc3"));
+    type(&r, MATCH_ROLE_HOST, "resign");
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_RESIGN, 4);
+    cr_assert(has_note(&r.seat[1], "white resigns"));
+    room_close(&r);
+}
+
+Test(match, lines_typed_out_of_turn_wait)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_GUEST, line10[1]); /* black's move, typed first */
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 1);
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 3,
+                 "the queued reply went out on black's turn");
+    room_close(&r);
+}
+
+Test(match, draw_offer_accepted)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_HOST, "draw");
+    cr_assert_eq(match_draw_offer(r.seat[1].m), CORE_WHITE);
+    /* the player asked is told how to answer; the others are not */
+    cr_assert(has_note(&r.seat[1], "white offers a draw: type accept or "
+                                   "decline"));
+    cr_assert(!has_note(&r.seat[0], "white offers a draw: type"));
+    cr_assert(!has_note(&r.seat[2], "white offers a draw: type"));
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    type(&r, MATCH_ROLE_GUEST, "accept");
+    all_end(&r, CORE_DRAW, CORE_REASON_AGREEMENT, 1);
+    room_close(&r);
+}
+
+Test(match, draw_offers_limited_to_three)
+{
+    Room r;
+    room_open(&r, "");
+    for (int k = 0; k < 8; k += 2) {
+        type(&r, MATCH_ROLE_HOST, "draw");
+        type(&r, MATCH_ROLE_HOST, line10[k]);
+        if (k < 6)
+            type(&r, MATCH_ROLE_GUEST, "decline");
+        type(&r, MATCH_ROLE_GUEST, line10[k + 1]);
+    }
+    cr_assert_eq(proto_transcript_draw_offers(match_transcript(r.seat[1].m),
+                                              CORE_WHITE),
+                 3);
+    cr_assert(has_note(&r.seat[0], "refused: draw-offer"));
+    room_close(&r);
+}
+
+Test(match, takeback_agreed)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    type(&r, MATCH_ROLE_HOST, "takeback");
+    uint32_t plies = 0;
+    cr_assert_eq(match_takeback(r.seat[1].m, &plies), CORE_WHITE);
+    cr_assert_eq(plies, 2, "white's own ply and the reply");
+    type(&r, MATCH_ROLE_GUEST, "accept");
+    for (int i = 0; i < SEATS; i++) {
+        const Core_Position *p =
+            proto_transcript_position(match_transcript(r.seat[i].m));
+        cr_assert_eq(core_ply(p), 0);
+        cr_assert_eq(core_side_to_move(p), CORE_WHITE);
+    }
+    room_close(&r);
+}
+
+static void guest_bot(Match_Config *c, int role)
+{
+    c->bot = role == MATCH_ROLE_GUEST;
+}
+
+Test(match, takeback_declined_by_bot)
+{
+    Room r;
+    room_open_with(&r, "", guest_bot);
+    type(&r, MATCH_ROLE_HOST, line10[0]); /* the bot answers c5xa3 */
+    cr_assert_eq(core_ply(proto_transcript_position(
+                     match_transcript(r.seat[0].m))),
+                 2);
+    type(&r, MATCH_ROLE_HOST, "takeback");
+    cr_assert(has_note(&r.seat[0], "black declines the takeback"));
+    cr_assert_eq(match_takeback(r.seat[0].m, NULL), -1);
+    room_close(&r);
+}
+
+Test(match, abort_only_before_both_moved)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    type(&r, MATCH_ROLE_HOST, "abort");
+    cr_assert(has_note(&r.seat[0], "refused: 'abort': both sides have moved"));
+    type(&r, MATCH_ROLE_HOST, "resign");
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_RESIGN, 2);
+    room_close(&r);
+}
+
+Test(match, flag_after_time_and_grace)
+{
+    Room r;
+    room_open(&r, "clock=1+0");
+    at(&r, 1999); /* white's 1 s plus the 1 s grace not yet over */
+    cr_assert_eq(match_transcript(r.seat[0].m) != NULL, 1);
+    cr_assert_eq(proto_transcript_status(match_transcript(r.seat[1].m)).outcome,
+                 CORE_ONGOING);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 1999, CORE_WHITE), 0);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 1999, CORE_BLACK), 1000);
+    at(&r, 2000);
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    room_close(&r);
+}
+
+/* Black thinks 1.5 s on 10+0 but reports no time used: White charges
+ * it what it measured less the 500 ms lag allowance, 10 - (1.5 - 0.5) =
+ * 9 s left. */
+static void guest_lies(Match_Config *c, int role)
+{
+    c->clock_lie = role == MATCH_ROLE_GUEST;
+}
+
+Test(match, lying_clock_corrected_to_the_measured_bound)
+{
+    Room r;
+    room_open_with(&r, "clock=10+0", guest_lies);
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 1500;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    cr_assert(has_note(&r.seat[0], "clock: black claims 10000 ms left after "
+                                   "using 0 ms; measured 1500 ms, lag "
+                                   "allowance 500 ms: corrected to 9000 ms"));
+    cr_assert_eq(match_clock_left(r.seat[0].m, 1500, CORE_BLACK), 9000);
+    cr_assert_eq(match_clock_left(r.seat[0].m, 1500, CORE_WHITE), 10000);
+    room_close(&r);
+}
+
+Test(match, absence_claim_after_countdown)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 5000;
+    match_presence(r.seat[1].m, r.now, MATCH_ROLE_HOST, 0);
+    cr_assert_eq(match_absence_left(r.seat[1].m, r.now), 60000);
+    type(&r, MATCH_ROLE_GUEST, "claim win");
+    cr_assert(has_note(&r.seat[1], "refused: 'claim win': the opponent is "
+                                   "not absent long enough"));
+    at(&r, 65000);
+    cr_assert(has_note(&r.seat[1], "absent: the opponent has been gone "
+                                   "60.000 s"));
+    type(&r, MATCH_ROLE_GUEST, "claim win");
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_ABANDON, 1);
+    room_close(&r);
+}
+
+/* Black's first move from ply 5 on is ply 6, the first where black has
+ * more than one move to diverge with. */
+static void guest_perturbed(Match_Config *c, int role)
+{
+    if (role == MATCH_ROLE_GUEST)
+        c->perturb_ply = 5;
+}
+
+Test(match, desync_found_at_the_perturbed_ply)
+{
+    Room r;
+    room_open_with(&r, "", guest_perturbed);
+    for (int k = 0; k < 6; k++)
+        type(&r, k % 2, line10[k]);
+    at(&r, 1);
+    for (int i = 0; i < 2; i++) {
+        cr_assert(match_result(r.seat[i].m)->desync, "seat %d", i);
+        cr_assert_eq(match_result(r.seat[i].m)->desync_ply, 6, "seat %d", i);
+        cr_assert(r.seat[i].desync_out, "seat %d reports", i);
+    }
+    room_close(&r);
+}
+
+Test(match, hostile_bytes_refused)
+{
+    Room r;
+    room_open(&r, "");
+    uint8_t junk[40];
+    memset(junk, 0xc1, sizeof junk);
+    cr_assert_neq(match_frame(r.seat[1].m, 0, 0, 0, junk, sizeof junk), 0);
+    cr_assert_neq(match_frame(r.seat[1].m, 0, 0, 0, junk, 1), 0);
+    cr_assert_eq(match_result(r.seat[1].m)->refused, 2);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 1);
+    room_close(&r);
+}
+
+/* Resume at every ply: the guest's log cut after k envelopes (as a crash
+ * would leave it), taken back by a new session, which then receives the
+ * rest from the relay's catch-up and ends where the others end. */
+Test(match, resume_at_every_ply)
+{
+    Room r;
+    room_open(&r, "");
+    for (int k = 0; k < 10; k++)
+        type(&r, k % 2, line10[k]);
+    type(&r, MATCH_ROLE_HOST, "resign");
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_RESIGN, 10);
+    Match *full = r.seat[1].m;
+    uint32_t count = match_frames(full);
+    cr_assert_eq(count, 12, "start, 10 moves, resign");
+    uint8_t *log = NULL;
+    size_t log_len = 0;
+    cr_assert_eq(proto_read_file(r.seat[1].log_path, &log, &log_len), 0);
+    for (uint32_t k = 1; k <= count; k++) {
+        /* the header frame, then k envelopes */
+        size_t off = PROTO_LOG_MAGIC_LEN, used, env_len;
+        const uint8_t *env;
+        for (uint32_t f = 0; f <= k; f++) {
+            cr_assert_eq(proto_frame_next(log + off, log_len - off, &env,
+                                          &env_len, &used),
+                         0);
+            off += used;
+        }
+        Match_Config c;
+        Match *m = NULL;
+        char why[200];
+        seat_config(&c, MATCH_ROLE_GUEST, "");
+        cr_assert_eq(match_new(&c, &m), 0);
+        cr_assert_eq(match_resume(m, log, off, 0, 0, why, sizeof why), 0, "%s",
+                     why);
+        cr_assert_eq(proto_transcript_count(match_transcript(m)), k);
+        for (uint32_t i = k; i < count; i++) {
+            size_t len;
+            const uint8_t *e = match_frame_at(full, i, &len);
+            cr_assert_eq(match_frame(m, 0, 0, 0, e, len), 0, "ply %u", k);
+        }
+        /* and a duplicate delivery changes nothing */
+        size_t len;
+        const uint8_t *e = match_frame_at(full, count - 1, &len);
+        cr_assert_eq(match_frame(m, 0, 0, 0, e, len), 0);
+        cr_assert_eq(proto_transcript_count(match_transcript(m)), count);
+        cr_assert_eq(proto_transcript_status(match_transcript(m)).reason,
+                     CORE_REASON_RESIGN);
+        match_free(m);
+    }
+    free(log);
+    room_close(&r);
+}
+
+/* The sequence numbers the session makes durable never pass a frame it
+ * has not logged: a gap asks for the frames again. */
+Test(match, gap_in_lobby_numbers_refetched)
+{
+    Room r;
+    room_open(&r, "");
+    uint64_t before = r.seat[2].seq_durable;
+    /* the spectator misses number next+1, then sees next+2 */
+    r.seat[2].present = 0;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.seat[2].present = 1;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    cr_assert_eq(r.seat[2].seq_durable, before,
+                 "the resume point stays before the gap");
+    cr_assert(r.seat[2].refetched);
+    cr_assert_eq(r.seat[2].refetch_from, before);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[2].m)), 1,
+                 "the move after the gap waits for the one before it");
+    cr_assert_eq(match_last_seq(r.seat[2].m), before);
+    /* the driver reconnects; the catch-up brings the lost frame */
+    match_disconnected(r.seat[2].m, r.now);
+    welcome(&r, 2);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[2].m)), 3);
+    cr_assert_eq(r.seat[2].seq_durable, r.next_seq);
+    room_close(&r);
+}
+
+/* Seal m as the next envelope of t, signed by id, and feed it to s. */
+static int feed_next(Match *s, const Proto_Identity *id, Proto_Message *m)
+{
+    static uint8_t frame[PROTO_FRAME_PREFIX + PROTO_FRAME_MAX];
+    size_t len = 0;
+    memcpy(m->sender, id->pk, PROTO_KEY_BYTES);
+    proto_transcript_next(match_transcript(s), m);
+    cr_assert_eq(proto_seal(m, id, frame, sizeof frame, &len, NULL), 0);
+    return match_frame(s, 0, 0, MATCH_ROLE_HOST, frame + PROTO_FRAME_PREFIX,
+                       len - PROTO_FRAME_PREFIX);
+}
+
+/* G-SES-5: 256 envelopes other than moves per side; the 257th chat is
+ * refused, and the side's moves still go through. */
+Test(match, chat_budget_per_side)
+{
+    Room r;
+    Proto_Identity host = ident(1);
+    Proto_Message m;
+    room_open(&r, "");
+    Match *guest = r.seat[1].m;
+    for (int k = 0; k < 256; k++) {
+        proto_message_init(&m, PROTO_KIND_CHAT, &host);
+        memcpy(m.body.text.text, "hi", 3);
+        cr_assert_eq(feed_next(guest, &host, &m), 0, "chat %d", k);
+    }
+    cr_assert_eq(proto_transcript_count(match_transcript(guest)), 257);
+    proto_message_init(&m, PROTO_KIND_CHAT, &host);
+    memcpy(m.body.text.text, "hi", 3);
+    cr_assert_eq(feed_next(guest, &host, &m), TB_E_LIMIT);
+    cr_assert_eq(proto_transcript_count(match_transcript(guest)), 257);
+    /* white's first move, with the state hash core/ gives after it */
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), ""), 0);
+    cr_assert_eq(core_move_parse(pos, line10[0], &mv), 0);
+    cr_assert_eq(core_play(pos, &mv), 0);
+    proto_message_init(&m, PROTO_KIND_MOVE, &host);
+    m.body.move.ply = 1;
+    memcpy(m.body.move.move, line10[0], strlen(line10[0]) + 1);
+    cr_assert_eq(proto_state_hash(pos, m.body.move.hash), 0);
+    core_position_free(pos);
+    cr_assert_eq(feed_next(guest, &host, &m), 0);
+    cr_assert_eq(core_ply(proto_transcript_position(match_transcript(guest))),
+                 1);
+    room_close(&r);
+}
