@@ -21,6 +21,7 @@
 
 static const char lobby_help[] =
     "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
+    "                    [--redis redis://HOST:PORT[/DB]]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N]\n"
@@ -37,6 +38,11 @@ static const char lobby_help[] =
     "                      'http: http://HOST:PORT/' once bound\n"
     "  --web DIR           the page's folder (default the one\n"
     "                      scripts/build-wasm.sh builds: " TABULA_SITE_DIR ")\n"
+    "  --redis URL         keep rooms in Redis (redis://HOST:PORT[/DB]):\n"
+    "                      lobbies on one Redis are one lobby; a host on\n"
+    "                      one and its guest on another play together\n"
+    "                      (docs/lobby-nodes.md); exit status 2 when\n"
+    "                      Redis cannot be reached at start\n"
     "  --max-rooms N       rooms at once (default 1000)\n"
     "  --max-conns N       connections at once (default 4096)\n"
     "  --max-rooms-per-address N\n"
@@ -146,7 +152,7 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
 int cli_lobby(int argc, char **argv)
 {
     const char *listen = LOBBY_DEFAULT_LISTEN;
-    const char *http = NULL, *web = TABULA_SITE_DIR;
+    const char *http = NULL, *web = TABULA_SITE_DIR, *redis = NULL;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -177,6 +183,7 @@ int cli_lobby(int argc, char **argv)
             {"--listen", &listen},
             {"--http", &http},
             {"--web", &web},
+            {"--redis", &redis},
         };
         uint32_t *field = NULL;
         const char **text = NULL;
@@ -237,6 +244,19 @@ int cli_lobby(int argc, char **argv)
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);
         return CLI_EXIT_FAIL;
+    }
+    if (redis != NULL && (rc = lobby_use_redis(run.lb, redis)) != 0) {
+        fprintf(stderr,
+                "tabula lobby: %s '%s'%s\n",
+                rc == TB_E_ARG ? "bad Redis address" : "cannot reach Redis at",
+                cli_token(redis),
+                rc == TB_E_ARG ? "; expected redis://HOST:PORT[/DB], e.g. "
+                                 "redis://127.0.0.1:6379"
+                               : " (is redis-server running there?)");
+        lobby_close(run.lb, NULL, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        uv_loop_close(&loop);
+        return CLI_EXIT_USAGE;
     }
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);

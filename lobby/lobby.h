@@ -200,6 +200,16 @@ typedef struct Lobby_Stats {
 int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
               const Lobby_Limits *lim, Lobby **out);
 
+/*
+ * lobby_use_redis: keep lb's rooms in Redis at url
+ * ("redis://HOST:PORT[/DB]") instead of in memory, so that several
+ * lobby processes using one Redis form one lobby (docs/lobby-nodes.md).
+ * Call right after lobby_new, before the loop runs. Blocks up to 2 s to
+ * check that Redis answers. Errors: TB_E_ARG (bad url, or called late),
+ * TB_E_IO (Redis unreachable), TB_E_NOMEM.
+ */
+int lobby_use_redis(Lobby *lb, const char *url);
+
 /* lobby_address: the bound "HOST:PORT" (real port after port 0). */
 int lobby_address(const Lobby *lb, char *out, size_t cap);
 
