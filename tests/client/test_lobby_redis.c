@@ -1,0 +1,263 @@
+/*
+ * test_lobby_redis.c: lobby nodes sharing rooms through Redis (tabula
+ * lobby --redis), with real processes on 127.0.0.1: each test starts its
+ * own redis-server (the Debian package) on a free loopback port in a
+ * temporary folder, with no persistence, and stops it. A bot game of
+ * every game with the host on node A and the guest and a spectator on
+ * node B; a node killed mid-game and started again on its address, the
+ * game going on from what Redis kept; Redis unreachable or misnamed at
+ * start (exit status 2). The expected final hash is recomputed here from
+ * the host's log on a fresh core position, independently of the lobby.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "proto.h"
+
+#define PROC_DIR_NAME "redis"
+#include "proc_util.h"
+
+/* Redis and the nodes a test started and has not stopped: killed when
+ * it ends (so a failed test leaves no server behind). */
+static pid_t servers[8];
+
+static void keep(pid_t pid)
+{
+    for (int i = 0; i < 8; i++)
+        if (servers[i] == 0) {
+            servers[i] = pid;
+            return;
+        }
+}
+
+static void let_go(pid_t pid)
+{
+    for (int i = 0; i < 8; i++)
+        if (servers[i] == pid)
+            servers[i] = 0;
+}
+
+static void kill_servers(void)
+{
+    for (int i = 0; i < 8; i++)
+        if (servers[i] != 0) {
+            int st;
+            kill(servers[i], SIGKILL);
+            waitpid(servers[i], &st, 0);
+        }
+}
+
+TestSuite(lobby_redis, .fini = kill_servers);
+
+/* A loopback port nothing listens on now. */
+static int free_port(void)
+{
+    struct sockaddr_in a;
+    socklen_t n = sizeof a;
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(s, 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+    cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &n), 0);
+    close(s);
+    return ntohs(a.sin_port);
+}
+
+/* redis-server on port, its files in the test's folder, nothing saved. */
+static void start_redis(Proc *p, int port)
+{
+    char portv[16];
+    snprintf(portv, sizeof portv, "%d", port);
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/redis.out", dir);
+    snprintf(p->err, sizeof p->err, "%s/redis.err", dir);
+    p->pid = fork();
+    cr_assert_geq(p->pid, 0);
+    if (p->pid == 0) {
+        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (chdir(dir) != 0 || fo < 0 || fe < 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execlp("redis-server", "redis-server", "--port", portv, "--bind",
+               "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no",
+               (char *)NULL);
+        _exit(127);
+    }
+    keep(p->pid);
+    await_line(p, "Ready to accept connections", NULL, 0);
+}
+
+static void start_node(Proc *p, const char *name, const char *listen,
+                       const char *url, char *addr, size_t cap)
+{
+    char *la[] = {"lobby", "--listen", (char *)listen, "--redis", (char *)url,
+                  NULL};
+    start(p, name, NULL, la);
+    keep(p->pid);
+    await_line(p, "listening: ", addr, cap);
+}
+
+static void stop(Proc *p)
+{
+    let_go(p->pid);
+    kill(p->pid, SIGTERM);
+    cr_assert_eq(finish(p), 0, "%s", slurp(p->err));
+}
+
+static void kill_hard(Proc *p)
+{
+    int st;
+    let_go(p->pid);
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, &st, 0);
+    p->exited = 1;
+}
+
+/* Redis and two nodes on it: A's and B's addresses. */
+static void start_lobby(Proc *redis, Proc *a, Proc *b, char *url,
+                        size_t url_cap, char *addr_a, char *addr_b, size_t cap)
+{
+    int port = free_port();
+    snprintf(url, url_cap, "redis://127.0.0.1:%d", port);
+    start_redis(redis, port);
+    start_node(a, "node-a", "127.0.0.1:0", url, addr_a, cap);
+    start_node(b, "node-b", "127.0.0.1:0", url, addr_b, cap);
+}
+
+/* Host on host_addr, spectator and guest on other. */
+static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
+                       const char *host_addr, const char *other,
+                       const char *delay)
+{
+    char invite[40], watch[40];
+    char *ha[] = {"host",  (char *)game,      "--bot=2", "--log",
+                  "h.log", "--lobby",         (char *)host_addr,
+                  "--delay", (char *)delay,   NULL};
+    start(host, "host", NULL, ha);
+    await_line(host, "invite: ", invite, sizeof invite);
+    await_line(host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", (char *)other, "--log",
+                  "s.log", NULL};
+    start(spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite,  "--lobby",     (char *)other, "--bot=1",
+                  "--log", "g.log", "--delay", (char *)delay, NULL};
+    start(guest, "guest", NULL, ga);
+}
+
+/* All three ended normally on one final hash, equal to the log's
+ * recomputed one, with byte-identical verified logs. */
+static void check_three(Proc *host, Proc *guest, Proc *spec)
+{
+    char h[80], g[80], s[80], want[PROTO_HASH_HEX];
+    cr_assert_eq(finish(guest), 0, "%s", slurp(guest->err));
+    cr_assert_eq(finish(spec), 0, "%s", slurp(spec->err));
+    cr_assert_eq(finish(host), 0, "%s", slurp(host->err));
+    await_line(host, "final-hash: ", h, sizeof h);
+    await_line(guest, "final-hash: ", g, sizeof g);
+    await_line(spec, "final-hash: ", s, sizeof s);
+    log_final_hash("h.log", want);
+    cr_assert_str_eq(h, want);
+    cr_assert_str_eq(g, want);
+    cr_assert_str_eq(s, want);
+    same_files("h.log", "g.log");
+    same_files("h.log", "s.log");
+}
+
+static void two_nodes(const char *game)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    start_game(&host, &guest, &spec, game, addr_a, addr_b, "0");
+    check_three(&host, &guest, &spec);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+Test(lobby_redis, two_nodes_laska) { two_nodes("laska"); }
+Test(lobby_redis, two_nodes_chessball) { two_nodes("chessball"); }
+Test(lobby_redis, two_nodes_football) { two_nodes("football"); }
+Test(lobby_redis, two_nodes_volleyball) { two_nodes("volleyball"); }
+Test(lobby_redis, two_nodes_volleyball10) { two_nodes("volleyball10"); }
+
+/* Both players on node A, the spectator on B; A is killed mid-game and
+ * started again on its address with nothing in its memory: the players
+ * come back to it and the game goes on from the room Redis kept. */
+Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    char invite[40], watch[40];
+    char *ha[] = {"host",    "chessball", "--bot=2", "--log", "h.log",
+                  "--lobby", addr_a,      "--delay", "15",    NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr_b, "--log", "s.log",
+                  NULL};
+    start(&spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite,  "--lobby", addr_a, "--bot=1",
+                  "--log", "g.log", "--delay", "15",   NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    start_node(&a, "node-a2", addr_a, url, NULL, 0);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three(&host, &guest, &spec);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Nothing listens on the port: a clear message and exit status 2. */
+Test(lobby_redis, unreachable_redis_at_start_exits_2)
+{
+    Proc node;
+    char url[64];
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", free_port());
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis", url, NULL};
+    start(&node, "node", NULL, la);
+    cr_assert_eq(finish(&node), 2);
+    cr_assert_not_null(strstr(slurp(node.err), "cannot reach Redis at"),
+                       "%s", slurp(node.err));
+    cr_assert_null(strstr(slurp(node.out), "listening: "));
+    remove_dir();
+}
+
+Test(lobby_redis, misnamed_redis_exits_2)
+{
+    Proc node;
+    make_dir();
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis",
+                  "http://127.0.0.1:6379", NULL};
+    start(&node, "node", NULL, la);
+    cr_assert_eq(finish(&node), 2);
+    cr_assert_not_null(strstr(slurp(node.err), "bad Redis address"), "%s",
+                       slurp(node.err));
+    remove_dir();
+}
