@@ -30,8 +30,8 @@
 #define HEX_LEN (2 * LOBBY_LOOKUP_BYTES)
 #define KEY_LEN (HEX_LEN + 7) /* "tb:{" HEX "}:x" */
 #define REDIS_HOST_MAX 256
-/* Refresh the expiry of the rooms in use here this often (ms). */
-#define TOUCH_MS 60000
+/* Redis lost: try it again this often (ms). */
+#define RETRY_MS 1000
 
 /* Admission. ARGV: kind (1 create, 2 join, 3 watch), lookup hex, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
@@ -120,10 +120,11 @@ struct Lobby_Redis {
     int port, db;
     redisAsyncContext *cmd, *sub;
     int up;      /* both connections usable */
+    int live;    /* the command connection is connected */
     int closing;
     int open;    /* connections not yet disconnected */
     Req *reqs;   /* answers awaited */
-    uint64_t last_touch;
+    uint64_t last_try; /* loop time of the last attempt to reconnect */
     void (*done)(void *);
     void *done_user;
 };
@@ -244,9 +245,11 @@ static void store_lost(Lobby_Redis *st)
     if (!st->up)
         return;
     st->up = 0;
-    fprintf(stderr, "lobby: lost Redis at %s:%d; closing every "
-                    "connection\n",
-            st->host, st->port);
+    if (st->live)
+        fprintf(stderr, "lobby: lost Redis at %s:%d; closing every "
+                        "connection until it is back\n",
+                st->host, st->port);
+    st->live = 0;
     /* hiredis frees the context that failed itself; the other goes. */
     if (st->cmd != NULL)
         redisAsyncDisconnect(st->cmd);
@@ -640,13 +643,34 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
             q->m = NULL;
 }
 
+static redisAsyncContext *open_async(Lobby_Redis *st);
+
+/* Redis lost: once every connection and room copy here is gone, try it
+ * again each RETRY_MS; members come back by reconnecting. */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
-    (void)now;
-    (void)st;
-    /* Rooms in use are kept alive by their frames and admissions; an
-     * idle game longer than empty_room_ms is the gap named in
-     * docs/lobby-nodes.md. */
+    Lobby_Stats s;
+
+    if (st->up || st->closing || st->open != 0 ||
+        now - st->last_try < RETRY_MS)
+        return;
+    lobby_stats(st->lb, &s);
+    if (s.rooms != 0)
+        return;
+    st->last_try = now;
+    st->cmd = open_async(st);
+    st->sub = open_async(st);
+    if (st->cmd == NULL || st->sub == NULL) {
+        /* Try again later; a context made is disconnected. */
+        if (st->cmd != NULL)
+            redisAsyncDisconnect(st->cmd);
+        if (st->sub != NULL)
+            redisAsyncDisconnect(st->sub);
+        return;
+    }
+    if (st->db != 0)
+        redisAsyncCommand(st->cmd, NULL, NULL, "SELECT %d", st->db);
+    st->up = 1;
 }
 
 /* ---- connections ---- */
@@ -654,8 +678,15 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 /* A failed connect gets no disconnect callback from hiredis. */
 static void on_connect(const redisAsyncContext *ac, int status)
 {
-    if (status != REDIS_OK)
-        context_gone(ac->data, ac);
+    Lobby_Redis *st = ac->data;
+    if (status != REDIS_OK) {
+        context_gone(st, ac);
+    } else if (!st->live && ac == st->cmd) {
+        if (st->last_try != 0)
+            fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host,
+                    st->port);
+        st->live = 1;
+    }
 }
 
 static void on_disconnect(const redisAsyncContext *ac, int status)

@@ -77,8 +77,10 @@ static int free_port(void)
     return ntohs(a.sin_port);
 }
 
-/* redis-server on port, its files in the test's folder, nothing saved. */
-static void start_redis(Proc *p, int port)
+/* redis-server on port, its files in the test's folder; with aof every
+ * write is in its append-only file before it is answered, else nothing
+ * is saved. */
+static void start_redis_aof(Proc *p, int port, int aof)
 {
     char portv[16];
     snprintf(portv, sizeof portv, "%d", port);
@@ -95,12 +97,17 @@ static void start_redis(Proc *p, int port)
         dup2(fo, 1);
         dup2(fe, 2);
         execlp("redis-server", "redis-server", "--port", portv, "--bind",
-               "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no",
-               (char *)NULL);
+               "127.0.0.1", "--dir", dir, "--save", "", "--appendonly",
+               aof ? "yes" : "no", "--appendfsync", "always", (char *)NULL);
         _exit(127);
     }
     keep(p->pid);
     await_line(p, "Ready to accept connections", NULL, 0);
+}
+
+static void start_redis(Proc *p, int port)
+{
+    start_redis_aof(p, port, 0);
 }
 
 static void start_node(Proc *p, const char *name, const char *listen,
@@ -227,6 +234,32 @@ Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
     start_node(&a, "node-a2", addr_a, url, NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
     check_three(&host, &guest, &spec);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Redis (append-only file on) killed mid-game and started again: the
+ * nodes find it again, the players come back and lose nothing. */
+Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    int port = free_port();
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
+    start_redis_aof(&redis, port, 1);
+    start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    start_node(&b, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
+    start_game(&host, &guest, &spec, "chessball", addr_a, addr_b, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&redis);
+    start_redis_aof(&redis, port, 1);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three(&host, &guest, &spec);
+    cr_assert_not_null(strstr(slurp(a.err), "lobby: Redis at "), "%s",
+                       slurp(a.err));
     stop(&a);
     stop(&b);
     stop(&redis);
