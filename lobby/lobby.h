@@ -317,6 +317,27 @@ int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
  */
 int lobby_client_resume(Lobby_Client *c, uint64_t from_seq);
 
+/* Lobby addresses one client may know (--lobby A,B,C). */
+#define LOBBY_CLIENT_ADDRS 8
+
+/*
+ * lobby_client_add_lobby: another node of the same lobby (nodes sharing
+ * one Redis, docs/lobby-nodes.md). When the connection is lost (not
+ * refused), the next lobby_client_resume goes to the next address, in
+ * turn, so a client whose node died carries on from its last sequence
+ * number on another. Errors: TB_E_ARG, TB_E_LIMIT (more than
+ * LOBBY_CLIENT_ADDRS in all).
+ */
+int lobby_client_add_lobby(Lobby_Client *c, const struct sockaddr *addr);
+
+/*
+ * lobby_addr_list_parse: "HOST:PORT[,HOST:PORT...]" into out (cap
+ * entries), their count in *n. Errors: TB_E_ARG, TB_E_FORMAT (an empty or
+ * bad address), TB_E_LIMIT (more than cap).
+ */
+int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
+                          size_t cap, size_t *n);
+
 /*
  * lobby_client_send: relay a frame of len bytes (1..max_payload) to the
  * room; only a seated player may. on_ack gives its sequence number.

@@ -1,0 +1,284 @@
+/*
+ * test_lobby_nodes.c: two lobby nodes in this process on one Redis
+ * (lobby_use_redis), with lobby clients on the test loop: frames numbered
+ * once across nodes and relayed in order both ways, one guest seat given
+ * once when two joiners race through different nodes, and a client that
+ * knows both nodes moving to the other when its node closes, going on
+ * from its last sequence number with nothing lost or repeated. Each test
+ * starts its own redis-server (the Debian package) on a free loopback
+ * port, saving nothing, and stops it.
+ */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#include "lobby_util.h"
+#include "tb_error.h"
+
+static pid_t redis_pid;
+static char redis_url[64];
+
+static int free_port(void)
+{
+    struct sockaddr_in a;
+    socklen_t n = sizeof a;
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert_geq(s, 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
+    cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &n), 0);
+    close(s);
+    return ntohs(a.sin_port);
+}
+
+static void redis_start(void)
+{
+    char portv[16];
+    int port = free_port();
+    struct timeval tv = {0, 200000};
+
+    snprintf(portv, sizeof portv, "%d", port);
+    snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
+    redis_pid = fork();
+    cr_assert_geq(redis_pid, 0);
+    if (redis_pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        execlp("redis-server", "redis-server", "--port", portv, "--bind",
+               "127.0.0.1", "--dir", "/tmp", "--save", "", "--appendonly",
+               "no", (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; i < 100; i++) { /* up to about 5 s */
+        redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
+        int ok = c != NULL && c->err == 0;
+        redisFree(c);
+        if (ok)
+            return;
+        usleep(50000);
+    }
+    cr_assert_fail("redis-server did not start on port %d", port);
+}
+
+static void redis_stop(void)
+{
+    int st;
+    if (redis_pid > 0) {
+        kill(redis_pid, SIGKILL);
+        waitpid(redis_pid, &st, 0);
+        redis_pid = 0;
+    }
+}
+
+TestSuite(lobby_nodes, .init = redis_start, .fini = redis_stop);
+
+static Lobby *node[2];
+static int node_port[2], node_gone[2];
+
+static void node_done(void *user)
+{
+    *(int *)user = 1;
+}
+
+static void node_start(int i)
+{
+    struct sockaddr_storage a = loopback(0);
+    char where[64];
+    node_gone[i] = 0;
+    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, NULL, &node[i]),
+                 0);
+    cr_assert_eq(lobby_use_redis(node[i], redis_url), 0);
+    cr_assert_eq(lobby_address(node[i], where, sizeof where), 0);
+    node_port[i] = port_of(where);
+}
+
+static void node_stop(int i)
+{
+    lobby_close(node[i], node_done, &node_gone[i]);
+    WAIT_FOR(node_gone[i], 3000);
+    cr_assert(node_gone[i]);
+    node[i] = NULL;
+}
+
+Test(lobby_nodes, frames_numbered_once_and_relayed_across_nodes)
+{
+    Room r;
+    Peer host, guest, spect;
+
+    loop_start();
+    node_start(0);
+    node_start(1);
+    room_make(&r);
+    lobby_port = node_port[0];
+    peer_host(&host, &r, 0);
+    cr_assert_eq(host.welcomed, 1, "%s", net_strerror(host.reason));
+    cr_assert_eq(host.w.next_seq, 1);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    cr_assert_eq(guest.w.role, LOBBY_ROLE_GUEST);
+    cr_assert(memcmp(guest.w.host_pk, r.pk, LOBBY_KEY_BYTES) == 0);
+    peer_watch(&spect, r.watch.text, 0);
+    cr_assert_eq(spect.welcomed, 1, "%s", net_strerror(spect.reason));
+
+    peer_say(&host, "e2e4");
+    WAIT_FOR(guest.nframes == 1 && host.nacks == 1, 2000);
+    peer_say(&guest, "e7e5");
+    peer_say(&guest, "resign?");
+    WAIT_FOR(host.nframes == 2 && spect.nframes == 3 && guest.nacks == 2,
+             2000);
+    cr_assert_eq(host.last_ack, 1);
+    cr_assert_eq(guest.last_ack, 3);
+    cr_assert_eq(guest.nframes, 1);
+    cr_assert_eq(guest.seq[0], 1);
+    cr_assert_str_eq(guest.text[0], "e2e4");
+    cr_assert_eq(host.nframes, 2, "the host must not get its own frame");
+    cr_assert_eq(host.seq[0], 2);
+    cr_assert_eq(host.seq[1], 3);
+    cr_assert_str_eq(host.text[1], "resign?");
+    cr_assert_eq(host.from[1], LOBBY_ROLE_GUEST);
+    cr_assert_eq(spect.nframes, 3);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(spect.seq[i], (uint64_t)i + 1);
+    cr_assert_str_eq(spect.text[1], "e7e5");
+
+    /* A late spectator on the host's node catches up from Redis. */
+    {
+        Peer late;
+        lobby_port = node_port[0];
+        peer_watch(&late, r.invite.text, 1);
+        WAIT_FOR(late.nframes == 2, 2000);
+        cr_assert_eq(late.w.next_seq, 4);
+        cr_assert_eq(late.nframes, 2);
+        cr_assert_eq(late.seq[0], 2);
+        cr_assert_str_eq(late.text[0], "e7e5");
+        peer_free(&late);
+    }
+    peer_free(&spect);
+    peer_free(&guest);
+    peer_free(&host);
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
+Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
+{
+    Room r;
+    Peer host, g[2];
+    uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES] = {{1}, {2}};
+    Lobby_Client_Config cfg;
+
+    loop_start();
+    node_start(0);
+    node_start(1);
+    room_make(&r);
+    lobby_port = node_port[0];
+    peer_host(&host, &r, 0);
+    cr_assert_eq(host.welcomed, 1);
+    for (int i = 0; i < 2; i++) { /* both in flight at once */
+        memset(&cfg, 0, sizeof cfg);
+        cfg.role = LOBBY_ROLE_GUEST;
+        cr_assert_eq(lobby_code_parse(r.invite.text, &cfg.invite), 0);
+        memcpy(cfg.seat_secret, secret[i], LOBBY_SEAT_SECRET_BYTES);
+        lobby_port = node_port[i];
+        peer_open(&g[i], &cfg, 0);
+    }
+    WAIT_FOR((g[0].welcomed || g[0].disconnected) &&
+                 (g[1].welcomed || g[1].disconnected),
+             3000);
+    cr_assert_eq(g[0].welcomed + g[1].welcomed, 1);
+    cr_assert_eq(g[g[0].welcomed ? 1 : 0].reason, TB_E_SEAT);
+    peer_free(&g[0]);
+    peer_free(&g[1]);
+    peer_free(&host);
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
+/* The host knows both nodes and is on A; A closes; its resume goes to B
+ * and the game goes on, every frame once and in order. */
+Test(lobby_nodes, client_moves_to_the_other_node_when_its_node_goes)
+{
+    Room r;
+    Peer host, guest;
+    struct sockaddr_storage b;
+    char text[16];
+
+    loop_start();
+    node_start(0);
+    node_start(1);
+    room_make(&r);
+    lobby_port = node_port[0];
+    peer_host(&host, &r, 0);
+    cr_assert_eq(host.welcomed, 1);
+    b = loopback(node_port[1]);
+    cr_assert_eq(lobby_client_add_lobby(host.c, (struct sockaddr *)&b), 0);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    for (int i = 1; i <= 4; i++) {
+        Peer *p = i % 2 ? &host : &guest;
+        snprintf(text, sizeof text, "move %d", i);
+        peer_say(p, text);
+        WAIT_FOR(p->last_ack == (uint64_t)i, 2000);
+    }
+    node_stop(0);
+    WAIT_FOR(host.disconnected == 1, 2000);
+    cr_assert_eq(host.disconnected, 1);
+    cr_assert_eq(lobby_client_resume(host.c, lobby_client_last_seq(host.c)),
+                 0);
+    WAIT_FOR(host.welcomed == 2, 2000);
+    cr_assert_eq(host.welcomed, 2, "%s", net_strerror(host.reason));
+    cr_assert_eq(host.w.next_seq, 5);
+    for (int i = 5; i <= 8; i++) {
+        Peer *p = i % 2 ? &host : &guest;
+        snprintf(text, sizeof text, "move %d", i);
+        peer_say(p, text);
+        WAIT_FOR(p->last_ack == (uint64_t)i, 2000);
+        cr_assert_eq(p->last_ack, (uint64_t)i);
+    }
+    WAIT_FOR(host.nframes == 4 && guest.nframes == 4, 2000);
+    cr_assert_eq(host.nframes, 4, "frames lost or repeated");
+    cr_assert_eq(guest.nframes, 4, "frames lost or repeated");
+    for (int k = 0; k < 4; k++) {
+        snprintf(text, sizeof text, "move %d", 2 * k + 2);
+        cr_assert_eq(host.seq[k], (uint64_t)(2 * k + 2));
+        cr_assert_str_eq(host.text[k], text);
+        snprintf(text, sizeof text, "move %d", 2 * k + 1);
+        cr_assert_eq(guest.seq[k], (uint64_t)(2 * k + 1));
+        cr_assert_str_eq(guest.text[k], text);
+    }
+    peer_free(&guest);
+    peer_free(&host);
+    node_stop(1);
+    loop_finish();
+}
+
+Test(lobby_nodes, address_lists_parse_and_refuse)
+{
+    struct sockaddr_storage a[3];
+    size_t n = 0;
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1:1,[::1]:2", a, 3, &n), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(a[1].ss_family, AF_INET6);
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1:1", a, 3, &n), 0);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1:1,", a, 3, &n),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_addr_list_parse(",127.0.0.1:1", a, 3, &n),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1", a, 3, &n), TB_E_FORMAT);
+    cr_assert_eq(lobby_addr_list_parse("1.1.1.1:1,1.1.1.1:2,1.1.1.1:3,"
+                                       "1.1.1.1:4",
+                                       a, 3, &n),
+                 TB_E_LIMIT);
+}
