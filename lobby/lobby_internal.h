@@ -160,6 +160,10 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p);
 void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES], int seat,
                        uint64_t epoch, const uint8_t *data, size_t n);
+/* The guest with claim number epoch left the room of invite lookup inv:
+ * if it never sent a frame, its seat is free again. */
+void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                        uint64_t epoch);
 /* m is going: no answer about it may touch it. */
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m);
 /* Start / stop following the room of invite lookup inv. */

@@ -92,6 +92,7 @@ static const char data_lua[] =
     "local e = redis.call('HGET', KEYS[1], 'e'..ARGV[1])\n"
     "if not e then return -3 end\n"
     "if e ~= ARGV[2] then return -10 end\n"
+    "redis.call('HSET', KEYS[1], 'k'..ARGV[1], 1)\n"
     "local s = string.format('%d', redis.call('HINCRBY', KEYS[1], 'next', "
     "1) - 1)\n"
     "redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '0-'..s, 's', ARGV[1],\n"
@@ -100,6 +101,19 @@ static const char data_lua[] =
     "redis.call('PEXPIRE', KEYS[1], ARGV[5])\n"
     "redis.call('PEXPIRE', KEYS[2], ARGV[5])\n"
     "return tonumber(s)\n";
+
+/* A guest leaving before it sent anything gives the seat back (as in
+ * server.c's member_leave), unless claimed again since. KEYS: hash.
+ * ARGV: epoch. */
+static const char leave_lua[] =
+    "if redis.call('HGET', KEYS[1], 'e1') == ARGV[1] and\n"
+    "   not redis.call('HGET', KEYS[1], 'k1') then\n"
+    "  redis.call('HDEL', KEYS[1], 's1')\n"
+    "end\n"
+    "return 0\n";
+
+/* Sequence numbers go through Lua's doubles: exact below 2^53. */
+#define REDIS_SEQ_MAX ((uint64_t)1 << 53)
 
 enum { REQ_HELLO, REQ_DATA, REQ_FETCH };
 
@@ -535,6 +549,10 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
         rest = secret + LOBBY_SEAT_SECRET_BYTES;
     }
     from = lobby__get64(rest);
+    if (from >= REDIS_SEQ_MAX) {
+        lobby__refuse(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
     /* Frames wanted: all the stream keeps unless a copy is here already. */
     r = lobby__replica_find(st->lb, p + 2);
     snprintf(after, sizeof after, "%llu",
@@ -634,6 +652,18 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);
     }
+}
+
+void lobby__redis_leave(Lobby_Redis *st,
+                        const uint8_t inv[LOBBY_LOOKUP_BYTES], uint64_t epoch)
+{
+    char hkey[KEY_LEN + 1], ep[24];
+    if (!st->up)
+        return;
+    key_of(inv, 'm', hkey);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    redisAsyncCommand(st->cmd, NULL, NULL, "EVAL %s 1 %s %s", leave_lua, hkey,
+                      ep);
 }
 
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)

@@ -716,8 +716,13 @@ static void member_closed(Net_Conn *c, int reason)
     if (m == NULL)
         return;
     lb = m->lb;
-    if (lb->redis != NULL)
+    if (lb->redis != NULL) {
         lobby__redis_forget(lb->redis, m);
+        if (m->room != NULL && m->role == LOBBY_ROLE_GUEST &&
+            m->room->seat[LOBBY_ROLE_GUEST] == m)
+            lobby__redis_leave(lb->redis, m->room->lookup[0],
+                               m->room->epoch[LOBBY_ROLE_GUEST]);
+    }
     member_leave(m);
     if (m->src != NULL)
         m->src->conns--;

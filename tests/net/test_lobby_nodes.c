@@ -204,6 +204,46 @@ Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
     loop_finish();
 }
 
+/* A joiner that leaves before sending anything (a typo in the code's
+ * last group fails its fingerprint check) gives the seat back to the
+ * right joiner on another node; one that has sent a frame keeps it. */
+Test(lobby_nodes, silent_guest_gives_its_seat_back_across_nodes)
+{
+    Room r;
+    Peer host, first, second, third;
+    uint8_t other[LOBBY_SEAT_SECRET_BYTES] = {5};
+    uint8_t late[LOBBY_SEAT_SECRET_BYTES] = {6};
+
+    loop_start();
+    node_start(0);
+    node_start(1);
+    room_make(&r);
+    lobby_port = node_port[0];
+    peer_host(&host, &r, 0);
+    lobby_port = node_port[1];
+    peer_guest(&first, r.invite.text, other, 0);
+    cr_assert_eq(first.welcomed, 1);
+    peer_free(&first);
+    loop_for(200); /* the node tells Redis */
+    lobby_port = node_port[0];
+    peer_guest(&second, r.invite.text, guest_secret, 0);
+    cr_assert_eq(second.welcomed, 1, "%s", net_strerror(second.reason));
+    peer_say(&second, "hello");
+    WAIT_FOR(second.last_ack == 1, 2000);
+    peer_free(&second);
+    loop_for(200);
+    lobby_port = node_port[1];
+    peer_guest(&third, r.invite.text, late, 0);
+    WAIT_FOR(third.disconnected, 2000);
+    cr_assert_eq(third.welcomed, 0);
+    cr_assert_eq(third.reason, TB_E_SEAT);
+    peer_free(&third);
+    peer_free(&host);
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
 /* The host knows both nodes and is on A; A closes; its resume goes to B
  * and the game goes on, every frame once and in order. */
 Test(lobby_nodes, client_moves_to_the_other_node_when_its_node_goes)
