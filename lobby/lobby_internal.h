@@ -178,7 +178,8 @@ void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user);
 void lobby__redis_free(Lobby_Redis *st);
 
 /* server.c's side, for redis.c. */
-Lobby *lobby__member_lobby(const Lobby_Member *m);
+/* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
+const uint8_t *lobby__member_source(const Lobby_Member *m);
 /* Answer m with LOBBY_ERR_* code (CODE goes through the guess limit). */
 void lobby__refuse(Lobby_Member *m, int code);
 /* Close every member's connection (Redis is gone: go elsewhere). */

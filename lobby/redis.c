@@ -35,13 +35,18 @@
 
 /* Admission. ARGV: kind (1 create, 2 join, 3 watch), lookup hex, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
- * wanted after it), ttl ms, frames kept. Returns {-code} (a LOBBY_ERR_*)
- * or {role, invite hex, host key, watch hex, next, epoch, frames}. */
+ * wanted after it), ttl ms, frames kept, the source address's key (hex),
+ * rooms in all, rooms per address. Returns {-code} (a LOBBY_ERR_*) or
+ * {role, invite hex, host key, watch hex, next, epoch, frames}. The
+ * sorted sets tb:rooms and tb:a:ADDRESS count rooms (scored by when they
+ * expire) for the lobby-wide and per-address caps. */
 static const char hello_lua[] =
     "local function mk(i) return 'tb:{'..i..'}:m' end\n"
     "local function fk(i) return 'tb:{'..i..'}:f' end\n"
     "local function wk(i) return 'tb:{'..i..'}:w' end\n"
     "local kind, L = ARGV[1], ARGV[2]\n"
+    "local t = redis.call('TIME')\n"
+    "local ms = t[1] * 1000 + math.floor(t[2] / 1000)\n"
     "local I, role = L, 0\n"
     "if kind == '1' then\n"
     "  local W = ARGV[3]\n"
@@ -52,6 +57,15 @@ static const char hello_lua[] =
     "  else\n"
     "    if redis.call('EXISTS', wk(L), mk(W), wk(W)) > 0 then\n"
     "      return {-3} end\n"
+    "    local ak = 'tb:a:'..ARGV[10]\n"
+    "    redis.call('ZREMRANGEBYSCORE', 'tb:rooms', '-inf', ms)\n"
+    "    redis.call('ZREMRANGEBYSCORE', ak, '-inf', ms)\n"
+    "    if redis.call('ZCARD', ak) >= tonumber(ARGV[12]) then\n"
+    "      return {-11} end\n"
+    "    if redis.call('ZCARD', 'tb:rooms') >= tonumber(ARGV[11]) then\n"
+    "      return {-5} end\n"
+    "    redis.call('ZADD', ak, ms + ARGV[8], L)\n"
+    "    redis.call('PEXPIRE', ak, ARGV[8])\n"
     "    redis.call('HSET', mk(L), 'pk', ARGV[4], 'w', W, 's0', ARGV[5],\n"
     "               'next', ARGV[6], 'e0', 0, 'e1', 0)\n"
     "    redis.call('SET', wk(W), L)\n"
@@ -81,13 +95,16 @@ static const char hello_lua[] =
     "redis.call('PEXPIRE', mk(I), ttl)\n"
     "redis.call('PEXPIRE', fk(I), ttl)\n"
     "redis.call('PEXPIRE', wk(v[2]), ttl)\n"
+    "redis.call('ZADD', 'tb:rooms', ms + ttl, I)\n"
     "local fr = redis.call('XRANGE', fk(I), '0-'..ARGV[7], '+',\n"
     "                      'COUNT', ARGV[9])\n"
     "return {role, I, v[1], v[2], v[3], e, fr}\n";
 
 /* A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
- * ttl ms, channel. Returns its number, -3 (no such room) or -10 (the
- * seat was claimed again since: this connection is stale). */
+ * ttl ms, channel, payload bytes kept. Returns its number, -3 (no such
+ * room) or -10 (the seat was claimed again since: this connection is
+ * stale). The oldest frames go while the room keeps more than its frames
+ * or bytes (field b of the hash counts the bytes kept). */
 static const char data_lua[] =
     "local e = redis.call('HGET', KEYS[1], 'e'..ARGV[1])\n"
     "if not e then return -3 end\n"
@@ -95,8 +112,17 @@ static const char data_lua[] =
     "redis.call('HSET', KEYS[1], 'k'..ARGV[1], 1)\n"
     "local s = string.format('%d', redis.call('HINCRBY', KEYS[1], 'next', "
     "1) - 1)\n"
-    "redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '0-'..s, 's', ARGV[1],\n"
-    "           'd', ARGV[3])\n"
+    "redis.call('XADD', KEYS[2], '0-'..s, 's', ARGV[1], 'd', ARGV[3])\n"
+    "local b = redis.call('HINCRBY', KEYS[1], 'b', #ARGV[3])\n"
+    "while redis.call('XLEN', KEYS[2]) > tonumber(ARGV[4]) or\n"
+    "      b > tonumber(ARGV[7]) do\n"
+    "  local o = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)\n"
+    "  if #o == 0 then break end\n"
+    "  local f, n = o[1][2], 0\n"
+    "  for i = 1, #f, 2 do if f[i] == 'd' then n = #f[i + 1] end end\n"
+    "  redis.call('XDEL', KEYS[2], o[1][1])\n"
+    "  b = redis.call('HINCRBY', KEYS[1], 'b', -n)\n"
+    "end\n"
     "redis.call('PUBLISH', ARGV[6], s..' '..ARGV[1]..' '..ARGV[3])\n"
     "redis.call('PEXPIRE', KEYS[1], ARGV[5])\n"
     "redis.call('PEXPIRE', KEYS[2], ARGV[5])\n"
@@ -524,9 +550,11 @@ static void hello_done(redisAsyncContext *ac, void *reply, void *priv)
 void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
 {
     char lhex[HEX_LEN + 1], whex[HEX_LEN + 1] = "", ttl[24], after[32],
-        next[32], count[16];
-    const char *argv[12];
-    size_t argl[12];
+        next[32], count[16], src[2 * LOBBY_SOURCE_KEY + 1], rooms[16],
+        per[16];
+    const char *argv[15];
+    size_t argl[15];
+    const uint8_t *sk;
     const uint8_t *pk = NULL, *secret = NULL, *rest;
     uint64_t from;
     Lobby_Room *r;
@@ -579,12 +607,20 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
     argv[9] = after;
     argv[10] = ttl;
     argv[11] = count;
-    for (int i = 0; i < 12; i++)
+    sk = lobby__member_source(m);
+    for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
+        snprintf(src + 2 * i, 3, "%02x", sk[i]);
+    snprintf(rooms, sizeof rooms, "%u", st->lim.max_rooms);
+    snprintf(per, sizeof per, "%u", st->lim.source_rooms);
+    argv[12] = src;
+    argv[13] = rooms;
+    argv[14] = per;
+    for (int i = 0; i < 15; i++)
         argl[i] = strlen(argv[i]);
     argl[1] = sizeof hello_lua - 1;
     argl[6] = pk ? LOBBY_KEY_BYTES : 0;
     argl[7] = secret ? LOBBY_SEAT_SECRET_BYTES : 0;
-    if (redisAsyncCommandArgv(st->cmd, hello_done, q, 12, argv, argl) !=
+    if (redisAsyncCommandArgv(st->cmd, hello_done, q, 15, argv, argl) !=
         REDIS_OK) {
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);
@@ -615,8 +651,9 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
 {
     char hkey[KEY_LEN + 1], fkey[KEY_LEN + 1], chan[KEY_LEN + 1], ep[24],
         ttl[24], count[16];
-    const char *argv[11];
-    size_t argl[11];
+    const char *argv[12];
+    size_t argl[12];
+    char bytes[24];
     Req *q;
 
     if (!st->up) {
@@ -645,9 +682,11 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     argv[8] = count;
     argv[9] = ttl;
     argv[10] = chan;
-    for (int i = 0; i < 11; i++)
+    snprintf(bytes, sizeof bytes, "%zu", st->lim.transcript_bytes);
+    argv[11] = bytes;
+    for (int i = 0; i < 12; i++)
         argl[i] = i == 7 ? n : strlen(argv[i]);
-    if (redisAsyncCommandArgv(st->cmd, data_done, q, 11, argv, argl) !=
+    if (redisAsyncCommandArgv(st->cmd, data_done, q, 12, argv, argl) !=
         REDIS_OK) {
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);

@@ -941,9 +941,10 @@ int lobby_use_redis(Lobby *lb, const char *url)
     return rc;
 }
 
-Lobby *lobby__member_lobby(const Lobby_Member *m)
+const uint8_t *lobby__member_source(const Lobby_Member *m)
 {
-    return m->lb;
+    static const uint8_t none[LOBBY_SOURCE_KEY] = {0xff};
+    return m->src != NULL ? m->src->key : none;
 }
 
 void lobby__refuse(Lobby_Member *m, int code)

@@ -79,24 +79,29 @@ static void redis_stop(void)
 
 TestSuite(lobby_nodes, .init = redis_start, .fini = redis_stop);
 
-static Lobby *node[2];
-static int node_port[2], node_gone[2];
+static Lobby *node[3];
+static int node_port[3], node_gone[3];
 
 static void node_done(void *user)
 {
     *(int *)user = 1;
 }
 
-static void node_start(int i)
+static void node_start_with(int i, Lobby_Limits *lim)
 {
     struct sockaddr_storage a = loopback(0);
     char where[64];
     node_gone[i] = 0;
-    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, NULL, &node[i]),
+    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, lim, &node[i]),
                  0);
     cr_assert_eq(lobby_use_redis(node[i], redis_url), 0);
     cr_assert_eq(lobby_address(node[i], where, sizeof where), 0);
     node_port[i] = port_of(where);
+}
+
+static void node_start(int i)
+{
+    node_start_with(i, NULL);
 }
 
 static void node_stop(int i)
@@ -299,6 +304,77 @@ Test(lobby_nodes, client_moves_to_the_other_node_when_its_node_goes)
     }
     peer_free(&guest);
     peer_free(&host);
+    node_stop(1);
+    loop_finish();
+}
+
+/* Rooms are counted in Redis: per address and in all, whichever node
+ * they were made through. */
+Test(lobby_nodes, room_caps_hold_across_nodes)
+{
+    Lobby_Limits lim;
+    Room r[4];
+    Peer h[4];
+
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 2;
+    lim.max_rooms = 3;
+    loop_start();
+    node_start_with(0, &lim);
+    node_start_with(1, &lim);
+    for (int i = 0; i < 3; i++) {
+        room_make(&r[i]);
+        lobby_port = node_port[i % 2];
+        peer_host(&h[i], &r[i], 0);
+    }
+    cr_assert_eq(h[0].welcomed, 1);
+    cr_assert_eq(h[1].welcomed, 1);
+    cr_assert_eq(h[2].welcomed, 0, "a third room from one address");
+    cr_assert_eq(h[2].reason, TB_E_FULL);
+    for (int i = 0; i < 3; i++)
+        peer_free(&h[i]);
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
+/* A room keeps at most transcript_bytes of payload in Redis: the oldest
+ * frames go, and a node that has never seen the room starts from the
+ * first frame still kept. */
+Test(lobby_nodes, room_bytes_capped_in_redis)
+{
+    Lobby_Limits lim;
+    Room r;
+    Peer host, late;
+    char text[101];
+
+    memset(&lim, 0, sizeof lim);
+    lim.max_payload = 100;
+    lim.transcript_bytes = 350; /* three frames of 100 and their headers */
+    loop_start();
+    node_start_with(0, &lim);
+    node_start_with(1, &lim);
+    room_make(&r);
+    lobby_port = node_port[0];
+    peer_host(&host, &r, 0);
+    cr_assert_eq(host.welcomed, 1);
+    memset(text, 'x', 100);
+    text[100] = '\0';
+    for (int i = 1; i <= 10; i++) {
+        peer_say(&host, text);
+        WAIT_FOR(host.last_ack == (uint64_t)i, 2000);
+    }
+    lobby_port = node_port[1];
+    peer_watch(&late, r.watch.text, 0);
+    cr_assert_eq(late.welcomed, 1);
+    WAIT_FOR(late.total == 3, 2000);
+    cr_assert_eq(late.w.first_seq, 8, "Redis keeps the last 300 bytes");
+    cr_assert_eq(late.w.next_seq, 11);
+    cr_assert_eq(late.total, 3);
+    cr_assert_eq(late.seq[0], 8);
+    peer_free(&late);
+    peer_free(&host);
+    node_stop(0);
     node_stop(1);
     loop_finish();
 }
