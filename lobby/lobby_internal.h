@@ -192,6 +192,11 @@ Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
 /* The copy of the room of invite lookup inv here, or NULL. */
 Lobby_Room *lobby__replica_find(Lobby *lb,
                                 const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+/* fn(user, invite lookup, watch lookup) for each copy with members. */
+void lobby__replica_each(Lobby *lb,
+                         void (*fn)(void *user, const uint8_t *inv,
+                                    const uint8_t *wat),
+                         void *user);
 /* The number the copy's next frame has (0: none seen yet). */
 uint64_t lobby__replica_next(const Lobby_Room *r);
 /* A frame of the room from Redis: kept and sent to the members here.

@@ -32,6 +32,8 @@
 #define REDIS_HOST_MAX 256
 /* Redis lost: try it again this often (ms). */
 #define RETRY_MS 1000
+/* Rooms with members here have their expiry renewed this often (ms). */
+#define TOUCH_MS 30000
 
 /* Admission. ARGV: kind (1 create, 2 join, 3 watch), lookup hex, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
@@ -165,6 +167,7 @@ struct Lobby_Redis {
     int open;    /* connections not yet disconnected */
     Req *reqs;   /* answers awaited */
     uint64_t last_try; /* loop time of the last attempt to reconnect */
+    uint64_t last_touch;
     void (*done)(void *);
     void *done_user;
 };
@@ -714,12 +717,33 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
 
 static redisAsyncContext *open_async(Lobby_Redis *st);
 
+/* A room in use here lives on, however long its players think. */
+static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
+{
+    Lobby_Redis *st = user;
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24];
+    key_of(inv, 'm', m);
+    key_of(inv, 'f', f);
+    key_of(wat, 'w', w);
+    snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
+    redisAsyncCommand(st->cmd, NULL, NULL, "PEXPIRE %s %s", m, ttl);
+    redisAsyncCommand(st->cmd, NULL, NULL, "PEXPIRE %s %s", f, ttl);
+    redisAsyncCommand(st->cmd, NULL, NULL, "PEXPIRE %s %s", w, ttl);
+}
+
 /* Redis lost: once every connection and room copy here is gone, try it
  * again each RETRY_MS; members come back by reconnecting. */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
     Lobby_Stats s;
+    uint64_t every = st->lim.empty_room_ms / 3 < TOUCH_MS
+                         ? st->lim.empty_room_ms / 3
+                         : TOUCH_MS;
 
+    if (st->up && now - st->last_touch >= every) {
+        st->last_touch = now;
+        lobby__replica_each(st->lb, touch, st);
+    }
     if (st->up || st->closing || st->open != 0 ||
         now - st->last_try < RETRY_MS)
         return;

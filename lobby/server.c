@@ -1000,6 +1000,16 @@ Lobby_Room *lobby__replica_find(Lobby *lb,
     return r != NULL && kind == 0 ? r : NULL;
 }
 
+void lobby__replica_each(Lobby *lb,
+                         void (*fn)(void *user, const uint8_t *inv,
+                                    const uint8_t *wat),
+                         void *user)
+{
+    for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
+        if (!r->empty)
+            fn(user, r->lookup[0], r->lookup[1]);
+}
+
 uint64_t lobby__replica_next(const Lobby_Room *r)
 {
     return r->next_seq;

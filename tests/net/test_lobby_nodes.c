@@ -379,6 +379,42 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
     loop_finish();
 }
 
+/* A room expires empty_room_ms after its last member here left, never
+ * while its players sit thinking. */
+Test(lobby_nodes, rooms_live_while_used_and_expire_after)
+{
+    Lobby_Limits lim;
+    Room r;
+    Peer host, guest, late;
+
+    memset(&lim, 0, sizeof lim);
+    lim.empty_room_ms = 400;
+    loop_start();
+    node_start_with(0, &lim);
+    node_start_with(1, &lim);
+    room_make(&r);
+    lobby_port = node_port[0];
+    peer_host(&host, &r, 0);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    loop_for(1500); /* thinking, nothing sent */
+    peer_say(&host, "late move");
+    WAIT_FOR(host.last_ack == 1 && guest.nframes == 1, 2000);
+    cr_assert_eq(host.last_ack, 1, "%s", net_strerror(host.reason));
+    peer_free(&host);
+    peer_free(&guest);
+    loop_for(1200);
+    peer_watch(&late, r.watch.text, 0);
+    WAIT_FOR(late.disconnected, 2000);
+    cr_assert_eq(late.welcomed, 0);
+    cr_assert_eq(late.reason, TB_E_CODE);
+    peer_free(&late);
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
 Test(lobby_nodes, address_lists_parse_and_refuse)
 {
     struct sockaddr_storage a[3];
