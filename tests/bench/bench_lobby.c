@@ -11,6 +11,9 @@
  *      before and after 1,000 rooms with host, guest and 10 frames each;
  *   4. the most concurrent connections the lobby process holds for 3 s,
  *      with the fd limit raised to the hard limit for both processes.
+ * With BENCH_REDIS=redis://HOST:PORT the relay figures are also taken
+ * through one node on that Redis and across two nodes (host on one,
+ * guest on the other).
  * Usage: bench_lobby TABULA_BINARY [ROUNDS [CONNS]]; BENCH_LATENCY_ONLY=1
  * stops after the latency and throughput figures, BENCH_CONNS_ONLY=1 runs
  * only the connection count (CONNS, default 1000).
@@ -74,6 +77,7 @@ typedef struct Srv {
     uv_tcp_t listener;
     Net_Server *net;
     Lobby *lobby;
+    const char *redis; /* lobby: keep rooms there (NULL: in memory) */
     int port;
     volatile int ready;
 } Srv;
@@ -183,6 +187,8 @@ static void *srv_main(void *arg)
     } else {
         Lobby_Limits lim = {.max_rooms = 2000, .max_conns = 8000};
         lobby_new(&s->loop, (struct sockaddr *)&a, &lim, &s->lobby);
+        if (s->redis != NULL && lobby_use_redis(s->lobby, s->redis) != 0)
+            fprintf(stderr, "bench: no Redis at %s\n", s->redis);
         lobby_address(s->lobby, where, sizeof where);
         s->port = (int)strtol(strrchr(where, ':') + 1, NULL, 10);
     }
@@ -193,13 +199,19 @@ static void *srv_main(void *arg)
     return NULL;
 }
 
-static void srv_start(Srv *s, int kind)
+static void srv_start_redis(Srv *s, int kind, const char *redis)
 {
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->redis = redis;
     pthread_create(&s->th, NULL, srv_main, s);
     while (!s->ready)
         usleep(1000);
+}
+
+static void srv_start(Srv *s, int kind)
+{
+    srv_start_redis(s, kind, NULL);
 }
 
 static void srv_join(Srv *s)
@@ -412,9 +424,9 @@ static void host_config(Lobby_Client_Config *hc)
 
 /* Open a room's host, wait until the room exists, then connect its guest
  * (which echoes every frame until told otherwise). */
-static void room_open(int port, Player *host, Player *guest)
+static void room_open2(int port, int guest_port, Player *host, Player *guest)
 {
-    struct sockaddr_storage a = lo(port);
+    struct sockaddr_storage a = lo(port), ga = lo(guest_port);
     Lobby_Client_Config hc, gc;
     uint64_t end;
 
@@ -432,8 +444,13 @@ static void room_open(int port, Player *host, Player *guest)
     while (!host->welcomed && !host->gone && uv_now(&loop) < end)
         uv_run(&loop, UV_RUN_ONCE);
     if (host->welcomed)
-        lobby_client_new(&loop, (struct sockaddr *)&a, &gc, &pl_cb, guest, 0,
+        lobby_client_new(&loop, (struct sockaddr *)&ga, &gc, &pl_cb, guest, 0,
                          &guest->c);
+}
+
+static void room_open(int port, Player *host, Player *guest)
+{
+    room_open2(port, port, host, guest);
 }
 
 static void free_player(Player *p)
@@ -444,14 +461,19 @@ static void free_player(Player *p)
 
 /* ---- 1c. a move through the relay ---- */
 
-static size_t bench_relay(uint64_t *rtt, size_t want, double *fps)
+/* One in-memory node (redis NULL), one node on Redis, or (two) the host
+ * on one node and the guest on another, both on Redis. */
+static size_t bench_relay(uint64_t *rtt, size_t want, double *fps,
+                          const char *redis, int two)
 {
-    Srv s;
+    Srv s, s2;
     Player host, guest;
     int all = 0;
 
-    srv_start(&s, SRV_LOBBY);
-    room_open(s.port, &host, &guest);
+    srv_start_redis(&s, SRV_LOBBY, redis);
+    if (two)
+        srv_start_redis(&s2, SRV_LOBBY, redis);
+    room_open2(s.port, two ? s2.port : s.port, &host, &guest);
     run_until(&guest.welcomed, 5000);
     memset(&ping, 0, sizeof ping);
     ping.rtt = rtt;
@@ -483,6 +505,8 @@ static size_t bench_relay(uint64_t *rtt, size_t want, double *fps)
     free_player(&guest);
     run_until(&all, 200);
     srv_join(&s);
+    if (two)
+        srv_join(&s2);
     return ping.n;
 }
 
@@ -734,7 +758,7 @@ int main(int argc, char **argv)
     }
     n1 = bench_raw(r1, rounds);
     n2 = bench_net(r2, rounds);
-    n3 = bench_relay(r3, rounds, &fps);
+    n3 = bench_relay(r3, rounds, &fps, NULL, 0);
     qsort(r1, n1, sizeof *r1, cmp_u64);
     qsort(r2, n2, sizeof *r2, cmp_u64);
     qsort(r3, n3, sizeof *r3, cmp_u64);
@@ -746,6 +770,19 @@ int main(int argc, char **argv)
            pct_us(r3, n3, 0.5), pct_us(r3, n3, 0.99));
     printf("relay frames_per_s %.0f (%d-byte payload, window 256)\n", fps, MSG);
     fflush(stdout);
+    if (getenv("BENCH_REDIS") != NULL) { /* redis://HOST:PORT of a Redis */
+        static const char *names[2] = {"relay-redis", "relay-2nodes"};
+        for (int two = 0; two < 2; two++) {
+            size_t n = bench_relay(r3, rounds, &fps, getenv("BENCH_REDIS"),
+                                   two);
+            qsort(r3, n, sizeof *r3, cmp_u64);
+            printf("rtt %s rounds %zu p50_us %.1f p99_us %.1f\n", names[two],
+                   n, pct_us(r3, n, 0.5), pct_us(r3, n, 0.99));
+            printf("%s frames_per_s %.0f (%d-byte payload, window 256)\n",
+                   names[two], fps, MSG);
+        }
+        fflush(stdout);
+    }
     if (getenv("BENCH_LATENCY_ONLY") != NULL)
         goto done;
     bench_rooms(argv[1], 1000);
