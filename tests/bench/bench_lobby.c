@@ -27,6 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <hiredis/hiredis.h>
+
 #include "lobby.h"
 #include "tb_error.h"
 
@@ -47,6 +49,8 @@ static int cmp_u64(const void *a, const void *b)
 
 static double pct_us(uint64_t *v, size_t n, double p)
 {
+    if (n == 0)
+        return -1; /* nothing measured: the run failed */
     size_t i = (size_t)(p * (double)(n - 1) + 0.5);
     return (double)v[i] / 1000.0;
 }
@@ -186,6 +190,11 @@ static void *srv_main(void *arg)
         s->port = (int)strtol(strrchr(where, ':') + 1, NULL, 10);
     } else {
         Lobby_Limits lim = {.max_rooms = 2000, .max_conns = 8000};
+        if (s->redis != NULL) { /* the rooms of earlier runs count in
+                                   Redis for 10 minutes */
+            lim.max_rooms = 100000;
+            lim.source_rooms = 100000;
+        }
         lobby_new(&s->loop, (struct sockaddr *)&a, &lim, &s->lobby);
         if (s->redis != NULL && lobby_use_redis(s->lobby, s->redis) != 0)
             fprintf(stderr, "bench: no Redis at %s\n", s->redis);
@@ -528,7 +537,7 @@ static long rss_kib(pid_t pid)
     return kib;
 }
 
-static pid_t spawn_lobby(const char *bin, int *port)
+static pid_t spawn_lobby_redis(const char *bin, int *port, const char *redis)
 {
     int out[2];
     pid_t pid;
@@ -546,7 +555,8 @@ static pid_t spawn_lobby(const char *bin, int *port)
          * is given the whole lobby. */
         execl(bin, bin, "lobby", "--listen", "127.0.0.1:0", "--max-rooms",
               "2000", "--max-conns", "100000", "--max-rooms-per-address",
-              "2000", "--max-conns-per-address", "100000", (char *)NULL);
+              "2000", "--max-conns-per-address", "100000",
+              redis != NULL ? "--redis" : (char *)NULL, redis, (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -568,10 +578,45 @@ static void stop_lobby(pid_t pid)
     waitpid(pid, &st, 0);
 }
 
-static void bench_rooms(const char *bin, int nrooms)
+static pid_t spawn_lobby(const char *bin, int *port)
+{
+    return spawn_lobby_redis(bin, port, NULL);
+}
+
+/* Redis's used_memory in bytes (-1: cannot ask); url redis://HOST:PORT. */
+static long long redis_used(const char *url)
+{
+    char host[64];
+    const char *h = url + 8, *c = strrchr(url, ':');
+    long long used = -1;
+    redisContext *rc;
+    redisReply *r;
+
+    if (c == NULL || c <= h || (size_t)(c - h) >= sizeof host)
+        return -1;
+    memcpy(host, h, (size_t)(c - h));
+    host[c - h] = '\0';
+    rc = redisConnect(host, (int)strtol(c + 1, NULL, 10));
+    if (rc == NULL || rc->err != 0) {
+        redisFree(rc);
+        return -1;
+    }
+    r = redisCommand(rc, "INFO memory");
+    if (r != NULL && r->type == REDIS_REPLY_STRING) {
+        const char *u = strstr(r->str, "used_memory:");
+        if (u != NULL)
+            used = strtoll(u + 12, NULL, 10);
+    }
+    freeReplyObject(r);
+    redisFree(rc);
+    return used;
+}
+
+static void bench_rooms(const char *bin, int nrooms, const char *redis)
 {
     int port, none = 0;
-    pid_t pid = spawn_lobby(bin, &port);
+    pid_t pid = spawn_lobby_redis(bin, &port, redis);
+    long long rbefore = redis ? redis_used(redis) : 0, rafter = 0;
     Player *h = calloc((size_t)nrooms, sizeof *h);
     Player *g = calloc((size_t)nrooms, sizeof *g);
     long before, after;
@@ -615,10 +660,16 @@ static void bench_rooms(const char *bin, int nrooms)
         }
         run_until(&none, 300);
         after = rss_kib(pid);
-        printf("rooms %d ready %d frames %llu rss_before_kib %ld "
+        printf("rooms%s %d ready %d frames %llu rss_before_kib %ld "
                "rss_after_kib %ld per_room_bytes %.0f\n",
-               nrooms, ready, (unsigned long long)got, before, after,
-               (double)(after - before) * 1024.0 / nrooms);
+               redis ? "-redis" : "", nrooms, ready, (unsigned long long)got,
+               before, after, (double)(after - before) * 1024.0 / nrooms);
+        if (redis != NULL) {
+            rafter = redis_used(redis);
+            printf("rooms-redis redis_used_before %lld redis_used_after %lld "
+                   "per_room_bytes %.0f\n",
+                   rbefore, rafter, (double)(rafter - rbefore) / nrooms);
+        }
     }
     for (int i = 0; i < nrooms; i++) {
         free_player(&h[i]);
@@ -785,7 +836,9 @@ int main(int argc, char **argv)
     }
     if (getenv("BENCH_LATENCY_ONLY") != NULL)
         goto done;
-    bench_rooms(argv[1], 1000);
+    bench_rooms(argv[1], 1000, NULL);
+    if (getenv("BENCH_REDIS") != NULL)
+        bench_rooms(argv[1], 1000, getenv("BENCH_REDIS"));
     fflush(stdout);
     if (argc > 3) { /* a smaller connection count, for a quick run */
         int n = (int)strtol(argv[3], NULL, 10);
