@@ -30,8 +30,9 @@
 #define HEX_LEN (2 * LOBBY_LOOKUP_BYTES)
 #define KEY_LEN (HEX_LEN + 7) /* "tb:{" HEX "}:x" */
 #define REDIS_HOST_MAX 256
-/* Redis lost: try it again this often (ms). */
+/* Redis lost: try it again this often (ms), waiting at most PROBE_MS. */
 #define RETRY_MS 1000
+#define PROBE_MS 200
 /* Rooms with members here have their expiry renewed this often (ms). */
 #define TOUCH_MS 30000
 
@@ -716,6 +717,7 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
 }
 
 static redisAsyncContext *open_async(Lobby_Redis *st);
+static int probe(const Lobby_Redis *st, int ms);
 
 /* A room in use here lives on, however long its players think. */
 static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
@@ -732,7 +734,9 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
 }
 
 /* Redis lost: once every connection and room copy here is gone, try it
- * again each RETRY_MS; members come back by reconnecting. */
+ * again each RETRY_MS; members come back by reconnecting. The loop
+ * blocks up to PROBE_MS per attempt (a refused connect on loopback
+ * returns at once). */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
     Lobby_Stats s;
@@ -751,6 +755,11 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     if (s.rooms != 0)
         return;
     st->last_try = now;
+    /* hiredis's libuv adapter never reports a refused connect (it drops
+     * poll errors), so ask first, blocking briefly: nobody is connected
+     * here meanwhile. */
+    if (probe(st, PROBE_MS) != 0)
+        return;
     st->cmd = open_async(st);
     st->sub = open_async(st);
     if (st->cmd == NULL || st->sub == NULL) {
@@ -804,10 +813,10 @@ static redisAsyncContext *open_async(Lobby_Redis *st)
     return ac;
 }
 
-/* A blocking PING (and SELECT): is Redis there at all? */
-static int probe(const Lobby_Redis *st)
+/* A blocking SELECT within ms: is Redis there at all? */
+static int probe(const Lobby_Redis *st, int ms)
 {
-    struct timeval tv = {2, 0};
+    struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
     redisContext *c = redisConnectWithTimeout(st->host, st->port, tv);
     redisReply *r;
     int ok;
@@ -841,7 +850,7 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     st->lim = *lim;
     rc = parse_url(st, url);
     if (rc == 0)
-        rc = probe(st);
+        rc = probe(st, 2000);
     if (rc != 0)
         goto fail;
     st->cmd = open_async(st);
