@@ -377,6 +377,28 @@ static void wrong_code(Lobby *lb, Lobby_Member *m)
 
 /* ---- messages from clients ---- */
 
+/* A room of lookups inv and wat and host key pk, created by src, filed
+ * and counted. NULL: out of memory. */
+static Lobby_Room *room_new(Lobby *lb, const uint8_t *inv, const uint8_t *wat,
+                            const uint8_t *pk, Lobby_Source *src)
+{
+    Lobby_Room *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
+    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
+    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
+    r->src = src;
+    r->src->rooms++;
+    room_file(lb, r);
+    r->next = lb->rooms;
+    if (lb->rooms != NULL)
+        lb->rooms->prev = r;
+    lb->rooms = r;
+    lb->nrooms++;
+    return r;
+}
+
 static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
 {
     const uint8_t *inv = p + 2, *wat = inv + LOBBY_LOOKUP_BYTES;
@@ -420,27 +442,16 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    r = calloc(1, sizeof *r);
+    r = room_new(lb, inv, wat, pk, m->src);
     if (r == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
-    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
-    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
     memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[0] = 1;
-    r->src = m->src;
-    r->src->rooms++;
     /* A host re-registering its room after a lobby restart goes on from
      * the last number it has, so every peer's numbering stays valid. */
     r->next_seq = from + 1;
-    room_file(lb, r);
-    r->next = lb->rooms;
-    if (lb->rooms != NULL)
-        lb->rooms->prev = r;
-    lb->rooms = r;
-    lb->nrooms++;
     admit(m, r, LOBBY_ROLE_HOST, from);
 }
 
@@ -973,21 +984,10 @@ Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
         return kind == 0 ? r : NULL;
     if (lb->nrooms >= lb->lim.max_rooms)
         return NULL;
-    r = calloc(1, sizeof *r);
+    r = room_new(lb, inv, wat, pk, m->src);
     if (r == NULL)
         return NULL;
-    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
-    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
-    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
-    r->src = m->src;
-    r->src->rooms++;
     r->empty = 1;
-    room_file(lb, r);
-    r->next = lb->rooms;
-    if (lb->rooms != NULL)
-        lb->rooms->prev = r;
-    lb->rooms = r;
-    lb->nrooms++;
     lobby__redis_watch(lb->redis, inv);
     return r;
 }

@@ -28,6 +28,7 @@
 
 #define PROC_DIR_NAME "redis"
 #include "proc_util.h"
+#include "redis_util.h"
 
 /* Redis and the nodes a test started and has not stopped: killed when
  * it ends (so a failed test leaves no server behind). */
@@ -61,46 +62,14 @@ static void kill_servers(void)
 
 TestSuite(lobby_redis, .fini = kill_servers);
 
-/* A loopback port nothing listens on now. */
-static int free_port(void)
-{
-    struct sockaddr_in a;
-    socklen_t n = sizeof a;
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(s, 0);
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
-    cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &n), 0);
-    close(s);
-    return ntohs(a.sin_port);
-}
-
 /* redis-server on port, its files in the test's folder; with aof every
- * write is in its append-only file before it is answered, else nothing
- * is saved. */
+ * write is in its append-only file before it is answered. */
 static void start_redis_aof(Proc *p, int port, int aof)
 {
-    char portv[16];
-    snprintf(portv, sizeof portv, "%d", port);
     memset(p, 0, sizeof *p);
     snprintf(p->out, sizeof p->out, "%s/redis.out", dir);
-    snprintf(p->err, sizeof p->err, "%s/redis.err", dir);
-    p->pid = fork();
-    cr_assert_geq(p->pid, 0);
-    if (p->pid == 0) {
-        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (chdir(dir) != 0 || fo < 0 || fe < 0)
-            _exit(127);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execlp("redis-server", "redis-server", "--port", portv, "--bind",
-               "127.0.0.1", "--dir", dir, "--save", "", "--appendonly",
-               aof ? "yes" : "no", "--appendfsync", "always", (char *)NULL);
-        _exit(127);
-    }
+    snprintf(p->err, sizeof p->err, "%s/redis.out", dir);
+    p->pid = redis_spawn(port, dir, p->out, aof);
     keep(p->pid);
     await_line(p, "Ready to accept connections", NULL, 0);
 }
@@ -167,25 +136,6 @@ static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
     start(guest, "guest", NULL, ga);
 }
 
-/* All three ended normally on one final hash, equal to the log's
- * recomputed one, with byte-identical verified logs. */
-static void check_three(Proc *host, Proc *guest, Proc *spec)
-{
-    char h[80], g[80], s[80], want[PROTO_HASH_HEX];
-    cr_assert_eq(finish(guest), 0, "%s", slurp(guest->err));
-    cr_assert_eq(finish(spec), 0, "%s", slurp(spec->err));
-    cr_assert_eq(finish(host), 0, "%s", slurp(host->err));
-    await_line(host, "final-hash: ", h, sizeof h);
-    await_line(guest, "final-hash: ", g, sizeof g);
-    await_line(spec, "final-hash: ", s, sizeof s);
-    log_final_hash("h.log", want);
-    cr_assert_str_eq(h, want);
-    cr_assert_str_eq(g, want);
-    cr_assert_str_eq(s, want);
-    same_files("h.log", "g.log");
-    same_files("h.log", "s.log");
-}
-
 static void two_nodes(const char *game)
 {
     Proc redis, a, b, host, guest, spec;
@@ -194,7 +144,7 @@ static void two_nodes(const char *game)
     start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
                 sizeof addr_a);
     start_game(&host, &guest, &spec, game, addr_a, addr_b, "0");
-    check_three(&host, &guest, &spec);
+    check_three_logs(&host, &guest, &spec);
     stop(&a);
     stop(&b);
     stop(&redis);
@@ -233,7 +183,7 @@ Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
     kill_hard(&a);
     start_node(&a, "node-a2", addr_a, url, NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three(&host, &guest, &spec);
+    check_three_logs(&host, &guest, &spec);
     stop(&a);
     stop(&b);
     stop(&redis);
@@ -257,7 +207,7 @@ Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
     kill_hard(&redis);
     start_redis_aof(&redis, port, 1);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three(&host, &guest, &spec);
+    check_three_logs(&host, &guest, &spec);
     cr_assert_not_null(strstr(slurp(a.err), "lobby: Redis at "), "%s",
                        slurp(a.err));
     stop(&a);

@@ -9,6 +9,8 @@
  * port, saving nothing, and stops it.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,43 +21,19 @@
 #include <hiredis/hiredis.h>
 
 #include "lobby_util.h"
+#include "redis_util.h"
 #include "tb_error.h"
 
 static pid_t redis_pid;
 static char redis_url[64];
 
-static int free_port(void)
-{
-    struct sockaddr_in a;
-    socklen_t n = sizeof a;
-    int s = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(s, 0);
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(bind(s, (struct sockaddr *)&a, sizeof a), 0);
-    cr_assert_eq(getsockname(s, (struct sockaddr *)&a, &n), 0);
-    close(s);
-    return ntohs(a.sin_port);
-}
-
 static void redis_start(void)
 {
-    char portv[16];
     int port = free_port();
     struct timeval tv = {0, 200000};
 
-    snprintf(portv, sizeof portv, "%d", port);
     snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
-    redis_pid = fork();
-    cr_assert_geq(redis_pid, 0);
-    if (redis_pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        execlp("redis-server", "redis-server", "--port", portv, "--bind",
-               "127.0.0.1", "--dir", "/tmp", "--save", "", "--appendonly",
-               "no", (char *)NULL);
-        _exit(127);
-    }
+    redis_pid = redis_spawn(port, "/tmp", NULL, 0);
     for (int i = 0; i < 100; i++) { /* up to about 5 s */
         redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
         int ok = c != NULL && c->err == 0;
@@ -79,8 +57,8 @@ static void redis_stop(void)
 
 TestSuite(lobby_nodes, .init = redis_start, .fini = redis_stop);
 
-static Lobby *node[3];
-static int node_port[3], node_gone[3];
+static Lobby *node[2];
+static int node_port[2], node_gone[2];
 
 static void node_done(void *user)
 {
@@ -99,11 +77,6 @@ static void node_start_with(int i, Lobby_Limits *lim)
     node_port[i] = port_of(where);
 }
 
-static void node_start(int i)
-{
-    node_start_with(i, NULL);
-}
-
 static void node_stop(int i)
 {
     lobby_close(node[i], node_done, &node_gone[i]);
@@ -112,18 +85,37 @@ static void node_stop(int i)
     node[i] = NULL;
 }
 
+/* The test's loop and nodes 0 and 1 with limits lim (NULL: defaults). */
+static void nodes_up(Lobby_Limits *lim)
+{
+    loop_start();
+    node_start_with(0, lim);
+    node_start_with(1, lim);
+}
+
+static void nodes_down(void)
+{
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
+/* A new room r whose host p is admitted through node i. */
+static void host_on(int i, Room *r, Peer *p)
+{
+    room_make(r);
+    lobby_port = node_port[i];
+    peer_host(p, r, 0);
+    cr_assert_eq(p->welcomed, 1, "%s", net_strerror(p->reason));
+}
+
 Test(lobby_nodes, frames_numbered_once_and_relayed_across_nodes)
 {
     Room r;
     Peer host, guest, spect;
 
-    loop_start();
-    node_start(0);
-    node_start(1);
-    room_make(&r);
-    lobby_port = node_port[0];
-    peer_host(&host, &r, 0);
-    cr_assert_eq(host.welcomed, 1, "%s", net_strerror(host.reason));
+    nodes_up(NULL);
+    host_on(0, &r, &host);
     cr_assert_eq(host.w.next_seq, 1);
     lobby_port = node_port[1];
     peer_guest(&guest, r.invite.text, guest_secret, 0);
@@ -169,9 +161,7 @@ Test(lobby_nodes, frames_numbered_once_and_relayed_across_nodes)
     peer_free(&spect);
     peer_free(&guest);
     peer_free(&host);
-    node_stop(0);
-    node_stop(1);
-    loop_finish();
+    nodes_down();
 }
 
 Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
@@ -181,13 +171,8 @@ Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
     uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES] = {{1}, {2}};
     Lobby_Client_Config cfg;
 
-    loop_start();
-    node_start(0);
-    node_start(1);
-    room_make(&r);
-    lobby_port = node_port[0];
-    peer_host(&host, &r, 0);
-    cr_assert_eq(host.welcomed, 1);
+    nodes_up(NULL);
+    host_on(0, &r, &host);
     for (int i = 0; i < 2; i++) { /* both in flight at once */
         memset(&cfg, 0, sizeof cfg);
         cfg.role = LOBBY_ROLE_GUEST;
@@ -204,9 +189,7 @@ Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
     peer_free(&g[0]);
     peer_free(&g[1]);
     peer_free(&host);
-    node_stop(0);
-    node_stop(1);
-    loop_finish();
+    nodes_down();
 }
 
 /* A joiner that leaves before sending anything (a typo in the code's
@@ -219,12 +202,8 @@ Test(lobby_nodes, silent_guest_gives_its_seat_back_across_nodes)
     uint8_t other[LOBBY_SEAT_SECRET_BYTES] = {5};
     uint8_t late[LOBBY_SEAT_SECRET_BYTES] = {6};
 
-    loop_start();
-    node_start(0);
-    node_start(1);
-    room_make(&r);
-    lobby_port = node_port[0];
-    peer_host(&host, &r, 0);
+    nodes_up(NULL);
+    host_on(0, &r, &host);
     lobby_port = node_port[1];
     peer_guest(&first, r.invite.text, other, 0);
     cr_assert_eq(first.welcomed, 1);
@@ -244,9 +223,7 @@ Test(lobby_nodes, silent_guest_gives_its_seat_back_across_nodes)
     cr_assert_eq(third.reason, TB_E_SEAT);
     peer_free(&third);
     peer_free(&host);
-    node_stop(0);
-    node_stop(1);
-    loop_finish();
+    nodes_down();
 }
 
 /* The host knows both nodes and is on A; A closes; its resume goes to B
@@ -258,13 +235,8 @@ Test(lobby_nodes, client_moves_to_the_other_node_when_its_node_goes)
     struct sockaddr_storage b;
     char text[16];
 
-    loop_start();
-    node_start(0);
-    node_start(1);
-    room_make(&r);
-    lobby_port = node_port[0];
-    peer_host(&host, &r, 0);
-    cr_assert_eq(host.welcomed, 1);
+    nodes_up(NULL);
+    host_on(0, &r, &host);
     b = loopback(node_port[1]);
     cr_assert_eq(lobby_client_add_lobby(host.c, (struct sockaddr *)&b), 0);
     lobby_port = node_port[1];
@@ -319,9 +291,7 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     memset(&lim, 0, sizeof lim);
     lim.source_rooms = 2;
     lim.max_rooms = 3;
-    loop_start();
-    node_start_with(0, &lim);
-    node_start_with(1, &lim);
+    nodes_up(&lim);
     for (int i = 0; i < 3; i++) {
         room_make(&r[i]);
         lobby_port = node_port[i % 2];
@@ -333,9 +303,7 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     cr_assert_eq(h[2].reason, TB_E_FULL);
     for (int i = 0; i < 3; i++)
         peer_free(&h[i]);
-    node_stop(0);
-    node_stop(1);
-    loop_finish();
+    nodes_down();
 }
 
 /* A room keeps at most transcript_bytes of payload in Redis: the oldest
@@ -351,13 +319,8 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
     memset(&lim, 0, sizeof lim);
     lim.max_payload = 100;
     lim.transcript_bytes = 350; /* three frames of 100 and their headers */
-    loop_start();
-    node_start_with(0, &lim);
-    node_start_with(1, &lim);
-    room_make(&r);
-    lobby_port = node_port[0];
-    peer_host(&host, &r, 0);
-    cr_assert_eq(host.welcomed, 1);
+    nodes_up(&lim);
+    host_on(0, &r, &host);
     memset(text, 'x', 100);
     text[100] = '\0';
     for (int i = 1; i <= 10; i++) {
@@ -374,9 +337,7 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
     cr_assert_eq(late.seq[0], 8);
     peer_free(&late);
     peer_free(&host);
-    node_stop(0);
-    node_stop(1);
-    loop_finish();
+    nodes_down();
 }
 
 /* A room expires empty_room_ms after its last member here left, never
@@ -389,12 +350,8 @@ Test(lobby_nodes, rooms_live_while_used_and_expire_after)
 
     memset(&lim, 0, sizeof lim);
     lim.empty_room_ms = 400;
-    loop_start();
-    node_start_with(0, &lim);
-    node_start_with(1, &lim);
-    room_make(&r);
-    lobby_port = node_port[0];
-    peer_host(&host, &r, 0);
+    nodes_up(&lim);
+    host_on(0, &r, &host);
     lobby_port = node_port[1];
     peer_guest(&guest, r.invite.text, guest_secret, 0);
     cr_assert_eq(guest.welcomed, 1);
@@ -410,9 +367,7 @@ Test(lobby_nodes, rooms_live_while_used_and_expire_after)
     cr_assert_eq(late.welcomed, 0);
     cr_assert_eq(late.reason, TB_E_CODE);
     peer_free(&late);
-    node_stop(0);
-    node_stop(1);
-    loop_finish();
+    nodes_down();
 }
 
 Test(lobby_nodes, address_lists_parse_and_refuse)
