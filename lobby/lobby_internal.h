@@ -199,11 +199,14 @@ void lobby__replica_each(Lobby *lb,
                          void *user);
 /* The number the copy's next frame has (0: none seen yet). */
 uint64_t lobby__replica_next(const Lobby_Room *r);
-/* A frame of the room from Redis: kept and sent to the members here.
- * Errors: TB_E_STATE (frames before it are missing: fetch them),
+/* A frame of the room from Redis (stream: read from the room's stream,
+ * else from its channel): kept and sent to the members here. A gap
+ * before a stream frame means Redis dropped those frames: the copy
+ * starts again there (members that lacked them are dropped as slow).
+ * Errors: TB_E_STATE (a channel frame after a gap: fetch the stream),
  * TB_E_NOMEM. */
 int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
-                         const uint8_t *data, size_t n);
+                         const uint8_t *data, size_t n, int stream);
 /* Redis numbers the room's next frame next_seq (an empty copy starts so). */
 void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
 /* Admit m to the copy r in role (its seat's claim number epoch). */

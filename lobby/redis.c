@@ -355,7 +355,7 @@ static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
     if (seat > 1 || d == NULL || dn == 0 || dn > st->lim.max_payload)
         return TB_E_FORMAT;
     return lobby__replica_frame(st->lb, r, seq, (int)seat, (const uint8_t *)d,
-                                dn);
+                                dn, 1);
 }
 
 static int take_entries(Lobby_Redis *st, Lobby_Room *r, const redisReply *a)
@@ -380,8 +380,8 @@ static void fetch_done(redisAsyncContext *ac, void *reply, void *priv)
     (void)ac;
     if (rep != NULL && !st->closing) {
         r = lobby__replica_find(st->lb, q->inv);
-        if (r != NULL && take_entries(st, r, rep) == TB_E_STATE)
-            fetch(st, q->inv); /* trimmed meanwhile: a later start */
+        if (r != NULL)
+            (void)take_entries(st, r, rep); /* malformed: the rest waits */
     }
     req_free(q);
 }
@@ -433,7 +433,7 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     if (n == 0 || n > st->lim.max_payload)
         return;
     rc = lobby__replica_frame(st->lb, r, seq, (int)seat,
-                              (const uint8_t *)sp2 + 1, n);
+                              (const uint8_t *)sp2 + 1, n, 0);
     if (rc == TB_E_STATE)
         fetch(st, inv);
 }
@@ -532,9 +532,7 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         return;
     }
     rc = take_entries(st, r, rep->element[6]);
-    if (rc == TB_E_STATE)
-        fetch(st, inv);
-    else if (rc != 0) {
+    if (rc != 0) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }

@@ -1016,15 +1016,21 @@ uint64_t lobby__replica_next(const Lobby_Room *r)
 }
 
 int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
-                         const uint8_t *data, size_t n)
+                         const uint8_t *data, size_t n, int stream)
 {
     Lobby_Entry *e;
     Lobby_Member *own = r->seat[from];
 
     if (seq < r->next_seq)
         return 0; /* had it */
-    if (seq > r->next_seq && r->ring_count > 0)
-        return TB_E_STATE; /* a gap: the caller fetches what is missing */
+    if (seq > r->next_seq && r->ring_count > 0) {
+        if (!stream)
+            return TB_E_STATE; /* a gap: the caller fetches what is missing */
+        /* The stream no longer has the missing frames: the copy starts
+         * again at seq; members that had not had them are too slow. */
+        while (r->ring_count > 0)
+            ring_evict(lb, r);
+    }
     while (make_room(lb, r, from, LOBBY_FRAME_HEADER + n) != 0)
         ring_evict(lb, r); /* Redis has it already: the copy must follow */
     e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
