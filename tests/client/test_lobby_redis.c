@@ -5,8 +5,9 @@
  * temporary folder, with no persistence, and stops it. A bot game of
  * every game with the host on node A and the guest and a spectator on
  * node B; a node killed mid-game and started again on its address, the
- * game going on from what Redis kept; Redis unreachable or misnamed at
- * start (exit status 2). The expected final hash is recomputed here from
+ * game going on from what Redis kept; Redis with its append-only file
+ * killed mid-game, alone or with every node; Redis unreachable or
+ * misnamed at start (exit status 2). The expected final hash is recomputed here from
  * the host's log on a fresh core position, independently of the lobby.
  */
 #include <criterion/criterion.h>
@@ -66,9 +67,10 @@ TestSuite(lobby_redis, .fini = kill_servers);
  * write is in its append-only file before it is answered. */
 static void start_redis_aof(Proc *p, int port, int aof)
 {
+    static int starts; /* each start its own file: its own Ready line */
     memset(p, 0, sizeof *p);
-    snprintf(p->out, sizeof p->out, "%s/redis.out", dir);
-    snprintf(p->err, sizeof p->err, "%s/redis.out", dir);
+    snprintf(p->out, sizeof p->out, "%s/redis%d.out", dir, ++starts);
+    snprintf(p->err, sizeof p->err, "%s", p->out);
     p->pid = redis_spawn(port, dir, p->out, aof);
     keep(p->pid);
     await_line(p, "Ready to accept connections", NULL, 0);
@@ -210,6 +212,34 @@ Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
     check_three_logs(&host, &guest, &spec);
     cr_assert_not_null(strstr(slurp(a.err), "lobby: Redis at "), "%s",
                        slurp(a.err));
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Every node and Redis (append-only file on) killed at once mid-game
+ * and started again on their addresses: nothing is lost. */
+Test(lobby_redis, everything_killed_at_once_with_aof_loses_nothing)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    int port = free_port();
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
+    start_redis_aof(&redis, port, 1);
+    start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    start_node(&b, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
+    start_game(&host, &guest, &spec, "football", addr_a, addr_b, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    kill_hard(&b);
+    kill_hard(&redis);
+    start_redis_aof(&redis, port, 1);
+    start_node(&a, "node-a2", addr_a, url, NULL, 0);
+    start_node(&b, "node-b2", addr_b, url, NULL, 0);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
     stop(&a);
     stop(&b);
     stop(&redis);
