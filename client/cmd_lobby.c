@@ -9,18 +9,28 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 #include "lobby.h"
 #include "tb_error.h"
 
 #define LOBBY_DEFAULT_LISTEN "127.0.0.1:7470"
+/* The command's own defaults, for a public relay on a small machine
+ * (the library's Lobby_Limits defaults stay small for embedding): rooms
+ * cost about 9 KB each beside the kept bytes (capped at 256 MiB in all),
+ * connections about 1 KB and one descriptor each. */
+#define LOBBY_CMD_ROOMS 10000
+#define LOBBY_CMD_CONNS 20000
+/* Descriptors kept for the listener, the loop, Redis and logs. */
+#define LOBBY_FD_SPARE 64
 #ifndef TABULA_SITE_DIR
 #define TABULA_SITE_DIR "build-wasm/site"
 #endif
 
 static const char lobby_help[] =
     "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
+    "                    [--redis redis://HOST:PORT[/DB]]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N]\n"
@@ -37,8 +47,15 @@ static const char lobby_help[] =
     "                      'http: http://HOST:PORT/' once bound\n"
     "  --web DIR           the page's folder (default the one\n"
     "                      scripts/build-wasm.sh builds: " TABULA_SITE_DIR ")\n"
-    "  --max-rooms N       rooms at once (default 1000)\n"
-    "  --max-conns N       connections at once (default 4096)\n"
+    "  --redis URL         keep rooms in Redis (redis://HOST:PORT[/DB]):\n"
+    "                      lobbies on one Redis are one lobby; a host on\n"
+    "                      one and its guest on another play together\n"
+    "                      (docs/lobby-nodes.md); exit status 2 when\n"
+    "                      Redis cannot be reached at start\n"
+    "  --max-rooms N       rooms at once (default 10000)\n"
+    "  --max-conns N       connections at once (default 20000, or what the\n"
+    "                      descriptor limit allows: it is raised to the\n"
+    "                      hard limit at start)\n"
     "  --max-rooms-per-address N\n"
     "                      rooms one address (IPv4, or IPv6 /64) may hold\n"
     "                      (default 16)\n"
@@ -67,6 +84,41 @@ static int parse_count(const char *s, uint32_t *out)
     if (v == 0)
         return -1;
     *out = (uint32_t)v;
+    return 0;
+}
+
+/* Raise the descriptor limit to the hard limit and check max_conns fits
+ * (given: named on the command line). A default that does not fit is
+ * lowered with a note; a given number that does not is an error. */
+static int fit_descriptors(Lobby_Limits *lim, int given)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)lim->max_conns + LOBBY_FD_SPARE;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+        return 0;
+    if (given) {
+        fprintf(stderr,
+                "tabula lobby: cannot hold %u connections: this process may "
+                "open %llu descriptors (raise the hard limit, e.g. ulimit "
+                "-Hn, or ask for fewer with --max-conns)\n",
+                lim->max_conns, (unsigned long long)rl.rlim_cur);
+        return -1;
+    }
+    lim->max_conns = rl.rlim_cur > 2 * LOBBY_FD_SPARE
+                         ? (uint32_t)(rl.rlim_cur - LOBBY_FD_SPARE)
+                         : LOBBY_FD_SPARE;
+    fprintf(stderr,
+            "lobby: the descriptor limit is %llu: at most %u connections "
+            "(raise it for more)\n",
+            (unsigned long long)rl.rlim_cur, lim->max_conns);
     return 0;
 }
 
@@ -145,7 +197,7 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
 int cli_lobby(int argc, char **argv)
 {
     const char *listen = LOBBY_DEFAULT_LISTEN;
-    const char *http = NULL, *web = TABULA_SITE_DIR;
+    const char *http = NULL, *web = TABULA_SITE_DIR, *redis = NULL;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -176,6 +228,7 @@ int cli_lobby(int argc, char **argv)
             {"--listen", &listen},
             {"--http", &http},
             {"--web", &web},
+            {"--redis", &redis},
         };
         uint32_t *field = NULL;
         const char **text = NULL;
@@ -223,6 +276,15 @@ int cli_lobby(int argc, char **argv)
                 cli_token(http));
         return CLI_EXIT_USAGE;
     }
+    {
+        int given = lim.max_conns != 0;
+        if (lim.max_rooms == 0)
+            lim.max_rooms = LOBBY_CMD_ROOMS;
+        if (lim.max_conns == 0)
+            lim.max_conns = LOBBY_CMD_CONNS;
+        if (fit_descriptors(&lim, given) != 0)
+            return CLI_EXIT_USAGE;
+    }
     /* A peer that vanishes mid-write must give EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);
     if (uv_loop_init(&loop) != 0) {
@@ -236,6 +298,19 @@ int cli_lobby(int argc, char **argv)
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);
         return CLI_EXIT_FAIL;
+    }
+    if (redis != NULL && (rc = lobby_use_redis(run.lb, redis)) != 0) {
+        fprintf(stderr,
+                "tabula lobby: %s '%s'%s\n",
+                rc == TB_E_ARG ? "bad Redis address" : "cannot reach Redis at",
+                cli_token(redis),
+                rc == TB_E_ARG ? "; expected redis://HOST:PORT[/DB], e.g. "
+                                 "redis://127.0.0.1:6379"
+                               : " (is redis-server running there?)");
+        lobby_close(run.lb, NULL, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        uv_loop_close(&loop);
+        return CLI_EXIT_USAGE;
     }
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);

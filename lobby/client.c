@@ -14,7 +14,9 @@
 
 struct Lobby_Client {
     uv_loop_t *loop;
-    struct sockaddr_storage addr;
+    struct sockaddr_storage addr; /* the lobby connected to (or tried) */
+    struct sockaddr_storage alt[LOBBY_CLIENT_ADDRS]; /* all, addr first */
+    size_t nalt, at; /* alternatives known, the one in use */
     Lobby_Client_Config cfg;
     Lobby_Client_Callbacks cb;
     void *user;
@@ -219,6 +221,12 @@ static void client_closed(Net_Conn *conn, int reason)
     }
     if (c->refusal != 0)
         reason = c->refusal;
+    else if (c->nalt > 1) {
+        /* The node went (or was never reached): the next resume tries
+         * the next one; every node serves every room. */
+        c->at = (c->at + 1) % c->nalt;
+        c->addr = c->alt[c->at];
+    }
     if (c->cb.on_disconnect != NULL)
         c->cb.on_disconnect(c, reason);
 }
@@ -270,6 +278,47 @@ int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
     }
     *out = c;
     return 0;
+}
+
+int lobby_client_add_lobby(Lobby_Client *c, const struct sockaddr *addr)
+{
+    size_t alen;
+    if (c == NULL || addr == NULL)
+        return TB_E_ARG;
+    alen = addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                       : sizeof(struct sockaddr_in);
+    if (c->nalt == 0)
+        c->alt[c->nalt++] = c->addr;
+    if (c->nalt >= LOBBY_CLIENT_ADDRS)
+        return TB_E_LIMIT;
+    memset(&c->alt[c->nalt], 0, sizeof c->alt[0]);
+    memcpy(&c->alt[c->nalt], addr, alen);
+    c->nalt++;
+    return 0;
+}
+
+int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
+                          size_t cap, size_t *n)
+{
+    char one[128];
+    const char *p = text;
+
+    if (text == NULL || out == NULL || n == NULL || cap == 0)
+        return TB_E_ARG;
+    *n = 0;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof one || *n >= cap)
+            return len == 0 || len >= sizeof one ? TB_E_FORMAT : TB_E_LIMIT;
+        memcpy(one, p, len);
+        one[len] = '\0';
+        if (net_addr_parse(one, &out[*n]) != 0)
+            return TB_E_FORMAT;
+        (*n)++;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
 }
 
 int lobby_client_resume(Lobby_Client *c, uint64_t from_seq)

@@ -200,6 +200,16 @@ typedef struct Lobby_Stats {
 int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
               const Lobby_Limits *lim, Lobby **out);
 
+/*
+ * lobby_use_redis: keep lb's rooms in Redis at url
+ * ("redis://HOST:PORT[/DB]") instead of in memory, so that several
+ * lobby processes using one Redis form one lobby (docs/lobby-nodes.md).
+ * Call right after lobby_new, before the loop runs. Blocks up to 2 s to
+ * check that Redis answers. Errors: TB_E_ARG (bad url, or called late),
+ * TB_E_IO (Redis unreachable), TB_E_NOMEM.
+ */
+int lobby_use_redis(Lobby *lb, const char *url);
+
 /* lobby_address: the bound "HOST:PORT" (real port after port 0). */
 int lobby_address(const Lobby *lb, char *out, size_t cap);
 
@@ -306,6 +316,27 @@ int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
  * log). Errors: TB_E_STATE (still connected), libuv errors.
  */
 int lobby_client_resume(Lobby_Client *c, uint64_t from_seq);
+
+/* Lobby addresses one client may know (--lobby A,B,C). */
+#define LOBBY_CLIENT_ADDRS 8
+
+/*
+ * lobby_client_add_lobby: another node of the same lobby (nodes sharing
+ * one Redis, docs/lobby-nodes.md). When the connection is lost (not
+ * refused), the next lobby_client_resume goes to the next address, in
+ * turn, so a client whose node died carries on from its last sequence
+ * number on another. Errors: TB_E_ARG, TB_E_LIMIT (more than
+ * LOBBY_CLIENT_ADDRS in all).
+ */
+int lobby_client_add_lobby(Lobby_Client *c, const struct sockaddr *addr);
+
+/*
+ * lobby_addr_list_parse: "HOST:PORT[,HOST:PORT...]" into out (cap
+ * entries), their count in *n. Errors: TB_E_ARG, TB_E_FORMAT (an empty or
+ * bad address), TB_E_LIMIT (more than cap).
+ */
+int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
+                          size_t cap, size_t *n);
 
 /*
  * lobby_client_send: relay a frame of len bytes (1..max_payload) to the

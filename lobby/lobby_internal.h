@@ -175,4 +175,81 @@ int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
 void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
                         const Lobby_Limits *lim, uint64_t now_us);
 
+/* ---- rooms kept in Redis (redis.c), with --redis ---- */
+
+/* Rooms, seat claims and frames live in Redis; each node keeps a copy
+ * (a "replica", an ordinary Lobby_Room) of the rooms its own members are
+ * in, fed from the room's stream, and relays to its members from it. */
+typedef struct Lobby_Redis Lobby_Redis;
+typedef struct Lobby_Member Lobby_Member;
+typedef struct Lobby_Room Lobby_Room;
+
+/* The store of lb on loop, Redis at url ("redis://HOST:PORT[/DB]").
+ * Checks once, blocking up to 2 s, that Redis answers. Errors: TB_E_ARG
+ * (a bad url), TB_E_IO (Redis unreachable or refusing), TB_E_NOMEM. */
+int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
+                     const char *url, Lobby_Redis **out);
+/* A CREATE, JOIN or WATCH message p (checked for length and version) from
+ * m: looked up in Redis; the answer admits or refuses m later. */
+void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p);
+/* A frame from m, the member of seat with claim number epoch in the room
+ * of invite lookup inv: numbered in Redis, then acknowledged. */
+void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
+                       const uint8_t inv[LOBBY_LOOKUP_BYTES], int seat,
+                       uint64_t epoch, const uint8_t *data, size_t n);
+/* The guest with claim number epoch left the room of invite lookup inv:
+ * if it never sent a frame, its seat is free again. */
+void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                        uint64_t epoch);
+/* m is going: no answer about it may touch it. */
+void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m);
+/* Start / stop following the room of invite lookup inv. */
+void lobby__redis_watch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+void lobby__redis_unwatch(Lobby_Redis *st,
+                          const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+/* Housekeeping from the lobby's sweep timer (now in ms, loop time). */
+void lobby__redis_tick(Lobby_Redis *st, uint64_t now);
+/* Disconnect; done(user) once both connections are gone. */
+void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user);
+/* Free after close (NULL is fine). */
+void lobby__redis_free(Lobby_Redis *st);
+
+/* server.c's side, for redis.c. */
+/* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
+const uint8_t *lobby__member_source(const Lobby_Member *m);
+/* Answer m with LOBBY_ERR_* code (CODE goes through the guess limit). */
+void lobby__refuse(Lobby_Member *m, int code);
+/* Close every member's connection (Redis is gone: go elsewhere). */
+void lobby__drop_members(Lobby *lb);
+/* The copy of the room of lookups inv, wat and host key pk, made (and
+ * followed) if missing and m is not NULL. NULL: none, or no memory. */
+Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                           const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                           const uint8_t pk[LOBBY_KEY_BYTES], Lobby_Member *m);
+/* The copy of the room of invite lookup inv here, or NULL. */
+Lobby_Room *lobby__replica_find(Lobby *lb,
+                                const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+/* fn(user, invite lookup, watch lookup) for each copy with members. */
+void lobby__replica_each(Lobby *lb,
+                         void (*fn)(void *user, const uint8_t *inv,
+                                    const uint8_t *wat),
+                         void *user);
+/* The number the copy's next frame has (0: none seen yet). */
+uint64_t lobby__replica_next(const Lobby_Room *r);
+/* A frame of the room from Redis (stream: read from the room's stream,
+ * else from its channel): kept and sent to the members here. A gap
+ * before a stream frame means Redis dropped those frames: the copy
+ * starts again there (members that lacked them are dropped as slow).
+ * Errors: TB_E_STATE (a channel frame after a gap: fetch the stream),
+ * TB_E_NOMEM. */
+int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
+                         const uint8_t *data, size_t n, int stream);
+/* Redis numbers the room's next frame next_seq (an empty copy starts so). */
+void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
+/* Admit m to the copy r in role (its seat's claim number epoch). */
+void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
+                  uint64_t epoch);
+/* Redis numbered m's frame seq: acknowledge it. */
+void lobby__acked(Lobby_Member *m, uint64_t seq);
+
 #endif /* TABULA_LOBBY_INTERNAL_H */

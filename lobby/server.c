@@ -53,6 +53,9 @@ struct Lobby_Room {
     uint64_t host_left;   /* when the host seat last emptied (ms) */
     uint64_t had[2];      /* the last frame sent to each seat's member
                              before it left: kept for it while away */
+    uint64_t epoch[2];    /* with --redis: the seat's claim number our
+                             member holds (redis.c) */
+    int sending[2];       /* with --redis: the seat's frames in flight */
     Lobby_Room *prev, *next;
 };
 
@@ -87,7 +90,8 @@ struct Lobby {
     Lobby_Sources sources;
     uint64_t global_tat;
     Lobby_Stats stats;
-    int closing, server_done, timer_closed;
+    Lobby_Redis *redis; /* NULL: rooms live here only */
+    int closing, server_done, timer_closed, redis_done;
     void (*done)(void *user);
     void *done_user;
 };
@@ -193,6 +197,8 @@ static void room_free(Lobby *lb, Lobby_Room *r)
 
 static void room_drop(Lobby *lb, Lobby_Room *r)
 {
+    if (lb->redis != NULL)
+        lobby__redis_unwatch(lb->redis, r->lookup[0]);
     room_unfile(lb, r);
     if (r->prev != NULL)
         r->prev->next = r->next;
@@ -393,6 +399,28 @@ static void wrong_code(Lobby *lb, Lobby_Member *m)
 
 /* ---- messages from clients ---- */
 
+/* A room of lookups inv and wat and host key pk, created by src, filed
+ * and counted. NULL: out of memory. */
+static Lobby_Room *room_new(Lobby *lb, const uint8_t *inv, const uint8_t *wat,
+                            const uint8_t *pk, Lobby_Source *src)
+{
+    Lobby_Room *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
+    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
+    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
+    r->src = src;
+    r->src->rooms++;
+    room_file(lb, r);
+    r->next = lb->rooms;
+    if (lb->rooms != NULL)
+        lb->rooms->prev = r;
+    lb->rooms = r;
+    lb->nrooms++;
+    return r;
+}
+
 static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
 {
     const uint8_t *inv = p + 2, *wat = inv + LOBBY_LOOKUP_BYTES;
@@ -404,6 +432,10 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
 
     if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX) {
         member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    if (lb->redis != NULL) {
+        lobby__redis_hello(lb->redis, m, p);
         return;
     }
     r = room_find(lb, inv, &kind);
@@ -432,27 +464,16 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    r = calloc(1, sizeof *r);
+    r = room_new(lb, inv, wat, pk, m->src);
     if (r == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
-    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
-    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
     memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[0] = 1;
-    r->src = m->src;
-    r->src->rooms++;
     /* A host re-registering its room after a lobby restart goes on from
      * the last number it has, so every peer's numbering stays valid. */
     r->next_seq = from + 1;
-    room_file(lb, r);
-    r->next = lb->rooms;
-    if (lb->rooms != NULL)
-        lb->rooms->prev = r;
-    lb->rooms = r;
-    lb->nrooms++;
     admit(m, r, LOBBY_ROLE_HOST, from);
 }
 
@@ -463,6 +484,10 @@ static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     Lobby_Room *r;
     int kind;
 
+    if (lb->redis != NULL) {
+        lobby__redis_hello(lb->redis, m, p);
+        return;
+    }
     r = room_find(lb, lookup, &kind);
     if (r == NULL) {
         wrong_code(lb, m);
@@ -493,6 +518,10 @@ static void on_watch(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     Lobby_Room *r;
     int kind;
 
+    if (lb->redis != NULL) {
+        lobby__redis_hello(lb->redis, m, p);
+        return;
+    }
     r = room_find(lb, p + 2, &kind);
     if (r == NULL) {
         wrong_code(lb, m);
@@ -623,6 +652,12 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
         member_error(m, n == 0 ? LOBBY_ERR_PROTOCOL : LOBBY_ERR_TOO_BIG);
         return;
     }
+    if (lb->redis != NULL) { /* numbered by Redis, fanned out from there */
+        r->sending[m->role]++;
+        lobby__redis_data(lb->redis, m, r->lookup[0], m->role,
+                          r->epoch[m->role], p + LOBBY_DATA_HEADER, n);
+        return;
+    }
     if (make_room(lb, r, m->role, LOBBY_FRAME_HEADER + n) != 0) {
         lb->stats.dropped_flood++;
         member_error(m, LOBBY_ERR_FLOOD);
@@ -710,6 +745,13 @@ void lobby__member_closed(Lobby_Member *m)
     if (m == NULL)
         return;
     lb = m->lb;
+    if (lb->redis != NULL) {
+        lobby__redis_forget(lb->redis, m);
+        if (m->room != NULL && m->role == LOBBY_ROLE_GUEST &&
+            m->room->seat[LOBBY_ROLE_GUEST] == m)
+            lobby__redis_leave(lb->redis, m->room->lookup[0],
+                               m->room->epoch[LOBBY_ROLE_GUEST]);
+    }
     member_leave(m);
     if (m->src != NULL)
         m->src->conns--;
@@ -813,7 +855,11 @@ static void sweep(uv_timer_t *t)
     }
     while (r != NULL) {
         Lobby_Room *next = r->next;
-        if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms) {
+        if (lb->redis != NULL) {
+            /* A copy of a Redis room: kept while members here use it. */
+            if (r->empty)
+                room_drop(lb, r);
+        } else if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms) {
             room_drop(lb, r);
         } else if (!r->guest_joined && r->seat[0] == NULL &&
                    now - r->host_left >= lb->lim.unjoined_room_ms) {
@@ -830,6 +876,8 @@ static void sweep(uv_timer_t *t)
         r = next;
     }
     lobby__sources_sweep(&lb->sources, now_us(), lb->lim.max_sources);
+    if (lb->redis != NULL)
+        lobby__redis_tick(lb->redis, now);
 }
 
 static void lobby_maybe_free(Lobby *lb)
@@ -837,11 +885,13 @@ static void lobby_maybe_free(Lobby *lb)
     void (*done)(void *);
     void *user;
 
-    if (!lb->server_done || !lb->timer_closed || lb->nlinks > 0)
+    if (!lb->server_done || !lb->timer_closed || lb->nlinks > 0 ||
+        (lb->redis != NULL && !lb->redis_done))
         return;
     while (lb->rooms != NULL)
         room_drop(lb, lb->rooms);
     lobby__sources_free(&lb->sources);
+    lobby__redis_free(lb->redis);
     done = lb->done;
     user = lb->done_user;
     free(lb->buckets[0]);
@@ -855,6 +905,13 @@ static void server_done(void *user)
 {
     Lobby *lb = user;
     lb->server_done = 1;
+    lobby_maybe_free(lb);
+}
+
+static void redis_done(void *user)
+{
+    Lobby *lb = user;
+    lb->redis_done = 1;
     lobby_maybe_free(lb);
 }
 
@@ -940,5 +997,161 @@ void lobby_close(Lobby *lb, void (*done)(void *user), void *user)
         if (m->ops != &tcp_ops)
             m->ops->close(m->link, 0, TB_E_STATE);
     uv_close((uv_handle_t *)&lb->sweep, timer_closed);
+    if (lb->redis != NULL)
+        lobby__redis_close(lb->redis, redis_done, lb);
     net_server_close(lb->server, server_done);
+}
+
+/* ---- the Redis store's side (redis.c) ---- */
+
+int lobby_use_redis(Lobby *lb, const char *url)
+{
+    int rc;
+    if (lb == NULL || url == NULL || lb->redis != NULL || lb->nmembers > 0)
+        return TB_E_ARG;
+    rc = lobby__redis_new(lb->loop, lb, &lb->lim, url, &lb->redis);
+    return rc;
+}
+
+const uint8_t *lobby__member_source(const Lobby_Member *m)
+{
+    static const uint8_t none[LOBBY_SOURCE_KEY] = {0xff};
+    return m->src != NULL ? m->src->key : none;
+}
+
+void lobby__refuse(Lobby_Member *m, int code)
+{
+    if (code == LOBBY_ERR_CODE)
+        wrong_code(m->lb, m);
+    else
+        member_error(m, code);
+}
+
+void lobby__drop_members(Lobby *lb)
+{
+    for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
+        if (!m->ops->is_closing(m->link))
+            m->ops->close(m->link, 0, UV_ECONNRESET);
+}
+
+Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                           const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                           const uint8_t pk[LOBBY_KEY_BYTES], Lobby_Member *m)
+{
+    int kind;
+    Lobby_Room *r = room_find(lb, inv, &kind);
+
+    if (r != NULL)
+        return kind == 0 ? r : NULL;
+    if (lb->nrooms >= lb->lim.max_rooms)
+        return NULL;
+    r = room_new(lb, inv, wat, pk, m->src);
+    if (r == NULL)
+        return NULL;
+    r->empty = 1;
+    lobby__redis_watch(lb->redis, inv);
+    return r;
+}
+
+Lobby_Room *lobby__replica_find(Lobby *lb,
+                                const uint8_t inv[LOBBY_LOOKUP_BYTES])
+{
+    int kind;
+    Lobby_Room *r = room_find(lb, inv, &kind);
+    return r != NULL && kind == 0 ? r : NULL;
+}
+
+void lobby__replica_each(Lobby *lb,
+                         void (*fn)(void *user, const uint8_t *inv,
+                                    const uint8_t *wat),
+                         void *user)
+{
+    for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
+        if (!r->empty)
+            fn(user, r->lookup[0], r->lookup[1]);
+}
+
+uint64_t lobby__replica_next(const Lobby_Room *r)
+{
+    return r->next_seq;
+}
+
+int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
+                         const uint8_t *data, size_t n, int stream)
+{
+    Lobby_Entry *e;
+    Lobby_Member *own = r->seat[from];
+
+    if (seq < r->next_seq)
+        return 0; /* had it */
+    if (seq > r->next_seq && r->ring_count > 0) {
+        if (!stream)
+            return TB_E_STATE; /* a gap: the caller fetches what is missing */
+        /* The stream no longer has the missing frames: the copy starts
+         * again at seq; members that had not had them are too slow. */
+        while (r->ring_count > 0)
+            ring_evict(lb, r);
+    }
+    while (make_room(lb, r, from, LOBBY_FRAME_HEADER + n) != 0)
+        ring_evict(lb, r); /* Redis has it already: the copy must follow */
+    e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
+    if (e == NULL)
+        return TB_E_NOMEM;
+    e->seq = seq;
+    e->from = from;
+    e->len = LOBBY_FRAME_HEADER + n;
+    e->msg[0] = LOBBY_MSG_FRAME;
+    lobby__put64(e->msg + 1, seq);
+    e->msg[9] = (uint8_t)from;
+    memcpy(e->msg + LOBBY_FRAME_HEADER, data, n);
+    if (ring_push(lb, r, e) != 0) {
+        free(e);
+        return TB_E_NOMEM;
+    }
+    r->next_seq = seq + 1;
+    lb->stats.frames_relayed++;
+    /* Our own player's frame, not yet acknowledged: it is not sent back. */
+    if (own != NULL && r->sending[from] > 0 && own->sent_seq + 1 == seq)
+        own->sent_seq = seq;
+    for (int s = 0; s < 2; s++)
+        if (r->seat[s] != NULL)
+            member_pump(r->seat[s]);
+    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
+        member_pump(s);
+    return 0;
+}
+
+void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq)
+{
+    if (r->ring_count == 0 && r->next_seq < next_seq)
+        r->next_seq = next_seq;
+}
+
+void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
+                  uint64_t epoch)
+{
+    if (role != LOBBY_ROLE_SPECTATOR) {
+        r->epoch[role] = epoch;
+        r->sending[role] = 0;
+    }
+    if (r->next_seq == 0)
+        r->next_seq = 1;
+    admit(m, r, role, from);
+}
+
+void lobby__acked(Lobby_Member *m, uint64_t seq)
+{
+    uint8_t ack[LOBBY_LEN_ACK];
+    Lobby_Room *r = m->room;
+
+    if (r == NULL || m->role < 0 || m->role > 1)
+        return;
+    if (r->sending[m->role] > 0)
+        r->sending[m->role]--;
+    if (m->sent_seq + 1 == seq)
+        m->sent_seq = seq;
+    ack[0] = LOBBY_MSG_ACK;
+    lobby__put64(ack + 1, seq);
+    member_send(m, ack, sizeof ack);
+    member_pump(m);
 }

@@ -5,7 +5,8 @@ set -euo pipefail
 
 pkgs=(gcc make cmake pkg-config libuv1-dev libmsgpack-dev libsodium-dev
       libcriterion-dev libncurses-dev tmux libxml2-utils librsvg2-bin
-      libwebsockets-dev libwebsockets-evlib-uv "$@")
+      libwebsockets-dev libwebsockets-evlib-uv libhiredis-dev redis-server
+      "$@")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

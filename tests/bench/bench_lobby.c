@@ -11,6 +11,9 @@
  *      before and after 1,000 rooms with host, guest and 10 frames each;
  *   4. the most concurrent connections the lobby process holds for 3 s,
  *      with the fd limit raised to the hard limit for both processes.
+ * With BENCH_REDIS=redis://HOST:PORT the relay figures are also taken
+ * through one node on that Redis and across two nodes (host on one,
+ * guest on the other).
  * Usage: bench_lobby TABULA_BINARY [ROUNDS [CONNS]]; BENCH_LATENCY_ONLY=1
  * stops after the latency and throughput figures, BENCH_CONNS_ONLY=1 runs
  * only the connection count (CONNS, default 1000).
@@ -23,6 +26,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <hiredis/hiredis.h>
 
 #include "lobby.h"
 #include "tb_error.h"
@@ -44,6 +49,8 @@ static int cmp_u64(const void *a, const void *b)
 
 static double pct_us(uint64_t *v, size_t n, double p)
 {
+    if (n == 0)
+        return -1; /* nothing measured: the run failed */
     size_t i = (size_t)(p * (double)(n - 1) + 0.5);
     return (double)v[i] / 1000.0;
 }
@@ -74,6 +81,7 @@ typedef struct Srv {
     uv_tcp_t listener;
     Net_Server *net;
     Lobby *lobby;
+    const char *redis; /* lobby: keep rooms there (NULL: in memory) */
     int port;
     volatile int ready;
 } Srv;
@@ -182,7 +190,14 @@ static void *srv_main(void *arg)
         s->port = (int)strtol(strrchr(where, ':') + 1, NULL, 10);
     } else {
         Lobby_Limits lim = {.max_rooms = 2000, .max_conns = 8000};
+        if (s->redis != NULL) { /* the rooms of earlier runs count in
+                                   Redis for 10 minutes */
+            lim.max_rooms = 100000;
+            lim.source_rooms = 100000;
+        }
         lobby_new(&s->loop, (struct sockaddr *)&a, &lim, &s->lobby);
+        if (s->redis != NULL && lobby_use_redis(s->lobby, s->redis) != 0)
+            fprintf(stderr, "bench: no Redis at %s\n", s->redis);
         lobby_address(s->lobby, where, sizeof where);
         s->port = (int)strtol(strrchr(where, ':') + 1, NULL, 10);
     }
@@ -193,13 +208,19 @@ static void *srv_main(void *arg)
     return NULL;
 }
 
-static void srv_start(Srv *s, int kind)
+static void srv_start_redis(Srv *s, int kind, const char *redis)
 {
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->redis = redis;
     pthread_create(&s->th, NULL, srv_main, s);
     while (!s->ready)
         usleep(1000);
+}
+
+static void srv_start(Srv *s, int kind)
+{
+    srv_start_redis(s, kind, NULL);
 }
 
 static void srv_join(Srv *s)
@@ -412,9 +433,9 @@ static void host_config(Lobby_Client_Config *hc)
 
 /* Open a room's host, wait until the room exists, then connect its guest
  * (which echoes every frame until told otherwise). */
-static void room_open(int port, Player *host, Player *guest)
+static void room_open2(int port, int guest_port, Player *host, Player *guest)
 {
-    struct sockaddr_storage a = lo(port);
+    struct sockaddr_storage a = lo(port), ga = lo(guest_port);
     Lobby_Client_Config hc, gc;
     uint64_t end;
 
@@ -432,8 +453,13 @@ static void room_open(int port, Player *host, Player *guest)
     while (!host->welcomed && !host->gone && uv_now(&loop) < end)
         uv_run(&loop, UV_RUN_ONCE);
     if (host->welcomed)
-        lobby_client_new(&loop, (struct sockaddr *)&a, &gc, &pl_cb, guest, 0,
+        lobby_client_new(&loop, (struct sockaddr *)&ga, &gc, &pl_cb, guest, 0,
                          &guest->c);
+}
+
+static void room_open(int port, Player *host, Player *guest)
+{
+    room_open2(port, port, host, guest);
 }
 
 static void free_player(Player *p)
@@ -444,14 +470,19 @@ static void free_player(Player *p)
 
 /* ---- 1c. a move through the relay ---- */
 
-static size_t bench_relay(uint64_t *rtt, size_t want, double *fps)
+/* One in-memory node (redis NULL), one node on Redis, or (two) the host
+ * on one node and the guest on another, both on Redis. */
+static size_t bench_relay(uint64_t *rtt, size_t want, double *fps,
+                          const char *redis, int two)
 {
-    Srv s;
+    Srv s, s2;
     Player host, guest;
     int all = 0;
 
-    srv_start(&s, SRV_LOBBY);
-    room_open(s.port, &host, &guest);
+    srv_start_redis(&s, SRV_LOBBY, redis);
+    if (two)
+        srv_start_redis(&s2, SRV_LOBBY, redis);
+    room_open2(s.port, two ? s2.port : s.port, &host, &guest);
     run_until(&guest.welcomed, 5000);
     memset(&ping, 0, sizeof ping);
     ping.rtt = rtt;
@@ -483,6 +514,8 @@ static size_t bench_relay(uint64_t *rtt, size_t want, double *fps)
     free_player(&guest);
     run_until(&all, 200);
     srv_join(&s);
+    if (two)
+        srv_join(&s2);
     return ping.n;
 }
 
@@ -504,7 +537,7 @@ static long rss_kib(pid_t pid)
     return kib;
 }
 
-static pid_t spawn_lobby(const char *bin, int *port)
+static pid_t spawn_lobby_redis(const char *bin, int *port, const char *redis)
 {
     int out[2];
     pid_t pid;
@@ -522,7 +555,8 @@ static pid_t spawn_lobby(const char *bin, int *port)
          * is given the whole lobby. */
         execl(bin, bin, "lobby", "--listen", "127.0.0.1:0", "--max-rooms",
               "2000", "--max-conns", "100000", "--max-rooms-per-address",
-              "2000", "--max-conns-per-address", "100000", (char *)NULL);
+              "2000", "--max-conns-per-address", "100000",
+              redis != NULL ? "--redis" : (char *)NULL, redis, (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -544,10 +578,45 @@ static void stop_lobby(pid_t pid)
     waitpid(pid, &st, 0);
 }
 
-static void bench_rooms(const char *bin, int nrooms)
+static pid_t spawn_lobby(const char *bin, int *port)
+{
+    return spawn_lobby_redis(bin, port, NULL);
+}
+
+/* Redis's used_memory in bytes (-1: cannot ask); url redis://HOST:PORT. */
+static long long redis_used(const char *url)
+{
+    char host[64];
+    const char *h = url + 8, *c = strrchr(url, ':');
+    long long used = -1;
+    redisContext *rc;
+    redisReply *r;
+
+    if (c == NULL || c <= h || (size_t)(c - h) >= sizeof host)
+        return -1;
+    memcpy(host, h, (size_t)(c - h));
+    host[c - h] = '\0';
+    rc = redisConnect(host, (int)strtol(c + 1, NULL, 10));
+    if (rc == NULL || rc->err != 0) {
+        redisFree(rc);
+        return -1;
+    }
+    r = redisCommand(rc, "INFO memory");
+    if (r != NULL && r->type == REDIS_REPLY_STRING) {
+        const char *u = strstr(r->str, "used_memory:");
+        if (u != NULL)
+            used = strtoll(u + 12, NULL, 10);
+    }
+    freeReplyObject(r);
+    redisFree(rc);
+    return used;
+}
+
+static void bench_rooms(const char *bin, int nrooms, const char *redis)
 {
     int port, none = 0;
-    pid_t pid = spawn_lobby(bin, &port);
+    pid_t pid = spawn_lobby_redis(bin, &port, redis);
+    long long rbefore = redis ? redis_used(redis) : 0, rafter = 0;
     Player *h = calloc((size_t)nrooms, sizeof *h);
     Player *g = calloc((size_t)nrooms, sizeof *g);
     long before, after;
@@ -591,10 +660,16 @@ static void bench_rooms(const char *bin, int nrooms)
         }
         run_until(&none, 300);
         after = rss_kib(pid);
-        printf("rooms %d ready %d frames %llu rss_before_kib %ld "
+        printf("rooms%s %d ready %d frames %llu rss_before_kib %ld "
                "rss_after_kib %ld per_room_bytes %.0f\n",
-               nrooms, ready, (unsigned long long)got, before, after,
-               (double)(after - before) * 1024.0 / nrooms);
+               redis ? "-redis" : "", nrooms, ready, (unsigned long long)got,
+               before, after, (double)(after - before) * 1024.0 / nrooms);
+        if (redis != NULL) {
+            rafter = redis_used(redis);
+            printf("rooms-redis redis_used_before %lld redis_used_after %lld "
+                   "per_room_bytes %.0f\n",
+                   rbefore, rafter, (double)(rafter - rbefore) / nrooms);
+        }
     }
     for (int i = 0; i < nrooms; i++) {
         free_player(&h[i]);
@@ -734,7 +809,7 @@ int main(int argc, char **argv)
     }
     n1 = bench_raw(r1, rounds);
     n2 = bench_net(r2, rounds);
-    n3 = bench_relay(r3, rounds, &fps);
+    n3 = bench_relay(r3, rounds, &fps, NULL, 0);
     qsort(r1, n1, sizeof *r1, cmp_u64);
     qsort(r2, n2, sizeof *r2, cmp_u64);
     qsort(r3, n3, sizeof *r3, cmp_u64);
@@ -746,9 +821,24 @@ int main(int argc, char **argv)
            pct_us(r3, n3, 0.5), pct_us(r3, n3, 0.99));
     printf("relay frames_per_s %.0f (%d-byte payload, window 256)\n", fps, MSG);
     fflush(stdout);
+    if (getenv("BENCH_REDIS") != NULL) { /* redis://HOST:PORT of a Redis */
+        static const char *names[2] = {"relay-redis", "relay-2nodes"};
+        for (int two = 0; two < 2; two++) {
+            size_t n = bench_relay(r3, rounds, &fps, getenv("BENCH_REDIS"),
+                                   two);
+            qsort(r3, n, sizeof *r3, cmp_u64);
+            printf("rtt %s rounds %zu p50_us %.1f p99_us %.1f\n", names[two],
+                   n, pct_us(r3, n, 0.5), pct_us(r3, n, 0.99));
+            printf("%s frames_per_s %.0f (%d-byte payload, window 256)\n",
+                   names[two], fps, MSG);
+        }
+        fflush(stdout);
+    }
     if (getenv("BENCH_LATENCY_ONLY") != NULL)
         goto done;
-    bench_rooms(argv[1], 1000);
+    bench_rooms(argv[1], 1000, NULL);
+    if (getenv("BENCH_REDIS") != NULL)
+        bench_rooms(argv[1], 1000, getenv("BENCH_REDIS"));
     fflush(stdout);
     if (argc > 3) { /* a smaller connection count, for a quick run */
         int n = (int)strtol(argv[3], NULL, 10);

@@ -193,4 +193,25 @@ static void same_files(const char *a, const char *b)
     free(bb);
 }
 
+/* Host, guest and spectator all ended normally on one final hash, equal
+ * to the one recomputed from the host's log, with byte-identical verified
+ * logs h.log, g.log and s.log. */
+__attribute__((unused)) static void check_three_logs(Proc *host, Proc *guest,
+                                                     Proc *spec)
+{
+    char h[80], g[80], s[80], want[PROTO_HASH_HEX];
+    cr_assert_eq(finish(guest), 0, "%s", slurp(guest->err));
+    cr_assert_eq(finish(spec), 0, "%s", slurp(spec->err));
+    cr_assert_eq(finish(host), 0, "%s", slurp(host->err));
+    await_line(host, "final-hash: ", h, sizeof h);
+    await_line(guest, "final-hash: ", g, sizeof g);
+    await_line(spec, "final-hash: ", s, sizeof s);
+    log_final_hash("h.log", want);
+    cr_assert_str_eq(h, want);
+    cr_assert_str_eq(g, want);
+    cr_assert_str_eq(s, want);
+    same_files("h.log", "g.log");
+    same_files("h.log", "s.log");
+}
+
 #endif /* TABULA_TEST_PROC_UTIL_H */

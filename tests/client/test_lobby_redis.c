@@ -1,0 +1,276 @@
+/*
+ * test_lobby_redis.c: lobby nodes sharing rooms through Redis (tabula
+ * lobby --redis), with real processes on 127.0.0.1: each test starts its
+ * own redis-server (the Debian package) on a free loopback port in a
+ * temporary folder, with no persistence, and stops it. A bot game of
+ * every game with the host on node A and the guest and a spectator on
+ * node B; a node killed mid-game and started again on its address, the
+ * game going on from what Redis kept; Redis with its append-only file
+ * killed mid-game, alone or with every node; Redis unreachable or
+ * misnamed at start (exit status 2). The expected final hash is recomputed here from
+ * the host's log on a fresh core position, independently of the lobby.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "proto.h"
+
+#define PROC_DIR_NAME "redis"
+#include "proc_util.h"
+#include "redis_util.h"
+
+/* Redis and the nodes a test started and has not stopped: killed when
+ * it ends (so a failed test leaves no server behind). */
+static pid_t servers[8];
+
+static void keep(pid_t pid)
+{
+    for (int i = 0; i < 8; i++)
+        if (servers[i] == 0) {
+            servers[i] = pid;
+            return;
+        }
+}
+
+static void let_go(pid_t pid)
+{
+    for (int i = 0; i < 8; i++)
+        if (servers[i] == pid)
+            servers[i] = 0;
+}
+
+static void kill_servers(void)
+{
+    for (int i = 0; i < 8; i++)
+        if (servers[i] != 0) {
+            int st;
+            kill(servers[i], SIGKILL);
+            waitpid(servers[i], &st, 0);
+        }
+}
+
+TestSuite(lobby_redis, .fini = kill_servers);
+
+/* redis-server on port, its files in the test's folder; with aof every
+ * write is in its append-only file before it is answered. */
+static void start_redis_aof(Proc *p, int port, int aof)
+{
+    static int starts; /* each start its own file: its own Ready line */
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/redis%d.out", dir, ++starts);
+    snprintf(p->err, sizeof p->err, "%s", p->out);
+    p->pid = redis_spawn(port, dir, p->out, aof);
+    keep(p->pid);
+    await_line(p, "Ready to accept connections", NULL, 0);
+}
+
+static void start_redis(Proc *p, int port)
+{
+    start_redis_aof(p, port, 0);
+}
+
+static void start_node(Proc *p, const char *name, const char *listen,
+                       const char *url, char *addr, size_t cap)
+{
+    char *la[] = {"lobby", "--listen", (char *)listen, "--redis", (char *)url,
+                  NULL};
+    start(p, name, NULL, la);
+    keep(p->pid);
+    await_line(p, "listening: ", addr, cap);
+}
+
+static void stop(Proc *p)
+{
+    let_go(p->pid);
+    kill(p->pid, SIGTERM);
+    cr_assert_eq(finish(p), 0, "%s", slurp(p->err));
+}
+
+static void kill_hard(Proc *p)
+{
+    int st;
+    let_go(p->pid);
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, &st, 0);
+    p->exited = 1;
+}
+
+/* Redis and two nodes on it: A's and B's addresses. */
+static void start_lobby(Proc *redis, Proc *a, Proc *b, char *url,
+                        size_t url_cap, char *addr_a, char *addr_b, size_t cap)
+{
+    int port = free_port();
+    snprintf(url, url_cap, "redis://127.0.0.1:%d", port);
+    start_redis(redis, port);
+    start_node(a, "node-a", "127.0.0.1:0", url, addr_a, cap);
+    start_node(b, "node-b", "127.0.0.1:0", url, addr_b, cap);
+}
+
+/* Host on host_addr, spectator and guest on other. */
+static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
+                       const char *host_addr, const char *other,
+                       const char *delay)
+{
+    char invite[40], watch[40];
+    char *ha[] = {"host",  (char *)game,      "--bot=2", "--log",
+                  "h.log", "--lobby",         (char *)host_addr,
+                  "--delay", (char *)delay,   NULL};
+    start(host, "host", NULL, ha);
+    await_line(host, "invite: ", invite, sizeof invite);
+    await_line(host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", (char *)other, "--log",
+                  "s.log", NULL};
+    start(spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite,  "--lobby",     (char *)other, "--bot=1",
+                  "--log", "g.log", "--delay", (char *)delay, NULL};
+    start(guest, "guest", NULL, ga);
+}
+
+static void two_nodes(const char *game)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    start_game(&host, &guest, &spec, game, addr_a, addr_b, "0");
+    check_three_logs(&host, &guest, &spec);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+Test(lobby_redis, two_nodes_laska) { two_nodes("laska"); }
+Test(lobby_redis, two_nodes_chessball) { two_nodes("chessball"); }
+Test(lobby_redis, two_nodes_football) { two_nodes("football"); }
+Test(lobby_redis, two_nodes_volleyball) { two_nodes("volleyball"); }
+Test(lobby_redis, two_nodes_volleyball10) { two_nodes("volleyball10"); }
+
+/* Both players on node A, the spectator on B; A is killed mid-game and
+ * started again on its address with nothing in its memory: the players
+ * come back to it and the game goes on from the room Redis kept. */
+Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    char invite[40], watch[40];
+    char *ha[] = {"host",    "chessball", "--bot=2", "--log", "h.log",
+                  "--lobby", addr_a,      "--delay", "15",    NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr_b, "--log", "s.log",
+                  NULL};
+    start(&spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite,  "--lobby", addr_a, "--bot=1",
+                  "--log", "g.log", "--delay", "15",   NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    start_node(&a, "node-a2", addr_a, url, NULL, 0);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Redis (append-only file on) killed mid-game and started again: the
+ * nodes find it again, the players come back and lose nothing. */
+Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    int port = free_port();
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
+    start_redis_aof(&redis, port, 1);
+    start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    start_node(&b, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
+    start_game(&host, &guest, &spec, "chessball", addr_a, addr_b, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&redis);
+    start_redis_aof(&redis, port, 1);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    cr_assert_not_null(strstr(slurp(a.err), "lobby: Redis at "), "%s",
+                       slurp(a.err));
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Every node and Redis (append-only file on) killed at once mid-game
+ * and started again on their addresses: nothing is lost. */
+Test(lobby_redis, everything_killed_at_once_with_aof_loses_nothing)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    int port = free_port();
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
+    start_redis_aof(&redis, port, 1);
+    start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    start_node(&b, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
+    start_game(&host, &guest, &spec, "football", addr_a, addr_b, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    kill_hard(&b);
+    kill_hard(&redis);
+    start_redis_aof(&redis, port, 1);
+    start_node(&a, "node-a2", addr_a, url, NULL, 0);
+    start_node(&b, "node-b2", addr_b, url, NULL, 0);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Nothing listens on the port: a clear message and exit status 2. */
+Test(lobby_redis, unreachable_redis_at_start_exits_2)
+{
+    Proc node;
+    char url[64];
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", free_port());
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis", url, NULL};
+    start(&node, "node", NULL, la);
+    cr_assert_eq(finish(&node), 2);
+    cr_assert_not_null(strstr(slurp(node.err), "cannot reach Redis at"),
+                       "%s", slurp(node.err));
+    cr_assert_null(strstr(slurp(node.out), "listening: "));
+    remove_dir();
+}
+
+Test(lobby_redis, misnamed_redis_exits_2)
+{
+    Proc node;
+    make_dir();
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis",
+                  "http://127.0.0.1:6379", NULL};
+    start(&node, "node", NULL, la);
+    cr_assert_eq(finish(&node), 2);
+    cr_assert_not_null(strstr(slurp(node.err), "bad Redis address"), "%s",
+                       slurp(node.err));
+    remove_dir();
+}

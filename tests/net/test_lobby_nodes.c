@@ -1,0 +1,391 @@
+/*
+ * test_lobby_nodes.c: two lobby nodes in this process on one Redis
+ * (lobby_use_redis), with lobby clients on the test loop: frames numbered
+ * once across nodes and relayed in order both ways, one guest seat given
+ * once when two joiners race through different nodes, and a client that
+ * knows both nodes moving to the other when its node closes, going on
+ * from its last sequence number with nothing lost or repeated. Each test
+ * starts its own redis-server (the Debian package) on a free loopback
+ * port, saving nothing, and stops it.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <hiredis/hiredis.h>
+
+#include "lobby_util.h"
+#include "redis_util.h"
+#include "tb_error.h"
+
+static pid_t redis_pid;
+static char redis_url[64];
+
+static void redis_start(void)
+{
+    int port = free_port();
+    struct timeval tv = {0, 200000};
+
+    snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
+    redis_pid = redis_spawn(port, "/tmp", NULL, 0);
+    for (int i = 0; i < 100; i++) { /* up to about 5 s */
+        redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
+        int ok = c != NULL && c->err == 0;
+        redisFree(c);
+        if (ok)
+            return;
+        usleep(50000);
+    }
+    cr_assert_fail("redis-server did not start on port %d", port);
+}
+
+static void redis_stop(void)
+{
+    int st;
+    if (redis_pid > 0) {
+        kill(redis_pid, SIGKILL);
+        waitpid(redis_pid, &st, 0);
+        redis_pid = 0;
+    }
+}
+
+TestSuite(lobby_nodes, .init = redis_start, .fini = redis_stop);
+
+static Lobby *node[2];
+static int node_port[2], node_gone[2];
+
+static void node_done(void *user)
+{
+    *(int *)user = 1;
+}
+
+static void node_start_with(int i, Lobby_Limits *lim)
+{
+    struct sockaddr_storage a = loopback(0);
+    char where[64];
+    node_gone[i] = 0;
+    cr_assert_eq(lobby_new(&test_loop, (struct sockaddr *)&a, lim, &node[i]),
+                 0);
+    cr_assert_eq(lobby_use_redis(node[i], redis_url), 0);
+    cr_assert_eq(lobby_address(node[i], where, sizeof where), 0);
+    node_port[i] = port_of(where);
+}
+
+static void node_stop(int i)
+{
+    lobby_close(node[i], node_done, &node_gone[i]);
+    WAIT_FOR(node_gone[i], 3000);
+    cr_assert(node_gone[i]);
+    node[i] = NULL;
+}
+
+/* The test's loop and nodes 0 and 1 with limits lim (NULL: defaults). */
+static void nodes_up(Lobby_Limits *lim)
+{
+    loop_start();
+    node_start_with(0, lim);
+    node_start_with(1, lim);
+}
+
+static void nodes_down(void)
+{
+    node_stop(0);
+    node_stop(1);
+    loop_finish();
+}
+
+/* A new room r whose host p is admitted through node i. */
+static void host_on(int i, Room *r, Peer *p)
+{
+    room_make(r);
+    lobby_port = node_port[i];
+    peer_host(p, r, 0);
+    cr_assert_eq(p->welcomed, 1, "%s", net_strerror(p->reason));
+}
+
+Test(lobby_nodes, frames_numbered_once_and_relayed_across_nodes)
+{
+    Room r;
+    Peer host, guest, spect;
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    cr_assert_eq(host.w.next_seq, 1);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    cr_assert_eq(guest.w.role, LOBBY_ROLE_GUEST);
+    cr_assert(memcmp(guest.w.host_pk, r.pk, LOBBY_KEY_BYTES) == 0);
+    peer_watch(&spect, r.watch.text, 0);
+    cr_assert_eq(spect.welcomed, 1, "%s", net_strerror(spect.reason));
+
+    peer_say(&host, "e2e4");
+    WAIT_FOR(guest.nframes == 1 && host.nacks == 1, 2000);
+    peer_say(&guest, "e7e5");
+    peer_say(&guest, "resign?");
+    WAIT_FOR(host.nframes == 2 && spect.nframes == 3 && guest.nacks == 2,
+             2000);
+    cr_assert_eq(host.last_ack, 1);
+    cr_assert_eq(guest.last_ack, 3);
+    cr_assert_eq(guest.nframes, 1);
+    cr_assert_eq(guest.seq[0], 1);
+    cr_assert_str_eq(guest.text[0], "e2e4");
+    cr_assert_eq(host.nframes, 2, "the host must not get its own frame");
+    cr_assert_eq(host.seq[0], 2);
+    cr_assert_eq(host.seq[1], 3);
+    cr_assert_str_eq(host.text[1], "resign?");
+    cr_assert_eq(host.from[1], LOBBY_ROLE_GUEST);
+    cr_assert_eq(spect.nframes, 3);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(spect.seq[i], (uint64_t)i + 1);
+    cr_assert_str_eq(spect.text[1], "e7e5");
+
+    /* A late spectator on the host's node catches up from Redis. */
+    {
+        Peer late;
+        lobby_port = node_port[0];
+        peer_watch(&late, r.invite.text, 1);
+        WAIT_FOR(late.nframes == 2, 2000);
+        cr_assert_eq(late.w.next_seq, 4);
+        cr_assert_eq(late.nframes, 2);
+        cr_assert_eq(late.seq[0], 2);
+        cr_assert_str_eq(late.text[0], "e7e5");
+        peer_free(&late);
+    }
+    peer_free(&spect);
+    peer_free(&guest);
+    peer_free(&host);
+    nodes_down();
+}
+
+Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
+{
+    Room r;
+    Peer host, g[2];
+    uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES] = {{1}, {2}};
+    Lobby_Client_Config cfg;
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    for (int i = 0; i < 2; i++) { /* both in flight at once */
+        memset(&cfg, 0, sizeof cfg);
+        cfg.role = LOBBY_ROLE_GUEST;
+        cr_assert_eq(lobby_code_parse(r.invite.text, &cfg.invite), 0);
+        memcpy(cfg.seat_secret, secret[i], LOBBY_SEAT_SECRET_BYTES);
+        lobby_port = node_port[i];
+        peer_open(&g[i], &cfg, 0);
+    }
+    WAIT_FOR((g[0].welcomed || g[0].disconnected) &&
+                 (g[1].welcomed || g[1].disconnected),
+             3000);
+    cr_assert_eq(g[0].welcomed + g[1].welcomed, 1);
+    cr_assert_eq(g[g[0].welcomed ? 1 : 0].reason, TB_E_SEAT);
+    peer_free(&g[0]);
+    peer_free(&g[1]);
+    peer_free(&host);
+    nodes_down();
+}
+
+/* A joiner that leaves before sending anything (a typo in the code's
+ * last group fails its fingerprint check) gives the seat back to the
+ * right joiner on another node; one that has sent a frame keeps it. */
+Test(lobby_nodes, silent_guest_gives_its_seat_back_across_nodes)
+{
+    Room r;
+    Peer host, first, second, third;
+    uint8_t other[LOBBY_SEAT_SECRET_BYTES] = {5};
+    uint8_t late[LOBBY_SEAT_SECRET_BYTES] = {6};
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&first, r.invite.text, other, 0);
+    cr_assert_eq(first.welcomed, 1);
+    peer_free(&first);
+    loop_for(200); /* the node tells Redis */
+    lobby_port = node_port[0];
+    peer_guest(&second, r.invite.text, guest_secret, 0);
+    cr_assert_eq(second.welcomed, 1, "%s", net_strerror(second.reason));
+    peer_say(&second, "hello");
+    WAIT_FOR(second.last_ack == 1, 2000);
+    peer_free(&second);
+    loop_for(200);
+    lobby_port = node_port[1];
+    peer_guest(&third, r.invite.text, late, 0);
+    WAIT_FOR(third.disconnected, 2000);
+    cr_assert_eq(third.welcomed, 0);
+    cr_assert_eq(third.reason, TB_E_SEAT);
+    peer_free(&third);
+    peer_free(&host);
+    nodes_down();
+}
+
+/* The host knows both nodes and is on A; A closes; its resume goes to B
+ * and the game goes on, every frame once and in order. */
+Test(lobby_nodes, client_moves_to_the_other_node_when_its_node_goes)
+{
+    Room r;
+    Peer host, guest;
+    struct sockaddr_storage b;
+    char text[16];
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    b = loopback(node_port[1]);
+    cr_assert_eq(lobby_client_add_lobby(host.c, (struct sockaddr *)&b), 0);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    for (int i = 1; i <= 4; i++) {
+        Peer *p = i % 2 ? &host : &guest;
+        snprintf(text, sizeof text, "move %d", i);
+        peer_say(p, text);
+        WAIT_FOR(p->last_ack == (uint64_t)i, 2000);
+    }
+    node_stop(0);
+    WAIT_FOR(host.disconnected == 1, 2000);
+    cr_assert_eq(host.disconnected, 1);
+    cr_assert_eq(lobby_client_resume(host.c, lobby_client_last_seq(host.c)),
+                 0);
+    WAIT_FOR(host.welcomed == 2, 2000);
+    cr_assert_eq(host.welcomed, 2, "%s", net_strerror(host.reason));
+    cr_assert_eq(host.w.next_seq, 5);
+    for (int i = 5; i <= 8; i++) {
+        Peer *p = i % 2 ? &host : &guest;
+        snprintf(text, sizeof text, "move %d", i);
+        peer_say(p, text);
+        WAIT_FOR(p->last_ack == (uint64_t)i, 2000);
+        cr_assert_eq(p->last_ack, (uint64_t)i);
+    }
+    WAIT_FOR(host.nframes == 4 && guest.nframes == 4, 2000);
+    cr_assert_eq(host.nframes, 4, "frames lost or repeated");
+    cr_assert_eq(guest.nframes, 4, "frames lost or repeated");
+    for (int k = 0; k < 4; k++) {
+        snprintf(text, sizeof text, "move %d", 2 * k + 2);
+        cr_assert_eq(host.seq[k], (uint64_t)(2 * k + 2));
+        cr_assert_str_eq(host.text[k], text);
+        snprintf(text, sizeof text, "move %d", 2 * k + 1);
+        cr_assert_eq(guest.seq[k], (uint64_t)(2 * k + 1));
+        cr_assert_str_eq(guest.text[k], text);
+    }
+    peer_free(&guest);
+    peer_free(&host);
+    node_stop(1);
+    loop_finish();
+}
+
+/* Rooms are counted in Redis: per address and in all, whichever node
+ * they were made through. */
+Test(lobby_nodes, room_caps_hold_across_nodes)
+{
+    Lobby_Limits lim;
+    Room r[4];
+    Peer h[4];
+
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 2;
+    lim.max_rooms = 3;
+    nodes_up(&lim);
+    for (int i = 0; i < 3; i++) {
+        room_make(&r[i]);
+        lobby_port = node_port[i % 2];
+        peer_host(&h[i], &r[i], 0);
+    }
+    cr_assert_eq(h[0].welcomed, 1);
+    cr_assert_eq(h[1].welcomed, 1);
+    cr_assert_eq(h[2].welcomed, 0, "a third room from one address");
+    cr_assert_eq(h[2].reason, TB_E_FULL);
+    for (int i = 0; i < 3; i++)
+        peer_free(&h[i]);
+    nodes_down();
+}
+
+/* A room keeps at most transcript_bytes of payload in Redis: the oldest
+ * frames go, and a node that has never seen the room starts from the
+ * first frame still kept. */
+Test(lobby_nodes, room_bytes_capped_in_redis)
+{
+    Lobby_Limits lim;
+    Room r;
+    Peer host, late;
+    char text[101];
+
+    memset(&lim, 0, sizeof lim);
+    lim.max_payload = 100;
+    lim.transcript_bytes = 350; /* three frames of 100 and their headers */
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    memset(text, 'x', 100);
+    text[100] = '\0';
+    for (int i = 1; i <= 10; i++) {
+        peer_say(&host, text);
+        WAIT_FOR(host.last_ack == (uint64_t)i, 2000);
+    }
+    lobby_port = node_port[1];
+    peer_watch(&late, r.watch.text, 0);
+    cr_assert_eq(late.welcomed, 1);
+    WAIT_FOR(late.total == 3, 2000);
+    cr_assert_eq(late.w.first_seq, 8, "Redis keeps the last 300 bytes");
+    cr_assert_eq(late.w.next_seq, 11);
+    cr_assert_eq(late.total, 3);
+    cr_assert_eq(late.seq[0], 8);
+    peer_free(&late);
+    peer_free(&host);
+    nodes_down();
+}
+
+/* A room expires empty_room_ms after its last member here left, never
+ * while its players sit thinking. */
+Test(lobby_nodes, rooms_live_while_used_and_expire_after)
+{
+    Lobby_Limits lim;
+    Room r;
+    Peer host, guest, late;
+
+    memset(&lim, 0, sizeof lim);
+    lim.empty_room_ms = 400;
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    loop_for(1500); /* thinking, nothing sent */
+    peer_say(&host, "late move");
+    WAIT_FOR(host.last_ack == 1 && guest.nframes == 1, 2000);
+    cr_assert_eq(host.last_ack, 1, "%s", net_strerror(host.reason));
+    peer_free(&host);
+    peer_free(&guest);
+    loop_for(1200);
+    peer_watch(&late, r.watch.text, 0);
+    WAIT_FOR(late.disconnected, 2000);
+    cr_assert_eq(late.welcomed, 0);
+    cr_assert_eq(late.reason, TB_E_CODE);
+    peer_free(&late);
+    nodes_down();
+}
+
+Test(lobby_nodes, address_lists_parse_and_refuse)
+{
+    struct sockaddr_storage a[3];
+    size_t n = 0;
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1:1,[::1]:2", a, 3, &n), 0);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(a[1].ss_family, AF_INET6);
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1:1", a, 3, &n), 0);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1:1,", a, 3, &n),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_addr_list_parse(",127.0.0.1:1", a, 3, &n),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_addr_list_parse("127.0.0.1", a, 3, &n), TB_E_FORMAT);
+    cr_assert_eq(lobby_addr_list_parse("1.1.1.1:1,1.1.1.1:2,1.1.1.1:3,"
+                                       "1.1.1.1:4",
+                                       a, 3, &n),
+                 TB_E_LIMIT);
+}
