@@ -47,22 +47,26 @@ static const char host_help[] =
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
     "move, so people can follow the game. When standard input and output\n"
     "are a terminal, a full-screen board shows all this instead: select\n"
-    "squares or type moves on your turn, 'resign', ? for the keys.\n";
+    "squares or type moves on your turn, 'resign', ? for the keys.\n"
+    "--lobby A,B,... names several nodes of one lobby (nodes sharing a\n"
+    "Redis, docs/lobby-nodes.md): when the node in use goes away the game\n"
+    "goes on through the next.\n";
 
 static const char join_help[] =
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
     "                        [--seed S] [--delay MS]\n"
     "\n"
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"
-    "(default " NR_DEFAULT_LOBBY ", or the host's 'lobby:' line). Moves and\n"
-    "output as for tabula host.\n";
+    "(default " NR_DEFAULT_LOBBY ", or the host's 'lobby:' line; several\n"
+    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n";
 
 static const char spectate_help[] =
     "usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
     "\n"
     "Watches the room of watch (or invite) CODE from its first move,\n"
     "checking every ply's state hash like the players do. On a terminal\n"
-    "the game is shown on a full-screen board.\n";
+    "the game is shown on a full-screen board. --lobby A,B,... as for\n"
+    "tabula join.\n";
 
 typedef struct Net_Run {
     uv_loop_t loop;
@@ -525,12 +529,14 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
     }
     if (lobby != NULL) {
-        struct sockaddr_storage sa;
-        if (net_addr_parse(lobby, &sa) != 0) {
+        struct sockaddr_storage sa[LOBBY_CLIENT_ADDRS];
+        size_t n;
+        if (lobby_addr_list_parse(lobby, sa, LOBBY_CLIENT_ADDRS, &n) != 0) {
             fprintf(stderr, "tabula %s: bad lobby address '%s': expected "
                             "HOST:PORT with the port, e.g. 127.0.0.1:7470 "
-                            "(the host's screen shows it)\n",
-                    cmd, cli_token(lobby));
+                            "(the host's screen shows it), or up to %d "
+                            "nodes of one lobby separated by commas\n",
+                    cmd, cli_token(lobby), LOBBY_CLIENT_ADDRS);
             return CLI_EXIT_USAGE;
         }
     }

@@ -669,10 +669,18 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     g->lcfg.role = cfg->role;
     g->buf = malloc(PROTO_FRAME_PREFIX + PROTO_FRAME_MAX);
     rc = g->buf == NULL ? TB_E_NOMEM : 0;
-    if (rc == 0 && net_addr_parse(g->lobby, &g->addr) != 0) {
+    /* One lobby, or several nodes of one (--lobby A,B: nodes sharing a
+     * Redis, docs/lobby-nodes.md): the first is used, the others taken in
+     * turn when the connection is lost. */
+    struct sockaddr_storage nodes[LOBBY_CLIENT_ADDRS];
+    size_t nnodes = 0;
+    if (rc == 0 && lobby_addr_list_parse(g->lobby, nodes, LOBBY_CLIENT_ADDRS,
+                                         &nnodes) != 0) {
         snprintf(why, why_cap, "bad lobby address '%s'", cli_token(g->lobby));
         rc = TB_E_ARG;
     }
+    if (rc == 0)
+        g->addr = nodes[0];
     if (rc != 0)
         goto fail;
     if ((resumed = seat_setup(g, cfg, why, why_cap)) < 0) {
@@ -687,6 +695,8 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         goto fail;
     rc = lobby_client_new(loop, (const struct sockaddr *)&g->addr, &g->lcfg,
                           &ng_callbacks, g, match_last_seq(g->m), &g->lc);
+    for (size_t i = 1; rc == 0 && i < nnodes; i++)
+        rc = lobby_client_add_lobby(g->lc, (const struct sockaddr *)&nodes[i]);
     if (rc != 0) {
         snprintf(why, why_cap, "cannot connect to %s: %s", g->lobby,
                  net_strerror(rc));

@@ -223,7 +223,9 @@ Test(cli, lobby_address_without_a_port_says_so)
     cr_assert_eq(r->status, 2, "%s", r->err);
     cr_assert_str_eq(r->err, "tabula join: bad lobby address '127.0.0.1': "
                              "expected HOST:PORT with the port, e.g. "
-                             "127.0.0.1:7470 (the host's screen shows it)\n");
+                             "127.0.0.1:7470 (the host's screen shows it), "
+                             "or up to 8 nodes of one lobby separated by "
+                             "commas\n");
 }
 
 /* Finding 10: game names are not case-sensitive. */

@@ -192,6 +192,40 @@ Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
     remove_dir();
 }
 
+/* Both players on node A, told of B as well (--lobby A,B); A is killed
+ * mid-game and stays dead: they move to B, resume from their last
+ * sequence numbers and finish with nothing lost or applied twice (the
+ * three logs identical and verified, one final hash). */
+Test(lobby_redis, node_killed_for_good_the_players_go_on_through_another)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64], both[140];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    snprintf(both, sizeof both, "%s,%s", addr_a, addr_b);
+    char invite[40], watch[40];
+    char *ha[] = {"host",    "laska", "--bot=2", "--log", "h.log",
+                  "--lobby", both,    "--delay", "15",    NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr_b, "--log", "s.log",
+                  NULL};
+    start(&spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite,  "--lobby", both, "--bot=1",
+                  "--log", "g.log", "--delay", "15", NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    await_line(&guest, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
 /* Redis (append-only file on) killed mid-game and started again: the
  * nodes find it again, the players come back and lose nothing. */
 Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
