@@ -27,6 +27,8 @@ int cli_host(int argc, char **argv);
 int cli_join(int argc, char **argv);
 int cli_spectate(int argc, char **argv);
 int cli_render(int argc, char **argv);
+int cli_match(int argc, char **argv);
+int cli_analyse(int argc, char **argv);
 
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
