@@ -47,6 +47,27 @@ int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n)
     }
 }
 
+void bot__work_start(Bot_Work *w, const Bot_Limits *lim, uint64_t budget)
+{
+    memset(w, 0, sizeof *w);
+    w->budget = budget;
+    w->lim = lim;
+    if (lim->time_ms > 0)
+        w->t0 = lim->clock_ms(lim->clock_ctx);
+}
+
+int bot__out_of_work(Bot_Work *w)
+{
+    if (w->nodes >= w->budget)
+        w->stopped = 1;
+    else if (w->lim->time_ms > 0 && w->nodes >= w->next_clock) {
+        w->next_clock = w->nodes + 1024;
+        if (w->lim->clock_ms(w->lim->clock_ctx) - w->t0 >= w->lim->time_ms)
+            w->stopped = 1;
+    }
+    return w->stopped;
+}
+
 uint64_t bot__mix(uint64_t x)
 {
     x ^= x >> 33;

@@ -19,26 +19,8 @@
 typedef struct Search {
     Bot_List moves[CLASSIC_MAX_PLY + 1];
     Core_Position *stack[CLASSIC_MAX_PLY + 1];
-    uint64_t nodes;
-    uint64_t budget;
-    int stopped;
-    const Bot_Limits *lim;  /* for the wall-clock limit */
-    uint64_t t0, next_clock;
+    Bot_Work w;
 } Search;
-
-/* Out of work or, with a time limit, of time (the clock read every 1024
- * units of work). */
-static int out_of_work(Search *s)
-{
-    if (s->nodes >= s->budget)
-        s->stopped = 1;
-    else if (s->lim->time_ms > 0 && s->nodes >= s->next_clock) {
-        s->next_clock = s->nodes + 1024;
-        if (s->lim->clock_ms(s->lim->clock_ctx) - s->t0 >= s->lim->time_ms)
-            s->stopped = 1;
-    }
-    return s->stopped;
-}
 
 static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
                        int32_t beta)
@@ -46,19 +28,19 @@ static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
     const Core_Position *pos = s->stack[ply];
     size_t n = 0;
 
-    s->nodes++;
+    s->w.nodes++;
     if (core_status(pos).outcome != CORE_ONGOING)
         return bot__terminal_score(pos, ply);
     if (depth == 0 || ply >= CLASSIC_MAX_PLY)
         return core_evaluate(pos);
-    if (out_of_work(s))
+    if (bot__out_of_work(&s->w))
         return core_evaluate(pos);
     if (bot__list_moves(&s->moves[ply], pos, &n) != 0 || n == 0)
         return bot__terminal_score(pos, ply);
-    s->nodes += n; /* listing moves is work too */
+    s->w.nodes += n; /* listing moves is work too */
     Core_Move *moves = s->moves[ply].m;
     int32_t best = -BOT_INF;
-    for (size_t i = 0; i < n && !s->stopped; i++) {
+    for (size_t i = 0; i < n && !s->w.stopped; i++) {
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &moves[i]);
         /* A side may act several times running (Chess volleyball's
@@ -102,10 +84,7 @@ int bot__classic(const Core_Position *pos, const Bot_Limits *lim,
     const Core_Game *g = core_position_game(pos);
 
     memset(&s, 0, sizeof s);
-    s.budget = budget;
-    s.lim = lim;
-    if (lim->time_ms > 0)
-        s.t0 = lim->clock_ms(lim->clock_ctx);
+    bot__work_start(&s.w, lim, budget);
     if (max_depth > CLASSIC_MAX_PLY)
         max_depth = CLASSIC_MAX_PLY;
     for (int i = 0; i <= CLASSIC_MAX_PLY; i++)
@@ -140,7 +119,7 @@ int bot__classic(const Core_Position *pos, const Bot_Limits *lim,
         int32_t alpha = -BOT_INF, iter_v = -BOT_INF;
         size_t iter_i = best_i;
         /* Search the previous best first. */
-        for (size_t k = 0; k <= n && !s.stopped; k++) {
+        for (size_t k = 0; k <= n && !s.w.stopped; k++) {
             size_t i;
             if (k == 0)
                 i = best_i;
@@ -159,17 +138,17 @@ int bot__classic(const Core_Position *pos, const Bot_Limits *lim,
             if (v > alpha)
                 alpha = v;
         }
-        if (s.stopped && depth > 1)
+        if (s.w.stopped && depth > 1)
             break;
         best_i = iter_i;
         best_v = iter_v;
         done_depth = depth;
-        if (s.stopped || best_v >= BOT_WIN - CLASSIC_MAX_PLY)
+        if (s.w.stopped || best_v >= BOT_WIN - CLASSIC_MAX_PLY)
             break;
     }
     *out = root[best_i];
     if (stats != NULL) {
-        stats->nodes = s.nodes;
+        stats->nodes = s.w.nodes;
         stats->depth = done_depth;
         stats->score = best_v;
     }

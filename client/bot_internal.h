@@ -30,6 +30,24 @@ void bot__list_free(Bot_List *l);
  * Errors: TB_E_NOMEM, those of core_moves. */
 int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n);
 
+/* Work counted against a budget, and the optional wall clock. */
+typedef struct Bot_Work {
+    uint64_t nodes;       /* positions searched, moves listed, ... */
+    uint64_t budget;
+    const Bot_Limits *lim;
+    uint64_t t0;          /* clock at the start, with a time limit */
+    uint64_t next_clock;  /* work at which to read the clock again */
+    int stopped;
+} Bot_Work;
+
+/* Start counting for lim with budget (reads the clock once when lim has
+ * a time limit). */
+void bot__work_start(Bot_Work *w, const Bot_Limits *lim, uint64_t budget);
+
+/* Nonzero (and stays so) once the budget or the time is spent; the
+ * clock is read every 1024 units of work. */
+int bot__out_of_work(Bot_Work *w);
+
 /* A 64-bit finaliser (splitmix64's): seeds to well-spread keys. */
 uint64_t bot__mix(uint64_t x);
 

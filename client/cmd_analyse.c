@@ -187,10 +187,7 @@ int cli_analyse(int argc, char **argv)
     pos = cli_setup_position("analyse", g, options, position, moves, nmoves);
     if (pos == NULL)
         goto done;
-    Core_Status st = core_status(pos);
-    if (st.outcome != CORE_ONGOING) {
-        fprintf(stderr, "result: %s (%s)\n", core_outcome_name(st.outcome),
-                core_reason_name(st.reason));
+    if (cli_report_over(pos)) {
         rc = CLI_EXIT_OK;
         goto done;
     }

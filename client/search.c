@@ -48,9 +48,8 @@ typedef struct Ord {
 
 typedef struct Pvs {
     const Bot_Limits *lim;
-    uint64_t budget, nodes, seed, t0;
-    uint64_t next_clock;  /* work at which to read the clock again */
-    int stopped;
+    Bot_Work w;
+    uint64_t seed;
     int have_best;       /* a root move finished */
     int quiesce;         /* the game is narrow enough for quiescence */
     Core_Move best;
@@ -66,18 +65,6 @@ typedef struct Pvs {
     Core_Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
 } Pvs;
-
-static int out_of_work(Pvs *s)
-{
-    if (s->nodes >= s->budget)
-        s->stopped = 1;
-    else if (s->lim->time_ms > 0 && s->nodes >= s->next_clock) {
-        s->next_clock = s->nodes + 1024;
-        if (s->lim->clock_ms(s->lim->clock_ctx) - s->t0 >= s->lim->time_ms)
-            s->stopped = 1;
-    }
-    return s->stopped;
-}
 
 static uint32_t move_hash(const Core_Move *m)
 {
@@ -155,7 +142,7 @@ static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
     Core_Position *c = s->stack[ply + 1];
     core_position_copy(c, pos);
     core_make(c, mv);
-    s->nodes++;
+    s->w.nodes++;
     int same = core_side_to_move(c) == core_side_to_move(pos);
     int32_t v;
     if (core_status(c).outcome != CORE_ONGOING) {
@@ -189,7 +176,7 @@ static int order_moves(Pvs *s, int ply, const Core_Move *tt_move,
         *n = 0;
         return TB_E_NOMEM;
     }
-    s->nodes += *n;
+    s->w.nodes += *n;
     const Core_Move *m = s->lists[ply].m;
     Ord *o = s->ord[ply];
     uint64_t salt = bot__mix(s->seed ^ core_key(pos));
@@ -252,12 +239,12 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     size_t n = 0;
 
     s->pv_len[ply] = 0;
-    s->nodes++;
+    s->w.nodes++;
     if (core_status(pos).outcome != CORE_ONGOING)
         return bot__terminal_score(pos, ply);
     int32_t stand = core_evaluate(pos);
     if (!s->quiesce || stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
-        out_of_work(s))
+        bot__out_of_work(&s->w))
         return stand;
     if (stand > alpha)
         alpha = stand;
@@ -270,7 +257,7 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &m[o[k].index]);
         int32_t v = child(s, ply, qdepth + 1, alpha, beta, 1);
-        if (s->stopped)
+        if (s->w.stopped)
             return best;
         if (v > best)
             best = v;
@@ -305,10 +292,10 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
 
     s->pv_len[ply] = 0;
     if (ply > 0) {
-        s->nodes++;
+        s->w.nodes++;
         if (core_status(pos).outcome != CORE_ONGOING)
             return bot__terminal_score(pos, ply);
-        if (out_of_work(s))
+        if (bot__out_of_work(&s->w))
             return 0;
     }
     if (depth <= 0 || ply >= MAX_PLY)
@@ -353,12 +340,12 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
         } else {
             int r = quiet && depth >= 3 && k >= 4 ? 1 : 0;
             v = child(s, ply, depth - 1 - r, alpha, alpha + 1, 0);
-            if (!s->stopped && r > 0 && v > alpha)
+            if (!s->w.stopped && r > 0 && v > alpha)
                 v = child(s, ply, depth - 1, alpha, alpha + 1, 0);
-            if (!s->stopped && v > alpha && v < beta)
+            if (!s->w.stopped && v > alpha && v < beta)
                 v = child(s, ply, depth - 1, alpha, beta, 0);
         }
-        if (s->stopped)
+        if (s->w.stopped)
             return best > -BOT_INF ? best : 0;
         if (v > best) {
             best = v;
@@ -441,20 +428,18 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
     if (s == NULL)
         return TB_E_NOMEM;
     s->lim = lim;
-    s->budget = budget;
+    bot__work_start(&s->w, lim, budget);
     s->seed = seed;
     s->quiesce = core_game_max_moves(core_position_game(pos)) <=
                  QS_GAME_MAX_MOVES;
-    if (lim->time_ms > 0)
-        s->t0 = lim->clock_ms(lim->clock_ctx);
     if (depth > MAX_PLY - QS_MAX)
         depth = MAX_PLY - QS_MAX;
     rc = setup(s, pos, budget);
     if (rc != 0)
         goto done;
-    for (int d = 1; d <= depth && !s->stopped; d++) {
+    for (int d = 1; d <= depth && !s->w.stopped; d++) {
         int32_t v = pvs(s, 0, d, -BOT_INF, BOT_INF);
-        if (s->stopped)
+        if (s->w.stopped)
             break;
         done_depth = d;
         done_score = v;
@@ -462,7 +447,7 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
             Bot_Info info;
             info.depth = d;
             info.score = v;
-            info.nodes = s->nodes;
+            info.nodes = s->w.nodes;
             info.pv_len = s->pv_len[0] < BOT_PV_MAX ? s->pv_len[0]
                                                     : BOT_PV_MAX;
             memcpy(info.pv, s->pv[0], (size_t)info.pv_len * sizeof info.pv[0]);
@@ -471,12 +456,12 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
         /* A forced end found: deeper searches cannot change it. */
         if (v >= BOT_MATE_MIN || v <= -BOT_MATE_MIN)
             break;
-        if (s->nodes >= budget)
+        if (s->w.nodes >= budget)
             break;
         /* The next iteration costs several times this one: do not start
          * what cannot finish. */
         if (lim->time_ms > 0 &&
-            (lim->clock_ms(lim->clock_ctx) - s->t0) * 2 >= lim->time_ms)
+            (lim->clock_ms(lim->clock_ctx) - s->w.t0) * 2 >= lim->time_ms)
             break;
     }
     if (!s->have_best) {
@@ -492,7 +477,7 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
     }
     *out = s->best;
     if (stats != NULL) {
-        stats->nodes = s->nodes;
+        stats->nodes = s->w.nodes;
         stats->depth = done_depth;
         stats->score = done_depth > 0 ? done_score : s->best_score;
     }

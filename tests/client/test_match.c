@@ -11,40 +11,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
-typedef struct Run {
-    int status;
-    char out[65536];
-    char err[65536];
-} Run;
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = 0;
-    if (f != NULL) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
-}
+#include "cli_run.h"
 
 /* Run `tabula ARGS` (already shell-quoted) into *r. */
 static void run(Run *r, const char *args)
 {
-    char out[] = "/tmp/tabula-match-outXXXXXX";
-    char err[] = "/tmp/tabula-match-errXXXXXX";
-    int fo = mkstemp(out), fe = mkstemp(err);
-    cr_assert(fo >= 0 && fe >= 0);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", TABULA_BINARY,
-             args, out, err);
-    int st = system(cmd);
-    cr_assert(WIFEXITED(st), "'%s' did not exit normally", args);
-    r->status = WEXITSTATUS(st);
-    slurp(out, r->out, sizeof r->out);
-    slurp(err, r->err, sizeof r->err);
-    remove(out);
-    remove(err);
+    run_into(r, NULL, args);
 }
 
 static Run r1, r2;
