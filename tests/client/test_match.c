@@ -6,6 +6,7 @@
  * Runs the real binary.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,39 @@ Test(match, openings_file_is_checked_and_used)
     cr_assert_eq(r1.status, 2);
     cr_assert_not_null(strstr(r1.err, "line 2"), "%s", r1.err);
     remove(path);
+}
+
+/* LLR of the test's own: the GSPRT normal approximation written out
+ * again from docs/engines.md, not taken from elo.c. */
+static double llr_again(long w, long d, long l, double e0, double e1)
+{
+    double n = (double)(w + d + l), m = (w + d / 2.0) / n;
+    double v = (w * (1 - m) * (1 - m) + d * (0.5 - m) * (0.5 - m) +
+                l * m * m) /
+               n;
+    double s0 = 1 / (1 + pow(10, -e0 / 400)), s1 = 1 / (1 + pow(10, -e1 / 400));
+    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v);
+}
+
+Test(match, sprt_stops_at_the_first_crossing_with_any_jobs)
+{
+    /* Level 3 against level 1 in Laska wins nearly every game: H1
+     * (+50) is accepted long before 200 games. */
+    run(&r1, "match laska --a 3 --b 1 --games 200 --sprt 0,50");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    long g = 0, w = 0, d = 0, l = 0;
+    double llr = 0;
+    cr_assert_eq(sscanf(r1.out, "result games %ld wins %ld draws %ld losses "
+                                "%ld",
+                        &g, &w, &d, &l),
+                 4, "%s", r1.out);
+    const char *s = strstr(r1.out, "sprt elo0 0.0 elo1 50.0 llr ");
+    cr_assert_not_null(s, "%s", r1.out);
+    cr_assert_eq(sscanf(s, "sprt elo0 0.0 elo1 50.0 llr %lf", &llr), 1);
+    cr_assert_lt(g, 200);
+    cr_assert_not_null(strstr(r1.out, " H1\n"), "%s", r1.out);
+    cr_assert(fabs(llr - llr_again(w, d, l, 0, 50)) < 0.001, "%f", llr);
+    cr_assert_geq(llr, log(0.95 / 0.05));
+    run(&r2, "match laska --a 3 --b 1 --games 200 --sprt 0,50 --jobs 2");
+    cr_assert_str_eq(r1.out, r2.out);
 }
