@@ -1,116 +1,74 @@
 /*
- * bot.c: the generic search. Copy-make on a stack of positions made once
- * per call. A work budget per level (positions visited plus moves
- * generated, capped at BOT_WORK_MAX) keeps games with thousands of moves
- * a turn (Football chess) from stalling: a node there costs its move list. Ties at the root are broken by a
- * seeded order, so a given seed always plays the same game.
+ * bot.c: the bot's front door: levels and their budgets, the "LEVEL:OPTS"
+ * spec of match and analyse, the clock share per move, and the pieces
+ * both searches use (move lists, the seeded mixer, terminal scores). The
+ * searches themselves live in search.c (current) and bot_classic.c (old).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "bot_internal.h"
 
-#define BOT_INF 1000000000
-#define BOT_WIN 100000000
-#define BOT_MAX_PLY 16
 /* About 2 s of search for the widest game on a slow core; narrow games
  * reach their full depth long before. */
 #define BOT_WORK_MAX (UINT64_C(1) << 23)
+#define BOT_DEPTH_MAX 60
+#define BOT_NODES_MAX (UINT64_C(1) << 40)
 
-typedef struct Search {
-    const Core_Game *game;
-    Core_Move *moves[BOT_MAX_PLY + 1]; /* a move list per ply, grown */
-    size_t cap[BOT_MAX_PLY + 1];
-    Core_Position *stack[BOT_MAX_PLY + 1];
-    uint64_t nodes;
-    uint64_t budget;
-    int stopped;
-} Search;
-
-/* The legal moves of pos into ply's list, growing it when a position has
- * more moves than it holds (Football chess lists can be very long, and
- * most positions are short: no list is sized for the worst case). */
-static int list_moves(Search *s, int ply, const Core_Position *pos,
-                      size_t *n)
+int bot__list_init(Bot_List *l, const Core_Game *g)
 {
-    size_t max = core_game_max_moves(s->game);
+    size_t max = core_game_max_moves(g);
+    l->cap = max < 256 ? max : 256;
+    l->m = malloc(l->cap * sizeof *l->m);
+    return l->m == NULL ? TB_E_NOMEM : 0;
+}
+
+void bot__list_free(Bot_List *l)
+{
+    free(l->m);
+    l->m = NULL;
+    l->cap = 0;
+}
+
+int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n)
+{
+    size_t max = core_game_max_moves(core_position_game(pos));
     for (;;) {
-        int rc = core_moves(pos, s->moves[ply], s->cap[ply], n);
-        if (rc != TB_E_TOOMANY || s->cap[ply] >= max)
+        int rc = core_moves(pos, l->m, l->cap, n);
+        if (rc != TB_E_TOOMANY || l->cap >= max)
             return rc;
-        size_t cap = s->cap[ply] * 4 < max ? s->cap[ply] * 4 : max;
-        Core_Move *grown = realloc(s->moves[ply], cap * sizeof *grown);
+        size_t cap = l->cap * 4 < max ? l->cap * 4 : max;
+        Core_Move *grown = realloc(l->m, cap * sizeof *grown);
         if (grown == NULL)
             return TB_E_NOMEM;
-        s->moves[ply] = grown;
-        s->cap[ply] = cap;
+        l->m = grown;
+        l->cap = cap;
     }
 }
 
-static int32_t terminal_score(const Core_Position *pos, int ply)
+void bot__work_start(Bot_Work *w, const Bot_Limits *lim, uint64_t budget)
 {
-    Core_Status st = core_status(pos);
-    if (st.outcome == CORE_DRAW || st.outcome == CORE_ABORTED)
-        return 0;
-    int winner = st.outcome == CORE_WIN_WHITE ? CORE_WHITE : CORE_BLACK;
-    /* Prefer quicker wins and slower losses. */
-    return winner == core_side_to_move(pos) ? BOT_WIN - ply : -BOT_WIN + ply;
+    memset(w, 0, sizeof *w);
+    w->budget = budget;
+    w->lim = lim;
+    if (lim->time_ms > 0)
+        w->t0 = lim->clock_ms(lim->clock_ctx);
 }
 
-static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
-                       int32_t beta)
+int bot__out_of_work(Bot_Work *w)
 {
-    const Core_Position *pos = s->stack[ply];
-    size_t n = 0;
-
-    s->nodes++;
-    if (core_status(pos).outcome != CORE_ONGOING)
-        return terminal_score(pos, ply);
-    if (depth == 0 || ply >= BOT_MAX_PLY)
-        return core_evaluate(pos);
-    if (s->nodes >= s->budget) {
-        s->stopped = 1;
-        return core_evaluate(pos);
+    if (w->nodes >= w->budget)
+        w->stopped = 1;
+    else if (w->lim->time_ms > 0 && w->nodes >= w->next_clock) {
+        w->next_clock = w->nodes + 1024;
+        if (w->lim->clock_ms(w->lim->clock_ctx) - w->t0 >= w->lim->time_ms)
+            w->stopped = 1;
     }
-    if (list_moves(s, ply, pos, &n) != 0 || n == 0)
-        return terminal_score(pos, ply);
-    s->nodes += n; /* listing moves is work too */
-    Core_Move *moves = s->moves[ply];
-    int32_t best = -BOT_INF;
-    for (size_t i = 0; i < n && !s->stopped; i++) {
-        core_position_copy(s->stack[ply + 1], pos);
-        core_make(s->stack[ply + 1], &moves[i]);
-        /* A side may act several times running (Chess volleyball's
-         * touches and serves): negate only when the side changes. */
-        int32_t v =
-            core_side_to_move(s->stack[ply + 1]) == core_side_to_move(pos)
-                ? negamax(s, ply + 1, depth - 1, alpha, beta)
-                : -negamax(s, ply + 1, depth - 1, -beta, -alpha);
-        if (v > best)
-            best = v;
-        if (v > alpha)
-            alpha = v;
-        if (alpha >= beta)
-            break;
-    }
-    return best;
+    return w->stopped;
 }
 
-typedef struct Root_Order {
-    uint64_t key;
-    size_t index;
-} Root_Order;
-
-/* Total order (key, then index), so qsort's instability cannot show. */
-static int order_cmp(const void *a, const void *b)
-{
-    const Root_Order *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static uint64_t mix(uint64_t x)
+uint64_t bot__mix(uint64_t x)
 {
     x ^= x >> 33;
     x *= UINT64_C(0xff51afd7ed558ccd);
@@ -119,98 +77,131 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 33);
 }
 
-int bot_choose(const Core_Position *pos, int level, uint64_t seed,
-               Core_Move *out, Bot_Stats *stats)
+int32_t bot__terminal_score(const Core_Position *pos, int ply)
 {
-    Search s;
-    size_t n = 0;
-    int rc = TB_E_NOMEM;
-    Root_Order *order = NULL;
+    Core_Status st = core_status(pos);
+    if (st.outcome == CORE_DRAW || st.outcome == CORE_ABORTED)
+        return 0;
+    int winner = st.outcome == CORE_WIN_WHITE ? CORE_WHITE : CORE_BLACK;
+    return winner == core_side_to_move(pos) ? BOT_WIN - ply : -BOT_WIN + ply;
+}
 
-    if (level < BOT_LEVEL_MIN || level > BOT_LEVEL_MAX || out == NULL)
+static uint64_t level_budget(int level)
+{
+    uint64_t budget = (uint64_t)20000 << (2 * level);
+    return budget > BOT_WORK_MAX ? BOT_WORK_MAX : budget;
+}
+
+Bot_Limits bot_limits_level(int level)
+{
+    Bot_Limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.level = level;
+    return lim;
+}
+
+int bot_search(const Core_Position *pos, const Bot_Limits *lim,
+               uint64_t seed, Core_Move *out, Bot_Stats *stats)
+{
+    if (pos == NULL || lim == NULL || out == NULL ||
+        lim->level < BOT_LEVEL_MIN || lim->level > BOT_LEVEL_MAX ||
+        lim->depth < 0 || lim->depth > BOT_DEPTH_MAX ||
+        (lim->time_ms > 0 && lim->clock_ms == NULL))
         return TB_E_ARG;
     if (core_status(pos).outcome != CORE_ONGOING)
         return TB_E_OVER;
-    memset(&s, 0, sizeof s);
-    s.game = core_position_game(pos);
-    s.budget = (uint64_t)20000 << (2 * level);
-    if (s.budget > BOT_WORK_MAX)
-        s.budget = BOT_WORK_MAX;
-    for (int i = 0; i <= BOT_MAX_PLY; i++) {
-        s.cap[i] = core_game_max_moves(s.game) < 256
-                       ? core_game_max_moves(s.game)
-                       : 256;
-        if ((s.moves[i] = malloc(s.cap[i] * sizeof *s.moves[i])) == NULL)
-            goto done;
+    uint64_t budget = lim->nodes > 0 ? lim->nodes : level_budget(lim->level);
+    if (lim->old) {
+        int depth = lim->depth > 0 ? lim->depth : lim->level;
+        return bot__classic(pos, lim, depth, budget, seed, out, stats);
     }
-    for (int i = 0; i <= BOT_MAX_PLY; i++)
-        if ((s.stack[i] = core_position_clone(pos)) == NULL)
-            goto done;
-    rc = list_moves(&s, 0, pos, &n);
-    if (rc != 0)
-        goto done;
-    order = malloc(n * sizeof *order);
-    if (order == NULL) {
-        rc = TB_E_NOMEM;
-        goto done;
+    int depth = lim->depth > 0 ? lim->depth : lim->level;
+    return bot__pvs(pos, lim, depth, budget, seed, out, stats);
+}
+
+int bot_choose(const Core_Position *pos, int level, uint64_t seed,
+               Core_Move *out, Bot_Stats *stats)
+{
+    Bot_Limits lim = bot_limits_level(level);
+    return bot_search(pos, &lim, seed, out, stats);
+}
+
+/* A whole decimal number in [lo, hi], nothing else. */
+static int read_number(const char *s, uint64_t lo, uint64_t hi,
+                       uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9' || v > hi)
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
     }
-    Core_Move *root = s.moves[0];
-    if (n == 0) {
-        rc = TB_E_OVER;
-        goto done;
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
+                   size_t why_cap)
+{
+    char buf[128];
+    uint64_t v = 0;
+    size_t len = text == NULL ? 0 : strlen(text);
+
+    if (why != NULL && why_cap > 0)
+        why[0] = '\0';
+    if (len == 0 || len >= sizeof buf) {
+        if (why != NULL)
+            snprintf(why, why_cap, "expected LEVEL[:OPTS]");
+        return TB_E_ARG;
     }
-    /* Seeded root order: a stable shuffle by hashed (seed, index). */
-    for (size_t i = 0; i < n; i++) {
-        order[i].key = mix(seed ^ mix(core_key(pos)) ^ (i + 1));
-        order[i].index = i;
+    memcpy(buf, text, len + 1);
+    char *opt = strchr(buf, ':');
+    if (opt != NULL)
+        *opt++ = '\0';
+    if (read_number(buf, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &v) != 0) {
+        if (why != NULL)
+            snprintf(why, why_cap, "level must be %d..%d", BOT_LEVEL_MIN,
+                     BOT_LEVEL_MAX);
+        return TB_E_ARG;
     }
-    qsort(order, n, sizeof *order, order_cmp);
-    size_t best_i = order[0].index;
-    int32_t best_v = -BOT_INF;
-    int done_depth = 0;
-    for (int depth = 1; depth <= level; depth++) {
-        int32_t alpha = -BOT_INF, iter_v = -BOT_INF;
-        size_t iter_i = best_i;
-        /* Search the previous best first. */
-        for (size_t k = 0; k <= n && !s.stopped; k++) {
-            size_t i;
-            if (k == 0)
-                i = best_i;
-            else if ((i = order[k - 1].index) == best_i)
-                continue;
-            core_position_copy(s.stack[1], pos);
-            core_make(s.stack[1], &root[i]);
-            int32_t v =
-                core_side_to_move(s.stack[1]) == core_side_to_move(pos)
-                    ? negamax(&s, 1, depth - 1, alpha, BOT_INF)
-                    : -negamax(&s, 1, depth - 1, -BOT_INF, -alpha);
-            if (v > iter_v) {
-                iter_v = v;
-                iter_i = i;
-            }
-            if (v > alpha)
-                alpha = v;
+    *lim = bot_limits_level((int)v);
+    while (opt != NULL) {
+        char *next = strchr(opt, ':');
+        if (next != NULL)
+            *next++ = '\0';
+        if (strcmp(opt, "old") == 0) {
+            lim->old = 1;
+        } else if (strcmp(opt, "new") == 0) {
+            lim->old = 0;
+        } else if (strncmp(opt, "depth=", 6) == 0 &&
+                   read_number(opt + 6, 1, BOT_DEPTH_MAX, &v) == 0) {
+            lim->depth = (int)v;
+        } else if (strncmp(opt, "nodes=", 6) == 0 &&
+                   read_number(opt + 6, 1, BOT_NODES_MAX, &v) == 0) {
+            lim->nodes = v;
+        } else {
+            if (why != NULL)
+                snprintf(why, why_cap,
+                         "unknown option; expected old, new, depth=1..%d "
+                         "or nodes=N",
+                         BOT_DEPTH_MAX);
+            return TB_E_ARG;
         }
-        if (s.stopped && depth > 1)
-            break;
-        best_i = iter_i;
-        best_v = iter_v;
-        done_depth = depth;
-        if (s.stopped || best_v >= BOT_WIN - BOT_MAX_PLY)
-            break;
+        opt = next;
     }
-    *out = root[best_i];
-    if (stats != NULL) {
-        stats->nodes = s.nodes;
-        stats->depth = done_depth;
-        stats->score = best_v;
-    }
-    rc = 0;
-done:
-    for (int i = 0; i <= BOT_MAX_PLY; i++)
-        core_position_free(s.stack[i]);
-    for (int i = 0; i <= BOT_MAX_PLY; i++)
-        free(s.moves[i]);
-    free(order);
-    return rc;
+    return 0;
+}
+
+uint32_t bot_time_for_move(uint64_t remaining_ms, uint64_t increment_ms)
+{
+    uint64_t t = remaining_ms / 30 + increment_ms * 3 / 4;
+    if (t > remaining_ms / 2)
+        t = remaining_ms / 2;
+    if (t < 1)
+        t = 1;
+    return t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }

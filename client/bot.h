@@ -1,6 +1,11 @@
 /*
- * bot.h: a game-neutral bot over the rules core: iterative deepening
- * negamax with alpha-beta on core_evaluate, deterministic for a seed.
+ * bot.h: the game-neutral bot over the rules core. Two searches: the
+ * current one (iterative deepening principal-variation search with a
+ * transposition table keyed by core_key, move ordering, quiescence on
+ * forcing moves) and the original plain alpha-beta, kept reachable as
+ * the "old" option so the two can be measured against each other
+ * (docs/engines.md). Both are deterministic for a seed and a node budget;
+ * neither uses threads, floating point or a clock of its own.
  */
 #ifndef TABULA_BOT_H
 #define TABULA_BOT_H
@@ -12,21 +17,85 @@
 #define BOT_LEVEL_MIN 1
 #define BOT_LEVEL_MAX 8
 
+/* Scores at or beyond BOT_MATE_MIN (in absolute value) are forced game
+ * ends: BOT_WIN - plies for a win found plies away. */
+#define BOT_WIN 100000000
+#define BOT_MATE_MIN (BOT_WIN - 1000)
+
+/* The longest principal variation reported. */
+#define BOT_PV_MAX 32
+
 typedef struct Bot_Stats {
-    uint64_t nodes;   /* positions searched plus moves listed */
+    uint64_t nodes;   /* work: positions searched plus moves listed */
     int depth;        /* plies of the deepest finished iteration */
     int32_t score;    /* of the chosen move, side to move's view */
 } Bot_Stats;
 
+/* One finished iteration, handed to Bot_Limits.info. */
+typedef struct Bot_Info {
+    int depth;              /* nominal plies of this iteration */
+    int32_t score;          /* side to move's view, hundredths of a pawn */
+    uint64_t nodes;         /* work so far in this call */
+    int pv_len;             /* moves in pv, 1..BOT_PV_MAX */
+    Core_Move pv[BOT_PV_MAX];
+} Bot_Info;
+
+typedef struct Bot_Limits {
+    int level;          /* 1..8: the depth cap and the default budget */
+    int old;            /* nonzero: the original plain alpha-beta */
+    int depth;          /* depth cap in plies; 0: the level's */
+    uint64_t nodes;     /* work budget; 0: the level's */
+    uint32_t time_ms;   /* wall-clock limit per move; 0: none. Needs clock */
+    /* Milliseconds from any fixed origin; only read when time_ms > 0, so
+     * searches without a time limit stay deterministic. */
+    uint64_t (*clock_ms)(void *ctx);
+    void *clock_ctx;
+    /* Called after each finished iteration (new search only); may be
+     * NULL. */
+    void (*info)(void *ctx, const Bot_Info *info);
+    void *info_ctx;
+} Bot_Limits;
+
 /*
- * bot_choose: pick a legal move of pos into *out. level 1..8 sets the
- * search depth in plies and a work budget (20000 * 4^level positions and
- * listed moves, at most 2^23), so wide games stay quick;
- * seed breaks ties among equal moves, the same seed always giving the same
- * move. stats may be NULL.
+ * bot_limits_level: limits for a level with the current search: depth cap
+ * `level` plies (quiescence goes beyond), work budget 20000 * 4^level (at
+ * most 2^23), no clock.
+ */
+Bot_Limits bot_limits_level(int level);
+
+/*
+ * bot_search: pick a legal move of pos into *out within lim. seed breaks
+ * ties among equal moves, the same seed (and limits without time) always
+ * giving the same move. stats may be NULL. With the old search the depth
+ * cap is the level (or lim->depth) and info is not called.
+ * Errors: TB_E_ARG (bad level or limits), TB_E_OVER (no legal move),
+ * TB_E_NOMEM.
+ */
+int bot_search(const Core_Position *pos, const Bot_Limits *lim,
+               uint64_t seed, Core_Move *out, Bot_Stats *stats);
+
+/*
+ * bot_choose: bot_search with bot_limits_level(level): the bot of play,
+ * demo and network games.
  * Errors: TB_E_ARG (bad level), TB_E_OVER (no legal move), TB_E_NOMEM.
  */
 int bot_choose(const Core_Position *pos, int level, uint64_t seed,
                Core_Move *out, Bot_Stats *stats);
+
+/*
+ * bot_parse_spec: read "LEVEL[:OPT[:OPT...]]" into *lim (level 1..8;
+ * options "old", "new", "depth=D" 1..60, "nodes=N" 1..2^40). Errors:
+ * TB_E_ARG with a reason in why (may be NULL).
+ */
+int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
+                   size_t why_cap);
+
+/*
+ * bot_time_for_move: milliseconds to spend on a move with remaining_ms on
+ * the clock and increment_ms added per move: a 30th of the remainder
+ * plus three quarters of the increment, never more than half the
+ * remainder, at least 1.
+ */
+uint32_t bot_time_for_move(uint64_t remaining_ms, uint64_t increment_ms);
 
 #endif /* TABULA_BOT_H */

@@ -31,6 +31,8 @@ int cli_join(int argc, char **argv);
 int cli_spectate(int argc, char **argv);
 int cli_render(int argc, char **argv);
 int cli_rules(int argc, char **argv);
+int cli_match(int argc, char **argv);
+int cli_analyse(int argc, char **argv);
 
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
@@ -83,6 +85,12 @@ int cli_seed(const char *cmd, const char *text, uint64_t *out);
  */
 int cli_unexpected(const char *cmd, const char *a,
                    const char *const *value_flags, const char *help);
+
+/*
+ * cli_report_over: when pos's game is finished, print
+ * "result: R (REASON)" on stderr and return 1; else 0.
+ */
+int cli_report_over(const Core_Position *pos);
 
 /* Seconds from a monotonic clock. */
 double cli_now(void);

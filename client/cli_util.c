@@ -200,6 +200,16 @@ int cli_unexpected(const char *cmd, const char *a,
     return CLI_EXIT_USAGE;
 }
 
+int cli_report_over(const Core_Position *pos)
+{
+    Core_Status st = core_status(pos);
+    if (st.outcome == CORE_ONGOING)
+        return 0;
+    fprintf(stderr, "result: %s (%s)\n", core_outcome_name(st.outcome),
+            core_reason_name(st.reason));
+    return 1;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -150,10 +150,7 @@ int cli_moves(int argc, char **argv)
                              a.pos_args + 1, a.npos - 1);
     if (pos == NULL)
         goto done;
-    Core_Status st = core_status(pos);
-    if (st.outcome != CORE_ONGOING) {
-        fprintf(stderr, "result: %s (%s)\n", core_outcome_name(st.outcome),
-                core_reason_name(st.reason));
+    if (cli_report_over(pos)) {
         rc = CLI_EXIT_OK;
         goto done;
     }
@@ -173,10 +170,8 @@ int cli_moves(int argc, char **argv)
         }
         puts(text);
     }
-    st = core_status(pos);
-    if (n == 0 && st.outcome != CORE_ONGOING)
-        fprintf(stderr, "result: %s (%s)\n", core_outcome_name(st.outcome),
-                core_reason_name(st.reason));
+    if (n == 0)
+        cli_report_over(pos);
     rc = CLI_EXIT_OK;
 done:
     free(buf);

@@ -26,6 +26,8 @@ static const Cli_Command commands[] = {
     {"simtest", cli_simtest, "simulate whole network matches under faults"},
     {"replay", cli_replay, "verify a match log or game record, print it"},
     {"identity", cli_identity, "show (first create) your player key"},
+    {"match", cli_match, "play bot against bot, report Elo and SPRT"},
+    {"analyse", cli_analyse, "search a position, print UCI-style info"},
     {"render", cli_render, "draw a Chessball position on the ball (SVG)"},
 };
 

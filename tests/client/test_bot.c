@@ -110,3 +110,57 @@ Test(bot, takes_a_win_in_one)
     }
     core_position_free(pos);
 }
+
+Test(bot, spec_reads_levels_and_options)
+{
+    Bot_Limits lim;
+    char why[128];
+    cr_assert_eq(bot_parse_spec("3", &lim, why, sizeof why), 0);
+    cr_assert_eq(lim.level, 3);
+    cr_assert_eq(lim.old, 0);
+    cr_assert_eq(lim.depth, 0);
+    cr_assert_eq(lim.nodes, 0);
+    cr_assert_eq(bot_parse_spec("8:old:depth=16:nodes=5000", &lim, why,
+                                sizeof why),
+                 0);
+    cr_assert_eq(lim.level, 8);
+    cr_assert_eq(lim.old, 1);
+    cr_assert_eq(lim.depth, 16);
+    cr_assert_eq(lim.nodes, 5000);
+    static const char *const bad[] = {"",        "0",         "9",
+                                      "3:",      "3:fast",    "3:depth=0",
+                                      "3:depth=61", "3:nodes=", "3:nodes=x",
+                                      "x",       "3x",        "-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(bot_parse_spec(bad[i], &lim, why, sizeof why), TB_E_ARG,
+                     "'%s'", bad[i]);
+}
+
+Test(bot, time_for_move_shares_the_clock)
+{
+    /* 60 s left, no increment: 60000 / 30 = 2000 ms. */
+    cr_assert_eq(bot_time_for_move(60000, 0), 2000);
+    /* 60 s + 1 s increment: 2000 + 750. */
+    cr_assert_eq(bot_time_for_move(60000, 1000), 2750);
+    /* 1 s left, 5 s increment: 33 + 3750 capped at half of 1000. */
+    cr_assert_eq(bot_time_for_move(1000, 5000), 500);
+    cr_assert_eq(bot_time_for_move(0, 0), 1);
+}
+
+Test(bot, old_search_stays_reachable_and_legal)
+{
+    const Core_Game *g = core_game_find("laska");
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    char text[CORE_NOTATION_MAX];
+    Bot_Limits lim = bot_limits_level(1);
+    lim.old = 1;
+    cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+    cr_assert_eq(core_position_parse(pos, "w c1w e3w f2W d2b", NULL, 0), 0);
+    cr_assert_eq(bot_search(pos, &lim, 5, &mv, NULL), 0);
+    cr_assert_eq(core_move_format(pos, &mv, text, sizeof text), 0);
+    cr_assert_str_eq(text, "f2-e1"); /* the win in one of takes_a_win_in_one */
+    lim.time_ms = 10; /* a time limit without a clock */
+    cr_assert_eq(bot_search(pos, &lim, 5, &mv, NULL), TB_E_ARG);
+    core_position_free(pos);
+}

@@ -9,53 +9,20 @@
 #include <string.h>
 #include <sys/wait.h>
 
-typedef struct Run {
-    int status;
-    char out[65536];
-    char err[8192];
-} Run;
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = 0;
-    if (f != NULL) {
-        n = fread(buf, 1, cap - 1, f);
-        fclose(f);
-    }
-    buf[n] = '\0';
-}
+#include "cli_run.h"
 
 /* Run `printf INPUT | tabula ARGS` (both already shell-quoted). */
-static Run *run_input(const char *input, const char *args);
+static Run *run_input(const char *input, const char *args)
+{
+    static Run r;
+    run_into(&r, input, args);
+    return &r;
+}
 
 /* Run `tabula ARGS` (ARGS already shell-quoted). */
 static Run *run(const char *args)
 {
     return run_input(NULL, args);
-}
-
-static Run *run_input(const char *input, const char *args)
-{
-    static Run r;
-    char out[] = "/tmp/tabula-cli-outXXXXXX", err[] = "/tmp/tabula-cli-errXXXXXX";
-    int fo = mkstemp(out), fe = mkstemp(err);
-    cr_assert(fo >= 0 && fe >= 0);
-    char cmd[16384];
-    if (input == NULL)
-        snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s </dev/null", TABULA_BINARY,
-                 args, out, err);
-    else
-        snprintf(cmd, sizeof cmd, "printf '%s' | %s %s >%s 2>%s", input,
-                 TABULA_BINARY, args, out, err);
-    int st = system(cmd);
-    cr_assert(WIFEXITED(st), "'%s' did not exit normally", args);
-    r.status = WEXITSTATUS(st);
-    slurp(out, r.out, sizeof r.out);
-    slurp(err, r.err, sizeof r.err);
-    remove(out);
-    remove(err);
-    return &r;
 }
 
 Test(cli, perft_prints_one_line_per_depth_then_total)

@@ -1,0 +1,219 @@
+/*
+ * cmd_analyse.c: `tabula analyse`, the search's view of a position in the
+ * shape chess GUIs read from UCI engines: one `info` line per finished
+ * depth, then `bestmove`. Mate scores count moves the UCI way from the
+ * plies to the forced end.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "cli.h"
+
+static const char analyse_help[] =
+    "usage: tabula analyse GAME [--position POS] [--options OPTS] [MOVE ...]\n"
+    "         [--depth D | --time MS] [--nodes N] [--level SPEC] [--seed S]\n"
+    "\n"
+    "Searches the position after the moves with iterative deepening and\n"
+    "prints one line per finished depth, then the move it would play:\n"
+    "  info depth D score cp X nodes N nps N time MS pv MOVE ...\n"
+    "  info depth D score mate M nodes N nps N time MS pv MOVE ...\n"
+    "  bestmove MOVE\n"
+    "Scores are the side to move's, in hundredths of a pawn (or soldier);\n"
+    "'mate M' is a forced game end in M moves, negative when lost. A move\n"
+    "whose notation has spaces (Football chess turns) is printed with '_'\n"
+    "for each space, so each pv move is one word.\n"
+    "  --depth D     plies, 1..60 (default 60 within the node budget)\n"
+    "  --time MS     stop after MS milliseconds (not reproducible)\n"
+    "  --nodes N     work budget (default 4000000)\n"
+    "  --level SPEC  the bot to ask, LEVEL[:OPTS] as in tabula match\n"
+    "                (default 8)\n"
+    "  --seed S      tie-break seed (default 1)\n";
+
+typedef struct Analysis {
+    const Core_Position *pos;
+    double t0;
+    int failed;
+} Analysis;
+
+static uint64_t analyse_clock_ms(void *ctx)
+{
+    (void)ctx;
+    return (uint64_t)(cli_now() * 1000.0);
+}
+
+/* A move's notation with spaces as '_' so a pv stays one word a move. */
+static int format_word(const Core_Position *pos, const Core_Move *mv,
+                       char *buf, size_t cap)
+{
+    int rc = core_move_format(pos, mv, buf, cap);
+    for (char *p = buf; rc == 0 && *p != '\0'; p++)
+        if (*p == ' ')
+            *p = '_';
+    return rc;
+}
+
+static void print_info(void *ctx, const Bot_Info *info)
+{
+    Analysis *a = ctx;
+    double secs = cli_now() - a->t0;
+    uint64_t ms = (uint64_t)(secs * 1000.0);
+    Core_Position *walk = core_position_clone(a->pos);
+    if (walk == NULL) {
+        a->failed = 1;
+        return;
+    }
+    printf("info depth %d score ", info->depth);
+    if (info->score >= BOT_MATE_MIN)
+        printf("mate %d", (BOT_WIN - info->score + 1) / 2);
+    else if (info->score <= -BOT_MATE_MIN)
+        printf("mate -%d", (BOT_WIN + info->score) / 2);
+    else
+        printf("cp %d", info->score);
+    printf(" nodes %llu nps %.0f time %llu pv", (unsigned long long)info->nodes,
+           secs > 0 ? (double)info->nodes / secs : 0.0,
+           (unsigned long long)ms);
+    for (int i = 0; i < info->pv_len; i++) {
+        char text[CORE_NOTATION_MAX];
+        /* Formatting needs a legal move: check it on a scratch copy. */
+        Core_Position *next = core_position_clone(walk);
+        int ok = next != NULL && core_play(next, &info->pv[i]) == 0 &&
+                 format_word(walk, &info->pv[i], text, sizeof text) == 0;
+        core_position_free(walk);
+        walk = next;
+        if (!ok)
+            break;
+        printf(" %s", text);
+    }
+    printf("\n");
+    fflush(stdout);
+    core_position_free(walk);
+}
+
+static int read_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end = NULL;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || text[0] == '-' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_analyse(int argc, char **argv)
+{
+    static const char *const value_flags[] = {
+        "--position", "--options", "--depth", "--time", "--nodes",
+        "--level", "--seed", NULL};
+    const char *position = NULL, *options = NULL, *level = "8";
+    uint64_t depth = 0, time_ms = 0, nodes = 4000000, seed = 1;
+    char **moves = calloc((size_t)argc + 1, sizeof *moves);
+    int nmoves = 0, rc = CLI_EXIT_USAGE;
+    const char *game = NULL;
+    Core_Position *pos = NULL;
+
+    if (moves == NULL)
+        return CLI_EXIT_FAIL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_is_help(a)) {
+            fputs(analyse_help, stdout);
+            rc = CLI_EXIT_OK;
+            goto done;
+        }
+        if (a[0] != '-' || a[1] != '-') {
+            if (game == NULL)
+                game = a;
+            else
+                moves[nmoves++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            while (++i < argc)
+                moves[nmoves++] = argv[i];
+            break;
+        }
+        int bad = 0;
+        if (val == NULL) {
+            rc = cli_unexpected("analyse", a, value_flags, analyse_help);
+            goto done;
+        } else if (strcmp(a, "--position") == 0) {
+            position = val;
+        } else if (strcmp(a, "--options") == 0) {
+            options = val;
+        } else if (strcmp(a, "--level") == 0) {
+            level = val;
+        } else if (strcmp(a, "--depth") == 0) {
+            bad = read_u64(val, 1, 60, &depth);
+        } else if (strcmp(a, "--time") == 0) {
+            bad = read_u64(val, 1, 3600000, &time_ms);
+        } else if (strcmp(a, "--nodes") == 0) {
+            bad = read_u64(val, 1, UINT64_C(1) << 40, &nodes);
+        } else if (strcmp(a, "--seed") == 0) {
+            if (cli_seed("analyse", val, &seed) != 0)
+                goto done;
+        } else {
+            rc = cli_unexpected("analyse", a, value_flags, analyse_help);
+            goto done;
+        }
+        if (bad) {
+            fprintf(stderr, "tabula analyse: bad %s '%s'\n", a,
+                    cli_token(val));
+            goto done;
+        }
+        i++;
+    }
+    if (game == NULL) {
+        fputs(analyse_help, stderr);
+        goto done;
+    }
+    if (depth > 0 && time_ms > 0) {
+        fprintf(stderr, "tabula analyse: --depth and --time exclude each "
+                        "other\n");
+        goto done;
+    }
+    const Core_Game *g = cli_game("analyse", game);
+    if (g == NULL)
+        goto done;
+    Bot_Limits lim;
+    char why[128];
+    if (bot_parse_spec(level, &lim, why, sizeof why) != 0) {
+        fprintf(stderr, "tabula analyse: bad --level '%s': %s\n",
+                cli_token(level), why);
+        goto done;
+    }
+    pos = cli_setup_position("analyse", g, options, position, moves, nmoves);
+    if (pos == NULL)
+        goto done;
+    if (cli_report_over(pos)) {
+        rc = CLI_EXIT_OK;
+        goto done;
+    }
+    Analysis an = {pos, cli_now(), 0};
+    lim.depth = depth > 0 ? (int)depth : 60;
+    lim.nodes = time_ms > 0 ? UINT64_C(1) << 40 : nodes;
+    if (time_ms > 0) {
+        lim.time_ms = (uint32_t)time_ms;
+        lim.clock_ms = analyse_clock_ms;
+    }
+    lim.info = print_info;
+    lim.info_ctx = &an;
+    Core_Move best;
+    int err = bot_search(pos, &lim, seed, &best, NULL);
+    char text[CORE_NOTATION_MAX];
+    if (err != 0 || an.failed ||
+        format_word(pos, &best, text, sizeof text) != 0) {
+        fprintf(stderr, "tabula analyse: %s\n",
+                tb_strerror(err != 0 ? err : TB_E_NOMEM));
+        rc = CLI_EXIT_FAIL;
+        goto done;
+    }
+    printf("bestmove %s\n", text);
+    rc = CLI_EXIT_OK;
+done:
+    core_position_free(pos);
+    free(moves);
+    return rc;
+}

@@ -1,0 +1,507 @@
+/*
+ * cmd_match.c: `tabula match`, engine against engine. Games come in
+ * pairs over one opening (random legal plies from the start, or a
+ * position from a file) with colours swapped; both sides get the same
+ * budget. Results are counted in game order whatever finishes first, so
+ * a seed with a node budget gives the same games, totals and SPRT stop
+ * with any number of --jobs; only --time makes a match depend on the
+ * machine. Worker threads (libuv's) play whole games; the searches inside
+ * stay single-threaded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "bot.h"
+#include "cli.h"
+#include "elo.h"
+
+#define MATCH_GAMES_MAX 1000000L
+#define MATCH_JOBS_MAX 64
+#define MATCH_PLIES_MAX 200
+#define MATCH_PLY_GUARD 20000 /* far beyond every game's own limits */
+#define OPENINGS_BYTES_MAX (1L << 20)
+#define OPENINGS_MAX 100000
+
+static const char match_help[] =
+    "usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
+    "         [--time MS_PER_MOVE | --nodes N] [--openings FILE] [--seed S]\n"
+    "         [--sprt ELO0,ELO1] [--jobs J] [--plies P] [--options OPTS]\n"
+    "\n"
+    "Plays bot A against bot B: pairs of games over one opening with\n"
+    "colours swapped (A is White in the first of each pair), both sides\n"
+    "given the same budget. Progress goes to standard error; at the end:\n"
+    "  result games N wins W draws D losses L      (A's view)\n"
+    "  elo E lo LO hi HI                           (A minus B, 95%)\n"
+    "  sprt elo0 E0 elo1 E1 llr X lower A upper B DECISION   (with --sprt)\n"
+    "  --a, --b SPEC      a level 1..8, then options: ':old' the original\n"
+    "                     search, ':depth=D', ':nodes=N'\n"
+    "  --games N          games to play, even (default 100)\n"
+    "  --nodes N          work budget per move for both (deterministic)\n"
+    "  --time MS          wall-clock milliseconds per move for both\n"
+    "  --openings FILE    one position string per line ('#' comments);\n"
+    "                     pair K plays line K (cycling)\n"
+    "  --plies P          random legal plies per opening (default 4)\n"
+    "  --seed S           openings and tie-breaks (default 1)\n"
+    "  --sprt E0,E1       stop once the log-likelihood ratio of Elo E1\n"
+    "                     against E0 crosses a bound (alpha = beta = 0.05)\n"
+    "  --jobs J           games played at once (default 1)\n"
+    "  --options OPTS     match options of the game, e.g. goals=3\n";
+
+typedef struct Match {
+    const Core_Game *game;
+    const char *options;
+    Bot_Limits side[2]; /* A, B */
+    long games;
+    uint64_t seed;
+    int plies;
+    char **openings;
+    int nopenings;
+    /* shared with the workers, under lock */
+    uv_mutex_t lock;
+    uv_cond_t done_cond;
+    long next;          /* next game to hand out */
+    int stop;
+    signed char *result; /* per game: 1 A won, 0 draw, -1 B won, 2 pending */
+    int *adjudicated;
+    int failed;
+} Match;
+
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static uint64_t match_clock_ms(void *ctx)
+{
+    (void)ctx;
+    return (uint64_t)(cli_now() * 1000.0);
+}
+
+/* The opening of pair p: a file position, or random plies from the
+ * start; a line of plies that ends the game is drawn again. */
+static Core_Position *opening(const Match *m, long p)
+{
+    Core_Position *pos = NULL;
+    if (core_position_new(&pos, m->game, m->options) != 0)
+        return NULL;
+    if (m->nopenings > 0) {
+        if (core_position_parse(pos, m->openings[p % m->nopenings], NULL,
+                                0) != 0) {
+            core_position_free(pos);
+            return NULL;
+        }
+        return pos;
+    }
+    Core_Move *buf = malloc(core_game_max_moves(m->game) * sizeof *buf);
+    Core_Position *start = core_position_clone(pos);
+    uint64_t rng = m->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (uint64_t)(p + 1));
+    for (int attempt = 0; buf != NULL && start != NULL && attempt < 100;
+         attempt++) {
+        core_position_copy(pos, start);
+        for (int i = 0; i < m->plies; i++) {
+            size_t n = 0;
+            if (core_moves(pos, buf, core_game_max_moves(m->game), &n) != 0 ||
+                n == 0)
+                break;
+            core_make(pos, &buf[splitmix(&rng) % n]);
+        }
+        if (core_status(pos).outcome == CORE_ONGOING)
+            break;
+    }
+    free(buf);
+    core_position_free(start);
+    return pos;
+}
+
+/* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop. */
+static int play_game(Match *m, long g, int *adjudicated)
+{
+    Core_Position *pos = opening(m, g / 2);
+    int a_side = g % 2 == 0 ? CORE_WHITE : CORE_BLACK;
+    uint64_t rng = m->seed ^ (UINT64_C(0xda942042e4dd58b5) * (uint64_t)(g + 1));
+    uint64_t game_seed = splitmix(&rng);
+    int r = 2;
+
+    *adjudicated = 0;
+    if (pos == NULL || core_status(pos).outcome != CORE_ONGOING)
+        goto done;
+    while (core_status(pos).outcome == CORE_ONGOING) {
+        int stop;
+        uv_mutex_lock(&m->lock);
+        stop = m->stop;
+        uv_mutex_unlock(&m->lock);
+        if (stop)
+            goto done;
+        if (core_ply(pos) >= MATCH_PLY_GUARD) {
+            *adjudicated = 1;
+            r = 0;
+            goto done;
+        }
+        int side = core_side_to_move(pos);
+        const Bot_Limits *lim = &m->side[side == a_side ? 0 : 1];
+        Core_Move mv;
+        if (bot_search(pos, lim, game_seed + core_ply(pos), &mv, NULL) != 0 ||
+            core_play(pos, &mv) != 0)
+            goto done;
+    }
+    Core_Outcome o = core_status(pos).outcome;
+    if (o == CORE_WIN_WHITE || o == CORE_WIN_BLACK)
+        r = (o == CORE_WIN_WHITE) == (a_side == CORE_WHITE) ? 1 : -1;
+    else
+        r = 0;
+done:
+    core_position_free(pos);
+    return r;
+}
+
+static void worker(void *arg)
+{
+    Match *m = arg;
+    for (;;) {
+        uv_mutex_lock(&m->lock);
+        long g = m->stop || m->next >= m->games ? -1 : m->next++;
+        uv_mutex_unlock(&m->lock);
+        if (g < 0)
+            return;
+        int adj = 0;
+        int r = play_game(m, g, &adj);
+        uv_mutex_lock(&m->lock);
+        if (r == 2 && !m->stop)
+            m->failed = 1;
+        m->result[g] = (signed char)r;
+        m->adjudicated[g] = adj;
+        uv_cond_broadcast(&m->done_cond);
+        uv_mutex_unlock(&m->lock);
+    }
+}
+
+static void free_openings(char **lines, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+/* Read FILE's position strings, each checked against the game: the file
+ * is input like any other, so sizes are capped and every line parsed. */
+static int read_openings(Match *m, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long len = 0;
+    int rc = CLI_EXIT_USAGE;
+    Core_Position *probe = NULL;
+
+    if (f == NULL) {
+        fprintf(stderr, "tabula match: cannot open '%s'\n", cli_token(path));
+        return CLI_EXIT_USAGE;
+    }
+    text = malloc(OPENINGS_BYTES_MAX + 1);
+    if (text == NULL)
+        goto done;
+    len = (long)fread(text, 1, OPENINGS_BYTES_MAX + 1, f);
+    if (len > OPENINGS_BYTES_MAX) {
+        fprintf(stderr, "tabula match: %s is over %ld bytes\n",
+                cli_token(path), OPENINGS_BYTES_MAX);
+        goto done;
+    }
+    text[len] = '\0';
+    if (memchr(text, '\0', (size_t)len) != NULL) {
+        fprintf(stderr, "tabula match: %s is not text\n", cli_token(path));
+        goto done;
+    }
+    if (core_position_new(&probe, m->game, m->options) != 0)
+        goto done;
+    m->openings = calloc(OPENINGS_MAX, sizeof *m->openings);
+    if (m->openings == NULL)
+        goto done;
+    int lineno = 0;
+    for (char *line = text; line != NULL && *line != '\0';) {
+        char *nl = strchr(line, '\n');
+        if (nl != NULL)
+            *nl = '\0';
+        lineno++;
+        size_t l = strlen(line);
+        if (l > 0 && line[l - 1] == '\r')
+            line[--l] = '\0';
+        if (l > 0 && line[0] != '#') {
+            char why[128];
+            if (core_position_parse(probe, line, why, sizeof why) != 0) {
+                fprintf(stderr, "tabula match: %s line %d: %s\n",
+                        cli_token(path), lineno, why);
+                goto done;
+            }
+            if (core_status(probe).outcome != CORE_ONGOING) {
+                fprintf(stderr, "tabula match: %s line %d: game is over\n",
+                        cli_token(path), lineno);
+                goto done;
+            }
+            if (m->nopenings >= OPENINGS_MAX) {
+                fprintf(stderr, "tabula match: over %d openings\n",
+                        OPENINGS_MAX);
+                goto done;
+            }
+            if ((m->openings[m->nopenings] = malloc(l + 1)) == NULL)
+                goto done;
+            memcpy(m->openings[m->nopenings++], line, l + 1);
+        }
+        line = nl != NULL ? nl + 1 : NULL;
+    }
+    if (m->nopenings == 0) {
+        fprintf(stderr, "tabula match: %s has no positions\n",
+                cli_token(path));
+        goto done;
+    }
+    rc = 0;
+done:
+    if (f != NULL)
+        fclose(f);
+    free(text);
+    core_position_free(probe);
+    return rc;
+}
+
+static int read_long(const char *text, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int read_sprt(const char *text, double *e0, double *e1)
+{
+    char *end = NULL;
+    *e0 = strtod(text, &end);
+    if (end == text || *end != ',')
+        return -1;
+    const char *second = end + 1;
+    *e1 = strtod(second, &end);
+    if (end == second || *end != '\0' || !(*e0 > -1000 && *e0 < 1000) ||
+        !(*e1 > -1000 && *e1 < 1000) || *e0 == *e1)
+        return -1;
+    return 0;
+}
+
+static void print_elo(long w, long d, long l)
+{
+    Elo_Result e;
+    if (elo_estimate(w, d, l, &e) != 0)
+        return;
+    printf("elo %.1f lo %.1f hi %.1f\n", e.elo, e.lo, e.hi);
+}
+
+/* Wait for the games in order, report each, stop on an SPRT decision. */
+static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
+{
+    double lower = 0, upper = 0;
+    long played = 0, adjudicated = 0;
+    const char *decision = "continue";
+    double llr = 0;
+
+    elo_sprt_bounds(0.05, 0.05, &lower, &upper);
+    for (long g = 0; g < m->games; g++) {
+        uv_mutex_lock(&m->lock);
+        while (m->result[g] == 2 && !m->failed)
+            uv_cond_wait(&m->done_cond, &m->lock);
+        int r = m->result[g], failed = m->failed;
+        adjudicated += m->adjudicated[g];
+        uv_mutex_unlock(&m->lock);
+        if (failed || r == 2) {
+            fprintf(stderr, "tabula match: game %ld failed\n", g + 1);
+            return CLI_EXIT_FAIL;
+        }
+        wdl[r == 1 ? 0 : r == 0 ? 1 : 2]++;
+        played++;
+        fprintf(stderr, "game %ld/%ld: %s (a %ld-%ld-%ld)\n", g + 1,
+                m->games, r == 1 ? "a" : r == 0 ? "draw" : "b", wdl[0],
+                wdl[1], wdl[2]);
+        if (sprt) {
+            llr = elo_llr(wdl[0], wdl[1], wdl[2], e0, e1);
+            if (llr >= upper || llr <= lower) {
+                decision = llr >= upper ? "H1" : "H0";
+                break;
+            }
+        }
+    }
+    uv_mutex_lock(&m->lock);
+    m->stop = 1;
+    uv_mutex_unlock(&m->lock);
+    printf("result games %ld wins %ld draws %ld losses %ld\n", played,
+           wdl[0], wdl[1], wdl[2]);
+    print_elo(wdl[0], wdl[1], wdl[2]);
+    if (sprt)
+        printf("sprt elo0 %.1f elo1 %.1f llr %.3f lower %.3f upper %.3f %s\n",
+               e0, e1, llr, lower, upper, decision);
+    if (adjudicated > 0)
+        fprintf(stderr, "tabula match: %ld games drawn at the %d-ply guard\n",
+                adjudicated, MATCH_PLY_GUARD);
+    return CLI_EXIT_OK;
+}
+
+int cli_match(int argc, char **argv)
+{
+    static const char *const value_flags[] = {
+        "--a", "--b", "--games", "--time", "--nodes", "--openings", "--seed",
+        "--sprt", "--jobs", "--plies", "--options", NULL};
+    Match m;
+    const char *spec[2] = {NULL, NULL}, *openings = NULL, *game = NULL;
+    long jobs = 1, v = 0, time_ms = 0, nodes = 0;
+    int sprt = 0, rc = CLI_EXIT_USAGE;
+    double e0 = 0, e1 = 0;
+    long wdl[3] = {0, 0, 0};
+    uv_thread_t threads[MATCH_JOBS_MAX];
+    int nthreads = 0;
+
+    memset(&m, 0, sizeof m);
+    m.games = 100;
+    m.seed = 1;
+    m.plies = 4;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (cli_is_help(a)) {
+            fputs(match_help, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (a[0] != '-') {
+            if (game != NULL)
+                return cli_unexpected("match", a, value_flags, match_help);
+            game = a;
+            continue;
+        }
+        if (val == NULL)
+            return cli_unexpected("match", a, value_flags, match_help);
+        i++;
+        if (strcmp(a, "--a") == 0 || strcmp(a, "--b") == 0) {
+            spec[a[2] == 'b'] = val;
+        } else if (strcmp(a, "--games") == 0) {
+            if (read_long(val, 2, MATCH_GAMES_MAX, &m.games) != 0 ||
+                m.games % 2 != 0) {
+                fprintf(stderr, "tabula match: bad --games '%s'; expected an "
+                                "even number 2..%ld\n",
+                        cli_token(val), MATCH_GAMES_MAX);
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--time") == 0) {
+            if (read_long(val, 1, 3600000, &time_ms) != 0) {
+                fprintf(stderr, "tabula match: bad --time '%s'\n",
+                        cli_token(val));
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--nodes") == 0) {
+            if (read_long(val, 1, 1L << 40, &nodes) != 0) {
+                fprintf(stderr, "tabula match: bad --nodes '%s'\n",
+                        cli_token(val));
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--jobs") == 0) {
+            if (read_long(val, 1, MATCH_JOBS_MAX, &jobs) != 0) {
+                fprintf(stderr, "tabula match: bad --jobs '%s'; expected "
+                                "1..%d\n",
+                        cli_token(val), MATCH_JOBS_MAX);
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--plies") == 0) {
+            if (read_long(val, 0, MATCH_PLIES_MAX, &v) != 0) {
+                fprintf(stderr, "tabula match: bad --plies '%s'\n",
+                        cli_token(val));
+                return CLI_EXIT_USAGE;
+            }
+            m.plies = (int)v;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (cli_seed("match", val, &m.seed) != 0)
+                return CLI_EXIT_USAGE;
+        } else if (strcmp(a, "--sprt") == 0) {
+            if (read_sprt(val, &e0, &e1) != 0) {
+                fprintf(stderr, "tabula match: bad --sprt '%s'; expected "
+                                "ELO0,ELO1\n",
+                        cli_token(val));
+                return CLI_EXIT_USAGE;
+            }
+            sprt = 1;
+        } else if (strcmp(a, "--openings") == 0) {
+            openings = val;
+        } else if (strcmp(a, "--options") == 0) {
+            m.options = val;
+        } else {
+            return cli_unexpected("match", a, value_flags, match_help);
+        }
+    }
+    if (game == NULL || spec[0] == NULL || spec[1] == NULL) {
+        fputs(match_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (time_ms > 0 && nodes > 0) {
+        fprintf(stderr, "tabula match: --time and --nodes exclude each "
+                        "other\n");
+        return CLI_EXIT_USAGE;
+    }
+    if ((m.game = cli_game("match", game)) == NULL)
+        return CLI_EXIT_USAGE;
+    for (int s = 0; s < 2; s++) {
+        char why[128];
+        if (bot_parse_spec(spec[s], &m.side[s], why, sizeof why) != 0) {
+            fprintf(stderr, "tabula match: bad --%c '%s': %s\n", 'a' + s,
+                    cli_token(spec[s]), why);
+            return CLI_EXIT_USAGE;
+        }
+        if (nodes > 0)
+            m.side[s].nodes = (uint64_t)nodes;
+        if (time_ms > 0) {
+            m.side[s].time_ms = (uint32_t)time_ms;
+            m.side[s].nodes = UINT64_C(1) << 40;
+            m.side[s].clock_ms = match_clock_ms;
+        }
+    }
+    /* A first position made here sets up the game's tables before any
+     * worker runs, and checks the options. */
+    Core_Position *probe = cli_setup_position("match", m.game, m.options,
+                                              NULL, NULL, 0);
+    if (probe == NULL)
+        return CLI_EXIT_USAGE;
+    core_position_free(probe);
+    if (openings != NULL && (rc = read_openings(&m, openings)) != 0)
+        goto done;
+    rc = CLI_EXIT_FAIL;
+    m.result = malloc((size_t)m.games);
+    m.adjudicated = calloc((size_t)m.games, sizeof *m.adjudicated);
+    if (m.result == NULL || m.adjudicated == NULL)
+        goto done;
+    memset(m.result, 2, (size_t)m.games);
+    if (uv_mutex_init(&m.lock) != 0)
+        goto done;
+    if (uv_cond_init(&m.done_cond) != 0) {
+        uv_mutex_destroy(&m.lock);
+        goto done;
+    }
+    for (long j = 0; j < jobs; j++) {
+        if (uv_thread_create(&threads[nthreads], worker, &m) != 0)
+            break;
+        nthreads++;
+    }
+    if (nthreads == 0) {
+        fprintf(stderr, "tabula match: cannot start a thread\n");
+    } else {
+        rc = collect(&m, sprt, e0, e1, wdl);
+        uv_mutex_lock(&m.lock);
+        m.stop = 1;
+        uv_mutex_unlock(&m.lock);
+    }
+    for (int j = 0; j < nthreads; j++)
+        uv_thread_join(&threads[j]);
+    uv_cond_destroy(&m.done_cond);
+    uv_mutex_destroy(&m.lock);
+done:
+    free_openings(m.openings, m.nopenings);
+    free(m.result);
+    free(m.adjudicated);
+    return rc;
+}

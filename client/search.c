@@ -1,0 +1,489 @@
+/*
+ * search.c: the current bot search, game-neutral over core.h: iterative
+ * deepening principal-variation search with a transposition table keyed
+ * by core_key, move ordering (table move, forcing moves by their gain,
+ * killers, history, then a seeded order), late-move reductions for quiet
+ * moves and a quiescence search on forcing moves. The core does not say
+ * which moves capture, so a move is forcing when the mover's static
+ * evaluation after it rises by at least FORCING_GAIN or the game ends:
+ * a Laska or Chessball capture, a goal, a won point
+ * (docs/engines.md). Work (positions searched, moves listed, children
+ * evaluated for ordering) is counted against the budget, and the search
+ * stops there or at the wall-clock limit; everything else is a function
+ * of the position, the limits and the seed. Integer arithmetic only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot_internal.h"
+
+#define MAX_PLY 64
+#define QS_MAX 6           /* quiescence plies beyond the nominal depth */
+#define FORCING_GAIN 100   /* hundredths of a pawn */
+#define HIST_SIZE 4096
+/* Quiescence lists and evaluates every move of a node to find the
+ * forcing ones; in games whose turns run to thousands of moves (Football
+ * chess) that costs more than it finds, and the main search alone sees
+ * the goal threats its ordering puts first. */
+#define QS_GAME_MAX_MOVES 4096
+#define TT_MIN_BITS 10
+#define TT_MAX_BITS 18
+
+enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
+typedef struct Tt_Entry {
+    uint64_t key;
+    int32_t score;
+    int16_t depth;
+    uint8_t bound;     /* 0: empty */
+    uint8_t has_move;
+    Core_Move move;
+} Tt_Entry;
+
+typedef struct Ord {
+    int32_t score;
+    uint32_t index;
+    uint64_t tie;
+} Ord;
+
+typedef struct Pvs {
+    const Bot_Limits *lim;
+    Bot_Work w;
+    uint64_t seed;
+    int have_best;       /* a root move finished */
+    int quiesce;         /* the game is narrow enough for quiescence */
+    Core_Move best;
+    int32_t best_score;
+    Core_Position *stack[MAX_PLY + 2];
+    Bot_List lists[MAX_PLY + 1];
+    Ord *ord[MAX_PLY + 1];
+    size_t ord_cap[MAX_PLY + 1];
+    Core_Move killer[MAX_PLY + 1][2];
+    uint32_t history[2][HIST_SIZE];
+    Tt_Entry *tt;
+    size_t tt_mask;
+    Core_Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_len[MAX_PLY + 1];
+} Pvs;
+
+static uint32_t move_hash(const Core_Move *m)
+{
+    uint64_t h = UINT64_C(1469598103934665603) ^ m->len ^
+                 ((uint64_t)m->flags << 8);
+    for (int i = 0; i < m->len; i++)
+        h = (h ^ m->b[i]) * UINT64_C(1099511628211);
+    return (uint32_t)(bot__mix(h) & (HIST_SIZE - 1));
+}
+
+/* Mate scores are stored relative to the node, read back relative to the
+ * root. */
+static int32_t to_tt(int32_t v, int ply)
+{
+    return v >= BOT_MATE_MIN ? v + ply : v <= -BOT_MATE_MIN ? v - ply : v;
+}
+
+static int32_t from_tt(int32_t v, int ply)
+{
+    return v >= BOT_MATE_MIN ? v - ply : v <= -BOT_MATE_MIN ? v + ply : v;
+}
+
+static Tt_Entry *tt_slot(Pvs *s, uint64_t key)
+{
+    return &s->tt[bot__mix(key) & s->tt_mask];
+}
+
+static void tt_store(Pvs *s, uint64_t key, int depth, int32_t v, int bound,
+                     const Core_Move *mv, int ply)
+{
+    Tt_Entry *e = tt_slot(s, key);
+    /* Depth-preferred, but a new search of the same position always
+     * replaces (its bound is fresher). */
+    if (e->bound != 0 && e->key != key && e->depth > depth)
+        return;
+    e->key = key;
+    e->depth = (int16_t)depth;
+    e->score = to_tt(v, ply);
+    e->bound = (uint8_t)bound;
+    e->has_move = mv != NULL;
+    if (mv != NULL)
+        e->move = *mv;
+}
+
+static int grow_ord(Pvs *s, int ply, size_t n)
+{
+    if (s->ord_cap[ply] >= n)
+        return 0;
+    Ord *o = realloc(s->ord[ply], n * sizeof *o);
+    if (o == NULL)
+        return TB_E_NOMEM;
+    s->ord[ply] = o;
+    s->ord_cap[ply] = n;
+    return 0;
+}
+
+/* Higher score first, then the seeded tie key, then the list index: a
+ * total order, so qsort's instability cannot show. */
+static int ord_cmp(const void *a, const void *b)
+{
+    const Ord *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    if (x->tie != y->tie)
+        return x->tie < y->tie ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The child's value for the mover, and whether the move is forcing. The
+ * child is left in stack[ply + 1]. */
+static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
+                          int32_t stand, int *forcing)
+{
+    const Core_Position *pos = s->stack[ply];
+    Core_Position *c = s->stack[ply + 1];
+    core_position_copy(c, pos);
+    core_make(c, mv);
+    s->w.nodes++;
+    int same = core_side_to_move(c) == core_side_to_move(pos);
+    int32_t v;
+    if (core_status(c).outcome != CORE_ONGOING) {
+        v = bot__terminal_score(c, ply + 1);
+        v = same ? v : -v;
+        *forcing = 1;
+        return v > 0 ? BOT_WIN / 2 : v < 0 ? -BOT_WIN / 2 : 0;
+    }
+    v = core_evaluate(c);
+    v = (same ? v : -v) - stand;
+    *forcing = v >= FORCING_GAIN;
+    return v;
+}
+
+/* A score in the ordering's ranges, kept well inside int32_t. */
+static int32_t clamp_gain(int32_t g)
+{
+    return g > 1000000 ? 1000000 : g < -1000000 ? -1000000 : g;
+}
+
+/* List and order the moves of stack[ply]; *n gets the count (0 when the
+ * list failed, which the caller treats as no moves). Without gains no
+ * child is made: the table move, killers and history order alone. */
+static int order_moves(Pvs *s, int ply, const Core_Move *tt_move,
+                       int32_t stand, int gains, size_t *n)
+{
+    const Core_Position *pos = s->stack[ply];
+    int side = core_side_to_move(pos);
+    if (bot__list_moves(&s->lists[ply], pos, n) != 0 ||
+        grow_ord(s, ply, *n) != 0) {
+        *n = 0;
+        return TB_E_NOMEM;
+    }
+    s->w.nodes += *n;
+    const Core_Move *m = s->lists[ply].m;
+    Ord *o = s->ord[ply];
+    uint64_t salt = bot__mix(s->seed ^ core_key(pos));
+    for (size_t i = 0; i < *n; i++) {
+        int forcing = 0;
+        int32_t gain =
+            gains ? clamp_gain(child_gain(s, ply, &m[i], stand, &forcing)) : 0;
+        int32_t sc;
+        if (tt_move != NULL && core_move_equal(tt_move, &m[i]))
+            sc = 1 << 30;
+        else if (forcing)
+            sc = (1 << 28) + gain;
+        else if (core_move_equal(&s->killer[ply][0], &m[i]))
+            sc = (1 << 27) + 1;
+        else if (core_move_equal(&s->killer[ply][1], &m[i]))
+            sc = 1 << 27;
+        else
+            sc = (int32_t)(s->history[side][move_hash(&m[i])] >> 4) +
+                 gain * 16;
+        o[i].score = sc;
+        o[i].index = (uint32_t)i;
+        o[i].tie = bot__mix(salt ^ (i + 1));
+    }
+    if (*n > 16) {
+        qsort(o, *n, sizeof *o, ord_cmp);
+        return 0;
+    }
+    for (size_t i = 1; i < *n; i++) /* short lists: insertion sort */
+        for (size_t j = i; j > 0 && ord_cmp(&o[j - 1], &o[j]) > 0; j--) {
+            Ord t = o[j];
+            o[j] = o[j - 1];
+            o[j - 1] = t;
+        }
+    return 0;
+}
+
+static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
+                       int32_t beta);
+static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta);
+
+/* The child in stack[ply + 1] searched with the window (alpha, beta) of
+ * the node at ply, negated only when the side to move changes (Chess
+ * volleyball's sides act several times running). */
+static int32_t child(Pvs *s, int ply, int depth, int32_t alpha,
+                     int32_t beta, int quiesce)
+{
+    int same = core_side_to_move(s->stack[ply + 1]) ==
+               core_side_to_move(s->stack[ply]);
+    if (quiesce)
+        return same ? qsearch(s, ply + 1, depth, alpha, beta)
+                    : -qsearch(s, ply + 1, depth, -beta, -alpha);
+    return same ? pvs(s, ply + 1, depth, alpha, beta)
+                : -pvs(s, ply + 1, depth, -beta, -alpha);
+}
+
+static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
+                       int32_t beta)
+{
+    const Core_Position *pos = s->stack[ply];
+    size_t n = 0;
+
+    s->pv_len[ply] = 0;
+    s->w.nodes++;
+    if (core_status(pos).outcome != CORE_ONGOING)
+        return bot__terminal_score(pos, ply);
+    int32_t stand = core_evaluate(pos);
+    if (!s->quiesce || stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
+        bot__out_of_work(&s->w))
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    int32_t best = stand;
+    if (order_moves(s, ply, NULL, stand, 1, &n) != 0)
+        return best;
+    const Core_Move *m = s->lists[ply].m;
+    const Ord *o = s->ord[ply];
+    for (size_t k = 0; k < n && o[k].score >= (1 << 28); k++) {
+        core_position_copy(s->stack[ply + 1], pos);
+        core_make(s->stack[ply + 1], &m[o[k].index]);
+        int32_t v = child(s, ply, qdepth + 1, alpha, beta, 1);
+        if (s->w.stopped)
+            return best;
+        if (v > best)
+            best = v;
+        if (v > alpha)
+            alpha = v;
+        if (alpha >= beta)
+            break;
+    }
+    return best;
+}
+
+static void note_quiet_cutoff(Pvs *s, int ply, int depth,
+                              const Core_Move *mv)
+{
+    int side = core_side_to_move(s->stack[ply]);
+    uint32_t *h = &s->history[side][move_hash(mv)];
+    if (!core_move_equal(&s->killer[ply][0], mv)) {
+        s->killer[ply][1] = s->killer[ply][0];
+        s->killer[ply][0] = *mv;
+    }
+    *h += (uint32_t)(depth * depth);
+    if (*h > (UINT32_C(1) << 20))
+        for (int i = 0; i < HIST_SIZE; i++)
+            s->history[side][i] >>= 1;
+}
+
+static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
+{
+    const Core_Position *pos = s->stack[ply];
+    size_t n = 0;
+    int32_t alpha0 = alpha;
+
+    s->pv_len[ply] = 0;
+    if (ply > 0) {
+        s->w.nodes++;
+        if (core_status(pos).outcome != CORE_ONGOING)
+            return bot__terminal_score(pos, ply);
+        if (bot__out_of_work(&s->w))
+            return 0;
+    }
+    if (depth <= 0 || ply >= MAX_PLY)
+        return qsearch(s, ply, 0, alpha, beta);
+    uint64_t key = core_key(pos);
+    Tt_Entry *e = tt_slot(s, key);
+    const Core_Move *tt_move = NULL;
+    if (e->bound != 0 && e->key == key) {
+        if (e->has_move)
+            tt_move = &e->move;
+        int32_t v = from_tt(e->score, ply);
+        if (ply > 0 && e->depth >= depth && beta - alpha == 1 &&
+            ((e->bound == BOUND_EXACT) ||
+             (e->bound == BOUND_LOWER && v >= beta) ||
+             (e->bound == BOUND_UPPER && v <= alpha)))
+            return v;
+    }
+    Core_Move hint;
+    if (tt_move != NULL) {
+        hint = *tt_move; /* the slot may be overwritten below */
+        tt_move = &hint;
+    }
+    /* Next to the leaves the children are evaluated by quiescence anyway:
+     * ordering them by their gains there costs an evaluation each and
+     * buys little, measured at equal time (docs/engines.md). */
+    int gains = depth >= 2;
+    int32_t stand = gains ? core_evaluate(pos) : 0;
+    if (order_moves(s, ply, tt_move, stand, gains, &n) != 0 || n == 0)
+        return n == 0 ? bot__terminal_score(pos, ply) : stand;
+    const Core_Move *m = s->lists[ply].m;
+    const Ord *o = s->ord[ply];
+    int32_t best = -BOT_INF;
+    size_t best_k = 0;
+    for (size_t k = 0; k < n; k++) {
+        const Core_Move *mv = &m[o[k].index];
+        int quiet = o[k].score < (1 << 27);
+        int32_t v;
+        core_position_copy(s->stack[ply + 1], pos);
+        core_make(s->stack[ply + 1], mv);
+        if (k == 0) {
+            v = child(s, ply, depth - 1, alpha, beta, 0);
+        } else {
+            int r = quiet && depth >= 3 && k >= 4 ? 1 : 0;
+            v = child(s, ply, depth - 1 - r, alpha, alpha + 1, 0);
+            if (!s->w.stopped && r > 0 && v > alpha)
+                v = child(s, ply, depth - 1, alpha, alpha + 1, 0);
+            if (!s->w.stopped && v > alpha && v < beta)
+                v = child(s, ply, depth - 1, alpha, beta, 0);
+        }
+        if (s->w.stopped)
+            return best > -BOT_INF ? best : 0;
+        if (v > best) {
+            best = v;
+            best_k = k;
+        }
+        if (v > alpha) {
+            alpha = v;
+            s->pv[ply][0] = *mv;
+            int len = s->pv_len[ply + 1];
+            if (len > MAX_PLY - ply - 1)
+                len = MAX_PLY - ply - 1;
+            memcpy(&s->pv[ply][1], s->pv[ply + 1],
+                   (size_t)len * sizeof s->pv[ply][0]);
+            s->pv_len[ply] = len + 1;
+            if (ply == 0) {
+                s->best = *mv;
+                s->best_score = v;
+                s->have_best = 1;
+            }
+        }
+        if (ply == 0 && k == 0 && !s->have_best) {
+            /* The first root move finished without raising alpha (a
+             * window can do that): it is still a searched move. */
+            s->best = *mv;
+            s->best_score = v;
+            s->have_best = 1;
+        }
+        if (alpha >= beta) {
+            if (quiet)
+                note_quiet_cutoff(s, ply, depth, mv);
+            break;
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER
+                : best > alpha0 ? BOUND_EXACT
+                                : BOUND_UPPER;
+    tt_store(s, key, depth, best, bound, &m[o[best_k].index], ply);
+    return best;
+}
+
+static int setup(Pvs *s, const Core_Position *pos, uint64_t budget)
+{
+    const Core_Game *g = core_position_game(pos);
+    int bits = TT_MIN_BITS;
+    while (bits < TT_MAX_BITS && (UINT64_C(1) << bits) < budget / 8)
+        bits++;
+    s->tt_mask = ((size_t)1 << bits) - 1;
+    s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
+    if (s->tt == NULL)
+        return TB_E_NOMEM;
+    for (int i = 0; i <= MAX_PLY; i++)
+        if (bot__list_init(&s->lists[i], g) != 0)
+            return TB_E_NOMEM;
+    for (int i = 0; i <= MAX_PLY + 1; i++)
+        if ((s->stack[i] = core_position_clone(pos)) == NULL)
+            return TB_E_NOMEM;
+    return 0;
+}
+
+static void teardown(Pvs *s)
+{
+    free(s->tt);
+    for (int i = 0; i <= MAX_PLY; i++) {
+        bot__list_free(&s->lists[i]);
+        free(s->ord[i]);
+    }
+    for (int i = 0; i <= MAX_PLY + 1; i++)
+        core_position_free(s->stack[i]);
+}
+
+int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
+             uint64_t budget, uint64_t seed, Core_Move *out,
+             Bot_Stats *stats)
+{
+    Pvs *s = calloc(1, sizeof *s);
+    int rc = TB_E_NOMEM;
+    int done_depth = 0;
+    int32_t done_score = 0;
+
+    if (s == NULL)
+        return TB_E_NOMEM;
+    s->lim = lim;
+    bot__work_start(&s->w, lim, budget);
+    s->seed = seed;
+    s->quiesce = core_game_max_moves(core_position_game(pos)) <=
+                 QS_GAME_MAX_MOVES;
+    if (depth > MAX_PLY - QS_MAX)
+        depth = MAX_PLY - QS_MAX;
+    rc = setup(s, pos, budget);
+    if (rc != 0)
+        goto done;
+    for (int d = 1; d <= depth && !s->w.stopped; d++) {
+        int32_t v = pvs(s, 0, d, -BOT_INF, BOT_INF);
+        if (s->w.stopped)
+            break;
+        done_depth = d;
+        done_score = v;
+        if (lim->info != NULL && s->pv_len[0] > 0) {
+            Bot_Info info;
+            info.depth = d;
+            info.score = v;
+            info.nodes = s->w.nodes;
+            info.pv_len = s->pv_len[0] < BOT_PV_MAX ? s->pv_len[0]
+                                                    : BOT_PV_MAX;
+            memcpy(info.pv, s->pv[0], (size_t)info.pv_len * sizeof info.pv[0]);
+            lim->info(lim->info_ctx, &info);
+        }
+        /* A forced end found: deeper searches cannot change it. */
+        if (v >= BOT_MATE_MIN || v <= -BOT_MATE_MIN)
+            break;
+        if (s->w.nodes >= budget)
+            break;
+        /* The next iteration costs several times this one: do not start
+         * what cannot finish. */
+        if (lim->time_ms > 0 &&
+            (lim->clock_ms(lim->clock_ctx) - s->w.t0) * 2 >= lim->time_ms)
+            break;
+    }
+    if (!s->have_best) {
+        /* The budget ran out inside the first root move: play the move
+         * the ordering put first. */
+        size_t n = 0;
+        rc = bot__list_moves(&s->lists[0], pos, &n);
+        if (rc != 0 || n == 0) {
+            rc = rc != 0 ? rc : TB_E_OVER;
+            goto done;
+        }
+        s->best = s->lists[0].m[s->ord[0] != NULL ? s->ord[0][0].index : 0];
+    }
+    *out = s->best;
+    if (stats != NULL) {
+        stats->nodes = s->w.nodes;
+        stats->depth = done_depth;
+        stats->score = done_depth > 0 ? done_score : s->best_score;
+    }
+    rc = 0;
+done:
+    teardown(s);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,146 @@
+/*
+ * test_analyse.c: the search finds forced wins in hand-built positions
+ * of every game. Each expectation is derived without the search: the
+ * rules core judges the end (core_status), and a plain exhaustive solver
+ * written here (every move of the winner's opponent, any move of the
+ * winner, no pruning, no table) gives the fewest plies to a forced win.
+ * The search must report exactly that distance as its mate score and
+ * choose a move after which the solver still sees the win.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot.h"
+#include "core.h"
+
+/* Can `winner` force a win from pos within plies plies? */
+static int forced_win(const Core_Position *pos, int winner, int plies)
+{
+    Core_Status st = core_status(pos);
+    if (st.outcome != CORE_ONGOING)
+        return st.outcome == (winner == CORE_WHITE ? CORE_WIN_WHITE
+                                                   : CORE_WIN_BLACK);
+    if (plies == 0)
+        return 0;
+    const Core_Game *g = core_position_game(pos);
+    size_t cap = core_game_max_moves(g), n = 0;
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    cr_assert_not_null(buf);
+    cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
+    int mover_wins = core_side_to_move(pos) == winner;
+    int result = mover_wins ? 0 : 1;
+    Core_Position *c = core_position_clone(pos);
+    for (size_t i = 0; i < n; i++) {
+        core_position_copy(c, pos);
+        core_make(c, &buf[i]);
+        int w = forced_win(c, winner, plies - 1);
+        if (mover_wins && w) {
+            result = 1;
+            break;
+        }
+        if (!mover_wins && !w) {
+            result = 0;
+            break;
+        }
+    }
+    core_position_free(c);
+    free(buf);
+    return result;
+}
+
+static void last_info(void *ctx, const Bot_Info *info)
+{
+    *(Bot_Info *)ctx = *info;
+}
+
+/* The search on text (a position of game name, options opts) must find
+ * the side to move's forced win in exactly the solver's fewest plies,
+ * at most max_plies. */
+static void expect_win(const char *name, const char *opts, const char *text,
+                       int max_plies)
+{
+    const Core_Game *g = core_game_find(name);
+    Core_Position *pos = NULL;
+    char why[200] = "";
+    cr_assert_not_null(g, "%s", name);
+    cr_assert_eq(core_position_new(&pos, g, opts), 0);
+    cr_assert_eq(core_position_parse(pos, text, why, sizeof why), 0, "%s: %s",
+                 text, why);
+    int me = core_side_to_move(pos);
+    int fewest = 0;
+    while (fewest <= max_plies && !forced_win(pos, me, fewest))
+        fewest++;
+    cr_assert_leq(fewest, max_plies, "%s: no forced win found by the solver",
+                  text);
+
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        Bot_Info info;
+        Bot_Limits lim = bot_limits_level(BOT_LEVEL_MAX);
+        Bot_Stats stats;
+        Core_Move mv;
+        memset(&info, 0, sizeof info);
+        lim.depth = 20;
+        lim.nodes = 2000000;
+        lim.info = last_info;
+        lim.info_ctx = &info;
+        cr_assert_eq(bot_search(pos, &lim, seed, &mv, &stats), 0);
+        cr_assert_geq(info.score, BOT_MATE_MIN, "%s: score %d, no win seen",
+                      text, info.score);
+        cr_assert_eq(BOT_WIN - info.score, fewest,
+                     "%s: win in %d plies reported, the solver says %d", text,
+                     BOT_WIN - info.score, fewest);
+        Core_Position *after = core_position_clone(pos);
+        cr_assert_eq(core_play(after, &mv), 0);
+        cr_assert(forced_win(after, me, fewest - 1),
+                  "%s seed %llu: the chosen move lets the win go", text,
+                  (unsigned long long)seed);
+        core_position_free(after);
+    }
+    core_position_free(pos);
+}
+
+/* Laska: White's c1 must take d2 (captures are compulsory) and Black has
+ * nothing left: a forced capture wins at once. */
+Test(analyse, laska_forced_capture_wins)
+{
+    expect_win("laska", NULL, "w c1w g3W d2b", 1);
+}
+
+/* Laska: Black's lone soldier d2 is hemmed in; White needs three moves
+ * of its own (five plies) to leave it no move. */
+Test(analyse, laska_win_in_three)
+{
+    expect_win("laska", NULL, "w c1w e3w g3W d2b", 7);
+}
+
+/* Laska: a lone officer against a lone soldier: nine plies. */
+Test(analyse, laska_win_in_five)
+{
+    expect_win("laska", NULL, "w a1W d2b", 11);
+}
+
+/* Chessball: the position of D-CB-7's checkmate test with the knight one
+ * move away (f1); f1-c1 mates. */
+Test(analyse, chessball_mate_in_one)
+{
+    expect_win("chessball", NULL, "k/rpppr/5/5/5/N4/5/K w 0 0", 3);
+}
+
+/* Football chess, first to one goal: the rook next to the ball kicks it
+ * into e9. */
+Test(analyse, football_goal_in_one)
+{
+    expect_win("football", NULL, "8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9", 1);
+}
+
+/* Chess volleyball's chess stage (test c1_mate_in_one of
+ * test_volleyball.c): C Rb1-h1 mates. */
+Test(analyse, volleyball_mate_in_one)
+{
+    expect_win("volleyball", NULL,
+               "Rb1,Ng7/Vg8,Mh8 phase=chess set=2 sets=2:0 "
+               "history=w1:0,w1:0 chess=on attackers=w0 king=b1 cfirst=w "
+               "tomove=w",
+               3);
+}

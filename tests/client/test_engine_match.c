@@ -1,0 +1,147 @@
+/*
+ * test_engine_match.c: `tabula match` and `tabula analyse` as scripts see them:
+ * a seed with a node budget gives the same games twice and with any
+ * number of jobs, bad arguments exit 2 naming the token, an openings
+ * file is checked line by line, and the output lines keep their shape.
+ * Runs the real binary.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli_run.h"
+
+/* Run `tabula ARGS` (already shell-quoted) into *r. */
+static void run(Run *r, const char *args)
+{
+    run_into(r, NULL, args);
+}
+
+static Run r1, r2;
+
+Test(match, same_seed_same_games_with_any_jobs)
+{
+    static const char *const games[] = {"laska", "chessball", "football",
+                                        "volleyball", "volleyball10"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args,
+                 "match %s --a 2 --b 2:old --games 4 --nodes 3000 --seed 9",
+                 games[i]);
+        run(&r1, args);
+        cr_assert_eq(r1.status, 0, "%s: %s", games[i], r1.err);
+        cr_assert(strncmp(r1.out, "result games 4 wins ", 20) == 0, "%s",
+                  r1.out);
+        cr_assert_not_null(strstr(r1.out, "\nelo "), "%s", r1.out);
+        cr_assert_not_null(strstr(r1.err, "game 4/4: "), "%s", r1.err);
+        snprintf(args, sizeof args,
+                 "match %s --a 2 --b 2:old --games 4 --nodes 3000 --seed 9 "
+                 "--jobs 2",
+                 games[i]);
+        run(&r2, args);
+        cr_assert_eq(r2.status, 0, "%s", r2.err);
+        cr_assert_str_eq(r1.out, r2.out, "%s", games[i]);
+        cr_assert_str_eq(r1.err, r2.err, "%s", games[i]);
+    }
+}
+
+Test(match, counts_add_up_and_sprt_prints_its_bounds)
+{
+    run(&r1, "match laska --a 1 --b 1 --games 6 --nodes 2000 --seed 3 "
+             "--sprt 0,10");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    long g = -1, w = -1, d = -1, l = -1;
+    cr_assert_eq(sscanf(r1.out, "result games %ld wins %ld draws %ld losses "
+                                "%ld",
+                        &g, &w, &d, &l),
+                 4, "%s", r1.out);
+    cr_assert_eq(w + d + l, g);
+    /* alpha = beta = 0.05: bounds -+ln 19. */
+    cr_assert_not_null(strstr(r1.out, "lower -2.944 upper 2.944"), "%s",
+                       r1.out);
+}
+
+Test(match, bad_arguments_exit_2)
+{
+    run(&r1, "match laska --a 1 --b 9");
+    cr_assert_eq(r1.status, 2);
+    cr_assert_not_null(strstr(r1.err, "bad --b '9'"), "%s", r1.err);
+    run(&r1, "match laska --a 1:fast --b 1");
+    cr_assert_eq(r1.status, 2);
+    cr_assert_not_null(strstr(r1.err, "unknown option"), "%s", r1.err);
+    run(&r1, "match laska --a 1 --b 1 --games 3");
+    cr_assert_eq(r1.status, 2);
+    cr_assert_not_null(strstr(r1.err, "bad --games '3'"), "%s", r1.err);
+    run(&r1, "match laska --a 1 --b 1 --nodes 10 --time 10");
+    cr_assert_eq(r1.status, 2);
+    run(&r1, "match laska --a 1 --b 1 --sprt 5");
+    cr_assert_eq(r1.status, 2);
+    cr_assert_not_null(strstr(r1.err, "bad --sprt '5'"), "%s", r1.err);
+    run(&r1, "match chess --a 1 --b 1");
+    cr_assert_eq(r1.status, 2);
+    run(&r1, "match laska --a 1");
+    cr_assert_eq(r1.status, 2);
+}
+
+Test(match, openings_file_is_checked_and_used)
+{
+    char path[] = "/tmp/tabula-openingsXXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("# two Laska positions\nw c1w e3w f2W d2b\n\nb a7b c5w\n", f);
+    fclose(f);
+    char args[256];
+    snprintf(args, sizeof args,
+             "match laska --a 1 --b 1:old --games 4 --nodes 1000 "
+             "--openings %s",
+             path);
+    run(&r1, args);
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    cr_assert(strncmp(r1.out, "result games 4 ", 15) == 0, "%s", r1.out);
+    f = fopen(path, "w");
+    fputs("w c1w e3w\nw d4q\n", f);
+    fclose(f);
+    run(&r1, args);
+    cr_assert_eq(r1.status, 2);
+    cr_assert_not_null(strstr(r1.err, "line 2"), "%s", r1.err);
+    remove(path);
+}
+
+/* LLR of the test's own: the GSPRT normal approximation written out
+ * again from docs/engines.md, not taken from elo.c. */
+static double llr_again(long w, long d, long l, double e0, double e1)
+{
+    double n = (double)(w + d + l), m = (w + d / 2.0) / n;
+    double v = (w * (1 - m) * (1 - m) + d * (0.5 - m) * (0.5 - m) +
+                l * m * m) /
+               n;
+    double s0 = 1 / (1 + pow(10, -e0 / 400)), s1 = 1 / (1 + pow(10, -e1 / 400));
+    return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v);
+}
+
+Test(match, sprt_stops_at_the_first_crossing_with_any_jobs)
+{
+    /* Level 3 against level 1 in Laska wins nearly every game: H1
+     * (+50) is accepted long before 200 games. */
+    run(&r1, "match laska --a 3 --b 1 --games 200 --sprt 0,50");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    long g = 0, w = 0, d = 0, l = 0;
+    double llr = 0;
+    cr_assert_eq(sscanf(r1.out, "result games %ld wins %ld draws %ld losses "
+                                "%ld",
+                        &g, &w, &d, &l),
+                 4, "%s", r1.out);
+    const char *s = strstr(r1.out, "sprt elo0 0.0 elo1 50.0 llr ");
+    cr_assert_not_null(s, "%s", r1.out);
+    cr_assert_eq(sscanf(s, "sprt elo0 0.0 elo1 50.0 llr %lf", &llr), 1);
+    cr_assert_lt(g, 200);
+    cr_assert_not_null(strstr(r1.out, " H1\n"), "%s", r1.out);
+    cr_assert(fabs(llr - llr_again(w, d, l, 0, 50)) < 0.001, "%f", llr);
+    cr_assert_geq(llr, log(0.95 / 0.05));
+    run(&r2, "match laska --a 3 --b 1 --games 200 --sprt 0,50 --jobs 2");
+    cr_assert_str_eq(r1.out, r2.out);
+}
