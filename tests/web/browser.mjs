@@ -200,6 +200,9 @@ async function perft(game, depth, rounds) {
     for (let i = 0; i < rounds; i++) {
       const r = await page.evaluate((g, d) => {
         const pos = window.tabula.position(g);
+        // Warm up first (untimed): V8 compiles WebAssembly with its
+        // baseline compiler and tiers hot functions up in the background.
+        for (let k = 1; k < d; k++) pos.perft(k);
         const t0 = performance.now();
         let n = 0n;
         for (let k = 1; k <= d; k++) n += pos.perft(k);
