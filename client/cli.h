@@ -97,8 +97,8 @@ double cli_now(void);
 
 /*
  * cli_lobby_http: serve the browser page from folder web on addr, and
- * lb's members over WebSocket there (lobby_http_new), on loop, and print
- * "http: http://HOST:PORT/"; on
+ * lb's members over WebSocket there (lobby_http_new), on loop; url (cap
+ * bytes) gets "http://HOST:PORT/" for the caller's "http:" line; on
  * failure print why (with what to do) on stderr and return the error.
  * Shared by `tabula lobby --http` and `tabula host --http`.
  */
@@ -107,6 +107,7 @@ struct sockaddr_storage;
 typedef struct Lobby Lobby;
 typedef struct Lobby_Http Lobby_Http;
 int cli_lobby_http(struct uv_loop_s *loop, const struct sockaddr_storage *addr,
-                   const char *web, Lobby *lb, Lobby_Http **out);
+                   const char *web, Lobby *lb, Lobby_Http **out, char *url,
+                   size_t url_cap);
 
 #endif /* TABULA_CLI_H */

@@ -153,7 +153,8 @@ static void on_signal(uv_signal_t *h, int signum)
 }
 
 int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
-                   const char *web, Lobby *lb, Lobby_Http **out)
+                   const char *web, Lobby *lb, Lobby_Http **out, char *url,
+                   size_t url_cap)
 {
     char host[64];
     int port, rc;
@@ -187,10 +188,9 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
                 host, port, rc == TB_E_IO ? "cannot bind" : tb_strerror(rc));
         return rc;
     }
-    if (addr->ss_family == AF_INET6)
-        printf("http: http://[%s]:%d/\n", host, lobby_http_port(*out));
-    else
-        printf("http: http://%s:%d/\n", host, lobby_http_port(*out));
+    snprintf(url, url_cap, addr->ss_family == AF_INET6 ? "http://[%s]:%d/"
+                                                        : "http://%s:%d/",
+             host, lobby_http_port(*out));
     return 0;
 }
 
@@ -314,9 +314,10 @@ int cli_lobby(int argc, char **argv)
     }
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);
-    printf("listening: %s\n", where);
+    char url[96] = "";
     if (http != NULL) {
-        rc = cli_lobby_http(&loop, &http_addr, web, run.lb, &run.http);
+        rc = cli_lobby_http(&loop, &http_addr, web, run.lb, &run.http, url,
+                            sizeof url);
         if (rc != 0) {
             lobby_close(run.lb, NULL, NULL);
             uv_run(&loop, UV_RUN_DEFAULT);
@@ -324,6 +325,10 @@ int cli_lobby(int argc, char **argv)
             return CLI_EXIT_FAIL;
         }
     }
+    /* Both lines only once both addresses serve. */
+    printf("listening: %s\n", where);
+    if (http != NULL)
+        printf("http: %s\n", url);
     fflush(stdout);
     for (int i = 0; i < 2; i++) {
         uv_signal_init(&loop, &run.sig[i]);

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bot.h"
 #include "cli.h"
@@ -438,7 +439,17 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         } else if (strcmp(a, "--lobby") == 0 && i + 1 < argc) {
             lobby = argv[++i];
         } else if (strcmp(a, "--log") == 0 && i + 1 < argc) {
+            struct stat st;
             cfg.log_path = argv[++i];
+            /* A folder is no log: refused before a game is played
+             * without one (and before FOLDER.seat is made beside it). */
+            if (stat(cfg.log_path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "tabula %s: --log '%s' is a folder; give a "
+                                "file name, e.g. %s/%s.log\n",
+                        cmd, cli_token(cfg.log_path), cli_token(cfg.log_path),
+                        cmd);
+                return CLI_EXIT_USAGE;
+            }
         } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--bot") == 0) {
             cfg.bot_level = NR_DEFAULT_LEVEL;
         } else if (role != LOBBY_ROLE_SPECTATOR &&
@@ -447,13 +458,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                 return CLI_EXIT_USAGE;
         } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--seed") == 0 &&
                    i + 1 < argc) {
-            char *end = NULL;
-            cfg.seed = strtoull(argv[++i], &end, 10);
-            if (*end != '\0') {
-                fprintf(stderr, "tabula %s: bad seed '%s'\n", cmd,
-                        cli_token(argv[i]));
+            uint64_t seed = 0;
+            if (cli_seed(cmd, argv[++i], &seed) != 0)
                 return CLI_EXIT_USAGE;
-            }
+            cfg.seed = seed;
         } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--delay") == 0 &&
                    i + 1 < argc) {
             char *end = NULL;

@@ -14,9 +14,8 @@ else
   export BUILD_DIR=${BUILD_DIR:-build}
   scripts/build.sh -DTABULA_WERROR=ON
 fi
-# The WebAssembly part (built once into build-wasm/; ctest's wasm_check
-# compares it with this build) and the page's packages and Chromium
-# (ctest's web_golden runs the module in the browser).
-scripts/build-wasm.sh
+# The browser tests (web_golden, web_play) run Debian's Chromium; the
+# WebAssembly part was built by scripts/build.sh (wasm_check compares it
+# with this build).
 scripts/deps.sh chromium
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j 2

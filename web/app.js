@@ -17,6 +17,8 @@ let ball = null; // the Chessball ball (ball3d.js), made on first use
 
 function say(text) { $('message').textContent = text; }
 
+function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
+
 const board = new Board($('board'), {
   onMove: (text) => humanMove(text),
   say,
@@ -172,7 +174,7 @@ function humanMove(text) {
     const played = play(text);
     say(played === text ? `played ${played}` : `${text}: played ${played}`);
   } catch (e) {
-    say(`${text}: ${e.message}`);
+    say(e.message); // names the move: "'e5-e4': illegal move"
     return;
   }
   refresh();
@@ -253,9 +255,12 @@ async function openReplay(file) {
   $('replay-error').textContent = '';
   const bytes = new Uint8Array(await file.arrayBuffer());
   const r = tabula.verifyLog(bytes);
-  if (!r.ok && r.status !== 'torn') {
-    $('replay-error').textContent =
-      `${file.name}: FAILED at frame ${r.frame} (ply ${r.ply}): ${r.why}`;
+  // Refused as `tabula replay` refuses it: a log cut short (torn) too.
+  if (!r.ok) {
+    $('replay-error').textContent = r.status === 'torn'
+      ? `${file.name}: FAILED: the log is cut short inside a frame, after ` +
+        `${plural(r.envelopes, 'signed message')}`
+      : `${file.name}: FAILED at frame ${r.frame} (ply ${r.ply}): ${r.why}`;
     return r;
   }
   stopBot();
@@ -264,9 +269,8 @@ async function openReplay(file) {
     all: r.game.moves, moves: [], squares: [], at: 0,
     pos: tabula.position(r.game.name, r.game.options) };
   $('game-title').textContent = `${info.title}: ${file.name}`;
-  $('players').textContent = r.status === 'ok'
-    ? `verified: ${r.envelopes} signed messages, ${r.plies} plies`
-    : `verified up to a torn end: ${r.envelopes} signed messages, ${r.plies} plies`;
+  $('players').textContent =
+    `verified: ${plural(r.envelopes, 'signed message')}, ${plural(r.plies, 'ply', 'plies')}`;
   $('controls').hidden = true;
   $('replay-controls').hidden = false;
   $('move-form').hidden = true;

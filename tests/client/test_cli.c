@@ -252,3 +252,23 @@ Test(cli, play_line_mode_board_help_and_loose_moves)
     cr_assert_not_null(strstr(r->out, "ply 2 black T Qd8-b6>a5\n"), "%s",
                        r->out);
 }
+
+/* A folder given to --log is refused before a game is played without a
+ * log (found by a new user: the game used to run, the log was lost). */
+Test(cli, log_into_a_folder_is_refused_at_start)
+{
+    Run *r = run("host laska --bot --log /tmp");
+    cr_assert_eq(r->status, 2, "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "--log '/tmp' is a folder"), "%s",
+                       r->err);
+}
+
+/* host and join read seeds as play and synctest do. */
+Test(cli, network_seeds_are_checked_like_the_others)
+{
+    Run *r = run("host laska --bot --seed -1");
+    cr_assert_eq(r->status, 2, "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "bad seed"), "%s", r->err);
+    r = run("host laska --bot --seed 99999999999999999999999");
+    cr_assert_eq(r->status, 2, "%s", r->err);
+}

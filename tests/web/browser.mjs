@@ -11,6 +11,9 @@
 //       a game on web/index.html against the bot, moves clicked on the
 //       board; prints the game as a plain record, then page-final-hash.
 //       With TABULA_BINARY set, the page comes from `tabula lobby --http`.
+//   node tests/web/browser.mjs replay FILE
+//       FILE dropped on the page's replay box; prints "page-replay: ok
+//       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says.
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -295,11 +298,34 @@ async function playPage(game, plies, shot) {
   return 0;
 }
 
+// A match log dropped on the page (its file input), verified there:
+// prints "page-replay: ok PLIES FINAL-HASH" or "page-replay: FAILED
+// TEXT" (the page's own words).
+async function replayPage(file) {
+  await withPage(async (page) => {
+    const input = await page.$('#replay-file');
+    await input.uploadFile(file);
+    await page.waitForFunction(() =>
+      document.getElementById('replay-error').textContent !== '' ||
+      window.tabulaPage.game?.mode === 'replay', { timeout: 20000 });
+    const r = await page.evaluate(() => ({
+      error: document.getElementById('replay-error').textContent,
+      final: document.getElementById('final').textContent,
+      plies: window.tabulaPage.game?.all?.length ?? 0,
+    }));
+    console.log(r.error ? `page-replay: FAILED ${r.error}`
+      : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
+  }, '/index.html');
+  return 0;
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
 else if (cmd === 'perft' && rest.length >= 2)
   status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
+else if (cmd === 'replay' && rest.length >= 1)
+  status = await replayPage(resolve(rest[0]));
 else if (cmd === 'play' && rest.length >= 2)
   status = await playPage(rest[0], Number(rest[1]), rest[2]);
 else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS]');

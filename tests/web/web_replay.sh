@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Logs dropped on the page (issue 14): a match log of two terminal bots
+# verified in the page with the same final hash as `tabula replay`; the
+# same log with one byte flipped refused at the envelope `tabula replay`
+# names; the log cut short refused as well. Run by ctest as web_replay.
+#   tests/web/web_replay.sh NATIVE_BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+native=$(cd "${1:?usage: tests/web/web_replay.sh NATIVE_BUILD_DIR}" && pwd)
+tab="$native/tabula"
+out=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
+page() { TABULA_BINARY="$tab" node --no-warnings tests/web/browser.mjs replay "$1" 2>/dev/null; }
+
+# A laska game between two bots, the host's log kept.
+"$tab" host laska --bot=1 --log "$out/h.log" >"$out/host.out" 2>&1 &
+for _ in $(seq 200); do grep -q '^lobby: ' "$out/host.out" && break; sleep 0.1; done
+invite=$(sed -n 's/^invite: //p' "$out/host.out")
+lobby=$(sed -n 's/^lobby: //p' "$out/host.out")
+"$tab" join "$invite" --lobby "$lobby" --bot=1 >"$out/guest.out" 2>&1
+wait
+want=$("$tab" replay "$out/h.log" | sed -n 's/^final-hash: //p')
+plies=$("$tab" replay "$out/h.log" | grep -c '^ *[0-9]*\. ' || true)
+got=$(page "$out/h.log")
+if [ "$got" != "page-replay: ok $plies $want" ]; then
+  echo "web_replay: FAILED: whole log: page '$got', terminal $plies plies $want"
+  exit 1
+fi
+echo "web_replay: whole log verified in the page: $plies plies, $want"
+
+# One byte flipped inside the third envelope's frame.
+size=$(stat -c %s "$out/h.log")
+cp "$out/h.log" "$out/flip.log"
+at=$((size / 2))
+byte=$(od -An -tu1 -j "$at" -N1 "$out/flip.log" | tr -d ' ')
+printf "$(printf '\\%03o' $(((byte + 1) % 256)))" |
+  dd of="$out/flip.log" bs=1 seek="$at" conv=notrunc status=none
+term=$("$tab" replay "$out/flip.log" 2>&1 || true)
+frame=$(printf '%s\n' "$term" | sed -n 's/.*envelope \([0-9]*\).*/\1/p' | head -n 1)
+got=$(page "$out/flip.log")
+case "$got" in
+  "page-replay: FAILED flip.log: FAILED at frame $frame "*) ;;
+  *) echo "web_replay: FAILED: flipped byte at $at: page '$got', terminal: $term"
+     exit 1 ;;
+esac
+echo "web_replay: a flipped byte is refused at envelope $frame, as tabula replay says"
+
+# Cut short inside a frame.
+head -c $((size - 7)) "$out/h.log" >"$out/cut.log"
+got=$(page "$out/cut.log")
+case "$got" in
+  "page-replay: FAILED cut.log: FAILED: the log is cut short"*) ;;
+  *) echo "web_replay: FAILED: cut log: page '$got'"; exit 1 ;;
+esac
+echo "web_replay: a log cut short is refused"
