@@ -203,22 +203,6 @@ static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
     *buf = uv_buf_init(space, sizeof space);
 }
 
-/* The seat's commands, which netgame.c takes at any time and sends when
- * they may be (docs/usage.md). */
-static int seat_command(const char *line)
-{
-    static const char *const words[] = {"resign", "draw",  "accept",
-                                        "decline", "abort", "takeback",
-                                        "claim"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        size_t n = strlen(words[i]);
-        if (strncmp(line, words[i], n) == 0 &&
-            (line[n] == '\0' || line[n] == ' '))
-            return 1;
-    }
-    return 0;
-}
-
 /*
  * One line of line mode: board, moves, help and ? are answered here (as
  * in `tabula play`); a move typed at a terminal out of turn is refused
@@ -235,7 +219,7 @@ static void on_line(Net_Run *r, const char *line)
     int local = strcmp(line, "board") == 0 || strcmp(line, "moves") == 0 ||
                 strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
     if (proto_transcript_start(t) == NULL) {
-        if (local || (r->in_tty && !seat_command(line))) {
+        if (local || (r->in_tty && !line_cmd_is_conduct(line))) {
             printf("refused: '%s': the game has not started yet (waiting "
                    "for the opponent)\n", cli_token(line));
             return;
@@ -246,7 +230,7 @@ static void on_line(Net_Run *r, const char *line)
             return;
         int waiting = proto_transcript_status(t).outcome == CORE_ONGOING &&
                       core_side_to_move(pos) != side;
-        if (r->in_tty && waiting && !seat_command(line)) {
+        if (r->in_tty && waiting && !line_cmd_is_conduct(line)) {
             printf("refused: '%s': it is not your turn; type your move when "
                    "the opponent has moved\n", cli_token(line));
             return;

@@ -136,3 +136,17 @@ out:
     free(texts);
     return rc;
 }
+
+int line_cmd_is_conduct(const char *line)
+{
+    static const char *const words[] = {"resign", "draw",  "accept",
+                                        "decline", "abort", "takeback",
+                                        "claim"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(line, words[i], n) == 0 &&
+            (line[n] == '\0' || line[n] == ' '))
+            return 1;
+    }
+    return 0;
+}

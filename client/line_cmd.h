@@ -31,6 +31,14 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
                    const char *line, const char *commands);
 
 /*
+ * line_cmd_is_conduct: 1 when line is one of a network seat's conduct
+ * commands (resign, draw, accept, decline, abort, takeback [N], claim
+ * win|draw: docs/usage.md), which the seat takes at any time and sends
+ * when they may be; 0 otherwise (a move, or something else).
+ */
+int line_cmd_is_conduct(const char *line);
+
+/*
  * line_cmd_move: the canonical text of the legal move typed means
  * (core_move_parse, else entry_find) into canon (cap bytes); 0 then.
  * Otherwise the error (TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,

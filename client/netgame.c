@@ -316,25 +316,6 @@ static void dispatch(Netgame *g)
 
 /* ---- what a front end calls ------------------------------------------ */
 
-/* The driver's own reading of a typed line before the session gets it:
- * the one place where front-end words or input forms the session does
- * not know (a move with letters left out, help) would be handled or
- * rewritten. Every line goes to the session as typed today. */
-/* One of the match's conduct commands rather than a move? */
-static int conduct_word(const char *line)
-{
-    static const char *const words[] = {"resign", "draw", "accept",
-                                        "decline", "abort", "takeback",
-                                        "claim"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        size_t n = strlen(words[i]);
-        if (strncmp(line, words[i], n) == 0 &&
-            (line[n] == '\0' || line[n] == ' '))
-            return 1;
-    }
-    return 0;
-}
-
 /* A typed line to the session. A move typed on the player's turn is read
  * the way the terminal reads it (line_cmd_move: the action and piece
  * letters may be left out when one legal move fits) and refused with how
@@ -343,7 +324,7 @@ static int conduct_word(const char *line)
 static int driver_line(Netgame *g, const char *line)
 {
     const Core_Position *pos = proto_transcript_position(match_transcript(g->m));
-    if (!conduct_word(line) && match_side(g->m) >= 0 &&
+    if (!line_cmd_is_conduct(line) && match_side(g->m) >= 0 &&
         core_side_to_move(pos) == match_side(g->m) &&
         core_status(pos).outcome == CORE_ONGOING) {
         char canon[CORE_NOTATION_MAX], why[CORE_NOTATION_MAX + 160];

@@ -107,3 +107,17 @@ Test(entry, completion_fits_from_the_first_square)
     cr_assert(entry_fits("c3-d4", "c3"));
     cr_assert(!entry_fits("c3-d4", "d4"));
 }
+
+/* The seat's conduct commands are whole words, with their argument after
+ * a space; a move or a word that only begins like one is none. */
+Test(line_cmd, conduct_commands_are_told_from_moves)
+{
+    cr_assert(line_cmd_is_conduct("resign"));
+    cr_assert(line_cmd_is_conduct("takeback 2"));
+    cr_assert(line_cmd_is_conduct("claim win"));
+    cr_assert(line_cmd_is_conduct("draw"));
+    cr_assert_not(line_cmd_is_conduct("drawn"));
+    cr_assert_not(line_cmd_is_conduct("c3-d4"));
+    cr_assert_not(line_cmd_is_conduct("T Qd8-b6>a5"));
+    cr_assert_not(line_cmd_is_conduct(""));
+}
