@@ -1,7 +1,7 @@
 /*
  * cli_run.h: run the real tabula binary with shell-quoted arguments and
  * collect its exit status, standard output and standard error. Included
- * by test_cli.c and test_match.c.
+ * by test_cli.c and test_engine_match.c.
  */
 #ifndef TABULA_TEST_CLI_RUN_H
 #define TABULA_TEST_CLI_RUN_H
