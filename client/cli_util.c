@@ -1,8 +1,8 @@
 /*
- * cli_util.c: helpers every command shares: finding a game by name,
- * setting up a position from options, a position string and moves, with
- * error messages that name the bad token, untrusted text made printable,
- * and a monotonic clock.
+ * cli_util.c: helpers every command shares: finding a game by name with
+ * an error message that names the bad token, untrusted text made
+ * printable, and a monotonic clock (the start position of a command is
+ * cli_position.c's).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,50 +33,6 @@ const Core_Game *cli_game(const char *cmd, const char *name)
         fprintf(stderr, " %s", core_game_name(core_game_at(i)));
     fprintf(stderr, "\n");
     return NULL;
-}
-
-Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
-                                  const char *options, const char *position,
-                                  char **moves, int nmoves)
-{
-    Core_Position *pos = NULL;
-    char why[256] = "";
-    int rc = core_position_new(&pos, g, options);
-
-    if (rc != 0) {
-        fprintf(stderr, "tabula %s: bad options '%s': %s\n", cmd,
-                cli_token(options ? options : ""), tb_strerror(rc));
-        return NULL;
-    }
-    if (position != NULL) {
-        rc = core_position_parse(pos, position, why, sizeof why);
-        if (rc != 0) {
-            fprintf(stderr, "tabula %s: bad position '%s': %s%s%s\n", cmd,
-                    cli_token(position), tb_strerror(rc), why[0] ? ": " : "", why);
-            core_position_free(pos);
-            return NULL;
-        }
-    }
-    for (int i = 0; i < nmoves; i++) {
-        Core_Move mv;
-        rc = core_move_parse(pos, moves[i], &mv);
-        if (rc == 0)
-            rc = core_play(pos, &mv);
-        if (rc != 0) {
-            fprintf(stderr, "tabula %s: move %d '%s': %s", cmd, i + 1,
-                    cli_token(moves[i]), tb_strerror(rc));
-            if (rc == TB_E_NOTATION)
-                fprintf(stderr, "; expected %s", core_game_move_hint(g));
-            else if (rc == TB_E_OVER)
-                fprintf(stderr, " (%s by %s)",
-                        core_outcome_name(core_status(pos).outcome),
-                        core_reason_name(core_status(pos).reason));
-            fprintf(stderr, "\n");
-            core_position_free(pos);
-            return NULL;
-        }
-    }
-    return pos;
 }
 
 const char *cli_token(const char *s)

@@ -26,6 +26,9 @@ typedef struct Help_Game {
     const char *board;
     const char *short_form;
     int repeats;
+    /* the capture mark when capturing is compulsory (Laska: Lasker's
+     * rules, docs/rules/laska.md), else NULL */
+    const char *compulsory;
 } Help_Game;
 
 static const Help_Game games[] = {
@@ -40,7 +43,7 @@ static const Help_Game games[] = {
      "w, b: a White or Black soldier; W, B: an officer. A column of\n"
      "several pieces shows its top piece and its height (b2: two pieces,\n"
      "Black on top); the cell's line under the board lists it top first.\n",
-     "c3-d4, captures b2xd4", 0},
+     "c3-d4, captures b2xd4", 0, "x"},
     {"chessball", NULL,
      "A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
@@ -52,7 +55,7 @@ static const Help_Game games[] = {
      "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
      "pentagons, light ones its white hexagons.\n",
-     "b2-d2, captures b3xc4", 0},
+     "b2-d2, captures b3xc4", 0, NULL},
     {"football", NULL,
      "A turn is an optional piece move from-to, then kicks, written\n"
      "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
@@ -66,7 +69,7 @@ static const Help_Game games[] = {
      "Capitals White, small letters Black: K king, Q queen, R rook, B\n"
      "bishop, N knight; * is the ball. The red squares are the goals:\n"
      "e1 White's, e9 Black's. The line under the board gives the score.\n",
-     "b1-c3 d4*d7 (piece move, then kicks), or pass", 0},
+     "b1-c3 d4*d7 (piece move, then kicks), or pass", 0, NULL},
     {"volleyball", "o",
      "Every action starts with its letter and a space, then the piece\n"
      "letter and squares: - is the piece's step, > where the ball flies.\n"
@@ -88,7 +91,7 @@ static const Help_Game games[] = {
      "Before a serve the ball is in the server's hand, not on the board:\n"
      "the serve's square after - is where it is tossed. The line under\n"
      "the board: set, minute, points, and who serves or touches next.\n",
-     "T Qd8-g5>f6 (action letter, piece, from-to>landing)", 1},
+     "T Qd8-g5>f6 (action letter, piece, from-to>landing)", 1, NULL},
 };
 
 static const Help_Game *find(const Core_Game *g)
@@ -160,11 +163,23 @@ void game_help_one_line(const Core_Game *g,
 {
     const Help_Game *h = find(g);
     const char *form = h != NULL ? h->short_form : core_game_move_hint(g);
-    if (nlegal > 0)
-        snprintf(out, cap, "moves look like %s; one legal now: %s", form,
-                 legal[0]);
-    else
-        snprintf(out, cap, "moves look like %s", form);
+    size_t captures = 0;
+    if (h != NULL && h->compulsory != NULL)
+        for (size_t i = 0; i < nlegal; i++)
+            captures += strstr(legal[i], h->compulsory) != NULL;
+    size_t used = (size_t)snprintf(out, cap, "moves look like %s", form);
+    if (nlegal > 0 && captures == nlegal && used < cap) {
+        /* Only captures are legal: say so, and name them (a few). */
+        used += (size_t)snprintf(out + used, cap - used,
+                                 "; capturing is compulsory, the capture%s "
+                                 "now: %s", nlegal > 1 ? "s" : "", legal[0]);
+        for (size_t i = 1; i < nlegal && i < 4 && used < cap; i++)
+            used += (size_t)snprintf(out + used, cap - used, ", %s", legal[i]);
+        if (nlegal > 4 && used < cap)
+            snprintf(out + used, cap - used, " (%zu in all)", nlegal);
+    } else if (nlegal > 0 && used < cap) {
+        snprintf(out + used, cap - used, "; one legal now: %s", legal[0]);
+    }
 }
 
 const char *game_help_board_note(const Core_Game *g, const Core_View *v)

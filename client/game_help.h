@@ -28,8 +28,10 @@ size_t game_help_text(const Core_Game *g,
 /*
  * game_help_one_line: a one-line reminder of how moves are written in g
  * with one example from legal (the first legal move), for refusals:
- * e.g. "moves look like c3-d4 or b2xd4 (one legal now: a3-b4)". Into
- * out (cap bytes).
+ * e.g. "moves look like c3-d4, captures b2xd4; one legal now: a3-b4".
+ * When every legal move of a game with compulsory captures (Laska) is a
+ * capture, it says so and names up to four of them instead: "...;
+ * capturing is compulsory, the capture now: e5xc3". Into out (cap bytes).
  */
 void game_help_one_line(const Core_Game *g,
                         const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
