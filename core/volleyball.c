@@ -1568,7 +1568,7 @@ const Core_Game core__volleyball = {
 
 const Core_Game core__volleyball10 = {
     .name = "volleyball10",
-    .title = "Chess volleyball 10x10 (placeholder rules P-01..P-10)",
+    .title = "Chess volleyball 10x10 (provisional rules, P-01..P-10)",
     .move_hint = "S Qd1-e1>e6, T Qe10-h6>g7, P Nf3-d4, R Vb2-e4, @ e3",
     .id = 5,
     .max_moves = VB_MAX_MOVES10,
