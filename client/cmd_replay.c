@@ -79,7 +79,7 @@ typedef struct Replay {
     Core_Position *start; /* before the first move; NULL: no viewer */
     char white[PROTO_FINGERPRINT_MAX + 64];
     char black[PROTO_FINGERPRINT_MAX + 64];
-    char result[64];
+    char result[96];
 } Replay;
 
 /* Keep a move for the viewer and the export. */
@@ -105,6 +105,29 @@ static void set_result(Replay *r, Core_Status st)
              core_outcome_name(st.outcome),
              st.outcome == CORE_ONGOING ? "unfinished"
                                         : core_reason_name(st.reason));
+}
+
+/* A record's result: the board's when the moves end the game; when they
+ * do not, the result the record states (a resignation, agreement or time
+ * leaves the board unfinished), marked as the record's word, with its
+ * Termination tag as the reason. */
+static void set_record_result(Replay *r, Core_Status st,
+                              const Proto_Record_Report *rep)
+{
+    const char *res = rep->result;
+    const char *why = proto_record_tag(rep, "Termination");
+    if (st.outcome != CORE_ONGOING ||
+        (strcmp(res, "1-0") != 0 && strcmp(res, "0-1") != 0 &&
+         strcmp(res, "1/2-1/2") != 0)) {
+        set_result(r, st);
+        return;
+    }
+    if (why != NULL && why[0] != '\0')
+        snprintf(r->result, sizeof r->result,
+                 "%.7s (%.24s, as the record states)", res, cli_token(why));
+    else
+        snprintf(r->result, sizeof r->result, "%.7s (as the record states)",
+                 res);
 }
 
 static void print_ply(uint32_t ply, int mover, const char *text,
@@ -537,7 +560,7 @@ static void keep_record_game(Replay *r, const Proto_Record_Report *rep,
     }
     snprintf(r->white, sizeof r->white, "%s", white ? cli_token(white) : "?");
     snprintf(r->black, sizeof r->black, "%s", black ? cli_token(black) : "?");
-    set_result(r, st);
+    set_record_result(r, st, rep);
 }
 
 static int replay_record(const char *path, const uint8_t *buf, size_t len,
@@ -584,7 +607,10 @@ static int replay_record(const char *path, const uint8_t *buf, size_t len,
     if (r->nmoves == 0)
         proto_state_hash(pos, r->hash);
     Core_Status st = core_status(pos);
-    print_result(st, r->hash);
+    char hex[PROTO_HASH_HEX];
+    proto_hex(r->hash, PROTO_HASH_BYTES, hex);
+    set_record_result(r, st, &rep);
+    fprintf(rout, "result: %s\nfinal-hash: %s\n", r->result, hex);
     if (rep.result[0] != '\0')
         fprintf(rout, "stated-result: %s\n", rep.result);
     fprintf(rout, "verified: %zu plies, every move legal\n", r->nmoves);

@@ -277,6 +277,36 @@ Test(replay, every_game_replays_and_reads_its_export_back)
     }
 }
 
+Test(replay, record_ended_by_resignation_keeps_its_result)
+{
+    /* What `replay --export` writes for a log its guest resigned after
+     * White's first move: the board is unfinished, the record says 1-0. */
+    char path[128];
+    snprintf(path, sizeof path, "%s/resigned.pgn", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("[Game \"laska\"]\n[Result \"1-0\"]\n[Termination \"resign\"]\n"
+          "\n1. a3-b4 1-0\n", fp);
+    fclose(fp);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert(strstr(o->out, "result: 1-0 (resign, as the record states)\n") !=
+                  NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "stated-result: 1-0\n") != NULL, "%s", o->out);
+    /* Without a Termination tag no reason is named; "*" stays the
+     * board's unfinished game. */
+    fp = fopen(path, "w");
+    fputs("[Game \"laska\"]\n\n1. a3-b4 0-1\n", fp);
+    fclose(fp);
+    o = replay(path);
+    cr_assert(strstr(o->out, "result: 0-1 (as the record states)\n") !=
+                  NULL, "%s", o->out);
+    fp = fopen(path, "w");
+    fputs("[Game \"laska\"]\n\n1. a3-b4 *\n", fp);
+    fclose(fp);
+    o = replay(path);
+    cr_assert(strstr(o->out, "result: * (unfinished)\n") != NULL, "%s", o->out);
+}
+
 Test(replay, plain_record_names_the_side_that_moved)
 {
     /* Football chess: White's own goal (D-FC-5) in a 2-goal match gives
