@@ -506,6 +506,16 @@ static int seat_setup(Netgame *g, const Netgame_Config *cfg, char *why,
     if (g->log_path[0] != '\0' &&
         (resumed = netstore_seat_load(g->log_path, st, why, why_cap)) < 0)
         return resumed;
+    if (resumed && cfg->game != NULL && st->game != NULL &&
+        st->game != cfg->game) {
+        /* The seat file's game wins on resume; another game asked for
+         * means another match was meant: refuse rather than resume. */
+        snprintf(why, why_cap, "%s holds a %s match, not %s: give another "
+                 "--log file, or host %s to resume it", g->log_path,
+                 core_game_name(st->game), core_game_name(cfg->game),
+                 core_game_name(st->game));
+        return TB_E_STATE;
+    }
     if (resumed) {
         memcpy(g->lcfg.seat_secret, st->seat_secret, sizeof st->seat_secret);
         g->lcfg.invite = st->invite;

@@ -153,7 +153,8 @@ void match_free(Match *s);
  * and numbered are the resume point the seat had made durable
  * (MATCH_OUT_SEQ's seq and count; 0 and 0 when unknown). why gets a
  * reason on failure. Errors: those of proto_log_verify, TB_E_STATE
- * (called after a welcome).
+ * (called after a welcome, or the log holds a match of another game than
+ * the configured one: why names both).
  */
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
                  uint32_t numbered, char *why, size_t why_cap);

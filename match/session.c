@@ -562,6 +562,20 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
         proto_transcript_free(t);
         return r.rc != 0 ? r.rc : TB_E_FORMAT;
     }
+    if (s->game != NULL && proto_transcript_start(t) != NULL &&
+        strcmp(proto_transcript_start(t)->body.start.game,
+               core_game_name(s->game)) != 0) {
+        /* A host resuming another game's log would send that game's
+         * frames under this game's name: refuse, naming both. */
+        Match_Text m;
+        match__text_init(&m, why, why_cap);
+        match__put(&m, "it holds a ");
+        match__put(&m, proto_transcript_start(t)->body.start.game);
+        match__put(&m, " match, not ");
+        match__put(&m, core_game_name(s->game));
+        proto_transcript_free(t);
+        return TB_E_STATE;
+    }
     proto_transcript_free(s->t);
     s->t = t;
     if (s->game == NULL && match__started(s))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli_run.h"
 
@@ -293,6 +294,29 @@ Test(cli, log_into_a_folder_is_refused_at_start)
     cr_assert_eq(r->status, 2, "%s", r->err);
     cr_assert_not_null(strstr(r->err, "--log '/tmp' is a folder"), "%s",
                        r->err);
+}
+
+/* A seat file of a Laska match given to `host chessball --log` would
+ * resume the Laska match under the other name: refused, naming both. */
+Test(cli, log_of_another_game_is_refused_at_start)
+{
+    char dir[] = "/tmp/tabula-cli-seatXXXXXX", path[128], args[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/h.log.seat", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "role 0\nkey %064d\nseat %032d\ninvite -\nwatch -\n"
+               "game laska\noptions -\nlobby -\n", 7, 9);
+    fclose(f);
+    snprintf(args, sizeof args, "host chessball --bot --log %s/h.log", dir);
+    Run *r = run(args);
+    cr_assert_eq(r->status, 1, "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "h.log holds a laska match, not "
+                                      "chessball: give another --log file, "
+                                      "or host laska to resume it"),
+                       "%s", r->err);
+    remove(path);
+    rmdir(dir);
 }
 
 /* host and join read seeds as play and synctest do. */

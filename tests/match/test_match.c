@@ -539,6 +539,37 @@ Test(match, resume_at_every_ply)
     room_close(&r);
 }
 
+/* A host configured for one game does not take back another game's log
+ * (the host's log of a Laska match offered to a Chessball host). */
+Test(match, resume_of_another_games_log_refused)
+{
+    Room r;
+    room_open(&r, "");
+    for (int k = 0; k < 2; k++)
+        type(&r, k % 2, line10[k]);
+    uint8_t *log = NULL;
+    size_t log_len = 0;
+    cr_assert_eq(proto_read_file(r.seat[0].log_path, &log, &log_len), 0);
+    Match_Config c;
+    Match *m = NULL;
+    char why[200];
+    seat_config(&c, MATCH_ROLE_HOST, "");
+    c.game = core_game_find("chessball");
+    cr_assert_eq(match_new(&c, &m), 0);
+    cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why),
+                 TB_E_STATE);
+    cr_assert_str_eq(why, "it holds a laska match, not chessball");
+    match_free(m);
+    /* the same log to a Laska host is taken */
+    seat_config(&c, MATCH_ROLE_HOST, "");
+    cr_assert_eq(match_new(&c, &m), 0);
+    cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0, "%s",
+                 why);
+    match_free(m);
+    free(log);
+    room_close(&r);
+}
+
 /* The sequence numbers the session makes durable never pass a frame it
  * has not logged: a gap asks for the frames again. */
 Test(match, gap_in_lobby_numbers_refetched)
