@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "advice.h"
+#include "cli.h"
 #include "net.h"
 #include "tb_error.h"
 
@@ -17,14 +18,14 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
     switch (reason) {
     case TB_E_WATCH_CODE:
         snprintf(out, cap, "%s is a watch code: it lets you watch, not play. "
-                 "To watch: tabula spectate %s --lobby %s; to play, ask the "
-                 "host for the invite code", c, c, lobby);
+                 "To watch: %s spectate %s --lobby %s; to play, ask the "
+                 "host for the invite code", c, cli_program(), c, lobby);
         break;
     case TB_E_SEAT:
         snprintf(out, cap, "the game of code %s has its second player "
-                 "already (or is over). To watch it: tabula spectate %s "
-                 "--lobby %s; to play, ask the host for a new game", c, c,
-                 lobby);
+                 "already (or is over). To watch it: %s spectate %s "
+                 "--lobby %s; to play, ask the host for a new game", c,
+                 cli_program(), c, lobby);
         break;
     case TB_E_CODE:
         snprintf(out, cap, "the lobby at %s has no game with code %s: check "
@@ -51,13 +52,14 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
     default:
         if (role == LOBBY_ROLE_HOST)
             snprintf(out, cap, "cannot reach the lobby at %s (%s): is "
-                     "`tabula lobby` running there? Without --lobby, host "
-                     "starts its own", lobby, net_strerror(reason));
+                     "`%s lobby` running there? Without --lobby, host "
+                     "starts its own", lobby, net_strerror(reason),
+                     cli_program());
         else
             snprintf(out, cap, "cannot reach the lobby at %s (%s): give the "
                      "host's lobby address, as the host's screen shows it: "
-                     "tabula %s %s --lobby HOST:PORT", lobby,
-                     net_strerror(reason),
+                     "%s %s %s --lobby HOST:PORT", lobby,
+                     net_strerror(reason), cli_program(),
                      role == LOBBY_ROLE_GUEST ? "join" : "spectate", c);
         break;
     }

@@ -53,6 +53,17 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
                                   char **moves, int nmoves);
 
 /*
+ * cli_program_set / cli_program: the command as the user ran it, for the
+ * commands the program prints for someone to type ("build/tabula join
+ * CODE ..."): argv[0] when it is a short relative path or a bare name of
+ * printable ASCII without blanks (at most CLI_PROGRAM_MAX bytes), else
+ * "tabula". Until set, "tabula".
+ */
+#define CLI_PROGRAM_MAX 16
+void cli_program_set(const char *argv0);
+const char *cli_program(void);
+
+/*
  * cli_token: a printable excerpt of untrusted input for messages: at most
  * 60 bytes (then "..."), control and non-ASCII bytes shown as '?'. The
  * result lives in one of 4 rotating static buffers.

@@ -35,6 +35,22 @@ const Core_Game *cli_game(const char *cmd, const char *name)
     return NULL;
 }
 
+static char program[CLI_PROGRAM_MAX + 1] = "tabula";
+
+void cli_program_set(const char *argv0)
+{
+    size_t n = argv0 != NULL ? strlen(argv0) : 0;
+    if (n == 0 || n > CLI_PROGRAM_MAX || argv0[0] == '/')
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (argv0[i] <= 0x20 || argv0[i] >= 0x7f || argv0[i] == '\'' ||
+            argv0[i] == '"' || argv0[i] == '\\')
+            return;
+    memcpy(program, argv0, n + 1);
+}
+
+const char *cli_program(void) { return program; }
+
 const char *cli_token(const char *s)
 {
     static char ring[4][64];

@@ -44,6 +44,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_program_set(argc > 0 ? argv[0] : NULL);
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;

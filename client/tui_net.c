@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "tb_error.h"
 #include "tui.h"
 #include "tui_net.h"
@@ -141,10 +142,11 @@ static void put_line(int y, int x, const char *fmt, ...)
         mvaddnstr(y, x, line, room);
 }
 
-/* The waiting screen's widest line, "   tabula spectate CODE --lobby
- * 255.255.255.255:65535" (3 + 16 + 19 + 9 + 21 = 68 columns) and a
- * margin, and its height with the codes. */
-#define TN_WAIT_COLS 70
+/* The waiting screen's widest line, "   PROGRAM spectate CODE --lobby
+ * 255.255.255.255:65535" (3 + 10 + 19 + 9 + 21 = 62 columns besides the
+ * program's name, cli_program) and a margin, and its height with the
+ * codes. */
+#define TN_WAIT_COLS (64 + (int)strlen(cli_program()))
 #define TN_WAIT_ROWS 16
 
 static void draw_waiting(Tui_Net *u)
@@ -172,9 +174,10 @@ static void draw_waiting(Tui_Net *u)
         put_line(y++, 1, "lobby:  %s", u->lobby);
         y++;
         put_line(y++, 1, "Your opponent types, on their terminal:");
-        put_line(y++, 3, "tabula join %s --lobby %s", u->invite, u->lobby);
+        put_line(y++, 3, "%s join %s --lobby %s", cli_program(), u->invite,
+                 u->lobby);
         put_line(y++, 1, "A spectator types:");
-        put_line(y++, 3, "tabula spectate %s --lobby %s", u->watch,
+        put_line(y++, 3, "%s spectate %s --lobby %s", cli_program(), u->watch,
                  u->lobby);
         y++;
     }

@@ -8,6 +8,7 @@
 #include <uv.h>
 
 #include "advice.h"
+#include "cli.h"
 #include "tb_error.h"
 
 static char text[640];
@@ -70,4 +71,27 @@ Test(advice, giving_up_says_whether_the_same_command_resumes)
                    60, 0);
     cr_assert_not_null(strstr(text, "the same command watches again"), "%s",
                        text);
+}
+
+/* The commands advice names start with the program as the user ran it
+ * (a new user ran build/tabula and was told to type tabula). */
+Test(advice, commands_name_the_program_as_run)
+{
+    cli_program_set("build/tabula");
+    cr_assert_str_eq(cli_program(), "build/tabula");
+    cr_assert_not_null(strstr(failure(TB_E_WATCH_CODE, LOBBY_ROLE_GUEST),
+                              "To watch: build/tabula spectate ABCD-EFGH "
+                              "--lobby 127.0.0.1:4000;"),
+                       "%s", text);
+    /* absolute, long, or with blanks or quotes: the plain name */
+    static const char *const plain[] = {"/usr/local/bin/tabula",
+                                        "../../a/very/long/path/tabula",
+                                        "my tabula", "it's", ""};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        cli_program_set("tabula");
+        cli_program_set(plain[i]);
+        cr_assert_str_eq(cli_program(), "tabula", "%s", plain[i]);
+    }
+    cli_program_set(NULL);
+    cr_assert_str_eq(cli_program(), "tabula");
 }
