@@ -32,7 +32,7 @@ static int last_rank(int side)
 static void laska_make(void *vst, const Core_Move *mv)
 {
     Laska_Undo u;
-    core__laska_do(vst, mv, &u);
+    core__laska_do(vst, mv, &u, LA_KEYS_UPDATE);
 }
 
 /* ---- the table's functions ------------------------------------------ */

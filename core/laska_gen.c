@@ -121,24 +121,36 @@ typedef struct Jumper {
     int from;       /* its start, a board bit */
 } Jumper;
 
-/* What is done with finished moves besides counting them: listed into a
- * buffer (core_moves), or each child's moves counted (perft). */
-typedef struct Sink {
-    const Laska_State *st;
+/* A board from the side to move's view: its commanders and, where a
+ * column has two pieces or more, the second piece from the top. */
+typedef struct Board {
     uint64_t own, enemy, officers;
+    uint64_t own_under, enemy_under, officers_under;
     int side;
-    int children;          /* count children instead of listing */
+} Board;
+
+/* What is done with each move found: listed into a buffer (core_moves),
+ * or the moves of the position it gives counted (perft at 2 plies), or
+ * those of the positions after each reply (perft at 3 plies). */
+enum { SINK_LIST, SINK_CHILDREN, SINK_GRANDCHILDREN };
+
+typedef struct Sink {
+    Board b;
+    int mode;
+    const Laska_State *st; /* grandchildren: the columns */
     int officer;           /* the capturing column's commander */
-    Core_Move *buf;
+    uint64_t first_mid;    /* the first square it jumped */
+    Core_Move *buf;        /* list */
     size_t cap;
-    size_t n;              /* moves listed or counted */
+    size_t n;
     int overflow;
-    uint64_t total;        /* children: their moves */
+    uint64_t total;        /* children, grandchildren: moves counted */
     uint8_t path[LA_SQUARES + 1]; /* Lasker squares, start first */
 } Sink;
 
-static uint64_t count_board(uint64_t own, uint64_t enemy, uint64_t officers,
-                            int side);
+static inline uint64_t count_board(uint64_t own, uint64_t enemy,
+                                   uint64_t officers, int side);
+static uint64_t count_children(const Board *b);
 
 static void list_move(Sink *k, const uint8_t *path, int len, int capture)
 {
@@ -154,35 +166,78 @@ static void list_move(Sink *k, const uint8_t *path, int len, int capture)
 }
 
 /*
+ * The second pieces of the position after a capture, from the mover's
+ * view (c->enemy_under its own): the start square is empty; the column
+ * on to is the mover's, whose second piece is its old one or, for a lone
+ * piece, the first prisoner (the commander of first_mid); each jumped
+ * column's second piece is its old third (D-LA-3).
+ */
+static void unders_after_capture(const Sink *k, uint64_t fb, uint64_t tb,
+                                 uint64_t jumped, Board *c)
+{
+    const Board *b = &k->b;
+    const Laska_State *st = k->st;
+    uint64_t gone = ~(fb | jumped);
+    uint64_t ou = b->own_under & gone, eu = b->enemy_under & gone;
+    uint64_t uo = b->officers_under & gone;
+
+    if ((b->own_under | b->enemy_under) & fb) {
+        if (b->own_under & fb)
+            ou |= tb;
+        else
+            eu |= tb;
+        if (b->officers_under & fb)
+            uo |= tb;
+    } else {
+        eu |= tb;
+        if (b->officers & k->first_mid)
+            uo |= tb;
+    }
+    for (uint64_t r = jumped & (b->own_under | b->enemy_under); r != 0;
+         r &= r - 1) {
+        int s = core__la.sq[__builtin_ctzll(r)];
+        uint64_t mb = r & (~r + 1);
+        if (st->height[s] < 3)
+            continue;
+        if (((st->colour[s] >> 2) & 1) == (uint32_t)b->side)
+            ou |= mb;
+        else
+            eu |= mb;
+        if ((st->officer[s] >> 2) & 1)
+            uo |= mb;
+    }
+    c->own_under = eu;
+    c->enemy_under = ou;
+    c->officers_under = uo;
+}
+
+/*
  * A capture by j ended on board bit to, having jumped the bits in jumped:
- * list it, or count the moves of the position it gives. Each jumped
- * column is commanded by its next piece, or left empty (D-LA-3).
+ * list it, or count what follows it. Each jumped column is commanded by
+ * its next piece, or left empty (D-LA-3).
  */
 static void capture_end(Sink *k, const Jumper *j, int to, uint64_t jumped,
                         int len, int promoted)
 {
-    if (!k->children) {
+    if (k->mode == SINK_LIST) {
         list_move(k, k->path, len, 1);
         return;
     }
-    const Laska_State *st = k->st;
+    const Board *b = &k->b;
     uint64_t fb = UINT64_C(1) << j->from, tb = UINT64_C(1) << to;
-    uint64_t own = (k->own & ~fb) | tb, enemy = k->enemy & ~jumped;
-    uint64_t off = (k->officers & ~(fb | jumped)) |
-                   (k->officer || promoted ? tb : 0);
-    for (uint64_t b = jumped; b != 0; b &= b - 1) {
-        int s = core__la.sq[__builtin_ctzll(b)];
-        uint64_t mb = b & (~b + 1);
-        if (st->height[s] < 2)
-            continue;
-        if (((st->colour[s] >> 1) & 1) == (uint32_t)k->side)
-            own |= mb;
-        else
-            enemy |= mb;
-        if ((st->officer[s] >> 1) & 1)
-            off |= mb;
+    Board c;
+    c.side = b->side ^ 1;
+    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
+    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
+    c.officers = (b->officers & ~(fb | jumped)) |
+                 (jumped & b->officers_under) |
+                 (k->officer || promoted ? tb : 0);
+    if (k->mode == SINK_CHILDREN) {
+        k->total += count_board(c.own, c.enemy, c.officers, c.side);
+        return;
     }
-    k->total += count_board(enemy, own, off, k->side ^ 1);
+    unders_after_capture(k, fb, tb, jumped, &c);
+    k->total += count_children(&c);
 }
 
 /*
@@ -203,8 +258,11 @@ static uint64_t capture_dfs(const Jumper *j, Sink *k, int cur,
         if (!(j->enemy & mb & ~jumped) || !(j->empty & lb))
             continue;
         int land = t->jump_to[cur][d];
-        if (k != NULL)
+        if (k != NULL) {
             k->path[len] = (uint8_t)t->sq[land];
+            if (len == 1)
+                k->first_mid = mb;
+        }
         /* Promotion ends the move (D-LA-6). */
         if (j->promo & lb) {
             found++;
@@ -222,29 +280,32 @@ static uint64_t capture_dfs(const Jumper *j, Sink *k, int cur,
     return found;
 }
 
-/* Search the captures of every start column; captures are compulsory
- * (D-LA-4), so only columns with a first jump are searched. */
-static uint64_t captures(uint64_t starts, uint64_t enemy, uint64_t empty,
-                         uint64_t officers, int side, Sink *k)
+/* The jumper for a column starting on board bit from. */
+static inline void jumper_at(Jumper *j, int from, int officer, int side,
+                             uint64_t empty)
+{
+    j->from = from;
+    j->promo = officer ? 0 : core__la.last_rank[side];
+    j->lo = officer || side == CORE_BLACK ? LA_SW : LA_NW;
+    j->hi = officer || side == CORE_WHITE ? LA_NE : LA_SE;
+    j->empty = empty | (UINT64_C(1) << from);
+}
+
+/* List the captures of every start column, by start square in canonical
+ * order; captures are compulsory (D-LA-4), so only columns with a first
+ * jump are searched. */
+static void captures(Sink *k, uint64_t starts, uint64_t empty)
 {
     Jumper j;
-    uint64_t found = 0;
 
-    j.enemy = enemy;
+    j.enemy = k->b.enemy;
     for (uint64_t b = starts; b != 0; b &= b - 1) {
-        int from = __builtin_ctzll(b), officer = (int)((officers >> from) & 1);
-        j.from = from;
-        j.promo = officer ? 0 : core__la.last_rank[side];
-        j.lo = officer || side == CORE_BLACK ? LA_SW : LA_NW;
-        j.hi = officer || side == CORE_WHITE ? LA_NE : LA_SE;
-        j.empty = empty | (UINT64_C(1) << from);
-        if (k != NULL) {
-            k->officer = officer;
-            k->path[0] = (uint8_t)core__la.sq[from];
-        }
-        found += capture_dfs(&j, k, from, 0, 1);
+        int from = __builtin_ctzll(b);
+        k->officer = (int)((k->b.officers >> from) & 1);
+        jumper_at(&j, from, k->officer, k->b.side, empty);
+        k->path[0] = (uint8_t)core__la.sq[from];
+        capture_dfs(&j, k, from, 0, 1);
     }
-    return found;
 }
 
 /* Squares from which a column could jump in each direction. */
@@ -257,18 +318,18 @@ static inline void jump_sets(uint64_t enemy, uint64_t empty, uint64_t a[4])
 }
 
 /*
- * The captures of a board, the moves captures() visits, with the first
+ * The captures of a board, the moves captures() lists, with the first
  * jump of every column taken at once: a jump ends the move unless a
  * further jump exists from its landing square (for a soldier forwards
  * and not on its last rank; for an officer any way but back over the
  * square just jumped). The start square, empty now, could only be reached
  * by jumping back, so the jump sets a[] of the board serve. Only columns
  * that jump on are searched square by square. Counts them (k NULL), or
- * counts their children's moves into k (in no particular order).
+ * hands each to k (in no particular order).
  */
 static inline uint64_t first_jumps(const uint64_t m[4], const uint64_t a[4],
-                            uint64_t enemy, uint64_t empty,
-                            uint64_t officers, int side, Sink *k)
+                                   uint64_t enemy, uint64_t empty,
+                                   uint64_t officers, int side, Sink *k)
 {
     static const int amount[4] = {9, 7, 7, 9};
     uint64_t promo = core__la.last_rank[side], bytes = 0, found = 0;
@@ -293,29 +354,79 @@ static inline uint64_t first_jumps(const uint64_t m[4], const uint64_t a[4],
             int land = __builtin_ctzll(b);
             int from = d < LA_NW ? land + 2 * amount[d] : land - 2 * amount[d];
             int officer = (int)((officers >> from) & 1);
-            j.from = from;
-            j.promo = officer ? 0 : promo;
-            j.lo = officer || side == CORE_BLACK ? LA_SW : LA_NW;
-            j.hi = officer || side == CORE_WHITE ? LA_NE : LA_SE;
-            j.empty = empty | (UINT64_C(1) << from);
-            if (k != NULL)
+            uint64_t mid = core__la.jump_mid[from][d];
+            jumper_at(&j, from, officer, side, empty);
+            if (k != NULL) {
                 k->officer = officer;
+                k->first_mid = mid;
+            }
             if ((done >> land) & 1)
-                capture_end(k, &j, land, core__la.jump_mid[from][d], 2,
+                capture_end(k, &j, land, mid, 2,
                             (int)((soldiers & promo) >> land) & 1);
             else
-                found += capture_dfs(&j, k, land, core__la.jump_mid[from][d],
-                                     2);
+                found += capture_dfs(&j, k, land, mid, 2);
         }
     }
     return found + ((bytes * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* The number of legal moves of a board given by its commanders alone. */
-static uint64_t count_board(uint64_t own, uint64_t enemy, uint64_t officers,
-                            int side)
+/* Bits x seen from the squares n bits behind them, for side: the
+ * squares from which a step of n bits forward (up for White, down for
+ * Black) reaches x. */
+static inline uint64_t behind(uint64_t x, int n, int side)
 {
-    uint64_t empty = core__la.board & ~(own | enemy), m[4], a[4];
+    return side == CORE_WHITE ? x >> n : x << n;
+}
+
+static inline uint64_t ahead(uint64_t x, int n, int side)
+{
+    return side == CORE_WHITE ? x << n : x >> n;
+}
+
+/*
+ * count_board for a side without officers, the common case: first_jumps
+ * with the two forward directions written out (White's NW and NE are
+ * steps of 7 and 9 bits up, Black's SE and SW of 7 and 9 down).
+ */
+static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
+                               int side)
+{
+    uint64_t a7 = behind(enemy, 7, side) & behind(empty, 14, side);
+    uint64_t a9 = behind(enemy, 9, side) & behind(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+
+    if ((j7 | j9) == 0)
+        return (((bytes_count(own & behind(empty, 7, side)) +
+                  bytes_count(own & behind(empty, 9, side))) *
+                 UINT64_C(0x0101010101010101)) >> 56);
+    uint64_t l7 = ahead(j7, 14, side), l9 = ahead(j9, 18, side);
+    uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
+    uint64_t found = 0;
+    if (((l7 | l9) & on) != 0) {
+        Jumper j;
+        j.enemy = enemy;
+        for (int i = 0; i < 2; i++) {
+            int d = side == CORE_WHITE ? (i == 0 ? LA_NW : LA_NE)
+                                       : (i == 0 ? LA_SE : LA_SW);
+            int back = i == 0 ? 14 : 18;
+            for (uint64_t b = (i == 0 ? l7 : l9) & on; b != 0; b &= b - 1) {
+                int land = __builtin_ctzll(b);
+                int from = side == CORE_WHITE ? land - back : land + back;
+                jumper_at(&j, from, 0, side, empty);
+                found += capture_dfs(&j, NULL, land,
+                                     core__la.jump_mid[from][d], 2);
+            }
+        }
+    }
+    return found + (((bytes_count(l7 & ~on) + bytes_count(l9 & ~on)) *
+                     UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* count_board when the side has officers. */
+static uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
+                              uint64_t officers, int side)
+{
+    uint64_t m[4], a[4];
 
     movers(own, officers, side, m);
     jump_sets(enemy, empty, a);
@@ -325,29 +436,28 @@ static uint64_t count_board(uint64_t own, uint64_t enemy, uint64_t officers,
                      m[LA_NW] & (empty >> 7), m[LA_NE] & (empty >> 9));
 }
 
-static void sink_init(Sink *k, const Laska_State *st, int children)
+/* The number of legal moves of a board given by its commanders alone. */
+static inline uint64_t count_board(uint64_t own, uint64_t enemy,
+                                   uint64_t officers, int side)
 {
-    k->st = st;
-    k->side = st->side;
-    k->own = st->side == CORE_WHITE ? st->white : st->black;
-    k->enemy = st->side == CORE_WHITE ? st->black : st->white;
-    k->officers = st->officers;
-    k->children = children;
-    k->buf = NULL;
-    k->cap = 0;
-    k->n = 0;
-    k->overflow = 0;
-    k->total = 0;
+    uint64_t empty = core__la.board & ~(own | enemy);
+
+    if ((own & officers) == 0)
+        return count_soldiers(own, enemy, empty, side);
+    return count_general(own, enemy, empty, officers, side);
 }
 
-/* The quiet moves, once no capture exists: one step to an empty square. */
+/* The quiet moves of k's board, which has no capture: one step to an
+ * empty square. */
 static void quiet_moves(Sink *k, const uint64_t can[4])
 {
-    if (!k->children) {
+    const Board *b = &k->b;
+
+    if (k->mode == SINK_LIST) {
         uint8_t path[2];
         uint64_t all = can[0] | can[1] | can[2] | can[3];
-        for (uint64_t b = all; b != 0; b &= b - 1) {
-            int from = __builtin_ctzll(b);
+        for (uint64_t r = all; r != 0; r &= r - 1) {
+            int from = __builtin_ctzll(r);
             for (int d = 0; d < 4; d++) {
                 if (!((can[d] >> from) & 1))
                     continue;
@@ -359,34 +469,55 @@ static void quiet_moves(Sink *k, const uint64_t can[4])
         }
         return;
     }
-    uint64_t promo = core__la.last_rank[k->side];
+    uint64_t promo = core__la.last_rank[b->side];
     for (int d = 0; d < 4; d++)
-        for (uint64_t b = can[d]; b != 0; b &= b - 1) {
-            uint64_t fb = b & (~b + 1), tb = step(fb, d);
-            uint64_t own = k->own ^ fb ^ tb, off = k->officers;
+        for (uint64_t r = can[d]; r != 0; r &= r - 1) {
+            uint64_t fb = r & (~r + 1), tb = step(fb, d), both = fb | tb;
+            uint64_t off = b->officers;
             if (off & fb)
-                off ^= fb | tb;
+                off ^= both;
             else
                 off |= promo & tb; /* D-LA-6 */
-            k->total += count_board(k->enemy, own, off, k->side ^ 1);
+            if (k->mode == SINK_CHILDREN) {
+                k->total +=
+                    count_board(b->enemy, b->own ^ both, off, b->side ^ 1);
+                continue;
+            }
+            /* The column travels whole: its second piece with it. */
+            Board c;
+            c.side = b->side ^ 1;
+            c.own = b->enemy;
+            c.enemy = b->own ^ both;
+            c.officers = off;
+            c.own_under = b->enemy_under;
+            c.enemy_under = b->own_under;
+            c.officers_under = b->officers_under;
+            if (c.own_under & fb)
+                c.own_under ^= both;
+            if (c.enemy_under & fb)
+                c.enemy_under ^= both;
+            if (c.officers_under & fb)
+                c.officers_under ^= both;
+            k->total += count_children(&c);
         }
 }
 
 static void run(Sink *k)
 {
-    uint64_t empty = core__la.board & ~(k->own | k->enemy), m[4], a[4];
+    const Board *b = &k->b;
+    uint64_t empty = core__la.board & ~(b->own | b->enemy), m[4], a[4];
     uint64_t can[4];
 
-    movers(k->own, k->officers, k->side, m);
-    jump_sets(k->enemy, empty, a);
+    movers(b->own, b->officers, b->side, m);
+    jump_sets(b->enemy, empty, a);
     uint64_t starts = (m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) |
                       (m[3] & a[3]);
-    if (starts != 0 && k->children) {
-        first_jumps(m, a, k->enemy, empty, k->officers, k->side, k);
+    if (starts != 0 && k->mode != SINK_LIST) {
+        first_jumps(m, a, b->enemy, empty, b->officers, b->side, k);
         return;
     }
-    if (starts != 0) { /* listed by start square, in canonical order */
-        captures(starts, k->enemy, empty, k->officers, k->side, k);
+    if (starts != 0) {
+        captures(k, starts, empty);
         return;
     }
     can[LA_SW] = m[LA_SW] & (empty << 9);
@@ -396,12 +527,45 @@ static void run(Sink *k)
     quiet_moves(k, can);
 }
 
+static void sink_init(Sink *k, const Laska_State *st, int mode)
+{
+    int white = st->side == CORE_WHITE;
+
+    k->b.side = st->side;
+    k->b.own = white ? st->white : st->black;
+    k->b.enemy = white ? st->black : st->white;
+    k->b.officers = st->officers;
+    k->b.own_under = white ? st->under_white : st->under_black;
+    k->b.enemy_under = white ? st->under_black : st->under_white;
+    k->b.officers_under = st->under_officers;
+    k->mode = mode;
+    k->st = st;
+    k->buf = NULL;
+    k->cap = 0;
+    k->n = 0;
+    k->overflow = 0;
+    k->total = 0;
+}
+
+/* The moves of every child of board b, counted. */
+static uint64_t count_children(const Board *b)
+{
+    Sink k;
+
+    k.b = *b;
+    k.mode = SINK_CHILDREN;
+    k.st = NULL;
+    k.total = 0;
+    run(&k);
+    return k.total;
+}
+
 size_t core__laska_generate(const Laska_State *st, Core_Move *buf,
                             size_t cap, int *overflow)
 {
     Sink k;
 
-    sink_init(&k, st, 0);
+    sink_init(&k, st, SINK_LIST);
     k.buf = buf;
     k.cap = cap;
     run(&k);
@@ -421,15 +585,24 @@ uint64_t core__laska_count_children(const Laska_State *st)
 {
     Sink k;
 
-    sink_init(&k, st, 1);
+    sink_init(&k, st, SINK_CHILDREN);
     run(&k);
     return k.total;
 }
 
-int core__laska_children_plain(const Laska_State *st)
+uint64_t core__laska_count_grandchildren(const Laska_State *st)
 {
-    /* An irreversible child restarts the history and the quiet count
+    Sink k;
+
+    sink_init(&k, st, SINK_GRANDCHILDREN);
+    run(&k);
+    return k.total;
+}
+
+int core__laska_plain(const Laska_State *st, unsigned plies)
+{
+    /* An irreversible move restarts the history and the quiet count
      * (core__laska_do); an officer's quiet move extends both. */
-    return st->nhist + 1 < LA_REPEAT_MIN && st->quiet + 1 < LA_MOVE_RULE &&
-           st->ply + 1 < LA_PLY_CAP;
+    return st->nhist + plies < LA_REPEAT_MIN &&
+           st->quiet + plies < LA_MOVE_RULE && st->ply + plies < LA_PLY_CAP;
 }

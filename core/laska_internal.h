@@ -49,6 +49,10 @@ typedef struct Laska_State {
     uint64_t white;    /* board bits commanded by White */
     uint64_t black;    /* ... by Black */
     uint64_t officers; /* ... by an officer */
+    /* Second pieces from the top, where a column has one: White's,
+     * Black's, officers. They say who commands a column once it is
+     * jumped, so perft can count two plies ahead from bit sets alone. */
+    uint64_t under_white, under_black, under_officers;
     uint64_t key;      /* zobrist key of placement and side */
     uint16_t nhist;    /* keys in hist, the last one the current position */
     uint64_t hist[LA_HIST_MAX]; /* last member: copied only up to nhist */
@@ -94,21 +98,24 @@ size_t core__laska_generate(const Laska_State *st, Core_Move *buf,
 size_t core__laska_count(const Laska_State *st);
 
 /*
- * Perft 2 from st by bulk counting: the sum over st's moves of the
- * children's move counts. Only valid when no child can be drawn by rule,
- * which core__laska_children_plain tells.
+ * Perft 2 and 3 from st by bulk counting: the sum over st's moves of the
+ * children's move counts, or of the grandchildren's. Only valid when no
+ * position that many plies ahead, the last excepted, can be drawn by
+ * rule, which core__laska_plain tells.
  */
 uint64_t core__laska_count_children(const Laska_State *st);
+uint64_t core__laska_count_grandchildren(const Laska_State *st);
 
-/* 1 when no move of st can give a position drawn by repetition, the
- * 100-ply rule or the ply cap, else 0. */
-int core__laska_children_plain(const Laska_State *st);
+/* 1 when no position within plies moves of st can be drawn by
+ * repetition, the 100-ply rule or the ply cap, else 0. */
+int core__laska_plain(const Laska_State *st, unsigned plies);
 
 /* ---- making moves (laska_make.c) -------------------------------------- */
 
 /* What core__laska_undo needs to take a move back. */
 typedef struct Laska_Undo {
     uint64_t white, black, officers, key, hist0;
+    uint64_t under_white, under_black, under_officers;
     uint32_t ply;
     uint32_t colour, officer; /* the start square's column */
     uint16_t quiet, nhist;
@@ -118,16 +125,24 @@ typedef struct Laska_Undo {
 /* Zobrist key of everything repetition compares (placement, side). */
 uint64_t core__laska_full_key(const Laska_State *st);
 
-/* Rebuild the commander bit sets at square s from its column. */
+/* Rebuild the commander and second-piece bit sets at square s from its
+ * column. */
 void core__laska_set_commander(Laska_State *st, int s);
 
 /* Threefold repetition (D-ALL-2), the 100-ply rule (D-LA-8) and the ply
  * cap (gap G-LA-2): set st->drawn. */
 void core__laska_update_drawn(Laska_State *st);
 
+/* How core__laska_do keeps the zobrist key: updated from st's, computed
+ * afresh (st's is stale), or not at all, leaving st->key and the newest
+ * history key stale: only for perft, when no position of the repetition
+ * window it explores can be compared (fewer than LA_REPEAT_MIN keys). */
+enum { LA_KEYS_UPDATE, LA_KEYS_FULL, LA_KEYS_NONE };
+
 /* Apply a move that core__laska_generate listed for st; u (not NULL) gets
  * what undoing it needs. */
-void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u);
+void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
+                    int keys);
 
 /* Take back the last core__laska_do(st, mv, u). Exact whenever the
  * history window was not full before the move, which holds for every

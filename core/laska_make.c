@@ -34,20 +34,39 @@ uint64_t core__laska_full_key(const Laska_State *st)
     return k;
 }
 
-void core__laska_set_commander(Laska_State *st, int s)
+static inline void column_bits(Laska_State *st, int s)
 {
-    uint64_t bit = UINT64_C(1) << core__la.bit[s];
-    st->white &= ~bit;
-    st->black &= ~bit;
-    st->officers &= ~bit;
-    if (st->height[s] == 0)
+    uint64_t bit = UINT64_C(1) << core__la.bit[s], keep = ~bit;
+    uint32_t colour = st->colour[s], officer = st->officer[s];
+    int h = st->height[s];
+
+    st->white &= keep;
+    st->black &= keep;
+    st->officers &= keep;
+    st->under_white &= keep;
+    st->under_black &= keep;
+    st->under_officers &= keep;
+    if (h == 0)
         return;
-    if (st->colour[s] & 1)
+    if (colour & 1)
         st->black |= bit;
     else
         st->white |= bit;
-    if (st->officer[s] & 1)
+    if (officer & 1)
         st->officers |= bit;
+    if (h < 2)
+        return;
+    if (colour & 2)
+        st->under_black |= bit;
+    else
+        st->under_white |= bit;
+    if (officer & 2)
+        st->under_officers |= bit;
+}
+
+void core__laska_set_commander(Laska_State *st, int s)
+{
+    column_bits(st, s);
 }
 
 void core__laska_update_drawn(Laska_State *st)
@@ -68,18 +87,23 @@ void core__laska_update_drawn(Laska_State *st)
         st->drawn = CORE_REASON_NONE;
 }
 
-void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u)
+void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
+                    int keys)
 {
     const Laska_Tables *t = &core__la;
     int from = mv->b[0], to = mv->b[mv->len - 1];
     uint32_t colour = st->colour[from], officer = st->officer[from];
     int h = st->height[from];
     int was_soldier = !(officer & 1);
-    uint64_t key = st->key ^ t->z_side ^ column_key(st, from);
+    int update = keys == LA_KEYS_UPDATE;
+    uint64_t key = update ? st->key ^ t->z_side ^ column_key(st, from) : 0;
 
     u->white = st->white;
     u->black = st->black;
     u->officers = st->officers;
+    u->under_white = st->under_white;
+    u->under_black = st->under_black;
+    u->under_officers = st->under_officers;
     u->key = st->key;
     u->hist0 = st->hist[0];
     u->ply = st->ply;
@@ -94,29 +118,33 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u)
     /* D-LA-3: each jumped column gives its commander to the bottom. */
     for (int i = 1; i < mv->len && mv->flags; i++) {
         int mid = t->between[mv->b[i - 1]][mv->b[i]];
-        key ^= column_key(st, mid);
+        if (update)
+            key ^= column_key(st, mid);
         colour |= (st->colour[mid] & 1) << h;
         officer |= (st->officer[mid] & 1) << h;
         h++;
         st->colour[mid] >>= 1;
         st->officer[mid] >>= 1;
         st->height[mid]--;
-        key ^= column_key(st, mid);
-        core__laska_set_commander(st, mid);
+        if (update)
+            key ^= column_key(st, mid);
+        column_bits(st, mid);
     }
     st->height[from] = 0;
     st->colour[from] = st->officer[from] = 0;
-    core__laska_set_commander(st, from);
+    column_bits(st, from);
     /* D-LA-6: a soldier commander reaching the last rank is promoted. */
     if (was_soldier && t->rank[to] == (st->side == CORE_WHITE ? 6 : 0))
         officer |= 1;
     st->colour[to] = colour;
     st->officer[to] = officer;
     st->height[to] = (uint8_t)h;
-    core__laska_set_commander(st, to);
-    key ^= column_key(st, to); /* to was empty, or is from itself */
-
+    column_bits(st, to);
     st->side ^= 1;
+    if (update)
+        key ^= column_key(st, to); /* to was empty, or is from itself */
+    else if (keys == LA_KEYS_FULL)
+        key = core__laska_full_key(st);
     st->ply++;
     st->key = key;
     if (mv->flags || was_soldier) {
@@ -158,6 +186,9 @@ void core__laska_undo(Laska_State *st, const Core_Move *mv,
     st->white = u->white;
     st->black = u->black;
     st->officers = u->officers;
+    st->under_white = u->under_white;
+    st->under_black = u->under_black;
+    st->under_officers = u->under_officers;
     st->key = u->key;
     st->hist[0] = u->hist0;
     st->ply = u->ply;
