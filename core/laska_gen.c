@@ -394,14 +394,16 @@ static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a7 = behind(enemy, 7, side) & behind(empty, 14, side);
     uint64_t a9 = behind(enemy, 9, side) & behind(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
-
-    if ((j7 | j9) == 0)
-        return (((bytes_count(own & behind(empty, 7, side)) +
-                  bytes_count(own & behind(empty, 9, side))) *
-                 UINT64_C(0x0101010101010101)) >> 56);
     uint64_t l7 = ahead(j7, 14, side), l9 = ahead(j9, 18, side);
     uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
     uint64_t found = 0;
+
+    /* Whether captures exist is a coin toss in Laska: both counts are
+     * made and one is chosen without a branch. */
+    uint64_t quiet = bytes_count(own & behind(empty, 7, side)) +
+                     bytes_count(own & behind(empty, 9, side));
+    uint64_t taken = bytes_count(l7 & ~on) + bytes_count(l9 & ~on);
+    uint64_t bytes = (j7 | j9) != 0 ? taken : quiet;
     if (((l7 | l9) & on) != 0) {
         Jumper j;
         j.enemy = enemy;
@@ -418,8 +420,7 @@ static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
             }
         }
     }
-    return found + (((bytes_count(l7 & ~on) + bytes_count(l9 & ~on)) *
-                     UINT64_C(0x0101010101010101)) >> 56);
+    return found + ((bytes * UINT64_C(0x0101010101010101)) >> 56);
 }
 
 /* count_board when the side has officers. */

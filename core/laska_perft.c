@@ -36,10 +36,19 @@ static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
          * below it, its window growing by one key a ply. */
         int need = nhist + depth - 2 >= LA_REPEAT_MIN;
         int keys = !need ? LA_KEYS_NONE : keyed ? LA_KEYS_UPDATE : LA_KEYS_FULL;
+        /* An irreversible move starts a new window over hist[0..]; the
+         * undo record keeps hist[0], this frame the rest of a window
+         * whose keys are still to be compared. */
+        uint64_t window[LA_HIST_MAX];
+        size_t saved = nhist == 1 && keyed ? st->nhist : 0;
+        if (saved > 1)
+            memcpy(window, st->hist, saved * sizeof st->hist[0]);
         Laska_Undo u;
         core__laska_do(st, mv, &u, keys);
         total += perft_rec(st, depth - 1, need, moves + LA_MAX_MOVES);
         core__laska_undo(st, mv, &u);
+        if (saved > 1)
+            memcpy(st->hist, window, saved * sizeof st->hist[0]);
     }
     return total;
 }
