@@ -76,9 +76,9 @@ void core__laska_tables(void)
 }
 
 /*
- * A population count without compiler builtins or a CPU instruction (the
- * portable build calls a library routine for __builtin_popcountll): the
- * four words are summed byte-wise, at most 4 * 8 per byte.
+ * Population counts without compiler builtins or a CPU instruction (the
+ * portable build calls a library routine for __builtin_popcountll).
+ * bytes_count gives the count of every byte in that byte.
  */
 static inline uint64_t bytes_count(uint64_t x)
 {
@@ -88,12 +88,22 @@ static inline uint64_t bytes_count(uint64_t x)
     return (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
 }
 
-static inline unsigned popcount4(uint64_t a, uint64_t b, uint64_t c,
-                                 uint64_t d)
+/* The sum of the bytes of x, each under 256. */
+static inline unsigned bytes_sum(uint64_t x)
 {
-    uint64_t sum = bytes_count(a) + bytes_count(b) + bytes_count(c) +
-                   bytes_count(d);
-    return (unsigned)((sum * UINT64_C(0x0101010101010101)) >> 56);
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/*
+ * Two sets of board squares in one word: a square's bit is rank * 8 +
+ * file with file + rank even, so within a byte (a rank) the squares sit on
+ * every other bit and one bit to the left is always free and in the same
+ * byte. pair(a, b) holds a's squares and b's moved one bit left; its count
+ * is the sum of both counts.
+ */
+static inline uint64_t pair(uint64_t a, uint64_t b)
+{
+    return a | (b << 1);
 }
 
 /* A board bit moved one step in direction d (SW, SE down; NW, NE up). */
@@ -367,7 +377,7 @@ static inline uint64_t first_jumps(const uint64_t m[4], const uint64_t a[4],
                 found += capture_dfs(&j, k, land, mid, 2);
         }
     }
-    return found + ((bytes * UINT64_C(0x0101010101010101)) >> 56);
+    return found + bytes_sum(bytes);
 }
 
 /* Bits x seen from the squares n bits behind them, for side: the
@@ -398,12 +408,12 @@ static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
     uint64_t found = 0;
 
-    /* Whether captures exist is a coin toss in Laska: both counts are
-     * made and one is chosen without a branch. */
-    uint64_t quiet = bytes_count(own & behind(empty, 7, side)) +
-                     bytes_count(own & behind(empty, 9, side));
-    uint64_t taken = bytes_count(l7 & ~on) + bytes_count(l9 & ~on);
-    uint64_t bytes = (j7 | j9) != 0 ? taken : quiet;
+    /* Whether captures exist is a coin toss in Laska: the squares of
+     * both counts are gathered and one word is chosen without a branch. */
+    uint64_t quiet = pair(own & behind(empty, 7, side),
+                          own & behind(empty, 9, side));
+    uint64_t taken = pair(l7 & ~on, l9 & ~on);
+    uint64_t word = (j7 | j9) != 0 ? taken : quiet;
     if (((l7 | l9) & on) != 0) {
         Jumper j;
         j.enemy = enemy;
@@ -420,7 +430,7 @@ static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
             }
         }
     }
-    return found + ((bytes * UINT64_C(0x0101010101010101)) >> 56);
+    return found + bytes_sum(bytes_count(word));
 }
 
 /* count_board when the side has officers. */
@@ -433,8 +443,9 @@ static uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
     jump_sets(enemy, empty, a);
     if ((m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) | (m[3] & a[3]))
         return first_jumps(m, a, enemy, empty, officers, side, NULL);
-    return popcount4(m[LA_SW] & (empty << 9), m[LA_SE] & (empty << 7),
-                     m[LA_NW] & (empty >> 7), m[LA_NE] & (empty >> 9));
+    return bytes_sum(
+        bytes_count(pair(m[LA_SW] & (empty << 9), m[LA_SE] & (empty << 7))) +
+        bytes_count(pair(m[LA_NW] & (empty >> 7), m[LA_NE] & (empty >> 9))));
 }
 
 /* The number of legal moves of a board given by its commanders alone. */
