@@ -393,13 +393,37 @@ static inline uint64_t ahead(uint64_t x, int n, int side)
     return side == CORE_WHITE ? x << n : x >> n;
 }
 
+/* The captures of soldiers that jump on from their first landing squares
+ * l7, l9 (see count_soldiers), searched square by square. */
+static uint64_t soldier_chains(uint64_t l7, uint64_t l9, uint64_t enemy,
+                               uint64_t empty, int side)
+{
+    uint64_t found = 0;
+    Jumper j;
+
+    j.enemy = enemy;
+    for (int i = 0; i < 2; i++) {
+        int d = side == CORE_WHITE ? (i == 0 ? LA_NW : LA_NE)
+                                   : (i == 0 ? LA_SE : LA_SW);
+        int back = i == 0 ? 14 : 18;
+        for (uint64_t b = i == 0 ? l7 : l9; b != 0; b &= b - 1) {
+            int land = __builtin_ctzll(b);
+            int from = side == CORE_WHITE ? land - back : land + back;
+            jumper_at(&j, from, 0, side, empty);
+            found += capture_dfs(&j, NULL, land, core__la.jump_mid[from][d],
+                                 2);
+        }
+    }
+    return found;
+}
+
 /*
  * count_board for a side without officers, the common case: first_jumps
  * with the two forward directions written out (White's NW and NE are
  * steps of 7 and 9 bits up, Black's SE and SW of 7 and 9 down).
  */
-static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
-                               int side)
+static inline uint64_t count_soldiers(uint64_t own, uint64_t enemy,
+                                      uint64_t empty, int side)
 {
     uint64_t a7 = behind(enemy, 7, side) & behind(empty, 14, side);
     uint64_t a9 = behind(enemy, 9, side) & behind(empty, 18, side);
@@ -414,22 +438,8 @@ static uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
                           own & behind(empty, 9, side));
     uint64_t taken = pair(l7 & ~on, l9 & ~on);
     uint64_t word = (j7 | j9) != 0 ? taken : quiet;
-    if (((l7 | l9) & on) != 0) {
-        Jumper j;
-        j.enemy = enemy;
-        for (int i = 0; i < 2; i++) {
-            int d = side == CORE_WHITE ? (i == 0 ? LA_NW : LA_NE)
-                                       : (i == 0 ? LA_SE : LA_SW);
-            int back = i == 0 ? 14 : 18;
-            for (uint64_t b = (i == 0 ? l7 : l9) & on; b != 0; b &= b - 1) {
-                int land = __builtin_ctzll(b);
-                int from = side == CORE_WHITE ? land - back : land + back;
-                jumper_at(&j, from, 0, side, empty);
-                found += capture_dfs(&j, NULL, land,
-                                     core__la.jump_mid[from][d], 2);
-            }
-        }
-    }
+    if (((l7 | l9) & on) != 0)
+        found = soldier_chains(l7 & on, l9 & on, enemy, empty, side);
     return found + bytes_sum(bytes_count(word));
 }
 
