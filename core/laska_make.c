@@ -34,6 +34,19 @@ uint64_t core__laska_full_key(const Laska_State *st)
     return k;
 }
 
+/* Add bit to the sets of one piece: its colour's, and officers' for an
+ * officer. */
+static inline void mark(uint64_t *white, uint64_t *black, uint64_t *officers,
+                        uint32_t is_black, uint32_t is_officer, uint64_t bit)
+{
+    if (is_black)
+        *black |= bit;
+    else
+        *white |= bit;
+    if (is_officer)
+        *officers |= bit;
+}
+
 static inline void column_bits(Laska_State *st, int s)
 {
     uint64_t bit = UINT64_C(1) << core__la.bit[s], keep = ~bit;
@@ -46,22 +59,12 @@ static inline void column_bits(Laska_State *st, int s)
     st->under_white &= keep;
     st->under_black &= keep;
     st->under_officers &= keep;
-    if (h == 0)
-        return;
-    if (colour & 1)
-        st->black |= bit;
-    else
-        st->white |= bit;
-    if (officer & 1)
-        st->officers |= bit;
-    if (h < 2)
-        return;
-    if (colour & 2)
-        st->under_black |= bit;
-    else
-        st->under_white |= bit;
-    if (officer & 2)
-        st->under_officers |= bit;
+    if (h >= 1)
+        mark(&st->white, &st->black, &st->officers, colour & 1, officer & 1,
+             bit);
+    if (h >= 2)
+        mark(&st->under_white, &st->under_black, &st->under_officers,
+             colour & 2, officer & 2, bit);
 }
 
 void core__laska_set_commander(Laska_State *st, int s)
