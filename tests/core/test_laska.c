@@ -396,11 +396,11 @@ Test(laska, perft_applies_draw_rules_like_play)
         int depth;
         int rules_cut; /* the tree is cut within depth plies */
     } cases[] = {
-        {"w a1W g7B 0 0", 11, 1},         /* repetitions from ply 8 */
-        {"b c3W e5B a7b 0 40", 10, 1},    /* repetitions from ply 8 */
-        {"w a1W g7B 94 300", 8, 1},       /* the 100-ply rule at ply 6 */
-        {"w a1W g7B 0 995", 7, 1},        /* the ply cap at ply 5 */
-        {"w a1W c1w g7B 0 0", 9, 0},      /* soldier moves restart */
+        {"w a1W g7B 0 0", 9, 1},          /* repetitions from ply 8 */
+        {"b c3W e5B a7b 0 40", 10, 0},    /* windows under soldier moves */
+        {"w a1W g7B 94 300", 7, 1},       /* the 100-ply rule at ply 6 */
+        {"w a1W g7B 0 995", 6, 1},        /* the ply cap at ply 5 */
+        {"w a1W c1w g7B 0 0", 8, 0},      /* soldier moves restart */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Core_Position *pos = at(cases[i].position);
