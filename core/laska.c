@@ -1,120 +1,22 @@
 /*
  * laska.c: Laska (Emanuel Lasker, 1911; seed 003, decisions D-LA-*), the
  * 7x7 draughts game in which jumped pieces are not removed but put under
- * the jumping column as prisoners.
- *
- * The 25 playable squares are numbered 0..24 in Lasker's order (his numbers
- * minus one: a1=0, c1=1, e1=2, g1=3, b2=4, ..., g7=24). A column is three
- * words: its height and two bit sets over its pieces, bit 0 the top
- * (commander): colour (1 = black) and rank (1 = officer). Bit sets of the
- * commanders (white, black, officer) drive move generation; they use an
- * 8x8 layout (bit rank * 8 + file, file 7 always empty) so a diagonal step
- * is a shift by 7 or 9 that cannot wrap onto the board. The column words
- * are touched only when a move is made.
+ * the jumping column as prisoners. This file holds the game's table for
+ * the core interface, its start position, status, canonical encoding,
+ * notation, position strings, evaluation and view; the state and geometry
+ * are described in laska_internal.h, move generation lives in
+ * laska_gen.c, making moves in laska_make.c and perft in laska_perft.c.
  *
  * Moves: b[0] is the start square, b[1..len-1] every landing square; flags
- * is 1 for a capture. Canonical order: when captures exist only captures
- * are legal (D-LA-4); moves are sorted by start square, then by their
- * landing squares, all in Lasker numbers, which is the order the generator
- * visits them (directions are tried towards ascending square numbers).
+ * is 1 for a capture.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core_internal.h"
+#include "laska_internal.h"
 
-#define LA_SQUARES 25
-#define LA_PIECES 11    /* per side at the start (seed: 11 stones each) */
-#define LA_HIST_MAX 104 /* D-LA-8 window of 100 plies, plus the start */
-#define LA_MOVE_RULE 100
-#define LA_PLY_CAP 1000 /* gap G-LA-2, docs/rules/laska.md */
-/* Proven bound: captures and quiet moves never mix; at most 11 columns
- * (44 quiet moves), and the trails of jumps over distinct squares from the
- * best 11 start squares of an otherwise empty board number 489
- * (docs/rules/laska.md, "Move count bound"). */
-#define LA_MAX_MOVES 512
 #define LA_ENCODE_VERSION 1
 #define LA_ID 1
-
-/* Directions, in ascending order of the square reached. */
-enum { LA_SW, LA_SE, LA_NW, LA_NE };
-
-typedef struct Laska_State {
-    uint32_t colour[LA_SQUARES];  /* bit i: i-th piece from the top is black */
-    uint32_t officer[LA_SQUARES]; /* bit i: i-th piece is an officer */
-    uint8_t height[LA_SQUARES];   /* 0 = empty square */
-    uint8_t side;                 /* CORE_WHITE or CORE_BLACK to move */
-    uint8_t drawn;                /* a Core_Reason when drawn by rule, or 0 */
-    uint16_t quiet;  /* plies since the last capture or soldier move */
-    uint32_t ply;    /* plies since the start */
-    uint64_t white;    /* board bits (rank * 8 + file) commanded by White */
-    uint64_t black;    /* ... by Black */
-    uint64_t officers; /* ... by an officer */
-    uint64_t key;      /* zobrist key of placement and side */
-    uint16_t nhist;    /* keys in hist, the last one the current position */
-    uint64_t hist[LA_HIST_MAX]; /* last member: copied only up to nhist */
-} Laska_State;
-
-/* Geometry, built once from coordinates. */
-static int8_t la_nb[LA_SQUARES][4]; /* neighbour per direction, or -1 */
-static uint8_t la_file[LA_SQUARES], la_rank[LA_SQUARES];
-static int8_t la_at[7][7];           /* square at (file, rank), or -1 */
-static uint8_t la_bit[LA_SQUARES];   /* board bit of a square */
-static int8_t la_sq[64];             /* square of a board bit, or -1 */
-static uint64_t la_board;            /* bits of the 25 squares */
-static uint64_t la_jump_mid[LA_SQUARES][4]; /* bit jumped, 0 if none */
-static uint64_t la_jump_land[LA_SQUARES][4]; /* bit landed on */
-static int8_t la_jump_to[LA_SQUARES][4];     /* square landed on, or -1 */
-static const int la_step[4] = {-9, -7, 7, 9}; /* SW, SE, NW, NE */
-static uint64_t la_z[LA_SQUARES][24][4]; /* square, depth, piece code */
-static uint64_t la_z_side;
-static int la_ready;
-
-static void la_init_tables(void)
-{
-    int n = 0;
-    uint64_t seed = UINT64_C(0x4C61736B61313931); /* "Laska191" */
-
-    if (la_ready)
-        return;
-    memset(la_at, -1, sizeof la_at);
-    memset(la_sq, -1, sizeof la_sq);
-    for (int r = 0; r < 7; r++)
-        for (int f = 0; f < 7; f++)
-            if ((f + r) % 2 == 0) {
-                la_at[f][r] = (int8_t)n;
-                la_file[n] = (uint8_t)f;
-                la_rank[n] = (uint8_t)r;
-                la_bit[n] = (uint8_t)(r * 8 + f);
-                la_sq[r * 8 + f] = (int8_t)n;
-                la_board |= UINT64_C(1) << (r * 8 + f);
-                n++;
-            }
-    for (int s = 0; s < LA_SQUARES; s++) {
-        static const int df[4] = {-1, 1, -1, 1}, dr[4] = {-1, -1, 1, 1};
-        for (int d = 0; d < 4; d++) {
-            int f = la_file[s] + df[d], r = la_rank[s] + dr[d];
-            la_nb[s][d] = (f < 0 || f > 6 || r < 0 || r > 6)
-                              ? (int8_t)-1
-                              : la_at[f][r];
-        }
-    }
-    for (int s = 0; s < LA_SQUARES; s++)
-        for (int d = 0; d < 4; d++) {
-            int mid = la_nb[s][d], land = mid < 0 ? -1 : la_nb[mid][d];
-            la_jump_to[s][d] = (int8_t)land;
-            if (land >= 0) {
-                la_jump_mid[s][d] = UINT64_C(1) << la_bit[mid];
-                la_jump_land[s][d] = UINT64_C(1) << la_bit[land];
-            }
-        }
-    for (int s = 0; s < LA_SQUARES; s++)
-        for (int d = 0; d < 24; d++)
-            for (int p = 0; p < 4; p++)
-                la_z[s][d][p] = core__splitmix64(&seed);
-    la_z_side = core__splitmix64(&seed);
-    la_ready = 1;
-}
 
 /* Piece code of the i-th piece of square s: colour * 2 + officer. */
 static int piece_at(const Laska_State *st, int s, int i)
@@ -122,255 +24,15 @@ static int piece_at(const Laska_State *st, int s, int i)
     return (int)(((st->colour[s] >> i) & 1) * 2 + ((st->officer[s] >> i) & 1));
 }
 
-static uint64_t column_key(const Laska_State *st, int s)
-{
-    uint64_t k = 0;
-    for (int i = 0; i < st->height[s]; i++)
-        k ^= la_z[s][i][piece_at(st, s, i)];
-    return k;
-}
-
-static uint64_t full_key(const Laska_State *st)
-{
-    uint64_t k = st->side == CORE_BLACK ? la_z_side : 0;
-    for (int s = 0; s < LA_SQUARES; s++)
-        k ^= column_key(st, s);
-    return k;
-}
-
-/* Rebuild the commander sets of square s from its column. */
-static void set_commander(Laska_State *st, int s)
-{
-    uint64_t bit = UINT64_C(1) << la_bit[s];
-    st->white &= ~bit;
-    st->black &= ~bit;
-    st->officers &= ~bit;
-    if (st->height[s] == 0)
-        return;
-    if (st->colour[s] & 1)
-        st->black |= bit;
-    else
-        st->white |= bit;
-    if (st->officer[s] & 1)
-        st->officers |= bit;
-}
-
 static int last_rank(int side)
 {
     return side == CORE_WHITE ? 6 : 0;
 }
 
-/* D-LA-3: soldiers move forward only, officers both ways. */
-static void directions(int side, int officer, int *lo, int *hi)
-{
-    if (officer) {
-        *lo = LA_SW;
-        *hi = LA_NE;
-    } else if (side == CORE_WHITE) {
-        *lo = LA_NW;
-        *hi = LA_NE;
-    } else {
-        *lo = LA_SW;
-        *hi = LA_SE;
-    }
-}
-
-/* ---- move generation ------------------------------------------------ */
-
-typedef struct Gen {
-    Core_Move *buf;
-    size_t cap;
-    size_t n;
-    int overflow;
-} Gen;
-
-static void emit(Gen *g, const uint8_t *path, int len, int capture)
-{
-    if (g->n >= g->cap) {
-        g->overflow = 1;
-        return;
-    }
-    Core_Move *m = &g->buf[g->n++];
-    memset(m, 0, sizeof *m);
-    m->len = (uint8_t)len;
-    m->flags = (uint8_t)capture;
-    memcpy(m->b, path, (size_t)len);
-}
-
-/*
- * Depth-first search of capture continuations (D-LA-4, D-LA-5, D-LA-6)
- * from path[len-1]. jumped: squares already jumped this move. Returns the
- * number of complete captures found (emitted when g->buf is set).
- */
-static size_t capture_dfs(Gen *g, uint64_t empty, uint64_t enemy,
-                          uint64_t jumped, int side, int officer,
-                          uint8_t *path, int len)
-{
-    int lo, hi, cur = path[len - 1];
-    size_t found = 0;
-
-    directions(side, officer, &lo, &hi);
-    for (int d = lo; d <= hi; d++) {
-        uint64_t mbit = la_jump_mid[cur][d];
-        if (!(enemy & mbit & ~jumped) || !(empty & la_jump_land[cur][d]))
-            continue;
-        int land = la_jump_to[cur][d];
-        path[len] = (uint8_t)land;
-        size_t more = 0;
-        /* Promotion ends the move (D-LA-6). */
-        if (officer || la_rank[land] != last_rank(side))
-            more = capture_dfs(g, empty, enemy, jumped | mbit, side, officer,
-                               path, len + 1);
-        if (more == 0) {
-            if (g != NULL)
-                emit(g, path, len + 1, 1);
-            found++;
-        } else {
-            found += more;
-        }
-    }
-    return found;
-}
-
-/*
- * Generate (or, with g == NULL, count) the legal moves. Jumped squares are
- * never landing squares (they lie on the other diagonal lattice), so a
- * column emptied by a jump needs no special case; the start square is
- * empty while the column travels (D-LA-5).
- */
-static uint64_t shift(uint64_t b, int step)
-{
-    return step > 0 ? b << step : b >> -step;
-}
-
-static size_t generate(const Laska_State *st, Gen *g)
-{
-    uint64_t own = st->side == CORE_WHITE ? st->white : st->black;
-    uint64_t enemy = st->side == CORE_WHITE ? st->black : st->white;
-    uint64_t empty = la_board & ~(st->white | st->black);
-    uint64_t soldiers = own & ~st->officers, officers = own & st->officers;
-    uint64_t movers[4], starts = 0;
-    uint8_t path[LA_SQUARES + 1];
-    size_t n = 0;
-
-    /* D-LA-3: soldiers forward only, officers every way. */
-    for (int d = 0; d < 4; d++) {
-        int forward = (st->side == CORE_WHITE) == (d >= LA_NW);
-        movers[d] = officers | (forward ? soldiers : 0);
-        starts |= movers[d] & shift(enemy, -la_step[d]) &
-                  shift(empty, -2 * la_step[d]);
-    }
-    /* Captures are compulsory (D-LA-4): only columns with a first jump
-     * are searched. Board bits ascend with Lasker numbers, so the moves
-     * come out in canonical order. */
-    for (uint64_t b = starts; b != 0; b &= b - 1) {
-        int s = la_sq[__builtin_ctzll(b)];
-        path[0] = (uint8_t)s;
-        n += capture_dfs(g, empty | (UINT64_C(1) << la_bit[s]), enemy, 0,
-                         st->side, (int)((st->officers >> la_bit[s]) & 1),
-                         path, 1);
-    }
-    if (n > 0)
-        return n;
-    if (g == NULL) {
-        for (int d = 0; d < 4; d++)
-            n += (size_t)__builtin_popcountll(movers[d] &
-                                              shift(empty, -la_step[d]));
-        return n;
-    }
-    for (int d = 0; d < 4; d++)
-        movers[d] &= shift(empty, -la_step[d]); /* now: can step d */
-    for (uint64_t b = own; b != 0; b &= b - 1) {
-        int bit = __builtin_ctzll(b), s = la_sq[bit];
-        for (int d = 0; d < 4; d++) {
-            if (!((movers[d] >> bit) & 1))
-                continue;
-            path[0] = (uint8_t)s;
-            path[1] = (uint8_t)la_sq[bit + la_step[d]];
-            emit(g, path, 2, 0);
-            n++;
-        }
-    }
-    return n;
-}
-
-/* ---- making moves --------------------------------------------------- */
-
-/* Threefold repetition (D-ALL-2), the 100-ply rule (D-LA-8) and the ply
- * cap (gap G-LA-2), checked after every move and on decode. */
-static void update_drawn(Laska_State *st)
-{
-    int seen = 0;
-    /* A third occurrence needs two earlier ones at least 4 plies apart
-     * in the window (each side must move away and back). */
-    if (st->nhist < 9 && st->quiet < LA_MOVE_RULE && st->ply < LA_PLY_CAP) {
-        st->drawn = CORE_REASON_NONE;
-        return;
-    }
-    for (int i = 0; i < st->nhist; i++)
-        seen += st->hist[i] == st->key;
-    if (seen >= 3)
-        st->drawn = CORE_REASON_REPETITION;
-    else if (st->quiet >= LA_MOVE_RULE || st->ply >= LA_PLY_CAP)
-        st->drawn = CORE_REASON_MOVE_RULE;
-    else
-        st->drawn = CORE_REASON_NONE;
-}
-
 static void laska_make(void *vst, const Core_Move *mv)
 {
-    Laska_State *st = vst;
-    int from = mv->b[0], to = mv->b[mv->len - 1];
-    uint32_t colour = st->colour[from], officer = st->officer[from];
-    int h = st->height[from];
-    int was_soldier = !(officer & 1);
-    uint64_t key = st->key ^ la_z_side ^ column_key(st, from);
-
-    /* D-LA-3: each jumped column gives its commander to the bottom. */
-    for (int i = 1; i < mv->len && mv->flags; i++) {
-        int a = mv->b[i - 1], b = mv->b[i];
-        int mid = la_at[(la_file[a] + la_file[b]) / 2]
-                       [(la_rank[a] + la_rank[b]) / 2];
-        key ^= column_key(st, mid);
-        colour |= (st->colour[mid] & 1) << h;
-        officer |= (st->officer[mid] & 1) << h;
-        h++;
-        st->colour[mid] >>= 1;
-        st->officer[mid] >>= 1;
-        st->height[mid]--;
-        key ^= column_key(st, mid);
-        set_commander(st, mid);
-    }
-    st->height[from] = 0;
-    st->colour[from] = st->officer[from] = 0;
-    set_commander(st, from);
-    /* D-LA-6: a soldier commander reaching the last rank is promoted. */
-    if (was_soldier && la_rank[to] == last_rank(st->side))
-        officer |= 1;
-    st->colour[to] = colour;
-    st->officer[to] = officer;
-    st->height[to] = (uint8_t)h;
-    set_commander(st, to);
-    key ^= column_key(st, to); /* to was empty, or is from itself */
-
-    st->side ^= 1;
-    st->ply++;
-    st->key = key;
-    if (mv->flags || was_soldier) {
-        /* Irreversible for D-LA-8: the repetition window restarts too
-         * (gap G-LA-1). */
-        st->quiet = 0;
-        st->nhist = 0;
-    } else {
-        st->quiet++;
-    }
-    if (st->nhist == LA_HIST_MAX) {
-        memmove(st->hist, st->hist + 1,
-                (LA_HIST_MAX - 1) * sizeof st->hist[0]);
-        st->nhist--;
-    }
-    st->hist[st->nhist++] = st->key;
-    update_drawn(st);
+    Laska_Undo u;
+    core__laska_do(vst, mv, &u, LA_KEYS_UPDATE);
 }
 
 /* ---- the table's functions ------------------------------------------ */
@@ -379,23 +41,23 @@ static void set_start(Laska_State *st)
 {
     memset(st, 0, sizeof *st);
     for (int s = 0; s < LA_SQUARES; s++) {
-        if (la_rank[s] <= 2) {
+        if (core__la.rank[s] <= 2) {
             st->height[s] = 1;
-        } else if (la_rank[s] >= 4) {
+        } else if (core__la.rank[s] >= 4) {
             st->height[s] = 1;
             st->colour[s] = 1;
         }
-        set_commander(st, s);
+        core__laska_set_commander(st, s);
     }
     st->side = CORE_WHITE; /* D-LA-1 */
-    st->key = full_key(st);
+    st->key = core__laska_full_key(st);
     st->hist[0] = st->key;
     st->nhist = 1;
 }
 
 static int laska_init(void *vst, const char *options)
 {
-    la_init_tables();
+    core__laska_tables();
     if (options[0] != '\0')
         return TB_E_OPTION; /* Laska has no match options. */
     set_start(vst);
@@ -407,7 +69,7 @@ static Core_Status laska_status(const void *vst)
     const Laska_State *st = vst;
     Core_Status s = {CORE_ONGOING, CORE_REASON_NONE};
 
-    if (generate(st, NULL) == 0) { /* D-LA-7 */
+    if (core__laska_count(st) == 0) { /* D-LA-7 */
         s.outcome = st->side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE;
         s.reason = CORE_REASON_NO_MOVES;
     } else if (st->drawn != CORE_REASON_NONE) {
@@ -421,15 +83,15 @@ static int laska_moves(const void *vst, Core_Move *buf, size_t cap,
                        size_t *n)
 {
     const Laska_State *st = vst;
-    Gen g = {buf, cap, 0, 0};
+    int overflow = 0;
 
     *n = 0;
     if (st->drawn != CORE_REASON_NONE)
         return 0;
-    generate(st, &g);
-    if (g.overflow)
+    size_t found = core__laska_generate(st, buf, cap, &overflow);
+    if (overflow)
         return TB_E_TOOMANY;
-    *n = g.n;
+    *n = found;
     return 0;
 }
 
@@ -446,41 +108,6 @@ static uint32_t laska_ply(const void *vst)
 static uint64_t laska_key(const void *vst)
 {
     return ((const Laska_State *)vst)->key;
-}
-
-/* Perft with bulk counting at the last ply; the history is copied only
- * as far as it is filled. */
-static uint64_t perft_rec(const Laska_State *st, unsigned depth,
-                          Core_Move *moves)
-{
-    if (st->drawn != CORE_REASON_NONE)
-        return 0;
-    if (depth == 1)
-        return generate(st, NULL);
-    Gen g = {moves, LA_MAX_MOVES, 0, 0};
-    generate(st, &g);
-    uint64_t total = 0;
-    for (size_t i = 0; i < g.n; i++) {
-        Laska_State child;
-        memcpy(&child, st,
-               offsetof(Laska_State, hist) + st->nhist * sizeof st->hist[0]);
-        laska_make(&child, &moves[i]);
-        total += perft_rec(&child, depth - 1, moves + LA_MAX_MOVES);
-    }
-    return total;
-}
-
-static int laska_perft(const void *vst, unsigned depth, uint64_t *nodes)
-{
-    *nodes = 1;
-    if (depth == 0)
-        return 0;
-    Core_Move *moves = malloc((size_t)depth * LA_MAX_MOVES * sizeof *moves);
-    if (moves == NULL)
-        return TB_E_NOMEM;
-    *nodes = perft_rec(vst, depth, moves);
-    free(moves);
-    return 0;
 }
 
 /* ---- canonical encoding --------------------------------------------- */
@@ -529,14 +156,14 @@ static const char *finish_position(Laska_State *st)
     for (int s = 0; s < LA_SQUARES; s++) {
         for (int i = 0; i < st->height[s]; i++)
             count[(st->colour[s] >> i) & 1]++;
-        set_commander(st, s);
+        core__laska_set_commander(st, s);
         if (st->height[s] > 0 && !(st->officer[s] & 1) &&
-            la_rank[s] == last_rank((int)(st->colour[s] & 1)))
+            core__la.rank[s] == last_rank((int)(st->colour[s] & 1)))
             return "a soldier commands a column on its last rank";
     }
     if (count[0] > LA_PIECES || count[1] > LA_PIECES)
         return "more than 11 pieces of one colour";
-    st->key = full_key(st);
+    st->key = core__laska_full_key(st);
     return NULL;
 }
 
@@ -546,7 +173,7 @@ static int laska_decode(void *vst, const uint8_t *buf, size_t len)
     size_t n = 9;
     int total = 0;
 
-    la_init_tables();
+    core__laska_tables();
     memset(st, 0, sizeof *st);
     if (len < n || buf[0] != LA_ID || buf[1] != LA_ENCODE_VERSION ||
         buf[2] > 1)
@@ -583,7 +210,7 @@ static int laska_decode(void *vst, const uint8_t *buf, size_t len)
         st->hist[i] = core__get_u64(buf + n);
     if (st->hist[st->nhist - 1] != st->key)
         return TB_E_ENCODING;
-    update_drawn(st);
+    core__laska_update_drawn(st);
     return 0;
 }
 
@@ -591,8 +218,8 @@ static int laska_decode(void *vst, const uint8_t *buf, size_t len)
 
 static void put_square(Core_Text *t, int s)
 {
-    core__text_char(t, (char)('a' + la_file[s]));
-    core__text_char(t, (char)('1' + la_rank[s]));
+    core__text_char(t, (char)('a' + core__la.file[s]));
+    core__text_char(t, (char)('1' + core__la.rank[s]));
 }
 
 static int laska_move_format(const void *vst, const Core_Move *mv, char *buf,
@@ -616,7 +243,7 @@ static int laska_move_format(const void *vst, const Core_Move *mv, char *buf,
 static int adjacent(int a, int b)
 {
     for (int d = 0; d < 4; d++)
-        if (la_nb[a][d] == b)
+        if (core__la.nb[a][d] == b)
             return 1;
     return 0;
 }
@@ -646,7 +273,7 @@ static int read_path(const char *text, uint8_t *path, int *plen)
         } else {
             if (p[0] < 'a' || p[0] > 'g' || p[1] < '1' || p[1] > '7')
                 return TB_E_NOTATION;
-            int s = la_at[p[0] - 'a'][p[1] - '1'];
+            int s = core__la.at[p[0] - 'a'][p[1] - '1'];
             if (s < 0)
                 return TB_E_NOTATION;
             sq[n++] = s;
@@ -673,8 +300,8 @@ static int read_path(const char *text, uint8_t *path, int *plen)
         for (int i = 0; i < n; i += 2) {
             if (i > 0) {
                 int a = sq[i - 2], b = sq[i];
-                int mf = la_file[a] + la_file[b], mr = la_rank[a] + la_rank[b];
-                if (mf % 2 || mr % 2 || la_at[mf / 2][mr / 2] != sq[i - 1])
+                int mf = core__la.file[a] + core__la.file[b], mr = core__la.rank[a] + core__la.rank[b];
+                if (mf % 2 || mr % 2 || core__la.at[mf / 2][mr / 2] != sq[i - 1])
                     return TB_E_NOTATION;
             }
             path[(*plen)++] = (uint8_t)sq[i];
@@ -692,8 +319,7 @@ static int laska_move_parse(const void *vst, const char *text, Core_Move *out)
     char copy[3 * (LA_SQUARES + 2) + 2];
     uint8_t path[LA_SQUARES + 2];
     Core_Move moves[LA_MAX_MOVES];
-    Gen g = {moves, LA_MAX_MOVES, 0, 0};
-    int plen = 0;
+    int plen = 0, overflow = 0;
     size_t len = strlen(text), short_match = 0, which = 0;
 
     /* A trailing '*' marking promotion is ignored (D-LA-9). */
@@ -708,8 +334,8 @@ static int laska_move_parse(const void *vst, const char *text, Core_Move *out)
         return rc;
     if (st->drawn != CORE_REASON_NONE)
         return TB_E_OVER;
-    generate(st, &g);
-    for (size_t i = 0; i < g.n; i++) {
+    size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
+    for (size_t i = 0; i < n; i++) {
         if (moves[i].len == plen && memcmp(moves[i].b, path, (size_t)plen) == 0) {
             *out = moves[i];
             return 0;
@@ -806,7 +432,7 @@ static int laska_position_parse(void *vst, const char *text, char *why,
                 p[1] > '7')
                 return core__why(why, why_cap, TB_E_POSITION,
                                  "expected a column like d4WbbB");
-            int s = la_at[p[0] - 'a'][p[1] - '1'];
+            int s = core__la.at[p[0] - 'a'][p[1] - '1'];
             if (s < 0)
                 return core__why(why, why_cap, TB_E_POSITION,
                                  "a column on a square that is not played on");
@@ -849,7 +475,7 @@ static int laska_position_parse(void *vst, const char *text, char *why,
         return core__why(why, why_cap, TB_E_POSITION, bad);
     st->hist[0] = st->key;
     st->nhist = 1;
-    update_drawn(st);
+    core__laska_update_drawn(st);
     return 0;
 }
 
@@ -878,7 +504,7 @@ static int32_t laska_evaluate(const void *vst)
         int officer = (int)(st->officer[s] & 1);
         int32_t v = officer ? 300 : 100;
         if (!officer)
-            v += 6 * (owner == CORE_WHITE ? la_rank[s] : 6 - la_rank[s]);
+            v += 6 * (owner == CORE_WHITE ? core__la.rank[s] : 6 - core__la.rank[s]);
         for (int i = 1; i < h; i++)
             v += (((st->colour[s] >> i) & 1) == (uint32_t)owner) ? 40 : 25;
         score[owner] += v;
@@ -902,7 +528,7 @@ static int laska_view(const void *vst, Core_View *v)
         v->col_label[r][0] = (char)('a' + r);
         for (int f = 0; f < 7; f++) {
             Core_Cell *c = &v->cell[r][f];
-            int s = la_at[f][6 - r];
+            int s = core__la.at[f][6 - r];
             c->owner = -1;
             if (s < 0) {
                 c->kind = CORE_CELL_LIGHT;
@@ -951,7 +577,7 @@ const Core_Game core__laska = {
     .position_format = laska_position_format,
     .position_parse = laska_position_parse,
     .options_format = laska_options_format,
-    .perft = laska_perft,
+    .perft = core__laska_perft,
     .evaluate = laska_evaluate,
     .view = laska_view,
 };

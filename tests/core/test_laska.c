@@ -299,6 +299,123 @@ Test(laska, perft_matches_second_generator_in_middlegames)
     }
 }
 
+/* Perft through the public interface alone: core_moves, then core_make
+ * on a copy for every move, the draw rules as core_make keeps them. */
+static uint64_t api_perft(const Core_Position *pos, int depth)
+{
+    Core_Move *buf = malloc(512 * sizeof *buf);
+    size_t n = 0;
+    uint64_t total = 0;
+    cr_assert_not_null(buf);
+    cr_assert_eq(core_moves(pos, buf, 512, &n), 0);
+    if (depth == 1)
+        total = n;
+    for (size_t i = 0; depth > 1 && i < n; i++) {
+        Core_Position *child = core_position_clone(pos);
+        cr_assert_not_null(child);
+        core_make(child, &buf[i]);
+        total += api_perft(child, depth - 1);
+        core_position_free(child);
+    }
+    free(buf);
+    return total;
+}
+
+/* A fixed linear congruential generator: the same games on every run. */
+static uint32_t lcg_next(uint64_t *state)
+{
+    *state = *state * UINT64_C(6364136223846793005) + 1442695040888963407u;
+    return (uint32_t)(*state >> 33);
+}
+
+/*
+ * Positions from seeded random games (officers, tall columns, capture
+ * chains as games go on): perft 1..3 of the position read afresh from
+ * its string against the second generator, and perft 1..5 of the
+ * position as played (its repetition history and counters kept) against
+ * perft through core_moves and core_make. The bulk counters of perft's
+ * last plies and the key-less make deep in its tree must agree with both.
+ */
+Test(laska, perft_matches_in_random_games)
+{
+    uint64_t seed = 17;
+    int checked = 0, with_officers = 0, tall = 0;
+    for (int game = 0; game < 40; game++) {
+        Core_Position *pos = start();
+        for (int ply = 0; ply < 160; ply++) {
+            Core_Move buf[512];
+            size_t n = 0;
+            cr_assert_eq(core_moves(pos, buf, 512, &n), 0);
+            Core_Status st = core_status(pos);
+            cr_assert_eq(n == 0, st.outcome != CORE_ONGOING, "game %d ply %d",
+                         game, ply);
+            if (n == 0)
+                break;
+            if (ply % 7 == 3) {
+                char text[CORE_POSITION_TEXT_MAX];
+                cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
+                Core_Position *fresh = at(text);
+                Ref r;
+                ref_parse(&r, text);
+                compare_perft(fresh, &r, 3);
+                core_position_free(fresh);
+                for (int d = 1; d <= 5; d++) {
+                    uint64_t got = 0;
+                    cr_assert_eq(core_perft(pos, (unsigned)d, &got), 0);
+                    cr_assert_eq(got, api_perft(pos, d), "%s depth %d", text,
+                                 d);
+                }
+                with_officers += strchr(text, 'W') != NULL ||
+                                 strchr(text, 'B') != NULL;
+                tall += strstr(text, "www") != NULL ||
+                        strstr(text, "bbb") != NULL ||
+                        strstr(text, "wbw") != NULL ||
+                        strstr(text, "bwb") != NULL;
+                checked++;
+            }
+            core_make(pos, &buf[lcg_next(&seed) % n]);
+        }
+        core_position_free(pos);
+    }
+    /* The sample is what it claims to be. */
+    cr_assert_geq(checked, 300);
+    cr_assert_geq(with_officers, 50);
+    cr_assert_geq(tall, 50);
+}
+
+/*
+ * Officers alone shuffle: threefold repetitions (D-ALL-2), the 100-ply
+ * rule (D-LA-8) and the ply cap (G-LA-2) cut the tree at many nodes. The
+ * second generator knows no draw rules, so where it differs the rules
+ * were applied; perft through core_make applies them as play does.
+ */
+Test(laska, perft_applies_draw_rules_like_play)
+{
+    static const struct {
+        const char *position;
+        int depth;
+        int rules_cut; /* the tree is cut within depth plies */
+    } cases[] = {
+        {"w a1W g7B 0 0", 9, 1},          /* repetitions from ply 8 */
+        {"b c3W e5B a7b 0 40", 10, 0},    /* windows under soldier moves */
+        {"w a1W g7B 94 300", 7, 1},       /* the 100-ply rule at ply 6 */
+        {"w a1W g7B 0 995", 6, 1},        /* the ply cap at ply 5 */
+        {"w a1W c1w g7B 0 0", 8, 0},      /* soldier moves restart */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Core_Position *pos = at(cases[i].position);
+        Ref r;
+        ref_parse(&r, cases[i].position);
+        uint64_t got = 0;
+        int d = cases[i].depth;
+        cr_assert_eq(core_perft(pos, (unsigned)d, &got), 0);
+        cr_assert_eq(got, api_perft(pos, d), "%s", cases[i].position);
+        if (cases[i].rules_cut)
+            cr_assert_lt(got, ref_perft(&r, d), "%s", cases[i].position);
+        core_position_free(pos);
+    }
+}
+
 /* ---- decisions ------------------------------------------------------ */
 
 Test(laska, white_moves_first_D_LA_1)

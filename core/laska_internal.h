@@ -1,0 +1,157 @@
+/*
+ * laska_internal.h: what the Laska files of core/ share (laska.c, the
+ * game's table and text; laska_gen.c, geometry and move generation;
+ * laska_make.c, making and unmaking moves; laska_perft.c, counting).
+ * Included only by core/laska*.c.
+ *
+ * Squares are numbered 0..24 in Lasker's order (his numbers minus one:
+ * a1=0, c1=1, e1=2, g1=3, b2=4, ..., g7=24). A column is three words: its
+ * height and two bit sets over its pieces, bit 0 the top (commander):
+ * colour (1 = black) and rank (1 = officer). Bit sets of the commanders
+ * (white, black, officer) drive move generation; they use an 8x8 layout
+ * (board bit rank * 8 + file, file 7 always empty) so a diagonal step is
+ * a shift by 7 or 9 that cannot wrap onto the board. Board bits ascend
+ * with Lasker numbers.
+ */
+#ifndef TABULA_LASKA_INTERNAL_H
+#define TABULA_LASKA_INTERNAL_H
+
+#include <stdint.h>
+
+#include "core_internal.h"
+
+#define LA_SQUARES 25
+#define LA_PIECES 11    /* per side at the start (seed: 11 stones each) */
+#define LA_HIST_MAX 104 /* D-LA-8 window of 100 plies, plus the start */
+#define LA_MOVE_RULE 100
+#define LA_PLY_CAP 1000 /* gap G-LA-2, docs/rules/laska.md */
+/* A third occurrence needs two earlier ones at least 4 plies apart in the
+ * repetition window (each side must move away and back): no repetition
+ * can be seen with fewer keys than this. */
+#define LA_REPEAT_MIN 9
+/* Proven bound: captures and quiet moves never mix; at most 11 columns
+ * (44 quiet moves), and the trails of jumps over distinct squares from the
+ * best 11 start squares of an otherwise empty board number 489
+ * (docs/rules/laska.md, "Move count bound"). */
+#define LA_MAX_MOVES 512
+
+/* Directions, in ascending order of the square reached. */
+enum { LA_SW, LA_SE, LA_NW, LA_NE };
+
+typedef struct Laska_State {
+    uint32_t colour[LA_SQUARES];  /* bit i: i-th piece from the top is black */
+    uint32_t officer[LA_SQUARES]; /* bit i: i-th piece is an officer */
+    uint8_t height[LA_SQUARES];   /* 0 = empty square */
+    uint8_t side;                 /* CORE_WHITE or CORE_BLACK to move */
+    uint8_t drawn;                /* a Core_Reason when drawn by rule, or 0 */
+    uint16_t quiet;  /* plies since the last capture or soldier move */
+    uint32_t ply;    /* plies since the start */
+    uint64_t white;    /* board bits commanded by White */
+    uint64_t black;    /* ... by Black */
+    uint64_t officers; /* ... by an officer */
+    /* Second pieces from the top, where a column has one: White's,
+     * Black's, officers. They say who commands a column once it is
+     * jumped, so perft can count two plies ahead from bit sets alone. */
+    uint64_t under_white, under_black, under_officers;
+    uint64_t key;      /* zobrist key of placement and side */
+    uint16_t nhist;    /* keys in hist, the last one the current position */
+    uint64_t hist[LA_HIST_MAX]; /* last member: copied only up to nhist */
+} Laska_State;
+
+/* Geometry and zobrist keys, built once by core__laska_tables. */
+typedef struct Laska_Tables {
+    int8_t nb[LA_SQUARES][4];        /* neighbour per direction, or -1 */
+    uint8_t file[LA_SQUARES], rank[LA_SQUARES];
+    int8_t at[7][7];                 /* square at (file, rank), or -1 */
+    uint8_t bit[LA_SQUARES];         /* board bit of a square */
+    int8_t sq[64];                   /* square of a board bit, or -1 */
+    int8_t between[LA_SQUARES][LA_SQUARES]; /* square jumped, or -1 */
+    uint64_t board;                  /* board bits of the 25 squares */
+    uint64_t last_rank[2];           /* promotion rank of each side */
+    /* Jumps by board bit and direction: the bit jumped (0 if none), the
+     * bit landed on and its index. */
+    uint64_t jump_mid[64][4];
+    uint64_t jump_land[64][4];
+    uint8_t jump_mid_at[64][4];
+    uint8_t jump_to[64][4];
+    uint64_t z[LA_SQUARES][24][4];   /* square, depth, piece code */
+    uint64_t z_side;
+} Laska_Tables;
+
+extern Laska_Tables core__la;
+
+/* Build core__la once (idempotent). */
+void core__laska_tables(void);
+
+/* ---- move generation (laska_gen.c) ----------------------------------- */
+
+/*
+ * The legal moves of st, ignoring st->drawn, in canonical order into
+ * buf[0..cap): b[0] the start square, b[1..len-1] every landing square,
+ * flags 1 for a capture. Returns how many there are; *overflow is set
+ * when more than cap.
+ */
+size_t core__laska_generate(const Laska_State *st, Core_Move *buf,
+                            size_t cap, int *overflow);
+
+/* How many legal moves st has, ignoring st->drawn. */
+size_t core__laska_count(const Laska_State *st);
+
+/*
+ * Perft 2 and 3 from st by bulk counting: the sum over st's moves of the
+ * children's move counts, or of the grandchildren's. Only valid when no
+ * position that many plies ahead, the last excepted, can be drawn by
+ * rule, which core__laska_plain tells.
+ */
+uint64_t core__laska_count_children(const Laska_State *st);
+uint64_t core__laska_count_grandchildren(const Laska_State *st);
+
+/* 1 when no position within plies moves of st can be drawn by
+ * repetition, the 100-ply rule or the ply cap, else 0. */
+int core__laska_plain(const Laska_State *st, unsigned plies);
+
+/* ---- making moves (laska_make.c) -------------------------------------- */
+
+/* What core__laska_undo needs to take a move back. */
+typedef struct Laska_Undo {
+    uint64_t white, black, officers, key, hist0;
+    uint64_t under_white, under_black, under_officers;
+    uint32_t ply;
+    uint32_t colour, officer; /* the start square's column */
+    uint16_t quiet, nhist;
+    uint8_t height, side, drawn;
+} Laska_Undo;
+
+/* Zobrist key of everything repetition compares (placement, side). */
+uint64_t core__laska_full_key(const Laska_State *st);
+
+/* Rebuild the commander and second-piece bit sets at square s from its
+ * column. */
+void core__laska_set_commander(Laska_State *st, int s);
+
+/* Threefold repetition (D-ALL-2), the 100-ply rule (D-LA-8) and the ply
+ * cap (gap G-LA-2): set st->drawn. */
+void core__laska_update_drawn(Laska_State *st);
+
+/* How core__laska_do keeps the zobrist key: updated from st's, computed
+ * afresh (st's is stale), or not at all, leaving st->key and the newest
+ * history key stale: only for perft, when no position of the repetition
+ * window it explores can be compared (fewer than LA_REPEAT_MIN keys). */
+enum { LA_KEYS_UPDATE, LA_KEYS_FULL, LA_KEYS_NONE };
+
+/* Apply a move that core__laska_generate listed for st; u (not NULL) gets
+ * what undoing it needs. */
+void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
+                    int keys);
+
+/* Take back the last core__laska_do(st, mv, u). Exact whenever the
+ * history window was not full before the move, which holds for every
+ * position with moves (nhist <= quiet + 1 <= LA_MOVE_RULE). */
+void core__laska_undo(Laska_State *st, const Core_Move *mv,
+                      const Laska_Undo *u);
+
+/* ---- counting (laska_perft.c) ----------------------------------------- */
+
+int core__laska_perft(const void *st, unsigned depth, uint64_t *nodes);
+
+#endif /* TABULA_LASKA_INTERNAL_H */

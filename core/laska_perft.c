@@ -1,0 +1,73 @@
+/*
+ * laska_perft.c: Laska perft (D-ALL-5) on one working state with make and
+ * unmake, the moves from the game's own generator. The last three plies
+ * are counted in bulk from bit sets (laska_gen.c) whenever no position
+ * among them can be drawn by rule: at the last ply the move count, before
+ * it the children's move counts, before that the grandchildren's. The
+ * zobrist key is kept only where a repetition could be seen: a window of
+ * the history (since the last irreversible move) that cannot reach
+ * LA_REPEAT_MIN keys within the plies left compares no keys.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "laska_internal.h"
+
+/* keyed: st->key is valid. */
+static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
+                          Core_Move *moves)
+{
+    if (st->drawn != CORE_REASON_NONE)
+        return 0;
+    if (depth == 1)
+        return core__laska_count(st);
+    if (depth == 2 && core__laska_plain(st, 1))
+        return core__laska_count_children(st);
+    if (depth == 3 && core__laska_plain(st, 2))
+        return core__laska_count_grandchildren(st);
+    int overflow = 0;
+    size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const Core_Move *mv = &moves[i];
+        int soldier = !((st->officers >> core__la.bit[mv->b[0]]) & 1);
+        unsigned nhist = mv->flags || soldier ? 1u : st->nhist + 1u;
+        /* The child's drawn status is looked at down to depth - 2 plies
+         * below it, its window growing by one key a ply. */
+        int need = nhist + depth - 2 >= LA_REPEAT_MIN;
+        int keys = !need ? LA_KEYS_NONE : keyed ? LA_KEYS_UPDATE : LA_KEYS_FULL;
+        /* An irreversible move starts a new window over hist[0..]; the
+         * undo record keeps hist[0], this frame the rest of a window
+         * whose keys are still to be compared. */
+        uint64_t window[LA_HIST_MAX];
+        size_t saved = nhist == 1 && keyed ? st->nhist : 0;
+        if (saved > 1)
+            memcpy(window, st->hist, saved * sizeof st->hist[0]);
+        Laska_Undo u;
+        core__laska_do(st, mv, &u, keys);
+        total += perft_rec(st, depth - 1, need, moves + LA_MAX_MOVES);
+        core__laska_undo(st, mv, &u);
+        if (saved > 1)
+            memcpy(st->hist, window, saved * sizeof st->hist[0]);
+    }
+    return total;
+}
+
+int core__laska_perft(const void *vst, unsigned depth, uint64_t *nodes)
+{
+    *nodes = 1;
+    if (depth == 0)
+        return 0;
+    Core_Move *moves = malloc((size_t)depth * LA_MAX_MOVES * sizeof *moves);
+    Laska_State *st = malloc(sizeof *st);
+    if (moves == NULL || st == NULL) {
+        free(moves);
+        free(st);
+        return TB_E_NOMEM;
+    }
+    memcpy(st, vst, sizeof *st);
+    *nodes = perft_rec(st, depth, 1, moves);
+    free(moves);
+    free(st);
+    return 0;
+}
