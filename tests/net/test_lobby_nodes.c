@@ -4,7 +4,8 @@
  * once across nodes and relayed in order both ways, one guest seat given
  * once when two joiners race through different nodes, and a client that
  * knows both nodes moving to the other when its node closes, going on
- * from its last sequence number with nothing lost or repeated. Each test
+ * from its last sequence number with nothing lost or repeated; the
+ * wrong-code limit and presence held across nodes. Each test
  * starts its own redis-server (the Debian package) on a free loopback
  * port, saving nothing, and stops it.
  */
@@ -367,6 +368,76 @@ Test(lobby_nodes, rooms_live_while_used_and_expire_after)
     cr_assert_eq(late.welcomed, 0);
     cr_assert_eq(late.reason, TB_E_CODE);
     peer_free(&late);
+    nodes_down();
+}
+
+/* The wrong-code limit is kept in Redis: with guess_burst 3 an
+ * address's first three wrong codes are answered CODE and its fourth
+ * RATE (after rate_delay_ms), exactly as on one node (test_lobby_limits),
+ * though its guesses alternate between the two nodes; another address
+ * has its own budget. */
+Test(lobby_nodes, wrong_codes_counted_across_nodes)
+{
+    Lobby_Limits lim = {
+        .guess_burst = 3, .guess_refill_ms = 60000, .rate_delay_ms = 300};
+    static Raw_Peer g[5];
+    Raw_Peer other;
+    Room wrong;
+
+    nodes_up(&lim);
+    for (int i = 0; i < 5; i++) {
+        room_make(&wrong);
+        lobby_port = node_port[i % 2];
+        raw_enter(&g[i], "127.0.0.6", i % 2 ? LOBBY_MSG_WATCH : LOBBY_MSG_JOIN,
+                  i % 2 ? wrong.watch.lookup : wrong.invite.lookup,
+                  guest_secret);
+        WAIT_FOR(answer(&g[i]) != -1, 3000);
+        cr_assert_eq(answer(&g[i]), i < 3 ? LOBBY_ERR_CODE : LOBBY_ERR_RATE,
+                     "guess %d through node %d: %d", i, i % 2,
+                     answer(&g[i]));
+    }
+    room_make(&wrong);
+    lobby_port = node_port[1];
+    raw_enter(&other, "127.0.0.7", LOBBY_MSG_JOIN, wrong.invite.lookup,
+              guest_secret);
+    WAIT_FOR(answer(&other) != -1, 3000);
+    cr_assert_eq(answer(&other), LOBBY_ERR_CODE);
+    for (int i = 0; i < 5; i++)
+        raw_close(&g[i]);
+    raw_close(&other);
+    nodes_down();
+}
+
+/* PRESENCE and WELCOME's presence bits are the room's, whichever node
+ * its members are on: the host on node 0 sees the guest on node 1
+ * arrive and leave, and a spectator's WELCOME on node 0 counts the
+ * guest on node 1. */
+Test(lobby_nodes, presence_relayed_across_nodes)
+{
+    Room r;
+    Peer host, guest, spect;
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    cr_assert_eq(host.present[0], 1);
+    cr_assert_eq(host.present[1], 0);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    cr_assert_eq(guest.present[0], 1, "the host on the other node");
+    WAIT_FOR(host.present[1] == 1, 2000);
+    cr_assert_eq(host.present[1], 1, "the guest on the other node");
+    lobby_port = node_port[0];
+    peer_watch(&spect, r.watch.text, 0);
+    cr_assert_eq(spect.welcomed, 1);
+    cr_assert_eq(spect.present[0], 1);
+    cr_assert_eq(spect.present[1], 1);
+    peer_free(&guest);
+    WAIT_FOR(host.present[1] == 0 && spect.present[1] == 0, 2000);
+    cr_assert_eq(host.present[1], 0, "the guest left the other node");
+    cr_assert_eq(spect.present[1], 0);
+    peer_free(&spect);
+    peer_free(&host);
     nodes_down();
 }
 
