@@ -853,6 +853,11 @@ static void hello_done(void *priv, redisReply *rep)
         return;
     }
     if (q->m == NULL) { /* gone meanwhile: take back what was taken */
+        if (q->kind >= REQ_SHARE && q->kind <= REQ_RESERVE &&
+            rep->type == REDIS_REPLY_INTEGER && rep->integer >= 0) {
+            q->reserved = q->kind == REQ_RESERVE && rep->integer == 1;
+            q->kind++; /* this step's reservation was made too */
+        }
         if (q->kind != REQ_MAKE || rep->type != REDIS_REPLY_ARRAY ||
             rep->elements != 8)
             undo_create(st, q);

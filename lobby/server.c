@@ -70,6 +70,8 @@ struct Lobby_Member {
     Lobby_Source *src;
     uint64_t refuse_at; /* a late RATE answer is due then (ms), 0: none */
     uint64_t sent_seq;           /* highest frame sent to this member */
+    uint64_t acked;              /* highest of its own frames acknowledged
+                                    to it: never sent back to it */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
@@ -281,7 +283,10 @@ static void member_pump(Lobby_Member *m)
     while (m->sent_seq + 1 < r->next_seq && m->ops->queued(m->link) < half) {
         Lobby_Entry *e =
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
-        if (m->ops->send(m->link, e->msg, e->len) != 0)
+        /* Its own frame, acknowledged before an earlier one reached this
+         * copy of the room (with --redis): it has it. */
+        if (!(e->from == m->role && e->seq <= m->acked) &&
+            m->ops->send(m->link, e->msg, e->len) != 0)
             return;
         m->sent_seq = e->seq;
     }
@@ -699,6 +704,7 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
 
     if (m->sent_seq + 1 == e->seq)
         m->sent_seq = e->seq; /* a player is not sent its own frame */
+    m->acked = e->seq;
     ack[0] = LOBBY_MSG_ACK;
     lobby__put64(ack + 1, e->seq);
     member_send(m, ack, sizeof ack);
@@ -1094,7 +1100,9 @@ int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
 
     if (seq < r->next_seq)
         return 0; /* had it */
-    if (seq > r->next_seq && r->ring_count > 0) {
+    /* next_seq is Redis's next number once a member was admitted here
+     * (lobby__replica_seen), even before the copy holds a frame. */
+    if (seq > r->next_seq && (r->ring_count > 0 || r->next_seq > 0)) {
         if (!stream)
             return TB_E_STATE; /* a gap: the caller fetches what is missing */
         /* The stream no longer has the missing frames: the copy starts
@@ -1165,6 +1173,8 @@ void lobby__acked(Lobby_Member *m, uint64_t seq)
         r->sending[m->role]--;
     if (m->sent_seq + 1 == seq)
         m->sent_seq = seq;
+    if (seq > m->acked)
+        m->acked = seq;
     ack[0] = LOBBY_MSG_ACK;
     lobby__put64(ack + 1, seq);
     member_send(m, ack, sizeof ack);

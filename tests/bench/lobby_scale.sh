@@ -10,7 +10,10 @@
 # is in, the connections stay idle (heartbeats only) past the lobby's
 # 15 s idle timeout; then the nodes' resident memory and Redis's
 # used_memory are read, against their values before, and the generators
-# count what they still hold.
+# count what they still hold. With BENCH_RTT_ROUNDS=N, bench_lobby's
+# round trips and frames a second (in memory, one node on Redis, two
+# nodes; its own nodes, on this Redis) are taken in the same run, once
+# before the load and once while it is held (HOLD_S must cover both).
 # Usage: tests/bench/lobby_scale.sh BUILD_DIR NODES GENS ROOMS [HOLD_S]
 set -euo pipefail
 build="$(cd "$1" && pwd)"
@@ -50,8 +53,8 @@ url="redis://127.0.0.1:$port"
 list=""
 npids=()
 for i in $(seq 1 "$nodes"); do
-  "$bin" lobby --listen 127.0.0.1:0 --redis "$url" --max-rooms "$total" \
-    --max-conns 19500 --max-rooms-per-address "$total" \
+  "$bin" lobby --listen 127.0.0.1:0 --redis "$url" --max-rooms "$((total + 1000))" \
+    --max-conns 19500 --max-rooms-per-address "$((total + 1000))" \
     --max-conns-per-address 200000 >"$tmp/node$i.out" 2>"$tmp/node$i.err" &
   npids+=($!)
   pids+=($!)
@@ -59,10 +62,16 @@ for i in $(seq 1 "$nodes"); do
   list="$list${list:+,}$(sed -n 's/^listening: //p' "$tmp/node$i.out")"
 done
 sleep 1
-r0=$(used)
 rr0=$(rss_kib "$rpid")
 n0=0
 for p in "${npids[@]}"; do n0=$((n0 + $(rss_kib "$p"))); done
+rtt() { # label
+  [ "${BENCH_RTT_ROUNDS:-0}" -gt 0 ] || return 0
+  BENCH_REDIS="$url" BENCH_LATENCY_ONLY=1 "$build/bench_lobby" "$bin" \
+    "$BENCH_RTT_ROUNDS" 2>&1 | sed "s/^/$1 /"
+}
+rtt idle
+r0=$(used)
 t0=$(now_ms)
 for g in $(seq 1 "$gens"); do
   "$load" "$list" "$per" "$hold" "$((g - 1))" >"$tmp/gen$g.out" 2>"$tmp/gen$g.err" &
@@ -76,6 +85,7 @@ for p in "${npids[@]}"; do n1=$((n1 + $(rss_kib "$p"))); done
 r1=$(used)
 rr1=$(rss_kib "$rpid")
 keys=$(redis-cli -p "$port" dbsize | tr -d '\r')
+rtt loaded
 for g in $(seq 1 "$gens"); do wait_for "$tmp/gen$g.out" "^held" $((hold + 120)); done
 welcomed=0; alive=0; gone=0
 for g in $(seq 1 "$gens"); do
