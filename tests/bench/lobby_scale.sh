@@ -29,7 +29,7 @@ pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
   { wait; } 2>/dev/null || true
-  rm -rf "$tmp"
+  [ -n "${KEEP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"
 }
 trap cleanup EXIT
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
