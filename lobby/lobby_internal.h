@@ -206,6 +206,16 @@ int lobby__rc_command(Lobby_Rc *rc, const char *key, size_t keylen,
 /* cmd key [arg] (strings), its answer ignored. */
 int lobby__rc_command1(Lobby_Rc *rc, const char *cmd, const char *key,
                        const char *arg);
+/* An asynchronous hiredis connection to host:port on loop, its data
+ * data, connected(ac, status) once connected or not (a failed connect
+ * gets no gone), gone(ac, status) once disconnected. Errors: TB_E_NOMEM,
+ * TB_E_IO. */
+struct redisAsyncContext;
+typedef void Lobby_Rc_Status_Fn(const struct redisAsyncContext *ac,
+                                int status);
+int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
+                     void *data, Lobby_Rc_Status_Fn *connected,
+                     Lobby_Rc_Status_Fn *gone, struct redisAsyncContext **out);
 /* 1 for a cluster. */
 int lobby__rc_is_cluster(const Lobby_Rc *rc);
 /* Connections not yet gone. */

@@ -1089,18 +1089,8 @@ static void sub_disconnect(const redisAsyncContext *ac, int status)
  * master hears every PUBLISH). */
 static int open_sub(Lobby_Redis *st)
 {
-    redisAsyncContext *ac = redisAsyncConnect(st->host, st->port);
-    if (ac == NULL)
-        return TB_E_NOMEM;
-    if (ac->err != 0 || redisLibuvAttach(ac, st->loop) != REDIS_OK) {
-        redisAsyncFree(ac);
-        return TB_E_IO;
-    }
-    ac->data = st;
-    redisAsyncSetConnectCallback(ac, sub_connect);
-    redisAsyncSetDisconnectCallback(ac, sub_disconnect);
-    st->sub = ac;
-    return 0;
+    return lobby__rc_attach(st->loop, st->host, st->port, st, sub_connect,
+                            sub_disconnect, &st->sub);
 }
 
 int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,

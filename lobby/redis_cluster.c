@@ -112,18 +112,32 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
     node_gone(ac->data, ac);
 }
 
-static int node_open(Lobby_Rc *rc, Rc_Node *n)
+int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
+                     void *data, Lobby_Rc_Status_Fn *connected,
+                     Lobby_Rc_Status_Fn *gone, redisAsyncContext **out)
 {
-    redisAsyncContext *ac = redisAsyncConnect(n->host, n->port);
+    redisAsyncContext *ac = redisAsyncConnect(host, port);
+    *out = NULL;
     if (ac == NULL)
         return TB_E_NOMEM;
-    if (ac->err != 0 || redisLibuvAttach(ac, rc->loop) != REDIS_OK) {
+    if (ac->err != 0 || redisLibuvAttach(ac, loop) != REDIS_OK) {
         redisAsyncFree(ac);
         return TB_E_IO;
     }
-    ac->data = rc;
-    redisAsyncSetConnectCallback(ac, on_connect);
-    redisAsyncSetDisconnectCallback(ac, on_disconnect);
+    ac->data = data;
+    redisAsyncSetConnectCallback(ac, connected);
+    redisAsyncSetDisconnectCallback(ac, gone);
+    *out = ac;
+    return 0;
+}
+
+static int node_open(Lobby_Rc *rc, Rc_Node *n)
+{
+    redisAsyncContext *ac;
+    int err = lobby__rc_attach(rc->loop, n->host, n->port, rc, on_connect,
+                               on_disconnect, &ac);
+    if (err != 0)
+        return err;
     if (rc->db != 0)
         redisAsyncCommand(ac, NULL, NULL, "SELECT %d", rc->db);
     n->ac = ac;

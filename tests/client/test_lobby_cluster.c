@@ -94,6 +94,20 @@ static int cluster_ok(int port)
     return ok;
 }
 
+/* Every master says cluster_state:ok (within about 10 s). */
+static void await_cluster(const int port[MASTERS])
+{
+    for (int t = 0; t < 200; t++) {
+        int ok = 1;
+        for (int i = 0; i < MASTERS; i++)
+            ok &= cluster_ok(port[i]);
+        if (ok)
+            return;
+        pause_ms(50);
+    }
+    cr_assert_fail("the cluster never reached cluster_state:ok");
+}
+
 /* Three masters on free ports, every slot served. */
 static void start_cluster(int port[MASTERS])
 {
@@ -146,15 +160,7 @@ static void start_cluster(int port[MASTERS])
              " --cluster-replicas 0 --cluster-yes > '%s/create.out' 2>&1",
              dir);
     cr_assert_eq(system(cmd), 0, "redis-cli --cluster create failed");
-    for (int t = 0; t < 200; t++) { /* up to about 10 s */
-        int ok = 1;
-        for (int i = 0; i < MASTERS; i++)
-            ok &= cluster_ok(port[i]);
-        if (ok)
-            return;
-        pause_ms(50);
-    }
-    cr_assert_fail("the cluster never reached cluster_state:ok");
+    await_cluster(port);
 }
 
 static long long keys_on(int port)
@@ -192,15 +198,7 @@ static void move_slots(const int port[MASTERS], int i, int j, int n)
              ">> '%s/reshard.out' 2>&1",
              port[0], from, to, n, dir);
     cr_assert_eq(system(cmd), 0, "redis-cli --cluster reshard failed");
-    for (int t = 0; t < 200; t++) {
-        int ok = 1;
-        for (int k = 0; k < MASTERS; k++)
-            ok &= cluster_ok(port[k]);
-        if (ok)
-            return;
-        pause_ms(50);
-    }
-    cr_assert_fail("the cluster never came back to cluster_state:ok");
+    await_cluster(port);
 }
 
 static void start_node(Proc *p, const char *name, int redis_port, char *addr,
