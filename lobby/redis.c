@@ -395,7 +395,7 @@ static int eval(Lobby_Redis *st, const char *script, size_t slen, int nkeys,
 {
     const char *argv[20];
     size_t len[20];
-    char nk[4];
+    char nk[12];
 
     if (argc > 17 || nkeys < 1 || !st->up)
         return TB_E_ARG;

@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -304,6 +305,67 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     cr_assert_eq(h[2].reason, TB_E_FULL);
     for (int i = 0; i < 3; i++)
         peer_free(&h[i]);
+    nodes_down();
+}
+
+/* A reply of a sync hiredis command as an integer (asserted). */
+static long long redis_int(const char *cmd, const char *key)
+{
+    const char *url = redis_url + 18; /* "redis://127.0.0.1:" */
+    struct timeval tv = {1, 0};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", (int)strtol(url, NULL, 10), tv);
+    redisReply *r;
+    long long v;
+    cr_assert(c != NULL && c->err == 0);
+    r = redisCommand(c, "%s %s", cmd, key);
+    cr_assert(r != NULL && r->type == REDIS_REPLY_INTEGER);
+    v = r->integer;
+    freeReplyObject(r);
+    redisFree(c);
+    return v;
+}
+
+static void room_key(const Lobby_Code *code, char suffix, char *out,
+                     size_t cap)
+{
+    char hex[2 * LOBBY_LOOKUP_BYTES + 1];
+    for (int i = 0; i < LOBBY_LOOKUP_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", code->lookup[i]);
+    snprintf(out, cap, "tb:{%s}:%c", hex, suffix);
+}
+
+/* A CREATE refused at its last steps takes back what its first steps
+ * counted, each in its own slot: a room whose watch code is another
+ * room's invite code passes the address share and the room cap, is
+ * refused when it reserves the watch lookup, and leaves one room counted
+ * in tb:rooms and in 127.0.0.1's share (key 04 7f000001 then zeros), as
+ * before it came. */
+Test(lobby_nodes, refused_create_takes_its_counts_back)
+{
+    Room r, bad;
+    Peer host, thief;
+    char key[64];
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    cr_assert_eq(redis_int("ZCARD", "tb:rooms"), 1);
+    cr_assert_eq(redis_int("ZCARD", "tb:a:047f00000100000000"), 1);
+    room_make(&bad);
+    bad.watch = r.invite;
+    lobby_port = node_port[1];
+    peer_host(&thief, &bad, 0);
+    WAIT_FOR(thief.disconnected, 2000);
+    cr_assert_eq(thief.welcomed, 0);
+    cr_assert_eq(thief.reason, TB_E_CODE);
+    loop_for(200); /* the take-backs are not awaited */
+    cr_assert_eq(redis_int("ZCARD", "tb:rooms"), 1);
+    cr_assert_eq(redis_int("ZCARD", "tb:a:047f00000100000000"), 1);
+    room_key(&bad.invite, 'm', key, sizeof key);
+    cr_assert_eq(redis_int("EXISTS", key), 0);
+    room_key(&r.invite, 'w', key, sizeof key);
+    cr_assert_eq(redis_int("EXISTS", key), 0, "no watch index to a room");
+    peer_free(&thief);
+    peer_free(&host);
     nodes_down();
 }
 
