@@ -175,6 +175,56 @@ int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
 void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
                         const Lobby_Limits *lim, uint64_t now_us);
 
+/* ---- where Redis commands go (redis_cluster.c), with --redis ---- */
+
+/* One Redis, or the masters of a Redis Cluster with a map of its slots. */
+typedef struct Lobby_Rc Lobby_Rc;
+struct redisReply;
+/* A command's answer; reply NULL: the connection went first. */
+typedef void Lobby_Rc_Fn(void *priv, struct redisReply *reply);
+
+/* Redis at host:port (database db), asked with a blocking CLUSTER SLOTS
+ * (waiting at most wait_ms) whether it is a cluster; then connected on
+ * loop (a connection per master). gone(user) is called whenever one of
+ * its connections goes. Errors: TB_E_IO (unreachable, refusing, or a
+ * cluster whose slots are not all served), TB_E_ARG (db not 0 on a
+ * cluster), TB_E_LIMIT (more than 64 masters), TB_E_NOMEM. */
+int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
+                  int wait_ms, void (*gone)(void *user), void *user,
+                  Lobby_Rc **out);
+/* The cluster slot (0..16383) of a key of n bytes: CRC16 of its hash tag
+ * (the bytes between its first '{' and the next '}', if not empty), else
+ * of the whole key. */
+unsigned lobby__rc_slot(const char *key, size_t n);
+/* Send argv (argc strings of argl bytes) to the master of the slot of
+ * key; fn(priv, answer) once answered (after following MOVED and ASK).
+ * Errors: TB_E_IO (not sent; fn is not called), TB_E_STATE (closing),
+ * TB_E_NOMEM. */
+int lobby__rc_command(Lobby_Rc *rc, const char *key, size_t keylen,
+                      Lobby_Rc_Fn *fn, void *priv, int argc,
+                      const char **argv, const size_t *argl);
+/* cmd key [arg] (strings), its answer ignored. */
+int lobby__rc_command1(Lobby_Rc *rc, const char *cmd, const char *key,
+                       const char *arg);
+/* An asynchronous hiredis connection to host:port on loop, its data
+ * data, connected(ac, status) once connected or not (a failed connect
+ * gets no gone), gone(ac, status) once disconnected. Errors: TB_E_NOMEM,
+ * TB_E_IO. */
+struct redisAsyncContext;
+typedef void Lobby_Rc_Status_Fn(const struct redisAsyncContext *ac,
+                                int status);
+int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
+                     void *data, Lobby_Rc_Status_Fn *connected,
+                     Lobby_Rc_Status_Fn *gone, struct redisAsyncContext **out);
+/* 1 for a cluster. */
+int lobby__rc_is_cluster(const Lobby_Rc *rc);
+/* Connections not yet gone. */
+int lobby__rc_open(const Lobby_Rc *rc);
+/* Disconnect every connection (gone is called for each). */
+void lobby__rc_disconnect(Lobby_Rc *rc);
+/* Free (NULL is fine); after its connections are gone. */
+void lobby__rc_free(Lobby_Rc *rc);
+
 /* ---- rooms kept in Redis (redis.c), with --redis ---- */
 
 /* Rooms, seat claims and frames live in Redis; each node keeps a copy
@@ -197,10 +247,11 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p);
 void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES], int seat,
                        uint64_t epoch, const uint8_t *data, size_t n);
-/* The guest with claim number epoch left the room of invite lookup inv:
- * if it never sent a frame, its seat is free again. */
+/* The member of seat with claim number epoch left the room of invite
+ * lookup inv: the seat is absent (unless claimed again since), and a
+ * guest that never sent a frame frees it. */
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
-                        uint64_t epoch);
+                        int seat, uint64_t epoch);
 /* m is going: no answer about it may touch it. */
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m);
 /* Start / stop following the room of invite lookup inv. */
@@ -217,7 +268,7 @@ void lobby__redis_free(Lobby_Redis *st);
 /* server.c's side, for redis.c. */
 /* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
 const uint8_t *lobby__member_source(const Lobby_Member *m);
-/* Answer m with LOBBY_ERR_* code (CODE goes through the guess limit). */
+/* Answer m with LOBBY_ERR_* code (not CODE: redis.c asks its limit). */
 void lobby__refuse(Lobby_Member *m, int code);
 /* Close every member's connection (Redis is gone: go elsewhere). */
 void lobby__drop_members(Lobby *lb);
@@ -246,9 +297,15 @@ int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
                          const uint8_t *data, size_t n, int stream);
 /* Redis numbers the room's next frame next_seq (an empty copy starts so). */
 void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
-/* Admit m to the copy r in role (its seat's claim number epoch). */
+/* Admit m to the copy r in role (its seat's claim number epoch); its
+ * WELCOME says presence (bit 0 host, bit 1 guest seated, lobby-wide). */
 void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
-                  uint64_t epoch);
+                  uint64_t epoch, int presence);
+/* A seat's player arrived (1) or left (0) on some node: the room's other
+ * seat and spectators here are told. */
+void lobby__replica_presence(Lobby_Room *r, int seat, int present);
+/* Redis's answer to m's wrong code: over the limit (limited) or counted. */
+void lobby__guess_answer(Lobby_Member *m, int limited);
 /* Redis numbered m's frame seq: acknowledge it. */
 void lobby__acked(Lobby_Member *m, uint64_t seq);
 

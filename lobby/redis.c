@@ -36,72 +36,115 @@
 /* Rooms with members here have their expiry renewed this often (ms). */
 #define TOUCH_MS 30000
 
-/* Admission. ARGV: kind (1 create, 2 join, 3 watch), lookup hex, watch
+/* Admission, run in the slot of lookup L. KEYS: L's hash, stream and
+ * watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
- * wanted after it), ttl ms, frames kept, the source address's key (hex),
- * rooms in all, rooms per address. Returns {-code} (a LOBBY_ERR_*) or
- * {role, invite hex, host key, watch hex, next, epoch, frames}. The
- * sorted sets tb:rooms and tb:a:ADDRESS count rooms (scored by when they
- * expire) for the lobby-wide and per-address caps. */
-static const char hello_lua[] =
-    "local function mk(i) return 'tb:{'..i..'}:m' end\n"
-    "local function fk(i) return 'tb:{'..i..'}:f' end\n"
-    "local function wk(i) return 'tb:{'..i..'}:w' end\n"
-    "local kind, L = ARGV[1], ARGV[2]\n"
-    "local t = redis.call('TIME')\n"
-    "local ms = t[1] * 1000 + math.floor(t[2] / 1000)\n"
-    "local I, role = L, 0\n"
+ * wanted after it), ttl ms, frames kept, L hex. A CREATE of a new room
+ * at stage 0 answers {-100} (count it and reserve its watch lookup
+ * first, in their own slots), at stage 1 makes it. A WATCH of a watch
+ * lookup at stage 1 answers {-101, I}: ask again in the slot of invite
+ * lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
+ * key, watch hex, next, epoch, frames, presence bits}. A seat admitted
+ * is marked present (field pSEAT holds its claim number) on the room's
+ * channel. */
+static const char admit_lua[] =
+    "local M, F, X = KEYS[1], KEYS[2], KEYS[3]\n"
+    "local kind, stage = ARGV[1], ARGV[2]\n"
+    "local role = 0\n"
     "if kind == '1' then\n"
-    "  local W = ARGV[3]\n"
-    "  if redis.call('EXISTS', mk(L)) == 1 then\n"
-    "    local v = redis.call('HMGET', mk(L), 's0', 'pk', 'w')\n"
-    "    if v[1] ~= ARGV[5] or v[2] ~= ARGV[4] or v[3] ~= W then\n"
+    "  if redis.call('EXISTS', M) == 1 then\n"
+    "    local v = redis.call('HMGET', M, 's0', 'pk', 'w')\n"
+    "    if v[1] ~= ARGV[5] or v[2] ~= ARGV[4] or v[3] ~= ARGV[3] then\n"
     "      return {-3} end\n"
     "  else\n"
-    "    if redis.call('EXISTS', wk(L), mk(W), wk(W)) > 0 then\n"
-    "      return {-3} end\n"
-    "    local ak = 'tb:a:'..ARGV[10]\n"
-    "    redis.call('ZREMRANGEBYSCORE', 'tb:rooms', '-inf', ms)\n"
-    "    redis.call('ZREMRANGEBYSCORE', ak, '-inf', ms)\n"
-    "    if redis.call('ZCARD', ak) >= tonumber(ARGV[12]) then\n"
-    "      return {-11} end\n"
-    "    if redis.call('ZCARD', 'tb:rooms') >= tonumber(ARGV[11]) then\n"
-    "      return {-5} end\n"
-    "    redis.call('ZADD', ak, ms + ARGV[8], L)\n"
-    "    redis.call('PEXPIRE', ak, ARGV[8])\n"
-    "    redis.call('HSET', mk(L), 'pk', ARGV[4], 'w', W, 's0', ARGV[5],\n"
+    "    if redis.call('EXISTS', X) == 1 then return {-3} end\n"
+    "    if stage == '0' then return {-100} end\n"
+    "    redis.call('HSET', M, 'pk', ARGV[4], 'w', ARGV[3], 's0', ARGV[5],\n"
     "               'next', ARGV[6], 'e0', 0, 'e1', 0)\n"
-    "    redis.call('SET', wk(W), L)\n"
     "  end\n"
     "elseif kind == '2' then\n"
-    "  if redis.call('EXISTS', mk(L)) == 0 then\n"
-    "    if redis.call('EXISTS', wk(L)) == 1 then return {-8} end\n"
+    "  if redis.call('EXISTS', M) == 0 then\n"
+    "    if redis.call('EXISTS', X) == 1 then return {-8} end\n"
     "    return {-3}\n"
     "  end\n"
-    "  local v = redis.call('HMGET', mk(L), 's0', 's1')\n"
+    "  local v = redis.call('HMGET', M, 's0', 's1')\n"
     "  if v[1] == ARGV[5] then role = 0\n"
     "  elseif v[2] == ARGV[5] then role = 1\n"
     "  elseif v[2] then return {-6}\n"
-    "  else redis.call('HSET', mk(L), 's1', ARGV[5]); role = 1 end\n"
+    "  else redis.call('HSET', M, 's1', ARGV[5]); role = 1 end\n"
     "else\n"
     "  role = 2\n"
-    "  if redis.call('EXISTS', mk(L)) == 0 then\n"
-    "    I = redis.call('GET', wk(L))\n"
+    "  if redis.call('EXISTS', M) == 0 then\n"
+    "    local I = stage == '1' and redis.call('GET', X)\n"
     "    if not I then return {-3} end\n"
+    "    return {-101, I}\n"
     "  end\n"
     "end\n"
     "local e = 0\n"
-    "if role < 2 then e = redis.call('HINCRBY', mk(I), 'e'..role, 1) end\n"
-    "local v = redis.call('HMGET', mk(I), 'pk', 'w', 'next')\n"
+    "if role < 2 then\n"
+    "  e = redis.call('HINCRBY', M, 'e'..role, 1)\n"
+    "  redis.call('HSET', M, 'p'..role, e)\n"
+    "  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1')\n"
+    "end\n"
+    "local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1')\n"
     "if not v[1] then return {-3} end\n"
-    "local ttl = ARGV[8]\n"
-    "redis.call('PEXPIRE', mk(I), ttl)\n"
-    "redis.call('PEXPIRE', fk(I), ttl)\n"
-    "redis.call('PEXPIRE', wk(v[2]), ttl)\n"
-    "redis.call('ZADD', 'tb:rooms', ms + ttl, I)\n"
-    "local fr = redis.call('XRANGE', fk(I), '0-'..ARGV[7], '+',\n"
-    "                      'COUNT', ARGV[9])\n"
-    "return {role, I, v[1], v[2], v[3], e, fr}\n";
+    "redis.call('PEXPIRE', M, ARGV[8])\n"
+    "redis.call('PEXPIRE', F, ARGV[8])\n"
+    "local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', "
+    "ARGV[9])\n"
+    "local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)\n"
+    "return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb}\n";
+
+/* A share counted in a sorted set of its own (tb:rooms for the whole
+ * lobby, tb:a:ADDRESS per address), members scored by when they stop
+ * counting. KEYS: the set. ARGV: member, ttl ms, cap (0: only renew a
+ * member there), the LOBBY_ERR_* code when full. Returns 0 or -code. */
+static const char cap_lua[] =
+    "local t = redis.call('TIME')\n"
+    "local ms = t[1] * 1000 + math.floor(t[2] / 1000)\n"
+    "if ARGV[3] == '0' then\n"
+    "  redis.call('ZADD', KEYS[1], 'XX', ms + ARGV[2], ARGV[1])\n"
+    "  return 0\n"
+    "end\n"
+    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)\n"
+    "if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and\n"
+    "   redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then\n"
+    "  return -tonumber(ARGV[4]) end\n"
+    "redis.call('ZADD', KEYS[1], ms + ARGV[2], ARGV[1])\n"
+    "redis.call('PEXPIRE', KEYS[1], ARGV[2])\n"
+    "return 0\n";
+
+/* A new room's watch lookup W reserved for invite lookup L, in W's slot.
+ * KEYS: W's hash and watch-index key. ARGV: L hex, ttl ms. Returns 1
+ * (reserved now), 2 (it was L's already) or -3 (W is another room's). */
+static const char reserve_lua[] =
+    "if redis.call('EXISTS', KEYS[1]) == 1 then return -3 end\n"
+    "local v = redis.call('GET', KEYS[2])\n"
+    "if v and v ~= ARGV[1] then return -3 end\n"
+    "redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])\n"
+    "if v then return 2 end\n"
+    "return 1\n";
+
+/* Undo a reservation made for L (its room was refused). KEYS: the
+ * watch-index key. ARGV: L hex. */
+static const char unreserve_lua[] =
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then\n"
+    "  redis.call('DEL', KEYS[1]) end\n"
+    "return 0\n";
+
+/* The wrong-code limit: a GCRA bucket in a key of its own (tb:g:ADDRESS
+ * per address, tb:g for the lobby). KEYS: the bucket. ARGV: refill us,
+ * burst. Returns 1 (over the limit: not counted) or 0 (counted). */
+static const char guess_lua[] =
+    "local t = redis.call('TIME')\n"
+    "local now = t[1] * 1000000 + t[2]\n"
+    "local tat = tonumber(redis.call('GET', KEYS[1])) or now\n"
+    "if tat < now then tat = now end\n"
+    "if tat > now + (ARGV[2] - 1) * ARGV[1] then return 1 end\n"
+    "tat = tat + ARGV[1]\n"
+    "redis.call('SET', KEYS[1], string.format('%d', tat), 'PX',\n"
+    "           string.format('%d', math.floor((tat - now) / 1000) + 1))\n"
+    "return 0\n";
 
 /* A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
  * ttl ms, channel, payload bytes kept. Returns its number, -3 (no such
@@ -131,12 +174,17 @@ static const char data_lua[] =
     "redis.call('PEXPIRE', KEYS[2], ARGV[5])\n"
     "return tonumber(s)\n";
 
-/* A guest leaving before it sent anything gives the seat back (as in
- * server.c's member_leave), unless claimed again since. KEYS: hash.
- * ARGV: epoch. */
+/* A seated member leaving: its seat is marked absent on the room's
+ * channel unless claimed again since; a guest that never sent anything
+ * also gives the seat back (as in server.c's member_leave). KEYS: hash.
+ * ARGV: seat, epoch, channel. */
 static const char leave_lua[] =
-    "if redis.call('HGET', KEYS[1], 'e1') == ARGV[1] and\n"
-    "   not redis.call('HGET', KEYS[1], 'k1') then\n"
+    "if redis.call('HGET', KEYS[1], 'p'..ARGV[1]) == ARGV[2] then\n"
+    "  redis.call('HDEL', KEYS[1], 'p'..ARGV[1])\n"
+    "  redis.call('PUBLISH', ARGV[3], 'p '..ARGV[1]..' 0')\n"
+    "end\n"
+    "if ARGV[1] == '1' and redis.call('HGET', KEYS[1], 'e1') == ARGV[2]\n"
+    "   and not redis.call('HGET', KEYS[1], 'k1') then\n"
     "  redis.call('HDEL', KEYS[1], 's1')\n"
     "end\n"
     "return 0\n";
@@ -144,14 +192,31 @@ static const char leave_lua[] =
 /* Sequence numbers go through Lua's doubles: exact below 2^53. */
 #define REDIS_SEQ_MAX ((uint64_t)1 << 53)
 
-enum { REQ_HELLO, REQ_DATA, REQ_FETCH };
+/* What an answer awaited is for. A CREATE of a new room goes through
+ * HELLO, SHARE, ROOMS, RESERVE, MAKE (each a call in its own slot); a
+ * WATCH of a watch lookup through HELLO, FOLLOW. */
+enum {
+    REQ_HELLO,
+    REQ_SHARE,
+    REQ_ROOMS,
+    REQ_RESERVE,
+    REQ_MAKE,
+    REQ_FOLLOW,
+    REQ_GUESS_OWN,
+    REQ_GUESS_ALL,
+    REQ_DATA,
+    REQ_FETCH
+};
 
 typedef struct Req {
     Lobby_Redis *st;
     Lobby_Member *m; /* NULL once the member is gone */
     int kind;
-    uint64_t from; /* hello: the member's from seq */
-    uint8_t inv[LOBBY_LOOKUP_BYTES]; /* fetch: the room */
+    uint64_t from;                   /* hello: the member's from seq */
+    uint8_t msg[LOBBY_LEN_CREATE];   /* hello: the member's message */
+    uint8_t inv[LOBBY_LOOKUP_BYTES]; /* fetch, follow: the room */
+    int reserved;                    /* make: the watch lookup was new */
+    char src[2 * LOBBY_SOURCE_KEY + 1]; /* the source address (hex) */
     struct Req *prev, *next;
 } Req;
 
@@ -161,12 +226,12 @@ struct Lobby_Redis {
     Lobby_Limits lim;
     char host[REDIS_HOST_MAX];
     int port, db;
-    redisAsyncContext *cmd, *sub;
-    int up;      /* both connections usable */
-    int live;    /* the command connection is connected */
+    Lobby_Rc *rc;           /* commands: one Redis or a cluster's masters */
+    redisAsyncContext *sub; /* the room channels (any master hears all) */
+    int up;                 /* both usable */
+    int live;               /* reachable since the last start or return */
     int closing;
-    int open;    /* connections not yet disconnected */
-    Req *reqs;   /* answers awaited */
+    Req *reqs; /* answers awaited */
     uint64_t last_try; /* loop time of the last attempt to reconnect */
     uint64_t last_touch;
     void (*done)(void *);
@@ -282,6 +347,12 @@ static void req_free(Req *q)
     free(q);
 }
 
+/* Connections not yet gone. */
+static int open_count(const Lobby_Redis *st)
+{
+    return (st->sub != NULL) + (st->rc != NULL ? lobby__rc_open(st->rc) : 0);
+}
+
 /* Redis went away (or answered nonsense): every member here is told to
  * go elsewhere by its connection closing, and new ones are refused. */
 static void store_lost(Lobby_Redis *st)
@@ -294,29 +365,57 @@ static void store_lost(Lobby_Redis *st)
                         "connection until it is back\n",
                 st->host, st->port);
     st->live = 0;
-    /* hiredis frees the context that failed itself; the other goes. */
-    if (st->cmd != NULL)
-        redisAsyncDisconnect(st->cmd);
+    /* hiredis frees the context that failed itself; the others go. */
+    if (st->rc != NULL)
+        lobby__rc_disconnect(st->rc);
     if (st->sub != NULL)
         redisAsyncDisconnect(st->sub);
     lobby__drop_members(st->lb);
 }
 
-/* ac failed or went: hiredis frees it after this callback. */
-static void context_gone(Lobby_Redis *st, const redisAsyncContext *ac)
+/* A connection went (hiredis frees it after this). */
+static void conn_gone(void *user)
 {
-    if (ac == st->cmd)
-        st->cmd = NULL;
-    else if (ac == st->sub)
-        st->sub = NULL;
-    else
-        return;
-    st->open--;
+    Lobby_Redis *st = user;
     if (!st->closing)
         store_lost(st);
-    if (st->closing && st->open == 0 && st->done != NULL)
-        st->done(st->done_user);
+    if (st->closing && open_count(st) == 0 && st->done != NULL) {
+        void (*done)(void *) = st->done;
+        st->done = NULL;
+        done(st->done_user);
+    }
 }
+
+/* Run script (slen bytes) with nkeys keys then the other arguments in
+ * args (argc in all, argl their lengths) where the first key's slot is
+ * served; fn(q, answer). Nonzero: not sent. */
+static int eval(Lobby_Redis *st, const char *script, size_t slen, int nkeys,
+                int argc, const char **args, const size_t *argl,
+                Lobby_Rc_Fn *fn, void *q)
+{
+    const char *argv[20];
+    size_t len[20];
+    char nk[12];
+
+    if (argc > 17 || nkeys < 1 || !st->up)
+        return TB_E_ARG;
+    snprintf(nk, sizeof nk, "%d", nkeys);
+    argv[0] = "EVAL";
+    argv[1] = script;
+    argv[2] = nk;
+    len[0] = 4;
+    len[1] = slen;
+    len[2] = strlen(nk);
+    for (int i = 0; i < argc; i++) {
+        argv[3 + i] = args[i];
+        len[3 + i] = argl != NULL ? argl[i] : strlen(args[i]);
+    }
+    return lobby__rc_command(st->rc, args[0], len[3], fn, q, argc + 3, argv,
+                             len);
+}
+
+#define EVAL(st, script, nkeys, argc, args, argl, fn, q)                       \
+    eval(st, script, sizeof script - 1, nkeys, argc, args, argl, fn, q)
 
 /* ---- frames from Redis ---- */
 
@@ -370,14 +469,13 @@ static int take_entries(Lobby_Redis *st, Lobby_Room *r, const redisReply *a)
     return 0;
 }
 
-static void fetch_done(redisAsyncContext *ac, void *reply, void *priv)
+
+static void fetch_done(void *priv, redisReply *rep)
 {
     Req *q = priv;
     Lobby_Redis *st = q->st;
-    const redisReply *rep = reply;
     Lobby_Room *r;
 
-    (void)ac;
     if (rep != NULL && !st->closing) {
         r = lobby__replica_find(st->lb, q->inv);
         if (r != NULL)
@@ -390,6 +488,8 @@ static void fetch_done(redisAsyncContext *ac, void *reply, void *priv)
 static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
 {
     char key[KEY_LEN + 1], start[32], count[16];
+    const char *argv[6];
+    size_t argl[6];
     Lobby_Room *r = lobby__replica_find(st->lb, inv);
     Req *q;
 
@@ -403,12 +503,21 @@ static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
     snprintf(start, sizeof start, "0-%llu",
              (unsigned long long)lobby__replica_next(r));
     snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
-    if (redisAsyncCommand(st->cmd, fetch_done, q, "XRANGE %s %s + COUNT %s",
-                          key, start, count) != REDIS_OK)
+    argv[0] = "XRANGE";
+    argv[1] = key;
+    argv[2] = start;
+    argv[3] = "+";
+    argv[4] = "COUNT";
+    argv[5] = count;
+    for (int i = 0; i < 6; i++)
+        argl[i] = strlen(argv[i]);
+    if (lobby__rc_command(st->rc, key, argl[1], fetch_done, q, 6, argv,
+                          argl) != 0)
         req_free(q);
 }
 
-/* A message on a room's channel: "SEQ SEAT PAYLOAD". */
+/* A message on a room's channel: a frame "SEQ SEAT PAYLOAD", or a seat's
+ * presence "p SEAT 0|1". */
 static void on_message(Lobby_Redis *st, const redisReply *chan,
                        const redisReply *msg)
 {
@@ -424,6 +533,11 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     r = lobby__replica_find(st->lb, inv);
     if (r == NULL)
         return;
+    if (n == 5 && p[0] == 'p' && p[1] == ' ' && (p[2] == '0' || p[2] == '1') &&
+        p[3] == ' ' && (p[4] == '0' || p[4] == '1')) {
+        lobby__replica_presence(r, p[2] - '0', p[4] - '0');
+        return;
+    }
     sp1 = memchr(p, ' ', n);
     sp2 = sp1 ? memchr(sp1 + 1, ' ', n - (size_t)(sp1 + 1 - p)) : NULL;
     if (sp2 == NULL || parse_u64(p, (size_t)(sp1 - p), &seq) != 0 ||
@@ -498,132 +612,322 @@ static int reply_hex(const redisReply *r, uint8_t out[LOBBY_LOOKUP_BYTES])
 }
 
 /* {role, invite hex, host key, watch hex, next, epoch, frames} */
+
+/* The parts of a hello message (checked for length by server.c). */
+static const uint8_t *msg_watch(const uint8_t *p)
+{
+    return p + 2 + LOBBY_LOOKUP_BYTES; /* CREATE only */
+}
+
+static const uint8_t *msg_pk(const uint8_t *p)
+{
+    return p + 2 + 2 * LOBBY_LOOKUP_BYTES; /* CREATE only */
+}
+
+static const uint8_t *msg_secret(const uint8_t *p)
+{
+    return p[0] == LOBBY_MSG_CREATE ? msg_pk(p) + LOBBY_KEY_BYTES
+                                    : p + 2 + LOBBY_LOOKUP_BYTES;
+}
+
+static void hello_done(void *priv, redisReply *rep);
+
+/* The admission script in the slot of lookup (stage "0" or "1"). */
+static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
+                      const char *stage)
+{
+    const uint8_t *p = q->msg;
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
+        whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16];
+    const char *argv[13];
+    size_t argl[13];
+    int create = p[0] == LOBBY_MSG_CREATE;
+    Lobby_Room *r = lobby__replica_find(st->lb, lookup);
+
+    key_of(lookup, 'm', m);
+    key_of(lookup, 'f', f);
+    key_of(lookup, 'w', w);
+    hex_of(lookup, lhex);
+    if (create)
+        hex_of(msg_watch(p), whex);
+    /* Frames wanted: all the stream keeps unless a copy is here already. */
+    snprintf(after, sizeof after, "%llu",
+             (unsigned long long)(r ? lobby__replica_next(r) : 0));
+    snprintf(next, sizeof next, "%llu", (unsigned long long)q->from + 1);
+    snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
+    snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
+    argv[0] = m;
+    argv[1] = f;
+    argv[2] = w;
+    argv[3] = create ? "1" : p[0] == LOBBY_MSG_JOIN ? "2" : "3";
+    argv[4] = stage;
+    argv[5] = whex;
+    argv[6] = create ? (const char *)msg_pk(p) : "";
+    argv[7] = p[0] != LOBBY_MSG_WATCH ? (const char *)msg_secret(p) : "";
+    argv[8] = next;
+    argv[9] = after;
+    argv[10] = ttl;
+    argv[11] = count;
+    argv[12] = lhex;
+    for (int i = 0; i < 13; i++)
+        argl[i] = strlen(argv[i]);
+    argl[6] = create ? LOBBY_KEY_BYTES : 0;
+    argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
+    return EVAL(st, admit_lua, 3, 13, argv, argl, hello_done, q);
+}
+
+/* A share (cap 0: only renew) counted in set for this room. */
+static int send_cap(Lobby_Redis *st, Req *q, const char *set, unsigned cap,
+                    int code, Lobby_Rc_Fn *fn)
+{
+    char lhex[HEX_LEN + 1], ttl[24], capv[16], codev[8];
+    const char *argv[5] = {set, lhex, ttl, capv, codev};
+
+    hex_of(q->msg + 2, lhex);
+    snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
+    snprintf(capv, sizeof capv, "%u", cap);
+    snprintf(codev, sizeof codev, "%d", code);
+    return EVAL(st, cap_lua, 1, 5, argv, NULL, fn, q);
+}
+
+static void share_key(const Req *q, char out[2 * LOBBY_SOURCE_KEY + 6])
+{
+    snprintf(out, 2 * LOBBY_SOURCE_KEY + 6, "tb:a:%s", q->src);
+}
+
+/* A CREATE refused after steps of it were taken: take them back (each
+ * in its own slot; a crash meanwhile leaves them until they expire). */
+static void undo_create(Lobby_Redis *st, const Req *q)
+{
+    char key[KEY_LEN + 2 * LOBBY_SOURCE_KEY], lhex[HEX_LEN + 1];
+    hex_of(q->msg + 2, lhex);
+    if (q->kind >= REQ_ROOMS && q->kind <= REQ_MAKE) {
+        share_key(q, key);
+        (void)lobby__rc_command1(st->rc, "ZREM", key, lhex);
+    }
+    if (q->kind >= REQ_RESERVE && q->kind <= REQ_MAKE)
+        (void)lobby__rc_command1(st->rc, "ZREM", "tb:rooms", lhex);
+    if (q->kind == REQ_MAKE && q->reserved) {
+        const char *argv[2] = {key, lhex};
+        key_of(msg_watch(q->msg), 'w', key);
+        (void)EVAL(st, unreserve_lua, 1, 2, argv, NULL, NULL, NULL);
+    }
+}
+
+/* One step of the wrong-code limit: the address's bucket, then the
+ * lobby's. */
+static int send_guess(Lobby_Redis *st, Req *q)
+{
+    char key[2 * LOBBY_SOURCE_KEY + 6], refill[24], burst[16];
+    const char *argv[3] = {key, refill, burst};
+    const Lobby_Limits *lim = &st->lim;
+
+    if (q->kind == REQ_GUESS_OWN) {
+        snprintf(key, sizeof key, "tb:g:%s", q->src);
+        snprintf(refill, sizeof refill, "%llu",
+                 (unsigned long long)lim->guess_refill_ms * 1000);
+        snprintf(burst, sizeof burst, "%u", lim->guess_burst);
+    } else {
+        snprintf(key, sizeof key, "tb:g");
+        snprintf(refill, sizeof refill, "%u",
+                 1000000u / lim->guess_global_per_s + 1);
+        snprintf(burst, sizeof burst, "%u", lim->guess_global_per_s);
+    }
+    return EVAL(st, guess_lua, 1, 3, argv, NULL, hello_done, q);
+}
+
+/* q's member is refused with code; a wrong code goes through the limit
+ * kept in Redis first. q is done with (or reused for the limit). */
+static void hello_refuse(Lobby_Redis *st, Req *q, int code)
+{
+    undo_create(st, q);
+    if (code == LOBBY_ERR_CODE && q->m != NULL) {
+        q->kind = REQ_GUESS_OWN;
+        if (send_guess(st, q) == 0)
+            return;
+        code = LOBBY_ERR_FULL;
+    }
+    if (q->m != NULL)
+        lobby__refuse(q->m, code);
+    req_free(q);
+}
+
+/* {role, lookup hex, host key, watch hex, next, epoch, frames, presence} */
 static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
 {
     uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES];
-    uint64_t role, next, epoch;
+    char key[KEY_LEN + 1], ttl[24];
+    uint64_t role, next, epoch, pres;
     Lobby_Room *r;
-    int rc;
 
-    if (rep->type != REDIS_REPLY_ARRAY || rep->elements < 1 ||
-        rep->element[0]->type != REDIS_REPLY_INTEGER) {
-        lobby__refuse(q->m, LOBBY_ERR_FULL);
-        return;
-    }
-    if (rep->element[0]->integer < 0) {
-        long long code = -rep->element[0]->integer;
-        lobby__refuse(q->m, code < 256 ? (int)code : LOBBY_ERR_FULL);
-        return;
-    }
-    if (rep->elements != 7 || reply_u64(rep->element[0], &role) != 0 ||
+    if (rep->elements != 8 || reply_u64(rep->element[0], &role) != 0 ||
         role > 2 || reply_hex(rep->element[1], inv) != 0 ||
         rep->element[2]->type != REDIS_REPLY_STRING ||
         rep->element[2]->len != LOBBY_KEY_BYTES ||
         reply_hex(rep->element[3], wat) != 0 ||
         reply_u64(rep->element[4], &next) != 0 || next == 0 ||
-        reply_u64(rep->element[5], &epoch) != 0) {
+        reply_u64(rep->element[5], &epoch) != 0 ||
+        reply_u64(rep->element[7], &pres) != 0 || pres > 3) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }
     r = lobby__replica(st->lb, inv, wat,
                        (const uint8_t *)rep->element[2]->str, q->m);
-    if (r == NULL) {
-        lobby__refuse(q->m, LOBBY_ERR_FULL);
-        return;
-    }
-    rc = take_entries(st, r, rep->element[6]);
-    if (rc != 0) {
+    if (r == NULL || take_entries(st, r, rep->element[6]) != 0) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }
     lobby__replica_seen(r, next);
-    lobby__admit(q->m, r, (int)role, q->from, epoch);
+    lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres);
+    /* The room is in use: it counts towards the cap and its watch
+     * lookup lives on (each in its own slot). */
+    memcpy(q->msg + 2, inv, LOBBY_LOOKUP_BYTES);
+    (void)send_cap(st, q, "tb:rooms", 0, 0, NULL);
+    key_of(wat, 'w', key);
+    snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
+    (void)lobby__rc_command1(st->rc, "PEXPIRE", key, ttl);
 }
 
-static void hello_done(redisAsyncContext *ac, void *reply, void *priv)
+static void hello_next(Lobby_Redis *st, Req *q, const redisReply *rep)
+{
+    long long v = rep->type == REDIS_REPLY_INTEGER ? rep->integer : -5;
+    char key[2 * LOBBY_SOURCE_KEY + 6 + KEY_LEN];
+    int rc = 0;
+
+    switch (q->kind) {
+    case REQ_SHARE:
+    case REQ_ROOMS:
+        if (v < 0) {
+            hello_refuse(st, q, (int)-v < 256 ? (int)-v : LOBBY_ERR_FULL);
+            return;
+        }
+        if (q->kind++ == REQ_SHARE) {
+            rc = send_cap(st, q, "tb:rooms", st->lim.max_rooms, LOBBY_ERR_FULL,
+                          hello_done);
+        } else {
+            char lhex[HEX_LEN + 1], ttl[24], m[KEY_LEN + 1];
+            const char *argv[4] = {m, key, lhex, ttl};
+            key_of(msg_watch(q->msg), 'm', m);
+            key_of(msg_watch(q->msg), 'w', key);
+            hex_of(q->msg + 2, lhex);
+            snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
+            rc = EVAL(st, reserve_lua, 2, 4, argv, NULL, hello_done, q);
+        }
+        break;
+    case REQ_RESERVE:
+        if (v < 0) {
+            hello_refuse(st, q, LOBBY_ERR_CODE);
+            return;
+        }
+        q->reserved = v == 1;
+        q->kind = REQ_MAKE;
+        rc = send_admit(st, q, q->msg + 2, "1");
+        break;
+    case REQ_GUESS_OWN:
+        if (v == 0) {
+            q->kind = REQ_GUESS_ALL;
+            rc = send_guess(st, q);
+            break;
+        }
+        lobby__guess_answer(q->m, 1);
+        req_free(q);
+        return;
+    default: /* REQ_GUESS_ALL */
+        if (q->m != NULL)
+            lobby__guess_answer(q->m, v != 0);
+        req_free(q);
+        return;
+    }
+    if (rc != 0)
+        hello_refuse(st, q, LOBBY_ERR_FULL);
+}
+
+static void hello_done(void *priv, redisReply *rep)
 {
     Req *q = priv;
-    (void)ac;
-    if (q->m != NULL && reply != NULL && !q->st->closing)
-        hello_admit(q->st, q, reply);
+    Lobby_Redis *st = q->st;
+    long long first;
+
+    if (rep == NULL || st->closing) {
+        req_free(q);
+        return;
+    }
+    if (q->m == NULL) { /* gone meanwhile: take back what was taken */
+        if (q->kind >= REQ_SHARE && q->kind <= REQ_RESERVE &&
+            rep->type == REDIS_REPLY_INTEGER && rep->integer >= 0) {
+            q->reserved = q->kind == REQ_RESERVE && rep->integer == 1;
+            q->kind++; /* this step's reservation was made too */
+        }
+        if (q->kind != REQ_MAKE || rep->type != REDIS_REPLY_ARRAY ||
+            rep->elements != 8)
+            undo_create(st, q);
+        req_free(q);
+        return;
+    }
+    if (q->kind != REQ_HELLO && q->kind != REQ_MAKE &&
+        q->kind != REQ_FOLLOW) {
+        hello_next(st, q, rep);
+        return;
+    }
+    if (rep->type != REDIS_REPLY_ARRAY || rep->elements < 1 ||
+        rep->element[0]->type != REDIS_REPLY_INTEGER) {
+        hello_refuse(st, q, LOBBY_ERR_FULL);
+        return;
+    }
+    first = rep->element[0]->integer;
+    if (first == -100 && q->kind == REQ_HELLO &&
+        q->msg[0] == LOBBY_MSG_CREATE) {
+        char key[2 * LOBBY_SOURCE_KEY + 6];
+        q->kind = REQ_SHARE;
+        share_key(q, key);
+        if (send_cap(st, q, key, st->lim.source_rooms, LOBBY_ERR_ADDRESS,
+                     hello_done) != 0)
+            hello_refuse(st, q, LOBBY_ERR_FULL);
+        return;
+    }
+    if (first == -101 && q->kind == REQ_HELLO && rep->elements == 2 &&
+        reply_hex(rep->element[1], q->inv) == 0) {
+        q->kind = REQ_FOLLOW;
+        if (send_admit(st, q, q->inv, "0") != 0)
+            hello_refuse(st, q, LOBBY_ERR_FULL);
+        return;
+    }
+    if (first < 0) {
+        hello_refuse(st, q, -first < 256 ? (int)-first : LOBBY_ERR_FULL);
+        return;
+    }
+    hello_admit(st, q, rep);
     req_free(q);
 }
 
 void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
 {
-    char lhex[HEX_LEN + 1], whex[HEX_LEN + 1] = "", ttl[24], after[32],
-        next[32], count[16], src[2 * LOBBY_SOURCE_KEY + 1], rooms[16],
-        per[16];
-    const char *argv[15];
-    size_t argl[15];
+    size_t len = p[0] == LOBBY_MSG_CREATE ? LOBBY_LEN_CREATE
+                 : p[0] == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN
+                                          : LOBBY_LEN_WATCH;
     const uint8_t *sk;
-    const uint8_t *pk = NULL, *secret = NULL, *rest;
-    uint64_t from;
-    Lobby_Room *r;
-    int kind;
     Req *q;
 
     if (!st->up) {
         lobby__drop_members(st->lb);
         return;
     }
-    hex_of(p + 2, lhex);
-    rest = p + 2 + LOBBY_LOOKUP_BYTES;
-    if (p[0] == LOBBY_MSG_CREATE) {
-        hex_of(rest, whex);
-        pk = rest + LOBBY_LOOKUP_BYTES;
-        secret = pk + LOBBY_KEY_BYTES;
-        rest = secret + LOBBY_SEAT_SECRET_BYTES;
-    } else if (p[0] == LOBBY_MSG_JOIN) {
-        secret = rest;
-        rest = secret + LOBBY_SEAT_SECRET_BYTES;
-    }
-    from = lobby__get64(rest);
-    if (from >= REDIS_SEQ_MAX) {
-        lobby__refuse(m, LOBBY_ERR_PROTOCOL);
-        return;
-    }
-    /* Frames wanted: all the stream keeps unless a copy is here already. */
-    r = lobby__replica_find(st->lb, p + 2);
-    snprintf(after, sizeof after, "%llu",
-             (unsigned long long)(r ? lobby__replica_next(r) : 0));
-    snprintf(next, sizeof next, "%llu", (unsigned long long)from + 1);
-    snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
-    snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
-    kind = p[0] == LOBBY_MSG_CREATE ? 1 : p[0] == LOBBY_MSG_JOIN ? 2 : 3;
     q = req_new(st, m, REQ_HELLO);
     if (q == NULL) {
         lobby__refuse(m, LOBBY_ERR_FULL);
         return;
     }
-    q->from = from;
-    argv[0] = "EVAL";
-    argv[1] = hello_lua;
-    argv[2] = "0";
-    argv[3] = kind == 1 ? "1" : kind == 2 ? "2" : "3";
-    argv[4] = lhex;
-    argv[5] = whex;
-    argv[6] = pk ? (const char *)pk : "";
-    argv[7] = secret ? (const char *)secret : "";
-    argv[8] = next;
-    argv[9] = after;
-    argv[10] = ttl;
-    argv[11] = count;
+    memcpy(q->msg, p, len);
+    q->from = lobby__get64(p + len - 8);
     sk = lobby__member_source(m);
     for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
-        snprintf(src + 2 * i, 3, "%02x", sk[i]);
-    snprintf(rooms, sizeof rooms, "%u", st->lim.max_rooms);
-    snprintf(per, sizeof per, "%u", st->lim.source_rooms);
-    argv[12] = src;
-    argv[13] = rooms;
-    argv[14] = per;
-    for (int i = 0; i < 15; i++)
-        argl[i] = strlen(argv[i]);
-    argl[1] = sizeof hello_lua - 1;
-    argl[6] = pk ? LOBBY_KEY_BYTES : 0;
-    argl[7] = secret ? LOBBY_SEAT_SECRET_BYTES : 0;
-    if (redisAsyncCommandArgv(st->cmd, hello_done, q, 15, argv, argl) !=
-        REDIS_OK) {
+        snprintf(q->src + 2 * i, 3, "%02x", sk[i]);
+    if (q->from >= REDIS_SEQ_MAX) {
+        req_free(q);
+        lobby__refuse(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    if (send_admit(st, q, p + 2, p[0] == LOBBY_MSG_WATCH ? "1" : "0") != 0) {
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);
     }
@@ -631,11 +935,9 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
 
 /* ---- frames from members ---- */
 
-static void data_done(redisAsyncContext *ac, void *reply, void *priv)
+static void data_done(void *priv, redisReply *rep)
 {
     Req *q = priv;
-    const redisReply *rep = reply;
-    (void)ac;
     if (q->m != NULL && rep != NULL && !q->st->closing) {
         if (rep->type == REDIS_REPLY_INTEGER && rep->integer > 0)
             lobby__acked(q->m, (uint64_t)rep->integer);
@@ -652,10 +954,10 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
                        uint64_t epoch, const uint8_t *data, size_t n)
 {
     char hkey[KEY_LEN + 1], fkey[KEY_LEN + 1], chan[KEY_LEN + 1], ep[24],
-        ttl[24], count[16];
-    const char *argv[12];
-    size_t argl[12];
-    char bytes[24];
+        ttl[24], count[16], bytes[24];
+    const char *argv[9] = {hkey, fkey, seat ? "1" : "0", ep,   (const char *)data,
+                           count, ttl, chan,            bytes};
+    size_t argl[9];
     Req *q;
 
     if (!st->up) {
@@ -673,38 +975,26 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
     snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
-    argv[0] = "EVAL";
-    argv[1] = data_lua;
-    argv[2] = "2";
-    argv[3] = hkey;
-    argv[4] = fkey;
-    argv[5] = seat ? "1" : "0";
-    argv[6] = ep;
-    argv[7] = (const char *)data;
-    argv[8] = count;
-    argv[9] = ttl;
-    argv[10] = chan;
     snprintf(bytes, sizeof bytes, "%zu", st->lim.transcript_bytes);
-    argv[11] = bytes;
-    for (int i = 0; i < 12; i++)
-        argl[i] = i == 7 ? n : strlen(argv[i]);
-    if (redisAsyncCommandArgv(st->cmd, data_done, q, 12, argv, argl) !=
-        REDIS_OK) {
+    for (int i = 0; i < 9; i++)
+        argl[i] = i == 4 ? n : strlen(argv[i]);
+    if (EVAL(st, data_lua, 2, 9, argv, argl, data_done, q) != 0) {
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);
     }
 }
 
-void lobby__redis_leave(Lobby_Redis *st,
-                        const uint8_t inv[LOBBY_LOOKUP_BYTES], uint64_t epoch)
+void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                        int seat, uint64_t epoch)
 {
-    char hkey[KEY_LEN + 1], ep[24];
+    char hkey[KEY_LEN + 1], ep[24], chan[KEY_LEN + 1];
+    const char *argv[4] = {hkey, seat ? "1" : "0", ep, chan};
     if (!st->up)
         return;
     key_of(inv, 'm', hkey);
+    key_of(inv, 'c', chan);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
-    redisAsyncCommand(st->cmd, NULL, NULL, "EVAL %s 1 %s %s", leave_lua, hkey,
-                      ep);
+    (void)EVAL(st, leave_lua, 1, 4, argv, NULL, NULL, NULL);
 }
 
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
@@ -714,21 +1004,24 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
             q->m = NULL;
 }
 
-static redisAsyncContext *open_async(Lobby_Redis *st);
-static int probe(const Lobby_Redis *st, int ms);
+static int open_sub(Lobby_Redis *st);
 
-/* A room in use here lives on, however long its players think. */
+/* A room in use here lives on, however long its players think, and
+ * keeps counting towards the lobby's cap. */
 static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
 {
     Lobby_Redis *st = user;
-    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24];
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24], lhex[HEX_LEN + 1];
+    const char *argv[5] = {"tb:rooms", lhex, ttl, "0", "0"};
     key_of(inv, 'm', m);
     key_of(inv, 'f', f);
     key_of(wat, 'w', w);
+    hex_of(inv, lhex);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
-    redisAsyncCommand(st->cmd, NULL, NULL, "PEXPIRE %s %s", m, ttl);
-    redisAsyncCommand(st->cmd, NULL, NULL, "PEXPIRE %s %s", f, ttl);
-    redisAsyncCommand(st->cmd, NULL, NULL, "PEXPIRE %s %s", w, ttl);
+    (void)lobby__rc_command1(st->rc, "PEXPIRE", m, ttl);
+    (void)lobby__rc_command1(st->rc, "PEXPIRE", f, ttl);
+    (void)lobby__rc_command1(st->rc, "PEXPIRE", w, ttl);
+    (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
 }
 
 /* Redis lost: once every connection and room copy here is gone, try it
@@ -746,7 +1039,7 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
         st->last_touch = now;
         lobby__replica_each(st->lb, touch, st);
     }
-    if (st->up || st->closing || st->open != 0 ||
+    if (st->up || st->closing || open_count(st) != 0 ||
         now - st->last_try < RETRY_MS)
         return;
     lobby_stats(st->lb, &s);
@@ -754,83 +1047,50 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
         return;
     st->last_try = now;
     /* hiredis's libuv adapter never reports a refused connect (it drops
-     * poll errors), so ask first, blocking briefly: nobody is connected
-     * here meanwhile. */
-    if (probe(st, PROBE_MS) != 0)
+     * poll errors), so the map is asked for with a blocking connect
+     * first: nobody is connected here meanwhile. */
+    lobby__rc_free(st->rc);
+    st->rc = NULL;
+    if (lobby__rc_new(st->loop, st->host, st->port, st->db, PROBE_MS,
+                      conn_gone, st, &st->rc) != 0)
         return;
-    st->cmd = open_async(st);
-    st->sub = open_async(st);
-    if (st->cmd == NULL || st->sub == NULL) {
-        /* Try again later; a context made is disconnected. */
-        if (st->cmd != NULL)
-            redisAsyncDisconnect(st->cmd);
-        if (st->sub != NULL)
-            redisAsyncDisconnect(st->sub);
+    if (open_sub(st) != 0) {
+        lobby__rc_disconnect(st->rc); /* try again later */
         return;
     }
-    if (st->db != 0)
-        redisAsyncCommand(st->cmd, NULL, NULL, "SELECT %d", st->db);
+    fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host, st->port);
+    st->live = 1;
     st->up = 1;
 }
 
 /* ---- connections ---- */
 
 /* A failed connect gets no disconnect callback from hiredis. */
-static void on_connect(const redisAsyncContext *ac, int status)
+static void sub_connect(const redisAsyncContext *ac, int status)
 {
     Lobby_Redis *st = ac->data;
-    if (status != REDIS_OK) {
-        context_gone(st, ac);
-    } else if (!st->live && ac == st->cmd) {
-        if (st->last_try != 0)
-            fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host,
-                    st->port);
-        st->live = 1;
+    if (status != REDIS_OK && ac == st->sub) {
+        st->sub = NULL;
+        conn_gone(st);
     }
 }
 
-static void on_disconnect(const redisAsyncContext *ac, int status)
+static void sub_disconnect(const redisAsyncContext *ac, int status)
 {
+    Lobby_Redis *st = ac->data;
     (void)status;
-    context_gone(ac->data, ac);
+    if (ac == st->sub) {
+        st->sub = NULL;
+        conn_gone(st);
+    }
 }
 
-static redisAsyncContext *open_async(Lobby_Redis *st)
+/* The channels' connection, to the address given (in a cluster every
+ * master hears every PUBLISH). */
+static int open_sub(Lobby_Redis *st)
 {
-    redisAsyncContext *ac = redisAsyncConnect(st->host, st->port);
-    if (ac == NULL)
-        return NULL;
-    if (ac->err != 0 || redisLibuvAttach(ac, st->loop) != REDIS_OK) {
-        redisAsyncFree(ac);
-        return NULL;
-    }
-    ac->data = st;
-    redisAsyncSetConnectCallback(ac, on_connect);
-    redisAsyncSetDisconnectCallback(ac, on_disconnect);
-    st->open++;
-    return ac;
-}
-
-/* A blocking SELECT within ms: is Redis there at all? */
-static int probe(const Lobby_Redis *st, int ms)
-{
-    struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
-    redisContext *c = redisConnectWithTimeout(st->host, st->port, tv);
-    redisReply *r;
-    int ok;
-
-    if (c == NULL)
-        return TB_E_NOMEM;
-    if (c->err != 0) {
-        redisFree(c);
-        return TB_E_IO;
-    }
-    redisSetTimeout(c, tv);
-    r = redisCommand(c, "SELECT %d", st->db);
-    ok = r != NULL && r->type == REDIS_REPLY_STATUS;
-    freeReplyObject(r);
-    redisFree(c);
-    return ok ? 0 : TB_E_IO;
+    return lobby__rc_attach(st->loop, st->host, st->port, st, sub_connect,
+                            sub_disconnect, &st->sub);
 }
 
 int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
@@ -848,33 +1108,20 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     st->lim = *lim;
     rc = parse_url(st, url);
     if (rc == 0)
-        rc = probe(st, 2000);
-    if (rc != 0)
-        goto fail;
-    st->cmd = open_async(st);
-    st->sub = open_async(st);
-    if (st->cmd == NULL || st->sub == NULL) {
-        rc = TB_E_IO;
-        goto fail_open;
+        rc = lobby__rc_new(loop, st->host, st->port, st->db, 2000, conn_gone,
+                           st, &st->rc);
+    if (rc == 0)
+        rc = open_sub(st);
+    if (rc != 0) {
+        /* Free (not disconnect) so no callback comes after st is gone. */
+        lobby__rc_free(st->rc);
+        free(st);
+        return rc;
     }
-    if (st->db != 0)
-        redisAsyncCommand(st->cmd, NULL, NULL, "SELECT %d", st->db);
     st->up = 1;
+    st->live = 1;
     *out = st;
     return 0;
-fail_open:
-    /* Free (not disconnect) so no callback comes after st is gone. */
-    if (st->cmd != NULL) {
-        redisAsyncSetDisconnectCallback(st->cmd, NULL);
-        redisAsyncFree(st->cmd);
-    }
-    if (st->sub != NULL) {
-        redisAsyncSetDisconnectCallback(st->sub, NULL);
-        redisAsyncFree(st->sub);
-    }
-fail:
-    free(st);
-    return rc;
 }
 
 void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user)
@@ -883,15 +1130,16 @@ void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user)
     st->up = 0;
     st->done = done;
     st->done_user = user;
-    if (st->open == 0) {
+    if (open_count(st) == 0) {
+        st->done = NULL;
         done(user);
         return;
     }
-    /* Disconnect may call on_disconnect (and done) at once. */
+    /* Disconnect may call conn_gone (and done) at once. */
     if (st->sub != NULL)
         redisAsyncDisconnect(st->sub);
-    if (st->cmd != NULL)
-        redisAsyncDisconnect(st->cmd);
+    if (st->rc != NULL)
+        lobby__rc_disconnect(st->rc);
 }
 
 void lobby__redis_free(Lobby_Redis *st)
@@ -900,5 +1148,6 @@ void lobby__redis_free(Lobby_Redis *st)
         return;
     while (st->reqs != NULL)
         req_free(st->reqs);
+    lobby__rc_free(st->rc);
     free(st);
 }

@@ -70,6 +70,8 @@ struct Lobby_Member {
     Lobby_Source *src;
     uint64_t refuse_at; /* a late RATE answer is due then (ms), 0: none */
     uint64_t sent_seq;           /* highest frame sent to this member */
+    uint64_t acked;              /* highest of its own frames acknowledged
+                                    to it: never sent back to it */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
@@ -281,7 +283,10 @@ static void member_pump(Lobby_Member *m)
     while (m->sent_seq + 1 < r->next_seq && m->ops->queued(m->link) < half) {
         Lobby_Entry *e =
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
-        if (m->ops->send(m->link, e->msg, e->len) != 0)
+        /* Its own frame, acknowledged before an earlier one reached this
+         * copy of the room (with --redis): it has it. */
+        if (!(e->from == m->role && e->seq <= m->acked) &&
+            m->ops->send(m->link, e->msg, e->len) != 0)
             return;
         m->sent_seq = e->seq;
     }
@@ -322,7 +327,8 @@ static void member_leave(Lobby_Member *m)
          * seat from the right joiner. */
         if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST])
             r->claimed[LOBBY_ROLE_GUEST] = 0;
-        room_presence(r, m->role, 0);
+        if (m->lb->redis == NULL) /* else it comes back from Redis */
+            room_presence(r, m->role, 0);
     }
     m->room = NULL;
     m->role = ROLE_NONE;
@@ -330,7 +336,9 @@ static void member_leave(Lobby_Member *m)
     room_update_empty(m->lb, r);
 }
 
-static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq)
+/* presence: WELCOME's presence bits, or -1 for those of this room here. */
+static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
+                  int presence)
 {
     Lobby *lb = m->lb;
     uint8_t w[LOBBY_LEN_WELCOME];
@@ -364,11 +372,13 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq)
     lobby__put64(w + 2 + LOBBY_KEY_BYTES, room_first_seq(r));
     lobby__put64(w + 10 + LOBBY_KEY_BYTES, r->next_seq);
     w[18 + LOBBY_KEY_BYTES] =
-        (uint8_t)((r->seat[0] != NULL) | (r->seat[1] != NULL) << 1);
+        presence >= 0
+            ? (uint8_t)presence
+            : (uint8_t)((r->seat[0] != NULL) | (r->seat[1] != NULL) << 1);
     member_send(m, w, sizeof w);
     m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
     member_pump(m);
-    if (role != LOBBY_ROLE_SPECTATOR)
+    if (role != LOBBY_ROLE_SPECTATOR && presence < 0)
         room_presence(r, role, 1);
 }
 
@@ -385,14 +395,22 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq)
 static void wrong_code(Lobby *lb, Lobby_Member *m)
 {
     uint64_t now = now_us();
+    int limited = lobby__guess_limited(m->src, lb->global_tat, &lb->lim, now);
 
-    if (lobby__guess_limited(m->src, lb->global_tat, &lb->lim, now)) {
+    if (!limited)
+        lobby__guess_count(m->src, &lb->global_tat, &lb->lim, now);
+    lobby__guess_answer(m, limited);
+}
+
+void lobby__guess_answer(Lobby_Member *m, int limited)
+{
+    Lobby *lb = m->lb;
+    if (limited) {
         lb->stats.rate_limited++;
         m->refuse_at = uv_now(lb->loop) + lb->lim.rate_delay_ms;
         m->done = 1; /* nothing it says now is read */
         return;
     }
-    lobby__guess_count(m->src, &lb->global_tat, &lb->lim, now);
     lb->stats.bad_codes++;
     member_error(m, LOBBY_ERR_CODE);
 }
@@ -446,7 +464,7 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
             lobby__equal(secret, r->secret[0], LOBBY_SEAT_SECRET_BYTES) &&
             lobby__equal(pk, r->host_pk, LOBBY_KEY_BYTES) &&
             lobby__equal(wat, r->lookup[1], LOBBY_LOOKUP_BYTES))
-            admit(m, r, LOBBY_ROLE_HOST, from);
+            admit(m, r, LOBBY_ROLE_HOST, from, -1);
         else
             wrong_code(lb, m);
         return;
@@ -474,7 +492,7 @@ static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     /* A host re-registering its room after a lobby restart goes on from
      * the last number it has, so every peer's numbering stays valid. */
     r->next_seq = from + 1;
-    admit(m, r, LOBBY_ROLE_HOST, from);
+    admit(m, r, LOBBY_ROLE_HOST, from, -1);
 }
 
 static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
@@ -500,7 +518,7 @@ static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     for (int s = 0; s < 2; s++)
         if (r->claimed[s] &&
             lobby__equal(secret, r->secret[s], LOBBY_SEAT_SECRET_BYTES)) {
-            admit(m, r, s, from);
+            admit(m, r, s, from, -1);
             return;
         }
     if (r->claimed[1]) {
@@ -509,7 +527,7 @@ static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
     }
     memcpy(r->secret[1], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[1] = 1;
-    admit(m, r, LOBBY_ROLE_GUEST, from);
+    admit(m, r, LOBBY_ROLE_GUEST, from, -1);
 }
 
 static void on_watch(Lobby *lb, Lobby_Member *m, const uint8_t *p)
@@ -531,7 +549,7 @@ static void on_watch(Lobby *lb, Lobby_Member *m, const uint8_t *p)
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    admit(m, r, LOBBY_ROLE_SPECTATOR, from);
+    admit(m, r, LOBBY_ROLE_SPECTATOR, from, -1);
 }
 
 /* Drop the room's oldest frame; members that never got it are too slow. */
@@ -686,6 +704,7 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
 
     if (m->sent_seq + 1 == e->seq)
         m->sent_seq = e->seq; /* a player is not sent its own frame */
+    m->acked = e->seq;
     ack[0] = LOBBY_MSG_ACK;
     lobby__put64(ack + 1, e->seq);
     member_send(m, ack, sizeof ack);
@@ -747,10 +766,10 @@ void lobby__member_closed(Lobby_Member *m)
     lb = m->lb;
     if (lb->redis != NULL) {
         lobby__redis_forget(lb->redis, m);
-        if (m->room != NULL && m->role == LOBBY_ROLE_GUEST &&
-            m->room->seat[LOBBY_ROLE_GUEST] == m)
-            lobby__redis_leave(lb->redis, m->room->lookup[0],
-                               m->room->epoch[LOBBY_ROLE_GUEST]);
+        if (m->room != NULL && m->role >= 0 &&
+            m->role != LOBBY_ROLE_SPECTATOR && m->room->seat[m->role] == m)
+            lobby__redis_leave(lb->redis, m->room->lookup[0], m->role,
+                               m->room->epoch[m->role]);
     }
     member_leave(m);
     if (m->src != NULL)
@@ -1021,10 +1040,7 @@ const uint8_t *lobby__member_source(const Lobby_Member *m)
 
 void lobby__refuse(Lobby_Member *m, int code)
 {
-    if (code == LOBBY_ERR_CODE)
-        wrong_code(m->lb, m);
-    else
-        member_error(m, code);
+    member_error(m, code);
 }
 
 void lobby__drop_members(Lobby *lb)
@@ -1084,7 +1100,9 @@ int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
 
     if (seq < r->next_seq)
         return 0; /* had it */
-    if (seq > r->next_seq && r->ring_count > 0) {
+    /* next_seq is Redis's next number once a member was admitted here
+     * (lobby__replica_seen), even before the copy holds a frame. */
+    if (seq > r->next_seq && (r->ring_count > 0 || r->next_seq > 0)) {
         if (!stream)
             return TB_E_STATE; /* a gap: the caller fetches what is missing */
         /* The stream no longer has the missing frames: the copy starts
@@ -1127,8 +1145,13 @@ void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq)
         r->next_seq = next_seq;
 }
 
+void lobby__replica_presence(Lobby_Room *r, int seat, int present)
+{
+    room_presence(r, seat, present);
+}
+
 void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
-                  uint64_t epoch)
+                  uint64_t epoch, int presence)
 {
     if (role != LOBBY_ROLE_SPECTATOR) {
         r->epoch[role] = epoch;
@@ -1136,7 +1159,7 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
     }
     if (r->next_seq == 0)
         r->next_seq = 1;
-    admit(m, r, role, from);
+    admit(m, r, role, from, presence);
 }
 
 void lobby__acked(Lobby_Member *m, uint64_t seq)
@@ -1150,6 +1173,8 @@ void lobby__acked(Lobby_Member *m, uint64_t seq)
         r->sending[m->role]--;
     if (m->sent_seq + 1 == seq)
         m->sent_seq = seq;
+    if (seq > m->acked)
+        m->acked = seq;
     ack[0] = LOBBY_MSG_ACK;
     lobby__put64(ack + 1, seq);
     member_send(m, ack, sizeof ack);

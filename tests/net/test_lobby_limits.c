@@ -28,36 +28,6 @@ static void raw_create(Raw_Peer *p, const char *from)
     raw_frame(p, m, sizeof m);
 }
 
-/* A raw JOIN (type LOBBY_MSG_JOIN, with secret) or WATCH of lookup. */
-static void raw_enter(Raw_Peer *p, const char *from, int type,
-                      const uint8_t lookup[LOBBY_LOOKUP_BYTES],
-                      const uint8_t *secret)
-{
-    uint8_t m[LOBBY_LEN_JOIN];
-    size_t n = type == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN : LOBBY_LEN_WATCH;
-    memset(m, 0, sizeof m);
-    m[0] = (uint8_t)type;
-    m[1] = LOBBY_WIRE_VERSION;
-    memcpy(m + 2, lookup, LOBBY_LOOKUP_BYTES);
-    if (type == LOBBY_MSG_JOIN)
-        memcpy(m + 2 + LOBBY_LOOKUP_BYTES, secret, LOBBY_SEAT_SECRET_BYTES);
-    raw_connect_from(p, lobby_port, 1, from);
-    raw_frame(p, m, n);
-}
-
-/* The lobby's first answer: -1 none yet, 0 WELCOME, else the ERROR
- * code. */
-static int answer(const Raw_Peer *p)
-{
-    if (p->received < 6)
-        return p->eof ? -2 : -1;
-    if (p->in[4] == LOBBY_MSG_WELCOME)
-        return 0;
-    if (p->in[4] == LOBBY_MSG_ERROR)
-        return p->in[5];
-    return -3;
-}
-
 static int all_answered(const Raw_Peer *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)

@@ -4,7 +4,8 @@
  * once across nodes and relayed in order both ways, one guest seat given
  * once when two joiners race through different nodes, and a client that
  * knows both nodes moving to the other when its node closes, going on
- * from its last sequence number with nothing lost or repeated. Each test
+ * from its last sequence number with nothing lost or repeated; the
+ * wrong-code limit and presence held across nodes. Each test
  * starts its own redis-server (the Debian package) on a free loopback
  * port, saving nothing, and stops it.
  */
@@ -13,6 +14,7 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -306,6 +308,67 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     nodes_down();
 }
 
+/* A reply of a sync hiredis command as an integer (asserted). */
+static long long redis_int(const char *cmd, const char *key)
+{
+    const char *url = redis_url + 18; /* "redis://127.0.0.1:" */
+    struct timeval tv = {1, 0};
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", (int)strtol(url, NULL, 10), tv);
+    redisReply *r;
+    long long v;
+    cr_assert(c != NULL && c->err == 0);
+    r = redisCommand(c, "%s %s", cmd, key);
+    cr_assert(r != NULL && r->type == REDIS_REPLY_INTEGER);
+    v = r->integer;
+    freeReplyObject(r);
+    redisFree(c);
+    return v;
+}
+
+static void room_key(const Lobby_Code *code, char suffix, char *out,
+                     size_t cap)
+{
+    char hex[2 * LOBBY_LOOKUP_BYTES + 1];
+    for (int i = 0; i < LOBBY_LOOKUP_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", code->lookup[i]);
+    snprintf(out, cap, "tb:{%s}:%c", hex, suffix);
+}
+
+/* A CREATE refused at its last steps takes back what its first steps
+ * counted, each in its own slot: a room whose watch code is another
+ * room's invite code passes the address share and the room cap, is
+ * refused when it reserves the watch lookup, and leaves one room counted
+ * in tb:rooms and in 127.0.0.1's share (key 04 7f000001 then zeros), as
+ * before it came. */
+Test(lobby_nodes, refused_create_takes_its_counts_back)
+{
+    Room r, bad;
+    Peer host, thief;
+    char key[64];
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    cr_assert_eq(redis_int("ZCARD", "tb:rooms"), 1);
+    cr_assert_eq(redis_int("ZCARD", "tb:a:047f00000100000000"), 1);
+    room_make(&bad);
+    bad.watch = r.invite;
+    lobby_port = node_port[1];
+    peer_host(&thief, &bad, 0);
+    WAIT_FOR(thief.disconnected, 2000);
+    cr_assert_eq(thief.welcomed, 0);
+    cr_assert_eq(thief.reason, TB_E_CODE);
+    loop_for(200); /* the take-backs are not awaited */
+    cr_assert_eq(redis_int("ZCARD", "tb:rooms"), 1);
+    cr_assert_eq(redis_int("ZCARD", "tb:a:047f00000100000000"), 1);
+    room_key(&bad.invite, 'm', key, sizeof key);
+    cr_assert_eq(redis_int("EXISTS", key), 0);
+    room_key(&r.invite, 'w', key, sizeof key);
+    cr_assert_eq(redis_int("EXISTS", key), 0, "no watch index to a room");
+    peer_free(&thief);
+    peer_free(&host);
+    nodes_down();
+}
+
 /* A room keeps at most transcript_bytes of payload in Redis: the oldest
  * frames go, and a node that has never seen the room starts from the
  * first frame still kept. */
@@ -367,6 +430,76 @@ Test(lobby_nodes, rooms_live_while_used_and_expire_after)
     cr_assert_eq(late.welcomed, 0);
     cr_assert_eq(late.reason, TB_E_CODE);
     peer_free(&late);
+    nodes_down();
+}
+
+/* The wrong-code limit is kept in Redis: with guess_burst 3 an
+ * address's first three wrong codes are answered CODE and its fourth
+ * RATE (after rate_delay_ms), exactly as on one node (test_lobby_limits),
+ * though its guesses alternate between the two nodes; another address
+ * has its own budget. */
+Test(lobby_nodes, wrong_codes_counted_across_nodes)
+{
+    Lobby_Limits lim = {
+        .guess_burst = 3, .guess_refill_ms = 60000, .rate_delay_ms = 300};
+    static Raw_Peer g[5];
+    Raw_Peer other;
+    Room wrong;
+
+    nodes_up(&lim);
+    for (int i = 0; i < 5; i++) {
+        room_make(&wrong);
+        lobby_port = node_port[i % 2];
+        raw_enter(&g[i], "127.0.0.6", i % 2 ? LOBBY_MSG_WATCH : LOBBY_MSG_JOIN,
+                  i % 2 ? wrong.watch.lookup : wrong.invite.lookup,
+                  guest_secret);
+        WAIT_FOR(answer(&g[i]) != -1, 3000);
+        cr_assert_eq(answer(&g[i]), i < 3 ? LOBBY_ERR_CODE : LOBBY_ERR_RATE,
+                     "guess %d through node %d: %d", i, i % 2,
+                     answer(&g[i]));
+    }
+    room_make(&wrong);
+    lobby_port = node_port[1];
+    raw_enter(&other, "127.0.0.7", LOBBY_MSG_JOIN, wrong.invite.lookup,
+              guest_secret);
+    WAIT_FOR(answer(&other) != -1, 3000);
+    cr_assert_eq(answer(&other), LOBBY_ERR_CODE);
+    for (int i = 0; i < 5; i++)
+        raw_close(&g[i]);
+    raw_close(&other);
+    nodes_down();
+}
+
+/* PRESENCE and WELCOME's presence bits are the room's, whichever node
+ * its members are on: the host on node 0 sees the guest on node 1
+ * arrive and leave, and a spectator's WELCOME on node 0 counts the
+ * guest on node 1. */
+Test(lobby_nodes, presence_relayed_across_nodes)
+{
+    Room r;
+    Peer host, guest, spect;
+
+    nodes_up(NULL);
+    host_on(0, &r, &host);
+    cr_assert_eq(host.present[0], 1);
+    cr_assert_eq(host.present[1], 0);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    cr_assert_eq(guest.present[0], 1, "the host on the other node");
+    WAIT_FOR(host.present[1] == 1, 2000);
+    cr_assert_eq(host.present[1], 1, "the guest on the other node");
+    lobby_port = node_port[0];
+    peer_watch(&spect, r.watch.text, 0);
+    cr_assert_eq(spect.welcomed, 1);
+    cr_assert_eq(spect.present[0], 1);
+    cr_assert_eq(spect.present[1], 1);
+    peer_free(&guest);
+    WAIT_FOR(host.present[1] == 0 && spect.present[1] == 0, 2000);
+    cr_assert_eq(host.present[1], 0, "the guest left the other node");
+    cr_assert_eq(spect.present[1], 0);
+    peer_free(&spect);
+    peer_free(&host);
     nodes_down();
 }
 
