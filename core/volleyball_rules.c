@@ -198,13 +198,55 @@ static int on_board(const Vb_State *s, int id)
 /* ---- movement (2.3) -------------------------------------------------- */
 
 /*
+ * The variant of a piece type whose geometry joins two squares adf files
+ * and adr ranks apart, or -1. Every variant is symmetric under changes of
+ * sign, and no two variants of one type share a displacement, so at most
+ * one matches: the answer is the one type_variants' loop would find. A
+ * slider's variant still needs the squares between clear.
+ */
+static int variant_between(int board10, int type, int adf, int adr)
+{
+    int leap12 = (adf == 1 && adr == 2) || (adf == 2 && adr == 1);
+    int orth = (adf == 0) != (adr == 0);
+    int diag = adf == adr && adf != 0;
+    int lo = adf < adr ? adf : adr, hi = adf < adr ? adr : adf;
+    switch (type) {
+    case VB_N:
+        if (leap12)
+            return VA_N12;
+        return board10 && lo == 0 && hi == 3 ? VA_30 : -1; /* P-02 */
+    case VB_B:
+        return diag ? VA_DIAG : -1;
+    case VB_R:
+        return orth ? VA_ORTH : -1;
+    case VB_Q:
+        return orth ? VA_ORTH : diag ? VA_DIAG : -1;
+    case VB_V:
+    case VB_M:
+        if (lo == 0 && hi == 3)
+            return VA_30;
+        if (lo == 0 && hi == 4)
+            return VA_40;
+        if (type == VB_V)
+            return lo == 2 && hi == 3 ? VA_23 : -1;
+        return adf == 1 && adr == 1 ? VA_11 : -1;
+    case VB_J: /* P-03 */
+        return orth ? VA_ORTH : leap12 ? VA_N12 : -1;
+    case VB_C: /* P-04 */
+        if (lo == 0 && hi == 2)
+            return VA_C20;
+        return adf == 2 && adr == 2 ? VA_C22 : -1;
+    }
+    return -1;
+}
+
+/*
  * The variant with which piece id can approach X (the ball square, or a
  * free serve square), or -1. X must be on the owner's half; sliders need
  * the squares between clear of pieces.
  */
 static int approach(const Vb_State *s, int id, int x)
 {
-    uint8_t va[3];
     int o = s->where[id], c = vb_colour(id), nf = vb_nf(s);
     if (o == VB_NONE || x < 0 || vb_half(s, x) != c || s->board[x] != VB_NONE)
         return -1;
@@ -213,29 +255,15 @@ static int approach(const Vb_State *s, int id, int x)
      * are on the owner's half, so the squares between are too). */
     int df = vb_file(s, x) - vb_file(s, o), dr = vb_rank(s, x) - vb_rank(s, o);
     int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-    int nv = type_variants(s, s->type[id], va);
-    for (int i = 0; i < nv; i++) {
-        const Vb_Variant *v = &variants[va[i]];
-        if (!v->slider) {
-            for (int k = 0; k < v->n; k++)
-                if (v->v[k].df == df && v->v[k].dr == dr)
-                    return va[i];
-            continue;
-        }
-        int line =
-            va[i] == VA_ORTH ? (df == 0) != (dr == 0) : adf == adr && adf != 0;
-        if (!line)
-            continue;
-        int n = adf > adr ? adf : adr;
-        int stepsq = (dr > 0) - (dr < 0);
-        stepsq = stepsq * nf + ((df > 0) - (df < 0));
-        int clear = 1;
-        for (int j = 1; j < n && clear; j++)
-            clear = s->board[o + j * stepsq] == VB_NONE;
-        if (clear)
-            return va[i];
-    }
-    return -1;
+    int va = variant_between(s->board10, s->type[id], adf, adr);
+    if (va < 0 || !variants[va].slider)
+        return va;
+    int n = adf > adr ? adf : adr;
+    int stepsq = ((dr > 0) - (dr < 0)) * nf + ((df > 0) - (df < 0));
+    for (int j = 1; j < n; j++)
+        if (s->board[o + j * stepsq] != VB_NONE)
+            return -1;
+    return va;
 }
 
 /*
@@ -378,6 +406,21 @@ static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
     }
 }
 
+/* The landings of a throw by piece id after approaching X, into l (the
+ * piece stands on X meanwhile, its origin empty: A-34). Returns the
+ * piece's origin, or -1 when it cannot approach X. */
+static int try_throw(Vb_State *s, int id, int x, Vb_Land *l)
+{
+    int va = approach(s, id, x);
+    if (va < 0)
+        return -1;
+    int from = s->where[id];
+    put(s, id, x);
+    throw_land(s, id, x, va, l);
+    put(s, id, from);
+    return from;
+}
+
 /* ---- action output --------------------------------------------------- */
 
 typedef struct Vb_Out {
@@ -412,18 +455,25 @@ static void emit(Vb_Out *o, int len, int a, int b, int c, int d, int e)
 }
 
 /* Canonical order (4.1): bytes compare as kind, origin, ball, landing
- * (then the hooking piece of a 10x10 rebound). */
-static int move_less(const Core_Move *a, const Core_Move *b)
+ * (then the hooking piece of a 10x10 rebound): the first six bytes as one
+ * big-endian number. */
+static uint64_t move_key(const Core_Move *m)
 {
-    return memcmp(a->b, b->b, 6) < 0;
+    const uint8_t *b = m->b;
+    return (uint64_t)b[0] << 40 | (uint64_t)b[1] << 32 | (uint64_t)b[2] << 24 |
+           (uint64_t)b[3] << 16 | (uint64_t)b[4] << 8 | b[5];
 }
 
+/* Insertion sort: the lists come out of generation in few runs. */
 static void sort_moves(Core_Move *m, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
+        uint64_t k = move_key(&m[i]);
+        if (k >= move_key(&m[i - 1]))
+            continue;
         Core_Move key = m[i];
         size_t j = i;
-        while (j > 0 && move_less(&key, &m[j - 1])) {
+        while (j > 0 && k < move_key(&m[j - 1])) {
             m[j] = m[j - 1];
             j--;
         }
@@ -451,48 +501,52 @@ static uint32_t eligible(const Vb_State *s)
 /*
  * Finalize (5.3) over the options of the pieces in elig at the squares
  * xs[0..nx). Returns 2 when a valid serve exists, 1 when only faults
- * exist, 0 when there is no option; with o, emits Finalize's actions.
+ * exist, 0 when there is no option. With o, emits Finalize's actions in
+ * one pass over the options (the valid serves, or, only when there is
+ * none, the faults in a second pass); a counting o stops at the first.
  */
 static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
                          Vb_Out *o)
 {
     int best = 0;
     Vb_Land l;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < nx; i++) {
-            int x = xs[i];
-            for (int id = 0; id < VB_IDS; id++) {
-                if (!(elig & bit(id)))
-                    continue;
-                int va = approach(s, id, x);
-                if (va < 0)
-                    continue;
-                int from = s->where[id];
-                put(s, id, x);
-                throw_land(s, id, x, va, &l);
-                put(s, id, from);
-                if (pass == 0) {
-                    if (l.nopp > 0 || l.nhook > 0) {
-                        best = 2;
-                        if (o == NULL)
-                            return 2;
-                    } else if (l.nown > 0 && best == 0) {
-                        best = 1;
-                    }
-                } else if (best == 2) {
-                    for (int k = 0; k < l.nopp; k++)
-                        emit(o, 5, VB_K_SERVE, from, x, l.opp[k], 0);
-                    for (int k = 0; k < l.nhook; k++)
-                        emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
-                              l.hook_t[k] | VB_HOOK);
-                } else {
-                    for (int k = 0; k < l.nown; k++)
-                        emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
-                }
+    for (int i = 0; i < nx; i++) {
+        int x = xs[i];
+        for (int id = 0; id < VB_IDS; id++) {
+            if (!(elig & bit(id)))
+                continue;
+            int from = try_throw(s, id, x, &l);
+            if (from < 0)
+                continue;
+            if (l.nopp > 0 || l.nhook > 0) {
+                best = 2;
+                if (o == NULL)
+                    return 2;
+                for (int k = 0; k < l.nopp; k++)
+                    emit(o, 5, VB_K_SERVE, from, x, l.opp[k], 0);
+                for (int k = 0; k < l.nhook; k++)
+                    emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
+                          l.hook_t[k] | VB_HOOK);
+                if (o->buf == NULL)
+                    return 2;
+            } else if (l.nown > 0 && best == 0) {
+                best = 1;
             }
         }
-        if (best == 0 || o == NULL)
-            return best;
+    }
+    if (best != 1 || o == NULL)
+        return best;
+    for (int i = 0; i < nx; i++) { /* only faults: every own landing */
+        int x = xs[i];
+        for (int id = 0; id < VB_IDS; id++) {
+            if (!(elig & bit(id)))
+                continue;
+            int from = try_throw(s, id, x, &l);
+            if (from < 0)
+                continue;
+            for (int k = 0; k < l.nown; k++)
+                emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
+        }
     }
     return best;
 }
@@ -571,17 +625,13 @@ static void clean_serves(Vb_State *s, Vb_Out *o)
                 (s->where[id] % nf + s->where[id] / nf) % 2 == 0)
                 dark |= bit(id);
         int nx = file_squares(s, file0, c, xs);
-        if (serve_options(s, xs, nx, dark, NULL) > 0) {
-            serve_options(s, xs, nx, dark, o);
+        if (serve_options(s, xs, nx, dark, o) > 0)
             return;
-        }
     }
     for (int f = file0; f <= file0 + 1; f++) {
         int nx = file_squares(s, f, c, xs);
-        if (serve_options(s, xs, nx, elig, NULL) > 0) {
-            serve_options(s, xs, nx, elig, o);
+        if (serve_options(s, xs, nx, elig, o) > 0)
             return;
-        }
     }
     for (int f = file0; f <= file0 + 1; f++) { /* A-22 fallback */
         int nx = file_squares(s, f, c, xs);
@@ -650,13 +700,9 @@ static void touches(Vb_State *s, Vb_Out *o)
             continue;
         if (s->enabled && !(s->enabled & bit(id)))
             continue; /* P-08: after a retreat only the enabled may touch */
-        int va = approach(s, id, x);
-        if (va < 0)
+        int from = try_throw(s, id, x, &l);
+        if (from < 0)
             continue;
-        int from = s->where[id];
-        put(s, id, x);
-        throw_land(s, id, x, va, &l);
-        put(s, id, from);
         if (may_own)
             for (int k = 0; k < l.nown; k++)
                 emit(o, 3, VB_K_TOUCH, from, l.own[k], 0, 0);
@@ -845,10 +891,8 @@ static void generate(Vb_State *s, Vb_Out *o)
     /* SERVE */
     if (s->ball != VB_NONE && vb_half(s, s->ball) == s->server) {
         uint8_t x = s->ball;
-        if (serve_options(s, &x, 1, eligible(s), NULL) > 0) {
-            serve_options(s, &x, 1, eligible(s), o);
+        if (serve_options(s, &x, 1, eligible(s), o) > 0)
             return;
-        }
         size_t before = o->n;
         serve_penalties(s, o);
         if (o->n == before)
