@@ -198,72 +198,78 @@ static int on_board(const Vb_State *s, int id)
 /* ---- movement (2.3) -------------------------------------------------- */
 
 /*
- * The variant of a piece type whose geometry joins two squares adf files
- * and adr ranks apart, or -1. Every variant is symmetric under changes of
- * sign, and no two variants of one type share a displacement, so at most
- * one matches: the answer is the one type_variants' loop would find. A
- * slider's variant still needs the squares between clear.
+ * geom[board10][type][adf][adr]: the variant of a piece type whose
+ * geometry joins two squares adf files and adr ranks apart, or VA_NONE.
+ * Every variant is symmetric under changes of sign, and no two variants
+ * of one type share a displacement, so at most one matches: the one the
+ * type's variants (type_variants) would find. A slider's variant still
+ * needs the squares between clear. The table is written out by the
+ * preprocessor from the definitions below, so it is constant data.
  */
-static int variant_between(int board10, int type, int adf, int adr)
-{
-    int leap12 = (adf == 1 && adr == 2) || (adf == 2 && adr == 1);
-    int orth = (adf == 0) != (adr == 0);
-    int diag = adf == adr && adf != 0;
-    int lo = adf < adr ? adf : adr, hi = adf < adr ? adr : adf;
-    switch (type) {
-    case VB_N:
-        if (leap12)
-            return VA_N12;
-        return board10 && lo == 0 && hi == 3 ? VA_30 : -1; /* P-02 */
-    case VB_B:
-        return diag ? VA_DIAG : -1;
-    case VB_R:
-        return orth ? VA_ORTH : -1;
-    case VB_Q:
-        return orth ? VA_ORTH : diag ? VA_DIAG : -1;
-    case VB_V:
-    case VB_M:
-        if (lo == 0 && hi == 3)
-            return VA_30;
-        if (lo == 0 && hi == 4)
-            return VA_40;
-        if (type == VB_V)
-            return lo == 2 && hi == 3 ? VA_23 : -1;
-        return adf == 1 && adr == 1 ? VA_11 : -1;
-    case VB_J: /* P-03 */
-        return orth ? VA_ORTH : leap12 ? VA_N12 : -1;
-    case VB_C: /* P-04 */
-        if (lo == 0 && hi == 2)
-            return VA_C20;
-        return adf == 2 && adr == 2 ? VA_C22 : -1;
-    }
-    return -1;
-}
+#define VA_NONE 0xFF
+#define G_LEAP(a, r, p, q) (((a) == (p) && (r) == (q)) || ((a) == (q) && (r) == (p)))
+#define G_ORTH(a, r) (((a) == 0) != ((r) == 0))
+#define G_DIAG(a, r) ((a) == (r) && (a) != 0)
+#define G_N(b, a, r)                                                           \
+    (G_LEAP(a, r, 1, 2) ? VA_N12 : (b) && G_LEAP(a, r, 0, 3) ? VA_30 : VA_NONE)
+#define G_VM(a, r, third, tp, tq)                                              \
+    (G_LEAP(a, r, 0, 3)   ? VA_30                                              \
+     : G_LEAP(a, r, 0, 4) ? VA_40                                              \
+     : G_LEAP(a, r, tp, tq) ? (third)                                          \
+                            : VA_NONE)
+#define G(b, t, a, r)                                                          \
+    ((t) == VB_N   ? G_N(b, a, r)                                              \
+     : (t) == VB_B ? (G_DIAG(a, r) ? VA_DIAG : VA_NONE)                        \
+     : (t) == VB_R ? (G_ORTH(a, r) ? VA_ORTH : VA_NONE)                        \
+     : (t) == VB_Q ? (G_ORTH(a, r) ? VA_ORTH : G_DIAG(a, r) ? VA_DIAG : VA_NONE) \
+     : (t) == VB_V ? G_VM(a, r, VA_23, 2, 3)                                   \
+     : (t) == VB_M ? G_VM(a, r, VA_11, 1, 1)                                   \
+     : (t) == VB_J ? (G_ORTH(a, r) ? VA_ORTH : G_LEAP(a, r, 1, 2) ? VA_N12 : VA_NONE) \
+     : G_LEAP(a, r, 0, 2) ? VA_C20 : G_LEAP(a, r, 2, 2) ? VA_C22 : VA_NONE)
+#define G_ROW(b, t, a)                                                         \
+    {G(b, t, a, 0), G(b, t, a, 1), G(b, t, a, 2), G(b, t, a, 3), G(b, t, a, 4), \
+     G(b, t, a, 5), G(b, t, a, 6), G(b, t, a, 7), G(b, t, a, 8), G(b, t, a, 9)}
+#define G_TYPE(b, t)                                                           \
+    {G_ROW(b, t, 0), G_ROW(b, t, 1), G_ROW(b, t, 2), G_ROW(b, t, 3),            \
+     G_ROW(b, t, 4), G_ROW(b, t, 5), G_ROW(b, t, 6), G_ROW(b, t, 7),            \
+     G_ROW(b, t, 8), G_ROW(b, t, 9)}
+#define G_BOARD(b)                                                             \
+    {G_TYPE(b, VB_N), G_TYPE(b, VB_B), G_TYPE(b, VB_R), G_TYPE(b, VB_Q),        \
+     G_TYPE(b, VB_V), G_TYPE(b, VB_M), G_TYPE(b, VB_J), G_TYPE(b, VB_C)}
+static const uint8_t geom[2][VB_TYPES][10][10] = {G_BOARD(0), G_BOARD(1)};
 
 /*
- * The variant with which piece id can approach X (the ball square, or a
- * free serve square), or -1. X must be on the owner's half; sliders need
- * the squares between clear of pieces.
+ * The variant with which piece id can approach the square of file xf and
+ * rank xr, which is free and on the piece's half (the caller checked). Returns the variant, or -1. Sliders need the squares between
+ * clear of pieces (both ends are on the owner's half, so the squares
+ * between are too).
  */
-static int approach(const Vb_State *s, int id, int x)
+static inline int approach_at(const Vb_State *s, int id, int xf, int xr)
 {
-    int o = s->where[id], c = vb_colour(id), nf = vb_nf(s);
-    if (o == VB_NONE || x < 0 || vb_half(s, x) != c || s->board[x] != VB_NONE)
+    int o = s->where[id];
+    if (o == VB_NONE)
         return -1;
-    /* Work from the displacement: a leaper needs it among its vectors, a
-     * slider a line of its kind with the squares between empty (both ends
-     * are on the owner's half, so the squares between are too). */
-    int df = vb_file(s, x) - vb_file(s, o), dr = vb_rank(s, x) - vb_rank(s, o);
+    int df = xf - vb_file(s, o), dr = xr - vb_rank(s, o);
     int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-    int va = variant_between(s->board10, s->type[id], adf, adr);
-    if (va < 0 || !variants[va].slider)
+    int va = geom[s->board10][s->type[id]][adf][adr];
+    if (va == VA_NONE)
+        return -1;
+    if (!variants[va].slider)
         return va;
     int n = adf > adr ? adf : adr;
-    int stepsq = ((dr > 0) - (dr < 0)) * nf + ((df > 0) - (df < 0));
+    int stepsq = ((dr > 0) - (dr < 0)) * vb_nf(s) + ((df > 0) - (df < 0));
     for (int j = 1; j < n; j++)
         if (s->board[o + j * stepsq] != VB_NONE)
             return -1;
     return va;
+}
+
+/* Can a piece of side c approach x at all: x on the board, on c's half
+ * and free? */
+static inline int approachable(const Vb_State *s, int c, int x)
+{
+    return x >= 0 && x != VB_NONE && vb_half(s, x) == c &&
+           s->board[x] == VB_NONE;
 }
 
 /*
@@ -406,12 +412,13 @@ static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
     }
 }
 
-/* The landings of a throw by piece id after approaching X, into l (the
- * piece stands on X meanwhile, its origin empty: A-34). Returns the
- * piece's origin, or -1 when it cannot approach X. */
-static int try_throw(Vb_State *s, int id, int x, Vb_Land *l)
+/* The landings of a throw by piece id after approaching X (file xf, rank
+ * xr; approachable), into l (the piece stands on X meanwhile, its origin
+ * empty: A-34). Returns the piece's origin, or -1 when it cannot approach
+ * X. */
+static int try_throw(Vb_State *s, int id, int x, int xf, int xr, Vb_Land *l)
 {
-    int va = approach(s, id, x);
+    int va = approach_at(s, id, xf, xr);
     if (va < 0)
         return -1;
     int from = s->where[id];
@@ -504,6 +511,7 @@ static uint32_t eligible(const Vb_State *s)
  * exist, 0 when there is no option. With o, emits Finalize's actions in
  * one pass over the options (the valid serves, or, only when there is
  * none, the faults in a second pass); a counting o stops at the first.
+ * elig holds pieces of the server only.
  */
 static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
                          Vb_Out *o)
@@ -511,11 +519,13 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
     int best = 0;
     Vb_Land l;
     for (int i = 0; i < nx; i++) {
-        int x = xs[i];
+        int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
+        if (!approachable(s, s->server, x))
+            continue;
         for (int id = 0; id < VB_IDS; id++) {
             if (!(elig & bit(id)))
                 continue;
-            int from = try_throw(s, id, x, &l);
+            int from = try_throw(s, id, x, xf, xr, &l);
             if (from < 0)
                 continue;
             if (l.nopp > 0 || l.nhook > 0) {
@@ -537,11 +547,13 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
     if (best != 1 || o == NULL)
         return best;
     for (int i = 0; i < nx; i++) { /* only faults: every own landing */
-        int x = xs[i];
+        int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
+        if (!approachable(s, s->server, x))
+            continue;
         for (int id = 0; id < VB_IDS; id++) {
             if (!(elig & bit(id)))
                 continue;
-            int from = try_throw(s, id, x, &l);
+            int from = try_throw(s, id, x, xf, xr, &l);
             if (from < 0)
                 continue;
             for (int k = 0; k < l.nown; k++)
@@ -652,10 +664,13 @@ static void clean_serves(Vb_State *s, Vb_Out *o)
 static uint32_t heavy_reach(const Vb_State *s, int c)
 {
     uint32_t m = 0;
+    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    if (!approachable(s, c, x))
+        return 0;
     for (int i = 0; i < VB_STRIDE; i++) {
         int id = c * VB_STRIDE + i;
         if (on_board(s, id) && !(s->touched & bit(id)) &&
-            !is_light(s->type[id]) && approach(s, id, s->ball) >= 0)
+            !is_light(s->type[id]) && approach_at(s, id, xf, xr) >= 0)
             m |= bit(id);
     }
     return m;
@@ -691,16 +706,16 @@ static void retreats(Vb_State *s, Vb_Out *o)
 static void touches(Vb_State *s, Vb_Out *o)
 {
     Vb_Land l;
-    int x = s->ball, c = s->to_act;
+    int x = s->ball, c = s->to_act, xf = vb_file(s, x), xr = vb_rank(s, x);
     int may_own = s->touches < 2;
     int may_opp = s->touches >= 1 || !s->must_pass;
-    for (int i = 0; i < VB_STRIDE; i++) {
+    for (int i = 0; i < VB_STRIDE && approachable(s, c, x); i++) {
         int id = c * VB_STRIDE + i;
         if (!on_board(s, id) || (s->touched & bit(id)))
             continue;
         if (s->enabled && !(s->enabled & bit(id)))
             continue; /* P-08: after a retreat only the enabled may touch */
-        int from = try_throw(s, id, x, &l);
+        int from = try_throw(s, id, x, xf, xr, &l);
         if (from < 0)
             continue;
         if (may_own)
@@ -723,9 +738,12 @@ static void touches(Vb_State *s, Vb_Out *o)
 /* Can any piece of side c approach the ball (pure reachability)? */
 static int side_reaches(const Vb_State *s, int c)
 {
+    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    if (!approachable(s, c, x))
+        return 0;
     for (int i = 0; i < VB_STRIDE; i++) {
         int id = c * VB_STRIDE + i;
-        if (on_board(s, id) && approach(s, id, s->ball) >= 0)
+        if (on_board(s, id) && approach_at(s, id, xf, xr) >= 0)
             return 1;
     }
     return 0;
