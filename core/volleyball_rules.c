@@ -152,14 +152,35 @@ static int height(int type)
     return 1;
 }
 
-/* sq + v, or -1 off the board. */
-static int step(const Vb_State *s, int sq, Vb_Vec v)
+/* The square v away from file f, rank r of an nf board, or -1 off it. */
+static inline int step_fr(int nf, int f, int r, Vb_Vec v)
 {
-    int nf = vb_nf(s);
-    int f = vb_file(s, sq) + v.df, r = vb_rank(s, sq) + v.dr;
+    f += v.df;
+    r += v.dr;
     if (f < 0 || f >= nf || r < 0 || r >= nf)
         return -1;
     return r * nf + f;
+}
+
+/* sq + v, or -1 off the board. */
+static int step(const Vb_State *s, int sq, Vb_Vec v)
+{
+    return step_fr(vb_nf(s), vb_file(s, sq), vb_rank(s, sq), v);
+}
+
+/* How many unit steps d (a slider's direction, each part -1, 0 or 1)
+ * stay on an nf board from file f, rank r: the ray from there is the
+ * squares sq + k * (d.dr * nf + d.df) for k = 1..that many. */
+static int ray_len(int nf, int f, int r, Vb_Vec d)
+{
+    int n = nf;
+    if (d.df != 0)
+        n = d.df > 0 ? nf - 1 - f : f;
+    if (d.dr != 0) {
+        int m = d.dr > 0 ? nf - 1 - r : r;
+        n = m < n ? m : n;
+    }
+    return n;
 }
 
 /* P-05: the corners of the 10x10 board take no ball. */
@@ -291,16 +312,19 @@ static int piece_moves(const Vb_State *s, int id, int whole, uint8_t *to)
     } else {
         nv = type_variants(s, s->type[id], va);
     }
+    int nf = vb_nf(s), of = vb_file(s, o), orr = vb_rank(s, o);
     for (int i = 0; i < nv; i++) {
         const Vb_Variant *v = &variants[va[i]];
         for (int k = 0; k < v->n; k++) {
-            int t = step(s, o, v->v[k]);
-            while (t >= 0 && (whole || vb_half(s, t) == c) &&
-                   s->board[t] == VB_NONE && t != s->ball) {
-                to[n++] = (uint8_t)t;
-                if (!v->slider)
+            Vb_Vec d = v->v[k];
+            int delta = d.dr * nf + d.df;
+            int len = v->slider ? ray_len(nf, of, orr, d)
+                                : step_fr(nf, of, orr, d) >= 0;
+            for (int j = 1, t = o + delta; j <= len; j++, t += delta) {
+                if ((!whole && vb_half(s, t) != c) ||
+                    s->board[t] != VB_NONE || t == s->ball)
                     break;
-                t = step(s, t, v->v[k]);
+                to[n++] = (uint8_t)t;
             }
         }
     }
@@ -351,28 +375,32 @@ static void hook(const Vb_State *s, int id, int tall, Vb_Land *l)
 }
 
 /* One slider ray from X in direction d for thrower id (spec 2.5). */
-static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
+static void ray(const Vb_State *s, int id, int x, int xf, int xr, Vb_Vec d,
+                Vb_Land *l)
 {
-    int c = vb_colour(id);
-    int t = step(s, x, d);
-    while (t >= 0 && vb_half(s, t) == c) {
+    int c = vb_colour(id), nf = vb_nf(s);
+    int n = ray_len(nf, xf, xr, d), delta = d.dr * nf + d.df;
+    int k = 1, t = x + delta; /* t is the k-th square, on the board while
+                                 k <= n */
+    for (; k <= n && vb_half(s, t) == c; k++, t += delta) {
         if (s->board[t] != VB_NONE)
             return; /* own pieces stop the ball */
         land_add(s, l, t, c);
-        t = step(s, t, d);
     }
-    if (t < 0)
+    if (k > n)
         return;
     if (s->board[t] != VB_NONE) { /* a block on s1 */
-        int s2 = step(s, t, d);
-        if (s2 < 0)
+        if (k + 1 > n)
             return;
+        int s2 = t + delta;
         int b1 = s->board[t];
         if (s->board[s2] == VB_NONE) { /* single block */
-            if (strength(s->type[id]) > strength(s->type[b1]))
+            if (strength(s->type[id]) > strength(s->type[b1])) {
                 t = s2;
-            else
+                k++;
+            } else {
                 return;
+            }
         } else { /* double block */
             int b2 = s->board[s2];
             if (!is_light(s->type[b1]) || !is_light(s->type[b2]))
@@ -382,13 +410,12 @@ static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
                 hook(s, id, tall, l);
                 return;
             }
-            t = step(s, s2, d);
+            t = s2 + delta;
+            k += 2;
         }
     }
-    while (t >= 0 && s->board[t] == VB_NONE) {
+    for (; k <= n && s->board[t] == VB_NONE; k++, t += delta)
         land_add(s, l, t, c);
-        t = step(s, t, d);
-    }
 }
 
 /*
@@ -399,13 +426,14 @@ static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
 static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
 {
     const Vb_Variant *v = &variants[va];
-    int c = vb_colour(id);
+    int c = vb_colour(id), nf = vb_nf(s);
+    int xf = vb_file(s, x), xr = vb_rank(s, x);
     l->nown = l->nopp = l->nhook = 0;
     for (int k = 0; k < v->n; k++) {
         if (v->slider) {
-            ray(s, id, x, v->v[k], l);
+            ray(s, id, x, xf, xr, v->v[k], l);
         } else {
-            int t = step(s, x, v->v[k]);
+            int t = step_fr(nf, xf, xr, v->v[k]);
             if (t >= 0 && s->board[t] == VB_NONE)
                 land_add(s, l, t, c);
         }
@@ -434,6 +462,7 @@ typedef struct Vb_Out {
     Core_Move *buf; /* NULL: only count */
     size_t cap, n;
     int err;
+    int stop; /* only whether there is an action: stop at the first */
 } Vb_Out;
 
 static void emit6(Vb_Out *o, int len, int a, int b, int c, int d, int e, int f)
@@ -471,13 +500,17 @@ static uint64_t move_key(const Core_Move *m)
            (uint64_t)b[3] << 16 | (uint64_t)b[4] << 8 | b[5];
 }
 
-/* Insertion sort: the lists come out of generation in few runs. */
+/* Insertion sort: the lists come out of generation in few runs. last is
+ * the key of m[i - 1], the largest so far. */
 static void sort_moves(Core_Move *m, size_t n)
 {
+    uint64_t last = n > 0 ? move_key(&m[0]) : 0;
     for (size_t i = 1; i < n; i++) {
         uint64_t k = move_key(&m[i]);
-        if (k >= move_key(&m[i - 1]))
+        if (k >= last) {
+            last = k;
             continue;
+        }
         Core_Move key = m[i];
         size_t j = i;
         while (j > 0 && k < move_key(&m[j - 1])) {
@@ -537,7 +570,7 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
                 for (int k = 0; k < l.nhook; k++)
                     emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
                           l.hook_t[k] | VB_HOOK);
-                if (o->buf == NULL)
+                if (o->stop)
                     return 2;
             } else if (l.nown > 0 && best == 0) {
                 best = 1;
@@ -580,7 +613,7 @@ static void serve_penalties(Vb_State *s, Vb_Out *o)
             put(s, id, from);
             if (ok) {
                 emit(o, 3, VB_K_PENALTY, from, to[k], 0, 0);
-                if (o->buf == NULL)
+                if (o->stop)
                     return; /* existence is enough */
             }
         }
@@ -599,14 +632,14 @@ static void serve_removals(Vb_State *s, Vb_Out *o)
         put(s, id, VB_NONE);
         int ok = serve_options(s, &x, 1, eligible(s), NULL) > 0;
         if (!ok) {
-            Vb_Out c = {NULL, 0, 0, 0};
+            Vb_Out c = {NULL, 0, 0, 0, 1};
             serve_penalties(s, &c);
             ok = c.n > 0;
         }
         put(s, id, from);
         if (ok) {
             emit(o, 2, VB_K_REMOVE, from, 0, 0, 0);
-            if (o->buf == NULL)
+            if (o->stop)
                 return;
         }
     }
@@ -696,7 +729,7 @@ static void retreats(Vb_State *s, Vb_Out *o)
             put(s, id, from);
             if (now) {
                 emit(o, 3, VB_K_RETREAT, from, to[k], 0, 0);
-                if (o->buf == NULL)
+                if (o->stop)
                     return;
             }
         }
@@ -728,7 +761,7 @@ static void touches(Vb_State *s, Vb_Out *o)
                 emit(o, 4, VB_K_TOUCH, from, l.hook_l[k], l.hook_t[k] | VB_HOOK,
                      0);
         }
-        if (o->buf == NULL && o->n > 0)
+        if (o->stop && o->n > 0)
             return;
     }
     if (s->board10 && !s->retreat && !s->enabled)
@@ -765,7 +798,7 @@ static void defpens(Vb_State *s, Vb_Out *o)
             put(s, id, from);
             if (ok) {
                 emit(o, 3, VB_K_PENALTY, from, to[k], 0, 0);
-                if (o->buf == NULL)
+                if (o->stop)
                     return;
             }
         }
@@ -836,7 +869,7 @@ static void king_moves(Vb_State *s, Vb_Out *o)
             put(s, cap, t);
         if (ok) {
             emit(o, 3, VB_K_CHESS, from, t, 0, 0);
-            if (o->buf == NULL)
+            if (o->stop)
                 return;
         }
     }
@@ -925,7 +958,7 @@ static int has_action(const Vb_State *st);
 int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
 {
     Vb_State s = *st;
-    Vb_Out o = {buf, cap, 0, 0};
+    Vb_Out o = {buf, cap, 0, 0, 0};
     *n = 0;
     if (buf == NULL) /* no room at all: only say whether that is enough */
         return has_action(st) ? TB_E_TOOMANY : 0;
@@ -941,9 +974,17 @@ int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
 static int has_action(const Vb_State *st)
 {
     Vb_State s = *st;
-    Vb_Out o = {NULL, 0, 0, 0};
+    Vb_Out o = {NULL, 0, 0, 0, 1};
     generate(&s, &o);
     return o.n > 0;
+}
+
+size_t core__vb_count(const Vb_State *st)
+{
+    Vb_State s = *st;
+    Vb_Out o = {NULL, 0, 0, 0, 0};
+    generate(&s, &o);
+    return o.n;
 }
 
 /* ---- points, time, sets (4.5, 6) ------------------------------------- */
