@@ -440,15 +440,11 @@ static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
     }
 }
 
-/* The landings of a throw by piece id after approaching X (file xf, rank
- * xr; approachable), into l (the piece stands on X meanwhile, its origin
- * empty: A-34). Returns the piece's origin, or -1 when it cannot approach
- * X. */
-static int try_throw(Vb_State *s, int id, int x, int xf, int xr, Vb_Land *l)
+/* The landings of a throw with variant va by piece id after approaching
+ * X (approach_at gave va), into l (the piece stands on X meanwhile, its
+ * origin empty: A-34). Returns the piece's origin. */
+static int throw_from(Vb_State *s, int id, int x, int va, Vb_Land *l)
 {
-    int va = approach_at(s, id, xf, xr);
-    if (va < 0)
-        return -1;
     int from = s->where[id];
     put(s, id, x);
     throw_land(s, id, x, va, l);
@@ -558,9 +554,10 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
         for (int id = 0; id < VB_IDS; id++) {
             if (!(elig & bit(id)))
                 continue;
-            int from = try_throw(s, id, x, xf, xr, &l);
-            if (from < 0)
+            int va = approach_at(s, id, xf, xr);
+            if (va < 0)
                 continue;
+            int from = throw_from(s, id, x, va, &l);
             if (l.nopp > 0 || l.nhook > 0) {
                 best = 2;
                 if (o == NULL)
@@ -586,9 +583,10 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
         for (int id = 0; id < VB_IDS; id++) {
             if (!(elig & bit(id)))
                 continue;
-            int from = try_throw(s, id, x, xf, xr, &l);
-            if (from < 0)
+            int va = approach_at(s, id, xf, xr);
+            if (va < 0)
                 continue;
+            int from = throw_from(s, id, x, va, &l);
             for (int k = 0; k < l.nown; k++)
                 emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
         }
@@ -748,9 +746,10 @@ static void touches(Vb_State *s, Vb_Out *o)
             continue;
         if (s->enabled && !(s->enabled & bit(id)))
             continue; /* P-08: after a retreat only the enabled may touch */
-        int from = try_throw(s, id, x, xf, xr, &l);
-        if (from < 0)
+        int va = approach_at(s, id, xf, xr);
+        if (va < 0)
             continue;
+        int from = throw_from(s, id, x, va, &l);
         if (may_own)
             for (int k = 0; k < l.nown; k++)
                 emit(o, 3, VB_K_TOUCH, from, l.own[k], 0, 0);
@@ -953,7 +952,7 @@ static void generate(Vb_State *s, Vb_Out *o)
     clean_serves(s, o);
 }
 
-static int has_action(const Vb_State *st);
+static int has_action(Vb_State *s);
 
 int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
 {
@@ -961,7 +960,7 @@ int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
     Vb_Out o = {buf, cap, 0, 0, 0};
     *n = 0;
     if (buf == NULL) /* no room at all: only say whether that is enough */
-        return has_action(st) ? TB_E_TOOMANY : 0;
+        return has_action(&s) ? TB_E_TOOMANY : 0;
     generate(&s, &o);
     *n = o.err ? 0 : o.n;
     if (o.err)
@@ -970,12 +969,15 @@ int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
     return 0;
 }
 
-/* Does the state have at least one action (a scratch copy is used)? */
-static int has_action(const Vb_State *st)
+/* Does the state have at least one action? Generation tries candidates
+ * in place and undoes each; only a clean serve clears the ball, which is
+ * put back. */
+static int has_action(Vb_State *s)
 {
-    Vb_State s = *st;
+    uint8_t ball = s->ball;
     Vb_Out o = {NULL, 0, 0, 0, 1};
-    generate(&s, &o);
+    generate(s, &o);
+    s->ball = ball;
     return o.n > 0;
 }
 
