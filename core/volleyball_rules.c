@@ -259,6 +259,37 @@ static int on_board(const Vb_State *s, int id)
      G_TYPE(b, VB_V), G_TYPE(b, VB_M), G_TYPE(b, VB_J), G_TYPE(b, VB_C)}
 static const uint8_t geom[2][VB_TYPES][10][10] = {G_BOARD(0), G_BOARD(1)};
 
+/* The variant whose geometry joins piece id (on the board) to the square
+ * of file xf, rank xr, or VA_NONE; *df, *dr get the displacement. */
+static inline int line_variant(const Vb_State *s, int id, int xf, int xr,
+                               int *df, int *dr)
+{
+    int o = s->where[id];
+    *df = xf - vb_file(s, o);
+    *dr = xr - vb_rank(s, o);
+    return geom[s->board10][s->type[id]][*df < 0 ? -*df : *df]
+               [*dr < 0 ? -*dr : *dr];
+}
+
+/*
+ * The pieces on the squares strictly between o and the square df files
+ * and dr ranks away along a line (a slider's path), counted up to limit;
+ * *first gets the first one met from o.
+ */
+static inline int line_blockers(const Vb_State *s, int o, int df, int dr,
+                                int limit, int *first)
+{
+    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+    int n = adf > adr ? adf : adr, found = 0;
+    int stepsq = ((dr > 0) - (dr < 0)) * vb_nf(s) + ((df > 0) - (df < 0));
+    for (int j = 1; j < n && found < limit; j++) {
+        int b = s->board[o + j * stepsq];
+        if (b != VB_NONE && found++ == 0)
+            *first = b;
+    }
+    return found;
+}
+
 /*
  * The variant with which piece id can approach the square of file xf and
  * rank xr, which is free and on the piece's half (the caller checked). Returns the variant, or -1. Sliders need the squares between
@@ -267,22 +298,15 @@ static const uint8_t geom[2][VB_TYPES][10][10] = {G_BOARD(0), G_BOARD(1)};
  */
 static inline int approach_at(const Vb_State *s, int id, int xf, int xr)
 {
-    int o = s->where[id];
+    int o = s->where[id], first, df, dr;
     if (o == VB_NONE)
         return -1;
-    int df = xf - vb_file(s, o), dr = xr - vb_rank(s, o);
-    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-    int va = geom[s->board10][s->type[id]][adf][adr];
+    int va = line_variant(s, id, xf, xr, &df, &dr);
     if (va == VA_NONE)
         return -1;
     if (!variants[va].slider)
         return va;
-    int n = adf > adr ? adf : adr;
-    int stepsq = ((dr > 0) - (dr < 0)) * vb_nf(s) + ((df > 0) - (df < 0));
-    for (int j = 1; j < n; j++)
-        if (s->board[o + j * stepsq] != VB_NONE)
-            return -1;
-    return va;
+    return line_blockers(s, o, df, dr, 1, &first) ? -1 : va;
 }
 
 /* Can a piece of side c approach x at all: x on the board, on c's half
@@ -707,16 +731,42 @@ static uint32_t heavy_reach(const Vb_State *s, int c)
     return m;
 }
 
+/* The pieces that alone stand on the slider line between an untouched R,
+ * B, Q or J of side c outside before and the ball. A manoeuvre empties
+ * one square, so only such a piece can enable another by stepping aside
+ * (a J's leap, the other way to reach, never depends on other pieces). */
+static uint32_t sole_blockers(const Vb_State *s, int c, uint32_t before)
+{
+    uint32_t m = 0;
+    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    if (!approachable(s, c, x))
+        return 0;
+    for (int i = 0; i < VB_STRIDE; i++) {
+        int id = c * VB_STRIDE + i, first, df, dr;
+        if (!on_board(s, id) || (s->touched & bit(id)) || (before & bit(id)) ||
+            is_light(s->type[id]))
+            continue;
+        int va = line_variant(s, id, xf, xr, &df, &dr);
+        if (va != VA_NONE && variants[va].slider &&
+            line_blockers(s, s->where[id], df, dr, 2, &first) == 1)
+            m |= bit(first);
+    }
+    return m;
+}
+
 /* P-08 (10x10): a V, M or J steps aside so that an untouched heavy piece
- * can approach the ball that could not before. */
+ * can approach the ball that could not before. Only sole blockers are
+ * tried (sole_blockers); each of their manoeuvres is then checked in
+ * full. */
 static void retreats(Vb_State *s, Vb_Out *o)
 {
     uint8_t to[64];
     int c = s->to_act;
     uint32_t before = heavy_reach(s, c);
+    uint32_t cand = sole_blockers(s, c, before);
     for (int i = 0; i < VB_STRIDE; i++) {
         int id = c * VB_STRIDE + i, t = s->type[id];
-        if (!on_board(s, id) || (s->touched & bit(id)) ||
+        if (!(cand & bit(id)) || !on_board(s, id) || (s->touched & bit(id)) ||
             (t != VB_V && t != VB_M && t != VB_J))
             continue;
         int from = s->where[id];
@@ -740,7 +790,8 @@ static void touches(Vb_State *s, Vb_Out *o)
     int x = s->ball, c = s->to_act, xf = vb_file(s, x), xr = vb_rank(s, x);
     int may_own = s->touches < 2;
     int may_opp = s->touches >= 1 || !s->must_pass;
-    for (int i = 0; i < VB_STRIDE && approachable(s, c, x); i++) {
+    int reachable = approachable(s, c, x); /* trials below leave x empty */
+    for (int i = 0; i < VB_STRIDE && reachable; i++) {
         int id = c * VB_STRIDE + i;
         if (!on_board(s, id) || (s->touched & bit(id)))
             continue;
