@@ -184,9 +184,9 @@ static int ray_len(int nf, int f, int r, Vb_Vec d)
 }
 
 /* P-05: the corners of the 10x10 board take no ball. */
-static int corner(const Vb_State *s, int sq)
+static int corner(int board10, int sq)
 {
-    return s->board10 && (sq == 0 || sq == 9 || sq == 90 || sq == 99);
+    return board10 && (sq == 0 || sq == 9 || sq == 90 || sq == 99);
 }
 
 /* Near lines of a side (2.1, P-01): the two ranks next to the net. */
@@ -228,35 +228,49 @@ static int on_board(const Vb_State *s, int id)
  * preprocessor from the definitions below, so it is constant data.
  */
 #define VA_NONE 0xFF
-#define G_LEAP(a, r, p, q) (((a) == (p) && (r) == (q)) || ((a) == (q) && (r) == (p)))
+#define G_LEAP(a, r, p, q)                                                     \
+    (((a) == (p) && (r) == (q)) || ((a) == (q) && (r) == (p)))
 #define G_ORTH(a, r) (((a) == 0) != ((r) == 0))
 #define G_DIAG(a, r) ((a) == (r) && (a) != 0)
 #define G_N(b, a, r)                                                           \
     (G_LEAP(a, r, 1, 2) ? VA_N12 : (b) && G_LEAP(a, r, 0, 3) ? VA_30 : VA_NONE)
 #define G_VM(a, r, third, tp, tq)                                              \
-    (G_LEAP(a, r, 0, 3)   ? VA_30                                              \
-     : G_LEAP(a, r, 0, 4) ? VA_40                                              \
+    (G_LEAP(a, r, 0, 3)     ? VA_30                                            \
+     : G_LEAP(a, r, 0, 4)   ? VA_40                                            \
      : G_LEAP(a, r, tp, tq) ? (third)                                          \
                             : VA_NONE)
 #define G(b, t, a, r)                                                          \
-    ((t) == VB_N   ? G_N(b, a, r)                                              \
-     : (t) == VB_B ? (G_DIAG(a, r) ? VA_DIAG : VA_NONE)                        \
-     : (t) == VB_R ? (G_ORTH(a, r) ? VA_ORTH : VA_NONE)                        \
-     : (t) == VB_Q ? (G_ORTH(a, r) ? VA_ORTH : G_DIAG(a, r) ? VA_DIAG : VA_NONE) \
-     : (t) == VB_V ? G_VM(a, r, VA_23, 2, 3)                                   \
-     : (t) == VB_M ? G_VM(a, r, VA_11, 1, 1)                                   \
-     : (t) == VB_J ? (G_ORTH(a, r) ? VA_ORTH : G_LEAP(a, r, 1, 2) ? VA_N12 : VA_NONE) \
-     : G_LEAP(a, r, 0, 2) ? VA_C20 : G_LEAP(a, r, 2, 2) ? VA_C22 : VA_NONE)
+    ((t) == VB_N          ? G_N(b, a, r)                                       \
+     : (t) == VB_B        ? (G_DIAG(a, r) ? VA_DIAG : VA_NONE)                 \
+     : (t) == VB_R        ? (G_ORTH(a, r) ? VA_ORTH : VA_NONE)                 \
+     : (t) == VB_Q        ? (G_ORTH(a, r)   ? VA_ORTH                          \
+                             : G_DIAG(a, r) ? VA_DIAG                          \
+                                            : VA_NONE)                         \
+     : (t) == VB_V        ? G_VM(a, r, VA_23, 2, 3)                            \
+     : (t) == VB_M        ? G_VM(a, r, VA_11, 1, 1)                            \
+     : (t) == VB_J        ? (G_ORTH(a, r)         ? VA_ORTH                    \
+                             : G_LEAP(a, r, 1, 2) ? VA_N12                     \
+                                                  : VA_NONE)                   \
+     : G_LEAP(a, r, 0, 2) ? VA_C20                                             \
+     : G_LEAP(a, r, 2, 2) ? VA_C22                                             \
+                          : VA_NONE)
 #define G_ROW(b, t, a)                                                         \
-    {G(b, t, a, 0), G(b, t, a, 1), G(b, t, a, 2), G(b, t, a, 3), G(b, t, a, 4), \
-     G(b, t, a, 5), G(b, t, a, 6), G(b, t, a, 7), G(b, t, a, 8), G(b, t, a, 9)}
+    {                                                                          \
+        G(b, t, a, 0), G(b, t, a, 1), G(b, t, a, 2), G(b, t, a, 3),            \
+            G(b, t, a, 4), G(b, t, a, 5), G(b, t, a, 6), G(b, t, a, 7),        \
+            G(b, t, a, 8), G(b, t, a, 9)                                       \
+    }
 #define G_TYPE(b, t)                                                           \
-    {G_ROW(b, t, 0), G_ROW(b, t, 1), G_ROW(b, t, 2), G_ROW(b, t, 3),            \
-     G_ROW(b, t, 4), G_ROW(b, t, 5), G_ROW(b, t, 6), G_ROW(b, t, 7),            \
-     G_ROW(b, t, 8), G_ROW(b, t, 9)}
+    {                                                                          \
+        G_ROW(b, t, 0), G_ROW(b, t, 1), G_ROW(b, t, 2), G_ROW(b, t, 3),        \
+            G_ROW(b, t, 4), G_ROW(b, t, 5), G_ROW(b, t, 6), G_ROW(b, t, 7),    \
+            G_ROW(b, t, 8), G_ROW(b, t, 9)                                     \
+    }
 #define G_BOARD(b)                                                             \
-    {G_TYPE(b, VB_N), G_TYPE(b, VB_B), G_TYPE(b, VB_R), G_TYPE(b, VB_Q),        \
-     G_TYPE(b, VB_V), G_TYPE(b, VB_M), G_TYPE(b, VB_J), G_TYPE(b, VB_C)}
+    {                                                                          \
+        G_TYPE(b, VB_N), G_TYPE(b, VB_B), G_TYPE(b, VB_R), G_TYPE(b, VB_Q),    \
+            G_TYPE(b, VB_V), G_TYPE(b, VB_M), G_TYPE(b, VB_J), G_TYPE(b, VB_C) \
+    }
 static const uint8_t geom[2][VB_TYPES][10][10] = {G_BOARD(0), G_BOARD(1)};
 
 /* The variant whose geometry joins piece id (on the board) to the square
@@ -292,9 +306,10 @@ static inline int line_blockers(const Vb_State *s, int o, int df, int dr,
 
 /*
  * The variant with which piece id can approach the square of file xf and
- * rank xr, which is free and on the piece's half (the caller checked). Returns the variant, or -1. Sliders need the squares between
- * clear of pieces (both ends are on the owner's half, so the squares
- * between are too).
+ * rank xr, which is free and on the piece's half (the caller checked).
+ * Returns the variant, or -1. Sliders need the squares between clear of
+ * pieces (both ends are on the owner's half, so the squares between are
+ * too).
  */
 static inline int approach_at(const Vb_State *s, int id, int xf, int xr)
 {
@@ -345,8 +360,8 @@ static int piece_moves(const Vb_State *s, int id, int whole, uint8_t *to)
             int len = v->slider ? ray_len(nf, of, orr, d)
                                 : step_fr(nf, of, orr, d) >= 0;
             for (int j = 1, t = o + delta; j <= len; j++, t += delta) {
-                if ((!whole && vb_half(s, t) != c) ||
-                    s->board[t] != VB_NONE || t == s->ball)
+                if ((!whole && vb_half(s, t) != c) || s->board[t] != VB_NONE ||
+                    t == s->ball)
                     break;
                 to[n++] = (uint8_t)t;
             }
@@ -363,11 +378,26 @@ typedef struct Vb_Land {
     uint8_t hook_l[64], hook_t[64]; /* P-07: rebound square, hooker square */
 } Vb_Land;
 
-static void land_add(const Vb_State *s, Vb_Land *l, int sq, int side)
+/* The board's shape as plain values: the landing lists are bytes, which
+ * may alias the state as far as the compiler knows, so reading the shape
+ * off the state after each store would reload it. */
+typedef struct Vb_Shape {
+    int nf;   /* files (= ranks) */
+    int half; /* first square of Black's half */
+    int board10;
+} Vb_Shape;
+
+static Vb_Shape shape_of(const Vb_State *s)
 {
-    if (corner(s, sq))
+    Vb_Shape g = {vb_nf(s), vb_nsq(s) / 2, s->board10};
+    return g;
+}
+
+static void land_add(Vb_Shape g, Vb_Land *l, int sq, int side)
+{
+    if (corner(g.board10, sq))
         return;
-    if (vb_half(s, sq) == side)
+    if ((sq >= g.half) == side)
         l->own[l->nown++] = (uint8_t)sq;
     else
         l->opp[l->nopp++] = (uint8_t)sq;
@@ -385,7 +415,7 @@ static void hook(const Vb_State *s, int id, int tall, Vb_Land *l)
         for (int k = 0; k < v->n; k++) {
             int r = step(s, at, v->v[k]);
             if (r < 0 || vb_half(s, r) != c || s->board[r] != VB_NONE ||
-                corner(s, r))
+                corner(s->board10, r))
                 continue;
             int dup = 0;
             for (int j = 0; j < l->nhook; j++)
@@ -399,17 +429,17 @@ static void hook(const Vb_State *s, int id, int tall, Vb_Land *l)
 }
 
 /* One slider ray from X in direction d for thrower id (spec 2.5). */
-static void ray(const Vb_State *s, int id, int x, int xf, int xr, Vb_Vec d,
-                Vb_Land *l)
+static void ray(const Vb_State *s, Vb_Shape g, int id, int x, int xf, int xr,
+                Vb_Vec d, Vb_Land *l)
 {
-    int c = vb_colour(id), nf = vb_nf(s);
+    int c = vb_colour(id), nf = g.nf;
     int n = ray_len(nf, xf, xr, d), delta = d.dr * nf + d.df;
     int k = 1, t = x + delta; /* t is the k-th square, on the board while
                                  k <= n */
-    for (; k <= n && vb_half(s, t) == c; k++, t += delta) {
+    for (; k <= n && (t >= g.half) == c; k++, t += delta) {
         if (s->board[t] != VB_NONE)
             return; /* own pieces stop the ball */
-        land_add(s, l, t, c);
+        land_add(g, l, t, c);
     }
     if (k > n)
         return;
@@ -439,7 +469,7 @@ static void ray(const Vb_State *s, int id, int x, int xf, int xr, Vb_Vec d,
         }
     }
     for (; k <= n && s->board[t] == VB_NONE; k++, t += delta)
-        land_add(s, l, t, c);
+        land_add(g, l, t, c);
 }
 
 /*
@@ -450,17 +480,19 @@ static void ray(const Vb_State *s, int id, int x, int xf, int xr, Vb_Vec d,
 static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
 {
     const Vb_Variant *v = &variants[va];
-    int c = vb_colour(id), nf = vb_nf(s);
+    Vb_Shape g = shape_of(s);
+    int c = vb_colour(id), n = v->n;
     int xf = vb_file(s, x), xr = vb_rank(s, x);
     l->nown = l->nopp = l->nhook = 0;
-    for (int k = 0; k < v->n; k++) {
-        if (v->slider) {
-            ray(s, id, x, xf, xr, v->v[k], l);
-        } else {
-            int t = step_fr(nf, xf, xr, v->v[k]);
-            if (t >= 0 && s->board[t] == VB_NONE)
-                land_add(s, l, t, c);
-        }
+    if (v->slider) {
+        for (int k = 0; k < n; k++)
+            ray(s, g, id, x, xf, xr, v->v[k], l);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        int t = step_fr(g.nf, xf, xr, v->v[k]);
+        if (t >= 0 && s->board[t] == VB_NONE)
+            land_add(g, l, t, c);
     }
 }
 
