@@ -603,49 +603,41 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
 {
     int best = 0;
     Vb_Land l;
-    for (int i = 0; i < nx; i++) {
-        int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
-        if (!approachable(s, s->server, x))
-            continue;
-        for (int id = 0; id < VB_IDS; id++) {
-            if (!(elig & bit(id)))
+    /* Pass 0 emits the valid serves and notes whether faults exist; pass
+     * 1, only when no serve is valid, emits the faults (own landings). */
+    for (int faults = 0; faults < 2; faults++) {
+        for (int i = 0; i < nx; i++) {
+            int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
+            if (!approachable(s, s->server, x))
                 continue;
-            int va = approach_at(s, id, xf, xr);
-            if (va < 0)
-                continue;
-            int from = throw_from(s, id, x, va, &l);
-            if (l.nopp > 0 || l.nhook > 0) {
-                best = 2;
-                if (o == NULL)
-                    return 2;
-                for (int k = 0; k < l.nopp; k++)
-                    emit(o, 5, VB_K_SERVE, from, x, l.opp[k], 0);
-                for (int k = 0; k < l.nhook; k++)
-                    emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
-                          l.hook_t[k] | VB_HOOK);
-                if (o->stop)
-                    return 2;
-            } else if (l.nown > 0 && best == 0) {
-                best = 1;
+            for (int id = 0; id < VB_IDS; id++) {
+                if (!(elig & bit(id)))
+                    continue;
+                int va = approach_at(s, id, xf, xr);
+                if (va < 0)
+                    continue;
+                int from = throw_from(s, id, x, va, &l);
+                if (faults) {
+                    for (int k = 0; k < l.nown; k++)
+                        emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
+                } else if (l.nopp > 0 || l.nhook > 0) {
+                    best = 2;
+                    if (o == NULL)
+                        return 2;
+                    for (int k = 0; k < l.nopp; k++)
+                        emit(o, 5, VB_K_SERVE, from, x, l.opp[k], 0);
+                    for (int k = 0; k < l.nhook; k++)
+                        emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
+                              l.hook_t[k] | VB_HOOK);
+                    if (o->stop)
+                        return 2;
+                } else if (l.nown > 0 && best == 0) {
+                    best = 1;
+                }
             }
         }
-    }
-    if (best != 1 || o == NULL)
-        return best;
-    for (int i = 0; i < nx; i++) { /* only faults: every own landing */
-        int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
-        if (!approachable(s, s->server, x))
-            continue;
-        for (int id = 0; id < VB_IDS; id++) {
-            if (!(elig & bit(id)))
-                continue;
-            int va = approach_at(s, id, xf, xr);
-            if (va < 0)
-                continue;
-            int from = throw_from(s, id, x, va, &l);
-            for (int k = 0; k < l.nown; k++)
-                emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
-        }
+        if (best != 1 || o == NULL)
+            return best;
     }
     return best;
 }
