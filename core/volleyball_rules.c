@@ -219,8 +219,8 @@ static int on_board(const Vb_State *s, int id)
 /* ---- movement (2.3) -------------------------------------------------- */
 
 /*
- * geom[board10][type][adf][adr]: the variant of a piece type whose
- * geometry joins two squares adf files and adr ranks apart, or VA_NONE.
+ * geom[board10][type][df + 9][dr + 9]: the variant of a piece type whose
+ * geometry joins two squares df files and dr ranks apart, or VA_NONE.
  * Every variant is symmetric under changes of sign, and no two variants
  * of one type share a displacement, so at most one matches: the one the
  * type's variants (type_variants) would find. A slider's variant still
@@ -254,24 +254,30 @@ static int on_board(const Vb_State *s, int id)
      : G_LEAP(a, r, 0, 2) ? VA_C20                                             \
      : G_LEAP(a, r, 2, 2) ? VA_C22                                             \
                           : VA_NONE)
+/* Rows and columns run over displacements -9..9; the entry depends on the
+ * absolute values only, which the macros below are handed. */
 #define G_ROW(b, t, a)                                                         \
     {                                                                          \
-        G(b, t, a, 0), G(b, t, a, 1), G(b, t, a, 2), G(b, t, a, 3),            \
-            G(b, t, a, 4), G(b, t, a, 5), G(b, t, a, 6), G(b, t, a, 7),        \
-            G(b, t, a, 8), G(b, t, a, 9)                                       \
+        G(b, t, a, 9), G(b, t, a, 8), G(b, t, a, 7), G(b, t, a, 6),            \
+            G(b, t, a, 5), G(b, t, a, 4), G(b, t, a, 3), G(b, t, a, 2),        \
+            G(b, t, a, 1), G(b, t, a, 0), G(b, t, a, 1), G(b, t, a, 2),        \
+            G(b, t, a, 3), G(b, t, a, 4), G(b, t, a, 5), G(b, t, a, 6),        \
+            G(b, t, a, 7), G(b, t, a, 8), G(b, t, a, 9)                        \
     }
 #define G_TYPE(b, t)                                                           \
     {                                                                          \
-        G_ROW(b, t, 0), G_ROW(b, t, 1), G_ROW(b, t, 2), G_ROW(b, t, 3),        \
-            G_ROW(b, t, 4), G_ROW(b, t, 5), G_ROW(b, t, 6), G_ROW(b, t, 7),    \
-            G_ROW(b, t, 8), G_ROW(b, t, 9)                                     \
+        G_ROW(b, t, 9), G_ROW(b, t, 8), G_ROW(b, t, 7), G_ROW(b, t, 6),        \
+            G_ROW(b, t, 5), G_ROW(b, t, 4), G_ROW(b, t, 3), G_ROW(b, t, 2),    \
+            G_ROW(b, t, 1), G_ROW(b, t, 0), G_ROW(b, t, 1), G_ROW(b, t, 2),    \
+            G_ROW(b, t, 3), G_ROW(b, t, 4), G_ROW(b, t, 5), G_ROW(b, t, 6),    \
+            G_ROW(b, t, 7), G_ROW(b, t, 8), G_ROW(b, t, 9)                     \
     }
 #define G_BOARD(b)                                                             \
     {                                                                          \
         G_TYPE(b, VB_N), G_TYPE(b, VB_B), G_TYPE(b, VB_R), G_TYPE(b, VB_Q),    \
             G_TYPE(b, VB_V), G_TYPE(b, VB_M), G_TYPE(b, VB_J), G_TYPE(b, VB_C) \
     }
-static const uint8_t geom[2][VB_TYPES][10][10] = {G_BOARD(0), G_BOARD(1)};
+static const uint8_t geom[2][VB_TYPES][19][19] = {G_BOARD(0), G_BOARD(1)};
 
 /* The variant whose geometry joins piece id (on the board) to the square
  * of file xf, rank xr, or VA_NONE; *df, *dr get the displacement. */
@@ -281,8 +287,7 @@ static inline int line_variant(const Vb_State *s, int id, int xf, int xr,
     int o = s->where[id];
     *df = xf - vb_file(s, o);
     *dr = xr - vb_rank(s, o);
-    return geom[s->board10][s->type[id]][*df < 0 ? -*df : *df]
-               [*dr < 0 ? -*dr : *dr];
+    return geom[s->board10][s->type[id]][*df + 9][*dr + 9];
 }
 
 /*
@@ -393,7 +398,7 @@ static Vb_Shape shape_of(const Vb_State *s)
     return g;
 }
 
-static void land_add(Vb_Shape g, Vb_Land *l, int sq, int side)
+static inline void land_add(Vb_Shape g, Vb_Land *l, int sq, int side)
 {
     if (corner(g.board10, sq))
         return;
