@@ -3,8 +3,10 @@
  * shared/design/chess-volleyball.md): piece variants and throw geometry
  * (spec 2.2-2.5), legal actions in canonical order (4.1, 4.3, 5, 7), the
  * effects of actions and the automatic transitions between them (4.2,
- * 4.5, 6). Generation works on a scratch copy of the state so candidate
- * approaches, manoeuvres and removals can be tried in place and undone.
+ * 4.5, 6). Generation tries candidate approaches, manoeuvres and removals
+ * in place and undoes each, so it works on a scratch copy of a caller's
+ * const state (move list, count) or, for the "is there an action?" test
+ * of normalisation, on the state itself.
  */
 #include <string.h>
 
