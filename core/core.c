@@ -328,7 +328,13 @@ static int perft_rec(const Core_Game *g, const void *st, unsigned depth,
                      Core_Move *moves, unsigned char *states, uint64_t *nodes)
 {
     size_t n = 0;
-    int rc = g->moves(st, moves, g->max_moves, &n);
+    int rc;
+    if (depth == 1 && g->count != NULL) {
+        rc = g->count(st, &n);
+        *nodes += n;
+        return rc;
+    }
+    rc = g->moves(st, moves, g->max_moves, &n);
     if (rc != 0)
         return rc;
     if (depth == 1) {

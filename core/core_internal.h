@@ -55,6 +55,10 @@ struct Core_Game {
      * instead of listing every move, so validating a move never depends
      * on max_moves (Football chess, whose lists can be very long). */
     int (*legal)(const void *st, const Core_Move *mv);
+    /* Optional: the number of moves `moves` would list for st, found
+     * without listing (or sorting) them; the generic perft's bulk count
+     * at the last ply uses it when set. 0 or a negative TB_E_* code. */
+    int (*count)(const void *st, size_t *n);
 };
 
 /* The games, in the fixed order of core_game_at (games.c). */

@@ -838,6 +838,12 @@ static int vb_moves(const void *st, Core_Move *buf, size_t cap, size_t *n)
     return core__vb_moves(st, buf, cap, n);
 }
 
+static int vb_count(const void *st, size_t *n)
+{
+    *n = core__vb_count(st);
+    return 0;
+}
+
 static void vb_make(void *st, const Core_Move *mv)
 {
     core__vb_make(st, mv);
@@ -1552,7 +1558,7 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
     .move_format = vb_move_format, .move_parse = vb_move_parse,                \
     .position_format = vb_position_format,                                     \
     .position_parse = vb_position_parse, .options_format = vb_options_format,  \
-    .evaluate = vb_evaluate, .view = vb_view
+    .evaluate = vb_evaluate, .view = vb_view, .count = vb_count
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

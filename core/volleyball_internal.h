@@ -124,6 +124,10 @@ void core__vb_normalise(Vb_State *s);
 /* Every legal action in canonical order (4.1); 0 or TB_E_TOOMANY. */
 int core__vb_moves(const Vb_State *s, Core_Move *buf, size_t cap, size_t *n);
 
+/* The number of legal actions, core__vb_moves' count, without listing
+ * them (perft's bulk count at the last ply). */
+size_t core__vb_count(const Vb_State *s);
+
 /* Apply one listed action, then normalise. */
 void core__vb_make(Vb_State *s, const Core_Move *mv);
 

@@ -3,8 +3,10 @@
  * shared/design/chess-volleyball.md): piece variants and throw geometry
  * (spec 2.2-2.5), legal actions in canonical order (4.1, 4.3, 5, 7), the
  * effects of actions and the automatic transitions between them (4.2,
- * 4.5, 6). Generation works on a scratch copy of the state so candidate
- * approaches, manoeuvres and removals can be tried in place and undone.
+ * 4.5, 6). Generation tries candidate approaches, manoeuvres and removals
+ * in place and undoes each, so it works on a scratch copy of a caller's
+ * const state (move list, count) or, for the "is there an action?" test
+ * of normalisation, on the state itself.
  */
 #include <string.h>
 
@@ -152,20 +154,41 @@ static int height(int type)
     return 1;
 }
 
-/* sq + v, or -1 off the board. */
-static int step(const Vb_State *s, int sq, Vb_Vec v)
+/* The square v away from file f, rank r of an nf board, or -1 off it. */
+static inline int step_fr(int nf, int f, int r, Vb_Vec v)
 {
-    int nf = vb_nf(s);
-    int f = vb_file(s, sq) + v.df, r = vb_rank(s, sq) + v.dr;
+    f += v.df;
+    r += v.dr;
     if (f < 0 || f >= nf || r < 0 || r >= nf)
         return -1;
     return r * nf + f;
 }
 
-/* P-05: the corners of the 10x10 board take no ball. */
-static int corner(const Vb_State *s, int sq)
+/* sq + v, or -1 off the board. */
+static int step(const Vb_State *s, int sq, Vb_Vec v)
 {
-    return s->board10 && (sq == 0 || sq == 9 || sq == 90 || sq == 99);
+    return step_fr(vb_nf(s), vb_file(s, sq), vb_rank(s, sq), v);
+}
+
+/* How many unit steps d (a slider's direction, each part -1, 0 or 1)
+ * stay on an nf board from file f, rank r: the ray from there is the
+ * squares sq + k * (d.dr * nf + d.df) for k = 1..that many. */
+static int ray_len(int nf, int f, int r, Vb_Vec d)
+{
+    int n = nf;
+    if (d.df != 0)
+        n = d.df > 0 ? nf - 1 - f : f;
+    if (d.dr != 0) {
+        int m = d.dr > 0 ? nf - 1 - r : r;
+        n = m < n ? m : n;
+    }
+    return n;
+}
+
+/* P-05: the corners of the 10x10 board take no ball. */
+static int corner(int board10, int sq)
+{
+    return board10 && (sq == 0 || sq == 9 || sq == 90 || sq == 99);
 }
 
 /* Near lines of a side (2.1, P-01): the two ranks next to the net. */
@@ -198,44 +221,122 @@ static int on_board(const Vb_State *s, int id)
 /* ---- movement (2.3) -------------------------------------------------- */
 
 /*
- * The variant with which piece id can approach X (the ball square, or a
- * free serve square), or -1. X must be on the owner's half; sliders need
- * the squares between clear of pieces.
+ * geom[board10][type][df + 9][dr + 9]: the variant of a piece type whose
+ * geometry joins two squares df files and dr ranks apart, or VA_NONE.
+ * Every variant is symmetric under changes of sign, and no two variants
+ * of one type share a displacement, so at most one matches: the one the
+ * type's variants (type_variants) would find. A slider's variant still
+ * needs the squares between clear. The table is written out by the
+ * preprocessor from the definitions below, so it is constant data.
  */
-static int approach(const Vb_State *s, int id, int x)
-{
-    uint8_t va[3];
-    int o = s->where[id], c = vb_colour(id), nf = vb_nf(s);
-    if (o == VB_NONE || x < 0 || vb_half(s, x) != c || s->board[x] != VB_NONE)
-        return -1;
-    /* Work from the displacement: a leaper needs it among its vectors, a
-     * slider a line of its kind with the squares between empty (both ends
-     * are on the owner's half, so the squares between are too). */
-    int df = vb_file(s, x) - vb_file(s, o), dr = vb_rank(s, x) - vb_rank(s, o);
-    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
-    int nv = type_variants(s, s->type[id], va);
-    for (int i = 0; i < nv; i++) {
-        const Vb_Variant *v = &variants[va[i]];
-        if (!v->slider) {
-            for (int k = 0; k < v->n; k++)
-                if (v->v[k].df == df && v->v[k].dr == dr)
-                    return va[i];
-            continue;
-        }
-        int line =
-            va[i] == VA_ORTH ? (df == 0) != (dr == 0) : adf == adr && adf != 0;
-        if (!line)
-            continue;
-        int n = adf > adr ? adf : adr;
-        int stepsq = (dr > 0) - (dr < 0);
-        stepsq = stepsq * nf + ((df > 0) - (df < 0));
-        int clear = 1;
-        for (int j = 1; j < n && clear; j++)
-            clear = s->board[o + j * stepsq] == VB_NONE;
-        if (clear)
-            return va[i];
+#define VA_NONE 0xFF
+#define G_LEAP(a, r, p, q)                                                     \
+    (((a) == (p) && (r) == (q)) || ((a) == (q) && (r) == (p)))
+#define G_ORTH(a, r) (((a) == 0) != ((r) == 0))
+#define G_DIAG(a, r) ((a) == (r) && (a) != 0)
+#define G_N(b, a, r)                                                           \
+    (G_LEAP(a, r, 1, 2) ? VA_N12 : (b) && G_LEAP(a, r, 0, 3) ? VA_30 : VA_NONE)
+#define G_VM(a, r, third, tp, tq)                                              \
+    (G_LEAP(a, r, 0, 3)     ? VA_30                                            \
+     : G_LEAP(a, r, 0, 4)   ? VA_40                                            \
+     : G_LEAP(a, r, tp, tq) ? (third)                                          \
+                            : VA_NONE)
+#define G(b, t, a, r)                                                          \
+    ((t) == VB_N          ? G_N(b, a, r)                                       \
+     : (t) == VB_B        ? (G_DIAG(a, r) ? VA_DIAG : VA_NONE)                 \
+     : (t) == VB_R        ? (G_ORTH(a, r) ? VA_ORTH : VA_NONE)                 \
+     : (t) == VB_Q        ? (G_ORTH(a, r)   ? VA_ORTH                          \
+                             : G_DIAG(a, r) ? VA_DIAG                          \
+                                            : VA_NONE)                         \
+     : (t) == VB_V        ? G_VM(a, r, VA_23, 2, 3)                            \
+     : (t) == VB_M        ? G_VM(a, r, VA_11, 1, 1)                            \
+     : (t) == VB_J        ? (G_ORTH(a, r)         ? VA_ORTH                    \
+                             : G_LEAP(a, r, 1, 2) ? VA_N12                     \
+                                                  : VA_NONE)                   \
+     : G_LEAP(a, r, 0, 2) ? VA_C20                                             \
+     : G_LEAP(a, r, 2, 2) ? VA_C22                                             \
+                          : VA_NONE)
+/* Rows and columns run over displacements -9..9; the entry depends on the
+ * absolute values only, which the macros below are handed. */
+#define G_ROW(b, t, a)                                                         \
+    {                                                                          \
+        G(b, t, a, 9), G(b, t, a, 8), G(b, t, a, 7), G(b, t, a, 6),            \
+            G(b, t, a, 5), G(b, t, a, 4), G(b, t, a, 3), G(b, t, a, 2),        \
+            G(b, t, a, 1), G(b, t, a, 0), G(b, t, a, 1), G(b, t, a, 2),        \
+            G(b, t, a, 3), G(b, t, a, 4), G(b, t, a, 5), G(b, t, a, 6),        \
+            G(b, t, a, 7), G(b, t, a, 8), G(b, t, a, 9)                        \
     }
-    return -1;
+#define G_TYPE(b, t)                                                           \
+    {                                                                          \
+        G_ROW(b, t, 9), G_ROW(b, t, 8), G_ROW(b, t, 7), G_ROW(b, t, 6),        \
+            G_ROW(b, t, 5), G_ROW(b, t, 4), G_ROW(b, t, 3), G_ROW(b, t, 2),    \
+            G_ROW(b, t, 1), G_ROW(b, t, 0), G_ROW(b, t, 1), G_ROW(b, t, 2),    \
+            G_ROW(b, t, 3), G_ROW(b, t, 4), G_ROW(b, t, 5), G_ROW(b, t, 6),    \
+            G_ROW(b, t, 7), G_ROW(b, t, 8), G_ROW(b, t, 9)                     \
+    }
+#define G_BOARD(b)                                                             \
+    {                                                                          \
+        G_TYPE(b, VB_N), G_TYPE(b, VB_B), G_TYPE(b, VB_R), G_TYPE(b, VB_Q),    \
+            G_TYPE(b, VB_V), G_TYPE(b, VB_M), G_TYPE(b, VB_J), G_TYPE(b, VB_C) \
+    }
+static const uint8_t geom[2][VB_TYPES][19][19] = {G_BOARD(0), G_BOARD(1)};
+
+/* The variant whose geometry joins piece id (on the board) to the square
+ * of file xf, rank xr, or VA_NONE; *df, *dr get the displacement. */
+static inline int line_variant(const Vb_State *s, int id, int xf, int xr,
+                               int *df, int *dr)
+{
+    int o = s->where[id];
+    *df = xf - vb_file(s, o);
+    *dr = xr - vb_rank(s, o);
+    return geom[s->board10][s->type[id]][*df + 9][*dr + 9];
+}
+
+/*
+ * The pieces on the squares strictly between o and the square df files
+ * and dr ranks away along a line (a slider's path), counted up to limit;
+ * *first gets the first one met from o.
+ */
+static inline int line_blockers(const Vb_State *s, int o, int df, int dr,
+                                int limit, int *first)
+{
+    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+    int n = adf > adr ? adf : adr, found = 0;
+    int stepsq = ((dr > 0) - (dr < 0)) * vb_nf(s) + ((df > 0) - (df < 0));
+    for (int j = 1; j < n && found < limit; j++) {
+        int b = s->board[o + j * stepsq];
+        if (b != VB_NONE && found++ == 0)
+            *first = b;
+    }
+    return found;
+}
+
+/*
+ * The variant with which piece id can approach the square of file xf and
+ * rank xr, which is free and on the piece's half (the caller checked).
+ * Returns the variant, or -1. Sliders need the squares between clear of
+ * pieces (both ends are on the owner's half, so the squares between are
+ * too).
+ */
+static inline int approach_at(const Vb_State *s, int id, int xf, int xr)
+{
+    int o = s->where[id], first, df, dr;
+    if (o == VB_NONE)
+        return -1;
+    int va = line_variant(s, id, xf, xr, &df, &dr);
+    if (va == VA_NONE)
+        return -1;
+    if (!variants[va].slider)
+        return va;
+    return line_blockers(s, o, df, dr, 1, &first) ? -1 : va;
+}
+
+/* Can a piece of side c approach x at all: x on the board, on c's half
+ * and free? */
+static inline int approachable(const Vb_State *s, int c, int x)
+{
+    return x >= 0 && x != VB_NONE && vb_half(s, x) == c &&
+           s->board[x] == VB_NONE;
 }
 
 /*
@@ -257,16 +358,19 @@ static int piece_moves(const Vb_State *s, int id, int whole, uint8_t *to)
     } else {
         nv = type_variants(s, s->type[id], va);
     }
+    int nf = vb_nf(s), of = vb_file(s, o), orr = vb_rank(s, o);
     for (int i = 0; i < nv; i++) {
         const Vb_Variant *v = &variants[va[i]];
         for (int k = 0; k < v->n; k++) {
-            int t = step(s, o, v->v[k]);
-            while (t >= 0 && (whole || vb_half(s, t) == c) &&
-                   s->board[t] == VB_NONE && t != s->ball) {
-                to[n++] = (uint8_t)t;
-                if (!v->slider)
+            Vb_Vec d = v->v[k];
+            int delta = d.dr * nf + d.df;
+            int len = v->slider ? ray_len(nf, of, orr, d)
+                                : step_fr(nf, of, orr, d) >= 0;
+            for (int j = 1, t = o + delta; j <= len; j++, t += delta) {
+                if ((!whole && vb_half(s, t) != c) || s->board[t] != VB_NONE ||
+                    t == s->ball)
                     break;
-                t = step(s, t, v->v[k]);
+                to[n++] = (uint8_t)t;
             }
         }
     }
@@ -281,11 +385,26 @@ typedef struct Vb_Land {
     uint8_t hook_l[64], hook_t[64]; /* P-07: rebound square, hooker square */
 } Vb_Land;
 
-static void land_add(const Vb_State *s, Vb_Land *l, int sq, int side)
+/* The board's shape as plain values: the landing lists are bytes, which
+ * may alias the state as far as the compiler knows, so reading the shape
+ * off the state after each store would reload it. */
+typedef struct Vb_Shape {
+    int nf;   /* files (= ranks) */
+    int half; /* first square of Black's half */
+    int board10;
+} Vb_Shape;
+
+static Vb_Shape shape_of(const Vb_State *s)
 {
-    if (corner(s, sq))
+    Vb_Shape g = {vb_nf(s), vb_nsq(s) / 2, s->board10};
+    return g;
+}
+
+static inline void land_add(Vb_Shape g, Vb_Land *l, int sq, int side)
+{
+    if (corner(g.board10, sq))
         return;
-    if (vb_half(s, sq) == side)
+    if ((sq >= g.half) == side)
         l->own[l->nown++] = (uint8_t)sq;
     else
         l->opp[l->nopp++] = (uint8_t)sq;
@@ -303,7 +422,7 @@ static void hook(const Vb_State *s, int id, int tall, Vb_Land *l)
         for (int k = 0; k < v->n; k++) {
             int r = step(s, at, v->v[k]);
             if (r < 0 || vb_half(s, r) != c || s->board[r] != VB_NONE ||
-                corner(s, r))
+                corner(s->board10, r))
                 continue;
             int dup = 0;
             for (int j = 0; j < l->nhook; j++)
@@ -317,28 +436,32 @@ static void hook(const Vb_State *s, int id, int tall, Vb_Land *l)
 }
 
 /* One slider ray from X in direction d for thrower id (spec 2.5). */
-static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
+static void ray(const Vb_State *s, Vb_Shape g, int id, int x, int xf, int xr,
+                Vb_Vec d, Vb_Land *l)
 {
-    int c = vb_colour(id);
-    int t = step(s, x, d);
-    while (t >= 0 && vb_half(s, t) == c) {
+    int c = vb_colour(id), nf = g.nf;
+    int n = ray_len(nf, xf, xr, d), delta = d.dr * nf + d.df;
+    int k = 1, t = x + delta; /* t is the k-th square, on the board while
+                                 k <= n */
+    for (; k <= n && (t >= g.half) == c; k++, t += delta) {
         if (s->board[t] != VB_NONE)
             return; /* own pieces stop the ball */
-        land_add(s, l, t, c);
-        t = step(s, t, d);
+        land_add(g, l, t, c);
     }
-    if (t < 0)
+    if (k > n)
         return;
     if (s->board[t] != VB_NONE) { /* a block on s1 */
-        int s2 = step(s, t, d);
-        if (s2 < 0)
+        if (k + 1 > n)
             return;
+        int s2 = t + delta;
         int b1 = s->board[t];
         if (s->board[s2] == VB_NONE) { /* single block */
-            if (strength(s->type[id]) > strength(s->type[b1]))
+            if (strength(s->type[id]) > strength(s->type[b1])) {
                 t = s2;
-            else
+                k++;
+            } else {
                 return;
+            }
         } else { /* double block */
             int b2 = s->board[s2];
             if (!is_light(s->type[b1]) || !is_light(s->type[b2]))
@@ -348,13 +471,12 @@ static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
                 hook(s, id, tall, l);
                 return;
             }
-            t = step(s, s2, d);
+            t = s2 + delta;
+            k += 2;
         }
     }
-    while (t >= 0 && s->board[t] == VB_NONE) {
-        land_add(s, l, t, c);
-        t = step(s, t, d);
-    }
+    for (; k <= n && s->board[t] == VB_NONE; k++, t += delta)
+        land_add(g, l, t, c);
 }
 
 /*
@@ -365,17 +487,32 @@ static void ray(const Vb_State *s, int id, int x, Vb_Vec d, Vb_Land *l)
 static void throw_land(const Vb_State *s, int id, int x, int va, Vb_Land *l)
 {
     const Vb_Variant *v = &variants[va];
-    int c = vb_colour(id);
+    Vb_Shape g = shape_of(s);
+    int c = vb_colour(id), n = v->n;
+    int xf = vb_file(s, x), xr = vb_rank(s, x);
     l->nown = l->nopp = l->nhook = 0;
-    for (int k = 0; k < v->n; k++) {
-        if (v->slider) {
-            ray(s, id, x, v->v[k], l);
-        } else {
-            int t = step(s, x, v->v[k]);
-            if (t >= 0 && s->board[t] == VB_NONE)
-                land_add(s, l, t, c);
-        }
+    if (v->slider) {
+        for (int k = 0; k < n; k++)
+            ray(s, g, id, x, xf, xr, v->v[k], l);
+        return;
     }
+    for (int k = 0; k < n; k++) {
+        int t = step_fr(g.nf, xf, xr, v->v[k]);
+        if (t >= 0 && s->board[t] == VB_NONE)
+            land_add(g, l, t, c);
+    }
+}
+
+/* The landings of a throw with variant va by piece id after approaching
+ * X (approach_at gave va), into l (the piece stands on X meanwhile, its
+ * origin empty: A-34). Returns the piece's origin. */
+static int throw_from(Vb_State *s, int id, int x, int va, Vb_Land *l)
+{
+    int from = s->where[id];
+    put(s, id, x);
+    throw_land(s, id, x, va, l);
+    put(s, id, from);
+    return from;
 }
 
 /* ---- action output --------------------------------------------------- */
@@ -384,6 +521,7 @@ typedef struct Vb_Out {
     Core_Move *buf; /* NULL: only count */
     size_t cap, n;
     int err;
+    int stop; /* only whether there is an action: stop at the first */
 } Vb_Out;
 
 static void emit6(Vb_Out *o, int len, int a, int b, int c, int d, int e, int f)
@@ -412,18 +550,29 @@ static void emit(Vb_Out *o, int len, int a, int b, int c, int d, int e)
 }
 
 /* Canonical order (4.1): bytes compare as kind, origin, ball, landing
- * (then the hooking piece of a 10x10 rebound). */
-static int move_less(const Core_Move *a, const Core_Move *b)
+ * (then the hooking piece of a 10x10 rebound): the first six bytes as one
+ * big-endian number. */
+static uint64_t move_key(const Core_Move *m)
 {
-    return memcmp(a->b, b->b, 6) < 0;
+    const uint8_t *b = m->b;
+    return (uint64_t)b[0] << 40 | (uint64_t)b[1] << 32 | (uint64_t)b[2] << 24 |
+           (uint64_t)b[3] << 16 | (uint64_t)b[4] << 8 | b[5];
 }
 
+/* Insertion sort: the lists come out of generation in few runs. last is
+ * the key of m[i - 1], the largest so far. */
 static void sort_moves(Core_Move *m, size_t n)
 {
+    uint64_t last = n > 0 ? move_key(&m[0]) : 0;
     for (size_t i = 1; i < n; i++) {
+        uint64_t k = move_key(&m[i]);
+        if (k >= last) {
+            last = k;
+            continue;
+        }
         Core_Move key = m[i];
         size_t j = i;
-        while (j > 0 && move_less(&key, &m[j - 1])) {
+        while (j > 0 && k < move_key(&m[j - 1])) {
             m[j] = m[j - 1];
             j--;
         }
@@ -451,47 +600,50 @@ static uint32_t eligible(const Vb_State *s)
 /*
  * Finalize (5.3) over the options of the pieces in elig at the squares
  * xs[0..nx). Returns 2 when a valid serve exists, 1 when only faults
- * exist, 0 when there is no option; with o, emits Finalize's actions.
+ * exist, 0 when there is no option. With o, emits Finalize's actions in
+ * one pass over the options (the valid serves, or, only when there is
+ * none, the faults in a second pass); a counting o stops at the first.
+ * elig holds pieces of the server only.
  */
 static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
                          Vb_Out *o)
 {
     int best = 0;
     Vb_Land l;
-    for (int pass = 0; pass < 2; pass++) {
+    /* Pass 0 emits the valid serves and notes whether faults exist; pass
+     * 1, only when no serve is valid, emits the faults (own landings). */
+    for (int faults = 0; faults < 2; faults++) {
         for (int i = 0; i < nx; i++) {
-            int x = xs[i];
+            int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
+            if (!approachable(s, s->server, x))
+                continue;
             for (int id = 0; id < VB_IDS; id++) {
                 if (!(elig & bit(id)))
                     continue;
-                int va = approach(s, id, x);
+                int va = approach_at(s, id, xf, xr);
                 if (va < 0)
                     continue;
-                int from = s->where[id];
-                put(s, id, x);
-                throw_land(s, id, x, va, &l);
-                put(s, id, from);
-                if (pass == 0) {
-                    if (l.nopp > 0 || l.nhook > 0) {
-                        best = 2;
-                        if (o == NULL)
-                            return 2;
-                    } else if (l.nown > 0 && best == 0) {
-                        best = 1;
-                    }
-                } else if (best == 2) {
+                int from = throw_from(s, id, x, va, &l);
+                if (faults) {
+                    for (int k = 0; k < l.nown; k++)
+                        emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
+                } else if (l.nopp > 0 || l.nhook > 0) {
+                    best = 2;
+                    if (o == NULL)
+                        return 2;
                     for (int k = 0; k < l.nopp; k++)
                         emit(o, 5, VB_K_SERVE, from, x, l.opp[k], 0);
                     for (int k = 0; k < l.nhook; k++)
                         emit6(o, 6, VB_K_SERVE, from, x, l.hook_l[k], 0,
                               l.hook_t[k] | VB_HOOK);
-                } else {
-                    for (int k = 0; k < l.nown; k++)
-                        emit(o, 5, VB_K_SERVE, from, x, l.own[k], 1);
+                    if (o->stop)
+                        return 2;
+                } else if (l.nown > 0 && best == 0) {
+                    best = 1;
                 }
             }
         }
-        if (best == 0 || o == NULL)
+        if (best != 1 || o == NULL)
             return best;
     }
     return best;
@@ -514,7 +666,7 @@ static void serve_penalties(Vb_State *s, Vb_Out *o)
             put(s, id, from);
             if (ok) {
                 emit(o, 3, VB_K_PENALTY, from, to[k], 0, 0);
-                if (o->buf == NULL)
+                if (o->stop)
                     return; /* existence is enough */
             }
         }
@@ -533,14 +685,14 @@ static void serve_removals(Vb_State *s, Vb_Out *o)
         put(s, id, VB_NONE);
         int ok = serve_options(s, &x, 1, eligible(s), NULL) > 0;
         if (!ok) {
-            Vb_Out c = {NULL, 0, 0, 0};
+            Vb_Out c = {NULL, 0, 0, 0, 1};
             serve_penalties(s, &c);
             ok = c.n > 0;
         }
         put(s, id, from);
         if (ok) {
             emit(o, 2, VB_K_REMOVE, from, 0, 0, 0);
-            if (o->buf == NULL)
+            if (o->stop)
                 return;
         }
     }
@@ -571,17 +723,13 @@ static void clean_serves(Vb_State *s, Vb_Out *o)
                 (s->where[id] % nf + s->where[id] / nf) % 2 == 0)
                 dark |= bit(id);
         int nx = file_squares(s, file0, c, xs);
-        if (serve_options(s, xs, nx, dark, NULL) > 0) {
-            serve_options(s, xs, nx, dark, o);
+        if (serve_options(s, xs, nx, dark, o) > 0)
             return;
-        }
     }
     for (int f = file0; f <= file0 + 1; f++) {
         int nx = file_squares(s, f, c, xs);
-        if (serve_options(s, xs, nx, elig, NULL) > 0) {
-            serve_options(s, xs, nx, elig, o);
+        if (serve_options(s, xs, nx, elig, o) > 0)
             return;
-        }
     }
     for (int f = file0; f <= file0 + 1; f++) { /* A-22 fallback */
         int nx = file_squares(s, f, c, xs);
@@ -602,25 +750,54 @@ static void clean_serves(Vb_State *s, Vb_Out *o)
 static uint32_t heavy_reach(const Vb_State *s, int c)
 {
     uint32_t m = 0;
+    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    if (!approachable(s, c, x))
+        return 0;
     for (int i = 0; i < VB_STRIDE; i++) {
         int id = c * VB_STRIDE + i;
         if (on_board(s, id) && !(s->touched & bit(id)) &&
-            !is_light(s->type[id]) && approach(s, id, s->ball) >= 0)
+            !is_light(s->type[id]) && approach_at(s, id, xf, xr) >= 0)
             m |= bit(id);
     }
     return m;
 }
 
+/* The pieces that alone stand on the slider line between an untouched R,
+ * B, Q or J of side c outside before and the ball. A manoeuvre empties
+ * one square, so only such a piece can enable another by stepping aside
+ * (a J's leap, the other way to reach, never depends on other pieces). */
+static uint32_t sole_blockers(const Vb_State *s, int c, uint32_t before)
+{
+    uint32_t m = 0;
+    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    if (!approachable(s, c, x))
+        return 0;
+    for (int i = 0; i < VB_STRIDE; i++) {
+        int id = c * VB_STRIDE + i, first, df, dr;
+        if (!on_board(s, id) || (s->touched & bit(id)) || (before & bit(id)) ||
+            is_light(s->type[id]))
+            continue;
+        int va = line_variant(s, id, xf, xr, &df, &dr);
+        if (va != VA_NONE && variants[va].slider &&
+            line_blockers(s, s->where[id], df, dr, 2, &first) == 1)
+            m |= bit(first);
+    }
+    return m;
+}
+
 /* P-08 (10x10): a V, M or J steps aside so that an untouched heavy piece
- * can approach the ball that could not before. */
+ * can approach the ball that could not before. Only sole blockers are
+ * tried (sole_blockers); each of their manoeuvres is then checked in
+ * full. */
 static void retreats(Vb_State *s, Vb_Out *o)
 {
     uint8_t to[64];
     int c = s->to_act;
     uint32_t before = heavy_reach(s, c);
+    uint32_t cand = sole_blockers(s, c, before);
     for (int i = 0; i < VB_STRIDE; i++) {
         int id = c * VB_STRIDE + i, t = s->type[id];
-        if (!on_board(s, id) || (s->touched & bit(id)) ||
+        if (!(cand & bit(id)) || !on_board(s, id) || (s->touched & bit(id)) ||
             (t != VB_V && t != VB_M && t != VB_J))
             continue;
         int from = s->where[id];
@@ -631,7 +808,7 @@ static void retreats(Vb_State *s, Vb_Out *o)
             put(s, id, from);
             if (now) {
                 emit(o, 3, VB_K_RETREAT, from, to[k], 0, 0);
-                if (o->buf == NULL)
+                if (o->stop)
                     return;
             }
         }
@@ -641,22 +818,20 @@ static void retreats(Vb_State *s, Vb_Out *o)
 static void touches(Vb_State *s, Vb_Out *o)
 {
     Vb_Land l;
-    int x = s->ball, c = s->to_act;
+    int x = s->ball, c = s->to_act, xf = vb_file(s, x), xr = vb_rank(s, x);
     int may_own = s->touches < 2;
     int may_opp = s->touches >= 1 || !s->must_pass;
-    for (int i = 0; i < VB_STRIDE; i++) {
+    int reachable = approachable(s, c, x); /* trials below leave x empty */
+    for (int i = 0; i < VB_STRIDE && reachable; i++) {
         int id = c * VB_STRIDE + i;
         if (!on_board(s, id) || (s->touched & bit(id)))
             continue;
         if (s->enabled && !(s->enabled & bit(id)))
             continue; /* P-08: after a retreat only the enabled may touch */
-        int va = approach(s, id, x);
+        int va = approach_at(s, id, xf, xr);
         if (va < 0)
             continue;
-        int from = s->where[id];
-        put(s, id, x);
-        throw_land(s, id, x, va, &l);
-        put(s, id, from);
+        int from = throw_from(s, id, x, va, &l);
         if (may_own)
             for (int k = 0; k < l.nown; k++)
                 emit(o, 3, VB_K_TOUCH, from, l.own[k], 0, 0);
@@ -667,7 +842,7 @@ static void touches(Vb_State *s, Vb_Out *o)
                 emit(o, 4, VB_K_TOUCH, from, l.hook_l[k], l.hook_t[k] | VB_HOOK,
                      0);
         }
-        if (o->buf == NULL && o->n > 0)
+        if (o->stop && o->n > 0)
             return;
     }
     if (s->board10 && !s->retreat && !s->enabled)
@@ -677,9 +852,12 @@ static void touches(Vb_State *s, Vb_Out *o)
 /* Can any piece of side c approach the ball (pure reachability)? */
 static int side_reaches(const Vb_State *s, int c)
 {
+    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    if (!approachable(s, c, x))
+        return 0;
     for (int i = 0; i < VB_STRIDE; i++) {
         int id = c * VB_STRIDE + i;
-        if (on_board(s, id) && approach(s, id, s->ball) >= 0)
+        if (on_board(s, id) && approach_at(s, id, xf, xr) >= 0)
             return 1;
     }
     return 0;
@@ -701,7 +879,7 @@ static void defpens(Vb_State *s, Vb_Out *o)
             put(s, id, from);
             if (ok) {
                 emit(o, 3, VB_K_PENALTY, from, to[k], 0, 0);
-                if (o->buf == NULL)
+                if (o->stop)
                     return;
             }
         }
@@ -772,7 +950,7 @@ static void king_moves(Vb_State *s, Vb_Out *o)
             put(s, cap, t);
         if (ok) {
             emit(o, 3, VB_K_CHESS, from, t, 0, 0);
-            if (o->buf == NULL)
+            if (o->stop)
                 return;
         }
     }
@@ -845,10 +1023,8 @@ static void generate(Vb_State *s, Vb_Out *o)
     /* SERVE */
     if (s->ball != VB_NONE && vb_half(s, s->ball) == s->server) {
         uint8_t x = s->ball;
-        if (serve_options(s, &x, 1, eligible(s), NULL) > 0) {
-            serve_options(s, &x, 1, eligible(s), o);
+        if (serve_options(s, &x, 1, eligible(s), o) > 0)
             return;
-        }
         size_t before = o->n;
         serve_penalties(s, o);
         if (o->n == before)
@@ -858,15 +1034,15 @@ static void generate(Vb_State *s, Vb_Out *o)
     clean_serves(s, o);
 }
 
-static int has_action(const Vb_State *st);
+static int has_action(Vb_State *s);
 
 int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
 {
     Vb_State s = *st;
-    Vb_Out o = {buf, cap, 0, 0};
+    Vb_Out o = {buf, cap, 0, 0, 0};
     *n = 0;
     if (buf == NULL) /* no room at all: only say whether that is enough */
-        return has_action(st) ? TB_E_TOOMANY : 0;
+        return has_action(&s) ? TB_E_TOOMANY : 0;
     generate(&s, &o);
     *n = o.err ? 0 : o.n;
     if (o.err)
@@ -875,13 +1051,24 @@ int core__vb_moves(const Vb_State *st, Core_Move *buf, size_t cap, size_t *n)
     return 0;
 }
 
-/* Does the state have at least one action (a scratch copy is used)? */
-static int has_action(const Vb_State *st)
+/* Does the state have at least one action? Generation tries candidates
+ * in place and undoes each; only a clean serve clears the ball, which is
+ * put back. */
+static int has_action(Vb_State *s)
+{
+    uint8_t ball = s->ball;
+    Vb_Out o = {NULL, 0, 0, 0, 1};
+    generate(s, &o);
+    s->ball = ball;
+    return o.n > 0;
+}
+
+size_t core__vb_count(const Vb_State *st)
 {
     Vb_State s = *st;
-    Vb_Out o = {NULL, 0, 0, 0};
+    Vb_Out o = {NULL, 0, 0, 0, 0};
     generate(&s, &o);
-    return o.n > 0;
+    return o.n;
 }
 
 /* ---- points, time, sets (4.5, 6) ------------------------------------- */

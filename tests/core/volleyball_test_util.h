@@ -92,7 +92,8 @@ static inline uint64_t vbt_rng_next(uint64_t *s)
 
 /* Every state of random matches: the position string and the encoding
  * round-trip, every listed action formats and parses back to itself, in
- * canonical order. seen (may be NULL) counts listed actions by their first
+ * canonical order, and perft's count at depth 1 (which counts without
+ * listing) equals the list's length. seen (may be NULL) counts listed actions by their first
  * character, and hooked throws (P-07) under '^'. */
 static inline void vbt_random_matches(const char *gname, const char *options,
                                       int matches, uint64_t seed,
@@ -126,6 +127,10 @@ static inline void vbt_random_matches(const char *gname, const char *options,
             cr_assert_eq(core_position_format(copy, text2, sizeof text2), 0);
             cr_assert_str_eq(text, text2);
             cr_assert_eq(core_moves(pos, buf, max, &n), 0);
+            uint64_t counted = 0; /* perft's count without the list */
+            cr_assert_eq(core_perft(pos, 1, &counted), 0);
+            cr_assert_eq(counted, n, "perft 1 %llu, listed %zu: %s",
+                         (unsigned long long)counted, n, text);
             if (core_status(pos).outcome != CORE_ONGOING) {
                 cr_assert_eq(n, 0);
                 break;
