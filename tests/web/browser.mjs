@@ -17,7 +17,22 @@
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
-//       "wasm-chromium-GAME depth D nodes N seconds S nps R".
+//       "wasm-chromium-GAME depth D nodes N seconds S nps R cpu-seconds C
+//       cpu-nps R" (C: processor time of the page's renderer process,
+//       which a loaded machine does not inflate as it does wall time).
+//   node tests/web/browser.mjs bot GAME LEVEL PLIES [SEED]
+//       the page's bot (web/bot-worker.js, a Web Worker) plays both sides
+//       for PLIES plies from the start at LEVEL with SEED (default 1) for
+//       every move: one line per move, "web-bot GAME ply I seconds S
+//       cpu-seconds C move MOVE" (C: the renderer processes' processor
+//       time, so the worker's), after one untimed move to warm it up.
+//   node tests/web/browser.mjs load GAME
+//       a fresh browser (empty cache) opens the start page, then a game of
+//       GAME against the bot: "page-load GAME start-ms T start-bytes B
+//       board-ms T board-bytes B files N": ms from navigation to the start
+//       page ready (module compiled), then from the game asked for to its
+//       board drawn; bytes over the wire (the browser's transferSize:
+//       headers and bodies as served) for each step.
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh.
 import { spawn } from 'node:child_process';
@@ -198,14 +213,42 @@ async function golden(dir) {
   return failed ? 1 : 0;
 }
 
+// Processor seconds (user + system) used so far by the renderer
+// processes of the page's browser (Linux /proc; clock ticks of 1/100 s).
+async function rendererCpu(page) {
+  const top = page.browser().process()?.pid;
+  const procs = new Map();
+  for (const pid of (await readdir('/proc')).filter((x) => /^\d+$/.test(x))) {
+    try {
+      const st = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      procs.set(Number(pid), { ppid: Number(st[1]), ticks: Number(st[11]) + Number(st[12]),
+        renderer: cmd.includes('--type=renderer') });
+    } catch { /* gone meanwhile */ }
+  }
+  const under = (pid) => {
+    for (let p = procs.get(pid); p; p = procs.get(p.ppid))
+      if (p.ppid === top) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, p] of procs) if (p.renderer && under(pid)) ticks += p.ticks;
+  return ticks / 100;
+}
+
 async function perft(game, depth, rounds) {
   await withPage(async (page) => {
     for (let i = 0; i < rounds; i++) {
+      // Warm up first (untimed): V8 compiles WebAssembly with its
+      // baseline compiler and tiers hot functions up in the background.
+      await page.evaluate((g, d) => {
+        const pos = window.tabula.position(g);
+        for (let k = 1; k < d; k++) pos.perft(k);
+        pos.free();
+      }, game, depth);
+      const c0 = await rendererCpu(page);
       const r = await page.evaluate((g, d) => {
         const pos = window.tabula.position(g);
-        // Warm up first (untimed): V8 compiles WebAssembly with its
-        // baseline compiler and tiers hot functions up in the background.
-        for (let k = 1; k < d; k++) pos.perft(k);
         const t0 = performance.now();
         let n = 0n;
         for (let k = 1; k <= d; k++) n += pos.perft(k);
@@ -214,8 +257,10 @@ async function perft(game, depth, rounds) {
         return { nodes: n.toString(), ms: t1 - t0 };
       }, game, depth);
       const s = r.ms / 1000;
+      const cpu = (await rendererCpu(page)) - c0;
       console.log(`wasm-chromium-${game} depth ${depth} nodes ${r.nodes} ` +
-        `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)}`);
+        `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)} ` +
+        `cpu-seconds ${cpu.toFixed(2)} cpu-nps ${Math.round(Number(r.nodes) / cpu)}`);
     }
   });
   return 0;
@@ -319,6 +364,70 @@ async function replayPage(file) {
   return 0;
 }
 
+async function botSpeed(game, level, plies, seed) {
+  await withPage(async (page) => {
+    await page.evaluate(() => {
+      const w = new Worker('/bot-worker.js', { type: 'module' });
+      let next = 0;
+      const waiting = new Map();
+      w.onmessage = (e) => {
+        waiting.get(e.data.id)(e.data);
+        waiting.delete(e.data.id);
+      };
+      window.askBot = (req) => new Promise((ok) => {
+        const id = ++next;
+        const t0 = performance.now();
+        waiting.set(id, (r) => ok({ ...r, ms: performance.now() - t0 }));
+        w.postMessage({ id, ...req });
+      });
+    });
+    const warm = await page.evaluate((g, s) =>
+      window.askBot({ game: g, options: '', moves: [], level: 2, seed: s }), game, seed);
+    if (warm.error) throw new Error(`bot: ${warm.error}`);
+    const moves = [];
+    for (let i = 0; i < plies; i++) {
+      const c0 = await rendererCpu(page);
+      const r = await page.evaluate((g, m, l, s) =>
+        window.askBot({ game: g, options: '', moves: m, level: l, seed: s }),
+      game, moves, level, seed);
+      const cpu = (await rendererCpu(page)) - c0;
+      if (r.error) {
+        if (/over/i.test(r.error)) break;
+        throw new Error(`bot: ${r.error}`);
+      }
+      console.log(`web-bot ${game} ply ${i} seconds ${(r.ms / 1000).toFixed(3)} ` +
+        `cpu-seconds ${cpu.toFixed(2)} move ${r.move}`);
+      moves.push(r.move);
+    }
+  });
+  return 0;
+}
+
+async function pageLoad(game) {
+  await withPage(async (page) => {
+    const bytes = () => page.evaluate(() => {
+      const all = [...performance.getEntriesByType('navigation'),
+        ...performance.getEntriesByType('resource')];
+      return { bytes: all.reduce((n, e) => n + e.transferSize, 0), files: all.length };
+    });
+    const start = await page.evaluate(() => performance.now());
+    const before = await bytes();
+    const board = await page.evaluate(async (g) => {
+      const t0 = performance.now();
+      window.tabulaPage.newGame(g, 'bot:1', 0);
+      while (!window.tabulaPage.boardReady)
+        await new Promise((ok) => setTimeout(ok, 1));
+      // Drawn: the frame after the board is in the document.
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      return performance.now() - t0;
+    }, game);
+    const after = await bytes();
+    console.log(`page-load ${game} start-ms ${Math.round(start)} start-bytes ${before.bytes} ` +
+      `board-ms ${Math.round(board)} board-bytes ${after.bytes - before.bytes} files ${after.files}`);
+  }, '/index.html');
+  return 0;
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -328,5 +437,8 @@ else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
 else if (cmd === 'play' && rest.length >= 2)
   status = await playPage(rest[0], Number(rest[1]), rest[2]);
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS]');
+else if (cmd === 'bot' && rest.length >= 3)
+  status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
+else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME');
 exit(status);
