@@ -132,6 +132,9 @@ function refresh() {
   if (game.mode === 'play' && game.resigned >= 0) {
     $('status').textContent =
       `${game.resigned ? '1-0' : '0-1'}: ${SIDES[game.resigned]} resigned`;
+  } else if (game.mode === 'replay' && game.at === game.all.length && game.result) {
+    // The log's own result (a resignation is not on the board).
+    $('status').textContent = `result: ${game.result.outcome} (${game.result.reason})`;
   } else if (st.outcome !== '*') {
     $('status').textContent = `${st.outcome} (${st.reason})`;
   } else {
@@ -266,7 +269,7 @@ async function openReplay(file) {
   stopBot();
   const info = tabula.games().find((g) => g.name === r.game.name);
   game = { mode: 'replay', name: r.game.name, options: r.game.options, info,
-    all: r.game.moves, moves: [], squares: [], at: 0,
+    all: r.game.moves, result: r.game.result, moves: [], squares: [], at: 0,
     pos: tabula.position(r.game.name, r.game.options) };
   $('game-title').textContent = `${info.title}: ${file.name}`;
   $('players').textContent =

@@ -13,7 +13,9 @@
 //       With TABULA_BINARY set, the page comes from `tabula lobby --http`.
 //   node tests/web/browser.mjs replay FILE
 //       FILE dropped on the page's replay box; prints "page-replay: ok
-//       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says.
+//       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says,
+//       and for a verified log "page-status: TEXT" (its status line at
+//       the last ply).
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -357,9 +359,11 @@ async function replayPage(file) {
       error: document.getElementById('replay-error').textContent,
       final: document.getElementById('final').textContent,
       plies: window.tabulaPage.game?.all?.length ?? 0,
+      status: document.getElementById('status').textContent,
     }));
     console.log(r.error ? `page-replay: FAILED ${r.error}`
       : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
+    if (!r.error) console.log(`page-status: ${r.status}`);
   }, '/index.html');
   return 0;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Logs dropped on the page (issue 14): a match log of two terminal bots
 # verified in the page with the same final hash as `tabula replay`; the
-# same log with one byte flipped refused at the envelope `tabula replay`
-# names; the log cut short refused as well. Run by ctest as web_replay.
+# same log with one byte flipped refused at the frame and ply its layout
+# gives, as `tabula replay` refuses it; the log cut short refused as well;
+# a resigned match's result shown. Run by ctest as web_replay.
 #   tests/web/web_replay.sh NATIVE_BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -10,7 +11,8 @@ native=$(cd "${1:?usage: tests/web/web_replay.sh NATIVE_BUILD_DIR}" && pwd)
 tab="$native/tabula"
 out=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
-page() { TABULA_BINARY="$tab" node --no-warnings tests/web/browser.mjs replay "$1" 2>/dev/null; }
+page_all() { TABULA_BINARY="$tab" node --no-warnings tests/web/browser.mjs replay "$1" 2>/dev/null; }
+page() { page_all "$1" | head -n 1; }
 
 # A laska game between two bots, the host's log kept.
 "$tab" host laska --bot=1 --log "$out/h.log" >"$out/host.out" 2>&1 &
@@ -72,3 +74,19 @@ case "$got" in
   *) echo "web_replay: FAILED: cut log: page '$got'"; exit 1 ;;
 esac
 echo "web_replay: a log cut short is refused"
+
+# A match white resigned before its first move (the host reads 'resign'
+# from standard input): the page shows the log's result as `tabula
+# replay` prints it, though the board shows no game over.
+echo resign | "$tab" host laska --log "$out/r.log" >"$out/rhost.out" 2>&1 &
+for _ in $(seq 200); do grep -q '^lobby: ' "$out/rhost.out" && break; sleep 0.1; done
+invite=$(sed -n 's/^invite: //p' "$out/rhost.out")
+lobby=$(sed -n 's/^lobby: //p' "$out/rhost.out")
+"$tab" join "$invite" --lobby "$lobby" --bot=1 >"$out/rguest.out" 2>&1
+wait
+got=$(page_all "$out/r.log")
+case "$got" in
+  *"page-status: result: 0-1 (resign)") ;;
+  *) echo "web_replay: FAILED: resigned log: page '$got'"; exit 1 ;;
+esac
+echo "web_replay: a resigned match shows 'result: 0-1 (resign)' in the page"
