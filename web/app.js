@@ -183,6 +183,11 @@ function humanMove(text) {
   refresh();
 }
 
+// The terminal's completion key, in the help text the page shares with
+// it, said as the page does it: the move box offers the legal moves.
+const pageWords = [/on the board screen Tab completes from the first square \(type (\S+), then Tab\)\./,
+  'in the move box the page offers the legal moves that fit what you type (type $1, then pick one).'];
+
 function toggleHelp() {
   const box = $('help');
   if (!box.hidden) { box.hidden = true; return; }
@@ -196,7 +201,7 @@ function toggleHelp() {
       acc === '' || /^[A-Z][a-z]+$/.test(line);
     return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
       (line === '' || /^[A-Z][a-z]+$/.test(line) ? '\n' : '');
-  }, '');
+  }, '').replace(pageWords[0], pageWords[1]);
   box.hidden = false;
 }
 

@@ -35,6 +35,11 @@
 //       page ready (module compiled), then from the game asked for to its
 //       board drawn; bytes over the wire (the browser's transferSize:
 //       headers and bodies as served) for each step.
+//   WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 node tests/web/browser.mjs phone GAME [PNG]
+//       a game against the bot on a phone-sized screen: nothing wider than
+//       the screen, one move tapped on the board, then one played from the
+//       keyboard alone (Tab to the move box, type, Enter); prints "phone
+//       GAME ok width W board B tabs T" or throws.
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh.
 import { spawn } from 'node:child_process';
@@ -129,7 +134,9 @@ async function withPage(fn, path = '/check/check.html') {
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
-      height: Number(env.WEB_HEIGHT ?? 760) });
+      height: Number(env.WEB_HEIGHT ?? 760),
+      // WEB_PHONE=1: a phone's screen (touch, the mobile viewport rules).
+      ...(env.WEB_PHONE ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${base}${path}`);
@@ -432,6 +439,61 @@ async function pageLoad(game) {
   return 0;
 }
 
+async function phonePage(game, shot) {
+  await withPage(async (page) => {
+    await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
+    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 20000 });
+    const fit = await page.evaluate(() => ({
+      width: window.innerWidth,
+      scroll: document.documentElement.scrollWidth,
+      board: document.getElementById('board').getBoundingClientRect().right,
+    }));
+    if (fit.scroll > fit.width || fit.board > fit.width)
+      throw new Error(`wider than the screen: page ${fit.scroll}, board ${fit.board}, screen ${fit.width}`);
+    const moves = () => page.evaluate(() => window.tabulaPage.game.moves.length);
+    const played = (n) => page.evaluate((k) => window.tabulaPage.game.moves[k]?.text, n);
+    // A move by tapping its squares (the first that has squares).
+    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moveSquares()
+      .find((m) => m.squares.length));
+    for (const sq of mv.squares) {
+      const cell = await page.$(`#board [data-name="${sq}"]`);
+      await cell.tap();
+      if (await moves() > 0) break;
+    }
+    if (await moves() === 0) {
+      await page.evaluate((t) => [...document.querySelectorAll('#choices button')]
+        .find((b) => b.textContent === t).click(), mv.text);
+    }
+    if (await played(0) !== mv.text) throw new Error(`tapping ${mv.squares} did not play ${mv.text}`);
+    // Until it is the player's turn again (Chess volleyball's sides may
+    // act several times running).
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000 });
+    // The keyboard alone: from the top of the page, Tab to the move box.
+    const before = await moves();
+    let tabs = 0;
+    await page.evaluate(() => document.activeElement?.blur());
+    while (await page.evaluate(() => document.activeElement?.id) !== 'move-input') {
+      if (++tabs > 12) throw new Error('the move box is not within 12 Tab presses');
+      await page.keyboard.press('Tab');
+    }
+    const text = await page.evaluate(() => window.tabulaPage.game.pos.moveSquares()[0].text);
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    if (await played(before) !== text) {
+      const why = await page.evaluate(() => [document.getElementById('move-input').value,
+        document.getElementById('message').textContent, document.activeElement?.id]);
+      throw new Error(`typing ${text} and Enter did not play it: ${why}`);
+    }
+    if (shot) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shot });
+    }
+    console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}`);
+  }, '/index.html');
+  return 0;
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -444,5 +506,6 @@ else if (cmd === 'play' && rest.length >= 2)
 else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME');
+else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG]');
 exit(status);
