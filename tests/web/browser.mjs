@@ -27,7 +27,8 @@
 //       for PLIES plies from the start at LEVEL with SEED (default 1) for
 //       every move: one line per move, "web-bot GAME ply I seconds S
 //       cpu-seconds C move MOVE" (C: the renderer processes' processor
-//       time, so the worker's), after one untimed move to warm it up.
+//       time, so the worker's), after the first move searched once
+//       untimed to warm the worker up.
 //   node tests/web/browser.mjs load GAME
 //       a fresh browser (empty cache) opens the start page, then a game of
 //       GAME against the bot: "page-load GAME start-ms T start-bytes B
@@ -124,7 +125,12 @@ async function withPage(fn, path = '/check/check.html') {
     ? await lobbyServer(env.TABULA_BINARY) : null;
   const server = lobby ? null : await serve();
   const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
-  const browser = await puppeteer.launch({
+  // WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
+  const browser = await puppeteer.launch(env.WEB_BROWSER === 'firefox' ? {
+    browser: 'firefox',
+    executablePath: env.FIREFOX ?? '/usr/bin/firefox-esr',
+    headless: true,
+  } : {
     executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
@@ -211,7 +217,7 @@ async function golden(dir) {
         failed++;
         console.log(`${f}: ${game}: FAILED: ${r.bad.slice(0, 5).join('; ')}`);
       } else {
-        console.log(`${f}: ${game}, ${r.vectors} vectors, ${r.plies} plies ok in Chromium`);
+        console.log(`${f}: ${game}, ${r.vectors} vectors, ${r.plies} plies ok in ${env.WEB_BROWSER === 'firefox' ? 'Firefox' : 'Chromium'}`);
       }
     }
   });
@@ -392,9 +398,14 @@ async function botSpeed(game, level, plies, seed) {
         w.postMessage({ id, ...req });
       });
     });
-    const warm = await page.evaluate((g, s) =>
-      window.askBot({ game: g, options: '', moves: [], level: 2, seed: s }), game, seed);
+    // Warm up (untimed): the first search at the level, from the start,
+    // compiles and tiers up the worker's module.
+    const warm = await page.evaluate((g, l, s) =>
+      window.askBot({ game: g, options: '', moves: [], level: l, seed: s }), game, level, seed);
     if (warm.error) throw new Error(`bot: ${warm.error}`);
+    // V8 tiers the hot functions up on background threads of the same
+    // process: let that finish before the processor time is read.
+    await new Promise((ok) => setTimeout(ok, 2000));
     const moves = [];
     for (let i = 0; i < plies; i++) {
       const c0 = await rendererCpu(page);
