@@ -20,14 +20,11 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 level=${2:-8}
 plies=${3:-8}
-[ -x "$build/tabula" ] || BUILD_DIR=$build scripts/build.sh
-scripts/build-wasm.sh
-scripts/web-deps.sh
+. tests/bench/web_bench.sh
 
 # client/bot.c's level budget: 20000 * 4^LEVEL, at most 2^23.
 budget=$(( 20000 << (2 * level) ))
 [ "$budget" -le 8388608 ] || budget=8388608
-TIMEFORMAT='%U %S'
 for game in laska chessball football volleyball volleyball10; do
   web=$(node tests/web/browser.mjs bot "$game" "$level" "$plies" 1)
   mapfile -t lines <<<"$web"
@@ -45,7 +42,7 @@ for game in laska chessball football volleyball volleyball10; do
       echo "bot-$game ply $ply: the page played '$move', the terminal '$best'" >&2
       exit 1
     fi
-    c=$(awk -v t="$times" 'BEGIN { split(t, a, " "); printf "%.3f", a[1] + a[2] }')
+    c=$(cpu_of "$times")
     echo "native $game ply $ply nodes $nodes cpu-seconds $c | page cpu-seconds $cpu seconds $secs"
     total=$((total + nodes))
     ncpu=$(awk -v a="$ncpu" -v b="$c" 'BEGIN { print a + b }')

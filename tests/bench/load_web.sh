@@ -14,12 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 rounds=${2:-3}
-[ -x "$build/tabula" ] || BUILD_DIR=$build scripts/build.sh
-scripts/build-wasm.sh
-scripts/web-deps.sh
+. tests/bench/web_bench.sh
 site=${WASM_DIR:-build-wasm}/site
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 for game in laska chessball football volleyball volleyball10; do
   sm=() sb=() bm=() bb=()
   for r in $(seq "$rounds"); do

@@ -15,12 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 rounds=${2:-3}
-[ -x "$build/tabula" ] || BUILD_DIR=$build scripts/build.sh
-scripts/build-wasm.sh
-scripts/web-deps.sh
+. tests/bench/web_bench.sh
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-TIMEFORMAT='%U %S'
 for gd in "laska 17" "chessball 7" "football 4" "volleyball 8"; do
   set -- $gd
   game=$1 depth=$2
@@ -30,7 +26,7 @@ for gd in "laska 17" "chessball 7" "football 4" "volleyball 8"; do
     times=$( { time "$build/tabula" perft "$game" "$depth" >"$out"; } 2>&1)
     set -- $(tail -n 1 "$out") # total nodes N seconds S nps R
     rm -f "$out"
-    cpu=$(awk -v t="$times" 'BEGIN { split(t, a, " "); printf "%.2f", a[1] + a[2] }')
+    cpu=$(cpu_of "$times")
     cnps=$(awk -v n="$3" -v c="$cpu" 'BEGIN { printf "%d", n / c }')
     echo "native-$game depth $depth nodes $3 seconds $5 nps $7 cpu-seconds $cpu cpu-nps $cnps"
     native+=("$7") native_cpu+=("$cnps")
