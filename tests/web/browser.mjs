@@ -39,7 +39,8 @@
 //   WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 node tests/web/browser.mjs phone GAME [PNG]
 //       a game against the bot on a phone-sized screen: nothing wider than
 //       the screen, one move tapped on the board, then one played from the
-//       keyboard alone (Tab to the move box, type, Enter); prints "phone
+//       keyboard alone (Tab to the move box, type, Enter), its help free
+//       of the terminal's keys; prints "phone
 //       GAME ok width W board B tabs T" or throws.
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh.
@@ -496,6 +497,11 @@ async function phonePage(game, shot) {
         document.getElementById('message').textContent, document.activeElement?.id]);
       throw new Error(`typing ${text} and Enter did not play it: ${why}`);
     }
+    // The help speaks of the page, not of the terminal's Tab completion.
+    await page.click('#help-button');
+    const help = await page.evaluate(() => document.getElementById('help').textContent);
+    if (!help || /\bTab\b/.test(help)) throw new Error(`the help: ${help}`);
+    await page.click('#help-button');
     if (shot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: shot });

@@ -3,7 +3,8 @@
 # every game, on a 390x844 touch screen (tests/web/browser.mjs phone,
 # served by `tabula lobby --http`), nothing is wider than the screen, a
 # move is played by tapping its squares, and one from the keyboard alone
-# (Tab to the move box within a few presses, type, Enter). A screenshot
+# (Tab to the move box within a few presses, type, Enter), and its help
+# names no terminal key. A screenshot
 # of each board is left in NATIVE_BUILD_DIR/web-phone-GAME.png. Run by
 # ctest as web_phone.
 #   tests/web/web_phone.sh NATIVE_BUILD_DIR
