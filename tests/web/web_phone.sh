@@ -2,11 +2,10 @@
 # The page on a phone-sized screen and from the keyboard (issue 14): for
 # every game, on a 390x844 touch screen (tests/web/browser.mjs phone,
 # served by `tabula lobby --http`), nothing is wider than the screen, a
-# move is played by tapping its squares, and one from the keyboard alone
-# (Tab to the move box within a few presses, type, Enter), and its help
-# names no terminal key. A screenshot
-# of each board is left in NATIVE_BUILD_DIR/web-phone-GAME.png. Run by
-# ctest as web_phone.
+# move is played by tapping its squares and one from the keyboard alone
+# (Tab to the move box within a few presses, type, Enter), and the help
+# names no terminal key. A screenshot of each board is left in
+# NATIVE_BUILD_DIR/web-phone-GAME.png. Run by ctest as web_phone.
 #   tests/web/web_phone.sh NATIVE_BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
