@@ -6,7 +6,8 @@
 # cmake/wasm32-wasi.cmake, then the page itself in build-wasm/site: web/'s
 # files, the module, and the few files of the npm packages it loads
 # (scripts/web-deps.sh installs them). `tabula lobby --http` serves that
-# folder. Extra arguments go to cmake's configure step.
+# folder. clang runs binaryen's wasm-opt -O3 over each module it links
+# (cmake/wasm32-wasi.cmake). Extra arguments go to cmake's configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${WASM_DIR:-build-wasm}
@@ -23,7 +24,10 @@ mkdir -p "$site.new/wasm" "$site.new/node_modules/@bjorn3/browser_wasi_shim" \
   "$site.new/node_modules/three/build" \
   "$site.new/node_modules/three/examples/jsm/controls"
 cp web/*.html web/*.js web/*.css "$site.new/"
-cp "$dir/out/tabula_web.wasm" "$site.new/wasm/"
+# The page's module without DWARF (libsodium's and msgpack-c's objects
+# carry it): 40% of the file, of no use in a browser (docs/benchmarks.md).
+wasm-opt --strip-debug --strip-producers "$dir/out/tabula_web.wasm" \
+  -o "$site.new/wasm/tabula_web.wasm"
 cp -r web/node_modules/@bjorn3/browser_wasi_shim/dist \
   "$site.new/node_modules/@bjorn3/browser_wasi_shim/"
 cp web/node_modules/three/build/three.module.js \

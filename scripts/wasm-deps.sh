@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 dir=${1:-build-wasm/deps}
-scripts/deps.sh clang lld llvm wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev \
+scripts/deps.sh clang lld llvm binaryen wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev \
   autoconf automake libtool nodejs
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)

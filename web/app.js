@@ -132,6 +132,9 @@ function refresh() {
   if (game.mode === 'play' && game.resigned >= 0) {
     $('status').textContent =
       `${game.resigned ? '1-0' : '0-1'}: ${SIDES[game.resigned]} resigned`;
+  } else if (game.mode === 'replay' && game.at === game.all.length && game.result) {
+    // The log's own result (a resignation is not on the board).
+    $('status').textContent = `result: ${game.result.outcome} (${game.result.reason})`;
   } else if (st.outcome !== '*') {
     $('status').textContent = `${st.outcome} (${st.reason})`;
   } else {
@@ -180,6 +183,11 @@ function humanMove(text) {
   refresh();
 }
 
+// The terminal's completion key, in the help text the page shares with
+// it, said as the page does it: the move box offers the legal moves.
+const pageWords = [/on the board screen Tab completes from the first square \(type (\S+), then Tab\)\./,
+  'in the move box the page offers the legal moves that fit what you type (type $1, then pick one).'];
+
 function toggleHelp() {
   const box = $('help');
   if (!box.hidden) { box.hidden = true; return; }
@@ -193,7 +201,7 @@ function toggleHelp() {
       acc === '' || /^[A-Z][a-z]+$/.test(line);
     return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
       (line === '' || /^[A-Z][a-z]+$/.test(line) ? '\n' : '');
-  }, '');
+  }, '').replace(pageWords[0], pageWords[1]);
   box.hidden = false;
 }
 
@@ -266,7 +274,7 @@ async function openReplay(file) {
   stopBot();
   const info = tabula.games().find((g) => g.name === r.game.name);
   game = { mode: 'replay', name: r.game.name, options: r.game.options, info,
-    all: r.game.moves, moves: [], squares: [], at: 0,
+    all: r.game.moves, result: r.game.result, moves: [], squares: [], at: 0,
     pos: tabula.position(r.game.name, r.game.options) };
   $('game-title').textContent = `${info.title}: ${file.name}`;
   $('players').textContent =

@@ -8,6 +8,10 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 const MARK = { path: 0xf6f669, target: 0x7fbf7f, last: 0xcdd26a };
+// A label shows where its field's centre faces the eye with a cosine above
+// RIM_HIDE, fully from RIM_HIDE + RIM_FADE.
+const RIM_HIDE = 0.3;
+const RIM_FADE = 0.2;
 
 export class Ball3D {
   // el: a container element; faces: Tabula.ball(); onSelect(name);
@@ -150,5 +154,16 @@ export class Ball3D {
     this.render();
   }
 
-  render() { this.renderer.render(this.scene, this.camera); }
+  // Labels of fields seen at a glancing angle fade out, then go: near
+  // the rim they would crowd onto each other (the flat map below still
+  // shows every field).
+  render() {
+    const eye = this.camera.position.clone().normalize();
+    for (const [name, sprite] of this.labels) {
+      const facing = this.centres.get(name).clone().normalize().dot(eye);
+      sprite.visible = facing > RIM_HIDE;
+      sprite.material.opacity = Math.min(1, (facing - RIM_HIDE) / RIM_FADE);
+    }
+    this.renderer.render(this.scene, this.camera);
+  }
 }

@@ -4,7 +4,8 @@
 // that can come next are marked, and a move is played once the selected
 // squares name exactly one legal move. Which squares a move passes
 // through comes from the module (Position.moveSquares()); nothing here
-// knows a rule.
+// knows a rule. From the keyboard the board is one stop of the Tab order:
+// the arrow keys move between its squares, Enter or Space selects one.
 
 export class Board {
   // el: the grid element; onMove(text): called with a chosen move's
@@ -22,6 +23,9 @@ export class Board {
     this.clicked = [];
     this.lastSquares = [];
     this.enabled = false;
+    this.grid = []; // the squares' buttons as drawn, row by row (null: none)
+    this.focusName = null; // the square the keyboard is on
+    el.addEventListener('keydown', (e) => this.key(e));
   }
 
   // Draw view v; moves: [{text, squares}] the player may choose from
@@ -42,14 +46,22 @@ export class Board {
     const cols = [...Array(v.cols).keys()];
     if (this.flipped) { rows.reverse(); cols.reverse(); }
     const marks = this.marks();
+    const focused = this.el.contains(document.activeElement);
     this.el.replaceChildren();
+    this.grid = [];
     this.el.style.gridTemplateColumns = `1.5em repeat(${v.cols}, 1fr)`;
     for (const r of rows) {
       const label = document.createElement('div');
       label.className = 'label';
       label.textContent = v.rowLabels[r] ?? '';
       this.el.append(label);
-      for (const c of cols) this.el.append(this.cell(v.cells[r][c], marks));
+      const line = [];
+      for (const c of cols) {
+        const node = this.cell(v.cells[r][c], marks);
+        line.push(node.dataset.name ? node : null);
+        this.el.append(node);
+      }
+      this.grid.push(line);
     }
     this.el.append(document.createElement('div'));
     for (const c of cols) {
@@ -57,6 +69,13 @@ export class Board {
       label.className = 'label';
       label.textContent = v.colLabels[c] ?? '';
       this.el.append(label);
+    }
+    // One square takes part in the Tab order: the keyboard's, else the first.
+    const squares = this.grid.flat().filter((b) => b);
+    const stop = squares.find((b) => b.dataset.name === this.focusName) ?? squares[0];
+    if (stop) {
+      stop.tabIndex = 0;
+      if (focused) stop.focus();
     }
     if (this.onDraw) this.onDraw(v, marks);
   }
@@ -66,6 +85,7 @@ export class Board {
     b.className = `cell k${cell.kind} o${cell.owner}`;
     if (cell.name) {
       b.type = 'button';
+      b.tabIndex = -1;
       b.dataset.name = cell.name;
       b.title = [cell.name, cell.detail].filter((x) => x).join(': ');
       b.setAttribute('aria-label', b.title || cell.name);
@@ -76,12 +96,36 @@ export class Board {
       const m = marks.get(cell.name);
       if (m) b.classList.add(m);
       b.addEventListener('click', () => this.select(cell.name));
+      b.addEventListener('focus', () => { this.focusName = cell.name; });
     }
     const glyph = document.createElement('span');
     glyph.className = 'glyph';
     glyph.textContent = cell.glyph;
     b.append(glyph);
     return b;
+  }
+
+  // Arrow keys: to the next square that way on the drawn board (gaps and
+  // the Chessball map's empty cells skipped), taking the Tab stop along.
+  key(e) {
+    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1],
+      ArrowRight: [0, 1] }[e.key];
+    let r = this.grid.findIndex((line) => line.includes(e.target));
+    if (!d || r < 0) return;
+    let c = this.grid[r].indexOf(e.target);
+    for (;;) {
+      r += d[0];
+      c += d[1];
+      const line = this.grid[r];
+      if (!line || c < 0 || c >= line.length) return;
+      if (line[c]) {
+        e.preventDefault();
+        e.target.tabIndex = -1;
+        line[c].tabIndex = 0;
+        line[c].focus();
+        return;
+      }
+    }
   }
 
   // name -> 'path' | 'target' | 'last'

@@ -125,6 +125,7 @@ export class Tabula {
         const [key, a, b] = line.split('\t');
         if (key === 'game') { game.name = a; game.options = b ?? ''; }
         else if (key === 'move') game.moves.push(a);
+        else if (key === 'result') game.result = { outcome: a, reason: b };
       }
       const [status, a, b, ...rest] = why.split(' ');
       if (status === 'failed') {

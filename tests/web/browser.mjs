@@ -13,11 +13,35 @@
 //       With TABULA_BINARY set, the page comes from `tabula lobby --http`.
 //   node tests/web/browser.mjs replay FILE
 //       FILE dropped on the page's replay box; prints "page-replay: ok
-//       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says.
+//       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says,
+//       and for a verified log "page-status: TEXT" (its status line at
+//       the last ply).
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
-//       "wasm-chromium-GAME depth D nodes N seconds S nps R".
+//       "wasm-chromium-GAME depth D nodes N seconds S nps R cpu-seconds C
+//       cpu-nps R" (C: processor time of the page's renderer process,
+//       which a loaded machine does not inflate as it does wall time).
+//   node tests/web/browser.mjs bot GAME LEVEL PLIES [SEED]
+//       the page's bot (web/bot-worker.js, a Web Worker) plays both sides
+//       for PLIES plies from the start at LEVEL with SEED (default 1) for
+//       every move: one line per move, "web-bot GAME ply I seconds S
+//       cpu-seconds C move MOVE" (C: the renderer processes' processor
+//       time, so the worker's), after the first move searched once
+//       untimed to warm the worker up.
+//   node tests/web/browser.mjs load GAME
+//       a fresh browser (empty cache) opens the start page, then a game of
+//       GAME against the bot: "page-load GAME start-ms T start-bytes B
+//       board-ms T board-bytes B files N": ms from navigation to the start
+//       page ready (module compiled), then from the game asked for to its
+//       board drawn; bytes over the wire (the browser's transferSize:
+//       headers and bodies as served) for each step.
+//   WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 node tests/web/browser.mjs phone GAME [PNG]
+//       a game against the bot on a phone-sized screen: nothing wider than
+//       the screen, one move tapped on the board, then one played from the
+//       keyboard alone (Tab to the move box, type, Enter), its help free
+//       of the terminal's keys; prints "phone
+//       GAME ok width W board B tabs T" or throws.
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh.
 import { spawn } from 'node:child_process';
@@ -102,7 +126,12 @@ async function withPage(fn, path = '/check/check.html') {
     ? await lobbyServer(env.TABULA_BINARY) : null;
   const server = lobby ? null : await serve();
   const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
-  const browser = await puppeteer.launch({
+  // WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
+  const browser = await puppeteer.launch(env.WEB_BROWSER === 'firefox' ? {
+    browser: 'firefox',
+    executablePath: env.FIREFOX ?? '/usr/bin/firefox-esr',
+    headless: true,
+  } : {
     executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
@@ -112,7 +141,9 @@ async function withPage(fn, path = '/check/check.html') {
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
-      height: Number(env.WEB_HEIGHT ?? 760) });
+      height: Number(env.WEB_HEIGHT ?? 760),
+      // WEB_PHONE=1: a phone's screen (touch, the mobile viewport rules).
+      ...(env.WEB_PHONE ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${base}${path}`);
@@ -187,7 +218,7 @@ async function golden(dir) {
         failed++;
         console.log(`${f}: ${game}: FAILED: ${r.bad.slice(0, 5).join('; ')}`);
       } else {
-        console.log(`${f}: ${game}, ${r.vectors} vectors, ${r.plies} plies ok in Chromium`);
+        console.log(`${f}: ${game}, ${r.vectors} vectors, ${r.plies} plies ok in ${env.WEB_BROWSER === 'firefox' ? 'Firefox' : 'Chromium'}`);
       }
     }
   });
@@ -198,14 +229,42 @@ async function golden(dir) {
   return failed ? 1 : 0;
 }
 
+// Processor seconds (user + system) used so far by the renderer
+// processes of the page's browser (Linux /proc; clock ticks of 1/100 s).
+async function rendererCpu(page) {
+  const top = page.browser().process()?.pid;
+  const procs = new Map();
+  for (const pid of (await readdir('/proc')).filter((x) => /^\d+$/.test(x))) {
+    try {
+      const st = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      procs.set(Number(pid), { ppid: Number(st[1]), ticks: Number(st[11]) + Number(st[12]),
+        renderer: cmd.includes('--type=renderer') });
+    } catch { /* gone meanwhile */ }
+  }
+  const under = (pid) => {
+    for (let p = procs.get(pid); p; p = procs.get(p.ppid))
+      if (p.ppid === top) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, p] of procs) if (p.renderer && under(pid)) ticks += p.ticks;
+  return ticks / 100;
+}
+
 async function perft(game, depth, rounds) {
   await withPage(async (page) => {
     for (let i = 0; i < rounds; i++) {
+      // Warm up first (untimed): V8 compiles WebAssembly with its
+      // baseline compiler and tiers hot functions up in the background.
+      await page.evaluate((g, d) => {
+        const pos = window.tabula.position(g);
+        for (let k = 1; k < d; k++) pos.perft(k);
+        pos.free();
+      }, game, depth);
+      const c0 = await rendererCpu(page);
       const r = await page.evaluate((g, d) => {
         const pos = window.tabula.position(g);
-        // Warm up first (untimed): V8 compiles WebAssembly with its
-        // baseline compiler and tiers hot functions up in the background.
-        for (let k = 1; k < d; k++) pos.perft(k);
         const t0 = performance.now();
         let n = 0n;
         for (let k = 1; k <= d; k++) n += pos.perft(k);
@@ -214,8 +273,10 @@ async function perft(game, depth, rounds) {
         return { nodes: n.toString(), ms: t1 - t0 };
       }, game, depth);
       const s = r.ms / 1000;
+      const cpu = (await rendererCpu(page)) - c0;
       console.log(`wasm-chromium-${game} depth ${depth} nodes ${r.nodes} ` +
-        `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)}`);
+        `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)} ` +
+        `cpu-seconds ${cpu.toFixed(2)} cpu-nps ${Math.round(Number(r.nodes) / cpu)}`);
     }
   });
   return 0;
@@ -312,9 +373,140 @@ async function replayPage(file) {
       error: document.getElementById('replay-error').textContent,
       final: document.getElementById('final').textContent,
       plies: window.tabulaPage.game?.all?.length ?? 0,
+      status: document.getElementById('status').textContent,
     }));
     console.log(r.error ? `page-replay: FAILED ${r.error}`
       : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
+    if (!r.error) console.log(`page-status: ${r.status}`);
+  }, '/index.html');
+  return 0;
+}
+
+async function botSpeed(game, level, plies, seed) {
+  await withPage(async (page) => {
+    await page.evaluate(() => {
+      const w = new Worker('/bot-worker.js', { type: 'module' });
+      let next = 0;
+      const waiting = new Map();
+      w.onmessage = (e) => {
+        waiting.get(e.data.id)(e.data);
+        waiting.delete(e.data.id);
+      };
+      window.askBot = (req) => new Promise((ok) => {
+        const id = ++next;
+        const t0 = performance.now();
+        waiting.set(id, (r) => ok({ ...r, ms: performance.now() - t0 }));
+        w.postMessage({ id, ...req });
+      });
+    });
+    // Warm up (untimed): the first search at the level, from the start,
+    // compiles and tiers up the worker's module.
+    const warm = await page.evaluate((g, l, s) =>
+      window.askBot({ game: g, options: '', moves: [], level: l, seed: s }), game, level, seed);
+    if (warm.error) throw new Error(`bot: ${warm.error}`);
+    // V8 tiers the hot functions up on background threads of the same
+    // process: let that finish before the processor time is read.
+    await new Promise((ok) => setTimeout(ok, 2000));
+    const moves = [];
+    for (let i = 0; i < plies; i++) {
+      const c0 = await rendererCpu(page);
+      const r = await page.evaluate((g, m, l, s) =>
+        window.askBot({ game: g, options: '', moves: m, level: l, seed: s }),
+      game, moves, level, seed);
+      const cpu = (await rendererCpu(page)) - c0;
+      if (r.error) {
+        if (/over/i.test(r.error)) break;
+        throw new Error(`bot: ${r.error}`);
+      }
+      console.log(`web-bot ${game} ply ${i} seconds ${(r.ms / 1000).toFixed(3)} ` +
+        `cpu-seconds ${cpu.toFixed(2)} move ${r.move}`);
+      moves.push(r.move);
+    }
+  });
+  return 0;
+}
+
+async function pageLoad(game) {
+  await withPage(async (page) => {
+    const bytes = () => page.evaluate(() => {
+      const all = [...performance.getEntriesByType('navigation'),
+        ...performance.getEntriesByType('resource')];
+      return { bytes: all.reduce((n, e) => n + e.transferSize, 0), files: all.length };
+    });
+    const start = await page.evaluate(() => performance.now());
+    const before = await bytes();
+    const board = await page.evaluate(async (g) => {
+      const t0 = performance.now();
+      window.tabulaPage.newGame(g, 'bot:1', 0);
+      while (!window.tabulaPage.boardReady)
+        await new Promise((ok) => setTimeout(ok, 1));
+      // Drawn: the frame after the board is in the document.
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      return performance.now() - t0;
+    }, game);
+    const after = await bytes();
+    console.log(`page-load ${game} start-ms ${Math.round(start)} start-bytes ${before.bytes} ` +
+      `board-ms ${Math.round(board)} board-bytes ${after.bytes - before.bytes} files ${after.files}`);
+  }, '/index.html');
+  return 0;
+}
+
+async function phonePage(game, shot) {
+  await withPage(async (page) => {
+    await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
+    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 20000 });
+    const fit = await page.evaluate(() => ({
+      width: window.innerWidth,
+      scroll: document.documentElement.scrollWidth,
+      board: document.getElementById('board').getBoundingClientRect().right,
+    }));
+    if (fit.scroll > fit.width || fit.board > fit.width)
+      throw new Error(`wider than the screen: page ${fit.scroll}, board ${fit.board}, screen ${fit.width}`);
+    const moves = () => page.evaluate(() => window.tabulaPage.game.moves.length);
+    const played = (n) => page.evaluate((k) => window.tabulaPage.game.moves[k]?.text, n);
+    // A move by tapping its squares (the first that has squares).
+    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moveSquares()
+      .find((m) => m.squares.length));
+    for (const sq of mv.squares) {
+      const cell = await page.$(`#board [data-name="${sq}"]`);
+      await cell.tap();
+      if (await moves() > 0) break;
+    }
+    if (await moves() === 0) {
+      await page.evaluate((t) => [...document.querySelectorAll('#choices button')]
+        .find((b) => b.textContent === t).click(), mv.text);
+    }
+    if (await played(0) !== mv.text) throw new Error(`tapping ${mv.squares} did not play ${mv.text}`);
+    // Until it is the player's turn again (Chess volleyball's sides may
+    // act several times running).
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000 });
+    // The keyboard alone: from the top of the page, Tab to the move box.
+    const before = await moves();
+    let tabs = 0;
+    await page.evaluate(() => document.activeElement?.blur());
+    while (await page.evaluate(() => document.activeElement?.id) !== 'move-input') {
+      if (++tabs > 12) throw new Error('the move box is not within 12 Tab presses');
+      await page.keyboard.press('Tab');
+    }
+    const text = await page.evaluate(() => window.tabulaPage.game.pos.moveSquares()[0].text);
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    if (await played(before) !== text) {
+      const why = await page.evaluate(() => [document.getElementById('move-input').value,
+        document.getElementById('message').textContent, document.activeElement?.id]);
+      throw new Error(`typing ${text} and Enter did not play it: ${why}`);
+    }
+    // The help speaks of the page, not of the terminal's Tab completion.
+    await page.click('#help-button');
+    const help = await page.evaluate(() => document.getElementById('help').textContent);
+    if (!help || /\bTab\b/.test(help)) throw new Error(`the help: ${help}`);
+    await page.click('#help-button');
+    if (shot) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: shot });
+    }
+    console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}`);
   }, '/index.html');
   return 0;
 }
@@ -328,5 +520,9 @@ else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
 else if (cmd === 'play' && rest.length >= 2)
   status = await playPage(rest[0], Number(rest[1]), rest[2]);
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS]');
+else if (cmd === 'bot' && rest.length >= 3)
+  status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
+else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
+else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG]');
 exit(status);

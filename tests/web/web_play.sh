@@ -5,7 +5,9 @@
 # board (tests/web/browser.mjs play), then the same moves replayed by the
 # native `tabula replay` as a plain game record: its final-hash must equal
 # the state hash the page's WebAssembly core reached. A screenshot of each
-# board is left in NATIVE_BUILD_DIR/web-GAME.png. Run by ctest as web_play.
+# board is left in NATIVE_BUILD_DIR/web-GAME.png (prefix WEB_SHOT_PREFIX
+# when set: tests/web/web_firefox.sh runs this in Firefox). Run by ctest
+# as web_play.
 #   tests/web/web_play.sh NATIVE_BUILD_DIR [PLIES]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +19,7 @@ fail=0
 for game in laska chessball football volleyball volleyball10; do
   TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
     play "$game" "$plies" \
-    "$native/web-$game.png" >"$out/$game.txt"
+    "$native/${WEB_SHOT_PREFIX:-web-}$game.png" >"$out/$game.txt"
   page=$(sed -n 's/^page-final-hash: //p' "$out/$game.txt")
   grep -v '^page-final-hash: ' "$out/$game.txt" >"$out/$game.pgn"
   term=$("$native/tabula" replay "$out/$game.pgn" | sed -n 's/^final-hash: //p')

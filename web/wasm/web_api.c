@@ -302,6 +302,14 @@ static int log_game_text(const Proto_Transcript *t)
         rc = rc ? rc : out_put(&at, "\nmove\t", 0);
         rc = rc ? rc : out_put(&at, text, 1);
     }
+    /* The result as `tabula replay` prints it: a resignation, agreement
+     * or flag fall too, which the board alone does not show. */
+    Core_Status st = proto_transcript_status(t);
+    rc = rc ? rc : out_put(&at, "\nresult\t", 0);
+    rc = rc ? rc : out_put(&at, core_outcome_name(st.outcome), 1);
+    rc = rc ? rc : out_put(&at, "\t", 0);
+    rc = rc ? rc : out_put(&at, st.outcome == CORE_ONGOING ? "unfinished"
+                                : core_reason_name(st.reason), 1);
     core_position_free(pos);
     return rc;
 }

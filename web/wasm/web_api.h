@@ -116,7 +116,9 @@ const char *web_ball(void);
  * "ok ENVELOPES PLIES FINAL-HASH" or "failed FRAME PLY WHY" or
  * "torn ENVELOPES PLIES FINAL-HASH". When a transcript could be read,
  * web_out then holds its game: "game\tNAME\tOPTIONS" and one
- * "move\tNOTATION" line per move on the board (empty otherwise). */
+ * "move\tNOTATION" line per move on the board, then "result\tOUTCOME\t
+ * REASON" as `tabula replay`'s result line ("1-0\tresignation"; REASON
+ * "unfinished" while the match goes on) (empty otherwise). */
 int web_log_verify(const uint8_t *buf, size_t len);
 
 /* web_out: the output buffer as the last call left it. */

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The page on a phone-sized screen and from the keyboard (issue 14): for
+# every game, on a 390x844 touch screen (tests/web/browser.mjs phone,
+# served by `tabula lobby --http`), nothing is wider than the screen, a
+# move is played by tapping its squares and one from the keyboard alone
+# (Tab to the move box within a few presses, type, Enter), and the help
+# names no terminal key. A screenshot of each board is left in
+# NATIVE_BUILD_DIR/web-phone-GAME.png. Run by ctest as web_phone.
+#   tests/web/web_phone.sh NATIVE_BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+native=${1:?usage: tests/web/web_phone.sh NATIVE_BUILD_DIR}
+fail=0
+for game in laska chessball football volleyball volleyball10; do
+  got=$(WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 TABULA_BINARY="$native/tabula" \
+    node --no-warnings tests/web/browser.mjs phone "$game" \
+    "$native/web-phone-$game.png" 2>&1 || true)
+  if printf '%s\n' "$got" | grep -q "^phone $game ok "; then
+    echo "web_phone: $(printf '%s\n' "$got" | grep "^phone $game ok ")"
+  else
+    echo "web_phone: $game: FAILED: $(printf '%s\n' "$got" | grep -m1 'Error' || printf '%s' "$got")"
+    fail=1
+  fi
+done
+[ $fail -eq 0 ] && echo "web_phone: every board fits a phone, plays by tap and by keyboard"
+exit $fail
