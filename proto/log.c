@@ -190,6 +190,22 @@ int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len)
     return log_write(log, frame, len);
 }
 
+int proto_log_append_envelope(Proto_Log *log, const uint8_t *env, size_t len)
+{
+    uint8_t *frame;
+    int rc;
+    if (log == NULL || env == NULL || len == 0 || len > PROTO_FRAME_MAX)
+        return TB_E_ARG;
+    /* One buffer, so a file gets the frame in a single write(2). */
+    if ((frame = malloc(PROTO_FRAME_PREFIX + len)) == NULL)
+        return TB_E_NOMEM;
+    proto__put_be32(frame, (uint32_t)len);
+    memcpy(frame + PROTO_FRAME_PREFIX, env, len);
+    rc = log_write(log, frame, PROTO_FRAME_PREFIX + len);
+    free(frame);
+    return rc;
+}
+
 int proto_log_finish(Proto_Log *log, uint32_t count,
                      const uint8_t chain[PROTO_HASH_BYTES])
 {

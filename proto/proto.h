@@ -469,6 +469,14 @@ int proto_log_create(Proto_Log **out, const char *path,
 int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len);
 
 /*
+ * proto_log_append_envelope: append one envelope (without its frame
+ * prefix, as the lobby relays it), framed as proto_seal frames it, in one
+ * write. Errors: TB_E_ARG (empty or over PROTO_FRAME_MAX), TB_E_NOMEM,
+ * TB_E_IO.
+ */
+int proto_log_append_envelope(Proto_Log *log, const uint8_t *env, size_t len);
+
+/*
  * proto_log_finish: at game end, append the end record (envelope count and
  * final chain hash) and fsync the file. The verifier accepts it only after
  * envelopes that ended the match (see proto_log_verify). Errors: TB_E_IO.

@@ -14,6 +14,15 @@
 //   node tests/web/browser.mjs replay FILE
 //       FILE dropped on the page's replay box; prints "page-replay: ok
 //       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says.
+//   node tests/web/browser.mjs net OUTDIR GAME...
+//       network games, terminal against browser (TABULA_BINARY needed):
+//       for each GAME `tabula host GAME --bot=3 --http 127.0.0.1:0` hosts
+//       with its embedded lobby serving the page; one browser opens the
+//       #join=CODE&bot=1 link it prints, a second page opens its #watch=
+//       link once the game is under way; the game is played out and the
+//       page's log is downloaded into OUTDIR/net-GAME.log. Prints per game
+//       "net GAME host HEX page HEX spectator HEX plies N" (the final
+//       hashes as each shows them); screenshots in OUTDIR/web-net-GAME.png.
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -22,7 +31,7 @@
 // scripts/build-wasm.sh.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 
@@ -319,6 +328,114 @@ async function replayPage(file) {
   return 0;
 }
 
+// `tabula host GAME --bot=1 --http 127.0.0.1:0` as a user runs it:
+// resolves to {lines, invite, watch, join, watchLink, exited} once it
+// printed its links; lines grows as it prints.
+function terminalHost(binary, game) {
+  return new Promise((ok, fail) => {
+    const p = spawn(binary, ['host', game, `--bot=${env.TABULA_NET_HOST_LEVEL ?? 3}`, '--seed', '7',
+      '--http', '127.0.0.1:0', '--web', join(wasmDir, 'site')],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+    const h = { lines: [], exited: null, proc: p };
+    h.exit = new Promise((done) => p.on('exit', (code) => { h.exited = code; done(code); }));
+    let buf = '';
+    p.stdout.on('data', (d) => {
+      buf += d;
+      const parts = buf.split('\n');
+      buf = parts.pop();
+      for (const l of parts) {
+        h.lines.push(l);
+        let m;
+        if ((m = l.match(/^invite: (\S+)/))) h.invite = m[1];
+        if ((m = l.match(/^watch: (\S+)/))) h.watch = m[1];
+        if ((m = l.match(/^join-link: (\S+)/))) h.join = m[1];
+        if ((m = l.match(/^watch-link: (\S+)/))) h.watchLink = m[1];
+      }
+      if (h.join && h.watchLink) ok(h);
+    });
+    h.exit.then((code) => fail(new Error(`tabula host exited ${code}: ${h.lines.join('\n')}`)));
+  });
+}
+
+async function launchBrowser() {
+  return puppeteer.launch({
+    protocolTimeout: 600000,
+    executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
+      '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+async function netPages(outDir, games) {
+  const browser = await launchBrowser();
+  let failed = 0;
+  try {
+    for (const game of games) {
+      const host = await terminalHost(env.TABULA_BINARY, game);
+      const errors = [];
+      const open = async (url) => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1100, height: 760 });
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.goto(url);
+        await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+        return page;
+      };
+      const player = await open(`${host.join}&bot=1`);
+      // A spectator once the game is under way.
+      await player.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 4,
+        { timeout: 60000, polling: 50 });
+      const watcher = await open(host.watchLink);
+      const final = (page) => page.waitForFunction(() =>
+        document.getElementById('final').textContent.startsWith('final-hash: ') &&
+        window.tabulaPage.game.final, { timeout: 240000, polling: 300 })
+        .then(() => page.evaluate(() => ({
+          shown: document.getElementById('final').textContent.slice(12),
+          hash: window.tabulaPage.game.final,
+          plies: window.tabulaPage.game.moves.length,
+          failed: window.tabulaPage.game.failed })));
+      const step = (what, x) => x.then((v) => { if (env.WEB_NET_DEBUG) console.error(`${game}: ${what}`); return v; });
+      const [p, w, code] = await Promise.all([step('player done', final(player)),
+        step('spectator done', final(watcher)), step('host exited', host.exit)]);
+      const hostHash = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1])
+        .find((x) => x) ?? '-';
+      // The log, downloaded as a user downloads it (the page's button).
+      const cdp = await browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: outDir });
+      if (env.WEB_NET_DEBUG) console.error(`${game}: downloading`);
+      const before = new Set(await readdir(outDir));
+      await player.bringToFront(); // a page behind another gets no frames
+      await player.click('#download-log');
+      let file = null;
+      for (let i = 0; i < 100 && !file; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        file = (await readdir(outDir)).find((f) => !before.has(f) && f.endsWith('.log'));
+      }
+      if (file) await rename(join(outDir, file), join(outDir, `net-${game}.log`));
+      if (env.WEB_NET_DEBUG) console.error(`${game}: downloaded ${file}`);
+      await player.evaluate(() => window.scrollTo(0, 0));
+      await player.screenshot({ path: join(outDir, `web-net-${game}.png`) });
+      console.log(`net ${game} host ${hostHash} page ${p.shown} spectator ${w.shown} ` +
+        `plies ${p.plies} exit ${code} log ${file ? 'downloaded' : 'missing'}`);
+      if (p.shown !== p.hash || w.shown !== w.hash) {
+        console.log(`net ${game}: the page shows another hash than its module's`);
+        failed++;
+      }
+      if (errors.length) {
+        console.log(`net ${game}: errors in the page: ${errors.join('; ')}`);
+        failed++;
+      }
+      await player.close();
+      await watcher.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return failed ? 1 : 0;
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -326,6 +443,8 @@ else if (cmd === 'perft' && rest.length >= 2)
   status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
 else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
+else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
+  status = await netPages(resolve(rest[0]), rest.slice(1));
 else if (cmd === 'play' && rest.length >= 2)
   status = await playPage(rest[0], Number(rest[1]), rest[2]);
 else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS]');
