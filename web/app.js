@@ -4,7 +4,8 @@
 // clicks and keys, and keeps the list of moves played; every rule,
 // notation, result, state hash and signature comes from the WebAssembly
 // module (tabula.js); a network game's bytes and time go through net.js.
-// Links: #join=CODE[&bot=LEVEL] and #watch=CODE open a network game.
+// Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
+// game.
 import { loadTabula, NET } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
@@ -326,14 +327,14 @@ function link(kind, code) {
 
 // role 0 host (game, options), 1 guest, 2 spectator (code); bot: the
 // level of the core's bot that plays the seat (0: you).
-function netGame({ role, name = '', options = '', code = '', bot = 0 }) {
+function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null }) {
   stopBot();
   if (game?.mode === 'net') netClose();
   const seat = tabula.netSeat({ role, game: name, options, code,
     key: browserKey(), bot: bot > 0 });
   game = { mode: 'net', role, name, options, bot, seat, moves: [],
     squares: [], notes: [], final: '', pos: null, failed: '',
-    seed: (Math.random() * 2 ** 32) >>> 0 };
+    seed: seed ?? (Math.random() * 2 ** 32) >>> 0 };
   board.flipped = role === 1;
   $('game-title').textContent = role === 0
     ? tabula.games().find((g) => g.name === name).title : 'Network game';
@@ -351,6 +352,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0 }) {
     const part = (label, href) => {
       const a = document.createElement('a');
       a.href = href;
+      a.target = '_blank'; // this page keeps its own seat
       a.textContent = href;
       const p = document.createElement('div');
       p.append(`${label} `, a);
@@ -363,7 +365,12 @@ function netGame({ role, name = '', options = '', code = '', bot = 0 }) {
   show('game');
   game.driver = new NetDriver(seat, lobbyUrl(), {
     onOutput: netOutput,
-    onConnection: (text) => { netNote(`lobby: ${text}`); netRefresh(); },
+    onConnection: (text) => {
+      netNote(`lobby: ${text}`);
+      say(text === 'connected' ? (role === 2 ? 'watching the game'
+        : bot ? 'the bot plays your seat' : 'click or type your moves on your turn') : text);
+      netRefresh();
+    },
     onFailed: (text) => { game.failed = text; netNote(text); say(text); netRefresh(); },
   });
   game.clockTimer = setInterval(() => { if (game?.mode === 'net') netClocks(); }, 250);
@@ -395,6 +402,7 @@ function netOutput(out) {
     netBot(Number(out.text));
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
+    say('the game is over: Download the log keeps its signed record');
   } else {
     netNote(out.text);
     if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
@@ -411,7 +419,9 @@ function netBot(token) {
   botWorker.onmessage = (e) => {
     if (e.data.id !== botRequest || game?.mode !== 'net') return;
     if (e.data.error) { say(`the bot failed: ${e.data.error}`); return; }
-    game.seat.botMove(now(), token, e.data.move);
+    const rc = game.seat.botMove(now(), token, e.data.move);
+    if (rc !== 0)
+      netNote(`the bot's move ${e.data.move} was refused: ${tabula.lastError().message}`);
     game.driver.pump();
   };
   botWorker.postMessage({ id, game: g.name, options: g.options, moves: g.moves,
@@ -516,7 +526,10 @@ function openLink() {
   const p = new URLSearchParams(location.hash.slice(1));
   const bot = Number(p.get('bot') ?? 0);
   try {
-    if (p.get('join')) netGame({ role: 1, code: p.get('join'), bot: bot >= 1 && bot <= 5 ? bot : 0 });
+    // seed: the bot's tie-breaking seed (as `tabula join --seed`), so a
+    // game can be played again move for move; random otherwise.
+    const seed = /^\d{1,9}$/.test(p.get('seed') ?? '') ? Number(p.get('seed')) : null;
+    if (p.get('join')) netGame({ role: 1, code: p.get('join'), bot: bot >= 1 && bot <= 5 ? bot : 0, seed });
     else if (p.get('watch')) netGame({ role: 2, code: p.get('watch') });
     else return false;
   } catch (e) {

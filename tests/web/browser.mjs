@@ -19,10 +19,17 @@
 //       for each GAME `tabula host GAME --bot=3 --http 127.0.0.1:0` hosts
 //       with its embedded lobby serving the page; one browser opens the
 //       #join=CODE&bot=1 link it prints, a second page opens its #watch=
-//       link once the game is under way; the game is played out and the
+//       link two plies in (the host's bot waits 200 ms a move, so the
+//       game is under way); the game is played out and the
 //       page's log is downloaded into OUTDIR/net-GAME.log. Prints per game
 //       "net GAME host HEX page HEX spectator HEX plies N" (the final
 //       hashes as each shows them); screenshots in OUTDIR/web-net-GAME.png.
+//   node tests/web/browser.mjs nethost GAME
+//       the other way round: `tabula lobby --http` serves the page, the
+//       page hosts GAME from its start page's form (the bot at level 3
+//       plays its seat), `tabula join CODE --lobby ADDR --bot=1` takes the
+//       invite code the page shows. Prints "nethost GAME page HEX
+//       terminal HEX plies N".
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -333,7 +340,10 @@ async function replayPage(file) {
 // printed its links; lines grows as it prints.
 function terminalHost(binary, game) {
   return new Promise((ok, fail) => {
+    // --delay: the host's bot waits before each move, so a spectator
+    // arrives while the game goes on (some games end in a dozen plies).
     const p = spawn(binary, ['host', game, `--bot=${env.TABULA_NET_HOST_LEVEL ?? 3}`, '--seed', '7',
+      '--delay', '200',
       '--http', '127.0.0.1:0', '--web', join(wasmDir, 'site')],
     { stdio: ['ignore', 'pipe', 'inherit'] });
     const h = { lines: [], exited: null, proc: p };
@@ -383,10 +393,21 @@ async function netPages(outDir, games) {
         await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
         return page;
       };
-      const player = await open(`${host.join}&bot=1`);
+      // A fixed seed for the page's bot: the game is the same every run.
+      const player = await open(`${host.join}&bot=1&seed=${env.TABULA_NET_SEED ?? 1}`);
+      const show = (page) => page.evaluate(() => ({
+        status: document.getElementById('status').textContent,
+        message: document.getElementById('message').textContent,
+        notes: window.tabulaPage.game?.notes?.slice(-6) })).catch((e) => e.message);
       // A spectator once the game is under way.
-      await player.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 4,
-        { timeout: 60000, polling: 50 });
+      await player.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 2 ||
+        window.tabulaPage.game?.final, { timeout: 60000, polling: 50 })
+        .catch(async (e) => {
+          throw new Error(`${game}: ${e.message}: page ${JSON.stringify(await show(player))}; ` +
+            `host ${host.lines.slice(-6).join(' | ')}`);
+        });
+      if (await player.evaluate(() => window.tabulaPage.game.final))
+        throw new Error(`${game}: the game ended before a spectator could join`);
       const watcher = await open(host.watchLink);
       const final = (page) => page.waitForFunction(() =>
         document.getElementById('final').textContent.startsWith('final-hash: ') &&
@@ -436,6 +457,61 @@ async function netPages(outDir, games) {
   return failed ? 1 : 0;
 }
 
+// `tabula lobby --http` on free ports: resolves to {listen, base, close}.
+function lobbyBoth(binary) {
+  return new Promise((ok, fail) => {
+    const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
+      '127.0.0.1:0', '--web', join(wasmDir, 'site')],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+      const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (http:\/\/\S+)\/$/m);
+      if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM') });
+    });
+    p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
+  });
+}
+
+async function netHost(game) {
+  const lobby = await lobbyBoth(env.TABULA_BINARY);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${lobby.base}/`);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    // The start page's form, as a user fills it in.
+    await page.select('#net-game', game);
+    await page.select('#net-host-bot', '3');
+    await page.click('#net-host button[type=submit]');
+    await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
+      { timeout: 20000, polling: 100 });
+    const invite = await page.evaluate(() =>
+      document.getElementById('net-room').textContent.match(/invite: (\S+),/)[1]);
+    const term = spawn(env.TABULA_BINARY, ['join', invite, '--lobby', lobby.listen,
+      '--bot=1', '--seed', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    term.stdout.on('data', (d) => { out += d; });
+    const code = await new Promise((done) => term.on('exit', done));
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 200 });
+    const r = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
+      shown: document.getElementById('final').textContent.slice(12),
+      plies: window.tabulaPage.game.moves.length }));
+    const termHash = out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} exit ${code}`);
+    if (errors.length) {
+      console.log(`nethost ${game}: errors in the page: ${errors.join('; ')}`);
+      return 1;
+    }
+    return r.shown === r.hash && r.hash === termHash && code === 0 ? 0 : 1;
+  } finally {
+    await browser.close();
+    lobby.close();
+  }
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -443,6 +519,8 @@ else if (cmd === 'perft' && rest.length >= 2)
   status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
 else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
+else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
+  status = await netHost(rest[0]);
 else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
   status = await netPages(resolve(rest[0]), rest.slice(1));
 else if (cmd === 'play' && rest.length >= 2)

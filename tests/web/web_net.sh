@@ -3,12 +3,14 @@
 # Chromium: for each game `tabula host GAME --bot=3 --http` hosts with its
 # embedded lobby serving the page, the browser joins with the printed
 # #join=CODE link plus &bot=1 (the core's bot plays the browser seat in
-# its Web Worker), a second page watches through the #watch= link once
-# the game is under way, and the game is played out
+# its Web Worker), a second page watches through the #watch= link two
+# plies in, and the game is played out
 # (tests/web/browser.mjs net). Each game passes when the terminal's
 # final-hash equals the player page's and the spectator page's, and the
 # log downloaded from the page with its button verifies with `tabula
-# replay` to the same hash. Screenshots in NATIVE_BUILD_DIR/web-net-GAME.png.
+# replay` to the same hash. Then the page hosts a Chessball game from its
+# start page and a terminal bot joins it with the code the page shows
+# (browser.mjs nethost). Screenshots in NATIVE_BUILD_DIR/web-net-GAME.png.
 # Run by ctest as web_net.
 #   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]
 set -euo pipefail
@@ -39,5 +41,13 @@ for game in "${games[@]}"; do
   fi
   [ -f "$out/web-net-$game.png" ] && cp "$out/web-net-$game.png" "$native/"
 done
+# The page hosts from its start page's form, a terminal bot joins.
+if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+    nethost chessball | tee "$out/nethost.txt"; then
+  echo "web_net: the page hosted chessball, the terminal joined; hashes agree"
+else
+  echo "web_net: FAILED: the page hosting chessball: $(cat "$out/nethost.txt")"
+  fail=1
+fi
 [ $fail -eq 0 ] && echo "web_net: every game's terminal, page, spectator and log hashes agree"
 exit $fail

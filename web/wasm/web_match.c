@@ -298,7 +298,9 @@ int web_net_bot_move(Web_Net *n, double now, double token, const char *text)
     int rc = pos == NULL ? TB_E_STATE : web__read_move(pos, text, &mv, canon);
     if (rc == 0)
         rc = match_bot_move(n->m, (uint64_t)now, (uint64_t)token, &mv);
-    return rc;
+    /* A stale answer (the game moved on while the bot thought) is no
+     * fault: a newer THINK follows. */
+    return rc == TB_E_STATE ? 0 : rc != 0 ? web__fail(rc, tb_strerror(rc)) : 0;
 }
 
 WEB_EXPORT(web_net_tick) void web_net_tick(Web_Net *n, double now)

@@ -97,8 +97,9 @@ int web_net_move(Web_Net *n, double now, const char *text);
  * TB_E_LIMIT (queue full). */
 int web_net_command(Web_Net *n, double now, const char *line);
 
-/* web_net_bot_move: the move (notation) the bot chose after THINK token.
- * Errors: TB_E_STATE (stale), the reading's. */
+/* web_net_bot_move: the move (notation) the bot chose after THINK token;
+ * 0 also when it is stale (ignored: the game moved on, a newer THINK
+ * follows). Errors: the reading's, the move's checks. */
 int web_net_bot_move(Web_Net *n, double now, double token, const char *text);
 
 /* web_net_tick: time passed (call at web_net_deadline, or any time). */
