@@ -95,7 +95,7 @@ function serve() {
 }
 
 // `tabula lobby --http` serving the site, as a user starts it: resolves
-// to {base, close} once it printed its http: line.
+// to {listen, base, close} once it printed its listening: and http: lines.
 function lobbyServer(binary) {
   return new Promise((ok, fail) => {
     const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
@@ -104,8 +104,8 @@ function lobbyServer(binary) {
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/^http: (http:\/\/\S+)\/$/m);
-      if (m) ok({ base: m[1], close: () => p.kill('SIGTERM') });
+      const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (http:\/\/\S+)\/$/m);
+      if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM') });
     });
     p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
   });
@@ -118,13 +118,7 @@ async function withPage(fn, path = '/check/check.html') {
     ? await lobbyServer(env.TABULA_BINARY) : null;
   const server = lobby ? null : await serve();
   const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
-  const browser = await puppeteer.launch({
-    executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
-      '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
@@ -394,10 +388,11 @@ async function netPages(outDir, games) {
         return page;
       };
       // A fixed seed for the page's bot: the game is the same every run.
-      const player = await open(`${host.join}&bot=1&seed=${env.TABULA_NET_SEED ?? 1}`);
+      const player = await open(`${host.join}&bot=1&seed=${env.TABULA_NET_SEED ?? 2}`);
       const show = (page) => page.evaluate(() => ({
         status: document.getElementById('status').textContent,
         message: document.getElementById('message').textContent,
+        plies: window.tabulaPage.game?.moves?.length,
         notes: window.tabulaPage.game?.notes?.slice(-6) })).catch((e) => e.message);
       // A spectator once the game is under way.
       await player.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 2 ||
@@ -412,6 +407,10 @@ async function netPages(outDir, games) {
       const final = (page) => page.waitForFunction(() =>
         document.getElementById('final').textContent.startsWith('final-hash: ') &&
         window.tabulaPage.game.final, { timeout: 240000, polling: 300 })
+        .catch(async (e) => {
+          throw new Error(`${game}: ${e.message}: page ${JSON.stringify(await show(page))}; ` +
+            `host ${host.lines.slice(-6).join(' | ')}`);
+        })
         .then(() => page.evaluate(() => ({
           shown: document.getElementById('final').textContent.slice(12),
           hash: window.tabulaPage.game.final,
@@ -457,24 +456,8 @@ async function netPages(outDir, games) {
   return failed ? 1 : 0;
 }
 
-// `tabula lobby --http` on free ports: resolves to {listen, base, close}.
-function lobbyBoth(binary) {
-  return new Promise((ok, fail) => {
-    const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
-      '127.0.0.1:0', '--web', join(wasmDir, 'site')],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-      const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (http:\/\/\S+)\/$/m);
-      if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM') });
-    });
-    p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
-  });
-}
-
 async function netHost(game) {
-  const lobby = await lobbyBoth(env.TABULA_BINARY);
+  const lobby = await lobbyServer(env.TABULA_BINARY);
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
