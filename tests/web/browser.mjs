@@ -30,6 +30,11 @@
 //       plays its seat), `tabula join CODE --lobby ADDR --bot=1` takes the
 //       invite code the page shows. Prints "nethost GAME page HEX
 //       terminal HEX plies N".
+//   node tests/web/browser.mjs netresign
+//       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
+//       hosts, the page opens the #join= link without a bot, shows both
+//       clocks, types a move into its move box on its turn, then presses
+//       Resign. Prints "netresign page HEX terminal HEX result R clocks C".
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -332,12 +337,12 @@ async function replayPage(file) {
 // `tabula host GAME --bot=1 --http 127.0.0.1:0` as a user runs it:
 // resolves to {lines, invite, watch, join, watchLink, exited} once it
 // printed its links; lines grows as it prints.
-function terminalHost(binary, game) {
+function terminalHost(binary, game, extra = []) {
   return new Promise((ok, fail) => {
     // --delay: the host's bot waits before each move, so a spectator
     // arrives while the game goes on (some games end in a dozen plies).
     const p = spawn(binary, ['host', game, `--bot=${env.TABULA_NET_HOST_LEVEL ?? 3}`, '--seed', '7',
-      '--delay', '200',
+      '--delay', '200', ...extra,
       '--http', '127.0.0.1:0', '--web', join(wasmDir, 'site')],
     { stdio: ['ignore', 'pipe', 'inherit'] });
     const h = { lines: [], exited: null, proc: p };
@@ -495,6 +500,44 @@ async function netHost(game) {
   }
 }
 
+async function netResign() {
+  const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+3']);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(host.join);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    // Black's turn: the move box is enabled.
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 100 });
+    const clocks = await page.evaluate(() => document.getElementById('clocks').textContent);
+    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await page.type('#move-input', mv);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 2,
+      { timeout: 60000, polling: 100 });
+    await page.click('#resign');
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
+    const code = await host.exit;
+    const r = await page.evaluate(() => ({
+      shown: document.getElementById('final').textContent.slice(12),
+      status: document.getElementById('status').textContent }));
+    const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
+    const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
+    console.log(`netresign page ${r.shown} terminal ${term} result ${result} page-status ${r.status} ` +
+      `moved ${mv} clocks ${clocks.replace(/\s+/g, ' ')}`);
+    if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
+    return r.shown === term && result === '1-0 (resign)' && r.status === '1-0 (resign)' &&
+      /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
+      !errors.length ? 0 : 1;
+  } finally {
+    await browser.close();
+    host.proc.kill();
+  }
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -502,6 +545,8 @@ else if (cmd === 'perft' && rest.length >= 2)
   status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
 else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
+else if (cmd === 'netresign' && env.TABULA_BINARY)
+  status = await netResign();
 else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
   status = await netHost(rest[0]);
 else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)

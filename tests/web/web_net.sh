@@ -10,7 +10,9 @@
 # log downloaded from the page with its button verifies with `tabula
 # replay` to the same hash. Then the page hosts a Chessball game from its
 # start page and a terminal bot joins it with the code the page shows
-# (browser.mjs nethost). Screenshots in NATIVE_BUILD_DIR/web-net-GAME.png.
+# (browser.mjs nethost), and a person's seat on the page shows the clocks,
+# plays a typed move and resigns (browser.mjs netresign). Screenshots in
+# NATIVE_BUILD_DIR/web-net-GAME.png.
 # Run by ctest as web_net.
 #   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]
 set -euo pipefail
@@ -47,6 +49,14 @@ if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
   echo "web_net: the page hosted chessball, the terminal joined; hashes agree"
 else
   echo "web_net: FAILED: the page hosting chessball: $(cat "$out/nethost.txt")"
+  fail=1
+fi
+# A person's seat: clocks shown, a typed move, Resign.
+if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+    netresign | tee "$out/netresign.txt"; then
+  echo "web_net: the page's clocks, typed move and resignation reached the terminal"
+else
+  echo "web_net: FAILED: the page's own seat: $(cat "$out/netresign.txt")"
   fail=1
 fi
 [ $fail -eq 0 ] && echo "web_net: every game's terminal, page, spectator and log hashes agree"
