@@ -25,6 +25,10 @@
 #include "tui.h"
 #include "tui_net.h"
 
+#ifndef TABULA_SITE_DIR
+#define TABULA_SITE_DIR "build-wasm/site"
+#endif
+
 #define NR_LINGER_MS 10000
 #define NR_DEFAULT_LOBBY "127.0.0.1:7470"
 #define NR_DEFAULT_LEVEL 3
@@ -32,7 +36,7 @@
 static const char host_help[] =
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
     "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
-    "                        [--delay MS]\n"
+    "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
     "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
@@ -51,7 +55,13 @@ static const char host_help[] =
     "squares or type moves on your turn, 'resign', ? for the keys.\n"
     "--lobby A,B,... names several nodes of one lobby (nodes sharing a\n"
     "Redis, docs/lobby-nodes.md): when the node in use goes away the game\n"
-    "goes on through the next.\n";
+    "goes on through the next.\n"
+    "--http HOST:PORT (with the embedded lobby, so without --lobby) also\n"
+    "serves the browser page there, as 'tabula lobby --http' does, and\n"
+    "prints 'http: http://HOST:PORT/', then 'join-link: URL#join=CODE' for\n"
+    "an opponent in a browser and 'watch-link: URL#watch=CODE' for\n"
+    "spectators; --web DIR names the page's folder (default\n"
+    "the one scripts/build-wasm.sh builds).\n";
 
 static const char join_help[] =
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
@@ -72,6 +82,8 @@ static const char spectate_help[] =
 typedef struct Net_Run {
     uv_loop_t loop;
     Lobby *lobby; /* embedded, or NULL */
+    Lobby_Http *http;  /* the page on --http, or NULL */
+    char http_url[96]; /* "http://HOST:PORT/" */
     Netgame *g;
     union {
         uv_tty_t tty;
@@ -110,6 +122,7 @@ static void shutdown_run(Net_Run *r)
     }
     if (!uv_is_closing((uv_handle_t *)&r->sig))
         uv_close((uv_handle_t *)&r->sig, close_cb);
+    lobby_http_close(r->http);
     if (r->lobby != NULL) {
         lobby_close(r->lobby, NULL, NULL);
         r->lobby = NULL;
@@ -152,11 +165,29 @@ static void on_signal(uv_signal_t *h, int signum)
     r->g = NULL;
 }
 
-/* The screen's hooks, forwarded (tui_net_* ignore a NULL screen). */
+/* The screen's hooks, forwarded (tui_net_* ignore a NULL screen). With
+ * --http the browser links follow the room's lines (or go on the
+ * screen's notes). */
 static void on_room(Netgame *g, const char *invite, const char *watch,
                     const char *lobby)
 {
-    tui_net_room(((Net_Run *)netgame_user(g))->ui, invite, watch, lobby);
+    Net_Run *r = netgame_user(g);
+    char line[3][200];
+    tui_net_room(r->ui, invite, watch, lobby);
+    if (r->http == NULL)
+        return;
+    snprintf(line[0], sizeof line[0], "http: %s", r->http_url);
+    snprintf(line[1], sizeof line[1], "join-link: %s#join=%s", r->http_url,
+             invite);
+    snprintf(line[2], sizeof line[2], "watch-link: %s#watch=%s", r->http_url,
+             watch);
+    for (int i = 0; i < 3; i++) {
+        if (r->ui != NULL)
+            tui_net_note(r->ui, 0, line[i]);
+        else
+            printf("%s\n", line[i]);
+    }
+    fflush(stdout);
 }
 
 static void on_ply(Netgame *g, uint32_t ply, int side, const char *move,
@@ -405,8 +436,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     const char *lobby = NULL;
     int rc;
 
-    const char *clock = NULL;
+    const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
     char opts[PROTO_OPTIONS_MAX + 1];
+    struct sockaddr_storage http_addr;
 
     memset(&cfg, 0, sizeof cfg);
     memset(&r, 0, sizeof r);
@@ -462,6 +494,12 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--clock") == 0 &&
                    i + 1 < argc) {
             clock = argv[++i];
+        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--http") == 0 &&
+                   i + 1 < argc) {
+            http = argv[++i];
+        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--web") == 0 &&
+                   i + 1 < argc) {
+            web = argv[++i];
         } else if (a[0] != '-' && role == LOBBY_ROLE_HOST &&
                    cfg.game == NULL) {
             if ((cfg.game = cli_game(cmd, a)) == NULL)
@@ -520,6 +558,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             return CLI_EXIT_USAGE;
         }
     }
+    if (http != NULL && (lobby != NULL || net_addr_parse(http, &http_addr) != 0)) {
+        fprintf(stderr, lobby != NULL
+                            ? "tabula %s: --http serves the page beside the "
+                              "embedded lobby: leave out --lobby (or run "
+                              "'tabula lobby --http' there)\n"
+                            : "tabula %s: bad address '%s' for --http; "
+                              "expected HOST:PORT, e.g. 127.0.0.1:8080\n",
+                cmd, cli_token(http));
+        return CLI_EXIT_USAGE;
+    }
     if (lobby != NULL) {
         struct sockaddr_storage sa[LOBBY_CLIENT_ADDRS];
         size_t n;
@@ -566,6 +614,14 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             uv_loop_close(&r.loop);
             return CLI_EXIT_FAIL;
         }
+        if (http != NULL &&
+            cli_lobby_http(&r.loop, &http_addr, web, r.lobby, &r.http,
+                           r.http_url, sizeof r.http_url) != 0) {
+            lobby_close(r.lobby, NULL, NULL);
+            uv_run(&r.loop, UV_RUN_DEFAULT);
+            uv_loop_close(&r.loop);
+            return CLI_EXIT_FAIL;
+        }
         lobby = addr;
     } else if (lobby == NULL) {
         lobby = NR_DEFAULT_LOBBY;
@@ -579,7 +635,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         screen = 0; /* plain lines, as without a terminal */
     if (screen)
         cfg.out = NULL; /* the screen shows what the lines would say */
-    static const Netgame_Hooks line_hooks = {.on_done = on_done};
+    static const Netgame_Hooks line_hooks = {.on_room = on_room,
+                                             .on_done = on_done};
     static const Netgame_Hooks screen_hooks = {
         .on_room = on_room, .on_ply = on_ply, .on_done = on_done,
         .on_note = on_note, .on_presence = on_presence};
@@ -591,6 +648,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         shutdown_run(&r);
         uv_run(&r.loop, UV_RUN_DEFAULT);
         tui_net_free(r.ui);
+        lobby_http_free(r.http);
         uv_loop_close(&r.loop);
         return rc == TB_E_CODE || rc == TB_E_ARG ? CLI_EXIT_USAGE
                                                  : CLI_EXIT_FAIL;
@@ -620,6 +678,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         netgame_free(r.g);
         uv_run(&r.loop, UV_RUN_DEFAULT);
     }
+    lobby_http_free(r.http);
     uv_loop_close(&r.loop);
     if (r.user_left)
         say_left(cmd, role, &cfg, r.was_started);

@@ -8,7 +8,7 @@
 #include <sodium.h>
 #include <string.h>
 
-#include "lobby_internal.h"
+#include "wire_internal.h"
 #include "tb_error.h"
 
 static const char alphabet[] = LOBBY_CODE_ALPHABET;

@@ -19,6 +19,10 @@
  * its lookup only ever admits spectators. The control messages are in
  * docs/protocol-lobby.md.
  *
+ * The codes, the roles and the client side's message codec need no
+ * libuv and are declared in lobby_wire.h (included here), so that the
+ * browser page's WebAssembly module can speak to a lobby too.
+ *
  * Errors are the negative TB_E_* codes of tb_error.h, or libuv's own
  * codes passed through from net/.
  */
@@ -28,70 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lobby_wire.h"
 #include "net.h"
-
-/* ---- invite and watch codes ------------------------------------------ */
-
-/* Symbols of a code: 12 secret + 4 fingerprint. */
-#define LOBBY_CODE_SYMBOLS 16
-#define LOBBY_CODE_SECRET_SYMBOLS 12
-/* "XXXX-XXXX-XXXX-XXXX" and its NUL. */
-#define LOBBY_CODE_TEXT 20
-/* The lookup the lobby files a room under: BLAKE2b-128 of the secret. */
-#define LOBBY_LOOKUP_BYTES 16
-/* A host's public key (Ed25519, as PROTO_KEY_BYTES). */
-#define LOBBY_KEY_BYTES 32
-/* A seat secret: chosen by a player, shown to the lobby to take back its
- * seat after a reconnect. */
-#define LOBBY_SEAT_SECRET_BYTES 16
-/* The seat key peers derive from a code (never sent to the lobby). */
-#define LOBBY_SEAT_KEY_BYTES 32
-
-/* The 32 symbols: digits 2-9 and letters without I and O. */
-#define LOBBY_CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-
-typedef struct Lobby_Code {
-    char text[LOBBY_CODE_TEXT];             /* canonical, with dashes */
-    char secret[LOBBY_CODE_SECRET_SYMBOLS]; /* the 12 secret symbols */
-    char fingerprint[4];                    /* the 4 fingerprint symbols */
-    uint8_t lookup[LOBBY_LOOKUP_BYTES];
-} Lobby_Code;
-
-/*
- * lobby_code_new: a fresh random code bound to host_pk (the host's
- * public key). Errors: TB_E_ARG, TB_E_CRYPTO.
- */
-int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out);
-
-/*
- * lobby_code_parse: read a code as a person types it: case is ignored,
- * and dashes and spaces anywhere are skipped. Anything else outside the
- * alphabet (including the look-alikes 0, 1, I, O) or a count of symbols
- * other than 16 is refused. Errors: TB_E_ARG, TB_E_FORMAT, TB_E_CRYPTO.
- */
-int lobby_code_parse(const char *text, Lobby_Code *out);
-
-/*
- * lobby_code_check_host: 0 when the code's fingerprint matches host_pk,
- * TB_E_SIGNATURE when it does not (the lobby sent us to someone else).
- */
-int lobby_code_check_host(const Lobby_Code *code,
-                          const uint8_t host_pk[LOBBY_KEY_BYTES]);
-
-/*
- * lobby_code_seat_key: BLAKE2b-256 of the code's secret under a separate
- * label: a key both players know and the lobby does not, for proto/ to
- * authenticate the seat handshake (e.g. a keyed hash of each player's
- * public key). Errors: TB_E_CRYPTO.
- */
-int lobby_code_seat_key(const Lobby_Code *code,
-                        uint8_t out[LOBBY_SEAT_KEY_BYTES]);
-
-/*
- * lobby_random: n bytes from the operating system's secure generator
- * (seat secrets, codes). Errors: TB_E_CRYPTO.
- */
-int lobby_random(void *buf, size_t n);
 
 /* ---- the relay ------------------------------------------------------- */
 
@@ -229,23 +171,7 @@ void lobby_close(Lobby *lb, void (*done)(void *user), void *user);
 
 /* ---- the client side ------------------------------------------------- */
 
-/* A member's role in a room, also the seat number of the players. */
-typedef enum Lobby_Role {
-    LOBBY_ROLE_HOST = 0,
-    LOBBY_ROLE_GUEST = 1,
-    LOBBY_ROLE_SPECTATOR = 2
-} Lobby_Role;
-
 typedef struct Lobby_Client Lobby_Client;
-
-/* What the lobby says when it admits a client to a room. */
-typedef struct Lobby_Welcome {
-    Lobby_Role role;
-    uint8_t host_pk[LOBBY_KEY_BYTES];
-    uint64_t first_seq; /* oldest frame the room still keeps (0: none) */
-    uint64_t next_seq;  /* the number the next frame will get */
-    int host_present, guest_present;
-} Lobby_Welcome;
 
 /*
  * Lobby_Client_Callbacks: every pointer may be NULL.

@@ -25,8 +25,14 @@
 #define LOG_FORMAT_VERSION 1
 
 struct Proto_Log {
-    int fd;
+    int fd;       /* the file, or -1 for a log kept in memory */
+    uint8_t *mem; /* a memory log's bytes (proto_log_create_memory) */
+    size_t len, cap;
 };
+
+/* A memory log stops growing here (a match log is far smaller: a few
+ * hundred bytes a move). */
+#define LOG_MEMORY_MAX ((size_t)64 << 20)
 
 void proto_log_header_of(const Proto_Message *start, Proto_Log_Header *h)
 {
@@ -53,6 +59,28 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
+/* Append n bytes to the log: one write(2) to a file, or to memory. */
+static int log_write(Proto_Log *log, const uint8_t *p, size_t n)
+{
+    if (log->fd >= 0)
+        return write_all(log->fd, p, n);
+    if (n > LOG_MEMORY_MAX - log->len)
+        return TB_E_LIMIT;
+    if (log->len + n > log->cap) {
+        size_t cap = log->cap ? log->cap : 4096;
+        while (cap < log->len + n)
+            cap *= 2;
+        uint8_t *m = realloc(log->mem, cap);
+        if (m == NULL)
+            return TB_E_NOMEM;
+        log->mem = m;
+        log->cap = cap;
+    }
+    memcpy(log->mem + log->len, p, n);
+    log->len += n;
+    return 0;
+}
+
 /* Wrap the document in w (written after PROTO_FRAME_PREFIX bytes) in its
  * frame prefix. */
 static void frame_close(uint8_t *buf, Wire_Writer *w)
@@ -60,21 +88,15 @@ static void frame_close(uint8_t *buf, Wire_Writer *w)
     proto__put_be32(buf, (uint32_t)w->len);
 }
 
-int proto_log_create(Proto_Log **out, const char *path,
-                     const Proto_Log_Header *h)
+/* Start log (its fd already set) with the magic and the header frame of
+ * h (checked by header_ok). */
+static int log_start(Proto_Log *log, const Proto_Log_Header *h)
 {
     uint8_t buf[PROTO_LOG_MAGIC_LEN + PROTO_FRAME_PREFIX + 512];
     size_t gl = strlen(h->game), ol = strlen(h->options);
     uint8_t *frame = buf + PROTO_LOG_MAGIC_LEN;
     Wire_Writer w;
-    Proto_Log *log;
-    int rc;
 
-    *out = NULL;
-    if (gl == 0 || gl > PROTO_NAME_MAX || ol > PROTO_OPTIONS_MAX ||
-        !proto__text_ok(h->game, gl, PROTO_CHARS_NAME) ||
-        !proto__text_ok(h->options, ol, PROTO_CHARS_ASCII))
-        return TB_E_FORMAT;
     memcpy(buf, PROTO_LOG_MAGIC, PROTO_LOG_MAGIC_LEN);
     proto__w_init(&w, frame + PROTO_FRAME_PREFIX,
                   sizeof buf - PROTO_LOG_MAGIC_LEN - PROTO_FRAME_PREFIX);
@@ -90,24 +112,72 @@ int proto_log_create(Proto_Log **out, const char *path,
     if (w.err != 0)
         return TB_E_FORMAT;
     frame_close(frame, &w);
-    log = malloc(sizeof *log);
+    return log_write(log, buf, PROTO_LOG_MAGIC_LEN + PROTO_FRAME_PREFIX + w.len);
+}
+
+/* A header log_start can write (checked before a file is made). */
+static int header_ok(const Proto_Log_Header *h)
+{
+    size_t gl = strlen(h->game), ol = strlen(h->options);
+    return gl > 0 && gl <= PROTO_NAME_MAX && ol <= PROTO_OPTIONS_MAX &&
+           proto__text_ok(h->game, gl, PROTO_CHARS_NAME) &&
+           proto__text_ok(h->options, ol, PROTO_CHARS_ASCII);
+}
+
+/* A log at path, or in memory when path is NULL. */
+static int log_open(Proto_Log **out, const char *path,
+                    const Proto_Log_Header *h)
+{
+    Proto_Log *log;
+    int rc;
+
+    *out = NULL;
+    if (!header_ok(h))
+        return TB_E_FORMAT;
+    log = calloc(1, sizeof *log);
     if (log == NULL)
         return TB_E_NOMEM;
-    log->fd =
-        open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
-    if (log->fd < 0) {
-        free(log);
-        return TB_E_IO;
+    log->fd = -1;
+    if (path != NULL) {
+        log->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
+                                 O_CLOEXEC, 0600);
+        if (log->fd < 0) {
+            free(log);
+            return TB_E_IO;
+        }
     }
-    rc = write_all(log->fd, buf,
-                   PROTO_LOG_MAGIC_LEN + PROTO_FRAME_PREFIX + w.len);
+    rc = log_start(log, h);
     if (rc != 0) {
-        close(log->fd);
-        free(log);
+        proto_log_close(log);
         return rc;
     }
     *out = log;
     return 0;
+}
+
+int proto_log_create(Proto_Log **out, const char *path,
+                     const Proto_Log_Header *h)
+{
+    if (path == NULL) {
+        *out = NULL;
+        return TB_E_IO;
+    }
+    return log_open(out, path, h);
+}
+
+int proto_log_create_memory(Proto_Log **out, const Proto_Log_Header *h)
+{
+    return log_open(out, NULL, h);
+}
+
+const uint8_t *proto_log_bytes(const Proto_Log *log, size_t *len)
+{
+    if (log == NULL || log->fd >= 0) {
+        *len = 0;
+        return NULL;
+    }
+    *len = log->len;
+    return log->mem;
 }
 
 int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len)
@@ -117,7 +187,23 @@ int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len)
     if (log == NULL || frame == NULL ||
         proto_frame_next(frame, len, &env, &elen, &used) != 0 || used != len)
         return TB_E_ARG;
-    return write_all(log->fd, frame, len);
+    return log_write(log, frame, len);
+}
+
+int proto_log_append_envelope(Proto_Log *log, const uint8_t *env, size_t len)
+{
+    uint8_t *frame;
+    int rc;
+    if (log == NULL || env == NULL || len == 0 || len > PROTO_FRAME_MAX)
+        return TB_E_ARG;
+    /* One buffer, so a file gets the frame in a single write(2). */
+    if ((frame = malloc(PROTO_FRAME_PREFIX + len)) == NULL)
+        return TB_E_NOMEM;
+    proto__put_be32(frame, (uint32_t)len);
+    memcpy(frame + PROTO_FRAME_PREFIX, env, len);
+    rc = log_write(log, frame, PROTO_FRAME_PREFIX + len);
+    free(frame);
+    return rc;
 }
 
 int proto_log_finish(Proto_Log *log, uint32_t count,
@@ -136,8 +222,8 @@ int proto_log_finish(Proto_Log *log, uint32_t count,
     proto__w_uint(&w, count);
     proto__w_bin(&w, chain, PROTO_HASH_BYTES);
     frame_close(buf, &w);
-    rc = write_all(log->fd, buf, PROTO_FRAME_PREFIX + w.len);
-    if (rc == 0 && fsync(log->fd) != 0)
+    rc = log_write(log, buf, PROTO_FRAME_PREFIX + w.len);
+    if (rc == 0 && log->fd >= 0 && fsync(log->fd) != 0)
         rc = TB_E_IO;
     return rc;
 }
@@ -147,8 +233,9 @@ int proto_log_close(Proto_Log *log)
     int rc = 0;
     if (log == NULL)
         return 0;
-    if (close(log->fd) != 0)
+    if (log->fd >= 0 && close(log->fd) != 0)
         rc = TB_E_IO;
+    free(log->mem);
     free(log);
     return rc;
 }

@@ -469,12 +469,33 @@ int proto_log_create(Proto_Log **out, const char *path,
 int proto_log_append(Proto_Log *log, const uint8_t *frame, size_t len);
 
 /*
+ * proto_log_append_envelope: append one envelope (without its frame
+ * prefix, as the lobby relays it), framed as proto_seal frames it, in one
+ * write. Errors: TB_E_ARG (empty or over PROTO_FRAME_MAX), TB_E_NOMEM,
+ * TB_E_IO.
+ */
+int proto_log_append_envelope(Proto_Log *log, const uint8_t *env, size_t len);
+
+/*
  * proto_log_finish: at game end, append the end record (envelope count and
  * final chain hash) and fsync the file. The verifier accepts it only after
  * envelopes that ended the match (see proto_log_verify). Errors: TB_E_IO.
  */
 int proto_log_finish(Proto_Log *log, uint32_t count,
                      const uint8_t chain[PROTO_HASH_BYTES]);
+
+/*
+ * proto_log_create_memory: a log kept in memory instead of a file (the
+ * browser page's download): proto_log_append and proto_log_finish add to
+ * it exactly the bytes they would write to a file, and proto_log_bytes
+ * reads them. At most 64 MiB. Errors: TB_E_FORMAT, TB_E_NOMEM (and
+ * TB_E_LIMIT from an append past the cap).
+ */
+int proto_log_create_memory(Proto_Log **out, const Proto_Log_Header *h);
+
+/* proto_log_bytes: the bytes of a memory log so far, *len of them, valid
+ * until the next append or close; NULL and 0 for a file's log. */
+const uint8_t *proto_log_bytes(const Proto_Log *log, size_t *len);
 
 /* Close the file (without fsync; call proto_log_finish first at game
  * end); NULL is fine. Errors: TB_E_IO. */

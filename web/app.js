@@ -1,10 +1,14 @@
 // app.js: Tabula's page: the start screen (a game against the bot or a
-// friend on this device, a match log to replay), the game screen and the
-// replay viewer. It draws, takes clicks and keys, and keeps the list of
-// moves played; every rule, notation, result and state hash comes from
-// the WebAssembly module (tabula.js).
-import { loadTabula } from './tabula.js';
+// friend on this device, a network game to host, join or watch, a match
+// log to replay), the game screen and the replay viewer. It draws, takes
+// clicks and keys, and keeps the list of moves played; every rule,
+// notation, result, state hash and signature comes from the WebAssembly
+// module (tabula.js); a network game's bytes and time go through net.js.
+// Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
+// game.
+import { loadTabula, NET } from './tabula.js';
 import { Board } from './board.js';
+import { NetDriver, now } from './net.js';
 
 const $ = (id) => document.getElementById(id);
 const SIDES = ['White', 'Black'];
@@ -68,6 +72,7 @@ function show(section) {
 function home() {
   stopBot();
   if (game?.pos) game.pos.free();
+  if (game?.mode === 'net') netClose();
   game = null;
   location.hash = '';
   show('start');
@@ -99,6 +104,7 @@ function newGame(name, opponent, side) {
     `${SIDES[i]}: ${p === 'human' ? 'you' : `bot level ${p}`}`).join(' · ');
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
+  $('net-panel').hidden = true;
   $('move-form').hidden = false;
   $('final').textContent = '';
   say(`type ${info.hint}; or click the squares (? explains)`);
@@ -116,6 +122,7 @@ function humanToMove() {
 }
 
 function refresh() {
+  if (game.mode === 'net') { netRefresh(); return; }
   const st = game.pos.status();
   const mine = game.mode === 'play' && humanToMove();
   const moves = mine ? game.pos.moveSquares() : [];
@@ -172,6 +179,7 @@ function play(text) {
 }
 
 function humanMove(text) {
+  if (game.mode === 'net') { netMove(text); return; }
   if (!humanToMove()) { say('it is not your move'); return; }
   try {
     const played = play(text);
@@ -280,6 +288,7 @@ async function openReplay(file) {
   $('players').textContent =
     `verified: ${plural(r.envelopes, 'signed message')}, ${plural(r.plies, 'ply', 'plies')}`;
   $('controls').hidden = true;
+  $('net-panel').hidden = true;
   $('replay-controls').hidden = false;
   $('move-form').hidden = true;
   $('final').textContent = `final-hash: ${r.finalHash}`;
@@ -296,6 +305,255 @@ function replayTo(n) {
   replayMoves(game.all.slice(0, n).map((text) => ({ text })));
   game.at = n;
   refresh();
+}
+
+// ---- a network game (net.js, web/wasm/web_match.h) ---------------------
+
+const ROLES = ['host', 'guest', 'spectator'];
+
+// The browser's key pair, made by the module and kept in localStorage; a
+// damaged one is replaced.
+function browserKey() {
+  let key = localStorage.getItem('tabula-key');
+  try {
+    if (!key) throw new Error('none');
+    tabula.keyPublic(key);
+  } catch {
+    key = tabula.keyNew();
+    localStorage.setItem('tabula-key', key);
+  }
+  return key;
+}
+
+function lobbyUrl() {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/`;
+}
+
+function link(kind, code) {
+  return `${location.origin}${location.pathname}#${kind}=${code}`;
+}
+
+// role 0 host (game, options), 1 guest, 2 spectator (code); bot: the
+// level of the core's bot that plays the seat (0: you).
+function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null }) {
+  stopBot();
+  if (game?.mode === 'net') netClose();
+  const seat = tabula.netSeat({ role, game: name, options, code,
+    key: browserKey(), bot: bot > 0 });
+  game = { mode: 'net', role, name, options, bot, seat, moves: [],
+    squares: [], notes: [], final: '', pos: null, failed: '',
+    seed: seed ?? (Math.random() * 2 ** 32) >>> 0 };
+  board.flipped = role === 1;
+  $('game-title').textContent = role === 0
+    ? tabula.games().find((g) => g.name === name).title : 'Network game';
+  $('players').textContent = `you: ${ROLES[role]}${bot ? `, the bot (level ${bot}) plays for you` : ''}`;
+  $('controls').hidden = false;
+  $('replay-controls').hidden = true;
+  $('net-panel').hidden = false;
+  $('move-form').hidden = role === 2 || bot > 0;
+  $('final').textContent = '';
+  $('notes').replaceChildren();
+  const codes = seat.codes();
+  const room = $('net-room');
+  room.replaceChildren();
+  if (role === 0) {
+    const part = (label, href) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.target = '_blank'; // this page keeps its own seat
+      a.textContent = href;
+      const p = document.createElement('div');
+      p.append(`${label} `, a);
+      return p;
+    };
+    room.append(part(`invite: ${codes.invite}, opponent's link:`, link('join', codes.invite)),
+      part(`watch: ${codes.watch}, spectators' link:`, link('watch', codes.watch)));
+  }
+  say(role === 0 ? 'waiting for the opponent to join' : 'connecting to the lobby…');
+  show('game');
+  game.driver = new NetDriver(seat, lobbyUrl(), {
+    onOutput: netOutput,
+    onConnection: (text) => {
+      netNote(`lobby: ${text}`);
+      say(text === 'connected' ? (role === 2 ? 'watching the game'
+        : bot ? 'the bot plays your seat' : 'click or type your moves on your turn') : text);
+      netRefresh();
+    },
+    onFailed: (text) => { game.failed = text; netNote(text); say(text); netRefresh(); },
+  });
+  game.clockTimer = setInterval(() => { if (game?.mode === 'net') netClocks(); }, 250);
+  window.tabulaPage.boardReady = false;
+  netRefresh();
+}
+
+function netClose() {
+  clearInterval(game.clockTimer);
+  game.driver.stop();
+  game.seat.free();
+  game.pos = null;
+}
+
+function netNote(text) {
+  game.notes.push(text);
+  const li = document.createElement('li');
+  li.textContent = text;
+  $('notes').append(li);
+  li.scrollIntoView({ block: 'nearest' });
+}
+
+function netOutput(out) {
+  if (out.kind === NET.PLY) {
+    const [ply, side, text, hash] = out.text.split('\t');
+    game.moves.length = Math.min(game.moves.length, Number(ply) - 1);
+    game.moves.push({ side: Number(side), text, hash });
+  } else if (out.kind === NET.THINK) {
+    netBot(Number(out.text));
+  } else if (out.kind === NET.DONE) {
+    game.final = out.text;
+    say('the game is over: Download the log keeps its signed record');
+  } else {
+    netNote(out.text);
+    if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
+  }
+  netRefresh();
+}
+
+// The bot's move for the seat, from the Web Worker, handed to the module.
+function netBot(token) {
+  const g = game.seat.game();
+  const id = ++botRequest;
+  botWorker ??= new Worker(new URL('./bot-worker.js', import.meta.url),
+    { type: 'module' });
+  botWorker.onmessage = (e) => {
+    if (e.data.id !== botRequest || game?.mode !== 'net') return;
+    if (e.data.error) { say(`the bot failed: ${e.data.error}`); return; }
+    const rc = game.seat.botMove(now(), token, e.data.move);
+    if (rc !== 0)
+      netNote(`the bot's move ${e.data.move} was refused: ${tabula.lastError().message}`);
+    game.driver.pump();
+  };
+  botWorker.postMessage({ id, game: g.name, options: g.options, moves: g.moves,
+    level: game.bot, seed: (game.seed + g.moves.length) >>> 0 });
+}
+
+function netMove(text) {
+  try {
+    game.seat.move(now(), text);
+    say(`sent ${text}`);
+  } catch (e) {
+    say(e.message);
+  }
+  game.driver.pump();
+}
+
+function netCommand(line) {
+  if (game?.mode !== 'net') return;
+  try {
+    game.seat.command(now(), line);
+  } catch (e) {
+    say(`${line}: ${e.message}`);
+  }
+  game.driver.pump();
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function netClocks() {
+  const st = game.seat.state(now());
+  $('clocks').textContent = st.clock[0] < 0 ? ''
+    : SIDES.map((n, i) => `${n} ${clockText(st.clock[i])}${st.toMove === i && !st.finished ? ' ◀' : ''}`).join('   ');
+  return st;
+}
+
+function netRefresh() {
+  const st = netClocks();
+  const pos = game.seat.position();
+  game.pos = pos;
+  const mine = pos !== null && !game.bot && st.side >= 0 && !st.finished &&
+    st.outcome === '*' && st.toMove === st.side;
+  if (pos && !game.shownBall) {
+    // The game is known once the match start came (a guest, a spectator).
+    game.shownBall = true;
+    game.name = game.seat.game().name;
+    $('game-title').textContent = tabula.games().find((g) => g.name === game.name).title;
+    showBall(game.name === 'chessball');
+  }
+  if (pos) {
+    const moves = mine ? pos.moveSquares() : [];
+    board.enabled = mine;
+    board.show(pos.view(), moves, []);
+    $('legal-moves').replaceChildren(...moves.map((m) => {
+      const o = document.createElement('option');
+      o.value = m.text;
+      return o;
+    }));
+    $('view-status').textContent = pos.view().status;
+  }
+  $('move-input').disabled = !mine;
+  drawMoveList();
+  const side = st.side >= 0 ? ` (you are ${SIDES[st.side]})` : '';
+  if (game.failed) $('status').textContent = game.failed;
+  else if (!pos) $('status').textContent = game.role === 0 ? 'waiting for the opponent' : 'waiting for the match to start';
+  else if (st.finished || st.outcome !== '*')
+    $('status').textContent = `${st.outcome} (${st.reason})`;
+  else $('status').textContent = `${SIDES[st.toMove]} to move, ply ${st.moves + 1}${side}`;
+  const other = st.side >= 0 ? 1 - st.side : -1;
+  const offer = st.draw >= 0 ? `${SIDES[st.draw]} offers a draw`
+    : st.takeback.side >= 0 ? `${SIDES[st.takeback.side]} asks to take back ${plural(st.takeback.plies, 'ply', 'plies')}` : '';
+  $('offer').textContent = offer;
+  const answer = st.side >= 0 && !game.bot && (st.draw === other || st.takeback.side === other);
+  $('accept').hidden = !answer;
+  $('decline').hidden = !answer;
+  for (const id of ['draw', 'resign', 'takeback']) $(id).hidden = st.side < 0 || game.bot > 0;
+  $('download-log').disabled = !pos;
+}
+
+function downloadLog() {
+  if (game?.mode !== 'net') return;
+  let bytes;
+  try {
+    bytes = game.seat.log();
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+  a.download = `tabula-${game.name}-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.log`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+}
+
+// #join=CODE[&bot=LEVEL] and #watch=CODE; false when the hash is neither.
+function openLink() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  const bot = Number(p.get('bot') ?? 0);
+  try {
+    // seed: the bot's tie-breaking seed (as `tabula join --seed`), so a
+    // game can be played again move for move; random otherwise.
+    const seed = /^\d{1,9}$/.test(p.get('seed') ?? '') ? Number(p.get('seed')) : null;
+    if (p.get('join')) netGame({ role: 1, code: p.get('join'), bot: bot >= 1 && bot <= 5 ? bot : 0, seed });
+    else if (p.get('watch')) netGame({ role: 2, code: p.get('watch') });
+    else return false;
+  } catch (e) {
+    $('net-error').textContent = e.message;
+    show('start');
+  }
+  return true;
+}
+
+// "5+3" (minutes + seconds a move, as `tabula host --clock`) as the match
+// option "clock=300+3"; '' for none.
+function clockOption(text) {
+  const m = text.trim().match(/^(\d+)(s?)\+(\d+)$/);
+  if (!text.trim()) return '';
+  if (!m) throw new Error(`bad clock '${text}': expected MINUTES+SECONDS, e.g. 5+3`);
+  return `clock=${m[2] ? Number(m[1]) : Number(m[1]) * 60}+${Number(m[3])}`;
 }
 
 // ---- wiring --------------------------------------------------------------
@@ -323,9 +581,45 @@ function wire() {
     humanMove(text);
   });
   $('flip').addEventListener('click', () => { board.flipped = !board.flipped; board.draw(); });
-  $('takeback').addEventListener('click', takeBack);
+  $('takeback').addEventListener('click', () => (game.mode === 'net' ? netCommand('takeback') : takeBack()));
+  $('draw').addEventListener('click', () => netCommand('draw'));
+  $('accept').addEventListener('click', () => netCommand('accept'));
+  $('decline').addEventListener('click', () => netCommand('decline'));
+  $('download-log').addEventListener('click', downloadLog);
+  const netSel = $('net-game');
+  netSel.replaceChildren(...[...sel.options].map((o) => o.cloneNode(true)));
+  for (const b of document.querySelectorAll('.net-bot')) {
+    b.replaceChildren(...['you', 1, 2, 3, 4, 5].map((l) => {
+      const o = document.createElement('option');
+      o.value = l === 'you' ? '0' : String(l);
+      o.textContent = l === 'you' ? 'yourself' : `the bot, level ${l}`;
+      return o;
+    }));
+  }
+  const netStart = (fn) => {
+    $('net-error').textContent = '';
+    try { fn(); } catch (e) { $('net-error').textContent = e.message; show('start'); }
+  };
+  $('net-host').addEventListener('submit', (e) => {
+    e.preventDefault();
+    netStart(() => {
+      const opts = [$('net-options').value.trim(), clockOption($('net-clock').value)]
+        .filter((o) => o).join(',');
+      netGame({ role: 0, name: netSel.value, options: opts,
+        bot: Number($('net-host-bot').value) });
+    });
+  });
+  $('net-join').addEventListener('submit', (e) => {
+    e.preventDefault();
+    netStart(() => netGame({ role: 1, code: $('net-code').value,
+      bot: Number($('net-join-bot').value) }));
+  });
+  $('net-watch').addEventListener('click', () =>
+    netStart(() => netGame({ role: 2, code: $('net-code').value })));
+  window.addEventListener('hashchange', () => { if (location.hash.length > 1) openLink(); });
   $('help-button').addEventListener('click', toggleHelp);
   $('resign').addEventListener('click', () => {
+    if (game.mode === 'net') { netCommand('resign'); return; }
     if (game.mode !== 'play' || over()) return;
     stopBot();
     game.resigned = game.players[0] === 'human' && game.players[1] !== 'human'
@@ -362,13 +656,13 @@ function wire() {
 }
 
 // For the browser tests (tests/web/browser.mjs) and the curious.
-window.tabulaPage = { newGame, openReplay, get game() { return game; },
+window.tabulaPage = { newGame, openReplay, netGame, get game() { return game; },
   get tabula() { return tabula; } };
 
 loadTabula(new URL('./wasm/tabula_web.wasm', import.meta.url)).then((t) => {
   tabula = t;
   wire();
-  show('start');
+  if (!openLink()) show('start');
   window.tabulaPage.ready = true;
 }).catch((e) => {
   $('loading').textContent = `The rules engine did not load: ${e.message}`;

@@ -12,6 +12,19 @@ import { ConsoleStdout, OpenFile, File, WASI } from
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
+// The module's "game\tNAME\tOPTIONS" / "move\tNOTATION" lines as
+// {name, options, moves}.
+function parseGame(text) {
+  const game = { name: null, options: '', moves: [] };
+  for (const line of text.split('\n')) {
+    const [key, a, b] = line.split('\t');
+    if (key === 'game') { game.name = a; game.options = b ?? ''; }
+    else if (key === 'move') game.moves.push(a);
+    else if (key === 'result') game.result = { outcome: a, reason: b };
+  }
+  return game;
+}
+
 export class TabulaError extends Error {
   constructor(code, message) {
     super(message);
@@ -75,6 +88,37 @@ export class Tabula {
     }
   }
 
+  // The bytes the last call that returns bytes left (web_out_len of them).
+  outBytes(p) {
+    if (p === 0) throw this.lastError();
+    return this.bytes().slice(p, p + this.x.web_out_len());
+  }
+
+  // A fresh key pair made by the module (libsodium), as the hex of its
+  // secret key: the page keeps it in localStorage.
+  keyNew() {
+    const s = this.str(this.x.web_key_new());
+    if (s === null) throw this.lastError();
+    return s;
+  }
+
+  // The public key (hex) of a key from keyNew; throws if it is none.
+  keyPublic(key) {
+    const s = this.withStrings([key], (k) => this.str(this.x.web_key_public(k)));
+    if (s === null) throw this.lastError();
+    return s;
+  }
+
+  // A seat of a network game (web/wasm/web_match.h): role 0 host, 1
+  // guest, 2 spectator.
+  netSeat({ role, game = '', options = '', code = '', key, bot = false,
+    started = Math.floor(Date.now() / 1000) }) {
+    const h = this.withStrings([game, options, code, key],
+      (g, o, c, k) => this.x.web_net_new(role, g, o, c, k, bot ? 1 : 0, started));
+    if (h === 0) throw this.lastError();
+    return new NetSeat(this, h);
+  }
+
   lastError() {
     return new TabulaError(this.x.web_last_error(),
       this.str(this.x.web_last_why()));
@@ -120,13 +164,7 @@ export class Tabula {
       this.bytes().set(bytes, p);
       const rc = this.x.web_log_verify(p, bytes.length);
       const why = this.str(this.x.web_last_why());
-      const game = { name: null, options: '', moves: [] };
-      for (const line of this.str(this.x.web_out()).split('\n')) {
-        const [key, a, b] = line.split('\t');
-        if (key === 'game') { game.name = a; game.options = b ?? ''; }
-        else if (key === 'move') game.moves.push(a);
-        else if (key === 'result') game.result = { outcome: a, reason: b };
-      }
+      const game = parseGame(this.str(this.x.web_out()));
       const [status, a, b, ...rest] = why.split(' ');
       if (status === 'failed') {
         return { ok: false, code: rc, status, frame: Number(a),
@@ -141,13 +179,16 @@ export class Tabula {
 }
 
 export class Position {
-  constructor(tabula, handle) {
+  // borrowed: a position the module owns (a network game's): never
+  // played on or freed here.
+  constructor(tabula, handle, borrowed = false) {
     this.t = tabula;
     this.h = handle;
+    this.borrowed = borrowed;
   }
 
   free() {
-    this.t.x.web_position_free(this.h);
+    if (!this.borrowed) this.t.x.web_position_free(this.h);
     this.h = 0;
   }
 
@@ -248,4 +289,107 @@ export class Position {
       this.t.x.web_free(p);
     }
   }
+}
+
+// The kinds web_net_poll answers (match/match.h's Match_Out_Kind).
+export const NET = { SEND: 1, PLY: 6, NOTE: 7, WARN: 8, THINK: 9, REFETCH: 10,
+  DESYNC: 11, DONE: 13 };
+
+// One seat of a network game in the module: bytes and time in, outputs
+// out. Times are ms on one steady clock (performance.now()).
+export class NetSeat {
+  constructor(tabula, handle) {
+    this.t = tabula;
+    this.h = handle;
+  }
+
+  free() { this.t.x.web_net_free(this.h); this.h = 0; }
+
+  // {invite, watch} ('' where unknown).
+  codes() {
+    const [invite, watch] = this.t.str(this.t.x.web_net_codes(this.h)).split('\t');
+    return { invite, watch };
+  }
+
+  // The first message of a connection.
+  hello() { return this.t.outBytes(this.t.x.web_net_hello(this.h)); }
+
+  // A binary message from the lobby: 0, or a negative code (close the
+  // socket; this.t.lastError() says why).
+  input(now, bytes) {
+    const p = this.t.x.web_alloc(bytes.length);
+    if (p === 0) throw new TabulaError(-1, 'out of memory');
+    try {
+      this.t.bytes().set(bytes, p);
+      return this.t.x.web_net_input(this.h, now, p, bytes.length);
+    } finally {
+      this.t.x.web_free(p);
+    }
+  }
+
+  closed(now) { this.t.x.web_net_closed(this.h, now); }
+
+  // A move as typed or clicked; throws with the reason when refused.
+  move(now, text) {
+    const rc = this.t.withStrings([text], (p) => this.t.x.web_net_move(this.h, now, p));
+    if (rc !== 0) throw this.t.lastError();
+  }
+
+  // resign, draw, accept, decline, abort, takeback [N], claim win|draw.
+  command(now, line) {
+    const rc = this.t.withStrings([line], (p) => this.t.x.web_net_command(this.h, now, p));
+    if (rc !== 0) throw new TabulaError(rc, this.t.str(this.t.x.web_error(rc)));
+  }
+
+  botMove(now, token, text) {
+    return this.t.withStrings([text],
+      (p) => this.t.x.web_net_bot_move(this.h, now, token, p));
+  }
+
+  tick(now) { this.t.x.web_net_tick(this.h, now); }
+
+  deadline() { return this.t.x.web_net_deadline(this.h); }
+
+  // The next output {kind, text, bytes}, or null.
+  poll() {
+    const kind = this.t.x.web_net_poll(this.h);
+    if (kind === 0) return null;
+    if (kind === NET.SEND) return { kind, bytes: this.t.outBytes(this.t.x.web_out()) };
+    return { kind, text: this.t.str(this.t.x.web_out()) };
+  }
+
+  // web_net_state's lines as {side, toMove, clock: [w, b], draw,
+  // takeback: {side, plies}, absence, started, finished, desync, outcome,
+  // reason, final, moves}.
+  state(now) {
+    const v = {};
+    for (const line of this.t.str(this.t.x.web_net_state(this.h, now)).split('\n')) {
+      const [key, ...a] = line.split('\t');
+      v[key] = a;
+    }
+    const n = (x) => Number(x);
+    return { side: n(v.side[0]), toMove: n(v.to_move[0]),
+      clock: v.clock.map(n), draw: n(v.draw[0]),
+      takeback: { side: n(v.takeback[0]), plies: n(v.takeback[1]) },
+      absence: n(v.absence[0]), started: v.started[0] === '1',
+      finished: v.finished[0] === '1', desync: v.finished[1] === '1',
+      outcome: v.outcome[0], reason: v.outcome[1], final: v.final[0] ?? '',
+      moves: n(v.moves[0]) };
+  }
+
+  // The match's position (read-only), or null before the start.
+  position() {
+    const h = this.t.x.web_net_position(this.h);
+    return h === 0 ? null : new Position(this.t, h, true);
+  }
+
+  // {name, options, moves} of the game so far, or null before the start.
+  game() {
+    const p = this.t.x.web_net_game(this.h);
+    if (p === 0) return null;
+    return parseGame(this.t.str(p));
+  }
+
+  // The signed match log so far (bytes).
+  log() { return this.t.outBytes(this.t.x.web_net_log(this.h)); }
 }

@@ -272,6 +272,26 @@ Test(netplay, join_reports_an_unreachable_lobby_and_a_bad_code)
     remove_dir();
 }
 
+/* Issue 14: host --http serves the page beside its embedded lobby only
+ * (the join-link must name the lobby the room is in). */
+Test(netplay, host_http_needs_the_embedded_lobby_and_an_address)
+{
+    Proc p;
+    make_dir();
+    char *a1[] = {"host", "laska", "--bot", "--lobby", "127.0.0.1:9",
+                  "--http", "127.0.0.1:0", NULL};
+    start(&p, "h1", NULL, a1);
+    cr_assert_eq(finish(&p), 2);
+    cr_assert_not_null(strstr(slurp(p.err), "leave out --lobby"), "%s",
+                       slurp(p.err));
+    char *a2[] = {"host", "laska", "--bot", "--http", "8080", NULL};
+    start(&p, "h2", NULL, a2);
+    cr_assert_eq(finish(&p), 2);
+    cr_assert_not_null(strstr(slurp(p.err), "bad address '8080' for --http"),
+                       "%s", slurp(p.err));
+    remove_dir();
+}
+
 Test(netplay, a_mistyped_last_group_does_not_take_the_seat)
 {
     /* The last group of an invite code is the host key's fingerprint:

@@ -8,6 +8,8 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,8 +34,10 @@ static void teardown(void)
 
 TestSuite(log, .init = setup, .fini = teardown);
 
-/* Write a log of a toy match of at most plies moves; finish it if asked. */
-static void write_log(unsigned seed, unsigned plies, int finish)
+/* Write a log of a toy match of at most plies moves; finish it if asked.
+ * With mem, the log is kept in memory and its bytes copied to *mem. */
+static void write_log_to(unsigned seed, unsigned plies, int finish,
+                         uint8_t **mem, size_t *mem_len)
 {
     Proto_Transcript *t = NULL;
     Proto_Log *log = NULL;
@@ -46,17 +50,38 @@ static void write_log(unsigned seed, unsigned plies, int finish)
     if (finish)
         resign_if_running(t, &f, &W, &B);
     proto_log_header_of(proto_transcript_start(t), &h);
-    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    if (mem != NULL)
+        cr_assert_eq(proto_log_create_memory(&log, &h), 0);
+    else
+        cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    /* The memory log is fed bare envelopes (as the page's session hands
+     * them over), the file whole frames. */
     for (size_t i = 0; i < f.n; i++)
-        cr_assert_eq(proto_log_append(log, f.buf[i], f.len[i]), 0);
+        cr_assert_eq(mem != NULL
+                         ? proto_log_append_envelope(
+                               log, f.buf[i] + PROTO_FRAME_PREFIX,
+                               f.len[i] - PROTO_FRAME_PREFIX)
+                         : proto_log_append(log, f.buf[i], f.len[i]),
+                     0);
     if (finish) {
         proto_transcript_chain(t, chain);
         cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), chain),
                      0);
     }
+    if (mem != NULL) {
+        const uint8_t *b = proto_log_bytes(log, mem_len);
+        cr_assert_not_null(b);
+        *mem = malloc(*mem_len);
+        memcpy(*mem, b, *mem_len);
+    }
     cr_assert_eq(proto_log_close(log), 0);
     proto_transcript_free(t);
     frames_free(&f);
+}
+
+static void write_log(unsigned seed, unsigned plies, int finish)
+{
+    write_log_to(seed, plies, finish, NULL, NULL);
 }
 
 static uint8_t *slurp(size_t *len)
@@ -111,6 +136,37 @@ Test(log, written_log_verifies)
     Proto_Log *log = NULL;
     Proto_Log_Header h = rep.header;
     cr_assert_eq(proto_log_create(&log, path, &h), TB_E_IO);
+}
+
+/* The page's download: a log built in memory from bare envelopes is the
+ * file's bytes, byte for byte (the file written from whole frames and
+ * read back is the independent reference). */
+Test(log, memory_log_has_the_file_bytes)
+{
+    uint8_t *mem = NULL, *file;
+    size_t mem_len = 0, file_len;
+    Proto_Log_Report rep;
+
+    write_log(3, 120, 1);
+    write_log_to(3, 120, 1, &mem, &mem_len);
+    file = slurp(&file_len);
+    cr_assert_eq(mem_len, file_len);
+    cr_assert_arr_eq(mem, file, file_len);
+    cr_assert_eq(proto_log_verify(mem, mem_len, toy_lookup, NULL, NULL, NULL,
+                                  &rep),
+                 0, "%s", rep.why);
+    cr_assert(rep.ended);
+    free(mem);
+    free(file);
+    /* A file's log has no bytes in memory. */
+    size_t n = 7;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h = rep.header;
+    unlink(path);
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    cr_assert_null(proto_log_bytes(log, &n));
+    cr_assert_eq(n, 0);
+    cr_assert_eq(proto_log_close(log), 0);
 }
 
 Test(log, every_flipped_byte_is_detected_and_located)

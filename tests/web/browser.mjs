@@ -16,6 +16,27 @@
 //       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says,
 //       and for a verified log "page-status: TEXT" (its status line at
 //       the last ply).
+//   node tests/web/browser.mjs net OUTDIR GAME...
+//       network games, terminal against browser (TABULA_BINARY needed):
+//       for each GAME `tabula host GAME --bot=3 --http 127.0.0.1:0` hosts
+//       with its embedded lobby serving the page; one browser opens the
+//       #join=CODE&bot=1 link it prints, a second page opens its #watch=
+//       link two plies in (the host's bot waits 200 ms a move, so the
+//       game is under way); the game is played out and the
+//       page's log is downloaded into OUTDIR/net-GAME.log. Prints per game
+//       "net GAME host HEX page HEX spectator HEX plies N" (the final
+//       hashes as each shows them); screenshots in OUTDIR/web-net-GAME.png.
+//   node tests/web/browser.mjs nethost GAME
+//       the other way round: `tabula lobby --http` serves the page, the
+//       page hosts GAME from its start page's form (the bot at level 3
+//       plays its seat), `tabula join CODE --lobby ADDR --bot=1` takes the
+//       invite code the page shows. Prints "nethost GAME page HEX
+//       terminal HEX plies N".
+//   node tests/web/browser.mjs netresign
+//       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
+//       hosts, the page opens the #join= link without a bot, shows both
+//       clocks, types a move into its move box on its turn, then presses
+//       Resign. Prints "netresign page HEX terminal HEX result R clocks C".
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -46,7 +67,7 @@
 // scripts/build-wasm.sh.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 
@@ -103,7 +124,7 @@ function serve() {
 }
 
 // `tabula lobby --http` serving the site, as a user starts it: resolves
-// to {base, close} once it printed its http: line.
+// to {listen, base, close} once it printed its listening: and http: lines.
 function lobbyServer(binary) {
   return new Promise((ok, fail) => {
     const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
@@ -112,8 +133,8 @@ function lobbyServer(binary) {
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/^http: (http:\/\/\S+)\/$/m);
-      if (m) ok({ base: m[1], close: () => p.kill('SIGTERM') });
+      const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (http:\/\/\S+)\/$/m);
+      if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM') });
     });
     p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
   });
@@ -126,18 +147,7 @@ async function withPage(fn, path = '/check/check.html') {
     ? await lobbyServer(env.TABULA_BINARY) : null;
   const server = lobby ? null : await serve();
   const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
-  // WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
-  const browser = await puppeteer.launch(env.WEB_BROWSER === 'firefox' ? {
-    browser: 'firefox',
-    executablePath: env.FIREFOX ?? '/usr/bin/firefox-esr',
-    headless: true,
-  } : {
-    executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
-      '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
@@ -511,6 +521,218 @@ async function phonePage(game, shot) {
   return 0;
 }
 
+// `tabula host GAME --bot=1 --http 127.0.0.1:0` as a user runs it:
+// resolves to {lines, invite, watch, join, watchLink, exited} once it
+// printed its links; lines grows as it prints.
+function terminalHost(binary, game, extra = []) {
+  return new Promise((ok, fail) => {
+    // --delay: the host's bot waits before each move, so a spectator
+    // arrives while the game goes on (some games end in a dozen plies).
+    const p = spawn(binary, ['host', game, `--bot=${env.TABULA_NET_HOST_LEVEL ?? 3}`, '--seed', '7',
+      '--delay', '200', ...extra,
+      '--http', '127.0.0.1:0', '--web', join(wasmDir, 'site')],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+    const h = { lines: [], exited: null, proc: p };
+    h.exit = new Promise((done) => p.on('exit', (code) => { h.exited = code; done(code); }));
+    let buf = '';
+    p.stdout.on('data', (d) => {
+      buf += d;
+      const parts = buf.split('\n');
+      buf = parts.pop();
+      for (const l of parts) {
+        h.lines.push(l);
+        let m;
+        if ((m = l.match(/^invite: (\S+)/))) h.invite = m[1];
+        if ((m = l.match(/^watch: (\S+)/))) h.watch = m[1];
+        if ((m = l.match(/^join-link: (\S+)/))) h.join = m[1];
+        if ((m = l.match(/^watch-link: (\S+)/))) h.watchLink = m[1];
+      }
+      if (h.join && h.watchLink) ok(h);
+    });
+    h.exit.then((code) => fail(new Error(`tabula host exited ${code}: ${h.lines.join('\n')}`)));
+  });
+}
+
+// WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
+async function launchBrowser() {
+  if (env.WEB_BROWSER === 'firefox')
+    return puppeteer.launch({
+      browser: 'firefox',
+      protocolTimeout: 600000,
+      executablePath: env.FIREFOX ?? '/usr/bin/firefox-esr',
+      headless: true,
+    });
+  return puppeteer.launch({
+    protocolTimeout: 600000,
+    executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
+      '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+async function netPages(outDir, games) {
+  const browser = await launchBrowser();
+  let failed = 0;
+  try {
+    for (const game of games) {
+      const host = await terminalHost(env.TABULA_BINARY, game);
+      const errors = [];
+      const open = async (url) => {
+        const page = await browser.newPage();
+        await page.setViewport({ width: 1100, height: 760 });
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.goto(url);
+        await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+        return page;
+      };
+      // A fixed seed for the page's bot: the game is the same every run.
+      const player = await open(`${host.join}&bot=1&seed=${env.TABULA_NET_SEED ?? 2}`);
+      const show = (page) => page.evaluate(() => ({
+        status: document.getElementById('status').textContent,
+        message: document.getElementById('message').textContent,
+        plies: window.tabulaPage.game?.moves?.length,
+        notes: window.tabulaPage.game?.notes?.slice(-6) })).catch((e) => e.message);
+      // A spectator once the game is under way.
+      await player.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 2 ||
+        window.tabulaPage.game?.final, { timeout: 60000, polling: 50 })
+        .catch(async (e) => {
+          throw new Error(`${game}: ${e.message}: page ${JSON.stringify(await show(player))}; ` +
+            `host ${host.lines.slice(-6).join(' | ')}`);
+        });
+      if (await player.evaluate(() => window.tabulaPage.game.final))
+        throw new Error(`${game}: the game ended before a spectator could join`);
+      const watcher = await open(host.watchLink);
+      const final = (page) => page.waitForFunction(() =>
+        document.getElementById('final').textContent.startsWith('final-hash: ') &&
+        window.tabulaPage.game.final, { timeout: 240000, polling: 300 })
+        .catch(async (e) => {
+          throw new Error(`${game}: ${e.message}: page ${JSON.stringify(await show(page))}; ` +
+            `host ${host.lines.slice(-6).join(' | ')}`);
+        })
+        .then(() => page.evaluate(() => ({
+          shown: document.getElementById('final').textContent.slice(12),
+          hash: window.tabulaPage.game.final,
+          plies: window.tabulaPage.game.moves.length,
+          failed: window.tabulaPage.game.failed })));
+      const step = (what, x) => x.then((v) => { if (env.WEB_NET_DEBUG) console.error(`${game}: ${what}`); return v; });
+      const [p, w, code] = await Promise.all([step('player done', final(player)),
+        step('spectator done', final(watcher)), step('host exited', host.exit)]);
+      const hostHash = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1])
+        .find((x) => x) ?? '-';
+      // The log, downloaded as a user downloads it (the page's button).
+      const cdp = await browser.target().createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: outDir });
+      if (env.WEB_NET_DEBUG) console.error(`${game}: downloading`);
+      const before = new Set(await readdir(outDir));
+      await player.bringToFront(); // a page behind another gets no frames
+      await player.click('#download-log');
+      let file = null;
+      for (let i = 0; i < 100 && !file; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        file = (await readdir(outDir)).find((f) => !before.has(f) && f.endsWith('.log'));
+      }
+      if (file) await rename(join(outDir, file), join(outDir, `net-${game}.log`));
+      if (env.WEB_NET_DEBUG) console.error(`${game}: downloaded ${file}`);
+      await player.evaluate(() => window.scrollTo(0, 0));
+      await player.screenshot({ path: join(outDir, `web-net-${game}.png`) });
+      console.log(`net ${game} host ${hostHash} page ${p.shown} spectator ${w.shown} ` +
+        `plies ${p.plies} exit ${code} log ${file ? 'downloaded' : 'missing'}`);
+      if (p.shown !== p.hash || w.shown !== w.hash) {
+        console.log(`net ${game}: the page shows another hash than its module's`);
+        failed++;
+      }
+      if (errors.length) {
+        console.log(`net ${game}: errors in the page: ${errors.join('; ')}`);
+        failed++;
+      }
+      await player.close();
+      await watcher.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return failed ? 1 : 0;
+}
+
+async function netHost(game) {
+  const lobby = await lobbyServer(env.TABULA_BINARY);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${lobby.base}/`);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    // The start page's form, as a user fills it in.
+    await page.select('#net-game', game);
+    await page.select('#net-host-bot', '3');
+    await page.click('#net-host button[type=submit]');
+    await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
+      { timeout: 20000, polling: 100 });
+    const invite = await page.evaluate(() =>
+      document.getElementById('net-room').textContent.match(/invite: (\S+),/)[1]);
+    const term = spawn(env.TABULA_BINARY, ['join', invite, '--lobby', lobby.listen,
+      '--bot=1', '--seed', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    term.stdout.on('data', (d) => { out += d; });
+    const code = await new Promise((done) => term.on('exit', done));
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 200 });
+    const r = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
+      shown: document.getElementById('final').textContent.slice(12),
+      plies: window.tabulaPage.game.moves.length }));
+    const termHash = out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} exit ${code}`);
+    if (errors.length) {
+      console.log(`nethost ${game}: errors in the page: ${errors.join('; ')}`);
+      return 1;
+    }
+    return r.shown === r.hash && r.hash === termHash && code === 0 ? 0 : 1;
+  } finally {
+    await browser.close();
+    lobby.close();
+  }
+}
+
+async function netResign() {
+  const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+3']);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(host.join);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    // Black's turn: the move box is enabled.
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 100 });
+    const clocks = await page.evaluate(() => document.getElementById('clocks').textContent);
+    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await page.type('#move-input', mv);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 2,
+      { timeout: 60000, polling: 100 });
+    await page.click('#resign');
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
+    const code = await host.exit;
+    const r = await page.evaluate(() => ({
+      shown: document.getElementById('final').textContent.slice(12),
+      status: document.getElementById('status').textContent }));
+    const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
+    const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
+    console.log(`netresign page ${r.shown} terminal ${term} result ${result} page-status ${r.status} ` +
+      `moved ${mv} clocks ${clocks.replace(/\s+/g, ' ')}`);
+    if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
+    return r.shown === term && result === '1-0 (resign)' && r.status === '1-0 (resign)' &&
+      /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
+      !errors.length ? 0 : 1;
+  } finally {
+    await browser.close();
+    host.proc.kill();
+  }
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -518,11 +740,17 @@ else if (cmd === 'perft' && rest.length >= 2)
   status = await perft(rest[0], Number(rest[1]), Number(rest[2] ?? 1));
 else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
+else if (cmd === 'netresign' && env.TABULA_BINARY)
+  status = await netResign();
+else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
+  status = await netHost(rest[0]);
+else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
+  status = await netPages(resolve(rest[0]), rest.slice(1));
 else if (cmd === 'play' && rest.length >= 2)
   status = await playPage(rest[0], Number(rest[1]), rest[2]);
 else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG]');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | replay FILE | net OUTDIR GAME... | nethost GAME | netresign');
 exit(status);

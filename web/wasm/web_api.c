@@ -18,6 +18,7 @@
 #include "proto.h"
 #include "session.h"
 #include "web_api.h"
+#include "web_internal.h"
 
 #define WEB_EXPORT(name) __attribute__((export_name(#name)))
 
@@ -183,21 +184,21 @@ static int legal_texts(void *pos, Core_Move **mv, char (**text)[CORE_NOTATION_MA
     return rc;
 }
 
-WEB_EXPORT(web_play) int web_play(void *pos, const char *text)
+int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
+                   char canon[CORE_NOTATION_MAX])
 {
-    Core_Move mv, *all = NULL;
+    Core_Move *all = NULL;
     char (*texts)[CORE_NOTATION_MAX] = NULL;
-    char canon[CORE_NOTATION_MAX];
     size_t count = 0, index = 0, fits = 0;
-    int rc = core_move_parse(pos, text, &mv);
+    int rc = core_move_parse(pos, text, mv);
     if (rc != 0) {
         /* As the terminal reads a typed move (client/entry.h): the action
          * and piece letters may be left out when one legal move fits. */
-        int lrc = legal_texts(pos, &all, &texts, &count);
+        int lrc = legal_texts((void *)(uintptr_t)pos, &all, &texts, &count);
         int erc = lrc ? lrc : entry_find((const char (*)[CORE_NOTATION_MAX])texts,
                                          count, text, &index, &fits);
         if (erc == 0) {
-            mv = all[index];
+            *mv = all[index];
             rc = 0;
         } else if (erc == TB_E_AMBIGUOUS) {
             rc = fail(erc, "'%.64s' fits %zu moves, e.g. %s", text, fits,
@@ -210,9 +211,18 @@ WEB_EXPORT(web_play) int web_play(void *pos, const char *text)
         free(texts);
     }
     if (rc == 0)
-        rc = core_move_format(pos, &mv, canon, sizeof canon);
-    if (rc == 0)
-        rc = core_play(pos, &mv);
+        rc = core_move_format(pos, mv, canon, CORE_NOTATION_MAX);
+    return rc != 0 ? fail(rc, "'%.64s': %s", text, tb_strerror(rc)) : 0;
+}
+
+WEB_EXPORT(web_play) int web_play(void *pos, const char *text)
+{
+    Core_Move mv;
+    char canon[CORE_NOTATION_MAX];
+    int rc = web__read_move(pos, text, &mv, canon);
+    if (rc != 0)
+        return rc;
+    rc = core_play(pos, &mv);
     if (rc != 0)
         return fail(rc, "'%.64s': %s", text, tb_strerror(rc));
     out_text(canon);
@@ -280,20 +290,22 @@ WEB_EXPORT(web_perft) int web_perft(void *pos, unsigned depth, uint64_t *nodes)
 }
 
 /* The game a verified transcript holds, for the page to show: "game\t
- * NAME\tOPTIONS", then one "move\tNOTATION" line per move on the board,
- * replayed from the match start. */
-static int log_game_text(const Proto_Transcript *t)
+ * NAME\tOPTIONS" (the game's options, without the match's clock), then
+ * one "move\tNOTATION" line per move on the board, replayed from the
+ * match start. */
+int web__transcript_text(const Proto_Transcript *t)
 {
     const Proto_Message *start = proto_transcript_start(t);
     const Core_Game *g = core_game_find(start->body.start.game);
+    /* The game's own options: a clock ("clock=300+3") is the match's. */
+    const char *options = proto_transcript_game_options(t);
     Core_Position *pos = NULL;
     size_t at = 0;
-    int rc = g == NULL ? TB_E_FORMAT
-                       : core_position_new(&pos, g, start->body.start.options);
+    int rc = g == NULL ? TB_E_FORMAT : core_position_new(&pos, g, options);
     rc = rc ? rc : out_put(&at, "game\t", 0);
     rc = rc ? rc : out_put(&at, start->body.start.game, 1);
     rc = rc ? rc : out_put(&at, "\t", 0);
-    rc = rc ? rc : out_put(&at, start->body.start.options, 1);
+    rc = rc ? rc : out_put(&at, options, 1);
     for (size_t i = 0; rc == 0 && i < proto_transcript_moves(t); i++) {
         char text[CORE_NOTATION_MAX];
         const Core_Move *mv = proto_transcript_move_at(t, i);
@@ -328,7 +340,7 @@ WEB_EXPORT(web_log_verify) int web_log_verify(const uint8_t *buf, size_t len)
         if (proto_state_hash(proto_transcript_position(t), h) == 0)
             proto_hex(h, sizeof h, hex);
         plies = proto_transcript_moves(t);
-        log_game_text(t);
+        web__transcript_text(t);
         proto_transcript_free(t);
     }
     if (rc == 0 || (rep.torn && rc == TB_E_TRUNCATED)) {
@@ -341,6 +353,30 @@ WEB_EXPORT(web_log_verify) int web_log_verify(const uint8_t *buf, size_t len)
 }
 
 WEB_EXPORT(web_out) const char *web_out(void) { return out ? out : ""; }
+
+static size_t out_bytes_len;
+
+WEB_EXPORT(web_out_len) size_t web_out_len(void) { return out_bytes_len; }
+
+const uint8_t *web__out_bytes(const uint8_t *p, size_t n)
+{
+    if (out_reserve(n) == NULL)
+        return NULL;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    out_bytes_len = n;
+    return (const uint8_t *)out;
+}
+
+int web__out_text(const char *text)
+{
+    return out_text(text) == NULL ? TB_E_NOMEM : 0;
+}
+
+int web__fail(int code, const char *what)
+{
+    return fail(code, "%s", what);
+}
 
 /* Append text to the output buffer at *at, tabs and line ends made
  * spaces; 0, or TB_E_NOMEM. */

@@ -124,4 +124,8 @@ int web_log_verify(const uint8_t *buf, size_t len);
 /* web_out: the output buffer as the last call left it. */
 const char *web_out(void);
 
+/* web_out_len: the length of the bytes the last call that returned bytes
+ * (web_net_hello, a SEND of web_net_poll, web_net_log) left in web_out. */
+size_t web_out_len(void);
+
 #endif /* TABULA_WEB_API_H */

@@ -1,0 +1,201 @@
+/*
+ * lobby_wire.h: the part of lobby/ that needs no libuv: invite and watch
+ * codes (code.c) and the client side of the lobby's messages as a codec
+ * without I/O (wire.c). A Lobby_Wire is handed the bytes of each message
+ * the lobby sent and answers with what it meant (admitted, a relayed
+ * frame, an ACK, a presence change, a refusal) or with the reason to hang
+ * up; it builds the messages a client sends (CREATE, JOIN or WATCH, and
+ * DATA). It owns no socket and no timer: lobby/client.c drives one over
+ * net/'s framed TCP, and the browser page's WebAssembly module
+ * (web/wasm/web_match.c) drives one over a WebSocket, so both check the
+ * host key against the code and number frames the same way. Included by
+ * lobby.h; usable alone (no uv.h). The messages are in
+ * docs/protocol-lobby.md.
+ *
+ * Errors are the negative TB_E_* codes of tb_error.h.
+ */
+#ifndef TABULA_LOBBY_WIRE_H
+#define TABULA_LOBBY_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- invite and watch codes ------------------------------------------ */
+
+/* Symbols of a code: 12 secret + 4 fingerprint. */
+#define LOBBY_CODE_SYMBOLS 16
+#define LOBBY_CODE_SECRET_SYMBOLS 12
+/* "XXXX-XXXX-XXXX-XXXX" and its NUL. */
+#define LOBBY_CODE_TEXT 20
+/* The lookup the lobby files a room under: BLAKE2b-128 of the secret. */
+#define LOBBY_LOOKUP_BYTES 16
+/* A host's public key (Ed25519, as PROTO_KEY_BYTES). */
+#define LOBBY_KEY_BYTES 32
+/* A seat secret: chosen by a player, shown to the lobby to take back its
+ * seat after a reconnect. */
+#define LOBBY_SEAT_SECRET_BYTES 16
+/* The seat key peers derive from a code (never sent to the lobby). */
+#define LOBBY_SEAT_KEY_BYTES 32
+
+/* The 32 symbols: digits 2-9 and letters without I and O. */
+#define LOBBY_CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+typedef struct Lobby_Code {
+    char text[LOBBY_CODE_TEXT];             /* canonical, with dashes */
+    char secret[LOBBY_CODE_SECRET_SYMBOLS]; /* the 12 secret symbols */
+    char fingerprint[4];                    /* the 4 fingerprint symbols */
+    uint8_t lookup[LOBBY_LOOKUP_BYTES];
+} Lobby_Code;
+
+/*
+ * lobby_code_new: a fresh random code bound to host_pk (the host's
+ * public key). Errors: TB_E_ARG, TB_E_CRYPTO.
+ */
+int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out);
+
+/*
+ * lobby_code_parse: read a code as a person types it: case is ignored,
+ * and dashes and spaces anywhere are skipped. Anything else outside the
+ * alphabet (including the look-alikes 0, 1, I, O) or a count of symbols
+ * other than 16 is refused. Errors: TB_E_ARG, TB_E_FORMAT, TB_E_CRYPTO.
+ */
+int lobby_code_parse(const char *text, Lobby_Code *out);
+
+/*
+ * lobby_code_check_host: 0 when the code's fingerprint matches host_pk,
+ * TB_E_SIGNATURE when it does not (the lobby sent us to someone else).
+ */
+int lobby_code_check_host(const Lobby_Code *code,
+                          const uint8_t host_pk[LOBBY_KEY_BYTES]);
+
+/*
+ * lobby_code_seat_key: BLAKE2b-256 of the code's secret under a separate
+ * label: a key both players know and the lobby does not, for proto/ to
+ * authenticate the seat handshake (e.g. a keyed hash of each player's
+ * public key). Errors: TB_E_CRYPTO.
+ */
+int lobby_code_seat_key(const Lobby_Code *code,
+                        uint8_t out[LOBBY_SEAT_KEY_BYTES]);
+
+/*
+ * lobby_random: n bytes from the operating system's secure generator
+ * (seat secrets, codes). Errors: TB_E_CRYPTO.
+ */
+int lobby_random(void *buf, size_t n);
+
+/* ---- the client's messages ----------------------------------------- */
+
+/* A member's role in a room, also the seat number of the players. */
+typedef enum Lobby_Role {
+    LOBBY_ROLE_HOST = 0,
+    LOBBY_ROLE_GUEST = 1,
+    LOBBY_ROLE_SPECTATOR = 2
+} Lobby_Role;
+
+/* What the lobby says when it admits a client to a room. */
+typedef struct Lobby_Welcome {
+    Lobby_Role role;
+    uint8_t host_pk[LOBBY_KEY_BYTES];
+    uint64_t first_seq; /* oldest frame the room still keeps (0: none) */
+    uint64_t next_seq;  /* the number the next frame will get */
+    int host_present, guest_present;
+} Lobby_Welcome;
+
+/* Who a client is in a room (the lobby-facing half of
+ * Lobby_Client_Config, whose fields mean the same). */
+typedef struct Lobby_Wire_Config {
+    Lobby_Role role;
+    Lobby_Code invite;
+    Lobby_Code watch;
+    uint8_t host_pk[LOBBY_KEY_BYTES];
+    uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
+} Lobby_Wire_Config;
+
+typedef struct Lobby_Wire Lobby_Wire; /* opaque, heap */
+
+/* The longest message lobby_wire_hello builds (CREATE). */
+#define LOBBY_WIRE_HELLO_MAX 90
+/* Bytes a DATA message puts in front of its payload. */
+#define LOBBY_WIRE_DATA_HEADER 1
+/* The largest payload of one DATA message the lobby takes by default. */
+#define LOBBY_WIRE_PAYLOAD_MAX 98304
+
+/* What one message from the lobby meant (lobby_wire_read). */
+typedef enum Lobby_Wire_Kind {
+    LOBBY_WIRE_NONE = 0, /* nothing to do (a frame we already have) */
+    LOBBY_WIRE_WELCOME,  /* admitted: welcome (the host key is checked) */
+    LOBBY_WIRE_FRAME,    /* seq, from, data/len: a relayed frame */
+    LOBBY_WIRE_ACK,      /* seq: the lobby numbered our own frame */
+    LOBBY_WIRE_PRESENCE, /* seat came (present 1) or went (0) */
+    LOBBY_WIRE_REFUSED   /* reason: the lobby's ERROR as a TB_E_* code
+                            (see Lobby_Client_Callbacks.on_disconnect);
+                            it closes the connection next */
+} Lobby_Wire_Kind;
+
+typedef struct Lobby_Wire_Event {
+    Lobby_Wire_Kind kind;
+    Lobby_Welcome welcome; /* WELCOME */
+    uint64_t seq;          /* FRAME, ACK */
+    Lobby_Role from;       /* FRAME: LOBBY_ROLE_HOST or _GUEST */
+    const uint8_t *data;   /* FRAME: the payload, inside the message */
+    size_t len;
+    Lobby_Role seat; /* PRESENCE */
+    int present;
+    int reason; /* REFUSED */
+} Lobby_Wire_Event;
+
+/*
+ * lobby_wire_new: a codec for a client described by cfg (copied) that
+ * holds every frame up to last_seq already. Errors: TB_E_ARG (no cfg, a
+ * role out of range), TB_E_NOMEM.
+ */
+int lobby_wire_new(const Lobby_Wire_Config *cfg, uint64_t last_seq,
+                   Lobby_Wire **out);
+
+/* lobby_wire_free: release w; NULL is fine. */
+void lobby_wire_free(Lobby_Wire *w);
+
+/*
+ * lobby_wire_hello: a new connection's first message into out (CREATE
+ * for a host, JOIN for a guest, WATCH for a spectator, with the watch
+ * code when its invite code is all zero), asking for every frame after
+ * from_seq. Starts the connection afresh: not admitted, holding frames up
+ * to from_seq. Returns the message's length in bytes.
+ */
+size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
+                        uint8_t out[LOBBY_WIRE_HELLO_MAX]);
+
+/*
+ * lobby_wire_read: one whole message from the lobby (len bytes). 0 with
+ * *ev filled, or the reason to close the connection: TB_E_FORMAT (a
+ * malformed message, a bad length, anything before WELCOME but WELCOME or
+ * ERROR), TB_E_SIGNATURE (WELCOME names a host key the code does not
+ * fingerprint, or another than our own as a host). ev->data points into
+ * msg.
+ */
+int lobby_wire_read(Lobby_Wire *w, const uint8_t *msg, size_t len,
+                    Lobby_Wire_Event *ev);
+
+/*
+ * lobby_wire_data_check: 0 when a seated, admitted client may send a
+ * payload of len bytes (the DATA message is the type byte
+ * LOBBY_WIRE_DATA_TYPE, then the payload). Errors: TB_E_ARG (len 0),
+ * TB_E_STATE (not admitted, or a spectator), TB_E_LIMIT (len over
+ * max_payload).
+ */
+#define LOBBY_WIRE_DATA_TYPE 0x04
+int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload);
+
+/* lobby_wire_closed: the connection is gone (not admitted any more). */
+void lobby_wire_closed(Lobby_Wire *w);
+
+/* lobby_wire_admitted: nonzero between WELCOME and the connection's end. */
+int lobby_wire_admitted(const Lobby_Wire *w);
+
+/* lobby_wire_last_seq: the highest sequence number received or acked. */
+uint64_t lobby_wire_last_seq(const Lobby_Wire *w);
+
+/* lobby_wire_config: the configuration w was made with. */
+const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
+
+#endif /* TABULA_LOBBY_WIRE_H */

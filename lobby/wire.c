@@ -1,0 +1,235 @@
+/*
+ * wire.c: the client side of the lobby's messages without I/O
+ * (lobby_wire.h): building CREATE, JOIN and WATCH, and reading WELCOME,
+ * FRAME, ACK, PRESENCE and ERROR with their exact lengths, the check of
+ * the host key against the code, and the sequence numbers a client holds.
+ * lobby/client.c runs it over TCP, the page's module over a WebSocket.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_error.h"
+#include "wire_internal.h"
+
+struct Lobby_Wire {
+    Lobby_Wire_Config cfg;
+    uint64_t last_seq;
+    int admitted;
+};
+
+/* The TB_E_* code a client reports for the lobby's ERROR code. */
+static int error_code(int wire)
+{
+    switch (wire) {
+    case LOBBY_ERR_VERSION:
+        return TB_E_VERSION;
+    case LOBBY_ERR_CODE:
+        return TB_E_CODE;
+    case LOBBY_ERR_RATE:
+        return TB_E_RATE;
+    case LOBBY_ERR_FULL:
+    case LOBBY_ERR_ADDRESS:
+        return TB_E_FULL;
+    case LOBBY_ERR_SEAT:
+    case LOBBY_ERR_REPLACED:
+        return TB_E_SEAT;
+    case LOBBY_ERR_TOO_BIG:
+    case LOBBY_ERR_FLOOD:
+        return TB_E_LIMIT;
+    case LOBBY_ERR_NOT_ALLOWED:
+        return TB_E_STATE;
+    case LOBBY_ERR_TIMEOUT:
+        return -ETIMEDOUT; /* libuv's UV_ETIMEDOUT on Unix */
+    default:
+        return TB_E_FORMAT;
+    }
+}
+
+static int zero(const uint8_t *p, size_t n)
+{
+    uint8_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= p[i];
+    return d == 0;
+}
+
+/* The code this client enters the room with. */
+static const Lobby_Code *entry_code(const Lobby_Wire *w)
+{
+    if (w->cfg.role == LOBBY_ROLE_SPECTATOR &&
+        zero(w->cfg.invite.lookup, LOBBY_LOOKUP_BYTES))
+        return &w->cfg.watch;
+    return &w->cfg.invite;
+}
+
+int lobby_wire_new(const Lobby_Wire_Config *cfg, uint64_t last_seq,
+                   Lobby_Wire **out)
+{
+    Lobby_Wire *w;
+    if (out == NULL)
+        return TB_E_ARG;
+    *out = NULL;
+    if (cfg == NULL || (unsigned)cfg->role > LOBBY_ROLE_SPECTATOR)
+        return TB_E_ARG;
+    if ((w = calloc(1, sizeof *w)) == NULL)
+        return TB_E_NOMEM;
+    w->cfg = *cfg;
+    w->last_seq = last_seq;
+    *out = w;
+    return 0;
+}
+
+void lobby_wire_free(Lobby_Wire *w)
+{
+    if (w != NULL) {
+        memset(w, 0, sizeof *w); /* the seat secret */
+        free(w);
+    }
+}
+
+size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
+                        uint8_t m[LOBBY_WIRE_HELLO_MAX])
+{
+    w->admitted = 0;
+    w->last_seq = from_seq;
+    m[1] = LOBBY_WIRE_VERSION;
+    if (w->cfg.role == LOBBY_ROLE_HOST) {
+        uint8_t *p = m + 2;
+        m[0] = LOBBY_MSG_CREATE;
+        memcpy(p, w->cfg.invite.lookup, LOBBY_LOOKUP_BYTES);
+        memcpy(p += LOBBY_LOOKUP_BYTES, w->cfg.watch.lookup,
+               LOBBY_LOOKUP_BYTES);
+        memcpy(p += LOBBY_LOOKUP_BYTES, w->cfg.host_pk, LOBBY_KEY_BYTES);
+        memcpy(p += LOBBY_KEY_BYTES, w->cfg.seat_secret,
+               LOBBY_SEAT_SECRET_BYTES);
+        lobby__put64(p + LOBBY_SEAT_SECRET_BYTES, from_seq);
+        return LOBBY_LEN_CREATE;
+    }
+    if (w->cfg.role == LOBBY_ROLE_GUEST) {
+        m[0] = LOBBY_MSG_JOIN;
+        memcpy(m + 2, w->cfg.invite.lookup, LOBBY_LOOKUP_BYTES);
+        memcpy(m + 2 + LOBBY_LOOKUP_BYTES, w->cfg.seat_secret,
+               LOBBY_SEAT_SECRET_BYTES);
+        lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES,
+                     from_seq);
+        return LOBBY_LEN_JOIN;
+    }
+    m[0] = LOBBY_MSG_WATCH;
+    memcpy(m + 2, entry_code(w)->lookup, LOBBY_LOOKUP_BYTES);
+    lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES, from_seq);
+    return LOBBY_LEN_WATCH;
+}
+
+static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
+{
+    Lobby_Welcome *wl = &ev->welcome;
+
+    if (p[1] > LOBBY_ROLE_SPECTATOR)
+        return TB_E_FORMAT;
+    wl->role = (Lobby_Role)p[1];
+    memcpy(wl->host_pk, p + 2, LOBBY_KEY_BYTES);
+    wl->first_seq = lobby__get64(p + 2 + LOBBY_KEY_BYTES);
+    wl->next_seq = lobby__get64(p + 10 + LOBBY_KEY_BYTES);
+    wl->host_present = p[18 + LOBBY_KEY_BYTES] & 1;
+    wl->guest_present = (p[18 + LOBBY_KEY_BYTES] >> 1) & 1;
+    /* The host knows its own key; everyone else checks it against the
+     * code, so a lobby cannot send a joiner to another host. */
+    if (w->cfg.role == LOBBY_ROLE_HOST
+            ? !lobby__equal(wl->host_pk, w->cfg.host_pk, LOBBY_KEY_BYTES)
+            : lobby_code_check_host(entry_code(w), wl->host_pk) != 0)
+        return TB_E_SIGNATURE;
+    if ((w->cfg.role == LOBBY_ROLE_SPECTATOR) !=
+        (wl->role == LOBBY_ROLE_SPECTATOR))
+        return TB_E_FORMAT;
+    w->admitted = 1;
+    /* A lobby that numbers below what we hold lost the room (a restart)
+     * and it was re-registered: follow its numbering from here on. */
+    if (wl->next_seq <= w->last_seq)
+        w->last_seq = wl->next_seq - 1;
+    ev->kind = LOBBY_WIRE_WELCOME;
+    return 0;
+}
+
+int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
+                    Lobby_Wire_Event *ev)
+{
+    uint64_t seq;
+
+    memset(ev, 0, sizeof *ev);
+    if (w == NULL || p == NULL || len == 0)
+        return TB_E_FORMAT;
+    if (!w->admitted && p[0] != LOBBY_MSG_WELCOME && p[0] != LOBBY_MSG_ERROR)
+        return TB_E_FORMAT;
+    switch (p[0]) {
+    case LOBBY_MSG_WELCOME:
+        if (len != LOBBY_LEN_WELCOME || w->admitted)
+            break;
+        return read_welcome(w, p, ev);
+    case LOBBY_MSG_FRAME:
+        if (len <= LOBBY_FRAME_HEADER || p[9] > LOBBY_ROLE_GUEST)
+            break;
+        seq = lobby__get64(p + 1);
+        if (seq <= w->last_seq)
+            return 0; /* already have it */
+        w->last_seq = seq;
+        ev->kind = LOBBY_WIRE_FRAME;
+        ev->seq = seq;
+        ev->from = (Lobby_Role)p[9];
+        ev->data = p + LOBBY_FRAME_HEADER;
+        ev->len = len - LOBBY_FRAME_HEADER;
+        return 0;
+    case LOBBY_MSG_ACK:
+        if (len != LOBBY_LEN_ACK)
+            break;
+        seq = lobby__get64(p + 1);
+        if (seq > w->last_seq)
+            w->last_seq = seq;
+        ev->kind = LOBBY_WIRE_ACK;
+        ev->seq = seq;
+        return 0;
+    case LOBBY_MSG_PRESENCE:
+        if (len != LOBBY_LEN_PRESENCE || p[1] > LOBBY_ROLE_GUEST || p[2] > 1)
+            break;
+        ev->kind = LOBBY_WIRE_PRESENCE;
+        ev->seat = (Lobby_Role)p[1];
+        ev->present = p[2];
+        return 0;
+    case LOBBY_MSG_ERROR:
+        if (len != LOBBY_LEN_ERROR)
+            break;
+        /* Before admission, a joiner is refused "not allowed" only for
+         * a watch code (lobby/server.c on_join): say so. */
+        ev->kind = LOBBY_WIRE_REFUSED;
+        ev->reason = !w->admitted && w->cfg.role == LOBBY_ROLE_GUEST &&
+                             p[1] == LOBBY_ERR_NOT_ALLOWED
+                         ? TB_E_WATCH_CODE
+                         : error_code(p[1]);
+        return 0;
+    default:
+        break;
+    }
+    return TB_E_FORMAT;
+}
+
+int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload)
+{
+    if (w == NULL || len == 0)
+        return TB_E_ARG;
+    if (!w->admitted || w->cfg.role == LOBBY_ROLE_SPECTATOR)
+        return TB_E_STATE;
+    if (len > max_payload)
+        return TB_E_LIMIT;
+    return 0;
+}
+
+void lobby_wire_closed(Lobby_Wire *w) { w->admitted = 0; }
+
+int lobby_wire_admitted(const Lobby_Wire *w) { return w->admitted; }
+
+uint64_t lobby_wire_last_seq(const Lobby_Wire *w) { return w->last_seq; }
+
+const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w)
+{
+    return &w->cfg;
+}

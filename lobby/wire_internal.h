@@ -1,0 +1,95 @@
+/*
+ * wire_internal.h: the lobby's control messages as the relay (server.c)
+ * and the client codec (wire.c) both build and check them. Each message
+ * is one net/ frame or one binary WebSocket message; byte 0 is its type
+ * and every message but DATA and FRAME has one exact length.
+ * docs/protocol-lobby.md is the reference; keep the two in step. Needs
+ * no libuv (wire.c is built for WebAssembly too). Never included from
+ * another folder.
+ */
+#ifndef TABULA_LOBBY_WIRE_INTERNAL_H
+#define TABULA_LOBBY_WIRE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lobby_wire.h"
+
+#define LOBBY_WIRE_VERSION 1
+
+/* Client to lobby. */
+#define LOBBY_MSG_CREATE 0x01
+#define LOBBY_MSG_JOIN 0x02
+#define LOBBY_MSG_WATCH 0x03
+#define LOBBY_MSG_DATA LOBBY_WIRE_DATA_TYPE /* 0x04 */
+/* Lobby to client. */
+#define LOBBY_MSG_WELCOME 0x81
+#define LOBBY_MSG_FRAME 0x82
+#define LOBBY_MSG_ACK 0x83
+#define LOBBY_MSG_PRESENCE 0x84
+#define LOBBY_MSG_ERROR 0x85
+
+/* Exact lengths (type byte included). */
+#define LOBBY_LEN_CREATE                                                       \
+    (2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES + LOBBY_SEAT_SECRET_BYTES +  \
+     8) /* 90 */
+#define LOBBY_LEN_JOIN                                                         \
+    (2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES + 8)  /* 42 */
+#define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8)        /* 26 */
+#define LOBBY_LEN_WELCOME (2 + LOBBY_KEY_BYTES + 8 + 8 + 1) /* 51 */
+#define LOBBY_LEN_ACK 9
+#define LOBBY_LEN_PRESENCE 3
+#define LOBBY_LEN_ERROR 2
+/* The largest sequence number a CREATE may start a room after (so
+ * numbers never wrap). */
+#define LOBBY_SEQ_MAX ((uint64_t)1 << 62)
+
+/* Bytes in front of the payload in DATA and FRAME. */
+#define LOBBY_DATA_HEADER 1
+#define LOBBY_FRAME_HEADER 10
+
+/* ERROR codes: the lobby closes the connection after sending one. */
+enum {
+    LOBBY_ERR_PROTOCOL = 1,    /* malformed or unexpected message */
+    LOBBY_ERR_VERSION = 2,     /* unknown wire version */
+    LOBBY_ERR_CODE = 3,        /* no room has this code */
+    LOBBY_ERR_RATE = 4,        /* too many wrong codes from this address */
+    LOBBY_ERR_FULL = 5,        /* lobby or room full */
+    LOBBY_ERR_SEAT = 6,        /* the seat belongs to someone else */
+    LOBBY_ERR_TOO_BIG = 7,     /* payload over the lobby's limit */
+    LOBBY_ERR_NOT_ALLOWED = 8, /* spectators and newcomers may not send */
+    LOBBY_ERR_TIMEOUT = 9,     /* no create, join or watch in time */
+    LOBBY_ERR_REPLACED = 10,   /* the seat was taken back by a new connection */
+    LOBBY_ERR_ADDRESS = 11,    /* this address holds its share of rooms or
+                                  connections already */
+    LOBBY_ERR_FLOOD = 12       /* frames sent faster than the other seat
+                                  reads them: keeping one more would drop a
+                                  frame it has not had */
+};
+
+static inline void lobby__put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
+}
+
+static inline uint64_t lobby__get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Compare n bytes without an early exit (secrets and lookups). */
+static inline int lobby__equal(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint8_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= (uint8_t)(a[i] ^ b[i]);
+    return d == 0;
+}
+
+#endif /* TABULA_LOBBY_WIRE_INTERNAL_H */

@@ -1,0 +1,214 @@
+/*
+ * test_lobby_wire.c: the lobby client codec without I/O (lobby_wire.h),
+ * as the page's module and lobby/client.c use it. The messages it builds
+ * are compared with bytes laid out here from the tables of
+ * docs/protocol-lobby.md; the lobby's answers are built here the same
+ * way and fed to it: a welcome with the wrong host key is refused,
+ * frames already held are dropped, refusals become their TB_E_* codes,
+ * and anything out of turn or of the wrong length is a format error.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "lobby_wire.h"
+#include "proto.h"
+#include "tb_error.h"
+
+static void be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static Proto_Identity key(uint8_t seed)
+{
+    uint8_t s[32];
+    Proto_Identity id;
+    memset(s, seed, sizeof s);
+    cr_assert_eq(proto_identity_from_seed(&id, s), 0);
+    return id;
+}
+
+/* WELCOME: 0x81, role, host key, first seq, next seq, presence. */
+static size_t welcome(uint8_t *m, int role, const uint8_t pk[32],
+                      uint64_t first, uint64_t next, int presence)
+{
+    m[0] = 0x81;
+    m[1] = (uint8_t)role;
+    memcpy(m + 2, pk, 32);
+    be64(m + 34, first);
+    be64(m + 42, next);
+    m[50] = (uint8_t)presence;
+    return 51;
+}
+
+static Lobby_Wire *guest(const Proto_Identity *host, Lobby_Code *code)
+{
+    Lobby_Wire_Config cfg;
+    Lobby_Wire *w = NULL;
+    memset(&cfg, 0, sizeof cfg);
+    cr_assert_eq(lobby_code_new(host->pk, code), 0);
+    cfg.role = LOBBY_ROLE_GUEST;
+    cfg.invite = *code;
+    memset(cfg.seat_secret, 0x5a, sizeof cfg.seat_secret);
+    cr_assert_eq(lobby_wire_new(&cfg, 0, &w), 0);
+    return w;
+}
+
+static void setup(void)
+{
+    cr_assert_eq(proto_init(), 0);
+}
+
+TestSuite(lobby_wire, .init = setup);
+
+Test(lobby_wire, hello_bytes_are_the_documented_messages)
+{
+    Proto_Identity h = key(1);
+    Lobby_Code code;
+    Lobby_Wire *w = guest(&h, &code);
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], want[42];
+
+    /* JOIN: 0x02, version 1, invite lookup, seat secret, from seq. */
+    want[0] = 0x02;
+    want[1] = 1;
+    memcpy(want + 2, code.lookup, 16);
+    memset(want + 18, 0x5a, 16);
+    be64(want + 34, 77);
+    cr_assert_eq(lobby_wire_hello(w, 77, m), 42);
+    cr_assert_arr_eq(m, want, 42);
+    cr_assert_eq(lobby_wire_last_seq(w), 77);
+    lobby_wire_free(w);
+
+    /* CREATE (90 bytes) and WATCH with the watch code (26 bytes). */
+    Lobby_Wire_Config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.role = LOBBY_ROLE_HOST;
+    cr_assert_eq(lobby_code_new(h.pk, &cfg.invite), 0);
+    cr_assert_eq(lobby_code_new(h.pk, &cfg.watch), 0);
+    memcpy(cfg.host_pk, h.pk, 32);
+    cr_assert_eq(lobby_wire_new(&cfg, 0, &w), 0);
+    cr_assert_eq(lobby_wire_hello(w, 0, m), 90);
+    cr_assert_eq(m[0], 0x01);
+    cr_assert_arr_eq(m + 2, cfg.invite.lookup, 16);
+    cr_assert_arr_eq(m + 18, cfg.watch.lookup, 16);
+    cr_assert_arr_eq(m + 34, h.pk, 32);
+    lobby_wire_free(w);
+    Lobby_Code invite = cfg.invite;
+    memset(&cfg.invite, 0, sizeof cfg.invite);
+    cfg.role = LOBBY_ROLE_SPECTATOR;
+    cr_assert_eq(lobby_wire_new(&cfg, 0, &w), 0);
+    cr_assert_eq(lobby_wire_hello(w, 3, m), 26);
+    cr_assert_eq(m[0], 0x03);
+    cr_assert_arr_eq(m + 2, cfg.watch.lookup, 16);
+    cr_assert(memcmp(m + 2, invite.lookup, 16) != 0);
+    cr_assert_eq(m[25], 3);
+    lobby_wire_free(w);
+}
+
+Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
+{
+    Proto_Identity h = key(1), other = key(2);
+    Lobby_Code code;
+    Lobby_Wire *w = guest(&h, &code);
+    Lobby_Wire_Event ev;
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[64];
+
+    lobby_wire_hello(w, 0, m);
+    cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, other.pk, 0, 1, 1),
+                                 &ev),
+                 TB_E_SIGNATURE);
+    cr_assert_not(lobby_wire_admitted(w));
+    /* A guest admitted as a spectator is a lobby in error. */
+    cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 2, h.pk, 0, 1, 1), &ev),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, h.pk, 4, 9, 3), &ev),
+                 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_WELCOME);
+    cr_assert_eq(ev.welcome.first_seq, 4);
+    cr_assert_eq(ev.welcome.next_seq, 9);
+    cr_assert(ev.welcome.host_present && ev.welcome.guest_present);
+    cr_assert(lobby_wire_admitted(w));
+    cr_assert_eq(lobby_wire_data_check(w, 10, 100), 0);
+    cr_assert_eq(lobby_wire_data_check(w, 101, 100), TB_E_LIMIT);
+    /* A second welcome on one connection is out of turn. */
+    cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, h.pk, 4, 9, 3), &ev),
+                 TB_E_FORMAT);
+    lobby_wire_free(w);
+}
+
+Test(lobby_wire, frames_acks_and_presence)
+{
+    Proto_Identity h = key(1);
+    Lobby_Code code;
+    Lobby_Wire *w = guest(&h, &code);
+    Lobby_Wire_Event ev;
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[64];
+
+    lobby_wire_hello(w, 0, m);
+    /* A frame before the welcome is out of turn. */
+    msg[0] = 0x82;
+    be64(msg + 1, 1);
+    msg[9] = 0;
+    msg[10] = 'x';
+    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, m, welcome(m, 1, h.pk, 0, 1, 1), &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_FRAME);
+    cr_assert_eq(ev.seq, 1);
+    cr_assert_eq(ev.from, LOBBY_ROLE_HOST);
+    cr_assert_eq(ev.len, 1);
+    cr_assert_eq(ev.data[0], 'x');
+    /* The same number again: already held. */
+    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_NONE);
+    /* A frame from seat 2 (a spectator) or with no payload is malformed. */
+    be64(msg + 1, 2);
+    msg[9] = 2;
+    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), TB_E_FORMAT);
+    msg[9] = 1;
+    cr_assert_eq(lobby_wire_read(w, msg, 10, &ev), TB_E_FORMAT);
+    /* ACK: 0x83 and the number; 9 bytes exactly. */
+    msg[0] = 0x83;
+    be64(msg + 1, 5);
+    cr_assert_eq(lobby_wire_read(w, msg, 10, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 9, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_ACK);
+    cr_assert_eq(lobby_wire_last_seq(w), 5);
+    /* PRESENCE: 0x84, seat, present. */
+    msg[0] = 0x84;
+    msg[1] = 0;
+    msg[2] = 0;
+    cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
+    cr_assert_eq(ev.seat, LOBBY_ROLE_HOST);
+    cr_assert_eq(ev.present, 0);
+    msg[2] = 2;
+    cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), TB_E_FORMAT);
+    lobby_wire_closed(w);
+    cr_assert_not(lobby_wire_admitted(w));
+    cr_assert_eq(lobby_wire_data_check(w, 10, 100), TB_E_STATE);
+    lobby_wire_free(w);
+}
+
+Test(lobby_wire, refusals_become_their_codes)
+{
+    static const struct {
+        uint8_t wire;
+        int code;
+    } table[] = {{3, TB_E_CODE}, {4, TB_E_RATE}, {5, TB_E_FULL},
+                 {6, TB_E_SEAT}, {7, TB_E_LIMIT}, {8, TB_E_WATCH_CODE},
+                 {11, TB_E_FULL}, {12, TB_E_LIMIT}, {200, TB_E_FORMAT}};
+    Proto_Identity h = key(1);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        Lobby_Code code;
+        Lobby_Wire *w = guest(&h, &code);
+        Lobby_Wire_Event ev;
+        uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[2] = {0x85, table[i].wire};
+        lobby_wire_hello(w, 0, m);
+        cr_assert_eq(lobby_wire_read(w, msg, 2, &ev), 0);
+        cr_assert_eq(ev.kind, LOBBY_WIRE_REFUSED);
+        cr_assert_eq(ev.reason, table[i].code, "error %u", table[i].wire);
+        lobby_wire_free(w);
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Network games terminal against browser (issue 14), in headless
+# Chromium: for each game `tabula host GAME --bot=3 --http` hosts with its
+# embedded lobby serving the page, the browser joins with the printed
+# #join=CODE link plus &bot=1 (the core's bot plays the browser seat in
+# its Web Worker), a second page watches through the #watch= link two
+# plies in, and the game is played out
+# (tests/web/browser.mjs net). Each game passes when the terminal's
+# final-hash equals the player page's and the spectator page's, and the
+# log downloaded from the page with its button verifies with `tabula
+# replay` to the same hash. Then the page hosts a Chessball game from its
+# start page and a terminal bot joins it with the code the page shows
+# (browser.mjs nethost), and a person's seat on the page shows the clocks,
+# plays a typed move and resigns (browser.mjs netresign). Screenshots in
+# NATIVE_BUILD_DIR/web-net-GAME.png.
+# Run by ctest as web_net.
+#   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+native=${1:?usage: tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]}
+shift
+games=("$@")
+[ ${#games[@]} -gt 0 ] || games=(laska chessball football volleyball volleyball10)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs net \
+  "$out" "${games[@]}" | tee "$out/net.txt"
+fail=0
+for game in "${games[@]}"; do
+  line=$(grep "^net $game host " "$out/net.txt" || true)
+  read -r _ _ _ host _ page _ spect _ plies _ code _ <<<"$line" || true
+  log="$out/net-$game.log"
+  replay=-
+  if [ -f "$log" ]; then
+    replay=$("$native/tabula" replay "$log" | sed -n 's/^final-hash: //p') || replay="FAILED"
+  fi
+  if [ -n "$host" ] && [ "$host" = "$page" ] && [ "$host" = "$spect" ] &&
+     [ "$host" = "$replay" ] && [ "${code:-1}" = 0 ]; then
+    echo "web_net: $game: $plies plies; terminal, page, spectator and the downloaded log agree: $host"
+  else
+    echo "web_net: $game: FAILED: terminal '${host:-}' page '${page:-}' spectator '${spect:-}' log '$replay' host exit '${code:-}'"
+    fail=1
+  fi
+  [ -f "$out/web-net-$game.png" ] && cp "$out/web-net-$game.png" "$native/"
+done
+# The page hosts from its start page's form, a terminal bot joins.
+if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+    nethost chessball | tee "$out/nethost.txt"; then
+  echo "web_net: the page hosted chessball, the terminal joined; hashes agree"
+else
+  echo "web_net: FAILED: the page hosting chessball: $(cat "$out/nethost.txt")"
+  fail=1
+fi
+# A person's seat: clocks shown, a typed move, Resign.
+if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+    netresign | tee "$out/netresign.txt"; then
+  echo "web_net: the page's clocks, typed move and resignation reached the terminal"
+else
+  echo "web_net: FAILED: the page's own seat: $(cat "$out/netresign.txt")"
+  fail=1
+fi
+[ $fail -eq 0 ] && echo "web_net: every game's terminal, page, spectator and log hashes agree"
+exit $fail

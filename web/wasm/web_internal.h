@@ -1,0 +1,38 @@
+/*
+ * web_internal.h: what the files of web/wasm/ share beyond the exports:
+ * web_api.c's one output buffer (the page copies each answer out of it at
+ * once), its error record and two readers that web_match.c uses too. Not
+ * exported to the page.
+ */
+#ifndef TABULA_WEB_INTERNAL_H
+#define TABULA_WEB_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+#include "proto.h"
+
+/* Copy n bytes into the output buffer (web_out, web_out_len give them to
+ * the page); NULL when out of memory. */
+const uint8_t *web__out_bytes(const uint8_t *p, size_t n);
+
+/* Copy a text into the output buffer. 0, or TB_E_NOMEM. */
+int web__out_text(const char *text);
+
+/* Record code and the line what for web_last_error / web_last_why;
+ * returns code. */
+int web__fail(int code, const char *what);
+
+/* The game of transcript t into the output buffer: "game\tNAME\tOPTIONS",
+ * then one "move\tNOTATION" per move on the board. 0 or an error. */
+int web__transcript_text(const Proto_Transcript *t);
+
+/* Read text as a move of pos as the terminal reads a typed one (the
+ * action and piece letters may be left out when one legal move fits):
+ * *mv and its canonical notation canon. 0, or the error (recorded with
+ * a reason: TB_E_NOTATION, TB_E_AMBIGUOUS, ...). */
+int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
+                   char canon[CORE_NOTATION_MAX]);
+
+#endif /* TABULA_WEB_INTERNAL_H */

@@ -1,0 +1,465 @@
+/*
+ * web_match.c: the page's driver of a network game seat (web_match.h),
+ * the browser's counterpart of client/netgame.c. It joins the two state
+ * machines without I/O, the lobby codec (lobby_wire.h) and the match
+ * session (match.h), and keeps the match log in memory for the download;
+ * the page's JavaScript only carries bytes between a WebSocket and these
+ * exports, passes the time (ms) and calls web_net_tick at the deadline,
+ * hands a bot move from its Web Worker back, and draws what
+ * web_net_poll reports. Nothing here touches a clock or a socket.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby_wire.h"
+#include "match.h"
+#include "tb_error.h"
+#include "web_api.h"
+#include "web_internal.h"
+#include "web_match.h"
+
+#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+
+struct Web_Net {
+    Match_Role role;
+    Lobby_Wire *wire;
+    Match *m;
+    Proto_Log *log; /* the match log, in memory */
+    Lobby_Code invite, watch;
+    uint8_t *msg; /* a DATA message being built */
+    size_t msg_cap;
+    char game[PROTO_NAME_MAX + 1];
+    int refetch; /* the session asked for frames again */
+};
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* The key pair of its secret key in hex (as web_key_new gives it); the
+ * public half is derived again, so a damaged stored key is refused. */
+static int key_read(const char *hex, Proto_Identity *id)
+{
+    uint8_t sk[PROTO_SECRET_BYTES];
+    int rc = 0;
+    if (hex == NULL || strlen(hex) != 2 * PROTO_SECRET_BYTES)
+        return TB_E_FORMAT;
+    for (size_t i = 0; i < PROTO_SECRET_BYTES; i++) {
+        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            rc = TB_E_FORMAT;
+        sk[i] = (uint8_t)(hi << 4 | (lo & 15));
+    }
+    if (rc == 0)
+        rc = proto_identity_from_seed(id, sk);
+    if (rc == 0 && !proto_equal(id->sk, sk, PROTO_SECRET_BYTES))
+        rc = TB_E_FORMAT;
+    proto_wipe(sk, sizeof sk);
+    return rc;
+}
+
+WEB_EXPORT(web_key_new) const char *web_key_new(void)
+{
+    Proto_Identity id;
+    char hex[2 * PROTO_SECRET_BYTES + 1];
+    if (proto_identity_generate(&id) != 0) {
+        web__fail(TB_E_CRYPTO, "no random bytes for a key");
+        return NULL;
+    }
+    proto_hex(id.sk, PROTO_SECRET_BYTES, hex);
+    proto_identity_wipe(&id);
+    int rc = web__out_text(hex);
+    proto_wipe(hex, sizeof hex);
+    return rc == 0 ? web_out() : NULL;
+}
+
+WEB_EXPORT(web_key_public) const char *web_key_public(const char *key)
+{
+    Proto_Identity id;
+    char hex[2 * PROTO_KEY_BYTES + 1];
+    if (key_read(key, &id) != 0) {
+        web__fail(TB_E_FORMAT, "not a key made by web_key_new");
+        return NULL;
+    }
+    proto_hex(id.pk, PROTO_KEY_BYTES, hex);
+    proto_identity_wipe(&id);
+    return web__out_text(hex) == 0 ? web_out() : NULL;
+}
+
+/* Refuse a host's game and options before a room exists, as `tabula
+ * host` does: the joiner would otherwise wait for a match that never
+ * starts. */
+static int options_check(const Core_Game *g, const char *options)
+{
+    uint32_t base = 0, inc = 0;
+    char game_opts[PROTO_OPTIONS_MAX + 1];
+    Core_Position *probe = NULL;
+    int rc = strlen(options) > PROTO_OPTIONS_MAX ? TB_E_FORMAT : 0;
+    if (rc == 0)
+        rc = proto_clock_split(options, &base, &inc, game_opts,
+                               sizeof game_opts);
+    if (rc == 0)
+        rc = core_position_new(&probe, g, game_opts);
+    core_position_free(probe);
+    return rc;
+}
+
+/* The seat's codes and the lobby codec's configuration; why on failure. */
+static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
+                      Lobby_Wire_Config *wc, char *why, size_t cap)
+{
+    int rc;
+    memset(wc, 0, sizeof *wc);
+    wc->role = (Lobby_Role)n->role;
+    memcpy(wc->host_pk, id->pk, PROTO_KEY_BYTES);
+    rc = lobby_random(wc->seat_secret, LOBBY_SEAT_SECRET_BYTES);
+    if (rc == 0 && n->role == MATCH_ROLE_HOST) {
+        rc = lobby_code_new(id->pk, &n->invite);
+        if (rc == 0)
+            rc = lobby_code_new(id->pk, &n->watch);
+    } else if (rc == 0) {
+        Lobby_Code *c = n->role == MATCH_ROLE_GUEST ? &n->invite : &n->watch;
+        if (code == NULL || lobby_code_parse(code, c) != 0) {
+            snprintf(why, cap, "'%.40s' is not a code (16 symbols of %s)",
+                     code ? code : "", LOBBY_CODE_ALPHABET);
+            return TB_E_CODE;
+        }
+    }
+    wc->invite = n->invite;
+    wc->watch = n->watch;
+    if (rc != 0)
+        snprintf(why, cap, "%s", tb_strerror(rc));
+    return rc;
+}
+
+WEB_EXPORT(web_net_new)
+Web_Net *web_net_new(int role, const char *game, const char *options,
+                     const char *code, const char *key, int bot,
+                     uint32_t started)
+{
+    Web_Net *n = NULL;
+    Match_Config mc;
+    Lobby_Wire_Config wc;
+    const Core_Game *g = NULL;
+    char why[200] = "";
+    int rc = 0;
+
+    memset(&mc, 0, sizeof mc);
+    memset(&wc, 0, sizeof wc);
+    if (role < MATCH_ROLE_HOST || role > MATCH_ROLE_SPECTATOR) {
+        web__fail(TB_E_ARG, "role must be 0 (host), 1 (guest) or 2");
+        return NULL;
+    }
+    if (options == NULL)
+        options = "";
+    if (role == MATCH_ROLE_HOST) {
+        g = game != NULL ? core_game_find(game) : NULL;
+        rc = g == NULL ? TB_E_ARG : options_check(g, options);
+        if (rc != 0) {
+            snprintf(why, sizeof why, "%s '%.40s'%s%.60s: %s",
+                     g == NULL ? "no game" : "bad options for",
+                     g == NULL ? (game ? game : "") : core_game_name(g),
+                     g == NULL ? "" : " ", g == NULL ? "" : options,
+                     tb_strerror(rc));
+            web__fail(rc, why);
+            return NULL;
+        }
+    }
+    if ((n = calloc(1, sizeof *n)) == NULL) {
+        web__fail(TB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    n->role = (Match_Role)role;
+    mc.role = n->role;
+    mc.game = g;
+    mc.options = options;
+    mc.started = started;
+    mc.bot = role != MATCH_ROLE_SPECTATOR && bot != 0;
+    if (key_read(key, &mc.id) != 0) {
+        snprintf(why, sizeof why, "the stored key is damaged");
+        rc = TB_E_FORMAT;
+    }
+    if (rc == 0)
+        rc = seat_codes(n, &mc.id, code, &wc, why, sizeof why);
+    if (rc == 0 && role != MATCH_ROLE_SPECTATOR)
+        rc = lobby_code_seat_key(&n->invite, mc.seat_key);
+    if (rc == 0)
+        rc = lobby_random(mc.match_id, sizeof mc.match_id);
+    if (rc == 0)
+        rc = match_new(&mc, &n->m);
+    if (rc == 0)
+        rc = lobby_wire_new(&wc, 0, &n->wire);
+    proto_identity_wipe(&mc.id);
+    proto_wipe(&wc, sizeof wc);
+    if (rc != 0) {
+        web__fail(rc, why[0] ? why : tb_strerror(rc));
+        web_net_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+WEB_EXPORT(web_net_free) void web_net_free(Web_Net *n)
+{
+    if (n == NULL)
+        return;
+    lobby_wire_free(n->wire);
+    match_free(n->m);
+    proto_log_close(n->log);
+    free(n->msg);
+    free(n);
+}
+
+WEB_EXPORT(web_net_codes) const char *web_net_codes(Web_Net *n)
+{
+    char text[2 * LOBBY_CODE_TEXT + 2];
+    snprintf(text, sizeof text, "%s\t%s", n->invite.text, n->watch.text);
+    return web__out_text(text) == 0 ? web_out() : NULL;
+}
+
+WEB_EXPORT(web_net_hello) const uint8_t *web_net_hello(Web_Net *n)
+{
+    uint8_t m[LOBBY_WIRE_HELLO_MAX];
+    size_t len = lobby_wire_hello(n->wire, match_last_seq(n->m), m);
+    n->refetch = 0;
+    return web__out_bytes(m, len);
+}
+
+WEB_EXPORT(web_net_input)
+int web_net_input(Web_Net *n, double now, const uint8_t *msg, size_t len)
+{
+    Lobby_Wire_Event ev;
+    uint64_t t = (uint64_t)now;
+    int rc = lobby_wire_read(n->wire, msg, len, &ev);
+    if (rc != 0)
+        return web__fail(rc, "the lobby sent a message out of turn");
+    switch (ev.kind) {
+    case LOBBY_WIRE_WELCOME:
+        match_welcome(n->m, t, ev.welcome.host_pk, ev.welcome.first_seq,
+                      ev.welcome.next_seq, ev.welcome.host_present,
+                      ev.welcome.guest_present);
+        break;
+    case LOBBY_WIRE_FRAME:
+        match_frame(n->m, t, ev.seq, (int)ev.from, ev.data, ev.len);
+        break;
+    case LOBBY_WIRE_ACK:
+        match_acked(n->m, t, ev.seq);
+        break;
+    case LOBBY_WIRE_PRESENCE:
+        match_presence(n->m, t, (int)ev.seat, ev.present);
+        break;
+    case LOBBY_WIRE_REFUSED:
+        return web__fail(ev.reason, tb_strerror(ev.reason));
+    case LOBBY_WIRE_NONE:
+        break;
+    }
+    return 0;
+}
+
+WEB_EXPORT(web_net_closed) void web_net_closed(Web_Net *n, double now)
+{
+    lobby_wire_closed(n->wire);
+    match_disconnected(n->m, (uint64_t)now);
+}
+
+WEB_EXPORT(web_net_move)
+int web_net_move(Web_Net *n, double now, const char *text)
+{
+    const Core_Position *pos = proto_transcript_position(match_transcript(n->m));
+    Core_Move mv;
+    char canon[CORE_NOTATION_MAX];
+    int rc = pos == NULL ? web__fail(TB_E_STATE, "the match has not started")
+                         : web__read_move(pos, text, &mv, canon);
+    if (rc == 0 && (rc = match_command(n->m, (uint64_t)now, canon)) != 0)
+        web__fail(rc, tb_strerror(rc));
+    return rc;
+}
+
+WEB_EXPORT(web_net_command)
+int web_net_command(Web_Net *n, double now, const char *line)
+{
+    return match_command(n->m, (uint64_t)now, line);
+}
+
+WEB_EXPORT(web_net_bot_move)
+int web_net_bot_move(Web_Net *n, double now, double token, const char *text)
+{
+    const Core_Position *pos = proto_transcript_position(match_transcript(n->m));
+    Core_Move mv;
+    char canon[CORE_NOTATION_MAX];
+    int rc = pos == NULL ? TB_E_STATE : web__read_move(pos, text, &mv, canon);
+    if (rc == 0)
+        rc = match_bot_move(n->m, (uint64_t)now, (uint64_t)token, &mv);
+    /* A stale answer (the game moved on while the bot thought) is no
+     * fault: a newer THINK follows. */
+    return rc == TB_E_STATE ? 0 : rc != 0 ? web__fail(rc, tb_strerror(rc)) : 0;
+}
+
+WEB_EXPORT(web_net_tick) void web_net_tick(Web_Net *n, double now)
+{
+    match_tick(n->m, (uint64_t)now);
+}
+
+WEB_EXPORT(web_net_deadline) double web_net_deadline(const Web_Net *n)
+{
+    uint64_t at = match_deadline(n->m);
+    return at == UINT64_MAX ? -1.0 : (double)at;
+}
+
+/* The log as the session asks: rewritten from the held envelopes. */
+static void log_open(Web_Net *n, uint32_t count)
+{
+    Proto_Log_Header h;
+    int rc;
+    proto_log_close(n->log);
+    n->log = NULL;
+    proto_log_header_of(proto_transcript_start(match_transcript(n->m)), &h);
+    rc = proto_log_create_memory(&n->log, &h);
+    for (uint32_t i = 0; rc == 0 && i < count; i++) {
+        size_t len;
+        const uint8_t *env = match_frame_at(n->m, i, &len);
+        rc = proto_log_append_envelope(n->log, env, len);
+    }
+    if (rc != 0) {
+        proto_log_close(n->log);
+        n->log = NULL;
+    }
+}
+
+/* A DATA message around the envelope o->data into n->msg. */
+static const uint8_t *data_message(Web_Net *n, const Match_Out *o)
+{
+    size_t need = LOBBY_WIRE_DATA_HEADER + o->len;
+    if (lobby_wire_data_check(n->wire, o->len, LOBBY_WIRE_PAYLOAD_MAX) != 0)
+        return NULL; /* not admitted: the session sends again on welcome */
+    if (need > n->msg_cap) {
+        uint8_t *p = realloc(n->msg, need);
+        if (p == NULL)
+            return NULL;
+        n->msg = p;
+        n->msg_cap = need;
+    }
+    n->msg[0] = LOBBY_WIRE_DATA_TYPE;
+    memcpy(n->msg + 1, o->data, o->len);
+    return web__out_bytes(n->msg, need);
+}
+
+/* Write what o says for the page into the output buffer, or carry it
+ * out here (the log); 1 when the page is to see it. */
+static int report(Web_Net *n, const Match_Out *o)
+{
+    char text[MATCH_TEXT_MAX + 96];
+    switch (o->kind) {
+    case MATCH_OUT_SEND:
+        return data_message(n, o) != NULL;
+    case MATCH_OUT_LOG_OPEN:
+        log_open(n, o->count);
+        return 0;
+    case MATCH_OUT_LOG:
+        if (n->log != NULL)
+            proto_log_append_envelope(n->log, o->data, o->len);
+        return 0;
+    case MATCH_OUT_LOG_END:
+        if (n->log != NULL && o->count > 0)
+            proto_log_finish(n->log, o->count, o->hash);
+        return 0;
+    case MATCH_OUT_PLY:
+        snprintf(text, sizeof text, "%u\t%d\t%s\t%s", (unsigned)o->ply,
+                 o->side, o->text, o->hex);
+        break;
+    case MATCH_OUT_NOTE:
+    case MATCH_OUT_WARN:
+        snprintf(text, sizeof text, "%s", o->text);
+        break;
+    case MATCH_OUT_THINK:
+        snprintf(text, sizeof text, "%llu", (unsigned long long)o->seq);
+        break;
+    case MATCH_OUT_REFETCH:
+        if (n->refetch || !lobby_wire_admitted(n->wire))
+            return 0;
+        n->refetch = 1;
+        text[0] = '\0';
+        break;
+    case MATCH_OUT_DESYNC:
+        snprintf(text, sizeof text, "desync: the game stopped at ply %u",
+                 (unsigned)match_result(n->m)->desync_ply);
+        break;
+    case MATCH_OUT_DONE:
+        snprintf(text, sizeof text, "%s", match_result(n->m)->final_hash);
+        break;
+    case MATCH_OUT_SEQ:     /* nothing to resume from: no file */
+    case MATCH_OUT_RETRACT: /* the session said why in a warning */
+    default:
+        return 0;
+    }
+    return web__out_text(text) == 0;
+}
+
+WEB_EXPORT(web_net_poll) int web_net_poll(Web_Net *n)
+{
+    Match_Out o;
+    while (match_poll(n->m, &o))
+        if (report(n, &o))
+            return (int)o.kind;
+    return 0;
+}
+
+WEB_EXPORT(web_net_state) const char *web_net_state(Web_Net *n, double now)
+{
+    const Match_Result *r = match_result(n->m);
+    const Proto_Transcript *tr = match_transcript(n->m);
+    const Core_Position *pos = proto_transcript_position(tr);
+    Core_Status st = proto_transcript_status(tr);
+    uint64_t t = (uint64_t)now;
+    uint32_t tb_plies = 0;
+    int tb = match_takeback(n->m, &tb_plies);
+    char text[512];
+    snprintf(text, sizeof text,
+             "side\t%d\nto_move\t%d\nclock\t%lld\t%lld\ndraw\t%d\n"
+             "takeback\t%d\t%u\nabsence\t%lld\nstarted\t%d\nfinished\t%d\t%d\n"
+             "outcome\t%s\t%s\nfinal\t%s\nmoves\t%u",
+             match_side(n->m), pos != NULL ? core_side_to_move(pos) : -1,
+             (long long)match_clock_left(n->m, t, CORE_WHITE),
+             (long long)match_clock_left(n->m, t, CORE_BLACK),
+             match_draw_offer(n->m), tb, (unsigned)tb_plies,
+             (long long)match_absence_left(n->m, t),
+             pos != NULL,
+             r->finished, r->desync, core_outcome_name(st.outcome),
+             core_reason_name(st.reason), r->final_hash,
+             (unsigned)proto_transcript_moves(tr));
+    return web__out_text(text) == 0 ? web_out() : NULL;
+}
+
+WEB_EXPORT(web_net_position) const void *web_net_position(Web_Net *n)
+{
+    if (proto_transcript_start(match_transcript(n->m)) == NULL)
+        return NULL;
+    return proto_transcript_position(match_transcript(n->m));
+}
+
+WEB_EXPORT(web_net_game) const char *web_net_game(Web_Net *n)
+{
+    if (proto_transcript_start(match_transcript(n->m)) == NULL ||
+        web__transcript_text(match_transcript(n->m)) != 0)
+        return NULL;
+    return web_out();
+}
+
+WEB_EXPORT(web_net_log) const uint8_t *web_net_log(Web_Net *n)
+{
+    size_t len = 0;
+    const uint8_t *b = proto_log_bytes(n->log, &len);
+    if (b == NULL) {
+        web__fail(TB_E_STATE, "no match log yet: the match has not started");
+        return NULL;
+    }
+    return web__out_bytes(b, len);
+}

@@ -1,0 +1,148 @@
+/*
+ * web_match.h: the exports of the page's module that play a network game
+ * (issue 14): a seat or a spectator of a match in a lobby room, as
+ * `tabula host`, `join` and `spectate` play one, driven from JavaScript
+ * over the lobby's WebSocket (subprotocol tabula-lobby, one lobby message
+ * per binary message, docs/protocol-lobby.md). The module holds the lobby
+ * codec (lobby/lobby_wire.h: host key checked against the code, sequence
+ * numbers) and the match session (match/match.h: signatures, hash chain,
+ * legality, state hashes, clocks, offers, takebacks, the bot's turns, the
+ * match log). The page only:
+ *   - sends web_net_hello's bytes when its WebSocket opens, and every
+ *     SEND output's bytes;
+ *   - hands each binary message it receives to web_net_input (a negative
+ *     answer: close the socket, web_last_why says why), and
+ *     web_net_closed when the socket closes (then opens a new one unless
+ *     the game is over: the hello asks for what was missed);
+ *   - passes the time as ms on one steady clock (performance.now()) and
+ *     calls web_net_tick at web_net_deadline;
+ *   - calls web_net_poll after each of these until it answers 0, and
+ *     carries out or draws each output.
+ * Outputs of web_net_poll (Match_Out_Kind numbers; text in web_out):
+ *   1 SEND     bytes (web_out, web_out_len): a whole DATA message
+ *   6 PLY      "PLY\tSIDE\tMOVE\tHASH"
+ *   7 NOTE     a line as the terminal prints it ("result: ...",
+ *              "final-hash: HEX", offers, ...)
+ *   8 WARN     a warning line
+ *   9 THINK    "TOKEN": a bot seat's turn; choose a move for the position
+ *              of web_net_game and answer with web_net_bot_move
+ *   10 REFETCH frames were lost: close the socket and connect again
+ *   11 DESYNC  "desync: the game stopped at ply N"
+ *   13 DONE    "FINAL-HASH": the session wants nothing more
+ * Times are doubles holding whole ms (JavaScript numbers); handles are
+ * addresses in the module's memory. Errors are TB_E_* codes; the failing
+ * call leaves a line in web_last_why.
+ */
+#ifndef TABULA_WEB_MATCH_H
+#define TABULA_WEB_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Web_Net Web_Net; /* opaque, heap */
+
+/* web_key_new: a fresh Ed25519 key pair (libsodium) as the hex of its
+ * 64-byte secret key (which holds the public key), for the page to keep
+ * in localStorage; NULL on TB_E_CRYPTO. */
+const char *web_key_new(void);
+
+/* web_key_public: the public key (64 hex digits) of a key from
+ * web_key_new; NULL (TB_E_FORMAT) when key is not one. */
+const char *web_key_public(const char *key);
+
+/*
+ * web_net_new: a seat of role 0 (host: makes the room and its codes, plays
+ * white), 1 (guest: joins with the invite code, plays black) or 2
+ * (spectator: watches with the watch or invite code). game and options:
+ * the host's game name and match options ("clock=300+3,..."; checked as
+ * `tabula host` checks them), ignored otherwise. key: from web_key_new
+ * (the seat signs with it; a spectator's is unused). bot nonzero: the
+ * seat's moves come from THINK outputs, and it answers offers itself.
+ * started: the host's match start, Unix seconds. NULL on error (TB_E_ARG
+ * no such game, TB_E_CODE not a code, TB_E_FORMAT bad options or key,
+ * TB_E_NOMEM, TB_E_CRYPTO).
+ */
+Web_Net *web_net_new(int role, const char *game, const char *options,
+                     const char *code, const char *key, int bot,
+                     uint32_t started);
+
+/* web_net_free: release n; 0 is fine. */
+void web_net_free(Web_Net *n);
+
+/* web_net_codes: "INVITE\tWATCH": a host's two codes; a guest's has its
+ * invite code and a spectator's its watch code, the other empty. */
+const char *web_net_codes(Web_Net *n);
+
+/* web_net_hello: the first message of a new connection (bytes in web_out,
+ * web_out_len), asking for every frame after the last one handled. */
+const uint8_t *web_net_hello(Web_Net *n);
+
+/* web_net_input: one binary message of len bytes from the lobby at time
+ * now. 0, or the reason to close the connection: a refusal of the lobby
+ * (TB_E_CODE, TB_E_SEAT, TB_E_WATCH_CODE, ...), TB_E_FORMAT,
+ * TB_E_SIGNATURE (the room's host key does not match the code). */
+int web_net_input(Web_Net *n, double now, const uint8_t *msg, size_t len);
+
+/* web_net_closed: the connection is gone (frames to send wait). */
+void web_net_closed(Web_Net *n, double now);
+
+/* web_net_move: a move typed or clicked by the player, read as the
+ * terminal reads it (action and piece letters may be left out when one
+ * legal move fits) and queued (sent on the player's turn). Errors:
+ * TB_E_STATE (no match yet, spectator, bot seat), those of the reading. */
+int web_net_move(Web_Net *n, double now, const char *text);
+
+/* web_net_command: resign, draw, accept, decline, abort, takeback [N],
+ * claim win, claim draw (netgame_submit's commands). Errors: TB_E_STATE,
+ * TB_E_LIMIT (queue full). */
+int web_net_command(Web_Net *n, double now, const char *line);
+
+/* web_net_bot_move: the move (notation) the bot chose after THINK token;
+ * 0 also when it is stale (ignored: the game moved on, a newer THINK
+ * follows). Errors: the reading's, the move's checks. */
+int web_net_bot_move(Web_Net *n, double now, double token, const char *text);
+
+/* web_net_tick: time passed (call at web_net_deadline, or any time). */
+void web_net_tick(Web_Net *n, double now);
+
+/* web_net_deadline: when web_net_tick is next due (ms), or -1. */
+double web_net_deadline(const Web_Net *n);
+
+/* web_net_poll: the next output's kind (above; its text or bytes in
+ * web_out), or 0 when there is none. */
+int web_net_poll(Web_Net *n);
+
+/*
+ * web_net_state: the seat's view at now, as lines "KEY\tVALUE...":
+ *   side S         our side (0 white, 1 black, -1 spectator / no match)
+ *   to_move S      the side to move (-1 before the match start)
+ *   clock W B      ms left to each side (-1: no clock)
+ *   draw S         the side whose draw offer stands, or -1
+ *   takeback S N   the side whose takeback request of N plies waits, -1
+ *   absence MS     ms until an absence claim is allowed (-1: none)
+ *   started 0|1    the match start has been received
+ *   finished F D   the game is over (F), stopped by a desync (D)
+ *   outcome O R    core_outcome_name ("*" going on), core_reason_name
+ *   final HEX      the final state hash once over
+ *   moves N        moves on the board
+ */
+const char *web_net_state(Web_Net *n, double now);
+
+/* web_net_position: the match's position as a read-only handle for
+ * web_view, web_move_squares, web_state_hash, web_status ... (never
+ * web_play or web_position_free); NULL before the match start. Valid
+ * until the next web_net_* call that feeds the session. */
+const void *web_net_position(Web_Net *n);
+
+/* web_net_game: the game so far as web_log_verify gives it ("game\tNAME
+ * \tOPTIONS", one "move\tNOTATION" per move on the board), for the bot's
+ * Web Worker to replay; NULL before the match start. */
+const char *web_net_game(Web_Net *n);
+
+/* web_net_log: the signed match log so far (bytes in web_out,
+ * web_out_len): what `tabula host --log` writes, with its end record once
+ * the game is over; `tabula replay` verifies it. NULL (TB_E_STATE) before
+ * the match start. */
+const uint8_t *web_net_log(Web_Net *n);
+
+#endif /* TABULA_WEB_MATCH_H */
