@@ -216,6 +216,20 @@ static void play(const char *game, const char *host_addr, const char *other)
 {
     Proc host, guest, spec;
     char invite[40], watch[40];
+    /* A new match each time: the last game's logs and seat files would
+     * be refused (another game) or resumed (the same game). Its outputs
+     * go too: start() appends, and await_line() takes the first match,
+     * so the host's "invite: " and "watch: " would be the last game's. */
+    static const char *const files[] = {"h.log", "h.log.seat", "h.log.seq",
+                                        "g.log", "g.log.seat", "g.log.seq",
+                                        "s.log", "host.out", "host.err",
+                                        "guest.out", "guest.err", "spec.out",
+                                        "spec.err"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[600];
+        path_of(path, sizeof path, files[i]);
+        remove(path);
+    }
     char *ha[] = {"host",   (char *)game, "--bot=2", "--log", "h.log",
                   "--lobby", (char *)host_addr, NULL};
     start(&host, "host", NULL, ha);
