@@ -886,6 +886,17 @@ static int32_t laska_evaluate(const void *vst)
     return score[st->side] - score[st->side ^ 1];
 }
 
+/* core_move_forcing: 100 a jump, since every jump takes a prisoner (seed
+ * 003); 0 for a quiet move. Reads only the move's capture flag and path
+ * length (the move layout above), so it survives a new generator. */
+static int32_t laska_forcing(const void *vst, const Core_Move *mv)
+{
+    (void)vst;
+    if (!mv->flags || mv->len < 2 || mv->len > CORE_MOVE_BYTES)
+        return 0;
+    return 100 * (int32_t)(mv->len - 1);
+}
+
 /* ---- view ----------------------------------------------------------- */
 
 /* 7x7, rank 7 on top; a column shows its commander and, when taller than
@@ -954,4 +965,5 @@ const Core_Game core__laska = {
     .perft = laska_perft,
     .evaluate = laska_evaluate,
     .view = laska_view,
+    .forcing = laska_forcing,
 };
