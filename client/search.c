@@ -176,10 +176,11 @@ static void sort_ord(Ord *o, size_t n)
 /* List the moves of stack[ply] (*n gets the count, 0 when the list
  * failed, which the caller treats as no moves) and order them into
  * ord[ply]: the table move, forcing moves by what core_move_forcing says
- * they win, killers, history. With only_forcing (quiescence) just the
- * forcing moves are kept, and *n is their number. With gains the quiet
- * moves are also ordered by their children's static gains. */
-static int order_moves(Pvs *s, int ply, uint32_t tt_move,
+ * they win, killers, history, then ties by the seed and key. With
+ * only_forcing (quiescence) just the forcing moves are kept, and *n is
+ * their number. With gains the quiet moves are also ordered by their
+ * children's static gains. */
+static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
                        int only_forcing, int gains, size_t *n)
 {
     const Core_Position *pos = s->stack[ply];
@@ -193,7 +194,7 @@ static int order_moves(Pvs *s, int ply, uint32_t tt_move,
     s->w.nodes += listed;
     const Core_Move *m = s->lists[ply].m;
     Ord *o = s->ord[ply];
-    uint64_t salt = bot__mix(s->seed ^ core_key(pos));
+    uint64_t salt = bot__mix(s->seed ^ key);
     int32_t stand = gains ? core_evaluate(pos) : 0;
     for (size_t i = 0; i < listed; i++) {
         int32_t f = core_move_forcing(pos, &m[i]);
@@ -257,7 +258,9 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     if (stand > alpha)
         alpha = stand;
     int32_t best = stand;
-    if (order_moves(s, ply, TT_NO_MOVE, 1, 0, &n) != 0)
+    /* Ties among forcing moves are broken by the seed and the ply: a key
+     * costs a whole encoding in some games (Chess volleyball). */
+    if (order_moves(s, ply, (uint64_t)ply, TT_NO_MOVE, 1, 0, &n) != 0)
         return best;
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
@@ -324,7 +327,7 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
      * their children's static gains, away from the leaves, where that
      * costs an evaluation each (docs/engines.md). */
     int gains = !s->quiesce && depth >= 2;
-    if (order_moves(s, ply, tt_move, 0, gains, &n) != 0)
+    if (order_moves(s, ply, key, tt_move, 0, gains, &n) != 0)
         return core_evaluate(pos);
     if (n == 0)
         return bot__terminal_score(pos, ply);
