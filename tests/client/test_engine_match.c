@@ -86,6 +86,28 @@ Test(match, bad_arguments_exit_2)
     cr_assert_eq(r1.status, 2);
 }
 
+/* --clock: malformed clocks are refused, and with a generous clock the
+ * bots share their time out and finish every game. */
+Test(match, clock_is_checked_and_shared_out)
+{
+    run(&r1, "match laska --a 1 --b 1 --clock 0");
+    cr_assert_eq(r1.status, 2);
+    cr_assert_not_null(strstr(r1.err, "bad --clock '0'"), "%s", r1.err);
+    run(&r1, "match laska --a 1 --b 1 --clock 100+x");
+    cr_assert_eq(r1.status, 2);
+    run(&r1, "match laska --a 1 --b 1 --clock 100 --time 10");
+    cr_assert_eq(r1.status, 2);
+    run(&r1, "match laska --a 1 --b 1:old --games 2 --clock 60000+100");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    long g = -1, w = -1, d = -1, l = -1;
+    cr_assert_eq(sscanf(r1.out, "result games %ld wins %ld draws %ld losses "
+                                "%ld",
+                        &g, &w, &d, &l),
+                 4, "%s", r1.out);
+    cr_assert_eq(g, 2);
+    cr_assert_eq(w + d + l, 2);
+}
+
 Test(match, openings_file_is_checked_and_used)
 {
     char path[] = "/tmp/tabula-openingsXXXXXX";
