@@ -11,7 +11,8 @@ a time by 16, 4 and 1 while the mean squared error falls. The first
 weight (a soldier's or pawn's 100) stays fixed: it sets the scale.
 Every tenth position is held out and its error reported.
 
-Usage: texel_tune.py GAME FILE     (GAME: laska or chessball)
+Usage: texel_tune.py GAME FILE [TERM ...]   (GAME: laska or chessball;
+       the named terms keep their start weights)
 Floating point here is fine: only the integer weights it prints go into
 core/, whose evaluation stays integer and deterministic.
 """
@@ -20,16 +21,19 @@ import sys
 # name, start weight (the hand-set values in core/, before tuning)
 TERMS = {
     "laska": [("soldier", 100), ("officer", 300), ("advance", 6),
-              ("reserve", 40), ("prisoner", 25)],
+              ("reserve", 40), ("prisoner", 25), ("tempo", 0)],
     "chessball": [("pawn", 100), ("knight", 300), ("bishop", 325),
-                  ("rook", 450), ("queen", 850), ("mobility", 2)],
+                  ("rook", 450), ("queen", 850), ("mobility", 2),
+                  ("tempo", 0)],
 }
 
 
 def laska_features(pos):
-    """White-minus-Black counts of laska_evaluate's terms."""
+    """White-minus-Black counts of laska_evaluate's terms; tempo is +1
+    with White to move, -1 with Black (a bonus for the side to move)."""
     parts = pos.split()
-    f = [0] * 5
+    f = [0] * 6
+    f[5] = 1 if parts[0] == "w" else -1
     for col in parts[1:]:
         if not col[0].isalpha():
             break
@@ -52,10 +56,11 @@ def laska_features(pos):
 
 
 def chessball_features(pos, moves):
-    """White-minus-Black piece counts, and the mover's legal moves signed
-    by side (cb_evaluate's mobility term)."""
+    """White-minus-Black piece counts, the mover's legal moves signed by
+    side (cb_evaluate's mobility term), and the tempo as for Laska."""
     placement, side = pos.split()[0], pos.split()[1]
-    f = [0] * 6
+    f = [0] * 7
+    f[6] = 1 if side == "w" else -1
     for c in placement:
         i = "PNBRQ".find(c.upper())
         if i >= 0:
@@ -109,7 +114,7 @@ def fit_k(data, w):
 
 
 def main():
-    game, path = sys.argv[1], sys.argv[2]
+    game, path, fixed = sys.argv[1], sys.argv[2], set(sys.argv[3:])
     rows, train, test = load(game, path)
     names = [t[0] for t in TERMS[game]]
     w = [t[1] for t in TERMS[game]]
@@ -121,6 +126,8 @@ def main():
             improved = False
             base = error(train, w, k)
             for i in range(1, len(w)):
+                if names[i] in fixed:
+                    continue
                 for d in (step, -step):
                     w[i] += d
                     e = error(train, w, k)
