@@ -20,10 +20,10 @@
 #define MAX_PLY 64
 #define QS_MAX 6           /* quiescence plies beyond the nominal depth */
 #define HIST_SIZE 4096
-/* Quiescence lists and evaluates every move of a node to find the
- * forcing ones; in games whose turns run to thousands of moves (Football
- * chess) that costs more than it finds, and the main search alone sees
- * the goal threats its ordering puts first. */
+/* Quiescence lists every move of a node to find the forcing ones; in
+ * games whose turns run to thousands of moves (Football chess) that
+ * costs more than it finds, and the main search alone sees the goal
+ * threats its ordering puts first. */
 #define QS_GAME_MAX_MOVES 4096
 #define TT_MIN_BITS 10
 #define TT_MAX_BITS 18
