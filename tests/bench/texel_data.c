@@ -68,8 +68,7 @@ int main(int argc, char **argv)
     }
     size_t max = core_game_max_moves(g);
     Core_Move *buf = malloc(max * sizeof *buf);
-    char (*text)[CORE_POSITION_TEXT_MAX] =
-        malloc(PLY_CAP * sizeof *text);
+    char(*text)[CORE_POSITION_TEXT_MAX] = malloc(PLY_CAP * sizeof *text);
     int *nmoves = malloc(PLY_CAP * sizeof *nmoves);
     if (buf == NULL || text == NULL || nmoves == NULL)
         return 1;

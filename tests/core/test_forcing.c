@@ -20,8 +20,8 @@ typedef struct Expect {
 
 /* Every legal move of text (game name) must have the value listed for
  * it, 0 when not listed; each listed move must be legal. */
-static void expect_values(const char *name, const char *text,
-                          const Expect *ex, size_t nex)
+static void expect_values(const char *name, const char *text, const Expect *ex,
+                          size_t nex)
 {
     const Core_Game *g = core_game_find(name);
     Core_Position *pos = NULL;
@@ -130,8 +130,8 @@ static void volleyball_playout(const char *name, int ranks)
                 int own_half_white = rank <= ranks / 2;
                 want = strchr(t, '^') != NULL || own_half_white != white;
             }
-            cr_assert_eq(core_move_forcing(pos, &buf[i]), want, "%s: %s",
-                         name, t);
+            cr_assert_eq(core_move_forcing(pos, &buf[i]), want, "%s: %s", name,
+                         t);
             crossing += want;
         }
         rng = rng * 6364136223846793005u + 1442695040888963407u;
