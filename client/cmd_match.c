@@ -4,8 +4,9 @@
  * position from a file) with colours swapped; both sides get the same
  * budget. Results are counted in game order whatever finishes first, so
  * a seed with a node budget gives the same games, totals and SPRT stop
- * with any number of --jobs; only --time makes a match depend on the
- * machine. Worker threads (libuv's) play whole games; the searches inside
+ * with any number of --jobs; only --time and --clock make a match depend
+ * on the machine. With --clock each side's bot shares its own time out
+ * (bot_time_for_move) and a fallen flag loses the game. Worker threads (libuv's) play whole games; the searches inside
  * stay single-threaded.
  */
 #include <stdio.h>
@@ -28,6 +29,7 @@ static const char match_help[] =
     "usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
     "         [--time MS_PER_MOVE | --nodes N] [--openings FILE] [--seed S]\n"
     "         [--sprt ELO0,ELO1] [--jobs J] [--plies P] [--options OPTS]\n"
+    "         [--clock MS[+INC]]\n"
     "\n"
     "Plays bot A against bot B: pairs of games over one opening with\n"
     "colours swapped (A is White in the first of each pair), both sides\n"
@@ -40,6 +42,9 @@ static const char match_help[] =
     "  --games N          games to play, even (default 100)\n"
     "  --nodes N          work budget per move for both (deterministic)\n"
     "  --time MS          wall-clock milliseconds per move for both\n"
+    "  --clock MS[+INC]   a clock for each: MS to start, INC added after\n"
+    "                     each move; the bot shares it out itself, and a\n"
+    "                     side whose clock runs out loses\n"
     "  --openings FILE    one position string per line ('#' comments);\n"
     "                     pair K plays line K (cycling)\n"
     "  --plies P          random legal plies per opening (default 4)\n"
@@ -53,6 +58,7 @@ typedef struct Match {
     const Core_Game *game;
     const char *options;
     Bot_Limits side[2]; /* A, B */
+    long clock_ms, inc_ms; /* --clock: start and increment; 0: none */
     long games;
     uint64_t seed;
     int plies;
@@ -121,6 +127,7 @@ static Core_Position *opening(const Match *m, long p)
 /* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop. */
 static int play_game(Match *m, long g, int *adjudicated)
 {
+    int64_t left[2] = {m->clock_ms, m->clock_ms}; /* by colour */
     Core_Position *pos = opening(m, g / 2);
     int a_side = g % 2 == 0 ? CORE_WHITE : CORE_BLACK;
     uint64_t rng = m->seed ^ (UINT64_C(0xda942042e4dd58b5) * (uint64_t)(g + 1));
@@ -143,10 +150,25 @@ static int play_game(Match *m, long g, int *adjudicated)
             goto done;
         }
         int side = core_side_to_move(pos);
-        const Bot_Limits *lim = &m->side[side == a_side ? 0 : 1];
+        Bot_Limits lim = m->side[side == a_side ? 0 : 1];
         Core_Move mv;
-        if (bot_search(pos, lim, game_seed + core_ply(pos), &mv, NULL) != 0 ||
-            core_play(pos, &mv) != 0)
+        uint64_t t0 = 0;
+        if (m->clock_ms > 0) {
+            lim.time_ms = bot_time_for_move((uint64_t)left[side],
+                                            (uint64_t)m->inc_ms);
+            t0 = match_clock_ms(NULL);
+        }
+        if (bot_search(pos, &lim, game_seed + core_ply(pos), &mv, NULL) != 0)
+            goto done;
+        if (m->clock_ms > 0) {
+            left[side] -= (int64_t)(match_clock_ms(NULL) - t0);
+            if (left[side] <= 0) { /* the flag fell: a loss on time */
+                r = side == a_side ? -1 : 1;
+                goto done;
+            }
+            left[side] += m->inc_ms;
+        }
+        if (core_play(pos, &mv) != 0)
             goto done;
     }
     Core_Outcome o = core_status(pos).outcome;
@@ -276,6 +298,24 @@ static int read_long(const char *text, long lo, long hi, long *out)
     return 0;
 }
 
+/* "MS" or "MS+INC", each 0..3600000, MS at least 1. */
+static int read_clock(const char *text, long *ms, long *inc)
+{
+    char buf[32];
+    size_t len = strlen(text);
+    if (len >= sizeof buf)
+        return -1;
+    memcpy(buf, text, len + 1);
+    char *plus = strchr(buf, '+');
+    *inc = 0;
+    if (plus != NULL) {
+        *plus = '\0';
+        if (read_long(plus + 1, 0, 3600000, inc) != 0)
+            return -1;
+    }
+    return read_long(buf, 1, 3600000, ms);
+}
+
 static int read_sprt(const char *text, double *e0, double *e1)
 {
     char *end = NULL;
@@ -350,7 +390,7 @@ int cli_match(int argc, char **argv)
 {
     static const char *const value_flags[] = {
         "--a", "--b", "--games", "--time", "--nodes", "--openings", "--seed",
-        "--sprt", "--jobs", "--plies", "--options", NULL};
+        "--sprt", "--jobs", "--plies", "--options", "--clock", NULL};
     Match m;
     const char *spec[2] = {NULL, NULL}, *openings = NULL, *game = NULL;
     long jobs = 1, v = 0, time_ms = 0, nodes = 0;
@@ -393,6 +433,13 @@ int cli_match(int argc, char **argv)
         } else if (strcmp(a, "--time") == 0) {
             if (read_long(val, 1, 3600000, &time_ms) != 0) {
                 fprintf(stderr, "tabula match: bad --time '%s'\n",
+                        cli_token(val));
+                return CLI_EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--clock") == 0) {
+            if (read_clock(val, &m.clock_ms, &m.inc_ms) != 0) {
+                fprintf(stderr, "tabula match: bad --clock '%s'; expected "
+                                "MS or MS+INC\n",
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
@@ -439,9 +486,9 @@ int cli_match(int argc, char **argv)
         fputs(match_help, stderr);
         return CLI_EXIT_USAGE;
     }
-    if (time_ms > 0 && nodes > 0) {
-        fprintf(stderr, "tabula match: --time and --nodes exclude each "
-                        "other\n");
+    if ((time_ms > 0) + (nodes > 0) + (m.clock_ms > 0) > 1) {
+        fprintf(stderr, "tabula match: --time, --nodes and --clock exclude "
+                        "each other\n");
         return CLI_EXIT_USAGE;
     }
     if ((m.game = cli_game("match", game)) == NULL)
@@ -455,6 +502,10 @@ int cli_match(int argc, char **argv)
         }
         if (nodes > 0)
             m.side[s].nodes = (uint64_t)nodes;
+        if (m.clock_ms > 0) {
+            m.side[s].nodes = UINT64_C(1) << 40;
+            m.side[s].clock_ms = match_clock_ms;
+        }
         if (time_ms > 0) {
             m.side[s].time_ms = (uint32_t)time_ms;
             m.side[s].nodes = UINT64_C(1) << 40;

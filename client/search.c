@@ -1,16 +1,16 @@
 /*
  * search.c: the current bot search, game-neutral over core.h: iterative
  * deepening principal-variation search with a transposition table keyed
- * by core_key, move ordering (table move, forcing moves by their gain,
+ * by core_key, move ordering (table move, forcing moves by what they win,
  * killers, history, then a seeded order), late-move reductions for quiet
- * moves and a quiescence search on forcing moves. The core does not say
- * which moves capture, so a move is forcing when the mover's static
- * evaluation after it rises by at least FORCING_GAIN or the game ends:
- * a Laska or Chessball capture, a goal, a won point
- * (docs/engines.md). Work (positions searched, moves listed, children
- * evaluated for ordering) is counted against the budget, and the search
- * stops there or at the wall-clock limit; everything else is a function
- * of the position, the limits and the seed. Integer arithmetic only.
+ * moves and a quiescence search on forcing moves. Which moves are forcing
+ * (captures, goals, shots over the net) and what they win, the core says
+ * without making them (core_move_forcing), so ordering and quiescence
+ * make only the moves they search (docs/engines.md). Work (positions
+ * searched, moves listed, children evaluated for ordering) is counted
+ * against the budget, and the search stops there or at the wall-clock
+ * limit; everything else is a function of the position, the limits and
+ * the seed. Integer arithmetic only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,25 +19,29 @@
 
 #define MAX_PLY 64
 #define QS_MAX 6           /* quiescence plies beyond the nominal depth */
-#define FORCING_GAIN 100   /* hundredths of a pawn */
 #define HIST_SIZE 4096
-/* Quiescence lists and evaluates every move of a node to find the
- * forcing ones; in games whose turns run to thousands of moves (Football
- * chess) that costs more than it finds, and the main search alone sees
- * the goal threats its ordering puts first. */
+/* Quiescence lists every move of a node to find the forcing ones; in
+ * games whose turns run to thousands of moves (Football chess) that
+ * costs more than it finds, and the main search alone sees the goal
+ * threats its ordering puts first. */
 #define QS_GAME_MAX_MOVES 4096
 #define TT_MIN_BITS 10
 #define TT_MAX_BITS 18
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
+/* The best move is kept as its index in the position's move list: the
+ * list is in the core's canonical order, so the index names the same
+ * move whenever the same position is listed again, and an entry stays
+ * 24 bytes (the table's cache misses are much of a node's cost). */
+#define TT_NO_MOVE UINT32_MAX
+
 typedef struct Tt_Entry {
     uint64_t key;
     int32_t score;
+    uint32_t move;     /* index in the move list, or TT_NO_MOVE */
     int16_t depth;
     uint8_t bound;     /* 0: empty */
-    uint8_t has_move;
-    Core_Move move;
 } Tt_Entry;
 
 typedef struct Ord {
@@ -93,7 +97,7 @@ static Tt_Entry *tt_slot(Pvs *s, uint64_t key)
 }
 
 static void tt_store(Pvs *s, uint64_t key, int depth, int32_t v, int bound,
-                     const Core_Move *mv, int ply)
+                     uint32_t move, int ply)
 {
     Tt_Entry *e = tt_slot(s, key);
     /* Depth-preferred, but a new search of the same position always
@@ -104,9 +108,7 @@ static void tt_store(Pvs *s, uint64_t key, int depth, int32_t v, int bound,
     e->depth = (int16_t)depth;
     e->score = to_tt(v, ply);
     e->bound = (uint8_t)bound;
-    e->has_move = mv != NULL;
-    if (mv != NULL)
-        e->move = *mv;
+    e->move = move;
 }
 
 static int grow_ord(Pvs *s, int ply, size_t n)
@@ -133,10 +135,12 @@ static int ord_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The child's value for the mover, and whether the move is forcing. The
- * child is left in stack[ply + 1]. */
+/* The child's static gain for the mover over stand, left in
+ * stack[ply + 1]: the ordering of games without quiescence (Football
+ * chess), where the core's forcing query names only goals and the
+ * evaluation also sees the ball advance. */
 static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
-                          int32_t stand, int *forcing)
+                          int32_t stand)
 {
     const Core_Position *pos = s->stack[ply];
     Core_Position *c = s->stack[ply + 1];
@@ -144,72 +148,77 @@ static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
     core_make(c, mv);
     s->w.nodes++;
     int same = core_side_to_move(c) == core_side_to_move(pos);
-    int32_t v;
     if (core_status(c).outcome != CORE_ONGOING) {
-        v = bot__terminal_score(c, ply + 1);
+        int32_t v = bot__terminal_score(c, ply + 1);
         v = same ? v : -v;
-        *forcing = 1;
-        return v > 0 ? BOT_WIN / 2 : v < 0 ? -BOT_WIN / 2 : 0;
+        return v > 0 ? 1000000 : v < 0 ? -1000000 : 0;
     }
-    v = core_evaluate(c);
+    int32_t v = core_evaluate(c);
     v = (same ? v : -v) - stand;
-    *forcing = v >= FORCING_GAIN;
-    return v;
+    return v > 1000000 ? 1000000 : v < -1000000 ? -1000000 : v;
 }
 
-/* A score in the ordering's ranges, kept well inside int32_t. */
-static int32_t clamp_gain(int32_t g)
+/* Sort o[0..n) by ord_cmp: qsort for long lists, insertion for short. */
+static void sort_ord(Ord *o, size_t n)
 {
-    return g > 1000000 ? 1000000 : g < -1000000 ? -1000000 : g;
+    if (n > 16) {
+        qsort(o, n, sizeof *o, ord_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && ord_cmp(&o[j - 1], &o[j]) > 0; j--) {
+            Ord t = o[j];
+            o[j] = o[j - 1];
+            o[j - 1] = t;
+        }
 }
 
-/* List and order the moves of stack[ply]; *n gets the count (0 when the
- * list failed, which the caller treats as no moves). Without gains no
- * child is made: the table move, killers and history order alone. */
-static int order_moves(Pvs *s, int ply, const Core_Move *tt_move,
-                       int32_t stand, int gains, size_t *n)
+/* List the moves of stack[ply] (*n gets the count, 0 when the list
+ * failed, which the caller treats as no moves) and order them into
+ * ord[ply]: the table move, forcing moves by what core_move_forcing says
+ * they win, killers, history, then ties by the seed and key. With
+ * only_forcing (quiescence) just the forcing moves are kept, and *n is
+ * their number. With gains the quiet moves are also ordered by their
+ * children's static gains. */
+static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
+                       int only_forcing, int gains, size_t *n)
 {
     const Core_Position *pos = s->stack[ply];
     int side = core_side_to_move(pos);
-    if (bot__list_moves(&s->lists[ply], pos, n) != 0 ||
-        grow_ord(s, ply, *n) != 0) {
+    size_t listed = 0, k = 0;
+    if (bot__list_moves(&s->lists[ply], pos, &listed) != 0 ||
+        grow_ord(s, ply, listed) != 0) {
         *n = 0;
         return TB_E_NOMEM;
     }
-    s->w.nodes += *n;
+    s->w.nodes += listed;
     const Core_Move *m = s->lists[ply].m;
     Ord *o = s->ord[ply];
-    uint64_t salt = bot__mix(s->seed ^ core_key(pos));
-    for (size_t i = 0; i < *n; i++) {
-        int forcing = 0;
-        int32_t gain =
-            gains ? clamp_gain(child_gain(s, ply, &m[i], stand, &forcing)) : 0;
+    uint64_t salt = bot__mix(s->seed ^ key);
+    int32_t stand = gains ? core_evaluate(pos) : 0;
+    for (size_t i = 0; i < listed; i++) {
+        int32_t f = core_move_forcing(pos, &m[i]);
         int32_t sc;
-        if (tt_move != NULL && core_move_equal(tt_move, &m[i]))
+        if (only_forcing && f <= 0)
+            continue;
+        if (i == tt_move)
             sc = 1 << 30;
-        else if (forcing)
-            sc = (1 << 28) + gain;
+        else if (f > 0)
+            sc = (1 << 28) + f;
         else if (core_move_equal(&s->killer[ply][0], &m[i]))
             sc = (1 << 27) + 1;
         else if (core_move_equal(&s->killer[ply][1], &m[i]))
             sc = 1 << 27;
         else
             sc = (int32_t)(s->history[side][move_hash(&m[i])] >> 4) +
-                 gain * 16;
-        o[i].score = sc;
-        o[i].index = (uint32_t)i;
-        o[i].tie = bot__mix(salt ^ (i + 1));
+                 (gains ? child_gain(s, ply, &m[i], stand) * 16 : 0);
+        o[k].score = sc;
+        o[k].index = (uint32_t)i;
+        o[k].tie = bot__mix(salt ^ (i + 1));
+        k++;
     }
-    if (*n > 16) {
-        qsort(o, *n, sizeof *o, ord_cmp);
-        return 0;
-    }
-    for (size_t i = 1; i < *n; i++) /* short lists: insertion sort */
-        for (size_t j = i; j > 0 && ord_cmp(&o[j - 1], &o[j]) > 0; j--) {
-            Ord t = o[j];
-            o[j] = o[j - 1];
-            o[j - 1] = t;
-        }
+    *n = k;
+    sort_ord(o, k);
     return 0;
 }
 
@@ -249,11 +258,13 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     if (stand > alpha)
         alpha = stand;
     int32_t best = stand;
-    if (order_moves(s, ply, NULL, stand, 1, &n) != 0)
+    /* Ties among forcing moves are broken by the seed and the ply: a key
+     * costs a whole encoding in some games (Chess volleyball). */
+    if (order_moves(s, ply, (uint64_t)ply, TT_NO_MOVE, 1, 0, &n) != 0)
         return best;
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
-    for (size_t k = 0; k < n && o[k].score >= (1 << 28); k++) {
+    for (size_t k = 0; k < n; k++) {
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &m[o[k].index]);
         int32_t v = child(s, ply, qdepth + 1, alpha, beta, 1);
@@ -302,10 +313,9 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
         return qsearch(s, ply, 0, alpha, beta);
     uint64_t key = core_key(pos);
     Tt_Entry *e = tt_slot(s, key);
-    const Core_Move *tt_move = NULL;
+    uint32_t tt_move = TT_NO_MOVE;
     if (e->bound != 0 && e->key == key) {
-        if (e->has_move)
-            tt_move = &e->move;
+        tt_move = e->move;
         int32_t v = from_tt(e->score, ply);
         if (ply > 0 && e->depth >= depth && beta - alpha == 1 &&
             ((e->bound == BOUND_EXACT) ||
@@ -313,18 +323,14 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
              (e->bound == BOUND_UPPER && v <= alpha)))
             return v;
     }
-    Core_Move hint;
-    if (tt_move != NULL) {
-        hint = *tt_move; /* the slot may be overwritten below */
-        tt_move = &hint;
-    }
-    /* Next to the leaves the children are evaluated by quiescence anyway:
-     * ordering them by their gains there costs an evaluation each and
-     * buys little, measured at equal time (docs/engines.md). */
-    int gains = depth >= 2;
-    int32_t stand = gains ? core_evaluate(pos) : 0;
-    if (order_moves(s, ply, tt_move, stand, gains, &n) != 0 || n == 0)
-        return n == 0 ? bot__terminal_score(pos, ply) : stand;
+    /* Without quiescence (Football chess) quiet moves are ordered by
+     * their children's static gains, away from the leaves, where that
+     * costs an evaluation each (docs/engines.md). */
+    int gains = !s->quiesce && depth >= 2;
+    if (order_moves(s, ply, key, tt_move, 0, gains, &n) != 0)
+        return core_evaluate(pos);
+    if (n == 0)
+        return bot__terminal_score(pos, ply);
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
     int32_t best = -BOT_INF;
@@ -382,14 +388,23 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
     int bound = best >= beta ? BOUND_LOWER
                 : best > alpha0 ? BOUND_EXACT
                                 : BOUND_UPPER;
-    tt_store(s, key, depth, best, bound, &m[o[best_k].index], ply);
+    tt_store(s, key, depth, best, bound, o[best_k].index, ply);
     return best;
 }
+
+/* Work units a millisecond of search does at most, generously (about
+ * 4000 measured on the project's machine): with a time limit the table
+ * is sized for the work that fits the time, since a table much larger
+ * than the search costs a page fault per touched page and a cache miss
+ * per probe. */
+#define WORK_PER_MS 8192
 
 static int setup(Pvs *s, const Core_Position *pos, uint64_t budget)
 {
     const Core_Game *g = core_position_game(pos);
     int bits = TT_MIN_BITS;
+    if (s->lim->time_ms > 0 && (uint64_t)s->lim->time_ms * WORK_PER_MS < budget)
+        budget = (uint64_t)s->lim->time_ms * WORK_PER_MS;
     while (bits < TT_MAX_BITS && (UINT64_C(1) << bits) < budget / 8)
         bits++;
     s->tt_mask = ((size_t)1 << bits) - 1;

@@ -771,10 +771,30 @@ static int cb_perft(const void *st, unsigned depth, uint64_t *nodes)
 
 /* ---- evaluation ----------------------------------------------------- */
 
+/* Material values in hundredths of a pawn, by kind (the king is never
+ * taken), then the weight of a legal move of the side to move and the
+ * bonus of the move. Fitted to self-play results (Texel's method;
+ * docs/engines.md). */
+static const int32_t cb_value[CB_KINDS] = {100, 300, 325, 450, 850, 0};
+#define CB_W_MOBILITY 2
+#define CB_W_TEMPO 0
+
+/* core_move_forcing: the value of the piece a capture takes, read from
+ * the target field (the move's capture flag, set by cb_moves, says the
+ * same); 0 for a quiet move. Masks keep any bytes in range. */
+static int32_t cb_forcing(const void *st, const Core_Move *mv)
+{
+    const Cb_State *s = cstate(st);
+    uint32_t tb = 1u << (mv->b[1] & (CB_FIELDS - 1));
+    if (!(s->b.side_bb[s->b.side ^ 1] & tb))
+        return 0;
+    return cb_value[kind_at(&s->b, tb)];
+}
+
 /* Material in hundredths of a pawn, plus a little mobility. */
 static int32_t cb_evaluate(const void *st)
 {
-    static const int32_t value[CB_KINDS] = {100, 300, 325, 450, 850, 0};
+    const int32_t *value = cb_value;
     const Cb_State *s = cstate(st);
     const Cb_Tables *t = cb_tables();
     int32_t score = 0;
@@ -784,8 +804,7 @@ static int32_t cb_evaluate(const void *st)
                  (popcount(s->b.kind_bb[k] & s->b.side_bb[s->b.side]) -
                   popcount(s->b.kind_bb[k] & s->b.side_bb[s->b.side ^ 1]));
     gen_moves(t, &s->b, &g);
-    score += 2 * (int32_t)g.count;
-    return score;
+    return score + CB_W_MOBILITY * (int32_t)g.count + CB_W_TEMPO;
 }
 
 /* ---- view ---------------------------------------------------------- */
@@ -900,4 +919,5 @@ const Core_Game core__chessball = {
     .perft = cb_perft,
     .evaluate = cb_evaluate,
     .view = cb_view,
+    .forcing = cb_forcing,
 };

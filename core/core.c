@@ -314,6 +314,13 @@ int32_t core_evaluate(const Core_Position *pos)
     return pos->game->evaluate(cstate_of(pos));
 }
 
+int32_t core_move_forcing(const Core_Position *pos, const Core_Move *mv)
+{
+    if (pos->game->forcing == NULL)
+        return 0;
+    return pos->game->forcing(cstate_of(pos), mv);
+}
+
 int core_view(const Core_Position *pos, Core_View *v)
 {
     if (pos == NULL || v == NULL)

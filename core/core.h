@@ -187,6 +187,28 @@ int core_move_format(const Core_Position *pos, const Core_Move *mv,
 int core_move_parse(const Core_Position *pos, const char *text,
                     Core_Move *out);
 
+/*
+ * core_move_forcing: what mv, a move core_moves listed for pos, wins at
+ * once, told from the move and the position without making it, so a
+ * search can order and quiesce on it cheaply. In hundredths of a
+ * soldier/pawn, the scale of core_evaluate:
+ *   Laska       100 per jump (every jump takes a prisoner, seed 003;
+ *               captures are compulsory, D-LA-4, so a position has
+ *               either only captures or none);
+ *   Chessball   the captured piece's value (P 100, N 300, B 325, R 450,
+ *               Q 850, the weights of core_evaluate);
+ *   Football    CORE_FORCING_GOAL for a turn whose ball ends in the goal
+ *               the mover attacks (D-FC-5, D-FC-7);
+ *   Chess volleyball  1 for a shot or serve that crosses the net (spec
+ *               4.3-4.5): it may win a point, which only making it shows
+ *               (the receiver's options decide, spec 6.1).
+ * 0 for every other move (quiet, or a game without the query). Checks are
+ * not reported. Anything but a listed move gives an unspecified value in
+ * 0..CORE_FORCING_GOAL, never undefined behaviour.
+ */
+#define CORE_FORCING_GOAL 10000
+int32_t core_move_forcing(const Core_Position *pos, const Core_Move *mv);
+
 /* ---- text and bytes ------------------------------------------------- */
 
 /* core_position_format: the position string (see docs/rules/GAME.md).

@@ -48,6 +48,9 @@ struct Core_Game {
     int (*perft)(const void *st, unsigned depth, uint64_t *nodes);
     /* Static evaluation for the side to move (may be NULL: 0). */
     int32_t (*evaluate)(const void *st);
+    /* What mv wins at once, without making it (core_move_forcing; may be
+     * NULL: 0 for every move). */
+    int32_t (*forcing)(const void *st, const Core_Move *mv);
     /* A drawable picture (may be NULL: TB_E_STATE). v is zeroed. */
     int (*view)(const void *st, Core_View *v);
     /* Optional: 1 when mv (any bytes at all) is exactly one of the moves

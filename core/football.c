@@ -1033,6 +1033,19 @@ static int32_t fc_evaluate(const void *vst)
     return v;
 }
 
+/* core_move_forcing: CORE_FORCING_GOAL when the turn's last kick puts
+ * the ball in the goal the mover attacks (fc_finish_turn scores it),
+ * else 0. Only the move's bytes are read; the length is bounded. */
+static int32_t fc_forcing(const void *vst, const Core_Move *mv)
+{
+    const Fc_State *st = vst;
+    int first = (mv->flags & FC_FLAG_PIECE_MOVE) ? 2 : 0;
+    if (mv->len <= first || mv->len > CORE_MOVE_BYTES)
+        return 0;
+    int target = st->side == CORE_WHITE ? FC_E9 : FC_E1;
+    return mv->b[mv->len - 1] == target ? CORE_FORCING_GOAL : 0;
+}
+
 const Core_Game core__football = {
     .name = "football",
     .title = "Football chess (Boyer 1951)",
@@ -1059,4 +1072,5 @@ const Core_Game core__football = {
     .evaluate = fc_evaluate,
     .view = fc_view,
     .legal = fc_legal,
+    .forcing = fc_forcing,
 };

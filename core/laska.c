@@ -487,13 +487,24 @@ static int laska_options_format(const void *vst, char *buf, size_t cap)
 
 /* ---- evaluation ----------------------------------------------------- */
 
+/* The evaluation's weights, in hundredths of a soldier: a soldier
+ * commanding a column, an officer commanding one, a rank of a commanding
+ * soldier's advance, an own piece held under a commander (a reserve), an
+ * enemy piece held under it (a prisoner), and the move. Fitted to 58912
+ * self-play positions (Texel's method; the hand-set weights were 100,
+ * 300, 6, 40, 25, 0; docs/engines.md). */
+enum { LA_W_SOLDIER, LA_W_OFFICER, LA_W_ADVANCE, LA_W_RESERVE,
+       LA_W_PRISONER, LA_W_TEMPO, LA_W_COUNT };
+static const int32_t la_weight[LA_W_COUNT] = {100, 117, -11, 83, 135, -8};
+
 /* Material as columns: a commander counts fully, own pieces under it are
  * reserves freed when the column is jumped, enemy prisoners are pieces the
- * opponent cannot use while the column stands. Soldiers gain as they
- * advance. */
+ * opponent cannot use while the column stands; commanding soldiers are
+ * weighted by their advance. */
 static int32_t laska_evaluate(const void *vst)
 {
     const Laska_State *st = vst;
+    const int32_t *w = la_weight;
     int32_t score[2] = {0, 0};
 
     for (int s = 0; s < LA_SQUARES; s++) {
@@ -502,14 +513,28 @@ static int32_t laska_evaluate(const void *vst)
             continue;
         int owner = (int)(st->colour[s] & 1);
         int officer = (int)(st->officer[s] & 1);
-        int32_t v = officer ? 300 : 100;
+        int32_t v = officer ? w[LA_W_OFFICER] : w[LA_W_SOLDIER];
         if (!officer)
-            v += 6 * (owner == CORE_WHITE ? core__la.rank[s] : 6 - core__la.rank[s]);
+            v += w[LA_W_ADVANCE] * (owner == CORE_WHITE ? core__la.rank[s]
+                                                        : 6 - core__la.rank[s]);
         for (int i = 1; i < h; i++)
-            v += (((st->colour[s] >> i) & 1) == (uint32_t)owner) ? 40 : 25;
+            v += (((st->colour[s] >> i) & 1) == (uint32_t)owner)
+                     ? w[LA_W_RESERVE]
+                     : w[LA_W_PRISONER];
         score[owner] += v;
     }
-    return score[st->side] - score[st->side ^ 1];
+    return score[st->side] - score[st->side ^ 1] + w[LA_W_TEMPO];
+}
+
+/* core_move_forcing: 100 a jump, since every jump takes a prisoner (seed
+ * 003); 0 for a quiet move. Reads only the move's capture flag and path
+ * length (the move layout above), so it survives a new generator. */
+static int32_t laska_forcing(const void *vst, const Core_Move *mv)
+{
+    (void)vst;
+    if (!mv->flags || mv->len < 2 || mv->len > CORE_MOVE_BYTES)
+        return 0;
+    return 100 * (int32_t)(mv->len - 1);
 }
 
 /* ---- view ----------------------------------------------------------- */
@@ -580,4 +605,5 @@ const Core_Game core__laska = {
     .perft = core__laska_perft,
     .evaluate = laska_evaluate,
     .view = laska_view,
+    .forcing = laska_forcing,
 };

@@ -833,6 +833,20 @@ static int32_t vb_evaluate(const void *st)
     return v;
 }
 
+/* core_move_forcing: 1 for an action that sends the ball over the net
+ * (a valid serve, spec 5.3, or a shot or hooked shot, spec 4.3), which
+ * may win a point; 0 for passes, faults and everything else. Reads the
+ * wire tuple of spec 4.1 only, so it survives a new generator. */
+static int32_t vb_forcing(const void *st, const Core_Move *mv)
+{
+    const Vb_State *s = st;
+    if (mv->b[0] == VB_K_SERVE)
+        return mv->b[4] == 0;
+    if (mv->b[0] == VB_K_TOUCH)
+        return (mv->b[3] & VB_HOOK) || vb_half(s, mv->b[2]) != s->to_act;
+    return 0;
+}
+
 static int vb_moves(const void *st, Core_Move *buf, size_t cap, size_t *n)
 {
     return core__vb_moves(st, buf, cap, n);
@@ -1558,7 +1572,8 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
     .move_format = vb_move_format, .move_parse = vb_move_parse,                \
     .position_format = vb_position_format,                                     \
     .position_parse = vb_position_parse, .options_format = vb_options_format,  \
-    .evaluate = vb_evaluate, .view = vb_view, .count = vb_count
+    .evaluate = vb_evaluate, .view = vb_view, .count = vb_count,               \
+    .forcing = vb_forcing
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

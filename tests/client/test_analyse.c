@@ -144,3 +144,25 @@ Test(analyse, volleyball_mate_in_one)
                "tomove=w",
                3);
 }
+
+/* Chess volleyball 10x10, chess stage: the Black King on j10 is boxed in
+ * by its own Vizier on i10. With a White knight on g8 guarding i9,
+ * Rb1-j1 mates at once; with a second rook on c2 instead the mate takes
+ * two moves (Rb1-i1 takes the i-file, then the other rook the j-file). */
+Test(analyse, volleyball10_mate_in_one)
+{
+    expect_win("volleyball10", NULL,
+               "Rb1,Ng8/Vi10,Mj10 phase=chess set=2 sets=2:0 "
+               "history=w1:0,w1:0 chess=on attackers=w0,w1 king=b1 "
+               "cfirst=w tomove=w",
+               3);
+}
+
+Test(analyse, volleyball10_mate_in_two)
+{
+    expect_win("volleyball10", NULL,
+               "Rb1,Rc2/Vi10,Mj10 phase=chess set=2 sets=2:0 "
+               "history=w1:0,w1:0 chess=on attackers=w0,w1 king=b1 "
+               "cfirst=w tomove=w",
+               5);
+}

@@ -64,26 +64,42 @@ Test(match, counts_add_up_and_sprt_prints_its_bounds)
                        r1.out);
 }
 
+/* `tabula ARGS` must exit 2 (usage), saying msg when msg is not NULL. */
+static void refused(const char *args, const char *msg)
+{
+    run(&r1, args);
+    cr_assert_eq(r1.status, 2, "%s", args);
+    if (msg != NULL)
+        cr_assert_not_null(strstr(r1.err, msg), "%s: %s", args, r1.err);
+}
+
 Test(match, bad_arguments_exit_2)
 {
-    run(&r1, "match laska --a 1 --b 9");
-    cr_assert_eq(r1.status, 2);
-    cr_assert_not_null(strstr(r1.err, "bad --b '9'"), "%s", r1.err);
-    run(&r1, "match laska --a 1:fast --b 1");
-    cr_assert_eq(r1.status, 2);
-    cr_assert_not_null(strstr(r1.err, "unknown option"), "%s", r1.err);
-    run(&r1, "match laska --a 1 --b 1 --games 3");
-    cr_assert_eq(r1.status, 2);
-    cr_assert_not_null(strstr(r1.err, "bad --games '3'"), "%s", r1.err);
-    run(&r1, "match laska --a 1 --b 1 --nodes 10 --time 10");
-    cr_assert_eq(r1.status, 2);
-    run(&r1, "match laska --a 1 --b 1 --sprt 5");
-    cr_assert_eq(r1.status, 2);
-    cr_assert_not_null(strstr(r1.err, "bad --sprt '5'"), "%s", r1.err);
-    run(&r1, "match chess --a 1 --b 1");
-    cr_assert_eq(r1.status, 2);
-    run(&r1, "match laska --a 1");
-    cr_assert_eq(r1.status, 2);
+    refused("match laska --a 1 --b 9", "bad --b '9'");
+    refused("match laska --a 1:fast --b 1", "unknown option");
+    refused("match laska --a 1 --b 1 --games 3", "bad --games '3'");
+    refused("match laska --a 1 --b 1 --nodes 10 --time 10", NULL);
+    refused("match laska --a 1 --b 1 --sprt 5", "bad --sprt '5'");
+    refused("match chess --a 1 --b 1", NULL);
+    refused("match laska --a 1", NULL);
+}
+
+/* --clock: malformed clocks are refused, and with a generous clock the
+ * bots share their time out and finish every game. */
+Test(match, clock_is_checked_and_shared_out)
+{
+    refused("match laska --a 1 --b 1 --clock 0", "bad --clock '0'");
+    refused("match laska --a 1 --b 1 --clock 100+x", "bad --clock");
+    refused("match laska --a 1 --b 1 --clock 100 --time 10", NULL);
+    run(&r1, "match laska --a 1 --b 1:old --games 2 --clock 60000+100");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    cr_assert(strncmp(r1.out, "result games 2 wins ", 20) == 0, "%s",
+              r1.out);
+    long w = -1, d = -1, l = -1;
+    cr_assert_eq(sscanf(r1.out, "result games 2 wins %ld draws %ld losses %ld",
+                        &w, &d, &l),
+                 3, "%s", r1.out);
+    cr_assert_eq(w + d + l, 2);
 }
 
 Test(match, openings_file_is_checked_and_used)

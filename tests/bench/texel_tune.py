@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""texel_tune.py: fit the integer weights of a game's core_evaluate to
+self-play results (Texel's method), offline tooling for docs/engines.md.
+
+Input: the lines of tests/bench/texel_data (RESULT MOVES POSITION). Each
+position's evaluation is a sum of weights times features read from the
+position string, the same terms as the game's evaluation in core/; the
+tuner finds the scale K that best maps the current weights' scores to
+results through 1 / (1 + 10^(-K * score / 400)), then moves one weight at
+a time by 16, 4 and 1 while the mean squared error falls. The first
+weight (a soldier's or pawn's 100) stays fixed: it sets the scale.
+Every tenth position is held out and its error reported.
+
+Usage: texel_tune.py GAME FILE [TERM ...]   (GAME: laska or chessball;
+       the named terms keep their start weights)
+Floating point here is fine: only the integer weights it prints go into
+core/, whose evaluation stays integer and deterministic.
+"""
+import sys
+
+# name, start weight (the hand-set values in core/, before tuning)
+TERMS = {
+    "laska": [("soldier", 100), ("officer", 300), ("advance", 6),
+              ("reserve", 40), ("prisoner", 25), ("tempo", 0)],
+    "chessball": [("pawn", 100), ("knight", 300), ("bishop", 325),
+                  ("rook", 450), ("queen", 850), ("mobility", 2),
+                  ("tempo", 0)],
+}
+
+
+def laska_features(pos):
+    """White-minus-Black counts of laska_evaluate's terms; tempo is +1
+    with White to move, -1 with Black (a bonus for the side to move)."""
+    parts = pos.split()
+    f = [0] * 6
+    f[5] = 1 if parts[0] == "w" else -1
+    for col in parts[1:]:
+        if not col[0].isalpha():
+            break
+        rank = int(col[1]) - 1
+        pieces = col[2:]
+        top = pieces[0]
+        white = top in "wW"
+        sign = 1 if white else -1
+        if top in "WB":
+            f[1] += sign
+        else:
+            f[0] += sign
+            f[2] += sign * (rank if white else 6 - rank)
+        for p in pieces[1:]:
+            if (p in "wW") == white:
+                f[3] += sign
+            else:
+                f[4] += sign
+    return f
+
+
+def chessball_features(pos, moves):
+    """White-minus-Black piece counts, the mover's legal moves signed by
+    side (cb_evaluate's mobility term), and the tempo as for Laska."""
+    placement, side = pos.split()[0], pos.split()[1]
+    f = [0] * 7
+    f[6] = 1 if side == "w" else -1
+    for c in placement:
+        i = "PNBRQ".find(c.upper())
+        if i >= 0:
+            f[i] += 1 if c.isupper() else -1
+    f[5] = moves if side == "w" else -moves
+    return f
+
+
+def load(game, path):
+    rows = []
+    with open(path) as fh:
+        for line in fh:
+            res, moves, pos = line.rstrip("\n").split(" ", 2)
+            if game == "laska":
+                f = laska_features(pos)
+            else:
+                f = chessball_features(pos, int(moves))
+            rows.append((tuple(f), float(res)))
+    # Equal feature vectors are one term with a count and a result sum.
+    groups = {}
+    for i, (f, r) in enumerate(rows):
+        key = (f, i % 10 == 0)
+        n, s = groups.get(key, (0, 0.0))
+        groups[key] = (n + 1, s + r)
+    train = [(f, n, s) for (f, held), (n, s) in groups.items() if not held]
+    test = [(f, n, s) for (f, held), (n, s) in groups.items() if held]
+    return rows, train, test
+
+
+def error(data, w, k):
+    total = 0.0
+    count = 0
+    for f, n, s in data:
+        score = sum(a * b for a, b in zip(w, f))
+        p = 1.0 / (1.0 + 10.0 ** (-k * score / 400.0))
+        # sum over the group of (r - p)^2 with r's mean s / n: expand.
+        total += n * p * p - 2.0 * p * s + s  # r^2 = r for r in {0, 1};
+        count += n                            # 0.5^2 is corrected below
+    return total / count
+
+
+def fit_k(data, w):
+    best = (error(data, w, 1.0), 1.0)
+    k = 0.1
+    while k <= 4.0:
+        e = error(data, w, k)
+        if e < best[0]:
+            best = (e, k)
+        k += 0.05
+    return best[1]
+
+
+def main():
+    game, path, fixed = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+    rows, train, test = load(game, path)
+    names = [t[0] for t in TERMS[game]]
+    w = [t[1] for t in TERMS[game]]
+    k = fit_k(train, w)
+    before = (error(train, w, k), error(test, w, k))
+    for step in (16, 4, 1):
+        improved = True
+        while improved:
+            improved = False
+            base = error(train, w, k)
+            for i in range(1, len(w)):
+                if names[i] in fixed:
+                    continue
+                for d in (step, -step):
+                    w[i] += d
+                    e = error(train, w, k)
+                    if e < base:
+                        base = e
+                        improved = True
+                        break
+                    w[i] -= d
+    after = (error(train, w, k), error(test, w, k))
+    draws = sum(1 for _, r in rows if r == 0.5)
+    print(f"game {game} positions {len(rows)} draws {draws} K {k:.2f}")
+    print("weights before " + " ".join(
+        f"{n}={v}" for n, v in zip(names, [t[1] for t in TERMS[game]])))
+    print("weights after  " + " ".join(f"{n}={v}" for n, v in zip(names, w)))
+    # The expansion above counts a draw's r^2 as 0.5 instead of 0.25: the
+    # same constant for every weight set, so comparisons hold; report the
+    # exact error by subtracting it.
+    corr_train = 0.25 * sum(1 for i, (_, r) in enumerate(rows)
+                            if r == 0.5 and i % 10 != 0)
+    corr_test = 0.25 * sum(1 for i, (_, r) in enumerate(rows)
+                           if r == 0.5 and i % 10 == 0)
+    n_train = sum(1 for i in range(len(rows)) if i % 10 != 0)
+    n_test = len(rows) - n_train
+    print("mse train before %.5f after %.5f; held out before %.5f after %.5f"
+          % (before[0] - corr_train / n_train, after[0] - corr_train / n_train,
+             before[1] - corr_test / n_test, after[1] - corr_test / n_test))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+/*
+ * test_forcing.c: core_move_forcing, the query that names a move's
+ * immediate gain without making it, for every game. Expectations come
+ * from hand-built positions read by eye (which piece stands on the
+ * target field, how many jumps a Laska path has, where the ball ends) or,
+ * for Chess volleyball, from the notation of every listed action by the
+ * spec's rule (4.3: a serve that is not a fault, or a touch that lands
+ * on the opponent's half or rebounds, crosses the net).
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+typedef struct Expect {
+    const char *move; /* canonical notation */
+    int32_t value;
+} Expect;
+
+/* Every legal move of text (game name) must have the value listed for
+ * it, 0 when not listed; each listed move must be legal. */
+static void expect_values(const char *name, const char *text, const Expect *ex,
+                          size_t nex)
+{
+    const Core_Game *g = core_game_find(name);
+    Core_Position *pos = NULL;
+    char why[200] = "";
+    cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+    cr_assert_eq(core_position_parse(pos, text, why, sizeof why), 0, "%s: %s",
+                 text, why);
+    size_t cap = core_game_max_moves(g), n = 0, seen = 0;
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    cr_assert_not_null(buf);
+    cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
+    for (size_t i = 0; i < n; i++) {
+        char t[CORE_NOTATION_MAX];
+        int32_t want = 0;
+        cr_assert_eq(core_move_format(pos, &buf[i], t, sizeof t), 0);
+        for (size_t k = 0; k < nex; k++)
+            if (strcmp(ex[k].move, t) == 0) {
+                want = ex[k].value;
+                seen++;
+            }
+        cr_expect_eq(core_move_forcing(pos, &buf[i]), want, "%s: %s gives %d",
+                     text, t, core_move_forcing(pos, &buf[i]));
+    }
+    cr_assert_eq(seen, nex, "%s: a listed move is not legal", text);
+    free(buf);
+    core_position_free(pos);
+}
+
+/* The White knight on f1 reaches c1, c2, f2 and f5 (D-CB-4); a Black
+ * pawn stands on c2 and a Black bishop on f2: 100 and 325, the rest
+ * quiet. */
+Test(forcing, chessball_captures_by_value)
+{
+    static const Expect ex[] = {{"f1xc2", 100}, {"f1xf2", 325}};
+    expect_values("chessball", "k/5/1p3/5/5/Nb3/5/K w 0 0", ex, 2);
+}
+
+/* The same knight takes a Black queen on c2: 850. */
+Test(forcing, chessball_queen_capture)
+{
+    static const Expect ex[] = {{"f1xc2", 850}};
+    expect_values("chessball", "k/5/1q3/5/5/Nb3/5/K w 0 0", ex, 1);
+}
+
+/* No piece of either side can reach another at the start of Laska:
+ * every move is quiet. */
+Test(forcing, laska_start_is_quiet)
+{
+    expect_values("laska",
+                  "w a1w c1w e1w g1w b2w d2w f2w a3w c3w e3w g3w a5b c5b "
+                  "e5b g5b b6b d6b f6b a7b c7b e7b g7b 0 0",
+                  NULL, 0);
+}
+
+/* c1 jumps d2 to e3 and on over d4 to c5 (D-LA-4: the whole chain is
+ * one move): one prisoner is 100, two are 200. */
+Test(forcing, laska_jumps_count)
+{
+    static const Expect one[] = {{"c1xe3", 100}};
+    static const Expect two[] = {{"c1xe3xc5", 200}};
+    expect_values("laska", "w c1w g3W d2b", one, 1);
+    expect_values("laska", "w c1w d2b d4b", two, 1);
+}
+
+/* Football chess, White to move, the ball on e5 and a White rook on e4:
+ * the rook's kick up the file into e9 (Black's goal, which White
+ * attacks) scores, with or without a king move first; nothing else
+ * does. */
+Test(forcing, football_goal)
+{
+    static const Expect ex[] = {{"e4*e9", CORE_FORCING_GOAL},
+                                {"i1-h1 e4*e9", CORE_FORCING_GOAL},
+                                {"i1-h2 e4*e9", CORE_FORCING_GOAL},
+                                {"i1-i2 e4*e9", CORE_FORCING_GOAL}};
+    expect_values("football", "8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9", ex, 4);
+}
+
+/* Chess volleyball, both boards: along a seeded playout, every listed
+ * action's value follows from its notation: 1 for "S ..." without "/F",
+ * and for "T ..." landing on the opponent's half (White's half: the
+ * first half of the ranks) or rebounding ("^"); 0 for everything else. */
+static void volleyball_playout(const char *name, int ranks)
+{
+    const Core_Game *g = core_game_find(name);
+    Core_Position *pos = NULL;
+    cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+    size_t cap = core_game_max_moves(g), n = 0;
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    cr_assert_not_null(buf);
+    uint64_t rng = 7;
+    int crossing = 0;
+    for (int ply = 0; ply < 300 && core_status(pos).outcome == CORE_ONGOING;
+         ply++) {
+        cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
+        int white = core_side_to_move(pos) == CORE_WHITE;
+        for (size_t i = 0; i < n; i++) {
+            char t[CORE_NOTATION_MAX];
+            cr_assert_eq(core_move_format(pos, &buf[i], t, sizeof t), 0);
+            int32_t want = 0;
+            const char *land = strchr(t, '>');
+            if (t[0] == 'S')
+                want = strstr(t, "/F") == NULL;
+            else if (t[0] == 'T') {
+                cr_assert_not_null(land);
+                int rank = (int)strtol(land + 2, NULL, 10); /* ">g5" */
+                int own_half_white = rank <= ranks / 2;
+                want = strchr(t, '^') != NULL || own_half_white != white;
+            }
+            cr_assert_eq(core_move_forcing(pos, &buf[i]), want, "%s: %s", name,
+                         t);
+            crossing += want;
+        }
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        core_make(pos, &buf[(rng >> 33) % n]);
+    }
+    cr_assert_gt(crossing, 0, "%s: the playout never crossed the net", name);
+    free(buf);
+    core_position_free(pos);
+}
+
+Test(forcing, volleyball_shots_cross_the_net)
+{
+    volleyball_playout("volleyball", 8);
+    volleyball_playout("volleyball10", 10);
+}
