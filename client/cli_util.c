@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "cli.h"
 
 int cli_is_help(const char *arg)
@@ -27,7 +28,7 @@ const Core_Game *cli_game(const char *cmd, const char *name)
     const Core_Game *g = name[n] == '\0' ? core_game_find(lower) : NULL;
     if (g != NULL)
         return g;
-    fprintf(stderr, "tabula %s: unknown game '%s'; expected one of:", cmd,
+    fprintf(stderr, _("tabula %s: unknown game '%s'; expected one of:"), cmd,
             cli_token(name));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(stderr, " %s", core_game_name(core_game_at(i)));
@@ -44,15 +45,15 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
     int rc = core_position_new(&pos, g, options);
 
     if (rc != 0) {
-        fprintf(stderr, "tabula %s: bad options '%s': %s\n", cmd,
-                cli_token(options ? options : ""), tb_strerror(rc));
+        fprintf(stderr, _("tabula %s: bad options '%s': %s\n"), cmd,
+                cli_token(options ? options : ""), _(tb_strerror(rc)));
         return NULL;
     }
     if (position != NULL) {
         rc = core_position_parse(pos, position, why, sizeof why);
         if (rc != 0) {
-            fprintf(stderr, "tabula %s: bad position '%s': %s%s%s\n", cmd,
-                    cli_token(position), tb_strerror(rc), why[0] ? ": " : "", why);
+            fprintf(stderr, _("tabula %s: bad position '%s': %s%s%s\n"), cmd,
+                    cli_token(position), _(tb_strerror(rc)), why[0] ? ": " : "", why);
             core_position_free(pos);
             return NULL;
         }
@@ -63,12 +64,12 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
         if (rc == 0)
             rc = core_play(pos, &mv);
         if (rc != 0) {
-            fprintf(stderr, "tabula %s: move %d '%s': %s", cmd, i + 1,
-                    cli_token(moves[i]), tb_strerror(rc));
+            fprintf(stderr, _("tabula %s: move %d '%s': %s"), cmd, i + 1,
+                    cli_token(moves[i]), _(tb_strerror(rc)));
             if (rc == TB_E_NOTATION)
-                fprintf(stderr, "; expected %s", core_game_move_hint(g));
+                fprintf(stderr, _("; expected %s"), core_game_move_hint(g));
             else if (rc == TB_E_OVER)
-                fprintf(stderr, " (%s by %s)",
+                fprintf(stderr, _(" (%s by %s)"),
                         core_outcome_name(core_status(pos).outcome),
                         core_reason_name(core_status(pos).reason));
             fprintf(stderr, "\n");
@@ -181,8 +182,8 @@ int cli_seed(const char *cmd, const char *text, uint64_t *out)
     *out = v;
     return 0;
 bad:
-    fprintf(stderr, "tabula %s: bad seed '%s'; expected a whole number "
-                    "0..18446744073709551615\n", cmd, cli_token(text));
+    fprintf(stderr, _("tabula %s: bad seed '%s'; expected a whole number "
+                    "0..18446744073709551615\n"), cmd, cli_token(text));
     return -1;
 }
 
@@ -191,10 +192,10 @@ int cli_unexpected(const char *cmd, const char *a,
 {
     for (size_t i = 0; value_flags != NULL && value_flags[i] != NULL; i++)
         if (strcmp(a, value_flags[i]) == 0) {
-            fprintf(stderr, "tabula %s: %s needs a value\n", cmd, a);
+            fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd, a);
             return CLI_EXIT_USAGE;
         }
-    fprintf(stderr, "tabula %s: unexpected argument '%s'\n", cmd,
+    fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
             cli_token(a));
     fputs(help, stderr);
     return CLI_EXIT_USAGE;
