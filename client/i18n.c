@@ -90,30 +90,34 @@ void cli_i18n_init(void)
 #endif
 }
 
-static const char *const reasons[][2] = {
-    {"none", N_("no reason")},
-    {"checkmate", N_("checkmate")},
-    {"stalemate", N_("stalemate")},
-    {"no-moves", N_("no moves left")},
-    {"goal", N_("a goal")},
-    {"resign", N_("resignation")},
-    {"agreement", N_("agreement")},
-    {"repetition", N_("repetition")},
-    {"move-rule", N_("the move rule")},
-    {"time", N_("time ran out")},
-    {"desync-abort", N_("aborted on a desync")},
-    {"points", N_("on points")},
-    {"forfeit", N_("forfeit")},
-    {"abort", N_("aborted")},
-    {"abandon", N_("abandoned")},
-    {"not-caught", N_("the ball not caught")},
+/* English shows the tokens themselves (the screens always did: "Game
+ * over: 1-0 (resign)"); other languages give words. */
+static const char *const reasons[] = {
+    /* TRANSLATORS: the game-end reasons below are tokens of the result
+     * line ("1-0 (resign)"); translate them as words: "resignation". */
+    N_("none"),
+    N_("checkmate"),
+    N_("stalemate"),
+    N_("no-moves"),
+    N_("goal"),
+    N_("resign"),
+    N_("agreement"),
+    N_("repetition"),
+    N_("move-rule"),
+    N_("time"),
+    N_("desync-abort"),
+    N_("points"),
+    N_("forfeit"),
+    N_("abort"),
+    N_("abandon"),
+    N_("not-caught"),
 };
 
 const char *cli_reason_text(const char *reason)
 {
     for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-        if (strcmp(reason, reasons[i][0]) == 0)
-            return _(reasons[i][1]);
+        if (strcmp(reason, reasons[i]) == 0)
+            return _(reasons[i]);
     return reason;
 }
 

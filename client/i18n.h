@@ -39,8 +39,8 @@ void cli_i18n_init(void);
 
 /*
  * cli_reason_text: a game-end reason token of core_reason_name()
- * ("checkmate", "no-moves", ...) as a person reads it, translated;
- * an unknown token comes back unchanged.
+ * ("checkmate", "no-moves", ...) in the user's language (English keeps
+ * the token); an unknown token comes back unchanged.
  */
 const char *cli_reason_text(const char *reason);
 

@@ -591,7 +591,8 @@ void tui_screen_draw(Tui *t)
     int y = below + 2;
     if (st.outcome != CORE_ONGOING)
         snprintf(line, sizeof line, _("Game over: %s (%s)   q quits%s"),
-                 core_outcome_name(st.outcome), core_reason_name(st.reason),
+                 core_outcome_name(st.outcome),
+                 cli_reason_text(core_reason_name(st.reason)),
                  t->send ? "" : _(", 'takeback' undoes"));
     else
         snprintf(line, sizeof line, _("%s to move%s"),
