@@ -67,7 +67,7 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
             fprintf(stderr, _("tabula %s: move %d '%s': %s"), cmd, i + 1,
                     cli_token(moves[i]), _(tb_strerror(rc)));
             if (rc == TB_E_NOTATION)
-                fprintf(stderr, _("; expected %s"), core_game_move_hint(g));
+                fprintf(stderr, _("; expected %s"), _(core_game_move_hint(g)));
             else if (rc == TB_E_OVER)
                 fprintf(stderr, _(" (%s by %s)"),
                         core_outcome_name(core_status(pos).outcome),

@@ -170,7 +170,7 @@ static int play_one(const Core_Game *game, const char *dir, int level,
     }
     if (!quiet)
         printf(_("== %s: level %d bots, seed %llu, lobby %s\n"),
-               core_game_title(game), level, (unsigned long long)seed,
+               _(core_game_title(game)), level, (unsigned long long)seed,
                r.lobby_addr);
     static const Netgame_Hooks host_hooks = {.on_room = on_room,
                                              .on_done = on_done};

@@ -130,10 +130,10 @@ size_t game_help_text(const Core_Game *g,
     if (cap == 0)
         return 0;
     out[0] = '\0';
-    snprintf(line, sizeof line, _("%s\n\nMoves\n"), core_game_title(g));
+    snprintf(line, sizeof line, _("%s\n\nMoves\n"), _(core_game_title(g)));
     put(out, cap, &n, line);
     if (h == NULL) {
-        snprintf(line, sizeof line, "%s\n", core_game_move_hint(g));
+        snprintf(line, sizeof line, "%s\n", _(core_game_move_hint(g)));
         put(out, cap, &n, line);
         return n;
     }
@@ -160,7 +160,7 @@ void game_help_one_line(const Core_Game *g,
                         char *out, size_t cap)
 {
     const Help_Game *h = find(g);
-    const char *form = h != NULL ? _(h->short_form) : core_game_move_hint(g);
+    const char *form = h != NULL ? _(h->short_form) : _(core_game_move_hint(g));
     if (nlegal > 0)
         snprintf(out, cap, _("moves look like %s; one legal now: %s"), form,
                  legal[0]);

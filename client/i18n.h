@@ -82,4 +82,19 @@ int cli_width(const char *s, size_t n);
  */
 size_t cli_fit(const char *s, int cols);
 
+/*
+ * cli_core_text: a text core/ made for people (a board view's status
+ * line or a cell's description) in the user's language, into out (cap
+ * bytes, always NUL-terminated, never cut inside a character). Known
+ * phrases are translated with the numbers in them carried over; anything
+ * else is copied. Returns out. Titles and move hints of games are found
+ * by _() directly (_(core_game_title(g))).
+ */
+char *cli_core_text(const char *in, char *out, size_t cap);
+
+/* cli_core_game_texts: the game titles and move hints the catalogues
+ * hold (for the test that they are core's); *list gets them, returns
+ * how many. */
+size_t cli_core_game_texts(const char *const **list);
+
 #endif /* TABULA_I18N_H */

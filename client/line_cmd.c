@@ -59,9 +59,11 @@ void line_cmd_board(FILE *out, const Core_Position *pos, int side)
         fprintf(out, "\n");
     }
     const char *note = game_help_board_note(core_position_game(pos), &v);
-    if (v.status[0] != '\0' || note[0] != '\0')
-        fprintf(out, "%s%s%s\n", v.status,
-                v.status[0] && note[0] ? " | " : "", note);
+    char status[sizeof v.status * 3];
+    cli_core_text(v.status, status, sizeof status);
+    if (status[0] != '\0' || note[0] != '\0')
+        fprintf(out, "%s%s%s\n", status, status[0] && note[0] ? " | " : "",
+                note);
 }
 
 int line_cmd_local(FILE *out, const Core_Position *pos, int side,

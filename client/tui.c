@@ -559,7 +559,7 @@ void tui_screen_draw(Tui *t)
     attrset(A_BOLD);
     char line[TUI_EXTRA_LINE_W + 64];
     snprintf(line, sizeof line, "%s%s", _("Tabula - "),
-             core_game_title(s->game));
+             _(core_game_title(s->game)));
     tui_put(0, 1, line, cols - 2);
     attrset(A_NORMAL);
     snprintf(line, sizeof line, _("White: %s   Black: %s"), t->white_name,
@@ -600,14 +600,18 @@ void tui_screen_draw(Tui *t)
                  human_to_move(t) ? _(" (you)") : "");
     tui_put(y, 1, line, cols - 2);
     const char *note = game_help_board_note(s->game, &t->view);
-    snprintf(line, sizeof line, "%s%s%s", t->view.status,
-             t->view.status[0] && note[0] ? " | " : "", note);
+    char status[sizeof t->view.status * 3];
+    cli_core_text(t->view.status, status, sizeof status);
+    snprintf(line, sizeof line, "%s%s%s", status,
+             status[0] && note[0] ? " | " : "", note);
     tui_put(y + 1, 1, line, cols - 2);
     const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
     if (cur->name[0] != '\0') {
+        char detail[sizeof cur->detail * 3];
+        cli_core_text(cur->detail, detail, sizeof detail);
         snprintf(line, sizeof line, "%s: %s", cur->name,
-                 cur->detail[0] ? cur->detail
-                                : (cur->glyph[0] ? cur->glyph : _("empty")));
+                 detail[0] ? detail
+                           : (cur->glyph[0] ? cur->glyph : _("empty")));
         tui_put(y + 2, 1, line, cols - 2);
     }
     int cx = 0;

@@ -161,7 +161,7 @@ static void draw_waiting(Tui_Net *u)
         return;
     }
     attrset(A_BOLD);
-    put_line(0, 1, _("Tabula - %s"), u->game != NULL ? core_game_title(u->game)
+    put_line(0, 1, _("Tabula - %s"), u->game != NULL ? _(core_game_title(u->game))
                                   : u->role == LOBBY_ROLE_SPECTATOR
                                       ? _("watching a network game")
                                       : _("joining a network game"));

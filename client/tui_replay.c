@@ -108,8 +108,8 @@ static void draw_moves(const Viewer *v, int x, int y0, int lines)
 }
 
 static const char keys_line[] =
-    "<- -> ply   Home/End start/end   PgUp/PgDn 10 plies   g N Enter: "
-    "ply N   q quit";
+    N_("<- -> ply   Home/End start/end   PgUp/PgDn 10 plies   g N Enter: "
+       "ply N   q quit");
 
 static void draw(Viewer *v)
 {
@@ -122,7 +122,7 @@ static void draw(Viewer *v)
     attrset(A_BOLD);
     char line[512];
     snprintf(line, sizeof line, _("Tabula replay - %s"),
-             core_game_title(r->game));
+             _(core_game_title(r->game)));
     tui_put(0, 1, line, cols - 2);
     attrset(A_NORMAL);
     snprintf(line, sizeof line, _("White: %.30s   Black: %.30s   %.40s"),
@@ -159,7 +159,12 @@ static void draw(Viewer *v)
         line[0] = '\0';
     tui_put(y + 1, 1, line, cols - 2);
     if (v->view_ok && v->view.status[0] != '\0')
-        tui_put(y + 2, 1, v->view.status, cols - 2);
+    {
+        char status[sizeof v->view.status * 3];
+        tui_put(y + 2, 1,
+                cli_core_text(v->view.status, status, sizeof status),
+                cols - 2);
+    }
     tui_put(y + 3, 1, _(keys_line), cols - 2);
     if (v->jumping)
     {

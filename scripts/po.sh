@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 pot() {
   xgettext --from-code=UTF-8 --language=C --no-location --sort-output \
     --omit-header --keyword=_ --keyword=N_ --keyword=ngettext:1,2 \
-    --keyword=X:3 --flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
+    --keyword=X:3 --keyword=NP_:1,2 --flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
     --add-comments=TRANSLATORS: -o - client/*.c core/tb_error.h
 }
 
