@@ -178,16 +178,16 @@ char *cli_core_text(const char *in, char *out, size_t cap)
         put_format(out, cap, &n, fmt, best_num, best_nnum);
         in += best_len;
     }
-    /* A cut translation must not end inside a UTF-8 character. */
-    while (n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0x80) {
+    /* A cut translation must not end inside a UTF-8 character: find
+     * where the last one starts and drop it unless it is whole. */
+    if (n > 0) {
         size_t k = n - 1;
         while (k > 0 && ((unsigned char)out[k] & 0xc0) == 0x80)
             k--;
         unsigned char lead = (unsigned char)out[k];
         size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-        if (n - k >= need)
-            break;
-        n = k;
+        if (n - k < need)
+            n = k;
     }
     out[n] = '\0';
     return out;
