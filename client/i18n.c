@@ -39,24 +39,34 @@ static int env_set(const char *name)
 }
 
 #ifdef TABULA_NLS
-/* The catalogue folder: the environment's, the build tree's when this
- * program runs from the build folder, else the installed one. */
+/* The catalogue folder: the environment's; the build tree's when this
+ * program runs from the build folder; else share/locale beside the
+ * installed program's bin/ (so `cmake --install --prefix P` works), else
+ * the configured prefix's. */
 static const char *locale_dir(void)
 {
+    static char dir[4096 + 32];
     const char *env = getenv("TABULA_LOCALEDIR");
     if (env != NULL && env[0] != '\0')
         return env;
-#if defined(TABULA_BUILD_DIR) && defined(TABULA_BUILD_LOCALEDIR)
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    size_t blen = strlen(TABULA_BUILD_DIR);
     if (n > 0) {
         exe[n] = '\0';
+#if defined(TABULA_BUILD_DIR) && defined(TABULA_BUILD_LOCALEDIR)
+        size_t blen = strlen(TABULA_BUILD_DIR);
         if ((size_t)n > blen && strncmp(exe, TABULA_BUILD_DIR, blen) == 0 &&
-            exe[blen] == '/')
+            exe[blen] == '/' && strchr(exe + blen + 1, '/') == NULL)
             return TABULA_BUILD_LOCALEDIR;
-    }
 #endif
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            snprintf(dir, sizeof dir, "%s/../share/locale", exe);
+            if (access(dir, F_OK) == 0)
+                return dir;
+        }
+    }
 #ifdef TABULA_INSTALL_LOCALEDIR
     return TABULA_INSTALL_LOCALEDIR;
 #else

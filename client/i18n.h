@@ -27,8 +27,9 @@
  * cli_i18n_init: choose the language and number conventions from the
  * environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext does) and
  * find the catalogues: $TABULA_LOCALEDIR when set, else the build tree's
- * locale/ when the program runs from the build folder, else the install
- * prefix's share/locale. When LANGUAGE is set and none of LC_ALL,
+ * locale/ when the program runs from the build folder, else
+ * ../share/locale from the program's folder, else the configured install
+ * prefix's. When LANGUAGE is set and none of LC_ALL,
  * LC_MESSAGES, LANG is, the messages and character set become C.UTF-8
  * (glibc ignores LANGUAGE in the "C" locale). LC_NUMERIC stays "C" so
  * every printf and strtod the program does for machines is unchanged;
