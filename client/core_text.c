@@ -1,10 +1,11 @@
 /*
  * core_text.c: the English texts core/ makes for people (game titles and
- * move hints, a board view's status line and cells' descriptions)
- * translated at the client edge, so core/ stays free of gettext. Each
- * text core can make is listed here once as a pattern ("%u" where core
- * writes a number); a view text is rewritten pattern by pattern, the
- * numbers carried over, anything unknown kept as it is.
+ * move hints, a board view's status line and cells' descriptions) and the
+ * conduct notes match/ gives a seat ("white offers a draw"), translated
+ * at the client edge, so core/ and match/ stay free of gettext. Each text
+ * is listed here once as a pattern ("%u" where a number goes, "%s" where
+ * a side word goes); a text is rewritten pattern by pattern, the numbers
+ * and (translated) words carried over, anything unknown kept as it is.
  */
 #include <string.h>
 
@@ -83,20 +84,59 @@ static const Pattern patterns[] = {
     {N_(", must shoot"), NULL},
 };
 
+/* match/conduct.c's notes on the opponent's (or our own) conduct. */
+static const Pattern notes[] = {
+    {N_("%s offers a draw"), NULL},
+    {N_(": type accept or decline"), NULL},
+    {N_("%s accepts the draw"), NULL},
+    {N_("%s declines the draw"), NULL},
+    {N_("%s resigns"), NULL},
+    {N_("%s aborts the game"), NULL},
+    {N_("%s declines the takeback"), NULL},
+    {NP_("%s asks to take back %u ply", "%s asks to take back %u plies")},
+    {N_("%s accepts the takeback: back to ply %u, %s to move, "), NULL},
+    {N_("%s claims the flag: %s's time is up after %u ms"), NULL},
+    {N_("%s claims a draw: the opponent is absent"), NULL},
+    {N_("%s claims the win: the opponent is absent"), NULL},
+};
+
 size_t cli_core_game_texts(const char *const **list)
 {
     *list = game_texts;
     return sizeof game_texts / sizeof game_texts[0];
 }
 
-/* Does pattern p match s from its start? Then its length in s and the
- * numbers (at most 4) it read. */
-static size_t match(const char *p, const char *s, unsigned num[4], int *nnum)
+#define MAX_WORDS 2
+#define WORD_MAX 16
+
+/* What a pattern read: its numbers and side words, in order. */
+typedef struct Found {
+    unsigned num[4];
+    int nnum;
+    char word[MAX_WORDS][WORD_MAX];
+    int nword;
+} Found;
+
+/* Does pattern p match s from its start? Then its length in s, and the
+ * numbers and words it read into *f. */
+static size_t match(const char *p, const char *s, Found *f)
 {
     size_t i = 0;
+    unsigned *num = f->num;
+    int *nnum = &f->nnum;
     *nnum = 0;
+    f->nword = 0;
     while (*p != '\0') {
-        if (p[0] == '%' && p[1] == 'u') {
+        if (p[0] == '%' && p[1] == 's') {
+            size_t start = i;
+            while (s[i] >= 'a' && s[i] <= 'z' && i - start < WORD_MAX - 1)
+                i++;
+            if (i == start || f->nword == MAX_WORDS)
+                return 0;
+            memcpy(f->word[f->nword], s + start, i - start);
+            f->word[f->nword++][i - start] = '\0';
+            p += 2;
+        } else if (p[0] == '%' && p[1] == 'u') {
             unsigned long long v = 0;
             size_t start = i;
             while (s[i] >= '0' && s[i] <= '9' && i - start < 10)
@@ -122,14 +162,19 @@ static void put(char *out, size_t cap, size_t *n, const char *text, size_t len)
     *n += len;
 }
 
-/* fmt (a translation) with each %u the next number: no printf on the
- * catalogue's text. */
+/* fmt (a translation) with each %u the next number and each %s the
+ * next word, translated: no printf on the catalogue's text. */
 static void put_format(char *out, size_t cap, size_t *n, const char *fmt,
-                       const unsigned num[4], int nnum)
+                       const Found *found)
 {
-    int k = 0;
+    int k = 0, w = 0, nnum = found->nnum;
+    const unsigned *num = found->num;
     for (const char *f = fmt; *f != '\0'; f++) {
-        if (f[0] == '%' && f[1] == 'u' && k < nnum) {
+        if (f[0] == '%' && f[1] == 's' && w < found->nword) {
+            const char *word = _(found->word[w++]);
+            put(out, cap, n, word, strlen(word));
+            f++;
+        } else if (f[0] == '%' && f[1] == 'u' && k < nnum) {
             char digits[12];
             int d = 0;
             unsigned v = num[k++];
@@ -149,7 +194,9 @@ static void put_format(char *out, size_t cap, size_t *n, const char *fmt,
     }
 }
 
-char *cli_core_text(const char *in, char *out, size_t cap)
+/* in rewritten by the patterns table (count of them) into out. */
+static char *rewrite(const Pattern *table, size_t count, const char *in,
+                     char *out, size_t cap)
 {
     size_t n = 0;
     if (cap == 0)
@@ -157,15 +204,18 @@ char *cli_core_text(const char *in, char *out, size_t cap)
     while (*in != '\0' && n + 1 < cap) {
         const Pattern *best = NULL;
         size_t best_len = 0;
-        unsigned num[4], best_num[4];
-        int nnum, best_nnum = 0;
-        for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
-            size_t len = match(patterns[i].en, in, num, &nnum);
-            if (len > best_len) {
-                best = &patterns[i];
-                best_len = len;
-                best_nnum = nnum;
-                memcpy(best_num, num, sizeof num);
+        Found f, best_f;
+        memset(&best_f, 0, sizeof best_f);
+        for (size_t i = 0; i < count; i++) {
+            /* A plural pattern matches in either English form. */
+            for (int form = 0; form < 2; form++) {
+                const char *p = form == 0 ? table[i].en : table[i].one;
+                size_t len = p != NULL ? match(p, in, &f) : 0;
+                if (len > best_len) {
+                    best = &table[i];
+                    best_len = len;
+                    best_f = f;
+                }
             }
         }
         if (best == NULL) {
@@ -173,9 +223,9 @@ char *cli_core_text(const char *in, char *out, size_t cap)
             continue;
         }
         const char *fmt = best->one != NULL
-                              ? ngettext(best->one, best->en, best_num[0])
+                              ? ngettext(best->one, best->en, best_f.num[0])
                               : _(best->en);
-        put_format(out, cap, &n, fmt, best_num, best_nnum);
+        put_format(out, cap, &n, fmt, &best_f);
         in += best_len;
     }
     /* A cut translation must not end inside a UTF-8 character: find
@@ -191,4 +241,15 @@ char *cli_core_text(const char *in, char *out, size_t cap)
     }
     out[n] = '\0';
     return out;
+}
+
+char *cli_core_text(const char *in, char *out, size_t cap)
+{
+    return rewrite(patterns, sizeof patterns / sizeof patterns[0], in, out,
+                   cap);
+}
+
+char *cli_note_text(const char *in, char *out, size_t cap)
+{
+    return rewrite(notes, sizeof notes / sizeof notes[0], in, out, cap);
 }

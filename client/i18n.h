@@ -93,6 +93,13 @@ size_t cli_fit(const char *s, int cols);
  */
 char *cli_core_text(const char *in, char *out, size_t cap);
 
+/*
+ * cli_note_text: as cli_core_text, for the notes match/ gives a seat on
+ * either side's conduct ("white offers a draw: type accept or decline",
+ * "black asks to take back 2 plies"): the screen's words for them.
+ */
+char *cli_note_text(const char *in, char *out, size_t cap);
+
 /* cli_core_game_texts: the game titles and move hints the catalogues
  * hold (for the test that they are core's); *list gets them, returns
  * how many. */

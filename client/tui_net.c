@@ -602,9 +602,11 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
             fprintf(stderr, "tabula: %s\n", text);
         return;
     }
-    if (worth_noting(u, text))
+    if (worth_noting(u, text)) {
+        char said[sizeof u->note];
         snprintf(u->note, sizeof u->note, "%s%s", warning ? _("warning: ") : "",
-                 text);
+                 cli_note_text(text, said, sizeof said));
+    }
     if (warning)
         snprintf(u->warning, sizeof u->warning, "%s", text);
     if (strncmp(text, "refused:", 8) == 0 && u->have_screen)

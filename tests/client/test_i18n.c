@@ -128,6 +128,35 @@ Test(i18n, core_texts_translated_with_their_numbers_and_plurals)
     cr_assert_str_eq(cli_reason_text("no-moves"), "no-moves");
 }
 
+static void note_is(const char *in, const char *want)
+{
+    char out[512];
+    cr_assert_str_eq(cli_note_text(in, out, sizeof out), want, "for '%s'", in);
+}
+
+Test(i18n, conduct_notes_translated_with_their_side_words)
+{
+    speak("cs");
+    note_is("white offers a draw: type accept or decline",
+            "bílý nabízí remízu: napište accept (přijmout) nebo decline "
+            "(odmítnout)");
+    note_is("white accepts the takeback: back to ply 4, black to move, "
+            "0123456789abcdef",
+            "bílý přijímá vrácení: zpět na půltah 4, na tahu černý, "
+            "0123456789abcdef");
+    speak("ru");
+    note_is("black asks to take back 2 plies", "чёрные просят вернуть 2 полухода");
+    note_is("black asks to take back 1 ply: type accept or decline",
+            "чёрные просят вернуть 1 полуход: наберите accept (принять) или "
+            "decline (отклонить)");
+    note_is("white claims the flag: black's time is up after 1500 ms",
+            "белые заявляют: флажок упал, время (чёрные) истекло через "
+            "1500 мс");
+    /* Lines scripts read are left alone. */
+    note_is("refused: 'draw': your offer stands already",
+            "refused: 'draw': your offer stands already");
+}
+
 Test(i18n, a_cut_translation_ends_on_a_whole_letter)
 {
     char out[8];
