@@ -26,6 +26,8 @@ static const char *const game_texts[] = {
     N_("Chess volleyball (Kriushenkov), 8x8"),
     N_("S Bc3-d2>g5, T Qd8-g5>f6, P Ne3-c4, X Ba2, + Nf6, @ d3"),
     N_("Chess volleyball 10x10 (placeholder rules P-01..P-10)"),
+    /* main's newer title of volleyball10, for the merge */
+    N_("Chess volleyball 10x10 (provisional rules, P-01..P-10)"),
     N_("S Qd1-e1>e6, T Qe10-h6>g7, P Nf3-d4, R Vb2-e4, @ e3"),
 };
 
