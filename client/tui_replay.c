@@ -141,10 +141,11 @@ static void draw(Viewer *v)
         y = 5;
     }
     if (v->ply == 0)
-        snprintf(line, sizeof line, _("Start position (ply 0 of %zu)"), v->n);
+        snprintf(line, sizeof line, _("Start position (ply 0 of %s)"),
+                 cli_num(v->n));
     else
-        snprintf(line, sizeof line, _("Ply %zu of %zu: %s played %s"), v->ply,
-                 v->n,
+        snprintf(line, sizeof line, _("Ply %s of %s: %s played %s"),
+                 cli_num(v->ply), cli_num(v->n),
                  v->mover[v->ply - 1] == CORE_WHITE ? _("White") : _("Black"),
                  v->text[v->ply - 1]);
     tui_put(y, 1, line, cols - 2);
@@ -187,9 +188,9 @@ static void jump(Viewer *v)
     }
     if (want > v->n) {
         snprintf(v->message, sizeof v->message,
-                 ngettext("no ply %.11s: the game has %zu ply",
-                          "no ply %.11s: the game has %zu plies", v->n),
-                 v->number, v->n);
+                 ngettext("no ply %.11s: the game has %s ply",
+                          "no ply %.11s: the game has %s plies", v->n),
+                 v->number, cli_num(v->n));
         return;
     }
     go_to(v, (size_t)want);
@@ -292,7 +293,8 @@ int tui_replay(const Tui_Replay *r)
     curs_set(0);
     v.colours = tui_board_colours();
     go_to(&v, r->start_ply <= v.n ? r->start_ply : v.n);
-    snprintf(v.message, sizeof v.message, ngettext("%zu ply verified", "%zu plies verified", v.n), v.n);
+    snprintf(v.message, sizeof v.message, ngettext("%s ply verified", "%s plies verified", v.n),
+             cli_num(v.n));
     for (;;) {
         draw(&v);
         if (handle_key(&v, getch()))

@@ -67,6 +67,34 @@ Test(i18n, widths_are_columns_not_bytes)
     cr_assert_eq(cli_width("a\xff" "b", (size_t)-1), 3);
 }
 
+Test(i18n, numbers_for_people_follow_the_locale_machines_do_not)
+{
+    /* scripts/deps.sh generates cs_CZ.UTF-8 and ru_RU.UTF-8; glibc's
+     * conventions for both: groups of three parted by U+202F, a decimal
+     * comma. */
+    static const char *const locales[] = {"cs_CZ.UTF-8", "ru_RU.UTF-8"};
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_not_null(setlocale(LC_ALL, locales[i]),
+                           "%s missing: run scripts/deps.sh", locales[i]);
+        setenv("LC_ALL", locales[i], 1);
+        cli_i18n_init();
+        cr_assert_str_eq(cli_num(1234567), "1\xe2\x80\xaf" "234\xe2\x80\xaf"
+                                           "567", "%s", locales[i]);
+        cr_assert_str_eq(cli_num(999), "999");
+        cr_assert_str_eq(cli_decimal(1234.5, 1), "1\xe2\x80\xaf" "234,5",
+                         "%s", locales[i]);
+        cr_assert_str_eq(cli_decimal(0.25, 2), "0,25");
+        /* printf for machines keeps its point. */
+        char buf[16];
+        snprintf(buf, sizeof buf, "%.1f", 1.5);
+        cr_assert_str_eq(buf, "1.5", "%s", locales[i]);
+    }
+    setenv("LC_ALL", "C", 1);
+    cli_i18n_init();
+    cr_assert_str_eq(cli_num(1234567), "1234567");
+    cr_assert_str_eq(cli_decimal(1234.5, 1), "1234.5");
+}
+
 /* Messages in lang from the build tree's catalogues, in this process. */
 static void speak(const char *lang)
 {
