@@ -500,8 +500,10 @@ static void draw_moves(Tui *t, int x, int y0, int lines, int w)
         if (core_move_format(replay, &s->played[i], text, sizeof text) != 0)
             text[0] = '\0';
         if (i >= first_ply && single)
-            mvprintw(y++, x, "%3zu. %c %-*.*s", i + 1,
-                     side == CORE_WHITE ? 'W' : 'B', col, col, text);
+            /* TRANSLATORS: W and B mark White's and Black's plies in
+             * the move list: one letter each. */
+            mvprintw(y++, x, "%3zu. %s %-*.*s", i + 1,
+                     side == CORE_WHITE ? _("W") : _("B"), col, col, text);
         else if (i >= first_ply && i % 2 == 0)
             mvprintw(y, x, "%3zu. %-*.*s", i / 2 + 1, col, col, text);
         else if (i >= first_ply)
