@@ -75,9 +75,38 @@ static const char *locale_dir(void)
 }
 #endif
 
+/* The locale the environment names for messages (LC_ALL, LC_MESSAGES,
+ * LANG, the first set), or NULL. */
+static const char *named_locale(void)
+{
+    static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (env_set(vars[i]))
+            return getenv(vars[i]);
+    return NULL;
+}
+
 void cli_i18n_init(void)
 {
-    setlocale(LC_ALL, "");
+    if (setlocale(LC_ALL, "") == NULL) {
+        /* A locale that is not installed (no locale-gen, as in a bare
+         * container): glibc stays in "C". Its language still chooses the
+         * messages: "ru_UA.UTF-8" becomes LANGUAGE=ru_UA (gettext falls
+         * back to ru), the letters C.UTF-8's. */
+        const char *want = named_locale();
+        if (want != NULL && !env_set("LANGUAGE") && strcmp(want, "C") != 0 &&
+            strcmp(want, "POSIX") != 0 && strncmp(want, "C.", 2) != 0) {
+            char lang[32];
+            size_t n = strcspn(want, ".@");
+            if (n > 0 && n < sizeof lang) {
+                memcpy(lang, want, n);
+                lang[n] = '\0';
+                setenv("LANGUAGE", lang, 1);
+            }
+        }
+        if (env_set("LANGUAGE") && setlocale(LC_CTYPE, "C.UTF-8") != NULL)
+            setlocale(LC_MESSAGES, "C.UTF-8");
+    }
     /* LANGUAGE alone (no LC_ALL, LC_MESSAGES, LANG): glibc would ignore it
      * in the "C" locale; C.UTF-8 (built into glibc) honours it and lets
      * the translations keep their letters. An explicit LC_ALL=C still

@@ -31,7 +31,9 @@
  * ../share/locale from the program's folder, else the configured install
  * prefix's. When LANGUAGE is set and none of LC_ALL,
  * LC_MESSAGES, LANG is, the messages and character set become C.UTF-8
- * (glibc ignores LANGUAGE in the "C" locale). LC_NUMERIC stays "C" so
+ * (glibc ignores LANGUAGE in the "C" locale); so do they when the named
+ * locale is not installed, its language then set as LANGUAGE (when that
+ * is unset). LC_NUMERIC stays "C" so
  * every printf and strtod the program does for machines is unchanged;
  * the user's numeric conventions are kept for cli_num(). Call once, first
  * thing in main(). Never fails: without catalogues the text is English.

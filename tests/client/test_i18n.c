@@ -388,6 +388,10 @@ Test(i18n_program, the_language_comes_from_the_environment)
     out = run("LANGUAGE=cs", "help", 1, &st);
     cr_assert_not_null(strstr(out, "příkazy:"), "%s", out);
     free(out);
+    /* A locale that is not installed still names the language. */
+    out = run("LANG=ru_UA.UTF-8", "help", 1, &st);
+    cr_assert_not_null(strstr(out, "команды:"), "%s", out);
+    free(out);
     /* An explicit LC_ALL=C means English, whatever LANGUAGE says. */
     out = run("LANGUAGE=cs LC_ALL=C", "help", 1, &st);
     cr_assert_not_null(strstr(out, "usage: tabula COMMAND [ARGS]"), "%s", out);
