@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "i18n.h"
 #include "advice.h"
 #include "cli.h"
 #include "net.h"
@@ -17,48 +18,48 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
     const char *c = code != NULL ? code : "CODE";
     switch (reason) {
     case TB_E_WATCH_CODE:
-        snprintf(out, cap, "%s is a watch code: it lets you watch, not play. "
+        snprintf(out, cap, _("%s is a watch code: it lets you watch, not play. "
                  "To watch: %s spectate %s --lobby %s; to play, ask the "
-                 "host for the invite code", c, cli_program(), c, lobby);
+                 "host for the invite code"), c, cli_program(), c, lobby);
         break;
     case TB_E_SEAT:
-        snprintf(out, cap, "the game of code %s has its second player "
+        snprintf(out, cap, _("the game of code %s has its second player "
                  "already (or is over). To watch it: %s spectate %s "
-                 "--lobby %s; to play, ask the host for a new game", c,
+                 "--lobby %s; to play, ask the host for a new game"), c,
                  cli_program(), c, lobby);
         break;
     case TB_E_CODE:
-        snprintf(out, cap, "the lobby at %s has no game with code %s: check "
+        snprintf(out, cap, _("the lobby at %s has no game with code %s: check "
                  "the code against the host's invite: line, and that "
-                 "--lobby is the host's lobby: address", lobby, c);
+                 "--lobby is the host's lobby: address"), lobby, c);
         break;
     case TB_E_RATE:
-        snprintf(out, cap, "the lobby at %s refuses this address for a while "
+        snprintf(out, cap, _("the lobby at %s refuses this address for a while "
                  "after too many wrong codes: wait a minute, then check the "
-                 "code and try again", lobby);
+                 "code and try again"), lobby);
         break;
     case TB_E_FULL:
-        snprintf(out, cap, "the lobby at %s is full: try again later, or "
-                 "host the game on another lobby (--lobby HOST:PORT)", lobby);
+        snprintf(out, cap, _("the lobby at %s is full: try again later, or "
+                 "host the game on another lobby (--lobby HOST:PORT)"), lobby);
         break;
     case TB_E_VERSION:
-        snprintf(out, cap, "the lobby at %s speaks another protocol version: "
-                 "use the same version of tabula as the host", lobby);
+        snprintf(out, cap, _("the lobby at %s speaks another protocol version: "
+                 "use the same version of tabula as the host"), lobby);
         break;
     case TB_E_SIGNATURE:
-        snprintf(out, cap, "the game at %s was not made by the host of code "
-                 "%s: is the code mistyped? Check its last group", lobby, c);
+        snprintf(out, cap, _("the game at %s was not made by the host of code "
+                 "%s: is the code mistyped? Check its last group"), lobby, c);
         break;
     default:
         if (role == LOBBY_ROLE_HOST)
-            snprintf(out, cap, "cannot reach the lobby at %s (%s): is "
+            snprintf(out, cap, _("cannot reach the lobby at %s (%s): is "
                      "`%s lobby` running there? Without --lobby, host "
-                     "starts its own", lobby, net_strerror(reason),
+                     "starts its own"), lobby, net_strerror(reason),
                      cli_program());
         else
-            snprintf(out, cap, "cannot reach the lobby at %s (%s): give the "
+            snprintf(out, cap, _("cannot reach the lobby at %s (%s): give the "
                      "host's lobby address, as the host's screen shows it: "
-                     "%s %s %s --lobby HOST:PORT", lobby,
+                     "%s %s %s --lobby HOST:PORT"), lobby,
                      net_strerror(reason), cli_program(),
                      role == LOBBY_ROLE_GUEST ? "join" : "spectate", c);
         break;
@@ -69,20 +70,20 @@ void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
                     unsigned give_up_s, int has_log)
 {
     if (role == LOBBY_ROLE_SPECTATOR)
-        snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
-                 "watching; the same command watches again once it is back",
+        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
+                 "watching; the same command watches again once it is back"),
                  lobby, give_up_s);
     else if (has_log)
         /* FILE.seat keeps the per-match key and seat secret: the same
          * command takes the seat back, once the host (whose restarted
          * embedded lobby binds the same address) is back. */
-        snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
+        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
                  "waiting. The game is not over: run the same command again "
-                 "to resume it%s", lobby, give_up_s,
-                 role == LOBBY_ROLE_GUEST ? " once the host is back" : "");
+                 "to resume it%s"), lobby, give_up_s,
+                 role == LOBBY_ROLE_GUEST ? _(" once the host is back") : "");
     else
-        snprintf(out, cap, "the lobby at %s has been gone for %u s: stopped "
+        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
                  "waiting. The game is not over, but this seat kept no log "
-                 "(--log FILE), so it cannot take its seat back", lobby,
+                 "(--log FILE), so it cannot take its seat back"), lobby,
                  give_up_s);
 }

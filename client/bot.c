@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "bot_internal.h"
 
 /* About 2 s of search for the widest game on a slow core; narrow games
@@ -155,7 +156,7 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
         why[0] = '\0';
     if (len == 0 || len >= sizeof buf) {
         if (why != NULL)
-            snprintf(why, why_cap, "expected LEVEL[:OPTS]");
+            snprintf(why, why_cap, _("expected LEVEL[:OPTS]"));
         return TB_E_ARG;
     }
     memcpy(buf, text, len + 1);
@@ -164,7 +165,7 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
         *opt++ = '\0';
     if (read_number(buf, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &v) != 0) {
         if (why != NULL)
-            snprintf(why, why_cap, "level must be %d..%d", BOT_LEVEL_MIN,
+            snprintf(why, why_cap, _("level must be %d..%d"), BOT_LEVEL_MIN,
                      BOT_LEVEL_MAX);
         return TB_E_ARG;
     }
@@ -186,8 +187,8 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
         } else {
             if (why != NULL)
                 snprintf(why, why_cap,
-                         "unknown option; expected old, new, depth=1..%d "
-                         "or nodes=N",
+                         _("unknown option; expected old, new, depth=1..%d "
+                         "or nodes=N"),
                          BOT_DEPTH_MAX);
             return TB_E_ARG;
         }

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "line_cmd.h"
 #include "tb_error.h"
@@ -20,15 +21,16 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
     int rc = core_position_new(&pos, g, options);
 
     if (rc != 0) {
-        fprintf(stderr, "tabula %s: bad options '%s': %s\n", cmd,
-                cli_token(options ? options : ""), tb_strerror(rc));
+        fprintf(stderr, _("tabula %s: bad options '%s': %s\n"), cmd,
+                cli_token(options ? options : ""), _(tb_strerror(rc)));
         return NULL;
     }
     if (position != NULL) {
         rc = core_position_parse(pos, position, why, sizeof why);
         if (rc != 0) {
-            fprintf(stderr, "tabula %s: bad position '%s': %s%s%s\n", cmd,
-                    cli_token(position), tb_strerror(rc), why[0] ? ": " : "", why);
+            fprintf(stderr, _("tabula %s: bad position '%s': %s%s%s\n"), cmd,
+                    cli_token(position), _(tb_strerror(rc)),
+                    why[0] ? ": " : "", why);
             core_position_free(pos);
             return NULL;
         }
@@ -45,16 +47,16 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
         if (rc == 0)
             rc = core_play(pos, &mv);
         if (rc != 0) {
-            fprintf(stderr, "tabula %s: move %d '%s': ", cmd, i + 1,
+            fprintf(stderr, _("tabula %s: move %d '%s': "), cmd, i + 1,
                     cli_token(moves[i]));
             if (rc == TB_E_OVER)
-                fprintf(stderr, "%s (%s by %s)", tb_strerror(rc),
+                fprintf(stderr, _("%s (%s by %s)"), _(tb_strerror(rc)),
                         core_outcome_name(core_status(pos).outcome),
                         core_reason_name(core_status(pos).reason));
             else if (hint[0] != '\0')
                 fputs(hint, stderr);
             else
-                fputs(tb_strerror(rc), stderr);
+                fputs(_(tb_strerror(rc)), stderr);
             fprintf(stderr, "\n");
             core_position_free(pos);
             return NULL;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "cli.h"
 
 int cli_is_help(const char *arg)
@@ -27,7 +28,7 @@ const Core_Game *cli_game(const char *cmd, const char *name)
     const Core_Game *g = name[n] == '\0' ? core_game_find(lower) : NULL;
     if (g != NULL)
         return g;
-    fprintf(stderr, "tabula %s: unknown game '%s'; expected one of:", cmd,
+    fprintf(stderr, _("tabula %s: unknown game '%s'; expected one of:"), cmd,
             cli_token(name));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(stderr, " %s", core_game_name(core_game_at(i)));
@@ -153,8 +154,8 @@ int cli_seed(const char *cmd, const char *text, uint64_t *out)
     *out = v;
     return 0;
 bad:
-    fprintf(stderr, "tabula %s: bad seed '%s'; expected a whole number "
-                    "0..18446744073709551615\n", cmd, cli_token(text));
+    fprintf(stderr, _("tabula %s: bad seed '%s'; expected a whole number "
+                    "0..18446744073709551615\n"), cmd, cli_token(text));
     return -1;
 }
 
@@ -163,10 +164,10 @@ int cli_unexpected(const char *cmd, const char *a,
 {
     for (size_t i = 0; value_flags != NULL && value_flags[i] != NULL; i++)
         if (strcmp(a, value_flags[i]) == 0) {
-            fprintf(stderr, "tabula %s: %s needs a value\n", cmd, a);
+            fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd, a);
             return CLI_EXIT_USAGE;
         }
-    fprintf(stderr, "tabula %s: unexpected argument '%s'\n", cmd,
+    fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
             cli_token(a));
     fputs(help, stderr);
     return CLI_EXIT_USAGE;

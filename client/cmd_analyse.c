@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "bot.h"
 #include "cli.h"
 
 static const char analyse_help[] =
-    "usage: tabula analyse GAME [--position POS] [--options OPTS] [MOVE ...]\n"
+    N_("usage: tabula analyse GAME [--position POS] [--options OPTS] [MOVE ...]\n"
     "         [--depth D | --time MS] [--nodes N] [--level SPEC] [--seed S]\n"
     "\n"
     "Searches the position after the moves with iterative deepening and\n"
@@ -29,7 +30,7 @@ static const char analyse_help[] =
     "  --nodes N     work budget (default 4000000)\n"
     "  --level SPEC  the bot to ask, LEVEL[:OPTS] as in tabula match\n"
     "                (default 8)\n"
-    "  --seed S      tie-break seed (default 1)\n";
+    "  --seed S      tie-break seed (default 1)\n");
 
 typedef struct Analysis {
     const Core_Position *pos;
@@ -119,7 +120,7 @@ int cli_analyse(int argc, char **argv)
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (cli_is_help(a)) {
-            fputs(analyse_help, stdout);
+            fputs(_(analyse_help), stdout);
             rc = CLI_EXIT_OK;
             goto done;
         }
@@ -137,7 +138,7 @@ int cli_analyse(int argc, char **argv)
         }
         int bad = 0;
         if (val == NULL) {
-            rc = cli_unexpected("analyse", a, value_flags, analyse_help);
+            rc = cli_unexpected("analyse", a, value_flags, _(analyse_help));
             goto done;
         } else if (strcmp(a, "--position") == 0) {
             position = val;
@@ -155,23 +156,23 @@ int cli_analyse(int argc, char **argv)
             if (cli_seed("analyse", val, &seed) != 0)
                 goto done;
         } else {
-            rc = cli_unexpected("analyse", a, value_flags, analyse_help);
+            rc = cli_unexpected("analyse", a, value_flags, _(analyse_help));
             goto done;
         }
         if (bad) {
-            fprintf(stderr, "tabula analyse: bad %s '%s'\n", a,
+            fprintf(stderr, _("tabula analyse: bad %s '%s'\n"), a,
                     cli_token(val));
             goto done;
         }
         i++;
     }
     if (game == NULL) {
-        fputs(analyse_help, stderr);
+        fputs(_(analyse_help), stderr);
         goto done;
     }
     if (depth > 0 && time_ms > 0) {
-        fprintf(stderr, "tabula analyse: --depth and --time exclude each "
-                        "other\n");
+        fprintf(stderr, _("tabula analyse: --depth and --time exclude each "
+                        "other\n"));
         goto done;
     }
     const Core_Game *g = cli_game("analyse", game);
@@ -180,7 +181,7 @@ int cli_analyse(int argc, char **argv)
     Bot_Limits lim;
     char why[128];
     if (bot_parse_spec(level, &lim, why, sizeof why) != 0) {
-        fprintf(stderr, "tabula analyse: bad --level '%s': %s\n",
+        fprintf(stderr, _("tabula analyse: bad --level '%s': %s\n"),
                 cli_token(level), why);
         goto done;
     }
@@ -205,8 +206,8 @@ int cli_analyse(int argc, char **argv)
     char text[CORE_NOTATION_MAX];
     if (err != 0 || an.failed ||
         format_word(pos, &best, text, sizeof text) != 0) {
-        fprintf(stderr, "tabula analyse: %s\n",
-                tb_strerror(err != 0 ? err : TB_E_NOMEM));
+        fprintf(stderr, _("tabula analyse: %s\n"),
+                _(tb_strerror(err != 0 ? err : TB_E_NOMEM)));
         rc = CLI_EXIT_FAIL;
         goto done;
     }

@@ -6,23 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "cli.h"
 
 static const char perft_help[] =
-    "usage: tabula perft GAME DEPTH [--position POS] [--options OPTS]\n"
+    N_("usage: tabula perft GAME DEPTH [--position POS] [--options OPTS]\n"
     "\n"
     "Counts the move sequences of exactly D moves for D = 1..DEPTH and\n"
     "prints 'perft D N' for each, then 'total nodes N seconds S nps R'.\n"
     "  --position POS   start from this position string (docs/rules/)\n"
-    "  --options OPTS   match options, e.g. goals=3\n";
+    "  --options OPTS   match options, e.g. goals=3\n");
 
 static const char moves_help[] =
-    "usage: tabula moves GAME [--position POS] [--options OPTS] [MOVE ...]\n"
+    N_("usage: tabula moves GAME [--position POS] [--options OPTS] [MOVE ...]\n"
     "\n"
     "Applies the moves from the start (or POS) and prints every legal move,\n"
     "one per line, in the game's canonical order. A finished game prints\n"
     "no moves and gives 'result: R (REASON)' on standard error.\n"
-    "A bad move or position exits with status 2.\n";
+    "A bad move or position exits with status 2.\n");
 
 /* Parse the shared flags; the rest stay in pos_args. Returns 0 or an exit
  * status. */
@@ -49,7 +50,7 @@ static int parse_args(const char *cmd, const char *help, int argc,
         } else if (strcmp(argv[i], "--position") == 0 ||
                    strcmp(argv[i], "--options") == 0) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "tabula %s: %s needs a value\n", cmd,
+                fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd,
                         argv[i]);
                 return CLI_EXIT_USAGE;
             }
@@ -61,7 +62,7 @@ static int parse_args(const char *cmd, const char *help, int argc,
             while (++i < argc)
                 a->pos_args[a->npos++] = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, "tabula %s: unknown flag '%s'\n", cmd,
+            fprintf(stderr, _("tabula %s: unknown flag '%s'\n"), cmd,
                     cli_token(argv[i]));
             fputs(help, stderr);
             return CLI_EXIT_USAGE;
@@ -75,7 +76,7 @@ static int parse_args(const char *cmd, const char *help, int argc,
 int cli_perft(int argc, char **argv)
 {
     Core_Args a;
-    int rc = parse_args("perft", perft_help, argc, argv, &a);
+    int rc = parse_args("perft", _(perft_help), argc, argv, &a);
     Core_Position *pos = NULL;
     uint64_t total = 0;
     char *end = NULL;
@@ -85,12 +86,12 @@ int cli_perft(int argc, char **argv)
         goto done;
     rc = CLI_EXIT_USAGE;
     if (a.npos > 2) {
-        fprintf(stderr, "tabula perft: unexpected argument '%s'\n",
+        fprintf(stderr, _("tabula perft: unexpected argument '%s'\n"),
                 cli_token(a.pos_args[2]));
         goto done;
     }
     if (a.npos != 2) {
-        fputs(perft_help, stderr);
+        fputs(_(perft_help), stderr);
         goto done;
     }
     const Core_Game *g = cli_game("perft", a.pos_args[0]);
@@ -98,7 +99,7 @@ int cli_perft(int argc, char **argv)
         goto done;
     depth = strtoul(a.pos_args[1], &end, 10);
     if (end == a.pos_args[1] || *end != '\0' || depth < 1 || depth > 30) {
-        fprintf(stderr, "tabula perft: bad depth '%s'; expected 1..30\n",
+        fprintf(stderr, _("tabula perft: bad depth '%s'; expected 1..30\n"),
                 cli_token(a.pos_args[1]));
         goto done;
     }
@@ -110,7 +111,7 @@ int cli_perft(int argc, char **argv)
         uint64_t n = 0;
         int err = core_perft(pos, d, &n);
         if (err != 0) {
-            fprintf(stderr, "tabula perft: %s\n", tb_strerror(err));
+            fprintf(stderr, _("tabula perft: %s\n"), _(tb_strerror(err)));
             rc = CLI_EXIT_FAIL;
             goto done;
         }
@@ -132,7 +133,7 @@ done:
 int cli_moves(int argc, char **argv)
 {
     Core_Args a;
-    int rc = parse_args("moves", moves_help, argc, argv, &a);
+    int rc = parse_args("moves", _(moves_help), argc, argv, &a);
     Core_Position *pos = NULL;
     Core_Move *buf = NULL;
 
@@ -140,7 +141,7 @@ int cli_moves(int argc, char **argv)
         goto done;
     rc = CLI_EXIT_USAGE;
     if (a.npos < 1) {
-        fputs(moves_help, stderr);
+        fputs(_(moves_help), stderr);
         goto done;
     }
     const Core_Game *g = cli_game("moves", a.pos_args[0]);
@@ -157,14 +158,14 @@ int cli_moves(int argc, char **argv)
     size_t cap = core_game_max_moves(g), n = 0;
     buf = malloc(cap * sizeof *buf);
     if (buf == NULL || core_moves(pos, buf, cap, &n) != 0) {
-        fprintf(stderr, "tabula moves: cannot list moves\n");
+        fprintf(stderr, _("tabula moves: cannot list moves\n"));
         rc = CLI_EXIT_FAIL;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
         char text[CORE_NOTATION_MAX];
         if (core_move_format(pos, &buf[i], text, sizeof text) != 0) {
-            fprintf(stderr, "tabula moves: cannot format a move\n");
+            fprintf(stderr, _("tabula moves: cannot format a move\n"));
             rc = CLI_EXIT_FAIL;
             goto done;
         }

@@ -5,18 +5,19 @@
  */
 #include <string.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "proto.h"
 
 static const char identity_help[] =
-    "usage: tabula identity [--file PATH]\n"
+    N_("usage: tabula identity [--file PATH]\n"
     "\n"
     "Prints your player identity: the fingerprint that opponents, logs and\n"
     "exported records show, the Ed25519 public key in hex, and the file.\n"
     "The key pair is created on first use in\n"
     "$XDG_CONFIG_HOME/tabula/identity (default ~/.config/tabula/identity),\n"
     "mode 0600; a file that group or others may read is refused.\n"
-    "  --file PATH   use this identity file instead\n";
+    "  --file PATH   use this identity file instead\n");
 
 int cli_identity(int argc, char **argv)
 {
@@ -27,22 +28,22 @@ int cli_identity(int argc, char **argv)
 
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(identity_help, stdout);
+            fputs(_(identity_help), stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc) {
             file = argv[++i];
         } else {
-            fprintf(stderr, "tabula identity: unexpected '%s'\n",
+            fprintf(stderr, _("tabula identity: unexpected '%s'\n"),
                     cli_token(argv[i]));
-            fputs(identity_help, stderr);
+            fputs(_(identity_help), stderr);
             return CLI_EXIT_USAGE;
         }
     }
     if (file == NULL) {
         rc = proto_identity_path(path, sizeof path);
         if (rc != 0) {
-            fprintf(stderr, "tabula identity: no config directory (set "
-                            "XDG_CONFIG_HOME or HOME)\n");
+            fprintf(stderr, _("tabula identity: no config directory (set "
+                            "XDG_CONFIG_HOME or HOME)\n"));
             return CLI_EXIT_FAIL;
         }
         file = path;
@@ -51,10 +52,10 @@ int cli_identity(int argc, char **argv)
     if (rc == 0)
         rc = proto_identity_load(&id, file, &created);
     if (rc != 0) {
-        fprintf(stderr, "tabula identity: cannot use '%s': %s%s\n",
-                cli_token(file), tb_strerror(rc),
-                rc == TB_E_IO ? " (unreadable, or open to group or others: "
-                                "chmod 600 it)"
+        fprintf(stderr, _("tabula identity: cannot use '%s': %s%s\n"),
+                cli_token(file), _(tb_strerror(rc)),
+                rc == TB_E_IO ? _(" (unreadable, or open to group or others: "
+                                "chmod 600 it)")
                               : "");
         return CLI_EXIT_FAIL;
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "lobby.h"
 #include "tb_error.h"
@@ -106,9 +107,9 @@ static int fit_descriptors(Lobby_Limits *lim, int given)
         return 0;
     if (given) {
         fprintf(stderr,
-                "tabula lobby: cannot hold %u connections: this process may "
+                _("tabula lobby: cannot hold %u connections: this process may "
                 "open %llu descriptors (raise the hard limit, e.g. ulimit "
-                "-Hn, or ask for fewer with --max-conns)\n",
+                "-Hn, or ask for fewer with --max-conns)\n"),
                 lim->max_conns, (unsigned long long)rl.rlim_cur);
         return -1;
     }
@@ -173,9 +174,9 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
     f = fopen(index, "r");
     if (f == NULL) {
         fprintf(stderr,
-                "tabula: no web page in %s (no index.html there): build it "
+                _("tabula: no web page in %s (no index.html there): build it "
                 "with scripts/build-wasm.sh, or name its folder with --web "
-                "DIR\n",
+                "DIR\n"),
                 cli_token(web));
         return TB_E_IO;
     }
@@ -183,9 +184,9 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
     rc = lobby_http_new(loop, host, port, web, lb, out);
     if (rc != 0) {
         fprintf(stderr,
-                "tabula: cannot serve the web page on %s port %d: %s (is "
-                "the port in use, or the address not this machine's?)\n",
-                host, port, rc == TB_E_IO ? "cannot bind" : tb_strerror(rc));
+                _("tabula: cannot serve the web page on %s port %d: %s (is "
+                "the port in use, or the address not this machine's?)\n"),
+                host, port, rc == TB_E_IO ? "cannot bind" : _(tb_strerror(rc)));
         return rc;
     }
     snprintf(url, url_cap, addr->ss_family == AF_INET6 ? "http://[%s]:%d/"
@@ -240,15 +241,15 @@ int cli_lobby(int argc, char **argv)
                 text = texts[k].value;
         if (text != NULL || field != NULL) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "tabula lobby: %s needs a value\n", argv[i]);
+                fprintf(stderr, _("tabula lobby: %s needs a value\n"), argv[i]);
                 return CLI_EXIT_USAGE;
             }
             if (field == NULL) {
                 *text = argv[++i];
             } else if (parse_count(argv[i + 1], field) != 0) {
                 fprintf(stderr,
-                        "tabula lobby: bad count '%s' for %s "
-                        "(1..1000000)\n",
+                        _("tabula lobby: bad count '%s' for %s "
+                        "(1..1000000)\n"),
                         cli_token(argv[i + 1]), argv[i]);
                 return CLI_EXIT_USAGE;
             } else {
@@ -256,23 +257,23 @@ int cli_lobby(int argc, char **argv)
             }
             continue;
         }
-        fprintf(stderr, "tabula lobby: unknown argument '%s'\n",
+        fprintf(stderr, _("tabula lobby: unknown argument '%s'\n"),
                 cli_token(argv[i]));
         fputs(lobby_help, stderr);
         return CLI_EXIT_USAGE;
     }
     if (net_addr_parse(listen, &addr) != 0) {
         fprintf(stderr,
-                "tabula lobby: bad address '%s'; expected HOST:PORT, "
-                "e.g. 127.0.0.1:7470\n",
+                _("tabula lobby: bad address '%s'; expected HOST:PORT, "
+                "e.g. 127.0.0.1:7470\n"),
                 cli_token(listen));
         return CLI_EXIT_USAGE;
     }
     struct sockaddr_storage http_addr;
     if (http != NULL && net_addr_parse(http, &http_addr) != 0) {
         fprintf(stderr,
-                "tabula lobby: bad address '%s' for --http; expected "
-                "HOST:PORT, e.g. 127.0.0.1:8080\n",
+                _("tabula lobby: bad address '%s' for --http; expected "
+                "HOST:PORT, e.g. 127.0.0.1:8080\n"),
                 cli_token(http));
         return CLI_EXIT_USAGE;
     }
@@ -288,12 +289,12 @@ int cli_lobby(int argc, char **argv)
     /* A peer that vanishes mid-write must give EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);
     if (uv_loop_init(&loop) != 0) {
-        fprintf(stderr, "tabula lobby: cannot start the event loop\n");
+        fprintf(stderr, _("tabula lobby: cannot start the event loop\n"));
         return CLI_EXIT_FAIL;
     }
     rc = lobby_new(&loop, (struct sockaddr *)&addr, &lim, &run.lb);
     if (rc != 0) {
-        fprintf(stderr, "tabula lobby: cannot listen on %s: %s\n",
+        fprintf(stderr, _("tabula lobby: cannot listen on %s: %s\n"),
                 cli_token(listen), net_strerror(rc));
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);
@@ -302,11 +303,11 @@ int cli_lobby(int argc, char **argv)
     if (redis != NULL && (rc = lobby_use_redis(run.lb, redis)) != 0) {
         fprintf(stderr,
                 "tabula lobby: %s '%s'%s\n",
-                rc == TB_E_ARG ? "bad Redis address" : "cannot reach Redis at",
+                rc == TB_E_ARG ? _("bad Redis address") : _("cannot reach Redis at"),
                 cli_token(redis),
-                rc == TB_E_ARG ? "; expected redis://HOST:PORT[/DB], e.g. "
-                                 "redis://127.0.0.1:6379"
-                               : " (is redis-server running there?)");
+                rc == TB_E_ARG ? _("; expected redis://HOST:PORT[/DB], e.g. "
+                                 "redis://127.0.0.1:6379")
+                               : _(" (is redis-server running there?)"));
         lobby_close(run.lb, NULL, NULL);
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);

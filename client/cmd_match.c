@@ -14,6 +14,7 @@
 #include <string.h>
 #include <uv.h>
 
+#include "i18n.h"
 #include "bot.h"
 #include "cli.h"
 #include "elo.h"
@@ -26,7 +27,7 @@
 #define OPENINGS_MAX 100000
 
 static const char match_help[] =
-    "usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
+    N_("usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
     "         [--time MS_PER_MOVE | --nodes N] [--openings FILE] [--seed S]\n"
     "         [--sprt ELO0,ELO1] [--jobs J] [--plies P] [--options OPTS]\n"
     "         [--clock MS[+INC]]\n"
@@ -52,7 +53,7 @@ static const char match_help[] =
     "  --sprt E0,E1       stop once the log-likelihood ratio of Elo E1\n"
     "                     against E0 crosses a bound (alpha = beta = 0.05)\n"
     "  --jobs J           games played at once (default 1)\n"
-    "  --options OPTS     match options of the game, e.g. goals=3\n";
+    "  --options OPTS     match options of the game, e.g. goals=3\n");
 
 typedef struct Match {
     const Core_Game *game;
@@ -220,7 +221,7 @@ static int read_openings(Match *m, const char *path)
     Core_Position *probe = NULL;
 
     if (f == NULL) {
-        fprintf(stderr, "tabula match: cannot open '%s'\n", cli_token(path));
+        fprintf(stderr, _("tabula match: cannot open '%s'\n"), cli_token(path));
         return CLI_EXIT_USAGE;
     }
     text = malloc(OPENINGS_BYTES_MAX + 1);
@@ -228,13 +229,13 @@ static int read_openings(Match *m, const char *path)
         goto done;
     len = (long)fread(text, 1, OPENINGS_BYTES_MAX + 1, f);
     if (len > OPENINGS_BYTES_MAX) {
-        fprintf(stderr, "tabula match: %s is over %ld bytes\n",
+        fprintf(stderr, _("tabula match: %s is over %ld bytes\n"),
                 cli_token(path), OPENINGS_BYTES_MAX);
         goto done;
     }
     text[len] = '\0';
     if (memchr(text, '\0', (size_t)len) != NULL) {
-        fprintf(stderr, "tabula match: %s is not text\n", cli_token(path));
+        fprintf(stderr, _("tabula match: %s is not text\n"), cli_token(path));
         goto done;
     }
     if (core_position_new(&probe, m->game, m->options) != 0)
@@ -254,17 +255,17 @@ static int read_openings(Match *m, const char *path)
         if (l > 0 && line[0] != '#') {
             char why[128];
             if (core_position_parse(probe, line, why, sizeof why) != 0) {
-                fprintf(stderr, "tabula match: %s line %d: %s\n",
+                fprintf(stderr, _("tabula match: %s line %d: %s\n"),
                         cli_token(path), lineno, why);
                 goto done;
             }
             if (core_status(probe).outcome != CORE_ONGOING) {
-                fprintf(stderr, "tabula match: %s line %d: game is over\n",
+                fprintf(stderr, _("tabula match: %s line %d: game is over\n"),
                         cli_token(path), lineno);
                 goto done;
             }
             if (m->nopenings >= OPENINGS_MAX) {
-                fprintf(stderr, "tabula match: over %d openings\n",
+                fprintf(stderr, _("tabula match: over %d openings\n"),
                         OPENINGS_MAX);
                 goto done;
             }
@@ -275,7 +276,7 @@ static int read_openings(Match *m, const char *path)
         line = nl != NULL ? nl + 1 : NULL;
     }
     if (m->nopenings == 0) {
-        fprintf(stderr, "tabula match: %s has no positions\n",
+        fprintf(stderr, _("tabula match: %s has no positions\n"),
                 cli_token(path));
         goto done;
     }
@@ -355,7 +356,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         adjudicated += m->adjudicated[g];
         uv_mutex_unlock(&m->lock);
         if (failed || r == 2) {
-            fprintf(stderr, "tabula match: game %ld failed\n", g + 1);
+            fprintf(stderr, _("tabula match: game %ld failed\n"), g + 1);
             return CLI_EXIT_FAIL;
         }
         wdl[r == 1 ? 0 : r == 0 ? 1 : 2]++;
@@ -381,7 +382,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         printf("sprt elo0 %.1f elo1 %.1f llr %.3f lower %.3f upper %.3f %s\n",
                e0, e1, llr, lower, upper, decision);
     if (adjudicated > 0)
-        fprintf(stderr, "tabula match: %ld games drawn at the %d-ply guard\n",
+        fprintf(stderr, _("tabula match: %ld games drawn at the %d-ply guard\n"),
                 adjudicated, MATCH_PLY_GUARD);
     return CLI_EXIT_OK;
 }
@@ -408,31 +409,31 @@ int cli_match(int argc, char **argv)
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (cli_is_help(a)) {
-            fputs(match_help, stdout);
+            fputs(_(match_help), stdout);
             return CLI_EXIT_OK;
         }
         if (a[0] != '-') {
             if (game != NULL)
-                return cli_unexpected("match", a, value_flags, match_help);
+                return cli_unexpected("match", a, value_flags, _(match_help));
             game = a;
             continue;
         }
         if (val == NULL)
-            return cli_unexpected("match", a, value_flags, match_help);
+            return cli_unexpected("match", a, value_flags, _(match_help));
         i++;
         if (strcmp(a, "--a") == 0 || strcmp(a, "--b") == 0) {
             spec[a[2] == 'b'] = val;
         } else if (strcmp(a, "--games") == 0) {
             if (read_long(val, 2, MATCH_GAMES_MAX, &m.games) != 0 ||
                 m.games % 2 != 0) {
-                fprintf(stderr, "tabula match: bad --games '%s'; expected an "
-                                "even number 2..%ld\n",
+                fprintf(stderr, _("tabula match: bad --games '%s'; expected an "
+                                "even number 2..%ld\n"),
                         cli_token(val), MATCH_GAMES_MAX);
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(a, "--time") == 0) {
             if (read_long(val, 1, 3600000, &time_ms) != 0) {
-                fprintf(stderr, "tabula match: bad --time '%s'\n",
+                fprintf(stderr, _("tabula match: bad --time '%s'\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
@@ -445,20 +446,20 @@ int cli_match(int argc, char **argv)
             }
         } else if (strcmp(a, "--nodes") == 0) {
             if (read_long(val, 1, 1L << 40, &nodes) != 0) {
-                fprintf(stderr, "tabula match: bad --nodes '%s'\n",
+                fprintf(stderr, _("tabula match: bad --nodes '%s'\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(a, "--jobs") == 0) {
             if (read_long(val, 1, MATCH_JOBS_MAX, &jobs) != 0) {
-                fprintf(stderr, "tabula match: bad --jobs '%s'; expected "
-                                "1..%d\n",
+                fprintf(stderr, _("tabula match: bad --jobs '%s'; expected "
+                                "1..%d\n"),
                         cli_token(val), MATCH_JOBS_MAX);
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(a, "--plies") == 0) {
             if (read_long(val, 0, MATCH_PLIES_MAX, &v) != 0) {
-                fprintf(stderr, "tabula match: bad --plies '%s'\n",
+                fprintf(stderr, _("tabula match: bad --plies '%s'\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
@@ -468,8 +469,8 @@ int cli_match(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(a, "--sprt") == 0) {
             if (read_sprt(val, &e0, &e1) != 0) {
-                fprintf(stderr, "tabula match: bad --sprt '%s'; expected "
-                                "ELO0,ELO1\n",
+                fprintf(stderr, _("tabula match: bad --sprt '%s'; expected "
+                                "ELO0,ELO1\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
@@ -479,16 +480,16 @@ int cli_match(int argc, char **argv)
         } else if (strcmp(a, "--options") == 0) {
             m.options = val;
         } else {
-            return cli_unexpected("match", a, value_flags, match_help);
+            return cli_unexpected("match", a, value_flags, _(match_help));
         }
     }
     if (game == NULL || spec[0] == NULL || spec[1] == NULL) {
-        fputs(match_help, stderr);
+        fputs(_(match_help), stderr);
         return CLI_EXIT_USAGE;
     }
     if ((time_ms > 0) + (nodes > 0) + (m.clock_ms > 0) > 1) {
-        fprintf(stderr, "tabula match: --time, --nodes and --clock exclude "
-                        "each other\n");
+        fprintf(stderr, _("tabula match: --time, --nodes and --clock exclude "
+                          "each other\n"));
         return CLI_EXIT_USAGE;
     }
     if ((m.game = cli_game("match", game)) == NULL)
@@ -496,7 +497,7 @@ int cli_match(int argc, char **argv)
     for (int s = 0; s < 2; s++) {
         char why[128];
         if (bot_parse_spec(spec[s], &m.side[s], why, sizeof why) != 0) {
-            fprintf(stderr, "tabula match: bad --%c '%s': %s\n", 'a' + s,
+            fprintf(stderr, _("tabula match: bad --%c '%s': %s\n"), 'a' + s,
                     cli_token(spec[s]), why);
             return CLI_EXIT_USAGE;
         }
@@ -539,7 +540,7 @@ int cli_match(int argc, char **argv)
         nthreads++;
     }
     if (nthreads == 0) {
-        fprintf(stderr, "tabula match: cannot start a thread\n");
+        fprintf(stderr, _("tabula match: cannot start a thread\n"));
     } else {
         rc = collect(&m, sprt, e0, e1, wdl);
         uv_mutex_lock(&m.lock);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "i18n.h"
 #include "bot.h"
 #include "cli.h"
 #include "line_cmd.h"
@@ -34,7 +35,7 @@
 #define NR_DEFAULT_LEVEL 3
 
 static const char host_help[] =
-    "usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
+    N_("usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
     "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
     "\n"
@@ -61,23 +62,23 @@ static const char host_help[] =
     "prints 'http: http://HOST:PORT/', then 'join-link: URL#join=CODE' for\n"
     "an opponent in a browser and 'watch-link: URL#watch=CODE' for\n"
     "spectators; --web DIR names the page's folder (default\n"
-    "the one scripts/build-wasm.sh builds).\n";
+    "the one scripts/build-wasm.sh builds).\n");
 
 static const char join_help[] =
-    "usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
+    N_("usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
     "                        [--seed S] [--delay MS]\n"
     "\n"
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"
-    "(default " NR_DEFAULT_LOBBY ", or the host's 'lobby:' line; several\n"
-    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n";
+    "(default 127.0.0.1:7470, or the host's 'lobby:' line; several\n"
+    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n");
 
 static const char spectate_help[] =
-    "usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
+    N_("usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
     "\n"
     "Watches the room of watch (or invite) CODE from its first move,\n"
     "checking every ply's state hash like the players do. On a terminal\n"
     "the game is shown on a full-screen board. --lobby A,B,... as for\n"
-    "tabula join.\n";
+    "tabula join.\n");
 
 typedef struct Net_Run {
     uv_loop_t loop;
@@ -159,7 +160,7 @@ static void on_signal(uv_signal_t *h, int signum)
     Net_Run *r = h->data;
     (void)signum;
     tui_net_stop(r->ui);
-    fprintf(stderr, "tabula: interrupted\n");
+    fprintf(stderr, _("tabula: interrupted\n"));
     shutdown_run(r);
     netgame_free(r->g);
     r->g = NULL;
@@ -268,10 +269,10 @@ static void on_line(Net_Run *r, const char *line)
         }
         if (r->in_tty && waiting && strncmp(line, "accept", 6) != 0 &&
             strncmp(line, "decline", 7) != 0 && strncmp(line, "claim", 5) != 0)
-            printf("'%s' is sent when your turn comes\n", cli_token(line));
+            printf(_("'%s' is sent when your turn comes\n"), cli_token(line));
     }
     if (netgame_submit(r->g, line) == TB_E_LIMIT)
-        fprintf(stderr, "tabula: too many lines typed ahead\n");
+        fprintf(stderr, _("tabula: too many lines typed ahead\n"));
 }
 
 static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
@@ -307,7 +308,7 @@ static void start_input(Net_Run *r)
         while (fgets(line, sizeof line, stdin) != NULL) {
             line[strcspn(line, "\r\n")] = '\0';
             if (line[0] != '\0' && netgame_submit(r->g, line) != 0) {
-                fprintf(stderr, "tabula: too many moves in the input\n");
+                fprintf(stderr, _("tabula: too many moves in the input\n"));
                 break;
             }
         }
@@ -323,8 +324,8 @@ static void start_input(Net_Run *r)
             uv_close((uv_handle_t *)&r->in.pipe, close_cb);
     }
     if (rc != 0) {
-        fprintf(stderr, "tabula: cannot read moves from standard input; "
-                        "use --bot\n");
+        fprintf(stderr, _("tabula: cannot read moves from standard input; "
+                        "use --bot\n"));
         return;
     }
     r->in_open = 1;
@@ -365,19 +366,19 @@ static void say_left(const char *cmd, Lobby_Role role,
                      const Netgame_Config *cfg, int started)
 {
     if (!started)
-        fprintf(stderr, "tabula %s: you left before the game started\n",
+        fprintf(stderr, _("tabula %s: you left before the game started\n"),
                 cmd);
     else if (role == LOBBY_ROLE_SPECTATOR)
-        fprintf(stderr, "tabula %s: you stopped watching; the same command "
-                        "watches again from the first move\n", cmd);
+        fprintf(stderr, _("tabula %s: you stopped watching; the same command "
+                        "watches again from the first move\n"), cmd);
     else if (cfg->log_path != NULL)
-        fprintf(stderr, "tabula %s: you left the game; it is not resigned: "
-                        "run the same command again to come back to it\n",
+        fprintf(stderr, _("tabula %s: you left the game; it is not resigned: "
+                        "run the same command again to come back to it\n"),
                 cmd);
     else
-        fprintf(stderr, "tabula %s: you left the game; it is not resigned, "
+        fprintf(stderr, _("tabula %s: you left the game; it is not resigned, "
                         "but without --log FILE this seat cannot come back "
-                        "to it\n", cmd);
+                        "to it\n"), cmd);
 }
 
 static int parse_level(const char *cmd, const char *s, int *level)
@@ -385,7 +386,7 @@ static int parse_level(const char *cmd, const char *s, int *level)
     char *end = NULL;
     long v = strtol(s, &end, 10);
     if (*s == '\0' || *end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
-        fprintf(stderr, "tabula %s: bad bot level '%s'; expected 1..8\n", cmd,
+        fprintf(stderr, _("tabula %s: bad bot level '%s'; expected 1..8\n"), cmd,
                 cli_token(s));
         return -1;
     }
@@ -460,8 +461,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             /* A folder is no log: refused before a game is played
              * without one (and before FOLDER.seat is made beside it). */
             if (stat(cfg.log_path, &st) == 0 && S_ISDIR(st.st_mode)) {
-                fprintf(stderr, "tabula %s: --log '%s' is a folder; give a "
-                                "file name, e.g. %s/%s.log\n",
+                fprintf(stderr, _("tabula %s: --log '%s' is a folder; give a "
+                                "file name, e.g. %s/%s.log\n"),
                         cmd, cli_token(cfg.log_path), cli_token(cfg.log_path),
                         cmd);
                 return CLI_EXIT_USAGE;
@@ -483,7 +484,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             char *end = NULL;
             unsigned long v = strtoul(argv[++i], &end, 10);
             if (*end != '\0' || v > 60000) {
-                fprintf(stderr, "tabula %s: bad delay '%s' (0..60000 ms)\n",
+                fprintf(stderr, _("tabula %s: bad delay '%s' (0..60000 ms)\n"),
                         cmd, cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
@@ -508,7 +509,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                    cfg.code == NULL) {
             cfg.code = a;
         } else {
-            fprintf(stderr, "tabula %s: unexpected argument '%s'\n", cmd,
+            fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
                     cli_token(a));
             fputs(help, stderr);
             return CLI_EXIT_USAGE;
@@ -525,10 +526,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         if (n < 0 || (size_t)n >= sizeof opts ||
             proto_clock_split(opts, &b, &inc, rest, sizeof rest) != 0 ||
             strstr(cfg.options, "clock=") != NULL) {
-            fprintf(stderr, "tabula %s: bad clock '%s': expected MINUTES+"
+            fprintf(stderr, _("tabula %s: bad clock '%s': expected MINUTES+"
                             "SECONDS as in chess (5+3: five minutes each, "
                             "three seconds added per move; 1..1440 minutes, "
-                            "0..3600 seconds), or SECONDSs+SECONDS (30s+1)\n",
+                            "0..3600 seconds), or SECONDSs+SECONDS (30s+1)\n"),
                     cmd, cli_token(clock));
             return CLI_EXIT_USAGE;
         }
@@ -551,10 +552,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             err = core_position_new(&probe, cfg.game, game_opts);
         core_position_free(probe);
         if (err != 0) {
-            fprintf(stderr, "tabula %s: bad options '%s' for %s: %s (see "
-                            "docs/rules/%s.md)\n",
+            fprintf(stderr, _("tabula %s: bad options '%s' for %s: %s (see "
+                            "docs/rules/%s.md)\n"),
                     cmd, cli_token(cfg.options), core_game_name(cfg.game),
-                    tb_strerror(err), core_game_name(cfg.game));
+                    _(tb_strerror(err)), core_game_name(cfg.game));
             return CLI_EXIT_USAGE;
         }
     }
@@ -572,16 +573,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         struct sockaddr_storage sa[LOBBY_CLIENT_ADDRS];
         size_t n;
         if (lobby_addr_list_parse(lobby, sa, LOBBY_CLIENT_ADDRS, &n) != 0) {
-            fprintf(stderr, "tabula %s: bad lobby address '%s': expected "
+            fprintf(stderr, _("tabula %s: bad lobby address '%s': expected "
                             "HOST:PORT with the port, e.g. 127.0.0.1:7470 "
                             "(the host's screen shows it), or up to %d "
-                            "nodes of one lobby separated by commas\n",
+                            "nodes of one lobby separated by commas\n"),
                     cmd, cli_token(lobby), LOBBY_CLIENT_ADDRS);
             return CLI_EXIT_USAGE;
         }
     }
     if (proto_init() != 0) {
-        fprintf(stderr, "tabula %s: cannot initialise libsodium\n", cmd);
+        fprintf(stderr, _("tabula %s: cannot initialise libsodium\n"), cmd);
         return CLI_EXIT_FAIL;
     }
     int screen = tui_terminal_ok();
@@ -598,8 +599,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             rc = lobby_new(&r.loop, (const struct sockaddr *)&sa, NULL,
                            &r.lobby);
             if (rc != 0)
-                fprintf(stderr, "tabula %s: cannot listen on %s again (%s); "
-                                "the others need the new lobby: line\n",
+                fprintf(stderr, _("tabula %s: cannot listen on %s again (%s); "
+                                "the others need the new lobby: line\n"),
                         cmd, again, net_strerror(rc));
         }
         if (rc != 0) {
@@ -608,7 +609,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                            &r.lobby);
         }
         if (rc != 0 || lobby_address(r.lobby, addr, sizeof addr) != 0) {
-            fprintf(stderr, "tabula %s: cannot start a lobby: %s\n", cmd,
+            fprintf(stderr, _("tabula %s: cannot start a lobby: %s\n"), cmd,
                     net_strerror(rc));
             uv_run(&r.loop, UV_RUN_DEFAULT);
             uv_loop_close(&r.loop);
@@ -687,16 +688,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
 
 int cli_host(int argc, char **argv)
 {
-    return run_seat("host", LOBBY_ROLE_HOST, argc, argv, host_help);
+    return run_seat("host", LOBBY_ROLE_HOST, argc, argv, _(host_help));
 }
 
 int cli_join(int argc, char **argv)
 {
-    return run_seat("join", LOBBY_ROLE_GUEST, argc, argv, join_help);
+    return run_seat("join", LOBBY_ROLE_GUEST, argc, argv, _(join_help));
 }
 
 int cli_spectate(int argc, char **argv)
 {
     return run_seat("spectate", LOBBY_ROLE_SPECTATOR, argc, argv,
-                    spectate_help);
+                    _(spectate_help));
 }

@@ -16,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ball.h"
 #include "cli.h"
 
 static const char render_help[] =
-    "usage: tabula render chessball --svg FILE [--position POS] [MOVE ...]\n"
+    N_("usage: tabula render chessball --svg FILE [--position POS] [MOVE ...]\n"
     "\n"
     "Draws the Chessball position (the start, or POS, after the moves) on\n"
     "the ball as an SVG picture: the near side and the far side, so all 32\n"
@@ -31,7 +32,7 @@ static const char render_help[] =
     "  --svg FILE       where to write the picture (required)\n"
     "  --position POS   start from this position string\n"
     "                   (docs/rules/chessball.md)\n"
-    "A bad position or move exits with status 2.\n";
+    "A bad position or move exits with status 2.\n");
 
 /* Picture layout, in pixels. */
 #define R_SCALE 150.0 /* pixels per unit of ball.h coordinates */
@@ -295,13 +296,13 @@ int cli_render(int argc, char **argv)
         return CLI_EXIT_FAIL;
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(render_help, stdout);
+            fputs(_(render_help), stdout);
             status = CLI_EXIT_OK;
             goto done;
         } else if (strcmp(argv[i], "--svg") == 0 ||
                    strcmp(argv[i], "--position") == 0) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "tabula render: %s needs a value\n", argv[i]);
+                fprintf(stderr, _("tabula render: %s needs a value\n"), argv[i]);
                 goto done;
             }
             if (argv[i][2] == 's')
@@ -309,9 +310,9 @@ int cli_render(int argc, char **argv)
             else
                 position = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, "tabula render: unknown flag '%s'\n",
+            fprintf(stderr, _("tabula render: unknown flag '%s'\n"),
                     cli_token(argv[i]));
-            fputs(render_help, stderr);
+            fputs(_(render_help), stderr);
             goto done;
         } else if (game == NULL) {
             game = argv[i];
@@ -321,9 +322,9 @@ int cli_render(int argc, char **argv)
     }
     if (game == NULL || svg == NULL) {
         fprintf(stderr, "tabula render: %s\n",
-                game == NULL ? "which game? (chessball)"
-                             : "--svg FILE is required");
-        fputs(render_help, stderr);
+                game == NULL ? _("which game? (chessball)")
+                             : _("--svg FILE is required"));
+        fputs(_(render_help), stderr);
         goto done;
     }
     const Core_Game *g = cli_game("render", game);
@@ -331,8 +332,8 @@ int cli_render(int argc, char **argv)
         goto done;
     if (strcmp(core_game_name(g), "chessball") != 0) {
         fprintf(stderr,
-                "tabula render: only chessball is drawn on a ball; "
-                "'%s' has a flat board\n",
+                _("tabula render: only chessball is drawn on a ball; "
+                "'%s' has a flat board\n"),
                 core_game_name(g));
         goto done;
     }
@@ -384,7 +385,7 @@ int cli_render(int argc, char **argv)
 
     FILE *out = strcmp(svg, "-") == 0 ? stdout : fopen(svg, "w");
     if (out == NULL) {
-        fprintf(stderr, "tabula render: cannot write '%s'\n", cli_token(svg));
+        fprintf(stderr, _("tabula render: cannot write '%s'\n"), cli_token(svg));
         goto done;
     }
     write_svg(out, pos, fields, last[0] ? last : NULL);
@@ -394,7 +395,7 @@ int cli_render(int argc, char **argv)
     else
         bad |= fflush(out) != 0;
     if (bad) {
-        fprintf(stderr, "tabula render: writing '%s' failed\n", cli_token(svg));
+        fprintf(stderr, _("tabula render: writing '%s' failed\n"), cli_token(svg));
         status = CLI_EXIT_FAIL;
         goto done;
     }

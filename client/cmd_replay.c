@@ -17,12 +17,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "proto.h"
 #include "tui.h"
 
 static const char replay_help[] =
-    "usage: tabula replay FILE [--export OUT] [--game GAME] [--quiet]\n"
+    N_("usage: tabula replay FILE [--export OUT] [--game GAME] [--quiet]\n"
     "                           [--ply N]\n"
     "\n"
     "Verifies a match log: every signature, the hash chain, the sequence\n"
@@ -58,7 +59,7 @@ static const char replay_help[] =
     "  2  bad usage: unknown flag, missing file, a record naming no game\n"
     "     (give --game)\n"
     "  3  every envelope verified, but the log stops at a frame boundary\n"
-    "     without an end record: cut there, or the match is still running\n";
+    "     without an end record: cut there, or the match is still running\n");
 
 /* Where the verification report goes: standard output, or standard error
  * when the exported record takes standard output. */
@@ -322,8 +323,8 @@ static FILE *open_export(const char *path)
     FILE *out = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (out == NULL)
         fprintf(stderr,
-                "tabula replay: cannot write the export '%s': %s; give "
-                "--export a path in a writable folder, or '-'\n",
+                _("tabula replay: cannot write the export '%s': %s; give "
+                "--export a path in a writable folder, or '-'\n"),
                 cli_token(path), strerror(errno));
     return out;
 }
@@ -357,7 +358,7 @@ static int export_log(const char *path, const Proto_Transcript *t,
     if (moves == NULL ||
         core_position_new(&initial, g, proto_transcript_game_options(t)) != 0) {
         free(moves);
-        fprintf(stderr, "tabula replay: cannot export\n");
+        fprintf(stderr, _("tabula replay: cannot export\n"));
         return CLI_EXIT_FAIL;
     }
     for (size_t i = 0; i < n; i++)
@@ -392,7 +393,7 @@ static int export_log(const char *path, const Proto_Transcript *t,
     free(moves);
     core_position_free(initial);
     if (rc != 0)
-        fprintf(stderr, "tabula replay: export: %s\n", tb_strerror(rc));
+        fprintf(stderr, "tabula replay: export: %s\n", _(tb_strerror(rc)));
     return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
 }
 
@@ -416,7 +417,7 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
         rc = core_position_parse(initial, start, NULL, 0);
     if (rc != 0) {
         core_position_free(initial);
-        fprintf(stderr, "tabula replay: cannot export: %s\n", tb_strerror(rc));
+        fprintf(stderr, _("tabula replay: cannot export: %s\n"), _(tb_strerror(rc)));
         return CLI_EXIT_FAIL;
     }
     out = open_export(path);
@@ -442,7 +443,7 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
     rc = export_moves(out, initial, r->moves, r->nmoves, result);
     core_position_free(initial);
     if (rc != 0)
-        fprintf(stderr, "tabula replay: export: %s\n", tb_strerror(rc));
+        fprintf(stderr, "tabula replay: export: %s\n", _(tb_strerror(rc)));
     return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
 }
 
@@ -501,7 +502,7 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
     }
     if (rc != 0) {
         /* Once, in the report: the reason quotes bytes of the file. */
-        const char *kind = rep.torn ? "torn log" : tb_strerror(rc);
+        const char *kind = rep.torn ? "torn log" : _(tb_strerror(rc));
         char safe[sizeof rep.why];
         fprintf(rout, "FAILED at ply %u: %s (envelope %u, byte %zu): %s\n",
                 rep.ply, kind, rep.frame, rep.offset,
@@ -585,14 +586,14 @@ static int replay_record(const char *path, const uint8_t *buf, size_t len,
                 named = proto_record_tag(&rep, "Variant");
             if (named != NULL)
                 fprintf(stderr,
-                        "tabula replay: '%s' line %u: unknown game '%s'; "
-                        "expected one of:",
+                        _("tabula replay: '%s' line %u: unknown game '%s'; "
+                        "expected one of:"),
                         cli_token(path), rep.line, cli_token(named));
             else
                 fprintf(stderr,
-                        "tabula replay: '%s' is not a match log, and as a "
+                        _("tabula replay: '%s' is not a match log, and as a "
                         "game record it names no game: add a [Game \"NAME\"] "
-                        "tag or give --game NAME, NAME one of:",
+                        "tag or give --game NAME, NAME one of:"),
                         cli_token(path));
             for (size_t i = 0; i < core_game_count(); i++)
                 fprintf(stderr, " %s", core_game_name(core_game_at(i)));
@@ -600,7 +601,7 @@ static int replay_record(const char *path, const uint8_t *buf, size_t len,
             return CLI_EXIT_USAGE;
         }
         fprintf(rout, "FAILED at ply %u: %s (line %u): %s\n", rep.ply,
-                tb_strerror(rc), rep.line,
+                _(tb_strerror(rc)), rep.line,
                 cli_printable(rep.why, safe, sizeof safe));
         return CLI_EXIT_FAIL;
     }
@@ -634,10 +635,10 @@ static int read_input(const char *file, uint8_t **buf, size_t *len)
 
     if (stat(file, &st) != 0) {
         int e = errno;
-        fprintf(stderr, "tabula replay: cannot read '%s': %s%s\n",
+        fprintf(stderr, _("tabula replay: cannot read '%s': %s%s\n"),
                 cli_token(file), strerror(e),
-                e == ENOENT ? "; give the path of a match log (--log FILE of "
-                              "host, join or spectate) or of a game record"
+                e == ENOENT ? _("; give the path of a match log (--log FILE of "
+                              "host, join or spectate) or of a game record")
                             : "");
         return e == ENOENT || e == ENOTDIR ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     }
@@ -654,7 +655,7 @@ static int read_input(const char *file, uint8_t **buf, size_t *len)
         fprintf(rout, "FAILED: unreadable: '%s': %s\n", cli_token(file),
                 rc == TB_E_IO && errno != 0 ? strerror(errno)
                 : rc == TB_E_IO             ? "not a regular file"
-                                            : tb_strerror(rc));
+                                            : _(tb_strerror(rc)));
         return CLI_EXIT_FAIL;
     }
     if (*len == 0) {
@@ -719,27 +720,27 @@ int cli_replay(int argc, char **argv)
     rout = stdout;
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(replay_help, stdout);
+            fputs(_(replay_help), stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             r.quiet = 1;
         } else if (strcmp(argv[i], "--ply") == 0) {
             char *end = NULL;
             if (i + 1 >= argc) {
-                fprintf(stderr, "tabula replay: --ply needs a value\n");
+                fprintf(stderr, _("tabula replay: --ply needs a value\n"));
                 return CLI_EXIT_USAGE;
             }
             i++;
             start_ply = (size_t)strtoul(argv[i], &end, 10);
             if (end == argv[i] || *end != '\0' || argv[i][0] == '-') {
-                fprintf(stderr, "tabula replay: bad ply '%s'\n",
+                fprintf(stderr, _("tabula replay: bad ply '%s'\n"),
                         cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(argv[i], "--export") == 0 ||
                    strcmp(argv[i], "--game") == 0) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "tabula replay: %s needs a value\n", argv[i]);
+                fprintf(stderr, _("tabula replay: %s needs a value\n"), argv[i]);
                 return CLI_EXIT_USAGE;
             }
             if (argv[i][2] == 'e') {
@@ -750,19 +751,19 @@ int cli_replay(int argc, char **argv)
                     return CLI_EXIT_USAGE;
             }
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "tabula replay: unknown flag '%s'\n",
+            fprintf(stderr, _("tabula replay: unknown flag '%s'\n"),
                     cli_token(argv[i]));
-            fputs(replay_help, stderr);
+            fputs(_(replay_help), stderr);
             return CLI_EXIT_USAGE;
         } else if (file == NULL) {
             file = argv[i];
         } else {
-            fputs(replay_help, stderr);
+            fputs(_(replay_help), stderr);
             return CLI_EXIT_USAGE;
         }
     }
     if (file == NULL) {
-        fputs(replay_help, stderr);
+        fputs(_(replay_help), stderr);
         return CLI_EXIT_USAGE;
     }
     if (export != NULL && strcmp(export, "-") == 0) {
@@ -770,12 +771,12 @@ int cli_replay(int argc, char **argv)
         r.quiet = 1;
     }
     if (proto_init() != 0) {
-        fprintf(stderr, "tabula replay: cannot initialise libsodium\n");
+        fprintf(stderr, _("tabula replay: cannot initialise libsodium\n"));
         return CLI_EXIT_FAIL;
     }
     if (export != NULL && same_file(file, export)) {
-        fprintf(stderr, "tabula replay: --export '%s' is the file being "
-                        "replayed; it would be overwritten\n",
+        fprintf(stderr, _("tabula replay: --export '%s' is the file being "
+                        "replayed; it would be overwritten\n"),
                 cli_token(export));
         return CLI_EXIT_USAGE;
     }
@@ -814,7 +815,7 @@ int cli_replay(int argc, char **argv)
         };
         fflush(stdout);
         if (tui_replay(&view) != 0)
-            fprintf(stderr, "tabula replay: cannot open the viewer\n");
+            fprintf(stderr, _("tabula replay: cannot open the viewer\n"));
     }
     if (rout != stdout && rout != stderr) {
         fclose(rout);

@@ -8,50 +8,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "game_help.h"
 #include "line_cmd.h"
 
 static const char rules_help[] =
-    "usage: tabula rules GAME\n"
+    N_("usage: tabula rules GAME\n"
     "\n"
     "How to enter GAME's moves (examples from the starting position), what\n"
     "the letters and symbols on its board mean, the keys of the board\n"
     "screen, and where its full rules are. The same page is ? on the\n"
     "board screen and 'help' in line mode, there with examples from the\n"
-    "position on the board.\n";
+    "position on the board.\n");
 
 static const char keys_text[] =
-    "\n"
+    N_("\n"
     "Playing\n"
     "tabula play GAME plays a bot (tabula host GAME, join, spectate: a\n"
     "friend). On the board screen select squares with the arrows and\n"
     "Enter (or the mouse), or type a move; Tab completes it, Tab on an\n"
     "empty line lists the moves; ? shows this page and the keys; q quits.\n"
     "In line mode (--line, or no terminal) type a move per line, or\n"
-    "board, moves, help.\n";
+    "board, moves, help.\n");
 
 int cli_rules(int argc, char **argv)
 {
     const Core_Game *g = NULL;
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(rules_help, stdout);
+            fputs(_(rules_help), stdout);
             return CLI_EXIT_OK;
         }
         if (argv[i][0] == '-' || g != NULL)
-            return cli_unexpected("rules", argv[i], NULL, rules_help);
+            return cli_unexpected("rules", argv[i], NULL, _(rules_help));
         if ((g = cli_game("rules", argv[i])) == NULL)
             return CLI_EXIT_USAGE;
     }
     if (g == NULL) {
-        fputs(rules_help, stderr);
+        fputs(_(rules_help), stderr);
         return CLI_EXIT_USAGE;
     }
     Core_Position *pos = cli_setup_position("rules", g, NULL, NULL, NULL, 0);
     Core_Move *moves = NULL;
     char(*texts)[CORE_NOTATION_MAX] = NULL;
-    char page[4096];
+    char page[16384];
     size_t n = 0;
     int rc = pos == NULL ? TB_E_NOMEM
                          : line_cmd_legal(pos, &moves, &texts, &n);
@@ -64,10 +65,10 @@ int cli_rules(int argc, char **argv)
         snprintf(doc, sizeof doc, "%.*s", (int)k, name);
         game_help_text(g, (const char (*)[CORE_NOTATION_MAX])texts, n, page,
                        sizeof page);
-        printf("%s%s\nThe full rules: docs/rules/%s.md\n", page, keys_text,
+        printf(_("%s%s\nThe full rules: docs/rules/%s.md\n"), page, _(keys_text),
                doc);
     } else if (pos != NULL) { /* else cli_setup_position said why */
-        fprintf(stderr, "tabula rules: %s\n", tb_strerror(rc));
+        fprintf(stderr, "tabula rules: %s\n", _(tb_strerror(rc)));
     }
     free(moves);
     free(texts);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "bot.h"
 #include "cli.h"
 #include "netgame.h"
@@ -23,7 +24,7 @@
 #define DEMO_SEATS 3
 
 static const char demo_help[] =
-    "usage: tabula demo [GAME] [--level N] [--seed S] [--dir DIR] [--quiet]\n"
+    N_("usage: tabula demo [GAME] [--level N] [--seed S] [--dir DIR] [--quiet]\n"
     "\n"
     "Plays a full game of each game (or GAME) over the network on this\n"
     "machine: an embedded lobby on 127.0.0.1, a host bot, a joining bot\n"
@@ -32,7 +33,7 @@ static const char demo_help[] =
     "/tmp), verifies each, and ends with a table: game, plies, result,\n"
     "final hash, verified. --level sets the bots' strength (1..8, default\n"
     "3), --seed the tie-breaking seed (default 1), --quiet prints only\n"
-    "the table.\n";
+    "the table.\n");
 
 static const char *const seat_names[DEMO_SEATS] = {"host", "guest",
                                                    "spectator"};
@@ -87,7 +88,7 @@ static int seat_new(Demo_Run *r, int i, const Core_Game *game,
     int rc = netgame_new(&r->loop, &cfg, &hooks_other, r, &r->seat[i], why,
                          sizeof why);
     if (rc != 0) {
-        fprintf(stderr, "tabula demo: %s: %s\n", seat_names[i], why);
+        fprintf(stderr, _("tabula demo: %s: %s\n"), seat_names[i], why);
         r->failed = 1;
         r->ndone++;
     }
@@ -126,7 +127,7 @@ static int verify_log(const char *path, const char *hash_hex,
         ok = strcmp(hex, hash_hex) == 0;
     }
     if (!ok)
-        fprintf(stderr, "tabula demo: %s does not verify: %s\n", path,
+        fprintf(stderr, _("tabula demo: %s does not verify: %s\n"), path,
                 rep.why);
     proto_transcript_free(t);
     return ok;
@@ -160,7 +161,7 @@ static int play_one(const Core_Game *game, const char *dir, int level,
     if (rc == 0)
         rc = lobby_address(r.lobby, r.lobby_addr, sizeof r.lobby_addr);
     if (rc != 0) {
-        fprintf(stderr, "tabula demo: cannot start a lobby: %s\n",
+        fprintf(stderr, _("tabula demo: cannot start a lobby: %s\n"),
                 net_strerror(rc));
         lobby_close(r.lobby, NULL, NULL);
         uv_run(&r.loop, UV_RUN_DEFAULT);
@@ -168,8 +169,8 @@ static int play_one(const Core_Game *game, const char *dir, int level,
         return rc;
     }
     if (!quiet)
-        printf("== %s: level %d bots, seed %llu, lobby %s\n",
-               core_game_title(game), level, (unsigned long long)seed,
+        printf(_("== %s: level %d bots, seed %llu, lobby %s\n"),
+               _(core_game_title(game)), level, (unsigned long long)seed,
                r.lobby_addr);
     static const Netgame_Hooks host_hooks = {.on_room = on_room,
                                              .on_done = on_done};
@@ -188,7 +189,7 @@ static int play_one(const Core_Game *game, const char *dir, int level,
         rc = netgame_new(&r.loop, &cfg, &host_hooks, &r, &r.seat[0], why,
                          sizeof why);
         if (rc != 0) {
-            fprintf(stderr, "tabula demo: host: %s\n", why);
+            fprintf(stderr, _("tabula demo: host: %s\n"), why);
             lobby_close(r.lobby, NULL, NULL);
             r.failed = 1;
         }
@@ -209,7 +210,7 @@ static int play_one(const Core_Game *game, const char *dir, int level,
             row->status = res->status;
             memcpy(row->hash, res->final_hash, sizeof row->hash);
         } else if (strcmp(res->final_hash, row->hash) != 0) {
-            fprintf(stderr, "tabula demo: %s: %s ends on another hash\n",
+            fprintf(stderr, _("tabula demo: %s: %s ends on another hash\n"),
                     row->game, seat_names[i]);
             row->verified = 0;
         }
@@ -219,7 +220,7 @@ static int play_one(const Core_Game *game, const char *dir, int level,
             row->verified = 0;
         else if (i > 0 && (nbytes[i] != nbytes[0] ||
                            memcmp(bytes[i], bytes[0], nbytes[0]) != 0)) {
-            fprintf(stderr, "tabula demo: %s and %s differ\n", r.log[0],
+            fprintf(stderr, _("tabula demo: %s and %s differ\n"), r.log[0],
                     r.log[i]);
             row->verified = 0;
         }
@@ -250,14 +251,14 @@ int cli_demo(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         char *end = NULL;
         if (cli_is_help(argv[i])) {
-            fputs(demo_help, stdout);
+            fputs(_(demo_help), stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
         } else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
             long v = strtol(argv[++i], &end, 10);
             if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
-                fprintf(stderr, "tabula demo: bad level '%s'; expected 1..8\n",
+                fprintf(stderr, _("tabula demo: bad level '%s'; expected 1..8\n"),
                         cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
@@ -273,11 +274,11 @@ int cli_demo(int argc, char **argv)
         } else {
             static const char *const takes_value[] = {"--level", "--seed",
                                                       "--dir", NULL};
-            return cli_unexpected("demo", argv[i], takes_value, demo_help);
+            return cli_unexpected("demo", argv[i], takes_value, _(demo_help));
         }
     }
     if (proto_init() != 0) {
-        fprintf(stderr, "tabula demo: cannot initialise libsodium\n");
+        fprintf(stderr, _("tabula demo: cannot initialise libsodium\n"));
         return CLI_EXIT_FAIL;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -286,12 +287,12 @@ int cli_demo(int argc, char **argv)
         snprintf(tmpdir, sizeof tmpdir, "%s/tabula-demo-XXXXXX",
                  base != NULL && base[0] == '/' ? base : "/tmp");
         if (mkdtemp(tmpdir) == NULL) {
-            fprintf(stderr, "tabula demo: cannot create %s\n", tmpdir);
+            fprintf(stderr, _("tabula demo: cannot create %s\n"), tmpdir);
             return CLI_EXIT_FAIL;
         }
         dir = tmpdir;
     } else if (mkdir(dir, 0700) != 0 && access(dir, W_OK) != 0) {
-        fprintf(stderr, "tabula demo: cannot write into %s\n",
+        fprintf(stderr, _("tabula demo: cannot write into %s\n"),
                 cli_token(dir));
         return CLI_EXIT_FAIL;
     }
@@ -302,7 +303,7 @@ int cli_demo(int argc, char **argv)
         memset(&rows[nrows], 0, sizeof rows[nrows]);
         int rc = play_one(g, dir, level, seed, quiet, &rows[nrows]);
         if (rc != 0) {
-            fprintf(stderr, "tabula demo: %s: %s\n", core_game_name(g),
+            fprintf(stderr, _("tabula demo: %s: %s\n"), core_game_name(g),
                     net_strerror(rc));
             return CLI_EXIT_FAIL;
         }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "game_help.h"
+#include "i18n.h"
 
 /* A kind of move: its description and a test on a legal move's text. */
 typedef struct Help_Kind {
@@ -33,65 +34,65 @@ typedef struct Help_Game {
 
 static const Help_Game games[] = {
     {"laska", NULL,
-     "A move goes from square to square: c3-d4. A capture lists every\n"
+     N_("A move goes from square to square: c3-d4. A capture lists every\n"
      "square it lands on: b2xd4, or b2xd4xf6 for a double capture; the\n"
      "first and last squares are enough when only one capture fits\n"
-     "(b2xf6). Capturing is compulsory.\n",
-     {{"a move", NULL, "-", NULL},
-      {"a capture", NULL, "x", NULL},
+     "(b2xf6). Capturing is compulsory.\n"),
+     {{N_("a move"), NULL, "-", NULL},
+      {N_("a capture"), NULL, "x", NULL},
       {NULL, NULL, NULL, NULL}},
-     "w, b: a White or Black soldier; W, B: an officer. A column of\n"
+     N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
      "several pieces shows its top piece and its height (b2: two pieces,\n"
-     "Black on top); the cell's line under the board lists it top first.\n",
-     "c3-d4, captures b2xd4", 0, "x"},
+     "Black on top); the cell's line under the board lists it top first.\n"),
+     N_("c3-d4, captures b2xd4"), 0, "x"},
     {"chessball", NULL,
-     "A move goes from field to field: b2-d2; a capture is written with\n"
+     N_("A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
-     "the poles a and h, rows b to g with fields 1 to 5.\n",
-     {{"a move", NULL, "-", NULL},
-      {"a capture", NULL, "x", NULL},
+     "the poles a and h, rows b to g with fields 1 to 5.\n"),
+     {{N_("a move"), NULL, "-", NULL},
+      {N_("a capture"), NULL, "x", NULL},
       {NULL, NULL, NULL, NULL}},
-     "Each cell shows a piece letter and the field's name (Kb3: a king\n"
+     N_("Each cell shows a piece letter and the field's name (Kb3: a king\n"
      "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
-     "pentagons, light ones its white hexagons.\n",
-     "b2-d2, captures b3xc4", 0, NULL},
+     "pentagons, light ones its white hexagons.\n"),
+     N_("b2-d2, captures b3xc4"), 0, NULL},
     {"football", NULL,
-     "A turn is an optional piece move from-to, then kicks, written\n"
+     N_("A turn is an optional piece move from-to, then kicks, written\n"
      "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
      "next to the ball kicks it the way the piece moves; the kicker is\n"
      "named by its square, the landing is where the ball stops. A turn\n"
-     "with neither is 'pass'. Score by kicking the ball into the goal.\n",
-     {{"a piece move", NULL, "-", "*"},
-      {"a move with kicks", NULL, "*", NULL},
-      {"no move at all", "pass", NULL, NULL},
+     "with neither is 'pass'. Score by kicking the ball into the goal.\n"),
+     {{N_("a piece move"), NULL, "-", "*"},
+      {N_("a move with kicks"), NULL, "*", NULL},
+      {N_("no move at all"), "pass", NULL, NULL},
       {NULL, NULL, NULL, NULL}},
-     "Capitals White, small letters Black: K king, Q queen, R rook, B\n"
+     N_("Capitals White, small letters Black: K king, Q queen, R rook, B\n"
      "bishop, N knight; * is the ball. The red squares are the goals:\n"
-     "e1 White's, e9 Black's. The line under the board gives the score.\n",
-     "b1-c3 d4*d7 (piece move, then kicks), or pass", 0, NULL},
+     "e1 White's, e9 Black's. The line under the board gives the score.\n"),
+     N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL},
     {"volleyball", "o",
-     "Every action starts with its letter and a space, then the piece\n"
+     N_("Every action starts with its letter and a space, then the piece\n"
      "letter and squares: - is the piece's step, > where the ball flies.\n"
      "The action letter and the piece letter may be left out when only\n"
      "one legal action fits (d8-b6>a5 plays T Qd8-b6>a5); on the board\n"
-     "screen Tab completes from the first square (type d8, then Tab).\n",
-     {{"S serve: the server steps onto the ball and throws", "S ", NULL,
+     "screen Tab completes from the first square (type d8, then Tab).\n"),
+     {{N_("S serve: the server steps onto the ball and throws"), "S ", NULL,
        NULL},
-      {"T touch: a piece steps onto the ball and throws", "T ", NULL, NULL},
-      {"P penalty manoeuvre", "P ", NULL, NULL},
-      {"X removal of a piece", "X ", NULL, NULL},
-      {"+ placement of a returning piece", "+ ", NULL, NULL},
-      {"@ placement of the ball", "@ ", NULL, NULL},
-      {"C chess stage move", "C ", NULL, NULL},
-      {"R retreat (10x10)", "R ", NULL, NULL},
+      {N_("T touch: a piece steps onto the ball and throws"), "T ", NULL, NULL},
+      {N_("P penalty manoeuvre"), "P ", NULL, NULL},
+      {N_("X removal of a piece"), "X ", NULL, NULL},
+      {N_("+ placement of a returning piece"), "+ ", NULL, NULL},
+      {N_("@ placement of the ball"), "@ ", NULL, NULL},
+      {N_("C chess stage move"), "C ", NULL, NULL},
+      {N_("R retreat (10x10)"), "R ", NULL, NULL},
       {NULL, NULL, NULL, NULL}},
-     "Capitals White, small letters Black: Q queen, R rook, B bishop, N\n"
+     N_("Capitals White, small letters Black: Q queen, R rook, B bishop, N\n"
      "knight, V vizier, M moor; o is the ball; the empty row is the net.\n"
      "Before a serve the ball is in the server's hand, not on the board:\n"
      "the serve's square after - is where it is tossed. The line under\n"
-     "the board: set, minute, points, and who serves or touches next.\n",
-     "T Qd8-g5>f6 (action letter, piece, from-to>landing)", 1, NULL},
+     "the board: set, minute, points, and who serves or touches next.\n"),
+     N_("T Qd8-g5>f6 (action letter, piece, from-to>landing)"), 1, NULL},
 };
 
 static const Help_Game *find(const Core_Game *g)
@@ -127,21 +128,21 @@ size_t game_help_text(const Core_Game *g,
                       char *out, size_t cap)
 {
     const Help_Game *h = find(g);
-    char line[CORE_NOTATION_MAX + 96];
+    char line[CORE_NOTATION_MAX + 256];
     size_t n = 0;
     if (cap == 0)
         return 0;
     out[0] = '\0';
-    snprintf(line, sizeof line, "%s\n\nMoves\n", core_game_title(g));
+    snprintf(line, sizeof line, _("%s\n\nMoves\n"), _(core_game_title(g)));
     put(out, cap, &n, line);
     if (h == NULL) {
-        snprintf(line, sizeof line, "%s\n", core_game_move_hint(g));
+        snprintf(line, sizeof line, "%s\n", _(core_game_move_hint(g)));
         put(out, cap, &n, line);
         return n;
     }
-    put(out, cap, &n, h->moves);
-    put(out, cap, &n, nlegal > 0 ? "Now, for example:\n"
-                                 : "No move now: the game is over.\n");
+    put(out, cap, &n, _(h->moves));
+    put(out, cap, &n, nlegal > 0 ? _("Now, for example:\n")
+                                 : _("No move now: the game is over.\n"));
     for (size_t k = 0; nlegal > 0 && h->kinds[k].what != NULL; k++) {
         size_t i = 0;
         while (i < nlegal && !of_kind(&h->kinds[k], legal[i]))
@@ -149,11 +150,11 @@ size_t game_help_text(const Core_Game *g,
         if (i == nlegal)
             continue; /* none of this kind now: not worth a line */
         snprintf(line, sizeof line, "  %-20s %s\n", legal[i],
-                 h->kinds[k].what);
+                 _(h->kinds[k].what));
         put(out, cap, &n, line);
     }
-    put(out, cap, &n, "\nBoard\n");
-    put(out, cap, &n, h->board);
+    put(out, cap, &n, _("\nBoard\n"));
+    put(out, cap, &n, _(h->board));
     return n;
 }
 
@@ -162,23 +163,27 @@ void game_help_one_line(const Core_Game *g,
                         char *out, size_t cap)
 {
     const Help_Game *h = find(g);
-    const char *form = h != NULL ? h->short_form : core_game_move_hint(g);
+    const char *form = h != NULL ? _(h->short_form) : _(core_game_move_hint(g));
     size_t captures = 0;
     if (h != NULL && h->compulsory != NULL)
         for (size_t i = 0; i < nlegal; i++)
             captures += strstr(legal[i], h->compulsory) != NULL;
-    size_t used = (size_t)snprintf(out, cap, "moves look like %s", form);
+    size_t used = (size_t)snprintf(out, cap, _("moves look like %s"), form);
     if (nlegal > 0 && captures == nlegal && used < cap) {
         /* Only captures are legal: say so, and name them (a few). */
         used += (size_t)snprintf(out + used, cap - used,
-                                 "; capturing is compulsory, the capture%s "
-                                 "now: %s", nlegal > 1 ? "s" : "", legal[0]);
+                                 ngettext("; capturing is compulsory, the "
+                                          "capture now: %s",
+                                          "; capturing is compulsory, the "
+                                          "captures now: %s",
+                                          (unsigned long)nlegal),
+                                 legal[0]);
         for (size_t i = 1; i < nlegal && i < 4 && used < cap; i++)
             used += (size_t)snprintf(out + used, cap - used, ", %s", legal[i]);
         if (nlegal > 4 && used < cap)
-            snprintf(out + used, cap - used, " (%zu in all)", nlegal);
+            snprintf(out + used, cap - used, _(" (%zu in all)"), nlegal);
     } else if (nlegal > 0 && used < cap) {
-        snprintf(out + used, cap - used, "; one legal now: %s", legal[0]);
+        snprintf(out + used, cap - used, _("; one legal now: %s"), legal[0]);
     }
 }
 
@@ -191,7 +196,7 @@ const char *game_help_board_note(const Core_Game *g, const Core_View *v)
         for (int c = 0; c < v->cols; c++)
             if (strcmp(v->cell[r][c].glyph, h->ball) == 0)
                 return "";
-    return "ball: in the server's hand";
+    return _("ball: in the server's hand");
 }
 
 int game_help_repeats(const Core_Game *g)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "entry.h"
 #include "game_help.h"
 #include "line_cmd.h"
@@ -58,9 +59,11 @@ void line_cmd_board(FILE *out, const Core_Position *pos, int side)
         fprintf(out, "\n");
     }
     const char *note = game_help_board_note(core_position_game(pos), &v);
-    if (v.status[0] != '\0' || note[0] != '\0')
-        fprintf(out, "%s%s%s\n", v.status,
-                v.status[0] && note[0] ? " | " : "", note);
+    char status[sizeof v.status * 3];
+    cli_core_text(v.status, status, sizeof status);
+    if (status[0] != '\0' || note[0] != '\0')
+        fprintf(out, "%s%s%s\n", status, status[0] && note[0] ? " | " : "",
+                note);
 }
 
 int line_cmd_local(FILE *out, const Core_Position *pos, int side,
@@ -79,19 +82,19 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
     size_t n = 0;
     int rc = line_cmd_legal(pos, &mv, &texts, &n);
     if (rc != 0) {
-        fprintf(out, "cannot list the moves: %s\n", tb_strerror(rc));
+        fprintf(out, _("cannot list the moves: %s\n"), _(tb_strerror(rc)));
     } else if (moves) {
         for (size_t i = 0; i < n; i++)
             fprintf(out, "%s\n", texts[i]);
         if (n == 0)
-            fprintf(out, "no legal move: the game is over\n");
+            fprintf(out, _("no legal move: the game is over\n"));
     } else {
         char page[4096];
         game_help_text(core_position_game(pos),
                        (const char (*)[CORE_NOTATION_MAX])texts, n, page,
                        sizeof page);
-        fprintf(out, "%s\nLines: a move, or board, moves, help (or ?), "
-                     "%s.\n", page, commands);
+        fprintf(out, _("%s\nLines: a move, or board, moves, help (or ?), "
+                     "%s.\n"), page, commands);
     }
     free(mv);
     free(texts);
@@ -119,19 +122,19 @@ int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
     if (rc == 0) {
         snprintf(canon, cap, "%s", texts[index]);
     } else if (rc == TB_E_AMBIGUOUS) {
-        snprintf(why, why_cap, "%s: %zu moves fit, e.g. %s ('moves' lists "
-                 "them)", tb_strerror(rc), count, texts[index]);
+        snprintf(why, why_cap, _("%s: %zu moves fit, e.g. %s ('moves' lists "
+                 "them)"), _(tb_strerror(rc)), count, texts[index]);
     } else {
         char hint[CORE_NOTATION_MAX + 96];
         rc = parse_rc;
         game_help_one_line(core_position_game(pos),
                            (const char (*)[CORE_NOTATION_MAX])texts, n, hint,
                            sizeof hint);
-        snprintf(why, why_cap, "%s; %s", tb_strerror(rc), hint);
+        snprintf(why, why_cap, "%s; %s", _(tb_strerror(rc)), hint);
     }
 out:
     if (rc != 0 && why[0] == '\0')
-        snprintf(why, why_cap, "%s", tb_strerror(rc));
+        snprintf(why, why_cap, "%s", _(tb_strerror(rc)));
     free(mv);
     free(texts);
     return rc;

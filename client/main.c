@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "i18n.h"
 
 typedef struct Cli_Command {
     const char *name;
@@ -13,38 +14,39 @@ typedef struct Cli_Command {
 } Cli_Command;
 
 static const Cli_Command commands[] = {
-    {"demo", cli_demo, "bots play each game through a local lobby"},
-    {"host", cli_host, "create a network game and wait for a player"},
-    {"join", cli_join, "join a network game by invite code"},
-    {"spectate", cli_spectate, "watch a network game by watch code"},
-    {"play", cli_play, "play a local game against a bot"},
-    {"rules", cli_rules, "how to enter a game's moves, what its board shows"},
-    {"perft", cli_perft, "count move sequences to a depth"},
-    {"moves", cli_moves, "list the legal moves of a position"},
-    {"lobby", cli_lobby, "run a lobby relay for network play"},
-    {"synctest", cli_synctest, "check determinism on seeded random games"},
-    {"simtest", cli_simtest, "simulate whole network matches under faults"},
-    {"replay", cli_replay, "verify a match log or game record, print it"},
-    {"identity", cli_identity, "show (first create) your player key"},
-    {"match", cli_match, "play bot against bot, report Elo and SPRT"},
-    {"analyse", cli_analyse, "search a position, print UCI-style info"},
-    {"render", cli_render, "draw a Chessball position on the ball (SVG)"},
+    {"demo", cli_demo, N_("bots play each game through a local lobby")},
+    {"host", cli_host, N_("create a network game and wait for a player")},
+    {"join", cli_join, N_("join a network game by invite code")},
+    {"spectate", cli_spectate, N_("watch a network game by watch code")},
+    {"play", cli_play, N_("play a local game against a bot")},
+    {"rules", cli_rules, N_("how to enter a game's moves, what its board shows")},
+    {"perft", cli_perft, N_("count move sequences to a depth")},
+    {"moves", cli_moves, N_("list the legal moves of a position")},
+    {"lobby", cli_lobby, N_("run a lobby relay for network play")},
+    {"synctest", cli_synctest, N_("check determinism on seeded random games")},
+    {"simtest", cli_simtest, N_("simulate whole network matches under faults")},
+    {"replay", cli_replay, N_("verify a match log or game record, print it")},
+    {"identity", cli_identity, N_("show (first create) your player key")},
+    {"match", cli_match, N_("play bot against bot, report Elo and SPRT")},
+    {"analyse", cli_analyse, N_("search a position, print UCI-style info")},
+    {"render", cli_render, N_("draw a Chessball position on the ball (SVG)")},
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: tabula COMMAND [ARGS]\n\ncommands:\n");
+    fputs(_("usage: tabula COMMAND [ARGS]\n\ncommands:\n"), out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\ngames:");
+        fprintf(out, "  %-8s %s\n", commands[i].name, _(commands[i].summary));
+    fprintf(out, "\n%s", _("games:"));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(out, " %s", core_game_name(core_game_at(i)));
-    fprintf(out, "\n\n'tabula COMMAND --help' describes a command.\n");
+    fprintf(out, "\n\n%s\n", _("'tabula COMMAND --help' describes a command."));
 }
 
 int main(int argc, char **argv)
 {
     cli_program_set(argc > 0 ? argv[0] : NULL);
+    cli_i18n_init();
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 2, argv + 2);
-    fprintf(stderr, "tabula: unknown command '%s'\n", cli_token(argv[1]));
+    fprintf(stderr, _("tabula: unknown command '%s'\n"), cli_token(argv[1]));
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "advice.h"
 #include "bot.h"
 #include "cli.h"
@@ -114,7 +115,7 @@ static void log_open(Netgame *g, uint32_t count)
         return;
     rc = netstore_log_open(&g->log, g->log_path, g->m, count, g->buf);
     if (rc != 0)
-        warn(g, "cannot write the log %s: %s", g->log_path, tb_strerror(rc));
+        warn(g, _("cannot write the log %s: %s"), g->log_path, _(tb_strerror(rc)));
 }
 
 static void log_end(Netgame *g, const Match_Out *o)
@@ -122,7 +123,7 @@ static void log_end(Netgame *g, const Match_Out *o)
     if (g->log == NULL)
         return;
     if (o->count > 0 && proto_log_finish(g->log, o->count, o->hash) != 0)
-        warn(g, "cannot finish the log %s", g->log_path);
+        warn(g, _("cannot finish the log %s"), g->log_path);
     proto_log_close(g->log);
     g->log = NULL;
     say(g, "log: %s", g->log_path);
@@ -166,7 +167,7 @@ static void bot_after(uv_work_t *req, int status)
         if (status == 0 && w->rc == 0)
             match_bot_move(g->m, now_ms(), w->token, &w->mv);
         else
-            warn(g, "bot move failed: %s", tb_strerror(w->rc));
+            warn(g, _("bot move failed: %s"), _(tb_strerror(w->rc)));
         dispatch(g);
     }
     core_position_free(w->pos);
@@ -191,7 +192,7 @@ static void bot_start(Netgame *g)
         uv_queue_work(g->loop, &w->req, bot_work, bot_after) != 0) {
         core_position_free(w->pos);
         free(w);
-        warn(g, "cannot start the bot");
+        warn(g, _("cannot start the bot"));
         return;
     }
     g->bot_busy = 1;
@@ -224,7 +225,7 @@ static void desync_report(Netgame *g)
     int rc = netstore_report(g->m, g->cfg.role, g->log_path, g->result.report,
                              sizeof g->result.report);
     if (rc != 0) {
-        warn(g, "cannot write the desync report %s", g->result.report);
+        warn(g, _("cannot write the desync report %s"), g->result.report);
         g->result.report[0] = '\0';
     }
     say(g, "desync: the game stopped at ply %u; report written to %s",
@@ -257,14 +258,14 @@ static void carry_out(Netgame *g, const Match_Out *o)
         break;
     case MATCH_OUT_LOG:
         if (netstore_log_append(g->log, g->buf, o->data, o->len) != 0)
-            warn(g, "cannot append to the log %s", g->log_path);
+            warn(g, _("cannot append to the log %s"), g->log_path);
         break;
     case MATCH_OUT_LOG_END:
         log_end(g, o);
         break;
     case MATCH_OUT_SEQ:
         if (netstore_seq_save(&g->seq, o->seq, o->count) != 0)
-            warn(g, "cannot write %s.seq", g->log_path);
+            warn(g, _("cannot write %s.seq"), g->log_path);
         break;
     case MATCH_OUT_PLY:
         if (g->hooks.on_ply)
@@ -537,7 +538,7 @@ static int seat_setup(Netgame *g, const Netgame_Config *cfg, char *why,
         lobby_code_parse(cfg->code, &g->lcfg.watch) != 0)
         rc = TB_E_CODE;
     if (rc == TB_E_CODE)
-        snprintf(why, why_cap, "'%s' is not a code (16 symbols of %s)",
+        snprintf(why, why_cap, _("'%s' is not a code (16 symbols of %s)"),
                  cli_token(cfg->code), LOBBY_CODE_ALPHABET);
     if (rc != 0)
         return rc;
@@ -549,7 +550,7 @@ static int seat_setup(Netgame *g, const Netgame_Config *cfg, char *why,
         st->watch = g->lcfg.watch;
         snprintf(st->lobby, sizeof st->lobby, "%s", g->lobby);
         if ((rc = netstore_seat_save(g->log_path, st)) != 0) {
-            snprintf(why, why_cap, "cannot write %s.seat", g->log_path);
+            snprintf(why, why_cap, _("cannot write %s.seat"), g->log_path);
             return rc;
         }
     }
@@ -598,7 +599,7 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
         size_t len = 0;
         rc = proto_read_file(g->log_path, &buf, &len);
         if (rc != 0) {
-            snprintf(why, why_cap, "%s: %s", g->log_path, tb_strerror(rc));
+            snprintf(why, why_cap, "%s: %s", g->log_path, _(tb_strerror(rc)));
             return rc;
         }
         char sub[200] = "";
@@ -617,10 +618,10 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
     if (!resumed || match_last_seq(g->m) == 0) {
         /* a new seat, or one that never saw the start */
         if (g->seq.fd >= 0 && ftruncate(g->seq.fd, 0) != 0)
-            warn(g, "cannot reset %s.seq", g->log_path);
+            warn(g, _("cannot reset %s.seq"), g->log_path);
         g->seq.saved = 0;
     } else {
-        say(g, "resuming after lobby sequence number %llu",
+        say(g, _("resuming after lobby sequence number %llu"),
             (unsigned long long)match_last_seq(g->m));
     }
     return 0;
@@ -638,7 +639,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     if (cfg->lobby == NULL ||
         (cfg->role == LOBBY_ROLE_HOST && cfg->game == NULL) ||
         (cfg->role != LOBBY_ROLE_HOST && cfg->code == NULL)) {
-        snprintf(why, why_cap, "missing game, code or lobby");
+        snprintf(why, why_cap, _("missing game, code or lobby"));
         return TB_E_ARG;
     }
     if ((g = calloc(1, sizeof *g)) == NULL)
@@ -667,7 +668,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     size_t nnodes = 0;
     if (rc == 0 && lobby_addr_list_parse(g->lobby, nodes, LOBBY_CLIENT_ADDRS,
                                          &nnodes) != 0) {
-        snprintf(why, why_cap, "bad lobby address '%s'", cli_token(g->lobby));
+        snprintf(why, why_cap, _("bad lobby address '%s'"), cli_token(g->lobby));
         rc = TB_E_ARG;
     }
     if (rc == 0)
@@ -689,7 +690,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     for (size_t i = 1; rc == 0 && i < nnodes; i++)
         rc = lobby_client_add_lobby(g->lc, (const struct sockaddr *)&nodes[i]);
     if (rc != 0) {
-        snprintf(why, why_cap, "cannot connect to %s: %s", g->lobby,
+        snprintf(why, why_cap, _("cannot connect to %s: %s"), g->lobby,
                  net_strerror(rc));
         netgame_free(g);
         return rc;
@@ -698,7 +699,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     return 0;
 fail:
     if (why[0] == '\0')
-        snprintf(why, why_cap, "%s", tb_strerror(rc));
+        snprintf(why, why_cap, "%s", _(tb_strerror(rc)));
     netgame_free(g);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "netstore.h"
 #include "tb_error.h"
 
@@ -111,7 +112,7 @@ int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
     fclose(f);
     if (!have_key || !have_seat ||
         proto_identity_from_seed(&seat->id, seed) != 0) {
-        snprintf(why, why_cap, "%s: not a seat file", path);
+        snprintf(why, why_cap, _("%s: not a seat file"), path);
         return TB_E_FORMAT;
     }
     proto_wipe(seed, sizeof seed);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "bot.h"
 #include "cli.h"
 #include "line_cmd.h"
@@ -16,7 +17,7 @@
 #include "tui.h"
 
 static const char play_help[] =
-    "usage: tabula play GAME [--bot[=LEVEL]] [--as white|black|both|none]\n"
+    N_("usage: tabula play GAME [--bot[=LEVEL]] [--as white|black|both|none]\n"
     "                   [--seed S] [--position POS] [--options OPTS]\n"
     "                   [--line]\n"
     "\n"
@@ -35,7 +36,7 @@ static const char play_help[] =
     "mouse), or type a move; ? shows the keys. In line mode each line of\n"
     "standard input is a move or a command (resign, takeback, board,\n"
     "moves, quit); each ply is printed as 'ply N SIDE MOVE', and the end\n"
-    "as 'result: R (REASON)' and 'final-hash: HEX'.\n";
+    "as 'result: R (REASON)' and 'final-hash: HEX'.\n");
 
 static const char *side_name(int side)
 {
@@ -69,7 +70,7 @@ static int line_mode(Session *s)
             char text[CORE_NOTATION_MAX];
             int rc = session_bot_move(s, text, sizeof text);
             if (rc != 0) {
-                fprintf(stderr, "tabula play: bot: %s\n", tb_strerror(rc));
+                fprintf(stderr, _("tabula play: bot: %s\n"), _(tb_strerror(rc)));
                 return CLI_EXIT_FAIL;
             }
             printf("ply %zu %s %s\n", s->nplayed, side_name(side), text);
@@ -82,7 +83,7 @@ static int line_mode(Session *s)
             int c;
             while ((c = getchar()) != '\n' && c != EOF)
                 ;
-            fprintf(stderr, "tabula play: line too long; ignored\n");
+            fprintf(stderr, _("tabula play: line too long; ignored\n"));
             continue;
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
@@ -108,7 +109,7 @@ static int line_mode(Session *s)
         } else if (strcmp(in, "takeback") == 0) {
             size_t plies = s->player[!side] == SESSION_BOT ? 2 : 1;
             if (session_takeback(s, plies) != 0)
-                fprintf(stderr, "tabula play: nothing to take back\n");
+                fprintf(stderr, _("tabula play: nothing to take back\n"));
             else
                 printf("takeback %zu\n", plies);
         } else {
@@ -141,14 +142,14 @@ int cli_play(int argc, char **argv)
         const char *a = argv[i];
         char *end = NULL;
         if (cli_is_help(a)) {
-            fputs(play_help, stdout);
+            fputs(_(play_help), stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(a, "--bot") == 0) {
             level = 2;
         } else if (strncmp(a, "--bot=", 6) == 0) {
             long v = strtol(a + 6, &end, 10);
             if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
-                fprintf(stderr, "tabula play: bad level '%s'; expected 1..8\n",
+                fprintf(stderr, _("tabula play: bad level '%s'; expected 1..8\n"),
                         cli_token(a + 6));
                 return CLI_EXIT_USAGE;
             }
@@ -175,11 +176,11 @@ int cli_play(int argc, char **argv)
         } else {
             static const char *const takes_value[] = {
                 "--as", "--seed", "--position", "--options", NULL};
-            return cli_unexpected("play", a, takes_value, play_help);
+            return cli_unexpected("play", a, takes_value, _(play_help));
         }
     }
     if (g == NULL) {
-        fputs(play_help, stderr);
+        fputs(_(play_help), stderr);
         return CLI_EXIT_USAGE;
     }
     int human[2];
@@ -192,19 +193,19 @@ int cli_play(int argc, char **argv)
     else if (strcmp(as, "none") == 0)
         human[0] = 0, human[1] = 0;
     else {
-        fprintf(stderr, "tabula play: bad side '%s'; expected white, black, "
-                        "both or none\n", cli_token(as));
+        fprintf(stderr, _("tabula play: bad side '%s'; expected white, black, "
+                        "both or none\n"), cli_token(as));
         return CLI_EXIT_USAGE;
     }
     if (proto_init() != 0) {
-        fprintf(stderr, "tabula play: cannot initialise libsodium\n");
+        fprintf(stderr, _("tabula play: cannot initialise libsodium\n"));
         return CLI_EXIT_FAIL;
     }
     Session s;
     char why[256] = "";
     int rc = session_init(&s, g, options, position, why, sizeof why);
     if (rc != 0) {
-        fprintf(stderr, "tabula play: %s%s%s\n", tb_strerror(rc),
+        fprintf(stderr, "tabula play: %s%s%s\n", _(tb_strerror(rc)),
                 why[0] ? ": " : "", why);
         return CLI_EXIT_USAGE;
     }
@@ -217,16 +218,16 @@ int cli_play(int argc, char **argv)
         char names[2][32];
         for (int side = 0; side < 2; side++) {
             if (human[side])
-                snprintf(names[side], sizeof names[side], "you");
+                snprintf(names[side], sizeof names[side], _("you"));
             else
-                snprintf(names[side], sizeof names[side], "bot (level %d)",
+                snprintf(names[side], sizeof names[side], _("bot (level %d)"),
                          level);
         }
         rc = tui_play(&s, names[0], names[1]);
         if (rc == 0)
             print_end(&s);
         else
-            fprintf(stderr, "tabula play: %s\n", tb_strerror(rc));
+            fprintf(stderr, "tabula play: %s\n", _(tb_strerror(rc)));
         session_free(&s);
         return rc == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     }

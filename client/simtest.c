@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "match.h"
 #include "simworld.h"
@@ -30,7 +31,7 @@
 #define SIM_PROGRESS_SECONDS 2.0
 
 static const char simtest_help[] =
-    "usage: tabula simtest [GAME] [--matches N] [--seed S] [--faults LIST]\n"
+    N_("usage: tabula simtest [GAME] [--matches N] [--seed S] [--faults LIST]\n"
     "\n"
     "Plays N whole network matches of each game (or of GAME) in this one\n"
     "process: a host, a guest, one to three spectators and a model of the\n"
@@ -55,7 +56,7 @@ static const char simtest_help[] =
     "  --seed S      seed of the first match (default 1; the k-th has\n"
     "                S+k-1)\n"
     "  --faults LIST faults to inject (default all)\n"
-    "  --trace       print every match's event trace\n";
+    "  --trace       print every match's event trace\n");
 
 static unsigned read_plant(void)
 {
@@ -119,13 +120,13 @@ int cli_simtest(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(simtest_help, stdout);
+            fputs(_(simtest_help), stdout);
             return CLI_EXIT_OK;
         }
         if (strcmp(a, "--matches") == 0 && i + 1 < argc) {
             if (read_count(argv[++i], &matches) != 0) {
-                fprintf(stderr, "tabula simtest: bad --matches '%s'; "
-                                "expected 1..%llu\n",
+                fprintf(stderr, _("tabula simtest: bad --matches '%s'; "
+                                "expected 1..%llu\n"),
                         cli_token(argv[i]), SIM_MAX_MATCHES);
                 return CLI_EXIT_USAGE;
             }
@@ -134,8 +135,8 @@ int cli_simtest(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(a, "--faults") == 0 && i + 1 < argc) {
             if (simworld_faults(argv[++i], &faults, &bad) != 0) {
-                fprintf(stderr, "tabula simtest: unknown fault '%s'\n%s",
-                        cli_token(bad), simtest_help);
+                fprintf(stderr, _("tabula simtest: unknown fault '%s'\n%s"),
+                        cli_token(bad), _(simtest_help));
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(a, "--trace") == 0) {
@@ -144,19 +145,19 @@ int cli_simtest(int argc, char **argv)
             if ((only = cli_game("simtest", a)) == NULL)
                 return CLI_EXIT_USAGE;
         } else {
-            return cli_unexpected("simtest", a, value_flags, simtest_help);
+            return cli_unexpected("simtest", a, value_flags, _(simtest_help));
         }
     }
     plant = read_plant();
     if (plant == ~0u) {
-        fprintf(stderr, "tabula simtest: TABULA_SIMTEST_PLANT must be dup, "
-                        "skip, ack or clock\n");
+        fprintf(stderr, _("tabula simtest: TABULA_SIMTEST_PLANT must be dup, "
+                        "skip, ack or clock\n"));
         return CLI_EXIT_USAGE;
     }
     if (access("/dev/shm", W_OK) != 0)
         snprintf(dir, sizeof dir, "/tmp/tabula-simtest-XXXXXX");
     if (proto_init() != 0 || mkdtemp(dir) == NULL) {
-        fprintf(stderr, "tabula simtest: cannot set up (%s)\n", dir);
+        fprintf(stderr, _("tabula simtest: cannot set up (%s)\n"), dir);
         return CLI_EXIT_FAIL;
     }
     for (size_t gi = 0; gi < core_game_count(); gi++) {
@@ -184,7 +185,7 @@ int cli_simtest(int argc, char **argv)
             }
             free(rep.trace);
             if (rc != 0) {
-                fprintf(stderr, "tabula simtest: %s\n", tb_strerror(rc));
+                fprintf(stderr, "tabula simtest: %s\n", _(tb_strerror(rc)));
                 rmdir(dir);
                 return CLI_EXIT_FAIL;
             }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "cli.h"
 #include "proto.h"
 
@@ -31,7 +32,7 @@
 #define SYNC_PROGRESS_SECONDS 2.0
 
 static const char synctest_help[] =
-    "usage: tabula synctest [GAME] [--games N] [--seed S] [--plies P]\n"
+    N_("usage: tabula synctest [GAME] [--games N] [--seed S] [--plies P]\n"
     "                       [--perft D] [--options OPTS]\n"
     "\n"
     "Plays N seeded random games of each compiled-in game (or of GAME) and\n"
@@ -53,7 +54,7 @@ static const char synctest_help[] =
     "  --seed S       seed of the random move choices (default 1)\n"
     "  --plies P      stop a game unfinished after P plies (default 1000)\n"
     "  --perft D      perft depth of check (c), 0 to skip (default 2)\n"
-    "  --options OPTS match options (only with GAME)\n";
+    "  --options OPTS match options (only with GAME)\n");
 
 /* What TABULA_SYNCTEST_PLANT may name: the check whose one side is
  * disturbed. */
@@ -208,7 +209,7 @@ static int sync_error(Sync *s, const char *check, const char *call, int rc,
                       const Core_Position *pos)
 {
     char what[256];
-    snprintf(what, sizeof what, "%s failed: %s", call, tb_strerror(rc));
+    snprintf(what, sizeof what, "%s failed: %s", call, _(tb_strerror(rc)));
     return sync_fail(s, check, what, "live", pos, NULL, NULL);
 }
 
@@ -375,7 +376,7 @@ static int check_position(Sync *s, size_t n)
         char what[CORE_POSITION_TEXT_MAX + 512];
         snprintf(what, sizeof what,
                  "its own position string is refused: %s: %s\n  string: %s",
-                 tb_strerror(rc), why, s->text1);
+                 _(tb_strerror(rc)), why, s->text1);
         return sync_fail(s, "(e) position", what, "live", s->live, NULL, NULL);
     }
     if (n > 0 && plant_fires(s, SYNC_PLANT_POSITION))
@@ -428,7 +429,7 @@ static int check_notation(Sync *s, size_t n)
         rc = core_move_parse(s->live, text, &mv);
         if (rc != 0) {
             snprintf(what, sizeof what, "move %zu '%s' does not parse: %s",
-                     i + 1, text, tb_strerror(rc));
+                     i + 1, text, _(tb_strerror(rc)));
             return sync_fail(s, "(d) notation", what, "live", s->live, NULL,
                              NULL);
         }
@@ -661,7 +662,7 @@ static int run_game_kind(const Core_Game *g, const Sync_Args *args,
     rc = sync_alloc(&s);
     if (rc != 0) {
         fprintf(stderr, "tabula synctest: %s: %s\n", core_game_name(g),
-                tb_strerror(rc));
+                _(tb_strerror(rc)));
         sync_free(&s);
         return rc == TB_E_OPTION ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     }
@@ -714,7 +715,7 @@ static int read_count(const char *flag, const char *text, uint64_t lo,
     *out = v;
     return 0;
 bad:
-    fprintf(stderr, "tabula synctest: bad %s '%s'; expected %llu..%llu\n", flag,
+    fprintf(stderr, _("tabula synctest: bad %s '%s'; expected %llu..%llu\n"), flag,
             cli_token(text), (unsigned long long)lo, (unsigned long long)hi);
     return CLI_EXIT_USAGE;
 }
@@ -753,11 +754,11 @@ int cli_synctest(int argc, char **argv)
         const char *a = argv[i];
         int rc = 0;
         if (cli_is_help(a)) {
-            fputs(synctest_help, stdout);
+            fputs(_(synctest_help), stdout);
             return CLI_EXIT_OK;
         }
         if (a[0] == '-' && i + 1 >= argc) {
-            fprintf(stderr, "tabula synctest: %s needs a value\n",
+            fprintf(stderr, _("tabula synctest: %s needs a value\n"),
                     cli_token(a));
             return CLI_EXIT_USAGE;
         }
@@ -779,22 +780,22 @@ int cli_synctest(int argc, char **argv)
             if ((args.only = cli_game("synctest", a)) == NULL)
                 return CLI_EXIT_USAGE;
         } else {
-            fprintf(stderr, "tabula synctest: unexpected argument '%s'\n",
+            fprintf(stderr, _("tabula synctest: unexpected argument '%s'\n"),
                     cli_token(a));
-            fputs(synctest_help, stderr);
+            fputs(_(synctest_help), stderr);
             return CLI_EXIT_USAGE;
         }
         if (rc != 0)
             return rc;
     }
     if (args.options != NULL && args.only == NULL) {
-        fprintf(stderr, "tabula synctest: --options needs a GAME\n");
+        fprintf(stderr, _("tabula synctest: --options needs a GAME\n"));
         return CLI_EXIT_USAGE;
     }
     if (read_plant(&plant) != 0)
         return CLI_EXIT_USAGE;
     if (proto_init() != 0) {
-        fprintf(stderr, "tabula synctest: cannot initialise libsodium\n");
+        fprintf(stderr, _("tabula synctest: cannot initialise libsodium\n"));
         return CLI_EXIT_FAIL;
     }
     /* The planted fault fires at a ply that depends on the clock, as a

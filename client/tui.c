@@ -15,6 +15,7 @@
 
 #include "entry.h"
 #include "game_help.h"
+#include "i18n.h"
 #include "session.h"
 #include "tui.h"
 #include "tui_board.h"
@@ -121,13 +122,13 @@ static int send_move(Tui *t, const char *text)
 {
     int rc = t->send(t, text);
     if (rc != 0) {
-        tui_say(t, "cannot send: ", tb_strerror(rc), NULL);
+        tui_say(t, _("cannot send: "), _(tb_strerror(rc)), NULL);
         return rc;
     }
     t->pending = 1;
     t->nclicked = 0;
     t->nchoice = 0;
-    tui_say(t, "sent ", text, NULL);
+    tui_say(t, _("sent "), text, NULL);
     return 0;
 }
 
@@ -141,9 +142,9 @@ static void play_index(Tui *t, size_t i)
     }
     int rc = session_play_index(t->s, i);
     if (rc != 0)
-        tui_say(t, "cannot play: ", tb_strerror(rc), NULL);
+        tui_say(t, _("cannot play: "), _(tb_strerror(rc)), NULL);
     else
-        after_move(t, "played ", text);
+        after_move(t, _("played "), text);
 }
 
 /* The clicked squares are exactly these legal moves' squares. */
@@ -161,18 +162,18 @@ static void select_cell(Tui *t, int r, int c)
     int name = name_at(t, r, c);
     t->nchoice = 0;
     if (!human_to_move(t)) {
-        tui_say(t, t->watching ? "you are watching: no moves here"
-                               : "it is not your move",
+        tui_say(t, t->watching ? _("you are watching: no moves here")
+                               : _("it is not your move"),
                 NULL, NULL);
         return;
     }
     if (name < 0) {
-        tui_say(t, "not a square of the board", NULL, NULL);
+        tui_say(t, _("not a square of the board"), NULL, NULL);
         return;
     }
     if (t->nclicked > 0 && t->clicked[t->nclicked - 1] == name) {
         t->nclicked = 0; /* clicking the last square again: start over */
-        tui_say(t, "selection cleared", NULL, NULL);
+        tui_say(t, _("selection cleared"), NULL, NULL);
         return;
     }
     if (t->nclicked == SESSION_MAX_TOKENS)
@@ -192,7 +193,7 @@ static void select_cell(Tui *t, int r, int c)
     }
     if (continuing == 0) {
         t->nclicked = 0;
-        tui_say(t, "no legal move from ", t->names[name], NULL);
+        tui_say(t, _("no legal move from "), t->names[name], NULL);
         return;
     }
     size_t exact = exact_moves(t);
@@ -200,12 +201,12 @@ static void select_cell(Tui *t, int r, int c)
         play_index(t, t->choice[0]);
         t->nchoice = 0;
     } else if (exact == 1) {
-        tui_say(t, "Enter plays ", t->s->legal_text[t->choice[0]],
-            ", or select the next square");
+        tui_say(t, _("Enter plays "), t->s->legal_text[t->choice[0]],
+            _(", or select the next square"));
     } else if (exact > 1) {
-        tui_say(t, "several moves fit: press their number", NULL, NULL);
+        tui_say(t, _("several moves fit: press their number"), NULL, NULL);
     } else {
-        tui_say(t, "select the next square (Esc to cancel)", NULL, NULL);
+        tui_say(t, _("select the next square (Esc to cancel)"), NULL, NULL);
         t->nchoice = 0;
     }
 }
@@ -232,8 +233,8 @@ static void complete_input(Tui *t)
         n++;
     }
     if (n == 0) {
-        tui_say(t, "no legal move fits '", t->input, "' (Esc clears, Tab on "
-                                                      "an empty line lists)");
+        tui_say(t, _("no legal move fits '"), t->input, _("' (Esc clears, Tab on "
+                                                      "an empty line lists)"));
         return;
     }
     if (common >= sizeof t->input)
@@ -244,7 +245,7 @@ static void complete_input(Tui *t)
         t->ninput = common;
     }
     if (n == 1) {
-        tui_say(t, "Enter plays it", NULL, NULL);
+        tui_say(t, _("Enter plays it"), NULL, NULL);
         return;
     }
     char list[200] = "";
@@ -258,9 +259,9 @@ static void complete_input(Tui *t)
             len += (size_t)k;
             shown++;
         }
-    char head[40];
-    snprintf(head, sizeof head, "%zu moves fit:", n);
-    tui_say(t, head, list, n > shown ? " ..." : "");
+    char head[96];
+    snprintf(head, sizeof head, ngettext("%zu move fits:", "%zu moves fit:", n), n);
+    tui_say(t, head, list, n > shown ? _(" ...") : "");
 }
 
 /* A typed move that is no legal move's text: the one legal move it fits
@@ -273,10 +274,10 @@ static int typed_move(Tui *t, const char *text, int rc, size_t *index)
     if (frc == 0)
         return 0;
     if (frc == TB_E_AMBIGUOUS) {
-        char n[32];
-        snprintf(n, sizeof n, "' fits %zu moves: ", count);
+        char n[96];
+        snprintf(n, sizeof n, ngettext("' fits %zu move: ", "' fits %zu moves: ", count), count);
         tui_say(t, "'", text, n);
-        strncat(t->message, "press Tab to list them",
+        strncat(t->message, _("press Tab to list them"),
                 sizeof t->message - strlen(t->message) - 1);
         return frc;
     }
@@ -285,7 +286,7 @@ static int typed_move(Tui *t, const char *text, int rc, size_t *index)
                        (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
                        t->s->nlegal, hint, sizeof hint);
     tui_say(t, "'", text, "': ");
-    strncat(t->message, tb_strerror(rc),
+    strncat(t->message, _(tb_strerror(rc)),
             sizeof t->message - strlen(t->message) - 1);
     strncat(t->message, "; ", sizeof t->message - strlen(t->message) - 1);
     strncat(t->message, hint, sizeof t->message - strlen(t->message) - 1);
@@ -293,7 +294,7 @@ static int typed_move(Tui *t, const char *text, int rc, size_t *index)
 }
 
 static const char help_text[] =
-    "Keys\n"
+    N_("Keys\n"
     "\n"
     "  arrows / mouse   move the cursor / select a square\n"
     "  Enter            select the square under the cursor, or play\n"
@@ -308,7 +309,7 @@ static const char help_text[] =
     "Selected squares are yellow, squares that can come next green.\n"
     "The rules in full: docs/rules/, or tabula rules GAME.\n"
     "\n"
-    "Any key closes this help.";
+    "Any key closes this help.");
 
 /* Help, page 1: the game's moves and board, from the position now. */
 static void open_help(Tui *t)
@@ -317,7 +318,7 @@ static void open_help(Tui *t)
         t->s->game, (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
         t->s->nlegal, t->help_page, sizeof t->help_page);
     snprintf(t->help_page + n, sizeof t->help_page - n,
-             "\nAny key: the keys of this screen.");
+             _("\nAny key: the keys of this screen."));
     t->help = 1;
 }
 
@@ -345,21 +346,21 @@ static void submit_remote(Tui *t, const char *text)
     Core_Move mv;
     int rc;
     if (t->watching) {
-        tui_say(t, "you are watching: no moves here", NULL, NULL);
+        tui_say(t, _("you are watching: no moves here"), NULL, NULL);
         return;
     }
     if (session_status(t->s).outcome != CORE_ONGOING) {
-        tui_say(t, "the game is over", NULL, NULL);
+        tui_say(t, _("the game is over"), NULL, NULL);
         return;
     }
     rc = core_move_parse(t->s->pos, text, &mv);
     if (rc != 0 && is_command(text)) {
         if (t->send(t, text) != 0)
-            tui_say(t, "cannot send '", text, "'");
+            tui_say(t, _("cannot send '"), text, "'");
         else
-            tui_say(t, "sent '", text, "' to the seat");
+            tui_say(t, _("sent '"), text, _("' to the seat"));
     } else if (!human_to_move(t)) {
-        tui_say(t, "it is not your move", NULL, NULL);
+        tui_say(t, _("it is not your move"), NULL, NULL);
     } else if (rc != 0) {
         size_t i;
         if (typed_move(t, text, rc, &i) == 0)
@@ -379,20 +380,20 @@ static void submit_input(Tui *t)
         in[--n] = '\0';
     if (strcmp(in, "resign") == 0) {
         if (session_status(t->s).outcome != CORE_ONGOING)
-            tui_say(t, "the game is over", NULL, NULL);
+            tui_say(t, _("the game is over"), NULL, NULL);
         else if (t->send != NULL && t->watching)
-            tui_say(t, "you are watching: nothing to resign", NULL, NULL);
+            tui_say(t, _("you are watching: nothing to resign"), NULL, NULL);
         else if (t->send != NULL) {
             if (t->send(t, "resign") != 0)
-                tui_say(t, "cannot send the resignation", NULL, NULL);
+                tui_say(t, _("cannot send the resignation"), NULL, NULL);
             else
-                tui_say(t, human_to_move(t) ? "resigning..."
-                                            : "you resign when your turn "
-                                              "comes",
+                tui_say(t, human_to_move(t) ? _("resigning...")
+                                            : _("you resign when your turn "
+                                              "comes"),
                         NULL, NULL);
         } else {
             session_resign(t->s, core_side_to_move(t->s->pos));
-            tui_say(t, "you resigned", NULL, NULL);
+            tui_say(t, _("you resigned"), NULL, NULL);
         }
     } else if (strcmp(in, "help") == 0) {
         open_help(t);
@@ -405,7 +406,7 @@ static void submit_input(Tui *t)
         if (list)
             complete_input(t);
         else
-            tui_say(t, "the board is above; ? explains it", NULL, NULL);
+            tui_say(t, _("the board is above; ? explains it"), NULL, NULL);
         return;
     } else if (n > 0 && t->send != NULL) {
         submit_remote(t, in);
@@ -418,21 +419,21 @@ static void submit_input(Tui *t)
             session_status(t->s).outcome == CORE_ONGOING)
             plies = 2;
         if (session_takeback(t->s, plies) != 0)
-            tui_say(t, "nothing to take back", NULL, NULL);
+            tui_say(t, _("nothing to take back"), NULL, NULL);
         else {
             tui_screen_sync(t);
-            tui_say(t, "taken back", NULL, NULL);
+            tui_say(t, _("taken back"), NULL, NULL);
         }
     } else if (n > 0) {
         char text[CORE_NOTATION_MAX];
         memcpy(text, in, n + 1);
         if (!human_to_move(t)) {
-            tui_say(t, "it is not your move", NULL, NULL);
+            tui_say(t, _("it is not your move"), NULL, NULL);
         } else {
             size_t i;
             int rc = session_play_text(t->s, text);
             if (rc == 0)
-                after_move(t, "played ", text);
+                after_move(t, _("played "), text);
             else if (typed_move(t, text, rc, &i) == 0)
                 play_index(t, i);
         }
@@ -467,7 +468,7 @@ static void draw_moves(Tui *t, int x, int y0, int lines, int w)
     size_t total = s->nplayed, first_ply;
     char text[CORE_NOTATION_MAX];
 
-    mvaddstr(y0, x, "Moves");
+    mvaddstr(y0, x, _("Moves"));
     if (replay == NULL || lines < 2) {
         core_position_free(replay);
         return;
@@ -499,8 +500,10 @@ static void draw_moves(Tui *t, int x, int y0, int lines, int w)
         if (core_move_format(replay, &s->played[i], text, sizeof text) != 0)
             text[0] = '\0';
         if (i >= first_ply && single)
-            mvprintw(y++, x, "%3zu. %c %-*.*s", i + 1,
-                     side == CORE_WHITE ? 'W' : 'B', col, col, text);
+            /* TRANSLATORS: W and B mark White's and Black's plies in
+             * the move list: one letter each. */
+            mvprintw(y++, x, "%3zu. %s %-*.*s", i + 1,
+                     side == CORE_WHITE ? _("W") : _("B"), col, col, text);
         else if (i >= first_ply && i % 2 == 0)
             mvprintw(y, x, "%3zu. %-*.*s", i / 2 + 1, col, col, text);
         else if (i >= first_ply)
@@ -517,7 +520,7 @@ static void draw_help(const char *p, int rows, int cols)
     while (*p != '\0' && y < rows) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        mvaddnstr(y++, 2, p, (int)n < cols - 3 ? (int)n : cols - 3);
+        tui_put_line(y++, 2, p, n, cols - 3);
         p += n + (e != NULL);
     }
 }
@@ -530,8 +533,8 @@ void tui_screen_draw(Tui *t)
     erase();
     if (t->help) {
         draw_help(t->help == 1 ? t->help_page
-                  : t->help_text ? t->help_text
-                                 : help_text,
+                  : t->help_text ? _(t->help_text)
+                                 : _(help_text),
                   rows, cols);
         refresh();
         return;
@@ -548,25 +551,26 @@ void tui_screen_draw(Tui *t)
     if (need_cols < 44)
         need_cols = 44;
     if (rows < need_rows || cols < need_cols) {
-        mvaddnstr(0, 0, "Tabula: make the window larger", cols);
-        mvprintw(1, 0, "(this board needs %dx%d,", need_cols, need_rows);
-        mvprintw(2, 0, " the window is %dx%d)", cols, rows);
-        mvaddnstr(3, 0, "q quits", cols);
+        tui_put(0, 0, _("Tabula: make the window larger"), cols);
+        mvprintw(1, 0, _("(this board needs %dx%d,"), need_cols, need_rows);
+        mvprintw(2, 0, _(" the window is %dx%d)"), cols, rows);
+        tui_put(3, 0, _("q quits"), cols);
         refresh();
         return;
     }
     attrset(A_BOLD);
-    mvaddnstr(0, 1, "Tabula - ", cols - 2);
-    addnstr(core_game_title(s->game), cols - 11);
-    attrset(A_NORMAL);
     char line[TUI_EXTRA_LINE_W + 64];
-    snprintf(line, sizeof line, "White: %s   Black: %s", t->white_name,
+    snprintf(line, sizeof line, "%s%s", _("Tabula - "),
+             _(core_game_title(s->game)));
+    tui_put(0, 1, line, cols - 2);
+    attrset(A_NORMAL);
+    snprintf(line, sizeof line, _("White: %s   Black: %s"), t->white_name,
              t->black_name);
-    mvaddnstr(1, 1, line, cols - 2);
+    tui_put(1, 1, line, cols - 2);
     int y_extra = 2;
     for (int k = 0; k < TUI_EXTRA_LINES; k++)
         if (t->extra[k][0] != '\0')
-            mvaddnstr(y_extra++, 1, t->extra[k], cols - 2);
+            tui_put(y_extra++, 1, t->extra[k], cols - 2);
     t->board_y = y_board;
     t->board_x = 4;
     unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
@@ -588,38 +592,43 @@ void tui_screen_draw(Tui *t)
     Core_Status st = session_status(s);
     int y = below + 2;
     if (st.outcome != CORE_ONGOING)
-        snprintf(line, sizeof line, "Game over: %s (%s)   q quits%s",
-                 core_outcome_name(st.outcome), core_reason_name(st.reason),
-                 t->send ? "" : ", 'takeback' undoes");
+        snprintf(line, sizeof line, _("Game over: %s (%s)   q quits%s"),
+                 core_outcome_name(st.outcome),
+                 cli_reason_text(core_reason_name(st.reason)),
+                 t->send ? "" : _(", 'takeback' undoes"));
     else
-        snprintf(line, sizeof line, "%s to move%s",
-                 core_side_to_move(s->pos) == CORE_WHITE ? "White" : "Black",
-                 human_to_move(t) ? " (you)" : "");
-    mvaddnstr(y, 1, line, cols - 2);
+        snprintf(line, sizeof line, _("%s to move%s"),
+                 core_side_to_move(s->pos) == CORE_WHITE ? _("White") : _("Black"),
+                 human_to_move(t) ? _(" (you)") : "");
+    tui_put(y, 1, line, cols - 2);
     const char *note = game_help_board_note(s->game, &t->view);
-    snprintf(line, sizeof line, "%s%s%s", t->view.status,
-             t->view.status[0] && note[0] ? " | " : "", note);
-    mvaddnstr(y + 1, 1, line, cols - 2);
+    char status[sizeof t->view.status * 3];
+    cli_core_text(t->view.status, status, sizeof status);
+    snprintf(line, sizeof line, "%s%s%s", status,
+             status[0] && note[0] ? " | " : "", note);
+    tui_put(y + 1, 1, line, cols - 2);
     const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
     if (cur->name[0] != '\0') {
+        char detail[sizeof cur->detail * 3];
+        cli_core_text(cur->detail, detail, sizeof detail);
         snprintf(line, sizeof line, "%s: %s", cur->name,
-                 cur->detail[0] ? cur->detail
-                                : (cur->glyph[0] ? cur->glyph : "empty"));
-        mvaddnstr(y + 2, 1, line, cols - 2);
+                 detail[0] ? detail
+                           : (cur->glyph[0] ? cur->glyph : _("empty")));
+        tui_put(y + 2, 1, line, cols - 2);
     }
     int cx = 0;
     if (t->watching) {
-        mvaddnstr(y + 3, 1, "watching: ? help, q leaves", cols - 2);
+        tui_put(y + 3, 1, _("watching: ? help, q leaves"), cols - 2);
     } else {
-        snprintf(line, sizeof line, "move> %s", t->input);
-        mvaddnstr(y + 3, 1, line, cols - 2);
-        cx = 7 + (int)t->ninput;
+        snprintf(line, sizeof line, _("move> %s"), t->input);
+        tui_put(y + 3, 1, line, cols - 2);
+        cx = 1 + cli_width(line, (size_t)-1);
     }
-    mvaddnstr(y + 4, 1, t->message, cols - 2);
+    tui_put(y + 4, 1, t->message, cols - 2);
     for (size_t k = 0; k < t->nchoice && y + 5 + (int)k < rows; k++) {
         snprintf(line, sizeof line, "%zu) %s", k + 1,
                  s->legal_text[t->choice[k]]);
-        mvaddnstr(y + 5 + (int)k, 3, line, cols - 4);
+        tui_put(y + 5 + (int)k, 3, line, cols - 4);
     }
     if (t->watching)
         move(y + 3, 1);
@@ -725,8 +734,8 @@ int tui_screen_init(Tui *t, Session *s)
     size_t cap = s->legal_cap;
     memset(t, 0, sizeof *t);
     t->s = s;
-    t->white_name = "White";
-    t->black_name = "Black";
+    t->white_name = _("White");
+    t->black_name = _("Black");
     t->tokens = malloc(cap * SESSION_MAX_TOKENS * sizeof *t->tokens);
     t->ntok = malloc(cap * sizeof *t->ntok);
     t->tok_cap = cap;
@@ -743,7 +752,7 @@ int tui_screen_init(Tui *t, Session *s)
                    : s->player[CORE_BLACK] == SESSION_HUMAN ? CORE_BLACK
                                                             : CORE_WHITE;
     tui_screen_sync(t);
-    tui_say(t, "? for help; select a square or type a move (Tab lists them)",
+    tui_say(t, _("? for help; select a square or type a move (Tab lists them)"),
             NULL, NULL);
     return 0;
 }
@@ -788,14 +797,14 @@ int tui_play(Session *s, const char *white_name, const char *black_name)
         if (session_status(s).outcome == CORE_ONGOING &&
             s->player[core_side_to_move(s->pos)] == SESSION_BOT) {
             char text[CORE_NOTATION_MAX];
-            tui_say(&t, "bot is thinking...", NULL, NULL);
+            tui_say(&t, _("bot is thinking..."), NULL, NULL);
             tui_screen_draw(&t);
             int brc = session_bot_move(s, text, sizeof text);
             if (brc != 0) {
-                tui_say(&t, "bot failed: ", tb_strerror(brc), NULL);
+                tui_say(&t, _("bot failed: "), _(tb_strerror(brc)), NULL);
                 s->player[core_side_to_move(s->pos)] = SESSION_HUMAN;
             } else {
-                after_move(&t, "bot played ", text);
+                after_move(&t, _("bot played "), text);
             }
             continue;
         }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tui.h"
+#include "i18n.h"
 #include "tui_board.h"
 
 int tui_terminal_ok(void)
@@ -194,4 +195,21 @@ void tui_board_draw(
     }
     for (int c = 0; c < v->cols && !names; c++)
         mvaddstr(y + v->rows, x + c * TUI_CELL_W + 1, v->col_label[c]);
+}
+
+void tui_put(int y, int x, const char *s, int cols)
+{
+    if (cols <= 0)
+        return;
+    mvaddnstr(y, x, s, (int)cli_fit(s, cols));
+}
+
+void tui_put_line(int y, int x, const char *s, size_t n, int cols)
+{
+    char line[1024];
+    if (n >= sizeof line)
+        n = sizeof line - 1;
+    memcpy(line, s, n);
+    line[n] = '\0';
+    tui_put(y, x, line, cols);
 }

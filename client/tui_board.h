@@ -56,4 +56,16 @@ void tui_board_draw(
     const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
     int cur_c, int colours);
 
+/*
+ * tui_put: draw the UTF-8 text s at screen row y, column x, at most cols
+ * terminal columns of it (widths measured, so a Czech or Russian line is
+ * neither cut in a letter nor counted by its bytes); nothing when cols
+ * <= 0.
+ */
+void tui_put(int y, int x, const char *s, int cols);
+
+/* tui_put_line: as tui_put, the first n bytes of s only (a line of a
+ * longer text). */
+void tui_put_line(int y, int x, const char *s, size_t n, int cols);
+
 #endif /* TABULA_TUI_BOARD_H */

@@ -19,8 +19,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "tb_error.h"
 #include "tui.h"
+#include "tui_board.h"
 #include "tui_net.h"
 #include "tui_screen.h"
 
@@ -52,11 +54,11 @@ struct Tui_Net {
     char white_name[48], black_name[48];
     char note[400]; /* the last line the seat reported (a refusal is long) */
     char warning[400]; /* the last warning, for the terminal afterwards */
-    char message[200]; /* the message line before the board is up */
+    char message[400]; /* the message line before the board is up */
 };
 
 static const char net_help[] =
-    "Keys (network game)\n"
+    N_("Keys (network game)\n"
     "\n"
     "  arrows / mouse   move the cursor / select a square\n"
     "  Enter            select the square under the cursor, or send the\n"
@@ -76,7 +78,7 @@ static const char net_help[] =
     "You enter moves for your side on your turn; the opponent's moves\n"
     "appear as they arrive. A spectator and a bot's seat only watch.\n"
     "\n"
-    "Any key closes this help.";
+    "Any key closes this help.");
 
 static int seat_index(Lobby_Role seat)
 {
@@ -92,35 +94,35 @@ static int started(const Tui_Net *u)
 static const char *connection(const Tui_Net *u)
 {
     if (u->done)
-        return "game over";
+        return _("game over");
     if (!u->linked)
-        return u->ever_linked ? "connection lost: reconnecting"
-                              : "connecting to the lobby";
+        return u->ever_linked ? _("connection lost: reconnecting")
+                              : _("connecting to the lobby");
     if (!started(u))
-        return u->role != LOBBY_ROLE_HOST ? "waiting for the match to start"
-               : u->invite[0] != '\0'    ? "waiting for an opponent"
-                                          : "creating the room";
+        return u->role != LOBBY_ROLE_HOST ? _("waiting for the match to start")
+               : u->invite[0] != '\0'    ? _("waiting for an opponent")
+                                          : _("creating the room");
     if (u->role == LOBBY_ROLE_SPECTATOR) {
         if (!u->present[0])
-            return "connected; white (host) reconnecting";
+            return _("connected; white (host) reconnecting");
         if (!u->present[1])
-            return "connected; black (guest) reconnecting";
-        return "connected";
+            return _("connected; black (guest) reconnecting");
+        return _("connected");
     }
     if (!u->present[u->role == LOBBY_ROLE_HOST ? 1 : 0])
-        return "connected; opponent reconnecting";
-    return "connected";
+        return _("connected; opponent reconnecting");
+    return _("connected");
 }
 
 static const char *who(const Tui_Net *u)
 {
     switch (u->role) {
     case LOBBY_ROLE_HOST:
-        return u->bot ? "host, white (bot)" : "host, white";
+        return u->bot ? _("host, white (bot)") : _("host, white");
     case LOBBY_ROLE_GUEST:
-        return u->bot ? "guest, black (bot)" : "guest, black";
+        return u->bot ? _("guest, black (bot)") : _("guest, black");
     default:
-        return "spectator";
+        return _("spectator");
     }
 }
 
@@ -132,14 +134,13 @@ static void put_line(int y, int x, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void put_line(int y, int x, const char *fmt, ...)
 {
-    char line[256];
+    char line[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     int room = getmaxx(stdscr) - x - 1;
-    if (room > 0)
-        mvaddnstr(y, x, line, room);
+    tui_put(y, x, line, room);
 }
 
 /* The waiting screen's widest line, "   PROGRAM spectate CODE --lobby
@@ -154,52 +155,56 @@ static void draw_waiting(Tui_Net *u)
     int cols = getmaxx(stdscr), y = 3;
     erase();
     if (cols < TN_WAIT_COLS || getmaxy(stdscr) < TN_WAIT_ROWS) {
-        put_line(0, 0, "Tabula: make the window larger");
-        put_line(1, 0, "(the codes need %dx%d,", TN_WAIT_COLS, TN_WAIT_ROWS);
-        put_line(2, 0, " the window is %dx%d)", cols, getmaxy(stdscr));
-        put_line(3, 0, "q leaves");
+        put_line(0, 0, _("Tabula: make the window larger"));
+        put_line(1, 0, _("(the codes need %dx%d,"), TN_WAIT_COLS, TN_WAIT_ROWS);
+        put_line(2, 0, _(" the window is %dx%d)"), cols, getmaxy(stdscr));
+        put_line(3, 0, _("q leaves"));
         refresh();
         return;
     }
     attrset(A_BOLD);
-    put_line(0, 1, "Tabula - %s", u->game != NULL ? core_game_title(u->game)
+    put_line(0, 1, _("Tabula - %s"), u->game != NULL ? _(core_game_title(u->game))
                                   : u->role == LOBBY_ROLE_SPECTATOR
-                                      ? "watching a network game"
-                                      : "joining a network game");
+                                      ? _("watching a network game")
+                                      : _("joining a network game"));
     attrset(A_NORMAL);
-    put_line(1, 1, "You: %s", who(u));
+    put_line(1, 1, _("You: %s"), who(u));
     if (u->invite[0] != '\0') {
-        put_line(y++, 1, "invite: %s   (your opponent's code)", u->invite);
-        put_line(y++, 1, "watch:  %s   (the spectators' code)", u->watch);
+        put_line(y++, 1, "invite: %s   (%s)", u->invite,
+                 _("your opponent's code"));
+        put_line(y++, 1, "watch:  %s   (%s)", u->watch,
+                 _("the spectators' code"));
         put_line(y++, 1, "lobby:  %s", u->lobby);
         y++;
-        put_line(y++, 1, "Your opponent types, on their terminal:");
+        put_line(y++, 1, _("Your opponent types, on their terminal:"));
         put_line(y++, 3, "%s join %s --lobby %s", cli_program(), u->invite,
                  u->lobby);
-        put_line(y++, 1, "A spectator types:");
+        put_line(y++, 1, _("A spectator types:"));
         put_line(y++, 3, "%s spectate %s --lobby %s", cli_program(), u->watch,
                  u->lobby);
         y++;
     }
-    put_line(y++, 1, "Connection: %s", connection(u));
+    put_line(y++, 1, _("Connection: %s"), connection(u));
     /* A refusal is a sentence ending in the command to type: wrapped at
      * blanks, not cut at the window's edge. */
     const char *p = u->note;
     int w = cols - 2 > 20 ? cols - 2 : 20;
     while (*p != '\0' && y < getmaxy(stdscr) - 2) {
         int n = (int)strlen(p);
-        if (n > w) {
-            n = w;
-            while (n > w / 2 && p[n] != ' ')
+        if (cli_width(p, (size_t)-1) > w) {
+            int fit = (int)cli_fit(p, w);
+            n = fit;
+            while (n > fit / 2 && p[n] != ' ')
                 n--;
+            if (p[n] != ' ')
+                n = fit;
         }
-        mvaddnstr(y++, 1, p, n);
+        tui_put_line(y++, 1, p, (size_t)n, cols - 2);
         p += n;
         while (*p == ' ')
             p++;
     }
-    mvaddnstr(y + 1, 1, u->message[0] ? u->message : "q leaves",
-              cols - 2);
+    tui_put(y + 1, 1, u->message[0] ? u->message : _("q leaves"), cols - 2);
     refresh();
 }
 
@@ -216,7 +221,7 @@ static void clock_text(char *buf, size_t cap, int64_t ms)
 
 static const char *side_word(int side)
 {
-    return side == CORE_WHITE ? "white" : "black";
+    return side == CORE_WHITE ? _("white") : _("black");
 }
 
 /* The match line: clocks, a standing draw offer or takeback request
@@ -236,33 +241,37 @@ static void conduct_line(const Tui_Net *u, char *out, size_t cap)
     if (wl >= 0 && bl >= 0) {
         clock_text(w, sizeof w, wl);
         clock_text(b, sizeof b, bl);
-        n += (size_t)snprintf(out + n, cap - n, "Clock  White %s  Black %s",
+        n += (size_t)snprintf(out + n, cap - n, _("Clock  White %s  Black %s"),
                               w, b);
     }
     int offer = netgame_draw_offer(u->g);
     if (offer >= 0 && n < cap)
         n += (size_t)snprintf(out + n, cap - n, "%s%s", n ? "   " : "",
-                              offer == mine ? "you offered a draw"
-                              : mine < 0    ? "a draw is offered"
-                                            : "draw offered: type accept or "
-                                              "decline");
+                              offer == mine ? _("you offered a draw")
+                              : mine < 0    ? _("a draw is offered")
+                                            : _("draw offered: type accept or "
+                                              "decline"));
     uint32_t plies = 0;
     int asker = netgame_takeback(u->g, &plies);
     if (asker >= 0 && n < cap)
-        n += (size_t)snprintf(out + n, cap - n, "%s%s asks to take back %u "
-                              "plies%s", n ? "   " : "", side_word(asker),
+        n += (size_t)snprintf(out + n, cap - n, ngettext("%s%s asks to take back %u "
+                                       "ply%s",
+                                       "%s%s asks to take back %u "
+                                       "plies%s", plies), n ? "   " : "", side_word(asker),
                               (unsigned)plies,
                               asker != mine && mine >= 0
-                                  ? ": type accept or decline"
+                                  ? _(": type accept or decline")
                                   : "");
     int64_t gone = netgame_absence_left(u->g);
     if (gone >= 0 && mine >= 0 && n < cap) {
         if (gone == 0)
-            snprintf(out + n, cap - n, "%sopponent gone: type claim win or "
-                     "claim draw", n ? "   " : "");
+            snprintf(out + n, cap - n, _("%sopponent gone: type claim win or "
+                     "claim draw"), n ? "   " : "");
         else
-            snprintf(out + n, cap - n, "%sopponent gone: a claim is "
-                     "possible in %ds", n ? "   " : "",
+            snprintf(out + n, cap - n, ngettext("%sopponent gone: a claim is "
+                              "possible in %ds",
+                              "%sopponent gone: a claim is "
+                              "possible in %ds", (int)((gone + 999) / 1000)), n ? "   " : "",
                      (int)((gone + 999) / 1000));
     }
 }
@@ -276,7 +285,7 @@ static void render(Tui_Net *u)
         return;
     }
     Tui *t = &u->t;
-    snprintf(t->extra[0], sizeof t->extra[0], "You: %s   Connection: %s",
+    snprintf(t->extra[0], sizeof t->extra[0], _("You: %s   Connection: %s"),
              who(u), connection(u));
     if (u->watch[0] != '\0')
         snprintf(t->extra[1], sizeof t->extra[1], "watch: %s   lobby: %s",
@@ -310,7 +319,7 @@ static void mirror(Tui_Net *u)
         if (game == NULL ||
             session_init(&u->s, game, proto_transcript_game_options(tr),
                          NULL, why, sizeof why) != 0) {
-            snprintf(u->note, sizeof u->note, "cannot show the game '%s'",
+            snprintf(u->note, sizeof u->note, _("cannot show the game '%s'"),
                      st->body.start.game);
             return;
         }
@@ -321,7 +330,7 @@ static void mirror(Tui_Net *u)
                 SESSION_HUMAN;
         if (tui_screen_init(&u->t, &u->s) != 0) {
             session_free(&u->s);
-            snprintf(u->note, sizeof u->note, "out of memory");
+            snprintf(u->note, sizeof u->note, _("out of memory"));
             return;
         }
         u->have_screen = 1;
@@ -335,7 +344,7 @@ static void mirror(Tui_Net *u)
         u->t.black_name = u->black_name;
         u->t.send = send_line;
         if (u->t.watching)
-            tui_say(&u->t, "? for help; watching", NULL, NULL);
+            tui_say(&u->t, _("? for help; watching"), NULL, NULL);
     }
     size_t n = proto_transcript_moves(tr), same = 0;
     /* Plies the transcript no longer holds (a takeback) are undone. */
@@ -353,7 +362,7 @@ static void mirror(Tui_Net *u)
             i++;
         if (i == u->s.nlegal || session_play_index(&u->s, i) != 0) {
             snprintf(u->note, sizeof u->note,
-                     "cannot show ply %zu on this board", u->s.nplayed + 1);
+                     _("cannot show ply %zu on this board"), u->s.nplayed + 1);
             break;
         }
         changed = 1;
@@ -448,7 +457,7 @@ static void on_key(Tui_Net *u, int ch)
     if (u->have_screen && session_status(&u->s).outcome != CORE_ONGOING) {
         /* Over, but our last frames may still be on their way. */
         u->leave_on_done = 1;
-        tui_say(&u->t, "leaving once the last moves are delivered...", NULL,
+        tui_say(&u->t, _("leaving once the last moves are delivered..."), NULL,
                 NULL);
         return;
     }
@@ -458,10 +467,10 @@ static void on_key(Tui_Net *u, int ch)
     }
     u->quit_armed = 1;
     static const char ask[] =
-        "q again leaves (the game is not resigned); any other key stays";
-    snprintf(u->message, sizeof u->message, "%s", ask);
+        N_("q again leaves (the game is not resigned); any other key stays");
+    snprintf(u->message, sizeof u->message, "%s", _(ask));
     if (u->have_screen)
-        tui_say(&u->t, ask, NULL, NULL);
+        tui_say(&u->t, _(ask), NULL, NULL);
 }
 
 static void on_input(uv_poll_t *h, int status, int events)
@@ -511,13 +520,13 @@ int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
     u->on_quit = on_quit;
     u->user = user;
     snprintf(u->white_name, sizeof u->white_name, "%s",
-             role == LOBBY_ROLE_HOST ? (bot ? "bot (this seat)" : "you")
-             : role == LOBBY_ROLE_GUEST ? "opponent"
-                                        : "host");
+             role == LOBBY_ROLE_HOST ? (bot ? _("bot (this seat)") : _("you"))
+             : role == LOBBY_ROLE_GUEST ? _("opponent")
+                                        : _("host"));
     snprintf(u->black_name, sizeof u->black_name, "%s",
-             role == LOBBY_ROLE_GUEST ? (bot ? "bot (this seat)" : "you")
-             : role == LOBBY_ROLE_HOST ? "opponent"
-                                       : "guest");
+             role == LOBBY_ROLE_GUEST ? (bot ? _("bot (this seat)") : _("you"))
+             : role == LOBBY_ROLE_HOST ? _("opponent")
+                                       : _("guest"));
     if (tui_screen_curses(&u->colours) != 0) {
         free(u);
         return TB_E_IO;
@@ -578,12 +587,12 @@ void tui_net_ply(Tui_Net *u, int side, const char *move)
     int mine = u->role != LOBBY_ROLE_SPECTATOR &&
                side == (u->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK);
     if (mine)
-        tui_say(&u->t, u->bot ? "bot played " : "you played ", move, NULL);
+        tui_say(&u->t, u->bot ? _("bot played ") : _("you played "), move, NULL);
     else if (u->role == LOBBY_ROLE_SPECTATOR)
-        tui_say(&u->t, side == CORE_WHITE ? "white played " : "black played ",
+        tui_say(&u->t, side == CORE_WHITE ? _("white played ") : _("black played "),
                 move, NULL);
     else
-        tui_say(&u->t, "opponent played ", move, NULL);
+        tui_say(&u->t, _("opponent played "), move, NULL);
     render(u);
 }
 
@@ -596,9 +605,11 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
             fprintf(stderr, "tabula: %s\n", text);
         return;
     }
-    if (worth_noting(u, text))
-        snprintf(u->note, sizeof u->note, "%s%s", warning ? "warning: " : "",
-                 text);
+    if (worth_noting(u, text)) {
+        char said[sizeof u->note];
+        snprintf(u->note, sizeof u->note, "%s%s", warning ? _("warning: ") : "",
+                 cli_note_text(text, said, sizeof said));
+    }
     if (warning)
         snprintf(u->warning, sizeof u->warning, "%s", text);
     if (strncmp(text, "refused:", 8) == 0 && u->have_screen)
@@ -630,20 +641,21 @@ void tui_net_done(Tui_Net *u)
         const Netgame_Result *res = netgame_result(u->g);
         if (res->desync)
             snprintf(u->note, sizeof u->note,
-                     "desync at ply %u: the game stopped; report %.100s",
+                     _("desync at ply %u: the game stopped; report %.100s"),
                      res->desync_ply, res->report[0] ? res->report : "none");
-        else if (!res->finished && strncmp(u->note, "warning: ", 9) != 0)
+        else if (!res->finished && strncmp(u->note, _("warning: "), strlen(_("warning: "))) != 0)
             snprintf(u->note, sizeof u->note, "%s",
-                     "the game did not finish (lobby unreachable?)");
+                     _("the game did not finish (lobby unreachable?)"));
     }
     if (u->have_screen) {
         Core_Status st = session_status(&u->s);
-        char line[120];
-        snprintf(line, sizeof line, "result: %s (%s); q quits",
-                 core_outcome_name(st.outcome), core_reason_name(st.reason));
+        char line[200];
+        snprintf(line, sizeof line, "result: %s (%s); %s",
+                 core_outcome_name(st.outcome), core_reason_name(st.reason),
+                 _("q quits"));
         tui_say(&u->t, line, NULL, NULL);
     } else {
-        snprintf(u->message, sizeof u->message, "%s", "q quits");
+        snprintf(u->message, sizeof u->message, "%s", _("q quits"));
     }
     render(u);
     if (u->leave_on_done)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "session.h"
 #include "tui.h"
 #include "tui_board.h"
@@ -28,7 +29,7 @@ typedef struct Viewer {
     int jumping; /* 'g' pressed: reading a ply number */
     char number[12];
     size_t nnumber;
-    char message[128];
+    char message[256];
 } Viewer;
 
 /* Set v->pos to the position after ply plies, from the start. */
@@ -86,7 +87,7 @@ static void draw_list_move(const Viewer *v, int y, int x, size_t i)
 static void draw_moves(const Viewer *v, int x, int y0, int lines)
 {
     size_t nlines = (v->n + 1) / 2, first = 0;
-    mvaddstr(y0, x, "Moves");
+    mvaddstr(y0, x, _("Moves"));
     if (lines < 2)
         return;
     size_t fit = (size_t)lines - 1;
@@ -107,8 +108,8 @@ static void draw_moves(const Viewer *v, int x, int y0, int lines)
 }
 
 static const char keys_line[] =
-    "<- -> ply   Home/End start/end   PgUp/PgDn 10 plies   g N Enter: "
-    "ply N   q quit";
+    N_("<- -> ply   Home/End start/end   PgUp/PgDn 10 plies   g N Enter: "
+       "ply N   q quit");
 
 static void draw(Viewer *v)
 {
@@ -119,10 +120,14 @@ static void draw(Viewer *v)
     getmaxyx(stdscr, rows, cols);
     erase();
     attrset(A_BOLD);
-    mvprintw(0, 1, "Tabula replay - %s", core_game_title(r->game));
+    char line[512];
+    snprintf(line, sizeof line, _("Tabula replay - %s"),
+             _(core_game_title(r->game)));
+    tui_put(0, 1, line, cols - 2);
     attrset(A_NORMAL);
-    mvprintw(1, 1, "White: %.30s   Black: %.30s   %.40s", r->white, r->black,
-             r->file);
+    snprintf(line, sizeof line, _("White: %.30s   Black: %.30s   %.40s"),
+             r->white, r->black, r->file);
+    tui_put(1, 1, line, cols - 2);
     y = 3;
     if (v->view_ok) {
         last_move_marks(v, mark);
@@ -132,29 +137,43 @@ static void draw(Viewer *v)
         if (side_x + 38 < cols)
             draw_moves(v, side_x, 3, rows - 4);
     } else {
-        mvaddstr(3, 1, "(this game has no board view)");
+        tui_put(3, 1, _("(this game has no board view)"), cols - 2);
         y = 5;
     }
     if (v->ply == 0)
-        mvprintw(y, 1, "Start position (ply 0 of %zu)", v->n);
+        snprintf(line, sizeof line, _("Start position (ply 0 of %s)"),
+                 cli_num(v->n));
     else
-        mvprintw(y, 1, "Ply %zu of %zu: %s played %s", v->ply, v->n,
-                 v->mover[v->ply - 1] == CORE_WHITE ? "White" : "Black",
+        snprintf(line, sizeof line, _("Ply %s of %s: %s played %s"),
+                 cli_num(v->ply), cli_num(v->n),
+                 v->mover[v->ply - 1] == CORE_WHITE ? _("White") : _("Black"),
                  v->text[v->ply - 1]);
+    tui_put(y, 1, line, cols - 2);
     Core_Status st = core_status(v->pos);
     if (v->ply == v->n)
-        mvprintw(y + 1, 1, "Result: %s", r->result);
+        snprintf(line, sizeof line, _("Result: %s"), r->result);
     else if (st.outcome == CORE_ONGOING)
-        mvprintw(y + 1, 1, "%s to move   (result: %s)",
-                 core_side_to_move(v->pos) == CORE_WHITE ? "White" : "Black",
+        snprintf(line, sizeof line, _("%s to move   (result: %s)"),
+                 core_side_to_move(v->pos) == CORE_WHITE ? _("White") : _("Black"),
                  r->result);
-    if (v->view_ok && v->view.status[0] != '\0')
-        mvprintw(y + 2, 1, "%s", v->view.status);
-    mvaddnstr(y + 3, 1, keys_line, cols - 2);
-    if (v->jumping)
-        mvprintw(y + 4, 1, "go to ply: %s", v->number);
     else
-        mvaddnstr(y + 4, 1, v->message, cols - 2);
+        line[0] = '\0';
+    tui_put(y + 1, 1, line, cols - 2);
+    if (v->view_ok && v->view.status[0] != '\0')
+    {
+        char status[sizeof v->view.status * 3];
+        tui_put(y + 2, 1,
+                cli_core_text(v->view.status, status, sizeof status),
+                cols - 2);
+    }
+    tui_put(y + 3, 1, _(keys_line), cols - 2);
+    if (v->jumping)
+    {
+        snprintf(line, sizeof line, _("go to ply: %s"), v->number);
+        tui_put(y + 4, 1, line, cols - 2);
+    }
+    else
+        tui_put(y + 4, 1, v->message, cols - 2);
     refresh();
 }
 
@@ -164,12 +183,14 @@ static void jump(Viewer *v)
     unsigned long want = strtoul(v->number, &end, 10);
     v->jumping = 0;
     if (v->nnumber == 0 || end == v->number || *end != '\0') {
-        snprintf(v->message, sizeof v->message, "no ply number given");
+        snprintf(v->message, sizeof v->message, "%s", _("no ply number given"));
         return;
     }
     if (want > v->n) {
         snprintf(v->message, sizeof v->message,
-                 "no ply %.11s: the game has %zu plies", v->number, v->n);
+                 ngettext("no ply %.11s: the game has %s ply",
+                          "no ply %.11s: the game has %s plies", v->n),
+                 v->number, cli_num(v->n));
         return;
     }
     go_to(v, (size_t)want);
@@ -202,14 +223,14 @@ static int handle_key(Viewer *v, int ch)
         if (v->ply < v->n)
             go_to(v, v->ply + 1);
         else
-            snprintf(v->message, sizeof v->message, "the last ply");
+            snprintf(v->message, sizeof v->message, _("the last ply"));
         return 0;
     case KEY_LEFT:
     case 'h':
         if (v->ply > 0)
             go_to(v, v->ply - 1);
         else
-            snprintf(v->message, sizeof v->message, "the start");
+            snprintf(v->message, sizeof v->message, _("the start"));
         return 0;
     case KEY_HOME:
         go_to(v, 0);
@@ -272,7 +293,8 @@ int tui_replay(const Tui_Replay *r)
     curs_set(0);
     v.colours = tui_board_colours();
     go_to(&v, r->start_ply <= v.n ? r->start_ply : v.n);
-    snprintf(v.message, sizeof v.message, "%zu plies verified", v.n);
+    snprintf(v.message, sizeof v.message, ngettext("%s ply verified", "%s plies verified", v.n),
+             cli_num(v.n));
     for (;;) {
         draw(&v);
         if (handle_key(&v, getch()))

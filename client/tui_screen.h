@@ -13,7 +13,7 @@
 #define TUI_MAX_NAMES (CORE_VIEW_MAX_ROWS * CORE_VIEW_MAX_COLS)
 #define TUI_MAX_CHOICES 9
 #define TUI_EXTRA_LINES 4
-#define TUI_EXTRA_LINE_W 160
+#define TUI_EXTRA_LINE_W 320
 
 typedef struct Tui Tui;
 
@@ -35,9 +35,9 @@ struct Tui {
     size_t nchoice;
     char input[CORE_NOTATION_MAX];
     size_t ninput;
-    char message[256];
+    char message[512];
     int help;      /* 1: the game's help page shown, 2: the keys page */
-    char help_page[4096];
+    char help_page[16384];
     int colours;
     int from_side; /* the side the board is drawn for (CORE_WHITE or
                       CORE_BLACK), or -1: the side to move */

@@ -1,0 +1,110 @@
+/*
+ * i18n.h: the tabula program's languages (GNU gettext, English source).
+ * _() translates a user-facing string, N_() marks one kept in a table for
+ * _() later, ngettext() picks a plural form. core/, proto/ and match/ know
+ * nothing of this: their English texts (error messages, outcome reasons)
+ * are translated at the client edge (_(tb_strerror(rc)): xgettext reads
+ * core/tb_error.h's messages too). Machine-read lines (invite:,
+ * final-hash:, perft D N, ...) are never passed through _(). Without
+ * TABULA_NLS (the WebAssembly build) every string stays English.
+ */
+#ifndef TABULA_I18N_H
+#define TABULA_I18N_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef TABULA_NLS
+#include <libintl.h>
+#define _(s) gettext(s)
+#else
+#define _(s) (s)
+#define ngettext(one, many, n) ((n) == 1 ? (one) : (many))
+#endif
+#define N_(s) s
+
+/*
+ * cli_i18n_init: choose the language and number conventions from the
+ * environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext does) and
+ * find the catalogues: $TABULA_LOCALEDIR when set, else the build tree's
+ * locale/ when the program runs from the build folder, else
+ * ../share/locale from the program's folder, else the configured install
+ * prefix's. When LANGUAGE is set and none of LC_ALL,
+ * LC_MESSAGES, LANG is, the messages and character set become C.UTF-8
+ * (glibc ignores LANGUAGE in the "C" locale); so do they when the named
+ * locale is not installed, its language then set as LANGUAGE (when that
+ * is unset). LC_NUMERIC stays "C" so
+ * every printf and strtod the program does for machines is unchanged;
+ * the user's numeric conventions are kept for cli_num(). Call once, first
+ * thing in main(). Never fails: without catalogues the text is English.
+ */
+void cli_i18n_init(void);
+
+/*
+ * cli_reason_text: a game-end reason token of core_reason_name()
+ * ("checkmate", "no-moves", ...) in the user's language (English keeps
+ * the token); an unknown token comes back unchanged.
+ */
+const char *cli_reason_text(const char *reason);
+
+/*
+ * cli_group_digits: n in decimal into out (cap bytes, always
+ * NUL-terminated), its digits grouped from the right as the locale's
+ * grouping string says (the lconv format: each byte a group size, the
+ * last repeated; empty or CHAR_MAX: no grouping) and sep between groups.
+ * Returns out.
+ */
+char *cli_group_digits(uint64_t n, const char *sep, const char *grouping,
+                       char *out, size_t cap);
+
+/*
+ * cli_num: n for a person to read, grouped as the user's LC_NUMERIC
+ * locale groups thousands (no grouping in the C locale). The result lives
+ * in one of 4 rotating static buffers. Never use it in machine lines.
+ */
+const char *cli_num(uint64_t n);
+
+/*
+ * cli_decimal: x with places decimals (0..9) and the user's decimal
+ * point (a comma in cs and ru), integer part grouped as cli_num(). In
+ * one of 4 rotating static buffers; people only.
+ */
+const char *cli_decimal(double x, int places);
+
+/*
+ * cli_width: the number of terminal columns the UTF-8 text s takes in the
+ * first n bytes (n = (size_t)-1: all of it), measured with mbrtowc and
+ * wcwidth in the current LC_CTYPE; an undecodable byte or a character of
+ * unknown width counts as one column.
+ */
+int cli_width(const char *s, size_t n);
+
+/*
+ * cli_fit: how many bytes of s fit in cols terminal columns without
+ * cutting a character in two (never more than strlen(s)).
+ */
+size_t cli_fit(const char *s, int cols);
+
+/*
+ * cli_core_text: a text core/ made for people (a board view's status
+ * line or a cell's description) in the user's language, into out (cap
+ * bytes, always NUL-terminated, never cut inside a character). Known
+ * phrases are translated with the numbers in them carried over; anything
+ * else is copied. Returns out. Titles and move hints of games are found
+ * by _() directly (_(core_game_title(g))).
+ */
+char *cli_core_text(const char *in, char *out, size_t cap);
+
+/*
+ * cli_note_text: as cli_core_text, for the notes match/ gives a seat on
+ * either side's conduct ("white offers a draw: type accept or decline",
+ * "black asks to take back 2 plies"): the screen's words for them.
+ */
+char *cli_note_text(const char *in, char *out, size_t cap);
+
+/* cli_core_game_texts: the game titles and move hints the catalogues
+ * hold (for the test that they are core's); *list gets them, returns
+ * how many. */
+size_t cli_core_game_texts(const char *const **list);
+
+#endif /* TABULA_I18N_H */

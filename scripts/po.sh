@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The tabula program's catalogues (docs/languages.md):
+#   scripts/po.sh pot     print the template xgettext makes from the sources
+#   scripts/po.sh update  rewrite po/tabula.pot and merge it into po/*.po
+# Sources: client/*.c and core/tb_error.h (its error messages, translated
+# at the client edge). No line numbers in the files, so moving code does
+# not churn them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pot() {
+  xgettext --from-code=UTF-8 --language=C --no-location --sort-output \
+    --omit-header --keyword=_ --keyword=N_ --keyword=ngettext:1,2 \
+    --keyword=X:3 --keyword=NP_:1,2 --flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
+    --add-comments=TRANSLATORS: -o - client/*.c core/tb_error.h
+}
+
+case "${1:-}" in
+pot) pot ;;
+update)
+  pot > po/tabula.pot
+  for po in po/*.po; do
+    msgmerge --quiet --update --backup=none --no-location --sort-output \
+      --no-fuzzy-matching "$po" po/tabula.pot
+  done ;;
+*) echo "usage: scripts/po.sh pot|update" >&2; exit 2 ;;
+esac

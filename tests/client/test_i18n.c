@@ -1,0 +1,418 @@
+/*
+ * test_i18n.c: the tabula program in Czech and Russian (issue 19): digits
+ * grouped for people, display widths of UTF-8 text, core's texts
+ * translated at the client edge with their plural forms, the language
+ * chosen from the environment, and machine-read lines (perft, moves,
+ * demo's ply, result and final-hash lines, replay's lines) byte-identical
+ * in every language and locale. Expected translations are written out by
+ * hand from po/cs.po and po/ru.po; expected machine lines come from the
+ * same command run in English.
+ */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libintl.h>
+
+#include "i18n.h"
+#include "core.h"
+
+/* ---- in process ------------------------------------------------------ */
+
+Test(i18n, digits_grouped_as_the_locale_says)
+{
+    char out[64];
+    /* cs_CZ and ru_RU group by threes with U+202F (narrow no-break). */
+    cr_assert_str_eq(cli_group_digits(1234567, "\xe2\x80\xaf", "\3\3", out,
+                                      sizeof out),
+                     "1\xe2\x80\xaf" "234\xe2\x80\xaf" "567");
+    cr_assert_str_eq(cli_group_digits(999, ",", "\3", out, sizeof out), "999");
+    cr_assert_str_eq(cli_group_digits(1000, ",", "\3", out, sizeof out),
+                     "1,000");
+    cr_assert_str_eq(cli_group_digits(0, ",", "\3", out, sizeof out), "0");
+    cr_assert_str_eq(cli_group_digits(UINT64_MAX, ",", "\3", out, sizeof out),
+                     "18,446,744,073,709,551,615");
+    /* The last group size repeats; "3;2" groups 12,34,56,789. */
+    cr_assert_str_eq(cli_group_digits(123456789, ",", "\3\2", out, sizeof out),
+                     "12,34,56,789");
+    /* No grouping (the C locale): plain digits. */
+    cr_assert_str_eq(cli_group_digits(1234567, "", "", out, sizeof out),
+                     "1234567");
+    char grouping[2] = {CHAR_MAX, 0};
+    cr_assert_str_eq(cli_group_digits(1234567, ",", grouping, out, sizeof out),
+                     "1234567");
+    /* A short buffer is cut, still terminated. */
+    cr_assert_str_eq(cli_group_digits(1234567, ",", "\3", out, 4), "1,2");
+}
+
+Test(i18n, widths_are_columns_not_bytes)
+{
+    cr_assert_not_null(setlocale(LC_CTYPE, "C.UTF-8"));
+    /* "Белые" is 10 bytes, 5 columns; "Bílý" 6 bytes, 4 columns. */
+    cr_assert_eq(cli_width("Белые", (size_t)-1), 5);
+    cr_assert_eq(cli_width("Bílý", (size_t)-1), 4);
+    cr_assert_eq(cli_width("move> ", (size_t)-1), 6);
+    cr_assert_eq(cli_width("Белые", 4), 2);
+    /* 3 columns of "Ход: x" are "Ход" (6 bytes); never half a letter. */
+    cr_assert_eq(cli_fit("Ход: x", 3), 6);
+    cr_assert_eq(cli_fit("Ход: x", 100), strlen("Ход: x"));
+    cr_assert_eq(cli_fit("Bílý", 2), 3);
+    cr_assert_eq(cli_fit("abc", 0), 0);
+    /* A stray byte counts one column and is stepped over. */
+    cr_assert_eq(cli_width("a\xff" "b", (size_t)-1), 3);
+}
+
+Test(i18n, numbers_for_people_follow_the_locale_machines_do_not)
+{
+    /* scripts/deps.sh generates cs_CZ.UTF-8 and ru_RU.UTF-8; glibc's
+     * conventions for both: groups of three parted by U+202F, a decimal
+     * comma. */
+    static const char *const locales[] = {"cs_CZ.UTF-8", "ru_RU.UTF-8"};
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_not_null(setlocale(LC_ALL, locales[i]),
+                           "%s missing: run scripts/deps.sh", locales[i]);
+        setenv("LC_ALL", locales[i], 1);
+        cli_i18n_init();
+        cr_assert_str_eq(cli_num(1234567), "1\xe2\x80\xaf" "234\xe2\x80\xaf"
+                                           "567", "%s", locales[i]);
+        cr_assert_str_eq(cli_num(999), "999");
+        cr_assert_str_eq(cli_decimal(1234.5, 1), "1\xe2\x80\xaf" "234,5",
+                         "%s", locales[i]);
+        cr_assert_str_eq(cli_decimal(0.25, 2), "0,25");
+        /* printf for machines keeps its point. */
+        char buf[16];
+        snprintf(buf, sizeof buf, "%.1f", 1.5);
+        cr_assert_str_eq(buf, "1.5", "%s", locales[i]);
+    }
+    setenv("LC_ALL", "C", 1);
+    cli_i18n_init();
+    cr_assert_str_eq(cli_num(1234567), "1234567");
+    cr_assert_str_eq(cli_decimal(1234.5, 1), "1234.5");
+}
+
+/* Messages in lang from the build tree's catalogues, in this process. */
+static void speak(const char *lang)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", TABULA_BINARY);
+    char *slash = strrchr(dir, '/');
+    cr_assert_not_null(slash);
+    snprintf(slash, sizeof dir - (size_t)(slash - dir), "/locale");
+    cr_assert_not_null(setlocale(LC_ALL, "C.UTF-8"));
+    setenv("LANGUAGE", lang, 1);
+    cr_assert_not_null(bindtextdomain("tabula", dir));
+    cr_assert_not_null(textdomain("tabula"));
+}
+
+/* in, rewritten by cli_core_text or cli_note_text, is want. */
+static void rewritten(char *(*rewrite)(const char *, char *, size_t),
+                      const char *in, const char *want)
+{
+    char out[512];
+    cr_assert_str_eq(rewrite(in, out, sizeof out), want, "for '%s'", in);
+}
+
+static void core_text_is(const char *in, const char *want)
+{
+    rewritten(cli_core_text, in, want);
+}
+
+Test(i18n, core_texts_translated_with_their_numbers_and_plurals)
+{
+    speak("cs");
+    core_text_is("goals 0-0, first to 1 wins; 0 plies since the last goal",
+                 "góly 0-0, vyhrává, kdo dá první 1; "
+                 "0 půltahů od posledního gólu");
+    /* Czech: 1 | 2..4 | the rest. */
+    core_text_is("1 plies since the last goal", "1 půltah od posledního gólu");
+    core_text_is("3 plies since the last goal", "3 půltahy od posledního gólu");
+    core_text_is("12 plies since the last goal",
+                 "12 půltahů od posledního gólu");
+    core_text_is("White rook", "bílá věž");
+    core_text_is("white knight, next to a b1",
+                 "bílý jezdec, sousedí s a b1");
+    core_text_is("set 2 min 3/12 OT points 4:5 sets 1:0 | Black touch 2, "
+                 "must shoot",
+                 "set 2 min 3/12 prodl. body 4:5 sety 1:0 | dotek černého 2, "
+                 "musí útočit");
+    /* Unknown text passes through. */
+    core_text_is("W3 wb", "W3 wb");
+
+    speak("ru");
+    /* Russian: 1, 21 | 2..4, 22 | 5..20, 11, 12 ... */
+    core_text_is("21 plies since the last goal",
+                 "21 полуход после последнего гола");
+    core_text_is("22 plies since the last goal",
+                 "22 полухода после последнего гола");
+    core_text_is("11 plies since the last goal",
+                 "11 полуходов после последнего гола");
+    core_text_is("White in check; 7 plies without a capture (draw at 100)",
+                 "белым шах; 7 полуходов без взятия (ничья при 100)");
+    core_text_is("Black moor, touched", "чёрный мавр, касалась мяча");
+    cr_assert_str_eq(_(core_game_title(core_game_find("football"))),
+                     "Футбольные шахматы (Бойер, 1951)");
+    cr_assert_str_eq(_(tb_strerror(TB_E_ILLEGAL)), "недопустимый ход");
+    cr_assert_str_eq(cli_reason_text("checkmate"), "мат");
+    /* English keeps the token the result lines always showed. */
+    speak("en");
+    cr_assert_str_eq(cli_reason_text("no-moves"), "no-moves");
+}
+
+static void note_is(const char *in, const char *want)
+{
+    rewritten(cli_note_text, in, want);
+}
+
+Test(i18n, conduct_notes_translated_with_their_side_words)
+{
+    speak("cs");
+    note_is("white offers a draw: type accept or decline",
+            "bílý nabízí remízu: napište accept (přijmout) nebo decline "
+            "(odmítnout)");
+    note_is("white accepts the takeback: back to ply 4, black to move, "
+            "0123456789abcdef",
+            "bílý přijímá vrácení: zpět na půltah 4, na tahu černý, "
+            "0123456789abcdef");
+    speak("ru");
+    note_is("black asks to take back 2 plies", "чёрные просят вернуть 2 полухода");
+    note_is("black asks to take back 1 ply: type accept or decline",
+            "чёрные просят вернуть 1 полуход: наберите accept (принять) или "
+            "decline (отклонить)");
+    note_is("white claims the flag: black's time is up after 1500 ms",
+            "белые заявляют: флажок упал, время (чёрные) истекло через "
+            "1500 мс");
+    /* Lines scripts read are left alone. */
+    note_is("refused: 'draw': your offer stands already",
+            "refused: 'draw': your offer stands already");
+}
+
+Test(i18n, a_cut_translation_ends_on_a_whole_letter)
+{
+    char out[8];
+    speak("ru");
+    /* "белая ладья" does not fit in 7 bytes: 3 whole letters remain. */
+    cli_core_text("White rook", out, sizeof out);
+    cr_assert_str_eq(out, "бел");
+}
+
+Test(i18n, every_game_title_and_hint_is_in_the_catalogues)
+{
+    const char *const *list;
+    size_t n = cli_core_game_texts(&list);
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const Core_Game *g = core_game_at(i);
+        int title = 0, hint = 0;
+        for (size_t k = 0; k < n; k++) {
+            title |= strcmp(list[k], core_game_title(g)) == 0;
+            hint |= strcmp(list[k], core_game_move_hint(g)) == 0;
+        }
+        cr_assert(title, "title of %s not listed in client/core_text.c",
+                  core_game_name(g));
+        cr_assert(hint, "move hint of %s not listed in client/core_text.c",
+                  core_game_name(g));
+    }
+}
+
+/* ---- the program ----------------------------------------------------- */
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    char cmd[256];
+    snprintf(dir, sizeof dir, "/tmp/tabula-i18n-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static void remove_dir(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* Run tabula with args in a clean environment holding only env (e.g.
+ * "LANGUAGE=cs LANG=C.UTF-8"); standard output (and standard error when
+ * with_err) into a new buffer; the exit status into *status. */
+static char *run(const char *env, const char *args, int with_err, int *status)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && env -i PATH=/usr/bin:/bin HOME=%s %s %s %s %s", dir,
+             dir, env, TABULA_BINARY, args,
+             with_err ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    cr_assert_not_null(buf);
+    for (;;) {
+        if (n + 4096 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            cr_assert_not_null(buf);
+        }
+        size_t k = fread(buf + n, 1, cap - n - 1, p);
+        if (k == 0)
+            break;
+        n += k;
+    }
+    buf[n] = '\0';
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+/* The lines of text that start with one of the prefixes, joined. */
+static char *lines_with(const char *text, const char *const *prefixes)
+{
+    size_t cap = strlen(text) + 1, n = 0;
+    char *out = malloc(cap);
+    cr_assert_not_null(out);
+    for (const char *p = text; *p != '\0';) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+        for (size_t k = 0; prefixes[k] != NULL; k++)
+            if (strncmp(p, prefixes[k], strlen(prefixes[k])) == 0) {
+                memcpy(out + n, p, len);
+                n += len;
+                break;
+            }
+        p += len;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* Each test of the program in a directory of its own. */
+TestSuite(i18n_program, .init = make_dir, .fini = remove_dir, .timeout = 240);
+
+/* The languages and locales the machine lines must not notice. LC_ALL
+ * cs_CZ / ru_RU (generated by scripts/deps.sh) would also change the
+ * decimal point if the program let them. */
+static const char *const envs[] = {
+    "LANGUAGE=cs LANG=C.UTF-8", "LANGUAGE=ru LANG=C.UTF-8", "LANGUAGE=cs",
+    "LC_ALL=cs_CZ.UTF-8",       "LC_ALL=ru_RU.UTF-8",
+};
+#define NENVS (sizeof envs / sizeof envs[0])
+
+Test(i18n_program, perft_and_moves_lines_are_the_same_in_every_language)
+{
+    static const char *const perft[] = {"perft ", NULL};
+    int st;
+    char *en = run("", "perft laska 3", 0, &st);
+    cr_assert_eq(st, 0);
+    char *en_lines = lines_with(en, perft);
+    /* Laska's counts as tests/client/test_cli.c has them. */
+    cr_assert_str_eq(en_lines, "perft 1 6\nperft 2 6\nperft 3 18\n");
+    char *en_moves = run("", "moves laska c3-d4", 0, &st);
+    cr_assert_eq(st, 0);
+    cr_assert_str_eq(en_moves, "e5xc3\n"); /* Black's only move */
+    for (size_t i = 0; i < NENVS; i++) {
+        char *out = run(envs[i], "perft laska 3", 0, &st);
+        cr_assert_eq(st, 0, "%s", envs[i]);
+        char *got = lines_with(out, perft);
+        cr_assert_str_eq(got, en_lines, "%s", envs[i]);
+        /* "total nodes N seconds S nps R": S with a decimal point. */
+        const char *total = strstr(out, "total nodes 30 seconds ");
+        cr_assert_not_null(total, "%s: %s", envs[i], out);
+        const char *s = total + strlen("total nodes 30 seconds ");
+        while (*s >= '0' && *s <= '9')
+            s++;
+        cr_assert_eq(*s, '.', "%s: %s", envs[i], total);
+        free(got);
+        free(out);
+        out = run(envs[i], "moves laska c3-d4", 0, &st);
+        cr_assert_str_eq(out, en_moves, "%s", envs[i]);
+        free(out);
+    }
+    free(en_lines);
+    free(en);
+    free(en_moves);
+}
+
+Test(i18n_program, demo_and_replay_lines_are_the_same_in_every_language)
+{
+    /* The plies ("   1. white c3-d4  HASH"), the ends and the table row
+     * of a seeded demo; invite codes and addresses differ per run. */
+    static const char *const machine[] = {"   ", "result: ", "final-hash: ",
+                                          "verified: ", "laska ", NULL};
+    int st;
+    char *en = run("", "demo laska --dir en", 0, &st);
+    cr_assert_eq(st, 0, "%s", en);
+    char *want = lines_with(en, machine);
+    cr_assert_not_null(strstr(want, "final-hash: "), "%s", en);
+    char *cs = run("LANGUAGE=cs LANG=C.UTF-8", "demo laska --dir cs", 0, &st);
+    cr_assert_eq(st, 0, "%s", cs);
+    char *got = lines_with(cs, machine);
+    cr_assert_str_eq(got, want);
+    /* Czech where people read: the demo's heading line. */
+    cr_assert_not_null(strstr(cs, "boti úrovně 3"), "%s", cs);
+    free(got);
+    free(cs);
+    /* Replaying a log prints the same bytes in every language. */
+    char *replay_en = run("", "replay en/laska-host.log --quiet", 1, &st);
+    cr_assert_eq(st, 0, "%s", replay_en);
+    for (size_t i = 0; i < NENVS; i++) {
+        char *out = run(envs[i], "replay en/laska-host.log --quiet", 1, &st);
+        cr_assert_eq(st, 0, "%s", envs[i]);
+        cr_assert_str_eq(out, replay_en, "%s", envs[i]);
+        free(out);
+    }
+    free(replay_en);
+    free(want);
+    free(en);
+}
+
+Test(i18n_program, the_language_comes_from_the_environment)
+{
+    int st;
+    char *out = run("LANGUAGE=cs LANG=C.UTF-8", "", 1, &st);
+    cr_assert_eq(st, 2);
+    cr_assert_not_null(strstr(out, "použití: tabula PŘÍKAZ [ARGUMENTY]"),
+                       "%s", out);
+    cr_assert_not_null(strstr(out, "  play     místní partie proti botovi"),
+                       "%s", out);
+    free(out);
+    /* Which variable says what, as docs/languages.md has it. */
+    static const struct {
+        const char *env, *want;
+    } cases[] = {
+        {"LANG=ru_RU.UTF-8", "команды:"},
+        /* LANGUAGE alone (no LANG): Czech all the same, in UTF-8. */
+        {"LANGUAGE=cs", "příkazy:"},
+        /* A locale that is not installed still names the language. */
+        {"LANG=ru_UA.UTF-8", "команды:"},
+        /* An explicit LC_ALL=C means English, whatever LANGUAGE says. */
+        {"LANGUAGE=cs LC_ALL=C", "usage: tabula COMMAND [ARGS]"},
+        /* LANGUAGE lists languages in order: the first with a catalogue. */
+        {"LANGUAGE=de:ru LANG=C.UTF-8", "команды:"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        out = run(cases[i].env, "help", 1, &st);
+        cr_assert_eq(st, 0, "%s", cases[i].env);
+        cr_assert_not_null(strstr(out, cases[i].want), "%s: %s", cases[i].env,
+                           out);
+        free(out);
+    }
+    /* Errors too, with the core's message translated. */
+    out = run("LANGUAGE=ru LANG=C.UTF-8", "moves laska c3-c4", 1, &st);
+    cr_assert_eq(st, 2);
+    cr_assert_not_null(strstr(out, "tabula moves: ход 1 'c3-c4': "
+                                   "неверная запись хода; ходы выглядят "
+                                   "так: c3-d4"),
+                       "%s", out);
+    free(out);
+    out = run("LANGUAGE=cs LANG=C.UTF-8", "rules laska", 1, &st);
+    cr_assert_eq(st, 0);
+    cr_assert_not_null(strstr(out, "voják (obyčejný kámen)"), "%s", out);
+    cr_assert_not_null(strstr(out, "Úplná pravidla: docs/rules/cs/laska.md"),
+                       "%s", out);
+    free(out);
+}
