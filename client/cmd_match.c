@@ -336,7 +336,8 @@ static void print_elo(long w, long d, long l)
     Elo_Result e;
     if (elo_estimate(w, d, l, &e) != 0)
         return;
-    printf("elo %.1f lo %.1f hi %.1f\n", e.elo, e.lo, e.hi);
+    /* +0.0 for a -0.0 the arithmetic may give (all games drawn). */
+    printf("elo %.1f lo %.1f hi %.1f\n", e.elo + 0.0, e.lo + 0.0, e.hi + 0.0);
 }
 
 /* Wait for the games in order, report each, stop on an SPRT decision. */
@@ -439,8 +440,8 @@ int cli_match(int argc, char **argv)
             }
         } else if (strcmp(a, "--clock") == 0) {
             if (read_clock(val, &m.clock_ms, &m.inc_ms) != 0) {
-                fprintf(stderr, "tabula match: bad --clock '%s'; expected "
-                                "MS or MS+INC\n",
+                fprintf(stderr, _("tabula match: bad --clock '%s'; expected "
+                                  "MS or MS+INC\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }

@@ -561,11 +561,11 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     }
     if (http != NULL && (lobby != NULL || net_addr_parse(http, &http_addr) != 0)) {
         fprintf(stderr, lobby != NULL
-                            ? "tabula %s: --http serves the page beside the "
-                              "embedded lobby: leave out --lobby (or run "
-                              "'tabula lobby --http' there)\n"
-                            : "tabula %s: bad address '%s' for --http; "
-                              "expected HOST:PORT, e.g. 127.0.0.1:8080\n",
+                            ? _("tabula %s: --http serves the page beside the "
+                                "embedded lobby: leave out --lobby (or run "
+                                "'tabula lobby --http' there)\n")
+                            : _("tabula %s: bad address '%s' for --http; "
+                                "expected HOST:PORT, e.g. 127.0.0.1:8080\n"),
                 cmd, cli_token(http));
         return CLI_EXIT_USAGE;
     }

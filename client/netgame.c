@@ -511,10 +511,30 @@ static int seat_setup(Netgame *g, const Netgame_Config *cfg, char *why,
         st->game != cfg->game) {
         /* The seat file's game wins on resume; another game asked for
          * means another match was meant: refuse rather than resume. */
-        snprintf(why, why_cap, "%s holds a %s match, not %s: give another "
-                 "--log file, or host %s to resume it", g->log_path,
+        snprintf(why, why_cap, _("%s holds a %s match, not %s: give another "
+                 "--log file, or host %s to resume it"), g->log_path,
                  core_game_name(st->game), core_game_name(cfg->game),
                  core_game_name(st->game));
+        return TB_E_STATE;
+    }
+    Lobby_Code asked;
+    if (resumed && cfg->role == LOBBY_ROLE_GUEST && cfg->code != NULL &&
+        lobby_code_parse(cfg->code, &asked) == 0 &&
+        memcmp(asked.lookup, st->invite.lookup, LOBBY_LOOKUP_BYTES) != 0) {
+        /* A seat file of another match: joining with it would resume
+         * that match under this code. */
+        snprintf(why, why_cap, _("%s.seat belongs to the match of invite "
+                 "%s, not %s: give another --log file"), g->log_path,
+                 st->invite.text, asked.text);
+        return TB_E_STATE;
+    }
+    if (!resumed && cfg->role != LOBBY_ROLE_SPECTATOR &&
+        g->log_path[0] != '\0' && access(g->log_path, F_OK) == 0) {
+        /* A log without its seat file cannot be resumed, and a new
+         * match would write over it: keep it. */
+        snprintf(why, why_cap, _("%s exists already, without %s.seat to "
+                 "resume its match: give another --log file (tabula replay "
+                 "shows what it holds)"), g->log_path, g->log_path);
         return TB_E_STATE;
     }
     if (resumed) {

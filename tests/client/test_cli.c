@@ -319,6 +319,32 @@ Test(cli, log_of_another_game_is_refused_at_start)
     rmdir(dir);
 }
 
+/* A log given to --log without its seat file is never written over: a
+ * new match there would lose the old one (a new user's trial). */
+Test(cli, existing_log_without_seat_is_kept)
+{
+    char dir[] = "/tmp/tabula-cli-keepXXXXXX", path[128], args[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/old.log", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("an old match\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "host chessball --bot --log %s", path);
+    Run *r = run(args);
+    cr_assert_eq(r->status, 1, "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "old.log exists already, without "),
+                       "%s", r->err);
+    char buf[64] = "";
+    f = fopen(path, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    cr_assert_str_eq(buf, "an old match\n");
+    remove(path);
+    rmdir(dir);
+}
+
 /* host and join read seeds as play and synctest do. */
 Test(cli, network_seeds_are_checked_like_the_others)
 {
