@@ -182,12 +182,17 @@ static void on_room(Netgame *g, const char *invite, const char *watch,
              invite);
     snprintf(line[2], sizeof line[2], "watch-link: %s#watch=%s", r->http_url,
              watch);
-    for (int i = 0; i < 3; i++) {
-        if (r->ui != NULL)
-            tui_net_note(r->ui, 0, line[i]);
-        else
-            printf("%s\n", line[i]);
+    if (r->ui != NULL) {
+        /* The screen keeps one note: the links in one sentence. */
+        char note[640];
+        snprintf(note, sizeof note, _("In a browser: the opponent opens "
+                 "%s#join=%s, spectators %s#watch=%s"), r->http_url, invite,
+                 r->http_url, watch);
+        tui_net_note(r->ui, 0, note);
+        return;
     }
+    for (int i = 0; i < 3; i++)
+        printf("%s\n", line[i]);
     fflush(stdout);
 }
 
