@@ -168,23 +168,29 @@ void game_help_one_line(const Core_Game *g,
     if (h != NULL && h->compulsory != NULL)
         for (size_t i = 0; i < nlegal; i++)
             captures += strstr(legal[i], h->compulsory) != NULL;
-    size_t used = (size_t)snprintf(out, cap, _("moves look like %s"), form);
-    if (nlegal > 0 && captures == nlegal && used < cap) {
-        /* Only captures are legal: say so, and name them (a few). */
-        used += (size_t)snprintf(out + used, cap - used,
-                                 ngettext("; capturing is compulsory, the "
-                                          "capture now: %s",
-                                          "; capturing is compulsory, the "
-                                          "captures now: %s",
-                                          (unsigned long)nlegal),
-                                 legal[0]);
+    size_t used;
+    if (nlegal > 0 && captures == nlegal) {
+        /* Only captures are legal: say so first (a narrow screen cuts
+         * the end of the line), naming them (a few), then the form. */
+        used = (size_t)snprintf(out, cap,
+                                ngettext("capturing is compulsory, the "
+                                         "capture now: %s",
+                                         "capturing is compulsory, the "
+                                         "captures now: %s",
+                                         (unsigned long)nlegal),
+                                legal[0]);
         for (size_t i = 1; i < nlegal && i < 4 && used < cap; i++)
             used += (size_t)snprintf(out + used, cap - used, ", %s", legal[i]);
         if (nlegal > 4 && used < cap)
-            snprintf(out + used, cap - used, _(" (%zu in all)"), nlegal);
-    } else if (nlegal > 0 && used < cap) {
-        snprintf(out + used, cap - used, _("; one legal now: %s"), legal[0]);
+            used += (size_t)snprintf(out + used, cap - used, _(" (%zu in all)"),
+                                     nlegal);
+        if (used < cap)
+            snprintf(out + used, cap - used, _("; moves look like %s"), form);
+        return;
     }
+    used = (size_t)snprintf(out, cap, _("moves look like %s"), form);
+    if (nlegal > 0 && used < cap)
+        snprintf(out + used, cap - used, _("; one legal now: %s"), legal[0]);
 }
 
 const char *game_help_board_note(const Core_Game *g, const Core_View *v)

@@ -30,8 +30,9 @@ size_t game_help_text(const Core_Game *g,
  * with one example from legal (the first legal move), for refusals:
  * e.g. "moves look like c3-d4, captures b2xd4; one legal now: a3-b4".
  * When every legal move of a game with compulsory captures (Laska) is a
- * capture, it says so and names up to four of them instead: "...;
- * capturing is compulsory, the capture now: e5xc3". Into out (cap bytes).
+ * capture, it says so first and names up to four of them: "capturing is
+ * compulsory, the capture now: e5xc3; moves look like ...". Into out
+ * (cap bytes).
  */
 void game_help_one_line(const Core_Game *g,
                         const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
