@@ -148,14 +148,15 @@ function refresh() {
   drawMoveList();
   if (game.mode === 'play' && game.resigned >= 0) {
     $('status').textContent =
-      `${game.resigned ? '1-0' : '0-1'}: ${t(game.resigned ? 'Black resigned' : 'White resigned')}`;
+      `${game.resigned ? '1-0' : '0-1'}: ${game.resigned ? t('Black resigned') : t('White resigned')}`;
   } else if (game.mode === 'replay' && game.at === game.all.length && game.result) {
     // The log's own result (a resignation is not on the board).
     $('status').textContent = `result: ${game.result.outcome} (${game.result.reason})`;
   } else if (st.outcome !== '*') {
     $('status').textContent = `${st.outcome} (${st.reason})`;
   } else {
-    $('status').textContent = t(st.side ? 'Black to move, ply {n}' : 'White to move, ply {n}', { n: st.ply + 1 });
+    $('status').textContent = (st.side ? t('Black to move, ply {n}', { n: st.ply + 1 })
+      : t('White to move, ply {n}', { n: st.ply + 1 }));
   }
   if (game.mode === 'play' && over()) {
     $('final').textContent = `final-hash: ${game.pos.stateHash()}`;
@@ -511,14 +512,15 @@ function netRefresh() {
   }
   $('move-input').disabled = !mine;
   drawMoveList();
-  const you = st.side >= 0 ? ` ${t(st.side ? '(you are Black)' : '(you are White)')}` : '';
+  const you = st.side >= 0 ? ` ${st.side ? t('(you are Black)') : t('(you are White)')}` : '';
   if (game.failed) $('status').textContent = game.failed;
   else if (!pos) $('status').textContent = game.role === 0 ? t('waiting for the opponent') : t('waiting for the match to start');
   else if (st.finished || st.outcome !== '*')
     $('status').textContent = `${st.outcome} (${st.reason})`;
-  else $('status').textContent = t(st.toMove ? 'Black to move, ply {n}' : 'White to move, ply {n}', { n: st.moves + 1 }) + you;
+  else $('status').textContent = (st.toMove
+    ? t('Black to move, ply {n}', { n: st.moves + 1 }) : t('White to move, ply {n}', { n: st.moves + 1 })) + you;
   const other = st.side >= 0 ? 1 - st.side : -1;
-  const offer = st.draw >= 0 ? t(st.draw ? 'Black offers a draw' : 'White offers a draw')
+  const offer = st.draw >= 0 ? (st.draw ? t('Black offers a draw') : t('White offers a draw'))
     : st.takeback.side >= 0 ? (st.takeback.side
       ? tn('Black asks to take back {n} ply', 'Black asks to take back {n} plies', st.takeback.plies)
       : tn('White asks to take back {n} ply', 'White asks to take back {n} plies', st.takeback.plies)) : '';
