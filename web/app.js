@@ -75,6 +75,14 @@ async function showBall(on) {
   window.tabulaPage.boardReady = true;
 }
 
+// The game's title (core/'s, translated by its msgid as the terminal's
+// client/core_text.c does), and a replayed log's file name.
+function drawTitle() {
+  const info = game.name && tabula.games().find((g) => g.name === game.name);
+  const title = info ? t(info.title) : t('Network game');
+  $('game-title').textContent = game.fileName ? `${title}: ${game.fileName}` : title;
+}
+
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
 }
@@ -109,7 +117,7 @@ function newGame(name, opponent, side) {
     resigned: -1,
   };
   board.flipped = bot > 0 && side === 1;
-  $('game-title').textContent = info.title;
+  drawTitle();
   $('players').textContent = game.players.map((p, i) =>
     `${sideName(i)}: ${p === 'human' ? t('you') : t('bot level {level}', { level: p })}`).join(' · ');
   $('controls').hidden = false;
@@ -117,7 +125,7 @@ function newGame(name, opponent, side) {
   $('net-panel').hidden = true;
   $('move-form').hidden = false;
   $('final').textContent = '';
-  say(t('type {hint}; or click the squares (? explains)', { hint: info.hint }));
+  say(t('type {hint}; or click the squares (? explains)', { hint: t(info.hint) }));
   show('game');
   refresh();
   showBall(name === 'chessball');
@@ -296,7 +304,8 @@ async function openReplay(file) {
   game = { mode: 'replay', name: r.game.name, options: r.game.options, info,
     all: r.game.moves, result: r.game.result, moves: [], squares: [], at: 0,
     pos: tabula.position(r.game.name, r.game.options) };
-  $('game-title').textContent = `${info.title}: ${file.name}`;
+  game.fileName = file.name;
+  drawTitle();
   $('players').textContent =
     `verified: ${tn('{n} signed message', '{n} signed messages', r.envelopes)}, ${
       tn('{n} ply', '{n} plies', r.plies)}`;
@@ -362,8 +371,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     squares: [], notes: [], final: '', pos: null, failed: '',
     seed: seed ?? (Math.random() * 2 ** 32) >>> 0 };
   board.flipped = role === 1;
-  $('game-title').textContent = role === 0
-    ? tabula.games().find((g) => g.name === name).title : t('Network game');
+  drawTitle();
   $('players').textContent = bot ? t(ROLES[role][1], { level: bot }) : t(ROLES[role][0]);
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
@@ -496,7 +504,7 @@ function netRefresh() {
     // The game is known once the match start came (a guest, a spectator).
     game.shownBall = true;
     game.name = game.seat.game().name;
-    $('game-title').textContent = tabula.games().find((g) => g.name === game.name).title;
+    drawTitle();
     showBall(game.name === 'chessball');
   }
   if (pos) {
@@ -644,6 +652,11 @@ function applyTexts() {
   for (const b of document.querySelectorAll('#lang button')) {
     b.setAttribute('aria-pressed', String(b.dataset.lang === currentLang()));
   }
+  if (tabula) {
+    for (const sel of [$('game-name'), $('net-game')]) {
+      for (const o of sel.options) o.textContent = t(tabula.games().find((g) => g.name === o.value).title);
+    }
+  }
   for (const b of document.querySelectorAll('.net-bot')) {
     const keep = b.value;
     b.replaceChildren(...['you', 1, 2, 3, 4, 5].map((l) => {
@@ -661,6 +674,7 @@ function applyTexts() {
 async function switchLang(to) {
   await setLang(to, true);
   applyTexts();
+  if (game) drawTitle();
   if (game && game.mode === 'net') netRefresh();
   else if (game && game.mode === 'play') {
     $('players').textContent = game.players.map((p, i) =>
@@ -677,7 +691,7 @@ function wire() {
   sel.replaceChildren(...tabula.games().map((g) => {
     const o = document.createElement('option');
     o.value = g.name;
-    o.textContent = g.title;
+    o.textContent = t(g.title);
     return o;
   }));
   $('new-game').addEventListener('submit', (e) => {
