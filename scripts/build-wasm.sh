@@ -24,6 +24,23 @@ mkdir -p "$site.new/wasm" "$site.new/node_modules/@bjorn3/browser_wasi_shim" \
   "$site.new/node_modules/three/build" \
   "$site.new/node_modules/three/examples/jsm/controls"
 cp web/*.html web/*.js web/*.css "$site.new/"
+# The page's languages (docs/languages.md): of each po/LL.po, the strings
+# the page uses (web/*.js; core/tb_error.h's error names and the game
+# titles and move hints of client/core_text.c, which it shows) as
+# locale/LL.json.
+mkdir -p "$site.new/locale"
+pot=$(mktemp)
+xgettext --from-code=UTF-8 --language=JavaScript --omit-header --keyword=t \
+  --keyword=N_ --keyword=tn:1,2 -o "$pot" web/*.js
+xgettext --from-code=UTF-8 --language=C --omit-header --join-existing \
+  --keyword=X:3 -o "$pot" core/tb_error.h
+xgettext --from-code=UTF-8 --language=C --omit-header --join-existing \
+  --keyword=N_ -o "$pot" client/core_text.c
+for po in po/*.po; do
+  msgmerge --quiet --no-fuzzy-matching -o - "$po" "$pot" | msgattrib --no-obsolete -o "$pot.po"
+  node scripts/po2json.mjs "$pot.po" > "$site.new/locale/$(basename "$po" .po).json"
+done
+rm -f "$pot" "$pot.po"
 # The page's module without DWARF (libsodium's and msgpack-c's objects
 # carry it): 40% of the file, of no use in a browser (docs/benchmarks.md).
 wasm-opt --strip-debug --strip-producers "$dir/out/tabula_web.wasm" \

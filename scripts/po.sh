@@ -3,16 +3,24 @@
 #   scripts/po.sh pot     print the template xgettext makes from the sources
 #   scripts/po.sh update  rewrite po/tabula.pot and merge it into po/*.po
 # Sources: client/*.c and core/tb_error.h (its error messages, translated
-# at the client edge). No line numbers in the files, so moving code does
-# not churn them.
+# at the client edge), then the page's web/*.js (t(), tn() and N_() of
+# web/i18n.js; index.html's texts are listed in app.js): one template.
+# No line numbers in the files, so moving code does not churn them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pot() {
+  local tmp
+  tmp=$(mktemp)
   xgettext --from-code=UTF-8 --language=C --no-location --sort-output \
     --omit-header --keyword=_ --keyword=N_ --keyword=ngettext:1,2 \
     --keyword=X:3 --keyword=NP_:1,2 --flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
-    --add-comments=TRANSLATORS: -o - client/*.c core/tb_error.h
+    --add-comments=TRANSLATORS: -o "$tmp" client/*.c core/tb_error.h
+  xgettext --from-code=UTF-8 --language=JavaScript --no-location --sort-output \
+    --omit-header --join-existing --keyword=t --keyword=N_ --keyword=tn:1,2 \
+    --add-comments=TRANSLATORS: -o "$tmp" web/*.js
+  cat "$tmp"
+  rm -f "$tmp"
 }
 
 case "${1:-}" in

@@ -9,9 +9,12 @@
 import { loadTabula, NET } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
+import { t, tn, N_, setLang, preferredLang, currentLang } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-const SIDES = ['White', 'Black'];
+// The side words, in the page's language (the result: and final-hash:
+// lines, notation and codes stay as the terminal prints them).
+const sideName = (i) => [t('White'), t('Black')][i];
 
 let tabula = null;
 let game = null; // the game on screen; see newGame / openReplay
@@ -21,7 +24,14 @@ let ball = null; // the Chessball ball (ball3d.js), made on first use
 
 function say(text) { $('message').textContent = text; }
 
-function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
+// An error from the module in the page's language: its tb_error.h name
+// is looked up in the catalogue as the terminal's _(tb_strerror(rc)) is;
+// the rest (a move's text, a frame number) stays.
+function errText(e) {
+  if (!tabula || !e?.code || e.code > -1000) return e?.message ?? String(e);
+  const name = tabula.str(tabula.x.web_error(e.code));
+  return name && e.message.includes(name) ? e.message.replace(name, t(name)) : e.message;
+}
 
 const board = new Board($('board'), {
   onMove: (text) => humanMove(text),
@@ -60,9 +70,17 @@ async function showBall(on) {
     board.draw();
   } catch (e) {
     $('ball').hidden = true;
-    $('hover').textContent = `the ball cannot be drawn here (${e.message}): the map below has every field`;
+    $('hover').textContent = t('the ball cannot be drawn here ({why}): the map below has every field', { why: e.message });
   }
   window.tabulaPage.boardReady = true;
+}
+
+// The game's title (core/'s, translated by its msgid as the terminal's
+// client/core_text.c does), and a replayed log's file name.
+function drawTitle() {
+  const info = game.name && tabula.games().find((g) => g.name === game.name);
+  const title = info ? t(info.title) : t('Network game');
+  $('game-title').textContent = game.fileName ? `${title}: ${game.fileName}` : title;
 }
 
 function show(section) {
@@ -99,15 +117,15 @@ function newGame(name, opponent, side) {
     resigned: -1,
   };
   board.flipped = bot > 0 && side === 1;
-  $('game-title').textContent = info.title;
+  drawTitle();
   $('players').textContent = game.players.map((p, i) =>
-    `${SIDES[i]}: ${p === 'human' ? 'you' : `bot level ${p}`}`).join(' · ');
+    `${sideName(i)}: ${p === 'human' ? t('you') : t('bot level {level}', { level: p })}`).join(' · ');
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = true;
   $('move-form').hidden = false;
   $('final').textContent = '';
-  say(`type ${info.hint}; or click the squares (? explains)`);
+  say(t('type {hint}; or click the squares (? explains)', { hint: t(info.hint) }));
   show('game');
   refresh();
   showBall(name === 'chessball');
@@ -138,14 +156,15 @@ function refresh() {
   drawMoveList();
   if (game.mode === 'play' && game.resigned >= 0) {
     $('status').textContent =
-      `${game.resigned ? '1-0' : '0-1'}: ${SIDES[game.resigned]} resigned`;
+      `${game.resigned ? '1-0' : '0-1'}: ${game.resigned ? t('Black resigned') : t('White resigned')}`;
   } else if (game.mode === 'replay' && game.at === game.all.length && game.result) {
     // The log's own result (a resignation is not on the board).
     $('status').textContent = `result: ${game.result.outcome} (${game.result.reason})`;
   } else if (st.outcome !== '*') {
     $('status').textContent = `${st.outcome} (${st.reason})`;
   } else {
-    $('status').textContent = `${SIDES[st.side]} to move, ply ${st.ply + 1}`;
+    $('status').textContent = (st.side ? t('Black to move, ply {n}', { n: st.ply + 1 })
+      : t('White to move, ply {n}', { n: st.ply + 1 }));
   }
   if (game.mode === 'play' && over()) {
     $('final').textContent = `final-hash: ${game.pos.stateHash()}`;
@@ -158,7 +177,7 @@ function drawMoveList() {
   const list = $('move-list');
   list.replaceChildren(...game.moves.map((m, i) => {
     const li = document.createElement('li');
-    li.textContent = `${SIDES[m.side][0]} ${m.text}`;
+    li.textContent = `${sideName(m.side)[0]} ${m.text}`;
     if (game.mode === 'replay' && i === game.at - 1) li.className = 'current';
     if (game.mode === 'replay') li.addEventListener('click', () => replayTo(i + 1));
     return li;
@@ -180,12 +199,13 @@ function play(text) {
 
 function humanMove(text) {
   if (game.mode === 'net') { netMove(text); return; }
-  if (!humanToMove()) { say('it is not your move'); return; }
+  if (!humanToMove()) { say(t('it is not your move')); return; }
   try {
     const played = play(text);
-    say(played === text ? `played ${played}` : `${text}: played ${played}`);
+    say(played === text ? t('played {move}', { move: played })
+      : t('{typed}: played {move}', { typed: text, move: played }));
   } catch (e) {
-    say(e.message); // names the move: "'e5-e4': illegal move"
+    say(errText(e)); // names the move: "'e5-e4': illegal move"
     return;
   }
   refresh();
@@ -221,12 +241,12 @@ function botTurn() {
     { type: 'module' });
   botWorker.onmessage = (e) => {
     if (e.data.id !== botRequest || !game || game.mode !== 'play') return;
-    if (e.data.error) { say(`the bot failed: ${e.data.error}`); return; }
+    if (e.data.error) { say(t('the bot failed: {why}', { why: e.data.error })); return; }
     play(e.data.move);
-    say(`the bot played ${e.data.move}`);
+    say(t('the bot played {move}', { move: e.data.move }));
     refresh();
   };
-  say('the bot is thinking…');
+  say(`${t('the bot is thinking')}…`);
   botWorker.postMessage({ id, game: game.name, options: game.options,
     moves: game.moves.map((m) => m.text), level,
     seed: (game.seed + game.moves.length) >>> 0 });
@@ -243,7 +263,7 @@ function takeBack() {
   replayMoves(keep);
   game.resigned = -1;
   $('final').textContent = '';
-  say('taken back');
+  say(t('taken back'));
   refresh();
 }
 
@@ -274,8 +294,8 @@ async function openReplay(file) {
   // Refused as `tabula replay` refuses it: a log cut short (torn) too.
   if (!r.ok) {
     $('replay-error').textContent = r.status === 'torn'
-      ? `${file.name}: FAILED: the log is cut short inside a frame, after ` +
-        `${plural(r.envelopes, 'signed message')}`
+      ? `${file.name}: FAILED: ${tn('the log is cut short inside a frame, after {n} signed message',
+        'the log is cut short inside a frame, after {n} signed messages', r.envelopes)}`
       : `${file.name}: FAILED at frame ${r.frame} (ply ${r.ply}): ${r.why}`;
     return r;
   }
@@ -284,9 +304,11 @@ async function openReplay(file) {
   game = { mode: 'replay', name: r.game.name, options: r.game.options, info,
     all: r.game.moves, result: r.game.result, moves: [], squares: [], at: 0,
     pos: tabula.position(r.game.name, r.game.options) };
-  $('game-title').textContent = `${info.title}: ${file.name}`;
+  game.fileName = file.name;
+  drawTitle();
   $('players').textContent =
-    `verified: ${plural(r.envelopes, 'signed message')}, ${plural(r.plies, 'ply', 'plies')}`;
+    `verified: ${tn('{n} signed message', '{n} signed messages', r.envelopes)}, ${
+      tn('{n} ply', '{n} plies', r.plies)}`;
   $('controls').hidden = true;
   $('net-panel').hidden = true;
   $('replay-controls').hidden = false;
@@ -296,7 +318,7 @@ async function openReplay(file) {
   show('game');
   replayTo(r.game.moves.length);
   showBall(r.game.name === 'chessball');
-  say('step through the game with the arrows or the ← → keys');
+  say(t('step through the game with the arrows or the {keys} keys', { keys: '← →' }));
   return r;
 }
 
@@ -309,7 +331,12 @@ function replayTo(n) {
 
 // ---- a network game (net.js, web/wasm/web_match.h) ---------------------
 
-const ROLES = ['host', 'guest', 'spectator'];
+// What the page's seat is, with and without its bot (msgids for t()).
+const ROLES = [
+  [N_('you: host'), N_('you: host, the bot (level {level}) plays for you')],
+  [N_('you: guest'), N_('you: guest, the bot (level {level}) plays for you')],
+  [N_('you: spectator'), N_('you: spectator')],
+];
 
 // The browser's key pair, made by the module and kept in localStorage; a
 // damaged one is replaced.
@@ -344,9 +371,8 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     squares: [], notes: [], final: '', pos: null, failed: '',
     seed: seed ?? (Math.random() * 2 ** 32) >>> 0 };
   board.flipped = role === 1;
-  $('game-title').textContent = role === 0
-    ? tabula.games().find((g) => g.name === name).title : 'Network game';
-  $('players').textContent = `you: ${ROLES[role]}${bot ? `, the bot (level ${bot}) plays for you` : ''}`;
+  drawTitle();
+  $('players').textContent = bot ? t(ROLES[role][1], { level: bot }) : t(ROLES[role][0]);
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = false;
@@ -366,17 +392,17 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
       p.append(`${label} `, a);
       return p;
     };
-    room.append(part(`invite: ${codes.invite}, opponent's link:`, link('join', codes.invite)),
-      part(`watch: ${codes.watch}, spectators' link:`, link('watch', codes.watch)));
+    room.append(part(`invite: ${codes.invite}, ${t("opponent's link:")}`, link('join', codes.invite)),
+      part(`watch: ${codes.watch}, ${t("spectators' link:")}`, link('watch', codes.watch)));
   }
-  say(role === 0 ? 'waiting for the opponent to join' : 'connecting to the lobby…');
+  say(role === 0 ? t('waiting for the opponent to join') : `${t('connecting to the lobby')}…`);
   show('game');
   game.driver = new NetDriver(seat, lobbyUrl(), {
     onOutput: netOutput,
     onConnection: (text) => {
       netNote(`lobby: ${text}`);
-      say(text === 'connected' ? (role === 2 ? 'watching the game'
-        : bot ? 'the bot plays your seat' : 'click or type your moves on your turn') : text);
+      say(text === 'connected' ? (role === 2 ? t('watching the game')
+        : bot ? t('the bot plays your seat') : t('click or type your moves on your turn')) : text);
       netRefresh();
     },
     onFailed: (text) => { game.failed = text; netNote(text); say(text); netRefresh(); },
@@ -410,7 +436,7 @@ function netOutput(out) {
     netBot(Number(out.text));
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
-    say('the game is over: Download the log keeps its signed record');
+    say(t('the game is over: Download the log keeps its signed record'));
   } else {
     netNote(out.text);
     if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
@@ -426,10 +452,10 @@ function netBot(token) {
     { type: 'module' });
   botWorker.onmessage = (e) => {
     if (e.data.id !== botRequest || game?.mode !== 'net') return;
-    if (e.data.error) { say(`the bot failed: ${e.data.error}`); return; }
+    if (e.data.error) { say(t('the bot failed: {why}', { why: e.data.error })); return; }
     const rc = game.seat.botMove(now(), token, e.data.move);
     if (rc !== 0)
-      netNote(`the bot's move ${e.data.move} was refused: ${tabula.lastError().message}`);
+      netNote(t("the bot's move {move} was refused: {why}", { move: e.data.move, why: errText(tabula.lastError()) }));
     game.driver.pump();
   };
   botWorker.postMessage({ id, game: g.name, options: g.options, moves: g.moves,
@@ -439,9 +465,9 @@ function netBot(token) {
 function netMove(text) {
   try {
     game.seat.move(now(), text);
-    say(`sent ${text}`);
+    say(t('sent {move}', { move: text }));
   } catch (e) {
-    say(e.message);
+    say(errText(e));
   }
   game.driver.pump();
 }
@@ -451,7 +477,7 @@ function netCommand(line) {
   try {
     game.seat.command(now(), line);
   } catch (e) {
-    say(`${line}: ${e.message}`);
+    say(`${line}: ${errText(e)}`);
   }
   game.driver.pump();
 }
@@ -464,7 +490,7 @@ function clockText(ms) {
 function netClocks() {
   const st = game.seat.state(now());
   $('clocks').textContent = st.clock[0] < 0 ? ''
-    : SIDES.map((n, i) => `${n} ${clockText(st.clock[i])}${st.toMove === i && !st.finished ? ' ◀' : ''}`).join('   ');
+    : [0, 1].map((i) => `${sideName(i)} ${clockText(st.clock[i])}${st.toMove === i && !st.finished ? ' ◀' : ''}`).join('   ');
   return st;
 }
 
@@ -478,7 +504,7 @@ function netRefresh() {
     // The game is known once the match start came (a guest, a spectator).
     game.shownBall = true;
     game.name = game.seat.game().name;
-    $('game-title').textContent = tabula.games().find((g) => g.name === game.name).title;
+    drawTitle();
     showBall(game.name === 'chessball');
   }
   if (pos) {
@@ -494,15 +520,18 @@ function netRefresh() {
   }
   $('move-input').disabled = !mine;
   drawMoveList();
-  const side = st.side >= 0 ? ` (you are ${SIDES[st.side]})` : '';
+  const you = st.side >= 0 ? ` ${st.side ? t('(you are Black)') : t('(you are White)')}` : '';
   if (game.failed) $('status').textContent = game.failed;
-  else if (!pos) $('status').textContent = game.role === 0 ? 'waiting for the opponent' : 'waiting for the match to start';
+  else if (!pos) $('status').textContent = game.role === 0 ? t('waiting for the opponent') : t('waiting for the match to start');
   else if (st.finished || st.outcome !== '*')
     $('status').textContent = `${st.outcome} (${st.reason})`;
-  else $('status').textContent = `${SIDES[st.toMove]} to move, ply ${st.moves + 1}${side}`;
+  else $('status').textContent = (st.toMove
+    ? t('Black to move, ply {n}', { n: st.moves + 1 }) : t('White to move, ply {n}', { n: st.moves + 1 })) + you;
   const other = st.side >= 0 ? 1 - st.side : -1;
-  const offer = st.draw >= 0 ? `${SIDES[st.draw]} offers a draw`
-    : st.takeback.side >= 0 ? `${SIDES[st.takeback.side]} asks to take back ${plural(st.takeback.plies, 'ply', 'plies')}` : '';
+  const offer = st.draw >= 0 ? (st.draw ? t('Black offers a draw') : t('White offers a draw'))
+    : st.takeback.side >= 0 ? (st.takeback.side
+      ? tn('Black asks to take back {n} ply', 'Black asks to take back {n} plies', st.takeback.plies)
+      : tn('White asks to take back {n} ply', 'White asks to take back {n} plies', st.takeback.plies)) : '';
   $('offer').textContent = offer;
   const answer = st.side >= 0 && !game.bot && (st.draw === other || st.takeback.side === other);
   $('accept').hidden = !answer;
@@ -517,7 +546,7 @@ function downloadLog() {
   try {
     bytes = game.seat.log();
   } catch (e) {
-    say(e.message);
+    say(errText(e));
     return;
   }
   const a = document.createElement('a');
@@ -541,7 +570,7 @@ function openLink() {
     else if (p.get('watch')) netGame({ role: 2, code: p.get('watch') });
     else return false;
   } catch (e) {
-    $('net-error').textContent = e.message;
+    $('net-error').textContent = errText(e);
     show('start');
   }
   return true;
@@ -552,8 +581,107 @@ function openLink() {
 function clockOption(text) {
   const m = text.trim().match(/^(\d+)(s?)\+(\d+)$/);
   if (!text.trim()) return '';
-  if (!m) throw new Error(`bad clock '${text}': expected MINUTES+SECONDS, e.g. 5+3`);
+  if (!m) throw new Error(t("bad clock '{text}': expected MINUTES+SECONDS, e.g. 5+3", { text }));
   return `clock=${m[2] ? Number(m[1]) : Number(m[1]) * 60}+${Number(m[3])}`;
+}
+
+// ---- the page's languages (i18n.js) -------------------------------------
+
+// index.html's texts: data-i18n="KEY" (text), data-i18n-html (a text with
+// <code> marks), data-i18n-placeholder, data-i18n-aria (aria-label).
+const PAGE_TEXTS = {
+  tagline: N_('Laska, Chessball, Football chess, Chess volleyball'),
+  loading: N_('Loading the rules engine...'),
+  'new-game': N_('New game'),
+  game: N_('Game'),
+  opponent: N_('Opponent'),
+  bot1: N_('Bot, level 1'),
+  bot2: N_('Bot, level 2'),
+  bot3: N_('Bot, level 3'),
+  bot4: N_('Bot, level 4'),
+  bot5: N_('Bot, level 5'),
+  friend: N_('A friend on this device'),
+  'play-as': N_('Play as'),
+  white: N_('White'),
+  black: N_('Black'),
+  start: N_('Start'),
+  'host-game': N_('Host a network game'),
+  options: N_('Options'),
+  defaults: N_("the game's defaults"),
+  clock: N_('Clock'),
+  'no-clock': N_('none, or 5+3'),
+  'you-play': N_('You play'),
+  host: N_('Host'),
+  'host-hint': N_('You play White; the page shows the invite code and a link for your opponent, and a watch link for spectators.'),
+  'join-game': N_('Join or watch a game'),
+  code: N_('Code'),
+  join: N_('Join (invite code)'),
+  watch: N_('Watch (watch code)'),
+  replay: N_('Replay a match log'),
+  'replay-hint': N_('Drop a <code>.log</code> file written by <code>tabula host</code>, <code>join</code> or <code>spectate</code> with <code>--log</code> here. It is verified in this page with the same checks as <code>tabula replay</code>: signatures, hash chain, every move\'s legality and state hash.'),
+  'choose-log': N_('Or choose a log:'),
+  'offer-draw': N_('Offer a draw'),
+  accept: N_('Accept'),
+  decline: N_('Decline'),
+  download: N_('Download the log'),
+  move: N_('Move'),
+  play: N_('Play'),
+  flip: N_('Flip board'),
+  takeback: N_('Take back'),
+  resign: N_('Resign'),
+  'how-to-play': N_('How to play (?)'),
+  'first-ply': N_('first ply'),
+  'prev-ply': N_('previous ply'),
+  'next-ply': N_('next ply'),
+  'last-ply': N_('last ply'),
+  board: N_('board'),
+};
+
+function applyTexts() {
+  const each = (attr, fn) => {
+    for (const el of document.querySelectorAll(`[${attr}]`)) {
+      const msgid = PAGE_TEXTS[el.getAttribute(attr)];
+      if (msgid) fn(el, t(msgid));
+    }
+  };
+  each('data-i18n', (el, text) => { el.textContent = text; });
+  // (our own catalogues: the translations keep the <code> marks)
+  each('data-i18n-html', (el, text) => { el.innerHTML = text; });
+  each('data-i18n-placeholder', (el, text) => { el.placeholder = text; });
+  each('data-i18n-aria', (el, text) => { el.setAttribute('aria-label', text); });
+  for (const b of document.querySelectorAll('#lang button')) {
+    b.setAttribute('aria-pressed', String(b.dataset.lang === currentLang()));
+  }
+  if (tabula) {
+    for (const sel of [$('game-name'), $('net-game')]) {
+      for (const o of sel.options) o.textContent = t(tabula.games().find((g) => g.name === o.value).title);
+    }
+  }
+  for (const b of document.querySelectorAll('.net-bot')) {
+    const keep = b.value;
+    b.replaceChildren(...['you', 1, 2, 3, 4, 5].map((l) => {
+      const o = document.createElement('option');
+      o.value = l === 'you' ? '0' : String(l);
+      o.textContent = l === 'you' ? t('yourself') : t('the bot, level {level}', { level: l });
+      return o;
+    }));
+    if (keep) b.value = keep;
+  }
+}
+
+// The switch: the new language's texts, and the screen drawn again (the
+// status, the players; a message already said stays as it was).
+async function switchLang(to) {
+  await setLang(to, true);
+  applyTexts();
+  if (game) drawTitle();
+  if (game && game.mode === 'net') netRefresh();
+  else if (game && game.mode === 'play') {
+    $('players').textContent = game.players.map((p, i) =>
+      `${sideName(i)}: ${p === 'human' ? t('you') : t('bot level {level}', { level: p })}`).join(' · ');
+    refresh();
+  } else if (game) refresh();
+  window.tabulaPage.lang = currentLang();
 }
 
 // ---- wiring --------------------------------------------------------------
@@ -563,7 +691,7 @@ function wire() {
   sel.replaceChildren(...tabula.games().map((g) => {
     const o = document.createElement('option');
     o.value = g.name;
-    o.textContent = g.title;
+    o.textContent = t(g.title);
     return o;
   }));
   $('new-game').addEventListener('submit', (e) => {
@@ -574,7 +702,7 @@ function wire() {
     e.preventDefault();
     const text = $('move-input').value.trim();
     if (!text) {
-      say(`legal moves: ${game.pos.moves().slice(0, 12).join(', ')}…`);
+      say(t('legal moves: {moves}', { moves: `${game.pos.moves().slice(0, 12).join(', ')}…` }));
       return;
     }
     $('move-input').value = '';
@@ -588,17 +716,13 @@ function wire() {
   $('download-log').addEventListener('click', downloadLog);
   const netSel = $('net-game');
   netSel.replaceChildren(...[...sel.options].map((o) => o.cloneNode(true)));
-  for (const b of document.querySelectorAll('.net-bot')) {
-    b.replaceChildren(...['you', 1, 2, 3, 4, 5].map((l) => {
-      const o = document.createElement('option');
-      o.value = l === 'you' ? '0' : String(l);
-      o.textContent = l === 'you' ? 'yourself' : `the bot, level ${l}`;
-      return o;
-    }));
+  for (const b of document.querySelectorAll('#lang button')) {
+    b.addEventListener('click', () => switchLang(b.dataset.lang));
   }
+  applyTexts();
   const netStart = (fn) => {
     $('net-error').textContent = '';
-    try { fn(); } catch (e) { $('net-error').textContent = e.message; show('start'); }
+    try { fn(); } catch (e) { $('net-error').textContent = errText(e); show('start'); }
   };
   $('net-host').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -659,11 +783,15 @@ function wire() {
 window.tabulaPage = { newGame, openReplay, netGame, get game() { return game; },
   get tabula() { return tabula; } };
 
-loadTabula(new URL('./wasm/tabula_web.wasm', import.meta.url)).then((t) => {
-  tabula = t;
+setLang(preferredLang()).then(() => {
+  applyTexts();
+  window.tabulaPage.lang = currentLang();
+  return loadTabula(new URL('./wasm/tabula_web.wasm', import.meta.url));
+}).then((tb) => {
+  tabula = tb;
   wire();
   if (!openLink()) show('start');
   window.tabulaPage.ready = true;
 }).catch((e) => {
-  $('loading').textContent = `The rules engine did not load: ${e.message}`;
+  $('loading').textContent = t('The rules engine did not load: {why}', { why: e.message });
 });

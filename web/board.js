@@ -6,6 +6,7 @@
 // through comes from the module (Position.moveSquares()); nothing here
 // knows a rule. From the keyboard the board is one stop of the Tab order:
 // the arrow keys move between its squares, Enter or Space selects one.
+import { t } from './i18n.js';
 
 export class Board {
   // el: the grid element; onMove(text): called with a chosen move's
@@ -150,14 +151,14 @@ export class Board {
 
   select(name) {
     if (!this.enabled || this.moves.length === 0) {
-      this.say(this.enabled ? 'no moves here' : 'it is not your move');
+      this.say(this.enabled ? t('no moves here') : t('it is not your move'));
       return;
     }
     const k = this.clicked;
     if (k.length && k[k.length - 1] === name) {
       this.clicked = [];
       this.onChoices([]);
-      this.say('selection cleared');
+      this.say(t('selection cleared'));
       this.draw();
       return;
     }
@@ -169,7 +170,7 @@ export class Board {
     }
     if (cont.length === 0) {
       this.clicked = [];
-      this.say(`no legal move from ${name}`);
+      this.say(t('no legal move from {square}', { square: name }));
       this.draw();
       return;
     }
@@ -186,10 +187,10 @@ export class Board {
     if (exact.length >= 1) {
       this.onChoices(exact.map((mv) => mv.text));
       this.say(exact.length === 1
-        ? `choose ${exact[0].text}, or select the next square`
-        : 'several moves fit: choose one');
+        ? t('choose {move}, or select the next square', { move: exact[0].text })
+        : t('several moves fit: choose one'));
     } else {
-      this.say('select the next square (click the last one again to cancel)');
+      this.say(t('select the next square (click the last one again to cancel)'));
     }
     this.draw();
   }

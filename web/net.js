@@ -5,6 +5,7 @@
 // (tabula.js NetSeat, web/wasm/web_match.h): this file only carries
 // bytes, tells the time and reconnects after a lost connection.
 import { NET } from './tabula.js';
+import { t } from './i18n.js';
 
 const RECONNECT_MS = 1000;
 const GIVE_UP_MS = 60000;
@@ -56,17 +57,18 @@ export class NetDriver {
       if (this.done || this.stopped) return;
       if (this.refused || !this.welcomed) {
         this.stop();
-        this.hooks.onFailed?.(this.refused ? `the lobby refused: ${this.refused}`
-          : `cannot reach the lobby at ${this.url}`);
+        // (the lobby's reason is a tb_error.h message: the catalogue has it)
+        this.hooks.onFailed?.(this.refused ? t('the lobby refused: {why}', { why: t(this.refused) })
+          : t('cannot reach the lobby at {url}', { url: this.url }));
         return;
       }
       this.lostAt ||= now();
       if (now() - this.lostAt > GIVE_UP_MS) {
         this.stop();
-        this.hooks.onFailed?.('the connection to the lobby is lost: gave up after a minute');
+        this.hooks.onFailed?.(t('the connection to the lobby is lost: gave up after a minute'));
         return;
       }
-      this.hooks.onConnection?.('connection lost; reconnecting');
+      this.hooks.onConnection?.(t('connection lost; reconnecting'));
       this.retry = setTimeout(() => this.connect(), RECONNECT_MS);
     };
   }

@@ -63,6 +63,15 @@
 //       keyboard alone (Tab to the move box, type, Enter), its help free
 //       of the terminal's keys; prints "phone
 //       GAME ok width W board B tabs T" or throws.
+//   WEB_LANGS=cs-CZ,cs WEB_EXPECT=JSON node tests/web/browser.mjs lang LANG
+//       the page's languages: the browser's languages set to WEB_LANGS
+//       (navigator.languages and Accept-Language), the start page must
+//       show WEB_EXPECT's texts (msgid -> the catalogue's translation, as
+//       tests/web/web_lang.sh takes them from po/LANG.po); a game's status,
+//       an illegal move's error name, a resignation's final-hash line;
+//       then the switch: EN shows the English texts with the same
+//       final-hash line, the choice survives a reload. Prints "lang LANG
+//       ok final-hash HEX" or throws.
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh.
 import { spawn } from 'node:child_process';
@@ -156,6 +165,15 @@ async function withPage(fn, path = '/check/check.html') {
       ...(env.WEB_PHONE ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    if (env.WEB_LANGS) {
+      // The browser's languages, as a user's settings give them.
+      const langs = env.WEB_LANGS.split(',');
+      await page.setExtraHTTPHeaders({ 'Accept-Language': langs.join(',') });
+      await page.evaluateOnNewDocument((l) => {
+        Object.defineProperty(navigator, 'languages', { get: () => l });
+        Object.defineProperty(navigator, 'language', { get: () => l[0] });
+      }, langs);
+    }
     await page.goto(`${base}${path}`);
     const games = path.startsWith('/check/')
       ? await page.evaluate(() => window.tabulaReady)
@@ -553,6 +571,89 @@ function terminalHost(binary, game, extra = []) {
   });
 }
 
+// The start page and a game in LANG (see the header), then the switch.
+async function langPage(lang) {
+  const want = JSON.parse(env.WEB_EXPECT ?? '{}');
+  const tr = (id) => {
+    if (!(id in want)) throw new Error(`WEB_EXPECT lacks '${id}'`);
+    return want[id];
+  };
+  const fill = (text, args) => text.replace(/\{(\w+)\}/g, (m, k) => args[k] ?? m);
+  const expect = (what, got, text) => {
+    if (got !== text) throw new Error(`${what}: '${got}', expected '${text}'`);
+  };
+  return withPage(async (page) => {
+    const texts = () => page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      newGame: document.querySelector('#new-game h2').textContent,
+      host: document.querySelector('#net-host h2').textContent,
+      replay: document.querySelector('#replay-drop h2').textContent,
+      start: document.querySelector('#new-game button[type=submit]').textContent,
+      pressed: document.querySelector('#lang button[aria-pressed=true]')?.dataset.lang,
+      status: document.getElementById('status').textContent,
+      message: document.getElementById('message').textContent,
+      final: document.getElementById('final').textContent,
+      resign: document.getElementById('resign').textContent,
+    }));
+    const startPage = async (l, t, tr2) => {
+      const x = await texts();
+      expect('the page language', x.lang, l);
+      expect('the switch', x.pressed, l);
+      expect('New game', x.newGame, tr2('New game'));
+      expect('Host a network game', x.host, tr2('Host a network game'));
+      expect('Replay a match log', x.replay, tr2('Replay a match log'));
+      expect('Start', x.start, tr2('Start'));
+      return x;
+    };
+    await startPage(lang, null, tr);
+    // A game between two people on this device: the status in LANG.
+    await page.evaluate(() => window.tabulaPage.newGame('laska', 'human', 0));
+    let x = await texts();
+    expect('the status', x.status, fill(tr('White to move, ply {n}'), { n: 1 }));
+    expect('Resign', x.resign, tr('Resign'));
+    // A move the rules refuse: the error's name from the catalogue.
+    await page.type('#move-input', 'a1-h8');
+    await page.keyboard.press('Enter');
+    x = await texts();
+    const named = ['illegal move', 'malformed move notation'].map(tr);
+    if (!named.some((n) => x.message.includes(n)))
+      throw new Error(`the refused move: '${x.message}', expected one of ${named.join(' | ')}`);
+    await page.evaluate(() => {
+      const g = window.tabulaPage.game;
+      for (let i = 0; i < 4; i++) {
+        const mv = g.pos.moves()[0];
+        document.getElementById('move-input').value = mv;
+        document.getElementById('move-form').requestSubmit();
+      }
+    });
+    await page.click('#resign');
+    x = await texts();
+    const final = x.final;
+    if (!/^final-hash: [0-9a-f]{16,}$/.test(final)) throw new Error(`final line in ${lang}: '${final}'`);
+    expect('the resignation', x.status, `0-1: ${tr('White resigned')}`);
+    // The switch: English, the same machine line; the choice is kept.
+    await page.click('#lang button[data-lang=en]');
+    await page.waitForFunction(() => window.tabulaPage.lang === 'en');
+    x = await texts();
+    expect('final-hash in English', x.final, final);
+    expect('the resignation in English', x.status, '0-1: White resigned');
+    expect('Resign in English', x.resign, 'Resign');
+    await startPage('en', null, (m) => m);
+    await page.click(`#lang button[data-lang=${lang}]`);
+    await page.waitForFunction((l) => window.tabulaPage.lang === l, {}, lang);
+    x = await texts();
+    expect('final-hash back in LANG', x.final, final);
+    expect('the resignation again', x.status, `0-1: ${tr('White resigned')}`);
+    await page.click('#lang button[data-lang=en]');
+    await page.waitForFunction(() => window.tabulaPage.lang === 'en');
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    await startPage('en', null, (m) => m);
+    console.log(`lang ${lang} ok ${final}`);
+    return 0;
+  }, '/index.html');
+}
+
 // WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
 async function launchBrowser() {
   if (env.WEB_BROWSER === 'firefox')
@@ -752,5 +853,6 @@ else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | replay FILE | net OUTDIR GAME... | nethost GAME | netresign');
+else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign');
 exit(status);

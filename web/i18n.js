@@ -1,0 +1,77 @@
+// i18n.js: the page's languages (docs/languages.md): English, Czech and
+// Russian from the program's own gettext catalogues (po/cs.po, po/ru.po,
+// turned into locale/LL.json by scripts/po2json.py at build time). t()
+// translates a message by its English msgid (xgettext reads web/*.js with
+// --keyword=t, and tn:1,2 for plurals), filling {name} placeholders;
+// English is the msgid itself. The language is the one stored by the
+// page's switch, else the first of navigator.languages that is en, cs or
+// ru, else English.
+export const LANGS = ['en', 'cs', 'ru'];
+const STORE = 'tabula-lang';
+let lang = 'en';
+let cat = {};
+
+// "3 plies": Czech and Russian have three forms (as their Plural-Forms).
+function pluralIndex(n) {
+  if (lang === 'cs') return n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2;
+  if (lang === 'ru') {
+    return n % 10 === 1 && n % 100 !== 11 ? 0
+      : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2;
+  }
+  return n === 1 ? 0 : 1;
+}
+
+function fill(text, args) {
+  return args ? text.replace(/\{(\w+)\}/g, (m, k) => (k in args ? String(args[k]) : m)) : text;
+}
+
+export function t(msgid, args) {
+  const s = cat[msgid];
+  return fill(typeof s === 'string' && s ? s : msgid, args);
+}
+
+// Plural: the form for n; args.n is n unless given.
+export function tn(one, many, n, args) {
+  const s = cat[one];
+  const forms = Array.isArray(s) ? s : null;
+  const text = forms && forms[pluralIndex(n)] ? forms[pluralIndex(n)] : n === 1 ? one : many;
+  return fill(text, { n, ...args });
+}
+
+export function currentLang() { return lang; }
+
+export function preferredLang() {
+  let stored = null;
+  try { stored = localStorage.getItem(STORE); } catch { /* no storage */ }
+  if (LANGS.includes(stored)) return stored;
+  for (const l of navigator.languages ?? [navigator.language]) {
+    const base = String(l).toLowerCase().split('-')[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return 'en';
+}
+
+// Loads the catalogue of `to` (English needs none); remember: the switch
+// stores the choice. Unknown or unloadable: English.
+export async function setLang(to, remember = false) {
+  let next = {};
+  if (to !== 'en') {
+    try {
+      const r = await fetch(new URL(`./locale/${to}.json`, import.meta.url));
+      if (!r.ok) throw new Error(r.statusText);
+      next = await r.json();
+    } catch {
+      to = 'en';
+    }
+  }
+  lang = to;
+  cat = next;
+  document.documentElement.lang = lang;
+  if (remember) {
+    try { localStorage.setItem(STORE, lang); } catch { /* no storage */ }
+  }
+  return lang;
+}
+
+// Marks a msgid for xgettext where it is translated later by t().
+export const N_ = (msgid) => msgid;
