@@ -178,7 +178,7 @@ async function withPage(fn, path = '/check/check.html') {
     const games = path.startsWith('/check/')
       ? await page.evaluate(() => window.tabulaReady)
         .catch((e) => { throw new Error(`module did not load: ${e} ${errors}`); })
-      : await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 })
+      : await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 })
         .then(() => null);
     const result = await fn(page, games);
     if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
@@ -319,7 +319,7 @@ async function playPage(game, plies, shot) {
   await withPage(async (page) => {
     await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
     // Chessball's ball loads three.js first; the board is redrawn then.
-    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 20000 });
+    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 60000 });
     for (;;) {
       const st = await page.evaluate(() => {
         const gm = window.tabulaPage.game;
@@ -396,7 +396,7 @@ async function replayPage(file) {
     await input.uploadFile(file);
     await page.waitForFunction(() =>
       document.getElementById('replay-error').textContent !== '' ||
-      window.tabulaPage.game?.mode === 'replay', { timeout: 20000 });
+      window.tabulaPage.game?.mode === 'replay', { timeout: 60000 });
     const r = await page.evaluate(() => ({
       error: document.getElementById('replay-error').textContent,
       final: document.getElementById('final').textContent,
@@ -482,7 +482,7 @@ async function pageLoad(game) {
 async function phonePage(game, shot) {
   await withPage(async (page) => {
     await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
-    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 20000 });
+    await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 60000 });
     const fit = await page.evaluate(() => ({
       width: window.innerWidth,
       scroll: document.documentElement.scrollWidth,
@@ -647,7 +647,7 @@ async function langPage(lang) {
     await page.click('#lang button[data-lang=en]');
     await page.waitForFunction(() => window.tabulaPage.lang === 'en');
     await page.reload();
-    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     await startPage('en', null, (m) => m);
     console.log(`lang ${lang} ok ${final}`);
     return 0;
@@ -685,7 +685,7 @@ async function netPages(outDir, games) {
         await page.setViewport({ width: 1100, height: 760 });
         page.on('pageerror', (e) => errors.push(String(e)));
         await page.goto(url);
-        await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+        await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
         return page;
       };
       // A fixed seed for the page's bot: the game is the same every run.
@@ -765,13 +765,13 @@ async function netHost(game) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${lobby.base}/`);
-    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     // The start page's form, as a user fills it in.
     await page.select('#net-game', game);
     await page.select('#net-host-bot', '3');
     await page.click('#net-host button[type=submit]');
     await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
-      { timeout: 20000, polling: 100 });
+      { timeout: 60000, polling: 100 });
     const invite = await page.evaluate(() =>
       document.getElementById('net-room').textContent.match(/invite: (\S+),/)[1]);
     const term = spawn(env.TABULA_BINARY, ['join', invite, '--lobby', lobby.listen,
@@ -804,7 +804,7 @@ async function netResign() {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(host.join);
-    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 20000 });
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     // Black's turn: the move box is enabled.
     await page.waitForFunction(() => !document.getElementById('move-input').disabled,
       { timeout: 60000, polling: 100 });
