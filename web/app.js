@@ -382,7 +382,11 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   const codes = seat.codes();
   const room = $('net-room');
   room.replaceChildren();
-  if (role === 0) {
+  // The codes are shown once the lobby has the room (its first answer),
+  // as the terminal prints invite: only when the room exists: a code
+  // given out sooner can be refused as unknown.
+  const showRoom = () => {
+    if (role !== 0 || room.hasChildNodes()) return;
     const part = (label, href) => {
       const a = document.createElement('a');
       a.href = href;
@@ -394,12 +398,13 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     };
     room.append(part(`invite: ${codes.invite}, ${t("opponent's link:")}`, link('join', codes.invite)),
       part(`watch: ${codes.watch}, ${t("spectators' link:")}`, link('watch', codes.watch)));
-  }
+  };
   say(role === 0 ? t('waiting for the opponent to join') : `${t('connecting to the lobby')}…`);
   show('game');
   game.driver = new NetDriver(seat, lobbyUrl(), {
     onOutput: netOutput,
     onConnection: (text) => {
+      if (text === 'connected') showRoom();
       netNote(`lobby: ${text}`);
       say(text === 'connected' ? (role === 2 ? t('watching the game')
         : bot ? t('the bot plays your seat') : t('click or type your moves on your turn')) : text);
