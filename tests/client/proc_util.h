@@ -8,7 +8,7 @@
 #ifndef TABULA_TEST_PROC_UTIL_H
 #define TABULA_TEST_PROC_UTIL_H
 
-#define WAIT_MS 30000
+#define WAIT_MS 60000
 
 typedef struct Proc {
     pid_t pid;
