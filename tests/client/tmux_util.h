@@ -72,14 +72,22 @@ static inline void screen_as(char *buf, size_t cap, int with_colours)
     screen_of(tmux_session, buf, cap, with_colours);
 }
 
-/* Wait up to 10 s for text on pane target; returns its screen. */
+/* Wait up to 10 s for text on pane target; returns its screen, once two
+ * captures 40 ms apart agree: a program redraws in several writes, and a
+ * capture between them shows half the change (the move list already
+ * updated, the board rows below it not yet). */
 static inline const char *wait_for_in(const char *target, const char *text)
 {
     static char buf[16384];
+    static char again[16384];
     for (int i = 0; i < 200; i++) {
         screen_of(target, buf, sizeof buf, 0);
-        if (strstr(buf, text) != NULL)
-            return buf;
+        if (strstr(buf, text) != NULL) {
+            usleep(40000);
+            screen_of(target, again, sizeof again, 0);
+            if (strcmp(buf, again) == 0)
+                return buf;
+        }
         usleep(50000);
     }
     cr_assert_fail("'%s' never appeared on %s; screen:\n%s", text, target,
