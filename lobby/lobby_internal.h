@@ -229,7 +229,8 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
 void lobby__replica_presence(Lobby_Room *r, int seat, int present);
 /* Redis's answer to m's wrong code: over the limit (limited) or counted. */
 void lobby__guess_answer(Lobby_Member *m, int limited);
-/* Redis numbered m's frame seq: acknowledge it. */
+/* Redis numbered m's frame seq: its ACK goes out in its place, after
+ * every earlier frame of the room (member_pump). */
 void lobby__acked(Lobby_Member *m, uint64_t seq);
 
 #endif /* TABULA_LOBBY_INTERNAL_H */

@@ -70,8 +70,13 @@ struct Lobby_Member {
     Lobby_Source *src;
     uint64_t refuse_at; /* a late RATE answer is due then (ms), 0: none */
     uint64_t sent_seq;           /* highest frame sent to this member */
-    uint64_t acked;              /* highest of its own frames acknowledged
-                                    to it: never sent back to it */
+    uint64_t acked;              /* highest of its own frames numbered (by
+                                    the room, or Redis): never sent back */
+    uint64_t ack_sent;           /* highest ACK sent to it: an ACK goes out
+                                    where its frame stands among the others,
+                                    after every earlier frame, since the
+                                    client takes it as its place in the
+                                    room's sequence */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
@@ -268,7 +273,23 @@ static void member_error(Lobby_Member *m, int code)
     m->ops->close(m->link, 1, TB_E_STATE);
 }
 
-/* Send m the frames it has not had yet while its queue has room. */
+/* Acknowledge m's own frame seq. */
+static void member_ack(Lobby_Member *m, uint64_t seq)
+{
+    uint8_t ack[LOBBY_LEN_ACK];
+    ack[0] = LOBBY_MSG_ACK;
+    lobby__put64(ack + 1, seq);
+    member_send(m, ack, sizeof ack);
+    m->ack_sent = seq;
+}
+
+/* Send m the frames it has not had yet while its queue has room; its own
+ * frames are answered by an ACK in their place. With --redis the number
+ * of a player's frame (lobby__acked) and the frame itself (from the room's
+ * channel) come over different connections in either order: the ACK waits
+ * until both are here and every earlier frame has gone (seen in a test:
+ * an ACK sent ahead of the opponent's frame before it made the client
+ * skip that frame). */
 static void member_pump(Lobby_Member *m)
 {
     Lobby_Room *r = m->room;
@@ -283,11 +304,17 @@ static void member_pump(Lobby_Member *m)
     while (m->sent_seq + 1 < r->next_seq && m->ops->queued(m->link) < half) {
         Lobby_Entry *e =
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
-        /* Its own frame, acknowledged before an earlier one reached this
-         * copy of the room (with --redis): it has it. */
-        if (!(e->from == m->role && e->seq <= m->acked) &&
-            m->ops->send(m->link, e->msg, e->len) != 0)
-            return;
+        if (e->from != m->role) {
+            if (m->ops->send(m->link, e->msg, e->len) != 0)
+                return;
+        } else if (e->seq <= m->acked) {
+            if (e->seq > m->ack_sent)
+                member_ack(m, e->seq);
+        } else if (r->sending[m->role] > 0) {
+            return; /* its own, numbered by Redis, the number not back yet */
+        } else if (m->ops->send(m->link, e->msg, e->len) != 0) {
+            return; /* a frame of the seat's earlier connection */
+        }
         m->sent_seq = e->seq;
     }
 }
@@ -660,7 +687,6 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
     Lobby_Room *r = m->room;
     size_t n = len - LOBBY_DATA_HEADER;
     Lobby_Entry *e;
-    uint8_t ack[LOBBY_LEN_ACK];
 
     if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
@@ -702,14 +728,9 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
     r->next_seq++;
     lb->stats.frames_relayed++;
 
-    if (m->sent_seq + 1 == e->seq)
-        m->sent_seq = e->seq; /* a player is not sent its own frame */
-    m->acked = e->seq;
-    ack[0] = LOBBY_MSG_ACK;
-    lobby__put64(ack + 1, e->seq);
-    member_send(m, ack, sizeof ack);
+    m->acked = e->seq; /* its ACK, in its place: member_pump */
     for (int s = 0; s < 2; s++)
-        if (r->seat[s] != NULL && r->seat[s] != m)
+        if (r->seat[s] != NULL)
             member_pump(r->seat[s]);
     for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
         member_pump(s);
@@ -1096,7 +1117,6 @@ int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
                          const uint8_t *data, size_t n, int stream)
 {
     Lobby_Entry *e;
-    Lobby_Member *own = r->seat[from];
 
     if (seq < r->next_seq)
         return 0; /* had it */
@@ -1128,9 +1148,6 @@ int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
     }
     r->next_seq = seq + 1;
     lb->stats.frames_relayed++;
-    /* Our own player's frame, not yet acknowledged: it is not sent back. */
-    if (own != NULL && r->sending[from] > 0 && own->sent_seq + 1 == seq)
-        own->sent_seq = seq;
     for (int s = 0; s < 2; s++)
         if (r->seat[s] != NULL)
             member_pump(r->seat[s]);
@@ -1164,19 +1181,17 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
 
 void lobby__acked(Lobby_Member *m, uint64_t seq)
 {
-    uint8_t ack[LOBBY_LEN_ACK];
     Lobby_Room *r = m->room;
 
     if (r == NULL || m->role < 0 || m->role > 1)
         return;
     if (r->sending[m->role] > 0)
         r->sending[m->role]--;
-    if (m->sent_seq + 1 == seq)
-        m->sent_seq = seq;
     if (seq > m->acked)
         m->acked = seq;
-    ack[0] = LOBBY_MSG_ACK;
-    lobby__put64(ack + 1, seq);
-    member_send(m, ack, sizeof ack);
+    /* Its place in the copy already passed (the copy was cut back to a
+     * later start): nothing earlier is still to come. */
+    if (seq <= m->sent_seq && seq > m->ack_sent)
+        member_ack(m, seq);
     member_pump(m);
 }
