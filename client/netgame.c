@@ -139,6 +139,7 @@ typedef struct Ng_Work {
     Netgame *g;
     Core_Position *pos;
     int level;
+    uint32_t time_ms; /* from the bot's clock; 0: the level's budget only */
     uint64_t seed, token;
     Core_Move mv;
     int rc;
@@ -146,10 +147,21 @@ typedef struct Ng_Work {
 
 static void bot_start(Netgame *g);
 
+static uint64_t bot_clock_ms(void *ctx)
+{
+    (void)ctx;
+    return now_ms();
+}
+
 static void bot_work(uv_work_t *req)
 {
     Ng_Work *w = req->data;
-    w->rc = bot_choose(w->pos, w->level, w->seed, &w->mv, NULL);
+    Bot_Limits lim = bot_limits_level(w->level);
+    if (w->time_ms > 0) { /* the level's budget, cut to what the clock allows */
+        lim.time_ms = w->time_ms;
+        lim.clock_ms = bot_clock_ms;
+    }
+    w->rc = bot_search(w->pos, &lim, w->seed, &w->mv, NULL);
 }
 
 static void bot_after(uv_work_t *req, int status)
@@ -185,6 +197,13 @@ static void bot_start(Netgame *g)
     w->g = g;
     w->pos = core_position_clone(pos);
     w->level = g->cfg.bot_level;
+    /* In a match with a clock the bot keeps to its time as the engine
+     * matches do (bot_time_for_move): a deep level never loses on time. */
+    int64_t left = netgame_clock_left(g, core_side_to_move(pos));
+    uint32_t inc = 0;
+    if (left >= 0 &&
+        proto_transcript_clock(match_transcript(g->m), &inc) > 0)
+        w->time_ms = bot_time_for_move((uint64_t)left, inc);
     w->seed = g->cfg.seed + core_ply(pos);
     w->token = g->bot_want;
     w->req.data = w;
