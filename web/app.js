@@ -213,8 +213,10 @@ function humanMove(text) {
 
 // The terminal's completion key, in the help text the page shares with
 // it, said as the page does it: the move box offers the legal moves.
-const pageWords = [/on the board screen Tab completes from the first square \(type (\S+), then Tab\)\./,
-  'in the move box the page offers the legal moves that fit what you type (type $1, then pick one).'];
+// The sentence is its own msgid (client/game_help.c), so its
+// translation is found in every language.
+const pageWords = [N_('On the board screen Tab completes from the first square (type d8,\nthen Tab).\n'),
+  N_('In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')];
 
 // The game's own help (as `tabula rules` prints it, in the page's
 // language) with examples legal now. The text is wrapped for a terminal:
@@ -227,7 +229,7 @@ function helpText() {
       acc === '' || heading.test(line);
     return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
       (line === '' || heading.test(line) ? '\n' : '');
-  }, '').replace(pageWords[0], pageWords[1]);
+  }, '').replace(t(pageWords[0]).replace(/\s+/g, ' ').trim(), t(pageWords[1]));
 }
 
 function toggleHelp() {

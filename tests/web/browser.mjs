@@ -598,6 +598,14 @@ async function moduleTexts(page, lang, tr) {
     if (!help.includes(norm(part))) throw new Error(`the help in ${lang} lacks '${norm(part)}': '${help}'`);
   }
   await page.click('#help-button');
+  // Chess volleyball's help: the page's move box, not the terminal's Tab.
+  await page.evaluate(() => window.tabulaPage.newGame('volleyball', 'human', 0));
+  await page.click('#help-button');
+  const vbHelp = await text('#help');
+  const box = tr('In the move box the page offers the legal moves that fit what you type (type d8, then pick one).');
+  if (!vbHelp.includes(box) || /\bTab\b/.test(vbHelp))
+    throw new Error(`Chess volleyball's help in ${lang}: '${vbHelp}', expected '${box}' and no Tab`);
+  await page.click('#help-button');
   await page.evaluate(() => window.tabulaPage.newGame('football', 'human', 0));
   const fcStatus = fillIn(tr('goals %u-%u, first to %u wins; '), [0, 0, 1]) +
     fillIn(tr('N|%u ply since the last goal|%u plies since the last goal|0'), [0]);

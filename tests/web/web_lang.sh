@@ -4,7 +4,8 @@
 # the page served by `tabula lobby --http`) shows the start page, a
 # game's status, a refused move's error name and a resignation in it,
 # with the final-hash line as in English; the module's own texts too (a
-# game's help, the board's status line, a network note, an end reason),
+# game's help, the board's status line, a network note, an end reason;
+# Chess volleyball's help speaks of the page's move box, not of Tab),
 # and no English word of the module's is left on the Football chess and
 # Chess volleyball boards; the EN / CS / RU switch changes the texts and
 # is remembered over a reload. The expected texts are the catalogues'
@@ -22,7 +23,8 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'Laska (Lasker 1911)' $'%s\n\nMoves\n' $'\nBoard\n' $'Now, for example:\n'
   $'A move goes from square to square: c3-d4. A capture lists every\nsquare it lands on: b2xd4, or b2xd4xf6 for a double capture; the\nfirst and last squares are enough when only one capture fits\n(b2xf6). Capturing is compulsory.\n'
   'goals %u-%u, first to %u wins; ' 'N|%u ply since the last goal|%u plies since the last goal|0'
-  'white' '%s offers a draw' ': type accept or decline' 'resign')
+  'white' '%s offers a draw' ': type accept or decline' 'resign'
+  'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')
 fail=0
 for lang in cs ru; do
   expect=$(LANGUAGE=$lang LC_ALL=C.UTF-8 TEXTDOMAINDIR="$native/locale" node -e '
