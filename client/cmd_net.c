@@ -257,8 +257,11 @@ static void on_line(Net_Run *r, const char *line)
                 strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
     if (proto_transcript_start(t) == NULL) {
         if (local || (r->in_tty && !line_cmd_is_conduct(line))) {
-            printf("refused: '%s': the game has not started yet (waiting "
-                   "for the opponent)\n", cli_token(line));
+            /* refused: and the line stay as scripts read them; the
+             * reason is for the person typing */
+            printf("refused: '%s': %s\n", cli_token(line),
+                   _("the game has not started yet (waiting for the "
+                     "opponent)"));
             return;
         }
     } else {
@@ -268,8 +271,9 @@ static void on_line(Net_Run *r, const char *line)
         int waiting = proto_transcript_status(t).outcome == CORE_ONGOING &&
                       core_side_to_move(pos) != side;
         if (r->in_tty && waiting && !line_cmd_is_conduct(line)) {
-            printf("refused: '%s': it is not your turn; type your move when "
-                   "the opponent has moved\n", cli_token(line));
+            printf("refused: '%s': %s\n", cli_token(line),
+                   _("it is not your turn; type your move when the "
+                     "opponent has moved"));
             return;
         }
         if (r->in_tty && waiting && strncmp(line, "accept", 6) != 0 &&

@@ -80,7 +80,8 @@ typedef struct Replay {
     Core_Position *start; /* before the first move; NULL: no viewer */
     char white[PROTO_FINGERPRINT_MAX + 64];
     char black[PROTO_FINGERPRINT_MAX + 64];
-    char result[96];
+    char result[96]; /* the result: line's, English tokens */
+    char shown[256];  /* the same for the viewer, in the user's words */
 } Replay;
 
 /* Keep a move for the viewer and the export. */
@@ -102,10 +103,15 @@ static int keep_move(Replay *r, const Core_Move *mv)
 
 static void set_result(Replay *r, Core_Status st)
 {
+    const char *reason = st.outcome == CORE_ONGOING
+                             ? "unfinished"
+                             : core_reason_name(st.reason);
     snprintf(r->result, sizeof r->result, "%s (%s)",
+             core_outcome_name(st.outcome), reason);
+    snprintf(r->shown, sizeof r->shown, "%s (%s)",
              core_outcome_name(st.outcome),
-             st.outcome == CORE_ONGOING ? "unfinished"
-                                        : core_reason_name(st.reason));
+             st.outcome == CORE_ONGOING ? _("unfinished")
+                                        : cli_reason_text(reason));
 }
 
 /* A record's result: the board's when the moves end the game; when they
@@ -123,12 +129,21 @@ static void set_record_result(Replay *r, Core_Status st,
         set_result(r, st);
         return;
     }
-    if (why != NULL && why[0] != '\0')
+    if (why != NULL && why[0] != '\0') {
         snprintf(r->result, sizeof r->result,
                  "%.7s (%.24s, as the record states)", res, cli_token(why));
-    else
+        /* TRANSLATORS: a record's result and its Termination tag (an end
+         * reason's word when it is one of ours, else the record's own
+         * word as it is) */
+        snprintf(r->shown, sizeof r->shown,
+                 _("%.7s (%.24s, as the record states)"), res,
+                 cli_reason_text(cli_token(why)));
+    } else {
         snprintf(r->result, sizeof r->result, "%.7s (as the record states)",
                  res);
+        snprintf(r->shown, sizeof r->shown, _("%.7s (as the record states)"),
+                 res);
+    }
 }
 
 static void print_ply(uint32_t ply, int mover, const char *text,
@@ -811,7 +826,7 @@ int cli_replay(int argc, char **argv)
             .file = cli_printable(file, shown, sizeof shown),
             .white = r.white,
             .black = r.black,
-            .result = r.result,
+            .result = r.shown,
         };
         fflush(stdout);
         if (tui_replay(&view) != 0)

@@ -6,6 +6,10 @@
  * is listed here once as a pattern ("%u" where a number goes, "%s" where
  * a side word goes); a text is rewritten pattern by pattern, the numbers
  * and (translated) words carried over, anything unknown kept as it is.
+ * Also the game-end reasons' words. libc only: the terminal's _() is
+ * gettext, the page's WebAssembly module builds this file with _() over
+ * the catalogue the page hands in (client/catalogue.c), so both rewrite
+ * by this one table.
  */
 #include <string.h>
 
@@ -102,6 +106,48 @@ static const Pattern notes[] = {
     {N_("%s claims the win: the opponent is absent"), NULL},
 };
 
+/* The side words the notes' %s carry (a side's name in the note, as
+ * match/ writes it): translated by put_format, any other word kept. */
+static const char *const side_words[] = {N_("white"), N_("black")};
+
+/* s translated if it is one of list[0..n) (the tokens and words these
+ * tables know), else s itself. */
+static const char *known(const char *const *list, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, list[i]) == 0)
+            return _(list[i]);
+    return s;
+}
+
+/* English shows the tokens themselves (the screens always did: "Game
+ * over: 1-0 (resign)"); other languages give words. */
+static const char *const reasons[] = {
+    /* TRANSLATORS: the game-end reasons below are tokens of the result
+     * line ("1-0 (resign)"); translate them as words: "resignation". */
+    N_("none"),
+    N_("checkmate"),
+    N_("stalemate"),
+    N_("no-moves"),
+    N_("goal"),
+    N_("resign"),
+    N_("agreement"),
+    N_("repetition"),
+    N_("move-rule"),
+    N_("time"),
+    N_("desync-abort"),
+    N_("points"),
+    N_("forfeit"),
+    N_("abort"),
+    N_("abandon"),
+    N_("not-caught"),
+};
+
+const char *cli_reason_text(const char *reason)
+{
+    return known(reasons, sizeof reasons / sizeof reasons[0], reason);
+}
+
 size_t cli_core_game_texts(const char *const **list)
 {
     *list = game_texts;
@@ -173,7 +219,9 @@ static void put_format(char *out, size_t cap, size_t *n, const char *fmt,
     const unsigned *num = found->num;
     for (const char *f = fmt; *f != '\0'; f++) {
         if (f[0] == '%' && f[1] == 's' && w < found->nword) {
-            const char *word = _(found->word[w++]);
+            const char *word =
+                known(side_words, sizeof side_words / sizeof side_words[0],
+                      found->word[w++]);
             put(out, cap, n, word, strlen(word));
             f++;
         } else if (f[0] == '%' && f[1] == 'u' && k < nnum) {

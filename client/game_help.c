@@ -30,6 +30,9 @@ typedef struct Help_Game {
     /* the capture mark when capturing is compulsory (Laska: Lasker's
      * rules, docs/rules/laska.md), else NULL */
     const char *compulsory;
+    /* a sentence on the board screen's keys for moves, or NULL: its own
+     * text, so the page can say its move box's instead */
+    const char *keys;
 } Help_Game;
 
 static const Help_Game games[] = {
@@ -44,7 +47,7 @@ static const Help_Game games[] = {
      N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
      "several pieces shows its top piece and its height (b2: two pieces,\n"
      "Black on top); the cell's line under the board lists it top first.\n"),
-     N_("c3-d4, captures b2xd4"), 0, "x"},
+     N_("c3-d4, captures b2xd4"), 0, "x", NULL},
     {"chessball", NULL,
      N_("A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
@@ -56,7 +59,7 @@ static const Help_Game games[] = {
      "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
      "pentagons, light ones its white hexagons.\n"),
-     N_("b2-d2, captures b3xc4"), 0, NULL},
+     N_("b2-d2, captures b3xc4"), 0, NULL, NULL},
     {"football", NULL,
      N_("A turn is an optional piece move from-to, then kicks, written\n"
      "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
@@ -70,13 +73,12 @@ static const Help_Game games[] = {
      N_("Capitals White, small letters Black: K king, Q queen, R rook, B\n"
      "bishop, N knight; * is the ball. The red squares are the goals:\n"
      "e1 White's, e9 Black's. The line under the board gives the score.\n"),
-     N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL},
+     N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL, NULL},
     {"volleyball", "o",
      N_("Every action starts with its letter and a space, then the piece\n"
      "letter and squares: - is the piece's step, > where the ball flies.\n"
      "The action letter and the piece letter may be left out when only\n"
-     "one legal action fits (d8-b6>a5 plays T Qd8-b6>a5); on the board\n"
-     "screen Tab completes from the first square (type d8, then Tab).\n"),
+     "one legal action fits (d8-b6>a5 plays T Qd8-b6>a5).\n"),
      {{N_("S serve: the server steps onto the ball and throws"), "S ", NULL,
        NULL},
       {N_("T touch: a piece steps onto the ball and throws"), "T ", NULL, NULL},
@@ -92,7 +94,9 @@ static const Help_Game games[] = {
      "Before a serve the ball is in the server's hand, not on the board:\n"
      "the serve's square after - is where it is tossed. The line under\n"
      "the board: set, minute, points, and who serves or touches next.\n"),
-     N_("T Qd8-g5>f6 (action letter, piece, from-to>landing)"), 1, NULL},
+     N_("T Qd8-g5>f6 (action letter, piece, from-to>landing)"), 1, NULL,
+     N_("On the board screen Tab completes from the first square (type d8,\n"
+        "then Tab).\n")},
 };
 
 static const Help_Game *find(const Core_Game *g)
@@ -141,6 +145,8 @@ size_t game_help_text(const Core_Game *g,
         return n;
     }
     put(out, cap, &n, _(h->moves));
+    if (h->keys != NULL)
+        put(out, cap, &n, _(h->keys));
     put(out, cap, &n, nlegal > 0 ? _("Now, for example:\n")
                                  : _("No move now: the game is over.\n"));
     for (size_t k = 0; nlegal > 0 && h->kinds[k].what != NULL; k++) {

@@ -129,37 +129,6 @@ void cli_i18n_init(void)
 #endif
 }
 
-/* English shows the tokens themselves (the screens always did: "Game
- * over: 1-0 (resign)"); other languages give words. */
-static const char *const reasons[] = {
-    /* TRANSLATORS: the game-end reasons below are tokens of the result
-     * line ("1-0 (resign)"); translate them as words: "resignation". */
-    N_("none"),
-    N_("checkmate"),
-    N_("stalemate"),
-    N_("no-moves"),
-    N_("goal"),
-    N_("resign"),
-    N_("agreement"),
-    N_("repetition"),
-    N_("move-rule"),
-    N_("time"),
-    N_("desync-abort"),
-    N_("points"),
-    N_("forfeit"),
-    N_("abort"),
-    N_("abandon"),
-    N_("not-caught"),
-};
-
-const char *cli_reason_text(const char *reason)
-{
-    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
-        if (strcmp(reason, reasons[i]) == 0)
-            return _(reasons[i]);
-    return reason;
-}
-
 char *cli_group_digits(uint64_t n, const char *sep, const char *grouping,
                        char *out, size_t cap)
 {

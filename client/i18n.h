@@ -5,8 +5,11 @@
  * nothing of this: their English texts (error messages, outcome reasons)
  * are translated at the client edge (_(tb_strerror(rc)): xgettext reads
  * core/tb_error.h's messages too). Machine-read lines (invite:,
- * final-hash:, perft D N, ...) are never passed through _(). Without
- * TABULA_NLS (the WebAssembly build) every string stays English.
+ * final-hash:, perft D N, ...) are never passed through _(). The page's
+ * WebAssembly module has no gettext: built with TABULA_CATALOGUE, _() and
+ * ngettext() look the string up in the catalogue the page hands in
+ * (cli_catalogue_set, client/catalogue.c); with neither, every string
+ * stays English.
  */
 #ifndef TABULA_I18N_H
 #define TABULA_I18N_H
@@ -17,6 +20,9 @@
 #ifdef TABULA_NLS
 #include <libintl.h>
 #define _(s) gettext(s)
+#elif defined(TABULA_CATALOGUE)
+#define _(s) cli_catalogue_get(s)
+#define ngettext(one, many, n) cli_catalogue_nget(one, many, n)
 #else
 #define _(s) (s)
 #define ngettext(one, many, n) ((n) == 1 ? (one) : (many))
@@ -106,5 +112,49 @@ char *cli_note_text(const char *in, char *out, size_t cap);
  * hold (for the test that they are core's); *list gets them, returns
  * how many. */
 size_t cli_core_game_texts(const char *const **list);
+
+/*
+ * The catalogue handed in (client/catalogue.c), for the build without
+ * gettext. Its bytes: CLI_CATALOGUE_PLURALS bytes of plural rule, byte n
+ * the form (0 .. CLI_CATALOGUE_MAX_FORMS-1) a count of n takes, a count
+ * n >= CLI_CATALOGUE_PLURALS taking that of PLURALS/2 + n % (PLURALS/2)
+ * (right for every rule that reads n % 100 and thresholds under 100, as
+ * Czech, Russian and English do); then the entries, each its msgid, its
+ * forms (one; or the plural forms, the msgid the English singular) and an
+ * empty string, all NUL-terminated. A msgid not in it stays English.
+ */
+#define CLI_CATALOGUE_PLURALS 200
+#define CLI_CATALOGUE_MAX_FORMS 6
+#define CLI_CATALOGUE_MAX_BYTES (4u << 20)
+
+/*
+ * cli_catalogue_set: replace the catalogue by a copy of bytes[0..len)
+ * (layout above). 0; TB_E_LIMIT over CLI_CATALOGUE_MAX_BYTES;
+ * TB_E_TRUNCATED when it ends inside the plural rule or an entry;
+ * TB_E_FORMAT for an empty msgid, an entry without forms or with too
+ * many, a plural byte out of range; TB_E_NOMEM. On error the catalogue
+ * in use stays. Strings looked up before stay valid until the next call
+ * of cli_catalogue_set or cli_catalogue_clear.
+ */
+int cli_catalogue_set(const unsigned char *bytes, size_t len);
+
+/* cli_catalogue_clear: back to English (no catalogue). */
+void cli_catalogue_clear(void);
+
+/* As gettext's: the compiler checks a format through its translation. */
+#if defined(__GNUC__)
+#define CLI_FORMAT_ARG(i) __attribute__((format_arg(i)))
+#else
+#define CLI_FORMAT_ARG(i)
+#endif
+
+/* cli_catalogue_get: the translation of msgid, or msgid itself. */
+const char *cli_catalogue_get(const char *msgid) CLI_FORMAT_ARG(1);
+
+/* cli_catalogue_nget: the form for n of the plural entry whose English
+ * singular is one; one or many (n == 1 or not) when there is none. */
+const char *cli_catalogue_nget(const char *one, const char *many,
+                               unsigned long n) CLI_FORMAT_ARG(1)
+    CLI_FORMAT_ARG(2);
 
 #endif /* TABULA_I18N_H */

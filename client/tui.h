@@ -33,7 +33,7 @@ typedef struct Tui_Replay {
     const char *file;           /* labels: the file shown, */
     const char *white;          /* the players, */
     const char *black;
-    const char *result;         /* and the result, e.g. "1-0 (checkmate)" */
+    const char *result;         /* and the result in the user's words */
 } Tui_Replay;
 
 /*

@@ -9,7 +9,7 @@
 import { loadTabula, NET } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
-import { t, tn, N_, setLang, preferredLang, currentLang } from './i18n.js';
+import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -161,7 +161,7 @@ function refresh() {
     // The log's own result (a resignation is not on the board).
     $('status').textContent = `result: ${game.result.outcome} (${game.result.reason})`;
   } else if (st.outcome !== '*') {
-    $('status').textContent = `${st.outcome} (${st.reason})`;
+    $('status').textContent = `${st.outcome} (${tabula.text('reason', st.reason)})`;
   } else {
     $('status').textContent = (st.side ? t('Black to move, ply {n}', { n: st.ply + 1 })
       : t('White to move, ply {n}', { n: st.ply + 1 }));
@@ -213,23 +213,29 @@ function humanMove(text) {
 
 // The terminal's completion key, in the help text the page shares with
 // it, said as the page does it: the move box offers the legal moves.
-const pageWords = [/on the board screen Tab completes from the first square \(type (\S+), then Tab\)\./,
-  'in the move box the page offers the legal moves that fit what you type (type $1, then pick one).'];
+// The sentence is its own msgid (client/game_help.c), so its
+// translation is found in every language.
+const pageWords = [N_('On the board screen Tab completes from the first square (type d8,\nthen Tab).\n'),
+  N_('In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')];
+
+// The game's own help (as `tabula rules` prints it, in the page's
+// language) with examples legal now. The text is wrapped for a terminal:
+// its paragraphs are joined again (indented lines, the examples, and
+// one-word headings such as "Moves" stay lines of their own).
+function helpText() {
+  const heading = /^\p{Lu}\p{Ll}+$/u;
+  return game.pos.help().split('\n').reduce((acc, line) => {
+    const keep = line === '' || line.startsWith('  ') || acc.endsWith('\n') ||
+      acc === '' || heading.test(line);
+    return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
+      (line === '' || heading.test(line) ? '\n' : '');
+  }, '').replace(t(pageWords[0]).replace(/\s+/g, ' ').trim(), t(pageWords[1]));
+}
 
 function toggleHelp() {
   const box = $('help');
   if (!box.hidden) { box.hidden = true; return; }
-  // The game's own help (as `tabula rules` prints it) with examples
-  // legal now; its Playing part is about the terminal.
-  // The text is wrapped for a terminal: its paragraphs are joined again
-  // (indented lines, the examples, stay lines of their own).
-  const text = game.pos.help().split('\nPlaying\n')[0];
-  box.textContent = text.split('\n').reduce((acc, line) => {
-    const keep = line === '' || line.startsWith('  ') || acc.endsWith('\n') ||
-      acc === '' || /^[A-Z][a-z]+$/.test(line);
-    return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
-      (line === '' || /^[A-Z][a-z]+$/.test(line) ? '\n' : '');
-  }, '').replace(pageWords[0], pageWords[1]);
+  box.textContent = helpText();
   box.hidden = false;
 }
 
@@ -529,7 +535,7 @@ function netRefresh() {
   if (game.failed) $('status').textContent = game.failed;
   else if (!pos) $('status').textContent = game.role === 0 ? t('waiting for the opponent') : t('waiting for the match to start');
   else if (st.finished || st.outcome !== '*')
-    $('status').textContent = `${st.outcome} (${st.reason})`;
+    $('status').textContent = `${st.outcome} (${tabula.text('reason', st.reason)})`;
   else $('status').textContent = (st.toMove
     ? t('Black to move, ply {n}', { n: st.moves + 1 }) : t('White to move, ply {n}', { n: st.moves + 1 })) + you;
   const other = st.side >= 0 ? 1 - st.side : -1;
@@ -674,10 +680,24 @@ function applyTexts() {
   }
 }
 
+// The module's own texts (help, the board's status line and cells,
+// network notes, end reasons) in the page's language: the same
+// catalogue, handed in. A refusal leaves them as they were.
+function moduleLang() {
+  if (!tabula) return;
+  try {
+    tabula.setCatalogue(catalogue(), pluralIndex);
+  } catch (e) {
+    console.warn(`the module's texts stay as they were: ${e.message}`);
+  }
+}
+
 // The switch: the new language's texts, and the screen drawn again (the
 // status, the players; a message already said stays as it was).
 async function switchLang(to) {
   await setLang(to, true);
+  moduleLang();
+  if (game?.pos && !$('help').hidden) $('help').textContent = helpText();
   applyTexts();
   if (game) drawTitle();
   if (game && game.mode === 'net') netRefresh();
@@ -794,6 +814,7 @@ setLang(preferredLang()).then(() => {
   return loadTabula(new URL('./wasm/tabula_web.wasm', import.meta.url));
 }).then((tb) => {
   tabula = tb;
+  moduleLang();
   wire();
   if (!openLink()) show('start');
   window.tabulaPage.ready = true;

@@ -12,7 +12,7 @@ let lang = 'en';
 let cat = {};
 
 // "3 plies": Czech and Russian have three forms (as their Plural-Forms).
-function pluralIndex(n) {
+export function pluralIndex(n) {
   if (lang === 'cs') return n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2;
   if (lang === 'ru') {
     return n % 10 === 1 && n % 100 !== 11 ? 0
@@ -39,6 +39,9 @@ export function tn(one, many, n, args) {
 }
 
 export function currentLang() { return lang; }
+
+// The catalogue in use ({} for English), for the module's own texts.
+export function catalogue() { return cat; }
 
 export function preferredLang() {
   let stored = null;

@@ -124,6 +124,49 @@ export class Tabula {
       this.str(this.x.web_last_why()));
   }
 
+  // The language of the module's own texts (help, a board's status line
+  // and cells, network notes, web_text): a catalogue {msgid: text or
+  // [plural forms]} as web/i18n.js holds it, and its plural rule
+  // pluralIndex(n) (null, {}: English). Handed in as the layout of
+  // client/i18n.h: the rule's forms for n = 0..199, then per entry its
+  // msgid, its forms and an empty string, each NUL-terminated. Throws
+  // when the module refuses it (its language then stays).
+  setCatalogue(cat, pluralIndex) {
+    const parts = [];
+    let len = 0;
+    if (cat && Object.keys(cat).length) {
+      const rule = new Uint8Array(200);
+      for (let n = 0; n < 200; n++) rule[n] = pluralIndex(n);
+      parts.push(rule);
+      for (const [id, text] of Object.entries(cat)) {
+        const forms = Array.isArray(text) ? text : [text];
+        if (!id || !forms.length || forms.some((f) => !f)) continue;
+        parts.push(enc.encode(`${[id, ...forms].join('\0')}\0\0`));
+      }
+      len = parts.reduce((a, b) => a + b.length, 0);
+    }
+    const p = len ? this.x.web_alloc(len) : 0;
+    if (len && p === 0) throw new TabulaError(-1, 'out of memory');
+    try {
+      let at = p;
+      for (const b of parts) { this.bytes().set(b, at); at += b.length; }
+      const rc = this.x.web_catalogue(p, len);
+      if (rc !== 0) throw this.lastError();
+    } finally {
+      if (p) this.x.web_free(p);
+    }
+  }
+
+  // An English text in the module's language: kind 'reason' (a game-end
+  // token of status()), 'note' (a network note) or 'core' (a status
+  // line or cell description).
+  text(kind, text) {
+    const k = { core: 0, note: 1, reason: 2 }[kind];
+    const s = this.withStrings([text], (p) => this.str(this.x.web_text(k, p)));
+    if (s === null) throw this.lastError();
+    return s;
+  }
+
   // [{name, title, hint}] of every compiled-in game.
   games() {
     return this.str(this.x.web_games()).split('\n').filter((l) => l)

@@ -261,8 +261,23 @@ Test(i18n_screens, replay_viewer_in_czech)
                                   "N   q konec"),
                   0, "%s", scr);
     cr_assert_geq(line_index(scr, " ověřeny 3 půltahy"), 0, "%s", scr);
+    /* The result in words, not the result: line's tokens. */
+    cr_assert_not_null(strstr(scr, "(výsledek: * (nedokončeno))"), "%s", scr);
     keys("Right");
     wait_for("Půltah 1 z 3: Bílý táhl c3-d4");
+    /* A record that states its end: the reason's word, and the words
+     * for "as the record states". */
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"laska\"]\n[Result \"1-0\"]\n[Termination \"resign\"]\n"
+          "\n1. a3-b4 1-0\n",
+          f);
+    fclose(f);
+    start_in("cs", args, 100, 30);
+    scr = wait_for("Základní postavení (půltah 0 z 1)");
+    cr_assert_not_null(
+        strstr(scr, "(výsledek: 1-0 (vzdání partie, jak uvádí záznam))"), "%s",
+        scr);
     remove(path);
 }
 

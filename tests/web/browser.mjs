@@ -571,6 +571,80 @@ function terminalHost(binary, game, extra = []) {
   });
 }
 
+// The module's own texts in LANG (the page switched to it): a game's
+// help, the Football chess status line (and back in English when the
+// switch says so), a network note and an end reason; then a few moves of
+// each board game, with no English word of the module's on the board.
+async function moduleTexts(page, lang, tr) {
+  const expect = (what, got, text) => {
+    if (got !== text) throw new Error(`${what} in ${lang}: '${got}', expected '${text}'`);
+  };
+  const norm = (s) => s.replace(/\s+/g, ' ').trim();
+  // The catalogue's "%u" and "%s" filled in order, as the module does.
+  const fillIn = (text, args) => { let i = 0; return text.replace(/%[us]/g, () => String(args[i++])); };
+  const text = (sel) => page.$eval(sel, (e) => e.textContent);
+  const setLang = async (l) => {
+    await page.click(`#lang button[data-lang=${l}]`);
+    await page.waitForFunction((x) => window.tabulaPage.lang === x, {}, l);
+  };
+  await setLang(lang);
+  await page.evaluate(() => window.tabulaPage.newGame('laska', 'human', 0));
+  await page.click('#help-button');
+  const help = norm(await text('#help'));
+  const moves = Object.keys(tr.want).find((k) => k.startsWith('A move goes from square'));
+  const parts = [fillIn(tr('%s\n\nMoves\n'), [tr('Laska (Lasker 1911)')]), tr('\nBoard\n'),
+    tr('Now, for example:\n'), tr(moves)];
+  for (const part of parts) {
+    if (!help.includes(norm(part))) throw new Error(`the help in ${lang} lacks '${norm(part)}': '${help}'`);
+  }
+  await page.click('#help-button');
+  // Chess volleyball's help: the page's move box, not the terminal's Tab.
+  await page.evaluate(() => window.tabulaPage.newGame('volleyball', 'human', 0));
+  await page.click('#help-button');
+  const vbHelp = await text('#help');
+  const box = tr('In the move box the page offers the legal moves that fit what you type (type d8, then pick one).');
+  if (!vbHelp.includes(box) || /\bTab\b/.test(vbHelp))
+    throw new Error(`Chess volleyball's help in ${lang}: '${vbHelp}', expected '${box}' and no Tab`);
+  await page.click('#help-button');
+  await page.evaluate(() => window.tabulaPage.newGame('football', 'human', 0));
+  const fcStatus = fillIn(tr('goals %u-%u, first to %u wins; '), [0, 0, 1]) +
+    fillIn(tr('N|%u ply since the last goal|%u plies since the last goal|0'), [0]);
+  expect('the Football chess status line', await text('#view-status'), fcStatus);
+  await setLang('en');
+  expect('the Football chess status line in English', await text('#view-status'),
+    'goals 0-0, first to 1 wins; 0 plies since the last goal');
+  await setLang(lang);
+  expect('the Football chess status line again', await text('#view-status'), fcStatus);
+  const moduleText = (kind, t) => page.evaluate((k, x) => window.tabulaPage.tabula.text(k, x), kind, t);
+  expect('a network note', await moduleText('note', 'white offers a draw: type accept or decline'),
+    fillIn(tr('%s offers a draw'), [tr('white')]) + tr(': type accept or decline'));
+  expect('an end reason', await moduleText('reason', 'resign'), tr('resign'));
+  // The English words core/ and match/ write for people (status lines,
+  // cells' descriptions): none may be left on a board in LANG.
+  const english = /\b(ply|plies|goals?|wins|[Ww]hite|[Bb]lack|king|queen|rook|bishop|knight|pawn|vizier|moor|jack|cat|ball|serves|touch|touched|points|sets|check|attacker|stage|capture|must|shoot|next to)\b/;
+  for (const name of ['football', 'volleyball', 'chessball']) {
+    await page.evaluate((g) => window.tabulaPage.newGame(g, 'human', 0), name);
+    for (let ply = 0; ply <= 6; ply++) {
+      const shown = await page.evaluate(() => [document.getElementById('view-status').textContent,
+        document.getElementById('status').textContent,
+        ...[...document.querySelectorAll('#board [title]')].map((e) => e.title)]);
+      for (const s of shown) {
+        const m = s.match(english);
+        if (m) throw new Error(`${name} in ${lang}, ply ${ply}: English '${m[0]}' in '${s}'`);
+      }
+      const over = await page.evaluate(() => {
+        const g = window.tabulaPage.game;
+        const mv = g.pos.moves()[0];
+        if (!mv) return true;
+        document.getElementById('move-input').value = mv;
+        document.getElementById('move-form').requestSubmit();
+        return false;
+      });
+      if (over) break;
+    }
+  }
+}
+
 // The start page and a game in LANG (see the header), then the switch.
 async function langPage(lang) {
   const want = JSON.parse(env.WEB_EXPECT ?? '{}');
@@ -578,6 +652,7 @@ async function langPage(lang) {
     if (!(id in want)) throw new Error(`WEB_EXPECT lacks '${id}'`);
     return want[id];
   };
+  tr.want = want;
   const fill = (text, args) => text.replace(/\{(\w+)\}/g, (m, k) => args[k] ?? m);
   const expect = (what, got, text) => {
     if (got !== text) throw new Error(`${what}: '${got}', expected '${text}'`);
@@ -649,6 +724,7 @@ async function langPage(lang) {
     await page.reload();
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     await startPage('en', null, (m) => m);
+    await moduleTexts(page, lang, tr);
     console.log(`lang ${lang} ok ${final}`);
     return 0;
   }, '/index.html');

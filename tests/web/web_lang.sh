@@ -3,28 +3,46 @@
 # Chromium whose languages are that one's (tests/web/browser.mjs lang,
 # the page served by `tabula lobby --http`) shows the start page, a
 # game's status, a refused move's error name and a resignation in it,
-# with the final-hash line as in English; the EN / CS / RU switch changes
-# the texts and is remembered over a reload. The expected texts are the
-# catalogues' own, looked up by gettext(1) in the built .mo files (not
-# copied from the page). Run by ctest as web_lang.
+# with the final-hash line as in English; the module's own texts too (a
+# game's help, the board's status line, a network note, an end reason;
+# Chess volleyball's help speaks of the page's move box, not of Tab),
+# and no English word of the module's is left on the Football chess and
+# Chess volleyball boards; the EN / CS / RU switch changes the texts and
+# is remembered over a reload. The expected texts are the catalogues'
+# own, looked up by gettext(1) and ngettext(1) in the built .mo files
+# (not copied from the page). Run by ctest as web_lang.
 #   tests/web/web_lang.sh NATIVE_BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 native=$(cd "${1:?usage: tests/web/web_lang.sh NATIVE_BUILD_DIR}" && pwd)
+# msgids to look up; "N|ONE|MANY|COUNT" looks up ONE's plural form for
+# COUNT (the key in WEB_EXPECT is the whole string). A game's name may
+# read the same in a language (Laska in Czech).
 ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
-  'White to move, ply {n}' 'White resigned' 'illegal move' 'malformed move notation')
+  'White to move, ply {n}' 'White resigned' 'illegal move' 'malformed move notation'
+  'Laska (Lasker 1911)' $'%s\n\nMoves\n' $'\nBoard\n' $'Now, for example:\n'
+  $'A move goes from square to square: c3-d4. A capture lists every\nsquare it lands on: b2xd4, or b2xd4xf6 for a double capture; the\nfirst and last squares are enough when only one capture fits\n(b2xf6). Capturing is compulsory.\n'
+  'goals %u-%u, first to %u wins; ' 'N|%u ply since the last goal|%u plies since the last goal|0'
+  'white' '%s offers a draw' ': type accept or decline' 'resign'
+  'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')
 fail=0
 for lang in cs ru; do
-  expect=$(for id in "${ids[@]}"; do
-    text=$(LANGUAGE=$lang LC_ALL=C.UTF-8 TEXTDOMAINDIR="$native/locale" gettext -d tabula "$id")
-    if [ "$text" = "$id" ]; then
-      echo "web_lang: $lang: '$id' is not translated in the built catalogue" >&2
-      exit 1
-    fi
-    printf '%s\t%s\n' "$id" "$text"
-  done | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>{
-    const o={};for(const l of s.split("\n").filter(Boolean)){const[k,v]=l.split("\t");o[k]=v;}
-    console.log(JSON.stringify(o));})') || { fail=1; continue; }
+  expect=$(LANGUAGE=$lang LC_ALL=C.UTF-8 TEXTDOMAINDIR="$native/locale" node -e '
+    const { execFileSync } = require("node:child_process");
+    const o = {};
+    const names = new Set(["Laska (Lasker 1911)"]);
+    for (const id of process.argv.slice(1)) {
+      const [n, one, many, count] = id.split("|");
+      const text = n === "N" && count !== undefined
+        ? execFileSync("ngettext", ["-d", "tabula", "--", one, many, count], { encoding: "utf8" })
+        : execFileSync("gettext", ["-d", "tabula", "--", id], { encoding: "utf8" });
+      if (!names.has(id) && text === (n === "N" ? (count === "1" ? one : many) : id)) {
+        console.error(`web_lang: ${process.env.LANGUAGE}: ${JSON.stringify(id)} is not translated in the built catalogue`);
+        process.exit(1);
+      }
+      o[id] = text;
+    }
+    console.log(JSON.stringify(o));' "${ids[@]}") || { fail=1; continue; }
   case $lang in cs) langs=cs-CZ,cs,en ;; ru) langs=ru-RU,ru,en ;; esac
   got=$(WEB_LANGS=$langs WEB_EXPECT=$expect TABULA_BINARY="$native/tabula" \
     node --no-warnings tests/web/browser.mjs lang "$lang" 2>&1 || true)

@@ -15,6 +15,7 @@
 #include "core.h"
 #include "entry.h"
 #include "game_help.h"
+#include "i18n.h"
 #include "proto.h"
 #include "session.h"
 #include "web_api.h"
@@ -76,6 +77,32 @@ WEB_EXPORT(web_free) void web_free(void *p) { free(p); }
 WEB_EXPORT(web_error) const char *web_error(int code)
 {
     return tb_strerror(code);
+}
+
+WEB_EXPORT(web_catalogue) int web_catalogue(const uint8_t *buf, size_t len)
+{
+    if (len == 0) {
+        cli_catalogue_clear();
+        return 0;
+    }
+    int rc = cli_catalogue_set(buf, len);
+    return rc ? fail(rc, "catalogue: %s", tb_strerror(rc)) : 0;
+}
+
+WEB_EXPORT(web_text) const char *web_text(int kind, const char *text)
+{
+    /* A core text or note grows when translated: Russian's letters take
+     * two bytes each. Ample for a status line or a note (cut, if ever,
+     * at a character). */
+    char buf[1024];
+    if (kind == WEB_TEXT_REASON)
+        return out_text(cli_reason_text(text));
+    if (kind == WEB_TEXT_NOTE)
+        return out_text(cli_note_text(text, buf, sizeof buf));
+    if (kind == WEB_TEXT_CORE)
+        return out_text(cli_core_text(text, buf, sizeof buf));
+    fail(TB_E_ARG, "text: unknown kind %d", kind);
+    return NULL;
 }
 
 WEB_EXPORT(web_last_error) int web_last_error(void) { return last_error; }
@@ -229,16 +256,19 @@ WEB_EXPORT(web_play) int web_play(void *pos, const char *text)
     return 0;
 }
 
+/* Room for a game's help: Cyrillic takes two bytes a letter. */
+#define HELP_MAX 16384
+
 WEB_EXPORT(web_help) const char *web_help(void *pos)
 {
     Core_Move *all = NULL;
     char (*texts)[CORE_NOTATION_MAX] = NULL;
     size_t count = 0;
     int rc = legal_texts(pos, &all, &texts, &count);
-    if (rc == 0 && out_reserve(8192) != NULL)
+    if (rc == 0 && out_reserve(HELP_MAX) != NULL)
         game_help_text(core_position_game(pos),
                        (const char (*)[CORE_NOTATION_MAX])texts, count, out,
-                       8192);
+                       HELP_MAX);
     free(all);
     free(texts);
     if (rc != 0) {
@@ -408,7 +438,10 @@ WEB_EXPORT(web_view) const char *web_view(void *pos)
     }
     snprintf(num, sizeof num, "%d %d\nstatus\t", v.rows, v.cols);
     rc = out_put(&at, num, 0);
-    rc = rc ? rc : out_put(&at, v.status, 1);
+    /* The status line and the cells' descriptions in the page's language
+     * (the catalogue handed in), as the terminal shows them. */
+    char text[1024];
+    rc = rc ? rc : out_put(&at, cli_core_text(v.status, text, sizeof text), 1);
     rc = rc ? rc : out_put(&at, "\nrows", 0);
     for (int r = 0; rc == 0 && r < v.rows; r++) {
         rc = out_put(&at, "\t", 0);
@@ -428,7 +461,9 @@ WEB_EXPORT(web_view) const char *web_view(void *pos)
             rc = rc ? rc : out_put(&at, "\t", 0);
             rc = rc ? rc : out_put(&at, cell->glyph, 1);
             rc = rc ? rc : out_put(&at, "\t", 0);
-            rc = rc ? rc : out_put(&at, cell->detail, 1);
+            rc = rc ? rc
+                    : out_put(&at, cli_core_text(cell->detail, text, sizeof text),
+                              1);
         }
     if (rc != 0) {
         fail(rc, "view: %s", tb_strerror(rc));

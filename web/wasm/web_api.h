@@ -44,6 +44,27 @@ void *web_position_new(const char *name, const char *options,
                        const char *position);
 void web_position_free(void *pos);
 
+/*
+ * web_catalogue: the page's language for the texts the module makes for
+ * people (web_help, web_view's status line and cells' descriptions,
+ * web_text, network notes): buf[0..len) in the layout of client/i18n.h
+ * (CLI_CATALOGUE_PLURALS bytes of plural rule, then msgid, forms, empty
+ * string, each NUL-terminated), copied; len 0: English. 0, or the error
+ * of cli_catalogue_set (the language in use then stays).
+ */
+int web_catalogue(const uint8_t *buf, size_t len);
+
+/* web_text: an English text of the module's (or of a line it gave) in
+ * the page's language: kind WEB_TEXT_CORE a board's status line or a
+ * cell's description, WEB_TEXT_NOTE a network note ("white offers a
+ * draw"), WEB_TEXT_REASON a game-end reason token of web_status
+ * ("resign"). Unknown texts come back unchanged. NULL on TB_E_ARG (kind)
+ * or TB_E_NOMEM. */
+#define WEB_TEXT_CORE 0
+#define WEB_TEXT_NOTE 1
+#define WEB_TEXT_REASON 2
+const char *web_text(int kind, const char *text);
+
 /* web_last_error: the last failing call's TB_E_* code and one line on it
  * (position text errors name the field). */
 int web_last_error(void);
