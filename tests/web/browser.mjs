@@ -479,6 +479,66 @@ async function pageLoad(game) {
   return 0;
 }
 
+// A long game on the phone (two players on the device, plies chosen by a
+// fixed rule) past ply 100: every ply number shown whole inside the move
+// list, the list scrolled to its last ply by its own scrollbar while the
+// window stays where it is, and after Resign the final-hash line (76
+// characters) wrapped inside the panel and the screen.
+async function longGameLayout(page, game) {
+  await page.evaluate((g) => window.tabulaPage.newGame(g, 'friend', 0), game);
+  const plies = await page.evaluate(() => {
+    const pg = window.tabulaPage;
+    // the first move from a rotating offset that does not end the game
+    const goesOn = (mv) => {
+      const p = pg.tabula.position(pg.game.name, '', pg.game.pos.text());
+      try {
+        p.play(mv);
+        return p.status().outcome === '*';
+      } finally {
+        p.free();
+      }
+    };
+    for (let i = 0; i < 200 && pg.game.moves.length < 110; i++) {
+      const ms = pg.game.pos.moves();
+      const k = ms.findIndex((_, j) => goesOn(ms[(i * 5 + j) % ms.length]));
+      if (k < 0) break;
+      pg.humanMove(ms[(i * 5 + k) % ms.length]);
+    }
+    return pg.game.moves.length;
+  });
+  if (plies < 101) throw new Error(`the long ${game} game ended at ply ${plies}: ${await page.evaluate(() => JSON.stringify([window.tabulaPage.game.pos.status(), document.getElementById("message").textContent]))}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+  const lay = await page.evaluate(() => {
+    const list = document.getElementById('move-list');
+    const lr = list.getBoundingClientRect();
+    const items = [...list.children];
+    const last = items[items.length - 1].getBoundingClientRect();
+    const cut = items.filter((li) => {
+      const n = li.querySelector('.ply')?.getBoundingClientRect();
+      return !n || n.left < lr.left - 0.5 || n.right > lr.right + 0.5;
+    }).length;
+    return { windowY: window.scrollY, items: items.length, cut,
+      n101: items[100]?.querySelector('.ply')?.textContent,
+      listY: list.scrollTop, lastShown: last.bottom <= lr.bottom + 1 && last.top >= lr.top - 1 };
+  });
+  if (lay.windowY !== 0 || lay.cut || lay.n101 !== '101.' || !(lay.listY > 0) || !lay.lastShown)
+    throw new Error(`the move list of a long game: ${JSON.stringify(lay)}`);
+  await page.click('#resign');
+  const fin = await page.evaluate(() => {
+    const f = document.getElementById('final');
+    const r = f.getBoundingClientRect();
+    return { text: f.textContent, right: r.right,
+      panel: document.getElementById('panel').getBoundingClientRect().right,
+      width: window.innerWidth, scroll: f.scrollWidth, client: f.clientWidth,
+      page: document.documentElement.scrollWidth };
+  });
+  if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 ||
+      fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
+    throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
+  return ` long ${lay.items} plies, list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
+}
+
 async function phonePage(game, shot) {
   await withPage(async (page) => {
     await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
@@ -534,7 +594,8 @@ async function phonePage(game, shot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: shot });
     }
-    console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}`);
+    const lay = env.WEB_PHONE_LONG === game ? await longGameLayout(page, game) : '';
+    console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}${lay}`);
   }, '/index.html');
   return 0;
 }
@@ -796,6 +857,12 @@ async function netHost(game) {
   }
 }
 
+// A person's seat (laska, 5+3 clock): the link's refusals first (a bot
+// level out of range, a bad seed, a watch code whose last group is
+// mistyped: each back on the start page with the reason, the page still
+// usable), then the game: a typed move, a reload of the page in the
+// middle (the seat is taken back from the tab's storage), a second typed
+// move, Resign; the page's final hash equals the terminal's.
 async function netResign() {
   const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+3']);
   const browser = await launchBrowser();
@@ -803,31 +870,83 @@ async function netResign() {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    const refused = async (url, want) => {
+      await page.evaluate(() => { // (the same page: the last refusal goes)
+        const e = document.getElementById('net-error');
+        if (e) e.textContent = '';
+      });
+      await page.goto(url);
+      await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+      await page.waitForFunction(() => document.getElementById('net-error').textContent !== '',
+        { timeout: 60000, polling: 100 });
+      const r = await page.evaluate(() => ({ error: document.getElementById('net-error').textContent,
+        start: !document.getElementById('start').hidden,
+        code: document.getElementById('net-code').value }));
+      if (r.error !== want || !r.start) {
+        throw new Error(`${url}: want the start page saying "${want}", got ${JSON.stringify(r)}`);
+      }
+      return r;
+    };
+    const base = new URL(host.join);
+    // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
+    // a 32-bit seed).
+    await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..5");
+    await refused(`${host.join}&bot=1&seed=-3`,
+      "bad seed '-3' in the link: expected a whole number 0..4294967295");
+    // The watch code with its last symbol changed: the lobby has the room
+    // (the first three groups), its host key does not fit the last group.
+    const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+    const last = host.watch.slice(-1);
+    const bad = host.watch.slice(0, -1) + alphabet[(alphabet.indexOf(last) + 1) % alphabet.length];
+    const r = await refused(`${base.origin}/#watch=${bad}`,
+      `the game at ${base.host} was not made by the host of code ${bad}: is the code mistyped? Check its last group`);
+    if (r.code !== bad) throw new Error(`the code box holds ${r.code}, not ${bad}`);
+    // The same page joins with the right link.
     await page.goto(host.join);
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
-    // Black's turn: the move box is enabled.
-    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+    const myTurn = () => page.waitForFunction(() => !document.getElementById('move-input').disabled,
       { timeout: 60000, polling: 100 });
+    const typeMove = async () => {
+      const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+      await page.type('#move-input', mv);
+      await page.keyboard.press('Enter');
+      return mv;
+    };
+    // Black's turn: the move box is enabled.
+    await myTurn();
     const clocks = await page.evaluate(() => document.getElementById('clocks').textContent);
-    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
-    await page.type('#move-input', mv);
-    await page.keyboard.press('Enter');
+    const mv = await typeMove();
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 2,
+      { timeout: 60000, polling: 100 });
+    // A reload in the middle of the game: the seat comes back.
+    const before = await page.evaluate(() => window.tabulaPage.game.moves.map((m) => m.text));
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const back = await page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
+      moves: window.tabulaPage.game?.moves.map((m) => m.text) ?? [] }));
+    if (back.mode !== 'net' || back.moves.join(' ') !== before.join(' ')) {
+      throw new Error(`after the reload: ${JSON.stringify(back)}, before it ${before.join(' ')}`);
+    }
+    await myTurn();
+    const mv2 = await typeMove();
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4,
       { timeout: 60000, polling: 100 });
     await page.click('#resign');
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
     const code = await host.exit;
-    const r = await page.evaluate(() => ({
+    const res = await page.evaluate(() => ({
       shown: document.getElementById('final').textContent.slice(12),
-      status: document.getElementById('status').textContent }));
+      status: document.getElementById('status').textContent,
+      kept: sessionStorage.getItem('tabula-seat') }));
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
-    console.log(`netresign page ${r.shown} terminal ${term} result ${result} page-status ${r.status} ` +
-      `moved ${mv} clocks ${clocks.replace(/\s+/g, ' ')}`);
+    console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
+      `moved ${mv} ${mv2} reloaded-at ${before.length} kept-after-end ${res.kept !== null} ` +
+      `clocks ${clocks.replace(/\s+/g, ' ')}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
-    return r.shown === term && result === '1-0 (resign)' && r.status === '1-0 (resign)' &&
+    return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resign)' &&
       /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
-      !errors.length ? 0 : 1;
+      res.kept === null && !errors.length ? 0 : 1;
   } finally {
     await browser.close();
     host.proc.kill();
