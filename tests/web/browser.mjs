@@ -833,19 +833,39 @@ async function netHost(game) {
     await page.click('#net-host button[type=submit]');
     await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
       { timeout: 60000, polling: 100 });
-    const invite = await page.evaluate(() =>
-      document.getElementById('net-room').textContent.match(/invite: (\S+),/)[1]);
+    const shownInvite = () => page.evaluate(() =>
+      document.getElementById('net-room').textContent.match(/invite: (\S+),/)?.[1]);
+    const invite = await shownInvite();
+    // A reload before anyone joined: the same room, the same codes.
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready &&
+      /invite: /.test(document.getElementById('net-room').textContent), { timeout: 60000, polling: 100 });
+    if (await shownInvite() !== invite) throw new Error(`the reloaded host shows ${await shownInvite()}, not ${invite}`);
+    // --delay: the game lasts long enough for a reload in the middle.
     const term = spawn(env.TABULA_BINARY, ['join', invite, '--lobby', lobby.listen,
-      '--bot=1', '--seed', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      '--bot=1', '--seed', '3', '--delay', '200'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     term.stdout.on('data', (d) => { out += d; });
-    const code = await new Promise((done) => term.on('exit', done));
+    const exited = new Promise((done) => term.on('exit', done));
+    // A reload in the middle: the host's seat and its bot go on.
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4 ||
+      window.tabulaPage.game.final, { timeout: 60000, polling: 50 });
+    const at = await page.evaluate(() => window.tabulaPage.game.final ? -1 : window.tabulaPage.game.moves.length);
+    if (at < 0) throw new Error(`nethost ${game}: the game ended before the reload`);
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const back = await page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
+      moves: window.tabulaPage.game?.moves.length }));
+    if (back.mode !== 'net' || !(back.moves >= at)) {
+      throw new Error(`nethost ${game}: after the reload at ply ${at}: ${JSON.stringify(back)}`);
+    }
+    const code = await exited;
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 200 });
     const r = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
       shown: document.getElementById('final').textContent.slice(12),
       plies: window.tabulaPage.game.moves.length }));
     const termHash = out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
-    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} exit ${code}`);
+    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} reloaded-at ${at} exit ${code}`);
     if (errors.length) {
       console.log(`nethost ${game}: errors in the page: ${errors.join('; ')}`);
       return 1;
