@@ -465,7 +465,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     onFailed: (text, why) => netFailed(text, why, role === 1 ? codes.invite : codes.watch),
     onPumped: () => { if (!game.final) seatSave(game); },
   });
-  if (kept) {
+  if (kept?.stored) {
     netNote(tn('resumed: {n} move from this tab\'s storage',
       'resumed: {n} moves from this tab\'s storage', game.moves.length));
   }

@@ -44,7 +44,7 @@ export function seatSave(game) {
 }
 
 // The kept record: {role, name, options, bot, seed, key, seat, log
-// (bytes)}, or null.
+// (bytes), stored: true}, or null.
 export function seatLoad() {
   try {
     const r = JSON.parse(sessionStorage.getItem(STORE) ?? 'null');
@@ -53,7 +53,7 @@ export function seatLoad() {
     return { role: r.role, name: String(r.name ?? ''), options: String(r.options ?? ''),
       bot: Number.isInteger(r.bot) ? r.bot : 0,
       seed: Number.isInteger(r.seed) ? r.seed >>> 0 : 0,
-      key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')) };
+      key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')), stored: true };
   } catch {
     return null;
   }

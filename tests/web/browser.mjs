@@ -878,9 +878,9 @@ async function netHost(game) {
 }
 
 // A person's seat (laska, 5+3 clock): the link's refusals first (a bot
-// level out of range, a bad seed, a watch code whose last group is
+// level out of range, a bad seed, an invite code whose last group is
 // mistyped: each back on the start page with the reason, the page still
-// usable), then the game: a typed move, a reload of the page in the
+// usable), then the game, joined with the corrected code: a typed move, a reload of the page in the
 // middle (the seat is taken back from the tab's storage), a second typed
 // move, Resign; the page's final hash equals the terminal's.
 async function netResign() {
@@ -913,15 +913,17 @@ async function netResign() {
     await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..5");
     await refused(`${host.join}&bot=1&seed=-3`,
       "bad seed '-3' in the link: expected a whole number 0..4294967295");
-    // The watch code with its last symbol changed: the lobby has the room
-    // (the first three groups), its host key does not fit the last group.
+    // The invite code with its last symbol changed: the lobby has the
+    // room (the first three groups) and seats the page, whose check of
+    // the host key against the last group fails.
     const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-    const last = host.watch.slice(-1);
-    const bad = host.watch.slice(0, -1) + alphabet[(alphabet.indexOf(last) + 1) % alphabet.length];
-    const r = await refused(`${base.origin}/#watch=${bad}`,
+    const last = host.invite.slice(-1);
+    const bad = host.invite.slice(0, -1) + alphabet[(alphabet.indexOf(last) + 1) % alphabet.length];
+    const r = await refused(`${base.origin}/#join=${bad}`,
       `the game at ${base.host} was not made by the host of code ${bad}: is the code mistyped? Check its last group`);
     if (r.code !== bad) throw new Error(`the code box holds ${r.code}, not ${bad}`);
-    // The same page joins with the right link.
+    // The same page joins with the right link (the lobby gave back the
+    // seat the mistyped code took: that joiner never spoke).
     await page.goto(host.join);
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     const myTurn = () => page.waitForFunction(() => !document.getElementById('move-input').disabled,
@@ -944,7 +946,8 @@ async function netResign() {
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     const back = await page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
       moves: window.tabulaPage.game?.moves.map((m) => m.text) ?? [] }));
-    if (back.mode !== 'net' || back.moves.join(' ') !== before.join(' ')) {
+    // (the terminal may have moved again before the reload)
+    if (back.mode !== 'net' || back.moves.slice(0, before.length).join(' ') !== before.join(' ')) {
       throw new Error(`after the reload: ${JSON.stringify(back)}, before it ${before.join(' ')}`);
     }
     await myTurn();

@@ -13,7 +13,7 @@
 # the page reloaded once before the join (the same room and codes) and
 # once in the middle of the game (its seat and bot go on; browser.mjs
 # nethost), and a person's seat on the page refuses a link's bad bot
-# level, bad seed and a mistyped watch code, shows the clocks, plays a
+# level, bad seed and a mistyped invite code, shows the clocks, plays a
 # typed move, is reloaded, plays another and resigns (browser.mjs
 # netresign). Screenshots in
 # NATIVE_BUILD_DIR/web-net-GAME.png.
