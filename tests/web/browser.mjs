@@ -908,6 +908,19 @@ async function netResign() {
       return r;
     };
     const base = new URL(host.join);
+    // A reloaded page whose tab kept a damaged seat: on the start page
+    // with the reason, the record gone.
+    await page.goto(`${base.origin}/`);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    await page.evaluate(() => {
+      sessionStorage.setItem('tabula-seat', JSON.stringify({ role: 1, key: '00', seat: 'x', log: '' }));
+    });
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const damaged = await page.evaluate(() => ({ error: document.getElementById('net-error').textContent,
+      start: !document.getElementById('start').hidden, kept: sessionStorage.getItem('tabula-seat') }));
+    if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null)
+      throw new Error(`a damaged kept seat: ${JSON.stringify(damaged)}`);
     // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
     // a 32-bit seed).
     await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..5");
@@ -961,6 +974,39 @@ async function netResign() {
       shown: document.getElementById('final').textContent.slice(12),
       status: document.getElementById('status').textContent,
       kept: sessionStorage.getItem('tabula-seat') }));
+    // What a tab keeps is read as hostile: the module refuses a damaged
+    // seat text, a resume point past 2^64, a log with a flipped byte, a
+    // spectator's seat, a host's seat of another key (web_match.h).
+    const hostile = await page.evaluate(() => {
+      const pg = window.tabulaPage;
+      const seat = pg.game.seat.seat();
+      const log = pg.game.seat.log();
+      const key = pg.game.key;
+      const take = (a) => {
+        try {
+          pg.tabula.netResume(a).free();
+          return 'taken';
+        } catch (e) {
+          return `${e.code} ${e.message}`;
+        }
+      };
+      const flipped = log.slice();
+      flipped[log.length >> 1] ^= 1;
+      const f = seat.split('\t');
+      return [
+        take({ role: 1, key, seat, log }),
+        take({ role: 1, key, seat: 'zz\t-\t-\t0\t0', log: new Uint8Array(0) }),
+        take({ role: 1, key, seat: [...f.slice(0, 3), '18446744073709551616', f[4]].join('\t'), log }),
+        take({ role: 1, key, seat, log: flipped }),
+        take({ role: 2, key, seat, log }),
+        take({ role: 0, game: 'laska', key, seat: [f[0], f[1], f[1], 0, 0].join('\t'), log: new Uint8Array(0) }),
+      ];
+    });
+    const want = ['taken', '-1016 the stored seat is damaged', '-1016 the stored seat is damaged',
+      /^-10\d\d the stored match log: /, "-1001 only a host's or a guest's seat is resumed",
+      '-1016 the stored seat is not of this key'];
+    const wrong = hostile.filter((h, i) => !(want[i] instanceof RegExp ? want[i].test(h) : h === want[i]));
+    if (wrong.length) throw new Error(`kept seats: ${JSON.stringify(hostile)}`);
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
     console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
