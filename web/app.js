@@ -5,7 +5,7 @@
 // notation, result, state hash and signature comes from the WebAssembly
 // module (tabula.js); a network game's bytes and time go through net.js.
 // Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
-// game.
+// game; a reloaded tab takes its network seat back (seatstore.js).
 import { loadTabula, NET } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
