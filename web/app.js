@@ -5,11 +5,12 @@
 // notation, result, state hash and signature comes from the WebAssembly
 // module (tabula.js); a network game's bytes and time go through net.js.
 // Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
-// game.
+// game; a reloaded tab takes its network seat back (seatstore.js).
 import { loadTabula, NET } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
+import { seatSave, seatLoad, seatInvite, seatForget } from './seatstore.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -23,6 +24,24 @@ let botRequest = 0;
 let ball = null; // the Chessball ball (ball3d.js), made on first use
 
 function say(text) { $('message').textContent = text; }
+
+// The bot's tie-breaking seed: 32 random bits from the browser's CSPRNG
+// (shown beside the players, and taken by #join=...&seed=, so a game can
+// be played again move for move).
+const randomSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
+
+// The page's bot levels (the start page's choices, #join=...&bot=).
+const BOT_LEVELS = [1, 2, 3, 4, 5];
+
+// Keep item in view inside its scrolling list, moving the list's own
+// scrollTop only (scrollIntoView would scroll the whole window too).
+function keepInView(list, item) {
+  if (!item) return;
+  const l = list.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.bottom > l.bottom) list.scrollTop += r.bottom - l.bottom;
+  if (r.top < l.top) list.scrollTop -= l.top - r.top;
+}
 
 // An error from the module in the page's language: its tb_error.h name
 // is looked up in the catalogue as the terminal's _(tb_strerror(rc)) is;
@@ -89,8 +108,9 @@ function show(section) {
 
 function home() {
   stopBot();
-  if (game?.pos) game.pos.free();
   if (game?.mode === 'net') netClose();
+  else if (game?.pos) game.pos.free();
+  seatForget(); // a seat left is given up
   game = null;
   location.hash = '';
   show('start');
@@ -113,13 +133,12 @@ function newGame(name, opponent, side) {
     // players[side]: 'human' or a bot level
     players: bot ? (side === 0 ? ['human', bot] : [bot, 'human'])
       : ['human', 'human'],
-    seed: (Math.random() * 2 ** 32) >>> 0,
+    seed: randomSeed(),
     resigned: -1,
   };
   board.flipped = bot > 0 && side === 1;
   drawTitle();
-  $('players').textContent = game.players.map((p, i) =>
-    `${sideName(i)}: ${p === 'human' ? t('you') : t('bot level {level}', { level: p })}`).join(' · ');
+  drawPlayers();
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = true;
@@ -129,6 +148,14 @@ function newGame(name, opponent, side) {
   show('game');
   refresh();
   showBall(name === 'chessball');
+}
+
+// Who plays a game on this device, and the bot's seed.
+function drawPlayers() {
+  const bot = game.players.some((p) => p !== 'human');
+  $('players').textContent = game.players.map((p, i) =>
+    `${sideName(i)}: ${p === 'human' ? t('you') : t('bot level {level}', { level: p })}`).join(' · ') +
+    (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
 }
 
 function over() {
@@ -175,14 +202,19 @@ function refresh() {
 
 function drawMoveList() {
   const list = $('move-list');
+  // The ply numbers are text of their own (not list markers, which a
+  // narrow list clips at three digits).
   list.replaceChildren(...game.moves.map((m, i) => {
     const li = document.createElement('li');
-    li.textContent = `${sideName(m.side)[0]} ${m.text}`;
+    const n = document.createElement('span');
+    n.className = 'ply';
+    n.textContent = `${i + 1}.`;
+    li.append(n, ` ${sideName(m.side)[0]} ${m.text}`);
     if (game.mode === 'replay' && i === game.at - 1) li.className = 'current';
     if (game.mode === 'replay') li.addEventListener('click', () => replayTo(i + 1));
     return li;
   }));
-  list.lastElementChild?.scrollIntoView({ block: 'nearest' });
+  keepInView(list, list.querySelector('.current') ?? list.lastElementChild);
 }
 
 // Play a move; returns its canonical text (a typed move may leave out
@@ -366,19 +398,39 @@ function link(kind, code) {
   return `${location.origin}${location.pathname}#${kind}=${code}`;
 }
 
+// The moves of a resumed seat's game ({name, options, moves}) with the
+// side that played each, as the module's position says.
+function movesOf(g) {
+  const p = tabula.position(g.name, g.options);
+  try {
+    return g.moves.map((text) => {
+      const side = p.status().side;
+      p.play(text);
+      return { side, text };
+    });
+  } finally {
+    p.free();
+  }
+}
+
 // role 0 host (game, options), 1 guest, 2 spectator (code); bot: the
-// level of the core's bot that plays the seat (0: you).
-function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null }) {
+// level of the core's bot that plays the seat (0: you); kept: a record
+// of seatstore.js whose seat a reloaded page takes back.
+function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null }) {
   stopBot();
   if (game?.mode === 'net') netClose();
-  const seat = tabula.netSeat({ role, game: name, options, code,
-    key: browserKey(), bot: bot > 0 });
-  game = { mode: 'net', role, name, options, bot, seat, moves: [],
+  const key = kept ? kept.key : browserKey();
+  const seat = kept
+    ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log })
+    : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0 });
+  const soFar = kept ? seat.game() : null;
+  game = { mode: 'net', role, name, options, bot, seat, key, moves: soFar ? movesOf(soFar) : [],
     squares: [], notes: [], final: '', pos: null, failed: '',
-    seed: seed ?? (Math.random() * 2 ** 32) >>> 0 };
+    seed: seed ?? randomSeed() };
   board.flipped = role === 1;
   drawTitle();
-  $('players').textContent = bot ? t(ROLES[role][1], { level: bot }) : t(ROLES[role][0]);
+  $('players').textContent = (bot ? t(ROLES[role][1], { level: bot }) : t(ROLES[role][0])) +
+    (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = false;
@@ -416,10 +468,45 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
         : bot ? t('the bot plays your seat') : t('click or type your moves on your turn')) : text);
       netRefresh();
     },
-    onFailed: (text) => { game.failed = text; netNote(text); say(text); netRefresh(); },
+    onFailed: (text, why) => netFailed(text, why, role === 1 ? codes.invite : codes.watch),
+    onPumped: () => { if (!game.final) seatSave(game); },
   });
+  if (kept?.stored) {
+    netNote(tn('resumed: {n} move from this tab\'s storage',
+      'resumed: {n} moves from this tab\'s storage', game.moves.length));
+  }
   game.clockTimer = setInterval(() => { if (game?.mode === 'net') netClocks(); }, 250);
   window.tabulaPage.boardReady = false;
+  netRefresh();
+}
+
+// TB_E_SIGNATURE (core/tb_error.h): the room's host key is not the one
+// the code's last group fingerprints.
+const TB_E_SIGNATURE = -1018;
+
+// The lobby refused the seat, or is lost. A joiner or spectator refused
+// before it was let in (a wrong code) is back on the start page with the
+// reason and the code to correct; otherwise the game screen says why.
+function netFailed(text, why, code) {
+  seatForget();
+  if (why?.code === TB_E_SIGNATURE && game.role !== 0) {
+    // as the terminal says it (client/advice.c)
+    text = t('the game at {lobby} was not made by the host of code {code}: is the code mistyped? Check its last group',
+      { lobby: location.host, code });
+  }
+  if (why && !why.admitted && game.role !== 0) {
+    stopBot();
+    netClose();
+    game = null;
+    history.replaceState(null, '', location.pathname + location.search);
+    show('start');
+    $('net-error').textContent = text;
+    $('net-code').value = code;
+    return;
+  }
+  game.failed = text;
+  netNote(text);
+  say(text);
   netRefresh();
 }
 
@@ -435,7 +522,7 @@ function netNote(text) {
   const li = document.createElement('li');
   li.textContent = text;
   $('notes').append(li);
-  li.scrollIntoView({ block: 'nearest' });
+  keepInView($('notes'), li);
 }
 
 function netOutput(out) {
@@ -447,6 +534,7 @@ function netOutput(out) {
     netBot(Number(out.text));
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
+    seatForget(); // nothing to take back
     say(t('the game is over: Download the log keeps its signed record'));
   } else {
     netNote(out.text);
@@ -569,18 +657,45 @@ function downloadLog() {
   setTimeout(() => URL.revokeObjectURL(a.href), 60000);
 }
 
-// #join=CODE[&bot=LEVEL] and #watch=CODE; false when the hash is neither.
-function openLink() {
+// A code as typed, for comparing: its symbols only, upper case.
+const codeKey = (c) => String(c).toUpperCase().replace(/[^0-9A-Z]/g, '');
+
+// #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE; false when the hash is
+// neither. loading: the page was (re)loaded: a seat this tab kept is
+// taken back when the link is its own or there is none.
+function openLink(loading = false) {
   const p = new URLSearchParams(location.hash.slice(1));
-  const bot = Number(p.get('bot') ?? 0);
+  const join = p.get('join');
+  const kept = loading ? seatLoad() : null;
   try {
-    // seed: the bot's tie-breaking seed (as `tabula join --seed`), so a
-    // game can be played again move for move; random otherwise.
-    const seed = /^\d{1,9}$/.test(p.get('seed') ?? '') ? Number(p.get('seed')) : null;
-    if (p.get('join')) netGame({ role: 1, code: p.get('join'), bot: bot >= 1 && bot <= 5 ? bot : 0, seed });
-    else if (p.get('watch')) netGame({ role: 2, code: p.get('watch') });
+    if (kept && (join ? kept.role === 1 && codeKey(join) === codeKey(seatInvite(kept))
+      : !p.get('watch'))) {
+      netGame({ role: kept.role, name: kept.name, options: kept.options, bot: kept.bot,
+        seed: kept.seed, kept });
+      return true;
+    }
+    if (kept) seatForget(); // another link: that seat is left
+    if (join) {
+      const level = p.get('bot');
+      const seedText = p.get('seed');
+      if (level !== null && !BOT_LEVELS.map(String).includes(level)) {
+        $('net-code').value = join;
+        throw new Error(t("bad bot level '{level}' in the link: the page's bot plays levels {levels}",
+          { level, levels: `${BOT_LEVELS[0]}..${BOT_LEVELS[BOT_LEVELS.length - 1]}` }));
+      }
+      // seed: the bot's tie-breaking seed (as `tabula join --seed`), so a
+      // game can be played again move for move; random otherwise.
+      if (seedText !== null && !(/^\d{1,10}$/.test(seedText) && Number(seedText) <= 0xffffffff)) {
+        $('net-code').value = join;
+        throw new Error(t("bad seed '{seed}' in the link: expected a whole number 0..4294967295",
+          { seed: seedText }));
+      }
+      netGame({ role: 1, code: join, bot: level === null ? 0 : Number(level),
+        seed: seedText === null ? null : Number(seedText) });
+    } else if (p.get('watch')) netGame({ role: 2, code: p.get('watch') });
     else return false;
   } catch (e) {
+    if (kept) seatForget(); // a seat that cannot be taken back
     $('net-error').textContent = errText(e);
     show('start');
   }
@@ -702,8 +817,7 @@ async function switchLang(to) {
   if (game) drawTitle();
   if (game && game.mode === 'net') netRefresh();
   else if (game && game.mode === 'play') {
-    $('players').textContent = game.players.map((p, i) =>
-      `${sideName(i)}: ${p === 'human' ? t('you') : t('bot level {level}', { level: p })}`).join(' · ');
+    drawPlayers();
     refresh();
   } else if (game) refresh();
   window.tabulaPage.lang = currentLang();
@@ -805,7 +919,7 @@ function wire() {
 }
 
 // For the browser tests (tests/web/browser.mjs) and the curious.
-window.tabulaPage = { newGame, openReplay, netGame, get game() { return game; },
+window.tabulaPage = { newGame, openReplay, netGame, humanMove, get game() { return game; },
   get tabula() { return tabula; } };
 
 setLang(preferredLang()).then(() => {
@@ -816,7 +930,7 @@ setLang(preferredLang()).then(() => {
   tabula = tb;
   moduleLang();
   wire();
-  if (!openLink()) show('start');
+  if (!openLink(true)) show('start');
   window.tabulaPage.ready = true;
 }).catch((e) => {
   $('loading').textContent = t('The rules engine did not load: {why}', { why: e.message });

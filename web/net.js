@@ -13,8 +13,11 @@ const GIVE_UP_MS = 60000;
 export const now = () => Math.floor(performance.now());
 
 // hooks: onOutput(out) for every output but SEND and REFETCH,
-// onConnection(text) for the connection's state, onFailed(text) when the
-// lobby refused us or could not be reached again.
+// onConnection(text) for the connection's state, onFailed(text, {code,
+// admitted}) when the lobby refused us (code the TB_E_* reason; admitted:
+// it had let us in before) or could not be reached again (code 0),
+// onPumped() after the outputs of each event are carried out (the time
+// to keep the seat for a reload).
 export class NetDriver {
   constructor(seat, url, hooks) {
     this.seat = seat;
@@ -40,7 +43,7 @@ export class NetDriver {
       if (this.ws !== ws || !(e.data instanceof ArrayBuffer)) return;
       const rc = this.seat.input(now(), new Uint8Array(e.data));
       if (rc < 0) {
-        this.refused = this.seat.t.lastError().message;
+        this.refused = this.seat.t.lastError();
         ws.close();
       } else if (!this.welcomed || this.lostAt) {
         this.welcomed = true;
@@ -58,14 +61,17 @@ export class NetDriver {
       if (this.refused || !this.welcomed) {
         this.stop();
         // (the lobby's reason is a tb_error.h message: the catalogue has it)
-        this.hooks.onFailed?.(this.refused ? t('the lobby refused: {why}', { why: t(this.refused) })
-          : t('cannot reach the lobby at {url}', { url: this.url }));
+        this.hooks.onFailed?.(this.refused
+          ? t('the lobby refused: {why}', { why: t(this.refused.message) })
+          : t('cannot reach the lobby at {url}', { url: this.url }),
+        { code: this.refused?.code ?? 0, admitted: this.welcomed });
         return;
       }
       this.lostAt ||= now();
       if (now() - this.lostAt > GIVE_UP_MS) {
         this.stop();
-        this.hooks.onFailed?.(t('the connection to the lobby is lost: gave up after a minute'));
+        this.hooks.onFailed?.(t('the connection to the lobby is lost: gave up after a minute'),
+          { code: 0, admitted: true });
         return;
       }
       this.hooks.onConnection?.(t('connection lost; reconnecting'));
@@ -85,6 +91,7 @@ export class NetDriver {
         this.hooks.onOutput(out);
       }
     }
+    this.hooks.onPumped?.();
     clearTimeout(this.timer);
     this.timer = 0;
     if (this.done) {

@@ -119,6 +119,25 @@ export class Tabula {
     return new NetSeat(this, h);
   }
 
+  // A seat of a reloaded page taken back (web_net_resume): role 0 or 1,
+  // seat the text NetSeat.seat() gave, log the bytes NetSeat.log() gave
+  // (empty before the match start).
+  netResume({ role, game = '', options = '', key, bot = false, seat, log,
+    started = Math.floor(Date.now() / 1000) }) {
+    const p = log.length ? this.x.web_alloc(log.length) : 0;
+    if (log.length && p === 0) throw new TabulaError(-1, 'out of memory');
+    try {
+      if (log.length) this.bytes().set(log, p);
+      const h = this.withStrings([game, options, key, seat],
+        (g, o, k, s) => this.x.web_net_resume(role, g, o, k, bot ? 1 : 0,
+          started, s, p, log.length));
+      if (h === 0) throw this.lastError();
+      return new NetSeat(this, h);
+    } finally {
+      if (p) this.x.web_free(p);
+    }
+  }
+
   lastError() {
     return new TabulaError(this.x.web_last_error(),
       this.str(this.x.web_last_why()));
@@ -352,6 +371,19 @@ export class NetSeat {
   codes() {
     const [invite, watch] = this.t.str(this.t.x.web_net_codes(this.h)).split('\t');
     return { invite, watch };
+  }
+
+  // What a reload needs to take the seat back (web_net_seat): secret.
+  seat() {
+    const s = this.t.str(this.t.x.web_net_seat(this.h));
+    if (s === null) throw this.t.lastError();
+    return s;
+  }
+
+  // The signed match log so far, or an empty array before the start.
+  logSoFar() {
+    const p = this.t.x.web_net_log(this.h);
+    return p === 0 ? new Uint8Array(0) : this.t.outBytes(p);
   }
 
   // The first message of a connection.

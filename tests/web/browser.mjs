@@ -479,6 +479,66 @@ async function pageLoad(game) {
   return 0;
 }
 
+// A long game on the phone (two players on the device, plies chosen by a
+// fixed rule) past ply 100: every ply number shown whole inside the move
+// list, the list scrolled to its last ply by its own scrollbar while the
+// window stays where it is, and after Resign the final-hash line (76
+// characters) wrapped inside the panel and the screen.
+async function longGameLayout(page, game) {
+  await page.evaluate((g) => window.tabulaPage.newGame(g, 'friend', 0), game);
+  const plies = await page.evaluate(() => {
+    const pg = window.tabulaPage;
+    // the first move from a rotating offset that does not end the game
+    const goesOn = (mv) => {
+      const p = pg.tabula.position(pg.game.name, '', pg.game.pos.text());
+      try {
+        p.play(mv);
+        return p.status().outcome === '*';
+      } finally {
+        p.free();
+      }
+    };
+    for (let i = 0; i < 200 && pg.game.moves.length < 110; i++) {
+      const ms = pg.game.pos.moves();
+      const k = ms.findIndex((_, j) => goesOn(ms[(i * 5 + j) % ms.length]));
+      if (k < 0) break;
+      pg.humanMove(ms[(i * 5 + k) % ms.length]);
+    }
+    return pg.game.moves.length;
+  });
+  if (plies < 101) throw new Error(`the long ${game} game ended at ply ${plies}: ${await page.evaluate(() => JSON.stringify([window.tabulaPage.game.pos.status(), document.getElementById("message").textContent]))}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+  const lay = await page.evaluate(() => {
+    const list = document.getElementById('move-list');
+    const lr = list.getBoundingClientRect();
+    const items = [...list.children];
+    const last = items[items.length - 1].getBoundingClientRect();
+    const cut = items.filter((li) => {
+      const n = li.querySelector('.ply')?.getBoundingClientRect();
+      return !n || n.left < lr.left - 0.5 || n.right > lr.right + 0.5;
+    }).length;
+    return { windowY: window.scrollY, items: items.length, cut,
+      n101: items[100]?.querySelector('.ply')?.textContent,
+      listY: list.scrollTop, lastShown: last.bottom <= lr.bottom + 1 && last.top >= lr.top - 1 };
+  });
+  if (lay.windowY !== 0 || lay.cut || lay.n101 !== '101.' || !(lay.listY > 0) || !lay.lastShown)
+    throw new Error(`the move list of a long game: ${JSON.stringify(lay)}`);
+  await page.click('#resign');
+  const fin = await page.evaluate(() => {
+    const f = document.getElementById('final');
+    const r = f.getBoundingClientRect();
+    return { text: f.textContent, right: r.right,
+      panel: document.getElementById('panel').getBoundingClientRect().right,
+      width: window.innerWidth, scroll: f.scrollWidth, client: f.clientWidth,
+      page: document.documentElement.scrollWidth };
+  });
+  if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 ||
+      fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
+    throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
+  return ` long ${lay.items} plies, list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
+}
+
 async function phonePage(game, shot) {
   await withPage(async (page) => {
     await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
@@ -534,7 +594,8 @@ async function phonePage(game, shot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: shot });
     }
-    console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}`);
+    const lay = env.WEB_PHONE_LONG === game ? await longGameLayout(page, game) : '';
+    console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}${lay}`);
   }, '/index.html');
   return 0;
 }
@@ -848,19 +909,39 @@ async function netHost(game) {
     await page.click('#net-host button[type=submit]');
     await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
       { timeout: 60000, polling: 100 });
-    const invite = await page.evaluate(() =>
-      document.getElementById('net-room').textContent.match(/invite: (\S+),/)[1]);
+    const shownInvite = () => page.evaluate(() =>
+      document.getElementById('net-room').textContent.match(/invite: (\S+),/)?.[1]);
+    const invite = await shownInvite();
+    // A reload before anyone joined: the same room, the same codes.
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready &&
+      /invite: /.test(document.getElementById('net-room').textContent), { timeout: 60000, polling: 100 });
+    if (await shownInvite() !== invite) throw new Error(`the reloaded host shows ${await shownInvite()}, not ${invite}`);
+    // --delay: the game lasts long enough for a reload in the middle.
     const term = spawn(env.TABULA_BINARY, ['join', invite, '--lobby', lobby.listen,
-      '--bot=1', '--seed', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      '--bot=1', '--seed', '3', '--delay', '200'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     term.stdout.on('data', (d) => { out += d; });
-    const code = await new Promise((done) => term.on('exit', done));
+    const exited = new Promise((done) => term.on('exit', done));
+    // A reload in the middle: the host's seat and its bot go on.
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4 ||
+      window.tabulaPage.game.final, { timeout: 60000, polling: 50 });
+    const at = await page.evaluate(() => window.tabulaPage.game.final ? -1 : window.tabulaPage.game.moves.length);
+    if (at < 0) throw new Error(`nethost ${game}: the game ended before the reload`);
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const back = await page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
+      moves: window.tabulaPage.game?.moves.length }));
+    if (back.mode !== 'net' || !(back.moves >= at)) {
+      throw new Error(`nethost ${game}: after the reload at ply ${at}: ${JSON.stringify(back)}`);
+    }
+    const code = await exited;
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 200 });
     const r = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
       shown: document.getElementById('final').textContent.slice(12),
       plies: window.tabulaPage.game.moves.length }));
     const termHash = out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
-    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} exit ${code}`);
+    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} reloaded-at ${at} exit ${code}`);
     if (errors.length) {
       console.log(`nethost ${game}: errors in the page: ${errors.join('; ')}`);
       return 1;
@@ -872,6 +953,12 @@ async function netHost(game) {
   }
 }
 
+// A person's seat (laska, 5+3 clock): the link's refusals first (a bot
+// level out of range, a bad seed, an invite code whose last group is
+// mistyped: each back on the start page with the reason, the page still
+// usable), then the game, joined with the corrected code: a typed move, a reload of the page in the
+// middle (the seat is taken back from the tab's storage), a second typed
+// move, Resign; the page's final hash equals the terminal's.
 async function netResign() {
   const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+3']);
   const browser = await launchBrowser();
@@ -879,31 +966,132 @@ async function netResign() {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    const refused = async (url, want) => {
+      await page.evaluate(() => { // (the same page: the last refusal goes)
+        const e = document.getElementById('net-error');
+        if (e) e.textContent = '';
+      });
+      await page.goto(url);
+      await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+      await page.waitForFunction(() => document.getElementById('net-error').textContent !== '',
+        { timeout: 60000, polling: 100 });
+      const r = await page.evaluate(() => ({ error: document.getElementById('net-error').textContent,
+        start: !document.getElementById('start').hidden,
+        code: document.getElementById('net-code').value }));
+      if (r.error !== want || !r.start) {
+        throw new Error(`${url}: want the start page saying "${want}", got ${JSON.stringify(r)}`);
+      }
+      return r;
+    };
+    const base = new URL(host.join);
+    // A reloaded page whose tab kept a damaged seat: on the start page
+    // with the reason, the record gone.
+    await page.goto(`${base.origin}/`);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    await page.evaluate(() => {
+      sessionStorage.setItem('tabula-seat', JSON.stringify({ role: 1, key: '00', seat: 'x', log: '' }));
+    });
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const damaged = await page.evaluate(() => ({ error: document.getElementById('net-error').textContent,
+      start: !document.getElementById('start').hidden, kept: sessionStorage.getItem('tabula-seat') }));
+    if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null)
+      throw new Error(`a damaged kept seat: ${JSON.stringify(damaged)}`);
+    // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
+    // a 32-bit seed).
+    await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..5");
+    await refused(`${host.join}&bot=1&seed=-3`,
+      "bad seed '-3' in the link: expected a whole number 0..4294967295");
+    // The invite code with its last symbol changed: the lobby has the
+    // room (the first three groups) and seats the page, whose check of
+    // the host key against the last group fails.
+    const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+    const last = host.invite.slice(-1);
+    const bad = host.invite.slice(0, -1) + alphabet[(alphabet.indexOf(last) + 1) % alphabet.length];
+    const r = await refused(`${base.origin}/#join=${bad}`,
+      `the game at ${base.host} was not made by the host of code ${bad}: is the code mistyped? Check its last group`);
+    if (r.code !== bad) throw new Error(`the code box holds ${r.code}, not ${bad}`);
+    // The same page joins with the right link (the lobby gave back the
+    // seat the mistyped code took: that joiner never spoke).
     await page.goto(host.join);
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
-    // Black's turn: the move box is enabled.
-    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+    const myTurn = () => page.waitForFunction(() => !document.getElementById('move-input').disabled,
       { timeout: 60000, polling: 100 });
+    const typeMove = async () => {
+      const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+      await page.type('#move-input', mv);
+      await page.keyboard.press('Enter');
+      return mv;
+    };
+    // Black's turn: the move box is enabled.
+    await myTurn();
     const clocks = await page.evaluate(() => document.getElementById('clocks').textContent);
-    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
-    await page.type('#move-input', mv);
-    await page.keyboard.press('Enter');
+    const mv = await typeMove();
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 2,
+      { timeout: 60000, polling: 100 });
+    // A reload in the middle of the game: the seat comes back.
+    const before = await page.evaluate(() => window.tabulaPage.game.moves.map((m) => m.text));
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const back = await page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
+      moves: window.tabulaPage.game?.moves.map((m) => m.text) ?? [] }));
+    // (the terminal may have moved again before the reload)
+    if (back.mode !== 'net' || back.moves.slice(0, before.length).join(' ') !== before.join(' ')) {
+      throw new Error(`after the reload: ${JSON.stringify(back)}, before it ${before.join(' ')}`);
+    }
+    await myTurn();
+    const mv2 = await typeMove();
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4,
       { timeout: 60000, polling: 100 });
     await page.click('#resign');
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
     const code = await host.exit;
-    const r = await page.evaluate(() => ({
+    const res = await page.evaluate(() => ({
       shown: document.getElementById('final').textContent.slice(12),
-      status: document.getElementById('status').textContent }));
+      status: document.getElementById('status').textContent,
+      kept: sessionStorage.getItem('tabula-seat') }));
+    // What a tab keeps is read as hostile: the module refuses a damaged
+    // seat text, a resume point past 2^64, a log with a flipped byte, a
+    // spectator's seat, a host's seat of another key (web_match.h).
+    const hostile = await page.evaluate(() => {
+      const pg = window.tabulaPage;
+      const seat = pg.game.seat.seat();
+      const log = pg.game.seat.log();
+      const key = pg.game.key;
+      const take = (a) => {
+        try {
+          pg.tabula.netResume(a).free();
+          return 'taken';
+        } catch (e) {
+          return `${e.code} ${e.message}`;
+        }
+      };
+      const flipped = log.slice();
+      flipped[log.length >> 1] ^= 1;
+      const f = seat.split('\t');
+      return [
+        take({ role: 1, key, seat, log }),
+        take({ role: 1, key, seat: 'zz\t-\t-\t0\t0', log: new Uint8Array(0) }),
+        take({ role: 1, key, seat: [...f.slice(0, 3), '18446744073709551616', f[4]].join('\t'), log }),
+        take({ role: 1, key, seat, log: flipped }),
+        take({ role: 2, key, seat, log }),
+        take({ role: 0, game: 'laska', key, seat: [f[0], f[1], f[1], 0, 0].join('\t'), log: new Uint8Array(0) }),
+      ];
+    });
+    const want = ['taken', '-1016 the stored seat is damaged', '-1016 the stored seat is damaged',
+      /^-10\d\d the stored match log: /, "-1001 only a host's or a guest's seat is resumed",
+      '-1016 the stored seat is not of this key'];
+    const wrong = hostile.filter((h, i) => !(want[i] instanceof RegExp ? want[i].test(h) : h === want[i]));
+    if (wrong.length) throw new Error(`kept seats: ${JSON.stringify(hostile)}`);
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
-    console.log(`netresign page ${r.shown} terminal ${term} result ${result} page-status ${r.status} ` +
-      `moved ${mv} clocks ${clocks.replace(/\s+/g, ' ')}`);
+    console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
+      `moved ${mv} ${mv2} reloaded-at ${before.length} kept-after-end ${res.kept !== null} ` +
+      `clocks ${clocks.replace(/\s+/g, ' ')}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
-    return r.shown === term && result === '1-0 (resign)' && r.status === '1-0 (resign)' &&
+    return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resign)' &&
       /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
-      !errors.length ? 0 : 1;
+      res.kept === null && !errors.length ? 0 : 1;
   } finally {
     await browser.close();
     host.proc.kill();

@@ -9,9 +9,13 @@
 # final-hash equals the player page's and the spectator page's, and the
 # log downloaded from the page with its button verifies with `tabula
 # replay` to the same hash. Then the page hosts a Chessball game from its
-# start page and a terminal bot joins it with the code the page shows
-# (browser.mjs nethost), and a person's seat on the page shows the clocks,
-# plays a typed move and resigns (browser.mjs netresign). Screenshots in
+# start page and a terminal bot joins it with the code the page shows,
+# the page reloaded once before the join (the same room and codes) and
+# once in the middle of the game (its seat and bot go on; browser.mjs
+# nethost), and a person's seat on the page refuses a link's bad bot
+# level, bad seed and a mistyped invite code, shows the clocks, plays a
+# typed move, is reloaded, plays another and resigns (browser.mjs
+# netresign). Screenshots in
 # NATIVE_BUILD_DIR/web-net-GAME.png.
 # Run by ctest as web_net.
 #   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]
@@ -46,7 +50,7 @@ done
 # The page hosts from its start page's form, a terminal bot joins.
 if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
     nethost chessball | tee "$out/nethost.txt"; then
-  echo "web_net: the page hosted chessball, the terminal joined; hashes agree"
+  echo "web_net: the page hosted chessball, was reloaded twice, the terminal joined; hashes agree"
 else
   echo "web_net: FAILED: the page hosting chessball: $(cat "$out/nethost.txt")"
   fail=1
@@ -54,7 +58,7 @@ fi
 # A person's seat: clocks shown, a typed move, Resign.
 if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
     netresign | tee "$out/netresign.txt"; then
-  echo "web_net: the page's clocks, typed move and resignation reached the terminal"
+  echo "web_net: the page's refusals, clocks, typed moves around a reload and resignation reached the terminal"
 else
   echo "web_net: FAILED: the page's own seat: $(cat "$out/netresign.txt")"
   fail=1

@@ -32,7 +32,19 @@ struct Web_Net {
     size_t msg_cap;
     char game[PROTO_NAME_MAX + 1];
     int refetch; /* the session asked for frames again */
+    uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
+    uint64_t seq;      /* the resume point (MATCH_OUT_SEQ): lobby number */
+    uint32_t numbered; /* and the envelopes the room has numbered */
 };
+
+/* A seat taken back after a reload (web_net_resume): what web_net_seat
+ * gave. */
+typedef struct Web_Seat {
+    uint8_t secret[LOBBY_SEAT_SECRET_BYTES];
+    Lobby_Code invite, watch; /* zero when unknown */
+    uint64_t seq;
+    uint32_t numbered;
+} Web_Seat;
 
 static int hex_value(char c)
 {
@@ -45,20 +57,26 @@ static int hex_value(char c)
     return -1;
 }
 
+/* n bytes from exactly 2n hex digits at hex (len of them); TB_E_FORMAT
+ * otherwise. */
+static int hex_read(const char *hex, size_t len, uint8_t *out, size_t n)
+{
+    int rc = hex != NULL && len == 2 * n ? 0 : TB_E_FORMAT;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            rc = TB_E_FORMAT;
+        out[i] = (uint8_t)(hi << 4 | (lo & 15));
+    }
+    return rc;
+}
+
 /* The key pair of its secret key in hex (as web_key_new gives it); the
  * public half is derived again, so a damaged stored key is refused. */
 static int key_read(const char *hex, Proto_Identity *id)
 {
     uint8_t sk[PROTO_SECRET_BYTES];
-    int rc = 0;
-    if (hex == NULL || strlen(hex) != 2 * PROTO_SECRET_BYTES)
-        return TB_E_FORMAT;
-    for (size_t i = 0; i < PROTO_SECRET_BYTES; i++) {
-        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            rc = TB_E_FORMAT;
-        sk[i] = (uint8_t)(hi << 4 | (lo & 15));
-    }
+    int rc = hex_read(hex, hex ? strlen(hex) : 0, sk, sizeof sk);
     if (rc == 0)
         rc = proto_identity_from_seed(id, sk);
     if (rc == 0 && !proto_equal(id->sk, sk, PROTO_SECRET_BYTES))
@@ -113,20 +131,28 @@ static int options_check(const Core_Game *g, const char *options)
     return rc;
 }
 
-/* The seat's codes and the lobby codec's configuration; why on failure. */
+/* The seat's codes and the lobby codec's configuration (a resumed seat's
+ * from back, else new); why on failure. */
 static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
-                      Lobby_Wire_Config *wc, char *why, size_t cap)
+                      const Web_Seat *back, Lobby_Wire_Config *wc, char *why,
+                      size_t cap)
 {
-    int rc;
+    int rc = 0;
     memset(wc, 0, sizeof *wc);
     wc->role = (Lobby_Role)n->role;
     memcpy(wc->host_pk, id->pk, PROTO_KEY_BYTES);
-    rc = lobby_random(wc->seat_secret, LOBBY_SEAT_SECRET_BYTES);
-    if (rc == 0 && n->role == MATCH_ROLE_HOST) {
+    if (back != NULL) {
+        memcpy(n->seat_secret, back->secret, sizeof n->seat_secret);
+        n->invite = back->invite;
+        n->watch = back->watch;
+    } else {
+        rc = lobby_random(n->seat_secret, LOBBY_SEAT_SECRET_BYTES);
+    }
+    if (rc == 0 && back == NULL && n->role == MATCH_ROLE_HOST) {
         rc = lobby_code_new(id->pk, &n->invite);
         if (rc == 0)
             rc = lobby_code_new(id->pk, &n->watch);
-    } else if (rc == 0) {
+    } else if (rc == 0 && back == NULL) {
         Lobby_Code *c = n->role == MATCH_ROLE_GUEST ? &n->invite : &n->watch;
         if (code == NULL || lobby_code_parse(code, c) != 0) {
             snprintf(why, cap, "'%.40s' is not a code (16 symbols of %s)",
@@ -134,6 +160,7 @@ static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
             return TB_E_CODE;
         }
     }
+    memcpy(wc->seat_secret, n->seat_secret, LOBBY_SEAT_SECRET_BYTES);
     wc->invite = n->invite;
     wc->watch = n->watch;
     if (rc != 0)
@@ -141,10 +168,11 @@ static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
     return rc;
 }
 
-WEB_EXPORT(web_net_new)
-Web_Net *web_net_new(int role, const char *game, const char *options,
-                     const char *code, const char *key, int bot,
-                     uint32_t started)
+/* A seat of role (web_net_new's arguments), new, or taken back from
+ * back; NULL with web_last_why on error. */
+static Web_Net *net_make(int role, const char *game, const char *options,
+                         const char *code, const char *key, int bot,
+                         uint32_t started, const Web_Seat *back)
 {
     Web_Net *n = NULL;
     Match_Config mc;
@@ -189,7 +217,12 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
         rc = TB_E_FORMAT;
     }
     if (rc == 0)
-        rc = seat_codes(n, &mc.id, code, &wc, why, sizeof why);
+        rc = seat_codes(n, &mc.id, code, back, &wc, why, sizeof why);
+    if (rc == 0 && back != NULL && role == MATCH_ROLE_HOST &&
+        lobby_code_check_host(&n->invite, mc.id.pk) != 0) {
+        snprintf(why, sizeof why, "the stored seat is not of this key");
+        rc = TB_E_FORMAT;
+    }
     if (rc == 0 && role != MATCH_ROLE_SPECTATOR)
         rc = lobby_code_seat_key(&n->invite, mc.seat_key);
     if (rc == 0)
@@ -206,6 +239,135 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
         return NULL;
     }
     return n;
+}
+
+WEB_EXPORT(web_net_new)
+Web_Net *web_net_new(int role, const char *game, const char *options,
+                     const char *code, const char *key, int bot,
+                     uint32_t started)
+{
+    return net_make(role, game, options, code, key, bot, started, NULL);
+}
+
+/* A whole decimal number of the digits [p, end) up to max. */
+static int dec_read(const char *p, const char *end, uint64_t max,
+                    uint64_t *out)
+{
+    uint64_t v = 0;
+    if (p == end)
+        return TB_E_FORMAT;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9' || v > (max - (uint64_t)(*p - '0')) / 10)
+            return TB_E_FORMAT;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* A code of the seat text ("-": none), [p, end). */
+static int code_read(const char *p, const char *end, Lobby_Code *c)
+{
+    char text[LOBBY_CODE_TEXT + 1];
+    size_t len = (size_t)(end - p);
+    memset(c, 0, sizeof *c);
+    if (len == 1 && *p == '-')
+        return 0;
+    if (len == 0 || len >= sizeof text)
+        return TB_E_FORMAT;
+    memcpy(text, p, len);
+    text[len] = '\0';
+    return lobby_code_parse(text, c) != 0 ? TB_E_FORMAT : 0;
+}
+
+/* web_net_seat's text back into *s (stored by the page: hostile). */
+static int seat_read(const char *text, Web_Seat *s)
+{
+    const char *f[6];
+    size_t nf = 0;
+    uint64_t numbered = 0;
+    int rc;
+    memset(s, 0, sizeof *s);
+    if (text == NULL || strlen(text) > 200)
+        return TB_E_FORMAT;
+    f[nf++] = text;
+    for (const char *p = text; *p != '\0'; p++)
+        if (*p == '\t') {
+            if (nf == 5)
+                return TB_E_FORMAT;
+            f[nf++] = p + 1;
+        }
+    if (nf != 5)
+        return TB_E_FORMAT;
+    f[5] = text + strlen(text) + 1; /* each field ends one before the next */
+    rc = hex_read(f[0], (size_t)(f[1] - 1 - f[0]), s->secret,
+                  sizeof s->secret);
+    if (rc == 0)
+        rc = code_read(f[1], f[2] - 1, &s->invite);
+    if (rc == 0)
+        rc = code_read(f[2], f[3] - 1, &s->watch);
+    if (rc == 0)
+        rc = dec_read(f[3], f[4] - 1, UINT64_MAX, &s->seq);
+    if (rc == 0)
+        rc = dec_read(f[4], f[5] - 1, UINT32_MAX, &numbered);
+    s->numbered = (uint32_t)numbered;
+    return rc;
+}
+
+WEB_EXPORT(web_net_resume)
+Web_Net *web_net_resume(int role, const char *game, const char *options,
+                        const char *key, int bot, uint32_t started,
+                        const char *seat, const uint8_t *log, size_t len)
+{
+    Web_Seat back;
+    Web_Net *n;
+    char why[200] = "";
+    int rc;
+
+    if (role != MATCH_ROLE_HOST && role != MATCH_ROLE_GUEST) {
+        web__fail(TB_E_ARG, "only a host's or a guest's seat is resumed");
+        return NULL;
+    }
+    if (seat_read(seat, &back) != 0 || back.invite.text[0] == '\0' ||
+        (role == MATCH_ROLE_HOST && back.watch.text[0] == '\0')) {
+        proto_wipe(&back, sizeof back);
+        web__fail(TB_E_FORMAT, "the stored seat is damaged");
+        return NULL;
+    }
+    n = net_make(role, game, options, back.invite.text, key, bot, started,
+                 &back);
+    if (n != NULL && len > 0 &&
+        (rc = match_resume(n->m, log, len, back.seq, back.numbered, why,
+                           sizeof why)) != 0) {
+        char line[260];
+        snprintf(line, sizeof line, "the stored match log: %s",
+                 why[0] ? why : tb_strerror(rc));
+        web__fail(rc, line);
+        web_net_free(n);
+        n = NULL;
+    }
+    if (n != NULL) {
+        n->seq = back.seq;
+        n->numbered = back.numbered;
+    }
+    proto_wipe(&back, sizeof back);
+    return n;
+}
+
+WEB_EXPORT(web_net_seat) const char *web_net_seat(Web_Net *n)
+{
+    char secret[2 * LOBBY_SEAT_SECRET_BYTES + 1];
+    char text[2 * LOBBY_SEAT_SECRET_BYTES + 2 * LOBBY_CODE_TEXT + 48];
+    int rc;
+    proto_hex(n->seat_secret, sizeof n->seat_secret, secret);
+    snprintf(text, sizeof text, "%s\t%s\t%s\t%llu\t%u", secret,
+             n->invite.text[0] ? n->invite.text : "-",
+             n->watch.text[0] ? n->watch.text : "-",
+             (unsigned long long)n->seq, (unsigned)n->numbered);
+    rc = web__out_text(text);
+    proto_wipe(secret, sizeof secret);
+    proto_wipe(text, sizeof text);
+    return rc == 0 ? web_out() : NULL;
 }
 
 WEB_EXPORT(web_net_free) void web_net_free(Web_Net *n)
@@ -240,6 +402,16 @@ int web_net_input(Web_Net *n, double now, const uint8_t *msg, size_t len)
     Lobby_Wire_Event ev;
     uint64_t t = (uint64_t)now;
     int rc = lobby_wire_read(n->wire, msg, len, &ev);
+    if (rc == TB_E_SIGNATURE && n->role != MATCH_ROLE_HOST) {
+        /* The code's last group fingerprints the host's key: the room of
+         * its first three is another host's, as the terminal says it
+         * (client/advice.c). */
+        char why[200];
+        snprintf(why, sizeof why, "the game was not made by the host of code "
+                 "%s: is the code mistyped? Check its last group",
+                 n->role == MATCH_ROLE_GUEST ? n->invite.text : n->watch.text);
+        return web__fail(rc, why);
+    }
     if (rc != 0)
         return web__fail(rc, "the lobby sent a message out of turn");
     switch (ev.kind) {
@@ -398,7 +570,10 @@ static int report(Web_Net *n, const Match_Out *o)
     case MATCH_OUT_DONE:
         snprintf(text, sizeof text, "%s", match_result(n->m)->final_hash);
         break;
-    case MATCH_OUT_SEQ:     /* nothing to resume from: no file */
+    case MATCH_OUT_SEQ: /* the resume point, for web_net_seat */
+        n->seq = o->seq;
+        n->numbered = o->count;
+        return 0;
     case MATCH_OUT_RETRACT: /* the session said why in a warning */
     default:
         return 0;

@@ -66,6 +66,29 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
                      const char *code, const char *key, int bot,
                      uint32_t started);
 
+/*
+ * web_net_resume: take back the seat of a reloaded page, as a terminal
+ * seat resumes from its --log file and seat file (client/netgame.c): role
+ * 0 (host) or 1 (guest), game, options, key, bot and started as for
+ * web_net_new; seat the text web_net_seat gave; log[0..len) the match log
+ * web_net_log gave (len 0: the match had not started). The seat rejoins
+ * its room with the same seat secret, and the session asks the lobby for
+ * every frame after the stored resume point (match_resume). NULL on
+ * error: TB_E_ARG (a spectator, no such game), TB_E_FORMAT (the seat text
+ * or key is damaged, or the seat is not of this key), those of
+ * match_resume (a log that does not verify; web_last_why names it).
+ */
+Web_Net *web_net_resume(int role, const char *game, const char *options,
+                        const char *key, int bot, uint32_t started,
+                        const char *seat, const uint8_t *log, size_t len);
+
+/* web_net_seat: what a reload needs besides the key and the log:
+ * "SECRET\tINVITE\tWATCH\tSEQ\tNUMBERED", the seat secret (32 hex
+ * digits), the codes ("-" where unknown) and the resume point (the
+ * highest lobby sequence number handled and logged, the envelopes the
+ * room has numbered; 0 0 before any). Secret: keep it as the key. */
+const char *web_net_seat(Web_Net *n);
+
 /* web_net_free: release n; 0 is fine. */
 void web_net_free(Web_Net *n);
 
@@ -80,7 +103,8 @@ const uint8_t *web_net_hello(Web_Net *n);
 /* web_net_input: one binary message of len bytes from the lobby at time
  * now. 0, or the reason to close the connection: a refusal of the lobby
  * (TB_E_CODE, TB_E_SEAT, TB_E_WATCH_CODE, ...), TB_E_FORMAT,
- * TB_E_SIGNATURE (the room's host key does not match the code). */
+ * TB_E_SIGNATURE (the room's host key does not match the code: its last
+ * group is mistyped, web_last_why says so as the terminal does). */
 int web_net_input(Web_Net *n, double now, const uint8_t *msg, size_t len);
 
 /* web_net_closed: the connection is gone (frames to send wait). */
