@@ -128,6 +128,38 @@ Test(lobby_http, serves_the_site_and_nothing_outside_it)
     remove_dir();
 }
 
+/* Issue 20, finding 4: a new user gave `tabula join` the lobby's web
+ * address (the page's, from the --http line) and was told "size limit
+ * exceeded". The client is told it reached a web server, and the next
+ * command names the address to give instead. */
+Test(lobby_http, joining_at_the_web_address_says_to_give_the_listen_one)
+{
+    char site[300], addr[64], listen[64];
+    Proc lobby, guest;
+    make_dir();
+    snprintf(site, sizeof site, "%s/site", dir);
+    cr_assert_eq(mkdir(site, 0700), 0);
+    write_file("site/index.html", "x\n");
+    int port = start_lobby(&lobby, site);
+    await_line(&lobby, "listening: ", listen, sizeof listen);
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    char *args[] = {"join", "2345-6789-ABCD-EFGH", "--lobby", addr, NULL};
+    start(&guest, "guest", NULL, args);
+    int status = finish(&guest);
+    char *err = slurp(guest.err);
+    cr_assert_eq(status, 1, "%s", err);
+    char want[200];
+    snprintf(want, sizeof want, "%s is the lobby's web address; give its "
+             "--listen address", addr);
+    cr_assert_not_null(strstr(err, want), "%s", err);
+    cr_assert_not_null(strstr(err, "join 2345-6789-ABCD-EFGH --lobby HOST:PORT"),
+                       "%s", err);
+    cr_assert_null(strstr(err, "size limit"), "%s", err);
+    kill(lobby.pid, SIGTERM);
+    cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
+    remove_dir();
+}
+
 Test(lobby_http, a_folder_without_a_page_is_refused_with_what_to_do)
 {
     Proc lobby;
