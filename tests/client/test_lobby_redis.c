@@ -226,6 +226,53 @@ Test(lobby_redis, node_killed_for_good_the_players_go_on_through_another)
     remove_dir();
 }
 
+/* Issue 20, finding 5: the host and the spectator on node B, the guest
+ * on A told of B; A is killed for good and the guest moves to B. B never
+ * heard the guest leave A (A died without a word), so it announces the
+ * guest again: the host said "lobby: guest present" twice. Once now, and
+ * the game still ends with three identical logs. */
+Test(lobby_redis, guest_moving_node_is_announced_once)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64], both[140];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    snprintf(both, sizeof both, "%s,%s", addr_a, addr_b);
+    char invite[40], watch[40];
+    char *ha[] = {"host",    "laska", "--bot=2", "--log", "h.log",
+                  "--lobby", addr_b,  "--delay", "15",    NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr_b, "--log", "s.log",
+                  NULL};
+    start(&spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite,  "--lobby", both, "--bot=1",
+                  "--log", "g.log", "--delay", "15", NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    await_line(&guest, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    /* "present" twice running, with no "gone" between, is the news
+     * said again (a "gone" then "present", had B heard it, would be
+     * fine). */
+    const char *out = slurp(host.out);
+    int last_present = 0, presents = 0;
+    for (const char *p = strstr(out, "lobby: guest "); p != NULL;
+         p = strstr(p + 1, "lobby: guest ")) {
+        int present = strncmp(p + 13, "present", 7) == 0;
+        cr_assert(!(present && last_present), "said twice:\n%s", out);
+        last_present = present;
+        presents += present;
+    }
+    cr_assert_gt(presents, 0, "%s", out);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
 /* Redis (append-only file on) killed mid-game and started again: the
  * nodes find it again, the players come back and lose nothing. */
 Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
