@@ -49,19 +49,25 @@ static Core_Position *after_serve(void)
     return pos;
 }
 
-Test(entry, loose_text_finds_the_one_legal_move)
+/* Each of typed[0..n), after the serve, is read as the queen's throw. */
+static void all_read_as_the_throw(const char *const *typed, size_t n)
 {
     Core_Position *pos = after_serve();
     char canon[CORE_NOTATION_MAX], why[400];
-    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5",
-                                        "T Qd8-b6>a5", " d8-b6>a5 "};
-    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         cr_assert_eq(line_cmd_move(pos, typed[i], canon, sizeof canon, why,
                                    sizeof why),
                      0, "'%s': %s", typed[i], why);
         cr_assert_str_eq(canon, "T Qd8-b6>a5", "'%s'", typed[i]);
     }
     core_position_free(pos);
+}
+
+Test(entry, loose_text_finds_the_one_legal_move)
+{
+    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5",
+                                        "T Qd8-b6>a5", " d8-b6>a5 "};
+    all_read_as_the_throw(typed, sizeof typed / sizeof typed[0]);
 }
 
 Test(entry, refusal_names_a_legal_move_not_the_refused_one)
@@ -95,6 +101,12 @@ Test(entry, several_loose_fits_are_ambiguous)
     cr_assert_eq(index, 1);
     cr_assert_eq(entry_find(legal, 3, "c4", &index, &count), TB_E_ILLEGAL);
     cr_assert_eq(count, 0);
+    /* In capitals the same: folding case finds no more than before. */
+    cr_assert_eq(entry_find(legal, 3, "A2", &index, &count), TB_E_AMBIGUOUS);
+    cr_assert_eq(count, 2);
+    cr_assert_eq(entry_find(legal, 3, "A2-B3", &index, &count), 0);
+    cr_assert_eq(index, 1);
+    cr_assert_eq(entry_find(legal, 3, "C4", &index, &count), TB_E_ILLEGAL);
 }
 
 Test(entry, completion_fits_from_the_first_square)
@@ -106,6 +118,9 @@ Test(entry, completion_fits_from_the_first_square)
     cr_assert(!entry_fits("T Qd8-b6>a5", "d7"));
     cr_assert(entry_fits("c3-d4", "c3"));
     cr_assert(!entry_fits("c3-d4", "d4"));
+    cr_assert(entry_fits("c3-d4", "C3-"));
+    cr_assert(entry_fits("T Qd8-b6>a5", "QD8"));
+    cr_assert(!entry_fits("c3-d4", "D4"));
 }
 
 /* One move typed in capitals or any mix of cases, in a game from its
@@ -146,33 +161,9 @@ Test(entry, capital_letters_are_read_as_the_move)
 
 Test(entry, capitals_keep_volleyballs_action_and_piece_letters)
 {
-    Core_Position *pos = after_serve();
-    char canon[CORE_NOTATION_MAX], why[400];
     static const char *const typed[] = {"T QD8-B6>A5", "t qd8-b6>a5",
                                         "QD8-B6>A5", "D8-B6>A5"};
-    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
-        cr_assert_eq(line_cmd_move(pos, typed[i], canon, sizeof canon, why,
-                                   sizeof why),
-                     0, "'%s': %s", typed[i], why);
-        cr_assert_str_eq(canon, "T Qd8-b6>a5", "'%s'", typed[i]);
-    }
-    core_position_free(pos);
-}
-
-Test(entry, capitals_that_fit_several_moves_are_ambiguous)
-{
-    static const char legal[3][CORE_NOTATION_MAX] = {"X Ba2", "P Ba2-b3",
-                                                     "+ Ba2"};
-    size_t index = 99, count = 0;
-    cr_assert_eq(entry_find(legal, 3, "A2", &index, &count), TB_E_AMBIGUOUS);
-    cr_assert_eq(count, 2);
-    cr_assert_eq(index, 0);
-    cr_assert_eq(entry_find(legal, 3, "A2-B3", &index, &count), 0);
-    cr_assert_eq(index, 1);
-    cr_assert_eq(entry_find(legal, 3, "C4", &index, &count), TB_E_ILLEGAL);
-    cr_assert(entry_fits("c3-d4", "C3-"));
-    cr_assert(entry_fits("T Qd8-b6>a5", "QD8"));
-    cr_assert(!entry_fits("c3-d4", "D4"));
+    all_read_as_the_throw(typed, sizeof typed / sizeof typed[0]);
 }
 
 /* The seat's conduct commands are whole words, with their argument after

@@ -93,6 +93,15 @@ static int start_lobby(Proc *p, const char *site)
     return port;
 }
 
+/* A lobby serving a one-page site of the test's folder; its web port. */
+static int start_lobby_with_a_page(Proc *p, char *site, size_t cap)
+{
+    snprintf(site, cap, "%s/site", dir);
+    cr_assert_eq(mkdir(site, 0700), 0);
+    write_file("site/index.html", "x\n");
+    return start_lobby(p, site);
+}
+
 Test(lobby_http, serves_the_site_and_nothing_outside_it)
 {
     char site[300], buf[8192];
@@ -137,10 +146,7 @@ Test(lobby_http, joining_at_the_web_address_says_to_give_the_listen_one)
     char site[300], addr[64], listen[64];
     Proc lobby, guest;
     make_dir();
-    snprintf(site, sizeof site, "%s/site", dir);
-    cr_assert_eq(mkdir(site, 0700), 0);
-    write_file("site/index.html", "x\n");
-    int port = start_lobby(&lobby, site);
+    int port = start_lobby_with_a_page(&lobby, site, sizeof site);
     await_line(&lobby, "listening: ", listen, sizeof listen);
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     char *args[] = {"join", "2345-6789-ABCD-EFGH", "--lobby", addr, NULL};
@@ -179,10 +185,7 @@ Test(lobby_http, a_taken_port_is_refused_not_a_crash)
     char site[300];
     Proc first, second;
     make_dir();
-    snprintf(site, sizeof site, "%s/site", dir);
-    cr_assert_eq(mkdir(site, 0700), 0);
-    write_file("site/index.html", "x\n");
-    int port = start_lobby(&first, site);
+    int port = start_lobby_with_a_page(&first, site, sizeof site);
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     char *args[] = {"lobby", "--listen", "127.0.0.1:0", "--http", addr,
