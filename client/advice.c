@@ -50,6 +50,21 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
         snprintf(out, cap, _("the game at %s was not made by the host of code "
                  "%s: is the code mistyped? Check its last group"), lobby, c);
         break;
+    case TB_E_HTTP:
+        /* The lobby's --http port (the page's address) given to --lobby:
+         * the page and its address are what a new user sees first. */
+        if (role == LOBBY_ROLE_HOST)
+            snprintf(out, cap, _("%s is the lobby's web address; give its "
+                     "--listen address (the 'listening:' line of `%s "
+                     "lobby`): %s host GAME --lobby HOST:PORT"), lobby,
+                     cli_program(), cli_program());
+        else
+            snprintf(out, cap, _("%s is the lobby's web address; give its "
+                     "--listen address (the host's 'lobby:' line, or the "
+                     "'listening:' line of `%s lobby`): %s %s %s --lobby "
+                     "HOST:PORT"), lobby, cli_program(), cli_program(),
+                     role == LOBBY_ROLE_GUEST ? "join" : "spectate", c);
+        break;
     default:
         if (role == LOBBY_ROLE_HOST)
             snprintf(out, cap, _("cannot reach the lobby at %s (%s): is "

@@ -17,7 +17,8 @@
  * role never got into its room at lobby (address "HOST:PORT") and the
  * next command to try; reason is the lobby's refusal (TB_E_CODE,
  * TB_E_SEAT, TB_E_WATCH_CODE, TB_E_RATE, TB_E_FULL, TB_E_VERSION,
- * TB_E_SIGNATURE, ...) or a libuv error from connecting; code is the
+ * TB_E_SIGNATURE, ...), TB_E_HTTP (the address answered in HTTP: the
+ * lobby's web port) or a libuv error from connecting; code is the
  * code typed (NULL for the host).
  */
 void advice_lobby_failure(char *out, size_t cap, const char *lobby,

@@ -419,6 +419,8 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
                                          "Round", "White", "Black"};
     const char *opts = proto_record_tag(rep, "Options");
     const char *start = proto_record_tag(rep, "Position");
+    const char *why = proto_record_tag(rep, "Termination");
+    const char *match_id = proto_record_tag(rep, "MatchId");
     Core_Position *initial = NULL;
     const char *result = rep->result[0] ? rep->result : result_token(st);
     char hex[PROTO_HASH_HEX];
@@ -450,8 +452,16 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
     if (start != NULL)
         put_tag(out, "Position", start);
     put_tag(out, "Result", result);
+    /* The board's reason when the moves end the game; else the record's
+     * own (a resignation or time leaves the board unfinished), so a
+     * record exported again states what it stated (issue 20, finding
+     * 2). The match's identity is the record's too. */
     if (st.outcome != CORE_ONGOING)
         put_tag(out, "Termination", core_reason_name(st.reason));
+    else if (why != NULL && why[0] != '\0')
+        put_tag(out, "Termination", why);
+    if (match_id != NULL && match_id[0] != '\0')
+        put_tag(out, "MatchId", match_id);
     proto_hex(r->hash, PROTO_HASH_BYTES, hex);
     put_tag(out, "FinalHash", hex);
     fputc('\n', out);

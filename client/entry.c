@@ -4,7 +4,12 @@
  * for the reader (the action and the piece, both fixed by the squares
  * in the position at hand), so two legal moves share a loose form only
  * when they differ in those letters alone; then the player is asked to
- * choose rather than one being guessed.
+ * choose rather than one being guessed. Failing both, the same
+ * comparisons are made with letter case folded ("C3-D4", "B2XD4"): no
+ * game writes two different moves with texts that differ in case alone
+ * (squares are small letters and digits; volleyball's action and piece
+ * letters are capitals at fixed places), so a folded text that fits one
+ * legal move means that move, and one that fits several is ambiguous.
  */
 #include <string.h>
 
@@ -30,6 +35,39 @@ void entry_loose(const char *text, char *out, size_t cap)
         out[n] = '\0';
 }
 
+/* ASCII only, so the locale (set for the translations) plays no part. */
+static char fold(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Does a, with case folded, start with (prefix) or equal b folded? */
+static int fold_match(const char *a, const char *b, int prefix)
+{
+    for (; *b != '\0'; a++, b++)
+        if (fold(*a) != fold(*b))
+            return 0;
+    return prefix || *a == '\0';
+}
+
+/* The text without its one-letter action ("T Qd8-b6>a5" -> "Qd8-b6>a5"). */
+static const char *no_action(const char *text)
+{
+    return text[0] != '\0' && text[0] != ' ' && text[1] == ' ' ? text + 2
+                                                                : text;
+}
+
+/* Does typed, case folded, fit legal text: its whole text, the text
+ * without the action, or its loose form (all folded)? */
+static int folded_fits(const char *text, const char *typed, int prefix)
+{
+    char have[CORE_NOTATION_MAX];
+    entry_loose(text, have, sizeof have);
+    return fold_match(text, typed, prefix) ||
+           fold_match(no_action(text), typed, prefix) ||
+           fold_match(have, typed, prefix);
+}
+
 int entry_find(const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
                const char *typed, size_t *index, size_t *count)
 {
@@ -48,6 +86,10 @@ int entry_find(const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
         if (strcmp(have, want) == 0 && found++ == 0)
             *index = i;
     }
+    int loose_found = found > 0;
+    for (size_t i = 0; i < nlegal && want[0] != '\0' && !loose_found; i++)
+        if (folded_fits(legal[i], want, 0) && found++ == 0)
+            *index = i;
     if (count != NULL)
         *count = found;
     return found == 1 ? 0 : found > 1 ? TB_E_AMBIGUOUS : TB_E_ILLEGAL;
@@ -60,5 +102,6 @@ int entry_fits(const char *text, const char *typed)
         return 1;
     entry_loose(typed, want, sizeof want);
     entry_loose(text, have, sizeof have);
-    return strncmp(have, want, strlen(want)) == 0;
+    return strncmp(have, want, strlen(want)) == 0 ||
+           folded_fits(text, want, 1);
 }

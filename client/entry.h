@@ -4,7 +4,9 @@
  * matched against the legal moves' texts with the action letter and the
  * piece letters left out ("d8-b6>a5" and "Qd8-b6>a5" both find Chess
  * volleyball's "T Qd8-b6>a5"), and taken when exactly one legal move
- * fits. Tab completion uses the same matching. Shared by the board
+ * fits. Failing that, the same comparisons are made with letter case
+ * folded, so "C3-D4" or "T QD8-B6>A5" is read as the one legal move it
+ * names. Tab completion uses the same matching. Shared by the board
  * screens and line mode, local or networked.
  */
 #ifndef TABULA_ENTRY_H
@@ -24,7 +26,9 @@ void entry_loose(const char *text, char *out, size_t cap);
 /*
  * entry_find: the legal move (an index into legal[0..nlegal)) whose text
  * is typed, or, failing that, the only one whose loose form equals
- * typed's. Returns 0 and sets *index; TB_E_AMBIGUOUS when several fit
+ * typed's, or failing both the only one whose text, text without its
+ * action, or loose form equals typed's loose form with letter case
+ * folded (ASCII). Returns 0 and sets *index; TB_E_AMBIGUOUS when several fit
  * loosely (*index the first, *count how many); TB_E_ILLEGAL when none
  * does (*count 0). count may be NULL.
  */
@@ -33,7 +37,8 @@ int entry_find(const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
 
 /*
  * entry_fits: 1 when legal move text could be what typed begins: its
- * text, or its loose form, starts with typed (loose forms compared). An
+ * text, or its loose form, starts with typed (loose forms compared; case
+ * folded as a last resort). An
  * empty typed fits every move.
  */
 int entry_fits(const char *text, const char *typed);

@@ -45,7 +45,6 @@ struct Netgame {
     Match *m;
     Proto_Log *log;
     Netstore_Seq seq;
-    uint8_t *buf; /* a frame for the log */
     uv_timer_t tick_timer, retry_timer;
     int timers_open, closing_timers;
     int bot_busy;         /* a search runs on libuv's thread pool */
@@ -113,7 +112,7 @@ static void log_open(Netgame *g, uint32_t count)
     int rc;
     if (g->log_path[0] == '\0')
         return;
-    rc = netstore_log_open(&g->log, g->log_path, g->m, count, g->buf);
+    rc = netstore_log_open(&g->log, g->log_path, g->m, count);
     if (rc != 0)
         warn(g, _("cannot write the log %s: %s"), g->log_path, _(tb_strerror(rc)));
 }
@@ -276,7 +275,7 @@ static void carry_out(Netgame *g, const Match_Out *o)
         log_open(g, o->count);
         break;
     case MATCH_OUT_LOG:
-        if (netstore_log_append(g->log, g->buf, o->data, o->len) != 0)
+        if (netstore_log_append(g->log, o->data, o->len) != 0)
             warn(g, _("cannot append to the log %s"), g->log_path);
         break;
     case MATCH_OUT_LOG_END:
@@ -698,8 +697,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
              cfg->options ? cfg->options : "");
     g->cfg.log_path = g->log_path;
     g->lcfg.role = cfg->role;
-    g->buf = malloc(PROTO_FRAME_PREFIX + PROTO_FRAME_MAX);
-    rc = g->buf == NULL ? TB_E_NOMEM : 0;
+    rc = 0;
     /* One lobby, or several nodes of one (--lobby A,B: nodes sharing a
      * Redis, docs/lobby-nodes.md): the first is used, the others taken in
      * turn when the connection is lost. */
@@ -761,7 +759,6 @@ void netgame_free(Netgame *g)
     netstore_seq_close(&g->seq);
     match_free(g->m);
     g->m = NULL;
-    free(g->buf);
     proto_identity_wipe(&g->seat.id);
     if (!g->timers_open) {
         free(g);

@@ -162,23 +162,17 @@ void netstore_seq_close(Netstore_Seq *q)
     q->fd = -1;
 }
 
-int netstore_log_append(Proto_Log *log, uint8_t *buf, const uint8_t *env,
-                        size_t len)
+int netstore_log_append(Proto_Log *log, const uint8_t *env, size_t len)
 {
     if (log == NULL)
         return 0;
     if (len > PROTO_FRAME_MAX)
         return TB_E_LIMIT;
-    buf[0] = (uint8_t)(len >> 24);
-    buf[1] = (uint8_t)(len >> 16);
-    buf[2] = (uint8_t)(len >> 8);
-    buf[3] = (uint8_t)len;
-    memcpy(buf + PROTO_FRAME_PREFIX, env, len);
-    return proto_log_append(log, buf, len + PROTO_FRAME_PREFIX);
+    return proto_log_append_envelope(log, env, len);
 }
 
 int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
-                      uint32_t count, uint8_t *buf)
+                      uint32_t count)
 {
     char tmp[600];
     Proto_Log_Header h;
@@ -194,7 +188,7 @@ int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
     rc = proto_log_create(log, tmp, &h);
     for (uint32_t i = 0; rc == 0 && i < count; i++) {
         const uint8_t *env = match_frame_at(m, i, &len);
-        rc = netstore_log_append(*log, buf, env, len);
+        rc = netstore_log_append(*log, env, len);
     }
     if (rc == 0 && rename(tmp, path) != 0)
         rc = TB_E_IO;

@@ -65,17 +65,17 @@ void netstore_seq_close(Netstore_Seq *q);
  * netstore_log_open: (re)create the match log at path with the match
  * start's header and the first count envelopes m holds: written to
  * path.tmp, then renamed over path, so a crash leaves the old log or the
- * new one. An open *log is closed first. buf is scratch of
- * PROTO_FRAME_PREFIX + PROTO_FRAME_MAX bytes. Errors: TB_E_IO, those of
- * proto_log_create and proto_log_append (then *log is NULL).
+ * new one. An open *log is closed first. Errors: TB_E_IO, those of
+ * proto_log_create and proto_log_append_envelope (then *log is NULL).
  */
 int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
-                      uint32_t count, uint8_t *buf);
+                      uint32_t count);
 
-/* netstore_log_append: append one envelope (no prefix) as a frame; a
- * NULL log takes nothing. buf as above. Errors: TB_E_LIMIT, TB_E_IO. */
-int netstore_log_append(Proto_Log *log, uint8_t *buf, const uint8_t *env,
-                        size_t len);
+/* netstore_log_append: append one envelope (no prefix) as a frame
+ * (proto_log_append_envelope); a NULL log takes nothing. Errors:
+ * TB_E_LIMIT (over PROTO_FRAME_MAX bytes), TB_E_ARG (empty), TB_E_NOMEM,
+ * TB_E_IO. */
+int netstore_log_append(Proto_Log *log, const uint8_t *env, size_t len);
 
 /*
  * netstore_report: write the desync report of m (ply, both hashes, both

@@ -495,7 +495,7 @@ static void crash(World *w, int i)
 static void log_open(World *w, int i, uint32_t count)
 {
     Actor *x = &w->a[i];
-    int rc = netstore_log_open(&x->log, x->log_path, x->m, count, w->buf);
+    int rc = netstore_log_open(&x->log, x->log_path, x->m, count);
     if (rc != 0)
         fail(w, "%s: cannot write its log: %s", role_names[i],
              tb_strerror(rc));
@@ -529,7 +529,7 @@ static void carry_out(World *w, int i, const Match_Out *o)
         log_open(w, i, o->count);
         break;
     case MATCH_OUT_LOG:
-        if (netstore_log_append(x->log, w->buf, o->data, o->len) != 0)
+        if (netstore_log_append(x->log, o->data, o->len) != 0)
             fail(w, "%s: cannot append to its log", role_names[i]);
         break;
     case MATCH_OUT_LOG_END:

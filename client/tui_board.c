@@ -213,3 +213,31 @@ void tui_put_line(int y, int x, const char *s, size_t n, int cols)
     line[n] = '\0';
     tui_put(y, x, line, cols);
 }
+
+int tui_put_wrapped(int y, int x, const char *s, int cols, int max_lines)
+{
+    int used = 0;
+    if (cols < 1)
+        cols = 1;
+    while (*s != '\0' && used < max_lines) {
+        int n = (int)strlen(s);
+        if (cli_width(s, (size_t)-1) > cols) {
+            /* At a wider gap if there is one (a list of keys keeps each
+             * key with its words), else at a blank. */
+            int fit = (int)cli_fit(s, cols);
+            n = fit;
+            while (n > fit / 2 && !(s[n] == ' ' && s[n - 1] == ' '))
+                n--;
+            if (n <= fit / 2)
+                for (n = fit; n > fit / 2 && s[n] != ' ';)
+                    n--;
+            if (s[n] != ' ')
+                n = fit;
+        }
+        tui_put_line(y + used++, x, s, (size_t)n, cols);
+        s += n;
+        while (*s == ' ')
+            s++;
+    }
+    return used;
+}

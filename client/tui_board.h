@@ -68,4 +68,13 @@ void tui_put(int y, int x, const char *s, int cols);
  * longer text). */
 void tui_put_line(int y, int x, const char *s, size_t n, int cols);
 
+/*
+ * tui_put_wrapped: draw s from row y, column x, wrapped at blanks (at a
+ * run of two or more when the line has one in its second half) into
+ * lines of at most cols terminal columns (a word longer than a line is
+ * cut), on at most max_lines rows. Returns the rows used (0 for an empty
+ * s or max_lines <= 0).
+ */
+int tui_put_wrapped(int y, int x, const char *s, int cols, int max_lines);
+
 #endif /* TABULA_TUI_BOARD_H */

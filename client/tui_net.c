@@ -187,23 +187,8 @@ static void draw_waiting(Tui_Net *u)
     put_line(y++, 1, _("Connection: %s"), connection(u));
     /* A refusal is a sentence ending in the command to type: wrapped at
      * blanks, not cut at the window's edge. */
-    const char *p = u->note;
-    int w = cols - 2 > 20 ? cols - 2 : 20;
-    while (*p != '\0' && y < getmaxy(stdscr) - 2) {
-        int n = (int)strlen(p);
-        if (cli_width(p, (size_t)-1) > w) {
-            int fit = (int)cli_fit(p, w);
-            n = fit;
-            while (n > fit / 2 && p[n] != ' ')
-                n--;
-            if (p[n] != ' ')
-                n = fit;
-        }
-        tui_put_line(y++, 1, p, (size_t)n, cols - 2);
-        p += n;
-        while (*p == ' ')
-            p++;
-    }
+    y += tui_put_wrapped(y, 1, u->note, cols - 2 > 20 ? cols - 2 : 20,
+                         getmaxy(stdscr) - 2 - y);
     tui_put(y + 1, 1, u->message[0] ? u->message : _("q leaves"), cols - 2);
     refresh();
 }

@@ -111,16 +111,50 @@ static const char keys_line[] =
     N_("<- -> ply   Home/End start/end   PgUp/PgDn 10 plies   g N Enter: "
        "ply N   q quit");
 
+/* Rows of the block under the board and the list: the ply, the result,
+ * the view's status, the keys (two rows when one is too narrow for
+ * them), the message. */
+#define REPLAY_STATUS_ROWS 6
+
+/* The window this viewer draws in without lines over each other: the
+ * header, the board with its labels and a blank row, the block below;
+ * the board's width and the keys at 44 columns or more (as `tabula
+ * play`'s board screen). */
+static void needed(const Viewer *v, int *rows, int *cols)
+{
+    int board_rows = v->view_ok ? v->view.rows + 1 : 1;
+    int board_cols = v->view_ok ? 4 + v->view.cols * TUI_CELL_W + 2 : 0;
+    *rows = 3 + board_rows + 1 + REPLAY_STATUS_ROWS;
+    *cols = board_cols > 44 ? board_cols : 44;
+}
+
+/* The header, the board and the move list beside it from row 3 down to
+ * the block at the foot of the window; the move list stops above that
+ * block, so no line is drawn over another at any size the viewer
+ * accepts (issue 20, finding 3: at 100x40 the keys line ran through the
+ * move list). */
 static void draw(Viewer *v)
 {
     const Tui_Replay *r = v->r;
-    int rows, cols, y;
+    int rows, cols, need_rows, need_cols, y;
     unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
+    char line[512];
 
     getmaxyx(stdscr, rows, cols);
     erase();
+    needed(v, &need_rows, &need_cols);
+    if (rows < need_rows || cols < need_cols) {
+        tui_put(0, 0, _("Tabula: make the window larger"), cols);
+        snprintf(line, sizeof line, _("(this board needs %dx%d,"), need_cols,
+                 need_rows);
+        tui_put(1, 0, line, cols);
+        snprintf(line, sizeof line, _(" the window is %dx%d)"), cols, rows);
+        tui_put(2, 0, line, cols);
+        tui_put(3, 0, _("q quits"), cols);
+        refresh();
+        return;
+    }
     attrset(A_BOLD);
-    char line[512];
     snprintf(line, sizeof line, _("Tabula replay - %s"),
              _(core_game_title(r->game)));
     tui_put(0, 1, line, cols - 2);
@@ -128,17 +162,15 @@ static void draw(Viewer *v)
     snprintf(line, sizeof line, _("White: %.30s   Black: %.30s   %.40s"),
              r->white, r->black, r->file);
     tui_put(1, 1, line, cols - 2);
-    y = 3;
+    y = rows - REPLAY_STATUS_ROWS;
     if (v->view_ok) {
         last_move_marks(v, mark);
         tui_board_draw(&v->view, 3, 4, mark, -1, -1, v->colours);
-        y = 3 + v->view.rows + 2;
         int side_x = 4 + v->view.cols * TUI_CELL_W + 3;
         if (side_x + 38 < cols)
-            draw_moves(v, side_x, 3, rows - 4);
+            draw_moves(v, side_x, 3, y - 1 - 3);
     } else {
         tui_put(3, 1, _("(this game has no board view)"), cols - 2);
-        y = 5;
     }
     if (v->ply == 0)
         snprintf(line, sizeof line, _("Start position (ply 0 of %s)"),
@@ -166,14 +198,14 @@ static void draw(Viewer *v)
                 cli_core_text(v->view.status, status, sizeof status),
                 cols - 2);
     }
-    tui_put(y + 3, 1, _(keys_line), cols - 2);
+    tui_put_wrapped(y + 3, 1, _(keys_line), cols - 2, 2);
     if (v->jumping)
     {
         snprintf(line, sizeof line, _("go to ply: %s"), v->number);
-        tui_put(y + 4, 1, line, cols - 2);
+        tui_put(y + 5, 1, line, cols - 2);
     }
     else
-        tui_put(y + 4, 1, v->message, cols - 2);
+        tui_put(y + 5, 1, v->message, cols - 2);
     refresh();
 }
 

@@ -40,7 +40,8 @@
     X(TB_E_RATE, -1027, "too many wrong codes from this address; try later")     \
     X(TB_E_FULL, -1028, "room or lobby is full")                                 \
     X(TB_E_SEAT, -1029, "seat already taken")                                   \
-    X(TB_E_WATCH_CODE, -1030, "a watch code: it watches a game, not joins it")
+    X(TB_E_WATCH_CODE, -1030, "a watch code: it watches a game, not joins it")   \
+    X(TB_E_HTTP, -1031, "the peer answered in HTTP: a web address")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

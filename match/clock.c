@@ -198,13 +198,24 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     Match_Text t;
     if (s->done || s->closing)
         return;
-    if (s->cfg.role == MATCH_ROLE_SPECTATOR || seat != (int)s->cfg.role) {
+    /* A note when the news changes, not each time it comes: after a
+     * failover the node a player moved to announces it again though no
+     * one heard it go (its old node died without saying so), and the
+     * host saw "guest present" twice (issue 20, finding 5). */
+    int now_is = present ? 1 : 2;
+    int said = seat == MATCH_ROLE_HOST || seat == MATCH_ROLE_GUEST
+                   ? s->seen[seat]
+                   : 0;
+    if ((s->cfg.role == MATCH_ROLE_SPECTATOR || seat != (int)s->cfg.role) &&
+        said != now_is) {
         t = match__note(s, 0);
         match__put(&t, "lobby: ");
         match__put(&t, seat == MATCH_ROLE_HOST ? "host " : "guest ");
         match__put(&t, present ? "present"
                                : "gone (waiting for it to come back)");
     }
+    if (seat == MATCH_ROLE_HOST || seat == MATCH_ROLE_GUEST)
+        s->seen[seat] = now_is;
     if (s->cfg.role == MATCH_ROLE_SPECTATOR || seat == (int)s->cfg.role)
         return;
     if (present) {

@@ -173,7 +173,8 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
 void match_disconnected(Match *s, uint64_t now);
 
 /* match_presence: the lobby says seat (MATCH_ROLE_HOST or _GUEST) came
- * (1) or went (0). */
+ * (1) or went (0). The other seat's news is noted ("lobby: guest
+ * present") only when it differs from the last said of that seat. */
 void match_presence(Match *s, uint64_t now, int seat, int present);
 
 /*

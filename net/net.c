@@ -416,9 +416,13 @@ static void conn_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
                   (uint32_t)c->hdr[2] << 8 | (uint32_t)c->hdr[3];
             if (len == 0)
                 continue; /* heartbeat */
-            /* The cap is checked before anything is allocated. */
+            /* The cap is checked before anything is allocated. A web
+             * server given our frame answers "HTTP/1.1 400 ...", whose
+             * first four bytes read as a length of 1.2 GB: named as
+             * such, so a client given a web address can say so. */
             if (len > c->lim.max_frame) {
-                net_close(c, TB_E_LIMIT);
+                net_close(c, memcmp(c->hdr, "HTTP", 4) == 0 ? TB_E_HTTP
+                                                            : TB_E_LIMIT);
                 return;
             }
             if (n >= len) { /* whole frame in this read: no copy */

@@ -67,7 +67,9 @@ void net_limits_default(Net_Limits *lim);
  *   on_close    the connection is gone; reason is 0 for a local
  *               net_close(c, 0), UV_EOF when the peer closed, UV_ETIMEDOUT
  *               after the idle timeout, UV_ENOBUFS for a slow reader,
- *               TB_E_LIMIT for an oversized frame, or another libuv error.
+ *               TB_E_LIMIT for an oversized frame, TB_E_HTTP when that
+ *               frame's length bytes are "HTTP" (a web server answered:
+ *               the address is a web one), or another libuv error.
  *               The Net_Conn is freed right after this returns.
  *   on_drain    the write queue has just become empty (after a write
  *               completed): a sender pacing a long catch-up sends more.

@@ -56,6 +56,25 @@ Test(advice, each_refusal_says_what_to_type)
                        "%s", text);
 }
 
+/* Issue 20, finding 4: the lobby's --http port given to --lobby said
+ * "size limit exceeded" (the HTTP answer read as a frame length). */
+Test(advice, a_web_address_is_named_with_the_address_to_give)
+{
+    cr_assert_str_eq(failure(TB_E_HTTP, LOBBY_ROLE_GUEST),
+                     "127.0.0.1:4000 is the lobby's web address; give its "
+                     "--listen address (the host's 'lobby:' line, or the "
+                     "'listening:' line of `tabula lobby`): tabula join "
+                     "ABCD-EFGH --lobby HOST:PORT");
+    cr_assert_not_null(strstr(failure(TB_E_HTTP, LOBBY_ROLE_SPECTATOR),
+                              "tabula spectate ABCD-EFGH --lobby HOST:PORT"),
+                       "%s", text);
+    cr_assert_not_null(strstr(failure(TB_E_HTTP, LOBBY_ROLE_HOST),
+                              "is the lobby's web address; give its --listen "
+                              "address"),
+                       "%s", text);
+    cr_assert_null(strstr(text, "size limit"), "%s", text);
+}
+
 Test(advice, giving_up_says_whether_the_same_command_resumes)
 {
     advice_gave_up(text, sizeof text, "127.0.0.1:4000", LOBBY_ROLE_GUEST, 60,

@@ -49,19 +49,25 @@ static Core_Position *after_serve(void)
     return pos;
 }
 
-Test(entry, loose_text_finds_the_one_legal_move)
+/* Each of typed[0..n), after the serve, is read as the queen's throw. */
+static void all_read_as_the_throw(const char *const *typed, size_t n)
 {
     Core_Position *pos = after_serve();
     char canon[CORE_NOTATION_MAX], why[400];
-    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5",
-                                        "T Qd8-b6>a5", " d8-b6>a5 "};
-    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         cr_assert_eq(line_cmd_move(pos, typed[i], canon, sizeof canon, why,
                                    sizeof why),
                      0, "'%s': %s", typed[i], why);
         cr_assert_str_eq(canon, "T Qd8-b6>a5", "'%s'", typed[i]);
     }
     core_position_free(pos);
+}
+
+Test(entry, loose_text_finds_the_one_legal_move)
+{
+    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5",
+                                        "T Qd8-b6>a5", " d8-b6>a5 "};
+    all_read_as_the_throw(typed, sizeof typed / sizeof typed[0]);
 }
 
 Test(entry, refusal_names_a_legal_move_not_the_refused_one)
@@ -95,6 +101,12 @@ Test(entry, several_loose_fits_are_ambiguous)
     cr_assert_eq(index, 1);
     cr_assert_eq(entry_find(legal, 3, "c4", &index, &count), TB_E_ILLEGAL);
     cr_assert_eq(count, 0);
+    /* In capitals the same: folding case finds no more than before. */
+    cr_assert_eq(entry_find(legal, 3, "A2", &index, &count), TB_E_AMBIGUOUS);
+    cr_assert_eq(count, 2);
+    cr_assert_eq(entry_find(legal, 3, "A2-B3", &index, &count), 0);
+    cr_assert_eq(index, 1);
+    cr_assert_eq(entry_find(legal, 3, "C4", &index, &count), TB_E_ILLEGAL);
 }
 
 Test(entry, completion_fits_from_the_first_square)
@@ -106,6 +118,52 @@ Test(entry, completion_fits_from_the_first_square)
     cr_assert(!entry_fits("T Qd8-b6>a5", "d7"));
     cr_assert(entry_fits("c3-d4", "c3"));
     cr_assert(!entry_fits("c3-d4", "d4"));
+    cr_assert(entry_fits("c3-d4", "C3-"));
+    cr_assert(entry_fits("T Qd8-b6>a5", "QD8"));
+    cr_assert(!entry_fits("c3-d4", "D4"));
+}
+
+/* One move typed in capitals or any mix of cases, in a game from its
+ * start (or from moves), must be read as the legal move want. */
+static void typed_as(const char *game, const char *const *before,
+                     const char *typed, const char *want)
+{
+    Core_Position *pos = NULL;
+    char canon[CORE_NOTATION_MAX], why[400];
+    Core_Move mv;
+    cr_assert_eq(core_position_new(&pos, core_game_find(game), NULL), 0);
+    for (; before != NULL && *before != NULL; before++) {
+        cr_assert_eq(core_move_parse(pos, *before, &mv), 0, "%s", *before);
+        cr_assert_eq(core_play(pos, &mv), 0);
+    }
+    cr_assert_eq(line_cmd_move(pos, typed, canon, sizeof canon, why,
+                               sizeof why),
+                 0, "%s '%s': %s", game, typed, why);
+    cr_assert_str_eq(canon, want, "%s '%s'", game, typed);
+    core_position_free(pos);
+}
+
+/* Issue 20, finding 1: "C3-D4" was refused in every game. The moves are
+ * the rules pages' own examples: Laska's c3-d4 (docs/rules/laska.md,
+ * 9-13), after which Black's man on e5 jumps White's on d4 to the c3 it
+ * left: e5xc3 (17-13-9 on the same page); Football's first turn d1-d5
+ * d5*i5; Chessball's pawn b3 takes the black pawn on its neighbour c4
+ * (start position, section 3: every first move is a capture). */
+Test(entry, capital_letters_are_read_as_the_move)
+{
+    static const char *const laska_first[] = {"c3-d4", NULL};
+    typed_as("laska", NULL, "C3-D4", "c3-d4");
+    typed_as("laska", NULL, "c3-D4", "c3-d4");
+    typed_as("laska", laska_first, "E5XC3", "e5xc3");
+    typed_as("football", NULL, "D1-D5 D5*I5", "d1-d5 d5*i5");
+    typed_as("chessball", NULL, "B3XC4", "b3xc4");
+}
+
+Test(entry, capitals_keep_volleyballs_action_and_piece_letters)
+{
+    static const char *const typed[] = {"T QD8-B6>A5", "t qd8-b6>a5",
+                                        "QD8-B6>A5", "D8-B6>A5"};
+    all_read_as_the_throw(typed, sizeof typed / sizeof typed[0]);
 }
 
 /* The seat's conduct commands are whole words, with their argument after

@@ -93,6 +93,15 @@ static int start_lobby(Proc *p, const char *site)
     return port;
 }
 
+/* A lobby serving a one-page site of the test's folder; its web port. */
+static int start_lobby_with_a_page(Proc *p, char *site, size_t cap)
+{
+    snprintf(site, cap, "%s/site", dir);
+    cr_assert_eq(mkdir(site, 0700), 0);
+    write_file("site/index.html", "x\n");
+    return start_lobby(p, site);
+}
+
 Test(lobby_http, serves_the_site_and_nothing_outside_it)
 {
     char site[300], buf[8192];
@@ -128,6 +137,35 @@ Test(lobby_http, serves_the_site_and_nothing_outside_it)
     remove_dir();
 }
 
+/* Issue 20, finding 4: a new user gave `tabula join` the lobby's web
+ * address (the page's, from the --http line) and was told "size limit
+ * exceeded". The client is told it reached a web server, and the next
+ * command names the address to give instead. */
+Test(lobby_http, joining_at_the_web_address_says_to_give_the_listen_one)
+{
+    char site[300], addr[64], listen[64];
+    Proc lobby, guest;
+    make_dir();
+    int port = start_lobby_with_a_page(&lobby, site, sizeof site);
+    await_line(&lobby, "listening: ", listen, sizeof listen);
+    snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
+    char *args[] = {"join", "2345-6789-ABCD-EFGH", "--lobby", addr, NULL};
+    start(&guest, "guest", NULL, args);
+    int status = finish(&guest);
+    char *err = slurp(guest.err);
+    cr_assert_eq(status, 1, "%s", err);
+    char want[200];
+    snprintf(want, sizeof want, "%s is the lobby's web address; give its "
+             "--listen address", addr);
+    cr_assert_not_null(strstr(err, want), "%s", err);
+    cr_assert_not_null(strstr(err, "join 2345-6789-ABCD-EFGH --lobby HOST:PORT"),
+                       "%s", err);
+    cr_assert_null(strstr(err, "size limit"), "%s", err);
+    kill(lobby.pid, SIGTERM);
+    cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
+    remove_dir();
+}
+
 Test(lobby_http, a_folder_without_a_page_is_refused_with_what_to_do)
 {
     Proc lobby;
@@ -147,10 +185,7 @@ Test(lobby_http, a_taken_port_is_refused_not_a_crash)
     char site[300];
     Proc first, second;
     make_dir();
-    snprintf(site, sizeof site, "%s/site", dir);
-    cr_assert_eq(mkdir(site, 0700), 0);
-    write_file("site/index.html", "x\n");
-    int port = start_lobby(&first, site);
+    int port = start_lobby_with_a_page(&first, site, sizeof site);
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%d", port);
     char *args[] = {"lobby", "--listen", "127.0.0.1:0", "--http", addr,

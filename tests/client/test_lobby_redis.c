@@ -118,10 +118,12 @@ static void start_lobby(Proc *redis, Proc *a, Proc *b, char *url,
     start_node(b, "node-b", "127.0.0.1:0", url, addr_b, cap);
 }
 
-/* Host on host_addr, spectator and guest on other. */
-static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
-                       const char *host_addr, const char *other,
-                       const char *delay)
+/* Host on host_addr, spectator on spec_addr, guest on guest_addr (each
+ * an address or a list A,B of nodes). */
+static void start_game_at(Proc *host, Proc *guest, Proc *spec,
+                          const char *game, const char *host_addr,
+                          const char *spec_addr, const char *guest_addr,
+                          const char *delay)
 {
     char invite[40], watch[40];
     char *ha[] = {"host",  (char *)game,      "--bot=2", "--log",
@@ -130,12 +132,20 @@ static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
     start(host, "host", NULL, ha);
     await_line(host, "invite: ", invite, sizeof invite);
     await_line(host, "watch: ", watch, sizeof watch);
-    char *sa[] = {"spectate", watch, "--lobby", (char *)other, "--log",
+    char *sa[] = {"spectate", watch, "--lobby", (char *)spec_addr, "--log",
                   "s.log", NULL};
     start(spec, "spec", NULL, sa);
-    char *ga[] = {"join", invite,  "--lobby",     (char *)other, "--bot=1",
+    char *ga[] = {"join", invite,  "--lobby", (char *)guest_addr, "--bot=1",
                   "--log", "g.log", "--delay", (char *)delay, NULL};
     start(guest, "guest", NULL, ga);
+}
+
+/* Host on host_addr, spectator and guest on other. */
+static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
+                       const char *host_addr, const char *other,
+                       const char *delay)
+{
+    start_game_at(host, guest, spec, game, host_addr, other, other, delay);
 }
 
 static void two_nodes(const char *game)
@@ -192,35 +202,63 @@ Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
     remove_dir();
 }
 
+/* Redis, nodes A and B, and a Laska game of bots: the host on A,B
+ * (host_on_b: on B alone), the spectator on B, the guest on A,B; A is
+ * killed for good at ply 6 and the players on it move to B. */
+static void node_a_dies_mid_game(Proc *redis, Proc *b, Proc *host,
+                                 Proc *guest, Proc *spec, int host_on_b)
+{
+    Proc a;
+    char url[64], addr_a[64], addr_b[64], both[140];
+    make_dir();
+    start_lobby(redis, &a, b, url, sizeof url, addr_a, addr_b, sizeof addr_a);
+    snprintf(both, sizeof both, "%s,%s", addr_a, addr_b);
+    start_game_at(host, guest, spec, "laska", host_on_b ? addr_b : both,
+                  addr_b, both, "15");
+    await_line(spec, "\n   6. ", NULL, 0);
+    kill_hard(&a);
+    if (!host_on_b)
+        await_line(host, "lobby: reconnected", NULL, 0);
+    await_line(guest, "lobby: reconnected", NULL, 0);
+}
+
 /* Both players on node A, told of B as well (--lobby A,B); A is killed
  * mid-game and stays dead: they move to B, resume from their last
  * sequence numbers and finish with nothing lost or applied twice (the
  * three logs identical and verified, one final hash). */
 Test(lobby_redis, node_killed_for_good_the_players_go_on_through_another)
 {
-    Proc redis, a, b, host, guest, spec;
-    char url[64], addr_a[64], addr_b[64], both[140];
-    make_dir();
-    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
-                sizeof addr_a);
-    snprintf(both, sizeof both, "%s,%s", addr_a, addr_b);
-    char invite[40], watch[40];
-    char *ha[] = {"host",    "laska", "--bot=2", "--log", "h.log",
-                  "--lobby", both,    "--delay", "15",    NULL};
-    start(&host, "host", NULL, ha);
-    await_line(&host, "invite: ", invite, sizeof invite);
-    await_line(&host, "watch: ", watch, sizeof watch);
-    char *sa[] = {"spectate", watch, "--lobby", addr_b, "--log", "s.log",
-                  NULL};
-    start(&spec, "spec", NULL, sa);
-    char *ga[] = {"join", invite,  "--lobby", both, "--bot=1",
-                  "--log", "g.log", "--delay", "15", NULL};
-    start(&guest, "guest", NULL, ga);
-    await_line(&spec, "\n   6. ", NULL, 0);
-    kill_hard(&a);
-    await_line(&host, "lobby: reconnected", NULL, 0);
-    await_line(&guest, "lobby: reconnected", NULL, 0);
+    Proc redis, b, host, guest, spec;
+    node_a_dies_mid_game(&redis, &b, &host, &guest, &spec, 0);
     check_three_logs(&host, &guest, &spec);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Issue 20, finding 5: the host and the spectator on node B, the guest
+ * on A told of B; A is killed for good and the guest moves to B. B never
+ * heard the guest leave A (A died without a word), so it announces the
+ * guest again: the host said "lobby: guest present" twice. Once now, and
+ * the game still ends with three identical logs. */
+Test(lobby_redis, guest_moving_node_is_announced_once)
+{
+    Proc redis, b, host, guest, spec;
+    node_a_dies_mid_game(&redis, &b, &host, &guest, &spec, 1);
+    check_three_logs(&host, &guest, &spec);
+    /* "present" twice running, with no "gone" between, is the news
+     * said again (a "gone" then "present", had B heard it, would be
+     * fine). */
+    const char *out = slurp(host.out);
+    int last_present = 0, presents = 0;
+    for (const char *p = strstr(out, "lobby: guest "); p != NULL;
+         p = strstr(p + 1, "lobby: guest ")) {
+        int present = strncmp(p + 13, "present", 7) == 0;
+        cr_assert(!(present && last_present), "said twice:\n%s", out);
+        last_present = present;
+        presents += present;
+    }
+    cr_assert_gt(presents, 0, "%s", out);
     stop(&b);
     stop(&redis);
     remove_dir();

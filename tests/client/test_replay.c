@@ -132,6 +132,7 @@ Test(replay, a_flipped_byte_fails_with_ply_and_kind)
     off += 4 + ((size_t)buf[off + 2] << 8 | buf[off + 3]); /* header */
     for (size_t i = 0; i < 6; i++)
         off += f.len[i];
+    size_t frame_at = off;
     off += f.len[6] - 10;
     buf[off] ^= 0x10;
     FILE *fp = fopen(path, "wb");
@@ -142,6 +143,11 @@ Test(replay, a_flipped_byte_fails_with_ply_and_kind)
     cr_assert_eq(o->status, 1);
     cr_assert(strstr(o->out, "FAILED at ply 5: bad signature") != NULL, "%s",
               o->out);
+    /* docs/protocol.md: envelopes are counted from 1 in file order, so
+     * f.buf[6] (seq 6) is envelope 7, at the byte its frame starts. */
+    char want[64];
+    snprintf(want, sizeof want, "(envelope 7, byte %zu)", frame_at);
+    cr_assert(strstr(o->out, want) != NULL, "%s in %s", want, o->out);
     /* Said once: the report has it, standard error stays quiet. */
     cr_assert_str_eq(o->err, "");
     cr_assert(strstr(strstr(o->out, "FAILED") + 1, "FAILED") == NULL);
@@ -305,6 +311,44 @@ Test(replay, record_ended_by_resignation_keeps_its_result)
     fclose(fp);
     o = replay(path);
     cr_assert(strstr(o->out, "result: * (unfinished)\n") != NULL, "%s", o->out);
+}
+
+/* Issue 20, finding 2: a record exported again kept its Result but lost
+ * its Termination and MatchId tags (what `--export` of a resigned log
+ * writes), so the re-export no longer said why the game ended. */
+Test(replay, record_exported_again_keeps_termination_and_match_id)
+{
+    char path[128], pgn[128], args[300], text[4096];
+    static const char id[] = "00112233445566778899aabbccddeeff";
+    snprintf(path, sizeof path, "%s/resigned.pgn", dir);
+    snprintf(pgn, sizeof pgn, "%s/again.pgn", dir);
+    FILE *fp = fopen(path, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "[Game \"laska\"]\n[Result \"1-0\"]\n"
+                "[Termination \"resign\"]\n[MatchId \"%s\"]\n"
+                "\n1. a3-b4 1-0\n", id);
+    fclose(fp);
+    snprintf(args, sizeof args, "%s --export %s --quiet", path, pgn);
+    Out *o = replay(args);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    load(pgn, text, sizeof text);
+    cr_assert_not_null(strstr(text, "[Result \"1-0\"]\n"), "%s", text);
+    cr_assert_not_null(strstr(text, "[Termination \"resign\"]\n"), "%s", text);
+    cr_assert_not_null(strstr(text, "[MatchId \"00112233445566778899aabbccddeeff"
+                                    "\"]\n"), "%s", text);
+    /* and the second export reads as the first did */
+    o = replay(pgn);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert_not_null(strstr(o->out, "result: 1-0 (resign, as the record "
+                                      "states)\n"), "%s", o->out);
+    /* A record without those tags gets none made up. */
+    fp = fopen(path, "w");
+    fputs("[Game \"laska\"]\n\n1. a3-b4 *\n", fp);
+    fclose(fp);
+    cr_assert_eq(replay(args)->status, 0);
+    load(pgn, text, sizeof text);
+    cr_assert_null(strstr(text, "[Termination "), "%s", text);
+    cr_assert_null(strstr(text, "[MatchId "), "%s", text);
 }
 
 Test(replay, plain_record_names_the_side_that_moved)

@@ -42,14 +42,19 @@ TestSuite(replay_view, .init = setup, .fini = teardown, .timeout = 60);
 /* Run `tabula replay ARGS` in a new tmux session; when it ends, the
  * pane stays with "viewer closed" under its output. TERM=screen: its
  * terminfo has the Home and End sequences tmux sends. */
-static void start(const char *args)
+static void start_at(const char *args, int cols, int rows)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "'TERM=screen %s replay %s; echo viewer closed status $?; "
              "sleep 60'",
              TABULA_BINARY, args);
-    tmux_new_session(cmd, 100, 30);
+    tmux_new_session(cmd, cols, rows);
+}
+
+static void start(const char *args)
+{
+    start_at(args, 100, 30);
 }
 
 /* A Laska record: 1. c3-d4 e5xc3 (Black's only move, a capture leaving
@@ -282,4 +287,96 @@ Test(replay_view, terminal_ncurses_cannot_drive_keeps_the_lines)
     const char *scr = wait_for("viewer closed status 0");
     cr_assert_not_null(strstr(scr, "   2. black e5xc3 "), "%s", scr);
     cr_assert_null(strstr(scr, "Start position"), "%s", scr);
+}
+
+/* Does line hold a move list entry ("  1. ", " 31. ": digits, a dot, a
+ * blank)? No status line has one: Laska's moves have no dots. */
+static int has_list_number(const char *line)
+{
+    for (const char *p = line; *p != '\0'; p++)
+        if (p[0] >= '0' && p[0] <= '9' && p[1] == '.' && p[2] == ' ')
+            return 1;
+    return 0;
+}
+
+/* The viewer of a game longer than the window at cols x rows: each
+ * status line stands alone on its row, whole; the keys are all there;
+ * the list shows the ply in brackets beside the board. */
+static void status_apart_from_the_list(int cols, int rows)
+{
+    static char text[80][CORE_NOTATION_MAX];
+    static char scr[16384];
+    char path[128], fp[PROTO_FINGERPRINT_MAX], want[256], args[256];
+    snprintf(path, sizeof path, "%s/long.log", dir);
+    size_t n = 0;
+    for (unsigned seed = 1; seed < 40 && n <= 60; seed++)
+        n = write_log(path, seed, 80, text, fp);
+    cr_assert_gt(n, 60, "a game longer than the screen (%zu plies)", n);
+    snprintf(args, sizeof args, "%s --ply 1", path);
+    start_at(args, cols, rows);
+    snprintf(want, sizeof want, "Ply 1 of %zu", n);
+    wait_for(want);
+    snprintf(want, sizeof want, "[%s]", text[0]);
+    snprintf(scr, sizeof scr, "%s", wait_for(want));
+
+    char ply_line[256], keys_seen[512] = "";
+    snprintf(ply_line, sizeof ply_line, " Ply 1 of %zu: White played %s", n,
+             text[0]);
+    int saw_ply = 0, saw_list = 0;
+    for (char *line = scr, *next; line != NULL && *line != '\0';
+         line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        size_t len = strlen(line);
+        while (len > 0 && line[len - 1] == ' ')
+            line[--len] = '\0';
+        saw_list += has_list_number(line);
+        int status = strstr(line, "Ply ") || strstr(line, "to move") ||
+                     strstr(line, "<- ->") || strstr(line, "q quit") ||
+                     strstr(line, "verified");
+        if (!status)
+            continue;
+        cr_assert(!has_list_number(line), "%dx%d: a list entry on '%s'",
+                  cols, rows, line);
+        if (strstr(line, "Ply ") != NULL) {
+            cr_assert_str_eq(line, ply_line, "%dx%d", cols, rows);
+            saw_ply = 1;
+        }
+        if (strstr(line, "<- ->") || strstr(line, "g N Enter") ||
+            strstr(line, "q quit"))
+            strncat(keys_seen, line, sizeof keys_seen - strlen(keys_seen) - 1);
+    }
+    cr_assert(saw_ply, "%dx%d", cols, rows);
+    cr_assert_gt(saw_list, 5, "%dx%d: the list beside the board", cols, rows);
+    cr_assert_not_null(strstr(keys_seen, " <- -> ply"), "%s", keys_seen);
+    cr_assert_not_null(strstr(keys_seen, "g N Enter: ply N"), "%s", keys_seen);
+    cr_assert_not_null(strstr(keys_seen, " q quit"), "%s", keys_seen);
+    keys("q");
+    wait_for("viewer closed status 3");
+}
+
+/* Issue 20, finding 3: at 100x40 the keys line ran through the move
+ * list; the block of status lines now sits under the list, at every
+ * size the viewer draws in (its smallest: see the next test). */
+Test(replay_view, status_lines_never_run_through_the_move_list)
+{
+    status_apart_from_the_list(100, 40);
+    tmux_stop();
+    status_apart_from_the_list(80, 24);
+}
+
+/* Smaller than Laska's board needs (3 header rows, 7 ranks and their
+ * letters, a blank row, 6 status rows = 18 rows; 44 columns, the least
+ * any board screen asks): a word instead of lines over each other. */
+Test(replay_view, a_window_too_small_says_so)
+{
+    char path[128];
+    write_record(path, sizeof path);
+    start_at(path, 80, 17);
+    const char *scr = wait_for("make the window larger");
+    cr_assert_not_null(strstr(scr, "(this board needs 44x18,"), "%s", scr);
+    cr_assert_not_null(strstr(scr, " the window is 80x17)"), "%s", scr);
+    keys("q");
+    wait_for("viewer closed status 0");
 }

@@ -450,6 +450,41 @@ Test(match, absence_claim_after_countdown)
     room_close(&r);
 }
 
+static size_t count_notes(const Seat *s, const char *text)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nnotes; i++)
+        n += strstr(s->notes[i], text) != NULL;
+    return n;
+}
+
+/* Issue 20, finding 5: after a failover the node the guest moved to said
+ * "present" again though the host never heard it go; the host's screen
+ * showed "guest present" twice. Each change is said once. */
+Test(match, presence_said_once_per_change)
+{
+    Room r;
+    room_open(&r, "");
+    Seat *host = &r.seat[0];
+    size_t before = count_notes(host, "lobby: guest present");
+    match_presence(host->m, r.now, MATCH_ROLE_GUEST, 1);
+    match_presence(host->m, r.now, MATCH_ROLE_GUEST, 1);
+    pump(&r);
+    cr_assert_eq(count_notes(host, "lobby: guest present"),
+                 before > 0 ? before : 1, "%zu before", before);
+    size_t present = count_notes(host, "lobby: guest present");
+    match_presence(host->m, r.now, MATCH_ROLE_GUEST, 0);
+    match_presence(host->m, r.now, MATCH_ROLE_GUEST, 1);
+    pump(&r);
+    cr_assert_eq(count_notes(host, "lobby: guest gone"), 1);
+    cr_assert_eq(count_notes(host, "lobby: guest present"), present + 1);
+    /* its own seat is never noted */
+    match_presence(host->m, r.now, MATCH_ROLE_HOST, 0);
+    pump(&r);
+    cr_assert_eq(count_notes(host, "lobby: host "), 0);
+    room_close(&r);
+}
+
 /* Black's first move from ply 5 on is ply 6, the first where black has
  * more than one move to diverge with. */
 static void guest_perturbed(Match_Config *c, int role)
