@@ -331,8 +331,8 @@ static int fc_kicker(const Fc_Gen *g, int bf, int br, int i)
 /* Counting only (perft's last ply): how many turns continue from the ball
  * on `ball` by kicks, each chain and each of its stops one turn, as
  * fc_gen_kicks would hand them to a sink. No turn is built and no sink is
- * called: in WebAssembly an indirect call per turn cost as much as the
- * rest of the count (docs/benchmarks.md). */
+ * called: in WebAssembly the indirect call per turn made the page's count
+ * about 15% slower (docs/benchmarks.md, the browser section). */
 static uint64_t fc_count_kicks(Fc_Gen *g, int ball)
 {
     int bf = fc_file(ball), br = fc_rank(ball);
