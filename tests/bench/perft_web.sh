@@ -17,7 +17,7 @@ build=${1:-build}
 rounds=${2:-3}
 . tests/bench/web_bench.sh
 
-for gd in "laska 17" "chessball 7" "football 4" "volleyball 8"; do
+for gd in "laska 17" "chessball 7" "football 4" "volleyball 8" "volleyball10 6"; do
   set -- $gd
   game=$1 depth=$2
   native=() native_cpu=() web=() web_cpu=()
