@@ -12,7 +12,12 @@
  * and a per-address share (source.c): connections, rooms, kept bytes and
  * the wrong-code budget. A code that matches is never refused by the
  * guess limit; a wrong one over it is answered late, holding the
- * guesser's connection.
+ * guesser's connection. Housekeeping runs four times a second but visits
+ * only what may need it: members still before their hello or owed a
+ * late answer, and rooms that are empty or have lost their host before a
+ * guest came (two lists, each entry dropped from its list once it no
+ * longer qualifies), so a lobby holding many idle members in running
+ * rooms does no work per member or room while they are idle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +61,9 @@ struct Lobby_Room {
     uint64_t epoch[2];    /* with --redis: the seat's claim number our
                              member holds (redis.c) */
     int sending[2];       /* with --redis: the seat's frames in flight */
+    int on_due;           /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
+    Lobby_Room *dprev, *dnext; /* rooms the sweep visits */
 };
 
 struct Lobby_Member {
@@ -72,7 +79,9 @@ struct Lobby_Member {
     uint64_t sent_seq;           /* highest frame sent to this member */
     uint64_t acked;              /* highest of its own frames acknowledged
                                     to it: never sent back to it */
+    int waiting;                 /* in the list the sweep visits */
     Lobby_Member *prev, *next;   /* all members */
+    Lobby_Member *wprev, *wnext; /* members the sweep visits */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
 
@@ -87,6 +96,8 @@ struct Lobby {
     size_t nrooms;
     Lobby_Member *members;
     size_t nmembers;
+    Lobby_Member *waiting; /* before their hello, or owed a late answer */
+    Lobby_Room *due;       /* empty, or without host and never joined */
     size_t nlinks; /* members on another transport than net/ (WebSocket) */
     size_t transcript_bytes;
     Lobby_Sources sources;
@@ -197,8 +208,66 @@ static void room_free(Lobby *lb, Lobby_Room *r)
     free(r);
 }
 
+/* ---- what the sweep visits ---- */
+
+/* Into the sweep's list of rooms: every room that is empty, or has no
+ * host and never had a guest, is on it (it may hold others for a while:
+ * the sweep drops them). */
+static void room_due_add(Lobby *lb, Lobby_Room *r)
+{
+    if (r->on_due)
+        return;
+    r->on_due = 1;
+    r->dprev = NULL;
+    r->dnext = lb->due;
+    if (lb->due != NULL)
+        lb->due->dprev = r;
+    lb->due = r;
+}
+
+static void room_due_del(Lobby *lb, Lobby_Room *r)
+{
+    if (!r->on_due)
+        return;
+    r->on_due = 0;
+    if (r->dprev != NULL)
+        r->dprev->dnext = r->dnext;
+    else
+        lb->due = r->dnext;
+    if (r->dnext != NULL)
+        r->dnext->dprev = r->dprev;
+}
+
+/* Into the sweep's list of members: every member without a room that has
+ * not been answered, or owed a late answer, is on it. */
+static void member_wait_add(Lobby *lb, Lobby_Member *m)
+{
+    if (m->waiting)
+        return;
+    m->waiting = 1;
+    m->wprev = NULL;
+    m->wnext = lb->waiting;
+    if (lb->waiting != NULL)
+        lb->waiting->wprev = m;
+    lb->waiting = m;
+}
+
+static void member_wait_del(Lobby *lb, Lobby_Member *m)
+{
+    if (!m->waiting)
+        return;
+    m->waiting = 0;
+    if (m->wprev != NULL)
+        m->wprev->wnext = m->wnext;
+    else
+        lb->waiting = m->wnext;
+    if (m->wnext != NULL)
+        m->wnext->wprev = m->wprev;
+}
+
 static void room_drop(Lobby *lb, Lobby_Room *r)
 {
+    room_due_del(lb, r);
     if (lb->redis != NULL)
         lobby__redis_unwatch(lb->redis, r->lookup[0]);
     room_unfile(lb, r);
@@ -223,6 +292,8 @@ static void room_update_empty(Lobby *lb, Lobby_Room *r)
     if (empty && !r->empty)
         r->empty_since = uv_now(lb->loop);
     r->empty = empty;
+    if (empty)
+        room_due_add(lb, r);
 }
 
 /* ---- sending to members ---- */
@@ -333,6 +404,8 @@ static void member_leave(Lobby_Member *m)
     m->room = NULL;
     m->role = ROLE_NONE;
     m->lb->nmembers--;
+    member_wait_add(m->lb, m);
+    room_due_add(m->lb, r);
     room_update_empty(m->lb, r);
 }
 
@@ -409,6 +482,7 @@ void lobby__guess_answer(Lobby_Member *m, int limited)
         lb->stats.rate_limited++;
         m->refuse_at = uv_now(lb->loop) + lb->lim.rate_delay_ms;
         m->done = 1; /* nothing it says now is read */
+        member_wait_add(lb, m);
         return;
     }
     lb->stats.bad_codes++;
@@ -436,6 +510,7 @@ static Lobby_Room *room_new(Lobby *lb, const uint8_t *inv, const uint8_t *wat,
         lb->rooms->prev = r;
     lb->rooms = r;
     lb->nrooms++;
+    room_due_add(lb, r);
     return r;
 }
 
@@ -772,6 +847,7 @@ void lobby__member_closed(Lobby_Member *m)
                                m->room->epoch[m->role]);
     }
     member_leave(m);
+    member_wait_del(lb, m);
     if (m->src != NULL)
         m->src->conns--;
     if (m->prev != NULL)
@@ -806,6 +882,7 @@ Lobby_Member *lobby__member_new(Lobby *lb, const Lobby_Link_Ops *ops,
     if (lb->members != NULL)
         lb->members->prev = m;
     lb->members = m;
+    member_wait_add(lb, m);
     if (ops != &tcp_ops)
         lb->nlinks++;
     m->src = lobby__source_get(&lb->sources, peer_host);
@@ -859,9 +936,11 @@ static void sweep(uv_timer_t *t)
 {
     Lobby *lb = t->data;
     uint64_t now = uv_now(lb->loop);
-    Lobby_Room *r = lb->rooms;
+    Lobby_Room *r = lb->due;
+    Lobby_Member *m = lb->waiting;
 
-    for (Lobby_Member *m = lb->members; m != NULL; m = m->next) {
+    while (m != NULL) {
+        Lobby_Member *next = m->wnext;
         if (m->refuse_at != 0 && now >= m->refuse_at) {
             m->refuse_at = 0;
             m->done = 0;
@@ -871,10 +950,16 @@ static void sweep(uv_timer_t *t)
             lb->stats.hello_timeouts++;
             member_error(m, LOBBY_ERR_TIMEOUT);
         }
+        if (m->refuse_at == 0 && (m->room != NULL || m->done))
+            member_wait_del(lb, m); /* nothing more is due for it */
+        m = next;
     }
     while (r != NULL) {
-        Lobby_Room *next = r->next;
-        if (lb->redis != NULL) {
+        Lobby_Room *next = r->dnext;
+        if (!r->empty &&
+            (lb->redis != NULL || r->guest_joined || r->seat[0] != NULL)) {
+            room_due_del(lb, r); /* in use: nothing is due for it */
+        } else if (lb->redis != NULL) {
             /* A copy of a Redis room: kept while members here use it. */
             if (r->empty)
                 room_drop(lb, r);
