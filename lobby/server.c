@@ -29,6 +29,12 @@
 
 typedef struct Lobby_Room Lobby_Room;
 
+/* A place on one of the sweep's lists, in a member or a room. */
+typedef struct Lobby_Sweep_Link {
+    struct Lobby_Sweep_Link *prev, *next;
+    int on;
+} Lobby_Sweep_Link;
+
 /* A kept frame: its FRAME message as sent to members. */
 typedef struct Lobby_Entry {
     uint64_t seq;
@@ -61,9 +67,8 @@ struct Lobby_Room {
     uint64_t epoch[2];    /* with --redis: the seat's claim number our
                              member holds (redis.c) */
     int sending[2];       /* with --redis: the seat's frames in flight */
-    int on_due;           /* in the list of rooms the sweep visits */
+    Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
-    Lobby_Room *dprev, *dnext; /* rooms the sweep visits */
 };
 
 struct Lobby_Member {
@@ -79,9 +84,8 @@ struct Lobby_Member {
     uint64_t sent_seq;           /* highest frame sent to this member */
     uint64_t acked;              /* highest of its own frames acknowledged
                                     to it: never sent back to it */
-    int waiting;                 /* in the list the sweep visits */
+    Lobby_Sweep_Link wait;       /* in the list the sweep visits */
     Lobby_Member *prev, *next;   /* all members */
-    Lobby_Member *wprev, *wnext; /* members the sweep visits */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
 
@@ -96,8 +100,10 @@ struct Lobby {
     size_t nrooms;
     Lobby_Member *members;
     size_t nmembers;
-    Lobby_Member *waiting; /* before their hello, or owed a late answer */
-    Lobby_Room *due;       /* empty, or without host and never joined */
+    Lobby_Sweep_Link *waiting; /* members before their hello, or owed a
+                                  late answer */
+    Lobby_Sweep_Link *due;     /* rooms empty, or without host and never
+                                  joined */
     size_t nlinks; /* members on another transport than net/ (WebSocket) */
     size_t transcript_bytes;
     Lobby_Sources sources;
@@ -210,64 +216,52 @@ static void room_free(Lobby *lb, Lobby_Room *r)
 
 /* ---- what the sweep visits ---- */
 
-/* Into the sweep's list of rooms: every room that is empty, or has no
- * host and never had a guest, is on it (it may hold others for a while:
- * the sweep drops them). */
+/* Into a sweep list (nothing if on it already). Every room that is empty,
+ * or has no host and never had a guest, is on the rooms' list; every
+ * member without a room that has not been answered, or owed a late
+ * answer, is on the members' list. They may hold others for a while: the
+ * sweep takes those off. */
+static void sweep_add(Lobby_Sweep_Link **head, Lobby_Sweep_Link *l)
+{
+    if (l->on)
+        return;
+    l->on = 1;
+    l->prev = NULL;
+    l->next = *head;
+    if (*head != NULL)
+        (*head)->prev = l;
+    *head = l;
+}
+
+static void sweep_del(Lobby_Sweep_Link **head, Lobby_Sweep_Link *l)
+{
+    if (!l->on)
+        return;
+    l->on = 0;
+    if (l->prev != NULL)
+        l->prev->next = l->next;
+    else
+        *head = l->next;
+    if (l->next != NULL)
+        l->next->prev = l->prev;
+}
+
+#define SWEEP_OWNER(l, type, field)                                            \
+    ((type *)(void *)((char *)(l) - offsetof(type, field)))
+
 static void room_due_add(Lobby *lb, Lobby_Room *r)
 {
-    if (r->on_due)
-        return;
-    r->on_due = 1;
-    r->dprev = NULL;
-    r->dnext = lb->due;
-    if (lb->due != NULL)
-        lb->due->dprev = r;
-    lb->due = r;
+    sweep_add(&lb->due, &r->due);
 }
 
-static void room_due_del(Lobby *lb, Lobby_Room *r)
-{
-    if (!r->on_due)
-        return;
-    r->on_due = 0;
-    if (r->dprev != NULL)
-        r->dprev->dnext = r->dnext;
-    else
-        lb->due = r->dnext;
-    if (r->dnext != NULL)
-        r->dnext->dprev = r->dprev;
-}
-
-/* Into the sweep's list of members: every member without a room that has
- * not been answered, or owed a late answer, is on it. */
 static void member_wait_add(Lobby *lb, Lobby_Member *m)
 {
-    if (m->waiting)
-        return;
-    m->waiting = 1;
-    m->wprev = NULL;
-    m->wnext = lb->waiting;
-    if (lb->waiting != NULL)
-        lb->waiting->wprev = m;
-    lb->waiting = m;
-}
-
-static void member_wait_del(Lobby *lb, Lobby_Member *m)
-{
-    if (!m->waiting)
-        return;
-    m->waiting = 0;
-    if (m->wprev != NULL)
-        m->wprev->wnext = m->wnext;
-    else
-        lb->waiting = m->wnext;
-    if (m->wnext != NULL)
-        m->wnext->wprev = m->wprev;
+    sweep_add(&lb->waiting, &m->wait);
 }
 
 static void room_drop(Lobby *lb, Lobby_Room *r)
 {
-    room_due_del(lb, r);
+    sweep_del(&lb->due, &r->due);
     if (lb->redis != NULL)
         lobby__redis_unwatch(lb->redis, r->lookup[0]);
     room_unfile(lb, r);
@@ -847,7 +841,7 @@ void lobby__member_closed(Lobby_Member *m)
                                m->room->epoch[m->role]);
     }
     member_leave(m);
-    member_wait_del(lb, m);
+    sweep_del(&lb->waiting, &m->wait);
     if (m->src != NULL)
         m->src->conns--;
     if (m->prev != NULL)
@@ -936,11 +930,11 @@ static void sweep(uv_timer_t *t)
 {
     Lobby *lb = t->data;
     uint64_t now = uv_now(lb->loop);
-    Lobby_Room *r = lb->due;
-    Lobby_Member *m = lb->waiting;
+    Lobby_Sweep_Link *l = lb->waiting, *next;
 
-    while (m != NULL) {
-        Lobby_Member *next = m->wnext;
+    while (l != NULL) {
+        Lobby_Member *m = SWEEP_OWNER(l, Lobby_Member, wait);
+        next = l->next;
         if (m->refuse_at != 0 && now >= m->refuse_at) {
             m->refuse_at = 0;
             m->done = 0;
@@ -951,14 +945,15 @@ static void sweep(uv_timer_t *t)
             member_error(m, LOBBY_ERR_TIMEOUT);
         }
         if (m->refuse_at == 0 && (m->room != NULL || m->done))
-            member_wait_del(lb, m); /* nothing more is due for it */
-        m = next;
+            sweep_del(&lb->waiting, l); /* nothing more is due for it */
+        l = next;
     }
-    while (r != NULL) {
-        Lobby_Room *next = r->dnext;
+    for (l = lb->due; l != NULL; l = next) {
+        Lobby_Room *r = SWEEP_OWNER(l, Lobby_Room, due);
+        next = l->next;
         if (!r->empty &&
             (lb->redis != NULL || r->guest_joined || r->seat[0] != NULL)) {
-            room_due_del(lb, r); /* in use: nothing is due for it */
+            sweep_del(&lb->due, l); /* in use: nothing is due for it */
         } else if (lb->redis != NULL) {
             /* A copy of a Redis room: kept while members here use it. */
             if (r->empty)
@@ -977,7 +972,6 @@ static void sweep(uv_timer_t *t)
             lb->stats.unjoined_dropped++;
             room_drop(lb, r);
         }
-        r = next;
     }
     lobby__sources_sweep(&lb->sources, now_us(), lb->lim.max_sources);
     if (lb->redis != NULL)
