@@ -21,6 +21,7 @@ struct Lobby_Client {
     struct sockaddr_storage alt[LOBBY_CLIENT_ADDRS]; /* all, addr first */
     size_t nalt, at; /* alternatives known, the one in use */
     Net_Limits limits;
+    struct sockaddr_storage source; /* family 0: any */
     Lobby_Client_Callbacks cb;
     void *user;
     Lobby_Wire *wire; /* the messages, sequence numbers, admission */
@@ -114,8 +115,10 @@ static int client_connect(Lobby_Client *c, uint64_t from_seq)
     c->refusal = 0;
     if (lim.max_frame == 0)
         lim.max_frame = 98304 + LOBBY_FRAME_HEADER;
-    return net_connect(c->loop, (const struct sockaddr *)&c->addr, &lim, &ncb,
-                       c, &c->conn);
+    return net_connect_from(
+        c->loop, (const struct sockaddr *)&c->addr,
+        c->source.ss_family != 0 ? (const struct sockaddr *)&c->source : NULL,
+        &lim, &ncb, c, &c->conn);
 }
 
 int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
@@ -140,6 +143,7 @@ int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
     c->loop = loop;
     memcpy(&c->addr, addr, alen);
     c->limits = cfg->limits;
+    c->source = cfg->source;
     if (cb != NULL)
         c->cb = *cb;
     c->user = user;

@@ -218,6 +218,8 @@ typedef struct Lobby_Client_Callbacks {
  *   seat_secret  the player's seat secret (lobby_random once per match,
  *                kept in the match log so a restarted process can resume)
  *   limits       net/ limits for the connection (NULL fields: defaults)
+ *   source       the local address to connect from (net_connect_from),
+ *                e.g. for a load generator; family 0 (zeroed): any
  */
 typedef struct Lobby_Client_Config {
     Lobby_Role role;
@@ -226,6 +228,7 @@ typedef struct Lobby_Client_Config {
     uint8_t host_pk[LOBBY_KEY_BYTES];
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
     Net_Limits limits;
+    struct sockaddr_storage source;
 } Lobby_Client_Config;
 
 /*

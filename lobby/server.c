@@ -12,7 +12,12 @@
  * and a per-address share (source.c): connections, rooms, kept bytes and
  * the wrong-code budget. A code that matches is never refused by the
  * guess limit; a wrong one over it is answered late, holding the
- * guesser's connection.
+ * guesser's connection. Housekeeping runs four times a second but visits
+ * only what may need it: members still before their hello or owed a
+ * late answer, and rooms that are empty or have lost their host before a
+ * guest came (two lists, each entry dropped from its list once it no
+ * longer qualifies), so a lobby holding many idle members in running
+ * rooms does no work per member or room while they are idle.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,12 @@
 #define ROLE_NONE (-1)
 
 typedef struct Lobby_Room Lobby_Room;
+
+/* A place on one of the sweep's lists, in a member or a room. */
+typedef struct Lobby_Sweep_Link {
+    struct Lobby_Sweep_Link *prev, *next;
+    int on;
+} Lobby_Sweep_Link;
 
 /* A kept frame: its FRAME message as sent to members. */
 typedef struct Lobby_Entry {
@@ -56,6 +67,7 @@ struct Lobby_Room {
     uint64_t epoch[2];    /* with --redis: the seat's claim number our
                              member holds (redis.c) */
     int sending[2];       /* with --redis: the seat's frames in flight */
+    Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
 };
 
@@ -77,6 +89,7 @@ struct Lobby_Member {
                                     after every earlier frame, since the
                                     client takes it as its place in the
                                     room's sequence */
+    Lobby_Sweep_Link wait;       /* in the list the sweep visits */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
@@ -92,6 +105,10 @@ struct Lobby {
     size_t nrooms;
     Lobby_Member *members;
     size_t nmembers;
+    Lobby_Sweep_Link *waiting; /* members before their hello, or owed a
+                                  late answer */
+    Lobby_Sweep_Link *due;     /* rooms empty, or without host and never
+                                  joined */
     size_t nlinks; /* members on another transport than net/ (WebSocket) */
     size_t transcript_bytes;
     Lobby_Sources sources;
@@ -202,8 +219,54 @@ static void room_free(Lobby *lb, Lobby_Room *r)
     free(r);
 }
 
+/* ---- what the sweep visits ---- */
+
+/* Into a sweep list (nothing if on it already). Every room that is empty,
+ * or has no host and never had a guest, is on the rooms' list; every
+ * member without a room that has not been answered, or owed a late
+ * answer, is on the members' list. They may hold others for a while: the
+ * sweep takes those off. */
+static void sweep_add(Lobby_Sweep_Link **head, Lobby_Sweep_Link *l)
+{
+    if (l->on)
+        return;
+    l->on = 1;
+    l->prev = NULL;
+    l->next = *head;
+    if (*head != NULL)
+        (*head)->prev = l;
+    *head = l;
+}
+
+static void sweep_del(Lobby_Sweep_Link **head, Lobby_Sweep_Link *l)
+{
+    if (!l->on)
+        return;
+    l->on = 0;
+    if (l->prev != NULL)
+        l->prev->next = l->next;
+    else
+        *head = l->next;
+    if (l->next != NULL)
+        l->next->prev = l->prev;
+}
+
+#define SWEEP_OWNER(l, type, field)                                            \
+    ((type *)(void *)((char *)(l) - offsetof(type, field)))
+
+static void room_due_add(Lobby *lb, Lobby_Room *r)
+{
+    sweep_add(&lb->due, &r->due);
+}
+
+static void member_wait_add(Lobby *lb, Lobby_Member *m)
+{
+    sweep_add(&lb->waiting, &m->wait);
+}
+
 static void room_drop(Lobby *lb, Lobby_Room *r)
 {
+    sweep_del(&lb->due, &r->due);
     if (lb->redis != NULL)
         lobby__redis_unwatch(lb->redis, r->lookup[0]);
     room_unfile(lb, r);
@@ -228,6 +291,8 @@ static void room_update_empty(Lobby *lb, Lobby_Room *r)
     if (empty && !r->empty)
         r->empty_since = uv_now(lb->loop);
     r->empty = empty;
+    if (empty)
+        room_due_add(lb, r);
 }
 
 /* ---- sending to members ---- */
@@ -360,6 +425,8 @@ static void member_leave(Lobby_Member *m)
     m->room = NULL;
     m->role = ROLE_NONE;
     m->lb->nmembers--;
+    member_wait_add(m->lb, m);
+    room_due_add(m->lb, r);
     room_update_empty(m->lb, r);
 }
 
@@ -436,6 +503,7 @@ void lobby__guess_answer(Lobby_Member *m, int limited)
         lb->stats.rate_limited++;
         m->refuse_at = uv_now(lb->loop) + lb->lim.rate_delay_ms;
         m->done = 1; /* nothing it says now is read */
+        member_wait_add(lb, m);
         return;
     }
     lb->stats.bad_codes++;
@@ -463,6 +531,7 @@ static Lobby_Room *room_new(Lobby *lb, const uint8_t *inv, const uint8_t *wat,
         lb->rooms->prev = r;
     lb->rooms = r;
     lb->nrooms++;
+    room_due_add(lb, r);
     return r;
 }
 
@@ -793,6 +862,7 @@ void lobby__member_closed(Lobby_Member *m)
                                m->room->epoch[m->role]);
     }
     member_leave(m);
+    sweep_del(&lb->waiting, &m->wait);
     if (m->src != NULL)
         m->src->conns--;
     if (m->prev != NULL)
@@ -827,6 +897,7 @@ Lobby_Member *lobby__member_new(Lobby *lb, const Lobby_Link_Ops *ops,
     if (lb->members != NULL)
         lb->members->prev = m;
     lb->members = m;
+    member_wait_add(lb, m);
     if (ops != &tcp_ops)
         lb->nlinks++;
     m->src = lobby__source_get(&lb->sources, peer_host);
@@ -880,9 +951,11 @@ static void sweep(uv_timer_t *t)
 {
     Lobby *lb = t->data;
     uint64_t now = uv_now(lb->loop);
-    Lobby_Room *r = lb->rooms;
+    Lobby_Sweep_Link *l = lb->waiting, *next;
 
-    for (Lobby_Member *m = lb->members; m != NULL; m = m->next) {
+    while (l != NULL) {
+        Lobby_Member *m = SWEEP_OWNER(l, Lobby_Member, wait);
+        next = l->next;
         if (m->refuse_at != 0 && now >= m->refuse_at) {
             m->refuse_at = 0;
             m->done = 0;
@@ -892,10 +965,17 @@ static void sweep(uv_timer_t *t)
             lb->stats.hello_timeouts++;
             member_error(m, LOBBY_ERR_TIMEOUT);
         }
+        if (m->refuse_at == 0 && (m->room != NULL || m->done))
+            sweep_del(&lb->waiting, l); /* nothing more is due for it */
+        l = next;
     }
-    while (r != NULL) {
-        Lobby_Room *next = r->next;
-        if (lb->redis != NULL) {
+    for (l = lb->due; l != NULL; l = next) {
+        Lobby_Room *r = SWEEP_OWNER(l, Lobby_Room, due);
+        next = l->next;
+        if (!r->empty &&
+            (lb->redis != NULL || r->guest_joined || r->seat[0] != NULL)) {
+            sweep_del(&lb->due, l); /* in use: nothing is due for it */
+        } else if (lb->redis != NULL) {
             /* A copy of a Redis room: kept while members here use it. */
             if (r->empty)
                 room_drop(lb, r);
@@ -913,7 +993,6 @@ static void sweep(uv_timer_t *t)
             lb->stats.unjoined_dropped++;
             room_drop(lb, r);
         }
-        r = next;
     }
     lobby__sources_sweep(&lb->sources, now_us(), lb->lim.max_sources);
     if (lb->redis != NULL)

@@ -1,16 +1,20 @@
 /*
  * net.c: the framed TCP transport of net.h. One Net_Conn holds a TCP
- * handle and one timer; the timer does double duty as the heartbeat and
- * idle-timeout tick while the connection lives, and as the deferred
- * teardown (a zero-delay timeout) once it is marked closing, so a failing
- * peer is always torn down from the loop and never inside its own
- * callback. Memory is freed only when both handles' close callbacks have
- * run; libuv runs cancelled write callbacks before those.
+ * handle and one deadline in its loop's timer wheel (clock.c); the
+ * deadline does double duty as the next heartbeat or idle timeout while
+ * the connection lives, and as the deferred teardown (a deadline of now)
+ * once it is marked closing, so a failing peer is always torn down from
+ * the loop and never inside its own callback. Sending and receiving only
+ * note the time; the deadline is moved when it falls due, so a busy
+ * connection costs the wheel one visit per heartbeat interval. Memory is
+ * freed in the handle's close callback; libuv runs cancelled write
+ * callbacks before it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "net.h"
+#include "net_internal.h"
 #include "tb_error.h"
 
 #define NET_READ_BUF 65536
@@ -20,7 +24,8 @@ enum { NET_CONNECTING, NET_OPEN };
 
 struct Net_Conn {
     uv_tcp_t tcp;
-    uv_timer_t timer;
+    Net_Clock *clock;
+    Net_Wheel_Entry due; /* heartbeat, idle timeout or teardown */
     uv_connect_t connect_req;
     uv_shutdown_t shutdown_req;
     uv_loop_t *loop;
@@ -31,8 +36,7 @@ struct Net_Conn {
     Net_Conn *prev, *next; /* in the server's list */
     int state;
     int closing; /* marked: no more frames in or out */
-    int torn;    /* uv_close called on the handles */
-    int handles; /* handles not yet closed */
+    int torn;    /* uv_close called on the handle */
     int reason;
     uint64_t last_recv, last_send;
     uint8_t hdr[NET_HEADER_BYTES];
@@ -212,8 +216,6 @@ static void conn_handle_closed(uv_handle_t *h)
     Net_Conn *c = h->data;
     Net_Server *s = c->server;
 
-    if (--c->handles > 0)
-        return;
     if (s != NULL) {
         if (c->prev != NULL)
             c->prev->next = c->next;
@@ -226,21 +228,28 @@ static void conn_handle_closed(uv_handle_t *h)
     if (c->cb.on_close != NULL)
         c->cb.on_close(c, c->reason);
     free(c->body);
+    net__clock_put(c->clock);
     free(c);
     if (s != NULL)
         server_maybe_free(s);
 }
 
 /* The deferred teardown: runs from the loop's timer phase. */
-static void conn_reap(uv_timer_t *t)
+static void conn_reap(Net_Conn *c)
 {
-    Net_Conn *c = t->data;
     if (c->torn)
         return;
     c->torn = 1;
-    uv_timer_stop(&c->timer);
+    net__clock_cancel(c->clock, &c->due);
     uv_close((uv_handle_t *)&c->tcp, conn_handle_closed);
-    uv_close((uv_handle_t *)&c->timer, conn_handle_closed);
+}
+
+static void conn_due(Net_Wheel_Entry *e);
+
+/* Tear c down from the loop at when (ms, loop time). */
+static void conn_reap_at(Net_Conn *c, uint64_t when)
+{
+    net__clock_at(c->clock, &c->due, when, conn_due);
 }
 
 static void conn_mark(Net_Conn *c, int reason)
@@ -257,7 +266,7 @@ void net_close(Net_Conn *c, int reason)
     if (c == NULL || c->torn)
         return;
     conn_mark(c, reason);
-    uv_timer_start(&c->timer, conn_reap, 0, 0);
+    conn_reap_at(c, uv_now(c->loop));
 }
 
 static void conn_shutdown_done(uv_shutdown_t *req, int status)
@@ -265,7 +274,7 @@ static void conn_shutdown_done(uv_shutdown_t *req, int status)
     Net_Conn *c = req->data;
     (void)status;
     if (!c->torn)
-        uv_timer_start(&c->timer, conn_reap, 0, 0);
+        conn_reap_at(c, uv_now(c->loop));
 }
 
 void net_close_flush(Net_Conn *c, int reason)
@@ -277,11 +286,11 @@ void net_close_flush(Net_Conn *c, int reason)
     if (c->state != NET_OPEN ||
         uv_shutdown(&c->shutdown_req, (uv_stream_t *)&c->tcp,
                     conn_shutdown_done) != 0) {
-        uv_timer_start(&c->timer, conn_reap, 0, 0);
+        conn_reap_at(c, uv_now(c->loop));
         return;
     }
     wait = c->lim.idle_timeout_ms == NET_NEVER ? 2000 : c->lim.idle_timeout_ms;
-    uv_timer_start(&c->timer, conn_reap, wait, 0);
+    conn_reap_at(c, uv_now(c->loop) + wait);
 }
 
 int net_is_closing(const Net_Conn *c)
@@ -478,12 +487,24 @@ static void conn_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 
 /* ---- liveness ---- */
 
-static void conn_tick(uv_timer_t *t)
+/* The next heartbeat or idle timeout, whichever is first (ms), or
+ * NET_WHEEL_NEVER when the connection has neither. */
+static uint64_t conn_next_due(const Net_Conn *c)
 {
-    Net_Conn *c = t->data;
-    uint64_t now = uv_now(c->loop);
+    uint64_t due = NET_WHEEL_NEVER;
+    if (c->lim.idle_timeout_ms != NET_NEVER)
+        due = c->last_recv + c->lim.idle_timeout_ms;
+    if (c->lim.heartbeat_ms != NET_NEVER &&
+        c->last_send + c->lim.heartbeat_ms < due)
+        due = c->last_send + c->lim.heartbeat_ms;
+    return due;
+}
 
-    if (c->closing || c->state != NET_OPEN)
+static void conn_tick(Net_Conn *c)
+{
+    uint64_t now = uv_now(c->loop), due;
+
+    if (c->state != NET_OPEN)
         return;
     if (c->lim.idle_timeout_ms != NET_NEVER &&
         now - c->last_recv >= c->lim.idle_timeout_ms) {
@@ -491,13 +512,31 @@ static void conn_tick(uv_timer_t *t)
         return;
     }
     if (c->lim.heartbeat_ms != NET_NEVER &&
-        now - c->last_send >= c->lim.heartbeat_ms)
+        now - c->last_send >= c->lim.heartbeat_ms) {
         (void)conn_write(c, NULL, 0, 0);
+        if (c->closing)
+            return; /* the write failed and queued the teardown */
+    }
+    due = conn_next_due(c);
+    if (due != NET_WHEEL_NEVER)
+        net__clock_at(c->clock, &c->due, due, conn_due);
+}
+
+/* The connection's one deadline: its teardown once it is closing, else
+ * its heartbeat or idle timeout (which may have moved since it was set:
+ * then it is only set again). */
+static void conn_due(Net_Wheel_Entry *e)
+{
+    Net_Conn *c = (Net_Conn *)(void *)((char *)e - offsetof(Net_Conn, due));
+    if (c->closing)
+        conn_reap(c);
+    else
+        conn_tick(c);
 }
 
 static void conn_start(Net_Conn *c)
 {
-    uint32_t tick = c->lim.heartbeat_ms;
+    uint64_t due;
     int rc;
 
     c->state = NET_OPEN;
@@ -508,30 +547,31 @@ static void conn_start(Net_Conn *c)
         net_close(c, rc);
         return;
     }
-    if (c->lim.idle_timeout_ms < tick)
-        tick = c->lim.idle_timeout_ms;
-    if (tick == NET_NEVER)
-        return;
-    tick /= 4;
-    if (tick < 5)
-        tick = 5;
-    uv_timer_start(&c->timer, conn_tick, tick, tick);
+    due = conn_next_due(c);
+    if (due != NET_WHEEL_NEVER)
+        net__clock_at(c->clock, &c->due, due, conn_due);
 }
 
-static Net_Conn *conn_new(uv_loop_t *loop, const Net_Limits *lim)
+/* family AF_UNSPEC: the socket is made later (by accept or connect);
+ * else now, so options can be set before a bind. */
+static Net_Conn *conn_new(uv_loop_t *loop, const Net_Limits *lim,
+                          unsigned family)
 {
     Net_Conn *c = calloc(1, sizeof *c);
     if (c == NULL)
         return NULL;
-    if (uv_tcp_init(loop, &c->tcp) != 0) {
+    c->clock = net__clock_get(loop);
+    if (c->clock == NULL) {
         free(c);
         return NULL;
     }
-    uv_timer_init(loop, &c->timer);
+    if (uv_tcp_init_ex(loop, &c->tcp, family) != 0) {
+        net__clock_put(c->clock);
+        free(c);
+        return NULL;
+    }
     c->loop = loop;
-    c->handles = 2;
     c->tcp.data = c;
-    c->timer.data = c;
     c->connect_req.data = c;
     c->shutdown_req.data = c;
     c->lim = *lim;
@@ -549,6 +589,24 @@ static void conn_set_peer(Net_Conn *c, const struct sockaddr *addr)
 }
 
 /* ---- outgoing ---- */
+
+/* Bind the local end to source before connecting. A bind to port 0
+ * picks a port that is free for every destination, by a search that
+ * slows down as the address's ports fill up (over a millisecond a bind
+ * with 12,000 taken); with IP_BIND_ADDRESS_NO_PORT (Linux) the port is
+ * picked at connect time, per destination, as without a bind. */
+static int conn_bind(Net_Conn *c, const struct sockaddr *source)
+{
+#ifdef IP_BIND_ADDRESS_NO_PORT
+    uv_os_fd_t fd;
+    int one = 1;
+    if (source->sa_family == AF_INET &&
+        uv_fileno((uv_handle_t *)&c->tcp, &fd) == 0)
+        (void)setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one,
+                         sizeof one);
+#endif
+    return uv_tcp_bind(&c->tcp, source, 0);
+}
 
 static void conn_connected(uv_connect_t *req, int status)
 {
@@ -570,6 +628,13 @@ int net_connect(uv_loop_t *loop, const struct sockaddr *addr,
                 const Net_Limits *lim, const Net_Callbacks *cb, void *user,
                 Net_Conn **out)
 {
+    return net_connect_from(loop, addr, NULL, lim, cb, user, out);
+}
+
+int net_connect_from(uv_loop_t *loop, const struct sockaddr *addr,
+                     const struct sockaddr *source, const Net_Limits *lim,
+                     const Net_Callbacks *cb, void *user, Net_Conn **out)
+{
     Net_Limits l = {0};
     Net_Conn *c;
     int rc;
@@ -580,14 +645,16 @@ int net_connect(uv_loop_t *loop, const struct sockaddr *addr,
     if (lim != NULL)
         l = *lim;
     net_limits_default(&l);
-    c = conn_new(loop, &l);
+    c = conn_new(loop, &l, source != NULL ? source->sa_family : AF_UNSPEC);
     if (c == NULL)
         return TB_E_NOMEM;
     if (cb != NULL)
         c->cb = *cb;
     c->user = user;
     conn_set_peer(c, addr);
-    rc = uv_tcp_connect(&c->connect_req, &c->tcp, addr, conn_connected);
+    rc = source != NULL ? conn_bind(c, source) : 0;
+    if (rc == 0)
+        rc = uv_tcp_connect(&c->connect_req, &c->tcp, addr, conn_connected);
     if (rc != 0) {
         /* No callback may run: detach them before the teardown. */
         memset(&c->cb, 0, sizeof c->cb);
@@ -638,7 +705,7 @@ static void server_accept(uv_stream_t *listener, int status)
 
     if (status < 0 || s->closing)
         return;
-    c = conn_new(s->loop, &s->lim);
+    c = conn_new(s->loop, &s->lim, AF_UNSPEC);
     if (c == NULL)
         return; /* the pending connection waits for the next round */
     c->server = s;

@@ -137,6 +137,18 @@ int net_connect(uv_loop_t *loop, const struct sockaddr *addr,
                 const Net_Limits *lim, const Net_Callbacks *cb, void *user,
                 Net_Conn **out);
 
+/*
+ * net_connect_from: as net_connect, with the local end bound to source
+ * first (an address of this machine, port 0: any free port), so that one
+ * machine can open more connections to one server than the ephemeral
+ * ports of one source address allow (a load generator on 127.0.0.2,
+ * 127.0.0.3, ...). source NULL: as net_connect. Errors as net_connect,
+ * and the bind's libuv error (UV_EADDRNOTAVAIL, UV_EADDRINUSE, ...).
+ */
+int net_connect_from(uv_loop_t *loop, const struct sockaddr *addr,
+                     const struct sockaddr *source, const Net_Limits *lim,
+                     const Net_Callbacks *cb, void *user, Net_Conn **out);
+
 /* net_conn_set_callbacks: replace the callbacks (copied) and user data. */
 void net_conn_set_callbacks(Net_Conn *c, const Net_Callbacks *cb, void *user);
 

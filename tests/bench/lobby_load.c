@@ -9,8 +9,15 @@
  * script runs several. At most WINDOW hosts' hellos are in flight at
  * once; its side of each connection sends a heartbeat every 10 s (the
  * node's idle timeout is 15 s) so that the generators' heartbeats cost
- * the shared cores half of what the nodes' do.
- * Usage: lobby_load HOST:PORT[,HOST:PORT...] ROOMS HOLD_S [FIRST_NODE]
+ * the shared cores half of what the nodes' do. With SOURCES (IPv4
+ * addresses of this machine, e.g. 127.0.1.1,127.0.1.2) the connections
+ * are made from them in turn: one source address has only ~28,000
+ * ephemeral ports, and Linux's search for a free one towards a
+ * destination slows down as they fill (a millisecond a connect with
+ * 13,000 taken), so the script gives each generator several addresses,
+ * a few thousand connections each.
+ * Usage: lobby_load HOST:PORT[,HOST:PORT...] ROOMS HOLD_S [FIRST_NODE
+ *        [SOURCE[,SOURCE...]]]
  * Prints "ready rooms R members M welcomed W gone G setup_s S" once every
  * member is welcomed or gone, then "held members M alive A gone G".
  */
@@ -40,6 +47,19 @@ static uv_loop_t loop;
 static struct sockaddr_storage node[NODES_MAX];
 static size_t nnodes;
 static int first_node;
+#define SOURCES_MAX 64
+static struct sockaddr_storage source[SOURCES_MAX];
+static size_t nsources; /* 0: the system's choice */
+static size_t next_source;
+
+/* The next source address in turn, or a zeroed one (any). */
+static struct sockaddr_storage pick_source(void)
+{
+    struct sockaddr_storage none = {0};
+    if (nsources == 0)
+        return none;
+    return source[next_source++ % nsources];
+}
 static Member *mem;
 static Lobby_Client_Config *cfg; /* each room's host config */
 static int rooms, opened, answered, welcomed, gone;
@@ -74,8 +94,8 @@ static const Lobby_Client_Callbacks cb = {on_welcome, NULL, NULL, NULL,
 
 static const struct sockaddr *node_of(int r, int guest)
 {
-    return (const struct sockaddr *)&node[(size_t)(first_node + r + guest) %
-                                          nnodes];
+    return (const struct sockaddr
+                *)&node[(size_t)(first_node + r + guest) % nnodes];
 }
 
 static void open_host(int r)
@@ -90,6 +110,7 @@ static void open_host(int r)
     lobby_random(hc->seat_secret, sizeof hc->seat_secret);
     hc->limits.heartbeat_ms = BEAT_MS;
     hc->limits.idle_timeout_ms = IDLE_MS;
+    hc->source = pick_source();
     m->room = r;
     opened++;
     if (lobby_client_new(&loop, node_of(r, 0), hc, &cb, m, 0, &m->c) != 0) {
@@ -109,6 +130,7 @@ static void open_guest(int r)
     lobby_random(gc.seat_secret, sizeof gc.seat_secret);
     gc.limits.heartbeat_ms = BEAT_MS;
     gc.limits.idle_timeout_ms = IDLE_MS;
+    gc.source = pick_source();
     m->room = r;
     opened++;
     if (lobby_client_new(&loop, node_of(r, 1), &gc, &cb, m, 0, &m->c) != 0) {
@@ -127,12 +149,25 @@ int main(int argc, char **argv)
     if (argc < 4 ||
         lobby_addr_list_parse(argv[1], node, NODES_MAX, &nnodes) != 0) {
         fprintf(stderr, "usage: lobby_load HOST:PORT[,HOST:PORT...] ROOMS "
-                        "HOLD_S [FIRST_NODE]\n");
+                        "HOLD_S [FIRST_NODE [SOURCE]]\n");
         return 2;
     }
     rooms = (int)strtol(argv[2], NULL, 10);
     hold_s = (int)strtol(argv[3], NULL, 10);
     first_node = argc > 4 ? (int)strtol(argv[4], NULL, 10) : 0;
+    for (const char *p = argc > 5 ? argv[5] : ""; *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        char where[80];
+        if (nsources == SOURCES_MAX || n > 60 ||
+            snprintf(where, sizeof where, "%.*s:0", (int)n, p) < 0 ||
+            net_addr_parse(where, &source[nsources++]) != 0) {
+            fprintf(stderr, "lobby_load: bad source addresses %s\n", argv[5]);
+            return 2;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
     if (rooms < 1 || rooms > 100000 || hold_s < 0 || first_node < 0)
         return 2;
     signal(SIGPIPE, SIG_IGN);
@@ -141,8 +176,9 @@ int main(int argc, char **argv)
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     if (rl.rlim_cur < (rlim_t)(2 * rooms + 50)) {
-        fprintf(stderr, "lobby_load: %d members need more than the %llu "
-                        "descriptors allowed\n",
+        fprintf(stderr,
+                "lobby_load: %d members need more than the %llu "
+                "descriptors allowed\n",
                 2 * rooms, (unsigned long long)rl.rlim_cur);
         return 2;
     }

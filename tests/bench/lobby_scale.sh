@@ -6,18 +6,27 @@
 # redis-server on a free loopback port in a temporary folder (no
 # persistence), NODES `tabula lobby --redis` nodes, GENS load generators
 # (tests/bench/lobby_load.c) of ROOMS rooms each: a host on one node and
-# its guest on the next, so every room spans two nodes. Once every member
-# is in, the connections stay idle (heartbeats only) past the lobby's
-# 15 s idle timeout; then the nodes' resident memory and Redis's
-# used_memory are read, against their values before, and the generators
-# count what they still hold. With BENCH_RTT_ROUNDS=N, bench_lobby's
+# its guest on the next, so every room spans two nodes. Generator g
+# connects from its own SRCS source addresses 127.0.g.1..SRCS (default 8:
+# one address has only ~28,000 ephemeral ports, and connecting slows down
+# as they fill); the nodes' per-address caps are raised for the bench by
+# flags. Once every member is in, the connections stay
+# idle (heartbeats only) past the lobby's 15 s idle timeout; then the
+# nodes' resident memory and Redis's used_memory are read, against their
+# values before, the CPU time each node and Redis use over IDLE_S more
+# seconds of idle holding is taken from /proc, and the generators count
+# what they still hold. With BENCH_RTT_ROUNDS=N, bench_lobby's
 # round trips and frames a second (in memory, one node on Redis, two
 # nodes; its own nodes, on this Redis) are taken in the same run, once
 # before the load and once while it is held (HOLD_S must cover both).
+# NODE_BIN=PATH runs the nodes from another tabula (an anchor built from
+# an earlier commit, e.g. with net/'s per-connection timers).
 # Usage: tests/bench/lobby_scale.sh BUILD_DIR NODES GENS ROOMS [HOLD_S]
+# (HOLD_S must cover the 17 s past the idle timeout, IDLE_S (default 10)
+# and the round trips when asked for.)
 set -euo pipefail
 build="$(cd "$1" && pwd)"
-bin="$build/tabula"
+bin="${NODE_BIN:-$build/tabula}"
 load="$build/lobby_load"
 nodes=$2
 gens=$3
@@ -41,6 +50,8 @@ wait_for() { # file text timeout_s
   done
 }
 rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # user + system
+idle_s=${IDLE_S:-10}
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 redis-server --port "$port" --bind 127.0.0.1 --dir "$tmp" --save '' \
   --appendonly no >"$tmp/redis.out" 2>&1 &
@@ -49,13 +60,14 @@ pids+=($rpid)
 wait_for "$tmp/redis.out" "Ready to accept"
 used() { redis-cli -p "$port" info memory | tr -d '\r' | sed -n 's/^used_memory:\([0-9]*\)$/\1/p'; }
 url="redis://127.0.0.1:$port"
-# Every member comes from 127.0.0.1: that one address is given the lobby.
+# Each generator's members all come from its one address: the caps per
+# address are raised to what one generator opens.
 list=""
 npids=()
 for i in $(seq 1 "$nodes"); do
   "$bin" lobby --listen 127.0.0.1:0 --redis "$url" --max-rooms "$((total + 1000))" \
-    --max-conns 19500 --max-rooms-per-address "$((total + 1000))" \
-    --max-conns-per-address 200000 >"$tmp/node$i.out" 2>"$tmp/node$i.err" &
+    --max-conns 19500 --max-rooms-per-address "$((per + 1000))" \
+    --max-conns-per-address "$((2 * per + 1000))" >"$tmp/node$i.out" 2>"$tmp/node$i.err" &
   npids+=($!)
   pids+=($!)
   wait_for "$tmp/node$i.out" "listening: "
@@ -74,7 +86,10 @@ rtt idle
 r0=$(used)
 t0=$(now_ms)
 for g in $(seq 1 "$gens"); do
-  "$load" "$list" "$per" "$hold" "$((g - 1))" >"$tmp/gen$g.out" 2>"$tmp/gen$g.err" &
+  srcs=""
+  for a in $(seq 1 "${SRCS:-8}"); do srcs="$srcs${srcs:+,}127.0.$g.$a"; done
+  "$load" "$list" "$per" "$hold" "$((g - 1))" "$srcs" \
+    >"$tmp/gen$g.out" 2>"$tmp/gen$g.err" &
   pids+=($!)
 done
 for g in $(seq 1 "$gens"); do wait_for "$tmp/gen$g.out" "^ready" 900; done
@@ -85,6 +100,19 @@ for p in "${npids[@]}"; do n1=$((n1 + $(rss_kib "$p"))); done
 r1=$(used)
 rr1=$(rss_kib "$rpid")
 keys=$(redis-cli -p "$port" dbsize | tr -d '\r')
+# CPU while idle-holding: each node's and Redis's ticks (1/100 s) over
+# idle_s seconds.
+c0=(); for p in "${npids[@]}" "$rpid"; do c0+=("$(cpu_ticks "$p")"); done
+sleep "$idle_s"
+cpu="scale idle_cpu_percent_over_${idle_s}s"
+i=0
+for p in "${npids[@]}" "$rpid"; do
+  d=$(( $(cpu_ticks "$p") - c0[i] ))
+  [ "$p" = "$rpid" ] && name=redis || name="node$((i + 1))"
+  cpu="$cpu $name $(awk "BEGIN {printf \"%.1f\", $d / $idle_s}")"
+  i=$((i + 1))
+done
+echo "$cpu"
 rtt loaded
 for g in $(seq 1 "$gens"); do wait_for "$tmp/gen$g.out" "^held" $((hold + 120)); done
 welcomed=0; alive=0; gone=0

@@ -137,6 +137,36 @@ Test(lobby_limits, a_joined_room_outlives_its_host_for_a_reconnect)
     loop_finish();
 }
 
+Test(lobby_limits, a_watched_room_never_joined_goes_after_its_host_left)
+{
+    /* The host stays long enough for several sweeps (the room is in use,
+     * so the sweep stops visiting it), then leaves; the room, which a
+     * spectator keeps from being empty, must still go unjoined_room_ms
+     * later, and its spectator be told. */
+    Lobby_Limits lim = {.unjoined_room_ms = 200};
+    Room r;
+    Peer host, spect;
+
+    loop_start();
+    lobby_start(&lim);
+    room_make(&r);
+    peer_host(&host, &r, 0);
+    cr_assert_eq(host.welcomed, 1);
+    peer_watch(&spect, r.watch.text, 0);
+    cr_assert_eq(spect.welcomed, 1);
+    loop_for(1000);
+    cr_assert_eq(stats().rooms, 1);
+    peer_free(&host);
+    WAIT_FOR(spect.disconnected, 3000);
+    cr_assert_eq(spect.disconnected, 1);
+    cr_assert_eq(spect.reason, UV_ETIMEDOUT, "reason %d", spect.reason);
+    cr_assert_eq(stats().unjoined_dropped, 1);
+    cr_assert_eq(stats().rooms, 0);
+    peer_free(&spect);
+    lobby_stop();
+    loop_finish();
+}
+
 /* ---- connections ---- */
 
 Test(lobby_limits, connections_are_shared_per_address)

@@ -499,3 +499,102 @@ Test(net, addresses_parse_strictly)
     cr_assert_str_eq(net_strerror(UV_ENOBUFS), uv_strerror(UV_ENOBUFS));
     cr_assert_str_eq(net_strerror(TB_E_LIMIT), tb_strerror(TB_E_LIMIT));
 }
+
+/* ---- one timer for every connection of a loop ---- */
+
+static void count_timers(uv_handle_t *h, void *arg)
+{
+    if (h->type == UV_TIMER && !uv_is_closing(h))
+        (*(int *)arg)++;
+}
+
+static char from_host[64];
+
+static void from_accept(Net_Server *s, Net_Conn *c)
+{
+    echo_accept(s, c);
+    memcpy(from_host, net_conn_peer_host(c), sizeof from_host);
+}
+
+Test(net, many_connections_share_one_timer_and_keep_their_deadlines)
+{
+    Net_Limits lim = {.heartbeat_ms = 20, .idle_timeout_ms = 400};
+    enum { N = 40 };
+    static Rec r[N];
+    Raw_Peer silent;
+    uint64_t t0, waited;
+    int timers = 0;
+
+    loop_start();
+    echo_start(&lim);
+    for (int i = 0; i < N; i++)
+        rec_open(&r[i], echo.port, &lim);
+    WAIT_FOR(echo.accepted == N, 2000);
+    cr_assert_eq(echo.accepted, N);
+    /* 2 N connections on this loop: the test's own ticker and net/'s
+     * one clock are the only timers. */
+    uv_walk(&test_loop, count_timers, &timers);
+    cr_assert_eq(timers, 2, "%d timers for %d connections", timers, 2 * N);
+    /* Heartbeats every 20 ms keep all of them past three idle timeouts. */
+    loop_for(1200);
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(r[i].closed, 0, "connection %d timed out", i);
+    cr_assert_eq(echo.closes, 0);
+    /* A silent peer among them is closed, and not before its 400 ms. */
+    t0 = uv_now(&test_loop);
+    raw_connect(&silent, echo.port, 0);
+    WAIT_FOR(echo.closes == 1, 3000);
+    waited = uv_now(&test_loop) - t0;
+    cr_assert_eq(echo.closes, 1);
+    cr_assert_eq(echo.last_reason, UV_ETIMEDOUT);
+    cr_assert_geq(waited, 400, "timed out after %llu ms",
+                  (unsigned long long)waited);
+    raw_close(&silent);
+    for (int i = 0; i < N; i++) {
+        net_close(r[i].conn, 0);
+        WAIT_FOR(r[i].closed, 2000);
+        free(r[i].buf);
+    }
+    echo_stop();
+    loop_finish();
+}
+
+Test(net, connect_from_a_chosen_source_address)
+{
+    struct sockaddr_storage a, src;
+    Net_Conn *bad;
+    Rec r;
+
+    loop_start();
+    memset(&echo, 0, sizeof echo);
+    a = loopback(0);
+    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, NULL,
+                            from_accept, NULL, &echo.srv),
+                 0);
+    {
+        char where[64];
+        cr_assert_eq(net_server_address(echo.srv, where, sizeof where), 0);
+        echo.port = port_of(where);
+    }
+    a = loopback(echo.port);
+    cr_assert_eq(net_addr_parse("127.0.0.9:0", &src), 0);
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(net_connect_from(&test_loop, (struct sockaddr *)&a,
+                                  (struct sockaddr *)&src, NULL, &rec_cb, &r,
+                                  &r.conn),
+                 0);
+    WAIT_FOR(r.connected != 0 && echo.accepted == 1, 2000);
+    cr_assert_eq(r.connected, 1);
+    cr_assert_str_eq(from_host, "127.0.0.9");
+    /* An address that is not this machine's is the bind's error. */
+    cr_assert_eq(net_addr_parse("192.0.2.1:0", &src), 0);
+    cr_assert_eq(net_connect_from(&test_loop, (struct sockaddr *)&a,
+                                  (struct sockaddr *)&src, NULL, &rec_cb, &r,
+                                  &bad),
+                 UV_EADDRNOTAVAIL);
+    cr_assert_null(bad);
+    net_close(r.conn, 0);
+    WAIT_FOR(r.closed, 2000);
+    echo_stop();
+    loop_finish();
+}
