@@ -1,0 +1,524 @@
+/*
+ * laska_count.c: Laska's move counts without listing the moves: the
+ * number of legal moves of a position (status, perft's last ply) and, for
+ * perft's last two and three plies, the sum of the move counts of every
+ * child or grandchild, from bit sets and without making a move. The moves
+ * counted are those laska_gen.c lists (D-LA-3..6, captures compulsory);
+ * tests/core/test_laska.c compares the two and a second generator.
+ *
+ * Speed is this file's reason to exist (docs/benchmarks.md, "Laska
+ * perft"). The side to move is a constant in each copy of the hot
+ * functions (they are forced inline into one caller per side); a side
+ * whose commanders are all soldiers, the common case, takes a path of
+ * two directions; and the moves of one kind are walked in a single loop
+ * over one word that holds two direction sets (pair), so that a loop's
+ * end is mispredicted once per position rather than once per direction.
+ * Capture chains and sides with officers take general, slower code.
+ */
+#include "laska_internal.h"
+
+#define LA_INLINE static inline __attribute__((always_inline))
+
+/* A board from the side to move's view: its commanders and, where a
+ * column has two pieces or more, the second piece from the top. */
+typedef struct Lean {
+    uint64_t own, enemy, officers;
+    uint64_t own_under, enemy_under, officers_under;
+} Lean;
+
+/* x moved n bits forward for side (up for White, down for Black), or
+ * back. */
+LA_INLINE uint64_t fwd(uint64_t x, int n, int side)
+{
+    return side == CORE_WHITE ? x << n : x >> n;
+}
+
+LA_INLINE uint64_t back(uint64_t x, int n, int side)
+{
+    return side == CORE_WHITE ? x >> n : x << n;
+}
+
+/*
+ * Population counts without compiler builtins or a CPU instruction (the
+ * portable build calls a library routine for __builtin_popcountll).
+ * bytes_count gives the count of every byte in that byte.
+ */
+static inline uint64_t bytes_count(uint64_t x)
+{
+    x -= (x >> 1) & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) +
+        ((x >> 2) & UINT64_C(0x3333333333333333));
+    return (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+}
+
+/* The sum of the bytes of x, each under 256. */
+static inline unsigned bytes_sum(uint64_t x)
+{
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/*
+ * Two sets of board squares in one word: a square's bit is rank * 8 +
+ * file with file + rank even, so within a byte (a rank) the squares sit on
+ * every other bit and one bit to the left is always free and in the same
+ * byte. pair(a, b) holds a's squares and b's moved one bit left; its count
+ * is the sum of both counts, and half() tells which set a bit of it came
+ * from (1 for b's), its square then being x - half(x).
+ */
+static inline uint64_t pair(uint64_t a, uint64_t b)
+{
+    return a | (b << 1);
+}
+
+static inline int half(int x)
+{
+    return ((x >> 3) ^ x) & 1;
+}
+
+/* ---- capture chains ---------------------------------------------------- */
+
+/* What is done with each capture a chain search finds. */
+enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN };
+
+/* A walk over the moves of one board, and one travelling column of it:
+ * what its jumps depend on, and where the counts go. */
+typedef struct Walk {
+    const Lean *b;
+    int side;
+    int mode;
+    const Laska_State *st; /* grandchildren: the columns */
+    uint64_t enemy;        /* enemy commanders */
+    uint64_t empty;        /* empty squares, the start included (D-LA-5) */
+    uint64_t promo;        /* where a soldier is promoted; 0 for an officer */
+    int lo, hi;            /* the directions the column may jump */
+    int from;              /* its start, a board bit */
+    uint64_t first;        /* the first square it jumped */
+    uint64_t total;        /* moves counted */
+} Walk;
+
+static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer);
+
+/* The travelling column starting on board bit from. */
+static inline void jumper_at(Walk *w, int from, int officer)
+{
+    w->from = from;
+    w->promo = officer ? 0 : core__la.last_rank[w->side];
+    w->lo = officer || w->side == CORE_BLACK ? LA_SW : LA_NW;
+    w->hi = officer || w->side == CORE_WHITE ? LA_NE : LA_SE;
+    w->empty = core__la.board & ~(w->b->own | w->b->enemy);
+    w->empty |= UINT64_C(1) << from;
+}
+
+/*
+ * Depth-first search of capture continuations (D-LA-4, D-LA-5, D-LA-6)
+ * from board bit cur, having jumped the bits in jumped. Returns the number
+ * of complete captures and, unless counting, hands each to walk_end.
+ * Jumped squares are never landing squares (they lie on the other
+ * diagonal lattice), so a column emptied by a jump needs no special case.
+ */
+static uint64_t chain(Walk *w, int cur, uint64_t jumped, int officer)
+{
+    const Laska_Tables *t = &core__la;
+    uint64_t found = 0;
+
+    for (int d = w->lo; d <= w->hi; d++) {
+        uint64_t mb = t->jump_mid[cur][d], lb = t->jump_land[cur][d];
+        if (!(w->enemy & mb & ~jumped) || !(w->empty & lb))
+            continue;
+        /* Promotion ends the move (D-LA-6). */
+        if (w->promo & lb) {
+            found++;
+            if (w->mode != WALK_COUNT)
+                walk_end(w, lb, jumped | mb, 1);
+        } else {
+            found += chain(w, t->jump_to[cur][d], jumped | mb, officer);
+        }
+    }
+    if (found == 0) { /* no further jump: the capture ends here */
+        if (w->mode != WALK_COUNT)
+            walk_end(w, UINT64_C(1) << cur, jumped, officer);
+        return 1;
+    }
+    return found;
+}
+
+/* The captures of the column that jumped from board bit from over mid to
+ * land and may jump on. */
+static uint64_t chain_from(Walk *w, int from, uint64_t mid, int land,
+                           int officer)
+{
+    jumper_at(w, from, officer);
+    w->first = mid;
+    return chain(w, land, mid, officer);
+}
+
+/* ---- counting the moves of one board ------------------------------------ */
+
+/*
+ * The moves of a side whose commanders are all soldiers: White's
+ * forward steps are 7 and 9 bits up, Black's 7 and 9 down. Whether
+ * captures exist is a coin toss in Laska, so the squares of both counts
+ * are gathered and one word is chosen without a branch; captures that
+ * may go on past their first jump are searched square by square.
+ */
+LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
+                                  int side)
+{
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
+    uint64_t quiet =
+        pair(own & back(empty, 7, side), own & back(empty, 9, side));
+    uint64_t taken = pair(l7 & ~on, l9 & ~on);
+    uint64_t word = (j7 | j9) != 0 ? taken : quiet;
+    uint64_t found = 0;
+
+    if (((l7 | l9) & on) != 0) {
+        Lean b = {own, enemy, 0, 0, 0, 0};
+        Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
+        for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t tb = UINT64_C(1) << (x - odd);
+            int from = __builtin_ctzll(back(tb, 14 + 4 * odd, side));
+            found +=
+                chain_from(&w, from, back(tb, 7 + 2 * odd, side), x - odd, 0);
+        }
+    }
+    return found + bytes_sum(bytes_count(word));
+}
+
+/*
+ * The captures of a board, with the first jump of every column taken at
+ * once: a jump ends the move unless a further jump exists from its
+ * landing square (for a soldier forwards and not on its last rank; for an
+ * officer any way but back over the square just jumped). The start
+ * square, empty now, could only be reached by jumping back, so the jump
+ * sets a[] of the board serve. Columns that jump on are searched square
+ * by square. Counts them (w->mode WALK_COUNT), or hands each to walk_end.
+ */
+static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
+{
+    const Lean *b = w->b;
+    uint64_t promo = core__la.last_rank[w->side], bytes = 0, found = 0;
+    uint64_t forward =
+        w->side == CORE_WHITE ? a[LA_NW] | a[LA_NE] : a[LA_SW] | a[LA_SE];
+
+    for (int d = 0; d < 4; d++) {
+        uint64_t first = m[d] & a[d];
+        if (first == 0)
+            continue;
+        uint64_t on = a[d] | a[d ^ 1] | a[d ^ 2]; /* not back: d ^ 3 */
+        uint64_t soldiers =
+            core__laska_step(core__laska_step(first & ~b->officers, d), d);
+        uint64_t chiefs =
+            core__laska_step(core__laska_step(first & b->officers, d), d);
+        uint64_t more = (soldiers & ~promo & forward) | (chiefs & on);
+        uint64_t done = (soldiers | chiefs) & ~more;
+        int count = w->mode == WALK_COUNT;
+        if (count)
+            bytes += bytes_count(done);
+        for (uint64_t r = count ? more : soldiers | chiefs; r != 0;
+             r &= r - 1) {
+            int land = __builtin_ctzll(r);
+            uint64_t lb = r & (~r + 1);
+            int from = __builtin_ctzll(
+                core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+            int officer = (int)((b->officers >> from) & 1);
+            uint64_t mid = core__la.jump_mid[from][d];
+            if (done & lb) {
+                w->first = mid;
+                w->from = from;
+                walk_end(w, lb, mid, officer || (soldiers & promo & lb));
+            } else {
+                found += chain_from(w, from, mid, land, officer);
+            }
+        }
+    }
+    return found + bytes_sum(bytes);
+}
+
+/* The moves of a side with officers. */
+static uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
+                              uint64_t officers, int side)
+{
+    uint64_t m[4], a[4];
+
+    core__laska_movers(own, officers, side, m);
+    core__laska_jump_sets(enemy, empty, a);
+    if ((m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) | (m[3] & a[3])) {
+        Lean b = {own, enemy, officers, 0, 0, 0};
+        Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
+        return first_jumps(&w, m, a);
+    }
+    return bytes_sum(
+        bytes_count(pair(m[LA_SW] & (empty << 9), m[LA_SE] & (empty << 7))) +
+        bytes_count(pair(m[LA_NW] & (empty >> 7), m[LA_NE] & (empty >> 9))));
+}
+
+/* The number of legal moves of a board given by its commanders alone. */
+LA_INLINE uint64_t count_side(uint64_t own, uint64_t enemy, uint64_t officers,
+                              int side)
+{
+    uint64_t empty = core__la.board & ~(own | enemy);
+
+    if ((own & officers) == 0)
+        return count_soldiers(own, enemy, empty, side);
+    return count_general(own, enemy, empty, officers, side);
+}
+
+static uint64_t count_of(uint64_t own, uint64_t enemy, uint64_t officers,
+                         int side)
+{
+    return side == CORE_WHITE ? count_side(own, enemy, officers, CORE_WHITE)
+                              : count_side(own, enemy, officers, CORE_BLACK);
+}
+
+/* ---- the children of one board ------------------------------------------ */
+
+/*
+ * The moves of the position after a capture of the board b's side from
+ * fb to tb over the bits in jumped, from the other side's view (own its
+ * commanders): each jumped column is commanded by its next piece or left
+ * empty (D-LA-3). Officers are right on own's squares only, all a count
+ * of that position looks at.
+ */
+LA_INLINE uint64_t count_after_capture(const Lean *b, uint64_t fb, uint64_t tb,
+                                       uint64_t jumped, int side)
+{
+    return count_side((b->enemy & ~jumped) | (jumped & b->enemy_under),
+                      (b->own & ~fb) | tb | (jumped & b->own_under),
+                      (b->officers & ~jumped) | (jumped & b->officers_under),
+                      side ^ 1);
+}
+
+static uint64_t walk(Walk *w);
+
+/*
+ * Perft 2 of board b: the sum over b's moves of the move counts of the
+ * positions they give. A side of soldiers is done here with side a
+ * constant (see the file's comment); a side with officers by walk().
+ */
+LA_INLINE uint64_t children_side(const Lean *b, int side)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+
+    if ((own & officers) != 0) {
+        Walk w = {.b = b, .side = side, .mode = WALK_CHILDREN, .enemy = enemy};
+        return walk(&w);
+    }
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+    if ((j7 | j9) == 0) {
+        /* A quiet move changes only the mover's set; the other side's
+         * count looks at its own officers alone. */
+        uint64_t r =
+            pair(own & back(empty, 7, side), own & back(empty, 9, side));
+        for (; r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        return total;
+    }
+    uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    for (uint64_t r = pair(l7 & ~on, l9 & ~on); r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t tb = UINT64_C(1) << (x - odd);
+        total += count_after_capture(b, back(tb, 14 + 4 * odd, side), tb,
+                                     back(tb, 7 + 2 * odd, side), side);
+    }
+    if (((l7 | l9) & on) != 0) {
+        Walk w = {.b = b, .side = side, .mode = WALK_CHILDREN, .enemy = enemy};
+        for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t tb = UINT64_C(1) << (x - odd);
+            int from = __builtin_ctzll(back(tb, 14 + 4 * odd, side));
+            chain_from(&w, from, back(tb, 7 + 2 * odd, side), x - odd, 0);
+        }
+        total += w.total;
+    }
+    return total;
+}
+
+static uint64_t children_of(const Lean *b, int side)
+{
+    return side == CORE_WHITE ? children_side(b, CORE_WHITE)
+                              : children_side(b, CORE_BLACK);
+}
+
+/* ---- the grandchildren of one board ------------------------------------- */
+
+/*
+ * The second pieces of the position after a capture from fb to tb over
+ * jumped, from the other side's view (c->enemy_under the mover's): the
+ * start square is empty; the column on tb is the mover's, whose second
+ * piece is its old one or, for a lone piece, the first prisoner (the
+ * commander of w->first); each jumped column's second piece is its old
+ * third (D-LA-3), read from the state's columns.
+ */
+static void unders_after_capture(const Walk *w, uint64_t fb, uint64_t tb,
+                                 uint64_t jumped, Lean *c)
+{
+    const Lean *b = w->b;
+    const Laska_State *st = w->st;
+    uint64_t gone = ~(fb | jumped);
+    uint64_t ou = b->own_under & gone, eu = b->enemy_under & gone;
+    uint64_t uo = b->officers_under & gone;
+
+    if ((b->own_under | b->enemy_under) & fb) {
+        if (b->own_under & fb)
+            ou |= tb;
+        else
+            eu |= tb;
+        if (b->officers_under & fb)
+            uo |= tb;
+    } else {
+        eu |= tb;
+        if (b->officers & w->first)
+            uo |= tb;
+    }
+    for (uint64_t r = jumped & (b->own_under | b->enemy_under); r != 0;
+         r &= r - 1) {
+        int s = core__la.sq[__builtin_ctzll(r)];
+        uint64_t mb = r & (~r + 1);
+        if (st->height[s] < 3)
+            continue;
+        if (((st->colour[s] >> 2) & 1) == (uint32_t)w->side)
+            ou |= mb;
+        else
+            eu |= mb;
+        if ((st->officer[s] >> 2) & 1)
+            uo |= mb;
+    }
+    c->own_under = eu;
+    c->enemy_under = ou;
+    c->officers_under = uo;
+}
+
+/*
+ * One move of w's board found, from w->from's column (officer: its
+ * commander is or becomes an officer) to tb over the bits in jumped (0 for
+ * a quiet move): count what follows it.
+ */
+static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
+{
+    const Lean *b = w->b;
+    uint64_t fb = UINT64_C(1) << w->from;
+
+    if (w->mode == WALK_COUNT) {
+        w->total++;
+        return;
+    }
+    if (w->mode == WALK_CHILDREN) {
+        w->total +=
+            jumped ? count_of((b->enemy & ~jumped) | (jumped & b->enemy_under),
+                              (b->own & ~fb) | tb | (jumped & b->own_under),
+                              (b->officers & ~jumped) |
+                                  (jumped & b->officers_under),
+                              w->side ^ 1)
+                   : count_of(b->enemy, b->own ^ fb ^ tb, b->officers,
+                              w->side ^ 1);
+        return;
+    }
+    Lean c;
+    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
+    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
+    c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
+                 (officer ? tb : 0);
+    if (jumped) {
+        unders_after_capture(w, fb, tb, jumped, &c);
+    } else {
+        /* The column travels whole: its second piece with it. */
+        uint64_t both = fb | tb;
+        c.own_under = b->enemy_under;
+        c.enemy_under = b->own_under;
+        c.officers_under = b->officers_under;
+        if (c.own_under & fb)
+            c.own_under ^= both;
+        if (c.enemy_under & fb)
+            c.enemy_under ^= both;
+        if (c.officers_under & fb)
+            c.officers_under ^= both;
+    }
+    w->total += children_of(&c, w->side ^ 1);
+}
+
+/* Every move of w's board handed to walk_end; returns w->total. */
+static uint64_t walk(Walk *w)
+{
+    const Lean *b = w->b;
+    uint64_t empty = core__la.board & ~(b->own | b->enemy), m[4], a[4];
+    uint64_t promo = core__la.last_rank[w->side];
+
+    core__laska_movers(b->own, b->officers, w->side, m);
+    core__laska_jump_sets(b->enemy, empty, a);
+    if ((m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) | (m[3] & a[3])) {
+        first_jumps(w, m, a);
+        return w->total;
+    }
+    for (int d = 0; d < 4; d++)
+        for (uint64_t r = m[d] & core__laska_step(empty, d ^ 3); r != 0;
+             r &= r - 1) {
+            uint64_t fb = r & (~r + 1), tb = core__laska_step(fb, d);
+            w->from = __builtin_ctzll(fb);
+            walk_end(w, tb, 0, (b->officers & fb) || (promo & tb)); /* D-LA-6 */
+        }
+    return w->total;
+}
+
+/* ---- the interface ------------------------------------------------------- */
+
+static void lean_init(Lean *b, const Laska_State *st)
+{
+    int white = st->side == CORE_WHITE;
+
+    b->own = white ? st->white : st->black;
+    b->enemy = white ? st->black : st->white;
+    b->officers = st->officers;
+    b->own_under = white ? st->under_white : st->under_black;
+    b->enemy_under = white ? st->under_black : st->under_white;
+    b->officers_under = st->under_officers;
+}
+
+size_t core__laska_count(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    return (size_t)count_of(b.own, b.enemy, b.officers, st->side);
+}
+
+uint64_t core__laska_count_children(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    return children_of(&b, st->side);
+}
+
+uint64_t core__laska_count_grandchildren(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    Walk w = {.b = &b,
+              .side = st->side,
+              .mode = WALK_GRANDCHILDREN,
+              .st = st,
+              .enemy = b.enemy};
+    return walk(&w);
+}
+
+int core__laska_plain(const Laska_State *st, unsigned plies)
+{
+    /* An irreversible move restarts the history and the quiet count
+     * (core__laska_do); an officer's quiet move extends both. */
+    return st->nhist + plies < LA_REPEAT_MIN &&
+           st->quiet + plies < LA_MOVE_RULE && st->ply + plies < LA_PLY_CAP;
+}
