@@ -158,8 +158,18 @@ static uint64_t chain_from(Walk *w, int from, uint64_t mid, int land,
  * The moves of a side whose commanders are all soldiers: White's
  * forward steps are 7 and 9 bits up, Black's 7 and 9 down. Whether
  * captures exist is a coin toss in Laska, so the squares of both counts
- * are gathered and one word is chosen without a branch; captures that
- * may go on past their first jump are searched square by square.
+ * are gathered and one word is chosen without a branch.
+ *
+ * A soldier's capture goes forward only, two ranks a jump, so it has at
+ * most three jumps (ranks 0, 2, 4, 6) and the third ends on the last
+ * rank; it can never come back to a square or a column it passed, so
+ * whether it goes on from a landing square depends on that square
+ * alone: on the jump sets a7, a9 of the board (on: from a square not on
+ * the last rank; a7 and a9 also hold squares off the board, beside its
+ * edge, which pair() must not see). The captures are then counted as sets: the
+ * first landings that stop, the second landings reached each way (x12 from
+ * first jumps of 7 bits, x34 of 9), of which those that stop count one
+ * and those that go on count their third jumps.
  */
 LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
                                   int side)
@@ -168,25 +178,24 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
-    uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
     uint64_t quiet =
         pair(own & back(empty, 7, side), own & back(empty, 9, side));
     uint64_t taken = pair(l7 & ~on, l9 & ~on);
     uint64_t word = (j7 | j9) != 0 ? taken : quiet;
-    uint64_t found = 0;
+    uint64_t bytes = bytes_count(word);
 
     if (((l7 | l9) & on) != 0) {
-        Lean b = {own, enemy, 0, 0, 0, 0};
-        Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
-        for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
-            int x = __builtin_ctzll(r), odd = half(x);
-            uint64_t tb = UINT64_C(1) << (x - odd);
-            int from = __builtin_ctzll(back(tb, 14 + 4 * odd, side));
-            found +=
-                chain_from(&w, from, back(tb, 7 + 2 * odd, side), x - odd, 0);
-        }
+        uint64_t p7 = l7 & on, p9 = l9 & on;
+        uint64_t x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
+        uint64_t x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
+        uint64_t stop = ~pair(on, on), on7 = pair(a7 & on, a7 & on);
+        uint64_t on9 = pair(a9 & on, a9 & on);
+        bytes += bytes_count(x12 & stop) + bytes_count(x12 & on7) +
+                 bytes_count(x12 & on9) + bytes_count(x34 & stop) +
+                 bytes_count(x34 & on7) + bytes_count(x34 & on9);
     }
-    return found + bytes_sum(bytes_count(word));
+    return bytes_sum(bytes);
 }
 
 /*
@@ -325,7 +334,7 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
         }
         return total;
     }
-    uint64_t on = (a7 | a9) & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
     for (uint64_t r = pair(l7 & ~on, l9 & ~on); r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
@@ -333,15 +342,30 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
         total += count_after_capture(b, back(tb, 14 + 4 * odd, side), tb,
                                      back(tb, 7 + 2 * odd, side), side);
     }
-    if (((l7 | l9) & on) != 0) {
-        Walk w = {.b = b, .side = side, .mode = WALK_CHILDREN, .enemy = enemy};
-        for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
-            int x = __builtin_ctzll(r), odd = half(x);
-            uint64_t tb = UINT64_C(1) << (x - odd);
-            int from = __builtin_ctzll(back(tb, 14 + 4 * odd, side));
-            chain_from(&w, from, back(tb, 7 + 2 * odd, side), x - odd, 0);
+    /* Captures that go on (see count_soldiers): their second and third
+     * jumps, each a move. */
+    for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t tb = UINT64_C(1) << (x - odd);
+        uint64_t fb = back(tb, 14 + 4 * odd, side);
+        uint64_t jumped = back(tb, 7 + 2 * odd, side);
+        for (int i = 0; i < 2; i++) {
+            int n = 7 + 2 * i;
+            if (!(tb & (i ? a9 : a7)))
+                continue;
+            uint64_t t2 = fwd(tb, 2 * n, side);
+            uint64_t j2 = jumped | fwd(tb, n, side);
+            if (!(t2 & on)) {
+                total += count_after_capture(b, fb, t2, j2, side);
+                continue;
+            }
+            if (t2 & a7)
+                total += count_after_capture(b, fb, fwd(t2, 14, side),
+                                             j2 | fwd(t2, 7, side), side);
+            if (t2 & a9)
+                total += count_after_capture(b, fb, fwd(t2, 18, side),
+                                             j2 | fwd(t2, 9, side), side);
         }
-        total += w.total;
     }
     return total;
 }
