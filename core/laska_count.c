@@ -383,14 +383,13 @@ static uint64_t children_of(const Lean *b, int side)
  * jumped, from the other side's view (c->enemy_under the mover's): the
  * start square is empty; the column on tb is the mover's, whose second
  * piece is its old one or, for a lone piece, the first prisoner (the
- * commander of w->first); each jumped column's second piece is its old
- * third (D-LA-3), read from the state's columns.
+ * commander of first, the first square jumped); each jumped column's second
+ * piece is its old third (D-LA-3), read from the state's columns.
  */
-static void unders_after_capture(const Walk *w, uint64_t fb, uint64_t tb,
+static void unders_after_capture(const Lean *b, const Laska_State *st, int side,
+                                 uint64_t first, uint64_t fb, uint64_t tb,
                                  uint64_t jumped, Lean *c)
 {
-    const Lean *b = w->b;
-    const Laska_State *st = w->st;
     uint64_t gone = ~(fb | jumped);
     uint64_t ou = b->own_under & gone, eu = b->enemy_under & gone;
     uint64_t uo = b->officers_under & gone;
@@ -404,7 +403,7 @@ static void unders_after_capture(const Walk *w, uint64_t fb, uint64_t tb,
             uo |= tb;
     } else {
         eu |= tb;
-        if (b->officers & w->first)
+        if (b->officers & first)
             uo |= tb;
     }
     for (uint64_t r = jumped & (b->own_under | b->enemy_under); r != 0;
@@ -413,7 +412,7 @@ static void unders_after_capture(const Walk *w, uint64_t fb, uint64_t tb,
         uint64_t mb = r & (~r + 1);
         if (st->height[s] < 3)
             continue;
-        if (((st->colour[s] >> 2) & 1) == (uint32_t)w->side)
+        if (((st->colour[s] >> 2) & 1) == (uint32_t)side)
             ou |= mb;
         else
             eu |= mb;
@@ -423,6 +422,38 @@ static void unders_after_capture(const Walk *w, uint64_t fb, uint64_t tb,
     c->own_under = eu;
     c->enemy_under = ou;
     c->officers_under = uo;
+}
+
+/*
+ * Perft 2 of the position after a move of board b's side from fb to tb
+ * over the bits in jumped (0 for a quiet move; first, the first of them),
+ * officer when its commander is or becomes an officer.
+ */
+static uint64_t after_move(const Lean *b, const Laska_State *st, int side,
+                           uint64_t fb, uint64_t tb, uint64_t jumped,
+                           uint64_t first, int officer)
+{
+    Lean c;
+    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
+    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
+    c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
+                 (officer ? tb : 0);
+    if (jumped) {
+        unders_after_capture(b, st, side, first, fb, tb, jumped, &c);
+    } else {
+        /* The column travels whole: its second piece with it. */
+        uint64_t both = fb | tb;
+        c.own_under = b->enemy_under;
+        c.enemy_under = b->own_under;
+        c.officers_under = b->officers_under;
+        if (c.own_under & fb)
+            c.own_under ^= both;
+        if (c.enemy_under & fb)
+            c.enemy_under ^= both;
+        if (c.officers_under & fb)
+            c.officers_under ^= both;
+    }
+    return children_of(&c, side ^ 1);
 }
 
 /*
@@ -450,27 +481,8 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
                               w->side ^ 1);
         return;
     }
-    Lean c;
-    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
-    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
-    c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
-                 (officer ? tb : 0);
-    if (jumped) {
-        unders_after_capture(w, fb, tb, jumped, &c);
-    } else {
-        /* The column travels whole: its second piece with it. */
-        uint64_t both = fb | tb;
-        c.own_under = b->enemy_under;
-        c.enemy_under = b->own_under;
-        c.officers_under = b->officers_under;
-        if (c.own_under & fb)
-            c.own_under ^= both;
-        if (c.enemy_under & fb)
-            c.enemy_under ^= both;
-        if (c.officers_under & fb)
-            c.officers_under ^= both;
-    }
-    w->total += children_of(&c, w->side ^ 1);
+    w->total +=
+        after_move(b, w->st, w->side, fb, tb, jumped, w->first, officer);
 }
 
 /* Every move of w's board handed to walk_end; returns w->total. */
@@ -526,17 +538,83 @@ uint64_t core__laska_count_children(const Laska_State *st)
     return children_of(&b, st->side);
 }
 
+/*
+ * Perft 3 of board b (st its columns): children_side's walk over the
+ * moves of a side of soldiers, each move's position counted by
+ * after_move; a side with officers goes to walk().
+ */
+LA_INLINE uint64_t grandchildren_side(const Lean *b, const Laska_State *st,
+                                      int side)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t promo = core__la.last_rank[side];
+
+    if ((own & officers) != 0) {
+        Walk w = {.b = b,
+                  .side = side,
+                  .mode = WALK_GRANDCHILDREN,
+                  .st = st,
+                  .enemy = enemy};
+        return walk(&w);
+    }
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+    if ((j7 | j9) == 0) {
+        uint64_t r =
+            pair(own & back(empty, 7, side), own & back(empty, 9, side));
+        for (; r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t tb = fwd(fb, 7 + 2 * odd, side);
+            total += after_move(b, st, side, fb, tb, 0, 0,
+                                (promo & tb) != 0); /* D-LA-6 */
+        }
+        return total;
+    }
+    uint64_t on = (a7 | a9) & core__la.board & ~promo;
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    for (uint64_t r = pair(l7, l9); r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t tb = UINT64_C(1) << (x - odd);
+        uint64_t fb = back(tb, 14 + 4 * odd, side);
+        uint64_t first = back(tb, 7 + 2 * odd, side);
+        if (!(tb & on)) {
+            total += after_move(b, st, side, fb, tb, first, first,
+                                (promo & tb) != 0);
+            continue;
+        }
+        /* It goes on (see count_soldiers). */
+        for (int i = 0; i < 2; i++) {
+            int n = 7 + 2 * i;
+            if (!(tb & (i ? a9 : a7)))
+                continue;
+            uint64_t t2 = fwd(tb, 2 * n, side);
+            uint64_t j2 = first | fwd(tb, n, side);
+            if (!(t2 & on)) {
+                total += after_move(b, st, side, fb, t2, j2, first,
+                                    (promo & t2) != 0);
+                continue;
+            }
+            if (t2 & a7)
+                total += after_move(b, st, side, fb, fwd(t2, 14, side),
+                                    j2 | fwd(t2, 7, side), first, 1);
+            if (t2 & a9)
+                total += after_move(b, st, side, fb, fwd(t2, 18, side),
+                                    j2 | fwd(t2, 9, side), first, 1);
+        }
+    }
+    return total;
+}
+
 uint64_t core__laska_count_grandchildren(const Laska_State *st)
 {
     Lean b;
 
     lean_init(&b, st);
-    Walk w = {.b = &b,
-              .side = st->side,
-              .mode = WALK_GRANDCHILDREN,
-              .st = st,
-              .enemy = b.enemy};
-    return walk(&w);
+    return st->side == CORE_WHITE ? grandchildren_side(&b, st, CORE_WHITE)
+                                  : grandchildren_side(&b, st, CORE_BLACK);
 }
 
 int core__laska_plain(const Laska_State *st, unsigned plies)
