@@ -154,6 +154,21 @@ static uint64_t chain_from(Walk *w, int from, uint64_t mid, int land,
 
 /* ---- counting the moves of one board ------------------------------------ */
 
+/* The captures of soldiers that go on from their first landing squares
+ * p7, p9 (see count_soldiers), as per-byte counts. */
+LA_INLINE uint64_t soldier_chains(uint64_t p7, uint64_t p9, uint64_t a7,
+                                  uint64_t a9, uint64_t on, int side)
+{
+    uint64_t x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
+    uint64_t x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
+    uint64_t stop = ~pair(on, on), on7 = pair(a7 & on, a7 & on);
+    uint64_t on9 = pair(a9 & on, a9 & on);
+
+    return bytes_count(x12 & stop) + bytes_count(x12 & on7) +
+           bytes_count(x12 & on9) + bytes_count(x34 & stop) +
+           bytes_count(x34 & on7) + bytes_count(x34 & on9);
+}
+
 /*
  * The moves of a side whose commanders are all soldiers: White's
  * forward steps are 7 and 9 bits up, Black's 7 and 9 down. Whether
@@ -185,16 +200,8 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t word = (j7 | j9) != 0 ? taken : quiet;
     uint64_t bytes = bytes_count(word);
 
-    if (((l7 | l9) & on) != 0) {
-        uint64_t p7 = l7 & on, p9 = l9 & on;
-        uint64_t x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
-        uint64_t x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
-        uint64_t stop = ~pair(on, on), on7 = pair(a7 & on, a7 & on);
-        uint64_t on9 = pair(a9 & on, a9 & on);
-        bytes += bytes_count(x12 & stop) + bytes_count(x12 & on7) +
-                 bytes_count(x12 & on9) + bytes_count(x34 & stop) +
-                 bytes_count(x34 & on7) + bytes_count(x34 & on9);
-    }
+    if (((l7 | l9) & on) != 0)
+        bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
     return bytes_sum(bytes);
 }
 
@@ -248,22 +255,85 @@ static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
     return found + bytes_sum(bytes);
 }
 
-/* The moves of a side with officers. */
-static uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
-                              uint64_t officers, int side)
+/* The captures of officers whose first jump is in direction d from the
+ * squares first: those that cannot go on (their landing square not in on)
+ * as per-byte counts into *bytes, the others searched; returns their
+ * number. */
+LA_INLINE uint64_t officer_jumps(uint64_t own, uint64_t enemy,
+                                 uint64_t officers, int side, int d,
+                                 uint64_t first, uint64_t on, uint64_t *bytes)
 {
-    uint64_t m[4], a[4];
+    uint64_t land = core__laska_step(core__laska_step(first, d), d);
+    uint64_t more = land & on, found = 0;
 
-    core__laska_movers(own, officers, side, m);
-    core__laska_jump_sets(enemy, empty, a);
-    if ((m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) | (m[3] & a[3])) {
-        Lean b = {own, enemy, officers, 0, 0, 0};
-        Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
-        return first_jumps(&w, m, a);
+    *bytes += bytes_count(land & ~more);
+    if (more == 0)
+        return 0;
+    Lean b = {own, enemy, officers, 0, 0, 0};
+    Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
+    for (; more != 0; more &= more - 1) {
+        uint64_t lb = more & (~more + 1);
+        int from = __builtin_ctzll(
+            core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+        found += chain_from(&w, from, core__la.jump_mid[from][d],
+                            __builtin_ctzll(lb), 1);
     }
-    return bytes_sum(
-        bytes_count(pair(m[LA_SW] & (empty << 9), m[LA_SE] & (empty << 7))) +
-        bytes_count(pair(m[LA_NW] & (empty >> 7), m[LA_NE] & (empty >> 9))));
+    return found;
+}
+
+/*
+ * The moves of a side with officers: its soldiers as in count_soldiers;
+ * its officers' first jumps in each direction taken at once, those that
+ * cannot go on (any way but back over the square just jumped: the start
+ * square, empty now, could only be reached so) counted as a set and the
+ * others searched.
+ */
+LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
+                                 uint64_t officers, int side)
+{
+    uint64_t offs = own & officers, sold = own & ~officers;
+    /* Jump sets by direction (SW, SE, NW, NE); scalars, not an array,
+     * which the compiler would move through memory. */
+    uint64_t sw = (enemy << 9) & (empty << 18);
+    uint64_t se = (enemy << 7) & (empty << 14);
+    uint64_t nw = (enemy >> 7) & (empty >> 14);
+    uint64_t ne = (enemy >> 9) & (empty >> 18);
+    uint64_t a7 = side == CORE_WHITE ? nw : se;
+    uint64_t a9 = side == CORE_WHITE ? ne : sw;
+    uint64_t j7 = sold & a7, j9 = sold & a9;
+    if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0)
+        return bytes_sum(
+            bytes_count(pair(sold & back(empty, 7, side),
+                             sold & back(empty, 9, side))) +
+            bytes_count(pair(offs & (empty << 9), offs & (empty << 7))) +
+            bytes_count(pair(offs & (empty >> 7), offs & (empty >> 9))));
+    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
+    uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
+    if (((l7 | l9) & on) != 0)
+        bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
+    /* An officer goes on any way but back (d ^ 3). */
+    found += officer_jumps(own, enemy, officers, side, LA_SW, offs & sw,
+                           sw | se | nw, &bytes);
+    found += officer_jumps(own, enemy, officers, side, LA_SE, offs & se,
+                           sw | se | ne, &bytes);
+    found += officer_jumps(own, enemy, officers, side, LA_NW, offs & nw,
+                           sw | nw | ne, &bytes);
+    found += officer_jumps(own, enemy, officers, side, LA_NE, offs & ne,
+                           se | nw | ne, &bytes);
+    return found + bytes_sum(bytes);
+}
+
+static uint64_t count_general_white(uint64_t own, uint64_t enemy,
+                                    uint64_t empty, uint64_t officers)
+{
+    return count_general(own, enemy, empty, officers, CORE_WHITE);
+}
+
+static uint64_t count_general_black(uint64_t own, uint64_t enemy,
+                                    uint64_t empty, uint64_t officers)
+{
+    return count_general(own, enemy, empty, officers, CORE_BLACK);
 }
 
 /* The number of legal moves of a board given by its commanders alone. */
@@ -274,7 +344,9 @@ LA_INLINE uint64_t count_side(uint64_t own, uint64_t enemy, uint64_t officers,
 
     if ((own & officers) == 0)
         return count_soldiers(own, enemy, empty, side);
-    return count_general(own, enemy, empty, officers, side);
+    return side == CORE_WHITE
+               ? count_general_white(own, enemy, empty, officers)
+               : count_general_black(own, enemy, empty, officers);
 }
 
 static uint64_t count_of(uint64_t own, uint64_t enemy, uint64_t officers,
