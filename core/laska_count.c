@@ -376,46 +376,23 @@ LA_INLINE uint64_t count_after_capture(const Lean *b, uint64_t fb, uint64_t tb,
 
 static uint64_t walk(Walk *w);
 
-/*
- * Perft 2 of board b: the sum over b's moves of the move counts of the
- * positions they give. A side of soldiers is done here with side a
- * constant (see the file's comment); a side with officers by walk().
- */
-LA_INLINE uint64_t children_side(const Lean *b, int side)
+/* Perft 2 over the moves of b's soldiers when they must capture (j7, j9:
+ * those with a first jump of 7 or 9 bits; a7, a9, the jump sets; see
+ * count_soldiers). */
+LA_INLINE uint64_t soldier_capture_children(const Lean *b, uint64_t j7,
+                                            uint64_t j9, uint64_t a7,
+                                            uint64_t a9, int side)
 {
-    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
-
-    if ((own & officers) != 0) {
-        Walk w = {.b = b, .side = side, .mode = WALK_CHILDREN, .enemy = enemy};
-        return walk(&w);
-    }
-    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
-    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
-    uint64_t j7 = own & a7, j9 = own & a9;
-    if ((j7 | j9) == 0) {
-        /* A quiet move changes only the mover's set; the other side's
-         * count looks at its own officers alone. */
-        uint64_t r =
-            pair(own & back(empty, 7, side), own & back(empty, 9, side));
-        for (; r != 0; r &= r - 1) {
-            int x = __builtin_ctzll(r), odd = half(x);
-            uint64_t fb = UINT64_C(1) << (x - odd);
-            uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
-            total += count_side(enemy, own ^ both, officers, side ^ 1);
-        }
-        return total;
-    }
     uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
-    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), total = 0;
+
     for (uint64_t r = pair(l7 & ~on, l9 & ~on); r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t tb = UINT64_C(1) << (x - odd);
         total += count_after_capture(b, back(tb, 14 + 4 * odd, side), tb,
                                      back(tb, 7 + 2 * odd, side), side);
     }
-    /* Captures that go on (see count_soldiers): their second and third
-     * jumps, each a move. */
+    /* Captures that go on: their second and third jumps, each a move. */
     for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t tb = UINT64_C(1) << (x - odd);
@@ -438,6 +415,115 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
                 total += count_after_capture(b, fb, fwd(t2, 18, side),
                                              j2 | fwd(t2, 9, side), side);
         }
+    }
+    return total;
+}
+
+/* Perft 2 over the captures of b's officers whose first jump is in
+ * direction d from the squares first; on: where one can jump on. */
+LA_INLINE uint64_t officer_capture_children(const Lean *b, int side, int d,
+                                            uint64_t first, uint64_t on)
+{
+    uint64_t land = core__laska_step(core__laska_step(first, d), d);
+    uint64_t more = land & on, total = 0;
+
+    for (uint64_t r = land & ~more; r != 0; r &= r - 1) {
+        uint64_t tb = r & (~r + 1), mid = core__laska_step(tb, d ^ 3);
+        total +=
+            count_after_capture(b, core__laska_step(mid, d ^ 3), tb, mid, side);
+    }
+    if (more == 0)
+        return total;
+    Walk w = {.b = b, .side = side, .mode = WALK_CHILDREN, .enemy = b->enemy};
+    for (; more != 0; more &= more - 1) {
+        uint64_t lb = more & (~more + 1);
+        int from = __builtin_ctzll(
+            core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+        chain_from(&w, from, core__la.jump_mid[from][d], __builtin_ctzll(lb),
+                   1);
+    }
+    return total + w.total;
+}
+
+/* Perft 2 of a board whose side has officers (see children_side). */
+LA_INLINE uint64_t children_general(const Lean *b, int side)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t offs = own & officers, sold = own & ~officers;
+    uint64_t sw = (enemy << 9) & (empty << 18);
+    uint64_t se = (enemy << 7) & (empty << 14);
+    uint64_t nw = (enemy >> 7) & (empty >> 14);
+    uint64_t ne = (enemy >> 9) & (empty >> 18);
+    uint64_t a7 = side == CORE_WHITE ? nw : se;
+    uint64_t a9 = side == CORE_WHITE ? ne : sw;
+    uint64_t j7 = sold & a7, j9 = sold & a9;
+
+    if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0) {
+        /* Soldiers step up for White, down for Black; officers both. */
+        uint64_t up = side == CORE_WHITE ? own : offs;
+        uint64_t down = side == CORE_WHITE ? offs : own;
+        for (uint64_t r = pair(up & (empty >> 7), up & (empty >> 9)); r != 0;
+             r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | (fb << (7 + 2 * odd));
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        for (uint64_t r = pair(down & (empty << 9), down & (empty << 7));
+             r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | (fb >> (9 - 2 * odd));
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        return total;
+    }
+    if ((j7 | j9) != 0)
+        total += soldier_capture_children(b, j7, j9, a7, a9, side);
+    /* An officer goes on any way but back (d ^ 3). */
+    total += officer_capture_children(b, side, LA_SW, offs & sw, sw | se | nw);
+    total += officer_capture_children(b, side, LA_SE, offs & se, sw | se | ne);
+    total += officer_capture_children(b, side, LA_NW, offs & nw, sw | nw | ne);
+    total += officer_capture_children(b, side, LA_NE, offs & ne, se | nw | ne);
+    return total;
+}
+
+static uint64_t children_general_white(const Lean *b)
+{
+    return children_general(b, CORE_WHITE);
+}
+
+static uint64_t children_general_black(const Lean *b)
+{
+    return children_general(b, CORE_BLACK);
+}
+
+/*
+ * Perft 2 of board b: the sum over b's moves of the move counts of the
+ * positions they give, side a constant (see the file's comment).
+ */
+LA_INLINE uint64_t children_side(const Lean *b, int side)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+
+    if ((own & officers) != 0)
+        return side == CORE_WHITE ? children_general_white(b)
+                                  : children_general_black(b);
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+    if ((j7 | j9) != 0)
+        return soldier_capture_children(b, j7, j9, a7, a9, side);
+    /* A quiet move changes only the mover's set; the other side's count
+     * looks at its own officers alone. */
+    uint64_t r = pair(own & back(empty, 7, side), own & back(empty, 9, side));
+    for (; r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t fb = UINT64_C(1) << (x - odd);
+        uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
+        total += count_side(enemy, own ^ both, officers, side ^ 1);
     }
     return total;
 }
