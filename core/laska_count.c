@@ -20,10 +20,13 @@
 #define LA_INLINE static inline __attribute__((always_inline))
 
 /* A board from the side to move's view: its commanders and, where a
- * column has two pieces or more, the second piece from the top. */
+ * column has two pieces or more, the second piece from the top, and where
+ * it has three or more, the third (by colour: own_under holds the second
+ * pieces of the side's colour, on any column). */
 typedef struct Lean {
     uint64_t own, enemy, officers;
     uint64_t own_under, enemy_under, officers_under;
+    uint64_t own_third, enemy_third, officers_third;
 } Lean;
 
 /* x moved n bits forward for side (up for White, down for Black), or
@@ -78,7 +81,7 @@ static inline int half(int x)
 /* ---- capture chains ---------------------------------------------------- */
 
 /* What is done with each capture a chain search finds. */
-enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN };
+enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT };
 
 /* A walk over the moves of one board, and one travelling column of it:
  * what its jumps depend on, and where the counts go. */
@@ -86,13 +89,14 @@ typedef struct Walk {
     const Lean *b;
     int side;
     int mode;
-    const Laska_State *st; /* grandchildren: the columns */
+    const Laska_State *st; /* great-grandchildren: the columns */
     uint64_t enemy;        /* enemy commanders */
     uint64_t empty;        /* empty squares, the start included (D-LA-5) */
     uint64_t promo;        /* where a soldier is promoted; 0 for an officer */
     int lo, hi;            /* the directions the column may jump */
     int from;              /* its start, a board bit */
     uint64_t first;        /* the first square it jumped */
+    uint64_t second;       /* the second, on the path being searched */
     uint64_t total;        /* moves counted */
 } Walk;
 
@@ -125,6 +129,8 @@ static uint64_t chain(Walk *w, int cur, uint64_t jumped, int officer)
         uint64_t mb = t->jump_mid[cur][d], lb = t->jump_land[cur][d];
         if (!(w->enemy & mb & ~jumped) || !(w->empty & lb))
             continue;
+        if (jumped == w->first)
+            w->second = mb;
         /* Promotion ends the move (D-LA-6). */
         if (w->promo & lb) {
             found++;
@@ -245,6 +251,7 @@ static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
             uint64_t mid = core__la.jump_mid[from][d];
             if (done & lb) {
                 w->first = mid;
+                w->second = 0;
                 w->from = from;
                 walk_end(w, lb, mid, officer || (soldiers & promo & lb));
             } else {
@@ -269,7 +276,7 @@ LA_INLINE uint64_t officer_jumps(uint64_t own, uint64_t enemy,
     *bytes += bytes_count(land & ~more);
     if (more == 0)
         return 0;
-    Lean b = {own, enemy, officers, 0, 0, 0};
+    Lean b = {.own = own, .enemy = enemy, .officers = officers};
     Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
     for (; more != 0; more &= more - 1) {
         uint64_t lb = more & (~more + 1);
@@ -541,16 +548,16 @@ static uint64_t children_of(const Lean *b, int side)
  * jumped, from the other side's view (c->enemy_under the mover's): the
  * start square is empty; the column on tb is the mover's, whose second
  * piece is its old one or, for a lone piece, the first prisoner (the
- * commander of first, the first square jumped); each jumped column's second
- * piece is its old third (D-LA-3), read from the state's columns.
+ * commander of first, the first square jumped); each jumped column's
+ * second piece is its old third (D-LA-3).
  */
-static void unders_after_capture(const Lean *b, const Laska_State *st, int side,
-                                 uint64_t first, uint64_t fb, uint64_t tb,
-                                 uint64_t jumped, Lean *c)
+static void unders_after_capture(const Lean *b, uint64_t first, uint64_t fb,
+                                 uint64_t tb, uint64_t jumped, Lean *c)
 {
     uint64_t gone = ~(fb | jumped);
-    uint64_t ou = b->own_under & gone, eu = b->enemy_under & gone;
-    uint64_t uo = b->officers_under & gone;
+    uint64_t ou = (b->own_under & gone) | (b->own_third & jumped);
+    uint64_t eu = (b->enemy_under & gone) | (b->enemy_third & jumped);
+    uint64_t uo = (b->officers_under & gone) | (b->officers_third & jumped);
 
     if ((b->own_under | b->enemy_under) & fb) {
         if (b->own_under & fb)
@@ -564,19 +571,6 @@ static void unders_after_capture(const Lean *b, const Laska_State *st, int side,
         if (b->officers & first)
             uo |= tb;
     }
-    for (uint64_t r = jumped & (b->own_under | b->enemy_under); r != 0;
-         r &= r - 1) {
-        int s = core__la.sq[__builtin_ctzll(r)];
-        uint64_t mb = r & (~r + 1);
-        if (st->height[s] < 3)
-            continue;
-        if (((st->colour[s] >> 2) & 1) == (uint32_t)side)
-            ou |= mb;
-        else
-            eu |= mb;
-        if ((st->officer[s] >> 2) & 1)
-            uo |= mb;
-    }
     c->own_under = eu;
     c->enemy_under = ou;
     c->officers_under = uo;
@@ -587,9 +581,8 @@ static void unders_after_capture(const Lean *b, const Laska_State *st, int side,
  * over the bits in jumped (0 for a quiet move; first, the first of them),
  * officer when its commander is or becomes an officer.
  */
-static uint64_t after_move(const Lean *b, const Laska_State *st, int side,
-                           uint64_t fb, uint64_t tb, uint64_t jumped,
-                           uint64_t first, int officer)
+static uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
+                           uint64_t jumped, uint64_t first, int officer)
 {
     Lean c;
     c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
@@ -597,7 +590,7 @@ static uint64_t after_move(const Lean *b, const Laska_State *st, int side,
     c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
                  (officer ? tb : 0);
     if (jumped) {
-        unders_after_capture(b, st, side, first, fb, tb, jumped, &c);
+        unders_after_capture(b, first, fb, tb, jumped, &c);
     } else {
         /* The column travels whole: its second piece with it. */
         uint64_t both = fb | tb;
@@ -613,6 +606,10 @@ static uint64_t after_move(const Lean *b, const Laska_State *st, int side,
     }
     return children_of(&c, side ^ 1);
 }
+
+static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+                           uint64_t fb, uint64_t tb, uint64_t jumped,
+                           uint64_t first, uint64_t second, int officer);
 
 /*
  * One move of w's board found, from w->from's column (officer: its
@@ -639,8 +636,12 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
                               w->side ^ 1);
         return;
     }
-    w->total +=
-        after_move(b, w->st, w->side, fb, tb, jumped, w->first, officer);
+    if (w->mode == WALK_GRANDCHILDREN) {
+        w->total += after_move(b, w->side, fb, tb, jumped, w->first, officer);
+        return;
+    }
+    w->total += great_move(b, w->st, w->side, fb, tb, jumped, w->first,
+                           w->second, officer);
 }
 
 /* Every move of w's board handed to walk_end; returns w->total. */
@@ -678,6 +679,19 @@ static void lean_init(Lean *b, const Laska_State *st)
     b->own_under = white ? st->under_white : st->under_black;
     b->enemy_under = white ? st->under_black : st->under_white;
     b->officers_under = st->under_officers;
+    b->own_third = b->enemy_third = b->officers_third = 0;
+    for (uint64_t r = st->under_white | st->under_black; r != 0; r &= r - 1) {
+        int s = core__la.sq[__builtin_ctzll(r)];
+        uint64_t mb = r & (~r + 1);
+        if (st->height[s] < 3)
+            continue;
+        if (((st->colour[s] >> 2) & 1) == st->side)
+            b->own_third |= mb;
+        else
+            b->enemy_third |= mb;
+        if ((st->officer[s] >> 2) & 1)
+            b->officers_third |= mb;
+    }
 }
 
 size_t core__laska_count(const Laska_State *st)
@@ -697,23 +711,19 @@ uint64_t core__laska_count_children(const Laska_State *st)
 }
 
 /*
- * Perft 3 of board b (st its columns): children_side's walk over the
+ * Perft 3 of board b: children_side's walk over the
  * moves of a side of soldiers, each move's position counted by
  * after_move; a side with officers goes to walk().
  */
-LA_INLINE uint64_t grandchildren_side(const Lean *b, const Laska_State *st,
-                                      int side)
+LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
 {
     uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
     uint64_t empty = core__la.board & ~(own | enemy), total = 0;
     uint64_t promo = core__la.last_rank[side];
 
     if ((own & officers) != 0) {
-        Walk w = {.b = b,
-                  .side = side,
-                  .mode = WALK_GRANDCHILDREN,
-                  .st = st,
-                  .enemy = enemy};
+        Walk w = {
+            .b = b, .side = side, .mode = WALK_GRANDCHILDREN, .enemy = enemy};
         return walk(&w);
     }
     uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
@@ -726,7 +736,7 @@ LA_INLINE uint64_t grandchildren_side(const Lean *b, const Laska_State *st,
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t tb = fwd(fb, 7 + 2 * odd, side);
-            total += after_move(b, st, side, fb, tb, 0, 0,
+            total += after_move(b, side, fb, tb, 0, 0,
                                 (promo & tb) != 0); /* D-LA-6 */
         }
         return total;
@@ -739,8 +749,8 @@ LA_INLINE uint64_t grandchildren_side(const Lean *b, const Laska_State *st,
         uint64_t fb = back(tb, 14 + 4 * odd, side);
         uint64_t first = back(tb, 7 + 2 * odd, side);
         if (!(tb & on)) {
-            total += after_move(b, st, side, fb, tb, first, first,
-                                (promo & tb) != 0);
+            total +=
+                after_move(b, side, fb, tb, first, first, (promo & tb) != 0);
             continue;
         }
         /* It goes on (see count_soldiers). */
@@ -751,19 +761,25 @@ LA_INLINE uint64_t grandchildren_side(const Lean *b, const Laska_State *st,
             uint64_t t2 = fwd(tb, 2 * n, side);
             uint64_t j2 = first | fwd(tb, n, side);
             if (!(t2 & on)) {
-                total += after_move(b, st, side, fb, t2, j2, first,
-                                    (promo & t2) != 0);
+                total +=
+                    after_move(b, side, fb, t2, j2, first, (promo & t2) != 0);
                 continue;
             }
             if (t2 & a7)
-                total += after_move(b, st, side, fb, fwd(t2, 14, side),
+                total += after_move(b, side, fb, fwd(t2, 14, side),
                                     j2 | fwd(t2, 7, side), first, 1);
             if (t2 & a9)
-                total += after_move(b, st, side, fb, fwd(t2, 18, side),
+                total += after_move(b, side, fb, fwd(t2, 18, side),
                                     j2 | fwd(t2, 9, side), first, 1);
         }
     }
     return total;
+}
+
+static uint64_t grandchildren_of(const Lean *b, int side)
+{
+    return side == CORE_WHITE ? grandchildren_side(b, CORE_WHITE)
+                              : grandchildren_side(b, CORE_BLACK);
 }
 
 uint64_t core__laska_count_grandchildren(const Laska_State *st)
@@ -771,8 +787,92 @@ uint64_t core__laska_count_grandchildren(const Laska_State *st)
     Lean b;
 
     lean_init(&b, st);
-    return st->side == CORE_WHITE ? grandchildren_side(&b, st, CORE_WHITE)
-                                  : grandchildren_side(&b, st, CORE_BLACK);
+    return grandchildren_of(&b, st->side);
+}
+
+/* ---- the great-grandchildren of one board ---------------------------------
+ */
+
+/*
+ * Perft 3 of the position after a move of board b's side from fb to tb
+ * over the bits in jumped (0 for a quiet move; first and second, the
+ * first two of them in order), officer when its commander is or becomes
+ * an officer; st holds b's columns. Besides the commanders, the position
+ * needs the second and third pieces of every column (D-LA-3): a jumped
+ * column loses its top, so its new third is its old fourth, read from st;
+ * the mover's column takes its prisoners at the bottom, in the order
+ * jumped, so its second and third pieces are its own while it has them
+ * and the first and second prisoners after.
+ */
+static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+                           uint64_t fb, uint64_t tb, uint64_t jumped,
+                           uint64_t first, uint64_t second, int officer)
+{
+    uint64_t gone = ~(fb | jumped);
+    /* By colour: s the mover's, e the other's; o officers. */
+    uint64_t su = (b->own_under & gone) | (b->own_third & jumped);
+    uint64_t eu = (b->enemy_under & gone) | (b->enemy_third & jumped);
+    uint64_t ou = (b->officers_under & gone) | (b->officers_third & jumped);
+    uint64_t s3 = b->own_third & gone, e3 = b->enemy_third & gone;
+    uint64_t o3 = b->officers_third & gone;
+    int h = jumped ? st->height[core__la.sq[__builtin_ctzll(fb)]] : 3;
+    Lean c;
+
+    /* The mover's own second and third pieces go with it to tb. */
+    su |= (b->own_under & fb) ? tb : 0;
+    eu |= (b->enemy_under & fb) ? tb : 0;
+    ou |= (b->officers_under & fb) ? tb : 0;
+    s3 |= (b->own_third & fb) ? tb : 0;
+    e3 |= (b->enemy_third & fb) ? tb : 0;
+    o3 |= (b->officers_third & fb) ? tb : 0;
+    /* Prisoners below a short column: each the commander it jumped, of
+     * the other colour. */
+    if (h == 1) {
+        eu |= tb;
+        ou |= (b->officers & first) ? tb : 0;
+        e3 |= second ? tb : 0;
+        o3 |= (b->officers & second) ? tb : 0;
+    } else if (h == 2) {
+        e3 |= tb;
+        o3 |= (b->officers & first) ? tb : 0;
+    }
+    for (uint64_t r = jumped & (b->own_third | b->enemy_third); r != 0;
+         r &= r - 1) {
+        int q = core__la.sq[__builtin_ctzll(r)];
+        uint64_t mb = r & (~r + 1);
+        if (st->height[q] < 4)
+            continue;
+        if (((st->colour[q] >> 3) & 1) == (uint32_t)side)
+            s3 |= mb;
+        else
+            e3 |= mb;
+        if ((st->officer[q] >> 3) & 1)
+            o3 |= mb;
+    }
+    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
+    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
+    c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
+                 (officer ? tb : 0);
+    c.own_under = eu;
+    c.enemy_under = su;
+    c.officers_under = ou;
+    c.own_third = e3;
+    c.enemy_third = s3;
+    c.officers_third = o3;
+    return grandchildren_of(&c, side ^ 1);
+}
+
+uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    Walk w = {.b = &b,
+              .side = st->side,
+              .mode = WALK_GREAT,
+              .st = st,
+              .enemy = b.enemy};
+    return walk(&w);
 }
 
 int core__laska_plain(const Laska_State *st, unsigned plies)

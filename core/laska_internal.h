@@ -129,13 +129,15 @@ size_t core__laska_generate(const Laska_State *st, Core_Move *buf, size_t cap,
 size_t core__laska_count(const Laska_State *st);
 
 /*
- * Perft 2 and 3 from st by bulk counting: the sum over st's moves of the
- * children's move counts, or of the grandchildren's. Only valid when no
- * position that many plies ahead, the last excepted, can be drawn by
- * rule, which core__laska_plain tells.
+ * Perft 2, 3 and 4 from st by bulk counting: the sum over st's moves of
+ * the children's move counts, of the grandchildren's, or of the
+ * great-grandchildren's. Only valid when no position that many plies
+ * ahead, the last excepted, can be drawn by rule, which core__laska_plain
+ * tells.
  */
 uint64_t core__laska_count_children(const Laska_State *st);
 uint64_t core__laska_count_grandchildren(const Laska_State *st);
+uint64_t core__laska_count_great_grandchildren(const Laska_State *st);
 
 /* 1 when no position within plies moves of st can be drawn by
  * repetition, the 100-ply rule or the ply cap, else 0. */
