@@ -710,25 +710,33 @@ uint64_t core__laska_count_children(const Laska_State *st)
     return children_of(&b, st->side);
 }
 
-/*
- * Perft 3 of board b: children_side's walk over the
- * moves of a side of soldiers, each move's position counted by
- * after_move; a side with officers goes to walk().
- */
-LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
+/* What follows one move (see soldier_moves): perft 2 of its position, or
+ * with great perft 3. */
+LA_INLINE uint64_t move_end(const Lean *b, const Laska_State *st, int side,
+                            int great, uint64_t fb, uint64_t tb,
+                            uint64_t jumped, uint64_t first, uint64_t second,
+                            int officer)
 {
-    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    if (great)
+        return great_move(b, st, side, fb, tb, jumped, first, second, officer);
+    return after_move(b, side, fb, tb, jumped, first, officer);
+}
+
+/*
+ * Perft 3 (great: 4, st b's columns) of a board whose side has soldiers
+ * only: children_side's walk over its moves, what follows each counted by
+ * move_end.
+ */
+LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
+                                 int great)
+{
+    uint64_t own = b->own, enemy = b->enemy;
     uint64_t empty = core__la.board & ~(own | enemy), total = 0;
     uint64_t promo = core__la.last_rank[side];
-
-    if ((own & officers) != 0) {
-        Walk w = {
-            .b = b, .side = side, .mode = WALK_GRANDCHILDREN, .enemy = enemy};
-        return walk(&w);
-    }
     uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
     uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
+
     if ((j7 | j9) == 0) {
         uint64_t r =
             pair(own & back(empty, 7, side), own & back(empty, 9, side));
@@ -736,8 +744,8 @@ LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t tb = fwd(fb, 7 + 2 * odd, side);
-            total += after_move(b, side, fb, tb, 0, 0,
-                                (promo & tb) != 0); /* D-LA-6 */
+            total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                              (promo & tb) != 0); /* D-LA-6 */
         }
         return total;
     }
@@ -749,8 +757,8 @@ LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
         uint64_t fb = back(tb, 14 + 4 * odd, side);
         uint64_t first = back(tb, 7 + 2 * odd, side);
         if (!(tb & on)) {
-            total +=
-                after_move(b, side, fb, tb, first, first, (promo & tb) != 0);
+            total += move_end(b, st, side, great, fb, tb, first, first, 0,
+                              (promo & tb) != 0);
             continue;
         }
         /* It goes on (see count_soldiers). */
@@ -758,22 +766,35 @@ LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
             int n = 7 + 2 * i;
             if (!(tb & (i ? a9 : a7)))
                 continue;
-            uint64_t t2 = fwd(tb, 2 * n, side);
-            uint64_t j2 = first | fwd(tb, n, side);
+            uint64_t t2 = fwd(tb, 2 * n, side), second = fwd(tb, n, side);
+            uint64_t j2 = first | second;
             if (!(t2 & on)) {
-                total +=
-                    after_move(b, side, fb, t2, j2, first, (promo & t2) != 0);
+                total += move_end(b, st, side, great, fb, t2, j2, first, second,
+                                  (promo & t2) != 0);
                 continue;
             }
             if (t2 & a7)
-                total += after_move(b, side, fb, fwd(t2, 14, side),
-                                    j2 | fwd(t2, 7, side), first, 1);
+                total += move_end(b, st, side, great, fb, fwd(t2, 14, side),
+                                  j2 | fwd(t2, 7, side), first, second, 1);
             if (t2 & a9)
-                total += after_move(b, side, fb, fwd(t2, 18, side),
-                                    j2 | fwd(t2, 9, side), first, 1);
+                total += move_end(b, st, side, great, fb, fwd(t2, 18, side),
+                                  j2 | fwd(t2, 9, side), first, second, 1);
         }
     }
     return total;
+}
+
+/* Perft 3 of board b: a side with officers goes to walk(). */
+LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
+{
+    if ((b->own & b->officers) != 0) {
+        Walk w = {.b = b,
+                  .side = side,
+                  .mode = WALK_GRANDCHILDREN,
+                  .enemy = b->enemy};
+        return walk(&w);
+    }
+    return soldier_moves(b, NULL, side, 0);
 }
 
 static uint64_t grandchildren_of(const Lean *b, int side)
@@ -867,6 +888,9 @@ uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
     Lean b;
 
     lean_init(&b, st);
+    if ((b.own & b.officers) == 0)
+        return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
+                                      : soldier_moves(&b, st, CORE_BLACK, 1);
     Walk w = {.b = &b,
               .side = st->side,
               .mode = WALK_GREAT,
