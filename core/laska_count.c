@@ -262,29 +262,23 @@ static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
     return found + bytes_sum(bytes);
 }
 
-/* The captures of officers whose first jump is in direction d from the
- * squares first: those that cannot go on (their landing square not in on)
- * as per-byte counts into *bytes, the others searched; returns their
- * number. */
-LA_INLINE uint64_t officer_jumps(uint64_t own, uint64_t enemy,
-                                 uint64_t officers, int side, int d,
-                                 uint64_t first, uint64_t on, uint64_t *bytes)
+/* The captures of officers that go on from the landing squares more[d]
+ * of their first jump in direction d, searched. */
+static uint64_t officer_chains(uint64_t own, uint64_t enemy, uint64_t officers,
+                               int side, const uint64_t more[4])
 {
-    uint64_t land = core__laska_step(core__laska_step(first, d), d);
-    uint64_t more = land & on, found = 0;
-
-    *bytes += bytes_count(land & ~more);
-    if (more == 0)
-        return 0;
     Lean b = {.own = own, .enemy = enemy, .officers = officers};
     Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
-    for (; more != 0; more &= more - 1) {
-        uint64_t lb = more & (~more + 1);
-        int from = __builtin_ctzll(
-            core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
-        found += chain_from(&w, from, core__la.jump_mid[from][d],
-                            __builtin_ctzll(lb), 1);
-    }
+    uint64_t found = 0;
+
+    for (int d = 0; d < 4; d++)
+        for (uint64_t r = more[d]; r != 0; r &= r - 1) {
+            uint64_t lb = r & (~r + 1);
+            int from = __builtin_ctzll(
+                core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+            found += chain_from(&w, from, core__la.jump_mid[from][d],
+                                __builtin_ctzll(lb), 1);
+        }
     return found;
 }
 
@@ -319,15 +313,16 @@ LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
     if (((l7 | l9) & on) != 0)
         bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
-    /* An officer goes on any way but back (d ^ 3). */
-    found += officer_jumps(own, enemy, officers, side, LA_SW, offs & sw,
-                           sw | se | nw, &bytes);
-    found += officer_jumps(own, enemy, officers, side, LA_SE, offs & se,
-                           sw | se | ne, &bytes);
-    found += officer_jumps(own, enemy, officers, side, LA_NW, offs & nw,
-                           sw | nw | ne, &bytes);
-    found += officer_jumps(own, enemy, officers, side, LA_NE, offs & ne,
-                           se | nw | ne, &bytes);
+    /* Officers' first landings by direction; one goes on any way but
+     * back (d ^ 3). Two directions share a word (pair). */
+    uint64_t lsw = (offs & sw) >> 18, lse = (offs & se) >> 14;
+    uint64_t lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
+    uint64_t more[4] = {lsw & (sw | se | nw), lse & (sw | se | ne),
+                        lnw & (sw | nw | ne), lne & (se | nw | ne)};
+    bytes += bytes_count(pair(lsw & ~more[LA_SW], lse & ~more[LA_SE])) +
+             bytes_count(pair(lnw & ~more[LA_NW], lne & ~more[LA_NE]));
+    if ((more[0] | more[1] | more[2] | more[3]) != 0)
+        found = officer_chains(own, enemy, officers, side, more);
     return found + bytes_sum(bytes);
 }
 
