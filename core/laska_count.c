@@ -539,66 +539,50 @@ static uint64_t children_of(const Lean *b, int side)
 /* ---- the grandchildren of one board ------------------------------------- */
 
 /*
- * The second pieces of the position after a capture from fb to tb over
- * jumped, from the other side's view (c->enemy_under the mover's): the
- * start square is empty; the column on tb is the mover's, whose second
- * piece is its old one or, for a lone piece, the first prisoner (the
- * commander of first, the first square jumped); each jumped column's
- * second piece is its old third (D-LA-3).
+ * The commanders and second pieces of the position after a move of board
+ * b's side from fb to tb over the bits in jumped (0 for a quiet move;
+ * first, the first of them), officer when its commander is or becomes an
+ * officer, from the other side's view (c->enemy_under the mover's): the
+ * start square is empty; the mover's column keeps its second piece or,
+ * for a lone piece that captured, takes the first prisoner (the commander
+ * of first); each jumped column's second piece is its old third (D-LA-3).
  */
-static void unders_after_capture(const Lean *b, uint64_t first, uint64_t fb,
-                                 uint64_t tb, uint64_t jumped, Lean *c)
+static inline void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
+                              uint64_t jumped, uint64_t first, int officer,
+                              Lean *c)
 {
     uint64_t gone = ~(fb | jumped);
-    uint64_t ou = (b->own_under & gone) | (b->own_third & jumped);
+    /* By colour: s the mover's, e the other's; o officers. */
+    uint64_t su = (b->own_under & gone) | (b->own_third & jumped);
     uint64_t eu = (b->enemy_under & gone) | (b->enemy_third & jumped);
-    uint64_t uo = (b->officers_under & gone) | (b->officers_third & jumped);
+    uint64_t ou = (b->officers_under & gone) | (b->officers_third & jumped);
 
-    if ((b->own_under | b->enemy_under) & fb) {
-        if (b->own_under & fb)
-            ou |= tb;
-        else
-            eu |= tb;
-        if (b->officers_under & fb)
-            uo |= tb;
-    } else {
+    su |= (b->own_under & fb) ? tb : 0;
+    eu |= (b->enemy_under & fb) ? tb : 0;
+    ou |= (b->officers_under & fb) ? tb : 0;
+    if (jumped && !((b->own_under | b->enemy_under) & fb)) {
         eu |= tb;
-        if (b->officers & first)
-            uo |= tb;
+        ou |= (b->officers & first) ? tb : 0;
     }
+    c->own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
+    c->enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
+    c->officers = (b->officers & ~(fb | jumped)) |
+                  (jumped & b->officers_under) | (officer ? tb : 0);
     c->own_under = eu;
-    c->enemy_under = ou;
-    c->officers_under = uo;
+    c->enemy_under = su;
+    c->officers_under = ou;
 }
 
 /*
- * Perft 2 of the position after a move of board b's side from fb to tb
- * over the bits in jumped (0 for a quiet move; first, the first of them),
- * officer when its commander is or becomes an officer.
+ * Perft 2 of the position after a move of board b's side (see
+ * lean_after).
  */
 static uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
                            uint64_t jumped, uint64_t first, int officer)
 {
     Lean c;
-    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
-    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
-    c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
-                 (officer ? tb : 0);
-    if (jumped) {
-        unders_after_capture(b, first, fb, tb, jumped, &c);
-    } else {
-        /* The column travels whole: its second piece with it. */
-        uint64_t both = fb | tb;
-        c.own_under = b->enemy_under;
-        c.enemy_under = b->own_under;
-        c.officers_under = b->officers_under;
-        if (c.own_under & fb)
-            c.own_under ^= both;
-        if (c.enemy_under & fb)
-            c.enemy_under ^= both;
-        if (c.officers_under & fb)
-            c.officers_under ^= both;
-    }
+
+    lean_after(b, fb, tb, jumped, first, officer, &c);
     return children_of(&c, side ^ 1);
 }
 
@@ -825,27 +809,20 @@ static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
                            uint64_t first, uint64_t second, int officer)
 {
     uint64_t gone = ~(fb | jumped);
-    /* By colour: s the mover's, e the other's; o officers. */
-    uint64_t su = (b->own_under & gone) | (b->own_third & jumped);
-    uint64_t eu = (b->enemy_under & gone) | (b->enemy_third & jumped);
-    uint64_t ou = (b->officers_under & gone) | (b->officers_third & jumped);
+    /* Third pieces by colour: s the mover's, e the other's; o officers. */
     uint64_t s3 = b->own_third & gone, e3 = b->enemy_third & gone;
     uint64_t o3 = b->officers_third & gone;
     int h = jumped ? st->height[core__la.sq[__builtin_ctzll(fb)]] : 3;
     Lean c;
 
-    /* The mover's own second and third pieces go with it to tb. */
-    su |= (b->own_under & fb) ? tb : 0;
-    eu |= (b->enemy_under & fb) ? tb : 0;
-    ou |= (b->officers_under & fb) ? tb : 0;
+    lean_after(b, fb, tb, jumped, first, officer, &c);
+    /* The mover's own third piece goes with it to tb; below a short
+     * column, a prisoner: the commander it jumped first or second, of the
+     * other colour. */
     s3 |= (b->own_third & fb) ? tb : 0;
     e3 |= (b->enemy_third & fb) ? tb : 0;
     o3 |= (b->officers_third & fb) ? tb : 0;
-    /* Prisoners below a short column: each the commander it jumped, of
-     * the other colour. */
     if (h == 1) {
-        eu |= tb;
-        ou |= (b->officers & first) ? tb : 0;
         e3 |= second ? tb : 0;
         o3 |= (b->officers & second) ? tb : 0;
     } else if (h == 2) {
@@ -865,13 +842,6 @@ static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
         if ((st->officer[q] >> 3) & 1)
             o3 |= mb;
     }
-    c.own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
-    c.enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
-    c.officers = (b->officers & ~(fb | jumped)) | (jumped & b->officers_under) |
-                 (officer ? tb : 0);
-    c.own_under = eu;
-    c.enemy_under = su;
-    c.officers_under = ou;
     c.own_third = e3;
     c.enemy_third = s3;
     c.officers_third = o3;
