@@ -790,8 +790,7 @@ uint64_t core__laska_count_grandchildren(const Laska_State *st)
     return grandchildren_of(&b, st->side);
 }
 
-/* ---- the great-grandchildren of one board ---------------------------------
- */
+/* ---- the great-grandchildren of one board ------------------------------ */
 
 /*
  * Perft 3 of the position after a move of board b's side from fb to tb
