@@ -1,7 +1,8 @@
 /*
  * laska_internal.h: what the Laska files of core/ share (laska.c, the
  * game's table and text; laska_gen.c, geometry and move generation;
- * laska_make.c, making and unmaking moves; laska_perft.c, counting).
+ * laska_count.c, counting moves without listing them; laska_make.c,
+ * making and unmaking moves; laska_perft.c, perft).
  * Included only by core/laska*.c.
  *
  * Squares are numbered 0..24 in Lasker's order (his numbers minus one:
@@ -44,8 +45,8 @@ typedef struct Laska_State {
     uint8_t height[LA_SQUARES];   /* 0 = empty square */
     uint8_t side;                 /* CORE_WHITE or CORE_BLACK to move */
     uint8_t drawn;                /* a Core_Reason when drawn by rule, or 0 */
-    uint16_t quiet;  /* plies since the last capture or soldier move */
-    uint32_t ply;    /* plies since the start */
+    uint16_t quiet;    /* plies since the last capture or soldier move */
+    uint32_t ply;      /* plies since the start */
     uint64_t white;    /* board bits commanded by White */
     uint64_t black;    /* ... by Black */
     uint64_t officers; /* ... by an officer */
@@ -53,28 +54,28 @@ typedef struct Laska_State {
      * Black's, officers. They say who commands a column once it is
      * jumped, so perft can count two plies ahead from bit sets alone. */
     uint64_t under_white, under_black, under_officers;
-    uint64_t key;      /* zobrist key of placement and side */
-    uint16_t nhist;    /* keys in hist, the last one the current position */
+    uint64_t key;   /* zobrist key of placement and side */
+    uint16_t nhist; /* keys in hist, the last one the current position */
     uint64_t hist[LA_HIST_MAX]; /* last member: copied only up to nhist */
 } Laska_State;
 
 /* Geometry and zobrist keys, built once by core__laska_tables. */
 typedef struct Laska_Tables {
-    int8_t nb[LA_SQUARES][4];        /* neighbour per direction, or -1 */
+    int8_t nb[LA_SQUARES][4]; /* neighbour per direction, or -1 */
     uint8_t file[LA_SQUARES], rank[LA_SQUARES];
-    int8_t at[7][7];                 /* square at (file, rank), or -1 */
-    uint8_t bit[LA_SQUARES];         /* board bit of a square */
-    int8_t sq[64];                   /* square of a board bit, or -1 */
+    int8_t at[7][7];                        /* square at (file, rank), or -1 */
+    uint8_t bit[LA_SQUARES];                /* board bit of a square */
+    int8_t sq[64];                          /* square of a board bit, or -1 */
     int8_t between[LA_SQUARES][LA_SQUARES]; /* square jumped, or -1 */
-    uint64_t board;                  /* board bits of the 25 squares */
-    uint64_t last_rank[2];           /* promotion rank of each side */
+    uint64_t board;                         /* board bits of the 25 squares */
+    uint64_t last_rank[2];                  /* promotion rank of each side */
     /* Jumps by board bit and direction: the bit jumped (0 if none), the
      * bit landed on and its index. */
     uint64_t jump_mid[64][4];
     uint64_t jump_land[64][4];
     uint8_t jump_mid_at[64][4];
     uint8_t jump_to[64][4];
-    uint64_t z[LA_SQUARES][24][4];   /* square, depth, piece code */
+    uint64_t z[LA_SQUARES][24][4]; /* square, depth, piece code */
     uint64_t z_side;
 } Laska_Tables;
 
@@ -85,26 +86,58 @@ void core__laska_tables(void);
 
 /* ---- move generation (laska_gen.c) ----------------------------------- */
 
+/* A board bit moved one step in direction d (SW, SE down; NW, NE up). */
+static inline uint64_t core__laska_step(uint64_t b, int d)
+{
+    static const int amount[4] = {9, 7, 7, 9};
+    return d < LA_NW ? b >> amount[d] : b << amount[d];
+}
+
+/* The commanders of own that may move in each direction: soldiers
+ * forward only, officers every way (D-LA-3). */
+static inline void core__laska_movers(uint64_t own, uint64_t officers, int side,
+                                      uint64_t m[4])
+{
+    uint64_t offs = own & officers, soldiers = own & ~officers;
+    m[LA_SW] = m[LA_SE] = offs | (side == CORE_BLACK ? soldiers : 0);
+    m[LA_NW] = m[LA_NE] = offs | (side == CORE_WHITE ? soldiers : 0);
+}
+
+/* Squares from which a column could jump an enemy commander in each
+ * direction, landing on an empty square. */
+static inline void core__laska_jump_sets(uint64_t enemy, uint64_t empty,
+                                         uint64_t a[4])
+{
+    a[LA_SW] = (enemy << 9) & (empty << 18);
+    a[LA_SE] = (enemy << 7) & (empty << 14);
+    a[LA_NW] = (enemy >> 7) & (empty >> 14);
+    a[LA_NE] = (enemy >> 9) & (empty >> 18);
+}
+
 /*
  * The legal moves of st, ignoring st->drawn, in canonical order into
  * buf[0..cap): b[0] the start square, b[1..len-1] every landing square,
  * flags 1 for a capture. Returns how many there are; *overflow is set
  * when more than cap.
  */
-size_t core__laska_generate(const Laska_State *st, Core_Move *buf,
-                            size_t cap, int *overflow);
+size_t core__laska_generate(const Laska_State *st, Core_Move *buf, size_t cap,
+                            int *overflow);
+
+/* ---- counting moves (laska_count.c) ------------------------------------ */
 
 /* How many legal moves st has, ignoring st->drawn. */
 size_t core__laska_count(const Laska_State *st);
 
 /*
- * Perft 2 and 3 from st by bulk counting: the sum over st's moves of the
- * children's move counts, or of the grandchildren's. Only valid when no
- * position that many plies ahead, the last excepted, can be drawn by
- * rule, which core__laska_plain tells.
+ * Perft 2, 3 and 4 from st by bulk counting: the sum over st's moves of
+ * the children's move counts, of the grandchildren's, or of the
+ * great-grandchildren's. Only valid when no position that many plies
+ * ahead, the last excepted, can be drawn by rule, which core__laska_plain
+ * tells.
  */
 uint64_t core__laska_count_children(const Laska_State *st);
 uint64_t core__laska_count_grandchildren(const Laska_State *st);
+uint64_t core__laska_count_great_grandchildren(const Laska_State *st);
 
 /* 1 when no position within plies moves of st can be drawn by
  * repetition, the 100-ply rule or the ply cap, else 0. */

@@ -1,9 +1,10 @@
 /*
  * laska_perft.c: Laska perft (D-ALL-5) on one working state with make and
- * unmake, the moves from the game's own generator. The last three plies
- * are counted in bulk from bit sets (laska_gen.c) whenever no position
+ * unmake, the moves from the game's own generator. The last four plies
+ * are counted in bulk from bit sets (laska_count.c) whenever no position
  * among them can be drawn by rule: at the last ply the move count, before
- * it the children's move counts, before that the grandchildren's. The
+ * it the children's move counts, then the grandchildren's, then the
+ * great-grandchildren's. The
  * zobrist key is kept only where a repetition could be seen: a window of
  * the history (since the last irreversible move) that cannot reach
  * LA_REPEAT_MIN keys within the plies left compares no keys.
@@ -25,6 +26,8 @@ static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
         return core__laska_count_children(st);
     if (depth == 3 && core__laska_plain(st, 2))
         return core__laska_count_grandchildren(st);
+    if (depth == 4 && core__laska_plain(st, 3))
+        return core__laska_count_great_grandchildren(st);
     int overflow = 0;
     size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
     uint64_t total = 0;

@@ -280,6 +280,29 @@ Test(laska, perft_matches_second_generator_from_start)
     core_position_free(pos);
 }
 
+/*
+ * A soldier's capture chain beside the board's edge. By hand: White's
+ * only capture is a1xc3xa5xc7 (a1 over b2, c3 over b4, a5 over b6, promoted
+ * on c7, D-LA-6); no other white commander has an enemy before an empty
+ * square. perft's counts build jump sets by shifting, which also marks a
+ * square off the board beside g5; counted together with another set (two
+ * sets share a word), it once made this 2.
+ */
+Test(laska, perft_counts_a_chain_beside_the_edge)
+{
+    static const char text[] = "w a1w c1w e1Bww g1w b2bww f2w a3bw e3w g3w "
+                               "b4b c5b g5b b6b d6b a7b e7b g7b 0 14";
+    Core_Position *pos = at(text);
+    uint64_t n = 0;
+    Ref r;
+
+    cr_assert_eq(core_perft(pos, 1, &n), 0);
+    cr_assert_eq(n, 1);
+    ref_parse(&r, text);
+    compare_perft(pos, &r, 5);
+    core_position_free(pos);
+}
+
 Test(laska, perft_matches_second_generator_in_middlegames)
 {
     static const char *const positions[] = {

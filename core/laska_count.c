@@ -1,0 +1,872 @@
+/*
+ * laska_count.c: Laska's move counts without listing the moves: the
+ * number of legal moves of a position (status, perft's last ply) and, for
+ * perft's last two and three plies, the sum of the move counts of every
+ * child or grandchild, from bit sets and without making a move. The moves
+ * counted are those laska_gen.c lists (D-LA-3..6, captures compulsory);
+ * tests/core/test_laska.c compares the two and a second generator.
+ *
+ * Speed is this file's reason to exist (docs/benchmarks.md, "Laska
+ * perft"). The side to move is a constant in each copy of the hot
+ * functions (they are forced inline into one caller per side); a side
+ * whose commanders are all soldiers, the common case, takes a path of
+ * two directions; and the moves of one kind are walked in a single loop
+ * over one word that holds two direction sets (pair), so that a loop's
+ * end is mispredicted once per position rather than once per direction.
+ * Capture chains and sides with officers take general, slower code.
+ */
+#include "laska_internal.h"
+
+#define LA_INLINE static inline __attribute__((always_inline))
+
+/* A board from the side to move's view: its commanders and, where a
+ * column has two pieces or more, the second piece from the top, and where
+ * it has three or more, the third (by colour: own_under holds the second
+ * pieces of the side's colour, on any column). */
+typedef struct Lean {
+    uint64_t own, enemy, officers;
+    uint64_t own_under, enemy_under, officers_under;
+    uint64_t own_third, enemy_third, officers_third;
+} Lean;
+
+/* x moved n bits forward for side (up for White, down for Black), or
+ * back. */
+LA_INLINE uint64_t fwd(uint64_t x, int n, int side)
+{
+    return side == CORE_WHITE ? x << n : x >> n;
+}
+
+LA_INLINE uint64_t back(uint64_t x, int n, int side)
+{
+    return side == CORE_WHITE ? x >> n : x << n;
+}
+
+/*
+ * Population counts without compiler builtins or a CPU instruction (the
+ * portable build calls a library routine for __builtin_popcountll).
+ * bytes_count gives the count of every byte in that byte.
+ */
+static inline uint64_t bytes_count(uint64_t x)
+{
+    x -= (x >> 1) & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) +
+        ((x >> 2) & UINT64_C(0x3333333333333333));
+    return (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+}
+
+/* The sum of the bytes of x, each under 256. */
+static inline unsigned bytes_sum(uint64_t x)
+{
+    return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/*
+ * Two sets of board squares in one word: a square's bit is rank * 8 +
+ * file with file + rank even, so within a byte (a rank) the squares sit on
+ * every other bit and one bit to the left is always free and in the same
+ * byte. pair(a, b) holds a's squares and b's moved one bit left; its count
+ * is the sum of both counts, and half() tells which set a bit of it came
+ * from (1 for b's), its square then being x - half(x).
+ */
+static inline uint64_t pair(uint64_t a, uint64_t b)
+{
+    return a | (b << 1);
+}
+
+static inline int half(int x)
+{
+    return ((x >> 3) ^ x) & 1;
+}
+
+/* ---- capture chains ---------------------------------------------------- */
+
+/* What is done with each capture a chain search finds. */
+enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT };
+
+/* A walk over the moves of one board, and one travelling column of it:
+ * what its jumps depend on, and where the counts go. */
+typedef struct Walk {
+    const Lean *b;
+    int side;
+    int mode;
+    const Laska_State *st; /* great-grandchildren: the columns */
+    uint64_t enemy;        /* enemy commanders */
+    uint64_t empty;        /* empty squares, the start included (D-LA-5) */
+    uint64_t promo;        /* where a soldier is promoted; 0 for an officer */
+    int lo, hi;            /* the directions the column may jump */
+    int from;              /* its start, a board bit */
+    uint64_t first;        /* the first square it jumped */
+    uint64_t second;       /* the second, on the path being searched */
+    uint64_t total;        /* moves counted */
+} Walk;
+
+static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer);
+
+/* The travelling column starting on board bit from. */
+static inline void jumper_at(Walk *w, int from, int officer)
+{
+    w->from = from;
+    w->promo = officer ? 0 : core__la.last_rank[w->side];
+    w->lo = officer || w->side == CORE_BLACK ? LA_SW : LA_NW;
+    w->hi = officer || w->side == CORE_WHITE ? LA_NE : LA_SE;
+    w->empty = core__la.board & ~(w->b->own | w->b->enemy);
+    w->empty |= UINT64_C(1) << from;
+}
+
+/*
+ * Depth-first search of capture continuations (D-LA-4, D-LA-5, D-LA-6)
+ * from board bit cur, having jumped the bits in jumped. Returns the number
+ * of complete captures and, unless counting, hands each to walk_end.
+ * Jumped squares are never landing squares (they lie on the other
+ * diagonal lattice), so a column emptied by a jump needs no special case.
+ */
+static uint64_t chain(Walk *w, int cur, uint64_t jumped, int officer)
+{
+    const Laska_Tables *t = &core__la;
+    uint64_t found = 0;
+
+    for (int d = w->lo; d <= w->hi; d++) {
+        uint64_t mb = t->jump_mid[cur][d], lb = t->jump_land[cur][d];
+        if (!(w->enemy & mb & ~jumped) || !(w->empty & lb))
+            continue;
+        if (jumped == w->first)
+            w->second = mb;
+        /* Promotion ends the move (D-LA-6). */
+        if (w->promo & lb) {
+            found++;
+            if (w->mode != WALK_COUNT)
+                walk_end(w, lb, jumped | mb, 1);
+        } else {
+            found += chain(w, t->jump_to[cur][d], jumped | mb, officer);
+        }
+    }
+    if (found == 0) { /* no further jump: the capture ends here */
+        if (w->mode != WALK_COUNT)
+            walk_end(w, UINT64_C(1) << cur, jumped, officer);
+        return 1;
+    }
+    return found;
+}
+
+/* The captures of the column that jumped from board bit from over mid to
+ * land and may jump on. */
+static uint64_t chain_from(Walk *w, int from, uint64_t mid, int land,
+                           int officer)
+{
+    jumper_at(w, from, officer);
+    w->first = mid;
+    return chain(w, land, mid, officer);
+}
+
+/* ---- counting the moves of one board ------------------------------------ */
+
+/* The captures of soldiers that go on from their first landing squares
+ * p7, p9 (see count_soldiers), as per-byte counts. */
+LA_INLINE uint64_t soldier_chains(uint64_t p7, uint64_t p9, uint64_t a7,
+                                  uint64_t a9, uint64_t on, int side)
+{
+    uint64_t x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
+    uint64_t x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
+    uint64_t stop = ~pair(on, on), on7 = pair(a7 & on, a7 & on);
+    uint64_t on9 = pair(a9 & on, a9 & on);
+
+    return bytes_count(x12 & stop) + bytes_count(x12 & on7) +
+           bytes_count(x12 & on9) + bytes_count(x34 & stop) +
+           bytes_count(x34 & on7) + bytes_count(x34 & on9);
+}
+
+/*
+ * The moves of a side whose commanders are all soldiers: White's
+ * forward steps are 7 and 9 bits up, Black's 7 and 9 down. Whether
+ * captures exist is a coin toss in Laska, so the squares of both counts
+ * are gathered and one word is chosen without a branch.
+ *
+ * A soldier's capture goes forward only, two ranks a jump, so it has at
+ * most three jumps (ranks 0, 2, 4, 6) and the third ends on the last
+ * rank; it can never come back to a square or a column it passed, so
+ * whether it goes on from a landing square depends on that square
+ * alone: on the jump sets a7, a9 of the board (on: from a square not on
+ * the last rank; a7 and a9 also hold squares off the board, beside its
+ * edge, which pair() must not see). The captures are then counted as sets: the
+ * first landings that stop, the second landings reached each way (x12 from
+ * first jumps of 7 bits, x34 of 9), of which those that stop count one
+ * and those that go on count their third jumps.
+ */
+LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
+                                  int side)
+{
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t quiet =
+        pair(own & back(empty, 7, side), own & back(empty, 9, side));
+    uint64_t taken = pair(l7 & ~on, l9 & ~on);
+    uint64_t word = (j7 | j9) != 0 ? taken : quiet;
+    uint64_t bytes = bytes_count(word);
+
+    if (((l7 | l9) & on) != 0)
+        bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
+    return bytes_sum(bytes);
+}
+
+/*
+ * The captures of a board, with the first jump of every column taken at
+ * once: a jump ends the move unless a further jump exists from its
+ * landing square (for a soldier forwards and not on its last rank; for an
+ * officer any way but back over the square just jumped). The start
+ * square, empty now, could only be reached by jumping back, so the jump
+ * sets a[] of the board serve. Columns that jump on are searched square
+ * by square. Counts them (w->mode WALK_COUNT), or hands each to walk_end.
+ */
+static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
+{
+    const Lean *b = w->b;
+    uint64_t promo = core__la.last_rank[w->side], bytes = 0, found = 0;
+    uint64_t forward =
+        w->side == CORE_WHITE ? a[LA_NW] | a[LA_NE] : a[LA_SW] | a[LA_SE];
+
+    for (int d = 0; d < 4; d++) {
+        uint64_t first = m[d] & a[d];
+        if (first == 0)
+            continue;
+        uint64_t on = a[d] | a[d ^ 1] | a[d ^ 2]; /* not back: d ^ 3 */
+        uint64_t soldiers =
+            core__laska_step(core__laska_step(first & ~b->officers, d), d);
+        uint64_t chiefs =
+            core__laska_step(core__laska_step(first & b->officers, d), d);
+        uint64_t more = (soldiers & ~promo & forward) | (chiefs & on);
+        uint64_t done = (soldiers | chiefs) & ~more;
+        int count = w->mode == WALK_COUNT;
+        if (count)
+            bytes += bytes_count(done);
+        for (uint64_t r = count ? more : soldiers | chiefs; r != 0;
+             r &= r - 1) {
+            int land = __builtin_ctzll(r);
+            uint64_t lb = r & (~r + 1);
+            int from = __builtin_ctzll(
+                core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+            int officer = (int)((b->officers >> from) & 1);
+            uint64_t mid = core__la.jump_mid[from][d];
+            if (done & lb) {
+                w->first = mid;
+                w->second = 0;
+                w->from = from;
+                walk_end(w, lb, mid, officer || (soldiers & promo & lb));
+            } else {
+                found += chain_from(w, from, mid, land, officer);
+            }
+        }
+    }
+    return found + bytes_sum(bytes);
+}
+
+/* The captures of officers that go on from the landing squares more[d]
+ * of their first jump in direction d, searched. */
+static uint64_t officer_chains(uint64_t own, uint64_t enemy, uint64_t officers,
+                               int side, const uint64_t more[4])
+{
+    Lean b = {.own = own, .enemy = enemy, .officers = officers};
+    Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
+    uint64_t found = 0;
+
+    for (int d = 0; d < 4; d++)
+        for (uint64_t r = more[d]; r != 0; r &= r - 1) {
+            uint64_t lb = r & (~r + 1);
+            int from = __builtin_ctzll(
+                core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+            found += chain_from(&w, from, core__la.jump_mid[from][d],
+                                __builtin_ctzll(lb), 1);
+        }
+    return found;
+}
+
+/*
+ * The moves of a side with officers: its soldiers as in count_soldiers;
+ * its officers' first jumps in each direction taken at once, those that
+ * cannot go on (any way but back over the square just jumped: the start
+ * square, empty now, could only be reached so) counted as a set and the
+ * others searched.
+ */
+LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
+                                 uint64_t officers, int side)
+{
+    uint64_t offs = own & officers, sold = own & ~officers;
+    /* Jump sets by direction (SW, SE, NW, NE); scalars, not an array,
+     * which the compiler would move through memory. */
+    uint64_t sw = (enemy << 9) & (empty << 18);
+    uint64_t se = (enemy << 7) & (empty << 14);
+    uint64_t nw = (enemy >> 7) & (empty >> 14);
+    uint64_t ne = (enemy >> 9) & (empty >> 18);
+    uint64_t a7 = side == CORE_WHITE ? nw : se;
+    uint64_t a9 = side == CORE_WHITE ? ne : sw;
+    uint64_t j7 = sold & a7, j9 = sold & a9;
+    if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0)
+        return bytes_sum(
+            bytes_count(pair(sold & back(empty, 7, side),
+                             sold & back(empty, 9, side))) +
+            bytes_count(pair(offs & (empty << 9), offs & (empty << 7))) +
+            bytes_count(pair(offs & (empty >> 7), offs & (empty >> 9))));
+    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
+    uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
+    if (((l7 | l9) & on) != 0)
+        bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
+    /* Officers' first landings by direction; one goes on any way but
+     * back (d ^ 3). Two directions share a word (pair). */
+    uint64_t lsw = (offs & sw) >> 18, lse = (offs & se) >> 14;
+    uint64_t lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
+    uint64_t more[4] = {lsw & (sw | se | nw), lse & (sw | se | ne),
+                        lnw & (sw | nw | ne), lne & (se | nw | ne)};
+    bytes += bytes_count(pair(lsw & ~more[LA_SW], lse & ~more[LA_SE])) +
+             bytes_count(pair(lnw & ~more[LA_NW], lne & ~more[LA_NE]));
+    if ((more[0] | more[1] | more[2] | more[3]) != 0)
+        found = officer_chains(own, enemy, officers, side, more);
+    return found + bytes_sum(bytes);
+}
+
+static uint64_t count_general_white(uint64_t own, uint64_t enemy,
+                                    uint64_t empty, uint64_t officers)
+{
+    return count_general(own, enemy, empty, officers, CORE_WHITE);
+}
+
+static uint64_t count_general_black(uint64_t own, uint64_t enemy,
+                                    uint64_t empty, uint64_t officers)
+{
+    return count_general(own, enemy, empty, officers, CORE_BLACK);
+}
+
+/* The number of legal moves of a board given by its commanders alone. */
+LA_INLINE uint64_t count_side(uint64_t own, uint64_t enemy, uint64_t officers,
+                              int side)
+{
+    uint64_t empty = core__la.board & ~(own | enemy);
+
+    if ((own & officers) == 0)
+        return count_soldiers(own, enemy, empty, side);
+    return side == CORE_WHITE
+               ? count_general_white(own, enemy, empty, officers)
+               : count_general_black(own, enemy, empty, officers);
+}
+
+static uint64_t count_of(uint64_t own, uint64_t enemy, uint64_t officers,
+                         int side)
+{
+    return side == CORE_WHITE ? count_side(own, enemy, officers, CORE_WHITE)
+                              : count_side(own, enemy, officers, CORE_BLACK);
+}
+
+/* ---- the children of one board ------------------------------------------ */
+
+/*
+ * The moves of the position after a capture of the board b's side from
+ * fb to tb over the bits in jumped, from the other side's view (own its
+ * commanders): each jumped column is commanded by its next piece or left
+ * empty (D-LA-3). Officers are right on own's squares only, all a count
+ * of that position looks at.
+ */
+LA_INLINE uint64_t count_after_capture(const Lean *b, uint64_t fb, uint64_t tb,
+                                       uint64_t jumped, int side)
+{
+    return count_side((b->enemy & ~jumped) | (jumped & b->enemy_under),
+                      (b->own & ~fb) | tb | (jumped & b->own_under),
+                      (b->officers & ~jumped) | (jumped & b->officers_under),
+                      side ^ 1);
+}
+
+static uint64_t walk(Walk *w);
+
+/* Perft 2 over the moves of b's soldiers when they must capture (j7, j9:
+ * those with a first jump of 7 or 9 bits; a7, a9, the jump sets; see
+ * count_soldiers). */
+LA_INLINE uint64_t soldier_capture_children(const Lean *b, uint64_t j7,
+                                            uint64_t j9, uint64_t a7,
+                                            uint64_t a9, int side)
+{
+    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), total = 0;
+
+    for (uint64_t r = pair(l7 & ~on, l9 & ~on); r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t tb = UINT64_C(1) << (x - odd);
+        total += count_after_capture(b, back(tb, 14 + 4 * odd, side), tb,
+                                     back(tb, 7 + 2 * odd, side), side);
+    }
+    /* Captures that go on: their second and third jumps, each a move. */
+    for (uint64_t r = pair(l7 & on, l9 & on); r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t tb = UINT64_C(1) << (x - odd);
+        uint64_t fb = back(tb, 14 + 4 * odd, side);
+        uint64_t jumped = back(tb, 7 + 2 * odd, side);
+        for (int i = 0; i < 2; i++) {
+            int n = 7 + 2 * i;
+            if (!(tb & (i ? a9 : a7)))
+                continue;
+            uint64_t t2 = fwd(tb, 2 * n, side);
+            uint64_t j2 = jumped | fwd(tb, n, side);
+            if (!(t2 & on)) {
+                total += count_after_capture(b, fb, t2, j2, side);
+                continue;
+            }
+            if (t2 & a7)
+                total += count_after_capture(b, fb, fwd(t2, 14, side),
+                                             j2 | fwd(t2, 7, side), side);
+            if (t2 & a9)
+                total += count_after_capture(b, fb, fwd(t2, 18, side),
+                                             j2 | fwd(t2, 9, side), side);
+        }
+    }
+    return total;
+}
+
+/* Perft 2 over the captures of b's officers whose first jump is in
+ * direction d from the squares first; on: where one can jump on. */
+LA_INLINE uint64_t officer_capture_children(const Lean *b, int side, int d,
+                                            uint64_t first, uint64_t on)
+{
+    uint64_t land = core__laska_step(core__laska_step(first, d), d);
+    uint64_t more = land & on, total = 0;
+
+    for (uint64_t r = land & ~more; r != 0; r &= r - 1) {
+        uint64_t tb = r & (~r + 1), mid = core__laska_step(tb, d ^ 3);
+        total +=
+            count_after_capture(b, core__laska_step(mid, d ^ 3), tb, mid, side);
+    }
+    if (more == 0)
+        return total;
+    Walk w = {.b = b, .side = side, .mode = WALK_CHILDREN, .enemy = b->enemy};
+    for (; more != 0; more &= more - 1) {
+        uint64_t lb = more & (~more + 1);
+        int from = __builtin_ctzll(
+            core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+        chain_from(&w, from, core__la.jump_mid[from][d], __builtin_ctzll(lb),
+                   1);
+    }
+    return total + w.total;
+}
+
+/* Perft 2 of a board whose side has officers (see children_side). */
+LA_INLINE uint64_t children_general(const Lean *b, int side)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t offs = own & officers, sold = own & ~officers;
+    uint64_t sw = (enemy << 9) & (empty << 18);
+    uint64_t se = (enemy << 7) & (empty << 14);
+    uint64_t nw = (enemy >> 7) & (empty >> 14);
+    uint64_t ne = (enemy >> 9) & (empty >> 18);
+    uint64_t a7 = side == CORE_WHITE ? nw : se;
+    uint64_t a9 = side == CORE_WHITE ? ne : sw;
+    uint64_t j7 = sold & a7, j9 = sold & a9;
+
+    if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0) {
+        /* Soldiers step up for White, down for Black; officers both. */
+        uint64_t up = side == CORE_WHITE ? own : offs;
+        uint64_t down = side == CORE_WHITE ? offs : own;
+        for (uint64_t r = pair(up & (empty >> 7), up & (empty >> 9)); r != 0;
+             r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | (fb << (7 + 2 * odd));
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        for (uint64_t r = pair(down & (empty << 9), down & (empty << 7));
+             r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | (fb >> (9 - 2 * odd));
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        return total;
+    }
+    if ((j7 | j9) != 0)
+        total += soldier_capture_children(b, j7, j9, a7, a9, side);
+    /* An officer goes on any way but back (d ^ 3). */
+    total += officer_capture_children(b, side, LA_SW, offs & sw, sw | se | nw);
+    total += officer_capture_children(b, side, LA_SE, offs & se, sw | se | ne);
+    total += officer_capture_children(b, side, LA_NW, offs & nw, sw | nw | ne);
+    total += officer_capture_children(b, side, LA_NE, offs & ne, se | nw | ne);
+    return total;
+}
+
+static uint64_t children_general_white(const Lean *b)
+{
+    return children_general(b, CORE_WHITE);
+}
+
+static uint64_t children_general_black(const Lean *b)
+{
+    return children_general(b, CORE_BLACK);
+}
+
+/*
+ * Perft 2 of board b: the sum over b's moves of the move counts of the
+ * positions they give, side a constant (see the file's comment).
+ */
+LA_INLINE uint64_t children_side(const Lean *b, int side)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+
+    if ((own & officers) != 0)
+        return side == CORE_WHITE ? children_general_white(b)
+                                  : children_general_black(b);
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+    if ((j7 | j9) != 0)
+        return soldier_capture_children(b, j7, j9, a7, a9, side);
+    /* A quiet move changes only the mover's set; the other side's count
+     * looks at its own officers alone. */
+    uint64_t r = pair(own & back(empty, 7, side), own & back(empty, 9, side));
+    for (; r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t fb = UINT64_C(1) << (x - odd);
+        uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
+        total += count_side(enemy, own ^ both, officers, side ^ 1);
+    }
+    return total;
+}
+
+static uint64_t children_of(const Lean *b, int side)
+{
+    return side == CORE_WHITE ? children_side(b, CORE_WHITE)
+                              : children_side(b, CORE_BLACK);
+}
+
+/* ---- the grandchildren of one board ------------------------------------- */
+
+/*
+ * The commanders and second pieces of the position after a move of board
+ * b's side from fb to tb over the bits in jumped (0 for a quiet move;
+ * first, the first of them), officer when its commander is or becomes an
+ * officer, from the other side's view (c->enemy_under the mover's): the
+ * start square is empty; the mover's column keeps its second piece or,
+ * for a lone piece that captured, takes the first prisoner (the commander
+ * of first); each jumped column's second piece is its old third (D-LA-3).
+ */
+static inline void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
+                              uint64_t jumped, uint64_t first, int officer,
+                              Lean *c)
+{
+    uint64_t gone = ~(fb | jumped);
+    /* By colour: s the mover's, e the other's; o officers. */
+    uint64_t su = (b->own_under & gone) | (b->own_third & jumped);
+    uint64_t eu = (b->enemy_under & gone) | (b->enemy_third & jumped);
+    uint64_t ou = (b->officers_under & gone) | (b->officers_third & jumped);
+
+    su |= (b->own_under & fb) ? tb : 0;
+    eu |= (b->enemy_under & fb) ? tb : 0;
+    ou |= (b->officers_under & fb) ? tb : 0;
+    if (jumped && !((b->own_under | b->enemy_under) & fb)) {
+        eu |= tb;
+        ou |= (b->officers & first) ? tb : 0;
+    }
+    c->own = (b->enemy & ~jumped) | (jumped & b->enemy_under);
+    c->enemy = (b->own & ~fb) | tb | (jumped & b->own_under);
+    c->officers = (b->officers & ~(fb | jumped)) |
+                  (jumped & b->officers_under) | (officer ? tb : 0);
+    c->own_under = eu;
+    c->enemy_under = su;
+    c->officers_under = ou;
+}
+
+/*
+ * Perft 2 of the position after a move of board b's side (see
+ * lean_after).
+ */
+static uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
+                           uint64_t jumped, uint64_t first, int officer)
+{
+    Lean c;
+
+    lean_after(b, fb, tb, jumped, first, officer, &c);
+    return children_of(&c, side ^ 1);
+}
+
+static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+                           uint64_t fb, uint64_t tb, uint64_t jumped,
+                           uint64_t first, uint64_t second, int officer);
+
+/*
+ * One move of w's board found, from w->from's column (officer: its
+ * commander is or becomes an officer) to tb over the bits in jumped (0 for
+ * a quiet move): count what follows it.
+ */
+static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
+{
+    const Lean *b = w->b;
+    uint64_t fb = UINT64_C(1) << w->from;
+
+    if (w->mode == WALK_COUNT) {
+        w->total++;
+        return;
+    }
+    if (w->mode == WALK_CHILDREN) {
+        w->total +=
+            jumped ? count_of((b->enemy & ~jumped) | (jumped & b->enemy_under),
+                              (b->own & ~fb) | tb | (jumped & b->own_under),
+                              (b->officers & ~jumped) |
+                                  (jumped & b->officers_under),
+                              w->side ^ 1)
+                   : count_of(b->enemy, b->own ^ fb ^ tb, b->officers,
+                              w->side ^ 1);
+        return;
+    }
+    if (w->mode == WALK_GRANDCHILDREN) {
+        w->total += after_move(b, w->side, fb, tb, jumped, w->first, officer);
+        return;
+    }
+    w->total += great_move(b, w->st, w->side, fb, tb, jumped, w->first,
+                           w->second, officer);
+}
+
+/* Every move of w's board handed to walk_end; returns w->total. */
+static uint64_t walk(Walk *w)
+{
+    const Lean *b = w->b;
+    uint64_t empty = core__la.board & ~(b->own | b->enemy), m[4], a[4];
+    uint64_t promo = core__la.last_rank[w->side];
+
+    core__laska_movers(b->own, b->officers, w->side, m);
+    core__laska_jump_sets(b->enemy, empty, a);
+    if ((m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) | (m[3] & a[3])) {
+        first_jumps(w, m, a);
+        return w->total;
+    }
+    for (int d = 0; d < 4; d++)
+        for (uint64_t r = m[d] & core__laska_step(empty, d ^ 3); r != 0;
+             r &= r - 1) {
+            uint64_t fb = r & (~r + 1), tb = core__laska_step(fb, d);
+            w->from = __builtin_ctzll(fb);
+            walk_end(w, tb, 0, (b->officers & fb) || (promo & tb)); /* D-LA-6 */
+        }
+    return w->total;
+}
+
+/* ---- the interface ------------------------------------------------------- */
+
+static void lean_init(Lean *b, const Laska_State *st)
+{
+    int white = st->side == CORE_WHITE;
+
+    b->own = white ? st->white : st->black;
+    b->enemy = white ? st->black : st->white;
+    b->officers = st->officers;
+    b->own_under = white ? st->under_white : st->under_black;
+    b->enemy_under = white ? st->under_black : st->under_white;
+    b->officers_under = st->under_officers;
+    b->own_third = b->enemy_third = b->officers_third = 0;
+    for (uint64_t r = st->under_white | st->under_black; r != 0; r &= r - 1) {
+        int s = core__la.sq[__builtin_ctzll(r)];
+        uint64_t mb = r & (~r + 1);
+        if (st->height[s] < 3)
+            continue;
+        if (((st->colour[s] >> 2) & 1) == st->side)
+            b->own_third |= mb;
+        else
+            b->enemy_third |= mb;
+        if ((st->officer[s] >> 2) & 1)
+            b->officers_third |= mb;
+    }
+}
+
+size_t core__laska_count(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    return (size_t)count_of(b.own, b.enemy, b.officers, st->side);
+}
+
+uint64_t core__laska_count_children(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    return children_of(&b, st->side);
+}
+
+/* What follows one move (see soldier_moves): perft 2 of its position, or
+ * with great perft 3. */
+LA_INLINE uint64_t move_end(const Lean *b, const Laska_State *st, int side,
+                            int great, uint64_t fb, uint64_t tb,
+                            uint64_t jumped, uint64_t first, uint64_t second,
+                            int officer)
+{
+    if (great)
+        return great_move(b, st, side, fb, tb, jumped, first, second, officer);
+    return after_move(b, side, fb, tb, jumped, first, officer);
+}
+
+/*
+ * Perft 3 (great: 4, st b's columns) of a board whose side has soldiers
+ * only: children_side's walk over its moves, what follows each counted by
+ * move_end.
+ */
+LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
+                                 int great)
+{
+    uint64_t own = b->own, enemy = b->enemy;
+    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t promo = core__la.last_rank[side];
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+
+    if ((j7 | j9) == 0) {
+        uint64_t r =
+            pair(own & back(empty, 7, side), own & back(empty, 9, side));
+        for (; r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t tb = fwd(fb, 7 + 2 * odd, side);
+            total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                              (promo & tb) != 0); /* D-LA-6 */
+        }
+        return total;
+    }
+    uint64_t on = (a7 | a9) & core__la.board & ~promo;
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    for (uint64_t r = pair(l7, l9); r != 0; r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t tb = UINT64_C(1) << (x - odd);
+        uint64_t fb = back(tb, 14 + 4 * odd, side);
+        uint64_t first = back(tb, 7 + 2 * odd, side);
+        if (!(tb & on)) {
+            total += move_end(b, st, side, great, fb, tb, first, first, 0,
+                              (promo & tb) != 0);
+            continue;
+        }
+        /* It goes on (see count_soldiers). */
+        for (int i = 0; i < 2; i++) {
+            int n = 7 + 2 * i;
+            if (!(tb & (i ? a9 : a7)))
+                continue;
+            uint64_t t2 = fwd(tb, 2 * n, side), second = fwd(tb, n, side);
+            uint64_t j2 = first | second;
+            if (!(t2 & on)) {
+                total += move_end(b, st, side, great, fb, t2, j2, first, second,
+                                  (promo & t2) != 0);
+                continue;
+            }
+            if (t2 & a7)
+                total += move_end(b, st, side, great, fb, fwd(t2, 14, side),
+                                  j2 | fwd(t2, 7, side), first, second, 1);
+            if (t2 & a9)
+                total += move_end(b, st, side, great, fb, fwd(t2, 18, side),
+                                  j2 | fwd(t2, 9, side), first, second, 1);
+        }
+    }
+    return total;
+}
+
+/* Perft 3 of board b: a side with officers goes to walk(). */
+LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
+{
+    if ((b->own & b->officers) != 0) {
+        Walk w = {.b = b,
+                  .side = side,
+                  .mode = WALK_GRANDCHILDREN,
+                  .enemy = b->enemy};
+        return walk(&w);
+    }
+    return soldier_moves(b, NULL, side, 0);
+}
+
+static uint64_t grandchildren_of(const Lean *b, int side)
+{
+    return side == CORE_WHITE ? grandchildren_side(b, CORE_WHITE)
+                              : grandchildren_side(b, CORE_BLACK);
+}
+
+uint64_t core__laska_count_grandchildren(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    return grandchildren_of(&b, st->side);
+}
+
+/* ---- the great-grandchildren of one board ------------------------------ */
+
+/*
+ * Perft 3 of the position after a move of board b's side from fb to tb
+ * over the bits in jumped (0 for a quiet move; first and second, the
+ * first two of them in order), officer when its commander is or becomes
+ * an officer; st holds b's columns. Besides the commanders, the position
+ * needs the second and third pieces of every column (D-LA-3): a jumped
+ * column loses its top, so its new third is its old fourth, read from st;
+ * the mover's column takes its prisoners at the bottom, in the order
+ * jumped, so its second and third pieces are its own while it has them
+ * and the first and second prisoners after.
+ */
+static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+                           uint64_t fb, uint64_t tb, uint64_t jumped,
+                           uint64_t first, uint64_t second, int officer)
+{
+    uint64_t gone = ~(fb | jumped);
+    /* Third pieces by colour: s the mover's, e the other's; o officers. */
+    uint64_t s3 = b->own_third & gone, e3 = b->enemy_third & gone;
+    uint64_t o3 = b->officers_third & gone;
+    int h = jumped ? st->height[core__la.sq[__builtin_ctzll(fb)]] : 3;
+    Lean c;
+
+    lean_after(b, fb, tb, jumped, first, officer, &c);
+    /* The mover's own third piece goes with it to tb; below a short
+     * column, a prisoner: the commander it jumped first or second, of the
+     * other colour. */
+    s3 |= (b->own_third & fb) ? tb : 0;
+    e3 |= (b->enemy_third & fb) ? tb : 0;
+    o3 |= (b->officers_third & fb) ? tb : 0;
+    if (h == 1) {
+        e3 |= second ? tb : 0;
+        o3 |= (b->officers & second) ? tb : 0;
+    } else if (h == 2) {
+        e3 |= tb;
+        o3 |= (b->officers & first) ? tb : 0;
+    }
+    for (uint64_t r = jumped & (b->own_third | b->enemy_third); r != 0;
+         r &= r - 1) {
+        int q = core__la.sq[__builtin_ctzll(r)];
+        uint64_t mb = r & (~r + 1);
+        if (st->height[q] < 4)
+            continue;
+        if (((st->colour[q] >> 3) & 1) == (uint32_t)side)
+            s3 |= mb;
+        else
+            e3 |= mb;
+        if ((st->officer[q] >> 3) & 1)
+            o3 |= mb;
+    }
+    c.own_third = e3;
+    c.enemy_third = s3;
+    c.officers_third = o3;
+    return grandchildren_of(&c, side ^ 1);
+}
+
+uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    if ((b.own & b.officers) == 0)
+        return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
+                                      : soldier_moves(&b, st, CORE_BLACK, 1);
+    Walk w = {.b = &b,
+              .side = st->side,
+              .mode = WALK_GREAT,
+              .st = st,
+              .enemy = b.enemy};
+    return walk(&w);
+}
+
+int core__laska_plain(const Laska_State *st, unsigned plies)
+{
+    /* An irreversible move restarts the history and the quiet count
+     * (core__laska_do); an officer's quiet move extends both. */
+    return st->nhist + plies < LA_REPEAT_MIN &&
+           st->quiet + plies < LA_MOVE_RULE && st->ply + plies < LA_PLY_CAP;
+}
