@@ -22,8 +22,8 @@
 #define HIST_SIZE 4096
 /* Quiescence lists every move of a node to find the forcing ones; in
  * games whose turns run to thousands of moves (Football chess) that
- * costs more than it finds, and the main search alone sees the goal
- * threats its ordering puts first. */
+ * costs more than it finds, so those games quiesce on the one forcing
+ * move the core finds without listing (threat_search). */
 #define QS_GAME_MAX_MOVES 4096
 #define TT_MIN_BITS 10
 #define TT_MAX_BITS 18
@@ -241,6 +241,26 @@ static int32_t child(Pvs *s, int ply, int depth, int32_t alpha,
                 : -pvs(s, ply + 1, depth, -beta, -alpha);
 }
 
+/* Quiescence of a game too wide to list at the leaves (Football chess):
+ * the core finds one forcing move without listing (core_forcing_find, a
+ * goal), and only that move is searched against standing pat, so a leaf
+ * whose side to move can score is scored as the goal, not as the ball's
+ * place (docs/engines.md). Counted as one unit of work a query. */
+static int32_t threat_search(Pvs *s, int ply, int qdepth, int32_t alpha,
+                             int32_t beta, int32_t stand)
+{
+    Core_Move mv;
+    int32_t gain = 0;
+    s->w.nodes++;
+    if (core_forcing_find(s->stack[ply], &mv, &gain) != 1)
+        return stand;
+    core_position_copy(s->stack[ply + 1], s->stack[ply]);
+    core_make(s->stack[ply + 1], &mv);
+    int32_t v = child(s, ply, qdepth + 1, alpha > stand ? alpha : stand,
+                      beta, 1);
+    return v > stand ? v : stand;
+}
+
 static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
                        int32_t beta)
 {
@@ -252,9 +272,11 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     if (core_status(pos).outcome != CORE_ONGOING)
         return bot__terminal_score(pos, ply);
     int32_t stand = core_evaluate(pos);
-    if (!s->quiesce || stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
+    if (stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
         bot__out_of_work(&s->w))
         return stand;
+    if (!s->quiesce)
+        return threat_search(s, ply, qdepth, alpha, beta, stand);
     if (stand > alpha)
         alpha = stand;
     int32_t best = stand;

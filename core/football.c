@@ -1046,6 +1046,25 @@ static int32_t fc_forcing(const void *vst, const Core_Move *mv)
     return mv->b[mv->len - 1] == target ? CORE_FORCING_GOAL : 0;
 }
 
+/* The sink of fc_forcing_find: stop (1) at the first turn whose ball
+ * is in the goal the mover attacks. */
+static int fc_sink_goal(Fc_Gen *g, int ball)
+{
+    return ball == (g->st->side == CORE_WHITE ? FC_E9 : FC_E1);
+}
+
+/* core_forcing_find: the first scoring turn in canonical order, found by
+ * walking the turns without listing them. */
+static int fc_forcing_find(const void *vst, Core_Move *out, int32_t *gain)
+{
+    Fc_Gen g;
+    if (fc_generate(&g, vst, fc_sink_goal) != 1)
+        return 0;
+    *out = g.cur;
+    *gain = CORE_FORCING_GOAL;
+    return 1;
+}
+
 const Core_Game core__football = {
     .name = "football",
     .title = "Football chess (Boyer 1951)",
@@ -1073,4 +1092,5 @@ const Core_Game core__football = {
     .view = fc_view,
     .legal = fc_legal,
     .forcing = fc_forcing,
+    .forcing_find = fc_forcing_find,
 };
