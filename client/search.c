@@ -158,24 +158,37 @@ static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
     return v > 1000000 ? 1000000 : v < -1000000 ? -1000000 : v;
 }
 
-/* Sort o[0..n) by ord_cmp: qsort for long lists, insertion for short. */
-static void sort_ord(Ord *o, size_t n)
+/* Moves picked one by one before the rest is sorted: most null-window
+ * nodes cut off within the first few moves, and sorting a Football chess
+ * node's thousands of turns in full was a third of its search (perf). */
+#define ORD_PICK 8
+
+/* Put the k-th move of ord_cmp's order into o[k], given o[0..k) already
+ * in place: o[k..n) is scanned for its first while k < ORD_PICK, and
+ * sorted whole at k == ORD_PICK. ord_cmp is a total order, so the moves
+ * come out exactly as a full sort would put them. */
+static void ord_next(Ord *o, size_t n, size_t k)
 {
-    if (n > 16) {
-        qsort(o, n, sizeof *o, ord_cmp);
+    if (k == ORD_PICK && n - k > 1) {
+        qsort(o + k, n - k, sizeof *o, ord_cmp);
         return;
     }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && ord_cmp(&o[j - 1], &o[j]) > 0; j--) {
-            Ord t = o[j];
-            o[j] = o[j - 1];
-            o[j - 1] = t;
-        }
+    if (k > ORD_PICK)
+        return;
+    size_t b = k;
+    for (size_t i = k + 1; i < n; i++)
+        if (ord_cmp(&o[i], &o[b]) < 0)
+            b = i;
+    if (b != k) {
+        Ord t = o[k];
+        o[k] = o[b];
+        o[b] = t;
+    }
 }
 
 /* List the moves of stack[ply] (*n gets the count, 0 when the list
- * failed, which the caller treats as no moves) and order them into
- * ord[ply]: the table move, forcing moves by what core_move_forcing says
+ * failed, which the caller treats as no moves) and score them into
+ * ord[ply] for ord_next, which puts them in order: the table move, forcing moves by what core_move_forcing says
  * they win, killers, history, then ties by the seed and key. With
  * only_forcing (quiescence) just the forcing moves are kept, and *n is
  * their number. With gains the quiet moves are also ordered by their
@@ -218,7 +231,6 @@ static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
         k++;
     }
     *n = k;
-    sort_ord(o, k);
     return 0;
 }
 
@@ -287,6 +299,7 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
     for (size_t k = 0; k < n; k++) {
+        ord_next(s->ord[ply], n, k);
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &m[o[k].index]);
         int32_t v = child(s, ply, qdepth + 1, alpha, beta, 1);
@@ -358,6 +371,7 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
     int32_t best = -BOT_INF;
     size_t best_k = 0;
     for (size_t k = 0; k < n; k++) {
+        ord_next(s->ord[ply], n, k);
         const Core_Move *mv = &m[o[k].index];
         int quiet = o[k].score < (1 << 27);
         int32_t v;
