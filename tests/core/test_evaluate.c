@@ -26,8 +26,16 @@ static int32_t eval_of(const char *text, const char *options)
 /* Football chess's weights (core/football.c, docs/engines.md): ball rank
  * 15, adjacent 47, kicker -6, forward -5, near 9, guard 10, central -6,
  * tempo -2. */
-enum { W_RANK = 15, W_ADJ = 47, W_KICK = -6, W_FWD = -5, W_NEAR = 9,
-       W_GUARD = 10, W_CENTRAL = -6, W_TEMPO = -2 };
+enum {
+    W_RANK = 15,
+    W_ADJ = 47,
+    W_KICK = -6,
+    W_FWD = -5,
+    W_NEAR = 9,
+    W_GUARD = 10,
+    W_CENTRAL = -6,
+    W_TEMPO = -2
+};
 
 /* Ball on c4 (rank 4: 2 * 3 - 8 = -2; file c, two from e: central
  * (4 - 2) * (3 - 4) = -2). White Q d3 is next to it below: adjacent,
@@ -39,10 +47,9 @@ enum { W_RANK = 15, W_ADJ = 47, W_KICK = -6, W_FWD = -5, W_NEAR = 9,
  * guard +1, central -2, tempo -1; Black's view is its negation. */
 Test(evaluate, football_terms_by_hand)
 {
-    int32_t white = W_RANK * -2 + W_FWD * 1 + W_GUARD * 1 + W_CENTRAL * -2 +
-                    W_TEMPO * -1;
-    cr_expect_eq(eval_of("k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 0-0 0 9", NULL),
-                 -white);
+    int32_t white =
+        W_RANK * -2 + W_FWD * 1 + W_GUARD * 1 + W_CENTRAL * -2 + W_TEMPO * -1;
+    cr_expect_eq(eval_of("k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 0-0 0 9", NULL), -white);
 }
 
 /* The same position mirrored (ranks reversed, colours swapped, Black's

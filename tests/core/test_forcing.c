@@ -159,9 +159,9 @@ Test(forcing, football_find_names_the_goal)
     int32_t gain = 0;
     char t[CORE_NOTATION_MAX];
     cr_assert_eq(core_position_new(&pos, g, NULL), 0);
-    cr_assert_eq(core_position_parse(pos, "8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9",
-                                     NULL, 0),
-                 0);
+    cr_assert_eq(
+        core_position_parse(pos, "8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9", NULL, 0),
+        0);
     cr_assert_eq(core_forcing_find(pos, &mv, &gain), 1);
     cr_assert_eq(core_move_format(pos, &mv, t, sizeof t), 0);
     cr_expect_str_eq(t, "e4*e9");
@@ -184,8 +184,8 @@ Test(forcing, football_find_agrees_with_the_list)
     for (int game = 0; game < 4; game++) {
         Core_Position *pos = NULL;
         cr_assert_eq(core_position_new(&pos, g, "goals=20"), 0);
-        for (int ply = 0;
-             ply < 150 && core_status(pos).outcome == CORE_ONGOING; ply++) {
+        for (int ply = 0; ply < 150 && core_status(pos).outcome == CORE_ONGOING;
+             ply++) {
             cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
             size_t first = n;
             for (size_t i = 0; i < n && first == n; i++)
@@ -203,8 +203,8 @@ Test(forcing, football_find_agrees_with_the_list)
             rng = rng * 6364136223846793005u + 1442695040888963407u;
             /* Every fourth ply plays the goal when there is one, so the
              * playouts also pass through positions after goals. */
-            core_make(pos, found && (rng >> 62) == 0 ? &mv
-                                                     : &buf[(rng >> 33) % n]);
+            core_make(pos,
+                      found && (rng >> 62) == 0 ? &mv : &buf[(rng >> 33) % n]);
         }
         core_position_free(pos);
     }
