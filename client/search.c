@@ -188,8 +188,9 @@ static void ord_next(Ord *o, size_t n, size_t k)
 
 /* List the moves of stack[ply] (*n gets the count, 0 when the list
  * failed, which the caller treats as no moves) and score them into
- * ord[ply] for ord_next, which puts them in order: the table move, forcing moves by what core_move_forcing says
- * they win, killers, history, then ties by the seed and key. With
+ * ord[ply] for ord_next, which puts them in order: the table move,
+ * forcing moves by what core_move_forcing says they win, killers,
+ * history, then ties by the seed and key. With
  * only_forcing (quiescence) just the forcing moves are kept, and *n is
  * their number. With gains the quiet moves are also ordered by their
  * children's static gains. */
