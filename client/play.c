@@ -26,7 +26,7 @@ static const char play_help[] =
     "                  level 1 (docs/engines.md; levels 5-8 not yet measured):\n"
     "                    laska         2 +271  3 +570  4 +797\n"
     "                    chessball     2 +163  3 +256  4 +309\n"
-    "                    football      2 +135  3 +137\n"
+    "                    football      2 +89\n"
     "                    volleyball    2 +291  3 +447  4 +600\n"
     "                    volleyball10  2 +260  3 +422  4 +645\n"
     "  --as SIDE       the side(s) you play; 'none' lets two bots play\n"

@@ -22,8 +22,8 @@
 #define HIST_SIZE 4096
 /* Quiescence lists every move of a node to find the forcing ones; in
  * games whose turns run to thousands of moves (Football chess) that
- * costs more than it finds, and the main search alone sees the goal
- * threats its ordering puts first. */
+ * costs more than it finds, so those games quiesce on the one forcing
+ * move the core finds without listing (threat_search). */
 #define QS_GAME_MAX_MOVES 4096
 #define TT_MIN_BITS 10
 #define TT_MAX_BITS 18
@@ -158,25 +158,39 @@ static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
     return v > 1000000 ? 1000000 : v < -1000000 ? -1000000 : v;
 }
 
-/* Sort o[0..n) by ord_cmp: qsort for long lists, insertion for short. */
-static void sort_ord(Ord *o, size_t n)
+/* Moves picked one by one before the rest is sorted: most null-window
+ * nodes cut off within the first few moves, and sorting a Football chess
+ * node's thousands of turns in full was a third of its search (perf). */
+#define ORD_PICK 8
+
+/* Put the k-th move of ord_cmp's order into o[k], given o[0..k) already
+ * in place: o[k..n) is scanned for its first while k < ORD_PICK, and
+ * sorted whole at k == ORD_PICK. ord_cmp is a total order, so the moves
+ * come out exactly as a full sort would put them. */
+static void ord_next(Ord *o, size_t n, size_t k)
 {
-    if (n > 16) {
-        qsort(o, n, sizeof *o, ord_cmp);
+    if (k == ORD_PICK && n - k > 1) {
+        qsort(o + k, n - k, sizeof *o, ord_cmp);
         return;
     }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && ord_cmp(&o[j - 1], &o[j]) > 0; j--) {
-            Ord t = o[j];
-            o[j] = o[j - 1];
-            o[j - 1] = t;
-        }
+    if (k > ORD_PICK)
+        return;
+    size_t b = k;
+    for (size_t i = k + 1; i < n; i++)
+        if (ord_cmp(&o[i], &o[b]) < 0)
+            b = i;
+    if (b != k) {
+        Ord t = o[k];
+        o[k] = o[b];
+        o[b] = t;
+    }
 }
 
 /* List the moves of stack[ply] (*n gets the count, 0 when the list
- * failed, which the caller treats as no moves) and order them into
- * ord[ply]: the table move, forcing moves by what core_move_forcing says
- * they win, killers, history, then ties by the seed and key. With
+ * failed, which the caller treats as no moves) and score them into
+ * ord[ply] for ord_next, which puts them in order: the table move,
+ * forcing moves by what core_move_forcing says they win, killers,
+ * history, then ties by the seed and key. With
  * only_forcing (quiescence) just the forcing moves are kept, and *n is
  * their number. With gains the quiet moves are also ordered by their
  * children's static gains. */
@@ -218,7 +232,6 @@ static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
         k++;
     }
     *n = k;
-    sort_ord(o, k);
     return 0;
 }
 
@@ -241,6 +254,26 @@ static int32_t child(Pvs *s, int ply, int depth, int32_t alpha,
                 : -pvs(s, ply + 1, depth, -beta, -alpha);
 }
 
+/* Quiescence of a game too wide to list at the leaves (Football chess):
+ * the core finds one forcing move without listing (core_forcing_find, a
+ * goal), and only that move is searched against standing pat, so a leaf
+ * whose side to move can score is scored as the goal, not as the ball's
+ * place (docs/engines.md). Counted as one unit of work a query. */
+static int32_t threat_search(Pvs *s, int ply, int qdepth, int32_t alpha,
+                             int32_t beta, int32_t stand)
+{
+    Core_Move mv;
+    int32_t gain = 0;
+    s->w.nodes++;
+    if (core_forcing_find(s->stack[ply], &mv, &gain) != 1)
+        return stand;
+    core_position_copy(s->stack[ply + 1], s->stack[ply]);
+    core_make(s->stack[ply + 1], &mv);
+    int32_t v = child(s, ply, qdepth + 1, alpha > stand ? alpha : stand,
+                      beta, 1);
+    return v > stand ? v : stand;
+}
+
 static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
                        int32_t beta)
 {
@@ -252,9 +285,11 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     if (core_status(pos).outcome != CORE_ONGOING)
         return bot__terminal_score(pos, ply);
     int32_t stand = core_evaluate(pos);
-    if (!s->quiesce || stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
+    if (stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
         bot__out_of_work(&s->w))
         return stand;
+    if (!s->quiesce)
+        return threat_search(s, ply, qdepth, alpha, beta, stand);
     if (stand > alpha)
         alpha = stand;
     int32_t best = stand;
@@ -265,6 +300,7 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
     for (size_t k = 0; k < n; k++) {
+        ord_next(s->ord[ply], n, k);
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &m[o[k].index]);
         int32_t v = child(s, ply, qdepth + 1, alpha, beta, 1);
@@ -336,6 +372,7 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
     int32_t best = -BOT_INF;
     size_t best_k = 0;
     for (size_t k = 0; k < n; k++) {
+        ord_next(s->ord[ply], n, k);
         const Core_Move *mv = &m[o[k].index];
         int quiet = o[k].score < (1 << 27);
         int32_t v;

@@ -321,6 +321,16 @@ int32_t core_move_forcing(const Core_Position *pos, const Core_Move *mv)
     return pos->game->forcing(cstate_of(pos), mv);
 }
 
+int core_forcing_find(const Core_Position *pos, Core_Move *out,
+                      int32_t *gain)
+{
+    if (pos == NULL || out == NULL || gain == NULL)
+        return TB_E_ARG;
+    if (pos->game->forcing_find == NULL)
+        return TB_E_STATE;
+    return pos->game->forcing_find(cstate_of(pos), out, gain);
+}
+
 int core_view(const Core_Position *pos, Core_View *v)
 {
     if (pos == NULL || v == NULL)

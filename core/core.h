@@ -209,6 +209,20 @@ int core_move_parse(const Core_Position *pos, const char *text,
 #define CORE_FORCING_GOAL 10000
 int32_t core_move_forcing(const Core_Position *pos, const Core_Move *mv);
 
+/*
+ * core_forcing_find: a forcing move of pos (core_move_forcing > 0) found
+ * without listing every move, for a game whose lists are too long to
+ * list at each leaf of a search (Football chess: its generator walks the
+ * turns and stops at the first that scores, so a leaf learns whether the
+ * side to move can score now). Returns 1 with the move, the first such
+ * in the canonical order of core_moves, in *out and its value in *gain;
+ * 0 when pos has none (also a finished game; *out and *gain untouched).
+ * Errors: TB_E_ARG (a NULL pointer), TB_E_STATE (the game has no such
+ * query: list the moves instead).
+ */
+int core_forcing_find(const Core_Position *pos, Core_Move *out,
+                      int32_t *gain);
+
 /* ---- text and bytes ------------------------------------------------- */
 
 /* core_position_format: the position string (see docs/rules/GAME.md).

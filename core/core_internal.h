@@ -51,6 +51,9 @@ struct Core_Game {
     /* What mv wins at once, without making it (core_move_forcing; may be
      * NULL: 0 for every move). */
     int32_t (*forcing)(const void *st, const Core_Move *mv);
+    /* Optional (core_forcing_find): 1 and a forcing move of st in *out
+     * with its value in *gain, 0 when st has none. */
+    int (*forcing_find)(const void *st, Core_Move *out, int32_t *gain);
     /* A drawable picture (may be NULL: TB_E_STATE). v is zeroed. */
     int (*view)(const void *st, Core_View *v);
     /* Optional: 1 when mv (any bytes at all) is exactly one of the moves

@@ -1039,33 +1039,70 @@ static uint64_t fc_key(const void *vst)
 }
 
 /*
- * Static evaluation for bots: goals first, then how near the ball is to
- * the opponent's goal against one's own, then pieces next to the ball
- * (potential kickers). Hundredths of a pawn, side to move's view.
+ * Static evaluation for bots, in hundredths of a pawn for the side to
+ * move: goals first (10000 each), then terms read around the ball and
+ * the goals, each counted White minus Black and weighted by fc_weights
+ * (docs/engines.md: their meaning and how they were fitted to self-play
+ * results). The ball's rank is the old distance term (the distances to
+ * the two goals differ by the rank alone).
  */
+enum {
+    FC_T_RANK,     /* 2 * rank - 8: the ball's advance toward Black's goal */
+    FC_T_ADJACENT, /* pieces next to the ball */
+    FC_T_KICKER,   /* ... that may kick it (D-FC-3) */
+    FC_T_FORWARD,  /* ... whose kick flies toward the opponent's goal */
+    FC_T_NEAR,     /* pieces within two king steps of the ball */
+    FC_T_GUARD,    /* pieces next to their own goal */
+    FC_T_CENTRAL,  /* (4 - file distance from e) * (rank - 4) of the ball */
+    FC_T_TEMPO,    /* +1 White to move, -1 Black */
+    FC_TERMS
+};
+static const int32_t fc_weights[FC_TERMS] = {15, 47, -6, -5, 9, 10, -6, -2};
+
 static int32_t fc_evaluate(const void *vst)
 {
     const Fc_State *st = vst;
-    int us = st->side, them = 1 - us;
-    int target = us == CORE_WHITE ? FC_E9 : FC_E1;
-    int own = us == CORE_WHITE ? FC_E1 : FC_E9;
-    int32_t v = 10000 * (st->score[us] - st->score[them]);
+    int us = st->side;
+    int32_t x[FC_TERMS] = {0};
     int bf = fc_file(st->ball), br = fc_rank(st->ball);
-    int dt = 0, d_own = 0;
-    dt = (fc_rank(target) > br ? fc_rank(target) - br : br - fc_rank(target)) +
-         (bf > 4 ? bf - 4 : 4 - bf) / 2;
-    d_own = (fc_rank(own) > br ? fc_rank(own) - br : br - fc_rank(own)) +
-            (bf > 4 ? bf - 4 : 4 - bf) / 2;
-    v += 15 * (d_own - dt);
+    x[FC_T_RANK] = 2 * br - 8;
+    for (int r = br - 2; r <= br + 2; r++)
+        for (int f = bf - 2; f <= bf + 2; f++) {
+            if (!fc_on_board(f, r))
+                continue;
+            uint8_t pc = st->board[r * FC_FILES + f];
+            if (pc == 0)
+                continue;
+            int sign = FC_SIDE_OF(pc) == CORE_WHITE ? 1 : -1;
+            int df = bf - f, dr = br - r;
+            x[FC_T_NEAR] += sign;
+            if (df < -1 || df > 1 || dr < -1 || dr > 1)
+                continue;
+            x[FC_T_ADJACENT] += sign;
+            if (!fc_type_moves_along(FC_TYPE_OF(pc), df, dr))
+                continue;
+            x[FC_T_KICKER] += sign;
+            if (dr * sign > 0)
+                x[FC_T_FORWARD] += sign;
+        }
     for (int i = 0; i < 8; i++) {
-        int f = bf + fc_king_df[i], r = br + fc_king_dr[i];
-        if (!fc_on_board(f, r))
-            continue;
-        uint8_t pc = st->board[r * FC_FILES + f];
-        if (pc != 0)
-            v += FC_SIDE_OF(pc) == us ? 8 : -8;
+        for (int g = 0; g < 2; g++) {
+            int f = fc_file(FC_E1) + fc_king_df[i];
+            int r = (g == 0 ? 0 : FC_FILES - 1) + fc_king_dr[i];
+            if (!fc_on_board(f, r))
+                continue;
+            uint8_t pc = st->board[r * FC_FILES + f];
+            if (pc != 0 && FC_SIDE_OF(pc) == g)
+                x[FC_T_GUARD] += g == CORE_WHITE ? 1 : -1;
+        }
     }
-    return v;
+    x[FC_T_CENTRAL] = (4 - (bf > 4 ? bf - 4 : 4 - bf)) * (br - 4);
+    x[FC_T_TEMPO] = us == CORE_WHITE ? 1 : -1;
+    int32_t v = 0;
+    for (int t = 0; t < FC_TERMS; t++)
+        v += fc_weights[t] * x[t];
+    return 10000 * (st->score[us] - st->score[1 - us]) +
+           (us == CORE_WHITE ? v : -v);
 }
 
 /* core_move_forcing: CORE_FORCING_GOAL when the turn's last kick puts
@@ -1079,6 +1116,25 @@ static int32_t fc_forcing(const void *vst, const Core_Move *mv)
         return 0;
     int target = st->side == CORE_WHITE ? FC_E9 : FC_E1;
     return mv->b[mv->len - 1] == target ? CORE_FORCING_GOAL : 0;
+}
+
+/* The sink of fc_forcing_find: stop (1) at the first turn whose ball
+ * is in the goal the mover attacks. */
+static int fc_sink_goal(Fc_Gen *g, int ball)
+{
+    return ball == (g->st->side == CORE_WHITE ? FC_E9 : FC_E1);
+}
+
+/* core_forcing_find: the first scoring turn in canonical order, found by
+ * walking the turns without listing them. */
+static int fc_forcing_find(const void *vst, Core_Move *out, int32_t *gain)
+{
+    Fc_Gen g;
+    if (fc_generate(&g, vst, fc_sink_goal) != 1)
+        return 0;
+    *out = g.cur;
+    *gain = CORE_FORCING_GOAL;
+    return 1;
 }
 
 const Core_Game core__football = {
@@ -1108,4 +1164,5 @@ const Core_Game core__football = {
     .view = fc_view,
     .legal = fc_legal,
     .forcing = fc_forcing,
+    .forcing_find = fc_forcing_find,
 };

@@ -11,7 +11,8 @@ a time by 16, 4 and 1 while the mean squared error falls. The first
 weight (a soldier's or pawn's 100) stays fixed: it sets the scale.
 Every tenth position is held out and its error reported.
 
-Usage: texel_tune.py GAME FILE [TERM ...]   (GAME: laska or chessball;
+Usage: texel_tune.py GAME FILE [TERM ...]   (GAME: laska, chessball or
+       football;
        the named terms keep their start weights)
 Floating point here is fine: only the integer weights it prints go into
 core/, whose evaluation stays integer and deterministic.
@@ -25,7 +26,61 @@ TERMS = {
     "chessball": [("pawn", 100), ("knight", 300), ("bishop", 325),
                   ("rook", 450), ("queen", 850), ("mobility", 2),
                   ("tempo", 0)],
+    # Football chess: the ball's rank (2 * rank - 8 from White's side,
+    # 15 a step: fc_evaluate's distance term, whose file parts cancel),
+    # pieces next to the ball, the ones of them that may kick it
+    # (D-FC-3), those whose kick sends it forward, pieces within two
+    # steps of the ball, pieces guarding their own goal (next to it), the
+    # ball's centrality in the half it is in, and the tempo.
+    "football": [("rank", 15), ("adjacent", 8), ("kicker", 0),
+                 ("forward", 0), ("near", 0), ("guard", 0),
+                 ("central", 0), ("tempo", 0)],
 }
+
+FC_KICK_DIRS = {  # piece letter -> may kick along (df, dr)?
+    "K": lambda df, dr: True, "Q": lambda df, dr: True,
+    "N": lambda df, dr: True,
+    "R": lambda df, dr: df == 0 or dr == 0,
+    "B": lambda df, dr: df != 0 and dr != 0,
+}
+
+
+def football_features(pos):
+    """White-minus-Black counts of the terms above (rank 0 is rank 1)."""
+    parts = pos.split()
+    board = {}
+    ball = None
+    for i, row in enumerate(parts[0].split("/")):
+        r, f = 8 - i, 0
+        for c in row:
+            if c.isdigit():
+                f += int(c)
+                continue
+            if c == "*":
+                ball = (f, r)
+            else:
+                board[(f, r)] = c
+            f += 1
+    bf, br = ball
+    x = [0] * 8
+    x[0] = 2 * br - 8
+    for (f, r), c in board.items():
+        sign = 1 if c.isupper() else -1
+        df, dr = bf - f, br - r
+        if max(abs(df), abs(dr)) == 1:
+            x[1] += sign
+            if FC_KICK_DIRS[c.upper()](df, dr):
+                x[2] += sign
+                if dr * sign > 0:
+                    x[3] += sign
+        if max(abs(df), abs(dr)) <= 2:
+            x[4] += sign
+        own_goal = (4, 0) if sign > 0 else (4, 8)
+        if max(abs(f - own_goal[0]), abs(r - own_goal[1])) == 1:
+            x[5] += sign
+    x[6] = (4 - abs(bf - 4)) * (br - 4)
+    x[7] = 1 if parts[1] == "w" else -1
+    return x
 
 
 def laska_features(pos):
@@ -76,6 +131,8 @@ def load(game, path):
             res, moves, pos = line.rstrip("\n").split(" ", 2)
             if game == "laska":
                 f = laska_features(pos)
+            elif game == "football":
+                f = football_features(pos)
             else:
                 f = chessball_features(pos, int(moves))
             rows.append((tuple(f), float(res)))

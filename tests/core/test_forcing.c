@@ -147,3 +147,85 @@ Test(forcing, volleyball_shots_cross_the_net)
     volleyball_playout("volleyball", 8);
     volleyball_playout("volleyball10", 10);
 }
+
+/* core_forcing_find in the goal position above: the turns are walked in
+ * canonical order, kicks without a piece move first, so the rook's kick
+ * alone is the first goal found. */
+Test(forcing, football_find_names_the_goal)
+{
+    const Core_Game *g = core_game_find("football");
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    int32_t gain = 0;
+    char t[CORE_NOTATION_MAX];
+    cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+    cr_assert_eq(
+        core_position_parse(pos, "8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9", NULL, 0),
+        0);
+    cr_assert_eq(core_forcing_find(pos, &mv, &gain), 1);
+    cr_assert_eq(core_move_format(pos, &mv, t, sizeof t), 0);
+    cr_expect_str_eq(t, "e4*e9");
+    cr_expect_eq(gain, CORE_FORCING_GOAL);
+    core_position_free(pos);
+}
+
+/* Football chess, a second method: along seeded random playouts (a match
+ * to 20 goals, so goals do not end it), core_forcing_find answers 1 with
+ * exactly the first listed move that core_move_forcing values, and 0
+ * where no listed move is forcing. Both answers must occur. */
+Test(forcing, football_find_agrees_with_the_list)
+{
+    const Core_Game *g = core_game_find("football");
+    size_t cap = core_game_max_moves(g), n = 0;
+    Core_Move *buf = malloc(cap * sizeof *buf);
+    int seen[2] = {0, 0};
+    uint64_t rng = 11;
+    cr_assert_not_null(buf);
+    for (int game = 0; game < 4; game++) {
+        Core_Position *pos = NULL;
+        cr_assert_eq(core_position_new(&pos, g, "goals=20"), 0);
+        for (int ply = 0; ply < 150 && core_status(pos).outcome == CORE_ONGOING;
+             ply++) {
+            cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
+            size_t first = n;
+            for (size_t i = 0; i < n && first == n; i++)
+                if (core_move_forcing(pos, &buf[i]) > 0)
+                    first = i;
+            Core_Move mv;
+            int32_t gain = 0;
+            int found = core_forcing_find(pos, &mv, &gain);
+            cr_assert_eq(found, first < n, "ply %d", ply);
+            if (found) {
+                cr_assert(core_move_equal(&mv, &buf[first]), "ply %d", ply);
+                cr_assert_eq(gain, CORE_FORCING_GOAL);
+            }
+            seen[found]++;
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            /* Every fourth ply plays the goal when there is one, so the
+             * playouts also pass through positions after goals. */
+            core_make(pos,
+                      found && (rng >> 62) == 0 ? &mv : &buf[(rng >> 33) % n]);
+        }
+        core_position_free(pos);
+    }
+    cr_expect_gt(seen[0], 0);
+    cr_expect_gt(seen[1], 0, "no position with a goal to score");
+    free(buf);
+}
+
+/* The games whose lists are short enough to list have no such query. */
+Test(forcing, find_is_football_only)
+{
+    static const char *const names[] = {"laska", "chessball", "volleyball",
+                                        "volleyball10"};
+    for (size_t i = 0; i < 4; i++) {
+        Core_Position *pos = NULL;
+        Core_Move mv;
+        int32_t gain = 0;
+        cr_assert_eq(core_position_new(&pos, core_game_find(names[i]), NULL),
+                     0);
+        cr_expect_eq(core_forcing_find(pos, &mv, &gain), TB_E_STATE, "%s",
+                     names[i]);
+        core_position_free(pos);
+    }
+}
