@@ -29,8 +29,9 @@
 #define TABULA_SITE_DIR "build-wasm/site"
 #endif
 
+/* printf format: the default --listen address, then the page's folder. */
 static const char lobby_help[] =
-    "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
+    N_("usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
     "                    [--redis redis://HOST:PORT[/DB]]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
@@ -41,13 +42,12 @@ static const char lobby_help[] =
     "and keeps each room's recent transcript for late joiners. Prints\n"
     "'listening: HOST:PORT' once bound (port 0 picks a free port) and runs\n"
     "until interrupted (SIGINT or SIGTERM).\n"
-    "  --listen HOST:PORT  address to bind (default " LOBBY_DEFAULT_LISTEN
-    ");\n"
+    "  --listen HOST:PORT  address to bind (default %s);\n"
     "                      HOST is an IPv4 literal, localhost or [IPv6]\n"
     "  --http HOST:PORT    also serve the browser page there and print\n"
     "                      'http: http://HOST:PORT/' once bound\n"
     "  --web DIR           the page's folder (default the one\n"
-    "                      scripts/build-wasm.sh builds: " TABULA_SITE_DIR ")\n"
+    "                      scripts/build-wasm.sh builds: %s)\n"
     "  --redis URL         keep rooms in Redis (redis://HOST:PORT[/DB]):\n"
     "                      lobbies on one Redis are one lobby; a host on\n"
     "                      one and its guest on another play together\n"
@@ -61,7 +61,12 @@ static const char lobby_help[] =
     "                      rooms one address (IPv4, or IPv6 /64) may hold\n"
     "                      (default 16)\n"
     "  --max-conns-per-address N\n"
-    "                      connections from one address (default 64)\n";
+    "                      connections from one address (default 64)\n");
+
+static void lobby_usage(FILE *to)
+{
+    fprintf(to, _(lobby_help), LOBBY_DEFAULT_LISTEN, TABULA_SITE_DIR);
+}
 
 typedef struct Lobby_Run {
     Lobby *lb;
@@ -210,7 +215,7 @@ int cli_lobby(int argc, char **argv)
     memset(&run, 0, sizeof run);
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
-            fputs(lobby_help, stdout);
+            lobby_usage(stdout);
             return CLI_EXIT_OK;
         }
         const struct {
@@ -259,7 +264,7 @@ int cli_lobby(int argc, char **argv)
         }
         fprintf(stderr, _("tabula lobby: unknown argument '%s'\n"),
                 cli_token(argv[i]));
-        fputs(lobby_help, stderr);
+        lobby_usage(stderr);
         return CLI_EXIT_USAGE;
     }
     if (net_addr_parse(listen, &addr) != 0) {
