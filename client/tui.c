@@ -117,9 +117,14 @@ static void after_move(Tui *t, const char *who, const char *text)
     tui_say(t, who, text, NULL);
 }
 
-/* A network screen sends the move; it is shown when it comes back. */
-static int send_move(Tui *t, const char *text)
+/* A network screen sends the move; it is shown when it comes back. The
+ * text is copied first: sending can play it on the seat at once, which
+ * refills the legal-move list text may point into (seen: a move typed in
+ * capitals was announced as "sent b9-d8", the opponent's first move). */
+static int send_move(Tui *t, const char *move)
 {
+    char text[CORE_NOTATION_MAX];
+    snprintf(text, sizeof text, "%s", move);
     int rc = t->send(t, text);
     if (rc != 0) {
         tui_say(t, _("cannot send: "), _(tb_strerror(rc)), NULL);
