@@ -665,11 +665,15 @@ const codeKey = (c) => String(c).toUpperCase().replace(/[^0-9A-Z]/g, '');
 // taken back when the link is its own or there is none.
 function openLink(loading = false) {
   const p = new URLSearchParams(location.hash.slice(1));
-  const join = p.get('join');
+  // A link copied out of a sentence may carry its punctuation ("...#join=
+  // CODE," on the host's screen): a code never ends in one.
+  const bare = (v) => (v === null ? null : v.replace(/[.,;:!?)\]'"]+$/, ''));
+  const join = bare(p.get('join'));
+  const watch = bare(p.get('watch'));
   const kept = loading ? seatLoad() : null;
   try {
     if (kept && (join ? kept.role === 1 && codeKey(join) === codeKey(seatInvite(kept))
-      : !p.get('watch'))) {
+      : !watch)) {
       netGame({ role: kept.role, name: kept.name, options: kept.options, bot: kept.bot,
         seed: kept.seed, kept });
       return true;
@@ -692,7 +696,7 @@ function openLink(loading = false) {
       }
       netGame({ role: 1, code: join, bot: level === null ? 0 : Number(level),
         seed: seedText === null ? null : Number(seedText) });
-    } else if (p.get('watch')) netGame({ role: 2, code: p.get('watch') });
+    } else if (watch) netGame({ role: 2, code: watch });
     else return false;
   } catch (e) {
     if (kept) seatForget(); // a seat that cannot be taken back
