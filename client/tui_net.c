@@ -590,7 +590,10 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
             fprintf(stderr, "tabula: %s\n", text);
         return;
     }
-    if (worth_noting(u, text)) {
+    /* A warning is always noted: one may start with digits, as an
+     * address does ("127.0.0.1:8080 is the lobby's web address ..."),
+     * which worth_noting takes for a ply line. */
+    if (warning || worth_noting(u, text)) {
         char said[sizeof u->note];
         snprintf(u->note, sizeof u->note, "%s%s", warning ? _("warning: ") : "",
                  cli_note_text(text, said, sizeof said));

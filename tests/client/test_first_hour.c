@@ -397,6 +397,37 @@ Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
                        "%s", scr);
 }
 
+/* A trial found: `tabula join` on a terminal, given the lobby's web
+ * (--http) address, said only "the game did not finish (lobby
+ * unreachable?)" on the screen; the explanation starts with the
+ * address's digits, which the screen took for a ply line and dropped.
+ * The page the lobby serves is a one-line index.html of the test's own. */
+Test(first_hour, web_address_is_explained_on_the_screen)
+{
+    char web[400], url[64], line[400];
+    snprintf(web, sizeof web, "%s/index.html", dir);
+    FILE *f = fopen(web, "w");
+    cr_assert_not_null(f);
+    fputs("<!doctype html><title>page</title>\n", f);
+    fclose(f);
+    snprintf(line, sizeof line,
+             "lobby --listen 127.0.0.1:0 --http 127.0.0.1:0 --web %s", dir);
+    first(line, 100, 30);
+    word_after(wait_for_in(pane[0], "http:"), "http:", url, sizeof url);
+    /* "http://127.0.0.1:PORT/" to "127.0.0.1:PORT" */
+    cr_assert_eq(strncmp(url, "http://", 7), 0, "'%s'", url);
+    char *hostport = url + 7;
+    char *slash = strchr(hostport, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    snprintf(line, sizeof line, "tabula join ABCD-EFGH-JKLM-NPQR --lobby %s",
+             hostport);
+    window(line, "xterm-256color");
+    const char *scr = wait_for_in(pane[1], "q quits");
+    cr_assert_not_null(strstr(scr, "is the lobby's web address"), "%s", scr);
+    cr_assert_null(strstr(scr, "did not finish"), "%s", scr);
+}
+
 /* Finding 2: a finished game's invite code. On a standing lobby the
  * room outlives its game (empty rooms are kept 10 minutes), so the code
  * is still known: the answer says the game has had its second player,
