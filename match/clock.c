@@ -18,10 +18,21 @@ void match__clock_begin(Match *s, uint64_t now)
     s->clk_base = proto_transcript_clock(s->t, &s->clk_inc);
     if (s->clk_base == 0 || s->clock_on)
         return;
+    /* Resumed mid-game (a reloaded page, a restarted seat): the last
+     * mover's readings are the freshest signed view of both clocks, as
+     * both seats held them once it had moved; the other player's older
+     * view of the last mover lacks that move's increment and time (a
+     * trial saw a reloaded page and its opponent correct each other's
+     * clock on every move after the reload). */
+    int last = -1;
+    if (proto_transcript_moves(s->t) > 0)
+        last = 1 - core_side_to_move(proto_transcript_position(s->t));
     for (int x = 0; x < 2; x++) {
         uint32_t a = proto_transcript_clock_view(s->t, 0, x);
         uint32_t b = proto_transcript_clock_view(s->t, 1, x);
-        s->left[x] = a < b ? a : b;
+        s->left[x] = last == 0 || last == 1
+                         ? proto_transcript_clock_view(s->t, last, x)
+                         : (a < b ? a : b);
     }
     s->turn_at = now;
     s->clock_on = 1;

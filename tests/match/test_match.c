@@ -431,6 +431,44 @@ Test(match, lying_clock_corrected_to_the_measured_bound)
     room_close(&r);
 }
 
+/* A seat resumed from its log mid-game (a reloaded page) takes the
+ * clocks as the last mover signed them. On 10+2: White moves at 1 s
+ * (10 - 1 + 2 = 11 s left), Black at 2.5 s (10 - 1.5 + 2 = 10.5 s),
+ * White at 3 s (11 - 0.5 + 2 = 12.5 s). Black's view of White, from
+ * Black's own move, is the older 11 s; the seats hold 12.5 and 10.5. A
+ * trial saw a reloaded page take the older view, and the two seats
+ * corrected each other's clocks on every move after. */
+Test(match, resumed_seat_takes_the_last_movers_clocks)
+{
+    Room r;
+    room_open(&r, "clock=10+2");
+    r.now = 1000;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 2500;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    r.now = 3000;
+    type(&r, MATCH_ROLE_HOST, line10[2]);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_WHITE), 12500);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_BLACK), 10500);
+    uint8_t *log = NULL;
+    size_t log_len = 0;
+    cr_assert_eq(proto_read_file(r.seat[1].log_path, &log, &log_len), 0);
+    Match_Config c;
+    Match *m = NULL;
+    char why[200];
+    seat_config(&c, MATCH_ROLE_GUEST, "");
+    cr_assert_eq(match_new(&c, &m), 0);
+    cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0, "%s",
+                 why);
+    Proto_Identity h = ident(1);
+    match_welcome(m, 3000, h.pk, 1, r.next_seq + 1, 1, 1);
+    cr_assert_eq(match_clock_left(m, 3000, CORE_WHITE), 12500);
+    cr_assert_eq(match_clock_left(m, 3000, CORE_BLACK), 10500);
+    match_free(m);
+    free(log);
+    room_close(&r);
+}
+
 Test(match, absence_claim_after_countdown)
 {
     Room r;
