@@ -287,6 +287,7 @@ static int typed_move(Tui *t, const char *text, int rc, size_t *index)
         return frc;
     }
     char hint[CORE_NOTATION_MAX + 96];
+    rc = entry_parse_error(t->s->pos, text, rc);
     game_help_one_line(t->s->game,
                        (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
                        t->s->nlegal, hint, sizeof hint);
