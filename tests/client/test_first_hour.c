@@ -473,3 +473,79 @@ Test(first_hour, small_window_on_the_waiting_screen)
     cr_assert(line_has(scr, "tabula join ", " --lobby 127.0.0.1:"), "%s",
               scr);
 }
+
+/* Does screen scr fit its window: no "make the window larger", the title
+ * on the first line, the side to move and the input line (want_input:
+ * "move>" or the watcher's line) on it? */
+static void fits(const char *scr, const char *what, const char *want_input)
+{
+    cr_assert_null(strstr(scr, "make the window larger"), "%s:\n%s", what,
+                   scr);
+    cr_assert_eq(strncmp(scr, " Tabula - ", 10), 0, "%s:\n%s", what, scr);
+    cr_assert_not_null(strstr(scr, " to move"), "%s:\n%s", what, scr);
+    cr_assert_not_null(strstr(scr, want_input), "%s:\n%s", what, scr);
+}
+
+/* A trial found `tabula host volleyball10` one row short at 80x24: the
+ * network screen's four lines over the board (you and the connection,
+ * the watch code, a note, the clocks) and Chess volleyball 10x10's 11
+ * board rows (10 ranks and the net) took 25 rows, and the bottom line
+ * was lost. Every game's host, join and spectate screens, with a clock
+ * and the browser links' note (--http) for all four lines, and its
+ * `tabula play` screen fit 80x24 with the input line shown. */
+Test(first_hour, every_game_fits_80x24, .timeout = 180)
+{
+    char args[400], join[256], watch[256], web[300];
+    snprintf(web, sizeof web, "%s/index.html", dir);
+    FILE *f = fopen(web, "w");
+    cr_assert_not_null(f);
+    fputs("<!doctype html><title>page</title>\n", f);
+    fclose(f);
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const char *name = core_game_name(core_game_at(i));
+        snprintf(args, sizeof args,
+                 "host %s --clock 5+3 --http 127.0.0.1:0 --web %s", name,
+                 dir);
+        first(args, 80, 24);
+        const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+        command_on(scr, "tabula join ", join, sizeof join);
+        command_on(scr, "tabula spectate ", watch, sizeof watch);
+        window(join, "xterm-256color");
+        window(watch, "xterm-256color");
+        scr = wait_for_in(pane[0], "Clock  White ");
+        fits(scr, name, "move>");
+        /* the fourth line over the board: a note (the match's line) */
+        cr_assert_not_null(strstr(scr, " match: "), "%s:\n%s", name, scr);
+        fits(wait_for_in(pane[1], "Clock  White "), name, "move>");
+        fits(wait_for_in(pane[2], "Clock  White "), name,
+             "watching: ? help, q leaves");
+        tmux_stop();
+        snprintf(args, sizeof args, "play %s", name);
+        first(args, 80, 24);
+        fits(wait_for("(you)"), name, "move>");
+        tmux_stop();
+    }
+}
+
+/* A trial found the host's browser links broken inside the invite code
+ * at 80 columns: "... the opponent opens http://HOST:PORT/#join=CODE,"
+ * was cut at the window's edge. Each link stays on one line, whole. */
+Test(first_hour, browser_links_are_never_split)
+{
+    char args[400], web[300], invite[64], watch[64], link[128];
+    snprintf(web, sizeof web, "%s/index.html", dir);
+    FILE *f = fopen(web, "w");
+    cr_assert_not_null(f);
+    fputs("<!doctype html><title>page</title>\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "host laska --http 127.0.0.1:0 --web %s",
+             dir);
+    first(args, 80, 24);
+    const char *scr = wait_for("#watch=");
+    word_after(scr, "invite:", invite, sizeof invite);
+    word_after(scr, "watch:", watch, sizeof watch);
+    snprintf(link, sizeof link, "/#join=%s", invite);
+    cr_assert(line_has(scr, "http://127.0.0.1:", link), "%s", scr);
+    snprintf(link, sizeof link, "/#watch=%s", watch);
+    cr_assert(line_has(scr, "http://127.0.0.1:", link), "%s", scr);
+}
