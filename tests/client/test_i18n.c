@@ -200,6 +200,38 @@ Test(i18n, a_cut_translation_ends_on_a_whole_letter)
     cr_assert_str_eq(out, "бел");
 }
 
+/* Is the byte at p, or the one before it, part of a Cyrillic letter
+ * (UTF-8 lead bytes 0xD0, 0xD1 and their continuation bytes)? */
+static int cyrillic_at(const unsigned char *p)
+{
+    return p[0] == 0xd0 || p[0] == 0xd1 ||
+           (p[0] >= 0x80 && p[0] < 0xc0);
+}
+
+/* A trial found the Russian Chessball hint "откудаxкуда": a Latin x glued
+ * between two Russian words. The hints read like the English one, a
+ * step from-to and a capture written with x, the x set apart from the
+ * words (the notation's own examples keep theirs: b3xc4). */
+Test(i18n, move_hints_keep_the_capture_x_apart_from_words)
+{
+    const Core_Game *cb = core_game_find("chessball");
+    speak("ru");
+    cr_assert_str_eq(_(core_game_move_hint(cb)),
+                     "откуда-куда или откуда x куда с полями a, b1..g5, h "
+                     "(b3xc4)");
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const unsigned char *h =
+            (const unsigned char *)_(core_game_move_hint(core_game_at(i)));
+        for (size_t k = 1; h[k] != '\0'; k++)
+            cr_assert(!(h[k] == 'x' && (cyrillic_at(h + k - 1) ||
+                                        cyrillic_at(h + k + 1))),
+                      "x glued to a Russian word in '%s'", h);
+    }
+    speak("cs");
+    cr_assert_str_eq(_(core_game_move_hint(cb)),
+                     "odkud-kam nebo odkud x kam s poli a, b1..g5, h (b3xc4)");
+}
+
 Test(i18n, every_game_title_and_hint_is_in_the_catalogues)
 {
     const char *const *list;
