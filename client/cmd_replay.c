@@ -112,7 +112,7 @@ static void set_result(Replay *r, Core_Status st)
     snprintf(r->shown, sizeof r->shown, "%s (%s)",
              core_outcome_name(st.outcome),
              st.outcome == CORE_ONGOING ? _("unfinished")
-                                        : cli_reason_text(reason));
+                                        : cli_reason_words(reason));
 }
 
 /* A record's result: the board's when the moves end the game; when they
@@ -138,7 +138,7 @@ static void set_record_result(Replay *r, Core_Status st,
          * word as it is) */
         snprintf(r->shown, sizeof r->shown,
                  _("%.7s (%.24s, as the record states)"), res,
-                 cli_reason_text(cli_token(why)));
+                 cli_reason_words(cli_token(why)));
     } else {
         snprintf(r->result, sizeof r->result, "%.7s (as the record states)",
                  res);

@@ -610,7 +610,7 @@ void tui_screen_draw(Tui *t)
     if (st.outcome != CORE_ONGOING)
         snprintf(line, sizeof line, _("Game over: %s (%s)   q quits%s"),
                  core_outcome_name(st.outcome),
-                 cli_reason_text(core_reason_name(st.reason)),
+                 cli_reason_words(core_reason_name(st.reason)),
                  t->send ? "" : _(", 'takeback' undoes"));
     else
         snprintf(line, sizeof line, _("%s to move%s"),

@@ -200,8 +200,8 @@ Test(first_hour, host_join_watch_replay_by_the_screens_words)
     wait_for_in(pane[1], "draw offered: type accept or decline");
     keys_to(pane[1], "decline Enter");
     keys_to(pane[1], "resign Enter");
-    wait_for_in(pane[0], "Game over: 1-0 (resign)");
-    wait_for_in(pane[2], "Game over: 1-0 (resign)");
+    wait_for_in(pane[0], "Game over: 1-0 (resignation)");
+    wait_for_in(pane[2], "Game over: 1-0 (resignation)");
     keys_to(pane[0], "q");
     scr = wait_for_in(pane[0], "exit 0");
     cr_assert_not_null(strstr(scr, "result: 1-0 (resign)"), "%s", scr);

@@ -163,6 +163,36 @@ Test(i18n, core_texts_translated_with_their_numbers_and_plurals)
     cr_assert_str_eq(cli_reason_text("no-moves"), "no-moves");
 }
 
+/* A trial found the English screens saying "Game over: 0-1 (resign)",
+ * the result line's token. The words are written out by hand here, the
+ * Czech and Russian from po/cs.po and po/ru.po. */
+Test(i18n, end_reasons_in_words_on_the_screens)
+{
+    speak("en");
+    cr_assert_str_eq(cli_reason_words("resign"), "resignation");
+    cr_assert_str_eq(cli_reason_words("time"), "time ran out");
+    cr_assert_str_eq(cli_reason_words("agreement"), "draw agreed");
+    cr_assert_str_eq(cli_reason_words("no-moves"), "no legal move");
+    cr_assert_str_eq(cli_reason_words("not-caught"),
+                     "the King was not caught");
+    /* a record's own Termination word stays as it is */
+    cr_assert_str_eq(cli_reason_words("adjudication"), "adjudication");
+    /* every reason core names has its words, none left a token */
+    for (int r = CORE_REASON_NONE + 1; r < CORE_REASON_COUNT_; r++) {
+        const char *token = core_reason_name((Core_Reason)r);
+        int english = strcmp(token, "checkmate") == 0 ||
+                      strcmp(token, "stalemate") == 0;
+        cr_assert(english || strcmp(cli_reason_words(token), token) != 0,
+                  "%s", token);
+    }
+    speak("cs");
+    cr_assert_str_eq(cli_reason_words("resign"), "vzdání partie");
+    cr_assert_str_eq(cli_reason_words("time"), "čas vypršel");
+    speak("ru");
+    cr_assert_str_eq(cli_reason_words("resign"), "сдача партии");
+    cr_assert_str_eq(cli_reason_words("agreement"), "ничья по соглашению");
+}
+
 static void note_is(const char *in, const char *want)
 {
     rewritten(cli_note_text, in, want);
