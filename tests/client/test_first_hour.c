@@ -458,6 +458,49 @@ Test(first_hour, finished_games_code_says_so)
     cr_assert_null(strstr(scr, "seat already taken"), "%s", scr);
 }
 
+/* A trial found a mistyped invite code told "has its second player
+ * already" when the game it almost named had its guest. The lobby finds
+ * a room by the code's first twelve symbols; the last group is the host
+ * key's fingerprint, which the lobby never sees. A joiner refused its
+ * seat looks again as a spectator, whose welcome names the host's key:
+ * a code whose last symbol is changed is told mistyped (its last group),
+ * the right code that the game has its second player. */
+Test(first_hour, mistyped_code_of_a_full_game_says_mistyped)
+{
+    char addr[64], invite[64], typo[64], line[256];
+    first("lobby --listen 127.0.0.1:0", 250, 30); /* lines unwrapped */
+    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr,
+               sizeof addr);
+    snprintf(line, sizeof line, "tabula host laska --lobby %s", addr);
+    window(line, "dumb");
+    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite,
+               sizeof invite);
+    snprintf(line, sizeof line, "tabula join %s --lobby %s --bot=1", invite,
+             addr);
+    window(line, "dumb");
+    wait_for_in(pane[2], "match: laska");
+    /* the last symbol changed: A, or B for a code that ends in A (both
+     * in the codes' alphabet) */
+    snprintf(typo, sizeof typo, "%s", invite);
+    size_t n = strlen(typo);
+    typo[n - 1] = typo[n - 1] == 'A' ? 'B' : 'A';
+    snprintf(line, sizeof line, "tabula join %s --lobby %s", typo, addr);
+    window(line, "dumb");
+    const char *scr = wait_for_in(pane[3], "exit 1");
+    cr_assert_not_null(strstr(scr, "is the code mistyped? Check its last "
+                                   "group"),
+                       "%s", scr);
+    cr_assert_not_null(strstr(scr, typo), "%s", scr);
+    cr_assert_null(strstr(scr, "second player"), "%s", scr);
+    snprintf(line, sizeof line, "tabula join %s --lobby %s", invite, addr);
+    window(line, "dumb");
+    scr = wait_for_in(pane[4], "exit 1");
+    cr_assert_not_null(strstr(scr, "has its second player already (or is "
+                                   "over)"),
+                       "%s", scr);
+    cr_assert_null(strstr(scr, "mistyped"), "%s", scr);
+}
+
 /* Finding 10 on the host's waiting screen: its widest line is the
  * spectate command, "   tabula spectate " (19) + a code (19) + " --lobby "
  * (9) + at most 21 for the address = 68 columns, 70 with the margins; it
