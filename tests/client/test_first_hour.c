@@ -397,6 +397,17 @@ Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
                        "%s", scr);
 }
 
+/* A one-line index.html of the test's own in dir, for a lobby's --http
+ * page (--web dir); its path into web. */
+static void write_page(char *web, size_t cap)
+{
+    snprintf(web, cap, "%s/index.html", dir);
+    FILE *f = fopen(web, "w");
+    cr_assert_not_null(f);
+    fputs("<!doctype html><title>page</title>\n", f);
+    fclose(f);
+}
+
 /* A trial found: `tabula join` on a terminal, given the lobby's web
  * (--http) address, said only "the game did not finish (lobby
  * unreachable?)" on the screen; the explanation starts with the
@@ -405,11 +416,7 @@ Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
 Test(first_hour, web_address_is_explained_on_the_screen)
 {
     char web[400], url[64], line[400];
-    snprintf(web, sizeof web, "%s/index.html", dir);
-    FILE *f = fopen(web, "w");
-    cr_assert_not_null(f);
-    fputs("<!doctype html><title>page</title>\n", f);
-    fclose(f);
+    write_page(web, sizeof web);
     snprintf(line, sizeof line,
              "lobby --listen 127.0.0.1:0 --http 127.0.0.1:0 --web %s", dir);
     first(line, 100, 30);
@@ -432,26 +439,43 @@ Test(first_hour, web_address_is_explained_on_the_screen)
  * room outlives its game (empty rooms are kept 10 minutes), so the code
  * is still known: the answer says the game has had its second player,
  * and how to watch it, not "seat already taken". */
-Test(first_hour, finished_games_code_says_so)
+/* A standing lobby in window 0 (cols wide), `tabula host laska` on it
+ * in window 1 and a bot joined in window 2, both in line mode, their
+ * match started; the lobby's address into addr, the invite into invite
+ * (64 bytes each). */
+static void lobby_host_and_bot_guest(int cols, char *addr, char *invite)
 {
-    char addr[64], invite[64], line[256];
-    first("lobby --listen 127.0.0.1:0", 100, 30);
-    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr,
-               sizeof addr);
+    char line[256];
+    first("lobby --listen 127.0.0.1:0", cols, 30);
+    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr, 64);
     snprintf(line, sizeof line, "tabula host laska --lobby %s", addr);
     window(line, "dumb");
-    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite,
-               sizeof invite);
+    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite, 64);
     snprintf(line, sizeof line, "tabula join %s --lobby %s --bot=1", invite,
              addr);
     window(line, "dumb");
     wait_for_in(pane[1], "match: laska");
+    wait_for_in(pane[2], "match: laska");
+}
+
+/* `tabula join code --lobby addr` in line mode in window w, refused:
+ * its screen once it exits with status 1. */
+static const char *refused_join(const char *code, const char *addr, int w)
+{
+    char line[256];
+    snprintf(line, sizeof line, "tabula join %s --lobby %s", code, addr);
+    window(line, "dumb");
+    return wait_for_in(pane[w], "exit 1");
+}
+
+Test(first_hour, finished_games_code_says_so)
+{
+    char addr[64], invite[64];
+    lobby_host_and_bot_guest(100, addr, invite);
     keys_to(pane[1], "resign Enter");
     wait_for_in(pane[1], "result: 0-1 (resign)");
     wait_for_in(pane[2], "result: 0-1 (resign)");
-    snprintf(line, sizeof line, "tabula join %s --lobby %s", invite, addr);
-    window(line, "dumb");
-    const char *scr = wait_for_in(pane[3], "exit 1");
+    const char *scr = refused_join(invite, addr, 3);
     cr_assert_not_null(strstr(scr, "has its second player already (or is "
                                    "over)"),
                        "%s", scr);
@@ -467,34 +491,20 @@ Test(first_hour, finished_games_code_says_so)
  * the right code that the game has its second player. */
 Test(first_hour, mistyped_code_of_a_full_game_says_mistyped)
 {
-    char addr[64], invite[64], typo[64], line[256];
-    first("lobby --listen 127.0.0.1:0", 250, 30); /* lines unwrapped */
-    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr,
-               sizeof addr);
-    snprintf(line, sizeof line, "tabula host laska --lobby %s", addr);
-    window(line, "dumb");
-    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite,
-               sizeof invite);
-    snprintf(line, sizeof line, "tabula join %s --lobby %s --bot=1", invite,
-             addr);
-    window(line, "dumb");
-    wait_for_in(pane[2], "match: laska");
+    char addr[64], invite[64], typo[64];
+    lobby_host_and_bot_guest(250, addr, invite); /* lines unwrapped */
     /* the last symbol changed: A, or B for a code that ends in A (both
      * in the codes' alphabet) */
     snprintf(typo, sizeof typo, "%s", invite);
     size_t n = strlen(typo);
     typo[n - 1] = typo[n - 1] == 'A' ? 'B' : 'A';
-    snprintf(line, sizeof line, "tabula join %s --lobby %s", typo, addr);
-    window(line, "dumb");
-    const char *scr = wait_for_in(pane[3], "exit 1");
+    const char *scr = refused_join(typo, addr, 3);
     cr_assert_not_null(strstr(scr, "is the code mistyped? Check its last "
                                    "group"),
                        "%s", scr);
     cr_assert_not_null(strstr(scr, typo), "%s", scr);
     cr_assert_null(strstr(scr, "second player"), "%s", scr);
-    snprintf(line, sizeof line, "tabula join %s --lobby %s", invite, addr);
-    window(line, "dumb");
-    scr = wait_for_in(pane[4], "exit 1");
+    scr = refused_join(invite, addr, 4);
     cr_assert_not_null(strstr(scr, "has its second player already (or is "
                                    "over)"),
                        "%s", scr);
@@ -539,11 +549,7 @@ static void fits(const char *scr, const char *what, const char *want_input)
 Test(first_hour, every_game_fits_80x24, .timeout = 180)
 {
     char args[400], join[256], watch[256], web[300];
-    snprintf(web, sizeof web, "%s/index.html", dir);
-    FILE *f = fopen(web, "w");
-    cr_assert_not_null(f);
-    fputs("<!doctype html><title>page</title>\n", f);
-    fclose(f);
+    write_page(web, sizeof web);
     for (size_t i = 0; i < core_game_count(); i++) {
         const char *name = core_game_name(core_game_at(i));
         snprintf(args, sizeof args,
@@ -576,11 +582,7 @@ Test(first_hour, every_game_fits_80x24, .timeout = 180)
 Test(first_hour, browser_links_are_never_split)
 {
     char args[400], web[300], invite[64], watch[64], link[128];
-    snprintf(web, sizeof web, "%s/index.html", dir);
-    FILE *f = fopen(web, "w");
-    cr_assert_not_null(f);
-    fputs("<!doctype html><title>page</title>\n", f);
-    fclose(f);
+    write_page(web, sizeof web);
     snprintf(args, sizeof args, "host laska --http 127.0.0.1:0 --web %s",
              dir);
     first(args, 80, 24);

@@ -357,33 +357,35 @@ Test(replay, record_exported_again_keeps_termination_and_match_id)
  * works out (Result), and adds only a Game tag when the game came from
  * --game. Laska's Lasker numbers 9-13 and 17-13-9 are c3-d4 and e5xc3
  * (docs/rules/laska.md); b2xd4 then takes back. */
-Test(replay, record_exported_again_adds_no_tags)
+static void put(const char *path, const void *data, size_t n);
+
+/* record written to a file, replayed with args before --export, into
+ * text (cap bytes): the export. */
+static void export_of(const char *record, const char *args, char *text,
+                      size_t cap)
 {
-    char path[128], pgn[128], args[300], text[4096];
+    char path[128], pgn[128], cmd[400];
     snprintf(path, sizeof path, "%s/tags.pgn", dir);
     snprintf(pgn, sizeof pgn, "%s/tags-again.pgn", dir);
-    FILE *fp = fopen(path, "w");
-    cr_assert_not_null(fp);
-    fputs("[Site \"club\"]\n[Game \"Laska\"]\n[Annotator \"me\"]\n"
-          "[Result \"1-0\"]\n[Termination \"resign\"]\n\n1. 9-13 1-0\n", fp);
-    fclose(fp);
-    snprintf(args, sizeof args, "%s --export %s --quiet", path, pgn);
-    Out *o = replay(args);
+    put(path, record, strlen(record));
+    snprintf(cmd, sizeof cmd, "%s %s --export %s --quiet", path, args, pgn);
+    Out *o = replay(cmd);
     cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
-    load(pgn, text, sizeof text);
+    load(pgn, text, cap);
+}
+
+Test(replay, record_exported_again_adds_no_tags)
+{
+    char text[4096];
+    export_of("[Site \"club\"]\n[Game \"Laska\"]\n[Annotator \"me\"]\n"
+              "[Result \"1-0\"]\n[Termination \"resign\"]\n\n1. 9-13 1-0\n",
+              "", text, sizeof text);
     cr_assert_str_eq(text, "[Site \"club\"]\n[Game \"Laska\"]\n"
                            "[Annotator \"me\"]\n[Result \"1-0\"]\n"
                            "[Termination \"resign\"]\n\n1. c3-d4 1-0\n");
     /* A record with one tag, its game named on the command line. */
-    fp = fopen(path, "w");
-    cr_assert_not_null(fp);
-    fputs("[Event \"club\"]\n1. 9-13 17-13-9 2. b2xd4 *\n", fp);
-    fclose(fp);
-    snprintf(args, sizeof args, "%s --game laska --export %s --quiet", path,
-             pgn);
-    o = replay(args);
-    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
-    load(pgn, text, sizeof text);
+    export_of("[Event \"club\"]\n1. 9-13 17-13-9 2. b2xd4 *\n",
+              "--game laska", text, sizeof text);
     cr_assert_str_eq(text, "[Game \"laska\"]\n[Event \"club\"]\n\n"
                            "1. c3-d4 e5xc3 2. b2xd4 *\n");
 }
