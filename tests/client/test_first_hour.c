@@ -546,7 +546,7 @@ static void fits(const char *scr, const char *what, const char *want_input)
  * was lost. Every game's host, join and spectate screens, with a clock
  * and the browser links' note (--http) for all four lines, and its
  * `tabula play` screen fit 80x24 with the input line shown. */
-Test(first_hour, every_game_fits_80x24, .timeout = 180)
+Test(first_hour, every_game_fits_80x24)
 {
     char args[400], join[256], watch[256], web[300];
     write_page(web, sizeof web);
