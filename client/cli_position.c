@@ -50,9 +50,10 @@ Core_Position *cli_setup_position(const char *cmd, const Core_Game *g,
             fprintf(stderr, _("tabula %s: move %d '%s': "), cmd, i + 1,
                     cli_token(moves[i]));
             if (rc == TB_E_OVER)
-                fprintf(stderr, _("%s (%s by %s)"), _(tb_strerror(rc)),
+                fprintf(stderr, _("%s (%s: %s)"), _(tb_strerror(rc)),
                         core_outcome_name(core_status(pos).outcome),
-                        core_reason_name(core_status(pos).reason));
+                        cli_reason_words(
+                            core_reason_name(core_status(pos).reason)));
             else if (hint[0] != '\0')
                 fputs(hint, stderr);
             else

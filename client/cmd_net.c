@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "i18n.h"
+#include "advice.h"
 #include "bot.h"
 #include "cli.h"
 #include "line_cmd.h"
@@ -576,6 +577,17 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                             : _("tabula %s: bad address '%s' for --http; "
                                 "expected HOST:PORT, e.g. 127.0.0.1:8080\n"),
                 cmd, cli_token(http));
+        return CLI_EXIT_USAGE;
+    }
+    if (lobby != NULL && strchr(lobby, '/') != NULL) {
+        /* A URL (http://, https://, ws://, a trailing slash): the
+         * lobby's web address, the page's, which a new user sees first;
+         * HOST:PORT never holds a slash. Said as a join refused by that
+         * address's HTTP answer says it. */
+        char text[640];
+        advice_lobby_failure(text, sizeof text, cli_token(lobby), TB_E_HTTP,
+                             role, cfg.code ? cli_token(cfg.code) : NULL);
+        fprintf(stderr, "tabula %s: %s\n", cmd, text);
         return CLI_EXIT_USAGE;
     }
     if (lobby != NULL) {

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -111,7 +112,7 @@ static void set_result(Replay *r, Core_Status st)
     snprintf(r->shown, sizeof r->shown, "%s (%s)",
              core_outcome_name(st.outcome),
              st.outcome == CORE_ONGOING ? _("unfinished")
-                                        : cli_reason_text(reason));
+                                        : cli_reason_words(reason));
 }
 
 /* A record's result: the board's when the moves end the game; when they
@@ -137,7 +138,7 @@ static void set_record_result(Replay *r, Core_Status st,
          * word as it is) */
         snprintf(r->shown, sizeof r->shown,
                  _("%.7s (%.24s, as the record states)"), res,
-                 cli_reason_text(cli_token(why)));
+                 cli_reason_words(cli_token(why)));
     } else {
         snprintf(r->result, sizeof r->result, "%.7s (as the record states)",
                  res);
@@ -412,15 +413,30 @@ static int export_log(const char *path, const Proto_Transcript *t,
     return rc != 0 ? CLI_EXIT_FAIL : close_export(out);
 }
 
+/* Is tag name one of the export's own (case as the reader: ignored)? */
+static int tag_is(const char *name, const char *want)
+{
+    return strcasecmp(name, want) == 0;
+}
+
+/*
+ * A record exported again keeps the original's tags, in its order and
+ * with its values, and adds none (a trial found `[Round "?"]` made up;
+ * the export is PGN-like, not PGN: its games are not chess, so PGN's
+ * seven-tag roster is not demanded, docs/usage.md). The values the
+ * export works out itself replace the original's where it had the tag:
+ * Result (the result written), Termination (the board's reason when the
+ * moves end the game, else the record's own: a resignation or time
+ * leaves the board unfinished, issue 20, finding 2), FinalHash (the
+ * final position's). A Game tag is added only when no Game or Variant
+ * tag named the game (it came from --game): the export must name it to
+ * be read back.
+ */
 static int export_record(const char *path, const Proto_Record_Report *rep,
                          const Replay *r, Core_Status st)
 {
-    static const char *const copied[] = {"Event", "Site",  "Date",
-                                         "Round", "White", "Black"};
     const char *opts = proto_record_tag(rep, "Options");
     const char *start = proto_record_tag(rep, "Position");
-    const char *why = proto_record_tag(rep, "Termination");
-    const char *match_id = proto_record_tag(rep, "MatchId");
     Core_Position *initial = NULL;
     const char *result = rep->result[0] ? rep->result : result_token(st);
     char hex[PROTO_HASH_HEX];
@@ -442,28 +458,22 @@ static int export_record(const char *path, const Proto_Record_Report *rep,
         core_position_free(initial);
         return CLI_EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++) {
-        const char *v = proto_record_tag(rep, copied[i]);
-        put_tag(out, copied[i], v != NULL ? v : "?");
-    }
-    put_tag(out, "Game", core_game_name(rep->game));
-    if (opts != NULL && opts[0] != '\0')
-        put_tag(out, "Options", opts);
-    if (start != NULL)
-        put_tag(out, "Position", start);
-    put_tag(out, "Result", result);
-    /* The board's reason when the moves end the game; else the record's
-     * own (a resignation or time leaves the board unfinished), so a
-     * record exported again states what it stated (issue 20, finding
-     * 2). The match's identity is the record's too. */
-    if (st.outcome != CORE_ONGOING)
-        put_tag(out, "Termination", core_reason_name(st.reason));
-    else if (why != NULL && why[0] != '\0')
-        put_tag(out, "Termination", why);
-    if (match_id != NULL && match_id[0] != '\0')
-        put_tag(out, "MatchId", match_id);
     proto_hex(r->hash, PROTO_HASH_BYTES, hex);
-    put_tag(out, "FinalHash", hex);
+    if (proto_record_tag(rep, "Game") == NULL &&
+        proto_record_tag(rep, "Variant") == NULL)
+        put_tag(out, "Game", core_game_name(rep->game));
+    for (size_t i = 0; i < rep->ntags; i++) {
+        const Proto_Tag *tag = &rep->tags[i];
+        const char *value = tag->value;
+        if (tag_is(tag->name, "Result"))
+            value = result;
+        else if (tag_is(tag->name, "Termination") &&
+                 st.outcome != CORE_ONGOING)
+            value = core_reason_name(st.reason);
+        else if (tag_is(tag->name, "FinalHash"))
+            value = hex;
+        put_tag(out, tag->name, value);
+    }
     fputc('\n', out);
     rc = export_moves(out, initial, r->moves, r->nmoves, result);
     core_position_free(initial);

@@ -105,3 +105,34 @@ int entry_fits(const char *text, const char *typed)
     return strncmp(have, want, strlen(want)) == 0 ||
            folded_fits(text, want, 1);
 }
+
+/* typed with its letters small: all of them ("B3XC4" to "b3xc4"), or
+ * only a letter right before a digit (a square's file, keeping the capitals
+ * of Chess volleyball's action and pieces: "T Qd8-b6>a5"). */
+static void small_letters(const char *typed, int all, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *typed != '\0' && n + 1 < cap; typed++)
+        out[n++] = all || (typed[1] >= '0' && typed[1] <= '9')
+                       ? fold(*typed)
+                       : *typed;
+    if (cap > 0)
+        out[n] = '\0';
+}
+
+int entry_parse_error(const Core_Position *pos, const char *typed, int rc)
+{
+    if (rc != TB_E_NOTATION)
+        return rc;
+    for (int all = 1; all >= 0; all--) {
+        char small[CORE_NOTATION_MAX];
+        Core_Move mv;
+        small_letters(typed, all, small, sizeof small);
+        if (strcmp(small, typed) == 0)
+            continue;
+        int again = core_move_parse(pos, small, &mv);
+        if (again != TB_E_NOTATION)
+            return again == 0 ? TB_E_ILLEGAL : again;
+    }
+    return rc;
+}

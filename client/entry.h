@@ -43,4 +43,16 @@ int entry_find(const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
  */
 int entry_fits(const char *text, const char *typed);
 
+/*
+ * entry_parse_error: the error to report for typed, a text that is no
+ * legal move, given rc, core_move_parse's error for it in pos. A text
+ * core reads as malformed only because of its letter case ("C3-D5",
+ * "B2XD4", "T QD8-B6>A5") is a move written in capitals: when its small
+ * letters form (all letters small, or only the squares' letters small)
+ * parses, or is refused as illegal, that answer is returned (usually
+ * TB_E_ILLEGAL: "not legal here"), so a capital illegal move is told the
+ * same as the small one. Any other rc comes back unchanged.
+ */
+int entry_parse_error(const Core_Position *pos, const char *typed, int rc);
+
 #endif /* TABULA_ENTRY_H */

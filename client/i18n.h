@@ -54,6 +54,16 @@ void cli_i18n_init(void);
 const char *cli_reason_text(const char *reason);
 
 /*
+ * cli_reason_words: a game-end reason token of core_reason_name() as the
+ * terminal's screens say it to a person, in words in every language
+ * English included ("resign" -> "resignation", "time" -> "time ran
+ * out"); an unknown token (a record's own Termination) comes back
+ * unchanged. The result: lines keep the tokens; the page keeps
+ * cli_reason_text.
+ */
+const char *cli_reason_words(const char *reason);
+
+/*
  * cli_group_digits: n in decimal into out (cap bytes, always
  * NUL-terminated), its digits grouped from the right as the locale's
  * grouping string says (the lconv format: each byte a group size, the

@@ -126,7 +126,7 @@ int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
                  "them)"), _(tb_strerror(rc)), count, texts[index]);
     } else {
         char hint[CORE_NOTATION_MAX + 96];
-        rc = parse_rc;
+        rc = entry_parse_error(pos, typed, parse_rc);
         game_help_one_line(core_position_game(pos),
                            (const char (*)[CORE_NOTATION_MAX])texts, n, hint,
                            sizeof hint);

@@ -51,6 +51,9 @@ struct Netgame {
     uint64_t bot_want;    /* the latest THINK token not yet searched */
     int freed;            /* netgame_free ran while the search ran */
     int welcomed, room_printed, refetch, done;
+    Lobby_Client *probe;  /* a refused joiner's look as a spectator */
+    int probe_reason;     /* what the look found: TB_E_SEAT or
+                             TB_E_SIGNATURE; 0 while it looks */
     double lost_at;
     Netgame_Result result;
 };
@@ -467,6 +470,72 @@ static void on_retry(uv_timer_t *h)
         uv_timer_start(&g->retry_timer, on_retry, retry_delay(g, rc), 0);
 }
 
+/* The seat never got into its room: the words (advice.h) as a warning,
+ * and the seat is done. */
+static void admission_failed(Netgame *g, int reason)
+{
+    char text[640];
+    advice_lobby_failure(text, sizeof text, g->lobby, reason, g->cfg.role,
+                         g->cfg.code);
+    warn(g, "%s", text);
+    g->result.finished = 0;
+    done(g);
+}
+
+/*
+ * A joiner refused with SEAT found the room by the code's first twelve
+ * symbols (the lobby's lookup) but not its fingerprint, the last group,
+ * which only the host's key checks and the lobby never sees: the code
+ * may be mistyped there, or the game really has its guest. The joiner
+ * looks once more as a spectator with the same code, which the lobby
+ * admits with the host's key: a key the fingerprint does not match
+ * means a mistyped last group (TB_E_SIGNATURE, "is the code
+ * mistyped?"); a match, or any other answer, the seat taken. The look
+ * ends on the next turn of the loop, outside the client's callbacks.
+ */
+static void probe_finish(uv_timer_t *h)
+{
+    Netgame *g = h->data;
+    lobby_client_free(g->probe);
+    g->probe = NULL;
+    admission_failed(g, g->probe_reason);
+}
+
+static void probe_end(Netgame *g, int reason)
+{
+    if (g->probe_reason != 0 || g->done)
+        return;
+    g->probe_reason = reason;
+    uv_timer_start(&g->retry_timer, probe_finish, 0, 0);
+}
+
+static void probe_welcome(Lobby_Client *c, const Lobby_Welcome *w)
+{
+    (void)w; /* the client checked the key against the code already */
+    probe_end(lobby_client_user(c), TB_E_SEAT);
+}
+
+static void probe_disconnect(Lobby_Client *c, int reason)
+{
+    probe_end(lobby_client_user(c),
+              reason == TB_E_SIGNATURE ? TB_E_SIGNATURE : TB_E_SEAT);
+}
+
+static const Lobby_Client_Callbacks probe_callbacks = {
+    probe_welcome, NULL, NULL, NULL, probe_disconnect};
+
+static int probe_start(Netgame *g)
+{
+    Lobby_Client_Config pc;
+    memset(&pc, 0, sizeof pc);
+    pc.role = LOBBY_ROLE_SPECTATOR;
+    pc.invite = g->lcfg.invite;
+    pc.limits = g->lcfg.limits;
+    pc.source = g->lcfg.source;
+    return lobby_client_new(g->loop, (const struct sockaddr *)&g->addr, &pc,
+                            &probe_callbacks, g, 0, &g->probe);
+}
+
 static void on_disconnect(Lobby_Client *c, int reason)
 {
     Netgame *g = lobby_client_user(c);
@@ -482,12 +551,10 @@ static void on_disconnect(Lobby_Client *c, int reason)
         return;
     }
     if (!g->welcomed) {
-        char text[640];
-        advice_lobby_failure(text, sizeof text, g->lobby, reason,
-                             g->cfg.role, g->cfg.code);
-        warn(g, "%s", text);
-        g->result.finished = 0;
-        done(g);
+        if (reason == TB_E_SEAT && g->cfg.role == LOBBY_ROLE_GUEST &&
+            g->probe == NULL && g->probe_reason == 0 && probe_start(g) == 0)
+            return; /* told once the look as a spectator ends */
+        admission_failed(g, reason);
         return;
     }
     if (g->lost_at == 0) {
@@ -754,6 +821,8 @@ void netgame_free(Netgame *g)
         return;
     lobby_client_free(g->lc);
     g->lc = NULL;
+    lobby_client_free(g->probe);
+    g->probe = NULL;
     g->done = 1;
     proto_log_close(g->log);
     netstore_seq_close(&g->seq);

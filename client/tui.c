@@ -287,6 +287,7 @@ static int typed_move(Tui *t, const char *text, int rc, size_t *index)
         return frc;
     }
     char hint[CORE_NOTATION_MAX + 96];
+    rc = entry_parse_error(t->s->pos, text, rc);
     game_help_one_line(t->s->game,
                        (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
                        t->s->nlegal, hint, sizeof hint);
@@ -550,8 +551,18 @@ void tui_screen_draw(Tui *t)
     int nextra = 0;
     for (int k = 0; k < TUI_EXTRA_LINES; k++)
         nextra += t->extra[k][0] != '\0';
-    int y_board = 2 + nextra + (nextra > 0);
-    int need_rows = y_board + t->view.rows + 1 + 1 + 5;
+    /* A network screen (extra lines) has a blank line after them and
+     * two under the board when there is room, one under the board when
+     * the window is short: so Chess volleyball 10x10's (4 extra lines,
+     * 11 board rows) fits 80x24 with its move line (a trial found it one
+     * row short). */
+    int gap_top = nextra > 0, gap_below = 2;
+    if (nextra > 0 && rows < 2 + nextra + gap_top + t->view.rows + 2 + 5) {
+        gap_top = 0;
+        gap_below = 1;
+    }
+    int y_board = 2 + nextra + gap_top;
+    int need_rows = y_board + t->view.rows + gap_below + 5;
     int need_cols = 4 + t->view.cols * TUI_CELL_W + 2;
     if (need_cols < 44)
         need_cols = 44;
@@ -595,11 +606,11 @@ void tui_screen_draw(Tui *t)
         draw_moves(t, side_x, t->board_y, t->view.rows + 1, cols - side_x - 1);
 
     Core_Status st = session_status(s);
-    int y = below + 2;
+    int y = below + gap_below;
     if (st.outcome != CORE_ONGOING)
         snprintf(line, sizeof line, _("Game over: %s (%s)   q quits%s"),
                  core_outcome_name(st.outcome),
-                 cli_reason_text(core_reason_name(st.reason)),
+                 cli_reason_words(core_reason_name(st.reason)),
                  t->send ? "" : _(", 'takeback' undoes"));
     else
         snprintf(line, sizeof line, _("%s to move%s"),

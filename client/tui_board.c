@@ -223,13 +223,16 @@ int tui_put_wrapped(int y, int x, const char *s, int cols, int max_lines)
         int n = (int)strlen(s);
         if (cli_width(s, (size_t)-1) > cols) {
             /* At a wider gap if there is one (a list of keys keeps each
-             * key with its words), else at a blank. */
+             * key with its words), else at the last blank that fits, so
+             * a code or a web address is never split (a trial found a
+             * link cut inside its invite code); a word wider than the
+             * line is cut. */
             int fit = (int)cli_fit(s, cols);
             n = fit;
             while (n > fit / 2 && !(s[n] == ' ' && s[n - 1] == ' '))
                 n--;
             if (n <= fit / 2)
-                for (n = fit; n > fit / 2 && s[n] != ' ';)
+                for (n = fit; n > 0 && s[n] != ' ';)
                     n--;
             if (s[n] != ' ')
                 n = fit;

@@ -638,9 +638,11 @@ void tui_net_done(Tui_Net *u)
     if (u->have_screen) {
         Core_Status st = session_status(&u->s);
         char line[200];
-        snprintf(line, sizeof line, "result: %s (%s); %s",
-                 core_outcome_name(st.outcome), core_reason_name(st.reason),
-                 _("q quits"));
+        /* Words for a person; the result: line with its tokens goes
+         * to the terminal once the screen is gone. */
+        snprintf(line, sizeof line, _("Game over: %s (%s); q quits"),
+                 core_outcome_name(st.outcome),
+                 cli_reason_words(core_reason_name(st.reason)));
         tui_say(&u->t, line, NULL, NULL);
     } else {
         snprintf(u->message, sizeof u->message, "%s", _("q quits"));

@@ -225,6 +225,41 @@ Test(cli, lobby_address_without_a_port_says_so)
                              "commas\n");
 }
 
+/* A trial found: --lobby given a URL (the lobby's web page, its
+ * WebSocket, or HOST:PORT with a slash) said only "bad lobby address";
+ * host, join and spectate now name it the web address and say what to
+ * give instead, as a join refused by the web port's HTTP answer does
+ * (client/advice.c), before any connection, with exit status 2. */
+Test(cli, lobby_given_a_url_says_it_is_the_web_address)
+{
+    static const char *const urls[] = {
+        "http://127.0.0.1:8080/", "https://lobby.example.org/",
+        "ws://127.0.0.1:8080/ws", "http://127.0.0.1:8080",
+        "127.0.0.1:8080/"};
+    static const char *const cmds[] = {"host laska", "join ABCD-EFGH",
+                                       "spectate ABCD-EFGH"};
+    static const char *const tails[] = {
+        "(the 'listening:' line of `tabula lobby`): tabula host GAME "
+        "--lobby HOST:PORT\n",
+        "(the host's 'lobby:' line, or the 'listening:' line of `tabula "
+        "lobby`): tabula join ABCD-EFGH --lobby HOST:PORT\n",
+        "(the host's 'lobby:' line, or the 'listening:' line of `tabula "
+        "lobby`): tabula spectate ABCD-EFGH --lobby HOST:PORT\n"};
+    for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++)
+        for (size_t k = 0; k < 3; k++) {
+            char args[160], want[600];
+            snprintf(args, sizeof args, "%s --lobby '%s'", cmds[k], urls[i]);
+            Run *r = run(args);
+            cr_assert_eq(r->status, 2, "%s: %s%s", args, r->out, r->err);
+            snprintf(want, sizeof want,
+                     "tabula %.*s: %s is the lobby's web address; give its "
+                     "--listen address %s",
+                     (int)strcspn(cmds[k], " "), cmds[k], urls[i], tails[k]);
+            cr_assert_str_eq(r->err, want, "%s", args);
+            cr_assert_str_eq(r->out, "", "%s", args);
+        }
+}
+
 /* Finding 10: game names are not case-sensitive. */
 Test(cli, game_names_ignore_case)
 {

@@ -166,6 +166,51 @@ Test(entry, capitals_keep_volleyballs_action_and_piece_letters)
     all_read_as_the_throw(typed, sizeof typed / sizeof typed[0]);
 }
 
+/* typed in game from its start is refused with want; its refusal's
+ * text (into why, cap bytes) starts with want's message. */
+static void refused_as(const char *game, const char *typed, int want,
+                       char *why, size_t cap)
+{
+    Core_Position *pos = NULL;
+    char canon[CORE_NOTATION_MAX];
+    cr_assert_eq(core_position_new(&pos, core_game_find(game), NULL), 0);
+    int rc = line_cmd_move(pos, typed, canon, sizeof canon, why, cap);
+    cr_assert_eq(rc, want, "%s '%s': %s", game, typed, why);
+    cr_assert_eq(strncmp(why, tb_strerror(want), strlen(tb_strerror(want))),
+                 0, "%s '%s': %s", game, typed, why);
+    core_position_free(pos);
+}
+
+/* small and capital, the same move typed two ways, get the same
+ * refusal, want. */
+static void same_refusal(const char *game, const char *small,
+                         const char *capital, int want)
+{
+    char a[400], b[400];
+    refused_as(game, small, want, a, sizeof a);
+    refused_as(game, capital, want, b, sizeof b);
+    cr_assert_str_eq(a, b, "%s '%s' and '%s'", game, small, capital);
+}
+
+/* A trial found: an illegal move typed in capitals was called malformed
+ * while the same move in small letters was called illegal. At the start
+ * (docs/rules/): Laska has no soldier on d4, and c3 steps one square
+ * diagonally, never straight on to c5; Chessball's b3 pawn has no step
+ * to b5 (every first move is a capture); Football chess has no piece on
+ * b3. A text of no move's shape stays malformed in either case. */
+Test(entry, capital_illegal_move_is_illegal_not_malformed)
+{
+    char why[400];
+    same_refusal("laska", "d4-e5", "D4-E5", TB_E_ILLEGAL);
+    same_refusal("laska", "c3-c5", "C3-C5", TB_E_ILLEGAL);
+    same_refusal("laska", "c3-c5", "C3-c5", TB_E_ILLEGAL);
+    same_refusal("chessball", "b3-b5", "B3-B5", TB_E_ILLEGAL);
+    same_refusal("chessball", "b3xb5", "B3XB5", TB_E_ILLEGAL);
+    same_refusal("football", "b3-b5", "B3-B5", TB_E_ILLEGAL);
+    refused_as("laska", "C3-D", TB_E_NOTATION, why, sizeof why);
+    refused_as("laska", "HELLO", TB_E_NOTATION, why, sizeof why);
+}
+
 /* The seat's conduct commands are whole words, with their argument after
  * a space; a move or a word that only begins like one is none. */
 Test(line_cmd, conduct_commands_are_told_from_moves)

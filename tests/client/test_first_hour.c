@@ -200,8 +200,8 @@ Test(first_hour, host_join_watch_replay_by_the_screens_words)
     wait_for_in(pane[1], "draw offered: type accept or decline");
     keys_to(pane[1], "decline Enter");
     keys_to(pane[1], "resign Enter");
-    wait_for_in(pane[0], "Game over: 1-0 (resign)");
-    wait_for_in(pane[2], "Game over: 1-0 (resign)");
+    wait_for_in(pane[0], "Game over: 1-0 (resignation)");
+    wait_for_in(pane[2], "Game over: 1-0 (resignation)");
     keys_to(pane[0], "q");
     scr = wait_for_in(pane[0], "exit 0");
     cr_assert_not_null(strstr(scr, "result: 1-0 (resign)"), "%s", scr);
@@ -397,6 +397,17 @@ Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
                        "%s", scr);
 }
 
+/* A one-line index.html of the test's own in dir, for a lobby's --http
+ * page (--web dir); its path into web. */
+static void write_page(char *web, size_t cap)
+{
+    snprintf(web, cap, "%s/index.html", dir);
+    FILE *f = fopen(web, "w");
+    cr_assert_not_null(f);
+    fputs("<!doctype html><title>page</title>\n", f);
+    fclose(f);
+}
+
 /* A trial found: `tabula join` on a terminal, given the lobby's web
  * (--http) address, said only "the game did not finish (lobby
  * unreachable?)" on the screen; the explanation starts with the
@@ -405,11 +416,7 @@ Test(first_hour, unreachable_lobby_tells_about_lobby_flag)
 Test(first_hour, web_address_is_explained_on_the_screen)
 {
     char web[400], url[64], line[400];
-    snprintf(web, sizeof web, "%s/index.html", dir);
-    FILE *f = fopen(web, "w");
-    cr_assert_not_null(f);
-    fputs("<!doctype html><title>page</title>\n", f);
-    fclose(f);
+    write_page(web, sizeof web);
     snprintf(line, sizeof line,
              "lobby --listen 127.0.0.1:0 --http 127.0.0.1:0 --web %s", dir);
     first(line, 100, 30);
@@ -432,30 +439,76 @@ Test(first_hour, web_address_is_explained_on_the_screen)
  * room outlives its game (empty rooms are kept 10 minutes), so the code
  * is still known: the answer says the game has had its second player,
  * and how to watch it, not "seat already taken". */
-Test(first_hour, finished_games_code_says_so)
+/* A standing lobby in window 0 (cols wide), `tabula host laska` on it
+ * in window 1 and a bot joined in window 2, both in line mode, their
+ * match started; the lobby's address into addr, the invite into invite
+ * (64 bytes each). */
+static void lobby_host_and_bot_guest(int cols, char *addr, char *invite)
 {
-    char addr[64], invite[64], line[256];
-    first("lobby --listen 127.0.0.1:0", 100, 30);
-    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr,
-               sizeof addr);
+    char line[256];
+    first("lobby --listen 127.0.0.1:0", cols, 30);
+    word_after(wait_for_in(pane[0], "listening:"), "listening:", addr, 64);
     snprintf(line, sizeof line, "tabula host laska --lobby %s", addr);
     window(line, "dumb");
-    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite,
-               sizeof invite);
+    word_after(wait_for_in(pane[1], "invite:"), "invite:", invite, 64);
     snprintf(line, sizeof line, "tabula join %s --lobby %s --bot=1", invite,
              addr);
     window(line, "dumb");
     wait_for_in(pane[1], "match: laska");
+    wait_for_in(pane[2], "match: laska");
+}
+
+/* `tabula join code --lobby addr` in line mode in window w, refused:
+ * its screen once it exits with status 1. */
+static const char *refused_join(const char *code, const char *addr, int w)
+{
+    char line[256];
+    snprintf(line, sizeof line, "tabula join %s --lobby %s", code, addr);
+    window(line, "dumb");
+    return wait_for_in(pane[w], "exit 1");
+}
+
+Test(first_hour, finished_games_code_says_so)
+{
+    char addr[64], invite[64];
+    lobby_host_and_bot_guest(100, addr, invite);
     keys_to(pane[1], "resign Enter");
     wait_for_in(pane[1], "result: 0-1 (resign)");
     wait_for_in(pane[2], "result: 0-1 (resign)");
-    snprintf(line, sizeof line, "tabula join %s --lobby %s", invite, addr);
-    window(line, "dumb");
-    const char *scr = wait_for_in(pane[3], "exit 1");
+    const char *scr = refused_join(invite, addr, 3);
     cr_assert_not_null(strstr(scr, "has its second player already (or is "
                                    "over)"),
                        "%s", scr);
     cr_assert_null(strstr(scr, "seat already taken"), "%s", scr);
+}
+
+/* A trial found a mistyped invite code told "has its second player
+ * already" when the game it almost named had its guest. The lobby finds
+ * a room by the code's first twelve symbols; the last group is the host
+ * key's fingerprint, which the lobby never sees. A joiner refused its
+ * seat looks again as a spectator, whose welcome names the host's key:
+ * a code whose last symbol is changed is told mistyped (its last group),
+ * the right code that the game has its second player. */
+Test(first_hour, mistyped_code_of_a_full_game_says_mistyped)
+{
+    char addr[64], invite[64], typo[64];
+    lobby_host_and_bot_guest(250, addr, invite); /* lines unwrapped */
+    /* the last symbol changed: A, or B for a code that ends in A (both
+     * in the codes' alphabet) */
+    snprintf(typo, sizeof typo, "%s", invite);
+    size_t n = strlen(typo);
+    typo[n - 1] = typo[n - 1] == 'A' ? 'B' : 'A';
+    const char *scr = refused_join(typo, addr, 3);
+    cr_assert_not_null(strstr(scr, "is the code mistyped? Check its last "
+                                   "group"),
+                       "%s", scr);
+    cr_assert_not_null(strstr(scr, typo), "%s", scr);
+    cr_assert_null(strstr(scr, "second player"), "%s", scr);
+    scr = refused_join(invite, addr, 4);
+    cr_assert_not_null(strstr(scr, "has its second player already (or is "
+                                   "over)"),
+                       "%s", scr);
+    cr_assert_null(strstr(scr, "mistyped"), "%s", scr);
 }
 
 /* Finding 10 on the host's waiting screen: its widest line is the
@@ -472,4 +525,72 @@ Test(first_hour, small_window_on_the_waiting_screen)
     scr = wait_for("tabula join ");
     cr_assert(line_has(scr, "tabula join ", " --lobby 127.0.0.1:"), "%s",
               scr);
+}
+
+/* Does screen scr fit its window: no "make the window larger", the title
+ * on the first line, the side to move and the input line (want_input:
+ * "move>" or the watcher's line) on it? */
+static void fits(const char *scr, const char *what, const char *want_input)
+{
+    cr_assert_null(strstr(scr, "make the window larger"), "%s:\n%s", what,
+                   scr);
+    cr_assert_eq(strncmp(scr, " Tabula - ", 10), 0, "%s:\n%s", what, scr);
+    cr_assert_not_null(strstr(scr, " to move"), "%s:\n%s", what, scr);
+    cr_assert_not_null(strstr(scr, want_input), "%s:\n%s", what, scr);
+}
+
+/* A trial found `tabula host volleyball10` one row short at 80x24: the
+ * network screen's four lines over the board (you and the connection,
+ * the watch code, a note, the clocks) and Chess volleyball 10x10's 11
+ * board rows (10 ranks and the net) took 25 rows, and the bottom line
+ * was lost. Every game's host, join and spectate screens, with a clock
+ * and the browser links' note (--http) for all four lines, and its
+ * `tabula play` screen fit 80x24 with the input line shown. */
+Test(first_hour, every_game_fits_80x24)
+{
+    char args[400], join[256], watch[256], web[300];
+    write_page(web, sizeof web);
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const char *name = core_game_name(core_game_at(i));
+        snprintf(args, sizeof args,
+                 "host %s --clock 5+3 --http 127.0.0.1:0 --web %s", name,
+                 dir);
+        first(args, 80, 24);
+        const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+        command_on(scr, "tabula join ", join, sizeof join);
+        command_on(scr, "tabula spectate ", watch, sizeof watch);
+        window(join, "xterm-256color");
+        window(watch, "xterm-256color");
+        scr = wait_for_in(pane[0], "Clock  White ");
+        fits(scr, name, "move>");
+        /* the fourth line over the board: a note (the match's line) */
+        cr_assert_not_null(strstr(scr, " match: "), "%s:\n%s", name, scr);
+        fits(wait_for_in(pane[1], "Clock  White "), name, "move>");
+        fits(wait_for_in(pane[2], "Clock  White "), name,
+             "watching: ? help, q leaves");
+        tmux_stop();
+        snprintf(args, sizeof args, "play %s", name);
+        first(args, 80, 24);
+        fits(wait_for("(you)"), name, "move>");
+        tmux_stop();
+    }
+}
+
+/* A trial found the host's browser links broken inside the invite code
+ * at 80 columns: "... the opponent opens http://HOST:PORT/#join=CODE,"
+ * was cut at the window's edge. Each link stays on one line, whole. */
+Test(first_hour, browser_links_are_never_split)
+{
+    char args[400], web[300], invite[64], watch[64], link[128];
+    write_page(web, sizeof web);
+    snprintf(args, sizeof args, "host laska --http 127.0.0.1:0 --web %s",
+             dir);
+    first(args, 80, 24);
+    const char *scr = wait_for("#watch=");
+    word_after(scr, "invite:", invite, sizeof invite);
+    word_after(scr, "watch:", watch, sizeof watch);
+    snprintf(link, sizeof link, "/#join=%s", invite);
+    cr_assert(line_has(scr, "http://127.0.0.1:", link), "%s", scr);
+    snprintf(link, sizeof link, "/#watch=%s", watch);
+    cr_assert(line_has(scr, "http://127.0.0.1:", link), "%s", scr);
 }

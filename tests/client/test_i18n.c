@@ -163,6 +163,36 @@ Test(i18n, core_texts_translated_with_their_numbers_and_plurals)
     cr_assert_str_eq(cli_reason_text("no-moves"), "no-moves");
 }
 
+/* A trial found the English screens saying "Game over: 0-1 (resign)",
+ * the result line's token. The words are written out by hand here, the
+ * Czech and Russian from po/cs.po and po/ru.po. */
+Test(i18n, end_reasons_in_words_on_the_screens)
+{
+    speak("en");
+    cr_assert_str_eq(cli_reason_words("resign"), "resignation");
+    cr_assert_str_eq(cli_reason_words("time"), "time ran out");
+    cr_assert_str_eq(cli_reason_words("agreement"), "draw agreed");
+    cr_assert_str_eq(cli_reason_words("no-moves"), "no legal move");
+    cr_assert_str_eq(cli_reason_words("not-caught"),
+                     "the King was not caught");
+    /* a record's own Termination word stays as it is */
+    cr_assert_str_eq(cli_reason_words("adjudication"), "adjudication");
+    /* every reason core names has its words, none left a token */
+    for (int r = CORE_REASON_NONE + 1; r < CORE_REASON_COUNT_; r++) {
+        const char *token = core_reason_name((Core_Reason)r);
+        int english = strcmp(token, "checkmate") == 0 ||
+                      strcmp(token, "stalemate") == 0;
+        cr_assert(english || strcmp(cli_reason_words(token), token) != 0,
+                  "%s", token);
+    }
+    speak("cs");
+    cr_assert_str_eq(cli_reason_words("resign"), "vzdání partie");
+    cr_assert_str_eq(cli_reason_words("time"), "čas vypršel");
+    speak("ru");
+    cr_assert_str_eq(cli_reason_words("resign"), "сдача партии");
+    cr_assert_str_eq(cli_reason_words("agreement"), "ничья по соглашению");
+}
+
 static void note_is(const char *in, const char *want)
 {
     rewritten(cli_note_text, in, want);
@@ -198,6 +228,38 @@ Test(i18n, a_cut_translation_ends_on_a_whole_letter)
     /* "белая ладья" does not fit in 7 bytes: 3 whole letters remain. */
     cli_core_text("White rook", out, sizeof out);
     cr_assert_str_eq(out, "бел");
+}
+
+/* Is the byte at p, or the one before it, part of a Cyrillic letter
+ * (UTF-8 lead bytes 0xD0, 0xD1 and their continuation bytes)? */
+static int cyrillic_at(const unsigned char *p)
+{
+    return p[0] == 0xd0 || p[0] == 0xd1 ||
+           (p[0] >= 0x80 && p[0] < 0xc0);
+}
+
+/* A trial found the Russian Chessball hint "откудаxкуда": a Latin x glued
+ * between two Russian words. The hints read like the English one, a
+ * step from-to and a capture written with x, the x set apart from the
+ * words (the notation's own examples keep theirs: b3xc4). */
+Test(i18n, move_hints_keep_the_capture_x_apart_from_words)
+{
+    const Core_Game *cb = core_game_find("chessball");
+    speak("ru");
+    cr_assert_str_eq(_(core_game_move_hint(cb)),
+                     "откуда-куда или откуда x куда с полями a, b1..g5, h "
+                     "(b3xc4)");
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const unsigned char *h =
+            (const unsigned char *)_(core_game_move_hint(core_game_at(i)));
+        for (size_t k = 1; h[k] != '\0'; k++)
+            cr_assert(!(h[k] == 'x' && (cyrillic_at(h + k - 1) ||
+                                        cyrillic_at(h + k + 1))),
+                      "x glued to a Russian word in '%s'", h);
+    }
+    speak("cs");
+    cr_assert_str_eq(_(core_game_move_hint(cb)),
+                     "odkud-kam nebo odkud x kam s poli a, b1..g5, h (b3xc4)");
 }
 
 Test(i18n, every_game_title_and_hint_is_in_the_catalogues)

@@ -351,6 +351,45 @@ Test(replay, record_exported_again_keeps_termination_and_match_id)
     cr_assert_null(strstr(text, "[MatchId "), "%s", text);
 }
 
+/* A trial found a record exported again given `[Round "?"]` (and the
+ * rest of PGN's seven-tag roster) it never had. The export keeps the
+ * original's tags in its order, values as they were except those it
+ * works out (Result), and adds only a Game tag when the game came from
+ * --game. Laska's Lasker numbers 9-13 and 17-13-9 are c3-d4 and e5xc3
+ * (docs/rules/laska.md); b2xd4 then takes back. */
+static void put(const char *path, const void *data, size_t n);
+
+/* record written to a file, replayed with args before --export, into
+ * text (cap bytes): the export. */
+static void export_of(const char *record, const char *args, char *text,
+                      size_t cap)
+{
+    char path[128], pgn[128], cmd[400];
+    snprintf(path, sizeof path, "%s/tags.pgn", dir);
+    snprintf(pgn, sizeof pgn, "%s/tags-again.pgn", dir);
+    put(path, record, strlen(record));
+    snprintf(cmd, sizeof cmd, "%s %s --export %s --quiet", path, args, pgn);
+    Out *o = replay(cmd);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    load(pgn, text, cap);
+}
+
+Test(replay, record_exported_again_adds_no_tags)
+{
+    char text[4096];
+    export_of("[Site \"club\"]\n[Game \"Laska\"]\n[Annotator \"me\"]\n"
+              "[Result \"1-0\"]\n[Termination \"resign\"]\n\n1. 9-13 1-0\n",
+              "", text, sizeof text);
+    cr_assert_str_eq(text, "[Site \"club\"]\n[Game \"Laska\"]\n"
+                           "[Annotator \"me\"]\n[Result \"1-0\"]\n"
+                           "[Termination \"resign\"]\n\n1. c3-d4 1-0\n");
+    /* A record with one tag, its game named on the command line. */
+    export_of("[Event \"club\"]\n1. 9-13 17-13-9 2. b2xd4 *\n",
+              "--game laska", text, sizeof text);
+    cr_assert_str_eq(text, "[Game \"laska\"]\n[Event \"club\"]\n\n"
+                           "1. c3-d4 e5xc3 2. b2xd4 *\n");
+}
+
 Test(replay, plain_record_names_the_side_that_moved)
 {
     /* Football chess: White's own goal (D-FC-5) in a 2-goal match gives
