@@ -145,6 +145,15 @@ int lobby__rc_is_cluster(const Lobby_Rc *rc);
 int lobby__rc_open(const Lobby_Rc *rc);
 /* Disconnect every connection (gone is called for each). */
 void lobby__rc_disconnect(Lobby_Rc *rc);
+/* A PING on every open connection; fn(priv, answer) for each answer
+ * (answer NULL: the connection went first). Returns how many were sent.
+ * A later call replaces fn and priv for answers still awaited. */
+int lobby__rc_ping(Lobby_Rc *rc, Lobby_Rc_Fn *fn, void *priv);
+/* Free every connection now, without waiting for answers (Redis hangs,
+ * so a clean disconnect would wait forever): awaited answers are called
+ * with NULL at once, gone is not called. Never from inside a hiredis
+ * callback. */
+void lobby__rc_abort(Lobby_Rc *rc);
 /* Free (NULL is fine); after its connections are gone. */
 void lobby__rc_free(Lobby_Rc *rc);
 

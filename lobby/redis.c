@@ -35,6 +35,11 @@
 #define PROBE_MS 200
 /* Rooms with members here have their expiry renewed this often (ms). */
 #define TOUCH_MS 30000
+/* The health check is asked this often (ms); unanswered for the limit
+ * redis_deadline_ms, Redis hangs and is lost. */
+#define HEALTH_MS 1000
+/* This node's own channel: "tb:n:" and 16 random hex digits. */
+#define OWN_LEN 21
 
 /* Admission, run in the slot of lookup L. KEYS: L's hash, stream and
  * watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
@@ -234,6 +239,17 @@ struct Lobby_Redis {
     Req *reqs; /* answers awaited */
     uint64_t last_try; /* loop time of the last attempt to reconnect */
     uint64_t last_touch;
+    uint64_t lost_at; /* loop time Redis was lost */
+    /* The health check: a PING on each command connection and a message
+     * on the node's own channel (heard on the channels' connection);
+     * after (re)connecting, the own channel's subscription comes first. */
+    char own[OWN_LEN + 1];
+    int hb_wait;      /* answers awaited: since hb_at */
+    int hb_pongs;     /* PINGs not yet answered */
+    int hb_heard;     /* the own channel's message (or subscription) */
+    uint64_t hb_at;   /* loop time the awaited check was asked */
+    uint64_t hb_seq;  /* the number of the check, sent as the message */
+    uint64_t last_hb; /* loop time the last check was asked */
     void (*done)(void *);
     void *done_user;
 };
@@ -353,23 +369,42 @@ static int open_count(const Lobby_Redis *st)
     return (st->sub != NULL) + (st->rc != NULL ? lobby__rc_open(st->rc) : 0);
 }
 
-/* Redis went away (or answered nonsense): every member here is told to
- * go elsewhere by its connection closing, and new ones are refused. */
-static void store_lost(Lobby_Redis *st)
+/* Free every connection now (Redis hangs: a clean disconnect would wait
+ * for answers that never come). Answers awaited are called with NULL.
+ * Never from inside a hiredis callback (from the sweep timer only). */
+static void abort_conns(Lobby_Redis *st)
+{
+    redisAsyncContext *sub = st->sub;
+    st->sub = NULL; /* so its disconnect callback finds nothing */
+    if (st->rc != NULL)
+        lobby__rc_abort(st->rc);
+    if (sub != NULL)
+        redisAsyncFree(sub);
+}
+
+/* Redis went away, answered nonsense or hangs (hung: its connections are
+ * freed at once, else disconnected): every member here is told to go
+ * elsewhere by its connection closing, and new ones are refused. */
+static void store_lost(Lobby_Redis *st, int hung)
 {
     if (!st->up)
         return;
     st->up = 0;
+    st->lost_at = uv_now(st->loop);
     if (st->live)
         fprintf(stderr, "lobby: lost Redis at %s:%d; closing every "
                         "connection until it is back\n",
                 st->host, st->port);
     st->live = 0;
-    /* hiredis frees the context that failed itself; the others go. */
-    if (st->rc != NULL)
-        lobby__rc_disconnect(st->rc);
-    if (st->sub != NULL)
-        redisAsyncDisconnect(st->sub);
+    if (hung) {
+        abort_conns(st);
+    } else {
+        /* hiredis frees the context that failed itself; the others go. */
+        if (st->rc != NULL)
+            lobby__rc_disconnect(st->rc);
+        if (st->sub != NULL)
+            redisAsyncDisconnect(st->sub);
+    }
     lobby__drop_members(st->lb);
 }
 
@@ -378,7 +413,7 @@ static void conn_gone(void *user)
 {
     Lobby_Redis *st = user;
     if (!st->closing)
-        store_lost(st);
+        store_lost(st, 0);
     if (st->closing && open_count(st) == 0 && st->done != NULL) {
         void (*done)(void *) = st->done;
         st->done = NULL;
@@ -552,6 +587,39 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
         fetch(st, inv);
 }
 
+/* The health check's answers are all in. */
+static void health_check_done(Lobby_Redis *st)
+{
+    if (st->hb_wait && st->hb_pongs == 0 && st->hb_heard)
+        st->hb_wait = 0;
+}
+
+static void health_pong(void *priv, redisReply *rep)
+{
+    Lobby_Redis *st = priv;
+    if (rep == NULL || st->hb_pongs == 0)
+        return; /* the connection went: that is reported apart */
+    st->hb_pongs--;
+    health_check_done(st);
+}
+
+/* A message on the own channel (msg NULL: its subscription held). */
+static void health_heard(Lobby_Redis *st, const redisReply *msg)
+{
+    uint64_t seq;
+    if (msg != NULL && (msg->type != REDIS_REPLY_STRING ||
+                        parse_u64(msg->str, msg->len, &seq) != 0 ||
+                        seq != st->hb_seq))
+        return; /* not the check awaited */
+    st->hb_heard = 1;
+    health_check_done(st);
+}
+
+static int is_own(const Lobby_Redis *st, const redisReply *chan)
+{
+    return chan->len == OWN_LEN && memcmp(chan->str, st->own, OWN_LEN) == 0;
+}
+
 static void sub_reply(redisAsyncContext *ac, void *reply, void *priv)
 {
     Lobby_Redis *st = priv;
@@ -563,6 +631,13 @@ static void sub_reply(redisAsyncContext *ac, void *reply, void *priv)
         rep->elements != 3 || rep->element[0]->type != REDIS_REPLY_STRING ||
         rep->element[1]->type != REDIS_REPLY_STRING)
         return;
+    if (is_own(st, rep->element[1])) {
+        if (strcmp(rep->element[0]->str, "message") == 0)
+            health_heard(st, rep->element[2]);
+        else if (strcmp(rep->element[0]->str, "subscribe") == 0)
+            health_heard(st, NULL);
+        return;
+    }
     if (strcmp(rep->element[0]->str, "message") == 0 &&
         rep->element[2]->type == REDIS_REPLY_STRING)
         on_message(st, rep->element[1], rep->element[2]);
@@ -1024,10 +1099,54 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
     (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
 }
 
+/* The check starts again (after connecting): the own channel's
+ * subscription is its first answer, awaited from now. */
+static void health_reset(Lobby_Redis *st, uint64_t now)
+{
+    st->hb_wait = 1;
+    st->hb_pongs = 0;
+    st->hb_heard = 0;
+    st->hb_at = now;
+    st->last_hb = now;
+}
+
+/* Hiredis 0.14 has no timeouts for asynchronous commands, so a Redis
+ * that stops answering without closing its connections (stopped, or
+ * cut off by the network) is found here: each HEALTH_MS a PING on each
+ * command connection and a PUBLISH on the node's own channel, which the
+ * channels' connection must hear; an answer still missing after
+ * redis_deadline_ms loses Redis exactly as a closed connection does.
+ * Returns nonzero when it did. */
+static int health(Lobby_Redis *st, uint64_t now)
+{
+    char seq[24];
+    const char *argv[3] = {"PUBLISH", st->own, seq};
+
+    if (st->hb_wait) {
+        if (now - st->hb_at < st->lim.redis_deadline_ms)
+            return 0;
+        store_lost(st, 1);
+        return 1;
+    }
+    if (now - st->last_hb < HEALTH_MS)
+        return 0;
+    st->last_hb = st->hb_at = now;
+    st->hb_seq++;
+    st->hb_wait = 1;
+    st->hb_heard = 0;
+    st->hb_pongs = lobby__rc_ping(st->rc, health_pong, st);
+    snprintf(seq, sizeof seq, "%llu", (unsigned long long)st->hb_seq);
+    if (lobby__rc_command(st->rc, st->own, OWN_LEN, NULL, NULL, 3, argv,
+                          NULL) != 0)
+        st->hb_heard = 1; /* not sent: the connection is gone, reported
+                             apart */
+    return 0;
+}
+
 /* Redis lost: once every connection and room copy here is gone, try it
  * again each RETRY_MS; members come back by reconnecting. The loop
  * blocks up to PROBE_MS per attempt (a refused connect on loopback
- * returns at once). */
+ * returns at once; a stopped Redis accepts and does not answer). */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
     Lobby_Stats s;
@@ -1035,10 +1154,17 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
                          ? st->lim.empty_room_ms / 3
                          : TOUCH_MS;
 
+    if (st->up && health(st, now))
+        return;
     if (st->up && now - st->last_touch >= every) {
         st->last_touch = now;
         lobby__replica_each(st->lb, touch, st);
     }
+    /* A clean disconnect waits for the answers awaited: past the
+     * deadline, the connections still going hang and are freed. */
+    if (!st->up && !st->closing && open_count(st) != 0 &&
+        now - st->lost_at >= st->lim.redis_deadline_ms)
+        abort_conns(st);
     if (st->up || st->closing || open_count(st) != 0 ||
         now - st->last_try < RETRY_MS)
         return;
@@ -1061,6 +1187,7 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host, st->port);
     st->live = 1;
     st->up = 1;
+    health_reset(st, now);
 }
 
 /* ---- connections ---- */
@@ -1086,11 +1213,38 @@ static void sub_disconnect(const redisAsyncContext *ac, int status)
 }
 
 /* The channels' connection, to the address given (in a cluster every
- * master hears every PUBLISH). */
+ * master hears every PUBLISH), subscribed first to the node's own
+ * channel (the health check). */
 static int open_sub(Lobby_Redis *st)
 {
-    return lobby__rc_attach(st->loop, st->host, st->port, st, sub_connect,
-                            sub_disconnect, &st->sub);
+    int rc = lobby__rc_attach(st->loop, st->host, st->port, st, sub_connect,
+                              sub_disconnect, &st->sub);
+    if (rc == 0 &&
+        redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b", st->own,
+                          (size_t)OWN_LEN) != REDIS_OK) {
+        redisAsyncContext *ac = st->sub;
+        st->sub = NULL; /* not connected yet: no callback comes */
+        redisAsyncFree(ac);
+        rc = TB_E_IO;
+    }
+    return rc;
+}
+
+/* The own channel's name: random, so no two nodes share it. */
+static int own_channel(Lobby_Redis *st)
+{
+    static const char digits[] = "0123456789abcdef";
+    uint8_t r[8];
+    int rc = uv_random(NULL, NULL, r, sizeof r, 0, NULL);
+    if (rc != 0)
+        return TB_E_IO;
+    memcpy(st->own, "tb:n:", 5);
+    for (int i = 0; i < 8; i++) {
+        st->own[5 + 2 * i] = digits[r[i] >> 4];
+        st->own[6 + 2 * i] = digits[r[i] & 15];
+    }
+    st->own[OWN_LEN] = '\0';
+    return 0;
 }
 
 int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
@@ -1108,6 +1262,8 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     st->lim = *lim;
     rc = parse_url(st, url);
     if (rc == 0)
+        rc = own_channel(st);
+    if (rc == 0)
         rc = lobby__rc_new(loop, st->host, st->port, st->db, 2000, conn_gone,
                            st, &st->rc);
     if (rc == 0)
@@ -1120,6 +1276,7 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     }
     st->up = 1;
     st->live = 1;
+    health_reset(st, uv_now(loop));
     *out = st;
     return 0;
 }

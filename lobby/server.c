@@ -146,6 +146,7 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(kept_bytes, 256u << 20)
     DEF(unjoined_room_ms, 30000)
     DEF(rate_delay_ms, 5000)
+    DEF(redis_deadline_ms, 3000)
 #undef DEF
     if (lim->max_payload > NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER)
         lim->max_payload = NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER;

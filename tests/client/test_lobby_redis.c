@@ -6,7 +6,8 @@
  * every game with the host on node A and the guest and a spectator on
  * node B; a node killed mid-game and started again on its address, the
  * game going on from what Redis kept; Redis with its append-only file
- * killed mid-game, alone or with every node; Redis unreachable or
+ * killed mid-game, alone or with every node; Redis stopped (hung)
+ * mid-game and started again; Redis unreachable or
  * misnamed at start (exit status 2). The expected final hash is recomputed here from
  * the host's log on a fresh core position, independently of the lobby.
  */
@@ -284,6 +285,57 @@ Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
     check_three_logs(&host, &guest, &spec);
     cr_assert_not_null(strstr(slurp(a.err), "lobby: Redis at "), "%s",
                        slurp(a.err));
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* Wait (bounded by limit_ms) until p's stderr holds text; returns the
+ * milliseconds waited. */
+static double await_err(Proc *p, const char *text, double limit_ms)
+{
+    double t0 = now_ms();
+    while (strstr(slurp(p->err), text) == NULL) {
+        cr_assert_lt(now_ms() - t0, limit_ms, "no '%s' from %s:\n%s", text,
+                     p->err, slurp(p->err));
+        pause_ms(5);
+    }
+    return now_ms() - t0;
+}
+
+/* Redis stopped mid-game (SIGSTOP: its connections stay open, it answers
+ * nothing) is found by the nodes' health check: a PING and a message to
+ * the node's own channel each second, unanswered for 3 s. Each node says
+ * it lost Redis within 3 s + 1 s (the check's period) + 0.25 s (the
+ * sweep's) and a margin for a loaded machine, closes its members (who
+ * keep reconnecting and are refused) and neither crashes; once Redis
+ * runs again (SIGCONT) the nodes find it, the players come back and the
+ * game ends with three identical verified logs. */
+Test(lobby_redis, redis_hung_mid_game_is_detected_and_the_game_goes_on)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    double t_a, t_b, t0;
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    start_game(&host, &guest, &spec, "laska", addr_a, addr_b, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    cr_assert_eq(kill(redis.pid, SIGSTOP), 0);
+    t0 = now_ms();
+    t_a = await_err(&a, "lobby: lost Redis at ", 8000);
+    await_err(&b, "lobby: lost Redis at ", 8000 - t_a);
+    t_b = now_ms() - t0;
+    cr_log_info("hung Redis found after %.0f ms (node A), %.0f ms (node B)",
+                t_a, t_b);
+    await_line(&host, "lobby: connection lost", NULL, 0);
+    await_line(&guest, "lobby: connection lost", NULL, 0);
+    pause_ms(1500); /* the clients retry, the nodes refuse them */
+    cr_assert_eq(kill(redis.pid, SIGCONT), 0);
+    await_err(&a, "lobby: Redis at ", 10000);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
     stop(&a);
     stop(&b);
     stop(&redis);
