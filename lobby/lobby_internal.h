@@ -212,11 +212,15 @@ Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
 /* The copy of the room of invite lookup inv here, or NULL. */
 Lobby_Room *lobby__replica_find(Lobby *lb,
                                 const uint8_t inv[LOBBY_LOOKUP_BYTES]);
-/* fn(user, invite lookup, watch lookup) for each copy with members. */
+/* fn(user, invite lookup, watch lookup, maker) for each copy with
+ * members; maker is the key of the source that created the room (NULL:
+ * not known). */
 void lobby__replica_each(Lobby *lb,
                          void (*fn)(void *user, const uint8_t *inv,
-                                    const uint8_t *wat),
+                                    const uint8_t *wat, const uint8_t *maker),
                          void *user);
+/* The room's creator was the source of key (LOBBY_SOURCE_KEY bytes). */
+void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
 /* The number the copy's next frame has (0: none seen yet). */
 uint64_t lobby__replica_next(const Lobby_Room *r);
 /* A frame of the room from Redis (stream: read from the room's stream,

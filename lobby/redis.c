@@ -44,14 +44,15 @@
 /* Admission, run in the slot of lookup L. KEYS: L's hash, stream and
  * watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
- * wanted after it), ttl ms, frames kept, L hex. A CREATE of a new room
+ * wanted after it), ttl ms, frames kept, L hex, the source address (hex;
+ * a room made keeps it as its maker, field a). A CREATE of a new room
  * at stage 0 answers {-100} (count it and reserve its watch lookup
  * first, in their own slots), at stage 1 makes it. A WATCH of a watch
  * lookup at stage 1 answers {-101, I}: ask again in the slot of invite
  * lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
- * key, watch hex, next, epoch, frames, presence bits}. A seat admitted
- * is marked present (field pSEAT holds its claim number) on the room's
- * channel. */
+ * key, watch hex, next, epoch, frames, presence bits, maker hex or ""}.
+ * A seat admitted is marked present (field pSEAT holds its claim number)
+ * on the room's channel. */
 static const char admit_lua[] =
     "local M, F, X = KEYS[1], KEYS[2], KEYS[3]\n"
     "local kind, stage = ARGV[1], ARGV[2]\n"
@@ -65,7 +66,7 @@ static const char admit_lua[] =
     "    if redis.call('EXISTS', X) == 1 then return {-3} end\n"
     "    if stage == '0' then return {-100} end\n"
     "    redis.call('HSET', M, 'pk', ARGV[4], 'w', ARGV[3], 's0', ARGV[5],\n"
-    "               'next', ARGV[6], 'e0', 0, 'e1', 0)\n"
+    "               'next', ARGV[6], 'e0', 0, 'e1', 0, 'a', ARGV[11])\n"
     "  end\n"
     "elseif kind == '2' then\n"
     "  if redis.call('EXISTS', M) == 0 then\n"
@@ -91,24 +92,28 @@ static const char admit_lua[] =
     "  redis.call('HSET', M, 'p'..role, e)\n"
     "  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1')\n"
     "end\n"
-    "local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1')\n"
+    "local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')\n"
     "if not v[1] then return {-3} end\n"
     "redis.call('PEXPIRE', M, ARGV[8])\n"
     "redis.call('PEXPIRE', F, ARGV[8])\n"
     "local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', "
     "ARGV[9])\n"
     "local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)\n"
-    "return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb}\n";
+    "return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or ''}\n";
 
 /* A share counted in a sorted set of its own (tb:rooms for the whole
  * lobby, tb:a:ADDRESS per address), members scored by when they stop
  * counting. KEYS: the set. ARGV: member, ttl ms, cap (0: only renew a
- * member there), the LOBBY_ERR_* code when full. Returns 0 or -code. */
+ * member there), the LOBBY_ERR_* code when full. Returns 0 or -code.
+ * The set itself lives as long as its latest member (renewing one
+ * renews it, else a set not added to for ttl would vanish with the
+ * rooms it still counts). */
 static const char cap_lua[] =
     "local t = redis.call('TIME')\n"
     "local ms = t[1] * 1000 + math.floor(t[2] / 1000)\n"
     "if ARGV[3] == '0' then\n"
-    "  redis.call('ZADD', KEYS[1], 'XX', ms + ARGV[2], ARGV[1])\n"
+    "  if redis.call('ZADD', KEYS[1], 'XX', 'CH', ms + ARGV[2], ARGV[1]) > 0\n"
+    "  then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\n"
     "  return 0\n"
     "end\n"
     "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)\n"
@@ -194,6 +199,9 @@ static const char leave_lua[] =
     "end\n"
     "return 0\n";
 
+/* An admission's answer: {role, ..., presence, maker} (admit_lua). */
+#define ADMIT_ELEMENTS 9
+
 /* Sequence numbers go through Lua's doubles: exact below 2^53. */
 #define REDIS_SEQ_MAX ((uint64_t)1 << 53)
 
@@ -264,9 +272,10 @@ static void hex_of(const uint8_t *b, char out[HEX_LEN + 1])
     out[HEX_LEN] = '\0';
 }
 
-static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
+/* n hex digits into out, exactly cap bytes. */
+static int unhex_n(const char *s, size_t n, uint8_t *out, size_t cap)
 {
-    if (n != HEX_LEN)
+    if (n != 2 * cap)
         return TB_E_FORMAT;
     for (size_t i = 0; i < n; i++) {
         int v = s[i] >= '0' && s[i] <= '9'   ? s[i] - '0'
@@ -280,6 +289,11 @@ static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
             out[i / 2] |= (uint8_t)v;
     }
     return 0;
+}
+
+static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
+{
+    return unhex_n(s, n, out, LOBBY_LOOKUP_BYTES);
 }
 
 static void key_of(const uint8_t inv[LOBBY_LOOKUP_BYTES], char suffix,
@@ -714,8 +728,8 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     const uint8_t *p = q->msg;
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
         whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16];
-    const char *argv[13];
-    size_t argl[13];
+    const char *argv[14];
+    size_t argl[14];
     int create = p[0] == LOBBY_MSG_CREATE;
     Lobby_Room *r = lobby__replica_find(st->lb, lookup);
 
@@ -744,11 +758,12 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     argv[10] = ttl;
     argv[11] = count;
     argv[12] = lhex;
-    for (int i = 0; i < 13; i++)
+    argv[13] = q->src;
+    for (int i = 0; i < 14; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
-    return EVAL(st, admit_lua, 3, 13, argv, argl, hello_done, q);
+    return EVAL(st, admit_lua, 3, 14, argv, argl, hello_done, q);
 }
 
 /* A share (cap 0: only renew) counted in set for this room. */
@@ -827,15 +842,20 @@ static void hello_refuse(Lobby_Redis *st, Req *q, int code)
     req_free(q);
 }
 
-/* {role, lookup hex, host key, watch hex, next, epoch, frames, presence} */
+/* {role, lookup hex, host key, watch hex, next, epoch, frames, presence,
+ * maker} */
 static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
 {
-    uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES];
-    char key[KEY_LEN + 1], ttl[24];
+    uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES],
+        maker[LOBBY_SOURCE_KEY];
+    char key[KEY_LEN + 1], ttl[24], share[2 * LOBBY_SOURCE_KEY + 6];
     uint64_t role, next, epoch, pres;
+    const redisReply *mk;
+    int has_maker;
     Lobby_Room *r;
 
-    if (rep->elements != 8 || reply_u64(rep->element[0], &role) != 0 ||
+    if (rep->elements != ADMIT_ELEMENTS ||
+        reply_u64(rep->element[0], &role) != 0 ||
         role > 2 || reply_hex(rep->element[1], inv) != 0 ||
         rep->element[2]->type != REDIS_REPLY_STRING ||
         rep->element[2]->len != LOBBY_KEY_BYTES ||
@@ -853,11 +873,20 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         return;
     }
     lobby__replica_seen(r, next);
+    mk = rep->element[8];
+    has_maker = mk->type == REDIS_REPLY_STRING &&
+                unhex_n(mk->str, mk->len, maker, sizeof maker) == 0;
+    if (has_maker) /* else made by an older node */
+        lobby__replica_maker(r, maker);
     lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres);
-    /* The room is in use: it counts towards the cap and its watch
-     * lookup lives on (each in its own slot). */
+    /* The room is in use: it counts towards the cap and its maker's
+     * share, and its watch lookup lives on (each in its own slot). */
     memcpy(q->msg + 2, inv, LOBBY_LOOKUP_BYTES);
     (void)send_cap(st, q, "tb:rooms", 0, 0, NULL);
+    if (has_maker) {
+        snprintf(share, sizeof share, "tb:a:%.*s", (int)mk->len, mk->str);
+        (void)send_cap(st, q, share, 0, 0, NULL);
+    }
     key_of(wat, 'w', key);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
     (void)lobby__rc_command1(st->rc, "PEXPIRE", key, ttl);
@@ -934,7 +963,7 @@ static void hello_done(void *priv, redisReply *rep)
             q->kind++; /* this step's reservation was made too */
         }
         if (q->kind != REQ_MAKE || rep->type != REDIS_REPLY_ARRAY ||
-            rep->elements != 8)
+            rep->elements != ADMIT_ELEMENTS)
             undo_create(st, q);
         req_free(q);
         return;
@@ -1082,11 +1111,13 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
 static int open_sub(Lobby_Redis *st);
 
 /* A room in use here lives on, however long its players think, and
- * keeps counting towards the lobby's cap. */
-static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
+ * keeps counting towards the lobby's cap and its maker's share. */
+static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
+                  const uint8_t *maker)
 {
     Lobby_Redis *st = user;
-    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24], lhex[HEX_LEN + 1];
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24], lhex[HEX_LEN + 1],
+        share[2 * LOBBY_SOURCE_KEY + 6];
     const char *argv[5] = {"tb:rooms", lhex, ttl, "0", "0"};
     key_of(inv, 'm', m);
     key_of(inv, 'f', f);
@@ -1097,6 +1128,13 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
     (void)lobby__rc_command1(st->rc, "PEXPIRE", f, ttl);
     (void)lobby__rc_command1(st->rc, "PEXPIRE", w, ttl);
     (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
+    if (maker != NULL) {
+        memcpy(share, "tb:a:", 5);
+        for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
+            snprintf(share + 5 + 2 * i, 3, "%02x", maker[i]);
+        argv[0] = share;
+        (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
+    }
 }
 
 /* The check starts again (after connecting): the own channel's

@@ -67,6 +67,9 @@ struct Lobby_Room {
     uint64_t epoch[2];    /* with --redis: the seat's claim number our
                              member holds (redis.c) */
     int sending[2];       /* with --redis: the seat's frames in flight */
+    uint8_t maker[LOBBY_SOURCE_KEY]; /* with --redis: the source that
+                                        created it (redis.c) */
+    int has_maker;
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
 };
@@ -1180,12 +1183,19 @@ Lobby_Room *lobby__replica_find(Lobby *lb,
 
 void lobby__replica_each(Lobby *lb,
                          void (*fn)(void *user, const uint8_t *inv,
-                                    const uint8_t *wat),
+                                    const uint8_t *wat, const uint8_t *maker),
                          void *user)
 {
     for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
         if (!r->empty)
-            fn(user, r->lookup[0], r->lookup[1]);
+            fn(user, r->lookup[0], r->lookup[1],
+               r->has_maker ? r->maker : NULL);
+}
+
+void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY])
+{
+    memcpy(r->maker, key, LOBBY_SOURCE_KEY);
+    r->has_maker = 1;
 }
 
 uint64_t lobby__replica_next(const Lobby_Room *r)

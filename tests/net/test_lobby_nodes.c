@@ -308,6 +308,47 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     nodes_down();
 }
 
+/* An address's share counts a room for as long as the room is used,
+ * not only empty_room_ms after it was made: with a share of 2 rooms and
+ * rooms kept 1 s after their last use, two rooms whose hosts stay on for
+ * 2.5 s (renewed each 333 ms, through whichever node holds them) keep
+ * the address at its cap, so a third CREATE, through the other node, is
+ * refused; once the hosts left and 1.5 s passed (the rooms expired),
+ * the share is back and a new room is admitted. */
+Test(lobby_nodes, address_share_counts_rooms_while_used)
+{
+    Lobby_Limits lim;
+    Room r[4];
+    Peer h[4];
+
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 2;
+    lim.empty_room_ms = 1000;
+    nodes_up(&lim);
+    for (int i = 0; i < 2; i++) {
+        room_make(&r[i]);
+        lobby_port = node_port[i];
+        peer_host(&h[i], &r[i], 0);
+        cr_assert_eq(h[i].welcomed, 1, "%s", net_strerror(h[i].reason));
+    }
+    loop_for(2500); /* both rooms in use, nothing sent */
+    room_make(&r[2]);
+    lobby_port = node_port[1];
+    peer_host(&h[2], &r[2], 0);
+    cr_assert_eq(h[2].welcomed, 0, "a third room while two are used");
+    cr_assert_eq(h[2].reason, TB_E_FULL);
+    for (int i = 0; i < 3; i++)
+        peer_free(&h[i]);
+    loop_for(1500); /* the two rooms expire, and their share */
+    room_make(&r[3]);
+    lobby_port = node_port[0];
+    peer_host(&h[3], &r[3], 0);
+    cr_assert_eq(h[3].welcomed, 1, "the share is back: %s",
+                 net_strerror(h[3].reason));
+    peer_free(&h[3]);
+    nodes_down();
+}
+
 /* A reply of a sync hiredis command as an integer (asserted). */
 static long long redis_int(const char *cmd, const char *key)
 {
