@@ -184,6 +184,11 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
  * guest that never sent a frame frees it. */
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                         int seat, uint64_t epoch);
+/* The member of seat with claim number epoch was sent the frames of the
+ * room of invite lookup inv up to seq: a frame of the other seat that
+ * would drop one it has not had is refused (FLOOD). */
+void lobby__redis_had(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                      int seat, uint64_t epoch, uint64_t seq);
 /* m is going: no answer about it may touch it. */
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m);
 /* Start / stop following the room of invite lookup inv. */

@@ -45,7 +45,8 @@
  * watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
  * wanted after it), ttl ms, frames kept, L hex, the source address (hex;
- * a room made keeps it as its maker, field a). A CREATE of a new room
+ * a room made keeps it as its maker, field a), the member's last frame
+ * (a seat's hSEAT: the frames it has had, for FLOOD). A CREATE of a new room
  * at stage 0 answers {-100} (count it and reserve its watch lookup
  * first, in their own slots), at stage 1 makes it. A WATCH of a watch
  * lookup at stage 1 answers {-101, I}: ask again in the slot of invite
@@ -89,7 +90,10 @@ static const char admit_lua[] =
     "local e = 0\n"
     "if role < 2 then\n"
     "  e = redis.call('HINCRBY', M, 'e'..role, 1)\n"
-    "  redis.call('HSET', M, 'p'..role, e)\n"
+    "  local h = tonumber(ARGV[12])\n"
+    "  local nx = tonumber(redis.call('HGET', M, 'next'))\n"
+    "  if nx and h > nx - 1 then h = nx - 1 end\n"
+    "  redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))\n"
     "  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1')\n"
     "end\n"
     "local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')\n"
@@ -158,31 +162,60 @@ static const char guess_lua[] =
 
 /* A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
  * ttl ms, channel, payload bytes kept. Returns its number, -3 (no such
- * room) or -10 (the seat was claimed again since: this connection is
- * stale). The oldest frames go while the room keeps more than its frames
- * or bytes (field b of the hash counts the bytes kept). */
+ * room), -10 (the seat was claimed again since: this connection is
+ * stale) or -12 (FLOOD, as server.c's make_room: room for it would drop
+ * a frame the other seat, claimed, has not had; field hSEAT holds the
+ * last frame a seat had, kept by the nodes that serve it; once refused,
+ * every later frame of that claim is: fSEAT holds its claim number, so
+ * no frame in flight behind the refused one is numbered). The oldest
+ * frames go first while the room would keep more than its frames or
+ * bytes (field b of the hash counts the bytes kept). A seat's own frame
+ * right after all it had is had too. */
 static const char data_lua[] =
-    "local e = redis.call('HGET', KEYS[1], 'e'..ARGV[1])\n"
+    "local M, F, seat = KEYS[1], KEYS[2], ARGV[1]\n"
+    "local e = redis.call('HGET', M, 'e'..seat)\n"
     "if not e then return -3 end\n"
     "if e ~= ARGV[2] then return -10 end\n"
-    "redis.call('HSET', KEYS[1], 'k'..ARGV[1], 1)\n"
-    "local s = string.format('%d', redis.call('HINCRBY', KEYS[1], 'next', "
-    "1) - 1)\n"
-    "redis.call('XADD', KEYS[2], '0-'..s, 's', ARGV[1], 'd', ARGV[3])\n"
-    "local b = redis.call('HINCRBY', KEYS[1], 'b', #ARGV[3])\n"
-    "while redis.call('XLEN', KEYS[2]) > tonumber(ARGV[4]) or\n"
-    "      b > tonumber(ARGV[7]) do\n"
-    "  local o = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)\n"
-    "  if #o == 0 then break end\n"
-    "  local f, n = o[1][2], 0\n"
+    "if redis.call('HGET', M, 'f'..seat) == e then return -12 end\n"
+    "local o = seat == '0' and '1' or '0'\n"
+    "local claimed = o == '0' or redis.call('HEXISTS', M, 's1') == 1\n"
+    "local had = tonumber(redis.call('HGET', M, 'h'..o) or '0')\n"
+    "local b = tonumber(redis.call('HGET', M, 'b') or '0')\n"
+    "while redis.call('XLEN', F) >= tonumber(ARGV[4]) or\n"
+    "      b + #ARGV[3] > tonumber(ARGV[7]) do\n"
+    "  local x = redis.call('XRANGE', F, '-', '+', 'COUNT', 1)\n"
+    "  if #x == 0 then break end\n"
+    "  if claimed and tonumber(string.sub(x[1][1], 3)) > had then\n"
+    "    redis.call('HSET', M, 'f'..seat, e)\n"
+    "    return -12\n"
+    "  end\n"
+    "  local f, n = x[1][2], 0\n"
     "  for i = 1, #f, 2 do if f[i] == 'd' then n = #f[i + 1] end end\n"
-    "  redis.call('XDEL', KEYS[2], o[1][1])\n"
-    "  b = redis.call('HINCRBY', KEYS[1], 'b', -n)\n"
+    "  redis.call('XDEL', F, x[1][1])\n"
+    "  b = redis.call('HINCRBY', M, 'b', -n)\n"
     "end\n"
-    "redis.call('PUBLISH', ARGV[6], s..' '..ARGV[1]..' '..ARGV[3])\n"
-    "redis.call('PEXPIRE', KEYS[1], ARGV[5])\n"
-    "redis.call('PEXPIRE', KEYS[2], ARGV[5])\n"
-    "return tonumber(s)\n";
+    "redis.call('HSET', M, 'k'..seat, 1)\n"
+    "local sn = redis.call('HINCRBY', M, 'next', 1) - 1\n"
+    "local s = string.format('%d', sn)\n"
+    "redis.call('XADD', F, '0-'..s, 's', seat, 'd', ARGV[3])\n"
+    "redis.call('HINCRBY', M, 'b', #ARGV[3])\n"
+    "if tonumber(redis.call('HGET', M, 'h'..seat) or '0') == sn - 1 then\n"
+    "  redis.call('HSET', M, 'h'..seat, s) end\n"
+    "redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..ARGV[3])\n"
+    "redis.call('PEXPIRE', M, ARGV[5])\n"
+    "redis.call('PEXPIRE', F, ARGV[5])\n"
+    "return sn\n";
+
+/* A seat's member was sent the room's frames up to a number. KEYS: hash.
+ * ARGV: seat, epoch, number. Kept (as field hSEAT) only while that
+ * member holds the seat and when higher. */
+static const char had_lua[] =
+    "if redis.call('HGET', KEYS[1], 'e'..ARGV[1]) ~= ARGV[2] then\n"
+    "  return 0 end\n"
+    "if tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[1],\n"
+    "                                'h'..ARGV[1]) or '0') then\n"
+    "  redis.call('HSET', KEYS[1], 'h'..ARGV[1], ARGV[3]) end\n"
+    "return 0\n";
 
 /* A seated member leaving: its seat is marked absent on the room's
  * channel unless claimed again since; a guest that never sent anything
@@ -727,9 +760,10 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
 {
     const uint8_t *p = q->msg;
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
-        whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16];
-    const char *argv[14];
-    size_t argl[14];
+        whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16],
+        from[32];
+    const char *argv[15];
+    size_t argl[15];
     int create = p[0] == LOBBY_MSG_CREATE;
     Lobby_Room *r = lobby__replica_find(st->lb, lookup);
 
@@ -743,6 +777,7 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     snprintf(after, sizeof after, "%llu",
              (unsigned long long)(r ? lobby__replica_next(r) : 0));
     snprintf(next, sizeof next, "%llu", (unsigned long long)q->from + 1);
+    snprintf(from, sizeof from, "%llu", (unsigned long long)q->from);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
     snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
     argv[0] = m;
@@ -759,11 +794,12 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     argv[11] = count;
     argv[12] = lhex;
     argv[13] = q->src;
-    for (int i = 0; i < 14; i++)
+    argv[14] = from;
+    for (int i = 0; i < 15; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
-    return EVAL(st, admit_lua, 3, 14, argv, argl, hello_done, q);
+    return EVAL(st, admit_lua, 3, 15, argv, argl, hello_done, q);
 }
 
 /* A share (cap 0: only renew) counted in set for this room. */
@@ -1047,6 +1083,9 @@ static void data_done(void *priv, redisReply *rep)
             lobby__acked(q->m, (uint64_t)rep->integer);
         else if (rep->type == REDIS_REPLY_INTEGER && rep->integer == -10)
             lobby__refuse(q->m, LOBBY_ERR_REPLACED);
+        else if (rep->type == REDIS_REPLY_INTEGER &&
+                 rep->integer == -LOBBY_ERR_FLOOD)
+            lobby__refuse(q->m, LOBBY_ERR_FLOOD);
         else
             lobby__refuse(q->m, LOBBY_ERR_FULL);
     }
@@ -1099,6 +1138,19 @@ void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
     key_of(inv, 'c', chan);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     (void)EVAL(st, leave_lua, 1, 4, argv, NULL, NULL, NULL);
+}
+
+void lobby__redis_had(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                      int seat, uint64_t epoch, uint64_t seq)
+{
+    char hkey[KEY_LEN + 1], ep[24], sq[24];
+    const char *argv[4] = {hkey, seat ? "1" : "0", ep, sq};
+    if (!st->up)
+        return;
+    key_of(inv, 'm', hkey);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    snprintf(sq, sizeof sq, "%llu", (unsigned long long)seq);
+    (void)EVAL(st, had_lua, 1, 4, argv, NULL, NULL, NULL);
 }
 
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)

@@ -364,6 +364,7 @@ static void member_pump(Lobby_Member *m)
     Lobby_Room *r = m->room;
     size_t half = m->lb->lim.max_write_queue / 2;
     uint64_t first;
+    int other = 0; /* the other seat's frames were sent */
 
     if (r == NULL || m->done || m->ops->is_closing(m->link) || r->ring_count == 0)
         return;
@@ -375,17 +376,22 @@ static void member_pump(Lobby_Member *m)
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
         if (e->from != m->role) {
             if (m->ops->send(m->link, e->msg, e->len) != 0)
-                return;
+                break;
+            other = 1;
         } else if (e->seq <= m->acked) {
             if (e->seq > m->ack_sent)
                 member_ack(m, e->seq);
         } else if (r->sending[m->role] > 0) {
-            return; /* its own, numbered by Redis, the number not back yet */
+            break; /* its own, numbered by Redis, the number not back yet */
         } else if (m->ops->send(m->link, e->msg, e->len) != 0) {
-            return; /* a frame of the seat's earlier connection */
+            break; /* a frame of the seat's earlier connection */
         }
         m->sent_seq = e->seq;
     }
+    /* With Redis the room's FLOOD rule needs what each seat has had. */
+    if (other && m->lb->redis != NULL && m->role != LOBBY_ROLE_SPECTATOR)
+        lobby__redis_had(m->lb->redis, r->lookup[0], m->role,
+                         r->epoch[m->role], m->sent_seq);
 }
 
 static void room_presence(Lobby_Room *r, int seat, int present)
@@ -1144,6 +1150,9 @@ const uint8_t *lobby__member_source(const Lobby_Member *m)
 
 void lobby__refuse(Lobby_Member *m, int code)
 {
+    if (code == LOBBY_ERR_FLOOD && !m->done) /* its frames in flight
+                                                 are refused too */
+        m->lb->stats.dropped_flood++;
     member_error(m, code);
 }
 

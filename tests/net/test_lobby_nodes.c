@@ -349,6 +349,102 @@ Test(lobby_nodes, address_share_counts_rooms_while_used)
     nodes_down();
 }
 
+/* The flooder's close as it sees it: the lobby's FLOOD (TB_E_LIMIT), or,
+ * when its frames still in flight meet the closed socket first, the
+ * reset that hides it (as in test_lobby_limits). */
+static int flooder_closed(int reason)
+{
+    return reason == TB_E_LIMIT || reason == UV_EPIPE ||
+           reason == UV_ECONNRESET || reason == UV_EOF;
+}
+
+/* The FLOOD rule holds across nodes (test_lobby_limits's
+ * a_flood_while_the_reader_is_away_costs_the_flooder, with the host on
+ * node 0 and the guest on node 1): the room keeps 32 frames; the host
+ * had frame 1 (its own) and went away; the guest sends 100. h1 (seq 1)
+ * and g0..g30 fill the 32 places, g31 (seq 33) drops h1, g32 would drop
+ * g0 (seq 2), which the host has not had: refused, and the guest is
+ * closed with FLOOD by node 1. The host comes back (to node 0) from 1
+ * and finds no gap: seqs 2..33, g0..g31. */
+Test(lobby_nodes, flood_rule_holds_across_nodes)
+{
+    Lobby_Limits lim = {.transcript_frames = 32};
+    Room r;
+    Peer host, guest;
+    Lobby_Stats st;
+    char text[16];
+
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    peer_say(&host, "h1");
+    WAIT_FOR(guest.total == 1 && host.last_ack == 1, 2000);
+    uint64_t had = lobby_client_last_seq(host.c);
+    cr_assert_eq(had, 1);
+    lobby_client_close(host.c);
+    WAIT_FOR(host.disconnected, 2000);
+    loop_for(100); /* node 0 sees the host go */
+    for (int i = 0; i < 100 && lobby_client_connected(guest.c); i++) {
+        snprintf(text, sizeof text, "g%d", i);
+        (void)lobby_client_send(guest.c, text, strlen(text));
+        uv_run(&test_loop, UV_RUN_NOWAIT);
+    }
+    WAIT_FOR(guest.disconnected, 3000);
+    cr_assert(flooder_closed(guest.reason), "reason %d", guest.reason);
+    cr_assert_leq(guest.last_ack, 33);
+    lobby_stats(node[1], &st);
+    cr_assert_eq(st.dropped_flood, 1);
+    cr_assert_eq(lobby_client_resume(host.c, had), 0);
+    WAIT_FOR(host.total == 32, 2000);
+    cr_assert_eq(host.w.first_seq, 2);
+    cr_assert_eq(host.total, 32);
+    for (size_t i = 0; i < 32; i++) {
+        cr_assert_eq(host.seq[i], 2 + i);
+        snprintf(text, sizeof text, "g%zu", i);
+        cr_assert_str_eq(host.text[i], text);
+    }
+    loop_for(200);
+    cr_assert_eq(host.total, 32, "g32 was never numbered");
+    peer_free(&host);
+    peer_free(&guest);
+    nodes_down();
+}
+
+/* A reader that keeps up is never a reason for FLOOD: with 32 frames
+ * kept, the host on node 0 sends 100 frames, each once the previous is
+ * numbered, to the guest reading on node 1; every one is numbered and
+ * reaches the guest. */
+Test(lobby_nodes, no_flood_while_the_reader_keeps_up_across_nodes)
+{
+    Lobby_Limits lim = {.transcript_frames = 32};
+    Room r;
+    Peer host, guest;
+    Lobby_Stats st;
+    char text[16];
+
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    for (int i = 1; i <= 100; i++) {
+        snprintf(text, sizeof text, "h%d", i);
+        peer_say(&host, text);
+        WAIT_FOR(host.last_ack == (uint64_t)i || host.disconnected, 2000);
+        cr_assert_eq(host.last_ack, (uint64_t)i, "frame %d: reason %d", i,
+                     host.reason);
+    }
+    WAIT_FOR(guest.total == 100, 2000);
+    cr_assert_eq(guest.total, 100);
+    lobby_stats(node[0], &st);
+    cr_assert_eq(st.dropped_flood, 0);
+    peer_free(&host);
+    peer_free(&guest);
+    nodes_down();
+}
+
 /* A reply of a sync hiredis command as an integer (asserted). */
 static long long redis_int(const char *cmd, const char *key)
 {
