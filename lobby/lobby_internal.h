@@ -141,6 +141,11 @@ int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
                      Lobby_Rc_Status_Fn *gone, struct redisAsyncContext **out);
 /* 1 for a cluster. */
 int lobby__rc_is_cluster(const Lobby_Rc *rc);
+/* The masters known (those of the map, and any a MOVED or ASK named),
+ * connected or not: how many, and the host (port in *port) of the i-th
+ * (NULL when i is out of range). */
+int lobby__rc_node_count(const Lobby_Rc *rc);
+const char *lobby__rc_node_addr(const Lobby_Rc *rc, int i, int *port);
 /* Connections not yet gone. */
 int lobby__rc_open(const Lobby_Rc *rc);
 /* Disconnect every connection (gone is called for each). */

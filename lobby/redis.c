@@ -38,6 +38,9 @@
 /* The health check is asked this often (ms); unanswered for the limit
  * redis_deadline_ms, Redis hangs and is lost. */
 #define HEALTH_MS 1000
+/* Cluster masters remembered for reconnecting (as redis_cluster.c's
+ * NODES_MAX). */
+#define KNOWN_MAX 64
 /* This node's own channel: "tb:n:" and 16 random hex digits. */
 #define OWN_LEN 21
 
@@ -266,12 +269,24 @@ typedef struct Req {
     struct Req *prev, *next;
 } Req;
 
+typedef struct Redis_Addr {
+    char host[REDIS_HOST_MAX];
+    int port;
+} Redis_Addr;
+
 struct Lobby_Redis {
     uv_loop_t *loop;
     Lobby *lb;
     Lobby_Limits lim;
-    char host[REDIS_HOST_MAX];
+    char host[REDIS_HOST_MAX]; /* the address given (the seed) */
     int port, db;
+    Redis_Addr at;     /* the address connected through */
+    /* A cluster's other masters, as the last map named them: a lost
+     * cluster is tried again through the seed and each of these in
+     * turn, one a retry. */
+    Redis_Addr known[KNOWN_MAX];
+    int nknown;
+    unsigned tries;
     Lobby_Rc *rc;           /* commands: one Redis or a cluster's masters */
     redisAsyncContext *sub; /* the room channels (any master hears all) */
     int up;                 /* both usable */
@@ -1233,6 +1248,39 @@ static int health(Lobby_Redis *st, uint64_t now)
     return 0;
 }
 
+/* A cluster's masters other than the seed, as the map of rc (about to
+ * go) names them; kept while no new map is had. */
+static void remember_masters(Lobby_Redis *st)
+{
+    int n, port;
+    if (st->rc == NULL || !lobby__rc_is_cluster(st->rc))
+        return;
+    n = lobby__rc_node_count(st->rc);
+    st->nknown = 0;
+    for (int i = 0; i < n && st->nknown < KNOWN_MAX; i++) {
+        const char *h = lobby__rc_node_addr(st->rc, i, &port);
+        Redis_Addr *a = &st->known[st->nknown];
+        if (h == NULL || strlen(h) >= sizeof a->host ||
+            (port == st->port && strcmp(h, st->host) == 0))
+            continue;
+        memcpy(a->host, h, strlen(h) + 1);
+        a->port = port;
+        st->nknown++;
+    }
+}
+
+/* The address of the next try: the seed, then each remembered master. */
+static void next_address(Lobby_Redis *st)
+{
+    unsigned i = st->tries++ % (unsigned)(st->nknown + 1);
+    if (i == 0) {
+        memcpy(st->at.host, st->host, sizeof st->at.host);
+        st->at.port = st->port;
+    } else {
+        st->at = st->known[i - 1];
+    }
+}
+
 /* Redis lost: once every connection and room copy here is gone, try it
  * again each RETRY_MS; members come back by reconnecting. The loop
  * blocks up to PROBE_MS per attempt (a refused connect on loopback
@@ -1265,16 +1313,23 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     /* hiredis's libuv adapter never reports a refused connect (it drops
      * poll errors), so the map is asked for with a blocking connect
      * first: nobody is connected here meanwhile. */
+    remember_masters(st);
     lobby__rc_free(st->rc);
     st->rc = NULL;
-    if (lobby__rc_new(st->loop, st->host, st->port, st->db, PROBE_MS,
+    next_address(st);
+    if (lobby__rc_new(st->loop, st->at.host, st->at.port, st->db, PROBE_MS,
                       conn_gone, st, &st->rc) != 0)
         return;
     if (open_sub(st) != 0) {
         lobby__rc_disconnect(st->rc); /* try again later */
         return;
     }
-    fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host, st->port);
+    if (strcmp(st->at.host, st->host) != 0 || st->at.port != st->port)
+        fprintf(stderr, "lobby: Redis at %s:%d is back (through %s:%d)\n",
+                st->host, st->port, st->at.host, st->at.port);
+    else
+        fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host,
+                st->port);
     st->live = 1;
     st->up = 1;
     health_reset(st, now);
@@ -1307,8 +1362,8 @@ static void sub_disconnect(const redisAsyncContext *ac, int status)
  * channel (the health check). */
 static int open_sub(Lobby_Redis *st)
 {
-    int rc = lobby__rc_attach(st->loop, st->host, st->port, st, sub_connect,
-                              sub_disconnect, &st->sub);
+    int rc = lobby__rc_attach(st->loop, st->at.host, st->at.port, st,
+                              sub_connect, sub_disconnect, &st->sub);
     if (rc == 0 &&
         redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b", st->own,
                           (size_t)OWN_LEN) != REDIS_OK) {
@@ -1351,8 +1406,11 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     st->lb = lb;
     st->lim = *lim;
     rc = parse_url(st, url);
-    if (rc == 0)
+    if (rc == 0) {
+        memcpy(st->at.host, st->host, sizeof st->at.host);
+        st->at.port = st->port;
         rc = own_channel(st);
+    }
     if (rc == 0)
         rc = lobby__rc_new(loop, st->host, st->port, st->db, 2000, conn_gone,
                            st, &st->rc);

@@ -428,6 +428,16 @@ int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
 
 int lobby__rc_is_cluster(const Lobby_Rc *rc) { return rc->cluster; }
 
+int lobby__rc_node_count(const Lobby_Rc *rc) { return rc->nnodes; }
+
+const char *lobby__rc_node_addr(const Lobby_Rc *rc, int i, int *port)
+{
+    if (i < 0 || i >= rc->nnodes)
+        return NULL;
+    *port = rc->node[i].port;
+    return rc->node[i].host;
+}
+
 int lobby__rc_open(const Lobby_Rc *rc) { return rc->open; }
 
 void lobby__rc_disconnect(Lobby_Rc *rc)

@@ -291,19 +291,6 @@ Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
     remove_dir();
 }
 
-/* Wait (bounded by limit_ms) until p's stderr holds text; returns the
- * milliseconds waited. */
-static double await_err(Proc *p, const char *text, double limit_ms)
-{
-    double t0 = now_ms();
-    while (strstr(slurp(p->err), text) == NULL) {
-        cr_assert_lt(now_ms() - t0, limit_ms, "no '%s' from %s:\n%s", text,
-                     p->err, slurp(p->err));
-        pause_ms(5);
-    }
-    return now_ms() - t0;
-}
-
 /* Redis stopped mid-game (SIGSTOP: its connections stay open, it answers
  * nothing) is found by the nodes' health check: a PING and a message to
  * the node's own channel each second, unanswered for 3 s. Each node says
