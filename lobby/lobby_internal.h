@@ -202,7 +202,8 @@ void lobby__redis_unwatch(Lobby_Redis *st,
                           const uint8_t inv[LOBBY_LOOKUP_BYTES]);
 /* Housekeeping from the lobby's sweep timer (now in ms, loop time). */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now);
-/* Disconnect; done(user) once both connections are gone. */
+/* Disconnect; done(user) once every connection is gone (those still
+ * awaiting answers after redis_deadline_ms are freed: Redis hangs). */
 void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user);
 /* Free after close (NULL is fine). */
 void lobby__redis_free(Lobby_Redis *st);

@@ -306,6 +306,8 @@ struct Lobby_Redis {
     uint64_t hb_at;   /* loop time the awaited check was asked */
     uint64_t hb_seq;  /* the number of the check, sent as the message */
     uint64_t last_hb; /* loop time the last check was asked */
+    uv_timer_t close_timer; /* closing: bounds the clean disconnect */
+    int timer_on;           /* close_timer not yet closed */
     void (*done)(void *);
     void *done_user;
 };
@@ -471,16 +473,47 @@ static void store_lost(Lobby_Redis *st, int hung)
 }
 
 /* A connection went (hiredis frees it after this). */
+static void close_timer_closed(uv_handle_t *h);
+
+/* Closing, and every connection is gone: done, once the close timer is
+ * closed too. */
+static void finish_close(Lobby_Redis *st)
+{
+    void (*done)(void *) = st->done;
+    if (done == NULL || open_count(st) != 0)
+        return;
+    if (st->timer_on) {
+        if (!uv_is_closing((uv_handle_t *)&st->close_timer))
+            uv_close((uv_handle_t *)&st->close_timer, close_timer_closed);
+        return;
+    }
+    st->done = NULL;
+    done(st->done_user);
+}
+
+static void close_timer_closed(uv_handle_t *h)
+{
+    Lobby_Redis *st = h->data;
+    st->timer_on = 0;
+    finish_close(st);
+}
+
+/* Closing took redis_deadline_ms: Redis hangs, and the clean disconnect
+ * would wait for it forever. */
+static void close_due(uv_timer_t *t)
+{
+    Lobby_Redis *st = t->data;
+    abort_conns(st);
+    finish_close(st);
+}
+
 static void conn_gone(void *user)
 {
     Lobby_Redis *st = user;
     if (!st->closing)
         store_lost(st, 0);
-    if (st->closing && open_count(st) == 0 && st->done != NULL) {
-        void (*done)(void *) = st->done;
-        st->done = NULL;
-        done(st->done_user);
-    }
+    else
+        finish_close(st);
 }
 
 /* Run script (slen bytes) with nkeys keys then the other arguments in
@@ -1435,16 +1468,21 @@ void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user)
     st->up = 0;
     st->done = done;
     st->done_user = user;
-    if (open_count(st) == 0) {
-        st->done = NULL;
-        done(user);
-        return;
-    }
     /* Disconnect may call conn_gone (and done) at once. */
     if (st->sub != NULL)
         redisAsyncDisconnect(st->sub);
     if (st->rc != NULL)
         lobby__rc_disconnect(st->rc);
+    /* A clean disconnect waits for the answers awaited: bounded, as
+     * the health check bounds them. */
+    if (st->done != NULL && open_count(st) != 0 &&
+        uv_timer_init(st->loop, &st->close_timer) == 0) {
+        st->close_timer.data = st;
+        st->timer_on = 1;
+        uv_timer_start(&st->close_timer, close_due, st->lim.redis_deadline_ms,
+                       0);
+    }
+    finish_close(st);
 }
 
 void lobby__redis_free(Lobby_Redis *st)

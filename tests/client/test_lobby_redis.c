@@ -318,13 +318,40 @@ Test(lobby_redis, redis_hung_mid_game_is_detected_and_the_game_goes_on)
                 t_a, t_b);
     await_line(&host, "lobby: connection lost", NULL, 0);
     await_line(&guest, "lobby: connection lost", NULL, 0);
-    pause_ms(1500); /* the clients retry, the nodes refuse them */
+    for (int i = 0; i < 3; i++) /* pause_ms takes less than 1 s */
+        pause_ms(500); /* the clients retry, the nodes refuse them */
     cr_assert_eq(kill(redis.pid, SIGCONT), 0);
     await_err(&a, "lobby: Redis at ", 10000);
     await_line(&host, "lobby: reconnected", NULL, 0);
     check_three_logs(&host, &guest, &spec);
     stop(&a);
     stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* A node asked to stop while Redis hangs, with a health check awaiting
+ * its answer and before the check's deadline found the hang, stops
+ * anyway (its clean disconnect would wait for that answer forever):
+ * within the deadline (3 s) and a margin for a loaded machine. */
+Test(lobby_redis, node_stops_while_redis_hangs)
+{
+    Proc redis, a;
+    char url[64], addr_a[64];
+    double t0;
+    int port = free_port();
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
+    start_redis(&redis, port);
+    start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    cr_assert_eq(kill(redis.pid, SIGSTOP), 0);
+    for (int i = 0; i < 4; i++) /* pause_ms takes less than 1 s */
+        pause_ms(500); /* a check (one a second) is awaited, not late */
+    t0 = now_ms();
+    stop(&a);
+    cr_log_info("stopped in %.0f ms", now_ms() - t0);
+    cr_assert_lt(now_ms() - t0, 6000);
+    cr_assert_eq(kill(redis.pid, SIGCONT), 0);
     stop(&redis);
     remove_dir();
 }
