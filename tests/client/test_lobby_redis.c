@@ -149,6 +149,18 @@ static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
     start_game_at(host, guest, spec, game, host_addr, other, other, delay);
 }
 
+/* The game ends with three identical verified logs (check_three_logs);
+ * the nodes and Redis then stop cleanly (none crashed meanwhile). */
+static void game_ends_and_all_stop(Proc *redis, Proc *a, Proc *b, Proc *host,
+                                   Proc *guest, Proc *spec)
+{
+    check_three_logs(host, guest, spec);
+    stop(a);
+    stop(b);
+    stop(redis);
+    remove_dir();
+}
+
 static void two_nodes(const char *game)
 {
     Proc redis, a, b, host, guest, spec;
@@ -157,11 +169,7 @@ static void two_nodes(const char *game)
     start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
                 sizeof addr_a);
     start_game(&host, &guest, &spec, game, addr_a, addr_b, "0");
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 Test(lobby_redis, two_nodes_laska) { two_nodes("laska"); }
@@ -196,11 +204,7 @@ Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
     kill_hard(&a);
     start_node(&a, "node-a2", addr_a, url, NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 /* Redis, nodes A and B, and a Laska game of bots: the host on A,B
@@ -323,11 +327,7 @@ Test(lobby_redis, redis_hung_mid_game_is_detected_and_the_game_goes_on)
     cr_assert_eq(kill(redis.pid, SIGCONT), 0);
     await_err(&a, "lobby: Redis at ", 10000);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 /* A node asked to stop while Redis hangs, with a health check awaiting
@@ -377,11 +377,7 @@ Test(lobby_redis, everything_killed_at_once_with_aof_loses_nothing)
     start_node(&a, "node-a2", addr_a, url, NULL, 0);
     start_node(&b, "node-b2", addr_b, url, NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 /* Nothing listens on the port: a clear message and exit status 2. */

@@ -349,62 +349,28 @@ Test(lobby_nodes, address_share_counts_rooms_while_used)
     nodes_down();
 }
 
-/* The flooder's close as it sees it: the lobby's FLOOD (TB_E_LIMIT), or,
- * when its frames still in flight meet the closed socket first, the
- * reset that hides it (as in test_lobby_limits). */
-static int flooder_closed(int reason)
-{
-    return reason == TB_E_LIMIT || reason == UV_EPIPE ||
-           reason == UV_ECONNRESET || reason == UV_EOF;
-}
-
-/* The FLOOD rule holds across nodes (test_lobby_limits's
- * a_flood_while_the_reader_is_away_costs_the_flooder, with the host on
- * node 0 and the guest on node 1): the room keeps 32 frames; the host
- * had frame 1 (its own) and went away; the guest sends 100. h1 (seq 1)
- * and g0..g30 fill the 32 places, g31 (seq 33) drops h1, g32 would drop
- * g0 (seq 2), which the host has not had: refused, and the guest is
- * closed with FLOOD by node 1. The host comes back (to node 0) from 1
- * and finds no gap: seqs 2..33, g0..g31. */
+/* The FLOOD rule holds across nodes (lobby_util.h's
+ * flood_while_host_away, as test_lobby_limits checks it on one lobby,
+ * with the host on node 0 and the guest on node 1): the host had frame
+ * 1 and went away; the guest, flooding a room that keeps 32 frames, is
+ * closed with FLOOD by node 1 once a frame would drop one the host has
+ * not had; the host comes back (to node 0) and finds no gap. */
 Test(lobby_nodes, flood_rule_holds_across_nodes)
 {
     Lobby_Limits lim = {.transcript_frames = 32};
     Room r;
     Peer host, guest;
     Lobby_Stats st;
-    char text[16];
 
     nodes_up(&lim);
     host_on(0, &r, &host);
     lobby_port = node_port[1];
     peer_guest(&guest, r.invite.text, guest_secret, 0);
     cr_assert_eq(guest.welcomed, 1);
-    peer_say(&host, "h1");
-    WAIT_FOR(guest.total == 1 && host.last_ack == 1, 2000);
-    uint64_t had = lobby_client_last_seq(host.c);
-    cr_assert_eq(had, 1);
-    lobby_client_close(host.c);
-    WAIT_FOR(host.disconnected, 2000);
-    loop_for(100); /* node 0 sees the host go */
-    for (int i = 0; i < 100 && lobby_client_connected(guest.c); i++) {
-        snprintf(text, sizeof text, "g%d", i);
-        (void)lobby_client_send(guest.c, text, strlen(text));
-        uv_run(&test_loop, UV_RUN_NOWAIT);
-    }
-    WAIT_FOR(guest.disconnected, 3000);
-    cr_assert(flooder_closed(guest.reason), "reason %d", guest.reason);
-    cr_assert_leq(guest.last_ack, 33);
+    uint64_t had = flood_while_host_away(&host, &guest);
     lobby_stats(node[1], &st);
     cr_assert_eq(st.dropped_flood, 1);
-    cr_assert_eq(lobby_client_resume(host.c, had), 0);
-    WAIT_FOR(host.total == 32, 2000);
-    cr_assert_eq(host.w.first_seq, 2);
-    cr_assert_eq(host.total, 32);
-    for (size_t i = 0; i < 32; i++) {
-        cr_assert_eq(host.seq[i], 2 + i);
-        snprintf(text, sizeof text, "g%zu", i);
-        cr_assert_str_eq(host.text[i], text);
-    }
+    flood_host_finds_no_gap(&host, had);
     loop_for(200);
     cr_assert_eq(host.total, 32, "g32 was never numbered");
     peer_free(&host);
