@@ -162,6 +162,37 @@ void lobby__rc_abort(Lobby_Rc *rc);
 /* Free (NULL is fine); after its connections are gone. */
 void lobby__rc_free(Lobby_Rc *rc);
 
+/* ---- whether Redis answers (redis_health.c), with --redis ---- */
+
+#define LOBBY_HEALTH_OWN_LEN 21 /* "tb:n:" and 16 hex digits */
+
+/* The health check of one node's Redis connections (redis.c owns it). */
+typedef struct Lobby_Health {
+    char own[LOBBY_HEALTH_OWN_LEN + 1]; /* the node's own channel */
+    uint32_t deadline_ms;
+    int wait;      /* answers awaited: since at */
+    int pongs;     /* PINGs not yet answered */
+    int heard;     /* the own channel's message (or subscription) */
+    uint64_t at;   /* loop time the awaited check was asked (ms) */
+    uint64_t seq;  /* the number of the check, sent as the message */
+    uint64_t last; /* loop time the last check was asked */
+} Lobby_Health;
+
+/* A check whose answers are due within deadline_ms, its own channel
+ * named at random. Errors: TB_E_IO (no random bytes). */
+int lobby__health_init(Lobby_Health *h, uint32_t deadline_ms);
+/* (Re)connected at now (ms, loop time): the own channel's subscription
+ * (sent by the caller on the channels' connection) is the first answer
+ * awaited. */
+void lobby__health_reset(Lobby_Health *h, uint64_t now);
+/* From the sweep, now in ms (loop time), while rc is in use: asks the
+ * next check when due. Returns 1 when an answer is missing past the
+ * deadline: Redis hangs. */
+int lobby__health_tick(Lobby_Health *h, Lobby_Rc *rc, uint64_t now);
+/* A reply on the channels' connection (an array of 3, its first two
+ * strings): 1 when it was about the own channel (taken here), else 0. */
+int lobby__health_sub(Lobby_Health *h, const struct redisReply *rep);
+
 /* ---- rooms kept in Redis (redis.c), with --redis ---- */
 
 /* Rooms, seat claims and frames live in Redis; each node keeps a copy

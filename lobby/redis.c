@@ -11,8 +11,10 @@
  * ordinary Lobby_Room) from it, fetching from the stream whatever the
  * channel skipped (before the subscription held, or after a gap). Both
  * Redis connections are hiredis's asynchronous ones on the lobby's libuv
- * loop (hiredis/adapters/libuv.h). docs/lobby-nodes.md describes keys,
- * lifetimes and what each failure loses.
+ * loop (hiredis/adapters/libuv.h); a Redis that stops answering
+ * (redis_health.c) is lost like one that closes them: every member is
+ * closed and Redis is tried again each second. docs/lobby-nodes.md
+ * describes keys, lifetimes and what each failure loses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +37,9 @@
 #define PROBE_MS 200
 /* Rooms with members here have their expiry renewed this often (ms). */
 #define TOUCH_MS 30000
-/* The health check is asked this often (ms); unanswered for the limit
- * redis_deadline_ms, Redis hangs and is lost. */
-#define HEALTH_MS 1000
 /* Cluster masters remembered for reconnecting (as redis_cluster.c's
  * NODES_MAX). */
 #define KNOWN_MAX 64
-/* This node's own channel: "tb:n:" and 16 random hex digits. */
-#define OWN_LEN 21
 
 /* Admission, run in the slot of lookup L. KEYS: L's hash, stream and
  * watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
@@ -296,16 +293,7 @@ struct Lobby_Redis {
     uint64_t last_try; /* loop time of the last attempt to reconnect */
     uint64_t last_touch;
     uint64_t lost_at; /* loop time Redis was lost */
-    /* The health check: a PING on each command connection and a message
-     * on the node's own channel (heard on the channels' connection);
-     * after (re)connecting, the own channel's subscription comes first. */
-    char own[OWN_LEN + 1];
-    int hb_wait;      /* answers awaited: since hb_at */
-    int hb_pongs;     /* PINGs not yet answered */
-    int hb_heard;     /* the own channel's message (or subscription) */
-    uint64_t hb_at;   /* loop time the awaited check was asked */
-    uint64_t hb_seq;  /* the number of the check, sent as the message */
-    uint64_t last_hb; /* loop time the last check was asked */
+    Lobby_Health health; /* does Redis answer? (redis_health.c) */
     uv_timer_t close_timer; /* closing: bounds the clean disconnect */
     int timer_on;           /* close_timer not yet closed */
     void (*done)(void *);
@@ -682,39 +670,6 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
         fetch(st, inv);
 }
 
-/* The health check's answers are all in. */
-static void health_check_done(Lobby_Redis *st)
-{
-    if (st->hb_wait && st->hb_pongs == 0 && st->hb_heard)
-        st->hb_wait = 0;
-}
-
-static void health_pong(void *priv, redisReply *rep)
-{
-    Lobby_Redis *st = priv;
-    if (rep == NULL || st->hb_pongs == 0)
-        return; /* the connection went: that is reported apart */
-    st->hb_pongs--;
-    health_check_done(st);
-}
-
-/* A message on the own channel (msg NULL: its subscription held). */
-static void health_heard(Lobby_Redis *st, const redisReply *msg)
-{
-    uint64_t seq;
-    if (msg != NULL && (msg->type != REDIS_REPLY_STRING ||
-                        parse_u64(msg->str, msg->len, &seq) != 0 ||
-                        seq != st->hb_seq))
-        return; /* not the check awaited */
-    st->hb_heard = 1;
-    health_check_done(st);
-}
-
-static int is_own(const Lobby_Redis *st, const redisReply *chan)
-{
-    return chan->len == OWN_LEN && memcmp(chan->str, st->own, OWN_LEN) == 0;
-}
-
 static void sub_reply(redisAsyncContext *ac, void *reply, void *priv)
 {
     Lobby_Redis *st = priv;
@@ -726,13 +681,8 @@ static void sub_reply(redisAsyncContext *ac, void *reply, void *priv)
         rep->elements != 3 || rep->element[0]->type != REDIS_REPLY_STRING ||
         rep->element[1]->type != REDIS_REPLY_STRING)
         return;
-    if (is_own(st, rep->element[1])) {
-        if (strcmp(rep->element[0]->str, "message") == 0)
-            health_heard(st, rep->element[2]);
-        else if (strcmp(rep->element[0]->str, "subscribe") == 0)
-            health_heard(st, NULL);
+    if (lobby__health_sub(&st->health, rep))
         return;
-    }
     if (strcmp(rep->element[0]->str, "message") == 0 &&
         rep->element[2]->type == REDIS_REPLY_STRING)
         on_message(st, rep->element[1], rep->element[2]);
@@ -1237,50 +1187,6 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
     }
 }
 
-/* The check starts again (after connecting): the own channel's
- * subscription is its first answer, awaited from now. */
-static void health_reset(Lobby_Redis *st, uint64_t now)
-{
-    st->hb_wait = 1;
-    st->hb_pongs = 0;
-    st->hb_heard = 0;
-    st->hb_at = now;
-    st->last_hb = now;
-}
-
-/* Hiredis 0.14 has no timeouts for asynchronous commands, so a Redis
- * that stops answering without closing its connections (stopped, or
- * cut off by the network) is found here: each HEALTH_MS a PING on each
- * command connection and a PUBLISH on the node's own channel, which the
- * channels' connection must hear; an answer still missing after
- * redis_deadline_ms loses Redis exactly as a closed connection does.
- * Returns nonzero when it did. */
-static int health(Lobby_Redis *st, uint64_t now)
-{
-    char seq[24];
-    const char *argv[3] = {"PUBLISH", st->own, seq};
-
-    if (st->hb_wait) {
-        if (now - st->hb_at < st->lim.redis_deadline_ms)
-            return 0;
-        store_lost(st, 1);
-        return 1;
-    }
-    if (now - st->last_hb < HEALTH_MS)
-        return 0;
-    st->last_hb = st->hb_at = now;
-    st->hb_seq++;
-    st->hb_wait = 1;
-    st->hb_heard = 0;
-    st->hb_pongs = lobby__rc_ping(st->rc, health_pong, st);
-    snprintf(seq, sizeof seq, "%llu", (unsigned long long)st->hb_seq);
-    if (lobby__rc_command(st->rc, st->own, OWN_LEN, NULL, NULL, 3, argv,
-                          NULL) != 0)
-        st->hb_heard = 1; /* not sent: the connection is gone, reported
-                             apart */
-    return 0;
-}
-
 /* A cluster's masters other than the seed, as the map of rc (about to
  * go) names them; kept while no new map is had. */
 static void remember_masters(Lobby_Redis *st)
@@ -1325,8 +1231,11 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
                          ? st->lim.empty_room_ms / 3
                          : TOUCH_MS;
 
-    if (st->up && health(st, now))
+    /* Redis hangs: lost as if it had closed its connections. */
+    if (st->up && lobby__health_tick(&st->health, st->rc, now)) {
+        store_lost(st, 1);
         return;
+    }
     if (st->up && now - st->last_touch >= every) {
         st->last_touch = now;
         lobby__replica_each(st->lb, touch, st);
@@ -1365,7 +1274,7 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
                 st->port);
     st->live = 1;
     st->up = 1;
-    health_reset(st, now);
+    lobby__health_reset(&st->health, now);
 }
 
 /* ---- connections ---- */
@@ -1398,31 +1307,15 @@ static int open_sub(Lobby_Redis *st)
     int rc = lobby__rc_attach(st->loop, st->at.host, st->at.port, st,
                               sub_connect, sub_disconnect, &st->sub);
     if (rc == 0 &&
-        redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b", st->own,
-                          (size_t)OWN_LEN) != REDIS_OK) {
+        redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b",
+                          st->health.own,
+                          (size_t)LOBBY_HEALTH_OWN_LEN) != REDIS_OK) {
         redisAsyncContext *ac = st->sub;
         st->sub = NULL; /* not connected yet: no callback comes */
         redisAsyncFree(ac);
         rc = TB_E_IO;
     }
     return rc;
-}
-
-/* The own channel's name: random, so no two nodes share it. */
-static int own_channel(Lobby_Redis *st)
-{
-    static const char digits[] = "0123456789abcdef";
-    uint8_t r[8];
-    int rc = uv_random(NULL, NULL, r, sizeof r, 0, NULL);
-    if (rc != 0)
-        return TB_E_IO;
-    memcpy(st->own, "tb:n:", 5);
-    for (int i = 0; i < 8; i++) {
-        st->own[5 + 2 * i] = digits[r[i] >> 4];
-        st->own[6 + 2 * i] = digits[r[i] & 15];
-    }
-    st->own[OWN_LEN] = '\0';
-    return 0;
 }
 
 int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
@@ -1442,7 +1335,7 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     if (rc == 0) {
         memcpy(st->at.host, st->host, sizeof st->at.host);
         st->at.port = st->port;
-        rc = own_channel(st);
+        rc = lobby__health_init(&st->health, lim->redis_deadline_ms);
     }
     if (rc == 0)
         rc = lobby__rc_new(loop, st->host, st->port, st->db, 2000, conn_gone,
@@ -1457,7 +1350,10 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     }
     st->up = 1;
     st->live = 1;
-    health_reset(st, uv_now(loop));
+    /* The loop's time is the one cached before the blocking checks
+     * above: the first answer is awaited from now. */
+    uv_update_time(loop);
+    lobby__health_reset(&st->health, uv_now(loop));
     *out = st;
     return 0;
 }
