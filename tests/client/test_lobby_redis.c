@@ -7,9 +7,10 @@
  * node B; a node killed mid-game and started again on its address, the
  * game going on from what Redis kept; Redis with its append-only file
  * killed mid-game, alone or with every node; Redis stopped (hung)
- * mid-game and started again; Redis unreachable or
- * misnamed at start (exit status 2). The expected final hash is recomputed here from
- * the host's log on a fresh core position, independently of the lobby.
+ * mid-game and started again, and a node stopping while Redis hangs;
+ * Redis unreachable or misnamed at start (exit status 2). The expected
+ * final hash is recomputed here from the host's log on a fresh core
+ * position, independently of the lobby.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>

@@ -5,7 +5,8 @@
  * once when two joiners race through different nodes, and a client that
  * knows both nodes moving to the other when its node closes, going on
  * from its last sequence number with nothing lost or repeated; the
- * wrong-code limit and presence held across nodes. Each test
+ * wrong-code limit, presence, an address's share of rooms while they
+ * are used, and the FLOOD rule held across nodes. Each test
  * starts its own redis-server (the Debian package) on a free loopback
  * port, saving nothing, and stops it.
  */
