@@ -176,6 +176,7 @@ typedef struct Lobby_Health {
     uint64_t at;   /* loop time the awaited check was asked (ms) */
     uint64_t seq;  /* the number of the check, sent as the message */
     uint64_t last; /* loop time the last check was asked */
+    uint64_t last_tick; /* loop time of the last lobby__health_tick */
 } Lobby_Health;
 
 /* A check whose answers are due within deadline_ms, its own channel
@@ -187,7 +188,8 @@ int lobby__health_init(Lobby_Health *h, uint32_t deadline_ms);
 void lobby__health_reset(Lobby_Health *h, uint64_t now);
 /* From the sweep, now in ms (loop time), while rc is in use: asks the
  * next check when due. Returns 1 when an answer is missing past the
- * deadline: Redis hangs. */
+ * deadline: Redis hangs (never right after the loop itself was held for
+ * over a second: what waits unread is read first). */
 int lobby__health_tick(Lobby_Health *h, Lobby_Rc *rc, uint64_t now);
 /* A reply on the channels' connection (an array of 3, its first two
  * strings): 1 when it was about the own channel (taken here), else 0. */

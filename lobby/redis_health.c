@@ -20,6 +20,10 @@
 
 /* The check is asked this often (ms). */
 #define HEALTH_MS 1000
+/* Sweeps this far apart (they run each 250 ms) mean the node's own loop
+ * was held (a starved machine): libuv runs timers before it reads, so an
+ * answer may be waiting unread, and no verdict is given this time. */
+#define STALL_MS 1000
 
 int lobby__health_init(Lobby_Health *h, uint32_t deadline_ms)
 {
@@ -46,6 +50,7 @@ void lobby__health_reset(Lobby_Health *h, uint64_t now)
     h->heard = 0;
     h->at = now;
     h->last = now;
+    h->last_tick = now;
 }
 
 /* Every answer of the check awaited is in. */
@@ -69,8 +74,11 @@ int lobby__health_tick(Lobby_Health *h, Lobby_Rc *rc, uint64_t now)
     char seq[24];
     const char *argv[3] = {"PUBLISH", h->own, seq};
 
+    int stalled = now - h->last_tick > STALL_MS;
+
+    h->last_tick = now;
     if (h->wait)
-        return now - h->at >= h->deadline_ms;
+        return !stalled && now - h->at >= h->deadline_ms;
     if (now - h->last < HEALTH_MS)
         return 0;
     h->last = h->at = now;
