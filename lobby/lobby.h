@@ -81,6 +81,12 @@ typedef struct Lobby Lobby;
  *                        RATE only after this delay, holding the
  *                        connection [5000] (a right code is admitted at
  *                        once, never refused by the guess limit)
+ *   redis_deadline_ms    with Redis (lobby_use_redis): a health check
+ *                        (a PING on each command connection and a
+ *                        message to this node on its channel connection,
+ *                        each second) unanswered for this long means
+ *                        Redis hangs: it is lost, as if it had closed
+ *                        its connections [3000]
  * A seated player whose frame would make the room drop a frame the other
  * seat has not been sent (the other seat reads too slowly, or is away) is
  * closed with FLOOD instead of that seat being dropped as a slow reader.
@@ -107,6 +113,7 @@ typedef struct Lobby_Limits {
     size_t kept_bytes;
     uint32_t unjoined_room_ms;
     uint32_t rate_delay_ms;
+    uint32_t redis_deadline_ms;
 } Lobby_Limits;
 
 /* Fill every zero field of lim with its default (see Lobby_Limits). */

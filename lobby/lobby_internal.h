@@ -141,12 +141,59 @@ int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
                      Lobby_Rc_Status_Fn *gone, struct redisAsyncContext **out);
 /* 1 for a cluster. */
 int lobby__rc_is_cluster(const Lobby_Rc *rc);
+/* The masters known (those of the map, and any a MOVED or ASK named),
+ * connected or not: how many, and the host (port in *port) of the i-th
+ * (NULL when i is out of range). */
+int lobby__rc_node_count(const Lobby_Rc *rc);
+const char *lobby__rc_node_addr(const Lobby_Rc *rc, int i, int *port);
 /* Connections not yet gone. */
 int lobby__rc_open(const Lobby_Rc *rc);
 /* Disconnect every connection (gone is called for each). */
 void lobby__rc_disconnect(Lobby_Rc *rc);
+/* A PING on every open connection; fn(priv, answer) for each answer
+ * (answer NULL: the connection went first). Returns how many were sent.
+ * A later call replaces fn and priv for answers still awaited. */
+int lobby__rc_ping(Lobby_Rc *rc, Lobby_Rc_Fn *fn, void *priv);
+/* Free every connection now, without waiting for answers (Redis hangs,
+ * so a clean disconnect would wait forever): awaited answers are called
+ * with NULL at once, gone is not called. Never from inside a hiredis
+ * callback. */
+void lobby__rc_abort(Lobby_Rc *rc);
 /* Free (NULL is fine); after its connections are gone. */
 void lobby__rc_free(Lobby_Rc *rc);
+
+/* ---- whether Redis answers (redis_health.c), with --redis ---- */
+
+#define LOBBY_HEALTH_OWN_LEN 21 /* "tb:n:" and 16 hex digits */
+
+/* The health check of one node's Redis connections (redis.c owns it). */
+typedef struct Lobby_Health {
+    char own[LOBBY_HEALTH_OWN_LEN + 1]; /* the node's own channel */
+    uint32_t deadline_ms;
+    int wait;      /* answers awaited: since at */
+    int pongs;     /* PINGs not yet answered */
+    int heard;     /* the own channel's message (or subscription) */
+    uint64_t at;   /* loop time the awaited check was asked (ms) */
+    uint64_t seq;  /* the number of the check, sent as the message */
+    uint64_t last; /* loop time the last check was asked */
+    uint64_t last_tick; /* loop time of the last lobby__health_tick */
+} Lobby_Health;
+
+/* A check whose answers are due within deadline_ms, its own channel
+ * named at random. Errors: TB_E_IO (no random bytes). */
+int lobby__health_init(Lobby_Health *h, uint32_t deadline_ms);
+/* (Re)connected at now (ms, loop time): the own channel's subscription
+ * (sent by the caller on the channels' connection) is the first answer
+ * awaited. */
+void lobby__health_reset(Lobby_Health *h, uint64_t now);
+/* From the sweep, now in ms (loop time), while rc is in use: asks the
+ * next check when due. Returns 1 when an answer is missing past the
+ * deadline: Redis hangs (never right after the loop itself was held for
+ * over a second: what waits unread is read first). */
+int lobby__health_tick(Lobby_Health *h, Lobby_Rc *rc, uint64_t now);
+/* A reply on the channels' connection (an array of 3, its first two
+ * strings): 1 when it was about the own channel (taken here), else 0. */
+int lobby__health_sub(Lobby_Health *h, const struct redisReply *rep);
 
 /* ---- rooms kept in Redis (redis.c), with --redis ---- */
 
@@ -175,6 +222,11 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
  * guest that never sent a frame frees it. */
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                         int seat, uint64_t epoch);
+/* The member of seat with claim number epoch was sent the frames of the
+ * room of invite lookup inv up to seq: a frame of the other seat that
+ * would drop one it has not had is refused (FLOOD). */
+void lobby__redis_had(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                      int seat, uint64_t epoch, uint64_t seq);
 /* m is going: no answer about it may touch it. */
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m);
 /* Start / stop following the room of invite lookup inv. */
@@ -183,7 +235,8 @@ void lobby__redis_unwatch(Lobby_Redis *st,
                           const uint8_t inv[LOBBY_LOOKUP_BYTES]);
 /* Housekeeping from the lobby's sweep timer (now in ms, loop time). */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now);
-/* Disconnect; done(user) once both connections are gone. */
+/* Disconnect; done(user) once every connection is gone (those still
+ * awaiting answers after redis_deadline_ms are freed: Redis hangs). */
 void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user);
 /* Free after close (NULL is fine). */
 void lobby__redis_free(Lobby_Redis *st);
@@ -203,11 +256,15 @@ Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
 /* The copy of the room of invite lookup inv here, or NULL. */
 Lobby_Room *lobby__replica_find(Lobby *lb,
                                 const uint8_t inv[LOBBY_LOOKUP_BYTES]);
-/* fn(user, invite lookup, watch lookup) for each copy with members. */
+/* fn(user, invite lookup, watch lookup, maker) for each copy with
+ * members; maker is the key of the source that created the room (NULL:
+ * not known). */
 void lobby__replica_each(Lobby *lb,
                          void (*fn)(void *user, const uint8_t *inv,
-                                    const uint8_t *wat),
+                                    const uint8_t *wat, const uint8_t *maker),
                          void *user);
+/* The room's creator was the source of key (LOBBY_SOURCE_KEY bytes). */
+void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
 /* The number the copy's next frame has (0: none seen yet). */
 uint64_t lobby__replica_next(const Lobby_Room *r);
 /* A frame of the room from Redis (stream: read from the room's stream,

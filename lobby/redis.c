@@ -11,8 +11,10 @@
  * ordinary Lobby_Room) from it, fetching from the stream whatever the
  * channel skipped (before the subscription held, or after a gap). Both
  * Redis connections are hiredis's asynchronous ones on the lobby's libuv
- * loop (hiredis/adapters/libuv.h). docs/lobby-nodes.md describes keys,
- * lifetimes and what each failure loses.
+ * loop (hiredis/adapters/libuv.h); a Redis that stops answering
+ * (redis_health.c) is lost like one that closes them: every member is
+ * closed and Redis is tried again each second. docs/lobby-nodes.md
+ * describes keys, lifetimes and what each failure loses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,18 +37,23 @@
 #define PROBE_MS 200
 /* Rooms with members here have their expiry renewed this often (ms). */
 #define TOUCH_MS 30000
+/* Cluster masters remembered for reconnecting (as redis_cluster.c's
+ * NODES_MAX). */
+#define KNOWN_MAX 64
 
 /* Admission, run in the slot of lookup L. KEYS: L's hash, stream and
  * watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
  * hex (create), host key, seat secret, next seq (create), after (frames
- * wanted after it), ttl ms, frames kept, L hex. A CREATE of a new room
+ * wanted after it), ttl ms, frames kept, L hex, the source address (hex;
+ * a room made keeps it as its maker, field a), the member's last frame
+ * (a seat's hSEAT: the frames it has had, for FLOOD). A CREATE of a new room
  * at stage 0 answers {-100} (count it and reserve its watch lookup
  * first, in their own slots), at stage 1 makes it. A WATCH of a watch
  * lookup at stage 1 answers {-101, I}: ask again in the slot of invite
  * lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
- * key, watch hex, next, epoch, frames, presence bits}. A seat admitted
- * is marked present (field pSEAT holds its claim number) on the room's
- * channel. */
+ * key, watch hex, next, epoch, frames, presence bits, maker hex or ""}.
+ * A seat admitted is marked present (field pSEAT holds its claim number)
+ * on the room's channel. */
 static const char admit_lua[] =
     "local M, F, X = KEYS[1], KEYS[2], KEYS[3]\n"
     "local kind, stage = ARGV[1], ARGV[2]\n"
@@ -60,7 +67,7 @@ static const char admit_lua[] =
     "    if redis.call('EXISTS', X) == 1 then return {-3} end\n"
     "    if stage == '0' then return {-100} end\n"
     "    redis.call('HSET', M, 'pk', ARGV[4], 'w', ARGV[3], 's0', ARGV[5],\n"
-    "               'next', ARGV[6], 'e0', 0, 'e1', 0)\n"
+    "               'next', ARGV[6], 'e0', 0, 'e1', 0, 'a', ARGV[11])\n"
     "  end\n"
     "elseif kind == '2' then\n"
     "  if redis.call('EXISTS', M) == 0 then\n"
@@ -83,27 +90,34 @@ static const char admit_lua[] =
     "local e = 0\n"
     "if role < 2 then\n"
     "  e = redis.call('HINCRBY', M, 'e'..role, 1)\n"
-    "  redis.call('HSET', M, 'p'..role, e)\n"
+    "  local h = tonumber(ARGV[12])\n"
+    "  local nx = tonumber(redis.call('HGET', M, 'next'))\n"
+    "  if nx and h > nx - 1 then h = nx - 1 end\n"
+    "  redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))\n"
     "  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1')\n"
     "end\n"
-    "local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1')\n"
+    "local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')\n"
     "if not v[1] then return {-3} end\n"
     "redis.call('PEXPIRE', M, ARGV[8])\n"
     "redis.call('PEXPIRE', F, ARGV[8])\n"
     "local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', "
     "ARGV[9])\n"
     "local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)\n"
-    "return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb}\n";
+    "return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or ''}\n";
 
 /* A share counted in a sorted set of its own (tb:rooms for the whole
  * lobby, tb:a:ADDRESS per address), members scored by when they stop
  * counting. KEYS: the set. ARGV: member, ttl ms, cap (0: only renew a
- * member there), the LOBBY_ERR_* code when full. Returns 0 or -code. */
+ * member there), the LOBBY_ERR_* code when full. Returns 0 or -code.
+ * The set itself lives as long as its latest member (renewing one
+ * renews it, else a set not added to for ttl would vanish with the
+ * rooms it still counts). */
 static const char cap_lua[] =
     "local t = redis.call('TIME')\n"
     "local ms = t[1] * 1000 + math.floor(t[2] / 1000)\n"
     "if ARGV[3] == '0' then\n"
-    "  redis.call('ZADD', KEYS[1], 'XX', ms + ARGV[2], ARGV[1])\n"
+    "  if redis.call('ZADD', KEYS[1], 'XX', 'CH', ms + ARGV[2], ARGV[1]) > 0\n"
+    "  then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end\n"
     "  return 0\n"
     "end\n"
     "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)\n"
@@ -148,31 +162,60 @@ static const char guess_lua[] =
 
 /* A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
  * ttl ms, channel, payload bytes kept. Returns its number, -3 (no such
- * room) or -10 (the seat was claimed again since: this connection is
- * stale). The oldest frames go while the room keeps more than its frames
- * or bytes (field b of the hash counts the bytes kept). */
+ * room), -10 (the seat was claimed again since: this connection is
+ * stale) or -12 (FLOOD, as server.c's make_room: room for it would drop
+ * a frame the other seat, claimed, has not had; field hSEAT holds the
+ * last frame a seat had, kept by the nodes that serve it; once refused,
+ * every later frame of that claim is: fSEAT holds its claim number, so
+ * no frame in flight behind the refused one is numbered). The oldest
+ * frames go first while the room would keep more than its frames or
+ * bytes (field b of the hash counts the bytes kept). A seat's own frame
+ * right after all it had is had too. */
 static const char data_lua[] =
-    "local e = redis.call('HGET', KEYS[1], 'e'..ARGV[1])\n"
+    "local M, F, seat = KEYS[1], KEYS[2], ARGV[1]\n"
+    "local e = redis.call('HGET', M, 'e'..seat)\n"
     "if not e then return -3 end\n"
     "if e ~= ARGV[2] then return -10 end\n"
-    "redis.call('HSET', KEYS[1], 'k'..ARGV[1], 1)\n"
-    "local s = string.format('%d', redis.call('HINCRBY', KEYS[1], 'next', "
-    "1) - 1)\n"
-    "redis.call('XADD', KEYS[2], '0-'..s, 's', ARGV[1], 'd', ARGV[3])\n"
-    "local b = redis.call('HINCRBY', KEYS[1], 'b', #ARGV[3])\n"
-    "while redis.call('XLEN', KEYS[2]) > tonumber(ARGV[4]) or\n"
-    "      b > tonumber(ARGV[7]) do\n"
-    "  local o = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)\n"
-    "  if #o == 0 then break end\n"
-    "  local f, n = o[1][2], 0\n"
+    "if redis.call('HGET', M, 'f'..seat) == e then return -12 end\n"
+    "local o = seat == '0' and '1' or '0'\n"
+    "local claimed = o == '0' or redis.call('HEXISTS', M, 's1') == 1\n"
+    "local had = tonumber(redis.call('HGET', M, 'h'..o) or '0')\n"
+    "local b = tonumber(redis.call('HGET', M, 'b') or '0')\n"
+    "while redis.call('XLEN', F) >= tonumber(ARGV[4]) or\n"
+    "      b + #ARGV[3] > tonumber(ARGV[7]) do\n"
+    "  local x = redis.call('XRANGE', F, '-', '+', 'COUNT', 1)\n"
+    "  if #x == 0 then break end\n"
+    "  if claimed and tonumber(string.sub(x[1][1], 3)) > had then\n"
+    "    redis.call('HSET', M, 'f'..seat, e)\n"
+    "    return -12\n"
+    "  end\n"
+    "  local f, n = x[1][2], 0\n"
     "  for i = 1, #f, 2 do if f[i] == 'd' then n = #f[i + 1] end end\n"
-    "  redis.call('XDEL', KEYS[2], o[1][1])\n"
-    "  b = redis.call('HINCRBY', KEYS[1], 'b', -n)\n"
+    "  redis.call('XDEL', F, x[1][1])\n"
+    "  b = redis.call('HINCRBY', M, 'b', -n)\n"
     "end\n"
-    "redis.call('PUBLISH', ARGV[6], s..' '..ARGV[1]..' '..ARGV[3])\n"
-    "redis.call('PEXPIRE', KEYS[1], ARGV[5])\n"
-    "redis.call('PEXPIRE', KEYS[2], ARGV[5])\n"
-    "return tonumber(s)\n";
+    "redis.call('HSET', M, 'k'..seat, 1)\n"
+    "local sn = redis.call('HINCRBY', M, 'next', 1) - 1\n"
+    "local s = string.format('%d', sn)\n"
+    "redis.call('XADD', F, '0-'..s, 's', seat, 'd', ARGV[3])\n"
+    "redis.call('HINCRBY', M, 'b', #ARGV[3])\n"
+    "if tonumber(redis.call('HGET', M, 'h'..seat) or '0') == sn - 1 then\n"
+    "  redis.call('HSET', M, 'h'..seat, s) end\n"
+    "redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..ARGV[3])\n"
+    "redis.call('PEXPIRE', M, ARGV[5])\n"
+    "redis.call('PEXPIRE', F, ARGV[5])\n"
+    "return sn\n";
+
+/* A seat's member was sent the room's frames up to a number. KEYS: hash.
+ * ARGV: seat, epoch, number. Kept (as field hSEAT) only while that
+ * member holds the seat and when higher. */
+static const char had_lua[] =
+    "if redis.call('HGET', KEYS[1], 'e'..ARGV[1]) ~= ARGV[2] then\n"
+    "  return 0 end\n"
+    "if tonumber(ARGV[3]) > tonumber(redis.call('HGET', KEYS[1],\n"
+    "                                'h'..ARGV[1]) or '0') then\n"
+    "  redis.call('HSET', KEYS[1], 'h'..ARGV[1], ARGV[3]) end\n"
+    "return 0\n";
 
 /* A seated member leaving: its seat is marked absent on the room's
  * channel unless claimed again since; a guest that never sent anything
@@ -188,6 +231,9 @@ static const char leave_lua[] =
     "  redis.call('HDEL', KEYS[1], 's1')\n"
     "end\n"
     "return 0\n";
+
+/* An admission's answer: {role, ..., presence, maker} (admit_lua). */
+#define ADMIT_ELEMENTS 9
 
 /* Sequence numbers go through Lua's doubles: exact below 2^53. */
 #define REDIS_SEQ_MAX ((uint64_t)1 << 53)
@@ -220,12 +266,24 @@ typedef struct Req {
     struct Req *prev, *next;
 } Req;
 
+typedef struct Redis_Addr {
+    char host[REDIS_HOST_MAX];
+    int port;
+} Redis_Addr;
+
 struct Lobby_Redis {
     uv_loop_t *loop;
     Lobby *lb;
     Lobby_Limits lim;
-    char host[REDIS_HOST_MAX];
+    char host[REDIS_HOST_MAX]; /* the address given (the seed) */
     int port, db;
+    Redis_Addr at;     /* the address connected through */
+    /* A cluster's other masters, as the last map named them: a lost
+     * cluster is tried again through the seed and each of these in
+     * turn, one a retry. */
+    Redis_Addr known[KNOWN_MAX];
+    int nknown;
+    unsigned tries;
     Lobby_Rc *rc;           /* commands: one Redis or a cluster's masters */
     redisAsyncContext *sub; /* the room channels (any master hears all) */
     int up;                 /* both usable */
@@ -234,6 +292,10 @@ struct Lobby_Redis {
     Req *reqs; /* answers awaited */
     uint64_t last_try; /* loop time of the last attempt to reconnect */
     uint64_t last_touch;
+    uint64_t lost_at; /* loop time Redis was lost */
+    Lobby_Health health; /* does Redis answer? (redis_health.c) */
+    uv_timer_t close_timer; /* closing: bounds the clean disconnect */
+    int timer_on;           /* close_timer not yet closed */
     void (*done)(void *);
     void *done_user;
 };
@@ -248,9 +310,10 @@ static void hex_of(const uint8_t *b, char out[HEX_LEN + 1])
     out[HEX_LEN] = '\0';
 }
 
-static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
+/* n hex digits into out, exactly cap bytes. */
+static int unhex_n(const char *s, size_t n, uint8_t *out, size_t cap)
 {
-    if (n != HEX_LEN)
+    if (n != 2 * cap)
         return TB_E_FORMAT;
     for (size_t i = 0; i < n; i++) {
         int v = s[i] >= '0' && s[i] <= '9'   ? s[i] - '0'
@@ -264,6 +327,11 @@ static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
             out[i / 2] |= (uint8_t)v;
     }
     return 0;
+}
+
+static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
+{
+    return unhex_n(s, n, out, LOBBY_LOOKUP_BYTES);
 }
 
 static void key_of(const uint8_t inv[LOBBY_LOOKUP_BYTES], char suffix,
@@ -353,37 +421,87 @@ static int open_count(const Lobby_Redis *st)
     return (st->sub != NULL) + (st->rc != NULL ? lobby__rc_open(st->rc) : 0);
 }
 
-/* Redis went away (or answered nonsense): every member here is told to
- * go elsewhere by its connection closing, and new ones are refused. */
-static void store_lost(Lobby_Redis *st)
+/* Free every connection now (Redis hangs: a clean disconnect would wait
+ * for answers that never come). Answers awaited are called with NULL.
+ * Never from inside a hiredis callback (from the sweep timer only). */
+static void abort_conns(Lobby_Redis *st)
+{
+    redisAsyncContext *sub = st->sub;
+    st->sub = NULL; /* so its disconnect callback finds nothing */
+    if (st->rc != NULL)
+        lobby__rc_abort(st->rc);
+    if (sub != NULL)
+        redisAsyncFree(sub);
+}
+
+/* Redis went away, answered nonsense or hangs (hung: its connections are
+ * freed at once, else disconnected): every member here is told to go
+ * elsewhere by its connection closing, and new ones are refused. */
+static void store_lost(Lobby_Redis *st, int hung)
 {
     if (!st->up)
         return;
     st->up = 0;
+    st->lost_at = uv_now(st->loop);
     if (st->live)
         fprintf(stderr, "lobby: lost Redis at %s:%d; closing every "
                         "connection until it is back\n",
                 st->host, st->port);
     st->live = 0;
-    /* hiredis frees the context that failed itself; the others go. */
-    if (st->rc != NULL)
-        lobby__rc_disconnect(st->rc);
-    if (st->sub != NULL)
-        redisAsyncDisconnect(st->sub);
+    if (hung) {
+        abort_conns(st);
+    } else {
+        /* hiredis frees the context that failed itself; the others go. */
+        if (st->rc != NULL)
+            lobby__rc_disconnect(st->rc);
+        if (st->sub != NULL)
+            redisAsyncDisconnect(st->sub);
+    }
     lobby__drop_members(st->lb);
 }
 
 /* A connection went (hiredis frees it after this). */
+static void close_timer_closed(uv_handle_t *h);
+
+/* Closing, and every connection is gone: done, once the close timer is
+ * closed too. */
+static void finish_close(Lobby_Redis *st)
+{
+    void (*done)(void *) = st->done;
+    if (done == NULL || open_count(st) != 0)
+        return;
+    if (st->timer_on) {
+        if (!uv_is_closing((uv_handle_t *)&st->close_timer))
+            uv_close((uv_handle_t *)&st->close_timer, close_timer_closed);
+        return;
+    }
+    st->done = NULL;
+    done(st->done_user);
+}
+
+static void close_timer_closed(uv_handle_t *h)
+{
+    Lobby_Redis *st = h->data;
+    st->timer_on = 0;
+    finish_close(st);
+}
+
+/* Closing took redis_deadline_ms: Redis hangs, and the clean disconnect
+ * would wait for it forever. */
+static void close_due(uv_timer_t *t)
+{
+    Lobby_Redis *st = t->data;
+    abort_conns(st);
+    finish_close(st);
+}
+
 static void conn_gone(void *user)
 {
     Lobby_Redis *st = user;
     if (!st->closing)
-        store_lost(st);
-    if (st->closing && open_count(st) == 0 && st->done != NULL) {
-        void (*done)(void *) = st->done;
-        st->done = NULL;
-        done(st->done_user);
-    }
+        store_lost(st, 0);
+    else
+        finish_close(st);
 }
 
 /* Run script (slen bytes) with nkeys keys then the other arguments in
@@ -563,6 +681,8 @@ static void sub_reply(redisAsyncContext *ac, void *reply, void *priv)
         rep->elements != 3 || rep->element[0]->type != REDIS_REPLY_STRING ||
         rep->element[1]->type != REDIS_REPLY_STRING)
         return;
+    if (lobby__health_sub(&st->health, rep))
+        return;
     if (strcmp(rep->element[0]->str, "message") == 0 &&
         rep->element[2]->type == REDIS_REPLY_STRING)
         on_message(st, rep->element[1], rep->element[2]);
@@ -638,9 +758,10 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
 {
     const uint8_t *p = q->msg;
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
-        whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16];
-    const char *argv[13];
-    size_t argl[13];
+        whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16],
+        from[32];
+    const char *argv[15];
+    size_t argl[15];
     int create = p[0] == LOBBY_MSG_CREATE;
     Lobby_Room *r = lobby__replica_find(st->lb, lookup);
 
@@ -654,6 +775,7 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     snprintf(after, sizeof after, "%llu",
              (unsigned long long)(r ? lobby__replica_next(r) : 0));
     snprintf(next, sizeof next, "%llu", (unsigned long long)q->from + 1);
+    snprintf(from, sizeof from, "%llu", (unsigned long long)q->from);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
     snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
     argv[0] = m;
@@ -669,11 +791,13 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     argv[10] = ttl;
     argv[11] = count;
     argv[12] = lhex;
-    for (int i = 0; i < 13; i++)
+    argv[13] = q->src;
+    argv[14] = from;
+    for (int i = 0; i < 15; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
-    return EVAL(st, admit_lua, 3, 13, argv, argl, hello_done, q);
+    return EVAL(st, admit_lua, 3, 15, argv, argl, hello_done, q);
 }
 
 /* A share (cap 0: only renew) counted in set for this room. */
@@ -752,15 +876,20 @@ static void hello_refuse(Lobby_Redis *st, Req *q, int code)
     req_free(q);
 }
 
-/* {role, lookup hex, host key, watch hex, next, epoch, frames, presence} */
+/* {role, lookup hex, host key, watch hex, next, epoch, frames, presence,
+ * maker} */
 static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
 {
-    uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES];
-    char key[KEY_LEN + 1], ttl[24];
+    uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES],
+        maker[LOBBY_SOURCE_KEY];
+    char key[KEY_LEN + 1], ttl[24], share[2 * LOBBY_SOURCE_KEY + 6];
     uint64_t role, next, epoch, pres;
+    const redisReply *mk;
+    int has_maker;
     Lobby_Room *r;
 
-    if (rep->elements != 8 || reply_u64(rep->element[0], &role) != 0 ||
+    if (rep->elements != ADMIT_ELEMENTS ||
+        reply_u64(rep->element[0], &role) != 0 ||
         role > 2 || reply_hex(rep->element[1], inv) != 0 ||
         rep->element[2]->type != REDIS_REPLY_STRING ||
         rep->element[2]->len != LOBBY_KEY_BYTES ||
@@ -778,11 +907,20 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         return;
     }
     lobby__replica_seen(r, next);
+    mk = rep->element[8];
+    has_maker = mk->type == REDIS_REPLY_STRING &&
+                unhex_n(mk->str, mk->len, maker, sizeof maker) == 0;
+    if (has_maker) /* else made by an older node */
+        lobby__replica_maker(r, maker);
     lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres);
-    /* The room is in use: it counts towards the cap and its watch
-     * lookup lives on (each in its own slot). */
+    /* The room is in use: it counts towards the cap and its maker's
+     * share, and its watch lookup lives on (each in its own slot). */
     memcpy(q->msg + 2, inv, LOBBY_LOOKUP_BYTES);
     (void)send_cap(st, q, "tb:rooms", 0, 0, NULL);
+    if (has_maker) {
+        snprintf(share, sizeof share, "tb:a:%.*s", (int)mk->len, mk->str);
+        (void)send_cap(st, q, share, 0, 0, NULL);
+    }
     key_of(wat, 'w', key);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
     (void)lobby__rc_command1(st->rc, "PEXPIRE", key, ttl);
@@ -859,7 +997,7 @@ static void hello_done(void *priv, redisReply *rep)
             q->kind++; /* this step's reservation was made too */
         }
         if (q->kind != REQ_MAKE || rep->type != REDIS_REPLY_ARRAY ||
-            rep->elements != 8)
+            rep->elements != ADMIT_ELEMENTS)
             undo_create(st, q);
         req_free(q);
         return;
@@ -943,6 +1081,9 @@ static void data_done(void *priv, redisReply *rep)
             lobby__acked(q->m, (uint64_t)rep->integer);
         else if (rep->type == REDIS_REPLY_INTEGER && rep->integer == -10)
             lobby__refuse(q->m, LOBBY_ERR_REPLACED);
+        else if (rep->type == REDIS_REPLY_INTEGER &&
+                 rep->integer == -LOBBY_ERR_FLOOD)
+            lobby__refuse(q->m, LOBBY_ERR_FLOOD);
         else
             lobby__refuse(q->m, LOBBY_ERR_FULL);
     }
@@ -997,6 +1138,19 @@ void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
     (void)EVAL(st, leave_lua, 1, 4, argv, NULL, NULL, NULL);
 }
 
+void lobby__redis_had(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                      int seat, uint64_t epoch, uint64_t seq)
+{
+    char hkey[KEY_LEN + 1], ep[24], sq[24];
+    const char *argv[4] = {hkey, seat ? "1" : "0", ep, sq};
+    if (!st->up)
+        return;
+    key_of(inv, 'm', hkey);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    snprintf(sq, sizeof sq, "%llu", (unsigned long long)seq);
+    (void)EVAL(st, had_lua, 1, 4, argv, NULL, NULL, NULL);
+}
+
 void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
 {
     for (Req *q = st->reqs; q != NULL; q = q->next)
@@ -1007,11 +1161,13 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
 static int open_sub(Lobby_Redis *st);
 
 /* A room in use here lives on, however long its players think, and
- * keeps counting towards the lobby's cap. */
-static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
+ * keeps counting towards the lobby's cap and its maker's share. */
+static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
+                  const uint8_t *maker)
 {
     Lobby_Redis *st = user;
-    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24], lhex[HEX_LEN + 1];
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24], lhex[HEX_LEN + 1],
+        share[2 * LOBBY_SOURCE_KEY + 6];
     const char *argv[5] = {"tb:rooms", lhex, ttl, "0", "0"};
     key_of(inv, 'm', m);
     key_of(inv, 'f', f);
@@ -1022,12 +1178,52 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat)
     (void)lobby__rc_command1(st->rc, "PEXPIRE", f, ttl);
     (void)lobby__rc_command1(st->rc, "PEXPIRE", w, ttl);
     (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
+    if (maker != NULL) {
+        memcpy(share, "tb:a:", 5);
+        for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
+            snprintf(share + 5 + 2 * i, 3, "%02x", maker[i]);
+        argv[0] = share;
+        (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
+    }
+}
+
+/* A cluster's masters other than the seed, as the map of rc (about to
+ * go) names them; kept while no new map is had. */
+static void remember_masters(Lobby_Redis *st)
+{
+    int n, port;
+    if (st->rc == NULL || !lobby__rc_is_cluster(st->rc))
+        return;
+    n = lobby__rc_node_count(st->rc);
+    st->nknown = 0;
+    for (int i = 0; i < n && st->nknown < KNOWN_MAX; i++) {
+        const char *h = lobby__rc_node_addr(st->rc, i, &port);
+        Redis_Addr *a = &st->known[st->nknown];
+        if (h == NULL || strlen(h) >= sizeof a->host ||
+            (port == st->port && strcmp(h, st->host) == 0))
+            continue;
+        memcpy(a->host, h, strlen(h) + 1);
+        a->port = port;
+        st->nknown++;
+    }
+}
+
+/* The address of the next try: the seed, then each remembered master. */
+static void next_address(Lobby_Redis *st)
+{
+    unsigned i = st->tries++ % (unsigned)(st->nknown + 1);
+    if (i == 0) {
+        memcpy(st->at.host, st->host, sizeof st->at.host);
+        st->at.port = st->port;
+    } else {
+        st->at = st->known[i - 1];
+    }
 }
 
 /* Redis lost: once every connection and room copy here is gone, try it
  * again each RETRY_MS; members come back by reconnecting. The loop
  * blocks up to PROBE_MS per attempt (a refused connect on loopback
- * returns at once). */
+ * returns at once; a stopped Redis accepts and does not answer). */
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
     Lobby_Stats s;
@@ -1035,10 +1231,20 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
                          ? st->lim.empty_room_ms / 3
                          : TOUCH_MS;
 
+    /* Redis hangs: lost as if it had closed its connections. */
+    if (st->up && lobby__health_tick(&st->health, st->rc, now)) {
+        store_lost(st, 1);
+        return;
+    }
     if (st->up && now - st->last_touch >= every) {
         st->last_touch = now;
         lobby__replica_each(st->lb, touch, st);
     }
+    /* A clean disconnect waits for the answers awaited: past the
+     * deadline, the connections still going hang and are freed. */
+    if (!st->up && !st->closing && open_count(st) != 0 &&
+        now - st->lost_at >= st->lim.redis_deadline_ms)
+        abort_conns(st);
     if (st->up || st->closing || open_count(st) != 0 ||
         now - st->last_try < RETRY_MS)
         return;
@@ -1049,18 +1255,26 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     /* hiredis's libuv adapter never reports a refused connect (it drops
      * poll errors), so the map is asked for with a blocking connect
      * first: nobody is connected here meanwhile. */
+    remember_masters(st);
     lobby__rc_free(st->rc);
     st->rc = NULL;
-    if (lobby__rc_new(st->loop, st->host, st->port, st->db, PROBE_MS,
+    next_address(st);
+    if (lobby__rc_new(st->loop, st->at.host, st->at.port, st->db, PROBE_MS,
                       conn_gone, st, &st->rc) != 0)
         return;
     if (open_sub(st) != 0) {
         lobby__rc_disconnect(st->rc); /* try again later */
         return;
     }
-    fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host, st->port);
+    if (strcmp(st->at.host, st->host) != 0 || st->at.port != st->port)
+        fprintf(stderr, "lobby: Redis at %s:%d is back (through %s:%d)\n",
+                st->host, st->port, st->at.host, st->at.port);
+    else
+        fprintf(stderr, "lobby: Redis at %s:%d is back\n", st->host,
+                st->port);
     st->live = 1;
     st->up = 1;
+    lobby__health_reset(&st->health, now);
 }
 
 /* ---- connections ---- */
@@ -1086,11 +1300,22 @@ static void sub_disconnect(const redisAsyncContext *ac, int status)
 }
 
 /* The channels' connection, to the address given (in a cluster every
- * master hears every PUBLISH). */
+ * master hears every PUBLISH), subscribed first to the node's own
+ * channel (the health check). */
 static int open_sub(Lobby_Redis *st)
 {
-    return lobby__rc_attach(st->loop, st->host, st->port, st, sub_connect,
-                            sub_disconnect, &st->sub);
+    int rc = lobby__rc_attach(st->loop, st->at.host, st->at.port, st,
+                              sub_connect, sub_disconnect, &st->sub);
+    if (rc == 0 &&
+        redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b",
+                          st->health.own,
+                          (size_t)LOBBY_HEALTH_OWN_LEN) != REDIS_OK) {
+        redisAsyncContext *ac = st->sub;
+        st->sub = NULL; /* not connected yet: no callback comes */
+        redisAsyncFree(ac);
+        rc = TB_E_IO;
+    }
+    return rc;
 }
 
 int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
@@ -1107,6 +1332,11 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     st->lb = lb;
     st->lim = *lim;
     rc = parse_url(st, url);
+    if (rc == 0) {
+        memcpy(st->at.host, st->host, sizeof st->at.host);
+        st->at.port = st->port;
+        rc = lobby__health_init(&st->health, lim->redis_deadline_ms);
+    }
     if (rc == 0)
         rc = lobby__rc_new(loop, st->host, st->port, st->db, 2000, conn_gone,
                            st, &st->rc);
@@ -1120,6 +1350,10 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
     }
     st->up = 1;
     st->live = 1;
+    /* The loop's time is the one cached before the blocking checks
+     * above: the first answer is awaited from now. */
+    uv_update_time(loop);
+    lobby__health_reset(&st->health, uv_now(loop));
     *out = st;
     return 0;
 }
@@ -1130,16 +1364,21 @@ void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user)
     st->up = 0;
     st->done = done;
     st->done_user = user;
-    if (open_count(st) == 0) {
-        st->done = NULL;
-        done(user);
-        return;
-    }
     /* Disconnect may call conn_gone (and done) at once. */
     if (st->sub != NULL)
         redisAsyncDisconnect(st->sub);
     if (st->rc != NULL)
         lobby__rc_disconnect(st->rc);
+    /* A clean disconnect waits for the answers awaited: bounded, as
+     * the health check bounds them. */
+    if (st->done != NULL && open_count(st) != 0 &&
+        uv_timer_init(st->loop, &st->close_timer) == 0) {
+        st->close_timer.data = st;
+        st->timer_on = 1;
+        uv_timer_start(&st->close_timer, close_due, st->lim.redis_deadline_ms,
+                       0);
+    }
+    finish_close(st);
 }
 
 void lobby__redis_free(Lobby_Redis *st)

@@ -48,6 +48,8 @@ struct Lobby_Rc {
     uint8_t slot[SLOTS];
     void (*gone)(void *user); /* a connection went */
     void *user;
+    Lobby_Rc_Fn *pong; /* answers to lobby__rc_ping */
+    void *pong_priv;
 };
 
 typedef struct Rc_Cmd {
@@ -426,6 +428,16 @@ int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
 
 int lobby__rc_is_cluster(const Lobby_Rc *rc) { return rc->cluster; }
 
+int lobby__rc_node_count(const Lobby_Rc *rc) { return rc->nnodes; }
+
+const char *lobby__rc_node_addr(const Lobby_Rc *rc, int i, int *port)
+{
+    if (i < 0 || i >= rc->nnodes)
+        return NULL;
+    *port = rc->node[i].port;
+    return rc->node[i].host;
+}
+
 int lobby__rc_open(const Lobby_Rc *rc) { return rc->open; }
 
 void lobby__rc_disconnect(Lobby_Rc *rc)
@@ -435,6 +447,44 @@ void lobby__rc_disconnect(Lobby_Rc *rc)
     for (int i = 0; i < rc->nnodes; i++)
         if (rc->node[i].ac != NULL)
             redisAsyncDisconnect(rc->node[i].ac);
+}
+
+static void ping_done(redisAsyncContext *ac, void *reply, void *priv)
+{
+    Lobby_Rc *rc = priv;
+    (void)ac;
+    if (rc->pong != NULL)
+        rc->pong(rc->pong_priv, reply);
+}
+
+int lobby__rc_ping(Lobby_Rc *rc, Lobby_Rc_Fn *fn, void *priv)
+{
+    int sent = 0;
+    if (rc->closing)
+        return 0;
+    rc->pong = fn;
+    rc->pong_priv = priv;
+    for (int i = 0; i < rc->nnodes; i++)
+        if (rc->node[i].ac != NULL &&
+            redisAsyncCommand(rc->node[i].ac, ping_done, rc, "PING") ==
+                REDIS_OK)
+            sent++;
+    return sent;
+}
+
+void lobby__rc_abort(Lobby_Rc *rc)
+{
+    rc->closing = 1;
+    for (int i = 0; i < rc->nnodes; i++) {
+        redisAsyncContext *ac = rc->node[i].ac;
+        if (ac == NULL)
+            continue;
+        /* Forgotten first, so its disconnect callback finds nothing to
+         * report; its awaited answers are called with NULL now. */
+        rc->node[i].ac = NULL;
+        rc->open--;
+        redisAsyncFree(ac);
+    }
 }
 
 void lobby__rc_free(Lobby_Rc *rc)

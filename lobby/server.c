@@ -67,6 +67,9 @@ struct Lobby_Room {
     uint64_t epoch[2];    /* with --redis: the seat's claim number our
                              member holds (redis.c) */
     int sending[2];       /* with --redis: the seat's frames in flight */
+    uint8_t maker[LOBBY_SOURCE_KEY]; /* with --redis: the source that
+                                        created it (redis.c) */
+    int has_maker;
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
 };
@@ -146,6 +149,7 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(kept_bytes, 256u << 20)
     DEF(unjoined_room_ms, 30000)
     DEF(rate_delay_ms, 5000)
+    DEF(redis_deadline_ms, 3000)
 #undef DEF
     if (lim->max_payload > NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER)
         lim->max_payload = NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER;
@@ -360,6 +364,7 @@ static void member_pump(Lobby_Member *m)
     Lobby_Room *r = m->room;
     size_t half = m->lb->lim.max_write_queue / 2;
     uint64_t first;
+    int other = 0; /* the other seat's frames were sent */
 
     if (r == NULL || m->done || m->ops->is_closing(m->link) || r->ring_count == 0)
         return;
@@ -371,17 +376,22 @@ static void member_pump(Lobby_Member *m)
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
         if (e->from != m->role) {
             if (m->ops->send(m->link, e->msg, e->len) != 0)
-                return;
+                break;
+            other = 1;
         } else if (e->seq <= m->acked) {
             if (e->seq > m->ack_sent)
                 member_ack(m, e->seq);
         } else if (r->sending[m->role] > 0) {
-            return; /* its own, numbered by Redis, the number not back yet */
+            break; /* its own, numbered by Redis, the number not back yet */
         } else if (m->ops->send(m->link, e->msg, e->len) != 0) {
-            return; /* a frame of the seat's earlier connection */
+            break; /* a frame of the seat's earlier connection */
         }
         m->sent_seq = e->seq;
     }
+    /* With Redis the room's FLOOD rule needs what each seat has had. */
+    if (other && m->lb->redis != NULL && m->role != LOBBY_ROLE_SPECTATOR)
+        lobby__redis_had(m->lb->redis, r->lookup[0], m->role,
+                         r->epoch[m->role], m->sent_seq);
 }
 
 static void room_presence(Lobby_Room *r, int seat, int present)
@@ -1140,6 +1150,9 @@ const uint8_t *lobby__member_source(const Lobby_Member *m)
 
 void lobby__refuse(Lobby_Member *m, int code)
 {
+    if (code == LOBBY_ERR_FLOOD && !m->done) /* its frames in flight
+                                                 are refused too */
+        m->lb->stats.dropped_flood++;
     member_error(m, code);
 }
 
@@ -1179,12 +1192,19 @@ Lobby_Room *lobby__replica_find(Lobby *lb,
 
 void lobby__replica_each(Lobby *lb,
                          void (*fn)(void *user, const uint8_t *inv,
-                                    const uint8_t *wat),
+                                    const uint8_t *wat, const uint8_t *maker),
                          void *user)
 {
     for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
         if (!r->empty)
-            fn(user, r->lookup[0], r->lookup[1]);
+            fn(user, r->lookup[0], r->lookup[1],
+               r->has_maker ? r->maker : NULL);
+}
+
+void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY])
+{
+    memcpy(r->maker, key, LOBBY_SOURCE_KEY);
+    r->has_maker = 1;
 }
 
 uint64_t lobby__replica_next(const Lobby_Room *r)

@@ -116,6 +116,20 @@ static void await_line(Proc *p, const char *text, char *val, size_t cap)
     }
 }
 
+/* Wait (bounded by limit_ms) until p's stderr holds text; returns the
+ * milliseconds waited. */
+__attribute__((unused)) static double await_err(Proc *p, const char *text,
+                                                double limit_ms)
+{
+    double t0 = now_ms();
+    while (strstr(slurp(p->err), text) == NULL) {
+        cr_assert_lt(now_ms() - t0, limit_ms, "no '%s' from %s:\n%s", text,
+                     p->err, slurp(p->err));
+        pause_ms(5);
+    }
+    return now_ms() - t0;
+}
+
 /* Wait (bounded) for p to exit; returns its exit status. */
 static int finish(Proc *p)
 {

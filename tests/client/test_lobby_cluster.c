@@ -9,7 +9,9 @@
  * with a different master, end on one final hash with three identical
  * verified logs; the keys are spread over more than one master; and
  * after every slot of one master moved to another mid-test (the nodes'
- * maps stale: MOVED), the second game is played through the new map. Skipped with a message when redis-cli (Debian's redis-tools,
+ * maps stale: MOVED), the second game is played through the new map;
+ * then that master, node B's seed, is killed for good and B comes back
+ * through another master its map named, for a third game. Skipped with a message when redis-cli (Debian's redis-tools,
  * which redis-server depends on) is missing.
  */
 #include <criterion/criterion.h>
@@ -39,6 +41,7 @@
 #define MASTERS 3
 
 static pid_t servers[MASTERS + 2];
+static pid_t master_pid[MASTERS]; /* as started */
 
 static void keep(pid_t pid)
 {
@@ -140,6 +143,7 @@ static void start_cluster(int port[MASTERS])
             _exit(127);
         }
         keep(pid);
+        master_pid[i] = pid;
     }
     for (int i = 0; i < MASTERS; i++)
         for (int t = 0; t < 100; t++) { /* up to about 5 s each */
@@ -299,6 +303,15 @@ Test(lobby_cluster, two_games_across_two_nodes_on_three_masters)
     cr_assert_eq(keys_on(port[1]), 0);
     play("chessball", addr_a, addr_b);
     cr_assert_eq(keys_on(port[1]), 0);
+    /* Node B's seed, the second master, now serves no slot; killed for
+     * good, the cluster still serves every slot, and B (which lost its
+     * connections to it) comes back through a master its map named. */
+    let_go(master_pid[1]);
+    kill(master_pid[1], SIGKILL);
+    waitpid(master_pid[1], NULL, 0);
+    await_err(&b, "lobby: lost Redis at ", WAIT_MS);
+    await_err(&b, " is back (through 127.0.0.1:", WAIT_MS);
+    play("football", addr_a, addr_b);
     let_go(a.pid);
     let_go(b.pid);
     kill(a.pid, SIGTERM);

@@ -6,9 +6,11 @@
  * every game with the host on node A and the guest and a spectator on
  * node B; a node killed mid-game and started again on its address, the
  * game going on from what Redis kept; Redis with its append-only file
- * killed mid-game, alone or with every node; Redis unreachable or
- * misnamed at start (exit status 2). The expected final hash is recomputed here from
- * the host's log on a fresh core position, independently of the lobby.
+ * killed mid-game, alone or with every node; Redis stopped (hung)
+ * mid-game and started again, and a node stopping while Redis hangs;
+ * Redis unreachable or misnamed at start (exit status 2). The expected
+ * final hash is recomputed here from the host's log on a fresh core
+ * position, independently of the lobby.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -148,6 +150,18 @@ static void start_game(Proc *host, Proc *guest, Proc *spec, const char *game,
     start_game_at(host, guest, spec, game, host_addr, other, other, delay);
 }
 
+/* The game ends with three identical verified logs (check_three_logs);
+ * the nodes and Redis then stop cleanly (none crashed meanwhile). */
+static void game_ends_and_all_stop(Proc *redis, Proc *a, Proc *b, Proc *host,
+                                   Proc *guest, Proc *spec)
+{
+    check_three_logs(host, guest, spec);
+    stop(a);
+    stop(b);
+    stop(redis);
+    remove_dir();
+}
+
 static void two_nodes(const char *game)
 {
     Proc redis, a, b, host, guest, spec;
@@ -156,11 +170,7 @@ static void two_nodes(const char *game)
     start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
                 sizeof addr_a);
     start_game(&host, &guest, &spec, game, addr_a, addr_b, "0");
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 Test(lobby_redis, two_nodes_laska) { two_nodes("laska"); }
@@ -195,11 +205,7 @@ Test(lobby_redis, node_killed_mid_game_comes_back_from_redis)
     kill_hard(&a);
     start_node(&a, "node-a2", addr_a, url, NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 /* Redis, nodes A and B, and a Laska game of bots: the host on A,B
@@ -290,6 +296,67 @@ Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
     remove_dir();
 }
 
+/* Redis stopped mid-game (SIGSTOP: its connections stay open, it answers
+ * nothing) is found by the nodes' health check: a PING and a message to
+ * the node's own channel each second, unanswered for 3 s. Each node says
+ * it lost Redis within 3 s + 1 s (the check's period) + 0.25 s (the
+ * sweep's) and a margin for a loaded machine, closes its members (who
+ * keep reconnecting and are refused) and neither crashes; once Redis
+ * runs again (SIGCONT) the nodes find it, the players come back and the
+ * game ends with three identical verified logs. */
+Test(lobby_redis, redis_hung_mid_game_is_detected_and_the_game_goes_on)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64];
+    double t_a, t_b, t0;
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    start_game(&host, &guest, &spec, "laska", addr_a, addr_b, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    cr_assert_eq(kill(redis.pid, SIGSTOP), 0);
+    t0 = now_ms();
+    t_a = await_err(&a, "lobby: lost Redis at ", 8000);
+    await_err(&b, "lobby: lost Redis at ", 8000 - t_a);
+    t_b = now_ms() - t0;
+    cr_log_info("hung Redis found after %.0f ms (node A), %.0f ms (node B)",
+                t_a, t_b);
+    await_line(&host, "lobby: connection lost", NULL, 0);
+    await_line(&guest, "lobby: connection lost", NULL, 0);
+    for (int i = 0; i < 3; i++) /* pause_ms takes less than 1 s */
+        pause_ms(500); /* the clients retry, the nodes refuse them */
+    cr_assert_eq(kill(redis.pid, SIGCONT), 0);
+    await_err(&a, "lobby: Redis at ", 10000);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
+}
+
+/* A node asked to stop while Redis hangs, with a health check awaiting
+ * its answer and before the check's deadline found the hang, stops
+ * anyway (its clean disconnect would wait for that answer forever):
+ * within the deadline (3 s) and a margin for a loaded machine. */
+Test(lobby_redis, node_stops_while_redis_hangs)
+{
+    Proc redis, a;
+    char url[64], addr_a[64];
+    double t0;
+    int port = free_port();
+    make_dir();
+    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
+    start_redis(&redis, port);
+    start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    cr_assert_eq(kill(redis.pid, SIGSTOP), 0);
+    for (int i = 0; i < 4; i++) /* pause_ms takes less than 1 s */
+        pause_ms(500); /* a check (one a second) is awaited, not late */
+    t0 = now_ms();
+    stop(&a);
+    cr_log_info("stopped in %.0f ms", now_ms() - t0);
+    cr_assert_lt(now_ms() - t0, 6000);
+    cr_assert_eq(kill(redis.pid, SIGCONT), 0);
+    stop(&redis);
+    remove_dir();
+}
+
 /* Every node and Redis (append-only file on) killed at once mid-game
  * and started again on their addresses: nothing is lost. */
 Test(lobby_redis, everything_killed_at_once_with_aof_loses_nothing)
@@ -311,11 +378,7 @@ Test(lobby_redis, everything_killed_at_once_with_aof_loses_nothing)
     start_node(&a, "node-a2", addr_a, url, NULL, 0);
     start_node(&b, "node-b2", addr_b, url, NULL, 0);
     await_line(&host, "lobby: reconnected", NULL, 0);
-    check_three_logs(&host, &guest, &spec);
-    stop(&a);
-    stop(&b);
-    stop(&redis);
-    remove_dir();
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
 }
 
 /* Nothing listens on the port: a clear message and exit status 2. */

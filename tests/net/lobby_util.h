@@ -187,6 +187,62 @@ __attribute__((unused)) static const uint8_t
     guest_secret[LOBBY_SEAT_SECRET_BYTES] = {
     7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 1};
 
+/* ---- a sender outrunning its reader (FLOOD) ---- */
+
+/* The flooder's close as it sees it: the lobby's FLOOD (TB_E_LIMIT), or,
+ * when its frames still in flight meet the closed socket first, the
+ * reset that hides it. dropped_flood in the counters says which it was. */
+static inline int flooder_closed(int reason)
+{
+    return reason == TB_E_LIMIT || reason == UV_EPIPE ||
+           reason == UV_ECONNRESET || reason == UV_EOF;
+}
+
+/* Issue 16 case 4, in a room that keeps 32 frames: the host sends h1
+ * (seq 1), which the guest gets, and goes away; the guest sends g0, g1,
+ * ... (up to 100) until it is closed. h1 and g0..g30 fill the 32
+ * places; g31 (seq 33) drops h1, which the host had; g32 would drop g0,
+ * which it has not had: refused, and the guest closed. Returns the
+ * host's last sequence number (1). */
+static inline uint64_t flood_while_host_away(Peer *host, Peer *guest)
+{
+    char text[16];
+    uint64_t had;
+
+    peer_say(host, "h1");
+    WAIT_FOR(guest->total == 1 && host->last_ack == 1, 2000);
+    had = lobby_client_last_seq(host->c);
+    cr_assert_eq(had, 1);
+    lobby_client_close(host->c);
+    WAIT_FOR(host->disconnected, 2000);
+    loop_for(100); /* the lobby sees the host go */
+    for (int i = 0; i < 100 && lobby_client_connected(guest->c); i++) {
+        snprintf(text, sizeof text, "g%d", i);
+        (void)lobby_client_send(guest->c, text, strlen(text));
+        uv_run(&test_loop, UV_RUN_NOWAIT);
+    }
+    WAIT_FOR(guest->disconnected, 3000);
+    cr_assert(flooder_closed(guest->reason), "reason %d", guest->reason);
+    cr_assert_leq(guest->last_ack, 33);
+    return had;
+}
+
+/* The host of flood_while_host_away comes back from had and finds no
+ * gap: seqs 2..33, g0..g31. */
+static inline void flood_host_finds_no_gap(Peer *host, uint64_t had)
+{
+    char text[16];
+    cr_assert_eq(lobby_client_resume(host->c, had), 0);
+    WAIT_FOR(host->total == 32, 2000);
+    cr_assert_eq(host->w.first_seq, 2);
+    cr_assert_eq(host->total, 32);
+    for (size_t i = 0; i < 32; i++) {
+        cr_assert_eq(host->seq[i], 2 + i);
+        snprintf(text, sizeof text, "g%zu", i);
+        cr_assert_str_eq(host->text[i], text);
+    }
+}
+
 /* ---- raw hellos and answers ---- */
 
 /* A raw JOIN (type LOBBY_MSG_JOIN, with secret) or WATCH of lookup. */

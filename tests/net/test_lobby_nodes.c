@@ -5,7 +5,8 @@
  * once when two joiners race through different nodes, and a client that
  * knows both nodes moving to the other when its node closes, going on
  * from its last sequence number with nothing lost or repeated; the
- * wrong-code limit and presence held across nodes. Each test
+ * wrong-code limit, presence, an address's share of rooms while they
+ * are used, and the FLOOD rule held across nodes. Each test
  * starts its own redis-server (the Debian package) on a free loopback
  * port, saving nothing, and stops it.
  */
@@ -305,6 +306,109 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     cr_assert_eq(h[2].reason, TB_E_FULL);
     for (int i = 0; i < 3; i++)
         peer_free(&h[i]);
+    nodes_down();
+}
+
+/* An address's share counts a room for as long as the room is used,
+ * not only empty_room_ms after it was made: with a share of 2 rooms and
+ * rooms kept 1 s after their last use, two rooms whose hosts stay on for
+ * 2.5 s (renewed each 333 ms, through whichever node holds them) keep
+ * the address at its cap, so a third CREATE, through the other node, is
+ * refused; once the hosts left and 1.5 s passed (the rooms expired),
+ * the share is back and a new room is admitted. */
+Test(lobby_nodes, address_share_counts_rooms_while_used)
+{
+    Lobby_Limits lim;
+    Room r[4];
+    Peer h[4];
+
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 2;
+    lim.empty_room_ms = 1000;
+    nodes_up(&lim);
+    for (int i = 0; i < 2; i++) {
+        room_make(&r[i]);
+        lobby_port = node_port[i];
+        peer_host(&h[i], &r[i], 0);
+        cr_assert_eq(h[i].welcomed, 1, "%s", net_strerror(h[i].reason));
+    }
+    loop_for(2500); /* both rooms in use, nothing sent */
+    room_make(&r[2]);
+    lobby_port = node_port[1];
+    peer_host(&h[2], &r[2], 0);
+    cr_assert_eq(h[2].welcomed, 0, "a third room while two are used");
+    cr_assert_eq(h[2].reason, TB_E_FULL);
+    for (int i = 0; i < 3; i++)
+        peer_free(&h[i]);
+    loop_for(1500); /* the two rooms expire, and their share */
+    room_make(&r[3]);
+    lobby_port = node_port[0];
+    peer_host(&h[3], &r[3], 0);
+    cr_assert_eq(h[3].welcomed, 1, "the share is back: %s",
+                 net_strerror(h[3].reason));
+    peer_free(&h[3]);
+    nodes_down();
+}
+
+/* The FLOOD rule holds across nodes (lobby_util.h's
+ * flood_while_host_away, as test_lobby_limits checks it on one lobby,
+ * with the host on node 0 and the guest on node 1): the host had frame
+ * 1 and went away; the guest, flooding a room that keeps 32 frames, is
+ * closed with FLOOD by node 1 once a frame would drop one the host has
+ * not had; the host comes back (to node 0) and finds no gap. */
+Test(lobby_nodes, flood_rule_holds_across_nodes)
+{
+    Lobby_Limits lim = {.transcript_frames = 32};
+    Room r;
+    Peer host, guest;
+    Lobby_Stats st;
+
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    uint64_t had = flood_while_host_away(&host, &guest);
+    lobby_stats(node[1], &st);
+    cr_assert_eq(st.dropped_flood, 1);
+    flood_host_finds_no_gap(&host, had);
+    loop_for(200);
+    cr_assert_eq(host.total, 32, "g32 was never numbered");
+    peer_free(&host);
+    peer_free(&guest);
+    nodes_down();
+}
+
+/* A reader that keeps up is never a reason for FLOOD: with 32 frames
+ * kept, the host on node 0 sends 100 frames, each once the previous is
+ * numbered, to the guest reading on node 1; every one is numbered and
+ * reaches the guest. */
+Test(lobby_nodes, no_flood_while_the_reader_keeps_up_across_nodes)
+{
+    Lobby_Limits lim = {.transcript_frames = 32};
+    Room r;
+    Peer host, guest;
+    Lobby_Stats st;
+    char text[16];
+
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    for (int i = 1; i <= 100; i++) {
+        snprintf(text, sizeof text, "h%d", i);
+        peer_say(&host, text);
+        WAIT_FOR(host.last_ack == (uint64_t)i || host.disconnected, 2000);
+        cr_assert_eq(host.last_ack, (uint64_t)i, "frame %d: reason %d", i,
+                     host.reason);
+    }
+    WAIT_FOR(guest.total == 100, 2000);
+    cr_assert_eq(guest.total, 100);
+    lobby_stats(node[0], &st);
+    cr_assert_eq(st.dropped_flood, 0);
+    peer_free(&host);
+    peer_free(&guest);
     nodes_down();
 }
 
