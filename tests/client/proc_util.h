@@ -8,6 +8,9 @@
 #ifndef TABULA_TEST_PROC_UTIL_H
 #define TABULA_TEST_PROC_UTIL_H
 
+#include <errno.h>
+#include <time.h>
+
 #define WAIT_MS 60000
 
 typedef struct Proc {
@@ -43,8 +46,9 @@ static double now_ms(void)
 
 static void pause_ms(int ms)
 {
-    struct timespec ts = {0, ms * 1000000L};
-    nanosleep(&ts, NULL);
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
 }
 
 /* Start TABULA_BINARY with args (NULL-terminated); stdout and stderr go
