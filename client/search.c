@@ -3,7 +3,11 @@
  * deepening principal-variation search with a transposition table keyed
  * by core_key, move ordering (table move, forcing moves by what they win,
  * killers, history, then a seeded order), late-move reductions for quiet
- * moves and a quiescence search on forcing moves. Which moves are forcing
+ * moves growing with depth and move number, aspiration windows at the
+ * root, extensions for checks and for nodes with a single legal move,
+ * reverse futility and futility pruning near the leaves, and a
+ * quiescence search on forcing moves (delta-pruned; every evasion in
+ * check). Which moves are forcing
  * (captures, goals, shots over the net) and what they win, the core says
  * without making them (core_move_forcing), so ordering and quiescence
  * make only the moves they search (docs/engines.md). Work (positions
@@ -25,6 +29,9 @@
  * costs more than it finds, so those games quiesce on the one forcing
  * move the core finds without listing (threat_search). */
 #define QS_GAME_MAX_MOVES 4096
+/* Quiescence's delta pruning: a capture is skipped when what it wins
+ * plus this margin cannot lift the static score to alpha. */
+#define DELTA_MARGIN 200
 #define TT_MIN_BITS 10
 #define TT_MAX_BITS 18
 
@@ -52,6 +59,7 @@ typedef struct Ord {
 
 typedef struct Pvs {
     const Bot_Limits *lim;
+    size_t forcing[MAX_PLY + 1]; /* forcing moves listed at each ply */
     Bot_Work w;
     uint64_t seed;
     int have_best;       /* a root move finished */
@@ -199,7 +207,7 @@ static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
 {
     const Core_Position *pos = s->stack[ply];
     int side = core_side_to_move(pos);
-    size_t listed = 0, k = 0;
+    size_t listed = 0, k = 0, nf = 0;
     if (bot__list_moves(&s->lists[ply], pos, &listed) != 0 ||
         grow_ord(s, ply, listed) != 0) {
         *n = 0;
@@ -226,12 +234,15 @@ static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
         else
             sc = (int32_t)(s->history[side][move_hash(&m[i])] >> 4) +
                  (gains ? child_gain(s, ply, &m[i], stand) * 16 : 0);
+        if (f > 0)
+            nf++;
         o[k].score = sc;
         o[k].index = (uint32_t)i;
         o[k].tie = bot__mix(salt ^ (i + 1));
         k++;
     }
     *n = k;
+    s->forcing[ply] = nf;
     return 0;
 }
 
@@ -284,9 +295,13 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     s->w.nodes++;
     if (core_status(pos).outcome != CORE_ONGOING)
         return bot__terminal_score(pos, ply);
-    int32_t stand = core_evaluate(pos);
-    if (stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
-        bot__out_of_work(&s->w))
+    /* In check (reached by a capture that checks): no standing pat,
+     * every evasion is searched. */
+    int evade = s->quiesce && qdepth < QS_MAX &&
+                ply < MAX_PLY && core_in_check(pos);
+    int32_t stand = evade ? -BOT_INF : core_evaluate(pos);
+    if (!evade && (stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
+                   bot__out_of_work(&s->w)))
         return stand;
     if (!s->quiesce)
         return threat_search(s, ply, qdepth, alpha, beta, stand);
@@ -295,17 +310,23 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     int32_t best = stand;
     /* Ties among forcing moves are broken by the seed and the ply: a key
      * costs a whole encoding in some games (Chess volleyball). */
-    if (order_moves(s, ply, (uint64_t)ply, TT_NO_MOVE, 1, 0, &n) != 0)
-        return best;
+    if (order_moves(s, ply, (uint64_t)ply, TT_NO_MOVE, !evade, 0, &n) != 0)
+        return evade ? core_evaluate(pos) : best;
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
     for (size_t k = 0; k < n; k++) {
         ord_next(s->ord[ply], n, k);
+        /* Delta pruning: a capture that cannot lift the score to alpha
+         * even with a margin is not searched, nor are the ones after it
+         * (they win no more). */
+        if (!evade &&
+            stand + (o[k].score - (1 << 28)) + DELTA_MARGIN <= alpha)
+            break;
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], &m[o[k].index]);
         int32_t v = child(s, ply, qdepth + 1, alpha, beta, 1);
         if (s->w.stopped)
-            return best;
+            return best > -BOT_INF ? best : 0;
         if (v > best)
             best = v;
         if (v > alpha)
@@ -331,6 +352,36 @@ static void note_quiet_cutoff(Pvs *s, int ply, int depth,
             s->history[side][i] >>= 1;
 }
 
+/* Pruning near the leaves of null-window nodes without forcing moves
+ * and not in check, in hundredths of a pawn or soldier: a node whose
+ * static score beats beta by RFP_MARGIN a ply is cut (reverse futility),
+ * and a late quiet move whose node's score plus FUT_MARGIN a ply stays
+ * at or below alpha is skipped (futility). */
+#define PRUNE_DEPTH 3
+#define RFP_MARGIN 120
+#define FUT_MARGIN 150
+
+/* Plies a late quiet move is searched shallower: one from the fourth
+ * move on at depth 3 and more, growing with depth and move number
+ * (integer steps standing in for chess engines' log(depth) * log(move)
+ * table), one less at a principal-variation node, always leaving at
+ * least one ply. */
+static int reduction(int depth, size_t k, int pv_node)
+{
+    if (depth < 3 || k < 3)
+        return 0;
+    int r = 1;
+    if (depth >= 5 && k >= 8)
+        r++;
+    if (depth >= 8 && k >= 16)
+        r++;
+    if (pv_node && r > 1)
+        r--;
+    if (r > depth - 2)
+        r = depth - 2;
+    return r;
+}
+
 static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
     const Core_Position *pos = s->stack[ply];
@@ -345,6 +396,11 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
         if (bot__out_of_work(&s->w))
             return 0;
     }
+    /* In check (games with check): a ply deeper, so a check is never a
+     * leaf and its evasions are all searched. */
+    int in_check = ply > 0 && ply < MAX_PLY / 2 && core_in_check(pos);
+    if (in_check)
+        depth++;
     if (depth <= 0 || ply >= MAX_PLY)
         return qsearch(s, ply, 0, alpha, beta);
     uint64_t key = core_key(pos);
@@ -367,6 +423,19 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
         return core_evaluate(pos);
     if (n == 0)
         return bot__terminal_score(pos, ply);
+    int pv_node = beta - alpha > 1;
+    int quiet_node = s->quiesce && s->forcing[ply] == 0 && n > 1 &&
+                     !in_check &&
+                     beta < BOT_MATE_MIN && alpha > -BOT_MATE_MIN;
+    int32_t stand = 0;
+    if (quiet_node && !pv_node && ply > 0 && depth <= PRUNE_DEPTH) {
+        stand = core_evaluate(pos);
+        if (stand - RFP_MARGIN * depth >= beta)
+            return stand;
+    }
+    /* A node with one legal move (a forced capture, an only escape)
+     * costs one child: searching it a ply deeper is nearly free. */
+    int ext = n == 1 && ply > 0 && !in_check ? 1 : 0;
     const Core_Move *m = s->lists[ply].m;
     const Ord *o = s->ord[ply];
     int32_t best = -BOT_INF;
@@ -376,17 +445,22 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
         const Core_Move *mv = &m[o[k].index];
         int quiet = o[k].score < (1 << 27);
         int32_t v;
+        if (k > 0 && quiet && quiet_node && !pv_node &&
+            ply > 0 && depth <= PRUNE_DEPTH &&
+            stand + FUT_MARGIN * depth <= alpha)
+            continue;
         core_position_copy(s->stack[ply + 1], pos);
         core_make(s->stack[ply + 1], mv);
         if (k == 0) {
-            v = child(s, ply, depth - 1, alpha, beta, 0);
+            v = child(s, ply, depth - 1 + ext, alpha, beta, 0);
         } else {
-            int r = quiet && depth >= 3 && k >= 4 ? 1 : 0;
-            v = child(s, ply, depth - 1 - r, alpha, alpha + 1, 0);
+            int r = quiet && !in_check ? reduction(depth, k, pv_node)
+                                       : 0;
+            v = child(s, ply, depth - 1 - r + ext, alpha, alpha + 1, 0);
             if (!s->w.stopped && r > 0 && v > alpha)
-                v = child(s, ply, depth - 1, alpha, alpha + 1, 0);
+                v = child(s, ply, depth - 1 + ext, alpha, alpha + 1, 0);
             if (!s->w.stopped && v > alpha && v < beta)
-                v = child(s, ply, depth - 1, alpha, beta, 0);
+                v = child(s, ply, depth - 1 + ext, alpha, beta, 0);
         }
         if (s->w.stopped)
             return best > -BOT_INF ? best : 0;
@@ -427,6 +501,33 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
                                 : BOUND_UPPER;
     tt_store(s, key, depth, best, bound, o[best_k].index, ply);
     return best;
+}
+
+#define ASP_WINDOW 40
+
+/* One iteration at the root: from depth 4 on, within a window of
+ * ASP_WINDOW around the last iteration's score, widened fourfold on the
+ * side that failed until the score falls inside (then the full window). */
+static int32_t root_search(Pvs *s, int d, int last_depth, int32_t last)
+{
+    if (last_depth < 3 || last >= BOT_MATE_MIN || last <= -BOT_MATE_MIN)
+        return pvs(s, 0, d, -BOT_INF, BOT_INF);
+    int32_t delta = ASP_WINDOW;
+    int32_t lo = last - delta, hi = last + delta;
+    for (;;) {
+        int32_t v = pvs(s, 0, d, lo, hi);
+        if (s->w.stopped || (v > lo && v < hi))
+            return v;
+        delta *= 4;
+        if (delta > 4 * 4 * ASP_WINDOW) {
+            lo = -BOT_INF;
+            hi = BOT_INF;
+        } else if (v <= lo) {
+            lo = last - delta;
+        } else {
+            hi = last + delta;
+        }
+    }
 }
 
 /* Work units a millisecond of search does at most, generously (about
@@ -490,7 +591,7 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
     if (rc != 0)
         goto done;
     for (int d = 1; d <= depth && !s->w.stopped; d++) {
-        int32_t v = pvs(s, 0, d, -BOT_INF, BOT_INF);
+        int32_t v = root_search(s, d, done_depth, done_score);
         if (s->w.stopped)
             break;
         done_depth = d;

@@ -791,6 +791,18 @@ static int32_t cb_forcing(const void *st, const Core_Move *mv)
     return cb_value[kind_at(&s->b, tb)];
 }
 
+/* core_in_check: the side to move's king attacked (D-CB-7). */
+static int cb_in_check(const void *st)
+{
+    const Cb_State *s = cstate(st);
+    const Cb_Board *b = &s->b;
+    uint32_t king = b->kind_bb[CB_KING] & b->side_bb[b->side];
+    if (king == 0)
+        return 0;
+    return attacked(cb_tables(), b, lowest(king),
+                    b->side_bb[0] | b->side_bb[1], b->side_bb[b->side ^ 1]);
+}
+
 /* Material in hundredths of a pawn, plus a little mobility. */
 static int32_t cb_evaluate(const void *st)
 {
@@ -876,11 +888,7 @@ static int cb_view(const void *st, Core_View *v)
         }
     }
     /* The side to move in check (seed 8, D-CB-7), for the status line. */
-    uint32_t king = s->b.kind_bb[CB_KING] & s->b.side_bb[s->b.side];
-    int check = king != 0 &&
-                attacked(t, &s->b, lowest(king),
-                         s->b.side_bb[0] | s->b.side_bb[1],
-                         s->b.side_bb[s->b.side ^ 1]);
+    int check = cb_in_check(st);
     core__text_init(&txt, v->status, sizeof v->status);
     if (check)
         core__text_str(&txt, s->b.side == CORE_WHITE ? "White in check"
@@ -920,4 +928,5 @@ const Core_Game core__chessball = {
     .evaluate = cb_evaluate,
     .view = cb_view,
     .forcing = cb_forcing,
+    .in_check = cb_in_check,
 };

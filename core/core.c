@@ -331,6 +331,13 @@ int core_forcing_find(const Core_Position *pos, Core_Move *out,
     return pos->game->forcing_find(cstate_of(pos), out, gain);
 }
 
+int core_in_check(const Core_Position *pos)
+{
+    if (pos->game->in_check == NULL)
+        return 0;
+    return pos->game->in_check(cstate_of(pos));
+}
+
 int core_view(const Core_Position *pos, Core_View *v)
 {
     if (pos == NULL || v == NULL)

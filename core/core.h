@@ -223,6 +223,14 @@ int32_t core_move_forcing(const Core_Position *pos, const Core_Move *mv);
 int core_forcing_find(const Core_Position *pos, Core_Move *out,
                       int32_t *gain);
 
+/*
+ * core_in_check: 1 when the side to move is in check (its king attacked:
+ * Chessball, D-CB-7), else 0; always 0 in games without check (Laska,
+ * Football chess, Chess volleyball). A search extends checks and does
+ * not stand pat in check (docs/engines.md). No errors.
+ */
+int core_in_check(const Core_Position *pos);
+
 /* ---- text and bytes ------------------------------------------------- */
 
 /* core_position_format: the position string (see docs/rules/GAME.md).

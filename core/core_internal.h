@@ -54,6 +54,9 @@ struct Core_Game {
     /* Optional (core_forcing_find): 1 and a forcing move of st in *out
      * with its value in *gain, 0 when st has none. */
     int (*forcing_find)(const void *st, Core_Move *out, int32_t *gain);
+    /* Optional (core_in_check): 1 when the side to move is in check,
+     * else 0; NULL for games without check. */
+    int (*in_check)(const void *st);
     /* A drawable picture (may be NULL: TB_E_STATE). v is zeroed. */
     int (*view)(const void *st, Core_View *v);
     /* Optional: 1 when mv (any bytes at all) is exactly one of the moves

@@ -229,3 +229,31 @@ Test(forcing, find_is_football_only)
         core_position_free(pos);
     }
 }
+
+/* core_in_check, text: 1 or 0 expected. */
+static void expect_check(const char *name, const char *text, int want)
+{
+    Core_Position *pos = NULL;
+    char why[200] = "";
+    cr_assert_eq(core_position_new(&pos, core_game_find(name), NULL), 0);
+    if (text != NULL)
+        cr_assert_eq(core_position_parse(pos, text, why, sizeof why), 0,
+                     "%s: %s", text, why);
+    cr_expect_eq(core_in_check(pos), want, "%s %s", name,
+                 text != NULL ? text : "start");
+    core_position_free(pos);
+}
+
+/* A Black pawn on the hexagon g1 is next to the pentagon h, a field of
+ * the other colour, so it attacks the White king there (D-CB-6, D-CB-7);
+ * on c1 it attacks nothing near h. Neither side is in check at the
+ * start, and games without check never are. */
+Test(forcing, chessball_in_check)
+{
+    expect_check("chessball", "k/5/5/5/5/5/p4/K w 0 0", 1);
+    expect_check("chessball", "k/5/p4/5/5/5/5/K w 0 0", 0);
+    expect_check("chessball", NULL, 0);
+    expect_check("laska", NULL, 0);
+    expect_check("football", NULL, 0);
+    expect_check("volleyball", NULL, 0);
+}
