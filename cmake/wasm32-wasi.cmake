@@ -21,6 +21,18 @@ set(CMAKE_RANLIB llvm-ranlib-14)
 
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
+# WebAssembly features past the 1.0 core that every browser the page
+# supports has had since 2020-2021 (Chromium 75+, Firefox 79+, Safari
+# 15+): bulk memory (memcpy and memset as one memory.copy / memory.fill
+# instead of a byte and word loop in wasi-libc's C: Chess volleyball's
+# perft copies its whole state, about 800 bytes, per node), sign
+# extension, non-trapping float-to-int, mutable globals. clang 14 with
+# bulk memory keeps thread-local variables as such, and wasi-libc's are
+# plain globals in a module without threads: the local-exec model links
+# them. Measured in docs/benchmarks.md (the browser perft section); the
+# page in firefox-esr is checked by ctest's web_firefox.
+set(CMAKE_C_FLAGS_INIT "-mbulk-memory -msign-ext -mnontrapping-fptoint -mmutable-globals -ftls-model=local-exec")
+
 find_program(TABULA_WASM_OPT wasm-opt)
 if(NOT TABULA_WASM_OPT)
   message(FATAL_ERROR "wasm-opt not found: run scripts/wasm-deps.sh (Debian package binaryen)")
