@@ -6,6 +6,8 @@
  * player checks the opponent's reported time used against its own
  * measurement with a lag allowance of MATCH_LAG_MS, and claims the flag
  * MATCH_FLAG_GRACE_MS after the opponent's time ran out by its measure.
+ * The corrected side takes the corrector's signed view of its clock when
+ * the corrector's next move arrives, so both seats then agree.
  * The transcript itself checks every flag claim against the signed
  * readings (the smaller of the claimant's view and the flagged side's own
  * reading). An opponent gone from the lobby past the absence countdown
@@ -62,9 +64,13 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
     if (me >= 0 && mover != me) {
         int64_t measured = since(now, s->turn_at);
         int64_t claimed = s->left[mover] + s->clk_inc - m->body.move.own_ms;
-        if (claimed < measured - MATCH_LAG_MS) {
-            int64_t fixed =
-                s->left[mover] - (measured - MATCH_LAG_MS) + s->clk_inc;
+        /* A turn shorter than the allowance is charged nothing, never a
+         * gain: a mover reporting more than our view plus the increment
+         * (one that ignored our last correction) is held to that. */
+        int64_t bound =
+            measured > MATCH_LAG_MS ? measured - MATCH_LAG_MS : 0;
+        if (claimed < bound) {
+            int64_t fixed = s->left[mover] - bound + s->clk_inc;
             if (fixed < 0)
                 fixed = 0;
             Match_Text t = match__note(s, 0);
@@ -85,6 +91,13 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
         } else {
             s->left[mover] = m->body.move.own_ms;
         }
+        /* The mover signed its view of our clock; when it corrected us
+         * (we reported less time used than it measured) that view is
+         * lower than ours, and we take it, so both screens agree from
+         * here on (G-MC-6). Never higher: a view above our own is no
+         * gift we accept. */
+        if (m->body.move.opp_ms < s->left[me])
+            s->left[me] = m->body.move.opp_ms;
     } else if (me >= 0) {
         s->left[mover] = m->body.move.own_ms;
     } else {

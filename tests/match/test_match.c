@@ -431,6 +431,53 @@ Test(match, lying_clock_corrected_to_the_measured_bound)
     room_close(&r);
 }
 
+/* The corrected side adopts the correction signed into the corrector's
+ * next move. On 10+2, Black (who reports no time used) thinks 3.5 s:
+ * White moves at 1 s (10 - 1 + 2 = 11 s left); Black at 4.5 s claims
+ * 10 - 0 + 2 = 12 s; White measured 3.5 s, less the 0.5 s allowance 3 s:
+ * 10 - 3 + 2 = 9 s, a correction of 3 s. Until White moves again the
+ * seats disagree (Black 12 s, White's view 9 s); White moves at 5 s
+ * (11 - 0.5 + 2 = 12.5 s) and signs 9 s as its view of Black, which
+ * Black takes: both show 12.5 and 9. Black's next move at 5.4 s (no time
+ * used claimed, 0.4 s measured, within the allowance) then reads
+ * 9 + 2 = 11 s on both seats, not 12 + 2 = 14 s. */
+Test(match, corrected_clock_adopted_after_the_correctors_move)
+{
+    Room r;
+    room_open_with(&r, "clock=10+2", guest_lies);
+    r.now = 1000;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 4500;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    cr_assert(has_note(&r.seat[0], "clock: black claims 12000 ms left after "
+                                   "using 0 ms; measured 3500 ms, lag "
+                                   "allowance 500 ms: corrected to 9000 ms"));
+    cr_assert_eq(match_clock_left(r.seat[0].m, 4500, CORE_BLACK), 9000);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 4500, CORE_BLACK), 12000);
+    r.now = 5000;
+    type(&r, MATCH_ROLE_HOST, line10[2]);
+    for (int i = 0; i < SEATS; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5000, CORE_WHITE), 12500,
+                     "seat %d", i);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5000, CORE_BLACK), 9000,
+                     "seat %d", i);
+    }
+    r.now = 5400;
+    type(&r, MATCH_ROLE_GUEST, line10[3]);
+    cr_assert(!has_note(&r.seat[0], "corrected to 11"));
+    for (int i = 0; i < SEATS; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5400, CORE_WHITE), 12500,
+                     "seat %d", i);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5400, CORE_BLACK), 11000,
+                     "seat %d", i);
+    }
+    /* the transcript holds Black's signed 11 s */
+    cr_assert_eq(proto_transcript_clock_view(match_transcript(r.seat[0].m),
+                                             CORE_BLACK, CORE_BLACK),
+                 11000);
+    room_close(&r);
+}
+
 /* A seat resumed from its log mid-game (a reloaded page) takes the
  * clocks as the last mover signed them. On 10+2: White moves at 1 s
  * (10 - 1 + 2 = 11 s left), Black at 2.5 s (10 - 1.5 + 2 = 10.5 s),
