@@ -516,6 +516,68 @@ Test(match, resumed_seat_takes_the_last_movers_clocks)
     room_close(&r);
 }
 
+/* Black's seat resumed on 10+2 after the moves of the test above (Black
+ * to move with 10.5 s): its driver says the turn had run 4 s (the page
+ * was away that long), and the new process's ms start at 0. Black's
+ * clock goes on from 10.5 - 4 = 6.5 s: 6 s at 0.5 s; its own time is up
+ * at 6.5 s, not before; White's 12.5 s do not run. A kept time of more
+ * than a day counts as one day: no time left. */
+static int polled_note(Match *m, const char *text)
+{
+    Match_Out o;
+    int found = 0;
+    while (match_poll(m, &o))
+        if ((o.kind == MATCH_OUT_NOTE || o.kind == MATCH_OUT_WARN) &&
+            strstr(o.text, text) != NULL)
+            found = 1;
+    return found;
+}
+
+Test(match, resumed_turn_goes_on)
+{
+    Room r;
+    room_open(&r, "clock=10+2");
+    r.now = 1000;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 2500;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    r.now = 3000;
+    type(&r, MATCH_ROLE_HOST, line10[2]);
+    uint8_t *log = NULL;
+    size_t log_len = 0;
+    cr_assert_eq(proto_read_file(r.seat[1].log_path, &log, &log_len), 0);
+    Proto_Identity h = ident(1);
+    uint64_t away[2] = {4000, UINT64_MAX};
+    for (int k = 0; k < 2; k++) {
+        Match_Config c;
+        Match *m = NULL;
+        char why[200];
+        seat_config(&c, MATCH_ROLE_GUEST, "");
+        cr_assert_eq(match_new(&c, &m), 0);
+        cr_assert_eq(match_turn_elapsed(m, 0), -1);
+        cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0,
+                     "%s", why);
+        match_resume_turn(m, away[k]);
+        match_welcome(m, 0, h.pk, 1, r.next_seq + 1, 1, 1);
+        if (k == 0) {
+            cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 6500);
+            cr_assert_eq(match_clock_left(m, 500, CORE_BLACK), 6000);
+            cr_assert_eq(match_clock_left(m, 500, CORE_WHITE), 12500);
+            cr_assert_eq(match_turn_elapsed(m, 500), 4500);
+            match_tick(m, 6499);
+            cr_assert(!polled_note(m, "time: your time is up"));
+            match_tick(m, 6500);
+            cr_assert(polled_note(m, "time: your time is up"));
+        } else {
+            cr_assert_eq(match_turn_elapsed(m, 0), MATCH_RESUME_TURN_MAX_MS);
+            cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 0);
+        }
+        match_free(m);
+    }
+    free(log);
+    room_close(&r);
+}
+
 Test(match, absence_claim_after_countdown)
 {
     Room r;
