@@ -43,7 +43,8 @@ static double now_ms(void)
 
 static void pause_ms(int ms)
 {
-    struct timespec ts = {0, ms * 1000000L};
+    /* (tv_nsec must stay below a second: nanosleep refuses more) */
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
