@@ -478,50 +478,66 @@ Test(match, corrected_clock_adopted_after_the_correctors_move)
     room_close(&r);
 }
 
-/* A seat resumed from its log mid-game (a reloaded page) takes the
- * clocks as the last mover signed them. On 10+2: White moves at 1 s
- * (10 - 1 + 2 = 11 s left), Black at 2.5 s (10 - 1.5 + 2 = 10.5 s),
- * White at 3 s (11 - 0.5 + 2 = 12.5 s). Black's view of White, from
- * Black's own move, is the older 11 s; the seats hold 12.5 and 10.5. A
- * trial saw a reloaded page take the older view, and the two seats
- * corrected each other's clocks on every move after. */
-Test(match, resumed_seat_takes_the_last_movers_clocks)
+/* On 10+2: White moves at 1 s (10 - 1 + 2 = 11 s left), Black at 2.5 s
+ * (10 - 1.5 + 2 = 10.5 s), White at 3 s (11 - 0.5 + 2 = 12.5 s). */
+static void three_plies_on_10_2(Room *r)
 {
-    Room r;
-    room_open(&r, "clock=10+2");
-    r.now = 1000;
-    type(&r, MATCH_ROLE_HOST, line10[0]);
-    r.now = 2500;
-    type(&r, MATCH_ROLE_GUEST, line10[1]);
-    r.now = 3000;
-    type(&r, MATCH_ROLE_HOST, line10[2]);
-    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_WHITE), 12500);
-    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_BLACK), 10500);
+    room_open(r, "clock=10+2");
+    r->now = 1000;
+    type(r, MATCH_ROLE_HOST, line10[0]);
+    r->now = 2500;
+    type(r, MATCH_ROLE_GUEST, line10[1]);
+    r->now = 3000;
+    type(r, MATCH_ROLE_HOST, line10[2]);
+}
+
+/* A new guest session taken back from the guest's log, its running turn
+ * away ms old (match_resume_turn), welcomed at now. */
+static Match *guest_from_log(Room *r, uint64_t away, uint64_t now)
+{
     uint8_t *log = NULL;
     size_t log_len = 0;
-    cr_assert_eq(proto_read_file(r.seat[1].log_path, &log, &log_len), 0);
     Match_Config c;
     Match *m = NULL;
     char why[200];
+    Proto_Identity h = ident(1);
+    cr_assert_eq(proto_read_file(r->seat[1].log_path, &log, &log_len), 0);
     seat_config(&c, MATCH_ROLE_GUEST, "");
     cr_assert_eq(match_new(&c, &m), 0);
+    cr_assert_eq(match_turn_elapsed(m, now), -1);
     cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0, "%s",
                  why);
-    Proto_Identity h = ident(1);
-    match_welcome(m, 3000, h.pk, 1, r.next_seq + 1, 1, 1);
+    free(log);
+    match_resume_turn(m, away);
+    match_welcome(m, now, h.pk, 1, r->next_seq + 1, 1, 1);
+    return m;
+}
+
+/* A seat resumed from its log mid-game (a reloaded page) takes the
+ * clocks as the last mover signed them. After three_plies_on_10_2,
+ * Black's view of White, from Black's own move, is the older 11 s; the
+ * seats hold 12.5 and 10.5. A trial saw a reloaded page take the older
+ * view, and the two seats corrected each other's clocks on every move
+ * after. */
+Test(match, resumed_seat_takes_the_last_movers_clocks)
+{
+    Room r;
+    three_plies_on_10_2(&r);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_WHITE), 12500);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_BLACK), 10500);
+    Match *m = guest_from_log(&r, 0, 3000);
     cr_assert_eq(match_clock_left(m, 3000, CORE_WHITE), 12500);
     cr_assert_eq(match_clock_left(m, 3000, CORE_BLACK), 10500);
     match_free(m);
-    free(log);
     room_close(&r);
 }
 
-/* Black's seat resumed on 10+2 after the moves of the test above (Black
- * to move with 10.5 s): its driver says the turn had run 4 s (the page
- * was away that long), and the new process's ms start at 0. Black's
- * clock goes on from 10.5 - 4 = 6.5 s: 6 s at 0.5 s; its own time is up
- * at 6.5 s, not before; White's 12.5 s do not run. A kept time of more
- * than a day counts as one day: no time left. */
+/* Black's seat resumed after three_plies_on_10_2 (Black to move with
+ * 10.5 s): its driver says the turn had run 4 s (the page was away that
+ * long), and the new process's ms start at 0. Black's clock goes on from
+ * 10.5 - 4 = 6.5 s: 6 s at 0.5 s; its own time is up at 6.5 s, not
+ * before; White's 12.5 s do not run. A kept time of more than a day
+ * counts as one day: no time left. */
 static int polled_note(Match *m, const char *text)
 {
     Match_Out o;
@@ -536,45 +552,21 @@ static int polled_note(Match *m, const char *text)
 Test(match, resumed_turn_goes_on)
 {
     Room r;
-    room_open(&r, "clock=10+2");
-    r.now = 1000;
-    type(&r, MATCH_ROLE_HOST, line10[0]);
-    r.now = 2500;
-    type(&r, MATCH_ROLE_GUEST, line10[1]);
-    r.now = 3000;
-    type(&r, MATCH_ROLE_HOST, line10[2]);
-    uint8_t *log = NULL;
-    size_t log_len = 0;
-    cr_assert_eq(proto_read_file(r.seat[1].log_path, &log, &log_len), 0);
-    Proto_Identity h = ident(1);
-    uint64_t away[2] = {4000, UINT64_MAX};
-    for (int k = 0; k < 2; k++) {
-        Match_Config c;
-        Match *m = NULL;
-        char why[200];
-        seat_config(&c, MATCH_ROLE_GUEST, "");
-        cr_assert_eq(match_new(&c, &m), 0);
-        cr_assert_eq(match_turn_elapsed(m, 0), -1);
-        cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0,
-                     "%s", why);
-        match_resume_turn(m, away[k]);
-        match_welcome(m, 0, h.pk, 1, r.next_seq + 1, 1, 1);
-        if (k == 0) {
-            cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 6500);
-            cr_assert_eq(match_clock_left(m, 500, CORE_BLACK), 6000);
-            cr_assert_eq(match_clock_left(m, 500, CORE_WHITE), 12500);
-            cr_assert_eq(match_turn_elapsed(m, 500), 4500);
-            match_tick(m, 6499);
-            cr_assert(!polled_note(m, "time: your time is up"));
-            match_tick(m, 6500);
-            cr_assert(polled_note(m, "time: your time is up"));
-        } else {
-            cr_assert_eq(match_turn_elapsed(m, 0), MATCH_RESUME_TURN_MAX_MS);
-            cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 0);
-        }
-        match_free(m);
-    }
-    free(log);
+    three_plies_on_10_2(&r);
+    Match *m = guest_from_log(&r, 4000, 0);
+    cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 6500);
+    cr_assert_eq(match_clock_left(m, 500, CORE_BLACK), 6000);
+    cr_assert_eq(match_clock_left(m, 500, CORE_WHITE), 12500);
+    cr_assert_eq(match_turn_elapsed(m, 500), 4500);
+    match_tick(m, 6499);
+    cr_assert(!polled_note(m, "time: your time is up"));
+    match_tick(m, 6500);
+    cr_assert(polled_note(m, "time: your time is up"));
+    match_free(m);
+    m = guest_from_log(&r, UINT64_MAX, 0);
+    cr_assert_eq(match_turn_elapsed(m, 0), MATCH_RESUME_TURN_MAX_MS);
+    cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 0);
+    match_free(m);
     room_close(&r);
 }
 
