@@ -1104,6 +1104,15 @@ async function netResign() {
       '-1016 the stored seat is not of this key'];
     const wrong = hostile.filter((h, i) => !(want[i] instanceof RegExp ? want[i].test(h) : h === want[i]));
     if (wrong.length) throw new Error(`kept seats: ${JSON.stringify(hostile)}`);
+    // A kept turn start in the future counts as 0 ms, days old as one
+    // day (86400000 ms), none as 0 (seatstore.js, G-MC-6).
+    const turns = await page.evaluate(async () => {
+      const { seatTurnElapsed } = await import('./seatstore.js');
+      const at = 1764570000000;
+      return [{ turnAt: at - 4000 }, { turnAt: at + 5000 }, { turnAt: at - 3 * 86400000 },
+        { turnAt: 0 }, null].map((r) => seatTurnElapsed(r, at));
+    });
+    if (turns.join(' ') !== '4000 0 86400000 0 0') throw new Error(`kept turn starts: ${turns}`);
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
     console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
