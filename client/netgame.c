@@ -45,6 +45,8 @@ struct Netgame {
     Match *m;
     Proto_Log *log;
     Netstore_Seq seq;
+    int turn_kept;      /* turn_start was kept in FILE.seq */
+    int64_t turn_start; /* the turn in progress began, cli_now's ms */
     uv_timer_t tick_timer, retry_timer;
     int timers_open, closing_timers;
     int bot_busy;         /* a search runs on libuv's thread pool */
@@ -321,11 +323,38 @@ static void carry_out(Netgame *g, const Match_Out *o)
     }
 }
 
+/* Unix time in ms: only for the turn start kept in FILE.seq, which must
+ * outlive the process (cli_now's monotonic clock does not). */
+static uint64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Keep in FILE.seq the wall time at which the turn in progress began,
+ * when the session's start of it moved (a move, a takeback, a resume). */
+static void keep_turn(Netgame *g)
+{
+    uint64_t now = now_ms();
+    int64_t ran = match_turn_elapsed(g->m, now);
+    if (ran < 0 || g->seq.fd < 0)
+        return;
+    int64_t start = (int64_t)now - ran; /* on cli_now's clock */
+    if (g->turn_kept && start == g->turn_start)
+        return;
+    g->turn_kept = 1;
+    g->turn_start = start;
+    if (netstore_seq_turn(&g->seq, wall_ms() - (uint64_t)ran) != 0)
+        warn(g, _("cannot write %s.seq"), g->log_path);
+}
+
 static void dispatch(Netgame *g)
 {
     Match_Out o;
     while (match_poll(g->m, &o))
         carry_out(g, &o);
+    keep_turn(g);
     sync_result(g);
     if (g->done || !g->timers_open)
         return;
@@ -715,6 +744,9 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
             snprintf(why, why_cap, "%s: %s", g->log_path, sub);
             return rc;
         }
+        /* G-MC-6: the turn in progress goes on for the time we were away */
+        match_resume_turn(g->m,
+                          netstore_turn_elapsed(g->seq.turn_at, wall_ms()));
     }
     dispatch(g);
     if (resumed)
@@ -725,6 +757,7 @@ static int session_setup(Netgame *g, int resumed, char *why, size_t why_cap)
         if (g->seq.fd >= 0 && ftruncate(g->seq.fd, 0) != 0)
             warn(g, _("cannot reset %s.seq"), g->log_path);
         g->seq.saved = 0;
+        g->seq.turn_at = 0;
     } else {
         say(g, _("resuming after lobby sequence number %llu"),
             (unsigned long long)match_last_seq(g->m));

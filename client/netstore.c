@@ -1,6 +1,7 @@
 /*
  * netstore.c: a network seat's files beside its match log (netstore.h):
- * the seat file, the FILE.seq resume point and the desync report.
+ * the seat file, the FILE.seq resume point (with the wall time at which
+ * the turn in progress began) and the desync report.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,10 @@
 #include "i18n.h"
 #include "netstore.h"
 #include "tb_error.h"
+
+/* FILE.seq: "SEQ(20) NUMBERED(10)\n", then "TURN_AT(20)\n" */
+#define SEQ_LINE 32
+#define TURN_LINE 21
 
 static int seat_path(const char *log_path, char *buf, size_t cap)
 {
@@ -122,13 +127,14 @@ int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
 void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
                        uint32_t *numbered)
 {
-    char path[600], text[48], *end;
+    char path[600], text[64], *end;
     ssize_t n;
 
     *last = 0;
     *numbered = 0;
     q->saved = 0;
     q->numbered = 0;
+    q->turn_at = 0;
     snprintf(path, sizeof path, "%s.seq", log_path);
     q->fd = open(path, O_RDWR | O_CREAT, 0600);
     if (q->fd < 0)
@@ -138,6 +144,9 @@ void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
         text[n] = '\0';
         *last = strtoull(text, &end, 10);
         *numbered = (uint32_t)strtoul(end, NULL, 10);
+        /* the second line, when whole: 20 digits and a newline */
+        if (n >= SEQ_LINE + TURN_LINE && text[SEQ_LINE + TURN_LINE - 1] == '\n')
+            q->turn_at = strtoull(text + SEQ_LINE, NULL, 10);
     }
     q->saved = *last;
     q->numbered = *numbered;
@@ -152,7 +161,25 @@ int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered)
     q->numbered = numbered;
     snprintf(text, sizeof text, "%020llu %010u\n", (unsigned long long)seq,
              numbered);
-    return pwrite(q->fd, text, 32, 0) == 32 ? 0 : TB_E_IO;
+    return pwrite(q->fd, text, SEQ_LINE, 0) == SEQ_LINE ? 0 : TB_E_IO;
+}
+
+int netstore_seq_turn(Netstore_Seq *q, uint64_t turn_at)
+{
+    char text[32];
+    if (q->fd < 0 || turn_at == q->turn_at)
+        return 0;
+    q->turn_at = turn_at;
+    snprintf(text, sizeof text, "%020llu\n", (unsigned long long)turn_at);
+    return pwrite(q->fd, text, TURN_LINE, SEQ_LINE) == TURN_LINE ? 0 : TB_E_IO;
+}
+
+uint64_t netstore_turn_elapsed(uint64_t turn_at, uint64_t now)
+{
+    if (turn_at == 0 || now <= turn_at)
+        return 0;
+    return now - turn_at < MATCH_RESUME_TURN_MAX_MS ? now - turn_at
+                                                    : MATCH_RESUME_TURN_MAX_MS;
 }
 
 void netstore_seq_close(Netstore_Seq *q)

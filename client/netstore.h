@@ -40,16 +40,20 @@ int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
                        size_t why_cap);
 
 /* The FILE.seq resume point (MATCH_OUT_SEQ): the lobby sequence number
- * and the count of envelopes the room had numbered. */
+ * and the count of envelopes the room had numbered, on the first line
+ * (32 bytes); on a second line (21 bytes at offset 32) the wall time,
+ * Unix ms, at which the turn in progress began (G-MC-6), absent in the
+ * files of older versions. */
 typedef struct Netstore_Seq {
     int fd; /* -1: none */
     uint64_t saved;
     uint32_t numbered;
+    uint64_t turn_at; /* Unix ms; 0 unknown */
 } Netstore_Seq;
 
 /* netstore_seq_open: open (create) log_path.seq; *last and *numbered get
- * its numbers (0 when new or unreadable). fd -1 when it cannot be
- * opened. */
+ * its numbers (0 when new or unreadable), q->turn_at the kept turn start
+ * (0 when none or unreadable). fd -1 when it cannot be opened. */
 void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
                        uint32_t *numbered);
 
@@ -57,6 +61,16 @@ void netstore_seq_open(Netstore_Seq *q, const char *log_path, uint64_t *last,
  * fsync: stale numbers only ask the lobby for more frames, dropped as
  * duplicates). Errors: TB_E_IO. */
 int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered);
+
+/* netstore_seq_turn: keep turn_at (Unix ms at which the turn in
+ * progress began) on the file's second line, one pwrite, no fsync (a
+ * stale time only misjudges the resumed turn). Errors: TB_E_IO. */
+int netstore_seq_turn(Netstore_Seq *q, uint64_t turn_at);
+
+/* netstore_turn_elapsed: ms a turn that began at turn_at (Unix ms; 0
+ * unknown) has run at wall time now (Unix ms): 0 when unknown or in the
+ * future, at most MATCH_RESUME_TURN_MAX_MS. */
+uint64_t netstore_turn_elapsed(uint64_t turn_at, uint64_t now);
 
 /* netstore_seq_close: close the descriptor (when open). */
 void netstore_seq_close(Netstore_Seq *q);

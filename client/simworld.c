@@ -1,8 +1,9 @@
 /*
  * simworld.c: one whole match in one process under a seeded scheduler
  * (simworld.h). The world holds the actors (host, guest, spectators: each
- * a match/ session plus what a driver would keep durable: its log file
- * and its resume point), a model of the lobby relay, and one event queue
+ * a match/ session plus what a driver would keep durable: its log file,
+ * its resume point and the start of the turn in progress, as FILE.seq
+ * keeps them), a model of the lobby relay, and one event queue
  * ordered by simulated time. Messages travel on connections that keep
  * their order (each direction delivers no earlier than the one before
  * it); a dropped connection loses what was in flight. A crash happens
@@ -60,6 +61,8 @@ typedef struct Actor {
     Proto_Log *log;
     uint64_t durable_seq;
     uint32_t durable_numbered;
+    uint64_t turn_wall; /* kept like FILE.seq's turn line: the actor's
+                           clock when the turn in progress began */
     int64_t skew_ppm, skew_off;
     uint64_t tick_gen;
     uint32_t plies; /* PLY outputs, plus the moves held at a resume */
@@ -600,6 +603,12 @@ static void drain(World *w, int i)
             x->crash_in--;
         carry_out(w, i, &o);
     }
+    if (x->alive) { /* as netgame.c keeps it, after the outputs */
+        uint64_t now = anow(x, w->now);
+        int64_t ran = match_turn_elapsed(x->m, now);
+        if (ran >= 0 && (uint64_t)ran <= now)
+            x->turn_wall = now - (uint64_t)ran;
+    }
     if (x->alive && !x->done)
         schedule_tick(w, i);
 }
@@ -629,6 +638,9 @@ static void start_actor(World *w, int i)
             return;
         }
         x->plies = match_moves(x->m);
+        /* the turn in progress goes on (G-MC-6) */
+        match_resume_turn(x->m, netstore_turn_elapsed(x->turn_wall,
+                                                      anow(x, w->now)));
         trace(w, i, "resumed: %u envelopes, lobby seq %llu",
               match_frames(x->m), (unsigned long long)match_last_seq(x->m));
     }

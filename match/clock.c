@@ -6,6 +6,8 @@
  * player checks the opponent's reported time used against its own
  * measurement with a lag allowance of MATCH_LAG_MS, and claims the flag
  * MATCH_FLAG_GRACE_MS after the opponent's time ran out by its measure.
+ * The corrected side takes the corrector's signed view of its clock when
+ * the corrector's next move arrives, so both seats then agree.
  * The transcript itself checks every flag claim against the signed
  * readings (the smaller of the claimant's view and the flagged side's own
  * reading). An opponent gone from the lobby past the absence countdown
@@ -34,13 +36,46 @@ void match__clock_begin(Match *s, uint64_t now)
                          ? proto_transcript_clock_view(s->t, last, x)
                          : (a < b ? a : b);
     }
-    s->turn_at = now;
+    /* A resumed seat's running turn goes on (match_resume_turn): the
+     * time it ran is carried, since the driver's ms may start at 0 after
+     * a restart (a reloaded page's performance.now()). */
+    match__turn_restart(s, now);
+    s->turn_carry = s->resume_turn;
+    s->resume_turn = 0;
     s->clock_on = 1;
+}
+
+void match__turn_restart(Match *s, uint64_t now)
+{
+    s->turn_at = now;
+    s->turn_carry = 0;
 }
 
 static int64_t since(uint64_t now, uint64_t at)
 {
     return now >= at ? (int64_t)(now - at) : 0;
+}
+
+/* ms the turn in progress has run at now, carried time included. */
+static int64_t turn_ms(const Match *s, uint64_t now)
+{
+    return since(now, s->turn_at) + (int64_t)s->turn_carry;
+}
+
+void match_resume_turn(Match *s, uint64_t elapsed_ms)
+{
+    if (s->welcomed || s->clock_on || s->nframes == 0)
+        return; /* only a seat taken back from its log, before it goes on */
+    s->resume_turn = elapsed_ms < MATCH_RESUME_TURN_MAX_MS
+                         ? elapsed_ms
+                         : MATCH_RESUME_TURN_MAX_MS;
+}
+
+int64_t match_turn_elapsed(const Match *s, uint64_t now)
+{
+    if (!s->clock_on || match__over(s))
+        return -1;
+    return turn_ms(s, now);
 }
 
 static void show_clock(Match *s)
@@ -60,11 +95,15 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
         return;
     int me = match_side(s);
     if (me >= 0 && mover != me) {
-        int64_t measured = since(now, s->turn_at);
+        int64_t measured = turn_ms(s, now);
         int64_t claimed = s->left[mover] + s->clk_inc - m->body.move.own_ms;
-        if (claimed < measured - MATCH_LAG_MS) {
-            int64_t fixed =
-                s->left[mover] - (measured - MATCH_LAG_MS) + s->clk_inc;
+        /* A turn shorter than the allowance is charged nothing, never a
+         * gain: a mover reporting more than our view plus the increment
+         * (one that ignored our last correction) is held to that. */
+        int64_t bound =
+            measured > MATCH_LAG_MS ? measured - MATCH_LAG_MS : 0;
+        if (claimed < bound) {
+            int64_t fixed = s->left[mover] - bound + s->clk_inc;
             if (fixed < 0)
                 fixed = 0;
             Match_Text t = match__note(s, 0);
@@ -85,13 +124,20 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
         } else {
             s->left[mover] = m->body.move.own_ms;
         }
+        /* The mover signed its view of our clock; when it corrected us
+         * (we reported less time used than it measured) that view is
+         * lower than ours, and we take it, so both screens agree from
+         * here on (G-MC-6). Never higher: a view above our own is no
+         * gift we accept. */
+        if (m->body.move.opp_ms < s->left[me])
+            s->left[me] = m->body.move.opp_ms;
     } else if (me >= 0) {
         s->left[mover] = m->body.move.own_ms;
     } else {
         s->left[mover] = m->body.move.own_ms;
         s->left[1 - mover] = m->body.move.opp_ms;
     }
-    s->turn_at = now;
+    match__turn_restart(s, now);
     s->flag_sent = s->own_flag_said = 0;
     show_clock(s);
 }
@@ -101,7 +147,7 @@ int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
     if (!s->clock_on)
         return 0;
     int me = match_side(s);
-    int64_t used = since(now, s->turn_at);
+    int64_t used = turn_ms(s, now);
     if (used >= s->left[me])
         return TB_E_STATE;
     if (s->cfg.clock_lie)
@@ -119,7 +165,7 @@ void match__clock_tick(Match *s, uint64_t now)
     int me = match_side(s);
     const Core_Position *pos = proto_transcript_position(s->t);
     int x = core_side_to_move(pos);
-    int64_t el = since(now, s->turn_at);
+    int64_t el = turn_ms(s, now);
     if (me >= 0 && s->absent && !s->absent_said &&
         since(now, s->absent_at) >= s->absent_ms) {
         Match_Text t = match__note(s, 0);
@@ -165,11 +211,14 @@ uint64_t match__clock_deadline(const Match *s)
         return d;
     int x = core_side_to_move(proto_transcript_position(s->t));
     int64_t left = s->left[x] > 0 ? s->left[x] : 0;
-    uint64_t at = UINT64_MAX;
+    uint64_t at = UINT64_MAX, grace = x == me ? 0 : MATCH_FLAG_GRACE_MS;
+    /* the time carried from before a resume is already spent */
+    uint64_t due = (uint64_t)left + grace;
+    due = due > s->turn_carry ? due - s->turn_carry : 0;
     if (x == me && !s->own_flag_said)
-        at = s->turn_at + (uint64_t)left;
+        at = s->turn_at + due;
     else if (x != me && !s->flag_sent && s->connected)
-        at = s->turn_at + (uint64_t)left + MATCH_FLAG_GRACE_MS;
+        at = s->turn_at + due;
     return at < d ? at : d;
 }
 
@@ -192,7 +241,7 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
     int64_t left = s->left[side];
     if (!match__over(s) && !s->desync &&
         core_side_to_move(proto_transcript_position(s->t)) == side)
-        left -= since(now, s->turn_at);
+        left -= turn_ms(s, now);
     return left > 0 ? left : 0;
 }
 

@@ -52,7 +52,7 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
         if (proto_state_hash(pos, hash) == 0)
             proto_hex(hash, sizeof hash, hex);
         s->result.plies = core_ply(pos);
-        s->turn_at = now; /* G-MC-8: clocks keep their time */
+        match__turn_restart(s, now); /* G-MC-8: clocks keep their time */
         s->flag_sent = s->own_flag_said = 0;
         t = match__note(s, 0);
         match__put(&t, who);

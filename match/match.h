@@ -160,6 +160,29 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
                  uint32_t numbered, char *why, size_t why_cap);
 
 /*
+ * match_resume_turn: after match_resume and before the first welcome, in a
+ * match with a clock: the turn in progress when the seat stopped had run
+ * elapsed_ms by then plus the time the seat was away (wall time since the
+ * seat took the last move, which the driver kept beside its log; see
+ * match_turn_elapsed). The side to move's clock goes on from there
+ * instead of restarting the turn (G-MC-6). Values above
+ * MATCH_RESUME_TURN_MAX_MS (one day) are taken as that; the driver maps a
+ * kept time in the future to 0. Without a resume, or without a clock,
+ * it does nothing.
+ */
+#define MATCH_RESUME_TURN_MAX_MS 86400000u
+void match_resume_turn(Match *s, uint64_t elapsed_ms);
+
+/*
+ * match_turn_elapsed: ms the turn in progress has run at now (the
+ * driver's ms) as this seat measures it, from the last move (or
+ * takeback, or the match start) it took; -1 without a clock, before the
+ * start or after the end. A driver keeps its wall time less this, to
+ * pass to match_resume_turn after a restart.
+ */
+int64_t match_turn_elapsed(const Match *s, uint64_t now);
+
+/*
  * match_welcome: admitted to the room (again) at time now (ms): the room's
  * host key (the match start's white must be it), the oldest frame the
  * room keeps (0: none; then all our envelopes are sent again, else the

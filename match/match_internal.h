@@ -119,6 +119,8 @@ struct Match {
     uint32_t clk_base, clk_inc;
     int64_t left[2];
     uint64_t turn_at;
+    uint64_t turn_carry;  /* ms the turn had run before turn_at (resume) */
+    uint64_t resume_turn; /* match_resume_turn's ms, for the first begin */
     int clock_on;
     int flag_sent, own_flag_said;
     int forced;          /* planted clock bug: a result taken on faith */
@@ -174,6 +176,8 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv);
 
 /* ---- clock.c -------------------------------------------------------- */
 void match__clock_begin(Match *s, uint64_t now);
+/* The turn restarts at now (a move, a takeback): nothing carried. */
+void match__turn_restart(Match *s, uint64_t now);
 void match__clock_after_move(Match *s, uint64_t now, int mover,
                              const Proto_Message *m);
 int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m);

@@ -232,8 +232,11 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
                     "clock", m->body.move.has_clock ? "with" : "without",
                     t->clock_base ? "with" : "without");
     if (t->clock_base != 0) {
-        /* G-MC-6: a mover gains at most its increment, and may not give
-         * its opponent more time than the opponent last claimed. */
+        /* G-MC-6: a mover gains at most its increment over its own last
+         * signed reading (not over a lower view the opponent signed of
+         * it, which its session adopts but older logs did not), and may
+         * not give its opponent more time than the opponent last
+         * claimed. */
         uint64_t most = (uint64_t)t->view[side][side] + t->clock_inc;
         if (m->body.move.own_ms > most || m->body.move.own_ms == 0)
             return fail(t, TB_E_STATE, "%s's clock reading %u ms: at most "

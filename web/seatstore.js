@@ -9,7 +9,13 @@
 // guest's seat is kept (a spectator watches again from its #watch= link);
 // a finished or abandoned game's record is removed. The record is read as
 // hostile: the module checks the seat text, the key and the log again.
+// With the seat goes the wall time (Date.now()) at which the turn in
+// progress began (the last move the seat took): a reload passes the time
+// since to the module, so the side to move's clock goes on instead of
+// restarting the turn (G-MC-6); a time in the future counts as now, one
+// more than a day old as a day.
 const STORE = 'tabula-seat';
+const DAY_MS = 86400000; // match.h MATCH_RESUME_TURN_MAX_MS
 
 function toBase64(bytes) {
   let s = '';
@@ -30,6 +36,9 @@ let last = ''; // the seat text and log length saved last
 // Keep game's seat (a host's or guest's; game.seat a NetSeat).
 export function seatSave(game) {
   if (game.role > 1) return;
+  // the turn's start in wall time, as the session measures the turn
+  const ran = game.seat.turn(Math.floor(performance.now()));
+  if (ran >= 0) game.turnAt = Date.now() - ran;
   const seat = game.seat.seat();
   const log = game.seat.logSoFar();
   const mark = `${seat}\t${log.length}`;
@@ -38,13 +47,13 @@ export function seatSave(game) {
     sessionStorage.setItem(STORE, JSON.stringify({ role: game.role,
       name: game.role === 0 ? game.name : '', options: game.options,
       bot: game.bot, seed: game.seed, key: game.key, seat,
-      log: toBase64(log) }));
+      log: toBase64(log), turnAt: game.turnAt ?? 0 }));
     last = mark;
   } catch { /* no storage, or full: a reload then loses the seat */ }
 }
 
 // The kept record: {role, name, options, bot, seed, key, seat, log
-// (bytes), stored: true}, or null.
+// (bytes), turnAt (Date.now() ms; 0 unknown), stored: true}, or null.
 export function seatLoad() {
   try {
     const r = JSON.parse(sessionStorage.getItem(STORE) ?? 'null');
@@ -53,10 +62,19 @@ export function seatLoad() {
     return { role: r.role, name: String(r.name ?? ''), options: String(r.options ?? ''),
       bot: Number.isInteger(r.bot) ? r.bot : 0,
       seed: Number.isInteger(r.seed) ? r.seed >>> 0 : 0,
-      key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')), stored: true };
+      key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')),
+      turnAt: Number.isFinite(r.turnAt) && r.turnAt > 0 ? r.turnAt : 0, stored: true };
   } catch {
     return null;
   }
+}
+
+// ms the kept seat's turn in progress has run at wall time nowMs: 0
+// when unknown or kept in the future, at most a day.
+export function seatTurnElapsed(record, nowMs = Date.now()) {
+  if (!record?.turnAt) return 0;
+  const ran = nowMs - record.turnAt;
+  return ran > 0 ? Math.min(ran, DAY_MS) : 0;
 }
 
 // The invite code of a kept seat (its text's second field), or ''.

@@ -423,6 +423,12 @@ export class NetSeat {
 
   tick(now) { this.t.x.web_net_tick(this.h, now); }
 
+  // A resumed seat's turn in progress had run elapsed ms (web_net_resume_turn).
+  resumeTurn(elapsed) { this.t.x.web_net_resume_turn(this.h, elapsed); }
+
+  // ms the turn in progress has run at now, or -1 (web_net_turn).
+  turn(now) { return this.t.x.web_net_turn(this.h, now); }
+
   deadline() { return this.t.x.web_net_deadline(this.h); }
 
   // The next output {kind, text, bytes}, or null.

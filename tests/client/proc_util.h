@@ -46,6 +46,7 @@ static double now_ms(void)
 
 static void pause_ms(int ms)
 {
+    /* (tv_nsec must stay below a second: nanosleep refuses more) */
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }

@@ -106,6 +106,45 @@ Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
     check_three(&host, &guest, &spec);
 }
 
+/* A clocked guest killed on its turn and started again 1.5 s later: its
+ * turn goes on (G-MC-6: the turn's start, kept in g.log.seq, comes back
+ * as time already used), so the move it then makes reports the whole
+ * turn, and the host, which measured the whole turn, corrects nothing.
+ * A restarted turn would report only the time after the restart, over a
+ * second less than the host measured, and the host would print a
+ * correction of black's clock (beyond its 0.5 s lag allowance). */
+Test(netplay, killed_guest_on_its_turn_keeps_its_running_clock)
+{
+    Proc host, guest, spec;
+    char invite[40], watch[40], addr[64];
+    make_dir();
+    char *ha[] = {"host", "laska", "--bot=2", "--log", "h.log", "--clock",
+                  "1+0", "--delay", "15", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr, "--log", "s.log", NULL};
+    start(&spec, "spec", NULL, sa);
+    /* the guest's bot waits 20 s: it is still thinking when killed */
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                  "g.log", "--delay", "20000", NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&guest, "\n   1. ", NULL, 0);
+    pause_ms(200); /* the turn's start reaches g.log.seq */
+    kill_hard(&guest);
+    pause_ms(1500);
+    char *ga2[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                   "g.log", "--delay", "15", NULL};
+    start(&guest, "guest", NULL, ga2);
+    await_line(&guest, "resumed: ", NULL, 0);
+    await_line(&host, "\n   2. ", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    const char *out = slurp(host.out);
+    cr_assert_null(strstr(out, "clock: black claims"), "%s", out);
+    remove_dir();
+}
+
 Test(netplay, killed_host_with_embedded_lobby_restarts_on_its_port)
 {
     Proc host, guest, spec;

@@ -431,41 +431,142 @@ Test(match, lying_clock_corrected_to_the_measured_bound)
     room_close(&r);
 }
 
-/* A seat resumed from its log mid-game (a reloaded page) takes the
- * clocks as the last mover signed them. On 10+2: White moves at 1 s
- * (10 - 1 + 2 = 11 s left), Black at 2.5 s (10 - 1.5 + 2 = 10.5 s),
- * White at 3 s (11 - 0.5 + 2 = 12.5 s). Black's view of White, from
- * Black's own move, is the older 11 s; the seats hold 12.5 and 10.5. A
- * trial saw a reloaded page take the older view, and the two seats
- * corrected each other's clocks on every move after. */
-Test(match, resumed_seat_takes_the_last_movers_clocks)
+/* The corrected side adopts the correction signed into the corrector's
+ * next move. On 10+2, Black (who reports no time used) thinks 3.5 s:
+ * White moves at 1 s (10 - 1 + 2 = 11 s left); Black at 4.5 s claims
+ * 10 - 0 + 2 = 12 s; White measured 3.5 s, less the 0.5 s allowance 3 s:
+ * 10 - 3 + 2 = 9 s, a correction of 3 s. Until White moves again the
+ * seats disagree (Black 12 s, White's view 9 s); White moves at 5 s
+ * (11 - 0.5 + 2 = 12.5 s) and signs 9 s as its view of Black, which
+ * Black takes: both show 12.5 and 9. Black's next move at 5.4 s (no time
+ * used claimed, 0.4 s measured, within the allowance) then reads
+ * 9 + 2 = 11 s on both seats, not 12 + 2 = 14 s. */
+Test(match, corrected_clock_adopted_after_the_correctors_move)
 {
     Room r;
-    room_open(&r, "clock=10+2");
+    room_open_with(&r, "clock=10+2", guest_lies);
     r.now = 1000;
     type(&r, MATCH_ROLE_HOST, line10[0]);
-    r.now = 2500;
+    r.now = 4500;
     type(&r, MATCH_ROLE_GUEST, line10[1]);
-    r.now = 3000;
+    cr_assert(has_note(&r.seat[0], "clock: black claims 12000 ms left after "
+                                   "using 0 ms; measured 3500 ms, lag "
+                                   "allowance 500 ms: corrected to 9000 ms"));
+    cr_assert_eq(match_clock_left(r.seat[0].m, 4500, CORE_BLACK), 9000);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 4500, CORE_BLACK), 12000);
+    r.now = 5000;
     type(&r, MATCH_ROLE_HOST, line10[2]);
-    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_WHITE), 12500);
-    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_BLACK), 10500);
+    for (int i = 0; i < SEATS; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5000, CORE_WHITE), 12500,
+                     "seat %d", i);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5000, CORE_BLACK), 9000,
+                     "seat %d", i);
+    }
+    r.now = 5400;
+    type(&r, MATCH_ROLE_GUEST, line10[3]);
+    cr_assert(!has_note(&r.seat[0], "corrected to 11"));
+    for (int i = 0; i < SEATS; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5400, CORE_WHITE), 12500,
+                     "seat %d", i);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5400, CORE_BLACK), 11000,
+                     "seat %d", i);
+    }
+    /* the transcript holds Black's signed 11 s */
+    cr_assert_eq(proto_transcript_clock_view(match_transcript(r.seat[0].m),
+                                             CORE_BLACK, CORE_BLACK),
+                 11000);
+    room_close(&r);
+}
+
+/* On 10+2: White moves at 1 s (10 - 1 + 2 = 11 s left), Black at 2.5 s
+ * (10 - 1.5 + 2 = 10.5 s), White at 3 s (11 - 0.5 + 2 = 12.5 s). */
+static void three_plies_on_10_2(Room *r)
+{
+    room_open(r, "clock=10+2");
+    r->now = 1000;
+    type(r, MATCH_ROLE_HOST, line10[0]);
+    r->now = 2500;
+    type(r, MATCH_ROLE_GUEST, line10[1]);
+    r->now = 3000;
+    type(r, MATCH_ROLE_HOST, line10[2]);
+}
+
+/* A new guest session taken back from the guest's log, its running turn
+ * away ms old (match_resume_turn), welcomed at now. */
+static Match *guest_from_log(Room *r, uint64_t away, uint64_t now)
+{
     uint8_t *log = NULL;
     size_t log_len = 0;
-    cr_assert_eq(proto_read_file(r.seat[1].log_path, &log, &log_len), 0);
     Match_Config c;
     Match *m = NULL;
     char why[200];
+    Proto_Identity h = ident(1);
+    cr_assert_eq(proto_read_file(r->seat[1].log_path, &log, &log_len), 0);
     seat_config(&c, MATCH_ROLE_GUEST, "");
     cr_assert_eq(match_new(&c, &m), 0);
+    cr_assert_eq(match_turn_elapsed(m, now), -1);
     cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0, "%s",
                  why);
-    Proto_Identity h = ident(1);
-    match_welcome(m, 3000, h.pk, 1, r.next_seq + 1, 1, 1);
+    free(log);
+    match_resume_turn(m, away);
+    match_welcome(m, now, h.pk, 1, r->next_seq + 1, 1, 1);
+    return m;
+}
+
+/* A seat resumed from its log mid-game (a reloaded page) takes the
+ * clocks as the last mover signed them. After three_plies_on_10_2,
+ * Black's view of White, from Black's own move, is the older 11 s; the
+ * seats hold 12.5 and 10.5. A trial saw a reloaded page take the older
+ * view, and the two seats corrected each other's clocks on every move
+ * after. */
+Test(match, resumed_seat_takes_the_last_movers_clocks)
+{
+    Room r;
+    three_plies_on_10_2(&r);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_WHITE), 12500);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 3000, CORE_BLACK), 10500);
+    Match *m = guest_from_log(&r, 0, 3000);
     cr_assert_eq(match_clock_left(m, 3000, CORE_WHITE), 12500);
     cr_assert_eq(match_clock_left(m, 3000, CORE_BLACK), 10500);
     match_free(m);
-    free(log);
+    room_close(&r);
+}
+
+/* Black's seat resumed after three_plies_on_10_2 (Black to move with
+ * 10.5 s): its driver says the turn had run 4 s (the page was away that
+ * long), and the new process's ms start at 0. Black's clock goes on from
+ * 10.5 - 4 = 6.5 s: 6 s at 0.5 s; its own time is up at 6.5 s, not
+ * before; White's 12.5 s do not run. A kept time of more than a day
+ * counts as one day: no time left. */
+static int polled_note(Match *m, const char *text)
+{
+    Match_Out o;
+    int found = 0;
+    while (match_poll(m, &o))
+        if ((o.kind == MATCH_OUT_NOTE || o.kind == MATCH_OUT_WARN) &&
+            strstr(o.text, text) != NULL)
+            found = 1;
+    return found;
+}
+
+Test(match, resumed_turn_goes_on)
+{
+    Room r;
+    three_plies_on_10_2(&r);
+    Match *m = guest_from_log(&r, 4000, 0);
+    cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 6500);
+    cr_assert_eq(match_clock_left(m, 500, CORE_BLACK), 6000);
+    cr_assert_eq(match_clock_left(m, 500, CORE_WHITE), 12500);
+    cr_assert_eq(match_turn_elapsed(m, 500), 4500);
+    match_tick(m, 6499);
+    cr_assert(!polled_note(m, "time: your time is up"));
+    match_tick(m, 6500);
+    cr_assert(polled_note(m, "time: your time is up"));
+    match_free(m);
+    m = guest_from_log(&r, UINT64_MAX, 0);
+    cr_assert_eq(match_turn_elapsed(m, 0), MATCH_RESUME_TURN_MAX_MS);
+    cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 0);
+    match_free(m);
     room_close(&r);
 }
 

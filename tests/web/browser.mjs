@@ -35,8 +35,11 @@
 //   node tests/web/browser.mjs netresign
 //       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
 //       hosts, the page opens the #join= link without a bot, shows both
-//       clocks, types a move into its move box on its turn, then presses
-//       Resign. Prints "netresign page HEX terminal HEX result R clocks C".
+//       clocks, types a move into its move box on its turn, is reloaded
+//       (its seat comes back), waits 1.5 s on its turn and is reloaded
+//       again (its clock went on: lower by at least the wait), then
+//       presses Resign. Prints "netresign page HEX terminal HEX result R
+//       ... turn-clock BEFORE -> AFTER ms ... clocks C".
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
 //       `tabula perft GAME DEPTH` counts its total: one line per round,
@@ -1040,6 +1043,24 @@ async function netResign() {
       throw new Error(`after the reload: ${JSON.stringify(back)}, before it ${before.join(' ')}`);
     }
     await myTurn();
+    // The turn in progress goes on across a reload (G-MC-6): Black's
+    // clock after another reload is lower than before it by at least the
+    // wait (a restarted turn would show more), and not gone.
+    const blackMs = () => page.evaluate(() => {
+      const g = window.tabulaPage.game;
+      return g?.mode === 'net' ? g.seat.state(Math.floor(performance.now())).clock[1] : -1;
+    });
+    const turnBefore = await blackMs();
+    const waitMs = 1500;
+    await new Promise((r) => setTimeout(r, waitMs));
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    await page.waitForFunction(() => {
+      const g = window.tabulaPage.game;
+      return g?.mode === 'net' && g.seat.state(Math.floor(performance.now())).clock[1] >= 0;
+    }, { timeout: 60000, polling: 50 });
+    const turnAfter = await blackMs();
+    await myTurn();
     const mv2 = await typeMove();
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4,
       { timeout: 60000, polling: 100 });
@@ -1083,14 +1104,25 @@ async function netResign() {
       '-1016 the stored seat is not of this key'];
     const wrong = hostile.filter((h, i) => !(want[i] instanceof RegExp ? want[i].test(h) : h === want[i]));
     if (wrong.length) throw new Error(`kept seats: ${JSON.stringify(hostile)}`);
+    // A kept turn start in the future counts as 0 ms, days old as one
+    // day (86400000 ms), none as 0 (seatstore.js, G-MC-6).
+    const turns = await page.evaluate(async () => {
+      const { seatTurnElapsed } = await import('./seatstore.js');
+      const at = 1764570000000;
+      return [{ turnAt: at - 4000 }, { turnAt: at + 5000 }, { turnAt: at - 3 * 86400000 },
+        { turnAt: 0 }, null].map((r) => seatTurnElapsed(r, at));
+    });
+    if (turns.join(' ') !== '4000 0 86400000 0 0') throw new Error(`kept turn starts: ${turns}`);
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
     console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
       `moved ${mv} ${mv2} reloaded-at ${before.length} kept-after-end ${res.kept !== null} ` +
+      `turn-clock ${turnBefore} -> ${turnAfter} ms over a ${waitMs} ms reload ` +
       `clocks ${clocks.replace(/\s+/g, ' ')}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
     return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resign)' &&
       /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
+      turnAfter > 0 && turnAfter <= turnBefore - waitMs &&
       res.kept === null && !errors.length ? 0 : 1;
   } finally {
     await browser.close();

@@ -14,8 +14,9 @@
 # once in the middle of the game (its seat and bot go on; browser.mjs
 # nethost), and a person's seat on the page refuses a link's bad bot
 # level, bad seed and a mistyped invite code, shows the clocks, plays a
-# typed move, is reloaded, plays another and resigns (browser.mjs
-# netresign). Screenshots in
+# typed move, is reloaded, is reloaded again 1.5 s into its turn (its
+# clock goes on, lower by at least the wait), plays another and resigns
+# (browser.mjs netresign). Screenshots in
 # NATIVE_BUILD_DIR/web-net-GAME.png.
 # Run by ctest as web_net.
 #   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]

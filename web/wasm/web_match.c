@@ -354,6 +354,23 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
     return n;
 }
 
+WEB_EXPORT(web_net_resume_turn)
+void web_net_resume_turn(Web_Net *n, double elapsed)
+{
+    /* read as hostile: a page's storage can hold anything */
+    uint64_t ms = 0;
+    if (elapsed >= (double)MATCH_RESUME_TURN_MAX_MS)
+        ms = MATCH_RESUME_TURN_MAX_MS;
+    else if (elapsed > 0) /* false for NaN */
+        ms = (uint64_t)elapsed;
+    match_resume_turn(n->m, ms);
+}
+
+WEB_EXPORT(web_net_turn) double web_net_turn(const Web_Net *n, double now)
+{
+    return (double)match_turn_elapsed(n->m, now > 0 ? (uint64_t)now : 0);
+}
+
 WEB_EXPORT(web_net_seat) const char *web_net_seat(Web_Net *n)
 {
     char secret[2 * LOBBY_SEAT_SECRET_BYTES + 1];

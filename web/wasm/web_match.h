@@ -82,6 +82,21 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
                         const char *key, int bot, uint32_t started,
                         const char *seat, const uint8_t *log, size_t len);
 
+/*
+ * web_net_resume_turn: right after web_net_resume: the turn in progress
+ * had run elapsed ms when the page came back (Date.now() less the time
+ * seatstore.js kept for the seat's last move); the side to move's clock
+ * goes on from there (match_resume_turn, G-MC-6). NaN and negative values
+ * (a kept time in the future) count as 0, more than a day as a day.
+ */
+void web_net_resume_turn(Web_Net *n, double elapsed);
+
+/* web_net_turn: ms the turn in progress has run at now
+ * (match_turn_elapsed): what the page keeps, as Date.now() less it, for
+ * web_net_resume_turn after a reload; -1 without a clock, before the
+ * start or after the end. */
+double web_net_turn(const Web_Net *n, double now);
+
 /* web_net_seat: what a reload needs besides the key and the log:
  * "SECRET\tINVITE\tWATCH\tSEQ\tNUMBERED", the seat secret (32 hex
  * digits), the codes ("-" where unknown) and the resume point (the
