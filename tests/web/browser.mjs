@@ -706,6 +706,30 @@ async function moduleTexts(page, lang, tr) {
   }
 }
 
+// A network game's players and message lines follow the switch (the
+// page hosts a game in the lobby that served it and waits for the
+// opponent): in LANG, in English, in LANG again.
+async function netLang(page, lang, tr) {
+  const lines = () => page.evaluate(() => [document.getElementById('players').textContent,
+    document.getElementById('message').textContent]);
+  const setLang = async (l) => {
+    await page.click(`#lang button[data-lang=${l}]`);
+    await page.waitForFunction((x) => window.tabulaPage.lang === x, {}, l);
+  };
+  await setLang(lang);
+  await page.evaluate(() => window.tabulaPage.netGame({ role: 0, name: 'laska' }));
+  await page.waitForFunction(() => [...document.querySelectorAll('#notes li')]
+    .some((li) => li.textContent === 'lobby: connected'), { timeout: 30000, polling: 100 });
+  const en = ['you: host', 'click or type your moves on your turn'];
+  for (const [l, want] of [[lang, en.map(tr)], ['en', en], [lang, en.map(tr)]]) {
+    await setLang(l);
+    const got = await lines();
+    if (got.join('|') !== want.join('|'))
+      throw new Error(`a network game's players and message lines in ${l}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  }
+  await page.evaluate(() => document.getElementById('new').click());
+}
+
 // The start page and a game in LANG (see the header), then the switch.
 async function langPage(lang) {
   const want = JSON.parse(env.WEB_EXPECT ?? '{}');
@@ -786,6 +810,7 @@ async function langPage(lang) {
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     await startPage('en', null, (m) => m);
     await moduleTexts(page, lang, tr);
+    await netLang(page, lang, tr);
     console.log(`lang ${lang} ok ${final}`);
     return 0;
   }, '/index.html');
@@ -966,6 +991,18 @@ async function netResign() {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // The lobby out of reach, as the page sees it, while this tab's
+    // localStorage says so: its WebSockets go to a closed port (the
+    // discard port of the loopback address), so they fail as a stopped
+    // lobby's do, while the page itself still loads.
+    await page.evaluateOnNewDocument(() => {
+      const Real = window.WebSocket;
+      window.WebSocket = class extends Real {
+        constructor(url, protocols) {
+          super(localStorage.getItem('tabula-test-lobby-down') ? 'ws://127.0.0.1:9/' : url, protocols);
+        }
+      };
+    });
     const refused = async (url, want) => {
       await page.evaluate(() => { // (the same page: the last refusal goes)
         const e = document.getElementById('net-error');
@@ -1043,6 +1080,36 @@ async function netResign() {
     const mv2 = await typeMove();
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4,
       { timeout: 60000, polling: 100 });
+    // A reload while the lobby is out of reach, twice: the seat stays
+    // kept (a failed connection is no refusal), the page says it is
+    // reconnecting, with a longer wait each attempt; once the lobby is
+    // back the next attempt takes the seat in again.
+    const downState = () => page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
+      kept: sessionStorage.getItem('tabula-seat') !== null,
+      message: document.getElementById('message').textContent,
+      start: !document.getElementById('start').hidden }));
+    await page.evaluate(() => localStorage.setItem('tabula-test-lobby-down', '1'));
+    const waits = [];
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+      await page.waitForFunction(() => /\(attempt 2,/.test(document.getElementById('message').textContent),
+        { timeout: 30000, polling: 50 }).catch(() => {});
+      const down = await downState();
+      const m = down.message.match(/^the lobby is out of reach; reconnecting \(attempt (\d+), next in ([\d.]+) s\)$/);
+      if (down.mode !== 'net' || !down.kept || down.start || !m)
+        throw new Error(`a reload with the lobby out of reach (${i + 1}): ${JSON.stringify(down)}`);
+      // a guest's first wait is the terminal's 1 s, doubled each attempt
+      if (Number(m[2]) !== Math.min(8, 2 ** (Number(m[1]) - 1)))
+        throw new Error(`attempt ${m[1]} waits ${m[2]} s: ${down.message}`);
+      waits.push(`${m[1]}:${m[2]}`);
+    }
+    await page.evaluate(() => localStorage.removeItem('tabula-test-lobby-down'));
+    await page.waitForFunction(() => window.tabulaPage.game?.link === 'connected',
+      { timeout: 30000, polling: 100 });
+    const backUp = await downState();
+    if (!backUp.kept || backUp.message !== 'click or type your moves on your turn')
+      throw new Error(`the lobby back: ${JSON.stringify(backUp)}, waits ${waits}`);
     await page.click('#resign');
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
     const code = await host.exit;
@@ -1086,7 +1153,7 @@ async function netResign() {
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
     console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
-      `moved ${mv} ${mv2} reloaded-at ${before.length} kept-after-end ${res.kept !== null} ` +
+      `moved ${mv} ${mv2} reloaded-at ${before.length} lobby-down-waits ${waits.join(',')} kept-after-end ${res.kept !== null} ` +
       `clocks ${clocks.replace(/\s+/g, ' ')}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
     return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resign)' &&
