@@ -926,11 +926,12 @@ function wire() {
   document.addEventListener('keydown', (e) => {
     if (!game || e.target.tagName === 'INPUT') return;
     if (e.key === '?') toggleHelp();
-    if (game.mode !== 'replay') return;
-    if (e.key === 'ArrowLeft') replayTo(game.at - 1);
-    if (e.key === 'ArrowRight') replayTo(game.at + 1);
-    if (e.key === 'Home') replayTo(0);
-    if (e.key === 'End') replayTo(game.all.length);
+    // (the board's arrow keys move between its squares and are its own)
+    if (game.mode !== 'replay' || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = { ArrowLeft: game.at - 1, ArrowRight: game.at + 1, Home: 0, End: game.all.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault(); // Home and End would scroll the page too
+    replayTo(to);
   });
   const drop = $('replay-drop');
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });

@@ -405,9 +405,42 @@ async function replayPage(file) {
     }));
     console.log(r.error ? `page-replay: FAILED ${r.error}`
       : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
-    if (!r.error) console.log(`page-status: ${r.status}`);
+    if (!r.error) {
+      console.log(`page-controls: ${await replayControls(page)}`);
+      console.log(`page-status: ${r.status}`);
+    }
   }, '/index.html');
   return 0;
+}
+
+// The replay viewer's buttons: drawn (an SVG each, no text: the media
+// glyphs U+23EE and U+23ED are missing from Debian's and phones' default
+// fonts), named for screen readers, and the keys: Home, End, the arrows,
+// Enter on a focused button. "ok" or what is wrong.
+async function replayControls(page) {
+  const buttons = await page.evaluate(() => [...document.querySelectorAll('#replay-controls button')]
+    .map((b) => ({ id: b.id, text: b.textContent.trim(), label: b.getAttribute('aria-label') ?? '',
+      svg: Math.round(b.querySelector('svg path') ? b.querySelector('svg').getBoundingClientRect().width : 0) })));
+  const wrong = buttons.filter((b) => b.text !== '' || b.svg < 8 || !b.label);
+  if (buttons.length !== 4 || wrong.length) return `FAILED buttons ${JSON.stringify(buttons)}`;
+  const at = () => page.evaluate(() => window.tabulaPage.game.at);
+  const all = await page.evaluate(() => window.tabulaPage.game.all.length);
+  const steps = [];
+  const key = async (k, want) => {
+    await page.keyboard.press(k);
+    const got = await at();
+    steps.push(`${k}:${got}`);
+    return got === want;
+  };
+  await page.focus('#next');
+  const keys = await key('Home', 0) && await key('ArrowRight', 1) && await key('End', all) &&
+    await key('ArrowLeft', all - 1);
+  await page.focus('#first');
+  const enter = await key('Enter', 0);
+  await page.focus('#last');
+  const space = await key('Space', all);
+  const labels = buttons.map((b) => b.label).join(',');
+  return keys && enter && space ? `ok ${labels}` : `FAILED keys ${steps.join(' ')} of ${all}`;
 }
 
 async function botSpeed(game, level, plies, seed) {
