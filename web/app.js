@@ -249,25 +249,22 @@ function humanMove(text) {
   refresh();
 }
 
-// The terminal's completion key, in the help text the page shares with
-// it, said as the page does it: the move box offers the legal moves.
-// The sentence is its own msgid (client/game_help.c), so its
-// translation is found in every language.
-const pageWords = [N_('On the board screen Tab completes from the first square (type d8,\nthen Tab).\n'),
-  N_('In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')];
-
-// The game's own help (as `tabula rules` prints it, in the page's
-// language) with examples legal now. The text is wrapped for a terminal:
-// its paragraphs are joined again (indented lines, the examples, and
-// one-word headings such as "Moves" stay lines of their own).
+// The game's own help (`tabula rules`'s, in its page form: the module's
+// web_help, client/game_help.c GAME_HELP_PAGE) with examples legal now,
+// in the page's language. The text is wrapped for a terminal: its
+// paragraphs are joined again (indented lines, the examples and the line
+// that leads them, and one-word headings such as "Moves" stay lines of
+// their own).
 function helpText() {
   const heading = /^\p{Lu}\p{Ll}+$/u;
-  return game.pos.help().split('\n').reduce((acc, line) => {
-    const keep = line === '' || line.startsWith('  ') || acc.endsWith('\n') ||
-      acc === '' || heading.test(line);
+  const lines = game.pos.help().split('\n');
+  const own = (line, next) => line === '' || line.startsWith('  ') || heading.test(line) ||
+    (line.endsWith(':') && next?.startsWith('  '));
+  return lines.reduce((acc, line, i) => {
+    const keep = own(line, lines[i + 1]) || acc.endsWith('\n') || acc === '';
     return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
       (line === '' || heading.test(line) ? '\n' : '');
-  }, '').replace(t(pageWords[0]).replace(/\s+/g, ' ').trim(), t(pageWords[1]));
+  }, '');
 }
 
 function toggleHelp() {

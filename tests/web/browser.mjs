@@ -618,10 +618,11 @@ async function phonePage(game, shot) {
         document.getElementById('message').textContent, document.activeElement?.id]);
       throw new Error(`typing ${text} and Enter did not play it: ${why}`);
     }
-    // The help speaks of the page, not of the terminal's Tab completion.
+    // The help speaks of the page, not of the terminal's Tab completion
+    // or board screen and its cell line.
     await page.click('#help-button');
     const help = await page.evaluate(() => document.getElementById('help').textContent);
-    if (!help || /\bTab\b/.test(help)) throw new Error(`the help: ${help}`);
+    if (!help || /\bTab\b|board screen|cell's line/.test(help)) throw new Error(`the help: ${help}`);
     await page.click('#help-button');
     if (shot) {
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -688,9 +689,16 @@ async function moduleTexts(page, lang, tr) {
   const moves = Object.keys(tr.want).find((k) => k.startsWith('A move goes from square'));
   const parts = [fillIn(tr('%s\n\nMoves\n'), [tr('Laska (Lasker 1911)')]), tr('\nBoard\n'),
     tr('Now, for example:\n'), tr(moves)];
+  // the board's symbols as the page shows them, not the terminal's cell line
+  const board = Object.keys(tr.want).filter((k) => k.startsWith('w, b: a White or Black soldier'));
+  const pageBoard = board.find((k) => k.includes("a square's description"));
+  const termBoard = board.find((k) => k.includes("the cell's line"));
+  parts.push(tr(pageBoard));
   for (const part of parts) {
     if (!help.includes(norm(part))) throw new Error(`the help in ${lang} lacks '${norm(part)}': '${help}'`);
   }
+  if (help.includes(norm(tr(termBoard))))
+    throw new Error(`the help in ${lang} names the terminal's cell line: '${help}'`);
   await page.click('#help-button');
   // Chess volleyball's help: the page's move box, not the terminal's Tab.
   await page.evaluate(() => window.tabulaPage.newGame('volleyball', 'human', 0));

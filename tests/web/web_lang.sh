@@ -5,7 +5,8 @@
 # game's status, a refused move's error name and a resignation in it,
 # with the final-hash line as in English; the module's own texts too (a
 # game's help, the board's status line, a network note, an end reason;
-# Chess volleyball's help speaks of the page's move box, not of Tab),
+# Chess volleyball's help speaks of the page's move box, not of Tab;
+# Laska's of a square's description, not of the terminal's cell line),
 # and no English word of the module's is left on the Football chess and
 # Chess volleyball boards; the EN / CS / RU switch changes the texts and
 # is remembered over a reload; a network game's players and message
@@ -26,7 +27,9 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'goals %u-%u, first to %u wins; ' 'N|%u ply since the last goal|%u plies since the last goal|0'
   'white' '%s offers a draw' ': type accept or decline' 'resign'
   'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).'
-  'you: host' 'click or type your moves on your turn')
+  'you: host' 'click or type your moves on your turn'
+  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); a square\'s description (shown when pointing at it,\nand read out by screen readers) lists it top first.\n'
+  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); the cell\'s line under the board lists it top first.\n')
 fail=0
 for lang in cs ru; do
   expect=$(LANGUAGE=$lang LC_ALL=C.UTF-8 TEXTDOMAINDIR="$native/locale" node -e '
