@@ -129,13 +129,15 @@ function stopBot() {
 
 // ---- a game on this device ---------------------------------------------
 
-function newGame(name, opponent, side) {
+// options: match options as `tabula play --options` takes them (the
+// start page gives none; the browser tests do, for a long game).
+function newGame(name, opponent, side, options = '') {
   stopBot();
   const info = tabula.games().find((g) => g.name === name);
   const bot = opponent.startsWith('bot:') ? Number(opponent.slice(4)) : 0;
   game = {
-    mode: 'play', name, options: '', info, moves: [], squares: [],
-    pos: tabula.position(name),
+    mode: 'play', name, options, info, moves: [], squares: [],
+    pos: tabula.position(name, options),
     // players[side]: 'human' or a bot level
     players: bot ? (side === 0 ? ['human', bot] : [bot, 'human'])
       : ['human', 'human'],

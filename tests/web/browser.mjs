@@ -61,8 +61,9 @@
 //       a game against the bot on a phone-sized screen: nothing wider than
 //       the screen, one move tapped on the board, then one played from the
 //       keyboard alone (Tab to the move box, type, Enter), its help free
-//       of the terminal's keys; prints "phone
-//       GAME ok width W board B tabs T" or throws.
+//       of the terminal's keys; with WEB_PHONE_LONG=1 then a long game
+//       (longGameLayout); prints "phone GAME ok width W board B tabs T
+//       [long ...]" or throws.
 //   WEB_LANGS=cs-CZ,cs WEB_EXPECT=JSON node tests/web/browser.mjs lang LANG
 //       the page's languages: the browser's languages set to WEB_LANGS
 //       (navigator.languages and Accept-Language), the start page must
@@ -512,36 +513,88 @@ async function pageLoad(game) {
   return 0;
 }
 
-// A long game on the phone (two players on the device, plies chosen by a
-// fixed rule) past ply 100: every ply number shown whole inside the move
-// list, the list scrolled to its last ply by its own scrollbar while the
-// window stays where it is, and after Resign the final-hash line (76
-// characters) wrapped inside the panel and the screen.
+// A long game on the phone (two players on the device) past ply 100:
+// every ply number shown whole inside the move list, the list scrolled to
+// its last ply by its own scrollbar while the window stays where it is,
+// and after Resign the final-hash line (76 characters) wrapped inside the
+// panel and the screen. The plies are found first (below, with the
+// module's positions, not the page's), depth first: from a rotating
+// offset, the first move that does not end the game, going back a ply
+// where every move would (a Laska side left with one capture that wins;
+// Football chess's 100 plies without a goal; a Chess volleyball match's
+// last point), so the check plays as long a game as it claims in every
+// game. Football chess plays to 20 goals and takes any goal it can (a
+// goal ends the default match, and its quiet plies end at 100), Chess
+// volleyball's sets last 60 minutes (the default match is over in about
+// 90 plies).
+const LONG_OPTIONS = { football: 'goals=20', volleyball: 'set1=60,set2=60,set3=60',
+  volleyball10: 'set1=60,set2=60,set3=60' };
+const LONG_PLIES = 111;
+
 async function longGameLayout(page, game) {
-  await page.evaluate((g) => window.tabulaPage.newGame(g, 'friend', 0), game);
-  const plies = await page.evaluate(() => {
-    const pg = window.tabulaPage;
-    // the first move from a rotating offset that does not end the game
-    const goesOn = (mv) => {
-      const p = pg.tabula.position(pg.game.name, '', pg.game.pos.text());
+  const options = LONG_OPTIONS[game] ?? '';
+  const found = await page.evaluate((g, o, want) => {
+    const tb = window.tabulaPage.tabula;
+    const seq = [];
+    let p = tb.position(g, o);
+    const rebuild = () => {
+      p.free();
+      p = tb.position(g, o);
+      for (const m of seq) p.play(m);
+    };
+    // Football chess's score is the text's third field.
+    const scores = (from, mv) => {
+      if (g !== 'football') return false;
+      const q = tb.position(g, o, from.text());
       try {
-        p.play(mv);
-        return p.status().outcome === '*';
+        const before = q.text().split(' ')[2];
+        q.play(mv);
+        return q.text().split(' ')[2] !== before;
       } finally {
-        p.free();
+        q.free();
       }
     };
-    for (let i = 0; i < 200 && pg.game.moves.length < 110; i++) {
-      const ms = pg.game.pos.moves();
-      const k = ms.findIndex((_, j) => goesOn(ms[(i * 5 + j) % ms.length]));
-      if (k < 0) break;
-      pg.humanMove(ms[(i * 5 + k) % ms.length]);
+    const order = () => {
+      const ms = p.moves();
+      const turned = ms.map((_, j) => ms[(seq.length * 5 + j) % ms.length]);
+      const goals = turned.filter((m) => scores(p, m));
+      return [...goals, ...turned.filter((m) => !goals.includes(m))];
+    };
+    const frames = [{ ms: order(), j: 0 }];
+    let steps = 0, back = 0;
+    while (seq.length < want && frames.length && steps++ < 50000) {
+      const f = frames[frames.length - 1];
+      if (f.j >= f.ms.length) {
+        frames.pop();
+        seq.pop();
+        back++;
+        rebuild();
+        continue;
+      }
+      const mv = f.ms[f.j++];
+      p.play(mv);
+      if (p.status().outcome !== '*') {
+        rebuild();
+        continue;
+      }
+      seq.push(mv);
+      frames.push({ ms: order(), j: 0 });
     }
+    p.free();
+    return { seq, steps, back };
+  }, game, options, LONG_PLIES);
+  if (found.seq.length < LONG_PLIES)
+    throw new Error(`no ${LONG_PLIES}-ply ${game} game found (${options}): ${JSON.stringify(found)}`);
+  await page.evaluate((g, o) => window.tabulaPage.newGame(g, 'friend', 0, o), game, options);
+  const plies = await page.evaluate((seq) => {
+    const pg = window.tabulaPage;
+    for (const mv of seq) pg.humanMove(mv);
     return pg.game.moves.length;
-  });
-  if (plies < 101) throw new Error(`the long ${game} game ended at ply ${plies}: ${await page.evaluate(() => JSON.stringify([window.tabulaPage.game.pos.status(), document.getElementById("message").textContent]))}`);
+  }, found.seq.slice(0, -1));
+  if (plies !== LONG_PLIES - 1)
+    throw new Error(`the long ${game} game stopped at ply ${plies}: ${await page.evaluate(() => document.getElementById('message').textContent)}`);
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+  await page.evaluate((mv) => window.tabulaPage.humanMove(mv), found.seq[LONG_PLIES - 1]);
   const lay = await page.evaluate(() => {
     const list = document.getElementById('move-list');
     const lr = list.getBoundingClientRect();
@@ -555,7 +608,8 @@ async function longGameLayout(page, game) {
       n101: items[100]?.querySelector('.ply')?.textContent,
       listY: list.scrollTop, lastShown: last.bottom <= lr.bottom + 1 && last.top >= lr.top - 1 };
   });
-  if (lay.windowY !== 0 || lay.cut || lay.n101 !== '101.' || !(lay.listY > 0) || !lay.lastShown)
+  if (lay.windowY !== 0 || lay.cut || lay.items !== LONG_PLIES || lay.n101 !== '101.' ||
+      !(lay.listY > 0) || !lay.lastShown)
     throw new Error(`the move list of a long game: ${JSON.stringify(lay)}`);
   await page.click('#resign');
   const fin = await page.evaluate(() => {
@@ -569,7 +623,7 @@ async function longGameLayout(page, game) {
   if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 ||
       fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
     throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
-  return ` long ${lay.items} plies, list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
+  return ` long ${lay.items} plies (${options || 'defaults'}; ${found.back} back), list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
 }
 
 async function phonePage(game, shot) {
@@ -628,7 +682,7 @@ async function phonePage(game, shot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: shot });
     }
-    const lay = env.WEB_PHONE_LONG === game ? await longGameLayout(page, game) : '';
+    const lay = env.WEB_PHONE_LONG ? await longGameLayout(page, game) : '';
     console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}${lay}`);
   }, '/index.html');
   return 0;
