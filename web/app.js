@@ -78,8 +78,15 @@ const board = new Board($('board'), {
 
 // Chessball is shown on the ball as well as on the flat map of its
 // fields (the map stays: it is the fallback where WebGL is missing).
+// (Side by side with the map on a wide screen: style.css .with-ball. The
+// hover line is there for the ball only.)
 async function showBall(on) {
-  $('ball').hidden = !on;
+  const drawn = (yes) => {
+    $('ball').hidden = !yes;
+    $('board-wrap').classList.toggle('with-ball', yes);
+  };
+  drawn(on);
+  $('hover').hidden = !on;
   $('hover').textContent = '';
   if (!on || ball) {
     window.tabulaPage.boardReady = true;
@@ -94,7 +101,7 @@ async function showBall(on) {
     });
     board.draw();
   } catch (e) {
-    $('ball').hidden = true;
+    drawn(false);
     $('hover').textContent = t('the ball cannot be drawn here ({why}): the map below has every field', { why: e.message });
   }
   window.tabulaPage.boardReady = true;
@@ -110,6 +117,8 @@ function drawTitle() {
 
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
+  // (a network game's board waits for its position: netRefresh)
+  if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
 
 function home() {
@@ -272,6 +281,7 @@ function helpText() {
 function toggleHelp() {
   const box = $('help');
   if (!box.hidden) { box.hidden = true; return; }
+  if (!game.pos) return; // a network game before its start: no game yet
   box.textContent = helpText();
   box.hidden = false;
 }
@@ -613,6 +623,8 @@ function netRefresh() {
   const st = netClocks();
   const pos = game.seat.position();
   game.pos = pos;
+  // No board before the match starts (not the last game's, left drawn).
+  $('board-wrap').hidden = !pos;
   const mine = pos !== null && !game.bot && st.side >= 0 && !st.finished &&
     st.outcome === '*' && st.toMove === st.side;
   if (pos && !game.shownBall) {

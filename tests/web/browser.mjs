@@ -803,7 +803,8 @@ async function moduleTexts(page, lang, tr) {
 
 // A network game's players and message lines follow the switch (the
 // page hosts a game in the lobby that served it and waits for the
-// opponent): in LANG, in English, in LANG again.
+// opponent, showing no board yet, not the last game's): in LANG, in
+// English, in LANG again.
 async function netLang(page, lang, tr) {
   const lines = () => page.evaluate(() => [document.getElementById('players').textContent,
     document.getElementById('message').textContent]);
@@ -815,6 +816,11 @@ async function netLang(page, lang, tr) {
   await page.evaluate(() => window.tabulaPage.netGame({ role: 0, name: 'laska' }));
   await page.waitForFunction(() => [...document.querySelectorAll('#notes li')]
     .some((li) => li.textContent === 'lobby: connected'), { timeout: 30000, polling: 100 });
+  // Waiting for the opponent: no board yet (not the last game's).
+  const waiting = await page.evaluate(() => ({ hidden: document.getElementById('board-wrap').hidden,
+    shown: document.getElementById('board').getBoundingClientRect().height }));
+  if (!waiting.hidden || waiting.shown !== 0)
+    throw new Error(`a hosted game waiting for its opponent shows a board: ${JSON.stringify(waiting)}`);
   const en = ['you: host', 'click or type your moves on your turn'];
   for (const [l, want] of [[lang, en.map(tr)], ['en', en], [lang, en.map(tr)]]) {
     await setLang(l);
