@@ -51,6 +51,7 @@ export class NetDriver {
     this.host = host;
     this.admitted = resumed;
     this.attempts = 0; // failed attempts since the connection was lost
+    this.refetch = false; // our own close, to ask again for lost frames
     this.lostAt = 0;
     this.refused = null;
     this.connect();
@@ -83,6 +84,12 @@ export class NetDriver {
       this.seat.closed(now());
       this.pump();
       if (this.done || this.stopped) return;
+      if (this.refetch && !this.refused) {
+        this.refetch = false;
+        this.connect();
+        return;
+      }
+      this.refetch = false;
       const code = this.refused?.code ?? 0;
       const passing = !this.refused || code === TB_E_CODE || code === TB_E_RATE;
       if (!this.admitted || !passing) {
@@ -120,7 +127,9 @@ export class NetDriver {
       if (out.kind === NET.SEND) {
         if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(out.bytes);
       } else if (out.kind === NET.REFETCH) {
-        this.ws?.close(); // reconnect: the hello asks for what was lost
+        // reconnect at once: the hello asks for what was lost
+        this.refetch = Boolean(this.ws);
+        this.ws?.close();
       } else {
         if (out.kind === NET.DONE) this.done = true;
         this.hooks.onOutput(out);
