@@ -2,7 +2,8 @@
  * game_help.c: the per-game help texts (see game_help.h). Each game has a
  * table of its kinds of move (a description, and which legal moves are of
  * that kind, told by their notation alone) and a paragraph on its board's
- * symbols; the examples are picked from the legal moves handed in, so they
+ * symbols, with the page's own words where the terminal's name what only
+ * the terminal has (its cell line, Tab completion); the examples are picked from the legal moves handed in, so they
  * are always moves the player could type now.
  */
 #include <stdio.h>
@@ -30,10 +31,18 @@ typedef struct Help_Game {
     /* the capture mark when capturing is compulsory (Laska: Lasker's
      * rules, docs/rules/laska.md), else NULL */
     const char *compulsory;
-    /* a sentence on the board screen's keys for moves, or NULL: its own
-     * text, so the page can say its move box's instead */
+    /* a sentence on the board screen's keys for moves, or NULL */
     const char *keys;
+    /* the page's own words where the terminal's would name what only the
+     * terminal has (GAME_HELP_PAGE), or NULL for the same text */
+    const char *board_page;
+    const char *keys_page;
 } Help_Game;
+
+/* The page's move box, in place of a board screen's Tab completion. */
+#define PAGE_KEYS                                                          \
+    N_("In the move box the page offers the legal moves that fit what you " \
+       "type (type d8, then pick one).")
 
 static const Help_Game games[] = {
     {"laska", NULL,
@@ -47,7 +56,14 @@ static const Help_Game games[] = {
      N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
      "several pieces shows its top piece and its height (b2: two pieces,\n"
      "Black on top); the cell's line under the board lists it top first.\n"),
-     N_("c3-d4, captures b2xd4"), 0, "x", NULL},
+     N_("c3-d4, captures b2xd4"), 0, "x", NULL,
+     /* the page has no cell line: a square's tooltip and name for screen
+      * readers (web/board.js) describe its column */
+     N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
+     "several pieces shows its top piece and its height (b2: two pieces,\n"
+     "Black on top); a square's description (shown when pointing at it,\n"
+     "and read out by screen readers) lists it top first.\n"),
+     NULL},
     {"chessball", NULL,
      N_("A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
@@ -59,7 +75,7 @@ static const Help_Game games[] = {
      "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
      "pentagons, light ones its white hexagons.\n"),
-     N_("b2-d2, captures b3xc4"), 0, NULL, NULL},
+     N_("b2-d2, captures b3xc4"), 0, NULL, NULL, NULL, NULL},
     {"football", NULL,
      N_("A turn is an optional piece move from-to, then kicks, written\n"
      "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
@@ -73,7 +89,8 @@ static const Help_Game games[] = {
      N_("Capitals White, small letters Black: K king, Q queen, R rook, B\n"
      "bishop, N knight; * is the ball. The red squares are the goals:\n"
      "e1 White's, e9 Black's. The line under the board gives the score.\n"),
-     N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL, NULL},
+     N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL, NULL,
+     NULL, NULL},
     {"volleyball", "o",
      N_("Every action starts with its letter and a space, then the piece\n"
      "letter and squares: - is the piece's step, > where the ball flies.\n"
@@ -96,7 +113,8 @@ static const Help_Game games[] = {
      "the board: set, minute, points, and who serves or touches next.\n"),
      N_("T Qd8-g5>f6 (action letter, piece, from-to>landing)"), 1, NULL,
      N_("On the board screen Tab completes from the first square (type d8,\n"
-        "then Tab).\n")},
+        "then Tab).\n"),
+     NULL, PAGE_KEYS},
 };
 
 static const Help_Game *find(const Core_Game *g)
@@ -131,7 +149,16 @@ size_t game_help_text(const Core_Game *g,
                       const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
                       char *out, size_t cap)
 {
+    return game_help_text_for(g, legal, nlegal, GAME_HELP_TERMINAL, out, cap);
+}
+
+size_t game_help_text_for(const Core_Game *g,
+                          const char (*legal)[CORE_NOTATION_MAX],
+                          size_t nlegal, Game_Help_Where where, char *out,
+                          size_t cap)
+{
     const Help_Game *h = find(g);
+    int page = where == GAME_HELP_PAGE;
     char line[CORE_NOTATION_MAX + 256];
     size_t n = 0;
     if (cap == 0)
@@ -145,8 +172,12 @@ size_t game_help_text(const Core_Game *g,
         return n;
     }
     put(out, cap, &n, _(h->moves));
-    if (h->keys != NULL)
+    if (page && h->keys_page != NULL) {
+        put(out, cap, &n, _(h->keys_page));
+        put(out, cap, &n, "\n");
+    } else if (!page && h->keys != NULL) {
         put(out, cap, &n, _(h->keys));
+    }
     put(out, cap, &n, nlegal > 0 ? _("Now, for example:\n")
                                  : _("No move now: the game is over.\n"));
     for (size_t k = 0; nlegal > 0 && h->kinds[k].what != NULL; k++) {
@@ -160,7 +191,7 @@ size_t game_help_text(const Core_Game *g,
         put(out, cap, &n, line);
     }
     put(out, cap, &n, _("\nBoard\n"));
-    put(out, cap, &n, _(h->board));
+    put(out, cap, &n, _(page && h->board_page != NULL ? h->board_page : h->board));
     return n;
 }
 

@@ -19,11 +19,33 @@
  * written and the first legal move of that kind among legal[0..nlegal),
  * or "none now"), then a "Board" part (the symbols). legal may be NULL
  * when nlegal is 0. Text that does not fit is cut at a line's end.
- * Returns the length written.
+ * Returns the length written. The terminal's text (game_help_text_for
+ * with GAME_HELP_TERMINAL).
  */
 size_t game_help_text(const Core_Game *g,
                       const char (*legal)[CORE_NOTATION_MAX], size_t nlegal,
                       char *out, size_t cap);
+
+/* Where a help text is shown: the terminal (its board screen and line
+ * mode, `tabula rules`), or the browser page, which has a move box that
+ * offers the legal moves instead of Tab completion, and a square's
+ * description instead of the board screen's cell line. */
+typedef enum Game_Help_Where {
+    GAME_HELP_TERMINAL,
+    GAME_HELP_PAGE
+} Game_Help_Where;
+
+/*
+ * game_help_text_for: game_help_text's text as shown at where: for
+ * GAME_HELP_PAGE, the sentences naming what only the terminal has are
+ * replaced by the page's (Chess volleyball's Tab completion by the move
+ * box's offer; Laska's cell line by a square's description). The same
+ * arguments, result and limits as game_help_text.
+ */
+size_t game_help_text_for(const Core_Game *g,
+                          const char (*legal)[CORE_NOTATION_MAX],
+                          size_t nlegal, Game_Help_Where where, char *out,
+                          size_t cap);
 
 /*
  * game_help_one_line: a one-line reminder of how moves are written in g

@@ -23,7 +23,13 @@ let botWorker = null;
 let botRequest = 0;
 let ball = null; // the Chessball ball (ball3d.js), made on first use
 
-function say(text) { $('message').textContent = text; }
+// The message line. text: a string, or a function giving it in the
+// page's language, which the language switch calls again.
+let said = null;
+function say(text) {
+  said = typeof text === 'function' ? text : null;
+  $('message').textContent = said ? said() : text;
+}
 
 // The bot's tie-breaking seed: 32 random bits from the browser's CSPRNG
 // (shown beside the players, and taken by #join=...&seed=, so a game can
@@ -72,8 +78,15 @@ const board = new Board($('board'), {
 
 // Chessball is shown on the ball as well as on the flat map of its
 // fields (the map stays: it is the fallback where WebGL is missing).
+// (Side by side with the map on a wide screen: style.css .with-ball. The
+// hover line is there for the ball only.)
 async function showBall(on) {
-  $('ball').hidden = !on;
+  const drawn = (yes) => {
+    $('ball').hidden = !yes;
+    $('board-wrap').classList.toggle('with-ball', yes);
+  };
+  drawn(on);
+  $('hover').hidden = !on;
   $('hover').textContent = '';
   if (!on || ball) {
     window.tabulaPage.boardReady = true;
@@ -88,7 +101,7 @@ async function showBall(on) {
     });
     board.draw();
   } catch (e) {
-    $('ball').hidden = true;
+    drawn(false);
     $('hover').textContent = t('the ball cannot be drawn here ({why}): the map below has every field', { why: e.message });
   }
   window.tabulaPage.boardReady = true;
@@ -104,6 +117,8 @@ function drawTitle() {
 
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
+  // (a network game's board waits for its position: netRefresh)
+  if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
 
 function home() {
@@ -123,13 +138,15 @@ function stopBot() {
 
 // ---- a game on this device ---------------------------------------------
 
-function newGame(name, opponent, side) {
+// options: match options as `tabula play --options` takes them (the
+// start page gives none; the browser tests do, for a long game).
+function newGame(name, opponent, side, options = '') {
   stopBot();
   const info = tabula.games().find((g) => g.name === name);
   const bot = opponent.startsWith('bot:') ? Number(opponent.slice(4)) : 0;
   game = {
-    mode: 'play', name, options: '', info, moves: [], squares: [],
-    pos: tabula.position(name),
+    mode: 'play', name, options, info, moves: [], squares: [],
+    pos: tabula.position(name, options),
     // players[side]: 'human' or a bot level
     players: bot ? (side === 0 ? ['human', bot] : [bot, 'human'])
       : ['human', 'human'],
@@ -144,7 +161,7 @@ function newGame(name, opponent, side) {
   $('net-panel').hidden = true;
   $('move-form').hidden = false;
   $('final').textContent = '';
-  say(t('type {hint}; or click the squares (? explains)', { hint: t(info.hint) }));
+  say(() => t('type {hint}; or click the squares (? explains)', { hint: t(info.hint) }));
   show('game');
   refresh();
   showBall(name === 'chessball');
@@ -231,42 +248,40 @@ function play(text) {
 
 function humanMove(text) {
   if (game.mode === 'net') { netMove(text); return; }
-  if (!humanToMove()) { say(t('it is not your move')); return; }
+  if (!humanToMove()) { say(() => t('it is not your move')); return; }
   try {
     const played = play(text);
-    say(played === text ? t('played {move}', { move: played })
+    say(() => played === text ? t('played {move}', { move: played })
       : t('{typed}: played {move}', { typed: text, move: played }));
   } catch (e) {
-    say(errText(e)); // names the move: "'e5-e4': illegal move"
+    say(() => errText(e)); // names the move: "'e5-e4': illegal move"
     return;
   }
   refresh();
 }
 
-// The terminal's completion key, in the help text the page shares with
-// it, said as the page does it: the move box offers the legal moves.
-// The sentence is its own msgid (client/game_help.c), so its
-// translation is found in every language.
-const pageWords = [N_('On the board screen Tab completes from the first square (type d8,\nthen Tab).\n'),
-  N_('In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')];
-
-// The game's own help (as `tabula rules` prints it, in the page's
-// language) with examples legal now. The text is wrapped for a terminal:
-// its paragraphs are joined again (indented lines, the examples, and
-// one-word headings such as "Moves" stay lines of their own).
+// The game's own help (`tabula rules`'s, in its page form: the module's
+// web_help, client/game_help.c GAME_HELP_PAGE) with examples legal now,
+// in the page's language. The text is wrapped for a terminal: its
+// paragraphs are joined again (indented lines, the examples and the line
+// that leads them, and one-word headings such as "Moves" stay lines of
+// their own).
 function helpText() {
   const heading = /^\p{Lu}\p{Ll}+$/u;
-  return game.pos.help().split('\n').reduce((acc, line) => {
-    const keep = line === '' || line.startsWith('  ') || acc.endsWith('\n') ||
-      acc === '' || heading.test(line);
+  const lines = game.pos.help().split('\n');
+  const own = (line, next) => line === '' || line.startsWith('  ') || heading.test(line) ||
+    (line.endsWith(':') && next?.startsWith('  '));
+  return lines.reduce((acc, line, i) => {
+    const keep = own(line, lines[i + 1]) || acc.endsWith('\n') || acc === '';
     return acc + (keep ? (acc && !acc.endsWith('\n') ? '\n' : '') : ' ') + line +
       (line === '' || heading.test(line) ? '\n' : '');
-  }, '').replace(t(pageWords[0]).replace(/\s+/g, ' ').trim(), t(pageWords[1]));
+  }, '');
 }
 
 function toggleHelp() {
   const box = $('help');
   if (!box.hidden) { box.hidden = true; return; }
+  if (!game.pos) return; // a network game before its start: no game yet
   box.textContent = helpText();
   box.hidden = false;
 }
@@ -279,12 +294,12 @@ function botTurn() {
     { type: 'module' });
   botWorker.onmessage = (e) => {
     if (e.data.id !== botRequest || !game || game.mode !== 'play') return;
-    if (e.data.error) { say(t('the bot failed: {why}', { why: e.data.error })); return; }
+    if (e.data.error) { say(() => t('the bot failed: {why}', { why: e.data.error })); return; }
     play(e.data.move);
-    say(t('the bot played {move}', { move: e.data.move }));
+    say(() => t('the bot played {move}', { move: e.data.move }));
     refresh();
   };
-  say(`${t('the bot is thinking')}…`);
+  say(() => `${t('the bot is thinking')}…`);
   botWorker.postMessage({ id, game: game.name, options: game.options,
     moves: game.moves.map((m) => m.text), level,
     seed: (game.seed + game.moves.length) >>> 0 });
@@ -301,7 +316,7 @@ function takeBack() {
   replayMoves(keep);
   game.resigned = -1;
   $('final').textContent = '';
-  say(t('taken back'));
+  say(() => t('taken back'));
   refresh();
 }
 
@@ -356,7 +371,7 @@ async function openReplay(file) {
   show('game');
   replayTo(r.game.moves.length);
   showBall(r.game.name === 'chessball');
-  say(t('step through the game with the arrows or the {keys} keys', { keys: '← →' }));
+  say(() => t('step through the game with the arrows or the {keys} keys', { keys: '← →' }));
   return r;
 }
 
@@ -428,12 +443,11 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   const soFar = kept ? seat.game() : null;
   game = { mode: 'net', role, name, options, bot, seat, key, moves: soFar ? movesOf(soFar) : [],
     turnAt: kept?.turnAt ?? 0,
-    squares: [], notes: [], final: '', pos: null, failed: '',
+    squares: [], notes: [], final: '', pos: null, failed: null, link: '',
     seed: seed ?? randomSeed() };
   board.flipped = role === 1;
   drawTitle();
-  $('players').textContent = (bot ? t(ROLES[role][1], { level: bot }) : t(ROLES[role][0])) +
-    (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
+  drawNetPlayers();
   $('controls').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = false;
@@ -460,20 +474,22 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     room.append(part(`invite: ${codes.invite}, ${t("opponent's link:")}`, link('join', codes.invite)),
       part(`watch: ${codes.watch}, ${t("spectators' link:")}`, link('watch', codes.watch)));
   };
-  say(role === 0 ? t('waiting for the opponent to join') : `${t('connecting to the lobby')}…`);
+  say(() => role === 0 ? t('waiting for the opponent to join') : `${t('connecting to the lobby')}…`);
   show('game');
   game.driver = new NetDriver(seat, lobbyUrl(), {
     onOutput: netOutput,
-    onConnection: (text) => {
-      if (text === 'connected') showRoom();
-      netNote(`lobby: ${text}`);
-      say(text === 'connected' ? (role === 2 ? t('watching the game')
+    onConnection: (state, text) => {
+      if (state === 'connected') showRoom();
+      // one note a change (the retries' countdown is the message line's)
+      if (state !== game.link) netNote(state === 'connected' ? 'lobby: connected' : `lobby: ${text()}`);
+      game.link = state;
+      say(state === 'connected' ? () => (role === 2 ? t('watching the game')
         : bot ? t('the bot plays your seat') : t('click or type your moves on your turn')) : text);
       netRefresh();
     },
     onFailed: (text, why) => netFailed(text, why, role === 1 ? codes.invite : codes.watch),
     onPumped: () => { if (!game.final) seatSave(game); },
-  });
+  }, { host: role === 0, resumed: Boolean(kept) });
   if (kept?.stored) {
     netNote(tn('resumed: {n} move from this tab\'s storage',
       'resumed: {n} moves from this tab\'s storage', game.moves.length));
@@ -483,18 +499,28 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   netRefresh();
 }
 
+// What the page's seat is (and its bot's seed), in the page's language.
+function drawNetPlayers() {
+  const { role, bot } = game;
+  $('players').textContent = (bot ? t(ROLES[role][1], { level: bot }) : t(ROLES[role][0])) +
+    (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
+}
+
 // TB_E_SIGNATURE (core/tb_error.h): the room's host key is not the one
 // the code's last group fingerprints.
 const TB_E_SIGNATURE = -1018;
 
-// The lobby refused the seat, or is lost. A joiner or spectator refused
-// before it was let in (a wrong code) is back on the start page with the
-// reason and the code to correct; otherwise the game screen says why.
+// The lobby refused the seat, or is lost; text() says why. A joiner or
+// spectator refused before it was let in (a wrong code) is back on the
+// start page with the reason and the code to correct; otherwise the game
+// screen says why. A seat kept for a reload is given up when the lobby
+// refused it, not when only the connection failed (why.transient): a
+// reload once the lobby is back takes it again.
 function netFailed(text, why, code) {
-  seatForget();
+  if (!(why?.transient && why.admitted)) seatForget();
   if (why?.code === TB_E_SIGNATURE && game.role !== 0) {
     // as the terminal says it (client/advice.c)
-    text = t('the game at {lobby} was not made by the host of code {code}: is the code mistyped? Check its last group',
+    text = () => t('the game at {lobby} was not made by the host of code {code}: is the code mistyped? Check its last group',
       { lobby: location.host, code });
   }
   if (why && !why.admitted && game.role !== 0) {
@@ -503,12 +529,12 @@ function netFailed(text, why, code) {
     game = null;
     history.replaceState(null, '', location.pathname + location.search);
     show('start');
-    $('net-error').textContent = text;
+    $('net-error').textContent = text();
     $('net-code').value = code;
     return;
   }
   game.failed = text;
-  netNote(text);
+  netNote(text());
   say(text);
   netRefresh();
 }
@@ -538,7 +564,7 @@ function netOutput(out) {
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
     seatForget(); // nothing to take back
-    say(t('the game is over: Download the log keeps its signed record'));
+    say(() => t('the game is over: Download the log keeps its signed record'));
   } else {
     netNote(out.text);
     if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
@@ -554,7 +580,7 @@ function netBot(token) {
     { type: 'module' });
   botWorker.onmessage = (e) => {
     if (e.data.id !== botRequest || game?.mode !== 'net') return;
-    if (e.data.error) { say(t('the bot failed: {why}', { why: e.data.error })); return; }
+    if (e.data.error) { say(() => t('the bot failed: {why}', { why: e.data.error })); return; }
     const rc = game.seat.botMove(now(), token, e.data.move);
     if (rc !== 0)
       netNote(t("the bot's move {move} was refused: {why}", { move: e.data.move, why: errText(tabula.lastError()) }));
@@ -567,9 +593,9 @@ function netBot(token) {
 function netMove(text) {
   try {
     game.seat.move(now(), text);
-    say(t('sent {move}', { move: text }));
+    say(() => t('sent {move}', { move: text }));
   } catch (e) {
-    say(errText(e));
+    say(() => errText(e));
   }
   game.driver.pump();
 }
@@ -579,7 +605,7 @@ function netCommand(line) {
   try {
     game.seat.command(now(), line);
   } catch (e) {
-    say(`${line}: ${errText(e)}`);
+    say(() => `${line}: ${errText(e)}`);
   }
   game.driver.pump();
 }
@@ -600,6 +626,8 @@ function netRefresh() {
   const st = netClocks();
   const pos = game.seat.position();
   game.pos = pos;
+  // No board before the match starts (not the last game's, left drawn).
+  $('board-wrap').hidden = !pos;
   const mine = pos !== null && !game.bot && st.side >= 0 && !st.finished &&
     st.outcome === '*' && st.toMove === st.side;
   if (pos && !game.shownBall) {
@@ -623,7 +651,7 @@ function netRefresh() {
   $('move-input').disabled = !mine;
   drawMoveList();
   const you = st.side >= 0 ? ` ${st.side ? t('(you are Black)') : t('(you are White)')}` : '';
-  if (game.failed) $('status').textContent = game.failed;
+  if (game.failed) $('status').textContent = game.failed();
   else if (!pos) $('status').textContent = game.role === 0 ? t('waiting for the opponent') : t('waiting for the match to start');
   else if (st.finished || st.outcome !== '*')
     $('status').textContent = `${st.outcome} (${tabula.text('reason', st.reason)})`;
@@ -648,7 +676,7 @@ function downloadLog() {
   try {
     bytes = game.seat.log();
   } catch (e) {
-    say(errText(e));
+    say(() => errText(e));
     return;
   }
   const a = document.createElement('a');
@@ -815,18 +843,23 @@ function moduleLang() {
 }
 
 // The switch: the new language's texts, and the screen drawn again (the
-// status, the players; a message already said stays as it was).
+// status, the players, the message line; the notes already written, as
+// the terminal's lines, stay as they were).
 async function switchLang(to) {
   await setLang(to, true);
   moduleLang();
   if (game?.pos && !$('help').hidden) $('help').textContent = helpText();
   applyTexts();
   if (game) drawTitle();
-  if (game && game.mode === 'net') netRefresh();
+  if (game && game.mode === 'net') {
+    drawNetPlayers();
+    netRefresh();
+  }
   else if (game && game.mode === 'play') {
     drawPlayers();
     refresh();
   } else if (game) refresh();
+  if (game && said) $('message').textContent = said();
   window.tabulaPage.lang = currentLang();
 }
 
@@ -848,7 +881,8 @@ function wire() {
     e.preventDefault();
     const text = $('move-input').value.trim();
     if (!text) {
-      say(t('legal moves: {moves}', { moves: `${game.pos.moves().slice(0, 12).join(', ')}…` }));
+      const moves = `${game.pos.moves().slice(0, 12).join(', ')}…`;
+      say(() => t('legal moves: {moves}', { moves }));
       return;
     }
     $('move-input').value = '';
@@ -906,11 +940,12 @@ function wire() {
   document.addEventListener('keydown', (e) => {
     if (!game || e.target.tagName === 'INPUT') return;
     if (e.key === '?') toggleHelp();
-    if (game.mode !== 'replay') return;
-    if (e.key === 'ArrowLeft') replayTo(game.at - 1);
-    if (e.key === 'ArrowRight') replayTo(game.at + 1);
-    if (e.key === 'Home') replayTo(0);
-    if (e.key === 'End') replayTo(game.all.length);
+    // (the board's arrow keys move between its squares and are its own)
+    if (game.mode !== 'replay' || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = { ArrowLeft: game.at - 1, ArrowRight: game.at + 1, Home: 0, End: game.all.length }[e.key];
+    if (to === undefined) return;
+    e.preventDefault(); // Home and End would scroll the page too
+    replayTo(to);
   });
   const drop = $('replay-drop');
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });

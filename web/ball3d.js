@@ -30,7 +30,9 @@ export class Ball3D {
     this.camera = new THREE.PerspectiveCamera(35, 1, 0.1, 100);
     // Seen from over the equator at longitude 0, the north pole (a) up.
     this.camera.up.set(0, 0, 1);
-    this.camera.position.set(9, 0, 2.5);
+    // Near enough that the ball fills most of its square (at 9.3 it took
+    // half of it), far enough that its rim stays inside when turned.
+    this.camera.position.set(6.3, 0, 1.75);
     this.scene.add(new THREE.AmbientLight(0xffffff, 1.6));
     const sun = new THREE.DirectionalLight(0xffffff, 1.4);
     sun.position.set(5, 3, 6);

@@ -10,7 +10,8 @@ import { t } from './i18n.js';
 
 export class Board {
   // el: the grid element; onMove(text): called with a chosen move's
-  // notation; say(text): a message for the player.
+  // notation; say(text): a message for the player (a function giving it
+  // in the page's language).
   // onDraw(view, marks), when given, is called after each drawing (the
   // Chessball ball draws the same view and marks).
   constructor(el, { onMove, say, onChoices, onDraw }) {
@@ -151,14 +152,14 @@ export class Board {
 
   select(name) {
     if (!this.enabled || this.moves.length === 0) {
-      this.say(this.enabled ? t('no moves here') : t('it is not your move'));
+      this.say(() => this.enabled ? t('no moves here') : t('it is not your move'));
       return;
     }
     const k = this.clicked;
     if (k.length && k[k.length - 1] === name) {
       this.clicked = [];
       this.onChoices([]);
-      this.say(t('selection cleared'));
+      this.say(() => t('selection cleared'));
       this.draw();
       return;
     }
@@ -170,7 +171,7 @@ export class Board {
     }
     if (cont.length === 0) {
       this.clicked = [];
-      this.say(t('no legal move from {square}', { square: name }));
+      this.say(() => t('no legal move from {square}', { square: name }));
       this.draw();
       return;
     }
@@ -186,11 +187,11 @@ export class Board {
     }
     if (exact.length >= 1) {
       this.onChoices(exact.map((mv) => mv.text));
-      this.say(exact.length === 1
+      this.say(() => exact.length === 1
         ? t('choose {move}, or select the next square', { move: exact[0].text })
         : t('several moves fit: choose one'));
     } else {
-      this.say(t('select the next square (click the last one again to cancel)'));
+      this.say(() => t('select the next square (click the last one again to cancel)'));
     }
     this.draw();
   }

@@ -16,8 +16,8 @@
 
 static char page[4096];
 
-/* The help of game name in its start position. */
-static const char *help_at_start(const char *name)
+/* The help of game name in its start position, shown at where. */
+static const char *help_at_start_for(const char *name, Game_Help_Where where)
 {
     Core_Position *pos = NULL;
     const Core_Game *g = core_game_find(name);
@@ -30,12 +30,50 @@ static const char *help_at_start(const char *name)
     for (size_t i = 0; i < n; i++)
         cr_assert_eq(core_move_format(pos, &mv[i], texts[i], sizeof texts[i]),
                      0);
-    game_help_text(g, (const char (*)[CORE_NOTATION_MAX])texts, n, page,
-                   sizeof page);
+    game_help_text_for(g, (const char (*)[CORE_NOTATION_MAX])texts, n, where,
+                       page, sizeof page);
     core_position_free(pos);
     free(mv);
     free(texts);
     return page;
+}
+
+static const char *help_at_start(const char *name)
+{
+    return help_at_start_for(name, GAME_HELP_TERMINAL);
+}
+
+/* The page's help names only what the page has (issue 14, new-user
+ * trials): its move box, not the board screen's Tab completion; a
+ * square's description, not the board screen's cell line. The rest is
+ * the terminal's text. */
+Test(game_help, the_page_form_names_no_terminal_key_or_line)
+{
+    static const char *const names[] = {"laska", "chessball", "football",
+                                        "volleyball", "volleyball10"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *h = help_at_start_for(names[i], GAME_HELP_PAGE);
+        cr_assert_null(strstr(h, "Tab"), "%s: %s", names[i], h);
+        cr_assert_null(strstr(h, "board screen"), "%s: %s", names[i], h);
+        cr_assert_null(strstr(h, "cell's line"), "%s: %s", names[i], h);
+        cr_assert_not_null(strstr(h, "\nMoves\n"), "%s: %s", names[i], h);
+    }
+    const char *vb = help_at_start_for("volleyball", GAME_HELP_PAGE);
+    cr_assert_not_null(strstr(vb, "(d8-b6>a5 plays T Qd8-b6>a5).\nIn the move "
+                                  "box the page offers the legal moves that "
+                                  "fit what you type (type d8, then pick "
+                                  "one).\nNow, for example:\n"),
+                       "%s", vb);
+    const char *lk = help_at_start_for("laska", GAME_HELP_PAGE);
+    cr_assert_not_null(strstr(lk, "Black on top); a square's description "
+                                  "(shown when pointing at it,\nand read out "
+                                  "by screen readers) lists it top first.\n"),
+                       "%s", lk);
+    /* The terminal's own words stay in its form. */
+    cr_assert_not_null(strstr(help_at_start("volleyball"),
+                              "On the board screen Tab completes"));
+    cr_assert_not_null(strstr(help_at_start("laska"),
+                              "the cell's line under the board"));
 }
 
 Test(game_help, laska_examples_are_legal_at_the_start)

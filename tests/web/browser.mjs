@@ -64,8 +64,9 @@
 //       a game against the bot on a phone-sized screen: nothing wider than
 //       the screen, one move tapped on the board, then one played from the
 //       keyboard alone (Tab to the move box, type, Enter), its help free
-//       of the terminal's keys; prints "phone
-//       GAME ok width W board B tabs T" or throws.
+//       of the terminal's keys; with WEB_PHONE_LONG=1 then a long game
+//       (longGameLayout); prints "phone GAME ok width W board B tabs T
+//       [long ...]" or throws.
 //   WEB_LANGS=cs-CZ,cs WEB_EXPECT=JSON node tests/web/browser.mjs lang LANG
 //       the page's languages: the browser's languages set to WEB_LANGS
 //       (navigator.languages and Accept-Language), the start page must
@@ -408,9 +409,42 @@ async function replayPage(file) {
     }));
     console.log(r.error ? `page-replay: FAILED ${r.error}`
       : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
-    if (!r.error) console.log(`page-status: ${r.status}`);
+    if (!r.error) {
+      console.log(`page-controls: ${await replayControls(page)}`);
+      console.log(`page-status: ${r.status}`);
+    }
   }, '/index.html');
   return 0;
+}
+
+// The replay viewer's buttons: drawn (an SVG each, no text: the media
+// glyphs U+23EE and U+23ED are missing from Debian's and phones' default
+// fonts), named for screen readers, and the keys: Home, End, the arrows,
+// Enter on a focused button. "ok" or what is wrong.
+async function replayControls(page) {
+  const buttons = await page.evaluate(() => [...document.querySelectorAll('#replay-controls button')]
+    .map((b) => ({ id: b.id, text: b.textContent.trim(), label: b.getAttribute('aria-label') ?? '',
+      svg: Math.round(b.querySelector('svg path') ? b.querySelector('svg').getBoundingClientRect().width : 0) })));
+  const wrong = buttons.filter((b) => b.text !== '' || b.svg < 8 || !b.label);
+  if (buttons.length !== 4 || wrong.length) return `FAILED buttons ${JSON.stringify(buttons)}`;
+  const at = () => page.evaluate(() => window.tabulaPage.game.at);
+  const all = await page.evaluate(() => window.tabulaPage.game.all.length);
+  const steps = [];
+  const key = async (k, want) => {
+    await page.keyboard.press(k);
+    const got = await at();
+    steps.push(`${k}:${got}`);
+    return got === want;
+  };
+  await page.focus('#next');
+  const keys = await key('Home', 0) && await key('ArrowRight', 1) && await key('End', all) &&
+    await key('ArrowLeft', all - 1);
+  await page.focus('#first');
+  const enter = await key('Enter', 0);
+  await page.focus('#last');
+  const space = await key('Space', all);
+  const labels = buttons.map((b) => b.label).join(',');
+  return keys && enter && space ? `ok ${labels}` : `FAILED keys ${steps.join(' ')} of ${all}`;
 }
 
 async function botSpeed(game, level, plies, seed) {
@@ -482,36 +516,88 @@ async function pageLoad(game) {
   return 0;
 }
 
-// A long game on the phone (two players on the device, plies chosen by a
-// fixed rule) past ply 100: every ply number shown whole inside the move
-// list, the list scrolled to its last ply by its own scrollbar while the
-// window stays where it is, and after Resign the final-hash line (76
-// characters) wrapped inside the panel and the screen.
+// A long game on the phone (two players on the device) past ply 100:
+// every ply number shown whole inside the move list, the list scrolled to
+// its last ply by its own scrollbar while the window stays where it is,
+// and after Resign the final-hash line (76 characters) wrapped inside the
+// panel and the screen. The plies are found first (below, with the
+// module's positions, not the page's), depth first: from a rotating
+// offset, the first move that does not end the game, going back a ply
+// where every move would (a Laska side left with one capture that wins;
+// Football chess's 100 plies without a goal; a Chess volleyball match's
+// last point), so the check plays as long a game as it claims in every
+// game. Football chess plays to 20 goals and takes any goal it can (a
+// goal ends the default match, and its quiet plies end at 100), Chess
+// volleyball's sets last 60 minutes (along these moves the default
+// match was over by ply 62, 55 on 10x10).
+const LONG_OPTIONS = { football: 'goals=20', volleyball: 'set1=60,set2=60,set3=60',
+  volleyball10: 'set1=60,set2=60,set3=60' };
+const LONG_PLIES = 111;
+
 async function longGameLayout(page, game) {
-  await page.evaluate((g) => window.tabulaPage.newGame(g, 'friend', 0), game);
-  const plies = await page.evaluate(() => {
-    const pg = window.tabulaPage;
-    // the first move from a rotating offset that does not end the game
-    const goesOn = (mv) => {
-      const p = pg.tabula.position(pg.game.name, '', pg.game.pos.text());
+  const options = LONG_OPTIONS[game] ?? '';
+  const found = await page.evaluate((g, o, want) => {
+    const tb = window.tabulaPage.tabula;
+    const seq = [];
+    let p = tb.position(g, o);
+    const rebuild = () => {
+      p.free();
+      p = tb.position(g, o);
+      for (const m of seq) p.play(m);
+    };
+    // Football chess's score is the text's third field.
+    const scores = (from, mv) => {
+      if (g !== 'football') return false;
+      const q = tb.position(g, o, from.text());
       try {
-        p.play(mv);
-        return p.status().outcome === '*';
+        const before = q.text().split(' ')[2];
+        q.play(mv);
+        return q.text().split(' ')[2] !== before;
       } finally {
-        p.free();
+        q.free();
       }
     };
-    for (let i = 0; i < 200 && pg.game.moves.length < 110; i++) {
-      const ms = pg.game.pos.moves();
-      const k = ms.findIndex((_, j) => goesOn(ms[(i * 5 + j) % ms.length]));
-      if (k < 0) break;
-      pg.humanMove(ms[(i * 5 + k) % ms.length]);
+    const order = () => {
+      const ms = p.moves();
+      const turned = ms.map((_, j) => ms[(seq.length * 5 + j) % ms.length]);
+      const goals = turned.filter((m) => scores(p, m));
+      return [...goals, ...turned.filter((m) => !goals.includes(m))];
+    };
+    const frames = [{ ms: order(), j: 0 }];
+    let steps = 0, back = 0;
+    while (seq.length < want && frames.length && steps++ < 50000) {
+      const f = frames[frames.length - 1];
+      if (f.j >= f.ms.length) {
+        frames.pop();
+        seq.pop();
+        back++;
+        rebuild();
+        continue;
+      }
+      const mv = f.ms[f.j++];
+      p.play(mv);
+      if (p.status().outcome !== '*') {
+        rebuild();
+        continue;
+      }
+      seq.push(mv);
+      frames.push({ ms: order(), j: 0 });
     }
+    p.free();
+    return { seq, steps, back };
+  }, game, options, LONG_PLIES);
+  if (found.seq.length < LONG_PLIES)
+    throw new Error(`no ${LONG_PLIES}-ply ${game} game found (${options}): ${JSON.stringify(found)}`);
+  await page.evaluate((g, o) => window.tabulaPage.newGame(g, 'friend', 0, o), game, options);
+  const plies = await page.evaluate((seq) => {
+    const pg = window.tabulaPage;
+    for (const mv of seq) pg.humanMove(mv);
     return pg.game.moves.length;
-  });
-  if (plies < 101) throw new Error(`the long ${game} game ended at ply ${plies}: ${await page.evaluate(() => JSON.stringify([window.tabulaPage.game.pos.status(), document.getElementById("message").textContent]))}`);
+  }, found.seq.slice(0, -1));
+  if (plies !== LONG_PLIES - 1)
+    throw new Error(`the long ${game} game stopped at ply ${plies}: ${await page.evaluate(() => document.getElementById('message').textContent)}`);
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+  await page.evaluate((mv) => window.tabulaPage.humanMove(mv), found.seq[LONG_PLIES - 1]);
   const lay = await page.evaluate(() => {
     const list = document.getElementById('move-list');
     const lr = list.getBoundingClientRect();
@@ -525,7 +611,8 @@ async function longGameLayout(page, game) {
       n101: items[100]?.querySelector('.ply')?.textContent,
       listY: list.scrollTop, lastShown: last.bottom <= lr.bottom + 1 && last.top >= lr.top - 1 };
   });
-  if (lay.windowY !== 0 || lay.cut || lay.n101 !== '101.' || !(lay.listY > 0) || !lay.lastShown)
+  if (lay.windowY !== 0 || lay.cut || lay.items !== LONG_PLIES || lay.n101 !== '101.' ||
+      !(lay.listY > 0) || !lay.lastShown)
     throw new Error(`the move list of a long game: ${JSON.stringify(lay)}`);
   await page.click('#resign');
   const fin = await page.evaluate(() => {
@@ -539,7 +626,7 @@ async function longGameLayout(page, game) {
   if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 ||
       fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
     throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
-  return ` long ${lay.items} plies, list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
+  return ` long ${lay.items} plies (${options || 'defaults'}; ${found.back} back), list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
 }
 
 async function phonePage(game, shot) {
@@ -588,16 +675,17 @@ async function phonePage(game, shot) {
         document.getElementById('message').textContent, document.activeElement?.id]);
       throw new Error(`typing ${text} and Enter did not play it: ${why}`);
     }
-    // The help speaks of the page, not of the terminal's Tab completion.
+    // The help speaks of the page, not of the terminal's Tab completion
+    // or board screen and its cell line.
     await page.click('#help-button');
     const help = await page.evaluate(() => document.getElementById('help').textContent);
-    if (!help || /\bTab\b/.test(help)) throw new Error(`the help: ${help}`);
+    if (!help || /\bTab\b|board screen|cell's line/.test(help)) throw new Error(`the help: ${help}`);
     await page.click('#help-button');
     if (shot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: shot });
     }
-    const lay = env.WEB_PHONE_LONG === game ? await longGameLayout(page, game) : '';
+    const lay = env.WEB_PHONE_LONG ? await longGameLayout(page, game) : '';
     console.log(`phone ${game} ok width ${fit.width} board ${Math.round(fit.board)} tabs ${tabs}${lay}`);
   }, '/index.html');
   return 0;
@@ -658,9 +746,16 @@ async function moduleTexts(page, lang, tr) {
   const moves = Object.keys(tr.want).find((k) => k.startsWith('A move goes from square'));
   const parts = [fillIn(tr('%s\n\nMoves\n'), [tr('Laska (Lasker 1911)')]), tr('\nBoard\n'),
     tr('Now, for example:\n'), tr(moves)];
+  // the board's symbols as the page shows them, not the terminal's cell line
+  const board = Object.keys(tr.want).filter((k) => k.startsWith('w, b: a White or Black soldier'));
+  const pageBoard = board.find((k) => k.includes("a square's description"));
+  const termBoard = board.find((k) => k.includes("the cell's line"));
+  parts.push(tr(pageBoard));
   for (const part of parts) {
     if (!help.includes(norm(part))) throw new Error(`the help in ${lang} lacks '${norm(part)}': '${help}'`);
   }
+  if (help.includes(norm(tr(termBoard))))
+    throw new Error(`the help in ${lang} names the terminal's cell line: '${help}'`);
   await page.click('#help-button');
   // Chess volleyball's help: the page's move box, not the terminal's Tab.
   await page.evaluate(() => window.tabulaPage.newGame('volleyball', 'human', 0));
@@ -707,6 +802,36 @@ async function moduleTexts(page, lang, tr) {
       if (over) break;
     }
   }
+}
+
+// A network game's players and message lines follow the switch (the
+// page hosts a game in the lobby that served it and waits for the
+// opponent, showing no board yet, not the last game's): in LANG, in
+// English, in LANG again.
+async function netLang(page, lang, tr) {
+  const lines = () => page.evaluate(() => [document.getElementById('players').textContent,
+    document.getElementById('message').textContent]);
+  const setLang = async (l) => {
+    await page.click(`#lang button[data-lang=${l}]`);
+    await page.waitForFunction((x) => window.tabulaPage.lang === x, {}, l);
+  };
+  await setLang(lang);
+  await page.evaluate(() => window.tabulaPage.netGame({ role: 0, name: 'laska' }));
+  await page.waitForFunction(() => [...document.querySelectorAll('#notes li')]
+    .some((li) => li.textContent === 'lobby: connected'), { timeout: 30000, polling: 100 });
+  // Waiting for the opponent: no board yet (not the last game's).
+  const waiting = await page.evaluate(() => ({ hidden: document.getElementById('board-wrap').hidden,
+    shown: document.getElementById('board').getBoundingClientRect().height }));
+  if (!waiting.hidden || waiting.shown !== 0)
+    throw new Error(`a hosted game waiting for its opponent shows a board: ${JSON.stringify(waiting)}`);
+  const en = ['you: host', 'click or type your moves on your turn'];
+  for (const [l, want] of [[lang, en.map(tr)], ['en', en], [lang, en.map(tr)]]) {
+    await setLang(l);
+    const got = await lines();
+    if (got.join('|') !== want.join('|'))
+      throw new Error(`a network game's players and message lines in ${l}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+  }
+  await page.evaluate(() => document.getElementById('new').click());
 }
 
 // The start page and a game in LANG (see the header), then the switch.
@@ -789,6 +914,7 @@ async function langPage(lang) {
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     await startPage('en', null, (m) => m);
     await moduleTexts(page, lang, tr);
+    await netLang(page, lang, tr);
     console.log(`lang ${lang} ok ${final}`);
     return 0;
   }, '/index.html');
@@ -969,6 +1095,18 @@ async function netResign() {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // The lobby out of reach, as the page sees it, while this tab's
+    // localStorage says so: its WebSockets go to a closed port (the
+    // discard port of the loopback address), so they fail as a stopped
+    // lobby's do, while the page itself still loads.
+    await page.evaluateOnNewDocument(() => {
+      const Real = window.WebSocket;
+      window.WebSocket = class extends Real {
+        constructor(url, protocols) {
+          super(localStorage.getItem('tabula-test-lobby-down') ? 'ws://127.0.0.1:9/' : url, protocols);
+        }
+      };
+    });
     const refused = async (url, want) => {
       await page.evaluate(() => { // (the same page: the last refusal goes)
         const e = document.getElementById('net-error');
@@ -1064,6 +1202,36 @@ async function netResign() {
     const mv2 = await typeMove();
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 4,
       { timeout: 60000, polling: 100 });
+    // A reload while the lobby is out of reach, twice: the seat stays
+    // kept (a failed connection is no refusal), the page says it is
+    // reconnecting, with a longer wait each attempt; once the lobby is
+    // back the next attempt takes the seat in again.
+    const downState = () => page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
+      kept: sessionStorage.getItem('tabula-seat') !== null,
+      message: document.getElementById('message').textContent,
+      start: !document.getElementById('start').hidden }));
+    await page.evaluate(() => localStorage.setItem('tabula-test-lobby-down', '1'));
+    const waits = [];
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+      await page.waitForFunction(() => /\(attempt 2,/.test(document.getElementById('message').textContent),
+        { timeout: 30000, polling: 50 }).catch(() => {});
+      const down = await downState();
+      const m = down.message.match(/^the lobby is out of reach; reconnecting \(attempt (\d+), next in ([\d.]+) s\)$/);
+      if (down.mode !== 'net' || !down.kept || down.start || !m)
+        throw new Error(`a reload with the lobby out of reach (${i + 1}): ${JSON.stringify(down)}`);
+      // a guest's first wait is the terminal's 1 s, doubled each attempt
+      if (Number(m[2]) !== Math.min(8, 2 ** (Number(m[1]) - 1)))
+        throw new Error(`attempt ${m[1]} waits ${m[2]} s: ${down.message}`);
+      waits.push(`${m[1]}:${m[2]}`);
+    }
+    await page.evaluate(() => localStorage.removeItem('tabula-test-lobby-down'));
+    await page.waitForFunction(() => window.tabulaPage.game?.link === 'connected',
+      { timeout: 30000, polling: 100 });
+    const backUp = await downState();
+    if (!backUp.kept || backUp.message !== 'click or type your moves on your turn')
+      throw new Error(`the lobby back: ${JSON.stringify(backUp)}, waits ${waits}`);
     await page.click('#resign');
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
     const code = await host.exit;
@@ -1116,7 +1284,7 @@ async function netResign() {
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';
     const result = host.lines.map((l) => l.match(/^result: (.*)$/)?.[1]).find((x) => x) ?? '-';
     console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
-      `moved ${mv} ${mv2} reloaded-at ${before.length} kept-after-end ${res.kept !== null} ` +
+      `moved ${mv} ${mv2} reloaded-at ${before.length} lobby-down-waits ${waits.join(',')} kept-after-end ${res.kept !== null} ` +
       `turn-clock ${turnBefore} -> ${turnAfter} ms over a ${waitMs} ms reload ` +
       `clocks ${clocks.replace(/\s+/g, ' ')}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);

@@ -5,10 +5,12 @@
 # game's status, a refused move's error name and a resignation in it,
 # with the final-hash line as in English; the module's own texts too (a
 # game's help, the board's status line, a network note, an end reason;
-# Chess volleyball's help speaks of the page's move box, not of Tab),
+# Chess volleyball's help speaks of the page's move box, not of Tab;
+# Laska's of a square's description, not of the terminal's cell line),
 # and no English word of the module's is left on the Football chess and
 # Chess volleyball boards; the EN / CS / RU switch changes the texts and
-# is remembered over a reload. The expected texts are the catalogues'
+# is remembered over a reload; a network game's players and message
+# lines follow the switch. The expected texts are the catalogues'
 # own, looked up by gettext(1) and ngettext(1) in the built .mo files
 # (not copied from the page). Run by ctest as web_lang.
 #   tests/web/web_lang.sh NATIVE_BUILD_DIR
@@ -24,7 +26,10 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   $'A move goes from square to square: c3-d4. A capture lists every\nsquare it lands on: b2xd4, or b2xd4xf6 for a double capture; the\nfirst and last squares are enough when only one capture fits\n(b2xf6). Capturing is compulsory.\n'
   'goals %u-%u, first to %u wins; ' 'N|%u ply since the last goal|%u plies since the last goal|0'
   'white' '%s offers a draw' ': type accept or decline' 'resign'
-  'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).')
+  'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).'
+  'you: host' 'click or type your moves on your turn'
+  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); a square\'s description (shown when pointing at it,\nand read out by screen readers) lists it top first.\n'
+  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); the cell\'s line under the board lists it top first.\n')
 fail=0
 for lang in cs ru; do
   expect=$(LANGUAGE=$lang LC_ALL=C.UTF-8 TEXTDOMAINDIR="$native/locale" node -e '

@@ -4,10 +4,12 @@
 # served by `tabula lobby --http`), nothing is wider than the screen, a
 # move is played by tapping its squares and one from the keyboard alone
 # (Tab to the move box within a few presses, type, Enter), and the help
-# names no terminal key. Chessball also plays a long game (two players
-# on the device) past ply 100: the ply numbers are whole, the move list
-# scrolls itself and not the window, the final-hash line stays inside its
-# panel (browser.mjs longGameLayout). A screenshot of each board is left in
+# names no terminal key; then every game plays a long game (two players
+# on the device, 111 plies found first with the module's positions, going
+# back where every move would end the game; Football chess to 20 goals,
+# Chess volleyball with 60-minute sets): the ply numbers are whole, the
+# move list scrolls itself and not the window, the final-hash line stays
+# inside its panel (browser.mjs longGameLayout). A screenshot of each board is left in
 # NATIVE_BUILD_DIR/web-phone-GAME.png. Run by ctest as web_phone.
 #   tests/web/web_phone.sh NATIVE_BUILD_DIR
 set -euo pipefail
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/../.."
 native=${1:?usage: tests/web/web_phone.sh NATIVE_BUILD_DIR}
 fail=0
 for game in laska chessball football volleyball volleyball10; do
-  got=$(WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 WEB_PHONE_LONG=chessball TABULA_BINARY="$native/tabula" \
+  got=$(WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 WEB_PHONE_LONG=1 TABULA_BINARY="$native/tabula" \
     node --no-warnings tests/web/browser.mjs phone "$game" \
     "$native/web-phone-$game.png" 2>&1 || true)
   if printf '%s\n' "$got" | grep -q "^phone $game ok "; then

@@ -3,7 +3,9 @@
 # verified in the page with the same final hash as `tabula replay`; the
 # same log with one byte flipped refused at the frame and ply its layout
 # gives, as `tabula replay` refuses it; the log cut short refused as well;
-# a resigned match's result shown. Run by ctest as web_replay.
+# a resigned match's result shown; the viewer's buttons drawn (no glyph
+# the default fonts lack), named, and stepped by the keys. Run by ctest
+# as web_replay.
 #   tests/web/web_replay.sh NATIVE_BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,12 +25,21 @@ lobby=$(sed -n 's/^lobby: //p' "$out/host.out")
 wait
 want=$("$tab" replay "$out/h.log" | sed -n 's/^final-hash: //p')
 plies=$("$tab" replay "$out/h.log" | grep -c '^ *[0-9]*\. ' || true)
-got=$(page "$out/h.log")
+all=$(page_all "$out/h.log")
+got=$(printf '%s\n' "$all" | head -n 1)
 if [ "$got" != "page-replay: ok $plies $want" ]; then
   echo "web_replay: FAILED: whole log: page '$got', terminal $plies plies $want"
   exit 1
 fi
 echo "web_replay: whole log verified in the page: $plies plies, $want"
+# The viewer's buttons drawn, named, and the keys (browser.mjs
+# replayControls).
+controls=$(printf '%s\n' "$all" | sed -n 's/^page-controls: //p')
+if [ "$controls" != "ok first ply,previous ply,next ply,last ply" ]; then
+  echo "web_replay: FAILED: the viewer's buttons and keys: '$controls'"
+  exit 1
+fi
+echo "web_replay: the viewer's buttons are drawn and named; Home, End, the arrows, Enter and Space step"
 
 # One byte flipped in the middle of a chosen move's frame. Where it must
 # be refused comes from the file's layout alone (docs/protocol.md: 13

@@ -266,9 +266,9 @@ WEB_EXPORT(web_help) const char *web_help(void *pos)
     size_t count = 0;
     int rc = legal_texts(pos, &all, &texts, &count);
     if (rc == 0 && out_reserve(HELP_MAX) != NULL)
-        game_help_text(core_position_game(pos),
-                       (const char (*)[CORE_NOTATION_MAX])texts, count, out,
-                       HELP_MAX);
+        game_help_text_for(core_position_game(pos),
+                           (const char (*)[CORE_NOTATION_MAX])texts, count,
+                           GAME_HELP_PAGE, out, HELP_MAX);
     free(all);
     free(texts);
     if (rc != 0) {

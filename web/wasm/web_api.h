@@ -83,8 +83,10 @@ const char *web_moves(void *pos);
 int web_play(void *pos, const char *text);
 
 /* web_help: how moves of pos's game are written, with examples legal in
- * pos, and what the board's symbols mean (game_help_text, the page `?`
- * and `tabula rules` show). NULL on error. */
+ * pos, and what the board's symbols mean: the text `tabula rules` shows,
+ * in its page form (game_help_text_for GAME_HELP_PAGE: the move box, not
+ * the terminal's Tab completion or cell line), for the page's `?`. NULL
+ * on error. */
 const char *web_help(void *pos);
 
 /* web_state_hash: the protocol state hash of pos (proto_state_hash,
