@@ -823,14 +823,22 @@ static uint32_t vb_ply(const void *st)
     return ((const Vb_State *)st)->ply;
 }
 
-/* Sets count 1000, points in the set 100, for the side to act. */
+/* The score and the terms between points (volleyball_eval.c). */
 static int32_t vb_evaluate(const void *st)
 {
-    const Vb_State *s = st;
-    int c = core__vb_side(s);
-    int32_t v = 1000 * (s->sets[c] - s->sets[!c]) +
-                100 * (s->points[c] - s->points[!c]);
-    return v;
+    return core__vb_evaluate(st);
+}
+
+static int vb_terms(const void *st, int32_t *out, size_t cap, size_t *n)
+{
+    int32_t t[VB_TERMS];
+    if (cap < VB_TERMS)
+        return TB_E_SPACE;
+    core__vb_terms(st, t);
+    for (int i = 0; i < VB_TERMS; i++)
+        out[i] = t[i];
+    *n = VB_TERMS;
+    return 0;
 }
 
 /* core_move_forcing: 1 for an action that sends the ball over the net
@@ -1573,7 +1581,7 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
     .position_format = vb_position_format,                                     \
     .position_parse = vb_position_parse, .options_format = vb_options_format,  \
     .evaluate = vb_evaluate, .view = vb_view, .count = vb_count,               \
-    .forcing = vb_forcing
+    .forcing = vb_forcing, .terms = vb_terms
 
 const Core_Game core__volleyball = {
     .name = "volleyball",
