@@ -146,6 +146,7 @@ int core__vb_king_in_check(const Vb_State *s);
  * can approach the ball (RALLY, else 0). */
 void core__vb_cover(const Vb_State *s, int c, uint8_t *cnt);
 int core__vb_ball_reach(const Vb_State *s);
+int core__vb_unreachable(const Vb_State *s, int c, int x);
 
 /* The evaluation's terms, White minus Black, before weighting
  * (VB_TERMS of them, named in volleyball_eval.c), and the evaluation

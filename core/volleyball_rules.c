@@ -411,6 +411,19 @@ void core__vb_cover(const Vb_State *s, int c, uint8_t *cnt)
     }
 }
 
+/* Could no piece of side c approach x (a square of c's half)? A ball
+ * landing there after a crossing is a point for the thrower. */
+int core__vb_unreachable(const Vb_State *s, int c, int x)
+{
+    if (!approachable(s, c, x))
+        return 0;
+    int xf = vb_file(s, x), xr = vb_rank(s, x);
+    for (int id = c * VB_STRIDE; id < (c + 1) * VB_STRIDE; id++)
+        if (on_board(s, id) && approach_at(s, id, xf, xr) >= 0)
+            return 0;
+    return 1;
+}
+
 /* The pieces of the side to act, not yet in the possession's touched
  * set, that can approach the ball (RALLY; 0 in other phases). */
 int core__vb_ball_reach(const Vb_State *s)
