@@ -870,8 +870,8 @@ static int32_t vb_forcing(const void *st, const Core_Move *mv)
         return 0;
     int c = mv->b[0] == VB_K_SERVE ? s->server : s->to_act;
     int minute = s->set_minute + 1;
-    int time_up = s->overtime ? minute == s->set_len + VB_OT_CAP
-                              : minute == s->set_len;
+    int time_up =
+        s->overtime ? minute == s->set_len + VB_OT_CAP : minute == s->set_len;
     return s->out_n == 0 && !time_up && core__vb_unreachable(s, !c, l) ? 100
                                                                        : 0;
 }

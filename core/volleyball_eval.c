@@ -8,8 +8,8 @@
  * played: a point lost), split into the near and far lines, squares two
  * pieces cover, pieces on the board, who serves, who holds the ball in a
  * rally, how many untouched pieces can take it, the touches left and a
- * first touch that must be a pass. The chess stage is scored by the score alone.
- * Integers only, and a function of the state: bots stay deterministic.
+ * first touch that must be a pass. The chess stage is scored by the score
+ * alone. Integers only, and a function of the state: bots stay deterministic.
  */
 #include "volleyball_internal.h"
 
@@ -30,7 +30,7 @@ enum {
 
 /* Weights per term, in hundredths of a point's 100. */
 static const int32_t vb_weights[VB_TERMS] = {100, 1000, -10, -10, 3, 20,
-                                             0,   0,    5,   5,  0};
+                                             0,   0,    5,   5,   0};
 
 /* Is sq on one of the two ranks next to the net (spec 2.1, P-01)? */
 static int near_net(const Vb_State *s, int sq)

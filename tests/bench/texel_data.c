@@ -57,8 +57,8 @@ static void terms_text(const Core_Position *pos, char *buf, size_t cap)
     if (core_evaluate_terms(pos, t, TERMS_MAX, &n) != 0)
         return;
     for (size_t i = 0; i < n && used < cap; i++) {
-        int w = snprintf(buf + used, cap - used, "%s%ld", i ? "," : "t=",
-                         (long)t[i]);
+        int w = snprintf(buf + used, cap - used, "%s%ld",
+                         i ? "," : "t=", (long)t[i]);
         if (w < 0)
             break;
         used += (size_t)w;

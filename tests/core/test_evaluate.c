@@ -1,10 +1,10 @@
 /*
  * test_evaluate.c: core_evaluate, the bots' static score, where a game's
  * evaluation has terms to read off a position (Football chess, whose
- * weights were fitted to self-play, and Chess volleyball: docs/engines.md). Each expected score
- * is the weighted sum of terms counted by hand from the position string,
- * and the colour-mirrored position must give the same score to its own
- * side to move (a second method: the terms are White minus Black).
+ * weights were fitted to self-play, and Chess volleyball: docs/engines.md).
+ * Each expected score is the weighted sum of terms counted by hand from the
+ * position string, and the colour-mirrored position must give the same score to
+ * its own side to move (a second method: the terms are White minus Black).
  */
 #include <criterion/criterion.h>
 
@@ -98,8 +98,8 @@ enum {
 #define VB_RALLY "Rd1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=0"
 Test(evaluate, volleyball_terms_by_hand)
 {
-    int32_t white = V_HOLE_NEAR * 2 + V_HOLE_FAR * 1 + V_REACH * 1 +
-                    V_TOUCHES * 2;
+    int32_t white =
+        V_HOLE_NEAR * 2 + V_HOLE_FAR * 1 + V_REACH * 1 + V_TOUCHES * 2;
     cr_expect_eq(game_eval("volleyball", VB_RALLY, NULL), white);
 }
 
@@ -118,8 +118,7 @@ Test(evaluate, volleyball_mirror_is_the_same_for_the_mover)
  * after three minutes. */
 Test(evaluate, volleyball_points_count)
 {
-    cr_expect_eq(game_eval("volleyball",
-                           VB_RALLY " points=2:1 clock=3 minute=3", NULL),
-                 game_eval("volleyball", VB_RALLY " clock=3 minute=3", NULL) +
-                     V_POINT);
+    cr_expect_eq(
+        game_eval("volleyball", VB_RALLY " points=2:1 clock=3 minute=3", NULL),
+        game_eval("volleyball", VB_RALLY " clock=3 minute=3", NULL) + V_POINT);
 }

@@ -121,7 +121,8 @@ static int goals_of(const Core_Position *pos, int side)
  * without "/F", or "T ..." landing on the opponent's half (White's half:
  * the first half of the ranks) or rebounding ("^"). On 10x10 a crossing
  * is 1. On 8x8 it is 100 when it is an ace, and then making it must
- * score a point for the mover at once (its goal log grows), or 0. Everything else is 0. */
+ * score a point for the mover at once (its goal log grows), or 0. Everything
+ * else is 0. */
 static void volleyball_playout(const char *name, int ranks)
 {
     const Core_Game *g = core_game_find(name);
