@@ -314,6 +314,16 @@ int32_t core_evaluate(const Core_Position *pos)
     return pos->game->evaluate(cstate_of(pos));
 }
 
+int core_evaluate_terms(const Core_Position *pos, int32_t *out, size_t cap,
+                        size_t *n)
+{
+    if (pos == NULL || out == NULL || n == NULL)
+        return TB_E_ARG;
+    if (pos->game->terms == NULL)
+        return TB_E_STATE;
+    return pos->game->terms(cstate_of(pos), out, cap, n);
+}
+
 int32_t core_move_forcing(const Core_Position *pos, const Core_Move *mv)
 {
     if (pos->game->forcing == NULL)

@@ -283,6 +283,19 @@ int core_perft(const Core_Position *pos, unsigned depth, uint64_t *nodes);
  */
 int32_t core_evaluate(const Core_Position *pos);
 
+/*
+ * core_evaluate_terms: the terms of pos's evaluation before weighting,
+ * each counted White minus Black, for fitting the weights to self-play
+ * offline (tests/bench/texel_data, docs/engines.md). Writes them to
+ * out[0..cap) and their number to *n. Only Chess volleyball lists its
+ * terms this way (its terms need the rules' geometry, which a tuning
+ * script could not cheaply repeat).
+ * Errors: TB_E_ARG (a NULL argument), TB_E_STATE (the game lists no
+ * terms), TB_E_SPACE (cap is smaller than the number of terms).
+ */
+int core_evaluate_terms(const Core_Position *pos, int32_t *out, size_t cap,
+                        size_t *n);
+
 /* ---- a drawable view -------------------------------------------------- */
 
 #define CORE_VIEW_MAX_ROWS 16

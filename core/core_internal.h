@@ -48,6 +48,9 @@ struct Core_Game {
     int (*perft)(const void *st, unsigned depth, uint64_t *nodes);
     /* Static evaluation for the side to move (may be NULL: 0). */
     int32_t (*evaluate)(const void *st);
+    /* Optional (core_evaluate_terms): the evaluation's unweighted terms,
+     * White minus Black, into out[0..cap); *n gets their number. */
+    int (*terms)(const void *st, int32_t *out, size_t cap, size_t *n);
     /* What mv wins at once, without making it (core_move_forcing; may be
      * NULL: 0 for every move). */
     int32_t (*forcing)(const void *st, const Core_Move *mv);

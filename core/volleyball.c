@@ -823,28 +823,57 @@ static uint32_t vb_ply(const void *st)
     return ((const Vb_State *)st)->ply;
 }
 
-/* Sets count 1000, points in the set 100, for the side to act. */
+/* The score and the terms between points (volleyball_eval.c). */
 static int32_t vb_evaluate(const void *st)
 {
-    const Vb_State *s = st;
-    int c = core__vb_side(s);
-    int32_t v = 1000 * (s->sets[c] - s->sets[!c]) +
-                100 * (s->points[c] - s->points[!c]);
-    return v;
+    return core__vb_evaluate(st);
 }
 
-/* core_move_forcing: 1 for an action that sends the ball over the net
- * (a valid serve, spec 5.3, or a shot or hooked shot, spec 4.3), which
- * may win a point; 0 for passes, faults and everything else. Reads the
- * wire tuple of spec 4.1 only, so it survives a new generator. */
+static int vb_terms(const void *st, int32_t *out, size_t cap, size_t *n)
+{
+    int32_t t[VB_TERMS];
+    if (cap < VB_TERMS)
+        return TB_E_SPACE;
+    core__vb_terms(st, t);
+    for (int i = 0; i < VB_TERMS; i++)
+        out[i] = t[i];
+    *n = VB_TERMS;
+    return 0;
+}
+
+/* core_move_forcing. 8x8: 100 (a point) for an ace, a valid serve (spec
+ * 5.3) or shot (4.3) landing on a square no piece of the receiver could
+ * approach, so the receiver loses the rally at once (6.1), unless a
+ * piece is out (its return may come first, 5.6) or the crossing's
+ * minute ends the set (4.5: the match may end instead); 0 for every
+ * other action: quiescence follows aces only, since following every
+ * crossing cost more than it found (docs/engines.md). 10x10: 1 for every
+ * crossing (a valid serve, a shot or a hooked shot), whose retreats
+ * (P-08) could still answer an unreachable ball. */
 static int32_t vb_forcing(const void *st, const Core_Move *mv)
 {
     const Vb_State *s = st;
-    if (mv->b[0] == VB_K_SERVE)
-        return mv->b[4] == 0;
-    if (mv->b[0] == VB_K_TOUCH)
-        return (mv->b[3] & VB_HOOK) || vb_half(s, mv->b[2]) != s->to_act;
-    return 0;
+    int l;
+    if (s->board10) {
+        if (mv->b[0] == VB_K_SERVE)
+            return mv->b[4] == 0;
+        if (mv->b[0] == VB_K_TOUCH)
+            return (mv->b[3] & VB_HOOK) || vb_half(s, mv->b[2]) != s->to_act;
+        return 0;
+    }
+    /* 8x8 has no hooks (P-07 is 10x10's). */
+    if (mv->b[0] == VB_K_SERVE && mv->b[4] == 0)
+        l = mv->b[3];
+    else if (mv->b[0] == VB_K_TOUCH && vb_half(s, mv->b[2]) != s->to_act)
+        l = mv->b[2];
+    else
+        return 0;
+    int c = mv->b[0] == VB_K_SERVE ? s->server : s->to_act;
+    int minute = s->set_minute + 1;
+    int time_up =
+        s->overtime ? minute == s->set_len + VB_OT_CAP : minute == s->set_len;
+    return s->out_n == 0 && !time_up && core__vb_unreachable(s, !c, l) ? 100
+                                                                       : 0;
 }
 
 static int vb_moves(const void *st, Core_Move *buf, size_t cap, size_t *n)
@@ -1573,7 +1602,7 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
     .position_format = vb_position_format,                                     \
     .position_parse = vb_position_parse, .options_format = vb_options_format,  \
     .evaluate = vb_evaluate, .view = vb_view, .count = vb_count,               \
-    .forcing = vb_forcing
+    .forcing = vb_forcing, .terms = vb_terms
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

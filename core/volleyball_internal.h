@@ -140,6 +140,21 @@ int core__vb_side(const Vb_State *s);
 /* Chess stage: is the King in check (7.2)? 0 outside the chess stage. */
 int core__vb_king_in_check(const Vb_State *s);
 
+/* Evaluation support (volleyball_eval.c): cnt[sq] += 1 for each piece of
+ * side c that could approach sq, a pieceless square of c's half (cnt has
+ * VB_SQ_MAX entries); and the untouched pieces of the side to act that
+ * can approach the ball (RALLY, else 0). */
+void core__vb_cover(const Vb_State *s, int c, uint8_t *cnt);
+int core__vb_ball_reach(const Vb_State *s);
+int core__vb_unreachable(const Vb_State *s, int c, int x);
+
+/* The evaluation's terms, White minus Black, before weighting
+ * (VB_TERMS of them, named in volleyball_eval.c), and the evaluation
+ * for the side to act: their weighted sum. */
+#define VB_TERMS 11
+void core__vb_terms(const Vb_State *s, int32_t t[VB_TERMS]);
+int32_t core__vb_evaluate(const Vb_State *s);
+
 /* Chess stage: the attacker's colour (opponent of the King's owner). */
 static inline int vb_attacker(const Vb_State *s)
 {

@@ -377,6 +377,68 @@ static int piece_moves(const Vb_State *s, int id, int whole, uint8_t *to)
     return n;
 }
 
+/*
+ * For the evaluation (volleyball_eval.c): cnt[sq] += 1 for every piece
+ * of side c on the board that could approach sq, a square of c's half
+ * with no piece on it (the ball's square included), by its own geometry:
+ * leaps, and slides stopped by pieces but not by the ball (an approach
+ * ends on the ball). The possession's touched set is not looked at here
+ * (core__vb_ball_reach does, for the ball's square).
+ */
+void core__vb_cover(const Vb_State *s, int c, uint8_t *cnt)
+{
+    int nf = vb_nf(s);
+    for (int id = c * VB_STRIDE; id < (c + 1) * VB_STRIDE; id++) {
+        uint8_t va[3];
+        if (!on_board(s, id))
+            continue;
+        int o = s->where[id], of = vb_file(s, o), orr = vb_rank(s, o);
+        int nv = type_variants(s, s->type[id], va);
+        for (int i = 0; i < nv; i++) {
+            const Vb_Variant *v = &variants[va[i]];
+            for (int k = 0; k < v->n; k++) {
+                Vb_Vec d = v->v[k];
+                int delta = d.dr * nf + d.df;
+                int len = v->slider ? ray_len(nf, of, orr, d)
+                                    : step_fr(nf, of, orr, d) >= 0;
+                for (int j = 1, t = o + delta; j <= len; j++, t += delta) {
+                    if (vb_half(s, t) != c || s->board[t] != VB_NONE)
+                        break;
+                    cnt[t]++;
+                }
+            }
+        }
+    }
+}
+
+/* Could no piece of side c approach x (a square of c's half)? A ball
+ * landing there after a crossing is a point for the thrower. */
+int core__vb_unreachable(const Vb_State *s, int c, int x)
+{
+    if (!approachable(s, c, x))
+        return 0;
+    int xf = vb_file(s, x), xr = vb_rank(s, x);
+    for (int id = c * VB_STRIDE; id < (c + 1) * VB_STRIDE; id++)
+        if (on_board(s, id) && approach_at(s, id, xf, xr) >= 0)
+            return 0;
+    return 1;
+}
+
+/* The pieces of the side to act, not yet in the possession's touched
+ * set, that can approach the ball (RALLY; 0 in other phases). */
+int core__vb_ball_reach(const Vb_State *s)
+{
+    int c = s->to_act, x = s->ball, n = 0;
+    if (s->phase != VB_RALLY || !approachable(s, c, x))
+        return 0;
+    int xf = vb_file(s, x), xr = vb_rank(s, x);
+    for (int id = c * VB_STRIDE; id < (c + 1) * VB_STRIDE; id++)
+        if (on_board(s, id) && !(s->touched & bit(id)) &&
+            approach_at(s, id, xf, xr) >= 0)
+            n++;
+    return n;
+}
+
 /* ---- throw geometry (2.5) -------------------------------------------- */
 
 typedef struct Vb_Land {

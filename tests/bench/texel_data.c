@@ -10,7 +10,11 @@
  *
  * RESULT is White's score (1, 0.5, 0), MOVES the number of legal moves
  * of the side to move (Chessball's mobility term), POSITION the position
- * string. Deterministic for its arguments.
+ * string. A game whose evaluation lists its terms (core_evaluate_terms:
+ * Chess volleyball) gets them before the position, as t=T1,T2,...; its
+ * positions are all kept, since nearly every Chess volleyball position
+ * has a crossing of the net and the filter would keep only first
+ * touches and penalties. Deterministic for its arguments.
  *
  * Usage: texel_data GAME GAMES LEVEL SEED [PLIES]   (PLIES default 8)
  */
@@ -22,6 +26,8 @@
 #include "core.h"
 
 #define PLY_CAP 600 /* games running longer are dropped */
+#define TERMS_MAX 32
+#define TERMS_TEXT 400
 
 static uint64_t next_random(uint64_t *s)
 {
@@ -40,6 +46,27 @@ static long number(const char *s, long lo, long hi)
         exit(2);
     }
     return v;
+}
+
+/* "t=T1,T2,... " for a game that lists its evaluation's terms, else "". */
+static void terms_text(const Core_Position *pos, char *buf, size_t cap)
+{
+    int32_t t[TERMS_MAX];
+    size_t n = 0, used = 0;
+    buf[0] = '\0';
+    if (core_evaluate_terms(pos, t, TERMS_MAX, &n) != 0)
+        return;
+    for (size_t i = 0; i < n && used < cap; i++) {
+        int w = snprintf(buf + used, cap - used, "%s%ld",
+                         i ? "," : "t=", (long)t[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used + 1 < cap) {
+        buf[used] = ' ';
+        buf[used + 1] = '\0';
+    }
 }
 
 /* Is any move of pos forcing (a capture, goal or shot)? */
@@ -69,8 +96,9 @@ int main(int argc, char **argv)
     size_t max = core_game_max_moves(g);
     Core_Move *buf = malloc(max * sizeof *buf);
     char(*text)[CORE_POSITION_TEXT_MAX] = malloc(PLY_CAP * sizeof *text);
+    char(*terms)[TERMS_TEXT] = malloc(PLY_CAP * sizeof *terms);
     int *nmoves = malloc(PLY_CAP * sizeof *nmoves);
-    if (buf == NULL || text == NULL || nmoves == NULL)
+    if (buf == NULL || text == NULL || terms == NULL || nmoves == NULL)
         return 1;
     for (long gi = 0; gi < games; gi++) {
         Core_Position *pos = NULL;
@@ -87,7 +115,9 @@ int main(int argc, char **argv)
                 core_make(pos, &buf[next_random(&rng) % n]);
                 continue;
             }
-            if (!has_forcing(pos, buf, n) && kept < PLY_CAP &&
+            terms_text(pos, terms[kept < PLY_CAP ? kept : 0], TERMS_TEXT);
+            int all = terms[kept < PLY_CAP ? kept : 0][0] != '\0';
+            if ((all || !has_forcing(pos, buf, n)) && kept < PLY_CAP &&
                 core_position_format(pos, text[kept], sizeof text[0]) == 0)
                 nmoves[kept++] = (int)n;
             if (bot_choose(pos, level, next_random(&rng), &mv, NULL) != 0)
@@ -100,13 +130,14 @@ int main(int argc, char **argv)
                           : o == CORE_DRAW      ? "0.5"
                                                 : NULL;
         for (int i = 0; res != NULL && i < kept; i++)
-            printf("%s %d %s\n", res, nmoves[i], text[i]);
+            printf("%s %d %s%s\n", res, nmoves[i], terms[i], text[i]);
         core_position_free(pos);
         fprintf(stderr, "\rgame %ld/%ld", gi + 1, games);
     }
     fprintf(stderr, "\n");
     free(buf);
     free(text);
+    free(terms);
     free(nmoves);
     return 0;
 }

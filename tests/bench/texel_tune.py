@@ -11,8 +11,17 @@ a time by 16, 4 and 1 while the mean squared error falls. The first
 weight (a soldier's or pawn's 100) stays fixed: it sets the scale.
 Every tenth position is held out and its error reported.
 
-Usage: texel_tune.py GAME FILE [TERM ...]   (GAME: laska, chessball or
-       football;
+Chess volleyball's terms need the rules' geometry: texel_data writes
+them (core_evaluate_terms) before the position, as t=T1,T2,..., and they
+are read from there.
+
+With --point (Chess volleyball) a position is labelled with the winner
+of the next point rather than of the match: a match result says little
+about a position dozens of points before its end, and the terms score
+what holds between two points.
+
+Usage: texel_tune.py [--point] GAME FILE [TERM ...]   (GAME: laska,
+       chessball, football, volleyball or volleyball10;
        the named terms keep their start weights)
 Floating point here is fine: only the integer weights it prints go into
 core/, whose evaluation stays integer and deterministic.
@@ -35,7 +44,17 @@ TERMS = {
     "football": [("rank", 15), ("adjacent", 8), ("kicker", 0),
                  ("forward", 0), ("near", 0), ("guard", 0),
                  ("central", 0), ("tempo", 0)],
+    # Chess volleyball (core/volleyball_eval.c, both boards): points,
+    # sets, own-half squares no own piece can approach on the near and the
+    # far lines, squares two pieces cover, pieces on the board, the
+    # server, the side holding a live ball, its untouched pieces that can
+    # take it, its touches left, a first touch that must be a pass.
+    "volleyball": [("point", 100), ("set", 1000), ("hole_near", -10),
+                   ("hole_far", -10), ("cover2", 3), ("pieces", 20),
+                   ("serve", 0), ("rally", 0), ("reach", 5),
+                   ("touches", 5), ("must_pass", 0)],
 }
+TERMS["volleyball10"] = TERMS["volleyball"]
 
 FC_KICK_DIRS = {  # piece letter -> may kick along (df, dr)?
     "K": lambda df, dr: True, "Q": lambda df, dr: True,
@@ -124,18 +143,48 @@ def chessball_features(pos, moves):
     return f
 
 
-def load(game, path):
+def next_point_labels(rows, plies):
+    """Chess volleyball: relabel each position with the winner of the
+    next point instead of the match (1: White), found as the next change
+    of the score terms (point, set: White minus Black) within the same
+    game (its ply numbers rise); a position after the game's last point
+    keeps the match result."""
+    out = []
+    for i, (f, r) in enumerate(rows):
+        label = r
+        for j in range(i + 1, len(rows)):
+            if plies[j] <= plies[j - 1]:
+                break
+            g = rows[j][0]
+            if g[1] != f[1]:
+                label = 1.0 if g[1] > f[1] else 0.0
+                break
+            if g[0] != f[0]:
+                label = 1.0 if g[0] > f[0] else 0.0
+                break
+        out.append((f, label))
+    return out
+
+
+def load(game, path, point=False):
     rows = []
+    plies = []
     with open(path) as fh:
         for line in fh:
             res, moves, pos = line.rstrip("\n").split(" ", 2)
-            if game == "laska":
+            if pos.startswith("t="):
+                text, pos = pos.split(" ", 1)
+                f = [int(v) for v in text[2:].split(",")]
+                plies.append(int(pos.split(" ply=")[1].split()[0]))
+            elif game == "laska":
                 f = laska_features(pos)
             elif game == "football":
                 f = football_features(pos)
             else:
                 f = chessball_features(pos, int(moves))
             rows.append((tuple(f), float(res)))
+    if point:
+        rows = next_point_labels(rows, plies)
     # Equal feature vectors are one term with a count and a result sum.
     groups = {}
     for i, (f, r) in enumerate(rows):
@@ -147,12 +196,20 @@ def load(game, path):
     return rows, train, test
 
 
-def error(data, w, k):
+def scores_of(data, w):
+    return [sum(a * b for a, b in zip(w, f)) for f, _, _ in data]
+
+
+def error(data, w, k, scores=None):
+    """Mean squared error; scores (the groups' weighted sums, when the
+    caller keeps them) saves recomputing every term."""
     total = 0.0
     count = 0
-    for f, n, s in data:
-        score = sum(a * b for a, b in zip(w, f))
-        p = 1.0 / (1.0 + 10.0 ** (-k * score / 400.0))
+    if scores is None:
+        scores = scores_of(data, w)
+    c = -k / 400.0
+    for (f, n, s), score in zip(data, scores):
+        p = 1.0 / (1.0 + 10.0 ** (c * score))
         # sum over the group of (r - p)^2 with r's mean s / n: expand.
         total += n * p * p - 2.0 * p * s + s  # r^2 = r for r in {0, 1};
         count += n                            # 0.5^2 is corrected below
@@ -171,34 +228,51 @@ def fit_k(data, w):
 
 
 def main():
-    game, path, fixed = sys.argv[1], sys.argv[2], set(sys.argv[3:])
-    rows, train, test = load(game, path)
+    args = sys.argv[1:]
+    point = "--point" in args
+    args = [a for a in args if a != "--point"]
+    game, path, fixed = args[0], args[1], set(args[2:])
+    rows, train, test = load(game, path, point)
     names = [t[0] for t in TERMS[game]]
     w = [t[1] for t in TERMS[game]]
-    k = fit_k(train, w)
+    if point:
+        # The score does not predict the next point: the fit runs without
+        # it, on a fixed K = 1, and the weights are printed also as
+        # hundredths of a point, 100 * (2p - 1) ~ s * ln(10) / 8.
+        w[0] = w[1] = 0
+        fixed |= {names[1]}
+        k = 1.0
+    else:
+        k = fit_k(train, w)
     before = (error(train, w, k), error(test, w, k))
+    scores = scores_of(train, w)
     for step in (16, 4, 1):
         improved = True
         while improved:
             improved = False
-            base = error(train, w, k)
+            base = error(train, w, k, scores)
             for i in range(1, len(w)):
                 if names[i] in fixed:
                     continue
                 for d in (step, -step):
-                    w[i] += d
-                    e = error(train, w, k)
+                    moved = [sc + d * f[i]
+                             for sc, (f, _, _) in zip(scores, train)]
+                    e = error(train, w, k, moved)
                     if e < base:
+                        w[i] += d
+                        scores = moved
                         base = e
                         improved = True
                         break
-                    w[i] -= d
     after = (error(train, w, k), error(test, w, k))
     draws = sum(1 for _, r in rows if r == 0.5)
     print(f"game {game} positions {len(rows)} draws {draws} K {k:.2f}")
     print("weights before " + " ".join(
         f"{n}={v}" for n, v in zip(names, [t[1] for t in TERMS[game]])))
     print("weights after  " + " ".join(f"{n}={v}" for n, v in zip(names, w)))
+    if point:
+        print("in hundredths of a point " + " ".join(
+            f"{n}={round(v * 0.2878)}" for n, v in zip(names, w)))
     # The expansion above counts a draw's r^2 as 0.5 instead of 0.25: the
     # same constant for every weight set, so comparisons hold; report the
     # exact error by subtracting it.

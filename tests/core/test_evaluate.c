@@ -1,26 +1,31 @@
 /*
  * test_evaluate.c: core_evaluate, the bots' static score, where a game's
  * evaluation has terms to read off a position (Football chess, whose
- * weights were fitted to self-play: docs/engines.md). Each expected score
- * is the weighted sum of terms counted by hand from the position string,
- * and the colour-mirrored position must give the same score to its own
- * side to move (a second method: the terms are White minus Black).
+ * weights were fitted to self-play, and Chess volleyball: docs/engines.md).
+ * Each expected score is the weighted sum of terms counted by hand from the
+ * position string, and the colour-mirrored position must give the same score to
+ * its own side to move (a second method: the terms are White minus Black).
  */
 #include <criterion/criterion.h>
 
 #include "core.h"
 
-static int32_t eval_of(const char *text, const char *options)
+static int32_t game_eval(const char *game, const char *text,
+                         const char *options)
 {
     Core_Position *pos = NULL;
     char why[200] = "";
-    cr_assert_eq(core_position_new(&pos, core_game_find("football"), options),
-                 0);
+    cr_assert_eq(core_position_new(&pos, core_game_find(game), options), 0);
     cr_assert_eq(core_position_parse(pos, text, why, sizeof why), 0, "%s: %s",
                  text, why);
     int32_t v = core_evaluate(pos);
     core_position_free(pos);
     return v;
+}
+
+static int32_t eval_of(const char *text, const char *options)
+{
+    return game_eval("football", text, options);
 }
 
 /* Football chess's weights (core/football.c, docs/engines.md): ball rank
@@ -67,4 +72,53 @@ Test(evaluate, football_goals_first)
     int32_t quiet = eval_of("k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 0-0 0 9", NULL);
     cr_expect_eq(eval_of("k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 1-0 0 9", "goals=3"),
                  quiet - 10000);
+}
+
+/* Chess volleyball's weights (core/volleyball_eval.c): point 100, set
+ * 1000, near hole -10, far hole -10, doubly covered square 3, piece 20,
+ * server 0, ball holder 0, reach 5, touches left 5, must pass 0. */
+enum {
+    V_POINT = 100,
+    V_HOLE_NEAR = -10,
+    V_HOLE_FAR = -10,
+    V_REACH = 5,
+    V_TOUCHES = 5
+};
+
+/* White Rd1 alone, Black Qa8 alone, ball d3, White to act with no touch
+ * made and a free first touch. White's half: 31 pieceless squares; the
+ * rook covers a1-c1, e1-h1, d2, d3, d4 (10, each once): near lines
+ * (ranks 3-4) 16 - 2 = 14 holes, far lines (ranks 1-2) 15 - 8 = 7.
+ * Black's half: the queen covers b8-h8, a7, a6, a5, b7, c6, d5 (13, each
+ * once; its diagonal stops at the net): near lines (ranks 5-6) 16 - 4 =
+ * 12 holes, far lines (ranks 7-8) 15 - 9 = 6. No square is covered
+ * twice, one piece each. White holds the ball: its rook reaches d3 (1),
+ * two touches left. White minus Black: near holes 2, far holes 1, reach
+ * 1, touches 2. */
+#define VB_RALLY "Rd1/Qa8 ball=d3 phase=rally toact=w touches=0 mustpass=0"
+Test(evaluate, volleyball_terms_by_hand)
+{
+    int32_t white =
+        V_HOLE_NEAR * 2 + V_HOLE_FAR * 1 + V_REACH * 1 + V_TOUCHES * 2;
+    cr_expect_eq(game_eval("volleyball", VB_RALLY, NULL), white);
+}
+
+/* Ranks mirrored and colours swapped (White Qa1, Black Rd8, ball d6,
+ * Black to act): the same score for the side to act. */
+Test(evaluate, volleyball_mirror_is_the_same_for_the_mover)
+{
+    cr_expect_eq(game_eval("volleyball",
+                           "Qa1/Rd8 ball=d6 phase=rally toact=b touches=0 "
+                           "mustpass=0",
+                           NULL),
+                 game_eval("volleyball", VB_RALLY, NULL));
+}
+
+/* The score comes first: 100 a point in the set, here White 2:1 up
+ * after three minutes. */
+Test(evaluate, volleyball_points_count)
+{
+    cr_expect_eq(
+        game_eval("volleyball", VB_RALLY " points=2:1 clock=3 minute=3", NULL),
+        game_eval("volleyball", VB_RALLY " clock=3 minute=3", NULL) + V_POINT);
 }

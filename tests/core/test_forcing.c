@@ -5,7 +5,8 @@
  * target field, how many jumps a Laska path has, where the ball ends) or,
  * for Chess volleyball, from the notation of every listed action by the
  * spec's rule (4.3: a serve that is not a fault, or a touch that lands
- * on the opponent's half or rebounds, crosses the net).
+ * on the opponent's half or rebounds, crosses the net) and, for an ace,
+ * from the score after making it.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -99,10 +100,29 @@ Test(forcing, football_goal)
     expect_values("football", "8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9", ex, 4);
 }
 
+/* The points side has scored in the match: its entries in the position
+ * string's goal log ("goals=w2,b-,..."; a set's end resets the points
+ * but not the log). */
+static int goals_of(const Core_Position *pos, int side)
+{
+    char text[CORE_POSITION_TEXT_MAX];
+    cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
+    const char *p = strstr(text, " goals=");
+    cr_assert_not_null(p);
+    char want = side == CORE_WHITE ? 'w' : 'b';
+    int n = 0;
+    for (p += 7; *p != '\0' && *p != ' '; p++)
+        n += *p == want && (p[-1] == '=' || p[-1] == ',');
+    return n;
+}
+
 /* Chess volleyball, both boards: along a seeded playout, every listed
- * action's value follows from its notation: 1 for "S ..." without "/F",
- * and for "T ..." landing on the opponent's half (White's half: the
- * first half of the ranks) or rebounding ("^"); 0 for everything else. */
+ * action's value follows from its notation: a crossing is "S ..."
+ * without "/F", or "T ..." landing on the opponent's half (White's half:
+ * the first half of the ranks) or rebounding ("^"). On 10x10 a crossing
+ * is 1. On 8x8 it is 100 when it is an ace, and then making it must
+ * score a point for the mover at once (its goal log grows), or 0. Everything
+ * else is 0. */
 static void volleyball_playout(const char *name, int ranks)
 {
     const Core_Game *g = core_game_find(name);
@@ -112,7 +132,7 @@ static void volleyball_playout(const char *name, int ranks)
     Core_Move *buf = malloc(cap * sizeof *buf);
     cr_assert_not_null(buf);
     uint64_t rng = 7;
-    int crossing = 0;
+    int crossing = 0, aces = 0;
     for (int ply = 0; ply < 300 && core_status(pos).outcome == CORE_ONGOING;
          ply++) {
         cr_assert_eq(core_moves(pos, buf, cap, &n), 0);
@@ -120,24 +140,38 @@ static void volleyball_playout(const char *name, int ranks)
         for (size_t i = 0; i < n; i++) {
             char t[CORE_NOTATION_MAX];
             cr_assert_eq(core_move_format(pos, &buf[i], t, sizeof t), 0);
-            int32_t want = 0;
+            int cross = 0;
             const char *land = strchr(t, '>');
             if (t[0] == 'S')
-                want = strstr(t, "/F") == NULL;
+                cross = strstr(t, "/F") == NULL;
             else if (t[0] == 'T') {
                 cr_assert_not_null(land);
                 int rank = (int)strtol(land + 2, NULL, 10); /* ">g5" */
                 int own_half_white = rank <= ranks / 2;
-                want = strchr(t, '^') != NULL || own_half_white != white;
+                cross = strchr(t, '^') != NULL || own_half_white != white;
             }
-            cr_assert_eq(core_move_forcing(pos, &buf[i]), want, "%s: %s", name,
-                         t);
-            crossing += want;
+            int32_t f = core_move_forcing(pos, &buf[i]);
+            if (!cross || ranks == 10) {
+                cr_assert_eq(f, cross, "%s: %s", name, t);
+            } else if (f != 0) {
+                cr_assert_eq(f, 100, "%s: %s", name, t);
+                int side = core_side_to_move(pos);
+                Core_Position *c = core_position_clone(pos);
+                cr_assert_not_null(c);
+                core_make(c, &buf[i]);
+                cr_assert_gt(goals_of(c, side), goals_of(pos, side),
+                             "%s: %s is no ace", name, t);
+                core_position_free(c);
+                aces++;
+            }
+            crossing += cross;
         }
         rng = rng * 6364136223846793005u + 1442695040888963407u;
         core_make(pos, &buf[(rng >> 33) % n]);
     }
     cr_assert_gt(crossing, 0, "%s: the playout never crossed the net", name);
+    if (ranks == 8)
+        cr_assert_gt(aces, 0, "%s: the playout met no ace", name);
     free(buf);
     core_position_free(pos);
 }
