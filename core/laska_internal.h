@@ -183,6 +183,17 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
 void core__laska_undo(Laska_State *st, const Core_Move *mv,
                       const Laska_Undo *u);
 
+/* The columns, bit sets and side of core__laska_do alone, for perft below
+ * a node where core__laska_plain holds for every ply it explores: the
+ * key, history, counters and drawn status are left as they are (and
+ * stale until core__laska_undo_columns takes the move back). */
+void core__laska_do_columns(Laska_State *st, const Core_Move *mv,
+                            Laska_Undo *u);
+
+/* Take back the last core__laska_do_columns(st, mv, u). */
+void core__laska_undo_columns(Laska_State *st, const Core_Move *mv,
+                              const Laska_Undo *u);
+
 /* ---- counting (laska_perft.c) ----------------------------------------- */
 
 int core__laska_perft(const void *st, unsigned depth, uint64_t *nodes);
