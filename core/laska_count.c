@@ -547,7 +547,7 @@ static uint64_t children_of(const Lean *b, int side)
  * for a lone piece that captured, takes the first prisoner (the commander
  * of first); each jumped column's second piece is its old third (D-LA-3).
  */
-static inline void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
+LA_INLINE void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
                               uint64_t jumped, uint64_t first, int officer,
                               Lean *c)
 {
@@ -577,7 +577,7 @@ static inline void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
  * Perft 2 of the position after a move of board b's side (see
  * lean_after).
  */
-static uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
+LA_INLINE uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
                            uint64_t jumped, uint64_t first, int officer)
 {
     Lean c;
@@ -586,7 +586,7 @@ static uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
     return children_of(&c, side ^ 1);
 }
 
-static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
                            uint64_t fb, uint64_t tb, uint64_t jumped,
                            uint64_t first, uint64_t second, int officer);
 
@@ -803,7 +803,7 @@ uint64_t core__laska_count_grandchildren(const Laska_State *st)
  * jumped, so its second and third pieces are its own while it has them
  * and the first and second prisoners after.
  */
-static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
                            uint64_t fb, uint64_t tb, uint64_t jumped,
                            uint64_t first, uint64_t second, int officer)
 {
