@@ -583,7 +583,8 @@ LA_INLINE uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
     Lean c;
 
     lean_after(b, fb, tb, jumped, first, officer, &c);
-    return children_of(&c, side ^ 1);
+    return side == CORE_WHITE ? children_side(&c, CORE_BLACK)
+                              : children_side(&c, CORE_WHITE);
 }
 
 LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,

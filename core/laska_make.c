@@ -96,7 +96,8 @@ void core__laska_update_drawn(Laska_State *st)
  * commander to its bottom. u gets the start column and the bit sets.
  * Returns the key change of the columns when update is set, else 0.
  */
-static inline uint64_t move_columns(Laska_State *st, const Core_Move *mv,
+static inline __attribute__((always_inline)) uint64_t
+move_columns(Laska_State *st, const Core_Move *mv,
                                     Laska_Undo *u, int update)
 {
     const Laska_Tables *t = &core__la;
