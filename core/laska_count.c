@@ -41,6 +41,12 @@ LA_INLINE uint64_t back(uint64_t x, int n, int side)
     return side == CORE_WHITE ? x >> n : x << n;
 }
 
+/* The rank where side's soldiers are promoted (D-LA-6). */
+LA_INLINE uint64_t last_rank(int side)
+{
+    return side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
+}
+
 /*
  * Population counts without compiler builtins or a CPU instruction (the
  * portable build calls a library routine for __builtin_popcountll).
@@ -106,10 +112,10 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer);
 static inline void jumper_at(Walk *w, int from, int officer)
 {
     w->from = from;
-    w->promo = officer ? 0 : core__la.last_rank[w->side];
+    w->promo = officer ? 0 : last_rank(w->side);
     w->lo = officer || w->side == CORE_BLACK ? LA_SW : LA_NW;
     w->hi = officer || w->side == CORE_WHITE ? LA_NE : LA_SE;
-    w->empty = core__la.board & ~(w->b->own | w->b->enemy);
+    w->empty = LA_BOARD & ~(w->b->own | w->b->enemy);
     w->empty |= UINT64_C(1) << from;
 }
 
@@ -199,7 +205,7 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
-    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t quiet =
         pair(own & back(empty, 7, side), own & back(empty, 9, side));
     uint64_t taken = pair(l7 & ~on, l9 & ~on);
@@ -223,7 +229,7 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
 static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
 {
     const Lean *b = w->b;
-    uint64_t promo = core__la.last_rank[w->side], bytes = 0, found = 0;
+    uint64_t promo = last_rank(w->side), bytes = 0, found = 0;
     uint64_t forward =
         w->side == CORE_WHITE ? a[LA_NW] | a[LA_NE] : a[LA_SW] | a[LA_SE];
 
@@ -308,7 +314,7 @@ LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
                              sold & back(empty, 9, side))) +
             bytes_count(pair(offs & (empty << 9), offs & (empty << 7))) +
             bytes_count(pair(offs & (empty >> 7), offs & (empty >> 9))));
-    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
     uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
     if (((l7 | l9) & on) != 0)
@@ -342,7 +348,7 @@ static uint64_t count_general_black(uint64_t own, uint64_t enemy,
 LA_INLINE uint64_t count_side(uint64_t own, uint64_t enemy, uint64_t officers,
                               int side)
 {
-    uint64_t empty = core__la.board & ~(own | enemy);
+    uint64_t empty = LA_BOARD & ~(own | enemy);
 
     if ((own & officers) == 0)
         return count_soldiers(own, enemy, empty, side);
@@ -385,7 +391,7 @@ LA_INLINE uint64_t soldier_capture_children(const Lean *b, uint64_t j7,
                                             uint64_t j9, uint64_t a7,
                                             uint64_t a9, int side)
 {
-    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), total = 0;
 
     for (uint64_t r = pair(l7 & ~on, l9 & ~on); r != 0; r &= r - 1) {
@@ -451,7 +457,7 @@ LA_INLINE uint64_t officer_capture_children(const Lean *b, int side, int d,
 LA_INLINE uint64_t children_general(const Lean *b, int side)
 {
     uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
     uint64_t offs = own & officers, sold = own & ~officers;
     uint64_t sw = (enemy << 9) & (empty << 18);
     uint64_t se = (enemy << 7) & (empty << 14);
@@ -508,7 +514,7 @@ static uint64_t children_general_black(const Lean *b)
 LA_INLINE uint64_t children_side(const Lean *b, int side)
 {
     uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
 
     if ((own & officers) != 0)
         return side == CORE_WHITE ? children_general_white(b)
@@ -628,8 +634,8 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
 static uint64_t walk(Walk *w)
 {
     const Lean *b = w->b;
-    uint64_t empty = core__la.board & ~(b->own | b->enemy), m[4], a[4];
-    uint64_t promo = core__la.last_rank[w->side];
+    uint64_t empty = LA_BOARD & ~(b->own | b->enemy), m[4], a[4];
+    uint64_t promo = last_rank(w->side);
 
     core__laska_movers(b->own, b->officers, w->side, m);
     core__laska_jump_sets(b->enemy, empty, a);
@@ -711,8 +717,8 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
                                  int great)
 {
     uint64_t own = b->own, enemy = b->enemy;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
-    uint64_t promo = core__la.last_rank[side];
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
+    uint64_t promo = last_rank(side);
     uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
     uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
@@ -729,7 +735,7 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
         }
         return total;
     }
-    uint64_t on = (a7 | a9) & core__la.board & ~promo;
+    uint64_t on = (a7 | a9) & LA_BOARD & ~promo;
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
     for (uint64_t r = pair(l7, l9); r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);

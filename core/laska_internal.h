@@ -36,6 +36,13 @@
  * (docs/rules/laska.md, "Move count bound"). */
 #define LA_MAX_MOVES 512
 
+/* The board bits of the 25 squares (files 0..6 of ranks 0..6 with file +
+ * rank even) and of the first and last ranks, as constants for the
+ * counting code (core__la.board and core__la.last_rank hold the same). */
+#define LA_BOARD UINT64_C(0x00552A552A552A55)
+#define LA_RANK_1 UINT64_C(0x0000000000000055)
+#define LA_RANK_7 UINT64_C(0x0055000000000000)
+
 /* Directions, in ascending order of the square reached. */
 enum { LA_SW, LA_SE, LA_NW, LA_NE };
 
