@@ -309,11 +309,12 @@ LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a9 = side == CORE_WHITE ? ne : sw;
     uint64_t j7 = sold & a7, j9 = sold & a9;
     if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0)
+        /* Every commander steps forward, officers also back. */
         return bytes_sum(
-            bytes_count(pair(sold & back(empty, 7, side),
-                             sold & back(empty, 9, side))) +
-            bytes_count(pair(offs & (empty << 9), offs & (empty << 7))) +
-            bytes_count(pair(offs & (empty >> 7), offs & (empty >> 9))));
+            bytes_count(pair(own & back(empty, 7, side),
+                             own & back(empty, 9, side))) +
+            bytes_count(pair(offs & fwd(empty, 7, side),
+                             offs & fwd(empty, 9, side))));
     uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
     uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
