@@ -409,6 +409,30 @@ Test(laska, perft_matches_in_random_games)
 }
 
 /*
+ * Perft below a node where nothing can be drawn within the plies left
+ * makes and unmakes columns only (laska_perft.c, perft_plain), from depth
+ * 5 up to 8 from a fresh position. Depth 7 of middlegames with officers,
+ * tall columns and chains, against perft through core_moves and
+ * core_make, which keeps every rule at every node.
+ */
+Test(laska, perft_plain_matches_make_every_move)
+{
+    static const char *const positions[] = {
+        "w a1W c3wbb e3w d4bw b6Bww f6b g7b c5B",
+        "b b2W d2wB f4bbW c5Bw e5b a7b g5wB",
+        "w e5w d6b b6b f6bw c3W b4b d4b f4b a5b",
+        "b c1w e1w b2w f2w c3wb e3bw d4w b6b d6b f6Bb a7b g7b 0 30",
+    };
+    for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
+        Core_Position *pos = at(positions[i]);
+        uint64_t got = 0;
+        cr_assert_eq(core_perft(pos, 7, &got), 0);
+        cr_assert_eq(got, api_perft(pos, 7), "%s", positions[i]);
+        core_position_free(pos);
+    }
+}
+
+/*
  * Officers alone shuffle: threefold repetitions (D-ALL-2), the 100-ply
  * rule (D-LA-8) and the ply cap (G-LA-2) cut the tree at many nodes. The
  * second generator knows no draw rules, so where it differs the rules
