@@ -771,10 +771,53 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
     return total;
 }
 
-/* Perft 3 of board b: a side with officers goes to walk(). */
+/*
+ * Perft 3 (great: 4, st b's columns) of a board whose side has officers,
+ * when it has no capture: its quiet moves walked as children_general
+ * walks them, what follows each counted by move_end; with a capture,
+ * UINT64_MAX (walk() takes those).
+ */
+LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
+                                 int side, int great)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
+    uint64_t offs = own & officers, promo = last_rank(side);
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t b7 = fwd(enemy, 7, side) & fwd(empty, 14, side);
+    uint64_t b9 = fwd(enemy, 9, side) & fwd(empty, 18, side);
+
+    if (((own & (a7 | a9)) | (offs & (b7 | b9))) != 0)
+        return UINT64_MAX;
+    /* Soldiers step up for White, down for Black; officers both. */
+    uint64_t up = side == CORE_WHITE ? own : offs;
+    uint64_t down = side == CORE_WHITE ? offs : own;
+    for (uint64_t r = pair(up & (empty >> 7), up & (empty >> 9)); r != 0;
+         r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t fb = UINT64_C(1) << (x - odd), tb = fb << (7 + 2 * odd);
+        total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                          ((officers & fb) | (promo & tb)) != 0); /* D-LA-6 */
+    }
+    for (uint64_t r = pair(down & (empty << 9), down & (empty << 7)); r != 0;
+         r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t fb = UINT64_C(1) << (x - odd), tb = fb >> (9 - 2 * odd);
+        total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                          ((officers & fb) | (promo & tb)) != 0);
+    }
+    return total;
+}
+
+/* Perft 3 of board b: a side with officers that must capture goes to
+ * walk(). */
 LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
 {
     if ((b->own & b->officers) != 0) {
+        uint64_t total = officer_moves(b, NULL, side, 0);
+        if (total != UINT64_MAX)
+            return total;
         Walk w = {.b = b,
                   .side = side,
                   .mode = WALK_GRANDCHILDREN,
@@ -863,6 +906,11 @@ uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
     if ((b.own & b.officers) == 0)
         return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
                                       : soldier_moves(&b, st, CORE_BLACK, 1);
+    uint64_t total = st->side == CORE_WHITE
+                         ? officer_moves(&b, st, CORE_WHITE, 1)
+                         : officer_moves(&b, st, CORE_BLACK, 1);
+    if (total != UINT64_MAX)
+        return total;
     Walk w = {.b = &b,
               .side = st->side,
               .mode = WALK_GREAT,
