@@ -41,6 +41,12 @@ LA_INLINE uint64_t back(uint64_t x, int n, int side)
     return side == CORE_WHITE ? x >> n : x << n;
 }
 
+/* The rank where side's soldiers are promoted (D-LA-6). */
+LA_INLINE uint64_t last_rank(int side)
+{
+    return side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
+}
+
 /*
  * Population counts without compiler builtins or a CPU instruction (the
  * portable build calls a library routine for __builtin_popcountll).
@@ -106,10 +112,10 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer);
 static inline void jumper_at(Walk *w, int from, int officer)
 {
     w->from = from;
-    w->promo = officer ? 0 : core__la.last_rank[w->side];
+    w->promo = officer ? 0 : last_rank(w->side);
     w->lo = officer || w->side == CORE_BLACK ? LA_SW : LA_NW;
     w->hi = officer || w->side == CORE_WHITE ? LA_NE : LA_SE;
-    w->empty = core__la.board & ~(w->b->own | w->b->enemy);
+    w->empty = LA_BOARD & ~(w->b->own | w->b->enemy);
     w->empty |= UINT64_C(1) << from;
 }
 
@@ -199,7 +205,7 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
-    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t quiet =
         pair(own & back(empty, 7, side), own & back(empty, 9, side));
     uint64_t taken = pair(l7 & ~on, l9 & ~on);
@@ -223,7 +229,7 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
 static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
 {
     const Lean *b = w->b;
-    uint64_t promo = core__la.last_rank[w->side], bytes = 0, found = 0;
+    uint64_t promo = last_rank(w->side), bytes = 0, found = 0;
     uint64_t forward =
         w->side == CORE_WHITE ? a[LA_NW] | a[LA_NE] : a[LA_SW] | a[LA_SE];
 
@@ -303,12 +309,13 @@ LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a9 = side == CORE_WHITE ? ne : sw;
     uint64_t j7 = sold & a7, j9 = sold & a9;
     if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0)
+        /* Every commander steps forward, officers also back. */
         return bytes_sum(
-            bytes_count(pair(sold & back(empty, 7, side),
-                             sold & back(empty, 9, side))) +
-            bytes_count(pair(offs & (empty << 9), offs & (empty << 7))) +
-            bytes_count(pair(offs & (empty >> 7), offs & (empty >> 9))));
-    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+            bytes_count(pair(own & back(empty, 7, side),
+                             own & back(empty, 9, side))) +
+            bytes_count(pair(offs & fwd(empty, 7, side),
+                             offs & fwd(empty, 9, side))));
+    uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
     uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
     if (((l7 | l9) & on) != 0)
@@ -342,7 +349,7 @@ static uint64_t count_general_black(uint64_t own, uint64_t enemy,
 LA_INLINE uint64_t count_side(uint64_t own, uint64_t enemy, uint64_t officers,
                               int side)
 {
-    uint64_t empty = core__la.board & ~(own | enemy);
+    uint64_t empty = LA_BOARD & ~(own | enemy);
 
     if ((own & officers) == 0)
         return count_soldiers(own, enemy, empty, side);
@@ -385,7 +392,7 @@ LA_INLINE uint64_t soldier_capture_children(const Lean *b, uint64_t j7,
                                             uint64_t j9, uint64_t a7,
                                             uint64_t a9, int side)
 {
-    uint64_t on = (a7 | a9) & core__la.board & ~core__la.last_rank[side];
+    uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), total = 0;
 
     for (uint64_t r = pair(l7 & ~on, l9 & ~on); r != 0; r &= r - 1) {
@@ -451,7 +458,7 @@ LA_INLINE uint64_t officer_capture_children(const Lean *b, int side, int d,
 LA_INLINE uint64_t children_general(const Lean *b, int side)
 {
     uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
     uint64_t offs = own & officers, sold = own & ~officers;
     uint64_t sw = (enemy << 9) & (empty << 18);
     uint64_t se = (enemy << 7) & (empty << 14);
@@ -508,7 +515,7 @@ static uint64_t children_general_black(const Lean *b)
 LA_INLINE uint64_t children_side(const Lean *b, int side)
 {
     uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
 
     if ((own & officers) != 0)
         return side == CORE_WHITE ? children_general_white(b)
@@ -547,7 +554,7 @@ static uint64_t children_of(const Lean *b, int side)
  * for a lone piece that captured, takes the first prisoner (the commander
  * of first); each jumped column's second piece is its old third (D-LA-3).
  */
-static inline void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
+LA_INLINE void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
                               uint64_t jumped, uint64_t first, int officer,
                               Lean *c)
 {
@@ -577,16 +584,17 @@ static inline void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
  * Perft 2 of the position after a move of board b's side (see
  * lean_after).
  */
-static uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
+LA_INLINE uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
                            uint64_t jumped, uint64_t first, int officer)
 {
     Lean c;
 
     lean_after(b, fb, tb, jumped, first, officer, &c);
-    return children_of(&c, side ^ 1);
+    return side == CORE_WHITE ? children_side(&c, CORE_BLACK)
+                              : children_side(&c, CORE_WHITE);
 }
 
-static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
                            uint64_t fb, uint64_t tb, uint64_t jumped,
                            uint64_t first, uint64_t second, int officer);
 
@@ -627,8 +635,8 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
 static uint64_t walk(Walk *w)
 {
     const Lean *b = w->b;
-    uint64_t empty = core__la.board & ~(b->own | b->enemy), m[4], a[4];
-    uint64_t promo = core__la.last_rank[w->side];
+    uint64_t empty = LA_BOARD & ~(b->own | b->enemy), m[4], a[4];
+    uint64_t promo = last_rank(w->side);
 
     core__laska_movers(b->own, b->officers, w->side, m);
     core__laska_jump_sets(b->enemy, empty, a);
@@ -710,8 +718,8 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
                                  int great)
 {
     uint64_t own = b->own, enemy = b->enemy;
-    uint64_t empty = core__la.board & ~(own | enemy), total = 0;
-    uint64_t promo = core__la.last_rank[side];
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
+    uint64_t promo = last_rank(side);
     uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
     uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
     uint64_t j7 = own & a7, j9 = own & a9;
@@ -728,7 +736,7 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
         }
         return total;
     }
-    uint64_t on = (a7 | a9) & core__la.board & ~promo;
+    uint64_t on = (a7 | a9) & LA_BOARD & ~promo;
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
     for (uint64_t r = pair(l7, l9); r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
@@ -763,10 +771,53 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
     return total;
 }
 
-/* Perft 3 of board b: a side with officers goes to walk(). */
+/*
+ * Perft 3 (great: 4, st b's columns) of a board whose side has officers,
+ * when it has no capture: its quiet moves walked as children_general
+ * walks them, what follows each counted by move_end; with a capture,
+ * UINT64_MAX (walk() takes those).
+ */
+LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
+                                 int side, int great)
+{
+    uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
+    uint64_t offs = own & officers, promo = last_rank(side);
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t b7 = fwd(enemy, 7, side) & fwd(empty, 14, side);
+    uint64_t b9 = fwd(enemy, 9, side) & fwd(empty, 18, side);
+
+    if (((own & (a7 | a9)) | (offs & (b7 | b9))) != 0)
+        return UINT64_MAX;
+    /* Soldiers step up for White, down for Black; officers both. */
+    uint64_t up = side == CORE_WHITE ? own : offs;
+    uint64_t down = side == CORE_WHITE ? offs : own;
+    for (uint64_t r = pair(up & (empty >> 7), up & (empty >> 9)); r != 0;
+         r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t fb = UINT64_C(1) << (x - odd), tb = fb << (7 + 2 * odd);
+        total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                          ((officers & fb) | (promo & tb)) != 0); /* D-LA-6 */
+    }
+    for (uint64_t r = pair(down & (empty << 9), down & (empty << 7)); r != 0;
+         r &= r - 1) {
+        int x = __builtin_ctzll(r), odd = half(x);
+        uint64_t fb = UINT64_C(1) << (x - odd), tb = fb >> (9 - 2 * odd);
+        total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                          ((officers & fb) | (promo & tb)) != 0);
+    }
+    return total;
+}
+
+/* Perft 3 of board b: a side with officers that must capture goes to
+ * walk(). */
 LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
 {
     if ((b->own & b->officers) != 0) {
+        uint64_t total = officer_moves(b, NULL, side, 0);
+        if (total != UINT64_MAX)
+            return total;
         Walk w = {.b = b,
                   .side = side,
                   .mode = WALK_GRANDCHILDREN,
@@ -803,7 +854,7 @@ uint64_t core__laska_count_grandchildren(const Laska_State *st)
  * jumped, so its second and third pieces are its own while it has them
  * and the first and second prisoners after.
  */
-static uint64_t great_move(const Lean *b, const Laska_State *st, int side,
+LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
                            uint64_t fb, uint64_t tb, uint64_t jumped,
                            uint64_t first, uint64_t second, int officer)
 {
@@ -855,6 +906,11 @@ uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
     if ((b.own & b.officers) == 0)
         return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
                                       : soldier_moves(&b, st, CORE_BLACK, 1);
+    uint64_t total = st->side == CORE_WHITE
+                         ? officer_moves(&b, st, CORE_WHITE, 1)
+                         : officer_moves(&b, st, CORE_BLACK, 1);
+    if (total != UINT64_MAX)
+        return total;
     Walk w = {.b = &b,
               .side = st->side,
               .mode = WALK_GREAT,

@@ -36,6 +36,13 @@
  * (docs/rules/laska.md, "Move count bound"). */
 #define LA_MAX_MOVES 512
 
+/* The board bits of the 25 squares (files 0..6 of ranks 0..6 with file +
+ * rank even) and of the first and last ranks, as constants for the
+ * counting code (core__la.board and core__la.last_rank hold the same). */
+#define LA_BOARD UINT64_C(0x00552A552A552A55)
+#define LA_RANK_1 UINT64_C(0x0000000000000055)
+#define LA_RANK_7 UINT64_C(0x0055000000000000)
+
 /* Directions, in ascending order of the square reached. */
 enum { LA_SW, LA_SE, LA_NW, LA_NE };
 
@@ -182,6 +189,17 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
  * position with moves (nhist <= quiet + 1 <= LA_MOVE_RULE). */
 void core__laska_undo(Laska_State *st, const Core_Move *mv,
                       const Laska_Undo *u);
+
+/* The columns, bit sets and side of core__laska_do alone, for perft below
+ * a node where core__laska_plain holds for every ply it explores: the
+ * key, history, counters and drawn status are left as they are (and
+ * stale until core__laska_undo_columns takes the move back). */
+void core__laska_do_columns(Laska_State *st, const Core_Move *mv,
+                            Laska_Undo *u);
+
+/* Take back the last core__laska_do_columns(st, mv, u). */
+void core__laska_undo_columns(Laska_State *st, const Core_Move *mv,
+                              const Laska_Undo *u);
 
 /* ---- counting (laska_perft.c) ----------------------------------------- */
 

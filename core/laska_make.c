@@ -90,16 +90,21 @@ void core__laska_update_drawn(Laska_State *st)
         st->drawn = CORE_REASON_NONE;
 }
 
-void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
-                    int keys)
+/*
+ * The columns and bit sets of a move (D-LA-3, D-LA-6): the start square's
+ * column goes to the landing square, each jumped column gives its
+ * commander to its bottom. u gets the start column and the bit sets.
+ * Returns the key change of the columns when update is set, else 0.
+ */
+static inline __attribute__((always_inline)) uint64_t
+move_columns(Laska_State *st, const Core_Move *mv,
+                                    Laska_Undo *u, int update)
 {
     const Laska_Tables *t = &core__la;
     int from = mv->b[0], to = mv->b[mv->len - 1];
     uint32_t colour = st->colour[from], officer = st->officer[from];
     int h = st->height[from];
-    int was_soldier = !(officer & 1);
-    int update = keys == LA_KEYS_UPDATE;
-    uint64_t key = update ? st->key ^ t->z_side ^ column_key(st, from) : 0;
+    uint64_t key = update ? column_key(st, from) : 0;
 
     u->white = st->white;
     u->black = st->black;
@@ -107,17 +112,10 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
     u->under_white = st->under_white;
     u->under_black = st->under_black;
     u->under_officers = st->under_officers;
-    u->key = st->key;
-    u->hist0 = st->hist[0];
-    u->ply = st->ply;
     u->colour = colour;
     u->officer = officer;
-    u->quiet = st->quiet;
-    u->nhist = st->nhist;
     u->height = (uint8_t)h;
     u->side = st->side;
-    u->drawn = st->drawn;
-
     /* D-LA-3: each jumped column gives its commander to the bottom. */
     for (int i = 1; i < mv->len && mv->flags; i++) {
         int mid = t->between[mv->b[i - 1]][mv->b[i]];
@@ -137,7 +135,7 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
     st->colour[from] = st->officer[from] = 0;
     column_bits(st, from);
     /* D-LA-6: a soldier commander reaching the last rank is promoted. */
-    if (was_soldier && t->rank[to] == (st->side == CORE_WHITE ? 6 : 0))
+    if (!(u->officer & 1) && t->rank[to] == (st->side == CORE_WHITE ? 6 : 0))
         officer |= 1;
     st->colour[to] = colour;
     st->officer[to] = officer;
@@ -146,11 +144,27 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
     st->side ^= 1;
     if (update)
         key ^= column_key(st, to); /* to was empty, or is from itself */
-    else if (keys == LA_KEYS_FULL)
+    return key;
+}
+
+void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
+                    int keys)
+{
+    int update = keys == LA_KEYS_UPDATE;
+    uint64_t key = st->key ^ core__la.z_side;
+
+    u->key = st->key;
+    u->hist0 = st->hist[0];
+    u->ply = st->ply;
+    u->quiet = st->quiet;
+    u->nhist = st->nhist;
+    u->drawn = st->drawn;
+    key ^= move_columns(st, mv, u, update);
+    if (keys == LA_KEYS_FULL)
         key = core__laska_full_key(st);
     st->ply++;
-    st->key = key;
-    if (mv->flags || was_soldier) {
+    st->key = update || keys == LA_KEYS_FULL ? key : 0;
+    if (mv->flags || !(u->officer & 1)) {
         /* Irreversible for D-LA-8: the repetition window restarts too
          * (gap G-LA-1). */
         st->quiet = 0;
@@ -167,8 +181,15 @@ void core__laska_do(Laska_State *st, const Core_Move *mv, Laska_Undo *u,
     core__laska_update_drawn(st);
 }
 
-void core__laska_undo(Laska_State *st, const Core_Move *mv,
-                      const Laska_Undo *u)
+void core__laska_do_columns(Laska_State *st, const Core_Move *mv,
+                            Laska_Undo *u)
+{
+    move_columns(st, mv, u, 0);
+}
+
+/* The columns and bit sets as they were before move_columns. */
+static inline void unmove_columns(Laska_State *st, const Core_Move *mv,
+                                  const Laska_Undo *u)
 {
     const Laska_Tables *t = &core__la;
     int from = mv->b[0], to = mv->b[mv->len - 1], h = u->height;
@@ -192,11 +213,23 @@ void core__laska_undo(Laska_State *st, const Core_Move *mv,
     st->under_white = u->under_white;
     st->under_black = u->under_black;
     st->under_officers = u->under_officers;
+    st->side = u->side;
+}
+
+void core__laska_undo(Laska_State *st, const Core_Move *mv,
+                      const Laska_Undo *u)
+{
+    unmove_columns(st, mv, u);
     st->key = u->key;
     st->hist[0] = u->hist0;
     st->ply = u->ply;
     st->quiet = u->quiet;
     st->nhist = u->nhist;
-    st->side = u->side;
     st->drawn = u->drawn;
+}
+
+void core__laska_undo_columns(Laska_State *st, const Core_Move *mv,
+                              const Laska_Undo *u)
+{
+    unmove_columns(st, mv, u);
 }

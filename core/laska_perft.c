@@ -14,6 +14,27 @@
 
 #include "laska_internal.h"
 
+/*
+ * Perft below a node where no position within depth - 1 plies can be
+ * drawn by rule (core__laska_plain): nothing but the columns, bit sets and
+ * side is kept, and no drawn status looked at.
+ */
+static uint64_t perft_plain(Laska_State *st, unsigned depth, Core_Move *moves)
+{
+    if (depth == 4)
+        return core__laska_count_great_grandchildren(st);
+    int overflow = 0;
+    size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        Laska_Undo u;
+        core__laska_do_columns(st, &moves[i], &u);
+        total += perft_plain(st, depth - 1, moves + LA_MAX_MOVES);
+        core__laska_undo_columns(st, &moves[i], &u);
+    }
+    return total;
+}
+
 /* keyed: st->key is valid. */
 static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
                           Core_Move *moves)
@@ -26,8 +47,8 @@ static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
         return core__laska_count_children(st);
     if (depth == 3 && core__laska_plain(st, 2))
         return core__laska_count_grandchildren(st);
-    if (depth == 4 && core__laska_plain(st, 3))
-        return core__laska_count_great_grandchildren(st);
+    if (depth >= 4 && core__laska_plain(st, depth - 1))
+        return perft_plain(st, depth, moves);
     int overflow = 0;
     size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
     uint64_t total = 0;

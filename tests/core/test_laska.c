@@ -303,6 +303,15 @@ Test(laska, perft_counts_a_chain_beside_the_edge)
     core_position_free(pos);
 }
 
+/*
+ * Middlegames: perft 1..6 against the second generator, and perft 7
+ * against perft through core_moves and core_make (defined below), which
+ * keeps every rule at every node. Below a node where nothing can be drawn
+ * within the plies left, perft makes and unmakes columns only
+ * (laska_perft.c, perft_plain): at depths 5..7 of these.
+ */
+static uint64_t api_perft(const Core_Position *pos, int depth);
+
 Test(laska, perft_matches_second_generator_in_middlegames)
 {
     static const char *const positions[] = {
@@ -314,12 +323,17 @@ Test(laska, perft_matches_second_generator_in_middlegames)
         /* promotion during a capture (D-LA-6) and many choices */
         "w e5w d6b b6b f6bw c3W b4b d4b f4b a5b",
         "b c3b e3w d2w b2w f2w c1W a1w g1W",
+        /* columns of two, an officer over a soldier, counters set */
+        "b c1w e1w b2w f2w c3wb e3bw d4w b6b d6b f6Bb a7b g7b 0 30",
     };
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
         Core_Position *pos = at(positions[i]);
         Ref r;
+        uint64_t got = 0;
         ref_parse(&r, positions[i]);
         compare_perft(pos, &r, 6);
+        cr_assert_eq(core_perft(pos, 7, &got), 0);
+        cr_assert_eq(got, api_perft(pos, 7), "%s", positions[i]);
         core_position_free(pos);
     }
 }
