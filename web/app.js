@@ -846,7 +846,7 @@ function moduleLang() {
 // status, the players, the message line; the notes already written, as
 // the terminal's lines, stay as they were).
 async function switchLang(to) {
-  await setLang(to, true);
+  if (await setLang(to, true) === null) return; // a later click decides
   moduleLang();
   if (game?.pos && !$('help').hidden) $('help').textContent = helpText();
   applyTexts();

@@ -55,8 +55,13 @@ export function preferredLang() {
 }
 
 // Loads the catalogue of `to` (English needs none); remember: the switch
-// stores the choice. Unknown or unloadable: English.
+// stores the choice. Unknown or unloadable: English. Calls that overlap
+// (two clicks on the switch while a catalogue loads) take effect in the
+// order they were made: one overtaken by a later call changes nothing
+// and returns null.
+let asked = 0;
 export async function setLang(to, remember = false) {
+  const mine = ++asked;
   let next = {};
   if (to !== 'en') {
     try {
@@ -67,6 +72,7 @@ export async function setLang(to, remember = false) {
       to = 'en';
     }
   }
+  if (mine !== asked) return null;
   lang = to;
   cat = next;
   document.documentElement.lang = lang;

@@ -811,9 +811,11 @@ async function moduleTexts(page, lang, tr) {
 async function netLang(page, lang, tr) {
   const lines = () => page.evaluate(() => [document.getElementById('players').textContent,
     document.getElementById('message').textContent]);
+  // (the button is pressed in the page: a mouse click at coordinates
+  // taken before the notes above it grew could land beside it)
   const setLang = async (l) => {
-    await page.click(`#lang button[data-lang=${l}]`);
-    await page.waitForFunction((x) => window.tabulaPage.lang === x, {}, l);
+    await page.evaluate((x) => document.querySelector(`#lang button[data-lang=${x}]`).click(), l);
+    await page.waitForFunction((x) => window.tabulaPage.lang === x, { timeout: 30000, polling: 50 }, l);
   };
   await setLang(lang);
   await page.evaluate(() => window.tabulaPage.netGame({ role: 0, name: 'laska' }));
@@ -827,6 +829,11 @@ async function netLang(page, lang, tr) {
   const en = ['you: host', 'click or type your moves on your turn'];
   for (const [l, want] of [[lang, en.map(tr)], ['en', en], [lang, en.map(tr)]]) {
     await setLang(l);
+    // (the page may redraw after it took the language: its catalogue is
+    // fetched first)
+    await page.waitForFunction((w) => [document.getElementById('players').textContent,
+      document.getElementById('message').textContent].join('|') === w,
+    { timeout: 10000, polling: 50 }, want.join('|')).catch(() => {});
     const got = await lines();
     if (got.join('|') !== want.join('|'))
       throw new Error(`a network game's players and message lines in ${l}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);

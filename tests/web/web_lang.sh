@@ -51,8 +51,8 @@ for lang in cs ru; do
   case $lang in cs) langs=cs-CZ,cs,en ;; ru) langs=ru-RU,ru,en ;; esac
   got=$(WEB_LANGS=$langs WEB_EXPECT=$expect TABULA_BINARY="$native/tabula" \
     node --no-warnings tests/web/browser.mjs lang "$lang" 2>&1 || true)
-  if printf '%s\n' "$got" | grep -q "^lang $lang ok final-hash: "; then
-    echo "web_lang: $(printf '%s\n' "$got" | grep "^lang $lang ok ")"
+  if grep -q "^lang $lang ok final-hash: " <<<"$got"; then
+    echo "web_lang: $(grep "^lang $lang ok " <<<"$got")"
   else
     echo "web_lang: $lang: FAILED: $got"
     fail=1

@@ -20,10 +20,10 @@ for game in laska chessball football volleyball volleyball10; do
   got=$(WEB_PHONE=1 WEB_WIDTH=390 WEB_HEIGHT=844 WEB_PHONE_LONG=1 TABULA_BINARY="$native/tabula" \
     node --no-warnings tests/web/browser.mjs phone "$game" \
     "$native/web-phone-$game.png" 2>&1 || true)
-  if printf '%s\n' "$got" | grep -q "^phone $game ok "; then
-    echo "web_phone: $(printf '%s\n' "$got" | grep "^phone $game ok ")"
+  if grep -q "^phone $game ok " <<<"$got"; then
+    echo "web_phone: $(grep "^phone $game ok " <<<"$got")"
   else
-    echo "web_phone: $game: FAILED: $(printf '%s\n' "$got" | grep -m1 'Error' || printf '%s' "$got")"
+    echo "web_phone: $game: FAILED: $(grep -m1 'Error' <<<"$got" || printf '%s' "$got")"
     fail=1
   fi
 done

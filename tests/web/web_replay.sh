@@ -14,7 +14,9 @@ tab="$native/tabula"
 out=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
 page_all() { TABULA_BINARY="$tab" node --no-warnings tests/web/browser.mjs replay "$1" 2>/dev/null; }
-page() { page_all "$1" | head -n 1; }
+# (the first line of the page's output, read whole: with pipefail a
+# `| head` that stops reading can fail the pipeline on SIGPIPE)
+page() { local all; all=$(page_all "$1"); head -n 1 <<<"$all"; }
 
 # A laska game between two bots, the host's log kept.
 "$tab" host laska --bot=1 --log "$out/h.log" >"$out/host.out" 2>&1 &
@@ -26,7 +28,7 @@ wait
 want=$("$tab" replay "$out/h.log" | sed -n 's/^final-hash: //p')
 plies=$("$tab" replay "$out/h.log" | grep -c '^ *[0-9]*\. ' || true)
 all=$(page_all "$out/h.log")
-got=$(printf '%s\n' "$all" | head -n 1)
+got=$(head -n 1 <<<"$all")
 if [ "$got" != "page-replay: ok $plies $want" ]; then
   echo "web_replay: FAILED: whole log: page '$got', terminal $plies plies $want"
   exit 1
