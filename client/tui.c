@@ -120,17 +120,23 @@ static void after_move(Tui *t, const char *who, const char *text)
 /* A network screen sends the move; it is shown when it comes back. The
  * text is copied first: sending can play it on the seat at once, which
  * refills the legal-move list text may point into (seen: a move typed in
- * capitals was announced as "sent b9-d8", the opponent's first move). */
+ * capitals was announced as "sent b9-d8", the opponent's first move).
+ * For the same reason the move is pending before it is sent: a move the
+ * seat plays at once comes back inside send, which clears pending; set
+ * after it, pending stayed until the opponent moved, and a side acting
+ * again (Chess volleyball's touches) could not (found in a new-user
+ * trial). */
 static int send_move(Tui *t, const char *move)
 {
     char text[CORE_NOTATION_MAX];
     snprintf(text, sizeof text, "%s", move);
+    t->pending = 1;
     int rc = t->send(t, text);
     if (rc != 0) {
+        t->pending = 0;
         tui_say(t, _("cannot send: "), _(tb_strerror(rc)), NULL);
         return rc;
     }
-    t->pending = 1;
     t->nclicked = 0;
     t->nchoice = 0;
     tui_say(t, _("sent "), text, NULL);

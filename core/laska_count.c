@@ -17,7 +17,15 @@
  */
 #include "laska_internal.h"
 
+/* Forced inline only when optimising: at -O0 a function with every
+ * callee forced into it has more locals than WebAssembly engines compile
+ * (V8 refused grandchildren_of: "local count too large" in the wasm32 -O0
+ * cross-build). The counts are the same either way. */
+#if defined(__OPTIMIZE__)
 #define LA_INLINE static inline __attribute__((always_inline))
+#else
+#define LA_INLINE static inline
+#endif
 
 /* A board from the side to move's view: its commanders and, where a
  * column has two pieces or more, the second piece from the top, and where

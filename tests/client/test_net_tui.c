@@ -344,3 +344,73 @@ Test(net_tui_clock, clocks_tick_and_a_draw_offer_is_shown)
     keys_to(host_pane, "draw Enter");
     wait_for_in(host_pane, "you offered a draw");
 }
+
+/* Chess volleyball (a side acts several times running): the guest's
+ * screen takes its second action of a possession too. The bot hosts and
+ * serves; the guest answers with a touch that keeps the ball on its own
+ * half (ranks 5-8 of the 8x8 board), so Black acts again. */
+static void start_volleyball_guest(void)
+{
+    char args[1024];
+    snprintf(tmux_session, sizeof tmux_session, "tabula-netvb-%d",
+             (int)getpid());
+    snprintf(host_pane, sizeof host_pane, "%s:0", tmux_session);
+    snprintf(join_out, sizeof join_out, "/tmp/%s-host.out", tmux_session);
+    start_bot("host", "volleyball", NULL);
+    const char *out = wait_joiner("lobby: ");
+    word_after(out, "invite:", invite, sizeof invite);
+    word_after(out, "lobby:", lobby, sizeof lobby);
+    snprintf(args, sizeof args,
+             "'TERM=xterm-256color %s join %s --lobby %s; echo join-exit $?; "
+             "sleep 60'",
+             TABULA_BINARY, invite, lobby);
+    tmux_new_session(args, 100, 32);
+}
+
+/* The first legal move after the moves given (one shell word each) that
+ * starts with prefix and, when rank_min > 0, lands ('>') on a rank of at
+ * least rank_min; into out. */
+static void legal_move(const char *moves, const char *prefix, int rank_min,
+                       char *out, size_t cap)
+{
+    char cmd[512], line[64];
+    snprintf(cmd, sizeof cmd, "%s moves volleyball %s", TABULA_BINARY, moves);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    out[0] = '\0';
+    while (out[0] == '\0' && fgets(line, sizeof line, p) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *land = strrchr(line, '>');
+        if (strncmp(line, prefix, strlen(prefix)) == 0 &&
+            (rank_min == 0 || (land != NULL && land[2] - '0' >= rank_min)))
+            snprintf(out, cap, "%.63s", line);
+    }
+    pclose(p);
+    cr_assert(out[0] != '\0', "no move '%s...' after %s", prefix, moves);
+}
+
+TestSuite(net_tui_vb, .init = start_volleyball_guest, .fini = stop,
+          .timeout = 60);
+
+Test(net_tui_vb, a_side_acting_twice_running_takes_both_actions)
+{
+    wait_for_in(host_pane, "Black to move (you)");
+    const char *out = wait_joiner("   1. white S ");
+    char serve[64], first[64], second[64], moves[160], k[80];
+    const char *s = strstr(out, "   1. white ") + strlen("   1. white ");
+    const char *gap = strstr(s, "  "); /* then the state hash */
+    cr_assert_not_null(gap, "%s", out);
+    snprintf(serve, sizeof serve, "%.*s", (int)(gap - s), s);
+    snprintf(moves, sizeof moves, "'%s'", serve);
+    legal_move(moves, "T ", 5, first, sizeof first);
+    snprintf(k, sizeof k, "'%s' Enter", first);
+    keys_to(host_pane, k);
+    wait_joiner("   2. black ");
+    /* Still Black's possession: the screen is the guest's to move. */
+    wait_for_in(host_pane, "Black to move (you)");
+    snprintf(moves, sizeof moves, "'%s' '%s'", serve, first);
+    legal_move(moves, "", 0, second, sizeof second);
+    snprintf(k, sizeof k, "'%s' Enter", second);
+    keys_to(host_pane, k);
+    wait_joiner("   3. black ");
+}
