@@ -47,6 +47,7 @@ struct Tui_Net {
     int linked, ever_linked;
     int present[2];    /* by seat: the host's, the guest's player */
     int done;
+    int resumable; /* done without a result or a desync */
     int quit_armed;
     int leave_on_done; /* q pressed after the end, before the last frames
                           were delivered */
@@ -94,7 +95,8 @@ static int started(const Tui_Net *u)
 static const char *connection(const Tui_Net *u)
 {
     if (u->done)
-        return _("game over");
+        return u->resumable ? _("stopped: the game is not over")
+                            : _("game over");
     if (!u->linked)
         return u->ever_linked ? _("connection lost: reconnecting")
                               : _("connecting to the lobby");
@@ -627,6 +629,8 @@ void tui_net_done(Tui_Net *u)
     u->done = 1;
     if (u->g != NULL) {
         const Netgame_Result *res = netgame_result(u->g);
+        u->resumable = u->have_screen && !res->desync && !res->finished &&
+                       session_status(&u->s).outcome == CORE_ONGOING;
         if (res->desync)
             snprintf(u->note, sizeof u->note,
                      _("desync at ply %u: the game stopped; report %.100s"),
@@ -635,7 +639,14 @@ void tui_net_done(Tui_Net *u)
             snprintf(u->note, sizeof u->note, "%s",
                      _("the game did not finish (lobby unreachable?)"));
     }
-    if (u->have_screen) {
+    if (u->have_screen && u->resumable) {
+        /* The seat stopped waiting (a lobby gone too long, a refusal):
+         * no result, and the game can be resumed. */
+        tui_say(&u->t,
+                _("The game is not over: q quits; run the same command "
+                  "again to resume it"),
+                NULL, NULL);
+    } else if (u->have_screen) {
         Core_Status st = session_status(&u->s);
         char line[200];
         /* Words for a person; the result: line with its tokens goes
