@@ -274,14 +274,16 @@ Test(net_tui, other_typed_words_go_to_the_seat_which_answers)
 
 /* The guest's screen: a `tabula host --bot=1` process plays white (line
  * mode, its codes read from its output), `tabula join` runs in tmux. */
-static void start_as_guest(void)
+/* A bot hosts GAME (its lines into join_out); the screen in tmux joins
+ * as the guest. name: the tmux session's name part. */
+static void start_guest_of(const char *game, const char *name)
 {
     char args[1024];
-    snprintf(tmux_session, sizeof tmux_session, "tabula-netguest-%d",
+    snprintf(tmux_session, sizeof tmux_session, "tabula-%s-%d", name,
              (int)getpid());
     snprintf(host_pane, sizeof host_pane, "%s:0", tmux_session);
     snprintf(join_out, sizeof join_out, "/tmp/%s-host.out", tmux_session);
-    start_bot("host", "laska", NULL);
+    start_bot("host", game, NULL);
     const char *out = wait_joiner("lobby: ");
     word_after(out, "invite:", invite, sizeof invite);
     word_after(out, "lobby:", lobby, sizeof lobby);
@@ -290,6 +292,11 @@ static void start_as_guest(void)
              "sleep 60'",
              TABULA_BINARY, invite, lobby);
     tmux_new_session(args, 100, 32);
+}
+
+static void start_as_guest(void)
+{
+    start_guest_of("laska", "netguest");
 }
 
 TestSuite(net_tui_guest, .init = start_as_guest, .fini = stop, .timeout = 60);
@@ -351,20 +358,7 @@ Test(net_tui_clock, clocks_tick_and_a_draw_offer_is_shown)
  * half (ranks 5-8 of the 8x8 board), so Black acts again. */
 static void start_volleyball_guest(void)
 {
-    char args[1024];
-    snprintf(tmux_session, sizeof tmux_session, "tabula-netvb-%d",
-             (int)getpid());
-    snprintf(host_pane, sizeof host_pane, "%s:0", tmux_session);
-    snprintf(join_out, sizeof join_out, "/tmp/%s-host.out", tmux_session);
-    start_bot("host", "volleyball", NULL);
-    const char *out = wait_joiner("lobby: ");
-    word_after(out, "invite:", invite, sizeof invite);
-    word_after(out, "lobby:", lobby, sizeof lobby);
-    snprintf(args, sizeof args,
-             "'TERM=xterm-256color %s join %s --lobby %s; echo join-exit $?; "
-             "sleep 60'",
-             TABULA_BINARY, invite, lobby);
-    tmux_new_session(args, 100, 32);
+    start_guest_of("volleyball", "netvb");
 }
 
 /* The first legal move after the moves given (one shell word each) that
