@@ -44,11 +44,11 @@ static const struct {
     const char *game;
     int elo[BOT_LEVEL_MAX - 1]; /* levels 2..BOT_LEVEL_MAX */
 } level_elo[] = {
-    {"laska", {276, 712, 1026, 1218, 1385, 0, 0}},
-    {"chessball", {181, 261, 352, 417, 0, 0, 0}},
+    {"laska", {276, 712, 1026, 1218, 1385, 1577, 1777}},
+    {"chessball", {181, 261, 352, 417, 487, 539, 0}},
     {"football", {89, 0, 0, 0, 0, 0, 0}},
-    {"volleyball", {494, 685, 787, 938, 1055, 0, 0}},
-    {"volleyball10", {413, 594, 778, 922, 0, 0, 0}},
+    {"volleyball", {494, 685, 787, 938, 1055, 1196, 1304}},
+    {"volleyball10", {413, 594, 778, 922, 1069, 1176, 0}},
 };
 
 /* The whole help: head, the table of levels, tail. */
