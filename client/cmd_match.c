@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <uv.h>
 
 #include "i18n.h"
@@ -26,8 +27,8 @@
 #define OPENINGS_BYTES_MAX (1L << 20)
 #define OPENINGS_MAX 100000
 
-static const char match_help[] =
-    N_("usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
+static const char match_help[] = N_(
+    "usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
     "         [--time MS_PER_MOVE | --nodes N] [--openings FILE] [--seed S]\n"
     "         [--sprt ELO0,ELO1] [--jobs J] [--plies P] [--options OPTS]\n"
     "         [--clock MS[+INC]]\n"
@@ -38,6 +39,8 @@ static const char match_help[] =
     "  result games N wins W draws D losses L      (A's view)\n"
     "  elo E lo LO hi HI                           (A minus B, 95%)\n"
     "  sprt elo0 E0 elo1 E1 llr X lower A upper B DECISION   (with --sprt)\n"
+    "  moves a NA b NB                             (moves each made)\n"
+    "  movetime a MS b MS     (processor ms a move of each, its own thread)\n"
     "  --a, --b SPEC      a level 1..8, then options: ':old' the original\n"
     "                     search, ':depth=D', ':nodes=N'\n"
     "  --games N          games to play, even (default 100)\n"
@@ -54,6 +57,13 @@ static const char match_help[] =
     "                     against E0 crosses a bound (alpha = beta = 0.05)\n"
     "  --jobs J           games played at once (default 1)\n"
     "  --options OPTS     match options of the game, e.g. goals=3\n");
+
+/* What one engine spent in one game: moves made and the processor time
+ * of the thread that searched them (ns). */
+typedef struct Side_Use {
+    long moves;
+    uint64_t cpu_ns;
+} Side_Use;
 
 typedef struct Match {
     const Core_Game *game;
@@ -72,6 +82,7 @@ typedef struct Match {
     int stop;
     signed char *result; /* per game: 1 A won, 0 draw, -1 B won, 2 pending */
     int *adjudicated;
+    Side_Use *use; /* per game: A's and B's moves and processor time */
     int failed;
 } Match;
 
@@ -125,8 +136,19 @@ static Core_Position *opening(const Match *m, long p)
     return pos;
 }
 
-/* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop. */
-static int play_game(Match *m, long g, int *adjudicated)
+/* The calling thread's processor time in ns; 0 where it cannot be read
+ * (the figure is a measurement, never an input to a search). */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop.
+ * use[0] and use[1] get A's and B's moves and processor time. */
+static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
 {
     int64_t left[2] = {m->clock_ms, m->clock_ms}; /* by colour */
     Core_Position *pos = opening(m, g / 2);
@@ -159,8 +181,12 @@ static int play_game(Match *m, long g, int *adjudicated)
                                             (uint64_t)m->inc_ms);
             t0 = match_clock_ms(NULL);
         }
+        uint64_t cpu0 = thread_cpu_ns();
         if (bot_search(pos, &lim, game_seed + core_ply(pos), &mv, NULL) != 0)
             goto done;
+        Side_Use *u = &use[side == a_side ? 0 : 1];
+        u->moves++;
+        u->cpu_ns += thread_cpu_ns() - cpu0;
         if (m->clock_ms > 0) {
             left[side] -= (int64_t)(match_clock_ms(NULL) - t0);
             if (left[side] <= 0) { /* the flag fell: a loss on time */
@@ -192,12 +218,15 @@ static void worker(void *arg)
         if (g < 0)
             return;
         int adj = 0;
-        int r = play_game(m, g, &adj);
+        Side_Use use[2] = {{0, 0}, {0, 0}};
+        int r = play_game(m, g, &adj, use);
         uv_mutex_lock(&m->lock);
         if (r == 2 && !m->stop)
             m->failed = 1;
         m->result[g] = (signed char)r;
         m->adjudicated[g] = adj;
+        m->use[2 * g] = use[0];
+        m->use[2 * g + 1] = use[1];
         uv_cond_broadcast(&m->done_cond);
         uv_mutex_unlock(&m->lock);
     }
@@ -345,6 +374,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
 {
     double lower = 0, upper = 0;
     long played = 0, adjudicated = 0;
+    Side_Use sum[2] = {{0, 0}, {0, 0}};
     const char *decision = "continue";
     double llr = 0;
 
@@ -355,6 +385,10 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
             uv_cond_wait(&m->done_cond, &m->lock);
         int r = m->result[g], failed = m->failed;
         adjudicated += m->adjudicated[g];
+        for (int s = 0; s < 2; s++) {
+            sum[s].moves += m->use[2 * g + s].moves;
+            sum[s].cpu_ns += m->use[2 * g + s].cpu_ns;
+        }
         uv_mutex_unlock(&m->lock);
         if (failed || r == 2) {
             fprintf(stderr, _("tabula match: game %ld failed\n"), g + 1);
@@ -385,6 +419,12 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     if (sprt)
         printf("sprt elo0 %.1f elo1 %.1f llr %.3f lower %.3f upper %.3f %s\n",
                e0, e1, llr, lower, upper, decision);
+    printf("moves a %ld b %ld\n", sum[0].moves, sum[1].moves);
+    printf("movetime a %.2f b %.2f\n",
+           sum[0].moves > 0 ? (double)sum[0].cpu_ns / 1e6 / (double)sum[0].moves
+                            : 0.0,
+           sum[1].moves > 0 ? (double)sum[1].cpu_ns / 1e6 / (double)sum[1].moves
+                            : 0.0);
     if (adjudicated > 0)
         fprintf(stderr, _("tabula match: %ld games drawn at the %d-ply guard\n"),
                 adjudicated, MATCH_PLY_GUARD);
@@ -529,7 +569,8 @@ int cli_match(int argc, char **argv)
     rc = CLI_EXIT_FAIL;
     m.result = malloc((size_t)m.games);
     m.adjudicated = calloc((size_t)m.games, sizeof *m.adjudicated);
-    if (m.result == NULL || m.adjudicated == NULL)
+    m.use = calloc(2 * (size_t)m.games, sizeof *m.use);
+    if (m.result == NULL || m.adjudicated == NULL || m.use == NULL)
         goto done;
     memset(m.result, 2, (size_t)m.games);
     if (uv_mutex_init(&m.lock) != 0)
@@ -559,5 +600,6 @@ done:
     free_openings(m.openings, m.nopenings);
     free(m.result);
     free(m.adjudicated);
+    free(m.use);
     return rc;
 }

@@ -4,6 +4,7 @@
 # the levels' own budgets (deterministic for the seed; Elo over level 1 is
 # the sum along the chain). Prints one line per row:
 #   TABLE GAME ROW result games N wins W draws D losses L elo E lo LO hi HI
+#   moves a NA b NB movetime a MS b MS   (MS: processor ms a move)
 # Usage: tests/bench/engines.sh [BUILD_DIR] [GAMES] [JOBS] [MS_PER_MOVE]
 #                               [GAMES_NEW_VS_OLD]
 # The docs' level rows use GAMES=400 and the new-against-old rows 100

@@ -21,6 +21,7 @@ static void run(Run *r, const char *args)
 }
 
 static Run r1, r2;
+static void cut_movetime(Run *r);
 
 Test(match, same_seed_same_games_with_any_jobs)
 {
@@ -43,9 +44,45 @@ Test(match, same_seed_same_games_with_any_jobs)
                  games[i]);
         run(&r2, args);
         cr_assert_eq(r2.status, 0, "%s", r2.err);
+        /* Everything but the processor time a move is the same. */
+        cut_movetime(&r1);
+        cut_movetime(&r2);
         cr_assert_str_eq(r1.out, r2.out, "%s", games[i]);
         cr_assert_str_eq(r1.err, r2.err, "%s", games[i]);
     }
+}
+
+/* Check the closing `movetime a MS b MS` line's shape and cut it off
+ * r->out: it is a measurement, the one line a rerun may change. */
+static void cut_movetime(Run *r)
+{
+    char *t = strstr(r->out, "\nmovetime a ");
+    cr_assert_not_null(t, "%s", r->out);
+    double a = -1, b = -1;
+    char end = 0;
+    cr_assert_eq(sscanf(t, "\nmovetime a %lf b %lf%c", &a, &b, &end), 3, "%s",
+                 t);
+    cr_assert(a >= 0 && b >= 0 && end == '\n', "%s", t);
+    cr_assert_str_eq(strchr(t + 1, '\n'), "\n", "movetime is the last line");
+    t[1] = '\0';
+}
+
+/* `moves a NA b NB`: in Laska every ply is one side's move and the
+ * sides alternate, so over G games A and B made NA + NB plies with
+ * |NA - NB| <= G (each game's White makes the same number of moves as
+ * Black or one more, and the colours swap within each pair). */
+Test(match, moves_count_each_side)
+{
+    run(&r1, "match laska --a 2 --b 1 --games 4 --nodes 2000 --seed 5");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    const char *t = strstr(r1.out, "\nmoves a ");
+    cr_assert_not_null(t, "%s", r1.out);
+    long a = -1, b = -1;
+    cr_assert_eq(sscanf(t, "\nmoves a %ld b %ld", &a, &b), 2, "%s", t);
+    /* Each side moves at least once a game: four random plies in, no
+     * single move leaves the other side, still at ten pieces or more,
+     * without a move. */
+    cr_assert(a >= 4 && b >= 4 && labs(a - b) <= 4, "a %ld b %ld", a, b);
 }
 
 Test(match, counts_add_up_and_sprt_prints_its_bounds)
@@ -159,5 +196,7 @@ Test(match, sprt_stops_at_the_first_crossing_with_any_jobs)
     cr_assert(fabs(llr - llr_again(w, d, l, 0, 50)) < 0.001, "%f", llr);
     cr_assert_geq(llr, log(0.95 / 0.05));
     run(&r2, "match laska --a 3 --b 1 --games 200 --sprt 0,50 --jobs 2");
+    cut_movetime(&r1);
+    cut_movetime(&r2);
     cr_assert_str_eq(r1.out, r2.out);
 }
