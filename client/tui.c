@@ -620,12 +620,24 @@ void tui_screen_draw(Tui *t)
                  t->send ? "" : _(", 'takeback' undoes"));
     else
         snprintf(line, sizeof line, _("%s to move%s"),
-                 core_side_to_move(s->pos) == CORE_WHITE ? _("White") : _("Black"),
+                 core_side_to_move(s->pos) == CORE_WHITE ? _("White")
+                                                         : _("Black"),
                  human_to_move(t) ? _(" (you)") : "");
-    tui_put(y, 1, line, cols - 2);
     const char *note = game_help_board_note(s->game, &t->view);
     char status[sizeof t->view.status * 3];
     cli_core_text(t->view.status, status, sizeof status);
+    /* The board's note goes after its status line where both fit, after
+     * the side to move otherwise: Chess volleyball's status and "ball:
+     * in the server's hand" are wider than 80 columns together. */
+    size_t used = strlen(line);
+    if (note[0] != '\0' && status[0] != '\0' &&
+        cli_width(status, (size_t)-1) + 3 + cli_width(note, (size_t)-1) >
+            cols - 2 &&
+        used < sizeof line) {
+        snprintf(line + used, sizeof line - used, "   %s", note);
+        note = "";
+    }
+    tui_put(y, 1, line, cols - 2);
     snprintf(line, sizeof line, "%s%s%s", status,
              status[0] && note[0] ? " | " : "", note);
     tui_put(y + 1, 1, line, cols - 2);
