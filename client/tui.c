@@ -658,11 +658,17 @@ void tui_screen_draw(Tui *t)
         tui_put(y + 3, 1, line, cols - 2);
         cx = 1 + cli_width(line, (size_t)-1);
     }
-    tui_put(y + 4, 1, t->message, cols - 2);
-    for (size_t k = 0; k < t->nchoice && y + 5 + (int)k < rows; k++) {
+    /* A message may take two rows where the screen has them (an illegal
+     * move's line names the move, its forms and a legal one); the
+     * choices follow it. */
+    int room = rows - (y + 4) > 2 ? 2 : rows - (y + 4);
+    int yc = y + 4 + tui_put_wrapped(y + 4, 1, t->message, cols - 2, room);
+    if (yc == y + 4)
+        yc++;
+    for (size_t k = 0; k < t->nchoice && yc + (int)k < rows; k++) {
         snprintf(line, sizeof line, "%zu) %s", k + 1,
                  s->legal_text[t->choice[k]]);
-        tui_put(y + 5 + (int)k, 3, line, cols - 4);
+        tui_put(yc + (int)k, 3, line, cols - 4);
     }
     if (t->watching)
         move(y + 3, 1);

@@ -6,7 +6,8 @@
  * and at each step the screen must say what to do next. Also the
  * screens of the issue's findings: the board turned for Black, Chessball
  * field names, Chess volleyball's move list and typed moves, a window too
- * small, the waiting screen, refused codes, network line mode.
+ * small, the waiting screen, refused codes, network line mode, and
+ * lines that must stay whole at 80 columns.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -600,4 +601,33 @@ Test(first_hour, browser_links_are_never_split)
     cr_assert(line_has(scr, "http://127.0.0.1:", link), "%s", scr);
     snprintf(link, sizeof link, "/#watch=%s", watch);
     cr_assert(line_has(scr, "http://127.0.0.1:", link), "%s", scr);
+}
+
+/* A trial found an illegal move's message cut at 80 columns ("...; one
+ * legal now: a", the move it offers lost). Its message wraps onto a
+ * second row: the move it names after "one legal now:" is whole, one of
+ * the moves `tabula moves chessball` lists at the start. */
+Test(first_hour, illegal_move_message_wraps_whole)
+{
+    first("play chessball", 80, 24);
+    wait_for("White to move (you)");
+    keys("c3-d4 Enter");
+    const char *scr = wait_for("illegal move");
+    const char *at = strstr(scr, "one legal now:");
+    cr_assert_not_null(at, "%s", scr);
+    char offered[32];
+    cr_assert_eq(sscanf(at + strlen("one legal now:"), " %31s", offered), 1,
+                 "%s", scr);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "%s moves chessball", TABULA_BINARY);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    char line[64];
+    int found = 0;
+    while (fgets(line, sizeof line, p) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        found |= strcmp(line, offered) == 0;
+    }
+    cr_assert_eq(pclose(p), 0);
+    cr_assert(found, "'%s' is not a legal move:\n%s", offered, scr);
 }
