@@ -176,8 +176,13 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
             *next++ = '\0';
         if (strcmp(opt, "old") == 0) {
             lim->old = 1;
+            lim->classic = 0;
+        } else if (strcmp(opt, "classic") == 0) {
+            lim->old = 1;
+            lim->classic = 1;
         } else if (strcmp(opt, "new") == 0) {
             lim->old = 0;
+            lim->classic = 0;
         } else if (strncmp(opt, "depth=", 6) == 0 &&
                    read_number(opt + 6, 1, BOT_DEPTH_MAX, &v) == 0) {
             lim->depth = (int)v;
@@ -187,8 +192,8 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
         } else {
             if (why != NULL)
                 snprintf(why, why_cap,
-                         _("unknown option; expected old, new, depth=1..%d "
-                         "or nodes=N"),
+                         _("unknown option; expected old, classic, new, "
+                           "depth=1..%d or nodes=N"),
                          BOT_DEPTH_MAX);
             return TB_E_ARG;
         }

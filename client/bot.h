@@ -43,6 +43,9 @@ typedef struct Bot_Info {
 typedef struct Bot_Limits {
     int level;          /* 1..8: the depth cap and the default budget */
     int old;            /* nonzero: the original plain alpha-beta */
+    /* nonzero (with old): that search on core_evaluate_classic, the bot
+     * as issue 17 found it, for measuring against (docs/engines.md) */
+    int classic;
     int depth;          /* depth cap in plies; 0: the level's */
     uint64_t nodes;     /* work budget; 0: the level's */
     uint32_t time_ms;   /* wall-clock limit per move; 0: none. Needs clock */
@@ -84,7 +87,8 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
 
 /*
  * bot_parse_spec: read "LEVEL[:OPT[:OPT...]]" into *lim (level 1..8;
- * options "old", "new", "depth=D" 1..60, "nodes=N" 1..2^40). Errors:
+ * options "old", "classic" (the old search on the old evaluations),
+ * "new", "depth=D" 1..60, "nodes=N" 1..2^40). Errors:
  * TB_E_ARG with a reason in why (may be NULL).
  */
 int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,

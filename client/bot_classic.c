@@ -1,6 +1,7 @@
 /*
  * bot_classic.c: the original search, kept as the "old" level option so
- * the current search can be measured against it (docs/engines.md):
+ * the current search can be measured against it (docs/engines.md), and
+ * with "classic" on core_evaluate_classic, the evaluations of its time:
  * iterative deepening negamax with alpha-beta on core_evaluate, no
  * table, no ordering beyond the previous best root move. Copy-make on a
  * stack of positions made once per call. A work budget (positions
@@ -20,6 +21,7 @@ typedef struct Search {
     Bot_List moves[CLASSIC_MAX_PLY + 1];
     Core_Position *stack[CLASSIC_MAX_PLY + 1];
     Bot_Work w;
+    int32_t (*evaluate)(const Core_Position *pos);
 } Search;
 
 static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
@@ -32,9 +34,9 @@ static int32_t negamax(Search *s, int ply, int depth, int32_t alpha,
     if (core_status(pos).outcome != CORE_ONGOING)
         return bot__terminal_score(pos, ply);
     if (depth == 0 || ply >= CLASSIC_MAX_PLY)
-        return core_evaluate(pos);
+        return s->evaluate(pos);
     if (bot__out_of_work(&s->w))
-        return core_evaluate(pos);
+        return s->evaluate(pos);
     if (bot__list_moves(&s->moves[ply], pos, &n) != 0 || n == 0)
         return bot__terminal_score(pos, ply);
     s->w.nodes += n; /* listing moves is work too */
@@ -84,6 +86,7 @@ int bot__classic(const Core_Position *pos, const Bot_Limits *lim,
     const Core_Game *g = core_position_game(pos);
 
     memset(&s, 0, sizeof s);
+    s.evaluate = lim->classic ? core_evaluate_classic : core_evaluate;
     bot__work_start(&s.w, lim, budget);
     if (max_depth > CLASSIC_MAX_PLY)
         max_depth = CLASSIC_MAX_PLY;

@@ -314,6 +314,13 @@ int32_t core_evaluate(const Core_Position *pos)
     return pos->game->evaluate(cstate_of(pos));
 }
 
+int32_t core_evaluate_classic(const Core_Position *pos)
+{
+    if (pos->game->evaluate_classic != NULL)
+        return pos->game->evaluate_classic(cstate_of(pos));
+    return core_evaluate(pos);
+}
+
 int core_evaluate_terms(const Core_Position *pos, int32_t *out, size_t cap,
                         size_t *n)
 {

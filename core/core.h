@@ -284,6 +284,18 @@ int core_perft(const Core_Position *pos, unsigned depth, uint64_t *nodes);
 int32_t core_evaluate(const Core_Position *pos);
 
 /*
+ * core_evaluate_classic: the static score core_evaluate gave when issue
+ * 17 (stronger bots) was filed, the same scale and view: Laska's
+ * hand-set weights (soldier 100, officer 300, advance 6, reserve 40,
+ * prisoner 25), Football chess's two hand-set terms (the ball's rank 15,
+ * pieces next to it 8), Chess volleyball's score alone (points 100, sets
+ * 1000); Chessball's evaluation is unchanged. Kept only so that a match
+ * can play the bot as it was (`tabula match ... --b 8:classic`,
+ * docs/engines.md); no bot in play, demo or network games uses it.
+ */
+int32_t core_evaluate_classic(const Core_Position *pos);
+
+/*
  * core_evaluate_terms: the terms of pos's evaluation before weighting,
  * each counted White minus Black, for fitting the weights to self-play
  * offline (tests/bench/texel_data, docs/engines.md). Writes them to

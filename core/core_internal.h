@@ -48,6 +48,9 @@ struct Core_Game {
     int (*perft)(const void *st, unsigned depth, uint64_t *nodes);
     /* Static evaluation for the side to move (may be NULL: 0). */
     int32_t (*evaluate)(const void *st);
+    /* Optional (core_evaluate_classic): the evaluation as it was when
+     * issue 17 was filed; NULL where it has not changed since. */
+    int32_t (*evaluate_classic)(const void *st);
     /* Optional (core_evaluate_terms): the evaluation's unweighted terms,
      * White minus Black, into out[0..cap); *n gets their number. */
     int (*terms)(const void *st, int32_t *out, size_t cap, size_t *n);

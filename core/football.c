@@ -1058,10 +1058,13 @@ enum {
     FC_TERMS
 };
 static const int32_t fc_weights[FC_TERMS] = {15, 47, -6, -5, 9, 10, -6, -2};
+/* The hand-set evaluation, core_evaluate_classic's: the ball's distance
+ * to the two goals (their difference is the rank term) and pieces next to
+ * it. */
+static const int32_t fc_weights_classic[FC_TERMS] = {15, 8, 0, 0, 0, 0, 0, 0};
 
-static int32_t fc_evaluate(const void *vst)
+static int32_t fc_evaluate_with(const Fc_State *st, const int32_t *weights)
 {
-    const Fc_State *st = vst;
     int us = st->side;
     int32_t x[FC_TERMS] = {0};
     int bf = fc_file(st->ball), br = fc_rank(st->ball);
@@ -1100,9 +1103,19 @@ static int32_t fc_evaluate(const void *vst)
     x[FC_T_TEMPO] = us == CORE_WHITE ? 1 : -1;
     int32_t v = 0;
     for (int t = 0; t < FC_TERMS; t++)
-        v += fc_weights[t] * x[t];
+        v += weights[t] * x[t];
     return 10000 * (st->score[us] - st->score[1 - us]) +
            (us == CORE_WHITE ? v : -v);
+}
+
+static int32_t fc_evaluate(const void *vst)
+{
+    return fc_evaluate_with(vst, fc_weights);
+}
+
+static int32_t fc_evaluate_classic(const void *vst)
+{
+    return fc_evaluate_with(vst, fc_weights_classic);
 }
 
 /* core_move_forcing: CORE_FORCING_GOAL when the turn's last kick puts
@@ -1161,6 +1174,7 @@ const Core_Game core__football = {
     .options_format = fc_options_format,
     .perft = fc_perft,
     .evaluate = fc_evaluate,
+    .evaluate_classic = fc_evaluate_classic,
     .view = fc_view,
     .legal = fc_legal,
     .forcing = fc_forcing,

@@ -496,15 +496,15 @@ static int laska_options_format(const void *vst, char *buf, size_t cap)
 enum { LA_W_SOLDIER, LA_W_OFFICER, LA_W_ADVANCE, LA_W_RESERVE,
        LA_W_PRISONER, LA_W_TEMPO, LA_W_COUNT };
 static const int32_t la_weight[LA_W_COUNT] = {100, 117, -11, 83, 135, -8};
+/* The hand-set weights, core_evaluate_classic's. */
+static const int32_t la_weight_classic[LA_W_COUNT] = {100, 300, 6, 40, 25, 0};
 
 /* Material as columns: a commander counts fully, own pieces under it are
  * reserves freed when the column is jumped, enemy prisoners are pieces the
  * opponent cannot use while the column stands; commanding soldiers are
  * weighted by their advance. */
-static int32_t laska_evaluate(const void *vst)
+static int32_t la_evaluate_with(const Laska_State *st, const int32_t *w)
 {
-    const Laska_State *st = vst;
-    const int32_t *w = la_weight;
     int32_t score[2] = {0, 0};
 
     for (int s = 0; s < LA_SQUARES; s++) {
@@ -524,6 +524,16 @@ static int32_t laska_evaluate(const void *vst)
         score[owner] += v;
     }
     return score[st->side] - score[st->side ^ 1] + w[LA_W_TEMPO];
+}
+
+static int32_t laska_evaluate(const void *vst)
+{
+    return la_evaluate_with(vst, la_weight);
+}
+
+static int32_t laska_evaluate_classic(const void *vst)
+{
+    return la_evaluate_with(vst, la_weight_classic);
 }
 
 /* core_move_forcing: 100 a jump, since every jump takes a prisoner (seed
@@ -604,6 +614,7 @@ const Core_Game core__laska = {
     .options_format = laska_options_format,
     .perft = core__laska_perft,
     .evaluate = laska_evaluate,
+    .evaluate_classic = laska_evaluate_classic,
     .view = laska_view,
     .forcing = laska_forcing,
 };

@@ -829,6 +829,12 @@ static int32_t vb_evaluate(const void *st)
     return core__vb_evaluate(st);
 }
 
+/* The score alone, as before the terms (core_evaluate_classic). */
+static int32_t vb_evaluate_classic(const void *st)
+{
+    return core__vb_evaluate_classic(st);
+}
+
 static int vb_terms(const void *st, int32_t *out, size_t cap, size_t *n)
 {
     int32_t t[VB_TERMS];
@@ -1602,7 +1608,8 @@ static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
     .position_format = vb_position_format,                                     \
     .position_parse = vb_position_parse, .options_format = vb_options_format,  \
     .evaluate = vb_evaluate, .view = vb_view, .count = vb_count,               \
-    .forcing = vb_forcing, .terms = vb_terms
+    .forcing = vb_forcing, .terms = vb_terms,                                  \
+    .evaluate_classic = vb_evaluate_classic
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

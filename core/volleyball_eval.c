@@ -92,3 +92,12 @@ int32_t core__vb_evaluate(const Vb_State *s)
         v += vb_weights[i] * t[i];
     return core__vb_side(s) == CORE_WHITE ? v : -v;
 }
+
+/* The score alone (points 100, sets 1000): the evaluation before the
+ * terms between points, core_evaluate_classic's. */
+int32_t core__vb_evaluate_classic(const Vb_State *s)
+{
+    int32_t v =
+        100 * (s->points[0] - s->points[1]) + 1000 * (s->sets[0] - s->sets[1]);
+    return core__vb_side(s) == CORE_WHITE ? v : -v;
+}

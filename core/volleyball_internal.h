@@ -154,6 +154,8 @@ int core__vb_unreachable(const Vb_State *s, int c, int x);
 #define VB_TERMS 11
 void core__vb_terms(const Vb_State *s, int32_t t[VB_TERMS]);
 int32_t core__vb_evaluate(const Vb_State *s);
+/* The same with the score's weights only (core_evaluate_classic). */
+int32_t core__vb_evaluate_classic(const Vb_State *s);
 
 /* Chess stage: the attacker's colour (opponent of the King's owner). */
 static inline int vb_attacker(const Vb_State *s)

@@ -21,12 +21,12 @@ static void run(Run *r, const char *args)
 }
 
 static Run r1, r2;
+static const char *const games[] = {"laska", "chessball", "football",
+                                    "volleyball", "volleyball10"};
 static void cut_movetime(Run *r);
 
 Test(match, same_seed_same_games_with_any_jobs)
 {
-    static const char *const games[] = {"laska", "chessball", "football",
-                                        "volleyball", "volleyball10"};
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         char args[256];
         snprintf(args, sizeof args,
@@ -113,7 +113,8 @@ static void refused(const char *args, const char *msg)
 Test(match, bad_arguments_exit_2)
 {
     refused("match laska --a 1 --b 9", "bad --b '9'");
-    refused("match laska --a 1:fast --b 1", "unknown option");
+    refused("match laska --a 1:fast --b 1",
+            "unknown option; expected old, classic, new");
     refused("match laska --a 1 --b 1 --games 3", "bad --games '3'");
     refused("match laska --a 1 --b 1 --nodes 10 --time 10", NULL);
     refused("match laska --a 1 --b 1 --sprt 5", "bad --sprt '5'");
@@ -199,4 +200,21 @@ Test(match, sprt_stops_at_the_first_crossing_with_any_jobs)
     cut_movetime(&r1);
     cut_movetime(&r2);
     cr_assert_str_eq(r1.out, r2.out);
+}
+
+/* ':classic', the bot as issue 17 found it (the old search on
+ * core_evaluate_classic, which test_evaluate checks), plays a match in
+ * every game. */
+Test(match, classic_bot_plays_every_game)
+{
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args,
+                 "match %s --a 2 --b 2:classic --games 2 --nodes 3000",
+                 games[i]);
+        run(&r1, args);
+        cr_assert_eq(r1.status, 0, "%s: %s", games[i], r1.err);
+        cr_assert(strncmp(r1.out, "result games 2 wins ", 20) == 0, "%s",
+                  r1.out);
+    }
 }

@@ -5,22 +5,30 @@
  * Each expected score is the weighted sum of terms counted by hand from the
  * position string, and the colour-mirrored position must give the same score to
  * its own side to move (a second method: the terms are White minus Black).
+ * Also core_evaluate_classic, the evaluations as issue 17 found them,
+ * each expected value worked out by the formula of that time.
  */
 #include <criterion/criterion.h>
 
 #include "core.h"
 
-static int32_t game_eval(const char *game, const char *text,
-                         const char *options)
+static int32_t eval_by(int32_t (*evaluate)(const Core_Position *),
+                       const char *game, const char *text, const char *options)
 {
     Core_Position *pos = NULL;
     char why[200] = "";
     cr_assert_eq(core_position_new(&pos, core_game_find(game), options), 0);
     cr_assert_eq(core_position_parse(pos, text, why, sizeof why), 0, "%s: %s",
                  text, why);
-    int32_t v = core_evaluate(pos);
+    int32_t v = evaluate(pos);
     core_position_free(pos);
     return v;
+}
+
+static int32_t game_eval(const char *game, const char *text,
+                         const char *options)
+{
+    return eval_by(core_evaluate, game, text, options);
 }
 
 static int32_t eval_of(const char *text, const char *options)
@@ -121,4 +129,50 @@ Test(evaluate, volleyball_points_count)
     cr_expect_eq(
         game_eval("volleyball", VB_RALLY " points=2:1 clock=3 minute=3", NULL),
         game_eval("volleyball", VB_RALLY " clock=3 minute=3", NULL) + V_POINT);
+}
+
+/* core_evaluate_classic, Football chess: 15 for each step the ball is
+ * nearer the goal the mover attacks than its own (king-step distances of
+ * the ball to e1 and e9; the file part cancels) and 8 for each own piece
+ * next to the ball, less the opponent's. Ball c4 with Black to move:
+ * 6 steps from e9, 4 from e1: 15 * (6 - 4) = 30; next to it Black's n b3
+ * (+8) and White's Q d3 (-8). */
+Test(evaluate, football_classic_by_the_old_formula)
+{
+    cr_expect_eq(eval_by(core_evaluate_classic, "football",
+                         "k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 0-0 0 9", NULL),
+                 30);
+}
+
+/* Chess volleyball's classic evaluation is the score alone: 100 a point
+ * and 1000 a set for the side to act, nothing for the rally. */
+Test(evaluate, volleyball_classic_is_the_score)
+{
+    cr_expect_eq(eval_by(core_evaluate_classic, "volleyball", VB_RALLY, NULL),
+                 0);
+    cr_expect_eq(eval_by(core_evaluate_classic, "volleyball",
+                         VB_RALLY " points=2:1 clock=3 minute=3", NULL),
+                 100);
+    cr_expect_eq(eval_by(core_evaluate_classic, "volleyball10",
+                         "Qa1/Rd8 ball=d6 phase=rally toact=b touches=0 "
+                         "mustpass=0 points=2:1 clock=3 minute=3",
+                         NULL),
+                 -100);
+}
+
+/* Laska's hand-set weights: a commanding soldier 100 plus 6 a rank of
+ * advance (from rank 1 for White), an officer 300, an own piece under a
+ * commander 40, an enemy one 25. White c1 soldier 100; e3 column w, b,
+ * w (top first): 100 + 6 * 2 + 25 + 40 = 177; g3 officer 300; Black d2
+ * soldier, five ranks from rank 7: 100 + 30 = 130. White to move:
+ * 577 - 130 = 447. Chessball's evaluation has not changed since. */
+Test(evaluate, laska_and_chessball_classic)
+{
+    cr_expect_eq(
+        eval_by(core_evaluate_classic, "laska", "w c1w e3wbw g3W d2b", NULL),
+        447);
+    Core_Position *pos = NULL;
+    cr_assert_eq(core_position_new(&pos, core_game_find("chessball"), NULL), 0);
+    cr_expect_eq(core_evaluate_classic(pos), core_evaluate(pos));
+    core_position_free(pos);
 }
