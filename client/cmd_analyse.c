@@ -22,9 +22,10 @@ static const char analyse_help[] =
     "  info depth D score mate M nodes N nps N time MS pv MOVE ...\n"
     "  bestmove MOVE\n"
     "Scores are the side to move's, in hundredths of a pawn (or soldier);\n"
-    "'mate M' is a forced game end in M moves, negative when lost. A move\n"
-    "whose notation has spaces (Football chess turns) is printed with '_'\n"
-    "for each space, so each pv move is one word.\n"
+    "'mate M' is a forced game end in M moves, negative when lost. Moves\n"
+    "are written as tabula moves lists them and a board takes them; in the\n"
+    "pv a move with spaces (Football chess turns, Chess volleyball actions)\n"
+    "is put in double quotes, so the pv can be pasted after the game's name.\n"
     "  --depth D     plies, 1..60 (default 60 within the node budget)\n"
     "  --time MS     stop after MS milliseconds (not reproducible)\n"
     "  --nodes N     work budget (default 4000000)\n"
@@ -44,15 +45,14 @@ static uint64_t analyse_clock_ms(void *ctx)
     return (uint64_t)(cli_now() * 1000.0);
 }
 
-/* A move's notation with spaces as '_' so a pv stays one word a move. */
-static int format_word(const Core_Position *pos, const Core_Move *mv,
-                       char *buf, size_t cap)
+/* A pv move as one shell word: its notation, in double quotes when it
+ * has spaces (no game's notation has a quote, a backslash or a '$'). */
+static void print_pv_move(const char *text)
 {
-    int rc = core_move_format(pos, mv, buf, cap);
-    for (char *p = buf; rc == 0 && *p != '\0'; p++)
-        if (*p == ' ')
-            *p = '_';
-    return rc;
+    if (strchr(text, ' ') != NULL)
+        printf(" \"%s\"", text);
+    else
+        printf(" %s", text);
 }
 
 static void print_info(void *ctx, const Bot_Info *info)
@@ -80,12 +80,12 @@ static void print_info(void *ctx, const Bot_Info *info)
         /* Formatting needs a legal move: check it on a scratch copy. */
         Core_Position *next = core_position_clone(walk);
         int ok = next != NULL && core_play(next, &info->pv[i]) == 0 &&
-                 format_word(walk, &info->pv[i], text, sizeof text) == 0;
+                 core_move_format(walk, &info->pv[i], text, sizeof text) == 0;
         core_position_free(walk);
         walk = next;
         if (!ok)
             break;
-        printf(" %s", text);
+        print_pv_move(text);
     }
     printf("\n");
     fflush(stdout);
@@ -205,7 +205,7 @@ int cli_analyse(int argc, char **argv)
     int err = bot_search(pos, &lim, seed, &best, NULL);
     char text[CORE_NOTATION_MAX];
     if (err != 0 || an.failed ||
-        format_word(pos, &best, text, sizeof text) != 0) {
+        core_move_format(pos, &best, text, sizeof text) != 0) {
         fprintf(stderr, _("tabula analyse: %s\n"),
                 _(tb_strerror(err != 0 ? err : TB_E_NOMEM)));
         rc = CLI_EXIT_FAIL;

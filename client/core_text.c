@@ -6,7 +6,7 @@
  * is listed here once as a pattern ("%u" where a number goes, "%s" where
  * a side word goes); a text is rewritten pattern by pattern, the numbers
  * and (translated) words carried over, anything unknown kept as it is.
- * Also the game-end reasons' words. libc only: the terminal's _() is
+ * Also the game-end reasons in words. libc only: the terminal's _() is
  * gettext, the page's WebAssembly module builds this file with _() over
  * the catalogue the page hands in (client/catalogue.c), so both rewrite
  * by this one table.
@@ -120,32 +120,37 @@ static const char *known(const char *const *list, size_t n, const char *s)
     return s;
 }
 
-/* English shows the tokens themselves (the screens always did: "Game
- * over: 1-0 (resign)"); other languages give words. */
-static const char *const reasons[] = {
-    /* TRANSLATORS: the game-end reasons below are tokens of the result
-     * line ("1-0 (resign)"); translate them as words: "resignation". */
-    N_("none"),
-    N_("checkmate"),
-    N_("stalemate"),
-    N_("no-moves"),
-    N_("goal"),
-    N_("resign"),
-    N_("agreement"),
-    N_("repetition"),
-    N_("move-rule"),
-    N_("time"),
-    N_("desync-abort"),
-    N_("points"),
-    N_("forfeit"),
-    N_("abort"),
-    N_("abandon"),
-    N_("not-caught"),
+/* The end reasons in words, by token (core/core.c's reason names): the
+ * terminal's screens and the page say them so in every language. */
+static const struct {
+    const char *token, *words;
+} reason_words[] = {
+    /* TRANSLATORS: why a game ended, shown as "Game over: 1-0
+     * (resignation)" */
+    {"none", N_("no reason given")},
+    {"checkmate", N_("checkmate")},
+    {"stalemate", N_("stalemate")},
+    {"no-moves", N_("no legal move")},
+    {"goal", N_("a goal")},
+    {"resign", N_("resignation")},
+    {"agreement", N_("draw agreed")},
+    {"repetition", N_("repetition of the position")},
+    {"move-rule", N_("the move limit")},
+    {"time", N_("time ran out")},
+    {"desync-abort", N_("stopped: the two boards disagreed")},
+    {"points", N_("on points")},
+    {"forfeit", N_("a forfeit")},
+    {"abort", N_("aborted")},
+    {"abandon", N_("a player left")},
+    {"not-caught", N_("the King was not caught")},
 };
 
-const char *cli_reason_text(const char *reason)
+const char *cli_reason_words(const char *reason)
 {
-    return known(reasons, sizeof reasons / sizeof reasons[0], reason);
+    for (size_t i = 0; i < sizeof reason_words / sizeof reason_words[0]; i++)
+        if (strcmp(reason, reason_words[i].token) == 0)
+            return _(reason_words[i].words);
+    return reason;
 }
 
 size_t cli_core_game_texts(const char *const **list)

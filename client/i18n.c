@@ -129,38 +129,6 @@ void cli_i18n_init(void)
 #endif
 }
 
-/* The end reasons in words, by token (core/core.c's reason names). */
-static const struct {
-    const char *token, *words;
-} reason_words[] = {
-    /* TRANSLATORS: why a game ended, shown as "Game over: 1-0
-     * (resignation)" */
-    {"none", N_("no reason given")},
-    {"checkmate", N_("checkmate")},
-    {"stalemate", N_("stalemate")},
-    {"no-moves", N_("no legal move")},
-    {"goal", N_("a goal")},
-    {"resign", N_("resignation")},
-    {"agreement", N_("draw agreed")},
-    {"repetition", N_("repetition of the position")},
-    {"move-rule", N_("the move limit")},
-    {"time", N_("time ran out")},
-    {"desync-abort", N_("stopped: the two boards disagreed")},
-    {"points", N_("on points")},
-    {"forfeit", N_("a forfeit")},
-    {"abort", N_("aborted")},
-    {"abandon", N_("a player left")},
-    {"not-caught", N_("the King was not caught")},
-};
-
-const char *cli_reason_words(const char *reason)
-{
-    for (size_t i = 0; i < sizeof reason_words / sizeof reason_words[0]; i++)
-        if (strcmp(reason, reason_words[i].token) == 0)
-            return _(reason_words[i].words);
-    return reason;
-}
-
 char *cli_group_digits(uint64_t n, const char *sep, const char *grouping,
                        char *out, size_t cap)
 {

@@ -47,19 +47,12 @@
 void cli_i18n_init(void);
 
 /*
- * cli_reason_text: a game-end reason token of core_reason_name()
- * ("checkmate", "no-moves", ...) in the user's language (English keeps
- * the token); an unknown token comes back unchanged.
- */
-const char *cli_reason_text(const char *reason);
-
-/*
  * cli_reason_words: a game-end reason token of core_reason_name() as the
  * terminal's screens say it to a person, in words in every language
  * English included ("resign" -> "resignation", "time" -> "time ran
  * out"); an unknown token (a record's own Termination) comes back
- * unchanged. The result: lines keep the tokens; the page keeps
- * cli_reason_text.
+ * unchanged. The result: lines keep the tokens. In client/core_text.c,
+ * which the page's module builds too.
  */
 const char *cli_reason_words(const char *reason);
 

@@ -27,6 +27,8 @@ struct Lobby_Http {
     struct lws_context *ctx; /* lws sets it to NULL once destroyed */
     struct lws_http_mount mount; /* lws reads these until then */
     char site[1024];
+    char tcp[64];                                 /* lb's "HOST:PORT" */
+    struct lws_protocol_vhost_options tcp_header; /* X-Tabula-Lobby: tcp */
     Lobby *lb; /* WebSocket members join it; NULL: files only */
     int port;
 };
@@ -274,6 +276,12 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
     h->mount.def = "index.html";
     h->mount.extra_mimetypes = &mime_wasm;
     h->mount.origin_protocol = LWSMPRO_FILE;
+    /* Every response names the lobby's framed TCP address, so a page
+     * hosting a game can show the command a terminal player types. */
+    if (lb != NULL && lobby_address(lb, h->tcp, sizeof h->tcp) == 0) {
+        h->tcp_header.name = "x-tabula-lobby:";
+        h->tcp_header.value = h->tcp;
+    }
 
     void *loops[1] = {loop};
     struct lws_context_creation_info info;
@@ -281,6 +289,7 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
     info.port = port;
     info.iface = host;
     info.mounts = &h->mount;
+    info.headers = h->tcp_header.name != NULL ? &h->tcp_header : NULL;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_LIBUV |
                    LWS_SERVER_OPTION_DISABLE_IPV6 * (strchr(host, ':') == NULL);

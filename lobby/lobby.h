@@ -318,10 +318,12 @@ typedef struct Lobby_Http Lobby_Http; /* opaque, heap */
  * on host (an IPv4 or IPv6 address) and port (0: a free port) with
  * libwebsockets on loop, and, when lb is not NULL, take WebSocket
  * connections with the subprotocol "tabula-lobby" there as members of lb
- * (one lobby message per binary message; docs/protocol-lobby.md). lb
- * must outlive h. Errors: TB_E_ARG (port out of range, site path over
- * 1023 bytes), TB_E_IO (no site/index.html, or the address could not be
- * bound), TB_E_NOMEM.
+ * (one lobby message per binary message; docs/protocol-lobby.md), and
+ * name lb's framed TCP address (lobby_address) in the header
+ * X-Tabula-Lobby of every HTTP response, for the page to show the
+ * command a terminal player types. lb must outlive h. Errors: TB_E_ARG
+ * (port out of range, site path over 1023 bytes), TB_E_IO (no
+ * site/index.html, or the address could not be bound), TB_E_NOMEM.
  */
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
                    const char *site, Lobby *lb, Lobby_Http **out);

@@ -239,9 +239,15 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
     if (!s->clock_on || side < 0 || side > 1)
         return -1;
     int64_t left = s->left[side];
-    if (!match__over(s) && !s->desync &&
-        core_side_to_move(proto_transcript_position(s->t)) == side)
+    int to_move = core_side_to_move(proto_transcript_position(s->t));
+    if (match__over(s)) {
+        /* a fallen flag: the side to move when it fell has nothing left
+         * (left[] keeps its reading from the start of that turn) */
+        if (match__status(s).reason == CORE_REASON_TIME && to_move == side)
+            return 0;
+    } else if (!s->desync && to_move == side) {
         left -= turn_ms(s, now);
+    }
     return left > 0 ? left : 0;
 }
 

@@ -249,7 +249,8 @@ int match_done(const Match *s);
 /* Envelopes held (match start first) and the i-th of them. */
 uint32_t match_frames(const Match *s);
 const uint8_t *match_frame_at(const Match *s, uint32_t i, size_t *len);
-/* ms left to side as this seat sees it at now (-1: no clock). */
+/* ms left to side as this seat sees it at now (-1: no clock); 0 for the
+ * side whose flag fell, once the game ended on time. */
 int64_t match_clock_left(const Match *s, uint64_t now, int side);
 /* The side whose draw offer stands, or -1. */
 int match_draw_offer(const Match *s);

@@ -122,6 +122,7 @@ function show(section) {
 }
 
 function home() {
+  disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
   else if (game?.pos) game.pos.free();
@@ -141,6 +142,7 @@ function stopBot() {
 // options: match options as `tabula play --options` takes them (the
 // start page gives none; the browser tests do, for a long game).
 function newGame(name, opponent, side, options = '') {
+  disarmResign();
   stopBot();
   const info = tabula.games().find((g) => g.name === name);
   const bot = opponent.startsWith('bot:') ? Number(opponent.slice(4)) : 0;
@@ -409,6 +411,24 @@ function lobbyUrl() {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/`;
 }
 
+// The lobby's framed TCP address (HOST:PORT), for the terminal commands
+// a host shows: the server that serves the page says it in the header
+// X-Tabula-Lobby of its responses (lobby/http.c); null when it does not.
+// A wildcard address (0.0.0.0, [::]) is reached by this page's host name.
+let lobbyTcp;
+function lobbyTcpAddress() {
+  lobbyTcp ??= fetch(location.pathname, { method: 'HEAD', cache: 'no-store' })
+    .then((r) => {
+      const a = r.headers.get('x-tabula-lobby');
+      const m = a?.match(/^(.*):(\d+)$/);
+      if (!m) return null;
+      const wild = m[1] === '0.0.0.0' || m[1] === '[::]';
+      const host = location.hostname.includes(':') ? `[${location.hostname}]` : location.hostname;
+      return wild ? `${host}:${m[2]}` : a;
+    }).catch(() => null);
+  return lobbyTcp;
+}
+
 function link(kind, code) {
   return `${location.origin}${location.pathname}#${kind}=${code}`;
 }
@@ -432,6 +452,7 @@ function movesOf(g) {
 // level of the core's bot that plays the seat (0: you); kept: a record
 // of seatstore.js whose seat a reloaded page takes back.
 function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null }) {
+  disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
   const key = kept ? kept.key : browserKey();
@@ -455,24 +476,19 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   $('final').textContent = '';
   $('notes').replaceChildren();
   const codes = seat.codes();
-  const room = $('net-room');
-  room.replaceChildren();
+  $('net-room').replaceChildren();
   // The codes are shown once the lobby has the room (its first answer),
   // as the terminal prints invite: only when the room exists: a code
   // given out sooner can be refused as unknown.
   const showRoom = () => {
-    if (role !== 0 || room.hasChildNodes()) return;
-    const part = (label, href) => {
-      const a = document.createElement('a');
-      a.href = href;
-      a.target = '_blank'; // this page keeps its own seat
-      a.textContent = href;
-      const p = document.createElement('div');
-      p.append(`${label} `, a);
-      return p;
-    };
-    room.append(part(`invite: ${codes.invite}, ${t("opponent's link:")}`, link('join', codes.invite)),
-      part(`watch: ${codes.watch}, ${t("spectators' link:")}`, link('watch', codes.watch)));
+    if (role !== 0 || game.room) return;
+    game.room = codes;
+    drawRoom();
+    lobbyTcpAddress().then((a) => {
+      if (game?.room !== codes || !a) return;
+      game.lobbyTcp = a;
+      drawRoom();
+    });
   };
   say(() => role === 0 ? t('waiting for the opponent to join') : `${t('connecting to the lobby')}…`);
   show('game');
@@ -481,7 +497,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     onConnection: (state, text) => {
       if (state === 'connected') showRoom();
       // one note a change (the retries' countdown is the message line's)
-      if (state !== game.link) netNote(state === 'connected' ? 'lobby: connected' : `lobby: ${text()}`);
+      if (state !== game.link) netNote(state === 'connected' ? 'lobby: connected' : () => `lobby: ${text()}`);
       game.link = state;
       say(state === 'connected' ? () => (role === 2 ? t('watching the game')
         : bot ? t('the bot plays your seat') : t('click or type your moves on your turn')) : text);
@@ -491,12 +507,45 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     onPumped: () => { if (!game.final) seatSave(game); },
   }, { host: role === 0, resumed: Boolean(kept) });
   if (kept?.stored) {
-    netNote(tn('resumed: {n} move from this tab\'s storage',
-      'resumed: {n} moves from this tab\'s storage', game.moves.length));
+    const n = game.moves.length;
+    netNote(() => tn('resumed: {n} move from this tab\'s storage',
+      'resumed: {n} moves from this tab\'s storage', n));
   }
   game.clockTimer = setInterval(() => { if (game?.mode === 'net') netClocks(); }, 250);
   window.tabulaPage.boardReady = false;
   netRefresh();
+}
+
+// A host's room: the codes with the links for a browser and, once the
+// lobby's TCP address is known, the commands a terminal player or
+// spectator types (as the terminal host's waiting screen shows them), in
+// the page's language.
+function drawRoom() {
+  const room = $('net-room');
+  const codes = game?.room;
+  if (!codes) { room.replaceChildren(); return; }
+  const part = (label, href) => {
+    const a = document.createElement('a');
+    a.href = href;
+    a.target = '_blank'; // this page keeps its own seat
+    a.textContent = href;
+    const p = document.createElement('div');
+    p.append(`${label} `, a);
+    return p;
+  };
+  const command = (label, text) => {
+    const c = document.createElement('code');
+    c.textContent = text;
+    const p = document.createElement('div');
+    p.className = 'terminal';
+    p.append(`${label} `, c);
+    return p;
+  };
+  const tcp = game.lobbyTcp;
+  room.replaceChildren(part(`invite: ${codes.invite}, ${t("opponent's link:")}`, link('join', codes.invite)),
+    ...(tcp ? [command(t('Your opponent types, on their terminal:'), `tabula join ${codes.invite} --lobby ${tcp}`)] : []),
+    part(`watch: ${codes.watch}, ${t("spectators' link:")}`, link('watch', codes.watch)),
+    ...(tcp ? [command(t('A spectator types:'), `tabula spectate ${codes.watch} --lobby ${tcp}`)] : []));
 }
 
 // What the page's seat is (and its bot's seed), in the page's language.
@@ -534,7 +583,7 @@ function netFailed(text, why, code) {
     return;
   }
   game.failed = text;
-  netNote(text());
+  netNote(text);
   say(text);
   netRefresh();
 }
@@ -546,12 +595,25 @@ function netClose() {
   game.pos = null;
 }
 
+// A note of the session's (text: a string, or a function giving it in
+// the page's language, called again when the language changes).
 function netNote(text) {
-  game.notes.push(text);
+  const note = typeof text === 'function' ? text : () => text;
+  game.notes.push(note);
   const li = document.createElement('li');
-  li.textContent = text;
+  li.textContent = note();
   $('notes').append(li);
   keepInView($('notes'), li);
+}
+
+function drawNotes() {
+  $('notes').replaceChildren(...game.notes.map((note) => {
+    const li = document.createElement('li');
+    li.textContent = note();
+    return li;
+  }));
+  const last = $('notes').lastElementChild;
+  if (last) keepInView($('notes'), last);
 }
 
 function netOutput(out) {
@@ -566,7 +628,9 @@ function netOutput(out) {
     seatForget(); // nothing to take back
     say(() => t('the game is over: Download the log keeps its signed record'));
   } else {
-    netNote(out.text);
+    // (the module's English, in the page's language when drawn)
+    const english = out.text;
+    netNote(() => tabula.text('note', english));
     if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
   }
   netRefresh();
@@ -582,8 +646,10 @@ function netBot(token) {
     if (e.data.id !== botRequest || game?.mode !== 'net') return;
     if (e.data.error) { say(() => t('the bot failed: {why}', { why: e.data.error })); return; }
     const rc = game.seat.botMove(now(), token, e.data.move);
-    if (rc !== 0)
-      netNote(t("the bot's move {move} was refused: {why}", { move: e.data.move, why: errText(tabula.lastError()) }));
+    if (rc !== 0) {
+      const err = tabula.lastError();
+      netNote(() => t("the bot's move {move} was refused: {why}", { move: e.data.move, why: errText(err) }));
+    }
     game.driver.pump();
   };
   botWorker.postMessage({ id, game: g.name, options: g.options, moves: g.moves,
@@ -600,18 +666,67 @@ function netMove(text) {
   game.driver.pump();
 }
 
+// A button's command for the session; out of turn the session keeps it
+// for the turn (a draw offer is answered on your turn), and the message
+// line says so, as the terminal does.
 function netCommand(line) {
   if (game?.mode !== 'net') return;
+  const st = game.seat.state(now());
+  // (a takeback request is answered at once, a draw offer on your turn)
+  const answer = line === 'accept' || line === 'decline';
+  const waits = st.side >= 0 && !st.finished && st.outcome === '*' && st.toMove !== st.side &&
+    (!answer || (st.takeback.side !== 1 - st.side && st.draw === 1 - st.side));
   try {
     game.seat.command(now(), line);
   } catch (e) {
     say(() => `${line}: ${errText(e)}`);
+    game.driver.pump();
+    return;
+  }
+  if (waits) {
+    say(() => (answer
+      ? t('a draw offer is answered on your turn: your answer is sent when it comes')
+      : t("'{what}' is sent when your turn comes", { what: t(PAGE_TEXTS[BUTTON_TEXTS[line]]) })));
   }
   game.driver.pump();
 }
 
+// The buttons' page texts (PAGE_TEXTS) by the command they give.
+const BUTTON_TEXTS = { resign: 'resign', draw: 'offer-draw', takeback: 'takeback' };
+
+// Resign asks once: the first click turns the button into "Resign? Click
+// again" for RESIGN_ARMED_MS, and only a second click within that time
+// resigns (a misclick loses no game).
+const RESIGN_ARMED_MS = 3000;
+let resignArmed = 0; // the timer of an armed Resign, or 0
+const resignQuestion = () => t('Click Resign again to resign');
+function resignAsked() {
+  const again = Boolean(resignArmed);
+  if (again) disarmResign();
+  else {
+    resignArmed = setTimeout(disarmResign, RESIGN_ARMED_MS);
+    $('resign').classList.add('armed');
+    drawResign();
+    say(resignQuestion);
+  }
+  return again;
+}
+
+function disarmResign() {
+  clearTimeout(resignArmed);
+  resignArmed = 0;
+  $('resign').classList.remove('armed');
+  drawResign();
+  if (said === resignQuestion) say('');
+}
+
+function drawResign() {
+  $('resign').textContent = resignArmed ? t('Resign? Click again') : t(PAGE_TEXTS.resign);
+}
+
 function clockText(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
+  // whole seconds left, rounded down as the terminal and lichess do
+  const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
@@ -843,16 +958,19 @@ function moduleLang() {
 }
 
 // The switch: the new language's texts, and the screen drawn again (the
-// status, the players, the message line; the notes already written, as
-// the terminal's lines, stay as they were).
+// status, the players, the message line, a host's room line and the
+// session's notes).
 async function switchLang(to) {
   if (await setLang(to, true) === null) return; // a later click decides
   moduleLang();
   if (game?.pos && !$('help').hidden) $('help').textContent = helpText();
   applyTexts();
+  drawResign();
   if (game) drawTitle();
   if (game && game.mode === 'net') {
     drawNetPlayers();
+    drawRoom();
+    drawNotes();
     netRefresh();
   }
   else if (game && game.mode === 'play') {
@@ -923,8 +1041,9 @@ function wire() {
   window.addEventListener('hashchange', () => { if (location.hash.length > 1) openLink(); });
   $('help-button').addEventListener('click', toggleHelp);
   $('resign').addEventListener('click', () => {
+    if (game.mode === 'net' ? game.final || !game.pos : game.mode !== 'play' || over()) return;
+    if (!resignAsked()) return;
     if (game.mode === 'net') { netCommand('resign'); return; }
-    if (game.mode !== 'play' || over()) return;
     stopBot();
     game.resigned = game.players[0] === 'human' && game.players[1] !== 'human'
       ? 0 : game.players[1] === 'human' && game.players[0] !== 'human'

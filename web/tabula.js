@@ -177,7 +177,7 @@ export class Tabula {
   }
 
   // An English text in the module's language: kind 'reason' (a game-end
-  // token of status()), 'note' (a network note) or 'core' (a status
+  // token of status(), in words: 'resign' -> 'resignation'), 'note' (a network note) or 'core' (a status
   // line or cell description).
   text(kind, text) {
     const k = { core: 0, note: 1, reason: 2 }[kind];

@@ -35,7 +35,7 @@ for game in laska chessball football volleyball volleyball10; do
     out=$(mktemp)
     times=$( { time "$build/tabula" analyse "$game" "${moves[@]}" --depth "$level" \
       --nodes "$budget" --seed 1 >"$out"; } 2>&1)
-    best=$(awk '$1 == "bestmove" { print $2 }' "$out" | tr '_' ' ')
+    best=$(sed -n 's/^bestmove //p' "$out")
     nodes=$(awk '$1 == "info" { for (i = 1; i < NF; i++) if ($i == "nodes") n = $(i + 1) } END { print n }' "$out")
     rm -f "$out"
     if [ "$best" != "$move" ]; then

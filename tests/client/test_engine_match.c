@@ -218,3 +218,83 @@ Test(match, classic_bot_plays_every_game)
                   r1.out);
     }
 }
+
+/* Is text one of the lines `tabula moves GAME PLAYED` prints (the rules
+ * core's own list of the legal moves, as a board takes them)? */
+static int listed(const char *game, const char *played, const char *text)
+{
+    static Run m;
+    char args[4096];
+    snprintf(args, sizeof args, "moves %s%s", game, played);
+    run(&m, args);
+    cr_assert_eq(m.status, 0, "%s: %s", args, m.err);
+    size_t n = strlen(text);
+    for (const char *l = m.out; *l != '\0';) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - l) : strlen(l);
+        if (len == n && strncmp(l, text, n) == 0)
+            return 1;
+        l += len + (nl != NULL);
+    }
+    return 0;
+}
+
+/* The next pv move of *p into buf (a word, or a "quoted" move with
+ * spaces); 0 at the line's end. */
+static int next_pv_move(const char **p, char *buf, size_t cap)
+{
+    const char *s = *p;
+    while (*s == ' ')
+        s++;
+    if (*s == '\n' || *s == '\0')
+        return 0;
+    const char *end = *s == '"' ? strchr(s + 1, '"') : strpbrk(s, " \n");
+    if (*s == '"') {
+        cr_assert_not_null(end, "unclosed quote in %s", s);
+        s++;
+    }
+    if (end == NULL)
+        end = s + strlen(s);
+    cr_assert_lt((size_t)(end - s), cap);
+    memcpy(buf, s, (size_t)(end - s));
+    buf[end - s] = '\0';
+    *p = end + (*end == '"');
+    return 1;
+}
+
+Test(analyse, bestmove_and_pv_are_moves_a_board_takes)
+{
+    for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
+        char args[256];
+        snprintf(args, sizeof args, "analyse %s --depth 3 --seed 1", games[g]);
+        run(&r1, args);
+        cr_assert_eq(r1.status, 0, "%s: %s", args, r1.err);
+        int infos = 0;
+        for (const char *l = r1.out; l != NULL && *l != '\0';) {
+            const char *pv = strstr(l, " pv ");
+            const char *nl = strchr(l, '\n');
+            char played[4096] = "", mv[128];
+            if (strncmp(l, "info depth ", 11) == 0) {
+                cr_assert(pv != NULL && (nl == NULL || pv < nl), "%s", l);
+                infos++;
+                for (const char *p = pv + 4; next_pv_move(&p, mv, sizeof mv);) {
+                    cr_assert(listed(games[g], played, mv),
+                              "%s: pv move '%s' after%s is not in tabula "
+                              "moves' list",
+                              games[g], mv, played);
+                    size_t n = strlen(played);
+                    snprintf(played + n, sizeof played - n, " '%s'", mv);
+                }
+            } else {
+                cr_assert_eq(strncmp(l, "bestmove ", 9), 0, "%s", l);
+                cr_assert_not_null(nl);
+                snprintf(mv, sizeof mv, "%.*s", (int)(nl - l - 9), l + 9);
+                cr_assert(listed(games[g], "", mv),
+                          "%s: bestmove '%s' is not in tabula moves' list",
+                          games[g], mv);
+            }
+            l = nl != NULL ? nl + 1 : NULL;
+        }
+        cr_assert_eq(infos, 3, "%s", r1.out);
+    }
+}

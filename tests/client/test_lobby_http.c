@@ -137,6 +137,29 @@ Test(lobby_http, serves_the_site_and_nothing_outside_it)
     remove_dir();
 }
 
+/* A page hosting a game showed no lobby address for a terminal joiner
+ * (a new-user trial): every answer names the framed TCP address the
+ * lobby printed on its listening: line. */
+Test(lobby_http, answers_name_the_lobbys_tcp_address)
+{
+    char site[300], buf[8192], tcp[64], want[96];
+    Proc lobby;
+    make_dir();
+    int port = start_lobby_with_a_page(&lobby, site, sizeof site);
+    await_line(&lobby, "listening: ", tcp, sizeof tcp);
+    cr_assert_eq(strncmp(tcp, "127.0.0.1:", 10), 0, "%s", tcp);
+    snprintf(want, sizeof want, "\r\nx-tabula-lobby: %s\r\n", tcp);
+    get(port, "/", buf, sizeof buf);
+    cr_assert(strstr(buf, " 200 ") != NULL, "%s", buf);
+    cr_assert(head_has(buf, want), "%s", buf);
+    get(port, "/no-such-file.html", buf, sizeof buf);
+    cr_assert(head_has(buf, want), "%s", buf);
+
+    kill(lobby.pid, SIGTERM);
+    cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
+    remove_dir();
+}
+
 /* Issue 20, finding 4: a new user gave `tabula join` the lobby's web
  * address (the page's, from the --http line) and was told "size limit
  * exceeded". The client is told it reached a web server, and the next

@@ -405,6 +405,12 @@ Test(match, flag_after_time_and_grace)
     cr_assert_eq(match_clock_left(r.seat[1].m, 1999, CORE_BLACK), 1000);
     at(&r, 2000);
     all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    /* the fallen flag reads 0 (not its 1000 ms of the turn's start),
+     * the other side its 1000 ms, on both seats, later too */
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 2500, CORE_WHITE), 0);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 2500, CORE_BLACK), 1000);
+    }
     room_close(&r);
 }
 

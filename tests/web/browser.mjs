@@ -29,16 +29,16 @@
 //   node tests/web/browser.mjs nethost GAME
 //       the other way round: `tabula lobby --http` serves the page, the
 //       page hosts GAME from its start page's form (the bot at level 3
-//       plays its seat), `tabula join CODE --lobby ADDR --bot=1` takes the
-//       invite code the page shows. Prints "nethost GAME page HEX
+//       plays its seat), `tabula join CODE --lobby ADDR --bot=1` joins
+//       with the command the page's room line shows. Prints "nethost GAME page HEX
 //       terminal HEX plies N".
 //   node tests/web/browser.mjs netresign
 //       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
 //       hosts, the page opens the #join= link without a bot, shows both
-//       clocks, types a move into its move box on its turn, is reloaded
+//       clocks (rounded down to the second), types a move into its move box on its turn, is reloaded
 //       (its seat comes back), waits 1.5 s on its turn and is reloaded
 //       again (its clock went on: lower by at least the wait), then
-//       presses Resign. Prints "netresign page HEX terminal HEX result R
+//       presses Resign twice (it asks once). Prints "netresign page HEX terminal HEX result R
 //       ... turn-clock BEFORE -> AFTER ms ... clocks C".
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
@@ -614,6 +614,7 @@ async function longGameLayout(page, game) {
   if (lay.windowY !== 0 || lay.cut || lay.items !== LONG_PLIES || lay.n101 !== '101.' ||
       !(lay.listY > 0) || !lay.lastShown)
     throw new Error(`the move list of a long game: ${JSON.stringify(lay)}`);
+  await page.click('#resign'); // (Resign asks once)
   await page.click('#resign');
   const fin = await page.evaluate(() => {
     const f = document.getElementById('final');
@@ -777,7 +778,7 @@ async function moduleTexts(page, lang, tr) {
   const moduleText = (kind, t) => page.evaluate((k, x) => window.tabulaPage.tabula.text(k, x), kind, t);
   expect('a network note', await moduleText('note', 'white offers a draw: type accept or decline'),
     fillIn(tr('%s offers a draw'), [tr('white')]) + tr(': type accept or decline'));
-  expect('an end reason', await moduleText('reason', 'resign'), tr('resign'));
+  expect('an end reason', await moduleText('reason', 'resign'), tr('resignation'));
   // The English words core/ and match/ write for people (status lines,
   // cells' descriptions): none may be left on a board in LANG.
   const english = /\b(ply|plies|goals?|wins|[Ww]hite|[Bb]lack|king|queen|rook|bishop|knight|pawn|vizier|moor|jack|cat|ball|serves|touch|touched|points|sets|check|attacker|stage|capture|must|shoot|next to)\b/;
@@ -837,6 +838,57 @@ async function netLang(page, lang, tr) {
     const got = await lines();
     if (got.join('|') !== want.join('|'))
       throw new Error(`a network game's players and message lines in ${l}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+    // The room line too: its labels and the terminal's command.
+    await page.waitForFunction(() => document.querySelector('#net-room code'), { timeout: 10000, polling: 50 });
+    const room = await page.$eval('#net-room', (e) => e.textContent);
+    const tl = l === 'en' ? (m) => m : tr;
+    for (const label of ["opponent's link:", 'Your opponent types, on their terminal:'].map(tl)) {
+      if (!room.includes(label)) throw new Error(`the room line in ${l} lacks '${label}': '${room}'`);
+    }
+  }
+  // A terminal player joins with the command the room line shows and
+  // offers a draw on its turn; Accept pressed then says why nothing
+  // happens yet, and is sent on the page's turn.
+  const shown = await page.$eval('#net-room code', (e) => e.textContent);
+  const cmd = shown.match(/^tabula join (\S+) --lobby (\S+)$/);
+  if (!cmd) throw new Error(`the room's terminal command: '${shown}'`);
+  const term = spawn(env.TABULA_BINARY, ['join', cmd[1], '--lobby', cmd[2]],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  term.stdout.on('data', (d) => { out += d; });
+  try {
+    const turnOf = (side) => page.waitForFunction((x) => {
+      const g = window.tabulaPage.game;
+      const st = g.seat.state(Math.floor(performance.now()));
+      return g.pos && st.toMove === x && st.outcome === '*';
+    }, { timeout: 30000, polling: 50 }, side);
+    await turnOf(0);
+    await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+    await turnOf(1);
+    term.stdin.write('draw\n');
+    await page.waitForFunction(() => !document.getElementById('accept').hidden, { timeout: 30000, polling: 50 });
+    await page.evaluate(() => document.getElementById('accept').click());
+    const waitMsg = await page.$eval('#message', (e) => e.textContent);
+    const wantWait = tr('a draw offer is answered on your turn: your answer is sent when it comes');
+    if (waitMsg !== wantWait) throw new Error(`Accept out of turn in ${lang}: '${waitMsg}', expected '${wantWait}'`);
+    // The offer's note, written in LANG, follows the switch.
+    const offerNote = (l) => (l === 'en' ? 'black offers a draw: type accept or decline'
+      : fillIn(tr('%s offers a draw'), [tr('black')]) + tr(': type accept or decline'));
+    const fillIn = (text, args) => { let i = 0; return text.replace(/%[us]/g, () => String(args[i++])); };
+    for (const l of [lang, 'en', lang]) {
+      await setLang(l);
+      const notes = await page.$$eval('#notes li', (li) => li.map((e) => e.textContent));
+      if (!notes.includes(offerNote(l)))
+        throw new Error(`the notes in ${l} lack '${offerNote(l)}': ${JSON.stringify(notes)}`);
+    }
+    const black = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    term.stdin.write(`${black}\n`);
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 30000, polling: 100 });
+    const status = await page.$eval('#status', (e) => e.textContent);
+    if (status !== `1/2-1/2 (${tr('draw agreed')})`)
+      throw new Error(`the accepted draw in ${lang}: '${status}'; the terminal: ${out}`);
+  } finally {
+    term.kill();
   }
   await page.evaluate(() => document.getElementById('new').click());
 }
@@ -897,6 +949,18 @@ async function langPage(lang) {
         document.getElementById('move-form').requestSubmit();
       }
     });
+    // Resign asks once: the first click only asks (in LANG), and the
+    // question goes after 3 s; a second click in time resigns.
+    const playing = (await texts()).status;
+    await page.click('#resign');
+    x = await texts();
+    expect('Resign asking', x.resign, tr('Resign? Click again'));
+    expect('the message after one click on Resign', x.message, tr('Click Resign again to resign'));
+    expect('the status after one click on Resign', x.status, playing);
+    await new Promise((r) => setTimeout(r, 3300));
+    x = await texts();
+    expect('Resign after the question went', x.resign, tr('Resign'));
+    await page.click('#resign');
     await page.click('#resign');
     x = await texts();
     const final = x.final;
@@ -967,7 +1031,7 @@ async function netPages(outDir, games) {
         status: document.getElementById('status').textContent,
         message: document.getElementById('message').textContent,
         plies: window.tabulaPage.game?.moves?.length,
-        notes: window.tabulaPage.game?.notes?.slice(-6) })).catch((e) => e.message);
+        notes: window.tabulaPage.game?.notes?.slice(-6).map((n) => n()) })).catch((e) => e.message);
       // A spectator once the game is under way.
       await player.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 2 ||
         window.tabulaPage.game?.final, { timeout: 60000, polling: 50 })
@@ -1053,8 +1117,18 @@ async function netHost(game) {
     await page.waitForFunction(() => window.tabulaPage?.ready &&
       /invite: /.test(document.getElementById('net-room').textContent), { timeout: 60000, polling: 100 });
     if (await shownInvite() !== invite) throw new Error(`the reloaded host shows ${await shownInvite()}, not ${invite}`);
+    // The commands a terminal player and a spectator type, with the
+    // lobby's TCP address (not the page's).
+    await page.waitForFunction(() => document.querySelectorAll('#net-room code').length === 2,
+      { timeout: 10000, polling: 50 }).catch(() => {});
+    const commands = await page.$$eval('#net-room code', (c) => c.map((e) => e.textContent));
+    const watch = await page.evaluate(() => document.getElementById('net-room').textContent.match(/watch: (\S+),/)?.[1]);
+    const wantCommands = [`tabula join ${invite} --lobby ${lobby.listen}`,
+      `tabula spectate ${watch} --lobby ${lobby.listen}`];
+    if (commands.join('|') !== wantCommands.join('|'))
+      throw new Error(`the room's terminal commands: ${JSON.stringify(commands)}, expected ${JSON.stringify(wantCommands)}`);
     // --delay: the game lasts long enough for a reload in the middle.
-    const term = spawn(env.TABULA_BINARY, ['join', invite, '--lobby', lobby.listen,
+    const term = spawn(env.TABULA_BINARY, [...commands[0].split(' ').slice(1),
       '--bot=1', '--seed', '3', '--delay', '200'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     term.stdout.on('data', (d) => { out += d; });
@@ -1174,6 +1248,14 @@ async function netResign() {
     // Black's turn: the move box is enabled.
     await myTurn();
     const clocks = await page.evaluate(() => document.getElementById('clocks').textContent);
+    // White's clock stands while Black thinks: shown rounded down to the
+    // second, as the terminal shows it (5:02.9 is 5:02).
+    await new Promise((r) => setTimeout(r, 300)); // (the clocks redraw each 250 ms)
+    const white = await page.evaluate(() => ({ text: document.getElementById('clocks').textContent,
+      ms: window.tabulaPage.game.seat.state(Math.floor(performance.now())).clock[0] }));
+    const whiteWant = `${Math.floor(white.ms / 60000)}:${String(Math.floor(white.ms / 1000) % 60).padStart(2, '0')}`;
+    if (!white.text.startsWith(`White ${whiteWant} `))
+      throw new Error(`White's clock at ${white.ms} ms shows '${white.text}', not ${whiteWant}`);
     const mv = await typeMove();
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 2,
       { timeout: 60000, polling: 100 });
@@ -1239,6 +1321,7 @@ async function netResign() {
     const backUp = await downState();
     if (!backUp.kept || backUp.message !== 'click or type your moves on your turn')
       throw new Error(`the lobby back: ${JSON.stringify(backUp)}, waits ${waits}`);
+    await page.click('#resign'); // (Resign asks once)
     await page.click('#resign');
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
     const code = await host.exit;
@@ -1295,7 +1378,7 @@ async function netResign() {
       `turn-clock ${turnBefore} -> ${turnAfter} ms over a ${waitMs} ms reload ` +
       `clocks ${clocks.replace(/\s+/g, ' ')}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
-    return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resign)' &&
+    return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resignation)' &&
       /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
       turnAfter > 0 && turnAfter <= turnBefore - waitMs &&
       res.kept === null && !errors.length ? 0 : 1;

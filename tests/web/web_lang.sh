@@ -2,7 +2,8 @@
 # The page's languages (docs/languages.md): for cs and ru, a headless
 # Chromium whose languages are that one's (tests/web/browser.mjs lang,
 # the page served by `tabula lobby --http`) shows the start page, a
-# game's status, a refused move's error name and a resignation in it,
+# game's status, a refused move's error name and a resignation in it
+# (Resign asking once first),
 # with the final-hash line as in English; the module's own texts too (a
 # game's help, the board's status line, a network note, an end reason;
 # Chess volleyball's help speaks of the page's move box, not of Tab;
@@ -10,7 +11,10 @@
 # and no English word of the module's is left on the Football chess and
 # Chess volleyball boards; the EN / CS / RU switch changes the texts and
 # is remembered over a reload; a network game's players and message
-# lines follow the switch. The expected texts are the catalogues'
+# lines, its room line and its notes follow the switch, and a terminal
+# player joins with the command the room line shows, offers a draw on
+# its turn, and the page's Accept then says it waits for the page's
+# turn. The expected texts are the catalogues'
 # own, looked up by gettext(1) and ngettext(1) in the built .mo files
 # (not copied from the page). Run by ctest as web_lang.
 #   tests/web/web_lang.sh NATIVE_BUILD_DIR
@@ -25,7 +29,10 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'Laska (Lasker 1911)' $'%s\n\nMoves\n' $'\nBoard\n' $'Now, for example:\n'
   $'A move goes from square to square: c3-d4. A capture lists every\nsquare it lands on: b2xd4, or b2xd4xf6 for a double capture; the\nfirst and last squares are enough when only one capture fits\n(b2xf6). Capturing is compulsory.\n'
   'goals %u-%u, first to %u wins; ' 'N|%u ply since the last goal|%u plies since the last goal|0'
-  'white' '%s offers a draw' ': type accept or decline' 'resign'
+  'white' 'black' '%s offers a draw' ': type accept or decline' 'resignation' 'draw agreed'
+  'Resign? Click again' 'Click Resign again to resign'
+  "opponent's link:" 'Your opponent types, on their terminal:'
+  'a draw offer is answered on your turn: your answer is sent when it comes'
   'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).'
   'you: host' 'click or type your moves on your turn'
   $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); a square\'s description (shown when pointing at it,\nand read out by screen readers) lists it top first.\n'

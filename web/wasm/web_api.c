@@ -96,7 +96,7 @@ WEB_EXPORT(web_text) const char *web_text(int kind, const char *text)
      * at a character). */
     char buf[1024];
     if (kind == WEB_TEXT_REASON)
-        return out_text(cli_reason_text(text));
+        return out_text(cli_reason_words(text));
     if (kind == WEB_TEXT_NOTE)
         return out_text(cli_note_text(text, buf, sizeof buf));
     if (kind == WEB_TEXT_CORE)

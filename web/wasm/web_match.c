@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
 #include "lobby_wire.h"
 #include "match.h"
 #include "tb_error.h"
@@ -546,7 +545,7 @@ static const uint8_t *data_message(Web_Net *n, const Match_Out *o)
  * out here (the log); 1 when the page is to see it. */
 static int report(Web_Net *n, const Match_Out *o)
 {
-    char text[2 * MATCH_TEXT_MAX + 96]; /* a translated note may grow */
+    char text[2 * MATCH_TEXT_MAX + 96];
     switch (o->kind) {
     case MATCH_OUT_SEND:
         return data_message(n, o) != NULL;
@@ -567,9 +566,10 @@ static int report(Web_Net *n, const Match_Out *o)
         break;
     case MATCH_OUT_NOTE:
     case MATCH_OUT_WARN:
-        /* In the page's language, as the terminal's screen shows them
-         * (machine lines such as final-hash: match no pattern). */
-        cli_note_text(o->text, text, sizeof text);
+        /* In English: the page puts a note in its language each time it
+         * draws it (web_text WEB_TEXT_NOTE), so a language switch redraws
+         * the notes already written. */
+        snprintf(text, sizeof text, "%s", o->text);
         break;
     case MATCH_OUT_THINK:
         snprintf(text, sizeof text, "%llu", (unsigned long long)o->seq);

@@ -22,8 +22,9 @@
  *   1 SEND     bytes (web_out, web_out_len): a whole DATA message
  *   6 PLY      "PLY\tSIDE\tMOVE\tHASH"
  *   7 NOTE     a line as the terminal prints it ("result: ...",
- *              "final-hash: HEX", offers, ...)
- *   8 WARN     a warning line
+ *              "final-hash: HEX", offers, ...), in English (web_text
+ *              WEB_TEXT_NOTE gives it in the page's language)
+ *   8 WARN     a warning line, likewise
  *   9 THINK    "TOKEN": a bot seat's turn; choose a move for the position
  *              of web_net_game and answer with web_net_bot_move
  *   10 REFETCH frames were lost: close the socket and connect again
