@@ -27,6 +27,14 @@
 #define LA_INLINE static inline
 #endif
 
+/* Kept out of line: a rarer path whose locals would crowd its caller's
+ * registers. */
+#if defined(__GNUC__)
+#define LA_NOINLINE __attribute__((noinline))
+#else
+#define LA_NOINLINE
+#endif
+
 /* A board from the side to move's view: its commanders and, where a
  * column has two pieces or more, the second piece from the top, and where
  * it has three or more, the third (by colour: own_under holds the second
@@ -66,6 +74,18 @@ static inline uint64_t bytes_count(uint64_t x)
     x = (x & UINT64_C(0x3333333333333333)) +
         ((x >> 2) & UINT64_C(0x3333333333333333));
     return (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+}
+
+/* bytes_count(a) + bytes_count(b), the two words added as 4-bit counts
+ * (each at most 4, so 8 fits) and folded into bytes once. */
+static inline uint64_t bytes_count2(uint64_t a, uint64_t b)
+{
+    const uint64_t m2 = UINT64_C(0x3333333333333333);
+
+    a -= (a >> 1) & UINT64_C(0x5555555555555555);
+    b -= (b >> 1) & UINT64_C(0x5555555555555555);
+    a = (a & m2) + ((a >> 2) & m2) + (b & m2) + ((b >> 2) & m2);
+    return (a + (a >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
 }
 
 /* The sum of the bytes of x, each under 256. */
@@ -181,12 +201,15 @@ LA_INLINE uint64_t soldier_chains(uint64_t p7, uint64_t p9, uint64_t a7,
 {
     uint64_t x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
     uint64_t x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
-    uint64_t stop = ~pair(on, on), on7 = pair(a7 & on, a7 & on);
+    /* A second landing counts once where it stops and once for each
+     * third jump where it goes on; on lies within a7 | a9, so the landings
+     * that stop and those that jump on by 7 bits are disjoint sets and
+     * one word counts both. */
+    uint64_t stop7 = ~pair(on & ~a7, on & ~a7);
     uint64_t on9 = pair(a9 & on, a9 & on);
 
-    return bytes_count(x12 & stop) + bytes_count(x12 & on7) +
-           bytes_count(x12 & on9) + bytes_count(x34 & stop) +
-           bytes_count(x34 & on7) + bytes_count(x34 & on9);
+    return bytes_count2(x12 & stop7, x12 & on9) +
+           bytes_count2(x34 & stop7, x34 & on9);
 }
 
 /*
@@ -297,6 +320,33 @@ static uint64_t officer_chains(uint64_t own, uint64_t enemy, uint64_t officers,
 }
 
 /*
+ * The captures of the officers of own, given the jump sets by direction
+ * of the board: their first jumps in each direction taken at once, those
+ * that cannot go on (any way but back over the square just jumped: the
+ * start square, empty now, could only be reached so) counted as a set and
+ * the others searched.
+ */
+static LA_NOINLINE uint64_t officer_captures(uint64_t own, uint64_t enemy,
+                                             uint64_t officers, int side,
+                                             uint64_t sw, uint64_t se,
+                                             uint64_t nw, uint64_t ne)
+{
+    uint64_t offs = own & officers, found = 0;
+    /* First landings by direction; one goes on any way but back (d ^ 3).
+     * Two directions share a word (pair). */
+    uint64_t lsw = (offs & sw) >> 18, lse = (offs & se) >> 14;
+    uint64_t lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
+    uint64_t more[4] = {lsw & (sw | se | nw), lse & (sw | se | ne),
+                        lnw & (sw | nw | ne), lne & (se | nw | ne)};
+    uint64_t bytes = bytes_count2(pair(lsw & ~more[LA_SW], lse & ~more[LA_SE]),
+                                  pair(lnw & ~more[LA_NW], lne & ~more[LA_NE]));
+
+    if ((more[0] | more[1] | more[2] | more[3]) != 0)
+        found = officer_chains(own, enemy, officers, side, more);
+    return found + bytes_sum(bytes);
+}
+
+/*
  * The moves of a side with officers: its soldiers as in count_soldiers;
  * its officers' first jumps in each direction taken at once, those that
  * cannot go on (any way but back over the square just jumped: the start
@@ -316,29 +366,24 @@ LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a7 = side == CORE_WHITE ? nw : se;
     uint64_t a9 = side == CORE_WHITE ? ne : sw;
     uint64_t j7 = sold & a7, j9 = sold & a9;
-    if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0)
+    uint64_t jumpers = offs & (sw | se | nw | ne);
+    if (((j7 | j9) | jumpers) == 0)
         /* Every commander steps forward, officers also back. */
-        return bytes_sum(
-            bytes_count(pair(own & back(empty, 7, side),
-                             own & back(empty, 9, side))) +
-            bytes_count(pair(offs & fwd(empty, 7, side),
-                             offs & fwd(empty, 9, side))));
+        return bytes_sum(bytes_count2(
+            pair(own & back(empty, 7, side), own & back(empty, 9, side)),
+            pair(offs & fwd(empty, 7, side), offs & fwd(empty, 9, side))));
     uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
-    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
     uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
     if (((l7 | l9) & on) != 0)
         bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
-    /* Officers' first landings by direction; one goes on any way but
-     * back (d ^ 3). Two directions share a word (pair). */
-    uint64_t lsw = (offs & sw) >> 18, lse = (offs & se) >> 14;
-    uint64_t lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
-    uint64_t more[4] = {lsw & (sw | se | nw), lse & (sw | se | ne),
-                        lnw & (sw | nw | ne), lne & (se | nw | ne)};
-    bytes += bytes_count(pair(lsw & ~more[LA_SW], lse & ~more[LA_SE])) +
-             bytes_count(pair(lnw & ~more[LA_NW], lne & ~more[LA_NE]));
-    if ((more[0] | more[1] | more[2] | more[3]) != 0)
-        found = officer_chains(own, enemy, officers, side, more);
-    return found + bytes_sum(bytes);
+    /* Most often (three captures in five) only soldiers can capture;
+     * the officers' part is a call of its own, so that this path keeps
+     * its words in registers. */
+    if (jumpers == 0)
+        return bytes_sum(bytes);
+    return bytes_sum(bytes) +
+           officer_captures(own, enemy, officers, side, sw, se, nw, ne);
 }
 
 static uint64_t count_general_white(uint64_t own, uint64_t enemy,
