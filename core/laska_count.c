@@ -532,11 +532,23 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
     /* A quiet move changes only the mover's set; the other side's count
      * looks at its own officers alone. */
     uint64_t r = pair(own & back(empty, 7, side), own & back(empty, 9, side));
+    if ((enemy & officers) != 0) {
+        for (; r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        return total;
+    }
+    /* The other side has soldiers only (the common case): the loop is
+     * taken out of count_side's test, and the empty squares follow the
+     * move. */
     for (; r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd);
         uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
-        total += count_side(enemy, own ^ both, officers, side ^ 1);
+        total += count_soldiers(enemy, own ^ both, empty ^ both, side ^ 1);
     }
     return total;
 }
