@@ -27,6 +27,14 @@
 #define LA_INLINE static inline
 #endif
 
+/* Kept out of line: a rarer path whose locals would crowd its caller's
+ * registers. */
+#if defined(__GNUC__)
+#define LA_NOINLINE __attribute__((noinline))
+#else
+#define LA_NOINLINE
+#endif
+
 /* A board from the side to move's view: its commanders and, where a
  * column has two pieces or more, the second piece from the top, and where
  * it has three or more, the third (by colour: own_under holds the second
@@ -68,6 +76,18 @@ static inline uint64_t bytes_count(uint64_t x)
     return (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
 }
 
+/* bytes_count(a) + bytes_count(b), the two words added as 4-bit counts
+ * (each at most 4, so 8 fits) and folded into bytes once. */
+static inline uint64_t bytes_count2(uint64_t a, uint64_t b)
+{
+    const uint64_t m2 = UINT64_C(0x3333333333333333);
+
+    a -= (a >> 1) & UINT64_C(0x5555555555555555);
+    b -= (b >> 1) & UINT64_C(0x5555555555555555);
+    a = (a & m2) + ((a >> 2) & m2) + (b & m2) + ((b >> 2) & m2);
+    return (a + (a >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+}
+
 /* The sum of the bytes of x, each under 256. */
 static inline unsigned bytes_sum(uint64_t x)
 {
@@ -97,8 +117,8 @@ static inline int half(int x)
 /* What is done with each capture a chain search finds. */
 enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT };
 
-/* A walk over the moves of one board, and one travelling column of it:
- * what its jumps depend on, and where the counts go. */
+/* A search of the capture chains of one board's travelling column: what
+ * its jumps depend on, and where the counts go. */
 typedef struct Walk {
     const Lean *b;
     int side;
@@ -181,19 +201,24 @@ LA_INLINE uint64_t soldier_chains(uint64_t p7, uint64_t p9, uint64_t a7,
 {
     uint64_t x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
     uint64_t x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
-    uint64_t stop = ~pair(on, on), on7 = pair(a7 & on, a7 & on);
+    /* A second landing counts once where it stops and once for each
+     * third jump where it goes on; on lies within a7 | a9, so the landings
+     * that stop and those that jump on by 7 bits are disjoint sets and
+     * one word counts both. */
+    uint64_t stop7 = ~pair(on & ~a7, on & ~a7);
     uint64_t on9 = pair(a9 & on, a9 & on);
 
-    return bytes_count(x12 & stop) + bytes_count(x12 & on7) +
-           bytes_count(x12 & on9) + bytes_count(x34 & stop) +
-           bytes_count(x34 & on7) + bytes_count(x34 & on9);
+    return bytes_count2(x12 & stop7, x12 & on9) +
+           bytes_count2(x34 & stop7, x34 & on9);
 }
 
 /*
  * The moves of a side whose commanders are all soldiers: White's
  * forward steps are 7 and 9 bits up, Black's 7 and 9 down. Whether
  * captures exist is a coin toss in Laska, so the squares of both counts
- * are gathered and one word is chosen without a branch.
+ * are gathered and one word is chosen (gcc makes the choice a branch,
+ * mispredicted on a third of the calls; a mask instead cost 4 % more
+ * instructions and measured no faster).
  *
  * A soldier's capture goes forward only, two ranks a jump, so it has at
  * most three jumps (ranks 0, 2, 4, 6) and the third ends on the last
@@ -225,57 +250,6 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     return bytes_sum(bytes);
 }
 
-/*
- * The captures of a board, with the first jump of every column taken at
- * once: a jump ends the move unless a further jump exists from its
- * landing square (for a soldier forwards and not on its last rank; for an
- * officer any way but back over the square just jumped). The start
- * square, empty now, could only be reached by jumping back, so the jump
- * sets a[] of the board serve. Columns that jump on are searched square
- * by square. Counts them (w->mode WALK_COUNT), or hands each to walk_end.
- */
-static uint64_t first_jumps(Walk *w, const uint64_t m[4], const uint64_t a[4])
-{
-    const Lean *b = w->b;
-    uint64_t promo = last_rank(w->side), bytes = 0, found = 0;
-    uint64_t forward =
-        w->side == CORE_WHITE ? a[LA_NW] | a[LA_NE] : a[LA_SW] | a[LA_SE];
-
-    for (int d = 0; d < 4; d++) {
-        uint64_t first = m[d] & a[d];
-        if (first == 0)
-            continue;
-        uint64_t on = a[d] | a[d ^ 1] | a[d ^ 2]; /* not back: d ^ 3 */
-        uint64_t soldiers =
-            core__laska_step(core__laska_step(first & ~b->officers, d), d);
-        uint64_t chiefs =
-            core__laska_step(core__laska_step(first & b->officers, d), d);
-        uint64_t more = (soldiers & ~promo & forward) | (chiefs & on);
-        uint64_t done = (soldiers | chiefs) & ~more;
-        int count = w->mode == WALK_COUNT;
-        if (count)
-            bytes += bytes_count(done);
-        for (uint64_t r = count ? more : soldiers | chiefs; r != 0;
-             r &= r - 1) {
-            int land = __builtin_ctzll(r);
-            uint64_t lb = r & (~r + 1);
-            int from = __builtin_ctzll(
-                core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
-            int officer = (int)((b->officers >> from) & 1);
-            uint64_t mid = core__la.jump_mid[from][d];
-            if (done & lb) {
-                w->first = mid;
-                w->second = 0;
-                w->from = from;
-                walk_end(w, lb, mid, officer || (soldiers & promo & lb));
-            } else {
-                found += chain_from(w, from, mid, land, officer);
-            }
-        }
-    }
-    return found + bytes_sum(bytes);
-}
-
 /* The captures of officers that go on from the landing squares more[d]
  * of their first jump in direction d, searched. */
 static uint64_t officer_chains(uint64_t own, uint64_t enemy, uint64_t officers,
@@ -294,6 +268,33 @@ static uint64_t officer_chains(uint64_t own, uint64_t enemy, uint64_t officers,
                                 __builtin_ctzll(lb), 1);
         }
     return found;
+}
+
+/*
+ * The captures of the officers of own, given the jump sets by direction
+ * of the board: their first jumps in each direction taken at once, those
+ * that cannot go on (any way but back over the square just jumped: the
+ * start square, empty now, could only be reached so) counted as a set and
+ * the others searched.
+ */
+static LA_NOINLINE uint64_t officer_captures(uint64_t own, uint64_t enemy,
+                                             uint64_t officers, int side,
+                                             uint64_t sw, uint64_t se,
+                                             uint64_t nw, uint64_t ne)
+{
+    uint64_t offs = own & officers, found = 0;
+    /* First landings by direction; one goes on any way but back (d ^ 3).
+     * Two directions share a word (pair). */
+    uint64_t lsw = (offs & sw) >> 18, lse = (offs & se) >> 14;
+    uint64_t lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
+    uint64_t more[4] = {lsw & (sw | se | nw), lse & (sw | se | ne),
+                        lnw & (sw | nw | ne), lne & (se | nw | ne)};
+    uint64_t bytes = bytes_count2(pair(lsw & ~more[LA_SW], lse & ~more[LA_SE]),
+                                  pair(lnw & ~more[LA_NW], lne & ~more[LA_NE]));
+
+    if ((more[0] | more[1] | more[2] | more[3]) != 0)
+        found = officer_chains(own, enemy, officers, side, more);
+    return found + bytes_sum(bytes);
 }
 
 /*
@@ -316,29 +317,24 @@ LA_INLINE uint64_t count_general(uint64_t own, uint64_t enemy, uint64_t empty,
     uint64_t a7 = side == CORE_WHITE ? nw : se;
     uint64_t a9 = side == CORE_WHITE ? ne : sw;
     uint64_t j7 = sold & a7, j9 = sold & a9;
-    if (((j7 | j9) | (offs & (sw | se | nw | ne))) == 0)
+    uint64_t jumpers = offs & (sw | se | nw | ne);
+    if (((j7 | j9) | jumpers) == 0)
         /* Every commander steps forward, officers also back. */
-        return bytes_sum(
-            bytes_count(pair(own & back(empty, 7, side),
-                             own & back(empty, 9, side))) +
-            bytes_count(pair(offs & fwd(empty, 7, side),
-                             offs & fwd(empty, 9, side))));
+        return bytes_sum(bytes_count2(
+            pair(own & back(empty, 7, side), own & back(empty, 9, side)),
+            pair(offs & fwd(empty, 7, side), offs & fwd(empty, 9, side))));
     uint64_t on = (a7 | a9) & LA_BOARD & ~last_rank(side);
-    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side), found = 0;
+    uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
     uint64_t bytes = bytes_count(pair(l7 & ~on, l9 & ~on));
     if (((l7 | l9) & on) != 0)
         bytes += soldier_chains(l7 & on, l9 & on, a7, a9, on, side);
-    /* Officers' first landings by direction; one goes on any way but
-     * back (d ^ 3). Two directions share a word (pair). */
-    uint64_t lsw = (offs & sw) >> 18, lse = (offs & se) >> 14;
-    uint64_t lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
-    uint64_t more[4] = {lsw & (sw | se | nw), lse & (sw | se | ne),
-                        lnw & (sw | nw | ne), lne & (se | nw | ne)};
-    bytes += bytes_count(pair(lsw & ~more[LA_SW], lse & ~more[LA_SE])) +
-             bytes_count(pair(lnw & ~more[LA_NW], lne & ~more[LA_NE]));
-    if ((more[0] | more[1] | more[2] | more[3]) != 0)
-        found = officer_chains(own, enemy, officers, side, more);
-    return found + bytes_sum(bytes);
+    /* Most often (three captures in five) only soldiers can capture;
+     * the officers' part is a call of its own, so that this path keeps
+     * its words in registers. */
+    if (jumpers == 0)
+        return bytes_sum(bytes);
+    return bytes_sum(bytes) +
+           officer_captures(own, enemy, officers, side, sw, se, nw, ne);
 }
 
 static uint64_t count_general_white(uint64_t own, uint64_t enemy,
@@ -390,8 +386,6 @@ LA_INLINE uint64_t count_after_capture(const Lean *b, uint64_t fb, uint64_t tb,
                       (b->officers & ~jumped) | (jumped & b->officers_under),
                       side ^ 1);
 }
-
-static uint64_t walk(Walk *w);
 
 /* Perft 2 over the moves of b's soldiers when they must capture (j7, j9:
  * those with a first jump of 7 or 9 bits; a7, a9, the jump sets; see
@@ -498,6 +492,8 @@ LA_INLINE uint64_t children_general(const Lean *b, int side)
     }
     if ((j7 | j9) != 0)
         total += soldier_capture_children(b, j7, j9, a7, a9, side);
+    if ((offs & (sw | se | nw | ne)) == 0)
+        return total; /* only soldiers capture (see count_general) */
     /* An officer goes on any way but back (d ^ 3). */
     total += officer_capture_children(b, side, LA_SW, offs & sw, sw | se | nw);
     total += officer_capture_children(b, side, LA_SE, offs & se, sw | se | ne);
@@ -536,11 +532,23 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
     /* A quiet move changes only the mover's set; the other side's count
      * looks at its own officers alone. */
     uint64_t r = pair(own & back(empty, 7, side), own & back(empty, 9, side));
+    if ((enemy & officers) != 0) {
+        for (; r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
+            total += count_side(enemy, own ^ both, officers, side ^ 1);
+        }
+        return total;
+    }
+    /* The other side has soldiers only (the common case): the loop is
+     * taken out of count_side's test, and the empty squares follow the
+     * move. */
     for (; r != 0; r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd);
         uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
-        total += count_side(enemy, own ^ both, officers, side ^ 1);
+        total += count_soldiers(enemy, own ^ both, empty ^ both, side ^ 1);
     }
     return total;
 }
@@ -607,9 +615,9 @@ LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
                            uint64_t first, uint64_t second, int officer);
 
 /*
- * One move of w's board found, from w->from's column (officer: its
- * commander is or becomes an officer) to tb over the bits in jumped (0 for
- * a quiet move): count what follows it.
+ * One capture of w's board found, from w->from's column (officer: its
+ * commander is or becomes an officer) to tb over the bits in jumped:
+ * count what follows it.
  */
 static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
 {
@@ -622,13 +630,10 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
     }
     if (w->mode == WALK_CHILDREN) {
         w->total +=
-            jumped ? count_of((b->enemy & ~jumped) | (jumped & b->enemy_under),
-                              (b->own & ~fb) | tb | (jumped & b->own_under),
-                              (b->officers & ~jumped) |
-                                  (jumped & b->officers_under),
-                              w->side ^ 1)
-                   : count_of(b->enemy, b->own ^ fb ^ tb, b->officers,
-                              w->side ^ 1);
+            count_of((b->enemy & ~jumped) | (jumped & b->enemy_under),
+                     (b->own & ~fb) | tb | (jumped & b->own_under),
+                     (b->officers & ~jumped) | (jumped & b->officers_under),
+                     w->side ^ 1);
         return;
     }
     if (w->mode == WALK_GRANDCHILDREN) {
@@ -637,29 +642,6 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
     }
     w->total += great_move(b, w->st, w->side, fb, tb, jumped, w->first,
                            w->second, officer);
-}
-
-/* Every move of w's board handed to walk_end; returns w->total. */
-static uint64_t walk(Walk *w)
-{
-    const Lean *b = w->b;
-    uint64_t empty = LA_BOARD & ~(b->own | b->enemy), m[4], a[4];
-    uint64_t promo = last_rank(w->side);
-
-    core__laska_movers(b->own, b->officers, w->side, m);
-    core__laska_jump_sets(b->enemy, empty, a);
-    if ((m[0] & a[0]) | (m[1] & a[1]) | (m[2] & a[2]) | (m[3] & a[3])) {
-        first_jumps(w, m, a);
-        return w->total;
-    }
-    for (int d = 0; d < 4; d++)
-        for (uint64_t r = m[d] & core__laska_step(empty, d ^ 3); r != 0;
-             r &= r - 1) {
-            uint64_t fb = r & (~r + 1), tb = core__laska_step(fb, d);
-            w->from = __builtin_ctzll(fb);
-            walk_end(w, tb, 0, (b->officers & fb) || (promo & tb)); /* D-LA-6 */
-        }
-    return w->total;
 }
 
 /* ---- the interface ------------------------------------------------------- */
@@ -718,32 +700,15 @@ LA_INLINE uint64_t move_end(const Lean *b, const Laska_State *st, int side,
 }
 
 /*
- * Perft 3 (great: 4, st b's columns) of a board whose side has soldiers
- * only: children_side's walk over its moves, what follows each counted by
- * move_end.
+ * Perft 3 (great: 4, st b's columns) over the captures of b's soldiers
+ * (j7, j9: those with a first jump of 7 or 9 bits; a7, a9, the jump sets;
+ * see count_soldiers), what follows each counted by move_end.
  */
-LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
-                                 int great)
+LA_INLINE uint64_t soldier_capture_moves(const Lean *b, const Laska_State *st,
+                                         int side, int great, uint64_t j7,
+                                         uint64_t j9, uint64_t a7, uint64_t a9)
 {
-    uint64_t own = b->own, enemy = b->enemy;
-    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
-    uint64_t promo = last_rank(side);
-    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
-    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
-    uint64_t j7 = own & a7, j9 = own & a9;
-
-    if ((j7 | j9) == 0) {
-        uint64_t r =
-            pair(own & back(empty, 7, side), own & back(empty, 9, side));
-        for (; r != 0; r &= r - 1) {
-            int x = __builtin_ctzll(r), odd = half(x);
-            uint64_t fb = UINT64_C(1) << (x - odd);
-            uint64_t tb = fwd(fb, 7 + 2 * odd, side);
-            total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
-                              (promo & tb) != 0); /* D-LA-6 */
-        }
-        return total;
-    }
+    uint64_t promo = last_rank(side), total = 0;
     uint64_t on = (a7 | a9) & LA_BOARD & ~promo;
     uint64_t l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
     for (uint64_t r = pair(l7, l9); r != 0; r &= r - 1) {
@@ -780,10 +745,67 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
 }
 
 /*
- * Perft 3 (great: 4, st b's columns) of a board whose side has officers,
- * when it has no capture: its quiet moves walked as children_general
- * walks them, what follows each counted by move_end; with a capture,
- * UINT64_MAX (walk() takes those).
+ * Perft 3 (great: 4, st b's columns) of a board whose side has soldiers
+ * only: children_side's walk over its moves, what follows each counted by
+ * move_end.
+ */
+LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
+                                 int great)
+{
+    uint64_t own = b->own, enemy = b->enemy;
+    uint64_t empty = LA_BOARD & ~(own | enemy), total = 0;
+    uint64_t promo = last_rank(side);
+    uint64_t a7 = back(enemy, 7, side) & back(empty, 14, side);
+    uint64_t a9 = back(enemy, 9, side) & back(empty, 18, side);
+    uint64_t j7 = own & a7, j9 = own & a9;
+
+    if ((j7 | j9) == 0) {
+        uint64_t r =
+            pair(own & back(empty, 7, side), own & back(empty, 9, side));
+        for (; r != 0; r &= r - 1) {
+            int x = __builtin_ctzll(r), odd = half(x);
+            uint64_t fb = UINT64_C(1) << (x - odd);
+            uint64_t tb = fwd(fb, 7 + 2 * odd, side);
+            total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+                              (promo & tb) != 0); /* D-LA-6 */
+        }
+        return total;
+    }
+    return soldier_capture_moves(b, st, side, great, j7, j9, a7, a9);
+}
+
+/*
+ * Perft 3 (great: 4) over the captures of b's officers whose first jump
+ * is in direction d from the squares first (on: where one can jump on;
+ * see officer_capture_children): those that end there counted by
+ * move_end, the others searched by w.
+ */
+LA_INLINE uint64_t officer_capture_moves(const Lean *b, const Laska_State *st,
+                                         int side, int great, int d,
+                                         uint64_t first, uint64_t on, Walk *w)
+{
+    uint64_t land = core__laska_step(core__laska_step(first, d), d);
+    uint64_t more = land & on, total = 0;
+
+    for (uint64_t r = land & ~more; r != 0; r &= r - 1) {
+        uint64_t tb = r & (~r + 1), mid = core__laska_step(tb, d ^ 3);
+        total += move_end(b, st, side, great, core__laska_step(mid, d ^ 3), tb,
+                          mid, mid, 0, 1);
+    }
+    for (; more != 0; more &= more - 1) {
+        uint64_t lb = more & (~more + 1);
+        int from = __builtin_ctzll(
+            core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
+        chain_from(w, from, core__la.jump_mid[from][d], __builtin_ctzll(lb), 1);
+    }
+    return total;
+}
+
+/*
+ * Perft 3 (great: 4, st b's columns) of a board whose side has officers:
+ * its quiet moves walked as children_general walks them, its captures as
+ * soldier_capture_moves and officer_capture_moves take them, what follows
+ * each counted by move_end.
  */
 LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
                                  int side, int great)
@@ -796,8 +818,33 @@ LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
     uint64_t b7 = fwd(enemy, 7, side) & fwd(empty, 14, side);
     uint64_t b9 = fwd(enemy, 9, side) & fwd(empty, 18, side);
 
-    if (((own & (a7 | a9)) | (offs & (b7 | b9))) != 0)
-        return UINT64_MAX;
+    if (((own & (a7 | a9)) | (offs & (b7 | b9))) != 0) {
+        /* Jump sets by direction (SW, SE, NW, NE). */
+        uint64_t sw = side == CORE_WHITE ? b9 : a9;
+        uint64_t se = side == CORE_WHITE ? b7 : a7;
+        uint64_t nw = side == CORE_WHITE ? a7 : b7;
+        uint64_t ne = side == CORE_WHITE ? a9 : b9;
+        uint64_t sold = own & ~officers;
+        Walk w = {.b = b,
+                  .side = side,
+                  .mode = great ? WALK_GREAT : WALK_GRANDCHILDREN,
+                  .st = st,
+                  .enemy = enemy};
+        total = soldier_capture_moves(b, st, side, great, sold & a7, sold & a9,
+                                      a7, a9);
+        if ((offs & (sw | se | nw | ne)) == 0)
+            return total;
+        /* An officer goes on any way but back (d ^ 3). */
+        total += officer_capture_moves(b, st, side, great, LA_SW, offs & sw,
+                                       sw | se | nw, &w);
+        total += officer_capture_moves(b, st, side, great, LA_SE, offs & se,
+                                       sw | se | ne, &w);
+        total += officer_capture_moves(b, st, side, great, LA_NW, offs & nw,
+                                       sw | nw | ne, &w);
+        total += officer_capture_moves(b, st, side, great, LA_NE, offs & ne,
+                                       se | nw | ne, &w);
+        return total + w.total;
+    }
     /* Soldiers step up for White, down for Black; officers both. */
     uint64_t up = side == CORE_WHITE ? own : offs;
     uint64_t down = side == CORE_WHITE ? offs : own;
@@ -818,20 +865,11 @@ LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
     return total;
 }
 
-/* Perft 3 of board b: a side with officers that must capture goes to
- * walk(). */
+/* Perft 3 of board b. */
 LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
 {
-    if ((b->own & b->officers) != 0) {
-        uint64_t total = officer_moves(b, NULL, side, 0);
-        if (total != UINT64_MAX)
-            return total;
-        Walk w = {.b = b,
-                  .side = side,
-                  .mode = WALK_GRANDCHILDREN,
-                  .enemy = b->enemy};
-        return walk(&w);
-    }
+    if ((b->own & b->officers) != 0)
+        return officer_moves(b, NULL, side, 0);
     return soldier_moves(b, NULL, side, 0);
 }
 
@@ -914,17 +952,8 @@ uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
     if ((b.own & b.officers) == 0)
         return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
                                       : soldier_moves(&b, st, CORE_BLACK, 1);
-    uint64_t total = st->side == CORE_WHITE
-                         ? officer_moves(&b, st, CORE_WHITE, 1)
-                         : officer_moves(&b, st, CORE_BLACK, 1);
-    if (total != UINT64_MAX)
-        return total;
-    Walk w = {.b = &b,
-              .side = st->side,
-              .mode = WALK_GREAT,
-              .st = st,
-              .enemy = b.enemy};
-    return walk(&w);
+    return st->side == CORE_WHITE ? officer_moves(&b, st, CORE_WHITE, 1)
+                                  : officer_moves(&b, st, CORE_BLACK, 1);
 }
 
 int core__laska_plain(const Laska_State *st, unsigned plies)
