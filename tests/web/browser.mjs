@@ -42,10 +42,13 @@
 //       ... turn-clock BEFORE -> AFTER ms ... clocks C".
 //   node tests/web/browser.mjs perft GAME DEPTH [ROUNDS]
 //       perft from the start in the page at every depth 1..DEPTH, as
-//       `tabula perft GAME DEPTH` counts its total: one line per round,
+//       `tabula perft GAME DEPTH` counts its total, after the same count
+//       once untimed (V8's tier-up): one line per round,
 //       "wasm-chromium-GAME depth D nodes N seconds S nps R cpu-seconds C
-//       cpu-nps R" (C: processor time of the page's renderer process,
-//       which a loaded machine does not inflate as it does wall time).
+//       cpu-nps R main-cpu-seconds C main-cpu-nps R" (C: processor time of
+//       the page's renderer processes, all threads, then their main thread
+//       alone, which a loaded machine does not inflate as it does wall
+//       time). CHROMIUM_FLAGS adds switches to every browser started here.
 //   node tests/web/browser.mjs bot GAME LEVEL PLIES [SEED]
 //       the page's bot (web/bot-worker.js, a Web Worker) plays both sides
 //       for PLIES plies from the start at LEVEL with SEED (default 1) for
@@ -261,8 +264,11 @@ async function golden(dir) {
   return failed ? 1 : 0;
 }
 
-// Processor seconds (user + system) used so far by the renderer
-// processes of the page's browser (Linux /proc; clock ticks of 1/100 s).
+// Processor seconds used so far by the renderer processes of the page's
+// browser (Linux /proc): all their threads (user + system, clock ticks of
+// 1/100 s, so V8's background compilers and the rest too), and their main
+// threads alone (the thread whose id is the process's, where the page's
+// JavaScript and WebAssembly run; its scheduler run time, in ns).
 async function rendererCpu(page) {
   const top = page.browser().process()?.pid;
   const procs = new Map();
@@ -270,8 +276,12 @@ async function rendererCpu(page) {
     try {
       const st = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
       const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      const renderer = cmd.includes('--type=renderer');
+      const main = renderer
+        ? Number((await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')).split(' ')[0])
+        : 0;
       procs.set(Number(pid), { ppid: Number(st[1]), ticks: Number(st[11]) + Number(st[12]),
-        renderer: cmd.includes('--type=renderer') });
+        renderer, main });
     } catch { /* gone meanwhile */ }
   }
   const under = (pid) => {
@@ -280,20 +290,27 @@ async function rendererCpu(page) {
     return false;
   };
   let ticks = 0;
-  for (const [pid, p] of procs) if (p.renderer && under(pid)) ticks += p.ticks;
-  return ticks / 100;
+  let mainNs = 0;
+  for (const [pid, p] of procs)
+    if (p.renderer && under(pid)) {
+      ticks += p.ticks;
+      mainNs += p.main;
+    }
+  return { all: ticks / 100, main: mainNs / 1e9 };
 }
 
 async function perft(game, depth, rounds) {
   await withPage(async (page) => {
+    // Warm up first, untimed, with the whole count once: V8 compiles
+    // WebAssembly with its baseline compiler (Liftoff) and tiers hot
+    // functions up to TurboFan in the background as they run, so what
+    // the rounds time is the optimised code, not the compilation.
+    await page.evaluate((g, d) => {
+      const pos = window.tabula.position(g);
+      for (let k = 1; k <= d; k++) pos.perft(k);
+      pos.free();
+    }, game, depth);
     for (let i = 0; i < rounds; i++) {
-      // Warm up first (untimed): V8 compiles WebAssembly with its
-      // baseline compiler and tiers hot functions up in the background.
-      await page.evaluate((g, d) => {
-        const pos = window.tabula.position(g);
-        for (let k = 1; k < d; k++) pos.perft(k);
-        pos.free();
-      }, game, depth);
       const c0 = await rendererCpu(page);
       const r = await page.evaluate((g, d) => {
         const pos = window.tabula.position(g);
@@ -305,10 +322,13 @@ async function perft(game, depth, rounds) {
         return { nodes: n.toString(), ms: t1 - t0 };
       }, game, depth);
       const s = r.ms / 1000;
-      const cpu = (await rendererCpu(page)) - c0;
+      const c1 = await rendererCpu(page);
+      const cpu = c1.all - c0.all;
+      const main = c1.main - c0.main;
       console.log(`wasm-chromium-${game} depth ${depth} nodes ${r.nodes} ` +
         `seconds ${s.toFixed(3)} nps ${Math.round(Number(r.nodes) / s)} ` +
-        `cpu-seconds ${cpu.toFixed(2)} cpu-nps ${Math.round(Number(r.nodes) / cpu)}`);
+        `cpu-seconds ${cpu.toFixed(2)} cpu-nps ${Math.round(Number(r.nodes) / cpu)} ` +
+        `main-cpu-seconds ${main.toFixed(3)} main-cpu-nps ${Math.round(Number(r.nodes) / main)}`);
     }
   });
   return 0;
@@ -1006,7 +1026,10 @@ async function launchBrowser() {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
       '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync',
+      // CHROMIUM_FLAGS: more switches, space-separated (a profile of the
+      // page's module: --js-flags=--perf-basic-prof, docs/benchmarks.md).
+      ...(env.CHROMIUM_FLAGS ? env.CHROMIUM_FLAGS.split(' ') : [])],
   });
 }
 
