@@ -1245,20 +1245,36 @@ static int fc_sink_goal(Fc_Gen *g, int ball)
     return ball == (g->side == CORE_WHITE ? FC_E9 : FC_E1);
 }
 
-/* Can the ball on `ball` reach `goal` by kicks of side's pieces on
- * board, any piece kicking any number of times (so more than D-FC-6
- * allows: 0 here means no turn scores)? Squares, not chains: each is
- * gone on from once. With reads, the squares whose contents it read are
- * added (as fc_walk_reads counts them), and with adj the neighbours of
- * the squares it went on from (where a piece would kick). */
-static int fc_reach(const uint8_t *board, int side, int ball, int goal,
-                    uint64_t reads[2], uint64_t adj[2])
+/* One kick of fc_reach: the piece on `from` kicks the ball on `at`; 1
+ * when it can land on goal, else each landing not yet in done[] is added
+ * to it and to queue[*tail...]. */
+static int fc_reach_kick(const uint8_t *board, int from, int at, int goal,
+                         uint64_t done[2], uint8_t queue[FC_SQUARES], int *tail)
 {
-    uint64_t done[2] = {0, 0};
-    uint8_t queue[FC_SQUARES];
-    int head = 0, tail = 0;
-    queue[tail++] = (uint8_t)ball;
-    fc_mark(done, fc_file(ball), fc_rank(ball));
+    uint8_t land[8];
+    int n = fc_kick_landings(board, from, at, land);
+    for (int j = 0; j < n; j++) {
+        if (land[j] == goal)
+            return 1;
+        if (fc_is_goal(land[j]) || fc_marked(done, land[j]))
+            continue;
+        fc_mark(done, fc_file(land[j]), fc_rank(land[j]));
+        queue[(*tail)++] = land[j];
+    }
+    return 0;
+}
+
+/* The breadth-first part of fc_reach: go on from queue[head..tail) by
+ * kicks of side's pieces on board, any piece kicking any number of times
+ * (so more than D-FC-6 allows: 0 here means no turn scores); done[]
+ * holds the squares reached (each is gone on from once). 1 when a kick
+ * lands on goal. With reads, the squares whose contents it read are
+ * added (as fc_walk_reads counts them), and to adj the neighbours of
+ * the squares it went on from (where a piece would kick). */
+static int fc_reach_queue(const uint8_t *board, int side, int goal,
+                          uint64_t done[2], uint8_t queue[FC_SQUARES], int head,
+                          int tail, uint64_t reads[2], uint64_t adj[2])
+{
     while (head < tail) {
         int at = queue[head++], bf = fc_file(at), br = fc_rank(at);
         for (int i = 0; i < 8; i++) {
@@ -1273,48 +1289,86 @@ static int fc_reach(const uint8_t *board, int side, int ball, int goal,
             int from = r * FC_FILES + f;
             if (board[from] == 0 || FC_SIDE_OF(board[from]) != side)
                 continue;
-            uint8_t land[8];
-            int n = fc_kick_landings(board, from, at, land);
-            for (int j = 0; j < n; j++) {
-                if (land[j] == goal)
-                    return 1;
-                if (fc_is_goal(land[j]) || fc_marked(done, land[j]))
-                    continue;
-                fc_mark(done, fc_file(land[j]), fc_rank(land[j]));
-                queue[tail++] = land[j];
-            }
+            if (fc_reach_kick(board, from, at, goal, done, queue, &tail))
+                return 1;
         }
     }
     return 0;
 }
 
+/* Can the ball on `ball` reach `goal` by kicks of side's pieces on board
+ * (fc_reach_queue)? done[] gets the squares reached. */
+static int fc_reach(const uint8_t *board, int side, int ball, int goal,
+                    uint64_t done[2], uint64_t reads[2], uint64_t adj[2])
+{
+    uint8_t queue[FC_SQUARES];
+    done[0] = done[1] = 0;
+    queue[0] = (uint8_t)ball;
+    fc_mark(done, fc_file(ball), fc_rank(ball));
+    return fc_reach_queue(board, side, goal, done, queue, 0, 1, reads, adj);
+}
+
+/* fc_reach on board, which is the board `reached` was found on with one
+ * more piece, on `by`: the others' kicks are those of then or fewer (the
+ * piece may block them), so only the kicks of the piece on `by` from the
+ * squares reached, and what follows, are new. */
+static int fc_reach_more(const uint8_t *board, int side, int goal,
+                         const uint64_t reached[2], int by)
+{
+    uint64_t done[2] = {reached[0], reached[1]};
+    uint8_t queue[FC_SQUARES];
+    int tail = 0, bf = fc_file(by), br = fc_rank(by);
+    for (int i = 0; i < 8; i++) {
+        int f = bf + fc_king_df[i], r = br + fc_king_dr[i];
+        if (!fc_on_board(f, r) || !fc_marked(reached, r * FC_FILES + f))
+            continue;
+        if (fc_reach_kick(board, by, r * FC_FILES + f, goal, done, queue,
+                          &tail))
+            return 1;
+    }
+    return fc_reach_queue(board, side, goal, done, queue, 0, tail, NULL, NULL);
+}
+
 /* 0 when no turn of `side` in st can score, else 1: a cheap test before
  * the walk, which must then find the goal. fc_reach without a piece
- * move, then after each piece move that could change its answer: one
- * that leaves a square it read, or stops next to a square it went on
- * from (a new kicker); a piece stopping anywhere else only blocks. */
+ * move; a piece that leaves a square it read is taken off and the ball's
+ * reach found afresh, once for all its moves. Then a piece stopping next
+ * to a square reached is a new kicker (fc_reach_more); stopping anywhere
+ * else it only blocks. */
 static int fc_may_score(const Fc_State *st, int side)
 {
     int goal = side == CORE_WHITE ? FC_E9 : FC_E1;
-    uint64_t reads[2] = {0, 0}, adj[2] = {0, 0};
+    uint64_t reads[2] = {0, 0}, adj[2] = {0, 0}, reached[2];
     uint8_t board[FC_SQUARES];
     if (st->outcome != CORE_ONGOING)
         return 0;
     memcpy(board, st->board, sizeof board);
-    if (fc_reach(board, side, st->ball, goal, reads, adj))
+    if (fc_reach(board, side, st->ball, goal, reached, reads, adj))
         return 1;
     for (int from = 0; from < FC_SQUARES; from++) {
         uint8_t pc = st->board[from];
         if (pc == 0 || FC_SIDE_OF(pc) != side)
             continue;
+        uint64_t off_reads[2] = {0, 0}, off_adj[2] = {0, 0}, off[2];
+        const uint64_t *base = reached, *near = adj;
+        if (fc_marked(reads, from)) {
+            board[from] = 0;
+            int r =
+                fc_reach(board, side, st->ball, goal, off, off_reads, off_adj);
+            board[from] = pc;
+            if (r)
+                return 1;
+            base = off;
+            near = off_adj;
+        }
         uint8_t to[32];
         int n = fc_piece_targets(st, from, to);
         for (int i = 0; i < n; i++) {
-            if (!fc_marked(reads, from) && !fc_marked(adj, to[i]))
+            if (!fc_marked(near, to[i]))
                 continue;
             board[from] = 0;
             board[to[i]] = pc;
-            int r = fc_reach(board, side, st->ball, goal, NULL, NULL);
+            int r = fc_reach_more(board, side, goal, base, to[i]);
             board[to[i]] = 0;
             board[from] = pc;
             if (r)
