@@ -1412,7 +1412,7 @@ enum {
     FC_TERMS
 };
 static const int32_t fc_weights[FC_TERMS] = {15, 47, -6, -5, 9,
-                                             10, -6, -2, 150};
+                                             10, -6, -2, 300};
 
 static int32_t fc_evaluate(const void *vst)
 {

@@ -30,7 +30,7 @@ static int32_t eval_of(const char *text, const char *options)
 
 /* Football chess's weights (core/football.c, docs/engines.md): ball rank
  * 15, adjacent 47, kicker -6, forward -5, near 9, guard 10, central -6,
- * tempo -2, threat 150. */
+ * tempo -2, threat 300. */
 enum {
     W_RANK = 15,
     W_ADJ = 47,
@@ -40,7 +40,7 @@ enum {
     W_GUARD = 10,
     W_CENTRAL = -6,
     W_TEMPO = -2,
-    W_THREAT = 150
+    W_THREAT = 300
 };
 
 /* Ball on c4 (rank 4: 2 * 3 - 8 = -2; file c, two from e: central
