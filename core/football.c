@@ -1396,8 +1396,11 @@ static int fc_can_score(const Fc_State *st, int side)
  * move: goals first (10000 each), then terms read around the ball and
  * the goals, each counted White minus Black and weighted by fc_weights
  * (docs/engines.md: their meaning and how they were fitted to self-play
- * results). The ball's rank is the old distance term (the distances to
- * the two goals differ by the rank alone).
+ * results; the threat is hand-set). The ball's rank is the old distance
+ * term (the distances to the two goals differ by the rank alone). The
+ * threat costs a goal walk for the side not to move (fc_can_score), most
+ * of an evaluation's time; it is what lets a shallow search see the
+ * opponent's next goal.
  */
 enum {
     FC_T_RANK,     /* 2 * rank - 8: the ball's advance toward Black's goal */
