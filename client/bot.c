@@ -32,11 +32,15 @@ void bot__list_free(Bot_List *l)
     l->cap = 0;
 }
 
-int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n)
+typedef int (*List_Fn)(const Core_Position *pos, Core_Move *buf, size_t cap,
+                       size_t *count);
+
+static int list_grown(Bot_List *l, const Core_Position *pos, size_t *n,
+                      List_Fn list)
 {
     size_t max = core_game_max_moves(core_position_game(pos));
     for (;;) {
-        int rc = core_moves(pos, l->m, l->cap, n);
+        int rc = list(pos, l->m, l->cap, n);
         if (rc != TB_E_TOOMANY || l->cap >= max)
             return rc;
         size_t cap = l->cap * 4 < max ? l->cap * 4 : max;
@@ -46,6 +50,16 @@ int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n)
         l->m = grown;
         l->cap = cap;
     }
+}
+
+int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n)
+{
+    return list_grown(l, pos, n, core_moves);
+}
+
+int bot__list_distinct(Bot_List *l, const Core_Position *pos, size_t *n)
+{
+    return list_grown(l, pos, n, core_moves_distinct);
 }
 
 void bot__work_start(Bot_Work *w, const Bot_Limits *lim, uint64_t budget)

@@ -30,6 +30,10 @@ void bot__list_free(Bot_List *l);
  * Errors: TB_E_NOMEM, those of core_moves. */
 int bot__list_moves(Bot_List *l, const Core_Position *pos, size_t *n);
 
+/* As bot__list_moves, through core_moves_distinct: moves reaching one
+ * position are listed once (the current search). */
+int bot__list_distinct(Bot_List *l, const Core_Position *pos, size_t *n);
+
 /* Work counted against a budget, and the optional wall clock. */
 typedef struct Bot_Work {
     uint64_t nodes;       /* positions searched, moves listed, ... */

@@ -208,7 +208,7 @@ static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
     const Core_Position *pos = s->stack[ply];
     int side = core_side_to_move(pos);
     size_t listed = 0, k = 0, nf = 0;
-    if (bot__list_moves(&s->lists[ply], pos, &listed) != 0 ||
+    if (bot__list_distinct(&s->lists[ply], pos, &listed) != 0 ||
         grow_ord(s, ply, listed) != 0) {
         *n = 0;
         return TB_E_NOMEM;
@@ -621,7 +621,7 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
         /* The budget ran out inside the first root move: play the move
          * the ordering put first. */
         size_t n = 0;
-        rc = bot__list_moves(&s->lists[0], pos, &n);
+        rc = bot__list_distinct(&s->lists[0], pos, &n);
         if (rc != 0 || n == 0) {
             rc = rc != 0 ? rc : TB_E_OVER;
             goto done;

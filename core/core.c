@@ -155,6 +155,17 @@ int core_moves(const Core_Position *pos, Core_Move *buf, size_t cap,
     return pos->game->moves(cstate_of(pos), buf, cap, count);
 }
 
+int core_moves_distinct(const Core_Position *pos, Core_Move *buf, size_t cap,
+                        size_t *count)
+{
+    if (pos == NULL || count == NULL || (buf == NULL && cap != 0))
+        return TB_E_ARG;
+    *count = 0;
+    if (pos->game->moves_distinct == NULL)
+        return pos->game->moves(cstate_of(pos), buf, cap, count);
+    return pos->game->moves_distinct(cstate_of(pos), buf, cap, count);
+}
+
 int core_move_equal(const Core_Move *a, const Core_Move *b)
 {
     return a->len == b->len && a->flags == b->flags &&

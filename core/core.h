@@ -155,6 +155,22 @@ int core_moves(const Core_Position *pos, Core_Move *buf, size_t cap,
                size_t *count);
 
 /*
+ * core_moves_distinct: the legal moves of pos as core_moves lists them,
+ * in the same order, less moves that the game can cheaply tell reach the
+ * same position as an earlier one (what core_key covers), for a search,
+ * to which such moves are one. Football chess lists the
+ * first turn in canonical order for each piece move (or none) and
+ * square the ball ends on, so a position lists at most 81 turns a piece
+ * move where core_moves lists every kick chain; its walk skips the
+ * chains that can reach only squares already listed, so it is far
+ * cheaper too. Goals end in a reset placement: turns of different piece
+ * moves that score may still reach one position. The other games list
+ * exactly what core_moves lists. Errors as core_moves.
+ */
+int core_moves_distinct(const Core_Position *pos, Core_Move *buf, size_t cap,
+                        size_t *count);
+
+/*
  * core_play: validate mv against the legal moves and apply it.
  * Errors: TB_E_OVER (game finished), TB_E_ILLEGAL (not a legal move; pos
  * is unchanged), TB_E_NOMEM.

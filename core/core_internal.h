@@ -57,6 +57,11 @@ struct Core_Game {
     /* What mv wins at once, without making it (core_move_forcing; may be
      * NULL: 0 for every move). */
     int32_t (*forcing)(const void *st, const Core_Move *mv);
+    /* Optional (core_moves_distinct): the moves as `moves` lists them,
+     * less each move whose resulting position an earlier listed move
+     * already reaches; NULL: `moves`. */
+    int (*moves_distinct)(const void *st, Core_Move *buf, size_t cap,
+                          size_t *count);
     /* Optional (core_forcing_find): 1 and a forcing move of st in *out
      * with its value in *gain, 0 when st has none. */
     int (*forcing_find)(const void *st, Core_Move *out, int32_t *gain);

@@ -255,12 +255,38 @@ struct Fc_Gen {
     uint8_t kicked[FC_SQUARES]; /* 1: this piece kicked this turn */
     Core_Move cur;
     Fc_Sink sink;
+    int side; /* the side whose turns: st's, or the other's (threats) */
     /* Sink contexts. */
     Core_Move *buf;
     size_t cap;
     size_t n;
     uint64_t nodes;
     unsigned depth;
+    /* The walk for a search (fc_moves_distinct, fc_forcing_find): with
+     * memo set, a kick chain does not go on from the ball on a square
+     * from which the walk already went on, to the end, under the same
+     * piece move with a subset of the pieces kicked now (fc_dominated):
+     * all it could reach was reached then. bit[sq]: the mover's piece on
+     * sq as one bit of mask (a side has at most 8 pieces); visited[sq]:
+     * the masks walked to the end with the ball on sq, its rows listed
+     * in dirty[] and cleared at the next piece move. seen[sq] == stamp:
+     * a turn of this piece move with its ball ending on sq is listed. */
+    int memo;
+    uint8_t mask;
+    uint8_t ndirty;
+    uint16_t stamp;
+    uint8_t bit[FC_SQUARES];
+    uint8_t dirty[FC_SQUARES];
+    uint16_t seen[FC_SQUARES];
+    uint32_t visited[FC_SQUARES][8];
+    /* After the turns without a piece move (memo): reads[], the squares
+     * whose contents their walk may have read, and buf[pass0..pass1),
+     * the turns it listed. A piece move touching neither of its squares
+     * leaves that walk as it was, so its turns are those same chains
+     * (listed again with the piece move in front when relist is set). */
+    int relist;
+    uint64_t reads[2];
+    size_t pass0, pass1;
 };
 
 /* Landing squares of a kick by the piece on `from` of a ball on `ball`
@@ -323,7 +349,7 @@ static int fc_kicker(const Fc_Gen *g, int bf, int br, int i)
         return -1;
     int from = r * FC_FILES + f;
     uint8_t pc = g->board[from];
-    if (pc == 0 || FC_SIDE_OF(pc) != g->st->side || g->kicked[from])
+    if (pc == 0 || FC_SIDE_OF(pc) != g->side || g->kicked[from])
         return -1;
     return from;
 }
@@ -353,6 +379,40 @@ static uint64_t fc_count_kicks(Fc_Gen *g, int ball)
     return total;
 }
 
+/* With memo: 1 when the walk has gone on from the ball on `ball` under
+ * the current piece move with a subset of g->mask kicked, to its end
+ * (fc_walked): every turn that goes on from here reaches a square that
+ * one of those reached first, in canonical order, since the pieces that
+ * may still kick now could kick then. Without memo 0. */
+static int fc_dominated(const Fc_Gen *g, int ball)
+{
+    if (!g->memo)
+        return 0;
+    const uint32_t *row = g->visited[ball];
+    unsigned mask = g->mask;
+    for (unsigned sub = mask;; sub = (sub - 1) & mask) {
+        if ((row[sub >> 5] >> (sub & 31)) & 1u)
+            return 1;
+        if (sub == 0)
+            return 0;
+    }
+}
+
+/* With memo: the walk has gone on from the ball on `ball` with g->mask
+ * kicked to its end. */
+static void fc_walked(Fc_Gen *g, int ball)
+{
+    if (!g->memo)
+        return;
+    uint32_t *row = g->visited[ball];
+    int clean = 1;
+    for (int i = 0; i < 8; i++)
+        clean &= row[i] == 0;
+    if (clean)
+        g->dirty[g->ndirty++] = (uint8_t)ball;
+    row[g->mask >> 5] |= UINT32_C(1) << (g->mask & 31);
+}
+
 /* Every kick chain continuing from the ball on `ball` (D-FC-6). */
 static int fc_gen_kicks(Fc_Gen *g, int ball)
 {
@@ -367,13 +427,16 @@ static int fc_gen_kicks(Fc_Gen *g, int ball)
             continue;
         uint8_t len = g->cur.len;
         g->kicked[from] = 1;
+        g->mask = (uint8_t)(g->mask | g->bit[from]);
         g->cur.b[len] = (uint8_t)from;
         g->cur.len = (uint8_t)(len + 2);
         for (int j = 0; j < n; j++) {
             g->cur.b[len + 1] = land[j];
             int rc = g->sink(g, land[j]);
-            if (rc == 0 && !fc_is_goal(land[j]))
+            if (rc == 0 && !fc_is_goal(land[j]) && !fc_dominated(g, land[j])) {
                 rc = fc_gen_kicks(g, land[j]);
+                fc_walked(g, land[j]);
+            }
             if (rc != 0)
                 return rc;
         }
@@ -381,6 +444,7 @@ static int fc_gen_kicks(Fc_Gen *g, int ball)
         g->cur.b[len + 1] = 0;
         g->cur.len = len;
         g->kicked[from] = 0;
+        g->mask = (uint8_t)(g->mask & ~g->bit[from]);
     }
     return 0;
 }
@@ -392,6 +456,13 @@ static int fc_gen_after_piece_move(Fc_Gen *g)
     if (g->sink == NULL) {
         g->nodes += 1 + fc_count_kicks(g, g->st->ball);
         return 0;
+    }
+    if (g->memo) {
+        /* A fresh piece move: forget the chains and squares of the last. */
+        for (int i = 0; i < g->ndirty; i++)
+            memset(g->visited[g->dirty[i]], 0, sizeof g->visited[0]);
+        g->ndirty = 0;
+        g->stamp++;
     }
     int rc = g->sink(g, g->st->ball);
     if (rc == 0)
@@ -444,38 +515,123 @@ static int fc_piece_targets(const Fc_State *st, int from, uint8_t out[32])
     return n;
 }
 
+static void fc_mark(uint64_t reads[2], int f, int r)
+{
+    if (fc_on_board(f, r)) {
+        int sq = r * FC_FILES + f;
+        reads[sq >> 6] |= UINT64_C(1) << (sq & 63);
+    }
+}
+
+static int fc_marked(const uint64_t reads[2], int sq)
+{
+    return (int)((reads[sq >> 6] >> (sq & 63)) & 1u);
+}
+
+/* The squares a memo walk may have read (struct Fc_Gen): the walk went on
+ * from the ball on each square of dirty[], reading the 8 neighbours (for
+ * kickers, and as the next square of each flight, since every landing
+ * is such a square) and the knight's leaps (a knight's landings). */
+static void fc_walk_reads(Fc_Gen *g)
+{
+    g->reads[0] = g->reads[1] = 0;
+    for (int i = 0; i <= g->ndirty; i++) {
+        int sq = i < g->ndirty ? g->dirty[i] : g->st->ball;
+        int f = fc_file(sq), r = fc_rank(sq);
+        for (int k = 0; k < 8; k++) {
+            fc_mark(g->reads, f + fc_king_df[k], r + fc_king_dr[k]);
+            fc_mark(g->reads, f + fc_knight_df[k], r + fc_knight_dr[k]);
+        }
+    }
+}
+
+/* The turns of a piece move (already in g->cur's first two bytes) that
+ * the walk without a piece move read nothing of: that walk's turns again,
+ * the piece move in front, or none when not relisting. */
+static int fc_relist_pass(Fc_Gen *g)
+{
+    if (!g->relist)
+        return 0;
+    for (size_t i = g->pass0; i < g->pass1; i++) {
+        const Core_Move *m = &g->buf[i];
+        if (g->n >= g->cap)
+            return TB_E_TOOMANY;
+        Core_Move *o = &g->buf[g->n++];
+        *o = g->cur;
+        memcpy(o->b + 2, m->b, m->len);
+        o->len = (uint8_t)(m->len + 2);
+    }
+    return 0;
+}
+
 /* Every complete turn of st, in canonical order, through the sink (NULL:
- * only counted, into g->nodes). */
-static int fc_generate(Fc_Gen *g, const Fc_State *st, Fc_Sink sink)
+ * only counted, into g->nodes); with memo, only the turns the memo does
+ * not skip (struct Fc_Gen). */
+static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
+                            int memo, int side)
 {
     g->st = st;
+    g->side = side;
     g->sink = sink;
+    g->memo = memo;
     memcpy(g->board, st->board, sizeof g->board);
     memset(g->kicked, 0, sizeof g->kicked);
     memset(&g->cur, 0, sizeof g->cur);
+    if (memo) {
+        int nbit = 0;
+        g->mask = 0;
+        g->ndirty = 0;
+        g->stamp = 0;
+        memset(g->bit, 0, sizeof g->bit);
+        memset(g->seen, 0, sizeof g->seen);
+        memset(g->visited, 0, sizeof g->visited);
+        for (int sq = 0; sq < FC_SQUARES; sq++)
+            if (st->board[sq] != 0 && FC_SIDE_OF(st->board[sq]) == side &&
+                nbit < 8)
+                g->bit[sq] = (uint8_t)(1u << nbit++);
+    }
     if (st->outcome != CORE_ONGOING)
         return 0;
+    g->pass0 = g->n;
     int rc = fc_gen_after_piece_move(g); /* `pass` and kicks at once */
+    g->pass1 = g->n;
+    if (memo)
+        fc_walk_reads(g);
     for (int from = 0; rc == 0 && from < FC_SQUARES; from++) {
         uint8_t pc = st->board[from];
-        if (pc == 0 || FC_SIDE_OF(pc) != st->side)
+        if (pc == 0 || FC_SIDE_OF(pc) != side)
             continue;
         uint8_t to[32];
         int n = fc_piece_targets(st, from, to);
+        uint8_t bit = g->bit[from];
+        g->bit[from] = 0;
         for (int i = 0; rc == 0 && i < n; i++) {
             g->board[from] = 0;
             g->board[to[i]] = pc;
+            g->bit[to[i]] = bit;
             memset(&g->cur, 0, sizeof g->cur);
             g->cur.flags = FC_FLAG_PIECE_MOVE;
             g->cur.len = 2;
             g->cur.b[0] = (uint8_t)from;
             g->cur.b[1] = to[i];
-            rc = fc_gen_after_piece_move(g);
+            if (memo && !fc_marked(g->reads, from) &&
+                !fc_marked(g->reads, to[i]))
+                rc = fc_relist_pass(g);
+            else
+                rc = fc_gen_after_piece_move(g);
             g->board[to[i]] = 0;
             g->board[from] = pc;
+            g->bit[to[i]] = 0;
         }
+        g->bit[from] = bit;
     }
     return rc;
+}
+
+static int fc_generate(Fc_Gen *g, const Fc_State *st, Fc_Sink sink)
+{
+    g->n = 0;
+    return fc_generate_walk(g, st, sink, 0, st->side);
 }
 
 static int fc_sink_list(Fc_Gen *g, int ball)
@@ -498,11 +654,42 @@ static int fc_moves(const void *vst, Core_Move *buf, size_t cap, size_t *n)
     return rc;
 }
 
+/* The sink of fc_moves_distinct: list a turn unless one of the same piece
+ * move whose ball ends on the same square is listed already. */
+static int fc_sink_distinct(Fc_Gen *g, int ball)
+{
+    if (g->seen[ball] == g->stamp)
+        return 0;
+    g->seen[ball] = g->stamp;
+    return fc_sink_list(g, ball);
+}
+
+/* core_moves_distinct: of the turns that reach the same position (the
+ * same piece move, the ball ending on the same square: D-FC-8's turns
+ * differ in their kicks), only the first in canonical order. The memo
+ * skips only chains whose landing squares are listed already, so the
+ * list is the full list filtered, at the cost of far fewer chains. */
+static int fc_moves_distinct(const void *vst, Core_Move *buf, size_t cap,
+                             size_t *n)
+{
+    const Fc_State *st = vst;
+    Fc_Gen g;
+    g.buf = buf;
+    g.cap = cap;
+    g.n = 0;
+    g.relist = 1;
+    int rc = fc_generate_walk(&g, vst, fc_sink_distinct, 1, st->side);
+    *n = g.n;
+    return rc;
+}
+
 /* ---- making a turn ----------------------------------------------------- */
 
 /* Finish a turn whose placement (board, ball) is already in st: goals and
- * resets (D-FC-5, D-FC-7), side, counters, history (D-ALL-2). */
-static void fc_finish_turn(Fc_State *st)
+ * resets (D-FC-5, D-FC-7), side, counters, history (D-ALL-2). With
+ * known set, delta is the key's change by the placement (the key is then
+ * updated, not computed afresh: the same key, cheaper). */
+static void fc_finish_turn_delta(Fc_State *st, int known, uint64_t delta)
 {
     st->ply++;
     if (fc_is_goal(st->ball)) {
@@ -522,24 +709,37 @@ static void fc_finish_turn(Fc_State *st)
     }
     st->side = (uint8_t)(1 - st->side);
     st->quiet++;
-    st->key = fc_compute_key(st);
+    if (known)
+        st->key ^= delta ^ fc_zobrist(12u * FC_SQUARES);
+    else
+        st->key = fc_compute_key(st);
     if (st->nhist < FC_HISTORY)
         st->hist[st->nhist++] = st->key;
     fc_update_status(st);
+}
+
+static void fc_finish_turn(Fc_State *st)
+{
+    fc_finish_turn_delta(st, 0, 0);
 }
 
 static void fc_make(void *vst, const Core_Move *mv)
 {
     Fc_State *st = vst;
     int i = 0;
+    uint64_t delta = fc_zobrist(11u * FC_SQUARES + st->ball);
     if (mv->flags & FC_FLAG_PIECE_MOVE) {
+        uint32_t pc = st->board[mv->b[0]];
+        delta ^= fc_zobrist(pc * FC_SQUARES + mv->b[0]) ^
+                 fc_zobrist(pc * FC_SQUARES + mv->b[1]);
         st->board[mv->b[1]] = st->board[mv->b[0]];
         st->board[mv->b[0]] = 0;
         i = 2;
     }
     if (mv->len > i)
         st->ball = mv->b[mv->len - 1];
-    fc_finish_turn(st);
+    delta ^= fc_zobrist(11u * FC_SQUARES + st->ball);
+    fc_finish_turn_delta(st, 1, delta);
 }
 
 /* ---- perft -------------------------------------------------------------- */
@@ -1038,13 +1238,169 @@ static uint64_t fc_key(const void *vst)
     return ((const Fc_State *)vst)->key;
 }
 
+/* The sink of fc_forcing_find: stop (1) at the first turn whose ball
+ * is in the goal g->side attacks. */
+static int fc_sink_goal(Fc_Gen *g, int ball)
+{
+    return ball == (g->side == CORE_WHITE ? FC_E9 : FC_E1);
+}
+
+/* One kick of fc_reach: the piece on `from` kicks the ball on `at`; 1
+ * when it can land on goal, else each landing not yet in done[] is added
+ * to it and to queue[*tail...]. */
+static int fc_reach_kick(const uint8_t *board, int from, int at, int goal,
+                         uint64_t done[2], uint8_t queue[FC_SQUARES], int *tail)
+{
+    uint8_t land[8];
+    int n = fc_kick_landings(board, from, at, land);
+    for (int j = 0; j < n; j++) {
+        if (land[j] == goal)
+            return 1;
+        if (fc_is_goal(land[j]) || fc_marked(done, land[j]))
+            continue;
+        fc_mark(done, fc_file(land[j]), fc_rank(land[j]));
+        queue[(*tail)++] = land[j];
+    }
+    return 0;
+}
+
+/* The breadth-first part of fc_reach: go on from queue[head..tail) by
+ * kicks of side's pieces on board, any piece kicking any number of times
+ * (so more than D-FC-6 allows: 0 here means no turn scores); done[]
+ * holds the squares reached (each is gone on from once). 1 when a kick
+ * lands on goal. With reads, the squares whose contents it read are
+ * added (as fc_walk_reads counts them), and to adj the neighbours of
+ * the squares it went on from (where a piece would kick). */
+static int fc_reach_queue(const uint8_t *board, int side, int goal,
+                          uint64_t done[2], uint8_t queue[FC_SQUARES], int head,
+                          int tail, uint64_t reads[2], uint64_t adj[2])
+{
+    while (head < tail) {
+        int at = queue[head++], bf = fc_file(at), br = fc_rank(at);
+        for (int i = 0; i < 8; i++) {
+            if (reads != NULL) {
+                fc_mark(reads, bf + fc_king_df[i], br + fc_king_dr[i]);
+                fc_mark(reads, bf + fc_knight_df[i], br + fc_knight_dr[i]);
+                fc_mark(adj, bf + fc_king_df[i], br + fc_king_dr[i]);
+            }
+            int f = bf + fc_king_df[i], r = br + fc_king_dr[i];
+            if (!fc_on_board(f, r))
+                continue;
+            int from = r * FC_FILES + f;
+            if (board[from] == 0 || FC_SIDE_OF(board[from]) != side)
+                continue;
+            if (fc_reach_kick(board, from, at, goal, done, queue, &tail))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Can the ball on `ball` reach `goal` by kicks of side's pieces on board
+ * (fc_reach_queue)? done[] gets the squares reached. */
+static int fc_reach(const uint8_t *board, int side, int ball, int goal,
+                    uint64_t done[2], uint64_t reads[2], uint64_t adj[2])
+{
+    uint8_t queue[FC_SQUARES];
+    done[0] = done[1] = 0;
+    queue[0] = (uint8_t)ball;
+    fc_mark(done, fc_file(ball), fc_rank(ball));
+    return fc_reach_queue(board, side, goal, done, queue, 0, 1, reads, adj);
+}
+
+/* fc_reach on board, which is the board `reached` was found on with one
+ * more piece, on `by`: the others' kicks are those of then or fewer (the
+ * piece may block them), so only the kicks of the piece on `by` from the
+ * squares reached, and what follows, are new. */
+static int fc_reach_more(const uint8_t *board, int side, int goal,
+                         const uint64_t reached[2], int by)
+{
+    uint64_t done[2] = {reached[0], reached[1]};
+    uint8_t queue[FC_SQUARES];
+    int tail = 0, bf = fc_file(by), br = fc_rank(by);
+    for (int i = 0; i < 8; i++) {
+        int f = bf + fc_king_df[i], r = br + fc_king_dr[i];
+        if (!fc_on_board(f, r) || !fc_marked(reached, r * FC_FILES + f))
+            continue;
+        if (fc_reach_kick(board, by, r * FC_FILES + f, goal, done, queue,
+                          &tail))
+            return 1;
+    }
+    return fc_reach_queue(board, side, goal, done, queue, 0, tail, NULL, NULL);
+}
+
+/* 0 when no turn of `side` in st can score, else 1: a cheap test before
+ * the walk, which must then find the goal. fc_reach without a piece
+ * move; a piece that leaves a square it read is taken off and the ball's
+ * reach found afresh, once for all its moves. Then a piece stopping next
+ * to a square reached is a new kicker (fc_reach_more); stopping anywhere
+ * else it only blocks. */
+static int fc_may_score(const Fc_State *st, int side)
+{
+    int goal = side == CORE_WHITE ? FC_E9 : FC_E1;
+    uint64_t reads[2] = {0, 0}, adj[2] = {0, 0}, reached[2];
+    uint8_t board[FC_SQUARES];
+    if (st->outcome != CORE_ONGOING)
+        return 0;
+    memcpy(board, st->board, sizeof board);
+    if (fc_reach(board, side, st->ball, goal, reached, reads, adj))
+        return 1;
+    for (int from = 0; from < FC_SQUARES; from++) {
+        uint8_t pc = st->board[from];
+        if (pc == 0 || FC_SIDE_OF(pc) != side)
+            continue;
+        uint64_t off_reads[2] = {0, 0}, off_adj[2] = {0, 0}, off[2];
+        const uint64_t *base = reached, *near = adj;
+        if (fc_marked(reads, from)) {
+            board[from] = 0;
+            int r =
+                fc_reach(board, side, st->ball, goal, off, off_reads, off_adj);
+            board[from] = pc;
+            if (r)
+                return 1;
+            base = off;
+            near = off_adj;
+        }
+        uint8_t to[32];
+        int n = fc_piece_targets(st, from, to);
+        for (int i = 0; i < n; i++) {
+            if (!fc_marked(near, to[i]))
+                continue;
+            board[from] = 0;
+            board[to[i]] = pc;
+            int r = fc_reach_more(board, side, goal, base, to[i]);
+            board[to[i]] = 0;
+            board[from] = pc;
+            if (r)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Could `side` score a goal with a turn now, were it its turn (a threat
+ * the other side must parry)? fc_may_score, then the walk of
+ * fc_forcing_find for that side. */
+static int fc_can_score(const Fc_State *st, int side)
+{
+    Fc_Gen g;
+    if (!fc_may_score(st, side))
+        return 0;
+    g.n = 0;
+    g.relist = 0;
+    return fc_generate_walk(&g, st, fc_sink_goal, 1, side) == 1;
+}
+
 /*
  * Static evaluation for bots, in hundredths of a pawn for the side to
  * move: goals first (10000 each), then terms read around the ball and
  * the goals, each counted White minus Black and weighted by fc_weights
  * (docs/engines.md: their meaning and how they were fitted to self-play
- * results). The ball's rank is the old distance term (the distances to
- * the two goals differ by the rank alone).
+ * results; the threat is hand-set). The ball's rank is the old distance
+ * term (the distances to the two goals differ by the rank alone). The
+ * threat costs a goal walk for the side not to move (fc_can_score), most
+ * of an evaluation's time; it is what lets a shallow search see the
+ * opponent's next goal.
  */
 enum {
     FC_T_RANK,     /* 2 * rank - 8: the ball's advance toward Black's goal */
@@ -1055,13 +1411,17 @@ enum {
     FC_T_GUARD,    /* pieces next to their own goal */
     FC_T_CENTRAL,  /* (4 - file distance from e) * (rank - 4) of the ball */
     FC_T_TEMPO,    /* +1 White to move, -1 Black */
+    FC_T_THREAT,   /* the side not to move could score now: it threatens */
     FC_TERMS
 };
-static const int32_t fc_weights[FC_TERMS] = {15, 47, -6, -5, 9, 10, -6, -2};
+static const int32_t fc_weights[FC_TERMS] = {15, 47, -6, -5, 9,
+                                             10, -6, -2, 300};
 /* The hand-set evaluation, core_evaluate_classic's: the ball's distance
  * to the two goals (their difference is the rank term) and pieces next to
- * it. */
-static const int32_t fc_weights_classic[FC_TERMS] = {15, 8, 0, 0, 0, 0, 0, 0};
+ * it; no threat, whose test is the dearest part of the evaluation and is
+ * skipped at weight 0. */
+static const int32_t fc_weights_classic[FC_TERMS] = {15, 8, 0, 0, 0,
+                                                     0,  0, 0, 0};
 
 static int32_t fc_evaluate_with(const Fc_State *st, const int32_t *weights)
 {
@@ -1101,6 +1461,9 @@ static int32_t fc_evaluate_with(const Fc_State *st, const int32_t *weights)
     }
     x[FC_T_CENTRAL] = (4 - (bf > 4 ? bf - 4 : 4 - bf)) * (br - 4);
     x[FC_T_TEMPO] = us == CORE_WHITE ? 1 : -1;
+    if (weights[FC_T_THREAT] != 0 && st->outcome == CORE_ONGOING &&
+        fc_can_score(st, 1 - us))
+        x[FC_T_THREAT] = us == CORE_WHITE ? -1 : 1;
     int32_t v = 0;
     for (int t = 0; t < FC_TERMS; t++)
         v += weights[t] * x[t];
@@ -1131,19 +1494,18 @@ static int32_t fc_forcing(const void *vst, const Core_Move *mv)
     return mv->b[mv->len - 1] == target ? CORE_FORCING_GOAL : 0;
 }
 
-/* The sink of fc_forcing_find: stop (1) at the first turn whose ball
- * is in the goal the mover attacks. */
-static int fc_sink_goal(Fc_Gen *g, int ball)
-{
-    return ball == (g->st->side == CORE_WHITE ? FC_E9 : FC_E1);
-}
-
 /* core_forcing_find: the first scoring turn in canonical order, found by
- * walking the turns without listing them. */
+ * walking the turns without listing them; the memo skips only chains
+ * that went on from a state already walked, which scored nothing. */
 static int fc_forcing_find(const void *vst, Core_Move *out, int32_t *gain)
 {
+    const Fc_State *st = vst;
     Fc_Gen g;
-    if (fc_generate(&g, vst, fc_sink_goal) != 1)
+    if (!fc_may_score(st, st->side))
+        return 0;
+    g.n = 0;
+    g.relist = 0;
+    if (fc_generate_walk(&g, st, fc_sink_goal, 1, st->side) != 1)
         return 0;
     *out = g.cur;
     *gain = CORE_FORCING_GOAL;
@@ -1160,6 +1522,7 @@ const Core_Game core__football = {
     .encode_max = FC_ENCODE_MAX,
     .init = fc_init,
     .moves = fc_moves,
+    .moves_distinct = fc_moves_distinct,
     .make = fc_make,
     .status = fc_status,
     .side = fc_side,

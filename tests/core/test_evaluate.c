@@ -38,7 +38,7 @@ static int32_t eval_of(const char *text, const char *options)
 
 /* Football chess's weights (core/football.c, docs/engines.md): ball rank
  * 15, adjacent 47, kicker -6, forward -5, near 9, guard 10, central -6,
- * tempo -2. */
+ * tempo -2, threat 300. */
 enum {
     W_RANK = 15,
     W_ADJ = 47,
@@ -47,7 +47,8 @@ enum {
     W_NEAR = 9,
     W_GUARD = 10,
     W_CENTRAL = -6,
-    W_TEMPO = -2
+    W_TEMPO = -2,
+    W_THREAT = 300
 };
 
 /* Ball on c4 (rank 4: 2 * 3 - 8 = -2; file c, two from e: central
@@ -63,6 +64,23 @@ Test(evaluate, football_terms_by_hand)
     int32_t white =
         W_RANK * -2 + W_FWD * 1 + W_GUARD * 1 + W_CENTRAL * -2 + W_TEMPO * -1;
     cr_expect_eq(eval_of("k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 0-0 0 9", NULL), -white);
+}
+
+/* The threat: White R e4 under the ball on e5 could kick it up the
+ * empty e-file into e9 (D-FC-3, D-FC-4), were it White's turn. Ball on
+ * rank 5 (2 * 4 - 8 = 0, central (4 - 0) * 0 = 0); the rook is next to
+ * it, may kick it, forward, near; no piece guards a goal. Black to move:
+ * tempo -1 and White threatens, +1; White's sum is Black's score
+ * negated. White to move: tempo +1, and Black (not to move, a lone
+ * king on i9) threatens nothing, so no threat term: the side to move's
+ * own goals are the search's to find. */
+Test(evaluate, football_threat_of_the_side_not_to_move)
+{
+    int32_t white = W_ADJ + W_KICK + W_FWD + W_NEAR;
+    cr_expect_eq(eval_of("8k/9/9/9/4*4/4R4/9/9/8K b 0-0 0 9", NULL),
+                 -(white - W_TEMPO + W_THREAT));
+    cr_expect_eq(eval_of("8k/9/9/9/4*4/4R4/9/9/8K w 0-0 0 9", NULL),
+                 white + W_TEMPO);
 }
 
 /* The same position mirrored (ranks reversed, colours swapped, Black's

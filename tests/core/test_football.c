@@ -1095,3 +1095,77 @@ Test(football, random_text_gives_clean_errors)
     }
     core_position_free(pos);
 }
+
+/* core_moves_distinct against a second method: along seeded playouts (a
+ * match to 20 goals, so goals reset the board and play goes on), make
+ * every turn core_moves lists and keep the first of each resulting
+ * position (core_key of the child), the scoring turns told apart by
+ * their piece move read from the notation (a goal resets the placement,
+ * so turns of different piece moves reach one position; the distinct
+ * list keeps one a piece move). The distinct list must be exactly those
+ * turns in that order, and shorter than the full list somewhere. */
+Test(football, distinct_moves_are_the_first_of_each_position)
+{
+    const Core_Game *g = core_game_find("football");
+    size_t cap = core_game_max_moves(g), n = 0, nd = 0;
+    Core_Move *all = malloc(cap * sizeof *all);
+    Core_Move *dist = malloc(cap * sizeof *dist);
+    uint64_t *keys = malloc(cap * sizeof *keys);
+    uint64_t rng = 5;
+    int shorter = 0;
+    cr_assert(all != NULL && dist != NULL && keys != NULL);
+    for (int game = 0; game < 3; game++) {
+        Core_Position *pos = setup(NULL, "goals=20");
+        Core_Position *c = core_position_clone(pos);
+        cr_assert_not_null(c);
+        for (int ply = 0; ply < 120 && core_status(pos).outcome == CORE_ONGOING;
+             ply++) {
+            cr_assert_eq(core_moves(pos, all, cap, &n), 0);
+            cr_assert_eq(core_moves_distinct(pos, dist, cap, &nd), 0);
+            size_t k = 0, want = 0;
+            for (size_t i = 0; i < n; i++) {
+                char t[CORE_NOTATION_MAX];
+                cr_assert_eq(core_move_format(pos, &all[i], t, sizeof t), 0);
+                core_position_copy(c, pos);
+                core_make(c, &all[i]);
+                uint64_t key = core_key(c);
+                /* A goal: the last kick lands on e1 or e9. */
+                size_t len = strlen(t);
+                int goal = len > 3 && t[len - 3] == '*' && t[len - 2] == 'e' &&
+                           (t[len - 1] == '1' || t[len - 1] == '9');
+                if (goal && strchr(t, '-') != NULL) {
+                    /* from * 81 + to + 1, each square file * 9 + rank */
+                    uint64_t pm =
+                        (uint64_t)((t[0] - 'a') * 9 + t[1] - '1') * 81 +
+                        (uint64_t)((t[3] - 'a') * 9 + t[4] - '1') + 1;
+                    key ^= pm * UINT64_C(0x9E3779B97F4A7C15);
+                }
+                int dup = 0;
+                for (size_t j = 0; j < want && !dup; j++)
+                    dup = keys[j] == key;
+                if (dup)
+                    continue;
+                keys[want++] = key;
+                cr_assert_lt(k, nd, "ply %d: %s missing", ply, t);
+                if (!core_move_equal(&dist[k], &all[i])) {
+                    char d[CORE_NOTATION_MAX], p[300];
+                    core_move_format(pos, &dist[k], d, sizeof d);
+                    core_position_format(pos, p, sizeof p);
+                    cr_assert_fail("ply %d: %s missing, %s listed; %s", ply, t,
+                                   d, p);
+                }
+                k++;
+            }
+            cr_assert_eq(k, nd, "ply %d", ply);
+            shorter |= nd < n;
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            core_make(pos, &all[(rng >> 33) % n]);
+        }
+        core_position_free(c);
+        core_position_free(pos);
+    }
+    cr_expect(shorter, "no position with transposing turns");
+    free(keys);
+    free(dist);
+    free(all);
+}
