@@ -287,6 +287,11 @@ struct Fc_Gen {
     int relist;
     uint64_t reads[2];
     size_t pass0, pass1;
+    /* Counting only (sink NULL): the pieces that may kick now (the
+     * mover's, not kicked this turn) as bits, bit f + 1 of row r + 1 for
+     * the piece on (f, r). Rows 0 and 10 and bits 0 and 10 stay clear, so
+     * a ball's neighbours are read with no board-edge test. */
+    uint16_t kick_rows[FC_FILES + 2];
 };
 
 /* Landing squares of a kick by the piece on `from` of a ball on `ball`
@@ -354,27 +359,50 @@ static int fc_kicker(const Fc_Gen *g, int bf, int br, int i)
     return from;
 }
 
+/* Square steps to the 3x3 neighbours of a square, in the bit order of
+ * fc_kickers_near (the middle one, the ball's own square, never set). */
+static const int8_t fc_near_step[9] = {-10, -9, -8, -1, 0, 1, 8, 9, 10};
+
+/* Counting only: the pieces that may kick the ball on `ball` now, from
+ * g->kick_rows, as 9 bits (bit 3 * (dr + 1) + df + 1 for the neighbour
+ * at (df, dr)). */
+static unsigned fc_kickers_near(const Fc_Gen *g, int ball)
+{
+    int bf = fc_file(ball), br = fc_rank(ball);
+    unsigned lo = (unsigned)(g->kick_rows[br] >> bf) & 7u;
+    unsigned mid = (unsigned)(g->kick_rows[br + 1] >> bf) & 7u;
+    unsigned hi = (unsigned)(g->kick_rows[br + 2] >> bf) & 7u;
+    return lo | mid << 3 | hi << 6;
+}
+
+/* Counting only: the piece on `sq` joins or leaves g->kick_rows. */
+static void fc_kick_rows_flip(Fc_Gen *g, int sq)
+{
+    g->kick_rows[fc_rank(sq) + 1] ^= (uint16_t)(1u << (fc_file(sq) + 1));
+}
+
 /* Counting only (perft's last ply): how many turns continue from the ball
  * on `ball` by kicks, each chain and each of its stops one turn, as
  * fc_gen_kicks would hand them to a sink. No turn is built and no sink is
  * called: in WebAssembly the indirect call per turn made the page's count
- * about 15% slower (docs/benchmarks.md, the browser section). */
+ * about 15% slower (docs/benchmarks.md, the browser section). The kickers
+ * come from g->kick_rows, and a landing with none next to it is not
+ * called for: most are, and in WebAssembly a call costs V8 a spill and
+ * reload of every live value (docs/benchmarks.md). */
 static uint64_t fc_count_kicks(Fc_Gen *g, int ball)
 {
-    int bf = fc_file(ball), br = fc_rank(ball);
     uint64_t total = 0;
-    for (int i = 0; i < 8; i++) {
-        int from = fc_kicker(g, bf, br, i);
-        if (from < 0)
-            continue;
+    for (unsigned near = fc_kickers_near(g, ball); near != 0;
+         near &= near - 1) {
+        int from = ball + fc_near_step[__builtin_ctz(near)];
         uint8_t land[8];
         int n = fc_kick_landings(g->board, from, ball, land);
         total += (uint64_t)n;
-        g->kicked[from] = 1;
+        fc_kick_rows_flip(g, from);
         for (int j = 0; j < n; j++)
-            if (!fc_is_goal(land[j]))
+            if (!fc_is_goal(land[j]) && fc_kickers_near(g, land[j]) != 0)
                 total += fc_count_kicks(g, land[j]);
-        g->kicked[from] = 0;
+        fc_kick_rows_flip(g, from);
     }
     return total;
 }
@@ -454,7 +482,9 @@ static int fc_gen_kicks(Fc_Gen *g, int ball)
 static int fc_gen_after_piece_move(Fc_Gen *g)
 {
     if (g->sink == NULL) {
-        g->nodes += 1 + fc_count_kicks(g, g->st->ball);
+        g->nodes += 1;
+        if (fc_kickers_near(g, g->st->ball) != 0)
+            g->nodes += fc_count_kicks(g, g->st->ball);
         return 0;
     }
     if (g->memo) {
@@ -577,6 +607,12 @@ static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
     memcpy(g->board, st->board, sizeof g->board);
     memset(g->kicked, 0, sizeof g->kicked);
     memset(&g->cur, 0, sizeof g->cur);
+    if (sink == NULL) {
+        memset(g->kick_rows, 0, sizeof g->kick_rows);
+        for (int sq = 0; sq < FC_SQUARES; sq++)
+            if (st->board[sq] != 0 && FC_SIDE_OF(st->board[sq]) == side)
+                fc_kick_rows_flip(g, sq);
+    }
     if (memo) {
         int nbit = 0;
         g->mask = 0;
@@ -609,6 +645,10 @@ static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
             g->board[from] = 0;
             g->board[to[i]] = pc;
             g->bit[to[i]] = bit;
+            if (sink == NULL) {
+                fc_kick_rows_flip(g, from);
+                fc_kick_rows_flip(g, to[i]);
+            }
             memset(&g->cur, 0, sizeof g->cur);
             g->cur.flags = FC_FLAG_PIECE_MOVE;
             g->cur.len = 2;
@@ -622,6 +662,10 @@ static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
             g->board[to[i]] = 0;
             g->board[from] = pc;
             g->bit[to[i]] = 0;
+            if (sink == NULL) {
+                fc_kick_rows_flip(g, from);
+                fc_kick_rows_flip(g, to[i]);
+            }
         }
         g->bit[from] = bit;
     }
