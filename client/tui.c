@@ -658,10 +658,10 @@ void tui_screen_draw(Tui *t)
         tui_put(y + 3, 1, line, cols - 2);
         cx = 1 + cli_width(line, (size_t)-1);
     }
-    /* A message may take two rows where the screen has them (an illegal
-     * move's line names the move, its forms and a legal one); the
-     * choices follow it. */
-    int room = rows - (y + 4) > 2 ? 2 : rows - (y + 4);
+    /* A message may take three rows where the screen has them (an
+     * illegal move's line names the move, its forms and a legal one,
+     * longer in Czech and Russian); the choices follow it. */
+    int room = rows - (y + 4) > 3 ? 3 : rows - (y + 4);
     int yc = y + 4 + tui_put_wrapped(y + 4, 1, t->message, cols - 2, room);
     if (yc == y + 4)
         yc++;

@@ -630,4 +630,37 @@ Test(first_hour, illegal_move_message_wraps_whole)
     }
     cr_assert_eq(pclose(p), 0);
     cr_assert(found, "'%s' is not a legal move:\n%s", offered, scr);
+    tmux_stop();
+    /* A longer line takes a third row (a trial lost the move offered
+     * after two): Chess volleyball's first legal move in canonical
+     * order, which `tabula moves volleyball` lists first, is there
+     * whole, across the rows' break. */
+    first("play volleyball", 80, 24);
+    wait_for("White to move (you)");
+    keys("'T Qd1-d8>a1 extra words here and more more' Enter");
+    scr = wait_for("one legal now:");
+    snprintf(cmd, sizeof cmd, "%s moves volleyball", TABULA_BINARY);
+    p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(line, sizeof line, p));
+    line[strcspn(line, "\n")] = '\0';
+    cr_assert_eq(pclose(p), 0);
+    char joined[4096];
+    size_t n = 0;
+    for (const char *c = strstr(scr, "one legal now:");
+         *c != '\0' && n + 1 < sizeof joined; c++) {
+        if (*c == '\n') { /* a row's break: the next row goes on */
+            while (c[1] == ' ')
+                c++;
+            if (n > 0 && joined[n - 1] != ' ')
+                joined[n++] = ' ';
+            continue;
+        }
+        joined[n++] = *c;
+    }
+    joined[n] = '\0';
+    char want[128];
+    snprintf(want, sizeof want, "one legal now: %s", line);
+    cr_assert(strncmp(joined, want, strlen(want)) == 0, "want '%s':\n%s", want,
+              scr);
 }
