@@ -824,40 +824,78 @@ static uint32_t heavy_reach(const Vb_State *s, int c)
     return m;
 }
 
-/* The pieces that alone stand on the slider line between an untouched R,
- * B, Q or J of side c outside before and the ball. A manoeuvre empties
- * one square, so only such a piece can enable another by stepping aside
- * (a J's leap, the other way to reach, never depends on other pieces). */
-static uint32_t sole_blockers(const Vb_State *s, int c, uint32_t before)
+/* A slider line from an untouched R, B, Q or J to the ball with exactly
+ * one piece on it, the blocker: the squares o + j * stepsq, 0 < j < n. */
+typedef struct Vb_Blocked {
+    int blocker, o, stepsq, n;
+} Vb_Blocked;
+
+/* The lines (at most VB_STRIDE, into bl) on which one piece alone stands
+ * between an untouched R, B, Q or J of side c and the ball; *cand gets
+ * their blockers. A manoeuvre empties one square, so only such a piece
+ * can enable another by stepping aside (a J's leap, the other way to
+ * reach, never depends on other pieces). The pieces of these lines cannot
+ * approach the ball now (heavy_reach would not give them): no two
+ * variants of a type share a displacement, and this one is blocked. */
+static int sole_blockers(const Vb_State *s, int c, Vb_Blocked *bl,
+                         uint32_t *cand)
 {
-    uint32_t m = 0;
-    int x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    int nb = 0, x = s->ball, xf = vb_file(s, x), xr = vb_rank(s, x);
+    *cand = 0;
     if (!approachable(s, c, x))
         return 0;
     for (int i = 0; i < VB_STRIDE; i++) {
-        int id = c * VB_STRIDE + i, first, df, dr;
-        if (!on_board(s, id) || (s->touched & bit(id)) || (before & bit(id)) ||
-            is_light(s->type[id]))
+        int id = c * VB_STRIDE + i, first = 0, df, dr;
+        if (!on_board(s, id) || (s->touched & bit(id)) || is_light(s->type[id]))
             continue;
         int va = line_variant(s, id, xf, xr, &df, &dr);
-        if (va != VA_NONE && variants[va].slider &&
-            line_blockers(s, s->where[id], df, dr, 2, &first) == 1)
-            m |= bit(first);
+        if (va == VA_NONE || !variants[va].slider ||
+            line_blockers(s, s->where[id], df, dr, 2, &first) != 1)
+            continue;
+        int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+        bl[nb].blocker = first;
+        bl[nb].o = s->where[id];
+        bl[nb].stepsq =
+            ((dr > 0) - (dr < 0)) * vb_nf(s) + ((df > 0) - (df < 0));
+        bl[nb++].n = adf > adr ? adf : adr;
+        *cand |= bit(first);
     }
-    return m;
+    return nb;
+}
+
+/* Does blocker id, moved to t, enable a piece of one of the lines bl:
+ * one it blocks alone and whose line t is not on? The ball stays where
+ * it is and no other piece moves, so such a piece can then approach the
+ * ball, and no other piece that could not before can: this is whether
+ * heavy_reach after the move, less heavy_reach before it and id, is not
+ * empty, as core__vb_make's retreat computes. */
+static int enables(const Vb_Blocked *bl, int nb, int id, int t)
+{
+    for (int b = 0; b < nb; b++) {
+        if (bl[b].blocker != id)
+            continue;
+        int on = 0;
+        for (int j = 1, q = bl[b].o + bl[b].stepsq; j < bl[b].n;
+             j++, q += bl[b].stepsq)
+            on |= q == t;
+        if (!on)
+            return 1;
+    }
+    return 0;
 }
 
 /* P-08 (10x10): a V, M or J steps aside so that an untouched heavy piece
  * can approach the ball that could not before. Only sole blockers are
- * tried (sole_blockers); each of their manoeuvres is then checked in
- * full. */
+ * tried (sole_blockers); each of their manoeuvres is then checked
+ * against the lines they block (enables). */
 static void retreats(Vb_State *s, Vb_Out *o)
 {
     uint8_t to[64];
+    Vb_Blocked bl[VB_STRIDE];
     int c = s->to_act;
-    uint32_t before = heavy_reach(s, c);
-    uint32_t cand = sole_blockers(s, c, before);
-    for (int i = 0; i < VB_STRIDE; i++) {
+    uint32_t cand;
+    int nb = sole_blockers(s, c, bl, &cand);
+    for (int i = 0; i < VB_STRIDE && cand; i++) {
         int id = c * VB_STRIDE + i, t = s->type[id];
         if (!(cand & bit(id)) || !on_board(s, id) || (s->touched & bit(id)) ||
             (t != VB_V && t != VB_M && t != VB_J))
@@ -865,10 +903,7 @@ static void retreats(Vb_State *s, Vb_Out *o)
         int from = s->where[id];
         int n = piece_moves(s, id, 0, to);
         for (int k = 0; k < n; k++) {
-            put(s, id, to[k]);
-            uint32_t now = heavy_reach(s, c) & ~before & ~bit(id);
-            put(s, id, from);
-            if (now) {
+            if (enables(bl, nb, id, to[k])) {
                 emit(o, 3, VB_K_RETREAT, from, to[k], 0, 0);
                 if (o->stop)
                     return;
