@@ -628,8 +628,10 @@ function netOutput(out) {
     seatForget(); // nothing to take back
     say(() => t('the game is over: Download the log keeps its signed record'));
   } else {
-    // (the module's English, in the page's language when drawn)
-    const english = out.text;
+    // (the module's English, in the page's language when drawn; the
+    // terminal's ": type accept or decline" is the page's Accept and
+    // Decline buttons, which show when an offer is open)
+    const english = out.text.replace(/: type accept or decline$/, '');
     netNote(() => tabula.text('note', english));
     if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
   }
