@@ -46,9 +46,9 @@ static const struct {
 } level_elo[] = {
     {"laska", {276, 712, 1026, 1218, 1385, 1577, 1777}},
     {"chessball", {181, 261, 352, 417, 487, 539, 0}},
-    {"football", {89, 0, 0, 0, 0, 0, 0}},
+    {"football", {88, 125, 0, 0, 0, 0, 0}},
     {"volleyball", {494, 685, 787, 938, 1055, 1196, 1304}},
-    {"volleyball10", {413, 594, 778, 922, 1069, 1176, 0}},
+    {"volleyball10", {413, 595, 779, 922, 1069, 1177, 0}},
 };
 
 /* The whole help: head, the table of levels, tail. */
