@@ -111,6 +111,17 @@ static int human_to_move(const Tui *t)
            t->s->player[core_side_to_move(t->s->pos)] == SESSION_HUMAN;
 }
 
+/* Why the side at the board cannot move now: watching, the game is
+ * over, or it is the other side's (or a bot's) move. */
+static const char *why_no_move(const Tui *t)
+{
+    if (t->watching)
+        return _("you are watching: no moves here");
+    if (session_status(t->s).outcome != CORE_ONGOING)
+        return _("the game is over");
+    return _("it is not your move");
+}
+
 static void after_move(Tui *t, const char *who, const char *text)
 {
     tui_screen_sync(t);
@@ -173,9 +184,7 @@ static void select_cell(Tui *t, int r, int c)
     int name = name_at(t, r, c);
     t->nchoice = 0;
     if (!human_to_move(t)) {
-        tui_say(t, t->watching ? _("you are watching: no moves here")
-                               : _("it is not your move"),
-                NULL, NULL);
+        tui_say(t, why_no_move(t), NULL, NULL);
         return;
     }
     if (name < 0) {
@@ -440,7 +449,7 @@ static void submit_input(Tui *t)
         char text[CORE_NOTATION_MAX];
         memcpy(text, in, n + 1);
         if (!human_to_move(t)) {
-            tui_say(t, _("it is not your move"), NULL, NULL);
+            tui_say(t, why_no_move(t), NULL, NULL);
         } else {
             size_t i;
             int rc = session_play_text(t->s, text);

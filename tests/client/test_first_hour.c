@@ -664,3 +664,15 @@ Test(first_hour, illegal_move_message_wraps_whole)
     cr_assert(strncmp(joined, want, strlen(want)) == 0, "want '%s':\n%s", want,
               scr);
 }
+
+/* A trial found a move typed after the end answered "it is not your
+ * move", as if the game went on: two bots play Laska to its end, and a
+ * move typed then is told the game is over. */
+Test(first_hour, a_move_after_the_end_says_the_game_is_over)
+{
+    first("play laska --as none --bot=1", 100, 30);
+    wait_for("Game over: ");
+    keys("a3-b4 Enter");
+    const char *scr = wait_for("the game is over");
+    cr_assert_null(strstr(scr, "it is not your move"), "%s", scr);
+}
