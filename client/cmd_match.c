@@ -370,6 +370,12 @@ static void print_elo(long w, long d, long l)
     printf("elo %.1f lo %.1f hi %.1f\n", e.elo + 0.0, e.lo + 0.0, e.hi + 0.0);
 }
 
+/* Mean processor milliseconds a move of u (0 without moves). */
+static double ms_a_move(const Side_Use *u)
+{
+    return u->moves > 0 ? (double)u->cpu_ns / 1e6 / (double)u->moves : 0.0;
+}
+
 /* Wait for the games in order, report each, stop on an SPRT decision. */
 static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
 {
@@ -421,11 +427,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         printf("sprt elo0 %.1f elo1 %.1f llr %.3f lower %.3f upper %.3f %s\n",
                e0, e1, llr, lower, upper, decision);
     printf("moves a %ld b %ld\n", sum[0].moves, sum[1].moves);
-    printf("movetime a %.2f b %.2f\n",
-           sum[0].moves > 0 ? (double)sum[0].cpu_ns / 1e6 / (double)sum[0].moves
-                            : 0.0,
-           sum[1].moves > 0 ? (double)sum[1].cpu_ns / 1e6 / (double)sum[1].moves
-                            : 0.0);
+    printf("movetime a %.2f b %.2f\n", ms_a_move(&sum[0]), ms_a_move(&sum[1]));
     if (adjudicated > 0)
         fprintf(stderr, _("tabula match: %ld games drawn at the %d-ply guard\n"),
                 adjudicated, MATCH_PLY_GUARD);

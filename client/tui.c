@@ -366,12 +366,8 @@ static void submit_remote(Tui *t, const char *text)
 {
     Core_Move mv;
     int rc;
-    if (t->watching) {
-        tui_say(t, _("you are watching: no moves here"), NULL, NULL);
-        return;
-    }
-    if (session_status(t->s).outcome != CORE_ONGOING) {
-        tui_say(t, _("the game is over"), NULL, NULL);
+    if (t->watching || session_status(t->s).outcome != CORE_ONGOING) {
+        tui_say(t, why_no_move(t), NULL, NULL);
         return;
     }
     rc = core_move_parse(t->s->pos, text, &mv);
