@@ -184,10 +184,19 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
         return TB_E_ARG;
     }
     *lim = bot_limits_level((int)v);
+    int searches = 0; /* old, classic and new name the search: one only */
     while (opt != NULL) {
         char *next = strchr(opt, ':');
         if (next != NULL)
             *next++ = '\0';
+        int search = strcmp(opt, "old") == 0 || strcmp(opt, "classic") == 0 ||
+                     strcmp(opt, "new") == 0;
+        if (search && searches++ > 0) {
+            if (why != NULL)
+                snprintf(why, why_cap,
+                         _("one search only: old, classic or new"));
+            return TB_E_ARG;
+        }
         if (strcmp(opt, "old") == 0) {
             lim->old = 1;
             lim->classic = 0;
@@ -197,11 +206,20 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
         } else if (strcmp(opt, "new") == 0) {
             lim->old = 0;
             lim->classic = 0;
-        } else if (strncmp(opt, "depth=", 6) == 0 &&
-                   read_number(opt + 6, 1, BOT_DEPTH_MAX, &v) == 0) {
+        } else if (strncmp(opt, "depth=", 6) == 0) {
+            if (read_number(opt + 6, 1, BOT_DEPTH_MAX, &v) != 0) {
+                if (why != NULL)
+                    snprintf(why, why_cap, _("depth must be 1..%d"),
+                             BOT_DEPTH_MAX);
+                return TB_E_ARG;
+            }
             lim->depth = (int)v;
-        } else if (strncmp(opt, "nodes=", 6) == 0 &&
-                   read_number(opt + 6, 1, BOT_NODES_MAX, &v) == 0) {
+        } else if (strncmp(opt, "nodes=", 6) == 0) {
+            if (read_number(opt + 6, 1, BOT_NODES_MAX, &v) != 0) {
+                if (why != NULL)
+                    snprintf(why, why_cap, _("nodes must be 1..2^40"));
+                return TB_E_ARG;
+            }
             lim->nodes = v;
         } else {
             if (why != NULL)

@@ -88,8 +88,9 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
 /*
  * bot_parse_spec: read "LEVEL[:OPT[:OPT...]]" into *lim (level 1..8;
  * options "old", "classic" (the old search on the old evaluations),
- * "new", "depth=D" 1..60, "nodes=N" 1..2^40). Errors:
- * TB_E_ARG with a reason in why (may be NULL).
+ * "new" (the current search, the default), at most one of these three,
+ * "depth=D" 1..60, "nodes=N" 1..2^40). Errors: TB_E_ARG with a reason in
+ * why (may be NULL): which option, or which value, was wrong.
  */
 int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
                    size_t why_cap);
