@@ -216,6 +216,10 @@ function refresh() {
     $('final').textContent = `final-hash: ${game.pos.stateHash()}`;
     board.enabled = false;
   }
+  // A finished game cannot be resigned; taking moves back stays (against
+  // a bot, to try another line).
+  $('resign').disabled = game.mode === 'play' && over();
+  $('takeback').disabled = false;
   if (game.mode === 'play' && !over() && !mine) botTurn();
 }
 
@@ -780,10 +784,16 @@ function netRefresh() {
       ? tn('Black asks to take back {n} ply', 'Black asks to take back {n} plies', st.takeback.plies)
       : tn('White asks to take back {n} ply', 'White asks to take back {n} plies', st.takeback.plies)) : '';
   $('offer').textContent = offer;
-  const answer = st.side >= 0 && !game.bot && (st.draw === other || st.takeback.side === other);
+  // After the end there is nothing to offer, answer or resign: the
+  // buttons stay in place (the layout does not jump) but cannot be used.
+  const ended = Boolean(game.final) || st.finished || st.outcome !== '*';
+  const answer = !ended && st.side >= 0 && !game.bot && (st.draw === other || st.takeback.side === other);
   $('accept').hidden = !answer;
   $('decline').hidden = !answer;
-  for (const id of ['draw', 'resign', 'takeback']) $(id).hidden = st.side < 0 || game.bot > 0;
+  for (const id of ['draw', 'resign', 'takeback']) {
+    $(id).hidden = st.side < 0 || game.bot > 0;
+    $(id).disabled = ended || !pos;
+  }
   $('download-log').disabled = !pos;
 }
 

@@ -642,9 +642,10 @@ async function longGameLayout(page, game) {
     return { text: f.textContent, right: r.right,
       panel: document.getElementById('panel').getBoundingClientRect().right,
       width: window.innerWidth, scroll: f.scrollWidth, client: f.clientWidth,
-      page: document.documentElement.scrollWidth };
+      page: document.documentElement.scrollWidth,
+      resignAfterEnd: document.getElementById('resign').disabled };
   });
-  if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 ||
+  if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 || !fin.resignAfterEnd ||
       fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
     throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
   return ` long ${lay.items} plies (${options || 'defaults'}; ${found.back} back), list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
@@ -1353,6 +1354,9 @@ async function netResign() {
     const res = await page.evaluate(() => ({
       shown: document.getElementById('final').textContent.slice(12),
       status: document.getElementById('status').textContent,
+      // after the end: no offer, answer, takeback or resign can be sent
+      conduct: ['draw', 'resign', 'takeback'].map((id) => document.getElementById(id).disabled)
+        .concat(['accept', 'decline'].map((id) => document.getElementById(id).hidden)).join(' '),
       kept: sessionStorage.getItem('tabula-seat') }));
     // What a tab keeps is read as hostile: the module refuses a damaged
     // seat text, a resume point past 2^64, a log with a flipped byte, a
@@ -1401,12 +1405,12 @@ async function netResign() {
     console.log(`netresign page ${res.shown} terminal ${term} result ${result} page-status ${res.status} ` +
       `moved ${mv} ${mv2} reloaded-at ${before.length} lobby-down-waits ${waits.join(',')} kept-after-end ${res.kept !== null} ` +
       `turn-clock ${turnBefore} -> ${turnAfter} ms over a ${waitMs} ms reload ` +
-      `clocks ${clocks.replace(/\s+/g, ' ')}`);
+      `clocks ${clocks.replace(/\s+/g, ' ')} conduct-after-end ${res.conduct}`);
     if (errors.length) console.log(`netresign: errors in the page: ${errors.join('; ')}`);
     return res.shown === term && result === '1-0 (resign)' && res.status === '1-0 (resignation)' &&
       /White \d+:\d\d/.test(clocks) && /Black \d+:\d\d/.test(clocks) && code === 0 &&
       turnAfter > 0 && turnAfter <= turnBefore - waitMs &&
-      res.kept === null && !errors.length ? 0 : 1;
+      res.kept === null && res.conduct === 'true true true true true' && !errors.length ? 0 : 1;
   } finally {
     await browser.close();
     host.proc.kill();
