@@ -104,6 +104,14 @@ static const Pattern notes[] = {
     {N_("%s claims the flag: %s's time is up after %u ms"), NULL},
     {N_("%s claims a draw: the opponent is absent"), NULL},
     {N_("%s claims the win: the opponent is absent"), NULL},
+    /* match/clock.c's own notes: the prefix ("time:", "absent:") stays
+     * as it is, and a time in seconds ("30.000") between two fragments
+     * is kept as written (a %u would drop its zeros). */
+    {N_("your time is up"), NULL},
+    {N_("the opponent has been gone "), NULL},
+    {N_(" s: type 'claim win' or 'claim draw'"), NULL},
+    {N_("the opponent left; you may claim the win or a draw in "), NULL},
+    {N_(" s unless it returns"), NULL},
 };
 
 /* The side words the notes' %s carry (a side's name in the note, as

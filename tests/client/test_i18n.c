@@ -205,7 +205,18 @@ Test(i18n, conduct_notes_translated_with_their_side_words)
             "0123456789abcdef",
             "bílý přijímá vrácení: zpět na půltah 4, na tahu černý, "
             "0123456789abcdef");
+    /* match/clock.c's notes: the prefix and the seconds as written */
+    note_is("time: your time is up", "time: váš čas vypršel");
+    note_is("refused: your time is up", "refused: váš čas vypršel");
+    note_is("absent: the opponent has been gone 30.050 s: type 'claim win' "
+            "or 'claim draw'",
+            "absent: soupeř je pryč 30.050 s: napište claim win (výhra) "
+            "nebo claim draw (remíza)");
     speak("ru");
+    note_is("absent: the opponent left; you may claim the win or a draw in "
+            "12.000 s unless it returns",
+            "absent: соперник ушёл; вы можете потребовать победу или ничью "
+            "через 12.000 с, если он не вернётся");
     note_is("black asks to take back 2 plies", "чёрные просят вернуть 2 полухода");
     note_is("black asks to take back 1 ply: type accept or decline",
             "чёрные просят вернуть 1 полуход: наберите accept (принять) или "
