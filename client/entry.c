@@ -136,3 +136,13 @@ int entry_parse_error(const Core_Position *pos, const char *typed, int rc)
     }
     return rc;
 }
+
+char *entry_unquote(char *text)
+{
+    size_t n = strlen(text);
+    if (n >= 2 && text[0] == '"' && text[n - 1] == '"') {
+        memmove(text, text + 1, n - 2);
+        text[n - 2] = '\0';
+    }
+    return text;
+}

@@ -55,4 +55,13 @@ int entry_fits(const char *text, const char *typed);
  */
 int entry_parse_error(const Core_Position *pos, const char *typed, int rc);
 
+/*
+ * entry_unquote: text (NUL-terminated, changed in place) without one
+ * pair of double quotes around all of it, the way `tabula analyse` writes
+ * a pv move that has spaces ("\"T Qd8-b6>a5\"" becomes "T Qd8-b6>a5"),
+ * so a move copied from a pv is read at a board prompt too. Any other
+ * text is left as it is. Returns text.
+ */
+char *entry_unquote(char *text);
+
 #endif /* TABULA_ENTRY_H */

@@ -395,6 +395,7 @@ static void submit_input(Tui *t)
     size_t n = strlen(in);
     while (n > 0 && in[n - 1] == ' ')
         in[--n] = '\0';
+    n = strlen(entry_unquote(in));
     if (strcmp(in, "resign") == 0) {
         if (session_status(t->s).outcome != CORE_ONGOING)
             tui_say(t, _("the game is over"), NULL, NULL);

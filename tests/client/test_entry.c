@@ -65,8 +65,10 @@ static void all_read_as_the_throw(const char *const *typed, size_t n)
 
 Test(entry, loose_text_finds_the_one_legal_move)
 {
-    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5",
-                                        "T Qd8-b6>a5", " d8-b6>a5 "};
+    static const char *const typed[] = {"d8-b6>a5", "Qd8-b6>a5", "T Qd8-b6>a5",
+                                        " d8-b6>a5 ",
+                                        /* as tabula analyse's pv has it */
+                                        "\"T Qd8-b6>a5\""};
     all_read_as_the_throw(typed, sizeof typed / sizeof typed[0]);
 }
 
@@ -223,4 +225,15 @@ Test(line_cmd, conduct_commands_are_told_from_moves)
     cr_assert_not(line_cmd_is_conduct("c3-d4"));
     cr_assert_not(line_cmd_is_conduct("T Qd8-b6>a5"));
     cr_assert_not(line_cmd_is_conduct(""));
+}
+
+Test(entry, unquote_drops_one_pair_around_the_whole_text)
+{
+    char a[] = "\"T Qd8-b6>a5\"", b[] = "\"a", c[] = "\"\"", d[] = "e2 \"x\"",
+         e[] = "\"";
+    cr_assert_str_eq(entry_unquote(a), "T Qd8-b6>a5");
+    cr_assert_str_eq(entry_unquote(b), "\"a");
+    cr_assert_str_eq(entry_unquote(c), "");
+    cr_assert_str_eq(entry_unquote(d), "e2 \"x\"");
+    cr_assert_str_eq(entry_unquote(e), "\"");
 }
