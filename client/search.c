@@ -76,6 +76,8 @@ typedef struct Pvs {
     size_t tt_mask;
     Core_Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
+    int reported;            /* lim->info was called */
+    Core_Move last_reported; /* the first move of its last pv */
 } Pvs;
 
 static uint32_t move_hash(const Core_Move *m)
@@ -503,6 +505,20 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
     return best;
 }
 
+/* lim->info for depth d, score v and the root's pv. */
+static void report(Pvs *s, int d, int32_t v)
+{
+    Bot_Info info;
+    info.depth = d;
+    info.score = v;
+    info.nodes = s->w.nodes;
+    info.pv_len = s->pv_len[0] < BOT_PV_MAX ? s->pv_len[0] : BOT_PV_MAX;
+    memcpy(info.pv, s->pv[0], (size_t)info.pv_len * sizeof info.pv[0]);
+    s->last_reported = s->pv[0][0];
+    s->reported = 1;
+    s->lim->info(s->lim->info_ctx, &info);
+}
+
 #define ASP_WINDOW 40
 
 /* One iteration at the root: from depth 4 on, within a window of
@@ -596,16 +612,8 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
             break;
         done_depth = d;
         done_score = v;
-        if (lim->info != NULL && s->pv_len[0] > 0) {
-            Bot_Info info;
-            info.depth = d;
-            info.score = v;
-            info.nodes = s->w.nodes;
-            info.pv_len = s->pv_len[0] < BOT_PV_MAX ? s->pv_len[0]
-                                                    : BOT_PV_MAX;
-            memcpy(info.pv, s->pv[0], (size_t)info.pv_len * sizeof info.pv[0]);
-            lim->info(lim->info_ctx, &info);
-        }
+        if (lim->info != NULL && s->pv_len[0] > 0)
+            report(s, d, v);
         /* A forced end found: deeper searches cannot change it. */
         if (v >= BOT_MATE_MIN || v <= -BOT_MATE_MIN)
             break;
@@ -617,6 +625,13 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
             (lim->clock_ms(lim->clock_ctx) - s->w.t0) * 2 >= lim->time_ms)
             break;
     }
+    /* Stopped inside a depth after it found a move better than the last
+     * depth's: that move is played, so its line is reported too (UCI's
+     * way: the last pv begins with bestmove). */
+    if (lim->info != NULL && s->w.stopped && s->have_best &&
+        s->pv_len[0] > 0 && core_move_equal(&s->pv[0][0], &s->best) &&
+        (!s->reported || !core_move_equal(&s->last_reported, &s->best)))
+        report(s, done_depth + 1, s->best_score);
     if (!s->have_best) {
         /* The budget ran out inside the first root move: play the move
          * the ordering put first. */
