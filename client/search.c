@@ -76,6 +76,7 @@ typedef struct Pvs {
     size_t tt_mask;
     Core_Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
+    uint64_t budget;         /* the work budget (root_best sets w.budget) */
     int reported;            /* lim->info was called */
     Core_Move last_reported; /* the first move of its last pv */
 } Pvs;
@@ -384,6 +385,16 @@ static int reduction(int depth, size_t k, int pv_node)
     return r;
 }
 
+/* mv, searched to score v, is the root's best so far; the first one
+ * found gives the work budget back (bot__pvs). */
+static void root_best(Pvs *s, const Core_Move *mv, int32_t v)
+{
+    s->best = *mv;
+    s->best_score = v;
+    s->have_best = 1;
+    s->w.budget = s->budget;
+}
+
 static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
 {
     const Core_Position *pos = s->stack[ply];
@@ -479,18 +490,13 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
             memcpy(&s->pv[ply][1], s->pv[ply + 1],
                    (size_t)len * sizeof s->pv[ply][0]);
             s->pv_len[ply] = len + 1;
-            if (ply == 0) {
-                s->best = *mv;
-                s->best_score = v;
-                s->have_best = 1;
-            }
+            if (ply == 0)
+                root_best(s, mv, v);
         }
         if (ply == 0 && k == 0 && !s->have_best) {
             /* The first root move finished without raising alpha (a
              * window can do that): it is still a searched move. */
-            s->best = *mv;
-            s->best_score = v;
-            s->have_best = 1;
+            root_best(s, mv, v);
         }
         if (alpha >= beta) {
             if (quiet)
@@ -598,6 +604,13 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
         return TB_E_NOMEM;
     s->lim = lim;
     bot__work_start(&s->w, lim, budget);
+    /* The work budget waits for the first root move to be searched to
+     * its end (root_best), so the move played is always one the search
+     * saw, with its info line (a budget too small for that ran out
+     * before: the move was the ordering's first, with no line). The time
+     * limit still stops the search anywhere. */
+    s->budget = budget;
+    s->w.budget = UINT64_MAX;
     s->seed = seed;
     s->quiesce = core_game_max_moves(core_position_game(pos)) <=
                  QS_GAME_MAX_MOVES;
