@@ -33,7 +33,8 @@ static const char analyse_help[] =
     "  --time MS     stop after MS milliseconds (not reproducible)\n"
     "  --nodes N     work budget (default 4000000)\n"
     "  --level SPEC  the bot to ask, LEVEL[:OPTS] as in tabula match\n"
-    "                (default 8)\n"
+    "                (default 8); given, it searches to its own depth and\n"
+    "                budget unless --depth, --nodes or --time says otherwise\n"
     "  --seed S      tie-break seed (default 1)\n");
 
 typedef struct Analysis {
@@ -110,8 +111,8 @@ int cli_analyse(int argc, char **argv)
     static const char *const value_flags[] = {
         "--position", "--options", "--depth", "--time", "--nodes",
         "--level", "--seed", NULL};
-    const char *position = NULL, *options = NULL, *level = "8";
-    uint64_t depth = 0, time_ms = 0, nodes = 4000000, seed = 1;
+    const char *position = NULL, *options = NULL, *level = NULL;
+    uint64_t depth = 0, time_ms = 0, nodes = 0, seed = 1;
     char **moves = calloc((size_t)argc + 1, sizeof *moves);
     int nmoves = 0, rc = CLI_EXIT_USAGE;
     const char *game = NULL;
@@ -183,7 +184,8 @@ int cli_analyse(int argc, char **argv)
         goto done;
     Bot_Limits lim;
     char why[128];
-    if (bot_parse_spec(level, &lim, why, sizeof why) != 0) {
+    if (bot_parse_spec(level != NULL ? level : "8", &lim, why, sizeof why) !=
+        0) {
         fprintf(stderr, _("tabula analyse: bad --level '%s': %s\n"),
                 cli_token(level), why);
         goto done;
@@ -196,8 +198,19 @@ int cli_analyse(int argc, char **argv)
         goto done;
     }
     Analysis an = {pos, cli_now(), 0};
-    lim.depth = depth > 0 ? (int)depth : 60;
-    lim.nodes = time_ms > 0 ? UINT64_C(1) << 40 : nodes;
+    /* Without --level: depth 60 within 4000000 units (or the time).
+     * With it: the level's own depth cap and budget (or its spec's
+     * depth= and nodes=), each unless a flag gives it. */
+    if (depth > 0)
+        lim.depth = (int)depth;
+    else if (level == NULL)
+        lim.depth = 60;
+    if (nodes > 0)
+        lim.nodes = nodes;
+    else if (time_ms > 0)
+        lim.nodes = UINT64_C(1) << 40;
+    else if (level == NULL)
+        lim.nodes = 4000000;
     if (time_ms > 0) {
         lim.time_ms = (uint32_t)time_ms;
         lim.clock_ms = analyse_clock_ms;

@@ -262,6 +262,22 @@ static int next_pv_move(const char **p, char *buf, size_t cap)
     return 1;
 }
 
+/* --level picks the bot with its own depth cap (level L: L plies,
+ * docs/engines.md) and budget: level 2 stops at depth 2, unless --depth
+ * says otherwise (a trial found every level giving the same depth-16
+ * answer: analyse's own defaults overrode the level's). */
+Test(analyse, a_level_searches_to_its_own_depth)
+{
+    run(&r1, "analyse laska --level 2");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    cr_assert_not_null(strstr(r1.out, "info depth 2 "), "%s", r1.out);
+    cr_assert_null(strstr(r1.out, "info depth 3 "), "%s", r1.out);
+    run(&r1, "analyse laska --level 2 --depth 3");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    cr_assert_not_null(strstr(r1.out, "info depth 3 "), "%s", r1.out);
+    cr_assert_null(strstr(r1.out, "info depth 4 "), "%s", r1.out);
+}
+
 Test(analyse, bestmove_and_pv_are_moves_a_board_takes)
 {
     for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
