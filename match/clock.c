@@ -142,6 +142,14 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
     show_clock(s);
 }
 
+int match__own_flag(const Match *s, uint64_t now)
+{
+    int me = match_side(s);
+    return s->clock_on && me >= 0 && !match__over(s) &&
+           core_side_to_move(proto_transcript_position(s->t)) == me &&
+           turn_ms(s, now) >= s->left[me];
+}
+
 int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
 {
     if (!s->clock_on)
@@ -242,9 +250,13 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
     int to_move = core_side_to_move(proto_transcript_position(s->t));
     if (match__over(s)) {
         /* a fallen flag: the side to move when it fell has nothing left
-         * (left[] keeps its reading from the start of that turn) */
+         * (left[] keeps its reading from the start of that turn); any
+         * other end stops the side to move's clock where the end came
+         * (it read the turn's start before: a clock jumped back) */
         if (match__status(s).reason == CORE_REASON_TIME && to_move == side)
             return 0;
+        if (!s->desync && to_move == side)
+            left -= turn_ms(s, s->closing ? s->closed_at : now);
     } else if (!s->desync && to_move == side) {
         left -= turn_ms(s, now);
     }
@@ -253,8 +265,8 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
 
 int64_t match_absence_left(const Match *s, uint64_t now)
 {
-    if (!s->absent || match_side(s) < 0)
-        return -1;
+    if (!s->absent || match_side(s) < 0 || match__over(s))
+        return -1; /* no claim to make: none pending, or the game is over */
     int64_t left = (int64_t)s->absent_ms - since(now, s->absent_at);
     return left > 0 ? left : 0;
 }

@@ -297,6 +297,10 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
             say_refused(s, line, "the opponent is not absent long enough");
             return 1;
         }
+        if (line[6] == 'w' && match__own_flag(s, now)) {
+            say_refused(s, line, "your time is up");
+            return 1;
+        }
         proto_message_init(&m, PROTO_KIND_CLAIM, &s->cfg.id);
         m.body.claim.what = line[6] == 'd' ? PROTO_CLAIM_DRAW : PROTO_CLAIM_WIN;
         if (match__send_msg(s, now, &m) != 0)
@@ -372,7 +376,7 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
         return 1;
     }
     rc = match__play_move(s, now, &mv);
-    if (rc != 0) {
+    if (rc != 0 && !match__own_flag(s, now)) { /* that one said it */
         Match_Text t = match__note(s, 1);
         match__put(&t, "cannot send the move: ");
         match__put(&t, tb_strerror(rc));

@@ -103,6 +103,7 @@ struct Match {
     /* the end */
     int log_open, log_ended; /* LOG_OPEN and LOG_END queued */
     int closing;
+    uint64_t closed_at; /* now when finish() ran: the clocks stop there */
     int done;
     uint64_t wait_started;
     Match_Result result;
@@ -181,6 +182,9 @@ void match__turn_restart(Match *s, uint64_t now);
 void match__clock_after_move(Match *s, uint64_t now, int mover,
                              const Proto_Message *m);
 int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m);
+/* 1 when this seat's own time is up at now: its turn, its clock run out
+ * (G-MC-7: it sends no further move; G-MC-9: nor claims the win). */
+int match__own_flag(const Match *s, uint64_t now);
 /* Clock and absence events due at now (notes, our flag claim). */
 void match__clock_tick(Match *s, uint64_t now);
 uint64_t match__clock_deadline(const Match *s);

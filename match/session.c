@@ -311,6 +311,7 @@ static void finish(Match *s, uint64_t now)
     if (s->closing)
         return;
     s->closing = 1;
+    s->closed_at = now;
     s->result.status = st;
     s->result.plies = core_ply(pos);
     if (proto_state_hash(s->perturbed ? s->perturbed : pos, hash) == 0)

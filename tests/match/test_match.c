@@ -595,6 +595,57 @@ Test(match, absence_claim_after_countdown)
     room_close(&r);
 }
 
+/* A game that ends on another ground than time stops the side to
+ * move's clock where it ended: White resigns after 3 s of its 10 s, so
+ * each seat reads 7000 ms for White (10000 - 3000) from then on, not the
+ * 10000 of its turn's start (a trial saw 4:57 jump back to 5:00). */
+Test(match, clock_stops_where_the_game_ended)
+{
+    Room r;
+    room_open(&r, "clock=10+0");
+    at(&r, 3000);
+    type(&r, MATCH_ROLE_HOST, "resign");
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_RESIGN, 0);
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 9000, CORE_WHITE), 7000,
+                     "seat %d", i);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 9000, CORE_BLACK), 10000,
+                     "seat %d", i);
+        /* and no claim is offered once the game is over */
+        cr_assert_eq(match_absence_left(r.seat[i].m, 9000), -1);
+    }
+    room_close(&r);
+}
+
+/* White's 1 s runs out (at 1000 ms) while Black is away: White's move is
+ * refused with one note saying why (a trial saw a second one, "cannot
+ * send the move: operation not allowed in this state"), and once the
+ * absence countdown (10 s on 1+0, G-MC-9) has run White may claim the
+ * draw but not the win: by its own clock it has lost (G-MC-7). */
+Test(match, own_time_up_refuses_the_move_and_the_win_claim)
+{
+    Room r;
+    room_open(&r, "clock=1+0");
+    /* the guest is gone: its seat stops (so it claims no flag) */
+    match_free(r.seat[1].m);
+    r.seat[1].m = NULL;
+    match_presence(r.seat[0].m, r.now, MATCH_ROLE_GUEST, 0);
+    at(&r, 1500);
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    cr_assert(has_note(&r.seat[0], "refused: your time is up"));
+    cr_assert(!has_note(&r.seat[0], "cannot send the move"));
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 1);
+    at(&r, 11000);
+    type(&r, MATCH_ROLE_HOST, "claim win");
+    cr_assert(has_note(&r.seat[0], "refused: 'claim win': your time is up"));
+    cr_assert_eq(proto_transcript_status(match_transcript(r.seat[0].m)).outcome,
+                 CORE_ONGOING);
+    type(&r, MATCH_ROLE_HOST, "claim draw");
+    cr_assert_eq(proto_transcript_status(match_transcript(r.seat[0].m)).outcome,
+                 CORE_DRAW);
+    room_close(&r);
+}
+
 static size_t count_notes(const Seat *s, const char *text)
 {
     size_t n = 0;
