@@ -319,10 +319,12 @@ function takeBack() {
   const keep = game.moves.slice(0, -1);
   const bot = game.players.some((p) => p !== 'human');
   while (bot && keep.length && game.players[sideAfter(keep)] !== 'human') keep.pop();
+  const resigned = game.resigned >= 0;
   replayMoves(keep);
   game.resigned = -1;
   $('final').textContent = '';
-  say(() => t('taken back'));
+  // Against a bot a takeback may undo a resignation too: it says so.
+  say(() => (resigned ? t('taken back: the resignation is withdrawn') : t('taken back')));
   refresh();
 }
 

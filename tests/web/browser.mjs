@@ -648,6 +648,13 @@ async function longGameLayout(page, game) {
   if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 || !fin.resignAfterEnd ||
       fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
     throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
+  // Take back after the resignation: the page says the resignation is
+  // withdrawn (a trial saw only 'taken back' and the game going on).
+  await page.click('#takeback');
+  const back = await page.evaluate(() => ({ message: document.getElementById('message').textContent,
+    resign: document.getElementById('resign').disabled, final: document.getElementById('final').textContent }));
+  if (back.message !== 'taken back: the resignation is withdrawn' || back.resign || back.final)
+    throw new Error(`a takeback after resigning: ${JSON.stringify(back)}`);
   return ` long ${lay.items} plies (${options || 'defaults'}; ${found.back} back), list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
 }
 
