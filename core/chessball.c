@@ -159,8 +159,19 @@ static uint32_t keep_king_safe(const Cb_Tables *t, const Cb_Board *b, int ksq,
     return targ;
 }
 
-/* Fill g with every legal move of the side to move (D-CB-7). */
-static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
+/* Forced inline only when optimising (as in laska_count.c: at -O0 V8
+ * refuses functions with too many locals). */
+#if defined(__OPTIMIZE__)
+#define CB_INLINE static inline __attribute__((always_inline))
+#else
+#define CB_INLINE static inline
+#endif
+
+/* The number of legal moves of the side to move (D-CB-7) and, when g is
+ * not NULL, the moves themselves in g. Forced inline so that each caller
+ * gets its own copy with g constant: perft's last ply counts without a
+ * store per piece and without a call per position. */
+CB_INLINE uint32_t gen_body(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
 {
     int us = b->side;
     uint32_t own = b->side_bb[us], opp = b->side_bb[us ^ 1];
@@ -194,7 +205,8 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
                 }
         }
     }
-    g->in_check = checkers != 0;
+    if (g != NULL)
+        g->in_check = checkers != 0;
     /* Pieces whose moves need the king-safety test one by one. */
     slow = checkers != 0 ? own : pinned;
 
@@ -204,7 +216,8 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
         uint32_t bit = 1u << s, targ = (expr);                                 \
         if (slow & bit)                                                        \
             targ = keep_king_safe(t, b, ksq, bit, targ, occ, opp);             \
-        g->tg[s] = targ;                                                       \
+        if (g != NULL)                                                         \
+            g->tg[s] = targ;                                                   \
         count += (uint32_t)popcount(targ);                                     \
     }
     /* One loop per kind (seed 6.1-6.5), so no look-ups. D-CB-6: a pawn
@@ -228,8 +241,18 @@ static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
         if (attacked(t, b, to, occ ^ kbit, opp & ~(1u << to)))
             targ &= ~(1u << to);
     }
-    g->tg[ksq] = targ;
-    g->count = count + (uint32_t)popcount(targ);
+    count += (uint32_t)popcount(targ);
+    if (g != NULL) {
+        g->tg[ksq] = targ;
+        g->count = count;
+    }
+    return count;
+}
+
+/* Fill g with every legal move of the side to move (D-CB-7). */
+static void gen_moves(const Cb_Tables *t, const Cb_Board *b, Cb_Gen *g)
+{
+    gen_body(t, b, g);
 }
 
 /* Play from -> to on the board (a move gen_moves listed). Returns 1 for
@@ -726,6 +749,17 @@ static int cb_options_format(const void *st, char *buf, size_t cap)
 
 /* ---- perft ---------------------------------------------------------- */
 
+/* Perft's last ply: the number of legal moves of b, none when the game
+ * is over (D-ALL-5). Inlined into perft_rec's loop over the moves one ply
+ * above: no call and no move list per position counted. */
+CB_INLINE uint64_t leaf_count(const Cb_Tables *t, const Cb_Board *b,
+                              const uint64_t *hist, int start, int n)
+{
+    if (b->quiet >= CB_QUIET_LIMIT || repeated(hist, start, n, b->key))
+        return 0;
+    return gen_body(t, b, NULL);
+}
+
 static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b, unsigned depth,
                           uint64_t *hist, int start, int n)
 {
@@ -746,8 +780,10 @@ static uint64_t perft_rec(const Cb_Tables *t, const Cb_Board *b, unsigned depth,
             for (uint32_t d = g.tg[from]; d; d &= d - 1) {
                 Cb_Board c = *b;
                 int cap = board_make_kind(t, &c, kind, from, lowest(d));
-                nodes += perft_rec(t, &c, depth - 1, hist, cap ? n + 1 : start,
-                                   n + 1);
+                int cstart = cap ? n + 1 : start;
+                nodes += depth == 2
+                             ? leaf_count(t, &c, hist, cstart, n + 1)
+                             : perft_rec(t, &c, depth - 1, hist, cstart, n + 1);
             }
         }
     }

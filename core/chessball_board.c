@@ -72,7 +72,7 @@ static void face_vertices(int f, int out[3])
     }
 }
 
-static Cb_Tables tables;
+Cb_Tables core__cb_tables;
 static once_flag tables_once = ONCE_FLAG_INIT;
 
 /* Vertex sets of faces as 12-bit masks. */
@@ -207,14 +207,14 @@ static uint32_t find_magic(Cb_Magic *m, const Cb_Ray *rays, int n, uint32_t off,
             continue;
         m->magic = magic;
         for (uint32_t i = 0; i < (1u << bits); i++)
-            tables.attack[off + i] = stamp[i] == epoch ? seen[i] : 0;
+            core__cb_tables.attack[off + i] = stamp[i] == epoch ? seen[i] : 0;
         return off + (1u << bits);
     }
 }
 
 static void derive(void)
 {
-    Cb_Tables *t = &tables;
+    Cb_Tables *t = &core__cb_tables;
     unsigned fv[20];
     int field_of_face[20];
 
@@ -406,10 +406,9 @@ static void derive(void)
     t->zobrist_black = core__splitmix64(&seed);
 }
 
-const Cb_Tables *cb_tables(void)
+void core__cb_tables_derive(void)
 {
     call_once(&tables_once, derive);
-    return &tables;
 }
 
 int cb_field_parse(const char *s, int len)

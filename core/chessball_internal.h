@@ -82,8 +82,20 @@ typedef struct Cb_Tables {
     uint64_t zobrist_black;
 } Cb_Tables;
 
-/* The tables, derived on first use (thread-safe). Never NULL. */
-const Cb_Tables *cb_tables(void);
+/* The tables (chessball_board.c), filled once by core__cb_tables_derive
+ * (thread-safe); read them through cb_tables. */
+extern Cb_Tables core__cb_tables;
+void core__cb_tables_derive(void);
+
+/* The tables, derived on first use (thread-safe). Never NULL. Inline, so
+ * that the rules' loops see a constant address: in WebAssembly a table
+ * entry is then one load at a fixed offset, with no register holding the
+ * tables' address (docs/benchmarks.md). */
+static inline const Cb_Tables *cb_tables(void)
+{
+    core__cb_tables_derive();
+    return &core__cb_tables;
+}
 
 /* The placement and what the next move depends on, without history. */
 typedef struct Cb_Board {
