@@ -72,8 +72,6 @@ typedef struct Vb_State {
     uint8_t points[2], sets[2];
     uint8_t hist_n;
     uint8_t hist[3][3]; /* (winner, W points, B points) */
-    uint16_t goal_n;
-    uint8_t goal[VB_GOALS_MAX]; /* colour << 7 | scorer id (VB_NONE&0x7F) */
     uint8_t server, serve_index, first_serve_piece, rally_counts;
     uint8_t match_first_serve, phase, to_act, touches, must_pass;
     uint32_t touched; /* bit per id */
@@ -84,6 +82,10 @@ typedef struct Vb_State {
     uint32_t attackers; /* bit per id */
     uint8_t king, first, to_move, att_moves, outcome;
     uint32_t ply;
+    /* The goal log last: two thirds of the state, of which a position
+     * uses goal_n bytes, so a copy can stop there (vb_copy, perft). */
+    uint16_t goal_n;
+    uint8_t goal[VB_GOALS_MAX]; /* colour << 7 | scorer id (VB_NONE&0x7F) */
 } Vb_State;
 
 #define VB_GOAL_NONE 0x7F
@@ -127,6 +129,11 @@ int core__vb_moves(const Vb_State *s, Core_Move *buf, size_t cap, size_t *n);
 /* The number of legal actions, core__vb_moves' count, without listing
  * them (perft's bulk count at the last ply). */
 size_t core__vb_count(const Vb_State *s);
+
+/* The same count made on s itself, which it leaves as it was (generation
+ * tries candidates in place and undoes each): for perft, whose states
+ * are its own, without the copy. */
+size_t core__vb_count_here(Vb_State *s);
 
 /* Apply one listed action, then normalise. */
 void core__vb_make(Vb_State *s, const Core_Move *mv);

@@ -1160,12 +1160,19 @@ static int has_action(Vb_State *s)
     return o.n > 0;
 }
 
+size_t core__vb_count_here(Vb_State *s)
+{
+    uint8_t ball = s->ball;
+    Vb_Out o = {NULL, 0, 0, 0, 0};
+    generate(s, &o);
+    s->ball = ball;
+    return o.n;
+}
+
 size_t core__vb_count(const Vb_State *st)
 {
     Vb_State s = *st;
-    Vb_Out o = {NULL, 0, 0, 0, 0};
-    generate(&s, &o);
-    return o.n;
+    return core__vb_count_here(&s);
 }
 
 /* ---- points, time, sets (4.5, 6) ------------------------------------- */
