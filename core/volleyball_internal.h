@@ -107,14 +107,22 @@ static inline int vb_half(const Vb_State *s, int sq)
 {
     return sq >= (s->board10 ? 50 : 32);
 }
-/* File and rank of a square (constant divisors, so no division). */
+/* core__vb_fr[board10][sq & 0xFF]: file | rank << 4 of square sq (for
+ * sq 0..99; other bytes give a value the callers never use, such as the
+ * file of an absent ball, VB_NONE). A load instead of a division by 10
+ * and its remainder: clang lowers those to i32.div_u for WebAssembly,
+ * which V8 turns into a multiply in fixed registers, costing the
+ * page's perft more than the native one (docs/benchmarks.md). */
+extern const uint8_t core__vb_fr[2][256];
+
+/* File and rank of a square. */
 static inline int vb_file(const Vb_State *s, int sq)
 {
-    return s->board10 ? sq % 10 : sq & 7;
+    return core__vb_fr[s->board10][sq & 0xFF] & 15;
 }
 static inline int vb_rank(const Vb_State *s, int sq)
 {
-    return s->board10 ? sq / 10 : sq >> 3;
+    return core__vb_fr[s->board10][sq & 0xFF] >> 4;
 }
 
 /* The standard start position (spec 2.4 or P-09) with options applied. */
