@@ -6,6 +6,7 @@
  * decoding, status and evaluation. The rules live in volleyball_rules.c;
  * docs/rules/volleyball.md documents every format used here.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -898,8 +899,7 @@ static void vb_make(void *st, const Core_Move *mv)
     core__vb_make(st, mv);
 }
 
-static int vb8_perft(const void *st, unsigned depth, uint64_t *nodes);
-static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes);
+static int vb_perft(const void *st, unsigned depth, uint64_t *nodes);
 
 /* ---- position string ------------------------------------------------- */
 
@@ -1579,17 +1579,61 @@ static int vb_view(const void *st, Core_View *v)
 
 /* ---- perft and the game tables --------------------------------------- */
 
-extern const Core_Game core__volleyball;
-extern const Core_Game core__volleyball10;
-
-static int vb8_perft(const void *st, unsigned depth, uint64_t *nodes)
+/* dst = src up to the goal log's last entry: the rest of the log is
+ * never read (the state's fields end with it: volleyball_internal.h). */
+static void vb_copy(Vb_State *dst, const Vb_State *src)
 {
-    return core__perft_generic(&core__volleyball, st, depth, nodes);
+    memcpy(dst, src, offsetof(Vb_State, goal) + src->goal_n);
 }
 
-static int vb10_perft(const void *st, unsigned depth, uint64_t *nodes)
+/*
+ * Perft as core__perft_generic counts, on its own states: each child is
+ * a copy of the used part of its parent (vb_copy, a third of the state
+ * at the start), and the last ply is counted on the state itself
+ * (core__vb_count_here), not on one more copy; direct calls, not the
+ * game table's. moves holds depth lists of cap moves, next depth - 1
+ * states.
+ */
+static int vb_perft_rec(Vb_State *s, unsigned depth, Core_Move *moves,
+                        size_t cap, Vb_State *next, uint64_t *nodes)
 {
-    return core__perft_generic(&core__volleyball10, st, depth, nodes);
+    size_t n = 0;
+    if (depth == 1) {
+        *nodes += core__vb_count_here(s);
+        return 0;
+    }
+    int rc = core__vb_moves(s, moves, cap, &n);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        vb_copy(next, s);
+        core__vb_make(next, &moves[i]);
+        rc = vb_perft_rec(next, depth - 1, moves + cap, cap, next + 1, nodes);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int vb_perft(const void *st, unsigned depth, uint64_t *nodes)
+{
+    const Vb_State *s = st;
+    size_t cap = s->board10 ? VB_MAX_MOVES10 : VB_MAX_MOVES8;
+    *nodes = 0;
+    if (depth == 0) {
+        *nodes = 1;
+        return 0;
+    }
+    Core_Move *moves = malloc((size_t)depth * cap * sizeof *moves);
+    Vb_State *states = malloc((size_t)depth * sizeof *states);
+    int rc = TB_E_NOMEM;
+    if (moves != NULL && states != NULL) {
+        vb_copy(&states[0], s);
+        rc = vb_perft_rec(&states[0], depth, moves, cap, &states[1], nodes);
+    }
+    free(moves);
+    free(states);
+    return rc;
 }
 
 /*
@@ -1619,7 +1663,7 @@ const Core_Game core__volleyball = {
     .max_moves = VB_MAX_MOVES8,
     .init = vb8_init,
     .decode = vb8_decode,
-    .perft = vb8_perft,
+    .perft = vb_perft,
     VB_COMMON_MEMBERS,
 };
 
@@ -1631,6 +1675,6 @@ const Core_Game core__volleyball10 = {
     .max_moves = VB_MAX_MOVES10,
     .init = vb10_init,
     .decode = vb10_decode,
-    .perft = vb10_perft,
+    .perft = vb_perft,
     VB_COMMON_MEMBERS,
 };

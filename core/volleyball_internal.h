@@ -72,8 +72,6 @@ typedef struct Vb_State {
     uint8_t points[2], sets[2];
     uint8_t hist_n;
     uint8_t hist[3][3]; /* (winner, W points, B points) */
-    uint16_t goal_n;
-    uint8_t goal[VB_GOALS_MAX]; /* colour << 7 | scorer id (VB_NONE&0x7F) */
     uint8_t server, serve_index, first_serve_piece, rally_counts;
     uint8_t match_first_serve, phase, to_act, touches, must_pass;
     uint32_t touched; /* bit per id */
@@ -84,6 +82,10 @@ typedef struct Vb_State {
     uint32_t attackers; /* bit per id */
     uint8_t king, first, to_move, att_moves, outcome;
     uint32_t ply;
+    /* The goal log last: two thirds of the state, of which a position
+     * uses goal_n bytes, so a copy can stop there (vb_copy, perft). */
+    uint16_t goal_n;
+    uint8_t goal[VB_GOALS_MAX]; /* colour << 7 | scorer id (VB_NONE&0x7F) */
 } Vb_State;
 
 #define VB_GOAL_NONE 0x7F
@@ -105,14 +107,22 @@ static inline int vb_half(const Vb_State *s, int sq)
 {
     return sq >= (s->board10 ? 50 : 32);
 }
-/* File and rank of a square (constant divisors, so no division). */
+/* core__vb_fr[board10][sq & 0xFF]: file | rank << 4 of square sq (for
+ * sq 0..99; other bytes give a value the callers never use, such as the
+ * file of an absent ball, VB_NONE). A load instead of a division by 10
+ * and its remainder: clang lowers those to i32.div_u for WebAssembly,
+ * which V8 turns into a multiply in fixed registers, costing the
+ * page's perft more than the native one (docs/benchmarks.md). */
+extern const uint8_t core__vb_fr[2][256];
+
+/* File and rank of a square. */
 static inline int vb_file(const Vb_State *s, int sq)
 {
-    return s->board10 ? sq % 10 : sq & 7;
+    return core__vb_fr[s->board10][sq & 0xFF] & 15;
 }
 static inline int vb_rank(const Vb_State *s, int sq)
 {
-    return s->board10 ? sq / 10 : sq >> 3;
+    return core__vb_fr[s->board10][sq & 0xFF] >> 4;
 }
 
 /* The standard start position (spec 2.4 or P-09) with options applied. */
@@ -127,6 +137,11 @@ int core__vb_moves(const Vb_State *s, Core_Move *buf, size_t cap, size_t *n);
 /* The number of legal actions, core__vb_moves' count, without listing
  * them (perft's bulk count at the last ply). */
 size_t core__vb_count(const Vb_State *s);
+
+/* The same count made on s itself, which it leaves as it was (generation
+ * tries candidates in place and undoes each): for perft, whose states
+ * are its own, without the copy. */
+size_t core__vb_count_here(Vb_State *s);
 
 /* Apply one listed action, then normalise. */
 void core__vb_make(Vb_State *s, const Core_Move *mv);

@@ -14,6 +14,18 @@
 
 /* ---- geometry -------------------------------------------------------- */
 
+/* core__vb_fr (volleyball_internal.h), written out by the preprocessor. */
+#define FR(b, q)                                                               \
+    (uint8_t)((b) ? (q) % 10 | ((q) / 10 & 15) << 4                            \
+                  : ((q)&7) | ((q) >> 3 & 15) << 4)
+#define FR4(b, q) FR(b, q), FR(b, q + 1), FR(b, q + 2), FR(b, q + 3)
+#define FR16(b, q) FR4(b, q), FR4(b, q + 4), FR4(b, q + 8), FR4(b, q + 12)
+#define FR64(b, q) FR16(b, q), FR16(b, q + 16), FR16(b, q + 32), FR16(b, q + 48)
+const uint8_t core__vb_fr[2][256] = {
+    {FR64(0, 0), FR64(0, 64), FR64(0, 128), FR64(0, 192)},
+    {FR64(1, 0), FR64(1, 64), FR64(1, 128), FR64(1, 192)},
+};
+
 typedef struct Vb_Vec {
     int8_t df, dr;
 } Vb_Vec;
@@ -679,9 +691,11 @@ static int serve_options(Vb_State *s, const uint8_t *xs, int nx, uint32_t elig,
             int x = xs[i], xf = vb_file(s, x), xr = vb_rank(s, x);
             if (!approachable(s, s->server, x))
                 continue;
-            for (int id = 0; id < VB_IDS; id++) {
-                if (!(elig & bit(id)))
-                    continue;
+            /* The set bits of elig only, lowest first (ids ascending):
+             * half the ids at most, and a loop with fewer rounds costs
+             * the WebAssembly build more than the native one. */
+            for (uint32_t m = elig; m != 0; m &= m - 1) {
+                int id = __builtin_ctz(m);
                 int va = approach_at(s, id, xf, xr);
                 if (va < 0)
                     continue;
@@ -1160,12 +1174,19 @@ static int has_action(Vb_State *s)
     return o.n > 0;
 }
 
+size_t core__vb_count_here(Vb_State *s)
+{
+    uint8_t ball = s->ball;
+    Vb_Out o = {NULL, 0, 0, 0, 0};
+    generate(s, &o);
+    s->ball = ball;
+    return o.n;
+}
+
 size_t core__vb_count(const Vb_State *st)
 {
     Vb_State s = *st;
-    Vb_Out o = {NULL, 0, 0, 0, 0};
-    generate(&s, &o);
-    return o.n;
+    return core__vb_count_here(&s);
 }
 
 /* ---- points, time, sets (4.5, 6) ------------------------------------- */
