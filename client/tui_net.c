@@ -421,6 +421,20 @@ static void leave(Tui_Net *u)
         u->on_quit(u->user);
 }
 
+/* A key on the screen before the board (the match start) is up: nothing
+ * can take it yet, so the message line says why rather than the key
+ * being lost unseen (a new-user trial typed a move there, and the board
+ * then came up with no move and no word). */
+static void waiting_key(Tui_Net *u)
+{
+    snprintf(u->message, sizeof u->message, "%s; %s",
+             u->role == LOBBY_ROLE_SPECTATOR
+                 ? _("you are watching: no moves here")
+                 : _("the game has not started yet (waiting for the "
+                     "opponent)"),
+             _("q leaves"));
+}
+
 static void on_key(Tui_Net *u, int ch)
 {
     int quit = 0;
@@ -432,6 +446,8 @@ static void on_key(Tui_Net *u, int ch)
         quit = tui_screen_key(&u->t, ch);
     else if (ch == 'q')
         quit = 1;
+    else if (ch != KEY_MOUSE && !u->done)
+        waiting_key(u);
     if (!quit) {
         if (ch != KEY_MOUSE)
             u->quit_armed = 0;

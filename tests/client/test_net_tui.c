@@ -162,6 +162,28 @@ Test(net_tui, codes_shown_until_the_opponent_joins)
     cr_assert_not_null(strstr(board, "White: you   Black: opponent"));
 }
 
+/* A move typed before the opponent joins cannot be sent: the waiting
+ * screen says so (a new-user trial typed one there, and the board came
+ * up with no move and no word), and the same move typed on the board
+ * is sent. */
+Test(net_tui, a_move_typed_before_the_start_is_refused_with_a_note)
+{
+    start_spectator();
+    keys_to(host_pane, "c3-d4 Enter");
+    const char *scr =
+        wait_for_in(host_pane, "the game has not started yet (waiting for the "
+                               "opponent); q leaves");
+    cr_assert_null(strstr(scr, "Moves"), "no board before the match");
+    keys_to(spec_pane, "x");
+    wait_for_in(spec_pane, "you are watching: no moves here; q leaves");
+    start_joiner();
+    scr = wait_for_in(host_pane, "White to move (you)");
+    cr_assert_null(strstr(scr, "1. c3-d4"), "nothing was sent:\n%s", scr);
+    keys_to(host_pane, "c3-d4 Enter");
+    check_after_capture(host_pane);
+    wait_joiner("   1. white c3-d4");
+}
+
 Test(net_tui, key_move_reaches_both_boards_and_the_bot_replies)
 {
     start_spectator();
