@@ -56,6 +56,7 @@ struct Tui_Net {
     char note[400]; /* the last line the seat reported (a refusal is long) */
     char warning[400]; /* the last warning, for the terminal afterwards */
     char message[400]; /* the message line before the board is up */
+    int typed_early;   /* keys pressed then, which nothing could take */
 };
 
 static const char net_help[] =
@@ -332,6 +333,11 @@ static void mirror(Tui_Net *u)
         u->t.send = send_line;
         if (u->t.watching)
             tui_say(&u->t, _("? for help; watching"), NULL, NULL);
+        else if (u->typed_early) /* the waiting screen's word is gone */
+            tui_say(&u->t,
+                    _("the game has started: what you typed before it "
+                      "was not sent"),
+                    NULL, NULL);
     }
     size_t n = proto_transcript_moves(tr), same = 0;
     /* Plies the transcript no longer holds (a takeback) are undone. */
@@ -427,6 +433,7 @@ static void leave(Tui_Net *u)
  * then came up with no move and no word). */
 static void waiting_key(Tui_Net *u)
 {
+    u->typed_early = u->role != LOBBY_ROLE_SPECTATOR;
     snprintf(u->message, sizeof u->message, "%s; %s",
              u->role == LOBBY_ROLE_SPECTATOR
                  ? _("you are watching: no moves here")

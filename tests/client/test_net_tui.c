@@ -163,9 +163,9 @@ Test(net_tui, codes_shown_until_the_opponent_joins)
 }
 
 /* A move typed before the opponent joins cannot be sent: the waiting
- * screen says so (a new-user trial typed one there, and the board came
- * up with no move and no word), and the same move typed on the board
- * is sent. */
+ * screen says so, and so does the board when it comes up (a new-user
+ * trial typed one there, and the board came up with no move and no
+ * word); the same move typed on the board is sent. */
 Test(net_tui, a_move_typed_before_the_start_is_refused_with_a_note)
 {
     start_spectator();
@@ -177,7 +177,10 @@ Test(net_tui, a_move_typed_before_the_start_is_refused_with_a_note)
     keys_to(spec_pane, "x");
     wait_for_in(spec_pane, "you are watching: no moves here; q leaves");
     start_joiner();
-    scr = wait_for_in(host_pane, "White to move (you)");
+    wait_for_in(host_pane, "White to move (you)");
+    /* and the board, when it comes up, says so again */
+    scr = wait_for_in(host_pane, "the game has started: what you typed "
+                                 "before it was not sent");
     cr_assert_null(strstr(scr, "1. c3-d4"), "nothing was sent:\n%s", scr);
     keys_to(host_pane, "c3-d4 Enter");
     check_after_capture(host_pane);
