@@ -56,6 +56,7 @@ struct Tui_Net {
     char note[400]; /* the last line the seat reported (a refusal is long) */
     char warning[400]; /* the last warning, for the terminal afterwards */
     char message[400]; /* the message line before the board is up */
+    int typed_early;   /* keys pressed then, which nothing could take */
 };
 
 static const char net_help[] =
@@ -332,6 +333,11 @@ static void mirror(Tui_Net *u)
         u->t.send = send_line;
         if (u->t.watching)
             tui_say(&u->t, _("? for help; watching"), NULL, NULL);
+        else if (u->typed_early) /* the waiting screen's word is gone */
+            tui_say(&u->t,
+                    _("the game has started: what you typed before it "
+                      "was not sent"),
+                    NULL, NULL);
     }
     size_t n = proto_transcript_moves(tr), same = 0;
     /* Plies the transcript no longer holds (a takeback) are undone. */
@@ -421,6 +427,21 @@ static void leave(Tui_Net *u)
         u->on_quit(u->user);
 }
 
+/* A key on the screen before the board (the match start) is up: nothing
+ * can take it yet, so the message line says why rather than the key
+ * being lost unseen (a new-user trial typed a move there, and the board
+ * then came up with no move and no word). */
+static void waiting_key(Tui_Net *u)
+{
+    u->typed_early = u->role != LOBBY_ROLE_SPECTATOR;
+    snprintf(u->message, sizeof u->message, "%s; %s",
+             u->role == LOBBY_ROLE_SPECTATOR
+                 ? _("you are watching: no moves here")
+                 : _("the game has not started yet (waiting for the "
+                     "opponent)"),
+             _("q leaves"));
+}
+
 static void on_key(Tui_Net *u, int ch)
 {
     int quit = 0;
@@ -432,6 +453,8 @@ static void on_key(Tui_Net *u, int ch)
         quit = tui_screen_key(&u->t, ch);
     else if (ch == 'q')
         quit = 1;
+    else if (ch != KEY_MOUSE && !u->done)
+        waiting_key(u);
     if (!quit) {
         if (ch != KEY_MOUSE)
             u->quit_armed = 0;

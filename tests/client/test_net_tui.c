@@ -162,6 +162,31 @@ Test(net_tui, codes_shown_until_the_opponent_joins)
     cr_assert_not_null(strstr(board, "White: you   Black: opponent"));
 }
 
+/* A move typed before the opponent joins cannot be sent: the waiting
+ * screen says so, and so does the board when it comes up (a new-user
+ * trial typed one there, and the board came up with no move and no
+ * word); the same move typed on the board is sent. */
+Test(net_tui, a_move_typed_before_the_start_is_refused_with_a_note)
+{
+    start_spectator();
+    keys_to(host_pane, "c3-d4 Enter");
+    const char *scr =
+        wait_for_in(host_pane, "the game has not started yet (waiting for the "
+                               "opponent); q leaves");
+    cr_assert_null(strstr(scr, "Moves"), "no board before the match");
+    keys_to(spec_pane, "x");
+    wait_for_in(spec_pane, "you are watching: no moves here; q leaves");
+    start_joiner();
+    wait_for_in(host_pane, "White to move (you)");
+    /* and the board, when it comes up, says so again */
+    scr = wait_for_in(host_pane, "the game has started: what you typed "
+                                 "before it was not sent");
+    cr_assert_null(strstr(scr, "1. c3-d4"), "nothing was sent:\n%s", scr);
+    keys_to(host_pane, "c3-d4 Enter");
+    check_after_capture(host_pane);
+    wait_joiner("   1. white c3-d4");
+}
+
 Test(net_tui, key_move_reaches_both_boards_and_the_bot_replies)
 {
     start_spectator();

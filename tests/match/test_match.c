@@ -186,10 +186,10 @@ static void welcome(Room *r, int i)
     pump(r);
 }
 
-/* A room with host, guest and spectator in it, the match started;
- * tweak (may be NULL) adjusts each seat's configuration. */
-static void room_open_with(Room *r, const char *options,
-                           void (*tweak)(Match_Config *c, int role))
+/* Host, guest and spectator made, none welcomed yet; tweak (may be
+ * NULL) adjusts each seat's configuration. */
+static void room_new(Room *r, const char *options,
+                     void (*tweak)(Match_Config *c, int role))
 {
     memset(r, 0, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "/tmp/tabula-match-XXXXXX");
@@ -201,6 +201,14 @@ static void room_open_with(Room *r, const char *options,
             tweak(&c, i);
         cr_assert_eq(match_new(&c, &r->seat[i].m), 0);
     }
+}
+
+/* A room with host, guest and spectator in it, the match started;
+ * tweak (may be NULL) adjusts each seat's configuration. */
+static void room_open_with(Room *r, const char *options,
+                           void (*tweak)(Match_Config *c, int role))
+{
+    room_new(r, options, tweak);
     for (int i = 0; i < SEATS; i++)
         welcome(r, i);
     for (int i = 0; i < SEATS; i++)
@@ -303,6 +311,29 @@ Test(match, lines_typed_out_of_turn_wait)
     type(&r, MATCH_ROLE_HOST, line10[0]);
     cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 3,
                  "the queued reply went out on black's turn");
+    room_close(&r);
+}
+
+/* Lines the host types before the guest's hello, even before its own
+ * welcome, wait in its queue and go out in their order once the match
+ * start is made (the terminal refuses a move typed at a screen before
+ * the start; match/ keeps what it is given, as a script's lines). */
+Test(match, lines_typed_before_the_start_wait_for_it)
+{
+    Room r;
+    room_new(&r, "", NULL);
+    type(&r, MATCH_ROLE_HOST, "draw"); /* not even welcomed yet */
+    welcome(&r, MATCH_ROLE_HOST);
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 0,
+                 "no start before the guest's hello");
+    welcome(&r, MATCH_ROLE_GUEST);
+    welcome(&r, MATCH_ROLE_SPECTATOR);
+    for (int i = 0; i < SEATS; i++)
+        cr_assert_eq(proto_transcript_count(match_transcript(r.seat[i].m)), 3,
+                     "seat %d holds the start, the move, the offer", i);
+    cr_assert(has_note(&r.seat[2], "   1. white a3-b4"));
+    cr_assert_eq(match_draw_offer(r.seat[1].m), CORE_WHITE);
     room_close(&r);
 }
 
