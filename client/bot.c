@@ -75,7 +75,7 @@ int bot__out_of_work(Bot_Work *w)
 {
     if (w->nodes >= w->budget)
         w->stopped = 1;
-    else if (w->lim->time_ms > 0 && w->nodes >= w->next_clock) {
+    else if (w->lim->time_ms > 0 && !w->hold && w->nodes >= w->next_clock) {
         w->next_clock = w->nodes + 1024;
         if (w->lim->clock_ms(w->lim->clock_ctx) - w->t0 >= w->lim->time_ms)
             w->stopped = 1;

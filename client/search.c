@@ -393,6 +393,7 @@ static void root_best(Pvs *s, const Core_Move *mv, int32_t v)
     s->best_score = v;
     s->have_best = 1;
     s->w.budget = s->budget;
+    s->w.hold = 0;
 }
 
 static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
@@ -604,13 +605,15 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
         return TB_E_NOMEM;
     s->lim = lim;
     bot__work_start(&s->w, lim, budget);
-    /* The work budget waits for the first root move to be searched to
-     * its end (root_best), so the move played is always one the search
-     * saw, with its info line (a budget too small for that ran out
-     * before: the move was the ordering's first, with no line). The time
-     * limit still stops the search anywhere. */
+    /* The work budget and the time limit wait for the first root move to
+     * be searched to its end (root_best), so the move played is always
+     * one the search saw, with its info line (a budget or a time too
+     * small for that stopped it before: the move was the ordering's
+     * first, with no line). That is one move at depth 1, a few
+     * milliseconds at most. */
     s->budget = budget;
     s->w.budget = UINT64_MAX;
+    s->w.hold = 1;
     s->seed = seed;
     s->quiesce = core_game_max_moves(core_position_game(pos)) <=
                  QS_GAME_MAX_MOVES;

@@ -314,17 +314,25 @@ function botTurn() {
 // Take back the last ply; against the bot, on to where you are to move
 // again (a side may act several times running in Chess volleyball).
 function takeBack() {
-  if (game.mode !== 'play' || game.moves.length === 0) return;
+  if (game.mode !== 'play') return;
+  if (game.resigned >= 0) {
+    // A takeback after resigning withdraws the resignation alone: the
+    // moves stay, and the page says so.
+    game.resigned = -1;
+    $('final').textContent = '';
+    say(() => t('the resignation is withdrawn'));
+    refresh();
+    return;
+  }
+  if (game.moves.length === 0) return;
   stopBot();
   const keep = game.moves.slice(0, -1);
   const bot = game.players.some((p) => p !== 'human');
   while (bot && keep.length && game.players[sideAfter(keep)] !== 'human') keep.pop();
-  const resigned = game.resigned >= 0;
   replayMoves(keep);
   game.resigned = -1;
   $('final').textContent = '';
-  // Against a bot a takeback may undo a resignation too: it says so.
-  say(() => (resigned ? t('taken back: the resignation is withdrawn') : t('taken back')));
+  say(() => t('taken back'));
   refresh();
 }
 
@@ -664,7 +672,12 @@ function netBot(token) {
     level: game.bot, seed: (game.seed + g.moves.length) >>> 0 });
 }
 
+// The conduct words the terminal takes on its move line (docs/usage.md):
+// typed in the page's move box they go to the session as commands.
+const NET_COMMANDS = /^(resign|draw|accept|decline|abort|takeback( [0-9]+)?|claim win|claim draw)$/;
+
 function netMove(text) {
+  if (NET_COMMANDS.test(text)) { netCommand(text); return; }
   try {
     game.seat.move(now(), text);
     say(() => t('sent {move}', { move: text }));
@@ -682,7 +695,8 @@ function netCommand(line) {
   const st = game.seat.state(now());
   // (a takeback request is answered at once, a draw offer on your turn)
   const answer = line === 'accept' || line === 'decline';
-  const waits = st.side >= 0 && !st.finished && st.outcome === '*' && st.toMove !== st.side &&
+  // (a claim is made at once, on the player's turn or not: G-MC-9)
+  const waits = !line.startsWith('claim ') && st.side >= 0 && !st.finished && st.outcome === '*' && st.toMove !== st.side &&
     (!answer || (st.takeback.side !== 1 - st.side && st.draw === 1 - st.side));
   try {
     game.seat.command(now(), line);
@@ -694,7 +708,8 @@ function netCommand(line) {
   if (waits) {
     say(() => (answer
       ? t('a draw offer is answered on your turn: your answer is sent when it comes')
-      : t("'{what}' is sent when your turn comes", { what: t(PAGE_TEXTS[BUTTON_TEXTS[line]]) })));
+      : t("'{what}' is sent when your turn comes",
+        { what: BUTTON_TEXTS[line] ? t(PAGE_TEXTS[BUTTON_TEXTS[line]]) : line })));
   }
   game.driver.pump();
 }
@@ -796,6 +811,10 @@ function netRefresh() {
     $(id).hidden = st.side < 0 || game.bot > 0;
     $(id).disabled = ended || !pos;
   }
+  // The opponent away past the countdown (G-MC-9): the claims, as the
+  // note says ('type claim win or claim draw'); a bot's seat too, since
+  // its bot makes no claim.
+  for (const id of ['claim-win', 'claim-draw']) $(id).hidden = ended || st.side < 0 || st.absence !== 0;
   $('download-log').disabled = !pos;
 }
 
@@ -913,6 +932,8 @@ const PAGE_TEXTS = {
   'offer-draw': N_('Offer a draw'),
   accept: N_('Accept'),
   decline: N_('Decline'),
+  'claim-win': N_('Claim the win'),
+  'claim-draw': N_('Claim a draw'),
   download: N_('Download the log'),
   move: N_('Move'),
   play: N_('Play'),
@@ -1011,7 +1032,8 @@ function wire() {
   });
   $('move-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const text = $('move-input').value.trim();
+    // (a move copied from tabula analyse's pv comes in its double quotes)
+    const text = $('move-input').value.trim().replace(/^"(.+)"$/, '$1');
     if (!text) {
       const moves = `${game.pos.moves().slice(0, 12).join(', ')}…`;
       say(() => t('legal moves: {moves}', { moves }));
@@ -1025,6 +1047,8 @@ function wire() {
   $('draw').addEventListener('click', () => netCommand('draw'));
   $('accept').addEventListener('click', () => netCommand('accept'));
   $('decline').addEventListener('click', () => netCommand('decline'));
+  $('claim-win').addEventListener('click', () => netCommand('claim win'));
+  $('claim-draw').addEventListener('click', () => netCommand('claim draw'));
   $('download-log').addEventListener('click', downloadLog);
   const netSel = $('net-game');
   netSel.replaceChildren(...[...sel.options].map((o) => o.cloneNode(true)));

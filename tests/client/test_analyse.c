@@ -54,6 +54,16 @@ static void last_info(void *ctx, const Bot_Info *info)
     *(Bot_Info *)ctx = *info;
 }
 
+/* The top level's limits, its last info line kept in *info (cleared). */
+static Bot_Limits watched(Bot_Info *info)
+{
+    Bot_Limits lim = bot_limits_level(BOT_LEVEL_MAX);
+    memset(info, 0, sizeof *info);
+    lim.info = last_info;
+    lim.info_ctx = info;
+    return lim;
+}
+
 /* The search on text (a position of game name, options opts) must find
  * the side to move's forced win in exactly the solver's fewest plies,
  * at most max_plies. */
@@ -76,14 +86,11 @@ static void expect_win(const char *name, const char *opts, const char *text,
 
     for (uint64_t seed = 1; seed <= 3; seed++) {
         Bot_Info info;
-        Bot_Limits lim = bot_limits_level(BOT_LEVEL_MAX);
+        Bot_Limits lim = watched(&info);
         Bot_Stats stats;
         Core_Move mv;
-        memset(&info, 0, sizeof info);
         lim.depth = 20;
         lim.nodes = 2000000;
-        lim.info = last_info;
-        lim.info_ctx = &info;
         cr_assert_eq(bot_search(pos, &lim, seed, &mv, &stats), 0);
         cr_assert_geq(info.score, BOT_MATE_MIN, "%s: score %d, no win seen",
                       text, info.score);
@@ -173,14 +180,11 @@ static void check_last_pv(const char *game, uint64_t nodes)
 {
     Core_Position *pos = NULL;
     cr_assert_eq(core_position_new(&pos, core_game_find(game), NULL), 0);
-    Bot_Limits lim = bot_limits_level(8);
     Bot_Info info;
+    Bot_Limits lim = watched(&info);
     Core_Move best;
-    memset(&info, 0, sizeof info);
     lim.depth = 60;
     lim.nodes = nodes;
-    lim.info = last_info;
-    lim.info_ctx = &info;
     cr_assert_eq(bot_search(pos, &lim, 1, &best, NULL), 0);
     cr_assert_gt(info.pv_len, 0, "%s, %llu work units: no info line", game,
                  (unsigned long long)nodes);
@@ -198,6 +202,39 @@ static void check_last_pv(const char *game, uint64_t nodes)
  * one root move to its end: before, Chessball's start under 9743 units
  * played the ordering's first move and printed no line (a new-user
  * trial). */
+/* A clock that has always run out: each reading is a second past the
+ * last, so a 1 ms limit is over at the first look. */
+static uint64_t racing_clock(void *ctx)
+{
+    uint64_t *t = ctx;
+    return *t += 1000;
+}
+
+/* The time limit, too, lets the first root move finish (a trial saw
+ * `tabula analyse GAME --time 1` print bestmove alone in every game). */
+Test(analyse, a_time_limit_still_searches_one_root_move)
+{
+    static const char *const names[] = {"laska", "chessball", "football",
+                                        "volleyball", "volleyball10"};
+    for (size_t g = 0; g < sizeof names / sizeof names[0]; g++) {
+        Core_Position *pos = NULL;
+        cr_assert_eq(core_position_new(&pos, core_game_find(names[g]), NULL),
+                     0);
+        uint64_t t = 0;
+        Bot_Info info;
+        Bot_Limits lim = watched(&info);
+        Core_Move best;
+        lim.depth = 60;
+        lim.time_ms = 1;
+        lim.clock_ms = racing_clock;
+        lim.clock_ctx = &t;
+        cr_assert_eq(bot_search(pos, &lim, 1, &best, NULL), 0);
+        cr_assert_gt(info.pv_len, 0, "%s: no info line", names[g]);
+        cr_assert(core_move_equal(&info.pv[0], &best), "%s", names[g]);
+        core_position_free(pos);
+    }
+}
+
 Test(analyse, the_last_pv_begins_with_the_move_played)
 {
     check_last_pv("chessball", 1);

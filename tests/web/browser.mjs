@@ -648,12 +648,14 @@ async function longGameLayout(page, game) {
   if (!/^final-hash: [0-9a-f]{64}$/.test(fin.text) || fin.right > fin.panel + 0.5 || !fin.resignAfterEnd ||
       fin.right > fin.width || fin.scroll > fin.client || fin.page > fin.width)
     throw new Error(`the final-hash line: ${JSON.stringify(fin)}`);
-  // Take back after the resignation: the page says the resignation is
-  // withdrawn (a trial saw only 'taken back' and the game going on).
+  // Take back after the resignation withdraws it alone, and says so (a
+  // trial saw only 'taken back', then a move pair gone with it).
+  const before = await page.evaluate(() => window.tabulaPage.game.moves.length);
   await page.click('#takeback');
   const back = await page.evaluate(() => ({ message: document.getElementById('message').textContent,
-    resign: document.getElementById('resign').disabled, final: document.getElementById('final').textContent }));
-  if (back.message !== 'taken back: the resignation is withdrawn' || back.resign || back.final)
+    resign: document.getElementById('resign').disabled, final: document.getElementById('final').textContent,
+    plies: window.tabulaPage.game.moves.length }));
+  if (back.message !== 'the resignation is withdrawn' || back.resign || back.final || back.plies !== before)
     throw new Error(`a takeback after resigning: ${JSON.stringify(back)}`);
   return ` long ${lay.items} plies (${options || 'defaults'}; ${found.back} back), list scrolled ${Math.round(lay.listY)} px, final-hash within ${Math.round(fin.right)}/${Math.round(fin.panel)} px`;
 }
@@ -1202,6 +1204,66 @@ async function netHost(game) {
 // usable), then the game, joined with the corrected code: a typed move, a reload of the page in the
 // middle (the seat is taken back from the tab's storage), a second typed
 // move, Resign; the page's final hash equals the terminal's.
+// A person's seat on the page whose opponent leaves for good (a trial
+// found the page saying "type 'claim win' or 'claim draw'" with no way to
+// do either): a claim typed too early is refused by the session, the
+// Claim buttons come once the countdown (10 s on a 1+0 clock, G-MC-9) has
+// run, and Claim the win ends the game for Black, 0-1 (abandon). The host
+// is a terminal bot on a lobby of its own, so killing it leaves the lobby
+// up to say the seat is gone. Prints "netclaim ..." and returns 0 or 1.
+async function netClaim() {
+  const lobby = await lobbyServer(env.TABULA_BINARY);
+  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--bot=1', '--seed', '7', '--delay', '4000',
+    '--clock', '1+0', '--lobby', lobby.listen], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const invite = await new Promise((ok, fail) => {
+    host.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^invite: (\S+)$/m);
+      if (m) ok(m[1]);
+    });
+    host.on('exit', (code) => fail(new Error(`tabula host exited ${code}: ${out}`)));
+  });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${lobby.base}/#join=${invite}`);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 100 });
+    const typed = async (text) => {
+      await page.type('#move-input', text);
+      await page.keyboard.press('Enter');
+    };
+    await typed('claim win');
+    await page.waitForFunction(() => [...document.querySelectorAll('#notes li')]
+      .some((li) => li.textContent.includes("refused: 'claim win': the opponent is not absent long enough")),
+    { timeout: 10000, polling: 100 });
+    const early = await page.evaluate(() => document.getElementById('claim-win').hidden);
+    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await typed(mv);
+    await page.waitForFunction(() => document.getElementById('move-input').disabled, { timeout: 10000, polling: 50 });
+    host.kill('SIGKILL'); // within its bot's 4 s delay: White's turn
+    await page.waitForFunction(() => !document.getElementById('claim-win').hidden &&
+      !document.getElementById('claim-draw').hidden, { timeout: 40000, polling: 200 });
+    await page.click('#claim-win');
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 20000, polling: 100 });
+    const end = await page.evaluate(() => ({ status: document.getElementById('status').textContent,
+      final: document.getElementById('final').textContent,
+      buttons: ['claim-win', 'claim-draw'].map((id) => document.getElementById(id).hidden).join(' ') }));
+    console.log(`netclaim early-hidden ${early} moved ${mv} status ${end.status} after-end-hidden ${end.buttons} ${end.final}`);
+    if (errors.length) console.log(`netclaim: errors in the page: ${errors.join('; ')}`);
+    return early && end.status.startsWith('0-1 (') && end.buttons === 'true true' &&
+      /^final-hash: [0-9a-f]{64}$/.test(end.final) && !errors.length ? 0 : 1;
+  } finally {
+    await browser.close();
+    host.kill('SIGKILL');
+    lobby.close();
+  }
+}
+
 async function netResign() {
   const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+3']);
   const browser = await launchBrowser();
@@ -1433,6 +1495,8 @@ else if (cmd === 'replay' && rest.length >= 1)
   status = await replayPage(resolve(rest[0]));
 else if (cmd === 'netresign' && env.TABULA_BINARY)
   status = await netResign();
+else if (cmd === 'netclaim' && env.TABULA_BINARY)
+  status = await netClaim();
 else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
   status = await netHost(rest[0]);
 else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)

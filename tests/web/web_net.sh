@@ -16,7 +16,9 @@
 # level, bad seed and a mistyped invite code, shows the clocks, plays a
 # typed move, is reloaded, is reloaded again 1.5 s into its turn (its
 # clock goes on, lower by at least the wait), plays another and resigns
-# (browser.mjs netresign). Screenshots in
+# (browser.mjs netresign); last a person's seat whose terminal host is
+# killed claims the win once the absence countdown has run (browser.mjs
+# netclaim). Screenshots in
 # NATIVE_BUILD_DIR/web-net-GAME.png.
 # Run by ctest as web_net.
 #   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]
@@ -48,21 +50,26 @@ for game in "${games[@]}"; do
   fi
   [ -f "$out/web-net-$game.png" ] && cp "$out/web-net-$game.png" "$native/"
 done
+# One browser.mjs scenario: step NAME "what passed" "what failed" [ARGS].
+step() {
+  local name=$1 ok=$2 bad=$3
+  shift 3
+  if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+      "$name" "$@" | tee "$out/$name.txt"; then
+    echo "web_net: $ok"
+  else
+    echo "web_net: FAILED: $bad: $(cat "$out/$name.txt")"
+    fail=1
+  fi
+}
 # The page hosts from its start page's form, a terminal bot joins.
-if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
-    nethost chessball | tee "$out/nethost.txt"; then
-  echo "web_net: the page hosted chessball, was reloaded twice, the terminal joined; hashes agree"
-else
-  echo "web_net: FAILED: the page hosting chessball: $(cat "$out/nethost.txt")"
-  fail=1
-fi
+step nethost "the page hosted chessball, was reloaded twice, the terminal joined; hashes agree" \
+  "the page hosting chessball" chessball
 # A person's seat: clocks shown, a typed move, Resign.
-if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
-    netresign | tee "$out/netresign.txt"; then
-  echo "web_net: the page's refusals, clocks, typed moves around a reload and resignation reached the terminal"
-else
-  echo "web_net: FAILED: the page's own seat: $(cat "$out/netresign.txt")"
-  fail=1
-fi
+step netresign "the page's refusals, clocks, typed moves around a reload and resignation reached the terminal" \
+  "the page's own seat"
+# A person's seat whose opponent leaves: the claims, typed and clicked.
+step netclaim "the page refused an early claim and claimed the win once the absent host's countdown ran out" \
+  "a claim against an absent opponent"
 [ $fail -eq 0 ] && echo "web_net: every game's terminal, page, spectator and log hashes agree"
 exit $fail
