@@ -57,5 +57,13 @@ cp web/node_modules/three/examples/jsm/controls/OrbitControls.js \
 cp web/node_modules/three/LICENSE "$site.new/node_modules/three/"
 cp web/node_modules/@bjorn3/browser_wasi_shim/LICENSE-* \
   "$site.new/node_modules/@bjorn3/browser_wasi_shim/" 2>/dev/null || true
-rm -rf "$site"
-mv "$site.new" "$site"
+# Swapped in only when it changed: ctest runs the browser tests beside
+# wasm_check, which builds again first, and a page loaded while the
+# folder was gone failed (web_golden, found in CI); an unchanged build
+# leaves the served folder as it is.
+if [ -d "$site" ] && diff -rq "$site.new" "$site" >/dev/null 2>&1; then
+  rm -rf "$site.new"
+else
+  rm -rf "$site"
+  mv "$site.new" "$site"
+fi
