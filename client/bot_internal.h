@@ -41,7 +41,7 @@ typedef struct Bot_Work {
     const Bot_Limits *lim;
     uint64_t t0;          /* clock at the start, with a time limit */
     uint64_t next_clock;  /* work at which to read the clock again */
-    int hold;             /* nonzero: the time limit does not stop yet */
+    int hold;             /* nonzero: neither budget nor time stops yet */
     int stopped;
 } Bot_Work;
 

@@ -109,10 +109,8 @@ int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
     size_t n = 0, index = 0, count = 0;
     Core_Move one;
     char bare[CORE_NOTATION_MAX + 2]; /* a move of a pv in its quotes */
-    if (strlen(typed) < sizeof bare) {
-        memcpy(bare, typed, strlen(typed) + 1);
-        typed = entry_unquote(bare);
-    }
+    if (strlen(typed) < sizeof bare)
+        typed = entry_unquote(strcpy(bare, typed));
     int rc = core_move_parse(pos, typed, &one);
     why[0] = '\0';
     if (rc == 0)

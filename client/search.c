@@ -76,7 +76,6 @@ typedef struct Pvs {
     size_t tt_mask;
     Core_Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
-    uint64_t budget;         /* the work budget (root_best sets w.budget) */
     int reported;            /* lim->info was called */
     Core_Move last_reported; /* the first move of its last pv */
 } Pvs;
@@ -386,13 +385,12 @@ static int reduction(int depth, size_t k, int pv_node)
 }
 
 /* mv, searched to score v, is the root's best so far; the first one
- * found gives the work budget back (bot__pvs). */
+ * found lets the budget and the time stop the search (bot__pvs). */
 static void root_best(Pvs *s, const Core_Move *mv, int32_t v)
 {
     s->best = *mv;
     s->best_score = v;
     s->have_best = 1;
-    s->w.budget = s->budget;
     s->w.hold = 0;
 }
 
@@ -611,8 +609,6 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
      * small for that stopped it before: the move was the ordering's
      * first, with no line). That is one move at depth 1, a few
      * milliseconds at most. */
-    s->budget = budget;
-    s->w.budget = UINT64_MAX;
     s->w.hold = 1;
     s->seed = seed;
     s->quiesce = core_game_max_moves(core_position_game(pos)) <=

@@ -1032,8 +1032,7 @@ function wire() {
   });
   $('move-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    // (a move copied from tabula analyse's pv comes in its double quotes)
-    const text = $('move-input').value.trim().replace(/^"(.+)"$/, '$1');
+    const text = $('move-input').value.trim();
     if (!text) {
       const moves = `${game.pos.moves().slice(0, 12).join(', ')}…`;
       say(() => t('legal moves: {moves}', { moves }));

@@ -1208,7 +1208,8 @@ async function netHost(game) {
 // found the page saying "type 'claim win' or 'claim draw'" with no way to
 // do either): a claim typed too early is refused by the session, the
 // Claim buttons come once the countdown (10 s on a 1+0 clock, G-MC-9) has
-// run, and Claim the win ends the game for Black, 0-1 (abandon). The host
+// run, and Claim the win ends the game for Black, 0-1 (abandon); the move
+// between is typed in double quotes, as a pv gives it. The host
 // is a terminal bot on a lobby of its own, so killing it leaves the lobby
 // up to say the seat is gone. Prints "netclaim ..." and returns 0 or 1.
 async function netClaim() {
@@ -1243,7 +1244,7 @@ async function netClaim() {
     { timeout: 10000, polling: 100 });
     const early = await page.evaluate(() => document.getElementById('claim-win').hidden);
     const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
-    await typed(mv);
+    await typed(`"${mv}"`); // as tabula analyse's pv quotes a move (the module unquotes it)
     await page.waitForFunction(() => document.getElementById('move-input').disabled, { timeout: 10000, polling: 50 });
     host.kill('SIGKILL'); // within its bot's 4 s delay: White's turn
     await page.waitForFunction(() => !document.getElementById('claim-win').hidden &&

@@ -217,6 +217,9 @@ int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
     Core_Move *all = NULL;
     char (*texts)[CORE_NOTATION_MAX] = NULL;
     size_t count = 0, index = 0, fits = 0;
+    char bare[CORE_NOTATION_MAX + 2]; /* a move of a pv in its quotes */
+    if (strlen(text) < sizeof bare)
+        text = entry_unquote(strcpy(bare, text));
     int rc = core_move_parse(pos, text, mv);
     if (rc != 0) {
         /* As the terminal reads a typed move (client/entry.h): the action
