@@ -52,7 +52,9 @@ static const char match_help[] = N_(
     "                     side whose clock runs out loses\n"
     "  --openings FILE    one position string per line ('#' comments);\n"
     "                     pair K plays line K (cycling)\n"
-    "  --plies P          random legal plies per opening (default 4)\n"
+    "  --plies P          random legal plies per opening (default 4); a\n"
+    "                     line that ends the game, or leaves the side to\n"
+    "                     move a win in one move, is drawn again\n"
     "  --seed S           openings and tie-breaks (default 1)\n"
     "  --sprt E0,E1       stop once the log-likelihood ratio of Elo E1\n"
     "                     against E0 crosses a bound (alpha = beta = 0.05)\n"
@@ -101,8 +103,36 @@ static uint64_t match_clock_ms(void *ctx)
     return (uint64_t)(cli_now() * 1000.0);
 }
 
-/* The opening of pair p: a file position, or random plies from the
- * start; a line of plies that ends the game is drawn again. */
+/* 1 when the side to move in pos has a move that wins the game at once
+ * (Football chess: a goal of the deciding score), 0 when it has none or
+ * the check could not be made. buf holds cap moves. */
+static int wins_in_one(const Core_Position *pos, Core_Move *buf, size_t cap)
+{
+    size_t n = 0;
+    int side = core_side_to_move(pos);
+    Core_Outcome win = side == CORE_WHITE ? CORE_WIN_WHITE : CORE_WIN_BLACK;
+    Core_Position *child = core_position_clone(pos);
+    int found = 0;
+
+    if (child == NULL || core_moves_distinct(pos, buf, cap, &n) != 0)
+        n = 0;
+    for (size_t i = 0; i < n && !found; i++) {
+        core_position_copy(child, pos);
+        core_make(child, &buf[i]);
+        found = core_status(child).outcome == win;
+    }
+    core_position_free(child);
+    return found;
+}
+
+/*
+ * The opening of pair p: a file position, or random plies from the
+ * start. A line of plies that ends the game is drawn again, and so is
+ * one after which the side to move can win with its first move: both
+ * games of the pair would go to whoever has the move there, whatever the
+ * bots (in Football chess one opening in ten of 4 plies was such a goal
+ * in one, and counted 1-1 for any two bots, pulling the Elo toward 0).
+ */
 static Core_Position *opening(const Match *m, long p)
 {
     Core_Position *pos = NULL;
@@ -129,7 +159,8 @@ static Core_Position *opening(const Match *m, long p)
                 break;
             core_make(pos, &buf[splitmix(&rng) % n]);
         }
-        if (core_status(pos).outcome == CORE_ONGOING)
+        if (core_status(pos).outcome == CORE_ONGOING &&
+            !wins_in_one(pos, buf, core_game_max_moves(m->game)))
             break;
     }
     free(buf);

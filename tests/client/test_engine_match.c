@@ -67,22 +67,41 @@ static void cut_movetime(Run *r)
     t[1] = '\0';
 }
 
+/* Runs `tabula ARGS` and reads its `moves a NA b NB` line. */
+static void moves_made(const char *args, long *a, long *b)
+{
+    run(&r1, args);
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    const char *t = strstr(r1.out, "\nmoves a ");
+    cr_assert_not_null(t, "%s", r1.out);
+    cr_assert_eq(sscanf(t, "\nmoves a %ld b %ld", a, b), 2, "%s", t);
+}
+
 /* `moves a NA b NB`: in Laska every ply is one side's move and the
  * sides alternate, so over G games A and B made NA + NB plies with
  * |NA - NB| <= G (each game's White makes the same number of moves as
  * Black or one more, and the colours swap within each pair). */
 Test(match, moves_count_each_side)
 {
-    run(&r1, "match laska --a 2 --b 1 --games 4 --nodes 2000 --seed 5");
-    cr_assert_eq(r1.status, 0, "%s", r1.err);
-    const char *t = strstr(r1.out, "\nmoves a ");
-    cr_assert_not_null(t, "%s", r1.out);
     long a = -1, b = -1;
-    cr_assert_eq(sscanf(t, "\nmoves a %ld b %ld", &a, &b), 2, "%s", t);
+    moves_made("match laska --a 2 --b 1 --games 4 --nodes 2000 --seed 5", &a,
+               &b);
     /* Each side moves at least once a game: four random plies in, no
      * single move leaves the other side, still at ten pieces or more,
      * without a move. */
     cr_assert(a >= 4 && b >= 4 && labs(a - b) <= 4, "a %ld b %ld", a, b);
+}
+
+/* Seed 5's first four random plies in Football chess leave White a goal
+ * in one (found by playing them out: each side then won the game it
+ * began, one move each, "moves a 1 b 1"). Such a line is drawn again,
+ * so neither game of the pair ends on its first move. */
+Test(match, an_opening_with_a_win_in_one_is_drawn_again)
+{
+    long a = -1, b = -1;
+    moves_made("match football --a 1 --b 1 --games 2 --nodes 20000 --seed 5",
+               &a, &b);
+    cr_assert(a >= 2 && b >= 2, "a %ld b %ld", a, b);
 }
 
 Test(match, counts_add_up_and_sprt_prints_its_bounds)
