@@ -141,6 +141,7 @@ int cli_analyse(int argc, char **argv)
             break;
         }
         int bad = 0;
+        uint64_t lo = 1, hi = 0; /* a number flag's range, for its message */
         if (val == NULL) {
             rc = cli_unexpected("analyse", a, value_flags, _(analyse_help));
             goto done;
@@ -151,11 +152,14 @@ int cli_analyse(int argc, char **argv)
         } else if (strcmp(a, "--level") == 0) {
             level = val;
         } else if (strcmp(a, "--depth") == 0) {
-            bad = read_u64(val, 1, 60, &depth);
+            hi = 60;
+            bad = read_u64(val, lo, hi, &depth);
         } else if (strcmp(a, "--time") == 0) {
-            bad = read_u64(val, 1, 3600000, &time_ms);
+            hi = 3600000;
+            bad = read_u64(val, lo, hi, &time_ms);
         } else if (strcmp(a, "--nodes") == 0) {
-            bad = read_u64(val, 1, UINT64_C(1) << 40, &nodes);
+            hi = UINT64_C(1) << 40;
+            bad = read_u64(val, lo, hi, &nodes);
         } else if (strcmp(a, "--seed") == 0) {
             if (cli_seed("analyse", val, &seed) != 0)
                 goto done;
@@ -164,8 +168,11 @@ int cli_analyse(int argc, char **argv)
             goto done;
         }
         if (bad) {
-            fprintf(stderr, _("tabula analyse: bad %s '%s'\n"), a,
-                    cli_token(val));
+            fprintf(stderr,
+                    _("tabula analyse: bad %s '%s'; expected a whole number "
+                      "%llu..%llu\n"),
+                    a, cli_token(val), (unsigned long long)lo,
+                    (unsigned long long)hi);
             goto done;
         }
         i++;

@@ -139,6 +139,11 @@ Test(match, bad_arguments_exit_2)
     refused("match laska --a 1 --b 1 --sprt 5", "bad --sprt '5'");
     refused("match chess --a 1 --b 1", NULL);
     refused("match laska --a 1", NULL);
+    /* analyse names the range it takes (a number outside it, or none). */
+    refused("analyse laska --depth 0",
+            "bad --depth '0'; expected a whole number 1..60");
+    refused("analyse laska --time 3600001",
+            "bad --time '3600001'; expected a whole number 1..3600000");
 }
 
 /* --clock: malformed clocks are refused, and with a generous clock the
