@@ -9,6 +9,8 @@
  * (bot_time_for_move) and a fallen flag loses the game. Worker threads (libuv's) play whole games; the searches inside
  * stay single-threaded.
  */
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +88,21 @@ typedef struct Match {
     signed char *result; /* per game: 1 A won, 0 draw, -1 B won, 2 pending */
     int *adjudicated;
     Side_Use *use; /* per game: A's and B's moves and processor time */
-    int failed;
+    int failed;    /* 0, MATCH_FAILED or MATCH_NO_OPENING */
+    long failed_game; /* the game that set failed */
 } Match;
+
+enum { MATCH_FAILED = 1, MATCH_NO_OPENING = 2 };
+
+/* Set by SIGINT (Ctrl-C): the games stop at their next move and the
+ * match reports the games finished before it. A second SIGINT kills. */
+static atomic_int match_interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    atomic_store(&match_interrupted, 1);
+}
 
 static uint64_t splitmix(uint64_t *state)
 {
@@ -125,6 +140,9 @@ static int wins_in_one(const Core_Position *pos, Core_Move *buf, size_t cap)
     return found;
 }
 
+/* Lines of random plies drawn for one opening before giving up. */
+#define OPENING_TRIES 100
+
 /*
  * The opening of pair p: a file position, or random plies from the
  * start. A line of plies that ends the game is drawn again, and so is
@@ -132,8 +150,10 @@ static int wins_in_one(const Core_Position *pos, Core_Move *buf, size_t cap)
  * games of the pair would go to whoever has the move there, whatever the
  * bots (in Football chess one opening in ten of 4 plies was such a goal
  * in one, and counted 1-1 for any two bots, pulling the Elo toward 0).
+ * NULL when out of memory or, with *none set, when OPENING_TRIES lines
+ * all ended the game or left a win in one (too many plies for the game).
  */
-static Core_Position *opening(const Match *m, long p)
+static Core_Position *opening(const Match *m, long p, int *none)
 {
     Core_Position *pos = NULL;
     if (core_position_new(&pos, m->game, m->options) != 0)
@@ -149,8 +169,9 @@ static Core_Position *opening(const Match *m, long p)
     Core_Move *buf = malloc(core_game_max_moves(m->game) * sizeof *buf);
     Core_Position *start = core_position_clone(pos);
     uint64_t rng = m->seed ^ (UINT64_C(0x5851f42d4c957f2d) * (uint64_t)(p + 1));
-    for (int attempt = 0; buf != NULL && start != NULL && attempt < 100;
-         attempt++) {
+    int found = 0;
+    for (int attempt = 0;
+         buf != NULL && start != NULL && attempt < OPENING_TRIES; attempt++) {
         core_position_copy(pos, start);
         for (int i = 0; i < m->plies; i++) {
             size_t n = 0;
@@ -160,11 +181,18 @@ static Core_Position *opening(const Match *m, long p)
             core_make(pos, &buf[splitmix(&rng) % n]);
         }
         if (core_status(pos).outcome == CORE_ONGOING &&
-            !wins_in_one(pos, buf, core_game_max_moves(m->game)))
+            !wins_in_one(pos, buf, core_game_max_moves(m->game))) {
+            found = 1;
             break;
+        }
     }
+    *none = buf != NULL && start != NULL && !found;
     free(buf);
     core_position_free(start);
+    if (!found) {
+        core_position_free(pos);
+        return NULL;
+    }
     return pos;
 }
 
@@ -178,24 +206,28 @@ static uint64_t thread_cpu_ns(void)
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
-/* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop.
- * use[0] and use[1] get A's and B's moves and processor time. */
+/* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop,
+ * 3 when no opening could be drawn (opening). use[0] and use[1] get A's
+ * and B's moves and processor time. */
 static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
 {
     int64_t left[2] = {m->clock_ms, m->clock_ms}; /* by colour */
-    Core_Position *pos = opening(m, g / 2);
+    int none = 0;
+    Core_Position *pos = opening(m, g / 2, &none);
     int a_side = g % 2 == 0 ? CORE_WHITE : CORE_BLACK;
     uint64_t rng = m->seed ^ (UINT64_C(0xda942042e4dd58b5) * (uint64_t)(g + 1));
     uint64_t game_seed = splitmix(&rng);
     int r = 2;
 
     *adjudicated = 0;
+    if (pos == NULL && none)
+        return 3;
     if (pos == NULL || core_status(pos).outcome != CORE_ONGOING)
         goto done;
     while (core_status(pos).outcome == CORE_ONGOING) {
         int stop;
         uv_mutex_lock(&m->lock);
-        stop = m->stop;
+        stop = m->stop || atomic_load(&match_interrupted);
         uv_mutex_unlock(&m->lock);
         if (stop)
             goto done;
@@ -245,7 +277,10 @@ static void worker(void *arg)
     Match *m = arg;
     for (;;) {
         uv_mutex_lock(&m->lock);
-        long g = m->stop || m->next >= m->games ? -1 : m->next++;
+        long g =
+            m->stop || atomic_load(&match_interrupted) || m->next >= m->games
+                ? -1
+                : m->next++;
         uv_mutex_unlock(&m->lock);
         if (g < 0)
             return;
@@ -253,8 +288,10 @@ static void worker(void *arg)
         Side_Use use[2] = {{0, 0}, {0, 0}};
         int r = play_game(m, g, &adj, use);
         uv_mutex_lock(&m->lock);
-        if (r == 2 && !m->stop)
-            m->failed = 1;
+        if (r >= 2 && !m->stop && !m->failed) {
+            m->failed = r == 3 ? MATCH_NO_OPENING : MATCH_FAILED;
+            m->failed_game = g;
+        }
         m->result[g] = (signed char)r;
         m->adjudicated[g] = adj;
         m->use[2 * g] = use[0];
@@ -415,6 +452,8 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     Side_Use sum[2] = {{0, 0}, {0, 0}};
     const char *decision = "continue";
     double llr = 0;
+    long stopped_at = -1;
+    int stop_why = 0;
 
     elo_sprt_bounds(0.05, 0.05, &lower, &upper);
     for (long g = 0; g < m->games; g++) {
@@ -422,15 +461,23 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         while (m->result[g] == 2 && !m->failed)
             uv_cond_wait(&m->done_cond, &m->lock);
         int r = m->result[g], failed = m->failed;
-        adjudicated += m->adjudicated[g];
-        for (int s = 0; s < 2; s++) {
-            sum[s].moves += m->use[2 * g + s].moves;
-            sum[s].cpu_ns += m->use[2 * g + s].cpu_ns;
+        long failed_game = m->failed_game;
+        if (!failed && r < 2) {
+            adjudicated += m->adjudicated[g];
+            for (int s = 0; s < 2; s++) {
+                sum[s].moves += m->use[2 * g + s].moves;
+                sum[s].cpu_ns += m->use[2 * g + s].cpu_ns;
+            }
         }
         uv_mutex_unlock(&m->lock);
-        if (failed || r == 2) {
-            fprintf(stderr, _("tabula match: game %ld failed\n"), g + 1);
-            return CLI_EXIT_FAIL;
+        if (failed || r >= 2) {
+            /* The games before g are reported all the same: nothing
+             * played is lost. */
+            stopped_at = failed ? failed_game : g;
+            stop_why = atomic_load(&match_interrupted) ? 0
+                       : failed == MATCH_NO_OPENING    ? MATCH_NO_OPENING
+                                                       : MATCH_FAILED;
+            break;
         }
         wdl[r == 1 ? 0 : r == 0 ? 1 : 2]++;
         played++;
@@ -462,7 +509,22 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     if (adjudicated > 0)
         fprintf(stderr, _("tabula match: %ld games drawn at the %d-ply guard\n"),
                 adjudicated, MATCH_PLY_GUARD);
-    return CLI_EXIT_OK;
+    if (stopped_at < 0)
+        return CLI_EXIT_OK;
+    if (stop_why == 0)
+        fprintf(stderr,
+                _("tabula match: interrupted at game %ld; the "
+                  "result is of the %ld games before it\n"),
+                stopped_at + 1, played);
+    else if (stop_why == MATCH_NO_OPENING)
+        fprintf(stderr,
+                _("tabula match: game %ld: %d lines of %d random "
+                  "plies each ended the game or left a win in one; "
+                  "give fewer --plies\n"),
+                stopped_at + 1, OPENING_TRIES, m->plies);
+    else
+        fprintf(stderr, _("tabula match: game %ld failed\n"), stopped_at + 1);
+    return CLI_EXIT_FAIL;
 }
 
 int cli_match(int argc, char **argv)
@@ -473,7 +535,7 @@ int cli_match(int argc, char **argv)
     Match m;
     const char *spec[2] = {NULL, NULL}, *openings = NULL, *game = NULL;
     long jobs = 1, v = 0, time_ms = 0, nodes = 0;
-    int sprt = 0, rc = CLI_EXIT_USAGE;
+    int sprt = 0, rc = CLI_EXIT_USAGE, plies_given = 0;
     double e0 = 0, e1 = 0;
     long wdl[3] = {0, 0, 0};
     uv_thread_t threads[MATCH_JOBS_MAX];
@@ -511,7 +573,9 @@ int cli_match(int argc, char **argv)
             }
         } else if (strcmp(a, "--time") == 0) {
             if (read_long(val, 1, 3600000, &time_ms) != 0) {
-                fprintf(stderr, _("tabula match: bad --time '%s'\n"),
+                fprintf(stderr,
+                        _("tabula match: bad --time '%s'; expected "
+                          "a whole number 1..3600000\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
@@ -524,8 +588,10 @@ int cli_match(int argc, char **argv)
             }
         } else if (strcmp(a, "--nodes") == 0) {
             if (read_long(val, 1, 1L << 40, &nodes) != 0) {
-                fprintf(stderr, _("tabula match: bad --nodes '%s'\n"),
-                        cli_token(val));
+                fprintf(stderr,
+                        _("tabula match: bad --nodes '%s'; expected "
+                          "a whole number 1..%ld\n"),
+                        cli_token(val), 1L << 40);
                 return CLI_EXIT_USAGE;
             }
         } else if (strcmp(a, "--jobs") == 0) {
@@ -537,11 +603,14 @@ int cli_match(int argc, char **argv)
             }
         } else if (strcmp(a, "--plies") == 0) {
             if (read_long(val, 0, MATCH_PLIES_MAX, &v) != 0) {
-                fprintf(stderr, _("tabula match: bad --plies '%s'\n"),
-                        cli_token(val));
+                fprintf(stderr,
+                        _("tabula match: bad --plies '%s'; expected "
+                          "a whole number 0..%d\n"),
+                        cli_token(val), MATCH_PLIES_MAX);
                 return CLI_EXIT_USAGE;
             }
             m.plies = (int)v;
+            plies_given = 1;
         } else if (strcmp(a, "--seed") == 0) {
             if (cli_seed("match", val, &m.seed) != 0)
                 return CLI_EXIT_USAGE;
@@ -598,8 +667,31 @@ int cli_match(int argc, char **argv)
     if (probe == NULL)
         return CLI_EXIT_USAGE;
     core_position_free(probe);
+    if (openings != NULL && plies_given) {
+        fprintf(stderr, _("tabula match: --plies and --openings exclude each "
+                          "other (a file's positions are played as they "
+                          "are)\n"));
+        return CLI_EXIT_USAGE;
+    }
     if (openings != NULL && (rc = read_openings(&m, openings)) != 0)
         goto done;
+    if (openings == NULL) {
+        /* Too many plies for the game show at the first opening: say so
+         * before any game is played. */
+        int none = 0;
+        Core_Position *first = opening(&m, 0, &none);
+        if (first == NULL) {
+            if (none)
+                fprintf(stderr,
+                        _("tabula match: %d lines of %d random "
+                          "plies each ended the game or left a win "
+                          "in one; give fewer --plies\n"),
+                        OPENING_TRIES, m.plies);
+            rc = none ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+            goto done;
+        }
+        core_position_free(first);
+    }
     rc = CLI_EXIT_FAIL;
     m.result = malloc((size_t)m.games);
     m.adjudicated = calloc((size_t)m.games, sizeof *m.adjudicated);
@@ -613,6 +705,15 @@ int cli_match(int argc, char **argv)
         uv_mutex_destroy(&m.lock);
         goto done;
     }
+    /* Ctrl-C: report the games played (match_interrupted); a second one
+     * kills, as the handler resets itself. */
+    struct sigaction on_int, old_int;
+    memset(&on_int, 0, sizeof on_int);
+    on_int.sa_handler = on_interrupt;
+    on_int.sa_flags = SA_RESETHAND;
+    sigemptyset(&on_int.sa_mask);
+    atomic_store(&match_interrupted, 0);
+    sigaction(SIGINT, &on_int, &old_int);
     for (long j = 0; j < jobs; j++) {
         if (uv_thread_create(&threads[nthreads], worker, &m) != 0)
             break;
@@ -628,6 +729,7 @@ int cli_match(int argc, char **argv)
     }
     for (int j = 0; j < nthreads; j++)
         uv_thread_join(&threads[j]);
+    sigaction(SIGINT, &old_int, NULL);
     uv_cond_destroy(&m.done_cond);
     uv_mutex_destroy(&m.lock);
 done:

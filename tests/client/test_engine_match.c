@@ -104,6 +104,26 @@ Test(match, an_opening_with_a_win_in_one_is_drawn_again)
     cr_assert(a >= 2 && b >= 2, "a %ld b %ld", a, b);
 }
 
+/* Chess volleyball's rallies end many a line of 78 plies: with seed 1 the
+ * openings of the first eight pairs were drawn and the ninth's was not.
+ * The match stops there, exit 1 naming the game, and still reports every
+ * game played before it: as many as the progress lines on stderr. */
+Test(match, a_match_that_runs_out_of_openings_reports_its_games)
+{
+    run(&r1, "match volleyball --a 1 --b 1 --games 20 --nodes 20000 --seed 1 "
+             "--plies 78");
+    cr_assert_eq(r1.status, 1, "%s", r1.err);
+    cr_assert_not_null(strstr(r1.err, "give fewer --plies"), "%s", r1.err);
+    long progress = 0, k = 0, n = 0;
+    for (const char *p = r1.err; p != NULL && *p != '\0';
+         p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : NULL)
+        progress += sscanf(p, "game %ld/%ld:", &k, &n) == 2; /* game K/N: */
+    long g = -1;
+    cr_assert_eq(sscanf(r1.out, "result games %ld", &g), 1, "%s", r1.out);
+    cr_assert(g > 0 && g < 20, "%ld games", g);
+    cr_assert_eq(g, progress, "%s", r1.err);
+}
+
 Test(match, counts_add_up_and_sprt_prints_its_bounds)
 {
     run(&r1, "match laska --a 1 --b 1 --games 6 --nodes 2000 --seed 3 "
@@ -139,6 +159,17 @@ Test(match, bad_arguments_exit_2)
     refused("match laska --a 1 --b 1 --sprt 5", "bad --sprt '5'");
     refused("match chess --a 1 --b 1", NULL);
     refused("match laska --a 1", NULL);
+    refused("match laska --a 1 --b 1 --plies 201",
+            "bad --plies '201'; expected a whole number 0..200");
+    refused("match laska --a 1 --b 1 --time 0",
+            "bad --time '0'; expected a whole number 1..3600000");
+    /* A file's positions are played as they are. */
+    refused("match laska --a 1 --b 1 --plies 3 --openings /dev/null",
+            "--plies and --openings exclude each other");
+    /* Football chess's 100-ply rule ends every line of 100 plies. */
+    refused("match football --a 1 --b 1 --games 2 --plies 100",
+            "100 lines of 100 random plies each ended the game or left a win "
+            "in one; give fewer --plies");
     /* analyse names the range it takes (a number outside it, or none). */
     refused("analyse laska --depth 0",
             "bad --depth '0'; expected a whole number 1..60");
