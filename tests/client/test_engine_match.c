@@ -6,11 +6,15 @@
  * Runs the real binary.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli_run.h"
 
@@ -104,6 +108,16 @@ Test(match, an_opening_with_a_win_in_one_is_drawn_again)
     cr_assert(a >= 2 && b >= 2, "a %ld b %ld", a, b);
 }
 
+/* Lines of text that begin "game K/N:" (a match's progress lines). */
+static long progress_lines(const char *text)
+{
+    long count = 0, k = 0, n = 0;
+    for (const char *p = text; p != NULL && *p != '\0';
+         p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : NULL)
+        count += sscanf(p, "game %ld/%ld:", &k, &n) == 2;
+    return count;
+}
+
 /* Chess volleyball's rallies end many a line of 78 plies: with seed 1 the
  * openings of the first eight pairs were drawn and the ninth's was not.
  * The match stops there, exit 1 naming the game, and still reports every
@@ -114,14 +128,55 @@ Test(match, a_match_that_runs_out_of_openings_reports_its_games)
              "--plies 78");
     cr_assert_eq(r1.status, 1, "%s", r1.err);
     cr_assert_not_null(strstr(r1.err, "give fewer --plies"), "%s", r1.err);
-    long progress = 0, k = 0, n = 0;
-    for (const char *p = r1.err; p != NULL && *p != '\0';
-         p = strchr(p, '\n') != NULL ? strchr(p, '\n') + 1 : NULL)
-        progress += sscanf(p, "game %ld/%ld:", &k, &n) == 2; /* game K/N: */
     long g = -1;
     cr_assert_eq(sscanf(r1.out, "result games %ld", &g), 1, "%s", r1.out);
     cr_assert(g > 0 && g < 20, "%ld games", g);
-    cr_assert_eq(g, progress, "%s", r1.err);
+    cr_assert_eq(g, progress_lines(r1.err), "%s", r1.err);
+}
+
+/* Ctrl-C (SIGINT) during a long match: it stops at the games' next
+ * moves, exits 1 and prints the result of the games finished before the
+ * first unfinished one, as many as its progress lines. */
+Test(match, ctrl_c_reports_the_games_played)
+{
+    char out[] = "/tmp/tabula-match-outXXXXXX";
+    char err[] = "/tmp/tabula-match-errXXXXXX";
+    int fo = mkstemp(out), fe = mkstemp(err);
+    cr_assert(fo >= 0 && fe >= 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execl(TABULA_BINARY, TABULA_BINARY, "match", "laska", "--a", "1", "--b",
+              "1", "--games", "1000000", "--nodes", "2000", "--jobs", "2",
+              (char *)NULL);
+        _exit(127);
+    }
+    /* Wait (at most a minute) for the third game's progress line. */
+    for (int i = 0; i < 6000; i++) {
+        slurp(err, r1.err, sizeof r1.err);
+        if (progress_lines(r1.err) >= 3)
+            break;
+        struct timespec ts = {0, 10000000L};
+        nanosleep(&ts, NULL);
+    }
+    cr_assert_geq(progress_lines(r1.err), 3, "%s", r1.err);
+    kill(pid, SIGINT);
+    int st = 0;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    slurp(out, r1.out, sizeof r1.out);
+    slurp(err, r1.err, sizeof r1.err);
+    remove(out);
+    remove(err);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st,
+              r1.err);
+    cr_assert_not_null(strstr(r1.err, "tabula match: interrupted at game"),
+                       "%s", r1.err);
+    long g = -1;
+    cr_assert_eq(sscanf(r1.out, "result games %ld", &g), 1, "%s", r1.out);
+    cr_assert_eq(g, progress_lines(r1.err), "%s", r1.err);
+    cr_assert_not_null(strstr(r1.out, "\nmoves a "), "%s", r1.out);
 }
 
 Test(match, counts_add_up_and_sprt_prints_its_bounds)
