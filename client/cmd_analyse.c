@@ -178,6 +178,7 @@ int cli_analyse(int argc, char **argv)
         i++;
     }
     if (game == NULL) {
+        fprintf(stderr, _("tabula analyse: missing %s\n"), _("GAME"));
         fputs(_(analyse_help), stderr);
         goto done;
     }

@@ -326,6 +326,10 @@ static int read_openings(Match *m, const char *path)
     if (text == NULL)
         goto done;
     len = (long)fread(text, 1, OPENINGS_BYTES_MAX + 1, f);
+    if (ferror(f)) { /* a directory, a device that fails */
+        fprintf(stderr, _("tabula match: cannot read '%s'\n"), cli_token(path));
+        goto done;
+    }
     if (len > OPENINGS_BYTES_MAX) {
         fprintf(stderr, _("tabula match: %s is over %ld bytes\n"),
                 cli_token(path), OPENINGS_BYTES_MAX);
@@ -424,7 +428,7 @@ static int read_sprt(const char *text, double *e0, double *e1)
     const char *second = end + 1;
     *e1 = strtod(second, &end);
     if (end == second || *end != '\0' || !(*e0 > -1000 && *e0 < 1000) ||
-        !(*e1 > -1000 && *e1 < 1000) || *e0 == *e1)
+        !(*e1 > -1000 && *e1 < 1000) || *e0 >= *e1)
         return -1;
     return 0;
 }
@@ -616,8 +620,9 @@ int cli_match(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(a, "--sprt") == 0) {
             if (read_sprt(val, &e0, &e1) != 0) {
-                fprintf(stderr, _("tabula match: bad --sprt '%s'; expected "
-                                "ELO0,ELO1\n"),
+                fprintf(stderr,
+                        _("tabula match: bad --sprt '%s'; expected "
+                          "ELO0,ELO1 with ELO0 below ELO1\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
@@ -631,6 +636,12 @@ int cli_match(int argc, char **argv)
         }
     }
     if (game == NULL || spec[0] == NULL || spec[1] == NULL) {
+        /* TRANSLATORS: %s is GAME, --a or --b, as the usage line names
+         * them */
+        fprintf(stderr, _("tabula match: missing %s\n"),
+                game == NULL      ? _("GAME")
+                : spec[0] == NULL ? "--a"
+                                  : "--b");
         fputs(_(match_help), stderr);
         return CLI_EXIT_USAGE;
     }

@@ -213,7 +213,13 @@ Test(match, bad_arguments_exit_2)
     refused("match laska --a 1 --b 1 --nodes 10 --time 10", NULL);
     refused("match laska --a 1 --b 1 --sprt 5", "bad --sprt '5'");
     refused("match chess --a 1 --b 1", NULL);
-    refused("match laska --a 1", NULL);
+    refused("match laska --a 1", "tabula match: missing --b");
+    refused("match --a 1 --b 1", "tabula match: missing GAME");
+    refused("analyse --depth 2", "tabula analyse: missing GAME");
+    refused("match laska --a 1 --b 1 --sprt 50,0",
+            "bad --sprt '50,0'; expected ELO0,ELO1 with ELO0 below ELO1");
+    /* A directory opens but does not read. */
+    refused("match laska --a 1 --b 1 --openings /tmp", "cannot read '/tmp'");
     refused("match laska --a 1 --b 1 --plies 201",
             "bad --plies '201'; expected a whole number 0..200");
     refused("match laska --a 1 --b 1 --time 0",
