@@ -90,7 +90,7 @@ typedef struct Match {
     int *adjudicated;
     Side_Use *use; /* per game: A's and B's moves and processor time */
     int failed;    /* 0, MATCH_FAILED or MATCH_NO_OPENING */
-    long failed_game; /* the game that set failed */
+    long failed_game; /* the lowest game that failed */
 } Match;
 
 enum { MATCH_FAILED = 1, MATCH_NO_OPENING = 2 };
@@ -278,10 +278,13 @@ static void worker(void *arg)
     Match *m = arg;
     for (;;) {
         uv_mutex_lock(&m->lock);
-        long g =
-            m->stop || atomic_load(&match_interrupted) || m->next >= m->games
-                ? -1
-                : m->next++;
+        /* Nothing after a failed game is handed out: it is not
+         * reported. */
+        long g = m->stop || atomic_load(&match_interrupted) ||
+                         m->next >= m->games ||
+                         (m->failed && m->next > m->failed_game)
+                     ? -1
+                     : m->next++;
         uv_mutex_unlock(&m->lock);
         if (g < 0)
             return;
@@ -289,7 +292,11 @@ static void worker(void *arg)
         Side_Use use[2] = {{0, 0}, {0, 0}};
         int r = play_game(m, g, &adj, use);
         uv_mutex_lock(&m->lock);
-        if (r >= 2 && !m->stop && !m->failed) {
+        /* The lowest game that failed: the games before it are played
+         * out and reported, whatever the jobs. An interrupted game is
+         * not a failure (match_interrupted). */
+        if (r >= 2 && !m->stop && !atomic_load(&match_interrupted) &&
+            (!m->failed || g < m->failed_game)) {
             m->failed = r == 3 ? MATCH_NO_OPENING : MATCH_FAILED;
             m->failed_game = g;
         }
@@ -437,6 +444,10 @@ static int read_sprt(const char *text, double *e0, double *e1)
 static void print_elo(long w, long d, long l)
 {
     Elo_Result e;
+    if (w + d + l == 0) { /* no game: nothing known, the line is kept */
+        printf("elo 0.0 lo -inf hi inf\n");
+        return;
+    }
     if (elo_estimate(w, d, l, &e) != 0)
         return;
     /* +0.0 for a -0.0 the arithmetic may give (all games drawn). */
@@ -463,10 +474,13 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     elo_sprt_bounds(0.05, 0.05, &lower, &upper);
     for (long g = 0; g < m->games; g++) {
         uv_mutex_lock(&m->lock);
-        while (m->result[g] == 2 && !m->failed)
+        /* Game g is waited for until it ends, a game at or before it
+         * fails, or Ctrl-C: then the report is of the games before g. */
+        while (m->result[g] == 2 && !atomic_load(&match_interrupted) &&
+               !(m->failed && g >= m->failed_game))
             uv_cond_wait(&m->done_cond, &m->lock);
-        int r = m->result[g], failed = m->failed;
-        long failed_game = m->failed_game;
+        int r = m->result[g];
+        int failed = m->failed && g >= m->failed_game ? m->failed : 0;
         if (!failed && r < 2) {
             adjudicated += m->adjudicated[g];
             for (int s = 0; s < 2; s++) {
@@ -478,7 +492,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         if (failed || r >= 2) {
             /* The games before g are reported all the same: nothing
              * played is lost. */
-            stopped_at = failed ? failed_game : g;
+            stopped_at = g;
             stop_why = atomic_load(&match_interrupted) ? 0
                        : failed == MATCH_NO_OPENING    ? MATCH_NO_OPENING
                                                        : MATCH_FAILED;
@@ -518,8 +532,11 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         return CLI_EXIT_OK;
     if (stop_why == 0)
         fprintf(stderr,
-                _("tabula match: interrupted at game %ld; the "
-                  "result is of the %ld games before it\n"),
+                ngettext("tabula match: interrupted at game %ld; the "
+                         "result is of the %ld game before it\n",
+                         "tabula match: interrupted at game %ld; the "
+                         "result is of the %ld games before it\n",
+                         (unsigned long)played),
                 stopped_at + 1, played);
     else if (stop_why == MATCH_NO_OPENING)
         fprintf(stderr,

@@ -127,11 +127,26 @@ Test(match, a_match_that_runs_out_of_openings_reports_its_games)
     run(&r1, "match volleyball --a 1 --b 1 --games 20 --nodes 20000 --seed 1 "
              "--plies 78");
     cr_assert_eq(r1.status, 1, "%s", r1.err);
-    cr_assert_not_null(strstr(r1.err, "give fewer --plies"), "%s", r1.err);
     long g = -1;
     cr_assert_eq(sscanf(r1.out, "result games %ld", &g), 1, "%s", r1.out);
     cr_assert(g > 0 && g < 20, "%ld games", g);
     cr_assert_eq(g, progress_lines(r1.err), "%s", r1.err);
+    char stop[256];
+    snprintf(stop, sizeof stop,
+             "tabula match: game %ld: 100 lines of 78 random plies each "
+             "ended the game or left a win in one; give fewer --plies\n",
+             g + 1);
+    cr_assert_not_null(strstr(r1.err, stop), "%s", r1.err);
+    /* With four jobs the games before the failed pair are played out all
+     * the same: the very report (a later pair's failure stopped it at a
+     * game that depended on the jobs' timing). */
+    run(&r2, "match volleyball --a 1 --b 1 --games 20 --nodes 20000 --seed 1 "
+             "--plies 78 --jobs 4");
+    cr_assert_eq(r2.status, 1, "%s", r2.err);
+    cut_movetime(&r1);
+    cut_movetime(&r2);
+    cr_assert_str_eq(r2.out, r1.out);
+    cr_assert_not_null(strstr(r2.err, stop), "%s", r2.err);
 }
 
 /* Ctrl-C (SIGINT) during a long match: it stops at the games' next
@@ -177,6 +192,11 @@ Test(match, ctrl_c_reports_the_games_played)
     cr_assert_eq(sscanf(r1.out, "result games %ld", &g), 1, "%s", r1.out);
     cr_assert_eq(g, progress_lines(r1.err), "%s", r1.err);
     cr_assert_not_null(strstr(r1.out, "\nmoves a "), "%s", r1.out);
+    /* The first game not reported is named, whatever the jobs. */
+    char stop[96];
+    snprintf(stop, sizeof stop, "tabula match: interrupted at game %ld;",
+             g + 1);
+    cr_assert_not_null(strstr(r1.err, stop), "%s", r1.err);
 }
 
 Test(match, counts_add_up_and_sprt_prints_its_bounds)
