@@ -45,7 +45,7 @@ static const struct {
     int elo[BOT_LEVEL_MAX - 1]; /* levels 2..BOT_LEVEL_MAX */
 } level_elo[] = {
     {"laska", {276, 712, 1026, 1218, 1385, 1577, 1777}},
-    {"chessball", {182, 264, 357, 424, 495, 547, 0}},
+    {"chessball", {182, 264, 357, 424, 495, 547, 586}},
     {"football", {88, 125, 164, 0, 0, 0, 0}},
     {"volleyball", {494, 685, 787, 938, 1055, 1196, 1304}},
     {"volleyball10", {413, 595, 779, 922, 1069, 1177, 0}},
