@@ -207,6 +207,16 @@ static uint64_t thread_cpu_ns(void)
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
+/* The note for game g (from 0) whose opening could not be drawn. */
+static void no_opening_note(long g, int plies)
+{
+    fprintf(stderr,
+            _("tabula match: game %ld: %d lines of %d random "
+              "plies each ended the game or left a win in one; "
+              "give fewer --plies\n"),
+            g + 1, OPENING_TRIES, plies);
+}
+
 /* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop,
  * 3 when no opening could be drawn (opening). use[0] and use[1] get A's
  * and B's moves and processor time. */
@@ -539,11 +549,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
                          (unsigned long)played),
                 stopped_at + 1, played);
     else if (stop_why == MATCH_NO_OPENING)
-        fprintf(stderr,
-                _("tabula match: game %ld: %d lines of %d random "
-                  "plies each ended the game or left a win in one; "
-                  "give fewer --plies\n"),
-                stopped_at + 1, OPENING_TRIES, m->plies);
+        no_opening_note(stopped_at, m->plies);
     else
         fprintf(stderr, _("tabula match: game %ld failed\n"), stopped_at + 1);
     return CLI_EXIT_FAIL;
@@ -711,11 +717,7 @@ int cli_match(int argc, char **argv)
         Core_Position *first = opening(&m, 0, &none);
         if (first == NULL) {
             if (none)
-                fprintf(stderr,
-                        _("tabula match: %d lines of %d random "
-                          "plies each ended the game or left a win "
-                          "in one; give fewer --plies\n"),
-                        OPENING_TRIES, m.plies);
+                no_opening_note(0, m.plies);
             rc = none ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
             goto done;
         }
