@@ -427,6 +427,11 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
 
     if (g->welcomed)
         say(g, "lobby: reconnected");
+    else if (g->cfg.role != LOBBY_ROLE_HOST && g->cfg.out != NULL)
+        /* Plain lines: a guest or spectator learns it is in before the
+         * first move (the host learns it from its invite lines; the
+         * screen shows who is present). */
+        say(g, "lobby: connected");
     g->welcomed = 1;
     g->lost_at = 0;
     if (g->hooks.on_presence) {

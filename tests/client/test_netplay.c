@@ -65,6 +65,10 @@ static void start_three(Proc *host, Proc *guest, Proc *spec, const char *game,
     await_line(host, "watch: ", watch, sizeof watch);
     char *sa[] = {"spectate", watch, "--lobby", addr, "--log", "s.log", NULL};
     start(spec, "spec", NULL, sa);
+    /* The spectator is in before the guest: a game at --delay 0 can end,
+     * and take the host's embedded lobby with it, before a spectator
+     * started at the same time has connected. */
+    await_line(spec, "lobby: connected", NULL, 0);
     char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
                   "g.log", "--delay", (char *)delay, NULL};
     start(guest, "guest", guest_env, ga);
