@@ -242,6 +242,7 @@ static void play(const char *game, const char *host_addr, const char *other)
     char *sa[] = {"spectate", watch, "--lobby", (char *)other, "--log",
                   "s.log", NULL};
     start(&spec, "spec", NULL, sa);
+    await_line(&spec, "lobby: connected", NULL, 0); /* in before the guest */
     char *ga[] = {"join", invite, "--lobby", (char *)other, "--bot=1",
                   "--log", "g.log", NULL};
     start(&guest, "guest", NULL, ga);

@@ -137,6 +137,7 @@ static void start_game_at(Proc *host, Proc *guest, Proc *spec,
     char *sa[] = {"spectate", watch, "--lobby", (char *)spec_addr, "--log",
                   "s.log", NULL};
     start(spec, "spec", NULL, sa);
+    await_line(spec, "lobby: connected", NULL, 0); /* in before the guest */
     char *ga[] = {"join", invite,  "--lobby", (char *)guest_addr, "--bot=1",
                   "--log", "g.log", "--delay", (char *)delay, NULL};
     start(guest, "guest", NULL, ga);
