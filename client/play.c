@@ -48,7 +48,7 @@ static const struct {
     {"chessball", {182, 264, 357, 424, 495, 547, 586}},
     {"football", {88, 125, 164, 0, 0, 0, 0}},
     {"volleyball", {494, 685, 787, 938, 1055, 1196, 1304}},
-    {"volleyball10", {413, 595, 779, 922, 1069, 1177, 0}},
+    {"volleyball10", {413, 595, 779, 922, 1069, 1177, 1318}},
 };
 
 /* The whole help: head, the table of levels, tail. */
