@@ -593,7 +593,16 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (lobby != NULL) {
         struct sockaddr_storage sa[LOBBY_CLIENT_ADDRS];
         size_t n;
-        if (lobby_addr_list_parse(lobby, sa, LOBBY_CLIENT_ADDRS, &n) != 0) {
+        int prc = lobby_addr_list_parse(lobby, sa, LOBBY_CLIENT_ADDRS, &n);
+        if (prc == TB_E_NOTFOUND) {
+            fprintf(stderr,
+                    _("tabula %s: no address found for the host name "
+                      "in '%s': check its spelling, or give the "
+                      "lobby's IP address, e.g. 192.0.2.7:7470\n"),
+                    cmd, cli_token(lobby));
+            return CLI_EXIT_FAIL;
+        }
+        if (prc != 0) {
             fprintf(stderr, _("tabula %s: bad lobby address '%s': expected "
                             "HOST:PORT with the port, e.g. 127.0.0.1:7470 "
                             "(the host's screen shows it), or up to %d "

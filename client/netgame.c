@@ -427,11 +427,17 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
 
     if (g->welcomed)
         say(g, "lobby: reconnected");
-    else if (g->cfg.role != LOBBY_ROLE_HOST && g->cfg.out != NULL)
+    else if (g->cfg.role != LOBBY_ROLE_HOST && g->cfg.out != NULL) {
         /* Plain lines: a guest or spectator learns it is in before the
-         * first move (the host learns it from its invite lines; the
-         * screen shows who is present). */
+         * first move, and who is not there (the host learns it from its
+         * invite lines; the screen shows who is present). Later changes
+         * come as the session's presence notes. */
         say(g, "lobby: connected");
+        if (!w->host_present)
+            say(g, "lobby: host gone (waiting for it to come back)");
+        if (g->cfg.role == LOBBY_ROLE_SPECTATOR && w->guest_present)
+            say(g, "lobby: guest present");
+    }
     g->welcomed = 1;
     g->lost_at = 0;
     if (g->hooks.on_presence) {

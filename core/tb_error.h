@@ -10,38 +10,39 @@
 #define TABULA_TB_ERROR_H
 
 /* X(NAME, value, message) */
-#define TB_ERRNO_MAP(X)                                                          \
-    X(TB_E_ARG, -1001, "invalid argument")                                       \
-    X(TB_E_NOMEM, -1002, "out of memory")                                        \
-    X(TB_E_SPACE, -1003, "buffer too small")                                     \
-    X(TB_E_GAME, -1004, "unknown game")                                          \
-    X(TB_E_OPTION, -1005, "bad match option")                                    \
-    X(TB_E_NOTATION, -1006, "malformed move notation")                           \
-    X(TB_E_ILLEGAL, -1007, "illegal move")                                       \
-    X(TB_E_AMBIGUOUS, -1008, "ambiguous move")                                   \
-    X(TB_E_POSITION, -1009, "malformed or impossible position")                  \
-    X(TB_E_OVER, -1010, "game is over")                                          \
-    X(TB_E_ENCODING, -1011, "malformed or non-canonical state encoding")         \
-    X(TB_E_TOOLONG, -1012, "input too long")                                     \
-    X(TB_E_TOOMANY, -1013, "too many moves for the buffer")                      \
-    X(TB_E_MISMATCH, -1014, "positions of different games")                      \
-    X(TB_E_IO, -1015, "input/output error")                                      \
-    X(TB_E_FORMAT, -1016, "malformed data")                                      \
-    X(TB_E_LIMIT, -1017, "size limit exceeded")                                  \
-    X(TB_E_SIGNATURE, -1018, "bad signature")                                    \
-    X(TB_E_CHAIN, -1019, "broken transcript chain")                              \
-    X(TB_E_VERSION, -1020, "unsupported protocol version")                       \
-    X(TB_E_KIND, -1021, "unknown message kind")                                  \
-    X(TB_E_DESYNC, -1022, "state hash mismatch (desync)")                        \
-    X(TB_E_CRYPTO, -1023, "cryptography library failure")                        \
-    X(TB_E_STATE, -1024, "operation not allowed in this state")                  \
-    X(TB_E_TRUNCATED, -1025, "truncated input")                                  \
-    X(TB_E_CODE, -1026, "unknown invite or watch code")                          \
-    X(TB_E_RATE, -1027, "too many wrong codes from this address; try later")     \
-    X(TB_E_FULL, -1028, "room or lobby is full")                                 \
-    X(TB_E_SEAT, -1029, "seat already taken")                                   \
-    X(TB_E_WATCH_CODE, -1030, "a watch code: it watches a game, not joins it")   \
-    X(TB_E_HTTP, -1031, "the peer answered in HTTP: a web address")
+#define TB_ERRNO_MAP(X)                                                        \
+    X(TB_E_ARG, -1001, "invalid argument")                                     \
+    X(TB_E_NOMEM, -1002, "out of memory")                                      \
+    X(TB_E_SPACE, -1003, "buffer too small")                                   \
+    X(TB_E_GAME, -1004, "unknown game")                                        \
+    X(TB_E_OPTION, -1005, "bad match option")                                  \
+    X(TB_E_NOTATION, -1006, "malformed move notation")                         \
+    X(TB_E_ILLEGAL, -1007, "illegal move")                                     \
+    X(TB_E_AMBIGUOUS, -1008, "ambiguous move")                                 \
+    X(TB_E_POSITION, -1009, "malformed or impossible position")                \
+    X(TB_E_OVER, -1010, "game is over")                                        \
+    X(TB_E_ENCODING, -1011, "malformed or non-canonical state encoding")       \
+    X(TB_E_TOOLONG, -1012, "input too long")                                   \
+    X(TB_E_TOOMANY, -1013, "too many moves for the buffer")                    \
+    X(TB_E_MISMATCH, -1014, "positions of different games")                    \
+    X(TB_E_IO, -1015, "input/output error")                                    \
+    X(TB_E_FORMAT, -1016, "malformed data")                                    \
+    X(TB_E_LIMIT, -1017, "size limit exceeded")                                \
+    X(TB_E_SIGNATURE, -1018, "bad signature")                                  \
+    X(TB_E_CHAIN, -1019, "broken transcript chain")                            \
+    X(TB_E_VERSION, -1020, "unsupported protocol version")                     \
+    X(TB_E_KIND, -1021, "unknown message kind")                                \
+    X(TB_E_DESYNC, -1022, "state hash mismatch (desync)")                      \
+    X(TB_E_CRYPTO, -1023, "cryptography library failure")                      \
+    X(TB_E_STATE, -1024, "operation not allowed in this state")                \
+    X(TB_E_TRUNCATED, -1025, "truncated input")                                \
+    X(TB_E_CODE, -1026, "unknown invite or watch code")                        \
+    X(TB_E_RATE, -1027, "too many wrong codes from this address; try later")   \
+    X(TB_E_FULL, -1028, "room or lobby is full")                               \
+    X(TB_E_SEAT, -1029, "seat already taken")                                  \
+    X(TB_E_WATCH_CODE, -1030, "a watch code: it watches a game, not joins it") \
+    X(TB_E_HTTP, -1031, "the peer answered in HTTP: a web address")            \
+    X(TB_E_NOTFOUND, -1032, "no address found for that host name")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

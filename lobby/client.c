@@ -196,8 +196,9 @@ int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
             return len == 0 || len >= sizeof one ? TB_E_FORMAT : TB_E_LIMIT;
         memcpy(one, p, len);
         one[len] = '\0';
-        if (net_addr_parse(one, &out[*n]) != 0)
-            return TB_E_FORMAT;
+        int rc = net_addr_parse(one, &out[*n]);
+        if (rc != 0)
+            return rc == TB_E_NOTFOUND ? rc : TB_E_FORMAT;
         (*n)++;
         if (p[len] == '\0')
             return 0;

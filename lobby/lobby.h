@@ -272,8 +272,10 @@ int lobby_client_add_lobby(Lobby_Client *c, const struct sockaddr *addr);
 
 /*
  * lobby_addr_list_parse: "HOST:PORT[,HOST:PORT...]" into out (cap
- * entries), their count in *n. Errors: TB_E_ARG, TB_E_FORMAT (an empty or
- * bad address), TB_E_LIMIT (more than cap).
+ * entries), their count in *n; each as net_addr_parse reads it (a host
+ * name is looked up). Errors: TB_E_ARG, TB_E_FORMAT (an empty or bad
+ * address), TB_E_NOTFOUND (a host name with no address), TB_E_LIMIT
+ * (more than cap).
  */
 int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
                           size_t cap, size_t *n);

@@ -10,6 +10,7 @@
  * freed in the handle's close callback; libuv runs cancelled write
  * callbacks before it.
  */
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,51 @@ static int parse_port(const char *s, int *port)
     return 0;
 }
 
+/* A DNS name (RFC 1123 letters, digits, hyphens and dots, with at least
+ * one letter so that a bad IPv4 literal such as 999.0.0.1 is never sent
+ * to a resolver). */
+static int host_name(const char *host)
+{
+    int letter = 0;
+    if (host[0] == '-' || host[0] == '.')
+        return 0;
+    for (const char *c = host; *c; c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+            letter = 1;
+        else if (!(*c >= '0' && *c <= '9') && *c != '-' && *c != '.')
+            return 0;
+    }
+    return letter;
+}
+
+/* The first address getaddrinfo gives for name (IPv4 or IPv6), with port. */
+static int resolve(const char *name, int port, struct sockaddr_storage *out)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    if (getaddrinfo(name, NULL, &hints, &res) != 0 || res == NULL)
+        return TB_E_NOTFOUND;
+    int rc = TB_E_NOTFOUND;
+    for (const struct addrinfo *a = res; a != NULL; a = a->ai_next) {
+        if (a->ai_family == AF_INET && a->ai_addrlen <= sizeof *out) {
+            memcpy(out, a->ai_addr, a->ai_addrlen);
+            ((struct sockaddr_in *)out)->sin_port = htons((uint16_t)port);
+            rc = 0;
+            break;
+        }
+        if (a->ai_family == AF_INET6 && a->ai_addrlen <= sizeof *out) {
+            memcpy(out, a->ai_addr, a->ai_addrlen);
+            ((struct sockaddr_in6 *)out)->sin6_port = htons((uint16_t)port);
+            rc = 0;
+            break;
+        }
+    }
+    freeaddrinfo(res);
+    return rc;
+}
+
 int net_addr_parse(const char *hostport, struct sockaddr_storage *out)
 {
     char host[64];
@@ -160,9 +206,9 @@ int net_addr_parse(const char *hostport, struct sockaddr_storage *out)
         return TB_E_ARG;
     if (strcmp(host, "localhost") == 0)
         memcpy(host, "127.0.0.1", 10);
-    if (uv_ip4_addr(host, port, (struct sockaddr_in *)out) != 0)
-        return TB_E_ARG;
-    return 0;
+    if (uv_ip4_addr(host, port, (struct sockaddr_in *)out) == 0)
+        return 0;
+    return host_name(host) ? resolve(host, port, out) : TB_E_ARG;
 }
 
 static int addr_host(const struct sockaddr *addr, char *out, size_t cap,

@@ -83,8 +83,11 @@ typedef struct Net_Callbacks {
 
 /*
  * net_addr_parse: "HOST:PORT" into a socket address. HOST is an IPv4
- * literal, "localhost" (127.0.0.1) or an IPv6 literal in brackets
- * ("[::1]:7000"); PORT is 0..65535. Errors: TB_E_ARG.
+ * literal, "localhost" (127.0.0.1), an IPv6 literal in brackets
+ * ("[::1]:7000") or a host name ("lobby.example.org:7470"), looked up
+ * once with getaddrinfo (blocking; the first IPv4 or IPv6 address it
+ * gives); PORT is 0..65535. Errors: TB_E_ARG (not of that form),
+ * TB_E_NOTFOUND (a host name with no address).
  */
 int net_addr_parse(const char *hostport, struct sockaddr_storage *out);
 

@@ -466,6 +466,38 @@ Test(net, connection_limit_closes_the_extra_one)
     loop_finish();
 }
 
+/* Host names are looked up (getaddrinfo): each IPv4 name of /etc/hosts,
+ * read here line by line, gives its address, and what is not a DNS name
+ * is refused without a lookup. No DNS server is asked for anything. */
+Test(net, host_names_are_looked_up)
+{
+    struct sockaddr_storage a;
+    char out[64], line[256], want[80];
+    int checked = 0;
+    static const char *bad[] = {"bad_host:80", "-lead:80", ".dot:80",
+                                "sp ace:80"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(net_addr_parse(bad[i], &a), TB_E_ARG, "'%s'", bad[i]);
+    FILE *f = fopen("/etc/hosts", "r");
+    if (f == NULL)
+        return;
+    while (fgets(line, sizeof line, f) != NULL && checked < 4) {
+        char addr[64], name[64], hp[80];
+        if (sscanf(line, "%63s %63s", addr, name) != 2 || addr[0] == '#' ||
+            strchr(addr, ':') != NULL || strcmp(name, "localhost") == 0)
+            continue;
+        snprintf(hp, sizeof hp, "%s:7000", name);
+        snprintf(want, sizeof want, "%s:7000", addr);
+        cr_assert_eq(net_addr_parse(hp, &a), 0, "%s", hp);
+        cr_assert_eq(a.ss_family, AF_INET, "%s", hp);
+        cr_assert_eq(net_addr_format((struct sockaddr *)&a, out, sizeof out),
+                     0);
+        cr_assert_str_eq(out, want, "%s", hp);
+        checked++;
+    }
+    fclose(f);
+}
+
 Test(net, addresses_parse_strictly)
 {
     struct sockaddr_storage a;
