@@ -57,6 +57,7 @@ struct Netgame {
     int probe_reason;     /* what the look found: TB_E_SEAT or
                              TB_E_SIGNATURE; 0 while it looks */
     double lost_at;
+    size_t untried; /* --lobby's nodes not yet tried before a welcome */
     Netgame_Result result;
 };
 
@@ -591,6 +592,16 @@ static void on_disconnect(Lobby_Client *c, int reason)
         return;
     }
     if (!g->welcomed) {
+        /* A node that cannot be reached (a libuv error, not a lobby's
+         * refusal, which is one of ours): the client has moved on to the
+         * next node of --lobby; each is tried once before the seat gives
+         * up. */
+        if (reason < 0 && strcmp(tb_errname(reason), "TB_E_UNKNOWN") == 0 &&
+            g->untried > 0) {
+            g->untried--;
+            uv_timer_start(&g->retry_timer, on_retry, 0, 0);
+            return;
+        }
         if (reason == TB_E_SEAT && g->cfg.role == LOBBY_ROLE_GUEST &&
             g->probe == NULL && g->probe_reason == 0 && probe_start(g) == 0)
             return; /* told once the look as a spectator ends */
@@ -837,6 +848,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
                           &ng_callbacks, g, match_last_seq(g->m), &g->lc);
     for (size_t i = 1; rc == 0 && i < nnodes; i++)
         rc = lobby_client_add_lobby(g->lc, (const struct sockaddr *)&nodes[i]);
+    g->untried = nnodes > 0 ? nnodes - 1 : 0;
     if (rc != 0) {
         snprintf(why, why_cap, _("cannot connect to %s: %s"), g->lobby,
                  net_strerror(rc));

@@ -88,6 +88,30 @@ Test(netplay, full_game_football) { full_game("football"); }
 Test(netplay, full_game_volleyball) { full_game("volleyball"); }
 Test(netplay, full_game_volleyball10) { full_game("volleyball10"); }
 
+/* A trial found: --lobby A,B with A unreachable gave up at once. Each
+ * node is tried once before a seat gives up: the spectator and the guest
+ * name a closed port first and reach the host's lobby second. */
+Test(netplay, first_node_unreachable_tries_the_next)
+{
+    Proc host, guest, spec;
+    char invite[40], watch[40], addr[64], nodes[96];
+    make_dir();
+    char *ha[] = {"host",  "laska",   "--bot=2", "--log",
+                  "h.log", "--delay", "0",       NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    snprintf(nodes, sizeof nodes, "127.0.0.1:1,%s", addr);
+    char *sa[] = {"spectate", watch, "--lobby", nodes, "--log", "s.log", NULL};
+    start(&spec, "spec", NULL, sa);
+    await_line(&spec, "lobby: connected", NULL, 0);
+    char *ga[] = {"join",  invite,  "--lobby", nodes, "--bot=1",
+                  "--log", "g.log", "--delay", "0",   NULL};
+    start(&guest, "guest", NULL, ga);
+    check_three(&host, &guest, &spec);
+}
+
 Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
 {
     Proc host, guest, spec;
