@@ -103,6 +103,8 @@ typedef struct Net_Run {
     Lobby_Role role;
     int user_left;   /* the user left the screen before the end */
     int was_started; /* ... after the match had started */
+    uv_timer_t ended; /* standard input ended: polls for the seat's turn */
+    int ended_open;
 } Net_Run;
 
 static void close_cb(uv_handle_t *h) { (void)h; }
@@ -115,9 +117,18 @@ static void stop_input(Net_Run *r)
     }
 }
 
+static void stop_ended(Net_Run *r)
+{
+    if (r->ended_open) {
+        r->ended_open = 0;
+        uv_close((uv_handle_t *)&r->ended, close_cb);
+    }
+}
+
 static void shutdown_run(Net_Run *r)
 {
     stop_input(r);
+    stop_ended(r);
     if (r->linger_open) {
         r->linger_open = 0;
         uv_close((uv_handle_t *)&r->linger, close_cb);
@@ -145,6 +156,7 @@ static void on_done(Netgame *g)
     Net_Run *r = netgame_user(g);
     tui_net_done(r->ui);
     stop_input(r);
+    stop_ended(r);
     if (r->lobby != NULL) {
         uv_timer_init(&r->loop, &r->linger);
         r->linger.data = r;
@@ -285,11 +297,47 @@ static void on_line(Net_Run *r, const char *line)
         fprintf(stderr, _("tabula: too many lines typed ahead\n"));
 }
 
+/* The seat's standard input has ended: once it is the seat's turn in a
+ * running game and no line it was given waits, nothing can move for it,
+ * so it leaves (not resigning, as q q on the screen; with --log the same
+ * command comes back) rather than keep the opponent waiting for good. */
+static void on_input_ended(uv_timer_t *h)
+{
+    Net_Run *r = h->data;
+    if (r->g == NULL || netgame_lines_waiting(r->g) > 0)
+        return;
+    const Proto_Transcript *t = netgame_transcript(r->g);
+    if (proto_transcript_start(t) == NULL ||
+        proto_transcript_status(t).outcome != CORE_ONGOING)
+        return;
+    int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
+    if (core_side_to_move(proto_transcript_position(t)) != side)
+        return;
+    fprintf(stderr, _("tabula: standard input ended and it is this seat's "
+                      "turn: no move can come\n"));
+    r->user_left = 1;
+    r->was_started = 1;
+    shutdown_run(r);
+    netgame_free(r->g);
+    r->g = NULL;
+}
+
+static void input_ended(Net_Run *r)
+{
+    if (r->ended_open || r->role == LOBBY_ROLE_SPECTATOR)
+        return;
+    uv_timer_init(&r->loop, &r->ended);
+    r->ended.data = r;
+    r->ended_open = 1;
+    uv_timer_start(&r->ended, on_input_ended, 0, 100);
+}
+
 static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     Net_Run *r = s->data;
     if (n < 0) {
-        stop_input(r); /* end of input: the game goes on without us */
+        stop_input(r);
+        input_ended(r);
         return;
     }
     for (ssize_t i = 0; i < n; i++) {
@@ -322,6 +370,7 @@ static void start_input(Net_Run *r)
                 break;
             }
         }
+        input_ended(r);
         return;
     }
     if (t == UV_TTY) {

@@ -415,6 +415,11 @@ int netgame_takeback(const Netgame *g, uint32_t *plies)
     return match_takeback(g->m, plies);
 }
 
+size_t netgame_lines_waiting(const Netgame *g)
+{
+    return match_lines_waiting(g->m);
+}
+
 int64_t netgame_absence_left(const Netgame *g)
 {
     return match_absence_left(g->m, now_ms());

@@ -136,6 +136,9 @@ const Proto_Transcript *netgame_transcript(const Netgame *g);
 int64_t netgame_clock_left(const Netgame *g, int side);
 int netgame_draw_offer(const Netgame *g);
 int netgame_takeback(const Netgame *g, uint32_t *plies);
+/* Lines given to netgame_submit and not yet used (they wait for the
+ * seat's turn). */
+size_t netgame_lines_waiting(const Netgame *g);
 int64_t netgame_absence_left(const Netgame *g);
 
 /* netgame_free: close the connection and free (run the loop after). */

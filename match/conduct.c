@@ -459,6 +459,11 @@ int match__take_turn(Match *s, uint64_t now, int my_turn)
     return 0;
 }
 
+size_t match_lines_waiting(const Match *s)
+{
+    return s->line_count;
+}
+
 int match_command(Match *s, uint64_t now, const char *line)
 {
     Match_Text t;

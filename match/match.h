@@ -262,6 +262,8 @@ int64_t match_absence_left(const Match *s, uint64_t now);
 uint32_t match_moves(const Match *s);
 /* The lobby sequence number to resume from (highest handled in order). */
 uint64_t match_last_seq(const Match *s);
+/* Lines given to match_command and not yet used (G-MC-1's queue). */
+size_t match_lines_waiting(const Match *s);
 /*
  * match_desync_states: after MATCH_OUT_DESYNC, our state encoding (to
  * free()) and the peer's (valid until match_free; NULL when it never

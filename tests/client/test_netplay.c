@@ -310,6 +310,35 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
     remove_dir();
 }
 
+/* A trial found: a person's seat whose input had ended (here /dev/null,
+ * start()'s standard input) waited for good on its turn, its opponent
+ * seeing it present. It now leaves on its turn, unresigned, and says
+ * so. */
+Test(netplay, a_seat_whose_input_ended_leaves_on_its_turn)
+{
+    Proc host, guest;
+    char invite[40], addr[64];
+    make_dir();
+    char *ha[] = {"host", "laska", "--log", "h.log", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", NULL};
+    start(&guest, "guest", NULL, ga);
+    cr_assert_eq(finish(&host), 1, "%s", slurp(host.err));
+    char *err = slurp(host.err);
+    cr_assert_not_null(strstr(err, "standard input ended and it is this "
+                                   "seat's turn"),
+                       "%s", err);
+    cr_assert_not_null(strstr(err, "you left the game; it is not resigned: "
+                                   "run the same command again"),
+                       "%s", err);
+    /* the host's embedded lobby went with it */
+    await_line(&guest, "lobby: connection lost", NULL, 0);
+    kill_hard(&guest);
+    remove_dir();
+}
+
 Test(netplay, join_reports_an_unreachable_lobby_and_a_bad_code)
 {
     Proc p;
