@@ -298,23 +298,31 @@ static void on_line(Net_Run *r, const char *line)
 }
 
 /* The seat's standard input has ended: once it is the seat's turn in a
- * running game and no line it was given waits, nothing can move for it,
- * so it leaves (not resigning, as q q on the screen; with --log the same
+ * running game it has caught up with (a resumed seat may learn that the
+ * game ended meanwhile), or the opponent's takeback request waits for its
+ * answer, and no line it was given waits, nothing can come from it, so it
+ * leaves (not resigning, as q q on the screen; with --log the same
  * command comes back) rather than keep the opponent waiting for good. */
 static void on_input_ended(uv_timer_t *h)
 {
     Net_Run *r = h->data;
-    if (r->g == NULL || netgame_lines_waiting(r->g) > 0)
+    if (r->g == NULL || netgame_lines_waiting(r->g) > 0 ||
+        !netgame_caught_up(r->g))
         return;
     const Proto_Transcript *t = netgame_transcript(r->g);
     if (proto_transcript_start(t) == NULL ||
         proto_transcript_status(t).outcome != CORE_ONGOING)
         return;
     int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
-    if (core_side_to_move(proto_transcript_position(t)) != side)
+    uint32_t plies = 0;
+    if (netgame_takeback(r->g, &plies) == 1 - side)
+        fprintf(stderr, _("tabula: standard input ended and the opponent "
+                          "waits for this seat's answer: none can come\n"));
+    else if (core_side_to_move(proto_transcript_position(t)) == side)
+        fprintf(stderr, _("tabula: standard input ended and it is this "
+                          "seat's turn: no move can come\n"));
+    else
         return;
-    fprintf(stderr, _("tabula: standard input ended and it is this seat's "
-                      "turn: no move can come\n"));
     r->user_left = 1;
     r->was_started = 1;
     shutdown_run(r);

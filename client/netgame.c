@@ -35,7 +35,7 @@ struct Netgame {
     Netgame_Config cfg;
     Netgame_Hooks hooks;
     void *user;
-    char lobby[64];
+    char lobby[LOBBY_ADDR_LIST_MAX];
     char label[16];
     char log_path[512];
     Netstore_Seat seat;
@@ -58,6 +58,7 @@ struct Netgame {
                              TB_E_SIGNATURE; 0 while it looks */
     double lost_at;
     size_t untried; /* --lobby's nodes not yet tried before a welcome */
+    uint64_t room_next; /* the room's next sequence number at the welcome */
     Netgame_Result result;
 };
 
@@ -420,6 +421,12 @@ size_t netgame_lines_waiting(const Netgame *g)
     return match_lines_waiting(g->m);
 }
 
+int netgame_caught_up(const Netgame *g)
+{
+    return g->welcomed && g->lost_at == 0 &&
+           match_last_seq(g->m) + 1 >= g->room_next;
+}
+
 int64_t netgame_absence_left(const Netgame *g)
 {
     return match_absence_left(g->m, now_ms());
@@ -446,6 +453,7 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
     }
     g->welcomed = 1;
     g->lost_at = 0;
+    g->room_next = w->next_seq;
     if (g->hooks.on_presence) {
         g->hooks.on_presence(g, g->cfg.role, 1);
         if (g->cfg.role != LOBBY_ROLE_HOST)
@@ -597,12 +605,11 @@ static void on_disconnect(Lobby_Client *c, int reason)
         return;
     }
     if (!g->welcomed) {
-        /* A node that cannot be reached (a libuv error, not a lobby's
-         * refusal, which is one of ours): the client has moved on to the
-         * next node of --lobby; each is tried once before the seat gives
-         * up. */
-        if (reason < 0 && strcmp(tb_errname(reason), "TB_E_UNKNOWN") == 0 &&
-            g->untried > 0) {
+        /* A node that cannot be reached, or answers as no lobby does (not
+         * a lobby's refusal, which every node would give alike): the
+         * client has moved on to the next node of --lobby; each is tried
+         * once before the seat gives up. */
+        if (lobby_client_refusal(c) == 0 && g->untried > 0) {
             g->untried--;
             uv_timer_start(&g->retry_timer, on_retry, 0, 0);
             return;
@@ -801,7 +808,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
 
     *out = NULL;
     why[0] = '\0';
-    if (cfg->lobby == NULL ||
+    if (cfg->lobby == NULL || strlen(cfg->lobby) >= sizeof g->lobby ||
         (cfg->role == LOBBY_ROLE_HOST && cfg->game == NULL) ||
         (cfg->role != LOBBY_ROLE_HOST && cfg->code == NULL)) {
         snprintf(why, why_cap, _("missing game, code or lobby"));

@@ -139,6 +139,9 @@ int netgame_takeback(const Netgame *g, uint32_t *plies);
 /* Lines given to netgame_submit and not yet used (they wait for the
  * seat's turn). */
 size_t netgame_lines_waiting(const Netgame *g);
+/* 1 when the seat is connected and has handled every frame the room held
+ * when the lobby let it in (a resumed seat has caught up). */
+int netgame_caught_up(const Netgame *g);
 int64_t netgame_absence_left(const Netgame *g);
 
 /* netgame_free: close the connection and free (run the loop after). */

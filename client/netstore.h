@@ -22,7 +22,7 @@ typedef struct Netstore_Seat {
     Lobby_Code invite, watch; /* all zero when unknown */
     const Core_Game *game;
     char options[PROTO_OPTIONS_MAX + 1];
-    char lobby[64];
+    char lobby[LOBBY_ADDR_LIST_MAX];
 } Netstore_Seat;
 
 /*

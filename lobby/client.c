@@ -184,7 +184,7 @@ int lobby_client_add_lobby(Lobby_Client *c, const struct sockaddr *addr)
 int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
                           size_t cap, size_t *n)
 {
-    char one[128];
+    char one[NET_ADDR_TEXT_MAX];
     const char *p = text;
 
     if (text == NULL || out == NULL || n == NULL || cap == 0)
@@ -204,6 +204,11 @@ int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
             return 0;
         p += len + 1;
     }
+}
+
+int lobby_client_refusal(const Lobby_Client *c)
+{
+    return c->refusal;
 }
 
 int lobby_client_resume(Lobby_Client *c, uint64_t from_seq)

@@ -257,8 +257,15 @@ int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
  */
 int lobby_client_resume(Lobby_Client *c, uint64_t from_seq);
 
+/* lobby_client_refusal: the TB_E_* of the lobby's refusal that closed
+ * c's last connection, or 0 when it closed for another reason (the
+ * network, or a peer that is not a lobby). */
+int lobby_client_refusal(const Lobby_Client *c);
+
 /* Lobby addresses one client may know (--lobby A,B,C). */
 #define LOBBY_CLIENT_ADDRS 8
+/* The longest such list as text, NUL included. */
+#define LOBBY_ADDR_LIST_MAX (LOBBY_CLIENT_ADDRS * NET_ADDR_TEXT_MAX)
 
 /*
  * lobby_client_add_lobby: another node of the same lobby (nodes sharing

@@ -171,7 +171,7 @@ static int resolve(const char *name, int port, struct sockaddr_storage *out)
 
 int net_addr_parse(const char *hostport, struct sockaddr_storage *out)
 {
-    char host[64];
+    char host[NET_ADDR_TEXT_MAX];
     const char *colon;
     size_t hlen;
     int port;

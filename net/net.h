@@ -81,6 +81,11 @@ typedef struct Net_Callbacks {
     void (*on_drain)(Net_Conn *c);
 } Net_Callbacks;
 
+/* The longest "HOST:PORT" net_addr_parse reads, NUL included: a DNS
+ * name's 253 characters, or an IPv6 literal in brackets, then ":" and 5
+ * digits. */
+#define NET_ADDR_TEXT_MAX 262
+
 /*
  * net_addr_parse: "HOST:PORT" into a socket address. HOST is an IPv4
  * literal, "localhost" (127.0.0.1), an IPv6 literal in brackets

@@ -88,13 +88,14 @@ Test(netplay, full_game_football) { full_game("football"); }
 Test(netplay, full_game_volleyball) { full_game("volleyball"); }
 Test(netplay, full_game_volleyball10) { full_game("volleyball10"); }
 
-/* A trial found: --lobby A,B with A unreachable gave up at once. Each
- * node is tried once before a seat gives up: the spectator and the guest
- * name a closed port first and reach the host's lobby second. */
+/* A trial found: --lobby A,B with A unreachable gave up at once, and a
+ * list over 63 characters was cut short. Each node is tried once before
+ * a seat gives up: the spectator and the guest name four closed ports
+ * first and reach the host's lobby fifth. */
 Test(netplay, first_node_unreachable_tries_the_next)
 {
     Proc host, guest, spec;
-    char invite[40], watch[40], addr[64], nodes[96];
+    char invite[40], watch[40], addr[64], nodes[160];
     make_dir();
     char *ha[] = {"host",  "laska",   "--bot=2", "--log",
                   "h.log", "--delay", "0",       NULL};
@@ -102,7 +103,11 @@ Test(netplay, first_node_unreachable_tries_the_next)
     await_line(&host, "lobby: ", addr, sizeof addr);
     await_line(&host, "invite: ", invite, sizeof invite);
     await_line(&host, "watch: ", watch, sizeof watch);
-    snprintf(nodes, sizeof nodes, "127.0.0.1:1,%s", addr);
+    /* over 63 characters: the list was once cut there */
+    snprintf(nodes, sizeof nodes,
+             "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3,"
+             "127.0.0.1:4,%s",
+             addr);
     char *sa[] = {"spectate", watch, "--lobby", nodes, "--log", "s.log", NULL};
     start(&spec, "spec", NULL, sa);
     await_line(&spec, "lobby: connected", NULL, 0);
