@@ -30,8 +30,8 @@
 #endif
 
 /* printf format: the default --listen address, then the page's folder. */
-static const char lobby_help[] =
-    N_("usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
+static const char lobby_help[] = N_(
+    "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
     "                    [--redis redis://HOST:PORT[/DB]]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
@@ -43,7 +43,7 @@ static const char lobby_help[] =
     "'listening: HOST:PORT' once bound (port 0 picks a free port) and runs\n"
     "until interrupted (SIGINT or SIGTERM).\n"
     "  --listen HOST:PORT  address to bind (default %s);\n"
-    "                      HOST is an IPv4 literal, localhost or [IPv6]\n"
+    "                      HOST: IPv4, localhost, [IPv6] or a host name\n"
     "  --http HOST:PORT    also serve the browser page there and print\n"
     "                      'http: http://HOST:PORT/' once bound\n"
     "  --web DIR           the page's folder (default the one\n"
@@ -267,15 +267,26 @@ int cli_lobby(int argc, char **argv)
         lobby_usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (net_addr_parse(listen, &addr) != 0) {
+    int lrc = net_addr_parse(listen, &addr);
+    int hrc = 0;
+    struct sockaddr_storage http_addr;
+    if (http != NULL)
+        hrc = net_addr_parse(http, &http_addr);
+    if (lrc == TB_E_NOTFOUND || hrc == TB_E_NOTFOUND) {
+        fprintf(stderr,
+                _("tabula lobby: no address found for the host name in "
+                  "'%s'\n"),
+                cli_token(lrc == TB_E_NOTFOUND ? listen : http));
+        return CLI_EXIT_FAIL;
+    }
+    if (lrc != 0) {
         fprintf(stderr,
                 _("tabula lobby: bad address '%s'; expected HOST:PORT, "
                 "e.g. 127.0.0.1:7470\n"),
                 cli_token(listen));
         return CLI_EXIT_USAGE;
     }
-    struct sockaddr_storage http_addr;
-    if (http != NULL && net_addr_parse(http, &http_addr) != 0) {
+    if (hrc != 0) {
         fprintf(stderr,
                 _("tabula lobby: bad address '%s' for --http; expected "
                 "HOST:PORT, e.g. 127.0.0.1:8080\n"),
