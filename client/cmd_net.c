@@ -647,10 +647,11 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         fprintf(stderr, "tabula %s: %s\n", cmd, text);
         return CLI_EXIT_USAGE;
     }
+    struct sockaddr_storage nodes[LOBBY_CLIENT_ADDRS];
+    size_t nnodes = 0;
     if (lobby != NULL) {
-        struct sockaddr_storage sa[LOBBY_CLIENT_ADDRS];
-        size_t n;
-        int prc = lobby_addr_list_parse(lobby, sa, LOBBY_CLIENT_ADDRS, &n);
+        int prc =
+            lobby_addr_list_parse(lobby, nodes, LOBBY_CLIENT_ADDRS, &nnodes);
         if (prc == TB_E_NOTFOUND) {
             fprintf(stderr,
                     _("tabula %s: no address found for the host name "
@@ -715,6 +716,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         lobby = NR_DEFAULT_LOBBY;
     }
     cfg.lobby = lobby;
+    cfg.nodes = nodes; /* --lobby's, read above; 0 of them otherwise */
+    cfg.nnodes = nnodes;
     uv_signal_init(&r.loop, &r.sig);
     r.sig.data = &r;
     uv_signal_start(&r.sig, on_signal, SIGINT);

@@ -837,8 +837,11 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
      * turn when the connection is lost. */
     struct sockaddr_storage nodes[LOBBY_CLIENT_ADDRS];
     size_t nnodes = 0;
-    if (rc == 0 && lobby_addr_list_parse(g->lobby, nodes, LOBBY_CLIENT_ADDRS,
-                                         &nnodes) != 0) {
+    if (cfg->nnodes > 0 && cfg->nnodes <= LOBBY_CLIENT_ADDRS) {
+        nnodes = cfg->nnodes;
+        memcpy(nodes, cfg->nodes, nnodes * sizeof nodes[0]);
+    } else if (lobby_addr_list_parse(g->lobby, nodes, LOBBY_CLIENT_ADDRS,
+                                     &nnodes) != 0) {
         snprintf(why, why_cap, _("bad lobby address '%s'"), cli_token(g->lobby));
         rc = TB_E_ARG;
     }

@@ -63,6 +63,10 @@ typedef struct Netgame_Config {
     const char *options;
     const char *code;
     const char *lobby;
+    /* lobby already read by lobby_addr_list_parse (its host names looked
+     * up once), or nnodes 0: netgame_new reads lobby itself */
+    const struct sockaddr_storage *nodes;
+    size_t nnodes;
     int bot_level;
     unsigned bot_delay_ms;
     uint64_t seed;
