@@ -102,6 +102,50 @@ static const int8_t fc_king_dr[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 static const int8_t fc_knight_df[8] = {-1, 1, -2, 2, -2, 2, -1, 1};
 static const int8_t fc_knight_dr[8] = {-2, -2, -1, -1, 1, 1, 2, 2};
 
+/* The squares a king step and a knight's leap from each square, as two
+ * words of square bits (bit sq & 63 of word sq >> 6), built by the
+ * preprocessor: no table is filled at run time. */
+#define FC_NB_ON(f, r)                                                         \
+    ((f) >= 0 && (f) < FC_FILES && (r) >= 0 && (r) < FC_FILES)
+#define FC_NB_BIT(f, r, w)                                                     \
+    (FC_NB_ON(f, r) && ((r)*FC_FILES + (f)) / 64 == (w)                        \
+         ? UINT64_C(1) << ((unsigned)((r)*FC_FILES + (f) + 128) & 63u)         \
+         : 0)
+#define FC_NB_K(s, w)                                                          \
+    (FC_NB_BIT((s) % 9 - 1, (s) / 9 - 1, w) |                                  \
+     FC_NB_BIT((s) % 9, (s) / 9 - 1, w) |                                      \
+     FC_NB_BIT((s) % 9 + 1, (s) / 9 - 1, w) |                                  \
+     FC_NB_BIT((s) % 9 - 1, (s) / 9, w) | FC_NB_BIT((s) % 9 + 1, (s) / 9, w) | \
+     FC_NB_BIT((s) % 9 - 1, (s) / 9 + 1, w) |                                  \
+     FC_NB_BIT((s) % 9, (s) / 9 + 1, w) |                                      \
+     FC_NB_BIT((s) % 9 + 1, (s) / 9 + 1, w))
+#define FC_NB_N(s, w)                                                          \
+    (FC_NB_BIT((s) % 9 - 1, (s) / 9 - 2, w) |                                  \
+     FC_NB_BIT((s) % 9 + 1, (s) / 9 - 2, w) |                                  \
+     FC_NB_BIT((s) % 9 - 2, (s) / 9 - 1, w) |                                  \
+     FC_NB_BIT((s) % 9 + 2, (s) / 9 - 1, w) |                                  \
+     FC_NB_BIT((s) % 9 - 2, (s) / 9 + 1, w) |                                  \
+     FC_NB_BIT((s) % 9 + 2, (s) / 9 + 1, w) |                                  \
+     FC_NB_BIT((s) % 9 - 1, (s) / 9 + 2, w) |                                  \
+     FC_NB_BIT((s) % 9 + 1, (s) / 9 + 2, w))
+#define FC_NB(s)                                                               \
+    {                                                                          \
+        {FC_NB_K(s, 0), FC_NB_K(s, 1)},                                        \
+        {                                                                      \
+            FC_NB_N(s, 0), FC_NB_N(s, 1)                                       \
+        }                                                                      \
+    }
+#define FC_NB_ROW(r)                                                           \
+    FC_NB(9 * (r)), FC_NB(9 * (r) + 1), FC_NB(9 * (r) + 2),                    \
+        FC_NB(9 * (r) + 3), FC_NB(9 * (r) + 4), FC_NB(9 * (r) + 5),            \
+        FC_NB(9 * (r) + 6), FC_NB(9 * (r) + 7), FC_NB(9 * (r) + 8)
+
+static const struct {
+    uint64_t king[2], knight[2];
+} fc_nb[FC_SQUARES] = {FC_NB_ROW(0), FC_NB_ROW(1), FC_NB_ROW(2),
+                       FC_NB_ROW(3), FC_NB_ROW(4), FC_NB_ROW(5),
+                       FC_NB_ROW(6), FC_NB_ROW(7), FC_NB_ROW(8)};
+
 /* D-FC-3: may a piece of this type kick (or slide) along (df, dr)? */
 static int fc_type_moves_along(int type, int df, int dr)
 {
@@ -252,7 +296,6 @@ typedef int (*Fc_Sink)(Fc_Gen *g, int ball);
 struct Fc_Gen {
     const Fc_State *st;
     uint8_t board[FC_SQUARES];
-    uint8_t kicked[FC_SQUARES]; /* 1: this piece kicked this turn */
     Core_Move cur;
     Fc_Sink sink;
     int side; /* the side whose turns: st's, or the other's (threats) */
@@ -287,8 +330,8 @@ struct Fc_Gen {
     int relist;
     uint64_t reads[2];
     size_t pass0, pass1;
-    /* Counting only (sink NULL): the pieces that may kick now (the
-     * mover's, not kicked this turn) as bits, bit f + 1 of row r + 1 for
+    /* The pieces that may kick now (the mover's, not kicked this turn,
+     * D-FC-6) as bits, bit f + 1 of row r + 1 for
      * the piece on (f, r). Rows 0 and 10 and bits 0 and 10 stay clear, so
      * a ball's neighbours are read with no board-edge test. */
     uint16_t kick_rows[FC_FILES + 2];
@@ -308,26 +351,26 @@ static int fc_kick_landings(const uint8_t *board, int from, int ball,
     if (!fc_type_moves_along(type, df, dr))
         return 0; /* D-FC-3 */
     if (type == FC_KNIGHT) {
-        for (int i = 0; i < 8; i++) {
-            int f = bf + fc_knight_df[i], r = br + fc_knight_dr[i];
-            if (!fc_on_board(f, r))
-                continue;
-            int sq = r * FC_FILES + f;
-            if (board[sq] != 0 || fc_adjacent(sq, from) ||
-                (goal_rank && fc_is_goal(sq)))
-                continue;
-            out[n++] = (uint8_t)sq;
-        }
+        /* The leaps from the ball not next to the knight, in ascending
+         * square order (bit order, the low word first). */
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = fc_nb[ball].knight[w] & ~fc_nb[from].king[w];
+                 x != 0; x &= x - 1) {
+                int sq = 64 * w + __builtin_ctzll(x);
+                if (board[sq] != 0 || (goal_rank && fc_is_goal(sq)))
+                    continue;
+                out[n++] = (uint8_t)sq;
+            }
         return n;
     }
-    int limit = type == FC_KING ? 1 : FC_FILES;
-    int f = bf, r = br;
-    for (int step = 0; step < limit; step++) {
-        f += df;
-        r += dr;
-        if (!fc_on_board(f, r))
-            break;
-        int sq = r * FC_FILES + f;
+    /* The squares onward on the board, a king's one at most. */
+    int steps = type == FC_KING ? 1 : FC_FILES;
+    int fx = df > 0 ? FC_FILES - 1 - bf : df < 0 ? bf : FC_FILES;
+    int rx = dr > 0 ? FC_FILES - 1 - br : dr < 0 ? br : FC_FILES;
+    steps = steps < fx ? steps : fx;
+    steps = steps < rx ? steps : rx;
+    for (int step = 0, sq = ball; step < steps; step++) {
+        sq += df + FC_FILES * dr;
         if (board[sq] != 0 || (goal_rank && fc_is_goal(sq)))
             break;
         out[n++] = (uint8_t)sq;
@@ -344,26 +387,11 @@ static int fc_kick_landings(const uint8_t *board, int from, int ball,
     return n;
 }
 
-/* The square of the i-th neighbour (fc_king_df/dr) of the ball on
- * (bf, br) if its piece may kick the ball now: one of the mover's, not yet
- * kicked this turn (D-FC-6); otherwise -1. */
-static int fc_kicker(const Fc_Gen *g, int bf, int br, int i)
-{
-    int f = bf + fc_king_df[i], r = br + fc_king_dr[i];
-    if (!fc_on_board(f, r))
-        return -1;
-    int from = r * FC_FILES + f;
-    uint8_t pc = g->board[from];
-    if (pc == 0 || FC_SIDE_OF(pc) != g->side || g->kicked[from])
-        return -1;
-    return from;
-}
-
 /* Square steps to the 3x3 neighbours of a square, in the bit order of
  * fc_kickers_near (the middle one, the ball's own square, never set). */
 static const int8_t fc_near_step[9] = {-10, -9, -8, -1, 0, 1, 8, 9, 10};
 
-/* Counting only: the pieces that may kick the ball on `ball` now, from
+/* The pieces that may kick the ball on `ball` now, from
  * g->kick_rows, as 9 bits (bit 3 * (dr + 1) + df + 1 for the neighbour
  * at (df, dr)). */
 static unsigned fc_kickers_near(const Fc_Gen *g, int ball)
@@ -375,7 +403,7 @@ static unsigned fc_kickers_near(const Fc_Gen *g, int ball)
     return lo | mid << 3 | hi << 6;
 }
 
-/* Counting only: the piece on `sq` joins or leaves g->kick_rows. */
+/* The piece on `sq` joins or leaves g->kick_rows. */
 static void fc_kick_rows_flip(Fc_Gen *g, int sq)
 {
     g->kick_rows[fc_rank(sq) + 1] ^= (uint16_t)(1u << (fc_file(sq) + 1));
@@ -444,17 +472,15 @@ static void fc_walked(Fc_Gen *g, int ball)
 /* Every kick chain continuing from the ball on `ball` (D-FC-6). */
 static int fc_gen_kicks(Fc_Gen *g, int ball)
 {
-    int bf = fc_file(ball), br = fc_rank(ball);
-    for (int i = 0; i < 8; i++) {
-        int from = fc_kicker(g, bf, br, i);
-        if (from < 0)
-            continue;
+    for (unsigned near = fc_kickers_near(g, ball); near != 0;
+         near &= near - 1) {
+        int from = ball + fc_near_step[__builtin_ctz(near)];
         uint8_t land[8];
         int n = fc_kick_landings(g->board, from, ball, land);
         if (n == 0)
             continue;
         uint8_t len = g->cur.len;
-        g->kicked[from] = 1;
+        fc_kick_rows_flip(g, from);
         g->mask = (uint8_t)(g->mask | g->bit[from]);
         g->cur.b[len] = (uint8_t)from;
         g->cur.len = (uint8_t)(len + 2);
@@ -471,7 +497,7 @@ static int fc_gen_kicks(Fc_Gen *g, int ball)
         g->cur.b[len] = 0;
         g->cur.b[len + 1] = 0;
         g->cur.len = len;
-        g->kicked[from] = 0;
+        fc_kick_rows_flip(g, from);
         g->mask = (uint8_t)(g->mask & ~g->bit[from]);
     }
     return 0;
@@ -567,11 +593,8 @@ static void fc_walk_reads(Fc_Gen *g)
     g->reads[0] = g->reads[1] = 0;
     for (int i = 0; i <= g->ndirty; i++) {
         int sq = i < g->ndirty ? g->dirty[i] : g->st->ball;
-        int f = fc_file(sq), r = fc_rank(sq);
-        for (int k = 0; k < 8; k++) {
-            fc_mark(g->reads, f + fc_king_df[k], r + fc_king_dr[k]);
-            fc_mark(g->reads, f + fc_knight_df[k], r + fc_knight_dr[k]);
-        }
+        g->reads[0] |= fc_nb[sq].king[0] | fc_nb[sq].knight[0];
+        g->reads[1] |= fc_nb[sq].king[1] | fc_nb[sq].knight[1];
     }
 }
 
@@ -605,27 +628,22 @@ static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
     g->sink = sink;
     g->memo = memo;
     memcpy(g->board, st->board, sizeof g->board);
-    memset(g->kicked, 0, sizeof g->kicked);
     memset(&g->cur, 0, sizeof g->cur);
-    if (sink == NULL) {
-        memset(g->kick_rows, 0, sizeof g->kick_rows);
-        for (int sq = 0; sq < FC_SQUARES; sq++)
-            if (st->board[sq] != 0 && FC_SIDE_OF(st->board[sq]) == side)
-                fc_kick_rows_flip(g, sq);
-    }
+    memset(g->kick_rows, 0, sizeof g->kick_rows);
     if (memo) {
-        int nbit = 0;
         g->mask = 0;
         g->ndirty = 0;
         g->stamp = 0;
         memset(g->bit, 0, sizeof g->bit);
         memset(g->seen, 0, sizeof g->seen);
         memset(g->visited, 0, sizeof g->visited);
-        for (int sq = 0; sq < FC_SQUARES; sq++)
-            if (st->board[sq] != 0 && FC_SIDE_OF(st->board[sq]) == side &&
-                nbit < 8)
-                g->bit[sq] = (uint8_t)(1u << nbit++);
     }
+    for (int sq = 0, nbit = 0; sq < FC_SQUARES; sq++)
+        if (st->board[sq] != 0 && FC_SIDE_OF(st->board[sq]) == side) {
+            fc_kick_rows_flip(g, sq);
+            if (memo && nbit < 8)
+                g->bit[sq] = (uint8_t)(1u << nbit++);
+        }
     if (st->outcome != CORE_ONGOING)
         return 0;
     g->pass0 = g->n;
@@ -645,10 +663,8 @@ static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
             g->board[from] = 0;
             g->board[to[i]] = pc;
             g->bit[to[i]] = bit;
-            if (sink == NULL) {
-                fc_kick_rows_flip(g, from);
-                fc_kick_rows_flip(g, to[i]);
-            }
+            fc_kick_rows_flip(g, from);
+            fc_kick_rows_flip(g, to[i]);
             memset(&g->cur, 0, sizeof g->cur);
             g->cur.flags = FC_FLAG_PIECE_MOVE;
             g->cur.len = 2;
@@ -662,10 +678,8 @@ static int fc_generate_walk(Fc_Gen *g, const Fc_State *st, Fc_Sink sink,
             g->board[to[i]] = 0;
             g->board[from] = pc;
             g->bit[to[i]] = 0;
-            if (sink == NULL) {
-                fc_kick_rows_flip(g, from);
-                fc_kick_rows_flip(g, to[i]);
-            }
+            fc_kick_rows_flip(g, from);
+            fc_kick_rows_flip(g, to[i]);
         }
         g->bit[from] = bit;
     }
@@ -1321,12 +1335,13 @@ static int fc_reach_queue(const uint8_t *board, int side, int goal,
 {
     while (head < tail) {
         int at = queue[head++], bf = fc_file(at), br = fc_rank(at);
+        if (reads != NULL) {
+            reads[0] |= fc_nb[at].king[0] | fc_nb[at].knight[0];
+            reads[1] |= fc_nb[at].king[1] | fc_nb[at].knight[1];
+            adj[0] |= fc_nb[at].king[0];
+            adj[1] |= fc_nb[at].king[1];
+        }
         for (int i = 0; i < 8; i++) {
-            if (reads != NULL) {
-                fc_mark(reads, bf + fc_king_df[i], br + fc_king_dr[i]);
-                fc_mark(reads, bf + fc_knight_df[i], br + fc_knight_dr[i]);
-                fc_mark(adj, bf + fc_king_df[i], br + fc_king_dr[i]);
-            }
             int f = bf + fc_king_df[i], r = br + fc_king_dr[i];
             if (!fc_on_board(f, r))
                 continue;
