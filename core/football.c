@@ -103,31 +103,35 @@ static const int8_t fc_knight_df[8] = {-1, 1, -2, 2, -2, 2, -1, 1};
 static const int8_t fc_knight_dr[8] = {-2, -2, -1, -1, 1, 1, 2, 2};
 
 /* The squares a king step and a knight's leap from each square, as two
- * words of square bits (bit sq & 63 of word sq >> 6), built by the
- * preprocessor: no table is filled at run time. */
+ * words of square bits (bit sq & 63 of word sq >> 6, as fc_mark sets
+ * them), built by the preprocessor (FC_NB_ON is fc_on_board as a constant
+ * expression): no table is filled at run time. */
 #define FC_NB_ON(f, r)                                                         \
     ((f) >= 0 && (f) < FC_FILES && (r) >= 0 && (r) < FC_FILES)
 #define FC_NB_BIT(f, r, w)                                                     \
     (FC_NB_ON(f, r) && ((r)*FC_FILES + (f)) / 64 == (w)                        \
          ? UINT64_C(1) << ((unsigned)((r)*FC_FILES + (f) + 128) & 63u)         \
          : 0)
+#define FC_NB_F(s) ((s) % FC_FILES)
+#define FC_NB_R(s) ((s) / FC_FILES)
 #define FC_NB_K(s, w)                                                          \
-    (FC_NB_BIT((s) % 9 - 1, (s) / 9 - 1, w) |                                  \
-     FC_NB_BIT((s) % 9, (s) / 9 - 1, w) |                                      \
-     FC_NB_BIT((s) % 9 + 1, (s) / 9 - 1, w) |                                  \
-     FC_NB_BIT((s) % 9 - 1, (s) / 9, w) | FC_NB_BIT((s) % 9 + 1, (s) / 9, w) | \
-     FC_NB_BIT((s) % 9 - 1, (s) / 9 + 1, w) |                                  \
-     FC_NB_BIT((s) % 9, (s) / 9 + 1, w) |                                      \
-     FC_NB_BIT((s) % 9 + 1, (s) / 9 + 1, w))
+    (FC_NB_BIT(FC_NB_F(s) - 1, FC_NB_R(s) - 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s), FC_NB_R(s) - 1, w) |                                \
+     FC_NB_BIT(FC_NB_F(s) + 1, FC_NB_R(s) - 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) - 1, FC_NB_R(s), w) |                                \
+     FC_NB_BIT(FC_NB_F(s) + 1, FC_NB_R(s), w) |                                \
+     FC_NB_BIT(FC_NB_F(s) - 1, FC_NB_R(s) + 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s), FC_NB_R(s) + 1, w) |                                \
+     FC_NB_BIT(FC_NB_F(s) + 1, FC_NB_R(s) + 1, w))
 #define FC_NB_N(s, w)                                                          \
-    (FC_NB_BIT((s) % 9 - 1, (s) / 9 - 2, w) |                                  \
-     FC_NB_BIT((s) % 9 + 1, (s) / 9 - 2, w) |                                  \
-     FC_NB_BIT((s) % 9 - 2, (s) / 9 - 1, w) |                                  \
-     FC_NB_BIT((s) % 9 + 2, (s) / 9 - 1, w) |                                  \
-     FC_NB_BIT((s) % 9 - 2, (s) / 9 + 1, w) |                                  \
-     FC_NB_BIT((s) % 9 + 2, (s) / 9 + 1, w) |                                  \
-     FC_NB_BIT((s) % 9 - 1, (s) / 9 + 2, w) |                                  \
-     FC_NB_BIT((s) % 9 + 1, (s) / 9 + 2, w))
+    (FC_NB_BIT(FC_NB_F(s) - 1, FC_NB_R(s) - 2, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) + 1, FC_NB_R(s) - 2, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) - 2, FC_NB_R(s) - 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) + 2, FC_NB_R(s) - 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) - 2, FC_NB_R(s) + 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) + 2, FC_NB_R(s) + 1, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) - 1, FC_NB_R(s) + 2, w) |                            \
+     FC_NB_BIT(FC_NB_F(s) + 1, FC_NB_R(s) + 2, w))
 #define FC_NB(s)                                                               \
     {                                                                          \
         {FC_NB_K(s, 0), FC_NB_K(s, 1)},                                        \
@@ -136,9 +140,10 @@ static const int8_t fc_knight_dr[8] = {-2, -2, -1, -1, 1, 1, 2, 2};
         }                                                                      \
     }
 #define FC_NB_ROW(r)                                                           \
-    FC_NB(9 * (r)), FC_NB(9 * (r) + 1), FC_NB(9 * (r) + 2),                    \
-        FC_NB(9 * (r) + 3), FC_NB(9 * (r) + 4), FC_NB(9 * (r) + 5),            \
-        FC_NB(9 * (r) + 6), FC_NB(9 * (r) + 7), FC_NB(9 * (r) + 8)
+    FC_NB(FC_FILES *(r)), FC_NB(FC_FILES *(r) + 1), FC_NB(FC_FILES *(r) + 2),  \
+        FC_NB(FC_FILES *(r) + 3), FC_NB(FC_FILES *(r) + 4),                    \
+        FC_NB(FC_FILES *(r) + 5), FC_NB(FC_FILES *(r) + 6),                    \
+        FC_NB(FC_FILES *(r) + 7), FC_NB(FC_FILES *(r) + 8)
 
 static const struct {
     uint64_t king[2], knight[2];
@@ -584,6 +589,15 @@ static int fc_marked(const uint64_t reads[2], int sq)
     return (int)((reads[sq >> 6] >> (sq & 63)) & 1u);
 }
 
+/* Into reads: the squares a walk going on from the ball on sq reads, its
+ * 8 neighbours (kickers, and each flight's first square) and the knight's
+ * leaps from it (a knight's landings). */
+static void fc_reads_around(uint64_t reads[2], int sq)
+{
+    reads[0] |= fc_nb[sq].king[0] | fc_nb[sq].knight[0];
+    reads[1] |= fc_nb[sq].king[1] | fc_nb[sq].knight[1];
+}
+
 /* The squares a memo walk may have read (struct Fc_Gen): the walk went on
  * from the ball on each square of dirty[], reading the 8 neighbours (for
  * kickers, and as the next square of each flight, since every landing
@@ -591,11 +605,8 @@ static int fc_marked(const uint64_t reads[2], int sq)
 static void fc_walk_reads(Fc_Gen *g)
 {
     g->reads[0] = g->reads[1] = 0;
-    for (int i = 0; i <= g->ndirty; i++) {
-        int sq = i < g->ndirty ? g->dirty[i] : g->st->ball;
-        g->reads[0] |= fc_nb[sq].king[0] | fc_nb[sq].knight[0];
-        g->reads[1] |= fc_nb[sq].king[1] | fc_nb[sq].knight[1];
-    }
+    for (int i = 0; i <= g->ndirty; i++)
+        fc_reads_around(g->reads, i < g->ndirty ? g->dirty[i] : g->st->ball);
 }
 
 /* The turns of a piece move (already in g->cur's first two bytes) that
@@ -1336,8 +1347,7 @@ static int fc_reach_queue(const uint8_t *board, int side, int goal,
     while (head < tail) {
         int at = queue[head++], bf = fc_file(at), br = fc_rank(at);
         if (reads != NULL) {
-            reads[0] |= fc_nb[at].king[0] | fc_nb[at].knight[0];
-            reads[1] |= fc_nb[at].king[1] | fc_nb[at].knight[1];
+            fc_reads_around(reads, at);
             adj[0] |= fc_nb[at].king[0];
             adj[1] |= fc_nb[at].king[1];
         }

@@ -536,6 +536,28 @@ Test(football, knight_kick_never_lands_next_to_the_knight)
     core_position_free(pos);
 }
 
+/* The knight's landings at the board's edge and where the squares' bit
+ * sets change words (a8 is square 63, b8 64). By hand: N b7 kicks a8
+ * to c9 only (c7 and b6 are next to b7; the other leaps are off the
+ * board); N h8 kicks i7 to h5 and g6 (g8 and h9 are next to h8; the
+ * other four leaps leave the board past file i or rank 9). */
+Test(football, knight_kick_at_the_edge_and_across_square_63)
+{
+    Core_Position *pos = setup("9/*8/1N7/9/9/9/9/9/8k w 0-0 0 0", NULL);
+    Move_List l = list_moves(pos);
+    cr_assert_eq(count_prefix(&l, "b7*"), 1);
+    cr_assert(has_move(&l, "b7*c9"));
+    free(l.text);
+    core_position_free(pos);
+    pos = setup("9/7N1/8*/9/9/9/9/9/8k w 0-0 0 0", NULL);
+    l = list_moves(pos);
+    cr_assert_eq(count_prefix(&l, "h8*"), 2);
+    cr_assert(has_move(&l, "h8*h5"));
+    cr_assert(has_move(&l, "h8*g6"));
+    free(l.text);
+    core_position_free(pos);
+}
+
 Test(football, knight_kick_flies_over_pieces)
 {
     /* The ball on d3 is boxed in by black pieces; the knight's kick
