@@ -368,10 +368,12 @@ static int fc_kick_landings(const uint8_t *board, int from, int ball,
             }
         return n;
     }
-    /* The squares onward on the board, a king's one at most. */
-    int steps = type == FC_KING ? 1 : FC_FILES;
-    int fx = df > 0 ? FC_FILES - 1 - bf : df < 0 ? bf : FC_FILES;
-    int rx = dr > 0 ? FC_FILES - 1 - br : dr < 0 ? br : FC_FILES;
+    /* The squares onward on the board, a king's one at most, and never
+     * more than FC_FILES - 1 (the most a line on the board holds past
+     * its first square, which also bounds out[] for the compiler). */
+    int steps = type == FC_KING ? 1 : FC_FILES - 1;
+    int fx = df > 0 ? FC_FILES - 1 - bf : df < 0 ? bf : FC_FILES - 1;
+    int rx = dr > 0 ? FC_FILES - 1 - br : dr < 0 ? br : FC_FILES - 1;
     steps = steps < fx ? steps : fx;
     steps = steps < rx ? steps : rx;
     for (int step = 0, sq = ball; step < steps; step++) {
