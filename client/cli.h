@@ -89,6 +89,18 @@ char *cli_printable(const char *s, char *out, size_t cap);
 int cli_seed(const char *cmd, const char *text, uint64_t *out);
 
 /*
+ * cli_bot_arg: read the bot flag at argv[*i]: "--bot" (the level dflt),
+ * "--bot=N", or "--bot N" when the next word starts with a digit (that
+ * word is taken, *i moved past it); "--level N" and "--level=N" (the
+ * name demo and analyse use) are the same. N is a level BOT_LEVEL_MIN..
+ * BOT_LEVEL_MAX. Returns 1 with *level set when argv[*i] is the flag, 0
+ * when it is not (nothing changed), -1 after printing "tabula CMD: bad
+ * bot level 'N'; expected 1..8".
+ */
+int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
+                int *level);
+
+/*
  * cli_unexpected: report argument a of command cmd that was not
  * understood: "FLAG needs a value" when it is one of the command's flags
  * that take one (the NULL-terminated list), else "unexpected argument";

@@ -8,8 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "i18n.h"
+#include "bot.h"
 #include "cli.h"
+#include "i18n.h"
 
 int cli_is_help(const char *arg)
 {
@@ -157,6 +158,34 @@ bad:
     fprintf(stderr, _("tabula %s: bad seed '%s'; expected a whole number "
                     "0..18446744073709551615\n"), cmd, cli_token(text));
     return -1;
+}
+
+int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
+                int *level)
+{
+    const char *a = argv[*i], *s;
+    if (strncmp(a, "--bot=", 6) == 0 || strncmp(a, "--level=", 8) == 0) {
+        s = strchr(a, '=') + 1;
+    } else if (strcmp(a, "--level") == 0 && *i + 1 < argc) {
+        s = argv[++*i];
+    } else if (strcmp(a, "--bot") != 0) {
+        return 0;
+    } else if (*i + 1 < argc && argv[*i + 1][0] >= '0' &&
+               argv[*i + 1][0] <= '9') {
+        s = argv[++*i];
+    } else {
+        *level = dflt;
+        return 1;
+    }
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
+        fprintf(stderr, _("tabula %s: bad bot level '%s'; expected 1..8\n"),
+                cmd, cli_token(s));
+        return -1;
+    }
+    *level = (int)v;
+    return 1;
 }
 
 int cli_unexpected(const char *cmd, const char *a,

@@ -448,19 +448,6 @@ static void say_left(const char *cmd, Lobby_Role role,
                         "to it\n"), cmd);
 }
 
-static int parse_level(const char *cmd, const char *s, int *level)
-{
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
-        fprintf(stderr, _("tabula %s: bad bot level '%s'; expected 1..8\n"), cmd,
-                cli_token(s));
-        return -1;
-    }
-    *level = (int)v;
-    return 0;
-}
-
 /*
  * parse_clock: the --clock value in chess terms: "M+I" is M minutes each
  * and I seconds added after each move ("5+3"); "Ns+I" gives the base in
@@ -517,6 +504,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     cfg.options = "";
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
+        int bot;
         if (cli_is_help(a)) {
             fputs(help, stdout);
             return CLI_EXIT_OK;
@@ -534,11 +522,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                         cmd);
                 return CLI_EXIT_USAGE;
             }
-        } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--bot") == 0) {
-            cfg.bot_level = NR_DEFAULT_LEVEL;
         } else if (role != LOBBY_ROLE_SPECTATOR &&
-                   strncmp(a, "--bot=", 6) == 0) {
-            if (parse_level(cmd, a + 6, &cfg.bot_level) != 0)
+                   (bot = cli_bot_arg(cmd, argc, argv, &i, NR_DEFAULT_LEVEL,
+                                      &cfg.bot_level)) != 0) {
+            if (bot < 0)
                 return CLI_EXIT_USAGE;
         } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--seed") == 0 &&
                    i + 1 < argc) {
@@ -568,12 +555,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--web") == 0 &&
                    i + 1 < argc) {
             web = argv[++i];
-        } else if (a[0] != '-' && role == LOBBY_ROLE_HOST &&
-                   cfg.game == NULL) {
+        } else if (a[0] != '-' && role == LOBBY_ROLE_HOST && cfg.game == NULL) {
             if ((cfg.game = cli_game(cmd, a)) == NULL)
                 return CLI_EXIT_USAGE;
-        } else if (a[0] != '-' && role != LOBBY_ROLE_HOST &&
-                   cfg.code == NULL) {
+        } else if (a[0] != '-' && role != LOBBY_ROLE_HOST && cfg.code == NULL) {
             cfg.code = a;
         } else {
             fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,

@@ -226,8 +226,13 @@ void game_help_one_line(const Core_Game *g,
         return;
     }
     used = (size_t)snprintf(out, cap, _("moves look like %s"), form);
-    if (nlegal > 0 && used < cap)
-        snprintf(out + used, cap - used, _("; one legal now: %s"), legal[0]);
+    /* One move offered: the only one, or one of several (not "one
+     * legal", which a trial read as the only one). */
+    if (nlegal == 1 && used < cap)
+        snprintf(out + used, cap - used, _("; the only legal move now: %s"),
+                 legal[0]);
+    else if (nlegal > 1 && used < cap)
+        snprintf(out + used, cap - used, _("; a legal move now: %s"), legal[0]);
 }
 
 const char *game_help_board_note(const Core_Game *g, const Core_View *v)

@@ -50,7 +50,7 @@ size_t game_help_text_for(const Core_Game *g,
 /*
  * game_help_one_line: a one-line reminder of how moves are written in g
  * with one example from legal (the first legal move), for refusals:
- * e.g. "moves look like c3-d4, captures b2xd4; one legal now: a3-b4".
+ * e.g. "moves look like c3-d4, captures b2xd4; a legal move now: a3-b4".
  * When every legal move of a game with compulsory captures (Laska) is a
  * capture, it says so first and names up to four of them: "capturing is
  * compulsory, the capture now: e5xc3; moves look like ...". Into out

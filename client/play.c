@@ -16,25 +16,30 @@
 #include "session.h"
 #include "tui.h"
 
-static const char play_help_head[] =
-    N_("usage: tabula play GAME [--bot[=LEVEL]] [--as white|black|both|none]\n"
+static const char play_help_head[] = N_(
+    "usage: tabula play GAME [--bot [LEVEL]] [--as white|black|both|none]\n"
     "                   [--seed S] [--position POS] [--options OPTS]\n"
     "                   [--line]\n"
     "\n"
     "Plays GAME locally. By default you play White against a level 2 bot.\n"
-    "  --bot[=LEVEL]   the bot's level, 1 (weakest) to 8. Measured Elo over\n"
-    "                  level 1 (docs/engines.md; - not measured):\n"
-    "                    level            2     3     4     5     6     7     8\n");
+    "  --bot [LEVEL]   the bot's level, 1 (weakest) to 8 (also --bot=LEVEL,\n"
+    "                  --level LEVEL). Measured Elo over level 1\n"
+    "                  (docs/engines.md; '-': not measured yet):\n"
+    "                    level            2     3     4     5     6     7     "
+    "8\n");
 
 static const char play_help_tail[] =
     N_("  --as SIDE       the side(s) you play; 'none' lets two bots play\n"
-    "  --seed S        the bots' tie-breaking seed (same seed, same game)\n"
-    "  --line          line mode even on a terminal\n"
-    "On a terminal: select squares with the arrows and Enter (or the\n"
-    "mouse), or type a move; ? shows the keys. In line mode each line of\n"
-    "standard input is a move or a command (resign, takeback, board,\n"
-    "moves, quit); each ply is printed as 'ply N SIDE MOVE', and the end\n"
-    "as 'result: R (REASON)' and 'final-hash: HEX'.\n");
+       "  --seed S        the bots' tie-breaking seed (same seed, same game)\n"
+       "  --position POS  start from this position string (docs/rules/)\n"
+       "  --options OPTS  match options, e.g. goals=3\n"
+       "  --line          line mode even on a terminal\n"
+       "On a terminal: select squares with the arrows and Enter (or the\n"
+       "mouse), or type a move; ? shows the keys. In line mode each line of\n"
+       "standard input is a move or a command (resign, takeback, board,\n"
+       "moves, quit); each ply is printed as 'ply N SIDE MOVE', and the end\n"
+       "as 'result: R (REASON)' and 'final-hash: HEX'. Line mode exits 1\n"
+       "when a line was refused, 0 otherwise.\n");
 
 /* Elo of each level over level 1, the sums along docs/engines.md's
  * "Levels" chain (400 games a row, each level against the one below at
@@ -88,9 +93,12 @@ static void print_end(const Session *s)
     }
 }
 
+/* Returns CLI_EXIT_FAIL when a line was refused (a script learns that not
+ * every move it sent was played), CLI_EXIT_OK otherwise. */
 static int line_mode(Session *s)
 {
     char line[CORE_INPUT_MAX + 2];
+    int refused = 0;
 
     for (;;) {
         fflush(stdout);
@@ -115,6 +123,7 @@ static int line_mode(Session *s)
             while ((c = getchar()) != '\n' && c != EOF)
                 ;
             fprintf(stderr, _("tabula play: line too long; ignored\n"));
+            refused = 1;
             continue;
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
@@ -139,10 +148,12 @@ static int line_mode(Session *s)
             session_resign(s, side);
         } else if (strcmp(in, "takeback") == 0) {
             size_t plies = s->player[!side] == SESSION_BOT ? 2 : 1;
-            if (session_takeback(s, plies) != 0)
+            if (session_takeback(s, plies) != 0) {
                 fprintf(stderr, _("tabula play: nothing to take back\n"));
-            else
+                refused = 1;
+            } else {
                 printf("takeback %zu\n", plies);
+            }
         } else {
             char canon[CORE_NOTATION_MAX], why[CORE_NOTATION_MAX + 160];
             int rc = line_cmd_move(s->pos, in, canon, sizeof canon, why,
@@ -152,14 +163,16 @@ static int line_mode(Session *s)
             else
                 fprintf(stderr, "tabula play: '%s': %s\n", cli_token(in),
                         why);
-            if (rc != 0)
+            if (rc != 0) {
+                refused = 1;
                 continue;
+            }
             printf("ply %zu %s %s\n", s->nplayed, side_name(side),
                    s->last_text);
         }
     }
     print_end(s);
-    return CLI_EXIT_OK;
+    return refused ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 int cli_play(int argc, char **argv)
@@ -171,25 +184,20 @@ int cli_play(int argc, char **argv)
 
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        char *end = NULL;
+        int bot;
         if (cli_is_help(a)) {
             play_help(stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(a, "--bot") == 0) {
-            level = 2;
-        } else if (strncmp(a, "--bot=", 6) == 0) {
-            long v = strtol(a + 6, &end, 10);
-            if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
-                fprintf(stderr, _("tabula play: bad level '%s'; expected 1..8\n"),
-                        cli_token(a + 6));
+        } else if ((bot = cli_bot_arg("play", argc, argv, &i, 2, &level)) !=
+                   0) {
+            if (bot < 0)
                 return CLI_EXIT_USAGE;
-            }
-            level = (int)v;
         } else if (strcmp(a, "--line") == 0) {
             force_line = 1;
         } else if ((strcmp(a, "--as") == 0 || strcmp(a, "--seed") == 0 ||
                     strcmp(a, "--position") == 0 ||
-                    strcmp(a, "--options") == 0) && i + 1 < argc) {
+                    strcmp(a, "--options") == 0) &&
+                   i + 1 < argc) {
             const char *v = argv[++i];
             if (a[2] == 'a') {
                 as = v;
@@ -206,7 +214,7 @@ int cli_play(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else {
             static const char *const takes_value[] = {
-                "--as", "--seed", "--position", "--options", NULL};
+                "--as", "--seed", "--position", "--options", "--level", NULL};
             int rc = cli_unexpected("play", a, takes_value, "");
             for (size_t k = 0; takes_value[k] != NULL; k++)
                 if (strcmp(a, takes_value[k]) == 0)

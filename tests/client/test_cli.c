@@ -159,7 +159,8 @@ Test(cli, play_line_mode_reads_moves_and_prints_plies)
      * play goes on; takeback undoes the whole move against a bot. */
     Run *r = run_input("c3-d4\\nzz9\\nc3-d4\\ntakeback\\n9-13\\nresign\\n",
                        "play laska --bot=1");
-    cr_assert_eq(r->status, 0, "%s", r->err);
+    /* Lines were refused: status 1, so a script can tell. */
+    cr_assert_eq(r->status, 1, "%s", r->err);
     static const char want[] = "ply 1 white c3-d4\n"
                                "ply 2 black e5xc3\n"
                                "takeback 2\n"
@@ -172,6 +173,37 @@ Test(cli, play_line_mode_reads_moves_and_prints_plies)
     cr_assert_not_null(strstr(r->err, "'zz9': malformed move notation"),
                        "%s", r->err);
     cr_assert_not_null(strstr(r->err, "'c3-d4': illegal move"), "%s", r->err);
+}
+
+/* A trial typed `--bot 5` and `--level 5` and was refused; both are read
+ * as --bot=5 now. Two bots at level 1 play the same game whichever way
+ * the level is written, and level 3 plays another game (Laska's level 1
+ * sees one ply, level 3 more: the games part within the first moves). */
+Test(cli, play_reads_the_bot_level_in_every_spelling)
+{
+    Run *r = run("play laska --as none --bot=1 --seed 3");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char *want = strdup(r->out);
+    static const char *const same[] = {
+        "play laska --as none --bot 1 --seed 3",
+        "play laska --as none --level 1 --seed 3",
+        "play laska --as none --level=1 --seed 3"};
+    for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+        r = run(same[k]);
+        cr_assert_eq(r->status, 0, "%s: %s", same[k], r->err);
+        cr_assert_str_eq(r->out, want, "%s", same[k]);
+    }
+    r = run("play laska --as none --bot 3 --seed 3");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_neq(r->out, want);
+    free(want);
+    r = run("play laska --bot 9");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "bad bot level '9'; expected 1..8"), "%s",
+                       r->err);
+    r = run("play laska --level");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "--level needs a value"), "%s", r->err);
 }
 
 Test(cli, play_with_two_bots_finishes)
@@ -303,13 +335,13 @@ Test(cli, play_line_mode_board_help_and_loose_moves)
 {
     Run *r = run_input("board\\nhelp\\nzz\\nquit\\n",
                        "play laska --line --as black --bot=1");
-    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_eq(r->status, 1, "%s", r->err); /* 'zz' was refused */
     cr_assert_not_null(strstr(r->out, "  1 w "), "%s", r->out);
     cr_assert_not_null(strstr(r->out, "Lines: a move, or board, moves, help"),
                        "%s", r->out);
     /* The bot's first move may leave Black a compulsory capture. */
     cr_assert(strstr(r->err, "'zz': malformed move notation; moves look like "
-                             "c3-d4, captures b2xd4; one legal now: ") ||
+                             "c3-d4, captures b2xd4; a legal move now: ") ||
                   strstr(r->err, "'zz': malformed move notation; capturing "
                                  "is compulsory, the capture"),
               "%s", r->err);

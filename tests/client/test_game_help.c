@@ -167,8 +167,13 @@ Test(game_help, one_line_names_a_legal_move)
     static const char legal[2][CORE_NOTATION_MAX] = {"c3-d4", "e3-f4"};
     char out[200];
     game_help_one_line(core_game_find("laska"), legal, 2, out, sizeof out);
-    cr_assert_str_eq(out, "moves look like c3-d4, captures b2xd4; one legal "
-                          "now: c3-d4");
+    cr_assert_str_eq(out, "moves look like c3-d4, captures b2xd4; a legal "
+                          "move now: c3-d4");
+    /* One legal move is named as the only one (a trial read "one legal
+     * now: pass" as that). */
+    game_help_one_line(core_game_find("laska"), legal, 1, out, sizeof out);
+    cr_assert_str_eq(out, "moves look like c3-d4, captures b2xd4; the only "
+                          "legal move now: c3-d4");
     cr_assert_eq(game_help_repeats(core_game_find("volleyball")), 1);
     cr_assert_eq(game_help_repeats(core_game_find("volleyball10")), 1);
     cr_assert_eq(game_help_repeats(core_game_find("football")), 0);
