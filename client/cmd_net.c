@@ -260,7 +260,7 @@ static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
  * or a file, still wait for their turn: that is how a script plays);
  * everything else goes to the seat.
  */
-static void on_line(Net_Run *r, const char *line)
+static int on_line(Net_Run *r, const char *line)
 {
     const Proto_Transcript *t = netgame_transcript(r->g);
     const char *cmds = "resign, draw, accept, decline, abort, takeback [N], "
@@ -275,26 +275,39 @@ static void on_line(Net_Run *r, const char *line)
             printf("refused: '%s': %s\n", cli_token(line),
                    _("the game has not started yet (waiting for the "
                      "opponent)"));
-            return;
+            return 0;
         }
     } else {
         const Core_Position *pos = proto_transcript_position(t);
         if (line_cmd_local(stdout, pos, side, line, cmds))
-            return;
+            return 0;
         int waiting = proto_transcript_status(t).outcome == CORE_ONGOING &&
                       core_side_to_move(pos) != side;
         if (r->in_tty && waiting && !line_cmd_is_conduct(line)) {
             printf("refused: '%s': %s\n", cli_token(line),
                    _("it is not your turn; type your move when the "
                      "opponent has moved"));
-            return;
+            return 0;
         }
         if (r->in_tty && waiting && strncmp(line, "accept", 6) != 0 &&
             strncmp(line, "decline", 7) != 0 && strncmp(line, "claim", 5) != 0)
             printf(_("'%s' is sent when your turn comes\n"), cli_token(line));
     }
-    if (netgame_submit(r->g, line) == TB_E_LIMIT)
+    int rc = netgame_submit(r->g, line);
+    if (rc == TB_E_LIMIT)
         fprintf(stderr, _("tabula: too many lines typed ahead\n"));
+    return rc;
+}
+
+/* A line as read (its end of line gone), trailing spaces cut; an empty
+ * one is skipped. Both readers of standard input come here, so a file
+ * given with < is read as a pipe is. Returns on_line's answer (0 when
+ * skipped). */
+static int take_line(Net_Run *r, char *line, size_t len)
+{
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+    return len > 0 && r->g != NULL ? on_line(r, line) : 0;
 }
 
 /* The seat's standard input has ended: once it is the seat's turn in a
@@ -352,10 +365,7 @@ static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
         char c = buf->base[i];
         if (c == '\n' || c == '\r') {
             r->line[r->line_len] = '\0';
-            while (r->line_len > 0 && r->line[r->line_len - 1] == ' ')
-                r->line[--r->line_len] = '\0';
-            if (r->line_len > 0 && r->g != NULL)
-                on_line(r, r->line);
+            take_line(r, r->line, r->line_len);
             r->line_len = 0;
         } else if (r->line_len + 1 < sizeof r->line) {
             r->line[r->line_len++] = c;
@@ -370,13 +380,17 @@ static void start_input(Net_Run *r)
     if (t == UV_FILE) {
         /* A regular file or a device such as /dev/null: epoll cannot
          * watch it, so its lines are read now and queued. */
-        char line[512];
+        char line[sizeof r->line];
         while (fgets(line, sizeof line, stdin) != NULL) {
-            line[strcspn(line, "\r\n")] = '\0';
-            if (line[0] != '\0' && netgame_submit(r->g, line) != 0) {
-                fprintf(stderr, _("tabula: too many moves in the input\n"));
-                break;
+            size_t n = strcspn(line, "\n");
+            if (line[n] != '\n' && !feof(stdin)) { /* over-long: cut */
+                int c;
+                while ((c = getchar()) != '\n' && c != EOF)
+                    ;
             }
+            line[n] = '\0';
+            if (take_line(r, line, n) == TB_E_LIMIT)
+                break;
         }
         input_ended(r);
         return;

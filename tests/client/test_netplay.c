@@ -315,6 +315,48 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
     remove_dir();
 }
 
+/* A seat's standard input given as a file (`< moves.txt`) is read as a
+ * pipe is: its lines lose trailing spaces and a Windows line end, so
+ * "resign   " resigns (it used to go to the game as typed and be refused
+ * as a malformed move). */
+Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
+{
+    Proc host, guest;
+    char invite[40], addr[64], in[600];
+    make_dir();
+    path_of(in, sizeof in, "moves.txt");
+    FILE *f = fopen(in, "w");
+    cr_assert_not_null(f);
+    fputs("resign   \r\n", f);
+    fclose(f);
+    char *ha[] = {"host", "laska", "--bot=1", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    memset(&guest, 0, sizeof guest);
+    snprintf(guest.out, sizeof guest.out, "%s/guest.out", dir);
+    snprintf(guest.err, sizeof guest.err, "%s/guest.err", dir);
+    guest.pid = fork();
+    if (guest.pid == 0) {
+        int fi = open(in, O_RDONLY);
+        int fo = open(guest.out, O_WRONLY | O_CREAT, 0600);
+        int fe = open(guest.err, O_WRONLY | O_CREAT, 0600);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execl(TABULA_BINARY, TABULA_BINARY, "join", invite, "--lobby", addr,
+              (char *)NULL);
+        _exit(127);
+    }
+    cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
+    char *out = slurp(guest.out);
+    cr_assert_null(strstr(out, "refused:"), "%s", out);
+    cr_assert_not_null(strstr(out, "result: 1-0 (resign)"), "%s", out);
+    cr_assert_not_null(strstr(slurp(host.out), "result: 1-0 (resign)"));
+    remove_dir();
+}
+
 /* A trial found: a person's seat whose input had ended (here /dev/null,
  * start()'s standard input) waited for good on its turn, its opponent
  * seeing it present. It now leaves on its turn, unresigned, and says
