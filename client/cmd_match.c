@@ -513,9 +513,14 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         /* TRANSLATORS: a match's progress: game 3/100 and who won it, a
          * or b (the engines of --a and --b, kept as they are typed) or a
          * draw, then a's wins, draws and losses so far */
-        fprintf(stderr, _("game %ld/%ld: %s (a %ld-%ld-%ld)\n"), g + 1,
-                m->games, r == 1 ? "a" : r == 0 ? _("draw") : "b", wdl[0],
-                wdl[1], wdl[2]);
+        fprintf(stderr,
+                _("game %ld/%ld: %s (a wins-draws-losses "
+                  "%ld-%ld-%ld)\n"),
+                g + 1, m->games,
+                r == 1   ? "a"
+                : r == 0 ? _("draw")
+                         : "b",
+                wdl[0], wdl[1], wdl[2]);
         if (sprt) {
             llr = elo_llr(wdl[0], wdl[1], wdl[2], e0, e1);
             if (llr >= upper || llr <= lower) {

@@ -27,7 +27,9 @@ int elo_estimate(long wins, long draws, long losses, Elo_Result *out);
  * these games, by the normal approximation of the generalised SPRT used
  * by fishtest: LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v), m the mean
  * score, v its per-game variance, sK = 1 / (1 + 10^(-eloK / 400)).
- * 0 when there are no games or the variance is 0.
+ * 0 when there are no games or the variance is 0 (every game the same
+ * result), so such a run goes on (cutechess-cli's SPRT waits longer,
+ * until it has seen a win, a draw and a loss).
  */
 double elo_llr(long wins, long draws, long losses, double elo0,
                double elo1);
