@@ -111,6 +111,7 @@ static const Pattern notes[] = {
     {N_("the opponent has been gone "), NULL},
     {N_(" s: type 'claim win' or 'claim draw'"), NULL},
     {N_("the opponent left; you may claim the win or a draw in "), NULL},
+    {N_("the opponent left; the bot claims the win in "), NULL},
     {N_(" s unless it returns"), NULL},
 };
 

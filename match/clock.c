@@ -176,11 +176,13 @@ void match__clock_tick(Match *s, uint64_t now)
     int64_t el = turn_ms(s, now);
     if (me >= 0 && s->absent && !s->absent_said &&
         since(now, s->absent_at) >= s->absent_ms) {
-        Match_Text t = match__note(s, 0);
-        s->absent_said = 1;
-        match__put(&t, "absent: the opponent has been gone ");
-        match__put_ms(&t, s->absent_ms);
-        match__put(&t, " s: type 'claim win' or 'claim draw'");
+        s->absent_said = 1; /* the countdown's deadline is met */
+        if (!s->cfg.bot) {  /* a bot seat claims instead (conduct.c) */
+            Match_Text t = match__note(s, 0);
+            match__put(&t, "absent: the opponent has been gone ");
+            match__put_ms(&t, s->absent_ms);
+            match__put(&t, " s: type 'claim win' or 'claim draw'");
+        }
     }
     if (!s->clock_on || me < 0)
         return;
@@ -318,9 +320,15 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     s->absent_at = now;
     s->absent = 1;
     s->absent_said = 0;
+    s->bot_claimed = 0;
     t = match__note(s, 0);
-    match__put(&t, "absent: the opponent left; you may claim the win or a "
-                   "draw in ");
+    if (s->cfg.bot) {
+        match__put(&t, "absent: the opponent left; the bot claims the win "
+                       "in ");
+    } else {
+        match__put(&t, "absent: the opponent left; you may claim the win or "
+                       "a draw in ");
+    }
     match__put_ms(&t, ms);
     match__put(&t, " s unless it returns");
 }

@@ -409,6 +409,15 @@ static int bot_turn(Match *s, uint64_t now, int my_turn)
 {
     uint64_t key = (uint64_t)proto_transcript_count(s->t) + 1;
     Match_Out *o;
+    /* G-MC-9: no one sits at a bot seat to type the claim, so the bot
+     * makes it once the countdown for its absent opponent has run out:
+     * the win, or the draw when its own time is up. */
+    if (!s->bot_claimed && match_absence_left(s, now) == 0) {
+        s->bot_claimed = 1;
+        return do_line(s, now,
+                       match__own_flag(s, now) ? "claim draw" : "claim win",
+                       my_turn);
+    }
     if (proto_transcript_takeback(s->t, NULL) == 1 - match_side(s))
         return bot_answer(s, now, 0);
     if (!my_turn)

@@ -131,6 +131,7 @@ struct Match {
     uint64_t absent_at;
     uint32_t absent_ms;
     int absent_said;
+    int bot_claimed; /* a bot seat has claimed for this absence */
     /* what the last presence note said of each seat: 0 nothing yet, 1
      * present, 2 gone */
     int seen[2];

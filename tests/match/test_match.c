@@ -626,6 +626,33 @@ Test(match, absence_claim_after_countdown)
     room_close(&r);
 }
 
+/* G-MC-9 at a bot seat, where no one can type the claim: the bot claims
+ * the win itself when the countdown has run out (a trial saw a bot seat
+ * told to "type 'claim win'"), and not before; an opponent back in time
+ * drops the countdown, and with it the claim. */
+Test(match, bot_seat_claims_the_win_after_the_countdown)
+{
+    Room r;
+    room_open_with(&r, "", guest_bot);
+    type(&r, MATCH_ROLE_HOST, line10[0]); /* the bot answers c5xa3 */
+    match_presence(r.seat[1].m, 5000, MATCH_ROLE_HOST, 0);
+    at(&r, 5000);
+    cr_assert(has_note(&r.seat[1], "absent: the opponent left; the bot "
+                                   "claims the win in 60.000 s"));
+    match_presence(r.seat[1].m, 20000, MATCH_ROLE_HOST, 1);
+    at(&r, 70000);
+    cr_assert(!r.seat[1].done && !r.seat[0].done);
+    match_presence(r.seat[1].m, 70000, MATCH_ROLE_HOST, 0);
+    at(&r, 129999);
+    cr_assert(!r.seat[1].done && !r.seat[0].done);
+    cr_assert(!has_note(&r.seat[1], "type 'claim win'"));
+    at(&r, 130000);
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_ABANDON, 2);
+    cr_assert(has_note(&r.seat[0], "black claims the win: the opponent is "
+                                   "absent"));
+    room_close(&r);
+}
+
 /* A game that ends on another ground than time stops the side to
  * move's clock where it ended: White resigns after 3 s of its 10 s, so
  * each seat reads 7000 ms for White (10000 - 3000) from then on, not the
