@@ -34,6 +34,9 @@
 #define NR_LINGER_MS 10000
 #define NR_DEFAULT_LOBBY "127.0.0.1:7470"
 #define NR_DEFAULT_LEVEL 3
+#define NR_LINE_MAX 512    /* bytes of one input line, its NUL included */
+#define NR_SCRIPT_MAX 1024 /* a script's lines waiting for their turn */
+#define NR_SCRIPT_POLL_MS 20
 
 static const char host_help[] =
     N_("usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
@@ -93,7 +96,7 @@ typedef struct Net_Run {
     } in;
     int in_open;
     int in_tty; /* lines are typed by a person, not read from a script */
-    char line[512];
+    char line[NR_LINE_MAX];
     size_t line_len;
     uv_timer_t linger;
     int linger_open;
@@ -105,6 +108,13 @@ typedef struct Net_Run {
     int was_started; /* ... after the match had started */
     uv_timer_t ended; /* standard input ended: polls for the seat's turn */
     int ended_open;
+    /* A script's lines (standard input not a terminal), in order, each
+     * given to the seat when it can be read against the position it was
+     * written for (script_ready) */
+    char (*script)[NR_LINE_MAX]; /* NR_SCRIPT_MAX of them, or NULL */
+    size_t script_head, script_count;
+    uv_timer_t script_timer; /* polls while lines wait */
+    int script_open, script_stopped;
 } Net_Run;
 
 static void close_cb(uv_handle_t *h) { (void)h; }
@@ -125,10 +135,20 @@ static void stop_ended(Net_Run *r)
     }
 }
 
+static void stop_script(Net_Run *r)
+{
+    r->script_stopped = 1; /* the game is over or the run stops */
+    if (r->script_open) {
+        r->script_open = 0;
+        uv_close((uv_handle_t *)&r->script_timer, close_cb);
+    }
+}
+
 static void shutdown_run(Net_Run *r)
 {
     stop_input(r);
     stop_ended(r);
+    stop_script(r);
     if (r->linger_open) {
         r->linger_open = 0;
         uv_close((uv_handle_t *)&r->linger, close_cb);
@@ -157,6 +177,7 @@ static void on_done(Netgame *g)
     tui_net_done(r->ui);
     stop_input(r);
     stop_ended(r);
+    stop_script(r);
     if (r->lobby != NULL) {
         uv_timer_init(&r->loop, &r->linger);
         r->linger.data = r;
@@ -253,12 +274,24 @@ static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
     *buf = uv_buf_init(space, sizeof space);
 }
 
+static int is_local(const char *line)
+{
+    return strcmp(line, "board") == 0 || strcmp(line, "moves") == 0 ||
+           strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
+}
+
+static int is_answer(const char *line)
+{
+    return strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0 ||
+           strncmp(line, "claim ", 6) == 0;
+}
+
 /*
  * One line of line mode: board, moves, help and ? are answered here (as
  * in `tabula play`); a move typed at a terminal out of turn is refused
  * with a word rather than kept for later (a script's lines, from a pipe
- * or a file, still wait for their turn: that is how a script plays);
- * everything else goes to the seat.
+ * or a file, come here only on their turn: pump_script); everything
+ * else goes to the seat.
  */
 static int on_line(Net_Run *r, const char *line)
 {
@@ -266,8 +299,7 @@ static int on_line(Net_Run *r, const char *line)
     const char *cmds = "resign, draw, accept, decline, abort, takeback [N], "
                        "claim win, claim draw";
     int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
-    int local = strcmp(line, "board") == 0 || strcmp(line, "moves") == 0 ||
-                strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
+    int local = is_local(line);
     if (proto_transcript_start(t) == NULL) {
         if (local || (r->in_tty && !line_cmd_is_conduct(line))) {
             /* refused: and the line stay as scripts read them; the
@@ -299,15 +331,110 @@ static int on_line(Net_Run *r, const char *line)
     return rc;
 }
 
-/* A line as read (its end of line gone), trailing spaces cut; an empty
- * one is skipped. Both readers of standard input come here, so a file
- * given with < is read as a pipe is. Returns on_line's answer (0 when
- * skipped). */
+/*
+ * Whether a script's line can be given to the seat now: only once the
+ * game has started and every line before it has been used (so board,
+ * moves and help show the position the script has reached), and a move
+ * only on the seat's turn, so that it is read against the position it
+ * was written for, as a typed one is (the loose forms, the refusal that
+ * names a legal move). A finished game takes every line (to refuse it).
+ */
+static int script_ready(Net_Run *r, const char *line)
+{
+    const Proto_Transcript *t = netgame_transcript(r->g);
+    if (proto_transcript_start(t) == NULL || netgame_lines_waiting(r->g) > 0)
+        return 0;
+    const Core_Position *pos = proto_transcript_position(t);
+    int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
+    return proto_transcript_status(t).outcome != CORE_ONGOING ||
+           is_local(line) || line_cmd_is_conduct(line) ||
+           (core_side_to_move(pos) == side && netgame_caught_up(r->g));
+}
+
+/* Gives the seat the script's lines that can be read now, in order; an
+ * answer (accept, decline, claim) goes past a move that waits, as the
+ * seat's own queue lets it, or the opponent could wait for it for good. */
+static void pump_script(Net_Run *r)
+{
+    while (r->script_count > 0 && r->g != NULL) {
+        size_t k = 0;
+        char *line = r->script[r->script_head];
+        if (!script_ready(r, line)) {
+            for (k = 1; k < r->script_count; k++) {
+                line = r->script[(r->script_head + k) % NR_SCRIPT_MAX];
+                if (is_answer(line) && script_ready(r, line))
+                    break;
+            }
+            if (k == r->script_count)
+                break;
+        }
+        char taken[NR_LINE_MAX];
+        memcpy(taken, line, sizeof taken);
+        for (size_t j = k; j > 0; j--) /* close the gap from the front */
+            memcpy(r->script[(r->script_head + j) % NR_SCRIPT_MAX],
+                   r->script[(r->script_head + j - 1) % NR_SCRIPT_MAX],
+                   NR_LINE_MAX);
+        r->script_head = (r->script_head + 1) % NR_SCRIPT_MAX;
+        r->script_count--;
+        on_line(r, taken);
+    }
+    if (r->script_count == 0 && r->script_open)
+        uv_timer_stop(&r->script_timer);
+    else if (r->script_count > 0 && r->script_stopped)
+        r->script_count = 0; /* the game is over: nothing takes them */
+}
+
+static void on_script_timer(uv_timer_t *h)
+{
+    pump_script(h->data);
+}
+
+/* A script's line kept for its turn; TB_E_LIMIT when NR_SCRIPT_MAX wait. */
+static int script_push(Net_Run *r, const char *line)
+{
+    if (r->script == NULL &&
+        (r->script = malloc(NR_SCRIPT_MAX * sizeof *r->script)) == NULL)
+        return TB_E_NOMEM;
+    if (r->script_count == NR_SCRIPT_MAX)
+        return TB_E_LIMIT;
+    if (r->script_stopped)
+        return 0; /* nothing reads it any more */
+    if (!r->script_open) {
+        uv_timer_init(&r->loop, &r->script_timer);
+        r->script_timer.data = r;
+        r->script_open = 1;
+    }
+    snprintf(r->script[(r->script_head + r->script_count) % NR_SCRIPT_MAX],
+             NR_LINE_MAX, "%s", line);
+    r->script_count++;
+    if (!uv_is_active((uv_handle_t *)&r->script_timer))
+        uv_timer_start(&r->script_timer, on_script_timer, NR_SCRIPT_POLL_MS,
+                       NR_SCRIPT_POLL_MS);
+    return 0;
+}
+
+/* A line as read (its end of line gone), spaces and a CR cut at both
+ * ends; an empty one is skipped. A person's line goes to the seat at
+ * once; a script's (a pipe or a file given with <, read alike) waits in
+ * order for its turn (script_ready). Returns 0, or TB_E_LIMIT when too
+ * many wait (said on standard error). */
 static int take_line(Net_Run *r, char *line, size_t len)
 {
     while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\r'))
         line[--len] = '\0';
-    return len > 0 && r->g != NULL ? on_line(r, line) : 0;
+    while (*line == ' ')
+        line++, len--;
+    if (len == 0 || r->g == NULL)
+        return 0;
+    if (r->in_tty)
+        return on_line(r, line) == TB_E_LIMIT ? TB_E_LIMIT : 0;
+    int rc = script_push(r, line);
+    if (rc != 0) {
+        fprintf(stderr, _("tabula: too many lines typed ahead\n"));
+        return TB_E_LIMIT;
+    }
+    pump_script(r);
+    return 0;
 }
 
 /* The seat's standard input has ended: once it is the seat's turn in a
@@ -320,7 +447,7 @@ static void on_input_ended(uv_timer_t *h)
 {
     Net_Run *r = h->data;
     if (r->g == NULL || netgame_lines_waiting(r->g) > 0 ||
-        !netgame_caught_up(r->g))
+        r->script_count > 0 || !netgame_caught_up(r->g))
         return;
     const Proto_Transcript *t = netgame_transcript(r->g);
     if (proto_transcript_start(t) == NULL ||
@@ -770,6 +897,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     }
     lobby_http_free(r.http);
     uv_loop_close(&r.loop);
+    free(r.script);
     if (r.user_left)
         say_left(cmd, role, &cfg, r.was_started);
     return status;

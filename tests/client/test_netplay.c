@@ -316,9 +316,14 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
 }
 
 /* A seat's standard input given as a file (`< moves.txt`) is read as a
- * pipe is: its lines lose trailing spaces and a Windows line end, so
+ * pipe is: its lines lose spaces at both ends and a Windows line end, so
  * "resign   " resigns (it used to go to the game as typed and be refused
- * as a malformed move). */
+ * as a malformed move). Each line waits for the seat's turn and is read
+ * against that position, as a typed one is: Black's only answer to the
+ * host's first move is a capture (every first move in Laska allows one,
+ * and captures are compulsory), so 'zz' is refused naming it, and
+ * "  board" (once refused before the start, above the invite) draws the
+ * board where the script is, before Black's move. */
 Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
 {
     Proc host, guest;
@@ -327,7 +332,7 @@ Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
     path_of(in, sizeof in, "moves.txt");
     FILE *f = fopen(in, "w");
     cr_assert_not_null(f);
-    fputs("resign   \r\n", f);
+    fputs("zz\n  board\ne5xc3\nresign   \r\n", f);
     fclose(f);
     char *ha[] = {"host", "laska", "--bot=1", NULL};
     start(&host, "host", NULL, ha);
@@ -351,7 +356,13 @@ Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
     cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
     cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
     char *out = slurp(guest.out);
-    cr_assert_null(strstr(out, "refused:"), "%s", out);
+    const char *zz = strstr(out, "refused: 'zz': malformed move notation; "
+                                 "capturing is compulsory, the capture now: ");
+    const char *board = strstr(out, "\n    g   f   e   d   c   b   a");
+    const char *played = strstr(out, "2. black ");
+    cr_assert(zz != NULL && board != NULL && played != NULL, "%s", out);
+    cr_assert(zz < board && board < played, "%s", out);
+    cr_assert_null(strstr(zz + 1, "refused:"), "%s", out);
     cr_assert_not_null(strstr(out, "result: 1-0 (resign)"), "%s", out);
     cr_assert_not_null(strstr(slurp(host.out), "result: 1-0 (resign)"));
     remove_dir();
