@@ -61,6 +61,7 @@ static const char match_help[] = N_(
     "  --seed S           openings and tie-breaks (default 1)\n"
     "  --sprt E0,E1       stop once the log-likelihood ratio of Elo E1\n"
     "                     against E0 crosses a bound (alpha = beta = 0.05)\n"
+    "                     at the end of a pair\n"
     "  --jobs J           games played at once (default 1)\n"
     "  --options OPTS     match options of the game, e.g. goals=3\n");
 
@@ -523,7 +524,10 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
                 wdl[0], wdl[1], wdl[2]);
         if (sprt) {
             llr = elo_llr(wdl[0], wdl[1], wdl[2], e0, e1);
-            if (llr >= upper || llr <= lower) {
+            /* A decision only at the end of a pair: its two games share
+             * an opening with colours swapped, and a stop between them
+             * would count the opening for one colour only. */
+            if (played % 2 == 0 && (llr >= upper || llr <= lower)) {
                 decision = llr >= upper ? "H1" : "H0";
                 break;
             }

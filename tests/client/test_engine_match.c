@@ -329,6 +329,7 @@ Test(match, sprt_stops_at_the_first_crossing_with_any_jobs)
     cr_assert_not_null(s, "%s", r1.out);
     cr_assert_eq(sscanf(s, "sprt elo0 0.0 elo1 50.0 llr %lf", &llr), 1);
     cr_assert_lt(g, 200);
+    cr_assert_eq(g % 2, 0, "stopped inside a pair: %s", r1.out);
     cr_assert_not_null(strstr(r1.out, " H1\n"), "%s", r1.out);
     cr_assert(fabs(llr - llr_again(w, d, l, 0, 50)) < 0.001, "%f", llr);
     cr_assert_geq(llr, log(0.95 / 0.05));
