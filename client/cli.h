@@ -101,6 +101,16 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
                 int *level);
 
 /*
+ * cli_options_check: whether opts (a game's own match options, e.g.
+ * "goals=3"; NULL or "" for none) are good for g. 0 when they are;
+ * otherwise the error (TB_E_* of core_position_new) after printing
+ * "tabula CMD: bad options 'SHOWN' for GAME: REASON (see
+ * docs/rules/GAME.md)", SHOWN the options as the user wrote them.
+ */
+int cli_options_check(const char *cmd, const Core_Game *g, const char *opts,
+                      const char *shown);
+
+/*
  * cli_unexpected: report argument a of command cmd that was not
  * understood: "FLAG needs a value" when it is one of the command's flags
  * that take one (the NULL-terminated list), else "unexpected argument";

@@ -160,6 +160,21 @@ bad:
     return -1;
 }
 
+int cli_options_check(const char *cmd, const Core_Game *g, const char *opts,
+                      const char *shown)
+{
+    Core_Position *probe = NULL;
+    int err = core_position_new(&probe, g, opts);
+    core_position_free(probe);
+    if (err != 0)
+        fprintf(stderr,
+                _("tabula %s: bad options '%s' for %s: %s (see "
+                  "docs/rules/%s.md)\n"),
+                cmd, cli_token(shown), core_game_name(g), _(tb_strerror(err)),
+                core_game_name(g));
+    return err;
+}
+
 int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
                 int *level)
 {

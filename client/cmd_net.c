@@ -738,12 +738,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
          * joiner would otherwise wait for a match that never starts. */
         uint32_t b = 0, inc = 0;
         char game_opts[PROTO_OPTIONS_MAX + 1];
-        Core_Position *probe = NULL;
         int err = proto_clock_split(cfg.options, &b, &inc, game_opts,
                                     sizeof game_opts);
-        if (err == 0)
-            err = core_position_new(&probe, cfg.game, game_opts);
-        core_position_free(probe);
         if (err != 0) {
             fprintf(stderr, _("tabula %s: bad options '%s' for %s: %s (see "
                             "docs/rules/%s.md)\n"),
@@ -751,6 +747,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     _(tb_strerror(err)), core_game_name(cfg.game));
             return CLI_EXIT_USAGE;
         }
+        if (cli_options_check(cmd, cfg.game, game_opts, cfg.options) != 0)
+            return CLI_EXIT_USAGE;
     }
     if (http != NULL && (lobby != NULL || net_addr_parse(http, &http_addr) != 0)) {
         fprintf(stderr, lobby != NULL

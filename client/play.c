@@ -241,6 +241,8 @@ int cli_play(int argc, char **argv)
                         "both or none\n"), cli_token(as));
         return CLI_EXIT_USAGE;
     }
+    if (options != NULL && cli_options_check("play", g, options, options) != 0)
+        return CLI_EXIT_USAGE;
     if (proto_init() != 0) {
         fprintf(stderr, _("tabula play: cannot initialise libsodium\n"));
         return CLI_EXIT_FAIL;

@@ -206,6 +206,19 @@ Test(cli, play_reads_the_bot_level_in_every_spelling)
     cr_assert_not_null(strstr(r->err, "--level needs a value"), "%s", r->err);
 }
 
+/* A trial's `play football --options goals=99` said only "bad match
+ * option"; it names the options and the game, as host does (Football
+ * chess plays to 1..20 goals, docs/rules/football.md). */
+Test(cli, play_names_bad_options)
+{
+    Run *r = run("play football --options goals=99");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "tabula play: bad options 'goals=99' for "
+                                      "football: bad match option (see "
+                                      "docs/rules/football.md)"),
+                       "%s", r->err);
+}
+
 Test(cli, play_with_two_bots_finishes)
 {
     Run *r = run("play laska --as none --bot=1 --seed 7");
