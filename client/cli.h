@@ -95,7 +95,8 @@ int cli_seed(const char *cmd, const char *text, uint64_t *out);
  * name demo and analyse use) are the same. N is a level BOT_LEVEL_MIN..
  * BOT_LEVEL_MAX. Returns 1 with *level set when argv[*i] is the flag, 0
  * when it is not (nothing changed), -1 after printing "tabula CMD: bad
- * bot level 'N'; expected 1..8".
+ * bot level 'N'; expected 1..8" (or "--level needs a value" when no word
+ * follows it, or a flag does).
  */
 int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
                 int *level);

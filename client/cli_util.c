@@ -181,7 +181,11 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
     const char *a = argv[*i], *s;
     if (strncmp(a, "--bot=", 6) == 0 || strncmp(a, "--level=", 8) == 0) {
         s = strchr(a, '=') + 1;
-    } else if (strcmp(a, "--level") == 0 && *i + 1 < argc) {
+    } else if (strcmp(a, "--level") == 0) {
+        if (*i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0) {
+            fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd, a);
+            return -1;
+        }
         s = argv[++*i];
     } else if (strcmp(a, "--bot") != 0) {
         return 0;

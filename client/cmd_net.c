@@ -702,10 +702,13 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         } else if (a[0] != '-' && role != LOBBY_ROLE_HOST && cfg.code == NULL) {
             cfg.code = a;
         } else {
-            fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
-                    cli_token(a));
-            fputs(help, stderr);
-            return CLI_EXIT_USAGE;
+            static const char *const takes_value[] = {
+                "--lobby", "--log",  "--seed", "--delay", "--options",
+                "--clock", "--http", "--web",  NULL};
+            for (size_t k = 0; takes_value[k] != NULL; k++)
+                if (strcmp(a, takes_value[k]) == 0)
+                    return cli_unexpected(cmd, a, takes_value, "");
+            return cli_unexpected(cmd, a, NULL, help);
         }
     }
     if (clock != NULL) {

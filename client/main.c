@@ -40,7 +40,9 @@ static void usage(FILE *out)
     fprintf(out, "\n%s", _("games:"));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(out, " %s", core_game_name(core_game_at(i)));
-    fprintf(out, "\n\n%s\n", _("'tabula COMMAND --help' describes a command."));
+    fprintf(out, "\n\n%s\n",
+            _("'tabula COMMAND --help' (or 'tabula help COMMAND') describes "
+              "a command."));
 }
 
 int main(int argc, char **argv)
@@ -50,6 +52,14 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "help") == 0 && argc > 2) {
+        /* `tabula help play` is `tabula play --help` */
+        static char help_flag[] = "--help";
+        char *args[] = {help_flag, NULL};
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return commands[i].run(1, args);
     }
     if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);

@@ -214,7 +214,7 @@ int cli_play(int argc, char **argv)
                 return CLI_EXIT_USAGE;
         } else {
             static const char *const takes_value[] = {
-                "--as", "--seed", "--position", "--options", "--level", NULL};
+                "--as", "--seed", "--position", "--options", NULL};
             int rc = cli_unexpected("play", a, takes_value, "");
             for (size_t k = 0; takes_value[k] != NULL; k++)
                 if (strcmp(a, takes_value[k]) == 0)

@@ -209,6 +209,24 @@ Test(cli, play_reads_the_bot_level_in_every_spelling)
 /* A trial's `play football --options goals=99` said only "bad match
  * option"; it names the options and the game, as host does (Football
  * chess plays to 1..20 goals, docs/rules/football.md). */
+/* A trial typed `tabula help play` and got the command list; host
+ * --lobby with nothing after it was an "unexpected argument". */
+Test(cli, help_of_a_command_and_flags_missing_their_values)
+{
+    Run *r = run("help play");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert(strncmp(r->out, "usage: tabula play GAME", 23) == 0, "%s",
+              r->out);
+    r = run("host laska --lobby");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "tabula host: --lobby needs a value"),
+                       "%s", r->err);
+    r = run("play laska --level --line");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "tabula play: --level needs a value"),
+                       "%s", r->err);
+}
+
 Test(cli, play_names_bad_options)
 {
     Run *r = run("play football --options goals=99");
