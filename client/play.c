@@ -5,8 +5,10 @@
  * standard input one per line, and every ply is printed, so the command
  * can be scripted.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "i18n.h"
 #include "bot.h"
@@ -39,7 +41,7 @@ static const char play_help_tail[] =
        "standard input is a move or a command (resign, takeback, board,\n"
        "moves, quit); each ply is printed as 'ply N SIDE MOVE', and the end\n"
        "as 'result: R (REASON)' and 'final-hash: HEX'. Line mode exits 1\n"
-       "when a line was refused, 0 otherwise.\n");
+       "when a line was refused or left unplayed at the end, 0 otherwise.\n");
 
 /* Elo of each level over level 1, the sums along docs/engines.md's
  * "Levels" chain (400 games a row, each level against the one below at
@@ -93,8 +95,27 @@ static void print_end(const Session *s)
     }
 }
 
-/* Returns CLI_EXIT_FAIL when a line was refused (a script learns that not
- * every move it sent was played), CLI_EXIT_OK otherwise. */
+/* The non-empty lines a script's input still holds once the game is
+ * over, read and counted, not played. It never waits: the input is read
+ * without blocking, so a program that keeps the pipe open is not waited
+ * for (and a terminal is not read at all). */
+static size_t lines_left(void)
+{
+    char line[CORE_INPUT_MAX + 2];
+    size_t n = 0;
+    int fl = isatty(0) ? -1 : fcntl(0, F_GETFL);
+    if (fl < 0 || fcntl(0, F_SETFL, fl | O_NONBLOCK) < 0)
+        return 0;
+    while (fgets(line, sizeof line, stdin) != NULL)
+        n += line[strspn(line, " \t\r\n")] != '\0';
+    clearerr(stdin);
+    fcntl(0, F_SETFL, fl);
+    return n;
+}
+
+/* Returns CLI_EXIT_FAIL when a line was refused or left unread after the
+ * end (a script learns that not every move it sent was played),
+ * CLI_EXIT_OK otherwise. */
 static int line_mode(Session *s)
 {
     char line[CORE_INPUT_MAX + 2];
@@ -102,8 +123,20 @@ static int line_mode(Session *s)
 
     for (;;) {
         fflush(stdout);
-        if (session_status(s).outcome != CORE_ONGOING)
+        if (session_status(s).outcome != CORE_ONGOING) {
+            size_t left = lines_left();
+            if (left > 0) {
+                fprintf(stderr,
+                        ngettext("tabula play: the game is over; %zu more "
+                                 "line was not played\n",
+                                 "tabula play: the game is over; %zu more "
+                                 "lines were not played\n",
+                                 (unsigned long)left),
+                        left);
+                refused = 1;
+            }
             break;
+        }
         int side = core_side_to_move(s->pos);
         if (s->player[side] == SESSION_BOT) {
             char text[CORE_NOTATION_MAX];

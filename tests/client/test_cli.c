@@ -237,6 +237,20 @@ Test(cli, play_names_bad_options)
                        "%s", r->err);
 }
 
+/* A trial's script went on after its resignation: the lines after the
+ * end are said and make the status 1; a blank one is no line. */
+Test(cli, play_counts_lines_left_after_the_end)
+{
+    Run *r = run_input("resign\\nzz\\n\\na3-b4\\n", "play laska --bot=1");
+    cr_assert_eq(r->status, 1, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "result: 0-1 (resign)\n"), "%s", r->out);
+    cr_assert_not_null(strstr(r->err, "tabula play: the game is over; 2 more "
+                                      "lines were not played"),
+                       "%s", r->err);
+    r = run_input("resign\\n\\n", "play laska --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+}
+
 Test(cli, play_with_two_bots_finishes)
 {
     Run *r = run("play laska --as none --bot=1 --seed 7");
