@@ -35,7 +35,7 @@
 #define NR_DEFAULT_LOBBY "127.0.0.1:7470"
 #define NR_DEFAULT_LEVEL 3
 #define NR_LINE_MAX 512    /* bytes of one input line, its NUL included */
-#define NR_SCRIPT_MAX 1024 /* a script's lines waiting for their turn */
+#define NR_SCRIPT_MAX (1u << 20) /* a script's lines waiting for their turn */
 #define NR_SCRIPT_POLL_MS 20
 
 static const char host_help[] =
@@ -111,8 +111,8 @@ typedef struct Net_Run {
     /* A script's lines (standard input not a terminal), in order, each
      * given to the seat when it can be read against the position it was
      * written for (script_ready) */
-    char (*script)[NR_LINE_MAX]; /* NR_SCRIPT_MAX of them, or NULL */
-    size_t script_head, script_count;
+    char **script; /* a ring of script_cap (a power of 2) */
+    size_t script_cap, script_head, script_count;
     uv_timer_t script_timer; /* polls while lines wait */
     int script_open, script_stopped;
 } Net_Run;
@@ -331,57 +331,84 @@ static int on_line(Net_Run *r, const char *line)
     return rc;
 }
 
-/*
- * Whether a script's line can be given to the seat now: only once the
- * game has started and every line before it has been used (so board,
- * moves and help show the position the script has reached), and a move
- * only on the seat's turn, so that it is read against the position it
- * was written for, as a typed one is (the loose forms, the refusal that
- * names a legal move). A finished game takes every line (to refuse it).
- */
-static int script_ready(Net_Run *r, const char *line)
+/* Something of the opponent's stands that line can answer now: a draw
+ * offer or takeback request for accept and decline, an absence past its
+ * countdown for a claim. */
+static int answer_due(Net_Run *r, const char *line, int side)
 {
-    const Proto_Transcript *t = netgame_transcript(r->g);
-    if (proto_transcript_start(t) == NULL || netgame_lines_waiting(r->g) > 0)
-        return 0;
-    const Core_Position *pos = proto_transcript_position(t);
-    int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
-    return proto_transcript_status(t).outcome != CORE_ONGOING ||
-           is_local(line) || line_cmd_is_conduct(line) ||
-           (core_side_to_move(pos) == side && netgame_caught_up(r->g));
+    if (strncmp(line, "claim ", 6) == 0)
+        return netgame_absence_left(r->g) == 0;
+    return netgame_takeback(r->g, NULL) == 1 - side ||
+           netgame_draw_offer(r->g) == 1 - side;
 }
 
-/* Gives the seat the script's lines that can be read now, in order; an
- * answer (accept, decline, claim) goes past a move that waits, as the
- * seat's own queue lets it, or the opponent could wait for it for good. */
+/*
+ * Whether a script's line can be given to the seat now (head: it is the
+ * first line waiting). Only once the game has started; then, in order
+ * (head, every line before it used, so board, moves and help show the
+ * position the script has reached): a move on the seat's turn, so that
+ * it is read against the position it was written for, as a typed one is
+ * (the loose forms, the refusal that names a legal move), and not while
+ * the seat's own takeback request waits for its answer; a command at
+ * once; a finished game's line at once (to refuse it). An answer
+ * (accept, decline, claim ...) is taken when there is something to
+ * answer, past the lines before it, as the seat's queue lets answers go
+ * first; with nothing to answer it waits for the seat's turn, when an
+ * offer made on the opponent's turn has come, and is then refused.
+ */
+static int script_ready(Net_Run *r, const char *line, int head)
+{
+    const Proto_Transcript *t = netgame_transcript(r->g);
+    if (proto_transcript_start(t) == NULL)
+        return 0;
+    int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
+    int over = proto_transcript_status(t).outcome != CORE_ONGOING;
+    int my_turn = core_side_to_move(proto_transcript_position(t)) == side &&
+                  netgame_caught_up(r->g);
+    if (!over && is_answer(line) && answer_due(r, line, side))
+        return 1;
+    if (!head || netgame_lines_waiting(r->g) > 0)
+        return 0;
+    if (over || is_local(line))
+        return 1;
+    if (line_cmd_is_conduct(line))
+        return !is_answer(line) || my_turn;
+    /* a move: on the seat's turn, and not while its own takeback request
+     * waits (the answer decides which position the move is for) */
+    return my_turn && netgame_takeback(r->g, NULL) != side;
+}
+
+/* Gives the seat the script's lines that can be read now: first an
+ * answer with something to answer, wherever it waits (an offer lapses
+ * when the seat moves, so the answer goes before the move), then lines
+ * in order. */
 static void pump_script(Net_Run *r)
 {
-    while (r->script_count > 0 && r->g != NULL) {
-        size_t k = 0;
-        char *line = r->script[r->script_head];
-        if (!script_ready(r, line)) {
-            for (k = 1; k < r->script_count; k++) {
-                line = r->script[(r->script_head + k) % NR_SCRIPT_MAX];
-                if (is_answer(line) && script_ready(r, line))
-                    break;
-            }
-            if (k == r->script_count)
+    while (r->script_count > 0 && r->g != NULL && !r->script_stopped) {
+        size_t k;
+        for (k = 0; k < r->script_count; k++) {
+            const char *l =
+                r->script[(r->script_head + k) & (r->script_cap - 1)];
+            if (is_answer(l) && script_ready(r, l, 0))
                 break;
         }
-        char taken[NR_LINE_MAX];
-        memcpy(taken, line, sizeof taken);
+        if (k == r->script_count) {
+            if (!script_ready(r, r->script[r->script_head], 1))
+                break;
+            k = 0;
+        }
+        size_t mask = r->script_cap - 1;
+        char *taken = r->script[(r->script_head + k) & mask];
         for (size_t j = k; j > 0; j--) /* close the gap from the front */
-            memcpy(r->script[(r->script_head + j) % NR_SCRIPT_MAX],
-                   r->script[(r->script_head + j - 1) % NR_SCRIPT_MAX],
-                   NR_LINE_MAX);
-        r->script_head = (r->script_head + 1) % NR_SCRIPT_MAX;
+            r->script[(r->script_head + j) & mask] =
+                r->script[(r->script_head + j - 1) & mask];
+        r->script_head = (r->script_head + 1) & mask;
         r->script_count--;
         on_line(r, taken);
+        free(taken);
     }
     if (r->script_count == 0 && r->script_open)
         uv_timer_stop(&r->script_timer);
-    else if (r->script_count > 0 && r->script_stopped)
-        r->script_count = 0; /* the game is over: nothing takes them */
 }
 
 static void on_script_timer(uv_timer_t *h)
@@ -389,40 +416,58 @@ static void on_script_timer(uv_timer_t *h)
     pump_script(h->data);
 }
 
-/* A script's line kept for its turn; TB_E_LIMIT when NR_SCRIPT_MAX wait. */
+/* A script's line kept for its turn (the ring grows by doubling);
+ * TB_E_LIMIT when NR_SCRIPT_MAX wait, TB_E_NOMEM. */
 static int script_push(Net_Run *r, const char *line)
 {
-    if (r->script == NULL &&
-        (r->script = malloc(NR_SCRIPT_MAX * sizeof *r->script)) == NULL)
-        return TB_E_NOMEM;
-    if (r->script_count == NR_SCRIPT_MAX)
-        return TB_E_LIMIT;
     if (r->script_stopped)
         return 0; /* nothing reads it any more */
+    if (r->script_count == r->script_cap) {
+        size_t cap = r->script_cap ? 2 * r->script_cap : 64;
+        if (cap > NR_SCRIPT_MAX)
+            return TB_E_LIMIT;
+        char **grown = malloc(cap * sizeof *grown);
+        if (grown == NULL)
+            return TB_E_NOMEM;
+        for (size_t i = 0; i < r->script_count; i++)
+            grown[i] = r->script[(r->script_head + i) & (r->script_cap - 1)];
+        free(r->script);
+        r->script = grown;
+        r->script_cap = cap;
+        r->script_head = 0;
+    }
+    char *copy = strdup(line);
+    if (copy == NULL)
+        return TB_E_NOMEM;
+    r->script[(r->script_head + r->script_count) & (r->script_cap - 1)] = copy;
+    r->script_count++;
     if (!r->script_open) {
         uv_timer_init(&r->loop, &r->script_timer);
         r->script_timer.data = r;
         r->script_open = 1;
     }
-    snprintf(r->script[(r->script_head + r->script_count) % NR_SCRIPT_MAX],
-             NR_LINE_MAX, "%s", line);
-    r->script_count++;
     if (!uv_is_active((uv_handle_t *)&r->script_timer))
         uv_timer_start(&r->script_timer, on_script_timer, NR_SCRIPT_POLL_MS,
                        NR_SCRIPT_POLL_MS);
     return 0;
 }
 
-/* A line as read (its end of line gone), spaces and a CR cut at both
- * ends; an empty one is skipped. A person's line goes to the seat at
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* A line as read (its end of line gone), spaces, tabs and a CR cut at
+ * both ends; an empty one is skipped. A person's line goes to the seat at
  * once; a script's (a pipe or a file given with <, read alike) waits in
  * order for its turn (script_ready). Returns 0, or TB_E_LIMIT when too
  * many wait (said on standard error). */
 static int take_line(Net_Run *r, char *line, size_t len)
 {
-    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\r'))
+    len = strnlen(line, len); /* a NUL ends the line, as C reads it */
+    while (len > 0 && is_blank(line[len - 1]))
         line[--len] = '\0';
-    while (*line == ' ')
+    while (is_blank(*line))
         line++, len--;
     if (len == 0 || r->g == NULL)
         return 0;
@@ -437,27 +482,49 @@ static int take_line(Net_Run *r, char *line, size_t len)
     return 0;
 }
 
-/* The seat's standard input has ended: once it is the seat's turn in a
- * running game it has caught up with (a resumed seat may learn that the
- * game ended meanwhile), or the opponent's takeback request waits for its
- * answer, and no line it was given waits, nothing can come from it, so it
- * leaves (not resigning, as q q on the screen; with --log the same
- * command comes back) rather than keep the opponent waiting for good. */
+/* A script's waiting line that begins with one of the words (NULL
+ * ended), word by word as is_answer reads them. */
+static int script_has(const Net_Run *r, const char *const *words)
+{
+    for (size_t i = 0; i < r->script_count; i++) {
+        const char *l = r->script[(r->script_head + i) & (r->script_cap - 1)];
+        for (size_t k = 0; words[k] != NULL; k++)
+            if (strncmp(l, words[k], strlen(words[k])) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* The seat's standard input has ended, in a running game it has caught
+ * up with (a resumed seat may learn that the game ended meanwhile).
+ * Nothing can come from it, so it leaves (not resigning, as q q on the
+ * screen; with --log the same command comes back) rather than keep the
+ * game waiting for good: when the opponent's takeback request waits for
+ * an answer no waiting line gives, when the opponent has been gone past
+ * its countdown and no waiting line claims, or when no line waits and
+ * it is the seat's turn. */
 static void on_input_ended(uv_timer_t *h)
 {
+    static const char *const answers[] = {"accept", "decline", NULL};
+    static const char *const claims[] = {"claim ", NULL};
     Net_Run *r = h->data;
-    if (r->g == NULL || netgame_lines_waiting(r->g) > 0 ||
-        r->script_count > 0 || !netgame_caught_up(r->g))
+    if (r->g == NULL || !netgame_caught_up(r->g))
         return;
     const Proto_Transcript *t = netgame_transcript(r->g);
     if (proto_transcript_start(t) == NULL ||
         proto_transcript_status(t).outcome != CORE_ONGOING)
         return;
     int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
+    int waiting = netgame_lines_waiting(r->g) > 0 || r->script_count > 0;
     uint32_t plies = 0;
-    if (netgame_takeback(r->g, &plies) == 1 - side)
+    if (netgame_takeback(r->g, &plies) == 1 - side && !script_has(r, answers))
         fprintf(stderr, _("tabula: standard input ended and the opponent "
                           "waits for this seat's answer: none can come\n"));
+    else if (netgame_absence_left(r->g) == 0 && !script_has(r, claims))
+        fprintf(stderr, _("tabula: standard input ended and the opponent "
+                          "is gone: no line can end the game\n"));
+    else if (waiting)
+        return;
     else if (core_side_to_move(proto_transcript_position(t)) == side)
         fprintf(stderr, _("tabula: standard input ended and it is this "
                           "seat's turn: no move can come\n"));
@@ -480,23 +547,46 @@ static void input_ended(Net_Run *r)
     uv_timer_start(&r->ended, on_input_ended, 0, 100);
 }
 
+/* Bytes of standard input: lines end at LF or CR (CR LF gives an empty
+ * line, skipped); a line longer than r->line is cut there. Returns
+ * TB_E_LIMIT when too many lines wait, else 0. */
+static int feed_bytes(Net_Run *r, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = buf[i];
+        if (c == '\n' || c == '\r') {
+            r->line[r->line_len] = '\0';
+            size_t len = r->line_len;
+            r->line_len = 0;
+            if (take_line(r, r->line, len) == TB_E_LIMIT)
+                return TB_E_LIMIT;
+        } else if (r->line_len + 1 < sizeof r->line) {
+            r->line[r->line_len++] = c;
+        }
+    }
+    return 0;
+}
+
+/* The end of standard input: a last line with no end of line is a line
+ * all the same. */
+static void feed_end(Net_Run *r)
+{
+    if (r->line_len > 0)
+        feed_bytes(r, "\n", 1);
+}
+
 static void on_input(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
     Net_Run *r = s->data;
     if (n < 0) {
+        feed_end(r);
         stop_input(r);
         input_ended(r);
         return;
     }
-    for (ssize_t i = 0; i < n; i++) {
-        char c = buf->base[i];
-        if (c == '\n' || c == '\r') {
-            r->line[r->line_len] = '\0';
-            take_line(r, r->line, r->line_len);
-            r->line_len = 0;
-        } else if (r->line_len + 1 < sizeof r->line) {
-            r->line[r->line_len++] = c;
-        }
+    if (feed_bytes(r, buf->base, (size_t)n) == TB_E_LIMIT) {
+        stop_input(r); /* what follows would have holes: none of it */
+        input_ended(r);
     }
 }
 
@@ -507,18 +597,12 @@ static void start_input(Net_Run *r)
     if (t == UV_FILE) {
         /* A regular file or a device such as /dev/null: epoll cannot
          * watch it, so its lines are read now and queued. */
-        char line[sizeof r->line];
-        while (fgets(line, sizeof line, stdin) != NULL) {
-            size_t n = strcspn(line, "\n");
-            if (line[n] != '\n' && !feof(stdin)) { /* over-long: cut */
-                int c;
-                while ((c = getchar()) != '\n' && c != EOF)
-                    ;
-            }
-            line[n] = '\0';
-            if (take_line(r, line, n) == TB_E_LIMIT)
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+            if (feed_bytes(r, buf, n) == TB_E_LIMIT)
                 break;
-        }
+        feed_end(r);
         input_ended(r);
         return;
     }
@@ -898,6 +982,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     }
     lobby_http_free(r.http);
     uv_loop_close(&r.loop);
+    for (size_t i = 0; i < r.script_count; i++)
+        free(r.script[(r.script_head + i) & (r.script_cap - 1)]);
     free(r.script);
     if (r.user_left)
         say_left(cmd, role, &cfg, r.was_started);

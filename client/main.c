@@ -60,6 +60,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(argv[2], commands[i].name) == 0)
                 return commands[i].run(1, args);
+        fprintf(stderr, _("tabula: unknown command '%s'\n"),
+                cli_token(argv[2]));
+        usage(stderr);
+        return CLI_EXIT_USAGE;
     }
     if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);

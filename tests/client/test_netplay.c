@@ -324,35 +324,70 @@ Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
  * and captures are compulsory), so 'zz' is refused naming it, and
  * "  board" (once refused before the start, above the invite) draws the
  * board where the script is, before Black's move. */
+/* Start TABULA_BINARY with args, its standard input the file name (in
+ * DIR) holding text; as start() otherwise. */
+static void start_reading(Proc *p, const char *name, const char *env,
+                          char *const *args, const char *file, const char *text)
+{
+    char in[600];
+    char *argv[16];
+    int n = 0;
+    path_of(in, sizeof in, file);
+    FILE *f = fopen(in, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    memset(p, 0, sizeof *p);
+    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
+    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
+    argv[n++] = (char *)TABULA_BINARY;
+    for (int i = 0; args[i] != NULL && n < 15; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    p->pid = fork();
+    cr_assert_geq(p->pid, 0);
+    if (p->pid == 0) {
+        int fi = open(in, O_RDONLY);
+        int fo = open(p->out, O_WRONLY | O_CREAT, 0600);
+        int fe = open(p->err, O_WRONLY | O_CREAT, 0600);
+        if (fi < 0 || fo < 0 || fe < 0)
+            _exit(127);
+        dup2(fi, 0);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        if (env != NULL)
+            putenv((char *)env);
+        execv(TABULA_BINARY, argv);
+        _exit(127);
+    }
+}
+
+/* A host reading the file host_text and a guest reading guest_text. */
+static void scripted_pair(Proc *host, Proc *guest, const char *host_env,
+                          const char *host_text, const char *guest_text)
+{
+    char invite[40], addr[64];
+    char *ha[] = {"host", "laska", NULL};
+    start_reading(host, "host", host_env, ha, "host.txt", host_text);
+    await_line(host, "invite: ", invite, sizeof invite);
+    await_line(host, "lobby: ", addr, sizeof addr);
+    char *ga[] = {"join", invite, "--lobby", addr, NULL};
+    start_reading(guest, "guest", NULL, ga, "guest.txt", guest_text);
+}
+
 Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
 {
     Proc host, guest;
-    char invite[40], addr[64], in[600];
+    char invite[40], addr[64];
     make_dir();
-    path_of(in, sizeof in, "moves.txt");
-    FILE *f = fopen(in, "w");
-    cr_assert_not_null(f);
-    fputs("zz\n  board\ne5xc3\nresign   \r\n", f);
-    fclose(f);
     char *ha[] = {"host", "laska", "--bot=1", NULL};
     start(&host, "host", NULL, ha);
     await_line(&host, "invite: ", invite, sizeof invite);
     await_line(&host, "lobby: ", addr, sizeof addr);
-    memset(&guest, 0, sizeof guest);
-    snprintf(guest.out, sizeof guest.out, "%s/guest.out", dir);
-    snprintf(guest.err, sizeof guest.err, "%s/guest.err", dir);
-    guest.pid = fork();
-    if (guest.pid == 0) {
-        int fi = open(in, O_RDONLY);
-        int fo = open(guest.out, O_WRONLY | O_CREAT, 0600);
-        int fe = open(guest.err, O_WRONLY | O_CREAT, 0600);
-        dup2(fi, 0);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        execl(TABULA_BINARY, TABULA_BINARY, "join", invite, "--lobby", addr,
-              (char *)NULL);
-        _exit(127);
-    }
+    char *ga[] = {"join", invite, "--lobby", addr, NULL};
+    /* a NUL ends its line, not the next one (a trial lost e5xc3 so) */
+    start_reading(&guest, "guest", NULL, ga, "moves.txt",
+                  "zz\n  board\ne5xc3\nresign   \r\n");
     cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
     cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
     char *out = slurp(guest.out);
@@ -365,6 +400,48 @@ Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
     cr_assert_null(strstr(zz + 1, "refused:"), "%s", out);
     cr_assert_not_null(strstr(out, "result: 1-0 (resign)"), "%s", out);
     cr_assert_not_null(strstr(slurp(host.out), "result: 1-0 (resign)"));
+    remove_dir();
+}
+
+/* Two scripts answer each other: White offers a draw on its second turn
+ * and Black's "accept", written after a move it has not made yet, goes
+ * first, as the offer lapses once Black moves (a trial's draw was lost
+ * so). Then White asks to take back two plies; its next move waits for
+ * the answer, and Black's script, which has none, ends: Black leaves, as
+ * no line of it can answer, and White, its opponent gone past the
+ * countdown (2 s here) and no claim among its lines, leaves too (a
+ * trial's two seats waited for each other for good). The moves:
+ * c3-b4 a5xc3 d2xb4 c5-d4 (`tabula moves laska` lists each). */
+Test(netplay, scripts_answer_offers_and_leave_when_none_can)
+{
+    Proc host, guest;
+    make_dir();
+    scripted_pair(&host, &guest, NULL, "c3-b4\ndraw\nd2xb4\nresign\n",
+                  "a5xc3\nc5-d4\naccept\nb6xd4\n");
+    cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
+    cr_assert_not_null(strstr(slurp(guest.out), "black accepts the draw\n"
+                                                "result: 1/2-1/2 (agreement)"),
+                       "%s", slurp(guest.out));
+    cr_assert_null(strstr(slurp(guest.out), "refused:"));
+    cr_assert_not_null(strstr(slurp(host.out), "result: 1/2-1/2 (agreement)"));
+    remove_dir();
+
+    make_dir();
+    scripted_pair(&host, &guest, "TABULA_TEST_ABSENCE_MS=2000",
+                  "c3-b4\nd2xb4\ntakeback\nd2xb4\nresign\n",
+                  "a5xc3\nc5-d4\nb6xd4\n");
+    cr_assert_eq(finish(&guest), 1, "%s", slurp(guest.err));
+    cr_assert_not_null(strstr(slurp(guest.err), "standard input ended and the "
+                                                "opponent waits for this "
+                                                "seat's answer"),
+                       "%s", slurp(guest.err));
+    cr_assert_eq(finish(&host), 1, "%s", slurp(host.err));
+    cr_assert_not_null(strstr(slurp(host.err), "standard input ended and the "
+                                               "opponent is gone"),
+                       "%s", slurp(host.err));
+    /* the move after the takeback waited for its answer: never refused */
+    cr_assert_null(strstr(slurp(host.out), "refused:"), "%s", slurp(host.out));
     remove_dir();
 }
 
