@@ -53,8 +53,11 @@ static void pause_ms(int ms)
 }
 
 /* Start TABULA_BINARY with args (NULL-terminated); stdout and stderr go
- * to DIR/name.out and DIR/name.err (appended, so a restart keeps both). */
-static void start(Proc *p, const char *name, const char *env, char *const *args)
+ * to DIR/name.out and DIR/name.err (appended, so a restart keeps both);
+ * standard input is in_fd, or /dev/null when it is -1; the child closes
+ * close_fd (a pipe's other end; -1: none). */
+static void start_in(Proc *p, const char *name, const char *env,
+                     char *const *args, int in_fd, int close_fd)
 {
     char *argv[16];
     int n = 0;
@@ -70,17 +73,24 @@ static void start(Proc *p, const char *name, const char *env, char *const *args)
     if (p->pid == 0) {
         int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
         int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        int fi = open("/dev/null", O_RDONLY);
+        int fi = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
         if (chdir(dir) != 0 || fo < 0 || fe < 0 || fi < 0)
             _exit(127);
         dup2(fo, 1);
         dup2(fe, 2);
         dup2(fi, 0);
+        if (close_fd >= 0)
+            close(close_fd);
         if (env != NULL)
             putenv((char *)env);
         execv(TABULA_BINARY, argv);
         _exit(127);
     }
+}
+
+static void start(Proc *p, const char *name, const char *env, char *const *args)
+{
+    start_in(p, name, env, args, -1, -1);
 }
 
 static char *slurp(const char *path)

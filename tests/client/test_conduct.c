@@ -38,32 +38,8 @@ static void start_piped(Proc *p, const char *name, const char *env,
                         char *const *args, int *wfd)
 {
     int in[2];
-    char *argv[16];
-    int n = 0;
     cr_assert_eq(pipe(in), 0);
-    memset(p, 0, sizeof *p);
-    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
-    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
-    argv[n++] = (char *)TABULA_BINARY;
-    for (int i = 0; args[i] != NULL && n < 15; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    p->pid = fork();
-    cr_assert_geq(p->pid, 0);
-    if (p->pid == 0) {
-        int fo = open(p->out, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        int fe = open(p->err, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (chdir(dir) != 0 || fo < 0 || fe < 0)
-            _exit(127);
-        dup2(in[0], 0);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        close(in[1]);
-        if (env != NULL)
-            putenv((char *)env);
-        execv(TABULA_BINARY, argv);
-        _exit(127);
-    }
+    start_in(p, name, env, args, in[0], in[1]);
     close(in[0]);
     *wfd = in[1];
 }

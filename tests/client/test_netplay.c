@@ -330,36 +330,15 @@ static void start_reading(Proc *p, const char *name, const char *env,
                           char *const *args, const char *file, const char *text)
 {
     char in[600];
-    char *argv[16];
-    int n = 0;
     path_of(in, sizeof in, file);
     FILE *f = fopen(in, "w");
     cr_assert_not_null(f);
     fputs(text, f);
     fclose(f);
-    memset(p, 0, sizeof *p);
-    snprintf(p->out, sizeof p->out, "%s/%s.out", dir, name);
-    snprintf(p->err, sizeof p->err, "%s/%s.err", dir, name);
-    argv[n++] = (char *)TABULA_BINARY;
-    for (int i = 0; args[i] != NULL && n < 15; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    p->pid = fork();
-    cr_assert_geq(p->pid, 0);
-    if (p->pid == 0) {
-        int fi = open(in, O_RDONLY);
-        int fo = open(p->out, O_WRONLY | O_CREAT, 0600);
-        int fe = open(p->err, O_WRONLY | O_CREAT, 0600);
-        if (fi < 0 || fo < 0 || fe < 0)
-            _exit(127);
-        dup2(fi, 0);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        if (env != NULL)
-            putenv((char *)env);
-        execv(TABULA_BINARY, argv);
-        _exit(127);
-    }
+    int fd = open(in, O_RDONLY);
+    cr_assert_geq(fd, 0);
+    start_in(p, name, env, args, fd, -1);
+    close(fd);
 }
 
 /* A host reading the file host_text and a guest reading guest_text. */
