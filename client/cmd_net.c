@@ -350,7 +350,8 @@ static int answer_due(Net_Run *r, const char *line, int side)
  * it is read against the position it was written for, as a typed one is
  * (the loose forms, the refusal that names a legal move), and not while
  * the seat's own takeback request waits for its answer; a command at
- * once; a finished game's line at once (to refuse it). An answer
+ * once. Once the game is over no line is taken: the end's lines
+ * (result:, final-hash:, log:) stay the last a script reads. An answer
  * (accept, decline, claim ...) is taken when there is something to
  * answer, past the lines before it, as the seat's queue lets answers go
  * first; with nothing to answer it waits for the seat's turn, when an
@@ -369,7 +370,9 @@ static int script_ready(Net_Run *r, const char *line, int head)
         return 1;
     if (!head || netgame_lines_waiting(r->g) > 0)
         return 0;
-    if (over || is_local(line))
+    if (over)
+        return 0; /* nothing is printed after the end's lines */
+    if (is_local(line))
         return 1;
     if (line_cmd_is_conduct(line))
         return !is_answer(line) || my_turn;

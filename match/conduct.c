@@ -10,6 +10,7 @@
  * at its first move at that ply or later (it applies another legal move
  * than the one it sends), to prove the desync is caught at that ply.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,7 +248,9 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
 }
 
 /* "takeback" or "takeback N" (N a decimal number, nothing after it):
- * 1 with *n (0 for the plain word), else 0. */
+ * 1 with *n (0 for the plain word; UINT_MAX for a number written as 0,
+ * which asks for no plies and is refused, not read as the plain word),
+ * else 0. */
 static int parse_takeback(const char *line, unsigned *n)
 {
     const char *p;
@@ -272,7 +275,7 @@ static int parse_takeback(const char *line, unsigned *n)
         p++;
     if (*p != '\0')
         return 0;
-    *n = v;
+    *n = v > 0 ? v : UINT_MAX;
     return 1;
 }
 
@@ -356,7 +359,9 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     }
     if (parse_takeback(line, &n)) {
         uint32_t plies = n > 0 ? n : takeback_plies(s, side);
-        if (plies == 0 || plies > 255 || plies > proto_transcript_moves(s->t))
+        if (n > 255)
+            say_refused(s, line, "a takeback is of 1 to 255 plies");
+        else if (plies == 0 || plies > proto_transcript_moves(s->t))
             say_refused(s, line, "nothing to take back");
         else
             send_conduct(s, now, PROTO_KIND_TAKEBACK_REQUEST, plies);

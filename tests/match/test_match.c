@@ -372,6 +372,29 @@ Test(match, draw_offers_limited_to_three)
     room_close(&r);
 }
 
+/* A trial's "takeback 0" asked for two plies, as the plain word does:
+ * a number must be 1..255 (G-MC-4), and 0 and 256 are refused, with no
+ * request sent. */
+Test(match, takeback_of_zero_or_too_many_plies_refused)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    type(&r, MATCH_ROLE_HOST, "takeback 0");
+    cr_assert(has_note(&r.seat[0], "refused: 'takeback 0': a takeback is of "
+                                   "1 to 255 plies"));
+    type(&r, MATCH_ROLE_HOST, "takeback 256");
+    cr_assert(has_note(&r.seat[0], "refused: 'takeback 256': a takeback is "
+                                   "of 1 to 255 plies"));
+    cr_assert_eq(match_takeback(r.seat[1].m, NULL), -1);
+    type(&r, MATCH_ROLE_HOST, "takeback 3");
+    cr_assert(has_note(&r.seat[0], "refused: 'takeback 3': nothing to take "
+                                   "back"));
+    cr_assert_eq(match_takeback(r.seat[1].m, NULL), -1);
+    room_close(&r);
+}
+
 Test(match, takeback_agreed)
 {
     Room r;
