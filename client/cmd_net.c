@@ -280,10 +280,28 @@ static int is_local(const char *line)
            strcmp(line, "help") == 0 || strcmp(line, "?") == 0;
 }
 
+/* An answer to the opponent's draw offer or takeback request. */
+static int is_reply(const char *line)
+{
+    return strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0;
+}
+
+/* A claim against an absent opponent. */
+static int is_claim(const char *line)
+{
+    return strncmp(line, "claim ", 6) == 0;
+}
+
+/* A line that answers something of the opponent's: a reply or a claim. */
 static int is_answer(const char *line)
 {
-    return strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0 ||
-           strncmp(line, "claim ", 6) == 0;
+    return is_reply(line) || is_claim(line);
+}
+
+/* The script's line k places after the first waiting one. */
+static char **script_at(Net_Run *r, size_t k)
+{
+    return &r->script[(r->script_head + k) & (r->script_cap - 1)];
 }
 
 /*
@@ -321,8 +339,7 @@ static int on_line(Net_Run *r, const char *line)
                      "opponent has moved"));
             return 0;
         }
-        if (r->in_tty && waiting && strncmp(line, "accept", 6) != 0 &&
-            strncmp(line, "decline", 7) != 0 && strncmp(line, "claim", 5) != 0)
+        if (r->in_tty && waiting && !is_answer(line))
             printf(_("'%s' is sent when your turn comes\n"), cli_token(line));
     }
     int rc = netgame_submit(r->g, line);
@@ -336,7 +353,7 @@ static int on_line(Net_Run *r, const char *line)
  * countdown for a claim. */
 static int answer_due(Net_Run *r, const char *line, int side)
 {
-    if (strncmp(line, "claim ", 6) == 0)
+    if (is_claim(line))
         return netgame_absence_left(r->g) == 0;
     return netgame_takeback(r->g, NULL) == 1 - side ||
            netgame_draw_offer(r->g) == 1 - side;
@@ -360,18 +377,16 @@ static int answer_due(Net_Run *r, const char *line, int side)
 static int script_ready(Net_Run *r, const char *line, int head)
 {
     const Proto_Transcript *t = netgame_transcript(r->g);
-    if (proto_transcript_start(t) == NULL)
-        return 0;
+    if (proto_transcript_start(t) == NULL ||
+        proto_transcript_status(t).outcome != CORE_ONGOING)
+        return 0; /* over: nothing is printed after the end's lines */
     int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
-    int over = proto_transcript_status(t).outcome != CORE_ONGOING;
     int my_turn = core_side_to_move(proto_transcript_position(t)) == side &&
                   netgame_caught_up(r->g);
-    if (!over && is_answer(line) && answer_due(r, line, side))
+    if (is_answer(line) && answer_due(r, line, side))
         return 1;
     if (!head || netgame_lines_waiting(r->g) > 0)
         return 0;
-    if (over)
-        return 0; /* nothing is printed after the end's lines */
     if (is_local(line))
         return 1;
     if (line_cmd_is_conduct(line))
@@ -389,23 +404,19 @@ static void pump_script(Net_Run *r)
 {
     while (r->script_count > 0 && r->g != NULL && !r->script_stopped) {
         size_t k;
-        for (k = 0; k < r->script_count; k++) {
-            const char *l =
-                r->script[(r->script_head + k) & (r->script_cap - 1)];
-            if (is_answer(l) && script_ready(r, l, 0))
+        for (k = 0; k < r->script_count; k++)
+            if (is_answer(*script_at(r, k)) &&
+                script_ready(r, *script_at(r, k), 0))
                 break;
-        }
         if (k == r->script_count) {
-            if (!script_ready(r, r->script[r->script_head], 1))
+            if (!script_ready(r, *script_at(r, 0), 1))
                 break;
             k = 0;
         }
-        size_t mask = r->script_cap - 1;
-        char *taken = r->script[(r->script_head + k) & mask];
+        char *taken = *script_at(r, k);
         for (size_t j = k; j > 0; j--) /* close the gap from the front */
-            r->script[(r->script_head + j) & mask] =
-                r->script[(r->script_head + j - 1) & mask];
-        r->script_head = (r->script_head + 1) & mask;
+            *script_at(r, j) = *script_at(r, j - 1);
+        r->script_head = (r->script_head + 1) & (r->script_cap - 1);
         r->script_count--;
         on_line(r, taken);
         free(taken);
@@ -433,7 +444,7 @@ static int script_push(Net_Run *r, const char *line)
         if (grown == NULL)
             return TB_E_NOMEM;
         for (size_t i = 0; i < r->script_count; i++)
-            grown[i] = r->script[(r->script_head + i) & (r->script_cap - 1)];
+            grown[i] = *script_at(r, i);
         free(r->script);
         r->script = grown;
         r->script_cap = cap;
@@ -442,7 +453,7 @@ static int script_push(Net_Run *r, const char *line)
     char *copy = strdup(line);
     if (copy == NULL)
         return TB_E_NOMEM;
-    r->script[(r->script_head + r->script_count) & (r->script_cap - 1)] = copy;
+    *script_at(r, r->script_count) = copy;
     r->script_count++;
     if (!r->script_open) {
         uv_timer_init(&r->loop, &r->script_timer);
@@ -485,16 +496,12 @@ static int take_line(Net_Run *r, char *line, size_t len)
     return 0;
 }
 
-/* A script's waiting line that begins with one of the words (NULL
- * ended), word by word as is_answer reads them. */
-static int script_has(const Net_Run *r, const char *const *words)
+/* Whether a line of the script's waiting ones is of the kind. */
+static int script_has(Net_Run *r, int (*kind)(const char *))
 {
-    for (size_t i = 0; i < r->script_count; i++) {
-        const char *l = r->script[(r->script_head + i) & (r->script_cap - 1)];
-        for (size_t k = 0; words[k] != NULL; k++)
-            if (strncmp(l, words[k], strlen(words[k])) == 0)
-                return 1;
-    }
+    for (size_t i = 0; i < r->script_count; i++)
+        if (kind(*script_at(r, i)))
+            return 1;
     return 0;
 }
 
@@ -508,8 +515,6 @@ static int script_has(const Net_Run *r, const char *const *words)
  * it is the seat's turn. */
 static void on_input_ended(uv_timer_t *h)
 {
-    static const char *const answers[] = {"accept", "decline", NULL};
-    static const char *const claims[] = {"claim ", NULL};
     Net_Run *r = h->data;
     if (r->g == NULL || !netgame_caught_up(r->g))
         return;
@@ -520,10 +525,10 @@ static void on_input_ended(uv_timer_t *h)
     int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
     int waiting = netgame_lines_waiting(r->g) > 0 || r->script_count > 0;
     uint32_t plies = 0;
-    if (netgame_takeback(r->g, &plies) == 1 - side && !script_has(r, answers))
+    if (netgame_takeback(r->g, &plies) == 1 - side && !script_has(r, is_reply))
         fprintf(stderr, _("tabula: standard input ended and the opponent "
                           "waits for this seat's answer: none can come\n"));
-    else if (netgame_absence_left(r->g) == 0 && !script_has(r, claims))
+    else if (netgame_absence_left(r->g) == 0 && !script_has(r, is_claim))
         fprintf(stderr, _("tabula: standard input ended and the opponent "
                           "is gone: no line can end the game\n"));
     else if (waiting)
@@ -986,7 +991,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     lobby_http_free(r.http);
     uv_loop_close(&r.loop);
     for (size_t i = 0; i < r.script_count; i++)
-        free(r.script[(r.script_head + i) & (r.script_cap - 1)]);
+        free(*script_at(&r, i));
     free(r.script);
     if (r.user_left)
         say_left(cmd, role, &cfg, r.was_started);
