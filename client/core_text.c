@@ -113,6 +113,23 @@ static const Pattern notes[] = {
     {N_("the opponent left; you may claim the win or a draw in "), NULL},
     {N_("the opponent left; the bot claims the win in "), NULL},
     {N_(" s unless it returns"), NULL},
+    /* match/conduct.c's reasons for refusing a seat's line, after
+     * "refused: 'LINE': " (the key and the line stay as typed) */
+    {N_("the opponent is not absent long enough"), NULL},
+    {N_("no offer or request to answer"), NULL},
+    {N_("your offer stands already"), NULL},
+    {N_("the opponent offers one: accept it"), NULL},
+    {N_("you have made 3 draw offers already"), NULL},
+    {N_("both sides have moved (resign or offer a draw)"), NULL},
+    {N_("a takeback is of 1 to 255 plies"), NULL},
+    {N_("nothing to take back"), NULL},
+    /* a move refused by core (core/tb_error.h's texts, translated
+     * there) with how moves look: " (e.g. " and the game's move hint */
+    {N_("malformed move notation"), NULL},
+    {N_("illegal move"), NULL},
+    {N_("ambiguous move"), NULL},
+    {N_("game is over"), NULL},
+    {N_(" (e.g. "), NULL},
 };
 
 /* The side words the notes' %s carry (a side's name in the note, as
@@ -258,9 +275,25 @@ static void put_format(char *out, size_t cap, size_t *n, const char *fmt,
     }
 }
 
-/* in rewritten by the patterns table (count of them) into out. */
-static char *rewrite(const Pattern *table, size_t count, const char *in,
-                     char *out, size_t cap)
+/* The length of the game title or move hint in starts with, 0 if
+ * none: its translation takes its place. */
+static size_t game_text_at(const char *in, const char **text)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < sizeof game_texts / sizeof game_texts[0]; i++) {
+        size_t len = strlen(game_texts[i]);
+        if (len > best && strncmp(in, game_texts[i], len) == 0) {
+            best = len;
+            *text = game_texts[i];
+        }
+    }
+    return best;
+}
+
+/* in rewritten by the patterns table (count of them) into out; with
+ * game_text, the game titles and move hints too. */
+static char *rewrite(const Pattern *table, size_t count, int game_text,
+                     const char *in, char *out, size_t cap)
 {
     size_t n = 0;
     if (cap == 0)
@@ -281,6 +314,14 @@ static char *rewrite(const Pattern *table, size_t count, const char *in,
                     best_f = f;
                 }
             }
+        }
+        const char *text = NULL;
+        size_t text_len = game_text ? game_text_at(in, &text) : 0;
+        if (text_len > best_len) {
+            const char *said = _(text);
+            put(out, cap, &n, said, strlen(said));
+            in += text_len;
+            continue;
         }
         if (best == NULL) {
             put(out, cap, &n, in++, 1);
@@ -309,11 +350,11 @@ static char *rewrite(const Pattern *table, size_t count, const char *in,
 
 char *cli_core_text(const char *in, char *out, size_t cap)
 {
-    return rewrite(patterns, sizeof patterns / sizeof patterns[0], in, out,
+    return rewrite(patterns, sizeof patterns / sizeof patterns[0], 0, in, out,
                    cap);
 }
 
 char *cli_note_text(const char *in, char *out, size_t cap)
 {
-    return rewrite(notes, sizeof notes / sizeof notes[0], in, out, cap);
+    return rewrite(notes, sizeof notes / sizeof notes[0], 1, in, out, cap);
 }

@@ -107,7 +107,10 @@ char *cli_core_text(const char *in, char *out, size_t cap);
 /*
  * cli_note_text: as cli_core_text, for the notes match/ gives a seat on
  * either side's conduct ("white offers a draw: type accept or decline",
- * "black asks to take back 2 plies"): the screen's words for them.
+ * "black asks to take back 2 plies") and its reasons for refusing a
+ * seat's line ("refused: 'takeback': nothing to take back", a move's
+ * core error and the game's move hint): the screen's words for them;
+ * the "refused: 'LINE': " key stays as it is.
  */
 char *cli_note_text(const char *in, char *out, size_t cap);
 

@@ -90,6 +90,9 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
     match__put(&t, what);
 }
 
+/* The draw-offer refusal below names the limit in words. */
+_Static_assert(PROTO_DRAW_OFFERS_MAX == 3, "say the new draw offer limit");
+
 static void say_refused(Match *s, const char *line, const char *why)
 {
     Match_Text t = match__note(s, 0);
@@ -344,6 +347,9 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
             say_refused(s, "draw", "your offer stands already");
         else if (offer == 1 - side)
             say_refused(s, "draw", "the opponent offers one: accept it");
+        else if (proto_transcript_draw_offers(s->t, side) >=
+                 PROTO_DRAW_OFFERS_MAX)
+            say_refused(s, "draw", "you have made 3 draw offers already");
         else
             send_conduct(s, now, PROTO_KIND_DRAW_OFFER, 0);
         return 1;

@@ -208,6 +208,16 @@ Test(i18n, conduct_notes_translated_with_their_side_words)
     /* match/clock.c's notes: the prefix and the seconds as written */
     note_is("time: your time is up", "time: váš čas vypršel");
     note_is("refused: your time is up", "refused: váš čas vypršel");
+    /* match/conduct.c's refusals: the key and the line as typed, the
+     * reason in words (by hand from cs.po's entries) */
+    note_is("refused: 'takeback': nothing to take back",
+            "refused: 'takeback': není co vrátit");
+    note_is("refused: 'draw': you have made 3 draw offers already",
+            "refused: 'draw': remízu jste už nabídli třikrát");
+    note_is("refused: 'pass x': malformed move notation (e.g. "
+            "'b1-c3 d4*d7 e8*c6' (piece move, kicks) or 'pass')",
+            "refused: 'pass x': chybná notace tahu (např. "
+            "'b1-c3 d4*d7 e8*c6' (tah figurou, kopy) nebo 'pass')");
     note_is("absent: the opponent has been gone 30.050 s: type 'claim win' "
             "or 'claim draw'",
             "absent: soupeř je pryč 30.050 s: napište claim win (výhra) "
@@ -224,9 +234,14 @@ Test(i18n, conduct_notes_translated_with_their_side_words)
     note_is("white claims the flag: black's time is up after 1500 ms",
             "белые заявляют: флажок упал, время (чёрные) истекло через "
             "1500 мс");
-    /* Lines scripts read are left alone. */
+    /* The screen keeps the key scripts know and the line as typed; the
+     * reason is said in the language (line mode prints match/'s lines
+     * as they are, untouched by this). */
     note_is("refused: 'draw': your offer stands already",
-            "refused: 'draw': your offer stands already");
+            "refused: 'draw': ваше предложение уже в силе");
+    note_is("refused: 'claim win': the opponent is not absent long enough",
+            "refused: 'claim win': соперник отсутствует ещё недостаточно "
+            "долго");
 }
 
 Test(i18n, a_cut_translation_ends_on_a_whole_letter)

@@ -368,7 +368,11 @@ Test(match, draw_offers_limited_to_three)
     cr_assert_eq(proto_transcript_draw_offers(match_transcript(r.seat[1].m),
                                               CORE_WHITE),
                  3);
-    cr_assert(has_note(&r.seat[0], "refused: draw-offer"));
+    /* refused before anything is sent, named as the line typed (it was
+     * "refused: draw-offer: size limit exceeded (...)") */
+    cr_assert(has_note(&r.seat[0], "refused: 'draw': you have made 3 draw "
+                                   "offers already"));
+    cr_assert(!has_note(&r.seat[0], "refused: draw-offer"));
     room_close(&r);
 }
 
