@@ -34,6 +34,7 @@
 #define NR_LINGER_MS 10000
 #define NR_DEFAULT_LOBBY "127.0.0.1:7470"
 #define NR_DEFAULT_LEVEL 3
+_Static_assert(NR_DEFAULT_LEVEL == 3, "bot_help names the default level");
 #define NR_LINE_MAX 512    /* bytes of one input line, its NUL included */
 #define NR_SCRIPT_MAX (1u << 20) /* a script's lines waiting for their turn */
 #define NR_SCRIPT_POLL_MS 20
@@ -75,6 +76,12 @@ static const char join_help[] =
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"
     "(default 127.0.0.1:7470, or the host's 'lobby:' line; several\n"
     "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n");
+
+/* After host's and join's help: the bot's level, as play's help says it. */
+static const char bot_help[] =
+    N_("--bot [LEVEL] lets the bot play this seat, level 1 (weakest) to 8,\n"
+       "3 by default (also --bot=LEVEL, --level LEVEL); 'tabula play --help'\n"
+       "gives each level's measured Elo.\n");
 
 static const char spectate_help[] =
     N_("usage: tabula spectate CODE [--lobby HOST:PORT] [--log FILE]\n"
@@ -740,6 +747,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         int bot;
         if (cli_is_help(a)) {
             fputs(help, stdout);
+            fputs(_(bot_help), stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(a, "--lobby") == 0 && i + 1 < argc) {
             lobby = argv[++i];
@@ -826,6 +834,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if ((role == LOBBY_ROLE_HOST && cfg.game == NULL) ||
         (role != LOBBY_ROLE_HOST && cfg.code == NULL)) {
         fputs(help, stderr);
+        fputs(_(bot_help), stderr);
         return CLI_EXIT_USAGE;
     }
     if (role == LOBBY_ROLE_HOST) {

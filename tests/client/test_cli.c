@@ -132,6 +132,23 @@ Test(cli, help_everywhere)
     }
 }
 
+/* host and join say the bot's levels and the default their own way (3,
+ * where play's is 2), on --help and on a usage error alike. */
+Test(cli, host_and_join_help_name_the_bot_level)
+{
+    static const char want[] = "--bot [LEVEL] lets the bot play this seat, "
+                               "level 1 (weakest) to 8,\n3 by default";
+    static const char *const cmds[] = {"host --help", "join --help"};
+    for (size_t i = 0; i < 2; i++) {
+        Run *r = run(cmds[i]);
+        cr_assert_eq(r->status, 0, "%s", cmds[i]);
+        cr_assert_not_null(strstr(r->out, want), "%s: %s", cmds[i], r->out);
+    }
+    Run *r = run("join");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, want), "%s", r->err);
+}
+
 Test(cli, overlong_input_is_refused)
 {
     char args[6000] = "moves laska ";

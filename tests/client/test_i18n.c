@@ -494,6 +494,13 @@ Test(i18n_program, the_language_comes_from_the_environment)
                                    "так: c3-d4"),
                        "%s", out);
     free(out);
+    out = run("LANGUAGE=cs LANG=C.UTF-8", "host --help", 1, &st);
+    cr_assert_eq(st, 0);
+    cr_assert_not_null(strstr(out, "--bot [ÚROVEŇ] nechá za toto místo hrát "
+                                   "bota, úroveň 1 (nejslabší) až 8,\n3 bez "
+                                   "udání"),
+                       "%s", out);
+    free(out);
     out = run("LANGUAGE=cs LANG=C.UTF-8", "rules laska", 1, &st);
     cr_assert_eq(st, 0);
     cr_assert_not_null(strstr(out, "voják (obyčejný kámen)"), "%s", out);
