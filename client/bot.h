@@ -31,6 +31,10 @@ typedef struct Bot_Stats {
     int32_t score;    /* of the chosen move, side to move's view */
 } Bot_Stats;
 
+/* A transposition table kept from one search to the next of one game
+ * (bot_table_new); opaque. */
+typedef struct Bot_Table Bot_Table;
+
 /* One finished iteration, handed to Bot_Limits.info. */
 typedef struct Bot_Info {
     int depth;              /* nominal plies of this iteration */
@@ -57,6 +61,16 @@ typedef struct Bot_Limits {
      * NULL. */
     void (*info)(void *ctx, const Bot_Info *info);
     void *info_ctx;
+    /* NULL: a fresh table each search, so a move never depends on an
+     * earlier one (play, demo, network games, the level rows). Else the
+     * current search keeps its transposition table here between the
+     * searches of one game, as a chess engine keeps its hash between
+     * moves (tabula match with a time limit); a table serves one game
+     * and one side. With time_ms, a search with a kept table also
+     * starts iterations until the time is up, where a fresh one stops
+     * at half of it (an unfinished iteration's entries serve the next
+     * move). An empty kept table without time_ms plays as a fresh one. */
+    Bot_Table *table;
 } Bot_Limits;
 
 /*
@@ -76,6 +90,14 @@ Bot_Limits bot_limits_level(int level);
  */
 int bot_search(const Core_Position *pos, const Bot_Limits *lim,
                uint64_t seed, Core_Move *out, Bot_Stats *stats);
+
+/*
+ * bot_table_new: an empty table for Bot_Limits.table; its entries are
+ * allocated by the first search that uses it. NULL when out of memory.
+ * bot_table_free: frees it (NULL is fine).
+ */
+Bot_Table *bot_table_new(void);
+void bot_table_free(Bot_Table *t);
 
 /*
  * bot_choose: bot_search with bot_limits_level(level): the bot of play,

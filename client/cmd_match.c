@@ -230,8 +230,17 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
     uint64_t rng = m->seed ^ (UINT64_C(0xda942042e4dd58b5) * (uint64_t)(g + 1));
     uint64_t game_seed = splitmix(&rng);
     int r = 2;
+    Bot_Table *table[2] = {NULL, NULL}; /* A, B */
 
     *adjudicated = 0;
+    /* With a time limit the current search keeps its table through the
+     * game, as an engine under a match runner keeps its hash; without
+     * one each move is searched afresh, so the level rows' games are a
+     * function of the command alone (docs/engines.md). */
+    for (int i = 0; i < 2; i++)
+        if ((m->clock_ms > 0 || m->side[i].time_ms > 0) && !m->side[i].old &&
+            (table[i] = bot_table_new()) == NULL)
+            goto done;
     if (pos == NULL && none)
         return 3;
     if (pos == NULL || core_status(pos).outcome != CORE_ONGOING)
@@ -250,6 +259,7 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
         }
         int side = core_side_to_move(pos);
         Bot_Limits lim = m->side[side == a_side ? 0 : 1];
+        lim.table = table[side == a_side ? 0 : 1];
         Core_Move mv;
         uint64_t t0 = 0;
         if (m->clock_ms > 0) {
@@ -280,6 +290,8 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
     else
         r = 0;
 done:
+    bot_table_free(table[0]);
+    bot_table_free(table[1]);
     core_position_free(pos);
     return r;
 }

@@ -49,7 +49,17 @@ typedef struct Tt_Entry {
     uint32_t move;     /* index in the move list, or TT_NO_MOVE */
     int16_t depth;
     uint8_t bound;     /* 0: empty */
+    uint8_t gen;       /* the search that stored it (Bot_Table.gen) */
 } Tt_Entry;
+
+/* A table kept between the searches of a game (bot.h); each search is
+ * one generation, and an entry of an earlier one gives way to any new
+ * one, whatever its depth. */
+struct Bot_Table {
+    Tt_Entry *tt;
+    size_t mask;
+    uint8_t gen;
+};
 
 typedef struct Ord {
     int32_t score;
@@ -74,6 +84,7 @@ typedef struct Pvs {
     uint32_t history[2][HIST_SIZE];
     Tt_Entry *tt;
     size_t tt_mask;
+    uint8_t gen; /* of this search's entries; 0 with a fresh table */
     Core_Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
     int reported;            /* lim->info was called */
@@ -111,9 +122,11 @@ static void tt_store(Pvs *s, uint64_t key, int depth, int32_t v, int bound,
 {
     Tt_Entry *e = tt_slot(s, key);
     /* Depth-preferred, but a new search of the same position always
-     * replaces (its bound is fresher). */
-    if (e->bound != 0 && e->key != key && e->depth > depth)
+     * replaces (its bound is fresher), and so does any entry of this
+     * search over one of an earlier search (a kept table). */
+    if (e->bound != 0 && e->key != key && e->depth > depth && e->gen == s->gen)
         return;
+    e->gen = s->gen;
     e->key = key;
     e->depth = (int16_t)depth;
     e->score = to_tt(v, ply);
@@ -566,10 +579,28 @@ static int setup(Pvs *s, const Core_Position *pos, uint64_t budget)
         budget = (uint64_t)s->lim->time_ms * WORK_PER_MS;
     while (bits < TT_MAX_BITS && (UINT64_C(1) << bits) < budget / 8)
         bits++;
-    s->tt_mask = ((size_t)1 << bits) - 1;
-    s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
-    if (s->tt == NULL)
-        return TB_E_NOMEM;
+    size_t size = (size_t)1 << bits;
+    Bot_Table *kept = s->lim->table;
+    if (kept == NULL || kept->tt == NULL || kept->mask + 1 < size) {
+        Tt_Entry *tt = calloc(size, sizeof *tt);
+        if (tt == NULL)
+            return TB_E_NOMEM;
+        s->tt = tt;
+        s->tt_mask = size - 1;
+        if (kept != NULL) { /* a first table, or a larger one */
+            free(kept->tt);
+            kept->tt = tt;
+            kept->mask = size - 1;
+            kept->gen = 0;
+        }
+    }
+    if (kept != NULL) {
+        /* The generation after the last; 0 is left to fresh tables. */
+        kept->gen = kept->gen == UINT8_MAX ? 1 : (uint8_t)(kept->gen + 1);
+        s->tt = kept->tt;
+        s->tt_mask = kept->mask;
+        s->gen = kept->gen;
+    }
     for (int i = 0; i <= MAX_PLY; i++)
         if (bot__list_init(&s->lists[i], g) != 0)
             return TB_E_NOMEM;
@@ -581,13 +612,26 @@ static int setup(Pvs *s, const Core_Position *pos, uint64_t budget)
 
 static void teardown(Pvs *s)
 {
-    free(s->tt);
+    if (s->lim->table == NULL)
+        free(s->tt);
     for (int i = 0; i <= MAX_PLY; i++) {
         bot__list_free(&s->lists[i]);
         free(s->ord[i]);
     }
     for (int i = 0; i <= MAX_PLY + 1; i++)
         core_position_free(s->stack[i]);
+}
+
+Bot_Table *bot_table_new(void)
+{
+    return calloc(1, sizeof(Bot_Table));
+}
+
+void bot_table_free(Bot_Table *t)
+{
+    if (t != NULL)
+        free(t->tt);
+    free(t);
 }
 
 int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
@@ -631,9 +675,12 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
             break;
         if (s->w.nodes >= budget)
             break;
-        /* The next iteration costs several times this one: do not start
-         * what cannot finish. */
-        if (lim->time_ms > 0 &&
+        /* The next iteration costs several times this one: with a fresh
+         * table, do not start what cannot finish. A kept table keeps
+         * what an unfinished iteration stored for the next move, so
+         * the search goes on until the clock stops it (docs/engines.md,
+         * "A kept table"). */
+        if (lim->time_ms > 0 && lim->table == NULL &&
             (lim->clock_ms(lim->clock_ctx) - s->w.t0) * 2 >= lim->time_ms)
             break;
     }

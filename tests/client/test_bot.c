@@ -195,3 +195,44 @@ Test(bot, old_search_stays_reachable_and_legal)
     cr_assert_eq(bot_search(pos, &lim, 5, &mv, NULL), TB_E_ARG);
     core_position_free(pos);
 }
+
+/* A table kept between searches (Bot_Limits.table, as tabula match keeps
+ * one with a time limit): empty, it plays as a fresh table does (the
+ * same move after the same work); kept, a second search of the same
+ * position to the same depth finds its entries and does less work; a
+ * search that wants a larger table gets one. */
+Test(bot, a_kept_table_plays_as_a_fresh_one_then_saves_work)
+{
+    for (size_t i = 0; i < core_game_count(); i++) {
+        const Core_Game *g = core_game_at(i);
+        const char *name = core_game_name(g);
+        Core_Position *pos = NULL;
+        cr_assert_eq(core_position_new(&pos, g, NULL), 0);
+        Bot_Limits lim = bot_limits_level(8);
+        lim.depth = 3;
+        lim.nodes = UINT64_C(1) << 14; /* a table of 2^11 entries */
+        Core_Move fresh, first, again;
+        Bot_Stats s0, s1, s2;
+        cr_assert_eq(bot_search(pos, &lim, 7, &fresh, &s0), 0, "%s", name);
+        Bot_Table *t = bot_table_new();
+        cr_assert_not_null(t);
+        lim.table = t;
+        cr_assert_eq(bot_search(pos, &lim, 7, &first, &s1), 0, "%s", name);
+        cr_assert(core_move_equal(&fresh, &first), "%s", name);
+        cr_assert_eq(s1.nodes, s0.nodes, "%s", name);
+        cr_assert_eq(s1.depth, s0.depth, "%s", name);
+        cr_assert_eq(s1.score, s0.score, "%s", name);
+        /* Unstopped at depth 3 (the budget is not what ends it) ... */
+        lim.nodes = UINT64_C(1) << 24; /* ... and a larger table: 2^18 */
+        cr_assert_eq(bot_search(pos, &lim, 7, &first, &s1), 0, "%s", name);
+        cr_assert_eq(s1.depth, 3, "%s", name);
+        cr_assert_eq(bot_search(pos, &lim, 7, &again, &s2), 0, "%s", name);
+        cr_assert_eq(s2.depth, 3, "%s", name);
+        cr_assert_lt(s2.nodes, s1.nodes, "%s: %llu then %llu", name,
+                     (unsigned long long)s1.nodes,
+                     (unsigned long long)s2.nodes);
+        bot_table_free(t);
+        core_position_free(pos);
+    }
+    bot_table_free(NULL);
+}
