@@ -210,10 +210,21 @@ Test(cli, play_reads_the_bot_level_in_every_spelling)
         cr_assert_eq(r->status, 0, "%s: %s", same[k], r->err);
         cr_assert_str_eq(r->out, want, "%s", same[k]);
     }
+    /* A second trial: a bare --bot after --level 5 played level 3. */
+    r = run("play laska --as none --level 1 --bot --seed 3");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_eq(r->out, want);
     r = run("play laska --as none --bot 3 --seed 3");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_assert_str_neq(r->out, want);
     free(want);
+    /* ... and `join --bot CODE` read a code beginning with a digit as a
+     * bad level: only a word of digits is a level. No lobby listens on
+     * port 1, so the join fails there, past the arguments. */
+    r = run("join --bot 66FM-U3LY-DLDC-T4UC --lobby 127.0.0.1:1");
+    cr_assert_neq(r->status, 0);
+    cr_assert_null(strstr(r->err, "bad bot level"), "%s", r->err);
+    cr_assert_null(strstr(r->err, "usage:"), "%s", r->err);
     r = run("play laska --bot 9");
     cr_assert_eq(r->status, 2);
     cr_assert_not_null(strstr(r->err, "bad bot level '9'; expected 1..8"), "%s",
