@@ -744,6 +744,14 @@ int cli_match(int argc, char **argv)
         }
         core_position_free(first);
     }
+    /* Time is wall time: a game waiting for a core spends its clock. */
+    unsigned cores = uv_available_parallelism();
+    if ((time_ms > 0 || m.clock_ms > 0) && (unsigned long)jobs > cores)
+        fprintf(stderr,
+                _("tabula match: note: --jobs %ld is more than the "
+                  "%u processor cores; a side's time also runs while "
+                  "its game waits for a core\n"),
+                jobs, cores);
     rc = CLI_EXIT_FAIL;
     m.result = malloc((size_t)m.games);
     m.adjudicated = calloc((size_t)m.games, sizeof *m.adjudicated);

@@ -276,6 +276,22 @@ Test(match, clock_is_checked_and_shared_out)
     cr_assert_eq(w + d + l, 2);
 }
 
+/* A trial's clocked match at --jobs 4 on 2 cores lost games on time:
+ * the clocks are wall time, so more jobs than cores gets a note (64 is
+ * --jobs's most, and more than this machine's cores); a match without a
+ * time limit does not wait on the clock and gets none. */
+Test(match, more_jobs_than_cores_is_noted_with_a_clock)
+{
+    run(&r1, "match laska --a 1 --b 1 --games 2 --time 1 --jobs 64");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    cr_assert_not_null(strstr(r1.err, "tabula match: note: --jobs 64 is more "
+                                      "than the "),
+                       "%s", r1.err);
+    run(&r1, "match laska --a 1 --b 1 --games 2 --nodes 1000 --jobs 64");
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    cr_assert_null(strstr(r1.err, "note:"), "%s", r1.err);
+}
+
 Test(match, openings_file_is_checked_and_used)
 {
     char path[] = "/tmp/tabula-openingsXXXXXX";
