@@ -96,6 +96,9 @@ typedef struct Match {
 
 enum { MATCH_FAILED = 1, MATCH_NO_OPENING = 2 };
 
+/* How a game ended other than by the rules (Match.adjudicated). */
+enum { ADJ_NONE = 0, ADJ_GUARD = 1, ADJ_TIME = 2 };
+
 /* Set by SIGINT (Ctrl-C): the games stop at their next move and the
  * match reports the games finished before it. A second SIGINT kills. */
 static atomic_int match_interrupted;
@@ -253,7 +256,7 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
         if (stop)
             goto done;
         if (core_ply(pos) >= MATCH_PLY_GUARD) {
-            *adjudicated = 1;
+            *adjudicated = ADJ_GUARD;
             r = 0;
             goto done;
         }
@@ -276,6 +279,7 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
         if (m->clock_ms > 0) {
             left[side] -= (int64_t)(match_clock_ms(NULL) - t0);
             if (left[side] <= 0) { /* the flag fell: a loss on time */
+                *adjudicated = ADJ_TIME;
                 r = side == a_side ? -1 : 1;
                 goto done;
             }
@@ -488,6 +492,7 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
 {
     double lower = 0, upper = 0;
     long played = 0, adjudicated = 0;
+    long on_time[2] = {0, 0}; /* games A and B lost on time */
     Side_Use sum[2] = {{0, 0}, {0, 0}};
     const char *decision = "continue";
     double llr = 0;
@@ -505,7 +510,9 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
         int r = m->result[g];
         int failed = m->failed && g >= m->failed_game ? m->failed : 0;
         if (!failed && r < 2) {
-            adjudicated += m->adjudicated[g];
+            adjudicated += m->adjudicated[g] == ADJ_GUARD;
+            if (m->adjudicated[g] == ADJ_TIME)
+                on_time[r == 1 ? 1 : 0]++;
             for (int s = 0; s < 2; s++) {
                 sum[s].moves += m->use[2 * g + s].moves;
                 sum[s].cpu_ns += m->use[2 * g + s].cpu_ns;
@@ -559,6 +566,10 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     if (adjudicated > 0)
         fprintf(stderr, _("tabula match: %ld games drawn at the %d-ply guard\n"),
                 adjudicated, MATCH_PLY_GUARD);
+    if (on_time[0] + on_time[1] > 0)
+        fprintf(stderr,
+                _("tabula match: %ld games lost on time (a %ld, b %ld)\n"),
+                on_time[0] + on_time[1], on_time[0], on_time[1]);
     if (stopped_at < 0)
         return CLI_EXIT_OK;
     if (stop_why == 0)
