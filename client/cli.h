@@ -92,12 +92,13 @@ int cli_seed(const char *cmd, const char *text, uint64_t *out);
  * cli_bot_arg: read the bot flag at argv[*i]: "--bot" (the level dflt,
  * or the level *level already holds when it is one), "--bot=N", or
  * "--bot N" when the next word is decimal digits only (that word is
- * taken, *i moved past it; "--bot 66FM-..." leaves the invite code); "--level
- * N" and "--level=N" (the name demo and analyse use) are the same. N is a level
- * BOT_LEVEL_MIN.. BOT_LEVEL_MAX. Returns 1 with *level set when argv[*i] is the
- * flag, 0 when it is not (nothing changed), -1 after printing "tabula CMD: bad
- * bot level 'N'; expected 1..8" (or "--level needs a value" when no word
- * follows it, or a flag does).
+ * taken, *i moved past it; "--bot 66FM-..." leaves the invite code);
+ * "--level N" and "--level=N" (the name demo and analyse use) are the
+ * same. N is a level BOT_LEVEL_MIN..BOT_LEVEL_MAX. Returns 1 with
+ * *level set when argv[*i] is the flag, 0 when it is not (nothing
+ * changed), -1 after printing "tabula CMD: bad bot level 'N'; expected
+ * 1..8" (or "--level needs a value" when no word follows it, or a flag
+ * does).
  */
 int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
                 int *level);

@@ -175,18 +175,6 @@ int cli_options_check(const char *cmd, const Core_Game *g, const char *opts,
     return err;
 }
 
-/* A word of decimal digits only: an invite code that begins with a
- * digit (66FM-...) is not a level. */
-static int is_number(const char *s)
-{
-    if (*s == '\0')
-        return 0;
-    for (; *s != '\0'; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
-}
-
 int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
                 int *level)
 {
@@ -201,7 +189,9 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
         s = argv[++*i];
     } else if (strcmp(a, "--bot") != 0) {
         return 0;
-    } else if (*i + 1 < argc && is_number(argv[*i + 1])) {
+    } else if (*i + 1 < argc && argv[*i + 1][0] != '\0' &&
+               /* digits only: a code such as 66FM-... is no level */
+               argv[*i + 1][strspn(argv[*i + 1], "0123456789")] == '\0') {
         s = argv[++*i];
     } else {
         /* A level given before (--level 5 --bot) stands. */

@@ -235,7 +235,7 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
     int r = 2;
     Bot_Table *table[2] = {NULL, NULL}; /* A, B */
 
-    *adjudicated = 0;
+    *adjudicated = ADJ_NONE;
     /* With a time limit the current search keeps its table through the
      * game, as an engine under a match runner keeps its hash; without
      * one each move is searched afresh, so the level rows' games are a

@@ -581,20 +581,22 @@ static int setup(Pvs *s, const Core_Position *pos, uint64_t budget)
         bits++;
     size_t size = (size_t)1 << bits;
     Bot_Table *kept = s->lim->table;
-    if (kept == NULL || kept->tt == NULL || kept->mask + 1 < size) {
-        Tt_Entry *tt = calloc(size, sizeof *tt);
-        if (tt == NULL)
+    if (kept == NULL) {
+        s->tt = calloc(size, sizeof *s->tt);
+        if (s->tt == NULL)
             return TB_E_NOMEM;
-        s->tt = tt;
         s->tt_mask = size - 1;
-        if (kept != NULL) { /* a first table, or a larger one */
+    } else {
+        if (kept->tt == NULL || kept->mask + 1 < size) {
+            /* A first table, or a larger one. */
+            Tt_Entry *tt = calloc(size, sizeof *tt);
+            if (tt == NULL)
+                return TB_E_NOMEM;
             free(kept->tt);
             kept->tt = tt;
             kept->mask = size - 1;
             kept->gen = 0;
         }
-    }
-    if (kept != NULL) {
         /* The generation after the last; 0 is left to fresh tables. */
         kept->gen = kept->gen == UINT8_MAX ? 1 : (uint8_t)(kept->gen + 1);
         s->tt = kept->tt;
