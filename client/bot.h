@@ -57,8 +57,8 @@ typedef struct Bot_Limits {
      * searches without a time limit stay deterministic. */
     uint64_t (*clock_ms)(void *ctx);
     void *clock_ctx;
-    /* Called after each finished iteration (new search only); may be
-     * NULL. */
+    /* Called after each finished iteration; may be NULL. The old search
+     * keeps no principal variation: its lines hold the root move only. */
     void (*info)(void *ctx, const Bot_Info *info);
     void *info_ctx;
     /* NULL: a fresh table each search, so a move never depends on an
@@ -84,7 +84,8 @@ Bot_Limits bot_limits_level(int level);
  * bot_search: pick a legal move of pos into *out within lim. seed breaks
  * ties among equal moves, the same seed (and limits without time) always
  * giving the same move. stats may be NULL. With the old search the depth
- * cap is the level (or lim->depth) and info is not called.
+ * cap is the level (or lim->depth) and each info line's pv is the root
+ * move alone.
  * Errors: TB_E_ARG (bad level or limits), TB_E_OVER (no legal move),
  * TB_E_NOMEM.
  */

@@ -3,7 +3,9 @@
  * the current search can be measured against it (docs/engines.md), and
  * with "classic" on core_evaluate_classic, the evaluations of its time:
  * iterative deepening negamax with alpha-beta on core_evaluate, no
- * table, no ordering beyond the previous best root move. Copy-make on a
+ * table, no ordering beyond the previous best root move, no principal
+ * variation (each finished depth is reported with its root move alone,
+ * so tabula analyse prints its info lines too). Copy-make on a
  * stack of positions made once per call. A work budget (positions
  * visited plus moves listed) keeps games with thousands of moves a turn
  * (Football chess) from stalling: a node there costs its move list. Ties
@@ -146,6 +148,16 @@ int bot__classic(const Core_Position *pos, const Bot_Limits *lim,
         best_i = iter_i;
         best_v = iter_v;
         done_depth = depth;
+        if (lim->info != NULL) {
+            Bot_Info info;
+            memset(&info, 0, sizeof info);
+            info.depth = depth;
+            info.score = best_v;
+            info.nodes = s.w.nodes;
+            info.pv_len = 1;
+            info.pv[0] = root[best_i];
+            lim->info(lim->info_ctx, &info);
+        }
         if (s.w.stopped || best_v >= BOT_WIN - CLASSIC_MAX_PLY)
             break;
     }

@@ -242,3 +242,56 @@ Test(analyse, the_last_pv_begins_with_the_move_played)
     for (uint64_t nodes = 20000; nodes <= 200000; nodes += 20000)
         check_last_pv("laska", nodes);
 }
+
+typedef struct Lines {
+    int n;
+    Bot_Info info[8];
+} Lines;
+
+static void keep_line(void *ctx, const Bot_Info *info)
+{
+    Lines *l = ctx;
+    if (l->n < 8)
+        l->info[l->n] = *info;
+    l->n++;
+}
+
+/* The old search (':old', ':classic') reports each finished depth too,
+ * with its root move as the pv (it keeps no line beyond it): a depth cap
+ * of 3 plies and a budget that cannot run out give the lines of depths
+ * 1, 2 and 3, the last one's move the move played (a trial saw `tabula
+ * analyse --level 8:classic` print bestmove alone). */
+Test(analyse, the_old_search_prints_a_line_per_depth)
+{
+    static const char *const names[] = {"laska", "chessball", "football",
+                                        "volleyball", "volleyball10"};
+    for (size_t g = 0; g < sizeof names / sizeof names[0]; g++) {
+        for (int classic = 0; classic <= 1; classic++) {
+            Core_Position *pos = NULL;
+            cr_assert_eq(
+                core_position_new(&pos, core_game_find(names[g]), NULL), 0);
+            Lines lines;
+            memset(&lines, 0, sizeof lines);
+            Bot_Limits lim = bot_limits_level(3);
+            lim.old = 1;
+            lim.classic = classic;
+            lim.nodes = UINT64_C(1) << 40;
+            lim.info = keep_line;
+            lim.info_ctx = &lines;
+            Core_Move best;
+            Bot_Stats st;
+            cr_assert_eq(bot_search(pos, &lim, 1, &best, &st), 0);
+            cr_assert_eq(lines.n, 3, "%s classic %d: %d lines", names[g],
+                         classic, lines.n);
+            for (int i = 0; i < 3; i++) {
+                cr_expect_eq(lines.info[i].depth, i + 1, "%s", names[g]);
+                cr_expect_eq(lines.info[i].pv_len, 1, "%s", names[g]);
+            }
+            cr_expect(core_move_equal(&lines.info[2].pv[0], &best), "%s",
+                      names[g]);
+            cr_expect_eq(lines.info[2].score, st.score, "%s", names[g]);
+            cr_expect_eq(lines.info[2].nodes, st.nodes, "%s", names[g]);
+            core_position_free(pos);
+        }
+    }
+}
