@@ -10,10 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "i18n.h"
 #include "bot.h"
 #include "cli.h"
+#include "i18n.h"
 #include "line_cmd.h"
+#include "match.h"
 #include "proto.h"
 #include "session.h"
 #include "tui.h"
@@ -120,6 +121,7 @@ static int line_mode(Session *s)
 {
     char line[CORE_INPUT_MAX + 2];
     int refused = 0;
+    unsigned count = 0;
 
     for (;;) {
         fflush(stdout);
@@ -179,9 +181,15 @@ static int line_mode(Session *s)
                            "takeback, resign, quit")) {
         } else if (strcmp(in, "resign") == 0) {
             session_resign(s, side);
-        } else if (strcmp(in, "takeback") == 0) {
-            size_t plies = s->player[!side] == SESSION_BOT ? 2 : 1;
-            if (session_takeback(s, plies) != 0) {
+        } else if (match_parse_takeback(in, &count)) {
+            size_t plies = count > 0                         ? count
+                           : s->player[!side] == SESSION_BOT ? 2
+                                                             : 1;
+            if (count > 255) {
+                fprintf(stderr, "tabula play: '%s': %s\n", cli_token(in),
+                        _("a takeback is of 1 to 255 plies"));
+                refused = 1;
+            } else if (session_takeback(s, plies) != 0) {
                 fprintf(stderr, _("tabula play: nothing to take back\n"));
                 refused = 1;
             } else {

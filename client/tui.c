@@ -16,6 +16,7 @@
 #include "entry.h"
 #include "game_help.h"
 #include "i18n.h"
+#include "match.h"
 #include "session.h"
 #include "tui.h"
 #include "tui_board.h"
@@ -396,6 +397,7 @@ static void submit_input(Tui *t)
     while (n > 0 && in[n - 1] == ' ')
         in[--n] = '\0';
     n = strlen(entry_unquote(in));
+    unsigned count = 0;
     if (strcmp(in, "resign") == 0) {
         if (session_status(t->s).outcome != CORE_ONGOING)
             tui_say(t, _("the game is over"), NULL, NULL);
@@ -428,15 +430,17 @@ static void submit_input(Tui *t)
         return;
     } else if (n > 0 && t->send != NULL) {
         submit_remote(t, in);
-    } else if (strcmp(in, "takeback") == 0) {
+    } else if (match_parse_takeback(in, &count)) {
         /* Against a bot, take back the whole move: the bot's reply too. */
-        size_t plies = 1;
+        size_t plies = count > 0 ? count : 1;
         int side = core_side_to_move(t->s->pos);
-        if (t->s->player[side] == SESSION_HUMAN &&
+        if (count == 0 && t->s->player[side] == SESSION_HUMAN &&
             t->s->player[!side] == SESSION_BOT &&
             session_status(t->s).outcome == CORE_ONGOING)
             plies = 2;
-        if (session_takeback(t->s, plies) != 0)
+        if (count > 255)
+            tui_say(t, _("a takeback is of 1 to 255 plies"), NULL, NULL);
+        else if (session_takeback(t->s, plies) != 0)
             tui_say(t, _("nothing to take back"), NULL, NULL);
         else {
             tui_screen_sync(t);

@@ -250,11 +250,7 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
     return 0;
 }
 
-/* "takeback" or "takeback N" (N a decimal number, nothing after it):
- * 1 with *n (0 for the plain word; UINT_MAX for a number written as 0,
- * which asks for no plies and is refused, not read as the plain word),
- * else 0. */
-static int parse_takeback(const char *line, unsigned *n)
+int match_parse_takeback(const char *line, unsigned *n)
 {
     const char *p;
     unsigned v = 0;
@@ -264,21 +260,21 @@ static int parse_takeback(const char *line, unsigned *n)
     }
     if (strncmp(line, "takeback ", 9) != 0)
         return 0;
+    *n = UINT_MAX;
     p = line + 9;
     while (*p == ' ')
         p++;
     if (*p < '0' || *p > '9')
-        return 0;
+        return 1;
     for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > 100000)
-            return 0;
+        if (v > 1000)
+            return 1;
         v = v * 10 + (unsigned)(*p - '0');
     }
     while (*p == ' ')
         p++;
-    if (*p != '\0')
-        return 0;
-    *n = v > 0 ? v : UINT_MAX;
+    if (*p == '\0' && v > 0 && v <= 255)
+        *n = v;
     return 1;
 }
 
@@ -363,7 +359,7 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
             send_conduct(s, now, PROTO_KIND_ABORT, 0);
         return 1;
     }
-    if (parse_takeback(line, &n)) {
+    if (match_parse_takeback(line, &n)) {
         uint32_t plies = n > 0 ? n : takeback_plies(s, side);
         if (n > 255)
             say_refused(s, line, "a takeback is of 1 to 255 plies");

@@ -254,6 +254,17 @@ const uint8_t *match_frame_at(const Match *s, uint32_t i, size_t *len);
 int64_t match_clock_left(const Match *s, uint64_t now, int side);
 /* The side whose draw offer stands, or -1. */
 int match_draw_offer(const Match *s);
+/*
+ * match_parse_takeback: whether a typed line is the takeback command.
+ * 1 with *plies 0 for the plain word `takeback` (the last full move, as
+ * the caller counts it), N for `takeback N` (1..255, G-MC-4), or
+ * UINT_MAX for anything else after the word (`takeback 0`, `-1`, `abc`,
+ * a number over 255 or text after it), which the caller refuses with
+ * "a takeback is of 1 to 255 plies"; 0 when line is not the command
+ * (then it is a move). No game's move begins with the word.
+ */
+int match_parse_takeback(const char *line, unsigned *plies);
+
 /* The side whose takeback request waits, or -1 (*plies: its plies). */
 int match_takeback(const Match *s, uint32_t *plies);
 /* ms until an absence claim is allowed (0: now; -1: none pending). */

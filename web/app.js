@@ -674,7 +674,9 @@ function netBot(token) {
 
 // The conduct words the terminal takes on its move line (docs/usage.md):
 // typed in the page's move box they go to the session as commands.
-const NET_COMMANDS = /^(resign|draw|accept|decline|abort|takeback( [0-9]+)?|claim win|claim draw)$/;
+// Whatever follows `takeback ` goes too: the session refuses a count
+// that is none as a bad count, not as a malformed move.
+const NET_COMMANDS = /^(resign|draw|accept|decline|abort|takeback( .*)?|claim win|claim draw)$/;
 
 function netMove(text) {
   if (NET_COMMANDS.test(text)) { netCommand(text); return; }

@@ -192,6 +192,32 @@ Test(cli, play_line_mode_reads_moves_and_prints_plies)
     cr_assert_not_null(strstr(r->err, "'c3-d4': illegal move"), "%s", r->err);
 }
 
+/* `takeback N` takes back exactly N plies (1..255), as on the network;
+ * a count that is none is refused as one (a trial's `takeback -1` was
+ * refused as a malformed move). Against the level-1 bot, c3-d4 e5xc3
+ * (Black's only reply), then `takeback 2` is the plain word's 2 plies
+ * and `takeback 3` is more than was played. */
+Test(cli, play_takes_back_a_count_of_plies)
+{
+    Run *r = run_input("c3-d4\\ntakeback -1\\ntakeback 256\\ntakeback 3\\n"
+                       "takeback 2\\nquit\\n",
+                       "play laska --bot=1");
+    cr_assert_eq(r->status, 1, "%s", r->err);
+    static const char want[] = "ply 1 white c3-d4\n"
+                               "ply 2 black e5xc3\n"
+                               "takeback 2\n"
+                               "result: * (unfinished)\n";
+    cr_assert(strncmp(r->out, want, strlen(want)) == 0, "got:\n%s", r->out);
+    cr_assert_not_null(
+        strstr(r->err, "'takeback -1': a takeback is of 1 to 255 plies"), "%s",
+        r->err);
+    cr_assert_not_null(
+        strstr(r->err, "'takeback 256': a takeback is of 1 to 255 plies"),
+        "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "nothing to take back"), "%s", r->err);
+    cr_assert_null(strstr(r->err, "malformed"), "%s", r->err);
+}
+
 /* A trial typed `--bot 5` and `--level 5` and was refused; both are read
  * as --bot=5 now. Two bots at level 1 play the same game whichever way
  * the level is written, and level 3 plays another game (Laska's level 1

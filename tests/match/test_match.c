@@ -378,7 +378,8 @@ Test(match, draw_offers_limited_to_three)
 
 /* A trial's "takeback 0" asked for two plies, as the plain word does:
  * a number must be 1..255 (G-MC-4), and 0 and 256 are refused, with no
- * request sent. */
+ * request sent; so is what is no number (a later trial's "takeback -1"
+ * was refused as a malformed move). */
 Test(match, takeback_of_zero_or_too_many_plies_refused)
 {
     Room r;
@@ -392,6 +393,17 @@ Test(match, takeback_of_zero_or_too_many_plies_refused)
     cr_assert(has_note(&r.seat[0], "refused: 'takeback 256': a takeback is "
                                    "of 1 to 255 plies"));
     cr_assert_eq(match_takeback(r.seat[1].m, NULL), -1);
+    /* not a count at all: refused as one, not as a malformed move */
+    static const char *const bad[] = {"takeback -1", "takeback abc",
+                                      "takeback 2 plies",
+                                      "takeback 99999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want,
+                 "refused: '%s': a takeback is of 1 to 255 plies", bad[i]);
+        type(&r, MATCH_ROLE_HOST, bad[i]);
+        cr_assert(has_note(&r.seat[0], want), "%s", bad[i]);
+    }
     type(&r, MATCH_ROLE_HOST, "takeback 3");
     cr_assert(has_note(&r.seat[0], "refused: 'takeback 3': nothing to take "
                                    "back"));
