@@ -39,8 +39,8 @@ _Static_assert(NR_DEFAULT_LEVEL == 3, "bot_help names the default level");
 #define NR_SCRIPT_MAX (1u << 20) /* a script's lines waiting for their turn */
 #define NR_SCRIPT_POLL_MS 20
 
-static const char host_help[] =
-    N_("usage: tabula host GAME [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
+static const char host_help[] = N_(
+    "usage: tabula host GAME [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
     "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
     "\n"
@@ -69,8 +69,8 @@ static const char host_help[] =
     "spectators; --web DIR names the page's folder (default\n"
     "the one scripts/build-wasm.sh builds).\n");
 
-static const char join_help[] =
-    N_("usage: tabula join CODE [--lobby HOST:PORT] [--bot[=LEVEL]] [--log FILE]\n"
+static const char join_help[] = N_(
+    "usage: tabula join CODE [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
     "                        [--seed S] [--delay MS]\n"
     "\n"
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"

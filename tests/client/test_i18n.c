@@ -508,3 +508,57 @@ Test(i18n_program, the_language_comes_from_the_environment)
                        "%s", out);
     free(out);
 }
+
+/* Columns of a UTF-8 line: its bytes that do not continue a character
+ * (every letter these catalogues use is one column wide). */
+static size_t columns(const char *p, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)p[i] & 0xc0) != 0x80;
+    return n;
+}
+
+/* Every command's --help fits a terminal of 80 columns, at most 79 a
+ * line, in every language (a trial saw Czech and Russian usage lines of
+ * 80 to 84 columns wrap). The commands are read from `tabula help`'s
+ * list, so a new one is checked too. */
+Test(i18n_program, every_help_fits_79_columns_in_every_language)
+{
+    int st;
+    char *list = run("", "help", 1, &st);
+    cr_assert_eq(st, 0);
+    const char *p = strstr(list, "commands:\n");
+    cr_assert_not_null(p, "%s", list);
+    p += strlen("commands:\n");
+    static const char *const langs[] = {"", "LANGUAGE=cs LANG=C.UTF-8",
+                                        "LANGUAGE=ru LANG=C.UTF-8"};
+    int commands = 0;
+    while (strncmp(p, "  ", 2) == 0) {
+        char name[32];
+        cr_assert_eq(sscanf(p, " %31s", name), 1);
+        commands++;
+        for (size_t l = 0; l < sizeof langs / sizeof langs[0]; l++) {
+            char args[64];
+            snprintf(args, sizeof args, "%s --help", name);
+            char *out = run(langs[l], args, 1, &st);
+            cr_assert_eq(st, 0, "%s %s", langs[l], args);
+            int line = 1;
+            for (const char *q = out; *q != '\0'; line++) {
+                const char *e = strchr(q, '\n');
+                size_t len = e ? (size_t)(e - q) : strlen(q);
+                cr_expect_leq(columns(q, len), 79,
+                              "%s tabula %s, line %d: %zu columns: %.*s",
+                              langs[l], args, line, columns(q, len), (int)len,
+                              q);
+                q += len + (e != NULL);
+            }
+            free(out);
+        }
+        p = strchr(p, '\n');
+        cr_assert_not_null(p);
+        p++;
+    }
+    cr_assert_geq(commands, 16, "%s", list);
+    free(list);
+}
