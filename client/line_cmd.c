@@ -151,7 +151,7 @@ int line_cmd_is_conduct(const char *line)
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         size_t n = strlen(words[i]);
         if (strncmp(line, words[i], n) == 0 &&
-            (line[n] == '\0' || line[n] == ' '))
+            (line[n] == '\0' || line[n] == ' ' || line[n] == '\t'))
             return 1;
     }
     return 0;

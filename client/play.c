@@ -182,14 +182,12 @@ static int line_mode(Session *s)
         } else if (strcmp(in, "resign") == 0) {
             session_resign(s, side);
         } else if (match_parse_takeback(in, &count)) {
-            size_t plies = count > 0                         ? count
-                           : s->player[!side] == SESSION_BOT ? 2
-                                                             : 1;
+            size_t plies = count > 0 ? count : session_takeback_plies(s);
             if (count > 255) {
                 fprintf(stderr, "tabula play: '%s': %s\n", cli_token(in),
                         _("a takeback is of 1 to 255 plies"));
                 refused = 1;
-            } else if (session_takeback(s, plies) != 0) {
+            } else if (plies == 0 || session_takeback(s, plies) != 0) {
                 fprintf(stderr, _("tabula play: nothing to take back\n"));
                 refused = 1;
             } else {

@@ -73,6 +73,16 @@ int session_bot_move(Session *s, char *text, size_t cap);
  */
 int session_takeback(Session *s, size_t plies);
 
+/*
+ * session_takeback_plies: the plies a plain `takeback` undoes. Against a
+ * bot (one side human), the human side's last ply and everything after
+ * it, so that side is to move again, however many plies the bot made in
+ * a row (Chess volleyball's touches) and after the game's end too, as a
+ * network seat's request does (G-MC-4); otherwise the last ply. 0 when
+ * there is nothing to take back (no ply, or none of the human side's).
+ */
+size_t session_takeback_plies(const Session *s);
+
 /* session_resign: side resigns; the other wins (D-ALL-3). */
 void session_resign(Session *s, int side);
 

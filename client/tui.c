@@ -431,16 +431,12 @@ static void submit_input(Tui *t)
     } else if (n > 0 && t->send != NULL) {
         submit_remote(t, in);
     } else if (match_parse_takeback(in, &count)) {
-        /* Against a bot, take back the whole move: the bot's reply too. */
-        size_t plies = count > 0 ? count : 1;
-        int side = core_side_to_move(t->s->pos);
-        if (count == 0 && t->s->player[side] == SESSION_HUMAN &&
-            t->s->player[!side] == SESSION_BOT &&
-            session_status(t->s).outcome == CORE_ONGOING)
-            plies = 2;
+        /* Against a bot, take back the whole move: the bot's replies too
+         * (session_takeback_plies). */
+        size_t plies = count > 0 ? count : session_takeback_plies(t->s);
         if (count > 255)
             tui_say(t, _("a takeback is of 1 to 255 plies"), NULL, NULL);
-        else if (session_takeback(t->s, plies) != 0)
+        else if (plies == 0 || session_takeback(t->s, plies) != 0)
             tui_say(t, _("nothing to take back"), NULL, NULL);
         else {
             tui_screen_sync(t);

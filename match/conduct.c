@@ -258,11 +258,12 @@ int match_parse_takeback(const char *line, unsigned *n)
         *n = 0;
         return 1;
     }
-    if (strncmp(line, "takeback ", 9) != 0)
+    if (strncmp(line, "takeback", 8) != 0 ||
+        (line[8] != ' ' && line[8] != '\t'))
         return 0;
     *n = UINT_MAX;
     p = line + 9;
-    while (*p == ' ')
+    while (*p == ' ' || *p == '\t')
         p++;
     if (*p < '0' || *p > '9')
         return 1;
@@ -271,7 +272,7 @@ int match_parse_takeback(const char *line, unsigned *n)
             return 1;
         v = v * 10 + (unsigned)(*p - '0');
     }
-    while (*p == ' ')
+    while (*p == ' ' || *p == '\t')
         p++;
     if (*p == '\0' && v > 0 && v <= 255)
         *n = v;

@@ -676,7 +676,7 @@ function netBot(token) {
 // typed in the page's move box they go to the session as commands.
 // Whatever follows `takeback ` goes too: the session refuses a count
 // that is none as a bad count, not as a malformed move.
-const NET_COMMANDS = /^(resign|draw|accept|decline|abort|takeback( .*)?|claim win|claim draw)$/;
+const NET_COMMANDS = /^(resign|draw|accept|decline|abort|takeback([ \t].*)?|claim win|claim draw)$/;
 
 function netMove(text) {
   if (NET_COMMANDS.test(text)) { netCommand(text); return; }

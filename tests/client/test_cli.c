@@ -218,6 +218,37 @@ Test(cli, play_takes_back_a_count_of_plies)
     cr_assert_null(strstr(r->err, "malformed"), "%s", r->err);
 }
 
+/* Against a bot the plain `takeback` undoes the player's own last ply
+ * and every ply after it, however many the bot made in a row: in Chess
+ * volleyball the bot answers a serve with several touches (a trial saw
+ * `takeback 2` leave the player's serve standing and the bot replay its
+ * last two touches). The expected count is the plies printed before the
+ * takeback line, the player's being the first; nothing is played after
+ * it. A tab between the word and a count is a space (another trial). */
+Test(cli, play_takeback_undoes_through_the_players_own_ply)
+{
+    Run *r = run_input("S Bc3-d4>b6\\ntakeback\\nquit\\n",
+                       "play volleyball --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    static const char serve[] = "ply 1 white S Bc3-d4>b6\n";
+    cr_assert(strncmp(r->out, serve, strlen(serve)) == 0, "%s", r->out);
+    int plies = 0;
+    const char *p = r->out;
+    while (strncmp(p, "ply ", 4) == 0) {
+        plies++;
+        p = strchr(p, '\n') + 1;
+    }
+    cr_assert_gt(plies, 2, "the bot made one ply only: %s", r->out);
+    char want[64];
+    snprintf(want, sizeof want, "takeback %d\nresult: * (unfinished)\n", plies);
+    cr_assert(strncmp(p, want, strlen(want)) == 0, "want %s got:\n%s", want,
+              r->out);
+    r = run_input("c3-d4\\ntakeback\t2\\nquit\\n", "play laska --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "ply 2 black e5xc3\ntakeback 2\n"), "%s",
+                       r->out);
+}
+
 /* A trial typed `--bot 5` and `--level 5` and was refused; both are read
  * as --bot=5 now. Two bots at level 1 play the same game whichever way
  * the level is written, and level 3 plays another game (Laska's level 1
