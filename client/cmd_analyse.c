@@ -12,8 +12,8 @@
 #include "bot.h"
 #include "cli.h"
 
-static const char analyse_help[] =
-    N_("usage: tabula analyse GAME [--position POS] [--options OPTS] [MOVE ...]\n"
+static const char analyse_help[] = N_(
+    "usage: tabula analyse GAME [--position POS] [--options OPTS] [MOVE ...]\n"
     "         [--depth D | --time MS] [--nodes N] [--level SPEC] [--seed S]\n"
     "\n"
     "Searches the position after the moves with iterative deepening and\n"
@@ -23,7 +23,8 @@ static const char analyse_help[] =
     "  bestmove MOVE\n"
     "The last info line's pv begins with that move (a depth cut short by\n"
     "the budget or the time has a line of its own once it found a better\n"
-    "move).\n"
+    "move). A finished game has no move: 'bestmove (none)', as UCI engines\n"
+    "write it, and the result on standard error.\n"
     "Scores are the side to move's, in hundredths of a pawn (or soldier);\n"
     "'mate M' is a forced game end in M moves, negative when lost. Moves\n"
     "are written as tabula moves lists them and a board takes them; in the\n"
@@ -202,6 +203,9 @@ int cli_analyse(int argc, char **argv)
     if (pos == NULL)
         goto done;
     if (cli_report_over(pos)) {
+        /* UCI's answer when there is no move, so a reader waiting for
+         * bestmove is not left waiting. */
+        printf("bestmove (none)\n");
         rc = CLI_EXIT_OK;
         goto done;
     }

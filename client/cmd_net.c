@@ -747,7 +747,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         int bot;
         if (cli_is_help(a)) {
             fputs(help, stdout);
-            fputs(_(bot_help), stdout);
+            if (role != LOBBY_ROLE_SPECTATOR) /* a spectator has no seat */
+                fputs(_(bot_help), stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(a, "--lobby") == 0 && i + 1 < argc) {
             lobby = argv[++i];
@@ -834,7 +835,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if ((role == LOBBY_ROLE_HOST && cfg.game == NULL) ||
         (role != LOBBY_ROLE_HOST && cfg.code == NULL)) {
         fputs(help, stderr);
-        fputs(_(bot_help), stderr);
+        if (role != LOBBY_ROLE_SPECTATOR)
+            fputs(_(bot_help), stderr);
         return CLI_EXIT_USAGE;
     }
     if (role == LOBBY_ROLE_HOST) {

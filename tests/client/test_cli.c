@@ -149,6 +149,30 @@ Test(cli, host_and_join_help_name_the_bot_level)
     cr_assert_not_null(strstr(r->err, want), "%s", r->err);
 }
 
+/* A spectator has no seat: spectate's help offers no bot (a trial found
+ * the host and join paragraph there, and --bot refused). */
+Test(cli, spectate_help_offers_no_bot)
+{
+    Run *r = run("spectate --help");
+    cr_assert_eq(r->status, 0);
+    cr_assert_not_null(strstr(r->out, "usage: tabula spectate"), "%s", r->out);
+    cr_assert_null(strstr(r->out, "--bot"), "%s", r->out);
+    r = run("spectate");
+    cr_assert_eq(r->status, 2);
+    cr_assert_null(strstr(r->err, "--bot"), "%s", r->err);
+}
+
+/* A finished game has no move: analyse says `bestmove (none)`, as UCI
+ * engines do, so a reader waiting for bestmove gets one. White has no
+ * piece left on this Laska board, so White has lost (no moves). */
+Test(cli, analyse_of_a_finished_game_says_bestmove_none)
+{
+    Run *r = run("analyse laska --position 'w c3b'");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_eq(r->out, "bestmove (none)\n");
+    cr_assert_not_null(strstr(r->err, "0-1"), "%s", r->err);
+}
+
 Test(cli, overlong_input_is_refused)
 {
     char args[6000] = "moves laska ";

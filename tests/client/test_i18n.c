@@ -522,7 +522,9 @@ static size_t columns(const char *p, size_t len)
 /* Every command's --help fits a terminal of 80 columns, at most 79 a
  * line, in every language (a trial saw Czech and Russian usage lines of
  * 80 to 84 columns wrap). The commands are read from `tabula help`'s
- * list, so a new one is checked too. */
+ * list, so a new one is checked too. The folder the project was cloned
+ * to is not counted (lobby's help names its default page folder on a
+ * line of its own). */
 Test(i18n_program, every_help_fits_79_columns_in_every_language)
 {
     int st;
@@ -547,10 +549,17 @@ Test(i18n_program, every_help_fits_79_columns_in_every_language)
             for (const char *q = out; *q != '\0'; line++) {
                 const char *e = strchr(q, '\n');
                 size_t len = e ? (size_t)(e - q) : strlen(q);
-                cr_expect_leq(columns(q, len), 79,
+                /* A path of this build (lobby's default page folder)
+                 * counts without the source folder, wherever the
+                 * project was cloned. */
+                size_t cols = columns(q, len);
+                const char *src = strstr(q, TABULA_SOURCE_DIR);
+                if (src != NULL && src < q + len)
+                    cols -=
+                        columns(TABULA_SOURCE_DIR, strlen(TABULA_SOURCE_DIR));
+                cr_expect_leq(cols, 79,
                               "%s tabula %s, line %d: %zu columns: %.*s",
-                              langs[l], args, line, columns(q, len), (int)len,
-                              q);
+                              langs[l], args, line, cols, (int)len, q);
                 q += len + (e != NULL);
             }
             free(out);
