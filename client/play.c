@@ -178,7 +178,7 @@ static int line_mode(Session *s)
                    : s->player[CORE_BLACK] == SESSION_HUMAN ? CORE_BLACK
                                                             : CORE_WHITE;
         if (line_cmd_local(stdout, s->pos, view, in,
-                           "takeback, resign, quit")) {
+                           "takeback [N], resign, quit")) {
         } else if (strcmp(in, "resign") == 0) {
             session_resign(s, side);
         } else if (match_parse_takeback(in, &count)) {

@@ -491,7 +491,8 @@ Test(cli, play_line_mode_board_help_and_loose_moves)
                        "play laska --line --as black --bot=1");
     cr_assert_eq(r->status, 1, "%s", r->err); /* 'zz' was refused */
     cr_assert_not_null(strstr(r->out, "  1 w "), "%s", r->out);
-    cr_assert_not_null(strstr(r->out, "Lines: a move, or board, moves, help"),
+    cr_assert_not_null(strstr(r->out, "Lines: a move, or board, moves, help "
+                                      "(or ?), takeback [N], resign, quit."),
                        "%s", r->out);
     /* The bot's first move may leave Black a compulsory capture. */
     cr_assert(strstr(r->err, "'zz': malformed move notation; moves look like "
