@@ -121,7 +121,8 @@ static int line_mode(Session *s)
 {
     char line[CORE_INPUT_MAX + 2];
     int refused = 0;
-    unsigned count = 0;
+    unsigned count = 0; /* of a takeback */
+    int takeback;
 
     for (;;) {
         fflush(stdout);
@@ -181,9 +182,9 @@ static int line_mode(Session *s)
                            "takeback [N], resign, quit")) {
         } else if (strcmp(in, "resign") == 0) {
             session_resign(s, side);
-        } else if (match_parse_takeback(in, &count)) {
+        } else if ((takeback = match_parse_takeback(in, &count)) != 0) {
             size_t plies = count > 0 ? count : session_takeback_plies(s);
-            if (count > 255) {
+            if (takeback < 0) {
                 fprintf(stderr, "tabula play: '%s': %s\n", cli_token(in),
                         _("a takeback is of 1 to 255 plies"));
                 refused = 1;

@@ -397,7 +397,8 @@ static void submit_input(Tui *t)
     while (n > 0 && in[n - 1] == ' ')
         in[--n] = '\0';
     n = strlen(entry_unquote(in));
-    unsigned count = 0;
+    unsigned count = 0; /* of a takeback */
+    int takeback;
     if (strcmp(in, "resign") == 0) {
         if (session_status(t->s).outcome != CORE_ONGOING)
             tui_say(t, _("the game is over"), NULL, NULL);
@@ -430,11 +431,11 @@ static void submit_input(Tui *t)
         return;
     } else if (n > 0 && t->send != NULL) {
         submit_remote(t, in);
-    } else if (match_parse_takeback(in, &count)) {
+    } else if ((takeback = match_parse_takeback(in, &count)) != 0) {
         /* Against a bot, take back the whole move: the bot's replies too
          * (session_takeback_plies). */
         size_t plies = count > 0 ? count : session_takeback_plies(t->s);
-        if (count > 255)
+        if (takeback < 0)
             tui_say(t, _("a takeback is of 1 to 255 plies"), NULL, NULL);
         else if (plies == 0 || session_takeback(t->s, plies) != 0)
             tui_say(t, _("nothing to take back"), NULL, NULL);

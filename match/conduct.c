@@ -10,7 +10,6 @@
  * at its first move at that ply or later (it applies another legal move
  * than the one it sends), to prove the desync is caught at that ply.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,21 +260,16 @@ int match_parse_takeback(const char *line, unsigned *n)
     if (strncmp(line, "takeback", 8) != 0 ||
         (line[8] != ' ' && line[8] != '\t'))
         return 0;
-    *n = UINT_MAX;
     p = line + 9;
     while (*p == ' ' || *p == '\t')
         p++;
-    if (*p < '0' || *p > '9')
-        return 1;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > 1000)
-            return 1;
+    for (; *p >= '0' && *p <= '9' && v <= 255; p++)
         v = v * 10 + (unsigned)(*p - '0');
-    }
     while (*p == ' ' || *p == '\t')
         p++;
-    if (*p == '\0' && v > 0 && v <= 255)
-        *n = v;
+    if (*p != '\0' || v == 0 || v > 255)
+        return -1;
+    *n = v;
     return 1;
 }
 
@@ -293,6 +287,7 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     int tb = proto_transcript_takeback(s->t, &tb_plies);
     int offer = proto_transcript_draw_offer(s->t);
     unsigned n = 0;
+    int tb_count;
 
     if (strcmp(line, "claim win") == 0 || strcmp(line, "claim draw") == 0) {
         Proto_Message m;
@@ -360,9 +355,9 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
             send_conduct(s, now, PROTO_KIND_ABORT, 0);
         return 1;
     }
-    if (match_parse_takeback(line, &n)) {
+    if ((tb_count = match_parse_takeback(line, &n)) != 0) {
         uint32_t plies = n > 0 ? n : takeback_plies(s, side);
-        if (n > 255)
+        if (tb_count < 0)
             say_refused(s, line, "a takeback is of 1 to 255 plies");
         else if (plies == 0 || plies > proto_transcript_moves(s->t))
             say_refused(s, line, "nothing to take back");

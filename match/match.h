@@ -257,12 +257,11 @@ int match_draw_offer(const Match *s);
 /*
  * match_parse_takeback: whether a typed line is the takeback command.
  * 1 with *plies 0 for the plain word `takeback` (the last full move, as
- * the caller counts it), N for `takeback N` (1..255, G-MC-4; spaces or
- * tabs between), or
- * UINT_MAX for anything else after the word (`takeback 0`, `-1`, `abc`,
- * a number over 255 or text after it), which the caller refuses with
- * "a takeback is of 1 to 255 plies"; 0 when line is not the command
- * (then it is a move). No game's move begins with the word.
+ * the caller counts it) or N for `takeback N` (1..255, G-MC-4; spaces
+ * or tabs between); -1 for anything else after the word (`takeback 0`,
+ * `-1`, `abc`, a number over 255 or text after it), which the caller
+ * refuses with "a takeback is of 1 to 255 plies"; 0 when line is not the
+ * command (then it is a move). No game's move begins with the word.
  */
 int match_parse_takeback(const char *line, unsigned *plies);
 
