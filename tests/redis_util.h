@@ -2,7 +2,16 @@
  * redis_util.h: a redis-server (the Debian package) of a test's own, on a
  * free loopback port, for the lobby-node tests. Header-only, static
  * functions; the includer has <criterion/criterion.h>, <netinet/in.h>,
- * <sys/socket.h>, <fcntl.h> and <unistd.h>.
+ * <sys/socket.h>, <sys/wait.h>, <fcntl.h> and <unistd.h> (and
+ * <hiredis/hiredis.h> for redis_await_own).
+ *
+ * A free port is only free when it is looked at: ctest runs two tests at
+ * once, and between free_port() and redis-server's bind another test's
+ * server or outgoing connection may take it. A test that can choose its
+ * port again starts its server with redis_await_own and, when that says
+ * no, kills it and tries a new port (a cluster test once failed in CI
+ * with "redis-cli --cluster create failed" when one of its ports
+ * answered as another test's standalone Redis).
  */
 #ifndef TABULA_TEST_REDIS_UTIL_H
 #define TABULA_TEST_REDIS_UTIL_H
@@ -49,5 +58,56 @@ static inline pid_t redis_spawn(int port, const char *folder, const char *out,
     }
     return pid;
 }
+
+/* Stop pid (a server of the test's) and reap it. */
+static inline void redis_kill(pid_t pid)
+{
+    int st;
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+}
+
+#ifdef __HIREDIS_H
+/* 1 when the Redis answering on port is the process pid (its INFO
+ * server section names that process_id), else 0. */
+static inline int redis_answers_as(int port, pid_t pid)
+{
+    struct timeval tv = {0, 200000};
+    char want[40];
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
+    redisReply *r;
+    int ours = 0;
+
+    if (c == NULL || c->err != 0) {
+        redisFree(c);
+        return 0;
+    }
+    snprintf(want, sizeof want, "process_id:%ld\r\n", (long)pid);
+    r = redisCommand(c, "INFO server");
+    ours = r != NULL && r->type == REDIS_REPLY_STRING &&
+           strstr(r->str, want) != NULL;
+    freeReplyObject(r);
+    redisFree(c);
+    return ours;
+}
+
+/* Wait (up to about 5 s) until the server started as pid answers on
+ * port: 1. -1 when pid exited first (its port, or a cluster bus port,
+ * was taken: "Address already in use" in its output; it is reaped), 0
+ * when the time ran out (the caller stops it with redis_kill); either
+ * way the caller tries another port. */
+static inline int redis_await_own(int port, pid_t pid)
+{
+    for (int t = 0; t < 100; t++) {
+        int st;
+        if (redis_answers_as(port, pid))
+            return 1;
+        if (waitpid(pid, &st, WNOHANG) != 0)
+            return -1;
+        usleep(50000);
+    }
+    return 0;
+}
+#endif
 
 #endif /* TABULA_TEST_REDIS_UTIL_H */

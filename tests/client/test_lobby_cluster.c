@@ -111,6 +111,48 @@ static void await_cluster(const int port[MASTERS])
     cr_assert_fail("the cluster never reached cluster_state:ok");
 }
 
+/* Start master i on a free port with a free bus port, in a folder of its
+ * own: its pid, or 0 when it did not come up as itself (see
+ * redis_util.h), stopped. */
+static pid_t start_master(int i, int attempt, int *port)
+{
+    char folder[300], portv[16], busv[16], log[320];
+    int bus;
+    pid_t pid;
+    *port = free_port();
+    do /* The bus port is named: port + 10000 may be out of range. */
+        bus = free_port();
+    while (bus == *port);
+    snprintf(folder, sizeof folder, "%s/r%d.%d", dir, i, attempt);
+    cr_assert_eq(mkdir(folder, 0700), 0);
+    snprintf(log, sizeof log, "%s/redis.out", folder);
+    snprintf(portv, sizeof portv, "%d", *port);
+    snprintf(busv, sizeof busv, "%d", bus);
+    pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fo = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fo < 0 || chdir(folder) != 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fo, 2);
+        execlp("redis-server", "redis-server", "--port", portv,
+               "--cluster-port", busv, "--bind", "127.0.0.1", "--dir", folder,
+               "--save", "", "--appendonly", "no", "--cluster-enabled", "yes",
+               "--cluster-config-file", "nodes.conf", (char *)NULL);
+        _exit(127);
+    }
+    switch (redis_await_own(*port, pid)) {
+    case 1:
+        return pid;
+    case 0:
+        redis_kill(pid);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 /* Three masters on free ports, every slot served. */
 static void start_cluster(int port[MASTERS])
 {
@@ -118,44 +160,15 @@ static void start_cluster(int port[MASTERS])
     int n = 0;
 
     for (int i = 0; i < MASTERS; i++) {
-        char folder[300], portv[16], busv[16], log[320];
-        pid_t pid;
-        port[i] = free_port();
-        snprintf(folder, sizeof folder, "%s/r%d", dir, i);
-        cr_assert_eq(mkdir(folder, 0700), 0);
-        snprintf(log, sizeof log, "%s/redis.out", folder);
-        snprintf(portv, sizeof portv, "%d", port[i]);
-        /* The bus port is named: port + 10000 may be out of range. */
-        snprintf(busv, sizeof busv, "%d", free_port());
-        pid = fork();
-        cr_assert_geq(pid, 0);
-        if (pid == 0) {
-            int fo = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-            if (fo < 0 || chdir(folder) != 0)
-                _exit(127);
-            dup2(fo, 1);
-            dup2(fo, 2);
-            execlp("redis-server", "redis-server", "--port", portv,
-                   "--cluster-port", busv, "--bind", "127.0.0.1", "--dir",
-                   folder, "--save", "", "--appendonly", "no",
-                   "--cluster-enabled", "yes", "--cluster-config-file",
-                   "nodes.conf", (char *)NULL);
-            _exit(127);
+        pid_t pid = 0;
+        for (int attempt = 0; pid == 0; attempt++) {
+            cr_assert_lt(attempt, 5, "redis-server %d never came up as itself",
+                         i);
+            pid = start_master(i, attempt, &port[i]);
         }
         keep(pid);
         master_pid[i] = pid;
     }
-    for (int i = 0; i < MASTERS; i++)
-        for (int t = 0; t < 100; t++) { /* up to about 5 s each */
-            struct timeval tv = {0, 200000};
-            redisContext *c = redisConnectWithTimeout("127.0.0.1", port[i], tv);
-            int ok = c != NULL && c->err == 0;
-            redisFree(c);
-            if (ok)
-                break;
-            cr_assert_lt(t, 99, "redis-server did not start on %d", port[i]);
-            pause_ms(50);
-        }
     n = snprintf(cmd, sizeof cmd, "redis-cli --cluster create");
     for (int i = 0; i < MASTERS; i++)
         n += snprintf(cmd + n, sizeof cmd - (size_t)n, " 127.0.0.1:%d",

@@ -66,21 +66,50 @@ static void kill_servers(void)
 TestSuite(lobby_redis, .fini = kill_servers);
 
 /* redis-server on port, its files in the test's folder; with aof every
- * write is in its append-only file before it is answered. */
-static void start_redis_aof(Proc *p, int port, int aof)
+ * write is in its append-only file before it is answered. Returns 1 once
+ * it says it is ready, 0 when it exited first (the port was taken by
+ * another test after free_port() chose it: see redis_util.h). */
+static int try_redis_aof(Proc *p, int port, int aof)
 {
     static int starts; /* each start its own file: its own Ready line */
+    double until = now_ms() + WAIT_MS;
     memset(p, 0, sizeof *p);
     snprintf(p->out, sizeof p->out, "%s/redis%d.out", dir, ++starts);
     snprintf(p->err, sizeof p->err, "%s", p->out);
     p->pid = redis_spawn(port, dir, p->out, aof);
     keep(p->pid);
-    await_line(p, "Ready to accept connections", NULL, 0);
+    while (strstr(slurp(p->out), "Ready to accept connections") == NULL) {
+        int st;
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid) {
+            let_go(p->pid);
+            return 0;
+        }
+        cr_assert_lt(now_ms(), until, "redis-server on %d is not ready:\n%s",
+                     port, slurp(p->out));
+        pause_ms(5);
+    }
+    return 1;
 }
 
-static void start_redis(Proc *p, int port)
+/* redis-server again on the port it had (asserted). */
+static void start_redis_aof(Proc *p, int port, int aof)
 {
-    start_redis_aof(p, port, 0);
+    cr_assert(try_redis_aof(p, port, aof), "redis-server on %d exited:\n%s",
+              port, slurp(p->out));
+}
+
+/* redis-server on a port of its own, chosen afresh when another took
+ * the free port first; the port in *port, its address in url. */
+static void start_redis_fresh(Proc *p, int aof, int *port, char *url,
+                              size_t cap)
+{
+    for (int attempt = 0;; attempt++) {
+        cr_assert_lt(attempt, 5, "redis-server never came up on a free port");
+        *port = free_port();
+        if (try_redis_aof(p, *port, aof))
+            break;
+    }
+    snprintf(url, cap, "redis://127.0.0.1:%d", *port);
 }
 
 static void start_node(Proc *p, const char *name, const char *listen,
@@ -113,9 +142,8 @@ static void kill_hard(Proc *p)
 static void start_lobby(Proc *redis, Proc *a, Proc *b, char *url,
                         size_t url_cap, char *addr_a, char *addr_b, size_t cap)
 {
-    int port = free_port();
-    snprintf(url, url_cap, "redis://127.0.0.1:%d", port);
-    start_redis(redis, port);
+    int port;
+    start_redis_fresh(redis, 0, &port, url, url_cap);
     start_node(a, "node-a", "127.0.0.1:0", url, addr_a, cap);
     start_node(b, "node-b", "127.0.0.1:0", url, addr_b, cap);
 }
@@ -277,10 +305,9 @@ Test(lobby_redis, redis_killed_mid_game_with_aof_loses_nothing)
 {
     Proc redis, a, b, host, guest, spec;
     char url[64], addr_a[64], addr_b[64];
-    int port = free_port();
+    int port;
     make_dir();
-    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
-    start_redis_aof(&redis, port, 1);
+    start_redis_fresh(&redis, 1, &port, url, sizeof url);
     start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
     start_node(&b, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
     start_game(&host, &guest, &spec, "chessball", addr_a, addr_b, "15");
@@ -341,10 +368,9 @@ Test(lobby_redis, node_stops_while_redis_hangs)
     Proc redis, a;
     char url[64], addr_a[64];
     double t0;
-    int port = free_port();
+    int port;
     make_dir();
-    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
-    start_redis(&redis, port);
+    start_redis_fresh(&redis, 0, &port, url, sizeof url);
     start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
     cr_assert_eq(kill(redis.pid, SIGSTOP), 0);
     for (int i = 0; i < 4; i++) /* pause_ms takes less than 1 s */
@@ -364,10 +390,9 @@ Test(lobby_redis, everything_killed_at_once_with_aof_loses_nothing)
 {
     Proc redis, a, b, host, guest, spec;
     char url[64], addr_a[64], addr_b[64];
-    int port = free_port();
+    int port;
     make_dir();
-    snprintf(url, sizeof url, "redis://127.0.0.1:%d", port);
-    start_redis_aof(&redis, port, 1);
+    start_redis_fresh(&redis, 1, &port, url, sizeof url);
     start_node(&a, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
     start_node(&b, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
     start_game(&host, &guest, &spec, "football", addr_a, addr_b, "15");

@@ -32,20 +32,18 @@ static char redis_url[64];
 
 static void redis_start(void)
 {
-    int port = free_port();
-    struct timeval tv = {0, 200000};
-
-    snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
-    redis_pid = redis_spawn(port, "/tmp", NULL, 0);
-    for (int i = 0; i < 100; i++) { /* up to about 5 s */
-        redisContext *c = redisConnectWithTimeout("127.0.0.1", port, tv);
-        int ok = c != NULL && c->err == 0;
-        redisFree(c);
-        if (ok)
+    for (int attempt = 0; attempt < 5; attempt++) {
+        int port = free_port(), rc;
+        snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
+        redis_pid = redis_spawn(port, "/tmp", NULL, 0);
+        rc = redis_await_own(port, redis_pid);
+        if (rc == 1)
             return;
-        usleep(50000);
+        if (rc == 0)
+            redis_kill(redis_pid);
+        redis_pid = 0;
     }
-    cr_assert_fail("redis-server did not start on port %d", port);
+    cr_assert_fail("redis-server never came up on a free port");
 }
 
 static void redis_stop(void)
