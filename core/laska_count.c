@@ -14,6 +14,9 @@
  * over one word that holds two direction sets (pair), so that a loop's
  * end is mispredicted once per position rather than once per direction.
  * Capture chains and sides with officers take general, slower code.
+ * Perft's last ply is not counted where its positions are found: they
+ * are put in the caller's Laska_Batch (batch_push) and counted 64 at a
+ * time by laska_batch.c's vector code, where the processor has it.
  */
 #include "laska_internal.h"
 
@@ -39,9 +42,12 @@
 #define LA_COUNT_PRIMARY 1
 #endif
 size_t LA_COUNT(core__laska_count)(const Laska_State *st);
-uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st);
-uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st);
-uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st);
+uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st,
+                                             Laska_Batch *q);
+uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
+                                                  Laska_Batch *q);
+uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
+                                                        Laska_Batch *q);
 
 /* Forced inline only when optimising: at -O0 a function with every
  * callee forced into it has more locals than WebAssembly engines compile
@@ -69,6 +75,7 @@ typedef struct Lean {
     uint64_t own, enemy, officers;
     uint64_t own_under, enemy_under, officers_under;
     uint64_t own_third, enemy_third, officers_third;
+    Laska_Batch *q; /* where perft 2 puts the positions it counts */
 } Lean;
 
 /* x moved n bits forward for side (up for White, down for Black), or
@@ -417,6 +424,67 @@ static uint64_t count_of(uint64_t own, uint64_t enemy, uint64_t officers,
                               : count_side(own, enemy, officers, CORE_BLACK);
 }
 
+/* ---- counting positions in batches ---------------------------------------- */
+
+/* The captures of side's officers that go on past their first jump, in
+ * the position own, enemy, officers (the part of officer_captures that
+ * laska_batch.c leaves out). */
+static uint64_t officer_chains_of(uint64_t own, uint64_t enemy,
+                                  uint64_t officers, int side)
+{
+    uint64_t offs = own & officers, empty = LA_BOARD & ~(own | enemy);
+    uint64_t sw = (enemy << 9) & (empty << 18);
+    uint64_t se = (enemy << 7) & (empty << 14);
+    uint64_t nw = (enemy >> 7) & (empty >> 14);
+    uint64_t ne = (enemy >> 9) & (empty >> 18);
+    uint64_t more[4] = {((offs & sw) >> 18) & (sw | se | nw),
+                        ((offs & se) >> 14) & (sw | se | ne),
+                        ((offs & nw) << 14) & (sw | nw | ne),
+                        ((offs & ne) << 18) & (se | nw | ne)};
+    return officer_chains(own, enemy, officers, side, more);
+}
+
+/* Count side's positions in q and empty it. */
+static LA_NOINLINE void batch_flush(Laska_Batch *q, int side)
+{
+    uint8_t slow[LA_BATCH];
+    unsigned n = q->n[side], nslow = 0;
+
+    for (; n % 8 != 0; n++)
+        q->own[side][n] = q->enemy[side][n] = q->officers[side][n] = 0;
+    q->total += q->kernel(side, q->own[side], q->enemy[side],
+                          q->officers[side], n, slow, &nslow);
+    for (unsigned i = 0; i < nslow; i++) {
+        unsigned k = slow[i];
+        q->total += officer_chains_of(q->own[side][k], q->enemy[side][k],
+                                      q->officers[side][k], side);
+    }
+    q->n[side] = 0;
+}
+
+/* Put a position of side to move in q, to be counted with the others
+ * (count_side's arguments), or count it now where there is no vector
+ * count (laska_batch.c). */
+LA_INLINE void batch_push(Laska_Batch *q, uint64_t own, uint64_t enemy,
+                          uint64_t officers, int side)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (q->kernel != NULL) {
+        unsigned i = q->n[side];
+        q->own[side][i] = own;
+        q->enemy[side][i] = enemy;
+        q->officers[side][i] = officers;
+        if (++q->n[side] == LA_BATCH)
+            batch_flush(q, side);
+        return;
+    }
+    q->total += count_of(own, enemy, officers, side);
+#else
+    q->total += count_side(own, enemy, officers, side);
+#endif
+}
+
+
 /* ---- the children of one board ------------------------------------------ */
 
 /*
@@ -429,10 +497,11 @@ static uint64_t count_of(uint64_t own, uint64_t enemy, uint64_t officers,
 LA_INLINE uint64_t count_after_capture(const Lean *b, uint64_t fb, uint64_t tb,
                                        uint64_t jumped, int side)
 {
-    return count_side((b->enemy & ~jumped) | (jumped & b->enemy_under),
-                      (b->own & ~fb) | tb | (jumped & b->own_under),
-                      (b->officers & ~jumped) | (jumped & b->officers_under),
-                      side ^ 1);
+    batch_push(b->q, (b->enemy & ~jumped) | (jumped & b->enemy_under),
+               (b->own & ~fb) | tb | (jumped & b->own_under),
+               (b->officers & ~jumped) | (jumped & b->officers_under),
+               side ^ 1);
+    return 0;
 }
 
 /* Perft 2 over the moves of b's soldiers when they must capture (j7, j9:
@@ -527,14 +596,14 @@ LA_INLINE uint64_t children_general(const Lean *b, int side)
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t both = fb | (fb << (7 + 2 * odd));
-            total += count_side(enemy, own ^ both, officers, side ^ 1);
+            batch_push(b->q, enemy, own ^ both, officers, side ^ 1);
         }
         for (uint64_t r = pair(down & (empty << 9), down & (empty << 7));
              r != 0; r &= r - 1) {
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t both = fb | (fb >> (9 - 2 * odd));
-            total += count_side(enemy, own ^ both, officers, side ^ 1);
+            batch_push(b->q, enemy, own ^ both, officers, side ^ 1);
         }
         return total;
     }
@@ -585,7 +654,7 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
-            total += count_side(enemy, own ^ both, officers, side ^ 1);
+            batch_push(b->q, enemy, own ^ both, officers, side ^ 1);
         }
         return total;
     }
@@ -596,7 +665,7 @@ LA_INLINE uint64_t children_side(const Lean *b, int side)
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd);
         uint64_t both = fb | fwd(fb, 7 + 2 * odd, side);
-        total += count_soldiers(enemy, own ^ both, empty ^ both, side ^ 1);
+        batch_push(b->q, enemy, own ^ both, 0, side ^ 1);
     }
     return total;
 }
@@ -642,6 +711,7 @@ LA_INLINE void lean_after(const Lean *b, uint64_t fb, uint64_t tb,
     c->own_under = eu;
     c->enemy_under = su;
     c->officers_under = ou;
+    c->q = b->q;
 }
 
 /*
@@ -677,11 +747,10 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
         return;
     }
     if (w->mode == WALK_CHILDREN) {
-        w->total +=
-            count_of((b->enemy & ~jumped) | (jumped & b->enemy_under),
-                     (b->own & ~fb) | tb | (jumped & b->own_under),
-                     (b->officers & ~jumped) | (jumped & b->officers_under),
-                     w->side ^ 1);
+        batch_push(b->q, (b->enemy & ~jumped) | (jumped & b->enemy_under),
+                   (b->own & ~fb) | tb | (jumped & b->own_under),
+                   (b->officers & ~jumped) | (jumped & b->officers_under),
+                   w->side ^ 1);
         return;
     }
     if (w->mode == WALK_GRANDCHILDREN) {
@@ -705,6 +774,7 @@ static void lean_init(Lean *b, const Laska_State *st)
     b->enemy_under = white ? st->under_black : st->under_white;
     b->officers_under = st->under_officers;
     b->own_third = b->enemy_third = b->officers_third = 0;
+    b->q = NULL;
     for (uint64_t r = st->under_white | st->under_black; r != 0; r &= r - 1) {
         int s = core__la.sq[__builtin_ctzll(r)];
         uint64_t mb = r & (~r + 1);
@@ -727,11 +797,13 @@ size_t LA_COUNT(core__laska_count)(const Laska_State *st)
     return (size_t)count_of(b.own, b.enemy, b.officers, st->side);
 }
 
-uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st)
+uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st,
+                                             Laska_Batch *q)
 {
     Lean b;
 
     lean_init(&b, st);
+    b.q = q;
     return children_of(&b, st->side);
 }
 
@@ -927,11 +999,13 @@ static uint64_t grandchildren_of(const Lean *b, int side)
                               : grandchildren_side(b, CORE_BLACK);
 }
 
-uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st)
+uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
+                                                  Laska_Batch *q)
 {
     Lean b;
 
     lean_init(&b, st);
+    b.q = q;
     return grandchildren_of(&b, st->side);
 }
 
@@ -992,11 +1066,13 @@ LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
     return grandchildren_of(&c, side ^ 1);
 }
 
-uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st)
+uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
+                                                        Laska_Batch *q)
 {
     Lean b;
 
     lean_init(&b, st);
+    b.q = q;
     if ((b.own & b.officers) == 0)
         return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
                                       : soldier_moves(&b, st, CORE_BLACK, 1);
@@ -1005,6 +1081,15 @@ uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st)
 }
 
 #if defined(LA_COUNT_PRIMARY)
+uint64_t core__laska_batch_total(Laska_Batch *q)
+{
+    if (q->n[CORE_WHITE] != 0)
+        batch_flush(q, CORE_WHITE);
+    if (q->n[CORE_BLACK] != 0)
+        batch_flush(q, CORE_BLACK);
+    return q->total;
+}
+
 int core__laska_plain(const Laska_State *st, unsigned plies)
 {
     /* An irreversible move restarts the history and the quiet count
@@ -1015,9 +1100,12 @@ int core__laska_plain(const Laska_State *st, unsigned plies)
 
 #if defined(LA_COUNT_DISPATCH)
 size_t core__laska_count_popcnt(const Laska_State *st);
-uint64_t core__laska_count_children_popcnt(const Laska_State *st);
-uint64_t core__laska_count_grandchildren_popcnt(const Laska_State *st);
-uint64_t core__laska_count_great_grandchildren_popcnt(const Laska_State *st);
+uint64_t core__laska_count_children_popcnt(const Laska_State *st,
+                                           Laska_Batch *q);
+uint64_t core__laska_count_grandchildren_popcnt(const Laska_State *st,
+                                                Laska_Batch *q);
+uint64_t core__laska_count_great_grandchildren_popcnt(const Laska_State *st,
+                                                      Laska_Batch *q);
 
 /* The processor's feature bits, read by libgcc at start-up: one load. */
 #define LA_HW() __builtin_cpu_supports("popcnt")
@@ -1028,22 +1116,23 @@ size_t core__laska_count(const Laska_State *st)
                    : core__laska_count_portable(st);
 }
 
-uint64_t core__laska_count_children(const Laska_State *st)
+uint64_t core__laska_count_children(const Laska_State *st, Laska_Batch *q)
 {
-    return LA_HW() ? core__laska_count_children_popcnt(st)
-                   : core__laska_count_children_portable(st);
+    return LA_HW() ? core__laska_count_children_popcnt(st, q)
+                   : core__laska_count_children_portable(st, q);
 }
 
-uint64_t core__laska_count_grandchildren(const Laska_State *st)
+uint64_t core__laska_count_grandchildren(const Laska_State *st, Laska_Batch *q)
 {
-    return LA_HW() ? core__laska_count_grandchildren_popcnt(st)
-                   : core__laska_count_grandchildren_portable(st);
+    return LA_HW() ? core__laska_count_grandchildren_popcnt(st, q)
+                   : core__laska_count_grandchildren_portable(st, q);
 }
 
-uint64_t core__laska_count_great_grandchildren(const Laska_State *st)
+uint64_t core__laska_count_great_grandchildren(const Laska_State *st,
+                                               Laska_Batch *q)
 {
-    return LA_HW() ? core__laska_count_great_grandchildren_popcnt(st)
-                   : core__laska_count_great_grandchildren_portable(st);
+    return LA_HW() ? core__laska_count_great_grandchildren_popcnt(st, q)
+                   : core__laska_count_great_grandchildren_portable(st, q);
 }
 #endif
 #endif

@@ -135,20 +135,66 @@ size_t core__laska_generate(const Laska_State *st, Core_Move *buf, size_t cap,
 /* How many legal moves st has, ignoring st->drawn. */
 size_t core__laska_count(const Laska_State *st);
 
-/*
- * Perft 2, 3 and 4 from st by bulk counting: the sum over st's moves of
- * the children's move counts, of the grandchildren's, or of the
- * great-grandchildren's. Only valid when no position that many plies
- * ahead, the last excepted, can be drawn by rule, which core__laska_plain
- * tells.
- */
-uint64_t core__laska_count_children(const Laska_State *st);
-uint64_t core__laska_count_grandchildren(const Laska_State *st);
-uint64_t core__laska_count_great_grandchildren(const Laska_State *st);
-
 /* 1 when no position within plies moves of st can be drawn by
  * repetition, the 100-ply rule or the ply cap, else 0. */
 int core__laska_plain(const Laska_State *st, unsigned plies);
+
+/* ---- counting many positions at once (laska_batch.c) ------------------- */
+
+/* Positions a batch holds per side before it is counted. */
+#define LA_BATCH 64
+
+/*
+ * A batch count: the sum of the legal move counts (ignoring drawn
+ * status) of n positions of side to move (CORE_WHITE or CORE_BLACK), n
+ * a multiple of 8 up to LA_BATCH (a position with no commanders counts
+ * 0, so pad with zeros): own[i] and enemy[i] the commanders of the side
+ * to move and of the other, officers[i] the officers (only those on
+ * own[i] are read). The captures of an officer that go on past its
+ * first jump are left out: the indices of the positions that have any
+ * are appended to slow (*nslow of them, at most n), for the caller to
+ * search.
+ */
+typedef uint64_t (*Laska_Batch_Fn)(int side, const uint64_t *own,
+                                   const uint64_t *enemy,
+                                   const uint64_t *officers, unsigned n,
+                                   uint8_t *slow, unsigned *nslow);
+
+/* The vector batch counts this processor can run, fastest first, into
+ * out (AVX-512's, AVX2's; none but on x86-64): how many, 0 to 2. */
+size_t core__laska_batch_kernels(Laska_Batch_Fn out[2]);
+
+/* The first of them, or NULL: then positions are counted one at a
+ * time, where they are found. */
+Laska_Batch_Fn core__laska_batch_kernel(void);
+
+/* Positions gathered for counting, by side to move (see Laska_Batch_Fn);
+ * total, the counts of the positions counted so far. Start it zeroed
+ * with kernel from core__laska_batch_kernel. */
+typedef struct Laska_Batch {
+    uint64_t own[2][LA_BATCH], enemy[2][LA_BATCH], officers[2][LA_BATCH];
+    unsigned n[2];
+    uint64_t total;
+    Laska_Batch_Fn kernel;
+} Laska_Batch;
+
+/*
+ * Perft 2, 3 and 4 from st by bulk counting: the sum over st's moves of
+ * the children's move counts, of the grandchildren's, or of the
+ * great-grandchildren's. Part of the sum is returned, the rest is left
+ * in q as positions one ply from the end of the count, to be counted
+ * with others by core__laska_batch_total. Only valid when no position
+ * that many plies ahead, the last excepted, can be drawn by rule, which
+ * core__laska_plain tells.
+ */
+uint64_t core__laska_count_children(const Laska_State *st, Laska_Batch *q);
+uint64_t core__laska_count_grandchildren(const Laska_State *st, Laska_Batch *q);
+uint64_t core__laska_count_great_grandchildren(const Laska_State *st,
+                                               Laska_Batch *q);
+
+/* The counts of every position put in q: what the three functions
+ * above left in it, the last batches counted now. */
+uint64_t core__laska_batch_total(Laska_Batch *q);
 
 /* ---- making moves (laska_make.c) -------------------------------------- */
 
@@ -204,5 +250,12 @@ void core__laska_undo_columns(Laska_State *st, const Core_Move *mv,
 /* ---- counting (laska_perft.c) ----------------------------------------- */
 
 int core__laska_perft(const void *st, unsigned depth, uint64_t *nodes);
+
+/* core__laska_perft with the last ply counted by kernel (NULL: one
+ * position at a time), not the processor's fastest: the tests hold
+ * every kernel the processor can run to the same counts. Errors:
+ * TB_E_NOMEM. */
+int core__laska_perft_with(const void *st, unsigned depth,
+                           Laska_Batch_Fn kernel, uint64_t *nodes);
 
 #endif /* TABULA_LASKA_INTERNAL_H */

@@ -19,17 +19,18 @@
  * drawn by rule (core__laska_plain): nothing but the columns, bit sets and
  * side is kept, and no drawn status looked at.
  */
-static uint64_t perft_plain(Laska_State *st, unsigned depth, Core_Move *moves)
+static uint64_t perft_plain(Laska_State *st, unsigned depth, Core_Move *moves,
+                            Laska_Batch *q)
 {
     if (depth == 4)
-        return core__laska_count_great_grandchildren(st);
+        return core__laska_count_great_grandchildren(st, q);
     int overflow = 0;
     size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         Laska_Undo u;
         core__laska_do_columns(st, &moves[i], &u);
-        total += perft_plain(st, depth - 1, moves + LA_MAX_MOVES);
+        total += perft_plain(st, depth - 1, moves + LA_MAX_MOVES, q);
         core__laska_undo_columns(st, &moves[i], &u);
     }
     return total;
@@ -37,18 +38,18 @@ static uint64_t perft_plain(Laska_State *st, unsigned depth, Core_Move *moves)
 
 /* keyed: st->key is valid. */
 static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
-                          Core_Move *moves)
+                          Core_Move *moves, Laska_Batch *q)
 {
     if (st->drawn != CORE_REASON_NONE)
         return 0;
     if (depth == 1)
         return core__laska_count(st);
     if (depth == 2 && core__laska_plain(st, 1))
-        return core__laska_count_children(st);
+        return core__laska_count_children(st, q);
     if (depth == 3 && core__laska_plain(st, 2))
-        return core__laska_count_grandchildren(st);
+        return core__laska_count_grandchildren(st, q);
     if (depth >= 4 && core__laska_plain(st, depth - 1))
-        return perft_plain(st, depth, moves);
+        return perft_plain(st, depth, moves, q);
     int overflow = 0;
     size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
     uint64_t total = 0;
@@ -69,7 +70,7 @@ static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
             memcpy(window, st->hist, saved * sizeof st->hist[0]);
         Laska_Undo u;
         core__laska_do(st, mv, &u, keys);
-        total += perft_rec(st, depth - 1, need, moves + LA_MAX_MOVES);
+        total += perft_rec(st, depth - 1, need, moves + LA_MAX_MOVES, q);
         core__laska_undo(st, mv, &u);
         if (saved > 1)
             memcpy(st->hist, window, saved * sizeof st->hist[0]);
@@ -77,21 +78,32 @@ static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
     return total;
 }
 
-int core__laska_perft(const void *vst, unsigned depth, uint64_t *nodes)
+int core__laska_perft(const void *st, unsigned depth, uint64_t *nodes)
+{
+    return core__laska_perft_with(st, depth, core__laska_batch_kernel(), nodes);
+}
+
+int core__laska_perft_with(const void *vst, unsigned depth,
+                           Laska_Batch_Fn kernel, uint64_t *nodes)
 {
     *nodes = 1;
     if (depth == 0)
         return 0;
     Core_Move *moves = malloc((size_t)depth * LA_MAX_MOVES * sizeof *moves);
     Laska_State *st = malloc(sizeof *st);
-    if (moves == NULL || st == NULL) {
+    Laska_Batch *q = calloc(1, sizeof *q);
+    if (moves == NULL || st == NULL || q == NULL) {
         free(moves);
         free(st);
+        free(q);
         return TB_E_NOMEM;
     }
     memcpy(st, vst, sizeof *st);
-    *nodes = perft_rec(st, depth, 1, moves);
+    q->kernel = kernel;
+    *nodes = perft_rec(st, depth, 1, moves, q);
+    *nodes += core__laska_batch_total(q);
     free(moves);
     free(st);
+    free(q);
     return 0;
 }

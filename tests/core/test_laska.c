@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "laska_internal.h"
 
 /* ---- helpers -------------------------------------------------------- */
 
@@ -256,6 +257,9 @@ static void compare_perft(Core_Position *pos, const Ref *r, int depth)
 
 /* ---- perft ---------------------------------------------------------- */
 
+static void each_kernel_agrees(const char *text, const Core_Position *fresh,
+                               int depth);
+
 Test(laska, perft_reference_counts)
 {
     /* rules-decisions.md: perft(1..3) = 6, 6, 18. */
@@ -272,11 +276,14 @@ Test(laska, perft_reference_counts)
 Test(laska, perft_matches_second_generator_from_start)
 {
     Core_Position *pos = start();
+    char text[CORE_POSITION_TEXT_MAX];
     Ref r;
     ref_start(&r);
     /* Depths 1..11, as docs/rules/laska.md says (13 took 43 s of
      * processor time under ASan+UBSan: too long for CI). */
     compare_perft(pos, &r, 11);
+    cr_assert_eq(core_position_format(pos, text, sizeof text), 0);
+    each_kernel_agrees(text, pos, 8);
     core_position_free(pos);
 }
 
@@ -332,6 +339,7 @@ Test(laska, perft_matches_second_generator_in_middlegames)
         uint64_t got = 0;
         ref_parse(&r, positions[i]);
         compare_perft(pos, &r, 6);
+        each_kernel_agrees(positions[i], pos, 6);
         cr_assert_eq(core_perft(pos, 7, &got), 0);
         cr_assert_eq(got, api_perft(pos, 7), "%s", positions[i]);
         core_position_free(pos);
@@ -368,12 +376,45 @@ static uint32_t lcg_next(uint64_t *state)
 }
 
 /*
+ * Perft 1..depth of the position text (counters and all; no history)
+ * with every way the processor can count the last ply (laska_batch.c's
+ * vector kernels, AVX-512's and AVX2's where it has them, and one
+ * position at a time) against perft through core_moves and core_make of
+ * fresh, the same position read from text.
+ */
+static void each_kernel_agrees(const char *text, const Core_Position *fresh,
+                               int depth)
+{
+    Laska_Batch_Fn kernel[3];
+    size_t nk = core__laska_batch_kernels(kernel);
+    Laska_State st;
+    char why[128] = "";
+
+    kernel[nk++] = NULL;
+    cr_assert_eq(laska()->init(&st, ""), 0);
+    cr_assert_eq(laska()->position_parse(&st, text, why, sizeof why), 0, "%s",
+                 why);
+    for (int d = 1; d <= depth; d++) {
+        uint64_t want = api_perft(fresh, d);
+        for (size_t k = 0; k < nk; k++) {
+            uint64_t got = 0;
+            cr_assert_eq(core__laska_perft_with(&st, (unsigned)d, kernel[k],
+                                                &got),
+                         0);
+            cr_assert_eq(got, want, "%s depth %d kernel %zu of %zu: %llu",
+                         text, d, k + 1, nk, (unsigned long long)got);
+        }
+    }
+}
+
+/*
  * Positions from seeded random games (officers, tall columns, capture
  * chains as games go on): perft 1..3 of the position read afresh from
  * its string against the second generator, and perft 1..5 of the
  * position as played (its repetition history and counters kept) against
  * perft through core_moves and core_make. The bulk counters of perft's
- * last plies and the key-less make deep in its tree must agree with both.
+ * last plies and the key-less make deep in its tree must agree with both,
+ * and so must every way of counting the last ply (each_kernel_agrees).
  */
 Test(laska, perft_matches_in_random_games)
 {
@@ -397,6 +438,7 @@ Test(laska, perft_matches_in_random_games)
                 Ref r;
                 ref_parse(&r, text);
                 compare_perft(fresh, &r, 3);
+                each_kernel_agrees(text, fresh, 5);
                 core_position_free(fresh);
                 for (int d = 1; d <= 5; d++) {
                     uint64_t got = 0;
