@@ -452,8 +452,8 @@ static LA_NOINLINE void batch_flush(Laska_Batch *q, int side)
 
     for (; n % 8 != 0; n++)
         q->own[side][n] = q->enemy[side][n] = q->officers[side][n] = 0;
-    q->total += q->kernel(side, q->own[side], q->enemy[side],
-                          q->officers[side], n, slow, &nslow);
+    q->total += q->kernel->count(side, q->own[side], q->enemy[side],
+                                 q->officers[side], n, slow, &nslow);
     for (unsigned i = 0; i < nslow; i++) {
         unsigned k = slow[i];
         q->total += officer_chains_of(q->own[side][k], q->enemy[side][k],
@@ -676,6 +676,64 @@ static uint64_t children_of(const Lean *b, int side)
                               : children_side(b, CORE_BLACK);
 }
 
+/* Perft 2 of side's boards in q's node batch, and empty it: in vectors
+ * where laska_batch.c can, the rest (its hard cases) here. */
+static LA_NOINLINE void nodes_flush(Laska_Batch *q, int side)
+{
+    uint8_t hard[LA_BATCH];
+    unsigned n = q->nodes[side], nhard = 0;
+    const uint64_t *w[6];
+
+    for (; n % 8 != 0; n++)
+        for (int j = 0; j < 6; j++)
+            q->node[side][j][n] = 0;
+    for (int j = 0; j < 6; j++)
+        w[j] = q->node[side][j];
+    q->nodes[side] = 0;
+    uint64_t *const slow[3] = {q->slow[0], q->slow[1], q->slow[2]};
+    unsigned nslow = 0;
+    q->total += q->kernel->nodes(side, w, n, hard, &nhard, slow, &nslow);
+    for (unsigned i = 0; i < nslow; i++)
+        q->total += officer_chains_of(slow[0][i], slow[1][i], slow[2][i],
+                                      side ^ 1);
+    for (unsigned i = 0; i < nhard; i++) {
+        unsigned k = hard[i];
+        Lean b = {.own = w[0][k],
+                  .enemy = w[1][k],
+                  .officers = w[2][k],
+                  .own_under = w[3][k],
+                  .enemy_under = w[4][k],
+                  .officers_under = w[5][k],
+                  .q = q};
+        q->total += children_of(&b, side);
+    }
+}
+
+/* Perft 2 of board b, side to move: put in q's node batch, to be
+ * counted with others, where there is a vector count (laska_batch.c);
+ * else counted now. Returns what it counted now. */
+LA_INLINE uint64_t node_push(const Lean *b, int side)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    Laska_Batch *q = b->q;
+    if (q->kernel != NULL && q->kernel->nodes != NULL) {
+        unsigned i = q->nodes[side];
+        q->node[side][0][i] = b->own;
+        q->node[side][1][i] = b->enemy;
+        q->node[side][2][i] = b->officers;
+        q->node[side][3][i] = b->own_under;
+        q->node[side][4][i] = b->enemy_under;
+        q->node[side][5][i] = b->officers_under;
+        if (++q->nodes[side] == LA_BATCH)
+            nodes_flush(q, side);
+        return 0;
+    }
+    return children_of(b, side);
+#else
+    return children_side(b, side);
+#endif
+}
+
 /* ---- the grandchildren of one board ------------------------------------- */
 
 /*
@@ -724,8 +782,8 @@ LA_INLINE uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
     Lean c;
 
     lean_after(b, fb, tb, jumped, first, officer, &c);
-    return side == CORE_WHITE ? children_side(&c, CORE_BLACK)
-                              : children_side(&c, CORE_WHITE);
+    return side == CORE_WHITE ? node_push(&c, CORE_BLACK)
+                              : node_push(&c, CORE_WHITE);
 }
 
 LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
@@ -804,7 +862,8 @@ uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st,
 
     lean_init(&b, st);
     b.q = q;
-    return children_of(&b, st->side);
+    return st->side == CORE_WHITE ? node_push(&b, CORE_WHITE)
+                                  : node_push(&b, CORE_BLACK);
 }
 
 /* What follows one move (see soldier_moves): perft 2 of its position, or
@@ -1083,6 +1142,11 @@ uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
 #if defined(LA_COUNT_PRIMARY)
 uint64_t core__laska_batch_total(Laska_Batch *q)
 {
+    /* Perft 2 first: its hard cases put positions in the other batch. */
+    if (q->nodes[CORE_WHITE] != 0)
+        nodes_flush(q, CORE_WHITE);
+    if (q->nodes[CORE_BLACK] != 0)
+        nodes_flush(q, CORE_BLACK);
     if (q->n[CORE_WHITE] != 0)
         batch_flush(q, CORE_WHITE);
     if (q->n[CORE_BLACK] != 0)

@@ -145,37 +145,58 @@ int core__laska_plain(const Laska_State *st, unsigned plies);
 #define LA_BATCH 64
 
 /*
- * A batch count: the sum of the legal move counts (ignoring drawn
- * status) of n positions of side to move (CORE_WHITE or CORE_BLACK), n
- * a multiple of 8 up to LA_BATCH (a position with no commanders counts
- * 0, so pad with zeros): own[i] and enemy[i] the commanders of the side
- * to move and of the other, officers[i] the officers (only those on
- * own[i] are read). The captures of an officer that go on past its
- * first jump are left out: the indices of the positions that have any
- * are appended to slow (*nslow of them, at most n), for the caller to
- * search.
+ * A processor's vector counts (laska_batch.c), each over n positions of
+ * side to move (CORE_WHITE or CORE_BLACK), n a multiple of 8 up to
+ * LA_BATCH; a position with no commanders counts 0, so pad with zeros.
+ *
+ * count: the sum of the legal move counts (ignoring drawn status), own[i]
+ * and enemy[i] the commanders of the side to move and of the other,
+ * officers[i] the officers (only those on own[i] are read). The captures
+ * of an officer that go on past its first jump are left out: the indices
+ * of the positions that have any are appended to slow (*nslow of them,
+ * at most n), for the caller to search.
+ *
+ * nodes (NULL where the processor has no vector compress: AVX2): perft
+ * 2, the sum over each position's moves of the move counts of the
+ * positions they give; w[0..5][i] are its commanders (own, enemy),
+ * officers and second pieces (own's, enemy's colour, officers: Lean's
+ * first six words in laska_count.c). Positions whose side can capture
+ * with an officer or on past a first jump are left out: their indices
+ * are appended to hard (*nhard of them). A position a move gives whose
+ * officers have captures that go on is counted without those, and its
+ * commanders and officers appended to slow[0..2] (*nslow of them, at
+ * most 44 n: no position that is not hard has more moves). Both are the
+ * caller's to count.
  */
-typedef uint64_t (*Laska_Batch_Fn)(int side, const uint64_t *own,
-                                   const uint64_t *enemy,
-                                   const uint64_t *officers, unsigned n,
-                                   uint8_t *slow, unsigned *nslow);
+typedef struct Laska_Kernel {
+    uint64_t (*count)(int side, const uint64_t *own, const uint64_t *enemy,
+                      const uint64_t *officers, unsigned n, uint8_t *slow,
+                      unsigned *nslow);
+    uint64_t (*nodes)(int side, const uint64_t *const w[6], unsigned n,
+                      uint8_t *hard, unsigned *nhard, uint64_t *const slow[3],
+                      unsigned *nslow);
+} Laska_Kernel;
 
-/* The vector batch counts this processor can run, fastest first, into
- * out (AVX-512's, AVX2's; none but on x86-64): how many, 0 to 2. */
-size_t core__laska_batch_kernels(Laska_Batch_Fn out[2]);
+/* The vector counts this processor can run, fastest first, into out
+ * (AVX-512's, AVX2's; none but on x86-64): how many, 0 to 2. */
+size_t core__laska_batch_kernels(const Laska_Kernel *out[2]);
 
 /* The first of them, or NULL: then positions are counted one at a
  * time, where they are found. */
-Laska_Batch_Fn core__laska_batch_kernel(void);
+const Laska_Kernel *core__laska_batch_kernel(void);
 
-/* Positions gathered for counting, by side to move (see Laska_Batch_Fn);
- * total, the counts of the positions counted so far. Start it zeroed
- * with kernel from core__laska_batch_kernel. */
+/* Positions gathered for counting, by side to move: those one ply from
+ * the end of perft (own, enemy, officers: see Laska_Kernel's count) and
+ * those two plies from it (node: see its nodes); total, the counts of
+ * the positions counted so far. Start it zeroed, with kernel from
+ * core__laska_batch_kernel. */
 typedef struct Laska_Batch {
     uint64_t own[2][LA_BATCH], enemy[2][LA_BATCH], officers[2][LA_BATCH];
-    unsigned n[2];
+    uint64_t node[2][6][LA_BATCH];
+    uint64_t slow[3][LA_BATCH * 44]; /* nodes' slow positions */
+    unsigned n[2], nodes[2];
     uint64_t total;
-    Laska_Batch_Fn kernel;
+    const Laska_Kernel *kernel;
 } Laska_Batch;
 
 /*
@@ -256,6 +277,6 @@ int core__laska_perft(const void *st, unsigned depth, uint64_t *nodes);
  * every kernel the processor can run to the same counts. Errors:
  * TB_E_NOMEM. */
 int core__laska_perft_with(const void *st, unsigned depth,
-                           Laska_Batch_Fn kernel, uint64_t *nodes);
+                           const Laska_Kernel *kernel, uint64_t *nodes);
 
 #endif /* TABULA_LASKA_INTERNAL_H */

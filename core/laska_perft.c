@@ -84,7 +84,7 @@ int core__laska_perft(const void *st, unsigned depth, uint64_t *nodes)
 }
 
 int core__laska_perft_with(const void *vst, unsigned depth,
-                           Laska_Batch_Fn kernel, uint64_t *nodes)
+                           const Laska_Kernel *kernel, uint64_t *nodes)
 {
     *nodes = 1;
     if (depth == 0)

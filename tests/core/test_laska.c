@@ -385,7 +385,7 @@ static uint32_t lcg_next(uint64_t *state)
 static void each_kernel_agrees(const char *text, const Core_Position *fresh,
                                int depth)
 {
-    Laska_Batch_Fn kernel[3];
+    const Laska_Kernel *kernel[3];
     size_t nk = core__laska_batch_kernels(kernel);
     Laska_State st;
     char why[128] = "";
