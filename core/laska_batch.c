@@ -1,31 +1,35 @@
 /*
- * laska_batch.c: the move counts of many Laska positions at once, for
- * perft's last ply (laska_count.c gathers the positions two plies from
- * the end into a Laska_Batch instead of counting each where it finds
- * it). One position's count is a few dozen operations on bit sets, with
- * a branch on whether the side must capture that a processor guesses
- * wrong about a third of the time (docs/benchmarks.md, "Laska perft");
- * here every position takes the same operations, captures and quiet
- * moves both counted and one kept by a mask, four or eight positions a
- * vector (GCC's and clang's vector extensions), with no branch but the
- * loop's.
+ * laska_batch.c: Laska perft's last plies counted many positions at a
+ * time, in vectors. laska_count.c gathers positions into a Laska_Batch
+ * instead of counting each where it finds it: those one ply from the end
+ * (their move counts), two plies (perft 2) and three (perft 3). One
+ * position's count is a few dozen operations on bit sets, with a branch
+ * on whether the side must capture that a processor guesses wrong about
+ * a third of the time, and each walk over a position's moves ends in a
+ * branch it guesses wrong once (docs/benchmarks.md, "Laska perft"). Here
+ * every position of a vector takes the same operations: captures and
+ * quiet moves both counted and one kept by a mask; each lane walks its
+ * own position's moves, one a round, and the positions they give are
+ * packed into full vectors for the next ply (AVX-512's compress).
  *
- * The counts are those of count_general in laska_count.c (D-LA-3..6,
- * captures compulsory), written over vectors: the same formulas, term by
- * term, which the perft golden tests and tests/core/test_laska.c check.
- * What the sets cannot count, the captures of an officer that go on
- * past their first jump (a search), is left to the caller: such
- * positions are named in slow[].
+ * The counts are those of laska_count.c (D-LA-3..6, captures
+ * compulsory), written over vectors: the same formulas, term by term,
+ * which the perft golden tests and tests/core/test_laska.c check. What
+ * sets cannot do is handed back through the Laska_Sink: the captures of
+ * an officer that go on past their first jump (a search), and positions
+ * whose side can capture with an officer or on past a first jump.
  *
- * Only x86-64 has a vector copy: laska_batch_avx2.c (4 lanes) and
- * laska_batch_avx512.c (8 lanes, with AVX-512's population count)
- * include this file as their template; core__laska_batch_kernel picks
- * one from the processor's feature bits. Without either, and on other
- * processors and in WebAssembly, laska_count.c counts each position
- * where it finds it, as before: one word at a time, computing both
- * counts and selecting by a mask was slower than the branch (baseline
- * x86-64 with popcnt: 100-130 million nodes a second against 148
- * million).
+ * Only x86-64 has a vector copy: laska_batch_avx2.c (4 lanes; the move
+ * counts only) and laska_batch_avx512.c (8 lanes, with AVX-512's
+ * population count and compress: all three plies) include this file as
+ * their template; core__laska_batch_kernel picks one from the
+ * processor's feature bits. Without either, and on other processors and
+ * in WebAssembly, laska_count.c counts each position where it finds it:
+ * one word at a time, computing both counts and selecting by a mask was
+ * slower than the branch (baseline x86-64 with popcnt: 100-130 million
+ * nodes a second against 148 million), and so, in AVX2, were lanes in
+ * lockstep walking their moves without a compress (109 million against
+ * 142 million for the walk).
  */
 #include <stddef.h>
 #include <string.h>
@@ -60,23 +64,24 @@ const Laska_Kernel *core__laska_batch_kernel(void)
 }
 #else
 typedef uint64_t Vec __attribute__((vector_size(LA_BATCH_LANES * 8)));
+#define LA_ALWAYS static inline __attribute__((always_inline))
 
 /* Per-byte population counts of x (each byte's count in that byte), or
  * with the popcount instruction for vectors the whole count. Added for
  * at most eight words before fold(). */
 #if defined(LA_BATCH_VPOPCNT)
 #include <immintrin.h>
-static inline Vec bytes(Vec x)
+LA_ALWAYS Vec bytes(Vec x)
 {
     return (Vec)_mm512_popcnt_epi64((__m512i)x);
 }
 
-static inline Vec fold(Vec x)
+LA_ALWAYS Vec fold(Vec x)
 {
     return x;
 }
 #else
-static inline Vec bytes(Vec x)
+LA_ALWAYS Vec bytes(Vec x)
 {
     x -= (x >> 1) & UINT64_C(0x5555555555555555);
     x = (x & UINT64_C(0x3333333333333333)) +
@@ -86,7 +91,7 @@ static inline Vec bytes(Vec x)
 
 /* The sum of x's bytes, each under 256: added as pairs into 16-bit
  * fields first, where no sum can carry into its neighbour. */
-static inline Vec fold(Vec x)
+LA_ALWAYS Vec fold(Vec x)
 {
     x = (x & UINT64_C(0x00FF00FF00FF00FF)) +
         ((x >> 8) & UINT64_C(0x00FF00FF00FF00FF));
@@ -99,22 +104,22 @@ static inline Vec fold(Vec x)
 /* Two sets in one word, as pair() in laska_count.c: a's squares and b's
  * moved one bit left, where a square's left neighbour bit is always
  * free. */
-static inline Vec pair(Vec a, Vec b)
+LA_ALWAYS Vec pair(Vec a, Vec b)
 {
     return a | (b << 1);
 }
 
-static inline Vec fwd(Vec x, int n, int side)
+LA_ALWAYS Vec fwd(Vec x, int n, int side)
 {
     return side == CORE_WHITE ? x << n : x >> n;
 }
 
-static inline Vec back(Vec x, int n, int side)
+LA_ALWAYS Vec back(Vec x, int n, int side)
 {
     return side == CORE_WHITE ? x >> n : x << n;
 }
 
-static inline Vec load(const uint64_t *p)
+LA_ALWAYS Vec load(const uint64_t *p)
 {
     Vec v;
     memcpy(&v, p, sizeof v);
@@ -122,7 +127,7 @@ static inline Vec load(const uint64_t *p)
 }
 
 /* Whether any lane of v is not 0. */
-static inline int any(Vec v)
+LA_ALWAYS int any(Vec v)
 {
 #if defined(LA_BATCH_VPOPCNT)
     return _mm512_test_epi64_mask((__m512i)v, (__m512i)v) != 0;
@@ -135,9 +140,47 @@ static inline int any(Vec v)
 }
 
 /* Every bit of a lane where v's lane is not 0. */
-static inline Vec nonzero(Vec v)
+LA_ALWAYS Vec nonzero(Vec v)
 {
     return (Vec)(v != 0);
+}
+
+LA_ALWAYS uint64_t lanes_sum(Vec v)
+{
+    uint64_t total = 0;
+    for (int k = 0; k < LA_BATCH_LANES; k++)
+        total += v[k];
+    return total;
+}
+
+/* What every walk over a vector of positions starts from: the empty
+ * squares, the side's officers and soldiers, its jump sets by direction
+ * (a column there could jump an enemy commander, landing on an empty
+ * square), those of its forward directions (7 and 9 bits), its soldiers
+ * that can jump each way, its officers that can jump, and where a
+ * soldier's capture can go on. */
+typedef struct Sets {
+    Vec empty, offs, sold, sw, se, nw, ne, a7, a9, j7, j9, jumpers, on;
+} Sets;
+
+LA_ALWAYS Sets sets_of(Vec own, Vec enemy, Vec officers, int side)
+{
+    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
+    Sets x;
+    x.empty = LA_BOARD & ~(own | enemy);
+    x.offs = own & officers;
+    x.sold = own & ~officers;
+    x.sw = (enemy << 9) & (x.empty << 18);
+    x.se = (enemy << 7) & (x.empty << 14);
+    x.nw = (enemy >> 7) & (x.empty >> 14);
+    x.ne = (enemy >> 9) & (x.empty >> 18);
+    x.a7 = side == CORE_WHITE ? x.nw : x.se;
+    x.a9 = side == CORE_WHITE ? x.ne : x.sw;
+    x.j7 = x.sold & x.a7;
+    x.j9 = x.sold & x.a9;
+    x.jumpers = x.offs & (x.sw | x.se | x.nw | x.ne);
+    x.on = (x.a7 | x.a9) & (LA_BOARD & ~promo);
+    return x;
 }
 
 /*
@@ -146,30 +189,18 @@ static inline Vec nonzero(Vec v)
  * are read). *more gets, by lane, where the side's officers land on a
  * first jump they can go on from: those captures are not counted.
  */
-static inline __attribute__((always_inline)) Vec
-count_vec(Vec own, Vec enemy, Vec officers, int side, Vec *more)
+LA_ALWAYS Vec count_vec(Vec own, Vec enemy, Vec officers, int side, Vec *more)
 {
-    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
-    Vec empty = LA_BOARD & ~(own | enemy);
-    Vec offs = own & officers, sold = own & ~officers;
-    /* Jump sets by direction (SW, SE, NW, NE): a column there could jump
-     * an enemy commander, landing on an empty square. */
-    Vec sw = (enemy << 9) & (empty << 18);
-    Vec se = (enemy << 7) & (empty << 14);
-    Vec nw = (enemy >> 7) & (empty >> 14);
-    Vec ne = (enemy >> 9) & (empty >> 18);
-    Vec a7 = side == CORE_WHITE ? nw : se;
-    Vec a9 = side == CORE_WHITE ? ne : sw;
-    Vec j7 = sold & a7, j9 = sold & a9;
-    Vec jumpers = offs & (sw | se | nw | ne);
+    Sets x = sets_of(own, enemy, officers, side);
+    Vec empty = x.empty, offs = x.offs, a7 = x.a7, a9 = x.a9, on = x.on;
+    Vec sw = x.sw, se = x.se, nw = x.nw, ne = x.ne;
     /* Quiet moves: every commander forward, officers also back. */
     Vec quiet =
         bytes(pair(own & back(empty, 7, side), own & back(empty, 9, side))) +
         bytes(pair(offs & fwd(empty, 7, side), offs & fwd(empty, 9, side)));
     /* Soldiers' captures: first landings that stop, then chains of two or
      * three jumps (soldier_chains in laska_count.c). */
-    Vec on = (a7 | a9) & (LA_BOARD & ~promo);
-    Vec l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
+    Vec l7 = fwd(x.j7, 14, side), l9 = fwd(x.j9, 18, side);
     Vec p7 = l7 & on, p9 = l9 & on;
     Vec x12 = pair(fwd(p7 & a7, 14, side), fwd(p7 & a9, 18, side));
     Vec x34 = pair(fwd(p9 & a7, 14, side), fwd(p9 & a9, 18, side));
@@ -187,37 +218,34 @@ count_vec(Vec own, Vec enemy, Vec officers, int side, Vec *more)
             bytes(pair(lnw & ~m2, lne & ~m3));
     *more = m0 | m1 | m2 | m3;
     /* Captures are compulsory (D-LA-4): one count or the other. */
-    Vec must = nonzero(j7 | j9 | jumpers);
+    Vec must = nonzero(x.j7 | x.j9 | x.jumpers);
     return fold((caps & must) | (quiet & ~must));
 }
 
-/*
- * The sum of the move counts of n positions (n a multiple of the lanes)
- * of side to move: commanders own[i] and enemy[i], officers[i] (only its
- * bits on own[i] are read). Positions whose officers have a capture that
- * goes on past its first jump are counted without those captures and
- * their indices appended to slow (*nslow of them).
- */
-static inline __attribute__((always_inline)) uint64_t
-count_lanes(const uint64_t *own_p, const uint64_t *enemy_p,
-            const uint64_t *officers_p, unsigned n, int side, uint8_t *slow,
-            unsigned *nslow)
+/* The sum of the move counts of n positions (see Laska_Kernel). */
+LA_ALWAYS uint64_t count_lanes(const uint64_t *const w[3], unsigned n,
+                               int side, const Laska_Sink *sink)
 {
     Vec acc = {0};
 
     for (unsigned i = 0; i < n; i += LA_BATCH_LANES) {
-        Vec more;
-        acc += count_vec(load(own_p + i), load(enemy_p + i),
-                         load(officers_p + i), side, &more);
+        Vec own = load(w[0] + i), enemy = load(w[1] + i);
+        Vec officers = load(w[2] + i), more;
+        acc += count_vec(own, enemy, officers, side, &more);
         if (any(more))
             for (int k = 0; k < LA_BATCH_LANES; k++)
                 if (more[k] != 0)
-                    slow[(*nslow)++] = (uint8_t)(i + (unsigned)k);
+                    sink->leaf(sink->ctx, side, own[k], enemy[k],
+                               officers[k]);
     }
-    uint64_t total = 0;
-    for (int k = 0; k < LA_BATCH_LANES; k++)
-        total += acc[k];
-    return total;
+    return lanes_sum(acc);
+}
+
+static uint64_t batch_count(int side, const uint64_t *const w[3], unsigned n,
+                            const Laska_Sink *sink)
+{
+    return side == CORE_WHITE ? count_lanes(w, n, CORE_WHITE, sink)
+                              : count_lanes(w, n, CORE_BLACK, sink);
 }
 
 #if defined(LA_BATCH_VPOPCNT)
@@ -225,161 +253,278 @@ count_lanes(const uint64_t *own_p, const uint64_t *enemy_p,
  * odd. */
 #define LA_ODD UINT64_C(0x00AA55AA55AA55AA)
 
-/*
- * Perft 2 of n positions (n a multiple of the lanes) of side to move,
- * w[0..5] by position: commanders of the side (own) and of the other
- * (enemy), officers, and the second pieces of columns by colour (own's,
- * enemy's) and officers (as Lean in laska_count.c). Each lane walks its
- * position's moves, one a round: a quiet move changes the mover's set
- * alone; a soldier's single capture also takes the jumped column's
- * commander, which its second piece replaces (D-LA-3). The positions the
- * moves give are packed into c (AVX-512's compress) and counted by
- * count_vec in full vectors, so lanes whose moves have run out cost
- * nothing there. A position is left to the caller, its index appended
- * to hard (*nhard of them), when its side can capture with an officer
- * or on past a first jump (searches); a position its moves give whose
- * officers have captures that go on is copied to slow.
- */
-/* The children gathered by nodes_lanes, counted in full vectors. */
+/* The moves of the positions in the lanes that are simple (quiet, or a
+ * soldier's capture of one jump), as landing squares: captures or steps
+ * forward (w1), officers' steps back (w2); must, the lanes that
+ * capture. */
+typedef struct Moves {
+    Vec w1, w2, must;
+} Moves;
+
+/* *bad gets the lanes whose side can capture with an officer or on past
+ * a first jump: their moves are left out (searches). */
+LA_ALWAYS Moves moves_of(Vec own, Vec enemy, Vec officers, int side, Vec *bad)
+{
+    Sets x = sets_of(own, enemy, officers, side);
+    Vec l7 = fwd(x.j7, 14, side), l9 = fwd(x.j9, 18, side);
+    Moves m;
+    *bad = nonzero(x.jumpers | ((l7 | l9) & x.on));
+    m.must = nonzero(x.j7 | x.j9 | x.jumpers);
+    m.w1 = (pair(l7, l9) & m.must) |
+           (pair(x.empty & fwd(own, 7, side), x.empty & fwd(own, 9, side)) &
+            ~m.must);
+    m.w2 = pair(x.empty & back(x.offs, 7, side),
+                x.empty & back(x.offs, 9, side)) &
+           ~m.must;
+    m.w1 &= ~*bad;
+    m.w2 &= ~*bad;
+    return m;
+}
+
+/* Each lane's next move, taken off m: from fb to tb, jumping the column
+ * jumped (0 for a quiet move). Returns the lanes that had one. */
+LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
+                              Vec *jumped)
+{
+    Vec first = nonzero(m->w1);
+    Vec src = (m->w1 & first) | (m->w2 & ~first);
+    Vec lb = src & (0 - src);
+    m->w1 ^= lb & first;
+    m->w2 ^= lb & ~first;
+    Vec odd = nonzero(lb & LA_ODD);
+    Vec t = ((lb >> 1) & odd) | (lb & ~odd);
+    /* One step back from the landing (over the jumped column for a
+     * capture), and from there the start; an officer's step back
+     * started one step forward of its landing. */
+    Vec mid = (back(t, 9, side) & odd) | (back(t, 7, side) & ~odd);
+    Vec jump = (back(mid, 9, side) & odd) | (back(mid, 7, side) & ~odd);
+    Vec up = (fwd(t, 9, side) & odd) | (fwd(t, 7, side) & ~odd);
+    *tb = t;
+    *fb = (((jump & m->must) | (mid & ~m->must)) & first) | (up & ~first);
+    *jumped = mid & m->must;
+    return _mm512_test_epi64_mask((__m512i)lb, (__m512i)lb);
+}
+
+/* Store the lanes live of v packed at dst (8 words written). Packed in
+ * a register, then stored whole: AMD's Zen 4 and 5 take the compress to
+ * memory slowly. */
+LA_ALWAYS void pack(uint64_t *dst, __mmask8 live, Vec v)
+{
+    _mm512_storeu_si512(dst, _mm512_maskz_compress_epi64(live, (__m512i)v));
+}
+
+/* Positions of one side to move waiting for a full vector: leaves to be
+ * counted (3 words: commanders, officers) or nodes for perft 2 (6:
+ * Lean's first six), n of them; acc, the counts so far. */
 typedef struct Leaves {
-    uint64_t own[LA_BATCH + 8], enemy[LA_BATCH + 8], officers[LA_BATCH + 8];
+    uint64_t w[3][LA_BATCH + 8];
     unsigned n;
     Vec acc;
 } Leaves;
 
-/* Count the first m (a multiple of the lanes) of c's positions, side to
- * move, and move the rest to the front; those with officers' captures
- * that go on are also copied to slow (as Laska_Kernel's nodes says). */
-static inline __attribute__((always_inline)) void
-leaves_count(Leaves *c, unsigned m, int side, uint64_t *const slow[3],
-             unsigned *nslow)
+typedef struct Nodes {
+    uint64_t w[6][LA_BATCH + 8];
+    unsigned n;
+} Nodes;
+
+/* Count the first m (a multiple of the lanes) of c's positions and move
+ * the rest to the front. */
+LA_ALWAYS void leaves_count(Leaves *c, unsigned m, int side,
+                            const Laska_Sink *sink)
 {
-    for (unsigned i = 0; i < m; i += LA_BATCH_LANES) {
-        Vec own = load(c->own + i), enemy = load(c->enemy + i);
-        Vec officers = load(c->officers + i), more;
-        c->acc += count_vec(own, enemy, officers, side, &more);
-        if (any(more))
-            for (int k = 0; k < LA_BATCH_LANES; k++)
-                if (more[k] != 0) {
-                    slow[0][*nslow] = own[k];
-                    slow[1][*nslow] = enemy[k];
-                    slow[2][(*nslow)++] = officers[k];
-                }
-    }
+    const uint64_t *w[3] = {c->w[0], c->w[1], c->w[2]};
+    c->acc += (Vec){count_lanes(w, m, side, sink)};
     c->n -= m;
-    memmove(c->own, c->own + m, c->n * sizeof c->own[0]);
-    memmove(c->enemy, c->enemy + m, c->n * sizeof c->enemy[0]);
-    memmove(c->officers, c->officers + m, c->n * sizeof c->officers[0]);
+    for (int j = 0; j < 3; j++)
+        memmove(c->w[j], c->w[j] + m, c->n * sizeof c->w[j][0]);
 }
 
-static inline __attribute__((always_inline)) uint64_t
-nodes_lanes(const uint64_t *const w[6], unsigned n, int side, uint8_t *hard,
-            unsigned *nhard, uint64_t *const slow[3], unsigned *nslow)
+LA_ALWAYS void leaves_put(Leaves *c, __mmask8 live, Vec own, Vec enemy,
+                          Vec officers, int side, const Laska_Sink *sink)
 {
-    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
-    uint64_t total = 0;
+    pack(c->w[0] + c->n, live, own);
+    pack(c->w[1] + c->n, live, enemy);
+    pack(c->w[2] + c->n, live, officers);
+    c->n += (unsigned)__builtin_popcount(live);
+    if (c->n >= LA_BATCH)
+        leaves_count(c, LA_BATCH, side, sink);
+}
+
+/* Count what c still holds; the total of every count. */
+LA_ALWAYS uint64_t leaves_end(Leaves *c, int side, const Laska_Sink *sink)
+{
+    for (; c->n % LA_BATCH_LANES != 0; c->n++)
+        for (int j = 0; j < 3; j++)
+            c->w[j][c->n] = 0;
+    leaves_count(c, c->n, side, sink);
+    return lanes_sum(c->acc);
+}
+
+/*
+ * Perft 2 of n positions (n a multiple of the lanes), side to move,
+ * w[0..5] as Laska_Kernel's nodes: each lane walks its position's
+ * simple moves, one a round (a quiet move changes the mover's set alone;
+ * a soldier's single capture also takes the jumped column's commander,
+ * which its second piece replaces, D-LA-3), and the positions they give
+ * go packed to c, to be counted in full vectors. The others go to the
+ * sink.
+ */
+LA_ALWAYS void nodes_lanes(const uint64_t *const w[6], unsigned n, int side,
+                           Leaves *c, const Laska_Sink *sink)
+{
+    for (unsigned i = 0; i < n; i += LA_BATCH_LANES) {
+        Vec own = load(w[0] + i), enemy = load(w[1] + i);
+        Vec officers = load(w[2] + i), own_under = load(w[3] + i);
+        Vec enemy_under = load(w[4] + i), officers_under = load(w[5] + i);
+        Vec bad, fb, tb, jumped;
+        Moves m = moves_of(own, enemy, officers, side, &bad);
+        if (any(bad))
+            for (int k = 0; k < LA_BATCH_LANES; k++)
+                if (bad[k] != 0) {
+                    uint64_t x[6];
+                    for (int j = 0; j < 6; j++)
+                        x[j] = w[j][i + (unsigned)k];
+                    sink->node(sink->ctx, side, x);
+                }
+        while (any(m.w1 | m.w2)) {
+            __mmask8 live = moves_next(&m, side, &fb, &tb, &jumped);
+            leaves_put(c, live, (enemy & ~jumped) | (jumped & enemy_under),
+                       (own & ~fb) | tb | (jumped & own_under),
+                       (officers & ~jumped) | (jumped & officers_under),
+                       side ^ 1, sink);
+        }
+    }
+}
+
+/* nodes_lanes out of line, the side a constant in each copy. */
+static __attribute__((noinline)) void
+nodes_white(const uint64_t *const w[6], unsigned n, Leaves *c,
+            const Laska_Sink *sink)
+{
+    nodes_lanes(w, n, CORE_WHITE, c, sink);
+}
+
+static __attribute__((noinline)) void
+nodes_black(const uint64_t *const w[6], unsigned n, Leaves *c,
+            const Laska_Sink *sink)
+{
+    nodes_lanes(w, n, CORE_BLACK, c, sink);
+}
+
+/* Perft 2 of the first m (a multiple of the lanes) of p's positions,
+ * side to move, and move the rest to the front. */
+static void nodes_run(Nodes *p, unsigned m, int side, Leaves *c,
+                      const Laska_Sink *sink)
+{
+    const uint64_t *w[6];
+    for (int j = 0; j < 6; j++)
+        w[j] = p->w[j];
+    if (side == CORE_WHITE)
+        nodes_white(w, m, c, sink);
+    else
+        nodes_black(w, m, c, sink);
+    p->n -= m;
+    for (int j = 0; j < 6; j++)
+        memmove(p->w[j], p->w[j] + m, p->n * sizeof p->w[j][0]);
+}
+
+static uint64_t batch_nodes(int side, const uint64_t *const w[6], unsigned n,
+                            const Laska_Sink *sink)
+{
     Leaves c;
     c.n = 0;
     c.acc = (Vec){0};
+    if (side == CORE_WHITE)
+        nodes_white(w, n, &c, sink);
+    else
+        nodes_black(w, n, &c, sink);
+    return leaves_end(&c, side ^ 1, sink);
+}
+
+/*
+ * Perft 3 of n positions (n a multiple of the lanes), side to move,
+ * w[0..8] as Laska_Kernel's grand: each lane walks its position's simple
+ * moves (see nodes_lanes) and builds the board each gives as lean_after
+ * in laska_count.c does, its commanders and second pieces from the
+ * other side's view, packed into p for perft 2 (c gets their children).
+ * The others go to the sink.
+ */
+LA_ALWAYS void grand_lanes(const uint64_t *const w[9], unsigned n, int side,
+                           Nodes *p, Leaves *c, const Laska_Sink *sink)
+{
+    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
 
     for (unsigned i = 0; i < n; i += LA_BATCH_LANES) {
         Vec own = load(w[0] + i), enemy = load(w[1] + i);
         Vec officers = load(w[2] + i), own_under = load(w[3] + i);
         Vec enemy_under = load(w[4] + i), officers_under = load(w[5] + i);
-        Vec empty = LA_BOARD & ~(own | enemy);
-        Vec offs = own & officers, sold = own & ~officers;
-        Vec sw = (enemy << 9) & (empty << 18);
-        Vec se = (enemy << 7) & (empty << 14);
-        Vec nw = (enemy >> 7) & (empty >> 14);
-        Vec ne = (enemy >> 9) & (empty >> 18);
-        Vec a7 = side == CORE_WHITE ? nw : se;
-        Vec a9 = side == CORE_WHITE ? ne : sw;
-        Vec j7 = sold & a7, j9 = sold & a9;
-        Vec jumpers = offs & (sw | se | nw | ne);
-        Vec on = (a7 | a9) & (LA_BOARD & ~promo);
-        Vec l7 = fwd(j7, 14, side), l9 = fwd(j9, 18, side);
-        Vec must = nonzero(j7 | j9 | jumpers);
-        Vec bad = nonzero(jumpers | ((l7 | l9) & on));
-        /* The moves as landing squares: captures, or steps forward (w1);
-         * officers' steps back (w2). */
-        Vec w1 = (pair(l7, l9) & must) |
-                 (pair(empty & fwd(own, 7, side), empty & fwd(own, 9, side)) &
-                  ~must);
-        Vec w2 = pair(empty & back(offs, 7, side), empty & back(offs, 9, side)) &
-                 ~must;
-        w1 &= ~bad;
-        w2 &= ~bad;
-        while (any(w1 | w2)) {
-            Vec first = nonzero(w1);
-            Vec src = (w1 & first) | (w2 & ~first);
-            Vec lb = src & (0 - src);
-            w1 ^= lb & first;
-            w2 ^= lb & ~first;
-            Vec odd = nonzero(lb & LA_ODD);
-            Vec tb = ((lb >> 1) & odd) | (lb & ~odd);
-            /* One step back from the landing (over the jumped column for
-             * a capture), and from there the start. */
-            Vec mid = (back(tb, 9, side) & odd) | (back(tb, 7, side) & ~odd);
-            Vec jump = (back(mid, 9, side) & odd) | (back(mid, 7, side) & ~odd);
-            Vec up = (fwd(tb, 9, side) & odd) | (fwd(tb, 7, side) & ~odd);
-            Vec fb = (((jump & must) | (mid & ~must)) & first) | (up & ~first);
-            Vec jumped = mid & must;
-            Vec c_own = (enemy & ~jumped) | (jumped & enemy_under);
-            Vec c_enemy = (own & ~fb) | tb | (jumped & own_under);
-            Vec c_officers = (officers & ~jumped) | (jumped & officers_under);
-            /* The lanes with a move give their positions to c, packed. */
-            __mmask8 live = _mm512_test_epi64_mask((__m512i)lb, (__m512i)lb);
-            /* (Packed in a register, then stored whole: AMD's Zen 4 and
-             * 5 take the compress to memory slowly.) */
-            _mm512_storeu_si512(c.own + c.n, _mm512_maskz_compress_epi64(
-                                                 live, (__m512i)c_own));
-            _mm512_storeu_si512(c.enemy + c.n, _mm512_maskz_compress_epi64(
-                                                   live, (__m512i)c_enemy));
-            _mm512_storeu_si512(
-                c.officers + c.n,
-                _mm512_maskz_compress_epi64(live, (__m512i)c_officers));
-            c.n += (unsigned)__builtin_popcount(live);
-            if (c.n >= LA_BATCH)
-                leaves_count(&c, LA_BATCH, side ^ 1, slow, nslow);
-        }
+        Vec own_third = load(w[6] + i), enemy_third = load(w[7] + i);
+        Vec officers_third = load(w[8] + i);
+        Vec bad, fb, tb, jumped;
+        Moves m = moves_of(own, enemy, officers, side, &bad);
         if (any(bad))
             for (int k = 0; k < LA_BATCH_LANES; k++)
-                if (bad[k] != 0)
-                    hard[(*nhard)++] = (uint8_t)(i + (unsigned)k);
+                if (bad[k] != 0) {
+                    uint64_t x[9];
+                    for (int j = 0; j < 9; j++)
+                        x[j] = w[j][i + (unsigned)k];
+                    sink->grand(sink->ctx, side, x);
+                }
+        while (any(m.w1 | m.w2)) {
+            __mmask8 live = moves_next(&m, side, &fb, &tb, &jumped);
+            /* lean_after: the start square is empty; the mover keeps its
+             * second piece or, alone, takes its prisoner under it; a
+             * jumped column's second piece is its old third. */
+            Vec gone = ~(fb | jumped);
+            Vec su = (own_under & gone) | (own_third & jumped);
+            Vec eu = (enemy_under & gone) | (enemy_third & jumped);
+            Vec ou = (officers_under & gone) | (officers_third & jumped);
+            Vec lone = nonzero(jumped) & ~nonzero((own_under | enemy_under) & fb);
+            Vec officer = nonzero((officers & fb) | (tb & promo));
+            su |= nonzero(own_under & fb) & tb;
+            eu |= (nonzero(enemy_under & fb) | lone) & tb;
+            ou |= (nonzero(officers_under & fb) |
+                   (lone & nonzero(officers & jumped))) &
+                  tb;
+            pack(p->w[0] + p->n, live, (enemy & ~jumped) | (jumped & enemy_under));
+            pack(p->w[1] + p->n, live, (own & ~fb) | tb | (jumped & own_under));
+            pack(p->w[2] + p->n, live,
+                 (officers & ~(fb | jumped)) | (jumped & officers_under) |
+                     (officer & tb));
+            pack(p->w[3] + p->n, live, eu);
+            pack(p->w[4] + p->n, live, su);
+            pack(p->w[5] + p->n, live, ou);
+            p->n += (unsigned)__builtin_popcount(live);
+            if (p->n >= LA_BATCH)
+                nodes_run(p, LA_BATCH, side ^ 1, c, sink);
+        }
     }
-    for (; c.n % LA_BATCH_LANES != 0; c.n++)
-        c.own[c.n] = c.enemy[c.n] = c.officers[c.n] = 0;
-    leaves_count(&c, c.n, side ^ 1, slow, nslow);
-    for (int k = 0; k < LA_BATCH_LANES; k++)
-        total += c.acc[k];
-    return total;
 }
 
-static uint64_t batch_nodes(int side, const uint64_t *const w[6], unsigned n,
-                            uint8_t *hard, unsigned *nhard,
-                            uint64_t *const slow[3], unsigned *nslow)
+static uint64_t batch_grand(int side, const uint64_t *const w[9], unsigned n,
+                            const Laska_Sink *sink)
 {
-    return side == CORE_WHITE
-               ? nodes_lanes(w, n, CORE_WHITE, hard, nhard, slow, nslow)
-               : nodes_lanes(w, n, CORE_BLACK, hard, nhard, slow, nslow);
+    Nodes p;
+    Leaves c;
+    p.n = 0;
+    c.n = 0;
+    c.acc = (Vec){0};
+    if (side == CORE_WHITE)
+        grand_lanes(w, n, CORE_WHITE, &p, &c, sink);
+    else
+        grand_lanes(w, n, CORE_BLACK, &p, &c, sink);
+    for (; p.n % LA_BATCH_LANES != 0; p.n++)
+        for (int j = 0; j < 6; j++)
+            p.w[j][p.n] = 0;
+    nodes_run(&p, p.n, side ^ 1, &c, sink);
+    return leaves_end(&c, side, sink);
 }
 #else
-/* Without a vector compress, perft 2 walks its moves in laska_count.c:
- * lanes in lockstep, each counting its next child, ran at 109 million
- * nodes a second in AVX2 against 142 million for that walk. */
 #define batch_nodes NULL
+#define batch_grand NULL
 #endif
 
-static uint64_t batch_count(int side, const uint64_t *own,
-                            const uint64_t *enemy, const uint64_t *officers,
-                            unsigned n, uint8_t *slow, unsigned *nslow)
-{
-    return side == CORE_WHITE ? count_lanes(own, enemy, officers, n,
-                                            CORE_WHITE, slow, nslow)
-                              : count_lanes(own, enemy, officers, n,
-                                            CORE_BLACK, slow, nslow);
-}
 extern const Laska_Kernel LA_BATCH_NAME(core__laska_kernel);
-const Laska_Kernel LA_BATCH_NAME(core__laska_kernel) = {batch_count,
-                                                        batch_nodes};
+const Laska_Kernel LA_BATCH_NAME(core__laska_kernel) = {
+    batch_count, batch_nodes, batch_grand};
 #endif

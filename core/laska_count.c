@@ -444,23 +444,9 @@ static uint64_t officer_chains_of(uint64_t own, uint64_t enemy,
     return officer_chains(own, enemy, officers, side, more);
 }
 
-/* Count side's positions in q and empty it. */
-static LA_NOINLINE void batch_flush(Laska_Batch *q, int side)
-{
-    uint8_t slow[LA_BATCH];
-    unsigned n = q->n[side], nslow = 0;
-
-    for (; n % 8 != 0; n++)
-        q->own[side][n] = q->enemy[side][n] = q->officers[side][n] = 0;
-    q->total += q->kernel->count(side, q->own[side], q->enemy[side],
-                                 q->officers[side], n, slow, &nslow);
-    for (unsigned i = 0; i < nslow; i++) {
-        unsigned k = slow[i];
-        q->total += officer_chains_of(q->own[side][k], q->enemy[side][k],
-                                      q->officers[side][k], side);
-    }
-    q->n[side] = 0;
-}
+static LA_NOINLINE void leaf_flush(Laska_Batch *q, int side);
+static LA_NOINLINE void node_flush(Laska_Batch *q, int side);
+static LA_NOINLINE void grand_flush(Laska_Batch *q, int side);
 
 /* Put a position of side to move in q, to be counted with the others
  * (count_side's arguments), or count it now where there is no vector
@@ -470,12 +456,12 @@ LA_INLINE void batch_push(Laska_Batch *q, uint64_t own, uint64_t enemy,
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (q->kernel != NULL) {
-        unsigned i = q->n[side];
-        q->own[side][i] = own;
-        q->enemy[side][i] = enemy;
-        q->officers[side][i] = officers;
-        if (++q->n[side] == LA_BATCH)
-            batch_flush(q, side);
+        unsigned i = q->leaves[side];
+        q->leaf[side][0][i] = own;
+        q->leaf[side][1][i] = enemy;
+        q->leaf[side][2][i] = officers;
+        if (++q->leaves[side] == LA_BATCH)
+            leaf_flush(q, side);
         return;
     }
     q->total += count_of(own, enemy, officers, side);
@@ -483,7 +469,6 @@ LA_INLINE void batch_push(Laska_Batch *q, uint64_t own, uint64_t enemy,
     q->total += count_side(own, enemy, officers, side);
 #endif
 }
-
 
 /* ---- the children of one board ------------------------------------------ */
 
@@ -676,39 +661,6 @@ static uint64_t children_of(const Lean *b, int side)
                               : children_side(b, CORE_BLACK);
 }
 
-/* Perft 2 of side's boards in q's node batch, and empty it: in vectors
- * where laska_batch.c can, the rest (its hard cases) here. */
-static LA_NOINLINE void nodes_flush(Laska_Batch *q, int side)
-{
-    uint8_t hard[LA_BATCH];
-    unsigned n = q->nodes[side], nhard = 0;
-    const uint64_t *w[6];
-
-    for (; n % 8 != 0; n++)
-        for (int j = 0; j < 6; j++)
-            q->node[side][j][n] = 0;
-    for (int j = 0; j < 6; j++)
-        w[j] = q->node[side][j];
-    q->nodes[side] = 0;
-    uint64_t *const slow[3] = {q->slow[0], q->slow[1], q->slow[2]};
-    unsigned nslow = 0;
-    q->total += q->kernel->nodes(side, w, n, hard, &nhard, slow, &nslow);
-    for (unsigned i = 0; i < nslow; i++)
-        q->total += officer_chains_of(slow[0][i], slow[1][i], slow[2][i],
-                                      side ^ 1);
-    for (unsigned i = 0; i < nhard; i++) {
-        unsigned k = hard[i];
-        Lean b = {.own = w[0][k],
-                  .enemy = w[1][k],
-                  .officers = w[2][k],
-                  .own_under = w[3][k],
-                  .enemy_under = w[4][k],
-                  .officers_under = w[5][k],
-                  .q = q};
-        q->total += children_of(&b, side);
-    }
-}
-
 /* Perft 2 of board b, side to move: put in q's node batch, to be
  * counted with others, where there is a vector count (laska_batch.c);
  * else counted now. Returns what it counted now. */
@@ -725,7 +677,7 @@ LA_INLINE uint64_t node_push(const Lean *b, int side)
         q->node[side][4][i] = b->enemy_under;
         q->node[side][5][i] = b->officers_under;
         if (++q->nodes[side] == LA_BATCH)
-            nodes_flush(q, side);
+            node_flush(q, side);
         return 0;
     }
     return children_of(b, side);
@@ -1058,6 +1010,106 @@ static uint64_t grandchildren_of(const Lean *b, int side)
                               : grandchildren_side(b, CORE_BLACK);
 }
 
+/* Perft 3 of board b (its nine words), side to move: put in q's batch,
+ * to be counted with others, where there is a vector count
+ * (laska_batch.c); else counted now. Returns what it counted now. */
+LA_INLINE uint64_t grand_push(const Lean *b, int side)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    Laska_Batch *q = b->q;
+    if (q->kernel != NULL && q->kernel->grand != NULL) {
+        unsigned i = q->grands[side];
+        q->grand[side][0][i] = b->own;
+        q->grand[side][1][i] = b->enemy;
+        q->grand[side][2][i] = b->officers;
+        q->grand[side][3][i] = b->own_under;
+        q->grand[side][4][i] = b->enemy_under;
+        q->grand[side][5][i] = b->officers_under;
+        q->grand[side][6][i] = b->own_third;
+        q->grand[side][7][i] = b->enemy_third;
+        q->grand[side][8][i] = b->officers_third;
+        if (++q->grands[side] == LA_BATCH)
+            grand_flush(q, side);
+        return 0;
+    }
+#endif
+    return grandchildren_of(b, side);
+}
+
+/* ---- the batches' counts ------------------------------------------------- */
+
+/* The Laska_Sink's functions (ctx: the batch). */
+static void sink_leaf(void *ctx, int side, uint64_t own, uint64_t enemy,
+                      uint64_t officers)
+{
+    ((Laska_Batch *)ctx)->total += officer_chains_of(own, enemy, officers, side);
+}
+
+static void sink_node(void *ctx, int side, const uint64_t w[6])
+{
+    Laska_Batch *q = ctx;
+    Lean b = {.own = w[0],
+              .enemy = w[1],
+              .officers = w[2],
+              .own_under = w[3],
+              .enemy_under = w[4],
+              .officers_under = w[5],
+              .q = q};
+    q->total += children_of(&b, side);
+}
+
+static void sink_grand(void *ctx, int side, const uint64_t w[9])
+{
+    Laska_Batch *q = ctx;
+    Lean b = {.own = w[0],
+              .enemy = w[1],
+              .officers = w[2],
+              .own_under = w[3],
+              .enemy_under = w[4],
+              .officers_under = w[5],
+              .own_third = w[6],
+              .enemy_third = w[7],
+              .officers_third = w[8],
+              .q = q};
+    q->total += grandchildren_of(&b, side);
+}
+
+/* Count side's positions in one of q's batches (words of them, n at
+ * *count) with fn, and empty it; what fn cannot count is counted here
+ * (the sink). */
+static void batch_run(Laska_Batch *q, int side, uint64_t (*w)[LA_BATCH],
+                      int words, unsigned *count,
+                      uint64_t (*fn)(int, const uint64_t *const *, unsigned,
+                                     const Laska_Sink *))
+{
+    const Laska_Sink sink = {q, sink_leaf, sink_node, sink_grand};
+    const uint64_t *p[9];
+    unsigned n = *count;
+
+    for (; n % 8 != 0; n++)
+        for (int j = 0; j < words; j++)
+            w[j][n] = 0;
+    for (int j = 0; j < words; j++)
+        p[j] = w[j];
+    *count = 0;
+    q->total += fn(side, p, n, &sink);
+}
+
+static LA_NOINLINE void leaf_flush(Laska_Batch *q, int side)
+{
+    batch_run(q, side, q->leaf[side], 3, &q->leaves[side], q->kernel->count);
+}
+
+static LA_NOINLINE void node_flush(Laska_Batch *q, int side)
+{
+    batch_run(q, side, q->node[side], 6, &q->nodes[side], q->kernel->nodes);
+}
+
+static LA_NOINLINE void grand_flush(Laska_Batch *q, int side)
+{
+    batch_run(q, side, q->grand[side], 9, &q->grands[side], q->kernel->grand);
+}
+
 uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
                                                   Laska_Batch *q)
 {
@@ -1065,7 +1117,8 @@ uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
 
     lean_init(&b, st);
     b.q = q;
-    return grandchildren_of(&b, st->side);
+    return st->side == CORE_WHITE ? grand_push(&b, CORE_WHITE)
+                                  : grand_push(&b, CORE_BLACK);
 }
 
 /* ---- the great-grandchildren of one board ------------------------------ */
@@ -1122,7 +1175,7 @@ LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
     c.own_third = e3;
     c.enemy_third = s3;
     c.officers_third = o3;
-    return grandchildren_of(&c, side ^ 1);
+    return grand_push(&c, side ^ 1);
 }
 
 uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
@@ -1142,15 +1195,17 @@ uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
 #if defined(LA_COUNT_PRIMARY)
 uint64_t core__laska_batch_total(Laska_Batch *q)
 {
-    /* Perft 2 first: its hard cases put positions in the other batch. */
-    if (q->nodes[CORE_WHITE] != 0)
-        nodes_flush(q, CORE_WHITE);
-    if (q->nodes[CORE_BLACK] != 0)
-        nodes_flush(q, CORE_BLACK);
-    if (q->n[CORE_WHITE] != 0)
-        batch_flush(q, CORE_WHITE);
-    if (q->n[CORE_BLACK] != 0)
-        batch_flush(q, CORE_BLACK);
+    /* Perft 3, then 2, then the move counts: each ply's positions that
+     * its vectors leave out put positions in the next ply's batches. */
+    for (int side = 0; side < 2; side++)
+        if (q->grands[side] != 0)
+            grand_flush(q, side);
+    for (int side = 0; side < 2; side++)
+        if (q->nodes[side] != 0)
+            node_flush(q, side);
+    for (int side = 0; side < 2; side++)
+        if (q->leaves[side] != 0)
+            leaf_flush(q, side);
     return q->total;
 }
 

@@ -145,36 +145,46 @@ int core__laska_plain(const Laska_State *st, unsigned plies);
 #define LA_BATCH 64
 
 /*
+ * What a vector count hands back (laska_count.c's functions, ctx its
+ * batch): leaf, a position (side to move, commanders own and enemy,
+ * officers) whose officers' captures that go on past the first jump it
+ * left out; node, a position (Lean's first six words) whose perft 2 it
+ * left out; grand, one (Lean's nine words) whose perft 3 it left out.
+ * Each adds what it counts to the batch's total.
+ */
+typedef struct Laska_Sink {
+    void *ctx;
+    void (*leaf)(void *ctx, int side, uint64_t own, uint64_t enemy,
+                 uint64_t officers);
+    void (*node)(void *ctx, int side, const uint64_t w[6]);
+    void (*grand)(void *ctx, int side, const uint64_t w[9]);
+} Laska_Sink;
+
+/*
  * A processor's vector counts (laska_batch.c), each over n positions of
  * side to move (CORE_WHITE or CORE_BLACK), n a multiple of 8 up to
  * LA_BATCH; a position with no commanders counts 0, so pad with zeros.
+ * Each returns its count; what it cannot count goes to the sink.
  *
- * count: the sum of the legal move counts (ignoring drawn status), own[i]
- * and enemy[i] the commanders of the side to move and of the other,
- * officers[i] the officers (only those on own[i] are read). The captures
- * of an officer that go on past its first jump are left out: the indices
- * of the positions that have any are appended to slow (*nslow of them,
- * at most n), for the caller to search.
+ * count: the sum of the legal move counts (ignoring drawn status),
+ * w[0][i] and w[1][i] the commanders of the side to move and of the
+ * other, w[2][i] the officers (only those on w[0][i] are read).
  *
- * nodes (NULL where the processor has no vector compress: AVX2): perft
- * 2, the sum over each position's moves of the move counts of the
- * positions they give; w[0..5][i] are its commanders (own, enemy),
- * officers and second pieces (own's, enemy's colour, officers: Lean's
- * first six words in laska_count.c). Positions whose side can capture
- * with an officer or on past a first jump are left out: their indices
- * are appended to hard (*nhard of them). A position a move gives whose
- * officers have captures that go on is counted without those, and its
- * commanders and officers appended to slow[0..2] (*nslow of them, at
- * most 44 n: no position that is not hard has more moves). Both are the
- * caller's to count.
+ * nodes: perft 2, the sum over each position's moves of the move counts
+ * of the positions they give; w[0..5][i] as Lean's first six words in
+ * laska_count.c (commanders, officers, second pieces by colour and
+ * officers). grand: perft 3, w[0..8][i] as Lean's nine (also the third
+ * pieces). A position whose side can capture with an officer or on past
+ * a first jump goes to the sink whole. Both NULL where the processor
+ * has no vector compress (AVX2).
  */
 typedef struct Laska_Kernel {
-    uint64_t (*count)(int side, const uint64_t *own, const uint64_t *enemy,
-                      const uint64_t *officers, unsigned n, uint8_t *slow,
-                      unsigned *nslow);
+    uint64_t (*count)(int side, const uint64_t *const w[3], unsigned n,
+                      const Laska_Sink *sink);
     uint64_t (*nodes)(int side, const uint64_t *const w[6], unsigned n,
-                      uint8_t *hard, unsigned *nhard, uint64_t *const slow[3],
-                      unsigned *nslow);
+                      const Laska_Sink *sink);
+    uint64_t (*grand)(int side, const uint64_t *const w[9], unsigned n,
+                      const Laska_Sink *sink);
 } Laska_Kernel;
 
 /* The vector counts this processor can run, fastest first, into out
@@ -186,15 +196,14 @@ size_t core__laska_batch_kernels(const Laska_Kernel *out[2]);
 const Laska_Kernel *core__laska_batch_kernel(void);
 
 /* Positions gathered for counting, by side to move: those one ply from
- * the end of perft (own, enemy, officers: see Laska_Kernel's count) and
- * those two plies from it (node: see its nodes); total, the counts of
- * the positions counted so far. Start it zeroed, with kernel from
- * core__laska_batch_kernel. */
+ * the end of perft (leaf), two plies (node) and three (grand), as
+ * Laska_Kernel takes them; total, the counts of the positions counted so
+ * far. Start it zeroed, with kernel from core__laska_batch_kernel. */
 typedef struct Laska_Batch {
-    uint64_t own[2][LA_BATCH], enemy[2][LA_BATCH], officers[2][LA_BATCH];
+    uint64_t leaf[2][3][LA_BATCH];
     uint64_t node[2][6][LA_BATCH];
-    uint64_t slow[3][LA_BATCH * 44]; /* nodes' slow positions */
-    unsigned n[2], nodes[2];
+    uint64_t grand[2][9][LA_BATCH];
+    unsigned leaves[2], nodes[2], grands[2];
     uint64_t total;
     const Laska_Kernel *kernel;
 } Laska_Batch;
