@@ -253,23 +253,26 @@ static uint64_t batch_count(int side, const uint64_t *const w[3], unsigned n,
  * odd. */
 #define LA_ODD UINT64_C(0x00AA55AA55AA55AA)
 
-/* The moves of the positions in the lanes that are simple (quiet, or a
- * soldier's capture of one jump), as landing squares: captures or steps
- * forward (w1), officers' steps back (w2); must, the lanes that
- * capture. */
+/* The moves of the positions in the lanes but officers' captures, as
+ * landing squares: soldiers' first jumps or steps forward (w1), officers'
+ * steps back (w2); must, the lanes that capture; a7, a9 and on from
+ * Sets, for the jumps after the first. */
 typedef struct Moves {
-    Vec w1, w2, must;
+    Vec w1, w2, must, a7, a9, on;
 } Moves;
 
-/* *bad gets the lanes whose side can capture with an officer or on past
- * a first jump: their moves are left out (searches). */
+/* *bad gets the lanes whose side can capture with an officer: their
+ * moves are left out (a search: an officer may come back). */
 LA_ALWAYS Moves moves_of(Vec own, Vec enemy, Vec officers, int side, Vec *bad)
 {
     Sets x = sets_of(own, enemy, officers, side);
     Vec l7 = fwd(x.j7, 14, side), l9 = fwd(x.j9, 18, side);
     Moves m;
-    *bad = nonzero(x.jumpers | ((l7 | l9) & x.on));
+    *bad = nonzero(x.jumpers);
     m.must = nonzero(x.j7 | x.j9 | x.jumpers);
+    m.a7 = x.a7;
+    m.a9 = x.a9;
+    m.on = x.on;
     m.w1 = (pair(l7, l9) & m.must) |
            (pair(x.empty & fwd(own, 7, side), x.empty & fwd(own, 9, side)) &
             ~m.must);
@@ -282,9 +285,11 @@ LA_ALWAYS Moves moves_of(Vec own, Vec enemy, Vec officers, int side, Vec *bad)
 }
 
 /* Each lane's next move, taken off m: from fb to tb, jumping the column
- * jumped (0 for a quiet move). Returns the lanes that had one. */
+ * jumped (0 for a quiet move). Returns the lanes that had one; *go, the
+ * lanes whose capture goes on from tb (the move is then one of the
+ * chains from there: see CHAINS). */
 LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
-                              Vec *jumped)
+                              Vec *jumped, __mmask8 *go)
 {
     Vec first = nonzero(m->w1);
     Vec src = (m->w1 & first) | (m->w2 & ~first);
@@ -302,8 +307,43 @@ LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
     *tb = t;
     *fb = (((jump & m->must) | (mid & ~m->must)) & first) | (up & ~first);
     *jumped = mid & m->must;
+    *go = _mm512_test_epi64_mask((__m512i)(t & m->must), (__m512i)m->on);
     return _mm512_test_epi64_mask((__m512i)lb, (__m512i)lb);
 }
+
+/* The lanes of a mask vector. */
+LA_ALWAYS __mmask8 lanes(Vec v)
+{
+    return _mm512_test_epi64_mask((__m512i)v, (__m512i)v);
+}
+
+/*
+ * The captures of the soldiers in the lanes go whose first jump, from fb
+ * over jumped, landed on tb, where one can jump on (m's on): a soldier
+ * jumps forward only, two ranks a jump, so a chain has at most three
+ * jumps and never comes back to a square or a column it passed; whether
+ * it goes on from a landing depends on that square alone (count_soldiers
+ * in laska_count.c). EMIT(mask, tb, jumped) is run for each complete
+ * chain's lanes, last landing and squares jumped.
+ */
+#define CHAINS(m, side, go, fb, tb, jumped, EMIT)                               \
+    do {                                                                       \
+        Vec go_ = (Vec)_mm512_maskz_mov_epi64((go), _mm512_set1_epi64(-1));    \
+        for (int d2_ = 0; d2_ < 2; d2_++) {                                    \
+            int n2_ = 7 + 2 * d2_;                                             \
+            Vec ok2_ = go_ & nonzero((tb) & (d2_ ? (m).a9 : (m).a7));          \
+            Vec t2_ = fwd((tb), 2 * n2_, (side));                              \
+            Vec j2_ = (jumped) | fwd((tb), n2_, (side));                       \
+            Vec on2_ = nonzero(t2_ & (m).on);                                  \
+            EMIT(lanes(ok2_ & ~on2_), t2_, j2_);                               \
+            for (int d3_ = 0; d3_ < 2; d3_++) {                                \
+                int n3_ = 7 + 2 * d3_;                                         \
+                Vec ok3_ = ok2_ & on2_ & nonzero(t2_ & (d3_ ? (m).a9 : (m).a7)); \
+                EMIT(lanes(ok3_), fwd(t2_, 2 * n3_, (side)),                   \
+                     j2_ | fwd(t2_, n3_, (side)));                             \
+            }                                                                  \
+        }                                                                      \
+    } while (0)
 
 /* Store the lanes live of v packed at dst (8 words written). Packed in
  * a register, then stored whole: AMD's Zen 4 and 5 take the compress to
@@ -327,36 +367,41 @@ typedef struct Nodes {
     unsigned n;
 } Nodes;
 
-/* Count the first m (a multiple of the lanes) of c's positions and move
- * the rest to the front. */
-LA_ALWAYS void leaves_count(Leaves *c, unsigned m, int side,
+/* Count the first m (a multiple of the lanes) of c's *n positions and
+ * move the rest to the front. (The callers keep the count in a local,
+ * *n, while they fill c: the vector stores may alias anything, so a
+ * count in c would be stored and loaded again between them.) */
+LA_ALWAYS void leaves_count(Leaves *c, unsigned *n, unsigned m, int side,
                             const Laska_Sink *sink)
 {
     const uint64_t *w[3] = {c->w[0], c->w[1], c->w[2]};
     c->acc += (Vec){count_lanes(w, m, side, sink)};
-    c->n -= m;
+    *n -= m;
     for (int j = 0; j < 3; j++)
-        memmove(c->w[j], c->w[j] + m, c->n * sizeof c->w[j][0]);
+        memmove(c->w[j], c->w[j] + m, *n * sizeof c->w[j][0]);
 }
 
-LA_ALWAYS void leaves_put(Leaves *c, __mmask8 live, Vec own, Vec enemy,
-                          Vec officers, int side, const Laska_Sink *sink)
+LA_ALWAYS void leaves_put(Leaves *c, unsigned *n, __mmask8 live, Vec own,
+                          Vec enemy, Vec officers, int side,
+                          const Laska_Sink *sink)
 {
-    pack(c->w[0] + c->n, live, own);
-    pack(c->w[1] + c->n, live, enemy);
-    pack(c->w[2] + c->n, live, officers);
-    c->n += (unsigned)__builtin_popcount(live);
-    if (c->n >= LA_BATCH)
-        leaves_count(c, LA_BATCH, side, sink);
+    pack(c->w[0] + *n, live, own);
+    pack(c->w[1] + *n, live, enemy);
+    pack(c->w[2] + *n, live, officers);
+    *n += (unsigned)__builtin_popcount(live);
+    if (*n >= LA_BATCH)
+        leaves_count(c, n, LA_BATCH, side, sink);
 }
 
 /* Count what c still holds; the total of every count. */
 LA_ALWAYS uint64_t leaves_end(Leaves *c, int side, const Laska_Sink *sink)
 {
-    for (; c->n % LA_BATCH_LANES != 0; c->n++)
+    unsigned n = c->n;
+    for (; n % LA_BATCH_LANES != 0; n++)
         for (int j = 0; j < 3; j++)
-            c->w[j][c->n] = 0;
-    leaves_count(c, c->n, side, sink);
+            c->w[j][n] = 0;
+    leaves_count(c, &n, n, side, sink);
+    c->n = n;
     return lanes_sum(c->acc);
 }
 
@@ -372,6 +417,8 @@ LA_ALWAYS uint64_t leaves_end(Leaves *c, int side, const Laska_Sink *sink)
 LA_ALWAYS void nodes_lanes(const uint64_t *const w[6], unsigned n, int side,
                            Leaves *c, const Laska_Sink *sink)
 {
+    unsigned cn = c->n;
+
     for (unsigned i = 0; i < n; i += LA_BATCH_LANES) {
         Vec own = load(w[0] + i), enemy = load(w[1] + i);
         Vec officers = load(w[2] + i), own_under = load(w[3] + i);
@@ -387,13 +434,18 @@ LA_ALWAYS void nodes_lanes(const uint64_t *const w[6], unsigned n, int side,
                     sink->node(sink->ctx, side, x);
                 }
         while (any(m.w1 | m.w2)) {
-            __mmask8 live = moves_next(&m, side, &fb, &tb, &jumped);
-            leaves_put(c, live, (enemy & ~jumped) | (jumped & enemy_under),
-                       (own & ~fb) | tb | (jumped & own_under),
-                       (officers & ~jumped) | (jumped & officers_under),
-                       side ^ 1, sink);
+            __mmask8 go, live = moves_next(&m, side, &fb, &tb, &jumped, &go);
+#define NODE_CHILD(mask, t, j)                                                 \
+    leaves_put(c, &cn, (mask), (enemy & ~(j)) | ((j) & enemy_under),          \
+               (own & ~fb) | (t) | ((j) & own_under),                          \
+               (officers & ~(j)) | ((j) & officers_under), side ^ 1, sink)
+            NODE_CHILD(live & ~go, tb, jumped);
+            if (go != 0)
+                CHAINS(m, side, go, fb, tb, jumped, NODE_CHILD);
+#undef NODE_CHILD
         }
     }
+    c->n = cn;
 }
 
 /* nodes_lanes out of line, the side a constant in each copy. */
@@ -442,6 +494,48 @@ static uint64_t batch_nodes(int side, const uint64_t *const w[6], unsigned n,
 }
 
 /*
+ * The board the move of the lanes mask gives, from fb to tb over the
+ * columns jumped (first: the first of them), built as lean_after in
+ * laska_count.c builds it (its commanders and second pieces from the
+ * other side's view), packed into p for perft 2: the start square is
+ * empty; the mover keeps its second piece or, alone, takes its first
+ * prisoner under it; a jumped column's second piece is its old third.
+ */
+LA_ALWAYS void grand_child(Nodes *p, unsigned *pn, __mmask8 mask, Vec fb,
+                           Vec tb, Vec jumped,
+                           Vec first, Vec own, Vec enemy, Vec officers,
+                           Vec own_under, Vec enemy_under, Vec officers_under,
+                           Vec own_third, Vec enemy_third, Vec officers_third,
+                           int side, Leaves *c, const Laska_Sink *sink)
+{
+    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
+    Vec gone = ~(fb | jumped);
+    Vec su = (own_under & gone) | (own_third & jumped);
+    Vec eu = (enemy_under & gone) | (enemy_third & jumped);
+    Vec ou = (officers_under & gone) | (officers_third & jumped);
+    Vec lone = nonzero(jumped) & ~nonzero((own_under | enemy_under) & fb);
+    Vec officer = nonzero((officers & fb) | (tb & promo));
+    su |= nonzero(own_under & fb) & tb;
+    eu |= (nonzero(enemy_under & fb) | lone) & tb;
+    ou |= (nonzero(officers_under & fb) | (lone & nonzero(officers & first))) &
+          tb;
+    pack(p->w[0] + *pn, mask, (enemy & ~jumped) | (jumped & enemy_under));
+    pack(p->w[1] + *pn, mask, (own & ~fb) | tb | (jumped & own_under));
+    pack(p->w[2] + *pn, mask,
+         (officers & ~(fb | jumped)) | (jumped & officers_under) |
+             (officer & tb));
+    pack(p->w[3] + *pn, mask, eu);
+    pack(p->w[4] + *pn, mask, su);
+    pack(p->w[5] + *pn, mask, ou);
+    *pn += (unsigned)__builtin_popcount(mask);
+    if (*pn >= LA_BATCH) {
+        p->n = *pn;
+        nodes_run(p, LA_BATCH, side ^ 1, c, sink);
+        *pn = p->n;
+    }
+}
+
+/*
  * Perft 3 of n positions (n a multiple of the lanes), side to move,
  * w[0..8] as Laska_Kernel's grand: each lane walks its position's simple
  * moves (see nodes_lanes) and builds the board each gives as lean_after
@@ -452,7 +546,7 @@ static uint64_t batch_nodes(int side, const uint64_t *const w[6], unsigned n,
 LA_ALWAYS void grand_lanes(const uint64_t *const w[9], unsigned n, int side,
                            Nodes *p, Leaves *c, const Laska_Sink *sink)
 {
-    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
+    unsigned pn = p->n;
 
     for (unsigned i = 0; i < n; i += LA_BATCH_LANES) {
         Vec own = load(w[0] + i), enemy = load(w[1] + i);
@@ -471,34 +565,19 @@ LA_ALWAYS void grand_lanes(const uint64_t *const w[9], unsigned n, int side,
                     sink->grand(sink->ctx, side, x);
                 }
         while (any(m.w1 | m.w2)) {
-            __mmask8 live = moves_next(&m, side, &fb, &tb, &jumped);
-            /* lean_after: the start square is empty; the mover keeps its
-             * second piece or, alone, takes its prisoner under it; a
-             * jumped column's second piece is its old third. */
-            Vec gone = ~(fb | jumped);
-            Vec su = (own_under & gone) | (own_third & jumped);
-            Vec eu = (enemy_under & gone) | (enemy_third & jumped);
-            Vec ou = (officers_under & gone) | (officers_third & jumped);
-            Vec lone = nonzero(jumped) & ~nonzero((own_under | enemy_under) & fb);
-            Vec officer = nonzero((officers & fb) | (tb & promo));
-            su |= nonzero(own_under & fb) & tb;
-            eu |= (nonzero(enemy_under & fb) | lone) & tb;
-            ou |= (nonzero(officers_under & fb) |
-                   (lone & nonzero(officers & jumped))) &
-                  tb;
-            pack(p->w[0] + p->n, live, (enemy & ~jumped) | (jumped & enemy_under));
-            pack(p->w[1] + p->n, live, (own & ~fb) | tb | (jumped & own_under));
-            pack(p->w[2] + p->n, live,
-                 (officers & ~(fb | jumped)) | (jumped & officers_under) |
-                     (officer & tb));
-            pack(p->w[3] + p->n, live, eu);
-            pack(p->w[4] + p->n, live, su);
-            pack(p->w[5] + p->n, live, ou);
-            p->n += (unsigned)__builtin_popcount(live);
-            if (p->n >= LA_BATCH)
-                nodes_run(p, LA_BATCH, side ^ 1, c, sink);
+            __mmask8 go, live = moves_next(&m, side, &fb, &tb, &jumped, &go);
+            Vec first = jumped;
+#define GRAND_CHILD(mask, t, j)                                                \
+    grand_child(p, &pn, (mask), fb, (t), (j), first, own, enemy, officers,     \
+                own_under, enemy_under, officers_under, own_third,             \
+                enemy_third, officers_third, side, c, sink)
+            GRAND_CHILD(live & ~go, tb, jumped);
+            if (go != 0)
+                CHAINS(m, side, go, fb, tb, jumped, GRAND_CHILD);
+#undef GRAND_CHILD
         }
     }
+    p->n = pn;
 }
 
 static uint64_t batch_grand(int side, const uint64_t *const w[9], unsigned n,
