@@ -14,9 +14,12 @@
  * over one word that holds two direction sets (pair), so that a loop's
  * end is mispredicted once per position rather than once per direction.
  * Capture chains and sides with officers take general, slower code.
- * Perft's last ply is not counted where its positions are found: they
- * are put in the caller's Laska_Batch (batch_push) and counted 64 at a
- * time by laska_batch.c's vector code, where the processor has it.
+ * Where the processor has laska_batch.c's vector code, perft's last
+ * plies are not counted where their positions are found: those one, two
+ * and three plies from the end are put in the caller's Laska_Batch
+ * (batch_push, node_push, grand_push) and counted many at a time there;
+ * what the vectors leave (officers' captures) comes back here through
+ * the sink (sink_leaf, sink_node, sink_grand).
  */
 #include "laska_internal.h"
 
