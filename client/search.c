@@ -64,7 +64,8 @@ struct Bot_Table {
 typedef struct Ord {
     int32_t score;
     uint32_t index;
-    uint64_t tie;
+    /* the order as two words, compared in turn (ord_set). */
+    uint64_t hi, lo;
 } Ord;
 
 typedef struct Pvs {
@@ -146,16 +147,73 @@ static int grow_ord(Pvs *s, int ply, size_t n)
     return 0;
 }
 
-/* Higher score first, then the seeded tie key, then the list index: a
- * total order, so qsort's instability cannot show. */
-static int ord_cmp(const void *a, const void *b)
+/* Score the move of list index i, with the seeded tie key tie. The
+ * order is higher score first, then the lower tie key, then the lower
+ * index: a total order, so qsort's instability cannot show. It is kept
+ * as two words compared in turn: hi, the score (from the highest) and
+ * the tie key's high half; lo, its low half and the index. Scores lie
+ * well inside 32 bits either way of 0, so INT32_MAX - score fits in 32
+ * unsigned bits. */
+static void ord_set(Ord *o, int32_t score, uint32_t i, uint64_t tie)
 {
-    const Ord *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    if (x->tie != y->tie)
-        return x->tie < y->tie ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    o->score = score;
+    o->index = i;
+    o->hi = ((uint64_t)((int64_t)INT32_MAX - score) << 32) | (tie >> 32);
+    o->lo = (tie << 32) | i;
+}
+
+static inline int ord_before(const Ord *x, const Ord *y)
+{
+    return x->hi != y->hi ? x->hi < y->hi : x->lo < y->lo;
+}
+
+/* core_move_equal, its call skipped for the many moves whose first
+ * byte already differs (every listed move is compared with two killers). */
+static inline int same_move(const Core_Move *a, const Core_Move *b)
+{
+    return a->len == b->len && (a->len == 0 || a->b[0] == b->b[0]) &&
+           core_move_equal(a, b);
+}
+
+/* Sort o[0..n) into ord_before's order, in place: a quicksort on the
+ * middle element, insertion sort for short runs, the shorter side first
+ * (libc's qsort, a merge sort into a buffer it allocates, took 3% of a
+ * Football chess search). The order is total, so any sort gives it. */
+static void ord_sort(Ord *o, size_t n)
+{
+    while (n > 16) {
+        Ord p = o[n / 2], t;
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (ord_before(&o[i], &p))
+                i++;
+            while (ord_before(&p, &o[j]))
+                j--;
+            if (i >= j)
+                break;
+            t = o[i];
+            o[i] = o[j];
+            o[j] = t;
+            i++;
+            j--;
+        }
+        /* o[0..j] <= p <= o[j+1..n) */
+        if (j + 1 < n - j - 1) {
+            ord_sort(o, j + 1);
+            o += j + 1;
+            n -= j + 1;
+        } else {
+            ord_sort(o + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        Ord t = o[i];
+        size_t j = i;
+        for (; j > 0 && ord_before(&t, &o[j - 1]); j--)
+            o[j] = o[j - 1];
+        o[j] = t;
+    }
 }
 
 /* The child's static gain for the mover over stand, left in
@@ -186,21 +244,21 @@ static int32_t child_gain(Pvs *s, int ply, const Core_Move *mv,
  * node's thousands of turns in full was a third of its search (perf). */
 #define ORD_PICK 8
 
-/* Put the k-th move of ord_cmp's order into o[k], given o[0..k) already
+/* Put the k-th move of ord_set's order into o[k], given o[0..k) already
  * in place: o[k..n) is scanned for its first while k < ORD_PICK, and
- * sorted whole at k == ORD_PICK. ord_cmp is a total order, so the moves
- * come out exactly as a full sort would put them. */
+ * sorted whole at k == ORD_PICK. The order is total, so the moves come
+ * out exactly as a full sort would put them. */
 static void ord_next(Ord *o, size_t n, size_t k)
 {
     if (k == ORD_PICK && n - k > 1) {
-        qsort(o + k, n - k, sizeof *o, ord_cmp);
+        ord_sort(o + k, n - k);
         return;
     }
     if (k > ORD_PICK)
         return;
     size_t b = k;
     for (size_t i = k + 1; i < n; i++)
-        if (ord_cmp(&o[i], &o[b]) < 0)
+        if (ord_before(&o[i], &o[b]))
             b = i;
     if (b != k) {
         Ord t = o[k];
@@ -242,19 +300,16 @@ static int order_moves(Pvs *s, int ply, uint64_t key, uint32_t tt_move,
             sc = 1 << 30;
         else if (f > 0)
             sc = (1 << 28) + f;
-        else if (core_move_equal(&s->killer[ply][0], &m[i]))
+        else if (same_move(&s->killer[ply][0], &m[i]))
             sc = (1 << 27) + 1;
-        else if (core_move_equal(&s->killer[ply][1], &m[i]))
+        else if (same_move(&s->killer[ply][1], &m[i]))
             sc = 1 << 27;
         else
             sc = (int32_t)(s->history[side][move_hash(&m[i])] >> 4) +
                  (gains ? child_gain(s, ply, &m[i], stand) * 16 : 0);
         if (f > 0)
             nf++;
-        o[k].score = sc;
-        o[k].index = (uint32_t)i;
-        o[k].tie = bot__mix(salt ^ (i + 1));
-        k++;
+        ord_set(&o[k++], sc, (uint32_t)i, bot__mix(salt ^ (i + 1)));
     }
     *n = k;
     s->forcing[ply] = nf;
