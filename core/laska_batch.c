@@ -253,32 +253,43 @@ static uint64_t batch_count(int side, const uint64_t *const w[3], unsigned n,
  * odd. */
 #define LA_ODD UINT64_C(0x00AA55AA55AA55AA)
 
-/* The moves of the positions in the lanes but officers' captures, as
- * landing squares: soldiers' first jumps or steps forward (w1), officers'
+/* The moves of the positions in the lanes, as landing squares: first
+ * jumps forward or steps forward (w1), officers' first jumps back or
  * steps back (w2); must, the lanes that capture; a7, a9 and on from
- * Sets, for the jumps after the first. */
+ * Sets, for soldiers' jumps after the first. */
 typedef struct Moves {
     Vec w1, w2, must, a7, a9, on;
 } Moves;
 
-/* *bad gets the lanes whose side can capture with an officer: their
- * moves are left out (a search: an officer may come back). */
+/* *bad gets the lanes where an officer's first jump can go on (any way
+ * but back, as officer_captures in laska_count.c tells): their moves are
+ * left out, a search (an officer may come back). In the other lanes
+ * every officer's capture is one jump. */
 LA_ALWAYS Moves moves_of(Vec own, Vec enemy, Vec officers, int side, Vec *bad)
 {
     Sets x = sets_of(own, enemy, officers, side);
-    Vec l7 = fwd(x.j7, 14, side), l9 = fwd(x.j9, 18, side);
+    /* Officers' first landings by direction. */
+    Vec lsw = (x.offs & x.sw) >> 18, lse = (x.offs & x.se) >> 14;
+    Vec lnw = (x.offs & x.nw) << 14, lne = (x.offs & x.ne) << 18;
+    Vec more = (lsw & (x.sw | x.se | x.nw)) | (lse & (x.sw | x.se | x.ne)) |
+               (lnw & (x.sw | x.nw | x.ne)) | (lne & (x.se | x.nw | x.ne));
+    /* Forward first jumps of every commander; officers' back ones. */
+    Vec f7 = fwd(own & x.a7, 14, side), f9 = fwd(own & x.a9, 18, side);
+    Vec b7 = side == CORE_WHITE ? lse : lnw;
+    Vec b9 = side == CORE_WHITE ? lsw : lne;
     Moves m;
-    *bad = nonzero(x.jumpers);
+    *bad = nonzero(more);
     m.must = nonzero(x.j7 | x.j9 | x.jumpers);
     m.a7 = x.a7;
     m.a9 = x.a9;
     m.on = x.on;
-    m.w1 = (pair(l7, l9) & m.must) |
+    m.w1 = (pair(f7, f9) & m.must) |
            (pair(x.empty & fwd(own, 7, side), x.empty & fwd(own, 9, side)) &
             ~m.must);
-    m.w2 = pair(x.empty & back(x.offs, 7, side),
-                x.empty & back(x.offs, 9, side)) &
-           ~m.must;
+    m.w2 = (pair(b7, b9) & m.must) |
+           (pair(x.empty & back(x.offs, 7, side),
+                 x.empty & back(x.offs, 9, side)) &
+            ~m.must);
     m.w1 &= ~*bad;
     m.w2 &= ~*bad;
     return m;
@@ -298,16 +309,21 @@ LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
     m->w2 ^= lb & ~first;
     Vec odd = nonzero(lb & LA_ODD);
     Vec t = ((lb >> 1) & odd) | (lb & ~odd);
-    /* One step back from the landing (over the jumped column for a
-     * capture), and from there the start; an officer's step back
-     * started one step forward of its landing. */
+    /* A move forward: one step back from the landing (over the jumped
+     * column for a capture), and from there the start; an officer's move
+     * back: the same forward of its landing. */
     Vec mid = (back(t, 9, side) & odd) | (back(t, 7, side) & ~odd);
     Vec jump = (back(mid, 9, side) & odd) | (back(mid, 7, side) & ~odd);
     Vec up = (fwd(t, 9, side) & odd) | (fwd(t, 7, side) & ~odd);
+    Vec up2 = (fwd(up, 9, side) & odd) | (fwd(up, 7, side) & ~odd);
+    Vec start = (jump & first) | (up2 & ~first);
+    Vec over = (mid & first) | (up & ~first);
     *tb = t;
-    *fb = (((jump & m->must) | (mid & ~m->must)) & first) | (up & ~first);
-    *jumped = mid & m->must;
-    *go = _mm512_test_epi64_mask((__m512i)(t & m->must), (__m512i)m->on);
+    *fb = (start & m->must) | (over & ~m->must);
+    *jumped = over & m->must;
+    /* Only soldiers' jumps forward go on in a lane that is not bad. */
+    *go = _mm512_test_epi64_mask((__m512i)(t & m->must & first),
+                                 (__m512i)m->on);
     return _mm512_test_epi64_mask((__m512i)lb, (__m512i)lb);
 }
 
