@@ -339,8 +339,9 @@ LA_ALWAYS __mmask8 lanes(Vec v)
  * jumps forward only, two ranks a jump, so a chain has at most three
  * jumps and never comes back to a square or a column it passed; whether
  * it goes on from a landing depends on that square alone (count_soldiers
- * in laska_count.c). EMIT(mask, tb, jumped) is run for each complete
- * chain's lanes, last landing and squares jumped.
+ * in laska_count.c). EMIT(mask, tb, jumped, second) is run for each
+ * complete chain's lanes, last landing, squares jumped and the second
+ * of them.
  */
 #define CHAINS(m, side, go, fb, tb, jumped, EMIT)                               \
     do {                                                                       \
@@ -351,12 +352,12 @@ LA_ALWAYS __mmask8 lanes(Vec v)
             Vec t2_ = fwd((tb), 2 * n2_, (side));                              \
             Vec j2_ = (jumped) | fwd((tb), n2_, (side));                       \
             Vec on2_ = nonzero(t2_ & (m).on);                                  \
-            EMIT(lanes(ok2_ & ~on2_), t2_, j2_);                               \
+            EMIT(lanes(ok2_ & ~on2_), t2_, j2_, fwd((tb), n2_, (side)));       \
             for (int d3_ = 0; d3_ < 2; d3_++) {                                \
                 int n3_ = 7 + 2 * d3_;                                         \
                 Vec ok3_ = ok2_ & on2_ & nonzero(t2_ & (d3_ ? (m).a9 : (m).a7)); \
                 EMIT(lanes(ok3_), fwd(t2_, 2 * n3_, (side)),                   \
-                     j2_ | fwd(t2_, n3_, (side)));                             \
+                     j2_ | fwd(t2_, n3_, (side)), fwd((tb), n2_, (side)));     \
             }                                                                  \
         }                                                                      \
     } while (0)
@@ -451,11 +452,11 @@ LA_ALWAYS void nodes_lanes(const uint64_t *const w[6], unsigned n, int side,
                 }
         while (any(m.w1 | m.w2)) {
             __mmask8 go, live = moves_next(&m, side, &fb, &tb, &jumped, &go);
-#define NODE_CHILD(mask, t, j)                                                 \
+#define NODE_CHILD(mask, t, j, second)                                         \
     leaves_put(c, &cn, (mask), (enemy & ~(j)) | ((j) & enemy_under),          \
                (own & ~fb) | (t) | ((j) & own_under),                          \
                (officers & ~(j)) | ((j) & officers_under), side ^ 1, sink)
-            NODE_CHILD(live & ~go, tb, jumped);
+            NODE_CHILD(live & ~go, tb, jumped, 0);
             if (go != 0)
                 CHAINS(m, side, go, fb, tb, jumped, NODE_CHILD);
 #undef NODE_CHILD
@@ -583,17 +584,41 @@ LA_ALWAYS void grand_lanes(const uint64_t *const w[9], unsigned n, int side,
         while (any(m.w1 | m.w2)) {
             __mmask8 go, live = moves_next(&m, side, &fb, &tb, &jumped, &go);
             Vec first = jumped;
-#define GRAND_CHILD(mask, t, j)                                                \
+#define GRAND_CHILD(mask, t, j, second)                                        \
     grand_child(p, &pn, (mask), fb, (t), (j), first, own, enemy, officers,     \
                 own_under, enemy_under, officers_under, own_third,             \
                 enemy_third, officers_third, side, c, sink)
-            GRAND_CHILD(live & ~go, tb, jumped);
+            GRAND_CHILD(live & ~go, tb, jumped, 0);
             if (go != 0)
                 CHAINS(m, side, go, fb, tb, jumped, GRAND_CHILD);
 #undef GRAND_CHILD
         }
     }
     p->n = pn;
+}
+
+/* grand_lanes out of line, the side a constant in each copy. */
+static __attribute__((noinline)) void
+grand_white(const uint64_t *const w[9], unsigned n, Nodes *p, Leaves *c,
+            const Laska_Sink *sink)
+{
+    grand_lanes(w, n, CORE_WHITE, p, c, sink);
+}
+
+static __attribute__((noinline)) void
+grand_black(const uint64_t *const w[9], unsigned n, Nodes *p, Leaves *c,
+            const Laska_Sink *sink)
+{
+    grand_lanes(w, n, CORE_BLACK, p, c, sink);
+}
+
+/* Perft 2 of what p still holds, padded to full vectors. */
+static void nodes_end(Nodes *p, int side, Leaves *c, const Laska_Sink *sink)
+{
+    for (; p->n % LA_BATCH_LANES != 0; p->n++)
+        for (int j = 0; j < 6; j++)
+            p->w[j][p->n] = 0;
+    nodes_run(p, p->n, side, c, sink);
 }
 
 static uint64_t batch_grand(int side, const uint64_t *const w[9], unsigned n,
@@ -605,21 +630,165 @@ static uint64_t batch_grand(int side, const uint64_t *const w[9], unsigned n,
     c.n = 0;
     c.acc = (Vec){0};
     if (side == CORE_WHITE)
-        grand_lanes(w, n, CORE_WHITE, &p, &c, sink);
+        grand_white(w, n, &p, &c, sink);
     else
-        grand_lanes(w, n, CORE_BLACK, &p, &c, sink);
-    for (; p.n % LA_BATCH_LANES != 0; p.n++)
-        for (int j = 0; j < 6; j++)
-            p.w[j][p.n] = 0;
-    nodes_run(&p, p.n, side ^ 1, &c, sink);
+        grand_black(w, n, &p, &c, sink);
+    nodes_end(&p, side ^ 1, &c, sink);
     return leaves_end(&c, side, sink);
+}
+
+/* Positions waiting for perft 3 (Lean's nine words), n of them. */
+typedef struct Grands {
+    uint64_t w[9][LA_BATCH + 8];
+    unsigned n;
+} Grands;
+
+/* Perft 3 of the first m (a multiple of the lanes) of g's positions,
+ * side to move, and move the rest to the front. */
+static void grands_run(Grands *g, unsigned m, int side, Nodes *p, Leaves *c,
+                       const Laska_Sink *sink)
+{
+    const uint64_t *w[9];
+    for (int j = 0; j < 9; j++)
+        w[j] = g->w[j];
+    if (side == CORE_WHITE)
+        grand_white(w, m, p, c, sink);
+    else
+        grand_black(w, m, p, c, sink);
+    g->n -= m;
+    for (int j = 0; j < 9; j++)
+        memmove(g->w[j], g->w[j] + m, g->n * sizeof g->w[j][0]);
+}
+
+/*
+ * The board the move of the lanes mask gives, as great_move in
+ * laska_count.c builds it: lean_after's (see grand_child) and the third
+ * pieces. A jumped column's new third is its old fourth; the mover's
+ * column keeps its third or, shorter, takes a prisoner there: for a
+ * column of one the second commander jumped, of two the first. Packed
+ * into g for perft 3.
+ */
+LA_ALWAYS void great_child(Grands *g, unsigned *gn, __mmask8 mask, Vec fb,
+                           Vec tb, Vec jumped, Vec first, Vec second,
+                           const Vec b[12], int side, Nodes *p, Leaves *c,
+                           const Laska_Sink *sink)
+{
+    const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
+    Vec own = b[0], enemy = b[1], officers = b[2];
+    Vec own_under = b[3], enemy_under = b[4], officers_under = b[5];
+    Vec own_third = b[6], enemy_third = b[7], officers_third = b[8];
+    Vec gone = ~(fb | jumped);
+    Vec su = (own_under & gone) | (own_third & jumped);
+    Vec eu = (enemy_under & gone) | (enemy_third & jumped);
+    Vec ou = (officers_under & gone) | (officers_third & jumped);
+    Vec s3 = (own_third & gone) | (b[9] & jumped);
+    Vec e3 = (enemy_third & gone) | (b[10] & jumped);
+    Vec o3 = (officers_third & gone) | (b[11] & jumped);
+    Vec cap = nonzero(jumped);
+    Vec alone = ~nonzero((own_under | enemy_under) & fb);
+    Vec two = ~alone & ~nonzero((own_third | enemy_third) & fb);
+    Vec lone = cap & alone;
+    Vec officer = nonzero((officers & fb) | (tb & promo));
+    su |= nonzero(own_under & fb) & tb;
+    eu |= (nonzero(enemy_under & fb) | lone) & tb;
+    ou |= (nonzero(officers_under & fb) | (lone & nonzero(officers & first))) &
+          tb;
+    s3 |= nonzero(own_third & fb) & tb;
+    e3 |= (nonzero(enemy_third & fb) | (lone & nonzero(second)) |
+           (cap & two)) &
+          tb;
+    o3 |= (nonzero(officers_third & fb) |
+           (lone & nonzero(officers & second)) |
+           (cap & two & nonzero(officers & first))) &
+          tb;
+    pack(g->w[0] + *gn, mask, (enemy & ~jumped) | (jumped & enemy_under));
+    pack(g->w[1] + *gn, mask, (own & ~fb) | tb | (jumped & own_under));
+    pack(g->w[2] + *gn, mask,
+         (officers & ~(fb | jumped)) | (jumped & officers_under) |
+             (officer & tb));
+    pack(g->w[3] + *gn, mask, eu);
+    pack(g->w[4] + *gn, mask, su);
+    pack(g->w[5] + *gn, mask, ou);
+    pack(g->w[6] + *gn, mask, e3);
+    pack(g->w[7] + *gn, mask, s3);
+    pack(g->w[8] + *gn, mask, o3);
+    *gn += (unsigned)__builtin_popcount(mask);
+    if (*gn >= LA_BATCH) {
+        g->n = *gn;
+        grands_run(g, LA_BATCH, side ^ 1, p, c, sink);
+        *gn = g->n;
+    }
+}
+
+/*
+ * Perft 4 of n positions (n a multiple of the lanes), side to move,
+ * w[0..11] as Laska_Kernel's great: each lane walks its position's
+ * moves as nodes_lanes's do and builds the board each gives with
+ * great_child, packed into g for perft 3 (p and c get what follows).
+ * A position where an officer's first jump can go on goes to the sink.
+ */
+LA_ALWAYS void great_lanes(const uint64_t *const w[12], unsigned n, int side,
+                           Grands *g, Nodes *p, Leaves *c,
+                           const Laska_Sink *sink)
+{
+    unsigned gn = g->n;
+
+    for (unsigned i = 0; i < n; i += LA_BATCH_LANES) {
+        Vec b[12], bad, fb, tb, jumped;
+        for (int j = 0; j < 12; j++)
+            b[j] = load(w[j] + i);
+        Moves m = moves_of(b[0], b[1], b[2], side, &bad);
+        if (any(bad))
+            for (int k = 0; k < LA_BATCH_LANES; k++)
+                if (bad[k] != 0) {
+                    uint64_t x[12];
+                    for (int j = 0; j < 12; j++)
+                        x[j] = w[j][i + (unsigned)k];
+                    sink->great(sink->ctx, side, x);
+                }
+        while (any(m.w1 | m.w2)) {
+            __mmask8 go, live = moves_next(&m, side, &fb, &tb, &jumped, &go);
+            Vec first = jumped;
+#define GREAT_CHILD(mask, t, j, second)                                        \
+    great_child(g, &gn, (mask), fb, (t), (j), first, (second), b, side, p, c,  \
+                sink)
+            GREAT_CHILD(live & ~go, tb, jumped, (Vec){0});
+            if (go != 0)
+                CHAINS(m, side, go, fb, tb, jumped, GREAT_CHILD);
+#undef GREAT_CHILD
+        }
+    }
+    g->n = gn;
+}
+
+static uint64_t batch_great(int side, const uint64_t *const w[12], unsigned n,
+                            const Laska_Sink *sink)
+{
+    Grands g;
+    Nodes p;
+    Leaves c;
+    g.n = 0;
+    p.n = 0;
+    c.n = 0;
+    c.acc = (Vec){0};
+    if (side == CORE_WHITE)
+        great_lanes(w, n, CORE_WHITE, &g, &p, &c, sink);
+    else
+        great_lanes(w, n, CORE_BLACK, &g, &p, &c, sink);
+    for (; g.n % LA_BATCH_LANES != 0; g.n++)
+        for (int j = 0; j < 9; j++)
+            g.w[j][g.n] = 0;
+    grands_run(&g, g.n, side ^ 1, &p, &c, sink);
+    nodes_end(&p, side, &c, sink);
+    return leaves_end(&c, side ^ 1, sink);
 }
 #else
 #define batch_nodes NULL
 #define batch_grand NULL
+#define batch_great NULL
 #endif
 
 extern const Laska_Kernel LA_BATCH_NAME(core__laska_kernel);
 const Laska_Kernel LA_BATCH_NAME(core__laska_kernel) = {
-    batch_count, batch_nodes, batch_grand};
+    batch_count, batch_nodes, batch_grand, batch_great};
 #endif

@@ -71,13 +71,16 @@ uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
 #endif
 
 /* A board from the side to move's view: its commanders and, where a
- * column has two pieces or more, the second piece from the top, and where
- * it has three or more, the third (by colour: own_under holds the second
- * pieces of the side's colour, on any column). */
+ * column has two pieces or more, the second piece from the top, where it
+ * has three or more, the third, and four or more, the fourth (by colour:
+ * own_under holds the second pieces of the side's colour, on any
+ * column). */
 typedef struct Lean {
     uint64_t own, enemy, officers;
     uint64_t own_under, enemy_under, officers_under;
     uint64_t own_third, enemy_third, officers_third;
+    /* the fourth pieces: read by perft 4 alone, set by lean_init */
+    uint64_t own_fourth, enemy_fourth, officers_fourth;
     Laska_Batch *q; /* where perft 2 puts the positions it counts */
 } Lean;
 
@@ -181,7 +184,6 @@ typedef struct Walk {
     const Lean *b;
     int side;
     int mode;
-    const Laska_State *st; /* great-grandchildren: the columns */
     uint64_t enemy;        /* enemy commanders */
     uint64_t empty;        /* empty squares, the start included (D-LA-5) */
     uint64_t promo;        /* where a soldier is promoted; 0 for an officer */
@@ -450,6 +452,7 @@ static uint64_t officer_chains_of(uint64_t own, uint64_t enemy,
 static LA_NOINLINE void leaf_flush(Laska_Batch *q, int side);
 static LA_NOINLINE void node_flush(Laska_Batch *q, int side);
 static LA_NOINLINE void grand_flush(Laska_Batch *q, int side);
+static LA_NOINLINE void great_flush(Laska_Batch *q, int side);
 
 /* Put a position of side to move in q, to be counted with the others
  * (count_side's arguments), or count it now where there is no vector
@@ -741,9 +744,9 @@ LA_INLINE uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
                               : node_push(&c, CORE_WHITE);
 }
 
-LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
-                           uint64_t fb, uint64_t tb, uint64_t jumped,
-                           uint64_t first, uint64_t second, int officer);
+LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
+                              uint64_t tb, uint64_t jumped, uint64_t first,
+                              uint64_t second, int officer);
 
 /*
  * One capture of w's board found, from w->from's column (officer: its
@@ -770,7 +773,7 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
         w->total += after_move(b, w->side, fb, tb, jumped, w->first, officer);
         return;
     }
-    w->total += great_move(b, w->st, w->side, fb, tb, jumped, w->first,
+    w->total += great_move(b, w->side, fb, tb, jumped, w->first,
                            w->second, officer);
 }
 
@@ -787,6 +790,7 @@ static void lean_init(Lean *b, const Laska_State *st)
     b->enemy_under = white ? st->under_black : st->under_white;
     b->officers_under = st->under_officers;
     b->own_third = b->enemy_third = b->officers_third = 0;
+    b->own_fourth = b->enemy_fourth = b->officers_fourth = 0;
     b->q = NULL;
     for (uint64_t r = st->under_white | st->under_black; r != 0; r &= r - 1) {
         int s = core__la.sq[__builtin_ctzll(r)];
@@ -799,6 +803,14 @@ static void lean_init(Lean *b, const Laska_State *st)
             b->enemy_third |= mb;
         if ((st->officer[s] >> 2) & 1)
             b->officers_third |= mb;
+        if (st->height[s] < 4)
+            continue;
+        if (((st->colour[s] >> 3) & 1) == st->side)
+            b->own_fourth |= mb;
+        else
+            b->enemy_fourth |= mb;
+        if ((st->officer[s] >> 3) & 1)
+            b->officers_fourth |= mb;
     }
 }
 
@@ -823,13 +835,13 @@ uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st,
 
 /* What follows one move (see soldier_moves): perft 2 of its position, or
  * with great perft 3. */
-LA_INLINE uint64_t move_end(const Lean *b, const Laska_State *st, int side,
+LA_INLINE uint64_t move_end(const Lean *b, int side,
                             int great, uint64_t fb, uint64_t tb,
                             uint64_t jumped, uint64_t first, uint64_t second,
                             int officer)
 {
     if (great)
-        return great_move(b, st, side, fb, tb, jumped, first, second, officer);
+        return great_move(b, side, fb, tb, jumped, first, second, officer);
     return after_move(b, side, fb, tb, jumped, first, officer);
 }
 
@@ -838,7 +850,7 @@ LA_INLINE uint64_t move_end(const Lean *b, const Laska_State *st, int side,
  * (j7, j9: those with a first jump of 7 or 9 bits; a7, a9, the jump sets;
  * see count_soldiers), what follows each counted by move_end.
  */
-LA_INLINE uint64_t soldier_capture_moves(const Lean *b, const Laska_State *st,
+LA_INLINE uint64_t soldier_capture_moves(const Lean *b,
                                          int side, int great, uint64_t j7,
                                          uint64_t j9, uint64_t a7, uint64_t a9)
 {
@@ -851,7 +863,7 @@ LA_INLINE uint64_t soldier_capture_moves(const Lean *b, const Laska_State *st,
         uint64_t fb = back(tb, 14 + 4 * odd, side);
         uint64_t first = back(tb, 7 + 2 * odd, side);
         if (!(tb & on)) {
-            total += move_end(b, st, side, great, fb, tb, first, first, 0,
+            total += move_end(b, side, great, fb, tb, first, first, 0,
                               (promo & tb) != 0);
             continue;
         }
@@ -863,15 +875,15 @@ LA_INLINE uint64_t soldier_capture_moves(const Lean *b, const Laska_State *st,
             uint64_t t2 = fwd(tb, 2 * n, side), second = fwd(tb, n, side);
             uint64_t j2 = first | second;
             if (!(t2 & on)) {
-                total += move_end(b, st, side, great, fb, t2, j2, first, second,
+                total += move_end(b, side, great, fb, t2, j2, first, second,
                                   (promo & t2) != 0);
                 continue;
             }
             if (t2 & a7)
-                total += move_end(b, st, side, great, fb, fwd(t2, 14, side),
+                total += move_end(b, side, great, fb, fwd(t2, 14, side),
                                   j2 | fwd(t2, 7, side), first, second, 1);
             if (t2 & a9)
-                total += move_end(b, st, side, great, fb, fwd(t2, 18, side),
+                total += move_end(b, side, great, fb, fwd(t2, 18, side),
                                   j2 | fwd(t2, 9, side), first, second, 1);
         }
     }
@@ -883,7 +895,7 @@ LA_INLINE uint64_t soldier_capture_moves(const Lean *b, const Laska_State *st,
  * only: children_side's walk over its moves, what follows each counted by
  * move_end.
  */
-LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
+LA_INLINE uint64_t soldier_moves(const Lean *b, int side,
                                  int great)
 {
     uint64_t own = b->own, enemy = b->enemy;
@@ -900,12 +912,12 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t tb = fwd(fb, 7 + 2 * odd, side);
-            total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+            total += move_end(b, side, great, fb, tb, 0, 0, 0,
                               (promo & tb) != 0); /* D-LA-6 */
         }
         return total;
     }
-    return soldier_capture_moves(b, st, side, great, j7, j9, a7, a9);
+    return soldier_capture_moves(b, side, great, j7, j9, a7, a9);
 }
 
 /*
@@ -914,7 +926,7 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, const Laska_State *st, int side,
  * see officer_capture_children): those that end there counted by
  * move_end, the others searched by w.
  */
-LA_INLINE uint64_t officer_capture_moves(const Lean *b, const Laska_State *st,
+LA_INLINE uint64_t officer_capture_moves(const Lean *b,
                                          int side, int great, int d,
                                          uint64_t first, uint64_t on, Walk *w)
 {
@@ -923,7 +935,7 @@ LA_INLINE uint64_t officer_capture_moves(const Lean *b, const Laska_State *st,
 
     for (uint64_t r = land & ~more; r != 0; r &= r - 1) {
         uint64_t tb = r & (~r + 1), mid = core__laska_step(tb, d ^ 3);
-        total += move_end(b, st, side, great, core__laska_step(mid, d ^ 3), tb,
+        total += move_end(b, side, great, core__laska_step(mid, d ^ 3), tb,
                           mid, mid, 0, 1);
     }
     for (; more != 0; more &= more - 1) {
@@ -941,7 +953,7 @@ LA_INLINE uint64_t officer_capture_moves(const Lean *b, const Laska_State *st,
  * soldier_capture_moves and officer_capture_moves take them, what follows
  * each counted by move_end.
  */
-LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
+LA_INLINE uint64_t officer_moves(const Lean *b,
                                  int side, int great)
 {
     uint64_t own = b->own, enemy = b->enemy, officers = b->officers;
@@ -962,20 +974,19 @@ LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
         Walk w = {.b = b,
                   .side = side,
                   .mode = great ? WALK_GREAT : WALK_GRANDCHILDREN,
-                  .st = st,
                   .enemy = enemy};
-        total = soldier_capture_moves(b, st, side, great, sold & a7, sold & a9,
+        total = soldier_capture_moves(b, side, great, sold & a7, sold & a9,
                                       a7, a9);
         if ((offs & (sw | se | nw | ne)) == 0)
             return total;
         /* An officer goes on any way but back (d ^ 3). */
-        total += officer_capture_moves(b, st, side, great, LA_SW, offs & sw,
+        total += officer_capture_moves(b, side, great, LA_SW, offs & sw,
                                        sw | se | nw, &w);
-        total += officer_capture_moves(b, st, side, great, LA_SE, offs & se,
+        total += officer_capture_moves(b, side, great, LA_SE, offs & se,
                                        sw | se | ne, &w);
-        total += officer_capture_moves(b, st, side, great, LA_NW, offs & nw,
+        total += officer_capture_moves(b, side, great, LA_NW, offs & nw,
                                        sw | nw | ne, &w);
-        total += officer_capture_moves(b, st, side, great, LA_NE, offs & ne,
+        total += officer_capture_moves(b, side, great, LA_NE, offs & ne,
                                        se | nw | ne, &w);
         return total + w.total;
     }
@@ -986,14 +997,14 @@ LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
          r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd), tb = fb << (7 + 2 * odd);
-        total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+        total += move_end(b, side, great, fb, tb, 0, 0, 0,
                           ((officers & fb) | (promo & tb)) != 0); /* D-LA-6 */
     }
     for (uint64_t r = pair(down & (empty << 9), down & (empty << 7)); r != 0;
          r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd), tb = fb >> (9 - 2 * odd);
-        total += move_end(b, st, side, great, fb, tb, 0, 0, 0,
+        total += move_end(b, side, great, fb, tb, 0, 0, 0,
                           ((officers & fb) | (promo & tb)) != 0);
     }
     return total;
@@ -1003,8 +1014,8 @@ LA_INLINE uint64_t officer_moves(const Lean *b, const Laska_State *st,
 LA_INLINE uint64_t grandchildren_side(const Lean *b, int side)
 {
     if ((b->own & b->officers) != 0)
-        return officer_moves(b, NULL, side, 0);
-    return soldier_moves(b, NULL, side, 0);
+        return officer_moves(b, side, 0);
+    return soldier_moves(b, side, 0);
 }
 
 static uint64_t grandchildren_of(const Lean *b, int side)
@@ -1077,6 +1088,27 @@ static void sink_grand(void *ctx, int side, const uint64_t w[9])
     q->total += grandchildren_of(&b, side);
 }
 
+static uint64_t great_walk(const Lean *b, int side);
+
+static void sink_great(void *ctx, int side, const uint64_t w[12])
+{
+    Laska_Batch *q = ctx;
+    Lean b = {.own = w[0],
+              .enemy = w[1],
+              .officers = w[2],
+              .own_under = w[3],
+              .enemy_under = w[4],
+              .officers_under = w[5],
+              .own_third = w[6],
+              .enemy_third = w[7],
+              .officers_third = w[8],
+              .own_fourth = w[9],
+              .enemy_fourth = w[10],
+              .officers_fourth = w[11],
+              .q = q};
+    q->total += great_walk(&b, side);
+}
+
 /* Count side's positions in one of q's batches (words of them, n at
  * *count) with fn, and empty it; what fn cannot count is counted here
  * (the sink). */
@@ -1085,8 +1117,8 @@ static void batch_run(Laska_Batch *q, int side, uint64_t (*w)[LA_BATCH],
                       uint64_t (*fn)(int, const uint64_t *const *, unsigned,
                                      const Laska_Sink *))
 {
-    const Laska_Sink sink = {q, sink_leaf, sink_node, sink_grand};
-    const uint64_t *p[9];
+    const Laska_Sink sink = {q, sink_leaf, sink_node, sink_grand, sink_great};
+    const uint64_t *p[12];
     unsigned n = *count;
 
     for (; n % 8 != 0; n++)
@@ -1113,6 +1145,11 @@ static LA_NOINLINE void grand_flush(Laska_Batch *q, int side)
     batch_run(q, side, q->grand[side], 9, &q->grands[side], q->kernel->grand);
 }
 
+static LA_NOINLINE void great_flush(Laska_Batch *q, int side)
+{
+    batch_run(q, side, q->great[side], 12, &q->greats[side], q->kernel->great);
+}
+
 uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
                                                   Laska_Batch *q)
 {
@@ -1137,15 +1174,20 @@ uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
  * jumped, so its second and third pieces are its own while it has them
  * and the first and second prisoners after.
  */
-LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
-                           uint64_t fb, uint64_t tb, uint64_t jumped,
-                           uint64_t first, uint64_t second, int officer)
+LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
+                              uint64_t tb, uint64_t jumped, uint64_t first,
+                              uint64_t second, int officer)
 {
     uint64_t gone = ~(fb | jumped);
-    /* Third pieces by colour: s the mover's, e the other's; o officers. */
-    uint64_t s3 = b->own_third & gone, e3 = b->enemy_third & gone;
-    uint64_t o3 = b->officers_third & gone;
-    int h = jumped ? st->height[core__la.sq[__builtin_ctzll(fb)]] : 3;
+    /* Third pieces by colour: s the mover's, e the other's; o officers.
+     * A jumped column's new third is its old fourth. */
+    uint64_t s3 = (b->own_third & gone) | (b->own_fourth & jumped);
+    uint64_t e3 = (b->enemy_third & gone) | (b->enemy_fourth & jumped);
+    uint64_t o3 = (b->officers_third & gone) | (b->officers_fourth & jumped);
+    /* The mover's column's height, 3 standing for three or more. */
+    int h = !((b->own_under | b->enemy_under) & fb)   ? 1
+            : !((b->own_third | b->enemy_third) & fb) ? 2
+                                                      : 3;
     Lean c;
 
     lean_after(b, fb, tb, jumped, first, officer, &c);
@@ -1155,25 +1197,12 @@ LA_INLINE uint64_t great_move(const Lean *b, const Laska_State *st, int side,
     s3 |= (b->own_third & fb) ? tb : 0;
     e3 |= (b->enemy_third & fb) ? tb : 0;
     o3 |= (b->officers_third & fb) ? tb : 0;
-    if (h == 1) {
+    if (jumped && h == 1) {
         e3 |= second ? tb : 0;
         o3 |= (b->officers & second) ? tb : 0;
-    } else if (h == 2) {
+    } else if (jumped && h == 2) {
         e3 |= tb;
         o3 |= (b->officers & first) ? tb : 0;
-    }
-    for (uint64_t r = jumped & (b->own_third | b->enemy_third); r != 0;
-         r &= r - 1) {
-        int q = core__la.sq[__builtin_ctzll(r)];
-        uint64_t mb = r & (~r + 1);
-        if (st->height[q] < 4)
-            continue;
-        if (((st->colour[q] >> 3) & 1) == (uint32_t)side)
-            s3 |= mb;
-        else
-            e3 |= mb;
-        if ((st->officer[q] >> 3) & 1)
-            o3 |= mb;
     }
     c.own_third = e3;
     c.enemy_third = s3;
@@ -1185,21 +1214,46 @@ uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
                                                         Laska_Batch *q)
 {
     Lean b;
+    int side = st->side;
 
     lean_init(&b, st);
     b.q = q;
-    if ((b.own & b.officers) == 0)
-        return st->side == CORE_WHITE ? soldier_moves(&b, st, CORE_WHITE, 1)
-                                      : soldier_moves(&b, st, CORE_BLACK, 1);
-    return st->side == CORE_WHITE ? officer_moves(&b, st, CORE_WHITE, 1)
-                                  : officer_moves(&b, st, CORE_BLACK, 1);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (q->kernel != NULL && q->kernel->great != NULL) {
+        const uint64_t x[12] = {
+            b.own,         b.enemy,         b.officers,       b.own_under,
+            b.enemy_under, b.officers_under, b.own_third,      b.enemy_third,
+            b.officers_third, b.own_fourth,  b.enemy_fourth,   b.officers_fourth};
+        unsigned i = q->greats[side];
+        for (int j = 0; j < 12; j++)
+            q->great[side][j][i] = x[j];
+        if (++q->greats[side] == LA_BATCH)
+            great_flush(q, side);
+        return 0;
+    }
+#endif
+    return great_walk(&b, side);
+}
+
+/* Perft 4 of board b (its twelve words), side to move, walked here. */
+static uint64_t great_walk(const Lean *b, int side)
+{
+    if ((b->own & b->officers) == 0)
+        return side == CORE_WHITE ? soldier_moves(b, CORE_WHITE, 1)
+                                  : soldier_moves(b, CORE_BLACK, 1);
+    return side == CORE_WHITE ? officer_moves(b, CORE_WHITE, 1)
+                              : officer_moves(b, CORE_BLACK, 1);
 }
 
 #if defined(LA_COUNT_PRIMARY)
 uint64_t core__laska_batch_total(Laska_Batch *q)
 {
-    /* Perft 3, then 2, then the move counts: each ply's positions that
-     * its vectors leave out put positions in the next ply's batches. */
+    /* Perft 4, then 3, then 2, then the move counts: each ply's
+     * positions that its vectors leave out put positions in the next
+     * ply's batches. */
+    for (int side = 0; side < 2; side++)
+        if (q->greats[side] != 0)
+            great_flush(q, side);
     for (int side = 0; side < 2; side++)
         if (q->grands[side] != 0)
             grand_flush(q, side);

@@ -152,8 +152,9 @@ int core__laska_plain(const Laska_State *st, unsigned plies);
  * batch): leaf, a position (side to move, commanders own and enemy,
  * officers) whose officers' captures that go on past the first jump it
  * left out; node, a position (Lean's first six words) whose perft 2 it
- * left out; grand, one (Lean's nine words) whose perft 3 it left out.
- * Each adds what it counts to the batch's total.
+ * left out; grand, one (Lean's first nine words) whose perft 3 it left
+ * out; great, one (Lean's twelve) whose perft 4 it left out. Each adds
+ * what it counts to the batch's total.
  */
 typedef struct Laska_Sink {
     void *ctx;
@@ -161,6 +162,7 @@ typedef struct Laska_Sink {
                  uint64_t officers);
     void (*node)(void *ctx, int side, const uint64_t w[6]);
     void (*grand)(void *ctx, int side, const uint64_t w[9]);
+    void (*great)(void *ctx, int side, const uint64_t w[12]);
 } Laska_Sink;
 
 /*
@@ -176,10 +178,11 @@ typedef struct Laska_Sink {
  * nodes: perft 2, the sum over each position's moves of the move counts
  * of the positions they give; w[0..5][i] as Lean's first six words in
  * laska_count.c (commanders, officers, second pieces by colour and
- * officers). grand: perft 3, w[0..8][i] as Lean's nine (also the third
- * pieces). A position whose side can capture with an officer or on past
- * a first jump goes to the sink whole. Both NULL where the processor
- * has no vector compress (AVX2).
+ * officers). grand: perft 3, w[0..8][i] as Lean's first nine (also the
+ * third pieces). great: perft 4, w[0..11][i] as Lean's twelve (also the
+ * fourth pieces). A position where an officer's first jump can go on
+ * goes to the sink whole (a search). The three are NULL where the
+ * processor has no vector compress (AVX2).
  */
 typedef struct Laska_Kernel {
     uint64_t (*count)(int side, const uint64_t *const w[3], unsigned n,
@@ -187,6 +190,8 @@ typedef struct Laska_Kernel {
     uint64_t (*nodes)(int side, const uint64_t *const w[6], unsigned n,
                       const Laska_Sink *sink);
     uint64_t (*grand)(int side, const uint64_t *const w[9], unsigned n,
+                      const Laska_Sink *sink);
+    uint64_t (*great)(int side, const uint64_t *const w[12], unsigned n,
                       const Laska_Sink *sink);
 } Laska_Kernel;
 
@@ -199,14 +204,15 @@ size_t core__laska_batch_kernels(const Laska_Kernel *out[2]);
 const Laska_Kernel *core__laska_batch_kernel(void);
 
 /* Positions gathered for counting, by side to move: those one ply from
- * the end of perft (leaf), two plies (node) and three (grand), as
- * Laska_Kernel takes them; total, the counts of the positions counted so
+ * the end of perft (leaf), two plies (node), three (grand) and four
+ * (great), as Laska_Kernel takes them; total, the counts of the positions counted so
  * far. Start it zeroed, with kernel from core__laska_batch_kernel. */
 typedef struct Laska_Batch {
     uint64_t leaf[2][3][LA_BATCH];
     uint64_t node[2][6][LA_BATCH];
     uint64_t grand[2][9][LA_BATCH];
-    unsigned leaves[2], nodes[2], grands[2];
+    uint64_t great[2][12][LA_BATCH];
+    unsigned leaves[2], nodes[2], grands[2], greats[2];
     uint64_t total;
     const Laska_Kernel *kernel;
 } Laska_Batch;
