@@ -51,6 +51,8 @@ uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
                                                   Laska_Batch *q);
 uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
                                                         Laska_Batch *q);
+uint64_t LA_COUNT(core__laska_count_five)(const Laska_State *st,
+                                          Laska_Batch *q);
 
 /* Forced inline only when optimising: at -O0 a function with every
  * callee forced into it has more locals than WebAssembly engines compile
@@ -79,8 +81,10 @@ typedef struct Lean {
     uint64_t own, enemy, officers;
     uint64_t own_under, enemy_under, officers_under;
     uint64_t own_third, enemy_third, officers_third;
-    /* the fourth pieces: read by perft 4 alone, set by lean_init */
+    /* the fourth and fifth pieces: read by perft 4 and 5 alone, set by
+     * lean_init */
     uint64_t own_fourth, enemy_fourth, officers_fourth;
+    uint64_t own_fifth, enemy_fifth, officers_fifth;
     Laska_Batch *q; /* where perft 2 puts the positions it counts */
 } Lean;
 
@@ -176,7 +180,7 @@ static inline int half(int x)
 /* ---- capture chains ---------------------------------------------------- */
 
 /* What is done with each capture a chain search finds. */
-enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT };
+enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT, WALK_FIVE };
 
 /* A search of the capture chains of one board's travelling column: what
  * its jumps depend on, and where the counts go. */
@@ -191,6 +195,7 @@ typedef struct Walk {
     int from;              /* its start, a board bit */
     uint64_t first;        /* the first square it jumped */
     uint64_t second;       /* the second, on the path being searched */
+    uint64_t third;        /* and the third */
     uint64_t total;        /* moves counted */
 } Walk;
 
@@ -225,6 +230,8 @@ static uint64_t chain(Walk *w, int cur, uint64_t jumped, int officer)
             continue;
         if (jumped == w->first)
             w->second = mb;
+        else if (jumped == (w->first | w->second))
+            w->third = mb;
         /* Promotion ends the move (D-LA-6). */
         if (w->promo & lb) {
             found++;
@@ -747,6 +754,9 @@ LA_INLINE uint64_t after_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
 LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
                               uint64_t tb, uint64_t jumped, uint64_t first,
                               uint64_t second, int officer);
+LA_INLINE uint64_t five_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
+                             uint64_t jumped, uint64_t first, uint64_t second,
+                             uint64_t third, int officer);
 
 /*
  * One capture of w's board found, from w->from's column (officer: its
@@ -773,8 +783,13 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
         w->total += after_move(b, w->side, fb, tb, jumped, w->first, officer);
         return;
     }
-    w->total += great_move(b, w->side, fb, tb, jumped, w->first,
-                           w->second, officer);
+    if (w->mode == WALK_GREAT) {
+        w->total += great_move(b, w->side, fb, tb, jumped, w->first,
+                               w->second, officer);
+        return;
+    }
+    w->total += five_move(b, w->side, fb, tb, jumped, w->first, w->second,
+                          w->third, officer);
 }
 
 /* ---- the interface ------------------------------------------------------- */
@@ -791,6 +806,7 @@ static void lean_init(Lean *b, const Laska_State *st)
     b->officers_under = st->under_officers;
     b->own_third = b->enemy_third = b->officers_third = 0;
     b->own_fourth = b->enemy_fourth = b->officers_fourth = 0;
+    b->own_fifth = b->enemy_fifth = b->officers_fifth = 0;
     b->q = NULL;
     for (uint64_t r = st->under_white | st->under_black; r != 0; r &= r - 1) {
         int s = core__la.sq[__builtin_ctzll(r)];
@@ -811,6 +827,14 @@ static void lean_init(Lean *b, const Laska_State *st)
             b->enemy_fourth |= mb;
         if ((st->officer[s] >> 3) & 1)
             b->officers_fourth |= mb;
+        if (st->height[s] < 5)
+            continue;
+        if (((st->colour[s] >> 4) & 1) == st->side)
+            b->own_fifth |= mb;
+        else
+            b->enemy_fifth |= mb;
+        if ((st->officer[s] >> 4) & 1)
+            b->officers_fifth |= mb;
     }
 }
 
@@ -835,11 +859,13 @@ uint64_t LA_COUNT(core__laska_count_children)(const Laska_State *st,
 
 /* What follows one move (see soldier_moves): perft 2 of its position, or
  * with great perft 3. */
-LA_INLINE uint64_t move_end(const Lean *b, int side,
-                            int great, uint64_t fb, uint64_t tb,
-                            uint64_t jumped, uint64_t first, uint64_t second,
-                            int officer)
+LA_INLINE uint64_t move_end(const Lean *b, int side, int great, uint64_t fb,
+                            uint64_t tb, uint64_t jumped, uint64_t first,
+                            uint64_t second, uint64_t third, int officer)
 {
+    if (great == 2)
+        return five_move(b, side, fb, tb, jumped, first, second, third,
+                         officer);
     if (great)
         return great_move(b, side, fb, tb, jumped, first, second, officer);
     return after_move(b, side, fb, tb, jumped, first, officer);
@@ -863,7 +889,7 @@ LA_INLINE uint64_t soldier_capture_moves(const Lean *b,
         uint64_t fb = back(tb, 14 + 4 * odd, side);
         uint64_t first = back(tb, 7 + 2 * odd, side);
         if (!(tb & on)) {
-            total += move_end(b, side, great, fb, tb, first, first, 0,
+            total += move_end(b, side, great, fb, tb, first, first, 0, 0,
                               (promo & tb) != 0);
             continue;
         }
@@ -876,15 +902,17 @@ LA_INLINE uint64_t soldier_capture_moves(const Lean *b,
             uint64_t j2 = first | second;
             if (!(t2 & on)) {
                 total += move_end(b, side, great, fb, t2, j2, first, second,
-                                  (promo & t2) != 0);
+                                  0, (promo & t2) != 0);
                 continue;
             }
             if (t2 & a7)
                 total += move_end(b, side, great, fb, fwd(t2, 14, side),
-                                  j2 | fwd(t2, 7, side), first, second, 1);
+                                  j2 | fwd(t2, 7, side), first, second,
+                                  fwd(t2, 7, side), 1);
             if (t2 & a9)
                 total += move_end(b, side, great, fb, fwd(t2, 18, side),
-                                  j2 | fwd(t2, 9, side), first, second, 1);
+                                  j2 | fwd(t2, 9, side), first, second,
+                                  fwd(t2, 9, side), 1);
         }
     }
     return total;
@@ -912,7 +940,7 @@ LA_INLINE uint64_t soldier_moves(const Lean *b, int side,
             int x = __builtin_ctzll(r), odd = half(x);
             uint64_t fb = UINT64_C(1) << (x - odd);
             uint64_t tb = fwd(fb, 7 + 2 * odd, side);
-            total += move_end(b, side, great, fb, tb, 0, 0, 0,
+            total += move_end(b, side, great, fb, tb, 0, 0, 0, 0,
                               (promo & tb) != 0); /* D-LA-6 */
         }
         return total;
@@ -936,7 +964,7 @@ LA_INLINE uint64_t officer_capture_moves(const Lean *b,
     for (uint64_t r = land & ~more; r != 0; r &= r - 1) {
         uint64_t tb = r & (~r + 1), mid = core__laska_step(tb, d ^ 3);
         total += move_end(b, side, great, core__laska_step(mid, d ^ 3), tb,
-                          mid, mid, 0, 1);
+                          mid, mid, 0, 0, 1);
     }
     for (; more != 0; more &= more - 1) {
         uint64_t lb = more & (~more + 1);
@@ -973,7 +1001,9 @@ LA_INLINE uint64_t officer_moves(const Lean *b,
         uint64_t sold = own & ~officers;
         Walk w = {.b = b,
                   .side = side,
-                  .mode = great ? WALK_GREAT : WALK_GRANDCHILDREN,
+                  .mode = great == 2 ? WALK_FIVE
+                          : great   ? WALK_GREAT
+                                    : WALK_GRANDCHILDREN,
                   .enemy = enemy};
         total = soldier_capture_moves(b, side, great, sold & a7, sold & a9,
                                       a7, a9);
@@ -997,14 +1027,14 @@ LA_INLINE uint64_t officer_moves(const Lean *b,
          r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd), tb = fb << (7 + 2 * odd);
-        total += move_end(b, side, great, fb, tb, 0, 0, 0,
+        total += move_end(b, side, great, fb, tb, 0, 0, 0, 0,
                           ((officers & fb) | (promo & tb)) != 0); /* D-LA-6 */
     }
     for (uint64_t r = pair(down & (empty << 9), down & (empty << 7)); r != 0;
          r &= r - 1) {
         int x = __builtin_ctzll(r), odd = half(x);
         uint64_t fb = UINT64_C(1) << (x - odd), tb = fb >> (9 - 2 * odd);
-        total += move_end(b, side, great, fb, tb, 0, 0, 0,
+        total += move_end(b, side, great, fb, tb, 0, 0, 0, 0,
                           ((officers & fb) | (promo & tb)) != 0);
     }
     return total;
@@ -1174,9 +1204,9 @@ uint64_t LA_COUNT(core__laska_count_grandchildren)(const Laska_State *st,
  * jumped, so its second and third pieces are its own while it has them
  * and the first and second prisoners after.
  */
-LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
-                              uint64_t tb, uint64_t jumped, uint64_t first,
-                              uint64_t second, int officer)
+LA_INLINE void great_board(const Lean *b, int side, uint64_t fb, uint64_t tb,
+                            uint64_t jumped, uint64_t first, uint64_t second,
+                            int officer, Lean *cp)
 {
     uint64_t gone = ~(fb | jumped);
     /* Third pieces by colour: s the mover's, e the other's; o officers.
@@ -1190,6 +1220,7 @@ LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
                                                       : 3;
     Lean c;
 
+    (void)side;
     lean_after(b, fb, tb, jumped, first, officer, &c);
     /* The mover's own third piece goes with it to tb; below a short
      * column, a prisoner: the commander it jumped first or second, of the
@@ -1207,23 +1238,95 @@ LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
     c.own_third = e3;
     c.enemy_third = s3;
     c.officers_third = o3;
+    *cp = c;
+}
+
+LA_INLINE uint64_t great_move(const Lean *b, int side, uint64_t fb,
+                              uint64_t tb, uint64_t jumped, uint64_t first,
+                              uint64_t second, int officer)
+{
+    Lean c;
+
+    great_board(b, side, fb, tb, jumped, first, second, officer, &c);
     return grand_push(&c, side ^ 1);
+}
+
+static uint64_t great_push(const Lean *b, int side);
+
+/*
+ * Perft 4 of the position after a move of board b's side (see
+ * great_move; third, the third column jumped), b with five layers: the
+ * child's fourth pieces too. A jumped column's new fourth is its old
+ * fifth; the mover's column keeps its fourth or, shorter, takes a
+ * prisoner there: for a column of three the first commander jumped, of
+ * two the second, of one the third.
+ */
+LA_INLINE uint64_t five_move(const Lean *b, int side, uint64_t fb, uint64_t tb,
+                             uint64_t jumped, uint64_t first, uint64_t second,
+                             uint64_t third, int officer)
+{
+    uint64_t gone = ~(fb | jumped);
+    uint64_t s4 = (b->own_fourth & gone) | (b->own_fifth & jumped);
+    uint64_t e4 = (b->enemy_fourth & gone) | (b->enemy_fifth & jumped);
+    uint64_t o4 = (b->officers_fourth & gone) | (b->officers_fifth & jumped);
+    int h = !((b->own_under | b->enemy_under) & fb)     ? 1
+            : !((b->own_third | b->enemy_third) & fb)   ? 2
+            : !((b->own_fourth | b->enemy_fourth) & fb) ? 3
+                                                        : 4;
+    uint64_t prisoner = h == 3 ? first : h == 2 ? second : h == 1 ? third : 0;
+    Lean c;
+
+    great_board(b, side, fb, tb, jumped, first, second, officer, &c);
+    s4 |= (b->own_fourth & fb) ? tb : 0;
+    e4 |= (b->enemy_fourth & fb) ? tb : 0;
+    o4 |= (b->officers_fourth & fb) ? tb : 0;
+    if (jumped && prisoner) {
+        e4 |= tb;
+        o4 |= (b->officers & prisoner) ? tb : 0;
+    }
+    c.own_fourth = e4;
+    c.enemy_fourth = s4;
+    c.officers_fourth = o4;
+    return great_push(&c, side ^ 1);
 }
 
 uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
                                                         Laska_Batch *q)
 {
     Lean b;
-    int side = st->side;
 
     lean_init(&b, st);
     b.q = q;
+    return great_push(&b, st->side);
+}
+
+uint64_t LA_COUNT(core__laska_count_five)(const Laska_State *st,
+                                          Laska_Batch *q)
+{
+    Lean b;
+
+    lean_init(&b, st);
+    b.q = q;
+    if ((b.own & b.officers) == 0)
+        return st->side == CORE_WHITE ? soldier_moves(&b, CORE_WHITE, 2)
+                                      : soldier_moves(&b, CORE_BLACK, 2);
+    return st->side == CORE_WHITE ? officer_moves(&b, CORE_WHITE, 2)
+                                  : officer_moves(&b, CORE_BLACK, 2);
+}
+
+/* Perft 4 of board b (its twelve words), side to move: put in q's
+ * batch where there is a vector count (laska_batch.c), else walked now.
+ * Returns what it counted now. */
+static uint64_t great_push(const Lean *b, int side)
+{
 #if defined(__x86_64__) && defined(__GNUC__)
+    Laska_Batch *q = b->q;
     if (q->kernel != NULL && q->kernel->great != NULL) {
         const uint64_t x[12] = {
-            b.own,         b.enemy,         b.officers,       b.own_under,
-            b.enemy_under, b.officers_under, b.own_third,      b.enemy_third,
-            b.officers_third, b.own_fourth,  b.enemy_fourth,   b.officers_fourth};
+            b->own,           b->enemy,       b->officers,   b->own_under,
+            b->enemy_under,   b->officers_under, b->own_third, b->enemy_third,
+            b->officers_third, b->own_fourth, b->enemy_fourth,
+            b->officers_fourth};
         unsigned i = q->greats[side];
         for (int j = 0; j < 12; j++)
             q->great[side][j][i] = x[j];
@@ -1232,7 +1335,7 @@ uint64_t LA_COUNT(core__laska_count_great_grandchildren)(const Laska_State *st,
         return 0;
     }
 #endif
-    return great_walk(&b, side);
+    return great_walk(b, side);
 }
 
 /* Perft 4 of board b (its twelve words), side to move, walked here. */
@@ -1282,6 +1385,7 @@ uint64_t core__laska_count_grandchildren_popcnt(const Laska_State *st,
                                                 Laska_Batch *q);
 uint64_t core__laska_count_great_grandchildren_popcnt(const Laska_State *st,
                                                       Laska_Batch *q);
+uint64_t core__laska_count_five_popcnt(const Laska_State *st, Laska_Batch *q);
 
 /* The processor's feature bits, read by libgcc at start-up: one load. */
 #define LA_HW() __builtin_cpu_supports("popcnt")
@@ -1309,6 +1413,12 @@ uint64_t core__laska_count_great_grandchildren(const Laska_State *st,
 {
     return LA_HW() ? core__laska_count_great_grandchildren_popcnt(st, q)
                    : core__laska_count_great_grandchildren_portable(st, q);
+}
+
+uint64_t core__laska_count_five(const Laska_State *st, Laska_Batch *q)
+{
+    return LA_HW() ? core__laska_count_five_popcnt(st, q)
+                   : core__laska_count_five_portable(st, q);
 }
 #endif
 #endif

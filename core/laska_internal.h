@@ -230,6 +230,8 @@ uint64_t core__laska_count_children(const Laska_State *st, Laska_Batch *q);
 uint64_t core__laska_count_grandchildren(const Laska_State *st, Laska_Batch *q);
 uint64_t core__laska_count_great_grandchildren(const Laska_State *st,
                                                Laska_Batch *q);
+/* The same for perft 5, under the same condition. */
+uint64_t core__laska_count_five(const Laska_State *st, Laska_Batch *q);
 
 /* The counts of every position put in q: what the three functions
  * above left in it, the last batches counted now. */

@@ -1,13 +1,15 @@
 /*
  * laska_perft.c: Laska perft (D-ALL-5) on one working state with make and
- * unmake, the moves from the game's own generator. The last four plies
+ * unmake, the moves from the game's own generator. The last five plies
  * are counted in bulk from bit sets (laska_count.c) whenever no position
  * among them can be drawn by rule: at the last ply the move count, before
  * it the children's move counts, then the grandchildren's, then the
- * great-grandchildren's. The
- * zobrist key is kept only where a repetition could be seen: a window of
- * the history (since the last irreversible move) that cannot reach
- * LA_REPEAT_MIN keys within the plies left compares no keys.
+ * great-grandchildren's, then theirs again (boards of five layers); with
+ * AVX-512 or AVX2 the last plies' positions wait in a Laska_Batch and are
+ * counted many at a time (laska_batch.c), the batch's total added at
+ * the end. The zobrist key is kept only where a repetition could be
+ * seen: a window of the history (since the last irreversible move) that
+ * cannot reach LA_REPEAT_MIN keys within the plies left compares no keys.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,8 @@
 static uint64_t perft_plain(Laska_State *st, unsigned depth, Core_Move *moves,
                             Laska_Batch *q)
 {
-    if (depth == 4)
-        return core__laska_count_great_grandchildren(st, q);
+    if (depth == 5)
+        return core__laska_count_five(st, q);
     int overflow = 0;
     size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
     uint64_t total = 0;
@@ -48,7 +50,9 @@ static uint64_t perft_rec(Laska_State *st, unsigned depth, int keyed,
         return core__laska_count_children(st, q);
     if (depth == 3 && core__laska_plain(st, 2))
         return core__laska_count_grandchildren(st, q);
-    if (depth >= 4 && core__laska_plain(st, depth - 1))
+    if (depth == 4 && core__laska_plain(st, 3))
+        return core__laska_count_great_grandchildren(st, q);
+    if (depth >= 5 && core__laska_plain(st, depth - 1))
         return perft_plain(st, depth, moves, q);
     int overflow = 0;
     size_t n = core__laska_generate(st, moves, LA_MAX_MOVES, &overflow);
