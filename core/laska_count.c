@@ -180,7 +180,7 @@ static inline int half(int x)
 /* ---- capture chains ---------------------------------------------------- */
 
 /* What is done with each capture a chain search finds. */
-enum { WALK_COUNT, WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT, WALK_FIVE };
+enum { WALK_CHILDREN, WALK_GRANDCHILDREN, WALK_GREAT, WALK_FIVE };
 
 /* A search of the capture chains of one board's travelling column: what
  * its jumps depend on, and where the counts go. */
@@ -215,7 +215,8 @@ static inline void jumper_at(Walk *w, int from, int officer)
 /*
  * Depth-first search of capture continuations (D-LA-4, D-LA-5, D-LA-6)
  * from board bit cur, having jumped the bits in jumped. Returns the number
- * of complete captures and, unless counting, hands each to walk_end.
+ * of complete captures and hands each to walk_end (officer_count counts
+ * them alone).
  * Jumped squares are never landing squares (they lie on the other
  * diagonal lattice), so a column emptied by a jump needs no special case.
  */
@@ -235,15 +236,13 @@ static uint64_t chain(Walk *w, int cur, uint64_t jumped, int officer)
         /* Promotion ends the move (D-LA-6). */
         if (w->promo & lb) {
             found++;
-            if (w->mode != WALK_COUNT)
-                walk_end(w, lb, jumped | mb, 1);
+            walk_end(w, lb, jumped | mb, 1);
         } else {
             found += chain(w, t->jump_to[cur][d], jumped | mb, officer);
         }
     }
     if (found == 0) { /* no further jump: the capture ends here */
-        if (w->mode != WALK_COUNT)
-            walk_end(w, UINT64_C(1) << cur, jumped, officer);
+        walk_end(w, UINT64_C(1) << cur, jumped, officer);
         return 1;
     }
     return found;
@@ -317,22 +316,41 @@ LA_INLINE uint64_t count_soldiers(uint64_t own, uint64_t enemy, uint64_t empty,
     return bytes_sum(bytes);
 }
 
+/* The complete captures of an officer on board bit cur that has jumped
+ * the bits in jumped: chain's count (D-LA-4, D-LA-5) without its walk's
+ * bookkeeping, for an officer (which no rank promotes) on a board of
+ * enemy commanders and empty squares (its start among them). */
+static uint64_t officer_count(int cur, uint64_t jumped, uint64_t enemy,
+                              uint64_t empty)
+{
+    const Laska_Tables *t = &core__la;
+    uint64_t found = 0;
+
+    for (int d = 0; d < 4; d++)
+        if ((enemy & t->jump_mid[cur][d] & ~jumped) &&
+            (empty & t->jump_land[cur][d]))
+            found += officer_count(t->jump_to[cur][d],
+                                   jumped | t->jump_mid[cur][d], enemy, empty);
+    return found != 0 ? found : 1;
+}
+
 /* The captures of officers that go on from the landing squares more[d]
  * of their first jump in direction d, searched. */
 static uint64_t officer_chains(uint64_t own, uint64_t enemy, uint64_t officers,
                                int side, const uint64_t more[4])
 {
-    Lean b = {.own = own, .enemy = enemy, .officers = officers};
-    Walk w = {.b = &b, .side = side, .mode = WALK_COUNT, .enemy = enemy};
-    uint64_t found = 0;
+    uint64_t found = 0, empty = LA_BOARD & ~(own | enemy);
 
+    (void)officers;
+    (void)side;
     for (int d = 0; d < 4; d++)
         for (uint64_t r = more[d]; r != 0; r &= r - 1) {
             uint64_t lb = r & (~r + 1);
             int from = __builtin_ctzll(
                 core__laska_step(core__laska_step(lb, d ^ 3), d ^ 3));
-            found += chain_from(&w, from, core__la.jump_mid[from][d],
-                                __builtin_ctzll(lb), 1);
+            found += officer_count(__builtin_ctzll(lb),
+                                   core__la.jump_mid[from][d], enemy,
+                                   empty | (UINT64_C(1) << from));
         }
     return found;
 }
@@ -768,10 +786,6 @@ static void walk_end(Walk *w, uint64_t tb, uint64_t jumped, int officer)
     const Lean *b = w->b;
     uint64_t fb = UINT64_C(1) << w->from;
 
-    if (w->mode == WALK_COUNT) {
-        w->total++;
-        return;
-    }
     if (w->mode == WALK_CHILDREN) {
         batch_push(b->q, (b->enemy & ~jumped) | (jumped & b->enemy_under),
                    (b->own & ~fb) | tb | (jumped & b->own_under),
