@@ -308,16 +308,20 @@ LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
     m->w1 ^= lb & first;
     m->w2 ^= lb & ~first;
     Vec odd = nonzero(lb & LA_ODD);
-    Vec t = ((lb >> 1) & odd) | (lb & ~odd);
+    /* The landing, and the step of the move's direction: 7 or 9 bits. */
+    Vec t = lb >> (odd & 1), n = 7 + (odd & 2);
     /* A move forward: one step back from the landing (over the jumped
      * column for a capture), and from there the start; an officer's move
-     * back: the same forward of its landing. */
-    Vec mid = (back(t, 9, side) & odd) | (back(t, 7, side) & ~odd);
-    Vec jump = (back(mid, 9, side) & odd) | (back(mid, 7, side) & ~odd);
-    Vec up = (fwd(t, 9, side) & odd) | (fwd(t, 7, side) & ~odd);
-    Vec up2 = (fwd(up, 9, side) & odd) | (fwd(up, 7, side) & ~odd);
-    Vec start = (jump & first) | (up2 & ~first);
-    Vec over = (mid & first) | (up & ~first);
+     * back: the same forward of its landing. (Shifts by each lane's own
+     * count.) */
+    Vec over, start;
+    if (side == CORE_WHITE) {
+        over = ((t >> n) & first) | ((t << n) & ~first);
+        start = ((over >> n) & first) | ((over << n) & ~first);
+    } else {
+        over = ((t << n) & first) | ((t >> n) & ~first);
+        start = ((over << n) & first) | ((over >> n) & ~first);
+    }
     *tb = t;
     *fb = (start & m->must) | (over & ~m->must);
     *jumped = over & m->must;
