@@ -12,8 +12,10 @@
 static const char perft_help[] =
     N_("usage: tabula perft GAME DEPTH [--position POS] [--options OPTS]\n"
     "\n"
-    "Counts the move sequences of exactly D moves for D = 1..DEPTH and\n"
-    "prints 'perft D N' for each, then 'total nodes N seconds S nps R'.\n"
+    "Counts the move sequences of exactly D moves for D = 1..DEPTH (at most\n"
+    "30) and prints 'perft D N' for each, then 'total nodes N seconds S nps R'.\n"
+    "A sequence ends where the game ends, draws by rule included (repetition,\n"
+    "the move rule, the ply cap: docs/rules/), as in play.\n"
     "  --position POS   start from this position string (docs/rules/)\n"
     "  --options OPTS   match options, e.g. goals=3\n");
 
