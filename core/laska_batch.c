@@ -214,8 +214,8 @@ LA_ALWAYS Vec count_vec(Vec own, Vec enemy, Vec officers, int side, Vec *more)
     Vec lnw = (offs & nw) << 14, lne = (offs & ne) << 18;
     Vec m0 = lsw & (sw | se | nw), m1 = lse & (sw | se | ne);
     Vec m2 = lnw & (sw | nw | ne), m3 = lne & (se | nw | ne);
-    caps += bytes(pair(lsw & ~m0, lse & ~m1)) +
-            bytes(pair(lnw & ~m2, lne & ~m3));
+    caps +=
+        bytes(pair(lsw & ~m0, lse & ~m1)) + bytes(pair(lnw & ~m2, lne & ~m3));
     *more = m0 | m1 | m2 | m3;
     /* Captures are compulsory (D-LA-4): one count or the other. */
     Vec must = nonzero(x.j7 | x.j9 | x.jumpers);
@@ -223,8 +223,8 @@ LA_ALWAYS Vec count_vec(Vec own, Vec enemy, Vec officers, int side, Vec *more)
 }
 
 /* The sum of the move counts of n positions (see Laska_Kernel). */
-LA_ALWAYS uint64_t count_lanes(const uint64_t *const w[3], unsigned n,
-                               int side, const Laska_Sink *sink)
+LA_ALWAYS uint64_t count_lanes(const uint64_t *const w[3], unsigned n, int side,
+                               const Laska_Sink *sink)
 {
     Vec acc = {0};
 
@@ -235,8 +235,7 @@ LA_ALWAYS uint64_t count_lanes(const uint64_t *const w[3], unsigned n,
         if (any(more))
             for (int k = 0; k < LA_BATCH_LANES; k++)
                 if (more[k] != 0)
-                    sink->leaf(sink->ctx, side, own[k], enemy[k],
-                               officers[k]);
+                    sink->leaf(sink->ctx, side, own[k], enemy[k], officers[k]);
     }
     return lanes_sum(acc);
 }
@@ -286,10 +285,9 @@ LA_ALWAYS Moves moves_of(Vec own, Vec enemy, Vec officers, int side, Vec *bad)
     m.w1 = (pair(f7, f9) & m.must) |
            (pair(x.empty & fwd(own, 7, side), x.empty & fwd(own, 9, side)) &
             ~m.must);
-    m.w2 = (pair(b7, b9) & m.must) |
-           (pair(x.empty & back(x.offs, 7, side),
-                 x.empty & back(x.offs, 9, side)) &
-            ~m.must);
+    m.w2 = (pair(b7, b9) & m.must) | (pair(x.empty & back(x.offs, 7, side),
+                                           x.empty & back(x.offs, 9, side)) &
+                                      ~m.must);
     m.w1 &= ~*bad;
     m.w2 &= ~*bad;
     return m;
@@ -299,8 +297,8 @@ LA_ALWAYS Moves moves_of(Vec own, Vec enemy, Vec officers, int side, Vec *bad)
  * jumped (0 for a quiet move). Returns the lanes that had one; *go, the
  * lanes whose capture goes on from tb (the move is then one of the
  * chains from there: see CHAINS). */
-LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
-                              Vec *jumped, __mmask8 *go)
+LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb, Vec *jumped,
+                              __mmask8 *go)
 {
     Vec first = nonzero(m->w1);
     Vec src = (m->w1 & first) | (m->w2 & ~first);
@@ -326,8 +324,8 @@ LA_ALWAYS __mmask8 moves_next(Moves *m, int side, Vec *fb, Vec *tb,
     *fb = (start & m->must) | (over & ~m->must);
     *jumped = over & m->must;
     /* Only soldiers' jumps forward go on in a lane that is not bad. */
-    *go = _mm512_test_epi64_mask((__m512i)(t & m->must & first),
-                                 (__m512i)m->on);
+    *go =
+        _mm512_test_epi64_mask((__m512i)(t & m->must & first), (__m512i)m->on);
     return _mm512_test_epi64_mask((__m512i)lb, (__m512i)lb);
 }
 
@@ -347,7 +345,7 @@ LA_ALWAYS __mmask8 lanes(Vec v)
  * complete chain's lanes, last landing, squares jumped and the second
  * of them.
  */
-#define CHAINS(m, side, go, fb, tb, jumped, EMIT)                               \
+#define CHAINS(m, side, go, fb, tb, jumped, EMIT)                              \
     do {                                                                       \
         Vec go_ = (Vec)_mm512_maskz_mov_epi64((go), _mm512_set1_epi64(-1));    \
         for (int d2_ = 0; d2_ < 2; d2_++) {                                    \
@@ -359,7 +357,8 @@ LA_ALWAYS __mmask8 lanes(Vec v)
             EMIT(lanes(ok2_ & ~on2_), t2_, j2_, fwd((tb), n2_, (side)));       \
             for (int d3_ = 0; d3_ < 2; d3_++) {                                \
                 int n3_ = 7 + 2 * d3_;                                         \
-                Vec ok3_ = ok2_ & on2_ & nonzero(t2_ & (d3_ ? (m).a9 : (m).a7)); \
+                Vec ok3_ =                                                     \
+                    ok2_ & on2_ & nonzero(t2_ & (d3_ ? (m).a9 : (m).a7));      \
                 EMIT(lanes(ok3_), fwd(t2_, 2 * n3_, (side)),                   \
                      j2_ | fwd(t2_, n3_, (side)), fwd((tb), n2_, (side)));     \
             }                                                                  \
@@ -457,9 +456,9 @@ LA_ALWAYS void nodes_lanes(const uint64_t *const w[6], unsigned n, int side,
         while (any(m.w1 | m.w2)) {
             __mmask8 go, live = moves_next(&m, side, &fb, &tb, &jumped, &go);
 #define NODE_CHILD(mask, t, j, second)                                         \
-    leaves_put(c, &cn, (mask), (enemy & ~(j)) | ((j) & enemy_under),          \
-               (own & ~fb) | (t) | ((j) & own_under),                          \
-               (officers & ~(j)) | ((j) & officers_under), side ^ 1, sink)
+    leaves_put(c, &cn, (mask), (enemy & ~(j)) | ((j)&enemy_under),             \
+               (own & ~fb) | (t) | ((j)&own_under),                            \
+               (officers & ~(j)) | ((j)&officers_under), side ^ 1, sink)
             NODE_CHILD(live & ~go, tb, jumped, 0);
             if (go != 0)
                 CHAINS(m, side, go, fb, tb, jumped, NODE_CHILD);
@@ -470,16 +469,16 @@ LA_ALWAYS void nodes_lanes(const uint64_t *const w[6], unsigned n, int side,
 }
 
 /* nodes_lanes out of line, the side a constant in each copy. */
-static __attribute__((noinline)) void
-nodes_white(const uint64_t *const w[6], unsigned n, Leaves *c,
-            const Laska_Sink *sink)
+static __attribute__((noinline)) void nodes_white(const uint64_t *const w[6],
+                                                  unsigned n, Leaves *c,
+                                                  const Laska_Sink *sink)
 {
     nodes_lanes(w, n, CORE_WHITE, c, sink);
 }
 
-static __attribute__((noinline)) void
-nodes_black(const uint64_t *const w[6], unsigned n, Leaves *c,
-            const Laska_Sink *sink)
+static __attribute__((noinline)) void nodes_black(const uint64_t *const w[6],
+                                                  unsigned n, Leaves *c,
+                                                  const Laska_Sink *sink)
 {
     nodes_lanes(w, n, CORE_BLACK, c, sink);
 }
@@ -523,11 +522,11 @@ static uint64_t batch_nodes(int side, const uint64_t *const w[6], unsigned n,
  * prisoner under it; a jumped column's second piece is its old third.
  */
 LA_ALWAYS void grand_child(Nodes *p, unsigned *pn, __mmask8 mask, Vec fb,
-                           Vec tb, Vec jumped,
-                           Vec first, Vec own, Vec enemy, Vec officers,
-                           Vec own_under, Vec enemy_under, Vec officers_under,
-                           Vec own_third, Vec enemy_third, Vec officers_third,
-                           int side, Leaves *c, const Laska_Sink *sink)
+                           Vec tb, Vec jumped, Vec first, Vec own, Vec enemy,
+                           Vec officers, Vec own_under, Vec enemy_under,
+                           Vec officers_under, Vec own_third, Vec enemy_third,
+                           Vec officers_third, int side, Leaves *c,
+                           const Laska_Sink *sink)
 {
     const uint64_t promo = side == CORE_WHITE ? LA_RANK_7 : LA_RANK_1;
     Vec gone = ~(fb | jumped);
@@ -602,16 +601,18 @@ LA_ALWAYS void grand_lanes(const uint64_t *const w[9], unsigned n, int side,
 }
 
 /* grand_lanes out of line, the side a constant in each copy. */
-static __attribute__((noinline)) void
-grand_white(const uint64_t *const w[9], unsigned n, Nodes *p, Leaves *c,
-            const Laska_Sink *sink)
+static __attribute__((noinline)) void grand_white(const uint64_t *const w[9],
+                                                  unsigned n, Nodes *p,
+                                                  Leaves *c,
+                                                  const Laska_Sink *sink)
 {
     grand_lanes(w, n, CORE_WHITE, p, c, sink);
 }
 
-static __attribute__((noinline)) void
-grand_black(const uint64_t *const w[9], unsigned n, Nodes *p, Leaves *c,
-            const Laska_Sink *sink)
+static __attribute__((noinline)) void grand_black(const uint64_t *const w[9],
+                                                  unsigned n, Nodes *p,
+                                                  Leaves *c,
+                                                  const Laska_Sink *sink)
 {
     grand_lanes(w, n, CORE_BLACK, p, c, sink);
 }
@@ -698,11 +699,9 @@ LA_ALWAYS void great_child(Grands *g, unsigned *gn, __mmask8 mask, Vec fb,
     ou |= (nonzero(officers_under & fb) | (lone & nonzero(officers & first))) &
           tb;
     s3 |= nonzero(own_third & fb) & tb;
-    e3 |= (nonzero(enemy_third & fb) | (lone & nonzero(second)) |
-           (cap & two)) &
+    e3 |= (nonzero(enemy_third & fb) | (lone & nonzero(second)) | (cap & two)) &
           tb;
-    o3 |= (nonzero(officers_third & fb) |
-           (lone & nonzero(officers & second)) |
+    o3 |= (nonzero(officers_third & fb) | (lone & nonzero(officers & second)) |
            (cap & two & nonzero(officers & first))) &
           tb;
     pack(g->w[0] + *gn, mask, (enemy & ~jumped) | (jumped & enemy_under));
