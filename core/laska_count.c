@@ -454,7 +454,7 @@ static uint64_t count_of(uint64_t own, uint64_t enemy, uint64_t officers,
                               : count_side(own, enemy, officers, CORE_BLACK);
 }
 
-/* ---- counting positions in batches ---------------------------------------- */
+/* ---- counting positions in batches ------------------------------------- */
 
 /* The captures of side's officers that go on past their first jump, in
  * the position own, enemy, officers (the part of officer_captures that
@@ -1100,7 +1100,8 @@ LA_INLINE uint64_t grand_push(const Lean *b, int side)
 static void sink_leaf(void *ctx, int side, uint64_t own, uint64_t enemy,
                       uint64_t officers)
 {
-    ((Laska_Batch *)ctx)->total += officer_chains_of(own, enemy, officers, side);
+    Laska_Batch *q = ctx;
+    q->total += officer_chains_of(own, enemy, officers, side);
 }
 
 static void sink_node(void *ctx, int side, const uint64_t w[6])

@@ -205,8 +205,9 @@ const Laska_Kernel *core__laska_batch_kernel(void);
 
 /* Positions gathered for counting, by side to move: those one ply from
  * the end of perft (leaf), two plies (node), three (grand) and four
- * (great), as Laska_Kernel takes them; total, the counts of the positions counted so
- * far. Start it zeroed, with kernel from core__laska_batch_kernel. */
+ * (great), as Laska_Kernel takes them; total, the counts of the
+ * positions counted so far. Start it zeroed, with kernel from
+ * core__laska_batch_kernel. */
 typedef struct Laska_Batch {
     uint64_t leaf[2][3][LA_BATCH];
     uint64_t node[2][6][LA_BATCH];
