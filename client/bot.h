@@ -52,7 +52,10 @@ typedef struct Bot_Limits {
     int classic;
     int depth;          /* depth cap in plies; 0: the level's */
     uint64_t nodes;     /* work budget; 0: the level's */
-    uint32_t time_ms;   /* wall-clock limit per move; 0: none. Needs clock */
+    /* wall-clock limit per move; 0: none. Needs clock. With it the
+     * current search also scores a position met again since its root a
+     * draw (docs/engines.md, "Repetition inside the search"). */
+    uint32_t time_ms;
     /* Milliseconds from any fixed origin; only read when time_ms > 0, so
      * searches without a time limit stay deterministic. */
     uint64_t (*clock_ms)(void *ctx);

@@ -236,3 +236,132 @@ Test(bot, a_kept_table_plays_as_a_fresh_one_then_saves_work)
     }
     bot_table_free(NULL);
 }
+
+/* ---- repetition inside the search ----------------------------------- */
+
+/*
+ * "Shuttle", a test-only game: a token on a ring of four squares, each
+ * side in turn moves it one square either way (moves "L", "R"), and the
+ * game never ends. White's evaluation of the token's square: 0 -> -50,
+ * 1 -> +30, 2 -> +100, 3 -> +30 (Black's is its negation).
+ */
+#include "core_internal.h"
+
+typedef struct Shuttle {
+    uint8_t at, side;
+    uint32_t ply;
+} Shuttle;
+
+static const int32_t shuttle_value[4] = {-50, 30, 100, 30};
+
+static int shuttle_init(void *st, const char *options)
+{
+    (void)options;
+    memset(st, 0, sizeof(Shuttle));
+    return 0;
+}
+
+static int shuttle_moves(const void *st, Core_Move *buf, size_t cap,
+                         size_t *n)
+{
+    (void)st;
+    if (cap < 2)
+        return TB_E_TOOMANY;
+    memset(buf, 0, 2 * sizeof *buf);
+    buf[0].len = buf[1].len = 1;
+    buf[1].b[0] = 1;
+    *n = 2;
+    return 0;
+}
+
+static void shuttle_make(void *st, const Core_Move *mv)
+{
+    Shuttle *s = st;
+    s->at = (uint8_t)((s->at + (mv->b[0] ? 1 : 3)) & 3);
+    s->side ^= 1;
+    s->ply++;
+}
+
+static Core_Status shuttle_status(const void *st)
+{
+    (void)st;
+    Core_Status r = {CORE_ONGOING, CORE_REASON_NONE};
+    return r;
+}
+
+static int shuttle_side(const void *st)
+{
+    return ((const Shuttle *)st)->side;
+}
+
+static uint32_t shuttle_ply(const void *st)
+{
+    return ((const Shuttle *)st)->ply;
+}
+
+static uint64_t shuttle_key(const void *st)
+{
+    const Shuttle *s = st;
+    return UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(s->at * 2 + s->side + 1);
+}
+
+static int32_t shuttle_evaluate(const void *st)
+{
+    const Shuttle *s = st;
+    return s->side == CORE_WHITE ? shuttle_value[s->at]
+                                 : -shuttle_value[s->at];
+}
+
+static const Core_Game shuttle = {
+    .name = "shuttle",
+    .title = "Shuttle (test)",
+    .id = 250,
+    .state_size = sizeof(Shuttle),
+    .max_moves = 2,
+    .encode_max = 8,
+    .init = shuttle_init,
+    .moves = shuttle_moves,
+    .make = shuttle_make,
+    .status = shuttle_status,
+    .side = shuttle_side,
+    .ply = shuttle_ply,
+    .key = shuttle_key,
+    .evaluate = shuttle_evaluate,
+};
+
+static uint64_t clock_stopped(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+/*
+ * With a time limit the search scores a position met again since its
+ * root a draw (docs/engines.md, "Repetition inside the search"). From
+ * square 0, White to move, to depth 3, by hand: after White's move and
+ * Black's, White stands on 0 again (the root) or on 2; from either, at
+ * depth 1, White moves to 1 or 3, worth +30 to White. So Black, whose
+ * replies give White +30 either way, lets White +30: the root is worth
+ * +30. With repetition, returning to 0 is a draw, 0, and Black takes
+ * it: the root is worth 0. The clock never moves, so the time limit
+ * never stops the search and the depth cap does.
+ */
+Test(bot, a_position_met_again_in_the_search_is_a_draw_with_a_time_limit)
+{
+    Core_Position *pos = NULL;
+    Core_Move mv;
+    Bot_Stats st;
+    Bot_Limits lim = bot_limits_level(3);
+
+    cr_assert_eq(core_position_new(&pos, &shuttle, NULL), 0);
+    lim.depth = 3;
+    cr_assert_eq(bot_search(pos, &lim, 1, &mv, &st), 0);
+    cr_assert_eq(st.depth, 3);
+    cr_assert_eq(st.score, 30, "no time limit: %d", st.score);
+    lim.time_ms = 60000;
+    lim.clock_ms = clock_stopped;
+    cr_assert_eq(bot_search(pos, &lim, 1, &mv, &st), 0);
+    cr_assert_eq(st.depth, 3);
+    cr_assert_eq(st.score, 0, "time limit: %d", st.score);
+    core_position_free(pos);
+}
