@@ -2,6 +2,7 @@
  * main.c: the tabula program's entry: dispatches to a command.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -45,6 +46,38 @@ static void usage(FILE *out)
               "a command."));
 }
 
+/* A command's arguments with every `--flag=VALUE` before a bare `--`
+ * split into `--flag` and `VALUE`, as getopt_long reads them, so each
+ * command's parser sees one spelling. `--bot=` and `--level=` stay
+ * whole: cli_bot_arg reads them itself (`--bot` alone takes no value,
+ * so `--bot=CODE` must stay an error, not become a join's code).
+ * Writes into the arguments' own text (C lets a program change them);
+ * the array returned holds at most 2 * argc + 1 pointers and is the
+ * caller's to free; NULL when out of memory. */
+static char **split_equals(int argc, char **argv, int *out_argc)
+{
+    char **out = malloc(((size_t)argc * 2 + 1) * sizeof *out);
+    int n = 0, split = 1;
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        char *a = argv[i], *eq = strchr(a, '=');
+        if (strcmp(a, "--") == 0)
+            split = 0;
+        if (split && a[0] == '-' && a[1] == '-' && eq != NULL && eq > a + 2 &&
+            strncmp(a, "--bot=", 6) != 0 && strncmp(a, "--level=", 8) != 0) {
+            *eq = '\0';
+            out[n++] = a;
+            out[n++] = eq + 1;
+        } else {
+            out[n++] = a;
+        }
+    }
+    out[n] = NULL;
+    *out_argc = n;
+    return out;
+}
+
 int main(int argc, char **argv)
 {
     cli_program_set(argc > 0 ? argv[0] : NULL);
@@ -70,8 +103,17 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 2, argv + 2);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int n = 0;
+            char **args = split_equals(argc - 2, argv + 2, &n);
+            if (args == NULL) {
+                fprintf(stderr, "tabula: %s\n", _("out of memory"));
+                return 1;
+            }
+            int rc = commands[i].run(n, args);
+            free(args);
+            return rc;
+        }
     fprintf(stderr, _("tabula: unknown command '%s'\n"), cli_token(argv[1]));
     usage(stderr);
     return CLI_EXIT_USAGE;

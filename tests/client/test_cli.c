@@ -315,6 +315,39 @@ Test(cli, play_reads_the_bot_level_in_every_spelling)
     cr_assert_not_null(strstr(r->err, "--level needs a value"), "%s", r->err);
 }
 
+/* A trial's `moves laska --position=POS` was an unknown flag while
+ * `--bot=5` worked: every flag takes `--flag=VALUE` as getopt_long
+ * does. The moves are those of moves_accepts_a_position, by hand. */
+Test(cli, every_flag_takes_its_value_after_an_equals_sign)
+{
+    Run *r = run("moves laska '--position=w c1W b2b b4b d4b d2b g7b'");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_eq(r->out, "c1xa3xc5xe3xc1\nc1xe3xc5xa3xc1\n");
+    r = run("play laska --as=none --bot=1 --seed=3");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char *want = strdup(r->out);
+    r = run("play laska --as none --bot 1 --seed 3");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_str_eq(r->out, want);
+    free(want);
+    /* The value may hold '=' (only the first one splits) or be empty. */
+    r = run("moves football --options=goals=3");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    r = run("moves football --options=goals=99");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "bad options 'goals=99'"), "%s", r->err);
+    r = run("perft laska --position= 1");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "bad position ''"), "%s", r->err);
+    r = run("moves laska --bogus=3");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "unknown flag '--bogus'"), "%s", r->err);
+    /* After a bare `--` an argument is a move, never a flag. */
+    r = run("moves laska -- --position=w");
+    cr_assert_eq(r->status, 2);
+    cr_assert_not_null(strstr(r->err, "--position=w"), "%s", r->err);
+}
+
 /* A trial's `play football --options goals=99` said only "bad match
  * option"; it names the options and the game, as host does (Football
  * chess plays to 1..20 goals, docs/rules/football.md). */
