@@ -419,10 +419,16 @@ static int laska_position_parse(void *vst, const char *text, char *why,
         if (*p == '\0')
             break;
         size_t n = strcspn(p, " ");
-        if (p[0] >= '0' && p[0] <= '9') {
-            if (nnum == 2 || (numbers[nnum] = read_number(p, n)) < 0)
+        int sign = p[0] == '-' || p[0] == '+';
+        if ((p[0] >= '0' && p[0] <= '9') ||
+            (sign && p[1] >= '0' && p[1] <= '9')) {
+            if (nnum == 2)
                 return core__why(why, why_cap, TB_E_POSITION,
-                                 "expected two counters: QUIET PLY");
+                                 "more than two counters: QUIET PLY");
+            if (sign || (numbers[nnum] = read_number(p, n)) < 0)
+                return core__why(why, why_cap, TB_E_POSITION,
+                                 "a counter is a whole number: QUIET 0..100, "
+                                 "PLY 0..1000");
             nnum++;
         } else {
             if (nnum > 0)

@@ -757,6 +757,34 @@ Test(laska, impossible_positions_are_refused)
     }
 }
 
+/* A trial's "w a1w -5 10" was told "a column after the counters" and
+ * a 20-digit counter "expected two counters": each reason names the
+ * fault. */
+Test(laska, a_bad_counter_is_named_as_one)
+{
+    static const struct {
+        const char *text, *why;
+    } cases[] = {
+        {"w a1w -5 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 5 -10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w +5 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 12345678901234567890 10",
+         "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 5x 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 1 2 3", "more than two counters: QUIET PLY"},
+        {"w a1w 1", "expected two counters: QUIET PLY"},
+        {"w a1w 3 4 c3w", "a column after the counters"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Core_Position *pos = start();
+        char why[128] = "";
+        int rc = core_position_parse(pos, cases[i].text, why, sizeof why);
+        cr_assert_eq(rc, TB_E_POSITION, "'%s'", cases[i].text);
+        cr_assert_str_eq(why, cases[i].why, "'%s'", cases[i].text);
+        core_position_free(pos);
+    }
+}
+
 Test(laska, no_options_accepted)
 {
     Core_Position *pos = NULL;
