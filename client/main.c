@@ -46,18 +46,26 @@ static void usage(FILE *out)
               "a command."));
 }
 
+/* Flags that take no value: `--line=1` is refused, not read as
+ * `--line 1`. */
+static const char *const switches[] = {"--help", "--line", "--quiet",
+                                       "--trace"};
+
 /* A command's arguments with every `--flag=VALUE` before a bare `--`
  * split into `--flag` and `VALUE`, as getopt_long reads them, so each
- * command's parser sees one spelling. `--bot=` and `--level=` stay
- * whole: cli_bot_arg reads them itself (`--bot` alone takes no value,
- * so `--bot=CODE` must stay an error, not become a join's code).
- * Writes into the arguments' own text (C lets a program change them);
- * the array returned holds at most 2 * argc + 1 pointers and is the
- * caller's to free; NULL when out of memory. */
-static char **split_equals(int argc, char **argv, int *out_argc)
+ * command's parser sees one spelling. `--bot=` stays whole: cli_bot_arg
+ * reads it itself (`--bot` alone takes no value, so `--bot=CODE` must
+ * stay an error, not become a join's code). Writes into the arguments'
+ * own text (C lets a program change them); the array returned holds at
+ * most 2 * argc + 1 pointers and is the caller's to free. NULL when out
+ * of memory (*bad NULL) or when a switch was given a value (*bad names
+ * it). */
+static char **split_equals(int argc, char **argv, int *out_argc,
+                           const char **bad)
 {
     char **out = malloc(((size_t)argc * 2 + 1) * sizeof *out);
     int n = 0, split = 1;
+    *bad = NULL;
     if (out == NULL)
         return NULL;
     for (int i = 0; i < argc; i++) {
@@ -65,8 +73,14 @@ static char **split_equals(int argc, char **argv, int *out_argc)
         if (strcmp(a, "--") == 0)
             split = 0;
         if (split && a[0] == '-' && a[1] == '-' && eq != NULL && eq > a + 2 &&
-            strncmp(a, "--bot=", 6) != 0 && strncmp(a, "--level=", 8) != 0) {
+            strncmp(a, "--bot=", 6) != 0) {
             *eq = '\0';
+            for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++)
+                if (strcmp(a, switches[k]) == 0) {
+                    *bad = a;
+                    free(out);
+                    return NULL;
+                }
             out[n++] = a;
             out[n++] = eq + 1;
         } else {
@@ -105,7 +119,13 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
             int n = 0;
-            char **args = split_equals(argc - 2, argv + 2, &n);
+            const char *bad = NULL;
+            char **args = split_equals(argc - 2, argv + 2, &n, &bad);
+            if (args == NULL && bad != NULL) {
+                fprintf(stderr, _("tabula %s: %s takes no value\n"),
+                        commands[i].name, bad);
+                return CLI_EXIT_USAGE;
+            }
             if (args == NULL) {
                 fprintf(stderr, "tabula: %s\n", _("out of memory"));
                 return 1;

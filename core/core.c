@@ -243,6 +243,15 @@ int core_position_parse(Core_Position *pos, const char *text, char *why,
     if (strlen(text) > CORE_INPUT_MAX)
         return core__why(why, why_cap, TB_E_TOOLONG,
                          "position string over 4096 bytes");
+    /* Every game's fields are printable ASCII between spaces; a tab or
+     * a line end would otherwise be read as part of a field and named
+     * as the wrong fault. */
+    for (const char *c = text; *c != '\0'; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            return core__why(why, why_cap, TB_E_POSITION,
+                             "fields are printable ASCII separated by "
+                             "spaces; a tab, line end or other character "
+                             "is not");
     Core_Position *tmp = core_position_clone(pos);
     if (tmp == NULL)
         return TB_E_NOMEM;

@@ -383,16 +383,18 @@ static int laska_position_format(const void *vst, char *buf, size_t cap)
     return core__text_end(&t);
 }
 
-/* Read a decimal number of at most 9 digits; -1 if not one. */
+/* Read a decimal number of any number of digits, held at 1000000000
+ * past nine digits (every counter's bound is far below, and a long
+ * may be 32 bits); -1 if not one. */
 static long read_number(const char *p, size_t n)
 {
     long v = 0;
-    if (n == 0 || n > 9)
+    if (n == 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         if (p[i] < '0' || p[i] > '9')
             return -1;
-        v = v * 10 + (p[i] - '0');
+        v = v >= 100000000 ? 1000000000 : v * 10 + (p[i] - '0');
     }
     return v;
 }
@@ -431,9 +433,17 @@ static int laska_position_parse(void *vst, const char *text, char *why,
                                  "PLY 0..1000");
             nnum++;
         } else {
-            if (nnum > 0)
+            int column = n >= 3 && p[0] >= 'a' && p[0] <= 'g' &&
+                         p[1] >= '1' && p[1] <= '7';
+            if (nnum > 0 && column)
                 return core__why(why, why_cap, TB_E_POSITION,
                                  "a column after the counters");
+            if (nnum == 1)
+                return core__why(why, why_cap, TB_E_POSITION,
+                                 "expected two counters: QUIET PLY");
+            if (nnum == 2)
+                return core__why(why, why_cap, TB_E_POSITION,
+                                 "nothing may follow the counters QUIET PLY");
             if (n < 3 || p[0] < 'a' || p[0] > 'g' || p[1] < '1' ||
                 p[1] > '7')
                 return core__why(why, why_cap, TB_E_POSITION,

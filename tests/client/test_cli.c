@@ -342,6 +342,14 @@ Test(cli, every_flag_takes_its_value_after_an_equals_sign)
     r = run("moves laska --bogus=3");
     cr_assert_eq(r->status, 2);
     cr_assert_not_null(strstr(r->err, "unknown flag '--bogus'"), "%s", r->err);
+    /* Flags that take no value say so; --level= is split like the rest
+     * (analyse reads --level itself). */
+    r = run("play --line=1 laska");
+    cr_assert_eq(r->status, 2);
+    cr_assert_str_eq(r->err, "tabula play: --line takes no value\n");
+    r = run("analyse laska --level=3 --depth=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert_not_null(strstr(r->out, "bestmove "), "%s", r->out);
     /* After a bare `--` an argument is a move, never a flag. */
     r = run("moves laska -- --position=w");
     cr_assert_eq(r->status, 2);

@@ -757,9 +757,10 @@ Test(laska, impossible_positions_are_refused)
     }
 }
 
-/* A trial's "w a1w -5 10" was told "a column after the counters" and
- * a 20-digit counter "expected two counters": each reason names the
- * fault. */
+/* A trial's "w a1w -5 10" was told "a column after the counters", a
+ * 20-digit counter "expected two counters", a tab between fields a bad
+ * side or piece: each reason names the fault. Leading zeros are only
+ * zeros. */
 Test(laska, a_bad_counter_is_named_as_one)
 {
     static const struct {
@@ -769,15 +770,28 @@ Test(laska, a_bad_counter_is_named_as_one)
         {"w a1w 5 -10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
         {"w a1w +5 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
         {"w a1w 12345678901234567890 10",
-         "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+         "QUIET at most 100 and PLY, PLY at most 1000"},
+        {"w a1w 5 1000000000", "QUIET at most 100 and PLY, PLY at most 1000"},
+        {"w a1w 5 1001", "QUIET at most 100 and PLY, PLY at most 1000"},
+        {"w a1w 5 x", "expected two counters: QUIET PLY"},
+        {"w a1w 5 9 x", "nothing may follow the counters QUIET PLY"},
+        {"w\ta1w 5 9", "fields are printable ASCII separated by spaces; a "
+                       "tab, line end or other character is not"},
+        {"w a1w 5 9\r", "fields are printable ASCII separated by spaces; a "
+                        "tab, line end or other character is not"},
         {"w a1w 5x 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
         {"w a1w 1 2 3", "more than two counters: QUIET PLY"},
         {"w a1w 1", "expected two counters: QUIET PLY"},
         {"w a1w 3 4 c3w", "a column after the counters"},
     };
+    Core_Position *z = start();
+    cr_assert_eq(core_position_parse(z, "w a1w 0000000005 0000000009", NULL, 0),
+                 0);
+    expect_position(z, "w a1w 5 9");
+    core_position_free(z);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Core_Position *pos = start();
-        char why[128] = "";
+        char why[160] = "";
         int rc = core_position_parse(pos, cases[i].text, why, sizeof why);
         cr_assert_eq(rc, TB_E_POSITION, "'%s'", cases[i].text);
         cr_assert_str_eq(why, cases[i].why, "'%s'", cases[i].text);
