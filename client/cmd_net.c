@@ -806,7 +806,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             static const char *const takes_value[] = {
                 "--lobby", "--log",  "--seed", "--delay", "--options",
                 "--clock", "--http", "--web",  NULL};
-            for (size_t k = 0; takes_value[k] != NULL; k++)
+            /* Only a last flag lacks its value; one followed by a value
+             * is a flag this role does not take (join --options). */
+            for (size_t k = 0; takes_value[k] != NULL && i + 1 >= argc; k++)
                 if (strcmp(a, takes_value[k]) == 0)
                     return cli_unexpected(cmd, a, takes_value, "");
             return cli_unexpected(cmd, a, NULL, help);

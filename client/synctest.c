@@ -757,7 +757,10 @@ int cli_synctest(int argc, char **argv)
             fputs(_(synctest_help), stdout);
             return CLI_EXIT_OK;
         }
-        if (a[0] == '-' && i + 1 >= argc) {
+        if (i + 1 >= argc &&
+            (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
+             strcmp(a, "--plies") == 0 || strcmp(a, "--perft") == 0 ||
+             strcmp(a, "--options") == 0)) {
             fprintf(stderr, _("tabula synctest: %s needs a value\n"),
                     cli_token(a));
             return CLI_EXIT_USAGE;

@@ -377,6 +377,27 @@ Test(cli, help_of_a_command_and_flags_missing_their_values)
                        "%s", r->err);
 }
 
+/* The trial after the flags change: `join CODE --options goals=3` was
+ * told "--options needs a value" and `synctest laska --bogus` "--bogus
+ * needs a value"; a flag the command does not take is unexpected. */
+Test(cli, a_flag_the_command_does_not_take_is_unexpected_even_with_a_value)
+{
+    Run *r = run("join ABCD-EFGH --lobby 127.0.0.1:1 --options goals=3");
+    cr_assert_eq(r->status, 2);
+    cr_assert(strncmp(r->err, "tabula join: unexpected argument '--options'\n",
+                      45) == 0, "%s", r->err);
+    r = run("join ABCD-EFGH --lobby");
+    cr_assert_eq(r->status, 2);
+    cr_assert_str_eq(r->err, "tabula join: --lobby needs a value\n");
+    r = run("synctest laska --bogus");
+    cr_assert_eq(r->status, 2);
+    cr_assert(strncmp(r->err, "tabula synctest: unexpected argument '--bogus'\n",
+                      47) == 0, "%s", r->err);
+    r = run("synctest laska --games");
+    cr_assert_eq(r->status, 2);
+    cr_assert_str_eq(r->err, "tabula synctest: --games needs a value\n");
+}
+
 Test(cli, play_names_bad_options)
 {
     Run *r = run("play football --options goals=99");
