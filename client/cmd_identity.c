@@ -30,8 +30,13 @@ int cli_identity(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             fputs(_(identity_help), stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc &&
+                   argv[i + 1][0] != '\0') {
             file = argv[++i];
+        } else if (strcmp(argv[i], "--file") == 0) {
+            fprintf(stderr, _("tabula %s: %s needs a value\n"), "identity",
+                    argv[i]);
+            return CLI_EXIT_USAGE;
         } else {
             fprintf(stderr, _("tabula identity: unexpected '%s'\n"),
                     cli_token(argv[i]));

@@ -752,7 +752,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             return CLI_EXIT_OK;
         } else if (strcmp(a, "--lobby") == 0 && i + 1 < argc) {
             lobby = argv[++i];
-        } else if (strcmp(a, "--log") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--log") == 0 && i + 1 < argc &&
+                   argv[i + 1][0] != '\0') {
             struct stat st;
             cfg.log_path = argv[++i];
             /* A folder is no log: refused before a game is played
@@ -776,7 +777,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                 return CLI_EXIT_USAGE;
             cfg.seed = seed;
         } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--delay") == 0 &&
-                   i + 1 < argc) {
+                   i + 1 < argc && argv[i + 1][0] != '\0') {
             char *end = NULL;
             unsigned long v = strtoul(argv[++i], &end, 10);
             if (*end != '\0' || v > 60000) {
@@ -806,9 +807,12 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             static const char *const takes_value[] = {
                 "--lobby", "--log",  "--seed", "--delay", "--options",
                 "--clock", "--http", "--web",  NULL};
-            /* Only a last flag lacks its value; one followed by a value
-             * is a flag this role does not take (join --options). */
-            for (size_t k = 0; takes_value[k] != NULL && i + 1 >= argc; k++)
+            /* Only a last flag, or one before an empty word (a script's
+             * unset variable: `--log "$LOG"`), lacks its value; one
+             * followed by a value is a flag this role does not take
+             * (join --options). */
+            int none = i + 1 >= argc || argv[i + 1][0] == '\0';
+            for (size_t k = 0; takes_value[k] != NULL && none; k++)
                 if (strcmp(a, takes_value[k]) == 0)
                     return cli_unexpected(cmd, a, takes_value, "");
             return cli_unexpected(cmd, a, NULL, help);

@@ -266,7 +266,8 @@ int cli_demo(int argc, char **argv)
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             if (cli_seed("demo", argv[++i], &seed) != 0)
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc &&
+                   argv[i + 1][0] != '\0') {
             dir = argv[++i];
         } else if (argv[i][0] != '-' && only == NULL) {
             if ((only = cli_game("demo", argv[i])) == NULL)

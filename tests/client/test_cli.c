@@ -379,7 +379,8 @@ Test(cli, help_of_a_command_and_flags_missing_their_values)
 
 /* The trial after the flags change: `join CODE --options goals=3` was
  * told "--options needs a value" and `synctest laska --bogus` "--bogus
- * needs a value"; a flag the command does not take is unexpected. */
+ * needs a value"; a flag the command does not take is unexpected, and
+ * an empty value is none. */
 Test(cli, a_flag_the_command_does_not_take_is_unexpected_even_with_a_value)
 {
     Run *r = run("join ABCD-EFGH --lobby 127.0.0.1:1 --options goals=3");
@@ -389,6 +390,14 @@ Test(cli, a_flag_the_command_does_not_take_is_unexpected_even_with_a_value)
     r = run("join ABCD-EFGH --lobby");
     cr_assert_eq(r->status, 2);
     cr_assert_str_eq(r->err, "tabula join: --lobby needs a value\n");
+    /* An empty value (a script's unset `--log "$LOG"`) would have
+     * played with no log at all. */
+    r = run("host laska --log '' --lobby 127.0.0.1:1");
+    cr_assert_eq(r->status, 2);
+    cr_assert_str_eq(r->err, "tabula host: --log needs a value\n");
+    r = run("identity --file=");
+    cr_assert_eq(r->status, 2);
+    cr_assert_str_eq(r->err, "tabula identity: --file needs a value\n");
     r = run("synctest laska --bogus");
     cr_assert_eq(r->status, 2);
     cr_assert(strncmp(r->err, "tabula synctest: unexpected argument '--bogus'\n",
