@@ -243,19 +243,28 @@ int core_position_parse(Core_Position *pos, const char *text, char *why,
     if (strlen(text) > CORE_INPUT_MAX)
         return core__why(why, why_cap, TB_E_TOOLONG,
                          "position string over 4096 bytes");
-    /* Every game's fields are printable ASCII between spaces; a tab or
-     * a line end would otherwise be read as part of a field and named
-     * as the wrong fault. */
-    for (const char *c = text; *c != '\0'; c++)
-        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+    /* Every game's fields are printable ASCII between spaces; a tab
+     * separates as a space does (in every game alike), and a line end
+     * or another byte would otherwise be read as part of a field and
+     * named as the wrong fault. */
+    size_t len = strlen(text);
+    for (size_t i = 0; i < len; i++)
+        if (text[i] != '\t' &&
+            ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] >= 0x7f))
             return core__why(why, why_cap, TB_E_POSITION,
                              "fields are printable ASCII separated by "
-                             "spaces; a tab, line end or other character "
+                             "spaces or tabs; a line end or other character "
                              "is not");
-    Core_Position *tmp = core_position_clone(pos);
-    if (tmp == NULL)
+    char *spaced = malloc(len + 1);
+    Core_Position *tmp = spaced != NULL ? core_position_clone(pos) : NULL;
+    if (tmp == NULL) {
+        free(spaced);
         return TB_E_NOMEM;
-    int rc = pos->game->position_parse(state_of(tmp), text, why, why_cap);
+    }
+    for (size_t i = 0; i <= len; i++)
+        spaced[i] = text[i] == '\t' ? ' ' : text[i];
+    int rc = pos->game->position_parse(state_of(tmp), spaced, why, why_cap);
+    free(spaced);
     if (rc == 0)
         memcpy(state_of(pos), cstate_of(tmp), pos->game->state_size);
     free(tmp);

@@ -759,8 +759,9 @@ Test(laska, impossible_positions_are_refused)
 
 /* A trial's "w a1w -5 10" was told "a column after the counters", a
  * 20-digit counter "expected two counters", a tab between fields a bad
- * side or piece: each reason names the fault. Leading zeros are only
- * zeros. */
+ * side or piece: each reason names the fault, and a tab separates as a
+ * space does (as Chess volleyball's strings always read it). Leading
+ * zeros are only zeros. */
 Test(laska, a_bad_counter_is_named_as_one)
 {
     static const struct {
@@ -775,10 +776,10 @@ Test(laska, a_bad_counter_is_named_as_one)
         {"w a1w 5 1001", "QUIET at most 100 and PLY, PLY at most 1000"},
         {"w a1w 5 x", "expected two counters: QUIET PLY"},
         {"w a1w 5 9 x", "nothing may follow the counters QUIET PLY"},
-        {"w\ta1w 5 9", "fields are printable ASCII separated by spaces; a "
-                       "tab, line end or other character is not"},
-        {"w a1w 5 9\r", "fields are printable ASCII separated by spaces; a "
-                        "tab, line end or other character is not"},
+        {"w a1w 5 9\r", "fields are printable ASCII separated by spaces or "
+                        "tabs; a line end or other character is not"},
+        {"w a1w\n5 9", "fields are printable ASCII separated by spaces or "
+                       "tabs; a line end or other character is not"},
         {"w a1w 5x 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
         {"w a1w 1 2 3", "more than two counters: QUIET PLY"},
         {"w a1w 1", "expected two counters: QUIET PLY"},
@@ -788,6 +789,9 @@ Test(laska, a_bad_counter_is_named_as_one)
     cr_assert_eq(core_position_parse(z, "w a1w 0000000005 0000000009", NULL, 0),
                  0);
     expect_position(z, "w a1w 5 9");
+    /* A tab separates as a space does. */
+    cr_assert_eq(core_position_parse(z, "b\ta1w\t\tc3b 2 7\t", NULL, 0), 0);
+    expect_position(z, "b a1w c3b 2 7");
     core_position_free(z);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Core_Position *pos = start();
