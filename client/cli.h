@@ -65,8 +65,8 @@ const char *cli_program(void);
 
 /*
  * cli_token: a printable excerpt of untrusted input for messages: at most
- * 60 bytes (then "..."), control and non-ASCII bytes shown as '?'. The
- * result lives in one of 4 rotating static buffers.
+ * 60 bytes (then "..."), a tab as a space, other control and non-ASCII
+ * bytes as '?'. The result lives in one of 4 rotating static buffers.
  */
 const char *cli_token(const char *s);
 

@@ -60,8 +60,11 @@ const char *cli_token(const char *s)
     char *out = ring[next++ % 4];
     size_t n = 0;
 
+    /* A tab shows as the space it separates like. */
     for (; s[n] != '\0' && n < 60; n++)
-        out[n] = (s[n] >= 0x20 && s[n] < 0x7f) ? s[n] : '?';
+        out[n] = s[n] == '\t'                    ? ' '
+                 : (s[n] >= 0x20 && s[n] < 0x7f) ? s[n]
+                                                 : '?';
     if (s[n] != '\0') {
         memcpy(out + 57, "...", 3);
         n = 60;
@@ -199,9 +202,9 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
             *level = dflt;
         return 1;
     }
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
+    /* Digits only, as `--bot N` reads them: no sign, no spaces. */
+    long v = s[strspn(s, "0123456789")] == '\0' ? strtol(s, NULL, 10) : -1;
+    if (*s == '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
         fprintf(stderr, _("tabula %s: bad bot level '%s'; expected 1..8\n"),
                 cmd, cli_token(s));
         return -1;

@@ -388,9 +388,16 @@ static int read_openings(Match *m, const char *path)
         if (nl != NULL)
             *nl = '\0';
         lineno++;
+        /* Spaces, tabs and a CR at either end are cut: a blank line or
+         * an indented comment is no position. */
         size_t l = strlen(line);
-        if (l > 0 && line[l - 1] == '\r')
+        while (l > 0 && (line[l - 1] == '\r' || line[l - 1] == ' ' ||
+                         line[l - 1] == '\t'))
             line[--l] = '\0';
+        while (*line == ' ' || *line == '\t') {
+            line++;
+            l--;
+        }
         if (l > 0 && line[0] != '#') {
             char why[128];
             if (core_position_parse(probe, line, why, sizeof why) != 0) {

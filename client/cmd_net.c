@@ -804,9 +804,19 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         } else if (a[0] != '-' && role != LOBBY_ROLE_HOST && cfg.code == NULL) {
             cfg.code = a;
         } else {
-            static const char *const takes_value[] = {
+            /* The flags this role takes a value with (a spectator
+             * has no seat; only a host sets the match). */
+            static const char *const host_values[] = {
                 "--lobby", "--log",  "--seed", "--delay", "--options",
                 "--clock", "--http", "--web",  NULL};
+            static const char *const join_values[] = {
+                "--lobby", "--log", "--seed", "--delay", NULL};
+            static const char *const watch_values[] = {"--lobby", "--log",
+                                                       NULL};
+            const char *const *takes_value =
+                role == LOBBY_ROLE_HOST         ? host_values
+                : role == LOBBY_ROLE_SPECTATOR ? watch_values
+                                               : join_values;
             /* Only a last flag, or one before an empty word (a script's
              * unset variable: `--log "$LOG"`), lacks its value; one
              * followed by a value is a flag this role does not take

@@ -46,10 +46,29 @@ static void usage(FILE *out)
               "a command."));
 }
 
-/* Flags that take no value: `--line=1` is refused, not read as
- * `--line 1`. */
-static const char *const switches[] = {"--help", "--line", "--quiet",
-                                       "--trace"};
+/* Flags that take no value, with the command that has each (NULL:
+ * every command): `play --line=1` is refused, not read as `--line 1`;
+ * in a command without the switch the whole word stays an unknown
+ * flag. */
+static const struct {
+    const char *flag, *cmd;
+} switches[] = {{"--help", NULL},      {"--line", "play"},
+                {"--quiet", "demo"},   {"--quiet", "replay"},
+                {"--trace", "simtest"}};
+
+/* 1 when FLAG (the part before '=') is a switch of CMD, -1 when it is a
+ * switch of another command only, 0 when no switch. */
+static int switch_of(const char *flag, const char *cmd)
+{
+    int other = 0;
+    for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++)
+        if (strcmp(flag, switches[k].flag) == 0) {
+            if (switches[k].cmd == NULL || strcmp(switches[k].cmd, cmd) == 0)
+                return 1;
+            other = -1;
+        }
+    return other;
+}
 
 /* A command's arguments with every `--flag=VALUE` before a bare `--`
  * split into `--flag` and `VALUE`, as getopt_long reads them, so each
@@ -60,8 +79,8 @@ static const char *const switches[] = {"--help", "--line", "--quiet",
  * most 2 * argc + 1 pointers and is the caller's to free. NULL when out
  * of memory (*bad NULL) or when a switch was given a value (*bad names
  * it). */
-static char **split_equals(int argc, char **argv, int *out_argc,
-                           const char **bad)
+static char **split_equals(const char *cmd, int argc, char **argv,
+                           int *out_argc, const char **bad)
 {
     char **out = malloc(((size_t)argc * 2 + 1) * sizeof *out);
     int n = 0, split = 1;
@@ -75,12 +94,17 @@ static char **split_equals(int argc, char **argv, int *out_argc,
         if (split && a[0] == '-' && a[1] == '-' && eq != NULL && eq > a + 2 &&
             strncmp(a, "--bot=", 6) != 0) {
             *eq = '\0';
-            for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++)
-                if (strcmp(a, switches[k]) == 0) {
-                    *bad = a;
-                    free(out);
-                    return NULL;
-                }
+            int sw = switch_of(a, cmd);
+            if (sw > 0) {
+                *bad = a;
+                free(out);
+                return NULL;
+            }
+            if (sw < 0) { /* left whole: the command names it unknown */
+                *eq = '=';
+                out[n++] = a;
+                continue;
+            }
             out[n++] = a;
             out[n++] = eq + 1;
         } else {
@@ -120,7 +144,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0) {
             int n = 0;
             const char *bad = NULL;
-            char **args = split_equals(argc - 2, argv + 2, &n, &bad);
+            char **args = split_equals(commands[i].name, argc - 2, argv + 2, &n,
+                                       &bad);
             if (args == NULL && bad != NULL) {
                 fprintf(stderr, _("tabula %s: %s takes no value\n"),
                         commands[i].name, bad);

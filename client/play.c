@@ -162,11 +162,13 @@ static int line_mode(Session *s)
             refused = 1;
             continue;
         }
+        /* Spaces and tabs at either end are cut, as a seat's lines are
+         * (line_cmd.c). */
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
-                         line[n - 1] == ' '))
+                         line[n - 1] == ' ' || line[n - 1] == '\t'))
             line[--n] = '\0';
         char *in = line;
-        while (*in == ' ')
+        while (*in == ' ' || *in == '\t')
             in++;
         if (*in == '\0')
             continue;

@@ -214,6 +214,13 @@ Test(cli, play_line_mode_reads_moves_and_prints_plies)
     cr_assert_not_null(strstr(r->err, "'zz9': malformed move notation"),
                        "%s", r->err);
     cr_assert_not_null(strstr(r->err, "'c3-d4': illegal move"), "%s", r->err);
+    /* Tabs at a line's ends are cut as spaces are (a trial's
+     * "c3-d4<TAB>" was a malformed move). */
+    r = run_input("\\tc3-d4\\t\\nresign \\t\\n", "play laska --bot=1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert(strncmp(r->out, "ply 1 white c3-d4\nply 2 black e5xc3\n"
+                              "result: 0-1 (resign)\n", 56) == 0,
+              "got:\n%s", r->out);
 }
 
 /* `takeback N` takes back exactly N plies (1..255), as on the network;
@@ -398,6 +405,24 @@ Test(cli, a_flag_the_command_does_not_take_is_unexpected_even_with_a_value)
     r = run("identity --file=");
     cr_assert_eq(r->status, 2);
     cr_assert_str_eq(r->err, "tabula identity: --file needs a value\n");
+    /* A switch of another command is an unknown word here, not "takes
+     * no value"; a spectator takes no --delay, a joiner no --options. */
+    r = run("analyse laska --quiet=1");
+    cr_assert_eq(r->status, 2);
+    cr_assert(strncmp(r->err, "tabula analyse: unexpected argument '--quiet=1'",
+                      47) == 0, "%s", r->err);
+    r = run("spectate AAAA-AAAA-AAAA-AAAA --delay");
+    cr_assert_eq(r->status, 2);
+    cr_assert(strncmp(r->err, "tabula spectate: unexpected argument '--delay'",
+                      46) == 0, "%s", r->err);
+    r = run("join AAAA-AAAA-AAAA-AAAA --options");
+    cr_assert_eq(r->status, 2);
+    cr_assert(strncmp(r->err, "tabula join: unexpected argument '--options'",
+                      44) == 0, "%s", r->err);
+    /* --bot=LEVEL is digits only, as --bot LEVEL is. */
+    r = run("play laska --bot=+1");
+    cr_assert_eq(r->status, 2);
+    cr_assert_str_eq(r->err, "tabula play: bad bot level '+1'; expected 1..8\n");
     r = run("synctest laska --bogus");
     cr_assert_eq(r->status, 2);
     cr_assert(strncmp(r->err, "tabula synctest: unexpected argument '--bogus'\n",

@@ -331,6 +331,21 @@ Test(match, openings_file_is_checked_and_used)
     run(&r1, args);
     cr_assert_eq(r1.status, 0, "%s", r1.err);
     cr_assert(strncmp(r1.out, "result games 4 ", 15) == 0, "%s", r1.out);
+    /* A trial's file with a line of one space was refused whole: blank
+     * lines, indented comments, tabs between fields and spaces, tabs
+     * or a CR at a line's ends are the same file. */
+    char *want = strdup(r1.out);
+    f = fopen(path, "w");
+    fputs("\t# two Laska positions\r\n \r\n  w\tc1w e3w f2W\td2b \t\r\n"
+          "\t\nb a7b c5w\t\n",
+          f);
+    fclose(f);
+    run(&r1, args);
+    cr_assert_eq(r1.status, 0, "%s", r1.err);
+    /* the same games: every line but the processor times */
+    cr_assert(strncmp(r1.out, want, strstr(want, "movetime") - want) == 0,
+              "%s\nwant\n%s", r1.out, want);
+    free(want);
     f = fopen(path, "w");
     fputs("w c1w e3w\nw d4q\n", f);
     fclose(f);
