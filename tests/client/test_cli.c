@@ -390,46 +390,40 @@ Test(cli, help_of_a_command_and_flags_missing_their_values)
  * an empty value is none. */
 Test(cli, a_flag_the_command_does_not_take_is_unexpected_even_with_a_value)
 {
-    Run *r = run("join ABCD-EFGH --lobby 127.0.0.1:1 --options goals=3");
-    cr_assert_eq(r->status, 2);
-    cr_assert(strncmp(r->err, "tabula join: unexpected argument '--options'\n",
-                      45) == 0, "%s", r->err);
-    r = run("join ABCD-EFGH --lobby");
-    cr_assert_eq(r->status, 2);
-    cr_assert_str_eq(r->err, "tabula join: --lobby needs a value\n");
-    /* An empty value (a script's unset `--log "$LOG"`) would have
-     * played with no log at all. */
-    r = run("host laska --log '' --lobby 127.0.0.1:1");
-    cr_assert_eq(r->status, 2);
-    cr_assert_str_eq(r->err, "tabula host: --log needs a value\n");
-    r = run("identity --file=");
-    cr_assert_eq(r->status, 2);
-    cr_assert_str_eq(r->err, "tabula identity: --file needs a value\n");
-    /* A switch of another command is an unknown word here, not "takes
-     * no value"; a spectator takes no --delay, a joiner no --options. */
-    r = run("analyse laska --quiet=1");
-    cr_assert_eq(r->status, 2);
-    cr_assert(strncmp(r->err, "tabula analyse: unexpected argument '--quiet=1'",
-                      47) == 0, "%s", r->err);
-    r = run("spectate AAAA-AAAA-AAAA-AAAA --delay");
-    cr_assert_eq(r->status, 2);
-    cr_assert(strncmp(r->err, "tabula spectate: unexpected argument '--delay'",
-                      46) == 0, "%s", r->err);
-    r = run("join AAAA-AAAA-AAAA-AAAA --options");
-    cr_assert_eq(r->status, 2);
-    cr_assert(strncmp(r->err, "tabula join: unexpected argument '--options'",
-                      44) == 0, "%s", r->err);
-    /* --bot=LEVEL is digits only, as --bot LEVEL is. */
-    r = run("play laska --bot=+1");
-    cr_assert_eq(r->status, 2);
-    cr_assert_str_eq(r->err, "tabula play: bad bot level '+1'; expected 1..8\n");
-    r = run("synctest laska --bogus");
-    cr_assert_eq(r->status, 2);
-    cr_assert(strncmp(r->err, "tabula synctest: unexpected argument '--bogus'\n",
-                      47) == 0, "%s", r->err);
-    r = run("synctest laska --games");
-    cr_assert_eq(r->status, 2);
-    cr_assert_str_eq(r->err, "tabula synctest: --games needs a value\n");
+    /* Each refused with status 2; the message starts with its text (an
+     * unexpected argument is followed by the usage). */
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"join ABCD-EFGH --lobby 127.0.0.1:1 --options goals=3",
+         "tabula join: unexpected argument '--options'\n"},
+        {"join ABCD-EFGH --lobby", "tabula join: --lobby needs a value\n"},
+        /* An empty value (a script's unset `--log "$LOG"`) would have
+         * played with no log at all. */
+        {"host laska --log '' --lobby 127.0.0.1:1",
+         "tabula host: --log needs a value\n"},
+        {"identity --file=", "tabula identity: --file needs a value\n"},
+        /* A switch of another command is an unknown word here, not
+         * "takes no value"; a spectator takes no --delay, a joiner no
+         * --options. */
+        {"analyse laska --quiet=1",
+         "tabula analyse: unexpected argument '--quiet=1'\n"},
+        {"spectate AAAA-AAAA-AAAA-AAAA --delay",
+         "tabula spectate: unexpected argument '--delay'\n"},
+        {"join AAAA-AAAA-AAAA-AAAA --options",
+         "tabula join: unexpected argument '--options'\n"},
+        /* --bot=LEVEL is digits only, as --bot LEVEL is. */
+        {"play laska --bot=+1", "tabula play: bad bot level '+1'; expected 1..8\n"},
+        {"synctest laska --bogus",
+         "tabula synctest: unexpected argument '--bogus'\n"},
+        {"synctest laska --games", "tabula synctest: --games needs a value\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Run *r = run(cases[i].args);
+        cr_assert_eq(r->status, 2, "%s: %s", cases[i].args, r->err);
+        cr_assert(strncmp(r->err, cases[i].err, strlen(cases[i].err)) == 0,
+                  "%s: %s", cases[i].args, r->err);
+    }
 }
 
 Test(cli, play_names_bad_options)
