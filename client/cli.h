@@ -71,6 +71,14 @@ const char *cli_program(void);
 const char *cli_token(const char *s);
 
 /*
+ * cli_trim: spaces, tabs, CRs and LFs cut from both ends of the
+ * NUL-terminated line s, in place (the end by writing NULs); returns
+ * the first byte left, inside s. A line a person or a file gives is read
+ * so everywhere: play's line mode, a seat's lines, openings files.
+ */
+char *cli_trim(char *s);
+
+/*
  * cli_printable: s made safe to print on a terminal, into out (cap bytes,
  * cap >= 1; always NUL-terminated, cut short at a character boundary):
  * printable ASCII and well-formed UTF-8 characters are kept; a tab

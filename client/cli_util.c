@@ -106,6 +106,14 @@ static int unsafe_code_point(uint32_t c)
            c == 0x061c;
 }
 
+char *cli_trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && strchr(" \t\r\n", s[n - 1]) != NULL)
+        s[--n] = '\0';
+    return s + strspn(s, " \t\r\n");
+}
+
 char *cli_printable(const char *s, char *out, size_t cap)
 {
     const unsigned char *p = (const unsigned char *)s;

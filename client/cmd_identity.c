@@ -34,9 +34,8 @@ int cli_identity(int argc, char **argv)
                    argv[i + 1][0] != '\0') {
             file = argv[++i];
         } else if (strcmp(argv[i], "--file") == 0) {
-            fprintf(stderr, _("tabula %s: %s needs a value\n"), "identity",
-                    argv[i]);
-            return CLI_EXIT_USAGE;
+            static const char *const takes_value[] = {"--file", NULL};
+            return cli_unexpected("identity", argv[i], takes_value, "");
         } else {
             fprintf(stderr, _("tabula identity: unexpected '%s'\n"),
                     cli_token(argv[i]));

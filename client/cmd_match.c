@@ -388,19 +388,12 @@ static int read_openings(Match *m, const char *path)
         if (nl != NULL)
             *nl = '\0';
         lineno++;
-        /* Spaces, tabs and a CR at either end are cut: a blank line or
-         * an indented comment is no position. */
-        size_t l = strlen(line);
-        while (l > 0 && (line[l - 1] == '\r' || line[l - 1] == ' ' ||
-                         line[l - 1] == '\t'))
-            line[--l] = '\0';
-        while (*line == ' ' || *line == '\t') {
-            line++;
-            l--;
-        }
-        if (l > 0 && line[0] != '#') {
+        /* A blank line or an indented comment is no position. */
+        char *pos_text = cli_trim(line);
+        size_t l = strlen(pos_text);
+        if (l > 0 && pos_text[0] != '#') {
             char why[128];
-            if (core_position_parse(probe, line, why, sizeof why) != 0) {
+            if (core_position_parse(probe, pos_text, why, sizeof why) != 0) {
                 fprintf(stderr, _("tabula match: %s line %d: %s\n"),
                         cli_token(path), lineno, why);
                 goto done;
@@ -417,7 +410,7 @@ static int read_openings(Match *m, const char *path)
             }
             if ((m->openings[m->nopenings] = malloc(l + 1)) == NULL)
                 goto done;
-            memcpy(m->openings[m->nopenings++], line, l + 1);
+            memcpy(m->openings[m->nopenings++], pos_text, l + 1);
         }
         line = nl != NULL ? nl + 1 : NULL;
     }

@@ -473,24 +473,15 @@ static int script_push(Net_Run *r, const char *line)
     return 0;
 }
 
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-/* A line as read (its end of line gone), spaces, tabs and a CR cut at
- * both ends; an empty one is skipped. A person's line goes to the seat at
+/* A line as read (its end of line gone; a NUL ends it, as C reads it),
+ * cut at both ends by cli_trim; an empty one is skipped. A person's line goes to the seat at
  * once; a script's (a pipe or a file given with <, read alike) waits in
  * order for its turn (script_ready). Returns 0, or TB_E_LIMIT when too
  * many wait (said on standard error). */
-static int take_line(Net_Run *r, char *line, size_t len)
+static int take_line(Net_Run *r, char *line)
 {
-    len = strnlen(line, len); /* a NUL ends the line, as C reads it */
-    while (len > 0 && is_blank(line[len - 1]))
-        line[--len] = '\0';
-    while (is_blank(*line))
-        line++, len--;
-    if (len == 0 || r->g == NULL)
+    line = cli_trim(line);
+    if (*line == '\0' || r->g == NULL)
         return 0;
     if (r->in_tty)
         return on_line(r, line) == TB_E_LIMIT ? TB_E_LIMIT : 0;
@@ -571,9 +562,8 @@ static int feed_bytes(Net_Run *r, const char *buf, size_t n)
         char c = buf[i];
         if (c == '\n' || c == '\r') {
             r->line[r->line_len] = '\0';
-            size_t len = r->line_len;
             r->line_len = 0;
-            if (take_line(r, r->line, len) == TB_E_LIMIT)
+            if (take_line(r, r->line) == TB_E_LIMIT)
                 return TB_E_LIMIT;
         } else if (r->line_len + 1 < sizeof r->line) {
             r->line[r->line_len++] = c;

@@ -162,14 +162,7 @@ static int line_mode(Session *s)
             refused = 1;
             continue;
         }
-        /* Spaces and tabs at either end are cut, as a seat's lines are
-         * (line_cmd.c). */
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
-                         line[n - 1] == ' ' || line[n - 1] == '\t'))
-            line[--n] = '\0';
-        char *in = line;
-        while (*in == ' ' || *in == '\t')
-            in++;
+        char *in = cli_trim(line); /* as a seat's lines are */
         if (*in == '\0')
             continue;
         if (strcmp(in, "quit") == 0)

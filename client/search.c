@@ -493,7 +493,7 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
      * engines score a repetition inside the search: a side that is
      * better then looks for another way on, instead of finding the
      * draw only at the third occurrence, usually past its horizon.
-     * (Football chess at 20 ms a move: +209 [+197, +222] against the
+     * (Football chess at 20 ms a move: +206 [+194, +218] against the
      * classic bot over 1600 games, against +188 [+176, +200] on the same
      * openings without it; docs/engines.md.) Only with a time limit: the
      * level bots' games, and so their measured tables, stay those of the

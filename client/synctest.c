@@ -757,13 +757,11 @@ int cli_synctest(int argc, char **argv)
             fputs(_(synctest_help), stdout);
             return CLI_EXIT_OK;
         }
-        if (i + 1 >= argc &&
-            (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
-             strcmp(a, "--plies") == 0 || strcmp(a, "--perft") == 0 ||
-             strcmp(a, "--options") == 0)) {
-            fprintf(stderr, _("tabula synctest: %s needs a value\n"),
-                    cli_token(a));
-            return CLI_EXIT_USAGE;
+        if (a[0] == '-' && i + 1 >= argc) {
+            static const char *const takes_value[] = {
+                "--games", "--seed", "--plies", "--perft", "--options", NULL};
+            return cli_unexpected("synctest", a, takes_value,
+                                  _(synctest_help));
         }
         if (strcmp(a, "--games") == 0) {
             rc = read_count(a, argv[++i], 1, UINT64_C(1000000000), &v);

@@ -240,14 +240,14 @@ int core_position_parse(Core_Position *pos, const char *text, char *why,
 {
     if (pos == NULL || text == NULL)
         return core__why(why, why_cap, TB_E_ARG, "no position given");
-    if (strlen(text) > CORE_INPUT_MAX)
+    size_t len = strlen(text);
+    if (len > CORE_INPUT_MAX)
         return core__why(why, why_cap, TB_E_TOOLONG,
                          "position string over 4096 bytes");
     /* Every game's fields are printable ASCII between spaces; a tab
      * separates as a space does (in every game alike), and a line end
      * or another byte would otherwise be read as part of a field and
      * named as the wrong fault. */
-    size_t len = strlen(text);
     for (size_t i = 0; i < len; i++)
         if (text[i] != '\t' &&
             ((unsigned char)text[i] < 0x20 || (unsigned char)text[i] >= 0x7f))

@@ -444,8 +444,7 @@ static int laska_position_parse(void *vst, const char *text, char *why,
             if (nnum == 2)
                 return core__why(why, why_cap, TB_E_POSITION,
                                  "nothing may follow the counters QUIET PLY");
-            if (n < 3 || p[0] < 'a' || p[0] > 'g' || p[1] < '1' ||
-                p[1] > '7')
+            if (!column)
                 return core__why(why, why_cap, TB_E_POSITION,
                                  "expected a column like d4WbbB");
             int s = core__la.at[p[0] - 'a'][p[1] - '1'];
