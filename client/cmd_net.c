@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "line_cmd.h"
 #include "netgame.h"
+#include "seat.h"
 #include "tb_error.h"
 #include "tui.h"
 #include "tui_net.h"
@@ -326,7 +327,7 @@ static int on_line(Net_Run *r, const char *line)
     int side = r->role == LOBBY_ROLE_HOST ? CORE_WHITE : CORE_BLACK;
     int local = is_local(line);
     if (proto_transcript_start(t) == NULL) {
-        if (local || (r->in_tty && !line_cmd_is_conduct(line))) {
+        if (local || (r->in_tty && !match_conduct_line(line))) {
             /* refused: and the line stay as scripts read them; the
              * reason is for the person typing */
             printf("refused: '%s': %s\n", cli_token(line),
@@ -340,7 +341,7 @@ static int on_line(Net_Run *r, const char *line)
             return 0;
         int waiting = proto_transcript_status(t).outcome == CORE_ONGOING &&
                       core_side_to_move(pos) != side;
-        if (r->in_tty && waiting && !line_cmd_is_conduct(line)) {
+        if (r->in_tty && waiting && !match_conduct_line(line)) {
             printf("refused: '%s': %s\n", cli_token(line),
                    _("it is not your turn; type your move when the "
                      "opponent has moved"));
@@ -396,7 +397,7 @@ static int script_ready(Net_Run *r, const char *line, int head)
         return 0;
     if (is_local(line))
         return 1;
-    if (line_cmd_is_conduct(line))
+    if (match_conduct_line(line))
         return !is_answer(line) || my_turn;
     /* a move: on the seat's turn, and not while its own takeback request
      * waits (the answer decides which position the move is for) */
@@ -678,40 +679,6 @@ static void say_left(const char *cmd, Lobby_Role role,
                         "to it\n"), cmd);
 }
 
-/*
- * parse_clock: the --clock value in chess terms: "M+I" is M minutes each
- * and I seconds added after each move ("5+3"); "Ns+I" gives the base in
- * seconds ("30s+1"); I may end in 's' too. Only decimal digits, no sign;
- * the ranges are checked by proto_clock_split afterwards. 0 or -1.
- */
-static int parse_clock(const char *text, uint32_t *base_s, uint32_t *inc_s)
-{
-    const char *p = text;
-    uint32_t v[2] = {0, 0};
-    int seconds = 0;
-    for (int k = 0; k < 2; k++) {
-        const char *digits = p;
-        while (*p >= '0' && *p <= '9') {
-            if (v[k] > 100000)
-                return -1;
-            v[k] = v[k] * 10 + (uint32_t)(*p++ - '0');
-        }
-        if (p == digits)
-            return -1;
-        if (*p == 's') {
-            seconds |= k == 0;
-            p++;
-        }
-        if (k == 0 && *p++ != '+')
-            return -1;
-    }
-    if (*p != '\0')
-        return -1;
-    *base_s = seconds ? v[0] : v[0] * 60;
-    *inc_s = v[1];
-    return 0;
-}
-
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     const char *help)
 {
@@ -819,21 +786,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
     }
     if (clock != NULL) {
-        uint32_t b = 0, inc = 0, base_s = 0, inc_s = 0;
-        char rest[PROTO_OPTIONS_MAX + 1];
-        int n = -1;
-        if (parse_clock(clock, &base_s, &inc_s) == 0)
-            n = snprintf(opts, sizeof opts, "%s%sclock=%u+%u", cfg.options,
-                         cfg.options[0] ? "," : "", (unsigned)base_s,
-                         (unsigned)inc_s);
-        if (n < 0 || (size_t)n >= sizeof opts ||
-            proto_clock_split(opts, &b, &inc, rest, sizeof rest) != 0 ||
-            strstr(cfg.options, "clock=") != NULL) {
-            fprintf(stderr, _("tabula %s: bad clock '%s': expected MINUTES+"
-                            "SECONDS as in chess (5+3: five minutes each, "
-                            "three seconds added per move; 1..1440 minutes, "
-                            "0..3600 seconds), or SECONDSs+SECONDS (30s+1)\n"),
-                    cmd, cli_token(clock));
+        if (seat_clock_options(cfg.options, clock, opts, sizeof opts) != 0) {
+            fprintf(stderr, "tabula %s: ", cmd);
+            fprintf(stderr, _(seat_clock_bad()), cli_token(clock));
+            fputc('\n', stderr);
             return CLI_EXIT_USAGE;
         }
         cfg.options = opts;

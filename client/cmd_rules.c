@@ -10,6 +10,7 @@
 
 #include "i18n.h"
 #include "cli.h"
+#include "entry.h"
 #include "game_help.h"
 #include "line_cmd.h"
 
@@ -55,7 +56,7 @@ int cli_rules(int argc, char **argv)
     char page[16384];
     size_t n = 0;
     int rc = pos == NULL ? TB_E_NOMEM
-                         : line_cmd_legal(pos, &moves, &texts, &n);
+                         : entry_legal(pos, &moves, &texts, &n);
     if (rc == 0) {
         /* docs/rules/ has one page per game family (volleyball10 is on
          * volleyball's). */

@@ -11,9 +11,13 @@
  * letters are capitals at fixed places), so a folded text that fits one
  * legal move means that move, and one that fits several is ambiguous.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "entry.h"
+#include "game_help.h"
 #include "tb_error.h"
 
 void entry_loose(const char *text, char *out, size_t cap)
@@ -145,4 +149,65 @@ char *entry_unquote(char *text)
         text[n - 2] = '\0';
     }
     return text;
+}
+
+int entry_legal(const Core_Position *pos, Core_Move **moves,
+                char (**texts)[CORE_NOTATION_MAX], size_t *n)
+{
+    size_t cap = core_game_max_moves(core_position_game(pos));
+    *n = 0;
+    *moves = malloc(cap * sizeof **moves);
+    *texts = malloc(cap * sizeof **texts);
+    if (*moves == NULL || *texts == NULL)
+        return TB_E_NOMEM;
+    int rc = core_moves(pos, *moves, cap, n);
+    for (size_t i = 0; rc == 0 && i < *n; i++)
+        rc = core_move_format(pos, &(*moves)[i], (*texts)[i],
+                              sizeof (*texts)[i]);
+    return rc;
+}
+
+int entry_read(const Core_Position *pos, const char *typed, char *canon,
+               size_t cap, char *why, size_t why_cap, size_t *fits)
+{
+    Core_Move *mv = NULL;
+    char(*texts)[CORE_NOTATION_MAX] = NULL;
+    size_t n = 0, index = 0, count = 0;
+    Core_Move one;
+    char bare[CORE_NOTATION_MAX + 2]; /* a move of a pv in its quotes */
+    if (strlen(typed) < sizeof bare)
+        typed = entry_unquote(strcpy(bare, typed));
+    int rc = core_move_parse(pos, typed, &one);
+    why[0] = '\0';
+    if (rc == 0)
+        rc = core_move_format(pos, &one, canon, cap);
+    if (rc == 0 || rc == TB_E_OVER)
+        goto out;
+    int parse_rc = rc;
+    if ((rc = entry_legal(pos, &mv, &texts, &n)) != 0)
+        goto out;
+    rc = entry_find((const char (*)[CORE_NOTATION_MAX])texts, n, typed,
+                    &index, &count);
+    if (rc == 0) {
+        snprintf(canon, cap, "%s", texts[index]);
+    } else if (rc == TB_E_AMBIGUOUS) {
+        snprintf(why, why_cap, ngettext("%s: %zu move fits, e.g. %s",
+                                        "%s: %zu moves fit, e.g. %s", count),
+                 _(tb_strerror(rc)), count, texts[index]);
+    } else {
+        char hint[CORE_NOTATION_MAX + 96];
+        rc = entry_parse_error(pos, typed, parse_rc);
+        game_help_one_line(core_position_game(pos),
+                           (const char (*)[CORE_NOTATION_MAX])texts, n, hint,
+                           sizeof hint);
+        snprintf(why, why_cap, "%s; %s", _(tb_strerror(rc)), hint);
+    }
+out:
+    if (rc != 0 && why[0] == '\0')
+        snprintf(why, why_cap, "%s", _(tb_strerror(rc)));
+    if (fits != NULL)
+        *fits = rc == TB_E_AMBIGUOUS ? count : 0;
+    free(mv);
+    free(texts);
+    return rc;
 }

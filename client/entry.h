@@ -64,4 +64,28 @@ int entry_parse_error(const Core_Position *pos, const char *typed, int rc);
  */
 char *entry_unquote(char *text);
 
+/*
+ * entry_legal: the legal moves of pos into *moves and their canonical
+ * texts into *texts (both malloc'ed; the caller frees both, also after
+ * an error), *n of them. Errors: TB_E_NOMEM, those of core_moves and
+ * core_move_format.
+ */
+int entry_legal(const Core_Position *pos, Core_Move **moves,
+                char (**texts)[CORE_NOTATION_MAX], size_t *n);
+
+/*
+ * entry_read: the one reader of a typed move, for every front end (the
+ * terminal's line mode and board prompts, a network seat, the page):
+ * typed is read as a move of pos (quotes of a pv move taken off; the
+ * canonical text, else entry_find's loose fit) and its canonical text
+ * goes into canon (cap bytes); 0 then. Otherwise the error (TB_E_NOTATION,
+ * TB_E_ILLEGAL, TB_E_AMBIGUOUS, TB_E_OVER, TB_E_NOMEM) and in why
+ * (why_cap bytes, in the language of _()) a sentence without the typed
+ * text: the reason, how moves look in this game and one legal move, or
+ * for several loose fits how many and the first of them. *fits (may be
+ * NULL) gets how many legal moves fit (0 unless TB_E_AMBIGUOUS).
+ */
+int entry_read(const Core_Position *pos, const char *typed, char *canon,
+               size_t cap, char *why, size_t why_cap, size_t *fits);
+
 #endif /* TABULA_ENTRY_H */

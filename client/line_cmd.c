@@ -15,22 +15,6 @@
 #include "tb_error.h"
 #include "tui_board.h"
 
-int line_cmd_legal(const Core_Position *pos, Core_Move **moves,
-                       char (**texts)[CORE_NOTATION_MAX], size_t *n)
-{
-    size_t cap = core_game_max_moves(core_position_game(pos));
-    *n = 0;
-    *moves = malloc(cap * sizeof **moves);
-    *texts = malloc(cap * sizeof **texts);
-    if (*moves == NULL || *texts == NULL)
-        return TB_E_NOMEM;
-    int rc = core_moves(pos, *moves, cap, n);
-    for (size_t i = 0; rc == 0 && i < *n; i++)
-        rc = core_move_format(pos, &(*moves)[i], (*texts)[i],
-                              sizeof (*texts)[i]);
-    return rc;
-}
-
 void line_cmd_board(FILE *out, const Core_Position *pos, int side)
 {
     Core_View v;
@@ -80,7 +64,7 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
     Core_Move *mv = NULL;
     char(*texts)[CORE_NOTATION_MAX] = NULL;
     size_t n = 0;
-    int rc = line_cmd_legal(pos, &mv, &texts, &n);
+    int rc = entry_legal(pos, &mv, &texts, &n);
     if (rc != 0) {
         fprintf(out, _("cannot list the moves: %s\n"), _(tb_strerror(rc)));
     } else if (moves) {
@@ -104,55 +88,10 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
 int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
                   size_t cap, char *why, size_t why_cap)
 {
-    Core_Move *mv = NULL;
-    char(*texts)[CORE_NOTATION_MAX] = NULL;
-    size_t n = 0, index = 0, count = 0;
-    Core_Move one;
-    char bare[CORE_NOTATION_MAX + 2]; /* a move of a pv in its quotes */
-    if (strlen(typed) < sizeof bare)
-        typed = entry_unquote(strcpy(bare, typed));
-    int rc = core_move_parse(pos, typed, &one);
-    why[0] = '\0';
-    if (rc == 0)
-        rc = core_move_format(pos, &one, canon, cap);
-    if (rc == 0 || rc == TB_E_OVER)
-        goto out;
-    int parse_rc = rc;
-    if ((rc = line_cmd_legal(pos, &mv, &texts, &n)) != 0)
-        goto out;
-    rc = entry_find((const char (*)[CORE_NOTATION_MAX])texts, n, typed,
-                    &index, &count);
-    if (rc == 0) {
-        snprintf(canon, cap, "%s", texts[index]);
-    } else if (rc == TB_E_AMBIGUOUS) {
-        snprintf(why, why_cap, _("%s: %zu moves fit, e.g. %s ('moves' lists "
-                 "them)"), _(tb_strerror(rc)), count, texts[index]);
-    } else {
-        char hint[CORE_NOTATION_MAX + 96];
-        rc = entry_parse_error(pos, typed, parse_rc);
-        game_help_one_line(core_position_game(pos),
-                           (const char (*)[CORE_NOTATION_MAX])texts, n, hint,
-                           sizeof hint);
-        snprintf(why, why_cap, "%s; %s", _(tb_strerror(rc)), hint);
+    int rc = entry_read(pos, typed, canon, cap, why, why_cap, NULL);
+    if (rc == TB_E_AMBIGUOUS) {
+        size_t at = strlen(why);
+        snprintf(why + at, why_cap - at, "%s", _(" ('moves' lists them)"));
     }
-out:
-    if (rc != 0 && why[0] == '\0')
-        snprintf(why, why_cap, "%s", _(tb_strerror(rc)));
-    free(mv);
-    free(texts);
     return rc;
-}
-
-int line_cmd_is_conduct(const char *line)
-{
-    static const char *const words[] = {"resign", "draw",  "accept",
-                                        "decline", "abort", "takeback",
-                                        "claim"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        size_t n = strlen(words[i]);
-        if (strncmp(line, words[i], n) == 0 &&
-            (line[n] == '\0' || line[n] == ' ' || line[n] == '\t'))
-            return 1;
-    }
-    return 0;
 }

@@ -31,31 +31,11 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
                    const char *line, const char *commands);
 
 /*
- * line_cmd_is_conduct: 1 when line is one of a network seat's conduct
- * commands (resign, draw, accept, decline, abort, takeback [N], claim
- * win|draw: docs/usage.md), which the seat takes at any time and sends
- * when they may be; 0 otherwise (a move, or something else).
- */
-int line_cmd_is_conduct(const char *line);
-
-/*
- * line_cmd_move: the canonical text of the legal move typed means
- * (core_move_parse, else entry_find) into canon (cap bytes); 0 then.
- * Otherwise the error (TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,
- * TB_E_OVER, TB_E_NOMEM) and in why (why_cap bytes) a sentence without
- * the typed text: the reason, how moves look in this game and one legal
- * move, or for several loose fits the first of them.
+ * line_cmd_move: entry_read (the one reader of a typed move) for a
+ * line-mode prompt: the same answers, and for several loose fits why
+ * also says that 'moves' lists them.
  */
 int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
                   size_t cap, char *why, size_t why_cap);
-
-/*
- * line_cmd_legal: the legal moves of pos into *moves and their canonical
- * texts into *texts (both malloc'ed; the caller frees both, also after
- * an error), *n of them. Errors: TB_E_NOMEM, those of core_moves and
- * core_move_format.
- */
-int line_cmd_legal(const Core_Position *pos, Core_Move **moves,
-                   char (**texts)[CORE_NOTATION_MAX], size_t *n);
 
 #endif /* TABULA_LINE_CMD_H */

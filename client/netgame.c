@@ -26,9 +26,8 @@
 #include "line_cmd.h"
 #include "netgame.h"
 #include "netstore.h"
+#include "seat.h"
 #include "tb_error.h"
-
-#define NG_RECONNECT_GIVE_UP_MS 60000
 
 struct Netgame {
     uv_loop_t *loop;
@@ -57,6 +56,7 @@ struct Netgame {
     int probe_reason;     /* what the look found: TB_E_SEAT or
                              TB_E_SIGNATURE; 0 while it looks */
     double lost_at;
+    unsigned attempts; /* failed attempts since the connection was lost */
     size_t untried; /* --lobby's nodes not yet tried before a welcome */
     uint64_t room_next; /* the room's next sequence number at the welcome */
     Netgame_Result result;
@@ -377,7 +377,7 @@ static void dispatch(Netgame *g)
 static int driver_line(Netgame *g, const char *line)
 {
     const Core_Position *pos = proto_transcript_position(match_transcript(g->m));
-    if (!line_cmd_is_conduct(line) && match_side(g->m) >= 0 &&
+    if (!match_conduct_line(line) && match_side(g->m) >= 0 &&
         core_side_to_move(pos) == match_side(g->m) &&
         core_status(pos).outcome == CORE_ONGOING) {
         char canon[CORE_NOTATION_MAX], why[CORE_NOTATION_MAX + 160];
@@ -453,6 +453,7 @@ static void on_welcome(Lobby_Client *c, const Lobby_Welcome *w)
     }
     g->welcomed = 1;
     g->lost_at = 0;
+    g->attempts = 0;
     g->room_next = w->next_seq;
     if (g->hooks.on_presence) {
         g->hooks.on_presence(g, g->cfg.role, 1);
@@ -501,17 +502,11 @@ static void on_presence(Lobby_Client *c, Lobby_Role seat, int present)
     dispatch(g);
 }
 
-/* Milliseconds before the next attempt. The host comes back first: after
- * a lobby restart its CREATE re-registers the room, and until then the
- * others' JOIN and WATCH find no room and count as wrong codes under the
- * lobby's guess limit, so they wait longer (and longest when refused). */
-static uint64_t retry_delay(const Netgame *g, int reason)
+/* Milliseconds before the next attempt (seat.h: the host comes back
+ * first; each failed attempt waits longer). */
+static uint64_t retry_delay(Netgame *g, int reason)
 {
-    if (reason == TB_E_RATE)
-        return 6000;
-    if (g->cfg.role == LOBBY_ROLE_HOST)
-        return 100;
-    return reason == TB_E_CODE ? 2000 : 1000;
+    return seat_retry_ms((int)g->cfg.role, reason, g->attempts++);
 }
 
 static void on_retry(uv_timer_t *h)
@@ -626,10 +621,10 @@ static void on_disconnect(Lobby_Client *c, int reason)
             g->hooks.on_presence(g, g->cfg.role, 0);
         say(g, "lobby: connection lost (%s); reconnecting",
             net_strerror(reason));
-    } else if ((cli_now() - g->lost_at) * 1000.0 > NG_RECONNECT_GIVE_UP_MS) {
+    } else if ((cli_now() - g->lost_at) * 1000.0 > SEAT_GIVE_UP_MS) {
         char text[640];
         advice_gave_up(text, sizeof text, g->lobby, g->cfg.role,
-                       NG_RECONNECT_GIVE_UP_MS / 1000, g->log_path[0] != '\0');
+                       SEAT_GIVE_UP_MS / 1000, g->log_path[0] != '\0');
         warn(g, "%s", text);
         done(g);
         return;

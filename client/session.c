@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot.h"
+#include "match.h"
 #include "session.h"
 
 /* List the legal moves of pos, growing the arrays when a position has
@@ -153,22 +154,9 @@ int session_takeback(Session *s, size_t plies)
 
 size_t session_takeback_plies(const Session *s)
 {
-    int human[2] = {s->player[CORE_WHITE] == SESSION_HUMAN,
-                    s->player[CORE_BLACK] == SESSION_HUMAN};
-    if (human[0] == human[1])
-        return s->nplayed > 0 ? 1 : 0;
-    /* The side of each ply, replayed from the start. */
-    Core_Position *p = core_position_clone(s->start);
-    size_t last = s->nplayed; /* index of the human side's last ply */
-    if (p == NULL)
-        return 0;
-    for (size_t i = 0; i < s->nplayed; i++) {
-        if (human[core_side_to_move(p)])
-            last = i;
-        core_make(p, &s->played[i]);
-    }
-    core_position_free(p);
-    return last < s->nplayed ? s->nplayed - last : 0;
+    unsigned human = (s->player[CORE_WHITE] == SESSION_HUMAN ? 1u : 0u) |
+                     (s->player[CORE_BLACK] == SESSION_HUMAN ? 2u : 0u);
+    return match_takeback_plies(s->start, s->played, s->nplayed, human);
 }
 
 void session_resign(Session *s, int side)

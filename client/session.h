@@ -74,7 +74,8 @@ int session_bot_move(Session *s, char *text, size_t cap);
 int session_takeback(Session *s, size_t plies);
 
 /*
- * session_takeback_plies: the plies a plain `takeback` undoes. Against a
+ * session_takeback_plies: the plies a plain `takeback` undoes, by the
+ * one rule (match_takeback_plies, the human sides'). Against a
  * bot (one side human), the human side's last ply and everything after
  * it, so that side is to move again, however many plies the bot made in
  * a row (Chess volleyball's touches) and after the game's end too, as a

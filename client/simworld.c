@@ -22,6 +22,7 @@
 
 #include "match.h"
 #include "netstore.h"
+#include "seat.h"
 #include "simworld.h"
 #include "tb_error.h"
 
@@ -66,6 +67,8 @@ typedef struct Actor {
     int64_t skew_ppm, skew_off;
     uint64_t tick_gen;
     uint32_t plies; /* PLY outputs, plus the moves held at a resume */
+    unsigned attempts; /* failed attempts to reach the relay since the
+                          connection was lost (seat_retry_ms) */
     int crash_in;   /* crash before this many more outputs (-1: none) */
 } Actor;
 
@@ -474,9 +477,13 @@ static void close_conn(World *w, int i)
     x->epoch++;
 }
 
-static uint64_t retry_ms(World *w, int i)
+/* The wait before actor i tries the relay again after reason (0: the
+ * connection was lost; TB_E_CODE: no room yet): the seat layer's policy,
+ * as the terminal and the page wait (seat.h). */
+static uint64_t retry_ms(World *w, int i, int reason)
 {
-    return i == MATCH_ROLE_HOST ? rnd_in(w, 100, 300) : rnd_in(w, 1000, 2500);
+    Actor *x = &w->a[i];
+    return seat_retry_ms(x->role, reason, x->attempts++);
 }
 
 static void crash(World *w, int i)
@@ -654,7 +661,7 @@ static void connect_actor(World *w, int i)
     if (!x->alive || x->done || x->conn != 0)
         return;
     if (i != MATCH_ROLE_HOST && !w->room) {
-        at_time(w, w->now + retry_ms(w, i), EV_CONNECT, i); /* no room */
+        at_time(w, w->now + retry_ms(w, i, TB_E_CODE), EV_CONNECT, i); /* no room */
         return;
     }
     x->epoch++;
@@ -676,6 +683,7 @@ static void to_client_arrives(World *w, const Ev *e)
         uint8_t host_pk[PROTO_KEY_BYTES];
         memcpy(host_pk, w->a[0].mc.id.pk, sizeof host_pk);
         x->conn = 2;
+        x->attempts = 0;
         trace(w, e->actor, "welcome first %llu next %llu",
               (unsigned long long)e->a, (unsigned long long)e->b);
         match_welcome(x->m, t, host_pk, e->a, e->b, w->member_open[0],
@@ -851,7 +859,7 @@ static void fault(World *w)
             close_conn(w, i);
             match_disconnected(x->m, anow(x, w->now));
             drain(w, i);
-            at_time(w, w->now + retry_ms(w, i), EV_CONNECT, i);
+            at_time(w, w->now + retry_ms(w, i, 0), EV_CONNECT, i);
         } else if (k == 1 && x->alive && !x->done && x->crash_in < 0) {
             x->crash_in = (int)rnd_in(w, 0, 6); /* between two outputs */
         } else if (k == 2 && w->room) {
@@ -867,7 +875,7 @@ static void fault(World *w)
                 y->epoch++;
                 match_disconnected(y->m, anow(y, w->now));
                 drain(w, j);
-                at_time(w, w->now + retry_ms(w, j), EV_CONNECT, j);
+                at_time(w, w->now + retry_ms(w, j, 0), EV_CONNECT, j);
             }
         } else if (k == 3) {
             cheat(w);

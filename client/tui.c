@@ -285,33 +285,27 @@ static void complete_input(Tui *t)
     tui_say(t, head, list, n > shown ? _(" ...") : "");
 }
 
-/* A typed move that is no legal move's text: the one legal move it fits
- * loosely (entry.h) as *index, 0; else says why and returns the error. */
-static int typed_move(Tui *t, const char *text, int rc, size_t *index)
+/* A typed move that is no legal move's text, read by the one reader of
+ * typed moves (entry_read): the legal move it means as *index, 0; else
+ * says why (for several loose fits, that Tab lists them) and returns the
+ * error. */
+static int typed_move(Tui *t, const char *text, size_t *index)
 {
-    size_t count = 0;
-    int frc = entry_find((const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
-                         t->s->nlegal, text, index, &count);
-    if (frc == 0)
-        return 0;
-    if (frc == TB_E_AMBIGUOUS) {
-        char n[96];
-        snprintf(n, sizeof n, ngettext("' fits %zu move: ", "' fits %zu moves: ", count), count);
-        tui_say(t, "'", text, n);
-        strncat(t->message, _("press Tab to list them"),
-                sizeof t->message - strlen(t->message) - 1);
-        return frc;
-    }
-    char hint[CORE_NOTATION_MAX + 96];
-    rc = entry_parse_error(t->s->pos, text, rc);
-    game_help_one_line(t->s->game,
-                       (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
-                       t->s->nlegal, hint, sizeof hint);
+    char canon[CORE_NOTATION_MAX], why[sizeof t->message];
+    int rc = entry_read(t->s->pos, text, canon, sizeof canon, why, sizeof why,
+                        NULL);
+    for (size_t i = 0; rc == 0 && i < t->s->nlegal; i++)
+        if (strcmp(t->s->legal_text[i], canon) == 0) {
+            *index = i;
+            return 0;
+        }
+    if (rc == 0) /* read, yet not in the screen's list: a stale list */
+        snprintf(why, sizeof why, "%s", _(tb_strerror(rc = TB_E_ILLEGAL)));
     tui_say(t, "'", text, "': ");
-    strncat(t->message, _(tb_strerror(rc)),
-            sizeof t->message - strlen(t->message) - 1);
-    strncat(t->message, "; ", sizeof t->message - strlen(t->message) - 1);
-    strncat(t->message, hint, sizeof t->message - strlen(t->message) - 1);
+    size_t at = strlen(t->message);
+    snprintf(t->message + at, sizeof t->message - at, "%s%s%s", why,
+             rc == TB_E_AMBIGUOUS ? "; " : "",
+             rc == TB_E_AMBIGUOUS ? _("press Tab to list them") : "");
     return rc;
 }
 
@@ -344,25 +338,9 @@ static void open_help(Tui *t)
     t->help = 1;
 }
 
-/* Words of small letters, then perhaps words of letters or digits
- * ("draw", "takeback 2", "claim win"): a command for the network seat
- * rather than a move. */
-static int is_command(const char *text)
-{
-    const char *p = text;
-    while (*p >= 'a' && *p <= 'z')
-        p++;
-    if (p - text < 2)
-        return 0;
-    while (*p == ' ' && ((p[1] >= 'a' && p[1] <= 'z') ||
-                         (p[1] >= '0' && p[1] <= '9')))
-        for (p++; (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'); p++)
-            ;
-    return *p == '\0';
-}
-
-/* Typed text on a network screen: a move of ours (on our turn), else a
- * command passed to the seat, which answers on its own (netgame.h). */
+/* Typed text on a network screen: a conduct command (the session's one
+ * grammar, match_conduct_line) passed to the seat, which answers on its
+ * own (netgame.h); else a move of ours (on our turn). */
 static void submit_remote(Tui *t, const char *text)
 {
     Core_Move mv;
@@ -372,7 +350,7 @@ static void submit_remote(Tui *t, const char *text)
         return;
     }
     rc = core_move_parse(t->s->pos, text, &mv);
-    if (rc != 0 && is_command(text)) {
+    if (rc != 0 && match_conduct_line(text)) {
         if (t->send(t, text) != 0)
             tui_say(t, _("cannot send '"), text, "'");
         else
@@ -381,7 +359,7 @@ static void submit_remote(Tui *t, const char *text)
         tui_say(t, _("it is not your move"), NULL, NULL);
     } else if (rc != 0) {
         size_t i;
-        if (typed_move(t, text, rc, &i) == 0)
+        if (typed_move(t, text, &i) == 0)
             send_move(t, t->s->legal_text[i]);
     } else {
         send_move(t, text);
@@ -453,7 +431,7 @@ static void submit_input(Tui *t)
             int rc = session_play_text(t->s, text);
             if (rc == 0)
                 after_move(t, _("played "), text);
-            else if (typed_move(t, text, rc, &i) == 0)
+            else if (typed_move(t, text, &i) == 0)
                 play_index(t, i);
         }
     }

@@ -126,29 +126,45 @@ static int send_conduct(Match *s, uint64_t now, Proto_Kind kind,
     return rc;
 }
 
-/* Plies a takeback by side must undo so that side's own last ply is
- * undone and side is to move again (G-MC-4): 1 when side moved last, 2
- * after one reply, more when the opponent moved twice in a row (Chess
- * volleyball). 0 when side has no ply on the board. */
-static uint32_t takeback_plies(const Match *s, int side)
+size_t match_takeback_plies(const Core_Position *start, const Core_Move *moves,
+                            size_t n, unsigned sides)
 {
-    size_t n = proto_transcript_moves(s->t);
-    Core_Position *pos = NULL;
-    size_t last = SIZE_MAX;
-    if (!match__started(s) ||
-        core_position_new(&pos, s->game,
-                          proto_transcript_game_options(s->t)) != 0)
+    sides &= 3u;
+    if (sides == 0 || sides == 3)
+        return n > 0 ? 1 : 0;
+    Core_Position *pos = core_position_clone(start);
+    size_t last = SIZE_MAX; /* the index of those sides' last ply */
+    if (pos == NULL)
         return 0;
     for (size_t i = 0; i < n; i++) {
-        if (core_side_to_move(pos) == side)
+        if (sides & (1u << core_side_to_move(pos)))
             last = i;
-        if (core_play(pos, proto_transcript_move_at(s->t, i)) != 0)
+        if (core_play(pos, &moves[i]) != 0) {
+            last = SIZE_MAX;
             break;
+        }
     }
     core_position_free(pos);
-    if (last == SIZE_MAX || n - last > 255)
-        return 0;
-    return (uint32_t)(n - last);
+    return last == SIZE_MAX ? 0 : n - last;
+}
+
+/* A plain `takeback` of side's seat (match_takeback_plies), at most 255
+ * plies (G-MC-4). */
+static uint32_t takeback_plies(const Match *s, int side)
+{
+    size_t n = proto_transcript_moves(s->t), plies = 0;
+    Core_Position *start = NULL;
+    Core_Move *moves = malloc((n ? n : 1) * sizeof *moves);
+    if (match__started(s) && moves != NULL &&
+        core_position_new(&start, s->game,
+                          proto_transcript_game_options(s->t)) == 0) {
+        for (size_t i = 0; i < n; i++)
+            moves[i] = *proto_transcript_move_at(s->t, i);
+        plies = match_takeback_plies(start, moves, n, 1u << side);
+    }
+    core_position_free(start);
+    free(moves);
+    return plies > 255 ? 0 : (uint32_t)plies;
 }
 
 /* The test switch: apply another legal move than mv to a copy. */
@@ -246,6 +262,20 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
     match__show_ply(s, m.body.move.ply, match_side(s), m.body.move.move,
                     m.body.move.hash);
     match__clock_after_move(s, now, match_side(s), &m);
+    return 0;
+}
+
+int match_conduct_line(const char *line)
+{
+    static const char *const words[] = {"resign", "draw",  "accept",
+                                        "decline", "abort", "takeback",
+                                        "claim"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(line, words[i], n) == 0 &&
+            (line[n] == '\0' || line[n] == ' ' || line[n] == '\t'))
+            return 1;
+    }
     return 0;
 }
 

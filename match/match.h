@@ -255,6 +255,33 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side);
 /* The side whose draw offer stands, or -1. */
 int match_draw_offer(const Match *s);
 /*
+ * match_takeback_plies: the one rule of what a plain `takeback` undoes,
+ * for a network seat's request (G-MC-4), a local game on the terminal
+ * and the page's local game: of the n moves played from start, the last
+ * ply made by a side in sides (bit 0 White, bit 1 Black) and every ply
+ * after it, so that side is to move again however many plies the other
+ * made in a row (Chess volleyball's touches), after the game's end too.
+ * sides holding both or neither side (two players at one device, or
+ * none): the last ply. 0 when there is nothing to take back (no ply, or
+ * none by those sides, or a move of moves that start does not take).
+ */
+size_t match_takeback_plies(const Core_Position *start, const Core_Move *moves,
+                            size_t n, unsigned sides);
+
+/*
+ * match_conduct_line: the one grammar that tells a conduct command from
+ * a move, for every front end (terminal line mode and board, the page):
+ * 1 when line's first word (up to a space, a tab or the end) is resign,
+ * draw, accept, decline, abort, takeback or claim (the commands of
+ * docs/usage.md: resign, draw, accept, decline, abort, takeback [N],
+ * claim win|draw), so it goes to match_command as typed and the session
+ * reads it and refuses a malformed one with its reason ("takeback x",
+ * "claim now"); 0 otherwise (a move, to be read as one). No game's move
+ * begins with one of these words.
+ */
+int match_conduct_line(const char *line);
+
+/*
  * match_parse_takeback: whether a typed line is the takeback command.
  * 1 with *plies 0 for the plain word `takeback` (the last full move, as
  * the caller counts it) or N for `takeback N` (1..255, G-MC-4; spaces

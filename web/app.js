@@ -6,7 +6,7 @@
 // module (tabula.js); a network game's bytes and time go through net.js.
 // Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
 // game; a reloaded tab takes its network seat back (seatstore.js).
-import { loadTabula, NET } from './tabula.js';
+import { loadTabula, NET, TB_E } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
@@ -53,7 +53,7 @@ function keepInView(list, item) {
 // is looked up in the catalogue as the terminal's _(tb_strerror(rc)) is;
 // the rest (a move's text, a frame number) stays.
 function errText(e) {
-  if (!tabula || !e?.code || e.code > -1000) return e?.message ?? String(e);
+  if (!tabula || !Object.values(TB_E).includes(e?.code)) return e?.message ?? String(e);
   const name = tabula.str(tabula.x.web_error(e.code));
   return name && e.message.includes(name) ? e.message.replace(name, t(name)) : e.message;
 }
@@ -220,6 +220,7 @@ function refresh() {
   // a bot, to try another line).
   $('resign').disabled = game.mode === 'play' && over();
   $('takeback').disabled = false;
+  drawHelp();
   if (game.mode === 'play' && !over() && !mine) botTurn();
 }
 
@@ -288,8 +289,17 @@ function toggleHelp() {
   const box = $('help');
   if (!box.hidden) { box.hidden = true; return; }
   if (!game.pos) return; // a network game before its start: no game yet
-  box.textContent = helpText();
   box.hidden = false;
+  drawHelp();
+}
+
+// An open help is always of the game on screen and its examples legal
+// now: drawn again with the board (a new game, a move, a takeback).
+function drawHelp() {
+  const box = $('help');
+  if (box.hidden) return;
+  if (!game?.pos) { box.hidden = true; return; }
+  box.textContent = helpText();
 }
 
 function botTurn() {
@@ -312,7 +322,8 @@ function botTurn() {
 }
 
 // Take back the last ply; against the bot, on to where you are to move
-// again (a side may act several times running in Chess volleyball).
+// again (a side may act several times running in Chess volleyball): the
+// module says how far, by the terminal's rule.
 function takeBack() {
   if (game.mode !== 'play') return;
   if (game.resigned >= 0) {
@@ -324,26 +335,17 @@ function takeBack() {
     refresh();
     return;
   }
-  if (game.moves.length === 0) return;
+  // the terminal's rule (match_takeback_plies): the human side's last ply
+  // and what followed; with two players here, the last ply
+  const human = game.players.reduce((m, p, side) => (p === 'human' ? m | (side ? 2 : 1) : m), 0);
+  const n = tabula.takebackPlies(game.name, game.options, game.moves.map((m) => m.text), human);
+  if (n === 0) { say(() => t('nothing to take back')); return; }
   stopBot();
-  const keep = game.moves.slice(0, -1);
-  const bot = game.players.some((p) => p !== 'human');
-  while (bot && keep.length && game.players[sideAfter(keep)] !== 'human') keep.pop();
-  replayMoves(keep);
+  replayMoves(game.moves.slice(0, game.moves.length - n));
   game.resigned = -1;
   $('final').textContent = '';
   say(() => t('taken back'));
   refresh();
-}
-
-function sideAfter(moves) {
-  const p = tabula.position(game.name, game.options);
-  try {
-    for (const m of moves) p.play(m.text);
-    return p.status().side;
-  } finally {
-    p.free();
-  }
 }
 
 function replayMoves(moves) {
@@ -519,7 +521,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     },
     onFailed: (text, why) => netFailed(text, why, role === 1 ? codes.invite : codes.watch),
     onPumped: () => { if (!game.final) seatSave(game); },
-  }, { host: role === 0, resumed: Boolean(kept) });
+  }, { role, resumed: Boolean(kept) });
   if (kept?.stored) {
     const n = game.moves.length;
     netNote(() => tn('resumed: {n} move from this tab\'s storage',
@@ -569,10 +571,6 @@ function drawNetPlayers() {
     (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
 }
 
-// TB_E_SIGNATURE (core/tb_error.h): the room's host key is not the one
-// the code's last group fingerprints.
-const TB_E_SIGNATURE = -1018;
-
 // The lobby refused the seat, or is lost; text() says why. A joiner or
 // spectator refused before it was let in (a wrong code) is back on the
 // start page with the reason and the code to correct; otherwise the game
@@ -581,7 +579,9 @@ const TB_E_SIGNATURE = -1018;
 // reload once the lobby is back takes it again.
 function netFailed(text, why, code) {
   if (!(why?.transient && why.admitted)) seatForget();
-  if (why?.code === TB_E_SIGNATURE && game.role !== 0) {
+  // TB_E_SIGNATURE: the room's host key is not the one the code's last
+  // group fingerprints
+  if (why?.code === TB_E.TB_E_SIGNATURE && game.role !== 0) {
     // as the terminal says it (client/advice.c)
     text = () => t('the game at {lobby} was not made by the host of code {code}: is the code mistyped? Check its last group',
       { lobby: location.host, code });
@@ -648,6 +648,10 @@ function netOutput(out) {
     const english = out.text.replace(/: type accept or decline$/, '');
     netNote(() => tabula.text('note', english));
     if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
+    // The session's answer to the player's command (its result, or its
+    // refusal) takes the message line, where an older error or "sent"
+    // line would otherwise stay.
+    else if (game.asked) { game.asked = false; say(() => tabula.text('note', english)); }
   }
   netRefresh();
 }
@@ -672,14 +676,12 @@ function netBot(token) {
     level: game.bot, seed: (game.seed + g.moves.length) >>> 0 });
 }
 
-// The conduct words the terminal takes on its move line (docs/usage.md):
-// typed in the page's move box they go to the session as commands.
-// Whatever follows `takeback ` goes too: the session refuses a count
-// that is none as a bad count, not as a malformed move.
-const NET_COMMANDS = /^(resign|draw|accept|decline|abort|takeback([ \t].*)?|claim win|claim draw)$/;
-
+// The conduct commands the terminal takes on its move line
+// (docs/usage.md; the session's one grammar, match_conduct_line): typed
+// in the page's move box they go to the session as commands, which
+// refuses a malformed one (`takeback x`) with its reason.
 function netMove(text) {
-  if (NET_COMMANDS.test(text)) { netCommand(text); return; }
+  if (tabula.isConduct(text)) { netCommand(text); return; }
   try {
     game.seat.move(now(), text);
     say(() => t('sent {move}', { move: text }));
@@ -707,6 +709,8 @@ function netCommand(line) {
     game.driver.pump();
     return;
   }
+  // the session's next note answers it (one kept for the turn says so)
+  game.asked = !waits;
   if (waits) {
     say(() => (answer
       ? t('a draw offer is answered on your turn: your answer is sent when it comes')
@@ -789,7 +793,11 @@ function netRefresh() {
     $('view-status').textContent = pos.view().status;
   }
   $('move-input').disabled = !mine;
+  // The list is the moves on the session's board: a takeback shortens it
+  // at once, not at the next move's PLY.
+  game.moves.length = Math.min(game.moves.length, Math.max(0, st.moves));
   drawMoveList();
+  drawHelp();
   const you = st.side >= 0 ? ` ${st.side ? t('(you are Black)') : t('(you are White)')}` : '';
   if (game.failed) $('status').textContent = game.failed();
   else if (!pos) $('status').textContent = game.role === 0 ? t('waiting for the opponent') : t('waiting for the match to start');
@@ -885,15 +893,6 @@ function openLink(loading = false) {
     show('start');
   }
   return true;
-}
-
-// "5+3" (minutes + seconds a move, as `tabula host --clock`) as the match
-// option "clock=300+3"; '' for none.
-function clockOption(text) {
-  const m = text.trim().match(/^(\d+)(s?)\+(\d+)$/);
-  if (!text.trim()) return '';
-  if (!m) throw new Error(t("bad clock '{text}': expected MINUTES+SECONDS, e.g. 5+3", { text }));
-  return `clock=${m[2] ? Number(m[1]) : Number(m[1]) * 60}+${Number(m[3])}`;
 }
 
 // ---- the page's languages (i18n.js) -------------------------------------
@@ -1000,7 +999,7 @@ function moduleLang() {
 async function switchLang(to) {
   if (await setLang(to, true) === null) return; // a later click decides
   moduleLang();
-  if (game?.pos && !$('help').hidden) $('help').textContent = helpText();
+  drawHelp();
   applyTexts();
   drawResign();
   if (game) drawTitle();
@@ -1064,8 +1063,8 @@ function wire() {
   $('net-host').addEventListener('submit', (e) => {
     e.preventDefault();
     netStart(() => {
-      const opts = [$('net-options').value.trim(), clockOption($('net-clock').value)]
-        .filter((o) => o).join(',');
+      // the clock as `tabula host --clock` reads it (seat/seat.h)
+      const opts = tabula.clockOptions($('net-options').value.trim(), $('net-clock').value.trim());
       netGame({ role: 0, name: netSel.value, options: opts,
         bot: Number($('net-host-bot').value) });
     });

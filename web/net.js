@@ -4,24 +4,12 @@
 // that goes out or comes in is built or read by the module's seat
 // (tabula.js NetSeat, web/wasm/web_match.h): this file only carries
 // bytes, tells the time and reconnects after a lost connection.
-import { NET } from './tabula.js';
+import { NET, TB_E } from './tabula.js';
 import { t } from './i18n.js';
 
-// Reconnecting (docs/web.md): the first attempt after the terminal's
-// delays (client/netgame.c retry_delay: a host comes back first, so that
-// after a lobby restart its room exists when the others ask for it; a
-// refusal for too many wrong codes waits longest), each further failed
-// attempt waiting twice as long, up to RETRY_MAX_MS; after GIVE_UP_MS
-// without the lobby the driver stops.
-const RETRY_MS = { host: 100, other: 1000, code: 2000, rate: 6000 };
-const RETRY_MAX_MS = 8000;
-const GIVE_UP_MS = 60000;
-// core/tb_error.h: refusals that may pass for a seat the lobby had let
-// in (a room not yet made again by its host after a lobby restart; too
-// many wrong codes from this address).
-const TB_E_CODE = -1026;
-const TB_E_RATE = -1027;
-
+// Reconnecting (docs/web.md): the waits between attempts and when to
+// give up are the seat layer's (seat/seat.h, as the terminal and the
+// simulator wait), asked of the module.
 export const now = () => Math.floor(performance.now());
 
 // hooks: onOutput(out) for every output but SEND and REFETCH,
@@ -33,12 +21,12 @@ export const now = () => Math.floor(performance.now());
 // (code 0; transient: only the transport failed, so a seat kept for a
 // reload can still be taken back later), text() saying why; onPumped()
 // after the outputs of each event are carried out (the time to keep the
-// seat for a reload). host: the seat is the room's host; resumed: the
+// seat for a reload). role: 0 host, 1 guest, 2 spectator; resumed: the
 // seat is one the lobby had let in before (taken back after a reload): a
 // lobby out of reach is then retried as a lost connection is, not given
 // up at once.
 export class NetDriver {
-  constructor(seat, url, hooks, { host = false, resumed = false } = {}) {
+  constructor(seat, url, hooks, { role = 2, resumed = false } = {}) {
     this.seat = seat;
     this.url = url;
     this.hooks = hooks;
@@ -48,7 +36,7 @@ export class NetDriver {
     this.done = false;
     this.stopped = false;
     this.welcomed = false;
-    this.host = host;
+    this.role = role;
     this.admitted = resumed;
     this.attempts = 0; // failed attempts since the connection was lost
     this.refetch = false; // our own close, to ask again for lost frames
@@ -91,7 +79,7 @@ export class NetDriver {
       }
       this.refetch = false;
       const code = this.refused?.code ?? 0;
-      const passing = !this.refused || code === TB_E_CODE || code === TB_E_RATE;
+      const passing = !this.refused || code === TB_E.TB_E_CODE || code === TB_E.TB_E_RATE;
       if (!this.admitted || !passing) {
         this.stop();
         // (the lobby's reason is a tb_error.h message: the catalogue has it)
@@ -103,7 +91,7 @@ export class NetDriver {
         return;
       }
       this.lostAt ||= now();
-      if (now() - this.lostAt > GIVE_UP_MS) {
+      if (now() - this.lostAt > this.seat.t.giveUpMs()) {
         this.stop();
         this.hooks.onFailed?.(code ? () => t('the connection to the lobby is lost: gave up after a minute')
           : () => `${t('the connection to the lobby is lost: gave up after a minute')}; ${
@@ -111,9 +99,7 @@ export class NetDriver {
         { code, admitted: true, transient: !code });
         return;
       }
-      const first = code === TB_E_RATE ? RETRY_MS.rate : code === TB_E_CODE ? RETRY_MS.code
-        : this.host ? RETRY_MS.host : RETRY_MS.other;
-      const wait = Math.min(RETRY_MAX_MS, first * 2 ** this.attempts++);
+      const wait = this.seat.t.retryMs(this.role, code, this.attempts++);
       const n = this.attempts;
       this.hooks.onConnection?.('lost', () => t('the lobby is out of reach; reconnecting (attempt {n}, next in {s} s)',
         { n, s: (wait / 1000).toFixed(1) }));

@@ -48,6 +48,11 @@ export async function loadTabula(url = '/wasm/tabula_web.wasm') {
   const tabula = new Tabula(instance.exports);
   const rc = tabula.x.web_init();
   if (rc !== 0) throw new TabulaError(rc, 'the crypto library failed to start');
+  for (const line of tabula.str(tabula.x.web_codes()).split('\n')) {
+    const [group, name, value] = line.split('\t');
+    if (group === 'net') NET[name] = Number(value);
+    else if (group === 'error') TB_E[name] = Number(value);
+  }
   return tabula;
 }
 
@@ -92,6 +97,37 @@ export class Tabula {
   outBytes(p) {
     if (p === 0) throw this.lastError();
     return this.bytes().slice(p, p + this.x.web_out_len());
+  }
+
+  // The seat layer's policies (seat/seat.h), as the terminal and the
+  // simulator apply them: ms to wait before the next attempt to reach
+  // the lobby (role 0 host, 1 guest, 2 spectator; code the TB_E_*
+  // refusal or 0; attempt the failed attempts since the connection was
+  // lost), and how long to keep trying.
+  retryMs(role, code, attempt) { return this.x.web_retry_ms(role, code, attempt); }
+  giveUpMs() { return this.x.web_give_up_ms(); }
+
+  // The host's match options with a clock typed as chess players write
+  // it ("5+3", "30s+1"; '' for none) added; throws with the reason, in
+  // the page's language, when the clock is refused.
+  clockOptions(options, clock) {
+    const s = this.withStrings([options, clock],
+      (o, c) => this.str(this.x.web_clock_options(o, c)));
+    if (s === null) throw this.lastError();
+    return s;
+  }
+
+  // Whether a line typed in the move box is a conduct command for the
+  // session (resign, draw, accept, ..., or a malformed one it refuses
+  // with its reason) rather than a move: match/match.h's one grammar.
+  isConduct(line) { return this.withStrings([line], (p) => this.x.web_conduct_line(p)) === 1; }
+
+  // How many of the last plies of a local game (its name, options and
+  // moves' texts) a Take back undoes for the human sides (bit 0 White,
+  // bit 1 Black): match/match.h's one rule, as the terminal's. 0: none.
+  takebackPlies(name, options, moves, sides) {
+    return this.withStrings([name, options, moves.join('\n')],
+      (n, o, m) => this.x.web_takeback_plies(n, o, m, sides));
   }
 
   // A fresh key pair made by the module (libsodium), as the hex of its
@@ -353,9 +389,12 @@ export class Position {
   }
 }
 
-// The kinds web_net_poll answers (match/match.h's Match_Out_Kind).
-export const NET = { SEND: 1, PLY: 6, NOTE: 7, WARN: 8, THINK: 9, REFETCH: 10,
-  DESYNC: 11, DONE: 13 };
+// The kinds web_net_poll answers by name (match/match.h's
+// Match_Out_Kind: NET.SEND, NET.PLY, ...) and the TB_E_* codes of
+// core/tb_error.h (TB_E.TB_E_CODE, ...): filled from the module's
+// web_codes when it loads, never written here.
+export const NET = {};
+export const TB_E = {};
 
 // One seat of a network game in the module: bytes and time in, outputs
 // out. Times are ms on one steady clock (performance.now()).

@@ -10,6 +10,7 @@
 
 #include "entry.h"
 #include "line_cmd.h"
+#include "match.h"
 #include "core.h"
 #include "tb_error.h"
 
@@ -217,14 +218,20 @@ Test(entry, capital_illegal_move_is_illegal_not_malformed)
  * a space; a move or a word that only begins like one is none. */
 Test(line_cmd, conduct_commands_are_told_from_moves)
 {
-    cr_assert(line_cmd_is_conduct("resign"));
-    cr_assert(line_cmd_is_conduct("takeback 2"));
-    cr_assert(line_cmd_is_conduct("claim win"));
-    cr_assert(line_cmd_is_conduct("draw"));
-    cr_assert_not(line_cmd_is_conduct("drawn"));
-    cr_assert_not(line_cmd_is_conduct("c3-d4"));
-    cr_assert_not(line_cmd_is_conduct("T Qd8-b6>a5"));
-    cr_assert_not(line_cmd_is_conduct(""));
+    cr_assert(match_conduct_line("resign"));
+    cr_assert(match_conduct_line("takeback 2"));
+    cr_assert(match_conduct_line("claim win"));
+    cr_assert(match_conduct_line("draw"));
+    cr_assert_not(match_conduct_line("drawn"));
+    cr_assert_not(match_conduct_line("c3-d4"));
+    cr_assert_not(match_conduct_line("T Qd8-b6>a5"));
+    cr_assert_not(match_conduct_line(""));
+    /* malformed commands go to the session, which says what is wrong */
+    cr_assert(match_conduct_line("takeback x"));
+    cr_assert(match_conduct_line("claim now"));
+    cr_assert(match_conduct_line("abort\tnow"));
+    cr_assert_not(match_conduct_line("Resign"));
+    cr_assert_not(match_conduct_line(" resign"));
 }
 
 Test(entry, unquote_drops_one_pair_around_the_whole_text)

@@ -284,14 +284,21 @@ Test(net_tui, quitting_a_running_game_asks_twice)
     wait_for_in(host_pane, "host-exit 1");
 }
 
-Test(net_tui, other_typed_words_go_to_the_seat_which_answers)
+/* The session's one grammar (match_conduct_line) tells a command from a
+ * move, as in line mode and on the page: a word that is no conduct
+ * command is read as a move and refused at once with how moves look (the
+ * screen once guessed by its shape that it was a command and sent it);
+ * a malformed command goes to the seat, which answers with its reason. */
+Test(net_tui, typed_words_are_commands_or_moves_by_the_one_grammar)
 {
     start_joiner();
     wait_for_in(host_pane, "White to move (you)");
     keys_to(host_pane, "hello Enter");
-    wait_for_in(host_pane, "sent 'hello' to the seat");
+    wait_for_in(host_pane, "'hello': malformed move notation; moves look like");
+    keys_to(host_pane, "'takeback x' Enter");
+    wait_for_in(host_pane, "sent 'takeback x' to the seat");
     /* netgame's own answer, shown above the board */
-    wait_for_in(host_pane, "refused: 'hello'");
+    wait_for_in(host_pane, "refused: 'takeback x': a takeback is of 1 to 255 plies");
     /* and a move still goes through afterwards */
     keys_to(host_pane, "c3-d4 Enter");
     check_after_capture(host_pane);

@@ -81,7 +81,7 @@
 //       ok final-hash HEX" or throws.
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -163,7 +163,13 @@ async function withPage(fn, path = '/check/check.html') {
     ? await lobbyServer(env.TABULA_BINARY) : null;
   const server = lobby ? null : await serve();
   const base = lobby ? lobby.base : `http://127.0.0.1:${server.address().port}`;
-  const browser = await launchBrowser();
+  // (a browser that does not start must not leave the lobby holding the
+  // caller's output open)
+  const browser = await launchBrowser().catch((e) => {
+    server?.close();
+    lobby?.close();
+    throw e;
+  });
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: Number(env.WEB_WIDTH ?? 1100),
@@ -1487,6 +1493,156 @@ async function netResign() {
   }
 }
 
+// One policy, one place (issue 36): the page asks the module's seat layer
+// (seat/seat.h) and so answers as the terminal does. The waits between
+// reconnects, worked out by hand from seat.h's rule (first wait 100 for
+// the host, 1000 for the others, 2000 after TB_E_CODE, 6000 after
+// TB_E_RATE; doubled each failed attempt up to 8000), the same as
+// tests/seat/test_seat.c; the numbers the page uses by name exist and are
+// C's (TB_E_* negative, the output kinds distinct); a clock typed in the
+// host form as "5+3s" (which the page's own reader used to refuse) hosts
+// the game, and a bad one is refused in the terminal's very words; so is
+// a typed move; conduct commands are told from moves by the session's
+// grammar (match_conduct_line: the first word resign, draw, accept,
+// decline, abort, takeback or claim).
+// Prints "policy ..." and returns 0 or 1.
+async function policyPage() {
+  const term = spawnSync(env.TABULA_BINARY, ['host', 'laska', '--clock', '5+3x'],
+    { encoding: 'utf8', env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } });
+  const termWhy = term.stderr.trim().replace(/^tabula host: /, '');
+  if (term.status !== 2 || !termWhy.startsWith("bad clock '5+3x'"))
+    throw new Error(`tabula host --clock 5+3x: exit ${term.status}: ${term.stderr}`);
+  // A typed move refused: the terminal's one reader (entry_read) gives
+  // the reason, how moves look and a legal move (a3-b4, Laska's first in
+  // canonical order); the page must say the same.
+  const termMove = spawnSync(env.TABULA_BINARY, ['moves', 'laska', 'c3-d5'],
+    { encoding: 'utf8', env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } })
+    .stderr.trim().replace(/^tabula moves: move 1 /, '');
+  if (!termMove.startsWith("'c3-d5': ") || !termMove.endsWith('a legal move now: a3-b4'))
+    throw new Error(`tabula moves laska c3-d5: ${termMove}`);
+  return withPage(async (page) => {
+    const got = await page.evaluate(async () => {
+      const m = await import('/tabula.js');
+      const t = await m.loadTabula('/wasm/tabula_web.wasm');
+      const { TB_E, NET } = m;
+      const rows = [[0, 0, 0], [0, 0, 1], [0, 0, 6], [0, 0, 7], [0, 0, 99],
+        [1, 0, 0], [1, 0, 2], [1, 0, 3], [2, TB_E.TB_E_CODE, 0],
+        [1, TB_E.TB_E_CODE, 1], [2, TB_E.TB_E_RATE, 0], [0, TB_E.TB_E_RATE, 1]];
+      const kinds = ['SEND', 'PLY', 'NOTE', 'WARN', 'THINK', 'REFETCH', 'DESYNC', 'DONE'];
+      return { waits: rows.map(([r, c, a]) => t.retryMs(r, c, a)), giveUp: t.giveUpMs(),
+        codes: ['TB_E_CODE', 'TB_E_RATE', 'TB_E_SIGNATURE', 'TB_E_OPTION']
+          .every((k) => Number.isInteger(TB_E[k]) && TB_E[k] < 0),
+        kinds: new Set(kinds.map((k) => NET[k]).filter(Number.isInteger)).size === kinds.length,
+        clock: t.clockOptions('goals=3', '5+3s'),
+        move: (() => { try { t.position('laska').play('c3-d5'); return 'played'; } catch (e) { return e.message; } })(),
+        conduct: ['resign', 'takeback 2', 'takeback x', 'claim win', 'claim now', 'draw', 'accept',
+          'drawn', 'c3-d4', 'T Qd8-b6>a5', '', 'Resign'].map((l) => (t.isConduct(l) ? 1 : 0)).join('') };
+    });
+    const want = [100, 200, 6400, 8000, 8000, 1000, 4000, 8000, 2000, 4000, 6000, 8000];
+    // The host form, as a user fills it in: a bad clock first.
+    await page.select('#net-game', 'laska');
+    await page.type('#net-clock', '5+3x');
+    await page.click('#net-host button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('net-error').textContent !== '',
+      { timeout: 10000, polling: 50 });
+    const pageWhy = await page.$eval('#net-error', (e) => e.textContent);
+    await page.$eval('#net-clock', (e) => { e.value = ''; });
+    await page.type('#net-clock', '5+3s');
+    await page.click('#net-host button[type=submit]');
+    await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
+      { timeout: 60000, polling: 100 });
+    const hosted = await page.evaluate(() => window.tabulaPage.game?.options ?? null);
+    const ok = JSON.stringify(got.waits) === JSON.stringify(want) && got.giveUp === 60000 &&
+      got.codes && got.kinds && got.clock === 'goals=3,clock=300+3' && pageWhy === termWhy &&
+      hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000';
+    console.log(`policy waits ${got.waits.join(',')} give-up ${got.giveUp} codes ${got.codes} ` +
+      `kinds ${got.kinds} clock ${got.clock} hosted ${JSON.stringify(hosted)} conduct ${got.conduct} ` +
+      `${ok ? 'ok' : 'FAILED'}`);
+    if (pageWhy !== termWhy) console.log(`policy: the page says "${pageWhy}", the terminal "${termWhy}"`);
+    if (got.move !== termMove) console.log(`policy: the page refuses c3-d5 with "${got.move}", the terminal "${termMove}"`);
+    return ok ? 0 : 1;
+  }, '/');
+}
+
+// What the page shows stays of the game on screen (issue 36's page
+// findings): (1) the help, open while a new game of another game starts,
+// is that game's (the text a fresh open of the help gives), not the last
+// game's; (2) in a network game, a takeback the page accepts shortens the
+// move list at once (before any later move), and the message line no
+// longer says the taken-back move was sent; the terminal, the other seat,
+// types its moves and the takeback in line mode. Prints "stale ..." and
+// returns 0 or 1.
+async function stalePage() {
+  const fails = [];
+  await withPage(async (page) => {
+    const start = async (name) => {
+      if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
+      await page.select('#game-name', name);
+      await page.select('#opponent', 'human');
+      await page.click('#new-game button[type=submit]');
+      await page.waitForFunction((n) => window.tabulaPage.game?.name === n, { timeout: 10000 }, name);
+    };
+    const help = () => page.$eval('#help', (e) => (e.hidden ? null : e.textContent));
+    await start('laska');
+    await page.click('#help-button');
+    const laska = await help();
+    await start('football');
+    const shown = await help();
+    await page.click('#help-button'); // closed
+    await page.click('#help-button'); // opened afresh
+    const fresh = await help();
+    if (!laska || !fresh || fresh === laska || (shown !== null && shown !== fresh))
+      fails.push(`help after a new game: ${JSON.stringify({ shown: shown?.slice(0, 60), fresh: fresh?.slice(0, 60) })}`);
+  }, '/');
+  const site = join(wasmDir, 'site');
+  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  host.stdout.on('data', (d) => { out += d; });
+  const hostSays = async (re) => {
+    for (let i = 0; i < 600 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!re.test(out)) throw new Error(`the terminal host never printed ${re}: ${out}`);
+  };
+  const browser = await launchBrowser();
+  try {
+    await hostSays(/^join-link: \S+$/m);
+    const link = out.match(/^join-link: (\S+)$/m)[1];
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(link);
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 50 });
+    const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await page.type('#move-input', mine);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.tabulaPage.game.moves.length === 2,
+      { timeout: 60000, polling: 50 });
+    // White asks back to its own turn: both plies (the line waits in the
+    // host's session for White's turn, if Black's move is not there yet).
+    host.stdin.write('takeback\n');
+    await page.waitForFunction(() => !document.getElementById('accept').hidden,
+      { timeout: 60000, polling: 50 });
+    await page.click('#accept');
+    await page.waitForFunction(() => window.tabulaPage.game.seat.state(0).moves === 0,
+      { timeout: 60000, polling: 50 });
+    const after = await page.evaluate(() => ({ moves: window.tabulaPage.game.moves.length,
+      items: document.querySelectorAll('#move-list li').length,
+      message: document.getElementById('message').textContent }));
+    console.log(`stale takeback: list ${after.moves} items ${after.items} message "${after.message}"`);
+    if (after.moves !== 0 || after.items !== 0 || after.message.includes(mine))
+      fails.push(`after the takeback: ${JSON.stringify(after)}`);
+    if (errors.length) fails.push(`errors in the page: ${errors.join('; ')}`);
+  } finally {
+    await browser.close();
+    host.kill();
+  }
+  console.log(fails.length ? `stale FAILED: ${fails.join('; ')}` : 'stale ok');
+  return fails.length ? 1 : 0;
+}
+
 const [cmd, ...rest] = argv.slice(2);
 let status = 2;
 if (cmd === 'golden') status = await golden(resolve(rest[0] ?? join(root, 'tests/golden')));
@@ -1509,5 +1665,7 @@ else if (cmd === 'bot' && rest.length >= 3)
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign');
+else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
+else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | policy | stale');
 exit(status);

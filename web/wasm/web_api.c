@@ -26,7 +26,7 @@
 static char *out;
 static size_t out_cap;
 static int last_error;
-static char last_why[256];
+static char last_why[1024]; /* a move's refusal with its hint, in Cyrillic too */
 
 /* Make room for n bytes (and a NUL) in the output buffer. */
 static char *out_reserve(size_t n)
@@ -195,54 +195,17 @@ WEB_EXPORT(web_moves) const char *web_moves(void *pos)
 }
 
 /* The legal moves of pos and their texts into new arrays (free both). */
-static int legal_texts(void *pos, Core_Move **mv, char (**text)[CORE_NOTATION_MAX],
-                       size_t *count)
-{
-    size_t cap = core_game_max_moves(core_position_game(pos));
-    *mv = malloc(cap * sizeof **mv);
-    *text = NULL;
-    int rc = *mv == NULL ? TB_E_NOMEM : core_moves(pos, *mv, cap, count);
-    if (rc == 0) {
-        *text = malloc((*count ? *count : 1) * sizeof **text);
-        rc = *text == NULL ? TB_E_NOMEM : 0;
-    }
-    for (size_t i = 0; rc == 0 && i < *count; i++)
-        rc = core_move_format(pos, &(*mv)[i], (*text)[i], CORE_NOTATION_MAX);
-    return rc;
-}
-
 int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
                    char canon[CORE_NOTATION_MAX])
 {
-    Core_Move *all = NULL;
-    char (*texts)[CORE_NOTATION_MAX] = NULL;
-    size_t count = 0, index = 0, fits = 0;
-    char bare[CORE_NOTATION_MAX + 2]; /* a move of a pv in its quotes */
-    if (strlen(text) < sizeof bare)
-        text = entry_unquote(strcpy(bare, text));
-    int rc = core_move_parse(pos, text, mv);
-    if (rc != 0) {
-        /* As the terminal reads a typed move (client/entry.h): the action
-         * and piece letters may be left out when one legal move fits. */
-        int lrc = legal_texts((void *)(uintptr_t)pos, &all, &texts, &count);
-        int erc = lrc ? lrc : entry_find((const char (*)[CORE_NOTATION_MAX])texts,
-                                         count, text, &index, &fits);
-        if (erc == 0) {
-            *mv = all[index];
-            rc = 0;
-        } else if (erc == TB_E_AMBIGUOUS) {
-            rc = fail(erc, "'%.64s' fits %zu moves, e.g. %s", text, fits,
-                      texts[index]);
-            free(all);
-            free(texts);
-            return rc;
-        }
-        free(all);
-        free(texts);
-    }
+    /* The terminal's reader (entry_read), its reasons in the page's
+     * language; the page's move box lists the moves that fit. */
+    char why[CORE_NOTATION_MAX + 200];
+    int rc = entry_read(pos, text, canon, CORE_NOTATION_MAX, why, sizeof why,
+                        NULL);
     if (rc == 0)
-        rc = core_move_format(pos, mv, canon, CORE_NOTATION_MAX);
-    return rc != 0 ? fail(rc, "'%.64s': %s", text, tb_strerror(rc)) : 0;
+        rc = core_move_parse(pos, canon, mv);
+    return rc != 0 ? fail(rc, "'%.64s': %s", text, why) : 0;
 }
 
 WEB_EXPORT(web_play) int web_play(void *pos, const char *text)
@@ -267,7 +230,7 @@ WEB_EXPORT(web_help) const char *web_help(void *pos)
     Core_Move *all = NULL;
     char (*texts)[CORE_NOTATION_MAX] = NULL;
     size_t count = 0;
-    int rc = legal_texts(pos, &all, &texts, &count);
+    int rc = entry_legal(pos, &all, &texts, &count);
     if (rc == 0 && out_reserve(HELP_MAX) != NULL)
         game_help_text_for(core_position_game(pos),
                            (const char (*)[CORE_NOTATION_MAX])texts, count,

@@ -28,10 +28,11 @@ int web__fail(int code, const char *what);
  * then one "move\tNOTATION" per move on the board. 0 or an error. */
 int web__transcript_text(const Proto_Transcript *t);
 
-/* Read text as a move of pos as the terminal reads a typed one (the
- * action and piece letters may be left out when one legal move fits):
- * *mv and its canonical notation canon. 0, or the error (recorded with
- * a reason: TB_E_NOTATION, TB_E_AMBIGUOUS, ...). */
+/* Read text as a move of pos as the terminal reads a typed one
+ * (entry_read: the action and piece letters may be left out when one
+ * legal move fits): *mv and its canonical notation canon. 0, or the
+ * error, recorded with entry_read's reason in the page's language
+ * (TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS, ...). */
 int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
                    char canon[CORE_NOTATION_MAX]);
 

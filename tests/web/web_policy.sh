@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One policy, one place (issue 36), for the page: (1) web/*.js holds none
+# of the numbers and rules C defines that it used to copy (the TB_E_*
+# codes, the output kinds, the reconnect waits, the clock reader, the
+# conduct grammar); (2) in
+# a headless Chromium the page, asking the module's seat layer, gives the
+# hand-worked reconnect waits, hosts a game with the clock "5+3s" and
+# refuses a bad clock in the terminal's words (tests/web/browser.mjs
+# policy); (3) the page findings those copies caused are gone (stale).
+# Run by ctest as web_policy.
+#   tests/web/web_policy.sh NATIVE_BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+native=$(cd "${1:?usage: tests/web/web_policy.sh NATIVE_BUILD_DIR}" && pwd)
+fail=0
+# each pattern (grep -E) and what a match of it copies
+pats=('-1[0-9]{3}\b'
+  '\b(SEND|PLY|NOTE|WARN|THINK|REFETCH|DESYNC|DONE): *[0-9]'
+  'RETRY_M|GIVE_UP_MS *=|[0-9] *\* *2 *\*\*'
+  '\(s\?\)|MINUTES\+SECONDS'
+  '\(resign\|')
+whats=('a TB_E_* code of core/tb_error.h' 'a Match_Out kind of match/match.h'
+  'the reconnect waits of seat/seat.h' 'the clock reader of seat/seat.h'
+  'the conduct grammar of match/conduct.c')
+for k in "${!pats[@]}"; do
+  if grep -nE -- "${pats[$k]}" web/*.js >&2; then
+    echo "web_policy: web/*.js copies ${whats[$k]} (the lines above)" >&2
+    fail=1
+  fi
+done
+# browser.mjs CHECK: passed when a line matches OK; its line KEEP is shown
+browser() {
+  local got
+  got=$(TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs "$1" 2>&1 || true)
+  if grep -q "$2" <<<"$got"; then
+    echo "web_policy: $(grep "$3" <<<"$got")"
+  else
+    echo "web_policy: $1: FAILED: $got"
+    fail=1
+  fi
+}
+browser policy '^policy .* ok$' '^policy '
+# (3) the symptoms the copies had: stale help after a new game, a move
+# list and message line stale after a network takeback
+browser stale '^stale ok$' '^stale '
+[ $fail -eq 0 ] && echo "web_policy: the page keeps no copy and answers as the terminal"
+exit $fail

@@ -1,0 +1,125 @@
+/*
+ * web_seat.c: the seat layer's policies and C's numbers for the page
+ * (web_seat.h). Each answer is computed by the code the terminal and the
+ * simulator run; nothing is restated here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "i18n.h"
+#include "match.h"
+#include "proto.h"
+#include "seat.h"
+#include "tb_error.h"
+#include "web_api.h"
+#include "web_internal.h"
+#include "web_seat.h"
+
+#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+
+WEB_EXPORT(web_retry_ms)
+uint32_t web_retry_ms(int role, int reason, unsigned attempt)
+{
+    return seat_retry_ms(role, reason, attempt);
+}
+
+WEB_EXPORT(web_give_up_ms) uint32_t web_give_up_ms(void) { return SEAT_GIVE_UP_MS; }
+
+WEB_EXPORT(web_clock_options)
+const char *web_clock_options(const char *options, const char *clock)
+{
+    char opts[PROTO_OPTIONS_MAX + 1], why[512];
+    int rc = seat_clock_options(options, clock != NULL && clock[0] != '\0'
+                                             ? clock : NULL,
+                                opts, sizeof opts);
+    if (rc == TB_E_OPTION) {
+        snprintf(why, sizeof why, _(seat_clock_bad()), clock);
+        web__fail(rc, why);
+        return NULL;
+    }
+    if (rc != 0) {
+        web__fail(rc, tb_strerror(rc));
+        return NULL;
+    }
+    return web__out_text(opts) == 0 ? web_out() : NULL;
+}
+
+WEB_EXPORT(web_conduct_line) int web_conduct_line(const char *line)
+{
+    return match_conduct_line(line);
+}
+
+WEB_EXPORT(web_takeback_plies)
+uint32_t web_takeback_plies(const char *name, const char *options,
+                            const char *moves, unsigned sides)
+{
+    const Core_Game *game = core_game_find(name);
+    Core_Position *start = NULL, *pos = NULL;
+    Core_Move *played = NULL;
+    size_t n = 0, plies = 0;
+    int rc = game == NULL ? TB_E_ARG : core_position_new(&start, game, options);
+    if (rc == 0)
+        rc = core_position_new(&pos, game, options);
+    size_t lines = 1; /* one move a line */
+    for (const char *p = moves; *p != '\0'; p++)
+        lines += *p == '\n';
+    if (rc == 0 && (played = malloc(lines * sizeof *played)) == NULL)
+        rc = TB_E_NOMEM;
+    for (const char *p = moves; rc == 0 && *p != '\0';) {
+        char text[CORE_NOTATION_MAX];
+        size_t len = strcspn(p, "\n");
+        if (len >= sizeof text) {
+            rc = TB_E_NOTATION;
+            break;
+        }
+        memcpy(text, p, len);
+        text[len] = '\0';
+        p += len + (p[len] == '\n');
+        if (len == 0)
+            continue;
+        rc = core_move_parse(pos, text, &played[n]);
+        if (rc == 0)
+            rc = core_play(pos, &played[n++]);
+        if (rc != 0)
+            web__fail(rc, text);
+    }
+    if (rc == 0)
+        plies = match_takeback_plies(start, played, n, sides);
+    free(played);
+    core_position_free(pos);
+    core_position_free(start);
+    return (uint32_t)plies;
+}
+
+/* The kinds of web_net_poll by name (match.h's Match_Out_Kind). */
+static const struct {
+    const char *name;
+    int kind;
+} net_kinds[] = {
+    {"SEND", MATCH_OUT_SEND},       {"PLY", MATCH_OUT_PLY},
+    {"NOTE", MATCH_OUT_NOTE},       {"WARN", MATCH_OUT_WARN},
+    {"THINK", MATCH_OUT_THINK},     {"REFETCH", MATCH_OUT_REFETCH},
+    {"DESYNC", MATCH_OUT_DESYNC},   {"DONE", MATCH_OUT_DONE},
+};
+
+WEB_EXPORT(web_codes) const char *web_codes(void)
+{
+    char text[8192];
+    size_t at = 0;
+#define WEB_CODE_LINE(name, value, msg)                                      \
+    at += (size_t)snprintf(text + at, at < sizeof text ? sizeof text - at : 0, \
+                           "error\t%s\t%d\n", #name, (int)(value));
+    TB_ERRNO_MAP(WEB_CODE_LINE)
+#undef WEB_CODE_LINE
+    for (size_t k = 0; k < sizeof net_kinds / sizeof net_kinds[0]; k++)
+        at += (size_t)snprintf(text + at, at < sizeof text ? sizeof text - at : 0,
+                               "net\t%s\t%d\n", net_kinds[k].name,
+                               net_kinds[k].kind);
+    if (at >= sizeof text) {
+        web__fail(TB_E_NOMEM, "web_codes: the table outgrew its buffer");
+        return NULL;
+    }
+    return web__out_text(text) == 0 ? web_out() : NULL;
+}
