@@ -1,0 +1,66 @@
+-- lobby/lua/admit.lua: run by lobby/redis.c (EVAL) where Redis must do it
+-- atomically. Its twin for the in-memory lobby:
+--   server.c on_create, on_join, on_watch and admit.
+-- Embedded at build time (CMakeLists.txt, lobby_lua.h as admit_lua).
+--
+-- Admission, run in the slot of lookup L. KEYS: L's hash, stream and
+-- watch-index key. ARGV: kind (1 create, 2 join, 3 watch), stage, watch
+-- hex (create), host key, seat secret, next seq (create), after (frames
+-- wanted after it), ttl ms, frames kept, L hex, the source address (hex;
+-- a room made keeps it as its maker, field a), the member's last frame
+-- (a seat's hSEAT: the frames it has had, for FLOOD). A CREATE of a new room
+-- at stage 0 answers {-100} (count it and reserve its watch lookup
+-- first, in their own slots), at stage 1 makes it. A WATCH of a watch
+-- lookup at stage 1 answers {-101, I}: ask again in the slot of invite
+-- lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
+-- key, watch hex, next, epoch, frames, presence bits, maker hex or ""}.
+-- A seat admitted is marked present (field pSEAT holds its claim number)
+-- on the room's channel.
+local M, F, X = KEYS[1], KEYS[2], KEYS[3]
+local kind, stage = ARGV[1], ARGV[2]
+local role = 0
+if kind == '1' then
+  if redis.call('EXISTS', M) == 1 then
+    local v = redis.call('HMGET', M, 's0', 'pk', 'w')
+    if v[1] ~= ARGV[5] or v[2] ~= ARGV[4] or v[3] ~= ARGV[3] then
+      return {-3} end
+  else
+    if redis.call('EXISTS', X) == 1 then return {-3} end
+    if stage == '0' then return {-100} end
+    redis.call('HSET', M, 'pk', ARGV[4], 'w', ARGV[3], 's0', ARGV[5],
+               'next', ARGV[6], 'e0', 0, 'e1', 0, 'a', ARGV[11])
+  end
+elseif kind == '2' then
+  if redis.call('EXISTS', M) == 0 then
+    if redis.call('EXISTS', X) == 1 then return {-8} end
+    return {-3}
+  end
+  local v = redis.call('HMGET', M, 's0', 's1')
+  if v[1] == ARGV[5] then role = 0
+  elseif v[2] == ARGV[5] then role = 1
+  elseif v[2] then return {-6}
+  else redis.call('HSET', M, 's1', ARGV[5]); role = 1 end
+else
+  role = 2
+  if redis.call('EXISTS', M) == 0 then
+    local I = stage == '1' and redis.call('GET', X)
+    if not I then return {-3} end
+    return {-101, I}
+  end
+end
+local e = 0
+if role < 2 then
+  e = redis.call('HINCRBY', M, 'e'..role, 1)
+  local h = tonumber(ARGV[12])
+  local nx = tonumber(redis.call('HGET', M, 'next'))
+  if nx and h > nx - 1 then h = nx - 1 end
+  redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))
+  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1')
+end
+local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')
+if not v[1] then return {-3} end
+redis.call('PEXPIRE', M, ARGV[8])
+redis.call('PEXPIRE', F, ARGV[8])
+local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', ARGV[9])
+local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)
+return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or ''}

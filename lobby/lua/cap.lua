@@ -1,0 +1,26 @@
+-- lobby/lua/cap.lua: run by lobby/redis.c (EVAL) where Redis must do it
+-- atomically. Its twin for the in-memory lobby:
+--   server.c's room and per-address counts (room_new, lobby_maybe_free).
+-- Embedded at build time (CMakeLists.txt, lobby_lua.h as cap_lua).
+--
+-- A share counted in a sorted set of its own (tb:rooms for the whole
+-- lobby, tb:a:ADDRESS per address), members scored by when they stop
+-- counting. KEYS: the set. ARGV: member, ttl ms, cap (0: only renew a
+-- member there), the LOBBY_ERR_* code when full. Returns 0 or -code.
+-- The set itself lives as long as its latest member (renewing one
+-- renews it, else a set not added to for ttl would vanish with the
+-- rooms it still counts).
+local t = redis.call('TIME')
+local ms = t[1] * 1000 + math.floor(t[2] / 1000)
+if ARGV[3] == '0' then
+  if redis.call('ZADD', KEYS[1], 'XX', 'CH', ms + ARGV[2], ARGV[1]) > 0
+  then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  return 0
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and
+   redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  return -tonumber(ARGV[4]) end
+redis.call('ZADD', KEYS[1], ms + ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 0
