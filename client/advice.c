@@ -102,3 +102,15 @@ void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
                  "(--log FILE), so it cannot take its seat back"), lobby,
                  give_up_s);
 }
+
+void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason)
+{
+    if (reason == TB_E_SEAT)
+        snprintf(out, cap, _("the lobby at %s gave this seat to another "
+                 "connection with its key (the same command run again "
+                 "elsewhere, or a page that took it back): this one stops; "
+                 "the game is not over and goes on there"), lobby);
+    else
+        snprintf(out, cap, _("the lobby at %s refused this seat (%s): it "
+                 "stops; the game is not over"), lobby, _(tb_strerror(reason)));
+}

@@ -34,4 +34,13 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
 void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
                     unsigned give_up_s, int has_log);
 
+/*
+ * advice_seat_refused: into out (cap bytes, no newline), that the lobby
+ * at lobby refused a seat it had let in, for good (seat_refusal_ends:
+ * reason TB_E_SEAT, another connection with the seat's key took it; any
+ * other reason named as tb_strerror words it), that this seat stops and
+ * that the game is not over.
+ */
+void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason);
+
 #endif /* TABULA_ADVICE_H */

@@ -615,6 +615,17 @@ static void on_disconnect(Lobby_Client *c, int reason)
         admission_failed(g, reason);
         return;
     }
+    /* A seat let in before and now refused for good (seat.h: another
+     * connection with its key holds it, ...) stops rather than take the
+     * seat back in turn with that connection. */
+    if (lobby_client_refusal(c) != 0 && seat_refusal_ends(reason)) {
+        char text[640];
+        advice_seat_refused(text, sizeof text, g->lobby, reason);
+        warn(g, "%s", text);
+        g->result.finished = 0;
+        done(g);
+        return;
+    }
     if (g->lost_at == 0) {
         g->lost_at = cli_now();
         if (g->hooks.on_presence)

@@ -33,6 +33,12 @@ uint32_t seat_retry_ms(int role, int reason, unsigned attempt)
     return wait < SEAT_RETRY_MAX_MS ? wait : SEAT_RETRY_MAX_MS;
 }
 
+int seat_refusal_ends(int reason)
+{
+    return reason != 0 && reason != TB_E_CODE && reason != TB_E_RATE &&
+           reason != TB_E_FULL;
+}
+
 /* "M+I", "Ns+I", "M+Is", "Ns+Is": decimal digits only. 0 with the base
  * and increment in seconds, or -1. The ranges are proto_clock_split's. */
 static int clock_read(const char *text, uint32_t *base_s, uint32_t *inc_s)

@@ -8,9 +8,9 @@
  * source.
  *
  * This first part holds the policies the three drivers had each written
- * themselves: how long a seat waits before it tries the relay again, and
- * how a clock typed as chess players write it ("5+3") becomes the match
- * option. Texts for people are English msgids marked N_(): the driver
+ * themselves: how long a seat waits before it tries the relay again,
+ * which refusals end a seat, and how a clock typed as chess players write
+ * it ("5+3") becomes the match option. Texts for people are English msgids marked N_(): the driver
  * translates them (_() in the terminal, the page's catalogue in the
  * module).
  */
@@ -45,6 +45,22 @@
  * before, up to SEAT_RETRY_MAX_MS. Never fails.
  */
 uint32_t seat_retry_ms(int role, int reason, unsigned attempt);
+
+/*
+ * seat_refusal_ends: 1 when the relay's refusal reason (the TB_E_* code
+ * of lobby_client_refusal) ends a seat that had been let into its room:
+ * TB_E_SEAT (another connection with the seat's key took it: the same
+ * command run again elsewhere, a reloaded page; retrying would take it
+ * back and the two would push each other out in turn), TB_E_VERSION,
+ * TB_E_SIGNATURE, TB_E_WATCH_CODE, TB_E_LIMIT, TB_E_STATE, TB_E_FORMAT and
+ * any other refusal. 0 for the refusals that pass, after which the seat
+ * keeps trying (seat_retry_ms, until SEAT_GIVE_UP_MS): TB_E_CODE (after a
+ * relay restart the room is made again when its host comes back),
+ * TB_E_RATE (too many wrong codes from the address, for a while) and
+ * TB_E_FULL (the relay is full for now); and 0 for reason 0 (no refusal:
+ * the network).
+ */
+int seat_refusal_ends(int reason);
 
 /* ---- clocks -------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 // that goes out or comes in is built or read by the module's seat
 // (tabula.js NetSeat, web/wasm/web_match.h): this file only carries
 // bytes, tells the time and reconnects after a lost connection.
-import { NET, TB_E } from './tabula.js';
+import { NET } from './tabula.js';
 import { t } from './i18n.js';
 
 // Reconnecting (docs/web.md): the waits between attempts and when to
@@ -79,7 +79,8 @@ export class NetDriver {
       }
       this.refetch = false;
       const code = this.refused?.code ?? 0;
-      const passing = !this.refused || code === TB_E.TB_E_CODE || code === TB_E.TB_E_RATE;
+      // (seat/seat.h: the refusals after which a seat let in keeps trying)
+      const passing = !this.refused || !this.seat.t.refusalEnds(code);
       if (!this.admitted || !passing) {
         this.stop();
         // (the lobby's reason is a tb_error.h message: the catalogue has it)

@@ -106,6 +106,8 @@ export class Tabula {
   // lost), and how long to keep trying.
   retryMs(role, code, attempt) { return this.x.web_retry_ms(role, code, attempt); }
   giveUpMs() { return this.x.web_give_up_ms(); }
+  // Whether the lobby's refusal (a TB_E_* code) ends a seat it had let in.
+  refusalEnds(code) { return this.x.web_refusal_ends(code) === 1; }
 
   // The host's match options with a clock typed as chess players write
   // it ("5+3", "30s+1"; '' for none) added; throws with the reason, in

@@ -277,6 +277,63 @@ Test(netplay, planted_desync_is_caught_at_its_ply_with_reports)
     remove_dir();
 }
 
+/* Copy DIR/from to DIR/to. */
+static void copy_file(const char *from, const char *to)
+{
+    char a[600], b[600];
+    path_of(a, sizeof a, from);
+    path_of(b, sizeof b, to);
+    FILE *in = fopen(a, "rb"), *out = fopen(b, "wb");
+    cr_assert(in != NULL && out != NULL, "%s -> %s", a, b);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        cr_assert_eq(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    cr_assert_eq(fclose(out), 0);
+}
+
+/* The guest's seat taken over: a second `tabula join` with a copy of the
+ * first's log and seat file (the same command run again elsewhere) gets
+ * the seat from the lobby, which tells the first REPLACED. The first
+ * stops with the reason (seat_refusal_ends) instead of taking the seat
+ * back a second later, which would push the second out in turn, and so
+ * on; the second plays the game out against the host. */
+Test(netplay, a_seat_taken_over_stops_rather_than_take_it_back)
+{
+    Proc host, first, second;
+    char invite[40], addr[64], hash_host[80], hash_second[80];
+    int in[2];
+    make_dir();
+    char *ha[] = {"host", "laska", "--bot=2", "--log", "h.log", "--delay",
+                  "20", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    /* the first guest types nothing (its input stays open): after the
+     * host's first move it waits on its turn and sends nothing more */
+    cr_assert_eq(pipe(in), 0);
+    char *fa[] = {"join", invite, "--lobby", addr, "--log", "g.log", NULL};
+    start_in(&first, "first", NULL, fa, in[0], in[1]);
+    close(in[0]);
+    await_line(&first, "\n   1. ", NULL, 0);
+    copy_file("g.log", "g2.log");
+    copy_file("g.log.seat", "g2.log.seat");
+    copy_file("g.log.seq", "g2.log.seq");
+    char *sa[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                  "g2.log", NULL};
+    start(&second, "second", NULL, sa);
+    await_err(&first, "gave this seat to another connection", WAIT_MS);
+    cr_assert_neq(finish(&first), 0);
+    await_line(&second, "final-hash: ", hash_second, sizeof hash_second);
+    await_line(&host, "final-hash: ", hash_host, sizeof hash_host);
+    cr_assert_str_eq(hash_second, hash_host);
+    cr_assert_eq(finish(&second), 0);
+    cr_assert_eq(finish(&host), 0);
+    close(in[1]);
+    remove_dir();
+}
+
 Test(netplay, line_mode_host_refuses_a_bad_line_then_resigns)
 {
     Proc host, guest;

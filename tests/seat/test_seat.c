@@ -91,3 +91,20 @@ Test(seat, clocks_refused)
     cr_expect_str_eq(out, "clock=300+3");
     cr_expect_neq(strstr(seat_clock_bad(), "bad clock '%s'"), NULL);
 }
+
+Test(seat, refusals_that_end_a_seat_let_in)
+{
+    /* pass: the relay may let the seat in again */
+    cr_expect_eq(seat_refusal_ends(0), 0);
+    cr_expect_eq(seat_refusal_ends(TB_E_CODE), 0);
+    cr_expect_eq(seat_refusal_ends(TB_E_RATE), 0);
+    cr_expect_eq(seat_refusal_ends(TB_E_FULL), 0);
+    /* end: another connection holds the seat, or the relay never will */
+    cr_expect_eq(seat_refusal_ends(TB_E_SEAT), 1);
+    cr_expect_eq(seat_refusal_ends(TB_E_VERSION), 1);
+    cr_expect_eq(seat_refusal_ends(TB_E_SIGNATURE), 1);
+    cr_expect_eq(seat_refusal_ends(TB_E_WATCH_CODE), 1);
+    cr_expect_eq(seat_refusal_ends(TB_E_LIMIT), 1);
+    cr_expect_eq(seat_refusal_ends(TB_E_STATE), 1);
+    cr_expect_eq(seat_refusal_ends(TB_E_FORMAT), 1);
+}

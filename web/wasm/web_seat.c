@@ -27,6 +27,11 @@ uint32_t web_retry_ms(int role, int reason, unsigned attempt)
 
 WEB_EXPORT(web_give_up_ms) uint32_t web_give_up_ms(void) { return SEAT_GIVE_UP_MS; }
 
+WEB_EXPORT(web_refusal_ends) int web_refusal_ends(int reason)
+{
+    return seat_refusal_ends(reason);
+}
+
 WEB_EXPORT(web_clock_options)
 const char *web_clock_options(const char *options, const char *clock)
 {
