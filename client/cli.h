@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core.h"
+#include "engine.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -153,5 +154,16 @@ typedef struct Lobby_Http Lobby_Http;
 int cli_lobby_http(struct uv_loop_s *loop, const struct sockaddr_storage *addr,
                    const char *web, Lobby *lb, Lobby_Http **out, char *url,
                    size_t url_cap);
+
+/*
+ * cli_bot_spec: a bot as `tabula match --a` and `analyse --level` take it:
+ * read "LEVEL[:OPT[:OPT...]]" into *lim (level 1..8;
+ * options "old", "classic" (the old search on the old evaluations),
+ * "new" (the current search, the default), at most one of these three,
+ * "depth=D" 1..60, "nodes=N" 1..2^40). Errors: TB_E_ARG with a reason in
+ * why (may be NULL): which option, or which value, was wrong.
+ */
+int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
+                 size_t why_cap);
 
 #endif /* TABULA_CLI_H */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "cli.h"
 #include "i18n.h"
 
@@ -250,4 +250,97 @@ double cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A whole decimal number in [lo, hi], nothing else. */
+static int read_number(const char *s, uint64_t lo, uint64_t hi,
+                       uint64_t *out)
+{
+    uint64_t v = 0;
+    if (*s == '\0')
+        return -1;
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9' || v > hi)
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
+                   size_t why_cap)
+{
+    char buf[128];
+    uint64_t v = 0;
+    size_t len = text == NULL ? 0 : strlen(text);
+
+    if (why != NULL && why_cap > 0)
+        why[0] = '\0';
+    if (len == 0 || len >= sizeof buf) {
+        if (why != NULL)
+            snprintf(why, why_cap, _("expected LEVEL[:OPTS]"));
+        return TB_E_ARG;
+    }
+    memcpy(buf, text, len + 1);
+    char *opt = strchr(buf, ':');
+    if (opt != NULL)
+        *opt++ = '\0';
+    if (read_number(buf, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &v) != 0) {
+        if (why != NULL)
+            snprintf(why, why_cap, _("level must be %d..%d"), BOT_LEVEL_MIN,
+                     BOT_LEVEL_MAX);
+        return TB_E_ARG;
+    }
+    *lim = bot_limits_level((int)v);
+    int searches = 0; /* old, classic and new name the search: one only */
+    while (opt != NULL) {
+        char *next = strchr(opt, ':');
+        if (next != NULL)
+            *next++ = '\0';
+        int search = strcmp(opt, "old") == 0 || strcmp(opt, "classic") == 0 ||
+                     strcmp(opt, "new") == 0;
+        if (search && searches++ > 0) {
+            if (why != NULL)
+                snprintf(why, why_cap,
+                         _("one search only: old, classic or new"));
+            return TB_E_ARG;
+        }
+        if (strcmp(opt, "old") == 0) {
+            lim->old = 1;
+            lim->classic = 0;
+        } else if (strcmp(opt, "classic") == 0) {
+            lim->old = 1;
+            lim->classic = 1;
+        } else if (strcmp(opt, "new") == 0) {
+            lim->old = 0;
+            lim->classic = 0;
+        } else if (strncmp(opt, "depth=", 6) == 0) {
+            if (read_number(opt + 6, 1, BOT_DEPTH_MAX, &v) != 0) {
+                if (why != NULL)
+                    snprintf(why, why_cap, _("depth must be 1..%d"),
+                             BOT_DEPTH_MAX);
+                return TB_E_ARG;
+            }
+            lim->depth = (int)v;
+        } else if (strncmp(opt, "nodes=", 6) == 0) {
+            if (read_number(opt + 6, 1, BOT_NODES_MAX, &v) != 0) {
+                if (why != NULL)
+                    snprintf(why, why_cap, _("nodes must be 1..2^40"));
+                return TB_E_ARG;
+            }
+            lim->nodes = v;
+        } else {
+            if (why != NULL)
+                snprintf(why, why_cap,
+                         _("unknown option; expected old, classic, new, "
+                           "depth=1..%d or nodes=N"),
+                         BOT_DEPTH_MAX);
+            return TB_E_ARG;
+        }
+        opt = next;
+    }
+    return 0;
 }

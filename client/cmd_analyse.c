@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "bot.h"
+#include "engine.h"
 #include "cli.h"
 
 static const char analyse_help[] = N_(
@@ -195,7 +195,7 @@ int cli_analyse(int argc, char **argv)
         goto done;
     Bot_Limits lim;
     char why[128];
-    if (bot_parse_spec(level != NULL ? level : "8", &lim, why, sizeof why) !=
+    if (cli_bot_spec(level != NULL ? level : "8", &lim, why, sizeof why) !=
         0) {
         fprintf(stderr, _("tabula analyse: bad --level '%s': %s\n"),
                 cli_token(level), why);

@@ -18,9 +18,9 @@
 #include <uv.h>
 
 #include "i18n.h"
-#include "bot.h"
+#include "engine.h"
 #include "cli.h"
-#include "elo.h"
+#include "engine.h"
 
 #define MATCH_GAMES_MAX 1000000L
 #define MATCH_JOBS_MAX 64
@@ -712,7 +712,7 @@ int cli_match(int argc, char **argv)
         return CLI_EXIT_USAGE;
     for (int s = 0; s < 2; s++) {
         char why[128];
-        if (bot_parse_spec(spec[s], &m.side[s], why, sizeof why) != 0) {
+        if (cli_bot_spec(spec[s], &m.side[s], why, sizeof why) != 0) {
             fprintf(stderr, _("tabula match: bad --%c '%s': %s\n"), 'a' + s,
                     cli_token(spec[s]), why);
             return CLI_EXIT_USAGE;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "i18n.h"
-#include "bot.h"
+#include "engine.h"
 #include "cli.h"
 #include "netgame.h"
 #include "tb_error.h"

@@ -21,7 +21,7 @@
 
 #include "i18n.h"
 #include "advice.h"
-#include "bot.h"
+#include "engine.h"
 #include "cli.h"
 #include "line_cmd.h"
 #include "netgame.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "cli.h"
 #include "i18n.h"
 #include "line_cmd.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "match.h"
 #include "session.h"
 

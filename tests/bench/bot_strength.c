@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "core.h"
 
 static double now(void)

@@ -22,7 +22,7 @@ level=${2:-8}
 plies=${3:-8}
 . tests/bench/web_bench.sh
 
-# client/bot.c's level budget: 20000 * 4^LEVEL, at most 2^23.
+# engine/bot.c's level budget: 20000 * 4^LEVEL, at most 2^23.
 budget=$(( 20000 << (2 * level) ))
 [ "$budget" -le 8388608 ] || budget=8388608
 for game in laska chessball football volleyball volleyball10; do

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "core.h"
 
 #define PLY_CAP 600 /* games running longer are dropped */

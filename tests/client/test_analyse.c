@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "core.h"
 
 /* Can `winner` force a win from pos within plies plies? */

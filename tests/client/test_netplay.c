@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot.h"
+#include "engine.h"
 #include "netgame.h"
 #include "proto.h"
 #include "tb_error.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ball.h"
-#include "bot.h"
+#include "engine.h"
 #include "core.h"
 #include "entry.h"
 #include "game_help.h"

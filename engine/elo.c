@@ -1,10 +1,10 @@
 /*
  * elo.c: Elo difference, its interval and the SPRT log-likelihood ratio
- * of engine matches (elo.h gives the formulas).
+ * of engine matches (engine.h gives the formulas).
  */
 #include <math.h>
 
-#include "elo.h"
+#include "engine.h"
 
 static double elo_of(double score)
 {

@@ -52,7 +52,7 @@ typedef struct Tt_Entry {
     uint8_t gen;       /* the search that stored it (Bot_Table.gen) */
 } Tt_Entry;
 
-/* A table kept between the searches of a game (bot.h); each search is
+/* A table kept between the searches of a game (engine.h); each search is
  * one generation, and an entry of an earlier one gives way to any new
  * one, whatever its depth. */
 struct Bot_Table {

@@ -1,5 +1,5 @@
 /*
- * bot_internal.h: what the bot's files share and nothing outside client/
+ * bot_internal.h: what the bot's files share and nothing outside engine/
  * bot*.c and search.c may use: growable move lists, the seeded mixer and
  * the two searches behind bot_search.
  */
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bot.h"
+#include "engine.h"
 
 #define BOT_INF 1000000000
 

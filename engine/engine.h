@@ -1,5 +1,10 @@
 /*
- * bot.h: the game-neutral bot over the rules core. Two searches: the
+ * engine.h: the engine library (engine/), the one header of the bots,
+ * their search, time management and the Elo maths, used by the terminal,
+ * the page's worker, `tabula match` and `tabula analyse`; evaluation
+ * stays with each game in core/.
+ *
+ * The game-neutral bot over the rules core. Two searches: the
  * current one (iterative deepening principal-variation search with a
  * transposition table keyed by core_key, move ordering, quiescence on
  * forcing moves) and the original plain alpha-beta, kept reachable as
@@ -7,8 +12,8 @@
  * (docs/engines.md). Both are deterministic for a seed and a node budget;
  * neither uses threads, floating point or a clock of its own.
  */
-#ifndef TABULA_BOT_H
-#define TABULA_BOT_H
+#ifndef TABULA_ENGINE_H
+#define TABULA_ENGINE_H
 
 #include <stdint.h>
 
@@ -24,6 +29,13 @@
 
 /* The longest principal variation reported. */
 #define BOT_PV_MAX 32
+
+/* The levels' work budget at most: about 2 s of search for the widest
+ * game on a slow core; narrow games reach their full depth long before. */
+#define BOT_WORK_MAX (UINT64_C(1) << 23)
+/* The largest depth cap (plies) and work budget Bot_Limits may ask. */
+#define BOT_DEPTH_MAX 60
+#define BOT_NODES_MAX (UINT64_C(1) << 40)
 
 typedef struct Bot_Stats {
     uint64_t nodes;   /* work: positions searched plus moves listed */
@@ -112,16 +124,6 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
                Core_Move *out, Bot_Stats *stats);
 
 /*
- * bot_parse_spec: read "LEVEL[:OPT[:OPT...]]" into *lim (level 1..8;
- * options "old", "classic" (the old search on the old evaluations),
- * "new" (the current search, the default), at most one of these three,
- * "depth=D" 1..60, "nodes=N" 1..2^40). Errors: TB_E_ARG with a reason in
- * why (may be NULL): which option, or which value, was wrong.
- */
-int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
-                   size_t why_cap);
-
-/*
  * bot_time_for_move: milliseconds to spend on a move with remaining_ms on
  * the clock and increment_ms added per move: a 30th of the remainder
  * plus three quarters of the increment, never more than half the
@@ -129,4 +131,48 @@ int bot_parse_spec(const char *text, Bot_Limits *lim, char *why,
  */
 uint32_t bot_time_for_move(uint64_t remaining_ms, uint64_t increment_ms);
 
-#endif /* TABULA_BOT_H */
+/* ---- Elo ------------------------------------------------------------ */
+
+/*
+ * Elo: the statistics of engine matches (tabula match): the Elo
+ * difference of a score with its 95% interval, and the log-likelihood
+ * ratio of a sequential probability ratio test (SPRT) between two Elo
+ * hypotheses, both on the logistic Elo scale from the trinomial
+ * win/draw/loss counts. Floating point is fine here: it only reports
+ * games already played and never steers a search.
+ */
+
+typedef struct Elo_Result {
+    double score;   /* (wins + draws / 2) / games, 0..1 */
+    double elo;     /* -400 log10(1 / score - 1); +-inf at 1 and 0 */
+    double lo, hi;  /* 95% interval of elo, by the normal approximation
+                       of the mean score (cutechess-cli's method) */
+} Elo_Result;
+
+/*
+ * elo_estimate: the Elo difference of the side that won `wins`, drew
+ * `draws` and lost `losses`. Errors: -1 when there are no games.
+ */
+int elo_estimate(long wins, long draws, long losses, Elo_Result *out);
+
+/*
+ * elo_llr: the log-likelihood ratio of H1 (elo1) against H0 (elo0) after
+ * these games, by the normal approximation of the generalised SPRT used
+ * by fishtest: LLR = N (s1 - s0) (2 m - s0 - s1) / (2 v), m the mean
+ * score, v its per-game variance, sK = 1 / (1 + 10^(-eloK / 400)).
+ * 0 when there are no games or the variance is 0 (every game the same
+ * result), so such a run goes on (cutechess-cli's SPRT waits longer,
+ * until it has seen a win, a draw and a loss).
+ */
+double elo_llr(long wins, long draws, long losses, double elo0,
+               double elo1);
+
+/*
+ * elo_sprt_bounds: the stopping bounds for error rates alpha (false H1)
+ * and beta (false H0): *lower = ln(beta / (1 - alpha)), *upper =
+ * ln((1 - beta) / alpha); LLR <= lower accepts H0, >= upper accepts H1.
+ */
+void elo_sprt_bounds(double alpha, double beta, double *lower,
+                     double *upper);
+
+#endif /* TABULA_ENGINE_H */

@@ -16,7 +16,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "elo.h"
+#include "engine.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-6)
 
