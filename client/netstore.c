@@ -58,26 +58,6 @@ int netstore_seat_save(const char *log_path, const Netstore_Seat *seat)
     return rename(tmp, path) == 0 ? 0 : TB_E_IO;
 }
 
-static int unhex(const char *s, uint8_t *out, size_t n)
-{
-    if (strlen(s) != 2 * n)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = 0;
-        for (int k = 0; k < 2; k++) {
-            char c = s[2 * i + k];
-            unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
-                         : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                                                : 16u;
-            if (d > 15)
-                return -1;
-            v = v * 16 + d;
-        }
-        out[i] = (uint8_t)v;
-    }
-    return 0;
-}
-
 int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
                        size_t why_cap)
 {
@@ -100,9 +80,9 @@ int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
         if ((nl = strchr(val, '\n')) != NULL)
             *nl = '\0';
         if (strcmp(line, "key") == 0)
-            have_key = unhex(val, seed, sizeof seed) == 0;
+            have_key = proto_unhex(val, strlen(val), seed, sizeof seed) == 0;
         else if (strcmp(line, "seat") == 0)
-            have_seat = unhex(val, seat->seat_secret,
+            have_seat = proto_unhex(val, strlen(val), seat->seat_secret,
                               LOBBY_SEAT_SECRET_BYTES) == 0;
         else if (strcmp(line, "invite") == 0 && strcmp(val, "-") != 0)
             lobby_code_parse(val, &seat->invite);

@@ -25,6 +25,7 @@
 #include <hiredis/adapters/libuv.h>
 
 #include "lobby_internal.h"
+#include "proto.h"
 #include "tb_error.h"
 
 /* Room keys: tb:{HEX}:m (hash), tb:{HEX}:f (stream), tb:{HEX}:c (channel),
@@ -117,38 +118,15 @@ struct Lobby_Redis {
     void *done_user;
 };
 
+/* A lookup in the form of the room keys (proto_hex). */
 static void hex_of(const uint8_t *b, char out[HEX_LEN + 1])
 {
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < LOBBY_LOOKUP_BYTES; i++) {
-        out[2 * i] = digits[b[i] >> 4];
-        out[2 * i + 1] = digits[b[i] & 15];
-    }
-    out[HEX_LEN] = '\0';
-}
-
-/* n hex digits into out, exactly cap bytes. */
-static int unhex_n(const char *s, size_t n, uint8_t *out, size_t cap)
-{
-    if (n != 2 * cap)
-        return TB_E_FORMAT;
-    for (size_t i = 0; i < n; i++) {
-        int v = s[i] >= '0' && s[i] <= '9'   ? s[i] - '0'
-                : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
-                                             : -1;
-        if (v < 0)
-            return TB_E_FORMAT;
-        if (i % 2 == 0)
-            out[i / 2] = (uint8_t)(v << 4);
-        else
-            out[i / 2] |= (uint8_t)v;
-    }
-    return 0;
+    proto_hex(b, LOBBY_LOOKUP_BYTES, out);
 }
 
 static int unhex(const char *s, size_t n, uint8_t out[LOBBY_LOOKUP_BYTES])
 {
-    return unhex_n(s, n, out, LOBBY_LOOKUP_BYTES);
+    return proto_unhex(s, n, out, LOBBY_LOOKUP_BYTES);
 }
 
 static void key_of(const uint8_t inv[LOBBY_LOOKUP_BYTES], char suffix,
@@ -726,7 +704,7 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
     lobby__replica_seen(r, next);
     mk = rep->element[8];
     has_maker = mk->type == REDIS_REPLY_STRING &&
-                unhex_n(mk->str, mk->len, maker, sizeof maker) == 0;
+                proto_unhex(mk->str, mk->len, maker, sizeof maker) == 0;
     if (has_maker) /* else made by an older node */
         lobby__replica_maker(r, maker);
     lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres);

@@ -16,6 +16,7 @@
 #include <hiredis/hiredis.h>
 
 #include "lobby_internal.h"
+#include "proto.h"
 #include "tb_error.h"
 
 /* The check is asked this often (ms). */
@@ -27,7 +28,6 @@
 
 int lobby__health_init(Lobby_Health *h, uint32_t deadline_ms)
 {
-    static const char digits[] = "0123456789abcdef";
     uint8_t r[8];
 
     memset(h, 0, sizeof *h);
@@ -35,11 +35,7 @@ int lobby__health_init(Lobby_Health *h, uint32_t deadline_ms)
     if (uv_random(NULL, NULL, r, sizeof r, 0, NULL) != 0)
         return TB_E_IO;
     memcpy(h->own, "tb:n:", 5);
-    for (int i = 0; i < 8; i++) {
-        h->own[5 + 2 * i] = digits[r[i] >> 4];
-        h->own[6 + 2 * i] = digits[r[i] & 15];
-    }
-    h->own[LOBBY_HEALTH_OWN_LEN] = '\0';
+    proto_hex(r, sizeof r, h->own + 5);
     return 0;
 }
 

@@ -47,6 +47,25 @@ void proto_hex(const uint8_t *bytes, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
+int proto_unhex(const char *hex, size_t len, uint8_t *out, size_t n)
+{
+    if (hex == NULL || len != 2 * n)
+        return TB_E_FORMAT;
+    for (size_t i = 0; i < len; i++) {
+        char c = hex[i];
+        int v = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                       : -1;
+        if (v < 0)
+            return TB_E_FORMAT;
+        if (i % 2 == 0)
+            out[i / 2] = (uint8_t)(v << 4);
+        else
+            out[i / 2] |= (uint8_t)v;
+    }
+    return 0;
+}
+
 int proto__hash(const uint8_t *buf, size_t len, uint8_t out[PROTO_HASH_BYTES])
 {
     if (crypto_generichash(out, PROTO_HASH_BYTES, buf, len, NULL, 0) != 0)

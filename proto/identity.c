@@ -39,25 +39,6 @@ int proto_identity_path(char *buf, size_t cap)
     return 0;
 }
 
-static int unhex(const char *s, uint8_t *out, size_t n)
-{
-    for (size_t i = 0; i < 2 * n; i++) {
-        int v;
-        char c = s[i];
-        if (c >= '0' && c <= '9')
-            v = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            v = c - 'a' + 10;
-        else
-            return TB_E_FORMAT;
-        if (i % 2 == 0)
-            out[i / 2] = (uint8_t)(v << 4);
-        else
-            out[i / 2] |= (uint8_t)v;
-    }
-    return 0;
-}
-
 /* Parse the file's text into id. */
 static int parse_identity(const char *text, size_t len, Proto_Identity *id)
 {
@@ -73,12 +54,13 @@ static int parse_identity(const char *text, size_t len, Proto_Identity *id)
         return TB_E_FORMAT;
     p += fl;
     if (memcmp(p, pub, sizeof pub - 1) != 0 ||
-        unhex(p + sizeof pub - 1, pk, PROTO_KEY_BYTES) != 0 ||
+        proto_unhex(p + sizeof pub - 1, 2 * PROTO_KEY_BYTES, pk, PROTO_KEY_BYTES) != 0 ||
         p[sizeof pub - 1 + hl] != '\n')
         return TB_E_FORMAT;
     p += sizeof pub - 1 + hl + 1;
     if (memcmp(p, seed_tag, sizeof seed_tag - 1) != 0 ||
-        unhex(p + sizeof seed_tag - 1, seed, PROTO_KEY_BYTES) != 0 ||
+        proto_unhex(p + sizeof seed_tag - 1, 2 * PROTO_KEY_BYTES, seed,
+                    PROTO_KEY_BYTES) != 0 ||
         p[sizeof seed_tag - 1 + hl] != '\n')
         return TB_E_FORMAT;
     rc = proto_identity_from_seed(id, seed);

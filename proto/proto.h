@@ -103,6 +103,13 @@ void proto_wipe(void *buf, size_t n);
 /* proto_hex: lowercase hex of n bytes into out (2n+1 bytes). */
 void proto_hex(const uint8_t *bytes, size_t n, char *out);
 
+/* proto_unhex: n bytes into out from hex, which must be exactly 2n
+ * lowercase hex digits (len of them: the form proto_hex writes, the only
+ * one the project stores or sends). 0, or TB_E_FORMAT (another length,
+ * another character, hex NULL); out may be partly written then. The one
+ * hex reader of the keys, seat files, Redis fields and the page's seats. */
+int proto_unhex(const char *hex, size_t len, uint8_t *out, size_t n);
+
 /* ---- identities ------------------------------------------------------ */
 
 /* A player's Ed25519 key pair. Wipe with proto_identity_wipe. */

@@ -45,37 +45,12 @@ typedef struct Web_Seat {
     uint32_t numbered;
 } Web_Seat;
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* n bytes from exactly 2n hex digits at hex (len of them); TB_E_FORMAT
- * otherwise. */
-static int hex_read(const char *hex, size_t len, uint8_t *out, size_t n)
-{
-    int rc = hex != NULL && len == 2 * n ? 0 : TB_E_FORMAT;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            rc = TB_E_FORMAT;
-        out[i] = (uint8_t)(hi << 4 | (lo & 15));
-    }
-    return rc;
-}
-
 /* The key pair of its secret key in hex (as web_key_new gives it); the
  * public half is derived again, so a damaged stored key is refused. */
 static int key_read(const char *hex, Proto_Identity *id)
 {
     uint8_t sk[PROTO_SECRET_BYTES];
-    int rc = hex_read(hex, hex ? strlen(hex) : 0, sk, sizeof sk);
+    int rc = proto_unhex(hex, hex ? strlen(hex) : 0, sk, sizeof sk);
     if (rc == 0)
         rc = proto_identity_from_seed(id, sk);
     if (rc == 0 && !proto_equal(id->sk, sk, PROTO_SECRET_BYTES))
@@ -299,7 +274,7 @@ static int seat_read(const char *text, Web_Seat *s)
     if (nf != 5)
         return TB_E_FORMAT;
     f[5] = text + strlen(text) + 1; /* each field ends one before the next */
-    rc = hex_read(f[0], (size_t)(f[1] - 1 - f[0]), s->secret,
+    rc = proto_unhex(f[0], (size_t)(f[1] - 1 - f[0]), s->secret,
                   sizeof s->secret);
     if (rc == 0)
         rc = code_read(f[1], f[2] - 1, &s->invite);
