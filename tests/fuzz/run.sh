@@ -16,7 +16,7 @@ out=${FUZZ_DIR:-build-fuzz}
 mkdir -p "$out"
 CC=${FUZZ_CC:-clang}
 read -r -a deps <<<"$(pkg-config --cflags --libs libsodium msgpack)"
-flags=(-std=c11 -g -O1 -Icore -Iproto -Wall -Wextra
+flags=(-std=c11 -g -O1 -Icore -Iproto -Imatch -Iseat -Wall -Wextra
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 src=(core/*.c proto/*.c)
 
@@ -26,7 +26,12 @@ rm -rf "$out/seeds.d"
 
 summary="$out/summary.txt"
 : >"$summary"
-for target in frame envelope log record; do
+# (seat: the seat layer's text readers; its seeds are written here)
+mkdir -p "$out/seeds.d/seat"
+printf '5+3' >"$out/seeds.d/seat/clock"
+printf 'goals=3\n30s+1s' >"$out/seeds.d/seat/options"
+printf '00ff10a9' >"$out/seeds.d/seat/hex"
+for target in frame envelope log record seat; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -35,7 +40,7 @@ for target in frame envelope log record; do
     maxlen=16384
   fi
   "$CC" "${flags[@]}" -fsanitize=fuzzer "${extra[@]}" \
-    "tests/fuzz/fuzz_$target.c" "${src[@]}" "${deps[@]}" \
+    "tests/fuzz/fuzz_$target.c" "${src[@]}" seat/*.c "${deps[@]}" \
     -o "$out/fuzz_$target"
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"

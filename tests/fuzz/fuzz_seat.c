@@ -1,0 +1,66 @@
+/*
+ * fuzz_seat.c: libFuzzer target for the texts the seat layer reads from
+ * people (seat/seat.h) and the one hex reader (proto_unhex). The input is
+ * "OPTIONS\nCLOCK" (no newline: options empty, the whole input the clock).
+ * Properties: seat_clock_options never writes past its buffer and
+ * accepts only what proto_clock_split then reads as a clock in range
+ * (base 1..86400 s, increment 0..3600 s) with the options before it kept;
+ * proto_unhex of the input accepts only 2n lowercase digits and then
+ * proto_hex writes the same text back; seat_retry_ms stays within 100 ms
+ * and 8 s for any role, reason and attempt.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+#include "seat.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (text == NULL)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    size_t len = strlen(text); /* up to a NUL byte */
+    char *nl = strchr(text, '\n');
+    const char *options = nl ? text : "", *clock = nl ? nl + 1 : text;
+    if (nl)
+        *nl = '\0';
+
+    char out[PROTO_OPTIONS_MAX + 1], rest[PROTO_OPTIONS_MAX + 1];
+    int rc = seat_clock_options(options, clock, out, sizeof out);
+    if (rc == 0) {
+        uint32_t base = 0, inc = 0;
+        if (proto_clock_split(out, &base, &inc, rest, sizeof rest) != 0 ||
+            base < 1000 || base > 86400000u || inc > 3600000u ||
+            strncmp(out, options, strlen(options)) != 0)
+            __builtin_trap();
+    }
+    if (nl)
+        *nl = '\n';
+
+    uint8_t bytes[64];
+    char hex[2 * sizeof bytes + 1];
+    size_t n = len / 2 < sizeof bytes ? len / 2 : sizeof bytes;
+    if (proto_unhex(text, len, bytes, n) == 0) {
+        proto_hex(bytes, n, hex);
+        if (len != 2 * n || memcmp(hex, text, len) != 0)
+            __builtin_trap();
+    }
+
+    if (size >= 6) {
+        int role = data[0] % 3, reason = -(int)(1000 + data[1] % 40);
+        unsigned attempt = (unsigned)data[2] << 24 | (unsigned)data[3] << 16 |
+                           (unsigned)data[4] << 8 | data[5];
+        uint32_t ms = seat_retry_ms(role, data[1] & 64 ? 0 : reason, attempt);
+        if (ms < 100 || ms > SEAT_RETRY_MAX_MS)
+            __builtin_trap();
+    }
+    free(text);
+    return 0;
+}
