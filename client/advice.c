@@ -105,7 +105,7 @@ void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
 
 void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason)
 {
-    if (reason == TB_E_SEAT)
+    if (reason == TB_E_REPLACED)
         snprintf(out, cap, _("the lobby at %s gave this seat to another "
                  "connection with its key (the same command run again "
                  "elsewhere, or a page that took it back): this one stops; "
@@ -113,4 +113,19 @@ void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason)
     else
         snprintf(out, cap, _("the lobby at %s refused this seat (%s): it "
                  "stops; the game is not over"), lobby, _(tb_strerror(reason)));
+}
+
+void advice_gave_up_refused(char *out, size_t cap, const char *lobby,
+                            unsigned give_up_s, int reason, int has_log)
+{
+    if (has_log)
+        snprintf(out, cap, _("the lobby at %s refused this seat for %u s (%s): "
+                 "stopped trying. The game is not over: run the same command "
+                 "again to try again"), lobby, give_up_s,
+                 _(tb_strerror(reason)));
+    else
+        snprintf(out, cap, _("the lobby at %s refused this seat for %u s (%s): "
+                 "stopped trying. The game is not over, but this seat kept no "
+                 "log (--log FILE), so it cannot take its seat back"), lobby,
+                 give_up_s, _(tb_strerror(reason)));
 }

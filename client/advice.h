@@ -35,9 +35,19 @@ void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
                     unsigned give_up_s, int has_log);
 
 /*
+ * advice_gave_up_refused: as advice_gave_up for a lobby that was there
+ * but kept refusing the seat with reason (a TB_E_* refusal that passes,
+ * seat_refusal_ends: TB_E_SEAT when another player holds the seat, a full
+ * lobby, ...) for give_up_s seconds: it names the refusal instead of
+ * saying the lobby was gone.
+ */
+void advice_gave_up_refused(char *out, size_t cap, const char *lobby,
+                            unsigned give_up_s, int reason, int has_log);
+
+/*
  * advice_seat_refused: into out (cap bytes, no newline), that the lobby
  * at lobby refused a seat it had let in, for good (seat_refusal_ends:
- * reason TB_E_SEAT, another connection with the seat's key took it; any
+ * reason TB_E_REPLACED, another connection with the seat's key took it; any
  * other reason named as tb_strerror words it), that this seat stops and
  * that the game is not over.
  */

@@ -123,6 +123,8 @@ static const Pattern notes[] = {
     {N_("both sides have moved (resign or offer a draw)"), NULL},
     {N_("a takeback is of 1 to 255 plies"), NULL},
     {N_("nothing to take back"), NULL},
+    {N_("expected resign, draw, accept, decline, abort, takeback [N], claim "
+        "win or claim draw"), NULL},
     /* a move refused by core (core/tb_error.h's texts, translated
      * there) with how moves look: " (e.g. " and the game's move hint */
     {N_("malformed move notation"), NULL},

@@ -634,8 +634,13 @@ static void on_disconnect(Lobby_Client *c, int reason)
             net_strerror(reason));
     } else if ((cli_now() - g->lost_at) * 1000.0 > SEAT_GIVE_UP_MS) {
         char text[640];
-        advice_gave_up(text, sizeof text, g->lobby, g->cfg.role,
-                       SEAT_GIVE_UP_MS / 1000, g->log_path[0] != '\0');
+        if (lobby_client_refusal(c) != 0) /* there, but refusing */
+            advice_gave_up_refused(text, sizeof text, g->lobby,
+                                   SEAT_GIVE_UP_MS / 1000, reason,
+                                   g->log_path[0] != '\0');
+        else
+            advice_gave_up(text, sizeof text, g->lobby, g->cfg.role,
+                           SEAT_GIVE_UP_MS / 1000, g->log_path[0] != '\0');
         warn(g, "%s", text);
         done(g);
         return;

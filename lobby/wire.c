@@ -32,8 +32,9 @@ static int error_code(int wire)
     case LOBBY_ERR_ADDRESS:
         return TB_E_FULL;
     case LOBBY_ERR_SEAT:
-    case LOBBY_ERR_REPLACED:
         return TB_E_SEAT;
+    case LOBBY_ERR_REPLACED:
+        return TB_E_REPLACED;
     case LOBBY_ERR_TOO_BIG:
     case LOBBY_ERR_FLOOD:
         return TB_E_LIMIT;

@@ -395,6 +395,13 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
             send_conduct(s, now, PROTO_KIND_TAKEBACK_REQUEST, plies);
         return 1;
     }
+    /* A conduct word the lines above did not read ("claim  win", "resign
+     * now") is a malformed command, not a move to explain. */
+    if (match_conduct_line(line)) {
+        say_refused(s, line, "expected resign, draw, accept, decline, abort, "
+                             "takeback [N], claim win or claim draw");
+        return 1;
+    }
     Core_Move mv;
     int rc = core_move_parse(pos, line, &mv);
     if (rc != 0) {

@@ -49,16 +49,18 @@ uint32_t seat_retry_ms(int role, int reason, unsigned attempt);
 /*
  * seat_refusal_ends: 1 when the relay's refusal reason (the TB_E_* code
  * of lobby_client_refusal) ends a seat that had been let into its room:
- * TB_E_SEAT (another connection with the seat's key took it: the same
- * command run again elsewhere, a reloaded page; retrying would take it
- * back and the two would push each other out in turn), TB_E_VERSION,
- * TB_E_SIGNATURE, TB_E_WATCH_CODE, TB_E_LIMIT, TB_E_STATE, TB_E_FORMAT and
- * any other refusal. 0 for the refusals that pass, after which the seat
- * keeps trying (seat_retry_ms, until SEAT_GIVE_UP_MS): TB_E_CODE (after a
- * relay restart the room is made again when its host comes back),
- * TB_E_RATE (too many wrong codes from the address, for a while) and
- * TB_E_FULL (the relay is full for now); and 0 for reason 0 (no refusal:
- * the network).
+ * TB_E_REPLACED (another connection with the seat's own key and secret
+ * took it: the same command run again elsewhere, a reloaded page;
+ * retrying would take it back and the two would push each other out in
+ * turn), TB_E_VERSION, TB_E_SIGNATURE, TB_E_WATCH_CODE, TB_E_LIMIT,
+ * TB_E_STATE, TB_E_FORMAT and any other refusal. 0 for the refusals that
+ * pass, after which the seat keeps trying (seat_retry_ms, until
+ * SEAT_GIVE_UP_MS): TB_E_CODE (after a relay restart the room is made
+ * again when its host comes back), TB_E_RATE (too many wrong codes from
+ * the address, for a while), TB_E_FULL (the relay is full for now) and
+ * TB_E_SEAT (a connection with another secret holds the seat, as one
+ * that joined first after a relay restart may: it may leave); and 0 for
+ * reason 0 (no refusal: the network).
  */
 int seat_refusal_ends(int reason);
 

@@ -90,6 +90,13 @@ Test(advice, giving_up_says_whether_the_same_command_resumes)
                    60, 0);
     cr_assert_not_null(strstr(text, "the same command watches again"), "%s",
                        text);
+    /* a lobby that was there but kept refusing is not "gone" */
+    advice_gave_up_refused(text, sizeof text, "127.0.0.1:4000", 60,
+                           TB_E_SEAT, 1);
+    cr_assert_str_eq(text, "the lobby at 127.0.0.1:4000 refused this seat "
+                           "for 60 s (seat already taken): stopped trying. "
+                           "The game is not over: run the same command again "
+                           "to try again");
 }
 
 /* The commands advice names start with the program as the user ran it

@@ -302,6 +302,25 @@ Test(match, moves_and_resign)
     room_close(&r);
 }
 
+/* A conduct word the session cannot read as a command ("claim  win" with
+ * two spaces, "resign now") is refused as a malformed command, naming the
+ * commands, not explained as a malformed move; nothing is sent. */
+Test(match, malformed_commands_are_refused_as_commands)
+{
+    Room r;
+    room_open(&r, "");
+    uint32_t before = proto_transcript_count(match_transcript(r.seat[0].m));
+    type(&r, MATCH_ROLE_HOST, "claim  win");
+    type(&r, MATCH_ROLE_HOST, "resign now");
+    cr_assert(has_note(&r.seat[0], "refused: 'claim  win': expected resign, "
+                                   "draw, accept, decline, abort, takeback "
+                                   "[N], claim win or claim draw"));
+    cr_assert(has_note(&r.seat[0], "refused: 'resign now': expected resign"));
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)),
+                 before);
+    room_close(&r);
+}
+
 Test(match, lines_typed_out_of_turn_wait)
 {
     Room r;

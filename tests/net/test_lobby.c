@@ -343,7 +343,7 @@ Test(lobby, reconnecting_player_resumes_from_its_sequence)
         cr_assert_eq(again.welcomed, 1);
         cr_assert_eq(again.w.role, LOBBY_ROLE_GUEST);
         WAIT_FOR(guest.disconnected == 2, 2000);
-        cr_assert_eq(guest.reason, TB_E_SEAT, "old connection not replaced");
+        cr_assert_eq(guest.reason, TB_E_REPLACED, "old connection not replaced");
         peer_say(&host, "f");
         WAIT_FOR(again.nframes == 1, 2000);
         cr_assert_eq(again.seq[0], 6);

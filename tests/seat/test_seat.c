@@ -99,8 +99,11 @@ Test(seat, refusals_that_end_a_seat_let_in)
     cr_expect_eq(seat_refusal_ends(TB_E_CODE), 0);
     cr_expect_eq(seat_refusal_ends(TB_E_RATE), 0);
     cr_expect_eq(seat_refusal_ends(TB_E_FULL), 0);
-    /* end: another connection holds the seat, or the relay never will */
-    cr_expect_eq(seat_refusal_ends(TB_E_SEAT), 1);
+    /* a connection with another secret holds the seat: it may leave */
+    cr_expect_eq(seat_refusal_ends(TB_E_SEAT), 0);
+    /* end: a connection with the seat's own key took it, or the relay
+     * never will let it in */
+    cr_expect_eq(seat_refusal_ends(TB_E_REPLACED), 1);
     cr_expect_eq(seat_refusal_ends(TB_E_VERSION), 1);
     cr_expect_eq(seat_refusal_ends(TB_E_SIGNATURE), 1);
     cr_expect_eq(seat_refusal_ends(TB_E_WATCH_CODE), 1);

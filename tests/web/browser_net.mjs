@@ -492,8 +492,8 @@ export async function policyPage() {
         kinds: new Set(kinds.map((k) => NET[k]).filter(Number.isInteger)).size === kinds.length,
         clock: t.clockOptions('goals=3', '5+3s'),
         move: (() => { try { t.position('laska').play('c3-d5'); return 'played'; } catch (e) { return e.message; } })(),
-        // which refusals end a seat let in (seat/seat.h): SEAT and VERSION do
-        refusals: ['TB_E_SEAT', 'TB_E_CODE', 'TB_E_RATE', 'TB_E_FULL', 'TB_E_VERSION']
+        // which refusals end a seat let in (seat/seat.h): REPLACED, VERSION
+        refusals: ['TB_E_REPLACED', 'TB_E_SEAT', 'TB_E_CODE', 'TB_E_RATE', 'TB_E_FULL', 'TB_E_VERSION']
           .map((k) => (t.refusalEnds(TB_E[k]) ? 1 : 0)).join('') + (t.refusalEnds(0) ? 1 : 0),
         conduct: ['resign', 'takeback 2', 'takeback x', 'claim win', 'claim now', 'draw', 'accept',
           'drawn', 'c3-d4', 'T Qd8-b6>a5', '', 'Resign'].map((l) => (t.isConduct(l) ? 1 : 0)).join('') };
@@ -515,7 +515,7 @@ export async function policyPage() {
     const ok = JSON.stringify(got.waits) === JSON.stringify(want) && got.giveUp === 60000 &&
       got.codes && got.kinds && got.clock === 'goals=3,clock=300+3' && pageWhy === termWhy &&
       hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000' &&
-      got.refusals === '100010';
+      got.refusals === '1000010';
     console.log(`policy waits ${got.waits.join(',')} give-up ${got.giveUp} codes ${got.codes} ` +
       `kinds ${got.kinds} clock ${got.clock} hosted ${JSON.stringify(hosted)} conduct ${got.conduct} refusals ${got.refusals} ` +
       `${ok ? 'ok' : 'FAILED'}`);
