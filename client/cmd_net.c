@@ -786,9 +786,13 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
     }
     if (clock != NULL) {
-        if (seat_clock_options(cfg.options, clock, opts, sizeof opts) != 0) {
+        int crc = seat_clock_options(cfg.options, clock, opts, sizeof opts);
+        if (crc != 0) {
             fprintf(stderr, "tabula %s: ", cmd);
-            fprintf(stderr, _(seat_clock_bad()), cli_token(clock));
+            if (crc == TB_E_ARG)
+                fputs(_(seat_clock_twice()), stderr);
+            else
+                fprintf(stderr, _(seat_clock_bad()), cli_token(clock));
             fputc('\n', stderr);
             return CLI_EXIT_USAGE;
         }

@@ -87,8 +87,9 @@ static const Help_Game games[] = {
       {N_("no move at all"), "pass", NULL, NULL},
       {NULL, NULL, NULL, NULL}},
      N_("Capitals White, small letters Black: K king, Q queen, R rook, B\n"
-     "bishop, N knight; * is the ball. The red squares are the goals:\n"
-     "e1 White's, e9 Black's. The line under the board gives the score.\n"),
+     "bishop, N knight; * is the ball. The coloured squares are the\n"
+     "goals: e1 White's, e9 Black's. The line under the board gives the\n"
+     "score.\n"),
      N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL, NULL,
      NULL, NULL},
     {"volleyball", "o",

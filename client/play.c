@@ -189,6 +189,11 @@ static int line_mode(Session *s)
             } else {
                 printf("takeback %zu\n", plies);
             }
+        } else if (match_conduct_line(in)) { /* draw, claim win, ... */
+            fprintf(stderr, "tabula play: '%s': %s\n", cli_token(in),
+                    _("not a command of a game on this device (these are "
+                      "resign and takeback [N])"));
+            refused = 1;
         } else {
             char canon[CORE_NOTATION_MAX], why[CORE_NOTATION_MAX + 160];
             int rc = line_cmd_move(s->pos, in, canon, sizeof canon, why,

@@ -351,10 +351,14 @@ static void submit_remote(Tui *t, const char *text)
     }
     rc = core_move_parse(t->s->pos, text, &mv);
     if (rc != 0 && match_conduct_line(text)) {
-        if (t->send(t, text) != 0)
+        /* (the seat may answer within send: the answer is then said) */
+        t->asked = 1;
+        if (t->send(t, text) != 0) {
+            t->asked = 0;
             tui_say(t, _("cannot send '"), text, "'");
-        else
+        } else if (t->asked) {
             tui_say(t, _("sent '"), text, _("' to the seat"));
+        }
     } else if (!human_to_move(t)) {
         tui_say(t, _("it is not your move"), NULL, NULL);
     } else if (rc != 0) {
@@ -421,6 +425,12 @@ static void submit_input(Tui *t)
             tui_screen_sync(t);
             tui_say(t, _("taken back"), NULL, NULL);
         }
+    } else if (match_conduct_line(in)) { /* draw, claim win, ... */
+        tui_say(t, "'", in, "': ");
+        size_t at = strlen(t->message);
+        snprintf(t->message + at, sizeof t->message - at, "%s",
+                 _("not a command of a game on this device (these are "
+                   "resign and takeback [N])"));
     } else if (n > 0) {
         char text[CORE_NOTATION_MAX];
         memcpy(text, in, n + 1);

@@ -627,6 +627,13 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
         snprintf(u->warning, sizeof u->warning, "%s", text);
     if (strncmp(text, "refused:", 8) == 0 && u->have_screen)
         u->t.pending = 0; /* our move came back refused */
+    /* The seat's answer to a command takes the message line, where
+     * "sent 'takeback x' to the seat" would stay beside its refusal. */
+    if (u->t.asked && u->have_screen) {
+        char said[sizeof u->t.message];
+        u->t.asked = 0;
+        tui_say(&u->t, cli_note_text(text, said, sizeof said), NULL, NULL);
+    }
     mirror(u);
     render(u);
 }

@@ -47,6 +47,7 @@ struct Tui {
                                               0 when sent, else TB_E_* */
     void *user;
     int pending;  /* a move was sent and has not come back yet */
+    int asked;    /* a command was sent: the seat's next note answers it */
     int watching; /* no side is entered from this screen */
     const char *help_text; /* the keys page; NULL: `tabula play`'s */
     char extra[TUI_EXTRA_LINES][TUI_EXTRA_LINE_W]; /* lines under the players' names */

@@ -79,7 +79,9 @@ int seat_clock_options(const char *options, const char *clock, char *out,
         n = snprintf(out, cap, "%s", options);
         return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
     }
-    if (strstr(options, "clock=") != NULL || clock_read(clock, &base_s, &inc_s) != 0)
+    if (strstr(options, "clock=") != NULL)
+        return TB_E_ARG;
+    if (clock_read(clock, &base_s, &inc_s) != 0)
         return TB_E_OPTION;
     n = snprintf(out, cap, "%s%sclock=%u+%u", options, options[0] ? "," : "",
                  (unsigned)base_s, (unsigned)inc_s);
@@ -96,4 +98,9 @@ const char *seat_clock_bad(void)
     return N_("bad clock '%s': expected MINUTES+SECONDS as in chess (5+3: "
               "five minutes each, three seconds added per move; 1..1440 "
               "minutes, 0..3600 seconds), or SECONDSs+SECONDS (30s+1)");
+}
+
+const char *seat_clock_twice(void)
+{
+    return N_("the options hold a clock (clock=) already: give the clock once");
 }

@@ -75,9 +75,9 @@ int seat_refusal_ends(int reason);
  * may end in 's' too ("5+3s" is "5+3"). Only decimal digits, no sign, no
  * spaces; 1..1440 minutes (1..86400 s), 0..3600 s a move. clock NULL:
  * options unchanged.
- * Errors: TB_E_OPTION (the clock is not so written or out of range, or
- * options hold a clock already: say seat_clock_bad with the text typed),
- * TB_E_SPACE (cap too small).
+ * Errors: TB_E_OPTION (the clock is not so written or out of range: say
+ * seat_clock_bad with the text typed), TB_E_ARG (options hold a clock
+ * already: say seat_clock_twice), TB_E_SPACE (cap too small).
  */
 int seat_clock_options(const char *options, const char *clock, char *out,
                        size_t cap);
@@ -89,5 +89,9 @@ int seat_clock_options(const char *options, const char *clock, char *out,
  * N_() for the catalogues (po/), so a driver prints _(seat_clock_bad()).
  */
 const char *seat_clock_bad(void);
+
+/* seat_clock_twice: the English text (no format) that tells a player the
+ * match options hold a clock already besides the one typed, N_() marked. */
+const char *seat_clock_twice(void);
 
 #endif /* TABULA_SEAT_H */

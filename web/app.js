@@ -709,8 +709,9 @@ function netCommand(line) {
     game.driver.pump();
     return;
   }
-  // the session's next note answers it (one kept for the turn says so)
-  game.asked = !waits;
+  // the session's next note answers it (one kept for the turn too: its
+  // answer, or its refusal, replaces "is sent when your turn comes")
+  game.asked = true;
   if (waits) {
     say(() => (answer
       ? t('a draw offer is answered on your turn: your answer is sent when it comes')

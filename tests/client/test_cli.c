@@ -597,6 +597,21 @@ Test(cli, play_line_mode_board_help_and_loose_moves)
                        r->out);
 }
 
+/* A network game's command typed in a game on this device (draw, claim
+ * now) is told which commands there are, not explained as a bad move:
+ * the one grammar (match_conduct_line) tells commands from moves. */
+Test(cli, play_line_mode_names_its_commands_for_a_network_word)
+{
+    Run *r = run_input("draw\\nclaim now\\nquit\\n",
+                       "play laska --line --as white --bot=1");
+    cr_assert_eq(r->status, 1, "%s", r->err);
+    cr_assert_str_eq(r->err,
+                     "tabula play: 'draw': not a command of a game on this "
+                     "device (these are resign and takeback [N])\n"
+                     "tabula play: 'claim now': not a command of a game on "
+                     "this device (these are resign and takeback [N])\n");
+}
+
 /* A folder given to --log is refused before a game is played without a
  * log (found by a new user: the game used to run, the log was lost). */
 Test(cli, log_into_a_folder_is_refused_at_start)

@@ -85,7 +85,10 @@ Test(seat, clocks_refused)
                      TB_E_OPTION, "'%s'", bad[k]);
     /* one clock only: the options may not hold one already */
     cr_expect_eq(seat_clock_options("clock=60+0", "5+3", out, sizeof out),
-                 TB_E_OPTION);
+                 TB_E_ARG);
+    cr_expect_eq(seat_clock_options("goals=3,clock=60+0", "5+3x", out,
+                                    sizeof out),
+                 TB_E_ARG);
     cr_expect_eq(seat_clock_options("", "5+3", out, 11), TB_E_SPACE);
     cr_expect_eq(seat_clock_options("", "5+3", out, 12), 0);
     cr_expect_str_eq(out, "clock=300+3");

@@ -39,8 +39,11 @@ const char *web_clock_options(const char *options, const char *clock)
     int rc = seat_clock_options(options, clock != NULL && clock[0] != '\0'
                                              ? clock : NULL,
                                 opts, sizeof opts);
-    if (rc == TB_E_OPTION) {
-        snprintf(why, sizeof why, _(seat_clock_bad()), clock);
+    if (rc == TB_E_OPTION || rc == TB_E_ARG) {
+        if (rc == TB_E_ARG)
+            snprintf(why, sizeof why, "%s", _(seat_clock_twice()));
+        else
+            snprintf(why, sizeof why, _(seat_clock_bad()), clock);
         web__fail(rc, why);
         return NULL;
     }

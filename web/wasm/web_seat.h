@@ -25,9 +25,10 @@ int web_refusal_ends(int reason);
 
 /* web_clock_options: seat_clock_options(options, clock): the host's
  * match options with the clock typed in the page (NULL or "" for none)
- * added. The options text, or NULL: web_last_error TB_E_OPTION and
- * web_last_why the refusal in the page's language ("bad clock '5x':
- * expected MINUTES+SECONDS ..."), or TB_E_SPACE. */
+ * added. The options text, or NULL: web_last_error TB_E_OPTION (or
+ * TB_E_ARG: the options hold a clock already) and web_last_why the
+ * refusal in the page's language ("bad clock '5x': expected
+ * MINUTES+SECONDS ..."), or TB_E_SPACE. */
 const char *web_clock_options(const char *options, const char *clock);
 
 /* web_conduct_line: match_conduct_line(line): 1 when the line typed in
