@@ -66,6 +66,7 @@ static void dispatch(Netgame *g);
 
 void *netgame_user(const Netgame *g) { return g->user; }
 const Netgame_Result *netgame_result(const Netgame *g) { return &g->result; }
+int netgame_keeps_log(const Netgame *g) { return g->log_path[0] != '\0'; }
 const Proto_Transcript *netgame_transcript(const Netgame *g)
 {
     return match_transcript(g->m);

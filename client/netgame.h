@@ -124,6 +124,10 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data,
 /* netgame_result: the outcome so far. */
 const Netgame_Result *netgame_result(const Netgame *g);
 
+/* netgame_keeps_log: 1 when the seat keeps a match log (and its seat
+ * file), so the same command can take the seat back; else 0. */
+int netgame_keeps_log(const Netgame *g);
+
 /* netgame_transcript: the match transcript (never NULL). */
 const Proto_Transcript *netgame_transcript(const Netgame *g);
 

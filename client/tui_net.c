@@ -671,10 +671,13 @@ void tui_net_done(Tui_Net *u)
     }
     if (u->have_screen && u->resumable) {
         /* The seat stopped waiting (a lobby gone too long, a refusal):
-         * no result, and the game can be resumed. */
+         * no result; the same command resumes it only with a log. */
         tui_say(&u->t,
-                _("The game is not over: q quits; run the same command "
-                  "again to resume it"),
+                u->g != NULL && !netgame_keeps_log(u->g)
+                    ? _("The game is not over, but this seat kept no log "
+                        "(--log FILE) to come back with: q quits")
+                    : _("The game is not over: q quits; run the same command "
+                        "again to resume it"),
                 NULL, NULL);
     } else if (u->have_screen) {
         Core_Status st = session_status(&u->s);

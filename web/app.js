@@ -513,7 +513,11 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     onConnection: (state, text) => {
       if (state === 'connected') showRoom();
       // one note a change (the retries' countdown is the message line's)
-      if (state !== game.link) netNote(state === 'connected' ? 'lobby: connected' : () => `lobby: ${text()}`);
+      // (as the terminal's lines: "reconnected" after a loss)
+      if (state !== game.link) {
+        netNote(state !== 'connected' ? () => `lobby: ${text()}`
+          : game.link === 'lost' ? 'lobby: reconnected' : 'lobby: connected');
+      }
       game.link = state;
       say(state === 'connected' ? () => (role === 2 ? t('watching the game')
         : bot ? t('the bot plays your seat') : t('click or type your moves on your turn')) : text);
@@ -1057,9 +1061,11 @@ function wire() {
     b.addEventListener('click', () => switchLang(b.dataset.lang));
   }
   applyTexts();
-  const netStart = (fn) => {
+  // (a form's refusal is shown in that form: the host's under Host)
+  const netStart = (fn, where = 'net-error') => {
     $('net-error').textContent = '';
-    try { fn(); } catch (e) { $('net-error').textContent = errText(e); show('start'); }
+    $('net-host-error').textContent = '';
+    try { fn(); } catch (e) { $(where).textContent = errText(e); show('start'); }
   };
   $('net-host').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -1068,7 +1074,7 @@ function wire() {
       const opts = tabula.clockOptions($('net-options').value.trim(), $('net-clock').value.trim());
       netGame({ role: 0, name: netSel.value, options: opts,
         bot: Number($('net-host-bot').value) });
-    });
+    }, 'net-host-error');
   });
   $('net-join').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -503,9 +503,10 @@ export async function policyPage() {
     await page.select('#net-game', 'laska');
     await page.type('#net-clock', '5+3x');
     await page.click('#net-host button[type=submit]');
-    await page.waitForFunction(() => document.getElementById('net-error').textContent !== '',
+    // (shown under the Host form, not under Join's)
+    await page.waitForFunction(() => document.getElementById('net-host-error').textContent !== '',
       { timeout: 10000, polling: 50 });
-    const pageWhy = await page.$eval('#net-error', (e) => e.textContent);
+    const pageWhy = await page.$eval('#net-host-error', (e) => e.textContent);
     await page.$eval('#net-clock', (e) => { e.value = ''; });
     await page.type('#net-clock', '5+3s');
     await page.click('#net-host button[type=submit]');
