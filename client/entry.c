@@ -168,7 +168,7 @@ int entry_legal(const Core_Position *pos, Core_Move **moves,
 }
 
 int entry_read(const Core_Position *pos, const char *typed, char *canon,
-               size_t cap, char *why, size_t why_cap, size_t *fits)
+               size_t cap, char *why, size_t why_cap)
 {
     Core_Move *mv = NULL;
     char(*texts)[CORE_NOTATION_MAX] = NULL;
@@ -205,8 +205,6 @@ int entry_read(const Core_Position *pos, const char *typed, char *canon,
 out:
     if (rc != 0 && why[0] == '\0')
         snprintf(why, why_cap, "%s", _(tb_strerror(rc)));
-    if (fits != NULL)
-        *fits = rc == TB_E_AMBIGUOUS ? count : 0;
     free(mv);
     free(texts);
     return rc;

@@ -82,10 +82,9 @@ int entry_legal(const Core_Position *pos, Core_Move **moves,
  * TB_E_ILLEGAL, TB_E_AMBIGUOUS, TB_E_OVER, TB_E_NOMEM) and in why
  * (why_cap bytes, in the language of _()) a sentence without the typed
  * text: the reason, how moves look in this game and one legal move, or
- * for several loose fits how many and the first of them. *fits (may be
- * NULL) gets how many legal moves fit (0 unless TB_E_AMBIGUOUS).
+ * for several loose fits how many and the first of them.
  */
 int entry_read(const Core_Position *pos, const char *typed, char *canon,
-               size_t cap, char *why, size_t why_cap, size_t *fits);
+               size_t cap, char *why, size_t why_cap);
 
 #endif /* TABULA_ENTRY_H */

@@ -88,7 +88,7 @@ int line_cmd_local(FILE *out, const Core_Position *pos, int side,
 int line_cmd_move(const Core_Position *pos, const char *typed, char *canon,
                   size_t cap, char *why, size_t why_cap)
 {
-    int rc = entry_read(pos, typed, canon, cap, why, why_cap, NULL);
+    int rc = entry_read(pos, typed, canon, cap, why, why_cap);
     if (rc == TB_E_AMBIGUOUS) {
         size_t at = strlen(why);
         snprintf(why + at, why_cap - at, "%s", _(" ('moves' lists them)"));

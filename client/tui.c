@@ -292,8 +292,7 @@ static void complete_input(Tui *t)
 static int typed_move(Tui *t, const char *text, size_t *index)
 {
     char canon[CORE_NOTATION_MAX], why[sizeof t->message];
-    int rc = entry_read(t->s->pos, text, canon, sizeof canon, why, sizeof why,
-                        NULL);
+    int rc = entry_read(t->s->pos, text, canon, sizeof canon, why, sizeof why);
     for (size_t i = 0; rc == 0 && i < t->s->nlegal; i++)
         if (strcmp(t->s->legal_text[i], canon) == 0) {
             *index = i;

@@ -10,9 +10,9 @@
  * This first part holds the policies the three drivers had each written
  * themselves: how long a seat waits before it tries the relay again,
  * which refusals end a seat, and how a clock typed as chess players write
- * it ("5+3") becomes the match option. Texts for people are English msgids marked N_(): the driver
- * translates them (_() in the terminal, the page's catalogue in the
- * module).
+ * it ("5+3") becomes the match option. Texts for people are English msgids
+ * marked N_(): the driver translates them (_() in the terminal, the page's
+ * catalogue in the module).
  */
 #ifndef TABULA_SEAT_H
 #define TABULA_SEAT_H

@@ -28,7 +28,8 @@ Test(takeback, laska_by_hand)
     Core_Position *start = start_of("laska"), *pos = start_of("laska");
     Core_Move moves[3];
     for (size_t i = 0; i < 3; i++) {
-        cr_assert_eq(core_move_parse(pos, texts[i], &moves[i]), 0, "%s", texts[i]);
+        cr_assert_eq(core_move_parse(pos, texts[i], &moves[i]), 0, "%s",
+                     texts[i]);
         cr_assert_eq(core_play(pos, &moves[i]), 0);
     }
     /* White's last ply is the third: one ply back */
@@ -77,7 +78,8 @@ Test(takeback, random_games_agree_with_the_pages_old_walk)
             pos = core_position_clone(start);
             size_t n = 0, count = 0;
             int prev = -1;
-            while (n < 60 && core_moves(pos, buf, cap, &count) == 0 && count > 0) {
+            while (n < 60 && core_moves(pos, buf, cap, &count) == 0 &&
+                   count > 0) {
                 rng = rng * 6364136223846793005ull + 1442695040888963407ull;
                 int side = core_side_to_move(pos);
                 runs_twice += side == prev;

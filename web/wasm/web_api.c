@@ -201,8 +201,7 @@ int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
     /* The terminal's reader (entry_read), its reasons in the page's
      * language; the page's move box lists the moves that fit. */
     char why[CORE_NOTATION_MAX + 200];
-    int rc = entry_read(pos, text, canon, CORE_NOTATION_MAX, why, sizeof why,
-                        NULL);
+    int rc = entry_read(pos, text, canon, CORE_NOTATION_MAX, why, sizeof why);
     if (rc == 0)
         rc = core_move_parse(pos, canon, mv);
     return rc != 0 ? fail(rc, "'%.64s': %s", text, why) : 0;

@@ -25,7 +25,10 @@ uint32_t web_retry_ms(int role, int reason, unsigned attempt)
     return seat_retry_ms(role, reason, attempt);
 }
 
-WEB_EXPORT(web_give_up_ms) uint32_t web_give_up_ms(void) { return SEAT_GIVE_UP_MS; }
+WEB_EXPORT(web_give_up_ms) uint32_t web_give_up_ms(void)
+{
+    return SEAT_GIVE_UP_MS;
+}
 
 WEB_EXPORT(web_refusal_ends) int web_refusal_ends(int reason)
 {
@@ -36,9 +39,9 @@ WEB_EXPORT(web_clock_options)
 const char *web_clock_options(const char *options, const char *clock)
 {
     char opts[PROTO_OPTIONS_MAX + 1], why[512];
-    int rc = seat_clock_options(options, clock != NULL && clock[0] != '\0'
-                                             ? clock : NULL,
-                                opts, sizeof opts);
+    int rc = seat_clock_options(
+        options, clock != NULL && clock[0] != '\0' ? clock : NULL, opts,
+        sizeof opts);
     if (rc == TB_E_OPTION || rc == TB_E_ARG) {
         if (rc == TB_E_ARG)
             snprintf(why, sizeof why, "%s", _(seat_clock_twice()));
@@ -106,25 +109,25 @@ static const struct {
     const char *name;
     int kind;
 } net_kinds[] = {
-    {"SEND", MATCH_OUT_SEND},       {"PLY", MATCH_OUT_PLY},
-    {"NOTE", MATCH_OUT_NOTE},       {"WARN", MATCH_OUT_WARN},
-    {"THINK", MATCH_OUT_THINK},     {"REFETCH", MATCH_OUT_REFETCH},
-    {"DESYNC", MATCH_OUT_DESYNC},   {"DONE", MATCH_OUT_DONE},
+    {"SEND", MATCH_OUT_SEND},     {"PLY", MATCH_OUT_PLY},
+    {"NOTE", MATCH_OUT_NOTE},     {"WARN", MATCH_OUT_WARN},
+    {"THINK", MATCH_OUT_THINK},   {"REFETCH", MATCH_OUT_REFETCH},
+    {"DESYNC", MATCH_OUT_DESYNC}, {"DONE", MATCH_OUT_DONE},
 };
 
 WEB_EXPORT(web_codes) const char *web_codes(void)
 {
     char text[8192];
     size_t at = 0;
-#define WEB_CODE_LINE(name, value, msg)                                      \
+#define WEB_CODE_LINE(name, value, msg)                                        \
     at += (size_t)snprintf(text + at, at < sizeof text ? sizeof text - at : 0, \
                            "error\t%s\t%d\n", #name, (int)(value));
     TB_ERRNO_MAP(WEB_CODE_LINE)
 #undef WEB_CODE_LINE
     for (size_t k = 0; k < sizeof net_kinds / sizeof net_kinds[0]; k++)
-        at += (size_t)snprintf(text + at, at < sizeof text ? sizeof text - at : 0,
-                               "net\t%s\t%d\n", net_kinds[k].name,
-                               net_kinds[k].kind);
+        at += (size_t)snprintf(
+            text + at, at < sizeof text ? sizeof text - at : 0, "net\t%s\t%d\n",
+            net_kinds[k].name, net_kinds[k].kind);
     if (at >= sizeof text) {
         web__fail(TB_E_NOMEM, "web_codes: the table outgrew its buffer");
         return NULL;
