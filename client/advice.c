@@ -10,6 +10,7 @@
 #include "advice.h"
 #include "cli.h"
 #include "net.h"
+#include "seat.h"
 #include "tb_error.h"
 
 void advice_lobby_failure(char *out, size_t cap, const char *lobby,
@@ -128,4 +129,20 @@ void advice_gave_up_refused(char *out, size_t cap, const char *lobby,
                  "stopped trying. The game is not over, but this seat kept no "
                  "log (--log FILE), so it cannot take its seat back"), lobby,
                  give_up_s, _(tb_strerror(reason)));
+}
+
+void advice_seat_stopped(char *out, size_t cap, const char *lobby,
+                         Lobby_Role role, const char *code, int failure,
+                         int reason, int refused, int has_log)
+{
+    if (failure == SEAT_FAIL_ADMISSION)
+        advice_lobby_failure(out, cap, lobby, reason, role, code);
+    else if (failure == SEAT_FAIL_ENDED)
+        advice_seat_refused(out, cap, lobby, reason);
+    else if (refused) /* there, but refusing */
+        advice_gave_up_refused(out, cap, lobby, SEAT_GIVE_UP_MS / 1000,
+                               reason, has_log);
+    else
+        advice_gave_up(out, cap, lobby, role, SEAT_GIVE_UP_MS / 1000,
+                       has_log);
 }

@@ -53,4 +53,16 @@ void advice_gave_up_refused(char *out, size_t cap, const char *lobby,
  */
 void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason);
 
+/*
+ * advice_seat_stopped: into out (cap bytes, no newline), why a seat of
+ * role at lobby stopped without the game over, from what the seat said
+ * (seat.h's SEAT_OUT_FAILED: failure SEAT_FAIL_ADMISSION, _ENDED or
+ * _GAVE_UP, its reason, refused 1 when the relay answered): the words of
+ * advice_lobby_failure (code: the code typed), advice_seat_refused,
+ * advice_gave_up_refused or advice_gave_up (has_log as there).
+ */
+void advice_seat_stopped(char *out, size_t cap, const char *lobby,
+                         Lobby_Role role, const char *code, int failure,
+                         int reason, int refused, int has_log);
+
 #endif /* TABULA_ADVICE_H */

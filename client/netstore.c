@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "i18n.h"
 #include "netstore.h"
 #include "tb_error.h"
@@ -280,4 +281,112 @@ int netstore_report(const Match *m, Lobby_Role role, const char *log_path,
         core_position_free(pos);
     }
     return fclose(f) == 0 ? 0 : TB_E_IO;
+}
+
+int netstore_seat_take(const char *log_path, Lobby_Role role,
+                       const Core_Game *game, const char *code,
+                       const char *lobby, Netstore_Seat *st, char *why,
+                       size_t why_cap)
+{
+    int resumed = 0, rc = 0;
+    if (log_path[0] != '\0' &&
+        (resumed = netstore_seat_load(log_path, st, why, why_cap)) < 0)
+        return resumed;
+    if (resumed && game != NULL && st->game != NULL && st->game != game) {
+        /* The seat file's game wins on resume; another game asked for
+         * means another match was meant: refuse rather than resume. */
+        snprintf(why, why_cap, _("%s holds a %s match, not %s: give another "
+                 "--log file, or host %s to resume it"), log_path,
+                 core_game_name(st->game), core_game_name(game),
+                 core_game_name(st->game));
+        return TB_E_STATE;
+    }
+    Lobby_Code asked;
+    if (resumed && role == LOBBY_ROLE_GUEST && code != NULL &&
+        lobby_code_parse(code, &asked) == 0 &&
+        memcmp(asked.lookup, st->invite.lookup, LOBBY_LOOKUP_BYTES) != 0) {
+        /* A seat file of another match: joining with it would resume
+         * that match under this code. */
+        snprintf(why, why_cap, _("%s.seat belongs to the match of invite "
+                 "%s, not %s: give another --log file"), log_path,
+                 st->invite.text, asked.text);
+        return TB_E_STATE;
+    }
+    if (!resumed && role != LOBBY_ROLE_SPECTATOR && log_path[0] != '\0' &&
+        access(log_path, F_OK) == 0) {
+        /* A log without its seat file cannot be resumed, and a new
+         * match would write over it: keep it. */
+        snprintf(why, why_cap, _("%s exists already, without %s.seat to "
+                 "resume its match: give another --log file (tabula replay "
+                 "shows what it holds)"), log_path, log_path);
+        return TB_E_STATE;
+    }
+    if (!resumed) {
+        rc = proto_identity_generate(&st->id);
+        if (rc == 0)
+            rc = lobby_random(st->seat_secret, LOBBY_SEAT_SECRET_BYTES);
+        if (rc == 0 && role == LOBBY_ROLE_HOST) {
+            rc = lobby_code_new(st->id.pk, &st->invite);
+            if (rc == 0)
+                rc = lobby_code_new(st->id.pk, &st->watch);
+        }
+    }
+    if (rc == 0 && role == LOBBY_ROLE_GUEST && !resumed &&
+        lobby_code_parse(code, &st->invite) != 0)
+        rc = TB_E_CODE;
+    if (rc == 0 && role == LOBBY_ROLE_SPECTATOR &&
+        lobby_code_parse(code, &st->watch) != 0)
+        rc = TB_E_CODE;
+    if (rc == TB_E_CODE)
+        snprintf(why, why_cap, _("'%s' is not a code (16 symbols of %s)"),
+                 cli_token(code), LOBBY_CODE_ALPHABET);
+    if (rc != 0)
+        return rc;
+    if (role != LOBBY_ROLE_SPECTATOR && log_path[0] != '\0') {
+        st->role = role;
+        snprintf(st->lobby, sizeof st->lobby, "%s", lobby);
+        if ((rc = netstore_seat_save(log_path, st)) != 0) {
+            snprintf(why, why_cap, _("cannot write %s.seat"), log_path);
+            return rc;
+        }
+    }
+    return resumed;
+}
+
+int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
+                    uint32_t numbered, uint64_t turn_at, uint64_t now,
+                    char *why, size_t why_cap)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    char sub[200] = "";
+    if (access(log_path, F_OK) != 0)
+        return 0; /* the match had not started */
+    int rc = proto_read_file(log_path, &buf, &len);
+    if (rc != 0) {
+        snprintf(why, why_cap, "%s: %s", log_path, _(tb_strerror(rc)));
+        return rc;
+    }
+    rc = match_resume(m, buf, len, last_seq, numbered, sub, sizeof sub);
+    free(buf);
+    if (rc != 0) {
+        snprintf(why, why_cap, "%s: %s", log_path, sub);
+        return rc;
+    }
+    match_resume_turn(m, netstore_turn_elapsed(turn_at, now));
+    return 0;
+}
+
+int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
+                       uint64_t wall)
+{
+    int64_t ran = match_turn_elapsed(m, now);
+    if (ran < 0 || q->fd < 0)
+        return 0;
+    int64_t start = (int64_t)now - ran;
+    if (q->turn_kept && start == q->turn_start)
+        return 0;
+    q->turn_kept = 1;
+    q->turn_start = start;
+    return netstore_seq_turn(q, wall - (uint64_t)ran);
 }

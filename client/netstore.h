@@ -32,6 +32,37 @@ typedef struct Netstore_Seat {
 int netstore_seat_save(const char *log_path, const Netstore_Seat *seat);
 
 /*
+ * netstore_seat_take: the identity and codes of a seat of role at lobby
+ * (the address list as typed) into *st: with a log_path ("" for none)
+ * whose seat file exists, the one kept there (its game wins; game, when
+ * not NULL, must be the same, and a guest's code must be the seat's);
+ * else a new key and seat secret (st->game and st->options as the caller
+ * set them), a host's new codes, a guest's or spectator's from code as
+ * typed. A host or guest with a log_path has its seat file written. 1 the
+ * seat was taken back, 0 it is new, or an error with why in the player's
+ * language: TB_E_STATE (a seat file of another match, or a log with no
+ * seat file that a new match would overwrite), TB_E_CODE (code is not
+ * one), those of netstore_seat_load, netstore_seat_save (TB_E_IO),
+ * proto_identity_generate and lobby_code_new.
+ */
+int netstore_seat_take(const char *log_path, Lobby_Role role,
+                       const Core_Game *game, const char *code,
+                       const char *lobby, Netstore_Seat *st, char *why,
+                       size_t why_cap);
+
+/*
+ * netstore_resume: replay the match log at log_path, when it exists, into
+ * the fresh session m (match_resume, with the resume point last_seq and
+ * numbered of FILE.seq), and let the turn in progress go on for the time
+ * the seat was away (G-MC-6: turn_at the wall time FILE.seq kept, now the
+ * wall time, ms). Errors with why (the player's language): TB_E_IO and
+ * the errors of proto_read_file and match_resume.
+ */
+int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
+                    uint32_t numbered, uint64_t turn_at, uint64_t now,
+                    char *why, size_t why_cap);
+
+/*
  * netstore_seat_load: read log_path.seat into seat (fields it lacks stay
  * as they are): 1 loaded, 0 no such file, or an error (TB_E_FORMAT with a
  * reason in why, TB_E_IO, TB_E_SPACE).
@@ -49,6 +80,8 @@ typedef struct Netstore_Seq {
     uint64_t saved;
     uint32_t numbered;
     uint64_t turn_at; /* Unix ms; 0 unknown */
+    int turn_kept;      /* turn_start was kept (netstore_keep_turn) */
+    int64_t turn_start; /* and began then, on the session's clock */
 } Netstore_Seq;
 
 /* netstore_seq_open: open (create) log_path.seq; *last and *numbered get
@@ -71,6 +104,16 @@ int netstore_seq_turn(Netstore_Seq *q, uint64_t turn_at);
  * unknown) has run at wall time now (Unix ms): 0 when unknown or in the
  * future, at most MATCH_RESUME_TURN_MAX_MS. */
 uint64_t netstore_turn_elapsed(uint64_t turn_at, uint64_t now);
+
+/*
+ * netstore_keep_turn: keep in FILE.seq the wall time at which the turn in
+ * progress of m began, when the session's start of it moved (a move, a
+ * takeback, a resume); now is the session's clock and wall the Unix time
+ * (ms), read at the same moment. 0 also when there is nothing to keep;
+ * errors of netstore_seq_turn (TB_E_IO).
+ */
+int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
+                       uint64_t wall);
 
 /* netstore_seq_close: close the descriptor (when open). */
 void netstore_seq_close(Netstore_Seq *q);

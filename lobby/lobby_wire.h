@@ -119,6 +119,9 @@ typedef struct Lobby_Wire Lobby_Wire; /* opaque, heap */
 #define LOBBY_WIRE_DATA_HEADER 1
 /* The largest payload of one DATA message the lobby takes by default. */
 #define LOBBY_WIRE_PAYLOAD_MAX 98304
+/* The longest message a client takes from the lobby by default: a FRAME
+ * (10 bytes of header) around the largest payload. */
+#define LOBBY_WIRE_MESSAGE_MAX (LOBBY_WIRE_PAYLOAD_MAX + 10)
 
 /* What one message from the lobby meant (lobby_wire_read). */
 typedef enum Lobby_Wire_Kind {

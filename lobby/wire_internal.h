@@ -47,6 +47,9 @@
 /* Bytes in front of the payload in DATA and FRAME. */
 #define LOBBY_DATA_HEADER 1
 #define LOBBY_FRAME_HEADER 10
+_Static_assert(LOBBY_WIRE_MESSAGE_MAX ==
+                   LOBBY_WIRE_PAYLOAD_MAX + LOBBY_FRAME_HEADER,
+               "lobby_wire.h's message size names the FRAME header");
 
 /* ERROR codes: the lobby closes the connection after sending one. */
 enum {

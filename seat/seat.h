@@ -20,6 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lobby_wire.h"
+#include "match.h"
+
 /* ---- reconnecting -------------------------------------------------- */
 
 /* How long a seat that had been let into its room keeps trying to reach
@@ -93,5 +96,150 @@ const char *seat_clock_bad(void);
 /* seat_clock_twice: the English text (no format) that tells a player the
  * match options hold a clock already besides the one typed, N_() marked. */
 const char *seat_clock_twice(void);
+
+/* ---- the seat ------------------------------------------------------ */
+
+/*
+ * A Seat is one seat (or spectator) of a network game as a state machine
+ * without I/O: the match session (match.h), the lobby's messages
+ * (lobby_wire.h: the hello, the DATA framing, the host key checked
+ * against the code) and the connection's policy: when to connect, to
+ * which relay node, when to try again (seat_retry_ms), which refusals end
+ * it (seat_refusal_ends), when to give up (SEAT_GIVE_UP_MS). A driver
+ * owns the socket and the timer: it opens a connection when told
+ * (SEAT_OUT_CONNECT) and sends seat_hello's bytes once it is up, hands
+ * each message to seat_input, calls seat_closed when the connection goes,
+ * seat_tick at seat_deadline, and after each call polls seat_poll until
+ * it answers 0, carrying out each output in order. The terminal
+ * (client/netgame.c) and the page (web/wasm/web_match.c) drive one each.
+ * Times are ms on the driver's one steady clock.
+ */
+typedef struct Seat Seat; /* opaque, heap */
+
+/*
+ * Seat_Config: who the seat is.
+ *   match        the session's configuration (match.role is the seat's
+ *                role; match.id its key: the wire's host key for a host)
+ *   invite       host and guest: the invite code; a spectator may watch
+ *                with it (watch then all zero)
+ *   watch        host: the watch code; spectator: the code it watches with
+ *   seat_secret  shown to the relay to take the seat back
+ *   nodes        relay nodes the driver can reach (1..SEAT_NODES_MAX),
+ *                tried in turn when one cannot be reached
+ *   admitted     1: the relay let this seat in before (taken back from a
+ *                seat file or a page's storage): a relay out of reach, or
+ *                a refusal that passes, is retried as after a lost
+ *                connection, not taken as a wrong code
+ */
+typedef struct Seat_Config {
+    Match_Config match;
+    Lobby_Code invite, watch;
+    uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
+    unsigned nodes;
+    int admitted;
+} Seat_Config;
+
+/* The most relay nodes a seat tries in turn. */
+#define SEAT_NODES_MAX 8
+
+typedef enum Seat_Out_Kind {
+    SEAT_OUT_MATCH = 1, /* m: one of the session's outputs; a SEND's
+                           data/len is a whole DATA message for the relay */
+    SEAT_OUT_CONNECT,   /* node: open a connection to relay node `node`
+                           (0..nodes-1) and send seat_hello's bytes on it */
+    SEAT_OUT_CLOSE,     /* close the connection (frames were lost: the
+                           next hello asks for them again) */
+    SEAT_OUT_UP,        /* admitted to the room: first (1 the first time
+                           for this seat), host_present, guest_present */
+    SEAT_OUT_PRESENCE,  /* who (LOBBY_ROLE_HOST or _GUEST, never the seat
+                           itself) came (present 1) or went (0) */
+    SEAT_OUT_LOST,      /* the connection is lost and will be tried again:
+                           reason, attempt (failed attempts so far, 1..),
+                           wait_ms until the next, first (1 on the first
+                           loss of a run) */
+    SEAT_OUT_FAILED     /* the seat stops, the game not over: failure,
+                           reason, refused (1: the relay answered, with a
+                           refusal or a message the seat refused) */
+} Seat_Out_Kind;
+
+/* Why a seat stopped (SEAT_OUT_FAILED). */
+typedef enum Seat_Failure {
+    SEAT_FAIL_ADMISSION = 1, /* never let in: a wrong code, a full relay,
+                                no relay at the address, ... (reason) */
+    SEAT_FAIL_ENDED,         /* let in, then refused for good
+                                (seat_refusal_ends) */
+    SEAT_FAIL_GAVE_UP        /* SEAT_GIVE_UP_MS without getting back in */
+} Seat_Failure;
+
+typedef struct Seat_Out {
+    Seat_Out_Kind kind;
+    Match_Out m;          /* MATCH */
+    unsigned node;        /* CONNECT */
+    int first;            /* UP, LOST */
+    int host_present;     /* UP */
+    int guest_present;    /* UP */
+    int who, present;     /* PRESENCE */
+    int reason;           /* LOST, FAILED: TB_E_* or a transport error */
+    unsigned attempt;     /* LOST */
+    uint32_t wait_ms;     /* LOST */
+    Seat_Failure failure; /* FAILED */
+    int refused;          /* FAILED */
+} Seat_Out;
+
+/*
+ * seat_new: a seat as cfg says (copied; the key is wiped from the copy
+ * when the seat is freed). Its first output asks for a connection to node
+ * 0. Errors: TB_E_ARG (no cfg, a role out of range, nodes 0 or above
+ * SEAT_NODES_MAX), those of match_new and lobby_wire_new.
+ */
+int seat_new(const Seat_Config *cfg, Seat **out);
+
+/* seat_free: release s; NULL is fine. */
+void seat_free(Seat *s);
+
+/* seat_match: the seat's session, for what a front end reads (transcript,
+ * clocks, offers) and for match_resume before the first connection. */
+Match *seat_match(Seat *s);
+const Match *seat_match_const(const Seat *s);
+
+/*
+ * seat_hello: the connection asked for is up: its first message into out
+ * (lobby_wire_hello: CREATE, JOIN or WATCH asking for every frame after
+ * the session's last). Returns its length in bytes.
+ */
+size_t seat_hello(Seat *s, uint8_t out[LOBBY_WIRE_HELLO_MAX]);
+
+/*
+ * seat_input: one whole message of len bytes from the relay. 0, or the
+ * reason to close the connection (TB_E_FORMAT, TB_E_SIGNATURE: the room's
+ * host key is not the code's; a refusal's TB_E_* code): the driver closes
+ * it and calls seat_closed.
+ */
+int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len);
+
+/*
+ * seat_closed: the connection is gone (or could not be made); reason the
+ * transport's (a libuv error, TB_E_HTTP, 0 for the driver's own close),
+ * a refusal or seat_input's error taking its place. The seat asks for the
+ * next connection (at once, or after seat_retry_ms, on the next node
+ * when this one could not be reached) or stops (SEAT_OUT_FAILED).
+ */
+void seat_closed(Seat *s, uint64_t now, int reason);
+
+/* seat_tick: the time came (seat_deadline). */
+void seat_tick(Seat *s, uint64_t now);
+
+/* seat_deadline: when seat_tick is next due (ms), UINT64_MAX: never. */
+uint64_t seat_deadline(const Seat *s);
+
+/* seat_poll: the next output into *out: 1, or 0 when there is none. */
+int seat_poll(Seat *s, Seat_Out *out);
+
+/* seat_caught_up: 1 when the seat is in its room and holds every frame
+ * the room held when it was let in. */
+int seat_caught_up(const Seat *s);
+
+/* seat_stopped: 1 after SEAT_OUT_FAILED or the session's DONE. */
+int seat_stopped(const Seat *s);
 
 #endif /* TABULA_SEAT_H */

@@ -525,7 +525,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     },
     onFailed: (text, why) => netFailed(text, why, role === 1 ? codes.invite : codes.watch),
     onPumped: () => { if (!game.final) seatSave(game); },
-  }, { role, resumed: Boolean(kept) });
+  });
   if (kept?.stored) {
     const n = game.moves.length;
     netNote(() => tn('resumed: {n} move from this tab\'s storage',

@@ -3,67 +3,45 @@
 // binary message) and the timer at the session's deadline. Every byte
 // that goes out or comes in is built or read by the module's seat
 // (tabula.js NetSeat, web/wasm/web_match.h): this file only carries
-// bytes, tells the time and reconnects after a lost connection.
+// bytes, tells the time and opens the socket when the seat asks.
 import { NET } from './tabula.js';
 import { t } from './i18n.js';
 
-// Reconnecting (docs/web.md): the waits between attempts and when to
-// give up are the seat layer's (seat/seat.h, as the terminal and the
-// simulator wait), asked of the module.
+// When to connect, try again and give up (docs/web.md) is the seat's
+// (seat/seat.h, the one the terminal drives): this file opens the
+// WebSocket when the seat says CONNECT and tells it when it closed.
 export const now = () => Math.floor(performance.now());
 
-// hooks: onOutput(out) for every output but SEND and REFETCH,
-// onConnection(state, text) when the connection's state changes (state
-// 'connected' or 'lost'; text() says it in the page's language),
-// onFailed(text, {code, admitted, transient}) when the driver stops
-// without the game over: the lobby refused us (code the TB_E_* reason;
-// admitted: it had let this seat in before) or could not be reached
-// (code 0; transient: only the transport failed, so a seat kept for a
-// reload can still be taken back later), text() saying why; onPumped()
-// after the outputs of each event are carried out (the time to keep the
-// seat for a reload). role: 0 host, 1 guest, 2 spectator; resumed: the
-// seat is one the lobby had let in before (taken back after a reload): a
-// lobby out of reach is then retried as a lost connection is, not given
-// up at once.
+// hooks: onOutput(out) for every output the page draws (PLY, NOTE, WARN,
+// THINK, DESYNC, DONE), onConnection(state, text) when the connection's
+// state changes (state 'connected' or 'lost'; text() says it in the
+// page's language), onFailed(text, {code, admitted, transient}) when the
+// seat stops without the game over: the lobby refused us (code the
+// TB_E_* reason; admitted: it had let this seat in before) or could not
+// be reached (code 0; transient: only the transport failed, so a seat
+// kept for a reload can still be taken back later), text() saying why;
+// onPumped() after the outputs of each event are carried out (the time
+// to keep the seat for a reload).
 export class NetDriver {
-  constructor(seat, url, hooks, { role = 2, resumed = false } = {}) {
+  constructor(seat, url, hooks) {
     this.seat = seat;
     this.url = url;
     this.hooks = hooks;
     this.ws = null;
     this.timer = 0;
-    this.retry = 0;
     this.done = false;
     this.stopped = false;
-    this.welcomed = false;
-    this.role = role;
-    this.admitted = resumed;
-    this.attempts = 0; // failed attempts since the connection was lost
-    this.refetch = false; // our own close, to ask again for lost frames
-    this.lostAt = 0;
-    this.refused = null;
-    this.connect();
+    this.pump(); // the seat's first output asks for the connection
   }
 
   connect() {
     const ws = new WebSocket(this.url, 'tabula-lobby');
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
-    this.refused = null;
     ws.onopen = () => ws.send(this.seat.hello());
     ws.onmessage = (e) => {
       if (this.ws !== ws || !(e.data instanceof ArrayBuffer)) return;
-      const rc = this.seat.input(now(), new Uint8Array(e.data));
-      if (rc < 0) {
-        this.refused = this.seat.t.lastError();
-        ws.close();
-      } else if (!this.welcomed || this.lostAt) {
-        this.welcomed = true;
-        this.admitted = true;
-        this.lostAt = 0;
-        this.attempts = 0;
-        this.hooks.onConnection?.('connected', null);
-      }
+      if (this.seat.input(now(), new Uint8Array(e.data)) < 0) ws.close();
       this.pump();
     };
     ws.onclose = () => {
@@ -71,66 +49,66 @@ export class NetDriver {
       this.ws = null;
       this.seat.closed(now());
       this.pump();
-      if (this.done || this.stopped) return;
-      if (this.refetch && !this.refused) {
-        this.refetch = false;
-        this.connect();
-        return;
-      }
-      this.refetch = false;
-      const code = this.refused?.code ?? 0;
-      // (seat/seat.h: the refusals after which a seat let in keeps trying)
-      const passing = !this.refused || !this.seat.t.refusalEnds(code);
-      if (!this.admitted || !passing) {
-        this.stop();
-        // (the lobby's reason is a tb_error.h message: the catalogue has it)
-        const why = this.refused?.message;
-        this.hooks.onFailed?.(why
-          ? () => t('the lobby refused: {why}', { why: t(why) })
-          : () => t('cannot reach the lobby at {url}', { url: this.url }),
-        { code, admitted: this.admitted, transient: !why });
-        return;
-      }
-      this.lostAt ||= now();
-      if (now() - this.lostAt > this.seat.t.giveUpMs()) {
-        this.stop();
-        this.hooks.onFailed?.(code ? () => t('the connection to the lobby is lost: gave up after a minute')
-          : () => `${t('the connection to the lobby is lost: gave up after a minute')}; ${
-            t('this tab keeps the seat: reload the page to try again')}`,
-        { code, admitted: true, transient: !code });
-        return;
-      }
-      const wait = this.seat.t.retryMs(this.role, code, this.attempts++);
-      const n = this.attempts;
-      this.hooks.onConnection?.('lost', () => t('the lobby is out of reach; reconnecting (attempt {n}, next in {s} s)',
-        { n, s: (wait / 1000).toFixed(1) }));
-      this.retry = setTimeout(() => this.connect(), wait);
     };
   }
 
-  // Carry out the session's outputs, then wait for its next deadline.
+  // The seat's words for the lobby's refusal (a tb_error.h message: the
+  // catalogue has it).
+  refusal(code) {
+    const why = this.seat.t.str(this.seat.t.x.web_error(code));
+    return () => t('the lobby refused: {why}', { why: t(why) });
+  }
+
+  // The seat stopped (FAILED: "FAILURE\tREASON\tREFUSED").
+  failed(text) {
+    const [failure, reason, refused] = text.split('\t').map(Number);
+    this.stop();
+    if (failure === NET.FAIL_ADMISSION) {
+      this.hooks.onFailed?.(refused ? this.refusal(reason)
+        : () => t('cannot reach the lobby at {url}', { url: this.url }),
+      { code: refused ? reason : 0, admitted: false, transient: !refused });
+    } else if (failure === NET.FAIL_ENDED) {
+      this.hooks.onFailed?.(this.refusal(reason), { code: reason, admitted: true, transient: false });
+    } else {
+      const gaveUp = t('the connection to the lobby is lost: gave up after a minute');
+      this.hooks.onFailed?.(refused ? () => gaveUp
+        : () => `${gaveUp}; ${t('this tab keeps the seat: reload the page to try again')}`,
+      { code: refused ? reason : 0, admitted: true, transient: !refused });
+    }
+  }
+
+  // Carry out the seat's outputs, then wait for its next deadline.
   pump() {
-    for (let out; (out = this.seat.poll()) !== null;) {
+    for (let out; !this.stopped && (out = this.seat.poll()) !== null;) {
       if (out.kind === NET.SEND) {
         if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(out.bytes);
-      } else if (out.kind === NET.REFETCH) {
-        // reconnect at once: the hello asks for what was lost
-        this.refetch = Boolean(this.ws);
+      } else if (out.kind === NET.CONNECT) {
+        this.connect();
+      } else if (out.kind === NET.CLOSE) {
         this.ws?.close();
+      } else if (out.kind === NET.UP) {
+        this.hooks.onConnection?.('connected', null);
+      } else if (out.kind === NET.LOST) {
+        const [n, wait] = out.text.split('\t').map(Number);
+        this.hooks.onConnection?.('lost', () => t('the lobby is out of reach; reconnecting (attempt {n}, next in {s} s)',
+          { n, s: (wait / 1000).toFixed(1) }));
+      } else if (out.kind === NET.FAILED) {
+        this.failed(out.text);
       } else {
         if (out.kind === NET.DONE) this.done = true;
         this.hooks.onOutput(out);
       }
     }
-    this.hooks.onPumped?.();
     clearTimeout(this.timer);
     this.timer = 0;
+    if (this.stopped) return; // (the page may have left the game)
+    this.hooks.onPumped?.();
     if (this.done) {
       this.ws?.close();
       return;
     }
     const at = this.seat.deadline();
-    if (at >= 0 && !this.stopped) {
+    if (at >= 0) {
       this.timer = setTimeout(() => {
         this.seat.tick(now());
         this.pump();
@@ -142,7 +120,6 @@ export class NetDriver {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
-    clearTimeout(this.retry);
     const ws = this.ws;
     this.ws = null;
     ws?.close();

@@ -99,16 +99,6 @@ export class Tabula {
     return this.bytes().slice(p, p + this.x.web_out_len());
   }
 
-  // The seat layer's policies (seat/seat.h), as the terminal and the
-  // simulator apply them: ms to wait before the next attempt to reach
-  // the lobby (role 0 host, 1 guest, 2 spectator; code the TB_E_*
-  // refusal or 0; attempt the failed attempts since the connection was
-  // lost), and how long to keep trying.
-  retryMs(role, code, attempt) { return this.x.web_retry_ms(role, code, attempt); }
-  giveUpMs() { return this.x.web_give_up_ms(); }
-  // Whether the lobby's refusal (a TB_E_* code) ends a seat it had let in.
-  refusalEnds(code) { return this.x.web_refusal_ends(code) === 1; }
-
   // The host's match options with a clock typed as chess players write
   // it ("5+3", "30s+1"; '' for none) added; throws with the reason, in
   // the page's language, when the clock is refused.

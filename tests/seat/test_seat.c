@@ -114,3 +114,216 @@ Test(seat, refusals_that_end_a_seat_let_in)
     cr_expect_eq(seat_refusal_ends(TB_E_STATE), 1);
     cr_expect_eq(seat_refusal_ends(TB_E_FORMAT), 1);
 }
+
+/* ---- the seat object ------------------------------------------------ */
+
+/* A seat of role for Laska, with fresh codes (a host's own; a guest's
+ * and a spectator's of another key), nodes relay nodes. */
+static Seat *seat_for(int role, unsigned nodes, int admitted,
+                      uint8_t host_pk[32])
+{
+    Seat_Config sc;
+    Proto_Identity host;
+    Seat *s = NULL;
+    memset(&sc, 0, sizeof sc);
+    cr_assert_eq(proto_identity_generate(&sc.match.id), 0);
+    host = sc.match.id;
+    if (role != MATCH_ROLE_HOST)
+        cr_assert_eq(proto_identity_generate(&host), 0);
+    memcpy(host_pk, host.pk, 32);
+    cr_assert_eq(lobby_code_new(host.pk, &sc.invite), 0);
+    cr_assert_eq(lobby_code_new(host.pk, &sc.watch), 0);
+    if (role == MATCH_ROLE_SPECTATOR)
+        memset(&sc.invite, 0, sizeof sc.invite);
+    cr_assert_eq(lobby_code_seat_key(&sc.invite, sc.match.seat_key), 0);
+    sc.match.role = (Match_Role)role;
+    sc.match.game = core_game_find("laska");
+    sc.match.options = "";
+    sc.nodes = nodes;
+    sc.admitted = admitted;
+    cr_assert_eq(seat_new(&sc, &s), 0);
+    return s;
+}
+
+/* The seat's next output of its own (the session's are skipped, but a
+ * SEND is kept in *send when send is not NULL). */
+static int next_event(Seat *s, Seat_Out *o, Seat_Out *send)
+{
+    while (seat_poll(s, o)) {
+        if (o->kind != SEAT_OUT_MATCH)
+            return 1;
+        if (send != NULL && o->m.kind == MATCH_OUT_SEND)
+            *send = *o;
+    }
+    return 0;
+}
+
+/* WELCOME as docs/protocol-lobby.md lays it out: 0x81, role, host key,
+ * first seq and next seq (u64 big-endian), presence bits. */
+static size_t welcome(uint8_t m[51], int role, const uint8_t host_pk[32],
+                      uint64_t next, int presence)
+{
+    m[0] = 0x81;
+    m[1] = (uint8_t)role;
+    memcpy(m + 2, host_pk, 32);
+    for (int k = 0; k < 8; k++) {
+        m[34 + k] = 0; /* first seq: none kept */
+        m[42 + k] = (uint8_t)(next >> (56 - 8 * k));
+    }
+    m[50] = (uint8_t)presence;
+    return 51;
+}
+
+Test(seat, a_new_seat_tries_each_node_once_then_says_why_it_failed)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX];
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 3, 0, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
+    cr_expect_eq(o.node, 0);
+    /* JOIN (0x02) first */
+    cr_expect_gt(seat_hello(s, hello), 1);
+    cr_expect_eq(hello[0], 0x02);
+    for (unsigned node = 1; node < 3; node++) {
+        seat_closed(s, 1000, -111); /* connection refused */
+        cr_assert(next_event(s, &o, NULL));
+        cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
+        cr_expect_eq(o.node, node);
+    }
+    seat_closed(s, 1000, -111);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_FAILED);
+    cr_expect_eq(o.failure, SEAT_FAIL_ADMISSION);
+    cr_expect_eq(o.reason, -111);
+    cr_expect_eq(o.refused, 0);
+    cr_expect_eq(seat_stopped(s), 1);
+    cr_expect_eq(seat_deadline(s), UINT64_MAX);
+    seat_free(s);
+}
+
+Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX];
+    static const uint8_t no_room[2] = {0x85, 3}; /* ERROR: no such code */
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 2, 0, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    seat_hello(s, hello);
+    cr_expect_eq(seat_input(s, 10, no_room, sizeof no_room), TB_E_CODE);
+    seat_closed(s, 20, 0);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_FAILED);
+    cr_expect_eq(o.failure, SEAT_FAIL_ADMISSION);
+    cr_expect_eq(o.reason, TB_E_CODE);
+    cr_expect_eq(o.refused, 1);
+    seat_free(s);
+}
+
+Test(seat, a_host_let_in_tries_again_on_the_policys_waits_then_gives_up)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    Seat *s = seat_for(MATCH_ROLE_HOST, 2, 0, pk);
+    Seat_Out o, send;
+    /* the waits of seat_retry_ms for a host: 100 doubled to 8000; the
+     * attempt after the one that fails 60 s after the loss is not made */
+    static const uint32_t want[] = {100,  200,  400,  800,  1600,
+                                    3200, 6400, 8000, 8000, 8000,
+                                    8000, 8000, 8000};
+    uint64_t now = 5000;
+    unsigned node = 0, n = 0;
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(seat_hello(s, hello), 90); /* CREATE */
+    cr_expect_eq(hello[0], 0x01);
+    memset(&send, 0, sizeof send);
+    cr_assert_eq(seat_input(s, now, m, welcome(m, 0, pk, 1, 1)), 0);
+    cr_assert(next_event(s, &o, &send));
+    cr_expect_eq(o.kind, SEAT_OUT_UP);
+    cr_expect_eq(o.first, 1);
+    cr_expect_eq(o.host_present, 1);
+    cr_expect_eq(o.guest_present, 0);
+    cr_expect_eq(next_event(s, &o, &send), 0);
+    cr_expect_eq(seat_caught_up(s), 1);
+    for (;;) {
+        seat_closed(s, now, -104); /* reset by the peer */
+        cr_assert(next_event(s, &o, NULL));
+        if (o.kind == SEAT_OUT_FAILED)
+            break;
+        cr_assert_eq(o.kind, SEAT_OUT_LOST);
+        cr_assert_lt(n, sizeof want / sizeof want[0]);
+        cr_expect_eq(o.wait_ms, want[n]);
+        cr_expect_eq(o.attempt, n + 1);
+        cr_expect_eq(o.first, n == 0);
+        cr_expect_eq(seat_caught_up(s), 0);
+        n++;
+        cr_expect_eq(seat_deadline(s), now + o.wait_ms);
+        seat_tick(s, now + o.wait_ms - 1);
+        cr_expect_eq(next_event(s, &o, NULL), 0);
+        now = seat_deadline(s);
+        seat_tick(s, now);
+        cr_assert(next_event(s, &o, NULL));
+        cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
+        node = 1 - node; /* the next node each time */
+        cr_expect_eq(o.node, node);
+    }
+    cr_expect_eq(n, 13);
+    /* 100+200+...+6400 = 12700, then six times 8000: 60700 after 5000 */
+    cr_expect_eq(now, 5000 + 60700);
+    cr_expect_eq(o.failure, SEAT_FAIL_GAVE_UP);
+    cr_expect_eq(o.reason, -104);
+    cr_expect_eq(o.refused, 0);
+    seat_free(s);
+}
+
+Test(seat, replaced_ends_a_seat_let_in_a_taken_seat_is_tried_again)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    static const uint8_t replaced[2] = {0x85, 10}, taken[2] = {0x85, 6};
+    Seat_Out o, send;
+    for (int k = 0; k < 2; k++) {
+        Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
+        cr_assert(next_event(s, &o, NULL));
+        seat_hello(s, hello);
+        cr_assert_eq(seat_input(s, 100, m, welcome(m, 1, pk, 1, 3)), 0);
+        memset(&send, 0, sizeof send);
+        cr_assert(next_event(s, &o, &send));
+        cr_expect_eq(o.kind, SEAT_OUT_UP);
+        while (next_event(s, &o, &send))
+            ;
+        /* the guest's first envelope (its key, for the host) went out as
+         * one DATA message: 0x04, then the envelope */
+        cr_assert_eq(send.kind, SEAT_OUT_MATCH);
+        cr_assert_gt(send.m.len, 1);
+        cr_expect_eq(send.m.data[0], 0x04);
+        const uint8_t *err = k == 0 ? replaced : taken;
+        cr_expect_eq(seat_input(s, 200, err, 2),
+                     k == 0 ? TB_E_REPLACED : TB_E_SEAT);
+        seat_closed(s, 210, 0);
+        cr_assert(next_event(s, &o, NULL));
+        if (k == 0) {
+            cr_expect_eq(o.kind, SEAT_OUT_FAILED);
+            cr_expect_eq(o.failure, SEAT_FAIL_ENDED);
+            cr_expect_eq(o.reason, TB_E_REPLACED);
+        } else { /* a guest's first wait: 1000 */
+            cr_expect_eq(o.kind, SEAT_OUT_LOST);
+            cr_expect_eq(o.reason, TB_E_SEAT);
+            cr_expect_eq(o.wait_ms, 1000);
+            cr_expect_eq(seat_deadline(s), 1210);
+        }
+        seat_free(s);
+    }
+}
+
+Test(seat, a_seat_taken_back_tries_an_absent_relay_as_a_lost_connection)
+{
+    uint8_t pk[32];
+    Seat *s = seat_for(MATCH_ROLE_SPECTATOR, 1, 1, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
+    seat_closed(s, 0, -111);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_LOST);
+    cr_expect_eq(o.wait_ms, 1000);
+    seat_free(s);
+}

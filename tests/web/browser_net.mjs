@@ -482,23 +482,40 @@ export async function policyPage() {
       const m = await import('/tabula.js');
       const t = await m.loadTabula('/wasm/tabula_web.wasm');
       const { TB_E, NET } = m;
-      const rows = [[0, 0, 0], [0, 0, 1], [0, 0, 6], [0, 0, 7], [0, 0, 99],
-        [1, 0, 0], [1, 0, 2], [1, 0, 3], [2, TB_E.TB_E_CODE, 0],
-        [1, TB_E.TB_E_CODE, 1], [2, TB_E.TB_E_RATE, 0], [0, TB_E.TB_E_RATE, 1]];
-      const kinds = ['SEND', 'PLY', 'NOTE', 'WARN', 'THINK', 'REFETCH', 'DESYNC', 'DONE'];
-      return { waits: rows.map(([r, c, a]) => t.retryMs(r, c, a)), giveUp: t.giveUpMs(),
+      // The waits between attempts, read from the page's own seat (the
+      // seat layer's object, as the terminal drives it): a host seat taken
+      // back (let in before) whose lobby stays out of reach, every attempt
+      // failing at once: 100 ms, doubled each time to 8 s, for a minute
+      // (seat/seat.h; derived by hand: the 14th failure comes at 60.7 s).
+      const key = t.keyNew();
+      const fresh = t.netSeat({ role: 0, game: 'laska', key });
+      const kept = fresh.seat();
+      fresh.free();
+      const s = t.netResume({ role: 0, game: 'laska', key, seat: kept, log: new Uint8Array(0) });
+      const waits = [];
+      let clock = 1000, failed = '', connects = 0;
+      for (let i = 0; i < 40 && !failed; i++) {
+        for (let o; (o = s.poll()) !== null;) {
+          if (o.kind === NET.CONNECT) connects++;
+          if (o.kind === NET.LOST) waits.push(Number(o.text.split('\t')[1]));
+          if (o.kind === NET.FAILED) failed = o.text;
+        }
+        if (failed) break;
+        if (connects > waits.length) s.closed(clock); // the attempt failed
+        else { clock = s.deadline(); s.tick(clock); }
+      }
+      s.free();
+      const kinds = ['SEND', 'PLY', 'NOTE', 'WARN', 'THINK', 'DESYNC', 'DONE', 'CONNECT', 'CLOSE', 'UP', 'LOST', 'FAILED'];
+      return { waits, failed: `${failed}@${clock}`,
         codes: ['TB_E_CODE', 'TB_E_RATE', 'TB_E_SIGNATURE', 'TB_E_OPTION']
           .every((k) => Number.isInteger(TB_E[k]) && TB_E[k] < 0),
         kinds: new Set(kinds.map((k) => NET[k]).filter(Number.isInteger)).size === kinds.length,
         clock: t.clockOptions('goals=3', '5+3s'),
         move: (() => { try { t.position('laska').play('c3-d5'); return 'played'; } catch (e) { return e.message; } })(),
-        // which refusals end a seat let in (seat/seat.h): REPLACED, VERSION
-        refusals: ['TB_E_REPLACED', 'TB_E_SEAT', 'TB_E_CODE', 'TB_E_RATE', 'TB_E_FULL', 'TB_E_VERSION']
-          .map((k) => (t.refusalEnds(TB_E[k]) ? 1 : 0)).join('') + (t.refusalEnds(0) ? 1 : 0),
         conduct: ['resign', 'takeback 2', 'takeback x', 'claim win', 'claim now', 'draw', 'accept',
           'drawn', 'c3-d4', 'T Qd8-b6>a5', '', 'Resign'].map((l) => (t.isConduct(l) ? 1 : 0)).join('') };
     });
-    const want = [100, 200, 6400, 8000, 8000, 1000, 4000, 8000, 2000, 4000, 6000, 8000];
+    const want = [100, 200, 400, 800, 1600, 3200, 6400, 8000, 8000, 8000, 8000, 8000, 8000];
     // The host form, as a user fills it in: a bad clock first.
     await page.select('#net-game', 'laska');
     await page.type('#net-clock', '5+3x');
@@ -513,12 +530,12 @@ export async function policyPage() {
     await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
       { timeout: 60000, polling: 100 });
     const hosted = await page.evaluate(() => window.tabulaPage.game?.options ?? null);
-    const ok = JSON.stringify(got.waits) === JSON.stringify(want) && got.giveUp === 60000 &&
+    // (gave up: FAIL_GAVE_UP 3, no refusal, at 1000 + 60700 ms)
+    const ok = JSON.stringify(got.waits) === JSON.stringify(want) && got.failed === '3\t0\t0@61700' &&
       got.codes && got.kinds && got.clock === 'goals=3,clock=300+3' && pageWhy === termWhy &&
-      hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000' &&
-      got.refusals === '1000010';
-    console.log(`policy waits ${got.waits.join(',')} give-up ${got.giveUp} codes ${got.codes} ` +
-      `kinds ${got.kinds} clock ${got.clock} hosted ${JSON.stringify(hosted)} conduct ${got.conduct} refusals ${got.refusals} ` +
+      hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000';
+    console.log(`policy waits ${got.waits.join(',')} failed ${JSON.stringify(got.failed)} codes ${got.codes} ` +
+      `kinds ${got.kinds} clock ${got.clock} hosted ${JSON.stringify(hosted)} conduct ${got.conduct} ` +
       `${ok ? 'ok' : 'FAILED'}`);
     if (pageWhy !== termWhy) console.log(`policy: the page says "${pageWhy}", the terminal "${termWhy}"`);
     if (got.move !== termMove) console.log(`policy: the page refuses c3-d5 with "${got.move}", the terminal "${termMove}"`);

@@ -2,9 +2,9 @@
 # One policy, one place (issue 36), for the page: (1) web/*.js holds none
 # of the numbers and rules C defines that it used to copy (the TB_E_*
 # codes, the output kinds, the reconnect waits, the clock reader, the
-# conduct grammar); (2) in
-# a headless Chromium the page, asking the module's seat layer, gives the
-# hand-worked reconnect waits, hosts a game with the clock "5+3s" and
+# conduct grammar, when to reconnect and give up); (2) in
+# a headless Chromium the page's own seat (the seat layer's object, as
+# the terminal drives it) gives the hand-worked reconnect waits, hosts a game with the clock "5+3s" and
 # refuses a bad clock in the terminal's words (tests/web/browser.mjs
 # policy); (3) the page findings those copies caused are gone (stale).
 # Run by ctest as web_policy.
@@ -18,10 +18,12 @@ pats=('-1[0-9]{3}\b'
   '\b(SEND|PLY|NOTE|WARN|THINK|REFETCH|DESYNC|DONE): *[0-9]'
   'RETRY_M|GIVE_UP_MS *=|[0-9] *\* *2 *\*\*'
   '\(s\?\)|MINUTES\+SECONDS'
-  '\(resign\|')
+  '\(resign\|'
+  'lostAt|attempts *\+\+|retryMs|giveUpMs|refusalEnds')
 whats=('a TB_E_* code of core/tb_error.h' 'a Match_Out kind of match/match.h'
   'the reconnect waits of seat/seat.h' 'the clock reader of seat/seat.h'
-  'the conduct grammar of match/conduct.c')
+  'the conduct grammar of match/conduct.c'
+  'the connection policy of the seat (seat/seat.c)')
 for k in "${!pats[@]}"; do
   if grep -nE -- "${pats[$k]}" web/*.js >&2; then
     echo "web_policy: web/*.js copies ${whats[$k]} (the lines above)" >&2

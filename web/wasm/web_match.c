@@ -1,19 +1,20 @@
 /*
  * web_match.c: the page's driver of a network game seat (web_match.h),
- * the browser's counterpart of client/netgame.c. It joins the two state
- * machines without I/O, the lobby codec (lobby_wire.h) and the match
- * session (match.h), and keeps the match log in memory for the download;
- * the page's JavaScript only carries bytes between a WebSocket and these
- * exports, passes the time (ms) and calls web_net_tick at the deadline,
- * hands a bot move from its Web Worker back, and draws what
- * web_net_poll reports. Nothing here touches a clock or a socket.
+ * the browser's counterpart of client/netgame.c: both drive one seat of
+ * the seat layer (seat/seat.h: the match session, the lobby's messages,
+ * when to connect, retry and give up). This file keeps the match log in
+ * memory for the download and the resume point for a reload; the page's
+ * JavaScript only carries bytes between a WebSocket and these exports,
+ * opens and closes it when the seat says, passes the time (ms) and calls
+ * web_net_tick at the deadline, hands a bot move from its Web Worker
+ * back, and draws what web_net_poll reports. Nothing here touches a
+ * clock or a socket.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lobby_wire.h"
-#include "match.h"
+#include "seat.h"
 #include "tb_error.h"
 #include "web_api.h"
 #include "web_internal.h"
@@ -23,14 +24,10 @@
 
 struct Web_Net {
     Match_Role role;
-    Lobby_Wire *wire;
-    Match *m;
+    Seat *st;
+    Match *m;       /* the seat's session */
     Proto_Log *log; /* the match log, in memory */
     Lobby_Code invite, watch;
-    uint8_t *msg; /* a DATA message being built */
-    size_t msg_cap;
-    char game[PROTO_NAME_MAX + 1];
-    int refetch; /* the session asked for frames again */
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
     uint64_t seq;      /* the resume point (MATCH_OUT_SEQ): lobby number */
     uint32_t numbered; /* and the envelopes the room has numbered */
@@ -105,16 +102,13 @@ static int options_check(const Core_Game *g, const char *options)
     return rc;
 }
 
-/* The seat's codes and the lobby codec's configuration (a resumed seat's
- * from back, else new); why on failure. */
+/* The seat's codes (a resumed seat's from back, else new) into n and
+ * sc; why on failure. */
 static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
-                      const Web_Seat *back, Lobby_Wire_Config *wc, char *why,
+                      const Web_Seat *back, Seat_Config *sc, char *why,
                       size_t cap)
 {
     int rc = 0;
-    memset(wc, 0, sizeof *wc);
-    wc->role = (Lobby_Role)n->role;
-    memcpy(wc->host_pk, id->pk, PROTO_KEY_BYTES);
     if (back != NULL) {
         memcpy(n->seat_secret, back->secret, sizeof n->seat_secret);
         n->invite = back->invite;
@@ -134,9 +128,9 @@ static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
             return TB_E_CODE;
         }
     }
-    memcpy(wc->seat_secret, n->seat_secret, LOBBY_SEAT_SECRET_BYTES);
-    wc->invite = n->invite;
-    wc->watch = n->watch;
+    memcpy(sc->seat_secret, n->seat_secret, LOBBY_SEAT_SECRET_BYTES);
+    sc->invite = n->invite;
+    sc->watch = n->watch;
     if (rc != 0)
         snprintf(why, cap, "%s", tb_strerror(rc));
     return rc;
@@ -149,14 +143,13 @@ static Web_Net *net_make(int role, const char *game, const char *options,
                          uint32_t started, const Web_Seat *back)
 {
     Web_Net *n = NULL;
-    Match_Config mc;
-    Lobby_Wire_Config wc;
+    Seat_Config sc;
+    Match_Config *mc = &sc.match;
     const Core_Game *g = NULL;
     char why[200] = "";
     int rc = 0;
 
-    memset(&mc, 0, sizeof mc);
-    memset(&wc, 0, sizeof wc);
+    memset(&sc, 0, sizeof sc);
     if (role < MATCH_ROLE_HOST || role > MATCH_ROLE_SPECTATOR) {
         web__fail(TB_E_ARG, "role must be 0 (host), 1 (guest) or 2");
         return NULL;
@@ -181,32 +174,31 @@ static Web_Net *net_make(int role, const char *game, const char *options,
         return NULL;
     }
     n->role = (Match_Role)role;
-    mc.role = n->role;
-    mc.game = g;
-    mc.options = options;
-    mc.started = started;
-    mc.bot = role != MATCH_ROLE_SPECTATOR && bot != 0;
-    if (key_read(key, &mc.id) != 0) {
+    mc->role = n->role;
+    mc->game = g;
+    mc->options = options;
+    mc->started = started;
+    mc->bot = role != MATCH_ROLE_SPECTATOR && bot != 0;
+    sc.nodes = 1; /* the lobby that served the page */
+    sc.admitted = back != NULL;
+    if (key_read(key, &mc->id) != 0) {
         snprintf(why, sizeof why, "the stored key is damaged");
         rc = TB_E_FORMAT;
     }
     if (rc == 0)
-        rc = seat_codes(n, &mc.id, code, back, &wc, why, sizeof why);
+        rc = seat_codes(n, &mc->id, code, back, &sc, why, sizeof why);
     if (rc == 0 && back != NULL && role == MATCH_ROLE_HOST &&
-        lobby_code_check_host(&n->invite, mc.id.pk) != 0) {
+        lobby_code_check_host(&n->invite, mc->id.pk) != 0) {
         snprintf(why, sizeof why, "the stored seat is not of this key");
         rc = TB_E_FORMAT;
     }
     if (rc == 0 && role != MATCH_ROLE_SPECTATOR)
-        rc = lobby_code_seat_key(&n->invite, mc.seat_key);
+        rc = lobby_code_seat_key(&n->invite, mc->seat_key);
     if (rc == 0)
-        rc = lobby_random(mc.match_id, sizeof mc.match_id);
-    if (rc == 0)
-        rc = match_new(&mc, &n->m);
-    if (rc == 0)
-        rc = lobby_wire_new(&wc, 0, &n->wire);
-    proto_identity_wipe(&mc.id);
-    proto_wipe(&wc, sizeof wc);
+        rc = lobby_random(mc->match_id, sizeof mc->match_id);
+    if (rc == 0 && (rc = seat_new(&sc, &n->st)) == 0)
+        n->m = seat_match(n->st);
+    proto_wipe(&sc, sizeof sc);
     if (rc != 0) {
         web__fail(rc, why[0] ? why : tb_strerror(rc));
         web_net_free(n);
@@ -365,10 +357,8 @@ WEB_EXPORT(web_net_free) void web_net_free(Web_Net *n)
 {
     if (n == NULL)
         return;
-    lobby_wire_free(n->wire);
-    match_free(n->m);
+    seat_free(n->st);
     proto_log_close(n->log);
-    free(n->msg);
     free(n);
 }
 
@@ -382,56 +372,19 @@ WEB_EXPORT(web_net_codes) const char *web_net_codes(Web_Net *n)
 WEB_EXPORT(web_net_hello) const uint8_t *web_net_hello(Web_Net *n)
 {
     uint8_t m[LOBBY_WIRE_HELLO_MAX];
-    size_t len = lobby_wire_hello(n->wire, match_last_seq(n->m), m);
-    n->refetch = 0;
-    return web__out_bytes(m, len);
+    return web__out_bytes(m, seat_hello(n->st, m));
 }
 
 WEB_EXPORT(web_net_input)
 int web_net_input(Web_Net *n, double now, const uint8_t *msg, size_t len)
 {
-    Lobby_Wire_Event ev;
-    uint64_t t = (uint64_t)now;
-    int rc = lobby_wire_read(n->wire, msg, len, &ev);
-    if (rc == TB_E_SIGNATURE && n->role != MATCH_ROLE_HOST) {
-        /* The code's last group fingerprints the host's key: the room of
-         * its first three is another host's, as the terminal says it
-         * (client/advice.c). */
-        char why[200];
-        snprintf(why, sizeof why, "the game was not made by the host of code "
-                 "%s: is the code mistyped? Check its last group",
-                 n->role == MATCH_ROLE_GUEST ? n->invite.text : n->watch.text);
-        return web__fail(rc, why);
-    }
-    if (rc != 0)
-        return web__fail(rc, "the lobby sent a message out of turn");
-    switch (ev.kind) {
-    case LOBBY_WIRE_WELCOME:
-        match_welcome(n->m, t, ev.welcome.host_pk, ev.welcome.first_seq,
-                      ev.welcome.next_seq, ev.welcome.host_present,
-                      ev.welcome.guest_present);
-        break;
-    case LOBBY_WIRE_FRAME:
-        match_frame(n->m, t, ev.seq, (int)ev.from, ev.data, ev.len);
-        break;
-    case LOBBY_WIRE_ACK:
-        match_acked(n->m, t, ev.seq);
-        break;
-    case LOBBY_WIRE_PRESENCE:
-        match_presence(n->m, t, (int)ev.seat, ev.present);
-        break;
-    case LOBBY_WIRE_REFUSED:
-        return web__fail(ev.reason, tb_strerror(ev.reason));
-    case LOBBY_WIRE_NONE:
-        break;
-    }
-    return 0;
+    int rc = seat_input(n->st, (uint64_t)now, msg, len);
+    return rc != 0 ? web__fail(rc, tb_strerror(rc)) : 0;
 }
 
 WEB_EXPORT(web_net_closed) void web_net_closed(Web_Net *n, double now)
 {
-    lobby_wire_closed(n->wire);
-    match_disconnected(n->m, (uint64_t)now);
+    seat_closed(n->st, (uint64_t)now, 0);
 }
 
 WEB_EXPORT(web_net_move)
@@ -469,12 +422,12 @@ int web_net_bot_move(Web_Net *n, double now, double token, const char *text)
 
 WEB_EXPORT(web_net_tick) void web_net_tick(Web_Net *n, double now)
 {
-    match_tick(n->m, (uint64_t)now);
+    seat_tick(n->st, (uint64_t)now);
 }
 
 WEB_EXPORT(web_net_deadline) double web_net_deadline(const Web_Net *n)
 {
-    uint64_t at = match_deadline(n->m);
+    uint64_t at = seat_deadline(n->st);
     return at == UINT64_MAX ? -1.0 : (double)at;
 }
 
@@ -498,32 +451,14 @@ static void log_open(Web_Net *n, uint32_t count)
     }
 }
 
-/* A DATA message around the envelope o->data into n->msg. */
-static const uint8_t *data_message(Web_Net *n, const Match_Out *o)
-{
-    size_t need = LOBBY_WIRE_DATA_HEADER + o->len;
-    if (lobby_wire_data_check(n->wire, o->len, LOBBY_WIRE_PAYLOAD_MAX) != 0)
-        return NULL; /* not admitted: the session sends again on welcome */
-    if (need > n->msg_cap) {
-        uint8_t *p = realloc(n->msg, need);
-        if (p == NULL)
-            return NULL;
-        n->msg = p;
-        n->msg_cap = need;
-    }
-    n->msg[0] = LOBBY_WIRE_DATA_TYPE;
-    memcpy(n->msg + 1, o->data, o->len);
-    return web__out_bytes(n->msg, need);
-}
-
 /* Write what o says for the page into the output buffer, or carry it
  * out here (the log); 1 when the page is to see it. */
 static int report(Web_Net *n, const Match_Out *o)
 {
     char text[2 * MATCH_TEXT_MAX + 96];
     switch (o->kind) {
-    case MATCH_OUT_SEND:
-        return data_message(n, o) != NULL;
+    case MATCH_OUT_SEND: /* a whole DATA message (seat_poll) */
+        return web__out_bytes(o->data, o->len) != NULL;
     case MATCH_OUT_LOG_OPEN:
         log_open(n, o->count);
         return 0;
@@ -549,12 +484,6 @@ static int report(Web_Net *n, const Match_Out *o)
     case MATCH_OUT_THINK:
         snprintf(text, sizeof text, "%llu", (unsigned long long)o->seq);
         break;
-    case MATCH_OUT_REFETCH:
-        if (n->refetch || !lobby_wire_admitted(n->wire))
-            return 0;
-        n->refetch = 1;
-        text[0] = '\0';
-        break;
     case MATCH_OUT_DESYNC:
         snprintf(text, sizeof text, "desync: the game stopped at ply %u",
                  (unsigned)match_result(n->m)->desync_ply);
@@ -566,6 +495,7 @@ static int report(Web_Net *n, const Match_Out *o)
         n->seq = o->seq;
         n->numbered = o->count;
         return 0;
+    case MATCH_OUT_REFETCH: /* the seat's SEAT_OUT_CLOSE */
     case MATCH_OUT_RETRACT: /* the session said why in a warning */
     default:
         return 0;
@@ -573,12 +503,45 @@ static int report(Web_Net *n, const Match_Out *o)
     return web__out_text(text) == 0;
 }
 
+/* The seat's own event o for the page (web_match.h); 1 when it is to
+ * see it. */
+static int report_seat(const Seat_Out *o)
+{
+    char text[96];
+    switch (o->kind) {
+    case SEAT_OUT_UP:
+        snprintf(text, sizeof text, "%d\t%d\t%d", o->first, o->host_present,
+                 o->guest_present);
+        break;
+    case SEAT_OUT_LOST:
+        snprintf(text, sizeof text, "%u\t%u\t%d\t%d", o->attempt,
+                 (unsigned)o->wait_ms, o->first, o->reason);
+        break;
+    case SEAT_OUT_FAILED:
+        snprintf(text, sizeof text, "%d\t%d\t%d", (int)o->failure, o->reason,
+                 o->refused);
+        break;
+    case SEAT_OUT_CONNECT: /* one node: the lobby that served the page */
+    case SEAT_OUT_CLOSE:
+        text[0] = '\0';
+        break;
+    default: /* PRESENCE: web_net_state has it */
+        return 0;
+    }
+    return web__out_text(text) == 0;
+}
+
 WEB_EXPORT(web_net_poll) int web_net_poll(Web_Net *n)
 {
-    Match_Out o;
-    while (match_poll(n->m, &o))
-        if (report(n, &o))
-            return (int)o.kind;
+    Seat_Out o;
+    while (seat_poll(n->st, &o)) {
+        if (o.kind == SEAT_OUT_MATCH) {
+            if (report(n, &o.m))
+                return (int)o.m.kind;
+        } else if (report_seat(&o)) {
+            return WEB_NET_SEAT_KIND + (int)o.kind;
+        }
+    }
     return 0;
 }
 

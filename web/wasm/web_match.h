@@ -3,33 +3,44 @@
  * (issue 14): a seat or a spectator of a match in a lobby room, as
  * `tabula host`, `join` and `spectate` play one, driven from JavaScript
  * over the lobby's WebSocket (subprotocol tabula-lobby, one lobby message
- * per binary message, docs/protocol-lobby.md). The module holds the lobby
- * codec (lobby/lobby_wire.h: host key checked against the code, sequence
- * numbers) and the match session (match/match.h: signatures, hash chain,
- * legality, state hashes, clocks, offers, takebacks, the bot's turns, the
- * match log). The page only:
- *   - sends web_net_hello's bytes when its WebSocket opens, and every
- *     SEND output's bytes;
+ * per binary message, docs/protocol-lobby.md). The module holds one seat
+ * of the seat layer (seat/seat.h), as the terminal does: the lobby codec
+ * (host key checked against the code, sequence numbers), the match
+ * session (signatures, hash chain, legality, state hashes, clocks,
+ * offers, takebacks, the bot's turns, the match log) and the
+ * connection's policy (when to connect, retry, give up). The page only:
+ *   - opens a WebSocket to its lobby on CONNECT, sends web_net_hello's
+ *     bytes when it opens, and every SEND output's bytes; closes it on
+ *     CLOSE;
  *   - hands each binary message it receives to web_net_input (a negative
- *     answer: close the socket, web_last_why says why), and
- *     web_net_closed when the socket closes (then opens a new one unless
- *     the game is over: the hello asks for what was missed);
+ *     answer: close the socket), and calls web_net_closed when the socket
+ *     closes;
  *   - passes the time as ms on one steady clock (performance.now()) and
  *     calls web_net_tick at web_net_deadline;
  *   - calls web_net_poll after each of these until it answers 0, and
  *     carries out or draws each output.
- * Outputs of web_net_poll (Match_Out_Kind numbers; text in web_out):
- *   1 SEND     bytes (web_out, web_out_len): a whole DATA message
- *   6 PLY      "PLY\tSIDE\tMOVE\tHASH"
- *   7 NOTE     a line as the terminal prints it ("result: ...",
- *              "final-hash: HEX", offers, ...), in English (web_text
- *              WEB_TEXT_NOTE gives it in the page's language)
- *   8 WARN     a warning line, likewise
- *   9 THINK    "TOKEN": a bot seat's turn; choose a move for the position
- *              of web_net_game and answer with web_net_bot_move
- *   10 REFETCH frames were lost: close the socket and connect again
- *   11 DESYNC  "desync: the game stopped at ply N"
- *   13 DONE    "FINAL-HASH": the session wants nothing more
+ * Outputs of web_net_poll (the numbers by name from web_codes, "net"
+ * lines; text in web_out):
+ *   SEND     bytes (web_out, web_out_len): a whole DATA message
+ *   PLY      "PLY\tSIDE\tMOVE\tHASH"
+ *   NOTE     a line as the terminal prints it ("result: ...",
+ *            "final-hash: HEX", offers, ...), in English (web_text
+ *            WEB_TEXT_NOTE gives it in the page's language)
+ *   WARN     a warning line, likewise
+ *   THINK    "TOKEN": a bot seat's turn; choose a move for the position
+ *            of web_net_game and answer with web_net_bot_move
+ *   DESYNC   "desync: the game stopped at ply N"
+ *   DONE     "FINAL-HASH": the session wants nothing more
+ *   CONNECT  open the WebSocket (the first time, and to try again)
+ *   CLOSE    close it (frames were lost: the next hello asks for them)
+ *   UP       "FIRST\tHOST\tGUEST": let into the room (FIRST 1 the first
+ *            time; HOST, GUEST 1 when present)
+ *   LOST     "ATTEMPT\tWAIT_MS\tFIRST\tREASON": the connection is lost;
+ *            the seat asks again (CONNECT) after WAIT_MS
+ *   FAILED   "FAILURE\tREASON\tREFUSED": the seat stopped, the game not
+ *            over (seat.h's Seat_Failure: 1 never let in, 2 refused for
+ *            good after it was, 3 gave up; REASON a TB_E_* refusal or 0;
+ *            REFUSED 1 when the lobby answered)
  * Times are doubles holding whole ms (JavaScript numbers); handles are
  * addresses in the module's memory. Errors are TB_E_* codes; the failing
  * call leaves a line in web_last_why.
@@ -41,6 +52,10 @@
 #include <stdint.h>
 
 typedef struct Web_Net Web_Net; /* opaque, heap */
+
+/* web_net_poll's number for a seat event: this plus its Seat_Out_Kind
+ * (above the session's Match_Out_Kind numbers). */
+#define WEB_NET_SEAT_KIND 32
 
 /* web_key_new: a fresh Ed25519 key pair (libsodium) as the hex of its
  * 64-byte secret key (which holds the public key), for the page to keep
@@ -120,10 +135,11 @@ const uint8_t *web_net_hello(Web_Net *n);
  * now. 0, or the reason to close the connection: a refusal of the lobby
  * (TB_E_CODE, TB_E_SEAT, TB_E_WATCH_CODE, ...), TB_E_FORMAT,
  * TB_E_SIGNATURE (the room's host key does not match the code: its last
- * group is mistyped, web_last_why says so as the terminal does). */
+ * group is mistyped); FAILED or LOST follows web_net_closed. */
 int web_net_input(Web_Net *n, double now, const uint8_t *msg, size_t len);
 
-/* web_net_closed: the connection is gone (frames to send wait). */
+/* web_net_closed: the connection is gone (frames to send wait); the
+ * seat says what next (CONNECT, LOST, FAILED). */
 void web_net_closed(Web_Net *n, double now);
 
 /* web_net_move: a move typed or clicked by the player, read as the

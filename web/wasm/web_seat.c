@@ -15,25 +15,10 @@
 #include "tb_error.h"
 #include "web_api.h"
 #include "web_internal.h"
+#include "web_match.h"
 #include "web_seat.h"
 
 #define WEB_EXPORT(name) __attribute__((export_name(#name)))
-
-WEB_EXPORT(web_retry_ms)
-uint32_t web_retry_ms(int role, int reason, unsigned attempt)
-{
-    return seat_retry_ms(role, reason, attempt);
-}
-
-WEB_EXPORT(web_give_up_ms) uint32_t web_give_up_ms(void)
-{
-    return SEAT_GIVE_UP_MS;
-}
-
-WEB_EXPORT(web_refusal_ends) int web_refusal_ends(int reason)
-{
-    return seat_refusal_ends(reason);
-}
 
 WEB_EXPORT(web_clock_options)
 const char *web_clock_options(const char *options, const char *clock)
@@ -104,15 +89,27 @@ uint32_t web_takeback_plies(const char *name, const char *options,
     return (uint32_t)plies;
 }
 
-/* The kinds of web_net_poll by name (match.h's Match_Out_Kind). */
+/* The kinds of web_net_poll by name (match.h's Match_Out_Kind, and
+ * seat.h's Seat_Out_Kind above WEB_NET_SEAT_KIND); the seat's failures. */
 static const struct {
     const char *name;
     int kind;
 } net_kinds[] = {
-    {"SEND", MATCH_OUT_SEND},     {"PLY", MATCH_OUT_PLY},
-    {"NOTE", MATCH_OUT_NOTE},     {"WARN", MATCH_OUT_WARN},
-    {"THINK", MATCH_OUT_THINK},   {"REFETCH", MATCH_OUT_REFETCH},
-    {"DESYNC", MATCH_OUT_DESYNC}, {"DONE", MATCH_OUT_DONE},
+    {"SEND", MATCH_OUT_SEND},
+    {"PLY", MATCH_OUT_PLY},
+    {"NOTE", MATCH_OUT_NOTE},
+    {"WARN", MATCH_OUT_WARN},
+    {"THINK", MATCH_OUT_THINK},
+    {"DESYNC", MATCH_OUT_DESYNC},
+    {"DONE", MATCH_OUT_DONE},
+    {"CONNECT", WEB_NET_SEAT_KIND + SEAT_OUT_CONNECT},
+    {"CLOSE", WEB_NET_SEAT_KIND + SEAT_OUT_CLOSE},
+    {"UP", WEB_NET_SEAT_KIND + SEAT_OUT_UP},
+    {"LOST", WEB_NET_SEAT_KIND + SEAT_OUT_LOST},
+    {"FAILED", WEB_NET_SEAT_KIND + SEAT_OUT_FAILED},
+    {"FAIL_ADMISSION", SEAT_FAIL_ADMISSION},
+    {"FAIL_ENDED", SEAT_FAIL_ENDED},
+    {"FAIL_GAVE_UP", SEAT_FAIL_GAVE_UP},
 };
 
 WEB_EXPORT(web_codes) const char *web_codes(void)

@@ -10,19 +10,6 @@
 
 #include <stdint.h>
 
-/* web_retry_ms: seat_retry_ms(role, reason, attempt): ms to wait before
- * the next attempt to reach the lobby (role 0 host, 1 guest, 2
- * spectator; reason the TB_E_* refusal or 0; attempt the failed attempts
- * since the connection was lost). */
-uint32_t web_retry_ms(int role, int reason, unsigned attempt);
-
-/* web_give_up_ms: SEAT_GIVE_UP_MS, how long a seat keeps trying. */
-uint32_t web_give_up_ms(void);
-
-/* web_refusal_ends: seat_refusal_ends(reason): 1 when the lobby's
- * refusal ends a seat it had let in, 0 when the seat keeps trying. */
-int web_refusal_ends(int reason);
-
 /* web_clock_options: seat_clock_options(options, clock): the host's
  * match options with the clock typed in the page (NULL or "" for none)
  * added. The options text, or NULL: web_last_error TB_E_OPTION (or

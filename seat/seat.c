@@ -1,0 +1,310 @@
+/*
+ * seat.c: one seat of a network game without I/O (seat.h): the match
+ * session, the lobby's messages and the connection's policy in one
+ * object, so the terminal and the page drive the same decisions: when to
+ * connect and to which node, when to try again, which refusal ends the
+ * seat, when to give up, how a move goes out as a DATA message. The
+ * waits and the refusals are policy.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "seat.h"
+#include "tb_error.h"
+
+/* Seat events waiting for seat_poll, ahead of the session's outputs. */
+#define SEAT_QUEUE 8
+
+struct Seat {
+    Match *m;
+    Lobby_Wire *wire;
+    int role;
+    unsigned nodes, node; /* nodes known, the one in use or asked for */
+    unsigned untried;     /* nodes not yet tried before the first welcome */
+    int admitted;         /* let in before (config) or now (a welcome) */
+    int welcomed;         /* this object was let in at least once */
+    int connecting;       /* a connection was asked for and not closed */
+    int refetch;          /* our own close, to ask again for lost frames */
+    int refusal;          /* the relay's refusal, or seat_input's error */
+    int lost;             /* a run of failed attempts is on */
+    uint64_t lost_at;     /* when it began */
+    unsigned attempts;    /* failed attempts in the run */
+    uint64_t connect_at;  /* UINT64_MAX: no connection waits */
+    uint64_t room_next;   /* the room's next number at the welcome */
+    int stopped;
+    Seat_Out queue[SEAT_QUEUE];
+    size_t head, count;
+    uint8_t *msg; /* a DATA message being built */
+    size_t msg_cap;
+};
+
+/* A seat event for seat_poll (the queue holds what one call makes). */
+static Seat_Out *push(Seat *s, Seat_Out_Kind kind)
+{
+    static Seat_Out spare; /* never read: the queue is never full */
+    if (s->count == SEAT_QUEUE)
+        return &spare;
+    Seat_Out *o = &s->queue[(s->head + s->count++) % SEAT_QUEUE];
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    return o;
+}
+
+static void ask_connect(Seat *s, uint64_t now, uint32_t wait)
+{
+    s->connect_at = now + wait;
+    if (wait == 0)
+        seat_tick(s, now);
+}
+
+int seat_new(const Seat_Config *cfg, Seat **out)
+{
+    Lobby_Wire_Config wc;
+    Seat *s;
+    int rc;
+
+    if (out == NULL)
+        return TB_E_ARG;
+    *out = NULL;
+    if (cfg == NULL || (unsigned)cfg->match.role > MATCH_ROLE_SPECTATOR ||
+        cfg->nodes == 0 || cfg->nodes > SEAT_NODES_MAX)
+        return TB_E_ARG;
+    if ((s = calloc(1, sizeof *s)) == NULL)
+        return TB_E_NOMEM;
+    s->role = (int)cfg->match.role;
+    s->nodes = cfg->nodes;
+    s->untried = cfg->nodes - 1;
+    s->admitted = cfg->admitted != 0;
+    s->connect_at = UINT64_MAX;
+    memset(&wc, 0, sizeof wc);
+    wc.role = (Lobby_Role)cfg->match.role;
+    wc.invite = cfg->invite;
+    wc.watch = cfg->watch;
+    memcpy(wc.host_pk, cfg->match.id.pk, sizeof wc.host_pk);
+    memcpy(wc.seat_secret, cfg->seat_secret, sizeof wc.seat_secret);
+    rc = match_new(&cfg->match, &s->m);
+    if (rc == 0)
+        rc = lobby_wire_new(&wc, 0, &s->wire);
+    proto_wipe(&wc, sizeof wc);
+    if (rc != 0) {
+        seat_free(s);
+        return rc;
+    }
+    s->connecting = 1;
+    push(s, SEAT_OUT_CONNECT)->node = 0;
+    *out = s;
+    return 0;
+}
+
+void seat_free(Seat *s)
+{
+    if (s == NULL)
+        return;
+    match_free(s->m);
+    lobby_wire_free(s->wire);
+    free(s->msg);
+    free(s);
+}
+
+Match *seat_match(Seat *s)
+{
+    return s->m;
+}
+const Match *seat_match_const(const Seat *s)
+{
+    return s->m;
+}
+int seat_stopped(const Seat *s)
+{
+    return s->stopped || match_done(s->m);
+}
+
+int seat_caught_up(const Seat *s)
+{
+    return s->welcomed && !s->lost && lobby_wire_admitted(s->wire) &&
+           match_last_seq(s->m) + 1 >= s->room_next;
+}
+
+size_t seat_hello(Seat *s, uint8_t out[LOBBY_WIRE_HELLO_MAX])
+{
+    s->refusal = 0;
+    return lobby_wire_hello(s->wire, match_last_seq(s->m), out);
+}
+
+int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
+{
+    Lobby_Wire_Event ev;
+    int rc = lobby_wire_read(s->wire, msg, len, &ev);
+    if (rc != 0) {
+        s->refusal = rc;
+        return rc;
+    }
+    switch (ev.kind) {
+    case LOBBY_WIRE_WELCOME: {
+        Seat_Out *o = push(s, SEAT_OUT_UP);
+        o->first = !s->welcomed;
+        o->host_present = ev.welcome.host_present;
+        o->guest_present = ev.welcome.guest_present;
+        s->welcomed = s->admitted = 1;
+        s->lost = 0;
+        s->attempts = 0;
+        s->untried = 0;
+        s->room_next = ev.welcome.next_seq;
+        match_welcome(s->m, now, ev.welcome.host_pk, ev.welcome.first_seq,
+                      ev.welcome.next_seq, ev.welcome.host_present,
+                      ev.welcome.guest_present);
+        break;
+    }
+    case LOBBY_WIRE_FRAME:
+        match_frame(s->m, now, ev.seq, (int)ev.from, ev.data, ev.len);
+        break;
+    case LOBBY_WIRE_ACK:
+        match_acked(s->m, now, ev.seq);
+        break;
+    case LOBBY_WIRE_PRESENCE:
+        if ((int)ev.seat != s->role) {
+            Seat_Out *o = push(s, SEAT_OUT_PRESENCE);
+            o->who = (int)ev.seat;
+            o->present = ev.present;
+        }
+        match_presence(s->m, now, (int)ev.seat, ev.present);
+        break;
+    case LOBBY_WIRE_REFUSED:
+        s->refusal = ev.reason;
+        return ev.reason;
+    case LOBBY_WIRE_NONE:
+        break;
+    }
+    return 0;
+}
+
+static void fail(Seat *s, Seat_Failure why, int reason, int refused)
+{
+    Seat_Out *o = push(s, SEAT_OUT_FAILED);
+    o->failure = why;
+    o->reason = reason;
+    o->refused = refused;
+    s->stopped = 1;
+    s->connect_at = UINT64_MAX;
+}
+
+void seat_closed(Seat *s, uint64_t now, int reason)
+{
+    int refused = s->refusal != 0;
+    if (!s->connecting)
+        return; /* a second report of one close */
+    s->connecting = 0;
+    lobby_wire_closed(s->wire);
+    if (seat_stopped(s))
+        return;
+    if (s->refetch) { /* our own close, to ask again for lost frames */
+        s->refetch = 0;
+        match_disconnected(s->m, now);
+        ask_connect(s, now, 0);
+        return;
+    }
+    if (refused)
+        reason = s->refusal;
+    /* A refusal is the relay's word, which every node would give alike;
+     * a node that cannot be reached (or answers as no relay does) is
+     * left for the next. */
+    int refusal = refused && reason != TB_E_FORMAT && reason != TB_E_SIGNATURE;
+    if (!refusal && s->nodes > 1)
+        s->node = (s->node + 1) % s->nodes;
+    if (!s->admitted) {
+        if (!refusal && s->untried > 0) {
+            s->untried--;
+            ask_connect(s, now, 0);
+            return;
+        }
+        fail(s, SEAT_FAIL_ADMISSION, reason, refused);
+        return;
+    }
+    if (refusal && seat_refusal_ends(reason)) {
+        fail(s, SEAT_FAIL_ENDED, reason, 1);
+        return;
+    }
+    int first = !s->lost;
+    if (first) {
+        s->lost = 1;
+        s->lost_at = now;
+    } else if (now - s->lost_at > SEAT_GIVE_UP_MS) {
+        fail(s, SEAT_FAIL_GAVE_UP, reason, refusal);
+        return;
+    }
+    uint32_t wait = seat_retry_ms(s->role, reason, s->attempts++);
+    Seat_Out *o = push(s, SEAT_OUT_LOST);
+    o->first = first;
+    o->reason = reason;
+    o->attempt = s->attempts;
+    o->wait_ms = wait;
+    match_disconnected(s->m, now);
+    ask_connect(s, now, wait);
+}
+
+void seat_tick(Seat *s, uint64_t now)
+{
+    if (s->connect_at <= now && !seat_stopped(s)) {
+        s->connect_at = UINT64_MAX;
+        s->connecting = 1;
+        push(s, SEAT_OUT_CONNECT)->node = s->node;
+    }
+    match_tick(s->m, now);
+}
+
+uint64_t seat_deadline(const Seat *s)
+{
+    uint64_t at = match_deadline(s->m);
+    return s->connect_at < at ? s->connect_at : at;
+}
+
+/* A DATA message around the envelope of o; 0 when the seat is not in its
+ * room (the session sends it again on the welcome) or out of memory. */
+static int data_message(Seat *s, Match_Out *o)
+{
+    size_t need = LOBBY_WIRE_DATA_HEADER + o->len;
+    if (!s->connecting ||
+        lobby_wire_data_check(s->wire, o->len, LOBBY_WIRE_PAYLOAD_MAX) != 0)
+        return 0;
+    if (need > s->msg_cap) {
+        uint8_t *p = realloc(s->msg, need);
+        if (p == NULL)
+            return 0;
+        s->msg = p;
+        s->msg_cap = need;
+    }
+    s->msg[0] = LOBBY_WIRE_DATA_TYPE;
+    memcpy(s->msg + 1, o->data, o->len);
+    o->data = s->msg;
+    o->len = need;
+    return 1;
+}
+
+int seat_poll(Seat *s, Seat_Out *out)
+{
+    if (s->count > 0) {
+        *out = s->queue[s->head];
+        s->head = (s->head + 1) % SEAT_QUEUE;
+        s->count--;
+        return 1;
+    }
+    while (match_poll(s->m, &out->m)) {
+        Match_Out *o = &out->m;
+        if (o->kind == MATCH_OUT_SEND && !data_message(s, o))
+            continue;
+        if (o->kind == MATCH_OUT_REFETCH) {
+            /* Frames were lost on the way: ask again from the resume
+             * point, once, on a connection that is in its room. */
+            if (s->refetch || !s->connecting || !lobby_wire_admitted(s->wire))
+                continue;
+            s->refetch = 1;
+            out->kind = SEAT_OUT_CLOSE;
+            return 1;
+        }
+        if (o->kind == MATCH_OUT_DONE)
+            s->connect_at = UINT64_MAX;
+        out->kind = SEAT_OUT_MATCH;
+        return 1;
+    }
+    return 0;
+}
