@@ -659,21 +659,10 @@ static int cb_position_format(const void *st, char *buf, size_t cap)
 }
 
 /* A decimal of at most 10 digits at *p up to a space or the end. */
+/* A counter of a position text: at most ten digits (core__read_uint). */
 static int read_uint(const char **p, uint64_t *v)
 {
-    const char *s = *p;
-    int n = 0;
-    *v = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (++n > 10)
-            return -1;
-        *v = *v * 10 + (uint64_t)(*s - '0');
-        s++;
-    }
-    if (n == 0 || (n > 1 && **p == '0'))
-        return -1;
-    *p = s;
-    return 0;
+    return core__read_uint(p, 9999999999u, v);
 }
 
 static int cb_position_parse(void *st, const char *text, char *why,

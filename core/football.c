@@ -247,15 +247,10 @@ static void fc_restart_history(Fc_State *st)
 static int fc_option(void *ctx, const char *key, const char *val)
 {
     Fc_State *st = ctx;
-    unsigned v = 0;
+    uint64_t v = 0;
     if (strcmp(key, "goals") != 0)
         return TB_E_OPTION;
-    for (const char *p = val; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9' || v > FC_GOALS_MAX)
-            return TB_E_OPTION;
-        v = v * 10 + (unsigned)(*p - '0');
-    }
-    if (v < 1 || v > FC_GOALS_MAX || (val[0] == '0'))
+    if (core__read_uint_all(val, strlen(val), FC_GOALS_MAX, &v) != 0 || v < 1)
         return TB_E_OPTION;
     st->goals = (uint8_t)v;
     return 0;
@@ -1081,20 +1076,8 @@ static const char *fc_check_state(const Fc_State *st)
 /* Reads an unsigned decimal at *p (at most max); -1 on error. */
 static long fc_parse_uint(const char **p, long max)
 {
-    long v = 0;
-    const char *s = *p;
-    if (*s < '0' || *s > '9')
-        return -1;
-    if (*s == '0' && s[1] >= '0' && s[1] <= '9')
-        return -1; /* no leading zeros */
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s - '0');
-        if (v > max)
-            return -1;
-        s++;
-    }
-    *p = s;
-    return v;
+    uint64_t v;
+    return core__read_uint(p, (uint64_t)max, &v) != 0 ? -1 : (long)v;
 }
 
 static int fc_position_parse(void *vst, const char *text, char *why,

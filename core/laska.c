@@ -262,14 +262,10 @@ static int read_path(const char *text, uint8_t *path, int *plen)
         if (n == LA_SQUARES + 2)
             return TB_E_NOTATION;
         if (numeric) {
-            int v = 0, digits = 0;
-            while (*p >= '0' && *p <= '9' && digits < 3) {
-                v = v * 10 + (*p++ - '0');
-                digits++;
-            }
-            if (digits == 0 || v < 1 || v > LA_SQUARES)
+            uint64_t v;
+            if (core__read_uint(&p, LA_SQUARES, &v) != 0 || v < 1)
                 return TB_E_NOTATION;
-            sq[n++] = v - 1;
+            sq[n++] = (int)v - 1;
         } else {
             if (p[0] < 'a' || p[0] > 'g' || p[1] < '1' || p[1] > '7')
                 return TB_E_NOTATION;
@@ -386,17 +382,15 @@ static int laska_position_format(const void *vst, char *buf, size_t cap)
 /* Read a decimal number of any number of digits, held at 1000000000
  * past nine digits (every counter's bound is far below, and a long
  * may be 32 bits); -1 if not one. */
+/* A counter of a position text, the whole of p[0..n); -1 when it is
+ * none (core__read_uint); a large one reads as 1000000000, which the
+ * caller refuses as out of range. */
 static long read_number(const char *p, size_t n)
 {
-    long v = 0;
-    if (n == 0)
+    uint64_t v;
+    if (core__read_uint_all(p, n, UINT64_MAX, &v) != 0)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return -1;
-        v = v >= 100000000 ? 1000000000 : v * 10 + (p[i] - '0');
-    }
-    return v;
+    return v > 1000000000u ? 1000000000 : (long)v;
 }
 
 static int laska_position_parse(void *vst, const char *text, char *why,

@@ -60,6 +60,35 @@ void core__text_uint(Core_Text *t, uint64_t v)
         core__text_char(t, digits[--n]);
 }
 
+int core__read_uint(const char **p, uint64_t max, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+    if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+        return -1;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        uint64_t d = (uint64_t)(*s - '0');
+        if (d > max || v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    *p = s;
+    return 0;
+}
+
+int core__read_uint_all(const char *s, size_t len, uint64_t max,
+                        uint64_t *out)
+{
+    const char *p = s;
+    uint64_t v;
+    if (len == 0 || core__read_uint(&p, max, &v) != 0 ||
+        (size_t)(p - s) != len)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 int core__text_end(Core_Text *t)
 {
     return t->err;

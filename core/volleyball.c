@@ -31,19 +31,13 @@ static int pieces_per_side(const Vb_State *s)
 
 /* ---- options (A-46, 6.3) --------------------------------------------- */
 
+/* The whole of t as a number up to max (core__read_uint). */
 static int parse_uint(const char *t, unsigned max, unsigned *out)
 {
-    unsigned v = 0;
-    if (*t == '\0')
+    uint64_t v;
+    if (core__read_uint_all(t, strlen(t), max, &v) != 0)
         return -1;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9')
-            return -1;
-        v = v * 10 + (unsigned)(*t - '0');
-        if (v > max)
-            return -1;
-    }
-    *out = v;
+    *out = (unsigned)v;
     return 0;
 }
 
@@ -1106,34 +1100,23 @@ static int read_ref(const char **p, uint8_t *out)
         *p = q + 1;
         return 0;
     }
-    if ((*q != 'w' && *q != 'b') || q[1] < '0' || q[1] > '9')
-        return -1;
-    int n = q[1] - '0', len = 2;
-    if (q[2] >= '0' && q[2] <= '9') {
-        n = n * 10 + (q[2] - '0');
-        len = 3;
-    }
-    if (n >= VB_STRIDE)
+    uint64_t n;
+    const char *r = q + 1;
+    if ((*q != 'w' && *q != 'b') ||
+        core__read_uint(&r, VB_STRIDE - 1, &n) != 0)
         return -1;
     *out = (uint8_t)((*q == 'b') * VB_STRIDE + n);
-    *p = q + len;
+    *p = r;
     return 0;
 }
 
+/* A number up to max at *p (core__read_uint). */
 static int read_num(const char **p, unsigned max, unsigned *out)
 {
-    const char *q = *p;
-    unsigned v = 0;
-    if (*q < '0' || *q > '9')
+    uint64_t v;
+    if (core__read_uint(p, max, &v) != 0)
         return -1;
-    while (*q >= '0' && *q <= '9') {
-        v = v * 10 + (unsigned)(*q - '0');
-        if (v > max)
-            return -1;
-        q++;
-    }
-    *out = v;
-    *p = q;
+    *out = (unsigned)v;
     return 0;
 }
 
