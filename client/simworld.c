@@ -1,18 +1,22 @@
 /*
  * simworld.c: one whole match in one process under a seeded scheduler
  * (simworld.h). The world holds the actors (host, guest, spectators: each
- * a match/ session plus what a driver would keep durable: its log file,
+ * a seat of the seat layer, seat/seat.h, the very object the terminal and
+ * the page drive, plus what a driver would keep durable: its log file,
  * its resume point and the start of the turn in progress, as FILE.seq
- * keeps them), a model of the lobby relay, and one event queue
+ * keeps them), a model of the lobby relay that speaks the lobby's bytes
+ * (lobby_wire.h's relay side), and one event queue
  * ordered by simulated time. Messages travel on connections that keep
  * their order (each direction delivers no earlier than the one before
  * it); a dropped connection loses what was in flight. A crash happens
  * between two outputs of a session: what was carried out before it is
  * durable, the rest is lost, and the actor comes back from its log. The
  * relay model numbers frames, keeps them, sends a (re)joining member the
- * frames after its resume point, reports presence, and on a restart
- * forgets its rooms; the host's CREATE then numbers on from the host's
- * resume point, as the real lobby does (docs/protocol-lobby.md).
+ * frames after its resume point, reports presence, refuses a JOIN or
+ * WATCH while it has no room, and on a restart forgets its rooms; the
+ * host's CREATE then numbers on from the host's resume point, as the
+ * real lobby does (docs/protocol-lobby.md). When to connect, try again
+ * or give up is the seat's: a seat that gives up fails the match.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lobby_wire.h"
 #include "match.h"
 #include "netstore.h"
 #include "seat.h"
@@ -33,7 +38,10 @@
 
 enum { EV_CONNECT, EV_TO_CLIENT, EV_TO_RELAY, EV_TICK, EV_USER, EV_BOT,
        EV_FAULT, EV_RESTART };
-enum { MSG_WELCOME, MSG_FRAME, MSG_ACK, MSG_PRESENCE };
+enum { MSG_WELCOME, MSG_FRAME, MSG_ACK, MSG_PRESENCE, MSG_REFUSED };
+
+/* A connection reset, as the transport reports it (ECONNRESET). */
+#define SIM_RESET (-104)
 
 typedef struct Ev {
     uint64_t at, order;
@@ -53,7 +61,8 @@ typedef struct Kept {
 
 typedef struct Actor {
     int role, alive, done, joined, desync, saw_end;
-    Match *m;
+    Seat *st;
+    Match *m; /* the seat's session */
     Match_Config mc;
     uint32_t epoch;
     int conn; /* 0 closed, 1 waiting for the welcome, 2 open */
@@ -67,8 +76,6 @@ typedef struct Actor {
     int64_t skew_ppm, skew_off;
     uint64_t tick_gen;
     uint32_t plies; /* PLY outputs, plus the moves held at a resume */
-    unsigned attempts; /* failed attempts to reach the relay since the
-                          connection was lost (seat_retry_ms) */
     int crash_in;   /* crash before this many more outputs (-1: none) */
 } Actor;
 
@@ -88,7 +95,10 @@ typedef struct World {
     uint32_t member_epoch[SIM_ACTORS_MAX];
     int member_open[SIM_ACTORS_MAX];
     int clocked;
+    Lobby_Code invite, watch;
+    uint8_t seat_secret[SIM_ACTORS_MAX][LOBBY_SEAT_SECRET_BYTES];
     uint8_t *buf; /* a frame */
+    uint8_t *msg; /* a message from the relay */
     char *trace;
     size_t trace_len, trace_cap;
 } World;
@@ -410,10 +420,18 @@ static void relay_forget(World *w)
     w->room = 0;
 }
 
-/* Member i (re)joins asking for every frame after from. */
-static void relay_join(World *w, int i, uint64_t from)
+/* Member i (re)joins with its hello (CREATE, JOIN or WATCH) asking for
+ * every frame after the one it names. */
+static void relay_join(World *w, int i, const uint8_t *hello, size_t len)
 {
     Actor *x = &w->a[i];
+    Lobby_Wire_Hello h;
+    if (lobby_wire_hello_read(hello, len, &h) != 0 ||
+        (int)h.role != x->role) {
+        fail(w, "%s: a hello the relay cannot read", role_names[i]);
+        return;
+    }
+    uint64_t from = h.from_seq;
     if (i == MATCH_ROLE_HOST && !w->room) {
         w->room = 1;
         w->next_seq = from + 1;
@@ -421,6 +439,11 @@ static void relay_join(World *w, int i, uint64_t from)
               (unsigned long long)w->next_seq);
     }
     w->member_epoch[i] = x->epoch;
+    if (!w->room) { /* no room has this code (yet): refused */
+        to_client(w, i, MSG_REFUSED, 0, (uint64_t)-(int64_t)TB_E_CODE, 0, 0,
+                  NULL, 0);
+        return;
+    }
     w->member_open[i] = 1;
     uint64_t first = w->nkept ? w->kept[0].seq : 0;
     to_client(w, i, MSG_WELCOME, 0, first, w->next_seq,
@@ -477,22 +500,14 @@ static void close_conn(World *w, int i)
     x->epoch++;
 }
 
-/* The wait before actor i tries the relay again after reason (0: the
- * connection was lost; TB_E_CODE: no room yet): the seat layer's policy,
- * as the terminal and the page wait (seat.h). */
-static uint64_t retry_ms(World *w, int i, int reason)
-{
-    Actor *x = &w->a[i];
-    return seat_retry_ms(x->role, reason, x->attempts++);
-}
-
 static void crash(World *w, int i)
 {
     Actor *x = &w->a[i];
     trace(w, i, "crash");
     w->rep->faults++;
     close_conn(w, i);
-    match_free(x->m);
+    seat_free(x->st);
+    x->st = NULL;
     x->m = NULL;
     proto_log_close(x->log);
     x->log = NULL;
@@ -514,7 +529,7 @@ static void log_open(World *w, int i, uint32_t count)
 static void schedule_tick(World *w, int i)
 {
     Actor *x = &w->a[i];
-    uint64_t d = match_deadline(x->m);
+    uint64_t d = seat_deadline(x->st);
     x->tick_gen++;
     if (d == UINT64_MAX)
         return;
@@ -531,9 +546,9 @@ static void carry_out(World *w, int i, const Match_Out *o)
 {
     Actor *x = &w->a[i];
     switch (o->kind) {
-    case MATCH_OUT_SEND:
+    case MATCH_OUT_SEND: /* a DATA message: its type byte, the envelope */
         if (x->conn == 2)
-            to_relay(w, i, o->data, o->len, 0);
+            to_relay(w, i, o->data + 1, o->len - 1, 0);
         break;
     case MATCH_OUT_LOG_OPEN:
         log_open(w, i, o->count);
@@ -574,13 +589,7 @@ static void carry_out(World *w, int i, const Match_Out *o)
         push(w, e);
         break;
     }
-    case MATCH_OUT_REFETCH:
-        trace(w, i, "refetch after %llu", (unsigned long long)o->seq);
-        if (x->conn != 0) {
-            close_conn(w, i);
-            match_disconnected(x->m, anow(x, w->now));
-            at_time(w, w->now + 1, EV_CONNECT, i);
-        }
+    case MATCH_OUT_REFETCH: /* the seat's SEAT_OUT_CLOSE */
         break;
     case MATCH_OUT_DESYNC:
         x->desync = 1;
@@ -597,18 +606,59 @@ static void carry_out(World *w, int i, const Match_Out *o)
     }
 }
 
+/* The seat's own outputs, as netgame.c carries them out. */
+static void carry_out_seat(World *w, int i, const Seat_Out *o)
+{
+    Actor *x = &w->a[i];
+    switch (o->kind) {
+    case SEAT_OUT_MATCH:
+        carry_out(w, i, &o->m);
+        break;
+    case SEAT_OUT_CONNECT:
+        at_time(w, w->now, EV_CONNECT, i);
+        break;
+    case SEAT_OUT_CLOSE:
+        trace(w, i, "refetch after %llu",
+              (unsigned long long)match_last_seq(x->m));
+        if (x->conn != 0) {
+            close_conn(w, i);
+            seat_closed(x->st, anow(x, w->now), 0);
+        }
+        break;
+    case SEAT_OUT_UP:
+        x->conn = 2;
+        x->joined = 1;
+        trace(w, i, "in the room%s", o->first ? "" : " again");
+        break;
+    case SEAT_OUT_LOST:
+        trace(w, i, "lost the relay (attempt %u, next in %u ms)", o->attempt,
+              (unsigned)o->wait_ms);
+        break;
+    case SEAT_OUT_PRESENCE:
+        break;
+    case SEAT_OUT_FAILED:
+        fail(w, "%s's seat stopped (%s, %s): the game was lost to the "
+                "network", role_names[i],
+             o->failure == SEAT_FAIL_ADMISSION ? "never let in"
+             : o->failure == SEAT_FAIL_ENDED   ? "refused for good"
+                                               : "gave up",
+             tb_strerror(o->reason));
+        break;
+    }
+}
+
 static void drain(World *w, int i)
 {
     Actor *x = &w->a[i];
-    Match_Out o;
-    while (x->alive && match_poll(x->m, &o)) {
+    Seat_Out o;
+    while (x->alive && !w->rep->failed && seat_poll(x->st, &o)) {
         if (x->crash_in == 0) {
             crash(w, i); /* this output and the rest are lost */
             return;
         }
         if (x->crash_in > 0)
             x->crash_in--;
-        carry_out(w, i, &o);
+        carry_out_seat(w, i, &o);
     }
     if (x->alive) { /* as netgame.c keeps it, after the outputs */
         uint64_t now = anow(x, w->now);
@@ -624,11 +674,23 @@ static void start_actor(World *w, int i)
 {
     Actor *x = &w->a[i];
     char why[200];
-    int rc = match_new(&x->mc, &x->m);
+    Seat_Config sc;
+    memset(&sc, 0, sizeof sc);
+    sc.match = x->mc;
+    sc.invite = w->invite;
+    sc.watch = w->watch;
+    if (x->role == MATCH_ROLE_SPECTATOR)
+        memset(&sc.invite, 0, sizeof sc.invite);
+    memcpy(sc.seat_secret, w->seat_secret[i], sizeof sc.seat_secret);
+    sc.nodes = 1;
+    sc.admitted = x->joined; /* taken back from its files */
+    int rc = seat_new(&sc, &x->st);
+    proto_wipe(&sc, sizeof sc);
     if (rc != 0) {
-        fail(w, "%s: match_new: %s", role_names[i], tb_strerror(rc));
+        fail(w, "%s: seat_new: %s", role_names[i], tb_strerror(rc));
         return;
     }
+    x->m = seat_match(x->st);
     x->alive = 1;
     x->plies = 0;
     if (access(x->log_path, F_OK) == 0) {
@@ -651,54 +713,62 @@ static void start_actor(World *w, int i)
         trace(w, i, "resumed: %u envelopes, lobby seq %llu",
               match_frames(x->m), (unsigned long long)match_last_seq(x->m));
     }
-    drain(w, i);
-    at_time(w, w->now, EV_CONNECT, i);
+    drain(w, i); /* the resumed session's outputs, the first CONNECT */
 }
 
+/* The seat asked for a connection: it is made at once (its loss is a
+ * fault's) and the seat's hello goes first. */
 static void connect_actor(World *w, int i)
 {
     Actor *x = &w->a[i];
+    uint8_t hello[LOBBY_WIRE_HELLO_MAX];
     if (!x->alive || x->done || x->conn != 0)
         return;
-    if (i != MATCH_ROLE_HOST && !w->room) {
-        at_time(w, w->now + retry_ms(w, i, TB_E_CODE), EV_CONNECT, i); /* no room */
-        return;
-    }
     x->epoch++;
     x->conn = 1;
     x->fifo_in = x->fifo_out = w->now;
     trace(w, i, "connects from %llu", (unsigned long long)match_last_seq(x->m));
-    relay_join(w, i, match_last_seq(x->m));
+    relay_join(w, i, hello, seat_hello(x->st, hello));
 }
 
+/* A message from the relay arrives: its bytes, as the relay sends them,
+ * to the seat; one the seat refuses closes the connection. */
 static void to_client_arrives(World *w, const Ev *e)
 {
     Actor *x = &w->a[e->actor];
-    uint64_t t;
+    uint8_t *m = w->msg;
+    size_t len = 0;
     if (!x->alive || x->conn == 0 || e->epoch != x->epoch)
         return;
-    t = anow(x, w->now);
+    uint64_t t = anow(x, w->now);
     switch (e->kind) {
-    case MSG_WELCOME: {
-        uint8_t host_pk[PROTO_KEY_BYTES];
-        memcpy(host_pk, w->a[0].mc.id.pk, sizeof host_pk);
-        x->conn = 2;
-        x->attempts = 0;
+    case MSG_WELCOME:
         trace(w, e->actor, "welcome first %llu next %llu",
               (unsigned long long)e->a, (unsigned long long)e->b);
-        match_welcome(x->m, t, host_pk, e->a, e->b, w->member_open[0],
-                      w->member_open[1]);
+        len = lobby_wire_welcome(m, x->role, w->a[0].mc.id.pk, e->a, e->b,
+                                 (unsigned)(w->member_open[0] |
+                                            w->member_open[1] << 1));
         break;
-    }
     case MSG_FRAME:
-        match_frame(x->m, t, e->seq, e->from, e->data, e->len);
+        len = lobby_wire_frame_header(m, e->seq, e->from);
+        memcpy(m + len, e->data, e->len);
+        len += e->len;
         break;
     case MSG_ACK:
-        match_acked(x->m, t, e->seq);
+        len = lobby_wire_ack(m, e->seq);
         break;
     case MSG_PRESENCE:
-        match_presence(x->m, t, (int)e->a, (int)e->b);
+        len = lobby_wire_presence(m, (int)e->a, (int)e->b);
         break;
+    case MSG_REFUSED:
+        len = lobby_wire_refusal(m, -(int)e->a);
+        break;
+    }
+    if (seat_input(x->st, t, m, len) != 0) { /* the relay closes, or we do */
+        trace(w, e->actor, "refused: %s",
+              tb_strerror(e->kind == MSG_REFUSED ? -(int)e->a : TB_E_FORMAT));
+        close_conn(w, e->actor);
+        seat_closed(x->st, t, 0);
     }
     drain(w, e->actor);
 }
@@ -837,6 +907,17 @@ static void cheat(World *w)
     to_relay(w, i, w->buf + PROTO_FRAME_PREFIX, len - PROTO_FRAME_PREFIX, 1);
 }
 
+/* A seat started and not yet let in: a relay restart now would refuse
+ * its first JOIN or WATCH for good (its code unknown to the re-made
+ * relay), as it would a person who joined in that very second. */
+static int first_contact(const World *w)
+{
+    for (int i = 0; i < w->nactors; i++)
+        if (w->a[i].alive && !w->a[i].joined)
+            return 1;
+    return 0;
+}
+
 static void fault(World *w)
 {
     unsigned f = w->cfg->faults;
@@ -853,16 +934,17 @@ static void fault(World *w)
         int k = kinds[rnd(w) % (uint64_t)n];
         int i = (int)rnd_in(w, 0, (uint64_t)w->nactors - 1);
         Actor *x = &w->a[i];
-        if (k == 0 && x->alive && x->conn != 0 && !x->done) {
+        /* (a connection that never reached the room is not dropped: a
+         * seat's first one lost is "cannot reach the lobby", for good) */
+        if (k == 0 && x->alive && x->conn != 0 && x->joined && !x->done) {
             w->rep->faults++;
             trace(w, i, "fault: connection dropped");
             close_conn(w, i);
-            match_disconnected(x->m, anow(x, w->now));
+            seat_closed(x->st, anow(x, w->now), SIM_RESET);
             drain(w, i);
-            at_time(w, w->now + retry_ms(w, i, 0), EV_CONNECT, i);
         } else if (k == 1 && x->alive && !x->done && x->crash_in < 0) {
             x->crash_in = (int)rnd_in(w, 0, 6); /* between two outputs */
-        } else if (k == 2 && w->room) {
+        } else if (k == 2 && w->room && !first_contact(w)) {
             w->rep->faults++;
             trace(w, -1, "fault: the relay restarts");
             relay_forget(w);
@@ -873,9 +955,8 @@ static void fault(World *w)
                     continue;
                 y->conn = 0;
                 y->epoch++;
-                match_disconnected(y->m, anow(y, w->now));
+                seat_closed(y->st, anow(y, w->now), SIM_RESET);
                 drain(w, j);
-                at_time(w, w->now + retry_ms(w, j, 0), EV_CONNECT, j);
             }
         } else if (k == 3) {
             cheat(w);
@@ -895,8 +976,6 @@ static void setup(World *w)
     static char options[32];
     int nspec = (int)rnd_in(w, 1, 3);
     uint8_t seat_key[32], match_id[PROTO_MATCH_ID_BYTES];
-    for (size_t k = 0; k < sizeof seat_key; k++)
-        seat_key[k] = (uint8_t)rnd(w);
     for (size_t k = 0; k < sizeof match_id; k++)
         match_id[k] = (uint8_t)rnd(w);
     options[0] = '\0';
@@ -914,6 +993,19 @@ static void setup(World *w)
         for (size_t k = 0; k < sizeof seed; k++)
             seed[k] = (uint8_t)rnd(w);
         proto_identity_from_seed(&x->mc.id, seed);
+        if (i == MATCH_ROLE_HOST) { /* its codes, from the seed */
+            uint8_t a[LOBBY_CODE_SECRET_SYMBOLS], b[LOBBY_CODE_SECRET_SYMBOLS];
+            for (size_t k = 0; k < sizeof a; k++) {
+                a[k] = (uint8_t)rnd(w);
+                b[k] = (uint8_t)rnd(w);
+            }
+            if (lobby_code_make(a, x->mc.id.pk, &w->invite) != 0 ||
+                lobby_code_make(b, x->mc.id.pk, &w->watch) != 0 ||
+                lobby_code_seat_key(&w->invite, seat_key) != 0)
+                fail(w, "cannot make the codes");
+        }
+        for (size_t k = 0; k < LOBBY_SEAT_SECRET_BYTES; k++)
+            w->seat_secret[i][k] = (uint8_t)rnd(w);
         memcpy(x->mc.seat_key, seat_key, sizeof seat_key);
         memcpy(x->mc.match_id, match_id, sizeof match_id);
         x->mc.started = 1700000000;
@@ -962,7 +1054,11 @@ static void step(World *w, Ev *e)
     Actor *x = e->actor >= 0 ? &w->a[e->actor] : NULL;
     switch (e->type) {
     case EV_RESTART:
-        if (!x->alive && !x->done)
+        /* a joiner and a spectator learn the codes from a room that
+         * exists (a first JOIN or WATCH the relay refuses ends the seat) */
+        if (e->actor != MATCH_ROLE_HOST && !x->joined && !w->room)
+            at_time(w, w->now + 100, EV_RESTART, e->actor);
+        else if (!x->alive && !x->done)
             start_actor(w, e->actor);
         break;
     case EV_CONNECT:
@@ -976,7 +1072,7 @@ static void step(World *w, Ev *e)
         break;
     case EV_TICK:
         if (x->alive && !x->done && e->seq == x->tick_gen) {
-            match_tick(x->m, anow(x, w->now));
+            seat_tick(x->st, anow(x, w->now));
             drain(w, e->actor);
         }
         break;
@@ -1096,7 +1192,12 @@ int simworld_run(const Sim_Config *cfg, Sim_Report *rep)
     World *w = calloc(1, sizeof *w);
     int rc = 0;
     memset(rep, 0, sizeof *rep);
-    if (w == NULL || (w->buf = malloc(PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)) == NULL) {
+    if (w == NULL ||
+        (w->buf = malloc(PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)) == NULL ||
+        (w->msg = malloc(LOBBY_WIRE_FRAME_HEADER + PROTO_FRAME_PREFIX +
+                         PROTO_FRAME_MAX)) == NULL) {
+        if (w != NULL)
+            free(w->buf);
         free(w);
         return TB_E_NOMEM;
     }
@@ -1129,12 +1230,13 @@ int simworld_run(const Sim_Config *cfg, Sim_Report *rep)
     relay_forget(w);
     free(w->kept);
     for (int i = 0; i < w->nactors; i++) {
-        match_free(w->a[i].m);
+        seat_free(w->a[i].st);
         proto_log_close(w->a[i].log);
         proto_identity_wipe(&w->a[i].mc.id);
         unlink(w->a[i].log_path);
     }
     free(w->buf);
+    free(w->msg);
     rep->trace = w->trace;
     free(w);
     return rc;

@@ -85,6 +85,22 @@ static int finish(Lobby_Code *c)
                   LOBBY_LOOKUP_BYTES);
 }
 
+int lobby_code_make(const uint8_t bytes[LOBBY_CODE_SECRET_SYMBOLS],
+                    const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out)
+{
+    int rc;
+    if (bytes == NULL || host_pk == NULL || out == NULL)
+        return TB_E_ARG;
+    memset(out, 0, sizeof *out);
+    /* 256 is a multiple of 32: uniform bytes give uniform symbols. */
+    for (int i = 0; i < LOBBY_CODE_SECRET_SYMBOLS; i++)
+        out->secret[i] = alphabet[bytes[i] & 31];
+    rc = fingerprint(out->secret, host_pk, out->fingerprint);
+    if (rc != 0)
+        return rc;
+    return finish(out);
+}
+
 int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out)
 {
     uint8_t r[LOBBY_CODE_SECRET_SYMBOLS];
@@ -94,16 +110,10 @@ int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out)
         return TB_E_ARG;
     memset(out, 0, sizeof *out);
     rc = lobby_random(r, sizeof r);
-    if (rc != 0)
-        return rc;
-    /* 256 is a multiple of 32: r & 31 is uniform. */
-    for (int i = 0; i < LOBBY_CODE_SECRET_SYMBOLS; i++)
-        out->secret[i] = alphabet[r[i] & 31];
+    if (rc == 0)
+        rc = lobby_code_make(r, host_pk, out);
     sodium_memzero(r, sizeof r);
-    rc = fingerprint(out->secret, host_pk, out->fingerprint);
-    if (rc != 0)
-        return rc;
-    return finish(out);
+    return rc;
 }
 
 int lobby_code_parse(const char *text, Lobby_Code *out)

@@ -54,6 +54,15 @@ typedef struct Lobby_Code {
 int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out);
 
 /*
+ * lobby_code_make: the code whose secret symbols are bytes[i] & 31 (in
+ * LOBBY_CODE_ALPHABET) bound to host_pk: lobby_code_new with the bytes
+ * given, for a caller that draws them itself (the simulator, from its
+ * seed). Errors: TB_E_ARG, TB_E_CRYPTO.
+ */
+int lobby_code_make(const uint8_t bytes[LOBBY_CODE_SECRET_SYMBOLS],
+                    const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out);
+
+/*
  * lobby_code_parse: read a code as a person types it: case is ignored,
  * and dashes and spaces anywhere are skipped. Anything else outside the
  * alphabet (including the look-alikes 0, 1, I, O) or a count of symbols
@@ -200,5 +209,65 @@ uint64_t lobby_wire_last_seq(const Lobby_Wire *w);
 
 /* lobby_wire_config: the configuration w was made with. */
 const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
+
+/* ---- the relay's side ---------------------------------------------- */
+
+/* The relay's messages, built here once for the lobby (lobby/server.c)
+ * and for the simulator's relay (client/simworld.c), so both speak the
+ * bytes the client side reads above (docs/protocol-lobby.md). */
+
+/* The lengths of WELCOME, ACK, PRESENCE, ERROR and FRAME's header. */
+#define LOBBY_WIRE_WELCOME_LEN 51
+#define LOBBY_WIRE_ACK_LEN 9
+#define LOBBY_WIRE_PRESENCE_LEN 3
+#define LOBBY_WIRE_ERROR_LEN 2
+#define LOBBY_WIRE_FRAME_HEADER 10
+
+/* lobby_wire_welcome: WELCOME into out: role admitted, the room's host
+ * key, the oldest frame it keeps (first_seq, 0: none) and the next
+ * number, presence bits (1 host seated, 2 guest seated). Returns its
+ * length. */
+size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
+                          const uint8_t host_pk[LOBBY_KEY_BYTES],
+                          uint64_t first_seq, uint64_t next_seq,
+                          unsigned presence);
+
+/* lobby_wire_ack: ACK of the member's own frame seq; returns its length. */
+size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], uint64_t seq);
+
+/* lobby_wire_presence: PRESENCE of seat (0 host, 1 guest), present 0 or
+ * 1; returns its length. */
+size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN], int seat,
+                           int present);
+
+/* lobby_wire_frame_header: the header of a FRAME carrying a frame of
+ * seat from numbered seq (the payload follows it); returns its length. */
+size_t lobby_wire_frame_header(uint8_t out[LOBBY_WIRE_FRAME_HEADER],
+                               uint64_t seq, int from);
+
+/* lobby_wire_refusal: ERROR refusing with reason, a TB_E_* code the
+ * client reads back as the same (TB_E_CODE, TB_E_RATE, TB_E_FULL,
+ * TB_E_SEAT, TB_E_REPLACED, TB_E_VERSION; anything else is sent as a
+ * protocol error); returns its length. */
+size_t lobby_wire_refusal(uint8_t out[LOBBY_WIRE_ERROR_LEN], int reason);
+
+/* What a client's first message asked (lobby_wire_hello_read). */
+typedef struct Lobby_Wire_Hello {
+    Lobby_Role role; /* CREATE: host, JOIN: guest, WATCH: spectator */
+    unsigned version;
+    uint8_t lookup[LOBBY_LOOKUP_BYTES];       /* the code's lookup */
+    uint8_t watch_lookup[LOBBY_LOOKUP_BYTES]; /* CREATE: the watch code's */
+    uint8_t host_pk[LOBBY_KEY_BYTES];         /* CREATE */
+    uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES]; /* CREATE, JOIN */
+    uint64_t from_seq; /* every frame after this is asked for */
+} Lobby_Wire_Hello;
+
+/*
+ * lobby_wire_hello_read: a client's first message (CREATE, JOIN or
+ * WATCH, msg[0..len)) into *out. Errors: TB_E_FORMAT (another message, a
+ * wrong length), TB_E_VERSION (a version other than this build's).
+ */
+int lobby_wire_hello_read(const uint8_t *msg, size_t len,
+                          Lobby_Wire_Hello *out);
 
 #endif /* TABULA_LOBBY_WIRE_H */

@@ -345,10 +345,8 @@ static void member_error(Lobby_Member *m, int code)
 /* Acknowledge m's own frame seq. */
 static void member_ack(Lobby_Member *m, uint64_t seq)
 {
-    uint8_t ack[LOBBY_LEN_ACK];
-    ack[0] = LOBBY_MSG_ACK;
-    lobby__put64(ack + 1, seq);
-    member_send(m, ack, sizeof ack);
+    uint8_t ack[LOBBY_WIRE_ACK_LEN];
+    member_send(m, ack, lobby_wire_ack(ack, seq));
     m->ack_sent = seq;
 }
 
@@ -396,8 +394,8 @@ static void member_pump(Lobby_Member *m)
 
 static void room_presence(Lobby_Room *r, int seat, int present)
 {
-    uint8_t msg[LOBBY_LEN_PRESENCE] = {LOBBY_MSG_PRESENCE, (uint8_t)seat,
-                                       (uint8_t)present};
+    uint8_t msg[LOBBY_WIRE_PRESENCE_LEN];
+    lobby_wire_presence(msg, seat, present);
     if (r->seat[1 - seat] != NULL)
         member_send(r->seat[1 - seat], msg, sizeof msg);
     for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
@@ -470,15 +468,10 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
             r->guest_joined = 1;
     }
     room_update_empty(lb, r);
-    w[0] = LOBBY_MSG_WELCOME;
-    w[1] = (uint8_t)role;
-    memcpy(w + 2, r->host_pk, LOBBY_KEY_BYTES);
-    lobby__put64(w + 2 + LOBBY_KEY_BYTES, room_first_seq(r));
-    lobby__put64(w + 10 + LOBBY_KEY_BYTES, r->next_seq);
-    w[18 + LOBBY_KEY_BYTES] =
-        presence >= 0
-            ? (uint8_t)presence
-            : (uint8_t)((r->seat[0] != NULL) | (r->seat[1] != NULL) << 1);
+    lobby_wire_welcome(w, role, r->host_pk, room_first_seq(r), r->next_seq,
+                       presence >= 0 ? (unsigned)presence
+                                     : (unsigned)((r->seat[0] != NULL) |
+                                                  (r->seat[1] != NULL) << 1));
     member_send(m, w, sizeof w);
     m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
     member_pump(m);
@@ -795,9 +788,7 @@ static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
     e->seq = r->next_seq;
     e->from = m->role;
     e->len = LOBBY_FRAME_HEADER + n;
-    e->msg[0] = LOBBY_MSG_FRAME;
-    lobby__put64(e->msg + 1, e->seq);
-    e->msg[9] = (uint8_t)m->role;
+    lobby_wire_frame_header(e->msg, e->seq, m->role);
     memcpy(e->msg + LOBBY_FRAME_HEADER, p + LOBBY_DATA_HEADER, n);
     if (ring_push(lb, r, e) != 0) {
         free(e);
@@ -1237,9 +1228,7 @@ int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
     e->seq = seq;
     e->from = from;
     e->len = LOBBY_FRAME_HEADER + n;
-    e->msg[0] = LOBBY_MSG_FRAME;
-    lobby__put64(e->msg + 1, seq);
-    e->msg[9] = (uint8_t)from;
+    lobby_wire_frame_header(e->msg, seq, from);
     memcpy(e->msg + LOBBY_FRAME_HEADER, data, n);
     if (ring_push(lb, r, e) != 0) {
         free(e);

@@ -234,3 +234,111 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w)
 {
     return &w->cfg;
 }
+
+/* ---- the relay's side ------------------------------------------------ */
+
+_Static_assert(LOBBY_WIRE_WELCOME_LEN == LOBBY_LEN_WELCOME &&
+                   LOBBY_WIRE_ACK_LEN == LOBBY_LEN_ACK &&
+                   LOBBY_WIRE_PRESENCE_LEN == LOBBY_LEN_PRESENCE &&
+                   LOBBY_WIRE_ERROR_LEN == LOBBY_LEN_ERROR &&
+                   LOBBY_WIRE_FRAME_HEADER == LOBBY_FRAME_HEADER,
+               "lobby_wire.h's lengths are the protocol's");
+
+size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
+                          const uint8_t host_pk[LOBBY_KEY_BYTES],
+                          uint64_t first_seq, uint64_t next_seq,
+                          unsigned presence)
+{
+    out[0] = LOBBY_MSG_WELCOME;
+    out[1] = (uint8_t)role;
+    memcpy(out + 2, host_pk, LOBBY_KEY_BYTES);
+    lobby__put64(out + 2 + LOBBY_KEY_BYTES, first_seq);
+    lobby__put64(out + 10 + LOBBY_KEY_BYTES, next_seq);
+    out[18 + LOBBY_KEY_BYTES] = (uint8_t)(presence & 3);
+    return LOBBY_LEN_WELCOME;
+}
+
+size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], uint64_t seq)
+{
+    out[0] = LOBBY_MSG_ACK;
+    lobby__put64(out + 1, seq);
+    return LOBBY_LEN_ACK;
+}
+
+size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN], int seat,
+                           int present)
+{
+    out[0] = LOBBY_MSG_PRESENCE;
+    out[1] = (uint8_t)seat;
+    out[2] = (uint8_t)(present != 0);
+    return LOBBY_LEN_PRESENCE;
+}
+
+size_t lobby_wire_frame_header(uint8_t out[LOBBY_WIRE_FRAME_HEADER],
+                               uint64_t seq, int from)
+{
+    out[0] = LOBBY_MSG_FRAME;
+    lobby__put64(out + 1, seq);
+    out[9] = (uint8_t)from;
+    return LOBBY_FRAME_HEADER;
+}
+
+size_t lobby_wire_refusal(uint8_t out[LOBBY_WIRE_ERROR_LEN], int reason)
+{
+    int code;
+    switch (reason) {
+    case TB_E_VERSION: code = LOBBY_ERR_VERSION; break;
+    case TB_E_CODE: code = LOBBY_ERR_CODE; break;
+    case TB_E_RATE: code = LOBBY_ERR_RATE; break;
+    case TB_E_FULL: code = LOBBY_ERR_FULL; break;
+    case TB_E_SEAT: code = LOBBY_ERR_SEAT; break;
+    case TB_E_REPLACED: code = LOBBY_ERR_REPLACED; break;
+    case TB_E_LIMIT: code = LOBBY_ERR_TOO_BIG; break;
+    case TB_E_STATE: code = LOBBY_ERR_NOT_ALLOWED; break;
+    default: code = LOBBY_ERR_PROTOCOL; break;
+    }
+    out[0] = LOBBY_MSG_ERROR;
+    out[1] = (uint8_t)code;
+    return LOBBY_LEN_ERROR;
+}
+
+int lobby_wire_hello_read(const uint8_t *p, size_t len, Lobby_Wire_Hello *h)
+{
+    memset(h, 0, sizeof *h);
+    if (p == NULL || len < 2)
+        return TB_E_FORMAT;
+    h->version = p[1];
+    switch (p[0]) {
+    case LOBBY_MSG_CREATE:
+        if (len != LOBBY_LEN_CREATE)
+            return TB_E_FORMAT;
+        h->role = LOBBY_ROLE_HOST;
+        memcpy(h->lookup, p + 2, LOBBY_LOOKUP_BYTES);
+        p += 2 + LOBBY_LOOKUP_BYTES;
+        memcpy(h->watch_lookup, p, LOBBY_LOOKUP_BYTES);
+        memcpy(h->host_pk, p += LOBBY_LOOKUP_BYTES, LOBBY_KEY_BYTES);
+        memcpy(h->seat_secret, p += LOBBY_KEY_BYTES, LOBBY_SEAT_SECRET_BYTES);
+        h->from_seq = lobby__get64(p + LOBBY_SEAT_SECRET_BYTES);
+        break;
+    case LOBBY_MSG_JOIN:
+        if (len != LOBBY_LEN_JOIN)
+            return TB_E_FORMAT;
+        h->role = LOBBY_ROLE_GUEST;
+        memcpy(h->lookup, p + 2, LOBBY_LOOKUP_BYTES);
+        memcpy(h->seat_secret, p + 2 + LOBBY_LOOKUP_BYTES,
+               LOBBY_SEAT_SECRET_BYTES);
+        h->from_seq =
+            lobby__get64(p + 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES);
+        break;
+    case LOBBY_MSG_WATCH:
+        if (len != LOBBY_LEN_WATCH)
+            return TB_E_FORMAT;
+        h->role = LOBBY_ROLE_SPECTATOR;
+        memcpy(h->lookup, p + 2, LOBBY_LOOKUP_BYTES);
+        h->from_seq = lobby__get64(p + 2 + LOBBY_LOOKUP_BYTES);
+        break;
+    default:
+        return TB_E_FORMAT;
+    }
+    return h->version != LOBBY_WIRE_VERSION ? TB_E_VERSION : 0;
+}

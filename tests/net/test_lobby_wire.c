@@ -213,3 +213,56 @@ Test(lobby_wire, refusals_become_their_codes)
         lobby_wire_free(w);
     }
 }
+
+/* The relay's side: each message built by the builders equals the bytes
+ * laid out here from docs/protocol-lobby.md, and a client's hello reads
+ * back as it was written. */
+Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
+{
+    Proto_Identity host = key(7);
+    uint8_t got[64], want[64];
+    size_t n = lobby_wire_welcome(got, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3);
+    cr_expect_eq(n, welcome(want, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3));
+    cr_expect_arr_eq(got, want, n);
+    /* ACK 0x83 seq; PRESENCE 0x84 seat present; FRAME 0x82 seq from */
+    static const uint8_t ack[9] = {0x83, 0, 0, 0, 0, 0, 0, 0x01, 0x02};
+    cr_expect_eq(lobby_wire_ack(got, 0x0102), 9);
+    cr_expect_arr_eq(got, ack, 9);
+    static const uint8_t pres[3] = {0x84, 1, 0};
+    cr_expect_eq(lobby_wire_presence(got, 1, 0), 3);
+    cr_expect_arr_eq(got, pres, 3);
+    static const uint8_t frame[10] = {0x82, 0, 0, 0, 0, 0, 0, 0, 5, 1};
+    cr_expect_eq(lobby_wire_frame_header(got, 5, 1), 10);
+    cr_expect_arr_eq(got, frame, 10);
+    /* ERROR 0x85 code: 3 no such code, 10 replaced, 1 anything else */
+    cr_expect_eq(lobby_wire_refusal(got, TB_E_CODE), 2);
+    cr_expect_eq(got[0], 0x85);
+    cr_expect_eq(got[1], 3);
+    lobby_wire_refusal(got, TB_E_REPLACED);
+    cr_expect_eq(got[1], 10);
+    lobby_wire_refusal(got, TB_E_NOMEM);
+    cr_expect_eq(got[1], 1);
+}
+
+Test(lobby_wire, a_hello_reads_back_as_it_was_written, .init = setup)
+{
+    Proto_Identity host = key(9);
+    Lobby_Code code;
+    Lobby_Wire *w = guest(&host, &code);
+    Lobby_Wire_Hello h;
+    uint8_t m[LOBBY_WIRE_HELLO_MAX];
+    size_t n = lobby_wire_hello(w, 77, m);
+    cr_assert_eq(lobby_wire_hello_read(m, n, &h), 0);
+    cr_expect_eq(h.role, LOBBY_ROLE_GUEST);
+    cr_expect_eq(h.version, 1);
+    cr_expect_arr_eq(h.lookup, code.lookup, LOBBY_LOOKUP_BYTES);
+    for (int k = 0; k < LOBBY_SEAT_SECRET_BYTES; k++)
+        cr_expect_eq(h.seat_secret[k], 0x5a);
+    cr_expect_eq(h.from_seq, 77);
+    cr_expect_eq(lobby_wire_hello_read(m, n - 1, &h), TB_E_FORMAT);
+    m[1] = 2; /* another version */
+    cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_VERSION);
+    m[0] = 0x04; /* DATA is no hello */
+    cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_FORMAT);
+    lobby_wire_free(w);
+}
