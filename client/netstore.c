@@ -155,14 +155,6 @@ int netstore_seq_turn(Netstore_Seq *q, uint64_t turn_at)
     return pwrite(q->fd, text, TURN_LINE, SEQ_LINE) == TURN_LINE ? 0 : TB_E_IO;
 }
 
-uint64_t netstore_turn_elapsed(uint64_t turn_at, uint64_t now)
-{
-    if (turn_at == 0 || now <= turn_at)
-        return 0;
-    return now - turn_at < MATCH_RESUME_TURN_MAX_MS ? now - turn_at
-                                                    : MATCH_RESUME_TURN_MAX_MS;
-}
-
 void netstore_seq_close(Netstore_Seq *q)
 {
     if (q->fd >= 0)
@@ -373,7 +365,7 @@ int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
         snprintf(why, why_cap, "%s: %s", log_path, sub);
         return rc;
     }
-    match_resume_turn(m, netstore_turn_elapsed(turn_at, now));
+    match_resume_turn(m, match_turn_away(turn_at, now));
     return 0;
 }
 

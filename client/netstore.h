@@ -100,10 +100,6 @@ int netstore_seq_save(Netstore_Seq *q, uint64_t seq, uint32_t numbered);
  * stale time only misjudges the resumed turn). Errors: TB_E_IO. */
 int netstore_seq_turn(Netstore_Seq *q, uint64_t turn_at);
 
-/* netstore_turn_elapsed: ms a turn that began at turn_at (Unix ms; 0
- * unknown) has run at wall time now (Unix ms): 0 when unknown or in the
- * future, at most MATCH_RESUME_TURN_MAX_MS. */
-uint64_t netstore_turn_elapsed(uint64_t turn_at, uint64_t now);
 
 /*
  * netstore_keep_turn: keep in FILE.seq the wall time at which the turn in

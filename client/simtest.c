@@ -2,7 +2,7 @@
  * simtest.c: `tabula simtest`, deterministic simulation of whole network
  * matches (issue 13) in the spirit of FoundationDB's simulator and
  * TigerBeetle's VOPR: N matches per game, each in one process under one
- * seeded scheduler with simulated time and injected faults (simworld.h),
+ * seeded scheduler with simulated time and injected faults (sim/sim.h),
  * checked after every match. The k-th match (from 1) of a run with seed S
  * has seed S+k-1, so a failure is reproduced by `--seed S+k-1 --matches
  * 1` alone.
@@ -23,7 +23,7 @@
 #include "i18n.h"
 #include "cli.h"
 #include "match.h"
-#include "simworld.h"
+#include "sim.h"
 #include "tb_error.h"
 
 #define SIM_DEFAULT_MATCHES 100
@@ -91,7 +91,7 @@ static void report_failure(const Sim_Config *cfg, const Sim_Report *rep,
 {
     char faults[128];
     const char *plant = getenv("TABULA_SIMTEST_PLANT");
-    simworld_fault_names(cfg->faults, faults, sizeof faults);
+    sim_fault_names(cfg->faults, faults, sizeof faults);
     printf("simtest: FAILED: game %s, seed %llu, match %llu: %s\n",
            core_game_name(cfg->game), (unsigned long long)cfg->seed,
            (unsigned long long)k + 1, rep->why);
@@ -111,8 +111,6 @@ int cli_simtest(int argc, char **argv)
     uint64_t matches = SIM_DEFAULT_MATCHES, seed = 1;
     unsigned faults = SIM_FAULTS_ALL, plant;
     const char *bad = NULL;
-    /* the logs go to memory when it can: a log's end is fsynced */
-    char dir[64] = "/dev/shm/tabula-simtest-XXXXXX";
     uint64_t total = 0, total_faults = 0;
     int trace_all = 0;
     double started = cli_now(), shown = started;
@@ -134,7 +132,7 @@ int cli_simtest(int argc, char **argv)
             if (cli_seed("simtest", argv[++i], &seed) != 0)
                 return CLI_EXIT_USAGE;
         } else if (strcmp(a, "--faults") == 0 && i + 1 < argc) {
-            if (simworld_faults(argv[++i], &faults, &bad) != 0) {
+            if (sim_faults(argv[++i], &faults, &bad) != 0) {
                 fprintf(stderr, _("tabula simtest: unknown fault '%s'\n%s"),
                         cli_token(bad), _(simtest_help));
                 return CLI_EXIT_USAGE;
@@ -154,10 +152,9 @@ int cli_simtest(int argc, char **argv)
                         "skip, ack or clock\n"));
         return CLI_EXIT_USAGE;
     }
-    if (access("/dev/shm", W_OK) != 0)
-        snprintf(dir, sizeof dir, "/tmp/tabula-simtest-XXXXXX");
-    if (proto_init() != 0 || mkdtemp(dir) == NULL) {
-        fprintf(stderr, _("tabula simtest: cannot set up (%s)\n"), dir);
+    if (proto_init() != 0) {
+        fprintf(stderr, _("tabula simtest: cannot set up (%s)\n"),
+                "libsodium");
         return CLI_EXIT_FAIL;
     }
     for (size_t gi = 0; gi < core_game_count(); gi++) {
@@ -166,9 +163,9 @@ int cli_simtest(int argc, char **argv)
         if (only != NULL && g != only)
             continue;
         for (uint64_t k = 0; k < matches; k++) {
-            Sim_Config cfg = {g, seed + k, faults, plant, trace_all, dir};
+            Sim_Config cfg = {g, seed + k, faults, plant, trace_all};
             Sim_Report rep;
-            int rc = simworld_run(&cfg, &rep);
+            int rc = sim_run(&cfg, &rep);
             if (trace_all && rep.trace != NULL)
                 printf("match %llu, seed %llu:\n%s",
                        (unsigned long long)k + 1,
@@ -177,16 +174,14 @@ int cli_simtest(int argc, char **argv)
                 /* again, the same match, with its trace kept */
                 cfg.trace = 1;
                 free(rep.trace);
-                rc = simworld_run(&cfg, &rep);
+                rc = sim_run(&cfg, &rep);
                 report_failure(&cfg, &rep, k);
                 free(rep.trace);
-                rmdir(dir);
                 return CLI_EXIT_FAIL;
             }
             free(rep.trace);
             if (rc != 0) {
                 fprintf(stderr, "tabula simtest: %s\n", _(tb_strerror(rc)));
-                rmdir(dir);
                 return CLI_EXIT_FAIL;
             }
             plies += rep.plies;
@@ -211,7 +206,6 @@ int cli_simtest(int argc, char **argv)
         total += matches;
         total_faults += faults_here;
     }
-    rmdir(dir);
     printf("simtest: %llu matches, %llu faults, 0 failures\n",
            (unsigned long long)total, (unsigned long long)total_faults);
     return CLI_EXIT_OK;

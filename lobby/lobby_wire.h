@@ -213,7 +213,7 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
 /* ---- the relay's side ---------------------------------------------- */
 
 /* The relay's messages, built here once for the lobby (lobby/server.c)
- * and for the simulator's relay (client/simworld.c), so both speak the
+ * and for the simulator's relay (sim/relay.c), so both speak the
  * bytes the client side reads above (docs/protocol-lobby.md). */
 
 /* The lengths of WELCOME, ACK, PRESENCE, ERROR and FRAME's header. */

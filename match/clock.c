@@ -71,6 +71,14 @@ void match_resume_turn(Match *s, uint64_t elapsed_ms)
                          : MATCH_RESUME_TURN_MAX_MS;
 }
 
+uint64_t match_turn_away(uint64_t turn_at, uint64_t now)
+{
+    if (turn_at == 0 || now <= turn_at)
+        return 0;
+    return now - turn_at < MATCH_RESUME_TURN_MAX_MS ? now - turn_at
+                                                    : MATCH_RESUME_TURN_MAX_MS;
+}
+
 int64_t match_turn_elapsed(const Match *s, uint64_t now)
 {
     if (!s->clock_on || match__over(s))

@@ -174,6 +174,14 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
 void match_resume_turn(Match *s, uint64_t elapsed_ms);
 
 /*
+ * match_turn_away: the ms a turn that began at turn_at (the wall time a
+ * driver kept, 0: unknown) has run by now (the wall time, ms): 0 when
+ * unknown or in the future (a clock set back), at most
+ * MATCH_RESUME_TURN_MAX_MS: what match_resume_turn takes.
+ */
+uint64_t match_turn_away(uint64_t turn_at, uint64_t now);
+
+/*
  * match_turn_elapsed: ms the turn in progress has run at now (the
  * driver's ms) as this seat measures it, from the last move (or
  * takeback, or the match start) it took; -1 without a clock, before the

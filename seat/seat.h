@@ -2,7 +2,7 @@
  * seat.h: the seat layer (issue 36): what one seat of a network game does
  * between the match session (match/match.h) and the program that drives
  * it, without I/O, so the terminal (client/netgame.c), the page (its
- * WebAssembly module, web/wasm/) and the simulator (client/simworld.c)
+ * WebAssembly module, web/wasm/) and the simulator (sim/)
  * ask one implementation and none keeps a copy. Time comes in as a
  * number; nothing here reads a clock, a socket, a file or a random
  * source.

@@ -10,7 +10,7 @@ import { loadTabula, NET, TB_E } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
-import { seatSave, seatLoad, seatInvite, seatForget, seatTurnElapsed } from './seatstore.js';
+import { seatSave, seatLoad, seatInvite, seatForget } from './seatstore.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -476,7 +476,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log })
     : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0 });
   // the turn in progress goes on for the time the page was away
-  if (kept) seat.resumeTurn(seatTurnElapsed(kept));
+  if (kept) seat.resumeTurn(kept.turnAt, Date.now());
   const soFar = kept ? seat.game() : null;
   game = { mode: 'net', role, name, options, bot, seat, key, moves: soFar ? movesOf(soFar) : [],
     turnAt: kept?.turnAt ?? 0,

@@ -15,7 +15,6 @@
 // restarting the turn (G-MC-6); a time in the future counts as now, one
 // more than a day old as a day.
 const STORE = 'tabula-seat';
-const DAY_MS = 86400000; // match.h MATCH_RESUME_TURN_MAX_MS
 
 function toBase64(bytes) {
   let s = '';
@@ -67,14 +66,6 @@ export function seatLoad() {
   } catch {
     return null;
   }
-}
-
-// ms the kept seat's turn in progress has run at wall time nowMs: 0
-// when unknown or kept in the future, at most a day.
-export function seatTurnElapsed(record, nowMs = Date.now()) {
-  if (!record?.turnAt) return 0;
-  const ran = nowMs - record.turnAt;
-  return ran > 0 ? Math.min(ran, DAY_MS) : 0;
 }
 
 // The invite code of a kept seat (its text's second field), or ''.

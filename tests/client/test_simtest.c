@@ -1,11 +1,7 @@
 /*
- * test_simtest.c: the deterministic simulation of whole matches (issue
- * 13). Each planted session bug (TABULA_SIMTEST_PLANT's dup, skip, ack,
- * clock) is caught on a match whose seed is fixed here, and the same
- * match without the plant passes, so the catch is the plant's; a seed
- * gives the same match twice; and `tabula simtest` keeps its output
- * contract (summary lines, exit status, the rerun line). Matches run in
- * this process through simworld_run, except the one command run.
+ * test_simtest.c: `tabula simtest` keeps its output contract (summary
+ * lines, exit status, the rerun line); the simulator itself is tested in
+ * tests/sim/test_sim.c.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -13,114 +9,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "match.h"
-#include "simworld.h"
-
-static char dir[64];
-
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/tabula-simtest-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    cr_assert_eq(proto_init(), 0);
-}
-
-static void teardown(void) { rmdir(dir); }
-
-TestSuite(simtest, .init = setup, .fini = teardown);
-
-static Sim_Report run(const char *game, uint64_t seed, unsigned plant)
-{
-    Sim_Config cfg = {core_game_find(game), seed, SIM_FAULTS_ALL, plant, 0,
-                      dir};
-    Sim_Report rep;
-    cr_assert_not_null(cfg.game);
-    cr_assert_eq(simworld_run(&cfg, &rep), 0);
-    free(rep.trace);
-    rep.trace = NULL;
-    return rep;
-}
-
-/* The plant is caught on this match, which passes without it. */
-static void caught(unsigned plant, uint64_t seed, const char *expect)
-{
-    Sim_Report clean = run("laska", seed, 0);
-    cr_assert(!clean.failed, "seed %llu fails without the plant: %s",
-              (unsigned long long)seed, clean.why);
-    Sim_Report bad = run("laska", seed, plant);
-    cr_assert(bad.failed, "the plant went unnoticed on seed %llu",
-              (unsigned long long)seed);
-    cr_assert(strstr(bad.why, expect) != NULL, "caught as: %s", bad.why);
-}
-
-/* A frame delivered twice is logged and shown twice: the log's chain
- * breaks. (Seeds moved when the corrected side began to adopt the
- * corrector's view of its clock, G-MC-6: clocked matches took other
- * courses; dup from 1 to 2, ack from 1 to 14. When the simulator began
- * to wait between reconnects as the terminal and the page do, by the seat
- * layer's policy instead of a random draw, every match took another
- * course: skip from 30 to 1, ack from 14 to 51, clock from 10 to 91,
- * each the first seed whose match passes clean and the plant fails as
- * described; dup stayed at 2. When the simulator's actors became the seat
- * layer's Seat, speaking the lobby's bytes to a relay that refuses a code
- * it has no room for, the matches took other courses again: dup 1, skip
- * 8, ack 35, clock 58, found the same way.) */
-Test(simtest, plant_dup_caught)
-{
-    caught(MATCH_PLANT_DUP, 1, "log does not verify");
-}
-
-/* A gap in the lobby's numbers taken as none: the frame never comes and
- * the match stalls. (Seed 4 became 30 when bot seats began to claim
- * against an absent opponent, G-MC-9: seed 4's stall had been a bot
- * waiting for good on an opponent that never came back, which clean
- * seeds 5 and 28 also did; seed 30 stalls on the lost frame itself.) */
-Test(simtest, plant_skip_caught)
-{
-    caught(MATCH_PLANT_SKIP, 8, "deadlock");
-}
-
-/* Acknowledged before logged: a crash in between loses a frame for good
- * and the seats part ways: here the seat that lost it waits for ever. */
-Test(simtest, plant_ack_caught)
-{
-    caught(MATCH_PLANT_ACK, 35, "deadlock");
-}
-
-/* A forged flag claim taken without its signed readings: that seat ends
- * the game alone. */
-Test(simtest, plant_clock_caught)
-{
-    caught(MATCH_PLANT_CLOCK, 58, "another transcript");
-}
-
-Test(simtest, same_seed_same_match)
-{
-    Sim_Report a = run("volleyball", 42, 0), b = run("volleyball", 42, 0);
-    cr_assert(!a.failed, "%s", a.why);
-    cr_assert_eq(a.plies, b.plies);
-    cr_assert_eq(a.faults, b.faults);
-    cr_assert_eq(a.envelopes, b.envelopes);
-    cr_assert_eq(a.sim_ms, b.sim_ms);
-    cr_assert_eq(a.status.outcome, b.status.outcome);
-    cr_assert_gt(a.faults, 0, "faults were injected");
-}
-
-Test(simtest, fault_names_round_trip)
-{
-    unsigned bits = 0;
-    const char *bad = NULL;
-    char names[128];
-    cr_assert_eq(simworld_faults("drop,crash,cheat", &bits, &bad), 0);
-    cr_assert_eq(bits, SIM_FAULT_DROP | SIM_FAULT_CRASH | SIM_FAULT_CHEAT);
-    simworld_fault_names(bits, names, sizeof names);
-    cr_assert_str_eq(names, "drop,crash,cheat");
-    cr_assert_eq(simworld_faults("drop,bogus", &bits, &bad), -1);
-    cr_assert_str_eq(bad, "bogus");
-    cr_assert_eq(simworld_faults("all", &bits, &bad), 0);
-    cr_assert_eq(bits, SIM_FAULTS_ALL);
-}
 
 static int command(const char *env, const char *args, char *out, size_t cap)
 {
@@ -145,18 +33,19 @@ static int command(const char *env, const char *args, char *out, size_t cap)
 Test(simtest, command_output_contract)
 {
     static char out[1 << 20];
-    cr_assert_eq(command("", "laska --matches 3 --seed 5", out, sizeof out),
-                 0, "%s", out);
+    cr_assert_eq(command("", "laska --matches 3 --seed 5", out, sizeof out), 0,
+                 "%s", out);
     cr_assert(strstr(out, "laska: 3 matches, ") != NULL, "%s", out);
     cr_assert(strstr(out, "simtest: 3 matches, ") != NULL, "%s", out);
     cr_assert(strstr(out, " faults, 0 failures\n") != NULL, "%s", out);
     cr_assert_eq(command("TABULA_SIMTEST_PLANT=dup",
                          "laska --matches 3 --seed 2", out, sizeof out),
                  1);
-    cr_assert(strstr(out, "simtest: FAILED: game laska, seed 2, match 1")
-                  != NULL, "%s", out);
+    cr_assert(strstr(out, "simtest: FAILED: game laska, seed 2, match 1") !=
+                  NULL,
+              "%s", out);
     cr_assert(strstr(out, "rerun: TABULA_SIMTEST_PLANT=dup tabula simtest "
-                          "laska --matches 1 --seed 2 --faults all\n")
-                  != NULL, "%s", out);
+                          "laska --matches 1 --seed 2 --faults all\n") != NULL,
+              "%s", out);
     cr_assert_eq(command("", "--faults bogus", out, sizeof out), 2);
 }

@@ -425,12 +425,14 @@ export async function netResign() {
     const wrong = hostile.filter((h, i) => !(want[i] instanceof RegExp ? want[i].test(h) : h === want[i]));
     if (wrong.length) throw new Error(`kept seats: ${JSON.stringify(hostile)}`);
     // A kept turn start in the future counts as 0 ms, days old as one
-    // day (86400000 ms), none as 0 (seatstore.js, G-MC-6).
-    const turns = await page.evaluate(async () => {
-      const { seatTurnElapsed } = await import('./seatstore.js');
+    // day (86400000 ms), none as 0 (match_turn_away, asked of the module
+    // as the terminal and the simulator ask it; G-MC-6).
+    // (the page's own module: the lobby that served it is gone by now)
+    const turns = await page.evaluate(() => {
+      const t = window.tabulaPage.tabula;
       const at = 1764570000000;
-      return [{ turnAt: at - 4000 }, { turnAt: at + 5000 }, { turnAt: at - 3 * 86400000 },
-        { turnAt: 0 }, null].map((r) => seatTurnElapsed(r, at));
+      return [at - 4000, at + 5000, at - 3 * 86400000, 0, NaN]
+        .map((turnAt) => t.x.web_turn_away(turnAt, at));
     });
     if (turns.join(' ') !== '4000 0 86400000 0 0') throw new Error(`kept turn starts: ${turns}`);
     const term = host.lines.map((l) => l.match(/^final-hash: (\S+)/)?.[1]).find((x) => x) ?? '-';

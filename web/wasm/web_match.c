@@ -320,16 +320,22 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
     return n;
 }
 
-WEB_EXPORT(web_net_resume_turn)
-void web_net_resume_turn(Web_Net *n, double elapsed)
+/* A Unix time in ms from the page (its storage can hold anything): NaN,
+ * negatives and what exceeds 2^53 are 0. */
+static uint64_t wall_ms(double v)
 {
-    /* read as hostile: a page's storage can hold anything */
-    uint64_t ms = 0;
-    if (elapsed >= (double)MATCH_RESUME_TURN_MAX_MS)
-        ms = MATCH_RESUME_TURN_MAX_MS;
-    else if (elapsed > 0) /* false for NaN */
-        ms = (uint64_t)elapsed;
-    match_resume_turn(n->m, ms);
+    return v > 0 && v < 9007199254740992.0 ? (uint64_t)v : 0;
+}
+
+WEB_EXPORT(web_turn_away) double web_turn_away(double turn_at, double now)
+{
+    return (double)match_turn_away(wall_ms(turn_at), wall_ms(now));
+}
+
+WEB_EXPORT(web_net_resume_turn)
+void web_net_resume_turn(Web_Net *n, double turn_at, double now)
+{
+    match_resume_turn(n->m, match_turn_away(wall_ms(turn_at), wall_ms(now)));
 }
 
 WEB_EXPORT(web_net_turn) double web_net_turn(const Web_Net *n, double now)

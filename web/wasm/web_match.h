@@ -100,12 +100,17 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
 
 /*
  * web_net_resume_turn: right after web_net_resume: the turn in progress
- * had run elapsed ms when the page came back (Date.now() less the time
- * seatstore.js kept for the seat's last move); the side to move's clock
- * goes on from there (match_resume_turn, G-MC-6). NaN and negative values
- * (a kept time in the future) count as 0, more than a day as a day.
+ * began at wall time turn_at (Unix ms, what seatstore.js kept for the
+ * seat's last move; 0 unknown) and the page came back at now (Date.now());
+ * the side to move's clock goes on from there (match_turn_away: a time in
+ * the future counts as 0, more than a day as a day; match_resume_turn,
+ * G-MC-6). NaN and negative values count as 0.
  */
-void web_net_resume_turn(Web_Net *n, double elapsed);
+void web_net_resume_turn(Web_Net *n, double turn_at, double now);
+
+/* web_turn_away: match_turn_away(turn_at, now) (Unix ms, NaN and
+ * negatives as 0): the ms a kept turn had run when the page came back. */
+double web_turn_away(double turn_at, double now);
 
 /* web_net_turn: ms the turn in progress has run at now
  * (match_turn_elapsed): what the page keeps, as Date.now() less it, for

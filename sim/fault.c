@@ -1,0 +1,192 @@
+/*
+ * fault.c: the simulator's faults (sim.h's SIM_FAULT_*), drawn from the
+ * seed: dropped connections, crashes, relay restarts and forged flag
+ * claims here; delays, duplicate and skipped catch-up frames, clock skew
+ * and late spectators where they happen (relay.c, sched.c, sim.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_internal.h"
+#include "tb_error.h"
+
+static const char *const fault_names[] = {
+    "drop", "delay", "crash", "restart", "dup", "skew", "late", "gap", "cheat"};
+#define NFAULTS (sizeof fault_names / sizeof fault_names[0])
+
+int sim_faults(const char *list, unsigned *out, const char **bad)
+{
+    static char word[32];
+    *out = 0;
+    if (strcmp(list, "all") == 0) {
+        *out = SIM_FAULTS_ALL;
+        return 0;
+    }
+    if (strcmp(list, "none") == 0)
+        return 0;
+    for (const char *p = list; *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        size_t k;
+        for (k = 0; k < NFAULTS; k++)
+            if (strlen(fault_names[k]) == n &&
+                strncmp(p, fault_names[k], n) == 0)
+                break;
+        if (k == NFAULTS) {
+            snprintf(word, sizeof word, "%.*s", (int)(n < 30 ? n : 30), p);
+            *bad = word;
+            return -1;
+        }
+        *out |= 1u << k;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+void sim_fault_names(unsigned bits, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    if (bits == SIM_FAULTS_ALL) {
+        snprintf(buf, cap, "all");
+        return;
+    }
+    if (bits == 0) {
+        snprintf(buf, cap, "none");
+        return;
+    }
+    for (size_t k = 0; k < NFAULTS; k++) {
+        if (!(bits & (1u << k)))
+            continue;
+        int n = snprintf(buf + len, cap - len, "%s%s", len ? "," : "",
+                         fault_names[k]);
+        if (n < 0 || (size_t)n >= cap - len)
+            return;
+        len += (size_t)n;
+    }
+}
+
+/* ---- faults ---------------------------------------------------------- */
+
+static int players_done(const World *w)
+{
+    return w->a[0].done || w->a[1].done;
+}
+
+/* Someone has seen the game end. A relay restart from then on could let
+ * the re-made room order a last race anew after a spectator (or a
+ * player) has already left with the first order (docs/session.md), so
+ * the simulation restarts the relay only before. */
+static int ended_somewhere(const World *w)
+{
+    for (int i = 0; i < w->nactors; i++) {
+        const Actor *x = &w->a[i];
+        if (x->done || x->saw_end ||
+            (x->alive && proto_transcript_start(match_transcript(x->m)) &&
+             proto_transcript_status(match_transcript(x->m)).outcome !=
+                 CORE_ONGOING))
+            return 1;
+    }
+    return 0;
+}
+
+/* A flag claim no honest seat would sign: the opponent of the side to
+ * move claims at once, with 1 ms measured. */
+static void cheat(World *w)
+{
+    Actor *x;
+    int i = -1;
+    for (int k = 0; k < 2; k++) {
+        x = &w->a[k];
+        if (!x->alive || x->conn != 2 || x->done)
+            continue;
+        const Core_Position *pos =
+            proto_transcript_position(match_transcript(x->m));
+        if (pos != NULL && core_side_to_move(pos) != match_side(x->m))
+            i = k;
+    }
+    if (i < 0)
+        return;
+    x = &w->a[i];
+    const Proto_Transcript *t = match_transcript(x->m);
+    Proto_Message m;
+    size_t len = 0;
+    /* Only a claim the signed readings refute (G-MC-7): one they allow
+     * would be a real claim its sender's own session never made. */
+    int flagged = 1 - match_side(x->m);
+    if (proto_transcript_clock(t, NULL) == 0 ||
+        proto_transcript_clock_view(t, match_side(x->m), flagged) < 1000 ||
+        proto_transcript_clock_view(t, flagged, flagged) < 1000)
+        return;
+    proto_message_init(&m, PROTO_KIND_FLAG, &x->mc.id);
+    m.body.flag.ply = core_ply(proto_transcript_position(t));
+    m.body.flag.elapsed = 1;
+    proto_transcript_next(t, &m);
+    if (proto_seal(&m, &x->mc.id, w->buf, PROTO_FRAME_PREFIX + PROTO_FRAME_MAX,
+                   &len, NULL) != 0)
+        return;
+    w->rep->faults++;
+    sim__trace(w, i, "fault: a forged flag claim goes out");
+    sim__to_relay(w, i, w->buf + PROTO_FRAME_PREFIX, len - PROTO_FRAME_PREFIX,
+                  1);
+}
+
+/* A seat started and not yet let in: a relay restart now would refuse
+ * its first JOIN or WATCH for good (its code unknown to the re-made
+ * relay), as it would a person who joined in that very second. */
+static int first_contact(const World *w)
+{
+    for (int i = 0; i < w->nactors; i++)
+        if (w->a[i].alive && !w->a[i].joined)
+            return 1;
+    return 0;
+}
+
+void sim__fault(World *w)
+{
+    unsigned f = w->cfg->faults;
+    int kinds[4], n = 0;
+    if (f & SIM_FAULT_DROP)
+        kinds[n++] = 0;
+    if (f & SIM_FAULT_CRASH)
+        kinds[n++] = 1;
+    if ((f & SIM_FAULT_RESTART) && !ended_somewhere(w))
+        kinds[n++] = 2;
+    if ((f & SIM_FAULT_CHEAT) && w->clocked)
+        kinds[n++] = 3;
+    if (n > 0 && w->now < SIM_LIMIT_MS / 2) {
+        int k = kinds[sim__rnd(w) % (uint64_t)n];
+        int i = (int)sim__rnd_in(w, 0, (uint64_t)w->nactors - 1);
+        Actor *x = &w->a[i];
+        /* (a connection that never reached the room is not dropped: a
+         * seat's first one lost is "cannot reach the lobby", for good) */
+        if (k == 0 && x->alive && x->conn != 0 && x->joined && !x->done) {
+            w->rep->faults++;
+            sim__trace(w, i, "fault: connection dropped");
+            sim__close_conn(w, i);
+            seat_closed(x->st, sim__anow(x, w->now), SIM_RESET);
+            sim__drain(w, i);
+        } else if (k == 1 && x->alive && !x->done && x->crash_in < 0) {
+            x->crash_in = (int)sim__rnd_in(w, 0, 6); /* between two outputs */
+        } else if (k == 2 && w->room && !first_contact(w)) {
+            w->rep->faults++;
+            sim__trace(w, -1, "fault: the relay restarts");
+            sim__relay_forget(w);
+            for (int j = 0; j < w->nactors; j++) {
+                Actor *y = &w->a[j];
+                w->member_open[j] = 0;
+                if (!y->alive || y->conn == 0 || y->done)
+                    continue;
+                y->conn = 0;
+                y->epoch++;
+                seat_closed(y->st, sim__anow(y, w->now), SIM_RESET);
+                sim__drain(w, j);
+            }
+        } else if (k == 3) {
+            cheat(w);
+        }
+    }
+    if (!players_done(w))
+        sim__at_time(w, w->now + sim__rnd_in(w, 2000, 30000), EV_FAULT, -1);
+}
