@@ -11,14 +11,14 @@ const STORE = 'tabula-lang';
 let lang = 'en';
 let cat = {};
 
-// "3 plies": Czech and Russian have three forms (as their Plural-Forms).
+// "3 plies": the form for n by the catalogue's plural rule, the one its
+// .po header states (scripts/po2json.mjs tabulates it for n = 0..199; a
+// larger n takes the form of 100 + n % 100, as the module's catalogue
+// does); English: the msgid for one, msgid_plural otherwise.
 export function pluralIndex(n) {
-  if (lang === 'cs') return n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2;
-  if (lang === 'ru') {
-    return n % 10 === 1 && n % 100 !== 11 ? 0
-      : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2;
-  }
-  return n === 1 ? 0 : 1;
+  const rule = cat['']?.rule;
+  if (!rule) return n === 1 ? 0 : 1;
+  return rule[n < rule.length ? n : rule.length / 2 + (n % (rule.length / 2))] ?? 0;
 }
 
 function fill(text, args) {

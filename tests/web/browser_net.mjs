@@ -532,14 +532,32 @@ export async function policyPage() {
     await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
       { timeout: 60000, polling: 100 });
     const hosted = await page.evaluate(() => window.tabulaPage.game?.options ?? null);
+    // The page's plural forms against gettext's (WEB_PLURALS: "LANG\tN\tFORM"
+    // lines from ngettext(1) on the built catalogues): the rule is the .po
+    // header's, tabulated at build time, not a copy of it.
+    const plurals = (env.WEB_PLURALS ?? '').split('\n').filter(Boolean).map((l) => l.split('\t'));
+    const pluralGot = await page.evaluate(async (rows) => {
+      const i = await import('/i18n.js');
+      const out = [];
+      for (const [lang, n] of rows) {
+        await i.setLang(lang);
+        out.push(i.tn('%u ply since the last goal', '%u plies since the last goal', Number(n)));
+      }
+      await i.setLang('en');
+      return out;
+    }, plurals);
+    const pluralWrong = plurals.filter(([, , want], k) => pluralGot[k] !== want);
     // (gave up: FAIL_GAVE_UP 3, no refusal, at 1000 + 60700 ms)
     const ok = JSON.stringify(got.waits) === JSON.stringify(want) && got.failed === '3\t0\t0@61700' &&
       got.codes && got.kinds && got.clock === 'goals=3,clock=300+3' && pageWhy === termWhy &&
-      hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000';
+      hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000' &&
+      plurals.length > 0 && pluralWrong.length === 0;
     console.log(`policy waits ${got.waits.join(',')} failed ${JSON.stringify(got.failed)} codes ${got.codes} ` +
       `kinds ${got.kinds} clock ${got.clock} hosted ${JSON.stringify(hosted)} conduct ${got.conduct} ` +
+      `plurals ${plurals.length - pluralWrong.length}/${plurals.length} ` +
       `${ok ? 'ok' : 'FAILED'}`);
     if (pageWhy !== termWhy) console.log(`policy: the page says "${pageWhy}", the terminal "${termWhy}"`);
+    for (const [lang, n, want] of pluralWrong) console.log(`policy: ${lang} ${n}: the page says "${pluralGot[plurals.findIndex((p) => p[0] === lang && p[1] === n)]}", gettext "${want}"`);
     if (got.move !== termMove) console.log(`policy: the page refuses c3-d5 with "${got.move}", the terminal "${termMove}"`);
     return ok ? 0 : 1;
   }, '/');

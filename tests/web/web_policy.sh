@@ -19,11 +19,13 @@ pats=('-1[0-9]{3}\b'
   'RETRY_M|GIVE_UP_MS *=|[0-9] *\* *2 *\*\*'
   '\(s\?\)|MINUTES\+SECONDS'
   '\(resign\|'
-  'lostAt|attempts *\+\+|retryMs|giveUpMs|refusalEnds')
+  'lostAt|attempts *\+\+|retryMs|giveUpMs|refusalEnds'
+  'n *% *10 *[=!]==|DAY_MS')
 whats=('a TB_E_* code of core/tb_error.h' 'a Match_Out kind of match/match.h'
   'the reconnect waits of seat/seat.h' 'the clock reader of seat/seat.h'
   'the conduct grammar of match/conduct.c'
-  'the connection policy of the seat (seat/seat.c)')
+  'the connection policy of the seat (seat/seat.c)'
+  'a plural rule of the .po headers, or the resumed turn cap of match.h')
 for k in "${!pats[@]}"; do
   if grep -nE -- "${pats[$k]}" web/*.js >&2; then
     echo "web_policy: web/*.js copies ${whats[$k]} (the lines above)" >&2
@@ -41,6 +43,14 @@ browser() {
     fail=1
   fi
 }
+# the plural forms gettext gives for these counts, for the page to match
+counts='0 1 2 3 4 5 11 12 14 21 22 25 101 111 112 121 122 200 1001 1021'
+plurals=$(for lang in cs ru; do for n in $counts; do
+  printf '%s\t%s\t%s\n' "$lang" "$n" "$(LANGUAGE=$lang LC_ALL=C.UTF-8 \
+    TEXTDOMAINDIR="$native/locale" ngettext -d tabula -- \
+    '%u ply since the last goal' '%u plies since the last goal' "$n")"
+done; done)
+export WEB_PLURALS=$plurals
 browser policy '^policy .* ok$' '^policy '
 # (3) the symptoms the copies had: stale help after a new game, a move
 # list and message line stale after a network takeback
