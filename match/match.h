@@ -13,7 +13,7 @@
  * answers and resume from a match log all live here, once. It uses only
  * libc, core/ and proto/: no stdio, no clock, no threads, no sockets, so
  * the same object runs under libuv (client/netgame.c), inside the
- * simulator (client/simtest.c) and in WebAssembly. docs/session.md.
+ * simulator (sim/) and in WebAssembly. docs/session.md.
  *
  * Errors are the negative TB_E_* codes of tb_error.h.
  */

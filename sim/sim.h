@@ -1,6 +1,6 @@
 /*
  * sim.h: the simulator (issue 13; sim/ since issue 36): one whole network
- * match in one process, for `tabula simtest` (client/simtest.c) and its
+ * match in one process, for `tabula simtest` (client/cmd_simtest.c) and its
  * tests: a host, a guest and one to three spectators, each a seat of the
  * seat layer (seat/seat.h) with its match log in memory, joined by a
  * model of the lobby relay that speaks the lobby's bytes (sequence

@@ -1,6 +1,6 @@
 // board.js: draws a core view (Position.view()) as an HTML grid and turns
 // clicks on its cells into legal moves, the way the terminal board does
-// (client/tui.c): squares are selected one after another, the squares
+// (client/tui/tui.c): squares are selected one after another, the squares
 // that can come next are marked, and a move is played once the selected
 // squares name exactly one legal move. Which squares a move passes
 // through comes from the module (Position.moveSquares()); nothing here
