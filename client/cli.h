@@ -122,6 +122,50 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
 int cli_options_check(const char *cmd, const Core_Game *g, const char *opts,
                       const char *shown);
 
+/* ---- flags: one table per command ----------------------------------- */
+
+/* What a flag takes: nothing, the next argument, or a non-empty one (an
+ * empty word, as a script's unset variable gives, then counts as none). */
+typedef enum Cli_Value { CLI_SWITCH = 0, CLI_VALUE, CLI_NONEMPTY } Cli_Value;
+
+/* One flag of a command: its name ("--games"), what it takes, and the id
+ * cli_arg answers with (>= 0; variants of a command, such as host and
+ * join, share ids in their own tables). A table ends with a NULL name. */
+typedef struct Cli_Flag {
+    const char *name;
+    Cli_Value value;
+    int id;
+} Cli_Flag;
+
+#define CLI_ARG_WORD (-1)    /* not a flag: a positional argument */
+#define CLI_ARG_BAD (-2)     /* refused, and said why: exit CLI_EXIT_USAGE */
+#define CLI_ARG_UNKNOWN (-3) /* a flag not in the table, with help NULL */
+
+/*
+ * cli_arg: argument argv[*i] of command cmd read against its table of
+ * flags: the id of the flag it names, with *value its value when the flag
+ * takes one (the next argument; *i is moved onto it); CLI_ARG_WORD when
+ * it does not begin with '-' (*value is it); or CLI_ARG_BAD after printing
+ * why on stderr: "tabula CMD: FLAG needs a value" (a flag that takes one
+ * given last, or before an empty word where it must not be empty), else
+ * "tabula CMD: unexpected argument 'A'" and then help; with help NULL an
+ * unknown flag is CLI_ARG_UNKNOWN, unsaid (the caller words it and prints
+ * its own help). --flag=VALUE comes here split (main.c).
+ */
+int cli_arg(const char *cmd, const Cli_Flag *flags, int argc, char **argv,
+            int *i, const char *help, const char **value);
+
+/* cli_flag_value: what flag name takes in flags: CLI_SWITCH, CLI_VALUE or
+ * CLI_NONEMPTY; -1 when the table lacks it. */
+int cli_flag_value(const Cli_Flag *flags, const char *name);
+
+/* The tables of the commands that take flags (each in its cmd_*.c), for
+ * main.c's --flag=VALUE split: a switch given a value is refused. */
+extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
+    cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
+    cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
+    cli_flags_replay[];
+
 /*
  * cli_unexpected: report argument a of command cmd that was not
  * understood: "FLAG needs a value" when it is one of the command's flags

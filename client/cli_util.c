@@ -221,6 +221,44 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
     return 1;
 }
 
+int cli_flag_value(const Cli_Flag *flags, const char *name)
+{
+    for (size_t k = 0; flags != NULL && flags[k].name != NULL; k++)
+        if (strcmp(flags[k].name, name) == 0)
+            return (int)flags[k].value;
+    return -1;
+}
+
+int cli_arg(const char *cmd, const Cli_Flag *flags, int argc, char **argv,
+            int *i, const char *help, const char **value)
+{
+    const char *a = argv[*i];
+    *value = NULL;
+    if (a[0] != '-') {
+        *value = a;
+        return CLI_ARG_WORD;
+    }
+    for (size_t k = 0; flags != NULL && flags[k].name != NULL; k++) {
+        if (strcmp(flags[k].name, a) != 0)
+            continue;
+        if (flags[k].value == CLI_SWITCH)
+            return flags[k].id;
+        if (*i + 1 >= argc ||
+            (flags[k].value == CLI_NONEMPTY && argv[*i + 1][0] == '\0')) {
+            fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd, a);
+            return CLI_ARG_BAD;
+        }
+        *value = argv[++*i];
+        return flags[k].id;
+    }
+    if (help == NULL)
+        return CLI_ARG_UNKNOWN;
+    fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
+            cli_token(a));
+    fputs(help, stderr);
+    return CLI_ARG_BAD;
+}
+
 int cli_unexpected(const char *cmd, const char *a,
                    const char *const *value_flags, const char *help)
 {

@@ -109,11 +109,28 @@ static int read_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
     return 0;
 }
 
+/* analyse's flags: every one takes a value. */
+enum {
+    ANALYSE_FLAG_POSITION,
+    ANALYSE_FLAG_OPTIONS,
+    ANALYSE_FLAG_LEVEL,
+    ANALYSE_FLAG_DEPTH,
+    ANALYSE_FLAG_TIME,
+    ANALYSE_FLAG_NODES,
+    ANALYSE_FLAG_SEED
+};
+const Cli_Flag cli_flags_analyse[] = {
+    {"--position", CLI_VALUE, ANALYSE_FLAG_POSITION},
+    {"--options", CLI_VALUE, ANALYSE_FLAG_OPTIONS},
+    {"--level", CLI_VALUE, ANALYSE_FLAG_LEVEL},
+    {"--depth", CLI_VALUE, ANALYSE_FLAG_DEPTH},
+    {"--time", CLI_VALUE, ANALYSE_FLAG_TIME},
+    {"--nodes", CLI_VALUE, ANALYSE_FLAG_NODES},
+    {"--seed", CLI_VALUE, ANALYSE_FLAG_SEED},
+    {NULL, CLI_SWITCH, 0}};
+
 int cli_analyse(int argc, char **argv)
 {
-    static const char *const value_flags[] = {
-        "--position", "--options", "--depth", "--time", "--nodes",
-        "--level", "--seed", NULL};
     const char *position = NULL, *options = NULL, *level = NULL;
     uint64_t depth = 0, time_ms = 0, nodes = 0, seed = 1;
     char **moves = calloc((size_t)argc + 1, sizeof *moves);
@@ -125,7 +142,7 @@ int cli_analyse(int argc, char **argv)
         return CLI_EXIT_FAIL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *val;
         if (cli_is_help(a)) {
             fputs(_(analyse_help), stdout);
             rc = CLI_EXIT_OK;
@@ -145,30 +162,35 @@ int cli_analyse(int argc, char **argv)
         }
         int bad = 0;
         uint64_t lo = 1, hi = 0; /* a number flag's range, for its message */
-        if (val == NULL) {
-            rc = cli_unexpected("analyse", a, value_flags, _(analyse_help));
-            goto done;
-        } else if (strcmp(a, "--position") == 0) {
+        switch (cli_arg("analyse", cli_flags_analyse, argc, argv, &i,
+                        _(analyse_help), &val)) {
+        case ANALYSE_FLAG_POSITION:
             position = val;
-        } else if (strcmp(a, "--options") == 0) {
+            break;
+        case ANALYSE_FLAG_OPTIONS:
             options = val;
-        } else if (strcmp(a, "--level") == 0) {
+            break;
+        case ANALYSE_FLAG_LEVEL:
             level = val;
-        } else if (strcmp(a, "--depth") == 0) {
+            break;
+        case ANALYSE_FLAG_DEPTH:
             hi = 60;
             bad = read_u64(val, lo, hi, &depth);
-        } else if (strcmp(a, "--time") == 0) {
+            break;
+        case ANALYSE_FLAG_TIME:
             hi = 3600000;
             bad = read_u64(val, lo, hi, &time_ms);
-        } else if (strcmp(a, "--nodes") == 0) {
+            break;
+        case ANALYSE_FLAG_NODES:
             hi = UINT64_C(1) << 40;
             bad = read_u64(val, lo, hi, &nodes);
-        } else if (strcmp(a, "--seed") == 0) {
+            break;
+        case ANALYSE_FLAG_SEED:
             if (cli_seed("analyse", val, &seed) != 0)
                 goto done;
-        } else {
-            rc = cli_unexpected("analyse", a, value_flags, _(analyse_help));
-            goto done;
+            break;
+        default:
+            goto done; /* said why (rc is the usage status) */
         }
         if (bad) {
             fprintf(stderr,
@@ -178,7 +200,6 @@ int cli_analyse(int argc, char **argv)
                     (unsigned long long)hi);
             goto done;
         }
-        i++;
     }
     if (game == NULL) {
         fprintf(stderr, _("tabula analyse: missing %s\n"), _("GAME"));

@@ -36,6 +36,13 @@ typedef struct Core_Args {
     char **pos_args;
 } Core_Args;
 
+/* The flags of perft and moves. */
+enum { CORE_FLAG_POSITION, CORE_FLAG_OPTIONS };
+static const Cli_Flag core_flags[] = {
+    {"--position", CLI_VALUE, CORE_FLAG_POSITION},
+    {"--options", CLI_VALUE, CORE_FLAG_OPTIONS},
+    {NULL, CLI_SWITCH, 0}};
+
 static int parse_args(const char *cmd, const char *help, int argc,
                       char **argv, Core_Args *a)
 {
@@ -49,25 +56,26 @@ static int parse_args(const char *cmd, const char *help, int argc,
         if (cli_is_help(argv[i])) {
             fputs(help, stdout);
             return -1;
-        } else if (strcmp(argv[i], "--position") == 0 ||
-                   strcmp(argv[i], "--options") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd,
-                        argv[i]);
-                return CLI_EXIT_USAGE;
-            }
-            if (argv[i][2] == 'p')
-                a->position = argv[++i];
-            else
-                a->options = argv[++i];
         } else if (strcmp(argv[i], "--") == 0) {
             while (++i < argc)
                 a->pos_args[a->npos++] = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, _("tabula %s: unknown flag '%s'\n"), cmd,
-                    cli_token(argv[i]));
-            fputs(help, stderr);
-            return CLI_EXIT_USAGE;
+            const char *v;
+            switch (cli_arg(cmd, core_flags, argc, argv, &i, NULL, &v)) {
+            case CORE_FLAG_POSITION:
+                a->position = v;
+                break;
+            case CORE_FLAG_OPTIONS:
+                a->options = v;
+                break;
+            case CLI_ARG_UNKNOWN:
+                fprintf(stderr, _("tabula %s: unknown flag '%s'\n"), cmd,
+                        cli_token(argv[i]));
+                fputs(help, stderr);
+                return CLI_EXIT_USAGE;
+            default: /* needs a value */
+                return CLI_EXIT_USAGE;
+            }
         } else {
             a->pos_args[a->npos++] = argv[i];
         }

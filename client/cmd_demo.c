@@ -238,6 +238,14 @@ static int play_one(const Core_Game *game, const char *dir, int level,
     return 0;
 }
 
+/* demo's flags. */
+enum { DEMO_FLAG_QUIET, DEMO_FLAG_LEVEL, DEMO_FLAG_SEED, DEMO_FLAG_DIR };
+const Cli_Flag cli_flags_demo[] = {{"--quiet", CLI_SWITCH, DEMO_FLAG_QUIET},
+                                   {"--level", CLI_VALUE, DEMO_FLAG_LEVEL},
+                                   {"--seed", CLI_VALUE, DEMO_FLAG_SEED},
+                                   {"--dir", CLI_NONEMPTY, DEMO_FLAG_DIR},
+                                   {NULL, CLI_SWITCH, 0}};
+
 int cli_demo(int argc, char **argv)
 {
     const Core_Game *only = NULL;
@@ -253,29 +261,39 @@ int cli_demo(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             fputs(_(demo_help), stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
+        }
+        const char *v;
+        switch (cli_arg("demo", cli_flags_demo, argc, argv, &i, _(demo_help),
+                        &v)) {
+        case DEMO_FLAG_QUIET:
             quiet = 1;
-        } else if (strcmp(argv[i], "--level") == 0 && i + 1 < argc) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
+            break;
+        case DEMO_FLAG_LEVEL: {
+            long lv = strtol(v, &end, 10);
+            if (*end != '\0' || lv < BOT_LEVEL_MIN || lv > BOT_LEVEL_MAX) {
                 fprintf(stderr, _("tabula demo: bad level '%s'; expected 1..8\n"),
-                        cli_token(argv[i]));
+                        cli_token(v));
                 return CLI_EXIT_USAGE;
             }
-            level = (int)v;
-        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
-            if (cli_seed("demo", argv[++i], &seed) != 0)
+            level = (int)lv;
+            break;
+        }
+        case DEMO_FLAG_SEED:
+            if (cli_seed("demo", v, &seed) != 0)
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(argv[i], "--dir") == 0 && i + 1 < argc &&
-                   argv[i + 1][0] != '\0') {
-            dir = argv[++i];
-        } else if (argv[i][0] != '-' && only == NULL) {
-            if ((only = cli_game("demo", argv[i])) == NULL)
-                return CLI_EXIT_USAGE;
-        } else {
-            static const char *const takes_value[] = {"--level", "--seed",
-                                                      "--dir", NULL};
-            return cli_unexpected("demo", argv[i], takes_value, _(demo_help));
+            break;
+        case DEMO_FLAG_DIR:
+            dir = v;
+            break;
+        case CLI_ARG_WORD:
+            if (only == NULL) {
+                if ((only = cli_game("demo", v)) == NULL)
+                    return CLI_EXIT_USAGE;
+                break;
+            }
+            return cli_unexpected("demo", v, NULL, _(demo_help));
+        default:
+            return CLI_EXIT_USAGE;
         }
     }
     if (proto_init() != 0) {

@@ -19,6 +19,11 @@ static const char identity_help[] =
     "mode 0600; a file that group or others may read is refused.\n"
     "  --file PATH   use this identity file instead\n");
 
+/* identity's one flag. */
+enum { IDENTITY_FLAG_FILE };
+static const Cli_Flag identity_flags[] = {
+    {"--file", CLI_NONEMPTY, IDENTITY_FLAG_FILE}, {NULL, CLI_SWITCH, 0}};
+
 int cli_identity(int argc, char **argv)
 {
     const char *file = NULL;
@@ -30,18 +35,18 @@ int cli_identity(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             fputs(_(identity_help), stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(argv[i], "--file") == 0 && i + 1 < argc &&
-                   argv[i + 1][0] != '\0') {
-            file = argv[++i];
-        } else if (strcmp(argv[i], "--file") == 0) {
-            static const char *const takes_value[] = {"--file", NULL};
-            return cli_unexpected("identity", argv[i], takes_value, "");
-        } else {
+        }
+        const char *v;
+        int f = cli_arg("identity", identity_flags, argc, argv, &i, NULL, &v);
+        if (f == CLI_ARG_BAD) /* --file needs a value */
+            return CLI_EXIT_USAGE;
+        if (f != IDENTITY_FLAG_FILE) {
             fprintf(stderr, _("tabula identity: unexpected '%s'\n"),
                     cli_token(argv[i]));
             fputs(_(identity_help), stderr);
             return CLI_EXIT_USAGE;
         }
+        file = v;
     }
     if (file == NULL) {
         rc = proto_identity_path(path, sizeof path);

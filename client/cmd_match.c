@@ -589,11 +589,38 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     return CLI_EXIT_FAIL;
 }
 
+/* match's flags: every one takes a value. */
+enum {
+    MATCH_FLAG_A,
+    MATCH_FLAG_B,
+    MATCH_FLAG_GAMES,
+    MATCH_FLAG_TIME,
+    MATCH_FLAG_CLOCK,
+    MATCH_FLAG_NODES,
+    MATCH_FLAG_JOBS,
+    MATCH_FLAG_PLIES,
+    MATCH_FLAG_SEED,
+    MATCH_FLAG_SPRT,
+    MATCH_FLAG_OPENINGS,
+    MATCH_FLAG_OPTIONS
+};
+const Cli_Flag cli_flags_match[] = {
+    {"--a", CLI_VALUE, MATCH_FLAG_A},
+    {"--b", CLI_VALUE, MATCH_FLAG_B},
+    {"--games", CLI_VALUE, MATCH_FLAG_GAMES},
+    {"--time", CLI_VALUE, MATCH_FLAG_TIME},
+    {"--clock", CLI_VALUE, MATCH_FLAG_CLOCK},
+    {"--nodes", CLI_VALUE, MATCH_FLAG_NODES},
+    {"--jobs", CLI_VALUE, MATCH_FLAG_JOBS},
+    {"--plies", CLI_VALUE, MATCH_FLAG_PLIES},
+    {"--seed", CLI_VALUE, MATCH_FLAG_SEED},
+    {"--sprt", CLI_VALUE, MATCH_FLAG_SPRT},
+    {"--openings", CLI_VALUE, MATCH_FLAG_OPENINGS},
+    {"--options", CLI_VALUE, MATCH_FLAG_OPTIONS},
+    {NULL, CLI_SWITCH, 0}};
+
 int cli_match(int argc, char **argv)
 {
-    static const char *const value_flags[] = {
-        "--a", "--b", "--games", "--time", "--nodes", "--openings", "--seed",
-        "--sprt", "--jobs", "--plies", "--options", "--clock", NULL};
     Match m;
     const char *spec[2] = {NULL, NULL}, *openings = NULL, *game = NULL;
     long jobs = 1, v = 0, time_ms = 0, nodes = 0;
@@ -609,23 +636,22 @@ int cli_match(int argc, char **argv)
     m.plies = 4;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *val;
         if (cli_is_help(a)) {
             fputs(_(match_help), stdout);
             return CLI_EXIT_OK;
         }
-        if (a[0] != '-') {
+        int f = cli_arg("match", cli_flags_match, argc, argv, &i,
+                        _(match_help), &val);
+        if (f == CLI_ARG_WORD) {
             if (game != NULL)
-                return cli_unexpected("match", a, value_flags, _(match_help));
+                return cli_unexpected("match", a, NULL, _(match_help));
             game = a;
-            continue;
-        }
-        if (val == NULL)
-            return cli_unexpected("match", a, value_flags, _(match_help));
-        i++;
-        if (strcmp(a, "--a") == 0 || strcmp(a, "--b") == 0) {
-            spec[a[2] == 'b'] = val;
-        } else if (strcmp(a, "--games") == 0) {
+        } else if (f == CLI_ARG_BAD) {
+            return CLI_EXIT_USAGE;
+        } else if (f == MATCH_FLAG_A || f == MATCH_FLAG_B) {
+            spec[f == MATCH_FLAG_B] = val;
+        } else if (f == MATCH_FLAG_GAMES) {
             if (read_long(val, 2, MATCH_GAMES_MAX, &m.games) != 0 ||
                 m.games % 2 != 0) {
                 fprintf(stderr, _("tabula match: bad --games '%s'; expected an "
@@ -633,7 +659,7 @@ int cli_match(int argc, char **argv)
                         cli_token(val), MATCH_GAMES_MAX);
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--time") == 0) {
+        } else if (f == MATCH_FLAG_TIME) {
             if (read_long(val, 1, 3600000, &time_ms) != 0) {
                 fprintf(stderr,
                         _("tabula match: bad --time '%s'; expected "
@@ -641,14 +667,14 @@ int cli_match(int argc, char **argv)
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--clock") == 0) {
+        } else if (f == MATCH_FLAG_CLOCK) {
             if (read_clock(val, &m.clock_ms, &m.inc_ms) != 0) {
                 fprintf(stderr, _("tabula match: bad --clock '%s'; expected "
                                   "MS or MS+INC\n"),
                         cli_token(val));
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--nodes") == 0) {
+        } else if (f == MATCH_FLAG_NODES) {
             if (read_long(val, 1, 1L << 40, &nodes) != 0) {
                 fprintf(stderr,
                         _("tabula match: bad --nodes '%s'; expected "
@@ -656,14 +682,14 @@ int cli_match(int argc, char **argv)
                         cli_token(val), 1L << 40);
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--jobs") == 0) {
+        } else if (f == MATCH_FLAG_JOBS) {
             if (read_long(val, 1, MATCH_JOBS_MAX, &jobs) != 0) {
                 fprintf(stderr, _("tabula match: bad --jobs '%s'; expected "
                                 "1..%d\n"),
                         cli_token(val), MATCH_JOBS_MAX);
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--plies") == 0) {
+        } else if (f == MATCH_FLAG_PLIES) {
             if (read_long(val, 0, MATCH_PLIES_MAX, &v) != 0) {
                 fprintf(stderr,
                         _("tabula match: bad --plies '%s'; expected "
@@ -673,10 +699,10 @@ int cli_match(int argc, char **argv)
             }
             m.plies = (int)v;
             plies_given = 1;
-        } else if (strcmp(a, "--seed") == 0) {
+        } else if (f == MATCH_FLAG_SEED) {
             if (cli_seed("match", val, &m.seed) != 0)
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--sprt") == 0) {
+        } else if (f == MATCH_FLAG_SPRT) {
             if (read_sprt(val, &e0, &e1) != 0) {
                 fprintf(stderr,
                         _("tabula match: bad --sprt '%s'; expected "
@@ -685,12 +711,10 @@ int cli_match(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             sprt = 1;
-        } else if (strcmp(a, "--openings") == 0) {
+        } else if (f == MATCH_FLAG_OPENINGS) {
             openings = val;
-        } else if (strcmp(a, "--options") == 0) {
+        } else if (f == MATCH_FLAG_OPTIONS) {
             m.options = val;
-        } else {
-            return cli_unexpected("match", a, value_flags, _(match_help));
         }
     }
     if (game == NULL || spec[0] == NULL || spec[1] == NULL) {

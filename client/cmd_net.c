@@ -679,6 +679,34 @@ static void say_left(const char *cmd, Lobby_Role role,
                         "to it\n"), cmd);
 }
 
+/* The flags of host, join and spectate (a spectator has no seat; only a
+ * host sets the match). --bot and --level: cli_bot_arg. */
+enum {
+    SEAT_FLAG_LOBBY,
+    SEAT_FLAG_LOG,
+    SEAT_FLAG_SEED,
+    SEAT_FLAG_DELAY,
+    SEAT_FLAG_OPTIONS,
+    SEAT_FLAG_CLOCK,
+    SEAT_FLAG_HTTP,
+    SEAT_FLAG_WEB
+};
+#define SEAT_FLAGS_PLAYER                                                      \
+    {"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},                                   \
+        {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},                                \
+        {"--seed", CLI_VALUE, SEAT_FLAG_SEED},                                 \
+        {"--delay", CLI_NONEMPTY, SEAT_FLAG_DELAY}
+const Cli_Flag cli_flags_host[] = {SEAT_FLAGS_PLAYER,
+                                   {"--options", CLI_VALUE, SEAT_FLAG_OPTIONS},
+                                   {"--clock", CLI_VALUE, SEAT_FLAG_CLOCK},
+                                   {"--http", CLI_VALUE, SEAT_FLAG_HTTP},
+                                   {"--web", CLI_VALUE, SEAT_FLAG_WEB},
+                                   {NULL, CLI_SWITCH, 0}};
+const Cli_Flag cli_flags_join[] = {SEAT_FLAGS_PLAYER, {NULL, CLI_SWITCH, 0}};
+const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
+                                       {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},
+                                       {NULL, CLI_SWITCH, 0}};
+
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     const char *help)
 {
@@ -699,20 +727,32 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     cfg.seed = 1;
     cfg.out = stdout;
     cfg.options = "";
+    const Cli_Flag *flags = role == LOBBY_ROLE_HOST    ? cli_flags_host
+                            : role == LOBBY_ROLE_GUEST ? cli_flags_join
+                                                       : cli_flags_spectate;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *v;
         int bot;
         if (cli_is_help(a)) {
             fputs(help, stdout);
             if (role != LOBBY_ROLE_SPECTATOR) /* a spectator has no seat */
                 fputs(_(bot_help), stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(a, "--lobby") == 0 && i + 1 < argc) {
-            lobby = argv[++i];
-        } else if (strcmp(a, "--log") == 0 && i + 1 < argc &&
-                   argv[i + 1][0] != '\0') {
+        }
+        if (role != LOBBY_ROLE_SPECTATOR &&
+            (bot = cli_bot_arg(cmd, argc, argv, &i, NR_DEFAULT_LEVEL,
+                               &cfg.bot_level)) != 0) {
+            if (bot < 0)
+                return CLI_EXIT_USAGE;
+            continue;
+        }
+        switch (cli_arg(cmd, flags, argc, argv, &i, help, &v)) {
+        case SEAT_FLAG_LOBBY:
+            lobby = v;
+            break;
+        case SEAT_FLAG_LOG: {
             struct stat st;
-            cfg.log_path = argv[++i];
+            cfg.log_path = v;
             /* A folder is no log: refused before a game is played
              * without one (and before FOLDER.seat is made beside it). */
             if (stat(cfg.log_path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -722,67 +762,50 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                         cmd);
                 return CLI_EXIT_USAGE;
             }
-        } else if (role != LOBBY_ROLE_SPECTATOR &&
-                   (bot = cli_bot_arg(cmd, argc, argv, &i, NR_DEFAULT_LEVEL,
-                                      &cfg.bot_level)) != 0) {
-            if (bot < 0)
-                return CLI_EXIT_USAGE;
-        } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--seed") == 0 &&
-                   i + 1 < argc) {
+            break;
+        }
+        case SEAT_FLAG_SEED: {
             uint64_t seed = 0;
-            if (cli_seed(cmd, argv[++i], &seed) != 0)
+            if (cli_seed(cmd, v, &seed) != 0)
                 return CLI_EXIT_USAGE;
             cfg.seed = seed;
-        } else if (role != LOBBY_ROLE_SPECTATOR && strcmp(a, "--delay") == 0 &&
-                   i + 1 < argc && argv[i + 1][0] != '\0') {
+            break;
+        }
+        case SEAT_FLAG_DELAY: {
             char *end = NULL;
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end != '\0' || v > 60000) {
+            unsigned long ms = strtoul(v, &end, 10);
+            if (*end != '\0' || ms > 60000) {
                 fprintf(stderr, _("tabula %s: bad delay '%s' (0..60000 ms)\n"),
-                        cmd, cli_token(argv[i]));
+                        cmd, cli_token(v));
                 return CLI_EXIT_USAGE;
             }
-            cfg.bot_delay_ms = (unsigned)v;
-        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--options") == 0 &&
-                   i + 1 < argc) {
-            cfg.options = argv[++i];
-        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--clock") == 0 &&
-                   i + 1 < argc) {
-            clock = argv[++i];
-        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--http") == 0 &&
-                   i + 1 < argc) {
-            http = argv[++i];
-        } else if (role == LOBBY_ROLE_HOST && strcmp(a, "--web") == 0 &&
-                   i + 1 < argc) {
-            web = argv[++i];
-        } else if (a[0] != '-' && role == LOBBY_ROLE_HOST && cfg.game == NULL) {
-            if ((cfg.game = cli_game(cmd, a)) == NULL)
-                return CLI_EXIT_USAGE;
-        } else if (a[0] != '-' && role != LOBBY_ROLE_HOST && cfg.code == NULL) {
-            cfg.code = a;
-        } else {
-            /* The flags this role takes a value with (a spectator
-             * has no seat; only a host sets the match). */
-            static const char *const host_values[] = {
-                "--lobby", "--log",  "--seed", "--delay", "--options",
-                "--clock", "--http", "--web",  NULL};
-            static const char *const join_values[] = {
-                "--lobby", "--log", "--seed", "--delay", NULL};
-            static const char *const watch_values[] = {"--lobby", "--log",
-                                                       NULL};
-            const char *const *takes_value =
-                role == LOBBY_ROLE_HOST         ? host_values
-                : role == LOBBY_ROLE_SPECTATOR ? watch_values
-                                               : join_values;
-            /* Only a last flag, or one before an empty word (a script's
-             * unset variable: `--log "$LOG"`), lacks its value; one
-             * followed by a value is a flag this role does not take
-             * (join --options). */
-            int none = i + 1 >= argc || argv[i + 1][0] == '\0';
-            for (size_t k = 0; takes_value[k] != NULL && none; k++)
-                if (strcmp(a, takes_value[k]) == 0)
-                    return cli_unexpected(cmd, a, takes_value, "");
-            return cli_unexpected(cmd, a, NULL, help);
+            cfg.bot_delay_ms = (unsigned)ms;
+            break;
+        }
+        case SEAT_FLAG_OPTIONS:
+            cfg.options = v;
+            break;
+        case SEAT_FLAG_CLOCK:
+            clock = v;
+            break;
+        case SEAT_FLAG_HTTP:
+            http = v;
+            break;
+        case SEAT_FLAG_WEB:
+            web = v;
+            break;
+        case CLI_ARG_WORD:
+            if (role == LOBBY_ROLE_HOST && cfg.game == NULL) {
+                if ((cfg.game = cli_game(cmd, a)) == NULL)
+                    return CLI_EXIT_USAGE;
+            } else if (role != LOBBY_ROLE_HOST && cfg.code == NULL) {
+                cfg.code = a;
+            } else {
+                return cli_unexpected(cmd, a, NULL, help);
+            }
+            break;
+        default:
+            return CLI_EXIT_USAGE;
         }
     }
     if (clock != NULL) {

@@ -215,6 +215,21 @@ static int line_mode(Session *s)
     return refused ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* play's flags (--bot and --level: cli_bot_arg). */
+enum {
+    PLAY_FLAG_LINE,
+    PLAY_FLAG_AS,
+    PLAY_FLAG_SEED,
+    PLAY_FLAG_POSITION,
+    PLAY_FLAG_OPTIONS
+};
+const Cli_Flag cli_flags_play[] = {{"--line", CLI_SWITCH, PLAY_FLAG_LINE},
+                                   {"--as", CLI_VALUE, PLAY_FLAG_AS},
+                                   {"--seed", CLI_VALUE, PLAY_FLAG_SEED},
+                                   {"--position", CLI_VALUE, PLAY_FLAG_POSITION},
+                                   {"--options", CLI_VALUE, PLAY_FLAG_OPTIONS},
+                                   {NULL, CLI_SWITCH, 0}};
+
 int cli_play(int argc, char **argv)
 {
     const Core_Game *g = NULL;
@@ -232,35 +247,40 @@ int cli_play(int argc, char **argv)
                    0) {
             if (bot < 0)
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--line") == 0) {
+            continue;
+        }
+        const char *v;
+        switch (cli_arg("play", cli_flags_play, argc, argv, &i, NULL, &v)) {
+        case PLAY_FLAG_LINE:
             force_line = 1;
-        } else if ((strcmp(a, "--as") == 0 || strcmp(a, "--seed") == 0 ||
-                    strcmp(a, "--position") == 0 ||
-                    strcmp(a, "--options") == 0) &&
-                   i + 1 < argc) {
-            const char *v = argv[++i];
-            if (a[2] == 'a') {
-                as = v;
-            } else if (a[2] == 's') {
-                if (cli_seed("play", v, &seed) != 0)
-                    return CLI_EXIT_USAGE;
-            } else if (a[2] == 'p') {
-                position = v;
-            } else {
-                options = v;
-            }
-        } else if (a[0] != '-' && g == NULL) {
-            if ((g = cli_game("play", a)) == NULL)
+            break;
+        case PLAY_FLAG_AS:
+            as = v;
+            break;
+        case PLAY_FLAG_SEED:
+            if (cli_seed("play", v, &seed) != 0)
                 return CLI_EXIT_USAGE;
-        } else {
-            static const char *const takes_value[] = {
-                "--as", "--seed", "--position", "--options", NULL};
-            int rc = cli_unexpected("play", a, takes_value, "");
-            for (size_t k = 0; takes_value[k] != NULL; k++)
-                if (strcmp(a, takes_value[k]) == 0)
-                    return rc; /* "needs a value": no help, as elsewhere */
+            break;
+        case PLAY_FLAG_POSITION:
+            position = v;
+            break;
+        case PLAY_FLAG_OPTIONS:
+            options = v;
+            break;
+        case CLI_ARG_WORD:
+            if (g == NULL) {
+                if ((g = cli_game("play", a)) == NULL)
+                    return CLI_EXIT_USAGE;
+                break;
+            }
+            /* fall through */
+        case CLI_ARG_UNKNOWN:
+            fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"),
+                    "play", cli_token(a));
             play_help(stderr);
-            return rc;
+            return CLI_EXIT_USAGE;
+        default: /* "needs a value", without the help, as elsewhere */
+            return CLI_EXIT_USAGE;
         }
     }
     if (g == NULL) {

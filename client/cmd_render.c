@@ -284,6 +284,13 @@ static void write_svg(FILE *out, const Core_Position *pos,
     fputs("</svg>\n", out);
 }
 
+/* render's flags. */
+enum { RENDER_FLAG_SVG, RENDER_FLAG_POSITION };
+static const Cli_Flag render_flags[] = {
+    {"--svg", CLI_VALUE, RENDER_FLAG_SVG},
+    {"--position", CLI_VALUE, RENDER_FLAG_POSITION},
+    {NULL, CLI_SWITCH, 0}};
+
 int cli_render(int argc, char **argv)
 {
     const char *svg = NULL, *position = NULL, *game = NULL;
@@ -299,21 +306,21 @@ int cli_render(int argc, char **argv)
             fputs(_(render_help), stdout);
             status = CLI_EXIT_OK;
             goto done;
-        } else if (strcmp(argv[i], "--svg") == 0 ||
-                   strcmp(argv[i], "--position") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, _("tabula render: %s needs a value\n"), argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            const char *v;
+            int f = cli_arg("render", render_flags, argc, argv, &i, NULL, &v);
+            if (f == RENDER_FLAG_SVG) {
+                svg = v;
+            } else if (f == RENDER_FLAG_POSITION) {
+                position = v;
+            } else if (f == CLI_ARG_UNKNOWN) {
+                fprintf(stderr, _("tabula render: unknown flag '%s'\n"),
+                        cli_token(argv[i]));
+                fputs(_(render_help), stderr);
+                goto done;
+            } else { /* needs a value */
                 goto done;
             }
-            if (argv[i][2] == 's')
-                svg = argv[++i];
-            else
-                position = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, _("tabula render: unknown flag '%s'\n"),
-                    cli_token(argv[i]));
-            fputs(_(render_help), stderr);
-            goto done;
         } else if (game == NULL) {
             game = argv[i];
         } else {

@@ -740,6 +740,14 @@ static int not_text(const uint8_t *buf, size_t len)
     return CLI_EXIT_FAIL;
 }
 
+/* replay's flags. */
+enum { REPLAY_FLAG_QUIET, REPLAY_FLAG_PLY, REPLAY_FLAG_EXPORT, REPLAY_FLAG_GAME };
+const Cli_Flag cli_flags_replay[] = {{"--quiet", CLI_SWITCH, REPLAY_FLAG_QUIET},
+                                     {"--ply", CLI_VALUE, REPLAY_FLAG_PLY},
+                                     {"--export", CLI_VALUE, REPLAY_FLAG_EXPORT},
+                                     {"--game", CLI_VALUE, REPLAY_FLAG_GAME},
+                                     {NULL, CLI_SWITCH, 0}};
+
 int cli_replay(int argc, char **argv)
 {
     const char *file = NULL, *export = NULL;
@@ -757,39 +765,36 @@ int cli_replay(int argc, char **argv)
         if (cli_is_help(argv[i])) {
             fputs(_(replay_help), stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(argv[i], "--quiet") == 0) {
+        }
+        const char *v;
+        /* "-" alone is a file: standard input */
+        int f = strcmp(argv[i], "-") == 0
+                    ? CLI_ARG_WORD
+                    : cli_arg("replay", cli_flags_replay, argc, argv, &i, NULL,
+                              &v);
+        if (f == REPLAY_FLAG_QUIET) {
             r.quiet = 1;
-        } else if (strcmp(argv[i], "--ply") == 0) {
+        } else if (f == REPLAY_FLAG_PLY) {
             char *end = NULL;
-            if (i + 1 >= argc) {
-                fprintf(stderr, _("tabula replay: --ply needs a value\n"));
-                return CLI_EXIT_USAGE;
-            }
-            i++;
-            start_ply = (size_t)strtoul(argv[i], &end, 10);
-            if (end == argv[i] || *end != '\0' || argv[i][0] == '-') {
+            start_ply = (size_t)strtoul(v, &end, 10);
+            if (end == v || *end != '\0' || v[0] == '-') {
                 fprintf(stderr, _("tabula replay: bad ply '%s'\n"),
-                        cli_token(argv[i]));
+                        cli_token(v));
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(argv[i], "--export") == 0 ||
-                   strcmp(argv[i], "--game") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, _("tabula replay: %s needs a value\n"), argv[i]);
+        } else if (f == REPLAY_FLAG_EXPORT) {
+            export = v;
+        } else if (f == REPLAY_FLAG_GAME) {
+            game = cli_game("replay", v);
+            if (game == NULL)
                 return CLI_EXIT_USAGE;
-            }
-            if (argv[i][2] == 'e') {
-                export = argv[++i];
-            } else {
-                game = cli_game("replay", argv[++i]);
-                if (game == NULL)
-                    return CLI_EXIT_USAGE;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+        } else if (f == CLI_ARG_UNKNOWN) {
             fprintf(stderr, _("tabula replay: unknown flag '%s'\n"),
                     cli_token(argv[i]));
             fputs(_(replay_help), stderr);
             return CLI_EXIT_USAGE;
+        } else if (f != CLI_ARG_WORD) {
+            return CLI_EXIT_USAGE; /* needs a value */
         } else if (file == NULL) {
             file = argv[i];
         } else {

@@ -103,10 +103,22 @@ static void report_failure(const Sim_Config *cfg, const Sim_Report *rep,
            core_game_name(cfg->game), (unsigned long long)cfg->seed, faults);
 }
 
+/* simtest's flags (--trace: every match's trace, for debugging). */
+enum {
+    SIMTEST_FLAG_MATCHES,
+    SIMTEST_FLAG_SEED,
+    SIMTEST_FLAG_FAULTS,
+    SIMTEST_FLAG_TRACE
+};
+const Cli_Flag cli_flags_simtest[] = {
+    {"--matches", CLI_VALUE, SIMTEST_FLAG_MATCHES},
+    {"--seed", CLI_VALUE, SIMTEST_FLAG_SEED},
+    {"--faults", CLI_VALUE, SIMTEST_FLAG_FAULTS},
+    {"--trace", CLI_SWITCH, SIMTEST_FLAG_TRACE},
+    {NULL, CLI_SWITCH, 0}};
+
 int cli_simtest(int argc, char **argv)
 {
-    static const char *const value_flags[] = {"--matches", "--seed",
-                                              "--faults", NULL};
     const Core_Game *only = NULL;
     uint64_t matches = SIM_DEFAULT_MATCHES, seed = 1;
     unsigned faults = SIM_FAULTS_ALL, plant;
@@ -121,29 +133,39 @@ int cli_simtest(int argc, char **argv)
             fputs(_(simtest_help), stdout);
             return CLI_EXIT_OK;
         }
-        if (strcmp(a, "--matches") == 0 && i + 1 < argc) {
-            if (read_count(argv[++i], &matches) != 0) {
+        const char *v;
+        switch (cli_arg("simtest", cli_flags_simtest, argc, argv, &i,
+                        _(simtest_help), &v)) {
+        case SIMTEST_FLAG_MATCHES:
+            if (read_count(v, &matches) != 0) {
                 fprintf(stderr, _("tabula simtest: bad --matches '%s'; "
                                 "expected 1..%llu\n"),
-                        cli_token(argv[i]), SIM_MAX_MATCHES);
+                        cli_token(v), SIM_MAX_MATCHES);
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--seed") == 0 && i + 1 < argc) {
-            if (cli_seed("simtest", argv[++i], &seed) != 0)
+            break;
+        case SIMTEST_FLAG_SEED:
+            if (cli_seed("simtest", v, &seed) != 0)
                 return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--faults") == 0 && i + 1 < argc) {
-            if (sim_faults(argv[++i], &faults, &bad) != 0) {
+            break;
+        case SIMTEST_FLAG_FAULTS:
+            if (sim_faults(v, &faults, &bad) != 0) {
                 fprintf(stderr, _("tabula simtest: unknown fault '%s'\n%s"),
                         cli_token(bad), _(simtest_help));
                 return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--trace") == 0) {
+            break;
+        case SIMTEST_FLAG_TRACE:
             trace_all = 1;
-        } else if (a[0] != '-' && only == NULL) {
-            if ((only = cli_game("simtest", a)) == NULL)
+            break;
+        case CLI_ARG_WORD:
+            if (only != NULL)
+                return cli_unexpected("simtest", v, NULL, _(simtest_help));
+            if ((only = cli_game("simtest", v)) == NULL)
                 return CLI_EXIT_USAGE;
-        } else {
-            return cli_unexpected("simtest", a, value_flags, _(simtest_help));
+            break;
+        default:
+            return CLI_EXIT_USAGE;
         }
     }
     plant = read_plant();

@@ -739,6 +739,22 @@ static int read_plant(Sync_Plant *out)
     return CLI_EXIT_USAGE;
 }
 
+/* synctest's flags. */
+enum {
+    SYNC_FLAG_GAMES,
+    SYNC_FLAG_SEED,
+    SYNC_FLAG_PLIES,
+    SYNC_FLAG_PERFT,
+    SYNC_FLAG_OPTIONS
+};
+const Cli_Flag cli_flags_synctest[] = {
+    {"--games", CLI_VALUE, SYNC_FLAG_GAMES},
+    {"--seed", CLI_VALUE, SYNC_FLAG_SEED},
+    {"--plies", CLI_VALUE, SYNC_FLAG_PLIES},
+    {"--perft", CLI_VALUE, SYNC_FLAG_PERFT},
+    {"--options", CLI_VALUE, SYNC_FLAG_OPTIONS},
+    {NULL, CLI_SWITCH, 0}};
+
 int cli_synctest(int argc, char **argv)
 {
     Sync_Args args = {NULL,
@@ -757,33 +773,35 @@ int cli_synctest(int argc, char **argv)
             fputs(_(synctest_help), stdout);
             return CLI_EXIT_OK;
         }
-        if (a[0] == '-' && i + 1 >= argc) {
-            static const char *const takes_value[] = {
-                "--games", "--seed", "--plies", "--perft", "--options", NULL};
-            return cli_unexpected("synctest", a, takes_value,
-                                  _(synctest_help));
-        }
-        if (strcmp(a, "--games") == 0) {
-            rc = read_count(a, argv[++i], 1, UINT64_C(1000000000), &v);
+        const char *val;
+        switch (cli_arg("synctest", cli_flags_synctest, argc, argv, &i,
+                        _(synctest_help), &val)) {
+        case SYNC_FLAG_GAMES:
+            rc = read_count(a, val, 1, UINT64_C(1000000000), &v);
             args.games = v;
-        } else if (strcmp(a, "--seed") == 0) {
-            rc = read_count(a, argv[++i], 0, UINT64_MAX, &v);
+            break;
+        case SYNC_FLAG_SEED:
+            rc = read_count(a, val, 0, UINT64_MAX, &v);
             args.seed = v;
-        } else if (strcmp(a, "--plies") == 0) {
-            rc = read_count(a, argv[++i], 1, SYNC_MAX_PLIES, &v);
+            break;
+        case SYNC_FLAG_PLIES:
+            rc = read_count(a, val, 1, SYNC_MAX_PLIES, &v);
             args.plies = (uint32_t)v;
-        } else if (strcmp(a, "--perft") == 0) {
-            rc = read_count(a, argv[++i], 0, SYNC_MAX_PERFT, &v);
+            break;
+        case SYNC_FLAG_PERFT:
+            rc = read_count(a, val, 0, SYNC_MAX_PERFT, &v);
             args.perft = (unsigned)v;
-        } else if (strcmp(a, "--options") == 0) {
-            args.options = argv[++i];
-        } else if (a[0] != '-' && args.only == NULL) {
+            break;
+        case SYNC_FLAG_OPTIONS:
+            args.options = val;
+            break;
+        case CLI_ARG_WORD:
+            if (args.only != NULL)
+                return cli_unexpected("synctest", a, NULL, _(synctest_help));
             if ((args.only = cli_game("synctest", a)) == NULL)
                 return CLI_EXIT_USAGE;
-        } else {
-            fprintf(stderr, _("tabula synctest: unexpected argument '%s'\n"),
-                    cli_token(a));
-            fputs(_(synctest_help), stderr);
+            break;
+        default:
             return CLI_EXIT_USAGE;
         }
         if (rc != 0)

@@ -12,25 +12,37 @@ typedef struct Cli_Command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    const Cli_Flag *flags; /* its table, for --flag=VALUE (NULL: none) */
 } Cli_Command;
 
 static const Cli_Command commands[] = {
-    {"demo", cli_demo, N_("bots play each game through a local lobby")},
-    {"host", cli_host, N_("create a network game and wait for a player")},
-    {"join", cli_join, N_("join a network game by invite code")},
-    {"spectate", cli_spectate, N_("watch a network game by watch code")},
-    {"play", cli_play, N_("play a local game against a bot")},
-    {"rules", cli_rules, N_("how to enter a game's moves, what its board shows")},
-    {"perft", cli_perft, N_("count move sequences to a depth")},
-    {"moves", cli_moves, N_("list the legal moves of a position")},
-    {"lobby", cli_lobby, N_("run a lobby relay for network play")},
-    {"synctest", cli_synctest, N_("check determinism on seeded random games")},
-    {"simtest", cli_simtest, N_("simulate whole network matches under faults")},
-    {"replay", cli_replay, N_("verify a match log or game record, print it")},
-    {"identity", cli_identity, N_("show (first create) your player key")},
-    {"match", cli_match, N_("play bot against bot, report Elo and SPRT")},
-    {"analyse", cli_analyse, N_("search a position, print UCI-style info")},
-    {"render", cli_render, N_("draw a Chessball position on the ball (SVG)")},
+    {"demo", cli_demo, N_("bots play each game through a local lobby"),
+     cli_flags_demo},
+    {"host", cli_host, N_("create a network game and wait for a player"),
+     cli_flags_host},
+    {"join", cli_join, N_("join a network game by invite code"),
+     cli_flags_join},
+    {"spectate", cli_spectate, N_("watch a network game by watch code"),
+     cli_flags_spectate},
+    {"play", cli_play, N_("play a local game against a bot"), cli_flags_play},
+    {"rules", cli_rules, N_("how to enter a game's moves, what its board shows"),
+     NULL},
+    {"perft", cli_perft, N_("count move sequences to a depth"), NULL},
+    {"moves", cli_moves, N_("list the legal moves of a position"), NULL},
+    {"lobby", cli_lobby, N_("run a lobby relay for network play"), NULL},
+    {"synctest", cli_synctest, N_("check determinism on seeded random games"),
+     cli_flags_synctest},
+    {"simtest", cli_simtest, N_("simulate whole network matches under faults"),
+     cli_flags_simtest},
+    {"replay", cli_replay, N_("verify a match log or game record, print it"),
+     cli_flags_replay},
+    {"identity", cli_identity, N_("show (first create) your player key"), NULL},
+    {"match", cli_match, N_("play bot against bot, report Elo and SPRT"),
+     cli_flags_match},
+    {"analyse", cli_analyse, N_("search a position, print UCI-style info"),
+     cli_flags_analyse},
+    {"render", cli_render, N_("draw a Chessball position on the ball (SVG)"),
+     NULL},
 };
 
 static void usage(FILE *out)
@@ -46,24 +58,18 @@ static void usage(FILE *out)
               "a command."));
 }
 
-/* Flags that take no value, with the command that has each (NULL:
- * every command): `play --line=1` is refused, not read as `--line 1`;
- * in a command without the switch the whole word stays an unknown
- * flag. */
-static const struct {
-    const char *flag, *cmd;
-} switches[] = {{"--help", NULL},      {"--line", "play"},
-                {"--quiet", "demo"},   {"--quiet", "replay"},
-                {"--trace", "simtest"}};
-
-/* 1 when FLAG (the part before '=') is a switch of CMD, -1 when it is a
- * switch of another command only, 0 when no switch. */
+/* 1 when flag takes no value in command cmd (--help: in every command;
+ * else a switch of cmd's table): `play --line=1` is refused, not read as
+ * `--line 1`; -1 when it is a switch of another command only (the whole
+ * word stays, an unknown flag to cmd); 0 otherwise. */
 static int switch_of(const char *flag, const char *cmd)
 {
     int other = 0;
-    for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++)
-        if (strcmp(flag, switches[k].flag) == 0) {
-            if (switches[k].cmd == NULL || strcmp(switches[k].cmd, cmd) == 0)
+    if (strcmp(flag, "--help") == 0)
+        return 1;
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (cli_flag_value(commands[k].flags, flag) == CLI_SWITCH) {
+            if (strcmp(commands[k].name, cmd) == 0)
                 return 1;
             other = -1;
         }

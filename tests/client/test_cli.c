@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cli_run.h"
 
 /* Run `printf INPUT | tabula ARGS` (both already shell-quoted). */
@@ -679,4 +680,46 @@ Test(cli, network_seeds_are_checked_like_the_others)
     cr_assert_not_null(strstr(r->err, "bad seed"), "%s", r->err);
     r = run("host laska --bot --seed 99999999999999999999999");
     cr_assert_eq(r->status, 2, "%s", r->err);
+}
+
+/* cli_arg, the one reader of every command's flags: ids from the table,
+ * values taken from the next word (a non-empty one for CLI_NONEMPTY),
+ * words and unknown flags told apart; worked out by hand. */
+Test(cli, one_flag_reader_for_every_command)
+{
+    enum { F_LINE = 7, F_AS, F_LOG };
+    static const Cli_Flag flags[] = {{"--line", CLI_SWITCH, F_LINE},
+                                     {"--as", CLI_VALUE, F_AS},
+                                     {"--log", CLI_NONEMPTY, F_LOG},
+                                     {NULL, CLI_SWITCH, 0}};
+    char *argv[] = {"laska", "--line", "--as", "", "--log", "x.log",
+                    "--log", "", "--bogus", "--as"};
+    int argc = (int)(sizeof argv / sizeof argv[0]), i = 0;
+    const char *v = NULL;
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v), CLI_ARG_WORD);
+    cr_expect_str_eq(v, "laska");
+    i = 1;
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v), F_LINE);
+    cr_expect_eq(i, 1);
+    i = 2; /* --as takes the next word, empty or not */
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v), F_AS);
+    cr_expect_eq(i, 3);
+    cr_expect_str_eq(v, "");
+    i = 4;
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v), F_LOG);
+    cr_expect_eq(i, 5);
+    cr_expect_str_eq(v, "x.log");
+    i = 6; /* --log "": needs a value */
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v), CLI_ARG_BAD);
+    i = 8; /* unknown: the caller's to word, or said with help */
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v),
+                 CLI_ARG_UNKNOWN);
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, "help\n", &v),
+                 CLI_ARG_BAD);
+    i = 9; /* --as last: needs a value */
+    cr_expect_eq(cli_arg("t", flags, argc, argv, &i, NULL, &v), CLI_ARG_BAD);
+    cr_expect_eq(cli_flag_value(flags, "--line"), CLI_SWITCH);
+    cr_expect_eq(cli_flag_value(flags, "--log"), CLI_NONEMPTY);
+    cr_expect_eq(cli_flag_value(flags, "--nope"), -1);
+    cr_expect_eq(cli_flag_value(NULL, "--line"), -1);
 }
