@@ -255,6 +255,11 @@ static void on_note(Netgame *g, int warning, const char *text)
         fprintf(stderr, "tabula: %s\n", text);
 }
 
+static void on_retry(Netgame *g, unsigned attempt, uint32_t wait_ms)
+{
+    tui_net_retry(((Net_Run *)netgame_user(g))->ui, attempt, wait_ms);
+}
+
 static void on_presence(Netgame *g, Lobby_Role seat, int present)
 {
     tui_net_presence(((Net_Run *)netgame_user(g))->ui, seat, present);
@@ -949,7 +954,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                                              .on_done = on_done};
     static const Netgame_Hooks screen_hooks = {
         .on_room = on_room, .on_ply = on_ply, .on_done = on_done,
-        .on_note = on_note, .on_presence = on_presence};
+        .on_note = on_note, .on_presence = on_presence,
+        .on_retry = on_retry};
     rc = netgame_new(&r.loop, &cfg, screen ? &screen_hooks : &line_hooks, &r,
                      &r.g, why, sizeof why);
     if (rc != 0) {

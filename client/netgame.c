@@ -355,6 +355,8 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
         presence(g, (Lobby_Role)o->who, o->present);
         break;
     case SEAT_OUT_LOST:
+        if (g->hooks.on_retry)
+            g->hooks.on_retry(g, o->attempt, o->wait_ms);
         if (o->first) {
             presence(g, g->cfg.role, 0);
             netgame__say(g, "lobby: connection lost (%s); reconnecting",

@@ -40,6 +40,9 @@ typedef struct Netgame_Hooks {
      * (1) or was lost (0); the other seats' players as the lobby reports
      * them when we are admitted and when they come and go. */
     void (*on_presence)(Netgame *g, Lobby_Role seat, int present);
+    /* Our connection is lost and is tried again: attempt (failed
+     * attempts so far, 1..) and wait_ms until the next (seat.h). */
+    void (*on_retry)(Netgame *g, unsigned attempt, uint32_t wait_ms);
 } Netgame_Hooks;
 
 /*

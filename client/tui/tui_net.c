@@ -45,6 +45,8 @@ struct Tui_Net {
     int stdin_flags;
     char invite[LOBBY_CODE_TEXT], watch[LOBBY_CODE_TEXT], lobby[64];
     int linked, ever_linked;
+    unsigned attempt; /* failed attempts to reconnect (0: none now) */
+    uint32_t wait_ms; /* until the next */
     int present[2];    /* by seat: the host's, the guest's player */
     int done;
     int resumable; /* done without a result or a desync */
@@ -98,6 +100,14 @@ static const char *connection(const Tui_Net *u)
     if (u->done)
         return u->resumable ? _("stopped: the game is not over")
                             : _("game over");
+    if (!u->linked && u->attempt > 0) {
+        /* as the page says it: the attempt and the wait (seat.h) */
+        static char text[160];
+        snprintf(text, sizeof text,
+                 _("connection lost: reconnecting (attempt %u, next in %.1f s)"),
+                 u->attempt, u->wait_ms / 1000.0);
+        return text;
+    }
     if (!u->linked)
         return u->ever_linked ? _("connection lost: reconnecting")
                               : _("connecting to the lobby");
@@ -638,6 +648,15 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
     render(u);
 }
 
+void tui_net_retry(Tui_Net *u, unsigned attempt, uint32_t wait_ms)
+{
+    if (u == NULL || u->stopped)
+        return;
+    u->attempt = attempt;
+    u->wait_ms = wait_ms;
+    render(u);
+}
+
 void tui_net_presence(Tui_Net *u, Lobby_Role seat, int present)
 {
     if (u == NULL || u->stopped)
@@ -645,6 +664,8 @@ void tui_net_presence(Tui_Net *u, Lobby_Role seat, int present)
     if (seat == u->role) {
         u->linked = present;
         u->ever_linked |= present;
+        if (present)
+            u->attempt = 0;
     } else if (seat == LOBBY_ROLE_HOST || seat == LOBBY_ROLE_GUEST) {
         u->present[seat_index(seat)] = present;
     }

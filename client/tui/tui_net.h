@@ -41,6 +41,10 @@ void tui_net_room(Tui_Net *u, const char *invite, const char *watch,
                   const char *lobby);
 void tui_net_ply(Tui_Net *u, int side, const char *move);
 void tui_net_note(Tui_Net *u, int warning, const char *text);
+/* tui_net_retry: our connection is lost and is tried again: attempt (1..)
+ * and wait_ms until the next, for the status line. */
+void tui_net_retry(Tui_Net *u, unsigned attempt, uint32_t wait_ms);
+
 void tui_net_presence(Tui_Net *u, Lobby_Role seat, int present);
 /* The game is over: the result stays on screen until the user quits. */
 void tui_net_done(Tui_Net *u);

@@ -354,6 +354,19 @@ Test(net_tui_guest, black_moves_only_after_white_and_resigns)
 
 /* A clocked match (issue 9): the screen shows both clocks ticking and a
  * standing draw offer. */
+/* The host's lobby goes with its process: the guest's screen says it is
+ * reconnecting, with the attempt and the wait the seat layer gives a
+ * guest after a lost connection (seat.h: 1 s first). */
+Test(net_tui_guest, a_lost_lobby_is_retried_with_the_attempt_shown)
+{
+    wait_for_in(host_pane, "Connection: connected");
+    kill(joiner, SIGKILL);
+    waitpid(joiner, NULL, 0);
+    joiner = -1;
+    wait_for_in(host_pane,
+                "connection lost: reconnecting (attempt 1, next in 1.0 s)");
+}
+
 static void start_clocked(void)
 {
     char args[1024];
