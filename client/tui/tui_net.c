@@ -98,8 +98,9 @@ static int started(const Tui_Net *u)
 static const char *connection(const Tui_Net *u)
 {
     if (u->done)
-        return u->resumable ? _("stopped: the game is not over")
-                            : _("game over");
+        return u->resumable   ? _("stopped: the game is not over")
+               : !started(u) ? _("stopped before the game began")
+                             : _("game over");
     if (!u->linked && u->attempt > 0) {
         /* as the page says it: the attempt and the wait (seat.h) */
         static char text[160];

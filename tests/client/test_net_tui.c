@@ -253,6 +253,21 @@ Test(net_tui, opponent_gone_is_shown_as_reconnecting)
     wait_for_in(host_pane, "opponent reconnecting");
 }
 
+/* A join the lobby refuses (no game has the code) never began a game:
+ * its screen says so, not "game over" (a first-hour finding). */
+Test(net_tui, a_refused_join_is_stopped_before_the_game_began)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "new-window -t %s 'TERM=xterm-256color %s join "
+             "ABCD-EFGH-JKLM-NPQR --lobby %s; echo join-exit $?; sleep 60'",
+             tmux_session, TABULA_BINARY, lobby);
+    tmux(args);
+    const char *scr =
+        wait_for_in(spec_pane, "Connection: stopped before the game began");
+    cr_assert_null(strstr(scr, "game over"), "%s", scr);
+}
+
 Test(net_tui, resize_redraws_for_the_new_width)
 {
     char args[256];
