@@ -122,6 +122,49 @@ static char **split_equals(const char *cmd, int argc, char **argv,
     return out;
 }
 
+/* The edit distance (insertions, deletions, substitutions, and a swap of
+ * two neighbours counted as one) between a and b, at most 9. */
+static unsigned distance(const char *a, const char *b)
+{
+    unsigned d[16][16];
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 15 || lb > 15)
+        return 9;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+                a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb] < 9 ? d[la][lb] : 9;
+}
+
+/* The command a mistyped name most likely meant (at most two edits
+ * away, and fewer edits than its length), or NULL. */
+static const char *nearest_command(const char *name)
+{
+    const char *best = NULL;
+    unsigned best_d = 3;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        unsigned d = distance(name, commands[i].name);
+        if (d < best_d && d < strlen(name)) {
+            best = commands[i].name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     cli_program_set(argc > 0 ? argv[0] : NULL);
@@ -139,6 +182,9 @@ int main(int argc, char **argv)
                 return commands[i].run(1, args);
         fprintf(stderr, _("tabula: unknown command '%s'\n"),
                 cli_token(argv[2]));
+        if (nearest_command(argv[2]) != NULL)
+            fprintf(stderr, _("did you mean 'tabula %s'?\n"),
+                    nearest_command(argv[2]));
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
@@ -166,6 +212,9 @@ int main(int argc, char **argv)
             return rc;
         }
     fprintf(stderr, _("tabula: unknown command '%s'\n"), cli_token(argv[1]));
+    const char *near = nearest_command(argv[1]);
+    if (near != NULL)
+        fprintf(stderr, _("did you mean 'tabula %s'?\n"), near);
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

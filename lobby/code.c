@@ -116,6 +116,21 @@ int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out)
     return rc;
 }
 
+/* The length of the dash at p that a code copied through a word
+ * processor or a chat may carry instead of '-': U+2010..U+2015 (hyphen,
+ * non-breaking hyphen, figure dash, en dash, em dash, horizontal bar),
+ * U+2212 (minus) and U+00A0 (no-break space), in UTF-8; 0 if none. */
+static size_t typeset_dash(const unsigned char *p)
+{
+    if (p[0] == 0xc2 && p[1] == 0xa0)
+        return 2;
+    if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0x90 && p[2] <= 0x95)
+        return 3;
+    if (p[0] == 0xe2 && p[1] == 0x88 && p[2] == 0x92)
+        return 3;
+    return 0;
+}
+
 int lobby_code_parse(const char *text, Lobby_Code *out)
 {
     char sym[LOBBY_CODE_SYMBOLS];
@@ -126,6 +141,11 @@ int lobby_code_parse(const char *text, Lobby_Code *out)
     memset(out, 0, sizeof *out);
     for (const char *p = text; *p != '\0'; p++) {
         char ch = *p;
+        size_t dash = typeset_dash((const unsigned char *)p);
+        if (dash > 0) {
+            p += dash - 1;
+            continue;
+        }
         if (ch == '-' || ch == ' ')
             continue;
         if (ch >= 'a' && ch <= 'z')

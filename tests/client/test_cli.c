@@ -723,3 +723,22 @@ Test(cli, one_flag_reader_for_every_command)
     cr_expect_eq(cli_flag_value(flags, "--nope"), -1);
     cr_expect_eq(cli_flag_value(NULL, "--line"), -1);
 }
+
+/* A mistyped command is answered with the one it most likely meant (two
+ * edits at most, a swap of neighbours one), and nothing is guessed for a
+ * word far from every command. */
+Test(cli, a_mistyped_command_is_answered_with_the_likely_one)
+{
+    static Run r;
+    run_into(&r, NULL, "plya");
+    cr_expect_eq(r.status, 2);
+    cr_expect_not_null(strstr(r.err, "tabula: unknown command 'plya'\n"
+                                     "did you mean 'tabula play'?\n"),
+                       "%s", r.err);
+    run_into(&r, NULL, "simtets");
+    cr_expect_not_null(strstr(r.err, "did you mean 'tabula simtest'?"), "%s",
+                       r.err);
+    run_into(&r, NULL, "xyz");
+    cr_expect_eq(r.status, 2);
+    cr_expect_null(strstr(r.err, "did you mean"), "%s", r.err);
+}

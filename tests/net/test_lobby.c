@@ -110,6 +110,19 @@ Test(lobby_code, refuses_lookalikes_and_wrong_lengths)
     cr_assert_eq(lobby_code_parse(NULL, &c), TB_E_ARG);
     cr_assert_eq(lobby_code_parse("2345-6789-abcd-efgh", &c), 0);
     cr_assert_str_eq(c.text, "2345-6789-ABCD-EFGH");
+    /* a code pasted from a chat or a document: its dashes typeset (en
+     * dash U+2013, em dash U+2014, minus U+2212, a no-break space) */
+    static const char *typeset[] = {"2345\xe2\x80\x93" "6789\xe2\x80\x94"
+                                    "ABCD\xe2\x88\x92" "EFGH",
+                                    "2345\xc2\xa0" "6789-ABCD-EFGH"};
+    for (size_t i = 0; i < sizeof typeset / sizeof typeset[0]; i++) {
+        cr_assert_eq(lobby_code_parse(typeset[i], &c), 0, "%zu", i);
+        cr_assert_str_eq(c.text, "2345-6789-ABCD-EFGH");
+    }
+    /* a broken or other sequence is still refused (U+2016 is no dash) */
+    cr_assert_eq(lobby_code_parse("2345\xe2\x80\x96" "6789-ABCD-EFGH", &c),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_code_parse("2345\xe2\x80", &c), TB_E_FORMAT);
 }
 
 Test(lobby_code, random_codes_are_distinct_and_uniform)
