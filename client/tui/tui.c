@@ -566,7 +566,8 @@ void tui_screen_draw(Tui *t)
     int need_cols = 4 + t->view.cols * TUI_CELL_W + 2;
     if (need_cols < 44)
         need_cols = 44;
-    if (rows < need_rows || cols < need_cols) {
+    t->too_small = rows < need_rows || cols < need_cols;
+    if (t->too_small) {
         tui_put(0, 0, _("Tabula: make the window larger"), cols);
         mvprintw(1, 0, _("(this board needs %dx%d,"), need_cols, need_rows);
         mvprintw(2, 0, _(" the window is %dx%d)"), cols, rows);
@@ -686,6 +687,10 @@ static int mouse_cell(Tui *t, int my, int mx, int *r, int *c)
 
 int tui_screen_key(Tui *t, int ch)
 {
+    /* The window too small shows no board and no typed line: q quits,
+     * whatever was typed before, as that screen says. */
+    if (t->too_small && ch == 'q')
+        return 1;
     if (t->help) {
         t->help = t->help == 1 ? 2 : 0; /* the game, then the keys */
         return 0;

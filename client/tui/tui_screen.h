@@ -35,6 +35,7 @@ struct Tui {
     size_t nchoice;
     char input[CORE_NOTATION_MAX];
     size_t ninput;
+    int too_small; /* the last draw asked for a larger window */
     char message[512];
     int help;      /* 1: the game's help page shown, 2: the keys page */
     char help_page[16384];

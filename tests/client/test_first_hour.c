@@ -346,6 +346,17 @@ Test(first_hour, small_window_says_make_it_larger)
     wait_for("move>");
 }
 
+/* The second pass, finding 12: q quits the "make the window larger"
+ * screen even after a key was typed there (it shows no typed line). */
+Test(first_hour, q_quits_the_small_window_screen_after_a_typed_key)
+{
+    first("play laska", 50, 15);
+    wait_for("make the window larger");
+    keys("c");
+    keys("q");
+    wait_for("exit 0");
+}
+
 /* Done-when of issue 18: for each game, the host's screen alone gets a
  * friend into the game on the first try, both boards up. */
 Test(first_hour, every_game_hosts_and_joins_from_the_screen)
