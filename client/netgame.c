@@ -288,7 +288,9 @@ static void presence(Netgame *g, Lobby_Role seat, int present)
 static void link_up(Netgame *g, const Seat_Out *o)
 {
     Lobby_Role role = g->cfg.role;
-    if (!o->first)
+    /* (a seat taken back while the lobby was away said it was lost
+     * before its first welcome: it says it is back) */
+    if (!o->first || g->lost_said)
         netgame__say(g, "lobby: reconnected");
     else if (role != LOBBY_ROLE_HOST && g->cfg.out != NULL) {
         /* Plain lines: a guest or spectator learns it is in before the
@@ -301,6 +303,7 @@ static void link_up(Netgame *g, const Seat_Out *o)
         if (role == LOBBY_ROLE_SPECTATOR && o->guest_present)
             netgame__say(g, "lobby: guest present");
     }
+    g->lost_said = 0;
     presence(g, role, 1);
     if (role != LOBBY_ROLE_HOST)
         presence(g, LOBBY_ROLE_HOST, o->host_present);
@@ -358,6 +361,7 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
         if (g->hooks.on_retry)
             g->hooks.on_retry(g, o->attempt, o->wait_ms);
         if (o->first) {
+            g->lost_said = 1;
             presence(g, g->cfg.role, 0);
             netgame__say(g, "lobby: connection lost (%s); reconnecting",
                          net_strerror(o->reason));

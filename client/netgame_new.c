@@ -66,9 +66,10 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     g->seq.fd = -1;
     if (g->log_path[0] != '\0' && g->cfg.role != LOBBY_ROLE_SPECTATOR)
         netstore_seq_open(&g->seq, g->log_path, &from_seq, &numbered);
-    if (resumed && (rc = netstore_resume(g->m, g->log_path, from_seq, numbered,
-                                         g->seq.turn_at, netgame__wall_ms(),
-                                         why, why_cap)) != 0)
+    if (resumed &&
+        (rc = netstore_resume(g->m, g->log_path, from_seq, numbered,
+                              g->seq.turn_at, netgame__wall_ms(),
+                              netgame__now_ms(), why, why_cap)) != 0)
         return rc;
     netgame__dispatch(g);
     if (resumed)

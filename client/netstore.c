@@ -347,7 +347,7 @@ int netstore_seat_take(const char *log_path, Lobby_Role role,
 
 int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
                     uint32_t numbered, uint64_t turn_at, uint64_t now,
-                    char *why, size_t why_cap)
+                    uint64_t clock_now, char *why, size_t why_cap)
 {
     uint8_t *buf = NULL;
     size_t len = 0;
@@ -365,7 +365,7 @@ int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
         snprintf(why, why_cap, "%s: %s", log_path, sub);
         return rc;
     }
-    match_resume_turn(m, match_turn_away(turn_at, now));
+    match_resume_turn(m, clock_now, match_turn_away(turn_at, now));
     return 0;
 }
 

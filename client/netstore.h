@@ -55,12 +55,13 @@ int netstore_seat_take(const char *log_path, Lobby_Role role,
  * the fresh session m (match_resume, with the resume point last_seq and
  * numbered of FILE.seq), and let the turn in progress go on for the time
  * the seat was away (G-MC-6: turn_at the wall time FILE.seq kept, now the
- * wall time, ms). Errors with why (the player's language): TB_E_IO and
+ * wall time, ms; clock_now the session's clock, cli_now's ms, for
+ * match_resume_turn). Errors with why (the player's language): TB_E_IO and
  * the errors of proto_read_file and match_resume.
  */
 int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
                     uint32_t numbered, uint64_t turn_at, uint64_t now,
-                    char *why, size_t why_cap);
+                    uint64_t clock_now, char *why, size_t why_cap);
 
 /*
  * netstore_seat_load: read log_path.seat into seat (fields it lacks stay

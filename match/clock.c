@@ -40,8 +40,11 @@ void match__clock_begin(Match *s, uint64_t now)
      * time it ran is carried, since the driver's ms may start at 0 after
      * a restart (a reloaded page's performance.now()). */
     match__turn_restart(s, now);
-    s->turn_carry = s->resume_turn;
+    if (s->resume_set) /* and the wait for the relay since */
+        s->turn_carry = s->resume_turn +
+                        (now > s->resume_at ? now - s->resume_at : 0);
     s->resume_turn = 0;
+    s->resume_set = 0;
     s->clock_on = 1;
 }
 
@@ -62,13 +65,15 @@ static int64_t turn_ms(const Match *s, uint64_t now)
     return since(now, s->turn_at) + (int64_t)s->turn_carry;
 }
 
-void match_resume_turn(Match *s, uint64_t elapsed_ms)
+void match_resume_turn(Match *s, uint64_t now, uint64_t elapsed_ms)
 {
     if (s->welcomed || s->clock_on || s->nframes == 0)
         return; /* only a seat taken back from its log, before it goes on */
     s->resume_turn = elapsed_ms < MATCH_RESUME_TURN_MAX_MS
                          ? elapsed_ms
                          : MATCH_RESUME_TURN_MAX_MS;
+    s->resume_at = now;
+    s->resume_set = 1;
 }
 
 uint64_t match_turn_away(uint64_t turn_at, uint64_t now)

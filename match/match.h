@@ -161,17 +161,18 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
 
 /*
  * match_resume_turn: after match_resume and before the first welcome, in a
- * match with a clock: the turn in progress when the seat stopped had run
- * elapsed_ms by then plus the time the seat was away (wall time since the
- * seat took the last move, which the driver kept beside its log; see
- * match_turn_elapsed). The side to move's clock goes on from there
- * instead of restarting the turn (G-MC-6). Values above
- * MATCH_RESUME_TURN_MAX_MS (one day) are taken as that; the driver maps a
- * kept time in the future to 0. Without a resume, or without a clock,
- * it does nothing.
+ * match with a clock: at now (the driver's ms) the turn in progress when
+ * the seat stopped had run elapsed_ms (its time before the stop plus the
+ * time the seat was away: wall time since the seat took the last move,
+ * which the driver kept beside its log; see match_turn_elapsed). The
+ * side to move's clock goes on from there instead of restarting the turn
+ * (G-MC-6), the time until the first welcome (a relay out of reach)
+ * counted too. Values above MATCH_RESUME_TURN_MAX_MS (one day) are taken
+ * as that; the driver maps a kept time in the future to 0. Without a
+ * resume, or without a clock, it does nothing.
  */
 #define MATCH_RESUME_TURN_MAX_MS 86400000u
-void match_resume_turn(Match *s, uint64_t elapsed_ms);
+void match_resume_turn(Match *s, uint64_t now, uint64_t elapsed_ms);
 
 /*
  * match_turn_away: the ms a turn that began at turn_at (the wall time a

@@ -122,6 +122,8 @@ struct Match {
     uint64_t turn_at;
     uint64_t turn_carry;  /* ms the turn had run before turn_at (resume) */
     uint64_t resume_turn; /* match_resume_turn's ms, for the first begin */
+    uint64_t resume_at;   /* and the driver's ms it was said at */
+    int resume_set;       /* match_resume_turn was called */
     int clock_on;
     int flag_sent, own_flag_said;
     int forced;          /* planted clock bug: a result taken on faith */

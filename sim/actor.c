@@ -244,7 +244,7 @@ void sim__start_actor(World *w, int i)
         }
         x->plies = match_moves(x->m);
         /* the turn in progress goes on (G-MC-6) */
-        match_resume_turn(x->m,
+        match_resume_turn(x->m, sim__anow(x, w->now),
                           match_turn_away(x->turn_wall, sim__anow(x, w->now)));
         sim__trace(w, i, "resumed: %u envelopes, lobby seq %llu",
                    match_frames(x->m),

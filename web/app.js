@@ -476,7 +476,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log })
     : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0 });
   // the turn in progress goes on for the time the page was away
-  if (kept) seat.resumeTurn(kept.turnAt, Date.now());
+  if (kept) seat.resumeTurn(kept.turnAt, Date.now(), now());
   const soFar = kept ? seat.game() : null;
   game = { mode: 'net', role, name, options, bot, seat, key, moves: soFar ? movesOf(soFar) : [],
     turnAt: kept?.turnAt ?? 0,

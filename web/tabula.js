@@ -455,8 +455,11 @@ export class NetSeat {
   tick(now) { this.t.x.web_net_tick(this.h, now); }
 
   // A resumed seat's turn in progress began at turnAt (Date.now() ms, 0
-  // unknown) and the page is back at now (web_net_resume_turn).
-  resumeTurn(turnAt, now) { this.t.x.web_net_resume_turn(this.h, turnAt, now); }
+  // unknown) and the page is back at wallNow (Date.now()), clockNow on
+  // its steady clock (web_net_resume_turn).
+  resumeTurn(turnAt, wallNow, clockNow) {
+    this.t.x.web_net_resume_turn(this.h, turnAt, wallNow, clockNow);
+  }
 
   // ms the turn in progress has run at now, or -1 (web_net_turn).
   turn(now) { return this.t.x.web_net_turn(this.h, now); }

@@ -178,6 +178,53 @@ Test(netplay, killed_guest_on_its_turn_keeps_its_running_clock)
     remove_dir();
 }
 
+/* As above, but the lobby goes down with the guest and comes back 1.5 s
+ * after the guest was started again: the restarted seat waits for it
+ * (it was let in before), says it is back, and its turn ran all the
+ * while, the wait for the lobby included (match_resume_turn), so the
+ * host, which measured the whole turn, corrects nothing. (A trial saw
+ * the two seats 15 s apart after such a wait.) */
+Test(netplay, restarted_guest_waits_for_the_lobby_and_its_turn_runs_on)
+{
+    Proc lobby, host, guest, spec;
+    char invite[40], watch[40], addr[64];
+    make_dir();
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", addr, sizeof addr);
+    char *ha[] = {"host", "laska", "--bot=2", "--log", "h.log", "--clock",
+                  "1+0", "--delay", "15", "--lobby", addr, NULL};
+    /* (the host's bot would claim the win when the guest is away 10 s,
+     * which the guest's waits after the lobby's refusals may pass) */
+    start(&host, "host", "TABULA_TEST_ABSENCE_MS=60000", ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    char *sa[] = {"spectate", watch, "--lobby", addr, "--log", "s.log", NULL};
+    start(&spec, "spec", NULL, sa);
+    char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                  "g.log", "--delay", "20000", NULL};
+    start(&guest, "guest", NULL, ga);
+    await_line(&guest, "\n   1. ", NULL, 0);
+    pause_ms(200); /* the turn's start reaches g.log.seq */
+    kill_hard(&guest);
+    kill_hard(&lobby);
+    char *ga2[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
+                   "g.log", "--delay", "15", NULL};
+    start(&guest, "guest", NULL, ga2);
+    await_line(&guest, "lobby: connection lost", NULL, 0);
+    pause_ms(1500);
+    char *lb[] = {"lobby", "--listen", addr, NULL};
+    start(&lobby, "lobby2", NULL, lb);
+    await_line(&guest, "lobby: reconnected", NULL, 0);
+    await_line(&host, "\n   2. ", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    const char *out = slurp(host.out);
+    cr_assert_null(strstr(out, "clock: black claims"), "%s", out);
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
+
 Test(netplay, killed_host_with_embedded_lobby_restarts_on_its_port)
 {
     Proc host, guest, spec;

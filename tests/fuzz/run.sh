@@ -16,7 +16,7 @@ out=${FUZZ_DIR:-build-fuzz}
 mkdir -p "$out"
 CC=${FUZZ_CC:-clang}
 read -r -a deps <<<"$(pkg-config --cflags --libs libsodium msgpack)"
-flags=(-std=c11 -g -O1 -Icore -Iproto -Imatch -Iseat -Wall -Wextra
+flags=(-std=c11 -g -O1 -Icore -Iproto -Imatch -Iseat -Ilobby -Wall -Wextra
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 src=(core/*.c proto/*.c)
 
@@ -31,7 +31,13 @@ mkdir -p "$out/seeds.d/seat"
 printf '5+3' >"$out/seeds.d/seat/clock"
 printf 'goals=3\n30s+1s' >"$out/seeds.d/seat/options"
 printf '00ff10a9' >"$out/seeds.d/seat/hex"
-for target in frame envelope log record seat; do
+# (wire: the lobby's messages to a seat, and a client's hello; a first
+# byte 0xAA puts a true WELCOME first: fuzz_wire.c)
+mkdir -p "$out/seeds.d/wire"
+printf '\xaa\x00\x03\x84\x01\x01\x00\x09\x83\x00\x00\x00\x00\x00\x00\x00\x01' \
+  >"$out/seeds.d/wire/welcomed"
+printf '\x00\x02\x85\x03' >"$out/seeds.d/wire/refused"
+for target in frame envelope log record seat wire; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -40,7 +46,8 @@ for target in frame envelope log record seat; do
     maxlen=16384
   fi
   "$CC" "${flags[@]}" -fsanitize=fuzzer "${extra[@]}" \
-    "tests/fuzz/fuzz_$target.c" "${src[@]}" seat/*.c "${deps[@]}" \
+    "tests/fuzz/fuzz_$target.c" "${src[@]}" seat/*.c match/*.c lobby/wire.c \
+    lobby/code.c "${deps[@]}" \
     -o "$out/fuzz_$target"
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"

@@ -586,9 +586,10 @@ static void three_plies_on_10_2(Room *r)
     type(r, MATCH_ROLE_HOST, line10[2]);
 }
 
-/* A new guest session taken back from the guest's log, its running turn
- * away ms old (match_resume_turn), welcomed at now. */
-static Match *guest_from_log(Room *r, uint64_t away, uint64_t now)
+/* A new guest session taken back from the guest's log at resumed_at, its
+ * running turn away ms old then (match_resume_turn), welcomed at now. */
+static Match *guest_resumed(Room *r, uint64_t away, uint64_t resumed_at,
+                            uint64_t now)
 {
     uint8_t *log = NULL;
     size_t log_len = 0;
@@ -603,9 +604,15 @@ static Match *guest_from_log(Room *r, uint64_t away, uint64_t now)
     cr_assert_eq(match_resume(m, log, log_len, 0, 0, why, sizeof why), 0, "%s",
                  why);
     free(log);
-    match_resume_turn(m, away);
+    match_resume_turn(m, resumed_at, away);
     match_welcome(m, now, h.pk, 1, r->next_seq + 1, 1, 1);
     return m;
+}
+
+/* The same, welcomed as soon as it was taken back. */
+static Match *guest_from_log(Room *r, uint64_t away, uint64_t now)
+{
+    return guest_resumed(r, away, now, now);
 }
 
 /* A seat resumed from its log mid-game (a reloaded page) takes the
@@ -661,6 +668,27 @@ Test(match, resumed_turn_goes_on)
     m = guest_from_log(&r, UINT64_MAX, 0);
     cr_assert_eq(match_turn_elapsed(m, 0), MATCH_RESUME_TURN_MAX_MS);
     cr_assert_eq(match_clock_left(m, 0, CORE_BLACK), 0);
+    match_free(m);
+    room_close(&r);
+}
+
+/* The same seat taken back at 0 with the turn 4 s old, but the relay
+ * out of reach until 5 s (a restarted terminal seat waits for it now):
+ * the wait runs on the mover's clock too. At the welcome Black has
+ * 10.5 - 4 - 5 = 1.5 s, its time up at 6.5 s as above; White's 12.5 s
+ * still stand. (A trial saw the two seats 15 s apart after such a wait.) */
+Test(match, resumed_turn_counts_the_wait_for_the_relay)
+{
+    Room r;
+    three_plies_on_10_2(&r);
+    Match *m = guest_resumed(&r, 4000, 0, 5000);
+    cr_assert_eq(match_clock_left(m, 5000, CORE_BLACK), 1500);
+    cr_assert_eq(match_clock_left(m, 5000, CORE_WHITE), 12500);
+    cr_assert_eq(match_turn_elapsed(m, 5000), 9000);
+    match_tick(m, 6499);
+    cr_assert(!polled_note(m, "time: your time is up"));
+    match_tick(m, 6500);
+    cr_assert(polled_note(m, "time: your time is up"));
     match_free(m);
     room_close(&r);
 }

@@ -333,9 +333,11 @@ WEB_EXPORT(web_turn_away) double web_turn_away(double turn_at, double now)
 }
 
 WEB_EXPORT(web_net_resume_turn)
-void web_net_resume_turn(Web_Net *n, double turn_at, double now)
+void web_net_resume_turn(Web_Net *n, double turn_at, double now,
+                         double clock_now)
 {
-    match_resume_turn(n->m, match_turn_away(wall_ms(turn_at), wall_ms(now)));
+    match_resume_turn(n->m, wall_ms(clock_now),
+                      match_turn_away(wall_ms(turn_at), wall_ms(now)));
 }
 
 WEB_EXPORT(web_net_turn) double web_net_turn(const Web_Net *n, double now)

@@ -104,9 +104,11 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
  * seat's last move; 0 unknown) and the page came back at now (Date.now());
  * the side to move's clock goes on from there (match_turn_away: a time in
  * the future counts as 0, more than a day as a day; match_resume_turn,
- * G-MC-6). NaN and negative values count as 0.
+ * G-MC-6), also through the wait for the lobby after clock_now (the
+ * page's steady ms, performance.now()). NaN and negatives count as 0.
  */
-void web_net_resume_turn(Web_Net *n, double turn_at, double now);
+void web_net_resume_turn(Web_Net *n, double turn_at, double now,
+                         double clock_now);
 
 /* web_turn_away: match_turn_away(turn_at, now) (Unix ms, NaN and
  * negatives as 0): the ms a kept turn had run when the page came back. */
