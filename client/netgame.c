@@ -137,7 +137,7 @@ static void conn_connected(Net_Conn *c, int status)
     Netgame *g = net_conn_user(c);
     uint8_t hello[LOBBY_WIRE_HELLO_MAX];
     if (status == 0 && !g->freed && g->conn == c)
-        (void)net_send(c, hello, seat_hello(g->st, hello));
+        (void)net_send(c, hello, seat_hello(g->st, netgame__now_ms(), hello));
 }
 
 static void conn_frame(Net_Conn *c, const uint8_t *p, size_t len)
@@ -331,7 +331,9 @@ static void failed(Netgame *g, const Seat_Out *o)
     if (o->failure == SEAT_FAIL_ADMISSION && o->reason == TB_E_SEAT &&
         g->cfg.role == LOBBY_ROLE_GUEST && !g->probed++ && probe_start(g) == 0)
         return; /* told once the look as a spectator ends */
-    advice_seat_stopped(text, sizeof text, g->lobby, g->cfg.role, g->cfg.code,
+    /* (a host typed no code: its advice names its own invite code) */
+    advice_seat_stopped(text, sizeof text, g->lobby, g->cfg.role,
+                        g->cfg.code != NULL ? g->cfg.code : g->seat.invite.text,
                         o->failure, o->reason, o->refused,
                         g->log_path[0] != '\0');
     netgame__warn(g, "%s", text);

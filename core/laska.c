@@ -423,7 +423,8 @@ static int laska_position_parse(void *vst, const char *text, char *why,
                                  "more than two counters: QUIET PLY");
             if (sign || (numbers[nnum] = read_number(p, n)) < 0)
                 return core__why(why, why_cap, TB_E_POSITION,
-                                 "a counter is a whole number: QUIET 0..100, "
+                                 "a counter is a whole number, no sign, no "
+                                 "leading zero: QUIET 0..100, "
                                  "PLY 0..1000");
             nnum++;
         } else {

@@ -132,6 +132,12 @@ static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
     memcpy(wl->host_pk, p + 2, LOBBY_KEY_BYTES);
     wl->first_seq = lobby__get64(p + 2 + LOBBY_KEY_BYTES);
     wl->next_seq = lobby__get64(p + 10 + LOBBY_KEY_BYTES);
+    /* Numbers no lobby gives (frames are numbered from 1, a room starts
+     * at most at LOBBY_SEQ_MAX): a relay's lie here would become the
+     * seat's resume point and lock it out of every honest lobby. */
+    if (wl->next_seq == 0 || wl->next_seq > 2 * LOBBY_SEQ_MAX ||
+        wl->first_seq >= wl->next_seq)
+        return TB_E_FORMAT;
     wl->host_present = p[18 + LOBBY_KEY_BYTES] & 1;
     wl->guest_present = (p[18 + LOBBY_KEY_BYTES] >> 1) & 1;
     /* The host knows its own key; everyone else checks it against the

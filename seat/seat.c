@@ -6,6 +6,7 @@
  * seat, when to give up, how a move goes out as a DATA message. The
  * waits and the refusals are policy.c's.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,8 +25,17 @@ struct Seat {
     int admitted;         /* let in before (config) or now (a welcome) */
     int welcomed;         /* this object was let in at least once */
     int connecting;       /* a connection was asked for and not closed */
+    int up;               /* and the relay let us in on it, at up_at */
+    uint64_t up_at;
+    int awaiting;         /* a hello went, at hello_at; no welcome yet */
+    uint64_t hello_at;
+    int timed_out;        /* closed for want of a welcome (SEAT_WELCOME_MS) */
     int refetch;          /* our own close, to ask again for lost frames */
-    int refusal;          /* the relay's refusal, or seat_input's error */
+    int refetched;        /* a refetch was made, at refetch_at, holding */
+    uint64_t refetch_at;  /* every frame up to refetch_seq */
+    uint64_t refetch_seq;
+    int refusal;          /* the relay's ERROR on this connection */
+    int input_error;      /* or a message the seat refused on it */
     int lost;             /* a run of failed attempts is on */
     uint64_t lost_at;     /* when it began */
     unsigned attempts;    /* failed attempts in the run */
@@ -121,13 +131,16 @@ int seat_stopped(const Seat *s)
 
 int seat_caught_up(const Seat *s)
 {
-    return s->welcomed && !s->lost && lobby_wire_admitted(s->wire) &&
+    return s->up && lobby_wire_admitted(s->wire) &&
            match_last_seq(s->m) + 1 >= s->room_next;
 }
 
-size_t seat_hello(Seat *s, uint8_t out[LOBBY_WIRE_HELLO_MAX])
+size_t seat_hello(Seat *s, uint64_t now, uint8_t out[LOBBY_WIRE_HELLO_MAX])
 {
     s->refusal = 0;
+    s->input_error = 0;
+    s->awaiting = 1;
+    s->hello_at = now;
     return lobby_wire_hello(s->wire, match_last_seq(s->m), out);
 }
 
@@ -136,7 +149,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
     Lobby_Wire_Event ev;
     int rc = lobby_wire_read(s->wire, msg, len, &ev);
     if (rc != 0) {
-        s->refusal = rc;
+        s->input_error = rc;
         return rc;
     }
     switch (ev.kind) {
@@ -146,9 +159,13 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         o->host_present = ev.welcome.host_present;
         o->guest_present = ev.welcome.guest_present;
         s->welcomed = s->admitted = 1;
-        s->lost = 0;
-        s->attempts = 0;
+        s->up = 1;
+        s->up_at = now;
+        s->awaiting = 0;
         s->untried = 0;
+        /* (the run of failed attempts, if one is on, ends only once the
+         * connection has lasted: a relay that lets us in and drops us at
+         * once must not reset the waits and the give-up) */
         s->room_next = ev.welcome.next_seq;
         match_welcome(s->m, now, ev.welcome.host_pk, ev.welcome.first_seq,
                       ev.welcome.next_seq, ev.welcome.host_present,
@@ -190,51 +207,73 @@ static void fail(Seat *s, Seat_Failure why, int reason, int refused)
 
 void seat_closed(Seat *s, uint64_t now, int reason)
 {
-    int refused = s->refusal != 0;
+    int refusal = s->refusal, input_error = s->input_error;
+    int was_up = s->up, stable = s->up && now - s->up_at >= SEAT_STABLE_MS;
     if (!s->connecting)
         return; /* a second report of one close */
     s->connecting = 0;
+    s->up = 0;
+    s->awaiting = 0;
+    s->refusal = s->input_error = 0;
     lobby_wire_closed(s->wire);
     if (seat_stopped(s))
         return;
-    if (s->refetch) { /* our own close, to ask again for lost frames */
-        s->refetch = 0;
-        match_disconnected(s->m, now);
-        ask_connect(s, now, 0);
-        return;
+    if (s->timed_out) { /* no welcome in time: as a connection that failed */
+        s->timed_out = 0;
+        reason = -ETIMEDOUT;
     }
-    if (refused)
-        reason = s->refusal;
+    if (stable) /* the last connection lasted: a new run begins */
+        s->lost = 0;
+    if (s->refetch) { /* our own close, to ask again for lost frames */
+        uint64_t seq = match_last_seq(s->m);
+        int again = s->refetched && seq == s->refetch_seq &&
+                    now - s->refetch_at < SEAT_STABLE_MS;
+        s->refetch = 0;
+        s->refetched = 1;
+        s->refetch_at = now;
+        s->refetch_seq = seq;
+        if (!again) {
+            match_disconnected(s->m, now);
+            ask_connect(s, now, 0);
+            return;
+        }
+        /* frames lost again, nothing gained since: a failed attempt */
+        reason = 0;
+    }
+    if (refusal != 0)
+        reason = refusal;
+    else if (input_error != 0)
+        reason = input_error;
     /* A refusal is the relay's word, which every node would give alike;
-     * a node that cannot be reached (or answers as no relay does) is
-     * left for the next. */
-    int refusal = refused && reason != TB_E_FORMAT && reason != TB_E_SIGNATURE;
-    if (!refusal && s->nodes > 1)
+     * a node that cannot be reached, or answers as no relay does (a
+     * message the seat refused), is left for the next. */
+    if (refusal == 0 && s->nodes > 1)
         s->node = (s->node + 1) % s->nodes;
     if (!s->admitted) {
-        if (!refusal && s->untried > 0) {
+        if (refusal == 0 && s->untried > 0) {
             s->untried--;
             ask_connect(s, now, 0);
             return;
         }
-        fail(s, SEAT_FAIL_ADMISSION, reason, refused);
+        fail(s, SEAT_FAIL_ADMISSION, reason, refusal != 0 || input_error != 0);
         return;
     }
-    if (refusal && seat_refusal_ends(reason)) {
-        fail(s, SEAT_FAIL_ENDED, reason, 1);
+    if (refusal != 0 && seat_refusal_ends(refusal)) {
+        fail(s, SEAT_FAIL_ENDED, refusal, 1);
         return;
     }
     int first = !s->lost;
     if (first) {
         s->lost = 1;
         s->lost_at = now;
+        s->attempts = 0;
     } else if (now - s->lost_at > SEAT_GIVE_UP_MS) {
-        fail(s, SEAT_FAIL_GAVE_UP, reason, refusal);
+        fail(s, SEAT_FAIL_GAVE_UP, reason, refusal != 0);
         return;
     }
     uint32_t wait = seat_retry_ms(s->role, reason, s->attempts++);
     Seat_Out *o = push(s, SEAT_OUT_LOST);
-    o->first = first;
+    o->first = first || was_up;
     o->reason = reason;
     o->attempt = s->attempts;
     o->wait_ms = wait;
@@ -247,7 +286,16 @@ void seat_tick(Seat *s, uint64_t now)
     if (s->connect_at <= now && !seat_stopped(s)) {
         s->connect_at = UINT64_MAX;
         s->connecting = 1;
+        s->refusal = s->input_error = 0;
         push(s, SEAT_OUT_CONNECT)->node = s->node;
+    }
+    if (s->awaiting && now - s->hello_at >= SEAT_WELCOME_MS &&
+        !seat_stopped(s)) {
+        /* a relay that answers nothing (or only its heartbeats): close,
+         * and the close counts as a connection that failed */
+        s->awaiting = 0;
+        s->timed_out = 1;
+        push(s, SEAT_OUT_CLOSE);
     }
     match_tick(s->m, now);
 }
@@ -255,7 +303,11 @@ void seat_tick(Seat *s, uint64_t now)
 uint64_t seat_deadline(const Seat *s)
 {
     uint64_t at = match_deadline(s->m);
-    return s->connect_at < at ? s->connect_at : at;
+    if (s->connect_at < at)
+        at = s->connect_at;
+    if (s->awaiting && !seat_stopped(s) && s->hello_at + SEAT_WELCOME_MS < at)
+        at = s->hello_at + SEAT_WELCOME_MS;
+    return at;
 }
 
 /* A DATA message around the envelope of o; 0 when the seat is not in its

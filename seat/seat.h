@@ -32,6 +32,17 @@
 /* The longest wait between two attempts (ms). */
 #define SEAT_RETRY_MAX_MS 8000u
 
+/* How long a seat waits for the relay's WELCOME after its hello before it
+ * takes the connection as failed (ms): a relay that answers nothing, or
+ * only its heartbeats, must not hold a seat for ever. */
+#define SEAT_WELCOME_MS 15000u
+
+/* How long a connection the relay let the seat in on must last before
+ * its loss starts a new run of attempts (ms): a relay that lets the seat
+ * in and drops it at once (or loses frames again and again) does not
+ * reset the waits and the give-up, so it cannot make a seat spin. */
+#define SEAT_STABLE_MS 10000u
+
 /*
  * seat_retry_ms: how long (ms) a seat of role (MATCH_ROLE_HOST, _GUEST or
  * _SPECTATOR) waits before attempt number attempt + 1 to reach its room
@@ -51,7 +62,7 @@ uint32_t seat_retry_ms(int role, int reason, unsigned attempt);
 
 /*
  * seat_refusal_ends: 1 when the relay's refusal reason (the TB_E_* code
- * of lobby_client_refusal) ends a seat that had been let into its room:
+ * of its ERROR message) ends a seat that had been let into its room:
  * TB_E_REPLACED (another connection with the seat's own key and secret
  * took it: the same command run again elsewhere, a reloaded page;
  * retrying would take it back and the two would push each other out in
@@ -155,8 +166,9 @@ typedef enum Seat_Out_Kind {
                            itself) came (present 1) or went (0) */
     SEAT_OUT_LOST,      /* the connection is lost and will be tried again:
                            reason, attempt (failed attempts so far, 1..),
-                           wait_ms until the next, first (1 on the first
-                           loss of a run) */
+                           wait_ms until the next, first (1 when the loss
+                           is news: the first of a run of attempts, or a
+                           connection the relay had let the seat in on) */
     SEAT_OUT_FAILED     /* the seat stops, the game not over: failure,
                            reason, refused (1: the relay answered, with a
                            refusal or a message the seat refused) */
@@ -203,11 +215,13 @@ Match *seat_match(Seat *s);
 const Match *seat_match_const(const Seat *s);
 
 /*
- * seat_hello: the connection asked for is up: its first message into out
- * (lobby_wire_hello: CREATE, JOIN or WATCH asking for every frame after
- * the session's last). Returns its length in bytes.
+ * seat_hello: the connection asked for is up at now: its first message
+ * into out (lobby_wire_hello: CREATE, JOIN or WATCH asking for every
+ * frame after the session's last). Without a WELCOME by now +
+ * SEAT_WELCOME_MS the seat asks to close it (SEAT_OUT_CLOSE) and takes
+ * it as failed. Returns its length in bytes.
  */
-size_t seat_hello(Seat *s, uint8_t out[LOBBY_WIRE_HELLO_MAX]);
+size_t seat_hello(Seat *s, uint64_t now, uint8_t out[LOBBY_WIRE_HELLO_MAX]);
 
 /*
  * seat_input: one whole message of len bytes from the relay. 0, or the
@@ -219,10 +233,19 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len);
 
 /*
  * seat_closed: the connection is gone (or could not be made); reason the
- * transport's (a libuv error, TB_E_HTTP, 0 for the driver's own close),
- * a refusal or seat_input's error taking its place. The seat asks for the
- * next connection (at once, or after seat_retry_ms, on the next node
- * when this one could not be reached) or stops (SEAT_OUT_FAILED).
+ * transport's (a libuv error, TB_E_HTTP, 0 for the driver's own close;
+ * -ETIMEDOUT after no WELCOME in time), the relay's refusal or
+ * seat_input's error taking its place. The seat asks for the next
+ * connection (at once, or after seat_retry_ms) or stops
+ * (SEAT_OUT_FAILED). A node that cannot be reached, or sends a message
+ * the seat refuses (TB_E_FORMAT, TB_E_SIGNATURE: it answers as no relay
+ * does), is left for the next node; a refusal (the relay's ERROR) is
+ * every node's word. Before the seat was ever let in, it stops once each
+ * node failed or at a refusal; after, a refusal that seat_refusal_ends
+ * ends it, and anything else is tried again until SEAT_GIVE_UP_MS of
+ * failures (a connection that lasted under SEAT_STABLE_MS does not end
+ * the run). A refetch (frames lost) reconnects at once, unless the last
+ * one gained nothing: then it counts as a failed attempt.
  */
 void seat_closed(Seat *s, uint64_t now, int reason);
 

@@ -266,7 +266,8 @@ void sim__connect_actor(World *w, int i)
     x->fifo_in = x->fifo_out = w->now;
     sim__trace(w, i, "connects from %llu",
                (unsigned long long)match_last_seq(x->m));
-    sim__relay_join(w, i, hello, seat_hello(x->st, hello));
+    sim__relay_join(w, i, hello,
+                    seat_hello(x->st, sim__anow(x, w->now), hello));
 }
 
 /* A message from the relay arrives: its bytes, as the relay sends them,

@@ -685,6 +685,8 @@ function netBot(token) {
 // in the page's move box they go to the session as commands, which
 // refuses a malformed one (`takeback x`) with its reason.
 function netMove(text) {
+  // (a seat that stopped sends nothing: say why, not "sent")
+  if (game.failed) { say(game.failed); return; }
   if (tabula.isConduct(text)) { netCommand(text); return; }
   try {
     game.seat.move(now(), text);
@@ -700,6 +702,7 @@ function netMove(text) {
 // line says so, as the terminal does.
 function netCommand(line) {
   if (game?.mode !== 'net') return;
+  if (game.failed) { say(game.failed); return; }
   const st = game.seat.state(now());
   // (a takeback request is answered at once, a draw offer on your turn)
   const answer = line === 'accept' || line === 'decline';

@@ -38,7 +38,10 @@ export class NetDriver {
     const ws = new WebSocket(this.url, 'tabula-lobby');
     ws.binaryType = 'arraybuffer';
     this.ws = ws;
-    ws.onopen = () => ws.send(this.seat.hello());
+    ws.onopen = () => {
+      ws.send(this.seat.hello(now()));
+      this.pump(); // (the seat's deadline for the welcome)
+    };
     ws.onmessage = (e) => {
       if (this.ws !== ws || !(e.data instanceof ArrayBuffer)) return;
       if (this.seat.input(now(), new Uint8Array(e.data)) < 0) ws.close();

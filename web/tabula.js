@@ -418,7 +418,7 @@ export class NetSeat {
   }
 
   // The first message of a connection.
-  hello() { return this.t.outBytes(this.t.x.web_net_hello(this.h)); }
+  hello(now) { return this.t.outBytes(this.t.x.web_net_hello(this.h, now)); }
 
   // A binary message from the lobby: 0, or a negative code (close the
   // socket; this.t.lastError() says why).

@@ -767,9 +767,9 @@ Test(laska, a_bad_counter_is_named_as_one)
     static const struct {
         const char *text, *why;
     } cases[] = {
-        {"w a1w -5 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
-        {"w a1w 5 -10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
-        {"w a1w +5 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w -5 10", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 5 -10", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
+        {"w a1w +5 10", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
         {"w a1w 12345678901234567890 10",
          "QUIET at most 100 and PLY, PLY at most 1000"},
         {"w a1w 5 1000000000", "QUIET at most 100 and PLY, PLY at most 1000"},
@@ -780,13 +780,13 @@ Test(laska, a_bad_counter_is_named_as_one)
                         "tabs; a line end or other character is not"},
         {"w a1w\n5 9", "fields are printable ASCII separated by spaces or "
                        "tabs; a line end or other character is not"},
-        {"w a1w 5x 10", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 5x 10", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
         {"w a1w 1 2 3", "more than two counters: QUIET PLY"},
         /* one spelling of a number in every game's text: no leading zero
          * (core__read_uint) */
         {"w a1w 0000000005 0000000009",
-         "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
-        {"w a1w 05 9", "a counter is a whole number: QUIET 0..100, PLY 0..1000"},
+         "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
+        {"w a1w 05 9", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
         {"w a1w 1", "expected two counters: QUIET PLY"},
         {"w a1w 3 4 c3w", "a column after the counters"},
     };

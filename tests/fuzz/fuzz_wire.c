@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t now = 1000;
     uint8_t hello[LOBBY_WIRE_HELLO_MAX], w[LOBBY_WIRE_WELCOME_LEN];
     drain(s, now, &open, &failed);
-    seat_hello(s, hello);
+    seat_hello(s, now, hello);
     size_t at = 0;
     if (size > 0 && data[0] == 0xAA) {
         seat_input(s, now, w,
@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             seat_tick(s, now);
             drain(s, now, &open, &failed);
             if (open)
-                seat_hello(s, hello);
+                seat_hello(s, now, hello);
         }
     }
     seat_free(s);

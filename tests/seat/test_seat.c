@@ -6,6 +6,7 @@
  * clocks as chess players write them.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <string.h>
 
 #include "match.h"
@@ -183,7 +184,7 @@ Test(seat, a_new_seat_tries_each_node_once_then_says_why_it_failed)
     cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
     cr_expect_eq(o.node, 0);
     /* JOIN (0x02) first */
-    cr_expect_gt(seat_hello(s, hello), 1);
+    cr_expect_gt(seat_hello(s, 0, hello), 1);
     cr_expect_eq(hello[0], 0x02);
     for (unsigned node = 1; node < 3; node++) {
         seat_closed(s, 1000, -111); /* connection refused */
@@ -209,7 +210,7 @@ Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
     Seat *s = seat_for(MATCH_ROLE_GUEST, 2, 0, pk);
     Seat_Out o;
     cr_assert(next_event(s, &o, NULL));
-    seat_hello(s, hello);
+    seat_hello(s, 0, hello);
     cr_expect_eq(seat_input(s, 10, no_room, sizeof no_room), TB_E_CODE);
     seat_closed(s, 20, 0);
     cr_assert(next_event(s, &o, NULL));
@@ -233,7 +234,7 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_then_gives_up)
     uint64_t now = 5000;
     unsigned node = 0, n = 0;
     cr_assert(next_event(s, &o, NULL));
-    cr_expect_eq(seat_hello(s, hello), 90); /* CREATE */
+    cr_expect_eq(seat_hello(s, 0, hello), 90); /* CREATE */
     cr_expect_eq(hello[0], 0x01);
     memset(&send, 0, sizeof send);
     cr_assert_eq(seat_input(s, now, m, welcome(m, 0, pk, 1, 1)), 0);
@@ -283,7 +284,7 @@ Test(seat, replaced_ends_a_seat_let_in_a_taken_seat_is_tried_again)
     for (int k = 0; k < 2; k++) {
         Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
         cr_assert(next_event(s, &o, NULL));
-        seat_hello(s, hello);
+        seat_hello(s, 0, hello);
         cr_assert_eq(seat_input(s, 100, m, welcome(m, 1, pk, 1, 3)), 0);
         memset(&send, 0, sizeof send);
         cr_assert(next_event(s, &o, &send));
@@ -325,5 +326,135 @@ Test(seat, a_seat_taken_back_tries_an_absent_relay_as_a_lost_connection)
     cr_assert(next_event(s, &o, NULL));
     cr_expect_eq(o.kind, SEAT_OUT_LOST);
     cr_expect_eq(o.wait_ms, 1000);
+    seat_free(s);
+}
+
+/* From the cheating-player trial: a relay that never answers the hello
+ * (or only with heartbeats) held a seat for ever. After SEAT_WELCOME_MS
+ * (15 s) the seat asks to close and takes it as a failed connection: a
+ * new joiner on one node then stops, 'connection timed out'. */
+Test(seat, no_welcome_in_time_closes_the_connection)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX];
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    seat_hello(s, 1000, hello);
+    cr_expect_eq(seat_deadline(s), 16000);
+    seat_tick(s, 15999);
+    cr_expect_eq(next_event(s, &o, NULL), 0);
+    seat_tick(s, 16000);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_CLOSE);
+    seat_closed(s, 16000, 0);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_FAILED);
+    cr_expect_eq(o.failure, SEAT_FAIL_ADMISSION);
+    cr_expect_eq(o.reason, -ETIMEDOUT);
+    seat_free(s);
+}
+
+/* A relay that lets a seat in and drops it at once, again and again (or
+ * loses frames again and again): the waits go on growing and the seat
+ * gives up after a minute, as if the relay were gone. A host: 100 ms
+ * doubled to 8 s; the 14th failure comes 60.7 s after the first. */
+Test(seat, a_relay_that_welcomes_and_drops_does_not_reset_the_waits)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    Seat *s = seat_for(MATCH_ROLE_HOST, 1, 0, pk);
+    Seat_Out o;
+    uint64_t now = 0, first_loss = 0;
+    unsigned losses = 0;
+    cr_assert(next_event(s, &o, NULL)); /* CONNECT */
+    for (;;) {
+        seat_hello(s, now, hello);
+        cr_assert_eq(seat_input(s, now, m, welcome(m, 0, pk, 1, 1)), 0);
+        while (next_event(s, &o, NULL))
+            ;
+        seat_closed(s, now + 5, -104 /* reset by the peer */);
+        if (losses++ == 0)
+            first_loss = now + 5;
+        cr_assert(next_event(s, &o, NULL));
+        if (o.kind == SEAT_OUT_FAILED)
+            break;
+        cr_assert_eq(o.kind, SEAT_OUT_LOST);
+        cr_expect_eq(o.attempt, losses);
+        now = seat_deadline(s);
+        seat_tick(s, now);
+        cr_assert(next_event(s, &o, NULL));
+        cr_assert_eq(o.kind, SEAT_OUT_CONNECT);
+        cr_assert_lt(losses, 20);
+    }
+    cr_expect_eq(o.failure, SEAT_FAIL_GAVE_UP);
+    cr_expect_eq(losses, 14);
+    cr_expect_gt(now + 5 - first_loss, 60000);
+    seat_free(s);
+}
+
+/* Frames lost (a refetch): the first time the seat reconnects at once;
+ * lost again with nothing gained since, it waits as after a failure. */
+Test(seat, a_refetch_that_gains_nothing_waits)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51], f[64];
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    for (int round = 0; round < 2; round++) {
+        uint64_t now = 1000 + 100 * (uint64_t)round;
+        seat_hello(s, now, hello);
+        cr_assert_eq(seat_input(s, now, m, welcome(m, 1, pk, 1, 3)), 0);
+        while (next_event(s, &o, NULL))
+            ;
+        /* frame 2 before frame 1: a gap the session asks to refetch */
+        size_t n = lobby_wire_frame_header(f, 2, LOBBY_ROLE_HOST);
+        memset(f + n, 0xc0, 4);
+        seat_input(s, now, f, n + 4);
+        int closed = 0;
+        while (next_event(s, &o, NULL))
+            closed |= o.kind == SEAT_OUT_CLOSE;
+        cr_assert(closed, "round %d: no refetch", round);
+        seat_closed(s, now, 0);
+        cr_assert(next_event(s, &o, NULL));
+        if (round == 0) {
+            cr_expect_eq(o.kind, SEAT_OUT_CONNECT); /* at once */
+        } else {
+            cr_expect_eq(o.kind, SEAT_OUT_LOST);
+            cr_expect_eq(o.wait_ms, 1000);
+            cr_assert(next_event(s, &o, NULL) == 0 || o.kind != SEAT_OUT_CONNECT);
+        }
+    }
+    seat_free(s);
+}
+
+/* A refusal belongs to its connection: a next node that cannot be
+ * reached is not taken for one that refused (the trial saw a seat held on
+ * a dead node by an old SEAT refusal while the other node worked). */
+Test(seat, a_refusal_is_not_carried_to_the_next_connection)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    static const uint8_t taken[2] = {0x85, 6};
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 2, 1, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.node, 0);
+    seat_hello(s, 0, hello);
+    cr_expect_eq(seat_input(s, 0, taken, 2), TB_E_SEAT);
+    seat_closed(s, 0, 0);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_LOST);
+    cr_expect_eq(o.reason, TB_E_SEAT);
+    seat_tick(s, seat_deadline(s));
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.node, 0); /* a refusal: the same node */
+    /* this connection cannot be made at all: the next node */
+    seat_closed(s, 5000, -111);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_LOST);
+    cr_expect_eq(o.reason, -111);
+    seat_tick(s, seat_deadline(s));
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
+    cr_expect_eq(o.node, 1);
+    (void)m;
     seat_free(s);
 }

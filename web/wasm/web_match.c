@@ -377,10 +377,12 @@ WEB_EXPORT(web_net_codes) const char *web_net_codes(Web_Net *n)
     return web__out_text(text) == 0 ? web_out() : NULL;
 }
 
-WEB_EXPORT(web_net_hello) const uint8_t *web_net_hello(Web_Net *n)
+WEB_EXPORT(web_net_hello)
+const uint8_t *web_net_hello(Web_Net *n, double now)
 {
     uint8_t m[LOBBY_WIRE_HELLO_MAX];
-    return web__out_bytes(m, seat_hello(n->st, m));
+    return web__out_bytes(m, seat_hello(n->st, now > 0 ? (uint64_t)now : 0,
+                                        m));
 }
 
 WEB_EXPORT(web_net_input)

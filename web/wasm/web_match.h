@@ -134,9 +134,10 @@ void web_net_free(Web_Net *n);
  * invite code and a spectator's its watch code, the other empty. */
 const char *web_net_codes(Web_Net *n);
 
-/* web_net_hello: the first message of a new connection (bytes in web_out,
- * web_out_len), asking for every frame after the last one handled. */
-const uint8_t *web_net_hello(Web_Net *n);
+/* web_net_hello: the first message of a new connection that opened at
+ * now (bytes in web_out, web_out_len), asking for every frame after the
+ * last one handled. */
+const uint8_t *web_net_hello(Web_Net *n, double now);
 
 /* web_net_input: one binary message of len bytes from the lobby at time
  * now. 0, or the reason to close the connection: a refusal of the lobby
