@@ -135,7 +135,15 @@ void advice_seat_stopped(char *out, size_t cap, const char *lobby,
                          Lobby_Role role, const char *code, int failure,
                          int reason, int refused, int has_log)
 {
-    if (failure == SEAT_FAIL_ADMISSION)
+    int worded = reason == TB_E_WATCH_CODE || reason == TB_E_SEAT ||
+                 reason == TB_E_CODE || reason == TB_E_RATE ||
+                 reason == TB_E_FULL || reason == TB_E_VERSION ||
+                 reason == TB_E_SIGNATURE || reason == TB_E_HTTP;
+    if (failure == SEAT_FAIL_ADMISSION && refused && !worded)
+        /* the lobby was reached, and answered no: not "cannot reach" */
+        snprintf(out, cap, _("the lobby at %s refused this seat (%s)"), lobby,
+                 _(tb_strerror(reason)));
+    else if (failure == SEAT_FAIL_ADMISSION)
         advice_lobby_failure(out, cap, lobby, reason, role, code);
     else if (failure == SEAT_FAIL_ENDED)
         advice_seat_refused(out, cap, lobby, reason);

@@ -58,8 +58,10 @@ void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason);
  * role at lobby stopped without the game over, from what the seat said
  * (seat.h's SEAT_OUT_FAILED: failure SEAT_FAIL_ADMISSION, _ENDED or
  * _GAVE_UP, its reason, refused 1 when the relay answered): the words of
- * advice_lobby_failure (code: the code typed), advice_seat_refused,
- * advice_gave_up_refused or advice_gave_up (has_log as there).
+ * advice_lobby_failure (code: the code typed; a refusal it has no words
+ * for is "the lobby at LOBBY refused this seat (REASON)"),
+ * advice_seat_refused, advice_gave_up_refused or advice_gave_up (has_log
+ * as there).
  */
 void advice_seat_stopped(char *out, size_t cap, const char *lobby,
                          Lobby_Role role, const char *code, int failure,

@@ -9,6 +9,7 @@
 
 #include "advice.h"
 #include "cli.h"
+#include "seat.h"
 #include "tb_error.h"
 
 static char text[640];
@@ -47,13 +48,13 @@ Test(advice, each_refusal_says_what_to_type)
                               "is `tabula lobby` running there?"),
                        "%s", text);
     /* No message starts with the old catch-all. */
-    static const int all[] = {TB_E_WATCH_CODE, TB_E_SEAT, TB_E_CODE,
-                              TB_E_RATE, TB_E_FULL, TB_E_VERSION,
-                              TB_E_SIGNATURE, UV_ETIMEDOUT};
+    static const int all[] = {TB_E_WATCH_CODE, TB_E_SEAT,   TB_E_CODE,
+                              TB_E_RATE,       TB_E_FULL,   TB_E_VERSION,
+                              TB_E_SIGNATURE,  UV_ETIMEDOUT};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        cr_assert_null(strstr(failure(all[i], LOBBY_ROLE_GUEST),
-                              "refused or unreachable"),
-                       "%s", text);
+        cr_assert_null(
+            strstr(failure(all[i], LOBBY_ROLE_GUEST), "refused or unreachable"),
+            "%s", text);
 }
 
 /* Issue 20, finding 4: the lobby's --http port given to --lobby said
@@ -91,8 +92,8 @@ Test(advice, giving_up_says_whether_the_same_command_resumes)
     cr_assert_not_null(strstr(text, "the same command watches again"), "%s",
                        text);
     /* a lobby that was there but kept refusing is not "gone" */
-    advice_gave_up_refused(text, sizeof text, "127.0.0.1:4000", 60,
-                           TB_E_SEAT, 1);
+    advice_gave_up_refused(text, sizeof text, "127.0.0.1:4000", 60, TB_E_SEAT,
+                           1);
     cr_assert_str_eq(text, "the lobby at 127.0.0.1:4000 refused this seat "
                            "for 60 s (seat already taken): stopped trying. "
                            "The game is not over: run the same command again "
@@ -120,4 +121,25 @@ Test(advice, commands_name_the_program_as_run)
     }
     cli_program_set(NULL);
     cr_assert_str_eq(cli_program(), "tabula");
+}
+
+/* A seat the lobby refused before it was let in, for a reason the
+ * lobby-failure words have no sentence for (a connection with the same
+ * key took the seat at once): the lobby was reached, so it is "refused",
+ * not "cannot reach" (a cheating-player trial saw the latter); one it
+ * could not reach still says so. */
+Test(advice, a_refusal_before_admission_is_no_unreachable_lobby)
+{
+    char out[640];
+    advice_seat_stopped(out, sizeof out, "127.0.0.1:7", LOBBY_ROLE_GUEST,
+                        "ABCD-EFGH-JKLM-NPQR", SEAT_FAIL_ADMISSION,
+                        TB_E_REPLACED, 1, 0);
+    cr_expect_str_eq(out, "the lobby at 127.0.0.1:7 refused this seat "
+                          "(another connection with this seat's key took "
+                          "it)");
+    advice_seat_stopped(out, sizeof out, "127.0.0.1:7", LOBBY_ROLE_GUEST,
+                        "ABCD-EFGH-JKLM-NPQR", SEAT_FAIL_ADMISSION,
+                        UV_ECONNREFUSED, 0, 0);
+    static const char reach[] = "cannot reach the lobby at 127.0.0.1:7 (";
+    cr_expect(strncmp(out, reach, strlen(reach)) == 0, "%s", out);
 }
