@@ -167,6 +167,14 @@ extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_replay[];
 
 /*
+ * cli_uint: a whole number as a person types it on the command line, the
+ * whole of text: digits only, no sign, no spaces, no leading zero (one
+ * spelling, as core_read_uint reads a game's numbers), lo..hi. 0 with
+ * *out set, or -1 (the caller says what it expected).
+ */
+int cli_uint(const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/*
  * cli_unexpected: report argument a of command cmd that was not
  * understood: "FLAG needs a value" when it is one of the command's flags
  * that take one (the NULL-terminated list), else "unexpected argument";

@@ -151,21 +151,19 @@ char *cli_printable(const char *s, char *out, size_t cap)
     return out;
 }
 
-int cli_seed(const char *cmd, const char *text, uint64_t *out)
+int cli_uint(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    uint64_t v = 0;
-    const char *p = text;
-
-    if (*p == '\0')
-        goto bad;
-    for (; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-            goto bad;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
+    uint64_t v;
+    if (core_read_uint_all(text, strlen(text), hi, &v) != 0 || v < lo)
+        return -1;
     *out = v;
     return 0;
-bad:
+}
+
+int cli_seed(const char *cmd, const char *text, uint64_t *out)
+{
+    if (cli_uint(text, 0, UINT64_MAX, out) == 0)
+        return 0;
     fprintf(stderr, _("tabula %s: bad seed '%s'; expected a whole number "
                     "0..18446744073709551615\n"), cmd, cli_token(text));
     return -1;
@@ -211,8 +209,8 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
         return 1;
     }
     /* Digits only, as `--bot N` reads them: no sign, no spaces. */
-    long v = s[strspn(s, "0123456789")] == '\0' ? strtol(s, NULL, 10) : -1;
-    if (*s == '\0' || v < BOT_LEVEL_MIN || v > BOT_LEVEL_MAX) {
+    uint64_t v = 0;
+    if (cli_uint(s, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &v) != 0) {
         fprintf(stderr, _("tabula %s: bad bot level '%s'; expected 1..8\n"),
                 cmd, cli_token(s));
         return -1;
@@ -290,24 +288,6 @@ double cli_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A whole decimal number in [lo, hi], nothing else. */
-static int read_number(const char *s, uint64_t lo, uint64_t hi,
-                       uint64_t *out)
-{
-    uint64_t v = 0;
-    if (*s == '\0')
-        return -1;
-    for (; *s != '\0'; s++) {
-        if (*s < '0' || *s > '9' || v > hi)
-            return -1;
-        v = v * 10 + (uint64_t)(*s - '0');
-    }
-    if (v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
                    size_t why_cap)
 {
@@ -326,7 +306,7 @@ int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
     char *opt = strchr(buf, ':');
     if (opt != NULL)
         *opt++ = '\0';
-    if (read_number(buf, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &v) != 0) {
+    if (cli_uint(buf, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &v) != 0) {
         if (why != NULL)
             snprintf(why, why_cap, _("level must be %d..%d"), BOT_LEVEL_MIN,
                      BOT_LEVEL_MAX);
@@ -356,7 +336,7 @@ int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
             lim->old = 0;
             lim->classic = 0;
         } else if (strncmp(opt, "depth=", 6) == 0) {
-            if (read_number(opt + 6, 1, BOT_DEPTH_MAX, &v) != 0) {
+            if (cli_uint(opt + 6, 1, BOT_DEPTH_MAX, &v) != 0) {
                 if (why != NULL)
                     snprintf(why, why_cap, _("depth must be 1..%d"),
                              BOT_DEPTH_MAX);
@@ -364,7 +344,7 @@ int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
             }
             lim->depth = (int)v;
         } else if (strncmp(opt, "nodes=", 6) == 0) {
-            if (read_number(opt + 6, 1, BOT_NODES_MAX, &v) != 0) {
+            if (cli_uint(opt + 6, 1, BOT_NODES_MAX, &v) != 0) {
                 if (why != NULL)
                     snprintf(why, why_cap, _("nodes must be 1..2^40"));
                 return TB_E_ARG;

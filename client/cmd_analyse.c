@@ -101,12 +101,7 @@ static void print_info(void *ctx, const Bot_Info *info)
 
 static int read_u64(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    char *end = NULL;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || *end != '\0' || text[0] == '-' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
+    return cli_uint(text, lo, hi, out);
 }
 
 /* analyse's flags: every one takes a value. */

@@ -89,7 +89,6 @@ int cli_perft(int argc, char **argv)
     int rc = parse_args("perft", _(perft_help), argc, argv, &a);
     Core_Position *pos = NULL;
     uint64_t total = 0;
-    char *end = NULL;
     unsigned long depth;
 
     if (rc != 0)
@@ -107,12 +106,13 @@ int cli_perft(int argc, char **argv)
     const Core_Game *g = cli_game("perft", a.pos_args[0]);
     if (g == NULL)
         goto done;
-    depth = strtoul(a.pos_args[1], &end, 10);
-    if (end == a.pos_args[1] || *end != '\0' || depth < 1 || depth > 30) {
+    uint64_t d64 = 0;
+    if (cli_uint(a.pos_args[1], 1, 30, &d64) != 0) {
         fprintf(stderr, _("tabula perft: bad depth '%s'; expected 1..30\n"),
                 cli_token(a.pos_args[1]));
         goto done;
     }
+    depth = (unsigned long)d64;
     pos = cli_setup_position("perft", g, a.options, a.position, NULL, 0);
     if (pos == NULL)
         goto done;

@@ -257,7 +257,6 @@ int cli_demo(int argc, char **argv)
     char tmpdir[400];
 
     for (int i = 0; i < argc; i++) {
-        char *end = NULL;
         if (cli_is_help(argv[i])) {
             fputs(_(demo_help), stdout);
             return CLI_EXIT_OK;
@@ -269,8 +268,8 @@ int cli_demo(int argc, char **argv)
             quiet = 1;
             break;
         case DEMO_FLAG_LEVEL: {
-            long lv = strtol(v, &end, 10);
-            if (*end != '\0' || lv < BOT_LEVEL_MIN || lv > BOT_LEVEL_MAX) {
+            uint64_t lv = 0;
+            if (cli_uint(v, BOT_LEVEL_MIN, BOT_LEVEL_MAX, &lv) != 0) {
                 fprintf(stderr, _("tabula demo: bad level '%s'; expected 1..8\n"),
                         cli_token(v));
                 return CLI_EXIT_USAGE;

@@ -428,13 +428,13 @@ done:
     return rc;
 }
 
+/* A whole number lo..hi (cli_uint: no sign, no leading zero). */
 static int read_long(const char *text, long lo, long hi, long *out)
 {
-    char *end = NULL;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || v < lo || v > hi)
+    uint64_t v;
+    if (cli_uint(text, (uint64_t)lo, (uint64_t)hi, &v) != 0)
         return -1;
-    *out = v;
+    *out = (long)v;
     return 0;
 }
 

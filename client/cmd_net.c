@@ -777,9 +777,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             break;
         }
         case SEAT_FLAG_DELAY: {
-            char *end = NULL;
-            unsigned long ms = strtoul(v, &end, 10);
-            if (*end != '\0' || ms > 60000) {
+            uint64_t ms = 0;
+            if (cli_uint(v, 0, 60000, &ms) != 0) {
                 fprintf(stderr, _("tabula %s: bad delay '%s' (0..60000 ms)\n"),
                         cmd, cli_token(v));
                 return CLI_EXIT_USAGE;

@@ -775,13 +775,13 @@ int cli_replay(int argc, char **argv)
         if (f == REPLAY_FLAG_QUIET) {
             r.quiet = 1;
         } else if (f == REPLAY_FLAG_PLY) {
-            char *end = NULL;
-            start_ply = (size_t)strtoul(v, &end, 10);
-            if (end == v || *end != '\0' || v[0] == '-') {
+            uint64_t ply = 0;
+            if (cli_uint(v, 0, UINT32_MAX, &ply) != 0) {
                 fprintf(stderr, _("tabula replay: bad ply '%s'\n"),
                         cli_token(v));
                 return CLI_EXIT_USAGE;
             }
+            start_ply = (size_t)ply;
         } else if (f == REPLAY_FLAG_EXPORT) {
             export = v;
         } else if (f == REPLAY_FLAG_GAME) {

@@ -76,14 +76,7 @@ static unsigned read_plant(void)
 
 static int read_count(const char *text, uint64_t *out)
 {
-    char *end;
-    if (text[0] < '0' || text[0] > '9')
-        return -1;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end != '\0' || v < 1 || v > SIM_MAX_MATCHES)
-        return -1;
-    *out = v;
-    return 0;
+    return cli_uint(text, 1, SIM_MAX_MATCHES, out);
 }
 
 static void report_failure(const Sim_Config *cfg, const Sim_Report *rep,

@@ -704,17 +704,8 @@ static int run_game_kind(const Core_Game *g, const Sync_Args *args,
 static int read_count(const char *flag, const char *text, uint64_t lo,
                       uint64_t hi, uint64_t *out)
 {
-    char *end = NULL;
-    unsigned long long v;
-
-    if (text[0] < '0' || text[0] > '9')
-        goto bad;
-    v = strtoull(text, &end, 10);
-    if (*end != '\0' || v < lo || v > hi)
-        goto bad;
-    *out = v;
-    return 0;
-bad:
+    if (cli_uint(text, lo, hi, out) == 0)
+        return 0;
     fprintf(stderr, _("tabula synctest: bad %s '%s'; expected %llu..%llu\n"), flag,
             cli_token(text), (unsigned long long)lo, (unsigned long long)hi);
     return CLI_EXIT_USAGE;

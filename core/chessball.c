@@ -659,10 +659,10 @@ static int cb_position_format(const void *st, char *buf, size_t cap)
 }
 
 /* A decimal of at most 10 digits at *p up to a space or the end. */
-/* A counter of a position text: at most ten digits (core__read_uint). */
+/* A counter of a position text: at most ten digits (core_read_uint). */
 static int read_uint(const char **p, uint64_t *v)
 {
-    return core__read_uint(p, 9999999999u, v);
+    return core_read_uint(p, 9999999999u, v);
 }
 
 static int cb_position_parse(void *st, const char *text, char *why,

@@ -247,6 +247,24 @@ int core_forcing_find(const Core_Position *pos, Core_Move *out,
  */
 int core_in_check(const Core_Position *pos);
 
+/* ---- numbers -------------------------------------------------------- */
+
+/*
+ * core_read_uint: the one reader of a whole decimal number, in core's
+ * texts (positions, options, Lasker's square numbers) and in what a
+ * person types to the program (client/cli_util.c cli_uint): one digit or more
+ * at *p, no sign, no leading zero (the form core writes: "0"
+ * alone is zero, "07" is refused, so each number has one spelling), at
+ * most max. On success *out holds it and *p points past it: 0. Else -1
+ * (no digit, a leading zero, over max) and *p is unmoved.
+ */
+int core_read_uint(const char **p, uint64_t max, uint64_t *out);
+
+/* core_read_uint_all: as core_read_uint for the whole of s[0..len)
+ * (nothing before or after the number). */
+int core_read_uint_all(const char *s, size_t len, uint64_t max,
+                       uint64_t *out);
+
 /* ---- text and bytes ------------------------------------------------- */
 
 /* core_position_format: the position string (see docs/rules/GAME.md).

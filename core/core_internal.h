@@ -105,20 +105,6 @@ void core__text_char(Core_Text *t, char c);
 void core__text_str(Core_Text *t, const char *s);
 void core__text_uint(Core_Text *t, uint64_t v);
 
-/*
- * core__read_uint: the one reader of a whole decimal number in core's
- * texts (positions, options, Lasker's square numbers): one digit or more
- * at *p, no sign, no leading zero (the form core__text_uint writes: "0"
- * alone is zero, "07" is refused, so each number has one spelling), at
- * most max. On success *out holds it and *p points past it: 0. Else -1
- * (no digit, a leading zero, over max) and *p is unmoved.
- */
-int core__read_uint(const char **p, uint64_t max, uint64_t *out);
-
-/* core__read_uint_all: as core__read_uint for the whole of s[0..len)
- * (nothing before or after the number). */
-int core__read_uint_all(const char *s, size_t len, uint64_t max,
-                        uint64_t *out);
 /* 0 or TB_E_SPACE; the text is NUL-terminated either way when cap > 0. */
 int core__text_end(Core_Text *t);
 

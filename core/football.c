@@ -250,7 +250,7 @@ static int fc_option(void *ctx, const char *key, const char *val)
     uint64_t v = 0;
     if (strcmp(key, "goals") != 0)
         return TB_E_OPTION;
-    if (core__read_uint_all(val, strlen(val), FC_GOALS_MAX, &v) != 0 || v < 1)
+    if (core_read_uint_all(val, strlen(val), FC_GOALS_MAX, &v) != 0 || v < 1)
         return TB_E_OPTION;
     st->goals = (uint8_t)v;
     return 0;
@@ -1077,7 +1077,7 @@ static const char *fc_check_state(const Fc_State *st)
 static long fc_parse_uint(const char **p, long max)
 {
     uint64_t v;
-    return core__read_uint(p, (uint64_t)max, &v) != 0 ? -1 : (long)v;
+    return core_read_uint(p, (uint64_t)max, &v) != 0 ? -1 : (long)v;
 }
 
 static int fc_position_parse(void *vst, const char *text, char *why,

@@ -263,7 +263,7 @@ static int read_path(const char *text, uint8_t *path, int *plen)
             return TB_E_NOTATION;
         if (numeric) {
             uint64_t v;
-            if (core__read_uint(&p, LA_SQUARES, &v) != 0 || v < 1)
+            if (core_read_uint(&p, LA_SQUARES, &v) != 0 || v < 1)
                 return TB_E_NOTATION;
             sq[n++] = (int)v - 1;
         } else {
@@ -383,12 +383,12 @@ static int laska_position_format(const void *vst, char *buf, size_t cap)
  * past nine digits (every counter's bound is far below, and a long
  * may be 32 bits); -1 if not one. */
 /* A counter of a position text, the whole of p[0..n); -1 when it is
- * none (core__read_uint); a large one reads as 1000000000, which the
+ * none (core_read_uint); a large one reads as 1000000000, which the
  * caller refuses as out of range. */
 static long read_number(const char *p, size_t n)
 {
     uint64_t v;
-    if (core__read_uint_all(p, n, UINT64_MAX, &v) != 0)
+    if (core_read_uint_all(p, n, UINT64_MAX, &v) != 0)
         return -1;
     return v > 1000000000u ? 1000000000 : (long)v;
 }

@@ -60,7 +60,7 @@ void core__text_uint(Core_Text *t, uint64_t v)
         core__text_char(t, digits[--n]);
 }
 
-int core__read_uint(const char **p, uint64_t max, uint64_t *out)
+int core_read_uint(const char **p, uint64_t max, uint64_t *out)
 {
     const char *s = *p;
     uint64_t v = 0;
@@ -77,12 +77,12 @@ int core__read_uint(const char **p, uint64_t max, uint64_t *out)
     return 0;
 }
 
-int core__read_uint_all(const char *s, size_t len, uint64_t max,
+int core_read_uint_all(const char *s, size_t len, uint64_t max,
                         uint64_t *out)
 {
     const char *p = s;
     uint64_t v;
-    if (len == 0 || core__read_uint(&p, max, &v) != 0 ||
+    if (len == 0 || core_read_uint(&p, max, &v) != 0 ||
         (size_t)(p - s) != len)
         return -1;
     *out = v;

@@ -31,11 +31,11 @@ static int pieces_per_side(const Vb_State *s)
 
 /* ---- options (A-46, 6.3) --------------------------------------------- */
 
-/* The whole of t as a number up to max (core__read_uint). */
+/* The whole of t as a number up to max (core_read_uint). */
 static int parse_uint(const char *t, unsigned max, unsigned *out)
 {
     uint64_t v;
-    if (core__read_uint_all(t, strlen(t), max, &v) != 0)
+    if (core_read_uint_all(t, strlen(t), max, &v) != 0)
         return -1;
     *out = (unsigned)v;
     return 0;
@@ -1103,18 +1103,18 @@ static int read_ref(const char **p, uint8_t *out)
     uint64_t n;
     const char *r = q + 1;
     if ((*q != 'w' && *q != 'b') ||
-        core__read_uint(&r, VB_STRIDE - 1, &n) != 0)
+        core_read_uint(&r, VB_STRIDE - 1, &n) != 0)
         return -1;
     *out = (uint8_t)((*q == 'b') * VB_STRIDE + n);
     *p = r;
     return 0;
 }
 
-/* A number up to max at *p (core__read_uint). */
+/* A number up to max at *p (core_read_uint). */
 static int read_num(const char **p, unsigned max, unsigned *out)
 {
     uint64_t v;
-    if (core__read_uint(p, max, &v) != 0)
+    if (core_read_uint(p, max, &v) != 0)
         return -1;
     *out = (unsigned)v;
     return 0;

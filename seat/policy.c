@@ -39,22 +39,19 @@ int seat_refusal_ends(int reason)
            reason != TB_E_FULL && reason != TB_E_SEAT;
 }
 
-/* "M+I", "Ns+I", "M+Is", "Ns+Is": decimal digits only. 0 with the base
- * and increment in seconds, or -1. The ranges are proto_clock_split's. */
+/* "M+I", "Ns+I", "M+Is", "Ns+Is": whole numbers as core_read_uint reads
+ * them (digits only, no leading zero). 0 with the base and increment in
+ * seconds, or -1. The ranges are proto_clock_split's. */
 static int clock_read(const char *text, uint32_t *base_s, uint32_t *inc_s)
 {
     const char *p = text;
     uint32_t v[2] = {0, 0};
     int seconds = 0;
     for (int k = 0; k < 2; k++) {
-        const char *digits = p;
-        while (*p >= '0' && *p <= '9') {
-            if (v[k] > 100000)
-                return -1;
-            v[k] = v[k] * 10 + (uint32_t)(*p++ - '0');
-        }
-        if (p == digits)
+        uint64_t n = 0;
+        if (core_read_uint(&p, 1000000, &n) != 0)
             return -1;
+        v[k] = (uint32_t)n;
         if (*p == 's') {
             seconds |= k == 0;
             p++;

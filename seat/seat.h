@@ -86,7 +86,7 @@ int seat_refusal_ends(int reason);
  * proto_clock_split's form), into out (cap bytes). clock is written as
  * chess players write it: "M+I" is M minutes each and I seconds added
  * after each move ("5+3"); "Ns+I" gives the base in seconds ("30s+1"); I
- * may end in 's' too ("5+3s" is "5+3"). Only decimal digits, no sign, no
+ * may end in 's' too ("5+3s" is "5+3"). Only decimal digits, no leading zero, no sign, no
  * spaces; 1..1440 minutes (1..86400 s), 0..3600 s a move. clock NULL:
  * options unchanged.
  * Errors: TB_E_OPTION (the clock is not so written or out of range: say

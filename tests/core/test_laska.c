@@ -783,7 +783,7 @@ Test(laska, a_bad_counter_is_named_as_one)
         {"w a1w 5x 10", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
         {"w a1w 1 2 3", "more than two counters: QUIET PLY"},
         /* one spelling of a number in every game's text: no leading zero
-         * (core__read_uint) */
+         * (core_read_uint) */
         {"w a1w 0000000005 0000000009",
          "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},
         {"w a1w 05 9", "a counter is a whole number, no sign, no leading zero: QUIET 0..100, PLY 0..1000"},

@@ -1,5 +1,5 @@
 /*
- * test_numbers.c: core's one number reader (core__read_uint) and the
+ * test_numbers.c: core's one number reader (core_read_uint) and the
  * games that read numbers with it: one spelling per number (no leading
  * zero), the bounds exact. Expected values worked out by hand.
  */
@@ -40,7 +40,7 @@ Test(numbers, one_reader_one_spelling_bounds_exact)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const char *p = rows[i].text;
         uint64_t v = 12345;
-        int rc = core__read_uint(&p, rows[i].max, &v);
+        int rc = core_read_uint(&p, rows[i].max, &v);
         cr_expect_eq(rc, rows[i].rc, "'%s'", rows[i].text);
         cr_expect_eq((size_t)(p - rows[i].text), rows[i].used, "'%s'",
                      rows[i].text);
@@ -48,11 +48,11 @@ Test(numbers, one_reader_one_spelling_bounds_exact)
             cr_expect_eq(v, rows[i].value, "'%s'", rows[i].text);
     }
     uint64_t v;
-    cr_expect_eq(core__read_uint_all("12", 2, 99, &v), 0);
+    cr_expect_eq(core_read_uint_all("12", 2, 99, &v), 0);
     cr_expect_eq(v, 12);
-    cr_expect_eq(core__read_uint_all("12a", 3, 99, &v), -1);
-    cr_expect_eq(core__read_uint_all("12 ", 2, 99, &v), 0); /* the first 2 */
-    cr_expect_eq(core__read_uint_all("", 0, 99, &v), -1);
+    cr_expect_eq(core_read_uint_all("12a", 3, 99, &v), -1);
+    cr_expect_eq(core_read_uint_all("12 ", 2, 99, &v), 0); /* the first 2 */
+    cr_expect_eq(core_read_uint_all("", 0, 99, &v), -1);
 }
 
 /* text parsed as a position of game (options "") or as its options:
