@@ -136,8 +136,10 @@ static void conn_connected(Net_Conn *c, int status)
 {
     Netgame *g = net_conn_user(c);
     uint8_t hello[LOBBY_WIRE_HELLO_MAX];
-    if (status == 0 && !g->freed && g->conn == c)
+    if (status == 0 && !g->freed && g->conn == c) {
         (void)net_send(c, hello, seat_hello(g->st, netgame__now_ms(), hello));
+        netgame__dispatch(g); /* the seat's deadline for the welcome */
+    }
 }
 
 static void conn_frame(Net_Conn *c, const uint8_t *p, size_t len)
@@ -331,6 +333,8 @@ static void failed(Netgame *g, const Seat_Out *o)
     if (o->failure == SEAT_FAIL_ADMISSION && o->reason == TB_E_SEAT &&
         g->cfg.role == LOBBY_ROLE_GUEST && !g->probed++ && probe_start(g) == 0)
         return; /* told once the look as a spectator ends */
+    if (o->failure == SEAT_FAIL_ADMISSION && !g->resumed)
+        netstore_forget(g->log_path, &g->seq); /* it never had a seat */
     /* (a host typed no code: its advice names its own invite code) */
     advice_seat_stopped(text, sizeof text, g->lobby, g->cfg.role,
                         g->cfg.code != NULL ? g->cfg.code : g->seat.invite.text,
@@ -453,6 +457,8 @@ static void probe_done(void *user, int reason)
 {
     Netgame *g = user;
     char text[640];
+    if (!g->resumed)
+        netstore_forget(g->log_path, &g->seq); /* it never had a seat */
     netprobe_free(g->probe);
     g->probe = NULL;
     advice_lobby_failure(text, sizeof text, g->lobby, reason, g->cfg.role,

@@ -36,6 +36,7 @@ struct Netgame {
     uint64_t bot_want;        /* the latest THINK token not yet searched */
     int freed;                /* netgame_free ran while handles closed */
     int room_printed, done;
+    int resumed; /* taken back from its seat file */
     int lost_said; /* "connection lost" said, "reconnected" not yet */
     Netprobe *probe; /* a refused joiner's look as a spectator */
     int probed;      /* the look was made */

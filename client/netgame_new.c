@@ -142,6 +142,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     uv_timer_init(loop, &g->tick_timer);
     g->tick_timer.data = g;
     g->timers_open = 1;
+    g->resumed = resumed;
     if ((rc = seat_make(g, resumed, why, why_cap)) != 0)
         goto fail;
     *out = g;

@@ -382,3 +382,15 @@ int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
     q->turn_start = start;
     return netstore_seq_turn(q, wall - (uint64_t)ran);
 }
+
+void netstore_forget(const char *log_path, Netstore_Seq *q)
+{
+    char path[600];
+    if (log_path[0] == '\0')
+        return;
+    netstore_seq_close(q);
+    if (seat_path(log_path, path, sizeof path) == 0)
+        unlink(path);
+    if (snprintf(path, sizeof path, "%s.seq", log_path) < (int)sizeof path)
+        unlink(path);
+}

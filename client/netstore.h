@@ -112,6 +112,14 @@ int netstore_seq_turn(Netstore_Seq *q, uint64_t turn_at);
 int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
                        uint64_t wall);
 
+/*
+ * netstore_forget: the seat of log_path was never let into its game (a
+ * wrong code, no lobby there): remove log_path.seat and log_path.seq (q
+ * closed first), so the same command run again is a new join, not a
+ * seat taken back. "" does nothing.
+ */
+void netstore_forget(const char *log_path, Netstore_Seq *q);
+
 /* netstore_seq_close: close the descriptor (when open). */
 void netstore_seq_close(Netstore_Seq *q);
 

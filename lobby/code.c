@@ -116,18 +116,24 @@ int lobby_code_new(const uint8_t host_pk[LOBBY_KEY_BYTES], Lobby_Code *out)
     return rc;
 }
 
-/* The length of the dash at p that a code copied through a word
- * processor or a chat may carry instead of '-': U+2010..U+2015 (hyphen,
- * non-breaking hyphen, figure dash, en dash, em dash, horizontal bar),
- * U+2212 (minus) and U+00A0 (no-break space), in UTF-8; 0 if none. */
+/* The length of what a code copied through a word processor or a chat
+ * may carry besides its symbols, in UTF-8: the dashes U+2010..U+2015,
+ * U+2212 (minus) and U+FF0D (fullwidth hyphen-minus); U+00A0 (no-break
+ * space), U+00AD (soft hyphen), U+200B..U+200D, U+2060 and U+FEFF (the
+ * invisible ones); 0 if none. */
 static size_t typeset_dash(const unsigned char *p)
 {
-    if (p[0] == 0xc2 && p[1] == 0xa0)
+    if (p[0] == 0xc2 && (p[1] == 0xa0 || p[1] == 0xad)) /* nbsp, soft hyphen */
         return 2;
-    if (p[0] == 0xe2 && p[1] == 0x80 && p[2] >= 0x90 && p[2] <= 0x95)
-        return 3;
-    if (p[0] == 0xe2 && p[1] == 0x88 && p[2] == 0x92)
-        return 3;
+    if (p[0] == 0xe2 && p[1] == 0x80 &&
+        ((p[2] >= 0x90 && p[2] <= 0x95) || (p[2] >= 0x8b && p[2] <= 0x8d)))
+        return 3; /* dashes; zero-width space, non-joiner, joiner */
+    if (p[0] == 0xe2 && ((p[1] == 0x88 && p[2] == 0x92) ||
+                         (p[1] == 0x81 && p[2] == 0xa0)))
+        return 3; /* minus sign; word joiner */
+    if (p[0] == 0xef && ((p[1] == 0xbb && p[2] == 0xbf) ||
+                         (p[1] == 0xbc && p[2] == 0x8d)))
+        return 3; /* byte order mark; fullwidth hyphen-minus */
     return 0;
 }
 
@@ -146,7 +152,7 @@ int lobby_code_parse(const char *text, Lobby_Code *out)
             p += dash - 1;
             continue;
         }
-        if (ch == '-' || ch == ' ')
+        if (ch == '-' || ch == ' ' || ch == '\t')
             continue;
         if (ch >= 'a' && ch <= 'z')
             ch = (char)(ch - 'a' + 'A');

@@ -64,9 +64,10 @@ int lobby_code_make(const uint8_t bytes[LOBBY_CODE_SECRET_SYMBOLS],
 
 /*
  * lobby_code_parse: read a code as a person types it: case is ignored,
- * and dashes and spaces anywhere are skipped (also the typeset dashes a
- * code pasted from a chat or a document may carry: en and em dashes,
- * U+2010..U+2015, the minus sign U+2212, the no-break space). Anything else outside the
+ * and dashes, spaces and tabs anywhere are skipped (also what a code
+ * pasted from a chat or a document may carry: en and em dashes,
+ * U+2010..U+2015, the minus sign, a fullwidth hyphen, the no-break space,
+ * a soft hyphen and the zero-width characters). Anything else outside the
  * alphabet (including the look-alikes 0, 1, I, O) or a count of symbols
  * other than 16 is refused. Errors: TB_E_ARG, TB_E_FORMAT, TB_E_CRYPTO.
  */

@@ -132,10 +132,11 @@ static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
     memcpy(wl->host_pk, p + 2, LOBBY_KEY_BYTES);
     wl->first_seq = lobby__get64(p + 2 + LOBBY_KEY_BYTES);
     wl->next_seq = lobby__get64(p + 10 + LOBBY_KEY_BYTES);
-    /* Numbers no lobby gives (frames are numbered from 1, a room starts
-     * at most at LOBBY_SEQ_MAX): a relay's lie here would become the
-     * seat's resume point and lock it out of every honest lobby. */
-    if (wl->next_seq == 0 || wl->next_seq > 2 * LOBBY_SEQ_MAX ||
+    /* Numbers no lobby gives (frames are numbered from 1; a lobby takes
+     * no CREATE resuming after LOBBY_SEQ_MAX, so no number the seat keeps
+     * may pass it): a relay's lie here would become the seat's resume
+     * point and lock it out of every honest lobby. */
+    if (wl->next_seq == 0 || wl->next_seq > LOBBY_SEQ_MAX + 1 ||
         wl->first_seq >= wl->next_seq)
         return TB_E_FORMAT;
     wl->host_present = p[18 + LOBBY_KEY_BYTES] & 1;
@@ -177,6 +178,8 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         if (len <= LOBBY_FRAME_HEADER || p[9] > LOBBY_ROLE_GUEST)
             break;
         seq = lobby__get64(p + 1);
+        if (seq > LOBBY_SEQ_MAX + 1)
+            break; /* no lobby numbers so far (read_welcome) */
         if (seq <= w->last_seq)
             return 0; /* already have it */
         w->last_seq = seq;
@@ -190,6 +193,8 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         if (len != LOBBY_LEN_ACK)
             break;
         seq = lobby__get64(p + 1);
+        if (seq > LOBBY_SEQ_MAX + 1)
+            break; /* as FRAME */
         if (seq > w->last_seq)
             w->last_seq = seq;
         ev->kind = LOBBY_WIRE_ACK;

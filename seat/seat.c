@@ -25,15 +25,15 @@ struct Seat {
     int admitted;         /* let in before (config) or now (a welcome) */
     int welcomed;         /* this object was let in at least once */
     int connecting;       /* a connection was asked for and not closed */
-    int up;               /* and the relay let us in on it, at up_at */
+    int up;               /* and the relay let us in on it, at up_at, */
     uint64_t up_at;
+    uint64_t up_seq;      /* holding every frame up to up_seq then */
     int awaiting;         /* a hello went, at hello_at; no welcome yet */
     uint64_t hello_at;
     int timed_out;        /* closed for want of a welcome (SEAT_WELCOME_MS) */
     int refetch;          /* our own close, to ask again for lost frames */
-    int refetched;        /* a refetch was made, at refetch_at, holding */
-    uint64_t refetch_at;  /* every frame up to refetch_seq */
-    uint64_t refetch_seq;
+    int refetched;        /* a refetch was made, at refetch_at */
+    uint64_t refetch_at;
     int refusal;          /* the relay's ERROR on this connection */
     int input_error;      /* or a message the seat refused on it */
     int lost;             /* a run of failed attempts is on */
@@ -170,6 +170,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         match_welcome(s->m, now, ev.welcome.host_pk, ev.welcome.first_seq,
                       ev.welcome.next_seq, ev.welcome.host_present,
                       ev.welcome.guest_present);
+        s->up_seq = match_last_seq(s->m);
         break;
     }
     case LOBBY_WIRE_FRAME:
@@ -208,7 +209,11 @@ static void fail(Seat *s, Seat_Failure why, int reason, int refused)
 void seat_closed(Seat *s, uint64_t now, int reason)
 {
     int refusal = s->refusal, input_error = s->input_error;
-    int was_up = s->up, stable = s->up && now - s->up_at >= SEAT_STABLE_MS;
+    /* A connection that lasted, or on which the game went on (a frame or
+     * an ACK the seat had not had): the run of failures is over. */
+    int was_up = s->up,
+        stable = s->up && (now - s->up_at >= SEAT_STABLE_MS ||
+                           match_last_seq(s->m) > s->up_seq);
     if (!s->connecting)
         return; /* a second report of one close */
     s->connecting = 0;
@@ -225,29 +230,29 @@ void seat_closed(Seat *s, uint64_t now, int reason)
     if (stable) /* the last connection lasted: a new run begins */
         s->lost = 0;
     if (s->refetch) { /* our own close, to ask again for lost frames */
-        uint64_t seq = match_last_seq(s->m);
-        int again = s->refetched && seq == s->refetch_seq &&
-                    now - s->refetch_at < SEAT_STABLE_MS;
+        int again = s->refetched && now - s->refetch_at < SEAT_STABLE_MS;
         s->refetch = 0;
         s->refetched = 1;
         s->refetch_at = now;
-        s->refetch_seq = seq;
         if (!again) {
             match_disconnected(s->m, now);
             ask_connect(s, now, 0);
             return;
         }
-        /* frames lost again, nothing gained since: a failed attempt */
+        /* frames lost again within SEAT_STABLE_MS: a failed attempt (a
+         * relay that moves its numbers on each time still gains the seat
+         * nothing) */
         reason = 0;
     }
     if (refusal != 0)
         reason = refusal;
     else if (input_error != 0)
         reason = input_error;
-    /* A refusal is the relay's word, which every node would give alike;
-     * a node that cannot be reached, or answers as no relay does (a
-     * message the seat refused), is left for the next. */
-    if (refusal == 0 && s->nodes > 1)
+    /* A node that cannot be reached, answers as no relay does (a
+     * message the seat refused) or refuses for now (full, the seat held,
+     * no room yet: a node's own state, or a broken node) is left for the
+     * next; a refusal that ends the seat is every node's word. */
+    if ((refusal == 0 || !seat_refusal_ends(refusal)) && s->nodes > 1)
         s->node = (s->node + 1) % s->nodes;
     if (!s->admitted) {
         if (refusal == 0 && s->untried > 0) {
@@ -287,6 +292,11 @@ void seat_tick(Seat *s, uint64_t now)
         s->connect_at = UINT64_MAX;
         s->connecting = 1;
         s->refusal = s->input_error = 0;
+        /* (the welcome's deadline runs from here: a node that drops the
+         * connection's first packets must not hold the seat for the
+         * system's two minutes of connect timeout) */
+        s->awaiting = 1;
+        s->hello_at = now;
         push(s, SEAT_OUT_CONNECT)->node = s->node;
     }
     if (s->awaiting && now - s->hello_at >= SEAT_WELCOME_MS &&

@@ -38,7 +38,8 @@
 #define SEAT_WELCOME_MS 15000u
 
 /* How long a connection the relay let the seat in on must last before
- * its loss starts a new run of attempts (ms): a relay that lets the seat
+ * its loss starts a new run of attempts (ms), unless the game went on on
+ * it (a frame or ACK the seat had not had): a relay that lets the seat
  * in and drops it at once (or loses frames again and again) does not
  * reset the waits and the give-up, so it cannot make a seat spin. */
 #define SEAT_STABLE_MS 10000u
@@ -243,8 +244,8 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len);
  * every node's word. Before the seat was ever let in, it stops once each
  * node failed or at a refusal; after, a refusal that seat_refusal_ends
  * ends it, and anything else is tried again until SEAT_GIVE_UP_MS of
- * failures (a connection that lasted under SEAT_STABLE_MS does not end
- * the run). A refetch (frames lost) reconnects at once, unless the last
+ * failures (a connection that lasted under SEAT_STABLE_MS, on which the
+ * game did not go on, does not end the run). A refetch (frames lost) reconnects at once, unless the last
  * one gained nothing: then it counts as a failed attempt.
  */
 void seat_closed(Seat *s, uint64_t now, int reason);

@@ -15,6 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -554,6 +558,54 @@ Test(netplay, a_seat_whose_input_ended_leaves_on_its_turn)
     /* the host's embedded lobby went with it */
     await_line(&guest, "lobby: connection lost", NULL, 0);
     kill_hard(&guest);
+    remove_dir();
+}
+
+/* A relay that takes the connection and answers nothing but heartbeats
+ * (a zero-length frame each second, docs/protocol-lobby.md), never a
+ * WELCOME: the hostile trial saw it hold a join for ever (the seat's
+ * 15 s deadline for the welcome was never set by the driver). */
+static void *heartbeats_only(void *arg)
+{
+    int lfd = *(int *)arg, fd = accept(lfd, NULL, NULL);
+    static const unsigned char beat[4] = {0, 0, 0, 0};
+    for (int k = 0; fd >= 0 && k < 40; k++) {
+        if (send(fd, beat, sizeof beat, MSG_NOSIGNAL) != (ssize_t)sizeof beat)
+            break;
+        pause_ms(1000);
+    }
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
+Test(netplay, a_relay_that_never_welcomes_is_left_after_15_s)
+{
+    struct sockaddr_in a;
+    socklen_t alen = sizeof a;
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert(lfd >= 0 && bind(lfd, (struct sockaddr *)&a, sizeof a) == 0 &&
+              listen(lfd, 4) == 0 &&
+              getsockname(lfd, (struct sockaddr *)&a, &alen) == 0);
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, heartbeats_only, &lfd), 0);
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%u", (unsigned)ntohs(a.sin_port));
+    Proc guest;
+    make_dir();
+    char *ga[] = {"join", "ABCD-EFGH-JKLM-NPQR", "--lobby", addr, NULL};
+    double t0 = now_ms();
+    start(&guest, "guest", NULL, ga);
+    cr_assert_eq(finish(&guest), 1, "%s", slurp(guest.err));
+    double took = (now_ms() - t0) / 1000.0;
+    cr_assert(took >= 14.5 && took < 25, "stopped after %.1f s", took);
+    cr_assert_not_null(strstr(slurp(guest.err), "(connection timed out)"),
+                       "%s", slurp(guest.err));
+    close(lfd);
+    pthread_join(th, NULL);
     remove_dir();
 }
 

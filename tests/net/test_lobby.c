@@ -119,6 +119,12 @@ Test(lobby_code, refuses_lookalikes_and_wrong_lengths)
         cr_assert_eq(lobby_code_parse(typeset[i], &c), 0, "%zu", i);
         cr_assert_str_eq(c.text, "2345-6789-ABCD-EFGH");
     }
+    /* and the invisible characters a paste may carry, and a tab */
+    cr_assert_eq(lobby_code_parse("2345\xe2\x80\x8b" "6789\xc2\xad"
+                                  "ABCD\xef\xbb\xbf" "EF\tGH",
+                                  &c),
+                 0);
+    cr_assert_str_eq(c.text, "2345-6789-ABCD-EFGH");
     /* a broken or other sequence is still refused (U+2016 is no dash) */
     cr_assert_eq(lobby_code_parse("2345\xe2\x80\x96" "6789-ABCD-EFGH", &c),
                  TB_E_FORMAT);

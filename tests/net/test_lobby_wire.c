@@ -129,7 +129,12 @@ Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
                  TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg,
                                  welcome(msg, 1, h.pk, 0,
-                                         (UINT64_C(1) << 63) + 1, 1),
+                                         (UINT64_C(1) << 62) + 2, 1),
+                                 &ev),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg,
+                                 welcome(msg, 1, h.pk, (UINT64_C(1) << 63) - 1,
+                                         UINT64_C(1) << 63, 1),
                                  &ev),
                  TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, h.pk, 9, 9, 1), &ev),

@@ -427,9 +427,10 @@ Test(seat, a_refetch_that_gains_nothing_waits)
     seat_free(s);
 }
 
-/* A refusal belongs to its connection: a next node that cannot be
- * reached is not taken for one that refused (the trial saw a seat held on
- * a dead node by an old SEAT refusal while the other node worked). */
+/* A refusal belongs to its connection, and one that passes (the seat
+ * held, a full node, no room yet) moves the seat on to the next node as
+ * an unreachable node does: a trial saw a seat held on a node that
+ * refused it for a minute while the other node worked. */
 Test(seat, a_refusal_is_not_carried_to_the_next_connection)
 {
     uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
@@ -446,8 +447,9 @@ Test(seat, a_refusal_is_not_carried_to_the_next_connection)
     cr_expect_eq(o.reason, TB_E_SEAT);
     seat_tick(s, seat_deadline(s));
     cr_assert(next_event(s, &o, NULL));
-    cr_expect_eq(o.node, 0); /* a refusal: the same node */
-    /* this connection cannot be made at all: the next node */
+    cr_expect_eq(o.node, 1); /* a refusal that passes: the next node */
+    /* this connection cannot be made at all, and no refusal of the one
+     * before is carried to it: an unreachable node, the next again */
     seat_closed(s, 5000, -111);
     cr_assert(next_event(s, &o, NULL));
     cr_expect_eq(o.kind, SEAT_OUT_LOST);
@@ -455,7 +457,7 @@ Test(seat, a_refusal_is_not_carried_to_the_next_connection)
     seat_tick(s, seat_deadline(s));
     cr_assert(next_event(s, &o, NULL));
     cr_expect_eq(o.kind, SEAT_OUT_CONNECT);
-    cr_expect_eq(o.node, 1);
+    cr_expect_eq(o.node, 0);
     (void)m;
     seat_free(s);
 }
