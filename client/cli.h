@@ -176,12 +176,10 @@ int cli_uint(const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
 
 /*
  * cli_unexpected: report argument a of command cmd that was not
- * understood: "FLAG needs a value" when it is one of the command's flags
- * that take one (the NULL-terminated list), else "unexpected argument";
- * then the help text on stderr. Returns CLI_EXIT_USAGE.
+ * understood ("tabula CMD: unexpected argument 'A'"), then the help text
+ * on stderr. Returns CLI_EXIT_USAGE. (A flag without its value: cli_arg.)
  */
-int cli_unexpected(const char *cmd, const char *a,
-                   const char *const *value_flags, const char *help);
+int cli_unexpected(const char *cmd, const char *a, const char *help);
 
 /*
  * cli_report_over: when pos's game is finished, print

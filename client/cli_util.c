@@ -251,20 +251,12 @@ int cli_arg(const char *cmd, const Cli_Flag *flags, int argc, char **argv,
     }
     if (help == NULL)
         return CLI_ARG_UNKNOWN;
-    fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
-            cli_token(a));
-    fputs(help, stderr);
+    cli_unexpected(cmd, a, help);
     return CLI_ARG_BAD;
 }
 
-int cli_unexpected(const char *cmd, const char *a,
-                   const char *const *value_flags, const char *help)
+int cli_unexpected(const char *cmd, const char *a, const char *help)
 {
-    for (size_t i = 0; value_flags != NULL && value_flags[i] != NULL; i++)
-        if (strcmp(a, value_flags[i]) == 0) {
-            fprintf(stderr, _("tabula %s: %s needs a value\n"), cmd, a);
-            return CLI_EXIT_USAGE;
-        }
     fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"), cmd,
             cli_token(a));
     fputs(help, stderr);

@@ -290,7 +290,7 @@ int cli_demo(int argc, char **argv)
                     return CLI_EXIT_USAGE;
                 break;
             }
-            return cli_unexpected("demo", v, NULL, _(demo_help));
+            return cli_unexpected("demo", v, _(demo_help));
         default:
             return CLI_EXIT_USAGE;
         }

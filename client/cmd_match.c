@@ -645,7 +645,7 @@ int cli_match(int argc, char **argv)
                         _(match_help), &val);
         if (f == CLI_ARG_WORD) {
             if (game != NULL)
-                return cli_unexpected("match", a, NULL, _(match_help));
+                return cli_unexpected("match", a, _(match_help));
             game = a;
         } else if (f == CLI_ARG_BAD) {
             return CLI_EXIT_USAGE;

@@ -805,7 +805,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             } else if (role != LOBBY_ROLE_HOST && cfg.code == NULL) {
                 cfg.code = a;
             } else {
-                return cli_unexpected(cmd, a, NULL, help);
+                return cli_unexpected(cmd, a, help);
             }
             break;
         default:

@@ -275,8 +275,7 @@ int cli_play(int argc, char **argv)
             }
             /* fall through */
         case CLI_ARG_UNKNOWN:
-            fprintf(stderr, _("tabula %s: unexpected argument '%s'\n"),
-                    "play", cli_token(a));
+            cli_unexpected("play", a, "");
             play_help(stderr);
             return CLI_EXIT_USAGE;
         default: /* "needs a value", without the help, as elsewhere */

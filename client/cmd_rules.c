@@ -42,7 +42,7 @@ int cli_rules(int argc, char **argv)
             return CLI_EXIT_OK;
         }
         if (argv[i][0] == '-' || g != NULL)
-            return cli_unexpected("rules", argv[i], NULL, _(rules_help));
+            return cli_unexpected("rules", argv[i], _(rules_help));
         if ((g = cli_game("rules", argv[i])) == NULL)
             return CLI_EXIT_USAGE;
     }

@@ -153,7 +153,7 @@ int cli_simtest(int argc, char **argv)
             break;
         case CLI_ARG_WORD:
             if (only != NULL)
-                return cli_unexpected("simtest", v, NULL, _(simtest_help));
+                return cli_unexpected("simtest", v, _(simtest_help));
             if ((only = cli_game("simtest", v)) == NULL)
                 return CLI_EXIT_USAGE;
             break;

@@ -788,7 +788,7 @@ int cli_synctest(int argc, char **argv)
             break;
         case CLI_ARG_WORD:
             if (args.only != NULL)
-                return cli_unexpected("synctest", a, NULL, _(synctest_help));
+                return cli_unexpected("synctest", a, _(synctest_help));
             if ((args.only = cli_game("synctest", a)) == NULL)
                 return CLI_EXIT_USAGE;
             break;

@@ -120,10 +120,6 @@ Match *seat_match(Seat *s)
 {
     return s->m;
 }
-const Match *seat_match_const(const Seat *s)
-{
-    return s->m;
-}
 int seat_stopped(const Seat *s)
 {
     return s->stopped || match_done(s->m);

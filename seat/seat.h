@@ -213,7 +213,6 @@ void seat_free(Seat *s);
 /* seat_match: the seat's session, for what a front end reads (transcript,
  * clocks, offers) and for match_resume before the first connection. */
 Match *seat_match(Seat *s);
-const Match *seat_match_const(const Seat *s);
 
 /*
  * seat_hello: the connection asked for is up at now: its first message
