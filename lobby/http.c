@@ -109,8 +109,9 @@ static void ws_close(void *link, int flush, int reason)
     lws_callback_on_writable(l->wsi);
 }
 
+/* Counted by the rooms against max_conns (net/ counts only its own). */
 static const Lobby_Link_Ops ws_ops = {ws_send, ws_queued, ws_is_closing,
-                                      ws_close};
+                                      ws_close, 1};
 
 static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                        void *user, void *in, size_t len)
@@ -137,7 +138,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         if (!lws_frame_is_binary(wsi) || l->in_len + len > cap) {
             /* Not a lobby message: the relay's own refusal, then close. */
             uint8_t p = 0xff;
-            lobby__member_frame(l->m, &p, 1);
+            lobby__member_frame(h->lb, l->m, &p, 1);
             return 0;
         }
         if (l->in_len + len > l->in_cap) {
@@ -155,7 +156,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi))
             return 0;
         if (l->in_len > 0)
-            lobby__member_frame(l->m, l->in, l->in_len);
+            lobby__member_frame(h->lb, l->m, l->in, l->in_len);
         l->in_len = 0;
         return 0;
     }
@@ -174,7 +175,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         if (l->head != NULL || l->closing)
             lws_callback_on_writable(wsi);
         else if (l->m != NULL)
-            lobby__member_drain(l->m);
+            lobby_rooms_drained(l->m);
         return 0;
     }
     case LWS_CALLBACK_CLOSED: {
@@ -184,7 +185,8 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         ws_drop_queue(l);
         free(l->in);
         l->in = NULL;
-        lobby__member_closed(m);
+        if (m != NULL)
+            lobby__member_closed(h->lb, m);
         return 0;
     }
     default:

@@ -34,111 +34,12 @@
 
 #include "lobby_wire.h"
 #include "net.h"
+#include "room.h"
 
 /* ---- the relay ------------------------------------------------------- */
 
 typedef struct Lobby Lobby;
 
-/*
- * Lobby_Limits: the relay's limits. Zero in a field means the default in
- * brackets (lobby_limits_default fills them in).
- *   max_rooms            rooms at once [1000]
- *   max_conns            connections at once [4096]
- *   max_payload          bytes of one relayed frame's payload [98304]
- *   max_spectators       spectators of one room [64]
- *   transcript_frames    frames a room keeps; the oldest go first [4096]
- *   transcript_bytes     payload bytes a room keeps [4 MiB]
- *   max_write_queue      bytes queued to one member before it is dropped
- *                        as a slow reader [1 MiB]
- *   heartbeat_ms         net/ heartbeat interval [5000]
- *   idle_timeout_ms      net/ idle timeout [15000]
- *   hello_timeout_ms     a connection must create, join or watch within
- *                        this time [10000]
- *   empty_room_ms        a room with nobody in it is dropped after [600000]
- *   guess_burst          wrong codes a source address may send in a row
- *                        [5]
- *   guess_refill_ms      one more allowed wrong code per this interval
- *                        [6000], i.e. 10 a minute per address
- *   guess_global_per_s   wrong codes per second from all addresses
- *                        together [100]
- *   max_sources          source addresses tracked for the rate limit
- *                        [8192] (those holding a connection or a room are
- *                        always tracked)
- * Per source address (an IPv4 address or an IPv6 /64), each a share of a
- * lobby-wide resource:
- *   source_conns         connections at once [64]; a further one is
- *                        answered ADDRESS and closed
- *   source_rooms         rooms it created that the lobby holds [16]
- *   source_bytes         payload bytes kept in the rooms it created
- *                        [16 MiB]; past it the oldest frames of its
- *                        largest room go first
- *   kept_bytes           payload bytes kept in all rooms together
- *                        [256 MiB]; past it the oldest frames of the
- *                        largest room go first
- *   unjoined_room_ms     a room no guest ever joined is dropped this long
- *                        after its host left [30000]
- *   rate_delay_ms        a wrong code over the guess limit is answered
- *                        RATE only after this delay, holding the
- *                        connection [5000] (a right code is admitted at
- *                        once, never refused by the guess limit)
- *   redis_deadline_ms    with Redis (lobby_use_redis): a health check
- *                        (a PING on each command connection and a
- *                        message to this node on its channel connection,
- *                        each second) unanswered for this long means
- *                        Redis hangs: it is lost, as if it had closed
- *                        its connections [3000]
- * A seated player whose frame would make the room drop a frame the other
- * seat has not been sent (the other seat reads too slowly, or is away) is
- * closed with FLOOD instead of that seat being dropped as a slow reader.
- */
-typedef struct Lobby_Limits {
-    uint32_t max_rooms;
-    uint32_t max_conns;
-    uint32_t max_payload;
-    uint32_t max_spectators;
-    uint32_t transcript_frames;
-    size_t transcript_bytes;
-    size_t max_write_queue;
-    uint32_t heartbeat_ms;
-    uint32_t idle_timeout_ms;
-    uint32_t hello_timeout_ms;
-    uint32_t empty_room_ms;
-    uint32_t guess_burst;
-    uint32_t guess_refill_ms;
-    uint32_t guess_global_per_s;
-    uint32_t max_sources;
-    uint32_t source_conns;
-    uint32_t source_rooms;
-    size_t source_bytes;
-    size_t kept_bytes;
-    uint32_t unjoined_room_ms;
-    uint32_t rate_delay_ms;
-    uint32_t redis_deadline_ms;
-} Lobby_Limits;
-
-/* Fill every zero field of lim with its default (see Lobby_Limits). */
-void lobby_limits_default(Lobby_Limits *lim);
-
-/* Counters of a running lobby. */
-typedef struct Lobby_Stats {
-    size_t rooms;
-    size_t conns;
-    size_t members;           /* seated players and spectators */
-    size_t transcript_bytes;  /* payload bytes kept, all rooms */
-    uint64_t frames_relayed;  /* frames accepted from players */
-    uint64_t bad_codes;       /* wrong codes answered */
-    uint64_t rate_limited;    /* requests refused by the guess limit */
-    uint64_t dropped_slow;    /* members dropped as slow readers */
-    uint64_t protocol_errors; /* connections closed for bad messages */
-    uint64_t hello_timeouts;  /* connections closed for saying nothing */
-    uint64_t refused_address; /* connections and rooms over an address's
-                                 share */
-    uint64_t dropped_flood;   /* players closed for outrunning the other
-                                 seat */
-    uint64_t evicted_shared;  /* frames dropped for an address's or the
-                                 lobby's byte cap */
-    uint64_t unjoined_dropped; /* rooms dropped with no guest ever */
-} Lobby_Stats;
 
 /*
  * lobby_new: a lobby listening on addr (net_addr_parse), with limits lim

@@ -12,26 +12,12 @@
 #include <string.h>
 
 #include "lobby.h"
-#include "wire_internal.h"
+#include "room_internal.h"
 
 /* ---- members on any transport (server.c, http.c) ---- */
 
-typedef struct Lobby_Member Lobby_Member; /* server.c */
-
-/* How the relay reaches a member: net/'s framed TCP (server.c) or a
- * WebSocket (http.c). Each lobby message is one frame or one binary
- * WebSocket message. */
-typedef struct Lobby_Link_Ops {
-    /* Queue msg; nonzero when the link failed (it then closes itself). */
-    int (*send)(void *link, const uint8_t *msg, size_t len);
-    /* Bytes queued and not yet written. */
-    size_t (*queued)(const void *link);
-    /* Closing already: send nothing more. */
-    int (*is_closing)(const void *link);
-    /* Close; flush: after what is queued is written (an ERROR reaches
-     * the peer). The member learns it through lobby__member_closed. */
-    void (*close)(void *link, int flush, int reason);
-} Lobby_Link_Ops;
+/* The rooms (room.h) of lb. */
+Lobby_Rooms *lobby__rooms(Lobby *lb);
 
 /* A new member on link, from peer_host (a numeric address), counted
  * against its source's and the lobby's connection shares (refused with
@@ -39,64 +25,16 @@ typedef struct Lobby_Link_Ops {
 Lobby_Member *lobby__member_new(Lobby *lb, const Lobby_Link_Ops *ops,
                                 void *link, const char *peer_host);
 
-/* One whole lobby message from the member (len >= 1). */
-void lobby__member_frame(Lobby_Member *m, const uint8_t *p, size_t len);
+/* One whole lobby message from the member m of lb (len >= 1). */
+void lobby__member_frame(Lobby *lb, Lobby_Member *m, const uint8_t *p,
+                         size_t len);
 
-/* Its link's queue drained: send what it has not had. */
-void lobby__member_drain(Lobby_Member *m);
-
-/* Its link is closed: the member is gone (NULL is fine). */
-void lobby__member_closed(Lobby_Member *m);
+/* Its link is closed: the member is gone (NULL is fine). (A drained
+ * queue goes straight to the rooms: lobby_rooms_drained.) */
+void lobby__member_closed(Lobby *lb, Lobby_Member *m);
 
 /* The lobby's limits (defaults filled in). */
 const Lobby_Limits *lobby__limits(const Lobby *lb);
-
-/* ---- per-source accounting (source.c) ---- */
-
-/* A source's key: a family byte (4, 6, or 0xff for a peer net/ could not
- * name), then the IPv4 address or the IPv6 /64, zero-padded. */
-#define LOBBY_SOURCE_KEY 9
-#define LOBBY_SOURCE_BUCKETS 1024
-
-typedef struct Lobby_Source {
-    uint8_t key[LOBBY_SOURCE_KEY];
-    uint64_t tat;   /* guess bucket: GCRA theoretical arrival time, us */
-    uint32_t conns; /* connections open from it */
-    uint32_t rooms; /* rooms it created that the lobby still holds */
-    size_t bytes;   /* transcript bytes kept in those rooms */
-    struct Lobby_Source *next;
-} Lobby_Source;
-
-typedef struct Lobby_Sources {
-    Lobby_Source *buckets[LOBBY_SOURCE_BUCKETS];
-    size_t n;
-} Lobby_Sources;
-
-/* The key of host (a numeric IPv4 or IPv6 address as net/ names a peer).
- * Errors: TB_E_ARG (not an address: the key is the shared "unknown"). */
-int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY]);
-
-/* The source of host, made when missing (each is made for a connection,
- * so their number is bounded by connections, plus those that linger for
- * their guess budget: see lobby__sources_sweep). NULL: out of memory. */
-Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host);
-
-/* Forget sources that hold nothing and whose guess bucket is full (or,
- * while more than max_sources exist, that hold nothing). */
-void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
-                          size_t max_sources);
-
-/* Free every source. */
-void lobby__sources_free(Lobby_Sources *t);
-
-/* Is a wrong code from s (may be NULL) over the limit now (its own
- * bucket, or the lobby-wide one whose state is global_tat)? */
-int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
-                         const Lobby_Limits *lim, uint64_t now_us);
-
-/* Count one wrong code against s (may be NULL) and the whole lobby. */
-void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
-                        const Lobby_Limits *lim, uint64_t now_us);
 
 /* ---- where Redis commands go (redis_cluster.c), with --redis ---- */
 
@@ -124,8 +62,8 @@ unsigned lobby__rc_slot(const char *key, size_t n);
  * Errors: TB_E_IO (not sent; fn is not called), TB_E_STATE (closing),
  * TB_E_NOMEM. */
 int lobby__rc_command(Lobby_Rc *rc, const char *key, size_t keylen,
-                      Lobby_Rc_Fn *fn, void *priv, int argc,
-                      const char **argv, const size_t *argl);
+                      Lobby_Rc_Fn *fn, void *priv, int argc, const char **argv,
+                      const size_t *argl);
 /* cmd key [arg] (strings), its answer ignored. */
 int lobby__rc_command1(Lobby_Rc *rc, const char *cmd, const char *key,
                        const char *arg);
@@ -134,11 +72,10 @@ int lobby__rc_command1(Lobby_Rc *rc, const char *cmd, const char *key,
  * gets no gone), gone(ac, status) once disconnected. Errors: TB_E_NOMEM,
  * TB_E_IO. */
 struct redisAsyncContext;
-typedef void Lobby_Rc_Status_Fn(const struct redisAsyncContext *ac,
-                                int status);
-int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
-                     void *data, Lobby_Rc_Status_Fn *connected,
-                     Lobby_Rc_Status_Fn *gone, struct redisAsyncContext **out);
+typedef void Lobby_Rc_Status_Fn(const struct redisAsyncContext *ac, int status);
+int lobby__rc_attach(uv_loop_t *loop, const char *host, int port, void *data,
+                     Lobby_Rc_Status_Fn *connected, Lobby_Rc_Status_Fn *gone,
+                     struct redisAsyncContext **out);
 /* 1 for a cluster. */
 int lobby__rc_is_cluster(const Lobby_Rc *rc);
 /* The masters known (those of the map, and any a MOVED or ASK named),
@@ -170,12 +107,12 @@ void lobby__rc_free(Lobby_Rc *rc);
 typedef struct Lobby_Health {
     char own[LOBBY_HEALTH_OWN_LEN + 1]; /* the node's own channel */
     uint32_t deadline_ms;
-    int wait;      /* answers awaited: since at */
-    int pongs;     /* PINGs not yet answered */
-    int heard;     /* the own channel's message (or subscription) */
-    uint64_t at;   /* loop time the awaited check was asked (ms) */
-    uint64_t seq;  /* the number of the check, sent as the message */
-    uint64_t last; /* loop time the last check was asked */
+    int wait;           /* answers awaited: since at */
+    int pongs;          /* PINGs not yet answered */
+    int heard;          /* the own channel's message (or subscription) */
+    uint64_t at;        /* loop time the awaited check was asked (ms) */
+    uint64_t seq;       /* the number of the check, sent as the message */
+    uint64_t last;      /* loop time the last check was asked */
     uint64_t last_tick; /* loop time of the last lobby__health_tick */
 } Lobby_Health;
 
@@ -201,8 +138,6 @@ int lobby__health_sub(Lobby_Health *h, const struct redisReply *rep);
  * (a "replica", an ordinary Lobby_Room) of the rooms its own members are
  * in, fed from the room's stream, and relays to its members from it. */
 typedef struct Lobby_Redis Lobby_Redis;
-typedef struct Lobby_Member Lobby_Member;
-typedef struct Lobby_Room Lobby_Room;
 
 /* The store of lb on loop, Redis at url ("redis://HOST:PORT[/DB]").
  * Checks once, blocking up to 2 s, that Redis answers. Errors: TB_E_ARG
@@ -240,54 +175,5 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now);
 void lobby__redis_close(Lobby_Redis *st, void (*done)(void *), void *user);
 /* Free after close (NULL is fine). */
 void lobby__redis_free(Lobby_Redis *st);
-
-/* server.c's side, for redis.c. */
-/* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
-const uint8_t *lobby__member_source(const Lobby_Member *m);
-/* Answer m with LOBBY_ERR_* code (not CODE: redis.c asks its limit). */
-void lobby__refuse(Lobby_Member *m, int code);
-/* Close every member's connection (Redis is gone: go elsewhere). */
-void lobby__drop_members(Lobby *lb);
-/* The copy of the room of lookups inv, wat and host key pk, made (and
- * followed) if missing and m is not NULL. NULL: none, or no memory. */
-Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
-                           const uint8_t wat[LOBBY_LOOKUP_BYTES],
-                           const uint8_t pk[LOBBY_KEY_BYTES], Lobby_Member *m);
-/* The copy of the room of invite lookup inv here, or NULL. */
-Lobby_Room *lobby__replica_find(Lobby *lb,
-                                const uint8_t inv[LOBBY_LOOKUP_BYTES]);
-/* fn(user, invite lookup, watch lookup, maker) for each copy with
- * members; maker is the key of the source that created the room (NULL:
- * not known). */
-void lobby__replica_each(Lobby *lb,
-                         void (*fn)(void *user, const uint8_t *inv,
-                                    const uint8_t *wat, const uint8_t *maker),
-                         void *user);
-/* The room's creator was the source of key (LOBBY_SOURCE_KEY bytes). */
-void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
-/* The number the copy's next frame has (0: none seen yet). */
-uint64_t lobby__replica_next(const Lobby_Room *r);
-/* A frame of the room from Redis (stream: read from the room's stream,
- * else from its channel): kept and sent to the members here. A gap
- * before a stream frame means Redis dropped those frames: the copy
- * starts again there (members that lacked them are dropped as slow).
- * Errors: TB_E_STATE (a channel frame after a gap: fetch the stream),
- * TB_E_NOMEM. */
-int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
-                         const uint8_t *data, size_t n, int stream);
-/* Redis numbers the room's next frame next_seq (an empty copy starts so). */
-void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
-/* Admit m to the copy r in role (its seat's claim number epoch); its
- * WELCOME says presence (bit 0 host, bit 1 guest seated, lobby-wide). */
-void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
-                  uint64_t epoch, int presence);
-/* A seat's player arrived (1) or left (0) on some node: the room's other
- * seat and spectators here are told. */
-void lobby__replica_presence(Lobby_Room *r, int seat, int present);
-/* Redis's answer to m's wrong code: over the limit (limited) or counted. */
-void lobby__guess_answer(Lobby_Member *m, int limited);
-/* Redis numbered m's frame seq: its ACK goes out in its place, after
- * every earlier frame of the room (member_pump). */
-void lobby__acked(Lobby_Member *m, uint64_t seq);
 
 #endif /* TABULA_LOBBY_INTERNAL_H */

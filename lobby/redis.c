@@ -92,6 +92,7 @@ typedef struct Redis_Addr {
 struct Lobby_Redis {
     uv_loop_t *loop;
     Lobby *lb;
+    Lobby_Rooms *rs; /* lb's rooms */
     Lobby_Limits lim;
     char host[REDIS_HOST_MAX]; /* the address given (the seed) */
     int port, db;
@@ -252,7 +253,7 @@ static void store_lost(Lobby_Redis *st, int hung)
         if (st->sub != NULL)
             redisAsyncDisconnect(st->sub);
     }
-    lobby__drop_members(st->lb);
+    lobby__drop_members(st->rs);
 }
 
 /* A connection went (hiredis frees it after this). */
@@ -366,7 +367,7 @@ static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
     }
     if (seat > 1 || d == NULL || dn == 0 || dn > st->lim.max_payload)
         return TB_E_FORMAT;
-    return lobby__replica_frame(st->lb, r, seq, (int)seat, (const uint8_t *)d,
+    return lobby__replica_frame(st->rs, r, seq, (int)seat, (const uint8_t *)d,
                                 dn, 1);
 }
 
@@ -390,7 +391,7 @@ static void fetch_done(void *priv, redisReply *rep)
     Lobby_Room *r;
 
     if (rep != NULL && !st->closing) {
-        r = lobby__replica_find(st->lb, q->inv);
+        r = lobby__replica_find(st->rs, q->inv);
         if (r != NULL)
             (void)take_entries(st, r, rep); /* malformed: the rest waits */
     }
@@ -403,7 +404,7 @@ static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
     char key[KEY_LEN + 1], start[32], count[16];
     const char *argv[6];
     size_t argl[6];
-    Lobby_Room *r = lobby__replica_find(st->lb, inv);
+    Lobby_Room *r = lobby__replica_find(st->rs, inv);
     Req *q;
 
     if (r == NULL || !st->up)
@@ -443,7 +444,7 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
 
     if (chan->len != KEY_LEN || unhex(chan->str + 4, HEX_LEN, inv) != 0)
         return;
-    r = lobby__replica_find(st->lb, inv);
+    r = lobby__replica_find(st->rs, inv);
     if (r == NULL)
         return;
     if (n == 5 && p[0] == 'p' && p[1] == ' ' && (p[2] == '0' || p[2] == '1') &&
@@ -459,7 +460,7 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     n -= (size_t)(sp2 + 1 - p);
     if (n == 0 || n > st->lim.max_payload)
         return;
-    rc = lobby__replica_frame(st->lb, r, seq, (int)seat,
+    rc = lobby__replica_frame(st->rs, r, seq, (int)seat,
                               (const uint8_t *)sp2 + 1, n, 0);
     if (rc == TB_E_STATE)
         fetch(st, inv);
@@ -558,7 +559,7 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     const char *argv[15];
     size_t argl[15];
     int create = p[0] == LOBBY_MSG_CREATE;
-    Lobby_Room *r = lobby__replica_find(st->lb, lookup);
+    Lobby_Room *r = lobby__replica_find(st->rs, lookup);
 
     key_of(lookup, 'm', m);
     key_of(lookup, 'f', f);
@@ -695,7 +696,7 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }
-    r = lobby__replica(st->lb, inv, wat,
+    r = lobby__replica(st->rs, inv, wat,
                        (const uint8_t *)rep->element[2]->str, q->m);
     if (r == NULL || take_entries(st, r, rep->element[6]) != 0) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
@@ -707,7 +708,8 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
                 proto_unhex(mk->str, mk->len, maker, sizeof maker) == 0;
     if (has_maker) /* else made by an older node */
         lobby__replica_maker(r, maker);
-    lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres);
+    lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres,
+                 uv_now(st->loop));
     /* The room is in use: it counts towards the cap and its maker's
      * share, and its watch lookup lives on (each in its own slot). */
     memcpy(q->msg + 2, inv, LOBBY_LOOKUP_BYTES);
@@ -762,12 +764,12 @@ static void hello_next(Lobby_Redis *st, Req *q, const redisReply *rep)
             rc = send_guess(st, q);
             break;
         }
-        lobby__guess_answer(q->m, 1);
+        lobby__guess_answer(q->m, 1, uv_now(st->loop));
         req_free(q);
         return;
     default: /* REQ_GUESS_ALL */
         if (q->m != NULL)
-            lobby__guess_answer(q->m, v != 0);
+            lobby__guess_answer(q->m, v != 0, uv_now(st->loop));
         req_free(q);
         return;
     }
@@ -842,7 +844,7 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
     Req *q;
 
     if (!st->up) {
-        lobby__drop_members(st->lb);
+        lobby__drop_members(st->rs);
         return;
     }
     q = req_new(st, m, REQ_HELLO);
@@ -897,7 +899,7 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     Req *q;
 
     if (!st->up) {
-        lobby__drop_members(st->lb);
+        lobby__drop_members(st->rs);
         return;
     }
     q = req_new(st, m, REQ_DATA);
@@ -1033,7 +1035,7 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     }
     if (st->up && now - st->last_touch >= every) {
         st->last_touch = now;
-        lobby__replica_each(st->lb, touch, st);
+        lobby__replica_each(st->rs, touch, st);
     }
     /* A clean disconnect waits for the answers awaited: past the
      * deadline, the connections still going hang and are freed. */
@@ -1125,6 +1127,7 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
         return TB_E_NOMEM;
     st->loop = loop;
     st->lb = lb;
+    st->rs = lobby__rooms(lb);
     st->lim = *lim;
     rc = parse_url(st, url);
     if (rc == 0) {

@@ -1,23 +1,12 @@
 /*
- * server.c: the lobby relay. Rooms are filed under two lookups (invite
- * and watch) in one chained hash table; each room keeps a ring of the
- * frames its players sent, already in their FRAME wire form, so catching
- * a member up is a series of sends. Sends to a member are paced: a
- * member is topped up only while its write queue is below half the limit
- * and again when it drains, so memory per member stays bounded; a member
- * that falls so far behind that the ring drops a frame it has not had is
- * dropped as a slow reader; but a seated player whose frame would drop
- * one the other seat has not had is closed instead (the flood costs the
- * flooder, never the reader). Every shared resource has a lobby-wide cap
- * and a per-address share (source.c): connections, rooms, kept bytes and
- * the wrong-code budget. A code that matches is never refused by the
- * guess limit; a wrong one over it is answered late, holding the
- * guesser's connection. Housekeeping runs four times a second but visits
- * only what may need it: members still before their hello or owed a
- * late answer, and rooms that are empty or have lost their host before a
- * guest came (two lists, each entry dropped from its list once it no
- * longer qualifies), so a lobby holding many idle members in running
- * rooms does no work per member or room while they are idle.
+ * server.c: the lobby relay on libuv. The rooms themselves (admission,
+ * numbering, keeping, flooding, housekeeping) are room.c's, without I/O;
+ * this file runs them: it accepts framed TCP connections (net/), hands
+ * the rooms each message, each drained queue and each closed connection
+ * with the loop's time, runs their sweep four times a second, and, with
+ * --redis, plugs the Redis store (redis.c) in as the rooms' store. A
+ * WebSocket member (http.c) enters the same rooms through
+ * lobby__member_new.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,919 +14,124 @@
 #include "lobby_internal.h"
 #include "tb_error.h"
 
-#define ROLE_NONE (-1)
-
-typedef struct Lobby_Room Lobby_Room;
-
-/* A place on one of the sweep's lists, in a member or a room. */
-typedef struct Lobby_Sweep_Link {
-    struct Lobby_Sweep_Link *prev, *next;
-    int on;
-} Lobby_Sweep_Link;
-
-/* A kept frame: its FRAME message as sent to members. */
-typedef struct Lobby_Entry {
-    uint64_t seq;
-    int from;
-    size_t len; /* bytes of msg */
-    uint8_t msg[];
-} Lobby_Entry;
-
-struct Lobby_Room {
-    uint8_t lookup[2][LOBBY_LOOKUP_BYTES]; /* 0 invite, 1 watch */
-    Lobby_Room *hnext[2];
-    uint8_t host_pk[LOBBY_KEY_BYTES];
-    uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES];
-    int claimed[2];
-    int spoke[2]; /* the seat has sent a frame: its claim is kept */
-    Lobby_Member *seat[2];
-    Lobby_Member *spect;
-    size_t nspect;
-    Lobby_Entry **ring;
-    uint32_t ring_cap, ring_head, ring_count;
-    size_t ring_bytes;
-    uint64_t next_seq;
-    int empty;
-    uint64_t empty_since;
-    Lobby_Source *src;    /* the address that created it */
-    int guest_joined;     /* a guest was ever admitted */
-    uint64_t host_left;   /* when the host seat last emptied (ms) */
-    uint64_t had[2];      /* the last frame sent to each seat's member
-                             before it left: kept for it while away */
-    uint64_t epoch[2];    /* with --redis: the seat's claim number our
-                             member holds (redis.c) */
-    int sending[2];       /* with --redis: the seat's frames in flight */
-    uint8_t maker[LOBBY_SOURCE_KEY]; /* with --redis: the source that
-                                        created it (redis.c) */
-    int has_maker;
-    Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
-    Lobby_Room *prev, *next;
-};
-
-struct Lobby_Member {
-    Lobby *lb;
-    const Lobby_Link_Ops *ops; /* how frames reach it: net/ or WebSocket */
-    void *link;                /* the Net_Conn, or http.c's link */
-    Lobby_Room *room;
-    int role;
-    int done; /* answered with an error: ignore what follows */
-    uint64_t since;
-    Lobby_Source *src;
-    uint64_t refuse_at; /* a late RATE answer is due then (ms), 0: none */
-    uint64_t sent_seq;           /* highest frame sent to this member */
-    uint64_t acked;              /* highest of its own frames numbered (by
-                                    the room, or Redis): never sent back */
-    uint64_t ack_sent;           /* highest ACK sent to it: an ACK goes out
-                                    where its frame stands among the others,
-                                    after every earlier frame, since the
-                                    client takes it as its place in the
-                                    room's sequence */
-    Lobby_Sweep_Link wait;       /* in the list the sweep visits */
-    Lobby_Member *prev, *next;   /* all members */
-    Lobby_Member *sprev, *snext; /* a room's spectators */
-};
+_Static_assert(LOBBY_MESSAGE_MAX <= NET_FRAME_CAP_MAX,
+               "net/ carries every lobby message");
 
 struct Lobby {
     uv_loop_t *loop;
-    Lobby_Limits lim;
+    Lobby_Rooms *rooms;
     Net_Server *server;
     uv_timer_t sweep;
-    Lobby_Room **buckets[2]; /* invite lookups, watch lookups */
-    size_t nbuckets;
-    Lobby_Room *rooms;
-    size_t nrooms;
-    Lobby_Member *members;
-    size_t nmembers;
-    Lobby_Sweep_Link *waiting; /* members before their hello, or owed a
-                                  late answer */
-    Lobby_Sweep_Link *due;     /* rooms empty, or without host and never
-                                  joined */
-    size_t nlinks; /* members on another transport than net/ (WebSocket) */
-    size_t transcript_bytes;
-    Lobby_Sources sources;
-    uint64_t global_tat;
-    Lobby_Stats stats;
     Lobby_Redis *redis; /* NULL: rooms live here only */
     int closing, server_done, timer_closed, redis_done;
     void (*done)(void *user);
     void *done_user;
 };
 
-void lobby_limits_default(Lobby_Limits *lim)
-{
-#define DEF(f, v)                                                              \
-    if (lim->f == 0)                                                           \
-        lim->f = (v);
-    DEF(max_rooms, 1000)
-    DEF(max_conns, 4096)
-    DEF(max_payload, 98304)
-    DEF(max_spectators, 64)
-    DEF(transcript_frames, 4096)
-    DEF(transcript_bytes, 4u << 20)
-    DEF(max_write_queue, 1u << 20)
-    DEF(heartbeat_ms, 5000)
-    DEF(idle_timeout_ms, 15000)
-    DEF(hello_timeout_ms, 10000)
-    DEF(empty_room_ms, 600000)
-    DEF(guess_burst, 5)
-    DEF(guess_refill_ms, 6000)
-    DEF(guess_global_per_s, 100)
-    DEF(max_sources, 8192)
-    DEF(source_conns, 64)
-    DEF(source_rooms, 16)
-    DEF(source_bytes, 16u << 20)
-    DEF(kept_bytes, 256u << 20)
-    DEF(unjoined_room_ms, 30000)
-    DEF(rate_delay_ms, 5000)
-    DEF(redis_deadline_ms, 3000)
-#undef DEF
-    if (lim->max_payload > NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER)
-        lim->max_payload = NET_FRAME_CAP_MAX - LOBBY_FRAME_HEADER;
-    /* Every byte cap holds at least one whole frame, so making room for
-     * one always ends. */
-    if (lim->transcript_bytes < lim->max_payload + LOBBY_FRAME_HEADER)
-        lim->transcript_bytes = lim->max_payload + LOBBY_FRAME_HEADER;
-    if (lim->source_bytes < lim->transcript_bytes)
-        lim->source_bytes = lim->transcript_bytes;
-    if (lim->kept_bytes < lim->source_bytes)
-        lim->kept_bytes = lim->source_bytes;
-}
+/* ---- members on net/'s framed TCP ---- */
 
-static uint64_t now_us(void)
-{
-    return uv_hrtime() / 1000;
-}
-
-/* ---- rooms and lookups ---- */
-
-static size_t bucket_of(const Lobby *lb, const uint8_t *lookup)
-{
-    uint64_t h = 0;
-    for (int i = 0; i < 8; i++)
-        h = h << 8 | lookup[i];
-    return (size_t)(h & (lb->nbuckets - 1));
-}
-
-/* The room filed under lookup, and which of its two keys matched (one
- * table per kind of key, each chained through hnext[kind]). */
-static Lobby_Room *room_find(const Lobby *lb, const uint8_t *lookup, int *kind)
-{
-    size_t b = bucket_of(lb, lookup);
-    for (int k = 0; k < 2; k++)
-        for (Lobby_Room *r = lb->buckets[k][b]; r != NULL; r = r->hnext[k])
-            if (lobby__equal(r->lookup[k], lookup, LOBBY_LOOKUP_BYTES)) {
-                *kind = k;
-                return r;
-            }
-    return NULL;
-}
-
-static void room_file(Lobby *lb, Lobby_Room *r)
-{
-    for (int k = 0; k < 2; k++) {
-        size_t b = bucket_of(lb, r->lookup[k]);
-        r->hnext[k] = lb->buckets[k][b];
-        lb->buckets[k][b] = r;
-    }
-}
-
-static void room_unfile(Lobby *lb, Lobby_Room *r)
-{
-    for (int k = 0; k < 2; k++) {
-        Lobby_Room **pp = &lb->buckets[k][bucket_of(lb, r->lookup[k])];
-        while (*pp != NULL && *pp != r)
-            pp = &(*pp)->hnext[k];
-        if (*pp == r)
-            *pp = r->hnext[k];
-    }
-}
-
-static void room_free(Lobby *lb, Lobby_Room *r)
-{
-    for (uint32_t i = 0; i < r->ring_count; i++)
-        free(r->ring[(r->ring_head + i) % r->ring_cap]);
-    lb->transcript_bytes -= r->ring_bytes;
-    r->src->bytes -= r->ring_bytes;
-    r->src->rooms--;
-    free(r->ring);
-    free(r);
-}
-
-/* ---- what the sweep visits ---- */
-
-/* Into a sweep list (nothing if on it already). Every room that is empty,
- * or has no host and never had a guest, is on the rooms' list; every
- * member without a room that has not been answered, or owed a late
- * answer, is on the members' list. They may hold others for a while: the
- * sweep takes those off. */
-static void sweep_add(Lobby_Sweep_Link **head, Lobby_Sweep_Link *l)
-{
-    if (l->on)
-        return;
-    l->on = 1;
-    l->prev = NULL;
-    l->next = *head;
-    if (*head != NULL)
-        (*head)->prev = l;
-    *head = l;
-}
-
-static void sweep_del(Lobby_Sweep_Link **head, Lobby_Sweep_Link *l)
-{
-    if (!l->on)
-        return;
-    l->on = 0;
-    if (l->prev != NULL)
-        l->prev->next = l->next;
-    else
-        *head = l->next;
-    if (l->next != NULL)
-        l->next->prev = l->prev;
-}
-
-#define SWEEP_OWNER(l, type, field)                                            \
-    ((type *)(void *)((char *)(l) - offsetof(type, field)))
-
-static void room_due_add(Lobby *lb, Lobby_Room *r)
-{
-    sweep_add(&lb->due, &r->due);
-}
-
-static void member_wait_add(Lobby *lb, Lobby_Member *m)
-{
-    sweep_add(&lb->waiting, &m->wait);
-}
-
-static void room_drop(Lobby *lb, Lobby_Room *r)
-{
-    sweep_del(&lb->due, &r->due);
-    if (lb->redis != NULL)
-        lobby__redis_unwatch(lb->redis, r->lookup[0]);
-    room_unfile(lb, r);
-    if (r->prev != NULL)
-        r->prev->next = r->next;
-    else
-        lb->rooms = r->next;
-    if (r->next != NULL)
-        r->next->prev = r->prev;
-    lb->nrooms--;
-    room_free(lb, r);
-}
-
-static uint64_t room_first_seq(const Lobby_Room *r)
-{
-    return r->ring_count ? r->ring[r->ring_head]->seq : 0;
-}
-
-static void room_update_empty(Lobby *lb, Lobby_Room *r)
-{
-    int empty = r->seat[0] == NULL && r->seat[1] == NULL && r->spect == NULL;
-    if (empty && !r->empty)
-        r->empty_since = uv_now(lb->loop);
-    r->empty = empty;
-    if (empty)
-        room_due_add(lb, r);
-}
-
-/* ---- sending to members ---- */
-
-/* A member on net/'s framed TCP. */
 static int tcp_send(void *link, const uint8_t *msg, size_t len)
 {
     return net_send(link, msg, len);
 }
 
-static size_t tcp_queued(const void *link) { return net_write_queue(link); }
+static size_t tcp_queued(const void *link)
+{
+    return net_write_queue(link);
+}
 
-static int tcp_is_closing(const void *link) { return net_is_closing(link); }
+static int tcp_is_closing(const void *link)
+{
+    return net_is_closing(link);
+}
+
+/* The rooms' reasons, as net/ names a close. */
+static int net_reason(int reason)
+{
+    switch (reason) {
+    case LOBBY_CLOSE_SLOW:
+        return UV_ENOBUFS;
+    case LOBBY_CLOSE_GONE:
+        return UV_ECONNRESET;
+    default:
+        return TB_E_STATE;
+    }
+}
 
 static void tcp_close(void *link, int flush, int reason)
 {
     if (flush)
-        net_close_flush(link, reason);
+        net_close_flush(link, net_reason(reason));
     else
-        net_close(link, reason);
+        net_close(link, net_reason(reason));
 }
 
+/* net/ caps its own accepts (max_conns): not counted by the rooms. */
 static const Lobby_Link_Ops tcp_ops = {tcp_send, tcp_queued, tcp_is_closing,
-                                       tcp_close};
-
-static void member_send(Lobby_Member *m, const uint8_t *msg, size_t len)
-{
-    if (m->done || m->ops->is_closing(m->link))
-        return;
-    (void)m->ops->send(m->link, msg, len); /* a failure closes the member */
-}
-
-static void member_error(Lobby_Member *m, int code)
-{
-    uint8_t msg[LOBBY_LEN_ERROR] = {LOBBY_MSG_ERROR, (uint8_t)code};
-    if (m->done)
-        return;
-    member_send(m, msg, sizeof msg);
-    m->done = 1;
-    if (code == LOBBY_ERR_PROTOCOL || code == LOBBY_ERR_VERSION ||
-        code == LOBBY_ERR_TOO_BIG || code == LOBBY_ERR_NOT_ALLOWED)
-        m->lb->stats.protocol_errors++;
-    m->ops->close(m->link, 1, TB_E_STATE);
-}
-
-/* Acknowledge m's own frame seq. */
-static void member_ack(Lobby_Member *m, uint64_t seq)
-{
-    uint8_t ack[LOBBY_WIRE_ACK_LEN];
-    member_send(m, ack, lobby_wire_ack(ack, seq));
-    m->ack_sent = seq;
-}
-
-/* Send m the frames it has not had yet while its queue has room; its own
- * frames are answered by an ACK in their place. With --redis the number
- * of a player's frame (lobby__acked) and the frame itself (from the room's
- * channel) come over different connections in either order: the ACK waits
- * until both are here and every earlier frame has gone (seen in a test:
- * an ACK sent ahead of the opponent's frame before it made the client
- * skip that frame). */
-static void member_pump(Lobby_Member *m)
-{
-    Lobby_Room *r = m->room;
-    size_t half = m->lb->lim.max_write_queue / 2;
-    uint64_t first;
-    int other = 0; /* the other seat's frames were sent */
-
-    if (r == NULL || m->done || m->ops->is_closing(m->link) || r->ring_count == 0)
-        return;
-    first = room_first_seq(r);
-    if (m->sent_seq + 1 < first)
-        m->sent_seq = first - 1;
-    while (m->sent_seq + 1 < r->next_seq && m->ops->queued(m->link) < half) {
-        Lobby_Entry *e =
-            r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
-        if (e->from != m->role) {
-            if (m->ops->send(m->link, e->msg, e->len) != 0)
-                break;
-            other = 1;
-        } else if (e->seq <= m->acked) {
-            if (e->seq > m->ack_sent)
-                member_ack(m, e->seq);
-        } else if (r->sending[m->role] > 0) {
-            break; /* its own, numbered by Redis, the number not back yet */
-        } else if (m->ops->send(m->link, e->msg, e->len) != 0) {
-            break; /* a frame of the seat's earlier connection */
-        }
-        m->sent_seq = e->seq;
-    }
-    /* With Redis the room's FLOOD rule needs what each seat has had. */
-    if (other && m->lb->redis != NULL && m->role != LOBBY_ROLE_SPECTATOR)
-        lobby__redis_had(m->lb->redis, r->lookup[0], m->role,
-                         r->epoch[m->role], m->sent_seq);
-}
-
-static void room_presence(Lobby_Room *r, int seat, int present)
-{
-    uint8_t msg[LOBBY_WIRE_PRESENCE_LEN];
-    lobby_wire_presence(msg, seat, present);
-    if (r->seat[1 - seat] != NULL)
-        member_send(r->seat[1 - seat], msg, sizeof msg);
-    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
-        member_send(s, msg, sizeof msg);
-}
-
-/* Remove m from its room (its connection is going, or was replaced). */
-static void member_leave(Lobby_Member *m)
-{
-    Lobby_Room *r = m->room;
-    if (r == NULL)
-        return;
-    if (m->role == LOBBY_ROLE_SPECTATOR) {
-        if (m->sprev != NULL)
-            m->sprev->snext = m->snext;
-        else
-            r->spect = m->snext;
-        if (m->snext != NULL)
-            m->snext->sprev = m->sprev;
-        r->nspect--;
-    } else if (m->role >= 0 && r->seat[m->role] == m) {
-        r->seat[m->role] = NULL;
-        r->had[m->role] = m->sent_seq;
-        if (m->role == LOBBY_ROLE_HOST)
-            r->host_left = uv_now(m->lb->loop);
-        /* A guest that leaves before sending anything gives the seat
-         * back: a joiner whose code's host fingerprint did not match (a
-         * typo in the last group) closes at once and must not keep the
-         * seat from the right joiner. */
-        if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST])
-            r->claimed[LOBBY_ROLE_GUEST] = 0;
-        if (m->lb->redis == NULL) /* else it comes back from Redis */
-            room_presence(r, m->role, 0);
-    }
-    m->room = NULL;
-    m->role = ROLE_NONE;
-    m->lb->nmembers--;
-    member_wait_add(m->lb, m);
-    room_due_add(m->lb, r);
-    room_update_empty(m->lb, r);
-}
-
-/* presence: WELCOME's presence bits, or -1 for those of this room here. */
-static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
-                  int presence)
-{
-    Lobby *lb = m->lb;
-    uint8_t w[LOBBY_LEN_WELCOME];
-
-    if (role != LOBBY_ROLE_SPECTATOR && r->seat[role] != NULL) {
-        /* The seat's secret came back on a new connection: the old one is
-         * half-open or stale. */
-        Lobby_Member *old = r->seat[role];
-        member_leave(old);
-        member_error(old, LOBBY_ERR_REPLACED);
-    }
-    m->room = r;
-    m->role = role;
-    lb->nmembers++;
-    if (role == LOBBY_ROLE_SPECTATOR) {
-        m->snext = r->spect;
-        m->sprev = NULL;
-        if (r->spect != NULL)
-            r->spect->sprev = m;
-        r->spect = m;
-        r->nspect++;
-    } else {
-        r->seat[role] = m;
-        if (role == LOBBY_ROLE_GUEST)
-            r->guest_joined = 1;
-    }
-    room_update_empty(lb, r);
-    lobby_wire_welcome(w, role, r->host_pk, room_first_seq(r), r->next_seq,
-                       presence >= 0 ? (unsigned)presence
-                                     : (unsigned)((r->seat[0] != NULL) |
-                                                  (r->seat[1] != NULL) << 1));
-    member_send(m, w, sizeof w);
-    m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
-    member_pump(m);
-    if (role != LOBBY_ROLE_SPECTATOR && presence < 0)
-        room_presence(r, role, 1);
-}
-
-/* ---- the guess limit ---- */
-
-/*
- * A lookup matched nothing: a wrong code. Under the limit it is counted
- * and answered CODE at once. Over it (this address's bucket or the whole
- * lobby's), it is answered RATE after rate_delay_ms: the guesser keeps a
- * connection of its address's share busy meanwhile, which bounds its
- * guesses to source_conns per delay (and the lobby's to max_conns per
- * delay), while a right code is always looked up and admitted.
- */
-static void wrong_code(Lobby *lb, Lobby_Member *m)
-{
-    uint64_t now = now_us();
-    int limited = lobby__guess_limited(m->src, lb->global_tat, &lb->lim, now);
-
-    if (!limited)
-        lobby__guess_count(m->src, &lb->global_tat, &lb->lim, now);
-    lobby__guess_answer(m, limited);
-}
-
-void lobby__guess_answer(Lobby_Member *m, int limited)
-{
-    Lobby *lb = m->lb;
-    if (limited) {
-        lb->stats.rate_limited++;
-        m->refuse_at = uv_now(lb->loop) + lb->lim.rate_delay_ms;
-        m->done = 1; /* nothing it says now is read */
-        member_wait_add(lb, m);
-        return;
-    }
-    lb->stats.bad_codes++;
-    member_error(m, LOBBY_ERR_CODE);
-}
-
-/* ---- messages from clients ---- */
-
-/* A room of lookups inv and wat and host key pk, created by src, filed
- * and counted. NULL: out of memory. */
-static Lobby_Room *room_new(Lobby *lb, const uint8_t *inv, const uint8_t *wat,
-                            const uint8_t *pk, Lobby_Source *src)
-{
-    Lobby_Room *r = calloc(1, sizeof *r);
-    if (r == NULL)
-        return NULL;
-    memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
-    memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
-    memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
-    r->src = src;
-    r->src->rooms++;
-    room_file(lb, r);
-    r->next = lb->rooms;
-    if (lb->rooms != NULL)
-        lb->rooms->prev = r;
-    lb->rooms = r;
-    lb->nrooms++;
-    room_due_add(lb, r);
-    return r;
-}
-
-static void on_create(Lobby *lb, Lobby_Member *m, const uint8_t *p)
-{
-    const uint8_t *inv = p + 2, *wat = inv + LOBBY_LOOKUP_BYTES;
-    const uint8_t *pk = wat + LOBBY_LOOKUP_BYTES;
-    const uint8_t *secret = pk + LOBBY_KEY_BYTES;
-    uint64_t from = lobby__get64(secret + LOBBY_SEAT_SECRET_BYTES);
-    Lobby_Room *r;
-    int kind;
-
-    if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX) {
-        member_error(m, LOBBY_ERR_PROTOCOL);
-        return;
-    }
-    if (lb->redis != NULL) {
-        lobby__redis_hello(lb->redis, m, p);
-        return;
-    }
-    r = room_find(lb, inv, &kind);
-    if (r != NULL) {
-        /* The host taking its seat back: everything must match. An
-         * existing lookup with a wrong secret is a guess. */
-        if (kind == 0 && r->claimed[0] &&
-            lobby__equal(secret, r->secret[0], LOBBY_SEAT_SECRET_BYTES) &&
-            lobby__equal(pk, r->host_pk, LOBBY_KEY_BYTES) &&
-            lobby__equal(wat, r->lookup[1], LOBBY_LOOKUP_BYTES))
-            admit(m, r, LOBBY_ROLE_HOST, from, -1);
-        else
-            wrong_code(lb, m);
-        return;
-    }
-    if (room_find(lb, wat, &kind) != NULL) {
-        wrong_code(lb, m);
-        return;
-    }
-    if (m->src->rooms >= lb->lim.source_rooms) {
-        lb->stats.refused_address++;
-        member_error(m, LOBBY_ERR_ADDRESS);
-        return;
-    }
-    if (lb->nrooms >= lb->lim.max_rooms) {
-        member_error(m, LOBBY_ERR_FULL);
-        return;
-    }
-    r = room_new(lb, inv, wat, pk, m->src);
-    if (r == NULL) {
-        member_error(m, LOBBY_ERR_FULL);
-        return;
-    }
-    memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
-    r->claimed[0] = 1;
-    /* A host re-registering its room after a lobby restart goes on from
-     * the last number it has, so every peer's numbering stays valid. */
-    r->next_seq = from + 1;
-    admit(m, r, LOBBY_ROLE_HOST, from, -1);
-}
-
-static void on_join(Lobby *lb, Lobby_Member *m, const uint8_t *p)
-{
-    const uint8_t *lookup = p + 2, *secret = lookup + LOBBY_LOOKUP_BYTES;
-    uint64_t from = lobby__get64(secret + LOBBY_SEAT_SECRET_BYTES);
-    Lobby_Room *r;
-    int kind;
-
-    if (lb->redis != NULL) {
-        lobby__redis_hello(lb->redis, m, p);
-        return;
-    }
-    r = room_find(lb, lookup, &kind);
-    if (r == NULL) {
-        wrong_code(lb, m);
-        return;
-    }
-    if (kind == 1) { /* a watch code never takes a seat */
-        member_error(m, LOBBY_ERR_NOT_ALLOWED);
-        return;
-    }
-    for (int s = 0; s < 2; s++)
-        if (r->claimed[s] &&
-            lobby__equal(secret, r->secret[s], LOBBY_SEAT_SECRET_BYTES)) {
-            admit(m, r, s, from, -1);
-            return;
-        }
-    if (r->claimed[1]) {
-        member_error(m, LOBBY_ERR_SEAT);
-        return;
-    }
-    memcpy(r->secret[1], secret, LOBBY_SEAT_SECRET_BYTES);
-    r->claimed[1] = 1;
-    admit(m, r, LOBBY_ROLE_GUEST, from, -1);
-}
-
-static void on_watch(Lobby *lb, Lobby_Member *m, const uint8_t *p)
-{
-    uint64_t from = lobby__get64(p + 2 + LOBBY_LOOKUP_BYTES);
-    Lobby_Room *r;
-    int kind;
-
-    if (lb->redis != NULL) {
-        lobby__redis_hello(lb->redis, m, p);
-        return;
-    }
-    r = room_find(lb, p + 2, &kind);
-    if (r == NULL) {
-        wrong_code(lb, m);
-        return;
-    }
-    if (r->nspect >= lb->lim.max_spectators) {
-        member_error(m, LOBBY_ERR_FULL);
-        return;
-    }
-    admit(m, r, LOBBY_ROLE_SPECTATOR, from, -1);
-}
-
-/* Drop the room's oldest frame; members that never got it are too slow. */
-static void ring_evict(Lobby *lb, Lobby_Room *r)
-{
-    Lobby_Entry *e = r->ring[r->ring_head];
-    Lobby_Member *seat[2] = {r->seat[0], r->seat[1]};
-
-    r->ring_head = (r->ring_head + 1) % r->ring_cap;
-    r->ring_count--;
-    r->ring_bytes -= e->len;
-    r->src->bytes -= e->len;
-    lb->transcript_bytes -= e->len;
-    for (int s = 0; s < 2; s++)
-        if (seat[s] != NULL && seat[s]->sent_seq < e->seq &&
-            !seat[s]->ops->is_closing(seat[s]->link)) {
-            lb->stats.dropped_slow++;
-            seat[s]->ops->close(seat[s]->link, 0, UV_ENOBUFS);
-        }
-    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
-        if (s->sent_seq < e->seq && !s->ops->is_closing(s->link)) {
-            lb->stats.dropped_slow++;
-            s->ops->close(s->link, 0, UV_ENOBUFS);
-        }
-    free(e);
-}
-
-/* Has the seat's player been sent frame seq (or is there nobody to keep
- * it for: an unclaimed seat)? An absent player is owed what it had not
- * been sent when it left. */
-static int seat_had(const Lobby_Room *r, int seat, uint64_t seq)
-{
-    if (!r->claimed[seat])
-        return 1;
-    if (r->seat[seat] != NULL)
-        return r->seat[seat]->sent_seq >= seq;
-    return r->had[seat] >= seq;
-}
-
-/* The room with the most kept bytes, of source src (NULL: of any). */
-static Lobby_Room *largest_room(Lobby *lb, const Lobby_Source *src)
-{
-    Lobby_Room *best = NULL;
-    for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
-        if ((src == NULL || r->src == src) &&
-            (best == NULL || r->ring_bytes > best->ring_bytes))
-            best = r;
-    return best;
-}
-
-/*
- * Make room in r for len more bytes sent by seat from: drop oldest frames
- * while r, its creator's address or the whole lobby would be over its
- * cap (from r, from that address's largest room, from the largest room).
- * Returns 0, or LOBBY_ERR_FLOOD when a frame of r itself would go that
- * r's other seat has not been sent: then nothing more is dropped and the
- * sender, not the reader, pays.
- */
-static int make_room(Lobby *lb, Lobby_Room *r, int from, size_t len)
-{
-    for (;;) {
-        Lobby_Room *victim = NULL;
-        if (r->ring_count > 0 &&
-            (r->ring_count >= lb->lim.transcript_frames ||
-             r->ring_bytes + len > lb->lim.transcript_bytes))
-            victim = r;
-        else if (r->src->bytes + len > lb->lim.source_bytes)
-            victim = largest_room(lb, r->src);
-        else if (lb->transcript_bytes + len > lb->lim.kept_bytes)
-            victim = largest_room(lb, NULL);
-        if (victim == NULL || victim->ring_count == 0)
-            return 0;
-        if (victim == r && !seat_had(r, 1 - from, room_first_seq(r)))
-            return LOBBY_ERR_FLOOD;
-        if (victim != r)
-            lb->stats.evicted_shared++;
-        ring_evict(lb, victim);
-    }
-}
-
-static int ring_push(Lobby *lb, Lobby_Room *r, Lobby_Entry *e)
-{
-    if (r->ring_count == r->ring_cap) { /* grow (only ever when full) */
-        uint32_t cap = r->ring_cap ? r->ring_cap * 2 : 16;
-        Lobby_Entry **ring;
-        if (cap > lb->lim.transcript_frames)
-            cap = lb->lim.transcript_frames;
-        ring = malloc(cap * sizeof *ring);
-        if (ring == NULL)
-            return TB_E_NOMEM;
-        for (uint32_t i = 0; i < r->ring_count; i++)
-            ring[i] = r->ring[(r->ring_head + i) % r->ring_cap];
-        free(r->ring);
-        r->ring = ring;
-        r->ring_cap = cap;
-        r->ring_head = 0;
-    }
-    r->ring[(r->ring_head + r->ring_count) % r->ring_cap] = e;
-    r->ring_count++;
-    r->ring_bytes += e->len;
-    r->src->bytes += e->len;
-    lb->transcript_bytes += e->len;
-    return 0;
-}
-
-static void on_data(Lobby *lb, Lobby_Member *m, const uint8_t *p, size_t len)
-{
-    Lobby_Room *r = m->room;
-    size_t n = len - LOBBY_DATA_HEADER;
-    Lobby_Entry *e;
-
-    if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
-        member_error(m, LOBBY_ERR_NOT_ALLOWED);
-        return;
-    }
-    if (n == 0 || n > lb->lim.max_payload) {
-        member_error(m, n == 0 ? LOBBY_ERR_PROTOCOL : LOBBY_ERR_TOO_BIG);
-        return;
-    }
-    if (lb->redis != NULL) { /* numbered by Redis, fanned out from there */
-        r->sending[m->role]++;
-        lobby__redis_data(lb->redis, m, r->lookup[0], m->role,
-                          r->epoch[m->role], p + LOBBY_DATA_HEADER, n);
-        return;
-    }
-    if (make_room(lb, r, m->role, LOBBY_FRAME_HEADER + n) != 0) {
-        lb->stats.dropped_flood++;
-        member_error(m, LOBBY_ERR_FLOOD);
-        return;
-    }
-    e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
-    if (e == NULL) {
-        member_error(m, LOBBY_ERR_FULL);
-        return;
-    }
-    r->spoke[m->role] = 1;
-    e->seq = r->next_seq;
-    e->from = m->role;
-    e->len = LOBBY_FRAME_HEADER + n;
-    lobby_wire_frame_header(e->msg, e->seq, m->role);
-    memcpy(e->msg + LOBBY_FRAME_HEADER, p + LOBBY_DATA_HEADER, n);
-    if (ring_push(lb, r, e) != 0) {
-        free(e);
-        member_error(m, LOBBY_ERR_FULL);
-        return;
-    }
-    r->next_seq++;
-    lb->stats.frames_relayed++;
-
-    m->acked = e->seq; /* its ACK, in its place: member_pump */
-    for (int s = 0; s < 2; s++)
-        if (r->seat[s] != NULL)
-            member_pump(r->seat[s]);
-    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
-        member_pump(s);
-}
-
-void lobby__member_frame(Lobby_Member *m, const uint8_t *p, size_t len)
-{
-    Lobby *lb = m->lb;
-    int hello = m->room == NULL;
-
-    if (m->done)
-        return;
-    switch (p[0]) {
-    case LOBBY_MSG_CREATE:
-    case LOBBY_MSG_JOIN:
-    case LOBBY_MSG_WATCH: {
-        size_t want = p[0] == LOBBY_MSG_CREATE ? LOBBY_LEN_CREATE
-                      : p[0] == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN
-                                               : LOBBY_LEN_WATCH;
-        if (!hello || len != want) {
-            member_error(m, LOBBY_ERR_PROTOCOL);
-            return;
-        }
-        if (p[1] != LOBBY_WIRE_VERSION) {
-            member_error(m, LOBBY_ERR_VERSION);
-            return;
-        }
-        if (p[0] == LOBBY_MSG_CREATE)
-            on_create(lb, m, p);
-        else if (p[0] == LOBBY_MSG_JOIN)
-            on_join(lb, m, p);
-        else
-            on_watch(lb, m, p);
-        return;
-    }
-    case LOBBY_MSG_DATA:
-        on_data(lb, m, p, len);
-        return;
-    default:
-        member_error(m, LOBBY_ERR_PROTOCOL);
-    }
-}
-
-void lobby__member_drain(Lobby_Member *m) { member_pump(m); }
+                                       tcp_close, 0};
 
 static void lobby_maybe_free(Lobby *lb);
 
-void lobby__member_closed(Lobby_Member *m)
+Lobby_Rooms *lobby__rooms(Lobby *lb)
 {
-    Lobby *lb;
+    return lb->rooms;
+}
 
-    if (m == NULL)
-        return;
-    lb = m->lb;
-    if (lb->redis != NULL) {
-        lobby__redis_forget(lb->redis, m);
-        if (m->room != NULL && m->role >= 0 &&
-            m->role != LOBBY_ROLE_SPECTATOR && m->room->seat[m->role] == m)
-            lobby__redis_leave(lb->redis, m->room->lookup[0], m->role,
-                               m->room->epoch[m->role]);
-    }
-    member_leave(m);
-    sweep_del(&lb->waiting, &m->wait);
-    if (m->src != NULL)
-        m->src->conns--;
-    if (m->prev != NULL)
-        m->prev->next = m->next;
-    else
-        lb->members = m->next;
-    if (m->next != NULL)
-        m->next->prev = m->prev;
-    if (m->ops != &tcp_ops)
-        lb->nlinks--;
-    free(m);
-    if (lb->closing)
-        lobby_maybe_free(lb);
+const Lobby_Limits *lobby__limits(const Lobby *lb)
+{
+    return lobby_rooms_limits(lb->rooms);
 }
 
 Lobby_Member *lobby__member_new(Lobby *lb, const Lobby_Link_Ops *ops,
                                 void *link, const char *peer_host)
 {
-    Lobby_Member *m;
-
     if (lb->closing)
         return NULL;
-    m = calloc(1, sizeof *m);
-    if (m == NULL)
-        return NULL;
-    m->lb = lb;
-    m->ops = ops;
-    m->link = link;
-    m->role = ROLE_NONE;
-    m->since = uv_now(lb->loop);
-    m->next = lb->members;
-    if (lb->members != NULL)
-        lb->members->prev = m;
-    lb->members = m;
-    member_wait_add(lb, m);
-    if (ops != &tcp_ops)
-        lb->nlinks++;
-    m->src = lobby__source_get(&lb->sources, peer_host);
-    if (m->src == NULL) {
-        member_error(m, LOBBY_ERR_FULL);
-        return m;
-    }
-    m->src->conns++;
-    if (m->src->conns > lb->lim.source_conns ||
-        (ops != &tcp_ops && lb->nlinks > lb->lim.max_conns)) {
-        lb->stats.refused_address += m->src->conns > lb->lim.source_conns;
-        member_error(m, m->src->conns > lb->lim.source_conns
-                            ? LOBBY_ERR_ADDRESS
-                            : LOBBY_ERR_FULL);
-    }
-    return m;
+    return lobby_rooms_member(lb->rooms, ops, link, peer_host,
+                              uv_now(lb->loop));
 }
 
-const Lobby_Limits *lobby__limits(const Lobby *lb) { return &lb->lim; }
+void lobby__member_frame(Lobby *lb, Lobby_Member *m, const uint8_t *p,
+                         size_t len)
+{
+    lobby_rooms_message(m, p, len, uv_now(lb->loop));
+}
+
+void lobby__member_closed(Lobby *lb, Lobby_Member *m)
+{
+    if (m == NULL)
+        return;
+    lobby_rooms_closed(m, uv_now(lb->loop));
+    if (lb->closing)
+        lobby_maybe_free(lb);
+}
+
+static Lobby *conn_lobby(const Net_Conn *c)
+{
+    return net_server_user(net_conn_server(c));
+}
 
 static void tcp_frame(Net_Conn *c, const uint8_t *p, size_t len)
 {
-    lobby__member_frame(net_conn_user(c), p, len);
+    lobby__member_frame(conn_lobby(c), net_conn_user(c), p, len);
 }
 
-static void tcp_drain(Net_Conn *c) { lobby__member_drain(net_conn_user(c)); }
+static void tcp_drain(Net_Conn *c)
+{
+    lobby_rooms_drained(net_conn_user(c));
+}
 
 static void tcp_closed(Net_Conn *c, int reason)
 {
     (void)reason;
-    lobby__member_closed(net_conn_user(c));
+    lobby__member_closed(conn_lobby(c), net_conn_user(c));
 }
 
 static void on_accept(Net_Server *s, Net_Conn *c)
 {
     static const Net_Callbacks cb = {NULL, tcp_frame, tcp_closed, tcp_drain};
     Lobby *lb = net_server_user(s);
-    Lobby_Member *m =
-        lobby__member_new(lb, &tcp_ops, c, net_conn_peer_host(c));
+    Lobby_Member *m = lobby__member_new(lb, &tcp_ops, c, net_conn_peer_host(c));
 
     if (m == NULL) {
         net_close(c, TB_E_NOMEM);
@@ -952,50 +146,8 @@ static void sweep(uv_timer_t *t)
 {
     Lobby *lb = t->data;
     uint64_t now = uv_now(lb->loop);
-    Lobby_Sweep_Link *l = lb->waiting, *next;
 
-    while (l != NULL) {
-        Lobby_Member *m = SWEEP_OWNER(l, Lobby_Member, wait);
-        next = l->next;
-        if (m->refuse_at != 0 && now >= m->refuse_at) {
-            m->refuse_at = 0;
-            m->done = 0;
-            member_error(m, LOBBY_ERR_RATE);
-        } else if (m->room == NULL && !m->done &&
-                   now - m->since >= lb->lim.hello_timeout_ms) {
-            lb->stats.hello_timeouts++;
-            member_error(m, LOBBY_ERR_TIMEOUT);
-        }
-        if (m->refuse_at == 0 && (m->room != NULL || m->done))
-            sweep_del(&lb->waiting, l); /* nothing more is due for it */
-        l = next;
-    }
-    for (l = lb->due; l != NULL; l = next) {
-        Lobby_Room *r = SWEEP_OWNER(l, Lobby_Room, due);
-        next = l->next;
-        if (!r->empty &&
-            (lb->redis != NULL || r->guest_joined || r->seat[0] != NULL)) {
-            sweep_del(&lb->due, l); /* in use: nothing is due for it */
-        } else if (lb->redis != NULL) {
-            /* A copy of a Redis room: kept while members here use it. */
-            if (r->empty)
-                room_drop(lb, r);
-        } else if (r->empty && now - r->empty_since >= lb->lim.empty_room_ms) {
-            room_drop(lb, r);
-        } else if (!r->guest_joined && r->seat[0] == NULL &&
-                   now - r->host_left >= lb->lim.unjoined_room_ms) {
-            /* No game began and its host is gone: the room only held a
-             * share of the lobby. Its spectators are told it is over. */
-            while (r->spect != NULL) {
-                Lobby_Member *s = r->spect;
-                member_leave(s);
-                member_error(s, LOBBY_ERR_TIMEOUT);
-            }
-            lb->stats.unjoined_dropped++;
-            room_drop(lb, r);
-        }
-    }
-    lobby__sources_sweep(&lb->sources, now_us(), lb->lim.max_sources);
+    lobby_rooms_sweep(lb->rooms, now);
     if (lb->redis != NULL)
         lobby__redis_tick(lb->redis, now);
 }
@@ -1005,17 +157,14 @@ static void lobby_maybe_free(Lobby *lb)
     void (*done)(void *);
     void *user;
 
-    if (!lb->server_done || !lb->timer_closed || lb->nlinks > 0 ||
+    if (!lb->server_done || !lb->timer_closed ||
+        lobby_rooms_links(lb->rooms) > 0 ||
         (lb->redis != NULL && !lb->redis_done))
         return;
-    while (lb->rooms != NULL)
-        room_drop(lb, lb->rooms);
-    lobby__sources_free(&lb->sources);
+    lobby_rooms_free(lb->rooms);
     lobby__redis_free(lb->redis);
     done = lb->done;
     user = lb->done_user;
-    free(lb->buckets[0]);
-    free(lb->buckets[1]);
     free(lb);
     if (done != NULL)
         done(user);
@@ -1047,7 +196,7 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
 {
     Lobby *lb;
     Net_Limits nl = {0};
-    size_t nb = 64;
+    const Lobby_Limits *l;
     int rc;
 
     if (loop == NULL || addr == NULL || out == NULL)
@@ -1056,30 +205,21 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
     lb = calloc(1, sizeof *lb);
     if (lb == NULL)
         return TB_E_NOMEM;
-    if (lim != NULL)
-        lb->lim = *lim;
-    lobby_limits_default(&lb->lim);
-    while (nb < 2 * (size_t)lb->lim.max_rooms && nb < ((size_t)1 << 24))
-        nb *= 2;
-    lb->buckets[0] = calloc(nb, sizeof *lb->buckets[0]);
-    lb->buckets[1] = calloc(nb, sizeof *lb->buckets[1]);
-    if (lb->buckets[0] == NULL || lb->buckets[1] == NULL) {
-        free(lb->buckets[0]);
-        free(lb->buckets[1]);
+    rc = lobby_rooms_new(lim, &lb->rooms);
+    if (rc != 0) {
         free(lb);
-        return TB_E_NOMEM;
+        return rc;
     }
-    lb->nbuckets = nb;
+    l = lobby_rooms_limits(lb->rooms);
     lb->loop = loop;
-    nl.max_frame = lb->lim.max_payload + LOBBY_FRAME_HEADER;
-    nl.max_write_queue = lb->lim.max_write_queue;
-    nl.heartbeat_ms = lb->lim.heartbeat_ms;
-    nl.idle_timeout_ms = lb->lim.idle_timeout_ms;
-    nl.max_conns = lb->lim.max_conns;
+    nl.max_frame = l->max_payload + LOBBY_FRAME_HEADER;
+    nl.max_write_queue = l->max_write_queue;
+    nl.heartbeat_ms = l->heartbeat_ms;
+    nl.idle_timeout_ms = l->idle_timeout_ms;
+    nl.max_conns = l->max_conns;
     rc = net_listen(loop, addr, &nl, on_accept, lb, &lb->server);
     if (rc != 0) {
-        free(lb->buckets[0]);
-        free(lb->buckets[1]);
+        lobby_rooms_free(lb->rooms);
         free(lb);
         return rc;
     }
@@ -1097,11 +237,8 @@ int lobby_address(const Lobby *lb, char *out, size_t cap)
 
 void lobby_stats(const Lobby *lb, Lobby_Stats *out)
 {
-    *out = lb->stats;
-    out->rooms = lb->nrooms;
-    out->conns = net_server_conns(lb->server) + lb->nlinks;
-    out->members = lb->nmembers;
-    out->transcript_bytes = lb->transcript_bytes;
+    lobby_rooms_stats(lb->rooms, out);
+    out->conns += net_server_conns(lb->server);
 }
 
 void lobby_close(Lobby *lb, void (*done)(void *user), void *user)
@@ -1113,173 +250,68 @@ void lobby_close(Lobby *lb, void (*done)(void *user), void *user)
     lb->done_user = user;
     /* net/ closes its own connections; the others are closed here and
      * the lobby is freed once the last of them is gone. */
-    for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
-        if (m->ops != &tcp_ops)
-            m->ops->close(m->link, 0, TB_E_STATE);
+    lobby_rooms_close_links(lb->rooms);
     uv_close((uv_handle_t *)&lb->sweep, timer_closed);
     if (lb->redis != NULL)
         lobby__redis_close(lb->redis, redis_done, lb);
     net_server_close(lb->server, server_done);
 }
 
-/* ---- the Redis store's side (redis.c) ---- */
+/* ---- the Redis store (redis.c) as the rooms' store ---- */
+
+static void store_hello(void *st, Lobby_Member *m, const uint8_t *p)
+{
+    lobby__redis_hello(st, m, p);
+}
+
+static void store_data(void *st, Lobby_Member *m, const uint8_t *inv, int seat,
+                       uint64_t epoch, const uint8_t *d, size_t n)
+{
+    lobby__redis_data(st, m, inv, seat, epoch, d, n);
+}
+
+static void store_leave(void *st, const uint8_t *inv, int seat, uint64_t epoch)
+{
+    lobby__redis_leave(st, inv, seat, epoch);
+}
+
+static void store_had(void *st, const uint8_t *inv, int seat, uint64_t epoch,
+                      uint64_t seq)
+{
+    lobby__redis_had(st, inv, seat, epoch, seq);
+}
+
+static void store_forget(void *st, Lobby_Member *m)
+{
+    lobby__redis_forget(st, m);
+}
+
+static void store_watch(void *st, const uint8_t *inv)
+{
+    lobby__redis_watch(st, inv);
+}
+
+static void store_unwatch(void *st, const uint8_t *inv)
+{
+    lobby__redis_unwatch(st, inv);
+}
+
+static const Lobby_Store_Ops redis_store = {
+    store_hello,  store_data,  store_leave,  store_had,
+    store_forget, store_watch, store_unwatch};
 
 int lobby_use_redis(Lobby *lb, const char *url)
 {
+    Lobby_Stats s;
     int rc;
-    if (lb == NULL || url == NULL || lb->redis != NULL || lb->nmembers > 0)
+    if (lb == NULL || url == NULL || lb->redis != NULL)
         return TB_E_ARG;
-    rc = lobby__redis_new(lb->loop, lb, &lb->lim, url, &lb->redis);
+    lobby_rooms_stats(lb->rooms, &s);
+    if (s.members > 0)
+        return TB_E_ARG;
+    rc = lobby__redis_new(lb->loop, lb, lobby_rooms_limits(lb->rooms), url,
+                          &lb->redis);
+    if (rc == 0)
+        lobby_rooms_use_store(lb->rooms, &redis_store, lb->redis);
     return rc;
-}
-
-const uint8_t *lobby__member_source(const Lobby_Member *m)
-{
-    static const uint8_t none[LOBBY_SOURCE_KEY] = {0xff};
-    return m->src != NULL ? m->src->key : none;
-}
-
-void lobby__refuse(Lobby_Member *m, int code)
-{
-    if (code == LOBBY_ERR_FLOOD && !m->done) /* its frames in flight
-                                                 are refused too */
-        m->lb->stats.dropped_flood++;
-    member_error(m, code);
-}
-
-void lobby__drop_members(Lobby *lb)
-{
-    for (Lobby_Member *m = lb->members; m != NULL; m = m->next)
-        if (!m->ops->is_closing(m->link))
-            m->ops->close(m->link, 0, UV_ECONNRESET);
-}
-
-Lobby_Room *lobby__replica(Lobby *lb, const uint8_t inv[LOBBY_LOOKUP_BYTES],
-                           const uint8_t wat[LOBBY_LOOKUP_BYTES],
-                           const uint8_t pk[LOBBY_KEY_BYTES], Lobby_Member *m)
-{
-    int kind;
-    Lobby_Room *r = room_find(lb, inv, &kind);
-
-    if (r != NULL)
-        return kind == 0 ? r : NULL;
-    if (lb->nrooms >= lb->lim.max_rooms)
-        return NULL;
-    r = room_new(lb, inv, wat, pk, m->src);
-    if (r == NULL)
-        return NULL;
-    r->empty = 1;
-    lobby__redis_watch(lb->redis, inv);
-    return r;
-}
-
-Lobby_Room *lobby__replica_find(Lobby *lb,
-                                const uint8_t inv[LOBBY_LOOKUP_BYTES])
-{
-    int kind;
-    Lobby_Room *r = room_find(lb, inv, &kind);
-    return r != NULL && kind == 0 ? r : NULL;
-}
-
-void lobby__replica_each(Lobby *lb,
-                         void (*fn)(void *user, const uint8_t *inv,
-                                    const uint8_t *wat, const uint8_t *maker),
-                         void *user)
-{
-    for (Lobby_Room *r = lb->rooms; r != NULL; r = r->next)
-        if (!r->empty)
-            fn(user, r->lookup[0], r->lookup[1],
-               r->has_maker ? r->maker : NULL);
-}
-
-void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY])
-{
-    memcpy(r->maker, key, LOBBY_SOURCE_KEY);
-    r->has_maker = 1;
-}
-
-uint64_t lobby__replica_next(const Lobby_Room *r)
-{
-    return r->next_seq;
-}
-
-int lobby__replica_frame(Lobby *lb, Lobby_Room *r, uint64_t seq, int from,
-                         const uint8_t *data, size_t n, int stream)
-{
-    Lobby_Entry *e;
-
-    if (seq < r->next_seq)
-        return 0; /* had it */
-    /* next_seq is Redis's next number once a member was admitted here
-     * (lobby__replica_seen), even before the copy holds a frame. */
-    if (seq > r->next_seq && (r->ring_count > 0 || r->next_seq > 0)) {
-        if (!stream)
-            return TB_E_STATE; /* a gap: the caller fetches what is missing */
-        /* The stream no longer has the missing frames: the copy starts
-         * again at seq; members that had not had them are too slow. */
-        while (r->ring_count > 0)
-            ring_evict(lb, r);
-    }
-    while (make_room(lb, r, from, LOBBY_FRAME_HEADER + n) != 0)
-        ring_evict(lb, r); /* Redis has it already: the copy must follow */
-    e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
-    if (e == NULL)
-        return TB_E_NOMEM;
-    e->seq = seq;
-    e->from = from;
-    e->len = LOBBY_FRAME_HEADER + n;
-    lobby_wire_frame_header(e->msg, seq, from);
-    memcpy(e->msg + LOBBY_FRAME_HEADER, data, n);
-    if (ring_push(lb, r, e) != 0) {
-        free(e);
-        return TB_E_NOMEM;
-    }
-    r->next_seq = seq + 1;
-    lb->stats.frames_relayed++;
-    for (int s = 0; s < 2; s++)
-        if (r->seat[s] != NULL)
-            member_pump(r->seat[s]);
-    for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
-        member_pump(s);
-    return 0;
-}
-
-void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq)
-{
-    if (r->ring_count == 0 && r->next_seq < next_seq)
-        r->next_seq = next_seq;
-}
-
-void lobby__replica_presence(Lobby_Room *r, int seat, int present)
-{
-    room_presence(r, seat, present);
-}
-
-void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
-                  uint64_t epoch, int presence)
-{
-    if (role != LOBBY_ROLE_SPECTATOR) {
-        r->epoch[role] = epoch;
-        r->sending[role] = 0;
-    }
-    if (r->next_seq == 0)
-        r->next_seq = 1;
-    admit(m, r, role, from, presence);
-}
-
-void lobby__acked(Lobby_Member *m, uint64_t seq)
-{
-    Lobby_Room *r = m->room;
-
-    if (r == NULL || m->role < 0 || m->role > 1)
-        return;
-    if (r->sending[m->role] > 0)
-        r->sending[m->role]--;
-    if (seq > m->acked)
-        m->acked = seq;
-    /* Its place in the copy already passed (the copy was cut back to a
-     * later start): nothing earlier is still to come. */
-    if (seq <= m->sent_seq && seq > m->ack_sent)
-        member_ack(m, seq);
-    member_pump(m);
 }

@@ -9,10 +9,11 @@
  * chained hash table for as long as they hold a connection or a room or
  * their guess bucket is not yet full again.
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lobby_internal.h"
+#include "room_internal.h"
 #include "tb_error.h"
 
 /* FNV-1a over the key. */
@@ -30,12 +31,12 @@ int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY])
     uint8_t a[16];
 
     memset(key, 0, LOBBY_SOURCE_KEY);
-    if (uv_inet_pton(AF_INET, host, a) == 0) {
+    if (inet_pton(AF_INET, host, a) == 1) {
         key[0] = 4;
         memcpy(key + 1, a, 4);
         return 0;
     }
-    if (uv_inet_pton(AF_INET6, host, a) == 0) {
+    if (inet_pton(AF_INET6, host, a) == 1) {
         if (memcmp(a, mapped, sizeof mapped) == 0) {
             key[0] = 4;
             memcpy(key + 1, a + 12, 4);

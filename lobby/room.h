@@ -1,0 +1,242 @@
+/*
+ * room.h: the relay's rooms without I/O: one node's rooms, their members
+ * and the rules of admission, numbering, keeping and flooding, as a state
+ * machine that is handed each message, each closed connection and the
+ * time (ms, from the caller's monotonic clock), and reaches its members
+ * only through the link operations its driver gives it. The libuv relay
+ * (server.c, over framed TCP and WebSocket), its Redis backend (redis.c,
+ * through Lobby_Store_Ops) and the simulator (sim/) all run this one
+ * room. No libuv, no clock, no randomness of its own.
+ */
+#ifndef TABULA_LOBBY_ROOM_H
+#define TABULA_LOBBY_ROOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lobby_wire.h"
+
+/* The largest lobby message a relay carries (bytes): net/'s frame cap
+ * (server.c checks that net/ carries it). */
+#define LOBBY_MESSAGE_MAX (16u * 1024u * 1024u)
+
+/*
+ * Lobby_Limits: the relay's limits. Zero in a field means the default in
+ * brackets (lobby_limits_default fills them in).
+ *   max_rooms            rooms at once [1000]
+ *   max_conns            connections at once [4096]
+ *   max_payload          bytes of one relayed frame's payload [98304]
+ *   max_spectators       spectators of one room [64]
+ *   transcript_frames    frames a room keeps; the oldest go first [4096]
+ *   transcript_bytes     payload bytes a room keeps [4 MiB]
+ *   max_write_queue      bytes queued to one member before it is dropped
+ *                        as a slow reader [1 MiB]
+ *   heartbeat_ms         net/ heartbeat interval [5000]
+ *   idle_timeout_ms      net/ idle timeout [15000]
+ *   hello_timeout_ms     a connection must create, join or watch within
+ *                        this time [10000]
+ *   empty_room_ms        a room with nobody in it is dropped after [600000]
+ *   guess_burst          wrong codes a source address may send in a row
+ *                        [5]
+ *   guess_refill_ms      one more allowed wrong code per this interval
+ *                        [6000], i.e. 10 a minute per address
+ *   guess_global_per_s   wrong codes per second from all addresses
+ *                        together [100]
+ *   max_sources          source addresses tracked for the rate limit
+ *                        [8192] (those holding a connection or a room are
+ *                        always tracked)
+ * Per source address (an IPv4 address or an IPv6 /64), each a share of a
+ * lobby-wide resource:
+ *   source_conns         connections at once [64]; a further one is
+ *                        answered ADDRESS and closed
+ *   source_rooms         rooms it created that the lobby holds [16]
+ *   source_bytes         payload bytes kept in the rooms it created
+ *                        [16 MiB]; past it the oldest frames of its
+ *                        largest room go first
+ *   kept_bytes           payload bytes kept in all rooms together
+ *                        [256 MiB]; past it the oldest frames of the
+ *                        largest room go first
+ *   unjoined_room_ms     a room no guest ever joined is dropped this long
+ *                        after its host left [30000]
+ *   rate_delay_ms        a wrong code over the guess limit is answered
+ *                        RATE only after this delay, holding the
+ *                        connection [5000] (a right code is admitted at
+ *                        once, never refused by the guess limit)
+ *   redis_deadline_ms    with Redis (lobby_use_redis): a health check
+ *                        (a PING on each command connection and a
+ *                        message to this node on its channel connection,
+ *                        each second) unanswered for this long means
+ *                        Redis hangs: it is lost, as if it had closed
+ *                        its connections [3000]
+ * A seated player whose frame would make the room drop a frame the other
+ * seat has not been sent (the other seat reads too slowly, or is away) is
+ * closed with FLOOD instead of that seat being dropped as a slow reader.
+ */
+typedef struct Lobby_Limits {
+    uint32_t max_rooms;
+    uint32_t max_conns;
+    uint32_t max_payload;
+    uint32_t max_spectators;
+    uint32_t transcript_frames;
+    size_t transcript_bytes;
+    size_t max_write_queue;
+    uint32_t heartbeat_ms;
+    uint32_t idle_timeout_ms;
+    uint32_t hello_timeout_ms;
+    uint32_t empty_room_ms;
+    uint32_t guess_burst;
+    uint32_t guess_refill_ms;
+    uint32_t guess_global_per_s;
+    uint32_t max_sources;
+    uint32_t source_conns;
+    uint32_t source_rooms;
+    size_t source_bytes;
+    size_t kept_bytes;
+    uint32_t unjoined_room_ms;
+    uint32_t rate_delay_ms;
+    uint32_t redis_deadline_ms;
+} Lobby_Limits;
+
+/* Fill every zero field of lim with its default (see Lobby_Limits). */
+void lobby_limits_default(Lobby_Limits *lim);
+
+/* Counters of a running lobby. */
+typedef struct Lobby_Stats {
+    size_t rooms;
+    size_t conns;
+    size_t members;            /* seated players and spectators */
+    size_t transcript_bytes;   /* payload bytes kept, all rooms */
+    uint64_t frames_relayed;   /* frames accepted from players */
+    uint64_t bad_codes;        /* wrong codes answered */
+    uint64_t rate_limited;     /* requests refused by the guess limit */
+    uint64_t dropped_slow;     /* members dropped as slow readers */
+    uint64_t protocol_errors;  /* connections closed for bad messages */
+    uint64_t hello_timeouts;   /* connections closed for saying nothing */
+    uint64_t refused_address;  /* connections and rooms over an address's
+                                  share */
+    uint64_t dropped_flood;    /* players closed for outrunning the other
+                                  seat */
+    uint64_t evicted_shared;   /* frames dropped for an address's or the
+                                  lobby's byte cap */
+    uint64_t unjoined_dropped; /* rooms dropped with no guest ever */
+} Lobby_Stats;
+
+/* ---- the rooms of one node ------------------------------------------ */
+
+typedef struct Lobby_Rooms Lobby_Rooms;
+typedef struct Lobby_Member Lobby_Member;
+
+/* How the relay reaches a member: net/'s framed TCP (server.c), a
+ * WebSocket (http.c) or a simulated connection (sim/). Each lobby
+ * message is one frame or one binary WebSocket message. */
+typedef struct Lobby_Link_Ops {
+    /* Queue msg; nonzero when the link failed (it then closes itself). */
+    int (*send)(void *link, const uint8_t *msg, size_t len);
+    /* Bytes queued and not yet written. */
+    size_t (*queued)(const void *link);
+    /* Closing already: send nothing more. */
+    int (*is_closing)(const void *link);
+    /* Close; flush: after what is queued is written (an ERROR reaches
+     * the peer); reason: a LOBBY_CLOSE_*. The rooms learn it later,
+     * through lobby_rooms_closed (never from inside this call). */
+    void (*close)(void *link, int flush, int reason);
+    /* 1: the rooms count this transport's links against max_conns (net/
+     * caps its own accepts; a WebSocket's are counted here). */
+    int counted;
+} Lobby_Link_Ops;
+
+/* Why the rooms close a link (the reason given to close). */
+enum {
+    LOBBY_CLOSE_ANSWERED = 1, /* after an ERROR */
+    LOBBY_CLOSE_SLOW,         /* dropped as a slow reader */
+    LOBBY_CLOSE_GONE,         /* the store (Redis) is gone */
+    LOBBY_CLOSE_SHUTDOWN      /* the relay is closing */
+};
+
+/* Where rooms live when several nodes share them (redis.c); NULL
+ * operations: in memory, here. The rooms hand the store what it must
+ * number or settle atomically; the store answers through the
+ * lobby__replica_* and lobby__admit functions of room_internal.h. */
+typedef struct Lobby_Store_Ops {
+    /* A CREATE, JOIN or WATCH message p from m (checked for length and
+     * version): looked up in the store, which admits or refuses m later. */
+    void (*hello)(void *store, Lobby_Member *m, const uint8_t *p);
+    /* A frame from m, of seat with claim number epoch in the room of
+     * invite lookup inv: numbered by the store, then acknowledged. */
+    void (*data)(void *store, Lobby_Member *m, const uint8_t *inv, int seat,
+                 uint64_t epoch, const uint8_t *data, size_t n);
+    /* The member of seat (claim number epoch) left the room of inv. */
+    void (*leave)(void *store, const uint8_t *inv, int seat, uint64_t epoch);
+    /* The member of seat (claim epoch) was sent the frames up to seq. */
+    void (*had)(void *store, const uint8_t *inv, int seat, uint64_t epoch,
+                uint64_t seq);
+    /* m is going: no answer about it may touch it. */
+    void (*forget)(void *store, Lobby_Member *m);
+    /* Start / stop following the room of invite lookup inv (its copy
+     * here was made / is gone). */
+    void (*watch)(void *store, const uint8_t *inv);
+    void (*unwatch)(void *store, const uint8_t *inv);
+} Lobby_Store_Ops;
+
+/*
+ * lobby_rooms_new: an empty node with limits lim (lobby_limits_default
+ * applied to a copy; NULL: defaults). Errors: TB_E_NOMEM.
+ */
+int lobby_rooms_new(const Lobby_Limits *lim, Lobby_Rooms **out);
+
+/* lobby_rooms_use_store: keep rooms in store (ops for its operations)
+ * instead of here; before the first member. */
+void lobby_rooms_use_store(Lobby_Rooms *rs, const Lobby_Store_Ops *ops,
+                           void *store);
+
+/* lobby_rooms_limits: the limits in force (defaults filled in). */
+const Lobby_Limits *lobby_rooms_limits(const Lobby_Rooms *rs);
+
+/*
+ * lobby_rooms_member: a new connection on link (its operations ops) from
+ * peer_host (a numeric IPv4 or IPv6 address; anything else counts as one
+ * shared unknown address) at now (ms), counted against its address's and
+ * the node's connection shares (answered ADDRESS or FULL and closed when
+ * over). NULL: out of memory (close the link yourself).
+ */
+Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
+                                 void *link, const char *peer_host,
+                                 uint64_t now);
+
+/* lobby_rooms_message: one whole lobby message from m (len >= 1 bytes) at
+ * now (ms): a hello, a frame to relay, or anything else (refused). */
+void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
+                         uint64_t now);
+
+/* lobby_rooms_drained: m's link queue drained: send what it has not had. */
+void lobby_rooms_drained(Lobby_Member *m);
+
+/* lobby_rooms_closed: m's link is closed at now (ms): the member is gone
+ * and freed (NULL is fine). */
+void lobby_rooms_closed(Lobby_Member *m, uint64_t now);
+
+/* lobby_rooms_sweep: housekeeping at now (ms), due every 250 ms: late
+ * answers, connections silent past hello_timeout_ms, rooms empty past
+ * empty_room_ms or left by their host before a guest came. */
+void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now);
+
+/* lobby_rooms_close_links: close every member whose transport is counted
+ * here (ops->counted); the others' transport closes them itself. */
+void lobby_rooms_close_links(Lobby_Rooms *rs);
+
+/* lobby_rooms_links: members on counted transports still open. */
+size_t lobby_rooms_links(const Lobby_Rooms *rs);
+
+/* lobby_rooms_stats: the counters (conns: the counted links only). */
+void lobby_rooms_stats(const Lobby_Rooms *rs, Lobby_Stats *out);
+
+/* lobby_rooms_next_seq: the number the room of invite lookup inv gives
+ * its next frame (0: no such room here). */
+uint64_t lobby_rooms_next_seq(const Lobby_Rooms *rs,
+                              const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+
+/* lobby_rooms_free: drop every room; the members must be gone already
+ * (lobby_rooms_closed for each). NULL is fine. */
+void lobby_rooms_free(Lobby_Rooms *rs);
+
+#endif /* TABULA_LOBBY_ROOM_H */

@@ -1,0 +1,116 @@
+/*
+ * room_internal.h: what room.c shares with the rest of lobby/ beyond
+ * room.h: the relay's per-source accounting (source.c) and the functions
+ * a store of rooms (redis.c) answers through. No libuv. Never included
+ * from another folder.
+ */
+#ifndef TABULA_LOBBY_ROOM_INTERNAL_H
+#define TABULA_LOBBY_ROOM_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "room.h"
+#include "wire_internal.h"
+
+typedef struct Lobby_Room Lobby_Room;
+
+/* ---- per-source accounting (source.c) ---- */
+
+/* A source's key: a family byte (4, 6, or 0xff for a peer net/ could not
+ * name), then the IPv4 address or the IPv6 /64, zero-padded. */
+#define LOBBY_SOURCE_KEY 9
+#define LOBBY_SOURCE_BUCKETS 1024
+
+typedef struct Lobby_Source {
+    uint8_t key[LOBBY_SOURCE_KEY];
+    uint64_t tat;   /* guess bucket: GCRA theoretical arrival time, us */
+    uint32_t conns; /* connections open from it */
+    uint32_t rooms; /* rooms it created that the lobby still holds */
+    size_t bytes;   /* transcript bytes kept in those rooms */
+    struct Lobby_Source *next;
+} Lobby_Source;
+
+typedef struct Lobby_Sources {
+    Lobby_Source *buckets[LOBBY_SOURCE_BUCKETS];
+    size_t n;
+} Lobby_Sources;
+
+/* The key of host (a numeric IPv4 or IPv6 address as net/ names a peer).
+ * Errors: TB_E_ARG (not an address: the key is the shared "unknown"). */
+int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY]);
+
+/* The source of host, made when missing (each is made for a connection,
+ * so their number is bounded by connections, plus those that linger for
+ * their guess budget: see lobby__sources_sweep). NULL: out of memory. */
+Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host);
+
+/* Forget sources that hold nothing and whose guess bucket is full (or,
+ * while more than max_sources exist, that hold nothing). */
+void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
+                          size_t max_sources);
+
+/* Free every source. */
+void lobby__sources_free(Lobby_Sources *t);
+
+/* Is a wrong code from s (may be NULL) over the limit now (its own
+ * bucket, or the lobby-wide one whose state is global_tat)? */
+int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
+                         const Lobby_Limits *lim, uint64_t now_us);
+
+/* Count one wrong code against s (may be NULL) and the whole lobby. */
+void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
+                        const Lobby_Limits *lim, uint64_t now_us);
+
+/* ---- the rooms' side, for the store (redis.c) ---- */
+/* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
+const uint8_t *lobby__member_source(const Lobby_Member *m);
+/* Answer m with LOBBY_ERR_* code (not CODE: redis.c asks its limit). */
+void lobby__refuse(Lobby_Member *m, int code);
+/* Close every member's connection (Redis is gone: go elsewhere). */
+void lobby__drop_members(Lobby_Rooms *rs);
+/* The copy of the room of lookups inv, wat and host key pk, made (and
+ * followed) if missing and m is not NULL. NULL: none, or no memory. */
+Lobby_Room *lobby__replica(Lobby_Rooms *rs,
+                           const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                           const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                           const uint8_t pk[LOBBY_KEY_BYTES], Lobby_Member *m);
+/* The copy of the room of invite lookup inv here, or NULL. */
+Lobby_Room *lobby__replica_find(Lobby_Rooms *rs,
+                                const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+/* fn(user, invite lookup, watch lookup, maker) for each copy with
+ * members; maker is the key of the source that created the room (NULL:
+ * not known). */
+void lobby__replica_each(Lobby_Rooms *rs,
+                         void (*fn)(void *user, const uint8_t *inv,
+                                    const uint8_t *wat, const uint8_t *maker),
+                         void *user);
+/* The room's creator was the source of key (LOBBY_SOURCE_KEY bytes). */
+void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
+/* The number the copy's next frame has (0: none seen yet). */
+uint64_t lobby__replica_next(const Lobby_Room *r);
+/* A frame of the room from Redis (stream: read from the room's stream,
+ * else from its channel): kept and sent to the members here. A gap
+ * before a stream frame means Redis dropped those frames: the copy
+ * starts again there (members that lacked them are dropped as slow).
+ * Errors: TB_E_STATE (a channel frame after a gap: fetch the stream),
+ * TB_E_NOMEM. */
+int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
+                         const uint8_t *data, size_t n, int stream);
+/* Redis numbers the room's next frame next_seq (an empty copy starts so). */
+void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
+/* Admit m to the copy r in role (its seat's claim number epoch); its
+ * WELCOME says presence (bit 0 host, bit 1 guest seated, lobby-wide). */
+void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
+                  uint64_t epoch, int presence, uint64_t now);
+/* A seat's player arrived (1) or left (0) on some node: the room's other
+ * seat and spectators here are told. */
+void lobby__replica_presence(Lobby_Room *r, int seat, int present);
+/* Redis's answer to m's wrong code at now (ms): over the limit (limited)
+ * or counted. */
+void lobby__guess_answer(Lobby_Member *m, int limited, uint64_t now);
+/* Redis numbered m's frame seq: its ACK goes out in its place, after
+ * every earlier frame of the room (member_pump). */
+void lobby__acked(Lobby_Member *m, uint64_t seq);
+
+#endif /* TABULA_LOBBY_ROOM_INTERNAL_H */
