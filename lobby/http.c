@@ -5,7 +5,7 @@
  * message per binary message), by libwebsockets on the lobby's own libuv
  * loop as a foreign loop: one process and one loop carry the framed TCP
  * members and the browsers, and a browser member is a member like any
- * other (server.c's messages, limits, rate limits and back-pressure; here
+ * other (room.c's messages, limits, rate limits and back-pressure; here
  * only the transport). Only GET of files below the site folder is served
  * (lws refuses paths that climb out of it); nothing is written.
  */

@@ -215,9 +215,20 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
 
 /* ---- the relay's side ---------------------------------------------- */
 
-/* The relay's messages, built here once for the lobby (lobby/server.c)
- * and for the simulator's relay (sim/relay.c), so both speak the
- * bytes the client side reads above (docs/protocol-lobby.md). */
+/* The relay's messages, built here once for the lobby's rooms
+ * (lobby/room.c, which the relay and the simulator run), so they speak
+ * the bytes the client side reads above (docs/protocol-lobby.md). */
+
+/* The first byte of WELCOME, FRAME and ACK. */
+#define LOBBY_WIRE_WELCOME_TYPE 0x81
+#define LOBBY_WIRE_FRAME_TYPE 0x82
+#define LOBBY_WIRE_ACK_TYPE 0x83
+
+/* lobby_wire_welcome_read: what a WELCOME (msg[0..len)) says, checked
+ * for the numbers no lobby gives, without a client's state (its host
+ * key is not checked here: lobby_wire_read does). Errors: TB_E_FORMAT. */
+int lobby_wire_welcome_read(const uint8_t *msg, size_t len,
+                            Lobby_Welcome *out);
 
 /* The lengths of WELCOME, ACK, PRESENCE, ERROR and FRAME's header. */
 #define LOBBY_WIRE_WELCOME_LEN 51
@@ -272,5 +283,13 @@ typedef struct Lobby_Wire_Hello {
  */
 int lobby_wire_hello_read(const uint8_t *msg, size_t len,
                           Lobby_Wire_Hello *out);
+
+/*
+ * lobby_wire_hello_ask: rewrite the sequence number after which a hello
+ * (CREATE, JOIN or WATCH, msg[0..len)) asks for frames: a fault the
+ * simulator plants (a seat asking again for frames it has). Errors:
+ * TB_E_FORMAT (not a hello of its length).
+ */
+int lobby_wire_hello_ask(uint8_t *msg, size_t len, uint64_t from_seq);
 
 #endif /* TABULA_LOBBY_WIRE_H */

@@ -7,7 +7,7 @@
  * two nodes never give one seat or one number twice. Every room's keys
  * share the hash tag of its invite lookup. A script that numbers a frame
  * also publishes it on the room's channel; each node subscribes to the
- * rooms its own members are in and feeds a copy of the room (server.c's
+ * rooms its own members are in and feeds a copy of the room (room.c's
  * ordinary Lobby_Room) from it, fetching from the stream whatever the
  * channel skipped (before the subscription held, or after a gap). Both
  * Redis connections are hiredis's asynchronous ones on the lobby's libuv
@@ -42,7 +42,7 @@
  * NODES_MAX). */
 #define KNOWN_MAX 64
 
-/* The Lua scripts (lobby/lua/NAME.lua, each naming its server.c twin),
+/* The Lua scripts (lobby/lua/NAME.lua, each naming its room.c twin),
  * embedded at build time as NAME_lua (lobby_lua.h, made by CMakeLists.txt):
  * admit (admission), cap (a share counted in a sorted set), reserve and
  * unreserve (a new room's watch lookup), guess (the wrong-code limit),
@@ -431,7 +431,8 @@ static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
 }
 
 /* A message on a room's channel: a frame "SEQ SEAT PAYLOAD", or a seat's
- * presence "p SEAT 0|1". */
+ * presence "p SEAT 0|1", an arrival with its claim number "p SEAT 1 E"
+ * (a member of an older claim of that seat here is replaced). */
 static void on_message(Lobby_Redis *st, const redisReply *chan,
                        const redisReply *msg)
 {
@@ -447,8 +448,13 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     r = lobby__replica_find(st->rs, inv);
     if (r == NULL)
         return;
-    if (n == 5 && p[0] == 'p' && p[1] == ' ' && (p[2] == '0' || p[2] == '1') &&
-        p[3] == ' ' && (p[4] == '0' || p[4] == '1')) {
+    if (n >= 5 && p[0] == 'p' && p[1] == ' ' &&
+        (p[2] == '0' || p[2] == '1') && p[3] == ' ' &&
+        (p[4] == '0' || p[4] == '1')) {
+        uint64_t epoch;
+        if (n > 6 && p[4] == '1' && p[5] == ' ' &&
+            parse_u64(p + 6, n - 6, &epoch) == 0)
+            lobby__replica_claimed(r, p[2] - '0', epoch, uv_now(st->loop));
         lobby__replica_presence(r, p[2] - '0', p[4] - '0');
         return;
     }
@@ -529,7 +535,7 @@ static int reply_hex(const redisReply *r, uint8_t out[LOBBY_LOOKUP_BYTES])
 
 /* {role, invite hex, host key, watch hex, next, epoch, frames} */
 
-/* The parts of a hello message (checked for length by server.c). */
+/* The parts of a hello message (checked for length by room.c). */
 static const uint8_t *msg_watch(const uint8_t *p)
 {
     return p + 2 + LOBBY_LOOKUP_BYTES; /* CREATE only */

@@ -1057,6 +1057,16 @@ void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq)
         r->next_seq = next_seq;
 }
 
+void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
+                            uint64_t now)
+{
+    Lobby_Member *old = r->seat[seat];
+    if (old == NULL || r->epoch[seat] >= epoch)
+        return;
+    member_leave(old, now);
+    member_error(old, LOBBY_ERR_REPLACED);
+}
+
 void lobby__replica_presence(Lobby_Room *r, int seat, int present)
 {
     room_presence(r, seat, present);

@@ -103,6 +103,10 @@ void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
  * WELCOME says presence (bit 0 host, bit 1 guest seated, lobby-wide). */
 void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
                   uint64_t epoch, int presence, uint64_t now);
+/* Seat was claimed with claim number epoch on some node at now (ms): a
+ * member here holding an older claim of it is closed REPLACED. */
+void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
+                            uint64_t now);
 /* A seat's player arrived (1) or left (0) on some node: the room's other
  * seat and spectators here are told. */
 void lobby__replica_presence(Lobby_Room *r, int seat, int present);

@@ -122,11 +122,11 @@ size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
     return LOBBY_LEN_WATCH;
 }
 
-static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
+int lobby_wire_welcome_read(const uint8_t *p, size_t len, Lobby_Welcome *wl)
 {
-    Lobby_Welcome *wl = &ev->welcome;
-
-    if (p[1] > LOBBY_ROLE_SPECTATOR)
+    memset(wl, 0, sizeof *wl);
+    if (p == NULL || len != LOBBY_LEN_WELCOME || p[0] != LOBBY_MSG_WELCOME ||
+        p[1] > LOBBY_ROLE_SPECTATOR)
         return TB_E_FORMAT;
     wl->role = (Lobby_Role)p[1];
     memcpy(wl->host_pk, p + 2, LOBBY_KEY_BYTES);
@@ -141,6 +141,15 @@ static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
         return TB_E_FORMAT;
     wl->host_present = p[18 + LOBBY_KEY_BYTES] & 1;
     wl->guest_present = (p[18 + LOBBY_KEY_BYTES] >> 1) & 1;
+    return 0;
+}
+
+static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
+{
+    Lobby_Welcome *wl = &ev->welcome;
+
+    if (lobby_wire_welcome_read(p, LOBBY_LEN_WELCOME, wl) != 0)
+        return TB_E_FORMAT;
     /* The host knows its own key; everyone else checks it against the
      * code, so a lobby cannot send a joiner to another host. */
     if (w->cfg.role == LOBBY_ROLE_HOST
@@ -211,7 +220,7 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         if (len != LOBBY_LEN_ERROR)
             break;
         /* Before admission, a joiner is refused "not allowed" only for
-         * a watch code (lobby/server.c on_join): say so. */
+         * a watch code (lobby/room.c on_join): say so. */
         ev->kind = LOBBY_WIRE_REFUSED;
         ev->reason = !w->admitted && w->cfg.role == LOBBY_ROLE_GUEST &&
                              p[1] == LOBBY_ERR_NOT_ALLOWED
@@ -352,4 +361,14 @@ int lobby_wire_hello_read(const uint8_t *p, size_t len, Lobby_Wire_Hello *h)
         return TB_E_FORMAT;
     }
     return h->version != LOBBY_WIRE_VERSION ? TB_E_VERSION : 0;
+}
+
+int lobby_wire_hello_ask(uint8_t *p, size_t len, uint64_t from_seq)
+{
+    Lobby_Wire_Hello h;
+    if (lobby_wire_hello_read(p, len, &h) == TB_E_FORMAT)
+        return TB_E_FORMAT;
+    /* every hello ends with the number it asks from */
+    lobby__put64(p + len - 8, from_seq);
+    return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * wire_internal.h: the lobby's control messages as the relay (server.c)
+ * wire_internal.h: the lobby's control messages as the relay (room.c)
  * and the client codec (wire.c) both build and check them. Each message
  * is one net/ frame or one binary WebSocket message; byte 0 is its type
  * and every message but DATA and FRAME has one exact length.
@@ -23,9 +23,9 @@
 #define LOBBY_MSG_WATCH 0x03
 #define LOBBY_MSG_DATA LOBBY_WIRE_DATA_TYPE /* 0x04 */
 /* Lobby to client. */
-#define LOBBY_MSG_WELCOME 0x81
-#define LOBBY_MSG_FRAME 0x82
-#define LOBBY_MSG_ACK 0x83
+#define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
+#define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
+#define LOBBY_MSG_ACK LOBBY_WIRE_ACK_TYPE         /* 0x83 */
 #define LOBBY_MSG_PRESENCE 0x84
 #define LOBBY_MSG_ERROR 0x85
 

@@ -83,9 +83,9 @@ static void carry_out(World *w, int i, const Match_Out *o)
 {
     Actor *x = &w->a[i];
     switch (o->kind) {
-    case MATCH_OUT_SEND: /* a DATA message: its type byte, the envelope */
+    case MATCH_OUT_SEND: /* a DATA message, as the relay reads it */
         if (x->conn == 2)
-            sim__to_relay(w, i, o->data + 1, o->len - 1, 0);
+            sim__to_relay(w, i, o->data, o->len, 0);
         break;
     case MATCH_OUT_LOG_OPEN:
         log_open(w, i, o->count);
@@ -266,47 +266,22 @@ void sim__connect_actor(World *w, int i)
     x->fifo_in = x->fifo_out = w->now;
     sim__trace(w, i, "connects from %llu",
                (unsigned long long)match_last_seq(x->m));
-    sim__relay_join(w, i, hello,
-                    seat_hello(x->st, sim__anow(x, w->now), hello));
+    sim__relay_connect(w, i, hello,
+                       seat_hello(x->st, sim__anow(x, w->now), hello));
 }
 
-/* A message from the relay arrives: its bytes, as the relay sends them,
+/* A message from the relay arrives: its bytes, as the relay sent them,
  * to the seat; one the seat refuses closes the connection. */
 void sim__to_client_arrives(World *w, const Ev *e)
 {
     Actor *x = &w->a[e->actor];
-    uint8_t *m = w->msg;
-    size_t len = 0;
     if (!x->alive || x->conn == 0 || e->epoch != x->epoch)
         return;
     uint64_t t = sim__anow(x, w->now);
-    switch (e->kind) {
-    case MSG_WELCOME:
-        sim__trace(w, e->actor, "welcome first %llu next %llu",
-                   (unsigned long long)e->a, (unsigned long long)e->b);
-        len = lobby_wire_welcome(
-            m, x->role, w->a[0].mc.id.pk, e->a, e->b,
-            (unsigned)(w->member_open[0] | w->member_open[1] << 1));
-        break;
-    case MSG_FRAME:
-        len = lobby_wire_frame_header(m, e->seq, e->from);
-        memcpy(m + len, e->data, e->len);
-        len += e->len;
-        break;
-    case MSG_ACK:
-        len = lobby_wire_ack(m, e->seq);
-        break;
-    case MSG_PRESENCE:
-        len = lobby_wire_presence(m, (int)e->a, (int)e->b);
-        break;
-    case MSG_REFUSED:
-        len = lobby_wire_refusal(m, -(int)e->a);
-        break;
-    }
-    if (seat_input(x->st, t, m, len) != 0) { /* the relay closes, or we do */
-        sim__trace(
-            w, e->actor, "refused: %s",
-            tb_strerror(e->kind == MSG_REFUSED ? -(int)e->a : TB_E_FORMAT));
+    if (seat_input(x->st, t, e->data, e->len) != 0) { /* the relay closes,
+                                                         or we do */
+        sim__trace(w, e->actor, "refused the relay's message 0x%02x",
+                   e->len > 0 ? e->data[0] : 0);
         sim__close_conn(w, e->actor);
         seat_closed(x->st, t, 0);
     }

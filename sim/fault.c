@@ -128,8 +128,10 @@ static void cheat(World *w)
         return;
     w->rep->faults++;
     sim__trace(w, i, "fault: a forged flag claim goes out");
-    sim__to_relay(w, i, w->buf + PROTO_FRAME_PREFIX, len - PROTO_FRAME_PREFIX,
-                  1);
+    /* a DATA message: its type byte where the frame's prefix ends */
+    w->buf[PROTO_FRAME_PREFIX - 1] = LOBBY_WIRE_DATA_TYPE;
+    sim__to_relay(w, i, w->buf + PROTO_FRAME_PREFIX - 1,
+                  len - PROTO_FRAME_PREFIX + 1, 1);
 }
 
 /* A seat started and not yet let in: a relay restart now would refuse
@@ -169,13 +171,12 @@ void sim__fault(World *w)
             sim__drain(w, i);
         } else if (k == 1 && x->alive && !x->done && x->crash_in < 0) {
             x->crash_in = (int)sim__rnd_in(w, 0, 6); /* between two outputs */
-        } else if (k == 2 && w->room && !first_contact(w)) {
+        } else if (k == 2 && sim__relay_has_room(w) && !first_contact(w)) {
             w->rep->faults++;
             sim__trace(w, -1, "fault: the relay restarts");
             sim__relay_forget(w);
             for (int j = 0; j < w->nactors; j++) {
                 Actor *y = &w->a[j];
-                w->member_open[j] = 0;
                 if (!y->alive || y->conn == 0 || y->done)
                     continue;
                 y->conn = 0;

@@ -1,13 +1,16 @@
 /*
- * relay.c: the simulator's connections and its model of the lobby relay
- * (sim_internal.h). A connection keeps its order (each direction
- * delivers no earlier than the one before it); a dropped connection
- * loses what was in flight. The relay numbers frames, keeps them, sends a
- * (re)joining member the frames after its resume point, reports
- * presence, refuses a JOIN or WATCH while it has no room, and on a
- * restart forgets its room; the host's CREATE then numbers on from the
- * host's resume point, as the real lobby does (docs/protocol-lobby.md).
+ * relay.c: the simulator's connections and its relay (sim_internal.h).
+ * The relay is the lobby's own rooms (lobby/room.h, the code the libuv
+ * relay runs), handed each message and each closed connection with the
+ * world's time and swept every 250 ms as the real relay is; its members
+ * are reached through simulated links. A connection keeps its order
+ * (each direction delivers no earlier than the one before it); a dropped
+ * connection loses what was in flight. Relay faults are planted on the
+ * links, never in the rooms: a seat asking again for frames it has (dup),
+ * a catch-up that skips one frame that is not its last (gap), a restart
+ * that forgets every room.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,25 +44,9 @@ static void travel(World *w, Ev *e, uint64_t *fifo, const uint8_t *data,
     sim__push(w, *e);
 }
 
-/* A message from the relay to actor i on its current connection. */
-void sim__to_client(World *w, int i, int kind, uint64_t seq, uint64_t a,
-                    uint64_t b, int from, const uint8_t *data, size_t len)
-{
-    Ev e;
-    memset(&e, 0, sizeof e);
-    e.type = EV_TO_CLIENT;
-    e.actor = i;
-    e.kind = kind;
-    e.epoch = w->member_epoch[i];
-    e.seq = seq;
-    e.a = a;
-    e.b = b;
-    e.from = from;
-    travel(w, &e, &w->a[i].fifo_in, data, len);
-}
-
-/* A frame from actor i to the relay (forged: not its session's). */
-void sim__to_relay(World *w, int i, const uint8_t *data, size_t len, int forged)
+/* A message from actor i to the relay (forged: a frame its session never
+ * made, whose ACK the cheat does not pass on). */
+void sim__to_relay(World *w, int i, const uint8_t *msg, size_t len, int forged)
 {
     Ev e;
     memset(&e, 0, sizeof e);
@@ -67,124 +54,205 @@ void sim__to_relay(World *w, int i, const uint8_t *data, size_t len, int forged)
     e.actor = i;
     e.kind = forged;
     e.epoch = w->a[i].epoch;
-    travel(w, &e, &w->a[i].fifo_out, data, len);
+    travel(w, &e, &w->a[i].fifo_out, msg, len);
 }
+
+/* ---- the links the rooms reach members through ----------------------- */
+
+static int link_send(void *link, const uint8_t *msg, size_t len)
+{
+    Sim_Link *l = link;
+    World *w = l->w;
+    Ev e;
+    if (l->closing)
+        return 1;
+    if (msg[0] == LOBBY_WIRE_ACK_TYPE && l->swallow_ack) {
+        l->swallow_ack = 0;
+        return 0;
+    }
+    if (msg[0] == LOBBY_WIRE_WELCOME_TYPE && l->gap_armed) {
+        /* The gap fault: one frame of the catch-up that follows, not its
+         * last (a later frame shows the member the gap; a lost last frame
+         * would show it nothing, and the real relay loses none). */
+        Lobby_Welcome wel;
+        uint64_t n = 0;
+        l->gap_armed = 0;
+        if (lobby_wire_welcome_read(msg, len, &wel) == 0 &&
+            wel.next_seq > l->ask + 1)
+            n = wel.next_seq - 1 -
+                (l->ask + 1 > wel.first_seq ? l->ask : wel.first_seq - 1);
+        if (n >= 2) {
+            l->gap_skip = 1 + sim__rnd(w) % (n - 1);
+            w->rep->faults++;
+            sim__trace(w, -1, "fault: catch-up to %s skips its frame %llu",
+                       sim__role_names[l->actor],
+                       (unsigned long long)l->gap_skip);
+        }
+    }
+    if (msg[0] == LOBBY_WIRE_FRAME_TYPE && l->gap_skip > 0 &&
+        --l->gap_skip == 0)
+        return 0;
+    memset(&e, 0, sizeof e);
+    e.type = EV_TO_CLIENT;
+    e.actor = l->actor;
+    e.epoch = l->epoch;
+    travel(w, &e, &w->a[l->actor].fifo_in, msg, len);
+    return 0;
+}
+
+static size_t link_queued(const void *link)
+{
+    (void)link;
+    return 0; /* a simulated link writes at once */
+}
+
+static int link_is_closing(const void *link)
+{
+    return ((const Sim_Link *)link)->closing;
+}
+
+/* The relay closes the link: the member is gone once the close has
+ * travelled (after what was sent before it), as the rooms expect. */
+static void link_close(void *link, int flush, int reason)
+{
+    Sim_Link *l = link;
+    World *w = l->w;
+    Ev e;
+    (void)flush;
+    (void)reason;
+    if (l->closing)
+        return;
+    l->closing = 1;
+    memset(&e, 0, sizeof e);
+    e.type = EV_RELAY_CLOSED;
+    e.actor = l->actor;
+    e.epoch = l->epoch;
+    travel(w, &e, &w->a[l->actor].fifo_in, NULL, 0);
+}
+
+static const Lobby_Link_Ops sim_link_ops = {link_send, link_queued,
+                                            link_is_closing, link_close, 1};
 
 /* ---- the relay ------------------------------------------------------- */
 
-static int is_seat(int i)
+int sim__relay_start(World *w)
 {
-    return i == MATCH_ROLE_HOST || i == MATCH_ROLE_GUEST;
+    Lobby_Limits lim;
+    memset(&lim, 0, sizeof lim);
+    return lobby_rooms_new(&lim, &w->rooms);
 }
 
-static void presence(World *w, int seat, int present)
+/* The member of actor i is gone from the rooms. */
+static void member_gone(World *w, int i)
 {
-    for (int j = 0; j < w->nactors; j++)
-        if (j != seat && w->member_open[j])
-            sim__to_client(w, j, MSG_PRESENCE, 0, (uint64_t)seat,
-                           (uint64_t)present, 0, NULL, 0);
+    if (w->member[i] == NULL)
+        return;
+    lobby_rooms_closed(w->member[i], w->now);
+    w->member[i] = NULL;
 }
 
-/* The relay closes member i (the connection dropped, or it left). */
 void sim__member_close(World *w, int i)
 {
-    if (!w->member_open[i])
-        return;
-    w->member_open[i] = 0;
-    if (is_seat(i))
-        presence(w, i, 0);
+    member_gone(w, i);
 }
 
-static void keep(World *w, uint64_t seq, int from, const uint8_t *d, size_t len)
+/* Every member goes at once (the relay stops): nothing more is sent. */
+static void all_gone(World *w)
 {
-    if (w->nkept == w->kept_cap) {
-        size_t cap = w->kept_cap ? 2 * w->kept_cap : 256;
-        Kept *grown = realloc(w->kept, cap * sizeof *grown);
-        if (grown == NULL)
-            return;
-        w->kept = grown;
-        w->kept_cap = cap;
-    }
-    Kept *k = &w->kept[w->nkept];
-    if ((k->data = malloc(len)) == NULL)
-        return;
-    memcpy(k->data, d, len);
-    k->len = len;
-    k->seq = seq;
-    k->from = from;
-    w->nkept++;
+    for (int i = 0; i < w->nactors; i++)
+        w->link[i].closing = 1;
+    for (int i = 0; i < w->nactors; i++)
+        member_gone(w, i);
+    lobby_rooms_free(w->rooms);
+    w->rooms = NULL;
 }
 
 void sim__relay_forget(World *w)
 {
-    for (size_t k = 0; k < w->nkept; k++)
-        free(w->kept[k].data);
-    w->nkept = 0;
-    w->room = 0;
+    all_gone(w);
+    if (sim__relay_start(w) != 0)
+        sim__fail(w, "the relay cannot start again: out of memory");
 }
 
-/* Member i (re)joins with its hello (CREATE, JOIN or WATCH) asking for
- * every frame after the one it names. */
-void sim__relay_join(World *w, int i, const uint8_t *hello, size_t len)
+void sim__relay_stop(World *w)
+{
+    all_gone(w);
+}
+
+int sim__relay_has_room(const World *w)
+{
+    return w->rooms != NULL &&
+           lobby_rooms_next_seq(w->rooms, w->invite.lookup) != 0;
+}
+
+/* Actor i's new connection reaches the relay: a member of the rooms,
+ * from its own address; its hello follows it on the link. */
+void sim__relay_connect(World *w, int i, uint8_t *hello, size_t len)
 {
     Actor *x = &w->a[i];
+    Sim_Link *l = &w->link[i];
     Lobby_Wire_Hello h;
+    char addr[24];
+    member_gone(w, i);
+    memset(l, 0, sizeof *l);
+    l->w = w;
+    l->actor = i;
+    l->epoch = x->epoch;
     if (lobby_wire_hello_read(hello, len, &h) != 0 || (int)h.role != x->role) {
         sim__fail(w, "%s: a hello the relay cannot read", sim__role_names[i]);
         return;
     }
-    uint64_t from = h.from_seq;
-    if (i == MATCH_ROLE_HOST && !w->room) {
-        w->room = 1;
-        w->next_seq = from + 1;
-        sim__trace(w, -1, "room made, numbering from %llu",
-                   (unsigned long long)w->next_seq);
+    l->ask = h.from_seq;
+    /* The dup fault: it asks again for a few frames it has. Never a
+     * host's: its CREATE's number is also where a re-made room numbers
+     * on from, which an honest host never lowers. */
+    if ((w->cfg->faults & SIM_FAULT_DUP) && h.role != LOBBY_ROLE_HOST &&
+        sim__chance(w, 300) && l->ask > 0) {
+        uint64_t back = sim__rnd_in(w, 1, 6);
+        l->ask = l->ask > back ? l->ask - back : 0;
+        (void)lobby_wire_hello_ask(hello, len, l->ask);
     }
-    w->member_epoch[i] = x->epoch;
-    if (!w->room) { /* no room has this code (yet): refused */
-        sim__to_client(w, i, MSG_REFUSED, 0, (uint64_t) - (int64_t)TB_E_CODE, 0,
-                       0, NULL, 0);
+    l->gap_armed = (w->cfg->faults & SIM_FAULT_GAP) && sim__chance(w, 200);
+    snprintf(addr, sizeof addr, "10.0.0.%u", (unsigned)i + 1);
+    w->member[i] = lobby_rooms_member(w->rooms, &sim_link_ops, l, addr, w->now);
+    if (w->member[i] == NULL) {
+        sim__fail(w, "the relay is out of memory");
         return;
     }
-    w->member_open[i] = 1;
-    uint64_t first = w->nkept ? w->kept[0].seq : 0;
-    sim__to_client(w, i, MSG_WELCOME, 0, first, w->next_seq, 0, NULL, 0);
-    uint64_t ask = from;
-    if ((w->cfg->faults & SIM_FAULT_DUP) && sim__chance(w, 300) && ask > 0) {
-        uint64_t back = sim__rnd_in(w, 1, 6);
-        ask = ask > back ? ask - back : 0;
-    }
-    /* The gap fault: the catch-up skips one frame that is not its last
-     * (a later frame shows the member the gap; a lost last frame would
-     * show it nothing, and the real relay loses none). */
-    size_t from_k = 0, skip = SIZE_MAX;
-    while (from_k < w->nkept && w->kept[from_k].seq <= ask)
-        from_k++;
-    if ((w->cfg->faults & SIM_FAULT_GAP) && w->nkept - from_k >= 2 &&
-        sim__chance(w, 200)) {
-        skip = from_k + sim__rnd(w) % (w->nkept - from_k - 1);
-        w->rep->faults++;
-        sim__trace(w, -1, "fault: catch-up to %s skips frame %llu",
-                   sim__role_names[i], (unsigned long long)w->kept[skip].seq);
-    }
-    for (size_t k = from_k; k < w->nkept; k++)
-        if (k != skip)
-            sim__to_client(w, i, MSG_FRAME, w->kept[k].seq, 0, 0,
-                           w->kept[k].from, w->kept[k].data, w->kept[k].len);
-    if (is_seat(i))
-        presence(w, i, 1);
+    sim__to_relay(w, i, hello, len, 0);
 }
 
-void sim__relay_data(World *w, const Ev *e)
+/* A message from a member arrives at the relay. */
+void sim__relay_message(World *w, const Ev *e)
 {
     int i = e->actor;
-    if (!w->room || !w->member_open[i] || w->member_epoch[i] != e->epoch)
-        return; /* the connection is gone */
-    uint64_t seq = w->next_seq++;
-    keep(w, seq, i, e->data, e->len);
-    if (!e->kind) /* a forged frame (kind 1) comes from elsewhere */
-        sim__to_client(w, i, MSG_ACK, seq, 0, 0, 0, NULL, 0);
-    for (int j = 0; j < w->nactors; j++)
-        if (j != i && w->member_open[j])
-            sim__to_client(w, j, MSG_FRAME, seq, 0, 0, i, e->data, e->len);
+    Sim_Link *l = &w->link[i];
+    if (w->member[i] == NULL || l->epoch != e->epoch || l->closing)
+        return;               /* the connection is gone */
+    l->swallow_ack = e->kind; /* a forged frame's ACK stays with the cheat */
+    lobby_rooms_message(w->member[i], e->data, e->len, w->now);
+    l->swallow_ack = 0;
+}
+
+/* The relay's close of actor i's link has arrived: the rooms forget the
+ * member, and the seat learns its connection is gone. */
+void sim__relay_closed(World *w, const Ev *e)
+{
+    int i = e->actor;
+    Actor *x = &w->a[i];
+    if (w->member[i] != NULL && w->link[i].epoch == e->epoch)
+        member_gone(w, i);
+    if (!x->alive || x->conn == 0 || x->epoch != e->epoch)
+        return;
+    sim__trace(w, i, "the relay closed the connection");
+    x->conn = 0;
+    x->epoch++;
+    seat_closed(x->st, sim__anow(x, w->now), SIM_RESET);
+    sim__drain(w, i);
+}
+
+void sim__relay_sweep(World *w)
+{
+    if (w->rooms != NULL)
+        lobby_rooms_sweep(w->rooms, w->now);
 }

@@ -81,6 +81,7 @@ static void setup(World *w)
                w->a[0].mc.bot ? "bot" : "random",
                w->a[1].mc.bot ? "bot" : "random");
     sim__at_time(w, sim__rnd_in(w, 300, 5000), EV_FAULT, -1);
+    sim__at_time(w, SIM_SWEEP_MS, EV_SWEEP, -1);
 }
 
 static int all_done(const World *w)
@@ -98,7 +99,8 @@ static void step(World *w, Ev *e)
     case EV_RESTART:
         /* a joiner and a spectator learn the codes from a room that
          * exists (a first JOIN or WATCH the relay refuses ends the seat) */
-        if (e->actor != MATCH_ROLE_HOST && !x->joined && !w->room)
+        if (e->actor != MATCH_ROLE_HOST && !x->joined &&
+            !sim__relay_has_room(w))
             sim__at_time(w, w->now + 100, EV_RESTART, e->actor);
         else if (!x->alive && !x->done)
             sim__start_actor(w, e->actor);
@@ -110,7 +112,14 @@ static void step(World *w, Ev *e)
         sim__to_client_arrives(w, e);
         break;
     case EV_TO_RELAY:
-        sim__relay_data(w, e);
+        sim__relay_message(w, e);
+        break;
+    case EV_RELAY_CLOSED:
+        sim__relay_closed(w, e);
+        break;
+    case EV_SWEEP:
+        sim__relay_sweep(w);
+        sim__at_time(w, w->now + SIM_SWEEP_MS, EV_SWEEP, -1);
         break;
     case EV_TICK:
         if (x->alive && !x->done && e->seq == x->tick_gen) {
@@ -235,8 +244,7 @@ int sim_run(const Sim_Config *cfg, Sim_Report *rep)
     memset(rep, 0, sizeof *rep);
     if (w == NULL ||
         (w->buf = malloc(PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)) == NULL ||
-        (w->msg = malloc(LOBBY_WIRE_FRAME_HEADER + PROTO_FRAME_PREFIX +
-                         PROTO_FRAME_MAX)) == NULL) {
+        sim__relay_start(w) != 0) {
         if (w != NULL)
             free(w->buf);
         free(w);
@@ -266,18 +274,16 @@ int sim_run(const Sim_Config *cfg, Sim_Report *rep)
                      "(a deadlock)");
     if (!rep->failed)
         check(w);
+    sim__relay_stop(w);
     for (size_t k = 0; k < w->nheap; k++)
         free(w->heap[k].data);
     free(w->heap);
-    sim__relay_forget(w);
-    free(w->kept);
     for (int i = 0; i < w->nactors; i++) {
         seat_free(w->a[i].st);
         proto_log_close(w->a[i].log);
         proto_identity_wipe(&w->a[i].mc.id);
     }
     free(w->buf);
-    free(w->msg);
     rep->trace = w->trace;
     free(w);
     return rc;

@@ -2,7 +2,8 @@
  * sim_internal.h: what the simulator's files share (sim.h): the world of
  * one match and the functions each concern offers the others. sched.c:
  * the seeded randomness, the trace, the event queue and each actor's
- * clock; relay.c: the connections and the model of the lobby relay;
+ * clock; relay.c: the connections and the relay (the lobby's own rooms,
+ * lobby/room.h);
  * actor.c: the seats and their drivers' duties, the players; fault.c:
  * the faults; sim.c: setting a match up, running it, checking it. Never
  * included from another folder's file.
@@ -15,6 +16,7 @@
 
 #include "lobby_wire.h"
 #include "match.h"
+#include "room.h"
 #include "seat.h"
 #include "sim.h"
 
@@ -31,31 +33,41 @@ enum {
     EV_USER,
     EV_BOT,
     EV_FAULT,
-    EV_RESTART
+    EV_RESTART,
+    EV_RELAY_CLOSED, /* the relay's close of a link arrives */
+    EV_SWEEP         /* the relay's housekeeping, every 250 ms */
 };
-enum { MSG_WELCOME, MSG_FRAME, MSG_ACK, MSG_PRESENCE, MSG_REFUSED };
+#define SIM_SWEEP_MS 250
 
 /* A connection reset, as the transport reports it (ECONNRESET). */
 #define SIM_RESET (-104)
 
 /* One event of the queue: its time, its kind (EV_*) and actor, and for a
- * message its kind (MSG_*), the connection's epoch and its fields. */
+ * message the connection's epoch, its bytes, and kind 1 for a forged
+ * frame. */
 typedef struct Ev {
     uint64_t at, order;
-    int type, actor, kind, from;
+    int type, actor, kind;
     uint32_t epoch;
-    uint64_t seq, a, b;
+    uint64_t seq;
     uint8_t *data;
     size_t len;
 } Ev;
 
-/* A frame the relay keeps, numbered. */
-typedef struct Kept {
-    uint64_t seq;
-    int from;
-    uint8_t *data;
-    size_t len;
-} Kept;
+struct World;
+
+/* The relay's end of actor's connection of epoch: how the rooms reach
+ * the member, and the faults planted on it. */
+typedef struct Sim_Link {
+    struct World *w;
+    int actor;
+    uint32_t epoch;
+    int closing;       /* the relay closed it */
+    int swallow_ack;   /* the next ACK is a forged frame's */
+    int gap_armed;     /* the next WELCOME's catch-up loses a frame */
+    uint64_t gap_skip; /* that frame: the n-th FRAME from here (0: none) */
+    uint64_t ask;      /* the frame its hello asks after */
+} Sim_Link;
 
 /* A host, guest or spectator: its seat and what its driver keeps. */
 typedef struct Actor {
@@ -86,18 +98,14 @@ typedef struct World {
     size_t nheap, heap_cap;
     Actor a[SIM_ACTORS_MAX];
     int nactors;
-    /* the relay */
-    int room;
-    uint64_t next_seq;
-    Kept *kept;
-    size_t nkept, kept_cap;
-    uint32_t member_epoch[SIM_ACTORS_MAX];
-    int member_open[SIM_ACTORS_MAX];
+    /* the relay: the lobby's rooms, each actor's member and link */
+    Lobby_Rooms *rooms;
+    Lobby_Member *member[SIM_ACTORS_MAX];
+    Sim_Link link[SIM_ACTORS_MAX];
     int clocked;
     Lobby_Code invite, watch;
     uint8_t seat_secret[SIM_ACTORS_MAX][LOBBY_SEAT_SECRET_BYTES];
     uint8_t *buf; /* a frame */
-    uint8_t *msg; /* a message from the relay */
     char *trace;
     size_t trace_len, trace_cap;
 } World;
@@ -124,18 +132,23 @@ uint64_t sim__anow(const Actor *x, uint64_t t);
 uint64_t sim__world_time(const World *w, const Actor *x, uint64_t d);
 
 /* ---- relay.c ---- */
-/* A message from the relay to actor i on its connection; a frame from
- * actor i to the relay (forged: not its session's). */
-void sim__to_client(World *w, int i, int kind, uint64_t seq, uint64_t a,
-                    uint64_t b, int from, const uint8_t *data, size_t len);
-void sim__to_relay(World *w, int i, const uint8_t *data, size_t len,
-                   int forged);
-/* The relay closes member i; forgets its room (a restart); takes member
- * i's hello; numbers and relays a frame. */
-void sim__member_close(World *w, int i);
+/* A message (a lobby message's bytes) from actor i to the relay (forged:
+ * a frame its session never made). */
+void sim__to_relay(World *w, int i, const uint8_t *msg, size_t len, int forged);
+/* The relay starts (0, or TB_E_NOMEM); stops; restarts, forgetting every
+ * room and member; has the match's room. */
+int sim__relay_start(World *w);
+void sim__relay_stop(World *w);
 void sim__relay_forget(World *w);
-void sim__relay_join(World *w, int i, const uint8_t *hello, size_t len);
-void sim__relay_data(World *w, const Ev *e);
+int sim__relay_has_room(const World *w);
+/* Actor i's new connection, its hello (the dup fault may rewrite it)
+ * going first; actor i closed its connection; a message reaches the
+ * relay; the relay's close reaches the actor; the relay's sweep. */
+void sim__relay_connect(World *w, int i, uint8_t *hello, size_t len);
+void sim__member_close(World *w, int i);
+void sim__relay_message(World *w, const Ev *e);
+void sim__relay_closed(World *w, const Ev *e);
+void sim__relay_sweep(World *w);
 
 /* ---- actor.c ---- */
 /* Carry out actor i's seat outputs; close its connection; start it (or

@@ -108,6 +108,24 @@ static inline int redis_await_own(int port, pid_t pid)
     }
     return 0;
 }
+
+/* A redis-server of the test's on a free loopback port, with no
+ * persistence, its address as "redis://127.0.0.1:PORT" in url (cap
+ * bytes): its pid, or 0 when none came up after five ports. */
+static inline pid_t redis_up(char *url, size_t cap)
+{
+    for (int attempt = 0; attempt < 5; attempt++) {
+        int port = free_port(), rc;
+        pid_t pid = redis_spawn(port, "/tmp", NULL, 0);
+        snprintf(url, cap, "redis://127.0.0.1:%d", port);
+        rc = redis_await_own(port, pid);
+        if (rc == 1)
+            return pid;
+        if (rc == 0)
+            redis_kill(pid);
+    }
+    return 0;
+}
 #endif
 
 #endif /* TABULA_TEST_REDIS_UTIL_H */

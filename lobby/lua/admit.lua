@@ -1,6 +1,6 @@
 -- lobby/lua/admit.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c on_create, on_join, on_watch and admit.
+--   room.c on_create, on_join, on_watch and admit.
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as admit_lua).
 --
 -- Admission, run in the slot of lookup L. KEYS: L's hash, stream and
@@ -15,7 +15,9 @@
 -- lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
 -- key, watch hex, next, epoch, frames, presence bits, maker hex or ""}.
 -- A seat admitted is marked present (field pSEAT holds its claim number)
--- on the room's channel.
+-- on the room's channel, with its claim number: a node holding the seat's
+-- member of an older claim closes it REPLACED (room.c admit, which
+-- replaces the seat's member on one node).
 local M, F, X = KEYS[1], KEYS[2], KEYS[3]
 local kind, stage = ARGV[1], ARGV[2]
 local role = 0
@@ -55,7 +57,7 @@ if role < 2 then
   local nx = tonumber(redis.call('HGET', M, 'next'))
   if nx and h > nx - 1 then h = nx - 1 end
   redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))
-  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1')
+  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1 '..e)
 end
 local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')
 if not v[1] then return {-3} end

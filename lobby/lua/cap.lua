@@ -1,6 +1,6 @@
 -- lobby/lua/cap.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c's room and per-address counts (room_new, lobby_maybe_free).
+--   room.c's room and per-address counts (room_new, room_free).
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as cap_lua).
 --
 -- A share counted in a sorted set of its own (tb:rooms for the whole

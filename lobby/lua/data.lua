@@ -1,12 +1,12 @@
 -- lobby/lua/data.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c on_data, make_room and ring_push.
+--   room.c on_data, make_room and ring_push.
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as data_lua).
 --
 -- A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
 -- ttl ms, channel, payload bytes kept. Returns its number, -3 (no such
 -- room), -10 (the seat was claimed again since: this connection is
--- stale) or -12 (FLOOD, as server.c's make_room: room for it would drop
+-- stale) or -12 (FLOOD, as room.c's make_room: room for it would drop
 -- a frame the other seat, claimed, has not had; field hSEAT holds the
 -- last frame a seat had, kept by the nodes that serve it; once refused,
 -- every later frame of that claim is: fSEAT holds its claim number, so

@@ -1,6 +1,6 @@
 -- lobby/lua/guess.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c wrong_code.
+--   room.c wrong_code.
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as guess_lua).
 --
 -- The wrong-code limit: a GCRA bucket in a key of its own (tb:g:ADDRESS

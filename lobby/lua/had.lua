@@ -1,6 +1,6 @@
 -- lobby/lua/had.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c seat_had.
+--   room.c seat_had.
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as had_lua).
 --
 -- A seat's member was sent the room's frames up to a number. KEYS: hash.

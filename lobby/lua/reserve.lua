@@ -1,6 +1,6 @@
 -- lobby/lua/reserve.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c on_create (a new room's watch lookup).
+--   room.c on_create (a new room's watch lookup).
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as reserve_lua).
 --
 -- A new room's watch lookup W reserved for invite lookup L, in W's slot.

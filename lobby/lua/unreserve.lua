@@ -1,6 +1,6 @@
 -- lobby/lua/unreserve.lua: run by lobby/redis.c (EVAL) where Redis must do it
 -- atomically. Its twin for the in-memory lobby:
---   server.c on_create (a refused room gives its watch lookup back).
+--   room.c on_create (a refused room gives its watch lookup back).
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as unreserve_lua).
 --
 -- Undo a reservation made for L (its room was refused). KEYS: the

@@ -435,30 +435,6 @@ Test(lobby, wrong_codes_are_rate_limited_per_address)
     loop_finish();
 }
 
-Test(lobby, watch_code_never_takes_a_seat)
-{
-    Room r;
-    Peer host, p;
-
-    loop_start();
-    lobby_start(NULL);
-    room_make(&r);
-    peer_host(&host, &r, 0);
-    peer_guest(&p, r.watch.text, guest_secret, 0);
-    WAIT_FOR(p.disconnected, 2000);
-    cr_assert_eq(p.welcomed, 0);
-    cr_assert_eq(p.reason, TB_E_WATCH_CODE);
-    cr_assert_eq(stats().bad_codes, 0, "a real watch code is no wrong guess");
-    peer_free(&p);
-    /* The seat is still free for the invite code. */
-    peer_guest(&p, r.invite.text, guest_secret, 0);
-    cr_assert_eq(p.welcomed, 1);
-    peer_free(&p);
-    peer_free(&host);
-    lobby_stop();
-    loop_finish();
-}
-
 Test(lobby, joiner_detects_a_host_key_not_bound_to_the_code)
 {
     Room r, impostor;

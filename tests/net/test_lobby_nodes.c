@@ -32,18 +32,8 @@ static char redis_url[64];
 
 static void redis_start(void)
 {
-    for (int attempt = 0; attempt < 5; attempt++) {
-        int port = free_port(), rc;
-        snprintf(redis_url, sizeof redis_url, "redis://127.0.0.1:%d", port);
-        redis_pid = redis_spawn(port, "/tmp", NULL, 0);
-        rc = redis_await_own(port, redis_pid);
-        if (rc == 1)
-            return;
-        if (rc == 0)
-            redis_kill(redis_pid);
-        redis_pid = 0;
-    }
-    cr_assert_fail("redis-server never came up on a free port");
+    redis_pid = redis_up(redis_url, sizeof redis_url);
+    cr_assert(redis_pid > 0, "redis-server never came up on a free port");
 }
 
 static void redis_stop(void)
@@ -189,40 +179,6 @@ Test(lobby_nodes, one_guest_seat_when_two_join_through_two_nodes)
     cr_assert_eq(g[g[0].welcomed ? 1 : 0].reason, TB_E_SEAT);
     peer_free(&g[0]);
     peer_free(&g[1]);
-    peer_free(&host);
-    nodes_down();
-}
-
-/* A joiner that leaves before sending anything (a typo in the code's
- * last group fails its fingerprint check) gives the seat back to the
- * right joiner on another node; one that has sent a frame keeps it. */
-Test(lobby_nodes, silent_guest_gives_its_seat_back_across_nodes)
-{
-    Room r;
-    Peer host, first, second, third;
-    uint8_t other[LOBBY_SEAT_SECRET_BYTES] = {5};
-    uint8_t late[LOBBY_SEAT_SECRET_BYTES] = {6};
-
-    nodes_up(NULL);
-    host_on(0, &r, &host);
-    lobby_port = node_port[1];
-    peer_guest(&first, r.invite.text, other, 0);
-    cr_assert_eq(first.welcomed, 1);
-    peer_free(&first);
-    loop_for(200); /* the node tells Redis */
-    lobby_port = node_port[0];
-    peer_guest(&second, r.invite.text, guest_secret, 0);
-    cr_assert_eq(second.welcomed, 1, "%s", net_strerror(second.reason));
-    peer_say(&second, "hello");
-    WAIT_FOR(second.last_ack == 1, 2000);
-    peer_free(&second);
-    loop_for(200);
-    lobby_port = node_port[1];
-    peer_guest(&third, r.invite.text, late, 0);
-    WAIT_FOR(third.disconnected, 2000);
-    cr_assert_eq(third.welcomed, 0);
-    cr_assert_eq(third.reason, TB_E_SEAT);
-    peer_free(&third);
     peer_free(&host);
     nodes_down();
 }
