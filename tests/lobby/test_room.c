@@ -1,0 +1,254 @@
+/*
+ * test_room.c: the relay's rooms without I/O (lobby/room.h), linked with
+ * the room's library alone. Members are links that record what the rooms
+ * send them; messages are laid out by hand from docs/protocol-lobby.md;
+ * the time is the test's, so every wait of the room (hello timeout,
+ * unjoined and empty rooms, the late RATE answer) is checked to the
+ * millisecond against lobby.h's documented defaults.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "room.h"
+
+/* ---- a link that records ---- */
+
+#define MSGS 32
+
+typedef struct Link {
+    uint8_t msg[MSGS][128];
+    size_t len[MSGS];
+    int n;
+    int closing, flushed;
+} Link;
+
+static int l_send(void *link, const uint8_t *m, size_t len)
+{
+    Link *l = link;
+    cr_assert_lt(l->n, MSGS);
+    if (len > sizeof l->msg[0])
+        len = sizeof l->msg[0];
+    memcpy(l->msg[l->n], m, len);
+    l->len[l->n++] = len;
+    return 0;
+}
+
+static size_t l_queued(const void *link)
+{
+    (void)link;
+    return 0;
+}
+
+static int l_is_closing(const void *link)
+{
+    return ((const Link *)link)->closing;
+}
+
+static void l_close(void *link, int flush, int reason)
+{
+    Link *l = link;
+    (void)reason;
+    l->closing = 1;
+    l->flushed = flush;
+}
+
+static const Lobby_Link_Ops ops = {l_send, l_queued, l_is_closing, l_close, 1};
+
+/* ---- messages by hand (docs/protocol-lobby.md) ---- */
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* CREATE: 01 01, invite lookup (16), watch lookup (16), host key (32),
+ * seat secret (16), from (8): 90 bytes. Lookups and keys are filled
+ * with one byte each. */
+static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
+{
+    m[0] = 0x01;
+    m[1] = 1;
+    memset(m + 2, inv, 16);
+    memset(m + 18, wat, 16);
+    memset(m + 34, 0xaa, 32);
+    memset(m + 66, 0x11, 16);
+    put64(m + 82, from);
+    return 90;
+}
+
+/* JOIN: 02 01, lookup (16), seat secret (16), from (8): 42 bytes. */
+static size_t join(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from)
+{
+    m[0] = 0x02;
+    m[1] = 1;
+    memset(m + 2, inv, 16);
+    memset(m + 18, secret, 16);
+    put64(m + 34, from);
+    return 42;
+}
+
+static Lobby_Rooms *rs;
+
+static void setup(void)
+{
+    cr_assert_eq(lobby_rooms_new(NULL, &rs), 0);
+}
+
+static void teardown(void)
+{
+    lobby_rooms_free(rs);
+}
+
+TestSuite(room, .init = setup, .fini = teardown);
+
+static Lobby_Member *member(Link *l, const char *addr, uint64_t now)
+{
+    memset(l, 0, sizeof *l);
+    Lobby_Member *m = lobby_rooms_member(rs, &ops, l, addr, now);
+    cr_assert_not_null(m);
+    return m;
+}
+
+/* The ERROR code of l's message k (0x85, code). */
+static int error_of(const Link *l, int k)
+{
+    cr_assert_gt(l->n, k);
+    cr_assert_eq(l->len[k], 2);
+    cr_assert_eq(l->msg[k][0], 0x85);
+    return l->msg[k][1];
+}
+
+/* A connection that never says hello is answered TIMEOUT (9) at
+ * hello_timeout_ms [10000] after it came, not a millisecond before. */
+Test(room, silent_connection_times_out_at_ten_seconds)
+{
+    Link l;
+    Lobby_Member *m = member(&l, "192.0.2.1", 1000);
+    lobby_rooms_sweep(rs, 10999);
+    cr_assert_eq(l.n, 0);
+    cr_assert_eq(l.closing, 0);
+    lobby_rooms_sweep(rs, 11000);
+    cr_assert_eq(error_of(&l, 0), 9);
+    cr_assert(l.closing && l.flushed, "closed after the ERROR is written");
+    lobby_rooms_closed(m, 11001);
+}
+
+/* A host re-registering from 41 numbers on: WELCOME says first 0, next
+ * 42, presence 1 (host); its frame is ACKed as 42; a guest joining from 0
+ * gets WELCOME first 42, next 43, presence 3, then FRAME 42 from seat 0
+ * with the payload; the host is told PRESENCE guest 1. */
+Test(room, numbers_on_from_the_hosts_resume_point)
+{
+    Link h, g;
+    uint8_t m[128];
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 0);
+
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 41), 10);
+    cr_assert_eq(h.n, 1);
+    cr_assert_eq(h.len[0], 51);
+    cr_assert_eq(h.msg[0][0], 0x81);
+    cr_assert_eq(h.msg[0][1], 0); /* host */
+    cr_assert_eq(get64(h.msg[0] + 34), 0);
+    cr_assert_eq(get64(h.msg[0] + 42), 42);
+    cr_assert_eq(h.msg[0][50], 1);
+
+    m[0] = 0x04;
+    memcpy(m + 1, "e2e4", 4);
+    lobby_rooms_message(hm, m, 5, 20);
+    cr_assert_eq(h.n, 2);
+    cr_assert_eq(h.len[1], 9);
+    cr_assert_eq(h.msg[1][0], 0x83);
+    cr_assert_eq(get64(h.msg[1] + 1), 42);
+
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 30);
+    cr_assert_eq(g.n, 2);
+    cr_assert_eq(g.msg[0][0], 0x81);
+    cr_assert_eq(g.msg[0][1], 1); /* guest */
+    cr_assert_eq(get64(g.msg[0] + 34), 42);
+    cr_assert_eq(get64(g.msg[0] + 42), 43);
+    cr_assert_eq(g.msg[0][50], 3);
+    cr_assert_eq(g.len[1], 10 + 4);
+    cr_assert_eq(g.msg[1][0], 0x82);
+    cr_assert_eq(get64(g.msg[1] + 1), 42);
+    cr_assert_eq(g.msg[1][9], 0);
+    cr_assert(memcmp(g.msg[1] + 10, "e2e4", 4) == 0);
+    cr_assert_eq(h.n, 3);
+    cr_assert_eq(h.len[2], 3);
+    cr_assert(h.msg[2][0] == 0x84 && h.msg[2][1] == 1 && h.msg[2][2] == 1);
+    lobby_rooms_closed(gm, 40);
+    lobby_rooms_closed(hm, 40);
+}
+
+/* A room no guest joined is dropped unjoined_room_ms [30000] after its
+ * host left; a joiner then finds no room (CODE, 3). */
+Test(room, unjoined_room_goes_thirty_seconds_after_its_host)
+{
+    Link h, g;
+    uint8_t m[128], inv[16];
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    memset(inv, 0x21, sizeof inv);
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 0);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1);
+    lobby_rooms_closed(hm, 5000);
+    lobby_rooms_sweep(rs, 34999);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1);
+    lobby_rooms_sweep(rs, 35000);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 35001);
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 35001);
+    cr_assert_eq(error_of(&g, 0), 3);
+    lobby_rooms_closed(gm, 35002);
+}
+
+/* A room whose game began stays while empty for empty_room_ms [600000],
+ * and goes then. */
+Test(room, empty_room_goes_after_ten_minutes)
+{
+    Link h, g;
+    uint8_t m[128], inv[16];
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 0);
+    memset(inv, 0x21, sizeof inv);
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 0);
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 0);
+    lobby_rooms_closed(hm, 1000);
+    lobby_rooms_closed(gm, 2000);
+    lobby_rooms_sweep(rs, 601999);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1);
+    lobby_rooms_sweep(rs, 602000);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0);
+}
+
+/* Wrong codes from one address: guess_burst [5] are answered CODE at
+ * once; the sixth, over the limit, is answered RATE (4) only
+ * rate_delay_ms [5000] later, its connection held meanwhile. */
+Test(room, sixth_wrong_code_is_answered_rate_five_seconds_late)
+{
+    Link l[6];
+    Lobby_Member *mm[6];
+    uint8_t m[128];
+    for (int i = 0; i < 6; i++) {
+        mm[i] = member(&l[i], "198.51.100.7", 100);
+        lobby_rooms_message(mm[i], m, join(m, (uint8_t)(0x40 + i), 1, 0), 100);
+    }
+    for (int i = 0; i < 5; i++)
+        cr_assert_eq(error_of(&l[i], 0), 3, "wrong code %d", i + 1);
+    cr_assert_eq(l[5].n, 0, "the sixth is not answered at once");
+    lobby_rooms_sweep(rs, 5099);
+    cr_assert_eq(l[5].n, 0);
+    lobby_rooms_sweep(rs, 5100);
+    cr_assert_eq(error_of(&l[5], 0), 4);
+    for (int i = 0; i < 6; i++)
+        lobby_rooms_closed(mm[i], 5200);
+}
