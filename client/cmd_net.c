@@ -230,7 +230,7 @@ static void on_room(Netgame *g, const char *invite, const char *watch,
         snprintf(note, sizeof note, _("In a browser: the opponent opens "
                  "%s#join=%s, spectators %s#watch=%s"), r->http_url, invite,
                  r->http_url, watch);
-        tui_net_note(r->ui, 0, note);
+        tui_net_note(r->ui, 0, note, NULL);
         return;
     }
     for (int i = 0; i < 3; i++)
@@ -246,11 +246,12 @@ static void on_ply(Netgame *g, uint32_t ply, int side, const char *move,
     tui_net_ply(((Net_Run *)netgame_user(g))->ui, side, move);
 }
 
-static void on_note(Netgame *g, int warning, const char *text)
+static void on_note(Netgame *g, int warning, const char *text,
+                    const Match_Note *note)
 {
     Net_Run *r = netgame_user(g);
     if (r->ui != NULL)
-        tui_net_note(r->ui, warning, text);
+        tui_net_note(r->ui, warning, text, note);
     else if (warning) /* the screen has gone: the warning goes to stderr */
         fprintf(stderr, "tabula: %s\n", text);
 }

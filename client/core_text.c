@@ -11,10 +11,13 @@
  * the catalogue the page hands in (client/catalogue.c), so both rewrite
  * by this one table.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
 #include "i18n.h"
+#include "match.h"
 
 /* The game titles and move hints core/ gives (core_game_title,
  * core_game_move_hint), for xgettext; _() finds them by their text. A
@@ -90,52 +93,9 @@ static const Pattern patterns[] = {
     {N_(", must shoot"), NULL},
 };
 
-/* match/conduct.c's notes on the opponent's (or our own) conduct. */
-static const Pattern notes[] = {
-    {N_("%s offers a draw"), NULL},
-    {N_(": type accept or decline"), NULL},
-    {N_("%s accepts the draw"), NULL},
-    {N_("%s declines the draw"), NULL},
-    {N_("%s resigns"), NULL},
-    {N_("%s aborts the game"), NULL},
-    {N_("%s declines the takeback"), NULL},
-    {NP_("%s asks to take back %u ply", "%s asks to take back %u plies")},
-    {N_("%s accepts the takeback: back to ply %u, %s to move, "), NULL},
-    {N_("%s claims the flag: %s's time is up after %u ms"), NULL},
-    {N_("%s claims a draw: the opponent is absent"), NULL},
-    {N_("%s claims the win: the opponent is absent"), NULL},
-    /* match/clock.c's own notes: the prefix ("time:", "absent:") stays
-     * as it is, and a time in seconds ("30.000") between two fragments
-     * is kept as written (a %u would drop its zeros). */
-    {N_("your time is up"), NULL},
-    {N_("the opponent has been gone "), NULL},
-    {N_(" s: type 'claim win' or 'claim draw'"), NULL},
-    {N_("the opponent left; you may claim the win or a draw in "), NULL},
-    {N_("the opponent left; the bot claims the win in "), NULL},
-    {N_(" s unless it returns"), NULL},
-    /* match/conduct.c's reasons for refusing a seat's line, after
-     * "refused: 'LINE': " (the key and the line stay as typed) */
-    {N_("the opponent is not absent long enough"), NULL},
-    {N_("no offer or request to answer"), NULL},
-    {N_("your offer stands already"), NULL},
-    {N_("the opponent offers one: accept it"), NULL},
-    {N_("you have made 3 draw offers already"), NULL},
-    {N_("both sides have moved (resign or offer a draw)"), NULL},
-    {N_("a takeback is of 1 to 255 plies"), NULL},
-    {N_("nothing to take back"), NULL},
-    {N_("expected resign, draw, accept, decline, abort, takeback [N], claim "
-        "win or claim draw"), NULL},
-    /* a move refused by core (core/tb_error.h's texts, translated
-     * there) with how moves look: " (e.g. " and the game's move hint */
-    {N_("malformed move notation"), NULL},
-    {N_("illegal move"), NULL},
-    {N_("ambiguous move"), NULL},
-    {N_("game is over"), NULL},
-    {N_(" (e.g. "), NULL},
-};
-
-/* The side words the notes' %s carry (a side's name in the note, as
- * match/ writes it): translated by put_format, any other word kept. */
+/* The side words a note's {wk} arguments carry (a side's name, as match/
+ * writes it; core's error texts and the games' move hints are in the
+ * catalogue already): for xgettext. */
 static const char *const side_words[] = {N_("white"), N_("black")};
 
 /* s translated if it is one of list[0..n) (the tokens and words these
@@ -277,25 +237,25 @@ static void put_format(char *out, size_t cap, size_t *n, const char *fmt,
     }
 }
 
-/* The length of the game title or move hint in starts with, 0 if
- * none: its translation takes its place. */
-static size_t game_text_at(const char *in, const char **text)
+/* The length of out[0..n) without a last UTF-8 character that a cut
+ * left incomplete. */
+static size_t utf8_whole(const char *out, size_t n)
 {
-    size_t best = 0;
-    for (size_t i = 0; i < sizeof game_texts / sizeof game_texts[0]; i++) {
-        size_t len = strlen(game_texts[i]);
-        if (len > best && strncmp(in, game_texts[i], len) == 0) {
-            best = len;
-            *text = game_texts[i];
-        }
+    if (n > 0) {
+        size_t k = n - 1;
+        while (k > 0 && ((unsigned char)out[k] & 0xc0) == 0x80)
+            k--;
+        unsigned char lead = (unsigned char)out[k];
+        size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+        if (n - k < need)
+            n = k;
     }
-    return best;
+    return n;
 }
 
-/* in rewritten by the patterns table (count of them) into out; with
- * game_text, the game titles and move hints too. */
-static char *rewrite(const Pattern *table, size_t count, int game_text,
-                     const char *in, char *out, size_t cap)
+/* in rewritten by the patterns table (count of them) into out. */
+static char *rewrite(const Pattern *table, size_t count, const char *in,
+                     char *out, size_t cap)
 {
     size_t n = 0;
     if (cap == 0)
@@ -317,14 +277,6 @@ static char *rewrite(const Pattern *table, size_t count, int game_text,
                 }
             }
         }
-        const char *text = NULL;
-        size_t text_len = game_text ? game_text_at(in, &text) : 0;
-        if (text_len > best_len) {
-            const char *said = _(text);
-            put(out, cap, &n, said, strlen(said));
-            in += text_len;
-            continue;
-        }
         if (best == NULL) {
             put(out, cap, &n, in++, 1);
             continue;
@@ -335,28 +287,41 @@ static char *rewrite(const Pattern *table, size_t count, int game_text,
         put_format(out, cap, &n, fmt, &best_f);
         in += best_len;
     }
-    /* A cut translation must not end inside a UTF-8 character: find
-     * where the last one starts and drop it unless it is whole. */
-    if (n > 0) {
-        size_t k = n - 1;
-        while (k > 0 && ((unsigned char)out[k] & 0xc0) == 0x80)
-            k--;
-        unsigned char lead = (unsigned char)out[k];
-        size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-        if (n - k < need)
-            n = k;
-    }
-    out[n] = '\0';
+    out[utf8_whole(out, n)] = '\0';
     return out;
 }
 
 char *cli_core_text(const char *in, char *out, size_t cap)
 {
-    return rewrite(patterns, sizeof patterns / sizeof patterns[0], 0, in, out,
+    return rewrite(patterns, sizeof patterns / sizeof patterns[0], in, out,
                    cap);
 }
 
-char *cli_note_text(const char *in, char *out, size_t cap)
+/* A note's {wk} argument in the user's words: a side's name, core's
+ * error text or a game's move hint, each a catalogue entry; anything
+ * else as it is. */
+static const char *note_word(const char *arg) { return _(arg); }
+
+char *cli_match_note(const Match_Note *note, const char *english, char *out,
+                     size_t cap)
 {
-    return rewrite(notes, sizeof notes / sizeof notes[0], 1, in, out, cap);
+    const char *plural = NULL;
+    int count = 0;
+    const char *fmt = match_note_words(note->code, &plural, &count);
+    size_t n;
+    if (cap == 0)
+        return out;
+    if (fmt == NULL) { /* no code: the English line as it is */
+        snprintf(out, cap, "%s", english);
+        return out;
+    }
+    if (plural != NULL && count > 0) {
+        unsigned long v = strtoul(note->arg[count - 1], NULL, 10);
+        fmt = ngettext(fmt, plural, v);
+    } else {
+        fmt = _(fmt);
+    }
+    n = match_note_render(fmt, note, note_word, out, cap);
+    out[utf8_whole(out, n)] = '\0';
+    return out;
 }

@@ -105,14 +105,16 @@ size_t cli_fit(const char *s, int cols);
 char *cli_core_text(const char *in, char *out, size_t cap);
 
 /*
- * cli_note_text: as cli_core_text, for the notes match/ gives a seat on
- * either side's conduct ("white offers a draw: type accept or decline",
- * "black asks to take back 2 plies") and its reasons for refusing a
- * seat's line ("refused: 'takeback': nothing to take back", a move's
- * core error and the game's move hint): the screen's words for them;
- * the "refused: 'LINE': " key stays as it is.
+ * cli_match_note: what a session's note says (its code and arguments,
+ * match.h) in the user's words, into out (cap bytes, always
+ * NUL-terminated, never cut inside a character): the code's words from
+ * the catalogue (match_note_words's format as the msgid), a side's name,
+ * core's error text and a game's move hint translated, the rest as
+ * written; a note without a code is english as it is. Returns out.
  */
-char *cli_note_text(const char *in, char *out, size_t cap);
+struct Match_Note;
+char *cli_match_note(const struct Match_Note *note, const char *english,
+                     char *out, size_t cap);
 
 /* cli_core_game_texts: the game titles and move hints the catalogues
  * hold (for the test that they are core's); *list gets them, returns

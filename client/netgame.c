@@ -30,6 +30,29 @@ uint64_t netgame__now_ms(void)
 
 /* ---- printed lines --------------------------------------------------- */
 
+/* A line (warning 0) or a warning, with the session's typed note when
+ * it is one (NULL: the driver's own line). */
+static void say(Netgame *g, int warning, const Match_Note *note,
+                const char *text)
+{
+    if (g->hooks.on_note) {
+        g->hooks.on_note(g, warning, text, note);
+        if (warning)
+            return;
+    }
+    if (warning) {
+        fprintf(stderr, "tabula: %s%s%s\n", g->label, g->label[0] ? ": " : "",
+                text);
+        return;
+    }
+    if (g->cfg.out == NULL)
+        return;
+    if (g->label[0] != '\0')
+        fprintf(g->cfg.out, "[%s] ", g->label);
+    fprintf(g->cfg.out, "%s\n", text);
+    fflush(g->cfg.out);
+}
+
 void netgame__say(Netgame *g, const char *fmt, ...)
 {
     char text[MATCH_TEXT_MAX];
@@ -37,14 +60,7 @@ void netgame__say(Netgame *g, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (g->hooks.on_note)
-        g->hooks.on_note(g, 0, text);
-    if (g->cfg.out == NULL)
-        return;
-    if (g->label[0] != '\0')
-        fprintf(g->cfg.out, "[%s] ", g->label);
-    fprintf(g->cfg.out, "%s\n", text);
-    fflush(g->cfg.out);
+    say(g, 0, NULL, text);
 }
 
 void netgame__warn(Netgame *g, const char *fmt, ...)
@@ -54,12 +70,7 @@ void netgame__warn(Netgame *g, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (g->hooks.on_note) {
-        g->hooks.on_note(g, 1, text);
-        return;
-    }
-    fprintf(stderr, "tabula: %s%s%s\n", g->label, g->label[0] ? ": " : "",
-            text);
+    say(g, 1, NULL, text);
 }
 
 /* ---- the log --------------------------------------------------------- */
@@ -258,10 +269,8 @@ static void carry_out(Netgame *g, const Match_Out *o)
             g->hooks.on_ply(g, o->ply, o->side, o->text, o->hex);
         break;
     case MATCH_OUT_NOTE:
-        netgame__say(g, "%s", o->text);
-        break;
     case MATCH_OUT_WARN:
-        netgame__warn(g, "%s", o->text);
+        say(g, o->kind == MATCH_OUT_WARN, &o->note, o->text);
         break;
     case MATCH_OUT_THINK:
         g->bot_want = o->seq;
@@ -415,6 +424,15 @@ void netgame__dispatch(Netgame *g)
 
 /* ---- what a front end calls ------------------------------------------ */
 
+/* src into a note's argument, cut to fit. */
+static void arg_put(char dst[MATCH_NOTE_ARG_MAX], const char *src)
+{
+    size_t n = 0;
+    for (; src[n] != '\0' && n + 1 < MATCH_NOTE_ARG_MAX; n++)
+        dst[n] = src[n];
+    dst[n] = '\0';
+}
+
 /* A typed line to the session. A move typed on the player's turn is read
  * the way the terminal reads it (line_cmd_move: the action and piece
  * letters may be left out when one legal move fits) and refused with how
@@ -431,7 +449,16 @@ static int driver_line(Netgame *g, const char *line)
         int rc = line_cmd_move(pos, line, canon, sizeof canon, why, sizeof why);
         if (rc == 0)
             return match_command(g->m, netgame__now_ms(), canon);
-        netgame__say(g, "refused: '%s': %s", cli_token(line), why);
+        /* refused as the session refuses a line (a typed note) */
+        Match_Note note;
+        char text[MATCH_TEXT_MAX];
+        memset(&note, 0, sizeof note);
+        note.code = MATCH_NOTE_REFUSED_LINE;
+        arg_put(note.arg[0], cli_token(line));
+        arg_put(note.arg[1], why);
+        match_note_render(match_note_words(note.code, NULL, NULL), &note, NULL,
+                          text, sizeof text);
+        say(g, 0, &note, text);
         return 0;
     }
     return match_command(g->m, netgame__now_ms(), line);

@@ -33,8 +33,11 @@ typedef struct Netgame_Hooks {
     void (*on_done)(Netgame *g);
     /* A line the seat prints to cfg.out (also when out is NULL), without
      * its label and newline; or, with warning 1, a warning, which then is
-     * not written to stderr (a full-screen front end owns the terminal). */
-    void (*on_note)(Netgame *g, int warning, const char *text);
+     * not written to stderr (a full-screen front end owns the terminal).
+     * note: what the session's note says (its code and arguments, for
+     * the screen's words: cli_match_note), NULL for the driver's own. */
+    void (*on_note)(Netgame *g, int warning, const char *text,
+                    const Match_Note *note);
     /* Presence: seat is LOBBY_ROLE_HOST or _GUEST. Our own connection to
      * the lobby (seat = our role; spectators: LOBBY_ROLE_SPECTATOR) came up
      * (1) or was lost (0); the other seats' players as the lobby reports

@@ -93,12 +93,9 @@ int64_t match_turn_elapsed(const Match *s, uint64_t now)
 
 static void show_clock(Match *s)
 {
-    Match_Text t = match__note(s, 0);
-    match__put(&t, "clock: white ");
-    match__put_ms(&t, s->left[0]);
-    match__put(&t, " s, black ");
-    match__put_ms(&t, s->left[1]);
-    match__put(&t, " s");
+    char w[24], b[24];
+    match__say(s, 0, MATCH_NOTE_CLOCK, match__ms(w, s->left[0]),
+               match__ms(b, s->left[1]), NULL, NULL);
 }
 
 void match__clock_after_move(Match *s, uint64_t now, int mover,
@@ -191,18 +188,16 @@ void match__clock_tick(Match *s, uint64_t now)
         since(now, s->absent_at) >= s->absent_ms) {
         s->absent_said = 1; /* the countdown's deadline is met */
         if (!s->cfg.bot) {  /* a bot seat claims instead (conduct.c) */
-            Match_Text t = match__note(s, 0);
-            match__put(&t, "absent: the opponent has been gone ");
-            match__put_ms(&t, s->absent_ms);
-            match__put(&t, " s: type 'claim win' or 'claim draw'");
+            char ms[24];
+            match__say(s, 0, MATCH_NOTE_ABSENT_CLAIM,
+                       match__ms(ms, s->absent_ms), NULL, NULL, NULL);
         }
     }
     if (!s->clock_on || me < 0)
         return;
     if (x == me && el >= s->left[me] && !s->own_flag_said) {
-        Match_Text t = match__note(s, 0);
         s->own_flag_said = 1;
-        match__put(&t, "time: your time is up");
+        match__say(s, 0, MATCH_NOTE_TIME_UP, NULL, NULL, NULL, NULL);
     }
     if (x != me && el >= s->left[x] + MATCH_FLAG_GRACE_MS && !s->flag_sent &&
         s->connected) {
@@ -288,7 +283,7 @@ int64_t match_absence_left(const Match *s, uint64_t now)
 
 void match_presence(Match *s, uint64_t now, int seat, int present)
 {
-    Match_Text t;
+    char left[24];
     if (s->done || s->closing)
         return;
     /* A note when the news changes, not each time it comes: after a
@@ -301,11 +296,13 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
                    : 0;
     if ((s->cfg.role == MATCH_ROLE_SPECTATOR || seat != (int)s->cfg.role) &&
         said != now_is) {
-        t = match__note(s, 0);
-        match__put(&t, "lobby: ");
-        match__put(&t, seat == MATCH_ROLE_HOST ? "host " : "guest ");
-        match__put(&t, present ? "present"
-                               : "gone (waiting for it to come back)");
+        match__say(s, 0,
+                   seat == MATCH_ROLE_HOST
+                       ? (present ? MATCH_NOTE_HOST_PRESENT
+                                  : MATCH_NOTE_HOST_GONE)
+                       : (present ? MATCH_NOTE_GUEST_PRESENT
+                                  : MATCH_NOTE_GUEST_GONE),
+                   NULL, NULL, NULL, NULL);
     }
     if (seat == MATCH_ROLE_HOST || seat == MATCH_ROLE_GUEST)
         s->seen[seat] = now_is;
@@ -334,14 +331,7 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     s->absent = 1;
     s->absent_said = 0;
     s->bot_claimed = 0;
-    t = match__note(s, 0);
-    if (s->cfg.bot) {
-        match__put(&t, "absent: the opponent left; the bot claims the win "
-                       "in ");
-    } else {
-        match__put(&t, "absent: the opponent left; you may claim the win or "
-                       "a draw in ");
-    }
-    match__put_ms(&t, ms);
-    match__put(&t, " s unless it returns");
+    match__say(s, 0,
+               s->cfg.bot ? MATCH_NOTE_ABSENT_LEFT_BOT : MATCH_NOTE_ABSENT_LEFT,
+               match__ms(left, ms), NULL, NULL, NULL);
 }

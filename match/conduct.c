@@ -21,29 +21,22 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
     const char *who = match__side_word(from);
     const Core_Position *pos = proto_transcript_position(s->t);
     /* The player asked gets how to answer. */
-    const char *answer =
-        match_side(s) == 1 - from ? ": type accept or decline" : "";
-    Match_Text t;
-    const char *what = NULL;
+    int asked = match_side(s) == 1 - from;
+    char n[21];
+    int code = MATCH_NOTE_TEXT;
     switch ((Proto_Kind)m->kind) {
     case PROTO_KIND_DRAW_OFFER:
-        t = match__note(s, 0);
-        match__put(&t, who);
-        match__put(&t, " offers a draw");
-        match__put(&t, answer);
-        return;
-    case PROTO_KIND_DRAW_ACCEPT: what = " accepts the draw"; break;
-    case PROTO_KIND_DRAW_DECLINE: what = " declines the draw"; break;
-    case PROTO_KIND_RESIGN: what = " resigns"; break;
-    case PROTO_KIND_ABORT: what = " aborts the game"; break;
-    case PROTO_KIND_TAKEBACK_DECLINE: what = " declines the takeback"; break;
+        code = asked ? MATCH_NOTE_DRAW_OFFER_TO_YOU : MATCH_NOTE_DRAW_OFFER;
+        break;
+    case PROTO_KIND_DRAW_ACCEPT: code = MATCH_NOTE_DRAW_ACCEPT; break;
+    case PROTO_KIND_DRAW_DECLINE: code = MATCH_NOTE_DRAW_DECLINE; break;
+    case PROTO_KIND_RESIGN: code = MATCH_NOTE_RESIGN; break;
+    case PROTO_KIND_ABORT: code = MATCH_NOTE_ABORT; break;
+    case PROTO_KIND_TAKEBACK_DECLINE: code = MATCH_NOTE_TAKEBACK_DECLINE; break;
     case PROTO_KIND_TAKEBACK_REQUEST:
-        t = match__note(s, 0);
-        match__put(&t, who);
-        match__put(&t, " asks to take back ");
-        match__put_u(&t, m->body.takeback.plies);
-        match__put(&t, m->body.takeback.plies == 1 ? " ply" : " plies");
-        match__put(&t, answer);
+        match__say(s, 0,
+                   asked ? MATCH_NOTE_TAKEBACK_ASK_YOU : MATCH_NOTE_TAKEBACK_ASK,
+                   who, match__u(n, m->body.takeback.plies), NULL, NULL);
         return;
     case PROTO_KIND_TAKEBACK_ACCEPT: {
         char hex[PROTO_HASH_HEX];
@@ -51,54 +44,34 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
         hex[0] = '\0';
         if (proto_state_hash(pos, hash) == 0)
             proto_hex(hash, sizeof hash, hex);
+        hex[16 < sizeof hex ? 16 : sizeof hex - 1] = '\0';
         s->result.plies = core_ply(pos);
         match__turn_restart(s, now); /* G-MC-8: clocks keep their time */
         s->flag_sent = s->own_flag_said = 0;
-        t = match__note(s, 0);
-        match__put(&t, who);
-        match__put(&t, " accepts the takeback: back to ply ");
-        match__put_u(&t, core_ply(pos));
-        match__put(&t, ", ");
-        match__put(&t, match__side_word(core_side_to_move(pos)));
-        match__put(&t, " to move, ");
-        match__put_pad(&t, hex, 0, 16);
+        match__say(s, 0, MATCH_NOTE_TAKEBACK_ACCEPT, who,
+                   match__u(n, core_ply(pos)),
+                   match__side_word(core_side_to_move(pos)), hex);
         return;
     }
     case PROTO_KIND_FLAG:
-        t = match__note(s, 0);
-        match__put(&t, who);
-        match__put(&t, " claims the flag: ");
-        match__put(&t, match__side_word(core_side_to_move(pos)));
-        match__put(&t, "'s time is up after ");
-        match__put_u(&t, m->body.flag.elapsed);
-        match__put(&t, " ms");
+        match__say(s, 0, MATCH_NOTE_FLAG, who,
+                   match__side_word(core_side_to_move(pos)),
+                   match__u(n, m->body.flag.elapsed), NULL);
         return;
     case PROTO_KIND_CLAIM:
-        t = match__note(s, 0);
-        match__put(&t, who);
-        match__put(&t, " claims ");
-        match__put(&t, m->body.claim.what == PROTO_CLAIM_DRAW ? "a draw"
-                                                              : "the win");
-        match__put(&t, ": the opponent is absent");
-        return;
+        code = m->body.claim.what == PROTO_CLAIM_DRAW ? MATCH_NOTE_CLAIM_DRAW
+                                                      : MATCH_NOTE_CLAIM_WIN;
+        break;
     default:
         return;
     }
-    t = match__note(s, 0);
-    match__put(&t, who);
-    match__put(&t, what);
+    match__say(s, 0, code, who, NULL, NULL, NULL);
 }
 
-/* The draw-offer refusal below names the limit in words. */
-_Static_assert(PROTO_DRAW_OFFERS_MAX == 3, "say the new draw offer limit");
-
-static void say_refused(Match *s, const char *line, const char *why)
+/* A seat's own line refused (code: a MATCH_NOTE_REFUSED_*). */
+static void say_refused(Match *s, const char *line, int code)
 {
-    Match_Text t = match__note(s, 0);
-    match__put(&t, "refused: '");
-    match__put(&t, line);
-    match__put(&t, "': ");
-    match__put(&t, why);
+    match__say(s, 0, code, line, NULL, NULL, NULL);
 }
 
 /* Send a conduct message of kind (plies for takebacks) and show it. */
@@ -112,14 +85,8 @@ static int send_conduct(Match *s, uint64_t now, Proto_Kind kind,
         m.body.takeback.plies = plies;
     int rc = match__send_msg(s, now, &m);
     if (rc != 0) {
-        Match_Text t = match__note(s, 0);
-        match__put(&t, "refused: ");
-        match__put(&t, proto_kind_name(kind));
-        match__put(&t, ": ");
-        match__put(&t, tb_strerror(rc));
-        match__put(&t, " (");
-        match__put(&t, proto_transcript_why(s->t));
-        match__put(&t, ")");
+        match__say(s, 0, MATCH_NOTE_REFUSED_SEND, proto_kind_name(kind),
+                   tb_strerror(rc), proto_transcript_why(s->t), NULL);
     } else {
         match__show_conduct(s, now, &m);
     }
@@ -244,8 +211,7 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
         rc = proto_state_hash(after, m.body.move.hash);
     core_position_free(after);
     if (rc == 0 && (rc = match__clock_for_move(s, now, &m)) != 0) {
-        Match_Text t = match__note(s, 0);
-        match__put(&t, "refused: your time is up");
+        match__say(s, 0, MATCH_NOTE_REFUSED_TIME_UP, NULL, NULL, NULL, NULL);
     }
     if (rc != 0)
         return rc;
@@ -322,17 +288,18 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     if (strcmp(line, "claim win") == 0 || strcmp(line, "claim draw") == 0) {
         Proto_Message m;
         if (match_absence_left(s, now) != 0) {
-            say_refused(s, line, "the opponent is not absent long enough");
+            say_refused(s, line, MATCH_NOTE_REFUSED_NOT_ABSENT);
             return 1;
         }
         if (line[6] == 'w' && match__own_flag(s, now)) {
-            say_refused(s, line, "your time is up");
+            say_refused(s, line, MATCH_NOTE_REFUSED_LINE_TIME_UP);
             return 1;
         }
         proto_message_init(&m, PROTO_KIND_CLAIM, &s->cfg.id);
         m.body.claim.what = line[6] == 'd' ? PROTO_CLAIM_DRAW : PROTO_CLAIM_WIN;
         if (match__send_msg(s, now, &m) != 0)
-            say_refused(s, line, proto_transcript_why(s->t));
+            match__say(s, 0, MATCH_NOTE_REFUSED_LINE, line,
+                       proto_transcript_why(s->t), NULL, NULL);
         else
             match__show_conduct(s, now, &m);
         return 1;
@@ -353,7 +320,7 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
                          0);
             return 1;
         }
-        say_refused(s, line, "no offer or request to answer");
+        say_refused(s, line, MATCH_NOTE_REFUSED_NOTHING_TO_ANSWER);
         return 1;
     }
     if (!my_turn)
@@ -366,12 +333,12 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     }
     if (strcmp(line, "draw") == 0) {
         if (offer == side)
-            say_refused(s, "draw", "your offer stands already");
+            say_refused(s, "draw", MATCH_NOTE_REFUSED_OFFER_STANDS);
         else if (offer == 1 - side)
-            say_refused(s, "draw", "the opponent offers one: accept it");
+            say_refused(s, "draw", MATCH_NOTE_REFUSED_ACCEPT_THEIRS);
         else if (proto_transcript_draw_offers(s->t, side) >=
                  PROTO_DRAW_OFFERS_MAX)
-            say_refused(s, "draw", "you have made 3 draw offers already");
+            say_refused(s, "draw", MATCH_NOTE_REFUSED_DRAW_LIMIT);
         else
             send_conduct(s, now, PROTO_KIND_DRAW_OFFER, 0);
         return 1;
@@ -379,8 +346,7 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     if (strcmp(line, "abort") == 0) {
         if (proto_transcript_moved(s->t, CORE_WHITE) &&
             proto_transcript_moved(s->t, CORE_BLACK))
-            say_refused(s, "abort", "both sides have moved (resign or "
-                                    "offer a draw)");
+            say_refused(s, "abort", MATCH_NOTE_REFUSED_ABORT_LATE);
         else
             send_conduct(s, now, PROTO_KIND_ABORT, 0);
         return 1;
@@ -388,9 +354,9 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     if ((tb_count = match_parse_takeback(line, &n)) != 0) {
         uint32_t plies = n > 0 ? n : takeback_plies(s, side);
         if (tb_count < 0)
-            say_refused(s, line, "a takeback is of 1 to 255 plies");
+            say_refused(s, line, MATCH_NOTE_REFUSED_TAKEBACK_RANGE);
         else if (plies == 0 || plies > proto_transcript_moves(s->t))
-            say_refused(s, line, "nothing to take back");
+            say_refused(s, line, MATCH_NOTE_REFUSED_NOTHING_TO_TAKE_BACK);
         else
             send_conduct(s, now, PROTO_KIND_TAKEBACK_REQUEST, plies);
         return 1;
@@ -398,21 +364,18 @@ static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
     /* A conduct word the lines above did not read ("claim  win", "resign
      * now") is a malformed command, not a move to explain. */
     if (match_conduct_line(line)) {
-        say_refused(s, line, "expected resign, draw, accept, decline, abort, "
-                             "takeback [N], claim win or claim draw");
+        say_refused(s, line, MATCH_NOTE_REFUSED_UNKNOWN);
         return 1;
     }
     Core_Move mv;
     int rc = core_move_parse(pos, line, &mv);
     if (rc != 0) {
-        Match_Text t = match__note(s, 0);
-        match__put(&t, "refused: '");
+        char shown[MATCH_NOTE_ARG_MAX];
+        Match_Text t;
+        match__text_init(&t, shown, sizeof shown);
         match__put_token(&t, line);
-        match__put(&t, "': ");
-        match__put(&t, tb_strerror(rc));
-        match__put(&t, " (e.g. ");
-        match__put(&t, core_game_move_hint(core_position_game(pos)));
-        match__put(&t, ")");
+        match__say(s, 0, MATCH_NOTE_REFUSED_MOVE, shown, tb_strerror(rc),
+                   core_game_move_hint(core_position_game(pos)), NULL);
         return 1;
     }
     rc = match__play_move(s, now, &mv);

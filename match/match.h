@@ -111,6 +111,86 @@ typedef enum Match_Out_Kind {
 
 #define MATCH_TEXT_MAX 640
 
+/*
+ * Match_Note: what a NOTE or WARN says, as a code and its arguments
+ * (match/note.c holds each code's words, once): the session writes the
+ * English text from them (Match_Out.text, what a log or a script reads)
+ * and a front end its own language from the same words
+ * (match_note_words, then match_note_render with its word translator),
+ * never by reading the English text. MATCH_NOTE_TEXT: a note with no
+ * code (a technical line, said in English only).
+ */
+typedef enum Match_Note_Code {
+    MATCH_NOTE_TEXT = 0,
+    MATCH_NOTE_DRAW_OFFER,          /* side */
+    MATCH_NOTE_DRAW_OFFER_TO_YOU,   /* side */
+    MATCH_NOTE_DRAW_ACCEPT,         /* side */
+    MATCH_NOTE_DRAW_DECLINE,        /* side */
+    MATCH_NOTE_RESIGN,              /* side */
+    MATCH_NOTE_ABORT,               /* side */
+    MATCH_NOTE_TAKEBACK_DECLINE,    /* side */
+    MATCH_NOTE_TAKEBACK_ASK,        /* side, plies */
+    MATCH_NOTE_TAKEBACK_ASK_YOU,    /* side, plies */
+    MATCH_NOTE_TAKEBACK_ACCEPT,     /* side, ply, side to move, hash */
+    MATCH_NOTE_FLAG,                /* claimant, flagged side, elapsed ms */
+    MATCH_NOTE_CLAIM_DRAW,          /* side */
+    MATCH_NOTE_CLAIM_WIN,           /* side */
+    MATCH_NOTE_TIME_UP,             /* (our own flag fell) */
+    MATCH_NOTE_ABSENT_CLAIM,        /* seconds gone */
+    MATCH_NOTE_ABSENT_LEFT,         /* seconds until a claim */
+    MATCH_NOTE_ABSENT_LEFT_BOT,     /* seconds until the bot claims */
+    MATCH_NOTE_HOST_PRESENT,
+    MATCH_NOTE_HOST_GONE,
+    MATCH_NOTE_GUEST_PRESENT,
+    MATCH_NOTE_GUEST_GONE,
+    MATCH_NOTE_CLOCK,               /* white's seconds, black's */
+    MATCH_NOTE_DESYNC,              /* ply */
+    /* refusals of a seat's own line, from here to the end */
+    MATCH_NOTE_REFUSED_TIME_UP,
+    MATCH_NOTE_REFUSED_NOT_ABSENT,  /* line */
+    MATCH_NOTE_REFUSED_LINE_TIME_UP, /* line */
+    MATCH_NOTE_REFUSED_LINE,        /* line, why (the transcript's, English) */
+    MATCH_NOTE_REFUSED_NOTHING_TO_ANSWER, /* line */
+    MATCH_NOTE_REFUSED_OFFER_STANDS,      /* line */
+    MATCH_NOTE_REFUSED_ACCEPT_THEIRS,     /* line */
+    MATCH_NOTE_REFUSED_DRAW_LIMIT,        /* line */
+    MATCH_NOTE_REFUSED_ABORT_LATE,        /* line */
+    MATCH_NOTE_REFUSED_TAKEBACK_RANGE,    /* line */
+    MATCH_NOTE_REFUSED_NOTHING_TO_TAKE_BACK, /* line */
+    MATCH_NOTE_REFUSED_UNKNOWN,           /* line */
+    MATCH_NOTE_REFUSED_MOVE,  /* line, core's error text, the move hint */
+    MATCH_NOTE_REFUSED_SEND,  /* kind, error text, why (English) */
+    MATCH_NOTE_COUNT
+} Match_Note_Code;
+
+#define MATCH_NOTE_ARGS 4
+#define MATCH_NOTE_ARG_MAX 160
+
+typedef struct Match_Note {
+    int code;                                  /* a Match_Note_Code */
+    char arg[MATCH_NOTE_ARGS][MATCH_NOTE_ARG_MAX]; /* "" when unused */
+} Match_Note;
+
+/*
+ * match_note_words: the English words of code, a format where {k} is
+ * argument k (1..4) as it is and {wk} argument k as a word the front end
+ * translates (a side's name "white"/"black", core's error text, a game's
+ * move hint); *plural the format for a count other than one (NULL: none)
+ * and *count_arg the argument (1..4) counted. NULL for MATCH_NOTE_TEXT
+ * or an unknown code. Either out pointer may be NULL.
+ */
+const char *match_note_words(int code, const char **plural, int *count_arg);
+
+/* match_note_render: format (match_note_words's, or its translation)
+ * with n's arguments into out (cap bytes, NUL-terminated, cut to fit);
+ * word(arg) says a {wk} argument (NULL: as it is). Returns the length. */
+size_t match_note_render(const char *format, const Match_Note *n,
+                         const char *(*word)(const char *arg), char *out,
+                         size_t cap);
+
+/* match_note_is_refusal: 1 when code refuses a seat's own line. */
+int match_note_is_refusal(int code);
+
 typedef struct Match_Out {
     Match_Out_Kind kind;
     const uint8_t *data; /* SEND, LOG: valid until match_free */
@@ -122,6 +202,7 @@ typedef struct Match_Out {
     uint8_t hash[PROTO_HASH_BYTES]; /* LOG_END: chain hash */
     char hex[PROTO_HASH_HEX];       /* PLY: state hash */
     char text[MATCH_TEXT_MAX];      /* PLY: move; NOTE, WARN: the line */
+    Match_Note note;                /* NOTE, WARN: what the line says */
 } Match_Out;
 
 /* The outcome so far. */

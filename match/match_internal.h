@@ -213,8 +213,17 @@ void match__put_ms(Match_Text *t, int64_t ms);
 /* Untrusted text as cli_token shows it: 60 bytes at most, then "...",
  * control and non-ASCII bytes as '?'. */
 void match__put_token(Match_Text *t, const char *s);
-/* A NOTE (warning 0) or WARN output; returns its text builder. */
+/* A NOTE (warning 0) or WARN output; returns its text builder (a note
+ * without a code: MATCH_NOTE_TEXT). */
 Match_Text match__note(Match *s, int warning);
+/* A NOTE or WARN of code with its arguments (NULL: unused; control bytes
+ * shown as '?'): its text is the code's English words (note.c). */
+void match__say(Match *s, int warning, int code, const char *a1,
+                const char *a2, const char *a3, const char *a4);
+/* v in decimal into buf (21 bytes); returns buf. */
+char *match__u(char buf[21], uint64_t v);
+/* ms as "S.mmm" into buf (24 bytes); returns buf. */
+char *match__ms(char buf[24], int64_t ms);
 const char *match__side_word(int side);
 
 #endif /* TABULA_MATCH_INTERNAL_H */

@@ -31,6 +31,7 @@ Match_Out *match__push(Match *s, Match_Out_Kind kind)
     Match_Out *o = &s->outs[(s->out_head + s->out_count) % s->out_cap];
     memset(o, 0, offsetof(Match_Out, text));
     o->text[0] = '\0';
+    o->note.code = MATCH_NOTE_TEXT;
     o->kind = kind;
     s->out_count++;
     return o;
@@ -319,9 +320,9 @@ static void finish(Match *s, uint64_t now)
     if (s->desync) {
         s->result.desync = 1;
         s->result.desync_ply = s->desync_ply;
-        t = match__note(s, 0);
-        match__put(&t, "desync: state hashes differ at ply ");
-        match__put_u(&t, s->desync_ply);
+        char ply[21];
+        match__say(s, 0, MATCH_NOTE_DESYNC, match__u(ply, s->desync_ply),
+                   NULL, NULL, NULL);
         /* The seat that found the mismatch sends its state first, the
          * other answers: both at once would collide on one seq. */
         if (s->detected || s->desync_got)

@@ -123,3 +123,19 @@ const char *match__side_word(int side)
 {
     return side == CORE_WHITE ? "white" : side == CORE_BLACK ? "black" : "?";
 }
+
+char *match__u(char buf[21], uint64_t v)
+{
+    Match_Text t;
+    match__text_init(&t, buf, 21);
+    match__put_u(&t, v);
+    return buf;
+}
+
+char *match__ms(char buf[24], int64_t ms)
+{
+    Match_Text t;
+    match__text_init(&t, buf, 24);
+    match__put_ms(&t, ms);
+    return buf;
+}

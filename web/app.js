@@ -646,16 +646,16 @@ function netOutput(out) {
     seatForget(); // nothing to take back
     say(() => t('the game is over: Download the log keeps its signed record'));
   } else {
-    // (the module's English, in the page's language when drawn; the
-    // terminal's ": type accept or decline" is the page's Accept and
-    // Decline buttons, which show when an offer is open)
-    const english = out.text.replace(/: type accept or decline$/, '');
-    netNote(() => tabula.text('note', english));
-    if (out.text.startsWith('final-hash: ')) $('final').textContent = out.text;
+    // The session's note, typed (code, arguments, English line: the
+    // module says it in the page's language each time it is drawn).
+    const typed = out.text;
+    const english = typed.slice(typed.lastIndexOf('\x1f') + 1);
+    netNote(() => tabula.text('note', typed));
+    if (english.startsWith('final-hash: ')) $('final').textContent = english;
     // The session's answer to the player's command (its result, or its
     // refusal) takes the message line, where an older error or "sent"
     // line would otherwise stay.
-    else if (game.asked) { game.asked = false; say(() => tabula.text('note', english)); }
+    else if (game.asked) { game.asked = false; say(() => tabula.text('note', typed)); }
   }
   netRefresh();
 }

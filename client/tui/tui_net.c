@@ -617,8 +617,10 @@ void tui_net_ply(Tui_Net *u, int side, const char *move)
     render(u);
 }
 
-void tui_net_note(Tui_Net *u, int warning, const char *text)
+void tui_net_note(Tui_Net *u, int warning, const char *text,
+                  const Match_Note *note)
 {
+    char said[sizeof u->note];
     if (u == NULL)
         return;
     if (u->stopped) { /* the screen is gone: warnings go to stderr again */
@@ -629,21 +631,24 @@ void tui_net_note(Tui_Net *u, int warning, const char *text)
     /* A warning is always noted: one may start with digits, as an
      * address does ("127.0.0.1:8080 is the lobby's web address ..."),
      * which worth_noting takes for a ply line. */
-    if (warning || worth_noting(u, text)) {
-        char said[sizeof u->note];
+    /* the note in the screen's words: the session's by its code, the
+     * driver's own as it is */
+    if (note != NULL)
+        cli_match_note(note, text, said, sizeof said);
+    else
+        snprintf(said, sizeof said, "%s", text);
+    if (warning || worth_noting(u, text))
         snprintf(u->note, sizeof u->note, "%s%s", warning ? _("warning: ") : "",
-                 cli_note_text(text, said, sizeof said));
-    }
+                 said);
     if (warning)
         snprintf(u->warning, sizeof u->warning, "%s", text);
-    if (strncmp(text, "refused:", 8) == 0 && u->have_screen)
+    if (note != NULL && match_note_is_refusal(note->code) && u->have_screen)
         u->t.pending = 0; /* our move came back refused */
     /* The seat's answer to a command takes the message line, where
      * "sent 'takeback x' to the seat" would stay beside its refusal. */
     if (u->t.asked && u->have_screen) {
-        char said[sizeof u->t.message];
         u->t.asked = 0;
-        tui_say(&u->t, cli_note_text(text, said, sizeof said), NULL, NULL);
+        tui_say(&u->t, said, NULL, NULL);
     }
     mirror(u);
     render(u);

@@ -40,7 +40,8 @@ void tui_net_attach(Tui_Net *u, Netgame *g);
 void tui_net_room(Tui_Net *u, const char *invite, const char *watch,
                   const char *lobby);
 void tui_net_ply(Tui_Net *u, int side, const char *move);
-void tui_net_note(Tui_Net *u, int warning, const char *text);
+void tui_net_note(Tui_Net *u, int warning, const char *text,
+                  const Match_Note *note);
 /* tui_net_retry: our connection is lost and is tried again: attempt (1..)
  * and wait_ms until the next, for the status line. */
 void tui_net_retry(Tui_Net *u, unsigned attempt, uint32_t wait_ms);

@@ -20,6 +20,7 @@
 #include <libintl.h>
 
 #include "i18n.h"
+#include "match.h"
 #include "core.h"
 
 /* ---- in process ------------------------------------------------------ */
@@ -109,7 +110,7 @@ static void speak(const char *lang)
     cr_assert_not_null(textdomain("tabula"));
 }
 
-/* in, rewritten by cli_core_text or cli_note_text, is want. */
+/* in, rewritten by cli_core_text, is want. */
 static void rewritten(char *(*rewrite)(const char *, char *, size_t),
                       const char *in, const char *want)
 {
@@ -190,58 +191,98 @@ Test(i18n, end_reasons_in_words_on_the_screens)
     cr_assert_str_eq(cli_reason_words("agreement"), "ничья по соглашению");
 }
 
-static void note_is(const char *in, const char *want)
+/* A note by its code and arguments (match.h) in the language spoken. */
+static void note_is(int code, const char *a1, const char *a2, const char *a3,
+                    const char *a4, const char *want)
 {
-    rewritten(cli_note_text, in, want);
+    Match_Note n;
+    const char *args[4] = {a1, a2, a3, a4};
+    char out[640];
+    memset(&n, 0, sizeof n);
+    n.code = code;
+    for (int i = 0; i < 4; i++)
+        if (args[i] != NULL)
+            snprintf(n.arg[i], sizeof n.arg[i], "%s", args[i]);
+    cr_assert_str_eq(cli_match_note(&n, "(english)", out, sizeof out), want);
 }
 
 Test(i18n, conduct_notes_translated_with_their_side_words)
 {
     speak("cs");
-    note_is("white offers a draw: type accept or decline",
+    note_is(MATCH_NOTE_DRAW_OFFER_TO_YOU, "white", NULL, NULL, NULL,
             "bílý nabízí remízu: napište accept (přijmout) nebo decline "
             "(odmítnout)");
-    note_is("white accepts the takeback: back to ply 4, black to move, "
+    note_is(MATCH_NOTE_TAKEBACK_ACCEPT, "white", "4", "black",
             "0123456789abcdef",
             "bílý přijímá vrácení: zpět na půltah 4, na tahu černý, "
             "0123456789abcdef");
     /* match/clock.c's notes: the prefix and the seconds as written */
-    note_is("time: your time is up", "time: váš čas vypršel");
-    note_is("refused: your time is up", "refused: váš čas vypršel");
+    note_is(MATCH_NOTE_TIME_UP, NULL, NULL, NULL, NULL,
+            "time: váš čas vypršel");
+    note_is(MATCH_NOTE_REFUSED_TIME_UP, NULL, NULL, NULL, NULL,
+            "refused: váš čas vypršel");
     /* match/conduct.c's refusals: the key and the line as typed, the
      * reason in words (by hand from cs.po's entries) */
-    note_is("refused: 'takeback': nothing to take back",
-            "refused: 'takeback': není co vrátit");
-    note_is("refused: 'draw': you have made 3 draw offers already",
+    note_is(MATCH_NOTE_REFUSED_NOTHING_TO_TAKE_BACK, "takeback", NULL, NULL,
+            NULL, "refused: 'takeback': není co vrátit");
+    note_is(MATCH_NOTE_REFUSED_DRAW_LIMIT, "draw", NULL, NULL, NULL,
             "refused: 'draw': remízu jste už nabídli třikrát");
-    note_is("refused: 'pass x': malformed move notation (e.g. "
-            "'b1-c3 d4*d7 e8*c6' (piece move, kicks) or 'pass')",
+    note_is(MATCH_NOTE_REFUSED_MOVE, "pass x", "malformed move notation",
+            "'b1-c3 d4*d7 e8*c6' (piece move, kicks) or 'pass'", NULL,
             "refused: 'pass x': chybná notace tahu (např. "
             "'b1-c3 d4*d7 e8*c6' (tah figurou, kopy) nebo 'pass')");
-    note_is("absent: the opponent has been gone 30.050 s: type 'claim win' "
-            "or 'claim draw'",
+    note_is(MATCH_NOTE_ABSENT_CLAIM, "30.050", NULL, NULL, NULL,
             "absent: soupeř je pryč 30.050 s: napište claim win (výhra) "
             "nebo claim draw (remíza)");
+    /* a typed line is never taken for a word, even one the catalogue
+     * holds */
+    note_is(MATCH_NOTE_REFUSED_UNKNOWN, "white", NULL, NULL, NULL,
+            "refused: 'white': očekáváno resign, draw, accept, decline, abort, "
+            "takeback [N], claim win nebo claim draw");
     speak("ru");
-    note_is("absent: the opponent left; you may claim the win or a draw in "
-            "12.000 s unless it returns",
+    note_is(MATCH_NOTE_ABSENT_LEFT, "12.000", NULL, NULL, NULL,
             "absent: соперник ушёл; вы можете потребовать победу или ничью "
             "через 12.000 с, если он не вернётся");
-    note_is("black asks to take back 2 plies", "чёрные просят вернуть 2 полухода");
-    note_is("black asks to take back 1 ply: type accept or decline",
+    note_is(MATCH_NOTE_TAKEBACK_ASK, "black", "2", NULL, NULL,
+            "чёрные просят вернуть 2 полухода");
+    note_is(MATCH_NOTE_TAKEBACK_ASK_YOU, "black", "1", NULL, NULL,
             "чёрные просят вернуть 1 полуход: наберите accept (принять) или "
             "decline (отклонить)");
-    note_is("white claims the flag: black's time is up after 1500 ms",
+    note_is(MATCH_NOTE_FLAG, "white", "black", "1500", NULL,
             "белые заявляют: флажок упал, время (чёрные) истекло через "
             "1500 мс");
     /* The screen keeps the key scripts know and the line as typed; the
      * reason is said in the language (line mode prints match/'s lines
      * as they are, untouched by this). */
-    note_is("refused: 'draw': your offer stands already",
+    note_is(MATCH_NOTE_REFUSED_OFFER_STANDS, "draw", NULL, NULL, NULL,
             "refused: 'draw': ваше предложение уже в силе");
-    note_is("refused: 'claim win': the opponent is not absent long enough",
+    note_is(MATCH_NOTE_REFUSED_NOT_ABSENT, "claim win", NULL, NULL, NULL,
             "refused: 'claim win': соперник отсутствует ещё недостаточно "
             "долго");
+    /* a note without a code is its English line */
+    note_is(MATCH_NOTE_TEXT, NULL, NULL, NULL, NULL, "(english)");
+}
+
+/* Every code has words, and the session writes its English text from
+ * them: the English lines scripts read stay as they were (written out by
+ * hand here). */
+Test(i18n, notes_english_from_their_words)
+{
+    Match_Note n;
+    char out[640];
+    speak("en");
+    for (int c = MATCH_NOTE_TEXT + 1; c < MATCH_NOTE_COUNT; c++)
+        cr_assert_not_null(match_note_words(c, NULL, NULL), "code %d", c);
+    memset(&n, 0, sizeof n);
+    n.code = MATCH_NOTE_TAKEBACK_ASK_YOU;
+    strcpy(n.arg[0], "white");
+    strcpy(n.arg[1], "3");
+    cr_assert_str_eq(cli_match_note(&n, "", out, sizeof out),
+                     "white asks to take back 3 plies: type accept or "
+                     "decline");
+    n.code = MATCH_NOTE_HOST_GONE;
+    cr_assert_str_eq(cli_match_note(&n, "", out, sizeof out),
+                     "lobby: host gone (waiting for it to come back)");
 }
 
 Test(i18n, a_cut_translation_ends_on_a_whole_letter)

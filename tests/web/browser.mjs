@@ -671,8 +671,10 @@ async function moduleTexts(page, lang, tr) {
   await setLang(lang);
   expect('the Football chess status line again', await text('#view-status'), fcStatus);
   const moduleText = (kind, t) => page.evaluate((k, x) => window.tabulaPage.tabula.text(k, x), kind, t);
-  expect('a network note', await moduleText('note', 'white offers a draw: type accept or decline'),
-    fillIn(tr('%s offers a draw'), [tr('white')]) + tr(': type accept or decline'));
+  // a note without a code (0) is its English line; a typed one is in
+  // LANG (the game below shows it)
+  expect('an untyped network note', await moduleText('note', '0\x1f\x1f\x1f\x1f\x1ffinal-hash: 00ff'),
+    'final-hash: 00ff');
   expect('an end reason', await moduleText('reason', 'resign'), tr('resignation'));
   // The English words core/ and match/ write for people (status lines,
   // cells' descriptions): none may be left on a board in LANG.
@@ -770,8 +772,8 @@ async function netLang(page, lang, tr) {
     // drops the terminal's ": type accept or decline" (its buttons are
     // how the page answers: a trial found it telling a page user to type).
     const offerNote = (l) => (l === 'en' ? 'black offers a draw'
-      : fillIn(tr('%s offers a draw'), [tr('black')]));
-    const fillIn = (text, args) => { let i = 0; return text.replace(/%[us]/g, () => String(args[i++])); };
+      : fillIn(tr('{w1} offers a draw'), [tr('black')]));
+    const fillIn = (text, args) => { let i = 0; return text.replace(/%[us]|\{w?\d\}/g, () => String(args[i++])); };
     for (const l of [lang, 'en', lang]) {
       await setLang(l);
       const notes = await page.$$eval('#notes li', (li) => li.map((e) => e.textContent));

@@ -16,6 +16,7 @@
 #include "entry.h"
 #include "game_help.h"
 #include "i18n.h"
+#include "match.h"
 #include "proto.h"
 #include "session.h"
 #include "web_api.h"
@@ -89,6 +90,36 @@ WEB_EXPORT(web_catalogue) int web_catalogue(const uint8_t *buf, size_t len)
     return rc ? fail(rc, "catalogue: %s", tb_strerror(rc)) : 0;
 }
 
+/* A typed note as web_match.c hands it to the page (code, four arguments
+ * and the English line, separated by 0x1f) in the page's language. An
+ * offer or request put to this seat loses its ": type accept or decline":
+ * the page's Accept and Decline buttons show while it is open. */
+static char *note_words(const char *typed, char *said, size_t cap)
+{
+    Match_Note n;
+    const char *p = typed, *english;
+    char *end;
+    long code = strtol(p, &end, 10);
+    memset(&n, 0, sizeof n);
+    if (end == p || *end != '\x1f') { /* not typed: as it is */
+        snprintf(said, cap, "%s", typed);
+        return said;
+    }
+    p = end + 1;
+    for (int i = 0; i < MATCH_NOTE_ARGS; i++) {
+        size_t len = strcspn(p, "\x1f");
+        if (p[len] != '\x1f')
+            break;
+        snprintf(n.arg[i], sizeof n.arg[i], "%.*s", (int)len, p);
+        p += len + 1;
+    }
+    english = p;
+    n.code = code == MATCH_NOTE_DRAW_OFFER_TO_YOU     ? MATCH_NOTE_DRAW_OFFER
+             : code == MATCH_NOTE_TAKEBACK_ASK_YOU ? MATCH_NOTE_TAKEBACK_ASK
+                                                   : (int)code;
+    return cli_match_note(&n, english, said, cap);
+}
+
 WEB_EXPORT(web_text) const char *web_text(int kind, const char *text)
 {
     /* A core text or note grows when translated: Russian's letters take
@@ -98,7 +129,7 @@ WEB_EXPORT(web_text) const char *web_text(int kind, const char *text)
     if (kind == WEB_TEXT_REASON)
         return out_text(cli_reason_words(text));
     if (kind == WEB_TEXT_NOTE)
-        return out_text(cli_note_text(text, buf, sizeof buf));
+        return out_text(note_words(text, buf, sizeof buf));
     if (kind == WEB_TEXT_CORE)
         return out_text(cli_core_text(text, buf, sizeof buf));
     fail(TB_E_ARG, "text: unknown kind %d", kind);

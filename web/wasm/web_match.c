@@ -486,10 +486,14 @@ static int report(Web_Net *n, const Match_Out *o)
         break;
     case MATCH_OUT_NOTE:
     case MATCH_OUT_WARN:
-        /* In English: the page puts a note in its language each time it
-         * draws it (web_text WEB_TEXT_NOTE), so a language switch redraws
-         * the notes already written. */
-        snprintf(text, sizeof text, "%s", o->text);
+        /* What the note says, typed: its code, its four arguments and its
+         * English line, separated by 0x1f (which neither holds: the
+         * session shows control bytes as '?'). The page puts it in its
+         * language each time it draws it (web_text WEB_TEXT_NOTE), so a
+         * language switch redraws the notes already written. */
+        snprintf(text, sizeof text, "%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s",
+                 o->note.code, o->note.arg[0], o->note.arg[1], o->note.arg[2],
+                 o->note.arg[3], o->text);
         break;
     case MATCH_OUT_THINK:
         snprintf(text, sizeof text, "%llu", (unsigned long long)o->seq);
