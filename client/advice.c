@@ -9,9 +9,38 @@
 #include "i18n.h"
 #include "advice.h"
 #include "cli.h"
-#include "net.h"
 #include "seat.h"
 #include "tb_error.h"
+
+/* A connection error's words: the terminal's (set by main: net/'s), else
+ * its TB_E_* text. */
+static const char *(*transport_words)(int reason);
+
+void advice_set_transport(const char *(*words)(int reason))
+{
+    transport_words = words;
+}
+
+static const char *transport(int reason)
+{
+    return transport_words != NULL ? transport_words(reason)
+                                   : _(tb_strerror(reason));
+}
+
+/* The words both the terminal and the page say, one msgid each. */
+static void rate_words(char *out, size_t cap, const char *lobby)
+{
+    snprintf(out, cap, _("the lobby at %s refuses this address for a while "
+             "after too many wrong codes: wait a minute, then check the "
+             "code and try again"), lobby);
+}
+
+static void signature_words(char *out, size_t cap, const char *lobby,
+                            const char *c)
+{
+    snprintf(out, cap, _("the game at %s was not made by the host of code "
+             "%s: is the code mistyped? Check its last group"), lobby, c);
+}
 
 void advice_lobby_failure(char *out, size_t cap, const char *lobby,
                           int reason, Lobby_Role role, const char *code)
@@ -35,9 +64,7 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
                  "--lobby is the host's lobby: address"), lobby, c);
         break;
     case TB_E_RATE:
-        snprintf(out, cap, _("the lobby at %s refuses this address for a while "
-                 "after too many wrong codes: wait a minute, then check the "
-                 "code and try again"), lobby);
+        rate_words(out, cap, lobby);
         break;
     case TB_E_FULL:
         snprintf(out, cap, _("the lobby at %s is full: try again later, or "
@@ -48,8 +75,7 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
                  "use the same version of tabula as the host"), lobby);
         break;
     case TB_E_SIGNATURE:
-        snprintf(out, cap, _("the game at %s was not made by the host of code "
-                 "%s: is the code mistyped? Check its last group"), lobby, c);
+        signature_words(out, cap, lobby, c);
         break;
     case TB_E_HTTP:
         /* The lobby's --http port (the page's address) given to --lobby:
@@ -70,13 +96,13 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
         if (role == LOBBY_ROLE_HOST)
             snprintf(out, cap, _("cannot reach the lobby at %s (%s): is "
                      "`%s lobby` running there? Without --lobby, host "
-                     "starts its own"), lobby, net_strerror(reason),
+                     "starts its own"), lobby, transport(reason),
                      cli_program());
         else
             snprintf(out, cap, _("cannot reach the lobby at %s (%s): give the "
                      "host's lobby address, as the host's screen shows it: "
                      "%s %s %s --lobby HOST:PORT"), lobby,
-                     net_strerror(reason), cli_program(),
+                     transport(reason), cli_program(),
                      role == LOBBY_ROLE_GUEST ? "join" : "spectate", c);
         break;
     }
@@ -153,4 +179,75 @@ void advice_seat_stopped(char *out, size_t cap, const char *lobby,
     else
         advice_gave_up(out, cap, lobby, role, SEAT_GIVE_UP_MS / 1000,
                        has_log);
+}
+
+/* ---- the page's words (web/wasm/web_match.c, web_net_advice) ---- */
+
+/* Why a page's seat never got in, and what to do instead. */
+static void page_admission(char *out, size_t cap, const char *lobby,
+                           int reason, const char *c, int refused)
+{
+    switch (refused ? reason : 0) {
+    case TB_E_WATCH_CODE:
+        snprintf(out, cap, _("%s is a watch code: it lets you watch, not "
+                 "play. To watch, open the spectators' link; to play, ask "
+                 "the host for the invite code"), c);
+        break;
+    case TB_E_SEAT:
+        snprintf(out, cap, _("the game of code %s has its second player "
+                 "already (or is over): to watch it, open its spectators' "
+                 "link; to play, ask the host for a new game"), c);
+        break;
+    case TB_E_CODE:
+        snprintf(out, cap, _("the lobby at %s has no game with code %s: "
+                 "check the code against the host's invite"), lobby, c);
+        break;
+    case TB_E_RATE:
+        rate_words(out, cap, lobby);
+        break;
+    case TB_E_FULL:
+        snprintf(out, cap, _("the lobby at %s is full: try again later"),
+                 lobby);
+        break;
+    case TB_E_VERSION:
+        snprintf(out, cap, _("the lobby at %s speaks another protocol "
+                 "version: reload the page (this one may be an old copy)"),
+                 lobby);
+        break;
+    case TB_E_SIGNATURE:
+        signature_words(out, cap, lobby, c);
+        break;
+    case 0:
+        snprintf(out, cap, _("cannot reach the lobby at %s"), lobby);
+        break;
+    default:
+        snprintf(out, cap, _("the lobby at %s refused this seat (%s)"), lobby,
+                 _(tb_strerror(reason)));
+        break;
+    }
+}
+
+void advice_page_stopped(char *out, size_t cap, const char *lobby,
+                         Lobby_Role role, const char *code, int failure,
+                         int reason, int refused)
+{
+    const char *c = code != NULL ? code : "CODE";
+    if (failure == SEAT_FAIL_ADMISSION)
+        page_admission(out, cap, lobby, reason, c, refused);
+    else if (failure == SEAT_FAIL_ENDED)
+        advice_seat_refused(out, cap, lobby, reason);
+    else if (refused)
+        snprintf(out, cap, _("the lobby at %s refused this seat for %u s "
+                 "(%s): stopped trying. The game is not over: reload the "
+                 "page to try again"), lobby, SEAT_GIVE_UP_MS / 1000,
+                 _(tb_strerror(reason)));
+    else if (role == LOBBY_ROLE_SPECTATOR)
+        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
+                 "watching; reload the page to watch again once it is back"),
+                 lobby, SEAT_GIVE_UP_MS / 1000);
+    else
+        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
+                 "waiting. The game is not over: this tab keeps the seat; "
+                 "reload the page to take it back once the lobby is back"),
+                 lobby, SEAT_GIVE_UP_MS / 1000);
 }

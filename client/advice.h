@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "lobby.h"
+#include "lobby_wire.h"
 
 /*
  * advice_lobby_failure: into out (cap bytes, no newline), why a seat of
@@ -66,5 +66,22 @@ void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason);
 void advice_seat_stopped(char *out, size_t cap, const char *lobby,
                          Lobby_Role role, const char *code, int failure,
                          int reason, int refused, int has_log);
+
+/*
+ * advice_page_stopped: as advice_seat_stopped, in the browser page's
+ * terms (its links and a reload instead of commands; the page keeps its
+ * seat in the tab): the page's module (web_net_advice) says it. The
+ * words both say (a rate limit, a code whose last group is mistyped, a
+ * seat taken by another connection) are one msgid.
+ */
+void advice_page_stopped(char *out, size_t cap, const char *lobby,
+                         Lobby_Role role, const char *code, int failure,
+                         int reason, int refused);
+
+/*
+ * advice_set_transport: words(reason) says a connection error (the
+ * terminal's main sets net_strerror); until set, its TB_E_* text.
+ */
+void advice_set_transport(const char *(*words)(int reason));
 
 #endif /* TABULA_ADVICE_H */

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advice.h"
 #include "cli.h"
 #include "i18n.h"
+#include "net.h"
 
 typedef struct Cli_Command {
     const char *name;
@@ -168,6 +170,7 @@ static const char *nearest_command(const char *name)
 int main(int argc, char **argv)
 {
     cli_program_set(argc > 0 ? argv[0] : NULL);
+    advice_set_transport(net_strerror);
     cli_i18n_init();
     if (argc < 2) {
         usage(stderr);

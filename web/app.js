@@ -583,13 +583,6 @@ function drawNetPlayers() {
 // reload once the lobby is back takes it again.
 function netFailed(text, why, code) {
   if (!(why?.transient && why.admitted)) seatForget();
-  // TB_E_SIGNATURE: the room's host key is not the one the code's last
-  // group fingerprints
-  if (why?.code === TB_E.TB_E_SIGNATURE && game.role !== 0) {
-    // as the terminal says it (client/advice.c)
-    text = () => t('the game at {lobby} was not made by the host of code {code}: is the code mistyped? Check its last group',
-      { lobby: location.host, code });
-  }
   if (why && !why.admitted && game.role !== 0) {
     stopBot();
     netClose();

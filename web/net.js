@@ -55,29 +55,22 @@ export class NetDriver {
     };
   }
 
-  // The seat's words for the lobby's refusal (a tb_error.h message: the
-  // catalogue has it).
-  refusal(code) {
-    const why = this.seat.t.str(this.seat.t.x.web_error(code));
-    return () => t('the lobby refused: {why}', { why: t(why) });
-  }
-
-  // The seat stopped (FAILED: "FAILURE\tREASON\tREFUSED").
+  // The seat stopped (FAILED: "FAILURE\tREASON\tREFUSED"): the module
+  // says why, in the page's words (client/advice.c), each time the text
+  // is drawn (a language switch redraws it).
   failed(text) {
     const [failure, reason, refused] = text.split('\t').map(Number);
+    const seat = this.seat;
+    // (said again while the seat lives; once the page freed it, as last
+    // said)
+    let said = seat.advice(failure, reason, refused, location.host);
+    const words = () => (seat.h ? (said = seat.advice(failure, reason, refused, location.host)) : said);
     this.stop();
-    if (failure === NET.FAIL_ADMISSION) {
-      this.hooks.onFailed?.(refused ? this.refusal(reason)
-        : () => t('cannot reach the lobby at {url}', { url: this.url }),
-      { code: refused ? reason : 0, admitted: false, transient: !refused });
-    } else if (failure === NET.FAIL_ENDED) {
-      this.hooks.onFailed?.(this.refusal(reason), { code: reason, admitted: true, transient: false });
-    } else {
-      const gaveUp = t('the connection to the lobby is lost: gave up after a minute');
-      this.hooks.onFailed?.(refused ? () => gaveUp
-        : () => `${gaveUp}; ${t('this tab keeps the seat: reload the page to try again')}`,
-      { code: refused ? reason : 0, admitted: true, transient: !refused });
-    }
+    this.hooks.onFailed?.(words, {
+      code: refused ? reason : 0,
+      admitted: failure !== NET.FAIL_ADMISSION,
+      transient: failure !== NET.FAIL_ENDED && !refused,
+    });
   }
 
   // Carry out the seat's outputs, then wait for its next deadline.

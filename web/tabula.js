@@ -398,6 +398,15 @@ export class NetSeat {
 
   free() { this.t.x.web_net_free(this.h); this.h = 0; }
 
+  // Why the seat stopped (its FAILED output's failure, reason and
+  // refused), in the page's words and the module's language (the
+  // terminal's advice, client/advice.c, in the page's terms); lobby: the
+  // lobby's address as the page shows it.
+  advice(failure, reason, refused, lobby) {
+    return this.t.withStrings([lobby],
+      (p) => this.t.str(this.t.x.web_net_advice(this.h, failure, reason, refused, p)));
+  }
+
   // {invite, watch} ('' where unknown).
   codes() {
     const [invite, watch] = this.t.str(this.t.x.web_net_codes(this.h)).split('\t');

@@ -8,11 +8,17 @@
 #include <uv.h>
 
 #include "advice.h"
+#include "net.h"
 #include "cli.h"
 #include "seat.h"
 #include "tb_error.h"
 
 static char text[640];
+
+/* The terminal's connection errors, as main sets them. */
+static void setup(void) { advice_set_transport(net_strerror); }
+
+TestSuite(advice, .init = setup);
 
 static const char *failure(int reason, Lobby_Role role)
 {

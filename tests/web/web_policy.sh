@@ -21,13 +21,15 @@ pats=('-1[0-9]{3}\b'
   '\(resign\|'
   'lostAt|attempts *\+\+|retryMs|giveUpMs|refusalEnds'
   'n *% *10 *[=!]==|DAY_MS'
-  'type accept or decline|startsWith\(.refused|offers a draw\$')
+  'type accept or decline|startsWith\(.refused|offers a draw\$'
+  "t\\(.(the lobby refused|cannot reach the lobby|.*mistyped|.*gave up after)")
 whats=('a TB_E_* code of core/tb_error.h' 'a Match_Out kind of match/match.h'
   'the reconnect waits of seat/seat.h' 'the clock reader of seat/seat.h'
   'the conduct grammar of match/conduct.c'
   'the connection policy of the seat (seat/seat.c)'
   'a plural rule of the .po headers, or the resumed turn cap of match.h'
-  "a note's English words (match/note.c: the page reads the note's code)")
+  "a note's English words (match/note.c: the page reads the note's code)"
+  "a refusal's advice (client/advice.c: the module's web_net_advice says it)")
 for k in "${!pats[@]}"; do
   if grep -nE -- "${pats[$k]}" web/*.js >&2; then
     echo "web_policy: web/*.js copies ${whats[$k]} (the lines above)" >&2

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advice.h"
 #include "seat.h"
 #include "tb_error.h"
 #include "web_api.h"
@@ -543,6 +544,21 @@ static int report_seat(const Seat_Out *o)
         return 0;
     }
     return web__out_text(text) == 0;
+}
+
+WEB_EXPORT(web_net_advice)
+const char *web_net_advice(Web_Net *n, int failure, int reason, int refused,
+                           const char *lobby)
+{
+    char text[1024];
+    /* the code this seat entered with, as the player has it */
+    const char *code = n->role == MATCH_ROLE_SPECTATOR && n->invite.text[0] == '\0'
+                           ? n->watch.text
+                           : n->invite.text;
+    advice_page_stopped(text, sizeof text, lobby, (Lobby_Role)n->role,
+                        code[0] != '\0' ? code : NULL, failure, reason,
+                        refused);
+    return web__out_text(text) == 0 ? web_out() : NULL;
 }
 
 WEB_EXPORT(web_net_poll) int web_net_poll(Web_Net *n)

@@ -177,6 +177,16 @@ double web_net_deadline(const Web_Net *n);
 int web_net_poll(Web_Net *n);
 
 /*
+ * web_net_advice: why n stopped, in the page's words and language
+ * (client/advice.c's advice_page_stopped, as the terminal's seat says
+ * advice_seat_stopped), from its FAILED output's failure, reason and
+ * refused, lobby the lobby's address as the page shows it. Valid until
+ * the next call of the module.
+ */
+const char *web_net_advice(Web_Net *n, int failure, int reason, int refused,
+                           const char *lobby);
+
+/*
  * web_net_state: the seat's view at now, as lines "KEY\tVALUE...":
  *   side S         our side (0 white, 1 black, -1 spectator / no match)
  *   to_move S      the side to move (-1 before the match start)
