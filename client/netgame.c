@@ -424,15 +424,6 @@ void netgame__dispatch(Netgame *g)
 
 /* ---- what a front end calls ------------------------------------------ */
 
-/* src into a note's argument, cut to fit. */
-static void arg_put(char dst[MATCH_NOTE_ARG_MAX], const char *src)
-{
-    size_t n = 0;
-    for (; src[n] != '\0' && n + 1 < MATCH_NOTE_ARG_MAX; n++)
-        dst[n] = src[n];
-    dst[n] = '\0';
-}
-
 /* A typed line to the session. A move typed on the player's turn is read
  * the way the terminal reads it (line_cmd_move: the action and piece
  * letters may be left out when one legal move fits) and refused with how
@@ -449,16 +440,8 @@ static int driver_line(Netgame *g, const char *line)
         int rc = line_cmd_move(pos, line, canon, sizeof canon, why, sizeof why);
         if (rc == 0)
             return match_command(g->m, netgame__now_ms(), canon);
-        /* refused as the session refuses a line (a typed note) */
-        Match_Note note;
-        char text[MATCH_TEXT_MAX];
-        memset(&note, 0, sizeof note);
-        note.code = MATCH_NOTE_REFUSED_LINE;
-        arg_put(note.arg[0], cli_token(line));
-        arg_put(note.arg[1], why);
-        match_note_render(match_note_words(note.code, NULL, NULL), &note, NULL,
-                          text, sizeof text);
-        say(g, 0, &note, text);
+        /* said as the session says its own refusals (a typed note) */
+        match_refused_line(g->m, cli_token(line), why);
         return 0;
     }
     return match_command(g->m, netgame__now_ms(), line);

@@ -68,6 +68,11 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
     match__say(s, 0, code, who, NULL, NULL, NULL);
 }
 
+void match_refused_line(Match *s, const char *line, const char *why)
+{
+    match__say(s, 0, MATCH_NOTE_REFUSED_LINE, line, why, NULL, NULL);
+}
+
 /* A seat's own line refused (code: a MATCH_NOTE_REFUSED_*). */
 static void say_refused(Match *s, const char *line, int code)
 {

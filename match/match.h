@@ -164,7 +164,7 @@ typedef enum Match_Note_Code {
 } Match_Note_Code;
 
 #define MATCH_NOTE_ARGS 4
-#define MATCH_NOTE_ARG_MAX 160
+#define MATCH_NOTE_ARG_MAX 256
 
 typedef struct Match_Note {
     int code;                                  /* a Match_Note_Code */
@@ -310,6 +310,14 @@ void match_acked(Match *s, uint64_t now, uint64_t seq);
  * TB_E_LIMIT (queue full).
  */
 int match_command(Match *s, uint64_t now, const char *line);
+
+/*
+ * match_refused_line: a line the driver refused before handing it in (a
+ * move its reader could not read, why its words), said as the session
+ * says its own refusals: a NOTE MATCH_NOTE_REFUSED_LINE ("refused:
+ * 'LINE': WHY").
+ */
+void match_refused_line(Match *s, const char *line, const char *why);
 
 /*
  * match_bot_move: the move a bot chose after MATCH_OUT_THINK with token

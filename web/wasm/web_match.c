@@ -466,7 +466,7 @@ static void log_open(Web_Net *n, uint32_t count)
  * out here (the log); 1 when the page is to see it. */
 static int report(Web_Net *n, const Match_Out *o)
 {
-    char text[2 * MATCH_TEXT_MAX + 96];
+    char text[MATCH_TEXT_MAX + MATCH_NOTE_ARGS * MATCH_NOTE_ARG_MAX + 96];
     switch (o->kind) {
     case MATCH_OUT_SEND: /* a whole DATA message (seat_poll) */
         return web__out_bytes(o->data, o->len) != NULL;
