@@ -95,14 +95,17 @@ int cli_width(const char *s, size_t n);
 size_t cli_fit(const char *s, int cols);
 
 /*
- * cli_core_text: a text core/ made for people (a board view's status
- * line or a cell's description) in the user's language, into out (cap
- * bytes, always NUL-terminated, never cut inside a character). Known
- * phrases are translated with the numbers in them carried over; anything
- * else is copied. Returns out. Titles and move hints of games are found
- * by _() directly (_(core_game_title(g))).
+ * cli_core_said: a text core made for people (a view's status line or a
+ * cell's description, english) in the user's language from the pieces
+ * core recorded for it (said[0..count): each phrase by its code, the
+ * runs between as written; count 0: english as it is), into out (cap
+ * bytes, always NUL-terminated, never cut inside a character). Returns
+ * out. Titles and move hints of games are found by _() directly
+ * (_(core_game_title(g))).
  */
-char *cli_core_text(const char *in, char *out, size_t cap);
+struct Core_Said;
+char *cli_core_said(const char *english, const struct Core_Said *said,
+                    size_t count, char *out, size_t cap);
 
 /*
  * cli_match_note: what a session's note says (its code and arguments,

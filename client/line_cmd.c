@@ -44,7 +44,7 @@ void line_cmd_board(FILE *out, const Core_Position *pos, int side)
     }
     const char *note = game_help_board_note(core_position_game(pos), &v);
     char status[sizeof v.status * 3];
-    cli_core_text(v.status, status, sizeof status);
+    cli_core_said(v.status, v.said, v.nsaid, status, sizeof status);
     if (status[0] != '\0' || note[0] != '\0')
         fprintf(out, "%s%s%s\n", status, status[0] && note[0] ? " | " : "",
                 note);

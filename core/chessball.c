@@ -873,8 +873,6 @@ static void field_cell(int s, int *row, int *col)
 
 static int cb_view(const void *st, Core_View *v)
 {
-    static const char *const kind_name[CB_KINDS] = {"pawn", "knight", "bishop",
-                                                    "rook", "queen",  "king"};
     const Cb_State *s = cstate(st);
     const Cb_Tables *t = cb_tables();
     Core_Text txt;
@@ -898,15 +896,15 @@ static int cb_view(const void *st, Core_View *v)
             (CB_PENT_MASK >> f) & 1u ? CORE_CELL_DARK : CORE_CELL_LIGHT;
         core__copy_text(cell->name, sizeof cell->name, t->name[f]);
         core__text_init(&txt, cell->detail, sizeof cell->detail);
+        core__text_said(&txt, cell->said, &cell->nsaid, CORE_CELL_SAID);
         if (code != 0) {
             cell->owner = (int8_t)((code - 1) / 6);
             cell->glyph[0] = piece_letters[code - 1];
-            core__text_str(&txt,
-                           cell->owner == CORE_WHITE ? "white " : "black ");
-            core__text_str(&txt, kind_name[(code - 1) % 6]);
+            /* white pawn .. black king, in code order */
+            core__text_phrase(&txt, CORE_PHRASE_CB_PIECE + code - 1, 0, 0, 0);
             core__text_str(&txt, ", ");
         }
-        core__text_str(&txt, "next to");
+        core__text_phrase(&txt, CORE_PHRASE_NEXT_TO, 0, 0, 0);
         for (uint32_t m = t->adj[f]; m; m &= m - 1) {
             core__text_char(&txt, ' ');
             core__text_str(&txt, t->name[lowest(m)]);
@@ -915,14 +913,16 @@ static int cb_view(const void *st, Core_View *v)
     /* The side to move in check (seed 8, D-CB-7), for the status line. */
     int check = cb_in_check(st);
     core__text_init(&txt, v->status, sizeof v->status);
+    core__text_said(&txt, v->said, &v->nsaid, CORE_VIEW_SAID);
     if (check)
-        core__text_str(&txt, s->b.side == CORE_WHITE ? "White in check"
-                                                     : "Black in check");
+        core__text_phrase(&txt,
+                          s->b.side == CORE_WHITE ? CORE_PHRASE_WHITE_IN_CHECK
+                                                  : CORE_PHRASE_BLACK_IN_CHECK,
+                          0, 0, 0);
     if (s->b.quiet > 0) {
         if (check)
             core__text_str(&txt, "; ");
-        core__text_uint(&txt, s->b.quiet);
-        core__text_str(&txt, " plies without a capture (draw at 100)");
+        core__text_phrase(&txt, CORE_PHRASE_NO_CAPTURE, s->b.quiet, 0, 0);
     }
     return 0;
 }

@@ -356,12 +356,32 @@ typedef enum Core_Cell_Kind {
     CORE_CELL_NET        /* the net (Chess volleyball) */
 } Core_Cell_Kind;
 
+/*
+ * Core_Said: one piece of a text core writes for people (a view's status
+ * line or a cell's description), so a front end says it in its language
+ * from what it is, never by reading the English: a phrase of
+ * core_phrase_words' table with its numbers n (code > 0), or (code
+ * CORE_PHRASE_TEXT) the English text's bytes at..at+len as they are (a
+ * field's name, a separator).
+ */
+typedef struct Core_Said {
+    uint8_t code;  /* a Core_Phrase_Code */
+    uint8_t at;    /* CORE_PHRASE_TEXT: where the run starts in the text */
+    uint8_t len;   /* and its length */
+    uint16_t n[3]; /* a phrase's numbers, in its format's order */
+} Core_Said;
+
+#define CORE_CELL_SAID 4  /* pieces of a cell's description */
+#define CORE_VIEW_SAID 12 /* pieces of a view's status line */
+
 typedef struct Core_Cell {
     uint8_t kind;    /* Core_Cell_Kind */
     int8_t owner;    /* CORE_WHITE, CORE_BLACK, or -1 for none / neutral */
     char name[8];    /* square or field name ("c3"), "" when not playable */
     char glyph[8];   /* what stands there, e.g. "W3" or "K"; "" if empty */
     char detail[48]; /* longer description, e.g. a column top first */
+    uint8_t nsaid;   /* detail as pieces (0: none, say detail as it is) */
+    Core_Said said[CORE_CELL_SAID];
 } Core_Cell;
 
 /*
@@ -376,7 +396,67 @@ typedef struct Core_View {
     char row_label[CORE_VIEW_MAX_ROWS][4];
     char col_label[CORE_VIEW_MAX_COLS][4];
     char status[96];
+    uint8_t nsaid; /* status as pieces (0: none, say status as it is) */
+    Core_Said said[CORE_VIEW_SAID];
 } Core_View;
+
+/* The phrases core writes for people in views (core/phrase.c). */
+typedef enum Core_Phrase_Code {
+    CORE_PHRASE_TEXT = 0, /* a run of the English text as it is */
+    /* Chessball (chessball.c cb_view) */
+    CORE_PHRASE_WHITE_IN_CHECK,
+    CORE_PHRASE_BLACK_IN_CHECK,
+    CORE_PHRASE_NO_CAPTURE, /* plies */
+    CORE_PHRASE_CB_PIECE,   /* white pawn .. black king: 12 in a row */
+    CORE_PHRASE_NEXT_TO = CORE_PHRASE_CB_PIECE + 12,
+    /* Football chess (football.c fc_view) */
+    CORE_PHRASE_GOALS,      /* White's, Black's, to win */
+    CORE_PHRASE_SINCE_GOAL, /* plies */
+    CORE_PHRASE_WHITE_GOAL,
+    CORE_PHRASE_BLACK_GOAL,
+    CORE_PHRASE_BALL,
+    /* Football chess and Chess volleyball: White king .. Black cat, the
+     * white ones then the black ones, in CORE_PIECE_* order */
+    CORE_PHRASE_PIECE,
+    /* Chess volleyball (volleyball.c vb_view) */
+    CORE_PHRASE_TOUCHED = CORE_PHRASE_PIECE + 18,
+    CORE_PHRASE_ATTACKER,
+    CORE_PHRASE_CHESS_STAGE, /* attacker's moves */
+    CORE_PHRASE_KING_IN_CHECK,
+    CORE_PHRASE_SET,         /* set, minute, minutes */
+    CORE_PHRASE_OVERTIME,
+    CORE_PHRASE_POINTS,      /* White's, Black's */
+    CORE_PHRASE_SETS,        /* White's, Black's */
+    CORE_PHRASE_WHITE_SERVES, /* serve 1 or 2 */
+    CORE_PHRASE_BLACK_SERVES,
+    CORE_PHRASE_WHITE_TOUCH,  /* touch */
+    CORE_PHRASE_BLACK_TOUCH,
+    CORE_PHRASE_MUST_PASS,
+    CORE_PHRASE_MUST_SHOOT,
+    CORE_PHRASE_COUNT
+} Core_Phrase_Code;
+
+/* The pieces CORE_PHRASE_PIECE names, in order (each side's nine). */
+enum {
+    CORE_PIECE_KING,
+    CORE_PIECE_QUEEN,
+    CORE_PIECE_ROOK,
+    CORE_PIECE_BISHOP,
+    CORE_PIECE_KNIGHT,
+    CORE_PIECE_VIZIER,
+    CORE_PIECE_MOOR,
+    CORE_PIECE_JACK,
+    CORE_PIECE_CAT
+};
+
+/*
+ * core_phrase_words: the English words of phrase code as a format, "%u"
+ * where its numbers go in order; *plural (may be NULL) the format for a
+ * first number other than one, NULL when it has none. NULL for
+ * CORE_PHRASE_TEXT or an unknown code. Each format is also the
+ * catalogues' msgid, so a front end translates it by code.
+ */
+const char *core_phrase_words(int code, const char **plural);
 
 /*
  * core_view: fill v with a drawable picture of pos. Square names in the

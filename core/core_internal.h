@@ -98,6 +98,9 @@ typedef struct Core_Text {
     size_t cap;
     size_t len;
     int err;
+    Core_Said *said; /* NULL, or where the text is recorded as pieces */
+    uint8_t *nsaid;
+    uint8_t said_cap;
 } Core_Text;
 
 void core__text_init(Core_Text *t, char *buf, size_t cap);
@@ -107,6 +110,21 @@ void core__text_uint(Core_Text *t, uint64_t v);
 
 /* 0 or TB_E_SPACE; the text is NUL-terminated either way when cap > 0. */
 int core__text_end(Core_Text *t);
+
+/* Record what t writes from now on as pieces into said (cap of them),
+ * their count in *n (phrase.c): a view's status line or a cell's
+ * description, for a front end to say by code. Too many pieces, or a
+ * text cut, leave *n 0: the English is said as it is. */
+void core__text_said(Core_Text *t, Core_Said *said, uint8_t *n, uint8_t cap);
+
+/* Write phrase code (Core_Phrase_Code) with its numbers a, b, c (those
+ * its format has; the first chooses a plural) and record it as one
+ * piece. */
+void core__text_phrase(Core_Text *t, int code, unsigned a, unsigned b,
+                       unsigned c);
+
+/* The run written since at, recorded as text (core__text_char's). */
+void core__text_record(Core_Text *t, size_t at);
 
 /* Write why[0..cap) (may be NULL) for a parse error; returns err. */
 int core__why(char *why, size_t cap, int err, const char *msg);

@@ -1218,8 +1218,6 @@ static int fc_decode(void *vst, const uint8_t *buf, size_t len)
  * as goal cells; the status line gives the score and the match target. */
 static int fc_view(const void *vst, Core_View *v)
 {
-    static const char *const names[FC_TYPES] = {"king", "queen", "rook",
-                                                "bishop", "knight"};
     const Fc_State *st = vst;
     Core_Text t;
 
@@ -1240,31 +1238,31 @@ static int fc_view(const void *vst, Core_View *v)
             c->name[0] = (char)('a' + f);
             c->name[1] = (char)('1' + r);
             core__text_init(&t, c->detail, sizeof c->detail);
+            core__text_said(&t, c->said, &c->nsaid, CORE_CELL_SAID);
             if (sq == st->ball) {
                 c->glyph[0] = '*';
-                core__text_str(&t, "the ball");
+                core__text_phrase(&t, CORE_PHRASE_BALL, 0, 0, 0);
             } else if (pc != 0) {
                 c->owner = (int8_t)FC_SIDE_OF(pc);
                 c->glyph[0] = fc_letters[pc - 1];
-                core__text_str(&t, FC_SIDE_OF(pc) == CORE_WHITE ? "White "
-                                                                : "Black ");
-                core__text_str(&t, names[FC_TYPE_OF(pc)]);
+                /* the types king .. knight are CORE_PIECE_KING .. KNIGHT */
+                core__text_phrase(&t,
+                                  CORE_PHRASE_PIECE + 9 * FC_SIDE_OF(pc) +
+                                      FC_TYPE_OF(pc),
+                                  0, 0, 0);
             } else if (fc_is_goal(sq)) {
-                core__text_str(&t,
-                               sq == FC_E1 ? "White's goal" : "Black's goal");
+                core__text_phrase(&t,
+                                  sq == FC_E1 ? CORE_PHRASE_WHITE_GOAL
+                                              : CORE_PHRASE_BLACK_GOAL,
+                                  0, 0, 0);
             }
         }
     }
     core__text_init(&t, v->status, sizeof v->status);
-    core__text_str(&t, "goals ");
-    core__text_uint(&t, st->score[CORE_WHITE]);
-    core__text_char(&t, '-');
-    core__text_uint(&t, st->score[CORE_BLACK]);
-    core__text_str(&t, ", first to ");
-    core__text_uint(&t, st->goals);
-    core__text_str(&t, " wins; ");
-    core__text_uint(&t, st->quiet);
-    core__text_str(&t, " plies since the last goal");
+    core__text_said(&t, v->said, &v->nsaid, CORE_VIEW_SAID);
+    core__text_phrase(&t, CORE_PHRASE_GOALS, st->score[CORE_WHITE],
+                      st->score[CORE_BLACK], st->goals);
+    core__text_phrase(&t, CORE_PHRASE_SINCE_GOAL, st->quiet, 0, 0);
     return core__text_end(&t);
 }
 

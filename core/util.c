@@ -26,6 +26,9 @@ void core__text_init(Core_Text *t, char *buf, size_t cap)
     t->cap = cap;
     t->len = 0;
     t->err = (buf == NULL || cap == 0) ? TB_E_SPACE : 0;
+    t->said = NULL;
+    t->nsaid = NULL;
+    t->said_cap = 0;
     if (t->err == 0)
         buf[0] = '\0';
 }
@@ -40,6 +43,8 @@ void core__text_char(Core_Text *t, char c)
     }
     t->buf[t->len++] = c;
     t->buf[t->len] = '\0';
+    if (t->said != NULL)
+        core__text_record(t, t->len - 1);
 }
 
 void core__text_str(Core_Text *t, const char *s)

@@ -1467,8 +1467,12 @@ static int vb_position_parse(void *st, const char *text, char *why,
 
 /* ---- view ----------------------------------------------------------- */
 
-static const char *const type_names[] = {"knight", "bishop", "rook", "queen",
-                                         "vizier", "moor",   "jack", "cat"};
+/* The phrase pieces of each type (core.h's CORE_PIECE_*, in the
+ * order of the types: knight, bishop, rook, queen, vizier, moor, jack,
+ * cat). */
+static const uint8_t type_piece[] = {
+    CORE_PIECE_KNIGHT, CORE_PIECE_BISHOP, CORE_PIECE_ROOK, CORE_PIECE_QUEEN,
+    CORE_PIECE_VIZIER, CORE_PIECE_MOOR,   CORE_PIECE_JACK, CORE_PIECE_CAT};
 
 /* The board as White sees it, with a net row between the halves; White's
  * pieces in capitals, Black's in small letters, the ball as "o". The
@@ -1504,57 +1508,58 @@ static int vb_view(const void *st, Core_View *v)
             square_text(s, &t, sq);
             core__text_end(&t);
             core__text_init(&t, c->detail, sizeof c->detail);
+            core__text_said(&t, c->said, &c->nsaid, CORE_CELL_SAID);
             if (id != VB_NONE) {
                 int white = !vb_colour(id);
                 char letter = piece_letter(s, id);
                 c->owner = (int8_t)vb_colour(id);
                 c->glyph[0] = white ? letter : (char)(letter - 'A' + 'a');
-                core__text_str(&t, white ? "White " : "Black ");
-                core__text_str(&t, letter == 'K' ? "king"
-                                                 : type_names[s->type[id]]);
+                core__text_phrase(&t,
+                                  CORE_PHRASE_PIECE + (white ? 0 : 9) +
+                                      (letter == 'K'
+                                           ? CORE_PIECE_KING
+                                           : type_piece[s->type[id]]),
+                                  0, 0, 0);
                 if (s->touched >> id & 1)
-                    core__text_str(&t, ", touched");
+                    core__text_phrase(&t, CORE_PHRASE_TOUCHED, 0, 0, 0);
                 if (s->phase == VB_CHESS && (s->attackers >> id & 1))
-                    core__text_str(&t, ", attacker");
+                    core__text_phrase(&t, CORE_PHRASE_ATTACKER, 0, 0, 0);
             } else if (sq == s->ball) {
                 c->glyph[0] = 'o';
-                core__text_str(&t, "the ball");
+                core__text_phrase(&t, CORE_PHRASE_BALL, 0, 0, 0);
             }
             core__text_end(&t);
         }
     }
     core__text_init(&t, v->status, sizeof v->status);
+    core__text_said(&t, v->said, &v->nsaid, CORE_VIEW_SAID);
     if (s->phase == VB_CHESS) {
-        core__text_str(&t, "chess stage, attacker moves ");
-        core__text_uint(&t, s->att_moves);
-        core__text_str(&t, "/12");
+        core__text_phrase(&t, CORE_PHRASE_CHESS_STAGE, s->att_moves, 0, 0);
         if (core__vb_king_in_check(s))
-            core__text_str(&t, ", King in check");
+            core__text_phrase(&t, CORE_PHRASE_KING_IN_CHECK, 0, 0, 0);
     } else {
-        core__text_str(&t, "set ");
-        core__text_uint(&t, s->set_no);
-        core__text_str(&t, " min ");
-        core__text_uint(&t, s->set_minute);
-        core__text_char(&t, '/');
-        core__text_uint(&t, s->set_len);
+        core__text_phrase(&t, CORE_PHRASE_SET, s->set_no, s->set_minute,
+                          s->set_len);
         if (s->overtime)
-            core__text_str(&t, " OT");
-        core__text_str(&t, " points ");
-        pair_text(&t, s->points[0], s->points[1]);
+            core__text_phrase(&t, CORE_PHRASE_OVERTIME, 0, 0, 0);
+        core__text_phrase(&t, CORE_PHRASE_POINTS, s->points[0], s->points[1],
+                          0);
     }
-    core__text_str(&t, " sets ");
-    pair_text(&t, s->sets[0], s->sets[1]);
+    core__text_phrase(&t, CORE_PHRASE_SETS, s->sets[0], s->sets[1], 0);
     if (s->phase == VB_SERVE || s->phase == VB_DEFPEN) {
-        core__text_str(&t, s->server ? " | Black serves " : " | White serves ");
-        core__text_uint(&t, s->serve_index);
-        core__text_str(&t, "/2");
+        core__text_phrase(&t,
+                          s->server ? CORE_PHRASE_BLACK_SERVES
+                                    : CORE_PHRASE_WHITE_SERVES,
+                          s->serve_index, 0, 0);
     } else if (s->phase == VB_RALLY) {
-        core__text_str(&t, s->to_act ? " | Black touch " : " | White touch ");
-        core__text_uint(&t, s->touches + 1u);
+        core__text_phrase(&t,
+                          s->to_act ? CORE_PHRASE_BLACK_TOUCH
+                                    : CORE_PHRASE_WHITE_TOUCH,
+                          s->touches + 1u, 0, 0);
         if (s->touches == 0 && s->must_pass)
-            core__text_str(&t, ", must pass");
+            core__text_phrase(&t, CORE_PHRASE_MUST_PASS, 0, 0, 0);
         if (s->touches == 2)
-            core__text_str(&t, ", must shoot");
+            core__text_phrase(&t, CORE_PHRASE_MUST_SHOOT, 0, 0, 0);
     }
     core__text_end(&t); /* a too-long status is cut, never an error */
     return 0;

@@ -27,8 +27,8 @@ cp web/*.html web/*.js web/*.css "$site.new/"
 # The page's languages (docs/languages.md): of each po/LL.po, the strings
 # the page uses (web/*.js; core/tb_error.h's error names; and the texts
 # of the module's own client/ sources, which it translates with the
-# catalogue the page hands in: match/note.c's notes, client/core_text.c's game titles, status
-# patterns and reasons, client/game_help.c's help) as
+# catalogue the page hands in: match/note.c's notes, core/phrase.c's view words, client/core_text.c's game titles
+# and reasons, client/game_help.c's help) as
 # locale/LL.json.
 mkdir -p "$site.new/locale"
 pot=$(mktemp)
@@ -39,7 +39,7 @@ xgettext --from-code=UTF-8 --language=C --omit-header --join-existing \
 xgettext --from-code=UTF-8 --language=C --omit-header --join-existing \
   --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=NP_:1,2 \
   -o "$pot" client/core_text.c client/game_help.c client/entry.c client/advice.c seat/*.c \
-  match/note.c
+  match/note.c core/phrase.c
 for po in po/*.po; do
   msgmerge --quiet --no-fuzzy-matching -o - "$po" "$pot" | msgattrib --no-obsolete -o "$pot.po"
   node scripts/po2json.mjs "$pot.po" > "$site.new/locale/$(basename "$po" .po).json"

@@ -204,11 +204,11 @@ export class Tabula {
     }
   }
 
-  // An English text in the module's language: kind 'reason' (a game-end
-  // token of status(), in words: 'resign' -> 'resignation'), 'note' (a network note) or 'core' (a status
-  // line or cell description).
+  // A text of the module's in its language: kind 'reason' (a game-end
+  // token of status(), in words: 'resign' -> 'resignation') or 'note' (a
+  // network note as the seat gave it: typed).
   text(kind, text) {
-    const k = { core: 0, note: 1, reason: 2 }[kind];
+    const k = { note: 1, reason: 2 }[kind];
     const s = this.withStrings([text], (p) => this.str(this.x.web_text(k, p)));
     if (s === null) throw this.lastError();
     return s;

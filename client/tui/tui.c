@@ -620,7 +620,8 @@ void tui_screen_draw(Tui *t)
                  human_to_move(t) ? _(" (you)") : "");
     const char *note = game_help_board_note(s->game, &t->view);
     char status[sizeof t->view.status * 3];
-    cli_core_text(t->view.status, status, sizeof status);
+    cli_core_said(t->view.status, t->view.said, t->view.nsaid, status,
+                  sizeof status);
     /* The board's note goes after its status line where both fit, after
      * the side to move otherwise: Chess volleyball's status and "ball:
      * in the server's hand" are wider than 80 columns together. */
@@ -639,7 +640,8 @@ void tui_screen_draw(Tui *t)
     const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
     if (cur->name[0] != '\0') {
         char detail[sizeof cur->detail * 3];
-        cli_core_text(cur->detail, detail, sizeof detail);
+        cli_core_said(cur->detail, cur->said, cur->nsaid, detail,
+                      sizeof detail);
         snprintf(line, sizeof line, "%s: %s", cur->name,
                  detail[0] ? detail
                            : (cur->glyph[0] ? cur->glyph : _("empty")));

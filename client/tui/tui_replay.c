@@ -195,7 +195,8 @@ static void draw(Viewer *v)
     {
         char status[sizeof v->view.status * 3];
         tui_put(y + 2, 1,
-                cli_core_text(v->view.status, status, sizeof status),
+                cli_core_said(v->view.status, v->view.said, v->view.nsaid, status,
+                              sizeof status),
                 cols - 2);
     }
     tui_put_wrapped(y + 3, 1, _(keys_line), cols - 2, 2);

@@ -110,55 +110,136 @@ static void speak(const char *lang)
     cr_assert_not_null(textdomain("tabula"));
 }
 
-/* in, rewritten by cli_core_text, is want. */
-static void rewritten(char *(*rewrite)(const char *, char *, size_t),
-                      const char *in, const char *want)
+/* The pieces core records (core.h Core_Said), laid out by hand: a
+ * phrase with its numbers, or a run of the English at..at+len. */
+#define PH(code, a, b, c) ((Core_Said){(code), 0, 0, {(a), (b), (c)}})
+#define TX(at, len) ((Core_Said){CORE_PHRASE_TEXT, (at), (len), {0, 0, 0}})
+
+/* english, said by its pieces (n of them) in the language spoken, is
+ * want. */
+static void said_is(const char *english, const Core_Said *p, size_t n,
+                    const char *want)
 {
     char out[512];
-    cr_assert_str_eq(rewrite(in, out, sizeof out), want, "for '%s'", in);
+    cr_assert_str_eq(cli_core_said(english, p, n, out, sizeof out), want,
+                     "for '%s'", english);
 }
 
-static void core_text_is(const char *in, const char *want)
+/* One phrase, alone. */
+static void phrase_is(int code, unsigned a, unsigned b, unsigned c,
+                      const char *want)
 {
-    rewritten(cli_core_text, in, want);
+    Core_Said p = PH(code, a, b, c);
+    said_is("(english)", &p, 1, want);
 }
 
 Test(i18n, core_texts_translated_with_their_numbers_and_plurals)
 {
     speak("cs");
-    core_text_is("goals 0-0, first to 1 wins; 0 plies since the last goal",
-                 "góly 0-0, vyhrává, kdo dá první 1; "
-                 "0 půltahů od posledního gólu");
+    {
+        Core_Said p[] = {PH(CORE_PHRASE_GOALS, 0, 0, 1),
+                         PH(CORE_PHRASE_SINCE_GOAL, 0, 0, 0)};
+        said_is("goals 0-0, first to 1 wins; 0 plies since the last goal", p,
+                2,
+                "góly 0-0, vyhrává, kdo dá první 1; "
+                "0 půltahů od posledního gólu");
+    }
     /* Czech: 1 | 2..4 | the rest. */
-    core_text_is("1 plies since the last goal", "1 půltah od posledního gólu");
-    core_text_is("3 plies since the last goal", "3 půltahy od posledního gólu");
-    core_text_is("12 plies since the last goal",
-                 "12 půltahů od posledního gólu");
-    core_text_is("White rook", "bílá věž");
-    core_text_is("white knight, next to a b1",
-                 "bílý jezdec, sousedí s a b1");
-    core_text_is("set 2 min 3/12 OT points 4:5 sets 1:0 | Black touch 2, "
-                 "must shoot",
-                 "set 2 min 3/12 prodl. body 4:5 sety 1:0 | dotek černého 2, "
-                 "musí útočit");
-    /* Unknown text passes through. */
-    core_text_is("W3 wb", "W3 wb");
+    phrase_is(CORE_PHRASE_SINCE_GOAL, 1, 0, 0, "1 půltah od posledního gólu");
+    phrase_is(CORE_PHRASE_SINCE_GOAL, 3, 0, 0, "3 půltahy od posledního gólu");
+    phrase_is(CORE_PHRASE_SINCE_GOAL, 12, 0, 0,
+              "12 půltahů od posledního gólu");
+    phrase_is(CORE_PHRASE_PIECE + CORE_PIECE_ROOK, 0, 0, 0, "bílá věž");
+    {
+        /* "white knight, next to a b1": the separator and the fields'
+         * names as written */
+        Core_Said p[] = {PH(CORE_PHRASE_CB_PIECE + 1, 0, 0, 0), TX(12, 2),
+                         PH(CORE_PHRASE_NEXT_TO, 0, 0, 0), TX(21, 5)};
+        said_is("white knight, next to a b1", p, 4,
+                "bílý jezdec, sousedí s a b1");
+    }
+    {
+        Core_Said p[] = {PH(CORE_PHRASE_SET, 2, 3, 12),
+                         PH(CORE_PHRASE_OVERTIME, 0, 0, 0),
+                         PH(CORE_PHRASE_POINTS, 4, 5, 0),
+                         PH(CORE_PHRASE_SETS, 1, 0, 0),
+                         PH(CORE_PHRASE_BLACK_TOUCH, 2, 0, 0),
+                         PH(CORE_PHRASE_MUST_SHOOT, 0, 0, 0)};
+        said_is("(english)", p, 6,
+                "set 2 min 3/12 prodl. body 4:5 sety 1:0 | dotek černého 2, "
+                "musí útočit");
+    }
+    /* No pieces (Laska's columns): the text as it is. */
+    said_is("W3 wb", NULL, 0, "W3 wb");
 
     speak("ru");
     /* Russian: 1, 21 | 2..4, 22 | 5..20, 11, 12 ... */
-    core_text_is("21 plies since the last goal",
-                 "21 полуход после последнего гола");
-    core_text_is("22 plies since the last goal",
-                 "22 полухода после последнего гола");
-    core_text_is("11 plies since the last goal",
-                 "11 полуходов после последнего гола");
-    core_text_is("White in check; 7 plies without a capture (draw at 100)",
-                 "белым шах; 7 полуходов без взятия (ничья при 100)");
-    core_text_is("Black moor, touched", "чёрный мавр, касалась мяча");
+    phrase_is(CORE_PHRASE_SINCE_GOAL, 21, 0, 0,
+              "21 полуход после последнего гола");
+    phrase_is(CORE_PHRASE_SINCE_GOAL, 22, 0, 0,
+              "22 полухода после последнего гола");
+    phrase_is(CORE_PHRASE_SINCE_GOAL, 11, 0, 0,
+              "11 полуходов после последнего гола");
+    {
+        Core_Said p[] = {PH(CORE_PHRASE_WHITE_IN_CHECK, 0, 0, 0), TX(14, 2),
+                         PH(CORE_PHRASE_NO_CAPTURE, 7, 0, 0)};
+        said_is("White in check; 7 plies without a capture (draw at 100)", p,
+                3, "белым шах; 7 полуходов без взятия (ничья при 100)");
+    }
+    {
+        Core_Said p[] = {PH(CORE_PHRASE_PIECE + 9 + CORE_PIECE_MOOR, 0, 0, 0),
+                         PH(CORE_PHRASE_TOUCHED, 0, 0, 0)};
+        said_is("Black moor, touched", p, 2, "чёрный мавр, касалась мяча");
+    }
     cr_assert_str_eq(_(core_game_title(core_game_find("football"))),
                      "Футбольные шахматы (Бойер, 1951)");
     cr_assert_str_eq(_(tb_strerror(TB_E_ILLEGAL)), "недопустимый ход");
     cr_assert_str_eq(cli_reason_words("checkmate"), "мат");
+}
+
+/* Said in English from its pieces, every view text of a game is its
+ * English text again (a second method: the pieces cover the whole text,
+ * in order), over the positions of random games of each game. */
+Test(i18n, core_pieces_say_the_english_text_back)
+{
+    static const char *const games[] = {"chessball", "football",
+                                        "volleyball", "volleyball10"};
+    char out[512];
+    speak("en");
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
+        Core_Position *pos = NULL;
+        uint64_t rng = 12345 + g;
+        cr_assert_eq(core_position_new(&pos, core_game_find(games[g]), NULL),
+                     0);
+        for (int ply = 0; ply < 120; ply++) {
+            Core_View v;
+            Core_Move mv[1024];
+            size_t n = 0;
+            cr_assert_eq(core_view(pos, &v), 0);
+            cr_assert_str_eq(cli_core_said(v.status, v.said, v.nsaid, out,
+                                           sizeof out),
+                             v.status, "%s ply %d", games[g], ply);
+            cr_assert(v.status[0] == '\0' || v.nsaid > 0,
+                      "%s: '%s' has no pieces", games[g], v.status);
+            for (int r = 0; r < v.rows; r++)
+                for (int c = 0; c < v.cols; c++) {
+                    const Core_Cell *cell = &v.cell[r][c];
+                    cr_assert_str_eq(cli_core_said(cell->detail, cell->said,
+                                                   cell->nsaid, out,
+                                                   sizeof out),
+                                     cell->detail, "%s ply %d cell %s",
+                                     games[g], ply, cell->name);
+                    cr_assert(cell->detail[0] == '\0' || cell->nsaid > 0,
+                              "%s: '%s' has no pieces", games[g],
+                              cell->detail);
+                }
+            if (core_moves(pos, mv, 1024, &n) != 0 || n == 0)
+                break;
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            cr_assert_eq(core_play(pos, &mv[(rng >> 33) % n]), 0);
+        }
+        core_position_free(pos);
+    }
 }
 
 /* A trial found the English screens saying "Game over: 0-1 (resign)",
@@ -288,9 +369,10 @@ Test(i18n, notes_english_from_their_words)
 Test(i18n, a_cut_translation_ends_on_a_whole_letter)
 {
     char out[8];
+    Core_Said p = PH(CORE_PHRASE_PIECE + CORE_PIECE_ROOK, 0, 0, 0);
     speak("ru");
     /* "белая ладья" does not fit in 7 bytes: 3 whole letters remain. */
-    cli_core_text("White rook", out, sizeof out);
+    cli_core_said("White rook", &p, 1, out, sizeof out);
     cr_assert_str_eq(out, "бел");
 }
 

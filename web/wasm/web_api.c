@@ -122,16 +122,13 @@ static char *note_words(const char *typed, char *said, size_t cap)
 
 WEB_EXPORT(web_text) const char *web_text(int kind, const char *text)
 {
-    /* A core text or note grows when translated: Russian's letters take
-     * two bytes each. Ample for a status line or a note (cut, if ever,
-     * at a character). */
+    /* A note grows when translated: Russian's letters take two bytes
+     * each. Ample for a note (cut, if ever, at a character). */
     char buf[1024];
     if (kind == WEB_TEXT_REASON)
         return out_text(cli_reason_words(text));
     if (kind == WEB_TEXT_NOTE)
         return out_text(note_words(text, buf, sizeof buf));
-    if (kind == WEB_TEXT_CORE)
-        return out_text(cli_core_text(text, buf, sizeof buf));
     fail(TB_E_ARG, "text: unknown kind %d", kind);
     return NULL;
 }
@@ -437,7 +434,11 @@ WEB_EXPORT(web_view) const char *web_view(void *pos)
     /* The status line and the cells' descriptions in the page's language
      * (the catalogue handed in), as the terminal shows them. */
     char text[1024];
-    rc = rc ? rc : out_put(&at, cli_core_text(v.status, text, sizeof text), 1);
+    rc = rc ? rc
+            : out_put(&at,
+                      cli_core_said(v.status, v.said, v.nsaid, text,
+                                    sizeof text),
+                      1);
     rc = rc ? rc : out_put(&at, "\nrows", 0);
     for (int r = 0; rc == 0 && r < v.rows; r++) {
         rc = out_put(&at, "\t", 0);
@@ -458,7 +459,9 @@ WEB_EXPORT(web_view) const char *web_view(void *pos)
             rc = rc ? rc : out_put(&at, cell->glyph, 1);
             rc = rc ? rc : out_put(&at, "\t", 0);
             rc = rc ? rc
-                    : out_put(&at, cli_core_text(cell->detail, text, sizeof text),
+                    : out_put(&at,
+                              cli_core_said(cell->detail, cell->said,
+                                            cell->nsaid, text, sizeof text),
                               1);
         }
     if (rc != 0) {

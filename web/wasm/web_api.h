@@ -54,14 +54,13 @@ void web_position_free(void *pos);
  */
 int web_catalogue(const uint8_t *buf, size_t len);
 
-/* web_text: an English text of the module's (or of a line it gave) in
- * the page's language: kind WEB_TEXT_CORE a board's status line or a
- * cell's description, WEB_TEXT_NOTE a network note ("white offers a
- * draw"), WEB_TEXT_REASON a game-end reason token of web_status in
- * words, as the terminal's screens say it ("resign" -> "resignation",
- * English too). Unknown texts come back unchanged. NULL on TB_E_ARG (kind)
- * or TB_E_NOMEM. */
-#define WEB_TEXT_CORE 0
+/* web_text: a text the module gave, in the page's language: kind
+ * WEB_TEXT_NOTE a network note as web_net_poll typed it (its code,
+ * arguments and English line), WEB_TEXT_REASON a game-end reason token
+ * of web_status in words, as the terminal's screens say it ("resign" ->
+ * "resignation", English too). (A board's status line and cells come in
+ * the language already: web_view.) Unknown texts come back unchanged.
+ * NULL on TB_E_ARG (kind) or TB_E_NOMEM. */
 #define WEB_TEXT_NOTE 1
 #define WEB_TEXT_REASON 2
 const char *web_text(int kind, const char *text);
