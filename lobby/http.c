@@ -113,6 +113,29 @@ static void ws_close(void *link, int flush, int reason)
 static const Lobby_Link_Ops ws_ops = {ws_send, ws_queued, ws_is_closing,
                                       ws_close, 1};
 
+/* Does the WebSocket upgrade on wsi come from the lobby's own page? A
+ * browser always names the page that opened it (Origin); it must be this
+ * lobby's address (the Host it asked), else any page a player visits
+ * could spend the player's share of the lobby. A client that is not a
+ * browser sends no Origin and is let in (the terminal speaks TCP; tests
+ * and tools may speak WebSocket). "null" (a sandboxed or file page) is
+ * refused. */
+static int same_origin(struct lws *wsi)
+{
+    char origin[256], host[256];
+    const char *o = origin;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return 1;
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) <= 0 ||
+        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        return 0;
+    if (strncmp(o, "http://", 7) == 0)
+        o += 7;
+    else if (strncmp(o, "https://", 8) == 0)
+        o += 8;
+    return strcmp(o, host) == 0;
+}
+
 static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                        void *user, void *in, size_t len)
 {
@@ -120,6 +143,8 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
     Lobby_Http *h = lws_context_user(lws_get_context(wsi));
 
     switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return same_origin(wsi) ? 0 : -1; /* nonzero refuses the upgrade */
     case LWS_CALLBACK_ESTABLISHED: {
         char peer[64] = "";
         lws_get_peer_simple(wsi, peer, sizeof peer);
@@ -210,8 +235,19 @@ static const struct lws_protocol_vhost_options mime_mjs = {
 static const struct lws_protocol_vhost_options mime_wasm = {
     &mime_mjs, NULL, ".wasm", "application/wasm"};
 
+/* The files; and a WebSocket upgrade that named no "tabula-lobby"
+ * subprotocol (lws gives it to the first protocol): refused, not held
+ * open outside every count of the rooms. */
+static int http_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                         void *user, void *in, size_t len)
+{
+    if (reason == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
+        return -1;
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
 static const struct lws_protocols protocols[] = {
-    {"http", lws_callback_http_dummy, 0, 0, 0, NULL, 0},
+    {"http", http_callback, 0, 0, 0, NULL, 0},
     {"tabula-lobby", ws_callback, sizeof(Ws_Link), 4096, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };

@@ -159,6 +159,27 @@ static void stop_all(void)
     rmdir(site);
 }
 
+/* A WebSocket to the lobby's --http address with subprotocol protocol
+ * (NULL: none) and Origin origin (NULL: none, as a non-browser client);
+ * waits until it opens or fails. */
+static void ws_try(Ws *w, const char *protocol, const char *origin)
+{
+    struct lws_client_connect_info ci;
+    memset(w, 0, sizeof *w);
+    memset(&ci, 0, sizeof ci);
+    ci.context = client_ctx;
+    ci.address = "127.0.0.1";
+    ci.port = http_port;
+    ci.path = "/";
+    ci.host = "127.0.0.1";
+    ci.origin = origin;
+    ci.protocol = protocol;
+    ci.opaque_user_data = w;
+    ci.pwsi = &w->wsi;
+    cr_assert_not_null(lws_client_connect_via_info(&ci));
+    WAIT_FOR(w->established || w->closed || w->failed, 3000);
+}
+
 static void ws_open(Ws *w)
 {
     struct lws_client_connect_info ci;
@@ -349,5 +370,36 @@ Test(lobby_ws, a_browser_counts_against_its_address_share)
     expect_error(&w, 0, LOBBY_ERR_ADDRESS);
     cr_assert_eq(stats().refused_address, 1);
     peer_free(&host);
+    stop_all();
+}
+
+/* Finding 1 of the relay-limits issue: a WebSocket without the
+ * "tabula-lobby" subprotocol was upgraded and held open outside every
+ * count. Finding 4: one opened by a foreign page (its Origin) was
+ * admitted. Now each is refused at the
+ * upgrade; the lobby's own page (Origin http://HOST, HOST the address it
+ * asked) and a client that is no browser (no Origin) are let in. */
+Test(lobby_ws, only_the_lobbys_own_page_and_its_protocol_upgrade)
+{
+    Ws w;
+    char own[64];
+    start_all();
+    ws_try(&w, NULL, NULL);
+    cr_assert(!w.established, "a WebSocket without the subprotocol opened");
+    /* (lws's client sends Origin as "http://" and what it is given) */
+    ws_try(&w, "tabula-lobby", "evil.example");
+    cr_assert(!w.established, "a foreign page's WebSocket opened");
+    ws_try(&w, "tabula-lobby", "127.0.0.1.evil.example");
+    cr_assert(!w.established, "a look-alike page's WebSocket opened");
+    snprintf(own, sizeof own, "127.0.0.1");
+    ws_try(&w, "tabula-lobby", own);
+    cr_assert(w.established, "the lobby's own page was refused");
+    lws_set_timeout(w.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+    WAIT_FOR(w.closed, 2000);
+    ws_try(&w, "tabula-lobby", NULL);
+    cr_assert(w.established, "a client without Origin was refused");
+    lws_set_timeout(w.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+    WAIT_FOR(w.closed && stats().conns == 0, 2000);
+    cr_assert_eq(stats().conns, 0, "%zu connections left", stats().conns);
     stop_all();
 }
