@@ -112,10 +112,17 @@ static int fit_descriptors(Lobby_Limits *lim, int given)
     if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
         return 0;
     if (given) {
+        /* (one count to a sentence: the connections decide the form) */
         fprintf(stderr,
-                _("tabula lobby: cannot hold %u connections: this process may "
-                "open %llu descriptors (raise the hard limit, e.g. ulimit "
-                "-Hn, or ask for fewer with --max-conns)\n"),
+                ngettext("tabula lobby: cannot hold %u connection: this process "
+                         "may open %llu descriptors (raise the hard limit, "
+                         "e.g. ulimit -Hn, or ask for fewer with "
+                         "--max-conns)\n",
+                         "tabula lobby: cannot hold %u connections: this "
+                         "process may open %llu descriptors (raise the hard "
+                         "limit, e.g. ulimit -Hn, or ask for fewer with "
+                         "--max-conns)\n",
+                         lim->max_conns),
                 lim->max_conns, (unsigned long long)rl.rlim_cur);
         return -1;
     }

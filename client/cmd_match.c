@@ -566,11 +566,17 @@ static int collect(Match *m, int sprt, double e0, double e1, long *wdl)
     printf("moves a %ld b %ld\n", sum[0].moves, sum[1].moves);
     printf("movetime a %.2f b %.2f\n", ms_a_move(&sum[0]), ms_a_move(&sum[1]));
     if (adjudicated > 0)
-        fprintf(stderr, _("tabula match: %ld games drawn at the %d-ply guard\n"),
+        fprintf(stderr,
+                ngettext("tabula match: %ld game drawn at the %d-ply guard\n",
+                         "tabula match: %ld games drawn at the %d-ply guard\n",
+                         (unsigned long)adjudicated),
                 adjudicated, MATCH_PLY_GUARD);
     if (on_time[0] + on_time[1] > 0)
         fprintf(stderr,
-                _("tabula match: %ld games lost on time (a %ld, b %ld)\n"),
+                ngettext("tabula match: %ld game lost on time (a %ld, b %ld)\n",
+                         "tabula match: %ld games lost on time (a %ld, b "
+                         "%ld)\n",
+                         (unsigned long)(on_time[0] + on_time[1])),
                 on_time[0] + on_time[1], on_time[0], on_time[1]);
     if (stopped_at < 0)
         return CLI_EXIT_OK;
