@@ -37,13 +37,27 @@ mkdir -p "$out/seeds.d/wire"
 printf '\xaa\x00\x03\x84\x01\x01\x00\x09\x83\x00\x00\x00\x00\x00\x00\x00\x01' \
   >"$out/seeds.d/wire/welcomed"
 printf '\x00\x02\x85\x03' >"$out/seeds.d/wire/refused"
-for target in frame envelope log record seat wire; do
+# (room: steps of fuzz_room.c: member 0 CREATEs a room, member 1 JOINs
+# it, each sends a DATA, member 1 leaves, the time moves on)
+mkdir -p "$out/seeds.d/room"
+rep() { for ((k = 0; k < $2; k++)); do printf "\\x$1"; done; }
+{
+  printf '\x00\x00\x5a\x01\x01'
+  rep 21 16; rep 22 16; rep aa 32; rep 11 16; rep 00 8
+  printf '\x04\x00\x2a\x02\x01'
+  rep 21 16; rep 33 16; rep 00 8
+  printf '\x00\x00\x03\x04e2\x04\x00\x03\x04e7\x05\x0a'
+} >"$out/seeds.d/room/game"
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room}; do
   extra=()
   seeds=$target
   maxlen=8192
   if [ "$target" = log ]; then
     extra=(-DTABULA_FUZZ_UNSIGNED)
     maxlen=16384
+  fi
+  if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX)
+    extra=(-D_POSIX_C_SOURCE=200809L lobby/room.c lobby/source.c)
   fi
   "$CC" "${flags[@]}" -fsanitize=fuzzer "${extra[@]}" \
     "tests/fuzz/fuzz_$target.c" "${src[@]}" seat/*.c match/*.c lobby/wire.c \
