@@ -39,25 +39,41 @@ struct Lobby_Http {
 typedef struct Ws_Out {
     struct Ws_Out *next;
     size_t len;
+    size_t cost; /* what it counts in its link's queue */
     unsigned char buf[]; /* LWS_PRE + len */
 } Ws_Out;
+
+#define WS_MALLOC_OVERHEAD 16
 
 /* One browser connection (lws's per-session data, zeroed by lws). */
 typedef struct Ws_Link {
     struct lws *wsi;
     Lobby_Member *m;
     Ws_Out *head, *tail;
-    size_t queued;
+    size_t queued;    /* the memory its unwritten messages pin */
+    size_t max_queue; /* the lobby's max_write_queue */
     int closing;   /* send nothing more; close once the queue is written */
     uint8_t *in;   /* a message being received in fragments */
     size_t in_len, in_cap;
 } Ws_Link;
+
+static void ws_drop_queue(Ws_Link *l);
 
 static int ws_send(void *link, const uint8_t *msg, size_t len)
 {
     Ws_Link *l = link;
     if (l->closing)
         return TB_E_STATE;
+    /* What it pins until written: its block and the allocator's header
+     * (counted so, a reader that never reads cannot pin more than its
+     * share in small messages; over it, it is dropped as slow) */
+    size_t cost = sizeof(Ws_Out) + LWS_PRE + len + WS_MALLOC_OVERHEAD;
+    if (l->queued + cost > l->max_queue) {
+        l->closing = 1;
+        ws_drop_queue(l);
+        lws_callback_on_writable(l->wsi);
+        return UV_ENOBUFS;
+    }
     Ws_Out *o = malloc(sizeof *o + LWS_PRE + len);
     if (o == NULL) {
         l->closing = 1;
@@ -72,7 +88,8 @@ static int ws_send(void *link, const uint8_t *msg, size_t len)
     else
         l->head = o;
     l->tail = o;
-    l->queued += len;
+    o->cost = cost;
+    l->queued += cost;
     lws_callback_on_writable(l->wsi);
     return 0;
 }
@@ -153,6 +170,8 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
                                ? peer + 7
                                : peer;
         l->wsi = wsi;
+        l->max_queue =
+            h->lb != NULL ? lobby__limits(h->lb)->max_write_queue : 0;
         l->m = h->lb != NULL ? lobby__member_new(h->lb, &ws_ops, l, host) : NULL;
         return l->m == NULL ? -1 : 0;
     }
@@ -195,7 +214,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         l->head = o->next;
         if (l->head == NULL)
             l->tail = NULL;
-        l->queued -= o->len;
+        l->queued -= o->cost;
         free(o);
         if (l->head != NULL || l->closing)
             lws_callback_on_writable(wsi);

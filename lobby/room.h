@@ -29,8 +29,10 @@
  *   max_spectators       spectators of one room [64]
  *   transcript_frames    frames a room keeps; the oldest go first [4096]
  *   transcript_bytes     payload bytes a room keeps [4 MiB]
- *   max_write_queue      bytes queued to one member before it is dropped
- *                        as a slow reader [1 MiB]
+ *   max_write_queue      memory (bytes) one member's unwritten messages
+ *                        may pin (each message's block and the
+ *                        allocator's header, not its payload alone)
+ *                        before it is dropped as a slow reader [1 MiB]
  *   heartbeat_ms         net/ heartbeat interval [5000]
  *   idle_timeout_ms      net/ idle timeout [15000]
  *   hello_timeout_ms     a connection must create, join or watch within

@@ -194,7 +194,9 @@ int net_send(Net_Conn *c, const void *data, size_t len);
  */
 int net_sendv(Net_Conn *c, const uv_buf_t *parts, unsigned n);
 
-/* net_write_queue: bytes accepted by net_send but not yet written. */
+/* net_write_queue: the memory (bytes) that writes accepted by net_send
+ * and not yet done pin: each its frame, its request and the allocator's
+ * header. max_write_queue bounds it. */
 size_t net_write_queue(const Net_Conn *c);
 
 /*

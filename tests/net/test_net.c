@@ -292,6 +292,51 @@ Test(net, slow_reader_dropped_at_write_queue_limit)
     loop_finish();
 }
 
+/* The relay-limits issue, finding 2: a queue counted in payload bytes
+ * let many small messages pin far more than the limit (each its own
+ * allocation of a write request and its bytes). Now a write counts what
+ * it pins: in one turn of the loop (nothing completes), 9-byte messages
+ * to a reader that never reads are refused once their blocks pass 8 KiB,
+ * so at most 8192 / (4 + 9 + sizeof(uv_write_t)) go; before, all 500
+ * went (libuv wrote them at once and reported an empty queue). */
+Test(net, small_messages_count_what_they_pin)
+{
+    Net_Limits lim = {.max_frame = 64,
+                      .max_write_queue = 8192,
+                      .heartbeat_ms = UINT32_MAX,
+                      .idle_timeout_ms = UINT32_MAX};
+    struct sockaddr_storage a = loopback(0);
+    static const uint8_t ack[9] = {0x83, 0, 0, 0, 0, 0, 0, 0, 1};
+    Net_Server *srv;
+    char where[64];
+    Raw_Peer raw;
+    int rc = 0, sent = 0;
+
+    loop_start();
+    pushed = NULL;
+    pushed_closed = 0;
+    cr_assert_eq(net_listen(&test_loop, (struct sockaddr *)&a, &lim,
+                            push_accept, NULL, &srv),
+                 0);
+    cr_assert_eq(net_server_address(srv, where, sizeof where), 0);
+    raw_connect(&raw, port_of(where), 0); /* never reads */
+    WAIT_FOR(pushed != NULL, 2000);
+    cr_assert_not_null(pushed);
+    for (int i = 0; i < 500 && rc == 0; i++) {
+        rc = net_send(pushed, ack, sizeof ack);
+        sent += rc == 0;
+    }
+    cr_assert_eq(rc, UV_ENOBUFS, "500 small messages all queued");
+    cr_assert_leq(sent, 8192 / (4 + 9 + sizeof(uv_write_t)), "%d went", sent);
+    cr_assert_gt(sent, 8192 / (4 + 9 + sizeof(uv_write_t) + 64),
+                 "only %d went", sent);
+    WAIT_FOR(pushed_closed, 2000);
+    cr_assert_eq(pushed_reason, UV_ENOBUFS);
+    raw_close(&raw);
+    net_server_close(srv, NULL);
+    loop_finish();
+}
+
 Test(net, heartbeats_keep_quiet_link_and_silence_times_out)
 {
     Net_Limits lim = {.heartbeat_ms = 20, .idle_timeout_ms = 400};
