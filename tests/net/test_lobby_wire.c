@@ -124,12 +124,13 @@ Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
                  TB_E_FORMAT);
     /* Numbers no lobby gives (a trial's relay locked a seat out with
      * 2^63, or stalled it with 0): frames are numbered from 1, a room
-     * starts at most at 2^62 (CREATE), the oldest kept below the next. */
+     * starts at most at 2^53 - 2 (CREATE), the oldest kept below the
+     * next. */
     cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, h.pk, 0, 0, 1), &ev),
                  TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg,
                                  welcome(msg, 1, h.pk, 0,
-                                         (UINT64_C(1) << 62) + 2, 1),
+                                         (UINT64_C(1) << 53) + 1, 1),
                                  &ev),
                  TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg,

@@ -303,6 +303,40 @@ static void second_connection_replaces_the_first(void)
     peer_free(&host);
 }
 
+/* A room re-registered at the highest number a CREATE may start from
+ * numbers its frames LOBBY_SEQ_MAX and LOBBY_SEQ_MAX + 1 exactly, in both
+ * backends (the relay-limits issue, finding 5: with the limit at 2^62,
+ * Redis's Lua, whose numbers are doubles, misnumbered them); one number
+ * further is a protocol error at CREATE. */
+static void numbers_exact_at_the_limit(void)
+{
+    Room r;
+    Peer host, guest, over;
+    room_make(&r);
+    on(0);
+    peer_host(&host, &r, LOBBY_SEQ_MAX - 1);
+    cr_assert_eq(host.welcomed, 1, "%s", net_strerror(host.reason));
+    cr_assert_eq(host.w.next_seq, LOBBY_SEQ_MAX);
+    on(1);
+    peer_guest(&guest, r.invite.text, guest_secret, LOBBY_SEQ_MAX - 1);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    peer_say(&host, "a");
+    WAIT_FOR(guest.nframes == 1 && host.nacks == 1, 2000);
+    cr_assert_eq(host.last_ack, LOBBY_SEQ_MAX);
+    cr_assert_eq(guest.seq[0], LOBBY_SEQ_MAX);
+    peer_say(&guest, "b");
+    WAIT_FOR(host.nframes == 1 && guest.nacks == 1, 2000);
+    cr_assert_eq(guest.last_ack, LOBBY_SEQ_MAX + 1);
+    cr_assert_eq(host.seq[0], LOBBY_SEQ_MAX + 1);
+    room_make(&r);
+    peer_host(&over, &r, LOBBY_SEQ_MAX + 1);
+    WAIT_FOR(over.disconnected, 2000);
+    cr_assert_eq(over.welcomed, 0);
+    peer_free(&over);
+    peer_free(&guest);
+    peer_free(&host);
+}
+
 /* ---- the table, run on both backends ---- */
 
 #define ROOM_CASES(X)                                                          \
@@ -312,7 +346,8 @@ static void second_connection_replaces_the_first(void)
     X(guest_seat_kept_once_spoken)                                             \
     X(player_resumes_from_its_number)                                          \
     X(late_spectator_catches_up_from_its_number)                               \
-    X(second_connection_replaces_the_first)
+    X(second_connection_replaces_the_first)                                   \
+    X(numbers_exact_at_the_limit)
 
 #define ON_BOTH(name)                                                          \
     Test(room_memory, name)                                                    \
