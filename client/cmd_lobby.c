@@ -53,7 +53,8 @@ static const char lobby_help[] = N_(
     "                      lobbies on one Redis are one lobby; a host on\n"
     "                      one and its guest on another play together\n"
     "                      (docs/lobby-nodes.md); exit status 2 when\n"
-    "                      Redis cannot be reached at start\n"
+    "                      Redis cannot be reached at start; a password:\n"
+    "                      redis://:PASSWORD@HOST:PORT (or USER:PASSWORD@)\n"
     "  --max-rooms N       rooms at once (default 10000)\n"
     "  --max-conns N       connections at once (default 20000, or what the\n"
     "                      descriptor limit allows: it is raised to the\n"
@@ -325,13 +326,34 @@ int cli_lobby(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     if (redis != NULL && (rc = lobby_use_redis(run.lb, redis)) != 0) {
-        fprintf(stderr,
-                "tabula lobby: %s '%s'%s\n",
-                rc == TB_E_ARG ? _("bad Redis address") : _("cannot reach Redis at"),
-                cli_token(redis),
-                rc == TB_E_ARG ? _("; expected redis://HOST:PORT[/DB], e.g. "
-                                 "redis://127.0.0.1:6379")
-                               : _(" (is redis-server running there?)"));
+        /* the address as said back: never its password */
+        char shown[160];
+        const char *at = strrchr(redis, '@');
+        snprintf(shown, sizeof shown, "%s%s", at != NULL ? "redis://" : "",
+                 cli_token(at != NULL ? at + 1 : redis));
+        if (rc == TB_E_AUTH)
+            fprintf(stderr,
+                    _("tabula lobby: Redis at '%s' refused the password, or "
+                      "needs one: give it as redis://:PASSWORD@HOST:PORT "
+                      "(requirepass) or redis://USER:PASSWORD@HOST:PORT (a "
+                      "user)\n"),
+                    shown);
+        else if (rc == TB_E_STATE)
+            fprintf(stderr,
+                    _("tabula lobby: Redis at '%s' evicts keys when its "
+                      "memory is full (its maxmemory-policy): a running "
+                      "game's room could vanish; set maxmemory-policy "
+                      "noeviction there\n"),
+                    shown);
+        else
+            fprintf(stderr,
+                    "tabula lobby: %s '%s'%s\n",
+                    rc == TB_E_ARG ? _("bad Redis address")
+                                   : _("cannot reach Redis at"),
+                    shown,
+                    rc == TB_E_ARG ? _("; expected redis://HOST:PORT[/DB], "
+                                       "e.g. redis://127.0.0.1:6379")
+                                   : _(" (is redis-server running there?)"));
         lobby_close(run.lb, NULL, NULL);
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);

@@ -43,7 +43,8 @@
     X(TB_E_WATCH_CODE, -1030, "a watch code: it watches a game, not joins it") \
     X(TB_E_HTTP, -1031, "the peer answered in HTTP: a web address")            \
     X(TB_E_NOTFOUND, -1032, "no address found for that host name")            \
-    X(TB_E_REPLACED, -1033, "another connection with this seat's key took it")
+    X(TB_E_REPLACED, -1033, "another connection with this seat's key took it") \
+    X(TB_E_AUTH, -1034, "authentication refused")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

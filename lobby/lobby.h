@@ -52,14 +52,18 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
 
 /*
  * lobby_use_redis: keep lb's rooms in Redis at url
- * ("redis://HOST:PORT[/DB]") instead of in memory, so that several
+ * ("redis://[[USER]:PASSWORD@]HOST:PORT[/DB]": a password makes every
+ * connection AUTH first) instead of in memory, so that several
  * lobby processes using one Redis form one lobby (docs/lobby-nodes.md).
  * url may name any master of a Redis Cluster (then DB must be 0): the
  * lobby reads the cluster's slot map and routes by slot. Call right
  * after lobby_new, before the loop runs. Blocks up to 2 s to check that
- * Redis answers. Errors: TB_E_ARG (bad url, DB not 0 on a cluster, or
- * called late), TB_E_IO (Redis unreachable, or a cluster not serving
- * every slot), TB_E_LIMIT (a cluster of more than 64 masters),
+ * Redis answers, takes the password, and keeps keys when full. Errors:
+ * TB_E_ARG (bad url, DB not 0 on a cluster, or called late), TB_E_AUTH
+ * (the password refused, or one needed), TB_E_STATE (Redis evicts keys
+ * when full: its maxmemory-policy is not noeviction, so a running
+ * game's room could vanish), TB_E_IO (Redis unreachable, or a cluster not
+ * serving every slot), TB_E_LIMIT (a cluster of more than 64 masters),
  * TB_E_NOMEM.
  */
 int lobby_use_redis(Lobby *lb, const char *url);

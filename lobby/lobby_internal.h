@@ -40,19 +40,30 @@ const Lobby_Limits *lobby__limits(const Lobby *lb);
 
 /* One Redis, or the masters of a Redis Cluster with a map of its slots. */
 typedef struct Lobby_Rc Lobby_Rc;
+
+/* How a connection to Redis proves itself (AUTH): a password, with a
+ * user (Redis 6 ACL) or without (requirepass); pass "" for none. */
+typedef struct Lobby_Rc_Auth {
+    char user[64];
+    char pass[256];
+} Lobby_Rc_Auth;
 struct redisReply;
 /* A command's answer; reply NULL: the connection went first. */
 typedef void Lobby_Rc_Fn(void *priv, struct redisReply *reply);
 
-/* Redis at host:port (database db), asked with a blocking CLUSTER SLOTS
- * (waiting at most wait_ms) whether it is a cluster; then connected on
- * loop (a connection per master). gone(user) is called whenever one of
- * its connections goes. Errors: TB_E_IO (unreachable, refusing, or a
- * cluster whose slots are not all served), TB_E_ARG (db not 0 on a
- * cluster), TB_E_LIMIT (more than 64 masters), TB_E_NOMEM. */
+/* Redis at host:port (database db), proving itself with auth, asked
+ * with a blocking CLUSTER SLOTS (waiting at most wait_ms) whether it is
+ * a cluster, and whether it evicts keys when full (its
+ * maxmemory-policy); then connected on loop (a connection per master,
+ * each with AUTH first). gone(user) is called whenever one of its
+ * connections goes. Errors: TB_E_AUTH (a password refused, or one
+ * needed), TB_E_STATE (Redis evicts keys when full: a running game's
+ * room could vanish), TB_E_IO (unreachable, refusing, or a cluster whose slots are
+ * not all served), TB_E_ARG (db not 0 on a cluster), TB_E_LIMIT (more
+ * than 64 masters), TB_E_NOMEM. */
 int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
-                  int wait_ms, void (*gone)(void *user), void *user,
-                  Lobby_Rc **out);
+                  const Lobby_Rc_Auth *auth, int wait_ms,
+                  void (*gone)(void *user), void *user, Lobby_Rc **out);
 /* The cluster slot (0..16383) of a key of n bytes: CRC16 of its hash tag
  * (the bytes between its first '{' and the next '}', if not empty), else
  * of the whole key. */
@@ -68,12 +79,14 @@ int lobby__rc_command(Lobby_Rc *rc, const char *key, size_t keylen,
 int lobby__rc_command1(Lobby_Rc *rc, const char *cmd, const char *key,
                        const char *arg);
 /* An asynchronous hiredis connection to host:port on loop, its data
- * data, connected(ac, status) once connected or not (a failed connect
- * gets no gone), gone(ac, status) once disconnected. Errors: TB_E_NOMEM,
+ * data, its first command AUTH when auth has a password (NULL: none),
+ * connected(ac, status) once connected or not (a failed connect gets no
+ * gone), gone(ac, status) once disconnected. Errors: TB_E_NOMEM,
  * TB_E_IO. */
 struct redisAsyncContext;
 typedef void Lobby_Rc_Status_Fn(const struct redisAsyncContext *ac, int status);
-int lobby__rc_attach(uv_loop_t *loop, const char *host, int port, void *data,
+int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
+                     const Lobby_Rc_Auth *auth, void *data,
                      Lobby_Rc_Status_Fn *connected, Lobby_Rc_Status_Fn *gone,
                      struct redisAsyncContext **out);
 /* 1 for a cluster. */

@@ -95,6 +95,7 @@ struct Lobby_Redis {
     Lobby_Rooms *rs; /* lb's rooms */
     Lobby_Limits lim;
     char host[REDIS_HOST_MAX]; /* the address given (the seed) */
+    Lobby_Rc_Auth auth;        /* the url's user and password, if any */
     int port, db;
     Redis_Addr at;     /* the address connected through */
     /* A cluster's other masters, as the last map named them: a lost
@@ -153,16 +154,30 @@ static int parse_u64(const char *s, size_t n, uint64_t *out)
     return 0;
 }
 
-/* "redis://HOST:PORT[/DB]" */
+/* "redis://[[USER]:PASSWORD@]HOST:PORT[/DB]" */
 static int parse_url(Lobby_Redis *st, const char *url)
 {
     static const char scheme[] = "redis://";
-    const char *h, *colon, *slash;
+    const char *h, *colon, *slash, *at;
     uint64_t v;
 
     if (strncmp(url, scheme, sizeof scheme - 1) != 0)
         return TB_E_ARG;
     h = url + sizeof scheme - 1;
+    at = strrchr(h, '@');
+    if (at != NULL) { /* USER:PASSWORD, or :PASSWORD */
+        const char *sep = memchr(h, ':', (size_t)(at - h));
+        size_t un = sep != NULL ? (size_t)(sep - h) : 0;
+        size_t pn = sep != NULL ? (size_t)(at - sep - 1) : 0;
+        if (sep == NULL || pn == 0 || un >= sizeof st->auth.user ||
+            pn >= sizeof st->auth.pass)
+            return TB_E_ARG;
+        memcpy(st->auth.user, h, un);
+        st->auth.user[un] = '\0';
+        memcpy(st->auth.pass, sep + 1, pn);
+        st->auth.pass[pn] = '\0';
+        h = at + 1;
+    }
     colon = strrchr(h, ':');
     if (colon == NULL || colon == h ||
         (size_t)(colon - h) >= sizeof st->host)
@@ -1062,8 +1077,8 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     lobby__rc_free(st->rc);
     st->rc = NULL;
     next_address(st);
-    if (lobby__rc_new(st->loop, st->at.host, st->at.port, st->db, PROBE_MS,
-                      conn_gone, st, &st->rc) != 0)
+    if (lobby__rc_new(st->loop, st->at.host, st->at.port, st->db, &st->auth,
+                      PROBE_MS, conn_gone, st, &st->rc) != 0)
         return;
     if (open_sub(st) != 0) {
         lobby__rc_disconnect(st->rc); /* try again later */
@@ -1107,8 +1122,8 @@ static void sub_disconnect(const redisAsyncContext *ac, int status)
  * channel (the health check). */
 static int open_sub(Lobby_Redis *st)
 {
-    int rc = lobby__rc_attach(st->loop, st->at.host, st->at.port, st,
-                              sub_connect, sub_disconnect, &st->sub);
+    int rc = lobby__rc_attach(st->loop, st->at.host, st->at.port, &st->auth,
+                              st, sub_connect, sub_disconnect, &st->sub);
     if (rc == 0 &&
         redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b",
                           st->health.own,
@@ -1142,8 +1157,8 @@ int lobby__redis_new(uv_loop_t *loop, Lobby *lb, const Lobby_Limits *lim,
         rc = lobby__health_init(&st->health, lim->redis_deadline_ms);
     }
     if (rc == 0)
-        rc = lobby__rc_new(loop, st->host, st->port, st->db, 2000, conn_gone,
-                           st, &st->rc);
+        rc = lobby__rc_new(loop, st->host, st->port, st->db, &st->auth, 2000,
+                           conn_gone, st, &st->rc);
     if (rc == 0)
         rc = open_sub(st);
     if (rc != 0) {

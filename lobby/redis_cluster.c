@@ -41,6 +41,7 @@ typedef struct Rc_Node {
 
 struct Lobby_Rc {
     uv_loop_t *loop;
+    Lobby_Rc_Auth auth; /* each connection's AUTH */
     int cluster, db, closing, refreshing;
     Rc_Node node[NODES_MAX];
     int nnodes;
@@ -115,8 +116,9 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
 }
 
 int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
-                     void *data, Lobby_Rc_Status_Fn *connected,
-                     Lobby_Rc_Status_Fn *gone, redisAsyncContext **out)
+                     const Lobby_Rc_Auth *auth, void *data,
+                     Lobby_Rc_Status_Fn *connected, Lobby_Rc_Status_Fn *gone,
+                     redisAsyncContext **out)
 {
     redisAsyncContext *ac = redisAsyncConnect(host, port);
     *out = NULL;
@@ -129,6 +131,16 @@ int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
     ac->data = data;
     redisAsyncSetConnectCallback(ac, connected);
     redisAsyncSetDisconnectCallback(ac, gone);
+    /* AUTH first (hiredis sends it once connected, before the rest); a
+     * refusal makes every later command fail, which the health check
+     * notices as a Redis that does not answer */
+    if (auth != NULL && auth->pass[0] != '\0') {
+        if (auth->user[0] != '\0')
+            redisAsyncCommand(ac, NULL, NULL, "AUTH %s %s", auth->user,
+                              auth->pass);
+        else
+            redisAsyncCommand(ac, NULL, NULL, "AUTH %s", auth->pass);
+    }
     *out = ac;
     return 0;
 }
@@ -136,8 +148,8 @@ int lobby__rc_attach(uv_loop_t *loop, const char *host, int port,
 static int node_open(Lobby_Rc *rc, Rc_Node *n)
 {
     redisAsyncContext *ac;
-    int err = lobby__rc_attach(rc->loop, n->host, n->port, rc, on_connect,
-                               on_disconnect, &ac);
+    int err = lobby__rc_attach(rc->loop, n->host, n->port, &rc->auth, rc,
+                               on_connect, on_disconnect, &ac);
     if (err != 0)
         return err;
     if (rc->db != 0)
@@ -370,9 +382,41 @@ int lobby__rc_command1(Lobby_Rc *rc, const char *cmd, const char *key,
 
 /* ---- the map at start ---- */
 
+/* Blocking, on c: AUTH when auth has a password, then whether Redis
+ * evicts keys when full. 0, TB_E_AUTH, TB_E_STATE or TB_E_IO. */
+static int check_start(redisContext *c, const Lobby_Rc_Auth *auth)
+{
+    redisReply *r;
+    int err = 0;
+    if (auth->pass[0] != '\0') {
+        r = auth->user[0] != '\0'
+                ? redisCommand(c, "AUTH %s %s", auth->user, auth->pass)
+                : redisCommand(c, "AUTH %s", auth->pass);
+        if (r == NULL)
+            return TB_E_IO;
+        err = r->type == REDIS_REPLY_ERROR ? TB_E_AUTH : 0;
+        freeReplyObject(r);
+        if (err != 0)
+            return err;
+    }
+    r = redisCommand(c, "CONFIG GET maxmemory-policy");
+    if (r == NULL)
+        return TB_E_IO;
+    if (r->type == REDIS_REPLY_ERROR)
+        /* NOAUTH: a password is needed; else CONFIG is renamed or
+         * refused to us, and the policy cannot be read */
+        err = strncmp(r->str, "NOAUTH", 6) == 0 ? TB_E_AUTH : 0;
+    else if (r->type == REDIS_REPLY_ARRAY && r->elements == 2 &&
+             r->element[1]->type == REDIS_REPLY_STRING &&
+             strcmp(r->element[1]->str, "noeviction") != 0)
+        err = TB_E_STATE; /* allkeys-* and volatile-* evict keys */
+    freeReplyObject(r);
+    return err;
+}
+
 int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
-                  int wait_ms, void (*gone)(void *user), void *user,
-                  Lobby_Rc **out)
+                  const Lobby_Rc_Auth *auth, int wait_ms,
+                  void (*gone)(void *user), void *user, Lobby_Rc **out)
 {
     struct timeval tv = {wait_ms / 1000, (wait_ms % 1000) * 1000};
     redisContext *c;
@@ -386,6 +430,8 @@ int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
         return TB_E_NOMEM;
     rc->loop = loop;
     rc->db = db;
+    if (auth != NULL)
+        rc->auth = *auth;
     rc->gone = gone;
     rc->user = user;
     memset(rc->slot, NO_NODE, sizeof rc->slot);
@@ -396,6 +442,12 @@ int lobby__rc_new(uv_loop_t *loop, const char *host, int port, int db,
         return c == NULL ? TB_E_NOMEM : TB_E_IO;
     }
     redisSetTimeout(c, tv);
+    err = check_start(c, &rc->auth);
+    if (err != 0) {
+        redisFree(c);
+        free(rc);
+        return err;
+    }
     r = redisCommand(c, "CLUSTER SLOTS");
     if (r == NULL) {
         err = TB_E_IO;

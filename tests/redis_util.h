@@ -36,11 +36,32 @@ static inline int free_port(void)
  * appended to out (NULL: discarded); with aof every write is in its
  * append-only file before it is answered, else nothing is saved. The
  * caller waits for it to be ready. */
+static inline pid_t redis_spawn_more(int port, const char *folder,
+                                     const char *out, int aof,
+                                     const char *const *more);
+
 static inline pid_t redis_spawn(int port, const char *folder, const char *out,
                                 int aof)
 {
+    return redis_spawn_more(port, folder, out, aof, NULL);
+}
+
+/* As redis_spawn, with more configuration arguments (more: NULL or a
+ * NULL-ended list, e.g. "--requirepass", "s3cret"). */
+static inline pid_t redis_spawn_more(int port, const char *folder,
+                                     const char *out, int aof,
+                                     const char *const *more)
+{
     char portv[16];
+    const char *argv[32] = {"redis-server", "--port", portv, "--bind",
+                            "127.0.0.1", "--dir", folder, "--save", "",
+                            "--appendonly", aof ? "yes" : "no",
+                            "--appendfsync", "always"};
+    int n = 13;
     pid_t pid;
+    for (int i = 0; more != NULL && more[i] != NULL && n < 31; i++)
+        argv[n++] = more[i];
+    argv[n] = NULL;
     snprintf(portv, sizeof portv, "%d", port);
     pid = fork();
     cr_assert_geq(pid, 0);
@@ -51,9 +72,7 @@ static inline pid_t redis_spawn(int port, const char *folder, const char *out,
             _exit(127);
         dup2(fo, 1);
         dup2(fo, 2);
-        execlp("redis-server", "redis-server", "--port", portv, "--bind",
-               "127.0.0.1", "--dir", folder, "--save", "", "--appendonly",
-               aof ? "yes" : "no", "--appendfsync", "always", (char *)NULL);
+        execvp("redis-server", (char *const *)argv);
         _exit(127);
     }
     return pid;

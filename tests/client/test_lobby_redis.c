@@ -69,6 +69,8 @@ TestSuite(lobby_redis, .fini = kill_servers);
  * write is in its append-only file before it is answered. Returns 1 once
  * it says it is ready, 0 when it exited first (the port was taken by
  * another test after free_port() chose it: see redis_util.h). */
+static const char *const *redis_more; /* the next start's more arguments */
+
 static int try_redis_aof(Proc *p, int port, int aof)
 {
     static int starts; /* each start its own file: its own Ready line */
@@ -76,7 +78,7 @@ static int try_redis_aof(Proc *p, int port, int aof)
     memset(p, 0, sizeof *p);
     snprintf(p->out, sizeof p->out, "%s/redis%d.out", dir, ++starts);
     snprintf(p->err, sizeof p->err, "%s", p->out);
-    p->pid = redis_spawn(port, dir, p->out, aof);
+    p->pid = redis_spawn_more(port, dir, p->out, aof, redis_more);
     keep(p->pid);
     while (strstr(slurp(p->out), "Ready to accept connections") == NULL) {
         int st;
@@ -433,5 +435,62 @@ Test(lobby_redis, misnamed_redis_exits_2)
     cr_assert_eq(finish(&node), 2);
     cr_assert_not_null(strstr(slurp(node.err), "bad Redis address"), "%s",
                        slurp(node.err));
+    remove_dir();
+}
+
+/* The relay-limits issue: a node could not use a Redis that asks for a
+ * password (it said "cannot reach Redis", as if none ran there), and
+ * took a Redis that evicts keys when full (a running game's room could
+ * vanish). Now a password in the address is sent first (AUTH), a missing
+ * or wrong one is named as such, never echoed; and an evicting
+ * maxmemory-policy is refused at start. */
+Test(lobby_redis, a_redis_with_a_password)
+{
+    static const char *const more[] = {"--requirepass", "s3cret-pw", NULL};
+    Proc redis, node, a, b, host, guest, spec;
+    int port;
+    char url[128], bad[128], right[128], addr_a[64], addr_b[64];
+    make_dir();
+    redis_more = more;
+    start_redis_fresh(&redis, 0, &port, url, sizeof url);
+    redis_more = NULL;
+    snprintf(bad, sizeof bad, "redis://:wrong-pw@127.0.0.1:%d", port);
+    snprintf(right, sizeof right, "redis://:s3cret-pw@127.0.0.1:%d", port);
+    for (int k = 0; k < 2; k++) {
+        char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis",
+                      k == 0 ? url : bad, NULL};
+        start(&node, "node", NULL, la);
+        cr_assert_eq(finish(&node), 2);
+        cr_assert_not_null(strstr(slurp(node.err), "refused the password, "
+                                                   "or needs one"),
+                           "%s", slurp(node.err));
+        cr_assert_null(strstr(slurp(node.err), "wrong-pw"),
+                       "the password was echoed: %s", slurp(node.err));
+    }
+    /* with the password: two nodes, one game across them */
+    start_node(&a, "node-a", "127.0.0.1:0", right, addr_a, sizeof addr_a);
+    start_node(&b, "node-b", "127.0.0.1:0", right, addr_b, sizeof addr_b);
+    start_game(&host, &guest, &spec, "laska", addr_a, addr_b, "0");
+    game_ends_and_all_stop(&redis, &a, &b, &host, &guest, &spec);
+}
+
+Test(lobby_redis, a_redis_that_evicts_keys_is_refused)
+{
+    static const char *const more[] = {"--maxmemory", "64mb",
+                                       "--maxmemory-policy", "allkeys-lru",
+                                       NULL};
+    Proc redis, node;
+    int port;
+    char url[128];
+    make_dir();
+    redis_more = more;
+    start_redis_fresh(&redis, 0, &port, url, sizeof url);
+    redis_more = NULL;
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis", url, NULL};
+    start(&node, "node", NULL, la);
+    cr_assert_eq(finish(&node), 2);
+    cr_assert_not_null(strstr(slurp(node.err), "evicts keys"), "%s",
+                       slurp(node.err));
+    kill_hard(&redis);
     remove_dir();
 }
