@@ -331,17 +331,12 @@ static void link_up(Netgame *g, const Seat_Out *o)
     }
 }
 
-static int probe_start(Netgame *g);
-
 /* The seat stopped without the game over: the words (advice.h) as a
- * warning, and the seat is done; a joiner refused with SEAT looks first
- * (netprobe.h). */
+ * warning, and the seat is done (a joiner refused with SEAT has looked
+ * already: seat.c). */
 static void failed(Netgame *g, const Seat_Out *o)
 {
     char text[640];
-    if (o->failure == SEAT_FAIL_ADMISSION && o->reason == TB_E_SEAT &&
-        g->cfg.role == LOBBY_ROLE_GUEST && !g->probed++ && probe_start(g) == 0)
-        return; /* told once the look as a spectator ends */
     if (o->failure == SEAT_FAIL_ADMISSION && !g->resumed)
         netstore_forget(g->log_path, &g->seq); /* it never had a seat */
     /* (a host typed no code: its advice names its own invite code) */
@@ -461,25 +456,3 @@ int netgame_feed(Netgame *g, Lobby_Role from, const uint8_t *data, size_t len)
     return rc;
 }
 
-/* ---- a refused joiner's look (netprobe.h) -------------------------- */
-
-static void probe_done(void *user, int reason)
-{
-    Netgame *g = user;
-    char text[640];
-    if (!g->resumed)
-        netstore_forget(g->log_path, &g->seq); /* it never had a seat */
-    netprobe_free(g->probe);
-    g->probe = NULL;
-    advice_lobby_failure(text, sizeof text, g->lobby, reason, g->cfg.role,
-                         g->cfg.code);
-    netgame__warn(g, "%s", text);
-    g->result.finished = 0;
-    done(g);
-}
-
-static int probe_start(Netgame *g)
-{
-    return netprobe_start(g->loop, (const struct sockaddr *)&g->nodes[0],
-                          &g->seat.invite, probe_done, g, &g->probe);
-}

@@ -10,7 +10,6 @@
 
 #include "netbot.h"
 #include "netgame.h"
-#include "netprobe.h"
 #include "netstore.h"
 #include "seat.h"
 
@@ -38,8 +37,6 @@ struct Netgame {
     int room_printed, done;
     int resumed; /* taken back from its seat file */
     int lost_said; /* "connection lost" said, "reconnected" not yet */
-    Netprobe *probe; /* a refused joiner's look as a spectator */
-    int probed;      /* the look was made */
     Netgame_Result result;
 };
 

@@ -167,8 +167,6 @@ void netgame_free(Netgame *g)
 {
     if (g == NULL)
         return;
-    netprobe_free(g->probe);
-    g->probe = NULL;
     g->done = 1;
     g->freed = 1;
     netgame__conn_close(g); /* its close callback counts down */

@@ -460,10 +460,12 @@ int match__take_turn(Match *s, uint64_t now, int my_turn)
             continue;
         if (!do_line(s, now, s->lines[i], my_turn))
             break;
-        for (size_t j = k; j + 1 < s->line_count; j++)
-            memcpy(s->lines[(s->line_head + j) % MATCH_LINES_MAX],
-                   s->lines[(s->line_head + j + 1) % MATCH_LINES_MAX],
-                   sizeof s->lines[0]);
+        for (size_t j = k; j + 1 < s->line_count; j++) {
+            size_t to = (s->line_head + j) % MATCH_LINES_MAX,
+                   from = (s->line_head + j + 1) % MATCH_LINES_MAX;
+            memcpy(s->lines[to], s->lines[from], sizeof s->lines[0]);
+            s->line_id[to] = s->line_id[from];
+        }
         s->line_count--;
         return 1;
     }
@@ -491,8 +493,23 @@ int match_command(Match *s, uint64_t now, const char *line)
     size_t i = (s->line_head + s->line_count) % MATCH_LINES_MAX;
     match__text_init(&t, s->lines[i], sizeof s->lines[i]);
     match__put(&t, line);
+    s->line_id[i] = ++s->line_ids;
     s->line_count++;
     match_tick(s, now);
+    /* Still queued (lines only move up, so it would be the last): the
+     * player is told it waits, rather than left to think it went. */
+    if (s->line_count > 0 && !s->done &&
+        s->line_id[(s->line_head + s->line_count - 1) % MATCH_LINES_MAX] ==
+            s->line_ids) {
+        char shown[MATCH_NOTE_ARG_MAX];
+        match__text_init(&t, shown, sizeof shown);
+        match__put_token(&t, line);
+        match__say(s, 0,
+                   strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0
+                       ? MATCH_NOTE_ANSWER_HELD
+                       : MATCH_NOTE_LINE_HELD,
+                   shown, NULL, NULL, NULL);
+    }
     return 0;
 }
 

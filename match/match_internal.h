@@ -76,6 +76,8 @@ struct Match {
     size_t out_head, out_count, out_cap;
     /* the local player's lines */
     char lines[MATCH_LINES_MAX][MATCH_LINE_MAX];
+    uint32_t line_id[MATCH_LINES_MAX]; /* each line's number, in order */
+    uint32_t line_ids;                 /* the last number given */
     size_t line_head, line_count;
     /* the connection */
     int connected;

@@ -70,6 +70,11 @@ static const Note_Words words[MATCH_NOTE_COUNT] = {
     [MATCH_NOTE_CLOCK] = {N_("clock: white {1} s, black {2} s"), NULL, 0},
     [MATCH_NOTE_DESYNC] = {N_("desync: state hashes differ at ply {1}"), NULL,
                            0},
+    [MATCH_NOTE_LINE_HELD] = {N_("'{1}' is sent when your turn comes"), NULL,
+                              0},
+    [MATCH_NOTE_ANSWER_HELD] = {N_("a draw offer is answered on your turn: "
+                                   "your answer is sent when it comes"),
+                                NULL, 0},
     [MATCH_NOTE_REFUSED_TIME_UP] = {N_("refused: your time is up"), NULL, 0},
     [MATCH_NOTE_REFUSED_NOT_ABSENT] =
         {N_("refused: '{1}': the opponent is not absent long enough"), NULL, 0},

@@ -19,6 +19,11 @@
 struct Seat {
     Match *m;
     Lobby_Wire *wire;
+    Lobby_Wire *look;     /* a refused joiner's look as a spectator */
+    int looking;          /* its connection is the one asked for */
+    int looked;           /* the look was made */
+    int look_says;        /* its answer: TB_E_SIGNATURE or TB_E_SEAT */
+    Lobby_Code invite;    /* the code the joiner typed */
     int role;
     unsigned nodes, node; /* nodes known, the one in use or asked for */
     unsigned untried;     /* nodes not yet tried before the first welcome */
@@ -89,6 +94,7 @@ int seat_new(const Seat_Config *cfg, Seat **out)
     memset(&wc, 0, sizeof wc);
     wc.role = (Lobby_Role)cfg->match.role;
     wc.invite = cfg->invite;
+    s->invite = cfg->invite;
     wc.watch = cfg->watch;
     memcpy(wc.host_pk, cfg->match.id.pk, sizeof wc.host_pk);
     memcpy(wc.seat_secret, cfg->seat_secret, sizeof wc.seat_secret);
@@ -112,6 +118,7 @@ void seat_free(Seat *s)
         return;
     match_free(s->m);
     lobby_wire_free(s->wire);
+    lobby_wire_free(s->look);
     free(s->msg);
     free(s);
 }
@@ -137,12 +144,32 @@ size_t seat_hello(Seat *s, uint64_t now, uint8_t out[LOBBY_WIRE_HELLO_MAX])
     s->input_error = 0;
     s->awaiting = 1;
     s->hello_at = now;
+    if (s->looking)
+        return lobby_wire_hello(s->look, 0, out);
     return lobby_wire_hello(s->wire, match_last_seq(s->m), out);
+}
+
+/* A message on the look's connection: its WELCOME's host key against the
+ * code's fingerprint (lobby_wire_read checks it) is the answer; the
+ * connection then closes (nonzero). */
+static int look_input(Seat *s, const uint8_t *msg, size_t len)
+{
+    Lobby_Wire_Event ev;
+    int rc = lobby_wire_read(s->look, msg, len, &ev);
+    if (rc == TB_E_SIGNATURE) {
+        s->look_says = TB_E_SIGNATURE;
+        return rc;
+    }
+    if (rc == 0 && ev.kind == LOBBY_WIRE_NONE)
+        return 0;
+    return TB_E_SEAT; /* let in with the right key, refused, or garbled */
 }
 
 int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
 {
     Lobby_Wire_Event ev;
+    if (s->looking)
+        return look_input(s, msg, len);
     int rc = lobby_wire_read(s->wire, msg, len, &ev);
     if (rc != 0) {
         s->input_error = rc;
@@ -202,6 +229,31 @@ static void fail(Seat *s, Seat_Failure why, int reason, int refused)
     s->connect_at = UINT64_MAX;
 }
 
+/*
+ * A joiner refused with SEAT found a room by the code's first twelve
+ * symbols (the lookup) but not its last group, which only the host's key
+ * checks and the relay never sees: the code may be mistyped there, or the
+ * game really has its guest. It looks once more, as a spectator with the
+ * same code, which the relay admits with the host's key: a key the last
+ * group does not fingerprint means a mistyped code (TB_E_SIGNATURE), else
+ * the seat is taken (TB_E_SEAT). The terminal, the page and the
+ * simulator all make this look through their seat.
+ */
+static int start_look(Seat *s)
+{
+    Lobby_Wire_Config wc;
+    int rc;
+    memset(&wc, 0, sizeof wc);
+    wc.role = LOBBY_ROLE_SPECTATOR;
+    wc.invite = s->invite;
+    rc = lobby_wire_new(&wc, 0, &s->look);
+    if (rc != 0)
+        return rc;
+    s->looked = s->looking = 1;
+    s->look_says = TB_E_SEAT;
+    return 0;
+}
+
 void seat_closed(Seat *s, uint64_t now, int reason)
 {
     int refusal = s->refusal, input_error = s->input_error;
@@ -217,6 +269,12 @@ void seat_closed(Seat *s, uint64_t now, int reason)
     s->awaiting = 0;
     s->refusal = s->input_error = 0;
     lobby_wire_closed(s->wire);
+    if (s->looking) { /* the look ended: its answer is the seat's */
+        s->looking = 0;
+        s->timed_out = 0;
+        fail(s, SEAT_FAIL_ADMISSION, s->look_says, 1);
+        return;
+    }
     if (seat_stopped(s))
         return;
     if (s->timed_out) { /* no welcome in time: as a connection that failed */
@@ -253,6 +311,11 @@ void seat_closed(Seat *s, uint64_t now, int reason)
     if (!s->admitted) {
         if (refusal == 0 && s->untried > 0) {
             s->untried--;
+            ask_connect(s, now, 0);
+            return;
+        }
+        if (refusal == TB_E_SEAT && s->role == MATCH_ROLE_GUEST &&
+            !s->looked && start_look(s) == 0) {
             ask_connect(s, now, 0);
             return;
         }

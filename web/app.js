@@ -691,17 +691,11 @@ function netMove(text) {
 }
 
 // A button's command for the session; out of turn the session keeps it
-// for the turn (a draw offer is answered on your turn), and the message
-// line says so, as the terminal does.
+// for the turn (a draw offer is answered on your turn) and says so in a
+// note (match/note.c), which the message line shows, as the terminal's.
 function netCommand(line) {
   if (game?.mode !== 'net') return;
   if (game.failed) { say(game.failed); return; }
-  const st = game.seat.state(now());
-  // (a takeback request is answered at once, a draw offer on your turn)
-  const answer = line === 'accept' || line === 'decline';
-  // (a claim is made at once, on the player's turn or not: G-MC-9)
-  const waits = !line.startsWith('claim ') && st.side >= 0 && !st.finished && st.outcome === '*' && st.toMove !== st.side &&
-    (!answer || (st.takeback.side !== 1 - st.side && st.draw === 1 - st.side));
   try {
     game.seat.command(now(), line);
   } catch (e) {
@@ -709,20 +703,12 @@ function netCommand(line) {
     game.driver.pump();
     return;
   }
-  // the session's next note answers it (one kept for the turn too: its
-  // answer, or its refusal, replaces "is sent when your turn comes")
+  // the session's next note answers it (its answer, its refusal, or that
+  // it waits for the turn)
   game.asked = true;
-  if (waits) {
-    say(() => (answer
-      ? t('a draw offer is answered on your turn: your answer is sent when it comes')
-      : t("'{what}' is sent when your turn comes",
-        { what: BUTTON_TEXTS[line] ? t(PAGE_TEXTS[BUTTON_TEXTS[line]]) : line })));
-  }
   game.driver.pump();
 }
 
-// The buttons' page texts (PAGE_TEXTS) by the command they give.
-const BUTTON_TEXTS = { resign: 'resign', draw: 'offer-draw', takeback: 'takeback' };
 
 // Resign asks once: the first click turns the button into "Resign? Click
 // again" for RESIGN_ARMED_MS, and only a second click within that time

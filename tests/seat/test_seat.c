@@ -461,3 +461,48 @@ Test(seat, a_refusal_is_not_carried_to_the_next_connection)
     (void)m;
     seat_free(s);
 }
+
+/* A joiner refused with SEAT (0x85 6) looks once more as a spectator with
+ * the same code: its next hello is a WATCH (0x03) of the invite's lookup.
+ * A room whose host key the code's last group does not fingerprint means
+ * a mistyped code (TB_E_SIGNATURE); the code's own host means the seat
+ * is taken (TB_E_SEAT). Either way the seat stops there, refused. The
+ * page said "seat taken" for a mistyped code: the look was the
+ * terminal's alone. */
+static void look_after_seat(int mistyped)
+{
+    uint8_t pk[32], other[32], hello[LOBBY_WIRE_HELLO_MAX], w[51];
+    static const uint8_t taken[2] = {0x85, 6};
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
+    Seat_Out o;
+    memset(other, 0x5a, sizeof other);
+    cr_assert(next_event(s, &o, NULL));
+    seat_hello(s, 0, hello);
+    cr_expect_eq(seat_input(s, 10, taken, sizeof taken), TB_E_SEAT);
+    seat_closed(s, 20, 0);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_CONNECT, "no look: %d", o.kind);
+    cr_expect_eq(seat_hello(s, 30, hello), 26);
+    cr_expect_eq(hello[0], 0x03);
+    cr_expect_eq(seat_input(s, 40,
+                            w, welcome(w, 2, mistyped ? other : pk, 1, 1)),
+                 mistyped ? TB_E_SIGNATURE : TB_E_SEAT);
+    seat_closed(s, 50, 0);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_FAILED);
+    cr_expect_eq(o.failure, SEAT_FAIL_ADMISSION);
+    cr_expect_eq(o.reason, mistyped ? TB_E_SIGNATURE : TB_E_SEAT);
+    cr_expect_eq(o.refused, 1);
+    cr_expect_eq(seat_stopped(s), 1);
+    seat_free(s);
+}
+
+Test(seat, a_joiner_refused_seat_looks_and_tells_a_mistyped_code)
+{
+    look_after_seat(1);
+}
+
+Test(seat, a_joiner_refused_seat_looks_and_finds_the_seat_taken)
+{
+    look_after_seat(0);
+}
