@@ -53,8 +53,8 @@
 /* An admission's answer: {role, ..., presence, maker} (admit_lua). */
 #define ADMIT_ELEMENTS 9
 
-/* Sequence numbers go through Lua's doubles: exact below 2^53. */
-#define REDIS_SEQ_MAX ((uint64_t)1 << 53)
+/* (Sequence numbers go through Lua's doubles, exact to 2^53: room.c
+ * refuses a hello after LOBBY_SEQ_MAX + 1, for both backends.) */
 
 /* What an answer awaited is for. A CREATE of a new room goes through
  * HELLO, SHARE, ROOMS, RESERVE, MAKE (each a call in its own slot); a
@@ -878,11 +878,6 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
     sk = lobby__member_source(m);
     for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
         snprintf(q->src + 2 * i, 3, "%02x", sk[i]);
-    if (q->from >= REDIS_SEQ_MAX) {
-        req_free(q);
-        lobby__refuse(m, LOBBY_ERR_PROTOCOL);
-        return;
-    }
     if (send_admit(st, q, p + 2, p[0] == LOBBY_MSG_WATCH ? "1" : "0") != 0) {
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);

@@ -423,6 +423,11 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
         Lobby_Member *old = r->seat[role];
         member_leave(old, now);
         member_error(old, LOBBY_ERR_REPLACED);
+        /* The seat goes to its secret's new connection: a guest that had
+         * not spoken yet keeps its claim too (member_leave gives back the
+         * claim of one that leaves; a stranger with the code took the
+         * seat in between, in a trial). */
+        r->claimed[role] = 1;
     }
     m->room = r;
     m->role = role;
@@ -804,6 +809,13 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
         }
         if (p[1] != LOBBY_WIRE_VERSION) {
             member_error(m, LOBBY_ERR_VERSION);
+            return;
+        }
+        /* every hello ends with the number it asks after: no client
+         * holds one above LOBBY_SEQ_MAX + 1 (both backends: Redis's Lua
+         * is exact only so far) */
+        if (lobby__get64(p + len - 8) > LOBBY_SEQ_MAX + 1) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
         if (p[0] == LOBBY_MSG_CREATE)

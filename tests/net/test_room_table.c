@@ -337,6 +337,59 @@ static void numbers_exact_at_the_limit(void)
     peer_free(&host);
 }
 
+/* A guest whose first connection drops before it speaks comes back with
+ * its secret: the seat stays its own, and a stranger with the code is
+ * refused SEAT (in memory, replacing the old connection gave the claim
+ * back and the stranger took the seat: the cheating-player trial). */
+static void a_silent_guest_coming_back_keeps_its_seat(void)
+{
+    Room r;
+    Peer host, guest, again, stranger;
+    host_on(0, &r, &host);
+    on(0);
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    on(1);
+    peer_guest(&again, r.invite.text, guest_secret, 0); /* replaces it */
+    cr_assert_eq(again.welcomed, 1, "%s", net_strerror(again.reason));
+    WAIT_FOR(guest.disconnected, 2000);
+    cr_assert_eq(guest.reason, TB_E_REPLACED);
+    settle();
+    peer_guest(&stranger, r.invite.text, other_secret, 0);
+    WAIT_FOR(stranger.disconnected, 2000);
+    cr_assert_eq(stranger.welcomed, 0);
+    cr_assert_eq(stranger.reason, TB_E_SEAT);
+    cr_assert_eq(again.disconnected, 0, "the guest lost its seat");
+    peer_free(&stranger);
+    peer_free(&again);
+    peer_free(&guest);
+    peer_free(&host);
+}
+
+/* A hello asking after a number no room gives (above LOBBY_SEQ_MAX + 1)
+ * is a protocol error in both backends, JOIN and WATCH alike. */
+static void resume_numbers_past_the_limit_refused(void)
+{
+    Room r;
+    Peer host, p;
+    host_on(0, &r, &host);
+    on(1);
+    peer_guest(&p, r.invite.text, guest_secret, LOBBY_SEQ_MAX + 2);
+    WAIT_FOR(p.disconnected, 2000);
+    cr_assert_eq(p.welcomed, 0);
+    cr_assert_eq(p.reason, TB_E_FORMAT, "%d", p.reason);
+    peer_free(&p);
+    peer_watch(&p, r.watch.text, UINT64_MAX);
+    WAIT_FOR(p.disconnected, 2000);
+    cr_assert_eq(p.welcomed, 0);
+    cr_assert_eq(p.reason, TB_E_FORMAT, "%d", p.reason);
+    peer_free(&p);
+    peer_watch(&p, r.watch.text, LOBBY_SEQ_MAX + 1);
+    cr_assert_eq(p.welcomed, 1, "%s", net_strerror(p.reason));
+    peer_free(&p);
+    peer_free(&host);
+}
+
 /* ---- the table, run on both backends ---- */
 
 #define ROOM_CASES(X)                                                          \
@@ -347,7 +400,9 @@ static void numbers_exact_at_the_limit(void)
     X(player_resumes_from_its_number)                                          \
     X(late_spectator_catches_up_from_its_number)                               \
     X(second_connection_replaces_the_first)                                   \
-    X(numbers_exact_at_the_limit)
+    X(numbers_exact_at_the_limit)                                             \
+    X(a_silent_guest_coming_back_keeps_its_seat)                              \
+    X(resume_numbers_past_the_limit_refused)
 
 #define ON_BOTH(name)                                                          \
     Test(room_memory, name)                                                    \
