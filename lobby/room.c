@@ -104,6 +104,7 @@ struct Lobby_Room {
     uint64_t empty_since;
     Lobby_Source *src;  /* the address that created it */
     int guest_joined;   /* a guest was ever admitted */
+    int watch_filed;    /* found by its watch lookup too (on_create) */
     uint64_t host_left; /* when the host seat last emptied (ms) */
     uint64_t had[2];    /* the last frame sent to each seat's member
                            before it left: kept for it while away */
@@ -188,7 +189,7 @@ static Lobby_Room *room_find(const Lobby_Rooms *rs, const uint8_t *lookup,
 
 static void room_file(Lobby_Rooms *rs, Lobby_Room *r)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 1 + r->watch_filed; k++) {
         size_t b = bucket_of(rs, r->lookup[k]);
         r->hnext[k] = rs->buckets[k][b];
         rs->buckets[k][b] = r;
@@ -197,7 +198,7 @@ static void room_file(Lobby_Rooms *rs, Lobby_Room *r)
 
 static void room_unfile(Lobby_Rooms *rs, Lobby_Room *r)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 1 + r->watch_filed; k++) {
         Lobby_Room **pp = &rs->buckets[k][bucket_of(rs, r->lookup[k])];
         while (*pp != NULL && *pp != r)
             pp = &(*pp)->hnext[k];
@@ -496,13 +497,14 @@ void lobby__guess_answer(Lobby_Member *m, int limited, uint64_t now)
  * and counted. NULL: out of memory. */
 static Lobby_Room *room_new(Lobby_Rooms *rs, const uint8_t *inv,
                             const uint8_t *wat, const uint8_t *pk,
-                            Lobby_Source *src)
+                            Lobby_Source *src, int file_watch)
 {
     Lobby_Room *r = calloc(1, sizeof *r);
     if (r == NULL)
         return NULL;
     memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
     memcpy(r->lookup[1], wat, LOBBY_LOOKUP_BYTES);
+    r->watch_filed = file_watch;
     memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
     r->src = src;
     r->src->rooms++;
@@ -547,10 +549,12 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
             wrong_code(rs, m, now);
         return;
     }
-    if (room_find(rs, wat, &kind) != NULL) {
-        wrong_code(rs, m, now);
-        return;
-    }
+    /* A watch lookup another room holds (spectators know watch codes:
+     * after a restart one can register a room under it before the host
+     * is back) does not keep the game from its room: the room is made
+     * without it, and that code's spectators meet the other room, whose
+     * host key their code does not fingerprint. */
+    int watch_free = room_find(rs, wat, &kind) == NULL;
     if (m->src->rooms >= rs->lim.source_rooms) {
         rs->stats.refused_address++;
         member_error(m, LOBBY_ERR_ADDRESS);
@@ -560,7 +564,7 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    r = room_new(rs, inv, wat, pk, m->src);
+    r = room_new(rs, inv, wat, pk, m->src, watch_free);
     if (r == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return;
@@ -984,7 +988,7 @@ Lobby_Room *lobby__replica(Lobby_Rooms *rs,
         return kind == 0 ? r : NULL;
     if (rs->nrooms >= rs->lim.max_rooms)
         return NULL;
-    r = room_new(rs, inv, wat, pk, m->src);
+    r = room_new(rs, inv, wat, pk, m->src, 1);
     if (r == NULL)
         return NULL;
     r->empty = 1;

@@ -390,6 +390,43 @@ static void resume_numbers_past_the_limit_refused(void)
     peer_free(&host);
 }
 
+/* Spectators know a game's watch code: after a relay restart one can
+ * register a room under it before the host is back. The host's room is
+ * still made (without that watch code: before, the host was refused CODE
+ * and the game could not go on), the guest joins and play goes on; a
+ * spectator with the code meets the other room, whose host key its code
+ * does not fingerprint (TB_E_SIGNATURE: the cheating-player trial). */
+static void a_squatted_watch_code_keeps_no_game_out(void)
+{
+    Room honest, squat;
+    Peer sq, host, guest, spect;
+    room_make(&honest);
+    room_make(&squat);
+    squat.watch = honest.watch;
+    on(1);
+    peer_host(&sq, &squat, 0);
+    cr_assert_eq(sq.welcomed, 1, "%s", net_strerror(sq.reason));
+    settle();
+    on(0);
+    peer_host(&host, &honest, 0);
+    cr_assert_eq(host.welcomed, 1, "the game's room was refused: %s",
+                 net_strerror(host.reason));
+    on(1);
+    peer_guest(&guest, honest.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    peer_say(&host, "a");
+    WAIT_FOR(guest.nframes == 1, 2000);
+    cr_assert_str_eq(guest.text[0], "a");
+    peer_watch(&spect, honest.watch.text, 0);
+    WAIT_FOR(spect.disconnected, 2000);
+    cr_assert_eq(spect.welcomed, 0);
+    cr_assert_eq(spect.reason, TB_E_SIGNATURE, "%d", spect.reason);
+    peer_free(&spect);
+    peer_free(&guest);
+    peer_free(&host);
+    peer_free(&sq);
+}
+
 /* ---- the table, run on both backends ---- */
 
 #define ROOM_CASES(X)                                                          \
@@ -402,7 +439,8 @@ static void resume_numbers_past_the_limit_refused(void)
     X(second_connection_replaces_the_first)                                   \
     X(numbers_exact_at_the_limit)                                             \
     X(a_silent_guest_coming_back_keeps_its_seat)                              \
-    X(resume_numbers_past_the_limit_refused)
+    X(resume_numbers_past_the_limit_refused)                                  \
+    X(a_squatted_watch_code_keeps_no_game_out)
 
 #define ON_BOTH(name)                                                          \
     Test(room_memory, name)                                                    \
