@@ -145,6 +145,10 @@ typedef enum Match_Note_Code {
     MATCH_NOTE_GUEST_GONE,
     MATCH_NOTE_CLOCK,               /* white's seconds, black's */
     MATCH_NOTE_DESYNC,              /* ply */
+    MATCH_NOTE_START_HOST,          /* game and options, the guest's key */
+    MATCH_NOTE_START_WHITE_YOU,     /* game and options, white, black */
+    MATCH_NOTE_START_BLACK_YOU,     /* game and options, white, black */
+    MATCH_NOTE_START_WATCH,         /* game and options, white, black */
     MATCH_NOTE_LINE_HELD,           /* line: kept for the player's turn */
     MATCH_NOTE_ANSWER_HELD,         /* an answer kept for the turn */
     /* refusals of a seat's own line, from here to the end */

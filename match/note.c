@@ -70,6 +70,16 @@ static const Note_Words words[MATCH_NOTE_COUNT] = {
     [MATCH_NOTE_CLOCK] = {N_("clock: white {1} s, black {2} s"), NULL, 0},
     [MATCH_NOTE_DESYNC] = {N_("desync: state hashes differ at ply {1}"), NULL,
                            0},
+    [MATCH_NOTE_START_HOST] = {N_("match: {1}, you are white, opponent {2}"),
+                               NULL, 0},
+    [MATCH_NOTE_START_WHITE_YOU] = {N_("match: {1}, white {2} (you), black "
+                                       "{3}"),
+                                    NULL, 0},
+    [MATCH_NOTE_START_BLACK_YOU] = {N_("match: {1}, white {2}, black {3} "
+                                       "(you)"),
+                                    NULL, 0},
+    [MATCH_NOTE_START_WATCH] = {N_("match: {1}, white {2}, black {3}"), NULL,
+                                0},
     [MATCH_NOTE_LINE_HELD] = {N_("'{1}' is sent when your turn comes"), NULL,
                               0},
     [MATCH_NOTE_ANSWER_HELD] = {N_("a draw offer is answered on your turn: "

@@ -113,33 +113,27 @@ static int hello_proof(const uint8_t key[32], const uint8_t pk[],
 static void say_match(Match *s, const Proto_Message *st, int ours)
 {
     char fp[PROTO_FINGERPRINT_MAX], fp2[PROTO_FINGERPRINT_MAX];
-    Match_Text t = match__note(s, 0);
-    match__put(&t, "match: ");
+    char game[MATCH_NOTE_ARG_MAX];
+    Match_Text t;
+    /* the game and its options, as the start names them */
+    match__text_init(&t, game, sizeof game);
     match__put(&t, st->body.start.game);
-    if (ours) {
-        proto_fingerprint(st->body.start.black, fp);
-        if (st->body.start.options[0]) {
-            match__put(&t, " ");
-            match__put(&t, st->body.start.options);
-        }
-        match__put(&t, ", you are white, opponent ");
-        match__put(&t, fp);
-        return;
-    }
     if (st->body.start.options[0]) {
         match__put(&t, " ");
         match__put(&t, st->body.start.options);
     }
+    if (ours) {
+        proto_fingerprint(st->body.start.black, fp);
+        match__say(s, 0, MATCH_NOTE_START_HOST, game, fp, NULL, NULL);
+        return;
+    }
     proto_fingerprint(st->body.start.white, fp);
     proto_fingerprint(st->body.start.black, fp2);
-    match__put(&t, ", white ");
-    match__put(&t, fp);
-    if (match_side(s) == CORE_WHITE)
-        match__put(&t, " (you)");
-    match__put(&t, ", black ");
-    match__put(&t, fp2);
-    if (match_side(s) == CORE_BLACK)
-        match__put(&t, " (you)");
+    match__say(s, 0,
+               match_side(s) == CORE_WHITE   ? MATCH_NOTE_START_WHITE_YOU
+               : match_side(s) == CORE_BLACK ? MATCH_NOTE_START_BLACK_YOU
+                                             : MATCH_NOTE_START_WATCH,
+               game, fp, fp2, NULL);
 }
 
 static int on_hello(Match *s, uint64_t now, int from,

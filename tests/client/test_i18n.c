@@ -141,7 +141,7 @@ Test(i18n, core_texts_translated_with_their_numbers_and_plurals)
                          PH(CORE_PHRASE_SINCE_GOAL, 0, 0, 0)};
         said_is("goals 0-0, first to 1 wins; 0 plies since the last goal", p,
                 2,
-                "góly 0-0, vyhrává, kdo dá první 1; "
+                "góly 0-0, hraje se do 1; "
                 "0 půltahů od posledního gólu");
     }
     /* Czech: 1 | 2..4 | the rest. */

@@ -193,8 +193,8 @@ Test(i18n_screens, football)
     static const char *const title[2] = {"Fotbalové šachy (Boyer 1951)",
                                          "Футбольные шахматы (Бойер, 1951)"};
     static const char *const status[2] = {
-        " góly 0-0, vyhrává, kdo dá první 1; 0 půltahů od posledního gólu",
-        " голы 0-0, побеждает забивший первым 1; 0 полуходов после "
+        " góly 0-0, hraje se do 1; 0 půltahů od posledního gólu",
+        " голы 0-0, игра до 1; 0 полуходов после "
         "последнего гола"};
     static const char *const detail[2] = {" a1: bílá věž", " a1: белая ладья"};
     board_in_both("football", title, status, detail);

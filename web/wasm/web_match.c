@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "advice.h"
+#include "i18n.h"
 #include "seat.h"
 #include "tb_error.h"
 #include "web_api.h"
@@ -124,8 +125,11 @@ static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
     } else if (rc == 0 && back == NULL) {
         Lobby_Code *c = n->role == MATCH_ROLE_GUEST ? &n->invite : &n->watch;
         if (code == NULL || lobby_code_parse(code, c) != 0) {
-            snprintf(why, cap, "'%.40s' is not a code (16 symbols of %s)",
-                     code ? code : "", LOBBY_CODE_ALPHABET);
+            char shown[44];
+            /* (the terminal's words, in the page's language) */
+            snprintf(shown, sizeof shown, "%.40s", code ? code : "");
+            snprintf(why, cap, _("'%s' is not a code (16 symbols of %s)"),
+                     shown, LOBBY_CODE_ALPHABET);
             return TB_E_CODE;
         }
     }
