@@ -217,6 +217,12 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
     nl.heartbeat_ms = l->heartbeat_ms;
     nl.idle_timeout_ms = l->idle_timeout_ms;
     nl.max_conns = l->max_conns;
+    /* past the cap a client is told the lobby is full (its words say
+     * so and what to do), not left to think none runs there */
+    static const uint8_t full[LOBBY_LEN_ERROR] = {LOBBY_MSG_ERROR,
+                                                  LOBBY_ERR_FULL};
+    nl.full_frame = full;
+    nl.full_len = sizeof full;
     rc = net_listen(loop, addr, &nl, on_accept, lb, &lb->server);
     if (rc != 0) {
         lobby_rooms_free(lb->rooms);

@@ -779,6 +779,13 @@ static void server_accept(uv_stream_t *listener, int status)
     else
         conn_set_peer(c, (const struct sockaddr *)&(struct sockaddr){0});
     if (s->nconns > s->lim.max_conns) {
+        if (s->lim.full_len > 0) { /* said, then closed once written */
+            conn_start(c);
+            if (net_send(c, s->lim.full_frame, s->lim.full_len) == 0) {
+                net_close_flush(c, TB_E_LIMIT);
+                return;
+            }
+        }
         net_close(c, TB_E_LIMIT);
         return;
     }

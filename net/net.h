@@ -51,6 +51,11 @@ typedef struct Net_Limits {
     uint32_t heartbeat_ms;
     uint32_t idle_timeout_ms;
     uint32_t max_conns;
+    /* a frame (full_len bytes; 0: none) sent to a connection refused at
+     * max_conns before it is closed, so the peer learns why (the lobby's
+     * ERROR FULL) instead of meeting a closed door */
+    const uint8_t *full_frame;
+    size_t full_len;
 } Net_Limits;
 
 /* Fill every zero field of lim with its default (see Net_Limits). */

@@ -509,3 +509,30 @@ Test(lobby_limits, a_flood_at_a_slow_reader_costs_the_flooder)
     lobby_stop();
     loop_finish();
 }
+
+/* At the connection cap a client was closed without a word and said
+ * "cannot reach the lobby ... is tabula lobby running there?" (the
+ * relay-limits issue); it is now told the lobby is full (ERROR FULL,
+ * TB_E_FULL: "the lobby at ... is full: try again later ..."). */
+Test(lobby_limits, a_connection_past_the_cap_is_told_the_lobby_is_full)
+{
+    Lobby_Limits lim;
+    Room r;
+    Peer host, late;
+    memset(&lim, 0, sizeof lim);
+    lim.max_conns = 1;
+    loop_start();
+    lobby_start(&lim);
+    room_make(&r);
+    peer_host(&host, &r, 0);
+    cr_assert_eq(host.welcomed, 1, "%s", net_strerror(host.reason));
+    peer_guest(&late, r.invite.text, guest_secret, 0);
+    WAIT_FOR(late.disconnected, 2000);
+    cr_assert_eq(late.welcomed, 0);
+    cr_assert_eq(late.reason, TB_E_FULL, "%s", net_strerror(late.reason));
+    cr_assert_eq(host.disconnected, 0);
+    peer_free(&late);
+    peer_free(&host);
+    lobby_stop();
+    loop_finish();
+}
