@@ -151,6 +151,24 @@ static int fail(Proto_Transcript *t, int err, const char *fmt, ...)
     return err;
 }
 
+/* A peer's move text as a refusal shows it: 60 bytes at most, and only
+ * what notation is made of ('?' for anything else), so a signed but
+ * refused move cannot write a line of its own into the reader's screen
+ * or log ("e5xc3' ok. white resigns. result: 0-1", in a trial). */
+static const char *shown_move(const char *move, char out[64])
+{
+    static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                             " -x*>@+/=#!?.()";
+    size_t n = 0;
+    for (; move[n] != '\0' && n < 60; n++)
+        out[n] = strchr(ok, move[n]) != NULL ? move[n] : '?';
+    if (move[n] != '\0' && n >= 3)
+        memcpy(out + n - 3, "...", 3);
+    out[n] = '\0';
+    return out;
+}
+
 static int start_match(Proto_Transcript *t, const Proto_Message *m)
 {
     const Core_Game *g;
@@ -208,7 +226,7 @@ static int compare_hash(Proto_Transcript *t, const uint8_t theirs[],
 static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
 {
     Core_Move mv;
-    char canon[CORE_NOTATION_MAX];
+    char canon[CORE_NOTATION_MAX], shown[64];
     uint32_t ply = core_ply(t->pos);
     int rc;
 
@@ -220,7 +238,8 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     }
     rc = core_move_parse(t->pos, m->body.move.move, &mv);
     if (rc != 0)
-        return fail(t, rc, "move '%s' refused by the rules", m->body.move.move);
+        return fail(t, rc, "move '%s' refused by the rules",
+                    shown_move(m->body.move.move, shown));
     rc = core_move_format(t->pos, &mv, canon, sizeof canon);
     if (rc != 0)
         return fail(t, rc, "cannot format move '%s'", m->body.move.move);
@@ -257,7 +276,8 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     }
     rc = core_play(t->pos, &mv);
     if (rc != 0)
-        return fail(t, rc, "move '%s' refused by the rules", m->body.move.move);
+        return fail(t, rc, "move '%s' refused by the rules",
+                    shown_move(m->body.move.move, shown));
     t->moves[t->nmoves++] = mv;
     t->moved[side] = 1;
     if (t->clock_base != 0) {

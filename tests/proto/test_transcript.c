@@ -710,3 +710,23 @@ Test(transcript, absence_claims_end_the_match)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+/* A refused move's text, as the refusal shows it to the reader (its
+ * screen, its log's warning): only notation's characters, '?' for the
+ * rest, so a cheater's move cannot write "result: 0-1" of its own into
+ * the line (the cheating-player trial). Written out by hand. */
+Test(transcript, a_refused_moves_text_cannot_write_a_line_of_its_own)
+{
+    Proto_Transcript *t;
+    Frames f = {0};
+    Proto_Message m;
+    t = started(&f, "");
+    move_msg(t, &W, 0, &m);
+    snprintf(m.body.move.move, sizeof m.body.move.move, "%s",
+             "e5xc3' ok. result: 0-1");
+    cr_assert_neq(send_msg(t, &W, &m), 0);
+    cr_assert_str_eq(proto_transcript_why(t),
+                     "move 'e5xc3? ok. result? 0-1' refused by the rules");
+    proto_transcript_free(t);
+    frames_free(&f);
+}
