@@ -108,28 +108,6 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
     }
 }
 
-void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
-                    unsigned give_up_s, int has_log)
-{
-    if (role == LOBBY_ROLE_SPECTATOR)
-        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
-                 "watching; the same command watches again once it is back"),
-                 lobby, give_up_s);
-    else if (has_log)
-        /* FILE.seat keeps the per-match key and seat secret: the same
-         * command takes the seat back, once the host (whose restarted
-         * embedded lobby binds the same address) is back. */
-        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
-                 "waiting. The game is not over: run the same command again "
-                 "to resume it%s"), lobby, give_up_s,
-                 role == LOBBY_ROLE_GUEST ? _(" once the host is back") : "");
-    else
-        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
-                 "waiting. The game is not over, but this seat kept no log "
-                 "(--log FILE), so it cannot take its seat back"), lobby,
-                 give_up_s);
-}
-
 void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason)
 {
     if (reason == TB_E_REPLACED)
@@ -173,12 +151,9 @@ void advice_seat_stopped(char *out, size_t cap, const char *lobby,
         advice_lobby_failure(out, cap, lobby, reason, role, code);
     else if (failure == SEAT_FAIL_ENDED)
         advice_seat_refused(out, cap, lobby, reason);
-    else if (refused) /* there, but refusing */
+    else /* there, but refusing (one that is away is tried for ever) */
         advice_gave_up_refused(out, cap, lobby, SEAT_GIVE_UP_MS / 1000,
                                reason, has_log);
-    else
-        advice_gave_up(out, cap, lobby, role, SEAT_GIVE_UP_MS / 1000,
-                       has_log);
 }
 
 /* ---- the page's words (web/wasm/web_match.c, web_net_advice) ---- */
@@ -236,18 +211,11 @@ void advice_page_stopped(char *out, size_t cap, const char *lobby,
         page_admission(out, cap, lobby, reason, c, refused);
     else if (failure == SEAT_FAIL_ENDED)
         advice_seat_refused(out, cap, lobby, reason);
-    else if (refused)
+    else /* there, but refusing (one that is away is tried for ever) */
         snprintf(out, cap, _("the lobby at %s refused this seat for %u s "
                  "(%s): stopped trying. The game is not over: reload the "
                  "page to try again"), lobby, SEAT_GIVE_UP_MS / 1000,
                  _(tb_strerror(reason)));
-    else if (role == LOBBY_ROLE_SPECTATOR)
-        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
-                 "watching; reload the page to watch again once it is back"),
-                 lobby, SEAT_GIVE_UP_MS / 1000);
-    else
-        snprintf(out, cap, _("the lobby at %s has been gone for %u s: stopped "
-                 "waiting. The game is not over: this tab keeps the seat; "
-                 "reload the page to take it back once the lobby is back"),
-                 lobby, SEAT_GIVE_UP_MS / 1000);
+    (void)refused;
+    (void)role;
 }

@@ -25,21 +25,12 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
                           int reason, Lobby_Role role, const char *code);
 
 /*
- * advice_gave_up: into out (cap bytes, no newline), that the seat stopped
- * trying to reconnect to lobby after give_up_s seconds, that the game is
- * not over, and how to come back: the same command again, which takes
- * the seat back only when the seat keeps a log (has_log: its per-match
- * key and seat secret are in FILE.seat), or watching again.
- */
-void advice_gave_up(char *out, size_t cap, const char *lobby, Lobby_Role role,
-                    unsigned give_up_s, int has_log);
-
-/*
- * advice_gave_up_refused: as advice_gave_up for a lobby that was there
- * but kept refusing the seat with reason (a TB_E_* refusal that passes,
- * seat_refusal_ends: TB_E_SEAT when another player holds the seat, a full
- * lobby, ...) for give_up_s seconds: it names the refusal instead of
- * saying the lobby was gone.
+ * advice_gave_up_refused: into out (cap bytes, no newline), that the seat
+ * stopped trying a lobby that was there but kept refusing it with reason
+ * (a TB_E_* refusal that passes, seat_refusal_ends: TB_E_SEAT when
+ * another player holds the seat, a full lobby, ...) for give_up_s
+ * seconds, naming the refusal; that the game is not over; and whether
+ * the same command takes the seat back (has_log).
  */
 void advice_gave_up_refused(char *out, size_t cap, const char *lobby,
                             unsigned give_up_s, int reason, int has_log);
@@ -60,8 +51,9 @@ void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason);
  * _GAVE_UP, its reason, refused 1 when the relay answered): the words of
  * advice_lobby_failure (code: the code typed; a refusal it has no words
  * for is "the lobby at LOBBY refused this seat (REASON)"),
- * advice_seat_refused, advice_gave_up_refused or advice_gave_up (has_log
- * as there).
+ * advice_seat_refused or advice_gave_up_refused (has_log: the seat keeps
+ * a log, so the same command takes it back). A seat never gives up a
+ * lobby that is away (seat.h).
  */
 void advice_seat_stopped(char *out, size_t cap, const char *lobby,
                          Lobby_Role role, const char *code, int failure,

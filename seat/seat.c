@@ -42,7 +42,8 @@ struct Seat {
     int refusal;          /* the relay's ERROR on this connection */
     int input_error;      /* or a message the seat refused on it */
     int lost;             /* a run of failed attempts is on */
-    uint64_t lost_at;     /* when it began */
+    int refusing;          /* refusals that pass, in a row, */
+    uint64_t refused_since; /* since then */
     unsigned attempts;    /* failed attempts in the run */
     uint64_t connect_at;  /* UINT64_MAX: no connection waits */
     uint64_t room_next;   /* the room's next number at the welcome */
@@ -182,6 +183,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         o->host_present = ev.welcome.host_present;
         o->guest_present = ev.welcome.guest_present;
         s->welcomed = s->admitted = 1;
+        s->refusing = 0; /* let in: no refusals in a row */
         s->up = 1;
         s->up_at = now;
         s->awaiting = 0;
@@ -329,10 +331,19 @@ void seat_closed(Seat *s, uint64_t now, int reason)
     int first = !s->lost;
     if (first) {
         s->lost = 1;
-        s->lost_at = now;
         s->attempts = 0;
-    } else if (now - s->lost_at > SEAT_GIVE_UP_MS) {
-        fail(s, SEAT_FAIL_GAVE_UP, reason, refusal != 0);
+    }
+    /* A relay that refuses for a minute is given up (it is there and
+     * says no); one that is away is tried again for ever: the game is
+     * not the network's to end. The run's clock restarts when the relay
+     * stops refusing, so only refusals in a row count. */
+    if (refusal == 0) {
+        s->refusing = 0;
+    } else if (!s->refusing) {
+        s->refusing = 1;
+        s->refused_since = now;
+    } else if (now - s->refused_since > SEAT_GIVE_UP_MS) {
+        fail(s, SEAT_FAIL_GAVE_UP, reason, 1);
         return;
     }
     uint32_t wait = seat_retry_ms(s->role, reason, s->attempts++);

@@ -25,8 +25,12 @@
 
 /* ---- reconnecting -------------------------------------------------- */
 
-/* How long a seat that had been let into its room keeps trying to reach
- * the relay after it lost it before it stops (ms). */
+/* How long a seat that had been let into its room keeps trying while the
+ * relay is there but refuses it (a refusal that passes: full, the room
+ * not back yet, ...) before it stops (ms). A relay that is away (cannot
+ * be reached, or drops the connection) is tried for as long as the
+ * player lets it: a game is never given up for the network's sake (the
+ * relay-limits issue: every client gave up after 60 s of outage). */
 #define SEAT_GIVE_UP_MS 60000u
 
 /* The longest wait between two attempts (ms). */
@@ -117,7 +121,8 @@ const char *seat_clock_twice(void);
  * (lobby_wire.h: the hello, the DATA framing, the host key checked
  * against the code) and the connection's policy: when to connect, to
  * which relay node, when to try again (seat_retry_ms), which refusals end
- * it (seat_refusal_ends), when to give up (SEAT_GIVE_UP_MS). A driver
+ * it (seat_refusal_ends), when to stop trying a relay that refuses
+ * (SEAT_GIVE_UP_MS; one that is away is tried for ever). A driver
  * owns the socket and the timer: it opens a connection when told
  * (SEAT_OUT_CONNECT) and sends seat_hello's bytes once it is up, hands
  * each message to seat_input, calls seat_closed when the connection goes,
@@ -181,7 +186,8 @@ typedef enum Seat_Failure {
                                 no relay at the address, ... (reason) */
     SEAT_FAIL_ENDED,         /* let in, then refused for good
                                 (seat_refusal_ends) */
-    SEAT_FAIL_GAVE_UP        /* SEAT_GIVE_UP_MS without getting back in */
+    SEAT_FAIL_GAVE_UP        /* SEAT_GIVE_UP_MS of refusals that pass,
+                                without getting back in (refused 1) */
 } Seat_Failure;
 
 typedef struct Seat_Out {
@@ -242,9 +248,10 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len);
  * does), is left for the next node; a refusal (the relay's ERROR) is
  * every node's word. Before the seat was ever let in, it stops once each
  * node failed or at a refusal; after, a refusal that seat_refusal_ends
- * ends it, and anything else is tried again until SEAT_GIVE_UP_MS of
- * failures (a connection that lasted under SEAT_STABLE_MS, on which the
- * game did not go on, does not end the run). A refetch (frames lost) reconnects at once, unless the last
+ * ends it, a run of refusals that pass ends it after SEAT_GIVE_UP_MS (a
+ * connection that lasted under SEAT_STABLE_MS, on which the game did not
+ * go on, does not end the run), and a relay that is away is tried again
+ * for ever, every SEAT_RETRY_MAX_MS at most. A refetch (frames lost) reconnects at once, unless the last
  * one gained nothing: then it counts as a failed attempt.
  */
 void seat_closed(Seat *s, uint64_t now, int reason);
