@@ -32,9 +32,10 @@
 
 static const char simtest_help[] =
     N_("usage: tabula simtest [GAME] [--matches N] [--seed S] [--faults LIST]\n"
+    "                      [--trace]\n"
     "\n"
     "Plays N whole network matches of each game (or of GAME) in this one\n"
-    "process: a host, a guest, one to three spectators and a model of the\n"
+    "process: a host, a guest, one to three spectators and the rooms of the\n"
     "lobby relay, all driven by one seeded scheduler in simulated time.\n"
     "Players are bots or random movers that also offer and answer draws,\n"
     "ask for takebacks, resign, abort and claim against an absent\n"
