@@ -203,8 +203,8 @@ static void page_admission(char *out, size_t cap, const char *lobby,
 }
 
 void advice_page_stopped(char *out, size_t cap, const char *lobby,
-                         Lobby_Role role, const char *code, int failure,
-                         int reason, int refused)
+                         const char *code, int failure, int reason,
+                         int refused)
 {
     const char *c = code != NULL ? code : "CODE";
     if (failure == SEAT_FAIL_ADMISSION)
@@ -216,6 +216,4 @@ void advice_page_stopped(char *out, size_t cap, const char *lobby,
                  "(%s): stopped trying. The game is not over: reload the "
                  "page to try again"), lobby, SEAT_GIVE_UP_MS / 1000,
                  _(tb_strerror(reason)));
-    (void)refused;
-    (void)role;
 }

@@ -67,8 +67,8 @@ void advice_seat_stopped(char *out, size_t cap, const char *lobby,
  * seat taken by another connection) are one msgid.
  */
 void advice_page_stopped(char *out, size_t cap, const char *lobby,
-                         Lobby_Role role, const char *code, int failure,
-                         int reason, int refused);
+                         const char *code, int failure, int reason,
+                         int refused);
 
 /*
  * advice_set_transport: words(reason) says a connection error (the

@@ -53,24 +53,27 @@ static void say(Netgame *g, int warning, const Match_Note *note,
     fflush(g->cfg.out);
 }
 
-void netgame__say(Netgame *g, const char *fmt, ...)
+static void say_fmt(Netgame *g, int warning, const char *fmt, va_list ap)
 {
     char text[MATCH_TEXT_MAX];
+    vsnprintf(text, sizeof text, fmt, ap);
+    say(g, warning, NULL, text);
+}
+
+void netgame__say(Netgame *g, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    say_fmt(g, 0, fmt, ap);
     va_end(ap);
-    say(g, 0, NULL, text);
 }
 
 void netgame__warn(Netgame *g, const char *fmt, ...)
 {
-    char text[MATCH_TEXT_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    say_fmt(g, 1, fmt, ap);
     va_end(ap);
-    say(g, 1, NULL, text);
 }
 
 /* ---- the log --------------------------------------------------------- */

@@ -98,10 +98,10 @@ void core__text_said(Core_Text *t, Core_Said *said, uint8_t *n, uint8_t cap)
 /* A run of text written at [at, t->len): one more TEXT piece, or the
  * last one grown. Beyond the text's recordable length (255) or the
  * pieces' count, the pieces are dropped: the English is said as it is. */
-static void record_text(Core_Text *t, size_t at)
+void core__text_record(Core_Text *t, size_t at)
 {
     Core_Said *last;
-    if (t->said == NULL || *t->nsaid == 0xff || t->len <= at)
+    if (t->said == NULL || t->len <= at)
         return;
     if (t->len > 0xff) {
         *t->nsaid = 0;
@@ -121,11 +121,6 @@ static void record_text(Core_Text *t, size_t at)
     }
     t->said[(*t->nsaid)++] = (Core_Said){
         CORE_PHRASE_TEXT, (uint8_t)at, (uint8_t)(t->len - at), {0, 0, 0}};
-}
-
-void core__text_record(Core_Text *t, size_t at)
-{
-    record_text(t, at);
 }
 
 void core__text_phrase(Core_Text *t, int code, unsigned a, unsigned b,

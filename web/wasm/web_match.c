@@ -559,7 +559,7 @@ const char *web_net_advice(Web_Net *n, int failure, int reason, int refused,
     const char *code = n->role == MATCH_ROLE_SPECTATOR && n->invite.text[0] == '\0'
                            ? n->watch.text
                            : n->invite.text;
-    advice_page_stopped(text, sizeof text, lobby, (Lobby_Role)n->role,
+    advice_page_stopped(text, sizeof text, lobby,
                         code[0] != '\0' ? code : NULL, failure, reason,
                         refused);
     return web__out_text(text) == 0 ? web_out() : NULL;
