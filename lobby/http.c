@@ -23,8 +23,21 @@
 #include "lobby_internal.h"
 #include "tb_error.h"
 
+/* A connection counted against its address's share from its accept to
+ * its end, or until it becomes a member (which counts itself). */
+typedef struct Http_Hold {
+    struct Http_Hold *next; /* in its bucket of holds */
+    const struct lws *wsi;
+    char host[64];
+} Http_Hold;
+
+#define HOLD_BUCKETS 1024
+
 struct Lobby_Http {
     struct lws_context *ctx; /* lws sets it to NULL once destroyed */
+    Http_Hold *accepted; /* held at its accept, not yet given its wsi */
+    Http_Hold *holds[HOLD_BUCKETS]; /* by wsi (lws's opaque user data is
+                                       its own during adoption) */
     struct lws_http_mount mount; /* lws reads these until then */
     char site[1024];
     char tcp[64];                                 /* lb's "HOST:PORT" */
@@ -32,6 +45,88 @@ struct Lobby_Http {
     Lobby *lb; /* WebSocket members join it; NULL: files only */
     int port;
 };
+
+/* ---- every connection counted ---- */
+
+/* An IPv4 peer on a dual-stack socket reads ::ffff:a.b.c.d. */
+static const char *plain_host(const char *peer)
+{
+    return strncmp(peer, "::ffff:", 7) == 0 && strchr(peer, '.') ? peer + 7
+                                                                : peer;
+}
+
+static void hold_release(Lobby_Http *h, Http_Hold *hd)
+{
+    if (hd == NULL)
+        return;
+    if (h->lb != NULL)
+        lobby__unhold(h->lb, hd->host);
+    free(hd);
+}
+
+static Http_Hold **hold_slot(Lobby_Http *h, const struct lws *wsi)
+{
+    uintptr_t k = (uintptr_t)wsi;
+    Http_Hold **p = &h->holds[(k >> 4 ^ k >> 14) % HOLD_BUCKETS];
+    while (*p != NULL && (*p)->wsi != wsi)
+        p = &(*p)->next;
+    return p;
+}
+
+/* wsi's hold, taken out of the table (NULL: it holds none). */
+static Http_Hold *hold_take(Lobby_Http *h, const struct lws *wsi)
+{
+    Http_Hold **p = hold_slot(h, wsi), *hd = *p;
+    if (hd != NULL)
+        *p = hd->next;
+    return hd;
+}
+
+/* A connection just accepted on fd: held against its address's and the
+ * node's connection shares (libwebsockets makes its wsi next, and
+ * WSI_CREATE takes the hold over). Over a share it is answered 503 with
+ * the limit's words and closed: a page is not left to time out. 0 or -1
+ * (refused). */
+static int http_accept(Lobby_Http *h, int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char peer[64] = "?";
+
+    hold_release(h, h->accepted); /* an accept lws never finished */
+    h->accepted = NULL;
+    if (h->lb == NULL)
+        return 0;
+    if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0) {
+        if (ss.ss_family == AF_INET)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, peer,
+                      sizeof peer);
+        else if (ss.ss_family == AF_INET6)
+            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
+                      peer, sizeof peer);
+    }
+    Http_Hold *hd = calloc(1, sizeof *hd);
+    if (hd == NULL)
+        return -1;
+    snprintf(hd->host, sizeof hd->host, "%s", plain_host(peer));
+    int rc = lobby__hold(h->lb, hd->host);
+    if (rc != 0) {
+        char msg[256];
+        int n = snprintf(
+            msg, sizeof msg,
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+            "Connection: close\r\nRetry-After: 10\r\n\r\n%s\n",
+            rc == LOBBY_ERR_ADDRESS
+                ? "tabula lobby: too many connections from your address at "
+                  "once; close some tabs or wait, then reload"
+                : "tabula lobby: the lobby is full; try again later");
+        (void)!send(fd, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
+        free(hd);
+        return -1;
+    }
+    h->accepted = hd;
+    return 0;
+}
 
 /* ---- WebSocket members ---- */
 
@@ -165,10 +260,9 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
     case LWS_CALLBACK_ESTABLISHED: {
         char peer[64] = "";
         lws_get_peer_simple(wsi, peer, sizeof peer);
-        /* An IPv4 peer on a dual-stack socket reads ::ffff:a.b.c.d. */
-        const char *host = strncmp(peer, "::ffff:", 7) == 0 && strchr(peer, '.')
-                               ? peer + 7
-                               : peer;
+        const char *host = plain_host(peer);
+        /* A member now: it counts itself, the hold is given back. */
+        hold_release(h, hold_take(h, wsi));
         l->wsi = wsi;
         l->max_queue =
             h->lb != NULL ? lobby__limits(h->lb)->max_write_queue : 0;
@@ -260,9 +354,30 @@ static const struct lws_protocol_vhost_options mime_wasm = {
 static int http_callback(struct lws *wsi, enum lws_callback_reasons reason,
                          void *user, void *in, size_t len)
 {
-    if (reason == LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION)
+    Lobby_Http *h = lws_context_user(lws_get_context(wsi));
+
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return -1;
-    return lws_callback_http_dummy(wsi, reason, user, in, len);
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return http_accept(h, (int)(lws_intptr_t)in);
+    case LWS_CALLBACK_WSI_CREATE:
+        /* lws makes an accepted connection's wsi right after the filter
+         * (and makes wsi of its own, which hold nothing). */
+        if (h->accepted != NULL) {
+            Http_Hold **p = hold_slot(h, wsi);
+            h->accepted->wsi = wsi;
+            h->accepted->next = *p;
+            *p = h->accepted;
+            h->accepted = NULL;
+        }
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        hold_release(h, hold_take(h, wsi));
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, in, len);
+    }
 }
 
 static const struct lws_protocols protocols[] = {
@@ -382,6 +497,7 @@ void lobby_http_close(Lobby_Http *h)
         lws_context_destroy(h->ctx);
 }
 
+
 void lobby_http_free(Lobby_Http *h)
 {
     if (h == NULL)
@@ -391,5 +507,12 @@ void lobby_http_free(Lobby_Http *h)
      * only then). */
     if (h->ctx != NULL)
         lws_context_destroy(h->ctx);
+    hold_release(h, h->accepted);
+    for (size_t i = 0; i < HOLD_BUCKETS; i++)
+        while (h->holds[i] != NULL) {
+            Http_Hold *hd = h->holds[i];
+            h->holds[i] = hd->next;
+            free(hd);
+        }
     free(h);
 }

@@ -36,6 +36,13 @@ void lobby__member_closed(Lobby *lb, Lobby_Member *m);
 /* The lobby's limits (defaults filled in). */
 const Lobby_Limits *lobby__limits(const Lobby *lb);
 
+/* A connection that is not yet a member (HTTP, a WebSocket before its
+ * upgrade) held against its address's share: lobby_rooms_hold and
+ * lobby_rooms_unhold; a closing lobby is freed only once its holds are
+ * given back. */
+int lobby__hold(Lobby *lb, const char *peer_host);
+void lobby__unhold(Lobby *lb, const char *peer_host);
+
 /* ---- where Redis commands go (redis_cluster.c), with --redis ---- */
 
 /* One Redis, or the masters of a Redis Cluster with a map of its slots. */

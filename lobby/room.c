@@ -154,6 +154,8 @@ struct Lobby_Rooms {
     Lobby_Sweep_Link *due;     /* rooms empty, or without host and never
                                   joined */
     size_t nlinks;             /* members on a counted transport (WebSocket) */
+    size_t nconns;             /* members on every transport, and holds */
+    size_t nholds;             /* connections held, not members */
     size_t transcript_bytes;
     Lobby_Sources sources;
     uint64_t global_tat;
@@ -870,6 +872,7 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
         m->next->prev = m->prev;
     if (m->ops->counted)
         rs->nlinks--;
+    rs->nconns--;
     free(m);
 }
 
@@ -892,19 +895,52 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
     member_wait_add(rs, m);
     if (ops->counted)
         rs->nlinks++;
+    rs->nconns++;
     m->src = lobby__source_get(&rs->sources, peer_host);
     if (m->src == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return m;
     }
     m->src->conns++;
+    /* Every transport counts in one total: a TCP member is within net/'s
+     * own cap, but TCP, WebSocket and HTTP together are held to this. */
     if (m->src->conns > rs->lim.source_conns ||
-        (ops->counted && rs->nlinks > rs->lim.max_conns)) {
+        rs->nconns > rs->lim.max_conns) {
         rs->stats.refused_address += m->src->conns > rs->lim.source_conns;
         member_error(m, m->src->conns > rs->lim.source_conns ? LOBBY_ERR_ADDRESS
                                                              : LOBBY_ERR_FULL);
     }
     return m;
+}
+
+int lobby_rooms_hold(Lobby_Rooms *rs, const char *peer_host)
+{
+    Lobby_Source *s = lobby__source_get(&rs->sources, peer_host);
+    if (s == NULL)
+        return TB_E_NOMEM;
+    /* A few over the share, so that a page's WebSocket over it comes far
+     * enough to be told why (a member over it is answered ADDRESS). */
+    if (s->conns >= rs->lim.source_conns + LOBBY_HOLD_SLACK_SOURCE) {
+        rs->stats.refused_address++;
+        return LOBBY_ERR_ADDRESS;
+    }
+    if (rs->nconns >= rs->lim.max_conns + LOBBY_HOLD_SLACK_TOTAL)
+        return LOBBY_ERR_FULL;
+    s->conns++;
+    rs->nconns++;
+    rs->nholds++;
+    return 0;
+}
+
+void lobby_rooms_unhold(Lobby_Rooms *rs, const char *peer_host)
+{
+    /* A held source holds a connection: the sweep has kept it. */
+    Lobby_Source *s = lobby__source_get(&rs->sources, peer_host);
+    if (s == NULL || s->conns == 0 || rs->nholds == 0)
+        return;
+    s->conns--;
+    rs->nconns--;
+    rs->nholds--;
 }
 
 void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
@@ -1166,14 +1202,14 @@ void lobby_rooms_close_links(Lobby_Rooms *rs)
 
 size_t lobby_rooms_links(const Lobby_Rooms *rs)
 {
-    return rs->nlinks;
+    return rs->nlinks + rs->nholds;
 }
 
 void lobby_rooms_stats(const Lobby_Rooms *rs, Lobby_Stats *out)
 {
     *out = rs->stats;
     out->rooms = rs->nrooms;
-    out->conns = rs->nlinks;
+    out->conns = rs->nlinks + rs->nholds;
     out->members = rs->nmembers;
     out->transcript_bytes = rs->transcript_bytes;
 }

@@ -205,6 +205,26 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
                                  void *link, const char *peer_host,
                                  uint64_t now);
 
+/* Holds may go this far over an address's (and the node's) connection
+ * share, so that a browser's WebSocket over it is upgraded and told why
+ * (ADDRESS or FULL) instead of being cut at its HTTP request. The node's
+ * slack comes out of the descriptors it keeps free (cmd_lobby.c). */
+#define LOBBY_HOLD_SLACK_SOURCE 4
+#define LOBBY_HOLD_SLACK_TOTAL 16
+
+/*
+ * lobby_rooms_hold: a connection from peer_host that is not a member (an
+ * HTTP request, a WebSocket before its upgrade), counted against its
+ * address's and the node's connection shares like a member (up to the
+ * slack above), until lobby_rooms_unhold(rs, the same peer_host).
+ * 0: held; LOBBY_ERR_ADDRESS (the address's share is full) or
+ * LOBBY_ERR_FULL (the node's): not held, close it; TB_E_NOMEM.
+ */
+int lobby_rooms_hold(Lobby_Rooms *rs, const char *peer_host);
+
+/* lobby_rooms_unhold: give back a hold of lobby_rooms_hold. */
+void lobby_rooms_unhold(Lobby_Rooms *rs, const char *peer_host);
+
 /* lobby_rooms_message: one whole lobby message from m (len >= 1 bytes) at
  * now (ms): a hello, a frame to relay, or anything else (refused). */
 void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
@@ -226,10 +246,12 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now);
  * here (ops->counted); the others' transport closes them itself. */
 void lobby_rooms_close_links(Lobby_Rooms *rs);
 
-/* lobby_rooms_links: members on counted transports still open. */
+/* lobby_rooms_links: members on counted transports, and holds, still
+ * open. */
 size_t lobby_rooms_links(const Lobby_Rooms *rs);
 
-/* lobby_rooms_stats: the counters (conns: the counted links only). */
+/* lobby_rooms_stats: the counters (conns: the counted links and the
+ * holds). */
 void lobby_rooms_stats(const Lobby_Rooms *rs, Lobby_Stats *out);
 
 /* lobby_rooms_next_seq: the number the room of invite lookup inv gives

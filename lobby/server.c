@@ -97,6 +97,18 @@ void lobby__member_frame(Lobby *lb, Lobby_Member *m, const uint8_t *p,
     lobby_rooms_message(m, p, len, uv_now(lb->loop));
 }
 
+int lobby__hold(Lobby *lb, const char *peer_host)
+{
+    return lb->closing ? LOBBY_ERR_FULL : lobby_rooms_hold(lb->rooms, peer_host);
+}
+
+void lobby__unhold(Lobby *lb, const char *peer_host)
+{
+    lobby_rooms_unhold(lb->rooms, peer_host);
+    if (lb->closing)
+        lobby_maybe_free(lb);
+}
+
 void lobby__member_closed(Lobby *lb, Lobby_Member *m)
 {
     if (m == NULL)

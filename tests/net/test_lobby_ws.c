@@ -8,6 +8,8 @@
  */
 #include <libwebsockets.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -370,6 +372,109 @@ Test(lobby_ws, a_browser_counts_against_its_address_share)
     expect_error(&w, 0, LOBBY_ERR_ADDRESS);
     cr_assert_eq(stats().refused_address, 1);
     peer_free(&host);
+    stop_all();
+}
+
+/* A plain connection to the --http address that sent start (its request
+ * so far); nonblocking. */
+static int http_raw(const char *start)
+{
+    struct sockaddr_storage a = loopback(http_port);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert(fd >= 0);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(struct sockaddr_in)), 0);
+    cr_assert_eq(send(fd, start, strlen(start), 0), (ssize_t)strlen(start));
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    return fd;
+}
+
+/* What fd has been answered so far (NUL-ended, in buf of cap bytes). */
+static const char *http_answer(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    ssize_t k;
+    while (n + 1 < cap && (k = recv(fd, buf + n, cap - 1 - n, 0)) > 0)
+        n += (size_t)k;
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The relay-limits issue, finding 1 again: an HTTP request that never
+ * became a member was counted nowhere, so one address could hold every
+ * descriptor with half-sent requests (lws ends each after 10 s, but opens
+ * are faster). Now each counts against its address's connection share
+ * from its accept (a few over it, so a browser's WebSocket is upgraded
+ * and told ADDRESS); past that it is answered 503 with the reason and
+ * closed. A member gives its hold back: it is counted once. */
+Test(lobby_ws, an_http_request_counts_against_its_address_share)
+{
+    Lobby_Limits lim;
+    int fd[8 + LOBBY_HOLD_SLACK_SOURCE];
+    char buf[512];
+    Ws w;
+    memset(&lim, 0, sizeof lim);
+    lim.source_conns = 8;
+    start_limited(&lim);
+    for (int i = 0; i < 8 + LOBBY_HOLD_SLACK_SOURCE; i++)
+        fd[i] = http_raw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    WAIT_FOR(stats().conns == 8 + LOBBY_HOLD_SLACK_SOURCE, 2000);
+    cr_assert_eq(stats().conns, 8 + LOBBY_HOLD_SLACK_SOURCE);
+    cr_assert_eq(stats().refused_address, 0);
+    int over = http_raw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    WAIT_FOR(stats().refused_address == 1, 2000);
+    loop_for(50);
+    http_answer(over, buf, sizeof buf);
+    cr_assert(strncmp(buf, "HTTP/1.1 503 ", 13) == 0, "answered: %s", buf);
+    cr_assert(strstr(buf, "too many connections from your address") != NULL,
+              "answered: %s", buf);
+    close(over);
+    /* Each held request given back as it ends. */
+    for (int i = 0; i < 8 + LOBBY_HOLD_SLACK_SOURCE; i++)
+        close(fd[i]);
+    WAIT_FOR(stats().conns == 0, 3000);
+    cr_assert_eq(stats().conns, 0, "%zu still counted", stats().conns);
+    /* Seven requests held: a browser's WebSocket is the eighth, counted
+     * once as a member; a ninth connection is a member over the share. */
+    for (int i = 0; i < 7; i++)
+        fd[i] = http_raw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    WAIT_FOR(stats().conns == 7, 2000);
+    ws_open(&w);
+    WAIT_FOR(stats().conns == 8, 2000);
+    cr_assert_eq(stats().conns, 8);
+    Ws w2;
+    ws_open(&w2);
+    expect_error(&w2, 0, LOBBY_ERR_ADDRESS);
+    for (int i = 0; i < 7; i++)
+        close(fd[i]);
+    lws_set_timeout(w.wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+    WAIT_FOR(w.closed && w2.closed && stats().conns == 0, 3000);
+    cr_assert_eq(stats().conns, 0, "%zu still counted", stats().conns);
+    stop_all();
+}
+
+/* The node's total counts connections of every transport: a node whose
+ * cap is taken by requests answers the next 503 "full". */
+Test(lobby_ws, http_requests_count_in_the_nodes_total)
+{
+    Lobby_Limits lim;
+    int fd[2 + LOBBY_HOLD_SLACK_TOTAL];
+    char buf[512];
+    memset(&lim, 0, sizeof lim);
+    lim.max_conns = 2;
+    lim.source_conns = 64;
+    start_limited(&lim);
+    for (int i = 0; i < 2 + LOBBY_HOLD_SLACK_TOTAL; i++)
+        fd[i] = http_raw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    WAIT_FOR(stats().conns == 2 + LOBBY_HOLD_SLACK_TOTAL, 2000);
+    int over = http_raw("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    loop_for(200);
+    http_answer(over, buf, sizeof buf);
+    cr_assert(strncmp(buf, "HTTP/1.1 503 ", 13) == 0, "answered: %s", buf);
+    cr_assert(strstr(buf, "the lobby is full") != NULL, "answered: %s", buf);
+    close(over);
+    for (int i = 0; i < 2 + LOBBY_HOLD_SLACK_TOTAL; i++)
+        close(fd[i]);
+    WAIT_FOR(stats().conns == 0, 3000);
     stop_all();
 }
 
