@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 
 #include "lobby_internal.h"
@@ -43,6 +45,7 @@ struct Lobby_Http {
     char tcp[64];                                 /* lb's "HOST:PORT" */
     struct lws_protocol_vhost_options tcp_header; /* X-Tabula-Lobby: tcp */
     Lobby *lb; /* WebSocket members join it; NULL: files only */
+    lws_retry_bo_t idle; /* lws reads it until the context is gone */
     int port;
 };
 
@@ -140,6 +143,9 @@ typedef struct Ws_Out {
 
 #define WS_MALLOC_OVERHEAD 16
 
+/* How often a member's unsent bytes in the kernel are looked at (us). */
+#define WS_DRAIN_LOOK_US 500000
+
 /* One browser connection (lws's per-session data, zeroed by lws). */
 typedef struct Ws_Link {
     struct lws *wsi;
@@ -148,6 +154,7 @@ typedef struct Ws_Link {
     size_t queued;    /* the memory its unwritten messages pin */
     size_t max_queue; /* the lobby's max_write_queue */
     int closing;   /* send nothing more; close once the queue is written */
+    int outq;      /* bytes the kernel had not yet sent, at the last look */
     uint8_t *in;   /* a message being received in fragments */
     size_t in_len, in_cap;
 } Ws_Link;
@@ -264,6 +271,7 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         /* A member now: it counts itself, the hold is given back. */
         hold_release(h, hold_take(h, wsi));
         l->wsi = wsi;
+        lws_set_timer_usecs(wsi, WS_DRAIN_LOOK_US);
         l->max_queue =
             h->lb != NULL ? lobby__limits(h->lb)->max_write_queue : 0;
         l->m = h->lb != NULL ? lobby__member_new(h->lb, &ws_ops, l, host) : NULL;
@@ -305,6 +313,10 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         if (lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_BINARY) <
             (int)o->len)
             return -1;
+        /* Writable again: the browser took what was written before, so
+         * it is alive. A member catching up on a narrow link is not hung
+         * up on because lws's ping waits behind its own backlog. */
+        lws_validity_confirmed(wsi);
         l->head = o->next;
         if (l->head == NULL)
             l->tail = NULL;
@@ -314,6 +326,19 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
             lws_callback_on_writable(wsi);
         else if (l->m != NULL)
             lobby_rooms_drained(l->m);
+        return 0;
+    }
+    case LWS_CALLBACK_TIMER: {
+        /* The kernel still sending what was written, and less of it than
+         * at the last look: the browser is taking it, on a link too
+         * narrow for lws's ping (behind the backlog) to come back in
+         * time. It is alive. */
+        int outq = 0;
+        if (ioctl(lws_get_socket_fd(wsi), SIOCOUTQ, &outq) == 0 && outq > 0 &&
+            outq < l->outq)
+            lws_validity_confirmed(wsi);
+        l->outq = outq;
+        lws_set_timer_usecs(wsi, WS_DRAIN_LOOK_US);
         return 0;
     }
     case LWS_CALLBACK_CLOSED: {
@@ -332,12 +357,6 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
     }
 }
 
-/* lws pings a quiet browser and hangs up on one that stays silent: the
- * same 5 s heartbeat and 15 s idle timeout as the lobby's TCP members. */
-static const lws_retry_bo_t ws_idle = {
-    .secs_since_valid_ping = 5,
-    .secs_since_valid_hangup = 15,
-};
 
 
 
@@ -467,7 +486,22 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
                    LWS_SERVER_OPTION_DISABLE_IPV6 * (strchr(host, ':') == NULL);
     info.foreign_loops = loops;
     info.user = h;
-    info.retry_and_idle_policy = &ws_idle;
+    /* lws pings a quiet browser and hangs up on one that stays silent:
+     * the lobby's heartbeat and idle timeout, as for its TCP members
+     * (whole seconds for lws, at least 1). */
+    {
+        const Lobby_Limits *lim = lb != NULL ? lobby__limits(lb) : NULL;
+        uint32_t ping = lim != NULL ? lim->heartbeat_ms : 5000;
+        uint32_t hang = lim != NULL ? lim->idle_timeout_ms : 15000;
+        ping = ping > 60000 ? 60000 : ping;
+        hang = hang > 600000 ? 600000 : hang;
+        h->idle.secs_since_valid_ping = (uint16_t)((ping + 999) / 1000);
+        h->idle.secs_since_valid_hangup = (uint16_t)((hang + 999) / 1000);
+        if (h->idle.secs_since_valid_hangup <= h->idle.secs_since_valid_ping)
+            h->idle.secs_since_valid_hangup =
+                (uint16_t)(h->idle.secs_since_valid_ping + 1);
+    }
+    info.retry_and_idle_policy = &h->idle;
     info.pcontext = &h->ctx;
     lws_set_log_level(LLL_ERR, NULL);
     h->ctx = lws_create_context(&info);

@@ -8,6 +8,7 @@
  */
 #include <libwebsockets.h>
 #include <stdio.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -475,6 +476,177 @@ Test(lobby_ws, http_requests_count_in_the_nodes_total)
     for (int i = 0; i < 2 + LOBBY_HOLD_SLACK_TOTAL; i++)
         close(fd[i]);
     WAIT_FOR(stats().conns == 0, 3000);
+    stop_all();
+}
+
+/* ---- a browser on a narrow link: a WebSocket by hand, read slowly ---- */
+
+/* A masked client frame of opcode op holding len bytes of p, on fd. */
+static int raw_ws_send(int fd, int op, const uint8_t *p, size_t len)
+{
+    uint8_t f[16 + 256];
+    static const uint8_t key[4] = {0x12, 0x34, 0x56, 0x78};
+    size_t n = 0;
+    cr_assert(len <= 256);
+    f[n++] = (uint8_t)(0x80 | op);
+    if (len < 126) {
+        f[n++] = (uint8_t)(0x80 | len);
+    } else {
+        f[n++] = 0x80 | 126;
+        f[n++] = (uint8_t)(len >> 8);
+        f[n++] = (uint8_t)len;
+    }
+    memcpy(f + n, key, 4);
+    n += 4;
+    for (size_t i = 0; i < len; i++)
+        f[n++] = p[i] ^ key[i % 4];
+    int fl = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    ssize_t k = send(fd, f, n, MSG_NOSIGNAL);
+    fcntl(fd, F_SETFL, fl);
+    return k == (ssize_t)n;
+}
+
+/* A WebSocket by hand to the --http address, the socket's receive buffer
+ * set to rcvbuf bytes first; the upgrade's answer is read. */
+static int raw_ws_open(int rcvbuf)
+{
+    struct sockaddr_storage a = loopback(http_port);
+    char req[512], got[1024];
+    size_t n = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    cr_assert(fd >= 0);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof(struct sockaddr_in)), 0);
+    snprintf(req, sizeof req,
+             "GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+             "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+             "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: tabula-lobby\r\n\r\n",
+             http_port);
+    cr_assert_eq(send(fd, req, strlen(req), 0), (ssize_t)strlen(req));
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    /* byte by byte up to the blank line: nothing of the frames after it */
+    for (int t = 0; t < 200 && (n < 4 || memcmp(got + n - 4, "\r\n\r\n", 4) != 0);) {
+        if (recv(fd, got + n, 1, 0) == 1) {
+            n++;
+            cr_assert(n < sizeof got);
+        } else {
+            loop_for(10);
+            t++;
+        }
+    }
+    got[n] = '\0';
+    cr_assert(strncmp(got, "HTTP/1.1 101", 12) == 0, "upgrade answered: %s", got);
+    return fd;
+}
+
+/* Read a frame stream in steps: whole server frames counted, pings
+ * answered as a browser does. */
+typedef struct Raw_Reader {
+    uint8_t buf[1 << 18];
+    size_t have;
+    size_t binary;  /* binary messages read */
+    int closed;     /* the lobby closed the connection */
+} Raw_Reader;
+
+static void raw_ws_read(int fd, Raw_Reader *r, size_t most)
+{
+    ssize_t k = recv(fd, r->buf + r->have,
+                     most < sizeof r->buf - r->have ? most : sizeof r->buf - r->have, 0);
+    if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        r->closed = 1;
+        return;
+    }
+    if (k > 0)
+        r->have += (size_t)k;
+    for (;;) {
+        if (r->have < 2)
+            return;
+        size_t len = r->buf[1] & 0x7f, hdr = 2;
+        if (len == 126) {
+            if (r->have < 4)
+                return;
+            len = (size_t)r->buf[2] << 8 | r->buf[3];
+            hdr = 4;
+        } else if (len == 127) {
+            if (r->have < 10)
+                return;
+            len = 0;
+            for (int i = 2; i < 10; i++)
+                len = len << 8 | r->buf[i];
+            hdr = 10;
+        }
+        cr_assert(hdr + len <= sizeof r->buf, "a frame of %zu bytes", len);
+        if (r->have < hdr + len)
+            return;
+        int op = r->buf[0] & 0x0f;
+        if (op == 2 || op == 0)
+            r->binary += (r->buf[0] & 0x80) != 0;
+        else if (op == 9 && !raw_ws_send(fd, 10, r->buf + hdr, len))
+            r->closed = 1;
+        else if (op == 8)
+            r->closed = 1;
+        memmove(r->buf, r->buf + hdr + len, r->have - hdr - len);
+        r->have -= hdr + len;
+    }
+}
+
+/* The relay-limits issue, finding 4: a WebSocket spectator catching up on
+ * a narrow link was hung up on by lws's keep-alive (its ping waited
+ * behind the backlog). Now a member the lobby's writes reach is alive: a
+ * spectator on a link of 40 KB a second, 256 KB behind, with a 1 s
+ * heartbeat and a 3 s idle timeout, gets every frame; one that stops
+ * reading is still hung up on. */
+Test(lobby_ws, a_spectator_catching_up_slowly_is_not_hung_up_on)
+{
+    Lobby_Limits lim;
+    Room room;
+    Peer host;
+    enum { FRAMES = 8, BYTES = 32000 };
+    static Raw_Reader rd;
+    memset(&lim, 0, sizeof lim);
+    lim.heartbeat_ms = 1000;
+    lim.idle_timeout_ms = 3000;
+    start_limited(&lim);
+    room_make(&room);
+    peer_host(&host, &room, 0);
+    cr_assert(host.welcomed);
+    char *big = malloc(BYTES + 1);
+    cr_assert_not_null(big);
+    memset(big, 'x', BYTES);
+    big[BYTES] = '\0';
+    for (int i = 0; i < FRAMES; i++)
+        peer_say(&host, big);
+    free(big);
+    WAIT_FOR(stats().frames_relayed == FRAMES, 3000);
+    cr_assert_eq(stats().frames_relayed, FRAMES);
+
+    int fd = raw_ws_open(4096); /* a narrow link: a small window */
+    uint8_t m[LOBBY_LEN_WATCH] = {LOBBY_MSG_WATCH, LOBBY_WIRE_VERSION};
+    memcpy(m + 2, room.watch.lookup, LOBBY_LOOKUP_BYTES);
+    lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES, 0);
+    cr_assert(raw_ws_send(fd, 2, m, sizeof m));
+    memset(&rd, 0, sizeof rd);
+    uint64_t t0 = uv_now(&test_loop);
+    /* the welcome, the host's presence, then FRAMES frames at 40 KB/s */
+    for (int t = 0; t < 3000 && !rd.closed && rd.binary < 2 + FRAMES; t++) {
+        loop_for(25);
+        raw_ws_read(fd, &rd, 1024);
+    }
+    cr_assert(!rd.closed, "hung up after %zu messages (%d ms)", rd.binary,
+              (int)(uv_now(&test_loop) - t0));
+    cr_assert_eq(rd.binary, 2 + FRAMES);
+    cr_assert_gt(uv_now(&test_loop) - t0, 4000, "no narrow link: %d ms",
+                 (int)(uv_now(&test_loop) - t0));
+    /* A spectator that reads nothing more is hung up on. */
+    for (int t = 0; t < 400 && !rd.closed; t++) {
+        loop_for(25);
+        if (t > 240) /* after 6 s: only now look */
+            raw_ws_read(fd, &rd, sizeof rd.buf);
+    }
+    cr_assert(rd.closed, "a spectator that reads nothing was kept");
+    close(fd);
+    peer_free(&host);
     stop_all();
 }
 
