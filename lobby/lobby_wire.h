@@ -230,6 +230,15 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
 int lobby_wire_welcome_read(const uint8_t *msg, size_t len,
                             Lobby_Welcome *out);
 
+/* Liveness (the relay-limits issue: a hung node was noticed only after
+ * 15.7 s). A relay sends each member it has let into a room a BEAT when
+ * it has sent that member nothing for LOBBY_WIRE_BEAT_MS; a member that
+ * hears nothing at all for LOBBY_WIRE_SILENT_MS takes the relay as hung
+ * and connects again (to the next node, where there are several). Both
+ * in ms. */
+#define LOBBY_WIRE_BEAT_MS 1000u
+#define LOBBY_WIRE_SILENT_MS 3000u
+
 /* The lengths of WELCOME, ACK, PRESENCE, ERROR and FRAME's header. */
 #define LOBBY_WIRE_WELCOME_LEN 51
 #define LOBBY_WIRE_ACK_LEN 9

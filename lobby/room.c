@@ -125,6 +125,7 @@ struct Lobby_Member {
     Lobby_Room *room;
     int role;
     int done; /* answered with an error: ignore what follows */
+    int sent; /* sent something since the last beat's turn */
     uint64_t since;
     Lobby_Source *src;
     uint64_t refuse_at;    /* a late RATE answer is due then (ms), 0: none */
@@ -156,6 +157,7 @@ struct Lobby_Rooms {
     size_t nlinks;             /* members on a counted transport (WebSocket) */
     size_t nconns;             /* members on every transport, and holds */
     size_t nholds;             /* connections held, not members */
+    uint64_t beat_at;          /* the next turn of beats (ms) */
     size_t transcript_bytes;
     Lobby_Sources sources;
     uint64_t global_tat;
@@ -300,7 +302,25 @@ static void member_send(Lobby_Member *m, const uint8_t *msg, size_t len)
 {
     if (m->done || m->ops->is_closing(m->link))
         return;
+    m->sent = 1;
     (void)m->ops->send(m->link, msg, len); /* a failure closes the member */
+}
+
+/* Every LOBBY_WIRE_BEAT_MS, a BEAT to each member in a room that was sent
+ * nothing since the last turn (and has nothing waiting to be written):
+ * so a member hears from a live relay at least every two turns, and
+ * takes LOBBY_WIRE_SILENT_MS of silence for a hung one. */
+static void beat(Lobby_Rooms *rs, uint64_t now)
+{
+    static const uint8_t msg[LOBBY_LEN_BEAT] = {LOBBY_MSG_BEAT};
+    if (now < rs->beat_at)
+        return;
+    rs->beat_at = now + LOBBY_WIRE_BEAT_MS;
+    for (Lobby_Member *m = rs->members; m != NULL; m = m->next) {
+        if (m->room != NULL && !m->sent && m->ops->queued(m->link) == 0)
+            member_send(m, msg, sizeof msg);
+        m->sent = 0;
+    }
 }
 
 static void member_error(Lobby_Member *m, int code)
@@ -989,6 +1009,7 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
         }
     }
     lobby__sources_sweep(&rs->sources, now * 1000, rs->lim.max_sources);
+    beat(rs, now);
 }
 
 const uint8_t *lobby__member_source(const Lobby_Member *m)

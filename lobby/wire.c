@@ -216,6 +216,10 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         ev->seat = (Lobby_Role)p[1];
         ev->present = p[2];
         return 0;
+    case LOBBY_MSG_BEAT: /* the relay is alive: nothing else */
+        if (len != LOBBY_LEN_BEAT)
+            break;
+        return 0;
     case LOBBY_MSG_ERROR:
         if (len != LOBBY_LEN_ERROR)
             break;

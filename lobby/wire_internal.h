@@ -28,6 +28,7 @@
 #define LOBBY_MSG_ACK LOBBY_WIRE_ACK_TYPE         /* 0x83 */
 #define LOBBY_MSG_PRESENCE 0x84
 #define LOBBY_MSG_ERROR 0x85
+#define LOBBY_MSG_BEAT 0x86
 
 /* Exact lengths (type byte included). */
 #define LOBBY_LEN_CREATE                                                       \
@@ -40,6 +41,7 @@
 #define LOBBY_LEN_ACK 9
 #define LOBBY_LEN_PRESENCE 3
 #define LOBBY_LEN_ERROR 2
+#define LOBBY_LEN_BEAT 1
 /* The largest sequence number a CREATE may start a room after: every
  * number a room gives (at most LOBBY_SEQ_MAX + 1) and the next it keeps
  * (LOBBY_SEQ_MAX + 2 = 2^53) stay exact in the Redis backend's Lua, whose

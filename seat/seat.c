@@ -35,7 +35,9 @@ struct Seat {
     uint64_t up_seq;      /* holding every frame up to up_seq then */
     int awaiting;         /* a hello went, at hello_at; no welcome yet */
     uint64_t hello_at;
-    int timed_out;        /* closed for want of a welcome (SEAT_WELCOME_MS) */
+    int timed_out;        /* closed for want of a welcome (SEAT_WELCOME_MS),
+                             or for the relay's silence */
+    uint64_t heard_at;    /* the relay's last message on this connection */
     int refetch;          /* our own close, to ask again for lost frames */
     int refetched;        /* a refetch was made, at refetch_at */
     uint64_t refetch_at;
@@ -176,6 +178,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         s->input_error = rc;
         return rc;
     }
+    s->heard_at = now; /* (a BEAT says only this) */
     switch (ev.kind) {
     case LOBBY_WIRE_WELCOME: {
         Seat_Out *o = push(s, SEAT_OUT_UP);
@@ -377,6 +380,13 @@ void seat_tick(Seat *s, uint64_t now)
         s->timed_out = 1;
         push(s, SEAT_OUT_CLOSE);
     }
+    if (s->up && now - s->heard_at >= LOBBY_WIRE_SILENT_MS &&
+        !seat_stopped(s) && !s->timed_out) {
+        /* a relay that was there and went silent (hung, or its link):
+         * as a connection that failed, tried again at once */
+        s->timed_out = 1;
+        push(s, SEAT_OUT_CLOSE);
+    }
     match_tick(s->m, now);
 }
 
@@ -387,6 +397,9 @@ uint64_t seat_deadline(const Seat *s)
         at = s->connect_at;
     if (s->awaiting && !seat_stopped(s) && s->hello_at + SEAT_WELCOME_MS < at)
         at = s->hello_at + SEAT_WELCOME_MS;
+    if (s->up && !s->timed_out && !seat_stopped(s) &&
+        s->heard_at + LOBBY_WIRE_SILENT_MS < at)
+        at = s->heard_at + LOBBY_WIRE_SILENT_MS;
     return at;
 }
 

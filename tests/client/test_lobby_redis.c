@@ -273,6 +273,43 @@ Test(lobby_redis, node_killed_for_good_the_players_go_on_through_another)
     remove_dir();
 }
 
+/* The relay-limits issue, finding 5: a hung node (SIGSTOP: its
+ * connections stay open, it answers nothing) was noticed by its players
+ * only after 15.7 s. A node now sends a quiet member a BEAT each second
+ * and a seat leaves a relay silent for 3 s: both players on A (told of
+ * B) say the connection is lost within 3 s of the hang, plus a margin
+ * for a loaded machine, move to B, and the game ends with three
+ * identical verified logs. */
+Test(lobby_redis, a_hung_node_is_left_within_three_seconds)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64], both[140];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    snprintf(both, sizeof both, "%s,%s", addr_a, addr_b);
+    start_game_at(&host, &guest, &spec, "laska", both, addr_b, both, "15");
+    await_line(&spec, "\n   6. ", NULL, 0);
+    cr_assert_eq(kill(a.pid, SIGSTOP), 0);
+    double t0 = now_ms();
+    await_line(&host, "lobby: connection lost", NULL, 0);
+    double t_host = now_ms() - t0;
+    await_line(&guest, "lobby: connection lost", NULL, 0);
+    double t_guest = now_ms() - t0;
+    cr_log_info("hung node left after %.0f ms (host), %.0f ms (guest)",
+                t_host, t_guest);
+    cr_assert_lt(t_host, 5000, "the host took %.0f ms", t_host);
+    cr_assert_lt(t_guest, 5000, "the guest took %.0f ms", t_guest);
+    await_line(&host, "lobby: reconnected", NULL, 0);
+    await_line(&guest, "lobby: reconnected", NULL, 0);
+    check_three_logs(&host, &guest, &spec);
+    cr_assert_eq(kill(a.pid, SIGCONT), 0);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
 /* Issue 20, finding 5: the host and the spectator on node B, the guest
  * on A told of B; A is killed for good and the guest moves to B. B never
  * heard the guest leave A (A died without a word), so it announces the

@@ -190,6 +190,40 @@ Test(room, numbers_on_from_the_hosts_resume_point)
     lobby_rooms_closed(hm, 40);
 }
 
+/* A member in a room that was sent nothing for a turn of beats (1 s) is
+ * sent BEAT (0x86, one byte), so a hung relay is told from a quiet one
+ * within 3 s; a member who had a message in the turn is not; one not yet
+ * in a room (no hello) never is. */
+Test(room, a_quiet_member_hears_a_beat_each_second)
+{
+    Link h, q;
+    uint8_t m[128];
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    Lobby_Member *qm = member(&q, "192.0.2.2", 0);
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
+    cr_assert_eq(h.n, 1); /* WELCOME */
+    lobby_rooms_sweep(rs, 250); /* a turn: the welcome was sent in it */
+    cr_assert_eq(h.n, 1);
+    lobby_rooms_sweep(rs, 1249);
+    cr_assert_eq(h.n, 1);
+    lobby_rooms_sweep(rs, 1250); /* a quiet turn */
+    cr_assert_eq(h.n, 2);
+    cr_assert_eq(h.len[1], 1);
+    cr_assert_eq(h.msg[1][0], 0x86);
+    m[0] = 0x04;
+    memcpy(m + 1, "e2e4", 4);
+    lobby_rooms_message(hm, m, 5, 2000); /* ACKed: sent in this turn */
+    cr_assert_eq(h.n, 3);
+    lobby_rooms_sweep(rs, 2250);
+    cr_assert_eq(h.n, 3);
+    lobby_rooms_sweep(rs, 3250);
+    cr_assert_eq(h.n, 4);
+    cr_assert_eq(h.msg[3][0], 0x86);
+    cr_assert_eq(q.n, 0, "a connection with no room was sent a beat");
+    lobby_rooms_closed(qm, 3300);
+    lobby_rooms_closed(hm, 3300);
+}
+
 /* A room no guest joined is dropped unjoined_room_ms [30000] after its
  * host left; a joiner then finds no room (CODE, 3). */
 Test(room, unjoined_room_goes_thirty_seconds_after_its_host)

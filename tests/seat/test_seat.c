@@ -370,6 +370,44 @@ Test(seat, no_welcome_in_time_closes_the_connection)
     seat_free(s);
 }
 
+/* The relay-limits issue: a hung node (SIGSTOP: its connections stay
+ * open) was noticed after 15.7 s. A relay sends a BEAT (0x86, one byte)
+ * to a quiet member every second; a seat that hears nothing for 3 s
+ * closes the connection and tries again as after any loss. */
+Test(seat, a_silent_relay_is_left_after_three_seconds)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    static const uint8_t beat[1] = {0x86};
+    Seat *s = seat_for(MATCH_ROLE_HOST, 1, 0, pk);
+    Seat_Out o, send;
+    memset(&send, 0, sizeof send);
+    cr_assert(next_event(s, &o, NULL));
+    seat_hello(s, 0, hello);
+    cr_assert_eq(seat_input(s, 1000, m, welcome(m, 0, pk, 1, 1)), 0);
+    cr_assert(next_event(s, &o, &send));
+    cr_expect_eq(o.kind, SEAT_OUT_UP);
+    while (next_event(s, &o, &send))
+        ;
+    /* beats at 2 s, 3 s and 4.5 s keep it */
+    cr_assert_eq(seat_input(s, 2000, beat, 1), 0);
+    cr_assert_eq(seat_input(s, 3000, beat, 1), 0);
+    cr_assert_eq(seat_input(s, 4500, beat, 1), 0);
+    cr_expect_eq(next_event(s, &o, NULL), 0);
+    cr_expect_leq(seat_deadline(s), 7500);
+    seat_tick(s, 7499);
+    cr_expect_eq(next_event(s, &o, NULL), 0);
+    /* 3 s without a word */
+    seat_tick(s, 7500);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_CLOSE);
+    seat_closed(s, 7500, 0);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_LOST);
+    cr_expect_eq(o.attempt, 1);
+    cr_expect_eq(o.wait_ms, 100); /* a host's first wait */
+    seat_free(s);
+}
+
 /* A relay that lets a seat in and drops it at once, again and again (or
  * loses frames again and again): the waits go on growing and the seat
  * gives up after a minute, as if the relay were gone. A host: 100 ms

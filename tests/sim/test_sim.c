@@ -59,7 +59,10 @@ static void caught(unsigned plant, uint64_t seed, const char *expect)
  * lobby's own rooms (lobby/room.h) instead of a model, with hellos that
  * travel and a sweep every 250 ms: dup 1, skip 1, ack 3, clock 16. When
  * the session began to say that a line waits for the player's turn (one
- * more output, so crashes between outputs fall elsewhere): ack 14.) */
+ * more output, so crashes between outputs fall elsewhere): ack 14. When
+ * the relay began to send a quiet member a BEAT each second and a seat to
+ * leave a relay silent for 3 s (the relay-limits issue): dup 1, skip 15,
+ * ack 27, clock 126.) */
 Test(sim, plant_dup_caught)
 {
     caught(MATCH_PLANT_DUP, 1, "log does not verify");
@@ -72,21 +75,21 @@ Test(sim, plant_dup_caught)
  * seeds 5 and 28 also did; seed 30 stalls on the lost frame itself.) */
 Test(sim, plant_skip_caught)
 {
-    caught(MATCH_PLANT_SKIP, 1, "deadlock");
+    caught(MATCH_PLANT_SKIP, 15, "deadlock");
 }
 
 /* Acknowledged before logged: a crash in between loses a frame for good
  * and the seats part ways: here the seat that lost it waits for ever. */
 Test(sim, plant_ack_caught)
 {
-    caught(MATCH_PLANT_ACK, 14, "deadlock");
+    caught(MATCH_PLANT_ACK, 27, "deadlock");
 }
 
 /* A forged flag claim taken without its signed readings: that seat ends
  * the game alone. */
 Test(sim, plant_clock_caught)
 {
-    caught(MATCH_PLANT_CLOCK, 16, "another transcript");
+    caught(MATCH_PLANT_CLOCK, 126, "another transcript");
 }
 
 Test(sim, same_seed_same_match)
