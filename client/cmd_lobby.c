@@ -63,7 +63,11 @@ static const char lobby_help[] = N_(
     "                      rooms one address (IPv4, or IPv6 /64) may hold\n"
     "                      (default 16)\n"
     "  --max-conns-per-address N\n"
-    "                      connections from one address (default 64)\n");
+    "                      connections from one address (default 64)\n"
+    "  --trust CIDR        a network (e.g. 192.0.2.0/24) whose addresses\n"
+    "                      each get 16 times every per-address share: a\n"
+    "                      club whose players share one address; up to\n"
+    "                      16 networks\n");
 
 static void lobby_usage(FILE *to)
 {
@@ -245,6 +249,31 @@ int cli_lobby(int argc, char **argv)
             {"--web", &web},
             {"--redis", &redis},
         };
+        if (strcmp(argv[i], "--trust") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, _("tabula lobby: %s needs a value\n"), argv[i]);
+                return CLI_EXIT_USAGE;
+            }
+            int trc = lobby_limits_trust(&lim, argv[++i]);
+            if (trc == TB_E_LIMIT) {
+                fprintf(stderr,
+                        ngettext("tabula lobby: too many networks for "
+                                 "--trust (at most %d)\n",
+                                 "tabula lobby: too many networks for "
+                                 "--trust (at most %d)\n",
+                                 LOBBY_TRUST_MAX),
+                        LOBBY_TRUST_MAX);
+                return CLI_EXIT_USAGE;
+            }
+            if (trc != 0) {
+                fprintf(stderr,
+                        _("tabula lobby: bad network '%s' for --trust; "
+                          "expected ADDRESS/BITS, e.g. 192.0.2.0/24\n"),
+                        cli_token(argv[i]));
+                return CLI_EXIT_USAGE;
+            }
+            continue;
+        }
         uint32_t *field = NULL;
         const char **text = NULL;
         for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)

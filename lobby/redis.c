@@ -836,8 +836,10 @@ static void hello_done(void *priv, redisReply *rep)
         char key[2 * LOBBY_SOURCE_KEY + 6];
         q->kind = REQ_SHARE;
         share_key(q, key);
-        if (send_cap(st, q, key, st->lim.source_rooms, LOBBY_ERR_ADDRESS,
-                     hello_done) != 0)
+        uint64_t share =
+            (uint64_t)st->lim.source_rooms * lobby__member_factor(q->m);
+        if (send_cap(st, q, key, share > 1u << 30 ? 1u << 30 : (unsigned)share,
+                     LOBBY_ERR_ADDRESS, hello_done) != 0)
             hello_refuse(st, q, LOBBY_ERR_FULL);
         return;
     }

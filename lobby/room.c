@@ -577,7 +577,7 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
      * without it, and that code's spectators meet the other room, whose
      * host key their code does not fingerprint. */
     int watch_free = room_find(rs, wat, &kind) == NULL;
-    if (m->src->rooms >= rs->lim.source_rooms) {
+    if (m->src->rooms >= (uint64_t)rs->lim.source_rooms * m->src->factor) {
         rs->stats.refused_address++;
         member_error(m, LOBBY_ERR_ADDRESS);
         return;
@@ -722,7 +722,8 @@ static int make_room(Lobby_Rooms *rs, Lobby_Room *r, int from, size_t len)
             (r->ring_count >= rs->lim.transcript_frames ||
              r->ring_bytes + len > rs->lim.transcript_bytes))
             victim = r;
-        else if (r->src->bytes + len > rs->lim.source_bytes)
+        else if (r->src->bytes + len >
+                 (uint64_t)rs->lim.source_bytes * r->src->factor)
             victim = largest_room(rs, r->src);
         else if (rs->transcript_bytes + len > rs->lim.kept_bytes)
             victim = largest_room(rs, NULL);
@@ -924,11 +925,11 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
     m->src->conns++;
     /* Every transport counts in one total: a TCP member is within net/'s
      * own cap, but TCP, WebSocket and HTTP together are held to this. */
-    if (m->src->conns > rs->lim.source_conns ||
-        rs->nconns > rs->lim.max_conns) {
-        rs->stats.refused_address += m->src->conns > rs->lim.source_conns;
-        member_error(m, m->src->conns > rs->lim.source_conns ? LOBBY_ERR_ADDRESS
-                                                             : LOBBY_ERR_FULL);
+    uint64_t share = (uint64_t)rs->lim.source_conns * m->src->factor;
+    if (m->src->conns > share || rs->nconns > rs->lim.max_conns) {
+        rs->stats.refused_address += m->src->conns > share;
+        member_error(m, m->src->conns > share ? LOBBY_ERR_ADDRESS
+                                              : LOBBY_ERR_FULL);
     }
     return m;
 }
@@ -940,7 +941,8 @@ int lobby_rooms_hold(Lobby_Rooms *rs, const char *peer_host)
         return TB_E_NOMEM;
     /* A few over the share, so that a page's WebSocket over it comes far
      * enough to be told why (a member over it is answered ADDRESS). */
-    if (s->conns >= rs->lim.source_conns + LOBBY_HOLD_SLACK_SOURCE) {
+    if (s->conns >=
+        (uint64_t)rs->lim.source_conns * s->factor + LOBBY_HOLD_SLACK_SOURCE) {
         rs->stats.refused_address++;
         return LOBBY_ERR_ADDRESS;
     }
@@ -1016,6 +1018,11 @@ const uint8_t *lobby__member_source(const Lobby_Member *m)
 {
     static const uint8_t none[LOBBY_SOURCE_KEY] = {0xff};
     return m->src != NULL ? m->src->key : none;
+}
+
+uint32_t lobby__member_factor(const Lobby_Member *m)
+{
+    return m->src != NULL ? m->src->factor : 1;
 }
 
 void lobby__refuse(Lobby_Member *m, int code)
@@ -1187,6 +1194,7 @@ int lobby_rooms_new(const Lobby_Limits *lim, Lobby_Rooms **out)
     if (lim != NULL)
         rs->lim = *lim;
     lobby_limits_default(&rs->lim);
+    rs->sources.lim = &rs->lim;
     while (nb < 2 * (size_t)rs->lim.max_rooms && nb < ((size_t)1 << 24))
         nb *= 2;
     rs->buckets[0] = calloc(nb, sizeof *rs->buckets[0]);

@@ -64,6 +64,8 @@
  *                        RATE only after this delay, holding the
  *                        connection [5000] (a right code is admitted at
  *                        once, never refused by the guess limit)
+ *   (a trusted network's addresses, lobby_limits_trust: each of these
+ *   three shares times LOBBY_TRUST_FACTOR)
  *   redis_deadline_ms    with Redis (lobby_use_redis): a health check
  *                        (a PING on each command connection and a
  *                        message to this node on its channel connection,
@@ -74,6 +76,9 @@
  * seat has not been sent (the other seat reads too slowly, or is away) is
  * closed with FLOOD instead of that seat being dropped as a slow reader.
  */
+#define LOBBY_TRUST_MAX 16
+#define LOBBY_TRUST_FACTOR 16
+
 typedef struct Lobby_Limits {
     uint32_t max_rooms;
     uint32_t max_conns;
@@ -97,7 +102,24 @@ typedef struct Lobby_Limits {
     uint32_t unjoined_room_ms;
     uint32_t rate_delay_ms;
     uint32_t redis_deadline_ms;
+    /* Trusted networks (lobby_limits_trust): an address in one has
+     * LOBBY_TRUST_FACTOR times each per-address share. */
+    uint32_t ntrust;
+    uint8_t trust_net[LOBBY_TRUST_MAX][17]; /* family (4, 6), address */
+    uint8_t trust_bits[LOBBY_TRUST_MAX];    /* the prefix's length */
 } Lobby_Limits;
+
+/*
+ * lobby_limits_trust: trust the network cidr ("A.B.C.D/N" or
+ * "IPV6/N"; no "/N": that one address): its addresses (each a source as
+ * above: an IPv4 address, or an IPv6 /64, so an IPv6 prefix longer than
+ * 64 trusts its whole /64) get LOBBY_TRUST_FACTOR times each
+ * per-address share (connections, rooms, kept bytes), e.g. a club
+ * whose players share one address behind NAT. Errors: TB_E_ARG (not an
+ * address, or N past 32 or 128), TB_E_LIMIT (LOBBY_TRUST_MAX networks
+ * already).
+ */
+int lobby_limits_trust(Lobby_Limits *lim, const char *cidr);
 
 /* Fill every zero field of lim with its default (see Lobby_Limits). */
 void lobby_limits_default(Lobby_Limits *lim);

@@ -28,17 +28,23 @@ typedef struct Lobby_Source {
     uint32_t conns; /* connections open from it */
     uint32_t rooms; /* rooms it created that the lobby still holds */
     size_t bytes;   /* transcript bytes kept in those rooms */
+    uint32_t factor; /* its shares are the limits' times this (trust) */
     struct Lobby_Source *next;
 } Lobby_Source;
 
 typedef struct Lobby_Sources {
     Lobby_Source *buckets[LOBBY_SOURCE_BUCKETS];
+    const Lobby_Limits *lim; /* its trusted networks */
     size_t n;
 } Lobby_Sources;
 
 /* The key of host (a numeric IPv4 or IPv6 address as net/ names a peer).
  * Errors: TB_E_ARG (not an address: the key is the shared "unknown"). */
 int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY]);
+
+/* Is the source of key in one of lim's trusted networks? 1 or 0. */
+int lobby__source_trusted(const Lobby_Limits *lim,
+                          const uint8_t key[LOBBY_SOURCE_KEY]);
 
 /* The source of host, made when missing (each is made for a connection,
  * so their number is bounded by connections, plus those that linger for
@@ -65,6 +71,10 @@ void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
 /* ---- the rooms' side, for the store (redis.c) ---- */
 /* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
 const uint8_t *lobby__member_source(const Lobby_Member *m);
+
+/* The times its address's shares are the limits' (LOBBY_TRUST_FACTOR for
+ * a trusted network's, else 1). */
+uint32_t lobby__member_factor(const Lobby_Member *m);
 /* Answer m with LOBBY_ERR_* code (not CODE: redis.c asks its limit). */
 void lobby__refuse(Lobby_Member *m, int code);
 /* Close every member's connection (Redis is gone: go elsewhere). */

@@ -10,6 +10,7 @@
  * their guess bucket is not yet full again.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,65 @@ int lobby__source_key(const char *host, uint8_t key[LOBBY_SOURCE_KEY])
     return TB_E_ARG;
 }
 
+int lobby__source_trusted(const Lobby_Limits *lim,
+                          const uint8_t key[LOBBY_SOURCE_KEY])
+{
+    for (uint32_t i = 0; i < lim->ntrust; i++) {
+        const uint8_t *net = lim->trust_net[i];
+        unsigned bits = lim->trust_bits[i], have = key[0] == 4 ? 32 : 64;
+        if (net[0] != key[0])
+            continue;
+        if (bits > have)
+            bits = have; /* a source is no narrower than a /64 */
+        unsigned whole = bits / 8, rest = bits % 8;
+        if (memcmp(net + 1, key + 1, whole) != 0)
+            continue;
+        if (rest != 0 &&
+            ((net[1 + whole] ^ key[1 + whole]) & (0xff00u >> rest) & 0xff))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+int lobby_limits_trust(Lobby_Limits *lim, const char *cidr)
+{
+    char addr[64];
+    const char *slash = strchr(cidr, '/');
+    size_t n = slash != NULL ? (size_t)(slash - cidr) : strlen(cidr);
+    uint8_t a[16];
+    unsigned long bits;
+    int family;
+
+    if (n == 0 || n >= sizeof addr)
+        return TB_E_ARG;
+    memcpy(addr, cidr, n);
+    addr[n] = '\0';
+    if (inet_pton(AF_INET, addr, a) == 1)
+        family = 4;
+    else if (inet_pton(AF_INET6, addr, a) == 1)
+        family = 6;
+    else
+        return TB_E_ARG;
+    bits = family == 4 ? 32 : 128;
+    if (slash != NULL) {
+        char *end;
+        if (slash[1] < '0' || slash[1] > '9')
+            return TB_E_ARG;
+        bits = strtoul(slash + 1, &end, 10);
+        if (*end != '\0' || bits > (family == 4 ? 32u : 128u))
+            return TB_E_ARG;
+    }
+    if (lim->ntrust >= LOBBY_TRUST_MAX)
+        return TB_E_LIMIT;
+    uint8_t *net = lim->trust_net[lim->ntrust];
+    memset(net, 0, 17);
+    net[0] = (uint8_t)family;
+    memcpy(net + 1, a, family == 4 ? 4 : 16);
+    lim->trust_bits[lim->ntrust++] = (uint8_t)bits;
+    return 0;
+}
+
 Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host)
 {
     uint8_t key[LOBBY_SOURCE_KEY];
@@ -67,6 +127,9 @@ Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host)
     if (s == NULL)
         return NULL;
     memcpy(s->key, key, LOBBY_SOURCE_KEY);
+    s->factor = t->lim != NULL && lobby__source_trusted(t->lim, key)
+                    ? LOBBY_TRUST_FACTOR
+                    : 1;
     s->next = t->buckets[b];
     t->buckets[b] = s;
     t->n++;

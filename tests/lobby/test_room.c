@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "room.h"
+#include "tb_error.h"
 
 /* ---- a link that records ---- */
 
@@ -285,4 +286,92 @@ Test(room, sixth_wrong_code_is_answered_rate_five_seconds_late)
     cr_assert_eq(error_of(&l[5], 0), 4);
     for (int i = 0; i < 6; i++)
         lobby_rooms_closed(mm[i], 5200);
+}
+
+/* --trust (the relay-limits issue: a club behind one NAT address got 16
+ * games per 10 minutes): an address of a trusted network has
+ * LOBBY_TRUST_FACTOR (16) times each share. With 1 room and 2
+ * connections per address: 192.0.2.9 in 192.0.2.0/24 holds 16 rooms and
+ * 32 connections, its 17th room is refused ADDRESS (11); 192.0.3.9,
+ * outside the /24, its second room. */
+Test(room, a_trusted_network_has_sixteen_times_the_shares)
+{
+    Lobby_Limits lim;
+    Lobby_Rooms *t;
+    static Link l[40];
+    Lobby_Member *m[40];
+    uint8_t msg[128];
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 1;
+    lim.source_conns = 2;
+    cr_assert_eq(lobby_limits_trust(&lim, "192.0.2.0/24"), 0);
+    cr_assert_eq(lobby_rooms_new(&lim, &t), 0);
+    for (int i = 0; i < 33; i++) {
+        memset(&l[i], 0, sizeof l[i]);
+        m[i] = lobby_rooms_member(t, &ops, &l[i], "192.0.2.9", 0);
+        cr_assert_not_null(m[i]);
+    }
+    for (int i = 0; i < 32; i++)
+        cr_assert_eq(l[i].n, 0, "connection %d refused", i + 1);
+    cr_assert_eq(error_of(&l[32], 0), 11); /* the 33rd: ADDRESS */
+    for (int i = 0; i < 17; i++)
+        lobby_rooms_message(m[i], msg, create(msg, (uint8_t)(0x40 + i),
+                                              (uint8_t)(0x80 + i), 0), 10);
+    for (int i = 0; i < 16; i++)
+        cr_assert_eq(l[i].msg[0][0], 0x81, "room %d refused", i + 1);
+    cr_assert_eq(error_of(&l[16], 0), 11);
+    memset(&l[33], 0, sizeof l[33]);
+    memset(&l[34], 0, sizeof l[34]);
+    m[33] = lobby_rooms_member(t, &ops, &l[33], "192.0.3.9", 0);
+    m[34] = lobby_rooms_member(t, &ops, &l[34], "192.0.3.9", 0);
+    lobby_rooms_message(m[33], msg, create(msg, 0x30, 0x31, 0), 10);
+    lobby_rooms_message(m[34], msg, create(msg, 0x32, 0x33, 0), 10);
+    cr_assert_eq(l[33].msg[0][0], 0x81);
+    cr_assert_eq(error_of(&l[34], 0), 11);
+    for (int i = 0; i < 35; i++)
+        lobby_rooms_closed(m[i], 20);
+    lobby_rooms_free(t);
+}
+
+/* Networks as an operator writes them; a bad one is refused. The IPv6
+ * source is a /64: 2001:db8::/32 covers 2001:db8:5::1. */
+Test(room, trusted_networks_read_and_refused)
+{
+    Lobby_Limits lim;
+    memset(&lim, 0, sizeof lim);
+    cr_assert_eq(lobby_limits_trust(&lim, "10.1.2.3"), 0);
+    cr_assert_eq(lim.trust_bits[0], 32);
+    cr_assert_eq(lobby_limits_trust(&lim, "2001:db8::/32"), 0);
+    cr_assert_eq(lim.trust_net[1][0], 6);
+    cr_assert_eq(lim.trust_bits[1], 32);
+    cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/33"), TB_E_ARG);
+    cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/"), TB_E_ARG);
+    cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/8x"), TB_E_ARG);
+    cr_assert_eq(lobby_limits_trust(&lim, "/8"), TB_E_ARG);
+    cr_assert_eq(lobby_limits_trust(&lim, "example.org/8"), TB_E_ARG);
+    cr_assert_eq(lobby_limits_trust(&lim, "::/129"), TB_E_ARG);
+    for (int i = 2; i < LOBBY_TRUST_MAX; i++)
+        cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/8"), 0);
+    cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/8"), TB_E_LIMIT);
+
+    Lobby_Rooms *t;
+    Link a, b, c;
+    memset(&lim, 0, sizeof lim);
+    lim.source_conns = 1;
+    cr_assert_eq(lobby_limits_trust(&lim, "2001:db8::/32"), 0);
+    cr_assert_eq(lobby_limits_trust(&lim, "198.51.100.0/23"), 0);
+    cr_assert_eq(lobby_rooms_new(&lim, &t), 0);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    memset(&c, 0, sizeof c);
+    Lobby_Member *ma = lobby_rooms_member(t, &ops, &a, "2001:db8:5::1", 0);
+    Lobby_Member *mb = lobby_rooms_member(t, &ops, &b, "2001:db8:5::2", 0);
+    Lobby_Member *mc = lobby_rooms_member(t, &ops, &c, "198.51.101.200", 0);
+    Lobby_Member *md = lobby_rooms_member(t, &ops, &c, "198.51.101.200", 0);
+    cr_assert_eq(a.n + b.n + c.n, 0, "a trusted address was refused");
+    lobby_rooms_closed(ma, 1);
+    lobby_rooms_closed(mb, 1);
+    lobby_rooms_closed(mc, 1);
+    lobby_rooms_closed(md, 1);
+    lobby_rooms_free(t);
 }
