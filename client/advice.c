@@ -70,6 +70,13 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
         snprintf(out, cap, _("the lobby at %s is full: try again later, or "
                  "host the game on another lobby (--lobby HOST:PORT)"), lobby);
         break;
+    case TB_E_ADDRESS:
+        snprintf(out, cap, _("the lobby at %s already holds as many games and "
+                 "connections from your address as it gives one address: "
+                 "finish or close one and try again, or ask the lobby's "
+                 "operator to trust your network (tabula lobby --trust)"),
+                 lobby);
+        break;
     case TB_E_VERSION:
         snprintf(out, cap, _("the lobby at %s speaks another protocol version: "
                  "use the same version of tabula as the host"), lobby);
@@ -141,7 +148,8 @@ void advice_seat_stopped(char *out, size_t cap, const char *lobby,
 {
     int worded = reason == TB_E_WATCH_CODE || reason == TB_E_SEAT ||
                  reason == TB_E_CODE || reason == TB_E_RATE ||
-                 reason == TB_E_FULL || reason == TB_E_VERSION ||
+                 reason == TB_E_FULL || reason == TB_E_ADDRESS ||
+                 reason == TB_E_VERSION ||
                  reason == TB_E_SIGNATURE || reason == TB_E_HTTP;
     if (failure == SEAT_FAIL_ADMISSION && refused && !worded)
         /* the lobby was reached, and answered no: not "cannot reach" */
@@ -183,6 +191,11 @@ static void page_admission(char *out, size_t cap, const char *lobby,
     case TB_E_FULL:
         snprintf(out, cap, _("the lobby at %s is full: try again later"),
                  lobby);
+        break;
+    case TB_E_ADDRESS:
+        snprintf(out, cap, _("the lobby at %s already holds as many games and "
+                 "connections from your address as it gives one address: "
+                 "close another game or tab of it and try again"), lobby);
         break;
     case TB_E_VERSION:
         snprintf(out, cap, _("the lobby at %s speaks another protocol "

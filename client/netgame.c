@@ -214,7 +214,10 @@ static void done(Netgame *g)
     g->done = 1;
     if (g->timers_open)
         uv_timer_stop(&g->tick_timer);
-    netgame__conn_close(g);
+    /* (what is queued is written first: the seat's DONE reaches the
+     * relay) */
+    if (g->conn != NULL)
+        net_close_flush(g->conn, 0);
     if (g->hooks.on_done)
         g->hooks.on_done(g);
 }

@@ -239,6 +239,17 @@ int lobby_client_send(Lobby_Client *c, const void *data, size_t len)
     return net_sendv(c->conn, parts, 2);
 }
 
+int lobby_client_done(Lobby_Client *c)
+{
+    static const uint8_t done[LOBBY_LEN_DONE] = {LOBBY_MSG_DONE};
+    if (c == NULL)
+        return TB_E_ARG;
+    if (c->conn == NULL || !lobby_wire_admitted(c->wire) ||
+        lobby_wire_config(c->wire)->role == LOBBY_ROLE_SPECTATOR)
+        return TB_E_STATE;
+    return net_send(c->conn, done, sizeof done);
+}
+
 uint64_t lobby_client_last_seq(const Lobby_Client *c)
 {
     return lobby_wire_last_seq(c->wire);

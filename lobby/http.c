@@ -313,10 +313,6 @@ static int ws_callback(struct lws *wsi, enum lws_callback_reasons reason,
         if (lws_write(wsi, o->buf + LWS_PRE, o->len, LWS_WRITE_BINARY) <
             (int)o->len)
             return -1;
-        /* Writable again: the browser took what was written before, so
-         * it is alive. A member catching up on a narrow link is not hung
-         * up on because lws's ping waits behind its own backlog. */
-        lws_validity_confirmed(wsi);
         l->head = o->next;
         if (l->head == NULL)
             l->tail = NULL;

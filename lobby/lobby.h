@@ -200,6 +200,13 @@ int lobby_addr_list_parse(const char *text, struct sockaddr_storage *out,
  */
 int lobby_client_send(Lobby_Client *c, const void *data, size_t len);
 
+/*
+ * lobby_client_done: tell the room this seat's game is over and sends
+ * nothing more (DONE, lobby_wire.h). Errors: TB_E_STATE (not admitted,
+ * spectator, or disconnected), net_send's errors.
+ */
+int lobby_client_done(Lobby_Client *c);
+
 /* lobby_client_last_seq: the highest sequence number received or acked. */
 uint64_t lobby_client_last_seq(const Lobby_Client *c);
 

@@ -175,6 +175,13 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
 /* The member of seat with claim number epoch left the room of invite
  * lookup inv: the seat is absent (unless claimed again since), and a
  * guest that never sent a frame frees it. */
+/* The seat (claim epoch) of the room of inv (watch lookup wat, made from
+ * the source of key maker, NULL: unknown) said DONE: once both have, the
+ * room leaves its maker's share and the lobby's count and its keys go
+ * unjoined_room_ms later (lua/done.lua). */
+void lobby__redis_done(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                       const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                       const uint8_t *maker, int seat, uint64_t epoch);
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                         int seat, uint64_t epoch);
 /* The member of seat with claim number epoch was sent the frames of the

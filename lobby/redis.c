@@ -940,6 +940,56 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     }
 }
 
+/* What a DONE's answer needs: both seats done, the room leaves its
+ * creator's share and the lobby's count, its watch lookup soon goes. */
+typedef struct Done_Req {
+    Lobby_Redis *st;
+    char lhex[HEX_LEN + 1];
+    char share[2 * LOBBY_SOURCE_KEY + 6]; /* "" when its maker is unknown */
+    char wkey[KEY_LEN + 1];
+} Done_Req;
+
+static void done_done(void *priv, redisReply *rep)
+{
+    Done_Req *d = priv;
+    if (rep != NULL && rep->type == REDIS_REPLY_INTEGER && rep->integer == 1 &&
+        d->st->up) {
+        char ttl[24];
+        snprintf(ttl, sizeof ttl, "%u", d->st->lim.unjoined_room_ms);
+        (void)lobby__rc_command1(d->st->rc, "ZREM", "tb:rooms", d->lhex);
+        if (d->share[0] != '\0')
+            (void)lobby__rc_command1(d->st->rc, "ZREM", d->share, d->lhex);
+        (void)lobby__rc_command1(d->st->rc, "PEXPIRE", d->wkey, ttl);
+    }
+    free(d);
+}
+
+void lobby__redis_done(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                       const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                       const uint8_t *maker, int seat, uint64_t epoch)
+{
+    char hkey[KEY_LEN + 1], fkey[KEY_LEN + 1], ep[24], ttl[24];
+    const char *argv[5] = {hkey, fkey, seat ? "1" : "0", ep, ttl};
+    Done_Req *d;
+    if (!st->up || (d = calloc(1, sizeof *d)) == NULL)
+        return;
+    d->st = st;
+    hex_of(inv, d->lhex);
+    if (maker != NULL) {
+        char mh[2 * LOBBY_SOURCE_KEY + 1];
+        for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
+            snprintf(mh + 2 * i, 3, "%02x", maker[i]);
+        snprintf(d->share, sizeof d->share, "tb:a:%s", mh);
+    }
+    key_of(wat, 'w', d->wkey);
+    key_of(inv, 'm', hkey);
+    key_of(inv, 'f', fkey);
+    snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
+    snprintf(ttl, sizeof ttl, "%u", st->lim.unjoined_room_ms);
+    if (EVAL(st, done_lua, 2, 5, argv, NULL, done_done, d) != 0)
+        free(d);
+}
+
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                         int seat, uint64_t epoch)
 {

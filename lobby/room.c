@@ -114,6 +114,8 @@ struct Lobby_Room {
     uint8_t maker[LOBBY_SOURCE_KEY]; /* with --redis: the source that
                                         created it (redis.c) */
     int has_maker;
+    int finished[2];    /* the seat said DONE */
+    int released;       /* both did: not counted in src->rooms */
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
 };
@@ -217,7 +219,8 @@ static void room_free(Lobby_Rooms *rs, Lobby_Room *r)
         free(r->ring[(r->ring_head + i) % r->ring_cap]);
     rs->transcript_bytes -= r->ring_bytes;
     r->src->bytes -= r->ring_bytes;
-    r->src->rooms--;
+    if (!r->released)
+        r->src->rooms--;
     free(r->ring);
     free(r);
 }
@@ -281,6 +284,22 @@ static void room_drop(Lobby_Rooms *rs, Lobby_Room *r)
         r->next->prev = r->prev;
     rs->nrooms--;
     room_free(rs, r);
+}
+
+/* At the node's room cap: the finished room (both seats said DONE) that
+ * emptied first goes, so finished games cannot hold the lobby's rooms. 1
+ * if one went. */
+static int drop_finished(Lobby_Rooms *rs)
+{
+    Lobby_Room *best = NULL;
+    for (Lobby_Room *r = rs->rooms; r != NULL; r = r->next)
+        if (r->released && r->empty &&
+            (best == NULL || r->empty_since < best->empty_since))
+            best = r;
+    if (best == NULL)
+        return 0;
+    room_drop(rs, best);
+    return 1;
 }
 
 static uint64_t room_first_seq(const Lobby_Room *r)
@@ -582,7 +601,7 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_ADDRESS);
         return;
     }
-    if (rs->nrooms >= rs->lim.max_rooms) {
+    if (rs->nrooms >= rs->lim.max_rooms && !drop_finished(rs)) {
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
@@ -762,6 +781,33 @@ static int ring_push(Lobby_Rooms *rs, Lobby_Room *r, Lobby_Entry *e)
     return 0;
 }
 
+/* A seat's DONE: once both seats said it, the game no longer holds its
+ * creator's room share, and the room goes unjoined_room_ms after it
+ * empties (lobby_wire.h). */
+static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
+{
+    Lobby_Room *r = m->room;
+    if (len != LOBBY_LEN_DONE) {
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
+        member_error(m, LOBBY_ERR_NOT_ALLOWED);
+        return;
+    }
+    if (r->finished[m->role])
+        return;
+    r->finished[m->role] = 1;
+    if (rs->store_ops != NULL)
+        rs->store_ops->done(rs->store, r->lookup[0], r->lookup[1],
+                            r->has_maker ? r->maker : NULL, m->role,
+                            r->epoch[m->role]);
+    if (r->finished[0] && r->finished[1] && !r->released) {
+        r->released = 1;
+        r->src->rooms--;
+    }
+}
+
 static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
                     size_t len)
 {
@@ -771,6 +817,10 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
 
     if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
+        return;
+    }
+    if (r->finished[m->role]) { /* it said it sends nothing more */
+        member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
     if (n == 0 || n > rs->lim.max_payload) {
@@ -855,6 +905,9 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
     }
     case LOBBY_MSG_DATA:
         on_data(rs, m, p, len);
+        return;
+    case LOBBY_MSG_DONE:
+        on_done(rs, m, len);
         return;
     default:
         member_error(m, LOBBY_ERR_PROTOCOL);
@@ -995,7 +1048,11 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
             /* A copy of a Redis room: kept while members here use it. */
             if (r->empty)
                 room_drop(rs, r);
-        } else if (r->empty && now - r->empty_since >= rs->lim.empty_room_ms) {
+        } else if (r->empty &&
+                   now - r->empty_since >= (r->released
+                                                ? rs->lim.unjoined_room_ms
+                                                : rs->lim.empty_room_ms)) {
+            /* (a finished game's room goes sooner) */
             room_drop(rs, r);
         } else if (!r->guest_joined && r->seat[0] == NULL &&
                    now - r->host_left >= rs->lim.unjoined_room_ms) {

@@ -189,6 +189,11 @@ typedef struct Lobby_Store_Ops {
      * invite lookup inv: numbered by the store, then acknowledged. */
     void (*data)(void *store, Lobby_Member *m, const uint8_t *inv, int seat,
                  uint64_t epoch, const uint8_t *data, size_t n);
+    /* The member of seat (claim number epoch) in the room of invite
+     * lookup inv (watch lookup wat; made from the source of key maker,
+     * NULL: not known) said DONE. */
+    void (*done)(void *store, const uint8_t *inv, const uint8_t *wat,
+                 const uint8_t *maker, int seat, uint64_t epoch);
     /* The member of seat (claim number epoch) left the room of inv. */
     void (*leave)(void *store, const uint8_t *inv, int seat, uint64_t epoch);
     /* The member of seat (claim epoch) was sent the frames up to seq. */

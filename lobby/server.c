@@ -288,6 +288,12 @@ static void store_data(void *st, Lobby_Member *m, const uint8_t *inv, int seat,
     lobby__redis_data(st, m, inv, seat, epoch, d, n);
 }
 
+static void store_done(void *st, const uint8_t *inv, const uint8_t *wat,
+                       const uint8_t *maker, int seat, uint64_t epoch)
+{
+    lobby__redis_done(st, inv, wat, maker, seat, epoch);
+}
+
 static void store_leave(void *st, const uint8_t *inv, int seat, uint64_t epoch)
 {
     lobby__redis_leave(st, inv, seat, epoch);
@@ -315,8 +321,8 @@ static void store_unwatch(void *st, const uint8_t *inv)
 }
 
 static const Lobby_Store_Ops redis_store = {
-    store_hello,  store_data,  store_leave,  store_had,
-    store_forget, store_watch, store_unwatch};
+    store_hello,  store_data,  store_done,   store_leave,
+    store_had,    store_forget, store_watch, store_unwatch};
 
 int lobby_use_redis(Lobby *lb, const char *url)
 {

@@ -29,8 +29,9 @@ static int error_code(int wire)
     case LOBBY_ERR_RATE:
         return TB_E_RATE;
     case LOBBY_ERR_FULL:
-    case LOBBY_ERR_ADDRESS:
         return TB_E_FULL;
+    case LOBBY_ERR_ADDRESS: /* the address's share, not the lobby's */
+        return TB_E_ADDRESS;
     case LOBBY_ERR_SEAT:
         return TB_E_SEAT;
     case LOBBY_ERR_REPLACED:
@@ -315,6 +316,7 @@ size_t lobby_wire_refusal(uint8_t out[LOBBY_WIRE_ERROR_LEN], int reason)
     case TB_E_CODE: code = LOBBY_ERR_CODE; break;
     case TB_E_RATE: code = LOBBY_ERR_RATE; break;
     case TB_E_FULL: code = LOBBY_ERR_FULL; break;
+    case TB_E_ADDRESS: code = LOBBY_ERR_ADDRESS; break;
     case TB_E_SEAT: code = LOBBY_ERR_SEAT; break;
     case TB_E_REPLACED: code = LOBBY_ERR_REPLACED; break;
     case TB_E_LIMIT: code = LOBBY_ERR_TOO_BIG; break;

@@ -22,6 +22,7 @@
 #define LOBBY_MSG_JOIN 0x02
 #define LOBBY_MSG_WATCH 0x03
 #define LOBBY_MSG_DATA LOBBY_WIRE_DATA_TYPE /* 0x04 */
+#define LOBBY_MSG_DONE LOBBY_WIRE_DONE_TYPE /* 0x05 */
 /* Lobby to client. */
 #define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
 #define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
@@ -42,6 +43,7 @@
 #define LOBBY_LEN_PRESENCE 3
 #define LOBBY_LEN_ERROR 2
 #define LOBBY_LEN_BEAT 1
+#define LOBBY_LEN_DONE 1
 /* The largest sequence number a CREATE may start a room after: every
  * number a room gives (at most LOBBY_SEQ_MAX + 1) and the next it keeps
  * (LOBBY_SEQ_MAX + 2 = 2^53) stay exact in the Redis backend's Lua, whose

@@ -36,7 +36,8 @@ uint32_t seat_retry_ms(int role, int reason, unsigned attempt)
 int seat_refusal_ends(int reason)
 {
     return reason != 0 && reason != TB_E_CODE && reason != TB_E_RATE &&
-           reason != TB_E_FULL && reason != TB_E_SEAT;
+           reason != TB_E_FULL && reason != TB_E_ADDRESS &&
+           reason != TB_E_SEAT;
 }
 
 /* "M+I", "Ns+I", "M+Is", "Ns+Is": whole numbers as core_read_uint reads

@@ -446,8 +446,21 @@ int seat_poll(Seat *s, Seat_Out *out)
             out->kind = SEAT_OUT_CLOSE;
             return 1;
         }
-        if (o->kind == MATCH_OUT_DONE)
+        if (o->kind == MATCH_OUT_DONE) {
             s->connect_at = UINT64_MAX;
+            if (s->role != MATCH_ROLE_SPECTATOR && s->connecting &&
+                lobby_wire_admitted(s->wire)) {
+                /* the relay is told first (lobby_wire.h): the room no
+                 * longer holds its creator's share */
+                static const uint8_t done_msg[1] = {LOBBY_WIRE_DONE_TYPE};
+                Seat_Out *later = push(s, SEAT_OUT_MATCH);
+                later->m = *o;
+                memset(&out->m, 0, sizeof out->m);
+                out->m.kind = MATCH_OUT_SEND;
+                out->m.data = done_msg;
+                out->m.len = sizeof done_msg;
+            }
+        }
         out->kind = SEAT_OUT_MATCH;
         return 1;
     }

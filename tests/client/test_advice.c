@@ -56,7 +56,7 @@ Test(advice, each_refusal_says_what_to_type)
     /* No message starts with the old catch-all. */
     static const int all[] = {TB_E_WATCH_CODE, TB_E_SEAT,   TB_E_CODE,
                               TB_E_RATE,       TB_E_FULL,   TB_E_VERSION,
-                              TB_E_SIGNATURE,  UV_ETIMEDOUT};
+                              TB_E_SIGNATURE,  UV_ETIMEDOUT, TB_E_ADDRESS};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         cr_assert_null(
             strstr(failure(all[i], LOBBY_ROLE_GUEST), "refused or unreachable"),
@@ -65,6 +65,19 @@ Test(advice, each_refusal_says_what_to_type)
 
 /* Issue 20, finding 4: the lobby's --http port given to --lobby said
  * "size limit exceeded" (the HTTP answer read as a frame length). */
+/* The relay-limits issue: at its address's share a club was told "the
+ * lobby is full". The address's share is named as such, with what to do
+ * (the operator's --trust). */
+Test(advice, an_address_share_is_not_a_full_lobby)
+{
+    cr_assert_str_eq(failure(TB_E_ADDRESS, LOBBY_ROLE_HOST),
+                     "the lobby at 127.0.0.1:4000 already holds as many games "
+                     "and connections from your address as it gives one "
+                     "address: finish or close one and try again, or ask the "
+                     "lobby's operator to trust your network (tabula lobby "
+                     "--trust)");
+}
+
 Test(advice, a_web_address_is_named_with_the_address_to_give)
 {
     cr_assert_str_eq(failure(TB_E_HTTP, LOBBY_ROLE_GUEST),

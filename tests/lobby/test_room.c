@@ -375,3 +375,84 @@ Test(room, trusted_networks_read_and_refused)
     lobby_rooms_closed(md, 1);
     lobby_rooms_free(t);
 }
+
+/* DONE (0x05, one byte) from both seats ends a room's hold on its
+ * creator's share; one seat's alone does not; a seat that said it may
+ * send no frame after (PROTOCOL, 1). The finished room goes
+ * unjoined_room_ms [30000] after it empties, not empty_room_ms; and at
+ * the node's room cap it is the first to go for a new room. */
+Test(room, a_finished_game_releases_its_room)
+{
+    Lobby_Limits lim;
+    Lobby_Rooms *t;
+    static Link h, g, h2, h3;
+    uint8_t m[128];
+    static const uint8_t done[1] = {0x05};
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 1;
+    lim.max_rooms = 2;
+    cr_assert_eq(lobby_rooms_new(&lim, &t), 0);
+    memset(&h, 0, sizeof h);
+    memset(&g, 0, sizeof g);
+    memset(&h2, 0, sizeof h2);
+    Lobby_Member *hm = lobby_rooms_member(t, &ops, &h, "192.0.2.1", 0);
+    Lobby_Member *gm = lobby_rooms_member(t, &ops, &g, "198.51.100.1", 0);
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 20);
+    cr_assert_eq(g.msg[0][0], 0x81);
+    lobby_rooms_message(hm, done, 1, 30);
+    /* one seat done: the share still held */
+    Lobby_Member *h2m = lobby_rooms_member(t, &ops, &h2, "192.0.2.1", 40);
+    lobby_rooms_message(h2m, m, create(m, 0x41, 0x42, 0), 40);
+    cr_assert_eq(error_of(&h2, 0), 11);
+    lobby_rooms_closed(h2m, 41);
+    /* a frame after DONE */
+    m[0] = 0x04;
+    m[1] = 'x';
+    int before = h.n;
+    lobby_rooms_message(hm, m, 2, 50);
+    cr_assert_eq(error_of(&h, before), 1);
+    lobby_rooms_closed(hm, 60);
+    lobby_rooms_message(gm, done, 1, 70);
+    lobby_rooms_closed(gm, 80); /* empty since 80 */
+    memset(&h2, 0, sizeof h2);
+    h2m = lobby_rooms_member(t, &ops, &h2, "192.0.2.1", 90);
+    lobby_rooms_message(h2m, m, create(m, 0x41, 0x42, 0), 90);
+    cr_assert_eq(h2.msg[0][0], 0x81, "the finished room still held the share");
+    /* the lobby's cap (2 rooms): a third room's CREATE drops the
+     * finished one, which has no members */
+    memset(&h3, 0, sizeof h3);
+    Lobby_Member *h3m = lobby_rooms_member(t, &ops, &h3, "203.0.113.1", 100);
+    lobby_rooms_message(h3m, m, create(m, 0x51, 0x52, 0), 100);
+    cr_assert_eq(h3.msg[0][0], 0x81, "the finished room kept the lobby full");
+    Lobby_Stats st;
+    lobby_rooms_stats(t, &st);
+    cr_assert_eq(st.rooms, 2);
+    lobby_rooms_closed(h2m, 110);
+    lobby_rooms_closed(h3m, 110);
+    lobby_rooms_free(t);
+}
+
+/* A finished room with no members goes unjoined_room_ms after it
+ * emptied: at 30,079 ms it is there, at 30,080 gone. */
+Test(room, a_finished_room_goes_thirty_seconds_after_it_empties)
+{
+    static Link h, g;
+    uint8_t m[128];
+    static const uint8_t done[1] = {0x05};
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    Lobby_Member *gm = member(&g, "198.51.100.1", 0);
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 20);
+    lobby_rooms_message(hm, done, 1, 30);
+    lobby_rooms_message(gm, done, 1, 40);
+    lobby_rooms_closed(hm, 50);
+    lobby_rooms_closed(gm, 80);
+    Lobby_Stats st;
+    lobby_rooms_sweep(rs, 30079);
+    lobby_rooms_stats(rs, &st);
+    cr_assert_eq(st.rooms, 1);
+    lobby_rooms_sweep(rs, 30080);
+    lobby_rooms_stats(rs, &st);
+    cr_assert_eq(st.rooms, 0);
+}

@@ -696,7 +696,7 @@ Test(lobby, tabula_lobby_process_relays_and_stops_cleanly)
     room_make(&r2);
     peer_host(&host2, &r2, 0);
     cr_assert_eq(host2.welcomed, 0);
-    cr_assert_eq(host2.reason, TB_E_FULL, "reason %d", host2.reason);
+    cr_assert_eq(host2.reason, TB_E_ADDRESS, "reason %d", host2.reason);
     peer_free(&host2);
 
     cr_assert_eq(kill(pid, SIGTERM), 0);

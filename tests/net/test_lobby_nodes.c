@@ -257,7 +257,7 @@ Test(lobby_nodes, room_caps_hold_across_nodes)
     cr_assert_eq(h[0].welcomed, 1);
     cr_assert_eq(h[1].welcomed, 1);
     cr_assert_eq(h[2].welcomed, 0, "a third room from one address");
-    cr_assert_eq(h[2].reason, TB_E_FULL);
+    cr_assert_eq(h[2].reason, TB_E_ADDRESS);
     for (int i = 0; i < 3; i++)
         peer_free(&h[i]);
     nodes_down();
@@ -291,7 +291,7 @@ Test(lobby_nodes, address_share_counts_rooms_while_used)
     lobby_port = node_port[1];
     peer_host(&h[2], &r[2], 0);
     cr_assert_eq(h[2].welcomed, 0, "a third room while two are used");
-    cr_assert_eq(h[2].reason, TB_E_FULL);
+    cr_assert_eq(h[2].reason, TB_E_ADDRESS);
     for (int i = 0; i < 3; i++)
         peer_free(&h[i]);
     loop_for(1500); /* the two rooms expire, and their share */

@@ -218,7 +218,7 @@ Test(lobby_wire, refusals_become_their_codes)
     } table[] = {{3, TB_E_CODE}, {4, TB_E_RATE}, {5, TB_E_FULL},
                  {6, TB_E_SEAT}, {7, TB_E_LIMIT}, {8, TB_E_WATCH_CODE},
                  {10, TB_E_REPLACED},
-                 {11, TB_E_FULL}, {12, TB_E_LIMIT}, {200, TB_E_FORMAT}};
+                 {11, TB_E_ADDRESS}, {12, TB_E_LIMIT}, {200, TB_E_FORMAT}};
     Proto_Identity h = key(1);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         Lobby_Code code;

@@ -104,6 +104,7 @@ Test(seat, refusals_that_end_a_seat_let_in)
     cr_expect_eq(seat_refusal_ends(TB_E_CODE), 0);
     cr_expect_eq(seat_refusal_ends(TB_E_RATE), 0);
     cr_expect_eq(seat_refusal_ends(TB_E_FULL), 0);
+    cr_expect_eq(seat_refusal_ends(TB_E_ADDRESS), 0);
     /* a connection with another secret holds the seat: it may leave */
     cr_expect_eq(seat_refusal_ends(TB_E_SEAT), 0);
     /* end: a connection with the seat's own key took it, or the relay
