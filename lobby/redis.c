@@ -81,6 +81,7 @@ typedef struct Req {
     uint8_t inv[LOBBY_LOOKUP_BYTES]; /* fetch, follow: the room */
     int reserved;                    /* make: the watch lookup was new */
     char src[2 * LOBBY_SOURCE_KEY + 1]; /* the source address (hex) */
+    size_t n;                        /* data: its payload bytes */
     struct Req *prev, *next;
 } Req;
 
@@ -891,6 +892,8 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
 static void data_done(void *priv, redisReply *rep)
 {
     Req *q = priv;
+    if (q->m != NULL)
+        lobby__stored(q->m, q->n);
     if (q->m != NULL && rep != NULL && !q->st->closing) {
         if (rep->type == REDIS_REPLY_INTEGER && rep->integer > 0)
             lobby__acked(q->m, (uint64_t)rep->integer);
@@ -922,9 +925,11 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     }
     q = req_new(st, m, REQ_DATA);
     if (q == NULL) {
+        lobby__stored(m, n);
         lobby__refuse(m, LOBBY_ERR_FULL);
         return;
     }
+    q->n = n;
     key_of(inv, 'm', hkey);
     key_of(inv, 'f', fkey);
     key_of(inv, 'c', chan);
@@ -936,6 +941,7 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
         argl[i] = i == 4 ? n : strlen(argv[i]);
     if (EVAL(st, data_lua, 2, 9, argv, argl, data_done, q) != 0) {
         req_free(q);
+        lobby__stored(m, n);
         lobby__refuse(m, LOBBY_ERR_FULL);
     }
 }

@@ -55,6 +55,9 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(unjoined_room_ms, 30000)
     DEF(rate_delay_ms, 5000)
     DEF(redis_deadline_ms, 3000)
+    DEF(store_frames, 16)
+    DEF(store_source_bytes, 4u << 20)
+    DEF(store_bytes, 64u << 20)
 #undef DEF
     if (lim->max_payload > LOBBY_MESSAGE_MAX - LOBBY_FRAME_HEADER)
         lim->max_payload = LOBBY_MESSAGE_MAX - LOBBY_FRAME_HEADER;
@@ -128,6 +131,8 @@ struct Lobby_Member {
     int role;
     int done; /* answered with an error: ignore what follows */
     int sent; /* sent something since the last beat's turn */
+    uint32_t storing_n;    /* its frames on their way to the store, */
+    size_t storing;        /* their payload bytes */
     uint64_t since;
     Lobby_Source *src;
     uint64_t refuse_at;    /* a late RATE answer is due then (ms), 0: none */
@@ -160,6 +165,7 @@ struct Lobby_Rooms {
     size_t nconns;             /* members on every transport, and holds */
     size_t nholds;             /* connections held, not members */
     uint64_t beat_at;          /* the next turn of beats (ms) */
+    size_t storing;            /* payload bytes on their way to the store */
     size_t transcript_bytes;
     Lobby_Sources sources;
     uint64_t global_tat;
@@ -828,6 +834,21 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         return;
     }
     if (rs->store_ops != NULL) { /* numbered by Redis, fanned out there */
+        if (m->storing_n >= rs->lim.store_frames ||
+            m->src->storing + n >
+                (uint64_t)rs->lim.store_source_bytes * m->src->factor) {
+            rs->stats.dropped_flood++;
+            member_error(m, LOBBY_ERR_FLOOD);
+            return;
+        }
+        if (rs->storing + n > rs->lim.store_bytes) {
+            member_error(m, LOBBY_ERR_FULL);
+            return;
+        }
+        m->storing_n++;
+        m->storing += n;
+        m->src->storing += n;
+        rs->storing += n;
         r->sending[m->role]++;
         rs->store_ops->data(rs->store, m, r->lookup[0], m->role,
                             r->epoch[m->role], p + LOBBY_DATA_HEADER, n);
@@ -936,8 +957,12 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
     }
     member_leave(m, now);
     sweep_del(&rs->waiting, &m->wait);
-    if (m->src != NULL)
+    /* (its frames still on their way are no longer its to count) */
+    rs->storing -= m->storing;
+    if (m->src != NULL) {
+        m->src->storing -= m->storing;
         m->src->conns--;
+    }
     if (m->prev != NULL)
         m->prev->next = m->next;
     else
@@ -1219,6 +1244,17 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
     if (r->next_seq == 0)
         r->next_seq = 1;
     admit(m, r, role, from, presence, now);
+}
+
+void lobby__stored(Lobby_Member *m, size_t n)
+{
+    if (m->storing_n == 0 || m->storing < n)
+        return;
+    m->storing_n--;
+    m->storing -= n;
+    m->rs->storing -= n;
+    if (m->src != NULL)
+        m->src->storing -= n;
 }
 
 void lobby__acked(Lobby_Member *m, uint64_t seq)

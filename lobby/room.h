@@ -66,6 +66,15 @@
  *                        once, never refused by the guess limit)
  *   (a trusted network's addresses, lobby_limits_trust: each of these
  *   three shares times LOBBY_TRUST_FACTOR)
+ * Frames on their way to the store (Redis), not yet numbered by it:
+ *   store_frames         of one member [16]; one more closes it FLOOD
+ *   store_source_bytes   payload bytes of one address's members [4 MiB]
+ *                        (times the trust factor); past it FLOOD
+ *   store_bytes          payload bytes of the whole node [64 MiB]; past
+ *                        it the frame is refused FULL (a seat tries
+ *                        again), so a node never queues more for Redis
+ *                        (the relay-limits issue: 3,000 frames of 97 KB
+ *                        in 0.4 s took a node to 571 MiB and lost Redis)
  *   redis_deadline_ms    with Redis (lobby_use_redis): a health check
  *                        (a PING on each command connection and a
  *                        message to this node on its channel connection,
@@ -102,6 +111,9 @@ typedef struct Lobby_Limits {
     uint32_t unjoined_room_ms;
     uint32_t rate_delay_ms;
     uint32_t redis_deadline_ms;
+    uint32_t store_frames;
+    size_t store_source_bytes;
+    size_t store_bytes;
     /* Trusted networks (lobby_limits_trust): an address in one has
      * LOBBY_TRUST_FACTOR times each per-address share. */
     uint32_t ntrust;

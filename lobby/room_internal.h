@@ -29,6 +29,8 @@ typedef struct Lobby_Source {
     uint32_t rooms; /* rooms it created that the lobby still holds */
     size_t bytes;   /* transcript bytes kept in those rooms */
     uint32_t factor; /* its shares are the limits' times this (trust) */
+    size_t storing;  /* payload bytes of its members on their way to the
+                        store (Redis) */
     struct Lobby_Source *next;
 } Lobby_Source;
 
@@ -71,6 +73,10 @@ void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
 /* ---- the rooms' side, for the store (redis.c) ---- */
 /* The key of m's source address (LOBBY_SOURCE_KEY bytes). */
 const uint8_t *lobby__member_source(const Lobby_Member *m);
+
+/* One of m's frames of n payload bytes is answered by the store (Redis):
+ * no longer on its way (Lobby_Limits store_*). */
+void lobby__stored(Lobby_Member *m, size_t n);
 
 /* The times its address's shares are the limits' (LOBBY_TRUST_FACTOR for
  * a trusted network's, else 1). */

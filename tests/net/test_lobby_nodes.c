@@ -312,7 +312,9 @@ Test(lobby_nodes, address_share_counts_rooms_while_used)
  * not had; the host comes back (to node 0) and finds no gap. */
 Test(lobby_nodes, flood_rule_holds_across_nodes)
 {
-    Lobby_Limits lim = {.transcript_frames = 32};
+    /* (frames on their way to Redis not bounded here: the room's rule,
+     * not the node's, is what closes the guest) */
+    Lobby_Limits lim = {.transcript_frames = 32, .store_frames = 1000};
     Room r;
     Peer host, guest;
     Lobby_Stats st;
@@ -460,6 +462,46 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
     cr_assert_eq(late.total, 3);
     cr_assert_eq(late.seq[0], 8);
     peer_free(&late);
+    peer_free(&host);
+    nodes_down();
+}
+
+/* The relay-limits issue, finding 3: one host alone in its room sent
+ * 3,000 frames of 97 KB in 0.4 s; the node queued them all for Redis
+ * (571 MiB) and lost it. Now a member may have store_frames [16] frames
+ * on their way to Redis: a host that sends 200 frames of 2,000 bytes at
+ * once, without waiting for an ACK, is closed FLOOD with at most 16 of
+ * them numbered; a game
+ * on the same node meanwhile relays every frame. */
+Test(lobby_nodes, frames_on_their_way_to_redis_are_bounded_per_member)
+{
+    Room r, g;
+    Peer host, flood, guest;
+    static char big[2001];
+    nodes_up(NULL);
+    host_on(0, &g, &host);
+    lobby_port = node_port[0];
+    peer_guest(&guest, g.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    host_on(0, &r, &flood);
+    memset(big, 'x', sizeof big - 1);
+    int sent = 0;
+    for (int i = 0; i < 200; i++)
+        sent += lobby_client_send(flood.c, big, sizeof big - 1) == 0;
+    cr_assert_eq(sent, 200);
+    peer_say(&host, "e2e4");
+    WAIT_FOR(flood.disconnected && guest.nframes == 1, 5000);
+    cr_assert(flood.disconnected, "the flooder was kept");
+    cr_assert(flooder_closed(flood.reason), "%s", net_strerror(flood.reason));
+    cr_assert_leq(flood.nacks, 16, "%zu of its frames numbered",
+                  (size_t)flood.nacks);
+    Lobby_Stats st;
+    lobby_stats(node[0], &st);
+    cr_assert_geq(st.dropped_flood, 1);
+    cr_assert_eq(guest.nframes, 1);
+    cr_assert_str_eq(guest.text[0], "e2e4");
+    peer_free(&flood);
+    peer_free(&guest);
     peer_free(&host);
     nodes_down();
 }
