@@ -110,6 +110,9 @@ struct Lobby_Redis {
     int up;                 /* both usable */
     int live;               /* reachable since the last start or return */
     int closing;
+    int near_full;          /* Redis's memory past NEAR_FULL of its
+                               maxmemory at the last look: no new rooms */
+    uint64_t last_mem;      /* when its memory was last asked (ms) */
     Req *reqs; /* answers awaited */
     uint64_t last_try; /* loop time of the last attempt to reconnect */
     uint64_t last_touch;
@@ -833,6 +836,13 @@ static void hello_done(void *priv, redisReply *rep)
     }
     first = rep->element[0]->integer;
     if (first == -100 && q->kind == REQ_HELLO &&
+        q->msg[0] == LOBBY_MSG_CREATE && st->near_full) {
+        /* a new room, with Redis near its memory limit: the games
+         * already running keep what is left to finish */
+        hello_refuse(st, q, LOBBY_ERR_FULL);
+        return;
+    }
+    if (first == -100 && q->kind == REQ_HELLO &&
         q->msg[0] == LOBBY_MSG_CREATE) {
         char key[2 * LOBBY_SOURCE_KEY + 6];
         q->kind = REQ_SHARE;
@@ -1095,6 +1105,35 @@ static void next_address(Lobby_Redis *st)
  * again each RETRY_MS; members come back by reconnecting. The loop
  * blocks up to PROBE_MS per attempt (a refused connect on loopback
  * returns at once; a stopped Redis accepts and does not answer). */
+/* used_memory and maxmemory from INFO memory's answer: near_full when
+ * maxmemory is set and used_memory has passed NEAR_FULL_PERCENT of it. */
+#define NEAR_FULL_PERCENT 80
+#define MEMORY_LOOK_MS 1000
+
+static unsigned long long info_field(const char *text, const char *name)
+{
+    const char *p = strstr(text, name);
+    return p != NULL ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+static void memory_done(void *priv, redisReply *rep)
+{
+    Lobby_Redis *st = priv;
+    if (rep == NULL || rep->type != REDIS_REPLY_STRING)
+        return;
+    unsigned long long used = info_field(rep->str, "\nused_memory:"),
+                       max = info_field(rep->str, "\nmaxmemory:");
+    int near = max > 0 && used >= max / 100 * NEAR_FULL_PERCENT;
+    if (near && !st->near_full)
+        fprintf(stderr,
+                "lobby: Redis uses %llu of its %llu bytes (maxmemory): no new "
+                "rooms until it has room again; running games go on\n",
+                used, max);
+    else if (!near && st->near_full)
+        fprintf(stderr, "lobby: Redis has room again: new rooms are made\n");
+    st->near_full = near;
+}
+
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
     Lobby_Stats s;
@@ -1110,6 +1149,13 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     if (st->up && now - st->last_touch >= every) {
         st->last_touch = now;
         lobby__replica_each(st->rs, touch, st);
+    }
+    if (st->up && now - st->last_mem >= MEMORY_LOOK_MS) {
+        /* (on a cluster: the master that counts the rooms) */
+        static const char *const argv[2] = {"INFO", "memory"};
+        st->last_mem = now;
+        (void)lobby__rc_command(st->rc, "tb:rooms", 8, memory_done, st, 2,
+                                (const char **)argv, NULL);
     }
     /* A clean disconnect waits for the answers awaited: past the
      * deadline, the connections still going hang and are freed. */

@@ -506,6 +506,90 @@ Test(lobby_nodes, frames_on_their_way_to_redis_are_bounded_per_member)
     nodes_down();
 }
 
+/* The test's Redis, asked directly (its port from redis_url). */
+static redisContext *redis_direct(void)
+{
+    struct timeval tv = {2, 0};
+    const char *colon = strrchr(redis_url, ':');
+    cr_assert_not_null(colon);
+    redisContext *c = redisConnectWithTimeout("127.0.0.1", atoi(colon + 1), tv);
+    cr_assert(c != NULL && !c->err);
+    return c;
+}
+
+static unsigned long long redis_used_memory(redisContext *c)
+{
+    redisReply *r = redisCommand(c, "INFO memory");
+    cr_assert(r != NULL && r->type == REDIS_REPLY_STRING);
+    const char *p = strstr(r->str, "\nused_memory:");
+    cr_assert_not_null(p);
+    unsigned long long v = strtoull(p + strlen("\nused_memory:"), NULL, 10);
+    freeReplyObject(r);
+    return v;
+}
+
+static void redis_maxmemory(redisContext *c, unsigned long long bytes)
+{
+    redisReply *r = redisCommand(c, "CONFIG SET maxmemory %llu", bytes);
+    cr_assert(r != NULL && r->type == REDIS_REPLY_STATUS, "CONFIG SET refused");
+    freeReplyObject(r);
+}
+
+/* The relay-limits issue, finding 3: with Redis out of memory a move was
+ * never relayed. A node now looks at Redis's memory each second: past
+ * 80 % of its maxmemory it makes no new room (FULL), so the games
+ * already running keep what is left to finish; a game goes on
+ * meanwhile; once Redis has room again, new rooms are made again. */
+Test(lobby_nodes, new_rooms_wait_while_redis_is_near_its_memory_limit)
+{
+    Room g, r2, r3;
+    Peer host, guest, h2, h3;
+    redisContext *c = redis_direct();
+    nodes_up(NULL);
+    host_on(0, &g, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, g.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    /* used at 85 % of the limit (measured once the nodes settled, with
+     * 24 MB of other data, so Redis's own swings of a megabyte stay
+     * inside the 15 % left) */
+    redisReply *pad = redisCommand(c, "SET tb-test-pad %b", (const char *)NULL,
+                                   (size_t)0);
+    freeReplyObject(pad);
+    pad = redisCommand(c, "SETRANGE tb-test-pad %d x", 24 << 20);
+    cr_assert(pad != NULL && pad->type == REDIS_REPLY_INTEGER);
+    freeReplyObject(pad);
+    loop_for(1000);
+    unsigned long long used = redis_used_memory(c);
+    redis_maxmemory(c, used / 85 * 100);
+    loop_for(1500);
+    cr_log_info("used %llu, then %llu", used, redis_used_memory(c));
+    room_make(&r2);
+    lobby_port = node_port[0];
+    peer_host(&h2, &r2, 0);
+    cr_assert_eq(h2.welcomed, 0, "a new room near Redis's memory limit");
+    cr_assert_eq(h2.reason, TB_E_FULL, "%s", net_strerror(h2.reason));
+    peer_say(&host, "e2e4");
+    WAIT_FOR(guest.nframes == 1, 2000);
+    cr_assert_str_eq(guest.text[0], "e2e4");
+    peer_say(&guest, "e7e5");
+    WAIT_FOR(host.nframes == 1, 2000);
+    cr_assert_eq(host.nframes, 1);
+    redis_maxmemory(c, 0);
+    freeReplyObject(redisCommand(c, "DEL tb-test-pad"));
+    loop_for(1500);
+    room_make(&r3);
+    lobby_port = node_port[1];
+    peer_host(&h3, &r3, 0);
+    cr_assert_eq(h3.welcomed, 1, "%s", net_strerror(h3.reason));
+    peer_free(&h3);
+    peer_free(&h2);
+    peer_free(&guest);
+    peer_free(&host);
+    nodes_down();
+    redisFree(c);
+}
+
 /* A room expires empty_room_ms after its last member here left, never
  * while its players sit thinking. */
 Test(lobby_nodes, rooms_live_while_used_and_expire_after)
