@@ -22,6 +22,7 @@
  * link's operations, so the libuv relay and the simulator run this one
  * room.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,9 @@ struct Lobby_Member {
     uint64_t since;
     Lobby_Source *src;
     uint64_t refuse_at;    /* a late RATE answer is due then (ms), 0: none */
+    uint64_t retry_at;     /* its WATCH waits its address's turn until
+                              then (ms), 0: none */
+    uint8_t held[LOBBY_LEN_WATCH]; /* that WATCH */
     uint64_t sent_seq;     /* highest frame sent to this member */
     uint64_t acked;        /* highest of its own frames numbered (by
                               the room, or Redis): never sent back */
@@ -668,6 +672,27 @@ static void on_watch(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     int kind;
 
     if (rs->store_ops != NULL) {
+        /* A room with no copy here comes from Redis with its transcript
+         * (up to transcript_bytes for a 26-byte WATCH): the watcher's
+         * address pays, LOBBY_WATCH_BURST such WATCHes at once and one
+         * more each LOBBY_WATCH_REFILL_MS (times its trust factor); past
+         * that a WATCH waits its turn (within the hello timeout). */
+        if (room_find(rs, p + 2, &kind) == NULL) {
+            uint64_t now_us = now * 1000,
+                     refill = (uint64_t)LOBBY_WATCH_REFILL_MS * 1000 /
+                              m->src->factor,
+                     burst = (uint64_t)LOBBY_WATCH_BURST * m->src->factor;
+            uint64_t tat = m->src->fetch_tat > now_us ? m->src->fetch_tat
+                                                      : now_us;
+            if (tat > now_us + (burst - 1) * refill) {
+                rs->stats.watches_delayed += m->held[0] == 0;
+                memcpy(m->held, p, LOBBY_LEN_WATCH);
+                m->retry_at = (tat - (burst - 1) * refill + 999) / 1000;
+                member_wait_add(rs, m);
+                return;
+            }
+            m->src->fetch_tat = tat + refill;
+        }
         rs->store_ops->hello(rs->store, m, p);
         return;
     }
@@ -894,6 +919,10 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
 
     if (m->done)
         return;
+    if (m->retry_at != 0) { /* a second hello while its WATCH waits */
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
     switch (p[0]) {
     case LOBBY_MSG_CREATE:
     case LOBBY_MSG_JOIN:
@@ -1054,12 +1083,16 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
             m->refuse_at = 0;
             m->done = 0;
             member_error(m, LOBBY_ERR_RATE);
+        } else if (m->retry_at != 0 && now >= m->retry_at) {
+            m->retry_at = 0; /* its turn: the WATCH again */
+            lobby_rooms_message(m, m->held, LOBBY_LEN_WATCH, now);
         } else if (m->room == NULL && !m->done &&
                    now - m->since >= rs->lim.hello_timeout_ms) {
             rs->stats.hello_timeouts++;
             member_error(m, LOBBY_ERR_TIMEOUT);
         }
-        if (m->refuse_at == 0 && (m->room != NULL || m->done))
+        if (m->refuse_at == 0 && m->retry_at == 0 &&
+            (m->room != NULL || m->done))
             sweep_del(&rs->waiting, l); /* nothing more is due for it */
         l = next;
     }

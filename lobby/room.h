@@ -155,6 +155,8 @@ typedef struct Lobby_Stats {
     uint64_t evicted_shared;   /* frames dropped for an address's or the
                                   lobby's byte cap */
     uint64_t unjoined_dropped; /* rooms dropped with no guest ever */
+    uint64_t watches_delayed;  /* WATCHes that waited their address's
+                                  turn (Redis) */
 } Lobby_Stats;
 
 /* ---- the rooms of one node ------------------------------------------ */
@@ -243,6 +245,13 @@ const Lobby_Limits *lobby_rooms_limits(const Lobby_Rooms *rs);
 Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
                                  void *link, const char *peer_host,
                                  uint64_t now);
+
+/* With Redis, a WATCH of a room that has no copy on the node brings its
+ * transcript from Redis; an address may do so LOBBY_WATCH_BURST times at
+ * once and once more each LOBBY_WATCH_REFILL_MS (ms), times its trust
+ * factor; a WATCH past that waits its turn, within hello_timeout_ms. */
+#define LOBBY_WATCH_BURST 8
+#define LOBBY_WATCH_REFILL_MS 1000
 
 /* Holds may go this far over an address's (and the node's) connection
  * share, so that a browser's WebSocket over it is upgraded and told why

@@ -31,6 +31,7 @@ typedef struct Lobby_Source {
     uint32_t factor; /* its shares are the limits' times this (trust) */
     size_t storing;  /* payload bytes of its members on their way to the
                         store (Redis) */
+    uint64_t fetch_tat; /* watch bucket (Redis): GCRA arrival time, us */
     struct Lobby_Source *next;
 } Lobby_Source;
 
@@ -53,7 +54,8 @@ int lobby__source_trusted(const Lobby_Limits *lim,
  * their guess budget: see lobby__sources_sweep). NULL: out of memory. */
 Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host);
 
-/* Forget sources that hold nothing and whose guess bucket is full (or,
+/* Forget sources that hold nothing and whose guess and watch buckets
+ * are full (or,
  * while more than max_sources exist, that hold nothing). */
 void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
                           size_t max_sources);

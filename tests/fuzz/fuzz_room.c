@@ -53,6 +53,10 @@ static int l_send(void *link, const uint8_t *m, size_t len)
         if (len != 2)
             __builtin_trap();
         break;
+    case 0x86: /* BEAT */
+        if (len != 1)
+            __builtin_trap();
+        break;
     default:
         __builtin_trap();
     }

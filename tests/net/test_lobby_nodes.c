@@ -590,6 +590,55 @@ Test(lobby_nodes, new_rooms_wait_while_redis_is_near_its_memory_limit)
     redisFree(c);
 }
 
+/* The relay-limits issue, finding 3: a 30-byte WATCH on a node without
+ * the room made Redis send its whole transcript, with no rate. Now the
+ * watcher's address pays: 8 such WATCHes at once, then one a second.
+ * Twelve rooms on node 0, watched at once through node 1 (which has no
+ * copy of any): 8 are welcomed at once, the other 4 wait their turns (1,
+ * 2, 3 and 4 s), and all 12 are welcomed. */
+Test(lobby_nodes, watches_that_fetch_a_room_wait_their_addresss_turn)
+{
+    static Room r[12];
+    static Peer host[12], w[12];
+    nodes_up(NULL);
+    for (int i = 0; i < 12; i++)
+        host_on(0, &r[i], &host[i]);
+    uint64_t t0 = uv_now(&test_loop);
+    lobby_port = node_port[1];
+    for (int i = 0; i < 12; i++) {
+        Lobby_Client_Config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.role = LOBBY_ROLE_SPECTATOR;
+        cr_assert_eq(lobby_code_parse(r[i].watch.text, &cfg.watch), 0);
+        peer_open(&w[i], &cfg, 0);
+    }
+    int welcomed = 0, at_once = 0;
+    for (int t = 0; t < 800 && welcomed < 12; t++) {
+        loop_for(10);
+        welcomed = 0;
+        for (int i = 0; i < 12; i++)
+            welcomed += w[i].welcomed;
+        if (uv_now(&test_loop) - t0 < 700)
+            at_once = welcomed;
+    }
+    uint64_t took = uv_now(&test_loop) - t0;
+    Lobby_Stats st;
+    lobby_stats(node[1], &st);
+    cr_log_info("%d welcomed within 0.7 s, 12 in %llu ms, %llu waited",
+                at_once, (unsigned long long)took,
+                (unsigned long long)st.watches_delayed);
+    cr_assert_eq(welcomed, 12);
+    cr_assert_eq(at_once, 8);
+    cr_assert_eq(st.watches_delayed, 4);
+    cr_assert_geq(took, 4000);
+    cr_assert_lt(took, 6000);
+    for (int i = 0; i < 12; i++) {
+        peer_free(&w[i]);
+        peer_free(&host[i]);
+    }
+    nodes_down();
+}
+
 /* A room expires empty_room_ms after its last member here left, never
  * while its players sit thinking. */
 Test(lobby_nodes, rooms_live_while_used_and_expire_after)
