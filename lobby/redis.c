@@ -918,6 +918,20 @@ static void data_done(void *priv, redisReply *rep)
     req_free(q);
 }
 
+/* The payload bytes a room keeps in Redis: transcript_bytes, but no more
+ * than an address's share over its rooms (source_bytes / source_rooms,
+ * 1 MiB by default), so that an address's rooms keep at most its share
+ * there too: no node sees all of an address's rooms, and each room's cap
+ * needs no count beside it (the relay-limits issue: one address parked
+ * 63 MiB in Redis against 16 MiB in memory). At least one whole frame. */
+static size_t room_bytes(const Lobby_Limits *lim)
+{
+    size_t share = lim->source_bytes / lim->source_rooms;
+    size_t cap = share < lim->transcript_bytes ? share : lim->transcript_bytes;
+    size_t one = (size_t)lim->max_payload + LOBBY_FRAME_HEADER;
+    return cap > one ? cap : one;
+}
+
 void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES], int seat,
                        uint64_t epoch, const uint8_t *data, size_t n)
@@ -946,7 +960,7 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
     snprintf(count, sizeof count, "%u", st->lim.transcript_frames);
-    snprintf(bytes, sizeof bytes, "%zu", st->lim.transcript_bytes);
+    snprintf(bytes, sizeof bytes, "%zu", room_bytes(&st->lim));
     for (int i = 0; i < 9; i++)
         argl[i] = i == 4 ? n : strlen(argv[i]);
     if (EVAL(st, data_lua, 2, 9, argv, argl, data_done, q) != 0) {

@@ -639,6 +639,43 @@ Test(lobby_nodes, watches_that_fetch_a_room_wait_their_addresss_turn)
     nodes_down();
 }
 
+/* The relay-limits issue, finding 3: one address parked 63 MiB in Redis
+ * against 16 MiB in memory mode. A room in Redis keeps at most its
+ * address's byte share over its room share (source_bytes /
+ * source_rooms): with 1,000 bytes and 2 rooms, 500 bytes, i.e. the last
+ * 5 of 10 frames of 100 bytes, though the room's own cap is 1,000. */
+Test(lobby_nodes, an_address_keeps_its_byte_share_in_redis)
+{
+    Lobby_Limits lim;
+    Room r;
+    Peer host, late;
+    char text[101];
+
+    memset(&lim, 0, sizeof lim);
+    lim.max_payload = 100;
+    lim.transcript_bytes = 1000;
+    lim.source_bytes = 1000;
+    lim.source_rooms = 2;
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    memset(text, 'x', 100);
+    text[100] = '\0';
+    for (int i = 1; i <= 10; i++) {
+        peer_say(&host, text);
+        WAIT_FOR(host.last_ack == (uint64_t)i, 2000);
+    }
+    lobby_port = node_port[1];
+    peer_watch(&late, r.watch.text, 0);
+    cr_assert_eq(late.welcomed, 1);
+    WAIT_FOR(late.total == 5, 2000);
+    loop_for(100);
+    cr_assert_eq(late.w.first_seq, 6, "Redis keeps the last 500 bytes");
+    cr_assert_eq(late.total, 5);
+    peer_free(&late);
+    peer_free(&host);
+    nodes_down();
+}
+
 /* A room expires empty_room_ms after its last member here left, never
  * while its players sit thinking. */
 Test(lobby_nodes, rooms_live_while_used_and_expire_after)
