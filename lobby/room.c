@@ -840,7 +840,7 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
 }
 
 static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
-                    size_t len)
+                    size_t len, uint64_t now)
 {
     Lobby_Room *r = m->room;
     size_t n = len - LOBBY_DATA_HEADER;
@@ -853,6 +853,18 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     if (r->finished[m->role]) { /* it said it sends nothing more */
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
+    }
+    {
+        uint64_t now_us = now * 1000,
+                 refill = LOBBY_DATA_REFILL_US / m->src->factor,
+                 burst = (uint64_t)LOBBY_DATA_BURST * m->src->factor;
+        uint64_t tat = m->src->data_tat > now_us ? m->src->data_tat : now_us;
+        if (tat > now_us + (burst - 1) * refill) {
+            rs->stats.dropped_flood++;
+            member_error(m, LOBBY_ERR_FLOOD);
+            return;
+        }
+        m->src->data_tat = tat + refill;
     }
     if (n == 0 || n > rs->lim.max_payload) {
         member_error(m, n == 0 ? LOBBY_ERR_PROTOCOL : LOBBY_ERR_TOO_BIG);
@@ -954,7 +966,7 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
         return;
     }
     case LOBBY_MSG_DATA:
-        on_data(rs, m, p, len);
+        on_data(rs, m, p, len, now);
         return;
     case LOBBY_MSG_DONE:
         on_done(rs, m, len);

@@ -246,6 +246,15 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
                                  void *link, const char *peer_host,
                                  uint64_t now);
 
+/* The frames one address's seats may send: LOBBY_DATA_BURST at once and
+ * one more each LOBBY_DATA_REFILL_US (us), times its trust factor; a
+ * seat past that is closed FLOOD (the relay-limits issue's abuse
+ * benchmark: 1 KB frames sent without pause from 16 rooms of one address
+ * took a game's round trip from 0.1 ms to 320 ms). A game sends a few
+ * frames a minute; bots at full speed, a few hundred a second. */
+#define LOBBY_DATA_BURST 1024
+#define LOBBY_DATA_REFILL_US 2000
+
 /* With Redis, a WATCH of a room that has no copy on the node brings its
  * transcript from Redis; an address may do so LOBBY_WATCH_BURST times at
  * once and once more each LOBBY_WATCH_REFILL_MS (ms), times its trust

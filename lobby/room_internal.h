@@ -32,6 +32,7 @@ typedef struct Lobby_Source {
     size_t storing;  /* payload bytes of its members on their way to the
                         store (Redis) */
     uint64_t fetch_tat; /* watch bucket (Redis): GCRA arrival time, us */
+    uint64_t data_tat;  /* frame bucket: GCRA arrival time, us */
     struct Lobby_Source *next;
 } Lobby_Source;
 

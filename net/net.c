@@ -49,8 +49,18 @@ struct Net_Conn {
     size_t queued; /* memory the writes not yet done pin (NET_WRITE_COST) */
 };
 
+/* Connections a server accepts in one turn of the loop: past it the
+ * kernel keeps the rest for the next turn, so a flood of connections
+ * (refused or not) is spread over turns and the members' frames are
+ * read between them (the relay-limits issue's abuse benchmark). */
+#define NET_TURN_ACCEPTS 16
+
 struct Net_Server {
     uv_tcp_t tcp;
+    uv_check_t turn;   /* once per turn of the loop, after its I/O */
+    int turn_closed;
+    unsigned accepted; /* this turn */
+    int deferred;      /* a connection waits in the kernel for uv_accept */
     uv_loop_t *loop;
     Net_Limits lim;
     void (*on_accept)(Net_Server *s, Net_Conn *c);
@@ -260,7 +270,8 @@ int net_addr_format(const struct sockaddr *addr, char *out, size_t cap)
 
 static void server_maybe_free(Net_Server *s)
 {
-    if (s->closing && s->listener_closed && s->nconns == 0) {
+    if (s->closing && s->listener_closed && s->turn_closed &&
+        s->nconns == 0) {
         void (*done)(void *) = s->done;
         void *user = s->user;
         free(s);
@@ -761,6 +772,13 @@ static void server_accept(uv_stream_t *listener, int status)
 
     if (status < 0 || s->closing)
         return;
+    if (s->accepted >= NET_TURN_ACCEPTS) {
+        /* not taken now: libuv stops watching the listener until the
+         * next uv_accept (server_turn, after this turn's I/O) */
+        s->deferred = 1;
+        return;
+    }
+    s->accepted++;
     c = conn_new(s->loop, &s->lim, AF_UNSPEC);
     if (c == NULL)
         return; /* the pending connection waits for the next round */
@@ -794,6 +812,23 @@ static void server_accept(uv_stream_t *listener, int status)
         s->on_accept(s, c);
 }
 
+static void server_turn(uv_check_t *h)
+{
+    Net_Server *s = h->data;
+    s->accepted = 0;
+    if (s->deferred && !s->closing) {
+        s->deferred = 0;
+        server_accept((uv_stream_t *)&s->tcp, 0);
+    }
+}
+
+static void server_turn_closed(uv_handle_t *h)
+{
+    Net_Server *s = h->data;
+    s->turn_closed = 1;
+    server_maybe_free(s);
+}
+
 int net_listen(uv_loop_t *loop, const struct sockaddr *addr,
                const Net_Limits *lim,
                void (*on_accept)(Net_Server *s, Net_Conn *c), void *user,
@@ -820,6 +855,10 @@ int net_listen(uv_loop_t *loop, const struct sockaddr *addr,
         return rc;
     }
     s->tcp.data = s;
+    uv_check_init(loop, &s->turn);
+    s->turn.data = s;
+    uv_check_start(&s->turn, server_turn);
+    uv_unref((uv_handle_t *)&s->turn);
     rc = uv_tcp_bind(&s->tcp, addr, 0);
     if (rc == 0)
         rc = uv_listen((uv_stream_t *)&s->tcp, 511, server_accept);
@@ -868,5 +907,6 @@ void net_server_close(Net_Server *s, void (*done)(void *user))
     s->done = done;
     for (Net_Conn *c = s->conns; c != NULL; c = c->next)
         net_close(c, 0);
+    uv_close((uv_handle_t *)&s->turn, server_turn_closed);
     uv_close((uv_handle_t *)&s->tcp, server_listener_closed);
 }
