@@ -73,8 +73,10 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
     case TB_E_ADDRESS:
         snprintf(out, cap, _("the lobby at %s already holds as many games and "
                  "connections from your address as it gives one address: "
-                 "finish or close one and try again, or ask the lobby's "
-                 "operator to trust your network (tabula lobby --trust)"),
+                 "finish one, or close one (a game nobody joined counts for "
+                 "30 s after its host left), and try again, or ask the "
+                 "lobby's operator to trust your network (tabula lobby "
+                 "--trust)"),
                  lobby);
         break;
     case TB_E_VERSION:
@@ -195,7 +197,8 @@ static void page_admission(char *out, size_t cap, const char *lobby,
     case TB_E_ADDRESS:
         snprintf(out, cap, _("the lobby at %s already holds as many games and "
                  "connections from your address as it gives one address: "
-                 "close another game or tab of it and try again"), lobby);
+                 "close another game or tab of it and try again in half a "
+                 "minute"), lobby);
         break;
     case TB_E_VERSION:
         snprintf(out, cap, _("the lobby at %s speaks another protocol "

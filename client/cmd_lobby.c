@@ -35,7 +35,7 @@ static const char lobby_help[] = N_(
     "                    [--redis redis://HOST:PORT[/DB]]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
-    "                    [--max-conns-per-address N]\n"
+    "                    [--max-conns-per-address N] [--trust CIDR]...\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -268,7 +268,8 @@ int cli_lobby(int argc, char **argv)
             if (trc != 0) {
                 fprintf(stderr,
                         _("tabula lobby: bad network '%s' for --trust; "
-                          "expected ADDRESS/BITS, e.g. 192.0.2.0/24\n"),
+                          "expected ADDRESS or ADDRESS/BITS, e.g. "
+                          "192.0.2.0/24\n"),
                         cli_token(argv[i]));
                 return CLI_EXIT_USAGE;
             }
@@ -339,6 +340,14 @@ int cli_lobby(int argc, char **argv)
             lim.max_conns = LOBBY_CMD_CONNS;
         if (fit_descriptors(&lim, given) != 0)
             return CLI_EXIT_USAGE;
+    }
+    for (uint32_t k = 0; k < lim.ntrust; k++) {
+        char net[64];
+        if (lobby_limits_trust_text(&lim, k, net, sizeof net) == 0)
+            fprintf(stderr,
+                    _("lobby: trusting %s: each of its addresses has %d times "
+                      "every per-address share\n"),
+                    net, LOBBY_TRUST_FACTOR);
     }
     /* A peer that vanishes mid-write must give EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);

@@ -133,6 +133,13 @@ typedef struct Lobby_Limits {
  */
 int lobby_limits_trust(Lobby_Limits *lim, const char *cidr);
 
+/* lobby_limits_trust_text: trusted network i of lim as "ADDRESS/BITS",
+ * the bits past its prefix cleared (e.g. "10.0.0.1/8" was read as
+ * "10.0.0.0/8"), into out (cap bytes, NUL included). Errors: TB_E_ARG
+ * (no network i), TB_E_LIMIT (cap too small). */
+int lobby_limits_trust_text(const Lobby_Limits *lim, uint32_t i, char *out,
+                            size_t cap);
+
 /* Fill every zero field of lim with its default (see Lobby_Limits). */
 void lobby_limits_default(Lobby_Limits *lim);
 

@@ -107,9 +107,27 @@ int lobby_limits_trust(Lobby_Limits *lim, const char *cidr)
     uint8_t *net = lim->trust_net[lim->ntrust];
     memset(net, 0, 17);
     net[0] = (uint8_t)family;
-    memcpy(net + 1, a, family == 4 ? 4 : 16);
+    /* the network's own address: the bits past the prefix cleared */
+    for (unsigned i = 0; i < (family == 4 ? 4u : 16u); i++) {
+        unsigned keep = bits > i * 8 ? bits - i * 8 : 0;
+        net[1 + i] = keep >= 8 ? a[i] : (uint8_t)(a[i] & (0xff00u >> keep));
+    }
     lim->trust_bits[lim->ntrust++] = (uint8_t)bits;
     return 0;
+}
+
+int lobby_limits_trust_text(const Lobby_Limits *lim, uint32_t i, char *out,
+                            size_t cap)
+{
+    char a[INET6_ADDRSTRLEN];
+    if (i >= lim->ntrust || cap == 0)
+        return TB_E_ARG;
+    const uint8_t *net = lim->trust_net[i];
+    if (inet_ntop(net[0] == 4 ? AF_INET : AF_INET6, net + 1, a, sizeof a) ==
+        NULL)
+        return TB_E_ARG;
+    int n = snprintf(out, cap, "%s/%u", a, lim->trust_bits[i]);
+    return n < 0 || (size_t)n >= cap ? TB_E_LIMIT : 0;
 }
 
 Lobby_Source *lobby__source_get(Lobby_Sources *t, const char *host)

@@ -73,9 +73,10 @@ Test(advice, an_address_share_is_not_a_full_lobby)
     cr_assert_str_eq(failure(TB_E_ADDRESS, LOBBY_ROLE_HOST),
                      "the lobby at 127.0.0.1:4000 already holds as many games "
                      "and connections from your address as it gives one "
-                     "address: finish or close one and try again, or ask the "
-                     "lobby's operator to trust your network (tabula lobby "
-                     "--trust)");
+                     "address: finish one, or close one (a game nobody joined "
+                     "counts for 30 s after its host left), and try again, or "
+                     "ask the lobby's operator to trust your network (tabula "
+                     "lobby --trust)");
 }
 
 Test(advice, a_web_address_is_named_with_the_address_to_give)

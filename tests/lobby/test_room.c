@@ -344,6 +344,16 @@ Test(room, trusted_networks_read_and_refused)
     cr_assert_eq(lobby_limits_trust(&lim, "2001:db8::/32"), 0);
     cr_assert_eq(lim.trust_net[1][0], 6);
     cr_assert_eq(lim.trust_bits[1], 32);
+    char text[64];
+    cr_assert_eq(lobby_limits_trust_text(&lim, 0, text, sizeof text), 0);
+    cr_assert_str_eq(text, "10.1.2.3/32");
+    cr_assert_eq(lobby_limits_trust(&lim, "10.9.8.7/12"), 0);
+    cr_assert_eq(lobby_limits_trust_text(&lim, 2, text, sizeof text), 0);
+    cr_assert_str_eq(text, "10.0.0.0/12", "the bits past the prefix cleared");
+    cr_assert_eq(lobby_limits_trust(&lim, "2001:db8:ffff::1/36"), 0);
+    cr_assert_eq(lobby_limits_trust_text(&lim, 3, text, sizeof text), 0);
+    cr_assert_str_eq(text, "2001:db8:f000::/36");
+    lim.ntrust = 2;
     cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/33"), TB_E_ARG);
     cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/"), TB_E_ARG);
     cr_assert_eq(lobby_limits_trust(&lim, "10.0.0.0/8x"), TB_E_ARG);
