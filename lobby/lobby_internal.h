@@ -176,9 +176,9 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
  * lookup inv: the seat is absent (unless claimed again since), and a
  * guest that never sent a frame frees it. */
 /* The seat (claim epoch) of the room of inv (watch lookup wat, made from
- * the source of key maker, NULL: unknown) said DONE: once both have, the
- * room leaves its maker's share and the lobby's count and its keys go
- * unjoined_room_ms later (lua/done.lua). */
+ * the source of key maker, NULL: unknown) said DONE: once both have, its
+ * keys go unjoined_room_ms later, and it stops counting in its maker's
+ * share and the lobby's count then (lua/done.lua, lua/finish.lua). */
 void lobby__redis_done(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                        const uint8_t wat[LOBBY_LOOKUP_BYTES],
                        const uint8_t *maker, int seat, uint64_t epoch);

@@ -203,10 +203,11 @@ int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload);
 
 /* DONE, one byte: a seat's game is over and every frame of it is
  * acknowledged; it sends nothing more. Once both seats said so, the room
- * no longer counts against its creator's share and goes 30 s after its
- * last member (the relay-limits issue: a finished game held its share for
- * 10 minutes). The relay cannot check the game's end and need not: only
- * the seats' own room is at stake. */
+ * goes 30 s after its last member instead of 10 minutes, counting in its
+ * creator's shares until then, and is the first of its rooms to go when
+ * the creator (or the node) needs a room (the relay-limits issue: a
+ * finished game held its share for 10 minutes). The relay cannot check
+ * the game's end and need not: only the seats' own room is at stake. */
 #define LOBBY_WIRE_DONE_TYPE 0x05
 
 /* lobby_wire_closed: the connection is gone (not admitted any more). */

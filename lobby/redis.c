@@ -970,8 +970,10 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
     }
 }
 
-/* What a DONE's answer needs: both seats done, the room leaves its
- * creator's share and the lobby's count, its watch lookup soon goes. */
+/* What a DONE's answer needs: both seats done, the room stops counting
+ * in its creator's share and the lobby's count unjoined_room_ms later
+ * (unless a node renews it: still used), and its watch lookup goes
+ * then. */
 typedef struct Done_Req {
     Lobby_Redis *st;
     char lhex[HEX_LEN + 1];
@@ -985,10 +987,13 @@ static void done_done(void *priv, redisReply *rep)
     if (rep != NULL && rep->type == REDIS_REPLY_INTEGER && rep->integer == 1 &&
         d->st->up) {
         char ttl[24];
+        const char *argv[3] = {"tb:rooms", d->lhex, ttl};
         snprintf(ttl, sizeof ttl, "%u", d->st->lim.unjoined_room_ms);
-        (void)lobby__rc_command1(d->st->rc, "ZREM", "tb:rooms", d->lhex);
-        if (d->share[0] != '\0')
-            (void)lobby__rc_command1(d->st->rc, "ZREM", d->share, d->lhex);
+        (void)EVAL(d->st, finish_lua, 1, 3, argv, NULL, NULL, NULL);
+        if (d->share[0] != '\0') {
+            argv[0] = d->share;
+            (void)EVAL(d->st, finish_lua, 1, 3, argv, NULL, NULL, NULL);
+        }
         (void)lobby__rc_command1(d->st->rc, "PEXPIRE", d->wkey, ttl);
     }
     free(d);

@@ -119,7 +119,7 @@ struct Lobby_Room {
                                         created it (redis.c) */
     int has_maker;
     int finished[2];    /* the seat said DONE */
-    int released;       /* both did: not counted in src->rooms */
+    int released;       /* both did: the room goes sooner, and first */
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
 };
@@ -229,8 +229,8 @@ static void room_free(Lobby_Rooms *rs, Lobby_Room *r)
         free(r->ring[(r->ring_head + i) % r->ring_cap]);
     rs->transcript_bytes -= r->ring_bytes;
     r->src->bytes -= r->ring_bytes;
-    if (!r->released)
-        r->src->rooms--;
+    r->src->rooms--; /* (a finished room counts until it goes: its source
+                        lives while it points at it) */
     free(r->ring);
     free(r);
 }
@@ -296,14 +296,15 @@ static void room_drop(Lobby_Rooms *rs, Lobby_Room *r)
     room_free(rs, r);
 }
 
-/* At the node's room cap: the finished room (both seats said DONE) that
- * emptied first goes, so finished games cannot hold the lobby's rooms. 1
- * if one went. */
-static int drop_finished(Lobby_Rooms *rs)
+/* At an address's room share (src) or the node's room cap (src NULL):
+ * the finished room (both seats said DONE) of src (of any) that emptied
+ * first goes, so finished games hold no share a new game needs. 1 if one
+ * went. */
+static int drop_finished(Lobby_Rooms *rs, const Lobby_Source *src)
 {
     Lobby_Room *best = NULL;
     for (Lobby_Room *r = rs->rooms; r != NULL; r = r->next)
-        if (r->released && r->empty &&
+        if (r->released && r->empty && (src == NULL || r->src == src) &&
             (best == NULL || r->empty_since < best->empty_since))
             best = r;
     if (best == NULL)
@@ -606,12 +607,13 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
      * without it, and that code's spectators meet the other room, whose
      * host key their code does not fingerprint. */
     int watch_free = room_find(rs, wat, &kind) == NULL;
-    if (m->src->rooms >= (uint64_t)rs->lim.source_rooms * m->src->factor) {
+    if (m->src->rooms >= (uint64_t)rs->lim.source_rooms * m->src->factor &&
+        !drop_finished(rs, m->src)) {
         rs->stats.refused_address++;
         member_error(m, LOBBY_ERR_ADDRESS);
         return;
     }
-    if (rs->nrooms >= rs->lim.max_rooms && !drop_finished(rs)) {
+    if (rs->nrooms >= rs->lim.max_rooms && !drop_finished(rs, NULL)) {
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
@@ -812,9 +814,10 @@ static int ring_push(Lobby_Rooms *rs, Lobby_Room *r, Lobby_Entry *e)
     return 0;
 }
 
-/* A seat's DONE: once both seats said it, the game no longer holds its
- * creator's room share, and the room goes unjoined_room_ms after it
- * empties (lobby_wire.h). */
+/* A seat's DONE: once both seats said it, the room goes unjoined_room_ms
+ * after it empties, and it is the first of its creator's rooms to go when
+ * that address (or the node) needs a room (lobby_wire.h). It counts in
+ * every share until it goes. */
 static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
 {
     Lobby_Room *r = m->room;
@@ -833,10 +836,8 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
         rs->store_ops->done(rs->store, r->lookup[0], r->lookup[1],
                             r->has_maker ? r->maker : NULL, m->role,
                             r->epoch[m->role]);
-    if (r->finished[0] && r->finished[1] && !r->released) {
+    if (r->finished[0] && r->finished[1])
         r->released = 1;
-        r->src->rooms--;
-    }
 }
 
 static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,

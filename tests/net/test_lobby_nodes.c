@@ -676,6 +676,48 @@ Test(lobby_nodes, an_address_keeps_its_byte_share_in_redis)
     nodes_down();
 }
 
+/* A game whose seats both said DONE (the relay-limits issue: a finished
+ * game held its creator's room share for 10 minutes) counts in that
+ * share only unjoined_room_ms (here 1 s) more: with a share of 2, an
+ * address with a finished game and a live one is refused a third room at
+ * once, and given it 1.5 s later. */
+Test(lobby_nodes, a_finished_game_leaves_its_creators_share_soon)
+{
+    Lobby_Limits lim;
+    Room r, live, more, again;
+    Peer host, guest, h2, h3, h4;
+    memset(&lim, 0, sizeof lim);
+    lim.source_rooms = 2;
+    lim.unjoined_room_ms = 1000;
+    nodes_up(&lim);
+    host_on(0, &r, &host);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    peer_say(&host, "1-0");
+    WAIT_FOR(guest.nframes == 1 && host.nacks == 1, 2000);
+    cr_assert_eq(lobby_client_done(host.c), 0);
+    cr_assert_eq(lobby_client_done(guest.c), 0);
+    loop_for(200);
+    peer_free(&host);
+    peer_free(&guest);
+    host_on(1, &live, &h2);
+    room_make(&more);
+    lobby_port = node_port[0];
+    peer_host(&h3, &more, 0);
+    cr_assert_eq(h3.welcomed, 0, "a third room while the finished counts");
+    cr_assert_eq(h3.reason, TB_E_ADDRESS, "%s", net_strerror(h3.reason));
+    loop_for(1500);
+    room_make(&again);
+    lobby_port = node_port[1];
+    peer_host(&h4, &again, 0);
+    cr_assert_eq(h4.welcomed, 1, "%s", net_strerror(h4.reason));
+    peer_free(&h4);
+    peer_free(&h3);
+    peer_free(&h2);
+    nodes_down();
+}
+
 /* A room expires empty_room_ms after its last member here left, never
  * while its players sit thinking. */
 Test(lobby_nodes, rooms_live_while_used_and_expire_after)

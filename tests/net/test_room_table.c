@@ -429,38 +429,6 @@ static void a_squatted_watch_code_keeps_no_game_out(void)
 
 /* ---- the table, run on both backends ---- */
 
-/* A game whose seats both said DONE (the relay-limits issue: a finished
- * game held its creator's room share for 10 minutes) leaves that share
- * at once: its creator then opens all 16 of its rooms again; a 17th is
- * refused ADDRESS. */
-static void a_finished_game_leaves_its_creators_share(void)
-{
-    Room r, more[17];
-    Peer host, guest, h[17];
-    host_on(0, &r, &host);
-    on(1);
-    peer_guest(&guest, r.invite.text, guest_secret, 0);
-    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
-    peer_say(&host, "1-0");
-    WAIT_FOR(guest.nframes == 1 && host.nacks == 1, 2000);
-    cr_assert_eq(lobby_client_done(host.c), 0);
-    cr_assert_eq(lobby_client_done(guest.c), 0);
-    settle();
-    settle();
-    for (int i = 0; i < 17; i++) {
-        room_make(&more[i]);
-        on(i % 2);
-        peer_host(&h[i], &more[i], 0);
-        cr_assert_eq(h[i].welcomed, i < 16, "room %d: %s", i + 1,
-                     net_strerror(h[i].reason));
-    }
-    cr_assert_eq(h[16].reason, TB_E_ADDRESS);
-    for (int i = 0; i < 17; i++)
-        peer_free(&h[i]);
-    peer_free(&guest);
-    peer_free(&host);
-}
-
 #define ROOM_CASES(X)                                                          \
     X(relays_in_order)                                                         \
     X(watch_code_never_takes_a_seat)                                           \
@@ -472,8 +440,7 @@ static void a_finished_game_leaves_its_creators_share(void)
     X(numbers_exact_at_the_limit)                                             \
     X(a_silent_guest_coming_back_keeps_its_seat)                              \
     X(resume_numbers_past_the_limit_refused)                                  \
-    X(a_squatted_watch_code_keeps_no_game_out)                               \
-    X(a_finished_game_leaves_its_creators_share)
+    X(a_squatted_watch_code_keeps_no_game_out)
 
 #define ON_BOTH(name)                                                          \
     Test(room_memory, name)                                                    \
