@@ -155,7 +155,7 @@ static void on_signal(uv_signal_t *h, int signum)
             "lobby: stopping: rooms %zu conns %zu frames %llu bad-codes %llu "
             "rate-limited %llu dropped-slow %llu protocol-errors %llu "
             "hello-timeouts %llu refused-address %llu dropped-flood %llu "
-            "unjoined-dropped %llu\n",
+            "unjoined-dropped %llu watches-delayed %llu\n",
             st.rooms, st.conns, (unsigned long long)st.frames_relayed,
             (unsigned long long)st.bad_codes,
             (unsigned long long)st.rate_limited,
@@ -164,7 +164,8 @@ static void on_signal(uv_signal_t *h, int signum)
             (unsigned long long)st.hello_timeouts,
             (unsigned long long)st.refused_address,
             (unsigned long long)st.dropped_flood,
-            (unsigned long long)st.unjoined_dropped);
+            (unsigned long long)st.unjoined_dropped,
+            (unsigned long long)st.watches_delayed);
     lobby_close(run->lb, NULL, NULL);
     lobby_http_close(run->http);
     for (int i = 0; i < 2; i++)
