@@ -92,22 +92,13 @@ static Http_Hold *hold_take(Lobby_Http *h, const struct lws *wsi)
  * (refused). */
 static int http_accept(Lobby_Http *h, int fd)
 {
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    char peer[64] = "?";
+    char peer[64] = "";
 
     hold_release(h, h->accepted); /* an accept lws never finished */
     h->accepted = NULL;
     if (h->lb == NULL)
         return 0;
-    if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0) {
-        if (ss.ss_family == AF_INET)
-            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, peer,
-                      sizeof peer);
-        else if (ss.ss_family == AF_INET6)
-            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr,
-                      peer, sizeof peer);
-    }
+    lws_get_peer_simple_fd(fd, peer, sizeof peer); /* as ESTABLISHED reads it */
     Http_Hold *hd = calloc(1, sizeof *hd);
     if (hd == NULL)
         return -1;

@@ -110,7 +110,7 @@ struct Lobby_Redis {
     int up;                 /* both usable */
     int live;               /* reachable since the last start or return */
     int closing;
-    int near_full;          /* Redis's memory past NEAR_FULL of its
+    int near_full;          /* Redis's memory past NEAR_FULL_PERCENT of its
                                maxmemory at the last look: no new rooms */
     uint64_t last_mem;      /* when its memory was last asked (ms) */
     Req *reqs; /* answers awaited */
@@ -640,6 +640,14 @@ static void share_key(const Req *q, char out[2 * LOBBY_SOURCE_KEY + 6])
     snprintf(out, 2 * LOBBY_SOURCE_KEY + 6, "tb:a:%s", q->src);
 }
 
+/* The share key of the source whose key is maker (tb:a:HEX). */
+static void maker_share_key(const uint8_t maker[LOBBY_SOURCE_KEY],
+                            char out[2 * LOBBY_SOURCE_KEY + 6])
+{
+    memcpy(out, "tb:a:", 5);
+    proto_hex(maker, LOBBY_SOURCE_KEY, out + 5);
+}
+
 /* A CREATE refused after steps of it were taken: take them back (each
  * in its own slot; a crash meanwhile leaves them until they expire). */
 static void undo_create(Lobby_Redis *st, const Req *q)
@@ -889,8 +897,7 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
     memcpy(q->msg, p, len);
     q->from = lobby__get64(p + len - 8);
     sk = lobby__member_source(m);
-    for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
-        snprintf(q->src + 2 * i, 3, "%02x", sk[i]);
+    proto_hex(sk, LOBBY_SOURCE_KEY, q->src);
     if (send_admit(st, q, p + 2, p[0] == LOBBY_MSG_WATCH ? "1" : "0") != 0) {
         req_free(q);
         lobby__refuse(m, LOBBY_ERR_FULL);
@@ -1010,12 +1017,8 @@ void lobby__redis_done(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
         return;
     d->st = st;
     hex_of(inv, d->lhex);
-    if (maker != NULL) {
-        char mh[2 * LOBBY_SOURCE_KEY + 1];
-        for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
-            snprintf(mh + 2 * i, 3, "%02x", maker[i]);
-        snprintf(d->share, sizeof d->share, "tb:a:%s", mh);
-    }
+    if (maker != NULL)
+        maker_share_key(maker, d->share);
     key_of(wat, 'w', d->wkey);
     key_of(inv, 'm', hkey);
     key_of(inv, 'f', fkey);
@@ -1079,9 +1082,7 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
     (void)lobby__rc_command1(st->rc, "PEXPIRE", w, ttl);
     (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
     if (maker != NULL) {
-        memcpy(share, "tb:a:", 5);
-        for (int i = 0; i < LOBBY_SOURCE_KEY; i++)
-            snprintf(share + 5 + 2 * i, 3, "%02x", maker[i]);
+        maker_share_key(maker, share);
         argv[0] = share;
         (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
     }

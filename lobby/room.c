@@ -22,7 +22,6 @@
  * link's operations, so the libuv relay and the simulator run this one
  * room.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -679,21 +678,18 @@ static void on_watch(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
          * address pays, LOBBY_WATCH_BURST such WATCHes at once and one
          * more each LOBBY_WATCH_REFILL_MS (times its trust factor); past
          * that a WATCH waits its turn (within the hello timeout). */
-        if (room_find(rs, p + 2, &kind) == NULL) {
-            uint64_t now_us = now * 1000,
-                     refill = (uint64_t)LOBBY_WATCH_REFILL_MS * 1000 /
-                              m->src->factor,
-                     burst = (uint64_t)LOBBY_WATCH_BURST * m->src->factor;
-            uint64_t tat = m->src->fetch_tat > now_us ? m->src->fetch_tat
-                                                      : now_us;
-            if (tat > now_us + (burst - 1) * refill) {
-                rs->stats.watches_delayed += m->held[0] == 0;
-                memcpy(m->held, p, LOBBY_LEN_WATCH);
-                m->retry_at = (tat - (burst - 1) * refill + 999) / 1000;
-                member_wait_add(rs, m);
-                return;
-            }
-            m->src->fetch_tat = tat + refill;
+        uint64_t ready_us;
+        if (room_find(rs, p + 2, &kind) == NULL &&
+            lobby__bucket_take(&m->src->fetch_tat, now * 1000,
+                               (uint64_t)LOBBY_WATCH_REFILL_MS * 1000 /
+                                   m->src->factor,
+                               (uint64_t)LOBBY_WATCH_BURST * m->src->factor,
+                               &ready_us)) {
+            rs->stats.watches_delayed += m->held[0] == 0;
+            memcpy(m->held, p, LOBBY_LEN_WATCH);
+            m->retry_at = (ready_us + 999) / 1000;
+            member_wait_add(rs, m);
+            return;
         }
         rs->store_ops->hello(rs->store, m, p);
         return;
@@ -855,17 +851,13 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
-    {
-        uint64_t now_us = now * 1000,
-                 refill = LOBBY_DATA_REFILL_US / m->src->factor,
-                 burst = (uint64_t)LOBBY_DATA_BURST * m->src->factor;
-        uint64_t tat = m->src->data_tat > now_us ? m->src->data_tat : now_us;
-        if (tat > now_us + (burst - 1) * refill) {
-            rs->stats.dropped_flood++;
-            member_error(m, LOBBY_ERR_FLOOD);
-            return;
-        }
-        m->src->data_tat = tat + refill;
+    if (lobby__bucket_take(&m->src->data_tat, now * 1000,
+                           LOBBY_DATA_REFILL_US / m->src->factor,
+                           (uint64_t)LOBBY_DATA_BURST * m->src->factor,
+                           NULL)) {
+        rs->stats.dropped_flood++;
+        member_error(m, LOBBY_ERR_FLOOD);
+        return;
     }
     if (n == 0 || n > rs->lim.max_payload) {
         member_error(m, n == 0 ? LOBBY_ERR_PROTOCOL : LOBBY_ERR_TOO_BIG);

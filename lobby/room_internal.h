@@ -64,6 +64,14 @@ void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
 /* Free every source. */
 void lobby__sources_free(Lobby_Sources *t);
 
+/* A GCRA token bucket whose state is *tat (its theoretical arrival
+ * time, us): burst tokens at once, one more each refill_us. Take one at
+ * now_us: 0, or 1 when none is left (nothing taken; *ready_us, when not
+ * NULL, says when one will be). The guess, watch and frame limits are
+ * such buckets. */
+int lobby__bucket_take(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
+                       uint64_t burst, uint64_t *ready_us);
+
 /* Is a wrong code from s (may be NULL) over the limit now (its own
  * bucket, or the lobby-wide one whose state is global_tat)? */
 int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,

@@ -195,23 +195,45 @@ static uint64_t global_refill_us(const Lobby_Limits *lim)
     return 1000000u / lim->guess_global_per_s + 1;
 }
 
+/* Is the bucket at tat out of tokens at now_us? */
+static int bucket_empty(uint64_t tat, uint64_t now_us, uint64_t refill_us,
+                        uint64_t burst)
+{
+    return tat > now_us + (burst - 1) * refill_us;
+}
+
+/* One token taken from the bucket at *tat. */
+static void bucket_add(uint64_t *tat, uint64_t now_us, uint64_t refill_us)
+{
+    *tat = (*tat > now_us ? *tat : now_us) + refill_us;
+}
+
+int lobby__bucket_take(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
+                       uint64_t burst, uint64_t *ready_us)
+{
+    if (bucket_empty(*tat, now_us, refill_us, burst)) {
+        if (ready_us != NULL)
+            *ready_us = *tat - (burst - 1) * refill_us;
+        return 1;
+    }
+    bucket_add(tat, now_us, refill_us);
+    return 0;
+}
+
 int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
                          const Lobby_Limits *lim, uint64_t now_us)
 {
-    uint64_t refill = (uint64_t)lim->guess_refill_ms * 1000;
-
-    if (s != NULL && s->tat > now_us + (lim->guess_burst - 1) * refill)
-        return 1;
-    return global_tat >
-           now_us + (lim->guess_global_per_s - 1) * global_refill_us(lim);
+    return (s != NULL &&
+            bucket_empty(s->tat, now_us, (uint64_t)lim->guess_refill_ms * 1000,
+                         lim->guess_burst)) ||
+           bucket_empty(global_tat, now_us, global_refill_us(lim),
+                        lim->guess_global_per_s);
 }
 
 void lobby__guess_count(Lobby_Source *s, uint64_t *global_tat,
                         const Lobby_Limits *lim, uint64_t now_us)
 {
     if (s != NULL)
-        s->tat = (s->tat > now_us ? s->tat : now_us) +
-                 (uint64_t)lim->guess_refill_ms * 1000;
-    *global_tat =
-        (*global_tat > now_us ? *global_tat : now_us) + global_refill_us(lim);
+        bucket_add(&s->tat, now_us, (uint64_t)lim->guess_refill_ms * 1000);
+    bucket_add(global_tat, now_us, global_refill_us(lim));
 }
