@@ -119,6 +119,8 @@ struct Lobby_Room {
     int has_maker;
     int finished[2];    /* the seat said DONE */
     int released;       /* both did: the room goes sooner, and first */
+    int on_gone;        /* released and empty: on the rooms' gone list */
+    Lobby_Room *gprev, *gnext; /* that list, in order of empty_since */
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
 };
@@ -164,6 +166,8 @@ struct Lobby_Rooms {
                                   late answer */
     Lobby_Sweep_Link *due;     /* rooms empty, or without host and never
                                   joined */
+    Lobby_Room *gone, *gone_tail; /* finished rooms now empty, the one that
+                                     emptied first first (drop_finished) */
     size_t nlinks;             /* members on a counted transport (WebSocket) */
     size_t nconns;             /* members on every transport, and holds */
     size_t nholds;             /* connections held, not members */
@@ -279,8 +283,48 @@ static void member_wait_add(Lobby_Rooms *rs, Lobby_Member *m)
     sweep_add(&rs->waiting, &m->wait);
 }
 
+/* Onto or off the gone list: a room is on it while it is released and
+ * empty, in order of empty_since (a room joins as it empties or is
+ * released, so it nearly always goes last). Its source counts it. */
+static void gone_update(Lobby_Rooms *rs, Lobby_Room *r)
+{
+    int want = r->released && r->empty;
+    if (want == r->on_gone)
+        return;
+    r->on_gone = want;
+    if (want) {
+        Lobby_Room *after = rs->gone_tail;
+        while (after != NULL && after->empty_since > r->empty_since)
+            after = after->gprev;
+        r->gprev = after;
+        r->gnext = after != NULL ? after->gnext : rs->gone;
+        if (r->gnext != NULL)
+            r->gnext->gprev = r;
+        else
+            rs->gone_tail = r;
+        if (after != NULL)
+            after->gnext = r;
+        else
+            rs->gone = r;
+        r->src->gone++;
+    } else {
+        if (r->gprev != NULL)
+            r->gprev->gnext = r->gnext;
+        else
+            rs->gone = r->gnext;
+        if (r->gnext != NULL)
+            r->gnext->gprev = r->gprev;
+        else
+            rs->gone_tail = r->gprev;
+        r->gprev = r->gnext = NULL;
+        r->src->gone--;
+    }
+}
+
 static void room_drop(Lobby_Rooms *rs, Lobby_Room *r)
 {
+    r->released = 0;
+    gone_update(rs, r);
     sweep_del(&rs->due, &r->due);
     if (rs->store_ops != NULL)
         rs->store_ops->unwatch(rs->store, r->lookup[0]);
@@ -301,14 +345,14 @@ static void room_drop(Lobby_Rooms *rs, Lobby_Room *r)
  * went. */
 static int drop_finished(Lobby_Rooms *rs, const Lobby_Source *src)
 {
-    Lobby_Room *best = NULL;
-    for (Lobby_Room *r = rs->rooms; r != NULL; r = r->next)
-        if (r->released && r->empty && (src == NULL || r->src == src) &&
-            (best == NULL || r->empty_since < best->empty_since))
-            best = r;
-    if (best == NULL)
+    if (src != NULL && src->gone == 0)
+        return 0; /* (the common refusal costs no walk) */
+    Lobby_Room *r = rs->gone;
+    while (r != NULL && src != NULL && r->src != src)
+        r = r->gnext;
+    if (r == NULL)
         return 0;
-    room_drop(rs, best);
+    room_drop(rs, r);
     return 1;
 }
 
@@ -323,6 +367,7 @@ static void room_update_empty(Lobby_Rooms *rs, Lobby_Room *r, uint64_t now)
     if (empty && !r->empty)
         r->empty_since = now;
     r->empty = empty;
+    gone_update(rs, r);
     if (empty)
         room_due_add(rs, r);
 }
@@ -832,8 +877,10 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
         rs->store_ops->done(rs->store, r->lookup[0], r->lookup[1],
                             r->has_maker ? r->maker : NULL, m->role,
                             r->epoch[m->role]);
-    if (r->finished[0] && r->finished[1])
+    if (r->finished[0] && r->finished[1]) {
         r->released = 1;
+        gone_update(rs, r);
+    }
 }
 
 static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,

@@ -27,6 +27,7 @@ typedef struct Lobby_Source {
     uint64_t tat;   /* guess bucket: GCRA theoretical arrival time, us */
     uint32_t conns; /* connections open from it */
     uint32_t rooms; /* rooms it created that the lobby still holds */
+    uint32_t gone;  /* of those, finished and empty (room.c's gone list) */
     size_t bytes;   /* transcript bytes kept in those rooms */
     uint32_t factor; /* its shares are the limits' times this (trust) */
     size_t storing;  /* payload bytes of its members on their way to the
