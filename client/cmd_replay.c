@@ -528,6 +528,11 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
     rc = proto_log_verify(buf, len, NULL, visit_envelope, r, &t, &rep);
     if (!r->headed && rep.header.game[0] != '\0')
         print_log_header(&rep.header); /* no envelope was accepted */
+    if (rc == 0 && rep.desync_ply != 0) {
+        char safe[sizeof rep.desync_why];
+        fprintf(rout, "desync at ply %u: %s\n", rep.desync_ply,
+                cli_printable(rep.desync_why, safe, sizeof safe));
+    }
     if (rc == 0 && t != NULL && proto_transcript_position(t) != NULL) {
         if (proto_state_hash(proto_transcript_position(t), r->hash) == 0)
             print_result(proto_transcript_status(t), r->hash);
@@ -546,11 +551,13 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
     } else {
         fprintf(rout,
                 "verified: %u envelopes, %u plies; signatures, chain, moves "
-                "and state hashes agree%s\n",
+                "and state hashes %s%s\n",
                 rep.envelopes,
                 t && proto_transcript_position(t)
                     ? core_ply(proto_transcript_position(t))
                     : 0,
+                rep.desync_ply != 0 ? "checked (the desync decides)"
+                                    : "agree",
                 rep.ended ? ""
                           : " (no end record: the log stops at a frame "
                             "boundary; cut there, or the match is still "

@@ -66,6 +66,8 @@ static const struct {
     {"abort", N_("aborted")},
     {"abandon", N_("a player left")},
     {"not-caught", N_("the King was not caught")},
+    {"desync-forfeit", N_("a forfeit: the loser signed a board its moves do "
+                          "not give")},
 };
 
 const char *cli_reason_words(const char *reason)

@@ -457,6 +457,7 @@ static const char *const reason_names[CORE_REASON_COUNT_] = {
     [CORE_REASON_ABORT] = "abort",
     [CORE_REASON_ABANDON] = "abandon",
     [CORE_REASON_NOT_CAUGHT] = "not-caught",
+    [CORE_REASON_DESYNC_FORFEIT] = "desync-forfeit",
 };
 
 const char *core_reason_name(Core_Reason r)

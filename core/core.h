@@ -54,7 +54,7 @@ typedef enum Core_Outcome {
 } Core_Outcome;
 
 /* D-ALL-1: why it ended. Board reasons come from the core; resign,
- * agreement, time and desync-abort are recorded by the match layer. */
+ * agreement, time and the desync reasons are recorded by the match layer. */
 typedef enum Core_Reason {
     CORE_REASON_NONE = 0,
     CORE_REASON_CHECKMATE,
@@ -72,6 +72,8 @@ typedef enum Core_Reason {
     CORE_REASON_ABORT,
     CORE_REASON_ABANDON,
     CORE_REASON_NOT_CAUGHT, /* volleyball chess stage: King not mated */
+    CORE_REASON_DESYNC_FORFEIT, /* G-PR-3: signed a state the signed moves
+                                   do not give (recorded by proto/) */
     CORE_REASON_COUNT_
 } Core_Reason;
 

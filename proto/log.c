@@ -497,6 +497,17 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             continue;
         }
         rc = proto_transcript_add(t, env, elen, &e);
+        if (rc == TB_E_DESYNC) {
+            /* Appended: the chain's own result (G-PR-3) follows. */
+            if (rep->desync_ply == 0) {
+                rep->desync_ply = e.msg.kind == PROTO_KIND_MOVE
+                                      ? e.msg.body.move.ply
+                                      : e.msg.body.check.ply;
+                snprintf(rep->desync_why, sizeof rep->desync_why, "%s",
+                         proto_transcript_why(t));
+            }
+            rc = 0;
+        }
         if (rc != 0) {
             if (e.msg.kind == PROTO_KIND_MOVE)
                 rep->ply = e.msg.body.move.ply;

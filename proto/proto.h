@@ -343,8 +343,11 @@ void proto_transcript_next(const Proto_Transcript *t, Proto_Message *m);
  * both sides have moved; nothing but chat, state checks, desync reports
  * and bye once the match is over. out (may be NULL) gets the envelope.
  * On error t is unchanged, except TB_E_DESYNC: the message is authentic
- * and appended, but its state hash differs from ours, and the match ends
- * (aborted, CORE_REASON_DESYNC_ABORT).
+ * and appended, but its state hash differs from ours; a match still on
+ * ends against its sender (CORE_REASON_DESYNC_FORFEIT, G-PR-3). A desync
+ * report while the match is on is checked the same way: one carrying the
+ * state both sides hold is refused (TB_E_STATE, play goes on), any other
+ * ends the match against its reporter.
  * Errors: those of proto_open, TB_E_CHAIN (match id, seq or prev), TB_E_STATE
  * (not allowed now: wrong sender, out of turn, no offer pending, after
  * bye), TB_E_OVER, TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,
@@ -522,6 +525,10 @@ typedef struct Proto_Log_Report {
     int ended;          /* a consistent end record closes the log; 0 with
                            err 0 and torn 0: the log stops at a frame
                            boundary (cut there, or the match runs on) */
+    uint32_t desync_ply; /* a signed state hash differed from the moves'
+                            own at this ply (G-PR-3; 0: none): its signer
+                            lost the match there, and the log goes on */
+    char desync_why[192]; /* which side signed it, and the true hash */
     Proto_Log_Header header;
 } Proto_Log_Report;
 

@@ -204,10 +204,12 @@ static int start_match(Proto_Transcript *t, const Proto_Message *m)
     return 0;
 }
 
-/* The state hash of the position, compared with a peer's; a mismatch ends
- * the match as a desync. */
+/* The state hash of the position, compared with the one side signed; a
+ * mismatch while the match is on ends it against that side (G-PR-3: the
+ * signer of a state its own signed moves do not give is at fault), and an
+ * ended match keeps its result. */
 static int compare_hash(Proto_Transcript *t, const uint8_t theirs[],
-                        uint32_t ply)
+                        uint32_t ply, int side, int on)
 {
     uint8_t ours[PROTO_HASH_BYTES];
     char hex[PROTO_HASH_HEX];
@@ -216,10 +218,14 @@ static int compare_hash(Proto_Transcript *t, const uint8_t theirs[],
         return fail(t, rc, "cannot hash the position");
     if (memcmp(ours, theirs, PROTO_HASH_BYTES) == 0)
         return 0;
-    end_match(t, CORE_ABORTED, CORE_REASON_DESYNC_ABORT);
+    if (on)
+        end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
+                  CORE_REASON_DESYNC_FORFEIT);
     proto_hex(ours, 8, hex);
     proto__why(t->why, sizeof t->why,
-               "state hash after ply %u differs from ours (%s...)", ply, hex);
+               "state hash %s signed after ply %u differs from the moves' "
+               "own (%s...)",
+               side_name(side), ply, hex);
     return TB_E_DESYNC;
 }
 
@@ -287,7 +293,7 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     if (t->draw_offer == 1 - side)
         t->draw_offer = -1; /* the offer lapses when its receiver moves */
     t->takeback_side = -1;
-    return compare_hash(t, m->body.move.hash, ply + 1);
+    return compare_hash(t, m->body.move.hash, ply + 1, side, 1);
 }
 
 static int take_back(Proto_Transcript *t, uint32_t plies)
@@ -426,22 +432,40 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
                        m->body.check.ply, core_ply(t->pos));
             return TB_E_STATE;
         }
-        return compare_hash(t, m->body.check.hash, m->body.check.ply);
+        return compare_hash(t, m->body.check.hash, m->body.check.ply, side,
+                            !over);
     case PROTO_KIND_DESYNC: {
+        /* G-PR-3: after a mismatch the chain has ended the match, and the
+         * reports only tell the states. While it is on, a report is
+         * checked against the moves' own state: the true one is refused
+         * (nothing differs: play goes on), any other is its reporter's
+         * fault. */
         Core_Position *theirs = core_position_clone(t->pos);
+        uint8_t a[PROTO_HASH_BYTES], b[PROTO_HASH_BYTES];
         int rc;
         if (theirs == NULL)
             return fail(t, TB_E_NOMEM, "out of memory");
         rc =
             core_decode(theirs, m->body.desync.state, m->body.desync.state_len);
+        if (rc == 0 && (rc = proto_state_hash(theirs, a)) == 0)
+            rc = proto_state_hash(t->pos, b);
         core_position_free(theirs);
         if (rc != 0)
             return fail(t, TB_E_FORMAT,
                         "desync report's state is not a "
                         "valid %s encoding",
                         core_game_name(t->game));
-        if (!over)
-            end_match(t, CORE_ABORTED, CORE_REASON_DESYNC_ABORT);
+        if (over)
+            return 0;
+        if (m->body.desync.ply != core_ply(t->pos))
+            return fail(t, TB_E_STATE, "desync report of ply %u at ply %u",
+                        m->body.desync.ply, core_ply(t->pos));
+        if (memcmp(a, b, sizeof a) == 0)
+            return fail(t, TB_E_STATE,
+                        "desync report of the state both sides hold: "
+                        "nothing differs, play goes on");
+        end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
+                  CORE_REASON_DESYNC_FORFEIT);
         return 0;
     }
     case PROTO_KIND_FLAG:

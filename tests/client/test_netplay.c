@@ -315,15 +315,22 @@ Test(netplay, planted_desync_is_caught_at_its_ply_with_reports)
         cr_assert_str_neq(ours, theirs);
         cr_assert_null(strstr(rep, "not received"), "%s", rep);
     }
-    /* The host's log verifies up to that ply and fails exactly there. */
+    /* The host's log verifies, names that ply, and the guest (Black),
+     * which signed the false state, lost there (G-PR-3). */
     uint8_t *buf = NULL;
     size_t len = 0;
     Proto_Log_Report lr;
+    Proto_Transcript *t = NULL;
     path_of(path, sizeof path, "h.log");
     cr_assert_eq(proto_read_file(path, &buf, &len), 0);
-    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, NULL, &lr),
-                 TB_E_DESYNC);
-    cr_assert_eq(lr.ply, (uint32_t)atoi(ply), "%s", lr.why);
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &lr), 0,
+                 "%s", lr.why);
+    cr_assert_eq(lr.desync_ply, (uint32_t)atoi(ply), "%s", lr.desync_why);
+    cr_assert_not_null(strstr(lr.desync_why, "black"), "%s", lr.desync_why);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_WHITE);
+    cr_assert_eq(proto_transcript_status(t).reason,
+                 CORE_REASON_DESYNC_FORFEIT);
+    proto_transcript_free(t);
     free(buf);
     remove_dir();
 }

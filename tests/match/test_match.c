@@ -848,6 +848,53 @@ Test(match, desync_found_at_the_perturbed_ply)
     room_close(&r);
 }
 
+/* The issue's second exploit, as a cheating guest would send it: after
+ * both sides moved, an off-turn desync report of the true state, signed
+ * and chained as the next envelope. Before G-PR-3 the host's session took
+ * it and the game ended "aborted (desync-abort)". Now it is refused, the
+ * host and the spectator play on, and the game ends on the board. */
+Test(match, desync_report_of_the_true_state_is_refused)
+{
+    Room r;
+    room_open(&r, "");
+    for (int k = 0; k < 4; k++)
+        type(&r, k % 2, line10[k]);
+    /* White (the host) is to move; the guest reports the state. */
+    const Proto_Transcript *ht = match_transcript(r.seat[0].m);
+    uint8_t state[256];
+    size_t slen, len;
+    cr_assert_eq(core_encode(proto_transcript_position(ht), state,
+                             sizeof state, &slen),
+                 0);
+    Proto_Identity g = ident(2);
+    Proto_Message m;
+    proto_message_init(&m, PROTO_KIND_DESYNC, &g);
+    proto_transcript_next(ht, &m);
+    m.body.desync.ply = 4;
+    m.body.desync.state = state;
+    m.body.desync.state_len = slen;
+    uint8_t buf[1024];
+    cr_assert_eq(proto_seal(&m, &g, buf, sizeof buf, &len, NULL), 0);
+    uint64_t seq = ++r.next_seq;
+    for (int j = 0; j < SEATS; j++)
+        if (j != 1)
+            cr_assert_neq(match_frame(r.seat[j].m, r.now, seq, 1,
+                                      buf + PROTO_FRAME_PREFIX,
+                                      len - PROTO_FRAME_PREFIX),
+                          0, "seat %d took the report", j);
+    pump(&r);
+    for (int j = 0; j < SEATS; j++) {
+        cr_assert_eq(proto_transcript_status(match_transcript(r.seat[j].m)).outcome,
+                     CORE_ONGOING,
+                     "seat %d", j);
+        cr_assert_not(match_result(r.seat[j].m)->desync, "seat %d", j);
+    }
+    /* Play goes on for the honest host. */
+    type(&r, 0, line10[4]);
+    cr_assert_eq(core_ply(proto_transcript_position(ht)), 5);
+    room_close(&r);
+}
+
 Test(match, hostile_bytes_refused)
 {
     Room r;

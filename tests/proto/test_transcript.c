@@ -271,14 +271,15 @@ Test(transcript, moves_are_checked_by_the_rules)
     cr_assert_eq(send_msg(t, &W, &m), TB_E_STATE);
     cr_assert_eq(proto_transcript_count(t), 1);
     cr_assert_eq(core_ply(proto_transcript_position(t)), 0);
-    /* A wrong state hash: appended, and the match ends in a desync. */
+    /* A wrong state hash: appended, and the match ends against the side
+     * that signed it, White (G-PR-3). */
     move_msg(t, &W, 1, &m);
     m.body.move.hash[0] ^= 0x80;
     cr_assert_eq(send_msg(t, &W, &m), TB_E_DESYNC);
     cr_assert_eq(proto_transcript_count(t), 2);
     Core_Status st = proto_transcript_status(t);
-    cr_assert_eq(st.outcome, CORE_ABORTED);
-    cr_assert_eq(st.reason, CORE_REASON_DESYNC_ABORT);
+    cr_assert_eq(st.outcome, CORE_WIN_BLACK);
+    cr_assert_eq(st.reason, CORE_REASON_DESYNC_FORFEIT);
     /* After it: no moves, but a desync report and chat. */
     cr_assert_eq(send_move(t, 0, &f), TB_E_OVER);
     Core_Position *mine = core_position_clone(proto_transcript_position(t));
@@ -447,7 +448,60 @@ Test(transcript, state_checks)
     m.body.check.ply = 1;
     m.body.check.hash[5] ^= 1;
     cr_assert_eq(send_msg(t, &W, &m), TB_E_DESYNC);
-    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_DESYNC_ABORT);
+    /* White signed the false state: Black wins. */
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_DESYNC_FORFEIT);
+    /* A false check after the end is kept, and changes no result. */
+    cr_assert_eq(send_msg(t, &B, &m), TB_E_DESYNC);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+/* A desync report while the match is on (the issue's second exploit: a
+ * loser's report of the true state, off-turn, turned a lost game into
+ * "aborted"): the true state is refused and play goes on; another state
+ * loses the match for its reporter. */
+Test(transcript, desync_reports_while_on_are_adjudicated)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "");
+    Proto_Message m;
+    uint8_t state[64], other[64];
+    size_t slen, olen;
+
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(core_ply(proto_transcript_position(t)), 2);
+    Core_Position *pos = core_position_clone(proto_transcript_position(t));
+    cr_assert_eq(core_encode(pos, state, sizeof state, &slen), 0);
+    /* Black, not to move, reports the state both hold. */
+    proto_message_init(&m, PROTO_KIND_DESYNC, &B);
+    m.body.desync.ply = 2;
+    m.body.desync.state = state;
+    m.body.desync.state_len = slen;
+    cr_assert_eq(send_msg(t, &B, &m), TB_E_STATE);
+    cr_assert(strstr(proto_transcript_why(t), "play goes on") != NULL, "%s",
+              proto_transcript_why(t));
+    cr_assert_eq(proto_transcript_count(t), 3);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    /* The same report said for another ply is refused too. */
+    m.body.desync.ply = 1;
+    cr_assert_eq(send_msg(t, &B, &m), TB_E_STATE);
+    /* Play goes on: White moves. */
+    cr_assert_eq(send_move(t, 0, &f), 0);
+    cr_assert_eq(proto_transcript_count(t), 4);
+    /* A state the moves do not give (the position one ply back, another
+     * total): Black's report is false, and Black loses. */
+    cr_assert_eq(core_encode(pos, other, sizeof other, &olen), 0);
+    proto_message_init(&m, PROTO_KIND_DESYNC, &B);
+    m.body.desync.ply = 3;
+    m.body.desync.state = other;
+    m.body.desync.state_len = olen;
+    cr_assert_eq(send_msg(t, &B, &m), 0, "%s", proto_transcript_why(t));
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_WHITE);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_DESYNC_FORFEIT);
+    core_position_free(pos);
     proto_transcript_free(t);
     frames_free(&f);
 }
