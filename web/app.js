@@ -10,7 +10,8 @@ import { loadTabula, NET, TB_E } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
-import { seatSave, seatLoad, seatInvite, seatForget } from './seatstore.js';
+import { seatSave, seatLoad, seatInvite, seatForget, seatsFree, seatClaim, codeKey }
+  from './seatstore.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -117,6 +118,7 @@ function drawTitle() {
 
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
+  if (section === 'start' && tabula) void drawKept();
   // (a network game's board waits for its position: netRefresh)
   if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
@@ -409,20 +411,6 @@ const ROLES = [
   [N_('you: spectator'), N_('you: spectator')],
 ];
 
-// The browser's key pair, made by the module and kept in localStorage; a
-// damaged one is replaced.
-function browserKey() {
-  let key = localStorage.getItem('tabula-key');
-  try {
-    if (!key) throw new Error('none');
-    tabula.keyPublic(key);
-  } catch {
-    key = tabula.keyNew();
-    localStorage.setItem('tabula-key', key);
-  }
-  return key;
-}
-
 function lobbyUrl() {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/`;
 }
@@ -471,7 +459,8 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
-  const key = kept ? kept.key : browserKey();
+  // each seat its own key (seatstore.js): two tabs are two players
+  const key = kept ? kept.key : tabula.keyNew();
   const seat = kept
     ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log })
     : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0 });
@@ -528,8 +517,8 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   });
   if (kept?.stored) {
     const n = game.moves.length;
-    netNote(() => tn('resumed: {n} move from this tab\'s storage',
-      'resumed: {n} moves from this tab\'s storage', n));
+    netNote(() => tn('resumed: {n} move from this browser\'s storage',
+      'resumed: {n} moves from this browser\'s storage', n));
   }
   game.clockTimer = setInterval(() => { if (game?.mode === 'net') netClocks(); }, 250);
   window.tabulaPage.boardReady = false;
@@ -833,13 +822,67 @@ function downloadLog() {
   setTimeout(() => URL.revokeObjectURL(a.href), 60000);
 }
 
-// A code as typed, for comparing: its symbols only, upper case.
-const codeKey = (c) => String(c).toUpperCase().replace(/[^0-9A-Z]/g, '');
+// A seat of this invite code kept in this browser and run by no tab (a
+// guest's first: the link is the guest's), taken for this tab; or null.
+async function keptSeat(code) {
+  if (!codeKey(code)) return null;
+  const free = await seatsFree(code);
+  free.sort((a, b) => b.role - a.role);
+  for (const r of free)
+    if (await seatClaim(r)) return r;
+  return null;
+}
+
+// Take back a kept seat this tab has claimed; one the module cannot take
+// back (a damaged record) is forgotten, and the error goes on.
+function resume(kept) {
+  try {
+    netGame({ role: kept.role, name: kept.name, options: kept.options, bot: kept.bot,
+      seed: kept.seed, kept });
+  } catch (e) {
+    seatForget();
+    throw e;
+  }
+}
+
+// The start page's list of the games this browser keeps and no tab runs,
+// each with a button that takes it back.
+async function drawKept() {
+  const list = await seatsFree();
+  const box = $('kept-seats');
+  const items = list.map((r) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = t('Resume');
+    b.addEventListener('click', async () => {
+      if (!(await seatClaim(r))) { drawKept(); return; }
+      try { resume(r); } catch (e) { $('net-error').textContent = errText(e); show('start'); }
+    });
+    const what = [r.name, t(ROLES[r.role][0]), seatInvite(r)].filter((x) => x);
+    li.append(`${what.join(' · ')} `, b);
+    return li;
+  });
+  $('kept-list').replaceChildren(...items);
+  box.hidden = items.length === 0;
+}
+
+// Join with code, or take back this browser's kept seat of that code.
+async function joinOrResume({ code, bot = 0, seed = null }) {
+  const kept = await keptSeat(code);
+  if (kept) {
+    resume(kept);
+  } else {
+    netGame({ role: 1, code, bot, seed });
+  }
+}
 
 // #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE; false when the hash is
 // neither. loading: the page was (re)loaded: a seat this tab kept is
-// taken back when the link is its own or there is none.
-function openLink(loading = false) {
+// taken back when the link is its own or there is none. A #join= link of
+// a seat this browser keeps and no tab runs takes that seat back (a tab
+// closed in the middle of a game and opened again from its link).
+async function openLink(loading = false) {
   const p = new URLSearchParams(location.hash.slice(1));
   // A link copied out of a sentence may carry its punctuation ("...#join=
   // CODE," on the host's screen): a code never ends in one.
@@ -848,13 +891,11 @@ function openLink(loading = false) {
   const watch = bare(p.get('watch'));
   const kept = loading ? seatLoad() : null;
   try {
-    if (kept && (join ? kept.role === 1 && codeKey(join) === codeKey(seatInvite(kept))
-      : !watch)) {
-      netGame({ role: kept.role, name: kept.name, options: kept.options, bot: kept.bot,
-        seed: kept.seed, kept });
+    if (kept && (join ? codeKey(join) === codeKey(seatInvite(kept)) : !watch) &&
+        await seatClaim(kept)) {
+      resume(kept);
       return true;
     }
-    if (kept) seatForget(); // another link: that seat is left
     if (join) {
       const level = p.get('bot');
       const seedText = p.get('seed');
@@ -870,12 +911,11 @@ function openLink(loading = false) {
         throw new Error(t("bad seed '{seed}' in the link: expected a whole number 0..4294967295",
           { seed: seedText }));
       }
-      netGame({ role: 1, code: join, bot: level === null ? 0 : Number(level),
+      await joinOrResume({ code: join, bot: level === null ? 0 : Number(level),
         seed: seedText === null ? null : Number(seedText) });
     } else if (watch) netGame({ role: 2, code: watch });
     else return false;
   } catch (e) {
-    if (kept) seatForget(); // a seat that cannot be taken back
     $('net-error').textContent = errText(e);
     show('start');
   }
@@ -911,6 +951,7 @@ const PAGE_TEXTS = {
   host: N_('Host'),
   'host-hint': N_('You play White; the page shows the invite code and a link for your opponent, and a watch link for spectators.'),
   'join-game': N_('Join or watch a game'),
+  'kept-games': N_('Your games in this browser'),
   code: N_('Code'),
   join: N_('Join (invite code)'),
   watch: N_('Watch (watch code)'),
@@ -1060,12 +1101,19 @@ function wire() {
   });
   $('net-join').addEventListener('submit', (e) => {
     e.preventDefault();
-    netStart(() => netGame({ role: 1, code: $('net-code').value,
-      bot: Number($('net-join-bot').value) }));
+    const code = $('net-code').value;
+    const bot = Number($('net-join-bot').value);
+    keptSeat(code).then((kept) => netStart(() => (kept ? resume(kept)
+      : netGame({ role: 1, code, bot }))));
   });
   $('net-watch').addEventListener('click', () =>
     netStart(() => netGame({ role: 2, code: $('net-code').value })));
   window.addEventListener('hashchange', () => { if (location.hash.length > 1) openLink(); });
+  // A seat in a running game asks before its tab closes (it can come back
+  // from its link or the start page's list, but the opponent waits).
+  window.addEventListener('beforeunload', (e) => {
+    if (game?.mode === 'net' && game.role < 2 && game.pos && !game.final) e.preventDefault();
+  });
   $('help-button').addEventListener('click', toggleHelp);
   $('resign').addEventListener('click', () => {
     if (game.mode === 'net' ? game.final || !game.pos : game.mode !== 'play' || over()) return;
@@ -1118,7 +1166,9 @@ setLang(preferredLang()).then(() => {
   tabula = tb;
   moduleLang();
   wire();
-  if (!openLink(true)) show('start');
+  return openLink(true);
+}).then((linked) => {
+  if (!linked) show('start');
   window.tabulaPage.ready = true;
 }).catch((e) => {
   $('loading').textContent = t('The rules engine did not load: {why}', { why: e.message });

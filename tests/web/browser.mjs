@@ -32,6 +32,12 @@
 //       plays its seat), `tabula join CODE --lobby ADDR --bot=1` joins
 //       with the command the page's room line shows. Prints "nethost GAME page HEX
 //       terminal HEX plies N".
+//   node tests/web/browser.mjs nettabs
+//       two tabs of one browser: the page hosts laska from its start page,
+//       its #join= link opens in a second tab, both type moves; the
+//       guest's tab is closed (asked first) and its link opened again
+//       takes the seat back; the host's tab closed, a third tab's start
+//       page lists its game and Resume takes it back. Prints "nettabs ...".
 //   node tests/web/browser.mjs netresign
 //       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
 //       hosts, the page opens the #join= link without a bot, shows both
@@ -92,7 +98,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
-import { netPages, netHost, netClaim, netResign, policyPage, stalePage } from './browser_net.mjs';
+import { netPages, netHost, netClaim, netResign, netTabs, policyPage, stalePage } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
 // module in the page.
@@ -901,6 +907,8 @@ else if (cmd === 'netresign' && env.TABULA_BINARY)
   status = await netResign();
 else if (cmd === 'netclaim' && env.TABULA_BINARY)
   status = await netClaim();
+else if (cmd === 'nettabs' && env.TABULA_BINARY)
+  status = await netTabs();
 else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
   status = await netHost(rest[0]);
 else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
@@ -914,5 +922,5 @@ else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], 
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs | policy | stale');
 exit(status);

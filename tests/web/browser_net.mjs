@@ -8,6 +8,16 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
 
+// A new page of browser at url, ready; its errors go to errors.
+async function openPage(browser, url, errors) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1100, height: 760 });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+  return page;
+}
+
 export async function netPages(outDir, games) {
   const browser = await launchBrowser();
   let failed = 0;
@@ -15,14 +25,7 @@ export async function netPages(outDir, games) {
     for (const game of games) {
       const host = await terminalHost(env.TABULA_BINARY, game);
       const errors = [];
-      const open = async (url) => {
-        const page = await browser.newPage();
-        await page.setViewport({ width: 1100, height: 760 });
-        page.on('pageerror', (e) => errors.push(String(e)));
-        await page.goto(url);
-        await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
-        return page;
-      };
+      const open = (url) => openPage(browser, url, errors);
       // A fixed seed for the page's bot: the game is the same every run.
       const player = await open(`${host.join}&bot=1&seed=${env.TABULA_NET_SEED ?? 2}`);
       const show = (page) => page.evaluate(() => ({
@@ -161,6 +164,116 @@ export async function netHost(game) {
   }
 }
 
+// Two tabs of one browser play each other, and a closed tab comes back
+// (issue 39, findings 1 and 2): the page hosts Laska from its start page
+// (you play), the #join= link opens in a second tab of the same browser
+// (once both shared the browser's one key and the match never started);
+// both type moves; the guest's tab, asked first (beforeunload), is closed
+// in the middle, and the same link opened in a new tab takes the seat
+// back (it had said "seat already taken") with its moves; the start page
+// of a third tab lists no game then (both seats run), and after the host
+// tab closes too, lists the host's game with Resume, which takes it back.
+// Prints "nettabs ..." and returns 0 or 1.
+export async function netTabs() {
+  const lobby = await lobbyServer(env.TABULA_BINARY);
+  const browser = await launchBrowser();
+  const errors = [];
+  try {
+    const open = (url) => openPage(browser, url, errors);
+    const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`nettabs: ${w}`); };
+    const host = await open(`${lobby.base}/`);
+    await host.select('#net-game', 'laska');
+    await host.select('#net-host-bot', '0');
+    await host.click('#net-host button[type=submit]');
+    await host.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent),
+      { timeout: 60000, polling: 100 });
+    const invite = await host.evaluate(() =>
+      document.getElementById('net-room').textContent.match(/invite: (\S+),/)?.[1]);
+    say('hosted');
+    let guest = await open(`${lobby.base}/#join=${invite}`);
+    const plies = (page) => page.evaluate(() => window.tabulaPage.game?.moves?.length ?? -1);
+    const move = async (page, n) => {
+      await page.bringToFront();
+      await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+        { timeout: 60000, polling: 100 });
+      const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+      await page.type('#move-input', mv);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((k) => window.tabulaPage.game.moves.length >= k,
+        { timeout: 60000, polling: 100 }, n);
+    };
+    say('guest open');
+    await move(host, 1);
+    await move(guest, 2);
+    await move(host, 3);
+    await guest.waitForFunction(() => window.tabulaPage.game.moves.length >= 3,
+      { timeout: 60000, polling: 100 });
+    say('3 plies');
+    const keys = await Promise.all([host, guest].map((p) => p.evaluate(() => window.tabulaPage.game.key)));
+    if (keys[0] === keys[1]) throw new Error('the two tabs play with one key');
+    // The guest's tab closes in the middle, asked first.
+    say('closing guest');
+    await guest.close({ runBeforeUnload: true });
+    for (let i = 0; i < 50 && !guest.isClosed(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (guest.dialogs.join() !== 'beforeunload')
+      throw new Error(`closing the guest's tab asked ${JSON.stringify(guest.dialogs)}`);
+    // The same link in a new tab: the seat comes back.
+    say('guest closed');
+    guest = await open(`${lobby.base}/#join=${invite}`);
+    await guest.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 3,
+      { timeout: 60000, polling: 100 });
+    const back = await guest.evaluate(() => ({ role: window.tabulaPage.game.role,
+      notes: window.tabulaPage.game.notes.map((n) => n()).join(' | ') }));
+    // (the storage has the moves saved before the close; the rest come
+    // from the relay)
+    if (back.role !== 1 || !/resumed: \d+ moves? from this browser's storage/.test(back.notes))
+      throw new Error(`the reopened link: ${JSON.stringify(back)}`);
+    say('guest back');
+    await move(guest, 4);
+    await host.waitForFunction(() => window.tabulaPage.game.moves.length >= 4,
+      { timeout: 60000, polling: 100 });
+    // A third tab's start page: both seats run, so it lists none.
+    say('4 plies');
+    const third = await open(`${lobby.base}/`);
+    const listed = () => third.evaluate(() => ({ hidden: document.getElementById('kept-seats').hidden,
+      items: [...document.querySelectorAll('#kept-list li')].map((li) => li.textContent) }));
+    const none = await listed();
+    if (!none.hidden || none.items.length) throw new Error(`a third tab lists ${JSON.stringify(none)}`);
+    // The host's tab closes; the third tab's start page lists its game.
+    say('closing host');
+    await host.close({ runBeforeUnload: true });
+    for (let i = 0; i < 50 && !host.isClosed(); i++) await new Promise((r) => setTimeout(r, 100));
+    await third.reload();
+    await third.waitForFunction(() => window.tabulaPage?.ready &&
+      !document.getElementById('kept-seats').hidden, { timeout: 10000, polling: 100 });
+    const one = await listed();
+    const code = invite.replace(/[^0-9A-Z]/g, '');
+    if (one.items.length !== 1 || !one.items[0].includes('laska') ||
+        !one.items[0].includes('you: host') || !one.items[0].replace(/[^0-9A-Z]/g, '').includes(code))
+      throw new Error(`the start page lists ${JSON.stringify(one)}`);
+    say('listed');
+    await third.bringToFront(); // (a page behind another gets no clicks)
+    await third.click('#kept-list button');
+    await third.waitForFunction(() => window.tabulaPage.game?.moves?.length >= 4,
+      { timeout: 60000, polling: 100 });
+    say('resumed in the third tab');
+    await move(third, 5);
+    say('5 plies');
+    await guest.waitForFunction(() => window.tabulaPage.game.moves.length >= 5,
+      { timeout: 60000, polling: 100 });
+    if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
+    console.log(`nettabs two tabs played 5 plies; the guest came back from its link, the host from the start page`);
+    return 0;
+  } catch (e) {
+    console.log(`nettabs FAILED: ${e.message}`);
+    if (env.WEB_NET_DEBUG) console.error(e.stack);
+    return 1;
+  } finally {
+    await browser.close();
+    lobby.close();
+  }
+}
+
 // A person's seat (laska, 5+3 clock): the link's refusals first (a bot
 // level out of range, a bad seed, an invite code whose last group is
 // mistyped: each back on the start page with the reason, the page still
@@ -270,13 +383,16 @@ export async function netResign() {
     await page.goto(`${base.origin}/`);
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     await page.evaluate(() => {
-      sessionStorage.setItem('tabula-seat', JSON.stringify({ role: 1, key: '00', seat: 'x', log: '' }));
+      localStorage.setItem('tabula-seats', JSON.stringify({ '1:': { role: 1, key: '00', seat: 'x', log: '' } }));
+      sessionStorage.setItem('tabula-seat', '1:');
     });
     await page.reload();
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     const damaged = await page.evaluate(() => ({ error: document.getElementById('net-error').textContent,
-      start: !document.getElementById('start').hidden, kept: sessionStorage.getItem('tabula-seat') }));
-    if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null)
+      start: !document.getElementById('start').hidden, kept: sessionStorage.getItem('tabula-seat'),
+      stored: localStorage.getItem('tabula-seats') }));
+    if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null ||
+        damaged.stored !== '{}')
       throw new Error(`a damaged kept seat: ${JSON.stringify(damaged)}`);
     // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
     // a 32-bit seed).

@@ -124,8 +124,29 @@ export async function withPage(fn, path = '/check/check.html') {
   }
 }
 
-// WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
 export async function launchBrowser() {
+  return withDialogs(await launchBrowserOnly());
+}
+
+// A page's beforeunload question (a seat in a running game asks before
+// its tab closes or reloads) is answered yes, and kept in page.dialogs,
+// as a user who means to leave answers it.
+function withDialogs(browser) {
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...a) => {
+    const page = await newPage(...a);
+    page.dialogs = [];
+    page.on('dialog', (d) => {
+      page.dialogs.push(d.type());
+      if (d.type() === 'beforeunload') d.accept().catch(() => {});
+    });
+    return page;
+  };
+  return browser;
+}
+
+// WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
+async function launchBrowserOnly() {
   if (env.WEB_BROWSER === 'firefox')
     return puppeteer.launch({
       browser: 'firefox',
@@ -137,6 +158,7 @@ export async function launchBrowser() {
     protocolTimeout: 600000,
     executablePath: env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
+    dumpio: !!env.WEB_DUMPIO, // WEB_DUMPIO=1: Chromium's own output
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic',
       '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync',

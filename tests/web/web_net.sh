@@ -68,6 +68,9 @@ step nethost "the page hosted chessball, was reloaded twice, the terminal joined
 # A person's seat: clocks shown, a typed move, Resign.
 step netresign "the page's refusals, clocks, typed moves around a reload and resignation reached the terminal" \
   "the page's own seat"
+# Two tabs of one browser play each other; closed tabs come back.
+step nettabs "two tabs of one browser played each other; a closed tab came back from its link and from the start page" \
+  "two tabs of one browser"
 # A person's seat whose opponent leaves: the claims, typed and clicked.
 step netclaim "the page refused an early claim and claimed the win once the absent host's countdown ran out" \
   "a claim against an absent opponent"
