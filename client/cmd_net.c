@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "line_cmd.h"
 #include "netgame.h"
+#include "netstore.h"
 #include "seat.h"
 #include "tb_error.h"
 #include "tui.h"
@@ -114,6 +115,7 @@ typedef struct Net_Run {
     Lobby_Role role;
     int user_left;   /* the user left the screen before the end */
     int was_started; /* ... after the match had started */
+    char kept[512];  /* the seat's log when it left (netgame_log_path) */
     uv_timer_t ended; /* standard input ended: polls for the seat's turn */
     int ended_open;
     /* A script's lines (standard input not a terminal), in order, each
@@ -275,6 +277,8 @@ static void on_ui_quit(void *user)
     r->was_started =
         r->g != NULL &&
         proto_transcript_start(netgame_transcript(r->g)) != NULL;
+    if (r->g != NULL)
+        snprintf(r->kept, sizeof r->kept, "%s", netgame_log_path(r->g));
     shutdown_run(r);
     netgame_free(r->g);
     r->g = NULL;
@@ -545,6 +549,7 @@ static void on_input_ended(uv_timer_t *h)
         return;
     r->user_left = 1;
     r->was_started = 1;
+    snprintf(r->kept, sizeof r->kept, "%s", netgame_log_path(r->g));
     shutdown_run(r);
     netgame_free(r->g);
     r->g = NULL;
@@ -667,7 +672,8 @@ static int seat_lobby(const char *log_path, char *out, size_t cap)
 /* The word after the user left the screen with q q: what happened to
  * the game and how to come back to it. */
 static void say_left(const char *cmd, Lobby_Role role,
-                     const Netgame_Config *cfg, int started)
+                     const Netgame_Config *cfg, int started,
+                     const char *kept)
 {
     if (!started)
         fprintf(stderr, _("tabula %s: you left before the game started\n"),
@@ -675,7 +681,14 @@ static void say_left(const char *cmd, Lobby_Role role,
     else if (role == LOBBY_ROLE_SPECTATOR)
         fprintf(stderr, _("tabula %s: you stopped watching; the same command "
                         "watches again from the first move\n"), cmd);
-    else if (cfg->log_path != NULL)
+    else if (cfg->log_path == NULL && role == LOBBY_ROLE_HOST &&
+             kept[0] != '\0')
+        /* (a new host command would make a new game: the kept file is
+         * named) */
+        fprintf(stderr, _("tabula %s: you left the game; it is not resigned: "
+                        "tabula host %s --log %s comes back to it\n"),
+                cmd, core_game_name(cfg->game), kept);
+    else if (cfg->log_path != NULL || kept[0] != '\0')
         fprintf(stderr, _("tabula %s: you left the game; it is not resigned: "
                         "run the same command again to come back to it\n"),
                 cmd);
@@ -939,6 +952,12 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     } else if (lobby == NULL) {
         lobby = NR_DEFAULT_LOBBY;
     }
+    /* Without --log a player's seat keeps its files in the data folder,
+     * so it can come back (netstore_dir); a spectator keeps none. */
+    char store[512];
+    if (cfg.log_path == NULL && role != LOBBY_ROLE_SPECTATOR &&
+        netstore_dir(store, sizeof store) == 0)
+        cfg.store_dir = store;
     cfg.lobby = lobby;
     cfg.nodes = nodes; /* --lobby's, read above; 0 of them otherwise */
     cfg.nnodes = nnodes;
@@ -984,6 +1003,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     int status = CLI_EXIT_FAIL;
     if (r.g != NULL) {
         const Netgame_Result *res = netgame_result(r.g);
+        snprintf(r.kept, sizeof r.kept, "%s", netgame_log_path(r.g));
         status = res->desync || !res->finished ? CLI_EXIT_FAIL : CLI_EXIT_OK;
         if (screen && res->finished) {
             /* What the screen showed, kept in the terminal. */
@@ -1000,7 +1020,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         free(*script_at(&r, i));
     free(r.script);
     if (r.user_left)
-        say_left(cmd, role, &cfg, r.was_started);
+        say_left(cmd, role, &cfg, r.was_started, r.kept);
     return status;
 }
 

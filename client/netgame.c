@@ -98,6 +98,14 @@ static void log_end(Netgame *g, const Match_Out *o)
         netgame__warn(g, _("cannot finish the log %s"), g->log_path);
     proto_log_close(g->log);
     g->log = NULL;
+    if (g->stored) {
+        /* The game is over: its seat cannot come back, and its log is
+         * kept as PATH.done.log (a desync report goes beside it). */
+        char done_path[sizeof g->log_path];
+        if (netstore_retire(g->log_path, done_path, sizeof done_path) == 0)
+            snprintf(g->log_path, sizeof g->log_path, "%s", done_path);
+        g->stored = 0;
+    }
     netgame__say(g, "log: %s", g->log_path);
 }
 

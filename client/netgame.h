@@ -60,6 +60,11 @@ typedef struct Netgame_Hooks {
  *   seed       the bot's tie-breaking seed
  *   log_path   match log (NULL: none); "PATH.seat" keeps the key, seat
  *              secret and codes so a restarted process resumes
+ *   store_dir  with no log_path, a host's or guest's files go into this
+ *              folder (netstore_dir) as host-INVITE.log or
+ *              join-INVITE.log, so the same join command comes back; a
+ *              seat another process runs there is not taken (the player
+ *              joins anew). NULL: no files
  *   out        where plies and results are printed (NULL: nothing)
  *   label      prefix of printed lines ("" or e.g. "host")
  */
@@ -77,6 +82,7 @@ typedef struct Netgame_Config {
     unsigned bot_delay_ms;
     uint64_t seed;
     const char *log_path;
+    const char *store_dir;
     FILE *out;
     const char *label;
 } Netgame_Config;
@@ -133,6 +139,11 @@ const Netgame_Result *netgame_result(const Netgame *g);
 /* netgame_keeps_log: 1 when the seat keeps a match log (and its seat
  * file), so the same command can take the seat back; else 0. */
 int netgame_keeps_log(const Netgame *g);
+
+/* netgame_log_path: the match log the seat keeps ("" when none): the
+ * --log FILE, or its file in netstore_dir (host-INVITE.log,
+ * join-INVITE.log; once the game is over, its .done.log). */
+const char *netgame_log_path(const Netgame *g);
 
 /* netgame_transcript: the match transcript (never NULL). */
 const Proto_Transcript *netgame_transcript(const Netgame *g);

@@ -36,6 +36,9 @@ struct Netgame {
     int freed;                /* netgame_free ran while handles closed */
     int room_printed, done;
     int resumed; /* taken back from its seat file */
+    int stored;  /* its files are in netstore_dir, not a --log the user
+                    named: retired when the game ends */
+    int lock_fd; /* holds log_path's lock (netstore_lock), or -1 */
     int lost_said; /* "connection lost" said, "reconnected" not yet */
     Netgame_Result result;
 };

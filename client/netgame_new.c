@@ -107,6 +107,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
     if ((g = calloc(1, sizeof *g)) == NULL)
         return TB_E_NOMEM;
     g->seq.fd = -1;
+    g->lock_fd = -1;
     g->loop = loop;
     g->cfg = *cfg;
     if (hooks != NULL)
@@ -133,11 +134,43 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         rc = TB_E_ARG;
         goto fail;
     }
-    resumed = netstore_seat_take(g->log_path, cfg->role, cfg->game, cfg->code,
-                                 g->lobby, &g->seat, why, why_cap);
+    /* A guest kept in the store: its file is named by the code, so the
+     * same command finds it again. */
+    Lobby_Code asked;
+    if (g->log_path[0] == '\0' && cfg->store_dir != NULL &&
+        cfg->role == LOBBY_ROLE_GUEST &&
+        lobby_code_parse(cfg->code, &asked) == 0) {
+        int n = snprintf(g->log_path, sizeof g->log_path, "%s/join-%s.log",
+                         cfg->store_dir, asked.text);
+        g->stored = n > 0 && (size_t)n < sizeof g->log_path;
+        if (!g->stored)
+            g->log_path[0] = '\0';
+    }
+    if (g->log_path[0] != '\0' && cfg->role != LOBBY_ROLE_SPECTATOR &&
+        (rc = netstore_lock(g->log_path, &g->lock_fd)) != 0) {
+        if (!g->stored) {
+            snprintf(why, why_cap,
+                     _("%s is in use: another tabula runs that seat"),
+                     g->log_path);
+            goto fail;
+        }
+        /* that seat runs in another process here: this one is new */
+        g->stored = 0;
+        g->log_path[0] = '\0';
+    }
+    int had_path = g->log_path[0] != '\0';
+    resumed = netstore_seat_take(
+        g->log_path, sizeof g->log_path,
+        cfg->role == LOBBY_ROLE_HOST ? cfg->store_dir : NULL, cfg->role,
+        cfg->game, cfg->code, g->lobby, &g->seat, why, why_cap);
     if (resumed < 0) {
         rc = resumed;
         goto fail;
+    }
+    if (!had_path && g->log_path[0] != '\0') { /* a host in the store */
+        g->stored = 1;
+        if (netstore_lock(g->log_path, &g->lock_fd) != 0)
+            g->lock_fd = -1; /* a new random code: no one else has it */
     }
     uv_timer_init(loop, &g->tick_timer);
     g->tick_timer.data = g;
@@ -172,6 +205,9 @@ void netgame_free(Netgame *g)
     netgame__conn_close(g); /* its close callback counts down */
     proto_log_close(g->log);
     netstore_seq_close(&g->seq);
+    if (g->lock_fd >= 0)
+        close(g->lock_fd); /* (the lock goes with it) */
+    g->lock_fd = -1;
     netbot_free(g->bot);
     seat_free(g->st);
     g->st = NULL;

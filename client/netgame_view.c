@@ -17,6 +17,10 @@ int netgame_keeps_log(const Netgame *g)
 {
     return g->log_path[0] != '\0';
 }
+const char *netgame_log_path(const Netgame *g)
+{
+    return g->log_path;
+}
 const Proto_Transcript *netgame_transcript(const Netgame *g)
 {
     return match_transcript(g->m);

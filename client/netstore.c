@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -275,10 +277,10 @@ int netstore_report(const Match *m, Lobby_Role role, const char *log_path,
     return fclose(f) == 0 ? 0 : TB_E_IO;
 }
 
-int netstore_seat_take(const char *log_path, Lobby_Role role,
-                       const Core_Game *game, const char *code,
-                       const char *lobby, Netstore_Seat *st, char *why,
-                       size_t why_cap)
+int netstore_seat_take(char *log_path, size_t log_cap, const char *store_dir,
+                       Lobby_Role role, const Core_Game *game,
+                       const char *code, const char *lobby, Netstore_Seat *st,
+                       char *why, size_t why_cap)
 {
     int resumed = 0, rc = 0;
     if (log_path[0] != '\0' &&
@@ -321,6 +323,12 @@ int netstore_seat_take(const char *log_path, Lobby_Role role,
             rc = lobby_code_new(st->id.pk, &st->invite);
             if (rc == 0)
                 rc = lobby_code_new(st->id.pk, &st->watch);
+            if (rc == 0 && log_path[0] == '\0' && store_dir != NULL) {
+                int n = snprintf(log_path, log_cap, "%s/host-%s.log",
+                                 store_dir, st->invite.text);
+                if (n < 0 || (size_t)n >= log_cap)
+                    log_path[0] = '\0'; /* no room: not kept */
+            }
         }
     }
     if (rc == 0 && role == LOBBY_ROLE_GUEST && !resumed &&
@@ -381,6 +389,76 @@ int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
     q->turn_kept = 1;
     q->turn_start = start;
     return netstore_seq_turn(q, wall - (uint64_t)ran);
+}
+
+int netstore_dir(char *buf, size_t cap)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int n;
+    /* The XDG spec: a relative XDG_DATA_HOME is invalid and ignored. */
+    if (xdg != NULL && xdg[0] == '/')
+        n = snprintf(buf, cap, "%s/tabula/seats", xdg);
+    else if (home != NULL && home[0] == '/')
+        n = snprintf(buf, cap, "%s/.local/share/tabula/seats", home);
+    else
+        return TB_E_IO;
+    if (n < 0 || (size_t)n >= cap)
+        return TB_E_SPACE;
+    /* each folder of the path, made private where new */
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        int made = mkdir(buf, 0700) == 0 || errno == EEXIST;
+        *p = c;
+        if (!made)
+            return TB_E_IO;
+        if (c == '\0')
+            break;
+    }
+    return 0;
+}
+
+int netstore_lock(const char *log_path, int *fd)
+{
+    char path[600];
+    int n = snprintf(path, sizeof path, "%s.lock", log_path);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return TB_E_SPACE;
+    int f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (f < 0)
+        return TB_E_IO;
+    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+        int busy = errno == EWOULDBLOCK;
+        close(f);
+        return busy ? TB_E_STATE : TB_E_IO;
+    }
+    *fd = f;
+    return 0;
+}
+
+int netstore_retire(const char *log_path, char *out, size_t cap)
+{
+    char path[600];
+    size_t n = strlen(log_path);
+    const char *ext = n >= 4 && strcmp(log_path + n - 4, ".log") == 0
+                          ? log_path + n - 4
+                          : log_path + n;
+    int w = snprintf(out, cap, "%.*s.done.log", (int)(ext - log_path),
+                     log_path);
+    if (w < 0 || (size_t)w >= cap)
+        return TB_E_SPACE;
+    static const char *const gone[] = {".seat", ".seq", ".lock"};
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
+        if (snprintf(path, sizeof path, "%s%s", log_path, gone[i]) <
+            (int)sizeof path)
+            unlink(path);
+    if (rename(log_path, out) != 0) {
+        snprintf(out, cap, "%s", log_path);
+        return TB_E_IO;
+    }
+    return 0;
 }
 
 void netstore_forget(const char *log_path, Netstore_Seq *q)

@@ -38,17 +38,45 @@ int netstore_seat_save(const char *log_path, const Netstore_Seat *seat);
  * not NULL, must be the same, and a guest's code must be the seat's);
  * else a new key and seat secret (st->game and st->options as the caller
  * set them), a host's new codes, a guest's or spectator's from code as
- * typed. A host or guest with a log_path has its seat file written. 1 the
+ * typed. A host with no log_path but a store_dir gets the log
+ * store_dir/host-INVITE.log (written into log_path, log_cap bytes). A host
+ * or guest with a log_path has its seat file written. 1 the
  * seat was taken back, 0 it is new, or an error with why in the player's
  * language: TB_E_STATE (a seat file of another match, or a log with no
  * seat file that a new match would overwrite), TB_E_CODE (code is not
  * one), those of netstore_seat_load, netstore_seat_save (TB_E_IO),
  * proto_identity_generate and lobby_code_new.
  */
-int netstore_seat_take(const char *log_path, Lobby_Role role,
-                       const Core_Game *game, const char *code,
-                       const char *lobby, Netstore_Seat *st, char *why,
-                       size_t why_cap);
+int netstore_seat_take(char *log_path, size_t log_cap, const char *store_dir,
+                       Lobby_Role role, const Core_Game *game,
+                       const char *code, const char *lobby, Netstore_Seat *st,
+                       char *why, size_t why_cap);
+
+/*
+ * netstore_dir: the folder where a seat without --log keeps its files, so
+ * it can come back (issue 39): $XDG_DATA_HOME/tabula/seats, else
+ * ~/.local/share/tabula/seats, made (mode 0700) when missing, into buf.
+ * Errors: TB_E_IO (no absolute XDG_DATA_HOME or HOME, or it cannot be
+ * made), TB_E_SPACE (buf too small).
+ */
+int netstore_dir(char *buf, size_t cap);
+
+/*
+ * netstore_lock: take log_path's lock (the file PATH.lock, flock) for as
+ * long as this process runs, so two processes never run one seat; *fd
+ * gets the descriptor that holds it. Errors: TB_E_STATE (another process
+ * holds it), TB_E_IO, TB_E_SPACE.
+ */
+int netstore_lock(const char *log_path, int *fd);
+
+/*
+ * netstore_retire: the game of a seat kept in netstore_dir is over: its
+ * seat, resume and lock files go, so the same command joins anew (and is
+ * told the game is over), and its log is kept as PATH with ".log"
+ * replaced by ".done.log", whose path goes into out. Errors: TB_E_IO (the
+ * rename failed; out then holds log_path), TB_E_SPACE.
+ */
+int netstore_retire(const char *log_path, char *out, size_t cap);
 
 /*
  * netstore_resume: replay the match log at log_path, when it exists, into

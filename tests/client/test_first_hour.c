@@ -51,8 +51,9 @@ static void first(const char *args, int cols, int rows)
 {
     char cmd[1200];
     snprintf(cmd, sizeof cmd,
-             "'cd %s && TERM=xterm-256color %s %s; echo exit $?; sleep 60'",
-             dir, TABULA_BINARY, args);
+             "'cd %s && TERM=xterm-256color XDG_DATA_HOME=%s/data %s %s; "
+             "echo exit $?; sleep 60'",
+             dir, dir, TABULA_BINARY, args);
     tmux_new_session(cmd, cols, rows);
 }
 
@@ -63,9 +64,9 @@ static void window(const char *line, const char *term)
     char cmd[1000];
     cr_assert_eq(strncmp(line, "tabula ", 7), 0, "'%s'", line);
     snprintf(cmd, sizeof cmd,
-             "new-window -t %s 'cd %s && TERM=%s %s %s; echo exit $?; "
-             "sleep 60'",
-             tmux_session, dir, term, TABULA_BINARY, line + 7);
+             "new-window -t %s 'cd %s && TERM=%s XDG_DATA_HOME=%s/data %s %s; "
+             "echo exit $?; sleep 60'",
+             tmux_session, dir, term, dir, TABULA_BINARY, line + 7);
     tmux(cmd);
 }
 
@@ -243,17 +244,48 @@ Test(first_hour, leaving_says_what_became_of_the_game)
     cr_assert_null(strstr(scr, "not resigned"), "%s", scr);
 }
 
+/* Issue 39, finding 2: a seat without --log keeps its files in the data
+ * folder, so a guest that left with q q comes back by running the same
+ * join command again (it had been told the game "has its second player
+ * already"), and a host that leaves is told the command that takes its
+ * game back (its embedded lobby goes with it, and comes back on the same
+ * address). */
 Test(first_hour, q_q_in_a_running_game_says_it_is_not_resigned)
 {
-    host_and_join("xterm-256color");
+    char join[256];
+    first("host laska", 200, 34); /* (the last line holds a path) */
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    window(join, "xterm-256color");
     wait_for_in(pane[1], "White to move");
+    keys_to(pane[0], "a3-b4 Enter");
+    wait_for_in(pane[1], "Black to move (you)");
     keys_to(pane[1], "q");
     wait_for_in(pane[1], "q again leaves");
     keys_to(pane[1], "q");
-    const char *scr = wait_for_in(pane[1], "exit 1");
+    scr = wait_for_in(pane[1], "exit 1");
     cr_assert_not_null(strstr(scr, "tabula join: you left the game; it is "
-                                   "not resigned, but without --log FILE"),
+                                   "not resigned: run the same command "
+                                   "again to come back to it"),
                        "%s", scr);
+    /* The same command: the seat and its move come back. */
+    window(join, "xterm-256color");
+    scr = wait_for_in(pane[2], "Black to move (you)");
+    cr_assert_not_null(strstr(scr, "a3-b4"), "%s", scr);
+    cr_assert_null(strstr(scr, "second player"), "%s", scr);
+    keys_to(pane[2], "c5xa3 Enter");
+    wait_for_in(pane[0], "White to move (you)");
+    /* The host leaves: told how its game comes back. */
+    keys_to(pane[0], "q");
+    wait_for_in(pane[0], "q again leaves");
+    keys_to(pane[0], "q");
+    scr = wait_for_in(pane[0], "exit 1");
+    char want[400];
+    snprintf(want, sizeof want,
+             "tabula host: you left the game; it is not resigned: tabula "
+             "host laska --log %s/data/tabula/seats/host-", dir);
+    cr_assert_not_null(strstr(scr, want), "%s", scr);
+    cr_assert_not_null(strstr(scr, ".log comes back to it"), "%s", scr);
 }
 
 /* Finding 7: network line mode on a terminal (TERM=dumb: no full screen)
