@@ -93,35 +93,37 @@ void tui_cell_text(const Core_Cell *cell, int names, char out[TUI_CELL_W + 1])
         out[1] = '.';
 }
 
-/* Cell backgrounds, in colour pair order. */
-enum {
-    BG_LIGHT,
-    BG_DARK,
-    BG_GOAL,
-    BG_NET,
-    BG_TARGET,
-    BG_PATH,
-    BG_CURSOR,
-    BG_COUNT
-};
-
-static short pair_for(int owner, int bg)
+void tui_board_pair(int owner, Tui_Square sq, short *fg, short *bg,
+                    unsigned *extra)
 {
-    return (short)(1 + (owner + 1) * BG_COUNT + bg);
+    static const short bgs[TUI_SQ_COUNT] = {
+        [TUI_SQ_LIGHT] = COLOR_WHITE,  [TUI_SQ_DARK] = COLOR_CYAN,
+        [TUI_SQ_GOAL] = COLOR_YELLOW,  [TUI_SQ_NET] = COLOR_WHITE,
+        [TUI_SQ_TARGET] = COLOR_GREEN, [TUI_SQ_PATH] = COLOR_YELLOW,
+        [TUI_SQ_CURSOR] = COLOR_WHITE};
+    (void)owner; /* (every owner alike: the case tells the side) */
+    *fg = COLOR_BLACK;
+    *bg = bgs[sq];
+    *extra = sq == TUI_SQ_CURSOR ? (unsigned)A_REVERSE : 0u;
+}
+
+static short pair_for(int owner, int sq)
+{
+    return (short)(1 + (owner + 1) * TUI_SQ_COUNT + sq);
 }
 
 int tui_board_colours(void)
 {
-    static const short bgs[BG_COUNT] = {COLOR_WHITE,  COLOR_CYAN,  COLOR_RED,
-                                        COLOR_WHITE,  COLOR_GREEN, COLOR_YELLOW,
-                                        COLOR_MAGENTA};
-    static const short fgs[3] = {COLOR_MAGENTA, COLOR_WHITE, COLOR_BLACK};
     if (!has_colors())
         return 0;
     start_color();
     for (int o = -1; o <= 1; o++)
-        for (int b = 0; b < BG_COUNT; b++)
-            init_pair(pair_for(o, b), fgs[o + 1], bgs[b]);
+        for (int b = 0; b < TUI_SQ_COUNT; b++) {
+            short fg, bg;
+            unsigned extra;
+            tui_board_pair(o, (Tui_Square)b, &fg, &bg, &extra);
+            init_pair(pair_for(o, b), fg, bg);
+        }
     return 1;
 }
 
@@ -138,33 +140,34 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
     }
     switch (cell->kind) {
     case CORE_CELL_DARK:
-        bg = BG_DARK;
+        bg = TUI_SQ_DARK;
         break;
     case CORE_CELL_GOAL:
-        bg = BG_GOAL;
+        bg = TUI_SQ_GOAL;
         break;
     case CORE_CELL_NET:
-        bg = BG_NET;
+        bg = TUI_SQ_NET;
         break;
     default:
-        bg = BG_LIGHT;
+        bg = TUI_SQ_LIGHT;
         break;
     }
     if (mark == TUI_MARK_TARGET)
-        bg = BG_TARGET;
+        bg = TUI_SQ_TARGET;
     else if (mark == TUI_MARK_PATH)
-        bg = BG_PATH;
+        bg = TUI_SQ_PATH;
     if (cursor)
-        bg = BG_CURSOR;
+        bg = TUI_SQ_CURSOR;
     tui_cell_text(cell, names, text);
     if (!names && cell->kind == CORE_CELL_DARK && cell->glyph[0] == '\0')
         text[1] = ' '; /* the colour shows a dark square */
     if (!names && cell->glyph[0] == '\0' && mark == TUI_MARK_TARGET)
         text[1] = '.';
     if (colours) {
-        attr = COLOR_PAIR(pair_for(cell->owner, bg));
-        if (cell->owner == CORE_WHITE)
-            attr |= A_BOLD;
+        short fg, b;
+        unsigned extra;
+        tui_board_pair(cell->owner, (Tui_Square)bg, &fg, &b, &extra);
+        attr = COLOR_PAIR(pair_for(cell->owner, bg)) | (attr_t)extra;
     } else {
         if (cursor)
             attr |= A_REVERSE;

@@ -41,6 +41,32 @@ int tui_view_names_in_cells(const Core_View *v);
  */
 void tui_cell_text(const Core_Cell *cell, int names, char out[TUI_CELL_W + 1]);
 
+/* What a cell's colours say, in pair order (tui_board_pair). */
+typedef enum Tui_Square {
+    TUI_SQ_LIGHT,
+    TUI_SQ_DARK,
+    TUI_SQ_GOAL,
+    TUI_SQ_NET,
+    TUI_SQ_TARGET,
+    TUI_SQ_PATH,
+    TUI_SQ_CURSOR,
+    TUI_SQ_COUNT
+} Tui_Square;
+
+/*
+ * tui_board_pair: the foreground and background colour numbers (0..7,
+ * the curses COLOR_* of the 8-colour palette every colour terminal has)
+ * and the extra attribute (A_REVERSE for the cursor) a piece of owner
+ * (CORE_WHITE, CORE_BLACK, -1 neutral) or an empty cell is drawn with on
+ * square kind sq. Every piece is drawn black on a light background: the
+ * side is told by the letter's case (capitals White), as FEN does, and
+ * black on white, cyan, green and yellow reads in the xterm, VTE and
+ * Linux console palettes (issue 39: bold white on light grey did not;
+ * tests/client/test_render.c checks each pair's contrast).
+ */
+void tui_board_pair(int owner, Tui_Square sq, short *fg, short *bg,
+                    unsigned *extra);
+
 /* Set up the colour pairs; returns 1 when the terminal has colours. */
 int tui_board_colours(void);
 
