@@ -10,7 +10,7 @@ import { loadTabula, NET, TB_E } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
-import { seatSave, seatLoad, seatInvite, seatForget, seatsFree, seatClaim, codeKey }
+import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey }
   from './seatstore.js';
 
 const $ = (id) => document.getElementById(id);
@@ -128,7 +128,7 @@ function home() {
   stopBot();
   if (game?.mode === 'net') netClose();
   else if (game?.pos) game.pos.free();
-  seatForget(); // a seat left is given up
+  seatRelease(); // a seat left stays kept: the start page lists it
   game = null;
   location.hash = '';
   show('start');

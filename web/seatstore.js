@@ -4,28 +4,37 @@
 // (web_net_seat: seat secret, codes, resume point) and the match log's
 // bytes (web_net_log).
 //
-// Every host's and guest's seat is kept in localStorage under its role and
-// invite code, so a reload, a closed tab reopened from the same #join= link,
-// or the start page's list of kept games takes it back (issue 39: a closed
-// tab lost its seat and the link then said "seat already taken"). Each seat
-// has a key of its own, made for it: two tabs of one browser are two
-// players and can play each other (they had shared one key, and the match
-// never started). A tab running a seat holds a Web Lock named after it, so
-// another tab of the browser never takes a seat that is in use: it joins
-// as a new player instead. The tab's sessionStorage names the seat it runs,
-// for its reload. A spectator is not kept (it watches again from its
-// #watch= link); a finished or abandoned game's record is removed, and at
-// most SEATS_MAX are kept (the oldest goes). Records are read as hostile:
-// the module checks the seat text, the key and the log again.
+// Every host's and guest's seat is kept in localStorage under its own key,
+// 'tabula-seat:ROLE:CODE' (its role and invite code), so a reload, a closed
+// tab reopened from the same #join= link, or the start page's list of kept
+// games takes it back (issue 39: a closed tab lost its seat and the link
+// then said "seat already taken"). One key a seat: two tabs never write
+// over each other's records. Each seat has a key pair of its own, made for
+// it: two tabs of one browser are two players and can play each other
+// (they had shared one key, and the match never started).
+//
+// A seat is run by one tab at a time: the tab holds it (a Web Lock named
+// after it where the browser has them, which it does only in a secure
+// context; elsewhere, as on a plain-http address on a LAN, a lease in the
+// record's own 'tabula-run:ROLE:CODE' key, renewed every LEASE_MS / 3 and
+// cleared when the tab goes). Only the tab that holds a seat writes or
+// removes its record; another tab of the browser never takes a seat in
+// use: it joins as a new player instead. The tab's sessionStorage names
+// the seat it runs, for its reload. A spectator is not kept (it watches
+// again from its #watch= link); a finished or refused game's record is
+// removed; at most SEATS_MAX are kept (the oldest goes). Records are read
+// as hostile: the module checks the seat text, the key and the log again.
 // With the seat goes the wall time (Date.now()) at which the turn in
 // progress began (the last move the seat took): a reload passes the time
 // since to the module, so the side to move's clock goes on instead of
 // restarting the turn (G-MC-6); a time in the future counts as now, one
 // more than a day old as a day.
-const SEATS = 'tabula-seats'; // localStorage: {id: record}
+const PREFIX = 'tabula-seat:'; // localStorage: + id, a seat's record
+const RUN = 'tabula-run:'; // localStorage: + id, a lease (no Web Locks)
 const TAB = 'tabula-seat'; // sessionStorage: the id of this tab's seat
 const SEATS_MAX = 16;
-const LOCK = 'tabula-seat:'; // + id: held by the tab that runs the seat
+const LEASE_MS = 6000;
+const TAB_ID = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 function toBase64(bytes) {
   let s = '';
@@ -46,27 +55,37 @@ export const codeKey = (c) => String(c).toUpperCase().replace(/[^0-9A-Z]/g, '');
 
 const seatId = (role, invite) => `${role}:${codeKey(invite)}`;
 
-function readAll() {
-  try {
-    const all = JSON.parse(localStorage.getItem(SEATS) ?? '{}');
-    return all && typeof all === 'object' && !Array.isArray(all) ? all : {};
-  } catch {
-    return {};
-  }
+function get(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
 }
 
-function writeAll(all) {
+function put(key, value) {
+  try { localStorage.setItem(key, value); return true; } catch { return false; }
+}
+
+function drop(key) {
+  try { localStorage.removeItem(key); } catch { /* no storage */ }
+}
+
+// The ids of every kept seat.
+function ids() {
+  const out = [];
   try {
-    localStorage.setItem(SEATS, JSON.stringify(all));
-  } catch { /* no storage, or full: the seat is then not kept */ }
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k?.startsWith(PREFIX)) out.push(k.slice(PREFIX.length));
+    }
+  } catch { /* no storage */ }
+  return out;
 }
 
 // A stored record checked and decoded, or null.
-function decode(r) {
+function decode(id, text) {
   try {
+    const r = JSON.parse(text ?? 'null');
     if (!r || (r.role !== 0 && r.role !== 1) || typeof r.seat !== 'string' ||
         typeof r.key !== 'string') return null;
-    return { role: r.role, name: String(r.name ?? ''), options: String(r.options ?? ''),
+    return { id, role: r.role, name: String(r.name ?? ''), options: String(r.options ?? ''),
       bot: Number.isInteger(r.bot) ? r.bot : 0,
       seed: Number.isInteger(r.seed) ? r.seed >>> 0 : 0,
       key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')),
@@ -82,39 +101,86 @@ export function seatInvite(record) {
   return record?.seat.split('\t')[1] ?? '';
 }
 
-let held = null; // {id, release} of the seat this tab runs
+// ---- who runs a seat ------------------------------------------------------
+
+const locks = typeof navigator !== 'undefined' && navigator.locks?.request ? navigator.locks : null;
+let held = null; // {id, release} of the seat this tab holds
+let asking = null; // {id, answer}: a hold on its way
 let last = ''; // the seat text and log length saved last
 
-// Hold the lock of seat id while this tab runs it (released when the tab
-// closes, or by seatForget). Resolves to false when another tab holds it.
+// Another tab's lease on id, still running? (no Web Locks)
+function leased(id) {
+  const [tab, at] = String(get(RUN + id) ?? '').split(' ');
+  return tab !== undefined && tab !== '' && tab !== TAB_ID &&
+    Date.now() - Number(at) < LEASE_MS;
+}
+
+// Hold seat id for this tab while it runs it (released when the tab goes,
+// or by seatRelease). Resolves to false when another tab holds it.
 function hold(id) {
   if (held?.id === id) return Promise.resolve(true);
-  held?.release();
-  const mine = { id, release: () => {} };
-  held = mine;
-  if (!navigator.locks) return Promise.resolve(true);
+  if (asking?.id === id) return asking.answer;
+  release();
+  const answer = ask(id);
+  asking = { id, answer };
+  return answer.finally(() => { if (asking?.answer === answer) asking = null; });
+}
+
+function ask(id) {
+  if (!locks) {
+    if (leased(id)) return Promise.resolve(false);
+    const renew = () => put(RUN + id, `${TAB_ID} ${Date.now()}`);
+    renew();
+    const timer = setInterval(renew, LEASE_MS / 3);
+    held = { id, release: () => { clearInterval(timer); if (!leased(id)) drop(RUN + id); } };
+    return Promise.resolve(true);
+  }
   return new Promise((taken) => {
-    navigator.locks.request(LOCK + id, { ifAvailable: true }, (lock) => {
-      taken(lock !== null);
+    locks.request(PREFIX + id, { ifAvailable: true }, (lock) => {
       if (lock === null) {
-        if (held === mine) held = null;
+        taken(false);
         return null;
       }
-      return new Promise((release) => { mine.release = release; });
-    }).catch(() => taken(true));
+      return new Promise((done) => {
+        held = { id, release: done };
+        taken(true);
+      });
+    }).catch(() => taken(false));
   });
 }
 
+function release() {
+  held?.release();
+  held = null;
+}
+
+// A lease goes with its tab.
+if (typeof window !== 'undefined') window.addEventListener('pagehide', () => { if (!locks) release(); });
+
+// The ids of seats another tab of this browser runs now.
+async function inUse(all) {
+  if (!locks) return new Set(all.filter(leased));
+  try {
+    const q = await locks.query();
+    return new Set((q?.held ?? []).map((l) => l.name.slice(PREFIX.length)));
+  } catch {
+    return new Set(all);
+  }
+}
+
+// ---- the records ----------------------------------------------------------
+
 // Take a kept seat for this tab: false when another tab runs it.
 export async function seatClaim(record) {
-  const id = seatId(record.role, seatInvite(record));
-  if (!(await hold(id))) return false;
-  try { sessionStorage.setItem(TAB, id); } catch { /* no storage */ }
+  if (!(await hold(record.id))) return false;
+  try { sessionStorage.setItem(TAB, record.id); } catch { /* no storage */ }
   return true;
 }
 
-// Keep game's seat (a host's or guest's; game.seat a NetSeat).
-export function seatSave(game) {
+// Keep game's seat (a host's or guest's; game.seat a NetSeat), when this
+// tab holds it (a new seat is held at its first save; one another tab
+// runs is not this tab's to keep).
+export async function seatSave(game) {
   if (game.role > 1) return;
   // the turn's start in wall time, as the session measures the turn
   const ran = game.seat.turn(Math.floor(performance.now()));
@@ -124,60 +190,58 @@ export function seatSave(game) {
   const mark = `${seat}\t${log.length}`;
   if (mark === last) return; // nothing new: the log only grows
   const id = seatId(game.role, seat.split('\t')[1] ?? '');
-  void hold(id);
-  try { sessionStorage.setItem(TAB, id); } catch { /* no storage */ }
-  const all = readAll();
-  all[id] = { role: game.role, name: game.role === 0 ? game.name : '',
+  if (held?.id !== id) {
+    if (game.notKept || !(await hold(id))) {
+      game.notKept = true; // another tab's seat of this code: never written
+      return;
+    }
+    if (game.final) return; // (it ended while the hold was asked)
+    try { sessionStorage.setItem(TAB, id); } catch { /* no storage */ }
+  }
+  const record = JSON.stringify({ role: game.role, name: game.role === 0 ? game.name : '',
     options: game.options, bot: game.bot, seed: game.seed, key: game.key, seat,
-    log: toBase64(log), turnAt: game.turnAt ?? 0, saved: Date.now() };
-  const ids = Object.keys(all).sort((a, b) => (all[b].saved ?? 0) - (all[a].saved ?? 0));
-  for (const old of ids.slice(SEATS_MAX)) delete all[old];
-  writeAll(all);
+    log: toBase64(log), turnAt: game.turnAt ?? 0, saved: Date.now() });
+  if (!put(PREFIX + id, record)) return; // full: a reload then loses the seat
   last = mark;
+  const all = ids();
+  if (all.length > SEATS_MAX) {
+    const busy = await inUse(all);
+    const old = all.filter((i) => i !== id && !busy.has(i))
+      .map((i) => [i, decode(i, get(PREFIX + i))?.saved ?? 0])
+      .sort((a, b) => a[1] - b[1]);
+    for (const [i] of old.slice(0, all.length - SEATS_MAX)) drop(PREFIX + i);
+  }
 }
 
 // The seat this tab ran before its reload, or null.
 export function seatLoad() {
   let id = null;
   try { id = sessionStorage.getItem(TAB); } catch { /* no storage */ }
-  return id ? decode(readAll()[id]) : null;
-}
-
-// The ids of seats another tab of this browser runs now.
-async function inUse() {
-  try {
-    const q = await navigator.locks?.query();
-    return new Set((q?.held ?? []).map((l) => l.name));
-  } catch {
-    return new Set();
-  }
+  return id ? decode(id, get(PREFIX + id)) : null;
 }
 
 // The kept seats no tab runs, newest first (for the start page's list,
 // and for a #join= link: invite given, the seats of that code).
 export async function seatsFree(invite = null) {
-  const busy = await inUse();
-  const all = readAll();
-  return Object.keys(all)
-    .filter((id) => !busy.has(LOCK + id) && held?.id !== id &&
-      (invite === null || id.slice(2) === codeKey(invite)))
-    .map((id) => decode(all[id]))
+  const all = ids().filter((id) => invite === null || id.slice(2) === codeKey(invite));
+  const busy = await inUse(all);
+  return all.filter((id) => !busy.has(id) && held?.id !== id)
+    .map((id) => decode(id, get(PREFIX + id)))
     .filter((r) => r !== null)
     .sort((a, b) => b.saved - a.saved);
 }
 
-// Forget this tab's seat: its game is over or left.
-export function seatForget() {
+// Leave this tab's seat kept (the game goes on without it: the start
+// page lists it, its link takes it back).
+export function seatRelease() {
   last = '';
-  let id = held?.id ?? null;
-  try {
-    id ??= sessionStorage.getItem(TAB);
-    sessionStorage.removeItem(TAB);
-  } catch { /* no storage */ }
-  held?.release();
-  held = null;
-  if (id === null) return;
-  const all = readAll();
-  delete all[id];
-  writeAll(all);
+  try { sessionStorage.removeItem(TAB); } catch { /* no storage */ }
+  release();
+}
+
+// Forget this tab's seat: its game is over, or the lobby refused it. Only
+// the seat this tab holds is removed.
+export function seatForget() {
+  if (held) drop(PREFIX + held.id);
+  seatRelease();
 }

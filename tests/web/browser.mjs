@@ -908,7 +908,7 @@ else if (cmd === 'netresign' && env.TABULA_BINARY)
 else if (cmd === 'netclaim' && env.TABULA_BINARY)
   status = await netClaim();
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
-  status = await netTabs();
+  status = await netTabs(rest[0] === 'nolocks');
 else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
   status = await netHost(rest[0]);
 else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
@@ -922,5 +922,5 @@ else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], 
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
 exit(status);

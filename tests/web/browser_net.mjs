@@ -173,13 +173,28 @@ export async function netHost(game) {
 // back (it had said "seat already taken") with its moves; the start page
 // of a third tab lists no game then (both seats run), and after the host
 // tab closes too, lists the host's game with Resume, which takes it back.
+// With noLocks the pages have no Web Locks (as on a plain-http address
+// that is not this machine's: no secure context), and the seats' leases
+// in localStorage keep tabs apart instead. A third tab opening the link
+// of a running seat joins as a new player, is refused, and leaves the
+// running seat's record alone (a trial found it removed).
 // Prints "nettabs ..." and returns 0 or 1.
-export async function netTabs() {
+export async function netTabs(noLocks = false) {
   const lobby = await lobbyServer(env.TABULA_BINARY);
   const browser = await launchBrowser();
   const errors = [];
   try {
-    const open = (url) => openPage(browser, url, errors);
+    const open = async (url) => {
+      if (!noLocks) return openPage(browser, url, errors);
+      const page = await browser.newPage();
+      await page.evaluateOnNewDocument(() => { delete Navigator.prototype.locks; });
+      await page.goto('about:blank');
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.setViewport({ width: 1100, height: 760 });
+      await page.goto(url);
+      await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+      return page;
+    };
     const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`nettabs: ${w}`); };
     const host = await open(`${lobby.base}/`);
     await host.select('#net-game', 'laska');
@@ -211,12 +226,31 @@ export async function netTabs() {
     say('3 plies');
     const keys = await Promise.all([host, guest].map((p) => p.evaluate(() => window.tabulaPage.game.key)));
     if (keys[0] === keys[1]) throw new Error('the two tabs play with one key');
+    if (noLocks && await guest.evaluate(() => navigator.locks !== undefined))
+      throw new Error('the page still has Web Locks');
+    // The running guest's link in another tab: a new player, refused;
+    // the running seat's record stays.
+    const intruder = await open(`${lobby.base}/#join=${invite}`);
+    await intruder.waitForFunction(() => document.getElementById('net-error').textContent !== '' ||
+      window.tabulaPage.game?.role === 1, { timeout: 60000, polling: 100 });
+    const taken = await intruder.evaluate(() => ({ role: window.tabulaPage.game?.role ?? null,
+      error: document.getElementById('net-error').textContent }));
+    if (taken.role !== null || !/second player/.test(taken.error))
+      throw new Error(`a second tab on the running guest's link: ${JSON.stringify(taken)}`);
+    await intruder.close();
+    const code = invite.replace(/[^0-9A-Z]/g, '');
+    const kept = await guest.evaluate((c) => localStorage.getItem(`tabula-seat:1:${c}`), code);
+    if (!kept) throw new Error('the running guest\'s record is gone');
+    await guest.reload();
+    await guest.waitForFunction(() => window.tabulaPage?.ready && window.tabulaPage.game?.role === 1 &&
+      window.tabulaPage.game.moves.length >= 3, { timeout: 60000, polling: 100 });
     // The guest's tab closes in the middle, asked first.
     say('closing guest');
+    const asked = guest.dialogs.length; // (its reload above asked too)
     await guest.close({ runBeforeUnload: true });
     for (let i = 0; i < 50 && !guest.isClosed(); i++) await new Promise((r) => setTimeout(r, 100));
-    if (guest.dialogs.join() !== 'beforeunload')
-      throw new Error(`closing the guest's tab asked ${JSON.stringify(guest.dialogs)}`);
+    if (guest.dialogs.slice(asked).join() !== 'beforeunload')
+      throw new Error(`closing the guest's tab asked ${JSON.stringify(guest.dialogs.slice(asked))}`);
     // The same link in a new tab: the seat comes back.
     say('guest closed');
     guest = await open(`${lobby.base}/#join=${invite}`);
@@ -247,7 +281,6 @@ export async function netTabs() {
     await third.waitForFunction(() => window.tabulaPage?.ready &&
       !document.getElementById('kept-seats').hidden, { timeout: 10000, polling: 100 });
     const one = await listed();
-    const code = invite.replace(/[^0-9A-Z]/g, '');
     if (one.items.length !== 1 || !one.items[0].includes('laska') ||
         !one.items[0].includes('you: host') || !one.items[0].replace(/[^0-9A-Z]/g, '').includes(code))
       throw new Error(`the start page lists ${JSON.stringify(one)}`);
@@ -262,7 +295,7 @@ export async function netTabs() {
     await guest.waitForFunction(() => window.tabulaPage.game.moves.length >= 5,
       { timeout: 60000, polling: 100 });
     if (errors.length) throw new Error(`errors in the pages: ${errors.join('; ')}`);
-    console.log(`nettabs two tabs played 5 plies; the guest came back from its link, the host from the start page`);
+    console.log(`nettabs${noLocks ? ' (no Web Locks)' : ''} two tabs played 5 plies; a third tab on the guest's link was refused and left its seat; the guest came back from its link, the host from the start page`);
     return 0;
   } catch (e) {
     console.log(`nettabs FAILED: ${e.message}`);
@@ -383,16 +416,16 @@ export async function netResign() {
     await page.goto(`${base.origin}/`);
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     await page.evaluate(() => {
-      localStorage.setItem('tabula-seats', JSON.stringify({ '1:': { role: 1, key: '00', seat: 'x', log: '' } }));
+      localStorage.setItem('tabula-seat:1:', JSON.stringify({ role: 1, key: '00', seat: 'x', log: '' }));
       sessionStorage.setItem('tabula-seat', '1:');
     });
     await page.reload();
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     const damaged = await page.evaluate(() => ({ error: document.getElementById('net-error').textContent,
       start: !document.getElementById('start').hidden, kept: sessionStorage.getItem('tabula-seat'),
-      stored: localStorage.getItem('tabula-seats') }));
+      stored: localStorage.getItem('tabula-seat:1:') }));
     if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null ||
-        damaged.stored !== '{}')
+        damaged.stored !== null)
       throw new Error(`a damaged kept seat: ${JSON.stringify(damaged)}`);
     // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
     // a 32-bit seed).

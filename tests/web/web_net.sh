@@ -71,6 +71,8 @@ step netresign "the page's refusals, clocks, typed moves around a reload and res
 # Two tabs of one browser play each other; closed tabs come back.
 step nettabs "two tabs of one browser played each other; a closed tab came back from its link and from the start page" \
   "two tabs of one browser"
+step nettabs "the same without Web Locks (no secure context): the seats' leases kept the tabs apart" \
+  "two tabs of one browser without Web Locks" nolocks
 # A person's seat whose opponent leaves: the claims, typed and clicked.
 step netclaim "the page refused an early claim and claimed the win once the absent host's countdown ran out" \
   "a claim against an absent opponent"
