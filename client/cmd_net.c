@@ -199,15 +199,34 @@ static void on_done(Netgame *g)
     shutdown_run(r);
 }
 
+/* The user leaves the seat before the end (q q, Ctrl-C, input ended):
+ * what the words after need (say_left), then the seat goes. */
+static void leave(Net_Run *r)
+{
+    r->user_left = 1;
+    r->was_started =
+        r->g != NULL &&
+        proto_transcript_start(netgame_transcript(r->g)) != NULL;
+    if (r->g != NULL)
+        snprintf(r->kept, sizeof r->kept, "%s", netgame_log_path(r->g));
+    shutdown_run(r);
+    netgame_free(r->g);
+    r->g = NULL;
+}
+
 static void on_signal(uv_signal_t *h, int signum)
 {
     Net_Run *r = h->data;
     (void)signum;
     tui_net_stop(r->ui);
     fprintf(stderr, _("tabula: interrupted\n"));
-    shutdown_run(r);
-    netgame_free(r->g);
-    r->g = NULL;
+    if (r->g != NULL && !netgame_result(r->g)->finished)
+        leave(r); /* (the words on how to come back follow) */
+    else {
+        shutdown_run(r);
+        netgame_free(r->g);
+        r->g = NULL;
+    }
 }
 
 /* The screen's hooks, forwarded (tui_net_* ignore a NULL screen). With
@@ -272,16 +291,7 @@ static void on_presence(Netgame *g, Lobby_Role seat, int present)
  * game is not resigned; with --log the same command comes back). */
 static void on_ui_quit(void *user)
 {
-    Net_Run *r = user;
-    r->user_left = 1;
-    r->was_started =
-        r->g != NULL &&
-        proto_transcript_start(netgame_transcript(r->g)) != NULL;
-    if (r->g != NULL)
-        snprintf(r->kept, sizeof r->kept, "%s", netgame_log_path(r->g));
-    shutdown_run(r);
-    netgame_free(r->g);
-    r->g = NULL;
+    leave(user);
 }
 
 static void alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
@@ -547,12 +557,7 @@ static void on_input_ended(uv_timer_t *h)
                           "seat's turn: no move can come\n"));
     else
         return;
-    r->user_left = 1;
-    r->was_started = 1;
-    snprintf(r->kept, sizeof r->kept, "%s", netgame_log_path(r->g));
-    shutdown_run(r);
-    netgame_free(r->g);
-    r->g = NULL;
+    leave(r);
 }
 
 static void input_ended(Net_Run *r)
@@ -955,9 +960,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     /* Without --log a player's seat keeps its files in the data folder,
      * so it can come back (netstore_dir); a spectator keeps none. */
     char store[512];
-    if (cfg.log_path == NULL && role != LOBBY_ROLE_SPECTATOR &&
-        netstore_dir(store, sizeof store) == 0)
-        cfg.store_dir = store;
+    if (role != LOBBY_ROLE_SPECTATOR && netstore_dir(store, sizeof store) == 0)
+        cfg.store_dir = store; /* (a --log there is one of its seats) */
     cfg.lobby = lobby;
     cfg.nodes = nodes; /* --lobby's, read above; 0 of them otherwise */
     cfg.nnodes = nnodes;
@@ -1010,6 +1014,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             printf("result: %s (%s)\n", core_outcome_name(res->status.outcome),
                    core_reason_name(res->status.reason));
             printf("final-hash: %s\n", res->final_hash);
+            if (r.kept[0] != '\0')
+                printf("log: %s\n", r.kept);
         }
         netgame_free(r.g);
         uv_run(&r.loop, UV_RUN_DEFAULT);
@@ -1021,6 +1027,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     free(r.script);
     if (r.user_left)
         say_left(cmd, role, &cfg, r.was_started, r.kept);
+    if (r.user_left && !r.was_started && cfg.log_path == NULL &&
+        r.kept[0] != '\0')
+        netstore_discard(r.kept); /* no game: nothing to come back to */
     return status;
 }
 

@@ -167,6 +167,12 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         rc = resumed;
         goto fail;
     }
+    /* (a --log in the store: a host brought back by the command it was
+     * told is one of its seats, retired at the end as well) */
+    size_t sn = cfg->store_dir != NULL ? strlen(cfg->store_dir) : 0;
+    if (had_path && sn > 0 && strncmp(g->log_path, cfg->store_dir, sn) == 0 &&
+        g->log_path[sn] == '/' && strchr(g->log_path + sn + 1, '/') == NULL)
+        g->stored = 1;
     if (!had_path && g->log_path[0] != '\0') { /* a host in the store */
         g->stored = 1;
         if (netstore_lock(g->log_path, &g->lock_fd) != 0)

@@ -417,6 +417,13 @@ int netstore_dir(char *buf, size_t cap)
         if (c == '\0')
             break;
     }
+    /* Only a folder of the user's own that no one else can write: a
+     * seat file planted there would be resumed, its key signing for the
+     * player (a trial planted one in a folder others could write). */
+    struct stat st;
+    if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != geteuid() || (st.st_mode & 022) != 0)
+        return TB_E_IO;
     return 0;
 }
 
@@ -445,20 +452,41 @@ int netstore_retire(const char *log_path, char *out, size_t cap)
     const char *ext = n >= 4 && strcmp(log_path + n - 4, ".log") == 0
                           ? log_path + n - 4
                           : log_path + n;
-    int w = snprintf(out, cap, "%.*s.done.log", (int)(ext - log_path),
-                     log_path);
-    if (w < 0 || (size_t)w >= cap)
-        return TB_E_SPACE;
     static const char *const gone[] = {".seat", ".seq", ".lock"};
     for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
         if (snprintf(path, sizeof path, "%s%s", log_path, gone[i]) <
             (int)sizeof path)
             unlink(path);
-    if (rename(log_path, out) != 0) {
-        snprintf(out, cap, "%s", log_path);
-        return TB_E_IO;
+    /* Never over an earlier game's log of the same code (a rematch under
+     * one invite code): .done.log, else .done-2.log, ... (link refuses an
+     * existing name). */
+    for (int k = 1; k <= 99; k++) {
+        char nth[16] = "";
+        if (k > 1)
+            snprintf(nth, sizeof nth, "-%d", k);
+        int w = snprintf(out, cap, "%.*s.done%s.log", (int)(ext - log_path),
+                         log_path, nth);
+        if (w < 0 || (size_t)w >= cap)
+            return TB_E_SPACE;
+        if (link(log_path, out) == 0) {
+            unlink(log_path);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
     }
-    return 0;
+    snprintf(out, cap, "%s", log_path);
+    return TB_E_IO;
+}
+
+void netstore_discard(const char *log_path)
+{
+    char path[600];
+    static const char *const files[] = {"", ".seat", ".seq", ".lock"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (snprintf(path, sizeof path, "%s%s", log_path, files[i]) <
+            (int)sizeof path)
+            unlink(path);
 }
 
 void netstore_forget(const char *log_path, Netstore_Seq *q)

@@ -56,8 +56,10 @@ int netstore_seat_take(char *log_path, size_t log_cap, const char *store_dir,
  * netstore_dir: the folder where a seat without --log keeps its files, so
  * it can come back (issue 39): $XDG_DATA_HOME/tabula/seats, else
  * ~/.local/share/tabula/seats, made (mode 0700) when missing, into buf.
- * Errors: TB_E_IO (no absolute XDG_DATA_HOME or HOME, or it cannot be
- * made), TB_E_SPACE (buf too small).
+ * Errors: TB_E_IO (no absolute XDG_DATA_HOME or HOME, it cannot be made,
+ * or it is not a folder of this user's that only the user can write: a
+ * symbolic link, another owner's, group- or world-writable), TB_E_SPACE
+ * (buf too small).
  */
 int netstore_dir(char *buf, size_t cap);
 
@@ -73,10 +75,15 @@ int netstore_lock(const char *log_path, int *fd);
  * netstore_retire: the game of a seat kept in netstore_dir is over: its
  * seat, resume and lock files go, so the same command joins anew (and is
  * told the game is over), and its log is kept as PATH with ".log"
- * replaced by ".done.log", whose path goes into out. Errors: TB_E_IO (the
- * rename failed; out then holds log_path), TB_E_SPACE.
+ * replaced by ".done.log" (".done-2.log", ... when an earlier game of the
+ * same code left one), whose path goes into out. Errors: TB_E_IO (the
+ * log could not be moved; out then holds log_path), TB_E_SPACE.
  */
 int netstore_retire(const char *log_path, char *out, size_t cap);
+
+/* netstore_discard: remove a seat's files in netstore_dir whose match
+ * never started (log_path and its seat, resume and lock files). */
+void netstore_discard(const char *log_path);
 
 /*
  * netstore_resume: replay the match log at log_path, when it exists, into

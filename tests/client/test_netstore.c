@@ -10,11 +10,14 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "netstore.h"
+#include "tb_error.h"
 
 static char dir[64], log_path[128], seq_path[160];
 
@@ -110,4 +113,75 @@ Test(netstore, turn_elapsed_clamps_the_future_and_days)
     cr_assert_eq(match_turn_away(now - 3 * 86400000ull, now), 86400000,
                  "three days count as one");
     cr_assert_eq(match_turn_away(1, now), 86400000);
+}
+
+/* The seats' folder (issue 39): made private under XDG_DATA_HOME; one
+ * that others may write, or a symbolic link, is not used (a seat file
+ * planted there would be resumed with its planter's key). */
+Test(netstore, seats_folder_is_private_or_unused)
+{
+    char data[160], seats[200], got[256];
+    snprintf(data, sizeof data, "%s/data", dir);
+    setenv("XDG_DATA_HOME", data, 1);
+    cr_assert_eq(netstore_dir(got, sizeof got), 0);
+    snprintf(seats, sizeof seats, "%s/tabula/seats", data);
+    cr_assert_str_eq(got, seats);
+    struct stat st;
+    cr_assert_eq(stat(seats, &st), 0);
+    cr_assert_eq(st.st_mode & 0777, 0700);
+    cr_assert_eq(chmod(seats, 0777), 0);
+    cr_assert_eq(netstore_dir(got, sizeof got), TB_E_IO);
+    cr_assert_eq(chmod(seats, 0700), 0);
+    cr_assert_eq(rmdir(seats), 0);
+    char elsewhere[200];
+    snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", dir);
+    cr_assert_eq(mkdir(elsewhere, 0700), 0);
+    cr_assert_eq(symlink(elsewhere, seats), 0);
+    cr_assert_eq(netstore_dir(got, sizeof got), TB_E_IO);
+    unlink(seats);
+    rmdir(elsewhere);
+    snprintf(got, sizeof got, "%s/tabula", data);
+    rmdir(got);
+    rmdir(data);
+    setenv("XDG_DATA_HOME", "relative/path", 1); /* ignored: HOME's */
+    unsetenv("HOME");
+    cr_assert_eq(netstore_dir(got, sizeof got), TB_E_IO);
+}
+
+/* A finished seat's log is kept as .done.log, never over an earlier
+ * game's of the same code (a rematch under one invite code): the next
+ * is .done-2.log; its seat, resume and lock files go. */
+Test(netstore, retired_logs_never_replace_an_earlier_one)
+{
+    char path[200], out[256], want[256];
+    const char *suffix[] = {"", ".seat", ".seq", ".lock"};
+    for (int round = 1; round <= 2; round++) {
+        for (size_t i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/join-X.log%s", dir, suffix[i]);
+            FILE *f = fopen(path, "w");
+            cr_assert_not_null(f);
+            fprintf(f, "round %d\n", round);
+            fclose(f);
+        }
+        snprintf(path, sizeof path, "%s/join-X.log", dir);
+        cr_assert_eq(netstore_retire(path, out, sizeof out), 0);
+        snprintf(want, sizeof want, round == 1 ? "%s/join-X.done.log"
+                                               : "%s/join-X.done-2.log",
+                 dir);
+        cr_assert_str_eq(out, want);
+        for (size_t i = 0; i < 4; i++) {
+            snprintf(path, sizeof path, "%s/join-X.log%s", dir, suffix[i]);
+            cr_assert_neq(access(path, F_OK), 0, "%s stayed", path);
+        }
+    }
+    char text[32] = "";
+    snprintf(path, sizeof path, "%s/join-X.done.log", dir);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(text, sizeof text, f));
+    fclose(f);
+    cr_assert_str_eq(text, "round 1\n", "the first game's log was replaced");
+    unlink(path);
+    snprintf(path, sizeof path, "%s/join-X.done-2.log", dir);
+    unlink(path);
 }
