@@ -870,7 +870,10 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
         return;
     }
-    if (r->finished[m->role])
+    /* (a seat that never sent a frame played no game: a joiner that
+     * gives the seat back must not leave it marked done for the real
+     * guest, whose frames would then be refused) */
+    if (r->finished[m->role] || !r->spoke[m->role])
         return;
     r->finished[m->role] = 1;
     if (rs->store_ops != NULL)

@@ -402,8 +402,12 @@ accepted:
         Match_Text t;
         s->desync = 1;
         s->detected = 1;
-        s->desync_ply = e.msg.body.move.ply;
-        memcpy(s->their_hash, e.msg.body.move.hash, PROTO_HASH_BYTES);
+        /* (a move's or a state check's: their fields differ) */
+        int check = e.msg.kind == PROTO_KIND_STATE_CHECK;
+        s->desync_ply = check ? e.msg.body.check.ply : e.msg.body.move.ply;
+        memcpy(s->their_hash,
+               check ? e.msg.body.check.hash : e.msg.body.move.hash,
+               PROTO_HASH_BYTES);
         s->their_hash_known = 1;
         t = match__note(s, 1);
         match__put(&t, "desync at ply ");

@@ -223,8 +223,8 @@ static int compare_hash(Proto_Transcript *t, const uint8_t theirs[],
                   CORE_REASON_DESYNC_FORFEIT);
     proto_hex(ours, 8, hex);
     proto__why(t->why, sizeof t->why,
-               "state hash %s signed after ply %u differs from the moves' "
-               "own (%s...)",
+               "%s signed a state hash after ply %u that the signed moves "
+               "do not give (they give %s...)",
                side_name(side), ply, hex);
     return TB_E_DESYNC;
 }

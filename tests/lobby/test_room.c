@@ -410,6 +410,9 @@ Test(room, a_finished_game_releases_its_room)
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
     lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 20);
     cr_assert_eq(g.msg[0][0], 0x81);
+    static const uint8_t frame[2] = {0x04, 'a'}; /* each seat plays */
+    lobby_rooms_message(hm, frame, 2, 21);
+    lobby_rooms_message(gm, frame, 2, 22);
     lobby_rooms_message(hm, done, 1, 30);
     /* one seat done: the share still held */
     Lobby_Member *h2m = lobby_rooms_member(t, &ops, &h2, "192.0.2.1", 40);
@@ -443,6 +446,34 @@ Test(room, a_finished_game_releases_its_room)
     lobby_rooms_free(t);
 }
 
+/* A joiner that said DONE without a frame and left gave the seat back:
+ * its DONE marks nothing, so the real guest's frames are taken (a trial
+ * found the seat locked: the real guest's first DATA got PROTOCOL). */
+Test(room, a_done_without_a_frame_marks_no_seat)
+{
+    static Link h, j, g;
+    uint8_t m[128];
+    static const uint8_t done[1] = {0x05};
+    static const uint8_t frame[2] = {0x04, 'a'};
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    Lobby_Member *jm = member(&j, "198.51.100.7", 0);
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
+    lobby_rooms_message(jm, m, join(m, 0x21, 0x44, 0), 20);
+    cr_assert_eq(j.msg[0][0], 0x81);
+    lobby_rooms_message(jm, done, 1, 30);
+    lobby_rooms_closed(jm, 40); /* gives the seat back: it never spoke */
+    Lobby_Member *gm = member(&g, "198.51.100.1", 50);
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 50);
+    cr_assert_eq(g.msg[0][0], 0x81, "the real guest was not seated");
+    int before = g.n;
+    lobby_rooms_message(gm, frame, 2, 60);
+    for (int i = before; i < g.n; i++)
+        cr_assert_neq(g.msg[i][0], 0x85, "the real guest's frame was refused");
+    cr_assert_eq(h.msg[h.n - 1][0], 0x82, "the host got no FRAME");
+    lobby_rooms_closed(hm, 70);
+    lobby_rooms_closed(gm, 70);
+}
+
 /* A finished room with no members goes unjoined_room_ms after it
  * emptied: at 30,079 ms it is there, at 30,080 gone. */
 Test(room, a_finished_room_goes_thirty_seconds_after_it_empties)
@@ -454,6 +485,9 @@ Test(room, a_finished_room_goes_thirty_seconds_after_it_empties)
     Lobby_Member *gm = member(&g, "198.51.100.1", 0);
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
     lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 20);
+    static const uint8_t frame[2] = {0x04, 'a'}; /* each seat plays */
+    lobby_rooms_message(hm, frame, 2, 21);
+    lobby_rooms_message(gm, frame, 2, 22);
     lobby_rooms_message(hm, done, 1, 30);
     lobby_rooms_message(gm, done, 1, 40);
     lobby_rooms_closed(hm, 50);
