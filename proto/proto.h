@@ -526,8 +526,9 @@ typedef struct Proto_Log_Report {
                            err 0 and torn 0: the log stops at a frame
                            boundary (cut there, or the match runs on) */
     uint32_t desync_ply; /* a signed state hash differed from the moves'
-                            own at this ply (G-PR-3; 0: none): its signer
-                            lost the match there, and the log goes on */
+                            own at this ply while the match was on
+                            (G-PR-3; 0: none): its signer lost the match
+                            there, and the log goes on */
     char desync_why[192]; /* which side signed it, and the true hash */
     Proto_Log_Header header;
 } Proto_Log_Report;
