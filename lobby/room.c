@@ -707,6 +707,12 @@ static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     }
     memcpy(r->secret[1], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[1] = 1;
+    /* A new guest: the DONE of one that gave the seat back (it never
+     * spoke) is not this one's, whose frames it would refuse (a trial
+     * locked the real guest out so). */
+    r->finished[1] = 0;
+    r->released = 0;
+    gone_update(rs, r);
     admit(m, r, LOBBY_ROLE_GUEST, from, -1, now);
 }
 
@@ -870,10 +876,7 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
         return;
     }
-    /* (a seat that never sent a frame played no game: a joiner that
-     * gives the seat back must not leave it marked done for the real
-     * guest, whose frames would then be refused) */
-    if (r->finished[m->role] || !r->spoke[m->role])
+    if (r->finished[m->role])
         return;
     r->finished[m->role] = 1;
     if (rs->store_ops != NULL)

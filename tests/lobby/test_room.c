@@ -446,9 +446,9 @@ Test(room, a_finished_game_releases_its_room)
     lobby_rooms_free(t);
 }
 
-/* A joiner that said DONE without a frame and left gave the seat back:
- * its DONE marks nothing, so the real guest's frames are taken (a trial
- * found the seat locked: the real guest's first DATA got PROTOCOL). */
+/* A joiner that said DONE without a frame and left gave the seat back,
+ * its DONE with it, so the real guest's frames are taken (a trial found
+ * the seat locked: the real guest's first DATA got PROTOCOL). */
 Test(room, a_done_without_a_frame_marks_no_seat)
 {
     static Link h, j, g;
