@@ -34,7 +34,7 @@ static const char *const game_texts[] = {
     N_("Chess volleyball 10x10 (placeholder rules P-01..P-10)"),
     /* main's newer title of volleyball10, for the merge */
     N_("Chess volleyball 10x10 (provisional rules, P-01..P-10)"),
-    N_("S Qd1-e1>e6, T Qe10-h6>g7, P Nf3-d4, R Vb2-e4, @ e3"),
+    N_("S Qe1-e2>e7, T Qe10-h6>g7, P Nf3-d4, R Vb2-e4, @ e3"),
 };
 
 /* The side words a note's {wk} arguments carry (a side's name, as match/

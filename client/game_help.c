@@ -18,6 +18,7 @@ typedef struct Help_Kind {
     const char *prefix;   /* the text starts with this, or NULL */
     const char *contains; /* the text holds this, or NULL */
     const char *lacks;    /* and does not hold this, or NULL */
+    const char *only;     /* the one game it belongs to, or NULL: all */
 } Help_Kind;
 
 typedef struct Help_Game {
@@ -50,9 +51,9 @@ static const Help_Game games[] = {
      "square it lands on: b2xd4, or b2xd4xf6 for a double capture; the\n"
      "first and last squares are enough when only one capture fits\n"
      "(b2xf6). Capturing is compulsory.\n"),
-     {{N_("a move"), NULL, "-", NULL},
-      {N_("a capture"), NULL, "x", NULL},
-      {NULL, NULL, NULL, NULL}},
+     {{N_("a move"), NULL, "-", NULL, NULL},
+      {N_("a capture"), NULL, "x", NULL, NULL},
+      {NULL, NULL, NULL, NULL, NULL}},
      N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
      "several pieces shows its top piece and its height (b2: two pieces,\n"
      "Black on top); the cell's line under the board lists it top first.\n"),
@@ -68,9 +69,9 @@ static const Help_Game games[] = {
      N_("A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
      "the poles a and h, rows b to g with fields 1 to 5.\n"),
-     {{N_("a move"), NULL, "-", NULL},
-      {N_("a capture"), NULL, "x", NULL},
-      {NULL, NULL, NULL, NULL}},
+     {{N_("a move"), NULL, "-", NULL, NULL},
+      {N_("a capture"), NULL, "x", NULL, NULL},
+      {NULL, NULL, NULL, NULL, NULL}},
      N_("Each cell shows a piece letter and the field's name (Kb3: a king\n"
      "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
@@ -82,10 +83,10 @@ static const Help_Game games[] = {
      "next to the ball kicks it the way the piece moves; the kicker is\n"
      "named by its square, the landing is where the ball stops. A turn\n"
      "with neither is 'pass'. Score by kicking the ball into the goal.\n"),
-     {{N_("a piece move"), NULL, "-", "*"},
-      {N_("a move with kicks"), NULL, "*", NULL},
-      {N_("no move at all"), "pass", NULL, NULL},
-      {NULL, NULL, NULL, NULL}},
+     {{N_("a piece move"), NULL, "-", "*", NULL},
+      {N_("a move with kicks"), NULL, "*", NULL, NULL},
+      {N_("no move at all"), "pass", NULL, NULL, NULL},
+      {NULL, NULL, NULL, NULL, NULL}},
      N_("Capitals White, small letters Black: K king, Q queen, R rook, B\n"
      "bishop, N knight; * is the ball. The coloured squares are the\n"
      "goals: e1 White's, e9 Black's. The line under the board gives the\n"
@@ -98,17 +99,18 @@ static const Help_Game games[] = {
      "The action letter and the piece letter may be left out when only\n"
      "one legal action fits (d8-b6>a5 plays T Qd8-b6>a5).\n"),
      {{N_("S serve: the server steps onto the ball and throws"), "S ", NULL,
-       NULL},
-      {N_("T touch: a piece steps onto the ball and throws"), "T ", NULL, NULL},
-      {N_("P penalty manoeuvre"), "P ", NULL, NULL},
-      {N_("X removal of a piece"), "X ", NULL, NULL},
-      {N_("+ placement of a returning piece"), "+ ", NULL, NULL},
-      {N_("@ placement of the ball"), "@ ", NULL, NULL},
-      {N_("C chess stage move"), "C ", NULL, NULL},
-      {N_("R retreat (10x10)"), "R ", NULL, NULL},
-      {NULL, NULL, NULL, NULL}},
+       NULL, NULL},
+      {N_("T touch: a piece steps onto the ball and throws"), "T ", NULL, NULL, NULL},
+      {N_("P penalty manoeuvre"), "P ", NULL, NULL, NULL},
+      {N_("X removal of a piece"), "X ", NULL, NULL, NULL},
+      {N_("+ placement of a returning piece"), "+ ", NULL, NULL, NULL},
+      {N_("@ placement of the ball"), "@ ", NULL, NULL, NULL},
+      {N_("C chess stage move"), "C ", NULL, NULL, NULL},
+      {N_("R retreat (10x10)"), "R ", NULL, NULL, "volleyball10"},
+      {NULL, NULL, NULL, NULL, NULL}},
      N_("Capitals White, small letters Black: Q queen, R rook, B bishop, N\n"
-     "knight, V vizier, M moor; o is the ball; the empty row is the net.\n"
+     "knight, V vizier, M moor, and on 10x10 J jack and C cat; o is the\n"
+     "ball; the empty row is the net.\n"
      "Before a serve the ball is in the server's hand, not on the board:\n"
      "the serve's square after - is where it is tossed. The line under\n"
      "the board: set, minute, points, and who serves or touches next.\n"),
@@ -186,9 +188,25 @@ size_t game_help_text_for(const Core_Game *g,
         while (i < nlegal && !of_kind(&h->kinds[k], legal[i]))
             i++;
         if (i == nlegal)
-            continue; /* none of this kind now: not worth a line */
+            continue; /* none of this kind now: listed below */
         snprintf(line, sizeof line, "  %-20s %s\n", legal[i],
                  _(h->kinds[k].what));
+        put(out, cap, &n, line);
+    }
+    /* Every kind of the game is explained, legal now or not (issue 39:
+     * the action letters were explained only when an example fit). */
+    int others = 0;
+    for (size_t k = 0; h->kinds[k].what != NULL; k++) {
+        const Help_Kind *kind = &h->kinds[k];
+        size_t i = 0;
+        while (i < nlegal && !of_kind(kind, legal[i]))
+            i++;
+        if (i < nlegal ||
+            (kind->only != NULL && strcmp(kind->only, core_game_name(g)) != 0))
+            continue;
+        if (!others++)
+            put(out, cap, &n, _("Not now:\n"));
+        snprintf(line, sizeof line, "  %s\n", _(kind->what));
         put(out, cap, &n, line);
     }
     put(out, cap, &n, _("\nBoard\n"));

@@ -118,3 +118,26 @@ Test(volleyball10, random_matches_round_trip)
     cr_assert_gt(seen['^'], 0); /* hooked throws were listed */
     cr_assert_gt(seen['R'], 0); /* and retreats */
 }
+
+/* The move hint the page shows at a game's start (core_game_move_hint)
+ * begins with a serve that is legal then, on both boards (issue 39: the
+ * 10x10 hint's S Qd1-e1>e6 was not: the queen stands on e1, P-09). */
+Test(volleyball10, the_hints_first_serve_is_legal_at_the_start)
+{
+    const char *names[] = {"volleyball", "volleyball10"};
+    for (int i = 0; i < 2; i++) {
+        const Core_Game *g = core_game_find(names[i]);
+        Core_Position *pos = NULL;
+        cr_assert_eq(core_position_new(&pos, g, ""), 0);
+        char first[64];
+        const char *hint = core_game_move_hint(g);
+        size_t n = strcspn(hint, ",");
+        cr_assert_lt(n, sizeof first);
+        memcpy(first, hint, n);
+        first[n] = '\0';
+        Core_Move mv;
+        cr_assert_eq(core_move_parse(pos, first, &mv), 0, "%s: %s",
+                     names[i], first);
+        core_position_free(pos);
+    }
+}
