@@ -199,8 +199,16 @@ static void on_done(Netgame *g)
     shutdown_run(r);
 }
 
-/* The user leaves the seat before the end (q q, Ctrl-C, input ended):
- * what the words after need (say_left), then the seat goes. */
+/* The seat goes. */
+static void drop_seat(Net_Run *r)
+{
+    shutdown_run(r);
+    netgame_free(r->g);
+    r->g = NULL;
+}
+
+/* The user leaves the seat (q q, Ctrl-C, input ended): what the words
+ * after need (say_left) is kept, then the seat goes. */
 static void leave(Net_Run *r)
 {
     r->user_left = 1;
@@ -209,9 +217,7 @@ static void leave(Net_Run *r)
         proto_transcript_start(netgame_transcript(r->g)) != NULL;
     if (r->g != NULL)
         snprintf(r->kept, sizeof r->kept, "%s", netgame_log_path(r->g));
-    shutdown_run(r);
-    netgame_free(r->g);
-    r->g = NULL;
+    drop_seat(r);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -222,11 +228,8 @@ static void on_signal(uv_signal_t *h, int signum)
     fprintf(stderr, _("tabula: interrupted\n"));
     if (r->g != NULL && !netgame_result(r->g)->finished)
         leave(r); /* (the words on how to come back follow) */
-    else {
-        shutdown_run(r);
-        netgame_free(r->g);
-        r->g = NULL;
-    }
+    else
+        drop_seat(r);
 }
 
 /* The screen's hooks, forwarded (tui_net_* ignore a NULL screen). With

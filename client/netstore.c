@@ -391,6 +391,17 @@ int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
     return netstore_seq_turn(q, wall - (uint64_t)ran);
 }
 
+/* Remove log_path's files of these suffixes ("" the log itself). */
+static void remove_files(const char *log_path, const char *const *suffix,
+                         size_t n)
+{
+    char path[600];
+    for (size_t i = 0; i < n; i++)
+        if (snprintf(path, sizeof path, "%s%s", log_path, suffix[i]) <
+            (int)sizeof path)
+            unlink(path);
+}
+
 int netstore_dir(char *buf, size_t cap)
 {
     const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
@@ -447,16 +458,12 @@ int netstore_lock(const char *log_path, int *fd)
 
 int netstore_retire(const char *log_path, char *out, size_t cap)
 {
-    char path[600];
     size_t n = strlen(log_path);
     const char *ext = n >= 4 && strcmp(log_path + n - 4, ".log") == 0
                           ? log_path + n - 4
                           : log_path + n;
     static const char *const gone[] = {".seat", ".seq", ".lock"};
-    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++)
-        if (snprintf(path, sizeof path, "%s%s", log_path, gone[i]) <
-            (int)sizeof path)
-            unlink(path);
+    remove_files(log_path, gone, 3);
     /* Never over an earlier game's log of the same code (a rematch under
      * one invite code): .done.log, else .done-2.log, ... (link refuses an
      * existing name). */
@@ -481,22 +488,15 @@ int netstore_retire(const char *log_path, char *out, size_t cap)
 
 void netstore_discard(const char *log_path)
 {
-    char path[600];
     static const char *const files[] = {"", ".seat", ".seq", ".lock"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (snprintf(path, sizeof path, "%s%s", log_path, files[i]) <
-            (int)sizeof path)
-            unlink(path);
+    remove_files(log_path, files, 4);
 }
 
 void netstore_forget(const char *log_path, Netstore_Seq *q)
 {
-    char path[600];
+    static const char *const files[] = {".seat", ".seq"};
     if (log_path[0] == '\0')
         return;
     netstore_seq_close(q);
-    if (seat_path(log_path, path, sizeof path) == 0)
-        unlink(path);
-    if (snprintf(path, sizeof path, "%s.seq", log_path) < (int)sizeof path)
-        unlink(path);
+    remove_files(log_path, files, 2);
 }

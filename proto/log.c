@@ -496,8 +496,7 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             off += used;
             continue;
         }
-        int was_on = proto_transcript_position(t) == NULL ||
-                     proto_transcript_status(t).outcome == CORE_ONGOING;
+        int was_on = proto_transcript_status(t).outcome == CORE_ONGOING;
         rc = proto_transcript_add(t, env, elen, &e);
         if (rc == TB_E_DESYNC) {
             /* Appended: the chain's own result (G-PR-3) follows. (A

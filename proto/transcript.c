@@ -139,6 +139,12 @@ static void end_match(Proto_Transcript *t, Core_Outcome o, Core_Reason r)
     t->takeback_side = -1;
 }
 
+/* The match ends lost for side, for reason r. */
+static void lose(Proto_Transcript *t, int side, Core_Reason r)
+{
+    end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE, r);
+}
+
 static int fail(Proto_Transcript *t, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -219,8 +225,7 @@ static int compare_hash(Proto_Transcript *t, const uint8_t theirs[],
     if (memcmp(ours, theirs, PROTO_HASH_BYTES) == 0)
         return 0;
     if (on)
-        end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
-                  CORE_REASON_DESYNC_FORFEIT);
+        lose(t, side, CORE_REASON_DESYNC_FORFEIT);
     proto_hex(ours, 8, hex);
     proto__why(t->why, sizeof t->why,
                "%s signed a state hash after ply %u that the signed moves "
@@ -352,8 +357,7 @@ static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
     else if (goals_of(t->pos, goals))
         end_match(t, CORE_DRAW, CORE_REASON_TIME);
     else
-        end_match(t, flagged == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
-                  CORE_REASON_TIME);
+        lose(t, flagged, CORE_REASON_TIME);
     return 0;
 }
 
@@ -394,8 +398,7 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
             end_match(t, CORE_DRAW, CORE_REASON_AGREEMENT);
         return 0;
     case PROTO_KIND_RESIGN:
-        end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
-                  CORE_REASON_RESIGN);
+        lose(t, side, CORE_REASON_RESIGN);
         return 0;
     case PROTO_KIND_ABORT:
         if (t->moved[CORE_WHITE] && t->moved[CORE_BLACK])
@@ -437,18 +440,17 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     case PROTO_KIND_DESYNC: {
         /* G-PR-3: after a mismatch the chain has ended the match, and the
          * reports only tell the states. While it is on, a report is
-         * checked against the moves' own state: the true one is refused
-         * (nothing differs: play goes on), any other is its reporter's
-         * fault. */
+         * checked as a signed hash is: the true state is refused (nothing
+         * differs: play goes on), any other is its reporter's fault. */
         Core_Position *theirs = core_position_clone(t->pos);
-        uint8_t a[PROTO_HASH_BYTES], b[PROTO_HASH_BYTES];
+        uint8_t hash[PROTO_HASH_BYTES];
         int rc;
         if (theirs == NULL)
             return fail(t, TB_E_NOMEM, "out of memory");
         rc =
             core_decode(theirs, m->body.desync.state, m->body.desync.state_len);
-        if (rc == 0 && (rc = proto_state_hash(theirs, a)) == 0)
-            rc = proto_state_hash(t->pos, b);
+        if (rc == 0 && !over)
+            rc = proto_state_hash(theirs, hash);
         core_position_free(theirs);
         if (rc != 0)
             return fail(t, TB_E_FORMAT,
@@ -460,13 +462,12 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
         if (m->body.desync.ply != core_ply(t->pos))
             return fail(t, TB_E_STATE, "desync report of ply %u at ply %u",
                         m->body.desync.ply, core_ply(t->pos));
-        if (memcmp(a, b, sizeof a) == 0)
+        rc = compare_hash(t, hash, m->body.desync.ply, side, 1);
+        if (rc == 0)
             return fail(t, TB_E_STATE,
                         "desync report of the state both sides hold: "
                         "nothing differs, play goes on");
-        end_match(t, side == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
-                  CORE_REASON_DESYNC_FORFEIT);
-        return 0;
+        return rc == TB_E_DESYNC ? 0 : rc; /* (lost by its reporter) */
     }
     case PROTO_KIND_FLAG:
         return flag_fall(t, m, side);

@@ -845,6 +845,15 @@ function resume(kept) {
   }
 }
 
+// Start a network game from the start page with fn (its result may be a
+// promise): a refusal goes back to the start page, said in where.
+function netStart(fn, where = 'net-error') {
+  const failed = (e) => { $(where).textContent = errText(e); show('start'); };
+  $('net-error').textContent = '';
+  $('net-host-error').textContent = '';
+  try { Promise.resolve(fn()).catch(failed); } catch (e) { failed(e); }
+}
+
 // The start page's list of the games this browser keeps and no tab runs,
 // each with a button that takes it back.
 async function drawKept() {
@@ -856,8 +865,8 @@ async function drawKept() {
     b.type = 'button';
     b.textContent = t('Resume');
     b.addEventListener('click', async () => {
-      if (!(await seatClaim(r))) { drawKept(); return; }
-      try { resume(r); } catch (e) { $('net-error').textContent = errText(e); show('start'); }
+      if (await seatClaim(r)) netStart(() => resume(r));
+      else drawKept(); // another tab took it meanwhile
     });
     const what = [r.name, t(ROLES[r.role][0]), seatInvite(r)].filter((x) => x);
     li.append(`${what.join(' · ')} `, b);
@@ -870,11 +879,8 @@ async function drawKept() {
 // Join with code, or take back this browser's kept seat of that code.
 async function joinOrResume({ code, bot = 0, seed = null }) {
   const kept = await keptSeat(code);
-  if (kept) {
-    resume(kept);
-  } else {
-    netGame({ role: 1, code, bot, seed });
-  }
+  if (kept) resume(kept);
+  else netGame({ role: 1, code, bot, seed });
 }
 
 // #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE; false when the hash is
@@ -1085,11 +1091,6 @@ function wire() {
   }
   applyTexts();
   // (a form's refusal is shown in that form: the host's under Host)
-  const netStart = (fn, where = 'net-error') => {
-    $('net-error').textContent = '';
-    $('net-host-error').textContent = '';
-    try { fn(); } catch (e) { $(where).textContent = errText(e); show('start'); }
-  };
   $('net-host').addEventListener('submit', (e) => {
     e.preventDefault();
     netStart(() => {
@@ -1101,10 +1102,8 @@ function wire() {
   });
   $('net-join').addEventListener('submit', (e) => {
     e.preventDefault();
-    const code = $('net-code').value;
-    const bot = Number($('net-join-bot').value);
-    keptSeat(code).then((kept) => netStart(() => (kept ? resume(kept)
-      : netGame({ role: 1, code, bot }))));
+    netStart(() => joinOrResume({ code: $('net-code').value,
+      bot: Number($('net-join-bot').value) }));
   });
   $('net-watch').addEventListener('click', () =>
     netStart(() => netGame({ role: 2, code: $('net-code').value })));

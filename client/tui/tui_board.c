@@ -93,23 +93,21 @@ void tui_cell_text(const Core_Cell *cell, int names, char out[TUI_CELL_W + 1])
         out[1] = '.';
 }
 
-void tui_board_pair(int owner, Tui_Square sq, short *fg, short *bg,
-                    unsigned *extra)
+void tui_board_pair(Tui_Square sq, short *fg, short *bg, unsigned *extra)
 {
     static const short bgs[TUI_SQ_COUNT] = {
         [TUI_SQ_LIGHT] = COLOR_WHITE,  [TUI_SQ_DARK] = COLOR_CYAN,
         [TUI_SQ_GOAL] = COLOR_YELLOW,  [TUI_SQ_NET] = COLOR_WHITE,
         [TUI_SQ_TARGET] = COLOR_GREEN, [TUI_SQ_PATH] = COLOR_YELLOW,
         [TUI_SQ_CURSOR] = COLOR_WHITE};
-    (void)owner; /* (every owner alike: the case tells the side) */
-    *fg = COLOR_BLACK;
+    *fg = COLOR_BLACK; /* (every piece alike: the case tells the side) */
     *bg = bgs[sq];
     *extra = sq == TUI_SQ_CURSOR ? (unsigned)A_REVERSE : 0u;
 }
 
-static short pair_for(int owner, int sq)
+static short pair_for(Tui_Square sq)
 {
-    return (short)(1 + (owner + 1) * TUI_SQ_COUNT + sq);
+    return (short)(1 + sq);
 }
 
 int tui_board_colours(void)
@@ -117,13 +115,12 @@ int tui_board_colours(void)
     if (!has_colors())
         return 0;
     start_color();
-    for (int o = -1; o <= 1; o++)
-        for (int b = 0; b < TUI_SQ_COUNT; b++) {
-            short fg, bg;
-            unsigned extra;
-            tui_board_pair(o, (Tui_Square)b, &fg, &bg, &extra);
-            init_pair(pair_for(o, b), fg, bg);
-        }
+    for (int b = 0; b < TUI_SQ_COUNT; b++) {
+        short fg, bg;
+        unsigned extra;
+        tui_board_pair((Tui_Square)b, &fg, &bg, &extra);
+        init_pair(pair_for((Tui_Square)b), fg, bg);
+    }
     return 1;
 }
 
@@ -166,8 +163,8 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
     if (colours) {
         short fg, b;
         unsigned extra;
-        tui_board_pair(cell->owner, (Tui_Square)bg, &fg, &b, &extra);
-        attr = COLOR_PAIR(pair_for(cell->owner, bg)) | (attr_t)extra;
+        tui_board_pair((Tui_Square)bg, &fg, &b, &extra);
+        attr = COLOR_PAIR(pair_for((Tui_Square)bg)) | (attr_t)extra;
     } else {
         if (cursor)
             attr |= A_REVERSE;

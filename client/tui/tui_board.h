@@ -56,16 +56,15 @@ typedef enum Tui_Square {
 /*
  * tui_board_pair: the foreground and background colour numbers (0..7,
  * the curses COLOR_* of the 8-colour palette every colour terminal has)
- * and the extra attribute (A_REVERSE for the cursor) a piece of owner
- * (CORE_WHITE, CORE_BLACK, -1 neutral) or an empty cell is drawn with on
- * square kind sq. Every piece is drawn black on a light background: the
- * side is told by the letter's case (capitals White), as FEN does, and
- * black on white, cyan, green and yellow reads in the xterm, VTE and
- * Linux console palettes (issue 39: bold white on light grey did not;
- * tests/client/test_render.c checks each pair's contrast).
+ * and the extra attribute (A_REVERSE for the cursor) every cell of
+ * square kind sq is drawn with, a piece of either side or none. Every
+ * piece is drawn black on a light background, its letter telling its side
+ * (capitals White, as FEN writes them; Laska's w and b), and black on
+ * white, cyan, green and yellow reads in the xterm, VTE and Linux console
+ * palettes (issue 39: bold white on light grey did not;
+ * tests/client/test_tui_colours.c checks each pair's contrast).
  */
-void tui_board_pair(int owner, Tui_Square sq, short *fg, short *bg,
-                    unsigned *extra);
+void tui_board_pair(Tui_Square sq, short *fg, short *bg, unsigned *extra);
 
 /* Set up the colour pairs; returns 1 when the terminal has colours. */
 int tui_board_colours(void);

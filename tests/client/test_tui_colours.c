@@ -1,6 +1,6 @@
 /*
  * test_tui_colours.c: every colour pair the board screen draws a cell
- * with (tui_board_pair: each owner on each kind of square) reads in the
+ * with (tui_board_pair: a piece on each kind of square) reads in the
  * 8-colour palettes of xterm, VTE's Tango and GNOME schemes and the Linux
  * console: WCAG 2's contrast ratio of its foreground and background is at
  * least 3 (its minimum for large text and for what a user must make out
@@ -70,16 +70,15 @@ Test(tui_colours, every_pair_reads_in_every_palette)
     static const char *const squares[TUI_SQ_COUNT] = {
         "light", "dark", "goal", "net", "target", "path", "cursor"};
     for (size_t p = 0; p < sizeof palettes / sizeof palettes[0]; p++)
-        for (int owner = -1; owner <= 1; owner++)
-            for (int sq = 0; sq < TUI_SQ_COUNT; sq++) {
-                short fg, bg;
-                unsigned extra;
-                tui_board_pair(owner, (Tui_Square)sq, &fg, &bg, &extra);
-                cr_assert(fg >= 0 && fg < 8 && bg >= 0 && bg < 8);
-                double r = contrast(palettes[p].rgb[fg], palettes[p].rgb[bg]);
-                cr_expect_geq(r, 3.0,
-                              "%s: owner %d on %s squares: %.2f:1 (colours "
-                              "%d on %d)",
-                              palettes[p].name, owner, squares[sq], r, fg, bg);
-            }
+        for (int sq = 0; sq < TUI_SQ_COUNT; sq++) {
+            short fg, bg;
+            unsigned extra;
+            tui_board_pair((Tui_Square)sq, &fg, &bg, &extra);
+            cr_assert(fg >= 0 && fg < 8 && bg >= 0 && bg < 8);
+            double r = contrast(palettes[p].rgb[fg], palettes[p].rgb[bg]);
+            cr_expect_geq(r, 3.0,
+                          "%s: a piece on %s squares: %.2f:1 (colours %d on "
+                          "%d)",
+                          palettes[p].name, squares[sq], r, fg, bg);
+        }
 }
