@@ -231,8 +231,11 @@ export async function netTabs(noLocks = false) {
     // The running guest's link in another tab: a new player, refused;
     // the running seat's record stays.
     const intruder = await open(`${lobby.base}/#join=${invite}`);
+    // (its game has role 1 from the moment it asks, before the answer:
+    // only the refusal, or a seat that got the moves, decides)
     await intruder.waitForFunction(() => document.getElementById('net-error').textContent !== '' ||
-      window.tabulaPage.game?.role === 1, { timeout: 60000, polling: 100 });
+      (window.tabulaPage.game?.role === 1 && window.tabulaPage.game.moves.length >= 3),
+    { timeout: 60000, polling: 100 });
     const taken = await intruder.evaluate(() => ({ role: window.tabulaPage.game?.role ?? null,
       error: document.getElementById('net-error').textContent }));
     if (taken.role !== null || !/second player/.test(taken.error))
