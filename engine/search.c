@@ -75,7 +75,11 @@ typedef struct Pvs {
     uint64_t seed;
     int have_best;       /* a root move finished */
     int quiesce;         /* the game is narrow enough for quiescence */
-    Core_Move best;
+    /* The root's best move so far (line[0]), its score and the line it
+     * was found with: a copy, since a fail high's re-search at the root
+     * clears the root's pv until a move raises alpha again. */
+    Core_Move line[BOT_PV_MAX];
+    int line_len;
     int32_t best_score;
     Core_Position *stack[MAX_PLY + 2];
     Bot_List lists[MAX_PLY + 1];
@@ -457,11 +461,15 @@ static int reduction(int depth, size_t k, int pv_node)
     return r;
 }
 
-/* mv, searched to score v, is the root's best so far; the first one
- * found lets the budget and the time stop the search (bot__pvs). */
+/* mv, searched to score v, is the root's best so far, with the root's
+ * pv as its line when it raised alpha (else alone); the first one found
+ * lets the budget and the time stop the search (bot__pvs). */
 static void root_best(Pvs *s, const Core_Move *mv, int32_t v)
 {
-    s->best = *mv;
+    int len = s->pv_len[0] < BOT_PV_MAX ? s->pv_len[0] : BOT_PV_MAX;
+    memcpy(s->line, s->pv[0], (size_t)len * sizeof s->line[0]);
+    s->line[0] = *mv;
+    s->line_len = len > 0 ? len : 1;
     s->best_score = v;
     s->have_best = 1;
     s->w.hold = 0;
@@ -597,16 +605,16 @@ static int32_t pvs(Pvs *s, int ply, int depth, int32_t alpha, int32_t beta)
     return best;
 }
 
-/* lim->info for depth d, score v and the root's pv. */
+/* lim->info for depth d, score v and the best root move's line. */
 static void report(Pvs *s, int d, int32_t v)
 {
     Bot_Info info;
     info.depth = d;
     info.score = v;
     info.nodes = s->w.nodes;
-    info.pv_len = s->pv_len[0] < BOT_PV_MAX ? s->pv_len[0] : BOT_PV_MAX;
-    memcpy(info.pv, s->pv[0], (size_t)info.pv_len * sizeof info.pv[0]);
-    s->last_reported = s->pv[0][0];
+    info.pv_len = s->line_len;
+    memcpy(info.pv, s->line, (size_t)info.pv_len * sizeof info.pv[0]);
+    s->last_reported = s->line[0];
     s->reported = 1;
     s->lim->info(s->lim->info_ctx, &info);
 }
@@ -745,7 +753,7 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
             break;
         done_depth = d;
         done_score = v;
-        if (lim->info != NULL && s->pv_len[0] > 0)
+        if (lim->info != NULL && s->have_best)
             report(s, d, v);
         /* A forced end found: deeper searches cannot change it. */
         if (v >= BOT_MATE_MIN || v <= -BOT_MATE_MIN)
@@ -763,10 +771,11 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
     }
     /* Stopped inside a depth after it found a move better than the last
      * depth's: that move is played, so its line is reported too (UCI's
-     * way: the last pv begins with bestmove). */
-    if (lim->info != NULL && s->w.stopped && s->have_best &&
-        s->pv_len[0] > 0 && core_move_equal(&s->pv[0][0], &s->best) &&
-        (!s->reported || !core_move_equal(&s->last_reported, &s->best)))
+     * way: the last pv begins with bestmove). So it is when the stop
+     * came inside the re-search of a fail high at the root, the move's
+     * line the one it failed high with. */
+    if (lim->info != NULL && s->have_best &&
+        (!s->reported || !core_move_equal(&s->last_reported, &s->line[0])))
         report(s, done_depth + 1, s->best_score);
     if (!s->have_best) {
         /* The budget ran out inside the first root move: play the move
@@ -777,9 +786,9 @@ int bot__pvs(const Core_Position *pos, const Bot_Limits *lim, int depth,
             rc = rc != 0 ? rc : TB_E_OVER;
             goto done;
         }
-        s->best = s->lists[0].m[s->ord[0] != NULL ? s->ord[0][0].index : 0];
+        s->line[0] = s->lists[0].m[s->ord[0] != NULL ? s->ord[0][0].index : 0];
     }
-    *out = s->best;
+    *out = s->line[0];
     if (stats != NULL) {
         stats->nodes = s->w.nodes;
         stats->depth = done_depth;

@@ -5,7 +5,10 @@
  * written here (every move of the winner's opponent, any move of the
  * winner, no pruning, no table) gives the fewest plies to a forced win.
  * The search must report exactly that distance as its mate score and
- * choose a move after which the solver still sees the win.
+ * choose a move after which the solver still sees the win. And `tabula
+ * analyse` (the real binary) keeps its help's promise under every limit
+ * in every game: the last info line's pv begins with bestmove's move,
+ * a legal one, and a finished game gets 'bestmove (none)' alone.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 
 #include "engine.h"
 #include "core.h"
+#include "cli_run.h"
 
 /* Can `winner` force a win from pos within plies plies? */
 static int forced_win(const Core_Position *pos, int winner, int plies)
@@ -294,4 +298,283 @@ Test(analyse, the_old_search_prints_a_line_per_depth)
             core_position_free(pos);
         }
     }
+}
+
+/* ---- The promise as `tabula analyse` keeps it ----------------------- */
+
+enum { PLAYING, ONE_MOVE, OVER };
+
+/* A position as the command line gives it: the game, then the words
+ * after it (a --position and moves, shell-quoted), and its kind. */
+typedef struct Spot {
+    const char *game;
+    const char *where;
+    int kind;
+} Spot;
+
+/* Of every game: the start, a middle game (reached by random legal
+ * moves, tabula moves' lists), a position with one legal move and a
+ * finished game (Football chess has no position with one move: 'pass'
+ * is always one more). The budget sweep found the promise broken at
+ * the start of Laska and of Chess volleyball 10x10 and in the middle
+ * games of Laska and both Chess volleyballs: a budget that ran out in
+ * the re-search after a root move failed high above the aspiration
+ * window played that move, but the last line was the depth before's
+ * (`tabula analyse laska --nodes 1795`: the last pv began with a3-b4,
+ * bestmove c3-d4). */
+static const Spot spots[] = {
+    {"laska", "", PLAYING},
+    {"laska", "c3-b4 a5xc3 d2xb4 b6-a5 e3-d4 c5xe3 f2xd4 a7-b6 e3-f4 g5xe3",
+     PLAYING},
+    {"laska", "e3-d4", ONE_MOVE},
+    {"laska", "--position 'w c1w g3W d2b' c1xe3", OVER},
+    {"chessball", "", PLAYING},
+    {"chessball", "f1xg5 f2xd2 e5xf5 h-f1 b2xd2 f1xc2 d2xe2 g2xe2 c5xe4 e2xb3",
+     PLAYING},
+    {"chessball", "b3xc4 f5xe5 b2xd3 g5xf1 d3xe3", ONE_MOVE},
+    {"chessball",
+     "e1xf2 d4xc5 axc4 e3-d4 c4xc5 f3-e3 c3xe2 e4xc5 f1xg1 c5xd5 e2xg2", OVER},
+    {"football", "", PLAYING},
+    {"football",
+     "d1-d7 i9-i2 'd7-d4 d4*f6' i2-e2 i1-i5 g9-d6 i5-f5 c9-a7 "
+     "'h1-g3 f5*f8' 'd9-e8 e8*h8 h9*f7'",
+     PLAYING},
+    {"football",
+     "'d1-d6 d6*h2' pass 'i1-i2 i2*g2' pass 'd6-e5 h1*f4 e5*h2' pass "
+     "'h1-g3 i2*d2 c1*f4 g3*e6 e5*e9'",
+     OVER},
+    {"volleyball", "", PLAYING},
+    {"volleyball",
+     "'S Bc3-d2>a5' 'T Ra7-a5>a6' 'T Nc5-a6>b4' 'T Ra4-b4>f4' "
+     "'T Ng2-f4>g6' 'T Rh6-g6>g3' 'T Rh3-g3>e3' 'T Bd2-e3>f2' "
+     "'P Nf4-d3' 'S Nd3-f2>d3/F'",
+     PLAYING},
+    {"volleyball", "'S Bc3-d4>b6' 'T Qd8-b6>a5' 'T Ra7-a5>a6'", ONE_MOVE},
+    {"volleyball",
+     "--position 'Rb1,Ng7/Vg8,Mh8 phase=chess set=2 sets=2:0 "
+     "history=w1:0,w1:0 chess=on attackers=w0 king=b1 cfirst=w tomove=w' "
+     "'C Rb1-h1'",
+     OVER},
+    {"volleyball10", "", PLAYING},
+    {"volleyball10",
+     "'S Nc3-e4>f6' 'T Bd8-f6>g5' 'T Ne4-g5>h3' 'T Ri3-h3>j3' "
+     "'S Rh3-j3>j8' 'T Ri8-j8>j7' 'S Rj8-j7>j4' 'T Rj3-j4>d4' "
+     "'T Vd1-d4>d1' 'S Bf7-e6>i2' 'P Mg1-j1' 'S Mj1-i2>h3/F' "
+     "'S Ng5-h3>j2/F' 'S Bf6-e7>h4' 'R Vd4-a4'",
+     PLAYING},
+    {"volleyball10", "'S Bf2-e3>a7'", ONE_MOVE},
+    {"volleyball10",
+     "--position 'Rb1,Ng8/Vi10,Mj10 phase=chess set=2 sets=2:0 "
+     "history=w1:0,w1:0 chess=on attackers=w0,w1 king=b1 cfirst=w "
+     "tomove=w' 'C Rb1-j1'",
+     OVER},
+};
+
+/* Every limit the help names, the levels' own and the old searches'
+ * included; those without --time give the same lines on every run. */
+static const char *const limits[] = {
+    "--nodes 1",    "--nodes 50",    "--nodes 500",
+    "--nodes 5000", "--depth 1",     "--depth 2",
+    "--depth 3",    "--time 1",      "--time 30",
+    "--level 1",    "--level 3",     "--level 3 --nodes 500",
+    "--level 2:old", "--level 3:classic", "--level 8:old --nodes 5000",
+    "--level 8:old --time 30",
+};
+
+static Run analysed, listed_moves;
+
+/* *p past the literal text, or 0. */
+static int lit(const char **p, const char *text)
+{
+    size_t n = strlen(text);
+    if (strncmp(*p, text, n) != 0)
+        return 0;
+    *p += n;
+    return 1;
+}
+
+/* *p past a whole number (with a '-' when sign allows), or 0. */
+static int whole(const char **p, int sign)
+{
+    const char *s = *p + (sign && **p == '-');
+    if (*s < '0' || *s > '9')
+        return 0;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    *p = s;
+    return 1;
+}
+
+/* One pv move at *p into buf: a word, or a move with spaces in double
+ * quotes (only such a move is quoted); 0 when malformed. */
+static int pv_move(const char **p, char *buf, size_t cap)
+{
+    const char *s = *p, *e;
+    if (*s == '"') {
+        e = strpbrk(++s, "\"\n");
+        if (e == NULL || *e != '"' || memchr(s, ' ', (size_t)(e - s)) == NULL)
+            return 0;
+        *p = e + 1;
+    } else {
+        e = s + strcspn(s, " \"\n");
+        *p = e;
+    }
+    if (e == s || (size_t)(e - s) >= cap)
+        return 0;
+    memcpy(buf, s, (size_t)(e - s));
+    buf[e - s] = '\0';
+    return 1;
+}
+
+/* The line at l has exactly the help's shape, "info depth D score
+ * (cp X|mate M) nodes N nps N time MS pv MOVE ...\n": its first pv move
+ * into first, and the line without its clock readings (nps and time)
+ * appended to canon. */
+static int info_line(const char *l, char *first, size_t cap, char *canon,
+                     size_t canon_cap)
+{
+    const char *p = l, *clock;
+    if (!lit(&p, "info depth ") || !whole(&p, 0) || !lit(&p, " score ") ||
+        !(lit(&p, "cp ") || lit(&p, "mate ")) || !whole(&p, 1) ||
+        !lit(&p, " nodes ") || !whole(&p, 0))
+        return 0;
+    clock = p;
+    if (!lit(&p, " nps ") || !whole(&p, 0) || !lit(&p, " time ") ||
+        !whole(&p, 0))
+        return 0;
+    const char *pv = p;
+    if (!lit(&p, " pv"))
+        return 0;
+    int n = 0;
+    char other[CORE_NOTATION_MAX];
+    while (*p == ' ') {
+        p++;
+        if (n == 0 ? !pv_move(&p, first, cap)
+                   : !pv_move(&p, other, sizeof other))
+            return 0;
+        n++;
+    }
+    if (n == 0 || *p != '\n')
+        return 0;
+    size_t len = strlen(canon);
+    snprintf(canon + len, canon_cap - len, "%.*s%.*s\n", (int)(clock - l), l,
+             (int)(p - pv), pv);
+    return 1;
+}
+
+/* `tabula analyse` at spot under limit, checked line by line; the
+ * output without its clock readings into canon. legal is "\n" and
+ * tabula moves' list there. */
+static void keeps_promise(const Spot *spot, const char *legal,
+                          const char *limit, char *canon, size_t canon_cap)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "analyse %s %s %s", spot->game, spot->where,
+             limit);
+    run_into(&analysed, NULL, args);
+    const char *out = analysed.out;
+    cr_assert_eq(analysed.status, 0, "%s: %s", args, analysed.err);
+    canon[0] = '\0';
+    if (spot->kind == OVER) {
+        cr_assert_str_eq(out, "bestmove (none)\n", "%s", args);
+        cr_assert_not_null(strstr(analysed.err, "result: "), "%s: %s", args,
+                           analysed.err);
+        snprintf(canon, canon_cap, "%s", out);
+        return;
+    }
+    char first[CORE_NOTATION_MAX] = "";
+    int infos = 0;
+    const char *l = out;
+    while (strncmp(l, "bestmove ", 9) != 0) {
+        cr_assert(info_line(l, first, sizeof first, canon, canon_cap),
+                  "%s: not an info line of the help's shape:\n%s", args, out);
+        infos++;
+        l = strchr(l, '\n') + 1;
+    }
+    const char *best = l + 9, *nl = strchr(best, '\n');
+    cr_assert(nl != NULL && nl[1] == '\0',
+              "%s: bestmove is not one last line:\n%s", args, out);
+    cr_assert_gt(infos, 0, "%s: no info line:\n%s", args, out);
+    cr_assert_lt(nl - best, CORE_NOTATION_MAX, "%s: %s", args, out);
+    char needle[CORE_NOTATION_MAX + 2];
+    snprintf(needle, sizeof needle, "\n%.*s\n", (int)(nl - best), best);
+    cr_assert_not_null(strstr(legal, needle),
+                       "%s: bestmove %.*s is not in tabula moves' list", args,
+                       (int)(nl - best), best);
+    cr_assert(strlen(first) == (size_t)(nl - best) &&
+                  strncmp(first, best, (size_t)(nl - best)) == 0,
+              "%s: the last pv begins with %s, bestmove is %.*s:\n%s", args,
+              first, (int)(nl - best), best, out);
+    size_t len = strlen(canon);
+    snprintf(canon + len, canon_cap - len, "%s", l);
+}
+
+/* The promise at every spot of game under every limit (twice where the
+ * lines must be the same), and at its start and middle game under
+ * budgets from 100 to 100000 work units, 5% apart. */
+static void promise_kept(const char *game)
+{
+    static char legal[sizeof listed_moves.out + 1];
+    static char canon[sizeof analysed.out], again[sizeof analysed.out];
+    for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
+        const Spot *spot = &spots[i];
+        if (strcmp(spot->game, game) != 0)
+            continue;
+        char args[2048];
+        snprintf(args, sizeof args, "moves %s %s", game, spot->where);
+        run_into(&listed_moves, NULL, args);
+        cr_assert_eq(listed_moves.status, 0, "%s: %s", args,
+                     listed_moves.err);
+        cr_assert_lt(strlen(listed_moves.out), sizeof listed_moves.out - 1,
+                     "%s: the list is longer than the buffer", args);
+        size_t moves = 0;
+        for (const char *c = listed_moves.out; *c != '\0'; c++)
+            moves += *c == '\n';
+        cr_assert(spot->kind == OVER       ? moves == 0
+                  : spot->kind == ONE_MOVE ? moves == 1
+                                           : moves > 1,
+                  "%s: %zu moves", args, moves);
+        snprintf(legal, sizeof legal, "\n%s", listed_moves.out);
+        for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+            keeps_promise(spot, legal, limits[k], canon, sizeof canon);
+            if (strstr(limits[k], "--time") != NULL)
+                continue;
+            keeps_promise(spot, legal, limits[k], again, sizeof again);
+            cr_assert_str_eq(canon, again, "%s %s %s: two runs differ", game,
+                             spot->where, limits[k]);
+        }
+        if (spot->kind != PLAYING)
+            continue;
+        for (uint64_t budget = 100; budget <= 100000; budget += budget / 20) {
+            char limit[64];
+            snprintf(limit, sizeof limit, "--nodes %llu",
+                     (unsigned long long)budget);
+            keeps_promise(spot, legal, limit, canon, sizeof canon);
+        }
+    }
+}
+
+Test(analyse, the_last_pv_begins_with_bestmove_in_laska)
+{
+    promise_kept("laska");
+}
+
+Test(analyse, the_last_pv_begins_with_bestmove_in_chessball)
+{
+    promise_kept("chessball");
+}
+
+Test(analyse, the_last_pv_begins_with_bestmove_in_football)
+{
+    promise_kept("football");
+}
+
+Test(analyse, the_last_pv_begins_with_bestmove_in_volleyball)
+{
+    promise_kept("volleyball");
+}
+
+Test(analyse, the_last_pv_begins_with_bestmove_in_volleyball10)
+{
+    promise_kept("volleyball10");
 }
