@@ -137,7 +137,7 @@ static void check_after_capture(const char *target)
     const char *scr = wait_for_in(target, "1. c3-d4            e5xc3");
     char line[256];
     row(scr, " 3 ", line, sizeof line);
-    cr_assert_not_null(strstr(line, "w       b2      w       w"),
+    cr_assert_not_null(strstr(line, "w       bw      w       w"),
                        "%s rank 3: '%s'", target, line);
     row(scr, " 5 ", line, sizeof line);
     cr_assert_not_null(strstr(line, "b       b               b"),

@@ -98,7 +98,7 @@ Test(replay_view, steps_show_the_board_and_mark_the_ply)
     cr_assert_not_null(strstr(scr, "[e5xc3]"), "%s", scr);
     cr_assert_null(strstr(scr, "[c3-d4]"), "only the current ply marked");
     row(scr, " 3 ", line, sizeof line);
-    cr_assert_not_null(strstr(line, "w       b2      w       w"), "'%s'", line);
+    cr_assert_not_null(strstr(line, "w       bw      w       w"), "'%s'", line);
     row(scr, " 5 ", line, sizeof line);
     cr_assert_not_null(strstr(line, "b       b               b"), "'%s'", line);
     /* The move's squares e5 and c3 have the yellow background (SGR 43)
@@ -108,7 +108,7 @@ Test(replay_view, steps_show_the_board_and_mark_the_ply)
     row(esc, " 5 ", line, sizeof line);
     cr_assert_not_null(strstr(line, "[43m    "), "e5 marked: '%s'", line);
     row(esc, " 3 ", line, sizeof line);
-    cr_assert_not_null(strstr(line, "[43m b2 "), "c3 marked: '%s'", line);
+    cr_assert_not_null(strstr(line, "[43m bw "), "c3 marked: '%s'", line);
     int yellow = 0;
     for (const char *q = strstr(esc, "[43m"); q; q = strstr(q + 1, "[43m"))
         yellow++;
