@@ -380,3 +380,17 @@ Test(replay_view, a_window_too_small_says_so)
     keys("q");
     wait_for("viewer closed status 0");
 }
+
+/* q quits the too-small screen even after a g, which began reading a
+ * ply number that screen does not show (q there only left the reading,
+ * so the screen's "q quits" did nothing). */
+Test(replay_view, q_quits_the_small_window_screen_after_a_g)
+{
+    char path[128];
+    write_record(path, sizeof path);
+    start_at(path, 80, 17);
+    wait_for("make the window larger");
+    keys("g");
+    keys("q");
+    wait_for("viewer closed status 0");
+}
