@@ -55,15 +55,17 @@ static const Help_Game games[] = {
       {N_("a capture"), NULL, "x", NULL, NULL},
       {NULL, NULL, NULL, NULL, NULL}},
      N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
-     "several pieces shows its top piece and its height (b2: two pieces,\n"
-     "Black on top); the cell's line under the board lists it top first.\n"),
+     "several pieces shows them top first (bw: a Black soldier on a White\n"
+     "one; a column of more than three shows its top two and +, as bw+);\n"
+     "the cell's line under the board lists it whole, top first.\n"),
      N_("c3-d4, captures b2xd4"), 0, "x", NULL,
      /* the page has no cell line: a square's tooltip and name for screen
       * readers (web/board.js) describe its column */
      N_("w, b: a White or Black soldier; W, B: an officer. A column of\n"
-     "several pieces shows its top piece and its height (b2: two pieces,\n"
-     "Black on top); a square's description (shown when pointing at it,\n"
-     "and read out by screen readers) lists it top first.\n"),
+     "several pieces shows them top first (bw: a Black soldier on a White\n"
+     "one; a column of more than three shows its top two and +, as bw+);\n"
+     "a square's description (shown when pointing at it, and read out by\n"
+     "screen readers) lists it whole, top first.\n"),
      NULL},
     {"chessball", NULL,
      N_("A move goes from field to field: b2-d2; a capture is written with\n"

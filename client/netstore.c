@@ -337,9 +337,16 @@ int netstore_seat_take(char *log_path, size_t log_cap, const char *store_dir,
     if (rc == 0 && role == LOBBY_ROLE_SPECTATOR &&
         lobby_code_parse(code, &st->watch) != 0)
         rc = TB_E_CODE;
-    if (rc == TB_E_CODE)
+    if (rc == TB_E_CODE) {
+        /* Echoed as typed, a pasted code's typeset dashes and letters
+         * kept: cli_token showed each of their bytes as '?' ("ABCD???
+         * EFGH"), which a person cannot check against the code they
+         * have. Control and malformed bytes still become '?'. */
+        char shown[80];
+        cli_printable(code, shown, sizeof shown);
         snprintf(why, why_cap, _("'%s' is not a code (16 symbols of %s)"),
-                 cli_token(code), LOBBY_CODE_ALPHABET);
+                 shown, LOBBY_CODE_ALPHABET);
+    }
     if (rc != 0)
         return rc;
     if (role != LOBBY_ROLE_SPECTATOR && log_path[0] != '\0') {

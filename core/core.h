@@ -380,7 +380,7 @@ typedef struct Core_Cell {
     uint8_t kind;    /* Core_Cell_Kind */
     int8_t owner;    /* CORE_WHITE, CORE_BLACK, or -1 for none / neutral */
     char name[8];    /* square or field name ("c3"), "" when not playable */
-    char glyph[8];   /* what stands there, e.g. "W3" or "K"; "" if empty */
+    char glyph[8];   /* what stands there, e.g. "Wb" or "K"; "" if empty */
     char detail[48]; /* longer description, e.g. a column top first */
     uint8_t nsaid;   /* detail as pieces (0: none, say detail as it is) */
     Core_Said said[CORE_CELL_SAID];

@@ -559,8 +559,12 @@ static int32_t laska_forcing(const void *vst, const Core_Move *mv)
 
 /* ---- view ----------------------------------------------------------- */
 
-/* 7x7, rank 7 on top; a column shows its commander and, when taller than
- * one piece, its height ("W3"); the detail lists it top first. */
+/* 7x7, rank 7 on top. A cell's glyph is its column top first, letters
+ * only ("bw": a Black soldier on a White one), so it never reads as a
+ * square's name as a height did ("b2" on a3); a column taller than
+ * LA_GLYPH_PIECES shows its top pieces and '+' ("bw+"), in the three
+ * columns a terminal's cell has for it. The detail lists it whole. */
+#define LA_GLYPH_PIECES 3
 static int laska_view(const void *vst, Core_View *v)
 {
     const Laska_State *st = vst;
@@ -586,12 +590,11 @@ static int laska_view(const void *vst, Core_View *v)
             if (h == 0)
                 continue;
             c->owner = (int8_t)(st->colour[s] & 1);
-            c->glyph[0] = code[piece_at(st, s, 0)];
-            if (h > 1) {
-                c->glyph[1] = (char)(h >= 10 ? '0' + h / 10 : '0' + h);
-                if (h >= 10)
-                    c->glyph[2] = (char)('0' + h % 10);
-            }
+            int shown = h <= LA_GLYPH_PIECES ? h : LA_GLYPH_PIECES - 1;
+            for (int i = 0; i < shown; i++)
+                c->glyph[i] = code[piece_at(st, s, i)];
+            if (shown < h)
+                c->glyph[shown] = '+';
             for (int i = 0; i < h && i < (int)sizeof c->detail - 1; i++)
                 c->detail[i] = code[piece_at(st, s, i)];
         }

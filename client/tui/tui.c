@@ -572,6 +572,9 @@ void tui_screen_draw(Tui *t)
         mvprintw(1, 0, _("(this board needs %dx%d,"), need_cols, need_rows);
         mvprintw(2, 0, _(" the window is %dx%d)"), cols, rows);
         tui_put(3, 0, _("q quits"), cols);
+        /* The message line too: a network game's first q asks before
+         * it leaves, and the question must show where the q was typed. */
+        tui_put_wrapped(4, 0, t->message, cols, rows - 4);
         refresh();
         return;
     }

@@ -173,8 +173,13 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
         if (mark == TUI_MARK_TARGET)
             attr |= A_UNDERLINE;
         if (!names && !cursor && mark == TUI_MARK_NONE &&
-            cell->kind == CORE_CELL_DARK)
-            text[0] = ':', text[TUI_CELL_W - 1] = ':';
+            cell->kind == CORE_CELL_DARK) {
+            /* (the closing mark only where the glyph leaves room: a
+             * Laska column of three fills the cell to its last column) */
+            text[0] = ':';
+            if (text[TUI_CELL_W - 1] == ' ')
+                text[TUI_CELL_W - 1] = ':';
+        }
     }
     attrset(attr);
     mvaddstr(y, x, text);

@@ -27,6 +27,7 @@ typedef struct Viewer {
     int view_ok;
     int colours;
     int jumping; /* 'g' pressed: reading a ply number */
+    int too_small; /* the last draw asked for a larger window */
     char number[12];
     size_t nnumber;
     char message[256];
@@ -143,7 +144,8 @@ static void draw(Viewer *v)
     getmaxyx(stdscr, rows, cols);
     erase();
     needed(v, &need_rows, &need_cols);
-    if (rows < need_rows || cols < need_cols) {
+    v->too_small = rows < need_rows || cols < need_cols;
+    if (v->too_small) {
         tui_put(0, 0, _("Tabula: make the window larger"), cols);
         snprintf(line, sizeof line, _("(this board needs %dx%d,"), need_cols,
                  need_rows);
@@ -233,6 +235,10 @@ static void jump(Viewer *v)
 /* Returns 1 to quit. */
 static int handle_key(Viewer *v, int ch)
 {
+    /* The window too small shows neither the board nor the ply number
+     * being typed: q quits, as that screen says, even after a g. */
+    if (v->too_small && ch == 'q')
+        return 1;
     if (v->jumping) {
         if (ch >= '0' && ch <= '9' && v->nnumber + 1 < sizeof v->number) {
             v->number[v->nnumber++] = (char)ch;

@@ -742,3 +742,28 @@ Test(cli, a_mistyped_command_is_answered_with_the_likely_one)
     cr_expect_eq(r.status, 2);
     cr_expect_null(strstr(r.err, "did you mean"), "%s", r.err);
 }
+
+/* A code pasted with en dashes (U+2013) and one symbol short is refused
+ * with the code as typed, its dashes kept, not each of their bytes as
+ * '?' ("'ABCD???EFGH???JKMN???PQR'", a usability finding); a control
+ * byte still shows as '?'. The same code whole is read (the lobby at
+ * port 1 then cannot be reached). */
+Test(cli, a_refused_code_is_echoed_with_its_typeset_dashes)
+{
+    Run *r = run("join 'ABCD\xe2\x80\x93" "EFGH\xe2\x80\x93JKMN\xe2\x80\x93PQR' "
+                 "--lobby 127.0.0.1:1");
+    cr_assert_eq(r->status, 2, "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "tabula join: 'ABCD\xe2\x80\x93"
+                                      "EFGH\xe2\x80\x93JKMN\xe2\x80\x93PQR' "
+                                      "is not a code"),
+                       "%s", r->err);
+    cr_assert_null(strstr(r->err, "???"), "%s", r->err);
+    r = run("join \"$(printf 'ABCD\\033EFGH')\" --lobby 127.0.0.1:1");
+    cr_assert_not_null(strstr(r->err, "'ABCD?EFGH' is not a code"), "%s",
+                       r->err);
+    r = run("join 'ABCD\xe2\x80\x93" "EFGH\xe2\x80\x93JKMN\xe2\x80\x93PQRS' "
+            "--lobby 127.0.0.1:1");
+    cr_assert_null(strstr(r->err, "is not a code"), "%s", r->err);
+    cr_assert_not_null(strstr(r->err, "cannot reach the lobby at 127.0.0.1:1"),
+                       "%s", r->err);
+}

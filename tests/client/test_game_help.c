@@ -65,9 +65,10 @@ Test(game_help, the_page_form_names_no_terminal_key_or_line)
                                   "one).\nNow, for example:\n"),
                        "%s", vb);
     const char *lk = help_at_start_for("laska", GAME_HELP_PAGE);
-    cr_assert_not_null(strstr(lk, "Black on top); a square's description "
-                                  "(shown when pointing at it,\nand read out "
-                                  "by screen readers) lists it top first.\n"),
+    cr_assert_not_null(strstr(lk, "as bw+);\na square's description (shown "
+                                  "when pointing at it, and read out by\n"
+                                  "screen readers) lists it whole, top "
+                                  "first.\n"),
                        "%s", lk);
     /* The terminal's own words stay in its form. */
     cr_assert_not_null(strstr(help_at_start("volleyball"),
@@ -180,6 +181,30 @@ Test(game_help, board_is_turned_for_black)
     fclose(f);
     cr_assert_eq(strncmp(buf, "  1 w ", 6), 0, "%s", buf);
     cr_assert_not_null(strstr(buf, "    g   f   e   d   c   b   a"), "%s",
+                       buf);
+    core_position_free(pos);
+}
+
+/* Line mode's board shows a Laska column as its pieces top first, the
+ * top two and + above three (docs/rules/laska.md): rows written out by
+ * hand from the position, four characters a cell, " ." an empty dark
+ * square. */
+Test(game_help, line_board_shows_laska_columns_in_letters)
+{
+    Core_Position *pos = NULL;
+    char buf[4096], why[128] = "";
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), NULL), 0);
+    cr_assert_eq(core_position_parse(pos, "w a1w c3bw e5Bww d4WbbBw g7b 0 0",
+                                     why, sizeof why),
+                 0, "%s", why);
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    line_cmd_board(f, pos, 0);
+    fclose(f);
+    cr_assert_not_null(strstr(buf, "  5 .       .       Bww     .  \n"), "%s",
+                       buf);
+    cr_assert_not_null(strstr(buf, "  4     .       Wb+     .      \n"), "%s",
+                       buf);
+    cr_assert_not_null(strstr(buf, "  3 .       bw      .       .  \n"), "%s",
                        buf);
     core_position_free(pos);
 }

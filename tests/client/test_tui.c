@@ -50,7 +50,7 @@ Test(tui, typed_move_appears_on_board_and_in_move_list)
     const char *scr = wait_for("1. c3-d4            e5xc3");
     char line[256];
     row(scr, " 3 ", line, sizeof line);
-    cr_assert_not_null(strstr(line, "w       b2      w       w"),
+    cr_assert_not_null(strstr(line, "w       bw      w       w"),
                        "rank 3: '%s'", line);
     row(scr, " 5 ", line, sizeof line);
     cr_assert_not_null(strstr(line, "b       b               b"),

@@ -900,3 +900,26 @@ Test(laska, hostile_encodings_are_refused)
     }
     core_position_free(pos);
 }
+
+/* A cell's glyph is its column top first in letters, never a letter and
+ * a digit that reads as a square's name ("b2" on a3 did, a usability
+ * finding); above three pieces the top two and '+'. The detail keeps the
+ * whole column. Rank 7 is row 0, file a column 0. */
+Test(laska, view_glyph_lists_the_column_in_letters)
+{
+    Core_Position *pos = at("w a1w c3bw e5Bww d4WbbBw g7b 0 0");
+    Core_View v;
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_str_eq(v.cell[6][0].glyph, "w");   /* a1, one piece */
+    cr_assert_str_eq(v.cell[4][2].glyph, "bw");  /* c3 */
+    cr_assert_str_eq(v.cell[2][4].glyph, "Bww"); /* e5, three: all shown */
+    cr_assert_str_eq(v.cell[3][3].glyph, "Wb+"); /* d4, five */
+    cr_assert_str_eq(v.cell[3][3].detail, "WbbBw");
+    cr_assert_eq(v.cell[3][3].owner, CORE_WHITE);
+    cr_assert_eq(v.cell[4][2].owner, CORE_BLACK);
+    for (int r = 0; r < v.rows; r++)
+        for (int c = 0; c < v.cols; c++)
+            cr_assert_null(strpbrk(v.cell[r][c].glyph, "0123456789"),
+                           "row %d col %d: %s", r, c, v.cell[r][c].glyph);
+    core_position_free(pos);
+}

@@ -35,8 +35,8 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'a draw offer is answered on your turn: your answer is sent when it comes'
   'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).'
   'you: host' 'click or type your moves on your turn'
-  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); a square\'s description (shown when pointing at it,\nand read out by screen readers) lists it top first.\n'
-  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows its top piece and its height (b2: two pieces,\nBlack on top); the cell\'s line under the board lists it top first.\n')
+  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows them top first (bw: a Black soldier on a White\none; a column of more than three shows its top two and +, as bw+);\na square\'s description (shown when pointing at it, and read out by\nscreen readers) lists it whole, top first.\n'
+  $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows them top first (bw: a Black soldier on a White\none; a column of more than three shows its top two and +, as bw+);\nthe cell\'s line under the board lists it whole, top first.\n')
 fail=0
 for lang in cs ru; do
   expect=$(LANGUAGE=$lang LC_ALL=C.UTF-8 TEXTDOMAINDIR="$native/locale" node -e '
