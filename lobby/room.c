@@ -123,6 +123,8 @@ struct Lobby_Room {
     Lobby_Room *gprev, *gnext; /* that list, in order of empty_since */
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     Lobby_Room *prev, *next;
+    Lobby_Room *sprev, *snext; /* in its source's room_list */
+    size_t heap_at;            /* its place in the rooms' heap */
 };
 
 struct Lobby_Member {
@@ -174,8 +176,11 @@ struct Lobby_Rooms {
     uint64_t beat_at;          /* the next turn of beats (ms) */
     size_t storing;            /* payload bytes on their way to the store */
     size_t transcript_bytes;
+    Lobby_Room **heap;         /* every room, a max-heap by ring_bytes */
+    size_t heap_n, heap_cap;
     Lobby_Sources sources;
     uint64_t global_tat;
+    uint64_t data_tat;         /* the node's frame bucket (us) */
     Lobby_Stats stats;
     const Lobby_Store_Ops *store_ops; /* NULL: rooms live here only */
     void *store;
@@ -226,8 +231,93 @@ static void room_unfile(Lobby_Rooms *rs, Lobby_Room *r)
     }
 }
 
+/* ---- the rooms by the bytes they keep ----
+ * A max-heap of every room by ring_bytes, and each source's list of its
+ * rooms: the room that gives up frames when the node or an address is at
+ * its byte cap is found without a walk over every room (a walk per frame
+ * cost the relay 65 % of its time under the abuse bench's `slow` attack
+ * from 100 addresses: docs/benchmarks.md). */
+
+static void heap_set(Lobby_Rooms *rs, size_t i, Lobby_Room *r)
+{
+    rs->heap[i] = r;
+    r->heap_at = i;
+}
+
+static void heap_up(Lobby_Rooms *rs, size_t i)
+{
+    Lobby_Room *r = rs->heap[i];
+    while (i > 0 && rs->heap[(i - 1) / 2]->ring_bytes < r->ring_bytes) {
+        heap_set(rs, i, rs->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set(rs, i, r);
+}
+
+static void heap_down(Lobby_Rooms *rs, size_t i)
+{
+    Lobby_Room *r = rs->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= rs->heap_n)
+            break;
+        if (c + 1 < rs->heap_n &&
+            rs->heap[c + 1]->ring_bytes > rs->heap[c]->ring_bytes)
+            c++;
+        if (rs->heap[c]->ring_bytes <= r->ring_bytes)
+            break;
+        heap_set(rs, i, rs->heap[c]);
+        i = c;
+    }
+    heap_set(rs, i, r);
+}
+
+/* Room in the heap for one more. TB_E_NOMEM: none. */
+static int heap_reserve(Lobby_Rooms *rs)
+{
+    if (rs->heap_n < rs->heap_cap)
+        return 0;
+    size_t cap = rs->heap_cap ? rs->heap_cap * 2 : 64;
+    Lobby_Room **heap = realloc(rs->heap, cap * sizeof *heap);
+    if (heap == NULL)
+        return TB_E_NOMEM;
+    rs->heap = heap;
+    rs->heap_cap = cap;
+    return 0;
+}
+
+/* r, new (heap_reserve done), in the heap and in its source's list. */
+static void bytes_file(Lobby_Rooms *rs, Lobby_Room *r)
+{
+    heap_set(rs, rs->heap_n++, r);
+    heap_up(rs, r->heap_at);
+    r->sprev = NULL;
+    r->snext = r->src->room_list;
+    if (r->snext != NULL)
+        r->snext->sprev = r;
+    r->src->room_list = r;
+}
+
+static void bytes_unfile(Lobby_Rooms *rs, Lobby_Room *r)
+{
+    Lobby_Room *last = rs->heap[--rs->heap_n];
+    if (last != r) {
+        size_t i = r->heap_at;
+        heap_set(rs, i, last);
+        heap_up(rs, i);
+        heap_down(rs, last->heap_at);
+    }
+    if (r->sprev != NULL)
+        r->sprev->snext = r->snext;
+    else
+        r->src->room_list = r->snext;
+    if (r->snext != NULL)
+        r->snext->sprev = r->sprev;
+}
+
 static void room_free(Lobby_Rooms *rs, Lobby_Room *r)
 {
+    bytes_unfile(rs, r);
     for (uint32_t i = 0; i < r->ring_count; i++)
         free(r->ring[(r->ring_head + i) % r->ring_cap]);
     rs->transcript_bytes -= r->ring_bytes;
@@ -397,6 +487,16 @@ static void beat(Lobby_Rooms *rs, uint64_t now)
     }
 }
 
+/* m is over its address's connection share or the node's total (or has
+ * no address record): it must not be held once answered. */
+static int member_over(const Lobby_Member *m)
+{
+    const Lobby_Rooms *rs = m->rs;
+    return m->src == NULL ||
+           m->src->conns > (uint64_t)rs->lim.source_conns * m->src->factor ||
+           rs->nconns > rs->lim.max_conns;
+}
+
 static void member_error(Lobby_Member *m, int code)
 {
     uint8_t msg[LOBBY_LEN_ERROR] = {LOBBY_MSG_ERROR, (uint8_t)code};
@@ -407,7 +507,11 @@ static void member_error(Lobby_Member *m, int code)
     if (code == LOBBY_ERR_PROTOCOL || code == LOBBY_ERR_VERSION ||
         code == LOBBY_ERR_TOO_BIG || code == LOBBY_ERR_NOT_ALLOWED)
         m->rs->stats.protocol_errors++;
-    m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+    /* Held a while only when it is in no room (a seat's leaving is news
+     * to the room at once) and within its shares. */
+    m->ops->close(m->link, 1,
+                  m->room != NULL || member_over(m) ? LOBBY_CLOSE_ANSWERED
+                                                    : LOBBY_CLOSE_REFUSED);
 }
 
 /* Acknowledge m's own frame seq. */
@@ -595,7 +699,7 @@ static Lobby_Room *room_new(Lobby_Rooms *rs, const uint8_t *inv,
                             const uint8_t *wat, const uint8_t *pk,
                             Lobby_Source *src, int file_watch)
 {
-    Lobby_Room *r = calloc(1, sizeof *r);
+    Lobby_Room *r = heap_reserve(rs) == 0 ? calloc(1, sizeof *r) : NULL;
     if (r == NULL)
         return NULL;
     memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
@@ -604,6 +708,7 @@ static Lobby_Room *room_new(Lobby_Rooms *rs, const uint8_t *inv,
     memcpy(r->host_pk, pk, LOBBY_KEY_BYTES);
     r->src = src;
     r->src->rooms++;
+    bytes_file(rs, r);
     room_file(rs, r);
     r->next = rs->rooms;
     if (rs->rooms != NULL)
@@ -766,6 +871,7 @@ static void ring_evict(Lobby_Rooms *rs, Lobby_Room *r)
     r->ring_head = (r->ring_head + 1) % r->ring_cap;
     r->ring_count--;
     r->ring_bytes -= e->len;
+    heap_down(rs, r->heap_at);
     r->src->bytes -= e->len;
     rs->transcript_bytes -= e->len;
     for (int s = 0; s < 2; s++)
@@ -798,9 +904,10 @@ static int seat_had(const Lobby_Room *r, int seat, uint64_t seq)
 static Lobby_Room *largest_room(Lobby_Rooms *rs, const Lobby_Source *src)
 {
     Lobby_Room *best = NULL;
-    for (Lobby_Room *r = rs->rooms; r != NULL; r = r->next)
-        if ((src == NULL || r->src == src) &&
-            (best == NULL || r->ring_bytes > best->ring_bytes))
+    if (src == NULL)
+        return rs->heap_n > 0 ? rs->heap[0] : NULL;
+    for (Lobby_Room *r = src->room_list; r != NULL; r = r->snext)
+        if (best == NULL || r->ring_bytes > best->ring_bytes)
             best = r;
     return best;
 }
@@ -856,6 +963,7 @@ static int ring_push(Lobby_Rooms *rs, Lobby_Room *r, Lobby_Entry *e)
     r->ring[(r->ring_head + r->ring_count) % r->ring_cap] = e;
     r->ring_count++;
     r->ring_bytes += e->len;
+    heap_up(rs, r->heap_at);
     r->src->bytes += e->len;
     rs->transcript_bytes += e->len;
     return 0;
@@ -904,10 +1012,15 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
-    if (lobby__bucket_take(&m->src->data_tat, now * 1000,
-                           LOBBY_DATA_REFILL_US / m->src->factor,
+    uint64_t refill = LOBBY_DATA_REFILL_US / m->src->factor;
+    if (lobby__bucket_take(&m->src->data_tat, now * 1000, refill,
                            (uint64_t)LOBBY_DATA_BURST * m->src->factor,
-                           NULL)) {
+                           NULL) ||
+        (lobby__bucket_take(&rs->data_tat, now * 1000,
+                            LOBBY_DATA_NODE_REFILL_US, LOBBY_DATA_NODE_BURST,
+                            NULL) &&
+         lobby__bucket_used(m->src->data_tat, now * 1000, refill) >
+             (uint64_t)LOBBY_DATA_HEAVY * m->src->factor)) {
         rs->stats.dropped_flood++;
         member_error(m, LOBBY_ERR_FLOOD);
         return;
@@ -1090,11 +1203,11 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
     m->src->conns++;
     /* Every transport counts in one total: a TCP member is within net/'s
      * own cap, but TCP, WebSocket and HTTP together are held to this. */
-    uint64_t share = (uint64_t)rs->lim.source_conns * m->src->factor;
-    if (m->src->conns > share || rs->nconns > rs->lim.max_conns) {
-        rs->stats.refused_address += m->src->conns > share;
-        member_error(m, m->src->conns > share ? LOBBY_ERR_ADDRESS
-                                              : LOBBY_ERR_FULL);
+    if (member_over(m)) {
+        int address = m->src->conns >
+                      (uint64_t)rs->lim.source_conns * m->src->factor;
+        rs->stats.refused_address += address;
+        member_error(m, address ? LOBBY_ERR_ADDRESS : LOBBY_ERR_FULL);
     }
     return m;
 }
@@ -1442,6 +1555,7 @@ void lobby_rooms_free(Lobby_Rooms *rs)
     while (rs->rooms != NULL)
         room_drop(rs, rs->rooms);
     lobby__sources_free(&rs->sources);
+    free(rs->heap);
     free(rs->buckets[0]);
     free(rs->buckets[1]);
     free(rs);

@@ -195,7 +195,10 @@ enum {
     LOBBY_CLOSE_ANSWERED = 1, /* after an ERROR */
     LOBBY_CLOSE_SLOW,         /* dropped as a slow reader */
     LOBBY_CLOSE_GONE,         /* the store (Redis) is gone */
-    LOBBY_CLOSE_SHUTDOWN      /* the relay is closing */
+    LOBBY_CLOSE_SHUTDOWN,     /* the relay is closing */
+    LOBBY_CLOSE_REFUSED       /* after an ERROR to a member in no room,
+                               * within its shares: the transport may hold
+                               * the link LOBBY_REFUSED_HOLD_MS first */
 };
 
 /* Where rooms live when several nodes share them (redis.c); NULL
@@ -262,6 +265,17 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
 #define LOBBY_DATA_BURST 1024
 #define LOBBY_DATA_REFILL_US 2000
 
+/* The frames the whole node takes: LOBBY_DATA_NODE_BURST at once and one
+ * more each LOBBY_DATA_NODE_REFILL_US (us), about what a core relays
+ * with time to spare. Past it, a frame from an address that has used
+ * more than LOBBY_DATA_HEAVY of its own burst (a heavy sender) closes its
+ * seat FLOOD; the others' frames still go (the node's budget is a soft
+ * total). 100 addresses each at its own share (50,000 1 KB frames a
+ * second) held a game's round trip at 42 ms on a 2-core machine. */
+#define LOBBY_DATA_NODE_BURST 8192
+#define LOBBY_DATA_NODE_REFILL_US 50
+#define LOBBY_DATA_HEAVY 64
+
 /* With Redis, a WATCH of a room that has no copy on the node brings its
  * transcript from Redis; an address may do so LOBBY_WATCH_BURST times at
  * once and once more each LOBBY_WATCH_REFILL_MS (ms), times its trust
@@ -275,6 +289,15 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
  * slack comes out of the descriptors it keeps free (cmd_lobby.c). */
 #define LOBBY_HOLD_SLACK_SOURCE 4
 #define LOBBY_HOLD_SLACK_TOTAL 16
+
+/* A member refused in no room and within its address's connection share
+ * (a wrong code, a full room share, a bad hello) is answered at once and its
+ * connection then held this long (ms), unread, before it is closed
+ * (LOBBY_CLOSE_REFUSED): a peer that reconnects as fast as it is closed
+ * and never reads the answer costs the relay one connection per this
+ * time instead of one per turn of its loop (docs/reliability.md). It
+ * stays in its address's share while held. */
+#define LOBBY_REFUSED_HOLD_MS 2000
 
 /*
  * lobby_rooms_hold: a connection from peer_host that is not a member (an

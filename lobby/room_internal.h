@@ -34,6 +34,7 @@ typedef struct Lobby_Source {
                         store (Redis) */
     uint64_t fetch_tat; /* watch bucket (Redis): GCRA arrival time, us */
     uint64_t data_tat;  /* frame bucket: GCRA arrival time, us */
+    Lobby_Room *room_list; /* those rooms (room.c, through snext) */
     struct Lobby_Source *next;
 } Lobby_Source;
 
@@ -70,6 +71,9 @@ void lobby__sources_free(Lobby_Sources *t);
  * now_us: 0, or 1 when none is left (nothing taken; *ready_us, when not
  * NULL, says when one will be). The guess, watch and frame limits are
  * such buckets. */
+/* Tokens of the bucket at tat in use at now_us (0: full). */
+uint64_t lobby__bucket_used(uint64_t tat, uint64_t now_us, uint64_t refill_us);
+
 int lobby__bucket_take(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
                        uint64_t burst, uint64_t *ready_us);
 

@@ -60,7 +60,9 @@ static int net_reason(int reason)
 
 static void tcp_close(void *link, int flush, int reason)
 {
-    if (flush)
+    if (flush && reason == LOBBY_CLOSE_REFUSED)
+        net_close_linger(link, net_reason(reason), LOBBY_REFUSED_HOLD_MS);
+    else if (flush)
         net_close_flush(link, net_reason(reason));
     else
         net_close(link, net_reason(reason));

@@ -220,6 +220,11 @@ int lobby__bucket_take(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
     return 0;
 }
 
+uint64_t lobby__bucket_used(uint64_t tat, uint64_t now_us, uint64_t refill_us)
+{
+    return tat > now_us ? (tat - now_us + refill_us - 1) / refill_us : 0;
+}
+
 int lobby__guess_limited(const Lobby_Source *s, uint64_t global_tat,
                          const Lobby_Limits *lim, uint64_t now_us)
 {

@@ -47,6 +47,7 @@ struct Net_Conn {
     char peer[64];
     char peer_host[64];
     size_t queued; /* memory the writes not yet done pin (NET_WRITE_COST) */
+    uint32_t linger; /* ms held after a flushing close's shutdown */
 };
 
 /* Connections a server accepts in one turn of the loop: past it the
@@ -343,7 +344,20 @@ static void conn_shutdown_done(uv_shutdown_t *req, int status)
     Net_Conn *c = req->data;
     (void)status;
     if (!c->torn)
-        conn_reap_at(c, uv_now(c->loop));
+        conn_reap_at(c, uv_now(c->loop) + c->linger);
+}
+
+void net_close_linger(Net_Conn *c, int reason, uint32_t linger_ms)
+{
+    if (c == NULL || c->closing)
+        return;
+    /* Spread over [linger_ms, 2 linger_ms] by the connection's address:
+     * refusals that came in one burst would otherwise all be closed in
+     * one turn of the loop linger_ms later (a close with unread bytes
+     * sends a reset: tens of us each), and come back together. */
+    c->linger = linger_ms +
+                (uint32_t)(((uintptr_t)c / sizeof *c) % ((uint64_t)linger_ms + 1));
+    net_close_flush(c, reason);
 }
 
 void net_close_flush(Net_Conn *c, int reason)

@@ -219,6 +219,19 @@ void net_close(Net_Conn *c, int reason);
  */
 void net_close_flush(Net_Conn *c, int reason);
 
+/*
+ * net_close_linger: as net_close_flush, and once the frames are written
+ * and the end of the stream sent, c is held linger_ms to 2 linger_ms (ms:
+ * spread so that a burst of them is not closed at once) more before
+ * its descriptor is closed: unread, so a peer that never reads learns of
+ * the close only then. A refused peer that reconnects as fast as it is
+ * closed costs a connection (accept, read, answer, close: the kernel's
+ * work) each time; held, it costs one per linger_ms (the relay-limits
+ * issue's `slow` attack, docs/benchmarks.md). Only for a connection that
+ * is counted in a share while held: it keeps its descriptor.
+ */
+void net_close_linger(Net_Conn *c, int reason, uint32_t linger_ms);
+
 /* net_is_closing: nonzero once net_close or a failure marked c. */
 int net_is_closing(const Net_Conn *c);
 

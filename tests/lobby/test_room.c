@@ -7,6 +7,7 @@
  * millisecond against lobby.h's documented defaults.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,12 +22,18 @@ typedef struct Link {
     uint8_t msg[MSGS][128];
     size_t len[MSGS];
     int n;
-    int closing, flushed;
+    int closing, flushed, reason;
+    int counting;   /* count messages (total), keep only the last */
+    size_t total;
 } Link;
 
 static int l_send(void *link, const uint8_t *m, size_t len)
 {
     Link *l = link;
+    if (l->counting) {
+        l->total++;
+        l->n = 0;
+    }
     cr_assert_lt(l->n, MSGS);
     if (len > sizeof l->msg[0])
         len = sizeof l->msg[0];
@@ -49,9 +56,9 @@ static int l_is_closing(const void *link)
 static void l_close(void *link, int flush, int reason)
 {
     Link *l = link;
-    (void)reason;
     l->closing = 1;
     l->flushed = flush;
+    l->reason = reason;
 }
 
 static const Lobby_Link_Ops ops = {l_send, l_queued, l_is_closing, l_close, 1};
@@ -499,4 +506,191 @@ Test(room, a_finished_room_goes_thirty_seconds_after_it_empties)
     lobby_rooms_sweep(rs, 30080);
     lobby_rooms_stats(rs, &st);
     cr_assert_eq(st.rooms, 0);
+}
+
+/* A connection refused in no room and within its address's share is
+ * closed after its ERROR with LOBBY_CLOSE_REFUSED (the transport holds it
+ * LOBBY_REFUSED_HOLD_MS first: room.h); one over the address's share, or
+ * a seat closed in its room, with LOBBY_CLOSE_ANSWERED (at once). */
+Test(room, a_refused_connection_in_no_room_is_held_one_over_its_share_not)
+{
+    uint8_t m[128];
+    Link w, h, g, over[65];
+    Lobby_Member *wm = member(&w, "192.0.2.7", 0);
+    lobby_rooms_message(wm, m, join(m, 0x77, 0x01, 0), 1);
+    cr_assert_eq(error_of(&w, 0), 3); /* CODE */
+    cr_assert_eq(w.reason, LOBBY_CLOSE_REFUSED);
+    cr_assert_eq(w.flushed, 1);
+    /* the address's 64 connections [source_conns], then a 65th */
+    Lobby_Member *om[65];
+    for (int i = 0; i < 65; i++)
+        om[i] = member(&over[i], "198.51.100.9", 2);
+    for (int i = 0; i < 64; i++)
+        cr_assert_eq(over[i].n, 0);
+    cr_assert_eq(error_of(&over[64], 0), 11); /* ADDRESS */
+    cr_assert_eq(over[64].reason, LOBBY_CLOSE_ANSWERED);
+    for (int i = 0; i < 65; i++)
+        lobby_rooms_closed(om[i], 3);
+    /* a seat that breaks the rules in its room: a frame after DONE */
+    static const uint8_t done[1] = {0x05}, frame[2] = {0x04, 'a'};
+    Lobby_Member *hm = member(&h, "203.0.113.5", 10);
+    Lobby_Member *gm = member(&g, "203.0.113.6", 10);
+    lobby_rooms_message(hm, m, create(m, 0x31, 0x32, 0), 11);
+    lobby_rooms_message(gm, m, join(m, 0x31, 0x33, 0), 12);
+    lobby_rooms_message(hm, done, 1, 13);
+    int before = h.n;
+    lobby_rooms_message(hm, frame, 2, 14);
+    cr_assert_eq(error_of(&h, before), 1); /* PROTOCOL */
+    cr_assert_eq(h.reason, LOBBY_CLOSE_ANSWERED);
+    lobby_rooms_closed(wm, 20);
+    lobby_rooms_closed(hm, 20);
+    lobby_rooms_closed(gm, 20);
+}
+
+/* The node's frames: LOBBY_DATA_NODE_BURST [8192] at once. With the time
+ * standing still, 8 addresses each spend their own burst
+ * [LOBBY_DATA_BURST, 1024]: 8 x 1024 = 8192, the node's. Past it, a
+ * ninth address's seat is let through while it has used at most
+ * LOBBY_DATA_HEAVY [64] of its own, and closed FLOOD (12) at its 65th
+ * frame; a game's seat that sent nothing before still plays. */
+Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
+{
+    uint8_t m[128];
+    static const uint8_t frame[2] = {0x04, 'a'};
+    Link h[10], g[10];
+    Lobby_Member *hm[10], *gm[10];
+    char addr[32];
+    for (int i = 0; i < 10; i++) {
+        snprintf(addr, sizeof addr, "192.0.2.%d", 10 + i);
+        hm[i] = member(&h[i], addr, 0);
+        snprintf(addr, sizeof addr, "198.51.100.%d", 10 + i);
+        gm[i] = member(&g[i], addr, 0);
+        lobby_rooms_message(hm[i], m, create(m, (uint8_t)(0x40 + i),
+                                             (uint8_t)(0x60 + i), 0), 1);
+        lobby_rooms_message(gm[i], m, join(m, (uint8_t)(0x40 + i), 0x01, 0), 1);
+        cr_assert_eq(g[i].msg[0][0], 0x81);
+        h[i].counting = g[i].counting = 1;
+    }
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 1024; k++)
+            lobby_rooms_message(hm[i], frame, 2, 2);
+    for (int i = 0; i < 8; i++) {
+        cr_assert_eq(h[i].closing, 0, "address %d closed within its share", i);
+        cr_assert_eq(g[i].total, 1024);
+    }
+    for (int k = 0; k < 64; k++)
+        lobby_rooms_message(hm[8], frame, 2, 2);
+    cr_assert_eq(h[8].closing, 0);
+    cr_assert_eq(g[8].total, 64);
+    lobby_rooms_message(hm[8], frame, 2, 2);
+    cr_assert_eq(h[8].closing, 1);
+    cr_assert_eq(h[8].msg[0][0], 0x85);
+    cr_assert_eq(h[8].msg[0][1], 12);
+    cr_assert_eq(g[8].total, 64);
+    lobby_rooms_message(hm[9], frame, 2, 2);
+    cr_assert_eq(h[9].closing, 0);
+    cr_assert_eq(g[9].total, 1);
+    for (int i = 0; i < 10; i++) {
+        lobby_rooms_closed(hm[i], 3);
+        lobby_rooms_closed(gm[i], 3);
+    }
+}
+
+/* Frames (FRAME, 0x82) a late spectator of invite lookup inv is sent
+ * from the start (from 0): the frames its room keeps (WATCH: 03 01, lookup (16),
+ * from (8)). */
+static size_t kept_frames(Lobby_Rooms *t, uint8_t inv, uint64_t now)
+{
+    uint8_t m[26] = {0x03, 1};
+    Link s;
+    size_t frames = 0;
+    memset(&s, 0, sizeof s);
+    memset(m + 2, inv, 16);
+    put64(m + 18, 0);
+    Lobby_Member *sm = lobby_rooms_member(t, &ops, &s, "203.0.113.99", now);
+    lobby_rooms_message(sm, m, sizeof m, now);
+    lobby_rooms_closed(sm, now);
+    cr_assert_eq(s.msg[0][0], 0x81, "the spectator was not welcomed");
+    for (int k = 0; k < s.n; k++)
+        frames += s.msg[k][0] == 0x82;
+    return frames;
+}
+
+/* At the node's kept bytes the room that keeps the most gives up its
+ * oldest frame, whichever room sends, and the next largest follows once
+ * it is smaller. Frames of a 1-byte payload take `one` byte each as the
+ * rooms count them (measured), so a 60-byte payload one + 59. Room A
+ * keeps 7 small frames (7 one), B one frame of 60 bytes (one + 59, less
+ * than A's as long as one > 10), C one small: the node's cap
+ * [kept_bytes] is their sum. C sends a small frame: A, the largest,
+ * gives up one (A 6 one, smaller than B now); C sends another: B gives
+ * up its only frame. Kept: A 6, B 0, C 3. */
+Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
+{
+    uint8_t m[128];
+    static const uint8_t frame[2] = {0x04, 'a'};
+    uint8_t big[61] = {0x04};
+    Lobby_Rooms *t, *probe;
+    Lobby_Limits lim;
+    Link h[3], g[3];
+    Lobby_Member *hm[3], *gm[3];
+    Lobby_Stats st;
+    char addr[32];
+
+    /* one frame's bytes as the rooms count them */
+    cr_assert_eq(lobby_rooms_new(NULL, &probe), 0);
+    memset(h, 0, sizeof h);
+    memset(g, 0, sizeof g);
+    hm[0] = lobby_rooms_member(probe, &ops, &h[0], "192.0.2.1", 0);
+    gm[0] = lobby_rooms_member(probe, &ops, &g[0], "198.51.100.1", 0);
+    lobby_rooms_message(hm[0], m, create(m, 0x50, 0x70, 0), 1);
+    lobby_rooms_message(gm[0], m, join(m, 0x50, 0x01, 0), 1);
+    lobby_rooms_message(hm[0], frame, 2, 2);
+    lobby_rooms_stats(probe, &st);
+    size_t one = st.transcript_bytes;
+    cr_assert_gt(one, 10);
+    lobby_rooms_closed(hm[0], 3);
+    lobby_rooms_closed(gm[0], 3);
+    lobby_rooms_free(probe);
+
+    memset(&lim, 0, sizeof lim);
+    /* (a room's and an address's byte caps hold A's 7 frames, and every
+     * cap is at least the one below it) */
+    lim.max_payload = 60;
+    lim.transcript_bytes = lim.source_bytes = 7 * one;
+    lim.kept_bytes = 7 * one + (one + 59) + one;
+    cr_assert_eq(lobby_rooms_new(&lim, &t), 0);
+    memset(h, 0, sizeof h);
+    memset(g, 0, sizeof g);
+    for (int i = 0; i < 3; i++) {
+        snprintf(addr, sizeof addr, "192.0.2.%d", 20 + i);
+        hm[i] = lobby_rooms_member(t, &ops, &h[i], addr, 0);
+        snprintf(addr, sizeof addr, "198.51.100.%d", 20 + i);
+        gm[i] = lobby_rooms_member(t, &ops, &g[i], addr, 0);
+        lobby_rooms_message(hm[i], m, create(m, (uint8_t)(0x50 + i),
+                                             (uint8_t)(0x70 + i), 0), 1);
+        lobby_rooms_message(gm[i], m, join(m, (uint8_t)(0x50 + i), 0x01, 0), 1);
+        h[i].counting = g[i].counting = 1;
+    }
+    for (int k = 0; k < 7; k++)
+        lobby_rooms_message(hm[0], frame, 2, 2);
+    lobby_rooms_message(hm[1], big, sizeof big, 2);
+    lobby_rooms_message(hm[2], frame, 2, 2);
+    cr_assert_eq(kept_frames(t, 0x50, 2), 7);
+    cr_assert_eq(kept_frames(t, 0x51, 2), 1);
+    cr_assert_eq(kept_frames(t, 0x52, 2), 1);
+    lobby_rooms_message(hm[2], frame, 2, 3);
+    cr_assert_eq(kept_frames(t, 0x50, 4), 6);
+    cr_assert_eq(kept_frames(t, 0x51, 4), 1);
+    cr_assert_eq(kept_frames(t, 0x52, 4), 2);
+    lobby_rooms_message(hm[2], frame, 2, 5);
+    cr_assert_eq(kept_frames(t, 0x50, 6), 6);
+    cr_assert_eq(kept_frames(t, 0x51, 6), 0);
+    cr_assert_eq(kept_frames(t, 0x52, 6), 3);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(g[i].closing, 0, "a reader was dropped");
+        lobby_rooms_closed(hm[i], 7);
+        lobby_rooms_closed(gm[i], 7);
+    }
+    lobby_rooms_free(t);
 }

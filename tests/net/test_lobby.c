@@ -585,6 +585,9 @@ Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
     cr_assert_eq(bad[6].in[5], 9, "hello timeout");
     cr_assert_eq(host.disconnected + guest.disconnected + spect.disconnected,
                  0);
+    /* (answered in no room, each is held LOBBY_REFUSED_HOLD_MS before
+     * its descriptor goes, counted meanwhile) */
+    WAIT_FOR(stats().conns == 3, LOBBY_REFUSED_HOLD_MS + 2000);
     cr_assert_eq(stats().conns, 3);
     cr_assert_eq(stats().bad_codes, 0, "garbage is no code guess");
     for (int i = 0; i < n; i++)
