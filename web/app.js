@@ -673,10 +673,11 @@ function netOutput(out) {
     const english = typed.slice(typed.lastIndexOf('\x1f') + 1);
     netNote(() => tabula.text('note', typed));
     if (english.startsWith('final-hash: ')) $('final').textContent = english;
-    // The session's answer to the player's command (its result, or its
-    // refusal) takes the message line, where an older error or "sent"
-    // line would otherwise stay.
-    else if (game.asked) { game.asked = false; say(() => tabula.text('note', typed)); }
+    // The session's answer to the player's own line (a command's result
+    // or refusal, that it waits for the turn, and what a waiting line
+    // did once the turn came; a move's refusal) takes the message line,
+    // where an older error, "sent" or waiting line would otherwise stay.
+    else if (out.answer) say(() => tabula.text('note', typed));
   }
   netRefresh();
 }
@@ -720,7 +721,8 @@ function netMove(text) {
 
 // A button's command for the session; out of turn the session keeps it
 // for the turn (a draw offer is answered on your turn) and says so in a
-// note (match/note.c), which the message line shows, as the terminal's.
+// note (match/note.c), which the message line shows, as the terminal's;
+// the line's own answer follows there once the turn came.
 function netCommand(line) {
   if (game?.mode !== 'net') return;
   if (game.failed) { say(game.failed); return; }
@@ -731,9 +733,7 @@ function netCommand(line) {
     game.driver.pump();
     return;
   }
-  // the session's next note answers it (its answer, its refusal, or that
-  // it waits for the turn)
-  game.asked = true;
+  // (the session's notes that answer it take the message line: netOutput)
   game.driver.pump();
 }
 

@@ -47,7 +47,9 @@
 //   node tests/web/browser.mjs netresign
 //       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
 //       hosts, the page opens the #join= link without a bot, shows both
-//       clocks (rounded down to the second), types a move into its move box on its turn, is reloaded
+//       clocks (rounded down to the second), types a refused move, then a
+//       move and at once Take back (its message line says the takeback
+//       waits, then that it went), is reloaded
 //       (its seat comes back), waits 1.5 s on its turn and is reloaded
 //       again (its clock went on: lower by at least the wait), then
 //       presses Resign twice (it asks once). Prints "netresign page HEX terminal HEX result R
