@@ -226,14 +226,19 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
         if (s->perturbed != NULL)
             return send_perturbed(s, &m);
     }
+    /* The move's ply and clock lines answer no line (Match_Note.answer):
+     * the ply is its answer. */
+    int answering = s->answering;
+    s->answering = 0;
     rc = match__send_msg(s, now, &m);
-    if (rc != 0)
-        return rc;
-    s->moves++;
-    match__show_ply(s, m.body.move.ply, match_side(s), m.body.move.move,
-                    m.body.move.hash);
-    match__clock_after_move(s, now, match_side(s), &m);
-    return 0;
+    if (rc == 0) {
+        s->moves++;
+        match__show_ply(s, m.body.move.ply, match_side(s), m.body.move.move,
+                        m.body.move.hash);
+        match__clock_after_move(s, now, match_side(s), &m);
+    }
+    s->answering = answering;
+    return rc;
 }
 
 int match_conduct_line(const char *line)
@@ -280,7 +285,20 @@ int match_parse_takeback(const char *line, unsigned *n)
  * place a typed line is read: commands are matched here, anything else is
  * taken as a move.
  */
+static int line_notes(Match *s, uint64_t now, const char *line, int my_turn);
+
+/* Carry out one of the seat's own lines (0: it waits for our turn); the
+ * notes it makes answer that line, bar a played move's ply and clock
+ * lines. */
 static int do_line(Match *s, uint64_t now, const char *line, int my_turn)
+{
+    s->answering = 1;
+    int done = line_notes(s, now, line, my_turn);
+    s->answering = 0;
+    return done;
+}
+
+static int line_notes(Match *s, uint64_t now, const char *line, int my_turn)
 {
     const Core_Position *pos = proto_transcript_position(s->t);
     int side = match_side(s);
@@ -504,11 +522,13 @@ int match_command(Match *s, uint64_t now, const char *line)
         char shown[MATCH_NOTE_ARG_MAX];
         match__text_init(&t, shown, sizeof shown);
         match__put_token(&t, line);
+        s->answering = 1;
         match__say(s, 0,
                    strcmp(line, "accept") == 0 || strcmp(line, "decline") == 0
                        ? MATCH_NOTE_ANSWER_HELD
                        : MATCH_NOTE_LINE_HELD,
                    shown, NULL, NULL, NULL);
+        s->answering = 0;
     }
     return 0;
 }

@@ -175,6 +175,12 @@ typedef enum Match_Note_Code {
 typedef struct Match_Note {
     int code;                                  /* a Match_Note_Code */
     char arg[MATCH_NOTE_ARGS][MATCH_NOTE_ARG_MAX]; /* "" when unused */
+    /* 1: the session's answer to one of the seat's own lines
+     * (match_command): its refusal, the message sent for it, or that it
+     * waits for the turn, and later, once the turn came, what a waiting
+     * line did; a front end shows it where the player looks (the message
+     * line). A move's ply and clock lines are none. */
+    int answer;
 } Match_Note;
 
 /*

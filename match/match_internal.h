@@ -79,6 +79,7 @@ struct Match {
     uint32_t line_id[MATCH_LINES_MAX]; /* each line's number, in order */
     uint32_t line_ids;                 /* the last number given */
     size_t line_head, line_count;
+    int answering; /* the notes made now answer a line (Match_Note.answer) */
     /* the connection */
     int connected;
     int welcomed;

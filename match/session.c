@@ -32,6 +32,7 @@ Match_Out *match__push(Match *s, Match_Out_Kind kind)
     memset(o, 0, offsetof(Match_Out, text));
     o->text[0] = '\0';
     o->note.code = MATCH_NOTE_TEXT;
+    o->note.answer = s->answering;
     o->kind = kind;
     s->out_count++;
     return o;

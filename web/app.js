@@ -5,13 +5,15 @@
 // notation, result, state hash and signature comes from the WebAssembly
 // module (tabula.js); a network game's bytes and time go through net.js.
 // Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
-// game; a reloaded tab takes its network seat back (seatstore.js).
+// game; a reloaded tab takes its network seat back (seatstore.js), and
+// its game on this device (playstore.js).
 import { loadTabula, NET, TB_E } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
 import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey }
   from './seatstore.js';
+import { playSave, playLoad, playForget } from './playstore.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -129,6 +131,7 @@ function home() {
   if (game?.mode === 'net') netClose();
   else if (game?.pos) game.pos.free();
   seatRelease(); // a seat left stays kept: the start page lists it
+  playForget(); // a game on this device left is gone
   game = null;
   location.hash = '';
   show('start');
@@ -144,20 +147,55 @@ function stopBot() {
 // options: match options as `tabula play --options` takes them (the
 // start page gives none; the browser tests do, for a long game).
 function newGame(name, opponent, side, options = '') {
+  const bot = opponent.startsWith('bot:') ? Number(opponent.slice(4)) : 0;
+  // players[side]: 'human' or a bot level
+  openGame({ name, options, players: bot ? (side === 0 ? ['human', bot] : [bot, 'human'])
+    : ['human', 'human'], seed: randomSeed() });
+  say(() => t('type {hint}; or click the squares (? explains)', { hint: t(game.info.hint) }));
+  refresh();
+}
+
+// The game this tab kept before its reload (playstore.js), its moves
+// replayed by the module: true when it is back on screen. A record the
+// module refuses (an unknown game or level, bad options, a move it does
+// not take) is dropped. A finished game comes back finished.
+function resumePlay() {
+  const kept = playLoad();
+  if (!kept) return false;
+  try {
+    if (!tabula.games().some((g) => g.name === kept.name) ||
+        !kept.players.every((p) => p === 'human' || BOT_LEVELS.includes(p)))
+      throw new Error('not a game of this page');
+    openGame(kept);
+  } catch (e) {
+    console.warn(`the kept game is dropped: ${e.message}`);
+    playForget();
+    game?.pos?.free();
+    game = null;
+    return false;
+  }
+  const n = game.moves.length;
+  say(() => tn('resumed: {n} move from this browser\'s storage',
+    'resumed: {n} moves from this browser\'s storage', n));
+  refresh(); // (the bot goes on when it is its turn)
+  return true;
+}
+
+// Put a game on this device on screen: name, options, players, the bot's
+// seed, and the moves played so far (replayed here: throws when the
+// module refuses one) and a resignation (-1 none).
+function openGame({ name, options, players, seed, moves = [], resigned = -1 }) {
   disarmResign();
   stopBot();
   const info = tabula.games().find((g) => g.name === name);
-  const bot = opponent.startsWith('bot:') ? Number(opponent.slice(4)) : 0;
-  game = {
-    mode: 'play', name, options, info, moves: [], squares: [],
-    pos: tabula.position(name, options),
-    // players[side]: 'human' or a bot level
-    players: bot ? (side === 0 ? ['human', bot] : [bot, 'human'])
-      : ['human', 'human'],
-    seed: randomSeed(),
-    resigned: -1,
-  };
-  board.flipped = bot > 0 && side === 1;
+  game = { mode: 'play', name, options, info, moves: [], squares: [],
+    pos: tabula.position(name, options), players, seed, resigned: -1 };
+  // (a record holds each move's own text, as play() gives it back)
+  for (const text of moves)
+    if (play(text) !== text) throw new Error(`'${text}' is not as the module writes it`);
+  // (a resignation ends a game still running: one the board ended stays)
+  if (resigned >= 0 && !over()) game.resigned = resigned;
+  board.flipped = players[0] !== 'human' && players[1] === 'human';
   drawTitle();
   drawPlayers();
   $('controls').hidden = false;
@@ -165,9 +203,7 @@ function newGame(name, opponent, side, options = '') {
   $('net-panel').hidden = true;
   $('move-form').hidden = false;
   $('final').textContent = '';
-  say(() => t('type {hint}; or click the squares (? explains)', { hint: t(info.hint) }));
   show('game');
-  refresh();
   showBall(name === 'chessball');
 }
 
@@ -189,6 +225,7 @@ function humanToMove() {
 
 function refresh() {
   if (game.mode === 'net') { netRefresh(); return; }
+  if (game.mode === 'play') playSave(game); // what a reload brings back
   const st = game.pos.status();
   const mine = game.mode === 'play' && humanToMove();
   const moves = mine ? game.pos.moveSquares() : [];
@@ -373,6 +410,7 @@ async function openReplay(file) {
     return r;
   }
   stopBot();
+  playForget(); // (this tab shows a log now)
   const info = tabula.games().find((g) => g.name === r.game.name);
   game = { mode: 'replay', name: r.game.name, options: r.game.options, info,
     all: r.game.moves, result: r.game.result, moves: [], squares: [], at: 0,
@@ -459,6 +497,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
+  playForget(); // (this tab's game is a network game now)
   // each seat its own key (seatstore.js): two tabs are two players
   const key = kept ? kept.key : tabula.keyNew();
   const seat = kept
@@ -634,10 +673,11 @@ function netOutput(out) {
     const english = typed.slice(typed.lastIndexOf('\x1f') + 1);
     netNote(() => tabula.text('note', typed));
     if (english.startsWith('final-hash: ')) $('final').textContent = english;
-    // The session's answer to the player's command (its result, or its
-    // refusal) takes the message line, where an older error or "sent"
-    // line would otherwise stay.
-    else if (game.asked) { game.asked = false; say(() => tabula.text('note', typed)); }
+    // The session's answer to the player's own line (a command's result
+    // or refusal, that it waits for the turn, and what a waiting line
+    // did once the turn came; a move's refusal) takes the message line,
+    // where an older error, "sent" or waiting line would otherwise stay.
+    else if (out.answer) say(() => tabula.text('note', typed));
   }
   netRefresh();
 }
@@ -681,7 +721,8 @@ function netMove(text) {
 
 // A button's command for the session; out of turn the session keeps it
 // for the turn (a draw offer is answered on your turn) and says so in a
-// note (match/note.c), which the message line shows, as the terminal's.
+// note (match/note.c), which the message line shows, as the terminal's;
+// the line's own answer follows there once the turn came.
 function netCommand(line) {
   if (game?.mode !== 'net') return;
   if (game.failed) { say(game.failed); return; }
@@ -692,9 +733,7 @@ function netCommand(line) {
     game.driver.pump();
     return;
   }
-  // the session's next note answers it (its answer, its refusal, or that
-  // it waits for the turn)
-  game.asked = true;
+  // (the session's notes that answer it take the message line: netOutput)
   game.driver.pump();
 }
 
@@ -1167,7 +1206,7 @@ setLang(preferredLang()).then(() => {
   wire();
   return openLink(true);
 }).then((linked) => {
-  if (!linked) show('start');
+  if (!linked && !resumePlay()) show('start');
   window.tabulaPage.ready = true;
 }).catch((e) => {
   $('loading').textContent = t('The rules engine did not load: {why}', { why: e.message });

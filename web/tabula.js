@@ -475,12 +475,13 @@ export class NetSeat {
 
   deadline() { return this.t.x.web_net_deadline(this.h); }
 
-  // The next output {kind, text, bytes}, or null.
+  // The next output {kind, text, bytes, answer}, or null; answer: a note
+  // that answers one of the seat's own lines (web_net_answer).
   poll() {
     const kind = this.t.x.web_net_poll(this.h);
     if (kind === 0) return null;
     if (kind === NET.SEND) return { kind, bytes: this.t.outBytes(this.t.x.web_out()) };
-    return { kind, text: this.t.str(this.t.x.web_out()) };
+    return { kind, text: this.t.str(this.t.x.web_out()), answer: this.t.x.web_net_answer(this.h) === 1 };
   }
 
   // web_net_state's lines as {side, toMove, clock: [w, b], draw,

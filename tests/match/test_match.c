@@ -32,6 +32,7 @@ typedef struct Seat {
     char log_path[128];
     uint64_t seq_durable;
     char notes[NOTES][MATCH_TEXT_MAX];
+    int answers[NOTES]; /* each note's Match_Note.answer */
     size_t nnotes;
 } Seat;
 
@@ -114,8 +115,10 @@ static int drain(Room *r, int i)
             break;
         case MATCH_OUT_NOTE:
         case MATCH_OUT_WARN:
-            if (s->nnotes < NOTES)
+            if (s->nnotes < NOTES) {
+                s->answers[s->nnotes] = o.note.answer;
                 memcpy(s->notes[s->nnotes++], o.text, sizeof o.text);
+            }
             break;
         case MATCH_OUT_THINK: {
             const Core_Position *pos =
@@ -258,6 +261,16 @@ static int has_note(const Seat *s, const char *text)
     return 0;
 }
 
+/* The first note of s that is text: its Match_Note.answer, or -1 when
+ * there is none. */
+static int answers(const Seat *s, const char *text)
+{
+    for (size_t i = 0; i < s->nnotes; i++)
+        if (strcmp(s->notes[i], text) == 0)
+            return s->answers[i];
+    return -1;
+}
+
 /* The hash after moves[0..n) as core/ plays them. */
 static void hash_after(const char *const *moves, size_t n, char *hex)
 {
@@ -330,6 +343,32 @@ Test(match, lines_typed_out_of_turn_wait)
     type(&r, MATCH_ROLE_HOST, line10[0]);
     cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 3,
                  "the queued reply went out on black's turn");
+    room_close(&r);
+}
+
+/* The notes that answer a seat's own line say so (Match_Note.answer, a
+ * front end's message line): a refusal, a waiting line's note and, once
+ * the turn came, what the line did; the ply lines of a move played and
+ * the opponent's lines answer nothing. */
+Test(match, notes_that_answer_a_line_are_marked)
+{
+    Room r;
+    room_open(&r, "");
+    type(&r, MATCH_ROLE_HOST, "accept");
+    type(&r, MATCH_ROLE_GUEST, "draw"); /* white's turn: it waits */
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    cr_assert_eq(answers(&r.seat[0], "refused: 'accept': no offer or request to answer"), 1);
+    cr_assert_eq(answers(&r.seat[1], "'draw' is sent when your turn comes"), 1);
+    cr_assert_eq(answers(&r.seat[1], "black offers a draw"), 1);
+    cr_assert_eq(answers(&r.seat[0], "black offers a draw: type accept or decline"), 0);
+    cr_assert_eq(answers(&r.seat[2], "black offers a draw"), 0);
+    for (int i = 0; i < 2; i++) {
+        size_t k = 0;
+        while (k < r.seat[i].nnotes && strncmp(r.seat[i].notes[k], "   1. white a3-b4", 17) != 0)
+            k++;
+        cr_assert_lt(k, r.seat[i].nnotes, "seat %d has the ply line", i);
+        cr_assert_eq(r.seat[i].answers[k], 0, "seat %d: a ply line answers nothing", i);
+    }
     room_close(&r);
 }
 

@@ -11,6 +11,12 @@
 //       a game on web/index.html against the bot, moves clicked on the
 //       board; prints the game as a plain record, then page-final-hash.
 //       With TABULA_BINARY set, the page comes from `tabula lobby --http`.
+//   node tests/web/browser.mjs playreload GAME
+//       a game of GAME against the bot, reloaded on the bot's turn (it
+//       answers), on ours (the same game, players, seed and moves), with a
+//       second tab's game beside it, once resigned (it comes back
+//       finished), after New game (the start page) and with a kept move
+//       the module refuses (dropped). Prints "playreload GAME ok plies N".
 //   node tests/web/browser.mjs replay FILE
 //       FILE dropped on the page's replay box; prints "page-replay: ok
 //       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says,
@@ -41,7 +47,9 @@
 //   node tests/web/browser.mjs netresign
 //       a person's seat: `tabula host laska --bot=3 --clock 5+3 --http`
 //       hosts, the page opens the #join= link without a bot, shows both
-//       clocks (rounded down to the second), types a move into its move box on its turn, is reloaded
+//       clocks (rounded down to the second), types a refused move, then a
+//       move and at once Take back (its message line says the takeback
+//       waits, then that it went), is reloaded
 //       (its seat comes back), waits 1.5 s on its turn and is reloaded
 //       again (its clock went on: lower by at least the wait), then
 //       presses Resign twice (it asks once). Prints "netresign page HEX terminal HEX result R
@@ -312,6 +320,134 @@ async function playPage(game, plies, shot) {
       throw new Error(`the page shows '${r.final}'`);
   }, '/index.html');
   return 0;
+}
+
+// A game on this device comes back after its tab's reload (as a network
+// seat does): the same game, players, bot seed and moves, replayed by the
+// module; the bot answers when it was its turn; a second tab's game is
+// its own; a resigned game comes back finished; New game forgets it; a
+// kept record with a move the module refuses is dropped. Prints
+// "playreload GAME ok plies N" or throws.
+async function playReload(game) {
+  return withPage(async (page) => {
+    const ready = (p = page) => p.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const state = (p = page) => p.evaluate(() => {
+      const g = window.tabulaPage.game;
+      const text = (id) => document.getElementById(id).textContent;
+      return { start: !document.getElementById('start').hidden, mode: g?.mode ?? null,
+        name: g?.name, options: g?.options, players: g?.players, seed: g?.seed,
+        moves: g?.moves.map((m) => m.text) ?? [], hash: g?.pos?.stateHash(),
+        list: [...document.querySelectorAll('#move-list li')].map((li) => li.textContent),
+        shown: text('players'), status: text('status'), final: text('final'),
+        resign: document.getElementById('resign').disabled,
+        human: g?.mode === 'play' && g.players[g.pos.status().side] === 'human' &&
+          g.pos.status().outcome === '*' };
+    });
+    const reload = async (p = page) => { await p.reload(); await ready(p); };
+    const same = (what, a, b, keys) => {
+      for (const k of keys) {
+        if (JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+          throw new Error(`${what}: ${k} ${JSON.stringify(b[k])}, before the reload ${JSON.stringify(a[k])}`);
+      }
+    };
+    const whole = ['mode', 'name', 'options', 'players', 'seed', 'moves', 'hash', 'list', 'shown',
+      'status', 'final', 'resign'];
+    const ourTurn = (p = page) => p.waitForFunction(() => {
+      const g = window.tabulaPage.game;
+      return g.players[g.pos.status().side] === 'human' || g.pos.status().outcome !== '*';
+    }, { timeout: 60000, polling: 50 });
+    // Typed as a player does: the first legal move.
+    const typeMove = async (p = page) => {
+      const mv = await p.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+      await p.type('#move-input', mv);
+      await p.keyboard.press('Enter');
+    };
+    // Black against the bot (level 2), whose worker never answers in this
+    // document: the game is kept on the bot's turn, with no move.
+    await page.evaluate((g) => {
+      window.Worker = class { postMessage() {} terminate() {} };
+      window.tabulaPage.newGame(g, 'bot:2', 1);
+    }, game);
+    const first = await state();
+    if (first.moves.length !== 0 || first.human) throw new Error(`a new game as Black: ${JSON.stringify(first)}`);
+    await reload();
+    if ((await state()).mode !== 'play') throw new Error('a reload lost the game against the bot');
+    await ourTurn();
+    let s = await state();
+    // the bot of the same level and seed moved after the reload
+    same('the bot\'s turn across a reload', first, s, ['mode', 'name', 'players', 'seed']);
+    if (s.moves.length === 0 || !s.human) throw new Error(`the bot did not answer after the reload: ${JSON.stringify(s)}`);
+    // A few moves each, then a reload on our turn: the same game on screen.
+    while (s.moves.length < 6 && s.human) {
+      const n = s.moves.length;
+      await typeMove();
+      await page.waitForFunction((k) => window.tabulaPage.game.moves.length > k, { timeout: 60000 }, n);
+      await ourTurn();
+      s = await state();
+    }
+    const before = s;
+    if (before.list.length !== before.moves.length) throw new Error(`the move list: ${before.list}`);
+    await reload();
+    const after = await state();
+    same('a reload on our turn', before, after, whole);
+    if (after.start || !after.human) throw new Error(`after the reload: ${JSON.stringify(after)}`);
+    // Play goes on: a move, the bot's answer.
+    await typeMove();
+    await page.waitForFunction((k) => window.tabulaPage.game.moves.length > k + 1,
+      { timeout: 60000 }, after.moves.length);
+    await ourTurn();
+    const on = await state();
+    if (on.moves.slice(0, after.moves.length).join(' ') !== after.moves.join(' '))
+      throw new Error(`the game after the reload went on from elsewhere: ${on.moves}`);
+    // A second tab of the browser: a game of its own, which a reload of
+    // either tab leaves as it was.
+    const other = await page.browser().newPage();
+    const errors = [];
+    other.on('pageerror', (e) => errors.push(String(e)));
+    await other.goto(page.url());
+    await ready(other);
+    if (!(await state(other)).start) throw new Error('a new tab opened on a game, not the start page');
+    await other.evaluate(() => window.tabulaPage.newGame('laska', 'bot:1', 0));
+    await typeMove(other);
+    await other.waitForFunction(() => window.tabulaPage.game.moves.length >= 2, { timeout: 60000 });
+    await ourTurn(other);
+    const otherBefore = await state(other);
+    await reload(other);
+    same('the second tab\'s reload', otherBefore, await state(other), whole);
+    const mine = await state();
+    await reload();
+    same('the first tab after the second one played', mine, await state(), whole);
+    await other.close();
+    if (errors.length) throw new Error(`errors in the second tab: ${errors.join('; ')}`);
+    // Resigned (Resign asks once): back finished, the bot silent.
+    await page.click('#resign');
+    await page.click('#resign');
+    const resigned = await state();
+    if (resigned.status !== '1-0: Black resigned' || !/^final-hash: [0-9a-f]+$/.test(resigned.final))
+      throw new Error(`resigned: ${JSON.stringify(resigned)}`);
+    await reload();
+    await new Promise((r) => setTimeout(r, 1000)); // (a bot that moved would have by now)
+    same('a resigned game\'s reload', resigned, await state(), whole);
+    // New game: the game is left, and a reload opens the start page.
+    await page.click('#new');
+    await reload();
+    let left = await state();
+    if (!left.start || left.mode !== null) throw new Error(`a reload after New game: ${JSON.stringify(left)}`);
+    // A kept game with a move the module refuses is dropped, not shown.
+    await page.evaluate(() => window.tabulaPage.newGame('laska', 'friend', 0));
+    await typeMove();
+    const kept = await page.evaluate(() => JSON.parse(sessionStorage.getItem('tabula-play')));
+    if (kept?.moves?.length !== 1) throw new Error(`the kept game: ${JSON.stringify(kept)}`);
+    await page.evaluate((r) => sessionStorage.setItem('tabula-play', JSON.stringify(r)),
+      { ...kept, moves: [...kept.moves, kept.moves[0]] }); // White's move again, on Black's turn
+    await reload();
+    left = await state();
+    const dropped = await page.evaluate(() => sessionStorage.getItem('tabula-play'));
+    if (!left.start || left.mode !== null || dropped !== null)
+      throw new Error(`a kept game with a refused move: ${JSON.stringify(left)}, kept ${dropped}`);
+    console.log(`playreload ${game} ok plies ${on.moves.length}`);
+    return 0;
+  }, '/index.html');
 }
 
 // A match log dropped on the page (its file input), verified there:
@@ -915,6 +1051,8 @@ else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
   status = await netPages(resolve(rest[0]), rest.slice(1));
 else if (cmd === 'play' && rest.length >= 2)
   status = await playPage(rest[0], Number(rest[1]), rest[2]);
+else if (cmd === 'playreload' && rest.length === 1)
+  status = await playReload(rest[0]);
 else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
@@ -922,5 +1060,5 @@ else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], 
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
 exit(status);

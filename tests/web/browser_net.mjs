@@ -467,7 +467,28 @@ export async function netResign() {
     const whiteWant = `${Math.floor(white.ms / 60000)}:${String(Math.floor(white.ms / 1000) % 60).padStart(2, '0')}`;
     if (!white.text.startsWith(`White ${whiteWant} `))
       throw new Error(`White's clock at ${white.ms} ms shows '${white.text}', not ${whiteWant}`);
-    const mv = await typeMove();
+    // The message line answers the last thing typed or clicked: a move
+    // refused there, then the move and, before White can answer, Take
+    // back: the line says it waits for Black's turn, and once the turn
+    // came, that it went (the request: Black's last ply and White's
+    // reply, 2 plies), not the older error or the waiting line.
+    const message = () => page.evaluate(() => document.getElementById('message').textContent);
+    await page.type('#move-input', 'a1-h8');
+    await page.keyboard.press('Enter');
+    const refusedMove = await message();
+    if (!refusedMove.startsWith("'a1-h8': ")) throw new Error(`a refused move says '${refusedMove}'`);
+    const [mv, held] = await page.evaluate(() => { // (one task: White cannot move in between)
+      const m = window.tabulaPage.game.pos.moves()[0];
+      document.getElementById('move-input').value = m;
+      document.getElementById('move-form').requestSubmit();
+      document.getElementById('takeback').click();
+      return [m, document.getElementById('message').textContent];
+    });
+    if (held !== "'takeback' is sent when your turn comes")
+      throw new Error(`Take back on White's turn says '${held}'`);
+    await page.waitForFunction(() => document.getElementById('message').textContent ===
+      'black asks to take back 2 plies', { timeout: 30000, polling: 50 })
+      .catch(async () => { throw new Error(`the held takeback went; the message line says '${await message()}'`); });
     await page.waitForFunction(() => window.tabulaPage.game.moves.length >= 2,
       { timeout: 60000, polling: 100 });
     // A reload in the middle of the game: the seat comes back.

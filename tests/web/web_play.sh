@@ -6,8 +6,10 @@
 # native `tabula replay` as a plain game record: its final-hash must equal
 # the state hash the page's WebAssembly core reached. A screenshot of each
 # board is left in NATIVE_BUILD_DIR/web-GAME.png (prefix WEB_SHOT_PREFIX
-# when set: tests/web/web_firefox.sh runs this in Firefox). Run by ctest
-# as web_play.
+# when set: tests/web/web_firefox.sh runs this in Firefox). Then a game
+# against the bot survives its tab's reloads (browser.mjs playreload), in
+# Laska and in Chess volleyball (a side acts several times running). Run
+# by ctest as web_play.
 #   tests/web/web_play.sh NATIVE_BUILD_DIR [PLIES]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,6 +31,15 @@ for game in laska chessball football volleyball volleyball10; do
   else
     echo "web_play: $game: FAILED: page '$page', terminal '$term'"
     cat "$out/$game.pgn"
+    fail=1
+  fi
+done
+for game in laska volleyball; do
+  if TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+      playreload "$game" >"$out/reload-$game.txt"; then
+    echo "web_play: $game: the game against the bot came back after each reload"
+  else
+    echo "web_play: $game: FAILED: a reload: $(cat "$out/reload-$game.txt")"
     fail=1
   fi
 done

@@ -33,6 +33,7 @@ struct Web_Net {
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
     uint64_t seq;      /* the resume point (MATCH_OUT_SEQ): lobby number */
     uint32_t numbered; /* and the envelopes the room has numbered */
+    int answer;        /* the last output polled: a note that answers a line */
 };
 
 /* A seat taken back after a reload (web_net_resume): what web_net_seat
@@ -491,6 +492,7 @@ static int report(Web_Net *n, const Match_Out *o)
         break;
     case MATCH_OUT_NOTE:
     case MATCH_OUT_WARN:
+        n->answer = o->note.answer != 0;
         /* What the note says, typed: its code, its four arguments and its
          * English line, separated by 0x1f (which neither holds: the
          * session shows control bytes as '?'). The page puts it in its
@@ -568,6 +570,7 @@ const char *web_net_advice(Web_Net *n, int failure, int reason, int refused,
 WEB_EXPORT(web_net_poll) int web_net_poll(Web_Net *n)
 {
     Seat_Out o;
+    n->answer = 0;
     while (seat_poll(n->st, &o)) {
         if (o.kind == SEAT_OUT_MATCH) {
             if (report(n, &o.m))
@@ -577,6 +580,11 @@ WEB_EXPORT(web_net_poll) int web_net_poll(Web_Net *n)
         }
     }
     return 0;
+}
+
+WEB_EXPORT(web_net_answer) int web_net_answer(const Web_Net *n)
+{
+    return n->answer;
 }
 
 WEB_EXPORT(web_net_state) const char *web_net_state(Web_Net *n, double now)

@@ -176,6 +176,12 @@ double web_net_deadline(const Web_Net *n);
  * web_out), or 0 when there is none. */
 int web_net_poll(Web_Net *n);
 
+/* web_net_answer: 1 when the output web_net_poll gave last is a NOTE or
+ * WARN that answers one of the seat's own lines (web_net_command,
+ * web_net_move; Match_Note.answer): the page shows it on its message
+ * line; else 0. */
+int web_net_answer(const Web_Net *n);
+
 /*
  * web_net_advice: why n stopped, in the page's words and language
  * (client/advice.c's advice_page_stopped, as the terminal's seat says
