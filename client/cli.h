@@ -38,6 +38,11 @@ int cli_analyse(int argc, char **argv);
 /* True when arg is -h or --help. */
 int cli_is_help(const char *arg);
 
+/* The help of --letters, a switch of every command that shows a board
+ * (play, host, join, spectate, replay, rules): tui_letters(1). To pass
+ * through _(). */
+extern const char cli_letters_help[];
+
 /*
  * cli_game: the game named name, or NULL after printing to stderr which
  * games exist (prefixed with the command's name).
@@ -164,7 +169,7 @@ int cli_flag_value(const Cli_Flag *flags, const char *name);
 extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
     cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
-    cli_flags_replay[];
+    cli_flags_replay[], cli_flags_rules[];
 
 /*
  * cli_uint: a whole number as a person types it on the command line, the

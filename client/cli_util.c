@@ -17,6 +17,10 @@ int cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+const char cli_letters_help[] =
+    N_("--letters shows the board's pieces as letters (capitals White), not\n"
+       "chess figurines; so does a terminal whose character set is not UTF-8.\n");
+
 const Core_Game *cli_game(const char *cmd, const char *name)
 {
     /* Game names are small letters; "Laska" is what people type too. */

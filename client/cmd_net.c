@@ -710,6 +710,7 @@ static void say_left(const char *cmd, Lobby_Role role,
  * host sets the match). --bot and --level: cli_bot_arg. */
 enum {
     SEAT_FLAG_LOBBY,
+    SEAT_FLAG_LETTERS,
     SEAT_FLAG_LOG,
     SEAT_FLAG_SEED,
     SEAT_FLAG_DELAY,
@@ -720,6 +721,7 @@ enum {
 };
 #define SEAT_FLAGS_PLAYER                                                      \
     {"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},                                   \
+        {"--letters", CLI_SWITCH, SEAT_FLAG_LETTERS},                          \
         {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},                                \
         {"--seed", CLI_VALUE, SEAT_FLAG_SEED},                                 \
         {"--delay", CLI_NONEMPTY, SEAT_FLAG_DELAY}
@@ -731,6 +733,8 @@ const Cli_Flag cli_flags_host[] = {SEAT_FLAGS_PLAYER,
                                    {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_join[] = {SEAT_FLAGS_PLAYER, {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
+                                       {"--letters", CLI_SWITCH,
+                                        SEAT_FLAG_LETTERS},
                                        {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},
                                        {NULL, CLI_SWITCH, 0}};
 
@@ -764,6 +768,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             fputs(help, stdout);
             if (role != LOBBY_ROLE_SPECTATOR) /* a spectator has no seat */
                 fputs(_(bot_help), stdout);
+            fputs(_(cli_letters_help), stdout);
             return CLI_EXIT_OK;
         }
         if (role != LOBBY_ROLE_SPECTATOR &&
@@ -776,6 +781,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         switch (cli_arg(cmd, flags, argc, argv, &i, help, &v)) {
         case SEAT_FLAG_LOBBY:
             lobby = v;
+            break;
+        case SEAT_FLAG_LETTERS:
+            tui_letters(1);
             break;
         case SEAT_FLAG_LOG: {
             struct stat st;

@@ -75,6 +75,7 @@ static void play_help(FILE *f)
         fputc('\n', f);
     }
     fputs(_(play_help_tail), f);
+    fputs(_(cli_letters_help), f);
 }
 
 static const char *side_name(int side)
@@ -218,12 +219,14 @@ static int line_mode(Session *s)
 /* play's flags (--bot and --level: cli_bot_arg). */
 enum {
     PLAY_FLAG_LINE,
+    PLAY_FLAG_LETTERS,
     PLAY_FLAG_AS,
     PLAY_FLAG_SEED,
     PLAY_FLAG_POSITION,
     PLAY_FLAG_OPTIONS
 };
 const Cli_Flag cli_flags_play[] = {{"--line", CLI_SWITCH, PLAY_FLAG_LINE},
+                                   {"--letters", CLI_SWITCH, PLAY_FLAG_LETTERS},
                                    {"--as", CLI_VALUE, PLAY_FLAG_AS},
                                    {"--seed", CLI_VALUE, PLAY_FLAG_SEED},
                                    {"--position", CLI_VALUE, PLAY_FLAG_POSITION},
@@ -253,6 +256,9 @@ int cli_play(int argc, char **argv)
         switch (cli_arg("play", cli_flags_play, argc, argv, &i, NULL, &v)) {
         case PLAY_FLAG_LINE:
             force_line = 1;
+            break;
+        case PLAY_FLAG_LETTERS:
+            tui_letters(1);
             break;
         case PLAY_FLAG_AS:
             as = v;

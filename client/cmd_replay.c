@@ -748,8 +748,16 @@ static int not_text(const uint8_t *buf, size_t len)
 }
 
 /* replay's flags. */
-enum { REPLAY_FLAG_QUIET, REPLAY_FLAG_PLY, REPLAY_FLAG_EXPORT, REPLAY_FLAG_GAME };
+enum {
+    REPLAY_FLAG_QUIET,
+    REPLAY_FLAG_PLY,
+    REPLAY_FLAG_EXPORT,
+    REPLAY_FLAG_GAME,
+    REPLAY_FLAG_LETTERS
+};
 const Cli_Flag cli_flags_replay[] = {{"--quiet", CLI_SWITCH, REPLAY_FLAG_QUIET},
+                                     {"--letters", CLI_SWITCH,
+                                      REPLAY_FLAG_LETTERS},
                                      {"--ply", CLI_VALUE, REPLAY_FLAG_PLY},
                                      {"--export", CLI_VALUE, REPLAY_FLAG_EXPORT},
                                      {"--game", CLI_VALUE, REPLAY_FLAG_GAME},
@@ -771,6 +779,7 @@ int cli_replay(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(_(replay_help), stdout);
+            fputs(_(cli_letters_help), stdout);
             return CLI_EXIT_OK;
         }
         const char *v;
@@ -781,6 +790,8 @@ int cli_replay(int argc, char **argv)
                               &v);
         if (f == REPLAY_FLAG_QUIET) {
             r.quiet = 1;
+        } else if (f == REPLAY_FLAG_LETTERS) {
+            tui_letters(1);
         } else if (f == REPLAY_FLAG_PLY) {
             uint64_t ply = 0;
             if (cli_uint(v, 0, UINT32_MAX, &ply) != 0) {

@@ -13,9 +13,10 @@
 #include "entry.h"
 #include "game_help.h"
 #include "line_cmd.h"
+#include "tui.h"
 
 static const char rules_help[] =
-    N_("usage: tabula rules GAME\n"
+    N_("usage: tabula rules GAME [--letters]\n"
     "\n"
     "How to enter GAME's moves (examples from the starting position), what\n"
     "the letters and symbols on its board mean, the keys of the board\n"
@@ -33,13 +34,22 @@ static const char keys_text[] =
     "In line mode (--line, or no terminal) type a move per line, or\n"
     "board, moves, help.\n");
 
+/* rules' one flag: the board's legend in letters (tui_figurines). */
+const Cli_Flag cli_flags_rules[] = {{"--letters", CLI_SWITCH, 0},
+                                    {NULL, CLI_SWITCH, 0}};
+
 int cli_rules(int argc, char **argv)
 {
     const Core_Game *g = NULL;
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(_(rules_help), stdout);
+            fputs(_(cli_letters_help), stdout);
             return CLI_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--letters") == 0) {
+            tui_letters(1);
+            continue;
         }
         if (argv[i][0] == '-' || g != NULL)
             return cli_unexpected("rules", argv[i], _(rules_help));
@@ -64,8 +74,10 @@ int cli_rules(int argc, char **argv)
         const char *name = core_game_name(g);
         size_t k = strcspn(name, "0123456789");
         snprintf(doc, sizeof doc, "%.*s", (int)k, name);
-        game_help_text(g, (const char (*)[CORE_NOTATION_MAX])texts, n, page,
-                       sizeof page);
+        game_help_text_for(g, (const char (*)[CORE_NOTATION_MAX])texts, n,
+                           tui_figurines() ? GAME_HELP_TERMINAL_FIGURINES
+                                           : GAME_HELP_TERMINAL,
+                           page, sizeof page);
         printf(_("%s%s\nThe full rules: docs/rules/%s.md\n"), page, _(keys_text),
                doc);
     } else if (pos != NULL) { /* else cli_setup_position said why */

@@ -149,6 +149,58 @@ char *cli_core_said(const char *english, const Core_Said *said, size_t count,
     return out;
 }
 
+int cli_cell_piece(const Core_Cell *cell)
+{
+    /* Chessball's phrases go pawn .. king (its codes' order), Football
+     * chess's and Chess volleyball's king .. cat (CORE_PIECE_*), each
+     * White's then Black's. */
+    static const unsigned char cb[6] = {CLI_PIECE_PAWN,   CLI_PIECE_KNIGHT,
+                                        CLI_PIECE_BISHOP, CLI_PIECE_ROOK,
+                                        CLI_PIECE_QUEEN,  CLI_PIECE_KING};
+    static const unsigned char fc[9] = {
+        [CORE_PIECE_KING] = CLI_PIECE_KING,
+        [CORE_PIECE_QUEEN] = CLI_PIECE_QUEEN,
+        [CORE_PIECE_ROOK] = CLI_PIECE_ROOK,
+        [CORE_PIECE_BISHOP] = CLI_PIECE_BISHOP,
+        [CORE_PIECE_KNIGHT] = CLI_PIECE_KNIGHT,
+        [CORE_PIECE_VIZIER] = CLI_PIECE_VIZIER,
+        [CORE_PIECE_MOOR] = CLI_PIECE_MOOR,
+        [CORE_PIECE_JACK] = CLI_PIECE_JACK,
+        [CORE_PIECE_CAT] = CLI_PIECE_CAT};
+    if (cell->glyph[0] == '\0')
+        return CLI_PIECE_NONE;
+    for (size_t i = 0; i < cell->nsaid && i < CORE_CELL_SAID; i++) {
+        int code = cell->said[i].code;
+        if (code >= CORE_PHRASE_CB_PIECE && code < CORE_PHRASE_CB_PIECE + 12)
+            return cb[(code - CORE_PHRASE_CB_PIECE) % 6];
+        if (code >= CORE_PHRASE_PIECE && code < CORE_PHRASE_PIECE + 18)
+            return fc[(code - CORE_PHRASE_PIECE) % 9];
+        if (code == CORE_PHRASE_BALL)
+            return CLI_PIECE_BALL;
+    }
+    return CLI_PIECE_NONE;
+}
+
+const char *cli_piece_figurine(int piece)
+{
+    /* The solid ("black") chess figurines U+265A..U+265F for both sides:
+     * the outline forms are thin strokes in many terminal fonts. */
+    static const char *const figurines[CLI_PIECE_COUNT] = {
+        [CLI_PIECE_KING] = u8"\u265A",   [CLI_PIECE_QUEEN] = u8"\u265B",
+        [CLI_PIECE_ROOK] = u8"\u265C",   [CLI_PIECE_BISHOP] = u8"\u265D",
+        [CLI_PIECE_KNIGHT] = u8"\u265E", [CLI_PIECE_PAWN] = u8"\u265F",
+        [CLI_PIECE_BALL] = u8"\u25CF"};
+    return piece > 0 && piece < CLI_PIECE_COUNT ? figurines[piece] : NULL;
+}
+
+const char *cli_piece_token(int piece)
+{
+    static const char *const tokens[CLI_PIECE_COUNT] = {
+        "",       "king", "queen",  "rook", "bishop", "knight",
+        "pawn",   "vizier", "moor", "jack", "cat",    "ball"};
+    return piece > 0 && piece < CLI_PIECE_COUNT ? tokens[piece] : "";
+}
+
 /* A note's {wk} argument in the user's words: a side's name, core's
  * error text or a game's move hint, each a catalogue entry; anything
  * else as it is. */

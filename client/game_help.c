@@ -38,6 +38,12 @@ typedef struct Help_Game {
      * terminal has (GAME_HELP_PAGE), or NULL for the same text */
     const char *board_page;
     const char *keys_page;
+    /* the board's paragraph for a board of chess figurines (the page's,
+     * and the terminal's in UTF-8, tui_figurines), or NULL: letters;
+     * {K} {Q} {R} {B} {N} {P} {ball} stand for the figurines (put_board),
+     * so the catalogues' msgids stay ASCII (xgettext's template has no
+     * charset) and a translation moves them with their words */
+    const char *board_figurines;
 } Help_Game;
 
 /* The page's move box, in place of a board screen's Tab completion. */
@@ -66,7 +72,7 @@ static const Help_Game games[] = {
      "one; a column of more than three shows its top two and +, as bw+);\n"
      "a square's description (shown when pointing at it, and read out by\n"
      "screen readers) lists it whole, top first.\n"),
-     NULL},
+     NULL, NULL},
     {"chessball", NULL,
      N_("A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
@@ -78,7 +84,13 @@ static const Help_Game games[] = {
      "on b3). Capitals White, small letters Black: K king, Q queen, R\n"
      "rook, B bishop, N knight, P pawn. Dark cells are the ball's black\n"
      "pentagons, light ones its white hexagons.\n"),
-     N_("b2-d2, captures b3xc4"), 0, NULL, NULL, NULL, NULL},
+     N_("b2-d2, captures b3xc4"), 0, NULL, NULL, NULL, NULL,
+     /* TRANSLATORS: {K} {Q} {R} {B} {N} {P} {ball} become the chess
+      * figurines and the ball on the screen: keep each before its name. */
+     N_("Each cell shows a piece and the field's name ({K}b3: a king on\n"
+     "b3). White's pieces are drawn white, Black's black: {K} king,\n"
+     "{Q} queen, {R} rook, {B} bishop, {N} knight, {P} pawn. Dark cells are\n"
+     "the ball's black pentagons, light ones its white hexagons.\n")},
     {"football", NULL,
      N_("A turn is an optional piece move from-to, then kicks, written\n"
      "kicker*landing and separated by spaces: b1-c3 d4*d7 e8*c6. A piece\n"
@@ -94,7 +106,13 @@ static const Help_Game games[] = {
      "goals: e1 White's, e9 Black's. The line under the board gives the\n"
      "score.\n"),
      N_("b1-c3 d4*d7 (piece move, then kicks), or pass"), 0, NULL, NULL,
-     NULL, NULL},
+     NULL, NULL,
+     /* TRANSLATORS: {K} {Q} {R} {B} {N} {P} {ball} become the chess
+      * figurines and the ball on the screen: keep each before its name. */
+     N_("White's pieces are drawn white, Black's black: {K} king, {Q} queen,\n"
+     "{R} rook, {B} bishop, {N} knight; {ball} is the ball. The coloured squares\n"
+     "are the goals: e1 White's, e9 Black's. The line under the board\n"
+     "gives the score.\n")},
     {"volleyball", "o",
      N_("Every action starts with its letter and a space, then the piece\n"
      "letter and squares: - is the piece's step, > where the ball flies.\n"
@@ -119,7 +137,17 @@ static const Help_Game games[] = {
      N_("T Qd8-g5>f6 (action letter, piece, from-to>landing)"), 1, NULL,
      N_("On the board screen Tab completes from the first square (type d8,\n"
         "then Tab).\n"),
-     NULL, PAGE_KEYS},
+     NULL, PAGE_KEYS,
+     /* TRANSLATORS: {K} {Q} {R} {B} {N} {P} {ball} become the chess
+      * figurines and the ball on the screen: keep each before its name. */
+     N_("White's pieces are drawn white, Black's black: {Q} Q queen, {R} R\n"
+     "rook, {B} B bishop, {N} N knight, {K} K the chess stage's king; V vizier,\n"
+     "M moor, and on 10x10 J jack and C cat stay letters (small letters\n"
+     "Black's). Moves name pieces by these letters. {ball} is the ball; the\n"
+     "empty row is the net.\n"
+     "Before a serve the ball is in the server's hand, not on the board:\n"
+     "the serve's square after - is where it is tossed. The line under\n"
+     "the board: set, minute, points, and who serves or touches next.\n")},
 };
 
 static const Help_Game *find(const Core_Game *g)
@@ -148,6 +176,38 @@ static void put(char *out, size_t cap, size_t *n, const char *text)
         memcpy(out + *n, text, len + 1);
         *n += len;
     }
+}
+
+/* Append text as put does (whole or not at all), each {K} {Q} {R} {B}
+ * {N} {P} {ball} in it as the figurine cli_piece_figurine draws. */
+static void put_board(char *out, size_t cap, size_t *n, const char *text)
+{
+    static const struct {
+        const char *mark;
+        int piece;
+    } marks[] = {{"{K}", CLI_PIECE_KING},   {"{Q}", CLI_PIECE_QUEEN},
+                 {"{R}", CLI_PIECE_ROOK},   {"{B}", CLI_PIECE_BISHOP},
+                 {"{N}", CLI_PIECE_KNIGHT}, {"{P}", CLI_PIECE_PAWN},
+                 {"{ball}", CLI_PIECE_BALL}};
+    const size_t nmarks = sizeof marks / sizeof marks[0];
+    char board[2048];
+    size_t used = 0;
+    board[0] = '\0';
+    while (*text != '\0') {
+        size_t k = 0;
+        while (k < nmarks &&
+               strncmp(text, marks[k].mark, strlen(marks[k].mark)) != 0)
+            k++;
+        if (k < nmarks) {
+            put(board, sizeof board, &used,
+                cli_piece_figurine(marks[k].piece));
+            text += strlen(marks[k].mark);
+        } else {
+            char c[2] = {*text++, '\0'};
+            put(board, sizeof board, &used, c);
+        }
+    }
+    put(out, cap, n, board);
 }
 
 size_t game_help_text(const Core_Game *g,
@@ -212,7 +272,11 @@ size_t game_help_text_for(const Core_Game *g,
         put(out, cap, &n, line);
     }
     put(out, cap, &n, _("\nBoard\n"));
-    put(out, cap, &n, _(page && h->board_page != NULL ? h->board_page : h->board));
+    if (where != GAME_HELP_TERMINAL && h->board_figurines != NULL)
+        put_board(out, cap, &n, _(h->board_figurines));
+    else
+        put(out, cap, &n,
+            _(page && h->board_page != NULL ? h->board_page : h->board));
     return n;
 }
 

@@ -31,15 +31,20 @@ size_t game_help_text(const Core_Game *g,
  * offers the legal moves instead of Tab completion, and a square's
  * description instead of the board screen's cell line. */
 typedef enum Game_Help_Where {
-    GAME_HELP_TERMINAL,
-    GAME_HELP_PAGE
+    GAME_HELP_TERMINAL,           /* a board of letters */
+    GAME_HELP_PAGE,               /* the page (its board: figurines) */
+    GAME_HELP_TERMINAL_FIGURINES /* a board of chess figurines */
 } Game_Help_Where;
 
 /*
  * game_help_text_for: game_help_text's text as shown at where: for
  * GAME_HELP_PAGE, the sentences naming what only the terminal has are
  * replaced by the page's (Chess volleyball's Tab completion by the move
- * box's offer; Laska's cell line by a square's description). The same
+ * box's offer; Laska's cell line by a square's description); for
+ * GAME_HELP_PAGE and GAME_HELP_TERMINAL_FIGURINES the board's chess
+ * pieces are explained as the figurines they are drawn as (which glyph
+ * is which piece, and its letter in the moves) instead of as letters
+ * (Laska's soldiers and officers are letters everywhere). The same
  * arguments, result and limits as game_help_text.
  */
 size_t game_help_text_for(const Core_Game *g,

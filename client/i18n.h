@@ -103,6 +103,50 @@ size_t cli_fit(const char *s, int cols);
  * out. Titles and move hints of games are found by _() directly
  * (_(core_game_title(g))).
  */
+/* The pieces a board's cell can show, as cli_cell_piece tells them. */
+typedef enum Cli_Piece {
+    CLI_PIECE_NONE = 0, /* empty, or a piece of no phrase (Laska's) */
+    CLI_PIECE_KING,
+    CLI_PIECE_QUEEN,
+    CLI_PIECE_ROOK,
+    CLI_PIECE_BISHOP,
+    CLI_PIECE_KNIGHT,
+    CLI_PIECE_PAWN,
+    CLI_PIECE_VIZIER,
+    CLI_PIECE_MOOR,
+    CLI_PIECE_JACK,
+    CLI_PIECE_CAT,
+    CLI_PIECE_BALL,
+    CLI_PIECE_COUNT
+} Cli_Piece;
+
+/*
+ * cli_cell_piece: what stands on cell, read from the phrase core named it
+ * by in the cell's description (its Core_Said codes: Chessball's white
+ * pawn .. black king, Football chess's and Chess volleyball's king ..
+ * cat, the ball), never from its letter: a Cli_Piece, CLI_PIECE_NONE
+ * for an empty cell and for a piece core names by no phrase (Laska's
+ * columns). The side is the cell's owner. In core_text.c (the page's
+ * module too).
+ */
+struct Core_Cell;
+int cli_cell_piece(const struct Core_Cell *cell);
+
+/*
+ * cli_piece_figurine: the UTF-8 text a board of figurines draws piece (a
+ * Cli_Piece) as, one terminal column: a king, queen, rook, bishop,
+ * knight or pawn of either side as the solid chess figurine U+265A..
+ * U+265F (the side told by colour), the ball as U+25CF BLACK CIRCLE;
+ * NULL for the pieces chess has no figurine for (Chess volleyball's
+ * vizier, moor, jack and cat), which keep their letters, and for none.
+ */
+const char *cli_piece_figurine(int piece);
+
+/* cli_piece_token: piece (a Cli_Piece) as one English word for programs
+ * ("king", "ball"; "" for CLI_PIECE_NONE or an unknown value): the
+ * page's board draws a figurine by it. Never translated. */
+const char *cli_piece_token(int piece);
+
 struct Core_Said;
 char *cli_core_said(const char *english, const struct Core_Said *said,
                     size_t count, char *out, size_t cap);

@@ -28,7 +28,7 @@ static const Cli_Command commands[] = {
      cli_flags_spectate},
     {"play", cli_play, N_("play a local game against a bot"), cli_flags_play},
     {"rules", cli_rules, N_("how to enter a game's moves, what its board shows"),
-     NULL},
+     cli_flags_rules},
     {"perft", cli_perft, N_("count move sequences to a depth"), NULL},
     {"moves", cli_moves, N_("list the legal moves of a position"), NULL},
     {"lobby", cli_lobby, N_("run a lobby relay for network play"), NULL},

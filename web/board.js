@@ -8,6 +8,15 @@
 // the arrow keys move between its squares, Enter or Space selects one.
 import { t } from './i18n.js';
 
+// The figurine each piece the module names (its view's PIECE: web_view)
+// is drawn as: the solid chess figurines U+265A..U+265F for both sides,
+// the colours (style.css) telling the sides, as on the terminal
+// (client/core_text.c cli_piece_figurine); the ball U+25CF. Pieces chess
+// has none for (vizier, moor, jack, cat) and Laska's columns keep their
+// letters. Presentation only: which piece stands where is the module's.
+const FIGURINES = { king: '\u265A', queen: '\u265B', rook: '\u265C',
+  bishop: '\u265D', knight: '\u265E', pawn: '\u265F', ball: '\u25CF' };
+
 export class Board {
   // el: the grid element; onMove(text): called with a chosen move's
   // notation; say(text): a message for the player (a function giving it
@@ -101,8 +110,11 @@ export class Board {
       b.addEventListener('focus', () => { this.focusName = cell.name; });
     }
     const glyph = document.createElement('span');
-    glyph.className = 'glyph';
-    glyph.textContent = cell.glyph;
+    const figurine = FIGURINES[cell.piece];
+    glyph.className = figurine ? 'glyph figurine' : 'glyph';
+    glyph.textContent = figurine ?? cell.glyph;
+    // (the square's title names the piece, e.g. "a1: White rook")
+    if (figurine) glyph.setAttribute('aria-hidden', 'true');
     b.append(glyph);
     return b;
   }

@@ -338,10 +338,10 @@ export class Position {
     for (let r = 0; r < rows; r++) {
       const row = [];
       for (let c = 0; c < cols; c++) {
-        const [kind, owner, name, glyph, detail] =
+        const [kind, owner, name, glyph, detail, piece] =
           lines[4 + r * cols + c].split('\t');
         row.push({ kind: Number(kind), owner: Number(owner), name, glyph,
-          detail });
+          detail, piece: piece ?? '' });
       }
       v.cells.push(row);
     }

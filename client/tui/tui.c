@@ -329,9 +329,12 @@ static const char help_text[] =
 /* Help, page 1: the game's moves and board, from the position now. */
 static void open_help(Tui *t)
 {
-    size_t n = game_help_text(
+    size_t n = game_help_text_for(
         t->s->game, (const char (*)[CORE_NOTATION_MAX])t->s->legal_text,
-        t->s->nlegal, t->help_page, sizeof t->help_page);
+        t->s->nlegal,
+        tui_board_figurines(t->colours) ? GAME_HELP_TERMINAL_FIGURINES
+                                        : GAME_HELP_TERMINAL,
+        t->help_page, sizeof t->help_page);
     snprintf(t->help_page + n, sizeof t->help_page - n,
              _("\nAny key: the keys of this screen."));
     t->help = 1;
@@ -603,7 +606,7 @@ void tui_screen_draw(Tui *t)
                                   : TUI_MARK_NONE;
         }
     tui_board_draw(&t->view, t->board_y, t->board_x, mark, t->cur_r, t->cur_c,
-                   t->colours);
+                   t->colours, tui_board_figurines(t->colours));
     int below = t->board_y + t->view.rows;
     int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
     if (side_x + 30 < cols) /* beside the board only */

@@ -17,6 +17,23 @@
 int tui_terminal_ok(void);
 
 /*
+ * tui_letters: letters 1 (the --letters flag of play, host, join,
+ * spectate, replay and rules) keeps every board's pieces drawn as
+ * letters, capitals White; 0, the default, lets chess pieces be drawn
+ * as figurines where tui_figurines allows. For the whole process.
+ */
+void tui_letters(int letters);
+
+/*
+ * tui_figurines: 1 when chess pieces are shown as figurines (the board
+ * screens, and the legend of ? and `tabula rules`): not tui_letters(1),
+ * and the character set of LC_CTYPE (nl_langinfo(CODESET), after
+ * cli_i18n_init) is UTF-8; else 0. A board screen also needs colours
+ * (tui_board.h). Line mode's board keeps the letters.
+ */
+int tui_figurines(void);
+
+/*
  * tui_play: run the board for session s until the user quits (q or
  * Ctrl-C); bots move in turn. The names label the players.
  * Errors: TB_E_NOMEM, TB_E_IO (no terminal).

@@ -3,9 +3,10 @@
  * one drawing for the play screen and the replay viewer; and the check
  * that the terminal can show them (tui.h).
  */
-#define _POSIX_C_SOURCE 200809L /* isatty */
+#define _POSIX_C_SOURCE 200809L /* isatty, nl_langinfo */
 
 #include <curses.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
 #include <term.h>
@@ -93,14 +94,44 @@ void tui_cell_text(const Core_Cell *cell, int names, char out[TUI_CELL_W + 1])
         out[1] = '.';
 }
 
+/* --letters (tui_letters). */
+static int letters_only;
+
+void tui_letters(int letters)
+{
+    letters_only = letters != 0;
+}
+
+int tui_figurines(void)
+{
+    /* (the codeset of the LC_CTYPE cli_i18n_init chose: glibc says
+     * "UTF-8", some libcs "utf8") */
+    const char *set = nl_langinfo(CODESET);
+    return !letters_only && set != NULL &&
+           (strcmp(set, "UTF-8") == 0 || strcmp(set, "utf8") == 0);
+}
+
+int tui_board_figurines(int colours)
+{
+    return colours && tui_figurines();
+}
+
+const char *tui_figurine(const Core_Cell *cell)
+{
+    return cli_piece_figurine(cli_cell_piece(cell));
+}
+
 void tui_board_pair(Tui_Square sq, short *fg, short *bg, unsigned *extra)
 {
     static const short bgs[TUI_SQ_COUNT] = {
         [TUI_SQ_LIGHT] = COLOR_WHITE,  [TUI_SQ_DARK] = COLOR_CYAN,
         [TUI_SQ_GOAL] = COLOR_YELLOW,  [TUI_SQ_NET] = COLOR_WHITE,
         [TUI_SQ_TARGET] = COLOR_GREEN, [TUI_SQ_PATH] = COLOR_YELLOW,
-        [TUI_SQ_CURSOR] = COLOR_WHITE};
-    *fg = COLOR_BLACK; /* (every piece alike: the case tells the side) */
+        [TUI_SQ_CURSOR] = COLOR_WHITE, [TUI_SQ_WHITE_PIECE] = COLOR_BLACK,
+        [TUI_SQ_BLACK_PIECE] = COLOR_WHITE};
+    /* A letter is black whoever owns it (the case tells the side); a
+     * figurine is drawn in its side's colour on a patch of the other. */
+    *fg = sq == TUI_SQ_WHITE_PIECE ? COLOR_WHITE : COLOR_BLACK;
     *bg = bgs[sq];
     *extra = sq == TUI_SQ_CURSOR ? (unsigned)A_REVERSE : 0u;
 }
@@ -125,8 +156,9 @@ int tui_board_colours(void)
 }
 
 static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
-                      int colours, int names)
+                      int colours, int figurines, int names)
 {
+    const char *figurine = figurines ? tui_figurine(cell) : NULL;
     int bg;
     attr_t attr = A_NORMAL;
     char text[TUI_CELL_W + 1];
@@ -183,20 +215,35 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
     }
     attrset(attr);
     mvaddstr(y, x, text);
+    if (figurine != NULL) {
+        /* Over the letter: a piece on its side's patch (with names, the
+         * glyph's column only; else it and the column after, where a
+         * font that draws the figurine wide has room), the ball on the
+         * square. */
+        int at = names ? 0 : 1;
+        if (cell->owner >= 0)
+            attrset(COLOR_PAIR(pair_for(cell->owner == CORE_WHITE
+                                            ? TUI_SQ_WHITE_PIECE
+                                            : TUI_SQ_BLACK_PIECE)));
+        mvaddstr(y, x + at, figurine);
+        if (cell->owner >= 0 && !names)
+            addch(' ');
+    }
     attrset(A_NORMAL);
 }
 
 void tui_board_draw(
     const Core_View *v, int y, int x,
     const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
-    int cur_c, int colours)
+    int cur_c, int colours, int figurines)
 {
     int names = tui_view_names_in_cells(v);
     for (int r = 0; r < v->rows; r++) {
         mvaddstr(y + r, 1, v->row_label[r]);
         for (int c = 0; c < v->cols; c++)
             draw_cell(&v->cell[r][c], y + r, x + c * TUI_CELL_W, mark[r][c],
-                      r == cur_r && c == cur_c, colours, names);
+                      r == cur_r && c == cur_c, colours,
+                      colours && figurines, names);
     }
     for (int c = 0; c < v->cols && !names; c++)
         mvaddstr(y + v->rows, x + c * TUI_CELL_W + 1, v->col_label[c]);

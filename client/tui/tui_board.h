@@ -50,6 +50,8 @@ typedef enum Tui_Square {
     TUI_SQ_TARGET,
     TUI_SQ_PATH,
     TUI_SQ_CURSOR,
+    TUI_SQ_WHITE_PIECE, /* a figurine's patch (tui_board_figurines) */
+    TUI_SQ_BLACK_PIECE,
     TUI_SQ_COUNT
 } Tui_Square;
 
@@ -57,12 +59,15 @@ typedef enum Tui_Square {
  * tui_board_pair: the foreground and background colour numbers (0..7,
  * the curses COLOR_* of the 8-colour palette every colour terminal has)
  * and the extra attribute (A_REVERSE for the cursor) every cell of
- * square kind sq is drawn with, a piece of either side or none. Every
- * piece is drawn black on a light background, its letter telling its side
- * (capitals White, as FEN writes them; Laska's w and b), and black on
- * white, cyan, green and yellow reads in the xterm, VTE and Linux console
- * palettes (issue 39: bold white on light grey did not;
- * tests/client/test_tui_colours.c checks each pair's contrast).
+ * square kind sq is drawn with, a piece's letter of either side or none.
+ * Every letter is drawn black on a light background, its case telling
+ * its side (capitals White, as FEN writes them; Laska's w and b), and
+ * black on white, cyan, green and yellow reads in the xterm, VTE and
+ * Linux console palettes (issue 39: bold white on light grey did not;
+ * tests/client/test_tui_colours.c checks each pair's contrast). A
+ * figurine has no case: White's is drawn white on a black patch
+ * (TUI_SQ_WHITE_PIECE), Black's black on a white one (TUI_SQ_BLACK_PIECE),
+ * on any square.
  */
 void tui_board_pair(Tui_Square sq, short *fg, short *bg, unsigned *extra);
 
@@ -70,16 +75,35 @@ void tui_board_pair(Tui_Square sq, short *fg, short *bg, unsigned *extra);
 int tui_board_colours(void);
 
 /*
+ * tui_board_figurines: 1 when boards are drawn with chess figurines:
+ * tui_figurines() (UTF-8, no --letters) and colours (as
+ * tui_board_colours returned: without them the two sides' figurines
+ * would look alike); else 0, letters.
+ */
+int tui_board_figurines(int colours);
+
+/*
+ * tui_figurine: the UTF-8 text (one terminal column) a cell's piece is
+ * drawn as with figurines: cli_piece_figurine of the piece
+ * cli_cell_piece tells (the side told by the colours, tui_board_pair);
+ * NULL for an empty cell and for the pieces chess has no figurine for
+ * (Chess volleyball's vizier, moor, jack and cat; Laska's columns),
+ * which keep their letters.
+ */
+const char *tui_figurine(const Core_Cell *cell);
+
+/*
  * tui_board_draw: draw v with its top-left cell at screen row y, column x
  * (row labels go at column 1, column labels on the row below the board).
  * mark[r][c] is a Tui_Mark for each cell; (cur_r, cur_c) is the cursor
- * cell, or -1 for none; colours as tui_board_colours returned. Cell
- * names are drawn in the cells when tui_view_names_in_cells says so.
+ * cell, or -1 for none; colours as tui_board_colours returned;
+ * figurines as tui_board_figurines returned (ignored without colours).
+ * Cell names are drawn in the cells when tui_view_names_in_cells says so.
  */
 void tui_board_draw(
     const Core_View *v, int y, int x,
     const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
-    int cur_c, int colours);
+    int cur_c, int colours, int figurines);
 
 /*
  * tui_put: draw the UTF-8 text s at screen row y, column x, at most cols

@@ -167,7 +167,8 @@ static void draw(Viewer *v)
     y = rows - REPLAY_STATUS_ROWS;
     if (v->view_ok) {
         last_move_marks(v, mark);
-        tui_board_draw(&v->view, 3, 4, mark, -1, -1, v->colours);
+        tui_board_draw(&v->view, 3, 4, mark, -1, -1, v->colours,
+                       tui_board_figurines(v->colours));
         int side_x = 4 + v->view.cols * TUI_CELL_W + 3;
         if (side_x + 38 < cols)
             draw_moves(v, side_x, 3, y - 1 - 3);

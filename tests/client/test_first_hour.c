@@ -355,10 +355,11 @@ Test(first_hour, volleyball_moves_typed_loosely_and_listed_by_side)
 }
 
 /* Finding 5: Chessball's fields are named on the board (start position,
- * docs/rules/chessball.md section 3: king b1, queen b2, knight a). */
+ * docs/rules/chessball.md section 3: king b1, queen b2, knight a), here
+ * after the pieces' letters (test_tui.c: after figurines). */
 Test(first_hour, chessball_board_shows_field_names)
 {
-    first("play chessball", 100, 30);
+    first("play chessball --letters", 100, 30);
     const char *scr = wait_for("White to move (you)");
     cr_assert_not_null(strstr(scr, "Kb1"), "%s", scr);
     cr_assert_not_null(strstr(scr, "Qb2"), "%s", scr);

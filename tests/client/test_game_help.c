@@ -77,6 +77,45 @@ Test(game_help, the_page_form_names_no_terminal_key_or_line)
                               "the cell's line under the board"));
 }
 
+/* With figurines (the page, a UTF-8 terminal) the Board part names each
+ * chess piece by its figurine (U+265A BLACK CHESS KING .. U+265F BLACK
+ * CHESS PAWN, U+25CF BLACK CIRCLE for the ball: the code charts' names),
+ * and no longer calls capitals White; Laska's is the letters' in every
+ * form; with letters the chess games keep the letters' legend. */
+Test(game_help, figurine_boards_are_explained_by_figurine)
+{
+    static const struct {
+        const char *name;
+        const char *legend; /* as the figurine form says it */
+    } games[] = {
+        {"chessball", "\u265A king,\n\u265B queen, \u265C rook, \u265D bishop, "
+                      "\u265E knight, \u265F pawn."},
+        {"football", "\u265A king, \u265B queen,\n\u265C rook, \u265D bishop, "
+                     "\u265E knight; \u25CF is the ball."},
+        {"volleyball", "\u265B Q queen, \u265C R\nrook, \u265D B bishop, "
+                       "\u265E N knight, \u265A K the chess stage's king; V "
+                       "vizier,\nM moor"},
+        {"volleyball10", "and on 10x10 J jack and C cat stay letters"},
+    };
+    static const Game_Help_Where figurines[] = {GAME_HELP_PAGE,
+                                                GAME_HELP_TERMINAL_FIGURINES};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        for (size_t w = 0; w < 2; w++) {
+            const char *h = help_at_start_for(games[i].name, figurines[w]);
+            cr_assert_not_null(strstr(h, games[i].legend), "%s: %s",
+                               games[i].name, h);
+            cr_assert_null(strstr(h, "Capitals White"), "%s: %s",
+                           games[i].name, h);
+        }
+        const char *h = help_at_start(games[i].name);
+        cr_assert_not_null(strstr(h, "Capitals White"), "%s", h);
+        cr_assert_null(strstr(h, "\u265B"), "%s", h);
+    }
+    cr_assert_not_null(
+        strstr(help_at_start_for("laska", GAME_HELP_TERMINAL_FIGURINES),
+               "w, b: a White or Black soldier; W, B: an officer."));
+}
+
 Test(game_help, laska_examples_are_legal_at_the_start)
 {
     const char *h = help_at_start("laska");

@@ -111,7 +111,8 @@ static void board_in_both(const char *game, const char *const title[2],
     line_of(en_screen, 2, en_line, sizeof en_line);
     const char *m = strstr(en_line, "Moves");
     cr_assert_not_null(m, "%s", en_screen);
-    size_t side_x = (size_t)(m - en_line); /* ASCII: bytes are columns */
+    /* in columns: a board of chess figurines has three bytes a piece */
+    size_t side_x = (size_t)cli_width(en_line, (size_t)(m - en_line));
 
     for (size_t k = 0; k < 2; k++) {
         const Lang *l = &langs[k];
@@ -142,7 +143,7 @@ static void board_in_both(const char *game, const char *const title[2],
         for (int y = 2; y < en_status - 1; y++) {
             line_of(en_screen, y, en_line, sizeof en_line);
             line_of(scr, y, line, sizeof line);
-            size_t n = strlen(en_line) < side_x ? strlen(en_line) : side_x;
+            size_t n = cli_fit(en_line, (int)side_x);
             cr_assert(strncmp(line, en_line, n) == 0,
                       "%s row %d:\n'%s'\n'%s'", l->code, y, line, en_line);
         }

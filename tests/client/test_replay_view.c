@@ -394,3 +394,32 @@ Test(replay_view, q_quits_the_small_window_screen_after_a_g)
     keys("q");
     wait_for("viewer closed status 0");
 }
+
+/* The viewer draws chess pieces as the solid Unicode figurines (U+265A
+ * BLACK CHESS KING .. U+265E BLACK CHESS KNIGHT, from the code charts) in
+ * a UTF-8 locale, and as letters with --letters: Football chess's rank 1
+ * at the start (docs/rules/football.md: R a1, N b1, B c1, Q d1, the goal
+ * e1, K f1, B g1, N h1, R i1). */
+Test(replay_view, figurines_in_utf8_letters_with_the_flag)
+{
+    char path[128], cmd[1024], line[1024];
+    snprintf(path, sizeof path, "%s/football.pgn", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("[Game \"football\"]\n\n1. a1-a2 *\n", f);
+    fclose(f);
+    static const char *const runs[2][2] = {
+        {"", " 1   \u265C   \u265E   \u265D   \u265B       \u265A   \u265D   "
+             "\u265E   \u265C"},
+        {"--letters", " 1   R   N   B   Q       K   B   N   R"}};
+    for (int k = 0; k < 2; k++) {
+        tmux_stop();
+        snprintf(cmd, sizeof cmd,
+                 "'env LC_ALL=C.UTF-8 TERM=screen %s replay %s %s; sleep 60'",
+                 TABULA_BINARY, path, runs[k][0]);
+        tmux_new_session(cmd, 100, 30);
+        const char *scr = wait_for("Start position (ply 0 of 1)");
+        row(scr, " 1 ", line, sizeof line);
+        cr_assert_str_eq(line, runs[k][1], "%s:\n%s", runs[k][0], scr);
+    }
+}

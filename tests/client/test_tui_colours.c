@@ -68,7 +68,9 @@ Test(tui_colours, the_formula_meets_its_anchors)
 Test(tui_colours, every_pair_reads_in_every_palette)
 {
     static const char *const squares[TUI_SQ_COUNT] = {
-        "light", "dark", "goal", "net", "target", "path", "cursor"};
+        "light", "dark",   "goal",        "net",
+        "target", "path", "cursor",      "white figurine's patch",
+        "black figurine's patch"};
     for (size_t p = 0; p < sizeof palettes / sizeof palettes[0]; p++)
         for (int sq = 0; sq < TUI_SQ_COUNT; sq++) {
             short fg, bg;
@@ -81,4 +83,25 @@ Test(tui_colours, every_pair_reads_in_every_palette)
                           "%d)",
                           palettes[p].name, squares[sq], r, fg, bg);
         }
+}
+
+/* A figurine has no case (both sides' are the solid forms): the sides'
+ * patches are told apart by their colours, each of the other's, and the
+ * two read apart from each other as well as the figurine on its patch
+ * (the same 3:1 in every palette). */
+Test(tui_colours, the_figurines_sides_differ)
+{
+    short wfg, wbg, bfg, bbg;
+    unsigned wx, bx;
+    tui_board_pair(TUI_SQ_WHITE_PIECE, &wfg, &wbg, &wx);
+    tui_board_pair(TUI_SQ_BLACK_PIECE, &bfg, &bbg, &bx);
+    cr_assert_eq(wfg, COLOR_WHITE);
+    cr_assert_eq(bfg, COLOR_BLACK);
+    cr_assert_eq(wbg, bfg);
+    cr_assert_eq(bbg, wfg);
+    cr_assert_eq(wx, 0u);
+    cr_assert_eq(bx, 0u);
+    for (size_t p = 0; p < sizeof palettes / sizeof palettes[0]; p++)
+        cr_expect_geq(contrast(palettes[p].rgb[wbg], palettes[p].rgb[bbg]),
+                      3.0, "%s", palettes[p].name);
 }

@@ -70,6 +70,14 @@
 //       cpu-seconds C move MOVE" (C: the renderer processes' processor
 //       time, so the worker's), after the first move searched once
 //       untimed to warm the worker up.
+//   node tests/web/browser.mjs figurines
+//       a game of Football chess and one of Chess volleyball 10x10 against
+//       the bot: the board's rank 1 shows the solid chess figurines of
+//       the Unicode standard (U+265A BLACK CHESS KING .. U+265E BLACK
+//       CHESS KNIGHT) where the rules put each piece, the ball U+25CF on
+//       e5, the 10x10 jack and cat as letters, each square's title naming
+//       its piece, the sides told by colour, and the help's Board part
+//       naming the figurines. Prints "figurines ok" or throws.
 //   node tests/web/browser.mjs load GAME
 //       a fresh browser (empty cache) opens the start page, then a game of
 //       GAME against the bot: "page-load GAME start-ms T start-bytes B
@@ -547,6 +555,51 @@ async function botSpeed(game, level, plies, seed) {
       moves.push(r.move);
     }
   });
+  return 0;
+}
+
+// The figurines, written from the Unicode code charts (Miscellaneous
+// Symbols), not taken from web/board.js.
+const FIG = { K: String.fromCodePoint(0x265a), Q: String.fromCodePoint(0x265b),
+  R: String.fromCodePoint(0x265c), B: String.fromCodePoint(0x265d),
+  N: String.fromCodePoint(0x265e), ball: String.fromCodePoint(0x25cf) };
+
+async function figurinesPage() {
+  await withPage(async (page) => {
+    const squares = async (game, names) => {
+      await page.evaluate((g) => window.tabulaPage.newGame(g, 'bot:1', 0), game);
+      await page.waitForFunction(() => window.tabulaPage.boardReady, { timeout: 60000 });
+      return page.evaluate((ns) => ns.map((n) => {
+        const b = document.querySelector(`#board [data-name="${n}"]`);
+        const g = b?.querySelector('.glyph');
+        return { name: n, glyph: g?.textContent ?? null, title: b?.title ?? '',
+          color: g ? getComputedStyle(g).color : '' };
+      }), names);
+    };
+    const expect = (got, want, what) => {
+      if (got !== want) throw new Error(`${what}: '${got}', expected '${want}'`);
+    };
+    // docs/rules/football.md: White K f1, Q d1, R a1 i1, N b1 h1, B c1
+    // g1; the goal e1 empty; Black the same on rank 9; the ball on e5.
+    const rank1 = { a1: FIG.R, b1: FIG.N, c1: FIG.B, d1: FIG.Q, e1: '', f1: FIG.K,
+      g1: FIG.B, h1: FIG.N, i1: FIG.R };
+    const fc = await squares('football', [...Object.keys(rank1), 'f9', 'e5']);
+    for (const s of fc.slice(0, 9)) expect(s.glyph, rank1[s.name], s.name);
+    expect(fc[9].glyph, FIG.K, 'f9');
+    expect(fc[10].glyph, FIG.ball, 'e5');
+    expect(fc[5].title, 'f1: White king', 'f1 title');
+    expect(fc[9].title, 'f9: Black king', 'f9 title');
+    expect(fc[10].title, 'e5: the ball', 'e5 title');
+    if (fc[5].color === fc[9].color)
+      throw new Error(`both kings drawn ${fc[5].color}`);
+    const help = await page.evaluate(() => window.tabulaPage.game.pos.help());
+    if (!help.includes(`${FIG.K} king, ${FIG.Q} queen`))
+      throw new Error(`the help names no figurines:\n${help}`);
+    // docs/rules/volleyball.md P-09: White Qe1 Jf1 Mg1 Ci1 Vd1.
+    const vb = await squares('volleyball10', ['d1', 'e1', 'f1', 'g1', 'i1']);
+    expect(vb.map((s) => s.glyph).join(' '), `V ${FIG.Q} J M C`, 'volleyball10 rank 1');
+    console.log('figurines ok');
+  }, '/index.html');
   return 0;
 }
 
@@ -1056,9 +1109,10 @@ else if (cmd === 'playreload' && rest.length === 1)
 else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
+else if (cmd === 'figurines') status = await figurinesPage();
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
 exit(status);

@@ -43,5 +43,14 @@ for game in laska volleyball; do
     fail=1
   fi
 done
+# The board's chess pieces as figurines (browser.mjs figurines).
+if got=$(TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+  figurines 2>&1) &&
+  grep -q '^figurines ok$' <<<"$got"; then
+  echo "web_play: the board shows the chess figurines"
+else
+  echo "web_play: figurines: FAILED: $got"
+  fail=1
+fi
 [ $fail -eq 0 ] && echo "web_play: every game's page hash equals the terminal's"
 exit $fail

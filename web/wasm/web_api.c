@@ -463,6 +463,9 @@ WEB_EXPORT(web_view) const char *web_view(void *pos)
                               cli_core_said(cell->detail, cell->said,
                                             cell->nsaid, text, sizeof text),
                               1);
+            rc = rc ? rc : out_put(&at, "\t", 0);
+            rc = rc ? rc
+                    : out_put(&at, cli_piece_token(cli_cell_piece(cell)), 0);
         }
     if (rc != 0) {
         fail(rc, "view: %s", tb_strerror(rc));

@@ -110,9 +110,12 @@ int web_perft(void *pos, unsigned depth, uint64_t *nodes);
  *   "status\tTEXT"
  *   "rows\tLABEL\t..."  (ROWS labels, top row first, as White sees it)
  *   "cols\tLABEL\t..."  (COLS labels, left first)
- * then ROWS*COLS lines, row by row: "KIND\tOWNER\tNAME\tGLYPH\tDETAIL"
- * with KIND the Core_Cell_Kind number, OWNER 0, 1 or -1. Tabs and line
- * ends inside texts become spaces. NULL on error (TB_E_STATE: no view). */
+ * then ROWS*COLS lines, row by row:
+ * "KIND\tOWNER\tNAME\tGLYPH\tDETAIL\tPIECE" with KIND the Core_Cell_Kind
+ * number, OWNER 0, 1 or -1, PIECE what stands there as cli_piece_token
+ * says it ("king", "ball"; "" for none and for Laska's columns), the
+ * piece the page draws a figurine for. Tabs and line ends inside texts
+ * become spaces. NULL on error (TB_E_STATE: no view). */
 const char *web_view(void *pos);
 
 /* web_move_squares: for each legal move of pos, in canonical order, one
