@@ -28,6 +28,7 @@ void tui_say(Tui *t, const char *a, const char *b, const char *c)
     char tmp[sizeof t->message];
     snprintf(tmp, sizeof tmp, "%s%s%s", a, b ? b : "", c ? c : "");
     memcpy(t->message, tmp, sizeof tmp);
+    t->listing = 0;
 }
 
 /* Rebuild the view, the cell names and each legal move's squares. */
@@ -69,6 +70,8 @@ void tui_screen_sync(Tui *t)
                                     SESSION_MAX_TOKENS);
     t->nclicked = 0;
     t->nchoice = 0;
+    if (t->listing) /* the moves listed are gone */
+        tui_say(t, "", NULL, NULL);
 }
 
 static int name_at(const Tui *t, int r, int c)
@@ -269,20 +272,13 @@ static void complete_input(Tui *t)
         tui_say(t, _("Enter plays it"), NULL, NULL);
         return;
     }
-    char list[200] = "";
-    size_t shown = 0, len = 0;
-    for (size_t i = first; i < t->s->nlegal && shown < 8; i++)
-        if (entry_fits(t->s->legal_text[i], t->input)) {
-            int k = snprintf(list + len, sizeof list - len, "%s%s",
-                             shown ? " | " : " ", t->s->legal_text[i]);
-            if (k < 0 || (size_t)k >= sizeof list - len)
-                break;
-            len += (size_t)k;
-            shown++;
-        }
+    /* The moves themselves are drawn under the head, in the rows the
+     * screen has (draw_listing). */
     char head[96];
     snprintf(head, sizeof head, ngettext("%zu move fits:", "%zu moves fit:", n), n);
-    tui_say(t, head, list, n > shown ? _(" ...") : "");
+    tui_say(t, head, NULL, NULL);
+    memcpy(t->list_filter, t->input, sizeof t->list_filter);
+    t->listing = 1;
 }
 
 /* A typed move that is no legal move's text, read by the one reader of
@@ -338,6 +334,7 @@ static void open_help(Tui *t)
     snprintf(t->help_page + n, sizeof t->help_page - n,
              _("\nAny key: the keys of this screen."));
     t->help = 1;
+    t->help_top = 0;
 }
 
 /* Typed text on a network screen: a conduct command (the session's one
@@ -522,16 +519,105 @@ static void draw_moves(Tui *t, int x, int y0, int lines, int w)
     core_position_free(replay);
 }
 
-/* One help page, line by line, as much as the window holds. */
-static void draw_help(const char *p, int rows, int cols)
+/* The width of the move list beside a grown board, and the rows kept
+ * free under the lines below it for the message and a list of moves: a
+ * board grows (tui_board_scale) only where both keep their room, so the
+ * board screen at its smallest sizes is drawn as it always was. */
+#define TUI_MOVES_W 40
+#define TUI_ROOM_BELOW 8
+
+/* One help page from its row t->help_top, as a pager shows it: wrapped
+ * to the window's width (tui_put_text); a page longer than the window
+ * has a last row that says which rows are shown and how to scroll. */
+static void draw_help(Tui *t, const char *p, int rows, int cols)
 {
-    int y = 1;
-    while (*p != '\0' && y < rows) {
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        tui_put_line(y++, 2, p, n, cols - 3);
-        p += n + (e != NULL);
+    int width = cols - 3, height = rows - 1;
+    int total = tui_put_text(1, 2, p, width, 0, 0);
+    t->help_scrolls = total > height;
+    if (t->help_scrolls)
+        height = rows - 2;
+    if (t->help_top > total - height)
+        t->help_top = total - height;
+    if (t->help_top < 0)
+        t->help_top = 0;
+    tui_put_text(1, 2, p, width, t->help_top, height);
+    if (t->help_scrolls) {
+        char line[160];
+        snprintf(line, sizeof line, _("%d-%d of %d: arrows, PgUp, PgDn scroll"),
+                 t->help_top + 1, t->help_top + height, total);
+        attrset(A_REVERSE);
+        tui_put(rows - 1, 2, line, width);
+        attrset(A_NORMAL);
     }
+}
+
+/* The line s at row y, wrapped onto as many more rows as *spare holds
+ * (they are taken from it), else cut with "..." (tui_put_wrapped).
+ * Returns the rows used, 1 at least. */
+static int put_grown(int y, const char *s, int cols, int *spare)
+{
+    int need = tui_wrapped_rows(s, cols - 2);
+    int use = need - 1 <= *spare ? need : 1 + *spare;
+    if (use < 1)
+        use = 1;
+    *spare -= use - 1;
+    tui_put_wrapped(y, 1, s, cols - 2, use);
+    return use;
+}
+
+/* The message (the head, "75 moves fit:") and after it the legal moves
+ * that fit t->list_filter, parted by " | ", in rows from row y on, at
+ * most max_rows of them; when they do not all fit, the last row ends
+ * "... and N more". Returns the rows used. */
+static int draw_listing(const Tui *t, int y, int max_rows, int cols)
+{
+    const Session *s = t->s;
+    int right = cols - 1, row = 0, fresh = 0; /* (at a row's start) */
+    int x = 1 + cli_width(t->message, (size_t)-1) + 1;
+    size_t n = 0, k = 0;
+    char more[96];
+
+    for (size_t i = 0; i < s->nlegal; i++)
+        n += entry_fits(s->legal_text[i], t->list_filter) != 0;
+    tui_put(y, 1, t->message, cols - 2);
+    for (size_t i = 0; i < s->nlegal; i++) {
+        const char *m = s->legal_text[i];
+        if (!entry_fits(m, t->list_filter))
+            continue;
+        int w = cli_width(m, (size_t)-1);
+        for (;;) {
+            int sep = fresh || k == 0 ? 0 : 3, last = row + 1 >= max_rows;
+            int tail = 0;
+            if (last && k + 1 < n) {
+                snprintf(more, sizeof more,
+                         ngettext("... and %zu more", "... and %zu more",
+                                  n - k - 1),
+                         n - k - 1);
+                tail = 1 + cli_width(more, (size_t)-1);
+            }
+            /* (a move wider than a row has one of its own, cut) */
+            if (x + sep + w + tail <= right || (fresh && !last)) {
+                mvaddstr(y + row, x, sep ? " | " : "");
+                tui_put(y + row, x + sep, m, right - x - sep);
+                x += sep + w;
+                fresh = 0;
+                break;
+            }
+            if (!last) {
+                row++;
+                x = 3;
+                fresh = 1;
+                continue;
+            }
+            snprintf(more, sizeof more,
+                     ngettext("... and %zu more", "... and %zu more", n - k),
+                     n - k);
+            tui_put(y + row, x + !fresh, more, right - x - !fresh);
+            return row + 1;
+        }
+        k++;
+    }
+    return row + 1;
 }
 
 void tui_screen_draw(Tui *t)
@@ -541,7 +627,8 @@ void tui_screen_draw(Tui *t)
     getmaxyx(stdscr, rows, cols);
     erase();
     if (t->help) {
-        draw_help(t->help == 1 ? t->help_page
+        draw_help(t,
+                  t->help == 1    ? t->help_page
                   : t->help_text ? _(t->help_text)
                                  : _(help_text),
                   rows, cols);
@@ -594,8 +681,21 @@ void tui_screen_draw(Tui *t)
     for (int k = 0; k < TUI_EXTRA_LINES; k++)
         if (t->extra[k][0] != '\0')
             tui_put(y_extra++, 1, t->extra[k], cols - 2);
+    /* A window with room to spare draws the board larger (the move list
+     * keeping TUI_MOVES_W columns beside it, TUI_ROOM_BELOW rows kept
+     * under the lines below it), centred left of the move list. */
     t->board_y = y_board;
     t->board_x = 4;
+    t->scale = tui_board_scale(&t->view, cols - 5 - TUI_MOVES_W,
+                               rows - TUI_ROOM_BELOW - y_board - gap_below -
+                                   4);
+    int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
+    if (t->scale > 1) {
+        int bw, bh;
+        tui_board_size(&t->view, t->scale, &bw, &bh);
+        side_x = cols - 1 - TUI_MOVES_W;
+        t->board_x = 1 + (side_x - 4 - bw) / 2 + 3;
+    }
     unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS];
     for (int r = 0; r < t->view.rows; r++)
         for (int c = 0; c < t->view.cols; c++) {
@@ -605,12 +705,12 @@ void tui_screen_draw(Tui *t)
                          : m == 1 ? TUI_MARK_PATH
                                   : TUI_MARK_NONE;
         }
-    tui_board_draw(&t->view, t->board_y, t->board_x, mark, t->cur_r, t->cur_c,
-                   t->colours, tui_board_figurines(t->colours));
-    int below = t->board_y + t->view.rows;
-    int side_x = t->board_x + t->view.cols * TUI_CELL_W + 3;
+    tui_board_draw(&t->view, t->board_y, t->board_x, t->scale, mark, t->cur_r,
+                   t->cur_c, t->colours, tui_board_figurines(t->colours));
+    int below = t->board_y + t->view.rows * t->scale;
     if (side_x + 30 < cols) /* beside the board only */
-        draw_moves(t, side_x, t->board_y, t->view.rows + 1, cols - side_x - 1);
+        draw_moves(t, side_x, t->board_y, t->view.rows * t->scale + 1,
+                   cols - side_x - 1);
 
     Core_Status st = session_status(s);
     int y = below + gap_below;
@@ -639,10 +739,13 @@ void tui_screen_draw(Tui *t)
         snprintf(line + used, sizeof line - used, "   %s", note);
         note = "";
     }
-    tui_put(y, 1, line, cols - 2);
+    /* A line wider than the window takes the rows the window has beyond
+     * the smallest layout (spare), else ends in "...". */
+    int spare = rows - (y + 5);
+    y += put_grown(y, line, cols, &spare);
     snprintf(line, sizeof line, "%s%s%s", status,
              status[0] && note[0] ? " | " : "", note);
-    tui_put(y + 1, 1, line, cols - 2);
+    y += put_grown(y, line, cols, &spare);
     const Core_Cell *cur = &t->view.cell[t->cur_r][t->cur_c];
     if (cur->name[0] != '\0') {
         char detail[sizeof cur->detail * 3];
@@ -651,22 +754,28 @@ void tui_screen_draw(Tui *t)
         snprintf(line, sizeof line, "%s: %s", cur->name,
                  detail[0] ? detail
                            : (cur->glyph[0] ? cur->glyph : _("empty")));
-        tui_put(y + 2, 1, line, cols - 2);
+        y += put_grown(y, line, cols, &spare);
+    } else {
+        y++;
     }
     int cx = 0;
     if (t->watching) {
-        tui_put(y + 3, 1, _("watching: ? help, q leaves"), cols - 2);
+        tui_put(y, 1, _("watching: ? help, q leaves"), cols - 2);
     } else {
         snprintf(line, sizeof line, _("move> %s"), t->input);
-        tui_put(y + 3, 1, line, cols - 2);
+        tui_put(y, 1, line, cols - 2);
         cx = 1 + cli_width(line, (size_t)-1);
     }
-    /* A message may take three rows where the screen has them (an
-     * illegal move's line names the move, its forms and a legal one,
-     * longer in Czech and Russian); the choices follow it. */
-    int room = rows - (y + 4) > 3 ? 3 : rows - (y + 4);
-    int yc = y + 4 + tui_put_wrapped(y + 4, 1, t->message, cols - 2, room);
-    if (yc == y + 4)
+    /* The message takes the rows left (an illegal move's line names the
+     * move, its forms and a legal one, longer in Czech and Russian; a
+     * list of moves fills them), but for the choices that follow it. */
+    int room = rows - (y + 1) - (int)t->nchoice;
+    if (room < 1)
+        room = 1;
+    int yc = y + 1 + (t->listing ? draw_listing(t, y + 1, room, cols)
+                                 : tui_put_wrapped(y + 1, 1, t->message,
+                                                   cols - 2, room));
+    if (yc == y + 1)
         yc++;
     for (size_t k = 0; k < t->nchoice && yc + (int)k < rows; k++) {
         snprintf(line, sizeof line, "%zu) %s", k + 1,
@@ -674,19 +783,24 @@ void tui_screen_draw(Tui *t)
         tui_put(yc + (int)k, 3, line, cols - 4);
     }
     if (t->watching)
-        move(y + 3, 1);
+        move(y, 1);
     else
-        move(y + 3, cx < cols - 1 ? cx : cols - 1);
+        move(y, cx < cols - 1 ? cx : cols - 1);
     refresh();
 }
 
 /* ---- input ---------------------------------------------------------- */
 
+/* The cell under screen row my, column mx of the board drawn last, at
+ * its scale (tui_board_draw). */
 static int mouse_cell(Tui *t, int my, int mx, int *r, int *c)
 {
-    int rr = my - t->board_y, cc = (mx - t->board_x) / TUI_CELL_W;
-    if (my < t->board_y || mx < t->board_x || rr >= t->view.rows ||
-        cc >= t->view.cols)
+    int scale = t->scale > 0 ? t->scale : 1;
+    if (my < t->board_y || mx < t->board_x)
+        return 0;
+    int rr = (my - t->board_y) / scale;
+    int cc = (mx - t->board_x) / (TUI_CELL_W * scale);
+    if (rr >= t->view.rows || cc >= t->view.cols)
         return 0;
     *r = rr;
     *c = cc;
@@ -700,7 +814,25 @@ int tui_screen_key(Tui *t, int ch)
     if (t->too_small && ch == 'q')
         return 1;
     if (t->help) {
+        /* A page longer than the window scrolls, as a pager's; other
+         * keys go on: the game's page, then the keys', then the board. */
+        int page = getmaxy(stdscr) - 3 > 1 ? getmaxy(stdscr) - 3 : 1;
+        int step = ch == KEY_UP     ? -1
+                   : ch == KEY_DOWN  ? 1
+                   : ch == KEY_PPAGE ? -page
+                   : ch == KEY_NPAGE ? page
+                   : ch == KEY_HOME  ? -(1 << 20)
+                   : ch == KEY_END   ? 1 << 20
+                                     : 0;
+        if (ch == KEY_RESIZE)
+            return 0; /* (no key: the window's new size, drawn anew) */
+        if (step != 0 && t->help_scrolls) {
+            /* (draw_help keeps the top within the page) */
+            t->help_top = t->help_top + step < 0 ? 0 : t->help_top + step;
+            return 0;
+        }
         t->help = t->help == 1 ? 2 : 0; /* the game, then the keys */
+        t->help_top = 0;
         return 0;
     }
     if (ch == KEY_RESIZE)
@@ -791,6 +923,7 @@ int tui_screen_init(Tui *t, Session *s)
         return TB_E_NOMEM;
     }
     tui_screen_sync(t);
+    t->scale = 1;
     t->cur_r = t->view.rows - 1;
     t->cur_c = 0;
     t->from_side = s->player[CORE_WHITE] == s->player[CORE_BLACK]

@@ -155,16 +155,21 @@ int tui_board_colours(void)
     return 1;
 }
 
-static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
-                      int colours, int figurines, int names)
+/* Cell (y, x) of w columns and h rows: its colours and marks on every
+ * row, its text (tui_cell_text) in the middle row, centred. */
+static void draw_cell(const Core_Cell *cell, int y, int x, int w, int h,
+                      int mark, int cursor, int colours, int figurines,
+                      int names)
 {
     const char *figurine = figurines ? tui_figurine(cell) : NULL;
-    int bg;
+    int bg, edges = 0;
     attr_t attr = A_NORMAL;
     char text[TUI_CELL_W + 1];
+    int ty = y + (h - 1) / 2, tx = x + (w - TUI_CELL_W) / 2;
 
     if (cell->kind == CORE_CELL_BLANK && !cursor) {
-        mvaddstr(y, x, "    ");
+        for (int r = 0; r < h; r++)
+            mvprintw(y + r, x, "%*s", w, "");
         return;
     }
     switch (cell->kind) {
@@ -207,14 +212,23 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
         if (!names && !cursor && mark == TUI_MARK_NONE &&
             cell->kind == CORE_CELL_DARK) {
             /* (the closing mark only where the glyph leaves room: a
-             * Laska column of three fills the cell to its last column) */
-            text[0] = ':';
-            if (text[TUI_CELL_W - 1] == ' ')
+             * Laska column of three fills the cell to its last column;
+             * a larger cell has its marks at its edges, on every row) */
+            edges = w > TUI_CELL_W;
+            text[0] = edges ? ' ' : ':';
+            if (text[TUI_CELL_W - 1] == ' ' && !edges)
                 text[TUI_CELL_W - 1] = ':';
         }
     }
     attrset(attr);
-    mvaddstr(y, x, text);
+    for (int r = 0; r < h && w > TUI_CELL_W; r++) {
+        mvprintw(y + r, x, "%*s", w, "");
+        if (edges) {
+            mvaddch(y + r, x, ':');
+            mvaddch(y + r, x + w - 1, ':');
+        }
+    }
+    mvaddstr(ty, tx, text);
     if (figurine != NULL) {
         /* Over the letter: a piece on its side's patch (with names, the
          * glyph's column only; else it and the column after, where a
@@ -225,35 +239,72 @@ static void draw_cell(const Core_Cell *cell, int y, int x, int mark, int cursor,
             attrset(COLOR_PAIR(pair_for(cell->owner == CORE_WHITE
                                             ? TUI_SQ_WHITE_PIECE
                                             : TUI_SQ_BLACK_PIECE)));
-        mvaddstr(y, x + at, figurine);
+        mvaddstr(ty, tx + at, figurine);
         if (cell->owner >= 0 && !names)
             addch(' ');
     }
     attrset(A_NORMAL);
 }
 
+void tui_board_size(const Core_View *v, int scale, int *cols, int *rows)
+{
+    *cols = 3 + v->cols * TUI_CELL_W * scale;
+    *rows = v->rows * scale + 1;
+}
+
+int tui_board_scale(const Core_View *v, int cols, int rows)
+{
+    for (int scale = TUI_MAX_SCALE; scale > 1; scale--) {
+        int w, h;
+        tui_board_size(v, scale, &w, &h);
+        if (w <= cols && h <= rows)
+            return scale;
+    }
+    return 1;
+}
+
 void tui_board_draw(
-    const Core_View *v, int y, int x,
+    const Core_View *v, int y, int x, int scale,
     const unsigned char mark[CORE_VIEW_MAX_ROWS][CORE_VIEW_MAX_COLS], int cur_r,
     int cur_c, int colours, int figurines)
 {
     int names = tui_view_names_in_cells(v);
+    int w = TUI_CELL_W * scale, h = scale;
     for (int r = 0; r < v->rows; r++) {
-        mvaddstr(y + r, 1, v->row_label[r]);
+        mvaddstr(y + r * h + (h - 1) / 2, x - 3, v->row_label[r]);
         for (int c = 0; c < v->cols; c++)
-            draw_cell(&v->cell[r][c], y + r, x + c * TUI_CELL_W, mark[r][c],
+            draw_cell(&v->cell[r][c], y + r * h, x + c * w, w, h, mark[r][c],
                       r == cur_r && c == cur_c, colours,
                       colours && figurines, names);
     }
     for (int c = 0; c < v->cols && !names; c++)
-        mvaddstr(y + v->rows, x + c * TUI_CELL_W + 1, v->col_label[c]);
+        mvaddstr(y + v->rows * h, x + c * w + (w - TUI_CELL_W) / 2 + 1,
+                 v->col_label[c]);
 }
+
+/* "...", where a text is cut. */
+#define CUT_MARK "..."
+#define CUT_MARK_W 3
 
 void tui_put(int y, int x, const char *s, int cols)
 {
     if (cols <= 0)
         return;
-    mvaddnstr(y, x, s, (int)cli_fit(s, cols));
+    if (cli_width(s, (size_t)-1) <= cols) {
+        mvaddstr(y, x, s);
+        return;
+    }
+    if (cols <= CUT_MARK_W) {
+        mvaddnstr(y, x, CUT_MARK, cols);
+        return;
+    }
+    size_t n = cli_fit(s, cols - CUT_MARK_W);
+    /* (the blanks before the cut are left out: "word ..." would read as
+     * a word of its own) */
+    while (n > 0 && s[n - 1] == ' ')
+        n--;
+    mvaddnstr(y, x, s, (int)n);
+    addstr(CUT_MARK);
 }
 
 void tui_put_line(int y, int x, const char *s, size_t n, int cols)
@@ -266,33 +317,141 @@ void tui_put_line(int y, int x, const char *s, size_t n, int cols)
     tui_put(y, x, line, cols);
 }
 
-int tui_put_wrapped(int y, int x, const char *s, int cols, int max_lines)
+/* The bytes of the first row of s[0..len) in cols columns: all when
+ * they fit; else up to a blank, with gaps at a wider gap in the row's
+ * second half if there is one (a list of keys keeps each key with its
+ * words), else at the last blank that fits, so a code or a web address
+ * is never split (a trial found a link cut inside its invite code); a
+ * word wider than the row is cut, after one character at least. */
+static size_t row_bytes(const char *s, size_t len, int cols, int gaps)
+{
+    if (cli_width(s, len) <= cols)
+        return len;
+    size_t fit = cli_fit(s, cols), n = fit;
+    if (fit == 0) {
+        for (n = 1; n < len && ((unsigned char)s[n] & 0xC0) == 0x80;)
+            n++;
+        return n;
+    }
+    while (gaps && n > fit / 2 && !(s[n] == ' ' && s[n - 1] == ' '))
+        n--;
+    if (gaps && n > fit / 2)
+        return n;
+    for (n = fit; n > 0 && s[n] != ' ';)
+        n--;
+    return n > 0 ? n : fit;
+}
+
+/* Draws s as tui_put_wrapped does when draw, else only counts. */
+static int wrap(int y, int x, const char *s, int cols, int max_lines,
+                int draw)
 {
     int used = 0;
     if (cols < 1)
         cols = 1;
     while (*s != '\0' && used < max_lines) {
-        int n = (int)strlen(s);
-        if (cli_width(s, (size_t)-1) > cols) {
-            /* At a wider gap if there is one (a list of keys keeps each
-             * key with its words), else at the last blank that fits, so
-             * a code or a web address is never split (a trial found a
-             * link cut inside its invite code); a word wider than the
-             * line is cut. */
-            int fit = (int)cli_fit(s, cols);
-            n = fit;
-            while (n > fit / 2 && !(s[n] == ' ' && s[n - 1] == ' '))
-                n--;
-            if (n <= fit / 2)
-                for (n = fit; n > 0 && s[n] != ' ';)
-                    n--;
-            if (s[n] != ' ')
-                n = fit;
+        size_t len = strlen(s), n = row_bytes(s, len, cols, 1);
+        if (used + 1 == max_lines && n < len) {
+            if (draw) /* the last row: as much as fits, and the cut shows */
+                tui_put(y + used, x, s, cols);
+            return used + 1;
         }
-        tui_put_line(y + used++, x, s, (size_t)n, cols);
+        if (draw)
+            tui_put_line(y + used, x, s, n, cols);
+        used++;
         s += n;
         while (*s == ' ')
             s++;
     }
     return used;
+}
+
+int tui_put_wrapped(int y, int x, const char *s, int cols, int max_lines)
+{
+    return wrap(y, x, s, cols, max_lines, 1);
+}
+
+int tui_wrapped_rows(const char *s, int cols)
+{
+    return wrap(0, 0, s, cols, 1 << 20, 0);
+}
+
+/* The bytes of line p[0..len) before its words, when it is a list line
+ * (a term, then two blanks or more: "  Enter   select the square"), else
+ * 0. */
+static size_t list_words(const char *p, size_t len)
+{
+    size_t at = strspn(p, " ");
+    while (at + 1 < len && !(p[at] == ' ' && p[at + 1] == ' '))
+        at++;
+    if (at + 1 >= len)
+        return 0;
+    while (at < len && p[at] == ' ')
+        at++;
+    return at < len ? at : 0;
+}
+
+/* The leading blanks of line p[0..len). */
+static size_t lead_of(const char *p, size_t len)
+{
+    size_t lead = strspn(p, " ");
+    return lead < len ? lead : len;
+}
+
+int tui_put_text(int y, int x, const char *text, int cols, int skip,
+                 int max_lines)
+{
+    char buf[2048];
+    int row = 0;
+    if (cols < 2)
+        cols = 2;
+    while (*text != '\0') {
+        const char *e = strchr(text, '\n');
+        size_t len = e ? (size_t)(e - text) : strlen(text), off = 0;
+        size_t lead = lead_of(text, len), words = list_words(text, len);
+        /* The rows after the first start under a list line's words, or
+         * at the line's indentation, in the left half of the rows. */
+        int hang = words > 0 ? cli_width(text, words) : (int)lead;
+        if (hang > cols / 2)
+            hang = words > 0 && (int)lead <= cols / 2 ? (int)lead : cols / 2;
+        const char *line = text;
+        text += len + (e != NULL);
+        /* A line too long for the window is one of a paragraph set in
+         * lines of about 70 columns: the lines after it that go on with
+         * its words (indented as its rows after the first, not list
+         * lines, and of prose or of a list line's words) join it, so
+         * the paragraph is set anew rather than in ragged pieces. */
+        if (cli_width(line, len) > cols && (lead == 0 || words > 0) &&
+            len < sizeof buf) {
+            size_t under = words > 0 ? words : 0; /* (blanks: bytes) */
+            memcpy(buf, line, len);
+            while (e != NULL) {
+                e = strchr(text, '\n');
+                size_t next = e ? (size_t)(e - text) : strlen(text);
+                size_t nlead = lead_of(text, next);
+                if (next == nlead || nlead != under ||
+                    list_words(text, next) > 0 ||
+                    len + 1 + next - nlead >= sizeof buf)
+                    break;
+                buf[len++] = ' ';
+                memcpy(buf + len, text + nlead, next - nlead);
+                len += next - nlead;
+                text += next + (e != NULL);
+            }
+            line = buf;
+        }
+        int indent = 0;
+        do {
+            const char *s2 = line + off;
+            size_t n = row_bytes(s2, len - off, cols - indent, 0);
+            if (row >= skip && row - skip < max_lines)
+                tui_put_line(y + row - skip, x + indent, s2, n, cols - indent);
+            row++;
+            off += n;
+            while (off < len && line[off] == ' ')
+                off++;
+            indent = hang;
+        } while (off < len);
+    }
+    return row;
 }

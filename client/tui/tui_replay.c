@@ -1,8 +1,9 @@
 /*
  * tui_replay.c: the full-screen replay viewer (ncurses) of `tabula
  * replay`: steps through a verified game ply by ply, showing the board
- * after each ply with the last move's squares marked, the move list with
- * the current ply in brackets, and the result. The board is drawn by
+ * after each ply with the last move's squares marked (larger in a large
+ * window), the move list with the current ply in brackets, and the
+ * result. The board is drawn by
  * tui_board.c, as in `tabula play`.
  */
 #include <curses.h>
@@ -112,6 +113,9 @@ static const char keys_line[] =
     N_("<- -> ply   Home/End start/end   PgUp/PgDn 10 plies   g N Enter: "
        "ply N   q quit");
 
+/* The columns the move list keeps beside a board drawn larger. */
+#define REPLAY_MOVES_W 40
+
 /* Rows of the block under the board and the list: the ply, the result,
  * the view's status, the keys (two rows when one is too narrow for
  * them), the message. */
@@ -167,9 +171,20 @@ static void draw(Viewer *v)
     y = rows - REPLAY_STATUS_ROWS;
     if (v->view_ok) {
         last_move_marks(v, mark);
-        tui_board_draw(&v->view, 3, 4, mark, -1, -1, v->colours,
+        /* A window with room to spare draws the board larger, centred
+         * left of the move list (which keeps REPLAY_MOVES_W columns),
+         * down to the blank row above the block. */
+        int scale = tui_board_scale(&v->view, cols - 5 - REPLAY_MOVES_W,
+                                    y - 1 - 3);
+        int x = 4, side_x = 4 + v->view.cols * TUI_CELL_W + 3;
+        if (scale > 1) {
+            int bw, bh;
+            tui_board_size(&v->view, scale, &bw, &bh);
+            side_x = cols - 1 - REPLAY_MOVES_W;
+            x = 1 + (side_x - 4 - bw) / 2 + 3;
+        }
+        tui_board_draw(&v->view, 3, x, scale, mark, -1, -1, v->colours,
                        tui_board_figurines(v->colours));
-        int side_x = 4 + v->view.cols * TUI_CELL_W + 3;
         if (side_x + 38 < cols)
             draw_moves(v, side_x, 3, y - 1 - 3);
     } else {

@@ -37,12 +37,18 @@ struct Tui {
     size_t ninput;
     int too_small; /* the last draw asked for a larger window */
     char message[512];
+    int listing;   /* the message heads the legal moves that fit
+                      list_filter, listed below it as room allows */
+    char list_filter[CORE_NOTATION_MAX];
     int help;      /* 1: the game's help page shown, 2: the keys page */
     char help_page[16384];
+    int help_top;     /* the help's first row shown (scrolled) */
+    int help_scrolls; /* the last draw of the help could not show it whole */
     int colours;
     int from_side; /* the side the board is drawn for (CORE_WHITE or
                       CORE_BLACK), or -1: the side to move */
     int board_y, board_x;
+    int scale; /* of the board drawn last (tui_board_draw) */
     /* Set by a network front end (all zero for `tabula play`): */
     int (*send)(Tui *t, const char *line); /* a chosen move or "resign":
                                               0 when sent, else TB_E_* */
@@ -68,7 +74,8 @@ int tui_screen_curses(int *colours);
  * changed; the selection is cleared. */
 void tui_screen_sync(Tui *t);
 
-/* tui_say: the message line becomes a, b, c joined (b, c may be NULL). */
+/* tui_say: the message line becomes a, b, c joined (b, c may be NULL);
+ * a list of moves under it goes. */
 void tui_say(Tui *t, const char *a, const char *b, const char *c);
 
 /* tui_screen_draw: draw the whole screen. */

@@ -42,28 +42,6 @@ static void start_in(const char *lang, const char *args, int cols, int rows)
     tmux_new_session(cmd, cols, rows);
 }
 
-/* Line k (0-based) of screen scr into out, without trailing blanks. */
-static void line_of(const char *scr, int k, char *out, size_t cap)
-{
-    const char *p = scr;
-    for (int i = 0; i < k && p != NULL; i++) {
-        p = strchr(p, '\n');
-        if (p != NULL)
-            p++;
-    }
-    out[0] = '\0';
-    if (p == NULL)
-        return;
-    const char *e = strchr(p, '\n');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, p, n);
-    while (n > 0 && out[n - 1] == ' ')
-        n--;
-    out[n] = '\0';
-}
-
 /* The index of the screen's line that is exactly want, or -1. */
 static int line_index(const char *scr, const char *want)
 {

@@ -4,8 +4,8 @@
  * send-keys types, capture-pane reads the screen. Each test has its own
  * tmux server (socket /tmp/tmux_session.sock), so parallel tests neither
  * race to start a shared server nor see each other. Shared by test_tui.c,
- * test_replay_view.c, test_net_tui.c and test_first_hour.c (which add
- * windows).
+ * test_replay_view.c, test_net_tui.c, test_first_hour.c (which add
+ * windows) and test_i18n_screens.c.
  */
 #ifndef TABULA_TEST_TMUX_UTIL_H
 #define TABULA_TEST_TMUX_UTIL_H
@@ -136,6 +136,28 @@ static inline void row(const char *scr, const char *label, char *out,
         if (p != NULL)
             p++;
     }
+}
+
+/* Line k (0-based) of screen scr into out, without trailing blanks. */
+static inline void line_of(const char *scr, int k, char *out, size_t cap)
+{
+    const char *p = scr;
+    for (int i = 0; i < k && p != NULL; i++) {
+        p = strchr(p, '\n');
+        if (p != NULL)
+            p++;
+    }
+    out[0] = '\0';
+    if (p == NULL)
+        return;
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, p, n);
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
 }
 
 /* The word after label on screen scr ("invite:" gives the code). */
