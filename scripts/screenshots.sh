@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the screenshots in docs/img: every game's board on a terminal
-# (tmux at 100x32 in a UTF-8 locale, drawn by xterm.js with xterm's
+# (tmux at 140x44 in a UTF-8 locale, drawn by xterm.js with xterm's
 # standard colours: scripts/term-shot.mjs) and on the page (headless
 # Chromium at 1100x760, four plies against the bot: tests/web/browser.mjs
 # play; and on a 390x844 phone: browser.mjs phone). Needs the build
@@ -16,7 +16,7 @@ out=docs/img
 mkdir -p "$out"
 session="tabula-shot-$$"
 for game in "${games[@]}"; do
-  tmux new-session -d -s "$session" -x 100 -y 32 \
+  tmux new-session -d -s "$session" -x 140 -y 44 \
     "env LC_ALL=C.UTF-8 build/tabula play $game --seed 1; sleep 60"
   # the board is up once its prompt is drawn
   for _ in $(seq 100); do
@@ -25,7 +25,7 @@ for game in "${games[@]}"; do
   done
   tmux capture-pane -e -p -t "$session" >"$out/.screen.ansi"
   tmux kill-session -t "$session"
-  node --no-warnings scripts/term-shot.mjs "$out/terminal-$game.png" 100 32 \
+  node --no-warnings scripts/term-shot.mjs "$out/terminal-$game.png" 140 44 \
     <"$out/.screen.ansi"
   rm -f "$out/.screen.ansi"
   TABULA_BINARY=build/tabula node --no-warnings tests/web/browser.mjs \
