@@ -384,11 +384,12 @@ static void mirror(Tui_Net *u)
 }
 
 /* Plies, codes and results are on the screen already; other lines of
- * the seat (presence, refusals, resignations, warnings) are noted. */
+ * the seat (presence, refusals, resignations, warnings, the log's path
+ * at the end: where to replay the game from) are noted. */
 static int worth_noting(const Tui_Net *u, const char *text)
 {
     static const char *const shown[] = {"invite:", "watch:", "final-hash:",
-                                        "result:", "log:"};
+                                        "result:"};
     if (text[0] == ' ' || (text[0] >= '0' && text[0] <= '9'))
         return 0;
     for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)

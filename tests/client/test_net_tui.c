@@ -234,6 +234,10 @@ Test(net_tui, typed_resign_ends_the_game_with_the_result_shown)
     over = wait_for_in(spec_pane, "Game over: 0-1 (resignation)");
     cr_assert_null(strstr(over, "(resign)"), "%s", over);
     wait_joiner("result: 0-1 (resign)");
+    /* Where the game's log is, for tabula replay, before the screen goes
+     * (docs/usage.md: "the last line says log: PATH, on the full screen
+     * too"; a trial found it only after q). */
+    wait_for_in(host_pane, "log: ");
     /* q leaves a finished game at once; the terminal keeps the result. */
     keys_to(spec_pane, "q");
     wait_for_in(spec_pane, "spectate-exit 0");
