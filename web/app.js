@@ -163,8 +163,12 @@ function resumePlay() {
   const kept = playLoad();
   if (!kept) return false;
   try {
+    // (as the page makes them: a person at one side at least, a bot at
+    // most at one, and only a person resigns)
     if (!tabula.games().some((g) => g.name === kept.name) ||
-        !kept.players.every((p) => p === 'human' || BOT_LEVELS.includes(p)))
+        !kept.players.every((p) => p === 'human' || BOT_LEVELS.includes(p)) ||
+        !kept.players.includes('human') ||
+        (kept.resigned >= 0 && kept.players[kept.resigned] !== 'human'))
       throw new Error('not a game of this page');
     openGame(kept);
   } catch (e) {

@@ -453,6 +453,19 @@ async function playReload(game) {
     const dropped = await page.evaluate(() => sessionStorage.getItem('tabula-play'));
     if (!left.start || left.mode !== null || dropped !== null)
       throw new Error(`a kept game with a refused move: ${JSON.stringify(left)}, kept ${dropped}`);
+    // Records the page never makes are dropped too (a trial's tampered
+    // record showed "1-0: Black resigned" at ply 0 for the bot, and a
+    // game of bot against bot): only a person resigns, and a person
+    // plays at least one side.
+    for (const forged of [{ ...kept, moves: [], players: ['human', 3], resigned: 1 },
+      { ...kept, moves: [], players: [5, 5], resigned: -1 }]) {
+      await page.evaluate((r) => sessionStorage.setItem('tabula-play', JSON.stringify(r)), forged);
+      await reload();
+      left = await state();
+      const gone = await page.evaluate(() => sessionStorage.getItem('tabula-play'));
+      if (!left.start || left.mode !== null || gone !== null)
+        throw new Error(`a forged record ${JSON.stringify(forged)}: ${JSON.stringify(left)}, kept ${gone}`);
+    }
     console.log(`playreload ${game} ok plies ${on.moves.length}`);
     return 0;
   }, '/index.html');
