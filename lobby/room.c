@@ -1013,13 +1013,16 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         return;
     }
     uint64_t refill = LOBBY_DATA_REFILL_US / m->src->factor;
-    if (lobby__bucket_take(&m->src->data_tat, now * 1000, refill,
-                           (uint64_t)LOBBY_DATA_BURST * m->src->factor,
+    uint64_t units = 1 + n / LOBBY_DATA_UNIT_BYTES;
+    uint64_t burst = (uint64_t)LOBBY_DATA_BURST * m->src->factor;
+    /* the address's units, metered (never refused: its frames are) */
+    lobby__bucket_meter(&m->src->units_tat, now * 1000, refill, burst, units);
+    if (lobby__bucket_take(&m->src->data_tat, now * 1000, refill, burst,
                            NULL) ||
-        (lobby__bucket_take(&rs->data_tat, now * 1000,
-                            LOBBY_DATA_NODE_REFILL_US, LOBBY_DATA_NODE_BURST,
-                            NULL) &&
-         lobby__bucket_used(m->src->data_tat, now * 1000, refill) >
+        (lobby__bucket_take_n(&rs->data_tat, now * 1000,
+                              LOBBY_DATA_NODE_REFILL_US, LOBBY_DATA_NODE_BURST,
+                              units) &&
+         lobby__bucket_used(m->src->units_tat, now * 1000, refill) >
              (uint64_t)LOBBY_DATA_HEAVY * m->src->factor)) {
         rs->stats.dropped_flood++;
         member_error(m, LOBBY_ERR_FLOOD);

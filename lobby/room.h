@@ -261,14 +261,21 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
  * seat past that is closed FLOOD (the relay-limits issue's abuse
  * benchmark: 1 KB frames sent without pause from 16 rooms of one address
  * took a game's round trip from 0.1 ms to 320 ms). A game sends a few
- * frames a minute; bots at full speed, a few hundred a second. */
+ * frames a minute; bots at full speed, a few hundred a second.
+ * The node's total and who is a heavy sender count units: a frame is one
+ * unit and one more per whole LOBBY_DATA_UNIT_BYTES of its payload (a
+ * move, a few hundred bytes, 1; a 96 KiB frame 97): 96 KiB frames from
+ * 100 addresses, counted as frames, held a game's round trip at 221 ms. */
+#define LOBBY_DATA_UNIT_BYTES 1024
 #define LOBBY_DATA_BURST 1024
 #define LOBBY_DATA_REFILL_US 2000
 
-/* The frames the whole node takes: LOBBY_DATA_NODE_BURST at once and one
- * more each LOBBY_DATA_NODE_REFILL_US (us), about what a core relays
- * with time to spare. Past it, a frame from an address that has used
- * more than LOBBY_DATA_HEAVY of its own burst (a heavy sender) closes its
+/* The units (as above) the whole node takes: LOBBY_DATA_NODE_BURST at
+ * once and one more each LOBBY_DATA_NODE_REFILL_US (us), about what a
+ * core relays with time to spare. Past it, a frame from an address that
+ * has sent more than LOBBY_DATA_HEAVY units of late (its units metered
+ * as its frames are: LOBBY_DATA_BURST at most, one more each
+ * LOBBY_DATA_REFILL_US; a heavy sender) closes its
  * seat FLOOD; the others' frames still go (the node's budget is a soft
  * total). 100 addresses each at its own share (50,000 1 KB frames a
  * second) held a game's round trip at 42 ms on a 2-core machine. */

@@ -34,6 +34,7 @@ typedef struct Lobby_Source {
                         store (Redis) */
     uint64_t fetch_tat; /* watch bucket (Redis): GCRA arrival time, us */
     uint64_t data_tat;  /* frame bucket: GCRA arrival time, us */
+    uint64_t units_tat; /* its frames' units (room.h), metered, us */
     Lobby_Room *room_list; /* those rooms (room.c, through snext) */
     struct Lobby_Source *next;
 } Lobby_Source;
@@ -71,6 +72,16 @@ void lobby__sources_free(Lobby_Sources *t);
  * now_us: 0, or 1 when none is left (nothing taken; *ready_us, when not
  * NULL, says when one will be). The guess, watch and frame limits are
  * such buckets. */
+/* As lobby__bucket_take, n tokens at once (all or none): 0, or 1 when
+ * fewer than n are left. */
+int lobby__bucket_take_n(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
+                         uint64_t burst, uint64_t n);
+
+/* Count n tokens used at now_us in the bucket at tat, never refusing
+ * (a meter: at most burst are ever counted in use). */
+void lobby__bucket_meter(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
+                         uint64_t burst, uint64_t n);
+
 /* Tokens of the bucket at tat in use at now_us (0: full). */
 uint64_t lobby__bucket_used(uint64_t tat, uint64_t now_us, uint64_t refill_us);
 

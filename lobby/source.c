@@ -220,6 +220,26 @@ int lobby__bucket_take(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
     return 0;
 }
 
+int lobby__bucket_take_n(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
+                         uint64_t burst, uint64_t n)
+{
+    if (n == 0)
+        return 0;
+    if (n > burst ||
+        bucket_empty(*tat + (n - 1) * refill_us, now_us, refill_us, burst))
+        return 1;
+    *tat = (*tat > now_us ? *tat : now_us) + n * refill_us;
+    return 0;
+}
+
+void lobby__bucket_meter(uint64_t *tat, uint64_t now_us, uint64_t refill_us,
+                         uint64_t burst, uint64_t n)
+{
+    uint64_t t = (*tat > now_us ? *tat : now_us) + n * refill_us;
+    uint64_t most = now_us + burst * refill_us;
+    *tat = t < most ? t : most;
+}
+
 uint64_t lobby__bucket_used(uint64_t tat, uint64_t now_us, uint64_t refill_us)
 {
     return tat > now_us ? (tat - now_us + refill_us - 1) / refill_us : 0;

@@ -12,7 +12,8 @@ address for the lobby) run each attack in turn:
   http    each address opens 100 HTTP connections with half a request
   slow    each address opens 16 rooms and sends 1 KB frames without ever
           reading (its ACKs pile up in the lobby)
-  flood   each address opens a room and sends 97 KB frames as fast as the
+  flood   each address opens a room and sends 96 KB frames (the payload
+          limit is 98,304 bytes) as fast as the
           lobby takes them
   guess   each address sends JOINs with random codes, 20 at a time
 
@@ -229,7 +230,9 @@ class Attack(multiprocessing.Process):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         self.sel = selectors.DefaultSelector()
         slow_data = frame(bytes([DATA]) + os.urandom(1024))
-        flood_data = frame(bytes([DATA]) + os.urandom(97 * 1024))
+        # (under the lobby's payload limit, 98,304 bytes: 97 KiB was over
+        # it, and each frame was refused TOO_BIG before 2026-12-06)
+        flood_data = frame(bytes([DATA]) + os.urandom(96 * 1024))
         last = 0
         while not self.stop.is_set():
             now = time.monotonic()
