@@ -642,11 +642,16 @@ static int replay_record(const char *path, const uint8_t *buf, size_t len,
             fprintf(stderr, "\n");
             return CLI_EXIT_USAGE;
         }
-        fprintf(rout, "FAILED at ply %u: %s (line %u): %s\n", rep.ply,
-                _(tb_strerror(rc)), rep.line,
+        fprintf(rout, "FAILED at ply %u: %s (line %u, column %u): %s\n",
+                rep.ply, _(tb_strerror(rc)), rep.line, rep.col,
                 cli_printable(rep.why, safe, sizeof safe));
         return CLI_EXIT_FAIL;
     }
+    if (rep.next_game != 0)
+        fprintf(stderr,
+                _("tabula replay: '%s': only the first game is read; the "
+                  "next one begins at line %u\n"),
+                cli_token(path), rep.next_game);
     if (r->nmoves == 0)
         proto_state_hash(pos, r->hash);
     Core_Status st = core_status(pos);

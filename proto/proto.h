@@ -584,7 +584,11 @@ typedef struct Proto_Record_Report {
     int err; /* 0 or the first failure's code */
     char why[192];
     uint32_t line; /* 1-based line of the failure */
-    uint32_t ply;  /* ply being read at the failure */
+    uint32_t col;  /* 1-based column there (UTF-8 characters; tab = 1) */
+    uint32_t ply;  /* ply being read at the failure (of the variation, in
+                    * one) */
+    uint32_t next_game; /* line where a second game's tags begin (only the
+                         * first game is read), or 0 */
     size_t ntags;
     Proto_Tag tags[PROTO_TAGS_MAX];
     const Core_Game *game;
@@ -600,24 +604,36 @@ typedef void (*Proto_Record_Visit)(void *ctx, const Core_Position *pos,
                                    const char *text);
 
 /*
- * proto_record_read: read a plain game record in PGN's import format: an
- * optional UTF-8 byte-order mark, LF, CRLF or lone CR line ends (each
- * counted as one line), escape lines ('%' in the first column, ignored),
- * tag lines `[Name "value"]` (a Game or Variant tag names the game;
- * Options gives match options; Position or FEN a start position), then
- * movetext: move number indications ("12", "12.", "12...", "12. ...",
+ * proto_record_read: read a plain game record in PGN's import format, its
+ * movetext as python-chess reads it: an optional UTF-8 byte-order mark,
+ * LF, CRLF or lone CR line ends (each counted as one line), escape lines
+ * ('%' in the first column, ignored), tag lines `[Name "value"]` (names
+ * of letters, digits and _+#=:-; \" and \\ in values, but a \ before
+ * the closing quote stays; a quote not followed by ']' belongs to the
+ * value; a Game or Variant tag names the game; Options gives match
+ * options; Position or FEN a start position),
+ * then movetext: move number indications ("12", "12.", "12...", "12. ...",
  * glued or not), moves in any notation the game's parser accepts,
- * comments in braces or after ';', variations, NAGs, and an optional
- * result ("1-0", "0-1", "1/2-1/2", "*"). Moves may span several words
- * ("S Bc3-d2>g5", "d1-d6 d6*h2"): the longest run of up to 8 words that
- * is a legal move is taken. game (may be NULL) is used when no tag names
- * one. Every move must be legal; a Result tag must equal the movetext's
- * result when both are given; a finished board must agree with a stated
- * result; a stray bracket in the movetext is an error. *out
- * (may be NULL) gets the final position (free with core_position_free). Returns
- * rep->err. Errors: TB_E_GAME (no or unknown game), TB_E_FORMAT, TB_E_TOOLONG,
- * TB_E_OPTION, TB_E_POSITION, TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS,
- * TB_E_OVER, TB_E_NOMEM.
+ * comments in braces or after ';', NAGs ("$14"), glyphs ("!", "?!", glued
+ * or apart), null moves ("--", "Z0", "0000", "@@@@": the game's one legal
+ * move written "pass" or "... pass", else TB_E_ILLEGAL), variations in
+ * parentheses, nested up to 32 deep, each checked from the position
+ * before the move it replaces (not visited), and an optional result
+ * ("1-0", "0-1", "1/2-1/2", "*"; not inside a variation). Moves may span
+ * several words ("S Bc3-d2>g5", "d1-d6 d6*h2"): the longest run of up to 8
+ * words that is a legal move is taken. game (may be NULL) is used when no
+ * tag names one. Every move must be legal; a Result tag must equal the
+ * movetext's result when both are given; a finished board must agree with
+ * a stated result; a stray bracket, a '$' without digits, moves after the
+ * result or a variation before any move are errors. A '[' first on a line
+ * (after blanks) in the movetext begins a second game: reading stops there
+ * and rep->next_game names its line. On failure rep->line, rep->col and
+ * rep->ply say where. visit (may be NULL) is called for each main-line
+ * move. *out (may be NULL) gets the final position (free with
+ * core_position_free). Returns rep->err. Errors: TB_E_GAME (no or unknown
+ * game), TB_E_FORMAT, TB_E_TOOLONG (a token, tag or nesting over its
+ * limit), TB_E_OPTION, TB_E_POSITION, TB_E_NOTATION, TB_E_ILLEGAL,
+ * TB_E_AMBIGUOUS, TB_E_OVER, TB_E_NOMEM.
  */
 int proto_record_read(const char *text, size_t len, const Core_Game *game,
                       Proto_Record_Visit visit, void *ctx, Core_Position **out,

@@ -225,8 +225,23 @@ Test(replay, plain_records_and_usage)
     fclose(fp);
     o = replay(path);
     cr_assert_eq(o->status, 1);
-    cr_assert(strstr(o->out, "FAILED at ply 2: illegal move (line 2)") != NULL,
+    /* e5-f4 after "1. c3-d4 ": column 10 */
+    cr_assert(strstr(o->out, "FAILED at ply 2: illegal move (line 2, column "
+                             "10)") != NULL,
               "%s", o->out);
+    /* A file of two games: the first is verified, and it is said that
+     * only the first is read. */
+    fp = fopen(path, "w");
+    fputs("[Game \"laska\"]\n1. c3-d4 e5xc3 *\n\n[Game \"laska\"]\n1. c3-d4 "
+          "e5-f4 *\n",
+          fp);
+    fclose(fp);
+    o = replay(path);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert(strstr(o->out, "verified: 2 plies") != NULL, "%s", o->out);
+    cr_assert(strstr(o->err, "only the first game is read; the next one "
+                             "begins at line 4") != NULL,
+              "%s", o->err);
     cr_assert_eq(replay("--help")->status, 0);
     cr_assert(strstr(replay("--help")->out, "--export") != NULL);
     cr_assert_eq(replay("")->status, 2);

@@ -6,8 +6,10 @@
  * byte-order mark added or dropped, escape lines, Latin-1 and UTF-8
  * bytes, control bytes. And every input is checked against a property:
  * written with other line ends, or with a byte-order mark, a record reads
- * the same (same result, line, ply and final position), so no line-end
- * style can make the reader skip part of a game.
+ * the same (same result, line, column, ply, next game and final
+ * position), so no line-end style can make the reader skip part of a
+ * game. Variations, null moves, NAGs and glyphs are among the pieces
+ * inserted, so side lines (checked, nested) are reached.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +25,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
 
 typedef struct Outcome {
     int rc;
-    uint32_t line, ply;
+    uint32_t line, col, ply, next_game;
     uint8_t hash[PROTO_HASH_BYTES];
 } Outcome;
 
@@ -39,7 +41,9 @@ static Outcome read_one(const char *text, size_t len)
     if ((o.rc == 0) != (pos != NULL))
         __builtin_trap();
     o.line = rep.line;
+    o.col = rep.col;
     o.ply = rep.ply;
+    o.next_game = rep.next_game;
     if (pos != NULL && proto_state_hash(pos, o.hash) != 0)
         __builtin_trap();
     core_position_free(pos);
@@ -68,7 +72,8 @@ static char *with_line_ends(const char *text, size_t len, const char *eol,
 
 static void same_or_trap(const Outcome *a, const Outcome *b)
 {
-    if (a->rc != b->rc || a->line != b->line || a->ply != b->ply ||
+    if (a->rc != b->rc || a->line != b->line || a->col != b->col ||
+        a->ply != b->ply || a->next_game != b->next_game ||
         memcmp(a->hash, b->hash, PROTO_HASH_BYTES) != 0)
         __builtin_trap();
 }
@@ -159,6 +164,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
         " 12. ... ",       /* move numbers */
         " 3 ",
         "{\r}",
+        " (",              /* a variation opened */
+        ") ",              /* and closed */
+        " (1. a3-b4 c5xa3) ", /* a legal side line at the start */
+        " -- ",            /* a null move */
+        "$1",              /* a NAG, glued */
+        "!?",              /* a glyph */
+        "\n\n[Game \"laska\"]\n", /* a second game */
+        "\\\"",           /* an escaped quote */
     };
     size_t nbits = sizeof bits / sizeof bits[0];
     unsigned pick = seed % 8;

@@ -172,6 +172,19 @@ int main(int argc, char **argv)
         "1. c3-d4 {two\r\nlines} e5xc3 ; rest\r\n2 b2xd4 2... g5-f4 1-0\r\n";
     static const char r6[] = "% escape\r[Game \"laska\"]\r\r"
                              "1.c3-d4 1. ... e5xc3 2.b2xd4 *\r";
+    /* As python-chess reads them: checked side lines, nested; null
+     * moves (Football chess's pass), NAGs and glyphs glued; quotes in tag
+     * values; a second game. */
+    static const char r7[] =
+        "[Event \"a \\\"b\\\" \\\\ c\"]\n[Annotator \"say \"hi\"\"]\n"
+        "[Game \"football\"]\n"
+        "1. d1-d6 d6*h2 h1*f3!? (1. d1-d5 d5*i5 (1. pass)) -- $3\n"
+        "2. b1-c3 (2. --) *\n\n[Game \"laska\"]\n1. c3-d4 *\n";
+    static const char r8[] =
+        "[Game \"laska\"]\n1. c3-d4 (1. a3-b4 c5xa3) e5xc3$1\n"
+        "2. b2xd4 (2. d2xb4 g5-f4 (2... c5-d4)(2... f6-e5)) 1-0\n";
+    put_file(argv[1], "record", "python-chess", r7, sizeof r7 - 1);
+    put_file(argv[1], "record", "variations", r8, sizeof r8 - 1);
     put_file(argv[1], "record", "crlf-bom", r5, sizeof r5 - 1);
     put_file(argv[1], "record", "cr", r6, sizeof r6 - 1);
     proto_transcript_free(t);

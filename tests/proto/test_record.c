@@ -70,7 +70,7 @@ Test(record, movetext_decorations)
         "[Game \"laska\"]\n"
         "; a comment line\n"
         "1.c3-d4 {a brace comment\n over two lines} 1... e5xc3! $1\n"
-        "2. b2xd4 (2. d2xb4 a5xc3) g5-f4?! 3. e3xg5 1-0\n";
+        "2. b2xd4 (2. d2xb4 g5-f4) g5-f4?! 3. e3xg5 1-0\n";
     Proto_Record_Report rep;
     Core_Position *pos = NULL;
     cr_assert_eq(read_rec(text, NULL, &rep, &pos), 0, "%s", rep.why);
@@ -88,6 +88,7 @@ Test(record, failures_name_line_and_ply)
         read_rec("[Game \"laska\"]\n1. c3-d4\n2. e5-f4\n", NULL, &rep, &pos),
         TB_E_ILLEGAL);
     cr_assert_eq(rep.line, 3);
+    cr_assert_eq(rep.col, 4); /* "2. " before it */
     cr_assert_eq(rep.ply, 2);
     cr_assert_null(pos);
     cr_assert_eq(read_rec("[Game \"laska\"]\n\n\n1. c3-z9\n", NULL, &rep, &pos),
@@ -325,7 +326,7 @@ Test(record, move_numbers_in_every_written_form)
         "1. c3-d4 1. ... e5xc3 2. b2xd4 1-0",
         "1... c3-d4 1.. e5xc3 2.... b2xd4 1-0",
         "c3-d4 e5xc3 b2xd4 1-0",
-        "1. c3-d4 $1 e5xc3 $14 (1... e5-f4) 2. b2xd4!? 1-0",
+        "1. c3-d4 $1 (1. a3-b4 c5xa3) e5xc3 $14 2. b2xd4!? 1-0",
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         char text[256];
@@ -460,4 +461,220 @@ Test(record, every_game_reads_alike_in_every_line_end_style)
                     core_position_free(pos);
                 }
     }
+}
+
+/* ---- movetext as python-chess reads it (chess/pgn.py, read_game) ---- */
+
+/* text must read, in game g, as the moves played through the core, with
+ * the given result. */
+static void reads_as(const char *text, const char *game,
+                     const char *const *moves, size_t n, const char *result)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    char want[PROTO_HASH_HEX], got[PROTO_HASH_HEX];
+
+    hash_after(game, moves, n, want);
+    cr_assert_eq(read_rec(text, NULL, &rep, &pos), 0,
+                 "%s (line %u, column %u)\n%s", rep.why, rep.line, rep.col,
+                 text);
+    cr_assert_eq(core_ply(pos), n, "%s", text);
+    cr_assert_str_eq(rep.result, result);
+    hash_of(pos, got);
+    cr_assert_str_eq(got, want, "%s", text);
+    core_position_free(pos);
+}
+
+static const char *const laska_ref[] = {"c3-d4", "e5xc3", "b2xd4"};
+/* Football chess (docs/rules/football.md): a queen move with a kick and a
+ * pass to the knight, then a knight move each. */
+static const char *const football_ref[] = {"d1-d6 d6*h2 h1*f3", "b9-c7",
+                                           "b1-c3"};
+
+/* text must fail with err at line, column and ply, its reason
+ * containing why. */
+static void fails_at(const char *text, int err, uint32_t line, uint32_t col,
+                     uint32_t ply, const char *why)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    cr_assert_eq(read_rec(text, NULL, &rep, &pos), err, "%s: %s", text,
+                 rep.why);
+    cr_assert_null(pos);
+    cr_assert_eq(rep.line, line, "%s: line %u", text, rep.line);
+    cr_assert_eq(rep.col, col, "%s: column %u", text, rep.col);
+    if (ply != 0)
+        cr_assert_eq(rep.ply, ply, "%s: ply %u", text, rep.ply);
+    cr_assert(strstr(rep.why, why) != NULL, "%s: %s", text, rep.why);
+}
+
+Test(record, glyphs_and_nags_glued_or_apart)
+{
+    /* python-chess: $N, and ! ? !! ?? !? ?! glued to the move or apart. */
+    reads_as("[Game \"laska\"]\n"
+             "1. c3-d4!! e5xc3 ?? 2. b2xd4$1 !? $14 ?! 1-0\n",
+             "laska", laska_ref, 3, "1-0");
+    /* A glyph on the last word of a move of several words. */
+    reads_as("[Game \"football\"]\n"
+             "1. d1-d6 d6*h2 h1*f3!? $3 b9-c7?! 2. b1-c3!! *\n",
+             "football", football_ref, 3, "*");
+    /* A '$' without a number is no NAG. */
+    fails_at("[Game \"laska\"]\n1. c3-d4 $ e5xc3\n", TB_E_FORMAT, 2, 10, 0,
+             "'$' without a number");
+}
+
+Test(record, null_moves)
+{
+    /* Laska has no turn without a move: refused, each spelling. */
+    static const char *const nulls[] = {"--", "Z0", "0000", "@@@@"};
+    for (size_t i = 0; i < 4; i++) {
+        char text[96], why[32];
+        snprintf(text, sizeof text, "[Game \"laska\"]\n1. c3-d4 %s\n",
+                 nulls[i]);
+        snprintf(why, sizeof why, "null move '%s'", nulls[i]);
+        fails_at(text, TB_E_ILLEGAL, 2, 10, 2, why);
+    }
+    /* Football chess has one, written "pass": a null move is that. */
+    const char *const passed[] = {"d1-d6 d6*h2 h1*f3", "pass", "b1-c3"};
+    reads_as("[Game \"football\"]\n1. d1-d6 d6*h2 h1*f3 -- 2. b1-c3 *\n",
+             "football", passed, 3, "*");
+    const char *const four[] = {"pass", "pass", "pass", "pass"};
+    reads_as("[Game \"football\"]\n1. -- Z0 2. 0000 @@@@ *\n", "football",
+             four, 4, "*");
+    /* Chess volleyball passes only in its chess stage, not at the serve. */
+    fails_at("[Game \"volleyball\"]\n1. --\n", TB_E_ILLEGAL, 2, 4, 1,
+             "no turn without a move (pass) is legal here");
+}
+
+Test(record, variations_are_checked_from_the_position_they_branch_at)
+{
+    /* Each side line replaces the move before it, nested too; parentheses
+     * glued to moves. */
+    reads_as("[Game \"laska\"]\n"
+             "1. c3-d4 (1. a3-b4 c5xa3) e5xc3\n"
+             "2. b2xd4 (2. d2xb4 {a comment (not a variation)} g5-f4\n"
+             "  (2... c5-d4)(2... f6-e5 ; rest of line )\n"
+             ")) (2. d2xb4) 1-0\n",
+             "laska", laska_ref, 3, "1-0");
+    reads_as("[Game \"football\"]\n"
+             "1. d1-d6 d6*h2 h1*f3 (1. d1-d5 d5*i5) (1. pass) b9-c7\n"
+             "(1... b9-a7 2. b1-c3) 2. b1-c3 *\n",
+             "football", football_ref, 3, "*");
+    /* An illegal side line fails at its move: after 1. a3-b4 Black must
+     * take (c5xa3). Column 20, ply 2 of the side line. */
+    fails_at("[Game \"laska\"]\n1. c3-d4 (1. a3-b4 e5-f4) e5xc3\n",
+             TB_E_ILLEGAL, 2, 20, 2, "move 'e5-f4' in a variation");
+    /* Football: a side line for White's first turn moving Black's knight. */
+    fails_at("[Game \"football\"]\n1. d1-d6 d6*h2 h1*f3 (1... b9-c7) b9-c7\n",
+             TB_E_ILLEGAL, 2, 28, 1, "move 'b9-c7' in a variation");
+    /* No move to replace; a '(' never closed (named where it opened); a
+     * result inside; a ')' with no '('. */
+    fails_at("[Game \"laska\"]\n1. (1. a3-b4) c3-d4\n", TB_E_FORMAT, 2, 4, 0,
+             "variation before any move");
+    fails_at("[Game \"laska\"]\n1. c3-d4 (1. a3-b4\nc5xa3\n\n", TB_E_FORMAT,
+             2, 10, 0, "never closed");
+    fails_at("[Game \"laska\"]\n1. c3-d4 (1. a3-b4 1-0) e5xc3\n", TB_E_FORMAT,
+             2, 20, 0, "result 1-0 inside a variation");
+    fails_at("[Game \"laska\"]\n1. c3-d4 e5xc3) 2. b2xd4\n", TB_E_FORMAT, 2, 15,
+             0, "stray ')'");
+}
+
+Test(record, variations_nest_boundedly)
+{
+    /* Each level replaces the first move of the level above. */
+    static char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text, "[Game \"laska\"]\n1. c3-d4");
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, " (1. c3-d4");
+    Proto_Record_Report rep;
+    cr_assert_eq(read_rec(text, NULL, &rep, NULL), TB_E_TOOLONG, "%s",
+                 rep.why);
+    cr_assert(strstr(rep.why, "nested deeper than 32") != NULL, "%s", rep.why);
+    /* 32 levels, all closed, read. */
+    n = (size_t)snprintf(text, sizeof text, "[Game \"laska\"]\n1. c3-d4");
+    for (int i = 0; i < 32; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, " (1. c3-d4");
+    for (int i = 0; i < 32; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, ")");
+    snprintf(text + n, sizeof text - n, " e5xc3 2. b2xd4 1-0\n");
+    reads_as(text, "laska", laska_ref, 3, "1-0");
+}
+
+Test(record, several_games_in_a_file)
+{
+    Proto_Record_Report rep;
+    Core_Position *pos = NULL;
+    /* The first is read; the report names the line where the next
+     * begins (indented tags too, with or without a result before). */
+    static const char *const files[] = {
+        "[Game \"laska\"]\n1. c3-d4 e5xc3 2. b2xd4 1-0\n\n"
+        "[Event \"second\"]\n[Game \"laska\"]\n\n1. a3-b4 *\n",
+        "[Game \"laska\"]\n1. c3-d4 e5xc3 2. b2xd4\n\n"
+        "  [Event \"second\"]\n1. a3-b4 *\n",
+        "[Game \"laska\"]\r\n1. c3-d4 e5xc3 2. b2xd4 1-0\r\n\r\n"
+        "\t[Event \"second\"]\r\n1. a3-b4 *\r\n",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_eq(read_rec(files[i], NULL, &rep, &pos), 0, "%s", rep.why);
+        cr_assert_eq(core_ply(pos), 3);
+        cr_assert_eq(rep.next_game, 4, "file %zu: %u", i, rep.next_game);
+        core_position_free(pos);
+    }
+    /* One game alone names none. */
+    cr_assert_eq(read_rec("[Game \"laska\"]\n1. c3-d4 1-0\n\n", NULL, &rep,
+                          NULL),
+                 0);
+    cr_assert_eq(rep.next_game, 0);
+    /* A second game without tags cannot be told from more moves. */
+    fails_at("[Game \"laska\"]\n1. c3-d4 e5xc3 2. b2xd4 1-0\n\n1. c3-d4 *\n",
+             TB_E_FORMAT, 4, 1, 0, "a second game must begin with its tags");
+}
+
+Test(record, tags_as_other_programs_write_them)
+{
+    Proto_Record_Report rep;
+    static const char text[] =
+        "[Event \"Club \\\"open\\\" \\\\ 2024\"]\n"
+        "[Annotator \"He said \"hi\"\"]\n"
+        "[Game\t\"laska\"]  \n"
+        "[Time-Control \"5+3\"][Board#:=+ \"x\"]\n"
+        "[White \"a\"] [Black \"b\"]\n"
+        "[Site \"C:\\\"]\n"
+        "1. c3-d4 e5xc3 2. b2xd4 1-0\n";
+    reads_as_reference(text, strlen(text));
+    cr_assert_eq(read_rec(text, NULL, &rep, NULL), 0);
+    cr_assert_str_eq(proto_record_tag(&rep, "Event"), "Club \"open\" \\ 2024");
+    cr_assert_str_eq(proto_record_tag(&rep, "Annotator"), "He said \"hi\"");
+    cr_assert_str_eq(proto_record_tag(&rep, "Time-Control"), "5+3");
+    cr_assert_str_eq(proto_record_tag(&rep, "Board#:=+"), "x");
+    cr_assert_str_eq(proto_record_tag(&rep, "White"), "a");
+    cr_assert_str_eq(proto_record_tag(&rep, "Black"), "b");
+    /* A backslash before the closing quote stays (python-chess keeps it). */
+    cr_assert_str_eq(proto_record_tag(&rep, "Site"), "C:\\");
+    /* A value whose closing quote and bracket are missing: the tag's '['
+     * is named. */
+    fails_at("[Game \"laska\"]\n  [Event \"x]\n", TB_E_FORMAT, 2, 3, 0,
+             "tag Event");
+    fails_at("[Game \"laska\"]\n[-x \"y\"]\n", TB_E_FORMAT, 2, 2, 0,
+             "bad tag line");
+}
+
+Test(record, failures_name_the_column)
+{
+    /* A tab is one column, a UTF-8 letter one, a byte-order mark none;
+     * a move glued to its number is named where the move begins. */
+    fails_at("[Game \"laska\"]\n1.\tc3-d4\te5-f4\n", TB_E_ILLEGAL, 2, 10, 2,
+             "e5-f4");
+    fails_at("[Game \"laska\"]\n1. c3-d4 {caf\xc3\xa9} e5-f4\n", TB_E_ILLEGAL,
+             2, 17, 2, "e5-f4");
+    fails_at("\xef\xbb\xbf[Game \"laska\"] 1. c3-d4 e5-f4\n", TB_E_ILLEGAL, 1,
+             25, 2, "e5-f4");
+    fails_at("[Game \"laska\"]\r\n1. c3-d4 1...e5-f4\r\n", TB_E_ILLEGAL, 2, 14,
+             2, "e5-f4");
+    /* The result that disagrees with the Result tag is named. */
+    fails_at("[Game \"laska\"]\n[Result \"1-0\"]\n1. c3-d4 e5xc3 0-1\n",
+             TB_E_FORMAT, 3, 16, 0, "Result tag says 1-0");
+    /* A comment never closed is named at its '{'. */
+    fails_at("[Game \"laska\"]\n1. c3-d4 {open\n\ne5xc3\n", TB_E_FORMAT, 2, 10,
+             0, "never closed");
 }
