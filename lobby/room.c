@@ -134,6 +134,7 @@ struct Lobby_Member {
     Lobby_Room *room;
     int role;
     int done; /* answered with an error: ignore what follows */
+    int refused_held; /* closed LOBBY_CLOSE_REFUSED: held by its transport */
     int sent; /* sent something since the last beat's turn */
     uint32_t storing_n;    /* its frames on their way to the store, */
     size_t storing;        /* their payload bytes */
@@ -173,6 +174,7 @@ struct Lobby_Rooms {
     size_t nlinks;             /* members on a counted transport (WebSocket) */
     size_t nconns;             /* members on every transport, and holds */
     size_t nholds;             /* connections held, not members */
+    size_t nrefused_held;      /* members refused and held (room.h) */
     uint64_t beat_at;          /* the next turn of beats (ms) */
     size_t storing;            /* payload bytes on their way to the store */
     size_t transcript_bytes;
@@ -508,10 +510,20 @@ static void member_error(Lobby_Member *m, int code)
         code == LOBBY_ERR_TOO_BIG || code == LOBBY_ERR_NOT_ALLOWED)
         m->rs->stats.protocol_errors++;
     /* Held a while only when it is in no room (a seat's leaving is news
-     * to the room at once) and within its shares. */
+     * to the room at once), within its shares, and while the held are
+     * few: LOBBY_REFUSED_HOLD_SOURCE of an address, a quarter of the
+     * node's connections in all (a trial filled the node's total from a
+     * few hundred addresses that closed their own ends at once). */
+    m->refused_held =
+        m->room == NULL && !member_over(m) &&
+        m->src->refused_held < LOBBY_REFUSED_HOLD_SOURCE * m->src->factor &&
+        m->rs->nrefused_held < m->rs->lim.max_conns / 4;
+    if (m->refused_held) {
+        m->src->refused_held++;
+        m->rs->nrefused_held++;
+    }
     m->ops->close(m->link, 1,
-                  m->room != NULL || member_over(m) ? LOBBY_CLOSE_ANSWERED
-                                                    : LOBBY_CLOSE_REFUSED);
+                  m->refused_held ? LOBBY_CLOSE_REFUSED : LOBBY_CLOSE_ANSWERED);
 }
 
 /* Acknowledge m's own frame seq. */
@@ -1165,7 +1177,9 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
     if (m->src != NULL) {
         m->src->storing -= m->storing;
         m->src->conns--;
+        m->src->refused_held -= (uint32_t)m->refused_held;
     }
+    rs->nrefused_held -= (size_t)m->refused_held;
     if (m->prev != NULL)
         m->prev->next = m->next;
     else

@@ -305,6 +305,10 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
  * time instead of one per turn of its loop (docs/reliability.md). It
  * stays in its address's share while held. */
 #define LOBBY_REFUSED_HOLD_MS 2000
+/* At most this many of an address's connections (times its trust
+ * factor), and a quarter of the node's max_conns in all, are held so;
+ * past it a refused connection is closed at once. */
+#define LOBBY_REFUSED_HOLD_SOURCE 16
 
 /*
  * lobby_rooms_hold: a connection from peer_host that is not a member (an

@@ -26,6 +26,7 @@ typedef struct Lobby_Source {
     uint8_t key[LOBBY_SOURCE_KEY];
     uint64_t tat;   /* guess bucket: GCRA theoretical arrival time, us */
     uint32_t conns; /* connections open from it */
+    uint32_t refused_held; /* of those, refused and held (room.h) */
     uint32_t rooms; /* rooms it created that the lobby still holds */
     uint32_t gone;  /* of those, finished and empty (room.c's gone list) */
     size_t bytes;   /* transcript bytes kept in those rooms */

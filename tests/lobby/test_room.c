@@ -694,3 +694,29 @@ Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
     }
     lobby_rooms_free(t);
 }
+
+/* Of one address, LOBBY_REFUSED_HOLD_SOURCE [16] refused connections are
+ * held at a time; the 17th is closed at once (ANSWERED), and once a held
+ * one is gone the next is held again. A JOIN of version 9 is refused
+ * VERSION (2) at once. */
+Test(room, an_address_has_sixteen_refused_connections_held_at_most)
+{
+    uint8_t m[128];
+    Link l[18];
+    Lobby_Member *lm[18];
+    for (int i = 0; i < 18; i++) {
+        lm[i] = member(&l[i], "192.0.2.44", 1);
+        size_t n = join(m, 0x66, 0x01, 0);
+        m[1] = 9;
+        lobby_rooms_message(lm[i], m, n, 2);
+        cr_assert_eq(error_of(&l[i], 0), 2);
+        if (i == 16) {
+            cr_assert_eq(l[i].reason, LOBBY_CLOSE_ANSWERED, "the 17th was held");
+            lobby_rooms_closed(lm[0], 3); /* a held one goes */
+        } else {
+            cr_assert_eq(l[i].reason, LOBBY_CLOSE_REFUSED, "connection %d", i);
+        }
+    }
+    for (int i = 1; i < 18; i++)
+        lobby_rooms_closed(lm[i], 4);
+}
