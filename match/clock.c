@@ -190,7 +190,7 @@ void match__clock_tick(Match *s, uint64_t now)
         if (!s->cfg.bot) {  /* a bot seat claims instead (conduct.c) */
             char ms[24];
             match__say(s, 0, MATCH_NOTE_ABSENT_CLAIM,
-                       match__ms(ms, s->absent_ms), NULL, NULL, NULL);
+                       match__secs(ms, s->absent_ms), NULL, NULL, NULL);
         }
     }
     if (!s->clock_on || me < 0)
@@ -333,5 +333,5 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     s->bot_claimed = 0;
     match__say(s, 0,
                s->cfg.bot ? MATCH_NOTE_ABSENT_LEFT_BOT : MATCH_NOTE_ABSENT_LEFT,
-               match__ms(left, ms), NULL, NULL, NULL);
+               match__secs(left, ms), NULL, NULL, NULL);
 }

@@ -227,6 +227,9 @@ void match__say(Match *s, int warning, int code, const char *a1,
 char *match__u(char buf[21], uint64_t v);
 /* ms as "S.mmm" into buf (24 bytes); returns buf. */
 char *match__ms(char buf[24], int64_t ms);
+/* ms as seconds for a person: "60" when whole, else as match__ms
+ * ("17.800"). */
+char *match__secs(char buf[24], int64_t ms);
 const char *match__side_word(int side);
 
 #endif /* TABULA_MATCH_INTERNAL_H */

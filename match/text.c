@@ -139,3 +139,17 @@ char *match__ms(char buf[24], int64_t ms)
     match__put_ms(&t, ms);
     return buf;
 }
+
+char *match__secs(char buf[24], int64_t ms)
+{
+    if (ms % 1000 != 0)
+        return match__ms(buf, ms);
+    Match_Text t;
+    match__text_init(&t, buf, 24);
+    if (ms < 0) {
+        match__put(&t, "-");
+        ms = -ms;
+    }
+    match__put_u(&t, (uint64_t)ms / 1000);
+    return buf;
+}
