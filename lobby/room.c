@@ -1009,6 +1009,19 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
     }
 }
 
+/* The node is over its frame total (its bucket empty at now, ms) and
+ * src has sent more than LOBBY_DATA_HEAVY units of late (room.h). */
+static int heavy_now(const Lobby_Rooms *rs, const Lobby_Source *src,
+                     uint64_t now)
+{
+    return lobby__bucket_used(rs->data_tat, now * 1000,
+                              LOBBY_DATA_NODE_REFILL_US) >=
+               LOBBY_DATA_NODE_BURST &&
+           lobby__bucket_used(src->units_tat, now * 1000,
+                              LOBBY_DATA_REFILL_US / src->factor) >
+               (uint64_t)LOBBY_DATA_HEAVY * src->factor;
+}
+
 static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
                     size_t len, uint64_t now)
 {
@@ -1129,6 +1142,15 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
          * is exact only so far) */
         if (lobby__get64(p + len - 8) > LOBBY_SEQ_MAX + 1) {
             member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+        /* A heavy sender's new seat, while the node is over its frame
+         * total, would carry more of the same: refused before its first
+         * frame is read (abuse.py flood: each new connection's 96 KiB
+         * frame was read whole before the refusal). */
+        if (p[0] != LOBBY_MSG_WATCH && heavy_now(rs, m->src, now)) {
+            rs->stats.dropped_flood++;
+            member_error(m, LOBBY_ERR_FLOOD);
             return;
         }
         if (p[0] == LOBBY_MSG_CREATE)

@@ -552,7 +552,8 @@ Test(room, a_refused_connection_in_no_room_is_held_one_over_its_share_not)
  * [LOBBY_DATA_BURST, 1024]: 8 x 1024 = 8192, the node's. Past it, a
  * ninth address's seat is let through while it has used at most
  * LOBBY_DATA_HEAVY [64] of its own, and closed FLOOD (12) at its 65th
- * frame; a game's seat that sent nothing before still plays. */
+ * frame; a game's seat that sent nothing before still plays. The heavy
+ * address's next CREATE is refused FLOOD; a light one's is not. */
 Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
 {
     uint8_t m[128];
@@ -590,6 +591,17 @@ Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
     lobby_rooms_message(hm[9], frame, 2, 2);
     cr_assert_eq(h[9].closing, 0);
     cr_assert_eq(g[9].total, 1);
+    /* The heavy address's next room is refused FLOOD at its CREATE,
+     * before a frame; a light address's is made. */
+    Link again, light;
+    Lobby_Member *am = member(&again, "192.0.2.18", 2);
+    lobby_rooms_message(am, m, create(m, 0x5e, 0x5f, 0), 2);
+    cr_assert_eq(error_of(&again, 0), 12);
+    Lobby_Member *lm = member(&light, "203.0.113.77", 2);
+    lobby_rooms_message(lm, m, create(m, 0x5c, 0x5d, 0), 2);
+    cr_assert_eq(light.msg[0][0], 0x81, "a light address's room was refused");
+    lobby_rooms_closed(am, 3);
+    lobby_rooms_closed(lm, 3);
     for (int i = 0; i < 10; i++) {
         lobby_rooms_closed(hm[i], 3);
         lobby_rooms_closed(gm[i], 3);
