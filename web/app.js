@@ -39,8 +39,9 @@ function say(text) {
 // be played again move for move).
 const randomSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
 
-// The page's bot levels (the start page's choices, #join=...&bot=).
-const BOT_LEVELS = [1, 2, 3, 4, 5];
+// The bot's levels the module plays (the start page's choices,
+// #join=...&bot=), as the terminal's `--bot LEVEL` takes them.
+const botLevels = () => tabula.botLevels().levels;
 
 // Keep item in view inside its scrolling list, moving the list's own
 // scrollTop only (scrollIntoView would scroll the whole window too).
@@ -164,7 +165,7 @@ function resumePlay() {
   if (!kept) return false;
   try {
     if (!tabula.games().some((g) => g.name === kept.name) ||
-        !kept.players.every((p) => p === 'human' || BOT_LEVELS.includes(p)))
+        !kept.players.every((p) => p === 'human' || botLevels().includes(p)))
       throw new Error('not a game of this page');
     openGame(kept);
   } catch (e) {
@@ -944,10 +945,11 @@ async function openLink(loading = false) {
     if (join) {
       const level = p.get('bot');
       const seedText = p.get('seed');
-      if (level !== null && !BOT_LEVELS.map(String).includes(level)) {
+      const levels = botLevels();
+      if (level !== null && !levels.map(String).includes(level)) {
         $('net-code').value = join;
         throw new Error(t("bad bot level '{level}' in the link: the page's bot plays levels {levels}",
-          { level, levels: `${BOT_LEVELS[0]}..${BOT_LEVELS[BOT_LEVELS.length - 1]}` }));
+          { level, levels: `${levels[0]}..${levels[levels.length - 1]}` }));
       }
       // seed: the bot's tie-breaking seed (as `tabula join --seed`), so a
       // game can be played again move for move; random otherwise.
@@ -977,11 +979,6 @@ const PAGE_TEXTS = {
   'new-game': N_('New game'),
   game: N_('Game'),
   opponent: N_('Opponent'),
-  bot1: N_('Bot, level 1'),
-  bot2: N_('Bot, level 2'),
-  bot3: N_('Bot, level 3'),
-  bot4: N_('Bot, level 4'),
-  bot5: N_('Bot, level 5'),
   friend: N_('A friend on this device'),
   'play-as': N_('Play as'),
   white: N_('White'),
@@ -1042,14 +1039,28 @@ function applyTexts() {
       for (const o of sel.options) o.textContent = t(tabula.games().find((g) => g.name === o.value).title);
     }
   }
+  if (tabula) drawLevels();
+}
+
+// The opponents and players the start page offers: the module's bot at
+// each of its levels (the one `tabula play` plays first), a friend, you.
+function drawLevels() {
+  const { levels, play } = tabula.botLevels();
+  const option = (value, text) => {
+    const o = document.createElement('option');
+    o.value = value;
+    o.textContent = text;
+    return o;
+  };
+  const opponent = $('opponent');
+  const chosen = opponent.value || `bot:${play}`;
+  opponent.replaceChildren(...levels.map((l) => option(`bot:${l}`, t('Bot, level {level}', { level: l }))),
+    option('human', t(PAGE_TEXTS.friend)));
+  opponent.value = chosen;
   for (const b of document.querySelectorAll('.net-bot')) {
     const keep = b.value;
-    b.replaceChildren(...['you', 1, 2, 3, 4, 5].map((l) => {
-      const o = document.createElement('option');
-      o.value = l === 'you' ? '0' : String(l);
-      o.textContent = l === 'you' ? t('yourself') : t('the bot, level {level}', { level: l });
-      return o;
-    }));
+    b.replaceChildren(option('0', t('yourself')),
+      ...levels.map((l) => option(String(l), t('the bot, level {level}', { level: l }))));
     if (keep) b.value = keep;
   }
 }

@@ -101,6 +101,11 @@
 //       then the switch: EN shows the English texts with the same
 //       final-hash line, the choice survives a reload. Prints "lang LANG
 //       ok final-hash HEX" or throws.
+//   WEB_BOT_LEVELS='MIN MAX PLAY' node tests/web/browser.mjs levels
+//       the start page's opponents: the bot at exactly the levels MIN..MAX
+//       (engine/engine.h, as web_policy.sh reads them), level PLAY chosen
+//       at first, then a friend; the network forms' players: you, then
+//       the bot at MIN..MAX. Prints "levels ok MIN..MAX" or throws.
 //   node tests/web/browser.mjs policy | stale
 //       the page asking the seat layer as the terminal does, and the page
 //       findings of its old copies (tests/web/web_policy.sh).
@@ -599,6 +604,40 @@ async function figurinesPage() {
     const vb = await squares('volleyball10', ['d1', 'e1', 'f1', 'g1', 'i1']);
     expect(vb.map((s) => s.glyph).join(' '), `V ${FIG.Q} J M C`, 'volleyball10 rank 1');
     console.log('figurines ok');
+  }, '/index.html');
+  return 0;
+}
+
+async function levelsPage() {
+  const [min, max, play] = (env.WEB_BOT_LEVELS ?? '').split(' ').map(Number);
+  if (!(min >= 1 && max >= min && play >= min && play <= max))
+    throw new Error(`WEB_BOT_LEVELS: '${env.WEB_BOT_LEVELS}'`);
+  const levels = Array.from({ length: max - min + 1 }, (_, i) => min + i);
+  await withPage(async (page) => {
+    const got = await page.evaluate(() => ({
+      opponent: [...document.querySelectorAll('#opponent option')].map((o) => `${o.value}=${o.textContent}`),
+      chosen: document.getElementById('opponent').value,
+      host: [...document.querySelectorAll('#net-host-bot option')].map((o) => o.value),
+      join: [...document.querySelectorAll('#net-join-bot option')].map((o) => o.value),
+    }));
+    const want = [...levels.map((l) => `bot:${l}=Bot, level ${l}`), 'human=A friend on this device'];
+    const expect = (what, g, w) => {
+      if (JSON.stringify(g) !== JSON.stringify(w))
+        throw new Error(`${what}: ${JSON.stringify(g)}, expected ${JSON.stringify(w)}`);
+    };
+    expect('the opponents', got.opponent, want);
+    expect('the opponent chosen first', got.chosen, `bot:${play}`);
+    const players = ['0', ...levels.map(String)];
+    expect("the host form's players", got.host, players);
+    expect("the join form's players", got.join, players);
+    // The strongest level plays on the page (its own search).
+    await page.select('#opponent', `bot:${max}`);
+    await page.select('#play-as', '1');
+    await page.click('#new-game button[type=submit]');
+    await page.waitForFunction(() => window.tabulaPage.game?.moves.length === 1, { timeout: 120000, polling: 100 });
+    const players2 = await page.$eval('#players', (e) => e.textContent);
+    if (!players2.includes(`bot level ${max}`)) throw new Error(`the players: '${players2}'`);
+    console.log(`levels ok ${min}..${max}`);
   }, '/index.html');
   return 0;
 }
@@ -1110,9 +1149,10 @@ else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'figurines') status = await figurinesPage();
+else if (cmd === 'levels') status = await levelsPage();
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
 exit(status);
