@@ -126,7 +126,10 @@ function show(section) {
   if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
 
+// Leaving a replay goes back in the browser's history to the entry it
+// came from (openReplay added one), so the browser's Back leaves it too.
 function home() {
+  if (game?.mode === 'replay' && history.state?.replay) { history.back(); return; }
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
@@ -200,6 +203,8 @@ function openGame({ name, options, players, seed, moves = [], resigned = -1 }) {
   drawTitle();
   drawPlayers();
   $('controls').hidden = false;
+  $('takeback').hidden = false;
+  $('resign').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = true;
   $('move-form').hidden = false;
@@ -421,12 +426,18 @@ async function openReplay(file) {
   $('players').textContent =
     `verified: ${tn('{n} signed message', '{n} signed messages', r.envelopes)}, ${
       tn('{n} ply', '{n} plies', r.plies)}`;
-  $('controls').hidden = true;
+  // New game leaves the log (so does the browser's Back: the history
+  // entry below); a log has nothing to take back or resign.
+  $('controls').hidden = false;
+  $('takeback').hidden = true;
+  $('resign').hidden = true;
   $('net-panel').hidden = true;
   $('replay-controls').hidden = false;
   $('move-form').hidden = true;
   $('final').textContent = `final-hash: ${r.finalHash}`;
   board.flipped = false;
+  if (history.state?.replay) history.replaceState({ replay: true }, '');
+  else history.pushState({ replay: true }, '');
   show('game');
   replayTo(r.game.moves.length);
   showBall(r.game.name === 'chessball');
@@ -1158,6 +1169,10 @@ function wire() {
   $('net-watch').addEventListener('click', () =>
     netStart(() => netGame({ role: 2, code: $('net-code').value })));
   window.addEventListener('hashchange', () => { if (location.hash.length > 1) openLink(); });
+  // The browser's Back out of a replay (a link typed meanwhile opens).
+  window.addEventListener('popstate', () => {
+    if (game?.mode === 'replay' && !history.state?.replay && location.hash.length <= 1) home();
+  });
   // A seat in a running game asks before its tab closes (it can come back
   // from its link or the start page's list, but the opponent waits).
   window.addEventListener('beforeunload', (e) => {
@@ -1200,6 +1215,8 @@ function wire() {
   });
   $('replay-file').addEventListener('change', (e) => {
     if (e.target.files[0]) openReplay(e.target.files[0]);
+    // (so the same log chosen again, after New game, opens again)
+    e.target.value = '';
   });
 }
 

@@ -21,7 +21,8 @@
 //       FILE dropped on the page's replay box; prints "page-replay: ok
 //       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says,
 //       and for a verified log "page-status: TEXT" (its status line at
-//       the last ply).
+//       the last ply), before it "page-back: ok" when both New game and
+//       the browser's Back leave the replay for the start page.
 //   node tests/web/browser.mjs net OUTDIR GAME...
 //       network games, terminal against browser (TABULA_BINARY needed):
 //       for each GAME `tabula host GAME --bot=3 --http 127.0.0.1:0` hosts
@@ -483,6 +484,7 @@ async function replayPage(file) {
       : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
     if (!r.error) {
       console.log(`page-controls: ${await replayControls(page)}`);
+      console.log(`page-back: ${await replayBack(page, file)}`);
       console.log(`page-status: ${r.status}`);
     }
   }, '/index.html');
@@ -517,6 +519,29 @@ async function replayControls(page) {
   const space = await key('Space', all);
   const labels = buttons.map((b) => b.label).join(',');
   return keys && enter && space ? `ok ${labels}` : `FAILED keys ${steps.join(' ')} of ${all}`;
+}
+
+// The ways out of the replay viewer to the start page: a visible New game
+// button, then (the log opened again) the browser's Back. "ok" or what
+// is wrong.
+async function replayBack(page, file) {
+  const where = () => page.evaluate(() => ({ start: !document.getElementById('start').hidden,
+    game: !document.getElementById('game').hidden, mode: window.tabulaPage.game?.mode ?? null }));
+  const onStart = () => page.waitForFunction(() => !document.getElementById('start').hidden &&
+    document.getElementById('game').hidden && !window.tabulaPage.game, { timeout: 5000, polling: 50 })
+    .then(() => true, () => false);
+  const button = await page.evaluate(() => {
+    const b = document.getElementById('new');
+    return { shown: b.checkVisibility(), text: b.textContent };
+  });
+  if (!button.shown) return `FAILED no New game button in the viewer: ${JSON.stringify(await where())}`;
+  await page.click('#new');
+  if (!await onStart()) return `FAILED New game left ${JSON.stringify(await where())}`;
+  await (await page.$('#replay-file')).uploadFile(file);
+  await page.waitForFunction(() => window.tabulaPage.game?.mode === 'replay', { timeout: 60000 });
+  await page.goBack();
+  if (!await onStart()) return `FAILED the browser's Back left ${JSON.stringify(await where())}`;
+  return 'ok';
 }
 
 async function botSpeed(game, level, plies, seed) {
