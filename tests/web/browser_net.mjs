@@ -430,9 +430,9 @@ export async function netResign() {
     if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null ||
         damaged.stored !== null)
       throw new Error(`a damaged kept seat: ${JSON.stringify(damaged)}`);
-    // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
-    // a 32-bit seed).
-    await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..5");
+    // The words of the levels and seeds the page takes (the bot's levels
+    // of engine/engine.h, BOT_LEVEL_MIN..BOT_LEVEL_MAX; a 32-bit seed).
+    await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..8");
     await refused(`${host.join}&bot=1&seed=-3`,
       "bad seed '-3' in the link: expected a whole number 0..4294967295");
     // The invite code with its last symbol changed: the lobby has the
