@@ -79,6 +79,12 @@
 //       e5, the 10x10 jack and cat as letters, each square's title naming
 //       its piece, the sides told by colour, and the help's Board part
 //       naming the figurines. Prints "figurines ok" or throws.
+//   node tests/web/browser.mjs ballmap
+//       Chessball's flat map: its 32 fields named as players name them
+//       (docs/rules/chessball.md: the poles a and h, rows b to g with
+//       fields 1 to 5), one cell each, its rows labelled a..h and no
+//       column labels (the columns are longitudes, once labelled in
+//       degrees). Prints "ballmap ok" or throws.
 //   node tests/web/browser.mjs load GAME
 //       a fresh browser (empty cache) opens the start page, then a game of
 //       GAME against the bot: "page-load GAME start-ms T start-bytes B
@@ -667,6 +673,24 @@ async function levelsPage() {
   return 0;
 }
 
+async function ballMapPage() {
+  await withPage(async (page) => {
+    await page.evaluate(() => window.tabulaPage.newGame('chessball', 'human', 0));
+    const got = await page.evaluate(() => ({
+      labels: [...document.querySelectorAll('#board > .label')].map((e) => e.textContent),
+      names: [...document.querySelectorAll('#board .cell .name')].map((e) => e.textContent),
+    }));
+    const fields = ['a', ...'bcdefg'.split('').flatMap((r) => [1, 2, 3, 4, 5].map((k) => `${r}${k}`)), 'h'];
+    const names = [...got.names].sort();
+    if (JSON.stringify(names) !== JSON.stringify([...fields].sort()))
+      throw new Error(`the map's field names: ${JSON.stringify(got.names)}`);
+    if (got.labels.join(' ') !== 'a b c d e f g h')
+      throw new Error(`the map's labels: ${JSON.stringify(got.labels)}, expected the rows a..h alone`);
+    console.log('ballmap ok');
+  }, '/index.html');
+  return 0;
+}
+
 async function pageLoad(game) {
   await withPage(async (page) => {
     const bytes = () => page.evaluate(() => {
@@ -1175,9 +1199,10 @@ else if (cmd === 'bot' && rest.length >= 3)
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'figurines') status = await figurinesPage();
 else if (cmd === 'levels') status = await levelsPage();
+else if (cmd === 'ballmap') status = await ballMapPage();
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
 exit(status);
