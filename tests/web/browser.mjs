@@ -85,6 +85,11 @@
 //       fields 1 to 5), one cell each, its rows labelled a..h and no
 //       column labels (the columns are longitudes, once labelled in
 //       degrees). Prints "ballmap ok" or throws.
+//   node tests/web/browser.mjs vball
+//       a game of Chess volleyball between two people on the page: once
+//       the ball is served, one cell shows the ball as U+25CF, titled
+//       "SQUARE: the ball", and no cell the letter o; the help's Board
+//       part says "● is the ball". Prints "vball ok" or throws.
 //   node tests/web/browser.mjs load GAME
 //       a fresh browser (empty cache) opens the start page, then a game of
 //       GAME against the bot: "page-load GAME start-ms T start-bytes B
@@ -691,6 +696,26 @@ async function ballMapPage() {
   return 0;
 }
 
+async function vballPage() {
+  await withPage(async (page) => {
+    await page.evaluate(() => window.tabulaPage.newGame('volleyball', 'human', 0));
+    // The first legal action, a serve, puts the ball on the board.
+    await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+    const cells = await page.evaluate(() => [...document.querySelectorAll('#board .cell')].map((b) => ({
+      name: b.dataset.name ?? '', glyph: b.querySelector('.glyph')?.textContent ?? '', title: b.title ?? '' })));
+    const balls = cells.filter((c) => c.glyph === FIG.ball);
+    if (balls.length !== 1 || balls[0].title !== `${balls[0].name}: the ball`)
+      throw new Error(`the ball's cells: ${JSON.stringify(balls)}`);
+    const letters = cells.filter((c) => c.glyph === 'o');
+    if (letters.length) throw new Error(`cells drawn 'o': ${JSON.stringify(letters)}`);
+    await page.click('#help-button');
+    const help = await page.$eval('#help', (e) => e.textContent);
+    if (!help.includes(`${FIG.ball} is the ball`)) throw new Error(`the help names no ball:\n${help}`);
+    console.log('vball ok');
+  }, '/index.html');
+  return 0;
+}
+
 async function pageLoad(game) {
   await withPage(async (page) => {
     const bytes = () => page.evaluate(() => {
@@ -1200,9 +1225,10 @@ else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'figurines') status = await figurinesPage();
 else if (cmd === 'levels') status = await levelsPage();
 else if (cmd === 'ballmap') status = await ballMapPage();
+else if (cmd === 'vball') status = await vballPage();
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
 exit(status);

@@ -9,7 +9,8 @@
 # when set: tests/web/web_firefox.sh runs this in Firefox). Then a game
 # against the bot survives its tab's reloads (browser.mjs playreload), in
 # Laska and in Chess volleyball (a side acts several times running); the
-# board's figurines and Chessball's map. Run by ctest as web_play.
+# board's figurines, Chessball's map and Chess volleyball's ball. Run by
+# ctest as web_play.
 #   tests/web/web_play.sh NATIVE_BUILD_DIR [PLIES]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,8 +53,9 @@ else
   echo "web_play: figurines: FAILED: $got"
   fail=1
 fi
-# Chessball's map names its fields, not longitudes (browser.mjs ballmap).
-for check in ballmap; do
+# Chessball's map names its fields, not longitudes (browser.mjs ballmap);
+# Chess volleyball's ball is drawn as the ball (browser.mjs vball).
+for check in ballmap vball; do
   if got=$(TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
     "$check" 2>&1) && grep -q "^$check ok$" <<<"$got"; then
     echo "web_play: $check ok"
