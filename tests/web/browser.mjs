@@ -121,6 +121,9 @@
 //   node tests/web/browser.mjs policy | stale
 //       the page asking the seat layer as the terminal does, and the page
 //       findings of its old copies (tests/web/web_policy.sh).
+//   node tests/web/browser.mjs offer
+//       a draw offered on the page's turn: the page says it goes with its
+//       move, the terminal's accept waits for its turn (browser_net.mjs).
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh. What the checks share is in page_util.mjs, the
 // network checks (net, nethost, netclaim, netresign, policy, stale) in
@@ -131,7 +134,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
-import { netPages, netHost, netClaim, netResign, netTabs, policyPage, stalePage } from './browser_net.mjs';
+import { netPages, netHost, netClaim, netResign, netTabs, policyPage, stalePage, offerPage } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
 // module in the page.
@@ -1230,5 +1233,6 @@ else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], 
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale | offer');
 exit(status);

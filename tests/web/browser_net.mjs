@@ -1,5 +1,5 @@
 // browser_net.mjs: the network checks of tests/web/browser.mjs (net,
-// nethost, netclaim, netresign, policy, stale): the page against a
+// nethost, netclaim, netresign, policy, stale, offer): the page against a
 // terminal seat over a real lobby, and the page asking the seat layer.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -813,5 +813,57 @@ export async function stalePage() {
     host.kill();
   }
   console.log(fails.length ? `stale FAILED: ${fails.join('; ')}` : 'stale ok');
+  return fails.length ? 1 : 0;
+}
+
+// A draw offered on the page's turn (G-MC-1, docs/protocol.md: a seat
+// appends only on its turn, so an offer goes with its maker's move and is
+// answered on the receiver's turn): `tabula host laska` on a terminal,
+// the page joins as Black; on its turn it presses Offer a draw and its
+// message line says the offer goes with its move; the terminal, told to
+// accept or decline, types accept at once and is told the answer waits
+// for its turn; the page moves and the draw is agreed. Prints "offer ok"
+// or "offer FAILED ...".
+export async function offerPage() {
+  const fails = [];
+  const site = join(wasmDir, 'site');
+  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } });
+  let out = '';
+  host.stdout.on('data', (d) => { out += d; });
+  const hostSays = async (text) => {
+    for (let i = 0; i < 600 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!out.includes(text)) throw new Error(`the terminal host never printed '${text}': ${out}`);
+  };
+  const browser = await launchBrowser();
+  try {
+    await hostSays('join-link: ');
+    const link = out.match(/^join-link: (\S+)$/m)[1];
+    const errors = [];
+    const page = await openPage(browser, link, errors);
+    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 50 });
+    await page.click('#draw');
+    const told = 'black offers a draw: your offer goes with your move; the opponent answers it on their turn';
+    await page.waitForFunction((w) => document.getElementById('message').textContent === w,
+      { timeout: 10000, polling: 50 }, told).catch(() => {});
+    const message = await page.$eval('#message', (e) => e.textContent);
+    if (message !== told) fails.push(`the offer's message line: '${message}', expected '${told}'`);
+    await hostSays('black offers a draw: type accept or decline');
+    host.stdin.write('accept\n');
+    await hostSays('a draw offer is answered on your turn: your answer is sent when it comes');
+    const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await page.type('#move-input', mine);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
+    const status = await page.$eval('#status', (e) => e.textContent);
+    if (status !== '1/2-1/2 (draw agreed)') fails.push(`the status after the accept: '${status}'`);
+    if (errors.length) fails.push(`errors in the page: ${errors.join('; ')}`);
+  } finally {
+    await browser.close();
+    host.kill();
+  }
+  console.log(fails.length ? `offer FAILED: ${fails.join('; ')}` : 'offer ok');
   return fails.length ? 1 : 0;
 }

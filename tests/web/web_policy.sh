@@ -7,7 +7,8 @@
 # the terminal drives it) gives the hand-worked reconnect waits, hosts a game with the clock "5+3s" and
 # refuses a bad clock in the terminal's words (tests/web/browser.mjs
 # policy), offers the bot at exactly engine/engine.h's levels (levels);
-# (3) the page findings those copies caused are gone (stale).
+# (3) the page findings those copies caused are gone (stale); a draw
+# offered on the page's turn is said to go with its move (offer).
 # Run by ctest as web_policy.
 #   tests/web/web_policy.sh NATIVE_BUILD_DIR
 set -euo pipefail
@@ -67,5 +68,8 @@ browser levels '^levels ok ' '^levels '
 # (3) the symptoms the copies had: stale help after a new game, a move
 # list and message line stale after a network takeback
 browser stale '^stale ok$' '^stale '
+# a draw offered on the page's turn goes with its move (G-MC-1): the page
+# says so, and the terminal's accept waits for its turn
+browser offer '^offer ok$' '^offer '
 [ $fail -eq 0 ] && echo "web_policy: the page keeps no copy and answers as the terminal"
 exit $fail
