@@ -767,27 +767,7 @@ export async function stalePage() {
     if (!laska || !fresh || fresh === laska || (shown !== null && shown !== fresh))
       fails.push(`help after a new game: ${JSON.stringify({ shown: shown?.slice(0, 60), fresh: fresh?.slice(0, 60) })}`);
   }, '/');
-  const site = join(wasmDir, 'site');
-  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  host.stdout.on('data', (d) => { out += d; });
-  const hostSays = async (re) => {
-    for (let i = 0; i < 600 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-    if (!re.test(out)) throw new Error(`the terminal host never printed ${re}: ${out}`);
-  };
-  const browser = await launchBrowser();
-  try {
-    await hostSays(/^join-link: \S+$/m);
-    const link = out.match(/^join-link: (\S+)$/m)[1];
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(link);
-    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
-    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
-    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
-      { timeout: 60000, polling: 50 });
+  await laskaAgainstTerminal(fails, async ({ page, host }) => {
     const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
     await page.type('#move-input', mine);
     await page.keyboard.press('Enter');
@@ -807,13 +787,40 @@ export async function stalePage() {
     console.log(`stale takeback: list ${after.moves} items ${after.items} message "${after.message}"`);
     if (after.moves !== 0 || after.items !== 0 || after.message.includes(mine))
       fails.push(`after the takeback: ${JSON.stringify(after)}`);
+  });
+  console.log(fails.length ? `stale FAILED: ${fails.join('; ')}` : 'stale ok');
+  return fails.length ? 1 : 0;
+}
+
+// A Laska game of the page, which joins as Black, against `tabula host
+// laska` on a terminal (in English) whose lines the check types: fn({page,
+// host, hostSays(RE)}) runs on the page's first turn (the terminal played
+// a3-b4); its failures, and the page's errors, go to fails.
+async function laskaAgainstTerminal(fails, fn) {
+  const site = join(wasmDir, 'site');
+  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } });
+  let out = '';
+  host.stdout.on('data', (d) => { out += d; });
+  const hostSays = async (re) => {
+    for (let i = 0; i < 600 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!re.test(out)) throw new Error(`the terminal host never printed ${re}: ${out}`);
+  };
+  const browser = await launchBrowser();
+  try {
+    await hostSays(/^join-link: \S+$/m);
+    const link = out.match(/^join-link: (\S+)$/m)[1];
+    const errors = [];
+    const page = await openPage(browser, link, errors);
+    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 50 });
+    await fn({ page, host, hostSays });
     if (errors.length) fails.push(`errors in the page: ${errors.join('; ')}`);
   } finally {
     await browser.close();
     host.kill();
   }
-  console.log(fails.length ? `stale FAILED: ${fails.join('; ')}` : 'stale ok');
-  return fails.length ? 1 : 0;
 }
 
 // A draw offered on the page's turn (G-MC-1, docs/protocol.md: a seat
@@ -826,44 +833,23 @@ export async function stalePage() {
 // or "offer FAILED ...".
 export async function offerPage() {
   const fails = [];
-  const site = join(wasmDir, 'site');
-  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
-    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } });
-  let out = '';
-  host.stdout.on('data', (d) => { out += d; });
-  const hostSays = async (text) => {
-    for (let i = 0; i < 600 && !out.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
-    if (!out.includes(text)) throw new Error(`the terminal host never printed '${text}': ${out}`);
-  };
-  const browser = await launchBrowser();
-  try {
-    await hostSays('join-link: ');
-    const link = out.match(/^join-link: (\S+)$/m)[1];
-    const errors = [];
-    const page = await openPage(browser, link, errors);
-    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
-    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
-      { timeout: 60000, polling: 50 });
+  await laskaAgainstTerminal(fails, async ({ page, host, hostSays }) => {
     await page.click('#draw');
     const told = 'black offers a draw: your offer goes with your move; the opponent answers it on their turn';
     await page.waitForFunction((w) => document.getElementById('message').textContent === w,
       { timeout: 10000, polling: 50 }, told).catch(() => {});
     const message = await page.$eval('#message', (e) => e.textContent);
     if (message !== told) fails.push(`the offer's message line: '${message}', expected '${told}'`);
-    await hostSays('black offers a draw: type accept or decline');
+    await hostSays(/black offers a draw: type accept or decline/);
     host.stdin.write('accept\n');
-    await hostSays('a draw offer is answered on your turn: your answer is sent when it comes');
+    await hostSays(/a draw offer is answered on your turn: your answer is sent when it comes/);
     const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
     await page.type('#move-input', mine);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
     const status = await page.$eval('#status', (e) => e.textContent);
     if (status !== '1/2-1/2 (draw agreed)') fails.push(`the status after the accept: '${status}'`);
-    if (errors.length) fails.push(`errors in the page: ${errors.join('; ')}`);
-  } finally {
-    await browser.close();
-    host.kill();
-  }
+  });
   console.log(fails.length ? `offer FAILED: ${fails.join('; ')}` : 'offer ok');
   return fails.length ? 1 : 0;
 }
