@@ -738,9 +738,10 @@ export async function policyPage() {
 }
 
 // What the page shows stays of the game on screen (issue 36's page
-// findings): (1) the help, open while a new game of another game starts,
-// is that game's (the text a fresh open of the help gives), not the last
-// game's; (2) in a network game, a takeback the page accepts shortens the
+// findings): (1) the help, open while a new game of another game starts
+// (from New game, against the bot or a friend), is that game's, and so
+// is the help opened afresh (its button, the ? key): its first line the
+// new game's title, never the last game's; (2) in a network game, a takeback the page accepts shortens the
 // move list at once (before any later move), and the message line no
 // longer says the taken-back move was sent; the terminal, the other seat,
 // types its moves and the takeback in line mode. Prints "stale ..." and
@@ -748,24 +749,39 @@ export async function policyPage() {
 export async function stalePage() {
   const fails = [];
   await withPage(async (page) => {
-    const start = async (name) => {
+    const start = async (name, opponent = 'human') => {
       if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
       await page.select('#game-name', name);
-      await page.select('#opponent', 'human');
+      await page.select('#opponent', opponent);
+      await page.select('#play-as', '1'); // (against the bot, it moves first)
       await page.click('#new-game button[type=submit]');
       await page.waitForFunction((n) => window.tabulaPage.game?.name === n, { timeout: 10000 }, name);
     };
-    const help = () => page.$eval('#help', (e) => (e.hidden ? null : e.textContent));
+    // The help's first line: the game's title (core's, as each game's
+    // rules name it: Lasker's 1911 rules, Boyer's 1951 Football chess).
+    const titles = { laska: 'Laska (Lasker 1911)', football: 'Football chess (Boyer 1951)',
+      chessball: 'Chessball (chess on a football, 1998)' };
+    const help = () => page.$eval('#help', (e) => (e.hidden ? null : e.textContent.split('\n')[0]));
+    const seen = [];
+    const expect = (what, got, name) => {
+      seen.push(`${what}: ${got}`);
+      if (got !== titles[name]) fails.push(`help ${what}: '${got}', expected '${titles[name]}'`);
+    };
+    // Game A's help open, then New game B (by the button, the bot first;
+    // then by the ? key): the help shown, and opened afresh, is B's.
     await start('laska');
     await page.click('#help-button');
-    const laska = await help();
-    await start('football');
-    const shown = await help();
-    await page.click('#help-button'); // closed
-    await page.click('#help-button'); // opened afresh
-    const fresh = await help();
-    if (!laska || !fresh || fresh === laska || (shown !== null && shown !== fresh))
-      fails.push(`help after a new game: ${JSON.stringify({ shown: shown?.slice(0, 60), fresh: fresh?.slice(0, 60) })}`);
+    expect('in laska', await help(), 'laska');
+    for (const [b, opponent, open] of [['football', 'bot:1', () => page.click('#help-button')],
+      ['chessball', 'human', () => page.keyboard.press('?')]]) {
+      await start(b, opponent);
+      const shown = await help();
+      if (shown !== null) expect(`left open, after New game ${b}`, shown, b);
+      if (shown !== null) await open(); // closed
+      await open(); // opened afresh
+      expect(`opened after New game ${b}`, await help(), b);
+    }
+    console.log(`stale help: ${seen.join('; ')}`);
   }, '/');
   await laskaAgainstTerminal(fails, async ({ page, host }) => {
     const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
