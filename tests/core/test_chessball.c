@@ -939,7 +939,9 @@ Test(chessball, view_names_the_fields_not_longitudes)
         cr_assert_str_eq(v.row_label[r], want);
     }
     for (int f = 0; f < 32; f++) {
-        char name[3] = {f == 0 ? 'a' : f == 31 ? 'h' : (char)('b' + (f - 1) / 5),
+        char name[3] = {f == 0    ? 'a'
+                        : f == 31 ? 'h'
+                                  : (char)('b' + (f - 1) / 5),
                         f == 0 || f == 31 ? '\0' : (char)('1' + (f - 1) % 5),
                         '\0'};
         int found = 0;

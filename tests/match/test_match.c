@@ -359,9 +359,10 @@ Test(match, notes_that_answer_a_line_are_marked)
     type(&r, MATCH_ROLE_HOST, line10[0]);
     cr_assert_eq(answers(&r.seat[0], "refused: 'accept': no offer or request to answer"), 1);
     cr_assert_eq(answers(&r.seat[1], "'draw' is sent when your turn comes"), 1);
-    cr_assert_eq(answers(&r.seat[1], "black offers a draw: your offer goes with "
-                                     "your move; the opponent answers it on "
-                                     "their turn"),
+    cr_assert_eq(answers(&r.seat[1],
+                         "black offers a draw: your offer goes with "
+                         "your move; the opponent answers it on "
+                         "their turn"),
                  1);
     cr_assert_eq(answers(&r.seat[0], "black offers a draw: type accept or decline"), 0);
     cr_assert_eq(answers(&r.seat[2], "black offers a draw"), 0);
@@ -411,9 +412,10 @@ Test(match, draw_offer_accepted)
     cr_assert(!has_note(&r.seat[2], "white offers a draw: type"));
     /* G-MC-1: the offer is answered on the receiver's turn, after the
      * maker's move, and its maker is told so; a spectator is not */
-    cr_assert_eq(answers(&r.seat[0], "white offers a draw: your offer goes with "
-                                     "your move; the opponent answers it on "
-                                     "their turn"),
+    cr_assert_eq(answers(&r.seat[0],
+                         "white offers a draw: your offer goes with "
+                         "your move; the opponent answers it on "
+                         "their turn"),
                  1);
     cr_assert_eq(answers(&r.seat[2], "white offers a draw"), 0);
     cr_assert(!has_note(&r.seat[1], "your offer"));
