@@ -31,6 +31,10 @@ static const char play_help_head[] = N_(
     "                    level            2     3     4     5     6     7     "
     "8\n");
 
+_Static_assert(BOT_LEVEL_PLAY == 2, "play_help_head names the default level");
+_Static_assert(BOT_LEVEL_MIN == 1 && BOT_LEVEL_MAX == 8,
+               "play_help_head names the levels");
+
 static const char play_help_tail[] =
     N_("  --as SIDE       the side(s) you play; 'none' lets two bots play\n"
        "  --seed S        the bots' tie-breaking seed (same seed, same game)\n"
@@ -237,7 +241,7 @@ int cli_play(int argc, char **argv)
 {
     const Core_Game *g = NULL;
     const char *as = "white", *options = NULL, *position = NULL;
-    int level = 2, force_line = 0;
+    int level = BOT_LEVEL_PLAY, force_line = 0;
     uint64_t seed = 1;
 
     for (int i = 0; i < argc; i++) {

@@ -884,10 +884,9 @@ static int cb_view(const void *st, Core_View *v)
         for (int c = 0; c < 10; c++)
             v->cell[r][c].owner = -1;
     }
-    for (int c = 0; c < 10; c++) {
-        core__text_init(&txt, v->col_label[c], sizeof v->col_label[c]);
-        core__text_uint(&txt, (uint64_t)(36 * c));
-    }
+    /* The column labels stay "" (core_view cleared them): a column is a
+     * longitude, no part of a field's name, and each cell names its
+     * field (players say b3, not "b at 72 degrees"). */
     for (int f = 0; f < CB_FIELDS; f++) {
         int r, c, code = code_at(&s->b, f);
         field_cell(f, &r, &c);

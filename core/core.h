@@ -388,8 +388,9 @@ typedef struct Core_Cell {
 
 /*
  * A board as rows of cells, row 0 drawn at the top, as White sees it.
- * Labels name the rows and columns; status is a game line such as the
- * score, set or serve ("" when the game has none).
+ * Labels name the rows and columns (the column labels all "" where the
+ * columns are no part of the cells' names: Chessball's map); status is a
+ * game line such as the score, set or serve ("" when the game has none).
  */
 typedef struct Core_View {
     int rows;

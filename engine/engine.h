@@ -21,6 +21,8 @@
 
 #define BOT_LEVEL_MIN 1
 #define BOT_LEVEL_MAX 8
+/* The level `tabula play` plays by default and the page offers first. */
+#define BOT_LEVEL_PLAY 2
 
 /* Scores at or beyond BOT_MATE_MIN (in absolute value) are forced game
  * ends: BOT_WIN - plies for a win found plies away. */

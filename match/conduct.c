@@ -20,13 +20,17 @@ void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m)
     int from = proto_transcript_side_of(s->t, m->sender);
     const char *who = match__side_word(from);
     const Core_Position *pos = proto_transcript_position(s->t);
-    /* The player asked gets how to answer. */
+    /* The player asked gets how to answer; its maker, when the answer
+     * comes. */
     int asked = match_side(s) == 1 - from;
+    int mine = from >= 0 && match_side(s) == from;
     char n[21];
     int code = MATCH_NOTE_TEXT;
     switch ((Proto_Kind)m->kind) {
     case PROTO_KIND_DRAW_OFFER:
-        code = asked ? MATCH_NOTE_DRAW_OFFER_TO_YOU : MATCH_NOTE_DRAW_OFFER;
+        code = asked  ? MATCH_NOTE_DRAW_OFFER_TO_YOU
+               : mine ? MATCH_NOTE_DRAW_OFFER_YOURS
+                      : MATCH_NOTE_DRAW_OFFER;
         break;
     case PROTO_KIND_DRAW_ACCEPT: code = MATCH_NOTE_DRAW_ACCEPT; break;
     case PROTO_KIND_DRAW_DECLINE: code = MATCH_NOTE_DRAW_DECLINE; break;

@@ -124,6 +124,7 @@ typedef enum Match_Note_Code {
     MATCH_NOTE_TEXT = 0,
     MATCH_NOTE_DRAW_OFFER,          /* side */
     MATCH_NOTE_DRAW_OFFER_TO_YOU,   /* side */
+    MATCH_NOTE_DRAW_OFFER_YOURS,    /* side */
     MATCH_NOTE_DRAW_ACCEPT,         /* side */
     MATCH_NOTE_DRAW_DECLINE,        /* side */
     MATCH_NOTE_RESIGN,              /* side */

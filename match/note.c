@@ -27,6 +27,12 @@ static const Note_Words words[MATCH_NOTE_COUNT] = {
     [MATCH_NOTE_DRAW_OFFER] = {N_("{w1} offers a draw"), NULL, 0},
     [MATCH_NOTE_DRAW_OFFER_TO_YOU] =
         {N_("{w1} offers a draw: type accept or decline"), NULL, 0},
+    /* G-MC-1: an offer is made on its maker's turn and answered on the
+     * receiver's, so the maker is told it goes with the move it makes. */
+    [MATCH_NOTE_DRAW_OFFER_YOURS] =
+        {N_("{w1} offers a draw: your offer goes with your move; the opponent "
+            "answers it on their turn"),
+         NULL, 0},
     [MATCH_NOTE_DRAW_ACCEPT] = {N_("{w1} accepts the draw"), NULL, 0},
     [MATCH_NOTE_DRAW_DECLINE] = {N_("{w1} declines the draw"), NULL, 0},
     [MATCH_NOTE_RESIGN] = {N_("{w1} resigns"), NULL, 0},

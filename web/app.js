@@ -39,8 +39,9 @@ function say(text) {
 // be played again move for move).
 const randomSeed = () => crypto.getRandomValues(new Uint32Array(1))[0];
 
-// The page's bot levels (the start page's choices, #join=...&bot=).
-const BOT_LEVELS = [1, 2, 3, 4, 5];
+// The bot's levels the module plays (the start page's choices,
+// #join=...&bot=), as the terminal's `--bot LEVEL` takes them.
+const botLevels = () => tabula.botLevels().levels;
 
 // Keep item in view inside its scrolling list, moving the list's own
 // scrollTop only (scrollIntoView would scroll the whole window too).
@@ -125,7 +126,10 @@ function show(section) {
   if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
 
+// Leaving a replay goes back in the browser's history to the entry it
+// came from (openReplay added one), so the browser's Back leaves it too.
 function home() {
+  if (game?.mode === 'replay' && history.state?.replay) { history.back(); return; }
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
@@ -166,7 +170,7 @@ function resumePlay() {
     // (as the page makes them: a person at one side at least, a bot at
     // most at one, and only a person resigns)
     if (!tabula.games().some((g) => g.name === kept.name) ||
-        !kept.players.every((p) => p === 'human' || BOT_LEVELS.includes(p)) ||
+        !kept.players.every((p) => p === 'human' || botLevels().includes(p)) ||
         !kept.players.includes('human') ||
         (kept.resigned >= 0 && kept.players[kept.resigned] !== 'human'))
       throw new Error('not a game of this page');
@@ -203,6 +207,8 @@ function openGame({ name, options, players, seed, moves = [], resigned = -1 }) {
   drawTitle();
   drawPlayers();
   $('controls').hidden = false;
+  $('takeback').hidden = false;
+  $('resign').hidden = false;
   $('replay-controls').hidden = true;
   $('net-panel').hidden = true;
   $('move-form').hidden = false;
@@ -424,12 +430,18 @@ async function openReplay(file) {
   $('players').textContent =
     `verified: ${tn('{n} signed message', '{n} signed messages', r.envelopes)}, ${
       tn('{n} ply', '{n} plies', r.plies)}`;
-  $('controls').hidden = true;
+  // New game leaves the log (so does the browser's Back: the history
+  // entry below); a log has nothing to take back or resign.
+  $('controls').hidden = false;
+  $('takeback').hidden = true;
+  $('resign').hidden = true;
   $('net-panel').hidden = true;
   $('replay-controls').hidden = false;
   $('move-form').hidden = true;
   $('final').textContent = `final-hash: ${r.finalHash}`;
   board.flipped = false;
+  if (history.state?.replay) history.replaceState({ replay: true }, '');
+  else history.pushState({ replay: true }, '');
   show('game');
   replayTo(r.game.moves.length);
   showBall(r.game.name === 'chessball');
@@ -948,10 +960,11 @@ async function openLink(loading = false) {
     if (join) {
       const level = p.get('bot');
       const seedText = p.get('seed');
-      if (level !== null && !BOT_LEVELS.map(String).includes(level)) {
+      const levels = botLevels();
+      if (level !== null && !levels.map(String).includes(level)) {
         $('net-code').value = join;
         throw new Error(t("bad bot level '{level}' in the link: the page's bot plays levels {levels}",
-          { level, levels: `${BOT_LEVELS[0]}..${BOT_LEVELS[BOT_LEVELS.length - 1]}` }));
+          { level, levels: `${levels[0]}..${levels[levels.length - 1]}` }));
       }
       // seed: the bot's tie-breaking seed (as `tabula join --seed`), so a
       // game can be played again move for move; random otherwise.
@@ -981,11 +994,6 @@ const PAGE_TEXTS = {
   'new-game': N_('New game'),
   game: N_('Game'),
   opponent: N_('Opponent'),
-  bot1: N_('Bot, level 1'),
-  bot2: N_('Bot, level 2'),
-  bot3: N_('Bot, level 3'),
-  bot4: N_('Bot, level 4'),
-  bot5: N_('Bot, level 5'),
   friend: N_('A friend on this device'),
   'play-as': N_('Play as'),
   white: N_('White'),
@@ -1046,14 +1054,28 @@ function applyTexts() {
       for (const o of sel.options) o.textContent = t(tabula.games().find((g) => g.name === o.value).title);
     }
   }
+  if (tabula) drawLevels();
+}
+
+// The opponents and players the start page offers: the module's bot at
+// each of its levels (the one `tabula play` plays first), a friend, you.
+function drawLevels() {
+  const { levels, play } = tabula.botLevels();
+  const option = (value, text) => {
+    const o = document.createElement('option');
+    o.value = value;
+    o.textContent = text;
+    return o;
+  };
+  const opponent = $('opponent');
+  const chosen = opponent.value || `bot:${play}`;
+  opponent.replaceChildren(...levels.map((l) => option(`bot:${l}`, t('Bot, level {level}', { level: l }))),
+    option('human', t(PAGE_TEXTS.friend)));
+  opponent.value = chosen;
   for (const b of document.querySelectorAll('.net-bot')) {
     const keep = b.value;
-    b.replaceChildren(...['you', 1, 2, 3, 4, 5].map((l) => {
-      const o = document.createElement('option');
-      o.value = l === 'you' ? '0' : String(l);
-      o.textContent = l === 'you' ? t('yourself') : t('the bot, level {level}', { level: l });
-      return o;
-    }));
+    b.replaceChildren(option('0', t('yourself')),
+      ...levels.map((l) => option(String(l), t('the bot, level {level}', { level: l }))));
     if (keep) b.value = keep;
   }
 }
@@ -1151,6 +1173,10 @@ function wire() {
   $('net-watch').addEventListener('click', () =>
     netStart(() => netGame({ role: 2, code: $('net-code').value })));
   window.addEventListener('hashchange', () => { if (location.hash.length > 1) openLink(); });
+  // The browser's Back out of a replay (a link typed meanwhile opens).
+  window.addEventListener('popstate', () => {
+    if (game?.mode === 'replay' && !history.state?.replay && location.hash.length <= 1) home();
+  });
   // A seat in a running game asks before its tab closes (it can come back
   // from its link or the start page's list, but the opponent waits).
   window.addEventListener('beforeunload', (e) => {
@@ -1193,6 +1219,8 @@ function wire() {
   });
   $('replay-file').addEventListener('change', (e) => {
     if (e.target.files[0]) openReplay(e.target.files[0]);
+    // (so the same log chosen again, after New game, opens again)
+    e.target.value = '';
   });
 }
 

@@ -74,12 +74,16 @@ export class Board {
       }
       this.grid.push(line);
     }
-    this.el.append(document.createElement('div'));
-    for (const c of cols) {
-      const label = document.createElement('div');
-      label.className = 'label';
-      label.textContent = v.colLabels[c] ?? '';
-      this.el.append(label);
+    // (no row of column labels where the module gives none: Chessball's
+    // map, whose cells name their fields)
+    if (v.colLabels.some((l) => l)) {
+      this.el.append(document.createElement('div'));
+      for (const c of cols) {
+        const label = document.createElement('div');
+        label.className = 'label';
+        label.textContent = v.colLabels[c] ?? '';
+        this.el.append(label);
+      }
     }
     // One square takes part in the Tab order: the keyboard's, else the first.
     const squares = this.grid.flat().filter((b) => b);

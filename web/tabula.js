@@ -245,6 +245,14 @@ export class Tabula {
     });
   }
 
+  // The bot's levels: {levels: [1, 2, ...] weakest first, as the
+  // module's bot takes them (the terminal's `--bot LEVEL`), play: the
+  // level `tabula play` plays by default}.
+  botLevels() {
+    const [min, max, play] = this.str(this.x.web_bot_levels()).split(' ').map(Number);
+    return { levels: Array.from({ length: max - min + 1 }, (_, i) => min + i), play };
+  }
+
   // Verify a signed match log (bytes) as `tabula replay` does:
   // {ok, status: 'ok'|'torn'|'failed', ...} with the report's fields.
   verifyLog(bytes) {
@@ -360,7 +368,7 @@ export class Position {
     });
   }
 
-  // The bot's move (notation) at level 1..8; the same seed and position
+  // The bot's move (notation) at a level of botLevels(); the same seed and position
   // give the same move.
   botMove(level, seed) {
     const s = this.t.str(this.t.x.web_bot_move(this.h, level, seed >>> 0));

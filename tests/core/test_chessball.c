@@ -922,6 +922,37 @@ Test(chessball, view_status_names_a_check)
     core_position_free(pos);
 }
 
+/* The map names fields as players do (docs/rules/chessball.md: the
+ * poles a and h, rows b to g with fields 1 to 5): each of the 32 names
+ * on one cell, the rows labelled a..h, and no column labels, since a
+ * column is a longitude (it once read 0, 36, .. 324 degrees). */
+Test(chessball, view_names_the_fields_not_longitudes)
+{
+    Core_View v;
+    Core_Position *pos = start_pos();
+    cr_assert_eq(core_view(pos, &v), 0);
+    cr_assert_eq(v.rows, 8);
+    for (int c = 0; c < v.cols; c++)
+        cr_assert_str_eq(v.col_label[c], "", "column %d", c);
+    for (int r = 0; r < 8; r++) {
+        char want[2] = {(char)('a' + r), '\0'};
+        cr_assert_str_eq(v.row_label[r], want);
+    }
+    for (int f = 0; f < 32; f++) {
+        char name[3] = {f == 0    ? 'a'
+                        : f == 31 ? 'h'
+                                  : (char)('b' + (f - 1) / 5),
+                        f == 0 || f == 31 ? '\0' : (char)('1' + (f - 1) % 5),
+                        '\0'};
+        int found = 0;
+        for (int r = 0; r < v.rows; r++)
+            for (int c = 0; c < v.cols; c++)
+                found += strcmp(v.cell[r][c].name, name) == 0;
+        cr_assert_eq(found, 1, "field %s on %d cells", name, found);
+    }
+    core_position_free(pos);
+}
+
 /* D-CB-7, seed 8.3: black king a boxed in by its rooks b1 b5 and pawns
  * b2 b3 b4; white knight c1 gives check; nothing black reaches c1 (rooks
  * stand on hexagons, the pawns touch c2..c5 only): checkmate. */

@@ -359,7 +359,11 @@ Test(match, notes_that_answer_a_line_are_marked)
     type(&r, MATCH_ROLE_HOST, line10[0]);
     cr_assert_eq(answers(&r.seat[0], "refused: 'accept': no offer or request to answer"), 1);
     cr_assert_eq(answers(&r.seat[1], "'draw' is sent when your turn comes"), 1);
-    cr_assert_eq(answers(&r.seat[1], "black offers a draw"), 1);
+    cr_assert_eq(answers(&r.seat[1],
+                         "black offers a draw: your offer goes with "
+                         "your move; the opponent answers it on "
+                         "their turn"),
+                 1);
     cr_assert_eq(answers(&r.seat[0], "black offers a draw: type accept or decline"), 0);
     cr_assert_eq(answers(&r.seat[2], "black offers a draw"), 0);
     for (int i = 0; i < 2; i++) {
@@ -406,6 +410,15 @@ Test(match, draw_offer_accepted)
                                    "decline"));
     cr_assert(!has_note(&r.seat[0], "white offers a draw: type"));
     cr_assert(!has_note(&r.seat[2], "white offers a draw: type"));
+    /* G-MC-1: the offer is answered on the receiver's turn, after the
+     * maker's move, and its maker is told so; a spectator is not */
+    cr_assert_eq(answers(&r.seat[0],
+                         "white offers a draw: your offer goes with "
+                         "your move; the opponent answers it on "
+                         "their turn"),
+                 1);
+    cr_assert_eq(answers(&r.seat[2], "white offers a draw"), 0);
+    cr_assert(!has_note(&r.seat[1], "your offer"));
     type(&r, MATCH_ROLE_HOST, line10[0]);
     type(&r, MATCH_ROLE_GUEST, "accept");
     all_end(&r, CORE_DRAW, CORE_REASON_AGREEMENT, 1);

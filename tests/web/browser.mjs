@@ -21,7 +21,8 @@
 //       FILE dropped on the page's replay box; prints "page-replay: ok
 //       PLIES FINAL-HASH" or "page-replay: FAILED ..." as the page says,
 //       and for a verified log "page-status: TEXT" (its status line at
-//       the last ply).
+//       the last ply), before it "page-back: ok" when both New game and
+//       the browser's Back leave the replay for the start page.
 //   node tests/web/browser.mjs net OUTDIR GAME...
 //       network games, terminal against browser (TABULA_BINARY needed):
 //       for each GAME `tabula host GAME --bot=3 --http 127.0.0.1:0` hosts
@@ -78,6 +79,17 @@
 //       e5, the 10x10 jack and cat as letters, each square's title naming
 //       its piece, the sides told by colour, and the help's Board part
 //       naming the figurines. Prints "figurines ok" or throws.
+//   node tests/web/browser.mjs ballmap
+//       Chessball's flat map: its 32 fields named as players name them
+//       (docs/rules/chessball.md: the poles a and h, rows b to g with
+//       fields 1 to 5), one cell each, its rows labelled a..h and no
+//       column labels (the columns are longitudes, once labelled in
+//       degrees). Prints "ballmap ok" or throws.
+//   node tests/web/browser.mjs vball
+//       a game of Chess volleyball between two people on the page: once
+//       the ball is served, one cell shows the ball as U+25CF, titled
+//       "SQUARE: the ball", and no cell the letter o; the help's Board
+//       part says "● is the ball". Prints "vball ok" or throws.
 //   node tests/web/browser.mjs load GAME
 //       a fresh browser (empty cache) opens the start page, then a game of
 //       GAME against the bot: "page-load GAME start-ms T start-bytes B
@@ -101,9 +113,17 @@
 //       then the switch: EN shows the English texts with the same
 //       final-hash line, the choice survives a reload. Prints "lang LANG
 //       ok final-hash HEX" or throws.
+//   WEB_BOT_LEVELS='MIN MAX PLAY' node tests/web/browser.mjs levels
+//       the start page's opponents: the bot at exactly the levels MIN..MAX
+//       (engine/engine.h, as web_policy.sh reads them), level PLAY chosen
+//       at first, then a friend; the network forms' players: you, then
+//       the bot at MIN..MAX. Prints "levels ok MIN..MAX" or throws.
 //   node tests/web/browser.mjs policy | stale
 //       the page asking the seat layer as the terminal does, and the page
 //       findings of its old copies (tests/web/web_policy.sh).
+//   node tests/web/browser.mjs offer
+//       a draw offered on the page's turn: the page says it goes with its
+//       move, the terminal's accept waits for its turn (browser_net.mjs).
 // The site is $WASM_DIR/site (default build-wasm), made by
 // scripts/build-wasm.sh. What the checks share is in page_util.mjs, the
 // network checks (net, nethost, netclaim, netresign, policy, stale) in
@@ -114,7 +134,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
-import { netPages, netHost, netClaim, netResign, netTabs, policyPage, stalePage } from './browser_net.mjs';
+import { netPages, netHost, netClaim, netResign, netTabs, policyPage, stalePage, offerPage } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
 // module in the page.
@@ -491,6 +511,7 @@ async function replayPage(file) {
       : `page-replay: ok ${r.plies} ${r.final.replace('final-hash: ', '')}`);
     if (!r.error) {
       console.log(`page-controls: ${await replayControls(page)}`);
+      console.log(`page-back: ${await replayBack(page, file)}`);
       console.log(`page-status: ${r.status}`);
     }
   }, '/index.html');
@@ -525,6 +546,29 @@ async function replayControls(page) {
   const space = await key('Space', all);
   const labels = buttons.map((b) => b.label).join(',');
   return keys && enter && space ? `ok ${labels}` : `FAILED keys ${steps.join(' ')} of ${all}`;
+}
+
+// The ways out of the replay viewer to the start page: a visible New game
+// button, then (the log opened again) the browser's Back. "ok" or what
+// is wrong.
+async function replayBack(page, file) {
+  const where = () => page.evaluate(() => ({ start: !document.getElementById('start').hidden,
+    game: !document.getElementById('game').hidden, mode: window.tabulaPage.game?.mode ?? null }));
+  const onStart = () => page.waitForFunction(() => !document.getElementById('start').hidden &&
+    document.getElementById('game').hidden && !window.tabulaPage.game, { timeout: 5000, polling: 50 })
+    .then(() => true, () => false);
+  const button = await page.evaluate(() => {
+    const b = document.getElementById('new');
+    return { shown: b.checkVisibility(), text: b.textContent };
+  });
+  if (!button.shown) return `FAILED no New game button in the viewer: ${JSON.stringify(await where())}`;
+  await page.click('#new');
+  if (!await onStart()) return `FAILED New game left ${JSON.stringify(await where())}`;
+  await (await page.$('#replay-file')).uploadFile(file);
+  await page.waitForFunction(() => window.tabulaPage.game?.mode === 'replay', { timeout: 60000 });
+  await page.goBack();
+  if (!await onStart()) return `FAILED the browser's Back left ${JSON.stringify(await where())}`;
+  return 'ok';
 }
 
 async function botSpeed(game, level, plies, seed) {
@@ -612,6 +656,78 @@ async function figurinesPage() {
     const vb = await squares('volleyball10', ['d1', 'e1', 'f1', 'g1', 'i1']);
     expect(vb.map((s) => s.glyph).join(' '), `V ${FIG.Q} J M C`, 'volleyball10 rank 1');
     console.log('figurines ok');
+  }, '/index.html');
+  return 0;
+}
+
+async function levelsPage() {
+  const [min, max, play] = (env.WEB_BOT_LEVELS ?? '').split(' ').map(Number);
+  if (!(min >= 1 && max >= min && play >= min && play <= max))
+    throw new Error(`WEB_BOT_LEVELS: '${env.WEB_BOT_LEVELS}'`);
+  const levels = Array.from({ length: max - min + 1 }, (_, i) => min + i);
+  await withPage(async (page) => {
+    const got = await page.evaluate(() => ({
+      opponent: [...document.querySelectorAll('#opponent option')].map((o) => `${o.value}=${o.textContent}`),
+      chosen: document.getElementById('opponent').value,
+      host: [...document.querySelectorAll('#net-host-bot option')].map((o) => o.value),
+      join: [...document.querySelectorAll('#net-join-bot option')].map((o) => o.value),
+    }));
+    const want = [...levels.map((l) => `bot:${l}=Bot, level ${l}`), 'human=A friend on this device'];
+    const expect = (what, g, w) => {
+      if (JSON.stringify(g) !== JSON.stringify(w))
+        throw new Error(`${what}: ${JSON.stringify(g)}, expected ${JSON.stringify(w)}`);
+    };
+    expect('the opponents', got.opponent, want);
+    expect('the opponent chosen first', got.chosen, `bot:${play}`);
+    const players = ['0', ...levels.map(String)];
+    expect("the host form's players", got.host, players);
+    expect("the join form's players", got.join, players);
+    // The strongest level plays on the page (its own search).
+    await page.select('#opponent', `bot:${max}`);
+    await page.select('#play-as', '1');
+    await page.click('#new-game button[type=submit]');
+    await page.waitForFunction(() => window.tabulaPage.game?.moves.length === 1, { timeout: 120000, polling: 100 });
+    const players2 = await page.$eval('#players', (e) => e.textContent);
+    if (!players2.includes(`bot level ${max}`)) throw new Error(`the players: '${players2}'`);
+    console.log(`levels ok ${min}..${max}`);
+  }, '/index.html');
+  return 0;
+}
+
+async function ballMapPage() {
+  await withPage(async (page) => {
+    await page.evaluate(() => window.tabulaPage.newGame('chessball', 'human', 0));
+    const got = await page.evaluate(() => ({
+      labels: [...document.querySelectorAll('#board > .label')].map((e) => e.textContent),
+      names: [...document.querySelectorAll('#board .cell .name')].map((e) => e.textContent),
+    }));
+    const fields = ['a', ...'bcdefg'.split('').flatMap((r) => [1, 2, 3, 4, 5].map((k) => `${r}${k}`)), 'h'];
+    const names = [...got.names].sort();
+    if (JSON.stringify(names) !== JSON.stringify([...fields].sort()))
+      throw new Error(`the map's field names: ${JSON.stringify(got.names)}`);
+    if (got.labels.join(' ') !== 'a b c d e f g h')
+      throw new Error(`the map's labels: ${JSON.stringify(got.labels)}, expected the rows a..h alone`);
+    console.log('ballmap ok');
+  }, '/index.html');
+  return 0;
+}
+
+async function vballPage() {
+  await withPage(async (page) => {
+    await page.evaluate(() => window.tabulaPage.newGame('volleyball', 'human', 0));
+    // The first legal action, a serve, puts the ball on the board.
+    await page.evaluate(() => window.tabulaPage.humanMove(window.tabulaPage.game.pos.moves()[0]));
+    const cells = await page.evaluate(() => [...document.querySelectorAll('#board .cell')].map((b) => ({
+      name: b.dataset.name ?? '', glyph: b.querySelector('.glyph')?.textContent ?? '', title: b.title ?? '' })));
+    const balls = cells.filter((c) => c.glyph === FIG.ball);
+    if (balls.length !== 1 || balls[0].title !== `${balls[0].name}: the ball`)
+      throw new Error(`the ball's cells: ${JSON.stringify(balls)}`);
+    const letters = cells.filter((c) => c.glyph === 'o');
+    if (letters.length) throw new Error(`cells drawn 'o': ${JSON.stringify(letters)}`);
+    await page.click('#help-button');
+    const help = await page.$eval('#help', (e) => e.textContent);
+    if (!help.includes(`${FIG.ball} is the ball`)) throw new Error(`the help names no ball:\n${help}`);
+    console.log('vball ok');
   }, '/index.html');
   return 0;
 }
@@ -1123,9 +1239,13 @@ else if (cmd === 'bot' && rest.length >= 3)
   status = await botSpeed(rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3] ?? 1));
 else if (cmd === 'load' && rest.length >= 1) status = await pageLoad(rest[0]);
 else if (cmd === 'figurines') status = await figurinesPage();
+else if (cmd === 'levels') status = await levelsPage();
+else if (cmd === 'ballmap') status = await ballMapPage();
+else if (cmd === 'vball') status = await vballPage();
 else if (cmd === 'phone' && rest.length >= 1) status = await phonePage(rest[0], rest[1]);
 else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale');
+else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale | offer');
 exit(status);

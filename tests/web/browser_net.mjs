@@ -1,5 +1,5 @@
 // browser_net.mjs: the network checks of tests/web/browser.mjs (net,
-// nethost, netclaim, netresign, policy, stale): the page against a
+// nethost, netclaim, netresign, policy, stale, offer): the page against a
 // terminal seat over a real lobby, and the page asking the seat layer.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -430,9 +430,9 @@ export async function netResign() {
     if (damaged.error !== 'the stored seat is damaged' || !damaged.start || damaged.kept !== null ||
         damaged.stored !== null)
       throw new Error(`a damaged kept seat: ${JSON.stringify(damaged)}`);
-    // The words of the levels and seeds the page takes (app.js BOT_LEVELS,
-    // a 32-bit seed).
-    await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..5");
+    // The words of the levels and seeds the page takes (the bot's levels
+    // of engine/engine.h, BOT_LEVEL_MIN..BOT_LEVEL_MAX; a 32-bit seed).
+    await refused(`${host.join}&bot=9`, "bad bot level '9' in the link: the page's bot plays levels 1..8");
     await refused(`${host.join}&bot=1&seed=-3`,
       "bad seed '-3' in the link: expected a whole number 0..4294967295");
     // The invite code with its last symbol changed: the lobby has the
@@ -738,9 +738,10 @@ export async function policyPage() {
 }
 
 // What the page shows stays of the game on screen (issue 36's page
-// findings): (1) the help, open while a new game of another game starts,
-// is that game's (the text a fresh open of the help gives), not the last
-// game's; (2) in a network game, a takeback the page accepts shortens the
+// findings): (1) the help, open while a new game of another game starts
+// (from New game, against the bot or a friend), is that game's, and so
+// is the help opened afresh (its button, the ? key): its first line the
+// new game's title, never the last game's; (2) in a network game, a takeback the page accepts shortens the
 // move list at once (before any later move), and the message line no
 // longer says the taken-back move was sent; the terminal, the other seat,
 // types its moves and the takeback in line mode. Prints "stale ..." and
@@ -748,46 +749,41 @@ export async function policyPage() {
 export async function stalePage() {
   const fails = [];
   await withPage(async (page) => {
-    const start = async (name) => {
+    const start = async (name, opponent = 'human') => {
       if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
       await page.select('#game-name', name);
-      await page.select('#opponent', 'human');
+      await page.select('#opponent', opponent);
+      await page.select('#play-as', '1'); // (against the bot, it moves first)
       await page.click('#new-game button[type=submit]');
       await page.waitForFunction((n) => window.tabulaPage.game?.name === n, { timeout: 10000 }, name);
     };
-    const help = () => page.$eval('#help', (e) => (e.hidden ? null : e.textContent));
+    // The help's first line: the game's title (core's, as each game's
+    // rules name it: Lasker's 1911 rules, Boyer's 1951 Football chess).
+    const titles = { laska: 'Laska (Lasker 1911)', football: 'Football chess (Boyer 1951)',
+      chessball: 'Chessball (chess on a football, 1998)' };
+    const help = () => page.$eval('#help', (e) => (e.hidden ? null : e.textContent.split('\n')[0]));
+    const seen = [];
+    const expect = (what, got, name) => {
+      seen.push(`${what}: ${got}`);
+      if (got !== titles[name]) fails.push(`help ${what}: '${got}', expected '${titles[name]}'`);
+    };
+    // Game A's help open, then New game B (by the button, the bot first;
+    // then by the ? key): the help shown, and opened afresh, is B's.
     await start('laska');
     await page.click('#help-button');
-    const laska = await help();
-    await start('football');
-    const shown = await help();
-    await page.click('#help-button'); // closed
-    await page.click('#help-button'); // opened afresh
-    const fresh = await help();
-    if (!laska || !fresh || fresh === laska || (shown !== null && shown !== fresh))
-      fails.push(`help after a new game: ${JSON.stringify({ shown: shown?.slice(0, 60), fresh: fresh?.slice(0, 60) })}`);
+    expect('in laska', await help(), 'laska');
+    for (const [b, opponent, open] of [['football', 'bot:1', () => page.click('#help-button')],
+      ['chessball', 'human', () => page.keyboard.press('?')]]) {
+      await start(b, opponent);
+      const shown = await help();
+      if (shown !== null) expect(`left open, after New game ${b}`, shown, b);
+      if (shown !== null) await open(); // closed
+      await open(); // opened afresh
+      expect(`opened after New game ${b}`, await help(), b);
+    }
+    console.log(`stale help: ${seen.join('; ')}`);
   }, '/');
-  const site = join(wasmDir, 'site');
-  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  host.stdout.on('data', (d) => { out += d; });
-  const hostSays = async (re) => {
-    for (let i = 0; i < 600 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-    if (!re.test(out)) throw new Error(`the terminal host never printed ${re}: ${out}`);
-  };
-  const browser = await launchBrowser();
-  try {
-    await hostSays(/^join-link: \S+$/m);
-    const link = out.match(/^join-link: (\S+)$/m)[1];
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(link);
-    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
-    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
-    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
-      { timeout: 60000, polling: 50 });
+  await laskaAgainstTerminal(fails, async ({ page, host }) => {
     const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
     await page.type('#move-input', mine);
     await page.keyboard.press('Enter');
@@ -807,11 +803,69 @@ export async function stalePage() {
     console.log(`stale takeback: list ${after.moves} items ${after.items} message "${after.message}"`);
     if (after.moves !== 0 || after.items !== 0 || after.message.includes(mine))
       fails.push(`after the takeback: ${JSON.stringify(after)}`);
+  });
+  console.log(fails.length ? `stale FAILED: ${fails.join('; ')}` : 'stale ok');
+  return fails.length ? 1 : 0;
+}
+
+// A Laska game of the page, which joins as Black, against `tabula host
+// laska` on a terminal (in English) whose lines the check types: fn({page,
+// host, hostSays(RE)}) runs on the page's first turn (the terminal played
+// a3-b4); its failures, and the page's errors, go to fails.
+async function laskaAgainstTerminal(fails, fn) {
+  const site = join(wasmDir, 'site');
+  const host = spawn(env.TABULA_BINARY, ['host', 'laska', '--http', '127.0.0.1:0', '--web', site],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } });
+  let out = '';
+  host.stdout.on('data', (d) => { out += d; });
+  const hostSays = async (re) => {
+    for (let i = 0; i < 600 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!re.test(out)) throw new Error(`the terminal host never printed ${re}: ${out}`);
+  };
+  const browser = await launchBrowser();
+  try {
+    await hostSays(/^join-link: \S+$/m);
+    const link = out.match(/^join-link: (\S+)$/m)[1];
+    const errors = [];
+    const page = await openPage(browser, link, errors);
+    host.stdin.write('a3-b4\n'); // Laska's first legal move (docs/rules/laska.md)
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 50 });
+    await fn({ page, host, hostSays });
     if (errors.length) fails.push(`errors in the page: ${errors.join('; ')}`);
   } finally {
     await browser.close();
     host.kill();
   }
-  console.log(fails.length ? `stale FAILED: ${fails.join('; ')}` : 'stale ok');
+}
+
+// A draw offered on the page's turn (G-MC-1, docs/protocol.md: a seat
+// appends only on its turn, so an offer goes with its maker's move and is
+// answered on the receiver's turn): `tabula host laska` on a terminal,
+// the page joins as Black; on its turn it presses Offer a draw and its
+// message line says the offer goes with its move; the terminal, told to
+// accept or decline, types accept at once and is told the answer waits
+// for its turn; the page moves and the draw is agreed. Prints "offer ok"
+// or "offer FAILED ...".
+export async function offerPage() {
+  const fails = [];
+  await laskaAgainstTerminal(fails, async ({ page, host, hostSays }) => {
+    await page.click('#draw');
+    const told = 'black offers a draw: your offer goes with your move; the opponent answers it on their turn';
+    await page.waitForFunction((w) => document.getElementById('message').textContent === w,
+      { timeout: 10000, polling: 50 }, told).catch(() => {});
+    const message = await page.$eval('#message', (e) => e.textContent);
+    if (message !== told) fails.push(`the offer's message line: '${message}', expected '${told}'`);
+    await hostSays(/black offers a draw: type accept or decline/);
+    host.stdin.write('accept\n');
+    await hostSays(/a draw offer is answered on your turn: your answer is sent when it comes/);
+    const mine = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await page.type('#move-input', mine);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 60000, polling: 100 });
+    const status = await page.$eval('#status', (e) => e.textContent);
+    if (status !== '1/2-1/2 (draw agreed)') fails.push(`the status after the accept: '${status}'`);
+  });
+  console.log(fails.length ? `offer FAILED: ${fails.join('; ')}` : 'offer ok');
   return fails.length ? 1 : 0;
 }

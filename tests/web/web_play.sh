@@ -8,8 +8,9 @@
 # board is left in NATIVE_BUILD_DIR/web-GAME.png (prefix WEB_SHOT_PREFIX
 # when set: tests/web/web_firefox.sh runs this in Firefox). Then a game
 # against the bot survives its tab's reloads (browser.mjs playreload), in
-# Laska and in Chess volleyball (a side acts several times running). Run
-# by ctest as web_play.
+# Laska and in Chess volleyball (a side acts several times running); the
+# board's figurines, Chessball's map and Chess volleyball's ball. Run by
+# ctest as web_play.
 #   tests/web/web_play.sh NATIVE_BUILD_DIR [PLIES]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,5 +53,16 @@ else
   echo "web_play: figurines: FAILED: $got"
   fail=1
 fi
+# Chessball's map names its fields, not longitudes (browser.mjs ballmap);
+# Chess volleyball's ball is drawn as the ball (browser.mjs vball).
+for check in ballmap vball; do
+  if got=$(TABULA_BINARY="$native/tabula" node --no-warnings tests/web/browser.mjs \
+    "$check" 2>&1) && grep -q "^$check ok$" <<<"$got"; then
+    echo "web_play: $check ok"
+  else
+    echo "web_play: $check: FAILED: $got"
+    fail=1
+  fi
+done
 [ $fail -eq 0 ] && echo "web_play: every game's page hash equals the terminal's"
 exit $fail

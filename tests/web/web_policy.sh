@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# One policy, one place (issue 36), for the page: (1) web/*.js holds none
+# One policy, one place (issue 36), for the page: (1) web/ holds none
 # of the numbers and rules C defines that it used to copy (the TB_E_*
 # codes, the output kinds, the reconnect waits, the clock reader, the
-# conduct grammar, when to reconnect and give up); (2) in
+# conduct grammar, when to reconnect and give up, the bot's levels); (2) in
 # a headless Chromium the page's own seat (the seat layer's object, as
 # the terminal drives it) gives the hand-worked reconnect waits, hosts a game with the clock "5+3s" and
 # refuses a bad clock in the terminal's words (tests/web/browser.mjs
-# policy); (3) the page findings those copies caused are gone (stale).
+# policy), offers the bot at exactly engine/engine.h's levels (levels);
+# (3) the page findings those copies caused are gone (stale); a draw
+# offered on the page's turn is said to go with its move (offer).
 # Run by ctest as web_policy.
 #   tests/web/web_policy.sh NATIVE_BUILD_DIR
 set -euo pipefail
@@ -22,6 +24,7 @@ pats=('-1[0-9]{3}\b'
   'lostAt|attempts *\+\+|retryMs|giveUpMs|refusalEnds'
   'n *% *10 *[=!]==|DAY_MS'
   'type accept or decline|startsWith\(.refused|offers a draw\$'
+  'BOT_LEVELS|\[.you., *1, *2|bot:1|level 1\b'
   "t\\(.(the lobby refused|cannot reach the lobby|.*mistyped|.*gave up after)")
 whats=('a TB_E_* code of core/tb_error.h' 'a Match_Out kind of match/match.h'
   'the reconnect waits of seat/seat.h' 'the clock reader of seat/seat.h'
@@ -29,10 +32,11 @@ whats=('a TB_E_* code of core/tb_error.h' 'a Match_Out kind of match/match.h'
   'the connection policy of the seat (seat/seat.c)'
   'a plural rule of the .po headers, or the resumed turn cap of match.h'
   "a note's English words (match/note.c: the page reads the note's code)"
+  "the bot's levels of engine/engine.h (the module's web_bot_levels)"
   "a refusal's advice (client/advice.c: the module's web_net_advice says it)")
 for k in "${!pats[@]}"; do
-  if grep -nE -- "${pats[$k]}" web/*.js >&2; then
-    echo "web_policy: web/*.js copies ${whats[$k]} (the lines above)" >&2
+  if grep -nE -- "${pats[$k]}" web/*.js web/*.html >&2; then
+    echo "web_policy: the page copies ${whats[$k]} (the lines above)" >&2
     fail=1
   fi
 done
@@ -56,8 +60,16 @@ plurals=$(for lang in cs ru; do for n in $counts; do
 done; done)
 export WEB_PLURALS=$plurals
 browser policy '^policy .* ok$' '^policy '
+# the bot's levels the page offers: engine/engine.h's, no more, no fewer
+level() { sed -n "s/^#define BOT_LEVEL_$1 \([0-9]*\)$/\1/p" engine/engine.h; }
+WEB_BOT_LEVELS="$(level MIN) $(level MAX) $(level PLAY)"
+export WEB_BOT_LEVELS
+browser levels '^levels ok ' '^levels '
 # (3) the symptoms the copies had: stale help after a new game, a move
 # list and message line stale after a network takeback
 browser stale '^stale ok$' '^stale '
+# a draw offered on the page's turn goes with its move (G-MC-1): the page
+# says so, and the terminal's accept waits for its turn
+browser offer '^offer ok$' '^offer '
 [ $fail -eq 0 ] && echo "web_policy: the page keeps no copy and answers as the terminal"
 exit $fail

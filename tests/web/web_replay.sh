@@ -4,7 +4,8 @@
 # same log with one byte flipped refused at the frame and ply its layout
 # gives, as `tabula replay` refuses it; the log cut short refused as well;
 # a resigned match's result shown; the viewer's buttons drawn (no glyph
-# the default fonts lack), named, and stepped by the keys. Run by ctest
+# the default fonts lack), named, and stepped by the keys; New game and
+# the browser's Back return from it to the start page. Run by ctest
 # as web_replay.
 #   tests/web/web_replay.sh NATIVE_BUILD_DIR
 set -euo pipefail
@@ -42,6 +43,12 @@ if [ "$controls" != "ok first ply,previous ply,next ply,last ply" ]; then
   exit 1
 fi
 echo "web_replay: the viewer's buttons are drawn and named; Home, End, the arrows, Enter and Space step"
+back=$(printf '%s\n' "$all" | sed -n 's/^page-back: //p')
+if [ "$back" != "ok" ]; then
+  echo "web_replay: FAILED: the way back from the viewer: '$back'"
+  exit 1
+fi
+echo "web_replay: New game and the browser's Back leave the viewer for the start page"
 
 # One byte flipped in the middle of a chosen move's frame. Where it must
 # be refused comes from the file's layout alone (docs/protocol.md: 13

@@ -529,6 +529,14 @@ const char *web_bot_move(void *pos, int level, uint32_t seed)
     return out_text(text);
 }
 
+WEB_EXPORT(web_bot_levels) const char *web_bot_levels(void)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%d %d %d", BOT_LEVEL_MIN, BOT_LEVEL_MAX,
+             BOT_LEVEL_PLAY);
+    return out_text(text);
+}
+
 WEB_EXPORT(web_ball) const char *web_ball(void)
 {
     static Ball ball;

@@ -130,6 +130,12 @@ const char *web_move_squares(void *pos);
  * TB_E_OVER no legal move, TB_E_NOMEM). */
 const char *web_bot_move(void *pos, int level, uint32_t seed);
 
+/* web_bot_levels: the bot's levels as "MIN MAX PLAY": BOT_LEVEL_MIN and
+ * BOT_LEVEL_MAX (the terminal's `--bot LEVEL` range), which the page
+ * offers and accepts in its links, and BOT_LEVEL_PLAY, the level `tabula
+ * play` plays by default, which the page offers first. */
+const char *web_bot_levels(void);
+
 /* web_ball: the Chessball field as a solid for drawing (client/ball.h):
  * one line per field in the core's field order, "NAME PENTAGON NVERT"
  * then NVERT corners "X Y Z" (counter-clockwise seen from outside; z to
