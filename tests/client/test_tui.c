@@ -271,9 +271,10 @@ static size_t moves_of(const char *game, char moves[][32], size_t cap)
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     while (fgets(line, sizeof line, p) != NULL && n < cap) {
-        line[strcspn(line, "\n")] = '\0';
-        cr_assert(strlen(line) < 32, "%s", line);
-        snprintf(moves[n++], 32, "%s", line);
+        size_t len = strcspn(line, "\n");
+        line[len] = '\0';
+        cr_assert(len < 32, "%s", line);
+        memcpy(moves[n++], line, len + 1);
     }
     cr_assert_eq(pclose(p), 0);
     return n;
