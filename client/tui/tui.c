@@ -82,6 +82,36 @@ static int name_at(const Tui *t, int r, int c)
     return -1;
 }
 
+/* Is (r, c) a cell of the drawn board (not a blank between Chessball's
+ * fields)? */
+static int on_board(const Tui *t, int r, int c)
+{
+    return t->view.cell[r][c].kind != CORE_CELL_BLANK;
+}
+
+/* Move the cursor one cell by (dr, dc): past the blanks that are no part
+ * of the board (Chessball's view has them between its fields), and up
+ * or down to the nearest cell of the next row that has one; where there
+ * is none it stays (a trial found it stopping on the blanks, where Enter
+ * said "not a square of the board"). */
+static void cursor_step(Tui *t, int dr, int dc)
+{
+    int rows = t->view.rows, cols = t->view.cols;
+    for (int r = t->cur_r + dr, c = t->cur_c + dc;
+         r >= 0 && r < rows && c >= 0 && c < cols; r += dr, c += dc) {
+        for (int d = 0; d < (dr != 0 ? cols : 1); d++) {
+            int near[2] = {c - d, c + d};
+            for (int k = 0; k < (d ? 2 : 1); k++)
+                if (near[k] >= 0 && near[k] < cols &&
+                    on_board(t, r, near[k])) {
+                    t->cur_r = r;
+                    t->cur_c = near[k];
+                    return;
+                }
+        }
+    }
+}
+
 /* Does legal move i start with the clicked squares? */
 static int move_matches(const Tui *t, size_t i)
 {
@@ -856,14 +886,10 @@ int tui_screen_key(Tui *t, int ch)
         return 0;
     }
     switch (ch) {
-    case KEY_UP: t->cur_r = t->cur_r > 0 ? t->cur_r - 1 : 0; return 0;
-    case KEY_DOWN:
-        t->cur_r = t->cur_r + 1 < t->view.rows ? t->cur_r + 1 : t->cur_r;
-        return 0;
-    case KEY_LEFT: t->cur_c = t->cur_c > 0 ? t->cur_c - 1 : 0; return 0;
-    case KEY_RIGHT:
-        t->cur_c = t->cur_c + 1 < t->view.cols ? t->cur_c + 1 : t->cur_c;
-        return 0;
+    case KEY_UP: cursor_step(t, -1, 0); return 0;
+    case KEY_DOWN: cursor_step(t, 1, 0); return 0;
+    case KEY_LEFT: cursor_step(t, 0, -1); return 0;
+    case KEY_RIGHT: cursor_step(t, 0, 1); return 0;
     case 27: /* Esc */
         t->nclicked = 0;
         t->nchoice = 0;
@@ -926,6 +952,16 @@ int tui_screen_init(Tui *t, Session *s)
     t->scale = 1;
     t->cur_r = t->view.rows - 1;
     t->cur_c = 0;
+    if (!on_board(t, t->cur_r, t->cur_c)) { /* the first cell from there */
+        t->cur_c = -1;
+        cursor_step(t, 0, 1);
+        for (int r = t->view.rows - 1; r >= 0 && t->cur_c < 0; r--) {
+            t->cur_r = r;
+            cursor_step(t, 0, 1);
+        }
+        if (t->cur_c < 0)
+            t->cur_c = 0;
+    }
     t->from_side = s->player[CORE_WHITE] == s->player[CORE_BLACK]
                        ? (s->player[CORE_WHITE] == SESSION_HUMAN ? -1
                                                                  : CORE_WHITE)

@@ -546,3 +546,37 @@ Test(tui_layout, click_on_a_large_board_selects_the_square)
     scr = wait_for("select the next square");
     cr_assert_not_null(strstr(scr, " c3: w"), "%s", scr);
 }
+
+/* Chessball's view has blanks between its fields (docs/rules/
+ * chessball.md: 32 fields in rows a..h, the poles a and h alone in
+ * theirs): the cursor starts on a field and the arrows never leave it on
+ * a blank, where the line under the status would be empty and Enter said
+ * "not a square of the board" (a trial). After each key the cursor's
+ * line names a field: a pole (a, h) or a row letter and a digit 1..5. */
+Test(tui_figurines, chessball_cursor_moves_from_field_to_field)
+{
+    start_figurines("C.UTF-8", "play chessball");
+    static const char *const steps[] = {"Up", "Left", "Left", "Left", "Up",
+                                        "Right", "Right", "Right", "Right",
+                                        "Right", "Right", "Down", "Down",
+                                        "Down", "Down", "Left", "Up"};
+    const char *scr = wait_for("White to move (you)");
+    for (size_t i = 0; i <= sizeof steps / sizeof steps[0]; i++) {
+        if (i > 0) {
+            keys(steps[i - 1]);
+            usleep(300000); /* (the screen said so before the key too) */
+            scr = wait_for("White to move (you)");
+        }
+        int named = 0;
+        for (const char *l = scr; l != NULL && *l != '\0';) {
+            const char *nl = strchr(l, '\n');
+            if (l[0] == ' ' && l[1] >= 'a' && l[1] <= 'h' &&
+                ((l[2] == ':' && (l[1] == 'a' || l[1] == 'h')) ||
+                 (l[2] >= '1' && l[2] <= '5' && l[3] == ':')))
+                named = 1;
+            l = nl != NULL ? nl + 1 : NULL;
+        }
+        cr_assert(named, "after %zu keys no field under the cursor:\n%s", i,
+                  scr);
+    }
+}
