@@ -371,7 +371,10 @@ async function playReload(game) {
         human: g?.mode === 'play' && g.players[g.pos.status().side] === 'human' &&
           g.pos.status().outcome === '*' };
     });
-    const reload = async (p = page) => { await p.reload(); await ready(p); };
+    // (a tab behind another is hidden: its page may not finish loading
+    // until shown, as a CI run found when the first tab reloaded behind
+    // the second)
+    const reload = async (p = page) => { await p.bringToFront(); await p.reload(); await ready(p); };
     const same = (what, a, b, keys) => {
       for (const k of keys) {
         if (JSON.stringify(a[k]) !== JSON.stringify(b[k]))
