@@ -1009,17 +1009,23 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
     }
 }
 
+/* src has sent more than LOBBY_DATA_HEAVY units of late (room.h). */
+static int heavy(const Lobby_Source *src, uint64_t now)
+{
+    return lobby__bucket_used(src->units_tat, now * 1000,
+                              LOBBY_DATA_REFILL_US / src->factor) >
+           (uint64_t)LOBBY_DATA_HEAVY * src->factor;
+}
+
 /* The node is over its frame total (its bucket empty at now, ms) and
- * src has sent more than LOBBY_DATA_HEAVY units of late (room.h). */
+ * src is a heavy sender. */
 static int heavy_now(const Lobby_Rooms *rs, const Lobby_Source *src,
                      uint64_t now)
 {
     return lobby__bucket_used(rs->data_tat, now * 1000,
                               LOBBY_DATA_NODE_REFILL_US) >=
                LOBBY_DATA_NODE_BURST &&
-           lobby__bucket_used(src->units_tat, now * 1000,
-                              LOBBY_DATA_REFILL_US / src->factor) >
-               (uint64_t)LOBBY_DATA_HEAVY * src->factor;
+           heavy(src, now);
 }
 
 static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
@@ -1047,8 +1053,7 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         (lobby__bucket_take_n(&rs->data_tat, now * 1000,
                               LOBBY_DATA_NODE_REFILL_US, LOBBY_DATA_NODE_BURST,
                               units) &&
-         lobby__bucket_used(m->src->units_tat, now * 1000, refill) >
-             (uint64_t)LOBBY_DATA_HEAVY * m->src->factor)) {
+         heavy(m->src, now))) {
         rs->stats.dropped_flood++;
         member_error(m, LOBBY_ERR_FLOOD);
         return;

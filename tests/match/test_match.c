@@ -346,6 +346,12 @@ Test(match, lines_typed_out_of_turn_wait)
     room_close(&r);
 }
 
+/* What an offer's maker is told after its side's name (G-MC-1: the offer
+ * goes with the maker's move). */
+#define OFFER_GOES_WITH_THE_MOVE                                               \
+    " offers a draw: your offer goes with your move; the opponent answers "  \
+    "it on their turn"
+
 /* The notes that answer a seat's own line say so (Match_Note.answer, a
  * front end's message line): a refusal, a waiting line's note and, once
  * the turn came, what the line did; the ply lines of a move played and
@@ -359,11 +365,7 @@ Test(match, notes_that_answer_a_line_are_marked)
     type(&r, MATCH_ROLE_HOST, line10[0]);
     cr_assert_eq(answers(&r.seat[0], "refused: 'accept': no offer or request to answer"), 1);
     cr_assert_eq(answers(&r.seat[1], "'draw' is sent when your turn comes"), 1);
-    cr_assert_eq(answers(&r.seat[1],
-                         "black offers a draw: your offer goes with "
-                         "your move; the opponent answers it on "
-                         "their turn"),
-                 1);
+    cr_assert_eq(answers(&r.seat[1], "black" OFFER_GOES_WITH_THE_MOVE), 1);
     cr_assert_eq(answers(&r.seat[0], "black offers a draw: type accept or decline"), 0);
     cr_assert_eq(answers(&r.seat[2], "black offers a draw"), 0);
     for (int i = 0; i < 2; i++) {
@@ -412,11 +414,7 @@ Test(match, draw_offer_accepted)
     cr_assert(!has_note(&r.seat[2], "white offers a draw: type"));
     /* G-MC-1: the offer is answered on the receiver's turn, after the
      * maker's move, and its maker is told so; a spectator is not */
-    cr_assert_eq(answers(&r.seat[0],
-                         "white offers a draw: your offer goes with "
-                         "your move; the opponent answers it on "
-                         "their turn"),
-                 1);
+    cr_assert_eq(answers(&r.seat[0], "white" OFFER_GOES_WITH_THE_MOVE), 1);
     cr_assert_eq(answers(&r.seat[2], "white offers a draw"), 0);
     cr_assert(!has_note(&r.seat[1], "your offer"));
     type(&r, MATCH_ROLE_HOST, line10[0]);
