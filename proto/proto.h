@@ -642,4 +642,67 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
 /* The value of tag name in rep (case-insensitive name), or NULL. */
 const char *proto_record_tag(const Proto_Record_Report *rep, const char *name);
 
+/* ---- relay receipts (receipt.c; the fair-play issue) ----------------- */
+
+/* A relay node's signed witness of time and order: for each frame it
+ * numbers, "this frame (its payload's BLAKE2b-256) got this sequence
+ * number in this room at this time of mine"; for each presence change,
+ * "this seat came or went at this time, after this sequence number".
+ * The relay cannot make a move with one; a seat, a spectator and
+ * `tabula replay` compute clocks and absences from them (docs/trust.md).
+ * A room is named by its host's key (every member knows it from WELCOME;
+ * a receipt of another room names another frame). Signed bytes:
+ *   "tabula receipt 1\0" (17 bytes), room [32], kind u8, seq u64 BE,
+ *   time u64 BE, then FRAME: hash [32]; PRESENCE: seat u8, present u8. */
+typedef enum Proto_Receipt_Kind {
+    PROTO_RECEIPT_FRAME = 0,   /* a numbered frame */
+    PROTO_RECEIPT_PRESENCE = 1 /* a seat came or went */
+} Proto_Receipt_Kind;
+
+typedef struct Proto_Receipt {
+    uint8_t relay[PROTO_KEY_BYTES]; /* the signing node's public key */
+    uint8_t kind;                   /* Proto_Receipt_Kind */
+    uint64_t seq;     /* FRAME: the frame's number in the room;
+                         PRESENCE: the last number given before it */
+    uint64_t time_ms; /* the relay's time, ms since the Unix epoch */
+    uint8_t seat;     /* PRESENCE: 0 host, 1 guest */
+    uint8_t present;  /* PRESENCE: 1 came, 0 went */
+    uint8_t sig[PROTO_SIG_BYTES];
+} Proto_Receipt;
+
+/* Bytes proto_receipt_signed writes. */
+#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 1 + 8 + 8 + 32)
+
+/*
+ * proto_receipt_signed: the bytes a receipt's signature covers, into out
+ * (hash: the frame payload's BLAKE2b-256 for a FRAME receipt, ignored
+ * for PRESENCE). Returns their length.
+ */
+size_t proto_receipt_signed(const Proto_Receipt *r,
+                            const uint8_t room[PROTO_KEY_BYTES],
+                            const uint8_t hash[PROTO_HASH_BYTES],
+                            uint8_t out[PROTO_RECEIPT_SIGNED_MAX]);
+
+/*
+ * proto_receipt_sign: fill r->relay from id and r->sig over r's kind,
+ * seq, time (and seat, present) for room, with hash as above. Errors:
+ * TB_E_ARG (a kind out of range, no hash for a FRAME), TB_E_CRYPTO.
+ */
+int proto_receipt_sign(Proto_Receipt *r, const uint8_t room[PROTO_KEY_BYTES],
+                       const uint8_t hash[PROTO_HASH_BYTES],
+                       const Proto_Identity *id);
+
+/*
+ * proto_receipt_verify: 0 when r->sig is r->relay's signature of r for
+ * room and hash; TB_E_SIGNATURE when not; TB_E_ARG as above.
+ */
+int proto_receipt_verify(const Proto_Receipt *r,
+                         const uint8_t room[PROTO_KEY_BYTES],
+                         const uint8_t hash[PROTO_HASH_BYTES]);
+
+/* proto_receipt_hash: BLAKE2b-256 of a frame's payload (len bytes), the
+ * hash a FRAME receipt names. Errors: TB_E_CRYPTO. */
+int proto_receipt_hash(const uint8_t *payload, size_t len,
+                       uint8_t out[PROTO_HASH_BYTES]);
+
 #endif /* TABULA_PROTO_H */
