@@ -435,6 +435,66 @@ uint32_t proto_transcript_clock(const Proto_Transcript *t, uint32_t *inc_ms);
 uint32_t proto_transcript_clock_view(const Proto_Transcript *t, int viewer,
                                      int side);
 
+/* ---- witnessed clocks (the fair-play issue; docs/trust.md) ---------- */
+
+/* The lag allowance (ms): each turn's time, as the relay's receipts
+ * measure it from the receipt that began it to the one of the move that
+ * ends it, is charged less up to this much (the way to and from the
+ * relay). The same figure in every seat, spectator and replay. */
+#define PROTO_LAG_MS 500
+
+/*
+ * proto_transcript_witness_mode: on an empty transcript, make its clocks
+ * the relay's (a lobby game, a log of version 2): each envelope is then
+ * given the relay's time (proto_transcript_witness), and
+ *   - a move's time is the receipts' time from the envelope that began
+ *     its mover's turn (the opponent's move, a takeback's acceptance, or
+ *     the match start) to the move's own, less PROTO_LAG_MS, never below
+ *     0; a move whose time reaches its mover's time left loses on time
+ *     at that move (whatever the board says after it), else the mover's
+ *     time goes down by it and up by the increment;
+ *   - a flag claim is taken when added (by the side not to move, at the
+ *     ply) and decided by its own receipt: when the time since the
+ *     flagged side's turn began, less PROTO_LAG_MS, reaches its time
+ *     left, the flagged side loses on time (Football chess: by goals,
+ *     D-FC-7); else the claim is void and play goes on;
+ *   - the signed clock readings of moves and flags are not checked and
+ *     count for nothing.
+ * No-op once an envelope was added.
+ */
+void proto_transcript_witness_mode(Proto_Transcript *t);
+
+/* Nonzero when t's clocks are the relay's. */
+int proto_transcript_witnessed(const Proto_Transcript *t);
+
+/*
+ * proto_transcript_witness: the relay's time (ms since the Unix epoch,
+ * from its checked receipt) of envelope index (0-based: its seq), which
+ * must be the next not yet witnessed and already added. A time below an
+ * earlier one counts as that one. May end the match (a late move, a flag
+ * claim the time proves). Errors: TB_E_STATE (not witnessed mode, or
+ * index out of order); t is unchanged then.
+ */
+int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
+                             uint64_t time_ms);
+
+/* Envelopes witnessed so far (the next index proto_transcript_witness
+ * takes). */
+uint32_t proto_transcript_witness_count(const Proto_Transcript *t);
+
+/* Flag claims the relay's times refuted (void, play went on). */
+uint32_t proto_transcript_flags_void(const Proto_Transcript *t);
+
+/*
+ * proto_transcript_clock_turn: the witnessed clocks: *from_ms the relay
+ * time the running turn began, left_ms[side] each side's time left (ms)
+ * at the start of its turn (either may be NULL). Returns the side whose
+ * clock runs, or -1 (no witnessed clock, nothing witnessed yet, or the
+ * match is over).
+ */
+int proto_transcript_clock_turn(const Proto_Transcript *t, uint64_t *from_ms,
+                                int64_t left_ms[2]);
+
 /* Moves on the board now (takebacks removed) and the i-th of them. */
 size_t proto_transcript_moves(const Proto_Transcript *t);
 const Core_Move *proto_transcript_move_at(const Proto_Transcript *t, size_t i);

@@ -15,6 +15,16 @@
 
 #include "proto_internal.h"
 
+/* What witnessing an envelope needs of the state it was added in. */
+typedef struct Witness_Info {
+    uint8_t kind;
+    int8_t side;       /* its signer's side (-1: the match start) */
+    int8_t to_move;    /* side to move after it, -1 when none */
+    int8_t timed;      /* side whose time it settles: a move's mover, a
+                          flag claim's flagged side; -1 none */
+    Core_Status loss;  /* the result if that side's time is up here */
+} Witness_Info;
+
 struct Proto_Transcript {
     Proto_Game_Lookup lookup;
     uint32_t count;                  /* envelopes accepted */
@@ -35,6 +45,19 @@ struct Proto_Transcript {
     int bye[2];
     uint32_t clock_base, clock_inc; /* ms; base 0: no clock (G-MC-6) */
     uint32_t view[2][2];            /* [signer][side]: time left, ms */
+    /* Witnessed clocks (proto_transcript_witness): the relay's time of
+     * each envelope decides the clocks and every flag. */
+    int witnessed;
+    Witness_Info *winfo; /* per envelope, as it was added */
+    size_t winfo_cap;
+    uint32_t wcount;     /* envelopes witnessed */
+    uint64_t wlast;      /* the last witnessed time (ms) */
+    uint64_t turn_from;  /* relay time the running turn began (ms) */
+    int64_t wleft[2];    /* ms left at the start of each side's turn */
+    int wturn;           /* side whose witnessed clock runs, -1: none */
+    uint32_t over_at;    /* the envelope that ended the match, or
+                            UINT32_MAX */
+    uint32_t flags_void; /* flag claims the relay's times refuted */
     char game_opts[PROTO_OPTIONS_MAX + 1]; /* options without the clock */
     char why[192];
 };
@@ -48,6 +71,8 @@ int proto_transcript_new(Proto_Transcript **out, Proto_Game_Lookup lookup)
     t->lookup = lookup != NULL ? lookup : core_game_find;
     t->draw_offer = -1;
     t->takeback_side = -1;
+    t->wturn = -1;
+    t->over_at = UINT32_MAX;
     *out = t;
     return 0;
 }
@@ -59,6 +84,7 @@ void proto_transcript_free(Proto_Transcript *t)
     core_position_free(t->initial);
     core_position_free(t->pos);
     free(t->moves);
+    free(t->winfo);
     free(t);
 }
 
@@ -261,7 +287,7 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
         return fail(t, TB_E_FORMAT, "move %s clock readings in a match %s a "
                     "clock", m->body.move.has_clock ? "with" : "without",
                     t->clock_base ? "with" : "without");
-    if (t->clock_base != 0) {
+    if (t->clock_base != 0 && !t->witnessed) {
         /* G-MC-6: a mover gains at most its increment over its own last
          * signed reading (not over a lower view the opponent signed of
          * it, which its session adopts but older logs did not), and may
@@ -329,6 +355,21 @@ static int goals_of(const Core_Position *pos, unsigned goals[2])
     return 1;
 }
 
+/* The result when flagged's time is up in the position now: it loses;
+ * in Football chess the side with more goals wins and equal goals draw
+ * (D-FC-7). */
+static Core_Status time_loss(const Proto_Transcript *t, int flagged)
+{
+    unsigned goals[2];
+    Core_Status st = {flagged == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE,
+                      CORE_REASON_TIME};
+    if (goals_of(t->pos, goals))
+        st.outcome = goals[0] > goals[1]   ? CORE_WIN_WHITE
+                     : goals[0] < goals[1] ? CORE_WIN_BLACK
+                                           : CORE_DRAW;
+    return st;
+}
+
 /* G-MC-7: a flag claim by the side not to move: the time it measured
  * reaches the flagged side's time left (the smaller of the claimant's
  * signed view and the flagged side's own last reading). The flagged side
@@ -337,7 +378,6 @@ static int goals_of(const Core_Position *pos, unsigned goals[2])
 static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
 {
     int flagged = core_side_to_move(t->pos);
-    unsigned goals[2];
     if (t->clock_base == 0)
         return fail(t, TB_E_STATE, "flag claim in a match without a clock");
     if (flagged == side)
@@ -345,19 +385,16 @@ static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
     if (m->body.flag.ply != core_ply(t->pos))
         return fail(t, TB_E_STATE, "flag claim at ply %u; the ply is %u",
                     m->body.flag.ply, core_ply(t->pos));
+    if (t->witnessed)
+        return 0; /* the relay's time of the claim decides (witness) */
     uint32_t left = t->view[side][flagged];
     if (t->view[flagged][flagged] < left)
         left = t->view[flagged][flagged];
     if (m->body.flag.elapsed < left)
         return fail(t, TB_E_STATE, "flag claim after %u ms; %s had %u ms",
                     m->body.flag.elapsed, side_name(flagged), left);
-    if (goals_of(t->pos, goals) && goals[0] != goals[1])
-        end_match(t, goals[0] > goals[1] ? CORE_WIN_WHITE : CORE_WIN_BLACK,
-                  CORE_REASON_TIME);
-    else if (goals_of(t->pos, goals))
-        end_match(t, CORE_DRAW, CORE_REASON_TIME);
-    else
-        lose(t, flagged, CORE_REASON_TIME);
+    Core_Status st = time_loss(t, flagged);
+    end_match(t, st.outcome, st.reason);
     return 0;
 }
 
@@ -583,6 +620,9 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
     const Proto_Message *m = &e->msg;
     static const uint8_t zero[PROTO_HASH_BYTES];
     int side = -1, rc;
+    Witness_Info info = {0, -1, -1, -1, {CORE_ONGOING, CORE_REASON_NONE}};
+    int was_over = t->count > 0 &&
+                   proto_transcript_status(t).outcome != CORE_ONGOING;
 
     t->why[0] = '\0';
     rc = proto_open(env, len, e, t->why, sizeof t->why);
@@ -620,13 +660,148 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
         if (t->bye[side])
             return fail(t, TB_E_STATE, "%s wrote after its bye",
                         side_name(side));
+        if (t->witnessed && t->clock_base != 0 &&
+            (m->kind == PROTO_KIND_MOVE || m->kind == PROTO_KIND_FLAG)) {
+            /* before the move: a late move's time loss counts the
+             * goals it found, not any it scored */
+            info.timed = (int8_t)(m->kind == PROTO_KIND_MOVE
+                                      ? side
+                                      : core_side_to_move(t->pos));
+            info.loss = time_loss(t, info.timed);
+        }
         rc = apply(t, m, side);
     }
     if (rc == 0 || rc == TB_E_DESYNC) {
+        int over = proto_transcript_status(t).outcome != CORE_ONGOING;
+        if (t->witnessed) {
+            if (t->count == t->winfo_cap) {
+                size_t cap = t->winfo_cap ? 2 * t->winfo_cap : 64;
+                Witness_Info *grown = realloc(t->winfo, cap * sizeof *grown);
+                if (grown == NULL)
+                    return fail(t, TB_E_NOMEM, "out of memory");
+                t->winfo = grown;
+                t->winfo_cap = cap;
+            }
+            info.kind = (uint8_t)m->kind;
+            info.side = (int8_t)side;
+            info.to_move = (int8_t)(over ? -1 : core_side_to_move(t->pos));
+            t->winfo[t->count] = info;
+        }
+        if (over && !was_over)
+            t->over_at = t->count;
         t->count++;
         memcpy(t->chain, e->hash, PROTO_HASH_BYTES);
     }
     return rc;
+}
+
+void proto_transcript_witness_mode(Proto_Transcript *t)
+{
+    if (t->count == 0)
+        t->witnessed = 1;
+}
+
+int proto_transcript_witnessed(const Proto_Transcript *t)
+{
+    return t->witnessed;
+}
+
+uint32_t proto_transcript_witness_count(const Proto_Transcript *t)
+{
+    return t->wcount;
+}
+
+uint32_t proto_transcript_flags_void(const Proto_Transcript *t)
+{
+    return t->flags_void;
+}
+
+/* ms of a turn from `from` to `to` charged to its side: less the lag
+ * allowance, never below 0. */
+static int64_t charged(uint64_t from, uint64_t to)
+{
+    uint64_t d = to > from ? to - from : 0;
+    return d > PROTO_LAG_MS ? (int64_t)(d - PROTO_LAG_MS) : 0;
+}
+
+int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
+                             uint64_t time_ms)
+{
+    if (!t->witnessed)
+        return fail(t, TB_E_STATE, "a relay time in a match without them");
+    if (index != t->wcount || index >= t->count)
+        return fail(t, TB_E_STATE,
+                    "relay time of envelope %u where %u was due", index + 1,
+                    t->wcount + 1);
+    /* A relay's times never go back within a room (the relay keeps them
+     * so); one that does is read as no time passing, the same for every
+     * reader. */
+    uint64_t time = time_ms > t->wlast ? time_ms : t->wlast;
+    const Witness_Info *w = &t->winfo[index];
+    t->wcount++;
+    t->wlast = time;
+    if (t->clock_base == 0)
+        return 0;
+    if (index == 0) {
+        t->wleft[0] = t->wleft[1] = t->clock_base;
+        t->turn_from = time;
+        t->wturn = w->to_move;
+        return 0;
+    }
+    /* An end the match reached before this envelope stands; a time loss
+     * here comes before any end this envelope or a later one brought. */
+    int open = t->over_at >= index;
+    if (w->kind == PROTO_KIND_MOVE && w->timed >= 0) {
+        int x = w->timed;
+        int64_t used = charged(t->turn_from, time);
+        if (open && t->wturn == x && used >= t->wleft[x]) {
+            t->wleft[x] = 0;
+            end_match(t, w->loss.outcome, w->loss.reason);
+            t->over_at = index;
+            t->wturn = -1;
+            return 0;
+        }
+        if (t->wturn == x)
+            t->wleft[x] += (int64_t)t->clock_inc - used;
+        t->turn_from = time;
+        t->wturn = w->to_move;
+    } else if (w->kind == PROTO_KIND_FLAG && w->timed >= 0) {
+        int x = w->timed;
+        if (open && t->wturn == x &&
+            charged(t->turn_from, time) >= t->wleft[x]) {
+            t->wleft[x] = 0;
+            end_match(t, w->loss.outcome, w->loss.reason);
+            t->over_at = index;
+            t->wturn = -1;
+        } else if (open) {
+            t->flags_void++; /* refuted: play goes on */
+        }
+    } else if (w->kind == PROTO_KIND_TAKEBACK_ACCEPT) {
+        /* the side to move again starts afresh from the acceptance: the
+         * time since the last move was the requester's wait */
+        if (t->wturn >= 0 && w->to_move >= 0) {
+            t->turn_from = time;
+            t->wturn = w->to_move;
+        }
+    }
+    if (w->to_move < 0)
+        t->wturn = -1; /* over: every clock stops */
+    return 0;
+}
+
+int proto_transcript_clock_turn(const Proto_Transcript *t, uint64_t *from_ms,
+                                int64_t left_ms[2])
+{
+    if (from_ms != NULL)
+        *from_ms = t->turn_from;
+    if (left_ms != NULL) {
+        left_ms[0] = t->wleft[0];
+        left_ms[1] = t->wleft[1];
+    }
+    return t->witnessed && t->clock_base != 0 && t->wcount > 0 &&
+                   proto_transcript_status(t).outcome == CORE_ONGOING
+               ? t->wturn
+               : -1;
 }
 
 int proto_transcript_send(Proto_Transcript *t, const Proto_Identity *id,

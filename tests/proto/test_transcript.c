@@ -784,3 +784,142 @@ Test(transcript, a_refused_moves_text_cannot_write_a_line_of_its_own)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+/* ---- witnessed clocks: the relay's times decide (the fair-play issue) */
+
+static Proto_Transcript *witnessed(Frames *f, const char *options,
+                                   uint64_t at)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Message m;
+    size_t len;
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    proto_transcript_witness_mode(t);
+    start_msg(&m, &W, &B, "race", options, 9);
+    uint8_t *buf = seal_next(t, &W, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    keep(f, buf, len);
+    cr_assert_eq(proto_transcript_witness(t, 0, at), 0);
+    return t;
+}
+
+/* A move with readings that lie (1 ms each way: they count for nothing),
+ * witnessed at `at`. */
+static int move_at(Proto_Transcript *t, uint64_t at, Frames *f)
+{
+    int rc = send_timed(t, 0, 1, 1, f);
+    if (rc == 0)
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at);
+    return rc;
+}
+
+static int flag_at(Proto_Transcript *t, const Proto_Identity *id, uint64_t at)
+{
+    int rc = send_flag(t, id, core_ply(proto_transcript_position(t)), 1);
+    if (rc == 0)
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at);
+    return rc;
+}
+
+Test(transcript, witnessed_clocks_are_the_relays_times_less_the_lag)
+{
+    Frames f = {0};
+    int64_t left[2];
+    uint64_t from = 0;
+    /* 10 s + 2 s; by hand: White's move 3,500 ms after the start is
+     * charged 3,000 (less the 500 ms allowance): 10,000 - 3,000 + 2,000 =
+     * 9,000. Black answers in 400 ms: charged 0, 12,000. */
+    Proto_Transcript *t = witnessed(&f, "clock=10+2", 1000);
+    cr_assert_eq(proto_transcript_clock_turn(t, &from, left), CORE_WHITE);
+    cr_assert(from == 1000 && left[0] == 10000 && left[1] == 10000);
+    cr_assert_eq(move_at(t, 4500, &f), 0);
+    cr_assert_eq(move_at(t, 4900, &f), 0);
+    cr_assert_eq(proto_transcript_clock_turn(t, &from, left), CORE_WHITE);
+    cr_assert_eq(from, 4900);
+    cr_assert_eq(left[0], 9000);
+    cr_assert_eq(left[1], 12000);
+    /* Black claims White's flag 9,499 ms into White's turn: 8,999 ms
+     * charged, under 9,000: void, play goes on. At 9,500: it falls. */
+    cr_assert_eq(flag_at(t, &B, 4900 + 9499), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(proto_transcript_flags_void(t), 1);
+    cr_assert_eq(flag_at(t, &B, 4900 + 9500), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_BLACK);
+    cr_assert_eq(st.reason, CORE_REASON_TIME);
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, NULL), -1);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_witnessed_move_after_the_flag_loses_on_time)
+{
+    Frames f = {0};
+    Proto_Transcript *t = witnessed(&f, "clock=5+0", 0);
+    /* White takes 5,500 ms: charged 5,000, all it had. The move is
+     * legal on the board, but White has lost on time at it. */
+    cr_assert_eq(move_at(t, 5500, &f), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_BLACK);
+    cr_assert_eq(st.reason, CORE_REASON_TIME);
+    cr_assert_eq(send_timed(t, 0, 1, 1, &f), TB_E_OVER);
+    proto_transcript_free(t);
+    frames_free(&f);
+    /* 5,499 ms: charged 4,999, one ms to spare. */
+    t = witnessed(&f, "clock=5+0", 0);
+    cr_assert_eq(move_at(t, 5499, &f), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    int64_t left[2];
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_BLACK);
+    cr_assert_eq(left[0], 1);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_lie_about_the_opponents_clock_wins_nothing)
+{
+    /* The fair-play issue's first exploit: in a 5+5 game Black answers
+     * with a reading of 1 ms for White and claims White's flag 2.1 s
+     * into the game. Witnessed, the reading counts for nothing and the
+     * claim is void: White has 5,000 + 5,000 - 0 ms. */
+    Frames f = {0};
+    Proto_Transcript *t = witnessed(&f, "clock=5+5", 0);
+    cr_assert_eq(move_at(t, 300, &f), 0);
+    cr_assert_eq(move_at(t, 600, &f), 0); /* Black: readings of 1 ms */
+    cr_assert_eq(flag_at(t, &B, 2100), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    int64_t left[2];
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
+    cr_assert_eq(left[0], 10000);
+    cr_assert_eq(move_at(t, 2200, &f), 0); /* White plays on */
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, witnesses_come_in_order_and_only_in_witnessed_mode)
+{
+    Frames f = {0};
+    Proto_Transcript *t = witnessed(&f, "clock=5+0", 100);
+    cr_assert_eq(proto_transcript_witness(t, 0, 100), TB_E_STATE); /* again */
+    cr_assert_eq(send_timed(t, 0, 1, 1, &f), 0);
+    cr_assert_eq(send_timed(t, 0, 1, 1, &f), 0);
+    cr_assert_eq(proto_transcript_witness(t, 2, 200), TB_E_STATE); /* gap */
+    cr_assert_eq(proto_transcript_witness(t, 3, 200), TB_E_STATE); /* not added */
+    /* A time going back counts as no time: the move at 50 is charged 0. */
+    cr_assert_eq(proto_transcript_witness(t, 1, 50), 0);
+    int64_t left[2];
+    cr_assert_eq(proto_transcript_witness(t, 2, 100 + 1500), 0);
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
+    cr_assert_eq(left[0], 5000);
+    cr_assert_eq(left[1], 4000);
+    proto_transcript_free(t);
+    frames_free(&f);
+    /* Without witnessed mode, and once an envelope is in, no witness. */
+    t = started(&f, "clock=5+0");
+    proto_transcript_witness_mode(t);
+    cr_assert_eq(proto_transcript_witnessed(t), 0);
+    cr_assert_eq(proto_transcript_witness(t, 0, 1), TB_E_STATE);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
