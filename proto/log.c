@@ -100,15 +100,18 @@ static int log_start(Proto_Log *log, const Proto_Log_Header *h)
     memcpy(buf, PROTO_LOG_MAGIC, PROTO_LOG_MAGIC_LEN);
     proto__w_init(&w, frame + PROTO_FRAME_PREFIX,
                   sizeof buf - PROTO_LOG_MAGIC_LEN - PROTO_FRAME_PREFIX);
-    proto__w_array(&w, 8);
+    int v2 = h->version == 2;
+    proto__w_array(&w, v2 ? 9 : 8);
     proto__w_str(&w, LOG_HEADER_TAG, strlen(LOG_HEADER_TAG));
-    proto__w_uint(&w, LOG_FORMAT_VERSION);
+    proto__w_uint(&w, v2 ? 2 : LOG_FORMAT_VERSION);
     proto__w_str(&w, h->game, gl);
     proto__w_str(&w, h->options, ol);
     proto__w_bin(&w, h->match_id, PROTO_MATCH_ID_BYTES);
     proto__w_bin(&w, h->white, PROTO_KEY_BYTES);
     proto__w_bin(&w, h->black, PROTO_KEY_BYTES);
     proto__w_uint(&w, h->started);
+    if (v2)
+        proto__w_bin(&w, h->room, PROTO_KEY_BYTES);
     if (w.err != 0)
         return TB_E_FORMAT;
     frame_close(frame, &w);
@@ -120,6 +123,7 @@ static int header_ok(const Proto_Log_Header *h)
 {
     size_t gl = strlen(h->game), ol = strlen(h->options);
     return gl > 0 && gl <= PROTO_NAME_MAX && ol <= PROTO_OPTIONS_MAX &&
+           h->version >= 0 && h->version <= 2 &&
            proto__text_ok(h->game, gl, PROTO_CHARS_NAME) &&
            proto__text_ok(h->options, ol, PROTO_CHARS_ASCII);
 }
@@ -203,6 +207,77 @@ int proto_log_append_envelope(Proto_Log *log, const uint8_t *env, size_t len)
     memcpy(frame + PROTO_FRAME_PREFIX, env, len);
     rc = log_write(log, frame, PROTO_FRAME_PREFIX + len);
     free(frame);
+    return rc;
+}
+
+int proto_log_append_record(Proto_Log *log, const uint8_t *rec, size_t len)
+{
+    return proto_log_append_envelope(log, rec, len);
+}
+
+#define LOG_RECEIPT_TAG "r"
+#define LOG_PRESENCE_TAG "p"
+
+size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
+                                uint8_t *out, size_t cap)
+{
+    Wire_Writer w;
+    if (r == NULL || out == NULL || r->kind > PROTO_RECEIPT_PRESENCE)
+        return 0;
+    proto__w_init(&w, out, cap);
+    if (r->kind == PROTO_RECEIPT_FRAME) {
+        proto__w_array(&w, 6);
+        proto__w_str(&w, LOG_RECEIPT_TAG, 1);
+        proto__w_uint(&w, index);
+    } else {
+        proto__w_array(&w, 7);
+        proto__w_str(&w, LOG_PRESENCE_TAG, 1);
+        proto__w_uint(&w, r->seat);
+        proto__w_uint(&w, r->present);
+    }
+    proto__w_uint(&w, r->seq);
+    proto__w_uint(&w, r->time_ms);
+    proto__w_bin(&w, r->relay, PROTO_KEY_BYTES);
+    proto__w_bin(&w, r->sig, PROTO_SIG_BYTES);
+    return w.err != 0 ? 0 : w.len;
+}
+
+/* A receipt or presence record into *r (and *index for a receipt). */
+static int read_receipt(const uint8_t *doc, size_t len, uint32_t *index,
+                        Proto_Receipt *out)
+{
+    Wire_Doc *d = NULL;
+    Wire_Reader r;
+    size_t n = 0;
+    const char *s;
+    const uint8_t *p;
+    int rc = proto__wire_parse(doc, len, &d, &r);
+
+    if (rc != 0)
+        return rc;
+    memset(out, 0, sizeof *out);
+    s = proto__r_str(&r, 1, &n, "record tag");
+    if (r.err == 0 && n == 1 && s[0] == LOG_RECEIPT_TAG[0] && r.n == 6) {
+        out->kind = PROTO_RECEIPT_FRAME;
+        *index = (uint32_t)proto__r_uint(&r, UINT32_MAX, "index");
+    } else if (r.err == 0 && n == 1 && s[0] == LOG_PRESENCE_TAG[0] &&
+               r.n == 7) {
+        out->kind = PROTO_RECEIPT_PRESENCE;
+        out->seat = (uint8_t)proto__r_uint(&r, 1, "seat");
+        out->present = (uint8_t)proto__r_uint(&r, 1, "present");
+    } else if (r.err == 0) {
+        r.err = TB_E_FORMAT;
+    }
+    out->seq = proto__r_uint(&r, UINT64_MAX, "lobby seq");
+    out->time_ms = proto__r_uint(&r, UINT64_MAX, "time");
+    p = proto__r_bin(&r, PROTO_KEY_BYTES, PROTO_KEY_BYTES, &n, "relay");
+    if (r.err == 0)
+        memcpy(out->relay, p, n);
+    p = proto__r_bin(&r, PROTO_SIG_BYTES, PROTO_SIG_BYTES, &n, "signature");
+    if (r.err == 0)
+        memcpy(out->sig, p, n);
+    rc = proto__r_end(&r);
+    proto__wire_free(d);
     return rc;
 }
 
@@ -309,8 +384,8 @@ static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
         r.err = TB_E_FORMAT;
         r.what = "header tag";
     }
-    if (proto__r_uint(&r, 255, "log version") != LOG_FORMAT_VERSION &&
-        r.err == 0) {
+    h->version = (int)proto__r_uint(&r, 255, "log version");
+    if ((h->version < LOG_FORMAT_VERSION || h->version > 2) && r.err == 0) {
         r.err = TB_E_VERSION;
         r.what = "log version";
     }
@@ -339,6 +414,11 @@ static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
     if (r.err == 0)
         memcpy(h->black, p, got);
     h->started = proto__r_uint(&r, UINT64_MAX, "started");
+    if (h->version == 2) {
+        p = proto__r_bin(&r, PROTO_KEY_BYTES, PROTO_KEY_BYTES, &got, "room");
+        if (r.err == 0)
+            memcpy(h->room, p, got);
+    }
     rc = proto__r_end(&r);
     if (r.what != NULL)
         *what = r.what;
@@ -402,6 +482,103 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                      Proto_Log_Visit visit, void *ctx, Proto_Transcript **out,
                      Proto_Log_Report *rep)
 {
+    return proto_log_verify_witnessed(buf, len, lookup, visit, NULL, ctx, out,
+                                      rep);
+}
+
+/* Where each envelope of a log being verified is (its bytes, for the
+ * receipt that names it), and the last lobby number a receipt gave. */
+typedef struct Log_Envs {
+    const uint8_t **at;
+    size_t *len;
+    size_t n, cap;
+    uint64_t lobby;
+} Log_Envs;
+
+static int envs_keep(Log_Envs *v, const uint8_t *env, size_t len)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 64;
+        const uint8_t **at = realloc(v->at, cap * sizeof *at);
+        if (at == NULL)
+            return TB_E_NOMEM;
+        v->at = at;
+        size_t *l = realloc(v->len, cap * sizeof *l);
+        if (l == NULL)
+            return TB_E_NOMEM;
+        v->len = l;
+        v->cap = cap;
+    }
+    v->at[v->n] = env;
+    v->len[v->n++] = len;
+    return 0;
+}
+
+/* One receipt or presence record of a version 2 log, checked and given
+ * to t; the reason in rep on failure. */
+static int take_receipt(Proto_Transcript *t, Log_Envs *v,
+                        const uint8_t *doc, size_t len,
+                        Proto_Log_Receipt_Visit rvisit, void *ctx,
+                        Proto_Log_Report *rep, size_t off)
+{
+    Proto_Receipt r;
+    uint32_t index = 0;
+    uint8_t hash[PROTO_HASH_BYTES];
+    uint32_t next = proto_transcript_witness_count(t);
+    int rc = read_receipt(doc, len, &index, &r);
+    if (rc != 0)
+        return report(rep, rc, next + 1, off, "malformed receipt record");
+    if (r.kind == PROTO_RECEIPT_FRAME) {
+        if (index != next || index >= v->n)
+            return report(rep, TB_E_STATE, index + 1, off,
+                          "receipt for envelope %u where envelope %u's was "
+                          "due", index + 1, next + 1);
+        rc = proto_receipt_hash(v->at[index], v->len[index], hash);
+        if (rc == 0)
+            rc = proto_receipt_verify(&r, rep->header.room, hash);
+        if (rc != 0)
+            return report(rep, TB_E_SIGNATURE, index + 1, off,
+                          "the relay's receipt for envelope %u does not "
+                          "verify (its number, time or signature was "
+                          "changed, or it is another room's)",
+                          index + 1);
+        if (r.seq <= v->lobby && v->lobby != 0)
+            return report(rep, TB_E_STATE, index + 1, off,
+                          "the relay numbered envelope %u %llu, not after "
+                          "%llu", index + 1, (unsigned long long)r.seq,
+                          (unsigned long long)v->lobby);
+        v->lobby = r.seq;
+        rc = proto_transcript_witness(t, index, r.time_ms);
+        if (rc != 0)
+            return report(rep, rc, index + 1, off, "%s",
+                          proto_transcript_why(t));
+        rep->receipts++;
+    } else {
+        if (proto_receipt_verify(&r, rep->header.room, NULL) != 0)
+            return report(rep, TB_E_SIGNATURE, next + 1, off,
+                          "the relay's presence record does not verify");
+        rep->presences++;
+    }
+    uint32_t k = 0;
+    while (k < rep->relays && k < 8 &&
+           memcmp(rep->relay[k], r.relay, PROTO_KEY_BYTES) != 0)
+        k++;
+    if (k == rep->relays) {
+        if (k < 8)
+            memcpy(rep->relay[k], r.relay, PROTO_KEY_BYTES);
+        rep->relays++;
+    }
+    if (rvisit != NULL)
+        rvisit(ctx, index, &r);
+    return 0;
+}
+
+int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
+                               Proto_Game_Lookup lookup, Proto_Log_Visit visit,
+                               Proto_Log_Receipt_Visit rvisit, void *ctx,
+                               Proto_Transcript **out, Proto_Log_Report *rep)
+{
+    Log_Envs envs = {0};
     Proto_Transcript *t = NULL;
     Proto_Envelope e;
     const uint8_t *env;
@@ -440,6 +617,8 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
     rc = proto_transcript_new(&t, lookup);
     if (rc != 0)
         return report(rep, rc, 0, off, "out of memory");
+    if (rep->header.version == 2)
+        proto_transcript_witness_mode(t);
     for (frame = 1; off < len; frame++) {
         const Core_Position *pos = proto_transcript_position(t);
         rep->ply = pos != NULL ? core_ply(pos) + 1 : 0; /* the ply due */
@@ -496,6 +675,19 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             off += used;
             continue;
         }
+        if (elen > 0 && (env[0] == 0x96 || env[0] == 0x97)) {
+            /* fixarray 6 or 7: a receipt or presence record */
+            if (rep->header.version != 2) {
+                report(rep, TB_E_FORMAT, frame, off,
+                       "a receipt record in a version 1 log");
+                break;
+            }
+            if (take_receipt(t, &envs, env, elen, rvisit, ctx, rep, off) != 0)
+                break;
+            off += used;
+            frame--; /* frames count envelopes */
+            continue;
+        }
         int was_on = proto_transcript_status(t).outcome == CORE_ONGOING;
         rc = proto_transcript_add(t, env, elen, &e);
         if (rc == TB_E_DESYNC) {
@@ -526,10 +718,21 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
             }
         }
         rep->envelopes++;
+        if (envs_keep(&envs, env, elen) != 0) {
+            report(rep, TB_E_NOMEM, frame, off, "out of memory");
+            break;
+        }
         if (visit != NULL)
             visit(ctx, t, &e);
         off += used;
     }
+    if (rep->header.version == 2) {
+        rep->unwitnessed =
+            proto_transcript_count(t) - proto_transcript_witness_count(t);
+        rep->flags_void = proto_transcript_flags_void(t);
+    }
+    free(envs.at);
+    free(envs.len);
     if (out != NULL)
         *out = t;
     else

@@ -503,6 +503,69 @@ const Core_Move *proto_transcript_move_at(const Proto_Transcript *t, size_t i);
 int proto_transcript_side_of(const Proto_Transcript *t,
                              const uint8_t key[PROTO_KEY_BYTES]);
 
+/* ---- relay receipts (receipt.c; the fair-play issue) ----------------- */
+
+/* A relay node's signed witness of time and order: for each frame it
+ * numbers, "this frame (its payload's BLAKE2b-256) got this sequence
+ * number in this room at this time of mine"; for each presence change,
+ * "this seat came or went at this time, after this sequence number".
+ * The relay cannot make a move with one; a seat, a spectator and
+ * `tabula replay` compute clocks and absences from them (docs/trust.md).
+ * A room is named by its host's key (every member knows it from WELCOME;
+ * a receipt of another room names another frame). Signed bytes:
+ *   "tabula receipt 1\0" (17 bytes), room [32], kind u8, seq u64 BE,
+ *   time u64 BE, then FRAME: hash [32]; PRESENCE: seat u8, present u8. */
+typedef enum Proto_Receipt_Kind {
+    PROTO_RECEIPT_FRAME = 0,   /* a numbered frame */
+    PROTO_RECEIPT_PRESENCE = 1 /* a seat came or went */
+} Proto_Receipt_Kind;
+
+typedef struct Proto_Receipt {
+    uint8_t relay[PROTO_KEY_BYTES]; /* the signing node's public key */
+    uint8_t kind;                   /* Proto_Receipt_Kind */
+    uint64_t seq;     /* FRAME: the frame's number in the room;
+                         PRESENCE: the last number given before it */
+    uint64_t time_ms; /* the relay's time, ms since the Unix epoch */
+    uint8_t seat;     /* PRESENCE: 0 host, 1 guest */
+    uint8_t present;  /* PRESENCE: 1 came, 0 went */
+    uint8_t sig[PROTO_SIG_BYTES];
+} Proto_Receipt;
+
+/* Bytes proto_receipt_signed writes. */
+#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 1 + 8 + 8 + 32)
+
+/*
+ * proto_receipt_signed: the bytes a receipt's signature covers, into out
+ * (hash: the frame payload's BLAKE2b-256 for a FRAME receipt, ignored
+ * for PRESENCE). Returns their length.
+ */
+size_t proto_receipt_signed(const Proto_Receipt *r,
+                            const uint8_t room[PROTO_KEY_BYTES],
+                            const uint8_t hash[PROTO_HASH_BYTES],
+                            uint8_t out[PROTO_RECEIPT_SIGNED_MAX]);
+
+/*
+ * proto_receipt_sign: fill r->relay from id and r->sig over r's kind,
+ * seq, time (and seat, present) for room, with hash as above. Errors:
+ * TB_E_ARG (a kind out of range, no hash for a FRAME), TB_E_CRYPTO.
+ */
+int proto_receipt_sign(Proto_Receipt *r, const uint8_t room[PROTO_KEY_BYTES],
+                       const uint8_t hash[PROTO_HASH_BYTES],
+                       const Proto_Identity *id);
+
+/*
+ * proto_receipt_verify: 0 when r->sig is r->relay's signature of r for
+ * room and hash; TB_E_SIGNATURE when not; TB_E_ARG as above.
+ */
+int proto_receipt_verify(const Proto_Receipt *r,
+                         const uint8_t room[PROTO_KEY_BYTES],
+                         const uint8_t hash[PROTO_HASH_BYTES]);
+
+/* proto_receipt_hash: BLAKE2b-256 of a frame's payload (len bytes), the
+ * hash a FRAME receipt names. Errors: TB_E_CRYPTO. */
+int proto_receipt_hash(const uint8_t *payload, size_t len,
+                       uint8_t out[PROTO_HASH_BYTES]);
+
 /* ---- match log files ------------------------------------------------- */
 
 /* The first bytes of every log file. */
@@ -517,6 +580,11 @@ typedef struct Proto_Log_Header {
     uint8_t white[PROTO_KEY_BYTES];
     uint8_t black[PROTO_KEY_BYTES];
     uint64_t started;
+    /* Version 2 (a lobby game: the relay's receipts are in the log): the
+     * room's key, the host's, that the receipts name. Version 1 logs
+     * (before receipts) have none and still verify as they did. */
+    int version;                   /* 1 or 2 (0 reads as 1) */
+    uint8_t room[PROTO_KEY_BYTES]; /* version 2 */
 } Proto_Log_Header;
 
 /* The header matching a match start message. */
@@ -567,6 +635,27 @@ int proto_log_create_memory(Proto_Log **out, const Proto_Log_Header *h);
  * until the next append or close; NULL and 0 for a file's log. */
 const uint8_t *proto_log_bytes(const Proto_Log *log, size_t *len);
 
+/* Bytes of the longest receipt or presence record. */
+#define PROTO_LOG_RECORD_MAX 192
+
+/*
+ * proto_log_receipt_record: a version 2 log's record of the relay's
+ * receipt r into out: for a frame, ["r", index, lobby seq, time, relay,
+ * signature], index the envelope's (0-based, its seq); for a presence
+ * change, ["p", seat, present, lobby seq, time, relay, signature] (index
+ * unused). Append it with proto_log_append_record. Returns its length in
+ * bytes, or 0 when out (cap bytes) is too small or r is malformed.
+ */
+size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
+                                uint8_t *out, size_t cap);
+
+/*
+ * proto_log_append_record: append one record (an envelope without its
+ * frame prefix, a receipt record) framed as proto_seal frames, in one
+ * write: proto_log_append_envelope by its general name. Errors: as it.
+ */
+int proto_log_append_record(Proto_Log *log, const uint8_t *rec, size_t len);
+
 /* Close the file (without fsync; call proto_log_finish first at game
  * end); NULL is fine. Errors: TB_E_IO. */
 int proto_log_close(Proto_Log *log);
@@ -591,11 +680,24 @@ typedef struct Proto_Log_Report {
                             there, and the log goes on */
     char desync_why[192]; /* which side signed it, and the true hash */
     Proto_Log_Header header;
+    /* version 2: the relay's receipts */
+    uint32_t receipts;  /* receipt records checked */
+    uint32_t presences; /* presence records checked */
+    uint32_t relays;    /* distinct relay keys among them (at most 8
+                           kept in relay[]) */
+    uint8_t relay[8][PROTO_KEY_BYTES];
+    uint32_t unwitnessed; /* envelopes with no receipt at the end */
+    uint32_t flags_void;  /* flag claims the receipts refuted */
 } Proto_Log_Report;
 
 /* Called after each envelope a log verification accepts. */
 typedef void (*Proto_Log_Visit)(void *ctx, const Proto_Transcript *t,
                                 const Proto_Envelope *e);
+
+/* Called after each receipt or presence record a verification accepts
+ * (index: the envelope a frame receipt is for). */
+typedef void (*Proto_Log_Receipt_Visit)(void *ctx, uint32_t index,
+                                        const Proto_Receipt *r);
 
 /*
  * proto_log_verify: check a whole log held in buf[0..len): the magic, the
@@ -616,6 +718,22 @@ typedef void (*Proto_Log_Visit)(void *ctx, const Proto_Transcript *t,
 int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                      Proto_Log_Visit visit, void *ctx, Proto_Transcript **out,
                      Proto_Log_Report *rep);
+
+/*
+ * proto_log_verify_witnessed: proto_log_verify, and in a version 2 log
+ * every receipt record too: each names the next envelope not yet
+ * witnessed, already read; its signature holds for the header's room,
+ * the envelope's bytes and its lobby sequence number, which rises from
+ * record to record; its time goes to the transcript
+ * (proto_transcript_witness), which decides the clocks and flags from
+ * it. Presence records must verify. rvisit (may be NULL) sees each.
+ * Errors: those of proto_log_verify, TB_E_SIGNATURE (a receipt that does
+ * not verify), TB_E_STATE (out of order), TB_E_FORMAT.
+ */
+int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
+                               Proto_Game_Lookup lookup, Proto_Log_Visit visit,
+                               Proto_Log_Receipt_Visit rvisit, void *ctx,
+                               Proto_Transcript **out, Proto_Log_Report *rep);
 
 /*
  * proto_read_file: read a whole file (at most PROTO_FILE_MAX bytes) into a
@@ -701,68 +819,5 @@ int proto_record_read(const char *text, size_t len, const Core_Game *game,
 
 /* The value of tag name in rep (case-insensitive name), or NULL. */
 const char *proto_record_tag(const Proto_Record_Report *rep, const char *name);
-
-/* ---- relay receipts (receipt.c; the fair-play issue) ----------------- */
-
-/* A relay node's signed witness of time and order: for each frame it
- * numbers, "this frame (its payload's BLAKE2b-256) got this sequence
- * number in this room at this time of mine"; for each presence change,
- * "this seat came or went at this time, after this sequence number".
- * The relay cannot make a move with one; a seat, a spectator and
- * `tabula replay` compute clocks and absences from them (docs/trust.md).
- * A room is named by its host's key (every member knows it from WELCOME;
- * a receipt of another room names another frame). Signed bytes:
- *   "tabula receipt 1\0" (17 bytes), room [32], kind u8, seq u64 BE,
- *   time u64 BE, then FRAME: hash [32]; PRESENCE: seat u8, present u8. */
-typedef enum Proto_Receipt_Kind {
-    PROTO_RECEIPT_FRAME = 0,   /* a numbered frame */
-    PROTO_RECEIPT_PRESENCE = 1 /* a seat came or went */
-} Proto_Receipt_Kind;
-
-typedef struct Proto_Receipt {
-    uint8_t relay[PROTO_KEY_BYTES]; /* the signing node's public key */
-    uint8_t kind;                   /* Proto_Receipt_Kind */
-    uint64_t seq;     /* FRAME: the frame's number in the room;
-                         PRESENCE: the last number given before it */
-    uint64_t time_ms; /* the relay's time, ms since the Unix epoch */
-    uint8_t seat;     /* PRESENCE: 0 host, 1 guest */
-    uint8_t present;  /* PRESENCE: 1 came, 0 went */
-    uint8_t sig[PROTO_SIG_BYTES];
-} Proto_Receipt;
-
-/* Bytes proto_receipt_signed writes. */
-#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 1 + 8 + 8 + 32)
-
-/*
- * proto_receipt_signed: the bytes a receipt's signature covers, into out
- * (hash: the frame payload's BLAKE2b-256 for a FRAME receipt, ignored
- * for PRESENCE). Returns their length.
- */
-size_t proto_receipt_signed(const Proto_Receipt *r,
-                            const uint8_t room[PROTO_KEY_BYTES],
-                            const uint8_t hash[PROTO_HASH_BYTES],
-                            uint8_t out[PROTO_RECEIPT_SIGNED_MAX]);
-
-/*
- * proto_receipt_sign: fill r->relay from id and r->sig over r's kind,
- * seq, time (and seat, present) for room, with hash as above. Errors:
- * TB_E_ARG (a kind out of range, no hash for a FRAME), TB_E_CRYPTO.
- */
-int proto_receipt_sign(Proto_Receipt *r, const uint8_t room[PROTO_KEY_BYTES],
-                       const uint8_t hash[PROTO_HASH_BYTES],
-                       const Proto_Identity *id);
-
-/*
- * proto_receipt_verify: 0 when r->sig is r->relay's signature of r for
- * room and hash; TB_E_SIGNATURE when not; TB_E_ARG as above.
- */
-int proto_receipt_verify(const Proto_Receipt *r,
-                         const uint8_t room[PROTO_KEY_BYTES],
-                         const uint8_t hash[PROTO_HASH_BYTES]);
-
-/* proto_receipt_hash: BLAKE2b-256 of a frame's payload (len bytes), the
- * hash a FRAME receipt names. Errors: TB_E_CRYPTO. */
-int proto_receipt_hash(const uint8_t *payload, size_t len,
-                       uint8_t out[PROTO_HASH_BYTES]);
 
 #endif /* TABULA_PROTO_H */

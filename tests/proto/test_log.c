@@ -443,3 +443,101 @@ Test(log, a_cut_at_a_frame_boundary_is_not_ended)
     }
     free(buf);
 }
+
+/* ---- version 2: the relay's receipts (the fair-play issue) ---------- */
+
+enum { RC_WHOLE, RC_TIME_MOVED, RC_OTHER_ROOM, RC_SKIPPED, RC_SEQ_BACK,
+       RC_IN_V1 };
+
+/* A toy match logged in memory as a version 2 log, each envelope
+ * followed by its receipt signed by relay key ident(9) (lobby numbers
+ * 100, 102, ..., times 1000, 1010, ...), spoiled at envelope 4 (index
+ * 3) as `how` says. */
+static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    Frames f = {0};
+    Proto_Identity relay = ident(9);
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    play_match(t, &f, &W, &B, "race", "target=30", 3, 10);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    if (how != RC_IN_V1) {
+        h.version = 2;
+        memcpy(h.room, W.pk, PROTO_KEY_BYTES);
+    }
+    cr_assert_eq(proto_log_create_memory(&log, &h), 0);
+    for (size_t i = 0; i < f.n; i++) {
+        const uint8_t *env = f.buf[i] + PROTO_FRAME_PREFIX;
+        size_t elen = f.len[i] - PROTO_FRAME_PREFIX;
+        uint8_t hash[PROTO_HASH_BYTES], rec[PROTO_LOG_RECORD_MAX];
+        cr_assert_eq(proto_log_append_envelope(log, env, elen), 0);
+        Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 100 + 2 * i,
+                           .time_ms = 1000 + 10 * i};
+        cr_assert_eq(proto_receipt_hash(env, elen, hash), 0);
+        if (i == 3 && how == RC_SKIPPED)
+            continue;
+        if (i == 3 && how == RC_SEQ_BACK)
+            r.seq = 100;
+        cr_assert_eq(proto_receipt_sign(&r, i == 3 && how == RC_OTHER_ROOM
+                                                ? B.pk
+                                                : W.pk,
+                                        hash, &relay),
+                     0);
+        if (i == 3 && how == RC_TIME_MOVED)
+            r.time_ms += 1; /* after signing: an edit of the file */
+        size_t n = proto_log_receipt_record((uint32_t)i, &r, rec, sizeof rec);
+        cr_assert_gt(n, 0);
+        cr_assert_eq(proto_log_append_record(log, rec, n), 0);
+    }
+    const uint8_t *b = proto_log_bytes(log, len);
+    uint8_t *copy = malloc(*len);
+    memcpy(copy, b, *len);
+    *count = (uint32_t)f.n;
+    cr_assert_eq(proto_log_close(log), 0);
+    proto_transcript_free(t);
+    frames_free(&f);
+    return copy;
+}
+
+Test(log, a_witnessed_log_verifies_every_receipt)
+{
+    size_t len;
+    uint32_t n;
+    uint8_t *buf = witnessed_log(RC_WHOLE, &len, &n);
+    Proto_Log_Report rep;
+    Proto_Identity relay = ident(9);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0, "%s", rep.why);
+    cr_assert_eq(rep.header.version, 2);
+    cr_assert_eq(rep.envelopes, n);
+    cr_assert_eq(rep.receipts, n);
+    cr_assert_eq(rep.unwitnessed, 0);
+    cr_assert_eq(rep.relays, 1);
+    cr_assert_arr_eq(rep.relay[0], relay.pk, PROTO_KEY_BYTES);
+    free(buf);
+}
+
+Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
+{
+    static const struct {
+        int how, err;
+        uint32_t frame;
+    } cases[] = {
+        {RC_TIME_MOVED, TB_E_SIGNATURE, 4}, {RC_OTHER_ROOM, TB_E_SIGNATURE, 4},
+        {RC_SKIPPED, TB_E_STATE, 5},        {RC_SEQ_BACK, TB_E_STATE, 4},
+        {RC_IN_V1, TB_E_FORMAT, 2},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t len;
+        uint32_t n;
+        uint8_t *buf = witnessed_log(cases[k].how, &len, &n);
+        Proto_Log_Report rep;
+        cr_assert_eq(
+            proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+            cases[k].err, "case %zu: %s", k, rep.why);
+        cr_assert_eq(rep.frame, cases[k].frame, "case %zu: %s", k, rep.why);
+        free(buf);
+    }
+}
