@@ -79,12 +79,12 @@ void netgame__warn(Netgame *g, const char *fmt, ...)
 /* ---- the log --------------------------------------------------------- */
 
 /* The log as the session asks (netstore.h); none without --log. */
-static void log_open(Netgame *g, uint32_t count)
+static void log_open(Netgame *g, uint32_t count, uint64_t witnessed)
 {
     int rc;
     if (g->log_path[0] == '\0')
         return;
-    rc = netstore_log_open(&g->log, g->log_path, g->m, count);
+    rc = netstore_log_open(&g->log, g->log_path, g->m, count, witnessed);
     if (rc != 0)
         netgame__warn(g, _("cannot write the log %s: %s"), g->log_path,
                       _(tb_strerror(rc)));
@@ -265,7 +265,7 @@ static void carry_out(Netgame *g, const Match_Out *o)
             (void)net_send(g->conn, o->data, o->len);
         break;
     case MATCH_OUT_LOG_OPEN:
-        log_open(g, o->count);
+        log_open(g, o->count, o->seq);
         break;
     case MATCH_OUT_LOG:
         if (netstore_log_append(g->log, o->data, o->len) != 0)

@@ -174,11 +174,10 @@ int netstore_log_append(Proto_Log *log, const uint8_t *env, size_t len)
 }
 
 int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
-                      uint32_t count)
+                      uint32_t count, uint64_t witnessed)
 {
     char tmp[600];
     Proto_Log_Header h;
-    size_t len;
     int rc;
 
     proto_log_close(*log);
@@ -186,12 +185,11 @@ int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return TB_E_SPACE;
     unlink(tmp);
-    proto_log_header_of(proto_transcript_start(match_transcript(m)), &h);
-    rc = proto_log_create(log, tmp, &h);
-    for (uint32_t i = 0; rc == 0 && i < count; i++) {
-        const uint8_t *env = match_frame_at(m, i, &len);
-        rc = netstore_log_append(*log, env, len);
-    }
+    rc = match_log_header(m, &h);
+    if (rc == 0)
+        rc = proto_log_create(log, tmp, &h);
+    if (rc == 0)
+        rc = match_log_fill(m, *log, count, witnessed);
     if (rc == 0 && rename(tmp, path) != 0)
         rc = TB_E_IO;
     if (rc != 0) {

@@ -159,14 +159,16 @@ void netstore_forget(const char *log_path, Netstore_Seq *q);
 void netstore_seq_close(Netstore_Seq *q);
 
 /*
- * netstore_log_open: (re)create the match log at path with the match
- * start's header and the first count envelopes m holds: written to
- * path.tmp, then renamed over path, so a crash leaves the old log or the
- * new one. An open *log is closed first. Errors: TB_E_IO, those of
- * proto_log_create and proto_log_append_envelope (then *log is NULL).
+ * netstore_log_open: (re)create the match log at path with m's header
+ * and the first count envelopes m holds, with the first `witnessed`
+ * receipts (MATCH_OUT_LOG_OPEN's count and seq; match_log_fill): written
+ * to path.tmp, then renamed over path, so a crash leaves the old log or
+ * the new one. An open *log is closed first. Errors: TB_E_IO, TB_E_STATE
+ * (no match start held), those of proto_log_create and
+ * proto_log_append_record (then *log is NULL).
  */
 int netstore_log_open(Proto_Log **log, const char *path, const Match *m,
-                      uint32_t count);
+                      uint32_t count, uint64_t witnessed);
 
 /* netstore_log_append: append one envelope (no prefix) as a frame
  * (proto_log_append_envelope); a NULL log takes nothing. Errors:

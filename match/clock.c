@@ -20,6 +20,13 @@ void match__clock_begin(Match *s, uint64_t now)
     s->clk_base = proto_transcript_clock(s->t, &s->clk_inc);
     if (s->clk_base == 0 || s->clock_on)
         return;
+    if (match__witnessed(s)) {
+        /* the receipts keep the clocks: nothing of ours to carry */
+        s->left[0] = s->left[1] = s->clk_base;
+        s->resume_set = 0;
+        s->clock_on = 1;
+        return;
+    }
     /* Resumed mid-game (a reloaded page, a restarted seat): the last
      * mover's readings are the freshest signed view of both clocks, as
      * both seats held them once it had moved; the other player's older
@@ -59,6 +66,23 @@ static int64_t since(uint64_t now, uint64_t at)
     return now >= at ? (int64_t)(now - at) : 0;
 }
 
+static void show_clock(Match *s);
+
+/* The witnessed clocks at now: the side whose clock runs (-1: none),
+ * each side's time left at the start of its turn, and *el the ms the
+ * running turn has had by the relay's clock as this seat reads it (its
+ * time at our welcome, run on by ours). */
+static int wclock(const Match *s, uint64_t now, int64_t left[2], int64_t *el)
+{
+    uint64_t from = 0;
+    int x = proto_transcript_clock_turn(s->t, &from, left);
+    int64_t relay_now = (int64_t)now + s->relay_off;
+    *el = x >= 0 && s->relay_known && relay_now > (int64_t)from
+              ? relay_now - (int64_t)from
+              : 0;
+    return x;
+}
+
 /* ms the turn in progress has run at now, carried time included. */
 static int64_t turn_ms(const Match *s, uint64_t now)
 {
@@ -88,7 +112,51 @@ int64_t match_turn_elapsed(const Match *s, uint64_t now)
 {
     if (!s->clock_on || match__over(s))
         return -1;
+    if (match__witnessed(s)) {
+        int64_t left[2], el;
+        return wclock(s, now, left, &el) >= 0 ? el : 0;
+    }
     return turn_ms(s, now);
+}
+
+void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
+                            int was_on)
+{
+    (void)index;
+    int64_t left[2], el;
+    uint64_t from = 0;
+    int x = proto_transcript_clock_turn(s->t, &from, left);
+    if (!s->clock_on)
+        return;
+    if (x >= 0 && from != s->wturn_from) {
+        /* a new turn: a move or a takeback the relay numbered */
+        s->wturn_from = from;
+        s->left[0] = left[0];
+        s->left[1] = left[1];
+        s->flag_sent = s->own_flag_said = 0;
+        s->flag_again = 0;
+        show_clock(s);
+    }
+    uint32_t voids = proto_transcript_flags_void(s->t);
+    if (voids != s->voids_seen) {
+        char ms[24];
+        s->voids_seen = voids;
+        x = wclock(s, now, left, &el);
+        if (x >= 0) {
+            match__say(s, 0, MATCH_NOTE_FLAG_VOID, match__side_word(x),
+                       match__ms(ms, left[x] - el > 0 ? left[x] - el : 0),
+                       NULL, NULL);
+            /* ours may be made again a grace later */
+            s->flag_sent = 0;
+            s->flag_again = (uint64_t)el + MATCH_FLAG_GRACE_MS;
+        }
+    }
+    if (was_on && match__over(s) &&
+        match__status(s).reason == CORE_REASON_TIME) {
+        proto_transcript_clock_turn(s->t, NULL, left);
+        s->left[0] = left[0];
+        s->left[1] = left[1];
+    }
 }
 
 static void show_clock(Match *s)
@@ -101,8 +169,8 @@ static void show_clock(Match *s)
 void match__clock_after_move(Match *s, uint64_t now, int mover,
                              const Proto_Message *m)
 {
-    if (!s->clock_on || !m->body.move.has_clock)
-        return;
+    if (!s->clock_on || !m->body.move.has_clock || match__witnessed(s))
+        return; /* (witnessed: the move's receipt moves the clocks) */
     int me = match_side(s);
     if (me >= 0 && mover != me) {
         int64_t measured = turn_ms(s, now);
@@ -155,6 +223,14 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
 int match__own_flag(const Match *s, uint64_t now)
 {
     int me = match_side(s);
+    if (match__witnessed(s)) {
+        /* up by the relay's clock, lag allowance and all: a move sent
+         * now would be late */
+        int64_t left[2], el;
+        return s->clock_on && me >= 0 && !match__over(s) &&
+               wclock(s, now, left, &el) == me &&
+               el >= left[me] + PROTO_LAG_MS;
+    }
     return s->clock_on && me >= 0 && !match__over(s) &&
            core_side_to_move(proto_transcript_position(s->t)) == me &&
            turn_ms(s, now) >= s->left[me];
@@ -166,6 +242,18 @@ int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
         return 0;
     int me = match_side(s);
     int64_t used = turn_ms(s, now);
+    if (match__witnessed(s)) {
+        /* readings for the record only: the receipts decide */
+        int64_t left[2], el;
+        if (match__own_flag(s, now))
+            return TB_E_STATE;
+        int x = wclock(s, now, left, &el);
+        int64_t own = (x == me ? left[me] - el : left[me]) + s->clk_inc;
+        m->body.move.has_clock = 1;
+        m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
+        m->body.move.opp_ms = (uint32_t)(left[1 - me] > 0 ? left[1 - me] : 0);
+        return 0;
+    }
     if (used >= s->left[me])
         return TB_E_STATE;
     if (s->cfg.clock_lie)
@@ -195,12 +283,26 @@ void match__clock_tick(Match *s, uint64_t now)
     }
     if (!s->clock_on || me < 0)
         return;
-    if (x == me && el >= s->left[me] && !s->own_flag_said) {
+    /* Our own time up, and the flagged side's time up by a grace for
+     * the way: witnessed, by the relay's clock less the lag allowance
+     * (the claim's receipt then proves it or refutes it); else by our
+     * own measure. */
+    int64_t left[2] = {s->left[0], s->left[1]}, lag = 0;
+    int claim_ok = 1;
+    if (match__witnessed(s)) {
+        x = wclock(s, now, left, &el);
+        if (x < 0)
+            return;
+        lag = PROTO_LAG_MS;
+        claim_ok = !match__own_unwitnessed(s) &&
+                   (uint64_t)el >= s->flag_again;
+    }
+    if (x == me && el >= left[me] + lag && !s->own_flag_said) {
         s->own_flag_said = 1;
         match__say(s, 0, MATCH_NOTE_TIME_UP, NULL, NULL, NULL, NULL);
     }
-    if (x != me && el >= s->left[x] + MATCH_FLAG_GRACE_MS && !s->flag_sent &&
-        s->connected) {
+    if (x != me && el >= left[x] + lag + MATCH_FLAG_GRACE_MS &&
+        !s->flag_sent && s->connected && claim_ok) {
         Proto_Message m;
         proto_message_init(&m, PROTO_KIND_FLAG, &s->cfg.id);
         m.body.flag.ply = core_ply(pos);
@@ -227,6 +329,30 @@ uint64_t match__clock_deadline(const Match *s)
         d = s->absent_at + s->absent_ms;
     if (!s->clock_on)
         return d;
+    if (match__witnessed(s)) {
+        int64_t left[2];
+        uint64_t from = 0;
+        int x = proto_transcript_clock_turn(s->t, &from, left);
+        if (x < 0 || !s->relay_known)
+            return d;
+        /* our now when the running turn reaches a mark of t ms */
+        int64_t start = (int64_t)from - s->relay_off;
+        int64_t mark = -1;
+        if (x == me && !s->own_flag_said)
+            mark = left[me] + PROTO_LAG_MS;
+        else if (x != me && !s->flag_sent && s->connected) {
+            mark = left[x] + PROTO_LAG_MS + MATCH_FLAG_GRACE_MS;
+            if (mark < (int64_t)s->flag_again)
+                mark = (int64_t)s->flag_again;
+        }
+        if (mark >= 0) {
+            int64_t at = start + mark;
+            uint64_t u = at > 0 ? (uint64_t)at : 0;
+            if (u < d)
+                d = u;
+        }
+        return d;
+    }
     int x = core_side_to_move(proto_transcript_position(s->t));
     int64_t left = s->left[x] > 0 ? s->left[x] : 0;
     uint64_t at = UINT64_MAX, grace = x == me ? 0 : MATCH_FLAG_GRACE_MS;
@@ -256,6 +382,16 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
 {
     if (!s->clock_on || side < 0 || side > 1)
         return -1;
+    if (match__witnessed(s)) {
+        int64_t left[2], el;
+        int x = wclock(s, s->closing ? s->closed_at : now, left, &el);
+        if (x < 0) { /* over, or not begun: as the receipts left them */
+            proto_transcript_clock_turn(s->t, NULL, left);
+            return left[side] > 0 ? left[side] : 0;
+        }
+        int64_t l = left[side] - (x == side ? el : 0);
+        return l > 0 ? l : 0;
+    }
     int64_t left = s->left[side];
     int to_move = core_side_to_move(proto_transcript_position(s->t));
     if (match__over(s)) {

@@ -74,15 +74,20 @@ typedef struct Match_Config {
     uint32_t perturb_ply;
     int clock_lie;
     unsigned plant;
+    int witnessed; /* clocks from the relay's receipts (a lobby game,
+                      lobby protocol 2; the fair-play issue): see
+                      proto_transcript_witness_mode */
 } Match_Config;
 
 /* What a session hands back (match_poll), in the order it must happen. */
 typedef enum Match_Out_Kind {
     MATCH_OUT_SEND = 1, /* data/len: an envelope to relay to the room */
-    MATCH_OUT_LOG_OPEN, /* create the match log: the header of the match
-                           start, then the first `count` held envelopes
-                           (match_frame_at), written before any LOG */
-    MATCH_OUT_LOG,      /* data/len: an envelope to append to the log */
+    MATCH_OUT_LOG_OPEN, /* create the match log: its header and the
+                           first `count` held envelopes with the first
+                           `seq` receipts (match_log_header,
+                           match_log_fill), before any LOG */
+    MATCH_OUT_LOG,      /* data/len: a record to append to the log (an
+                           envelope, a relay's receipt) */
     MATCH_OUT_LOG_END,  /* the game is over: finish the log with count
                            envelopes and chain hash `hash` (bytes), then
                            close it (a desync closes without finishing:
@@ -137,6 +142,8 @@ typedef enum Match_Note_Code {
     MATCH_NOTE_CLAIM_DRAW,          /* side */
     MATCH_NOTE_CLAIM_WIN,           /* side */
     MATCH_NOTE_TIME_UP,             /* (our own flag fell) */
+    MATCH_NOTE_FLAG_VOID,           /* flagged side, its time left (s): a
+                                       claim the relay's times refute */
     MATCH_NOTE_ABSENT_CLAIM,        /* seconds gone */
     MATCH_NOTE_ABSENT_LEFT,         /* seconds until a claim */
     MATCH_NOTE_ABSENT_LEFT_BOT,     /* seconds until the bot claims */
@@ -208,7 +215,8 @@ typedef struct Match_Out {
     Match_Out_Kind kind;
     const uint8_t *data; /* SEND, LOG: valid until match_free */
     size_t len;
-    uint64_t seq;   /* SEQ, REFETCH; THINK: the token */
+    uint64_t seq;   /* SEQ, REFETCH; THINK: the token; LOG_OPEN: the
+                       receipts to write with the envelopes */
     uint32_t count; /* LOG_OPEN, LOG_END, RETRACT, SEQ */
     uint32_t ply;   /* PLY; RETRACT: moves taken back */
     int side;       /* PLY: CORE_WHITE or CORE_BLACK */
@@ -315,6 +323,50 @@ int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
 
 /* match_acked: the lobby numbered our own frame seq. */
 void match_acked(Match *s, uint64_t now, uint64_t seq);
+
+/*
+ * The relay as a witness (the fair-play issue; docs/trust.md). In a
+ * witnessed session (Match_Config.witnessed, or resumed from a version 2
+ * log) every frame the relay numbers comes with its signed receipt, and
+ * the clocks and flags follow the receipts' times only.
+ *
+ * match_relay: after match_welcome, the relay node's key (its receipts
+ * must be signed by it) and its time (ms since the Unix epoch) at the
+ * welcome, which sets this seat's reading of the relay's clock.
+ */
+void match_relay(Match *s, uint64_t now, const uint8_t relay_pk[32],
+                 uint64_t relay_time);
+
+/*
+ * match_frame_witnessed: match_frame with the relay's receipt r for it
+ * (NULL: none). A receipt that is not this relay's signature of this
+ * frame, number and room is refused with the frame (TB_E_SIGNATURE; the
+ * frame comes again). Errors: those of match_frame.
+ */
+int match_frame_witnessed(Match *s, uint64_t now, uint64_t seq, int from,
+                          const uint8_t *env, size_t len,
+                          const Proto_Receipt *r);
+
+/* match_acked_witnessed: match_acked with the receipt of our frame (NULL:
+ * none; one that does not verify is noted and dropped). */
+void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
+                           const Proto_Receipt *r);
+
+/*
+ * match_log_header: the header of this match's log: version 2 with the
+ * room's key when the session is witnessed. Errors: TB_E_STATE (no match
+ * start held yet).
+ */
+int match_log_header(const Match *s, Proto_Log_Header *h);
+
+/*
+ * match_log_fill: append to log what LOG_OPEN asks: the first `count`
+ * envelopes held, each followed by its receipt record when it is one of
+ * the first `witnessed` (LOG_OPEN's seq). Errors: those of
+ * proto_log_append_record.
+ */
+int match_log_fill(const Match *s, Proto_Log *log, uint32_t count,
+                   uint64_t witnessed);
 
 /*
  * match_command: a line typed by the local player (see netgame_submit

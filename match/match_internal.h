@@ -42,7 +42,19 @@ typedef struct Match_Frame {
     int ours;     /* we signed it */
     int numbered; /* the room we are in has numbered it (relayed it to
                      us, or acked it when ours) */
+    uint8_t hash[PROTO_HASH_BYTES]; /* of env: the hash receipts name */
+    int has_receipt;                /* receipt holds the relay's, checked */
+    Proto_Receipt receipt;
+    uint8_t rec[PROTO_LOG_RECORD_MAX]; /* its log record */
+    size_t rec_len;
 } Match_Frame;
+
+/* A checked receipt whose frame is not held yet (it waits for earlier
+ * ones), by the frame's hash. */
+typedef struct Match_Stashed {
+    uint8_t hash[PROTO_HASH_BYTES];
+    Proto_Receipt receipt;
+} Match_Stashed;
 
 /* An envelope that came before the ones it follows: held until they
  * come, the first to arrive per sequence number (the relay's order). */
@@ -140,6 +152,16 @@ struct Match {
     /* what the last presence note said of each seat: 0 nothing yet, 1
      * present, 2 gone */
     int seen[2];
+    /* the relay as witness */
+    uint8_t relay_pk[PROTO_KEY_BYTES];
+    int relay_known;
+    int64_t relay_off; /* the relay's time less our now (ms) */
+    Match_Stashed stash[MATCH_PENDING_MAX];
+    size_t nstash;
+    uint32_t voids_seen; /* refuted flag claims already told */
+    uint64_t flag_again; /* ms of the turn when a refuted claim may be
+                            made again */
+    uint64_t wturn_from; /* the relay time of the turn last shown */
 };
 
 /* ---- session.c ------------------------------------------------------ */
@@ -173,6 +195,14 @@ void match__extra(Match *s, const Proto_Envelope *e, int add);
 
 /* ---- receive.c ------------------------------------------------------ */
 void match__pending_drop(Match *s, size_t i);
+/* 1 when the clocks are the relay's (witnessed transcript). */
+int match__witnessed(const Match *s);
+/* Give the transcript every receipt held, in order; log and show what
+ * follows (a refuted or proven flag, a late move). */
+void match__witness(Match *s, uint64_t now);
+/* 1 when an envelope of ours waits for its receipt: nothing else of
+ * ours goes out before it (one order for every reader). */
+int match__own_unwitnessed(const Match *s);
 
 /* ---- conduct.c ------------------------------------------------------ */
 /* The local player's turn: queued lines or the bot. 1 when something
@@ -194,6 +224,10 @@ int match__own_flag(const Match *s, uint64_t now);
 /* Clock and absence events due at now (notes, our flag claim). */
 void match__clock_tick(Match *s, uint64_t now);
 uint64_t match__clock_deadline(const Match *s);
+/* After the relay's time of envelope index was taken: show a new turn's
+ * clocks, a refuted flag claim (was_on: the match was on before it). */
+void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
+                            int was_on);
 /* A flag claim the transcript refused: the planted bug takes it. */
 void match__clock_plant(Match *s, const Proto_Envelope *e);
 

@@ -206,12 +206,19 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
     Match_Out *o;
     Match_Text txt;
     int rc = proto_transcript_new(&t, NULL);
+    if (rc == 0 && match__witnessed(s))
+        proto_transcript_witness_mode(t);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
                                   NULL);
         if (rc == TB_E_DESYNC)
             rc = 0;
     }
+    /* the relay's times of those it numbered, in order */
+    for (uint32_t w = 0; rc == 0 && match__witnessed(s) && w < n &&
+                         s->frames[w].has_receipt;
+         w++)
+        rc = proto_transcript_witness(t, w, s->frames[w].receipt.time_ms);
     /* Only an envelope that holds in our place is taken: a forgery
      * costs us nothing. */
     int added = rc == 0 ? proto_transcript_add(t, env, len, e) : rc;
@@ -259,8 +266,10 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
     match__put_u(&txt, dropped);
     match__put(&txt, dropped == 1 ? " of ours is" : " of ours are");
     match__put(&txt, " taken back");
-    if (s->log_open && (o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL)
+    if (s->log_open && (o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL) {
         o->count = (uint32_t)n;
+        o->seq = proto_transcript_witness_count(s->t);
+    }
     s->clock_on = 0;
     match__clock_begin(s, now);
     s->flag_sent = s->own_flag_said = 0;
@@ -480,6 +489,7 @@ int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
     }
     /* Accepted, duplicate or refused for good: never needed again. */
     seq_handled(s, seq);
+    match__witness(s, now);
     match__step(s, now);
     return rc;
 }
@@ -494,6 +504,7 @@ void match_acked(Match *s, uint64_t now, uint64_t seq)
             s->frames[i].numbered = 1;
     }
     seq_handled(s, seq); /* our own frame: logged before it was sent */
+    match__witness(s, now);
     match__step(s, now);
 }
 
@@ -590,3 +601,138 @@ void match_disconnected(Match *s, uint64_t now)
     match__step(s, now);
 }
 
+
+/* ---- the relay as witness (the fair-play issue) ---------------------- */
+
+int match__witnessed(const Match *s)
+{
+    return proto_transcript_witnessed(s->t);
+}
+
+void match_relay(Match *s, uint64_t now, const uint8_t relay_pk[32],
+                 uint64_t relay_time)
+{
+    if (relay_pk == NULL)
+        return;
+    memcpy(s->relay_pk, relay_pk, PROTO_KEY_BYTES);
+    s->relay_known = 1;
+    s->relay_off = (int64_t)relay_time - (int64_t)now;
+}
+
+int match__own_unwitnessed(const Match *s)
+{
+    if (!match__witnessed(s))
+        return 0;
+    for (size_t i = proto_transcript_witness_count(s->t); i < s->nframes; i++)
+        if (s->frames[i].ours)
+            return 1;
+    return 0;
+}
+
+/* 0 when r is the relay's receipt of a frame with hash and number seq in
+ * our room. */
+static int receipt_ok(const Match *s, const Proto_Receipt *r, uint64_t seq,
+                      const uint8_t hash[PROTO_HASH_BYTES])
+{
+    if (r->kind != PROTO_RECEIPT_FRAME || r->seq != seq || !s->room_host_known)
+        return TB_E_SIGNATURE;
+    if (s->relay_known && memcmp(r->relay, s->relay_pk, PROTO_KEY_BYTES) != 0)
+        return TB_E_SIGNATURE;
+    return proto_receipt_verify(r, s->room_host, hash);
+}
+
+static void bad_receipt(Match *s, uint64_t seq)
+{
+    Match_Text t = match__note(s, 1);
+    match__put(&t, "relay: the receipt of frame ");
+    match__put_u(&t, seq);
+    match__put(&t, " is not the relay's signature of it: frame refused");
+    s->result.refused++;
+}
+
+/* Attach a checked receipt to the frame it names, if held and bare. */
+static int attach(Match *s, const uint8_t hash[PROTO_HASH_BYTES],
+                  const Proto_Receipt *r)
+{
+    for (size_t i = s->nframes; i-- > proto_transcript_witness_count(s->t);) {
+        Match_Frame *f = &s->frames[i];
+        if (memcmp(f->hash, hash, PROTO_HASH_BYTES) != 0)
+            continue;
+        if (!f->has_receipt) {
+            f->receipt = *r;
+            f->has_receipt = 1;
+            f->rec_len = proto_log_receipt_record((uint32_t)i, r, f->rec,
+                                                  sizeof f->rec);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+int match_frame_witnessed(Match *s, uint64_t now, uint64_t seq, int from,
+                          const uint8_t *env, size_t len,
+                          const Proto_Receipt *r)
+{
+    uint8_t hash[PROTO_HASH_BYTES];
+    if (r == NULL || !match__witnessed(s) || s->done)
+        return match_frame(s, now, seq, from, env, len);
+    if (proto_receipt_hash(env, len, hash) != 0 ||
+        receipt_ok(s, r, seq, hash) != 0) {
+        bad_receipt(s, seq);
+        return TB_E_SIGNATURE;
+    }
+    if (s->nstash == MATCH_PENDING_MAX) /* the oldest waits no longer */
+        memmove(s->stash, s->stash + 1, --s->nstash * sizeof s->stash[0]);
+    memcpy(s->stash[s->nstash].hash, hash, PROTO_HASH_BYTES);
+    s->stash[s->nstash++].receipt = *r;
+    return match_frame(s, now, seq, from, env, len);
+}
+
+void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
+                           const Proto_Receipt *r)
+{
+    if (r != NULL && match__witnessed(s) && s->unacked > 0) {
+        size_t i = s->sent[s->sent_head];
+        if (i != MATCH_SENT_HELLO && i < s->nframes) {
+            Match_Frame *f = &s->frames[i];
+            if (receipt_ok(s, r, seq, f->hash) != 0)
+                bad_receipt(s, seq);
+            else if (!f->has_receipt)
+                attach(s, f->hash, r);
+        }
+    }
+    match_acked(s, now, seq);
+}
+
+void match__witness(Match *s, uint64_t now)
+{
+    if (!match__witnessed(s))
+        return;
+    /* receipts that came before their frames */
+    for (size_t k = 0; k < s->nstash;) {
+        if (attach(s, s->stash[k].hash, &s->stash[k].receipt))
+            s->stash[k] = s->stash[--s->nstash];
+        else
+            k++;
+    }
+    for (;;) {
+        uint32_t w = proto_transcript_witness_count(s->t);
+        if (w >= s->nframes || !s->frames[w].has_receipt)
+            break;
+        int was_on = !match__over(s);
+        if (proto_transcript_witness(s->t, w, s->frames[w].receipt.time_ms) !=
+            0) {
+            Match_Text t = match__note(s, 1);
+            match__put(&t, "relay: ");
+            match__put(&t, proto_transcript_why(s->t));
+            break;
+        }
+        Match_Out *o;
+        if (s->log_open && !s->log_ended && s->frames[w].rec_len > 0 &&
+            (o = match__push(s, MATCH_OUT_LOG)) != NULL) {
+            o->data = s->frames[w].rec;
+            o->len = s->frames[w].rec_len;
+        }
+        match__clock_witnessed(s, now, w, was_on);
+    }
+}

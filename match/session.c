@@ -114,6 +114,10 @@ int match__keep(Match *s, const uint8_t *env, size_t len)
     s->frames[s->nframes].len = len;
     s->frames[s->nframes].numbered = 0;
     s->frames[s->nframes].ours = 0;
+    s->frames[s->nframes].has_receipt = 0;
+    s->frames[s->nframes].rec_len = 0;
+    if (proto_receipt_hash(env, len, s->frames[s->nframes].hash) != 0)
+        memset(s->frames[s->nframes].hash, 0, PROTO_HASH_BYTES);
     s->nframes++;
     return 0;
 }
@@ -129,8 +133,10 @@ void match__log(Match *s, size_t index)
         if (!match__started(s))
             return;
         s->log_open = 1;
-        if ((o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL)
+        if ((o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL) {
             o->count = (uint32_t)s->nframes;
+            o->seq = proto_transcript_witness_count(s->t);
+        }
         return;
     }
     if ((o = match__push(s, MATCH_OUT_LOG)) != NULL) {
@@ -389,7 +395,9 @@ void match__step(Match *s, uint64_t now)
     /* Again while something changes (the side to move may move twice,
      * as in Chess volleyball, or several lines may be queued). */
     for (int guard = 0; guard < MATCH_LINES_MAX + 64 && !s->done; guard++) {
-        if (s->desync || match__over(s)) {
+        /* (a witnessed end waits for the receipts of our own last
+         * envelopes: one of them may yet show a flag fallen first) */
+        if (s->desync || (match__over(s) && !match__own_unwitnessed(s))) {
             finish(s, now);
             closing_tick(s, now);
             return;
@@ -467,6 +475,8 @@ int match_new(const Match_Config *cfg, Match **out)
         match_free(s);
         return rc;
     }
+    if (cfg->witnessed)
+        proto_transcript_witness_mode(s->t);
     *out = s;
     return 0;
 }
@@ -516,11 +526,13 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
     size_t env_len, used;
     if (r->rc != 0)
         return;
-    r->rc = proto_frame_next(r->log + r->off, r->len - r->off, &env, &env_len,
-                             &used);
-    if (r->rc != 0)
-        return;
-    r->off += used;
+    do { /* (past the receipt records: resume_receipt has them) */
+        r->rc = proto_frame_next(r->log + r->off, r->len - r->off, &env,
+                                 &env_len, &used);
+        if (r->rc != 0)
+            return;
+        r->off += used;
+    } while (env_len > 0 && (env[0] == 0x96 || env[0] == 0x97));
     r->rc = match__keep(r->s, env, env_len);
     if (r->rc != 0)
         return;
@@ -533,6 +545,19 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
         if (side >= 0)
             r->s->extra[side]++;
     }
+}
+
+/* ... and each receipt: its envelope is held by now. */
+static void resume_receipt(void *ctx, uint32_t index, const Proto_Receipt *rc)
+{
+    Resume *r = ctx;
+    if (r->rc != 0 || rc->kind != PROTO_RECEIPT_FRAME ||
+        index >= r->s->nframes)
+        return;
+    Match_Frame *f = &r->s->frames[index];
+    f->receipt = *rc;
+    f->has_receipt = 1;
+    f->rec_len = proto_log_receipt_record(index, rc, f->rec, sizeof f->rec);
 }
 
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
@@ -553,7 +578,8 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
         used = 0;
     r.off += used;
     /* One pass checks every signature once and gives the transcript. */
-    rc = proto_log_verify(log, len, NULL, resume_visit, &r, &t, &rep);
+    rc = proto_log_verify_witnessed(log, len, NULL, resume_visit,
+                                    resume_receipt, &r, &t, &rep);
     if (rc != 0 && rc != TB_E_TRUNCATED && rc != TB_E_DESYNC) {
         put_why(why, why_cap, rep.why, "");
         proto_transcript_free(t);
@@ -582,6 +608,10 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
     }
     proto_transcript_free(s->t);
     s->t = t;
+    if (rep.header.version == 2) {
+        memcpy(s->room_host, rep.header.room, PROTO_KEY_BYTES);
+        s->room_host_known = 1;
+    }
     if (s->game == NULL && match__started(s))
         s->game = core_game_find(proto_transcript_start(s->t)->body.start.game);
     s->last_seq = s->seq_rcv = match__started(s) ? last_seq : 0;
@@ -594,10 +624,38 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
     if (match__started(s)) {
         Match_Out *o;
         s->log_open = 1;
-        if ((o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL)
+        if ((o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL) {
             o->count = (uint32_t)s->nframes;
+            o->seq = proto_transcript_witness_count(s->t);
+        }
     }
     return 0;
+}
+
+int match_log_header(const Match *s, Proto_Log_Header *h)
+{
+    const Proto_Message *st = proto_transcript_start(s->t);
+    if (st == NULL)
+        return TB_E_STATE;
+    proto_log_header_of(st, h);
+    if (match__witnessed(s)) {
+        h->version = 2;
+        memcpy(h->room, s->room_host, PROTO_KEY_BYTES);
+    }
+    return 0;
+}
+
+int match_log_fill(const Match *s, Proto_Log *log, uint32_t count,
+                   uint64_t witnessed)
+{
+    int rc = 0;
+    for (uint32_t i = 0; rc == 0 && i < count && i < s->nframes; i++) {
+        const Match_Frame *f = &s->frames[i];
+        rc = proto_log_append_record(log, f->env, f->len);
+        if (rc == 0 && i < witnessed && f->has_receipt && f->rec_len > 0)
+            rc = proto_log_append_record(log, f->rec, f->rec_len);
+    }
+    return rc;
 }
 
 uint32_t match_moves(const Match *s) { return s->moves; }

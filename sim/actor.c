@@ -41,18 +41,16 @@ static void crash(World *w, int i)
 /* The log as the session asks, as a driver writes it (netstore.h:
  * header and the first count envelopes, replacing the old log at once);
  * in memory, where a file would be. */
-static void log_open(World *w, int i, uint32_t count)
+static void log_open(World *w, int i, uint32_t count, uint64_t witnessed)
 {
     Actor *x = &w->a[i];
     Proto_Log_Header h;
     Proto_Log *log = NULL;
-    proto_log_header_of(proto_transcript_start(match_transcript(x->m)), &h);
-    int rc = proto_log_create_memory(&log, &h);
-    for (uint32_t k = 0; rc == 0 && k < count; k++) {
-        size_t len;
-        const uint8_t *env = match_frame_at(x->m, k, &len);
-        rc = proto_log_append_envelope(log, env, len);
-    }
+    int rc = match_log_header(x->m, &h);
+    if (rc == 0)
+        rc = proto_log_create_memory(&log, &h);
+    if (rc == 0)
+        rc = match_log_fill(x->m, log, count, witnessed);
     if (rc != 0) {
         proto_log_close(log);
         sim__fail(w, "%s: cannot write its log: %s", sim__role_names[i],
@@ -88,7 +86,7 @@ static void carry_out(World *w, int i, const Match_Out *o)
             sim__to_relay(w, i, o->data, o->len, 0);
         break;
     case MATCH_OUT_LOG_OPEN:
-        log_open(w, i, o->count);
+        log_open(w, i, o->count, o->seq);
         break;
     case MATCH_OUT_LOG:
         if (x->log == NULL ||

@@ -45,7 +45,42 @@ typedef struct Room {
     int kept_from[KEPT];
     uint64_t next_seq, now;
     char dir[64];
+    /* witnessed (the fair-play issue): the relay signs a receipt of
+     * each frame at its time, EPOCH + now */
+    int witness;
+    uint64_t kept_time[KEPT];
 } Room;
+
+#define EPOCH 1765000000000ull
+
+/* The relay's receipt of frame seq (payload p, len bytes) at time t. */
+static Proto_Receipt receipt_of(uint64_t seq, const uint8_t *p, size_t len,
+                                uint64_t t)
+{
+    Proto_Identity relay = ident(77), host = ident(1);
+    uint8_t hash[PROTO_HASH_BYTES];
+    Proto_Receipt rc = {.kind = PROTO_RECEIPT_FRAME, .seq = seq,
+                        .time_ms = t};
+    cr_assert_eq(proto_receipt_hash(p, len, hash), 0);
+    cr_assert_eq(proto_receipt_sign(&rc, host.pk, hash, &relay), 0);
+    return rc;
+}
+
+/* Relay frame seq (kept) to seat j, with its receipt when witnessed. */
+static void deliver(Room *r, int j, uint64_t seq)
+{
+    Proto_Receipt rc;
+    if (r->witness) {
+        rc = receipt_of(seq, r->kept[seq - 1], r->kept_len[seq - 1],
+                        r->kept_time[seq - 1]);
+        match_frame_witnessed(r->seat[j].m, r->now, seq,
+                              r->kept_from[seq - 1], r->kept[seq - 1],
+                              r->kept_len[seq - 1], &rc);
+    } else {
+        match_frame(r->seat[j].m, r->now, seq, r->kept_from[seq - 1],
+                    r->kept[seq - 1], r->kept_len[seq - 1]);
+    }
+}
 
 static void write_frame(FILE *f, const uint8_t *env, size_t len)
 {
@@ -74,10 +109,17 @@ static int drain(Room *r, int i)
             memcpy(r->kept[seq - 1], o.data, o.len);
             r->kept_len[seq - 1] = o.len;
             r->kept_from[seq - 1] = i;
+            r->kept_time[seq - 1] = EPOCH + r->now;
             for (int j = 0; j < SEATS; j++)
                 if (j != i && r->seat[j].m != NULL && r->seat[j].present)
-                    match_frame(r->seat[j].m, r->now, seq, i, o.data, o.len);
-            match_acked(s->m, r->now, seq);
+                    deliver(r, j, seq);
+            if (r->witness) {
+                Proto_Receipt rc =
+                    receipt_of(seq, o.data, o.len, EPOCH + r->now);
+                match_acked_witnessed(s->m, r->now, seq, &rc);
+            } else {
+                match_acked(s->m, r->now, seq);
+            }
             break;
         }
         case MATCH_OUT_LOG_OPEN: {
@@ -87,18 +129,15 @@ static int drain(Room *r, int i)
                      r->dir, i);
             Proto_Log *lg = NULL;
             Proto_Log_Header h;
-            proto_log_header_of(proto_transcript_start(match_transcript(s->m)),
-                                &h);
+            if (s->log)
+                fclose(s->log);
+            cr_assert_eq(match_log_header(s->m, &h), 0);
             unlink(s->log_path);
             cr_assert_eq(proto_log_create(&lg, s->log_path, &h), 0);
+            cr_assert_eq(match_log_fill(s->m, lg, o.count, o.seq), 0);
             proto_log_close(lg);
             s->log = fopen(s->log_path, "ab");
             cr_assert_not_null(s->log);
-            for (uint32_t k = 0; k < o.count; k++) {
-                size_t len;
-                const uint8_t *env = match_frame_at(s->m, k, &len);
-                write_frame(s->log, env, len);
-            }
             break;
         }
         case MATCH_OUT_LOG:
@@ -182,10 +221,13 @@ static void welcome(Room *r, int i)
     r->seat[i].present = 1;
     match_welcome(r->seat[i].m, r->now, host_pk, r->next_seq ? 1 : 0,
                   r->next_seq + 1, 1, 1);
+    if (r->witness) {
+        Proto_Identity relay = ident(77);
+        match_relay(r->seat[i].m, r->now, relay.pk, EPOCH + r->now);
+    }
     /* catch-up: every kept frame after the seat's resume point */
     for (uint64_t k = match_last_seq(r->seat[i].m) + 1; k <= r->next_seq; k++)
-        match_frame(r->seat[i].m, r->now, k, r->kept_from[k - 1],
-                    r->kept[k - 1], r->kept_len[k - 1]);
+        deliver(r, i, k);
     pump(r);
 }
 
@@ -1114,5 +1156,135 @@ Test(match, chat_budget_per_side)
     cr_assert_eq(feed_next(guest, &host, &m), 0);
     cr_assert_eq(core_ply(proto_transcript_position(match_transcript(guest))),
                  1);
+    room_close(&r);
+}
+
+/* ---- witnessed: the relay's receipts keep the clocks (fair-play issue) */
+
+static void witnessed_seat(Match_Config *c, int role)
+{
+    (void)role;
+    c->witnessed = 1;
+}
+
+static void room_open_witnessed(Room *r, const char *options)
+{
+    room_new(r, options, witnessed_seat);
+    r->witness = 1;
+    for (int i = 0; i < SEATS; i++)
+        welcome(r, i);
+    for (int i = 0; i < SEATS; i++)
+        cr_assert_eq(proto_transcript_count(match_transcript(r->seat[i].m)), 1,
+                     "seat %d holds the match start", i);
+}
+
+/* By hand: on 1+0 the start is numbered at 0; Black claims once White's
+ * turn has run 1 s + the 0.5 s lag allowance + the 1 s grace, 2.5 s;
+ * the claim's own receipt at 2.5 s gives 2.5 - 0.5 = 2 s >= 1 s. */
+Test(match, witnessed_flag_is_proven_by_its_receipt)
+{
+    Room r;
+    room_open_witnessed(&r, "clock=1+0");
+    at(&r, 2499);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 1);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 900, CORE_WHITE), 100);
+    at(&r, 2500);
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    room_close(&r);
+}
+
+/* The fair-play issue's first exploit, at the session: Black's move says
+ * White has 1 ms and Black claims White's flag 2.1 s into a 5+5 game.
+ * White's seat takes neither: the claim's receipt refutes it. */
+Test(match, witnessed_lie_about_the_clock_wins_nothing)
+{
+    Room r;
+    room_open_witnessed(&r, "clock=5+5");
+    r.now = 100;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    /* Black's envelopes, made by a cheating client (not its session) */
+    Proto_Identity black = ident(2);
+    const Proto_Transcript *t = match_transcript(r.seat[0].m);
+    Core_Position *pos = core_position_clone(proto_transcript_position(t));
+    Core_Move mv;
+    Proto_Message m;
+    uint8_t frame[4096];
+    size_t len;
+    cr_assert_eq(core_move_parse(pos, line10[1], &mv), 0);
+    cr_assert_eq(core_play(pos, &mv), 0);
+    proto_message_init(&m, PROTO_KIND_MOVE, &black);
+    m.body.move.ply = 2;
+    snprintf(m.body.move.move, sizeof m.body.move.move, "%s", line10[1]);
+    cr_assert_eq(proto_state_hash(pos, m.body.move.hash), 0);
+    m.body.move.has_clock = 1;
+    m.body.move.own_ms = 10000;
+    m.body.move.opp_ms = 1; /* "white has 1 ms" */
+    core_position_free(pos);
+    const uint64_t times[2] = {200, 2100};
+    for (int k = 0; k < 2; k++) {
+        if (k == 1) { /* the claim */
+            proto_message_init(&m, PROTO_KIND_FLAG, &black);
+            m.body.flag.ply = 2;
+            m.body.flag.elapsed = 1;
+        }
+        proto_transcript_next(match_transcript(r.seat[0].m), &m);
+        cr_assert_eq(proto_seal(&m, &black, frame, sizeof frame, &len, NULL),
+                     0);
+        r.now = times[k];
+        uint64_t seq = ++r.next_seq;
+        r.kept[seq - 1] = malloc(len - 4);
+        memcpy(r.kept[seq - 1], frame + 4, len - 4);
+        r.kept_len[seq - 1] = len - 4;
+        r.kept_from[seq - 1] = 1;
+        r.kept_time[seq - 1] = EPOCH + r.now;
+        deliver(&r, 0, seq);
+        deliver(&r, 2, seq);
+        pump(&r);
+    }
+    for (int i = 0; i < 3; i += 2) {
+        const Proto_Transcript *ti = match_transcript(r.seat[i].m);
+        cr_assert_eq(proto_transcript_count(ti), 4, "seat %d", i);
+        cr_assert_eq(proto_transcript_status(ti).outcome, CORE_ONGOING);
+        /* White: 5 s + 5 s (its move within the allowance), 1.9 s gone */
+        cr_assert_eq(match_clock_left(r.seat[i].m, 2100, CORE_WHITE), 8100);
+        cr_assert(has_note(&r.seat[i], "flag claim void: by the relay's "
+                                       "receipts white has 8.100 s left"),
+                  "seat %d", i);
+    }
+    cr_assert(!has_note(&r.seat[0], "time: your time is up"));
+    /* White plays on */
+    r.now = 2200;
+    type(&r, MATCH_ROLE_HOST, line10[2]);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 5);
+    room_close(&r);
+}
+
+/* A move the relay numbers after its mover's time ran out loses on time,
+ * on every seat, whatever the mover's own clock said when it sent it:
+ * White sends at 1.4 s of its 1 s (within the 0.5 s allowance) but the
+ * relay numbers it at 1.6 s: 1.6 - 0.5 = 1.1 s >= 1 s. The log of it
+ * verifies with that result. */
+Test(match, witnessed_late_move_loses_on_time)
+{
+    Room r;
+    room_open_witnessed(&r, "clock=1+0");
+    r.now = 1400;
+    cr_assert_eq(match_command(r.seat[0].m, r.now, line10[0]), 0);
+    r.now = 1600; /* on the way to the relay */
+    pump(&r);
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 1);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    Proto_Log_Report rep;
+    cr_assert_eq(proto_read_file(r.seat[1].log_path, &buf, &len), 0);
+    Proto_Transcript *t = NULL;
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
+                 "%s", rep.why);
+    cr_assert_eq(rep.header.version, 2);
+    cr_assert_eq(rep.receipts, 2);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    free(buf);
     room_close(&r);
 }

@@ -448,19 +448,17 @@ WEB_EXPORT(web_net_deadline) double web_net_deadline(const Web_Net *n)
 }
 
 /* The log as the session asks: rewritten from the held envelopes. */
-static void log_open(Web_Net *n, uint32_t count)
+static void log_open(Web_Net *n, uint32_t count, uint64_t witnessed)
 {
     Proto_Log_Header h;
     int rc;
     proto_log_close(n->log);
     n->log = NULL;
-    proto_log_header_of(proto_transcript_start(match_transcript(n->m)), &h);
-    rc = proto_log_create_memory(&n->log, &h);
-    for (uint32_t i = 0; rc == 0 && i < count; i++) {
-        size_t len;
-        const uint8_t *env = match_frame_at(n->m, i, &len);
-        rc = proto_log_append_envelope(n->log, env, len);
-    }
+    rc = match_log_header(n->m, &h);
+    if (rc == 0)
+        rc = proto_log_create_memory(&n->log, &h);
+    if (rc == 0)
+        rc = match_log_fill(n->m, n->log, count, witnessed);
     if (rc != 0) {
         proto_log_close(n->log);
         n->log = NULL;
@@ -476,7 +474,7 @@ static int report(Web_Net *n, const Match_Out *o)
     case MATCH_OUT_SEND: /* a whole DATA message (seat_poll) */
         return web__out_bytes(o->data, o->len) != NULL;
     case MATCH_OUT_LOG_OPEN:
-        log_open(n, o->count);
+        log_open(n, o->count, o->seq);
         return 0;
     case MATCH_OUT_LOG:
         if (n->log != NULL)
