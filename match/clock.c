@@ -151,6 +151,15 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
             s->flag_again = (uint64_t)el + MATCH_FLAG_GRACE_MS;
         }
     }
+    uint32_t claims = proto_transcript_claims_void(s->t);
+    if (claims != s->claims_seen) {
+        char secs[24];
+        uint32_t inc = 0, base = proto_transcript_clock(s->t, &inc);
+        s->claims_seen = claims;
+        match__say(s, 0, MATCH_NOTE_CLAIM_VOID,
+                   match__secs(secs, proto_absence_ms(base, inc)), NULL, NULL,
+                   NULL); /* (a bot claims again after the next news) */
+    }
     if (was_on && match__over(s) &&
         match__status(s).reason == CORE_REASON_TIME) {
         proto_transcript_clock_turn(s->t, NULL, left);
@@ -450,20 +459,22 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     }
     if (!match__started(s) || match__over(s))
         return;
-    /* G-MC-9: the countdown before the present player may claim. */
-    uint32_t ms = s->cfg.absence_ms, inc32 = 0;
-    if (ms == 0) {
-        uint64_t base = proto_transcript_clock(s->t, &inc32), inc = inc32;
-        ms = MATCH_ABSENT_MS;
-        if (base != 0) {
-            uint64_t scaled = (base + 40 * inc) / 10;
-            ms = (uint32_t)(scaled < MATCH_ABSENT_MIN_MS ? MATCH_ABSENT_MIN_MS
-                            : scaled > MATCH_ABSENT_MS   ? MATCH_ABSENT_MS
-                                                         : scaled);
-        }
+    /* G-MC-9: the countdown before the present player may claim (a
+     * witnessed one is the transcript's: the relay's records decide). */
+    uint32_t ms = s->cfg.absence_ms, inc = 0;
+    if (ms == 0 || match__witnessed(s)) {
+        uint32_t base = proto_transcript_clock(s->t, &inc);
+        ms = proto_absence_ms(base, inc);
     }
     s->absent_ms = ms;
     s->absent_at = now;
+    uint64_t gone = 0;
+    if (match__witnessed(s) && s->relay_known &&
+        proto_transcript_gone(s->t, seat, &gone)) {
+        /* from when the relay saw it go, by our reading of its clock */
+        int64_t at = (int64_t)gone - s->relay_off;
+        s->absent_at = at > 0 && (uint64_t)at < now ? (uint64_t)at : now;
+    }
     s->absent = 1;
     s->absent_said = 0;
     s->bot_claimed = 0;

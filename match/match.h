@@ -144,6 +144,8 @@ typedef enum Match_Note_Code {
     MATCH_NOTE_TIME_UP,             /* (our own flag fell) */
     MATCH_NOTE_FLAG_VOID,           /* flagged side, its time left (s): a
                                        claim the relay's times refute */
+    MATCH_NOTE_CLAIM_VOID,          /* the countdown (s): an absence
+                                       claim the relay's records refute */
     MATCH_NOTE_ABSENT_CLAIM,        /* seconds gone */
     MATCH_NOTE_ABSENT_LEFT,         /* seconds until a claim */
     MATCH_NOTE_ABSENT_LEFT_BOT,     /* seconds until the bot claims */
@@ -346,6 +348,15 @@ void match_relay(Match *s, uint64_t now, const uint8_t relay_pk[32],
 int match_frame_witnessed(Match *s, uint64_t now, uint64_t seq, int from,
                           const uint8_t *env, size_t len,
                           const Proto_Receipt *r);
+
+/*
+ * match_presence_witnessed: match_presence with the relay's signed word
+ * r for it (NULL: none). Witnessed, the transcript takes it (it decides
+ * every absence claim) and the log keeps it; one that is not this
+ * relay's for this room, seat and news is noted and ignored.
+ */
+void match_presence_witnessed(Match *s, uint64_t now, int seat, int present,
+                              const Proto_Receipt *r);
 
 /* match_acked_witnessed: match_acked with the receipt of our frame (NULL:
  * none; one that does not verify is noted and dropped). */

@@ -25,8 +25,6 @@
 #define MATCH_FLAG_GRACE_MS 1000
 /* The absence countdown (G-MC-9): without a clock 60 s; with one a tenth
  * of base + 40 increments, at least 10 s and at most 60 s. */
-#define MATCH_ABSENT_MS 60000
-#define MATCH_ABSENT_MIN_MS 10000
 /* The bot's draw answer (G-MC-5): accept within this many hundredths of
  * a pawn of level. */
 #define MATCH_BOT_DRAW_MARGIN 25
@@ -45,9 +43,23 @@ typedef struct Match_Frame {
     uint8_t hash[PROTO_HASH_BYTES]; /* of env: the hash receipts name */
     int has_receipt;                /* receipt holds the relay's, checked */
     Proto_Receipt receipt;
-    uint8_t rec[PROTO_LOG_RECORD_MAX]; /* its log record */
+    uint8_t *rec; /* its log record (heap, freed with env) */
     size_t rec_len;
 } Match_Frame;
+
+/* A presence change the relay witnessed, in the order it was taken:
+ * after `after` receipts (the log and a rebuilt transcript put it
+ * there again). */
+typedef struct Match_Presence {
+    Proto_Receipt receipt;
+    uint32_t after;
+    uint8_t *rec; /* its log record (heap: LOG outputs point at it) */
+    size_t rec_len;
+} Match_Presence;
+
+/* The most presence changes a session keeps (a seat that comes and goes
+ * more often than this in one game is past any countdown's purpose). */
+#define MATCH_PRESENCES_MAX 4096
 
 /* A checked receipt whose frame is not held yet (it waits for earlier
  * ones), by the frame's hash. */
@@ -162,6 +174,9 @@ struct Match {
     uint64_t flag_again; /* ms of the turn when a refuted claim may be
                             made again */
     uint64_t wturn_from; /* the relay time of the turn last shown */
+    Match_Presence *presences;
+    size_t npresences, presences_cap;
+    uint32_t claims_seen; /* refuted absence claims already told */
 };
 
 /* ---- session.c ------------------------------------------------------ */
@@ -200,6 +215,15 @@ int match__witnessed(const Match *s);
 /* Give the transcript every receipt held, in order; log and show what
  * follows (a refuted or proven flag, a late move). */
 void match__witness(Match *s, uint64_t now);
+/* The log record of receipt r (for envelope index, or after index
+ * receipts) on the heap, *len its bytes; NULL when out of memory. */
+uint8_t *match__record(uint32_t index, const Proto_Receipt *r, size_t *len);
+/* Keep a presence change the relay witnessed, taken after `after`
+ * receipts. Errors: TB_E_LIMIT, TB_E_NOMEM. */
+int match__keep_presence(Match *s, const Proto_Receipt *r, uint32_t after);
+/* Witness frames [witness count, upto) of t that have receipts, with
+ * the presence changes taken between them, as first taken. */
+int match__rewitness(const Match *s, Proto_Transcript *t, size_t upto);
 /* 1 when an envelope of ours waits for its receipt: nothing else of
  * ours goes out before it (one order for every reader). */
 int match__own_unwitnessed(const Match *s);

@@ -55,6 +55,10 @@ static const Note_Words words[MATCH_NOTE_COUNT] = {
     [MATCH_NOTE_CLAIM_WIN] = {N_("{w1} claims the win: the opponent is absent"),
                               NULL, 0},
     [MATCH_NOTE_TIME_UP] = {N_("time: your time is up"), NULL, 0},
+    [MATCH_NOTE_CLAIM_VOID] =
+        {N_("claim void: the relay has not seen the opponent gone for {1} s; "
+            "play goes on"),
+         NULL, 0},
     [MATCH_NOTE_FLAG_VOID] =
         {N_("flag claim void: by the relay's receipts {w1} has {2} s left; "
             "play goes on"),

@@ -215,10 +215,8 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
             rc = 0;
     }
     /* the relay's times of those it numbered, in order */
-    for (uint32_t w = 0; rc == 0 && match__witnessed(s) && w < n &&
-                         s->frames[w].has_receipt;
-         w++)
-        rc = proto_transcript_witness(t, w, s->frames[w].receipt.time_ms);
+    if (rc == 0 && match__witnessed(s))
+        rc = match__rewitness(s, t, n);
     /* Only an envelope that holds in our place is taken: a forgery
      * costs us nothing. */
     int added = rc == 0 ? proto_transcript_add(t, env, len, e) : rc;
@@ -229,12 +227,13 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
     for (size_t i = n; i < s->nframes; i++) {
         Proto_Envelope mine;
         if (proto_open(s->frames[i].env, s->frames[i].len, &mine, NULL,
-                       0) != 0)
-            continue;
-        if (mine.msg.kind == PROTO_KIND_MOVE)
-            moves++;
-        match__extra(s, &mine, -1);
+                       0) == 0) {
+            if (mine.msg.kind == PROTO_KIND_MOVE)
+                moves++;
+            match__extra(s, &mine, -1);
+        }
         free(s->frames[i].env);
+        free(s->frames[i].rec);
     }
     s->nframes = n;
     if (s->prefix > n)
@@ -660,9 +659,8 @@ static int attach(Match *s, const uint8_t hash[PROTO_HASH_BYTES],
             continue;
         if (!f->has_receipt) {
             f->receipt = *r;
-            f->has_receipt = 1;
-            f->rec_len = proto_log_receipt_record((uint32_t)i, r, f->rec,
-                                                  sizeof f->rec);
+            f->rec = match__record((uint32_t)i, r, &f->rec_len);
+            f->has_receipt = f->rec != NULL;
         }
         return 1;
     }
@@ -702,6 +700,33 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
         }
     }
     match_acked(s, now, seq);
+}
+
+void match_presence_witnessed(Match *s, uint64_t now, int seat, int present,
+                              const Proto_Receipt *r)
+{
+    if (r != NULL && match__witnessed(s) && !s->done && match__started(s)) {
+        if (r->kind != PROTO_RECEIPT_PRESENCE || r->seat != seat ||
+            r->present != present || !s->room_host_known ||
+            (s->relay_known &&
+             memcmp(r->relay, s->relay_pk, PROTO_KEY_BYTES) != 0) ||
+            proto_receipt_verify(r, s->room_host, NULL) != 0) {
+            Match_Text t = match__note(s, 1);
+            match__put(&t, "relay: a presence record that is not the "
+                           "relay's signature of it: ignored");
+            return;
+        }
+        uint32_t after = proto_transcript_witness_count(s->t);
+        Match_Out *o;
+        if (match__keep_presence(s, r, after) == 0 &&
+            proto_transcript_presence(s->t, seat, present, r->time_ms) == 0 &&
+            s->log_open && !s->log_ended &&
+            (o = match__push(s, MATCH_OUT_LOG)) != NULL) {
+            o->data = s->presences[s->npresences - 1].rec;
+            o->len = s->presences[s->npresences - 1].rec_len;
+        }
+    }
+    match_presence(s, now, seat, present);
 }
 
 void match__witness(Match *s, uint64_t now)

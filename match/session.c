@@ -115,6 +115,7 @@ int match__keep(Match *s, const uint8_t *env, size_t len)
     s->frames[s->nframes].numbered = 0;
     s->frames[s->nframes].ours = 0;
     s->frames[s->nframes].has_receipt = 0;
+    s->frames[s->nframes].rec = NULL;
     s->frames[s->nframes].rec_len = 0;
     if (proto_receipt_hash(env, len, s->frames[s->nframes].hash) != 0)
         memset(s->frames[s->nframes].hash, 0, PROTO_HASH_BYTES);
@@ -486,9 +487,13 @@ void match_free(Match *s)
     if (s == NULL)
         return;
     proto_transcript_free(s->t);
-    for (size_t i = 0; i < s->nframes; i++)
+    for (size_t i = 0; i < s->nframes; i++) {
         free(s->frames[i].env);
+        free(s->frames[i].rec);
+    }
     free(s->frames);
+    for (size_t i = 0; i < s->npresences; i++)
+        free(s->presences[i].rec);
     free(s->buf);
     free(s->hello);
     free(s->outs);
@@ -496,6 +501,7 @@ void match_free(Match *s)
     while (s->npending > 0)
         match__pending_drop(s, 0);
     free(s->their_state);
+    free(s->presences);
     core_position_free(s->perturbed);
     proto_wipe(&s->cfg.id, sizeof s->cfg.id);
     free(s);
@@ -551,13 +557,18 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
 static void resume_receipt(void *ctx, uint32_t index, const Proto_Receipt *rc)
 {
     Resume *r = ctx;
+    if (r->rc == 0 && rc->kind == PROTO_RECEIPT_PRESENCE)
+        r->rc = match__keep_presence(r->s, rc, index);
     if (r->rc != 0 || rc->kind != PROTO_RECEIPT_FRAME ||
         index >= r->s->nframes)
         return;
     Match_Frame *f = &r->s->frames[index];
+    free(f->rec);
     f->receipt = *rc;
-    f->has_receipt = 1;
-    f->rec_len = proto_log_receipt_record(index, rc, f->rec, sizeof f->rec);
+    f->rec = match__record(index, rc, &f->rec_len);
+    f->has_receipt = f->rec != NULL;
+    if (f->rec == NULL)
+        r->rc = TB_E_NOMEM;
 }
 
 int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
@@ -649,11 +660,70 @@ int match_log_fill(const Match *s, Proto_Log *log, uint32_t count,
                    uint64_t witnessed)
 {
     int rc = 0;
+    size_t p = 0;
     for (uint32_t i = 0; rc == 0 && i < count && i < s->nframes; i++) {
         const Match_Frame *f = &s->frames[i];
         rc = proto_log_append_record(log, f->env, f->len);
+        /* the presence changes taken before this receipt */
+        for (; rc == 0 && i < witnessed && p < s->npresences &&
+               s->presences[p].after <= i;
+             p++)
+            rc = proto_log_append_record(log, s->presences[p].rec,
+                                         s->presences[p].rec_len);
         if (rc == 0 && i < witnessed && f->has_receipt && f->rec_len > 0)
             rc = proto_log_append_record(log, f->rec, f->rec_len);
+    }
+    return rc;
+}
+
+/* Keep a presence change the relay witnessed, taken after `after`
+ * receipts. Errors: TB_E_LIMIT, TB_E_NOMEM. */
+int match__keep_presence(Match *s, const Proto_Receipt *r, uint32_t after)
+{
+    if (s->npresences >= MATCH_PRESENCES_MAX)
+        return TB_E_LIMIT;
+    if (s->npresences == s->presences_cap) {
+        size_t cap = s->presences_cap ? 2 * s->presences_cap : 16;
+        Match_Presence *grown = realloc(s->presences, cap * sizeof *grown);
+        if (grown == NULL)
+            return TB_E_NOMEM;
+        s->presences = grown;
+        s->presences_cap = cap;
+    }
+    Match_Presence *p = &s->presences[s->npresences];
+    p->receipt = *r;
+    p->after = after;
+    if ((p->rec = match__record(after, r, &p->rec_len)) == NULL)
+        return TB_E_NOMEM;
+    s->npresences++;
+    return 0;
+}
+
+uint8_t *match__record(uint32_t index, const Proto_Receipt *r, size_t *len)
+{
+    uint8_t buf[PROTO_LOG_RECORD_MAX], *rec;
+    *len = proto_log_receipt_record(index, r, buf, sizeof buf);
+    if (*len == 0 || (rec = malloc(*len)) == NULL)
+        return NULL;
+    memcpy(rec, buf, *len);
+    return rec;
+}
+
+int match__rewitness(const Match *s, Proto_Transcript *t, size_t upto)
+{
+    int rc = 0;
+    size_t p = 0;
+    uint32_t w = proto_transcript_witness_count(t);
+    while (p < s->npresences && s->presences[p].after < w)
+        p++;
+    for (; rc == 0 && w < upto && w < s->nframes && s->frames[w].has_receipt;
+         w++) {
+        for (; rc == 0 && p < s->npresences && s->presences[p].after <= w; p++)
+            rc = proto_transcript_presence(t, s->presences[p].receipt.seat,
+                                           s->presences[p].receipt.present,
+                                           s->presences[p].receipt.time_ms);
+        if (rc == 0)
+            rc = proto_transcript_witness(t, w, s->frames[w].receipt.time_ms);
     }
     return rc;
 }

@@ -557,6 +557,11 @@ static int take_receipt(Proto_Transcript *t, Log_Envs *v,
         if (proto_receipt_verify(&r, rep->header.room, NULL) != 0)
             return report(rep, TB_E_SIGNATURE, next + 1, off,
                           "the relay's presence record does not verify");
+        /* the host's seat is white's (the match start says so) */
+        rc = proto_transcript_presence(t, r.seat, r.present, r.time_ms);
+        if (rc != 0)
+            return report(rep, rc, next + 1, off, "%s",
+                          proto_transcript_why(t));
         rep->presences++;
     }
     uint32_t k = 0;
@@ -568,8 +573,8 @@ static int take_receipt(Proto_Transcript *t, Log_Envs *v,
             memcpy(rep->relay[k], r.relay, PROTO_KEY_BYTES);
         rep->relays++;
     }
-    if (rvisit != NULL)
-        rvisit(ctx, index, &r);
+    if (rvisit != NULL) /* (a presence record: after `next` receipts) */
+        rvisit(ctx, r.kind == PROTO_RECEIPT_FRAME ? index : next, &r);
     return 0;
 }
 

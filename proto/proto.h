@@ -485,6 +485,33 @@ uint32_t proto_transcript_witness_count(const Proto_Transcript *t);
 /* Flag claims the relay's times refuted (void, play went on). */
 uint32_t proto_transcript_flags_void(const Proto_Transcript *t);
 
+/* G-MC-9's countdown (ms) before a player may claim against an absent
+ * opponent: 60 s without a clock (base 0); with one, a tenth of base +
+ * 40 x inc (both ms), at least 10 s and at most 60 s. */
+#define PROTO_ABSENT_MIN_MS 10000u
+#define PROTO_ABSENT_MAX_MS 60000u
+uint32_t proto_absence_ms(uint32_t base_ms, uint32_t inc_ms);
+
+/*
+ * proto_transcript_presence: in witnessed mode, the relay's signed word
+ * (a checked presence receipt) that side (CORE_WHITE, the host's seat,
+ * or CORE_BLACK) came (present 1) or went (0) at time_ms. Witnessed, a
+ * claim against an absent opponent (G-MC-9) is decided by its own
+ * receipt: it holds when the relay saw the opponent go, and not come
+ * back, at least proto_absence_ms before it; else it is void and play
+ * goes on. A time below an earlier one counts as that one. Errors:
+ * TB_E_STATE (not witnessed, or no such side).
+ */
+int proto_transcript_presence(Proto_Transcript *t, int side, int present,
+                              uint64_t time_ms);
+
+/* Absence claims the relay's records refuted (void, play went on). */
+uint32_t proto_transcript_claims_void(const Proto_Transcript *t);
+
+/* 1 when the relay last said side went (*since_ms: when), else 0. */
+int proto_transcript_gone(const Proto_Transcript *t, int side,
+                          uint64_t *since_ms);
+
 /*
  * proto_transcript_clock_turn: the witnessed clocks: *from_ms the relay
  * time the running turn began, left_ms[side] each side's time left (ms)
@@ -695,7 +722,8 @@ typedef void (*Proto_Log_Visit)(void *ctx, const Proto_Transcript *t,
                                 const Proto_Envelope *e);
 
 /* Called after each receipt or presence record a verification accepts
- * (index: the envelope a frame receipt is for). */
+ * (index: the envelope a frame receipt is for; for a presence record,
+ * the receipts taken before it). */
 typedef void (*Proto_Log_Receipt_Visit)(void *ctx, uint32_t index,
                                         const Proto_Receipt *r);
 

@@ -58,6 +58,9 @@ struct Proto_Transcript {
     uint32_t over_at;    /* the envelope that ended the match, or
                             UINT32_MAX */
     uint32_t flags_void; /* flag claims the relay's times refuted */
+    int gone[2];          /* the relay witnessed this side gone ... */
+    uint64_t gone_at[2];  /* ... at this time (ms), not back since */
+    uint32_t claims_void; /* absence claims the relay refuted */
     char game_opts[PROTO_OPTIONS_MAX + 1]; /* options without the clock */
     char why[192];
 };
@@ -510,7 +513,10 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
         return flag_fall(t, m, side);
     case PROTO_KIND_CLAIM:
         /* G-MC-9: the claimant's signed word that its opponent stayed
-         * away past the countdown; nothing in the chain can refute it. */
+         * away past the countdown; witnessed, the claim's own receipt
+         * and the relay's presence records decide (witness). */
+        if (t->witnessed)
+            return 0;
         if (m->body.claim.what == PROTO_CLAIM_DRAW)
             end_match(t, CORE_DRAW, CORE_REASON_ABANDON);
         else
@@ -660,6 +666,16 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
         if (t->bye[side])
             return fail(t, TB_E_STATE, "%s wrote after its bye",
                         side_name(side));
+        if (t->witnessed && m->kind == PROTO_KIND_CLAIM) {
+            /* the absent side, and what its absence gives */
+            info.timed = (int8_t)(1 - side);
+            if (m->body.claim.what == PROTO_CLAIM_DRAW)
+                info.loss = (Core_Status){CORE_DRAW, CORE_REASON_ABANDON};
+            else
+                info.loss = (Core_Status){
+                    side == CORE_WHITE ? CORE_WIN_WHITE : CORE_WIN_BLACK,
+                    CORE_REASON_ABANDON};
+        }
         if (t->witnessed && t->clock_base != 0 &&
             (m->kind == PROTO_KIND_MOVE || m->kind == PROTO_KIND_FLAG)) {
             /* before the move: a late move's time loss counts the
@@ -740,6 +756,21 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     const Witness_Info *w = &t->winfo[index];
     t->wcount++;
     t->wlast = time;
+    if (w->kind == PROTO_KIND_CLAIM && w->timed >= 0) {
+        /* G-MC-9 witnessed: the relay saw the absent side go, not come
+         * back, at least the countdown before the claim's receipt */
+        int x = w->timed;
+        if (t->over_at >= index && t->gone[x] &&
+            time - t->gone_at[x] >= proto_absence_ms(t->clock_base,
+                                                     t->clock_inc)) {
+            end_match(t, w->loss.outcome, w->loss.reason);
+            t->over_at = index;
+            t->wturn = -1;
+        } else if (t->over_at >= index) {
+            t->claims_void++; /* refuted: play goes on */
+        }
+        return 0;
+    }
     if (t->clock_base == 0)
         return 0;
     if (index == 0) {
@@ -787,6 +818,47 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     if (w->to_move < 0)
         t->wturn = -1; /* over: every clock stops */
     return 0;
+}
+
+uint32_t proto_absence_ms(uint32_t base_ms, uint32_t inc_ms)
+{
+    if (base_ms == 0)
+        return PROTO_ABSENT_MAX_MS;
+    uint64_t scaled = ((uint64_t)base_ms + 40 * (uint64_t)inc_ms) / 10;
+    return (uint32_t)(scaled < PROTO_ABSENT_MIN_MS   ? PROTO_ABSENT_MIN_MS
+                      : scaled > PROTO_ABSENT_MAX_MS ? PROTO_ABSENT_MAX_MS
+                                                     : scaled);
+}
+
+int proto_transcript_presence(Proto_Transcript *t, int side, int present,
+                              uint64_t time_ms)
+{
+    if (!t->witnessed || (side != 0 && side != 1))
+        return fail(t, TB_E_STATE, "a presence record where none is taken");
+    uint64_t time = time_ms > t->wlast ? time_ms : t->wlast;
+    t->wlast = time;
+    if (present) {
+        t->gone[side] = 0;
+    } else if (!t->gone[side]) {
+        t->gone[side] = 1;
+        t->gone_at[side] = time;
+    }
+    return 0;
+}
+
+uint32_t proto_transcript_claims_void(const Proto_Transcript *t)
+{
+    return t->claims_void;
+}
+
+int proto_transcript_gone(const Proto_Transcript *t, int side,
+                          uint64_t *since_ms)
+{
+    if ((side != 0 && side != 1) || !t->gone[side])
+        return 0;
+    if (since_ms != NULL)
+        *since_ms = t->gone_at[side];
+    return 1;
 }
 
 int proto_transcript_clock_turn(const Proto_Transcript *t, uint64_t *from_ms,

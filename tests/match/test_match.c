@@ -1288,3 +1288,80 @@ Test(match, witnessed_late_move_loses_on_time)
     free(buf);
     room_close(&r);
 }
+
+/* The relay's signed word that seat `who` came or went, now, to every
+ * other seat in the room. */
+static void witness_presence(Room *r, int who, int present)
+{
+    Proto_Identity relay = ident(77), host = ident(1);
+    Proto_Receipt rc = {.kind = PROTO_RECEIPT_PRESENCE, .seq = r->next_seq,
+                        .time_ms = EPOCH + r->now, .seat = (uint8_t)who,
+                        .present = (uint8_t)present};
+    cr_assert_eq(proto_receipt_sign(&rc, host.pk, NULL, &relay), 0);
+    r->seat[who].present = present;
+    for (int j = 0; j < SEATS; j++)
+        if (j != who && r->seat[j].m != NULL && r->seat[j].present)
+            match_presence_witnessed(r->seat[j].m, r->now, who, present, &rc);
+    pump(r);
+}
+
+/* The fair-play issue's third exploit, at the session: right after
+ * White's first move, both seated, a cheating guest claims the win. The
+ * host's seat and the spectator find no absence in the relay's records:
+ * the claim is void, play goes on. Then the relay sees White go: after
+ * the countdown (60+0: a tenth of 1 min, at least 10 s) Black's claim
+ * holds on every seat. */
+Test(match, witnessed_absence_claim_needs_the_relays_word)
+{
+    Room r;
+    room_open_witnessed(&r, "clock=60+0");
+    r.now = 100;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    Proto_Identity black = ident(2);
+    Proto_Message m;
+    uint8_t frame[512];
+    size_t len;
+    proto_message_init(&m, PROTO_KIND_CLAIM, &black);
+    m.body.claim.what = PROTO_CLAIM_WIN;
+    proto_transcript_next(match_transcript(r.seat[0].m), &m);
+    cr_assert_eq(proto_seal(&m, &black, frame, sizeof frame, &len, NULL), 0);
+    r.now = 200;
+    uint64_t seq = ++r.next_seq;
+    r.kept[seq - 1] = malloc(len - 4);
+    memcpy(r.kept[seq - 1], frame + 4, len - 4);
+    r.kept_len[seq - 1] = len - 4;
+    r.kept_from[seq - 1] = 1;
+    r.kept_time[seq - 1] = EPOCH + r.now;
+    deliver(&r, 0, seq);
+    deliver(&r, 2, seq);
+    pump(&r);
+    for (int i = 0; i < 3; i += 2) {
+        cr_assert_eq(proto_transcript_status(match_transcript(r.seat[i].m))
+                         .outcome,
+                     CORE_ONGOING, "seat %d", i);
+        cr_assert(has_note(&r.seat[i], "claim void: the relay has not seen "
+                                       "the opponent gone for 10 s"),
+                  "seat %d", i);
+    }
+    room_close(&r);
+
+    /* the honest course */
+    room_open_witnessed(&r, "clock=60+0");
+    r.now = 100;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    r.now = 1000;
+    witness_presence(&r, MATCH_ROLE_HOST, 0);
+    r.now = 10999;
+    cr_assert_eq(match_command(r.seat[1].m, r.now, "claim win"), 0);
+    pump(&r);
+    cr_assert(has_note(&r.seat[1], "refused: 'claim win': the opponent is "
+                                   "not absent long enough"));
+    at(&r, 11000);
+    type(&r, MATCH_ROLE_GUEST, "claim win");
+    for (int i = 1; i < 3; i++) {
+        Core_Status st = proto_transcript_status(match_transcript(r.seat[i].m));
+        cr_assert_eq(st.outcome, CORE_WIN_BLACK, "seat %d", i);
+        cr_assert_eq(st.reason, CORE_REASON_ABANDON, "seat %d", i);
+    }
+    room_close(&r);
+}

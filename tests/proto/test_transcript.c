@@ -923,3 +923,60 @@ Test(transcript, witnesses_come_in_order_and_only_in_witnessed_mode)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+static int claim_at(Proto_Transcript *t, const Proto_Identity *id, int what,
+                    uint64_t at)
+{
+    Proto_Message m;
+    proto_message_init(&m, PROTO_KIND_CLAIM, id);
+    m.body.claim.what = (uint8_t)what;
+    int rc = send_msg(t, id, &m);
+    if (rc == 0)
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at);
+    return rc;
+}
+
+Test(transcript, absence_countdown_follows_the_clock)
+{
+    /* G-MC-9 by hand: no clock 60 s; 2+0: 12 s -> at least 10 s? a tenth
+     * of 120,000 is 12,000; 1+0: 6,000 -> 10,000; 300+5: (300,000 +
+     * 200,000) / 10 = 50,000; 900+30: 210,000 -> 60,000. */
+    cr_assert_eq(proto_absence_ms(0, 0), 60000);
+    cr_assert_eq(proto_absence_ms(120000, 0), 12000);
+    cr_assert_eq(proto_absence_ms(60000, 0), 10000);
+    cr_assert_eq(proto_absence_ms(300000, 5000), 50000);
+    cr_assert_eq(proto_absence_ms(900000, 30000), 60000);
+}
+
+Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
+{
+    /* The fair-play issue's third exploit: a claim of the win against an
+     * opponent the relay never saw go is void; against one gone for the
+     * countdown (5+0: 10 s) it holds; a return in between voids it. */
+    Frames f = {0};
+    Proto_Transcript *t = witnessed(&f, "clock=5+0", 0);
+    cr_assert_eq(move_at(t, 100, &f), 0);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 200), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(proto_transcript_claims_void(t), 1);
+    /* White goes at 1,000, comes back at 5,000, goes again at 12,000 */
+    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 0, 1000), 0);
+    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 1, 5000), 0);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 11000), 0); /* back since */
+    cr_assert_eq(proto_transcript_claims_void(t), 2);
+    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 0, 12000), 0);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 21999), 0); /* 9,999 ms */
+    cr_assert_eq(proto_transcript_claims_void(t), 3);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_DRAW, 22000), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_DRAW);
+    cr_assert_eq(st.reason, CORE_REASON_ABANDON);
+    proto_transcript_free(t);
+    frames_free(&f);
+    /* Without witnessed mode no presence record is taken. */
+    t = started(&f, "");
+    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 0, 1), TB_E_STATE);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
