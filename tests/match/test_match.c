@@ -1193,6 +1193,27 @@ Test(match, witnessed_flag_is_proven_by_its_receipt)
     room_close(&r);
 }
 
+/* A cheating guest's envelope m, sealed by Black's key outside its
+ * session as the next of the host's transcript, numbered by the relay
+ * now and relayed to the host and the spectator. */
+static void cheat(Room *r, Proto_Message *m)
+{
+    Proto_Identity black = ident(2);
+    uint8_t frame[4096];
+    size_t len;
+    proto_transcript_next(match_transcript(r->seat[0].m), m);
+    cr_assert_eq(proto_seal(m, &black, frame, sizeof frame, &len, NULL), 0);
+    uint64_t seq = ++r->next_seq;
+    r->kept[seq - 1] = malloc(len - 4);
+    memcpy(r->kept[seq - 1], frame + 4, len - 4);
+    r->kept_len[seq - 1] = len - 4;
+    r->kept_from[seq - 1] = 1;
+    r->kept_time[seq - 1] = EPOCH + r->now;
+    deliver(r, 0, seq);
+    deliver(r, 2, seq);
+    pump(r);
+}
+
 /* The fair-play issue's first exploit, at the session: Black's move says
  * White has 1 ms and Black claims White's flag 2.1 s into a 5+5 game.
  * White's seat takes neither: the claim's receipt refutes it. */
@@ -1208,8 +1229,6 @@ Test(match, witnessed_lie_about_the_clock_wins_nothing)
     Core_Position *pos = core_position_clone(proto_transcript_position(t));
     Core_Move mv;
     Proto_Message m;
-    uint8_t frame[4096];
-    size_t len;
     cr_assert_eq(core_move_parse(pos, line10[1], &mv), 0);
     cr_assert_eq(core_play(pos, &mv), 0);
     proto_message_init(&m, PROTO_KIND_MOVE, &black);
@@ -1227,19 +1246,8 @@ Test(match, witnessed_lie_about_the_clock_wins_nothing)
             m.body.flag.ply = 2;
             m.body.flag.elapsed = 1;
         }
-        proto_transcript_next(match_transcript(r.seat[0].m), &m);
-        cr_assert_eq(proto_seal(&m, &black, frame, sizeof frame, &len, NULL),
-                     0);
         r.now = times[k];
-        uint64_t seq = ++r.next_seq;
-        r.kept[seq - 1] = malloc(len - 4);
-        memcpy(r.kept[seq - 1], frame + 4, len - 4);
-        r.kept_len[seq - 1] = len - 4;
-        r.kept_from[seq - 1] = 1;
-        r.kept_time[seq - 1] = EPOCH + r.now;
-        deliver(&r, 0, seq);
-        deliver(&r, 2, seq);
-        pump(&r);
+        cheat(&r, &m);
     }
     for (int i = 0; i < 3; i += 2) {
         const Proto_Transcript *ti = match_transcript(r.seat[i].m);
@@ -1319,22 +1327,10 @@ Test(match, witnessed_absence_claim_needs_the_relays_word)
     type(&r, MATCH_ROLE_HOST, line10[0]);
     Proto_Identity black = ident(2);
     Proto_Message m;
-    uint8_t frame[512];
-    size_t len;
     proto_message_init(&m, PROTO_KIND_CLAIM, &black);
     m.body.claim.what = PROTO_CLAIM_WIN;
-    proto_transcript_next(match_transcript(r.seat[0].m), &m);
-    cr_assert_eq(proto_seal(&m, &black, frame, sizeof frame, &len, NULL), 0);
     r.now = 200;
-    uint64_t seq = ++r.next_seq;
-    r.kept[seq - 1] = malloc(len - 4);
-    memcpy(r.kept[seq - 1], frame + 4, len - 4);
-    r.kept_len[seq - 1] = len - 4;
-    r.kept_from[seq - 1] = 1;
-    r.kept_time[seq - 1] = EPOCH + r.now;
-    deliver(&r, 0, seq);
-    deliver(&r, 2, seq);
-    pump(&r);
+    cheat(&r, &m);
     for (int i = 0; i < 3; i += 2) {
         cr_assert_eq(proto_transcript_status(match_transcript(r.seat[i].m))
                          .outcome,
