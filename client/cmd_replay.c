@@ -191,7 +191,9 @@ static void visit_envelope(void *ctx, const Proto_Transcript *t,
     switch (m->kind) {
     case PROTO_KIND_MOVE:
         print_ply(m->body.move.ply, side, m->body.move.move, m->body.move.hash);
-        if (m->body.move.has_clock) /* G-MC-6: mover's own, its view */
+        if (m->body.move.has_clock && !proto_transcript_witnessed(t))
+            /* G-MC-6: mover's own, its view (witnessed: they count for
+             * nothing, the receipts keep the clocks) */
             fprintf(rout, "      [clock %s] %u ms left, %s %u ms\n", who,
                     m->body.move.own_ms,
                     side == CORE_WHITE ? "black" : "white",
@@ -517,6 +519,40 @@ static void keep_log_game(Replay *r, const Proto_Transcript *t)
     set_result(r, proto_transcript_status(t));
 }
 
+/* What the relay witnessed in a version 2 log: its receipts, the keys
+ * that signed them, and the clocks they give (the fair-play issue). */
+static void print_witness(const Proto_Log_Report *rep,
+                          const Proto_Transcript *t)
+{
+    char fp[PROTO_FINGERPRINT_MAX];
+    fprintf(rout, "relay: %u receipts, %u presence records, signed by",
+            rep->receipts, rep->presences);
+    for (uint32_t k = 0; k < rep->relays && k < 8; k++) {
+        proto_fingerprint(rep->relay[k], fp);
+        fprintf(rout, "%s %s", k ? "," : "", fp);
+    }
+    fprintf(rout, "%s\n", rep->relays == 0 ? " none" : "");
+    if (rep->unwitnessed > 0)
+        fprintf(rout, "relay: the last %u envelopes have no receipt\n",
+                rep->unwitnessed);
+    int64_t left[2];
+    uint32_t inc = 0;
+    if (t != NULL && proto_transcript_clock(t, &inc) != 0) {
+        proto_transcript_clock_turn(t, NULL, left);
+        fprintf(rout,
+                "clocks (from the relay's receipts, %u ms lag allowance "
+                "a move): white %lld ms, black %lld ms\n",
+                (unsigned)PROTO_LAG_MS, (long long)left[0],
+                (long long)left[1]);
+    }
+    if (t != NULL && (proto_transcript_flags_void(t) != 0 ||
+                      proto_transcript_claims_void(t) != 0))
+        fprintf(rout,
+                "void claims (the relay's records refute them): %u flag, "
+                "%u absence\n",
+                proto_transcript_flags_void(t), proto_transcript_claims_void(t));
+}
+
 static int replay_log(const uint8_t *buf, size_t len, const char *export,
                       Replay *r)
 {
@@ -540,6 +576,8 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
         proto_hex(r->hash, PROTO_HASH_BYTES, hex);
         fprintf(rout, "chain: %s\n", hex);
     }
+    if (rc == 0 && rep.header.version == 2)
+        print_witness(&rep, t);
     if (rc != 0) {
         /* Once, in the report: the reason quotes bytes of the file. */
         const char *kind = rep.torn ? "torn log" : _(tb_strerror(rc));
