@@ -252,6 +252,8 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
         return TB_E_NOMEM;
     rc = lobby_rooms_new(lim, &lb->rooms);
     if (rc == 0)
+        rc = proto_init();
+    if (rc == 0)
         rc = proto_identity_generate(&key); /* until lobby_use_key */
     if (rc != 0) {
         lobby_rooms_free(lb->rooms);
