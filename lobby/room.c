@@ -660,6 +660,8 @@ static void room_presence_at(Lobby_Rooms *rs, Lobby_Room *r, int seat,
 {
     uint8_t msg[LOBBY_WIRE_PRESENCE_LEN];
     Proto_Receipt rc;
+    if (r->seat[1 - seat] == NULL && r->spect == NULL)
+        return; /* nobody here to tell: nothing to sign */
     memset(&rc, 0, sizeof rc);
     rc.kind = PROTO_RECEIPT_PRESENCE;
     rc.seq = seq;
