@@ -5,6 +5,8 @@
  * SIGTERM, then closes every connection and prints its counters on
  * standard error. With --http it also serves the browser page (the site
  * scripts/build-wasm.sh assembles) and prints `http: http://HOST:PORT/`.
+ * It signs its receipts with a key of its own (--key FILE, or a fresh one
+ * each start) and prints `relay key: FINGERPRINT` with its start lines.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "i18n.h"
 #include "cli.h"
 #include "lobby.h"
+#include "proto.h"
 #include "tb_error.h"
 
 #define LOBBY_DEFAULT_LISTEN "127.0.0.1:7470"
@@ -32,7 +35,7 @@
 /* printf format: the default --listen address, then the page's folder. */
 static const char lobby_help[] = N_(
     "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
-    "                    [--redis redis://HOST:PORT[/DB]]\n"
+    "                    [--redis redis://HOST:PORT[/DB]] [--key FILE]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
@@ -55,6 +58,11 @@ static const char lobby_help[] = N_(
     "                      (docs/lobby-nodes.md); exit status 2 when\n"
     "                      Redis cannot be reached at start; a password:\n"
     "                      redis://:PASSWORD@HOST:PORT (or USER:PASSWORD@)\n"
+    "  --key FILE          the relay's own key pair, which signs its\n"
+    "                      receipts of each frame's number and time (made\n"
+    "                      in FILE, mode 0600, when missing; default: a\n"
+    "                      fresh key each start); its fingerprint is\n"
+    "                      printed as 'relay key: ...'\n"
     "  --max-rooms N       rooms at once (default 10000)\n"
     "  --max-conns N       connections at once (default 20000, or what the\n"
     "                      descriptor limit allows: it is raised to the\n"
@@ -218,6 +226,7 @@ int cli_lobby(int argc, char **argv)
 {
     const char *listen = LOBBY_DEFAULT_LISTEN;
     const char *http = NULL, *web = TABULA_SITE_DIR, *redis = NULL;
+    const char *key_file = NULL;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -249,6 +258,7 @@ int cli_lobby(int argc, char **argv)
             {"--http", &http},
             {"--web", &web},
             {"--redis", &redis},
+            {"--key", &key_file},
         };
         if (strcmp(argv[i], "--trust") == 0) {
             if (i + 1 >= argc) {
@@ -398,6 +408,27 @@ int cli_lobby(int argc, char **argv)
         uv_loop_close(&loop);
         return CLI_EXIT_USAGE;
     }
+    if (key_file != NULL) {
+        Proto_Identity key;
+        rc = proto_init();
+        if (rc == 0)
+            rc = proto_identity_load(&key, key_file, NULL);
+        if (rc == 0)
+            rc = lobby_use_key(run.lb, &key);
+        proto_identity_wipe(&key);
+        if (rc != 0) {
+            fprintf(stderr,
+                    _("tabula lobby: cannot use the key file '%s': %s%s\n"),
+                    cli_token(key_file), _(tb_strerror(rc)),
+                    rc == TB_E_IO ? _(" (unreadable, or open to group or "
+                                      "others: chmod 600 it)")
+                                  : "");
+            lobby_close(run.lb, NULL, NULL);
+            uv_run(&loop, UV_RUN_DEFAULT);
+            uv_loop_close(&loop);
+            return CLI_EXIT_FAIL;
+        }
+    }
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);
     char url[96] = "";
@@ -411,10 +442,16 @@ int cli_lobby(int argc, char **argv)
             return CLI_EXIT_FAIL;
         }
     }
-    /* Both lines only once both addresses serve. */
+    /* Both lines only once both addresses serve; then the key its
+     * receipts are signed with (the WELCOME's relay key). */
+    uint8_t relay_pk[LOBBY_KEY_BYTES];
+    char fp[PROTO_FINGERPRINT_MAX];
+    lobby_relay_key(run.lb, relay_pk);
+    proto_fingerprint(relay_pk, fp);
     printf("listening: %s\n", where);
     if (http != NULL)
         printf("http: %s\n", url);
+    printf("relay key: %s\n", fp);
     fflush(stdout);
     for (int i = 0; i < 2; i++) {
         uv_signal_init(&loop, &run.sig[i]);

@@ -51,6 +51,10 @@ static void client_frame(Net_Conn *conn, const uint8_t *p, size_t len)
         net_close(conn, rc);
         return;
     }
+    if (c->cb.on_receipt != NULL &&
+        (ev.kind == LOBBY_WIRE_FRAME || ev.kind == LOBBY_WIRE_ACK ||
+         ev.kind == LOBBY_WIRE_PRESENCE))
+        c->cb.on_receipt(c, &ev);
     switch (ev.kind) {
     case LOBBY_WIRE_WELCOME:
         if (c->cb.on_welcome != NULL)
@@ -114,7 +118,7 @@ static int client_connect(Lobby_Client *c, uint64_t from_seq)
     c->hello_len = lobby_wire_hello(c->wire, from_seq, c->hello);
     c->refusal = 0;
     if (lim.max_frame == 0)
-        lim.max_frame = 98304 + LOBBY_FRAME_HEADER;
+        lim.max_frame = LOBBY_WIRE_MESSAGE_MAX;
     return net_connect_from(
         c->loop, (const struct sockaddr *)&c->addr,
         c->source.ss_family != 0 ? (const struct sockaddr *)&c->source : NULL,

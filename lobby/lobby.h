@@ -40,10 +40,11 @@
 
 typedef struct Lobby Lobby;
 
-
 /*
  * lobby_new: a lobby listening on addr (net_addr_parse), with limits lim
- * (NULL: defaults). Errors: TB_E_ARG, TB_E_NOMEM, libuv errors
+ * (NULL: defaults), signing receipts with a fresh random key (see
+ * lobby_use_key) at the wall clock. Errors: TB_E_ARG, TB_E_NOMEM,
+ * TB_E_CRYPTO, libuv errors
  * (UV_EADDRINUSE, ...). On error nothing is left on the loop that would
  * keep it from closing after one more uv_run.
  */
@@ -67,6 +68,19 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
  * TB_E_NOMEM.
  */
 int lobby_use_redis(Lobby *lb, const char *url);
+
+/*
+ * lobby_use_key: sign the relay's receipts (lobby_rooms_use_witness) with
+ * key (copied) instead of the fresh random key lobby_new made (a node
+ * that keeps its key across restarts: tabula lobby --key FILE). Call
+ * right after lobby_new, before the loop runs. Errors: TB_E_ARG (NULL,
+ * or called late).
+ */
+int lobby_use_key(Lobby *lb, const Proto_Identity *key);
+
+/* lobby_relay_key: the public half of lb's receipt key into pk (the key
+ * its WELCOMEs name). */
+void lobby_relay_key(const Lobby *lb, uint8_t pk[LOBBY_KEY_BYTES]);
 
 /* lobby_address: the bound "HOST:PORT" (real port after port 0). */
 int lobby_address(const Lobby *lb, char *out, size_t cap);
@@ -97,6 +111,9 @@ typedef struct Lobby_Client Lobby_Client;
  *                payload (valid during the call only).
  *   on_ack       the lobby accepted our own frame as number seq.
  *   on_presence  the other seat's player arrived (1) or left (0).
+ *   on_receipt   a FRAME, ACK or PRESENCE as lobby_wire_read gave it
+ *                (its receipt, not verified: ev->receipt, and for a FRAME
+ *                its payload), before on_frame, on_ack or on_presence.
  *   on_disconnect the connection is gone: reason 0 after
  *                lobby_client_close, a TB_E_* refusal from the lobby
  *                (TB_E_CODE unknown code, TB_E_RATE rate limited,
@@ -116,6 +133,7 @@ typedef struct Lobby_Client_Callbacks {
     void (*on_ack)(Lobby_Client *c, uint64_t seq);
     void (*on_presence)(Lobby_Client *c, Lobby_Role seat, int present);
     void (*on_disconnect)(Lobby_Client *c, int reason);
+    void (*on_receipt)(Lobby_Client *c, const Lobby_Wire_Event *ev);
 } Lobby_Client_Callbacks;
 
 /*

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto.h" /* Proto_Receipt */
+
 /* ---- invite and watch codes ------------------------------------------ */
 
 /* Symbols of a code: 12 secret + 4 fingerprint. */
@@ -111,6 +113,11 @@ typedef struct Lobby_Welcome {
     uint64_t first_seq; /* oldest frame the room still keeps (0: none) */
     uint64_t next_seq;  /* the number the next frame will get */
     int host_present, guest_present;
+    /* The relay node's receipt key (the key of every receipt on this
+     * connection) and its receipt clock at admission (ms since the Unix
+     * epoch; no receipt of the room after it is earlier). */
+    uint8_t relay_pk[LOBBY_KEY_BYTES];
+    uint64_t relay_time;
 } Lobby_Welcome;
 
 /* Who a client is in a room (the lobby-facing half of
@@ -131,9 +138,13 @@ typedef struct Lobby_Wire Lobby_Wire; /* opaque, heap */
 #define LOBBY_WIRE_DATA_HEADER 1
 /* The largest payload of one DATA message the lobby takes by default. */
 #define LOBBY_WIRE_PAYLOAD_MAX 98304
+/* Bytes in front of the payload in a FRAME: type, seq u64, from u8, time
+ * u64, signature [64] (the relay's receipt). */
+#define LOBBY_WIRE_FRAME_HEADER 82
 /* The longest message a client takes from the lobby by default: a FRAME
- * (10 bytes of header) around the largest payload. */
-#define LOBBY_WIRE_MESSAGE_MAX (LOBBY_WIRE_PAYLOAD_MAX + 10)
+ * around the largest payload. */
+#define LOBBY_WIRE_MESSAGE_MAX                                                 \
+    (LOBBY_WIRE_PAYLOAD_MAX + LOBBY_WIRE_FRAME_HEADER)
 
 /* What one message from the lobby meant (lobby_wire_read). */
 typedef enum Lobby_Wire_Kind {
@@ -157,6 +168,13 @@ typedef struct Lobby_Wire_Event {
     Lobby_Role seat; /* PRESENCE */
     int present;
     int reason; /* REFUSED */
+    /* FRAME, ACK, PRESENCE: the relay's receipt as the message gives it
+     * (kind, seq, time_ms, sig; seat and present for PRESENCE), relay
+     * being the key this connection's WELCOME named. Not verified here:
+     * proto_receipt_verify with the room's host key (welcome.host_pk)
+     * and, for FRAME and ACK, proto_receipt_hash of the frame's payload
+     * (an ACK's payload is the frame the client sent). */
+    Proto_Receipt receipt;
 } Lobby_Wire_Event;
 
 /*
@@ -186,7 +204,8 @@ size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
  * malformed message, a bad length, anything before WELCOME but WELCOME or
  * ERROR), TB_E_SIGNATURE (WELCOME names a host key the code does not
  * fingerprint, or another than our own as a host). ev->data points into
- * msg.
+ * msg. Receipts are taken as sent (lengths checked, signatures not: see
+ * Lobby_Wire_Event).
  */
 int lobby_wire_read(Lobby_Wire *w, const uint8_t *msg, size_t len,
                     Lobby_Wire_Event *ev);
@@ -228,10 +247,11 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
  * (lobby/room.c, which the relay and the simulator run), so they speak
  * the bytes the client side reads above (docs/protocol-lobby.md). */
 
-/* The first byte of WELCOME, FRAME and ACK. */
+/* The first byte of WELCOME, FRAME, ACK and PRESENCE. */
 #define LOBBY_WIRE_WELCOME_TYPE 0x81
 #define LOBBY_WIRE_FRAME_TYPE 0x82
 #define LOBBY_WIRE_ACK_TYPE 0x83
+#define LOBBY_WIRE_PRESENCE_TYPE 0x84
 
 /* lobby_wire_welcome_read: what a WELCOME (msg[0..len)) says, checked
  * for the numbers no lobby gives, without a client's state (its host
@@ -248,34 +268,46 @@ int lobby_wire_welcome_read(const uint8_t *msg, size_t len,
 #define LOBBY_WIRE_BEAT_MS 1000u
 #define LOBBY_WIRE_SILENT_MS 3000u
 
-/* The lengths of WELCOME, ACK, PRESENCE, ERROR and FRAME's header. */
-#define LOBBY_WIRE_WELCOME_LEN 51
-#define LOBBY_WIRE_ACK_LEN 9
-#define LOBBY_WIRE_PRESENCE_LEN 3
+/* The lengths of WELCOME, ACK, PRESENCE and ERROR (FRAME's header:
+ * LOBBY_WIRE_FRAME_HEADER above). */
+#define LOBBY_WIRE_WELCOME_LEN 91
+#define LOBBY_WIRE_ACK_LEN 81
+#define LOBBY_WIRE_PRESENCE_LEN 83
 #define LOBBY_WIRE_ERROR_LEN 2
-#define LOBBY_WIRE_FRAME_HEADER 10
 
 /* lobby_wire_welcome: WELCOME into out: role admitted, the room's host
  * key, the oldest frame it keeps (first_seq, 0: none) and the next
- * number, presence bits (1 host seated, 2 guest seated). Returns its
- * length. */
+ * number, presence bits (1 host seated, 2 guest seated), the node's
+ * receipt key relay_pk and its receipt clock relay_time (ms since the
+ * Unix epoch). Returns its length. */
 size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
                           const uint8_t host_pk[LOBBY_KEY_BYTES],
                           uint64_t first_seq, uint64_t next_seq,
-                          unsigned presence);
+                          unsigned presence,
+                          const uint8_t relay_pk[LOBBY_KEY_BYTES],
+                          uint64_t relay_time);
 
-/* lobby_wire_ack: ACK of the member's own frame seq; returns its length. */
-size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], uint64_t seq);
+/* lobby_wire_ack: ACK of the member's own frame: the FRAME receipt r
+ * (its seq, time_ms and sig); returns its length. */
+size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], const Proto_Receipt *r);
 
-/* lobby_wire_presence: PRESENCE of seat (0 host, 1 guest), present 0 or
- * 1; returns its length. */
-size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN], int seat,
-                           int present);
+/* lobby_wire_presence: PRESENCE carrying the PRESENCE receipt r (its
+ * seat: 0 host, 1 guest; present 0 or 1; seq, time_ms, sig); returns its
+ * length. */
+size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN],
+                           const Proto_Receipt *r);
 
 /* lobby_wire_frame_header: the header of a FRAME carrying a frame of
- * seat from numbered seq (the payload follows it); returns its length. */
-size_t lobby_wire_frame_header(uint8_t out[LOBBY_WIRE_FRAME_HEADER],
-                               uint64_t seq, int from);
+ * seat from with the FRAME receipt r (its seq, time_ms and sig; the
+ * payload follows the header); returns its length. */
+size_t lobby_wire_frame_header(uint8_t out[LOBBY_WIRE_FRAME_HEADER], int from,
+                               const Proto_Receipt *r);
+
+/* lobby_wire_frame_receipt: the receipt in a FRAME message msg (at least
+ * LOBBY_WIRE_FRAME_HEADER bytes, as lobby_wire_frame_header wrote it;
+ * relay and the PRESENCE fields left zero): the relay reads a kept
+ * frame's receipt back for its ACK. */
+void lobby_wire_frame_receipt(const uint8_t *msg, Proto_Receipt *out);
 
 /* lobby_wire_refusal: ERROR refusing with reason, a TB_E_* code the
  * client reads back as the same (TB_E_CODE, TB_E_RATE, TB_E_FULL,

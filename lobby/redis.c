@@ -9,7 +9,10 @@
  * also publishes it on the room's channel; each node subscribes to the
  * rooms its own members are in and feeds a copy of the room (room.c's
  * ordinary Lobby_Room) from it, fetching from the stream whatever the
- * channel skipped (before the subscription held, or after a gap). Both
+ * channel skipped (before the subscription held, or after a gap). Each
+ * frame and presence change carries the room's receipt time, Redis's own
+ * clock kept monotone in the room's hash (lobby/lua/data.lua): every
+ * node signs its receipts of a frame (room.c) with that one time. Both
  * Redis connections are hiredis's asynchronous ones on the lobby's libuv
  * loop (hiredis/adapters/libuv.h); a Redis that stops answering
  * (redis_health.c) is lost like one that closes them: every member is
@@ -50,8 +53,8 @@
  * KEYS, ARGV and answers are documented at the top of each file. */
 #include "lobby_lua.h"
 
-/* An admission's answer: {role, ..., presence, maker} (admit_lua). */
-#define ADMIT_ELEMENTS 9
+/* An admission's answer: {role, ..., presence, maker, time} (admit_lua). */
+#define ADMIT_ELEMENTS 10
 
 /* (Sequence numbers go through Lua's doubles, exact to 2^53: room.c
  * refuses a hello after LOBBY_SEQ_MAX + 1, for both backends.) */
@@ -82,6 +85,7 @@ typedef struct Req {
     int reserved;                    /* make: the watch lookup was new */
     char src[2 * LOBBY_SOURCE_KEY + 1]; /* the source address (hex) */
     size_t n;                        /* data: its payload bytes */
+    uint8_t hash[PROTO_HASH_BYTES];  /* data: its payload's (receipts) */
     struct Req *prev, *next;
 } Req;
 
@@ -354,12 +358,13 @@ static int eval(Lobby_Redis *st, const char *script, size_t slen, int nkeys,
 
 static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES]);
 
-/* A stream entry [ID, [field, value, ...]] into the copy r. */
+/* A stream entry [ID, [field, value, ...]] into the copy r (fields s:
+ * seat, t: time, d: payload). */
 static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
 {
     const redisReply *f;
     const char *id;
-    uint64_t seq, seat = 2;
+    uint64_t seq, seat = 2, t = UINT64_MAX;
     const char *d = NULL;
     size_t dn = 0;
 
@@ -379,15 +384,18 @@ static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
             return TB_E_FORMAT;
         if (k->str[0] == 's' && parse_u64(v->str, v->len, &seat) != 0)
             return TB_E_FORMAT;
+        if (k->str[0] == 't' && parse_u64(v->str, v->len, &t) != 0)
+            return TB_E_FORMAT;
         if (k->str[0] == 'd') {
             d = v->str;
             dn = v->len;
         }
     }
-    if (seat > 1 || d == NULL || dn == 0 || dn > st->lim.max_payload)
+    if (seat > 1 || t == UINT64_MAX || d == NULL || dn == 0 ||
+        dn > st->lim.max_payload)
         return TB_E_FORMAT;
-    return lobby__replica_frame(st->rs, r, seq, (int)seat, (const uint8_t *)d,
-                                dn, 1);
+    return lobby__replica_frame(st->rs, r, seq, (int)seat, t,
+                                (const uint8_t *)d, dn, 1);
 }
 
 static int take_entries(Lobby_Redis *st, Lobby_Room *r, const redisReply *a)
@@ -449,44 +457,65 @@ static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
         req_free(q);
 }
 
-/* A message on a room's channel: a frame "SEQ SEAT PAYLOAD", or a seat's
- * presence "p SEAT 0|1", an arrival with its claim number "p SEAT 1 E"
- * (a member of an older claim of that seat here is replaced). */
+/* The decimal numbers at the front of p[0..n), each followed by a space
+ * or the end: at most want of them into v; how many were read. *rest:
+ * what follows the last one's space (p + n at the end). */
+static int numbers(const char *p, size_t n, uint64_t *v, int want,
+                   const char **rest)
+{
+    int k = 0;
+    const char *end = p + n;
+    while (k < want && p < end) {
+        const char *sp = memchr(p, ' ', (size_t)(end - p));
+        size_t len = sp != NULL ? (size_t)(sp - p) : (size_t)(end - p);
+        if (parse_u64(p, len, &v[k]) != 0)
+            break;
+        k++;
+        p = sp != NULL ? sp + 1 : end;
+        if (sp == NULL)
+            break;
+    }
+    *rest = p;
+    return k;
+}
+
+/* A message on a room's channel: a frame "SEQ SEAT TIME PAYLOAD", or a
+ * seat's presence "p SEAT 0|1 SEQ TIME" (after the room's frame SEQ, at
+ * its receipt clock TIME), an arrival with its claim number
+ * "p SEAT 1 SEQ TIME E" (a member of an older claim of that seat here is
+ * replaced). */
 static void on_message(Lobby_Redis *st, const redisReply *chan,
                        const redisReply *msg)
 {
     uint8_t inv[LOBBY_LOOKUP_BYTES];
-    const char *p = msg->str, *sp1, *sp2;
+    const char *p = msg->str, *rest;
     size_t n = msg->len;
-    uint64_t seq, seat;
+    uint64_t v[5];
     Lobby_Room *r;
-    int rc;
+    int rc, k;
 
     if (chan->len != KEY_LEN || unhex(chan->str + 4, HEX_LEN, inv) != 0)
         return;
     r = lobby__replica_find(st->rs, inv);
     if (r == NULL)
         return;
-    if (n >= 5 && p[0] == 'p' && p[1] == ' ' &&
-        (p[2] == '0' || p[2] == '1') && p[3] == ' ' &&
-        (p[4] == '0' || p[4] == '1')) {
-        uint64_t epoch;
-        if (n > 6 && p[4] == '1' && p[5] == ' ' &&
-            parse_u64(p + 6, n - 6, &epoch) == 0)
-            lobby__replica_claimed(r, p[2] - '0', epoch, uv_now(st->loop));
-        lobby__replica_presence(r, p[2] - '0', p[4] - '0');
+    if (n >= 2 && p[0] == 'p' && p[1] == ' ') {
+        k = numbers(p + 2, n - 2, v, 5, &rest);
+        if (k < 4 || v[0] > 1 || v[1] > 1 || rest != p + n ||
+            (k == 5 && v[1] != 1))
+            return;
+        if (k == 5)
+            lobby__replica_claimed(r, (int)v[0], v[4], uv_now(st->loop));
+        lobby__replica_presence(st->rs, r, (int)v[0], (int)v[1], v[2], v[3]);
         return;
     }
-    sp1 = memchr(p, ' ', n);
-    sp2 = sp1 ? memchr(sp1 + 1, ' ', n - (size_t)(sp1 + 1 - p)) : NULL;
-    if (sp2 == NULL || parse_u64(p, (size_t)(sp1 - p), &seq) != 0 ||
-        parse_u64(sp1 + 1, (size_t)(sp2 - sp1 - 1), &seat) != 0 || seat > 1)
+    if (numbers(p, n, v, 3, &rest) != 3 || v[1] > 1)
         return;
-    n -= (size_t)(sp2 + 1 - p);
+    n -= (size_t)(rest - p);
     if (n == 0 || n > st->lim.max_payload)
         return;
-    rc = lobby__replica_frame(st->rs, r, seq, (int)seat,
-                              (const uint8_t *)sp2 + 1, n, 0);
+    rc = lobby__replica_frame(st->rs, r, v[0], (int)v[1], v[2],
+                              (const uint8_t *)rest, n, 0);
     if (rc == TB_E_STATE)
         fetch(st, inv);
 }
@@ -706,26 +735,27 @@ static void hello_refuse(Lobby_Redis *st, Req *q, int code)
 }
 
 /* {role, lookup hex, host key, watch hex, next, epoch, frames, presence,
- * maker} */
+ * maker, time} */
 static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
 {
     uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES],
         maker[LOBBY_SOURCE_KEY];
     char key[KEY_LEN + 1], ttl[24], share[2 * LOBBY_SOURCE_KEY + 6];
-    uint64_t role, next, epoch, pres;
+    uint64_t role, next, epoch, pres, rtime;
     const redisReply *mk;
     int has_maker;
     Lobby_Room *r;
 
     if (rep->elements != ADMIT_ELEMENTS ||
-        reply_u64(rep->element[0], &role) != 0 ||
-        role > 2 || reply_hex(rep->element[1], inv) != 0 ||
+        reply_u64(rep->element[0], &role) != 0 || role > 2 ||
+        reply_hex(rep->element[1], inv) != 0 ||
         rep->element[2]->type != REDIS_REPLY_STRING ||
         rep->element[2]->len != LOBBY_KEY_BYTES ||
         reply_hex(rep->element[3], wat) != 0 ||
         reply_u64(rep->element[4], &next) != 0 || next == 0 ||
         reply_u64(rep->element[5], &epoch) != 0 ||
-        reply_u64(rep->element[7], &pres) != 0 || pres > 3) {
+        reply_u64(rep->element[7], &pres) != 0 || pres > 3 ||
+        reply_u64(rep->element[9], &rtime) != 0) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }
@@ -741,7 +771,7 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
                 proto_unhex(mk->str, mk->len, maker, sizeof maker) == 0;
     if (has_maker) /* else made by an older node */
         lobby__replica_maker(r, maker);
-    lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres,
+    lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres, rtime,
                  uv_now(st->loop));
     /* The room is in use: it counts towards the cap and its maker's
      * share, and its watch lookup lives on (each in its own slot). */
@@ -906,14 +936,25 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
 
 /* ---- frames from members ---- */
 
+/* data_lua's answer {number, time}: 0 with both, else TB_E_FORMAT. */
+static int numbered(const redisReply *rep, uint64_t *seq, uint64_t *t)
+{
+    if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
+        reply_u64(rep->element[0], seq) != 0 || *seq == 0 ||
+        reply_u64(rep->element[1], t) != 0)
+        return TB_E_FORMAT;
+    return 0;
+}
+
 static void data_done(void *priv, redisReply *rep)
 {
     Req *q = priv;
+    uint64_t seq, t;
     if (q->m != NULL)
         lobby__stored(q->m, q->n);
     if (q->m != NULL && rep != NULL && !q->st->closing) {
-        if (rep->type == REDIS_REPLY_INTEGER && rep->integer > 0)
-            lobby__acked(q->m, (uint64_t)rep->integer);
+        if (numbered(rep, &seq, &t) == 0)
+            lobby__acked(q->m, seq, t, q->hash);
         else if (rep->type == REDIS_REPLY_INTEGER && rep->integer == -10)
             lobby__refuse(q->m, LOBBY_ERR_REPLACED);
         else if (rep->type == REDIS_REPLY_INTEGER &&
@@ -961,6 +1002,8 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
         return;
     }
     q->n = n;
+    if (proto_receipt_hash(data, n, q->hash) != 0)
+        memset(q->hash, 0, sizeof q->hash);
     key_of(inv, 'm', hkey);
     key_of(inv, 'f', fkey);
     key_of(inv, 'c', chan);

@@ -20,7 +20,11 @@
  * rooms does no work per member or room while they are idle. The time
  * is always the caller's (ms); members are reached only through their
  * link's operations, so the libuv relay and the simulator run this one
- * room.
+ * room. The node is a signing witness (the fair-play issue): each frame
+ * it numbers and each presence change gets a receipt (proto.h) signed
+ * once with the node's key at the room's receipt clock (the driver's
+ * wall clock, never run back; with a store, Redis's time), kept with the
+ * frame and sent in its FRAME and ACK.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +120,8 @@ struct Lobby_Room {
     int sending[2];     /* with --redis: the seat's frames in flight */
     uint8_t maker[LOBBY_SOURCE_KEY]; /* with --redis: the source that
                                         created it (redis.c) */
+    uint64_t last_time; /* the room's last receipt time (ms since the
+                           epoch): none goes below it */
     int has_maker;
     int finished[2];    /* the seat said DONE */
     int released;       /* both did: the room goes sooner, and first */
@@ -186,6 +192,10 @@ struct Lobby_Rooms {
     Lobby_Stats stats;
     const Lobby_Store_Ops *store_ops; /* NULL: rooms live here only */
     void *store;
+    Proto_Identity key; /* the node's receipt key (lobby_rooms_use_witness) */
+    int keyed;          /* 0: none yet; receipts carry zeros */
+    uint64_t (*wall_ms)(void *user); /* the receipt clock (NULL: 0) */
+    void *wall_user;
 };
 
 /* ---- rooms and lookups ---- */
@@ -472,6 +482,62 @@ static void member_send(Lobby_Member *m, const uint8_t *msg, size_t len)
     (void)m->ops->send(m->link, msg, len); /* a failure closes the member */
 }
 
+/* ---- receipts ---- */
+
+/* The room's receipt clock now: the driver's wall clock, never below the
+ * room's last reading (a clock set back must not run a seat's time
+ * back). With a store the times are Redis's (its own room clock): never
+ * asked here. */
+static uint64_t room_clock(Lobby_Rooms *rs, Lobby_Room *r)
+{
+    uint64_t t = rs->wall_ms != NULL ? rs->wall_ms(rs->wall_user) : 0;
+    if (t < r->last_time)
+        t = r->last_time;
+    r->last_time = t;
+    return t;
+}
+
+/* Sign rc (kind, seq, time and, for PRESENCE, seat and present filled)
+ * for room r with the node's key; hash: the payload's (FRAME). Unsigned
+ * (zero key and signature, which verify as nothing) without a key. */
+static void receipt_sign(const Lobby_Rooms *rs, const Lobby_Room *r,
+                         Proto_Receipt *rc, const uint8_t *hash)
+{
+    if (!rs->keyed || proto_receipt_sign(rc, r->host_pk, hash, &rs->key) != 0) {
+        memset(rc->relay, 0, sizeof rc->relay);
+        memset(rc->sig, 0, sizeof rc->sig);
+    }
+}
+
+/* A kept frame of seat from numbered seq at time t (ms), payload data[n],
+ * as its FRAME message with the node's receipt: signed once here, sent
+ * to every member as is. NULL: out of memory. */
+static Lobby_Entry *entry_new(const Lobby_Rooms *rs, const Lobby_Room *r,
+                              uint64_t seq, int from, uint64_t t,
+                              const uint8_t *data, size_t n)
+{
+    Lobby_Entry *e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
+    Proto_Receipt rc;
+    uint8_t hash[PROTO_HASH_BYTES];
+
+    if (e == NULL)
+        return NULL;
+    memset(&rc, 0, sizeof rc);
+    rc.kind = PROTO_RECEIPT_FRAME;
+    rc.seq = seq;
+    rc.time_ms = t;
+    if (proto_receipt_hash(data, n, hash) != 0)
+        memset(hash, 0, sizeof hash); /* (the signature then verifies as
+                                         nothing) */
+    receipt_sign(rs, r, &rc, hash);
+    e->seq = seq;
+    e->from = from;
+    e->len = LOBBY_FRAME_HEADER + n;
+    lobby_wire_frame_header(e->msg, from, &rc);
+    memcpy(e->msg + LOBBY_FRAME_HEADER, data, n);
+    return e;
+}
+
 /* Every LOBBY_WIRE_BEAT_MS, a BEAT to each member in a room that was sent
  * nothing since the last turn (and has nothing waiting to be written):
  * so a member hears from a live relay at least every two turns, and
@@ -526,12 +592,21 @@ static void member_error(Lobby_Member *m, int code)
                   m->refused_held ? LOBBY_CLOSE_REFUSED : LOBBY_CLOSE_ANSWERED);
 }
 
-/* Acknowledge m's own frame seq. */
-static void member_ack(Lobby_Member *m, uint64_t seq)
+/* Acknowledge m's own frame with its receipt rc (the one its FRAME
+ * carries to the others). */
+static void member_ack(Lobby_Member *m, const Proto_Receipt *rc)
 {
     uint8_t ack[LOBBY_WIRE_ACK_LEN];
-    member_send(m, ack, lobby_wire_ack(ack, seq));
-    m->ack_sent = seq;
+    member_send(m, ack, lobby_wire_ack(ack, rc));
+    m->ack_sent = rc->seq;
+}
+
+/* Acknowledge m's own kept frame e. */
+static void member_ack_entry(Lobby_Member *m, const Lobby_Entry *e)
+{
+    Proto_Receipt rc;
+    lobby_wire_frame_receipt(e->msg, &rc);
+    member_ack(m, &rc);
 }
 
 /* Send m the frames it has not had yet while its queue has room; its own
@@ -563,7 +638,7 @@ static void member_pump(Lobby_Member *m)
             other = 1;
         } else if (e->seq <= m->acked) {
             if (e->seq > m->ack_sent)
-                member_ack(m, e->seq);
+                member_ack_entry(m, e);
         } else if (r->sending[m->role] > 0) {
             break; /* its own, numbered by Redis, the number not back yet */
         } else if (m->ops->send(m->link, e->msg, e->len) != 0) {
@@ -577,14 +652,37 @@ static void member_pump(Lobby_Member *m)
                               r->epoch[m->role], m->sent_seq);
 }
 
-static void room_presence(Lobby_Room *r, int seat, int present)
+/* Seat came (present 1) or went (0) after the room's frame seq, at time
+ * t (ms): the other seat and the spectators are told, with the node's
+ * receipt (signed once for them all). */
+static void room_presence_at(Lobby_Rooms *rs, Lobby_Room *r, int seat,
+                             int present, uint64_t seq, uint64_t t)
 {
     uint8_t msg[LOBBY_WIRE_PRESENCE_LEN];
-    lobby_wire_presence(msg, seat, present);
+    Proto_Receipt rc;
+    if (r->seat[1 - seat] == NULL && r->spect == NULL)
+        return; /* nobody here to tell: nothing to sign */
+    memset(&rc, 0, sizeof rc);
+    rc.kind = PROTO_RECEIPT_PRESENCE;
+    rc.seq = seq;
+    rc.time_ms = t;
+    rc.seat = (uint8_t)seat;
+    rc.present = (uint8_t)(present != 0);
+    receipt_sign(rs, r, &rc, NULL);
+    lobby_wire_presence(msg, &rc);
     if (r->seat[1 - seat] != NULL)
         member_send(r->seat[1 - seat], msg, sizeof msg);
     for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
         member_send(s, msg, sizeof msg);
+}
+
+/* As room_presence_at, in memory: after the room's last number, now on
+ * its receipt clock. */
+static void room_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat, int present)
+{
+    uint64_t t = room_clock(rs, r);
+    room_presence_at(rs, r, seat, present,
+                     r->next_seq > 0 ? r->next_seq - 1 : 0, t);
 }
 
 /* Remove m from its room (its connection is going, or was replaced). */
@@ -613,7 +711,7 @@ static void member_leave(Lobby_Member *m, uint64_t now)
         if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST])
             r->claimed[LOBBY_ROLE_GUEST] = 0;
         if (m->rs->store_ops == NULL) /* else it comes back from Redis */
-            room_presence(r, m->role, 0);
+            room_presence(m->rs, r, m->role, 0);
     }
     m->room = NULL;
     m->role = ROLE_NONE;
@@ -623,9 +721,11 @@ static void member_leave(Lobby_Member *m, uint64_t now)
     room_update_empty(m->rs, r, now);
 }
 
-/* presence: WELCOME's presence bits, or -1 for those of this room here. */
+/* presence: WELCOME's presence bits and rtime its receipt clock (from
+ * the store), or -1 for those of this room here (rtime unused: the
+ * room's clock). */
 static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
-                  int presence, uint64_t now)
+                  int presence, uint64_t rtime, uint64_t now)
 {
     Lobby_Rooms *rs = m->rs;
     uint8_t w[LOBBY_LEN_WELCOME];
@@ -658,15 +758,20 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
             r->guest_joined = 1;
     }
     room_update_empty(rs, r, now);
+    if (presence < 0)
+        rtime = room_clock(rs, r);
+    else if (rtime > r->last_time)
+        r->last_time = rtime;
     lobby_wire_welcome(w, role, r->host_pk, room_first_seq(r), r->next_seq,
                        presence >= 0 ? (unsigned)presence
                                      : (unsigned)((r->seat[0] != NULL) |
-                                                  (r->seat[1] != NULL) << 1));
+                                                  (r->seat[1] != NULL) << 1),
+                       rs->key.pk, rtime);
     member_send(m, w, sizeof w);
     m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
     member_pump(m);
     if (role != LOBBY_ROLE_SPECTATOR && presence < 0)
-        room_presence(r, role, 1);
+        room_presence(rs, r, role, 1);
 }
 
 /* ---- the guess limit ---- */
@@ -757,7 +862,7 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
             lobby__equal(secret, r->secret[0], LOBBY_SEAT_SECRET_BYTES) &&
             lobby__equal(pk, r->host_pk, LOBBY_KEY_BYTES) &&
             lobby__equal(wat, r->lookup[1], LOBBY_LOOKUP_BYTES))
-            admit(m, r, LOBBY_ROLE_HOST, from, -1, now);
+            admit(m, r, LOBBY_ROLE_HOST, from, -1, 0, now);
         else
             wrong_code(rs, m, now);
         return;
@@ -788,7 +893,7 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     /* A host re-registering its room after a lobby restart goes on from
      * the last number it has, so every peer's numbering stays valid. */
     r->next_seq = from + 1;
-    admit(m, r, LOBBY_ROLE_HOST, from, -1, now);
+    admit(m, r, LOBBY_ROLE_HOST, from, -1, 0, now);
 }
 
 static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
@@ -815,7 +920,7 @@ static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     for (int s = 0; s < 2; s++)
         if (r->claimed[s] &&
             lobby__equal(secret, r->secret[s], LOBBY_SEAT_SECRET_BYTES)) {
-            admit(m, r, s, from, -1, now);
+            admit(m, r, s, from, -1, 0, now);
             return;
         }
     if (r->claimed[1]) {
@@ -830,7 +935,7 @@ static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     r->finished[1] = 0;
     r->released = 0;
     gone_update(rs, r);
-    admit(m, r, LOBBY_ROLE_GUEST, from, -1, now);
+    admit(m, r, LOBBY_ROLE_GUEST, from, -1, 0, now);
 }
 
 static void on_watch(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
@@ -871,7 +976,7 @@ static void on_watch(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
-    admit(m, r, LOBBY_ROLE_SPECTATOR, from, -1, now);
+    admit(m, r, LOBBY_ROLE_SPECTATOR, from, -1, 0, now);
 }
 
 /* Drop the room's oldest frame; members that never got it are too slow. */
@@ -1088,17 +1193,13 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_FLOOD);
         return;
     }
-    e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
+    e = entry_new(rs, r, r->next_seq, m->role, room_clock(rs, r),
+                  p + LOBBY_DATA_HEADER, n);
     if (e == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
     r->spoke[m->role] = 1;
-    e->seq = r->next_seq;
-    e->from = m->role;
-    e->len = LOBBY_FRAME_HEADER + n;
-    lobby_wire_frame_header(e->msg, e->seq, m->role);
-    memcpy(e->msg + LOBBY_FRAME_HEADER, p + LOBBY_DATA_HEADER, n);
     if (ring_push(rs, r, e) != 0) {
         free(e);
         member_error(m, LOBBY_ERR_FULL);
@@ -1421,7 +1522,7 @@ uint64_t lobby__replica_next(const Lobby_Room *r)
 }
 
 int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
-                         const uint8_t *data, size_t n, int stream)
+                         uint64_t t, const uint8_t *data, size_t n, int stream)
 {
     Lobby_Entry *e;
 
@@ -1439,19 +1540,17 @@ int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
     }
     while (make_room(rs, r, from, LOBBY_FRAME_HEADER + n) != 0)
         ring_evict(rs, r); /* Redis has it already: the copy must follow */
-    e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
+    /* Redis's time as given: every node signs the same one */
+    e = entry_new(rs, r, seq, from, t, data, n);
     if (e == NULL)
         return TB_E_NOMEM;
-    e->seq = seq;
-    e->from = from;
-    e->len = LOBBY_FRAME_HEADER + n;
-    lobby_wire_frame_header(e->msg, seq, from);
-    memcpy(e->msg + LOBBY_FRAME_HEADER, data, n);
     if (ring_push(rs, r, e) != 0) {
         free(e);
         return TB_E_NOMEM;
     }
     r->next_seq = seq + 1;
+    if (t > r->last_time)
+        r->last_time = t;
     rs->stats.frames_relayed++;
     for (int s = 0; s < 2; s++)
         if (r->seat[s] != NULL)
@@ -1477,13 +1576,16 @@ void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
     member_error(old, LOBBY_ERR_REPLACED);
 }
 
-void lobby__replica_presence(Lobby_Room *r, int seat, int present)
+void lobby__replica_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat,
+                             int present, uint64_t seq, uint64_t t)
 {
-    room_presence(r, seat, present);
+    if (t > r->last_time)
+        r->last_time = t;
+    room_presence_at(rs, r, seat, present, seq, t);
 }
 
 void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
-                  uint64_t epoch, int presence, uint64_t now)
+                  uint64_t epoch, int presence, uint64_t rtime, uint64_t now)
 {
     if (role != LOBBY_ROLE_SPECTATOR) {
         r->epoch[role] = epoch;
@@ -1491,7 +1593,7 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
     }
     if (r->next_seq == 0)
         r->next_seq = 1;
-    admit(m, r, role, from, presence, now);
+    admit(m, r, role, from, presence, rtime, now);
 }
 
 void lobby__stored(Lobby_Member *m, size_t n)
@@ -1505,7 +1607,8 @@ void lobby__stored(Lobby_Member *m, size_t n)
         m->src->storing -= n;
 }
 
-void lobby__acked(Lobby_Member *m, uint64_t seq)
+void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
+                  const uint8_t hash[PROTO_HASH_BYTES])
 {
     Lobby_Room *r = m->room;
 
@@ -1516,9 +1619,18 @@ void lobby__acked(Lobby_Member *m, uint64_t seq)
     if (seq > m->acked)
         m->acked = seq;
     /* Its place in the copy already passed (the copy was cut back to a
-     * later start): nothing earlier is still to come. */
-    if (seq <= m->sent_seq && seq > m->ack_sent)
-        member_ack(m, seq);
+     * later start, so its frame is no longer kept here): nothing earlier
+     * is still to come. Its receipt is made from Redis's answer (the
+     * same bytes the copy's would have had). */
+    if (seq <= m->sent_seq && seq > m->ack_sent) {
+        Proto_Receipt rc;
+        memset(&rc, 0, sizeof rc);
+        rc.kind = PROTO_RECEIPT_FRAME;
+        rc.seq = seq;
+        rc.time_ms = t;
+        receipt_sign(m->rs, r, &rc, hash);
+        member_ack(m, &rc);
+    }
     member_pump(m);
 }
 
@@ -1556,6 +1668,23 @@ void lobby_rooms_use_store(Lobby_Rooms *rs, const Lobby_Store_Ops *ops,
 {
     rs->store_ops = ops;
     rs->store = store;
+}
+
+void lobby_rooms_use_witness(Lobby_Rooms *rs, const Proto_Identity *key,
+                             uint64_t (*wall_ms)(void *user), void *user)
+{
+    proto_identity_wipe(&rs->key);
+    memset(rs->key.pk, 0, sizeof rs->key.pk);
+    rs->keyed = key != NULL;
+    if (key != NULL)
+        rs->key = *key;
+    rs->wall_ms = wall_ms;
+    rs->wall_user = user;
+}
+
+void lobby_rooms_relay_key(const Lobby_Rooms *rs, uint8_t pk[LOBBY_KEY_BYTES])
+{
+    memcpy(pk, rs->key.pk, LOBBY_KEY_BYTES);
 }
 
 const Lobby_Limits *lobby_rooms_limits(const Lobby_Rooms *rs)
@@ -1599,6 +1728,7 @@ void lobby_rooms_free(Lobby_Rooms *rs)
     while (rs->rooms != NULL)
         room_drop(rs, rs->rooms);
     lobby__sources_free(&rs->sources);
+    proto_identity_wipe(&rs->key);
     free(rs->heap);
     free(rs->buckets[0]);
     free(rs->buckets[1]);

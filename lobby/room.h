@@ -6,7 +6,8 @@
  * only through the link operations its driver gives it. The libuv relay
  * (server.c, over framed TCP and WebSocket), its Redis backend (redis.c,
  * through Lobby_Store_Ops) and the simulator (sim/) all run this one
- * room. No libuv, no clock, no randomness of its own.
+ * room. No libuv, no clock, no randomness of its own: the node's receipt
+ * key and its wall clock come from the driver (lobby_rooms_use_witness).
  */
 #ifndef TABULA_LOBBY_ROOM_H
 #define TABULA_LOBBY_ROOM_H
@@ -241,6 +242,26 @@ int lobby_rooms_new(const Lobby_Limits *lim, Lobby_Rooms **out);
  * instead of here; before the first member. */
 void lobby_rooms_use_store(Lobby_Rooms *rs, const Lobby_Store_Ops *ops,
                            void *store);
+
+/*
+ * lobby_rooms_use_witness: the node signs its receipts (proto.h, "relay
+ * receipts": one for each frame it numbers or relays, one for each
+ * presence change) with key (copied, wiped at lobby_rooms_free; its
+ * public key is in every WELCOME) and reads its receipt clock from
+ * wall_ms(user): ms since the Unix epoch (the driver's CLOCK_REALTIME,
+ * or simulated time; NULL: 0). A room's receipt times never go down: a
+ * receipt's time is the larger of that clock and the room's last one.
+ * With a store (lobby_rooms_use_store) the times come from the store
+ * instead (Redis's clock) and wall_ms is not asked. Before this call (or
+ * with key NULL) the node has no key: its receipts carry a zero key and
+ * signature, which verify as nothing. Call it before the first member.
+ */
+void lobby_rooms_use_witness(Lobby_Rooms *rs, const Proto_Identity *key,
+                             uint64_t (*wall_ms)(void *user), void *user);
+
+/* lobby_rooms_relay_key: the node's receipt key (the public half; zeros
+ * before lobby_rooms_use_witness) into pk. */
+void lobby_rooms_relay_key(const Lobby_Rooms *rs, uint8_t pk[LOBBY_KEY_BYTES]);
 
 /* lobby_rooms_limits: the limits in force (defaults filled in). */
 const Lobby_Limits *lobby_rooms_limits(const Lobby_Rooms *rs);

@@ -134,31 +134,39 @@ void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
 /* The number the copy's next frame has (0: none seen yet). */
 uint64_t lobby__replica_next(const Lobby_Room *r);
 /* A frame of the room from Redis (stream: read from the room's stream,
- * else from its channel): kept and sent to the members here. A gap
+ * else from its channel), numbered seq at Redis's time t (ms since the
+ * epoch): kept with this node's receipt of it (signed here, once) and
+ * sent to the members here. A gap
  * before a stream frame means Redis dropped those frames: the copy
  * starts again there (members that lacked them are dropped as slow).
  * Errors: TB_E_STATE (a channel frame after a gap: fetch the stream),
  * TB_E_NOMEM. */
 int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
-                         const uint8_t *data, size_t n, int stream);
+                         uint64_t t, const uint8_t *data, size_t n, int stream);
 /* Redis numbers the room's next frame next_seq (an empty copy starts so). */
 void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
 /* Admit m to the copy r in role (its seat's claim number epoch); its
- * WELCOME says presence (bit 0 host, bit 1 guest seated, lobby-wide). */
+ * WELCOME says presence (bit 0 host, bit 1 guest seated, lobby-wide) and
+ * the room's receipt clock rtime (Redis's, ms since the epoch). */
 void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
-                  uint64_t epoch, int presence, uint64_t now);
+                  uint64_t epoch, int presence, uint64_t rtime, uint64_t now);
 /* Seat was claimed with claim number epoch on some node at now (ms): a
  * member here holding an older claim of it is closed REPLACED. */
 void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
                             uint64_t now);
-/* A seat's player arrived (1) or left (0) on some node: the room's other
- * seat and spectators here are told. */
-void lobby__replica_presence(Lobby_Room *r, int seat, int present);
+/* A seat's player arrived (1) or left (0) on some node, after the room's
+ * frame seq, at Redis's time t (ms): the room's other seat and
+ * spectators here are told, with this node's receipt. */
+void lobby__replica_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat,
+                             int present, uint64_t seq, uint64_t t);
 /* Redis's answer to m's wrong code at now (ms): over the limit (limited)
  * or counted. */
 void lobby__guess_answer(Lobby_Member *m, int limited, uint64_t now);
-/* Redis numbered m's frame seq: its ACK goes out in its place, after
- * every earlier frame of the room (member_pump). */
-void lobby__acked(Lobby_Member *m, uint64_t seq);
+/* Redis numbered m's frame seq at its time t (ms), the frame's payload
+ * hash being hash (proto_receipt_hash): its ACK goes out in its place,
+ * after every earlier frame of the room (member_pump), with the receipt
+ * the frame's copy here carries. */
+void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
+                  const uint8_t hash[PROTO_HASH_BYTES]);
 
 #endif /* TABULA_LOBBY_ROOM_INTERNAL_H */

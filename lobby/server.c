@@ -6,7 +6,8 @@
  * with the loop's time, runs their sweep four times a second, and, with
  * --redis, plugs the Redis store (redis.c) in as the rooms' store. A
  * WebSocket member (http.c) enters the same rooms through
- * lobby__member_new.
+ * lobby__member_new. It gives the rooms the node's receipt key (a fresh
+ * one, or lobby_use_key's) and the wall clock they sign times with.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,35 @@ static const Lobby_Link_Ops tcp_ops = {tcp_send, tcp_queued, tcp_is_closing,
                                        tcp_close, 0};
 
 static void lobby_maybe_free(Lobby *lb);
+
+/* The receipt clock: the system's wall clock (CLOCK_REALTIME), ms since
+ * the Unix epoch (the rooms never let a room's receipts run back when it
+ * is set back). */
+static uint64_t wall_ms(void *user)
+{
+    uv_timeval64_t tv;
+    (void)user;
+    if (uv_gettimeofday(&tv) != 0 || tv.tv_sec < 0)
+        return 0;
+    return (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
+}
+
+int lobby_use_key(Lobby *lb, const Proto_Identity *key)
+{
+    Lobby_Stats s;
+    if (lb == NULL || key == NULL)
+        return TB_E_ARG;
+    lobby_rooms_stats(lb->rooms, &s);
+    if (s.members > 0)
+        return TB_E_ARG;
+    lobby_rooms_use_witness(lb->rooms, key, wall_ms, NULL);
+    return 0;
+}
+
+void lobby_relay_key(const Lobby *lb, uint8_t pk[LOBBY_KEY_BYTES])
+{
+    lobby_rooms_relay_key(lb->rooms, pk);
+}
 
 Lobby_Rooms *lobby__rooms(Lobby *lb)
 {
@@ -211,6 +241,7 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
     Lobby *lb;
     Net_Limits nl = {0};
     const Lobby_Limits *l;
+    Proto_Identity key;
     int rc;
 
     if (loop == NULL || addr == NULL || out == NULL)
@@ -220,10 +251,17 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
     if (lb == NULL)
         return TB_E_NOMEM;
     rc = lobby_rooms_new(lim, &lb->rooms);
+    if (rc == 0)
+        rc = proto_init();
+    if (rc == 0)
+        rc = proto_identity_generate(&key); /* until lobby_use_key */
     if (rc != 0) {
+        lobby_rooms_free(lb->rooms);
         free(lb);
         return rc;
     }
+    lobby_rooms_use_witness(lb->rooms, &key, wall_ms, NULL);
+    proto_identity_wipe(&key);
     l = lobby_rooms_limits(lb->rooms);
     lb->loop = loop;
     nl.max_frame = l->max_payload + LOBBY_FRAME_HEADER;

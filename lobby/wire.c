@@ -2,8 +2,11 @@
  * wire.c: the client side of the lobby's messages without I/O
  * (lobby_wire.h): building CREATE, JOIN and WATCH, and reading WELCOME,
  * FRAME, ACK, PRESENCE and ERROR with their exact lengths, the check of
- * the host key against the code, and the sequence numbers a client holds.
- * lobby/client.c runs it over TCP, the page's module over a WebSocket.
+ * the host key against the code, the sequence numbers a client holds and
+ * the relay's receipts as the messages carry them (their signatures are
+ * the session's to check: it knows the payload and the room). lobby/
+ * client.c runs it over TCP, the page's module over a WebSocket. The
+ * relay's builders of the same messages are at the end.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +19,45 @@ struct Lobby_Wire {
     Lobby_Wire_Config cfg;
     uint64_t last_seq;
     int admitted;
+    uint8_t relay_pk[LOBBY_KEY_BYTES]; /* the node of this connection */
 };
+
+/* Where the fields of the relay's messages are (docs/protocol-lobby.md). */
+enum {
+    WELCOME_HOST = 2,
+    WELCOME_FIRST = WELCOME_HOST + LOBBY_KEY_BYTES,
+    WELCOME_NEXT = WELCOME_FIRST + 8,
+    WELCOME_PRESENCE = WELCOME_NEXT + 8,
+    WELCOME_RELAY = WELCOME_PRESENCE + 1,
+    WELCOME_TIME = WELCOME_RELAY + LOBBY_KEY_BYTES,
+    FRAME_SEQ = 1,
+    FRAME_FROM = 9,
+    FRAME_TIME = 10, /* then the signature */
+    ACK_SEQ = 1,
+    ACK_TIME = 9,
+    PRESENCE_SEAT = 1,
+    PRESENCE_PRESENT = 2,
+    PRESENCE_SEQ = 3,
+    PRESENCE_TIME = 11
+};
+_Static_assert(WELCOME_TIME + 8 == LOBBY_LEN_WELCOME &&
+                   FRAME_TIME + LOBBY_RECEIPT_TAIL == LOBBY_FRAME_HEADER &&
+                   ACK_TIME + LOBBY_RECEIPT_TAIL == LOBBY_LEN_ACK &&
+                   PRESENCE_TIME + LOBBY_RECEIPT_TAIL == LOBBY_LEN_PRESENCE,
+               "the fields fill each message");
+
+/* A receipt's time and signature at p (LOBBY_RECEIPT_TAIL bytes). */
+static void tail_put(uint8_t *p, const Proto_Receipt *r)
+{
+    lobby__put64(p, r->time_ms);
+    memcpy(p + 8, r->sig, PROTO_SIG_BYTES);
+}
+
+static void tail_get(const uint8_t *p, Proto_Receipt *r)
+{
+    r->time_ms = lobby__get64(p);
+    memcpy(r->sig, p + 8, PROTO_SIG_BYTES);
+}
 
 /* The TB_E_* code a client reports for the lobby's ERROR code. */
 static int error_code(int wire)
@@ -130,9 +171,9 @@ int lobby_wire_welcome_read(const uint8_t *p, size_t len, Lobby_Welcome *wl)
         p[1] > LOBBY_ROLE_SPECTATOR)
         return TB_E_FORMAT;
     wl->role = (Lobby_Role)p[1];
-    memcpy(wl->host_pk, p + 2, LOBBY_KEY_BYTES);
-    wl->first_seq = lobby__get64(p + 2 + LOBBY_KEY_BYTES);
-    wl->next_seq = lobby__get64(p + 10 + LOBBY_KEY_BYTES);
+    memcpy(wl->host_pk, p + WELCOME_HOST, LOBBY_KEY_BYTES);
+    wl->first_seq = lobby__get64(p + WELCOME_FIRST);
+    wl->next_seq = lobby__get64(p + WELCOME_NEXT);
     /* Numbers no lobby gives (frames are numbered from 1; a lobby takes
      * no CREATE resuming after LOBBY_SEQ_MAX, so no number the seat keeps
      * may pass it): a relay's lie here would become the seat's resume
@@ -140,8 +181,10 @@ int lobby_wire_welcome_read(const uint8_t *p, size_t len, Lobby_Welcome *wl)
     if (wl->next_seq == 0 || wl->next_seq > LOBBY_SEQ_MAX + 1 ||
         wl->first_seq >= wl->next_seq)
         return TB_E_FORMAT;
-    wl->host_present = p[18 + LOBBY_KEY_BYTES] & 1;
-    wl->guest_present = (p[18 + LOBBY_KEY_BYTES] >> 1) & 1;
+    wl->host_present = p[WELCOME_PRESENCE] & 1;
+    wl->guest_present = (p[WELCOME_PRESENCE] >> 1) & 1;
+    memcpy(wl->relay_pk, p + WELCOME_RELAY, LOBBY_KEY_BYTES);
+    wl->relay_time = lobby__get64(p + WELCOME_TIME);
     return 0;
 }
 
@@ -161,12 +204,24 @@ static int read_welcome(Lobby_Wire *w, const uint8_t *p, Lobby_Wire_Event *ev)
         (wl->role == LOBBY_ROLE_SPECTATOR))
         return TB_E_FORMAT;
     w->admitted = 1;
+    memcpy(w->relay_pk, wl->relay_pk, LOBBY_KEY_BYTES);
     /* A lobby that numbers below what we hold lost the room (a restart)
      * and it was re-registered: follow its numbering from here on. */
     if (wl->next_seq <= w->last_seq)
         w->last_seq = wl->next_seq - 1;
     ev->kind = LOBBY_WIRE_WELCOME;
     return 0;
+}
+
+/* The receipt of kind and seq whose time and signature are at tail, from
+ * this connection's node. */
+static void receipt_of(const Lobby_Wire *w, int kind, uint64_t seq,
+                       const uint8_t *tail, Proto_Receipt *r)
+{
+    memcpy(r->relay, w->relay_pk, LOBBY_KEY_BYTES);
+    r->kind = (uint8_t)kind;
+    r->seq = seq;
+    tail_get(tail, r);
 }
 
 int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
@@ -185,9 +240,9 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
             break;
         return read_welcome(w, p, ev);
     case LOBBY_MSG_FRAME:
-        if (len <= LOBBY_FRAME_HEADER || p[9] > LOBBY_ROLE_GUEST)
+        if (len <= LOBBY_FRAME_HEADER || p[FRAME_FROM] > LOBBY_ROLE_GUEST)
             break;
-        seq = lobby__get64(p + 1);
+        seq = lobby__get64(p + FRAME_SEQ);
         if (seq > LOBBY_SEQ_MAX + 1)
             break; /* no lobby numbers so far (read_welcome) */
         if (seq <= w->last_seq)
@@ -195,27 +250,37 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         w->last_seq = seq;
         ev->kind = LOBBY_WIRE_FRAME;
         ev->seq = seq;
-        ev->from = (Lobby_Role)p[9];
+        ev->from = (Lobby_Role)p[FRAME_FROM];
         ev->data = p + LOBBY_FRAME_HEADER;
         ev->len = len - LOBBY_FRAME_HEADER;
+        receipt_of(w, PROTO_RECEIPT_FRAME, seq, p + FRAME_TIME, &ev->receipt);
         return 0;
     case LOBBY_MSG_ACK:
         if (len != LOBBY_LEN_ACK)
             break;
-        seq = lobby__get64(p + 1);
+        seq = lobby__get64(p + ACK_SEQ);
         if (seq > LOBBY_SEQ_MAX + 1)
             break; /* as FRAME */
         if (seq > w->last_seq)
             w->last_seq = seq;
         ev->kind = LOBBY_WIRE_ACK;
         ev->seq = seq;
+        receipt_of(w, PROTO_RECEIPT_FRAME, seq, p + ACK_TIME, &ev->receipt);
         return 0;
     case LOBBY_MSG_PRESENCE:
-        if (len != LOBBY_LEN_PRESENCE || p[1] > LOBBY_ROLE_GUEST || p[2] > 1)
+        if (len != LOBBY_LEN_PRESENCE || p[PRESENCE_SEAT] > LOBBY_ROLE_GUEST ||
+            p[PRESENCE_PRESENT] > 1)
             break;
+        seq = lobby__get64(p + PRESENCE_SEQ);
+        if (seq > LOBBY_SEQ_MAX + 1)
+            break; /* as FRAME */
         ev->kind = LOBBY_WIRE_PRESENCE;
-        ev->seat = (Lobby_Role)p[1];
-        ev->present = p[2];
+        ev->seat = (Lobby_Role)p[PRESENCE_SEAT];
+        ev->present = p[PRESENCE_PRESENT];
+        receipt_of(w, PROTO_RECEIPT_PRESENCE, seq, p + PRESENCE_TIME,
+                   &ev->receipt);
+        ev->receipt.seat = p[PRESENCE_SEAT];
+        ev->receipt.present = p[PRESENCE_PRESENT];
         return 0;
     case LOBBY_MSG_BEAT: /* the relay is alive: nothing else */
         if (len != LOBBY_LEN_BEAT)
@@ -272,40 +337,56 @@ _Static_assert(LOBBY_WIRE_WELCOME_LEN == LOBBY_LEN_WELCOME &&
 size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
                           const uint8_t host_pk[LOBBY_KEY_BYTES],
                           uint64_t first_seq, uint64_t next_seq,
-                          unsigned presence)
+                          unsigned presence,
+                          const uint8_t relay_pk[LOBBY_KEY_BYTES],
+                          uint64_t relay_time)
 {
     out[0] = LOBBY_MSG_WELCOME;
     out[1] = (uint8_t)role;
-    memcpy(out + 2, host_pk, LOBBY_KEY_BYTES);
-    lobby__put64(out + 2 + LOBBY_KEY_BYTES, first_seq);
-    lobby__put64(out + 10 + LOBBY_KEY_BYTES, next_seq);
-    out[18 + LOBBY_KEY_BYTES] = (uint8_t)(presence & 3);
+    memcpy(out + WELCOME_HOST, host_pk, LOBBY_KEY_BYTES);
+    lobby__put64(out + WELCOME_FIRST, first_seq);
+    lobby__put64(out + WELCOME_NEXT, next_seq);
+    out[WELCOME_PRESENCE] = (uint8_t)(presence & 3);
+    memcpy(out + WELCOME_RELAY, relay_pk, LOBBY_KEY_BYTES);
+    lobby__put64(out + WELCOME_TIME, relay_time);
     return LOBBY_LEN_WELCOME;
 }
 
-size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], uint64_t seq)
+size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], const Proto_Receipt *r)
 {
     out[0] = LOBBY_MSG_ACK;
-    lobby__put64(out + 1, seq);
+    lobby__put64(out + ACK_SEQ, r->seq);
+    tail_put(out + ACK_TIME, r);
     return LOBBY_LEN_ACK;
 }
 
-size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN], int seat,
-                           int present)
+size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN],
+                           const Proto_Receipt *r)
 {
     out[0] = LOBBY_MSG_PRESENCE;
-    out[1] = (uint8_t)seat;
-    out[2] = (uint8_t)(present != 0);
+    out[PRESENCE_SEAT] = r->seat;
+    out[PRESENCE_PRESENT] = (uint8_t)(r->present != 0);
+    lobby__put64(out + PRESENCE_SEQ, r->seq);
+    tail_put(out + PRESENCE_TIME, r);
     return LOBBY_LEN_PRESENCE;
 }
 
-size_t lobby_wire_frame_header(uint8_t out[LOBBY_WIRE_FRAME_HEADER],
-                               uint64_t seq, int from)
+size_t lobby_wire_frame_header(uint8_t out[LOBBY_WIRE_FRAME_HEADER], int from,
+                               const Proto_Receipt *r)
 {
     out[0] = LOBBY_MSG_FRAME;
-    lobby__put64(out + 1, seq);
-    out[9] = (uint8_t)from;
+    lobby__put64(out + FRAME_SEQ, r->seq);
+    out[FRAME_FROM] = (uint8_t)from;
+    tail_put(out + FRAME_TIME, r);
     return LOBBY_FRAME_HEADER;
+}
+
+void lobby_wire_frame_receipt(const uint8_t *msg, Proto_Receipt *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = PROTO_RECEIPT_FRAME;
+    out->seq = lobby__get64(msg + FRAME_SEQ);
+    tail_get(msg + FRAME_TIME, out);
 }
 
 size_t lobby_wire_refusal(uint8_t out[LOBBY_WIRE_ERROR_LEN], int reason)

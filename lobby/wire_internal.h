@@ -15,7 +15,10 @@
 
 #include "lobby_wire.h"
 
-#define LOBBY_WIRE_VERSION 1
+/* Version 2: the relay signs receipts (WELCOME names its key and clock;
+ * FRAME, ACK and PRESENCE carry a time and a signature). A version-1
+ * hello is refused VERSION. */
+#define LOBBY_WIRE_VERSION 2
 
 /* Client to lobby. */
 #define LOBBY_MSG_CREATE 0x01
@@ -27,7 +30,7 @@
 #define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
 #define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
 #define LOBBY_MSG_ACK LOBBY_WIRE_ACK_TYPE         /* 0x83 */
-#define LOBBY_MSG_PRESENCE 0x84
+#define LOBBY_MSG_PRESENCE LOBBY_WIRE_PRESENCE_TYPE /* 0x84 */
 #define LOBBY_MSG_ERROR 0x85
 #define LOBBY_MSG_BEAT 0x86
 
@@ -38,9 +41,13 @@
 #define LOBBY_LEN_JOIN                                                         \
     (2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES + 8)  /* 42 */
 #define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8)        /* 26 */
-#define LOBBY_LEN_WELCOME (2 + LOBBY_KEY_BYTES + 8 + 8 + 1) /* 51 */
-#define LOBBY_LEN_ACK 9
-#define LOBBY_LEN_PRESENCE 3
+#define LOBBY_LEN_WELCOME                                                      \
+    (2 + LOBBY_KEY_BYTES + 8 + 8 + 1 + LOBBY_KEY_BYTES + 8) /* 91 */
+/* A receipt's time and signature, after its seq in FRAME, ACK and
+ * PRESENCE. */
+#define LOBBY_RECEIPT_TAIL (8 + PROTO_SIG_BYTES)        /* 72 */
+#define LOBBY_LEN_ACK (1 + 8 + LOBBY_RECEIPT_TAIL)      /* 81 */
+#define LOBBY_LEN_PRESENCE (3 + 8 + LOBBY_RECEIPT_TAIL) /* 83 */
 #define LOBBY_LEN_ERROR 2
 #define LOBBY_LEN_BEAT 1
 #define LOBBY_LEN_DONE 1
@@ -53,7 +60,7 @@
 
 /* Bytes in front of the payload in DATA and FRAME. */
 #define LOBBY_DATA_HEADER 1
-#define LOBBY_FRAME_HEADER 10
+#define LOBBY_FRAME_HEADER (10 + LOBBY_RECEIPT_TAIL) /* 82 */
 _Static_assert(LOBBY_WIRE_MESSAGE_MAX ==
                    LOBBY_WIRE_PAYLOAD_MAX + LOBBY_FRAME_HEADER,
                "lobby_wire.h's message size names the FRAME header");

@@ -135,11 +135,41 @@ static const Lobby_Link_Ops sim_link_ops = {link_send, link_queued,
 
 /* ---- the relay ------------------------------------------------------- */
 
+/* The relay's receipt clock: the world's time (ms). */
+static uint64_t relay_wall(void *user)
+{
+    return ((const World *)user)->now;
+}
+
+int sim__relay_key(uint64_t seed, Proto_Identity *out)
+{
+    /* BLAKE2b-256 of a label and the seed, big-endian: not drawn from the
+     * seeded stream, so every match's events stay as they were */
+    uint8_t in[16 + 8], k[PROTO_HASH_BYTES];
+    memcpy(in, "tabula sim relay", 16);
+    for (int i = 0; i < 8; i++)
+        in[16 + i] = (uint8_t)(seed >> (56 - 8 * i));
+    int rc = proto_receipt_hash(in, sizeof in, k);
+    if (rc == 0)
+        rc = proto_identity_from_seed(out, k);
+    proto_wipe(k, sizeof k);
+    return rc;
+}
+
 int sim__relay_start(World *w)
 {
     Lobby_Limits lim;
+    Proto_Identity key;
     memset(&lim, 0, sizeof lim);
-    return lobby_rooms_new(&lim, &w->rooms);
+    int rc = lobby_rooms_new(&lim, &w->rooms);
+    if (rc == 0 && (rc = sim__relay_key(w->cfg->seed, &key)) != 0) {
+        lobby_rooms_free(w->rooms);
+        w->rooms = NULL;
+    }
+    if (rc == 0) /* the same key after a restart: the same node */
+        lobby_rooms_use_witness(w->rooms, &key, relay_wall, w);
+    proto_identity_wipe(&key);
+    return rc;
 }
 
 /* The member of actor i is gone from the rooms. */

@@ -242,6 +242,8 @@ int sim_run(const Sim_Config *cfg, Sim_Report *rep)
     World *w = calloc(1, sizeof *w);
     int rc = 0;
     memset(rep, 0, sizeof *rep);
+    if (w != NULL)
+        w->cfg = cfg; /* (the relay's key comes from its seed) */
     if (w == NULL ||
         (w->buf = malloc(PROTO_FRAME_PREFIX + PROTO_FRAME_MAX)) == NULL ||
         sim__relay_start(w) != 0) {
@@ -250,7 +252,6 @@ int sim_run(const Sim_Config *cfg, Sim_Report *rep)
         free(w);
         return TB_E_NOMEM;
     }
-    w->cfg = cfg;
     w->rep = rep;
     w->rng = cfg->seed ^ 0x5eedf00dull;
     setup(w);

@@ -138,6 +138,10 @@ void sim__to_relay(World *w, int i, const uint8_t *msg, size_t len, int forged);
 /* The relay starts (0, or TB_E_NOMEM); stops; restarts, forgetting every
  * room and member; has the match's room. */
 int sim__relay_start(World *w);
+/* The relay's receipt key for the match of seed (the same at every
+ * restart; its receipt clock is the world's time, ms): 0, or
+ * TB_E_CRYPTO. */
+int sim__relay_key(uint64_t seed, Proto_Identity *out);
 void sim__relay_stop(World *w);
 void sim__relay_forget(World *w);
 int sim__relay_has_room(const World *w);

@@ -13,11 +13,13 @@
 -- first, in their own slots), at stage 1 makes it. A WATCH of a watch
 -- lookup at stage 1 answers {-101, I}: ask again in the slot of invite
 -- lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
--- key, watch hex, next, epoch, frames, presence bits, maker hex or ""}.
--- A seat admitted is marked present (field pSEAT holds its claim number)
--- on the room's channel, with its claim number: a node holding the seat's
--- member of an older claim closes it REPLACED (room.c admit, which
--- replaces the seat's member on one node).
+-- key, watch hex, next, epoch, frames, presence bits, maker hex or "",
+-- time}: time is the room's receipt clock now (as data.lua's), for the
+-- WELCOME. A seat admitted is marked present (field pSEAT holds its
+-- claim number) on the room's channel ("p SEAT 1 SEQ TIME EPOCH": after
+-- the room's frame SEQ, at that time), with its claim number: a node
+-- holding the seat's member of an older claim closes it REPLACED (room.c
+-- admit, which replaces the seat's member on one node).
 local M, F, X = KEYS[1], KEYS[2], KEYS[3]
 local kind, stage = ARGV[1], ARGV[2]
 local role = 0
@@ -51,6 +53,10 @@ else
     return {-101, I}
   end
 end
+local now = redis.call('TIME')
+local t = string.format('%d', math.max(now[1] * 1000 + math.floor(now[2] / 1000),
+                                       tonumber(redis.call('HGET', M, 't') or '0')))
+redis.call('HSET', M, 't', t)
 local e = 0
 if role < 2 then
   e = redis.call('HINCRBY', M, 'e'..role, 1)
@@ -58,7 +64,8 @@ if role < 2 then
   local nx = tonumber(redis.call('HGET', M, 'next'))
   if nx and h > nx - 1 then h = nx - 1 end
   redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))
-  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1 '..e)
+  redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1 '..
+             string.format('%d', (nx or 1) - 1)..' '..t..' '..e)
 end
 local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')
 if not v[1] then return {-3} end
@@ -66,4 +73,4 @@ redis.call('PEXPIRE', M, ARGV[8])
 redis.call('PEXPIRE', F, ARGV[8])
 local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', ARGV[9])
 local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)
-return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or ''}
+return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or '', t}

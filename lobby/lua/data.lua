@@ -4,8 +4,8 @@
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as data_lua).
 --
 -- A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
--- ttl ms, channel, payload bytes kept. Returns its number, -3 (no such
--- room), -10 (the seat was claimed again since: this connection is
+-- ttl ms, channel, payload bytes kept. Returns {its number, its time}, -3
+-- (no such room), -10 (the seat was claimed again since: this connection is
 -- stale) or -12 (FLOOD, as room.c's make_room: room for it would drop
 -- a frame the other seat, claimed, has not had; field hSEAT holds the
 -- last frame a seat had, kept by the nodes that serve it; once refused,
@@ -13,7 +13,12 @@
 -- no frame in flight behind the refused one is numbered). The oldest
 -- frames go first while the room would keep more than its frames or
 -- bytes (field b of the hash counts the bytes kept). A seat's own frame
--- right after all it had is had too.
+-- right after all it had is had too. Its time is the room's receipt
+-- clock (docs/protocol-lobby.md, Receipts): Redis's own time in ms, never
+-- below the room's last (field t), so a frame has one time whichever
+-- node delivers it and a failover cannot move a clock; it is kept in the
+-- stream entry (field t) and published with the frame
+-- ("SEQ SEAT TIME PAYLOAD").
 local M, F, seat = KEYS[1], KEYS[2], ARGV[1]
 local e = redis.call('HGET', M, 'e'..seat)
 if not e then return -3 end
@@ -39,11 +44,15 @@ end
 redis.call('HSET', M, 'k'..seat, 1)
 local sn = redis.call('HINCRBY', M, 'next', 1) - 1
 local s = string.format('%d', sn)
-redis.call('XADD', F, '0-'..s, 's', seat, 'd', ARGV[3])
+local now = redis.call('TIME')
+local t = string.format('%d', math.max(now[1] * 1000 + math.floor(now[2] / 1000),
+                                       tonumber(redis.call('HGET', M, 't') or '0')))
+redis.call('HSET', M, 't', t)
+redis.call('XADD', F, '0-'..s, 's', seat, 't', t, 'd', ARGV[3])
 redis.call('HINCRBY', M, 'b', #ARGV[3])
 if tonumber(redis.call('HGET', M, 'h'..seat) or '0') == sn - 1 then
   redis.call('HSET', M, 'h'..seat, s) end
-redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..ARGV[3])
+redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..t..' '..ARGV[3])
 redis.call('PEXPIRE', M, ARGV[5])
 redis.call('PEXPIRE', F, ARGV[5])
-return sn
+return {sn, t}

@@ -6,13 +6,21 @@
 -- A seated member leaving: its seat is marked absent on the room's
 -- channel unless claimed again since; a guest that never sent anything
 -- also gives the seat back (as in room.c's member_leave). KEYS: hash.
--- ARGV: seat, epoch, channel.
-if redis.call('HGET', KEYS[1], 'p'..ARGV[1]) == ARGV[2] then
-  redis.call('HDEL', KEYS[1], 'p'..ARGV[1])
-  redis.call('PUBLISH', ARGV[3], 'p '..ARGV[1]..' 0')
+-- ARGV: seat, epoch, channel. The message is "p SEAT 0 SEQ TIME": after
+-- the room's frame SEQ, at the room's receipt clock (as data.lua's).
+local M = KEYS[1]
+if redis.call('HGET', M, 'p'..ARGV[1]) == ARGV[2] then
+  redis.call('HDEL', M, 'p'..ARGV[1])
+  local now = redis.call('TIME')
+  local t = string.format('%d', math.max(now[1] * 1000 + math.floor(now[2] / 1000),
+                                           tonumber(redis.call('HGET', M, 't') or '0')))
+  redis.call('HSET', M, 't', t)
+  local sq = tonumber(redis.call('HGET', M, 'next') or '1') - 1
+  redis.call('PUBLISH', ARGV[3], 'p '..ARGV[1]..' 0 '..
+             string.format('%d', sq)..' '..t)
 end
-if ARGV[1] == '1' and redis.call('HGET', KEYS[1], 'e1') == ARGV[2]
-   and not redis.call('HGET', KEYS[1], 'k1') then
-  redis.call('HDEL', KEYS[1], 's1')
+if ARGV[1] == '1' and redis.call('HGET', M, 'e1') == ARGV[2]
+   and not redis.call('HGET', M, 'k1') then
+  redis.call('HDEL', M, 's1')
 end
 return 0

@@ -47,6 +47,7 @@ import threading
 import time
 
 CREATE, JOIN, DATA = 0x01, 0x02, 0x04
+VERSION = 2  # the lobby protocol's (docs/protocol-lobby.md)
 WELCOME, FRAME = 0x81, 0x82
 PAYLOAD = 160
 
@@ -65,12 +66,12 @@ def frame(msg):
 
 
 def create_msg(inv, wat, secret):
-    return (bytes([CREATE, 1]) + inv + wat + os.urandom(32) + secret +
+    return (bytes([CREATE, VERSION]) + inv + wat + os.urandom(32) + secret +
             struct.pack(">Q", 0))
 
 
 def join_msg(inv, secret):
-    return bytes([JOIN, 1]) + inv + secret + struct.pack(">Q", 0)
+    return bytes([JOIN, VERSION]) + inv + secret + struct.pack(">Q", 0)
 
 
 class Reader:

@@ -3,7 +3,8 @@
  * limit (the binary TABULA_BINARY, run under a lowered limit through
  * sh's ulimit): connections asked for beyond what the process may open
  * are refused with a clear message and exit status 2; the default number
- * is lowered to fit, with a note, and the lobby runs.
+ * is lowered to fit, with a note, and the lobby runs. Its receipt key
+ * (--key FILE) is kept in its file and printed as `relay key: FP`.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -49,4 +50,54 @@ Test(cmd_lobby, the_default_is_lowered_to_fit_the_limit)
                                    "most 936 connections"),
                        "%s", out);
     cr_assert_not_null(strstr(out, "listening: 127.0.0.1:"), "%s", out);
+}
+
+/* The line `relay key: FP` of the output out, into fp (20 bytes). */
+static void relay_key_line(const char *out, char fp[20])
+{
+    const char *p = strstr(out, "relay key: ");
+    cr_assert_not_null(p, "%s", out);
+    cr_assert_eq(sscanf(p, "relay key: %19s", fp), 1, "%s", out);
+    cr_assert_eq(strlen(fp), 19, "%s", out);
+}
+
+/* --key FILE: the relay's receipt key is made in FILE (mode 0600) on
+ * first use and kept, and its fingerprint is the one `tabula identity`
+ * prints for that file; without --key each start has a fresh key. */
+Test(cmd_lobby, the_relay_key_is_kept_in_its_file)
+{
+    char dir[] = "/tmp/tabula-relaykey-XXXXXX", cmd[512], out[2048];
+    char first[20], again[20], fresh[20], ident[20];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "(timeout -s INT 1 '%s' lobby --listen 127.0.0.1:0 --key "
+             "%s/relay 2>&1; true)",
+             TABULA_BINARY, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_not_null(strstr(out, "listening: 127.0.0.1:"), "%s", out);
+    relay_key_line(out, first);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    relay_key_line(out, again);
+    cr_assert_str_eq(first, again, "the key file's key changed");
+    snprintf(cmd, sizeof cmd, "'%s' identity --file %s/relay", TABULA_BINARY,
+             dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(sscanf(out, "fingerprint: %19s", ident), 1, "%s", out);
+    cr_assert_str_eq(ident, first);
+    snprintf(cmd, sizeof cmd,
+             "(timeout -s INT 1 '%s' lobby --listen 127.0.0.1:0 2>&1; true)",
+             TABULA_BINARY);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "%s", out);
+    relay_key_line(out, fresh);
+    cr_assert_str_neq(fresh, first);
+    /* a key file others may read is refused, as ssh refuses one */
+    snprintf(cmd, sizeof cmd,
+             "chmod 644 %s/relay && '%s' lobby --listen 127.0.0.1:0 --key "
+             "%s/relay 2>&1",
+             dir, TABULA_BINARY, dir);
+    cr_assert_eq(run(cmd, out, sizeof out), 1, "%s", out);
+    cr_assert_not_null(strstr(out, "cannot use the key file"), "%s", out);
+    cr_assert_null(strstr(out, "listening: "), "%s", out);
+    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
+    cr_assert_eq(system(cmd), 0);
 }

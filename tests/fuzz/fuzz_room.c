@@ -10,10 +10,13 @@
  *     runs;
  *   - c & 3 == 3: that member's queue drains.
  * A link the rooms close is closed (lobby_rooms_closed) before the next
- * step, as a transport would. Properties: no crash, undefined behaviour
- * or leak; every message the rooms send is one a client reads (WELCOME,
- * FRAME, ACK, PRESENCE or ERROR, of its length); nothing is sent on a
- * link after the rooms closed it.
+ * step, as a transport would. The node signs receipts with a fixed key
+ * at a wall clock that jumps back and forth with the time. Properties:
+ * no crash, undefined behaviour or leak; every message the rooms send is
+ * one a client reads (WELCOME, FRAME, ACK, PRESENCE or ERROR, of its
+ * version-2 length); the receipt times of the FRAMEs and ACKs one link
+ * is sent never go down (a room's receipts never run back); nothing is
+ * sent on a link after the rooms closed it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +28,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 typedef struct Link {
     int closing;
+    uint64_t last_t; /* the last FRAME's or ACK's receipt time */
 } Link;
+
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* A receipt time t of a FRAME or ACK sent on l: never below the last. */
+static void frame_time(Link *l, uint64_t t)
+{
+    if (t < l->last_t)
+        __builtin_trap();
+    l->last_t = t;
+}
+
+/* The node's wall clock: the fuzzer's time, scrambled so that it also
+ * goes back. */
+static uint64_t now_ms;
+static uint64_t wall(void *user)
+{
+    (void)user;
+    return 1765000000000ull + (now_ms * 2654435761u) % 100000;
+}
 
 static int l_send(void *link, const uint8_t *m, size_t len)
 {
@@ -34,19 +63,21 @@ static int l_send(void *link, const uint8_t *m, size_t len)
         __builtin_trap();
     switch (m[0]) {
     case 0x81: /* WELCOME */
-        if (len != 51)
+        if (len != 91)
             __builtin_trap();
         break;
-    case 0x82: /* FRAME: header and a payload */
-        if (len <= 10 || m[9] > 1)
+    case 0x82: /* FRAME: header (82) and a payload */
+        if (len <= 82 || m[9] > 1)
             __builtin_trap();
+        frame_time(l, get64(m + 10));
         break;
     case 0x83: /* ACK */
-        if (len != 9)
+        if (len != 81)
             __builtin_trap();
+        frame_time(l, get64(m + 9));
         break;
     case 0x84: /* PRESENCE */
-        if (len != 3 || m[1] > 1 || m[2] > 1)
+        if (len != 83 || m[1] > 1 || m[2] > 1)
             __builtin_trap();
         break;
     case 0x85: /* ERROR */
@@ -100,8 +131,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lim.max_payload = 64;
     lim.transcript_bytes = 256;
     lim.max_spectators = 2;
+    static Proto_Identity key;
+    static int keyed;
+    if (!keyed) {
+        uint8_t seed[32];
+        memset(seed, 5, sizeof seed);
+        if (proto_init() != 0 || proto_identity_from_seed(&key, seed) != 0)
+            __builtin_trap();
+        keyed = 1;
+    }
     if (lobby_rooms_new(&lim, &rs) != 0)
         return 0;
+    lobby_rooms_use_witness(rs, &key, wall, NULL);
+    now_ms = now;
     while (at < size) {
         uint8_t c = data[at++];
         int i = (c >> 2) & 3;
@@ -125,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             m[i] = NULL;
         } else if ((c & 3) == 2) {
             now += (uint64_t)(c >> 2) * 1000;
+            now_ms = now;
             lobby_rooms_sweep(rs, now);
         } else if (m[i] != NULL && !link[i].closing) {
             lobby_rooms_drained(m[i]);

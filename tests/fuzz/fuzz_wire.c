@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 0 && data[0] == 0xAA) {
         seat_input(s, now, w,
                    lobby_wire_welcome(w, LOBBY_ROLE_HOST, sc.match.id.pk, 0, 1,
-                                      3));
+                                      3, sc.match.id.pk, now));
         at = 1;
         drain(s, now, &open, &failed);
     }

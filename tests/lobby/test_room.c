@@ -4,9 +4,11 @@
  * send them; messages are laid out by hand from docs/protocol-lobby.md;
  * the time is the test's, so every wait of the room (hello timeout,
  * unjoined and empty rooms, the late RATE answer) is checked to the
- * millisecond against lobby.h's documented defaults.
+ * millisecond against lobby.h's documented defaults. The relay's
+ * receipts are checked against bytes laid out here and libsodium itself.
  */
 #include <criterion/criterion.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,13 +81,13 @@ static uint64_t get64(const uint8_t *p)
     return v;
 }
 
-/* CREATE: 01 01, invite lookup (16), watch lookup (16), host key (32),
+/* CREATE: 01 02, invite lookup (16), watch lookup (16), host key (32),
  * seat secret (16), from (8): 90 bytes. Lookups and keys are filled
  * with one byte each. */
 static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
 {
     m[0] = 0x01;
-    m[1] = 1;
+    m[1] = 2;
     memset(m + 2, inv, 16);
     memset(m + 18, wat, 16);
     memset(m + 34, 0xaa, 32);
@@ -94,11 +96,11 @@ static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
     return 90;
 }
 
-/* JOIN: 02 01, lookup (16), seat secret (16), from (8): 42 bytes. */
+/* JOIN: 02 02, lookup (16), seat secret (16), from (8): 42 bytes. */
 static size_t join(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from)
 {
     m[0] = 0x02;
-    m[1] = 1;
+    m[1] = 2;
     memset(m + 2, inv, 16);
     memset(m + 18, secret, 16);
     put64(m + 34, from);
@@ -151,10 +153,12 @@ Test(room, silent_connection_times_out_at_ten_seconds)
     lobby_rooms_closed(m, 11001);
 }
 
-/* A host re-registering from 41 numbers on: WELCOME says first 0, next
- * 42, presence 1 (host); its frame is ACKed as 42; a guest joining from 0
- * gets WELCOME first 42, next 43, presence 3, then FRAME 42 from seat 0
- * with the payload; the host is told PRESENCE guest 1. */
+/* A host re-registering from 41 numbers on: WELCOME (91 bytes) says
+ * first 0, next 42, presence 1 (host); its frame is ACKed as 42 (81
+ * bytes); a guest joining from 0 gets WELCOME first 42, next 43,
+ * presence 3, then FRAME 42 from seat 0 with the payload after its 82
+ * bytes of header; the host is told PRESENCE guest 1 after frame 42 (83
+ * bytes). */
 Test(room, numbers_on_from_the_hosts_resume_point)
 {
     Link h, g;
@@ -164,7 +168,7 @@ Test(room, numbers_on_from_the_hosts_resume_point)
 
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 41), 10);
     cr_assert_eq(h.n, 1);
-    cr_assert_eq(h.len[0], 51);
+    cr_assert_eq(h.len[0], 91);
     cr_assert_eq(h.msg[0][0], 0x81);
     cr_assert_eq(h.msg[0][1], 0); /* host */
     cr_assert_eq(get64(h.msg[0] + 34), 0);
@@ -175,7 +179,7 @@ Test(room, numbers_on_from_the_hosts_resume_point)
     memcpy(m + 1, "e2e4", 4);
     lobby_rooms_message(hm, m, 5, 20);
     cr_assert_eq(h.n, 2);
-    cr_assert_eq(h.len[1], 9);
+    cr_assert_eq(h.len[1], 81);
     cr_assert_eq(h.msg[1][0], 0x83);
     cr_assert_eq(get64(h.msg[1] + 1), 42);
 
@@ -186,16 +190,200 @@ Test(room, numbers_on_from_the_hosts_resume_point)
     cr_assert_eq(get64(g.msg[0] + 34), 42);
     cr_assert_eq(get64(g.msg[0] + 42), 43);
     cr_assert_eq(g.msg[0][50], 3);
-    cr_assert_eq(g.len[1], 10 + 4);
+    cr_assert_eq(g.len[1], 82 + 4);
     cr_assert_eq(g.msg[1][0], 0x82);
     cr_assert_eq(get64(g.msg[1] + 1), 42);
     cr_assert_eq(g.msg[1][9], 0);
-    cr_assert(memcmp(g.msg[1] + 10, "e2e4", 4) == 0);
+    cr_assert(memcmp(g.msg[1] + 82, "e2e4", 4) == 0);
     cr_assert_eq(h.n, 3);
-    cr_assert_eq(h.len[2], 3);
+    cr_assert_eq(h.len[2], 83);
     cr_assert(h.msg[2][0] == 0x84 && h.msg[2][1] == 1 && h.msg[2][2] == 1);
+    cr_assert_eq(get64(h.msg[2] + 3), 42);
     lobby_rooms_closed(gm, 40);
     lobby_rooms_closed(hm, 40);
+}
+
+/* ---- receipts (the fair-play issue) ---- */
+
+/* The driver's wall clock, as the test sets it (ms since the epoch). */
+static uint64_t wall;
+
+static uint64_t wall_ms(void *user)
+{
+    (void)user;
+    return wall;
+}
+
+/* The bytes docs/protocol-lobby.md (and proto.h) say a receipt signs,
+ * laid out here: "tabula receipt 1\0", room (the host key of create():
+ * 0xaa x 32), kind, seq, time, then the payload's BLAKE2b-256 (FRAME) or
+ * seat and present (PRESENCE). */
+static size_t signed_bytes(uint8_t *out, int kind, uint64_t seq, uint64_t t,
+                           const char *payload, int seat, int present)
+{
+    memcpy(out, "tabula receipt 1", 17);
+    memset(out + 17, 0xaa, 32);
+    out[49] = (uint8_t)kind;
+    put64(out + 50, seq);
+    put64(out + 58, t);
+    if (kind == 1) {
+        out[66] = (uint8_t)seat;
+        out[67] = (uint8_t)present;
+        return 68;
+    }
+    crypto_generichash(out + 66, 32, (const uint8_t *)payload, strlen(payload),
+                       NULL, 0);
+    return 98;
+}
+
+/* The receipt in a FRAME (0x82: seq at 1, time at 10, signature at 18),
+ * an ACK (0x83: seq 1, time 9, signature 17) or a PRESENCE (0x84: seq 3,
+ * time 11, signature 19) of l, message k, checked against the bytes laid
+ * out by hand and the relay key pk with libsodium itself; its time. */
+static uint64_t receipt_of(const Link *l, int k, const uint8_t *pk,
+                           uint64_t seq, const char *payload)
+{
+    const uint8_t *m = l->msg[k];
+    int at = m[0] == 0x82 ? 1 : m[0] == 0x83 ? 1 : 3;
+    int t_at = m[0] == 0x82 ? 10 : m[0] == 0x83 ? 9 : 11;
+    uint8_t want[98];
+    cr_assert(m[0] >= 0x82 && m[0] <= 0x84, "message %d is %#x", k, m[0]);
+    cr_assert_eq(get64(m + at), seq);
+    uint64_t t = get64(m + t_at);
+    size_t n = m[0] == 0x84 ? signed_bytes(want, 1, seq, t, NULL, m[1], m[2])
+                            : signed_bytes(want, 0, seq, t, payload, 0, 0);
+    cr_assert_eq(crypto_sign_verify_detached(m + t_at + 8, want, n, pk), 0,
+                 "message %d's receipt does not verify", k);
+    return t;
+}
+
+/* The same receipt read back and checked by proto/: the
+ * receipt of a FRAME, ACK or PRESENCE verifies with proto_receipt_verify
+ * against the room's host key and the payload's hash. */
+static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
+                                 const char *payload)
+{
+    Proto_Receipt r;
+    uint8_t hash[32];
+    const uint8_t *m = l->msg[k];
+    uint8_t room[32];
+    memset(room, 0xaa, sizeof room);
+    memset(&r, 0, sizeof r);
+    memcpy(r.relay, pk, 32);
+    if (m[0] == 0x84) {
+        r.kind = PROTO_RECEIPT_PRESENCE;
+        r.seat = m[1];
+        r.present = m[2];
+        r.seq = get64(m + 3);
+        r.time_ms = get64(m + 11);
+        memcpy(r.sig, m + 19, 64);
+    } else if (m[0] == 0x82) {
+        lobby_wire_frame_receipt(m, &r);
+        memcpy(r.relay, pk, 32);
+    } else {
+        r.kind = PROTO_RECEIPT_FRAME;
+        r.seq = get64(m + 1);
+        r.time_ms = get64(m + 9);
+        memcpy(r.sig, m + 17, 64);
+    }
+    cr_assert_eq(proto_receipt_hash((const uint8_t *)payload,
+                                    payload ? strlen(payload) : 0, hash),
+                 0);
+    cr_assert_eq(proto_receipt_verify(&r, room, m[0] == 0x84 ? NULL : hash), 0,
+                 "message %d", k);
+    r.time_ms++; /* a millisecond moved: no longer the relay's word */
+    cr_assert_eq(proto_receipt_verify(&r, room, m[0] == 0x84 ? NULL : hash),
+                 TB_E_SIGNATURE);
+}
+
+/* The node signs a receipt for every frame it numbers and every presence
+ * change, with its key (the one its WELCOME names), at its wall clock
+ * (ms since the epoch), never below the room's last time even when the
+ * driver's clock goes back; a frame's FRAME and its sender's ACK carry
+ * one receipt (the same time). */
+Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
+{
+    uint8_t seed[32], m[128];
+    Proto_Identity key;
+    Link h, g;
+    memset(seed, 0x42, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&key, seed), 0);
+    lobby_rooms_use_witness(rs, &key, wall_ms, NULL);
+    uint8_t pk[32];
+    lobby_rooms_relay_key(rs, pk);
+    cr_assert_arr_eq(pk, key.pk, 32);
+
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 0);
+    wall = 1765000000000ull;
+    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
+    /* WELCOME: relay key at 51, relay time at 83 */
+    cr_assert_eq(h.len[0], 91);
+    cr_assert_arr_eq(h.msg[0] + 51, key.pk, 32);
+    cr_assert_eq(get64(h.msg[0] + 83), wall);
+
+    wall += 1000; /* the guest comes: the host is told, signed */
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 20);
+    cr_assert_arr_eq(g.msg[0] + 51, key.pk, 32);
+    cr_assert_eq(get64(g.msg[0] + 83), wall);
+    cr_assert_eq(h.n, 2);
+    cr_assert_eq(h.msg[1][0], 0x84);
+    cr_assert_eq(receipt_of(&h, 1, key.pk, 0, NULL), wall);
+    verify_with_proto(&h, 1, key.pk, NULL);
+
+    wall += 1000; /* frame 1 from the host */
+    m[0] = 0x04;
+    memcpy(m + 1, "e2e4", 4);
+    lobby_rooms_message(hm, m, 5, 30);
+    cr_assert_eq(h.msg[2][0], 0x83);
+    cr_assert_eq(g.msg[1][0], 0x82);
+    uint64_t t1 = receipt_of(&g, 1, key.pk, 1, "e2e4");
+    cr_assert_eq(t1, wall);
+    cr_assert_eq(receipt_of(&h, 2, key.pk, 1, "e2e4"), t1,
+                 "the ACK's time is the FRAME's");
+    cr_assert_arr_eq(h.msg[2] + 17, g.msg[1] + 18, 64, "one signature");
+    verify_with_proto(&g, 1, key.pk, "e2e4");
+    verify_with_proto(&h, 2, key.pk, "e2e4");
+
+    wall -= 5000; /* the driver's clock set back 5 s: frame 2 */
+    memcpy(m + 1, "e7e5", 4);
+    lobby_rooms_message(gm, m, 5, 40);
+    cr_assert_eq(h.msg[3][0], 0x82);
+    cr_assert_eq(receipt_of(&h, 3, key.pk, 2, "e7e5"), t1,
+                 "a receipt's time went back with the clock");
+    cr_assert_eq(receipt_of(&g, 2, key.pk, 2, "e7e5"), t1);
+
+    wall = t1 + 250; /* the clock runs again; the guest leaves */
+    lobby_rooms_closed(gm, 50);
+    cr_assert_eq(h.n, 5);
+    cr_assert_eq(h.msg[4][0], 0x84);
+    cr_assert(h.msg[4][1] == 1 && h.msg[4][2] == 0);
+    cr_assert_eq(receipt_of(&h, 4, key.pk, 2, NULL), t1 + 250);
+    verify_with_proto(&h, 4, key.pk, NULL);
+    /* every time the host was given, in order, never went down */
+    uint64_t last = 0;
+    for (int k = 1; k < h.n; k++) {
+        uint64_t t = get64(h.msg[k] + (h.msg[k][0] == 0x83   ? 9
+                                       : h.msg[k][0] == 0x82 ? 10
+                                                             : 11));
+        cr_assert_geq(t, last, "message %d", k);
+        last = t;
+    }
+    lobby_rooms_closed(hm, 60);
+    proto_identity_wipe(&key);
+}
+
+/* Version 2 is the one spoken: a version-1 CREATE is refused VERSION (2). */
+Test(room, a_version_one_hello_is_refused_version)
+{
+    Link l;
+    uint8_t m[128];
+    Lobby_Member *lm = member(&l, "192.0.2.1", 0);
+    size_t n = create(m, 0x21, 0x22, 0);
+    m[1] = 1;
+    lobby_rooms_message(lm, m, n, 10);
+    cr_assert_eq(error_of(&l, 0), 2);
+    lobby_rooms_closed(lm, 20);
 }
 
 /* A member in a room that was sent nothing for a turn of beats (1 s) is
@@ -609,11 +797,11 @@ Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
 }
 
 /* Frames (FRAME, 0x82) a late spectator of invite lookup inv is sent
- * from the start (from 0): the frames its room keeps (WATCH: 03 01, lookup (16),
- * from (8)). */
+ * from the start (from 0): the frames its room keeps (WATCH: 03 02, lookup
+ * (16), from (8)). */
 static size_t kept_frames(Lobby_Rooms *t, uint8_t inv, uint64_t now)
 {
-    uint8_t m[26] = {0x03, 1};
+    uint8_t m[26] = {0x03, 2};
     Link s;
     size_t frames = 0;
     memset(&s, 0, sizeof s);
@@ -631,17 +819,17 @@ static size_t kept_frames(Lobby_Rooms *t, uint8_t inv, uint64_t now)
 /* At the node's kept bytes the room that keeps the most gives up its
  * oldest frame, whichever room sends, and the next largest follows once
  * it is smaller. Frames of a 1-byte payload take `one` byte each as the
- * rooms count them (measured), so a 60-byte payload one + 59. Room A
- * keeps 7 small frames (7 one), B one frame of 60 bytes (one + 59, less
- * than A's as long as one > 10), C one small: the node's cap
- * [kept_bytes] is their sum. C sends a small frame: A, the largest,
- * gives up one (A 6 one, smaller than B now); C sends another: B gives
- * up its only frame. Kept: A 6, B 0, C 3. */
+ * rooms count them (measured), so an n-byte payload one + n - 1. Room A
+ * keeps 7 small frames (7 one), B one frame of 5.5 one + 1 bytes (6.5
+ * one: less than A's), C one small: the node's cap [kept_bytes] is their
+ * sum. C sends a small frame: A, the largest, gives up one (A 6 one,
+ * smaller than B now); C sends another: B gives up its only frame. Kept:
+ * A 6, B 0, C 3. */
 Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
 {
     uint8_t m[128];
     static const uint8_t frame[2] = {0x04, 'a'};
-    uint8_t big[61] = {0x04};
+    static uint8_t big[1024] = {0x04};
     Lobby_Rooms *t, *probe;
     Lobby_Limits lim;
     Link h[3], g[3];
@@ -660,7 +848,9 @@ Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
     lobby_rooms_message(hm[0], frame, 2, 2);
     lobby_rooms_stats(probe, &st);
     size_t one = st.transcript_bytes;
-    cr_assert_gt(one, 10);
+    cr_assert_gt(one, 1);
+    size_t bn = 5 * one + one / 2 + 1; /* B's payload */
+    cr_assert_lt(bn, sizeof big);
     lobby_rooms_closed(hm[0], 3);
     lobby_rooms_closed(gm[0], 3);
     lobby_rooms_free(probe);
@@ -668,9 +858,9 @@ Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
     memset(&lim, 0, sizeof lim);
     /* (a room's and an address's byte caps hold A's 7 frames, and every
      * cap is at least the one below it) */
-    lim.max_payload = 60;
+    lim.max_payload = (uint32_t)bn;
     lim.transcript_bytes = lim.source_bytes = 7 * one;
-    lim.kept_bytes = 7 * one + (one + 59) + one;
+    lim.kept_bytes = 7 * one + (one + bn - 1) + one;
     cr_assert_eq(lobby_rooms_new(&lim, &t), 0);
     memset(h, 0, sizeof h);
     memset(g, 0, sizeof g);
@@ -686,7 +876,7 @@ Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
     }
     for (int k = 0; k < 7; k++)
         lobby_rooms_message(hm[0], frame, 2, 2);
-    lobby_rooms_message(hm[1], big, sizeof big, 2);
+    lobby_rooms_message(hm[1], big, 1 + bn, 2);
     lobby_rooms_message(hm[2], frame, 2, 2);
     cr_assert_eq(kept_frames(t, 0x50, 2), 7);
     cr_assert_eq(kept_frames(t, 0x51, 2), 1);

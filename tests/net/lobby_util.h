@@ -77,6 +77,12 @@ typedef struct Peer {
     size_t nacks;
     uint64_t last_ack;
     int present[2];
+    /* the relay's receipts as the codec gave them (not verified), and
+     * each frame's payload hash (proto_receipt_hash) */
+    Proto_Receipt frame_rc[MAXF];
+    uint8_t frame_hash[MAXF][PROTO_HASH_BYTES];
+    Proto_Receipt ack_rc, presence_rc;
+    size_t npresence;
 } Peer;
 
 static inline void p_welcome(Lobby_Client *c, const Lobby_Welcome *w)
@@ -123,8 +129,25 @@ static inline void p_disconnect(Lobby_Client *c, int reason)
     p->reason = reason;
 }
 
-static const Lobby_Client_Callbacks peer_cb = {p_welcome, p_frame, p_ack,
-                                               p_presence, p_disconnect};
+/* Before p_frame, p_ack or p_presence: the receipt of what follows. */
+static inline void p_receipt(Lobby_Client *c, const Lobby_Wire_Event *ev)
+{
+    Peer *p = lobby_client_user(c);
+    size_t i = p->nframes % MAXF;
+    if (ev->kind == LOBBY_WIRE_FRAME) {
+        p->frame_rc[i] = ev->receipt;
+        cr_assert_eq(proto_receipt_hash(ev->data, ev->len, p->frame_hash[i]),
+                     0);
+    } else if (ev->kind == LOBBY_WIRE_ACK) {
+        p->ack_rc = ev->receipt;
+    } else {
+        p->presence_rc = ev->receipt;
+        p->npresence++;
+    }
+}
+
+static const Lobby_Client_Callbacks peer_cb = {
+    p_welcome, p_frame, p_ack, p_presence, p_disconnect, p_receipt};
 
 static inline void peer_open(Peer *p, Lobby_Client_Config *cfg, uint64_t from)
 {

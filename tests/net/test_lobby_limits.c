@@ -331,7 +331,7 @@ Test(lobby_limits, ipv6_counts_per_64_and_mapped_ipv4_as_ipv4)
 /* ---- kept bytes ---- */
 
 #define BIG 16384                  /* payload of an attacker's frame */
-#define ENTRY (LOBBY_FRAME_HEADER + BIG) /* bytes it keeps: 16,394 */
+#define ENTRY (LOBBY_FRAME_HEADER + BIG) /* bytes it keeps: 16,466 */
 
 /* From address from: n rooms, each sent frames DATA of BIG bytes. */
 static void fill_rooms(Raw_Peer *p, size_t n, const char *from, int frames)
@@ -352,8 +352,8 @@ static void fill_rooms(Raw_Peer *p, size_t n, const char *from, int frames)
 Test(lobby_limits, kept_bytes_are_capped_per_address_and_for_the_lobby)
 {
     /* Issue 16 case 2: rooms of 4 MiB each, no lobby-wide cap. Here a
-     * room keeps 64 KiB (3 frames of 16,394 bytes; 4 would be 65,576), an
-     * address 128 KiB (7 frames: 114,758; 8 would be 131,152) and the
+     * room keeps 64 KiB (3 frames of 16,466 bytes; 4 would be 65,864), an
+     * address 128 KiB (7 frames: 115,262; 8 would be 131,728) and the
      * lobby 256 KiB. */
     Lobby_Limits lim = {.max_payload = BIG,
                         .transcript_bytes = 64 << 10,
@@ -383,13 +383,14 @@ Test(lobby_limits, kept_bytes_are_capped_per_address_and_for_the_lobby)
     WAIT_FOR(guest.total == 3, 2000);
     /* Three more addresses, the same each: 4 x 7 frames would be 448 KiB,
      * over the lobby's 256 KiB: 15 attack frames fit beside the game's
-     * three (3 x 12 bytes): 15 x 16,394 + 36 = 245,946 <= 262,144, and 16
+     * three (3 x 84 bytes): 15 x 16,466 + 252 = 247,242 <= 262,144, and 16
      * would not. */
     for (int k = 1; k < 4; k++)
         fill_rooms(a[k], 4, from[k], 20);
     WAIT_FOR(stats().frames_relayed == 323, 8000);
     cr_assert_eq(stats().frames_relayed, 323);
-    cr_assert_eq(stats().transcript_bytes, 15 * ENTRY + 3 * 12, "kept %zu",
+    cr_assert_eq(stats().transcript_bytes,
+                 15 * ENTRY + 3 * (LOBBY_FRAME_HEADER + 2), "kept %zu",
                  stats().transcript_bytes);
     cr_assert_gt(stats().evicted_shared, 0);
     /* The game is untouched: a late spectator gets all three. */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hiredis/hiredis.h>
@@ -440,15 +441,18 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
     Lobby_Limits lim;
     Room r;
     Peer host, late;
-    char text[101];
+    char text[301];
 
     memset(&lim, 0, sizeof lim);
-    lim.max_payload = 100;
-    lim.transcript_bytes = 350; /* three frames of 100 and their headers */
+    /* Three frames of 300: 900 payload bytes in Redis (four would be
+     * 1,200), 1,146 with their FRAME headers (82 each) in a node's copy
+     * (four would be 1,528). */
+    lim.max_payload = 300;
+    lim.transcript_bytes = 1150;
     nodes_up(&lim);
     host_on(0, &r, &host);
-    memset(text, 'x', 100);
-    text[100] = '\0';
+    memset(text, 'x', 300);
+    text[300] = '\0';
     for (int i = 1; i <= 10; i++) {
         peer_say(&host, text);
         WAIT_FOR(host.last_ack == (uint64_t)i, 2000);
@@ -457,7 +461,7 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
     peer_watch(&late, r.watch.text, 0);
     cr_assert_eq(late.welcomed, 1);
     WAIT_FOR(late.total == 3, 2000);
-    cr_assert_eq(late.w.first_seq, 8, "Redis keeps the last 300 bytes");
+    cr_assert_eq(late.w.first_seq, 8, "Redis keeps the last 900 bytes");
     cr_assert_eq(late.w.next_seq, 11);
     cr_assert_eq(late.total, 3);
     cr_assert_eq(late.seq[0], 8);
@@ -814,6 +818,105 @@ Test(lobby_nodes, presence_relayed_across_nodes)
     cr_assert_eq(host.present[1], 0, "the guest left the other node");
     cr_assert_eq(spect.present[1], 0);
     peer_free(&spect);
+    peer_free(&host);
+    nodes_down();
+}
+
+/* The time of a receipt: Redis's clock, ms since the epoch (the same
+ * machine's as this test's, within a minute). */
+static void near_now(uint64_t t)
+{
+    uint64_t now = (uint64_t)time(NULL) * 1000;
+    cr_assert(t + 60000 > now && t < now + 60000, "time %llu, now %llu",
+              (unsigned long long)t, (unsigned long long)now);
+}
+
+/* Each node signs with its own key, at Redis's time: one frame, relayed
+ * by two nodes, has one number and one time, and two receipts that
+ * verify, each under the key its node's WELCOME named (the host's ACK is
+ * its node's receipt, the same as that node's spectator gets); a
+ * presence change is signed by each node at one Redis time too. */
+Test(lobby_nodes, two_nodes_sign_one_frame_at_one_time)
+{
+    Room r;
+    Peer host, guest, spect0, spect1;
+    uint8_t pk0[32], pk1[32], hash[32];
+
+    nodes_up(NULL);
+    lobby_relay_key(node[0], pk0);
+    lobby_relay_key(node[1], pk1);
+    cr_assert_arr_neq(pk0, pk1, 32, "two nodes, one key");
+    host_on(0, &r, &host);
+    cr_assert_arr_eq(host.w.relay_pk, pk0, 32);
+    near_now(host.w.relay_time);
+    lobby_port = node_port[1];
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1);
+    cr_assert_arr_eq(guest.w.relay_pk, pk1, 32);
+    cr_assert_geq(guest.w.relay_time, host.w.relay_time);
+    peer_watch(&spect1, r.watch.text, 0);
+    lobby_port = node_port[0];
+    peer_watch(&spect0, r.watch.text, 0);
+    cr_assert(spect0.welcomed && spect1.welcomed);
+    cr_assert_arr_eq(spect0.w.relay_pk, pk0, 32);
+    cr_assert_arr_eq(spect1.w.relay_pk, pk1, 32);
+
+    peer_say(&host, "e2e4");
+    WAIT_FOR(guest.total == 1 && spect0.total == 1 && spect1.total == 1 &&
+                 host.nacks == 1,
+             2000);
+    cr_assert_eq(guest.total, 1);
+    cr_assert_eq(proto_receipt_hash((const uint8_t *)"e2e4", 4, hash), 0);
+    const Proto_Receipt *g = &guest.frame_rc[0], *s0 = &spect0.frame_rc[0],
+                        *s1 = &spect1.frame_rc[0], *a = &host.ack_rc;
+    cr_assert_arr_eq(guest.frame_hash[0], hash, 32);
+    cr_assert(g->seq == 1 && s0->seq == 1 && s1->seq == 1 && a->seq == 1);
+    cr_assert_eq(s0->time_ms, g->time_ms, "two nodes, two times");
+    cr_assert_eq(s1->time_ms, g->time_ms);
+    cr_assert_eq(a->time_ms, g->time_ms, "the ACK's time is the FRAME's");
+    cr_assert_geq(g->time_ms, guest.w.relay_time);
+    near_now(g->time_ms);
+    cr_assert_arr_eq(g->relay, pk1, 32);
+    cr_assert_arr_eq(s1->relay, pk1, 32);
+    cr_assert_arr_eq(s0->relay, pk0, 32);
+    cr_assert_arr_eq(a->relay, pk0, 32);
+    cr_assert_arr_eq(a->sig, s0->sig, 64, "node 0 signed its receipt twice");
+    cr_assert_arr_eq(g->sig, s1->sig, 64);
+    cr_assert_eq(proto_receipt_verify(g, r.pk, hash), 0);
+    cr_assert_eq(proto_receipt_verify(s0, r.pk, hash), 0);
+    cr_assert_eq(proto_receipt_verify(s1, r.pk, hash), 0);
+    cr_assert_eq(proto_receipt_verify(a, r.pk, hash), 0);
+
+    /* a later frame from the guest on node 1: a later or equal time */
+    peer_say(&guest, "e7e5");
+    WAIT_FOR(host.total == 1 && spect0.total == 2 && guest.nacks == 1, 2000);
+    cr_assert_eq(proto_receipt_hash((const uint8_t *)"e7e5", 4, hash), 0);
+    cr_assert_eq(host.frame_rc[0].seq, 2);
+    cr_assert_eq(host.frame_rc[0].time_ms, guest.ack_rc.time_ms);
+    cr_assert_geq(host.frame_rc[0].time_ms, g->time_ms);
+    cr_assert_eq(proto_receipt_verify(&host.frame_rc[0], r.pk, hash), 0);
+    cr_assert_eq(proto_receipt_verify(&guest.ack_rc, r.pk, hash), 0);
+
+    /* the guest leaves node 1: both nodes' members hear it at one time,
+     * after frame 2 */
+    size_t before = host.npresence;
+    peer_free(&guest);
+    WAIT_FOR(host.npresence > before && spect0.present[1] == 0 &&
+                 spect1.present[1] == 0,
+             2000);
+    cr_assert_eq(host.present[1], 0);
+    const Proto_Receipt *p0 = &host.presence_rc, *p1 = &spect1.presence_rc;
+    cr_assert(p0->kind == PROTO_RECEIPT_PRESENCE && p0->seat == 1 &&
+              p0->present == 0 && p0->seq == 2);
+    cr_assert_eq(p1->seq, 2);
+    cr_assert_eq(p1->time_ms, p0->time_ms);
+    cr_assert_geq(p0->time_ms, host.frame_rc[0].time_ms);
+    cr_assert_arr_eq(p0->relay, pk0, 32);
+    cr_assert_arr_eq(p1->relay, pk1, 32);
+    cr_assert_eq(proto_receipt_verify(p0, r.pk, NULL), 0);
+    cr_assert_eq(proto_receipt_verify(p1, r.pk, NULL), 0);
+    peer_free(&spect0);
+    peer_free(&spect1);
     peer_free(&host);
     nodes_down();
 }

@@ -6,6 +6,9 @@
  * way and fed to it: a welcome with the wrong host key is refused,
  * frames already held are dropped, refusals become their TB_E_* codes,
  * and anything out of turn or of the wrong length is a format error.
+ * Version 2: WELCOME names the relay's key and clock, FRAME, ACK and
+ * PRESENCE carry its receipt (time and signature), which the codec hands
+ * on as a Proto_Receipt of that key, unverified.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -29,7 +32,14 @@ static Proto_Identity key(uint8_t seed)
     return id;
 }
 
-/* WELCOME: 0x81, role, host key, first seq, next seq, presence. */
+/* The relay's key in the welcomes laid out here, and its clock. */
+static const uint8_t relay_pk[32] = {
+    0xee, 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+    16,   17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 0xef};
+#define RELAY_TIME UINT64_C(1765000000123)
+
+/* WELCOME: 0x81, role, host key, first seq, next seq, presence, relay
+ * key, relay time: 91 bytes. */
 static size_t welcome(uint8_t *m, int role, const uint8_t pk[32],
                       uint64_t first, uint64_t next, int presence)
 {
@@ -39,7 +49,17 @@ static size_t welcome(uint8_t *m, int role, const uint8_t pk[32],
     be64(m + 34, first);
     be64(m + 42, next);
     m[50] = (uint8_t)presence;
-    return 51;
+    memcpy(m + 51, relay_pk, 32);
+    be64(m + 83, RELAY_TIME);
+    return 91;
+}
+
+/* A receipt's time and signature after its seq (a signature of byte
+ * sig repeated). */
+static void tail(uint8_t *p, uint64_t time, uint8_t sig)
+{
+    be64(p, time);
+    memset(p + 8, sig, 64);
 }
 
 static Lobby_Wire *guest(const Proto_Identity *host, Lobby_Code *code)
@@ -69,9 +89,9 @@ Test(lobby_wire, hello_bytes_are_the_documented_messages)
     Lobby_Wire *w = guest(&h, &code);
     uint8_t m[LOBBY_WIRE_HELLO_MAX], want[42];
 
-    /* JOIN: 0x02, version 1, invite lookup, seat secret, from seq. */
+    /* JOIN: 0x02, version 2, invite lookup, seat secret, from seq. */
     want[0] = 0x02;
-    want[1] = 1;
+    want[1] = 2;
     memcpy(want + 2, code.lookup, 16);
     memset(want + 18, 0x5a, 16);
     be64(want + 34, 77);
@@ -112,9 +132,11 @@ Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
     Lobby_Code code;
     Lobby_Wire *w = guest(&h, &code);
     Lobby_Wire_Event ev;
-    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[64];
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[128];
 
     lobby_wire_hello(w, 0, m);
+    /* the length of version 1's WELCOME is no WELCOME now */
+    cr_assert_eq(lobby_wire_read(w, msg, 51, &ev), TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, other.pk, 0, 1, 1),
                                  &ev),
                  TB_E_SIGNATURE);
@@ -147,6 +169,8 @@ Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
     cr_assert_eq(ev.welcome.first_seq, 4);
     cr_assert_eq(ev.welcome.next_seq, 9);
     cr_assert(ev.welcome.host_present && ev.welcome.guest_present);
+    cr_assert_arr_eq(ev.welcome.relay_pk, relay_pk, 32);
+    cr_assert_eq(ev.welcome.relay_time, RELAY_TIME);
     cr_assert(lobby_wire_admitted(w));
     cr_assert_eq(lobby_wire_data_check(w, 10, 100), 0);
     cr_assert_eq(lobby_wire_data_check(w, 101, 100), TB_E_LIMIT);
@@ -162,51 +186,131 @@ Test(lobby_wire, frames_acks_and_presence)
     Lobby_Code code;
     Lobby_Wire *w = guest(&h, &code);
     Lobby_Wire_Event ev;
-    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[64];
+    uint8_t m[128], msg[128];
 
     lobby_wire_hello(w, 0, m);
-    /* A frame before the welcome is out of turn. */
+    /* FRAME: 0x82, seq, from, time, signature [64], payload: 82 + 1. */
     msg[0] = 0x82;
     be64(msg + 1, 1);
     msg[9] = 0;
-    msg[10] = 'x';
-    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), TB_E_FORMAT);
+    tail(msg + 10, 1000, 0xa1);
+    msg[82] = 'x';
+    /* A frame before the welcome is out of turn. */
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, m, welcome(m, 1, h.pk, 0, 1, 1), &ev), 0);
-    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_FRAME);
     cr_assert_eq(ev.seq, 1);
     cr_assert_eq(ev.from, LOBBY_ROLE_HOST);
     cr_assert_eq(ev.len, 1);
     cr_assert_eq(ev.data[0], 'x');
+    /* its receipt: the WELCOME's relay key, seq 1, time 1000, the
+     * signature's bytes */
+    cr_assert_arr_eq(ev.receipt.relay, relay_pk, 32);
+    cr_assert_eq(ev.receipt.kind, PROTO_RECEIPT_FRAME);
+    cr_assert_eq(ev.receipt.seq, 1);
+    cr_assert_eq(ev.receipt.time_ms, 1000);
+    for (int k = 0; k < 64; k++)
+        cr_assert_eq(ev.receipt.sig[k], 0xa1);
     /* The same number again: already held. */
-    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_NONE);
-    /* A frame from seat 2 (a spectator) or with no payload is malformed. */
+    /* A frame from seat 2 (a spectator), with no payload, or of version
+     * 1's 10-byte header is malformed. */
     be64(msg + 1, 2);
     msg[9] = 2;
-    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), TB_E_FORMAT);
     msg[9] = 1;
-    cr_assert_eq(lobby_wire_read(w, msg, 10, &ev), TB_E_FORMAT);
-    /* ACK: 0x83 and the number; 9 bytes exactly. */
+    cr_assert_eq(lobby_wire_read(w, msg, 82, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), TB_E_FORMAT);
+    /* ACK: 0x83, seq, time, signature; 81 bytes exactly. */
     msg[0] = 0x83;
     be64(msg + 1, 5);
-    cr_assert_eq(lobby_wire_read(w, msg, 10, &ev), TB_E_FORMAT);
-    cr_assert_eq(lobby_wire_read(w, msg, 9, &ev), 0);
+    tail(msg + 9, 2000, 0xa2);
+    cr_assert_eq(lobby_wire_read(w, msg, 9, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 82, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 81, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_ACK);
     cr_assert_eq(lobby_wire_last_seq(w), 5);
-    /* PRESENCE: 0x84, seat, present. */
+    cr_assert_arr_eq(ev.receipt.relay, relay_pk, 32);
+    cr_assert_eq(ev.receipt.kind, PROTO_RECEIPT_FRAME);
+    cr_assert_eq(ev.receipt.seq, 5);
+    cr_assert_eq(ev.receipt.time_ms, 2000);
+    cr_assert_eq(ev.receipt.sig[63], 0xa2);
+    /* PRESENCE: 0x84, seat, present, seq, time, signature; 83 bytes. */
     msg[0] = 0x84;
     msg[1] = 0;
     msg[2] = 0;
-    cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), 0);
+    be64(msg + 3, 5);
+    tail(msg + 11, 3000, 0xa3);
+    cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
     cr_assert_eq(ev.seat, LOBBY_ROLE_HOST);
     cr_assert_eq(ev.present, 0);
+    cr_assert_arr_eq(ev.receipt.relay, relay_pk, 32);
+    cr_assert_eq(ev.receipt.kind, PROTO_RECEIPT_PRESENCE);
+    cr_assert_eq(ev.receipt.seq, 5);
+    cr_assert_eq(ev.receipt.time_ms, 3000);
+    cr_assert_eq(ev.receipt.seat, 0);
+    cr_assert_eq(ev.receipt.present, 0);
+    cr_assert_eq(ev.receipt.sig[0], 0xa3);
     msg[2] = 2;
-    cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), TB_E_FORMAT);
     lobby_wire_closed(w);
     cr_assert_not(lobby_wire_admitted(w));
     cr_assert_eq(lobby_wire_data_check(w, 10, 100), TB_E_STATE);
+    lobby_wire_free(w);
+}
+
+/* A receipt signed by a relay, sent in the relay's FRAME, ACK and
+ * PRESENCE, comes out of the codec as one that verifies against the
+ * room's host key (and the payload's hash): the codec hands on exactly
+ * the signed fields. */
+Test(lobby_wire, receipts_pass_through_and_verify)
+{
+    Proto_Identity h = key(1), relay = key(3);
+    Lobby_Code code;
+    Lobby_Wire *w = guest(&h, &code);
+    Lobby_Wire_Event ev;
+    uint8_t m[128], msg[128], hash[32];
+    Proto_Receipt r = {
+        .kind = PROTO_RECEIPT_FRAME, .seq = 7, .time_ms = RELAY_TIME + 5};
+
+    lobby_wire_hello(w, 0, m);
+    lobby_wire_welcome(m, LOBBY_ROLE_GUEST, h.pk, 0, 7, 1, relay.pk,
+                       RELAY_TIME);
+    cr_assert_eq(lobby_wire_read(w, m, 91, &ev), 0);
+    cr_assert_arr_eq(ev.welcome.relay_pk, relay.pk, 32);
+    cr_assert_eq(proto_receipt_hash((const uint8_t *)"e2e4", 4, hash), 0);
+    cr_assert_eq(proto_receipt_sign(&r, h.pk, hash, &relay), 0);
+    size_t n = lobby_wire_frame_header(msg, LOBBY_ROLE_HOST, &r);
+    cr_assert_eq(n, 82);
+    memcpy(msg + n, "e2e4", 4);
+    cr_assert_eq(lobby_wire_read(w, msg, n + 4, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_FRAME);
+    cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash), 0);
+    cr_assert_eq(ev.receipt.time_ms, RELAY_TIME + 5);
+    /* the same receipt as an ACK */
+    cr_assert_eq(lobby_wire_ack(msg, &r), 81);
+    cr_assert_eq(lobby_wire_read(w, msg, 81, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_ACK);
+    cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash), 0);
+    /* a PRESENCE receipt: the host left after frame 7 */
+    Proto_Receipt p = {.kind = PROTO_RECEIPT_PRESENCE,
+                       .seq = 7,
+                       .time_ms = RELAY_TIME + 9,
+                       .seat = 0,
+                       .present = 0};
+    cr_assert_eq(proto_receipt_sign(&p, h.pk, NULL, &relay), 0);
+    cr_assert_eq(lobby_wire_presence(msg, &p), 83);
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
+    cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, NULL), 0);
+    /* one bit of its time changed on the way: it no longer verifies */
+    msg[18] ^= 1;
+    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, NULL), TB_E_SIGNATURE);
     lobby_wire_free(w);
 }
 
@@ -239,20 +343,50 @@ Test(lobby_wire, refusals_become_their_codes)
 Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
 {
     Proto_Identity host = key(7);
-    uint8_t got[64], want[64];
-    size_t n = lobby_wire_welcome(got, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3);
+    uint8_t got[128], want[128];
+    size_t n = lobby_wire_welcome(got, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3,
+                                  relay_pk, RELAY_TIME);
     cr_expect_eq(n, welcome(want, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3));
     cr_expect_arr_eq(got, want, n);
-    /* ACK 0x83 seq; PRESENCE 0x84 seat present; FRAME 0x82 seq from */
-    static const uint8_t ack[9] = {0x83, 0, 0, 0, 0, 0, 0, 0x01, 0x02};
-    cr_expect_eq(lobby_wire_ack(got, 0x0102), 9);
-    cr_expect_arr_eq(got, ack, 9);
-    static const uint8_t pres[3] = {0x84, 1, 0};
-    cr_expect_eq(lobby_wire_presence(got, 1, 0), 3);
-    cr_expect_arr_eq(got, pres, 3);
-    static const uint8_t frame[10] = {0x82, 0, 0, 0, 0, 0, 0, 0, 5, 1};
-    cr_expect_eq(lobby_wire_frame_header(got, 5, 1), 10);
-    cr_expect_arr_eq(got, frame, 10);
+    /* ACK 0x83 seq time sig; PRESENCE 0x84 seat present seq time sig;
+     * FRAME 0x82 seq from time sig */
+    Proto_Receipt r = {
+        .kind = PROTO_RECEIPT_FRAME, .seq = 0x0102, .time_ms = 0x0a0b};
+    memset(r.sig, 0x5c, 64);
+    memset(want, 0, sizeof want);
+    want[0] = 0x83;
+    want[7] = 0x01;
+    want[8] = 0x02;
+    tail(want + 9, 0x0a0b, 0x5c);
+    cr_expect_eq(lobby_wire_ack(got, &r), 81);
+    cr_expect_arr_eq(got, want, 81);
+    r.kind = PROTO_RECEIPT_PRESENCE;
+    r.seat = 1;
+    r.present = 0;
+    memset(want, 0, sizeof want);
+    want[0] = 0x84;
+    want[1] = 1;
+    want[2] = 0;
+    be64(want + 3, 0x0102);
+    tail(want + 11, 0x0a0b, 0x5c);
+    cr_expect_eq(lobby_wire_presence(got, &r), 83);
+    cr_expect_arr_eq(got, want, 83);
+    r.kind = PROTO_RECEIPT_FRAME;
+    r.seq = 5;
+    memset(want, 0, sizeof want);
+    want[0] = 0x82;
+    want[8] = 5;
+    want[9] = 1;
+    tail(want + 10, 0x0a0b, 0x5c);
+    cr_expect_eq(lobby_wire_frame_header(got, 1, &r), 82);
+    cr_expect_arr_eq(got, want, 82);
+    /* and a kept FRAME's receipt reads back for its ACK */
+    Proto_Receipt back;
+    lobby_wire_frame_receipt(got, &back);
+    cr_expect_eq(back.kind, PROTO_RECEIPT_FRAME);
+    cr_expect_eq(back.seq, 5);
+    cr_expect_eq(back.time_ms, 0x0a0b);
+    cr_expect_arr_eq(back.sig, r.sig, 64);
     /* ERROR 0x85 code: 3 no such code, 10 replaced, 1 anything else */
     cr_expect_eq(lobby_wire_refusal(got, TB_E_CODE), 2);
     cr_expect_eq(got[0], 0x85);
@@ -273,13 +407,13 @@ Test(lobby_wire, a_hello_reads_back_as_it_was_written, .init = setup)
     size_t n = lobby_wire_hello(w, 77, m);
     cr_assert_eq(lobby_wire_hello_read(m, n, &h), 0);
     cr_expect_eq(h.role, LOBBY_ROLE_GUEST);
-    cr_expect_eq(h.version, 1);
+    cr_expect_eq(h.version, 2);
     cr_expect_arr_eq(h.lookup, code.lookup, LOBBY_LOOKUP_BYTES);
     for (int k = 0; k < LOBBY_SEAT_SECRET_BYTES; k++)
         cr_expect_eq(h.seat_secret[k], 0x5a);
     cr_expect_eq(h.from_seq, 77);
     cr_expect_eq(lobby_wire_hello_read(m, n - 1, &h), TB_E_FORMAT);
-    m[1] = 2; /* another version */
+    m[1] = 1; /* another version: version 1's hello */
     cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_VERSION);
     m[0] = 0x04; /* DATA is no hello */
     cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_FORMAT);

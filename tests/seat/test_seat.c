@@ -162,10 +162,12 @@ static int next_event(Seat *s, Seat_Out *o, Seat_Out *send)
 }
 
 /* WELCOME as docs/protocol-lobby.md lays it out: 0x81, role, host key,
- * first seq and next seq (u64 big-endian), presence bits. */
-static size_t welcome(uint8_t m[51], int role, const uint8_t host_pk[32],
+ * first seq and next seq (u64 big-endian), presence bits, relay key and
+ * relay time (zeros here). */
+static size_t welcome(uint8_t m[91], int role, const uint8_t host_pk[32],
                       uint64_t next, int presence)
 {
+    memset(m + 51, 0, 40);
     m[0] = 0x81;
     m[1] = (uint8_t)role;
     memcpy(m + 2, host_pk, 32);
@@ -174,7 +176,7 @@ static size_t welcome(uint8_t m[51], int role, const uint8_t host_pk[32],
         m[42 + k] = (uint8_t)(next >> (56 - 8 * k));
     }
     m[50] = (uint8_t)presence;
-    return 51;
+    return 91;
 }
 
 Test(seat, a_new_seat_tries_each_node_once_then_says_why_it_failed)
@@ -225,7 +227,7 @@ Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
 
 Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
     static const uint8_t full[2] = {0x85, 5}; /* ERROR FULL: it passes */
     Seat *s = seat_for(MATCH_ROLE_HOST, 2, 0, pk);
     Seat_Out o, send;
@@ -295,7 +297,7 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
 
 Test(seat, replaced_ends_a_seat_let_in_a_taken_seat_is_tried_again)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
     static const uint8_t replaced[2] = {0x85, 10}, taken[2] = {0x85, 6};
     Seat_Out o, send;
     for (int k = 0; k < 2; k++) {
@@ -377,7 +379,7 @@ Test(seat, no_welcome_in_time_closes_the_connection)
  * closes the connection and tries again as after any loss. */
 Test(seat, a_silent_relay_is_left_after_three_seconds)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
     static const uint8_t beat[1] = {0x86};
     Seat *s = seat_for(MATCH_ROLE_HOST, 1, 0, pk);
     Seat_Out o, send;
@@ -415,7 +417,7 @@ Test(seat, a_silent_relay_is_left_after_three_seconds)
  * doubled to 8 s; the 14th failure comes 60.7 s after the first. */
 Test(seat, a_relay_that_welcomes_and_drops_does_not_reset_the_waits)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
     Seat *s = seat_for(MATCH_ROLE_HOST, 1, 0, pk);
     Seat_Out o;
     uint64_t now = 0;
@@ -448,7 +450,7 @@ Test(seat, a_relay_that_welcomes_and_drops_does_not_reset_the_waits)
  * lost again with nothing gained since, it waits as after a failure. */
 Test(seat, a_refetch_that_gains_nothing_waits)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51], f[64];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91], f[96];
     Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
     Seat_Out o;
     cr_assert(next_event(s, &o, NULL));
@@ -459,7 +461,8 @@ Test(seat, a_refetch_that_gains_nothing_waits)
         while (next_event(s, &o, NULL))
             ;
         /* frame 2 before frame 1: a gap the session asks to refetch */
-        size_t n = lobby_wire_frame_header(f, 2, LOBBY_ROLE_HOST);
+        Proto_Receipt rc = {.kind = PROTO_RECEIPT_FRAME, .seq = 2};
+        size_t n = lobby_wire_frame_header(f, LOBBY_ROLE_HOST, &rc);
         memset(f + n, 0xc0, 4);
         seat_input(s, now, f, n + 4);
         int closed = 0;
@@ -485,7 +488,7 @@ Test(seat, a_refetch_that_gains_nothing_waits)
  * refused it for a minute while the other node worked. */
 Test(seat, a_refusal_is_not_carried_to_the_next_connection)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[51];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
     static const uint8_t taken[2] = {0x85, 6};
     Seat *s = seat_for(MATCH_ROLE_GUEST, 2, 1, pk);
     Seat_Out o;
@@ -523,7 +526,7 @@ Test(seat, a_refusal_is_not_carried_to_the_next_connection)
  * terminal's alone. */
 static void look_after_seat(int mistyped)
 {
-    uint8_t pk[32], other[32], hello[LOBBY_WIRE_HELLO_MAX], w[51];
+    uint8_t pk[32], other[32], hello[LOBBY_WIRE_HELLO_MAX], w[91];
     static const uint8_t taken[2] = {0x85, 6};
     Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
     Seat_Out o;
