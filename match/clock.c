@@ -122,7 +122,6 @@ int64_t match_turn_elapsed(const Match *s, uint64_t now)
 void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
                             int was_on)
 {
-    (void)index;
     int64_t left[2], el;
     uint64_t from = 0;
     int x = proto_transcript_clock_turn(s->t, &from, left);
@@ -135,14 +134,21 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
         s->left[1] = left[1];
         s->flag_sent = s->own_flag_said = 0;
         s->flag_again = 0;
-        show_clock(s);
+        if (index > 0) /* (the match start's: the start said it) */
+            show_clock(s);
     }
     uint32_t voids = proto_transcript_flags_void(s->t);
     if (voids != s->voids_seen) {
         char ms[24];
         s->voids_seen = voids;
         x = wclock(s, now, left, &el);
-        if (x >= 0) {
+        if (x >= 0 && (s->cfg.plant & MATCH_PLANT_CLOCK) && !s->forced) {
+            /* planted: the refuted claim ends the game all the same */
+            s->forced = 1;
+            s->forced_status.outcome =
+                x == CORE_WHITE ? CORE_WIN_BLACK : CORE_WIN_WHITE;
+            s->forced_status.reason = CORE_REASON_TIME;
+        } else if (x >= 0) {
             match__say(s, 0, MATCH_NOTE_FLAG_VOID, match__side_word(x),
                        match__ms(ms, left[x] - el > 0 ? left[x] - el : 0),
                        NULL, NULL);
@@ -462,14 +468,14 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     /* G-MC-9: the countdown before the present player may claim (a
      * witnessed one is the transcript's: the relay's records decide). */
     uint32_t ms = s->cfg.absence_ms, inc = 0;
-    if (ms == 0 || match__witnessed(s)) {
+    if (ms == 0 || s->cfg.witness_absence) {
         uint32_t base = proto_transcript_clock(s->t, &inc);
         ms = proto_absence_ms(base, inc);
     }
     s->absent_ms = ms;
     s->absent_at = now;
     uint64_t gone = 0;
-    if (match__witnessed(s) && s->relay_known &&
+    if (s->cfg.witness_absence && s->relay_known &&
         proto_transcript_gone(s->t, seat, &gone)) {
         /* from when the relay saw it go, by our reading of its clock */
         int64_t at = (int64_t)gone - s->relay_off;
@@ -481,4 +487,21 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     match__say(s, 0,
                s->cfg.bot ? MATCH_NOTE_ABSENT_LEFT_BOT : MATCH_NOTE_ABSENT_LEFT,
                match__secs(left, ms), NULL, NULL, NULL);
+}
+
+int match_forge_flag(Match *s, uint64_t now)
+{
+    int me = match_side(s);
+    const Core_Position *pos = proto_transcript_position(s->t);
+    if (me < 0 || pos == NULL || !s->clock_on || match__over(s) ||
+        core_side_to_move(pos) == me || match__own_unwitnessed(s))
+        return TB_E_STATE;
+    Proto_Message m;
+    proto_message_init(&m, PROTO_KIND_FLAG, &s->cfg.id);
+    m.body.flag.ply = core_ply(pos);
+    m.body.flag.elapsed = 1;
+    int rc = match__send_msg(s, now, &m);
+    if (rc == 0)
+        match__show_conduct(s, now, &m);
+    return rc;
 }

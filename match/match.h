@@ -77,6 +77,9 @@ typedef struct Match_Config {
     int witnessed; /* clocks from the relay's receipts (a lobby game,
                       lobby protocol 2; the fair-play issue): see
                       proto_transcript_witness_mode */
+    int witness_absence; /* with witnessed: absence claims from the
+                            relay's presence records too (not in the
+                            product yet: proto_transcript_witness_absence) */
 } Match_Config;
 
 /* What a session hands back (match_poll), in the order it must happen. */
@@ -362,6 +365,16 @@ void match_presence_witnessed(Match *s, uint64_t now, int seat, int present,
  * none; one that does not verify is noted and dropped). */
 void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
                            const Proto_Receipt *r);
+
+/*
+ * match_forge_flag: simtest's cheating client: claim the opponent's flag
+ * now, 1 ms into its turn, whatever the clocks say, through this session
+ * (so its own transcript holds the claim as every reader's does). The
+ * relay's receipt of it refutes it in a witnessed match; elsewhere the
+ * transcript refuses it. Errors: those of the send (TB_E_STATE when no
+ * claim can be made: no clock, our own turn, not started).
+ */
+int match_forge_flag(Match *s, uint64_t now);
 
 /*
  * match_log_header: the header of this match's log: version 2 with the

@@ -486,9 +486,12 @@ int match_frame(Match *s, uint64_t now, uint64_t seq, int from,
             i++;
         }
     }
+    /* The receipts first, logged before the resume point passes them
+     * (a crash between must not leave an envelope without its receipt
+     * that the relay will not send again). */
+    match__witness(s, now);
     /* Accepted, duplicate or refused for good: never needed again. */
     seq_handled(s, seq);
-    match__witness(s, now);
     match__step(s, now);
     return rc;
 }
@@ -502,9 +505,60 @@ void match_acked(Match *s, uint64_t now, uint64_t seq)
         if (i != MATCH_SENT_HELLO && i < s->nframes)
             s->frames[i].numbered = 1;
     }
+    match__witness(s, now); /* its receipt logged first, as above */
     seq_handled(s, seq); /* our own frame: logged before it was sent */
-    match__witness(s, now);
     match__step(s, now);
+}
+
+/* A room the relay re-made (it restarted and lost its frames) numbers
+ * and witnesses every frame anew, and a member who joins it later holds
+ * only those receipts: so every member drops the receipts it held and
+ * takes the re-made room's, and all compute one clock (G-MC-6w: a relay
+ * that loses a room gives the players back the time it cannot witness,
+ * never takes it). The transcript is rebuilt without its witnesses and
+ * the log rewritten. */
+static void unwitness(Match *s, uint64_t now)
+{
+    Proto_Transcript *t = NULL;
+    if (!match__witnessed(s) || proto_transcript_witness_count(s->t) == 0)
+        return;
+    int rc = proto_transcript_new(&t, NULL);
+    if (rc != 0)
+        return;
+    proto_transcript_witness_mode(t);
+    if (s->cfg.witness_absence)
+        proto_transcript_witness_absence(t);
+    for (size_t i = 0; rc == 0 && i < s->nframes; i++) {
+        rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
+                                  NULL);
+        if (rc == TB_E_DESYNC)
+            rc = 0;
+    }
+    if (rc != 0) {
+        proto_transcript_free(t);
+        return;
+    }
+    proto_transcript_free(s->t);
+    s->t = t;
+    for (size_t i = 0; i < s->nframes; i++) {
+        free(s->frames[i].rec);
+        s->frames[i].rec = NULL;
+        s->frames[i].rec_len = 0;
+        s->frames[i].has_receipt = 0;
+    }
+    for (size_t i = 0; i < s->npresences; i++)
+        free(s->presences[i].rec);
+    s->npresences = 0;
+    s->nstash = 0;
+    s->voids_seen = s->claims_seen = 0;
+    s->wturn_from = 0;
+    Match_Out *o;
+    if (s->log_open && !s->log_ended &&
+        (o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL) {
+        o->count = (uint32_t)s->nframes;
+        o->seq = 0;
+    }
+    (void)now;
 }
 
 /* ---- the connection -------------------------------------------------- */
@@ -536,6 +590,12 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
     int new_room = first_seq == 0 || first_seq > s->last_seq + 1 ||
                    (next_seq > 0 && s->last_seq >= next_seq) ||
                    (s->room_first != 0 && first_seq != s->room_first);
+    /* (a seat resumed from its log knows no oldest frame of the room, but
+     * the receipt of its first envelope names the number the room gave
+     * it: a room that no longer keeps it was re-made) */
+    if (match__witnessed(s) && s->nframes > 0 && s->frames[0].has_receipt &&
+        first_seq > s->frames[0].receipt.seq)
+        new_room = 1;
     /* an empty room will keep its first frame as next_seq */
     s->room_first = first_seq != 0 ? first_seq : next_seq;
     if (new_room) {
@@ -544,6 +604,7 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
         s->prefix = 0;
         while (s->npending > 0)
             match__pending_drop(s, 0);
+        unwitness(s, now);
     }
     if (next_seq > 0 && s->last_seq >= next_seq)
         s->last_seq = next_seq - 1;
@@ -649,7 +710,10 @@ static void bad_receipt(Match *s, uint64_t seq)
     s->result.refused++;
 }
 
-/* Attach a checked receipt to the frame it names, if held and bare. */
+/* Attach a checked receipt to the frame it names, if held and bare: the
+ * first numbering stands (a frame a seat sends again after a reconnect
+ * may be numbered twice in one room; a room the relay re-made is
+ * unwitness()'s). */
 static int attach(Match *s, const uint8_t hash[PROTO_HASH_BYTES],
                   const Proto_Receipt *r)
 {
@@ -689,7 +753,10 @@ int match_frame_witnessed(Match *s, uint64_t now, uint64_t seq, int from,
 void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
                            const Proto_Receipt *r)
 {
-    if (r != NULL && match__witnessed(s) && s->unacked > 0) {
+    /* (after a gap the receipt waits: the frames numbered before ours
+     * come first, and ours again with its receipt on the catch-up) */
+    if (r != NULL && match__witnessed(s) && s->unacked > 0 &&
+        !s->refetching && seq <= s->seq_rcv + 1) {
         size_t i = s->sent[s->sent_head];
         if (i != MATCH_SENT_HELLO && i < s->nframes) {
             Match_Frame *f = &s->frames[i];
@@ -705,7 +772,11 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
 void match_presence_witnessed(Match *s, uint64_t now, int seat, int present,
                               const Proto_Receipt *r)
 {
-    if (r != NULL && match__witnessed(s) && !s->done && match__started(s)) {
+    /* (kept only where they decide absence claims: each seat hears of
+     * the other's presence only, so they would make two seats' logs of
+     * one match differ for nothing) */
+    if (r != NULL && match__witnessed(s) && s->cfg.witness_absence &&
+        !s->done && match__started(s)) {
         if (r->kind != PROTO_RECEIPT_PRESENCE || r->seat != seat ||
             r->present != present || !s->room_host_known ||
             (s->relay_known &&

@@ -478,6 +478,8 @@ int match_new(const Match_Config *cfg, Match **out)
     }
     if (cfg->witnessed)
         proto_transcript_witness_mode(s->t);
+    if (cfg->witnessed && cfg->witness_absence)
+        proto_transcript_witness_absence(s->t);
     *out = s;
     return 0;
 }

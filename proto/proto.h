@@ -493,6 +493,16 @@ uint32_t proto_transcript_flags_void(const Proto_Transcript *t);
 uint32_t proto_absence_ms(uint32_t base_ms, uint32_t inc_ms);
 
 /*
+ * proto_transcript_witness_absence: on an empty transcript, decide
+ * absence claims by the relay's presence records too (below). Not used
+ * by the product yet: a seat never hears the relay announce its own
+ * departure, so presence records give the claimant and the absent side
+ * two histories; the plan is for each frame receipt to attest both
+ * seats' presence (docs/trust.md).
+ */
+void proto_transcript_witness_absence(Proto_Transcript *t);
+
+/*
  * proto_transcript_presence: in witnessed mode, the relay's signed word
  * (a checked presence receipt) that side (CORE_WHITE, the host's seat,
  * or CORE_BLACK) came (present 1) or went (0) at time_ms. Witnessed, a
@@ -500,7 +510,9 @@ uint32_t proto_absence_ms(uint32_t base_ms, uint32_t inc_ms);
  * receipt: it holds when the relay saw the opponent go, and not come
  * back, at least proto_absence_ms before it; else it is void and play
  * goes on. A time below an earlier one counts as that one. Errors:
- * TB_E_STATE (not witnessed, or no such side).
+ * TB_E_STATE (not witnessed, or no such side). Without
+ * proto_transcript_witness_absence the record is kept and decides
+ * nothing.
  */
 int proto_transcript_presence(Proto_Transcript *t, int side, int present,
                               uint64_t time_ms);
@@ -751,8 +763,8 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
  * proto_log_verify_witnessed: proto_log_verify, and in a version 2 log
  * every receipt record too: each names the next envelope not yet
  * witnessed, already read; its signature holds for the header's room,
- * the envelope's bytes and its lobby sequence number, which rises from
- * record to record; its time goes to the transcript
+ * the envelope's bytes and its lobby sequence number; its time goes to
+ * the transcript
  * (proto_transcript_witness), which decides the clocks and flags from
  * it. Presence records must verify. rvisit (may be NULL) sees each.
  * Errors: those of proto_log_verify, TB_E_SIGNATURE (a receipt that does

@@ -61,6 +61,7 @@ struct Proto_Transcript {
     int gone[2];          /* the relay witnessed this side gone ... */
     uint64_t gone_at[2];  /* ... at this time (ms), not back since */
     uint32_t claims_void; /* absence claims the relay refuted */
+    int witness_absence;  /* absence claims decided by presence records */
     char game_opts[PROTO_OPTIONS_MAX + 1]; /* options without the clock */
     char why[192];
 };
@@ -515,7 +516,7 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
         /* G-MC-9: the claimant's signed word that its opponent stayed
          * away past the countdown; witnessed, the claim's own receipt
          * and the relay's presence records decide (witness). */
-        if (t->witnessed)
+        if (t->witnessed && t->witness_absence)
             return 0;
         if (m->body.claim.what == PROTO_CLAIM_DRAW)
             end_match(t, CORE_DRAW, CORE_REASON_ABANDON);
@@ -666,7 +667,8 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
         if (t->bye[side])
             return fail(t, TB_E_STATE, "%s wrote after its bye",
                         side_name(side));
-        if (t->witnessed && m->kind == PROTO_KIND_CLAIM) {
+        if (t->witnessed && t->witness_absence &&
+            m->kind == PROTO_KIND_CLAIM) {
             /* the absent side, and what its absence gives */
             info.timed = (int8_t)(1 - side);
             if (m->body.claim.what == PROTO_CLAIM_DRAW)
@@ -715,6 +717,12 @@ void proto_transcript_witness_mode(Proto_Transcript *t)
 {
     if (t->count == 0)
         t->witnessed = 1;
+}
+
+void proto_transcript_witness_absence(Proto_Transcript *t)
+{
+    if (t->count == 0)
+        t->witness_absence = 1;
 }
 
 int proto_transcript_witnessed(const Proto_Transcript *t)

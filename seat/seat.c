@@ -101,10 +101,15 @@ int seat_new(const Seat_Config *cfg, Seat **out)
     wc.watch = cfg->watch;
     memcpy(wc.host_pk, cfg->match.id.pk, sizeof wc.host_pk);
     memcpy(wc.seat_secret, cfg->seat_secret, sizeof wc.seat_secret);
-    rc = match_new(&cfg->match, &s->m);
+    /* A seat plays through a relay that witnesses time and presence
+     * (lobby protocol 2): its clocks and claims are the receipts'. */
+    Match_Config mc = cfg->match;
+    mc.witnessed = 1;
+    rc = match_new(&mc, &s->m);
     if (rc == 0)
         rc = lobby_wire_new(&wc, 0, &s->wire);
     proto_wipe(&wc, sizeof wc);
+    proto_wipe(&mc, sizeof mc);
     if (rc != 0) {
         seat_free(s);
         return rc;
@@ -198,14 +203,16 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         match_welcome(s->m, now, ev.welcome.host_pk, ev.welcome.first_seq,
                       ev.welcome.next_seq, ev.welcome.host_present,
                       ev.welcome.guest_present);
+        match_relay(s->m, now, ev.welcome.relay_pk, ev.welcome.relay_time);
         s->up_seq = match_last_seq(s->m);
         break;
     }
     case LOBBY_WIRE_FRAME:
-        match_frame(s->m, now, ev.seq, (int)ev.from, ev.data, ev.len);
+        match_frame_witnessed(s->m, now, ev.seq, (int)ev.from, ev.data,
+                              ev.len, &ev.receipt);
         break;
     case LOBBY_WIRE_ACK:
-        match_acked(s->m, now, ev.seq);
+        match_acked_witnessed(s->m, now, ev.seq, &ev.receipt);
         break;
     case LOBBY_WIRE_PRESENCE:
         if ((int)ev.seat != s->role) {
@@ -213,7 +220,8 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
             o->who = (int)ev.seat;
             o->present = ev.present;
         }
-        match_presence(s->m, now, (int)ev.seat, ev.present);
+        match_presence_witnessed(s->m, now, (int)ev.seat, ev.present,
+                                 &ev.receipt);
         break;
     case LOBBY_WIRE_REFUSED:
         s->refusal = ev.reason;

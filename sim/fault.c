@@ -109,29 +109,13 @@ static void cheat(World *w)
     if (i < 0)
         return;
     x = &w->a[i];
-    const Proto_Transcript *t = match_transcript(x->m);
-    Proto_Message m;
-    size_t len = 0;
-    /* Only a claim the signed readings refute (G-MC-7): one they allow
-     * would be a real claim its sender's own session never made. */
-    int flagged = 1 - match_side(x->m);
-    if (proto_transcript_clock(t, NULL) == 0 ||
-        proto_transcript_clock_view(t, match_side(x->m), flagged) < 1000 ||
-        proto_transcript_clock_view(t, flagged, flagged) < 1000)
-        return;
-    proto_message_init(&m, PROTO_KIND_FLAG, &x->mc.id);
-    m.body.flag.ply = core_ply(proto_transcript_position(t));
-    m.body.flag.elapsed = 1;
-    proto_transcript_next(t, &m);
-    if (proto_seal(&m, &x->mc.id, w->buf, PROTO_FRAME_PREFIX + PROTO_FRAME_MAX,
-                   &len, NULL) != 0)
+    /* A claim the relay's receipts refute: its sender's session sends it
+     * (a cheating client knows what it sent), 1 ms into the turn. */
+    if (match_forge_flag(x->m, w->now) != 0)
         return;
     w->rep->faults++;
     sim__trace(w, i, "fault: a forged flag claim goes out");
-    /* a DATA message: its type byte where the frame's prefix ends */
-    w->buf[PROTO_FRAME_PREFIX - 1] = LOBBY_WIRE_DATA_TYPE;
-    sim__to_relay(w, i, w->buf + PROTO_FRAME_PREFIX - 1,
-                  len - PROTO_FRAME_PREFIX + 1, 1);
+    sim__drain(w, i);
 }
 
 /* A seat started and not yet let in: a relay restart now would refuse

@@ -1167,15 +1167,28 @@ static void witnessed_seat(Match_Config *c, int role)
     c->witnessed = 1;
 }
 
-static void room_open_witnessed(Room *r, const char *options)
+static void witnessed_absence_seat(Match_Config *c, int role)
 {
-    room_new(r, options, witnessed_seat);
+    (void)role;
+    c->witnessed = 1;
+    c->witness_absence = 1;
+}
+
+static void room_open_witnessed_with(Room *r, const char *options,
+                                     void (*tweak)(Match_Config *, int))
+{
+    room_new(r, options, tweak);
     r->witness = 1;
     for (int i = 0; i < SEATS; i++)
         welcome(r, i);
     for (int i = 0; i < SEATS; i++)
         cr_assert_eq(proto_transcript_count(match_transcript(r->seat[i].m)), 1,
                      "seat %d holds the match start", i);
+}
+
+static void room_open_witnessed(Room *r, const char *options)
+{
+    room_open_witnessed_with(r, options, witnessed_seat);
 }
 
 /* By hand: on 1+0 the start is numbered at 0; Black claims once White's
@@ -1322,7 +1335,7 @@ static void witness_presence(Room *r, int who, int present)
 Test(match, witnessed_absence_claim_needs_the_relays_word)
 {
     Room r;
-    room_open_witnessed(&r, "clock=60+0");
+    room_open_witnessed_with(&r, "clock=60+0", witnessed_absence_seat);
     r.now = 100;
     type(&r, MATCH_ROLE_HOST, line10[0]);
     Proto_Identity black = ident(2);
@@ -1342,7 +1355,7 @@ Test(match, witnessed_absence_claim_needs_the_relays_word)
     room_close(&r);
 
     /* the honest course */
-    room_open_witnessed(&r, "clock=60+0");
+    room_open_witnessed_with(&r, "clock=60+0", witnessed_absence_seat);
     r.now = 100;
     type(&r, MATCH_ROLE_HOST, line10[0]);
     r.now = 1000;

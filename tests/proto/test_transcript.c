@@ -954,7 +954,17 @@ Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
      * opponent the relay never saw go is void; against one gone for the
      * countdown (5+0: 10 s) it holds; a return in between voids it. */
     Frames f = {0};
-    Proto_Transcript *t = witnessed(&f, "clock=5+0", 0);
+    Proto_Transcript *t = NULL;
+    Proto_Message sm;
+    size_t len;
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    proto_transcript_witness_mode(t);
+    proto_transcript_witness_absence(t);
+    start_msg(&sm, &W, &B, "race", "clock=5+0", 9);
+    uint8_t *buf = seal_next(t, &W, &sm, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0);
+    keep(&f, buf, len);
+    cr_assert_eq(proto_transcript_witness(t, 0, 0), 0);
     cr_assert_eq(move_at(t, 100, &f), 0);
     cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 200), 0);
     cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);

@@ -164,6 +164,16 @@ static int next_event(Seat *s, Seat_Out *o, Seat_Out *send)
 /* WELCOME as docs/protocol-lobby.md lays it out: 0x81, role, host key,
  * first seq and next seq (u64 big-endian), presence bits, relay key and
  * relay time (zeros here). */
+/* The test relay's receipt key. */
+static Proto_Identity relay_id(void)
+{
+    Proto_Identity id;
+    uint8_t seed[32];
+    memset(seed, 0x5e, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&id, seed), 0);
+    return id;
+}
+
 static size_t welcome(uint8_t m[91], int role, const uint8_t host_pk[32],
                       uint64_t next, int presence)
 {
@@ -176,6 +186,8 @@ static size_t welcome(uint8_t m[91], int role, const uint8_t host_pk[32],
         m[42 + k] = (uint8_t)(next >> (56 - 8 * k));
     }
     m[50] = (uint8_t)presence;
+    Proto_Identity relay = relay_id();
+    memcpy(m + 51, relay.pk, 32); /* the relay's key; its time 0 */
     return 91;
 }
 
@@ -462,8 +474,12 @@ Test(seat, a_refetch_that_gains_nothing_waits)
             ;
         /* frame 2 before frame 1: a gap the session asks to refetch */
         Proto_Receipt rc = {.kind = PROTO_RECEIPT_FRAME, .seq = 2};
+        uint8_t body[4] = {0xc0, 0xc0, 0xc0, 0xc0}, hash[32];
+        Proto_Identity relay = relay_id();
+        cr_assert_eq(proto_receipt_hash(body, sizeof body, hash), 0);
+        cr_assert_eq(proto_receipt_sign(&rc, pk, hash, &relay), 0);
         size_t n = lobby_wire_frame_header(f, LOBBY_ROLE_HOST, &rc);
-        memset(f + n, 0xc0, 4);
+        memcpy(f + n, body, 4);
         seat_input(s, now, f, n + 4);
         int closed = 0;
         while (next_event(s, &o, NULL))

@@ -63,10 +63,12 @@ static void caught(unsigned plant, uint64_t seed, const char *expect)
  * the relay began to send a quiet member a BEAT each second and a seat to
  * leave a relay silent for 3 s (the relay-limits issue): dup 1, skip 15,
  * ack 27, clock 126. When a seat began to tell the relay DONE at its
- * game's end: skip 1.) */
+ * game's end: skip 1. When the relay began to witness time (receipts,
+ * the fair-play issue) and a seat to send nothing more before its last
+ * envelope's receipt: dup 4, skip 2, ack 57, clock 1.) */
 Test(sim, plant_dup_caught)
 {
-    caught(MATCH_PLANT_DUP, 1, "log does not verify");
+    caught(MATCH_PLANT_DUP, 4, "log does not verify");
 }
 
 /* A gap in the lobby's numbers taken as none: the frame never comes and
@@ -76,21 +78,21 @@ Test(sim, plant_dup_caught)
  * seeds 5 and 28 also did; seed 30 stalls on the lost frame itself.) */
 Test(sim, plant_skip_caught)
 {
-    caught(MATCH_PLANT_SKIP, 1, "deadlock");
+    caught(MATCH_PLANT_SKIP, 2, "deadlock");
 }
 
 /* Acknowledged before logged: a crash in between loses a frame for good
  * and the seats part ways: here the seat that lost it waits for ever. */
 Test(sim, plant_ack_caught)
 {
-    caught(MATCH_PLANT_ACK, 27, "deadlock");
+    caught(MATCH_PLANT_ACK, 57, "deadlock");
 }
 
-/* A forged flag claim taken without its signed readings: that seat ends
- * the game alone. */
+/* A forged flag claim taken though the relay's receipts refute it: that
+ * seat ends the game alone, on time. */
 Test(sim, plant_clock_caught)
 {
-    caught(MATCH_PLANT_CLOCK, 126, "another transcript");
+    caught(MATCH_PLANT_CLOCK, 1, "ends 0-1 (time)");
 }
 
 Test(sim, same_seed_same_match)

@@ -53,15 +53,22 @@ echo "web_replay: New game and the browser's Back leave the viewer for the start
 # One byte flipped in the middle of a chosen move's frame. Where it must
 # be refused comes from the file's layout alone (docs/protocol.md: 13
 # bytes of magic, then frames of a u32 big-endian length and a body:
-# frame 0 the header, frame 1 the match start, frame K ply K-1's move,
-# the end record last), not from either program.
+# frame 0 the header; envelopes (a msgpack array of 2, first byte 0x92):
+# envelope 1 the match start, envelope K ply K-1's move; in a version 2
+# log the relay's receipt records between them (arrays of 6 or 7); the
+# end record last), not from either program.
 size=$(stat -c %s "$out/h.log")
-frames=() # "body-offset:length" of each frame, header first
+frames=() # "body-offset:length" of each envelope's frame, in order
 at=13
+first=1
 while [ "$at" -lt "$size" ]; do
   len=$(od -An -tu1 -j "$at" -N4 "$out/h.log" |
     awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
-  frames+=("$((at + 4)):$len")
+  kind=$(od -An -tu1 -j "$((at + 4))" -N1 "$out/h.log" | tr -d ' ')
+  if [ "$first" = 1 ] || [ "$kind" = 146 ]; then # the header, 0x92
+    frames+=("$((at + 4)):$len")
+  fi
+  first=0
   at=$((at + 4 + len))
 done
 want_frame=$(( ${#frames[@]} / 2 )) # a move about half way
