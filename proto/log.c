@@ -526,6 +526,10 @@ static int take_receipt(Proto_Transcript *t, Log_Envs *v,
     uint32_t index = 0;
     uint8_t hash[PROTO_HASH_BYTES];
     uint32_t next = proto_transcript_witness_count(t);
+    /* a failure here is at the ply the envelopes read so far reached
+     * (the ply of the move the receipt is for, not the next one due) */
+    const Core_Position *pos = proto_transcript_position(t);
+    rep->ply = pos != NULL ? core_ply(pos) : 0;
     int rc = read_receipt(doc, len, &index, &r);
     if (rc != 0)
         return report(rep, rc, next + 1, off, "malformed receipt record");
