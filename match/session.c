@@ -351,7 +351,11 @@ static void finish(Match *s, uint64_t now)
         (o = match__push(s, MATCH_OUT_LOG_END)) != NULL) {
         s->log_ended = 1;
         /* (a desync too: the chain decided the result, G-PR-3) */
-        if (!s->forced) {
+        /* (a witnessed log ends only on every envelope's receipt: the
+         * verifier refuses an end record before one) */
+        if (!s->forced &&
+            (!match__witnessed(s) || proto_transcript_witness_count(s->t) ==
+                                         proto_transcript_count(s->t))) {
             o->count = proto_transcript_count(s->t);
             proto_transcript_chain(s->t, o->hash);
         }
@@ -396,9 +400,14 @@ void match__step(Match *s, uint64_t now)
     /* Again while something changes (the side to move may move twice,
      * as in Chess volleyball, or several lines may be queued). */
     for (int guard = 0; guard < MATCH_LINES_MAX + 64 && !s->done; guard++) {
-        /* (a witnessed end waits for the receipts of our own last
-         * envelopes: one of them may yet show a flag fallen first) */
-        if (s->desync || (match__over(s) && !match__own_unwitnessed(s))) {
+        /* (a witnessed end waits for the receipts of the last
+         * envelopes: one may yet show a flag fallen first, and a seat
+         * resumed from a log cut before them has them again on the
+         * catch-up) */
+        if (s->desync ||
+            (match__over(s) &&
+             (!match__witnessed(s) || proto_transcript_witness_count(s->t) ==
+                                          proto_transcript_count(s->t)))) {
             finish(s, now);
             closing_tick(s, now);
             return;

@@ -663,6 +663,18 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
              * closes a match the envelopes themselves ended (the board,
              * or a signed resign, agreement, abort, flag, claim or
              * desync report). */
+            if (rep->header.version == 2 &&
+                proto_transcript_witness_count(t) !=
+                    proto_transcript_count(t)) {
+                /* a witnessed match ends on its receipts: the last
+                 * envelope's may show a flag fallen first (a trial
+                 * dropped a late move's receipt to keep its mate) */
+                report(rep, TB_E_STATE, frame, off,
+                       "end record before the relay's receipt of "
+                       "envelope %u",
+                       proto_transcript_witness_count(t) + 1);
+                break;
+            }
             if (proto_transcript_position(t) == NULL ||
                 proto_transcript_status(t).outcome == CORE_ONGOING) {
                 report(rep, TB_E_STATE, frame, off,

@@ -816,9 +816,16 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
             t->flags_void++; /* refuted: play goes on */
         }
     } else if (w->kind == PROTO_KIND_TAKEBACK_ACCEPT) {
-        /* the side to move again starts afresh from the acceptance: the
-         * time since the last move was the requester's wait */
+        /* G-MC-8: time spent before a takeback stays spent: the side
+         * whose clock ran is charged it (no increment: no move was
+         * made), and the side to move after the takeback starts afresh
+         * from the acceptance. (A trial: a side thought 9 s, asked a
+         * takeback, and had its 9 s back.) */
         if (t->wturn >= 0 && w->to_move >= 0) {
+            int64_t used = charged(t->turn_from, time);
+            t->wleft[t->wturn] -= used;
+            if (t->wleft[t->wturn] < 0)
+                t->wleft[t->wturn] = 0;
             t->turn_from = time;
             t->wturn = w->to_move;
         }

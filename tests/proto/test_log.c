@@ -447,7 +447,7 @@ Test(log, a_cut_at_a_frame_boundary_is_not_ended)
 /* ---- version 2: the relay's receipts (the fair-play issue) ---------- */
 
 enum { RC_WHOLE, RC_TIME_MOVED, RC_OTHER_ROOM, RC_SKIPPED, RC_SEQ_MOVED,
-       RC_IN_V1 };
+       RC_IN_V1, RC_END_BARE };
 
 /* A toy match logged in memory as a version 2 log, each envelope
  * followed by its receipt signed by relay key ident(9) (lobby numbers
@@ -476,7 +476,8 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
         Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 100 + 2 * i,
                            .time_ms = 1000 + 10 * i};
         cr_assert_eq(proto_receipt_hash(env, elen, hash), 0);
-        if (i == 3 && how == RC_SKIPPED)
+        if ((i == 3 && how == RC_SKIPPED) ||
+            (i + 1 == f.n && how == RC_END_BARE))
             continue;
         uint64_t signed_seq = r.seq;
         cr_assert_eq(proto_receipt_sign(&r, i == 3 && how == RC_OTHER_ROOM
@@ -491,6 +492,12 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
         size_t n = proto_log_receipt_record((uint32_t)i, &r, rec, sizeof rec);
         cr_assert_gt(n, 0);
         cr_assert_eq(proto_log_append_record(log, rec, n), 0);
+    }
+    if (how == RC_END_BARE) { /* an end record before the last receipt */
+        uint8_t chain[PROTO_HASH_BYTES];
+        proto_transcript_chain(t, chain);
+        cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), chain),
+                     0);
     }
     const uint8_t *b = proto_log_bytes(log, len);
     uint8_t *copy = malloc(*len);
@@ -530,6 +537,19 @@ Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
         {RC_SKIPPED, TB_E_STATE, 5},        {RC_SEQ_MOVED, TB_E_SIGNATURE, 4},
         {RC_IN_V1, TB_E_FORMAT, 2},
     };
+    /* the end record of a witnessed log comes after every receipt (the
+     * envelopes it counts: frame 11, the records after envelope 10) */
+    size_t blen;
+    uint32_t bn;
+    uint8_t *bare = witnessed_log(RC_END_BARE, &blen, &bn);
+    Proto_Log_Report brep;
+    cr_assert_eq(
+        proto_log_verify(bare, blen, toy_lookup, NULL, NULL, NULL, &brep),
+        TB_E_STATE, "%s", brep.why);
+    cr_assert(strstr(brep.why, "end record before the relay's receipt of "
+                               "envelope") != NULL,
+              "%s", brep.why);
+    free(bare);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         size_t len;
         uint32_t n;

@@ -990,3 +990,26 @@ Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+Test(transcript, a_witnessed_takeback_keeps_the_time_spent)
+{
+    /* G-MC-8 by hand, 10+0: White moves at 1,000 (charged 500: 9,500
+     * left), Black thinks until 9,500 and asks to take back White's
+     * move, White accepts at 9,600: Black is charged 9,600 - 1,000 - 500
+     * = 8,100 (1,900 left), and White, to move again, runs from 9,600. */
+    Frames f = {0};
+    Proto_Transcript *t = witnessed(&f, "clock=10+0", 0);
+    cr_assert_eq(move_at(t, 1000, &f), 0);
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
+    cr_assert_eq(proto_transcript_witness(t, 2, 9500), 0);
+    cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f), 0);
+    cr_assert_eq(proto_transcript_witness(t, 3, 9600), 0);
+    int64_t left[2];
+    uint64_t from = 0;
+    cr_assert_eq(proto_transcript_clock_turn(t, &from, left), CORE_WHITE);
+    cr_assert_eq(from, 9600);
+    cr_assert_eq(left[0], 9500);
+    cr_assert_eq(left[1], 1900);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
