@@ -119,8 +119,7 @@ int64_t match_turn_elapsed(const Match *s, uint64_t now)
     return turn_ms(s, now);
 }
 
-void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
-                            int was_on)
+void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
 {
     int64_t left[2], el;
     uint64_t from = 0;
@@ -165,12 +164,6 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
         match__say(s, 0, MATCH_NOTE_CLAIM_VOID,
                    match__secs(secs, proto_absence_ms(base, inc)), NULL, NULL,
                    NULL); /* (a bot claims again after the next news) */
-    }
-    if (was_on && match__over(s) &&
-        match__status(s).reason == CORE_REASON_TIME) {
-        proto_transcript_clock_turn(s->t, NULL, left);
-        s->left[0] = left[0];
-        s->left[1] = left[1];
     }
 }
 

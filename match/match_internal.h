@@ -221,6 +221,14 @@ uint8_t *match__record(uint32_t index, const Proto_Receipt *r, size_t *len);
 /* Keep a presence change the relay witnessed, taken after `after`
  * receipts. Errors: TB_E_LIMIT, TB_E_NOMEM. */
 int match__keep_presence(Match *s, const Proto_Receipt *r, uint32_t after);
+/* A fresh transcript in this session's modes (witnessed, absences)
+ * holding frames [0, n) (a desync among them kept, as first taken).
+ * Errors: those of proto_transcript_new and _add (*out then NULL). */
+int match__rebuild(const Match *s, size_t n, Proto_Transcript **out);
+/* 1 when every envelope held has its relay time (always, unwitnessed):
+ * a witnessed match ends only then, its last receipt may show a flag
+ * fallen first. */
+int match__all_witnessed(const Match *s);
 /* Witness frames [witness count, upto) of t that have receipts, with
  * the presence changes taken between them, as first taken. */
 int match__rewitness(const Match *s, Proto_Transcript *t, size_t upto);
@@ -249,9 +257,8 @@ int match__own_flag(const Match *s, uint64_t now);
 void match__clock_tick(Match *s, uint64_t now);
 uint64_t match__clock_deadline(const Match *s);
 /* After the relay's time of envelope index was taken: show a new turn's
- * clocks, a refuted flag claim (was_on: the match was on before it). */
-void match__clock_witnessed(Match *s, uint64_t now, uint32_t index,
-                            int was_on);
+ * clocks, a refuted claim. */
+void match__clock_witnessed(Match *s, uint64_t now, uint32_t index);
 /* A flag claim the transcript refused: the planted bug takes it. */
 void match__clock_plant(Match *s, const Proto_Envelope *e);
 

@@ -205,15 +205,7 @@ static int retract(Match *s, uint64_t now, size_t n, const uint8_t *env,
     uint32_t moves = 0, dropped = (uint32_t)(s->nframes - n);
     Match_Out *o;
     Match_Text txt;
-    int rc = proto_transcript_new(&t, NULL);
-    if (rc == 0 && match__witnessed(s))
-        proto_transcript_witness_mode(t);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
-                                  NULL);
-        if (rc == TB_E_DESYNC)
-            rc = 0;
-    }
+    int rc = match__rebuild(s, n, &t);
     /* the relay's times of those it numbered, in order */
     if (rc == 0 && match__witnessed(s))
         rc = match__rewitness(s, t, n);
@@ -517,27 +509,12 @@ void match_acked(Match *s, uint64_t now, uint64_t seq)
  * that loses a room gives the players back the time it cannot witness,
  * never takes it). The transcript is rebuilt without its witnesses and
  * the log rewritten. */
-static void unwitness(Match *s, uint64_t now)
+static void unwitness(Match *s)
 {
     Proto_Transcript *t = NULL;
-    if (!match__witnessed(s) || proto_transcript_witness_count(s->t) == 0)
+    if (!match__witnessed(s) || proto_transcript_witness_count(s->t) == 0 ||
+        match__rebuild(s, s->nframes, &t) != 0)
         return;
-    int rc = proto_transcript_new(&t, NULL);
-    if (rc != 0)
-        return;
-    proto_transcript_witness_mode(t);
-    if (s->cfg.witness_absence)
-        proto_transcript_witness_absence(t);
-    for (size_t i = 0; rc == 0 && i < s->nframes; i++) {
-        rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
-                                  NULL);
-        if (rc == TB_E_DESYNC)
-            rc = 0;
-    }
-    if (rc != 0) {
-        proto_transcript_free(t);
-        return;
-    }
     proto_transcript_free(s->t);
     s->t = t;
     for (size_t i = 0; i < s->nframes; i++) {
@@ -558,7 +535,6 @@ static void unwitness(Match *s, uint64_t now)
         o->count = (uint32_t)s->nframes;
         o->seq = 0;
     }
-    (void)now;
 }
 
 /* ---- the connection -------------------------------------------------- */
@@ -604,7 +580,7 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
         s->prefix = 0;
         while (s->npending > 0)
             match__pending_drop(s, 0);
-        unwitness(s, now);
+        unwitness(s);
     }
     if (next_seq > 0 && s->last_seq >= next_seq)
         s->last_seq = next_seq - 1;
@@ -714,19 +690,24 @@ static void bad_receipt(Match *s, uint64_t seq)
  * first numbering stands (a frame a seat sends again after a reconnect
  * may be numbered twice in one room; a room the relay re-made is
  * unwitness()'s). */
+static void set_receipt(Match *s, size_t i, const Proto_Receipt *r)
+{
+    Match_Frame *f = &s->frames[i];
+    if (f->has_receipt)
+        return;
+    f->receipt = *r;
+    f->rec = match__record((uint32_t)i, r, &f->rec_len);
+    f->has_receipt = f->rec != NULL;
+}
+
 static int attach(Match *s, const uint8_t hash[PROTO_HASH_BYTES],
                   const Proto_Receipt *r)
 {
     for (size_t i = s->nframes; i-- > proto_transcript_witness_count(s->t);) {
-        Match_Frame *f = &s->frames[i];
-        if (memcmp(f->hash, hash, PROTO_HASH_BYTES) != 0)
-            continue;
-        if (!f->has_receipt) {
-            f->receipt = *r;
-            f->rec = match__record((uint32_t)i, r, &f->rec_len);
-            f->has_receipt = f->rec != NULL;
+        if (memcmp(s->frames[i].hash, hash, PROTO_HASH_BYTES) == 0) {
+            set_receipt(s, i, r);
+            return 1;
         }
-        return 1;
     }
     return 0;
 }
@@ -759,11 +740,10 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
         !s->refetching && seq <= s->seq_rcv + 1) {
         size_t i = s->sent[s->sent_head];
         if (i != MATCH_SENT_HELLO && i < s->nframes) {
-            Match_Frame *f = &s->frames[i];
-            if (receipt_ok(s, r, seq, f->hash) != 0)
+            if (receipt_ok(s, r, seq, s->frames[i].hash) != 0)
                 bad_receipt(s, seq);
-            else if (!f->has_receipt)
-                attach(s, f->hash, r);
+            else
+                attach(s, s->frames[i].hash, r);
         }
     }
     match_acked(s, now, seq);
@@ -815,7 +795,6 @@ void match__witness(Match *s, uint64_t now)
         uint32_t w = proto_transcript_witness_count(s->t);
         if (w >= s->nframes || !s->frames[w].has_receipt)
             break;
-        int was_on = !match__over(s);
         if (proto_transcript_witness(s->t, w, s->frames[w].receipt.time_ms) !=
             0) {
             Match_Text t = match__note(s, 1);
@@ -829,6 +808,6 @@ void match__witness(Match *s, uint64_t now)
             o->data = s->frames[w].rec;
             o->len = s->frames[w].rec_len;
         }
-        match__clock_witnessed(s, now, w, was_on);
+        match__clock_witnessed(s, now, w);
     }
 }

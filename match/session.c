@@ -353,9 +353,7 @@ static void finish(Match *s, uint64_t now)
         /* (a desync too: the chain decided the result, G-PR-3) */
         /* (a witnessed log ends only on every envelope's receipt: the
          * verifier refuses an end record before one) */
-        if (!s->forced &&
-            (!match__witnessed(s) || proto_transcript_witness_count(s->t) ==
-                                         proto_transcript_count(s->t))) {
+        if (!s->forced && match__all_witnessed(s)) {
             o->count = proto_transcript_count(s->t);
             proto_transcript_chain(s->t, o->hash);
         }
@@ -404,10 +402,7 @@ void match__step(Match *s, uint64_t now)
          * envelopes: one may yet show a flag fallen first, and a seat
          * resumed from a log cut before them has them again on the
          * catch-up) */
-        if (s->desync ||
-            (match__over(s) &&
-             (!match__witnessed(s) || proto_transcript_witness_count(s->t) ==
-                                          proto_transcript_count(s->t)))) {
+        if (s->desync || (match__over(s) && match__all_witnessed(s))) {
             finish(s, now);
             closing_tick(s, now);
             return;
@@ -480,15 +475,11 @@ int match_new(const Match_Config *cfg, Match **out)
     s->buf = malloc(MATCH_FRAME_CAP);
     s->hello = malloc(MATCH_FRAME_CAP);
     rc = s->buf == NULL || s->hello == NULL ? TB_E_NOMEM
-                                            : proto_transcript_new(&s->t, NULL);
+                                            : match__rebuild(s, 0, &s->t);
     if (rc != 0) {
         match_free(s);
         return rc;
     }
-    if (cfg->witnessed)
-        proto_transcript_witness_mode(s->t);
-    if (cfg->witnessed && cfg->witness_absence)
-        proto_transcript_witness_absence(s->t);
     *out = s;
     return 0;
 }
@@ -718,6 +709,39 @@ uint8_t *match__record(uint32_t index, const Proto_Receipt *r, size_t *len)
         return NULL;
     memcpy(rec, buf, *len);
     return rec;
+}
+
+int match__rebuild(const Match *s, size_t n, Proto_Transcript **out)
+{
+    Proto_Transcript *t = NULL;
+    int rc = proto_transcript_new(&t, NULL);
+    *out = NULL;
+    if (rc != 0)
+        return rc;
+    /* (the mode of the match held, which a resumed log set; a new
+     * session's, its configuration's) */
+    if (s->t != NULL ? match__witnessed(s) : s->cfg.witnessed) {
+        proto_transcript_witness_mode(t);
+        if (s->cfg.witness_absence)
+            proto_transcript_witness_absence(t);
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
+                                  NULL);
+        if (rc == TB_E_DESYNC)
+            rc = 0;
+    }
+    if (rc != 0)
+        proto_transcript_free(t);
+    else
+        *out = t;
+    return rc;
+}
+
+int match__all_witnessed(const Match *s)
+{
+    return !match__witnessed(s) || proto_transcript_witness_count(s->t) ==
+                                       proto_transcript_count(s->t);
 }
 
 int match__rewitness(const Match *s, Proto_Transcript *t, size_t upto)
