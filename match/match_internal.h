@@ -21,7 +21,7 @@
 /* Clocks (G-MC-6, G-MC-7): the opponent's reported time used per move is
  * accepted down to what we measured minus this lag allowance; a flag is
  * claimed this long after the opponent's time ran out by our measure. */
-#define MATCH_LAG_MS 500
+#define MATCH_LAG_MS PROTO_LAG_MS /* one allowance, witnessed or not */
 #define MATCH_FLAG_GRACE_MS 1000
 /* The absence countdown (G-MC-9): without a clock 60 s; with one a tenth
  * of base + 40 increments, at least 10 s and at most 60 s. */
