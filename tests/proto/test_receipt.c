@@ -79,6 +79,9 @@ Test(receipt, any_change_breaks_it)
 {
     Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 5, .time_ms = 1000};
     cr_assert_eq(proto_receipt_sign(&r, room, hash, &relay), 0);
+    /* (verified first: the signatures a thread verified are remembered,
+     * and a change must still miss them) */
+    cr_assert_eq(proto_receipt_verify(&r, room, hash), 0);
     Proto_Receipt x = r;
     x.time_ms++; /* a time moved by 1 ms */
     cr_assert_eq(proto_receipt_verify(&x, room, hash), TB_E_SIGNATURE);
@@ -95,6 +98,10 @@ Test(receipt, any_change_breaks_it)
     x = r;
     x.relay[0] ^= 1; /* another relay */
     cr_assert_eq(proto_receipt_verify(&x, room, hash), TB_E_SIGNATURE);
+    x = r;
+    x.sig[5] ^= 0x10; /* another signature of the same bytes */
+    cr_assert_eq(proto_receipt_verify(&x, room, hash), TB_E_SIGNATURE);
+    cr_assert_eq(proto_receipt_verify(&r, room, hash), 0);
 }
 
 Test(receipt, presence_signs_seat_and_arrival)
