@@ -519,8 +519,9 @@ static void keep_log_game(Replay *r, const Proto_Transcript *t)
     set_result(r, proto_transcript_status(t));
 }
 
-/* What the relay witnessed in a version 2 log: its receipts, the keys
- * that signed them, and the clocks they give (the fair-play issue). */
+/* What the relay witnessed in a version 2 or 3 log: its receipts, the
+ * keys that signed them, the clocks they give (the fair-play issue), and
+ * the writing seat's evidence against the relay's time. */
 static void print_witness(const Proto_Log_Report *rep,
                           const Proto_Transcript *t)
 {
@@ -551,6 +552,12 @@ static void print_witness(const Proto_Log_Report *rep,
                 "void claims (the relay's records refute them): %u flag, "
                 "%u absence\n",
                 proto_transcript_flags_void(t), proto_transcript_claims_void(t));
+    if (rep->skews > 0)
+        fprintf(rout,
+                "evidence (the seat's word, docs/trust.md): %u receipts "
+                "outside this seat's clock, the relay up to %u ms ahead and "
+                "%u ms behind\n",
+                rep->skews, rep->skew_ahead_ms, rep->skew_behind_ms);
 }
 
 static int replay_log(const uint8_t *buf, size_t len, const char *export,
@@ -576,7 +583,7 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
         proto_hex(r->hash, PROTO_HASH_BYTES, hex);
         fprintf(rout, "chain: %s\n", hex);
     }
-    if (rc == 0 && rep.header.version == 2)
+    if (rc == 0 && rep.header.version >= 2)
         print_witness(&rep, t);
     if (rc != 0) {
         /* Once, in the report: the reason quotes bytes of the file. */

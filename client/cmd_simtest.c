@@ -32,7 +32,7 @@
 
 static const char simtest_help[] =
     N_("usage: tabula simtest [GAME] [--matches N] [--seed S] [--faults LIST]\n"
-    "                      [--trace]\n"
+    "                      [--adversary LIST] [--trace]\n"
     "\n"
     "Plays N whole network matches of each game (or of GAME) in this one\n"
     "process: a host, a guest, one to three spectators and the rooms of the\n"
@@ -47,16 +47,24 @@ static const char simtest_help[] =
     "delivers frames twice), skew (clocks run at other rates), late\n"
     "(spectators join at any ply), gap (the relay loses a frame to one\n"
     "member), cheat (a forged early flag claim), or none.\n"
+    "With --adversary the guest lies besides (LIST, comma separated):\n"
+    "flag (a flag claim the relay's receipts refute), claim (the win\n"
+    "claimed against an opponent who may be present), desync (a desync\n"
+    "report of the true state), abort (an abort after both moved), log\n"
+    "(its log edited: a receipt moved by 1 ms, a receipt replayed, another\n"
+    "room named), all, or none (the default).\n"
     "After each match: the game ended in bounded simulated time, every\n"
     "seat and spectator holds the same result and final hash, every log\n"
     "verifies as 'tabula replay' verifies it, no ply was lost or applied\n"
-    "twice, no desync was reported. One summary line per game, then\n"
+    "twice, no desync was reported, and every edited log fails to verify.\n"
+    "One summary line per game, then\n"
     "'simtest: N matches, F faults, 0 failures'. On the first failure: the\n"
     "seed, the match, its event trace and a 'rerun:' command; exit 1.\n"
     "  --matches N   matches per game (default 100)\n"
     "  --seed S      seed of the first match (default 1; the k-th has\n"
     "                S+k-1)\n"
     "  --faults LIST faults to inject (default all)\n"
+    "  --adversary LIST the guest's lies (default none)\n"
     "  --trace       print every match's event trace\n");
 
 static unsigned read_plant(void)
@@ -72,6 +80,10 @@ static unsigned read_plant(void)
         return MATCH_PLANT_ACK;
     if (strcmp(p, "clock") == 0)
         return MATCH_PLANT_CLOCK;
+    if (strcmp(p, "claim") == 0)
+        return MATCH_PLANT_CLAIM;
+    if (strcmp(p, "refused") == 0)
+        return MATCH_PLANT_REFUSED;
     return ~0u;
 }
 
@@ -83,18 +95,20 @@ static int read_count(const char *text, uint64_t *out)
 static void report_failure(const Sim_Config *cfg, const Sim_Report *rep,
                            uint64_t k)
 {
-    char faults[128];
+    char faults[128], lies[64];
     const char *plant = getenv("TABULA_SIMTEST_PLANT");
     sim_fault_names(cfg->faults, faults, sizeof faults);
+    sim_lie_names(cfg->lies, lies, sizeof lies);
     printf("simtest: FAILED: game %s, seed %llu, match %llu: %s\n",
            core_game_name(cfg->game), (unsigned long long)cfg->seed,
            (unsigned long long)k + 1, rep->why);
     printf("trace:\n%s", rep->trace ? rep->trace : "(none)\n");
     printf("rerun: %s%s%stabula simtest %s --matches 1 --seed %llu "
-           "--faults %s\n",
+           "--faults %s%s%s\n",
            plant && *plant ? "TABULA_SIMTEST_PLANT=" : "",
            plant && *plant ? plant : "", plant && *plant ? " " : "",
-           core_game_name(cfg->game), (unsigned long long)cfg->seed, faults);
+           core_game_name(cfg->game), (unsigned long long)cfg->seed, faults,
+           cfg->lies ? " --adversary " : "", cfg->lies ? lies : "");
 }
 
 /* simtest's flags (--trace: every match's trace, for debugging). */
@@ -102,12 +116,14 @@ enum {
     SIMTEST_FLAG_MATCHES,
     SIMTEST_FLAG_SEED,
     SIMTEST_FLAG_FAULTS,
+    SIMTEST_FLAG_ADVERSARY,
     SIMTEST_FLAG_TRACE
 };
 const Cli_Flag cli_flags_simtest[] = {
     {"--matches", CLI_VALUE, SIMTEST_FLAG_MATCHES},
     {"--seed", CLI_VALUE, SIMTEST_FLAG_SEED},
     {"--faults", CLI_VALUE, SIMTEST_FLAG_FAULTS},
+    {"--adversary", CLI_VALUE, SIMTEST_FLAG_ADVERSARY},
     {"--trace", CLI_SWITCH, SIMTEST_FLAG_TRACE},
     {NULL, CLI_SWITCH, 0}};
 
@@ -115,7 +131,7 @@ int cli_simtest(int argc, char **argv)
 {
     const Core_Game *only = NULL;
     uint64_t matches = SIM_DEFAULT_MATCHES, seed = 1;
-    unsigned faults = SIM_FAULTS_ALL, plant;
+    unsigned faults = SIM_FAULTS_ALL, plant, lies = 0;
     const char *bad = NULL;
     uint64_t total = 0, total_faults = 0;
     int trace_all = 0;
@@ -149,6 +165,13 @@ int cli_simtest(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             break;
+        case SIMTEST_FLAG_ADVERSARY:
+            if (sim_lies(v, &lies, &bad) != 0) {
+                fprintf(stderr, _("tabula simtest: unknown lie '%s'\n%s"),
+                        cli_token(bad), _(simtest_help));
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case SIMTEST_FLAG_TRACE:
             trace_all = 1;
             break;
@@ -165,7 +188,7 @@ int cli_simtest(int argc, char **argv)
     plant = read_plant();
     if (plant == ~0u) {
         fprintf(stderr, _("tabula simtest: TABULA_SIMTEST_PLANT must be dup, "
-                        "skip, ack or clock\n"));
+                        "skip, ack, clock, claim or refused\n"));
         return CLI_EXIT_USAGE;
     }
     if (proto_init() != 0) {
@@ -179,7 +202,7 @@ int cli_simtest(int argc, char **argv)
         if (only != NULL && g != only)
             continue;
         for (uint64_t k = 0; k < matches; k++) {
-            Sim_Config cfg = {g, seed + k, faults, plant, trace_all};
+            Sim_Config cfg = {g, seed + k, faults, plant, trace_all, lies};
             Sim_Report rep;
             int rc = sim_run(&cfg, &rep);
             if (trace_all && rep.trace != NULL)

@@ -125,6 +125,18 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
     uint64_t from = 0;
     int x = proto_transcript_clock_turn(s->t, &from, left);
     uint32_t claims = proto_transcript_claims_void(s->t);
+    Proto_Envelope claim;
+    if (claims != s->claims_seen && (s->cfg.plant & MATCH_PLANT_CLAIM) &&
+        !s->forced && index < s->nframes &&
+        proto_open(s->frames[index].env, s->frames[index].len, &claim, NULL,
+                   0) == 0) {
+        /* planted: the refuted claim ends the game all the same */
+        int claimant = proto_transcript_side_of(s->t, claim.msg.sender);
+        s->forced = claimant >= 0;
+        s->forced_status.outcome =
+            claimant == CORE_WHITE ? CORE_WIN_WHITE : CORE_WIN_BLACK;
+        s->forced_status.reason = CORE_REASON_ABANDON;
+    }
     if (claims != s->claims_seen) {
         char secs[24];
         uint32_t inc = 0, base = proto_transcript_clock(s->t, &inc);
@@ -485,6 +497,20 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     match__say(s, 0,
                s->cfg.bot ? MATCH_NOTE_ABSENT_LEFT_BOT : MATCH_NOTE_ABSENT_LEFT,
                match__secs(left, ms), NULL, NULL, NULL);
+}
+
+int match_forge_claim(Match *s, uint64_t now)
+{
+    if (match_side(s) < 0 || !match__started(s) || match__over(s) ||
+        match__own_unwitnessed(s))
+        return TB_E_STATE;
+    Proto_Message m;
+    proto_message_init(&m, PROTO_KIND_CLAIM, &s->cfg.id);
+    m.body.claim.what = PROTO_CLAIM_WIN;
+    int rc = match__send_msg(s, now, &m);
+    if (rc == 0)
+        match__show_conduct(s, now, &m);
+    return rc;
 }
 
 int match_forge_flag(Match *s, uint64_t now)

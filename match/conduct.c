@@ -172,7 +172,7 @@ static void perturb(Match *s, const Core_Move *mv)
 }
 
 /* The perturbed move: our state differs, the hash we send is of it. */
-static int send_perturbed(Match *s, Proto_Message *m)
+static int send_perturbed(Match *s, uint64_t now, Proto_Message *m)
 {
     size_t len = 0;
     int rc;
@@ -193,7 +193,7 @@ static int send_perturbed(Match *s, Proto_Message *m)
         return rc;
     s->frames[s->nframes - 1].ours = 1;
     match__log(s, s->nframes - 1);
-    match__relay(s, s->nframes - 1);
+    match__relay(s, now, s->nframes - 1);
     s->desync = 1;
     s->desync_ply = m->body.move.ply;
     s->moves++;
@@ -228,7 +228,7 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
         m.body.move.ply >= s->cfg.perturb_ply) {
         perturb(s, mv);
         if (s->perturbed != NULL)
-            return send_perturbed(s, &m);
+            return send_perturbed(s, now, &m);
     }
     /* The move's ply and clock lines answer no line (Match_Note.answer):
      * the ply is its answer. */

@@ -40,6 +40,10 @@ typedef enum Match_Role {
 #define MATCH_PLANT_SKIP 2u  /* a gap in lobby sequence numbers unnoticed */
 #define MATCH_PLANT_ACK 4u   /* a frame acknowledged before it is logged */
 #define MATCH_PLANT_CLOCK 8u /* a flag claim taken without its readings */
+#define MATCH_PLANT_CLAIM 16u /* an absence claim the receipts refute ends
+                                 the game all the same */
+#define MATCH_PLANT_REFUSED 32u /* a desync report or an abort the rules
+                                   refuse ends the game all the same */
 
 /*
  * Match_Config: who the seat is. Everything a session would otherwise take
@@ -147,6 +151,11 @@ typedef enum Match_Note_Code {
                                        claim the relay's times refute */
     MATCH_NOTE_CLAIM_VOID,          /* the countdown (s): an absence
                                        claim the relay's records refute */
+    MATCH_NOTE_RELAY_AHEAD,         /* envelope number, by how much (s):
+                                       a receipt later than it could be
+                                       by this seat's clock (evidence) */
+    MATCH_NOTE_RELAY_BEHIND,        /* the same, earlier than this seat
+                                       sent it */
     MATCH_NOTE_ABSENT_CLAIM,        /* seconds gone */
     MATCH_NOTE_ABSENT_LEFT,         /* seconds until a claim */
     MATCH_NOTE_ABSENT_LEFT_BOT,     /* seconds until the bot claims */
@@ -277,6 +286,9 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
  * resume, or without a clock, it does nothing.
  */
 #define MATCH_RESUME_TURN_MAX_MS 86400000u
+
+/* The seats' tolerance for the relay's times (below, match_relay). */
+#define MATCH_RELAY_SKEW_MS 2000
 void match_resume_turn(Match *s, uint64_t now, uint64_t elapsed_ms);
 
 /*
@@ -329,9 +341,18 @@ void match_acked(Match *s, uint64_t now, uint64_t seq);
 
 /*
  * The relay as a witness (the fair-play issue; docs/trust.md). In a
- * witnessed session (Match_Config.witnessed, or resumed from a version 2
+ * witnessed session (Match_Config.witnessed, or resumed from a version 3
  * log) every frame the relay numbers comes with its signed receipt, and
- * the clocks and flags follow the receipts' times only.
+ * the clocks, flags and absences follow the receipts only.
+ *
+ * Each seat cross-checks the relay's times: a receipt cannot be later
+ * than its arrival here, nor, for the seat's own frame, earlier than the
+ * seat first sent it, both read on the relay's clock as the last
+ * WELCOME set it. One outside that window by more than
+ * MATCH_RELAY_SKEW_MS (ms: the drift of two clocks over a long game and
+ * the way's jitter) is told (MATCH_NOTE_RELAY_AHEAD, _BEHIND) and kept
+ * in the seat's log as evidence (proto_log_skew_record); it still
+ * counts, as it does for every other reader.
  *
  * match_relay: after match_welcome, the relay node's key (its receipts
  * must be signed by it) and its time (ms since the Unix epoch) at the
@@ -373,6 +394,16 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
  * claim can be made: no clock, our own turn, not started).
  */
 int match_forge_flag(Match *s, uint64_t now);
+
+/*
+ * match_forge_claim: simtest's cheating client: claim the win against an
+ * absent opponent now, whether it is absent or not, through this session
+ * (its own transcript holds the claim). In a match whose receipts attest
+ * presence the claim's receipt decides it (G-MC-9w); elsewhere it is the
+ * claimant's word. Errors: those of the send (TB_E_STATE: not a player,
+ * not started, over, or our last envelope not witnessed yet).
+ */
+int match_forge_claim(Match *s, uint64_t now);
 
 /*
  * match_log_header: the header of this match's log: version 2 with the

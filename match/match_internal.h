@@ -45,6 +45,12 @@ typedef struct Match_Frame {
     Proto_Receipt receipt;
     uint8_t *rec; /* its log record (heap, freed with env) */
     size_t rec_len;
+    uint64_t sent_at; /* ours: when first handed out to be sent (our
+                         now, ms; 0: not by this process) */
+    /* the receipt's time outside our window (match__skew_check): its
+     * evidence record, written after the receipt's */
+    uint8_t skew_rec[32];
+    size_t skew_len;
 } Match_Frame;
 
 
@@ -162,6 +168,8 @@ struct Match {
                             made again */
     uint64_t wturn_from; /* the relay time of the turn last shown */
     uint32_t claims_seen; /* refuted absence claims already told */
+    int64_t skew_said; /* the largest deviation of the relay's time told
+                          (ms; match__skew_check) */
 };
 
 /* ---- session.c ------------------------------------------------------ */
@@ -175,11 +183,13 @@ int match__send_msg(Match *s, uint64_t now, Proto_Message *m);
 /* Keep, log and send an envelope sealed outside the transcript's add. */
 int match__keep(Match *s, const uint8_t *env, size_t len);
 void match__log(Match *s, size_t index);
-void match__relay(Match *s, size_t index);
+/* Relay kept frame index now (ms). */
+void match__relay(Match *s, uint64_t now, size_t index);
 /* Relay bytes that are kept frame index (or MATCH_SENT_HELLO), so the
- * lobby's acks, which come in the order of our sends, can be matched. */
-void match__relay_bytes(Match *s, const uint8_t *env, size_t len,
-                        size_t index);
+ * lobby's acks, which come in the order of our sends, can be matched;
+ * a kept frame first sent now (ms) is so noted (its sent_at). */
+void match__relay_bytes(Match *s, uint64_t now, const uint8_t *env,
+                        size_t len, size_t index);
 void match__show_ply(Match *s, uint32_t ply, int side, const char *move,
                      const uint8_t hash[PROTO_HASH_BYTES]);
 /* Whatever follows from the state now: our turn, the end. */

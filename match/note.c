@@ -59,6 +59,14 @@ static const Note_Words words[MATCH_NOTE_COUNT] = {
         {N_("claim void: the relay has not seen the opponent gone for {1} s; "
             "play goes on"),
          NULL, 0},
+    [MATCH_NOTE_RELAY_AHEAD] =
+        {N_("relay: its time for envelope {1} is {2} s later than this "
+            "seat's clock allows; kept in the log as evidence"),
+         NULL, 0},
+    [MATCH_NOTE_RELAY_BEHIND] =
+        {N_("relay: its time for envelope {1} is {2} s earlier than this "
+            "seat sent it; kept in the log as evidence"),
+         NULL, 0},
     [MATCH_NOTE_FLAG_VOID] =
         {N_("flag claim void: by the relay's receipts {w1} has {2} s left; "
             "play goes on"),

@@ -374,6 +374,18 @@ accepted:
     if (rc != 0 && rc != TB_E_DESYNC) {
         if (e.msg.kind == PROTO_KIND_FLAG && (s->cfg.plant & MATCH_PLANT_CLOCK))
             match__clock_plant(s, &e);
+        if ((e.msg.kind == PROTO_KIND_DESYNC ||
+             e.msg.kind == PROTO_KIND_ABORT) &&
+            (s->cfg.plant & MATCH_PLANT_REFUSED) && !s->forced &&
+            e.msg.seq == proto_transcript_count(s->t)) {
+            /* planted: a report of the true state, or an abort after
+             * both moved, ends the game all the same */
+            s->forced = 1;
+            s->forced_status.outcome = CORE_ABORTED;
+            s->forced_status.reason = e.msg.kind == PROTO_KIND_DESYNC
+                                          ? CORE_REASON_DESYNC_ABORT
+                                          : CORE_REASON_ABORT;
+        }
         refused(s, proto_kind_name(e.msg.kind), e.msg.seq,
                 proto_transcript_why(s->t));
         return rc;
@@ -522,6 +534,7 @@ static void unwitness(Match *s)
         s->frames[i].rec = NULL;
         s->frames[i].rec_len = 0;
         s->frames[i].has_receipt = 0;
+        s->frames[i].skew_len = 0;
     }
     s->nstash = 0;
     s->voids_seen = s->claims_seen = 0;
@@ -609,7 +622,7 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
          * match in it. */
         for (size_t i = 0; i < s->nframes; i++)
             if (!s->frames[i].numbered)
-                match__relay(s, i);
+                match__relay(s, now, i);
     }
     if (s->cfg.role == MATCH_ROLE_GUEST && !match__started(s)) {
         Proto_Message m;
@@ -622,7 +635,8 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
             memcpy(s->hello, s->buf + PROTO_FRAME_PREFIX,
                    len - PROTO_FRAME_PREFIX);
             s->hello_len = len - PROTO_FRAME_PREFIX;
-            match__relay_bytes(s, s->hello, s->hello_len, MATCH_SENT_HELLO);
+            match__relay_bytes(s, now, s->hello, s->hello_len,
+                               MATCH_SENT_HELLO);
         }
     }
     match__step(s, now);
@@ -683,11 +697,50 @@ static void bad_receipt(Match *s, uint64_t seq)
     s->result.refused++;
 }
 
+/* The seat's cross-check of the relay's time (docs/trust.md, "The
+ * seats' evidence"): frame i's receipt, here at now, cannot be later
+ * than now nor, for a frame of ours, earlier than our first sending of
+ * it, both read on the relay's clock as the last WELCOME set it; beyond
+ * MATCH_RELAY_SKEW_MS either way the seat says so and keeps an evidence
+ * record for its log. The receipt counts all the same: every reader
+ * must compute one clock. */
+static void skew_check(Match *s, uint64_t now, size_t i)
+{
+    Match_Frame *f = &s->frames[i];
+    if (!s->relay_known || !f->has_receipt)
+        return;
+    int64_t t = (int64_t)f->receipt.time_ms;
+    int64_t hi = (int64_t)now + s->relay_off + MATCH_RELAY_SKEW_MS;
+    int64_t lo = (int64_t)f->sent_at + s->relay_off - MATCH_RELAY_SKEW_MS;
+    int64_t by = t > hi ? t - hi : f->ours && f->sent_at > 0 && t < lo
+                                       ? t - lo
+                                       : 0;
+    if (by == 0)
+        return;
+    uint32_t mag = (uint32_t)(by > 0 ? (by < UINT32_MAX ? by : UINT32_MAX)
+                                     : (-by < UINT32_MAX ? -by : UINT32_MAX));
+    f->skew_len = proto_log_skew_record((uint32_t)i, by > 0 ? mag : 0,
+                                        by < 0 ? mag : 0, f->skew_rec,
+                                        sizeof f->skew_rec);
+    /* told when it is new, turned, or grew by the tolerance again */
+    int64_t was = s->skew_said < 0 ? -s->skew_said : s->skew_said;
+    if (was == 0 || (by > 0) != (s->skew_said > 0) ||
+        (int64_t)mag >= was + MATCH_RELAY_SKEW_MS) {
+        char n[21], secs[24];
+        s->skew_said = by;
+        match__say(s, 0, by > 0 ? MATCH_NOTE_RELAY_AHEAD
+                                : MATCH_NOTE_RELAY_BEHIND,
+                   match__u(n, (uint64_t)i + 1), match__ms(secs, mag), NULL,
+                   NULL);
+    }
+}
+
 /* Attach a checked receipt to the frame it names, if held and bare: the
  * first numbering stands (a frame a seat sends again after a reconnect
  * may be numbered twice in one room; a room the relay re-made is
- * unwitness()'s). */
-static void set_receipt(Match *s, size_t i, const Proto_Receipt *r)
+ * unwitness()'s). Here at now (ms). */
+static void set_receipt(Match *s, uint64_t now, size_t i,
+                        const Proto_Receipt *r)
 {
     Match_Frame *f = &s->frames[i];
     if (f->has_receipt)
@@ -695,14 +748,15 @@ static void set_receipt(Match *s, size_t i, const Proto_Receipt *r)
     f->receipt = *r;
     f->rec = match__record((uint32_t)i, r, &f->rec_len);
     f->has_receipt = f->rec != NULL;
+    skew_check(s, now, i);
 }
 
-static int attach(Match *s, const uint8_t hash[PROTO_HASH_BYTES],
+static int attach(Match *s, uint64_t now, const uint8_t hash[PROTO_HASH_BYTES],
                   const Proto_Receipt *r)
 {
     for (size_t i = s->nframes; i-- > proto_transcript_witness_count(s->t);) {
         if (memcmp(s->frames[i].hash, hash, PROTO_HASH_BYTES) == 0) {
-            set_receipt(s, i, r);
+            set_receipt(s, now, i, r);
             return 1;
         }
     }
@@ -740,7 +794,7 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
             if (receipt_ok(s, r, seq, s->frames[i].hash) != 0)
                 bad_receipt(s, seq);
             else
-                attach(s, s->frames[i].hash, r);
+                attach(s, now, s->frames[i].hash, r);
         }
     }
     match_acked(s, now, seq);
@@ -781,7 +835,7 @@ void match__witness(Match *s, uint64_t now)
         return;
     /* receipts that came before their frames */
     for (size_t k = 0; k < s->nstash;) {
-        if (attach(s, s->stash[k].hash, &s->stash[k].receipt))
+        if (attach(s, now, s->stash[k].hash, &s->stash[k].receipt))
             s->stash[k] = s->stash[--s->nstash];
         else
             k++;
@@ -802,6 +856,11 @@ void match__witness(Match *s, uint64_t now)
             (o = match__push(s, MATCH_OUT_LOG)) != NULL) {
             o->data = s->frames[w].rec;
             o->len = s->frames[w].rec_len;
+        }
+        if (s->log_open && !s->log_ended && s->frames[w].skew_len > 0 &&
+            (o = match__push(s, MATCH_OUT_LOG)) != NULL) {
+            o->data = s->frames[w].skew_rec;
+            o->len = s->frames[w].skew_len;
         }
         match__clock_witnessed(s, now, w);
     }

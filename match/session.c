@@ -110,15 +110,12 @@ int match__keep(Match *s, const uint8_t *env, size_t len)
     if (copy == NULL)
         return TB_E_NOMEM;
     memcpy(copy, env, len);
-    s->frames[s->nframes].env = copy;
-    s->frames[s->nframes].len = len;
-    s->frames[s->nframes].numbered = 0;
-    s->frames[s->nframes].ours = 0;
-    s->frames[s->nframes].has_receipt = 0;
-    s->frames[s->nframes].rec = NULL;
-    s->frames[s->nframes].rec_len = 0;
-    if (proto_receipt_hash(env, len, s->frames[s->nframes].hash) != 0)
-        memset(s->frames[s->nframes].hash, 0, PROTO_HASH_BYTES);
+    Match_Frame *f = &s->frames[s->nframes];
+    memset(f, 0, sizeof *f);
+    f->env = copy;
+    f->len = len;
+    if (proto_receipt_hash(env, len, f->hash) != 0)
+        memset(f->hash, 0, PROTO_HASH_BYTES);
     s->nframes++;
     return 0;
 }
@@ -148,8 +145,8 @@ void match__log(Match *s, size_t index)
 
 /* Relay bytes; index is the kept frame's (or MATCH_SENT_HELLO), so the
  * lobby's acks, which come in the order of our sends, can be matched. */
-void match__relay_bytes(Match *s, const uint8_t *env, size_t len,
-                        size_t index)
+void match__relay_bytes(Match *s, uint64_t now, const uint8_t *env,
+                        size_t len, size_t index)
 {
     Match_Out *o;
     if (!s->connected || s->cfg.role == MATCH_ROLE_SPECTATOR)
@@ -171,12 +168,14 @@ void match__relay_bytes(Match *s, const uint8_t *env, size_t len,
         o->len = len;
         s->sent[(s->sent_head + (size_t)s->unacked) % s->sent_cap] = index;
         s->unacked++;
+        if (index < s->nframes && s->frames[index].sent_at == 0)
+            s->frames[index].sent_at = now > 0 ? now : 1;
     }
 }
 
-void match__relay(Match *s, size_t index)
+void match__relay(Match *s, uint64_t now, size_t index)
 {
-    match__relay_bytes(s, s->frames[index].env, s->frames[index].len,
+    match__relay_bytes(s, now, s->frames[index].env, s->frames[index].len,
                        index);
 }
 
@@ -217,7 +216,7 @@ int match__send_msg(Match *s, uint64_t now, Proto_Message *m)
         return rc;
     s->frames[s->nframes - 1].ours = 1;
     match__log(s, s->nframes - 1);
-    match__relay(s, s->nframes - 1);
+    match__relay(s, now, s->nframes - 1);
     return 0;
 }
 
@@ -671,6 +670,8 @@ int match_log_fill(const Match *s, Proto_Log *log, uint32_t count,
         rc = proto_log_append_record(log, f->env, f->len);
         if (rc == 0 && i < witnessed && f->has_receipt && f->rec_len > 0)
             rc = proto_log_append_record(log, f->rec, f->rec_len);
+        if (rc == 0 && i < witnessed && f->has_receipt && f->skew_len > 0)
+            rc = proto_log_append_record(log, f->skew_rec, f->skew_len);
     }
     return rc;
 }

@@ -218,11 +218,52 @@ int proto_log_append_record(Proto_Log *log, const uint8_t *rec, size_t len)
 #define LOG_RECEIPT_TAG "r"
 #define LOG_PRESENCE_TAG "p"
 
+#define LOG_SKEW_TAG "x"
+
 int proto_log_is_record(const uint8_t *doc, size_t len)
 {
-    /* fixarray 6 (a version 2 receipt), 7 (a presence record) or 8 (a
-     * version 3 receipt) */
-    return doc != NULL && len > 0 && doc[0] >= 0x96 && doc[0] <= 0x98;
+    /* fixarray 4 (evidence), 6 (a version 2 receipt), 7 (a presence
+     * record) or 8 (a version 3 receipt) */
+    return doc != NULL && len > 0 &&
+           (doc[0] == 0x94 || (doc[0] >= 0x96 && doc[0] <= 0x98));
+}
+
+size_t proto_log_skew_record(uint32_t index, uint32_t ahead_ms,
+                             uint32_t behind_ms, uint8_t *out, size_t cap)
+{
+    Wire_Writer w;
+    if (out == NULL || (ahead_ms == 0) == (behind_ms == 0))
+        return 0;
+    proto__w_init(&w, out, cap);
+    proto__w_array(&w, 4);
+    proto__w_str(&w, LOG_SKEW_TAG, 1);
+    proto__w_uint(&w, index);
+    proto__w_uint(&w, ahead_ms);
+    proto__w_uint(&w, behind_ms);
+    return w.err != 0 ? 0 : w.len;
+}
+
+/* An evidence record into its fields; 0, or TB_E_FORMAT. */
+static int read_skew(const uint8_t *doc, size_t len, uint32_t *index,
+                     uint32_t *ahead, uint32_t *behind)
+{
+    Wire_Doc *d = NULL;
+    Wire_Reader r;
+    size_t n = 0;
+    int rc = proto__wire_parse(doc, len, &d, &r);
+    if (rc != 0)
+        return rc;
+    const char *s = proto__r_str(&r, 1, &n, "record tag");
+    if (r.err == 0 && (n != 1 || s[0] != LOG_SKEW_TAG[0] || r.n != 4))
+        r.err = TB_E_FORMAT;
+    *index = (uint32_t)proto__r_uint(&r, UINT32_MAX, "index");
+    *ahead = (uint32_t)proto__r_uint(&r, UINT32_MAX, "ahead");
+    *behind = (uint32_t)proto__r_uint(&r, UINT32_MAX, "behind");
+    rc = proto__r_end(&r);
+    proto__wire_free(d);
+    if (rc == 0 && (*ahead == 0) == (*behind == 0))
+        rc = TB_E_FORMAT;
+    return rc;
 }
 
 size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
@@ -707,6 +748,31 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
             }
             rep->ended = 1;
             off += used;
+            continue;
+        }
+        if (elen > 0 && env[0] == 0x94) { /* fixarray 4: evidence */
+            uint32_t index, ahead, behind;
+            uint32_t w = proto_transcript_witness_count(t);
+            if (rep->header.version < 3 ||
+                read_skew(env, elen, &index, &ahead, &behind) != 0) {
+                report(rep, TB_E_FORMAT, frame, off,
+                       "malformed evidence record");
+                break;
+            }
+            if (index >= w) {
+                report(rep, TB_E_STATE, frame, off,
+                       "evidence about the receipt of envelope %u before "
+                       "it",
+                       index + 1);
+                break;
+            }
+            rep->skews++;
+            if (ahead > rep->skew_ahead_ms)
+                rep->skew_ahead_ms = ahead;
+            if (behind > rep->skew_behind_ms)
+                rep->skew_behind_ms = behind;
+            off += used;
+            frame--; /* frames count envelopes */
             continue;
         }
         if (proto_log_is_record(env, elen)) {

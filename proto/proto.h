@@ -693,9 +693,24 @@ const uint8_t *proto_log_bytes(const Proto_Log *log, size_t *len);
 size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
                                 uint8_t *out, size_t cap);
 
-/* 1 when a log frame's bytes doc[len] are a receipt or presence record
- * (a fixarray of 6, 7 or 8: an envelope is one of 2), else 0. */
+/* 1 when a log frame's bytes doc[len] are a receipt, presence or
+ * evidence record (a fixarray of 4, 6, 7 or 8: an envelope is one of 2,
+ * the end record one of 3), else 0. */
 int proto_log_is_record(const uint8_t *doc, size_t len);
+
+/*
+ * proto_log_skew_record: a version 3 log's record of the writing seat's
+ * evidence against the relay's time (docs/trust.md): the receipt of
+ * envelope index (0-based; its receipt record comes before this one)
+ * gave a time ahead_ms after, or behind_ms before, the window in which
+ * the seat, reading the relay's clock by its own, knew it had to fall
+ * (exactly one of them nonzero). ["x", index, ahead, behind]. It is
+ * the seat's word and decides nothing: verification checks its place
+ * and form and counts it. Returns its length, or 0 when out (cap bytes)
+ * is too small or both or neither are nonzero.
+ */
+size_t proto_log_skew_record(uint32_t index, uint32_t ahead_ms,
+                             uint32_t behind_ms, uint8_t *out, size_t cap);
 
 /*
  * proto_log_append_record: append one record (an envelope without its
@@ -736,6 +751,11 @@ typedef struct Proto_Log_Report {
     uint8_t relay[8][PROTO_KEY_BYTES];
     uint32_t unwitnessed; /* envelopes with no receipt at the end */
     uint32_t flags_void;  /* flag claims the receipts refuted */
+    /* version 3: the writing seat's evidence against the relay's time
+     * (proto_log_skew_record) */
+    uint32_t skews;           /* evidence records */
+    uint32_t skew_ahead_ms;   /* the most a receipt was ahead ... */
+    uint32_t skew_behind_ms;  /* ... and behind the seat's window */
 } Proto_Log_Report;
 
 /* Called after each envelope a log verification accepts. */

@@ -14,41 +14,49 @@ static const char *const fault_names[] = {
     "drop", "delay", "crash", "restart", "dup", "skew", "late", "gap", "cheat"};
 #define NFAULTS (sizeof fault_names / sizeof fault_names[0])
 
-int sim_faults(const char *list, unsigned *out, const char **bad)
+static const char *const lie_names[] = {"flag", "claim", "desync", "abort",
+                                        "log"};
+#define NLIES (sizeof lie_names / sizeof lie_names[0])
+
+/* "a,b,..." of names[n] (or "all": every bit up to all_bits, or
+ * "none") into bits. */
+static int parse_names(const char *list, const char *const *names, size_t n,
+                       unsigned all_bits, unsigned *out, const char **bad)
 {
     static char word[32];
     *out = 0;
     if (strcmp(list, "all") == 0) {
-        *out = SIM_FAULTS_ALL;
+        *out = all_bits;
         return 0;
     }
     if (strcmp(list, "none") == 0)
         return 0;
     for (const char *p = list; *p != '\0';) {
-        size_t n = strcspn(p, ",");
+        size_t len = strcspn(p, ",");
         size_t k;
-        for (k = 0; k < NFAULTS; k++)
-            if (strlen(fault_names[k]) == n &&
-                strncmp(p, fault_names[k], n) == 0)
+        for (k = 0; k < n; k++)
+            if (strlen(names[k]) == len && strncmp(p, names[k], len) == 0)
                 break;
-        if (k == NFAULTS) {
-            snprintf(word, sizeof word, "%.*s", (int)(n < 30 ? n : 30), p);
+        if (k == n) {
+            snprintf(word, sizeof word, "%.*s", (int)(len < 30 ? len : 30),
+                     p);
             *bad = word;
             return -1;
         }
         *out |= 1u << k;
-        p += n;
+        p += len;
         if (*p == ',')
             p++;
     }
     return 0;
 }
 
-void sim_fault_names(unsigned bits, char *buf, size_t cap)
+static void names_of(unsigned bits, const char *const *names, size_t n,
+                     unsigned all_bits, char *buf, size_t cap)
 {
     size_t len = 0;
     buf[0] = '\0';
-    if (bits == SIM_FAULTS_ALL) {
+    if (bits == all_bits) {
         snprintf(buf, cap, "all");
         return;
     }
@@ -56,15 +64,35 @@ void sim_fault_names(unsigned bits, char *buf, size_t cap)
         snprintf(buf, cap, "none");
         return;
     }
-    for (size_t k = 0; k < NFAULTS; k++) {
+    for (size_t k = 0; k < n; k++) {
         if (!(bits & (1u << k)))
             continue;
-        int n = snprintf(buf + len, cap - len, "%s%s", len ? "," : "",
-                         fault_names[k]);
-        if (n < 0 || (size_t)n >= cap - len)
+        int w = snprintf(buf + len, cap - len, "%s%s", len ? "," : "",
+                         names[k]);
+        if (w < 0 || (size_t)w >= cap - len)
             return;
-        len += (size_t)n;
+        len += (size_t)w;
     }
+}
+
+int sim_faults(const char *list, unsigned *out, const char **bad)
+{
+    return parse_names(list, fault_names, NFAULTS, SIM_FAULTS_ALL, out, bad);
+}
+
+void sim_fault_names(unsigned bits, char *buf, size_t cap)
+{
+    names_of(bits, fault_names, NFAULTS, SIM_FAULTS_ALL, buf, cap);
+}
+
+int sim_lies(const char *list, unsigned *out, const char **bad)
+{
+    return parse_names(list, lie_names, NLIES, SIM_LIES_ALL, out, bad);
+}
+
+void sim_lie_names(unsigned bits, char *buf, size_t cap)
+{
+    names_of(bits, lie_names, NLIES, SIM_LIES_ALL, buf, cap);
 }
 
 /* ---- faults ---------------------------------------------------------- */
@@ -118,6 +146,80 @@ static void cheat(World *w)
     sim__drain(w, i);
 }
 
+/* The adversary's envelope that every honest reader refuses (a desync
+ * report of the true state while the match is on, an abort after both
+ * sides moved): its own session would not make it (its transcript
+ * refuses it too), so it goes to the relay as a forged DATA frame whose
+ * ACK the cheat keeps (relay.c). 0, or nonzero when it cannot be made. */
+static int forge_refused(World *w, int i, int kind)
+{
+    Actor *x = &w->a[i];
+    const Proto_Transcript *t = match_transcript(x->m);
+    const Core_Position *pos = proto_transcript_position(t);
+    uint8_t state[PROTO_STATE_MAX];
+    size_t n = 0, len = 0;
+    Proto_Message m;
+    if (pos == NULL)
+        return TB_E_STATE;
+    proto_message_init(&m, kind, &x->mc.id);
+    if (kind == PROTO_KIND_DESYNC) {
+        if (core_encode(pos, state, sizeof state, &n) != 0)
+            return TB_E_STATE;
+        m.body.desync.ply = core_ply(pos);
+        m.body.desync.state = state;
+        m.body.desync.state_len = n;
+    }
+    proto_transcript_next(t, &m);
+    /* (sealed after a DATA type byte: the frame's prefix is its room) */
+    if (proto_seal(&m, &x->mc.id, w->buf, PROTO_FRAME_PREFIX + PROTO_FRAME_MAX,
+                   &len, NULL) != 0)
+        return TB_E_STATE;
+    w->buf[PROTO_FRAME_PREFIX - 1] = LOBBY_WIRE_DATA_TYPE;
+    sim__to_relay(w, i, w->buf + PROTO_FRAME_PREFIX - 1,
+                  len - PROTO_FRAME_PREFIX + 1, 1);
+    return 0;
+}
+
+/* The adversary (the fair-play issue): the guest, while the match is
+ * on, tells one of the lies of cfg->lies that go on the wire (the flag
+ * claim is cheat(); the edited log is checked at the end, sim.c). */
+static void lie(World *w)
+{
+    static const unsigned kinds[] = {SIM_LIE_CLAIM, SIM_LIE_DESYNC,
+                                     SIM_LIE_ABORT};
+    unsigned pick[3];
+    int n = 0;
+    for (size_t k = 0; k < 3; k++)
+        if (w->cfg->lies & kinds[k])
+            pick[n++] = kinds[k];
+    Actor *x = &w->a[1];
+    unsigned b = pick[sim__rnd(w) % (uint64_t)n];
+    if (!x->alive || x->m == NULL || x->conn != 2 || x->done)
+        return;
+    const Proto_Transcript *t = match_transcript(x->m);
+    if (proto_transcript_start(t) == NULL ||
+        proto_transcript_status(t).outcome != CORE_ONGOING)
+        return;
+    if (b == SIM_LIE_CLAIM) {
+        if (match_forge_claim(x->m, w->now) != 0)
+            return;
+        sim__trace(w, 1, "lie: a claim of the win, the opponent present or "
+                         "not");
+    } else if (b == SIM_LIE_DESYNC) {
+        if (forge_refused(w, 1, PROTO_KIND_DESYNC) != 0)
+            return;
+        sim__trace(w, 1, "lie: a desync report of the true state");
+    } else {
+        if (!proto_transcript_moved(t, CORE_WHITE) ||
+            !proto_transcript_moved(t, CORE_BLACK) ||
+            forge_refused(w, 1, PROTO_KIND_ABORT) != 0)
+            return;
+        sim__trace(w, 1, "lie: an abort after both sides moved");
+    }
+    w->rep->faults++;
+    sim__drain(w, 1);
+}
+
 /* A seat started and not yet let in: a relay restart now would refuse
  * its first JOIN or WATCH for good (its code unknown to the re-made
  * relay), as it would a person who joined in that very second. */
@@ -132,15 +234,18 @@ static int first_contact(const World *w)
 void sim__fault(World *w)
 {
     unsigned f = w->cfg->faults;
-    int kinds[4], n = 0;
+    int kinds[5], n = 0;
     if (f & SIM_FAULT_DROP)
         kinds[n++] = 0;
     if (f & SIM_FAULT_CRASH)
         kinds[n++] = 1;
     if ((f & SIM_FAULT_RESTART) && !ended_somewhere(w))
         kinds[n++] = 2;
-    if ((f & SIM_FAULT_CHEAT) && w->clocked)
+    if (((f & SIM_FAULT_CHEAT) || (w->cfg->lies & SIM_LIE_FLAG)) &&
+        w->clocked)
         kinds[n++] = 3;
+    if (w->cfg->lies & (SIM_LIE_CLAIM | SIM_LIE_DESYNC | SIM_LIE_ABORT))
+        kinds[n++] = 4;
     if (n > 0 && w->now < SIM_LIMIT_MS / 2) {
         int k = kinds[sim__rnd(w) % (uint64_t)n];
         int i = (int)sim__rnd_in(w, 0, (uint64_t)w->nactors - 1);
@@ -170,6 +275,8 @@ void sim__fault(World *w)
             }
         } else if (k == 3) {
             cheat(w);
+        } else if (k == 4) {
+            lie(w);
         }
     }
     if (!players_done(w))

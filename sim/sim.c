@@ -154,6 +154,74 @@ static void visit(void *ctx, const Proto_Transcript *t, const Proto_Envelope *e)
         ((Visit *)ctx)->moves++;
 }
 
+/* A copy of log buf[len] edited as `how` says (0: the last receipt's
+ * time moved by 1 ms; 1: the receipt before it in its place, replayed;
+ * 2: the header naming another room), or NULL when the log has no two
+ * receipts. Heap; *out_len its length. */
+static uint8_t *edited(const uint8_t *buf, size_t len, int how,
+                       size_t *out_len)
+{
+    size_t off = PROTO_LOG_MAGIC_LEN, at[2] = {0, 0}, n[2] = {0, 0};
+    size_t header = 0, header_len = 0;
+    int frame = 0;
+    const uint8_t *env;
+    size_t elen, used;
+    while (off < len &&
+           proto_frame_next(buf + off, len - off, &env, &elen, &used) == 0) {
+        if (frame++ == 0) {
+            header = off;
+            header_len = used;
+        } else if (proto_log_is_record(env, elen) && elen > 100) {
+            at[0] = at[1], n[0] = n[1];
+            at[1] = off, n[1] = used;
+        }
+        off += used;
+    }
+    if (n[0] == 0 || header_len == 0)
+        return NULL;
+    uint8_t *copy = malloc(len + n[0]);
+    if (copy == NULL)
+        return NULL;
+    if (how == 1) { /* the last receipt replaced by the one before it */
+        memcpy(copy, buf, at[1]);
+        memcpy(copy + at[1], buf + at[0], n[0]);
+        memcpy(copy + at[1] + n[0], buf + at[1] + n[1], len - at[1] - n[1]);
+        *out_len = len - n[1] + n[0];
+        return copy;
+    }
+    memcpy(copy, buf, len);
+    *out_len = len;
+    if (how == 0) /* the time's last byte: ends the record, before its
+                     relay key (2 + 32) and signature (2 + 64) */
+        copy[at[1] + n[1] - 101] ^= 1;
+    else /* the room key ends the header */
+        copy[header + header_len - 1] ^= 1;
+    return copy;
+}
+
+/* The adversary's edited log (SIM_LIE_LOG): each edit of the guest's
+ * log must fail to verify. */
+static void check_edits(World *w)
+{
+    size_t len = 0;
+    const Actor *x = &w->a[1];
+    const uint8_t *buf = x->log != NULL ? proto_log_bytes(x->log, &len) : NULL;
+    static const char *const what[] = {"a receipt moved by 1 ms",
+                                       "a receipt replayed",
+                                       "another room named"};
+    for (int how = 0; buf != NULL && how < 3 && !w->rep->failed; how++) {
+        size_t n = 0;
+        uint8_t *copy = edited(buf, len, how, &n);
+        Proto_Log_Report rep;
+        if (copy == NULL)
+            return;
+        sim__trace(w, 1, "lie: its log with %s", what[how]);
+        if (proto_log_verify(copy, n, NULL, NULL, NULL, NULL, &rep) == 0)
+            sim__fail(w, "the guest's log with %s verifies", what[how]);
+        free(copy);
+    }
+}
+
 static void check(World *w)
 {
     const Match_Result *r0 = match_result(w->a[0].m);
@@ -275,6 +343,8 @@ int sim_run(const Sim_Config *cfg, Sim_Report *rep)
                      "(a deadlock)");
     if (!rep->failed)
         check(w);
+    if (!rep->failed && (cfg->lies & SIM_LIE_LOG))
+        check_edits(w);
     sim__relay_stop(w);
     for (size_t k = 0; k < w->nheap; k++)
         free(w->heap[k].data);

@@ -43,6 +43,26 @@ int sim_faults(const char *list, unsigned *out, const char **bad);
 /* The fault names, comma separated, of bits (into buf). */
 void sim_fault_names(unsigned bits, char *buf, size_t cap);
 
+/* The adversary's lies (bits of Sim_Config.lies; the fair-play issue):
+ * a cheating player tells them at times drawn from the seed, under the
+ * faults, and the checks hold all the same. */
+#define SIM_LIE_FLAG 1u   /* a flag claim the receipts refute (as the
+                             cheat fault) */
+#define SIM_LIE_CLAIM 2u  /* a claim of the win against a present
+                             opponent */
+#define SIM_LIE_DESYNC 4u /* a desync report of the true state, which
+                             its own client would not send */
+#define SIM_LIE_ABORT 8u  /* an abort after both sides moved */
+#define SIM_LIE_LOG 16u   /* its log edited: a receipt moved by 1 ms, a
+                             receipt replayed, the room named another */
+#define SIM_LIES_ALL 31u
+
+/* Parse "flag,claim,..." or "all" or "none" into SIM_LIE_* bits; -1
+ * when a name is unknown (*bad gets it). */
+int sim_lies(const char *list, unsigned *out, const char **bad);
+/* The lie names, comma separated, of bits (into buf). */
+void sim_lie_names(unsigned bits, char *buf, size_t cap);
+
 typedef struct Sim_Config {
     const Core_Game *game;
     uint64_t seed;   /* the match's seed: everything follows from it */
@@ -50,6 +70,8 @@ typedef struct Sim_Config {
     unsigned plant;  /* MATCH_PLANT_* bits, planted in the guest and the
                         spectators (the host stays right) */
     int trace;       /* keep the event trace (for a failure report) */
+    unsigned lies;   /* SIM_LIE_*, told by the guest (0: none; the cheat
+                        fault's forged flags aside) */
 } Sim_Config;
 
 typedef struct Sim_Report {

@@ -248,6 +248,10 @@ __attribute__((unused)) static void log_parts(const char *name, char **envs, siz
         cr_assert_leq(off + 4 + len, n, "%s: torn", name);
         const uint8_t *body = b + off + 4;
         int receipt = len > 100 && proto_log_is_record(body, len);
+        if (!receipt && proto_log_is_record(body, len)) {
+            off += 4 + len; /* a seat's own evidence: not the match's */
+            continue;
+        }
         char *to = receipt ? *rcpts : *envs;
         size_t *at = receipt ? rcpts_len : envs_len;
         /* a receipt's relay key and signature (bin 32, bin 64: its last

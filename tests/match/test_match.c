@@ -54,6 +54,7 @@ typedef struct Room {
     uint32_t kept_absent[KEPT][2];
     int gone[2];
     uint64_t gone_at[2];
+    int64_t skew; /* the relay's clock runs this far from its WELCOMEs' */
 } Room;
 
 #define EPOCH 1765000000000ull
@@ -61,7 +62,7 @@ typedef struct Room {
 /* The relay numbers frame seq now: its time, and the seats' absences. */
 static void number(Room *r, uint64_t seq)
 {
-    r->kept_time[seq - 1] = EPOCH + r->now;
+    r->kept_time[seq - 1] = (uint64_t)((int64_t)(EPOCH + r->now) + r->skew);
     for (int k = 0; k < 2; k++)
         r->kept_absent[seq - 1][k] =
             r->gone[k] ? (uint32_t)(EPOCH + r->now - r->gone_at[k]) : 0;
@@ -1314,6 +1315,54 @@ Test(match, witnessed_late_move_loses_on_time)
     cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
     proto_transcript_free(t);
     free(buf);
+    room_close(&r);
+}
+
+/* The seats' evidence against a relay whose time runs wrong (no clock):
+ * it numbers White's move, sent at 0.1 s, with a time 5 s ahead of what
+ * every WELCOME set the seats' reading to, and Black's move, sent at
+ * 1 s, 5 s behind. By hand, less the 2 s tolerance: the first is 3 s
+ * later than any seat could see it (White from its ACK, Black and the
+ * spectator from its FRAME), the second 3 s earlier than Black sent it
+ * (only Black knows when). Each says so and keeps the evidence after the
+ * receipt in its log, which verifies and counts it; play goes on. */
+Test(match, witnessed_relay_time_out_of_a_seats_window_is_kept_as_evidence)
+{
+    Room r;
+    room_open_witnessed(&r, "");
+    r.now = 100;
+    r.skew = 5000;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    for (int i = 0; i < 3; i++)
+        cr_assert(has_note(&r.seat[i], "relay: its time for envelope 2 is "
+                                       "3.000 s later than this seat's "
+                                       "clock allows; kept in the log as "
+                                       "evidence"),
+                  "seat %d", i);
+    r.now = 1000;
+    r.skew = -5000;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    cr_assert(has_note(&r.seat[1], "relay: its time for envelope 3 is "
+                                   "3.000 s earlier than this seat sent it; "
+                                   "kept in the log as evidence"));
+    cr_assert(!has_note(&r.seat[0], "envelope 3"));
+    const int skews[3] = {1, 2, 1}, behind[3] = {0, 3000, 0};
+    for (int i = 0; i < 3; i++) {
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        Proto_Log_Report rep;
+        cr_assert_eq(proto_read_file(r.seat[i].log_path, &buf, &len), 0);
+        cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, NULL, &rep),
+                     0, "seat %d: %s", i, rep.why);
+        cr_assert_eq(rep.receipts, 3, "seat %d", i);
+        cr_assert_eq(rep.skews, (uint32_t)skews[i], "seat %d", i);
+        cr_assert_eq(rep.skew_ahead_ms, 3000, "seat %d", i);
+        cr_assert_eq(rep.skew_behind_ms, (uint32_t)behind[i], "seat %d", i);
+        free(buf);
+    }
+    cr_assert_eq(core_ply(proto_transcript_position(
+                     match_transcript(r.seat[0].m))),
+                 2);
     room_close(&r);
 }
 

@@ -447,7 +447,8 @@ Test(log, a_cut_at_a_frame_boundary_is_not_ended)
 /* ---- version 2: the relay's receipts (the fair-play issue) ---------- */
 
 enum { RC_WHOLE, RC_TIME_MOVED, RC_OTHER_ROOM, RC_SKIPPED, RC_SEQ_MOVED,
-       RC_IN_V1, RC_END_BARE, RC_ABSENCE_MOVED, RC_WHOLE_V2 };
+       RC_IN_V1, RC_END_BARE, RC_ABSENCE_MOVED, RC_WHOLE_V2, RC_SKEW,
+       RC_SKEW_EARLY, RC_SKEW_BOTH };
 
 /* A toy match logged in memory as a version 3 log, each envelope
  * followed by its receipt signed by relay key ident(9) (lobby numbers
@@ -497,6 +498,16 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
         size_t n = proto_log_receipt_record((uint32_t)i, &r, rec, sizeof rec);
         cr_assert_gt(n, 0);
         cr_assert_eq(proto_log_append_record(log, rec, n), 0);
+        if (i == 3 && how >= RC_SKEW) {
+            /* the seat's evidence: receipt 4 was 1,234 ms ahead (or,
+             * spoiled, about receipt 5, not yet read; or both ways) */
+            n = proto_log_skew_record(how == RC_SKEW_EARLY ? 4 : 3, 1234, 0,
+                                      rec, sizeof rec);
+            cr_assert_eq(n, 8); /* 94 a1 'x' 03 cd 04 d2 00 */
+            if (how == RC_SKEW_BOTH)
+                rec[7] = 1;
+            cr_assert_eq(proto_log_append_record(log, rec, n), 0);
+        }
     }
     if (how == RC_END_BARE) { /* an end record before the last receipt */
         uint8_t chain[PROTO_HASH_BYTES];
@@ -530,6 +541,18 @@ Test(log, a_witnessed_log_verifies_every_receipt)
     cr_assert_eq(rep.relays, 1);
     cr_assert_arr_eq(rep.relay[0], relay.pk, PROTO_KEY_BYTES);
     free(buf);
+    /* the seat's evidence is counted, and its largest figure kept */
+    buf = witnessed_log(RC_SKEW, &len, &n);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0, "%s", rep.why);
+    cr_assert_eq(rep.skews, 1);
+    cr_assert_eq(rep.skew_ahead_ms, 1234);
+    cr_assert_eq(rep.skew_behind_ms, 0);
+    cr_assert_eq(rep.receipts, n);
+    free(buf);
+    uint8_t rec[32];
+    cr_assert_eq(proto_log_skew_record(1, 5, 5, rec, sizeof rec), 0);
+    cr_assert_eq(proto_log_skew_record(1, 0, 0, rec, sizeof rec), 0);
     /* a version 2 log (receipts of "tabula receipt 1") still verifies */
     buf = witnessed_log(RC_WHOLE_V2, &len, &n);
     cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
@@ -548,6 +571,7 @@ Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
         {RC_TIME_MOVED, TB_E_SIGNATURE, 4}, {RC_OTHER_ROOM, TB_E_SIGNATURE, 4},
         {RC_SKIPPED, TB_E_STATE, 5},        {RC_SEQ_MOVED, TB_E_SIGNATURE, 4},
         {RC_IN_V1, TB_E_FORMAT, 2},         {RC_ABSENCE_MOVED, TB_E_SIGNATURE, 4},
+        {RC_SKEW_EARLY, TB_E_STATE, 5},     {RC_SKEW_BOTH, TB_E_FORMAT, 5},
     };
     /* the end record of a witnessed log comes after every receipt (the
      * envelopes it counts: frame 11, the records after envelope 10) */

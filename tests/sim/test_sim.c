@@ -1,8 +1,9 @@
 /*
  * test_sim.c: the deterministic simulation of whole matches (issue 13,
  * sim/ since issue 36), linked with the simulator's layer alone. Each
- * planted session bug (MATCH_PLANT_DUP, SKIP, ACK, CLOCK) is caught on a
- * match whose seed is fixed here, and the same match without the plant
+ * planted session bug (MATCH_PLANT_DUP, SKIP, ACK, CLOCK, and CLAIM and
+ * REFUSED under the adversary's lies) is caught on a match whose seed is
+ * fixed here, and the same match without the plant
  * passes, so the catch is the plant's; a seed gives the same match twice.
  * `tabula simtest`'s output contract: tests/client/test_simtest.c.
  */
@@ -21,9 +22,11 @@ static void setup(void)
 
 TestSuite(sim, .init = setup);
 
-static Sim_Report run(const char *game, uint64_t seed, unsigned plant)
+static Sim_Report run_lies(const char *game, uint64_t seed, unsigned plant,
+                           unsigned lies)
 {
-    Sim_Config cfg = {core_game_find(game), seed, SIM_FAULTS_ALL, plant, 0};
+    Sim_Config cfg = {core_game_find(game), seed, SIM_FAULTS_ALL, plant, 0,
+                      lies};
     Sim_Report rep;
     cr_assert_not_null(cfg.game);
     cr_assert_eq(sim_run(&cfg, &rep), 0);
@@ -32,16 +35,28 @@ static Sim_Report run(const char *game, uint64_t seed, unsigned plant)
     return rep;
 }
 
-/* The plant is caught on this match, which passes without it. */
-static void caught(unsigned plant, uint64_t seed, const char *expect)
+static Sim_Report run(const char *game, uint64_t seed, unsigned plant)
 {
-    Sim_Report clean = run("laska", seed, 0);
+    return run_lies(game, seed, plant, 0);
+}
+
+/* The plant is caught on this match, with the adversary's lies, which
+ * passes without it. */
+static void caught_lying(unsigned plant, uint64_t seed, unsigned lies,
+                         const char *expect)
+{
+    Sim_Report clean = run_lies("laska", seed, 0, lies);
     cr_assert(!clean.failed, "seed %llu fails without the plant: %s",
               (unsigned long long)seed, clean.why);
-    Sim_Report bad = run("laska", seed, plant);
+    Sim_Report bad = run_lies("laska", seed, plant, lies);
     cr_assert(bad.failed, "the plant went unnoticed on seed %llu",
               (unsigned long long)seed);
     cr_assert(strstr(bad.why, expect) != NULL, "caught as: %s", bad.why);
+}
+
+static void caught(unsigned plant, uint64_t seed, const char *expect)
+{
+    caught_lying(plant, seed, 0, expect);
 }
 
 /* A frame delivered twice is logged and shown twice: the log's chain
@@ -93,6 +108,50 @@ Test(sim, plant_ack_caught)
 Test(sim, plant_clock_caught)
 {
     caught(MATCH_PLANT_CLOCK, 1, "ends 0-1 (time)");
+}
+
+/* The adversary (the fair-play issue): a claim of the win that the
+ * claim's receipt refutes (the opponent present, or not gone the
+ * countdown), taken all the same by the guest and the spectators: they
+ * end the game alone by abandonment. (The first seed whose match passes
+ * clean with the guest's claims and fails with the plant.) */
+Test(sim, plant_claim_caught)
+{
+    caught_lying(MATCH_PLANT_CLAIM, 4, SIM_LIE_CLAIM, "ends 0-1 (abandon)");
+}
+
+/* A desync report of the true state or an abort after both moved, which
+ * every reader refuses, taken all the same: a spectator ends it aborted.
+ * (Found the same way.) */
+Test(sim, plant_refused_caught)
+{
+    caught_lying(MATCH_PLANT_REFUSED, 1, SIM_LIE_DESYNC | SIM_LIE_ABORT,
+                 "ends aborted (desync-abort)");
+}
+
+/* Every lie, under every fault, on each game: nothing a liar signs or
+ * edits bends a result, and each edit of its log fails to verify. */
+Test(sim, the_adversary_wins_nothing)
+{
+    static const char *const games[] = {"laska", "chessball", "football",
+                                        "volleyball"};
+    for (size_t g = 0; g < 4; g++)
+        for (uint64_t seed = 1; seed <= 5; seed++) {
+            Sim_Report r = run_lies(games[g], seed, 0, SIM_LIES_ALL);
+            cr_assert(!r.failed, "%s seed %llu: %s", games[g],
+                      (unsigned long long)seed, r.why);
+        }
+    unsigned lies = 0;
+    const char *bad = NULL;
+    char names[64];
+    cr_assert_eq(sim_lies("claim,log", &lies, &bad), 0);
+    cr_assert_eq(lies, SIM_LIE_CLAIM | SIM_LIE_LOG);
+    sim_lie_names(lies, names, sizeof names);
+    cr_assert_str_eq(names, "claim,log");
+    cr_assert_eq(sim_lies("flag,lie", &lies, &bad), -1);
+    cr_assert_str_eq(bad, "lie");
+    cr_assert_eq(sim_lies("all", &lies, &bad), 0);
+    cr_assert_eq(lies, SIM_LIES_ALL);
 }
 
 Test(sim, same_seed_same_match)
