@@ -554,10 +554,11 @@ static void print_witness(const Proto_Log_Report *rep,
                 proto_transcript_flags_void(t), proto_transcript_claims_void(t));
     if (rep->skews > 0)
         fprintf(rout,
-                "evidence (the seat's word, docs/trust.md): %u receipts "
+                "evidence (the seat's word, docs/trust.md): %u receipt%s "
                 "outside this seat's clock, the relay up to %u ms ahead and "
                 "%u ms behind\n",
-                rep->skews, rep->skew_ahead_ms, rep->skew_behind_ms);
+                rep->skews, rep->skews == 1 ? "" : "s", rep->skew_ahead_ms,
+                rep->skew_behind_ms);
 }
 
 static int replay_log(const uint8_t *buf, size_t len, const char *export,

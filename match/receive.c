@@ -735,16 +735,26 @@ static void skew_check(Match *s, uint64_t now, size_t i)
     }
 }
 
-/* Attach a checked receipt to the frame it names, if held and bare: the
- * first numbering stands (a frame a seat sends again after a reconnect
- * may be numbered twice in one room; a room the relay re-made is
- * unwitness()'s). Here at now (ms). */
+/* Attach a checked receipt to the frame it names, if held: the first
+ * numbering stands (a frame a seat sends again after a reconnect may be
+ * numbered twice in one room; a room the relay re-made is unwitness()'s),
+ * so a lower number replaces a higher one until the frame is witnessed
+ * (a spectator whose catch-up skipped a frame had the second numbering's
+ * receipt waiting when the first came, took it, and ran another clock
+ * than the players'). Here at now (ms). */
 static void set_receipt(Match *s, uint64_t now, size_t i,
                         const Proto_Receipt *r)
 {
     Match_Frame *f = &s->frames[i];
-    if (f->has_receipt)
-        return;
+    if (f->has_receipt) {
+        if (r->seq >= f->receipt.seq ||
+            i < proto_transcript_witness_count(s->t))
+            return;
+        free(f->rec);
+        f->rec = NULL;
+        f->has_receipt = 0;
+        f->skew_len = 0;
+    }
     f->receipt = *r;
     f->rec = match__record((uint32_t)i, r, &f->rec_len);
     f->has_receipt = f->rec != NULL;

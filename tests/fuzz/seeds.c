@@ -150,6 +150,36 @@ int main(int argc, char **argv)
     free(buf);
     remove(path);
 
+    /* a lobby game's log (version 3): each envelope followed by the
+     * relay's receipt (attesting the guest gone from the tenth on), and
+     * after the fifth the seat's evidence against its time */
+    h.version = PROTO_LOG_VERSION;
+    memcpy(h.room, w.pk, 32);
+    if (proto_log_create(&log, path, &h) != 0)
+        return 1;
+    for (size_t i = 0; i < nframes; i++) {
+        uint8_t hash[32], rec[PROTO_LOG_RECORD_MAX];
+        Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME,
+                           .seq = i + 1,
+                           .time_ms = 1765000000000ull + 700 * i,
+                           .absent_ms = {0, i >= 10 ? 700 * (uint32_t)i : 0}};
+        proto_log_append(log, frames[i], lens[i]);
+        proto_receipt_hash(frames[i] + 4, lens[i] - 4, hash);
+        proto_receipt_sign(&r, w.pk, hash, &b);
+        size_t n = proto_log_receipt_record((uint32_t)i, &r, rec, sizeof rec);
+        proto_log_append_record(log, rec, n);
+        if (i == 4 && (n = proto_log_skew_record(4, 2500, 0, rec,
+                                                  sizeof rec)) > 0)
+            proto_log_append_record(log, rec, n);
+    }
+    proto_log_finish(log, proto_transcript_count(t), chain);
+    proto_log_close(log);
+    if (proto_read_file(path, &buf, &len) != 0)
+        return 1;
+    put_file(argv[1], "log", "witnessed", buf, len);
+    free(buf);
+    remove(path);
+
     static const char r1[] =
         "[Event \"club\"]\n[Game \"laska\"]\n[Result \"*\"]\n\n"
         "1. c3-d4 e5xc3 {capture} 2. b2xd4 g5-f4 3. e3xg5 *\n";

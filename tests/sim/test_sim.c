@@ -154,6 +154,19 @@ Test(sim, the_adversary_wins_nothing)
     cr_assert_eq(lies, SIM_LIES_ALL);
 }
 
+/* Found by the adversary's first acceptance run: the guest, resumed from
+ * a log cut before the host's fifth move was durable, sent that move
+ * again and the relay numbered it twice; a late spectator's catch-up
+ * skipped the first numbering, so the second's receipt waited when the
+ * first came, was taken, and the spectator ran another clock than the
+ * players (a late move lost on time for it alone). The first numbering
+ * stands now (match/receive.c, set_receipt). */
+Test(sim, a_frame_numbered_twice_keeps_its_first_receipt)
+{
+    Sim_Report r = run_lies("laska", 494, 0, SIM_LIE_CLAIM);
+    cr_assert(!r.failed, "%s", r.why);
+}
+
 Test(sim, same_seed_same_match)
 {
     Sim_Report a = run("volleyball", 42, 0), b = run("volleyball", 42, 0);
