@@ -145,12 +145,13 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
                    match__secs(secs, proto_absence_ms(base, inc)), NULL, NULL,
                    NULL);
         if (s->absent) {
-            /* still gone by what we heard: ours may be made again a
-             * grace later (the relay's reading was behind ours) */
+            /* still gone by what we heard: ours may be made again after
+             * a whole countdown more (a relay that lost its rooms saw
+             * nobody go, and a bot claiming each second would spend its
+             * side's budget of extras on void claims) */
             s->absent_said = 0;
             s->bot_claimed = 0;
-            s->absent_at = (now > s->absent_ms ? now - s->absent_ms : 0) +
-                           MATCH_FLAG_GRACE_MS;
+            s->absent_at = now;
         }
     }
     if (!s->clock_on)
