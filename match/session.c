@@ -447,7 +447,11 @@ uint64_t match_deadline(const Match *s)
         return s->unacked > 0 ? s->wait_started + MATCH_FINISH_WAIT_MS
                               : s->wait_started;
     }
-    if (s->think_at != 0)
+    /* (as match_tick takes it: a bot's think time past in a match that
+     * ended meanwhile, its last receipts still awaited, was a wake-up
+     * met again and again at one time) */
+    if (s->think_at != 0 && match__started(s) && !match__over(s) &&
+        !s->desync)
         d = s->think_at;
     uint64_t c = match__clock_deadline(s);
     return c < d ? c : d;

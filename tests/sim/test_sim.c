@@ -167,6 +167,18 @@ Test(sim, a_frame_numbered_twice_keeps_its_first_receipt)
     cr_assert(!r.failed, "%s", r.why);
 }
 
+/* Found by the same run: the host, crashed just before the match's end
+ * and resumed from its log, caught up to a match over while its bot's
+ * think time, set before the crash, was past: the session asked to be
+ * woken then, again and again, and the simulation never moved on (the
+ * tick takes a think time only while the match is on; match_deadline
+ * now asks it only then too). */
+Test(sim, a_think_time_past_in_an_ended_match_wakes_no_one)
+{
+    Sim_Report r = run_lies("volleyball", 826, 0, SIM_LIES_ALL);
+    cr_assert(!r.failed, "%s", r.why);
+}
+
 Test(sim, same_seed_same_match)
 {
     Sim_Report a = run("volleyball", 42, 0), b = run("volleyball", 42, 0);
