@@ -849,7 +849,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             if (crc == TB_E_ARG)
                 fputs(_(seat_clock_twice()), stderr);
             else
-                fprintf(stderr, _(seat_clock_bad()), cli_token(clock));
+                fprintf(stderr, _(seat_clock_bad(clock)), cli_token(clock));
             fputc('\n', stderr);
             return CLI_EXIT_USAGE;
         }
@@ -865,9 +865,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (role == LOBBY_ROLE_HOST) {
         /* Refuse bad match options here, before a room exists: the
          * joiner would otherwise wait for a match that never starts. */
-        uint32_t b = 0, inc = 0;
+        Proto_Clock clk;
         char game_opts[PROTO_OPTIONS_MAX + 1];
-        int err = proto_clock_split(cfg.options, &b, &inc, game_opts,
+        int err = proto_clock_split(cfg.options, &clk, game_opts,
                                     sizeof game_opts);
         if (err != 0) {
             fprintf(stderr, _("tabula %s: bad options '%s' for %s: %s (see "

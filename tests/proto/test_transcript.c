@@ -630,36 +630,98 @@ static int send_flag(Proto_Transcript *t, const Proto_Identity *id,
 
 Test(transcript, clock_option_is_split_from_the_game_options)
 {
-    uint32_t b = 1, i = 1;
+    Proto_Clock c;
     char o[64];
-    cr_assert_eq(proto_clock_split("", &b, &i, o, sizeof o), 0);
-    cr_assert(b == 0 && i == 0 && o[0] == '\0');
-    cr_assert_eq(proto_clock_split("clock=300+5", &b, &i, o, sizeof o), 0);
-    cr_assert(b == 300000 && i == 5000 && o[0] == '\0');
-    cr_assert_eq(proto_clock_split("a=1,clock=1+0,b=2", &b, &i, o, sizeof o),
-                 0);
-    cr_assert(b == 1000 && i == 0);
+    cr_assert_eq(proto_clock_split("", &c, o, sizeof o), 0);
+    cr_assert(c.kind == PROTO_CLOCK_NONE && c.base_ms == 0 && o[0] == '\0');
+    cr_assert_eq(proto_clock_split("clock=300+5", &c, o, sizeof o), 0);
+    cr_assert(c.kind == PROTO_CLOCK_FISCHER && c.base_ms == 300000 &&
+              c.inc_ms == 5000 && o[0] == '\0');
+    cr_assert_eq(proto_clock_split("a=1,clock=1+0,b=2", &c, o, sizeof o), 0);
+    cr_assert(c.base_ms == 1000 && c.inc_ms == 0);
     cr_assert_str_eq(o, "a=1,b=2");
-    cr_assert_eq(proto_clock_split("goals=3", &b, &i, o, sizeof o), 0);
-    cr_assert(b == 0);
+    cr_assert_eq(proto_clock_split("goals=3", &c, o, sizeof o), 0);
+    cr_assert(c.kind == PROTO_CLOCK_NONE);
     cr_assert_str_eq(o, "goals=3");
+    /* The Fischer option reads as it always did, leading zeros too. */
+    cr_assert_eq(proto_clock_split("clock=0300+05", &c, o, sizeof o), 0);
+    cr_assert(c.base_ms == 300000 && c.inc_ms == 5000);
     const char *bad[] = {"clock=0+0",     "clock=5",        "clock=5+",
                          "clock=+5",      "clock=1+0,clock=2+0",
                          "clock=86401+0", "clock=1+3601",   "clock=1x+0",
-                         "clock=1+0x",    "clock=9999999+0"};
+                         "clock=1+0x",    "clock=9999999+0", "clock=5s+3",
+                         "clock=300+3s",  "clock=3days",    "clock=15day",
+                         "clock=0day",    "clock=300d0",    "clock=300d3601",
+                         "clock=40/0",    "clock=0/5400",   "clock=201/5400",
+                         "clock=40/5400+", "clock=40/86401", "clock=3d",
+                         "clock=40/5400+3601"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
-        cr_assert_eq(proto_clock_split(bad[k], &b, &i, o, sizeof o),
+        cr_assert_eq(proto_clock_split(bad[k], &c, o, sizeof o),
                      TB_E_OPTION, "%s", bad[k]);
-    cr_assert_eq(proto_clock_split("abcdefgh", &b, &i, o, 4), TB_E_SPACE);
+    cr_assert_eq(proto_clock_split("abcdefgh", &c, o, 4), TB_E_SPACE);
+}
+
+Test(transcript, every_kind_of_clock_reads_and_writes_one_canonical_form)
+{
+    /* Canonical values: seconds, days as Nday; each reads back to the
+     * same text (a period without increment is written without +0). */
+    static const struct {
+        const char *text;
+        Proto_Clock_Kind kind;
+        uint32_t base, inc, delay, moves;
+    } rows[] = {
+        {"300+3", PROTO_CLOCK_FISCHER, 300000, 3000, 0, 0},
+        {"300d3", PROTO_CLOCK_DELAY, 300000, 0, 3000, 0},
+        {"40/5400+30", PROTO_CLOCK_MOVES, 5400000, 30000, 0, 40},
+        {"40/5400", PROTO_CLOCK_MOVES, 5400000, 0, 0, 40},
+        /* 3 days = 3 x 86,400,000 ms */
+        {"3day", PROTO_CLOCK_DAYS, 259200000, 0, 0, 0},
+        /* 14 days = 1,209,600,000 ms, still a uint32_t */
+        {"14day", PROTO_CLOCK_DAYS, 1209600000u, 0, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        Proto_Clock c;
+        char back[PROTO_CLOCK_TEXT_MAX];
+        cr_assert_eq(proto_clock_parse(rows[k].text, 0, &c, NULL), 0, "%s",
+                     rows[k].text);
+        cr_assert(c.kind == rows[k].kind && c.base_ms == rows[k].base &&
+                      c.inc_ms == rows[k].inc &&
+                      c.delay_ms == rows[k].delay &&
+                      c.moves == rows[k].moves,
+                  "%s", rows[k].text);
+        cr_assert_eq(proto_clock_format(&c, back, sizeof back), 0);
+        cr_assert_str_eq(back, rows[k].text);
+    }
+    /* Typed, in minutes: 40/90+30 is 40 moves in 5400 s plus 30 s. */
+    Proto_Clock c;
+    Proto_Clock_Part part;
+    cr_assert_eq(proto_clock_parse("40/90+30", 1, &c, NULL), 0);
+    cr_assert(c.kind == PROTO_CLOCK_MOVES && c.moves == 40 &&
+              c.base_ms == 5400000 && c.inc_ms == 30000);
+    /* What is wrong is named: the form, the period's time, the days. */
+    static const struct {
+        const char *text;
+        Proto_Clock_Part part;
+    } bad[] = {
+        {"5x3", PROTO_CLOCK_PART_FORM},    {"40/0", PROTO_CLOCK_PART_TIME},
+        {"15days", PROTO_CLOCK_PART_DAYS}, {"5d0", PROTO_CLOCK_PART_DELAY},
+        {"0/90", PROTO_CLOCK_PART_MOVES},  {"5+3601", PROTO_CLOCK_PART_INC},
+        {"1441+0", PROTO_CLOCK_PART_TIME}, {"3day5", PROTO_CLOCK_PART_FORM},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        cr_assert_eq(proto_clock_parse(bad[k].text, 1, &c, &part),
+                     TB_E_OPTION, "%s", bad[k].text);
+        cr_assert_eq(part, bad[k].part, "%s", bad[k].text);
+        cr_assert(c.kind == PROTO_CLOCK_NONE && c.base_ms == 0);
+    }
 }
 
 Test(transcript, clock_readings_are_bounded_and_a_flag_is_verified)
 {
     Frames f = {0};
     Proto_Transcript *t = started(&f, "clock=2+1");
-    uint32_t inc = 0;
-    cr_assert_eq(proto_transcript_clock(t, &inc), 2000);
-    cr_assert_eq(inc, 1000);
+    cr_assert_eq(proto_transcript_clock(t)->base_ms, 2000);
+    cr_assert_eq(proto_transcript_clock(t)->inc_ms, 1000);
     cr_assert_str_eq(proto_transcript_game_options(t), "");
     /* A move without readings, one gaining more than the increment, a
      * zero reading: all refused. */
@@ -941,11 +1003,26 @@ Test(transcript, absence_countdown_follows_the_clock)
     /* G-MC-9 by hand: no clock 60 s; 2+0: 12 s -> at least 10 s? a tenth
      * of 120,000 is 12,000; 1+0: 6,000 -> 10,000; 300+5: (300,000 +
      * 200,000) / 10 = 50,000; 900+30: 210,000 -> 60,000. */
-    cr_assert_eq(proto_absence_ms(0, 0), 60000);
-    cr_assert_eq(proto_absence_ms(120000, 0), 12000);
-    cr_assert_eq(proto_absence_ms(60000, 0), 10000);
-    cr_assert_eq(proto_absence_ms(300000, 5000), 50000);
-    cr_assert_eq(proto_absence_ms(900000, 30000), 60000);
+    Proto_Clock c;
+    cr_assert_eq(proto_absence_ms(NULL), 60000);
+    cr_assert_eq(proto_clock_parse("120+0", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 12000);
+    cr_assert_eq(proto_clock_parse("60+0", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 10000);
+    cr_assert_eq(proto_clock_parse("300+5", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 50000);
+    cr_assert_eq(proto_clock_parse("900+30", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 60000);
+    /* G-MC-10: a delay counts as an increment would: 120d3 is (120,000
+     * + 40 x 3,000) / 10 = 24,000; a period's increment likewise, 40/600
+     * (no increment) 60,000 -> 60,000; a days clock waits a whole move's
+     * time, 2 days = 172,800,000 ms. */
+    cr_assert_eq(proto_clock_parse("120d3", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 24000);
+    cr_assert_eq(proto_clock_parse("40/150+1", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 19000); /* (150,000 + 40,000)/10 */
+    cr_assert_eq(proto_clock_parse("2day", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 172800000u);
 }
 
 Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)

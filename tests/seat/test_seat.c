@@ -94,7 +94,7 @@ Test(seat, clocks_refused)
     cr_expect_eq(seat_clock_options("", "5+3", out, 11), TB_E_SPACE);
     cr_expect_eq(seat_clock_options("", "5+3", out, 12), 0);
     cr_expect_str_eq(out, "clock=300+3");
-    cr_expect_neq(strstr(seat_clock_bad(), "bad clock '%s'"), NULL);
+    cr_expect_neq(strstr(seat_clock_bad("5x3"), "bad clock '%s'"), NULL);
 }
 
 Test(seat, refusals_that_end_a_seat_let_in)
