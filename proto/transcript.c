@@ -402,7 +402,8 @@ static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
     uint32_t left = t->view[side][flagged];
     if (t->view[flagged][flagged] < left)
         left = t->view[flagged][flagged];
-    if (m->body.flag.elapsed < left)
+    /* (a delay clock's turn runs its delay before its time: G-MC-10) */
+    if (m->body.flag.elapsed < proto_clock_limit(&t->clock, left))
         return fail(t, TB_E_STATE, "flag claim after %u ms; %s had %u ms",
                     m->body.flag.elapsed, side_name(flagged), left);
     Core_Status st = time_loss(t, flagged);

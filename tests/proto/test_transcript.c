@@ -1090,3 +1090,154 @@ Test(transcript, a_witnessed_takeback_keeps_the_time_spent)
     proto_transcript_free(t);
     frames_free(&f);
 }
+
+/* ---- time controls beyond Fischer (G-MC-10) --------------------------- */
+
+/* A move witnessed `ms` after the one before it (the turn's start). */
+static uint64_t clock_at;
+static int move_after(Proto_Transcript *t, uint64_t ms, Frames *f)
+{
+    clock_at += ms;
+    return move_at(t, clock_at, f);
+}
+
+/* A witnessed match on options in which White moves white_ms into its
+ * turn and Black black_ms into its own; both clocks are then as wanted,
+ * White's running. */
+static Proto_Transcript *two_moves(Frames *f, const char *options,
+                                   uint64_t white_ms, uint64_t black_ms,
+                                   int64_t want_white, int64_t want_black)
+{
+    int64_t left[2];
+    clock_at = 0;
+    Proto_Transcript *t = witnessed(f, options, 0);
+    cr_assert_eq(move_after(t, white_ms, f), 0);
+    cr_assert_eq(move_after(t, black_ms, f), 0);
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
+    cr_assert_eq(left[0], want_white, "%s", options);
+    cr_assert_eq(left[1], want_black, "%s", options);
+    return t;
+}
+
+/* Unwitnessed, the mover's reading may be most, not more (its view of
+ * the opponent: opp); it moves with most. */
+static void reading_at_most(Proto_Transcript *t, uint32_t most, uint32_t opp,
+                            Frames *f)
+{
+    cr_assert_eq(send_timed(t, 0, most + 1, opp, f), TB_E_STATE, "%u", most);
+    cr_assert_eq(send_timed(t, 0, most, opp, f), 0, "%u", most);
+}
+
+/* Unwitnessed on options, White's first reading may be most, not more. */
+static void first_reading_at_most(const char *options, uint32_t most)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, options);
+    reading_at_most(t, most, most, &f);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_witnessed_period_of_40_moves_in_90_minutes_adds_90)
+{
+    /* 40/90+30 (the fair-play issue's example), witnessed. By hand:
+     * White takes 10,500 ms a move (charged 10,000 after the 500 ms
+     * allowance), Black 500 ms (charged 0). White's move k leaves it
+     * 5,400,000 + k x (30,000 - 10,000), so 6,180,000 after move 39;
+     * move 40 ends its first period: 5,400,000 more, 11,600,000. Black's
+     * 40 moves: 5,400,000 + 40 x 30,000 + 5,400,000 = 12,000,000. */
+    Frames f = {0};
+    int64_t left[2];
+    clock_at = 0;
+    Proto_Transcript *t = witnessed(&f, "target=200,clock=40/5400+30", 0);
+    for (int k = 1; k <= 40; k++) {
+        cr_assert_eq(move_after(t, 10500, &f), 0);
+        proto_transcript_clock_turn(t, NULL, left);
+        if (k == 39)
+            cr_assert_eq(left[0], 6180000);
+        cr_assert_eq(move_after(t, 500, &f), 0);
+    }
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
+    cr_assert_eq(left[0], 11600000);
+    cr_assert_eq(left[1], 12000000);
+    cr_assert_eq(proto_transcript_made(t, CORE_WHITE), 40);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_period_clock_bounds_the_readings_by_its_period)
+{
+    /* 2/60+1, unwitnessed: a move of no time gives the increment, and
+     * the second move of a period the period's time too. Each side moves
+     * in no time: its first reading at most 60,000 + 1,000 = 61,000; its
+     * second 61,000 + 1,000 + 60,000 = 122,000; its third, the first of
+     * its second period, 122,000 + 1,000 = 123,000. */
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "clock=2/60+1");
+    reading_at_most(t, 61000, 60000, &f);  /* White */
+    reading_at_most(t, 61000, 61000, &f);  /* Black */
+    reading_at_most(t, 122000, 61000, &f);
+    reading_at_most(t, 122000, 122000, &f);
+    reading_at_most(t, 123000, 122000, &f);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_witnessed_delay_is_free_and_adds_nothing)
+{
+    /* 300d3 (typed 5d3), witnessed. By hand: a move of 2,400 ms is
+     * charged max(0, 2,400 - 500 - 3,000) = 0: White keeps 300,000. A
+     * move of 5,000 ms: 5,000 - 500 - 3,000 = 1,500, Black 298,500;
+     * nothing is ever added. */
+    Frames f = {0};
+    Proto_Transcript *t =
+        two_moves(&f, "clock=300d3", 2400, 5000, 300000, 298500);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* 5d3 in seconds (5 s, 3 s delay): White's flag falls when the turn
+     * less the allowance and the delay reaches 5,000: at 8,500 ms, not
+     * at 8,499. */
+    t = witnessed(&f, "clock=5d3", 0);
+    cr_assert_eq(flag_at(t, &B, 8499), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(proto_transcript_flags_void(t), 1);
+    cr_assert_eq(flag_at(t, &B, 8500), 0);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* Unwitnessed: a delay gives nothing back, so a reading above the
+     * mover's last is refused; and a flag claim must count the delay,
+     * 5 s + 3 s = 8,000 ms. */
+    first_reading_at_most("clock=300d3", 300000);
+    t = started(&f, "clock=5d3");
+    cr_assert_eq(send_flag(t, &B, 0, 7999), TB_E_STATE);
+    cr_assert_eq(send_flag(t, &B, 0, 8000), 0);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_days_clock_resets_after_each_move)
+{
+    /* 1day: 86,400,000 ms a move, witnessed. By hand: White moves after
+     * 10 h (36,000,000 ms): back to 86,400,000, not 50,400,000 + any
+     * increment. Black moves after 23 h: back to 86,400,000. White then
+     * takes a day and 500 ms: charged 86,400,000, all it had: it loses
+     * on time at that move. */
+    Frames f = {0};
+    Proto_Transcript *t =
+        two_moves(&f, "clock=1day", 36000000, 82800000, 86400000, 86400000);
+    cr_assert_eq(move_after(t, 86400500, &f), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_BLACK);
+    cr_assert_eq(st.reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* Unwitnessed: after any move the mover may read the whole day
+     * again, never more. */
+    first_reading_at_most("clock=1day", 86400000);
+}
