@@ -248,6 +248,20 @@ int match__own_flag(const Match *s, uint64_t now)
            turn_ms(s, now) >= proto_clock_limit(&s->clk, s->left[me]);
 }
 
+/* A move's two readings, as uint32 ms: the own one at least 1 (a 0 is
+ * refused), both at most 2^32 - 1 (a clock piled up past 49 days, as a
+ * period clock may over very many periods, reads as that: G-MC-10). */
+static void readings(Proto_Message *m, int64_t own, int64_t opp)
+{
+    m->body.move.has_clock = 1;
+    m->body.move.own_ms = (uint32_t)(own < 1            ? 1
+                                     : own > UINT32_MAX ? UINT32_MAX
+                                                        : own);
+    m->body.move.opp_ms = (uint32_t)(opp < 0            ? 0
+                                     : opp > UINT32_MAX ? UINT32_MAX
+                                                        : opp);
+}
+
 int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
 {
     if (!s->clock_on)
@@ -264,9 +278,7 @@ int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
         int64_t own = proto_clock_after_move(
             &s->clk, left[me], x == me ? proto_clock_charge(&s->clk, el) : 0,
             made);
-        m->body.move.has_clock = 1;
-        m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
-        m->body.move.opp_ms = (uint32_t)(left[1 - me] > 0 ? left[1 - me] : 0);
+        readings(m, own, left[1 - me]);
         return 0;
     }
     if (used >= proto_clock_limit(&s->clk, s->left[me]))
@@ -275,10 +287,7 @@ int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
         used = 0; /* test switch: claim no time used */
     int64_t own = proto_clock_after_move(
         &s->clk, s->left[me], proto_clock_charge(&s->clk, used), made);
-    m->body.move.has_clock = 1;
-    m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
-    m->body.move.opp_ms =
-        (uint32_t)(s->left[1 - me] > 0 ? s->left[1 - me] : 0);
+    readings(m, own, s->left[1 - me]);
     return 0;
 }
 
