@@ -43,7 +43,7 @@ _Static_assert(NR_DEFAULT_LEVEL == 3, "bot_help names the default level");
 
 static const char host_help[] = N_(
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
-    "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
+    "                        [--options OPTS] [--clock CLOCK] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
@@ -53,9 +53,11 @@ static const char host_help[] = N_(
     "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
     "input, one per line, with the commands resign, draw, accept, decline,\n"
     "abort, takeback [N], claim win, claim draw (docs/usage.md).\n"
-    "--clock MIN+SEC plays with a Fischer clock as chess players write it:\n"
-    "MIN minutes each, SEC seconds added after each move (5+3); a base in\n"
-    "seconds is written 30s+1. --log FILE writes the match\n"
+    "--clock CLOCK plays with a clock as chess players write it: 5+3 is\n"
+    "five minutes each and three seconds added after each move (30s+1: a\n"
+    "base in seconds), 5d3 a delay of three seconds a move, 40/90+30 forty\n"
+    "moves in 90 minutes (then again) and 30 s a move, 3days three days a\n"
+    "move (docs/usage.md, \"Writing a clock\"). --log FILE writes the\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
     "move, so people can follow the game. When standard input and output\n"

@@ -408,7 +408,7 @@ int proto_transcript_takeback(const Proto_Transcript *t, uint32_t *plies);
  * takeback does not clear it. */
 int proto_transcript_moved(const Proto_Transcript *t, int side);
 
-/* ---- time controls (G-MC-6, G-MC-10; docs/usage.md "Clocks") -------- */
+/* ---- time controls (G-MC-6, G-MC-10; docs/usage.md "Writing a clock") */
 
 /* The kinds of clock a match may have. */
 typedef enum Proto_Clock_Kind {
@@ -456,7 +456,7 @@ typedef enum Proto_Clock_Part {
 
 /*
  * proto_clock_parse: the one reader of a time control, in two units.
- * Grammar (N a whole number; docs/usage.md "Clocks"):
+ * Grammar (N a whole number; docs/usage.md "Writing a clock"):
  *   BASE+INC          Fischer            5+3, 30s+1
  *   BASEdDELAY        simple delay       5d3, 30sd2
  *   N/BASE[+INC]      N moves in BASE    40/90, 40/90+30

@@ -90,11 +90,11 @@ int seat_refusal_ends(int reason);
  * the clock text clock added as the option "clock=VALUE" in its
  * canonical form (seconds; proto_clock_format), into out (cap bytes).
  * clock is written as a player types it (proto_clock_parse, typed; the
- * one grammar of docs/usage.md "Clocks"): "5+3" five minutes each and
- * three seconds added after each move, "30s+1" a base in seconds, "5d3"
- * five minutes with a delay of three seconds a move, "40/90+30" 40
- * moves in 90 minutes (then again) plus 30 s a move, "3days" three
- * days a move. clock NULL: options unchanged.
+ * one grammar of docs/usage.md "Writing a clock"): "5+3" five minutes
+ * each and three seconds added after each move, "30s+1" a base in
+ * seconds, "5d3" five minutes with a delay of three seconds a move,
+ * "40/90+30" 40 moves in 90 minutes (then again) plus 30 s a move,
+ * "3days" three days a move. clock NULL: options unchanged.
  * Errors: TB_E_OPTION (the clock is not so written or out of range: say
  * seat_clock_bad(clock) with the text typed), TB_E_ARG (options hold a
  * clock already: say seat_clock_twice), TB_E_SPACE (cap too small).

@@ -1003,7 +1003,7 @@ const PAGE_TEXTS = {
   options: N_('Options'),
   defaults: N_("the game's defaults"),
   clock: N_('Clock'),
-  'no-clock': N_('none, or 5+3'),
+  'no-clock': N_('none, or 5+3, 5d3, 40/90+30, 3days'),
   'you-play': N_('You play'),
   host: N_('Host'),
   'host-hint': N_('You play White; the page shows the invite code and a link for your opponent, and a watch link for spectators.'),
