@@ -4,7 +4,8 @@
  * "OPTIONS\nCLOCK" (no newline: options empty, the whole input the clock).
  * Properties: seat_clock_options never writes past its buffer and
  * accepts only what proto_clock_split then reads as a clock in range
- * (base 1..86400 s, increment 0..3600 s) with the options before it kept;
+ * (base 1 s..14 days, increment and delay 0..3600 s) with the options
+ * before it kept;
  * proto_unhex of the input accepts only 2n lowercase digits and then
  * proto_hex writes the same text back; seat_retry_ms stays within 100 ms
  * and 8 s for any role, reason and attempt.
