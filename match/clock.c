@@ -367,7 +367,11 @@ uint64_t match__clock_deadline(const Match *s)
         int64_t mark = -1;
         if (x == me && !s->own_flag_said)
             mark = proto_clock_limit(&s->clk, left[me]) + PROTO_LAG_MS;
-        else if (x != me && !s->flag_sent && s->connected) {
+        else if (x != me && !s->flag_sent && s->connected &&
+                 !match__own_unwitnessed(s)) {
+            /* (a claim waits for our last envelope's receipt, as the
+             * tick does: a mark now would be met again and again at
+             * the same time, and the receipt would never be taken) */
             mark = proto_clock_limit(&s->clk, left[x]) + PROTO_LAG_MS +
                    MATCH_FLAG_GRACE_MS;
             if (mark < (int64_t)s->flag_again)

@@ -1304,6 +1304,27 @@ Test(match, witnessed_delay_flag_counts_the_delay)
     room_close(&r);
 }
 
+/* A seat whose own envelope waits for its receipt claims no flag (the
+ * claim would collide with it), and so must not ask to be woken for the
+ * claim either: on 1+0 White's flag is due at 2.5 s (1 s, the 0.5 s
+ * allowance, the 1 s grace); Black's forged claim at 0.3 s goes out and
+ * its receipt has not come by 3 s. A wake-up at 2.5 s, already past,
+ * was met again and again at one time, and the receipt never taken
+ * (simtest seeds 1053 and 2053 of laska: "the match did not end"). */
+Test(match, a_claim_waiting_for_a_receipt_sets_no_past_deadline)
+{
+    Room r;
+    Match_Out o;
+    room_open_witnessed(&r, "clock=1+0");
+    Match *guest = r.seat[1].m;
+    cr_assert_eq(match_forge_flag(guest, 300), 0);
+    while (match_poll(guest, &o)) /* sent, never numbered: no receipt */
+        ;
+    match_tick(guest, 3000);
+    cr_assert_gt(match_deadline(guest), 3000);
+    room_close(&r);
+}
+
 /* A cheating guest's envelope m, sealed by Black's key outside its
  * session as the next of the host's transcript, numbered by the relay
  * now and relayed to the host and the spectator. */
