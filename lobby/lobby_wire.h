@@ -140,7 +140,7 @@ typedef struct Lobby_Wire Lobby_Wire; /* opaque, heap */
 #define LOBBY_WIRE_PAYLOAD_MAX 98304
 /* Bytes in front of the payload in a FRAME: type, seq u64, from u8, time
  * u64, signature [64] (the relay's receipt). */
-#define LOBBY_WIRE_FRAME_HEADER 82
+#define LOBBY_WIRE_FRAME_HEADER 90
 /* The longest message a client takes from the lobby by default: a FRAME
  * around the largest payload. */
 #define LOBBY_WIRE_MESSAGE_MAX                                                 \
@@ -271,8 +271,8 @@ int lobby_wire_welcome_read(const uint8_t *msg, size_t len,
 /* The lengths of WELCOME, ACK, PRESENCE and ERROR (FRAME's header:
  * LOBBY_WIRE_FRAME_HEADER above). */
 #define LOBBY_WIRE_WELCOME_LEN 91
-#define LOBBY_WIRE_ACK_LEN 81
-#define LOBBY_WIRE_PRESENCE_LEN 83
+#define LOBBY_WIRE_ACK_LEN 89
+#define LOBBY_WIRE_PRESENCE_LEN 91
 #define LOBBY_WIRE_ERROR_LEN 2
 
 /* lobby_wire_welcome: WELCOME into out: role admitted, the room's host

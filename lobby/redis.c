@@ -359,12 +359,13 @@ static int eval(Lobby_Redis *st, const char *script, size_t slen, int nkeys,
 static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES]);
 
 /* A stream entry [ID, [field, value, ...]] into the copy r (fields s:
- * seat, t: time, d: payload). */
+ * seat, t: time, u and v: the seats' absences, d: payload). */
 static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
 {
     const redisReply *f;
     const char *id;
-    uint64_t seq, seat = 2, t = UINT64_MAX;
+    uint64_t seq, seat = 2, t = UINT64_MAX, a[2] = {0, 0};
+    uint32_t absent[2];
     const char *d = NULL;
     size_t dn = 0;
 
@@ -386,6 +387,10 @@ static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
             return TB_E_FORMAT;
         if (k->str[0] == 't' && parse_u64(v->str, v->len, &t) != 0)
             return TB_E_FORMAT;
+        if ((k->str[0] == 'u' || k->str[0] == 'v') &&
+            (parse_u64(v->str, v->len, &a[k->str[0] - 'u']) != 0 ||
+             a[k->str[0] - 'u'] > UINT32_MAX))
+            return TB_E_FORMAT;
         if (k->str[0] == 'd') {
             d = v->str;
             dn = v->len;
@@ -394,7 +399,9 @@ static int take_entry(Lobby_Redis *st, Lobby_Room *r, const redisReply *e)
     if (seat > 1 || t == UINT64_MAX || d == NULL || dn == 0 ||
         dn > st->lim.max_payload)
         return TB_E_FORMAT;
-    return lobby__replica_frame(st->rs, r, seq, (int)seat, t,
+    absent[0] = (uint32_t)a[0];
+    absent[1] = (uint32_t)a[1];
+    return lobby__replica_frame(st->rs, r, seq, (int)seat, t, absent,
                                 (const uint8_t *)d, dn, 1);
 }
 
@@ -479,7 +486,8 @@ static int numbers(const char *p, size_t n, uint64_t *v, int want,
     return k;
 }
 
-/* A message on a room's channel: a frame "SEQ SEAT TIME PAYLOAD", or a
+/* A message on a room's channel: a frame "SEQ SEAT TIME ABSENT0 ABSENT1
+ * PAYLOAD" (data.lua), or a
  * seat's presence "p SEAT 0|1 SEQ TIME" (after the room's frame SEQ, at
  * its receipt clock TIME), an arrival with its claim number
  * "p SEAT 1 SEQ TIME E" (a member of an older claim of that seat here is
@@ -509,12 +517,14 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
         lobby__replica_presence(st->rs, r, (int)v[0], (int)v[1], v[2], v[3]);
         return;
     }
-    if (numbers(p, n, v, 3, &rest) != 3 || v[1] > 1)
+    if (numbers(p, n, v, 5, &rest) != 5 || v[1] > 1 || v[3] > UINT32_MAX ||
+        v[4] > UINT32_MAX)
         return;
     n -= (size_t)(rest - p);
     if (n == 0 || n > st->lim.max_payload)
         return;
-    rc = lobby__replica_frame(st->rs, r, v[0], (int)v[1], v[2],
+    const uint32_t absent[2] = {(uint32_t)v[3], (uint32_t)v[4]};
+    rc = lobby__replica_frame(st->rs, r, v[0], (int)v[1], v[2], absent,
                               (const uint8_t *)rest, n, 0);
     if (rc == TB_E_STATE)
         fetch(st, inv);
@@ -936,13 +946,20 @@ void lobby__redis_hello(Lobby_Redis *st, Lobby_Member *m, const uint8_t *p)
 
 /* ---- frames from members ---- */
 
-/* data_lua's answer {number, time}: 0 with both, else TB_E_FORMAT. */
-static int numbered(const redisReply *rep, uint64_t *seq, uint64_t *t)
+/* data_lua's answer {number, time, absences}: 0 with all, else
+ * TB_E_FORMAT. */
+static int numbered(const redisReply *rep, uint64_t *seq, uint64_t *t,
+                    uint32_t absent[2])
 {
-    if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
+    uint64_t a[2];
+    if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 4 ||
         reply_u64(rep->element[0], seq) != 0 || *seq == 0 ||
-        reply_u64(rep->element[1], t) != 0)
+        reply_u64(rep->element[1], t) != 0 ||
+        reply_u64(rep->element[2], &a[0]) != 0 || a[0] > UINT32_MAX ||
+        reply_u64(rep->element[3], &a[1]) != 0 || a[1] > UINT32_MAX)
         return TB_E_FORMAT;
+    absent[0] = (uint32_t)a[0];
+    absent[1] = (uint32_t)a[1];
     return 0;
 }
 
@@ -950,11 +967,12 @@ static void data_done(void *priv, redisReply *rep)
 {
     Req *q = priv;
     uint64_t seq, t;
+    uint32_t absent[2];
     if (q->m != NULL)
         lobby__stored(q->m, q->n);
     if (q->m != NULL && rep != NULL && !q->st->closing) {
-        if (numbered(rep, &seq, &t) == 0)
-            lobby__acked(q->m, seq, t, q->hash);
+        if (numbered(rep, &seq, &t, absent) == 0)
+            lobby__acked(q->m, seq, t, absent, q->hash);
         else if (rep->type == REDIS_REPLY_INTEGER && rep->integer == -10)
             lobby__refuse(q->m, LOBBY_ERR_REPLACED);
         else if (rep->type == REDIS_REPLY_INTEGER &&

@@ -122,6 +122,8 @@ struct Lobby_Room {
                                         created it (redis.c) */
     uint64_t last_time; /* the room's last receipt time (ms since the
                            epoch): none goes below it */
+    int gone[2];          /* in memory: the seat was seen to go ... */
+    uint64_t gone_at[2];  /* ... at this receipt time, not back since */
     int has_maker;
     int finished[2];    /* the seat said DONE */
     int released;       /* both did: the room goes sooner, and first */
@@ -509,12 +511,25 @@ static void receipt_sign(const Lobby_Rooms *rs, const Lobby_Room *r,
     }
 }
 
-/* A kept frame of seat from numbered seq at time t (ms), payload data[n],
- * as its FRAME message with the node's receipt: signed once here, sent
- * to every member as is. NULL: out of memory. */
+/* In memory: how long each seat of r had been gone at receipt time t
+ * (ms; 0 present, or never seen to go), what a frame's receipt attests
+ * (G-MC-9w). Capped at UINT32_MAX. */
+static void room_absences(const Lobby_Room *r, uint64_t t, uint32_t out[2])
+{
+    for (int s = 0; s < 2; s++) {
+        uint64_t d = r->gone[s] && t > r->gone_at[s] ? t - r->gone_at[s] : 0;
+        out[s] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+    }
+}
+
+/* A kept frame of seat from numbered seq at time t (ms), with the seats'
+ * absences then (ms), payload data[n], as its FRAME message with the
+ * node's receipt: signed once here, sent to every member as is. NULL:
+ * out of memory. */
 static Lobby_Entry *entry_new(const Lobby_Rooms *rs, const Lobby_Room *r,
                               uint64_t seq, int from, uint64_t t,
-                              const uint8_t *data, size_t n)
+                              const uint32_t absent[2], const uint8_t *data,
+                              size_t n)
 {
     Lobby_Entry *e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
     Proto_Receipt rc;
@@ -526,6 +541,8 @@ static Lobby_Entry *entry_new(const Lobby_Rooms *rs, const Lobby_Room *r,
     rc.kind = PROTO_RECEIPT_FRAME;
     rc.seq = seq;
     rc.time_ms = t;
+    rc.absent_ms[0] = absent[0];
+    rc.absent_ms[1] = absent[1];
     if (proto_receipt_hash(data, n, hash) != 0)
         memset(hash, 0, sizeof hash); /* (the signature then verifies as
                                          nothing) */
@@ -710,8 +727,11 @@ static void member_leave(Lobby_Member *m, uint64_t now)
          * seat from the right joiner. */
         if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST])
             r->claimed[LOBBY_ROLE_GUEST] = 0;
-        if (m->rs->store_ops == NULL) /* else it comes back from Redis */
+        if (m->rs->store_ops == NULL) { /* else it comes back from Redis */
+            r->gone[m->role] = 1;
+            r->gone_at[m->role] = room_clock(m->rs, r);
             room_presence(m->rs, r, m->role, 0);
+        }
     }
     m->room = NULL;
     m->role = ROLE_NONE;
@@ -770,8 +790,10 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
     member_send(m, w, sizeof w);
     m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
     member_pump(m);
-    if (role != LOBBY_ROLE_SPECTATOR && presence < 0)
+    if (role != LOBBY_ROLE_SPECTATOR && presence < 0) {
+        r->gone[role] = 0;
         room_presence(rs, r, role, 1);
+    }
 }
 
 /* ---- the guess limit ---- */
@@ -1193,7 +1215,10 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_FLOOD);
         return;
     }
-    e = entry_new(rs, r, r->next_seq, m->role, room_clock(rs, r),
+    uint64_t t = room_clock(rs, r);
+    uint32_t absent[2];
+    room_absences(r, t, absent);
+    e = entry_new(rs, r, r->next_seq, m->role, t, absent,
                   p + LOBBY_DATA_HEADER, n);
     if (e == NULL) {
         member_error(m, LOBBY_ERR_FULL);
@@ -1522,7 +1547,8 @@ uint64_t lobby__replica_next(const Lobby_Room *r)
 }
 
 int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
-                         uint64_t t, const uint8_t *data, size_t n, int stream)
+                         uint64_t t, const uint32_t absent[2],
+                         const uint8_t *data, size_t n, int stream)
 {
     Lobby_Entry *e;
 
@@ -1541,7 +1567,7 @@ int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
     while (make_room(rs, r, from, LOBBY_FRAME_HEADER + n) != 0)
         ring_evict(rs, r); /* Redis has it already: the copy must follow */
     /* Redis's time as given: every node signs the same one */
-    e = entry_new(rs, r, seq, from, t, data, n);
+    e = entry_new(rs, r, seq, from, t, absent, data, n);
     if (e == NULL)
         return TB_E_NOMEM;
     if (ring_push(rs, r, e) != 0) {
@@ -1608,6 +1634,7 @@ void lobby__stored(Lobby_Member *m, size_t n)
 }
 
 void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
+                  const uint32_t absent[2],
                   const uint8_t hash[PROTO_HASH_BYTES])
 {
     Lobby_Room *r = m->room;
@@ -1628,6 +1655,8 @@ void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
         rc.kind = PROTO_RECEIPT_FRAME;
         rc.seq = seq;
         rc.time_ms = t;
+        rc.absent_ms[0] = absent[0];
+        rc.absent_ms[1] = absent[1];
         receipt_sign(m->rs, r, &rc, hash);
         member_ack(m, &rc);
     }

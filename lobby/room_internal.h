@@ -135,14 +135,17 @@ void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
 uint64_t lobby__replica_next(const Lobby_Room *r);
 /* A frame of the room from Redis (stream: read from the room's stream,
  * else from its channel), numbered seq at Redis's time t (ms since the
- * epoch): kept with this node's receipt of it (signed here, once) and
+ * epoch) when the seats had been gone absent[seat] ms (0: present; what
+ * Redis recorded, as data.lua says): kept with this node's receipt of
+ * it (signed here, once) and
  * sent to the members here. A gap
  * before a stream frame means Redis dropped those frames: the copy
  * starts again there (members that lacked them are dropped as slow).
  * Errors: TB_E_STATE (a channel frame after a gap: fetch the stream),
  * TB_E_NOMEM. */
 int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
-                         uint64_t t, const uint8_t *data, size_t n, int stream);
+                         uint64_t t, const uint32_t absent[2],
+                         const uint8_t *data, size_t n, int stream);
 /* Redis numbers the room's next frame next_seq (an empty copy starts so). */
 void lobby__replica_seen(Lobby_Room *r, uint64_t next_seq);
 /* Admit m to the copy r in role (its seat's claim number epoch); its
@@ -162,11 +165,13 @@ void lobby__replica_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat,
 /* Redis's answer to m's wrong code at now (ms): over the limit (limited)
  * or counted. */
 void lobby__guess_answer(Lobby_Member *m, int limited, uint64_t now);
-/* Redis numbered m's frame seq at its time t (ms), the frame's payload
+/* Redis numbered m's frame seq at its time t (ms), the seats' absences
+ * then being absent (ms), the frame's payload
  * hash being hash (proto_receipt_hash): its ACK goes out in its place,
  * after every earlier frame of the room (member_pump), with the receipt
  * the frame's copy here carries. */
 void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
+                  const uint32_t absent[2],
                   const uint8_t hash[PROTO_HASH_BYTES]);
 
 #endif /* TABULA_LOBBY_ROOM_INTERNAL_H */

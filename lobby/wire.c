@@ -46,17 +46,22 @@ _Static_assert(WELCOME_TIME + 8 == LOBBY_LEN_WELCOME &&
                    PRESENCE_TIME + LOBBY_RECEIPT_TAIL == LOBBY_LEN_PRESENCE,
                "the fields fill each message");
 
-/* A receipt's time and signature at p (LOBBY_RECEIPT_TAIL bytes). */
+/* A receipt's time, absences and signature at p (LOBBY_RECEIPT_TAIL
+ * bytes). */
 static void tail_put(uint8_t *p, const Proto_Receipt *r)
 {
     lobby__put64(p, r->time_ms);
-    memcpy(p + 8, r->sig, PROTO_SIG_BYTES);
+    lobby__put32(p + 8, r->absent_ms[0]);
+    lobby__put32(p + 12, r->absent_ms[1]);
+    memcpy(p + 16, r->sig, PROTO_SIG_BYTES);
 }
 
 static void tail_get(const uint8_t *p, Proto_Receipt *r)
 {
     r->time_ms = lobby__get64(p);
-    memcpy(r->sig, p + 8, PROTO_SIG_BYTES);
+    r->absent_ms[0] = lobby__get32(p + 8);
+    r->absent_ms[1] = lobby__get32(p + 12);
+    memcpy(r->sig, p + 16, PROTO_SIG_BYTES);
 }
 
 /* The TB_E_* code a client reports for the lobby's ERROR code. */

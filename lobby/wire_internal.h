@@ -16,9 +16,10 @@
 #include "lobby_wire.h"
 
 /* Version 2: the relay signs receipts (WELCOME names its key and clock;
- * FRAME, ACK and PRESENCE carry a time and a signature). A version-1
- * hello is refused VERSION. */
-#define LOBBY_WIRE_VERSION 2
+ * FRAME, ACK and PRESENCE carry a time and a signature). Version 3: a
+ * frame's receipt attests how long each seat had been gone (G-MC-9w).
+ * A hello of another version is refused VERSION. */
+#define LOBBY_WIRE_VERSION 3
 
 /* Client to lobby. */
 #define LOBBY_MSG_CREATE 0x01
@@ -43,11 +44,12 @@
 #define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8)        /* 26 */
 #define LOBBY_LEN_WELCOME                                                      \
     (2 + LOBBY_KEY_BYTES + 8 + 8 + 1 + LOBBY_KEY_BYTES + 8) /* 91 */
-/* A receipt's time and signature, after its seq in FRAME, ACK and
+/* A receipt's time, the seats' absences (u32 each: a FRAME receipt's;
+ * 0 in PRESENCE) and its signature, after its seq in FRAME, ACK and
  * PRESENCE. */
-#define LOBBY_RECEIPT_TAIL (8 + PROTO_SIG_BYTES)        /* 72 */
-#define LOBBY_LEN_ACK (1 + 8 + LOBBY_RECEIPT_TAIL)      /* 81 */
-#define LOBBY_LEN_PRESENCE (3 + 8 + LOBBY_RECEIPT_TAIL) /* 83 */
+#define LOBBY_RECEIPT_TAIL (8 + 8 + PROTO_SIG_BYTES)    /* 80 */
+#define LOBBY_LEN_ACK (1 + 8 + LOBBY_RECEIPT_TAIL)      /* 89 */
+#define LOBBY_LEN_PRESENCE (3 + 8 + LOBBY_RECEIPT_TAIL) /* 91 */
 #define LOBBY_LEN_ERROR 2
 #define LOBBY_LEN_BEAT 1
 #define LOBBY_LEN_DONE 1
@@ -60,7 +62,7 @@
 
 /* Bytes in front of the payload in DATA and FRAME. */
 #define LOBBY_DATA_HEADER 1
-#define LOBBY_FRAME_HEADER (10 + LOBBY_RECEIPT_TAIL) /* 82 */
+#define LOBBY_FRAME_HEADER (10 + LOBBY_RECEIPT_TAIL) /* 90 */
 _Static_assert(LOBBY_WIRE_MESSAGE_MAX ==
                    LOBBY_WIRE_PAYLOAD_MAX + LOBBY_FRAME_HEADER,
                "lobby_wire.h's message size names the FRAME header");
@@ -90,6 +92,20 @@ static inline void lobby__put64(uint8_t *p, uint64_t v)
         p[i] = (uint8_t)v;
         v >>= 8;
     }
+}
+
+static inline void lobby__put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 3; i >= 0; i--) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
+}
+
+static inline uint32_t lobby__get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+           (uint32_t)p[2] << 8 | p[3];
 }
 
 static inline uint64_t lobby__get64(const uint8_t *p)

@@ -124,6 +124,23 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
     int64_t left[2], el;
     uint64_t from = 0;
     int x = proto_transcript_clock_turn(s->t, &from, left);
+    uint32_t claims = proto_transcript_claims_void(s->t);
+    if (claims != s->claims_seen) {
+        char secs[24];
+        s->claims_seen = claims;
+        match__say(s, 0, MATCH_NOTE_CLAIM_VOID,
+                   match__secs(secs, proto_absence_ms(proto_transcript_clock(
+                                         s->t))),
+                   NULL, NULL, NULL);
+        if (s->absent) {
+            /* still gone by what we heard: ours may be made again a
+             * grace later (the relay's reading was behind ours) */
+            s->absent_said = 0;
+            s->bot_claimed = 0;
+            s->absent_at = (now > s->absent_ms ? now - s->absent_ms : 0) +
+                           MATCH_FLAG_GRACE_MS;
+        }
+    }
     if (!s->clock_on)
         return;
     if (x >= 0 && from != s->wturn_from) {
@@ -155,14 +172,6 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
             s->flag_sent = 0;
             s->flag_again = (uint64_t)el + MATCH_FLAG_GRACE_MS;
         }
-    }
-    uint32_t claims = proto_transcript_claims_void(s->t);
-    if (claims != s->claims_seen) {
-        char secs[24];
-        s->claims_seen = claims;
-        match__say(s, 0, MATCH_NOTE_CLAIM_VOID,
-                   match__secs(secs, proto_absence_ms(&s->clk)), NULL, NULL,
-                   NULL); /* (a bot claims again after the next news) */
     }
 }
 
@@ -485,19 +494,17 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     if (!match__started(s) || match__over(s))
         return;
     /* G-MC-9: the countdown before the present player may claim (a
-     * witnessed one is the transcript's: the relay's records decide). */
+     * witnessed one is the transcript's: the claim's receipt decides,
+     * G-MC-9w). */
     uint32_t ms = s->cfg.absence_ms;
-    if (ms == 0 || s->cfg.witness_absence)
-        ms = proto_absence_ms(proto_transcript_clock(s->t));
+    if (ms == 0 || match__witnessed(s)) {
+        /* (witnessed, a claim before the rules' countdown is void: a
+         * test's configured one may only be longer) */
+        uint32_t rule = proto_absence_ms(proto_transcript_clock(s->t));
+        ms = ms > rule ? ms : rule;
+    }
     s->absent_ms = ms;
     s->absent_at = now;
-    uint64_t gone = 0;
-    if (s->cfg.witness_absence && s->relay_known &&
-        proto_transcript_gone(s->t, seat, &gone)) {
-        /* from when the relay saw it go, by our reading of its clock */
-        int64_t at = (int64_t)gone - s->relay_off;
-        s->absent_at = at > 0 && (uint64_t)at < now ? (uint64_t)at : now;
-    }
     s->absent = 1;
     s->absent_said = 0;
     s->bot_claimed = 0;

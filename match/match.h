@@ -74,12 +74,10 @@ typedef struct Match_Config {
     uint32_t perturb_ply;
     int clock_lie;
     unsigned plant;
-    int witnessed; /* clocks from the relay's receipts (a lobby game,
-                      lobby protocol 2; the fair-play issue): see
-                      proto_transcript_witness_mode */
-    int witness_absence; /* with witnessed: absence claims from the
-                            relay's presence records too (not in the
-                            product yet: proto_transcript_witness_absence) */
+    int witnessed; /* clocks and absences from the relay's receipts (a
+                      lobby game, lobby protocol 3; the fair-play issue):
+                      see proto_transcript_witness_mode and
+                      proto_transcript_witness_absence */
 } Match_Config;
 
 /* What a session hands back (match_poll), in the order it must happen. */

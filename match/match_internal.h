@@ -47,19 +47,6 @@ typedef struct Match_Frame {
     size_t rec_len;
 } Match_Frame;
 
-/* A presence change the relay witnessed, in the order it was taken:
- * after `after` receipts (the log and a rebuilt transcript put it
- * there again). */
-typedef struct Match_Presence {
-    Proto_Receipt receipt;
-    uint32_t after;
-    uint8_t *rec; /* its log record (heap: LOG outputs point at it) */
-    size_t rec_len;
-} Match_Presence;
-
-/* The most presence changes a session keeps (a seat that comes and goes
- * more often than this in one game is past any countdown's purpose). */
-#define MATCH_PRESENCES_MAX 4096
 
 /* A checked receipt whose frame is not held yet (it waits for earlier
  * ones), by the frame's hash. */
@@ -174,8 +161,6 @@ struct Match {
     uint64_t flag_again; /* ms of the turn when a refuted claim may be
                             made again */
     uint64_t wturn_from; /* the relay time of the turn last shown */
-    Match_Presence *presences;
-    size_t npresences, presences_cap;
     uint32_t claims_seen; /* refuted absence claims already told */
 };
 
@@ -220,7 +205,6 @@ void match__witness(Match *s, uint64_t now);
 uint8_t *match__record(uint32_t index, const Proto_Receipt *r, size_t *len);
 /* Keep a presence change the relay witnessed, taken after `after`
  * receipts. Errors: TB_E_LIMIT, TB_E_NOMEM. */
-int match__keep_presence(Match *s, const Proto_Receipt *r, uint32_t after);
 /* A fresh transcript in this session's modes (witnessed, absences)
  * holding frames [0, n) (a desync among them kept, as first taken).
  * Errors: those of proto_transcript_new and _add (*out then NULL). */

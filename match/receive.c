@@ -523,9 +523,6 @@ static void unwitness(Match *s)
         s->frames[i].rec_len = 0;
         s->frames[i].has_receipt = 0;
     }
-    for (size_t i = 0; i < s->npresences; i++)
-        free(s->presences[i].rec);
-    s->npresences = 0;
     s->nstash = 0;
     s->voids_seen = s->claims_seen = 0;
     s->wturn_from = 0;
@@ -752,11 +749,10 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
 void match_presence_witnessed(Match *s, uint64_t now, int seat, int present,
                               const Proto_Receipt *r)
 {
-    /* (kept only where they decide absence claims: each seat hears of
-     * the other's presence only, so they would make two seats' logs of
-     * one match differ for nothing) */
-    if (r != NULL && match__witnessed(s) && s->cfg.witness_absence &&
-        !s->done && match__started(s)) {
+    /* (not kept: what decides an absence claim is its own receipt's
+     * attestation, which every reader holds alike, G-MC-9w; this one
+     * only says when the countdown began by the relay's clock) */
+    if (r != NULL && match__witnessed(s) && !s->done && match__started(s)) {
         if (r->kind != PROTO_RECEIPT_PRESENCE || r->seat != seat ||
             r->present != present || !s->room_host_known ||
             (s->relay_known &&
@@ -767,17 +763,16 @@ void match_presence_witnessed(Match *s, uint64_t now, int seat, int present,
                            "relay's signature of it: ignored");
             return;
         }
-        uint32_t after = proto_transcript_witness_count(s->t);
-        Match_Out *o;
-        if (match__keep_presence(s, r, after) == 0 &&
-            proto_transcript_presence(s->t, seat, present, r->time_ms) == 0 &&
-            s->log_open && !s->log_ended &&
-            (o = match__push(s, MATCH_OUT_LOG)) != NULL) {
-            o->data = s->presences[s->npresences - 1].rec;
-            o->len = s->presences[s->npresences - 1].rec_len;
-        }
     }
+    int was = s->absent;
     match_presence(s, now, seat, present);
+    if (r != NULL && match__witnessed(s) && s->absent && !was &&
+        s->relay_known) {
+        /* the countdown runs from when the relay saw it go, by our
+         * reading of its clock (the claim's receipt measures the same) */
+        int64_t at = (int64_t)r->time_ms - s->relay_off;
+        s->absent_at = at > 0 && (uint64_t)at < now ? (uint64_t)at : now;
+    }
 }
 
 void match__witness(Match *s, uint64_t now)
@@ -795,8 +790,8 @@ void match__witness(Match *s, uint64_t now)
         uint32_t w = proto_transcript_witness_count(s->t);
         if (w >= s->nframes || !s->frames[w].has_receipt)
             break;
-        if (proto_transcript_witness(s->t, w, s->frames[w].receipt.time_ms) !=
-            0) {
+        if (proto_transcript_witness(s->t, w, s->frames[w].receipt.time_ms,
+                                     s->frames[w].receipt.absent_ms) != 0) {
             Match_Text t = match__note(s, 1);
             match__put(&t, "relay: ");
             match__put(&t, proto_transcript_why(s->t));

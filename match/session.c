@@ -494,8 +494,6 @@ void match_free(Match *s)
         free(s->frames[i].rec);
     }
     free(s->frames);
-    for (size_t i = 0; i < s->npresences; i++)
-        free(s->presences[i].rec);
     free(s->buf);
     free(s->hello);
     free(s->outs);
@@ -503,7 +501,6 @@ void match_free(Match *s)
     while (s->npending > 0)
         match__pending_drop(s, 0);
     free(s->their_state);
-    free(s->presences);
     core_position_free(s->perturbed);
     proto_wipe(&s->cfg.id, sizeof s->cfg.id);
     free(s);
@@ -540,7 +537,7 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
         if (r->rc != 0)
             return;
         r->off += used;
-    } while (env_len > 0 && (env[0] == 0x96 || env[0] == 0x97));
+    } while (proto_log_is_record(env, env_len));
     r->rc = match__keep(r->s, env, env_len);
     if (r->rc != 0)
         return;
@@ -559,8 +556,6 @@ static void resume_visit(void *ctx, const Proto_Transcript *t,
 static void resume_receipt(void *ctx, uint32_t index, const Proto_Receipt *rc)
 {
     Resume *r = ctx;
-    if (r->rc == 0 && rc->kind == PROTO_RECEIPT_PRESENCE)
-        r->rc = match__keep_presence(r->s, rc, index);
     if (r->rc != 0 || rc->kind != PROTO_RECEIPT_FRAME ||
         index >= r->s->nframes)
         return;
@@ -622,6 +617,15 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
     proto_transcript_free(s->t);
     s->t = t;
     if (rep.header.version == 2) {
+        /* its receipts attest no presence, those of the relay now do:
+         * the rest of its game would need another log */
+        put_why(why, why_cap,
+                "it is a log of version 2, written before the relay's "
+                "receipts attested presence: its game cannot go on", "");
+        proto_transcript_free(t);
+        return TB_E_VERSION;
+    }
+    if (rep.header.version >= 3) {
         memcpy(s->room_host, rep.header.room, PROTO_KEY_BYTES);
         s->room_host_known = 1;
     }
@@ -652,7 +656,7 @@ int match_log_header(const Match *s, Proto_Log_Header *h)
         return TB_E_STATE;
     proto_log_header_of(st, h);
     if (match__witnessed(s)) {
-        h->version = 2;
+        h->version = PROTO_LOG_VERSION;
         memcpy(h->room, s->room_host, PROTO_KEY_BYTES);
     }
     return 0;
@@ -662,43 +666,13 @@ int match_log_fill(const Match *s, Proto_Log *log, uint32_t count,
                    uint64_t witnessed)
 {
     int rc = 0;
-    size_t p = 0;
     for (uint32_t i = 0; rc == 0 && i < count && i < s->nframes; i++) {
         const Match_Frame *f = &s->frames[i];
         rc = proto_log_append_record(log, f->env, f->len);
-        /* the presence changes taken before this receipt */
-        for (; rc == 0 && i < witnessed && p < s->npresences &&
-               s->presences[p].after <= i;
-             p++)
-            rc = proto_log_append_record(log, s->presences[p].rec,
-                                         s->presences[p].rec_len);
         if (rc == 0 && i < witnessed && f->has_receipt && f->rec_len > 0)
             rc = proto_log_append_record(log, f->rec, f->rec_len);
     }
     return rc;
-}
-
-/* Keep a presence change the relay witnessed, taken after `after`
- * receipts. Errors: TB_E_LIMIT, TB_E_NOMEM. */
-int match__keep_presence(Match *s, const Proto_Receipt *r, uint32_t after)
-{
-    if (s->npresences >= MATCH_PRESENCES_MAX)
-        return TB_E_LIMIT;
-    if (s->npresences == s->presences_cap) {
-        size_t cap = s->presences_cap ? 2 * s->presences_cap : 16;
-        Match_Presence *grown = realloc(s->presences, cap * sizeof *grown);
-        if (grown == NULL)
-            return TB_E_NOMEM;
-        s->presences = grown;
-        s->presences_cap = cap;
-    }
-    Match_Presence *p = &s->presences[s->npresences];
-    p->receipt = *r;
-    p->after = after;
-    if ((p->rec = match__record(after, r, &p->rec_len)) == NULL)
-        return TB_E_NOMEM;
-    s->npresences++;
-    return 0;
 }
 
 uint8_t *match__record(uint32_t index, const Proto_Receipt *r, size_t *len)
@@ -722,8 +696,7 @@ int match__rebuild(const Match *s, size_t n, Proto_Transcript **out)
      * session's, its configuration's) */
     if (s->t != NULL ? match__witnessed(s) : s->cfg.witnessed) {
         proto_transcript_witness_mode(t);
-        if (s->cfg.witness_absence)
-            proto_transcript_witness_absence(t);
+        proto_transcript_witness_absence(t);
     }
     for (size_t i = 0; rc == 0 && i < n; i++) {
         rc = proto_transcript_add(t, s->frames[i].env, s->frames[i].len,
@@ -747,19 +720,11 @@ int match__all_witnessed(const Match *s)
 int match__rewitness(const Match *s, Proto_Transcript *t, size_t upto)
 {
     int rc = 0;
-    size_t p = 0;
     uint32_t w = proto_transcript_witness_count(t);
-    while (p < s->npresences && s->presences[p].after < w)
-        p++;
     for (; rc == 0 && w < upto && w < s->nframes && s->frames[w].has_receipt;
-         w++) {
-        for (; rc == 0 && p < s->npresences && s->presences[p].after <= w; p++)
-            rc = proto_transcript_presence(t, s->presences[p].receipt.seat,
-                                           s->presences[p].receipt.present,
-                                           s->presences[p].receipt.time_ms);
-        if (rc == 0)
-            rc = proto_transcript_witness(t, w, s->frames[w].receipt.time_ms);
-    }
+         w++)
+        rc = proto_transcript_witness(t, w, s->frames[w].receipt.time_ms,
+                                      s->frames[w].receipt.absent_ms);
     return rc;
 }
 

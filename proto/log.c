@@ -100,10 +100,10 @@ static int log_start(Proto_Log *log, const Proto_Log_Header *h)
     memcpy(buf, PROTO_LOG_MAGIC, PROTO_LOG_MAGIC_LEN);
     proto__w_init(&w, frame + PROTO_FRAME_PREFIX,
                   sizeof buf - PROTO_LOG_MAGIC_LEN - PROTO_FRAME_PREFIX);
-    int v2 = h->version == 2;
+    int v2 = h->version >= 2; /* (a room's key follows) */
     proto__w_array(&w, v2 ? 9 : 8);
     proto__w_str(&w, LOG_HEADER_TAG, strlen(LOG_HEADER_TAG));
-    proto__w_uint(&w, v2 ? 2 : LOG_FORMAT_VERSION);
+    proto__w_uint(&w, v2 ? (uint64_t)h->version : LOG_FORMAT_VERSION);
     proto__w_str(&w, h->game, gl);
     proto__w_str(&w, h->options, ol);
     proto__w_bin(&w, h->match_id, PROTO_MATCH_ID_BYTES);
@@ -123,7 +123,7 @@ static int header_ok(const Proto_Log_Header *h)
 {
     size_t gl = strlen(h->game), ol = strlen(h->options);
     return gl > 0 && gl <= PROTO_NAME_MAX && ol <= PROTO_OPTIONS_MAX &&
-           h->version >= 0 && h->version <= 2 &&
+           h->version >= 0 && h->version <= PROTO_LOG_VERSION &&
            proto__text_ok(h->game, gl, PROTO_CHARS_NAME) &&
            proto__text_ok(h->options, ol, PROTO_CHARS_ASCII);
 }
@@ -218,6 +218,13 @@ int proto_log_append_record(Proto_Log *log, const uint8_t *rec, size_t len)
 #define LOG_RECEIPT_TAG "r"
 #define LOG_PRESENCE_TAG "p"
 
+int proto_log_is_record(const uint8_t *doc, size_t len)
+{
+    /* fixarray 6 (a version 2 receipt), 7 (a presence record) or 8 (a
+     * version 3 receipt) */
+    return doc != NULL && len > 0 && doc[0] >= 0x96 && doc[0] <= 0x98;
+}
+
 size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
                                 uint8_t *out, size_t cap)
 {
@@ -226,9 +233,13 @@ size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
         return 0;
     proto__w_init(&w, out, cap);
     if (r->kind == PROTO_RECEIPT_FRAME) {
-        proto__w_array(&w, 6);
+        proto__w_array(&w, r->v1 ? 6 : 8);
         proto__w_str(&w, LOG_RECEIPT_TAG, 1);
         proto__w_uint(&w, index);
+        if (!r->v1) {
+            proto__w_uint(&w, r->absent_ms[0]);
+            proto__w_uint(&w, r->absent_ms[1]);
+        }
     } else {
         proto__w_array(&w, 7);
         proto__w_str(&w, LOG_PRESENCE_TAG, 1);
@@ -242,9 +253,11 @@ size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
     return w.err != 0 ? 0 : w.len;
 }
 
-/* A receipt or presence record into *r (and *index for a receipt). */
-static int read_receipt(const uint8_t *doc, size_t len, uint32_t *index,
-                        Proto_Receipt *out)
+/* A receipt or presence record of a log of version `version` into *r
+ * (and *index for a receipt): version 2 holds receipts without
+ * absences (v1) and presence records, version 3 receipts with them. */
+static int read_receipt(const uint8_t *doc, size_t len, int version,
+                        uint32_t *index, Proto_Receipt *out)
 {
     Wire_Doc *d = NULL;
     Wire_Reader r;
@@ -257,11 +270,16 @@ static int read_receipt(const uint8_t *doc, size_t len, uint32_t *index,
         return rc;
     memset(out, 0, sizeof *out);
     s = proto__r_str(&r, 1, &n, "record tag");
-    if (r.err == 0 && n == 1 && s[0] == LOG_RECEIPT_TAG[0] && r.n == 6) {
+    if (r.err == 0 && n == 1 && s[0] == LOG_RECEIPT_TAG[0] &&
+        r.n == (version == 2 ? 6u : 8u)) {
         out->kind = PROTO_RECEIPT_FRAME;
+        out->v1 = version == 2;
         *index = (uint32_t)proto__r_uint(&r, UINT32_MAX, "index");
+        for (int k = 0; k < 2 && version > 2; k++)
+            out->absent_ms[k] =
+                (uint32_t)proto__r_uint(&r, UINT32_MAX, "absence");
     } else if (r.err == 0 && n == 1 && s[0] == LOG_PRESENCE_TAG[0] &&
-               r.n == 7) {
+               r.n == 7 && version == 2) {
         out->kind = PROTO_RECEIPT_PRESENCE;
         out->seat = (uint8_t)proto__r_uint(&r, 1, "seat");
         out->present = (uint8_t)proto__r_uint(&r, 1, "present");
@@ -385,7 +403,8 @@ static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
         r.what = "header tag";
     }
     h->version = (int)proto__r_uint(&r, 255, "log version");
-    if ((h->version < LOG_FORMAT_VERSION || h->version > 2) && r.err == 0) {
+    if ((h->version < LOG_FORMAT_VERSION || h->version > PROTO_LOG_VERSION) &&
+        r.err == 0) {
         r.err = TB_E_VERSION;
         r.what = "log version";
     }
@@ -414,7 +433,7 @@ static int read_header(const uint8_t *doc, size_t len, Proto_Log_Header *h,
     if (r.err == 0)
         memcpy(h->black, p, got);
     h->started = proto__r_uint(&r, UINT64_MAX, "started");
-    if (h->version == 2) {
+    if (h->version >= 2) {
         p = proto__r_bin(&r, PROTO_KEY_BYTES, PROTO_KEY_BYTES, &got, "room");
         if (r.err == 0)
             memcpy(h->room, p, got);
@@ -530,7 +549,7 @@ static int take_receipt(Proto_Transcript *t, Log_Envs *v,
      * (the ply of the move the receipt is for, not the next one due) */
     const Core_Position *pos = proto_transcript_position(t);
     rep->ply = pos != NULL ? core_ply(pos) : 0;
-    int rc = read_receipt(doc, len, &index, &r);
+    int rc = read_receipt(doc, len, rep->header.version, &index, &r);
     if (rc != 0)
         return report(rep, rc, next + 1, off, "malformed receipt record");
     if (r.kind == PROTO_RECEIPT_FRAME) {
@@ -547,20 +566,17 @@ static int take_receipt(Proto_Transcript *t, Log_Envs *v,
                           "verify (its number, time or signature was "
                           "changed, or it is another room's)",
                           index + 1);
-        rc = proto_transcript_witness(t, index, r.time_ms);
+        rc = proto_transcript_witness(t, index, r.time_ms,
+                                      r.v1 ? NULL : r.absent_ms);
         if (rc != 0)
             return report(rep, rc, index + 1, off, "%s",
                           proto_transcript_why(t));
         rep->receipts++;
     } else {
+        /* (version 2 only: checked and counted; they decide nothing) */
         if (proto_receipt_verify(&r, rep->header.room, NULL) != 0)
             return report(rep, TB_E_SIGNATURE, next + 1, off,
                           "the relay's presence record does not verify");
-        /* the host's seat is white's (the match start says so) */
-        rc = proto_transcript_presence(t, r.seat, r.present, r.time_ms);
-        if (rc != 0)
-            return report(rep, rc, next + 1, off, "%s",
-                          proto_transcript_why(t));
         rep->presences++;
     }
     uint32_t k = 0;
@@ -621,8 +637,10 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
     rc = proto_transcript_new(&t, lookup);
     if (rc != 0)
         return report(rep, rc, 0, off, "out of memory");
-    if (rep->header.version == 2)
+    if (rep->header.version >= 2)
         proto_transcript_witness_mode(t);
+    if (rep->header.version >= 3)
+        proto_transcript_witness_absence(t);
     for (frame = 1; off < len; frame++) {
         const Core_Position *pos = proto_transcript_position(t);
         rep->ply = pos != NULL ? core_ply(pos) + 1 : 0; /* the ply due */
@@ -663,7 +681,7 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
              * closes a match the envelopes themselves ended (the board,
              * or a signed resign, agreement, abort, flag, claim or
              * desync report). */
-            if (rep->header.version == 2 &&
+            if (rep->header.version >= 2 &&
                 proto_transcript_witness_count(t) !=
                     proto_transcript_count(t)) {
                 /* a witnessed match ends on its receipts: the last
@@ -691,9 +709,8 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
             off += used;
             continue;
         }
-        if (elen > 0 && (env[0] == 0x96 || env[0] == 0x97)) {
-            /* fixarray 6 or 7: a receipt or presence record */
-            if (rep->header.version != 2) {
+        if (proto_log_is_record(env, elen)) {
+            if (rep->header.version < 2) {
                 report(rep, TB_E_FORMAT, frame, off,
                        "a receipt record in a version 1 log");
                 break;
@@ -742,7 +759,7 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
             visit(ctx, t, &e);
         off += used;
     }
-    if (rep->header.version == 2) {
+    if (rep->header.version >= 2) {
         rep->unwitnessed =
             proto_transcript_count(t) - proto_transcript_witness_count(t);
         rep->flags_void = proto_transcript_flags_void(t);

@@ -584,13 +584,17 @@ int proto_transcript_witnessed(const Proto_Transcript *t);
 /*
  * proto_transcript_witness: the relay's time (ms since the Unix epoch,
  * from its checked receipt) of envelope index (0-based: its seq), which
- * must be the next not yet witnessed and already added. A time below an
- * earlier one counts as that one. May end the match (a late move, a flag
- * claim the time proves). Errors: TB_E_STATE (not witnessed mode, or
+ * must be the next not yet witnessed and already added, and what the
+ * receipt attests of presence: absent_ms[seat], how long the host's seat
+ * [0] (white's) and the guest's [1] had been gone by then (ms, 0:
+ * present; NULL: the receipt attests nothing, as those of version 2
+ * logs). A time below an earlier one counts as that one. May end the
+ * match (a late move, a flag claim the time proves, an absence claim
+ * the attestation proves). Errors: TB_E_STATE (not witnessed mode, or
  * index out of order); t is unchanged then.
  */
 int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
-                             uint64_t time_ms);
+                             uint64_t time_ms, const uint32_t absent_ms[2]);
 
 /* Envelopes witnessed so far (the next index proto_transcript_witness
  * takes). */
@@ -610,36 +614,19 @@ uint32_t proto_transcript_flags_void(const Proto_Transcript *t);
 uint32_t proto_absence_ms(const Proto_Clock *c);
 
 /*
- * proto_transcript_witness_absence: on an empty transcript, decide
- * absence claims by the relay's presence records too (below). Not used
- * by the product yet: a seat never hears the relay announce its own
- * departure, so presence records give the claimant and the absent side
- * two histories; the plan is for each frame receipt to attest both
- * seats' presence (docs/trust.md).
+ * proto_transcript_witness_absence: on an empty transcript in witnessed
+ * mode, decide absence claims (G-MC-9w) by the relay's receipts (a lobby
+ * game of lobby protocol 3, a log of version 3): a claim against an
+ * absent opponent is taken when added and decided by its own receipt's
+ * attestation: it holds when the opponent's seat had been gone at least
+ * proto_absence_ms by then; else it is void and play goes on. Without
+ * it (a version 2 log) an absence claim is its claimant's word, as
+ * G-MC-9 says.
  */
 void proto_transcript_witness_absence(Proto_Transcript *t);
 
-/*
- * proto_transcript_presence: in witnessed mode, the relay's signed word
- * (a checked presence receipt) that side (CORE_WHITE, the host's seat,
- * or CORE_BLACK) came (present 1) or went (0) at time_ms. Witnessed, a
- * claim against an absent opponent (G-MC-9) is decided by its own
- * receipt: it holds when the relay saw the opponent go, and not come
- * back, at least proto_absence_ms before it; else it is void and play
- * goes on. A time below an earlier one counts as that one. Errors:
- * TB_E_STATE (not witnessed, or no such side). Without
- * proto_transcript_witness_absence the record is kept and decides
- * nothing.
- */
-int proto_transcript_presence(Proto_Transcript *t, int side, int present,
-                              uint64_t time_ms);
-
-/* Absence claims the relay's records refuted (void, play went on). */
+/* Absence claims the relay's receipts refuted (void, play went on). */
 uint32_t proto_transcript_claims_void(const Proto_Transcript *t);
-
-/* 1 when the relay last said side went (*since_ms: when), else 0. */
-int proto_transcript_gone(const Proto_Transcript *t, int side,
-                          uint64_t *since_ms);
 
 /*
  * proto_transcript_clock_turn: the witnessed clocks: *from_ms the relay
@@ -668,9 +655,16 @@ int proto_transcript_side_of(const Proto_Transcript *t,
  * The relay cannot make a move with one; a seat, a spectator and
  * `tabula replay` compute clocks and absences from them (docs/trust.md).
  * A room is named by its host's key (every member knows it from WELCOME;
- * a receipt of another room names another frame). Signed bytes:
- *   "tabula receipt 1\0" (17 bytes), room [32], kind u8, seq u64 BE,
- *   time u64 BE, then FRAME: hash [32]; PRESENCE: seat u8, present u8. */
+ * a receipt of another room names another frame). A FRAME receipt also
+ * attests both seats' presence when it was numbered: how long each seat
+ * had been gone by the relay's clock (0: present, or never seen to go),
+ * which decides absence claims (G-MC-9w) the same for every reader.
+ * Signed bytes:
+ *   "tabula receipt 2\0" (17 bytes), room [32], kind u8, seq u64 BE,
+ *   time u64 BE, then FRAME: hash [32], absent host u32 BE, absent
+ *   guest u32 BE; PRESENCE: seat u8, present u8.
+ * Receipts of version 2 logs (v1 set) are signed as
+ *   "tabula receipt 1\0", ... FRAME: hash [32] (no absences). */
 typedef enum Proto_Receipt_Kind {
     PROTO_RECEIPT_FRAME = 0,   /* a numbered frame */
     PROTO_RECEIPT_PRESENCE = 1 /* a seat came or went */
@@ -684,11 +678,15 @@ typedef struct Proto_Receipt {
     uint64_t time_ms; /* the relay's time, ms since the Unix epoch */
     uint8_t seat;     /* PRESENCE: 0 host, 1 guest */
     uint8_t present;  /* PRESENCE: 1 came, 0 went */
+    uint32_t absent_ms[2]; /* FRAME: how long the host's seat [0] and the
+                              guest's [1] had been gone (ms; 0: present) */
+    uint8_t v1;       /* nonzero: a receipt of a version 2 log, signed
+                         without absences */
     uint8_t sig[PROTO_SIG_BYTES];
 } Proto_Receipt;
 
 /* Bytes proto_receipt_signed writes. */
-#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 1 + 8 + 8 + 32)
+#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 1 + 8 + 8 + 32 + 8)
 
 /*
  * proto_receipt_signed: the bytes a receipt's signature covers, into out
@@ -724,6 +722,9 @@ int proto_receipt_hash(const uint8_t *payload, size_t len,
 
 /* ---- match log files ------------------------------------------------- */
 
+/* The newest log version: what a lobby game's log is written in. */
+#define PROTO_LOG_VERSION 3
+
 /* The first bytes of every log file. */
 #define PROTO_LOG_MAGIC "tabula-log 1\n"
 #define PROTO_LOG_MAGIC_LEN 13
@@ -736,11 +737,14 @@ typedef struct Proto_Log_Header {
     uint8_t white[PROTO_KEY_BYTES];
     uint8_t black[PROTO_KEY_BYTES];
     uint64_t started;
-    /* Version 2 (a lobby game: the relay's receipts are in the log): the
-     * room's key, the host's, that the receipts name. Version 1 logs
-     * (before receipts) have none and still verify as they did. */
-    int version;                   /* 1 or 2 (0 reads as 1) */
-    uint8_t room[PROTO_KEY_BYTES]; /* version 2 */
+    /* Version 2 and 3 (a lobby game: the relay's receipts are in the
+     * log): the room's key, the host's, that the receipts name. Version
+     * 3's receipts attest presence (absence claims are the relay's to
+     * decide, G-MC-9w); version 2's do not. Version 1 logs (before
+     * receipts) have none. Logs of every version still verify as they
+     * did. */
+    int version;                   /* 1, 2 or 3 (0 reads as 1) */
+    uint8_t room[PROTO_KEY_BYTES]; /* version 2 and 3 */
 } Proto_Log_Header;
 
 /* The header matching a match start message. */
@@ -795,15 +799,20 @@ const uint8_t *proto_log_bytes(const Proto_Log *log, size_t *len);
 #define PROTO_LOG_RECORD_MAX 192
 
 /*
- * proto_log_receipt_record: a version 2 log's record of the relay's
- * receipt r into out: for a frame, ["r", index, lobby seq, time, relay,
- * signature], index the envelope's (0-based, its seq); for a presence
- * change, ["p", seat, present, lobby seq, time, relay, signature] (index
- * unused). Append it with proto_log_append_record. Returns its length in
+ * proto_log_receipt_record: a log's record of the relay's receipt r into
+ * out: for a frame, ["r", index, absent host, absent guest, lobby seq,
+ * time, relay, signature] (version 3; a v1 receipt, version 2's, has no
+ * absences), index the envelope's (0-based, its seq); for a presence
+ * change (version 2 only), ["p", seat, present, lobby seq, time, relay,
+ * signature] (index unused). Append it with proto_log_append_record. Returns its length in
  * bytes, or 0 when out (cap bytes) is too small or r is malformed.
  */
 size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
                                 uint8_t *out, size_t cap);
+
+/* 1 when a log frame's bytes doc[len] are a receipt or presence record
+ * (a fixarray of 6, 7 or 8: an envelope is one of 2), else 0. */
+int proto_log_is_record(const uint8_t *doc, size_t len);
 
 /*
  * proto_log_append_record: append one record (an envelope without its

@@ -7,7 +7,9 @@
 
 #include "proto_internal.h"
 
-static const char label[17] = "tabula receipt 1"; /* and its NUL */
+/* (each with its NUL; version 1: the receipts of version 2 logs) */
+static const char label[17] = "tabula receipt 2";
+static const char label_v1[17] = "tabula receipt 1";
 
 static void put64(uint8_t *p, uint64_t v)
 {
@@ -23,7 +25,7 @@ size_t proto_receipt_signed(const Proto_Receipt *r,
                             uint8_t out[PROTO_RECEIPT_SIGNED_MAX])
 {
     size_t n = 0;
-    memcpy(out, label, sizeof label);
+    memcpy(out, r->v1 ? label_v1 : label, sizeof label);
     n += sizeof label;
     memcpy(out + n, room, PROTO_KEY_BYTES);
     n += PROTO_KEY_BYTES;
@@ -35,6 +37,14 @@ size_t proto_receipt_signed(const Proto_Receipt *r,
     if (r->kind == PROTO_RECEIPT_FRAME) {
         memcpy(out + n, hash, PROTO_HASH_BYTES);
         n += PROTO_HASH_BYTES;
+        if (!r->v1) {
+            for (int s = 0; s < 2; s++) {
+                uint32_t a = r->absent_ms[s];
+                for (int i = 3; i >= 0; i--, a >>= 8)
+                    out[n + (size_t)i] = (uint8_t)(a & 0xff);
+                n += 4;
+            }
+        }
     } else {
         out[n++] = r->seat;
         out[n++] = r->present;

@@ -61,10 +61,8 @@ struct Proto_Transcript {
     uint32_t over_at;    /* the envelope that ended the match, or
                             UINT32_MAX */
     uint32_t flags_void; /* flag claims the relay's times refuted */
-    int gone[2];          /* the relay witnessed this side gone ... */
-    uint64_t gone_at[2];  /* ... at this time (ms), not back since */
     uint32_t claims_void; /* absence claims the relay refuted */
-    int witness_absence;  /* absence claims decided by presence records */
+    int witness_absence;  /* absence claims decided by the receipts */
     char game_opts[PROTO_OPTIONS_MAX + 1]; /* options without the clock */
     char why[192];
 };
@@ -524,7 +522,7 @@ static int apply(Proto_Transcript *t, const Proto_Message *m, int side)
     case PROTO_KIND_CLAIM:
         /* G-MC-9: the claimant's signed word that its opponent stayed
          * away past the countdown; witnessed, the claim's own receipt
-         * and the relay's presence records decide (witness). */
+         * decides (G-MC-9w: proto_transcript_witness). */
         if (t->witnessed && t->witness_absence)
             return 0;
         if (m->body.claim.what == PROTO_CLAIM_DRAW)
@@ -721,7 +719,7 @@ static int64_t charged(const Proto_Transcript *t, uint64_t from, uint64_t to)
 }
 
 int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
-                             uint64_t time_ms)
+                             uint64_t time_ms, const uint32_t absent_ms[2])
 {
     if (!t->witnessed)
         return fail(t, TB_E_STATE, "a relay time in a match without them");
@@ -737,11 +735,11 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     t->wcount++;
     t->wlast = time;
     if (w->kind == PROTO_KIND_CLAIM && w->timed >= 0) {
-        /* G-MC-9 witnessed: the relay saw the absent side go, not come
-         * back, at least the countdown before the claim's receipt */
+        /* G-MC-9w: the claim's receipt says the absent side (its seat:
+         * the host's is white's) had been gone the countdown */
         int x = w->timed;
-        if (t->over_at >= index && t->gone[x] &&
-            time - t->gone_at[x] >= proto_absence_ms(&t->clock)) {
+        if (t->over_at >= index && absent_ms != NULL &&
+            absent_ms[x] >= proto_absence_ms(&t->clock)) {
             end_match(t, w->loss.outcome, w->loss.reason);
             t->over_at = index;
             t->wturn = -1;
@@ -807,35 +805,9 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     return 0;
 }
 
-int proto_transcript_presence(Proto_Transcript *t, int side, int present,
-                              uint64_t time_ms)
-{
-    if (!t->witnessed || (side != 0 && side != 1))
-        return fail(t, TB_E_STATE, "a presence record where none is taken");
-    uint64_t time = time_ms > t->wlast ? time_ms : t->wlast;
-    t->wlast = time;
-    if (present) {
-        t->gone[side] = 0;
-    } else if (!t->gone[side]) {
-        t->gone[side] = 1;
-        t->gone_at[side] = time;
-    }
-    return 0;
-}
-
 uint32_t proto_transcript_claims_void(const Proto_Transcript *t)
 {
     return t->claims_void;
-}
-
-int proto_transcript_gone(const Proto_Transcript *t, int side,
-                          uint64_t *since_ms)
-{
-    if ((side != 0 && side != 1) || !t->gone[side])
-        return 0;
-    if (since_ms != NULL)
-        *since_ms = t->gone_at[side];
-    return 1;
 }
 
 int proto_transcript_clock_turn(const Proto_Transcript *t, uint64_t *from_ms,

@@ -64,6 +64,7 @@ if role < 2 then
   local nx = tonumber(redis.call('HGET', M, 'next'))
   if nx and h > nx - 1 then h = nx - 1 end
   redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))
+  redis.call('HDEL', M, 'g'..role) -- back: no longer absent (leave.lua)
   redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1 '..
              string.format('%d', (nx or 1) - 1)..' '..t..' '..e)
 end

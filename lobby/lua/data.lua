@@ -4,7 +4,8 @@
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as data_lua).
 --
 -- A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
--- ttl ms, channel, payload bytes kept. Returns {its number, its time}, -3
+-- ttl ms, channel, payload bytes kept. Returns {its number, its time,
+-- the host's absence, the guest's}, -3
 -- (no such room), -10 (the seat was claimed again since: this connection is
 -- stale) or -12 (FLOOD, as room.c's make_room: room for it would drop
 -- a frame the other seat, claimed, has not had; field hSEAT holds the
@@ -18,7 +19,12 @@
 -- below the room's last (field t), so a frame has one time whichever
 -- node delivers it and a failover cannot move a clock; it is kept in the
 -- stream entry (field t) and published with the frame
--- ("SEQ SEAT TIME PAYLOAD").
+-- ("SEQ SEAT TIME ABSENT0 ABSENT1 PAYLOAD"). ABSENTn: how long seat n
+-- had been gone by then (ms; 0 present, or never seen to go: field gn
+-- holds when leave.lua saw it go), which the frame's receipt attests
+-- (G-MC-9w); kept in the entry too (fields u, v). A node that dies says
+-- nothing, so its seats stay present: a relay fault witnesses no
+-- absence.
 local M, F, seat = KEYS[1], KEYS[2], ARGV[1]
 local e = redis.call('HGET', M, 'e'..seat)
 if not e then return -3 end
@@ -48,11 +54,19 @@ local now = redis.call('TIME')
 local t = string.format('%d', math.max(now[1] * 1000 + math.floor(now[2] / 1000),
                                        tonumber(redis.call('HGET', M, 't') or '0')))
 redis.call('HSET', M, 't', t)
-redis.call('XADD', F, '0-'..s, 's', seat, 't', t, 'd', ARGV[3])
+local a = {}
+for i = 0, 1 do
+  local g = tonumber(redis.call('HGET', M, 'g'..i) or t)
+  a[i + 1] = string.format('%d', math.min(math.max(tonumber(t) - g, 0),
+                                          4294967295))
+end
+redis.call('XADD', F, '0-'..s, 's', seat, 't', t, 'u', a[1], 'v', a[2],
+           'd', ARGV[3])
 redis.call('HINCRBY', M, 'b', #ARGV[3])
 if tonumber(redis.call('HGET', M, 'h'..seat) or '0') == sn - 1 then
   redis.call('HSET', M, 'h'..seat, s) end
-redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..t..' '..ARGV[3])
+redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..t..' '..a[1]..' '..a[2]..
+           ' '..ARGV[3])
 redis.call('PEXPIRE', M, ARGV[5])
 redis.call('PEXPIRE', F, ARGV[5])
-return {sn, t}
+return {sn, t, a[1], a[2]}

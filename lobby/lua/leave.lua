@@ -7,14 +7,16 @@
 -- channel unless claimed again since; a guest that never sent anything
 -- also gives the seat back (as in room.c's member_leave). KEYS: hash.
 -- ARGV: seat, epoch, channel. The message is "p SEAT 0 SEQ TIME": after
--- the room's frame SEQ, at the room's receipt clock (as data.lua's).
+-- the room's frame SEQ, at the room's receipt clock (as data.lua's),
+-- which field gSEAT keeps until the seat comes back (admit.lua): the
+-- frames' receipts attest the absence from it (data.lua).
 local M = KEYS[1]
 if redis.call('HGET', M, 'p'..ARGV[1]) == ARGV[2] then
   redis.call('HDEL', M, 'p'..ARGV[1])
   local now = redis.call('TIME')
   local t = string.format('%d', math.max(now[1] * 1000 + math.floor(now[2] / 1000),
                                            tonumber(redis.call('HGET', M, 't') or '0')))
-  redis.call('HSET', M, 't', t)
+  redis.call('HSET', M, 't', t, 'g'..ARGV[1], t)
   local sq = tonumber(redis.call('HGET', M, 'next') or '1') - 1
   redis.call('PUBLISH', ARGV[3], 'p '..ARGV[1]..' 0 '..
              string.format('%d', sq)..' '..t)

@@ -239,7 +239,7 @@ __attribute__((unused)) static void log_parts(const char *name, char **envs, siz
     *envs = malloc(n + 1);
     *rcpts = malloc(n + 1);
     *envs_len = *rcpts_len = 0;
-    /* receipts in a version 2 log name their envelope; they are taken in
+    /* receipts in a version 2 or 3 log name their envelope; they are taken in
      * order, so each seat writes them in envelope order: concatenated
      * they compare as a set keyed by envelope */
     while (off + 4 <= n) {
@@ -247,7 +247,7 @@ __attribute__((unused)) static void log_parts(const char *name, char **envs, siz
                      (size_t)b[off + 2] << 8 | b[off + 3];
         cr_assert_leq(off + 4 + len, n, "%s: torn", name);
         const uint8_t *body = b + off + 4;
-        int receipt = len > 100 && (body[0] == 0x96 || body[0] == 0x97);
+        int receipt = len > 100 && proto_log_is_record(body, len);
         char *to = receipt ? *rcpts : *envs;
         size_t *at = receipt ? rcpts_len : envs_len;
         /* a receipt's relay key and signature (bin 32, bin 64: its last

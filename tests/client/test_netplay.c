@@ -457,12 +457,13 @@ static void start_reading(Proc *p, const char *name, const char *env,
 }
 
 /* A host reading the file host_text and a guest reading guest_text. */
-static void scripted_pair(Proc *host, Proc *guest, const char *host_env,
+static void scripted_pair(Proc *host, Proc *guest, const char *clock,
                           const char *host_text, const char *guest_text)
 {
     char invite[40], addr[64];
-    char *ha[] = {"host", "laska", NULL};
-    start_reading(host, "host", host_env, ha, "host.txt", host_text);
+    char *ha[] = {"host", "laska", clock ? "--clock" : NULL, (char *)clock,
+                  NULL};
+    start_reading(host, "host", NULL, ha, "host.txt", host_text);
     await_line(host, "invite: ", invite, sizeof invite);
     await_line(host, "lobby: ", addr, sizeof addr);
     char *ga[] = {"join", invite, "--lobby", addr, NULL};
@@ -503,7 +504,8 @@ Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
  * so). Then White asks to take back two plies; its next move waits for
  * the answer, and Black's script, which has none, ends: Black leaves, as
  * no line of it can answer, and White, its opponent gone past the
- * countdown (2 s here) and no claim among its lines, leaves too (a
+ * countdown (10 s, the least there is, with a clock of 1+0) and no
+ * claim among its lines, leaves too (a
  * trial's two seats waited for each other for good). The moves:
  * c3-b4 a5xc3 d2xb4 c5-d4 (`tabula moves laska` lists each). */
 Test(netplay, scripts_answer_offers_and_leave_when_none_can)
@@ -522,7 +524,7 @@ Test(netplay, scripts_answer_offers_and_leave_when_none_can)
     remove_dir();
 
     make_dir();
-    scripted_pair(&host, &guest, "TABULA_TEST_ABSENCE_MS=2000",
+    scripted_pair(&host, &guest, "1+0", /* (the countdown: 10 s) */
                   "c3-b4\nd2xb4\ntakeback\nd2xb4\nresign\n",
                   "a5xc3\nc5-d4\nb6xd4\n");
     cr_assert_eq(finish(&guest), 1, "%s", slurp(guest.err));

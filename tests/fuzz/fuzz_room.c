@@ -14,7 +14,7 @@
  * at a wall clock that jumps back and forth with the time. Properties:
  * no crash, undefined behaviour or leak; every message the rooms send is
  * one a client reads (WELCOME, FRAME, ACK, PRESENCE or ERROR, of its
- * version-2 length); the receipt times of the FRAMEs and ACKs one link
+ * version-3 length); the receipt times of the FRAMEs and ACKs one link
  * is sent never go down (a room's receipts never run back); nothing is
  * sent on a link after the rooms closed it.
  */
@@ -66,18 +66,18 @@ static int l_send(void *link, const uint8_t *m, size_t len)
         if (len != 91)
             __builtin_trap();
         break;
-    case 0x82: /* FRAME: header (82) and a payload */
-        if (len <= 82 || m[9] > 1)
+    case 0x82: /* FRAME: header (90) and a payload */
+        if (len <= 90 || m[9] > 1)
             __builtin_trap();
         frame_time(l, get64(m + 10));
         break;
     case 0x83: /* ACK */
-        if (len != 81)
+        if (len != 89)
             __builtin_trap();
         frame_time(l, get64(m + 9));
         break;
     case 0x84: /* PRESENCE */
-        if (len != 83 || m[1] > 1 || m[2] > 1)
+        if (len != 91 || m[1] > 1 || m[2] > 1)
             __builtin_trap();
         break;
     case 0x85: /* ERROR */

@@ -81,13 +81,13 @@ static uint64_t get64(const uint8_t *p)
     return v;
 }
 
-/* CREATE: 01 02, invite lookup (16), watch lookup (16), host key (32),
+/* CREATE: 01 03, invite lookup (16), watch lookup (16), host key (32),
  * seat secret (16), from (8): 90 bytes. Lookups and keys are filled
  * with one byte each. */
 static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
 {
     m[0] = 0x01;
-    m[1] = 2;
+    m[1] = 3;
     memset(m + 2, inv, 16);
     memset(m + 18, wat, 16);
     memset(m + 34, 0xaa, 32);
@@ -96,11 +96,11 @@ static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
     return 90;
 }
 
-/* JOIN: 02 02, lookup (16), seat secret (16), from (8): 42 bytes. */
+/* JOIN: 02 03, lookup (16), seat secret (16), from (8): 42 bytes. */
 static size_t join(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from)
 {
     m[0] = 0x02;
-    m[1] = 2;
+    m[1] = 3;
     memset(m + 2, inv, 16);
     memset(m + 18, secret, 16);
     put64(m + 34, from);
@@ -154,10 +154,10 @@ Test(room, silent_connection_times_out_at_ten_seconds)
 }
 
 /* A host re-registering from 41 numbers on: WELCOME (91 bytes) says
- * first 0, next 42, presence 1 (host); its frame is ACKed as 42 (81
+ * first 0, next 42, presence 1 (host); its frame is ACKed as 42 (89
  * bytes); a guest joining from 0 gets WELCOME first 42, next 43,
- * presence 3, then FRAME 42 from seat 0 with the payload after its 82
- * bytes of header; the host is told PRESENCE guest 1 after frame 42 (83
+ * presence 3, then FRAME 42 from seat 0 with the payload after its 90
+ * bytes of header; the host is told PRESENCE guest 1 after frame 42 (91
  * bytes). */
 Test(room, numbers_on_from_the_hosts_resume_point)
 {
@@ -179,7 +179,7 @@ Test(room, numbers_on_from_the_hosts_resume_point)
     memcpy(m + 1, "e2e4", 4);
     lobby_rooms_message(hm, m, 5, 20);
     cr_assert_eq(h.n, 2);
-    cr_assert_eq(h.len[1], 81);
+    cr_assert_eq(h.len[1], 89);
     cr_assert_eq(h.msg[1][0], 0x83);
     cr_assert_eq(get64(h.msg[1] + 1), 42);
 
@@ -190,13 +190,13 @@ Test(room, numbers_on_from_the_hosts_resume_point)
     cr_assert_eq(get64(g.msg[0] + 34), 42);
     cr_assert_eq(get64(g.msg[0] + 42), 43);
     cr_assert_eq(g.msg[0][50], 3);
-    cr_assert_eq(g.len[1], 82 + 4);
+    cr_assert_eq(g.len[1], 90 + 4);
     cr_assert_eq(g.msg[1][0], 0x82);
     cr_assert_eq(get64(g.msg[1] + 1), 42);
     cr_assert_eq(g.msg[1][9], 0);
-    cr_assert(memcmp(g.msg[1] + 82, "e2e4", 4) == 0);
+    cr_assert(memcmp(g.msg[1] + 90, "e2e4", 4) == 0);
     cr_assert_eq(h.n, 3);
-    cr_assert_eq(h.len[2], 83);
+    cr_assert_eq(h.len[2], 91);
     cr_assert(h.msg[2][0] == 0x84 && h.msg[2][1] == 1 && h.msg[2][2] == 1);
     cr_assert_eq(get64(h.msg[2] + 3), 42);
     lobby_rooms_closed(gm, 40);
@@ -215,13 +215,15 @@ static uint64_t wall_ms(void *user)
 }
 
 /* The bytes docs/protocol-lobby.md (and proto.h) say a receipt signs,
- * laid out here: "tabula receipt 1\0", room (the host key of create():
- * 0xaa x 32), kind, seq, time, then the payload's BLAKE2b-256 (FRAME) or
- * seat and present (PRESENCE). */
+ * laid out here: "tabula receipt 2\0", room (the host key of create():
+ * 0xaa x 32), kind, seq, time, then the payload's BLAKE2b-256 and the
+ * seats' absences as the message carries them (FRAME) or seat and
+ * present (PRESENCE). */
 static size_t signed_bytes(uint8_t *out, int kind, uint64_t seq, uint64_t t,
-                           const char *payload, int seat, int present)
+                           const char *payload, int seat, int present,
+                           const uint8_t absences[8])
 {
-    memcpy(out, "tabula receipt 1", 17);
+    memcpy(out, "tabula receipt 2", 17);
     memset(out + 17, 0xaa, 32);
     out[49] = (uint8_t)kind;
     put64(out + 50, seq);
@@ -233,27 +235,42 @@ static size_t signed_bytes(uint8_t *out, int kind, uint64_t seq, uint64_t t,
     }
     crypto_generichash(out + 66, 32, (const uint8_t *)payload, strlen(payload),
                        NULL, 0);
-    return 98;
+    memcpy(out + 98, absences, 8);
+    return 106;
 }
 
-/* The receipt in a FRAME (0x82: seq at 1, time at 10, signature at 18),
- * an ACK (0x83: seq 1, time 9, signature 17) or a PRESENCE (0x84: seq 3,
- * time 11, signature 19) of l, message k, checked against the bytes laid
- * out by hand and the relay key pk with libsodium itself; its time. */
+/* The absences (host, guest; ms) the last receipt_of read. */
+static uint32_t absent[2];
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           p[3];
+}
+
+/* The receipt in a FRAME (0x82: seq at 1, time at 10, absences at 18,
+ * signature at 26), an ACK (0x83: seq 1, time 9, absences 17, signature
+ * 25) or a PRESENCE (0x84: seq 3, time 11, absences 19 (unsigned),
+ * signature 27) of l, message k, checked against the bytes laid out by
+ * hand and the relay key pk with libsodium itself; its time (and its
+ * absences in `absent`). */
 static uint64_t receipt_of(const Link *l, int k, const uint8_t *pk,
                            uint64_t seq, const char *payload)
 {
     const uint8_t *m = l->msg[k];
     int at = m[0] == 0x82 ? 1 : m[0] == 0x83 ? 1 : 3;
     int t_at = m[0] == 0x82 ? 10 : m[0] == 0x83 ? 9 : 11;
-    uint8_t want[98];
+    uint8_t want[106];
     cr_assert(m[0] >= 0x82 && m[0] <= 0x84, "message %d is %#x", k, m[0]);
     cr_assert_eq(get64(m + at), seq);
     uint64_t t = get64(m + t_at);
-    size_t n = m[0] == 0x84 ? signed_bytes(want, 1, seq, t, NULL, m[1], m[2])
-                            : signed_bytes(want, 0, seq, t, payload, 0, 0);
-    cr_assert_eq(crypto_sign_verify_detached(m + t_at + 8, want, n, pk), 0,
+    size_t n = m[0] == 0x84
+                   ? signed_bytes(want, 1, seq, t, NULL, m[1], m[2], NULL)
+                   : signed_bytes(want, 0, seq, t, payload, 0, 0, m + t_at + 8);
+    cr_assert_eq(crypto_sign_verify_detached(m + t_at + 16, want, n, pk), 0,
                  "message %d's receipt does not verify", k);
+    absent[0] = get32(m + t_at + 8);
+    absent[1] = get32(m + t_at + 12);
     return t;
 }
 
@@ -276,7 +293,7 @@ static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
         r.present = m[2];
         r.seq = get64(m + 3);
         r.time_ms = get64(m + 11);
-        memcpy(r.sig, m + 19, 64);
+        memcpy(r.sig, m + 27, 64);
     } else if (m[0] == 0x82) {
         lobby_wire_frame_receipt(m, &r);
         memcpy(r.relay, pk, 32);
@@ -284,7 +301,9 @@ static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
         r.kind = PROTO_RECEIPT_FRAME;
         r.seq = get64(m + 1);
         r.time_ms = get64(m + 9);
-        memcpy(r.sig, m + 17, 64);
+        r.absent_ms[0] = get32(m + 17);
+        r.absent_ms[1] = get32(m + 21);
+        memcpy(r.sig, m + 25, 64);
     }
     cr_assert_eq(proto_receipt_hash((const uint8_t *)payload,
                                     payload ? strlen(payload) : 0, hash),
@@ -341,7 +360,8 @@ Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
     cr_assert_eq(t1, wall);
     cr_assert_eq(receipt_of(&h, 2, key.pk, 1, "e2e4"), t1,
                  "the ACK's time is the FRAME's");
-    cr_assert_arr_eq(h.msg[2] + 17, g.msg[1] + 18, 64, "one signature");
+    cr_assert_arr_eq(h.msg[2] + 25, g.msg[1] + 26, 64, "one signature");
+    cr_assert(absent[0] == 0 && absent[1] == 0, "both seated");
     verify_with_proto(&g, 1, key.pk, "e2e4");
     verify_with_proto(&h, 2, key.pk, "e2e4");
 
@@ -360,6 +380,26 @@ Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
     cr_assert(h.msg[4][1] == 1 && h.msg[4][2] == 0);
     cr_assert_eq(receipt_of(&h, 4, key.pk, 2, NULL), t1 + 250);
     verify_with_proto(&h, 4, key.pk, NULL);
+    /* 4 s later the host's frame 3 attests the guest gone 4,000 ms (by
+     * hand: left at t1 + 250, numbered at t1 + 4,250) */
+    wall = t1 + 4250;
+    memcpy(m + 1, "g1f3", 4);
+    lobby_rooms_message(hm, m, 5, 55);
+    cr_assert_eq(h.msg[5][0], 0x83);
+    cr_assert_eq(receipt_of(&h, 5, key.pk, 3, "g1f3"), t1 + 4250);
+    cr_assert(absent[0] == 0 && absent[1] == 4000, "host %u, guest %u",
+              absent[0], absent[1]);
+    verify_with_proto(&h, 5, key.pk, "g1f3");
+    /* the guest back: its next frame attests both seated again */
+    gm = member(&g, "192.0.2.2", 0);
+    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 3), 56);
+    wall = t1 + 5000;
+    m[0] = 0x04;
+    memcpy(m + 1, "b8c6", 4);
+    lobby_rooms_message(gm, m, 5, 57);
+    cr_assert_eq(receipt_of(&h, h.n - 1, key.pk, 4, "b8c6"), t1 + 5000);
+    cr_assert(absent[0] == 0 && absent[1] == 0);
+    lobby_rooms_closed(gm, 58);
     /* every time the host was given, in order, never went down */
     uint64_t last = 0;
     for (int k = 1; k < h.n; k++) {
@@ -373,14 +413,14 @@ Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
     proto_identity_wipe(&key);
 }
 
-/* Version 2 is the one spoken: a version-1 CREATE is refused VERSION (2). */
+/* Version 3 is the one spoken: a version-2 CREATE is refused VERSION (2). */
 Test(room, a_version_one_hello_is_refused_version)
 {
     Link l;
     uint8_t m[128];
     Lobby_Member *lm = member(&l, "192.0.2.1", 0);
     size_t n = create(m, 0x21, 0x22, 0);
-    m[1] = 1;
+    m[1] = 2;
     lobby_rooms_message(lm, m, n, 10);
     cr_assert_eq(error_of(&l, 0), 2);
     lobby_rooms_closed(lm, 20);
@@ -797,11 +837,11 @@ Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
 }
 
 /* Frames (FRAME, 0x82) a late spectator of invite lookup inv is sent
- * from the start (from 0): the frames its room keeps (WATCH: 03 02, lookup
+ * from the start (from 0): the frames its room keeps (WATCH: 03 03, lookup
  * (16), from (8)). */
 static size_t kept_frames(Lobby_Rooms *t, uint8_t inv, uint64_t now)
 {
-    uint8_t m[26] = {0x03, 2};
+    uint8_t m[26] = {0x03, 3};
     Link s;
     size_t frames = 0;
     memset(&s, 0, sizeof s);

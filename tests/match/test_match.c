@@ -49,18 +49,34 @@ typedef struct Room {
      * each frame at its time, EPOCH + now */
     int witness;
     uint64_t kept_time[KEPT];
+    /* ... and attests how long each seat had been gone (G-MC-9w): the
+     * relay saw seat k go at gone_at[k] (witness_presence) */
+    uint32_t kept_absent[KEPT][2];
+    int gone[2];
+    uint64_t gone_at[2];
 } Room;
 
 #define EPOCH 1765000000000ull
 
-/* The relay's receipt of frame seq (payload p, len bytes) at time t. */
-static Proto_Receipt receipt_of(uint64_t seq, const uint8_t *p, size_t len,
-                                uint64_t t)
+/* The relay numbers frame seq now: its time, and the seats' absences. */
+static void number(Room *r, uint64_t seq)
+{
+    r->kept_time[seq - 1] = EPOCH + r->now;
+    for (int k = 0; k < 2; k++)
+        r->kept_absent[seq - 1][k] =
+            r->gone[k] ? (uint32_t)(EPOCH + r->now - r->gone_at[k]) : 0;
+}
+
+/* The relay's receipt of frame seq (payload p, len bytes) as numbered. */
+static Proto_Receipt receipt_of(const Room *r, uint64_t seq, const uint8_t *p,
+                                size_t len)
 {
     Proto_Identity relay = ident(77), host = ident(1);
     uint8_t hash[PROTO_HASH_BYTES];
     Proto_Receipt rc = {.kind = PROTO_RECEIPT_FRAME, .seq = seq,
-                        .time_ms = t};
+                        .time_ms = r->kept_time[seq - 1],
+                        .absent_ms = {r->kept_absent[seq - 1][0],
+                                      r->kept_absent[seq - 1][1]}};
     cr_assert_eq(proto_receipt_hash(p, len, hash), 0);
     cr_assert_eq(proto_receipt_sign(&rc, host.pk, hash, &relay), 0);
     return rc;
@@ -71,8 +87,7 @@ static void deliver(Room *r, int j, uint64_t seq)
 {
     Proto_Receipt rc;
     if (r->witness) {
-        rc = receipt_of(seq, r->kept[seq - 1], r->kept_len[seq - 1],
-                        r->kept_time[seq - 1]);
+        rc = receipt_of(r, seq, r->kept[seq - 1], r->kept_len[seq - 1]);
         match_frame_witnessed(r->seat[j].m, r->now, seq,
                               r->kept_from[seq - 1], r->kept[seq - 1],
                               r->kept_len[seq - 1], &rc);
@@ -109,13 +124,12 @@ static int drain(Room *r, int i)
             memcpy(r->kept[seq - 1], o.data, o.len);
             r->kept_len[seq - 1] = o.len;
             r->kept_from[seq - 1] = i;
-            r->kept_time[seq - 1] = EPOCH + r->now;
+            number(r, seq);
             for (int j = 0; j < SEATS; j++)
                 if (j != i && r->seat[j].m != NULL && r->seat[j].present)
                     deliver(r, j, seq);
             if (r->witness) {
-                Proto_Receipt rc =
-                    receipt_of(seq, o.data, o.len, EPOCH + r->now);
+                Proto_Receipt rc = receipt_of(r, seq, o.data, o.len);
                 match_acked_witnessed(s->m, r->now, seq, &rc);
             } else {
                 match_acked(s->m, r->now, seq);
@@ -1248,13 +1262,6 @@ static void witnessed_seat(Match_Config *c, int role)
     c->witnessed = 1;
 }
 
-static void witnessed_absence_seat(Match_Config *c, int role)
-{
-    (void)role;
-    c->witnessed = 1;
-    c->witness_absence = 1;
-}
-
 static void room_open_witnessed_with(Room *r, const char *options,
                                      void (*tweak)(Match_Config *, int))
 {
@@ -1340,7 +1347,7 @@ static void cheat(Room *r, Proto_Message *m)
     memcpy(r->kept[seq - 1], frame + 4, len - 4);
     r->kept_len[seq - 1] = len - 4;
     r->kept_from[seq - 1] = 1;
-    r->kept_time[seq - 1] = EPOCH + r->now;
+    number(r, seq);
     deliver(r, 0, seq);
     deliver(r, 2, seq);
     pump(r);
@@ -1420,7 +1427,7 @@ Test(match, witnessed_late_move_loses_on_time)
     Proto_Transcript *t = NULL;
     cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
                  "%s", rep.why);
-    cr_assert_eq(rep.header.version, 2);
+    cr_assert_eq(rep.header.version, 3);
     cr_assert_eq(rep.receipts, 2);
     cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
     cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
@@ -1439,6 +1446,8 @@ static void witness_presence(Room *r, int who, int present)
                         .present = (uint8_t)present};
     cr_assert_eq(proto_receipt_sign(&rc, host.pk, NULL, &relay), 0);
     r->seat[who].present = present;
+    r->gone[who] = !present;
+    r->gone_at[who] = EPOCH + r->now;
     for (int j = 0; j < SEATS; j++)
         if (j != who && r->seat[j].m != NULL && r->seat[j].present)
             match_presence_witnessed(r->seat[j].m, r->now, who, present, &rc);
@@ -1447,14 +1456,17 @@ static void witness_presence(Room *r, int who, int present)
 
 /* The fair-play issue's third exploit, at the session: right after
  * White's first move, both seated, a cheating guest claims the win. The
- * host's seat and the spectator find no absence in the relay's records:
- * the claim is void, play goes on. Then the relay sees White go: after
- * the countdown (60+0: a tenth of 1 min, at least 10 s) Black's claim
- * holds on every seat. */
+ * claim's own receipt attests both seats present: the host's seat and
+ * the spectator hold it void, play goes on. Then the relay sees White
+ * go: after the countdown (60+0: a tenth of 1 min, at least 10 s) Black's
+ * claim holds on every seat, the absent one's too when it comes back
+ * (the claim's receipt attests White gone 10 s; it never heard the
+ * relay announce its own going). By hand: gone at 1.000 s, claims at
+ * 10.999 s (refused by Black's own countdown) and 11.000 s: 10,000 ms. */
 Test(match, witnessed_absence_claim_needs_the_relays_word)
 {
     Room r;
-    room_open_witnessed_with(&r, "clock=60+0", witnessed_absence_seat);
+    room_open_witnessed(&r, "clock=60+0");
     r.now = 100;
     type(&r, MATCH_ROLE_HOST, line10[0]);
     Proto_Identity black = ident(2);
@@ -1471,10 +1483,22 @@ Test(match, witnessed_absence_claim_needs_the_relays_word)
                                        "the opponent gone for 10 s"),
                   "seat %d", i);
     }
+    /* White goes for 9.999 s: a claim then is void too */
+    r.now = 1000;
+    witness_presence(&r, MATCH_ROLE_HOST, 0);
+    r.now = 10999;
+    proto_message_init(&m, PROTO_KIND_CLAIM, &black);
+    m.body.claim.what = PROTO_CLAIM_WIN;
+    cheat(&r, &m);
+    cr_assert_eq(
+        proto_transcript_claims_void(match_transcript(r.seat[2].m)), 2);
+    cr_assert_eq(proto_transcript_status(match_transcript(r.seat[2].m))
+                     .outcome,
+                 CORE_ONGOING);
     room_close(&r);
 
     /* the honest course */
-    room_open_witnessed_with(&r, "clock=60+0", witnessed_absence_seat);
+    room_open_witnessed(&r, "clock=60+0");
     r.now = 100;
     type(&r, MATCH_ROLE_HOST, line10[0]);
     r.now = 1000;
@@ -1486,7 +1510,11 @@ Test(match, witnessed_absence_claim_needs_the_relays_word)
                                    "not absent long enough"));
     at(&r, 11000);
     type(&r, MATCH_ROLE_GUEST, "claim win");
-    for (int i = 1; i < 3; i++) {
+    /* White's seat comes back and reads the claim with its receipt */
+    r.seat[0].present = 1;
+    deliver(&r, 0, r.next_seq);
+    pump(&r);
+    for (int i = 0; i < 3; i++) {
         Core_Status st = proto_transcript_status(match_transcript(r.seat[i].m));
         cr_assert_eq(st.outcome, CORE_WIN_BLACK, "seat %d", i);
         cr_assert_eq(st.reason, CORE_REASON_ABANDON, "seat %d", i);

@@ -282,16 +282,16 @@ Test(lobby, late_spectator_catches_up_from_its_sequence)
     /* The lobby itself sends no more than asked (the client would drop
      * repeats): a raw WATCH from 6 reads a WELCOME and exactly 7..10. */
     {
-        uint8_t w[26] = {0x03, 2};
+        uint8_t w[26] = {0x03, 3};
         memcpy(w + 2, r.watch.lookup, 16);
         memset(w + 18, 0, 8);
         w[25] = 6;
         raw_connect(&raw, lobby_port, 1);
         raw_frame(&raw, w, sizeof w);
-        /* 4+91 welcome, 3 x (4+82+5) for "ply 7".."ply 9", 4+82+6. */
-        WAIT_FOR(raw.received >= 460, 2000);
+        /* 4+91 welcome, 3 x (4+90+5) for "ply 7".."ply 9", 4+90+6. */
+        WAIT_FOR(raw.received >= 492, 2000);
         loop_for(50);
-        cr_assert_eq(raw.received, 460);
+        cr_assert_eq(raw.received, 492);
         cr_assert_eq(raw.in[4], 0x81);
         cr_assert_eq(raw.in[95 + 4], 0x82);
         cr_assert_eq(raw.in[95 + 12], 7, "first frame sent is 7");
@@ -489,7 +489,7 @@ Test(lobby, limits_on_rooms_and_payload)
     cr_assert_eq(lobby_client_send(h[0].c, big, 101), 0);
     WAIT_FOR(h[0].disconnected, 2000);
     cr_assert_eq(h[0].reason, TB_E_LIMIT);
-    /* 200 bytes: over the lobby's net/ frame cap (payload + 82), so the
+    /* 200 bytes: over the lobby's net/ frame cap (payload + 90), so the
      * lobby drops the connection on the length alone. */
     cr_assert_eq(lobby_client_send(g.c, big, 200), 0);
     WAIT_FOR(g.disconnected, 2000);
@@ -622,7 +622,7 @@ Test(lobby, slow_spectator_dropped_others_unaffected)
     /* A spectator that asks to watch and then never reads. */
     raw_connect(&slow, lobby_port, 0);
     watch[0] = 0x03;
-    watch[1] = 2;
+    watch[1] = 3;
     memcpy(watch + 2, r.watch.lookup, 16);
     memset(watch + 18, 0, 8);
     raw_frame(&slow, watch, sizeof watch);

@@ -445,10 +445,10 @@ Test(lobby_nodes, room_bytes_capped_in_redis)
 
     memset(&lim, 0, sizeof lim);
     /* Three frames of 300: 900 payload bytes in Redis (four would be
-     * 1,200), 1,146 with their FRAME headers (82 each) in a node's copy
-     * (four would be 1,528). */
+     * 1,200), 1,170 with their FRAME headers (90 each) in a node's copy
+     * (four would be 1,560). */
     lim.max_payload = 300;
-    lim.transcript_bytes = 1150;
+    lim.transcript_bytes = 1175;
     nodes_up(&lim);
     host_on(0, &r, &host);
     memset(text, 'x', 300);

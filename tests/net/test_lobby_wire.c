@@ -56,10 +56,16 @@ static size_t welcome(uint8_t *m, int role, const uint8_t pk[32],
 
 /* A receipt's time and signature after its seq (a signature of byte
  * sig repeated). */
+/* A receipt's tail: time u64, the host's and the guest's absence u32
+ * (ABSENT_HOST, ABSENT_GUEST), signature [64] (all sig). */
+#define ABSENT_HOST 0x11223344u
+#define ABSENT_GUEST 5u
 static void tail(uint8_t *p, uint64_t time, uint8_t sig)
 {
     be64(p, time);
-    memset(p + 8, sig, 64);
+    p[8] = 0x11, p[9] = 0x22, p[10] = 0x33, p[11] = 0x44;
+    p[12] = 0, p[13] = 0, p[14] = 0, p[15] = 5;
+    memset(p + 16, sig, 64);
 }
 
 static Lobby_Wire *guest(const Proto_Identity *host, Lobby_Code *code)
@@ -89,9 +95,9 @@ Test(lobby_wire, hello_bytes_are_the_documented_messages)
     Lobby_Wire *w = guest(&h, &code);
     uint8_t m[LOBBY_WIRE_HELLO_MAX], want[42];
 
-    /* JOIN: 0x02, version 2, invite lookup, seat secret, from seq. */
+    /* JOIN: 0x02, version 3, invite lookup, seat secret, from seq. */
     want[0] = 0x02;
-    want[1] = 2;
+    want[1] = 3;
     memcpy(want + 2, code.lookup, 16);
     memset(want + 18, 0x5a, 16);
     be64(want + 34, 77);
@@ -189,16 +195,17 @@ Test(lobby_wire, frames_acks_and_presence)
     uint8_t m[128], msg[128];
 
     lobby_wire_hello(w, 0, m);
-    /* FRAME: 0x82, seq, from, time, signature [64], payload: 82 + 1. */
+    /* FRAME: 0x82, seq, from, time, absences, signature [64], payload:
+     * 90 + 1. */
     msg[0] = 0x82;
     be64(msg + 1, 1);
     msg[9] = 0;
     tail(msg + 10, 1000, 0xa1);
-    msg[82] = 'x';
+    msg[90] = 'x';
     /* A frame before the welcome is out of turn. */
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, m, welcome(m, 1, h.pk, 0, 1, 1), &ev), 0);
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_FRAME);
     cr_assert_eq(ev.seq, 1);
     cr_assert_eq(ev.from, LOBBY_ROLE_HOST);
@@ -210,26 +217,28 @@ Test(lobby_wire, frames_acks_and_presence)
     cr_assert_eq(ev.receipt.kind, PROTO_RECEIPT_FRAME);
     cr_assert_eq(ev.receipt.seq, 1);
     cr_assert_eq(ev.receipt.time_ms, 1000);
+    cr_assert_eq(ev.receipt.absent_ms[0], ABSENT_HOST);
+    cr_assert_eq(ev.receipt.absent_ms[1], ABSENT_GUEST);
     for (int k = 0; k < 64; k++)
         cr_assert_eq(ev.receipt.sig[k], 0xa1);
     /* The same number again: already held. */
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_NONE);
     /* A frame from seat 2 (a spectator), with no payload, or of version
      * 1's 10-byte header is malformed. */
     be64(msg + 1, 2);
     msg[9] = 2;
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), TB_E_FORMAT);
     msg[9] = 1;
-    cr_assert_eq(lobby_wire_read(w, msg, 82, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 90, &ev), TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg, 11, &ev), TB_E_FORMAT);
-    /* ACK: 0x83, seq, time, signature; 81 bytes exactly. */
+    /* ACK: 0x83, seq, time, absences, signature; 89 bytes exactly. */
     msg[0] = 0x83;
     be64(msg + 1, 5);
     tail(msg + 9, 2000, 0xa2);
     cr_assert_eq(lobby_wire_read(w, msg, 9, &ev), TB_E_FORMAT);
-    cr_assert_eq(lobby_wire_read(w, msg, 82, &ev), TB_E_FORMAT);
-    cr_assert_eq(lobby_wire_read(w, msg, 81, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 90, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 89, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_ACK);
     cr_assert_eq(lobby_wire_last_seq(w), 5);
     cr_assert_arr_eq(ev.receipt.relay, relay_pk, 32);
@@ -237,14 +246,15 @@ Test(lobby_wire, frames_acks_and_presence)
     cr_assert_eq(ev.receipt.seq, 5);
     cr_assert_eq(ev.receipt.time_ms, 2000);
     cr_assert_eq(ev.receipt.sig[63], 0xa2);
-    /* PRESENCE: 0x84, seat, present, seq, time, signature; 83 bytes. */
+    /* PRESENCE: 0x84, seat, present, seq, time, absences (unsigned),
+     * signature; 91 bytes. */
     msg[0] = 0x84;
     msg[1] = 0;
     msg[2] = 0;
     be64(msg + 3, 5);
     tail(msg + 11, 3000, 0xa3);
     cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), TB_E_FORMAT);
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
     cr_assert_eq(ev.seat, LOBBY_ROLE_HOST);
     cr_assert_eq(ev.present, 0);
@@ -256,7 +266,7 @@ Test(lobby_wire, frames_acks_and_presence)
     cr_assert_eq(ev.receipt.present, 0);
     cr_assert_eq(ev.receipt.sig[0], 0xa3);
     msg[2] = 2;
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), TB_E_FORMAT);
     lobby_wire_closed(w);
     cr_assert_not(lobby_wire_admitted(w));
     cr_assert_eq(lobby_wire_data_check(w, 10, 100), TB_E_STATE);
@@ -274,8 +284,10 @@ Test(lobby_wire, receipts_pass_through_and_verify)
     Lobby_Wire *w = guest(&h, &code);
     Lobby_Wire_Event ev;
     uint8_t m[128], msg[128], hash[32];
-    Proto_Receipt r = {
-        .kind = PROTO_RECEIPT_FRAME, .seq = 7, .time_ms = RELAY_TIME + 5};
+    Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME,
+                       .seq = 7,
+                       .time_ms = RELAY_TIME + 5,
+                       .absent_ms = {0, 12000}};
 
     lobby_wire_hello(w, 0, m);
     lobby_wire_welcome(m, LOBBY_ROLE_GUEST, h.pk, 0, 7, 1, relay.pk,
@@ -285,15 +297,15 @@ Test(lobby_wire, receipts_pass_through_and_verify)
     cr_assert_eq(proto_receipt_hash((const uint8_t *)"e2e4", 4, hash), 0);
     cr_assert_eq(proto_receipt_sign(&r, h.pk, hash, &relay), 0);
     size_t n = lobby_wire_frame_header(msg, LOBBY_ROLE_HOST, &r);
-    cr_assert_eq(n, 82);
+    cr_assert_eq(n, 90);
     memcpy(msg + n, "e2e4", 4);
     cr_assert_eq(lobby_wire_read(w, msg, n + 4, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_FRAME);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash), 0);
     cr_assert_eq(ev.receipt.time_ms, RELAY_TIME + 5);
     /* the same receipt as an ACK */
-    cr_assert_eq(lobby_wire_ack(msg, &r), 81);
-    cr_assert_eq(lobby_wire_read(w, msg, 81, &ev), 0);
+    cr_assert_eq(lobby_wire_ack(msg, &r), 89);
+    cr_assert_eq(lobby_wire_read(w, msg, 89, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_ACK);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash), 0);
     /* a PRESENCE receipt: the host left after frame 7 */
@@ -303,13 +315,13 @@ Test(lobby_wire, receipts_pass_through_and_verify)
                        .seat = 0,
                        .present = 0};
     cr_assert_eq(proto_receipt_sign(&p, h.pk, NULL, &relay), 0);
-    cr_assert_eq(lobby_wire_presence(msg, &p), 83);
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(lobby_wire_presence(msg, &p), 91);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, NULL), 0);
     /* one bit of its time changed on the way: it no longer verifies */
     msg[18] ^= 1;
-    cr_assert_eq(lobby_wire_read(w, msg, 83, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, NULL), TB_E_SIGNATURE);
     lobby_wire_free(w);
 }
@@ -348,18 +360,20 @@ Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
                                   relay_pk, RELAY_TIME);
     cr_expect_eq(n, welcome(want, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3));
     cr_expect_arr_eq(got, want, n);
-    /* ACK 0x83 seq time sig; PRESENCE 0x84 seat present seq time sig;
-     * FRAME 0x82 seq from time sig */
-    Proto_Receipt r = {
-        .kind = PROTO_RECEIPT_FRAME, .seq = 0x0102, .time_ms = 0x0a0b};
+    /* ACK 0x83 seq tail; PRESENCE 0x84 seat present seq tail;
+     * FRAME 0x82 seq from tail (tail: time, absences, sig) */
+    Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME,
+                       .seq = 0x0102,
+                       .time_ms = 0x0a0b,
+                       .absent_ms = {ABSENT_HOST, ABSENT_GUEST}};
     memset(r.sig, 0x5c, 64);
     memset(want, 0, sizeof want);
     want[0] = 0x83;
     want[7] = 0x01;
     want[8] = 0x02;
     tail(want + 9, 0x0a0b, 0x5c);
-    cr_expect_eq(lobby_wire_ack(got, &r), 81);
-    cr_expect_arr_eq(got, want, 81);
+    cr_expect_eq(lobby_wire_ack(got, &r), 89);
+    cr_expect_arr_eq(got, want, 89);
     r.kind = PROTO_RECEIPT_PRESENCE;
     r.seat = 1;
     r.present = 0;
@@ -369,8 +383,8 @@ Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
     want[2] = 0;
     be64(want + 3, 0x0102);
     tail(want + 11, 0x0a0b, 0x5c);
-    cr_expect_eq(lobby_wire_presence(got, &r), 83);
-    cr_expect_arr_eq(got, want, 83);
+    cr_expect_eq(lobby_wire_presence(got, &r), 91);
+    cr_expect_arr_eq(got, want, 91);
     r.kind = PROTO_RECEIPT_FRAME;
     r.seq = 5;
     memset(want, 0, sizeof want);
@@ -378,14 +392,16 @@ Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
     want[8] = 5;
     want[9] = 1;
     tail(want + 10, 0x0a0b, 0x5c);
-    cr_expect_eq(lobby_wire_frame_header(got, 1, &r), 82);
-    cr_expect_arr_eq(got, want, 82);
+    cr_expect_eq(lobby_wire_frame_header(got, 1, &r), 90);
+    cr_expect_arr_eq(got, want, 90);
     /* and a kept FRAME's receipt reads back for its ACK */
     Proto_Receipt back;
     lobby_wire_frame_receipt(got, &back);
     cr_expect_eq(back.kind, PROTO_RECEIPT_FRAME);
     cr_expect_eq(back.seq, 5);
     cr_expect_eq(back.time_ms, 0x0a0b);
+    cr_expect_eq(back.absent_ms[0], ABSENT_HOST);
+    cr_expect_eq(back.absent_ms[1], ABSENT_GUEST);
     cr_expect_arr_eq(back.sig, r.sig, 64);
     /* ERROR 0x85 code: 3 no such code, 10 replaced, 1 anything else */
     cr_expect_eq(lobby_wire_refusal(got, TB_E_CODE), 2);
@@ -407,13 +423,13 @@ Test(lobby_wire, a_hello_reads_back_as_it_was_written, .init = setup)
     size_t n = lobby_wire_hello(w, 77, m);
     cr_assert_eq(lobby_wire_hello_read(m, n, &h), 0);
     cr_expect_eq(h.role, LOBBY_ROLE_GUEST);
-    cr_expect_eq(h.version, 2);
+    cr_expect_eq(h.version, 3);
     cr_expect_arr_eq(h.lookup, code.lookup, LOBBY_LOOKUP_BYTES);
     for (int k = 0; k < LOBBY_SEAT_SECRET_BYTES; k++)
         cr_expect_eq(h.seat_secret[k], 0x5a);
     cr_expect_eq(h.from_seq, 77);
     cr_expect_eq(lobby_wire_hello_read(m, n - 1, &h), TB_E_FORMAT);
-    m[1] = 1; /* another version: version 1's hello */
+    m[1] = 2; /* another version: version 2's hello */
     cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_VERSION);
     m[0] = 0x04; /* DATA is no hello */
     cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_FORMAT);

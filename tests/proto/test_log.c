@@ -447,12 +447,13 @@ Test(log, a_cut_at_a_frame_boundary_is_not_ended)
 /* ---- version 2: the relay's receipts (the fair-play issue) ---------- */
 
 enum { RC_WHOLE, RC_TIME_MOVED, RC_OTHER_ROOM, RC_SKIPPED, RC_SEQ_MOVED,
-       RC_IN_V1, RC_END_BARE };
+       RC_IN_V1, RC_END_BARE, RC_ABSENCE_MOVED, RC_WHOLE_V2 };
 
-/* A toy match logged in memory as a version 2 log, each envelope
+/* A toy match logged in memory as a version 3 log, each envelope
  * followed by its receipt signed by relay key ident(9) (lobby numbers
- * 100, 102, ..., times 1000, 1010, ...), spoiled at envelope 4 (index
- * 3) as `how` says. */
+ * 100, 102, ..., times 1000, 1010, ..., the guest attested gone i ms at
+ * envelope i), spoiled at envelope 4 (index 3) as `how` says; a version
+ * 2 log (receipts without absences) for RC_WHOLE_V2. */
 static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
 {
     Proto_Transcript *t = NULL;
@@ -464,7 +465,7 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
     play_match(t, &f, &W, &B, "race", "target=30", 3, 10);
     proto_log_header_of(proto_transcript_start(t), &h);
     if (how != RC_IN_V1) {
-        h.version = 2;
+        h.version = how == RC_WHOLE_V2 ? 2 : 3;
         memcpy(h.room, W.pk, PROTO_KEY_BYTES);
     }
     cr_assert_eq(proto_log_create_memory(&log, &h), 0);
@@ -474,7 +475,9 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
         uint8_t hash[PROTO_HASH_BYTES], rec[PROTO_LOG_RECORD_MAX];
         cr_assert_eq(proto_log_append_envelope(log, env, elen), 0);
         Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 100 + 2 * i,
-                           .time_ms = 1000 + 10 * i};
+                           .time_ms = 1000 + 10 * i,
+                           .absent_ms = {0, (uint32_t)i},
+                           .v1 = how == RC_WHOLE_V2};
         cr_assert_eq(proto_receipt_hash(env, elen, hash), 0);
         if ((i == 3 && how == RC_SKIPPED) ||
             (i + 1 == f.n && how == RC_END_BARE))
@@ -489,6 +492,8 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
             r.time_ms += 1; /* after signing: an edit of the file */
         if (i == 3 && how == RC_SEQ_MOVED)
             r.seq = signed_seq + 1;
+        if (i == 3 && how == RC_ABSENCE_MOVED)
+            r.absent_ms[1] = 10000; /* "the guest was gone 10 s" */
         size_t n = proto_log_receipt_record((uint32_t)i, &r, rec, sizeof rec);
         cr_assert_gt(n, 0);
         cr_assert_eq(proto_log_append_record(log, rec, n), 0);
@@ -518,12 +523,19 @@ Test(log, a_witnessed_log_verifies_every_receipt)
     Proto_Identity relay = ident(9);
     cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
                  0, "%s", rep.why);
-    cr_assert_eq(rep.header.version, 2);
+    cr_assert_eq(rep.header.version, 3);
     cr_assert_eq(rep.envelopes, n);
     cr_assert_eq(rep.receipts, n);
     cr_assert_eq(rep.unwitnessed, 0);
     cr_assert_eq(rep.relays, 1);
     cr_assert_arr_eq(rep.relay[0], relay.pk, PROTO_KEY_BYTES);
+    free(buf);
+    /* a version 2 log (receipts of "tabula receipt 1") still verifies */
+    buf = witnessed_log(RC_WHOLE_V2, &len, &n);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
+                 0, "%s", rep.why);
+    cr_assert_eq(rep.header.version, 2);
+    cr_assert_eq(rep.receipts, n);
     free(buf);
 }
 
@@ -535,7 +547,7 @@ Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
     } cases[] = {
         {RC_TIME_MOVED, TB_E_SIGNATURE, 4}, {RC_OTHER_ROOM, TB_E_SIGNATURE, 4},
         {RC_SKIPPED, TB_E_STATE, 5},        {RC_SEQ_MOVED, TB_E_SIGNATURE, 4},
-        {RC_IN_V1, TB_E_FORMAT, 2},
+        {RC_IN_V1, TB_E_FORMAT, 2},         {RC_ABSENCE_MOVED, TB_E_SIGNATURE, 4},
     };
     /* the end record of a witnessed log comes after every receipt (the
      * envelopes it counts: frame 11, the records after envelope 10) */

@@ -29,12 +29,14 @@ Test(receipt, frame_signs_the_documented_bytes)
 {
     Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME,
                        .seq = 0x0102030405060708ull,
-                       .time_ms = 1765000000123ull};
+                       .time_ms = 1765000000123ull,
+                       .absent_ms = {0, 0x0A0B0C0Du}};
     cr_assert_eq(proto_receipt_sign(&r, room, hash, &relay), 0);
     cr_assert_eq(memcmp(r.relay, relay.pk, 32), 0);
-    /* by hand: label and NUL, room, kind, seq BE, time BE, hash */
-    uint8_t m[17 + 32 + 1 + 8 + 8 + 32];
-    memcpy(m, "tabula receipt 1", 17);
+    /* by hand: label and NUL, room, kind, seq BE, time BE, hash, the
+     * host's absence u32 BE (present: 0), the guest's */
+    uint8_t m[17 + 32 + 1 + 8 + 8 + 32 + 8] = {0};
+    memcpy(m, "tabula receipt 2", 17);
     memcpy(m + 17, room, 32);
     m[49] = 0;
     const uint8_t seq[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -42,6 +44,32 @@ Test(receipt, frame_signs_the_documented_bytes)
     uint64_t t = 1765000000123ull;
     for (int i = 0; i < 8; i++)
         m[58 + i] = (uint8_t)(t >> (56 - 8 * i));
+    memcpy(m + 66, hash, 32);
+    m[102] = 0x0A, m[103] = 0x0B, m[104] = 0x0C, m[105] = 0x0D;
+    cr_assert_eq(crypto_sign_verify_detached(r.sig, m, sizeof m, relay.pk), 0);
+    cr_assert_eq(proto_receipt_verify(&r, room, hash), 0);
+    Proto_Receipt x = r;
+    x.absent_ms[0] = 1; /* the host gone 1 ms: another attestation */
+    cr_assert_eq(proto_receipt_verify(&x, room, hash), TB_E_SIGNATURE);
+    x = r;
+    x.absent_ms[1]++;
+    cr_assert_eq(proto_receipt_verify(&x, room, hash), TB_E_SIGNATURE);
+    x = r;
+    x.v1 = 1; /* read as an older receipt: other bytes */
+    cr_assert_eq(proto_receipt_verify(&x, room, hash), TB_E_SIGNATURE);
+}
+
+Test(receipt, version_1_signs_no_absences)
+{
+    /* the receipts of version 2 logs: label 1, nothing after the hash */
+    Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 3, .time_ms = 7,
+                       .v1 = 1};
+    cr_assert_eq(proto_receipt_sign(&r, room, hash, &relay), 0);
+    uint8_t m[17 + 32 + 1 + 8 + 8 + 32] = {0};
+    memcpy(m, "tabula receipt 1", 17);
+    memcpy(m + 17, room, 32);
+    m[57] = 3;
+    m[65] = 7;
     memcpy(m + 66, hash, 32);
     cr_assert_eq(crypto_sign_verify_detached(r.sig, m, sizeof m, relay.pk), 0);
     cr_assert_eq(proto_receipt_verify(&r, room, hash), 0);
@@ -75,7 +103,7 @@ Test(receipt, presence_signs_seat_and_arrival)
                        .time_ms = 42, .seat = 1, .present = 0};
     cr_assert_eq(proto_receipt_sign(&r, room, NULL, &relay), 0);
     uint8_t m[17 + 32 + 1 + 8 + 8 + 2] = {0};
-    memcpy(m, "tabula receipt 1", 17);
+    memcpy(m, "tabula receipt 2", 17);
     memcpy(m + 17, room, 32);
     m[49] = 1;
     m[57] = 9;

@@ -861,7 +861,7 @@ static Proto_Transcript *witnessed(Frames *f, const char *options,
     uint8_t *buf = seal_next(t, &W, &m, &len);
     cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
     keep(f, buf, len);
-    cr_assert_eq(proto_transcript_witness(t, 0, at), 0);
+    cr_assert_eq(proto_transcript_witness(t, 0, at, NULL), 0);
     return t;
 }
 
@@ -871,7 +871,7 @@ static int move_at(Proto_Transcript *t, uint64_t at, Frames *f)
 {
     int rc = send_timed(t, 0, 1, 1, f);
     if (rc == 0)
-        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at);
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at, NULL);
     return rc;
 }
 
@@ -879,7 +879,7 @@ static int flag_at(Proto_Transcript *t, const Proto_Identity *id, uint64_t at)
 {
     int rc = send_flag(t, id, core_ply(proto_transcript_position(t)), 1);
     if (rc == 0)
-        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at);
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at, NULL);
     return rc;
 }
 
@@ -963,15 +963,15 @@ Test(transcript, witnesses_come_in_order_and_only_in_witnessed_mode)
 {
     Frames f = {0};
     Proto_Transcript *t = witnessed(&f, "clock=5+0", 100);
-    cr_assert_eq(proto_transcript_witness(t, 0, 100), TB_E_STATE); /* again */
+    cr_assert_eq(proto_transcript_witness(t, 0, 100, NULL), TB_E_STATE); /* again */
     cr_assert_eq(send_timed(t, 0, 1, 1, &f), 0);
     cr_assert_eq(send_timed(t, 0, 1, 1, &f), 0);
-    cr_assert_eq(proto_transcript_witness(t, 2, 200), TB_E_STATE); /* gap */
-    cr_assert_eq(proto_transcript_witness(t, 3, 200), TB_E_STATE); /* not added */
+    cr_assert_eq(proto_transcript_witness(t, 2, 200, NULL), TB_E_STATE); /* gap */
+    cr_assert_eq(proto_transcript_witness(t, 3, 200, NULL), TB_E_STATE); /* not added */
     /* A time going back counts as no time: the move at 50 is charged 0. */
-    cr_assert_eq(proto_transcript_witness(t, 1, 50), 0);
+    cr_assert_eq(proto_transcript_witness(t, 1, 50, NULL), 0);
     int64_t left[2];
-    cr_assert_eq(proto_transcript_witness(t, 2, 100 + 1500), 0);
+    cr_assert_eq(proto_transcript_witness(t, 2, 100 + 1500, NULL), 0);
     cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
     cr_assert_eq(left[0], 5000);
     cr_assert_eq(left[1], 4000);
@@ -981,20 +981,24 @@ Test(transcript, witnesses_come_in_order_and_only_in_witnessed_mode)
     t = started(&f, "clock=5+0");
     proto_transcript_witness_mode(t);
     cr_assert_eq(proto_transcript_witnessed(t), 0);
-    cr_assert_eq(proto_transcript_witness(t, 0, 1), TB_E_STATE);
+    cr_assert_eq(proto_transcript_witness(t, 0, 1, NULL), TB_E_STATE);
     proto_transcript_free(t);
     frames_free(&f);
 }
 
+/* A claim whose receipt at `at` attests White (the host's seat) gone
+ * white_gone ms. */
 static int claim_at(Proto_Transcript *t, const Proto_Identity *id, int what,
-                    uint64_t at)
+                    uint64_t at, uint32_t white_gone)
 {
     Proto_Message m;
+    const uint32_t absent[2] = {white_gone, 0};
     proto_message_init(&m, PROTO_KIND_CLAIM, id);
     m.body.claim.what = (uint8_t)what;
     int rc = send_msg(t, id, &m);
     if (rc == 0)
-        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at);
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at,
+                                      absent);
     return rc;
 }
 
@@ -1027,9 +1031,11 @@ Test(transcript, absence_countdown_follows_the_clock)
 
 Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
 {
-    /* The fair-play issue's third exploit: a claim of the win against an
-     * opponent the relay never saw go is void; against one gone for the
-     * countdown (5+0: 10 s) it holds; a return in between voids it. */
+    /* The fair-play issue's third exploit: a claim of the win whose
+     * receipt attests the opponent present is void; one attesting it
+     * gone 9,999 ms of the countdown (5+0: 10 s) is void; 10,000 ms
+     * holds. Without the receipts' attestation (a version 2 log) the
+     * claim is its claimant's word. */
     Frames f = {0};
     Proto_Transcript *t = NULL;
     Proto_Message sm;
@@ -1041,29 +1047,33 @@ Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
     uint8_t *buf = seal_next(t, &W, &sm, &len);
     cr_assert_eq(add_frame(t, buf, len), 0);
     keep(&f, buf, len);
-    cr_assert_eq(proto_transcript_witness(t, 0, 0), 0);
+    cr_assert_eq(proto_transcript_witness(t, 0, 0, NULL), 0);
     cr_assert_eq(move_at(t, 100, &f), 0);
-    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 200), 0);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 200, 0), 0);
     cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
     cr_assert_eq(proto_transcript_claims_void(t), 1);
-    /* White goes at 1,000, comes back at 5,000, goes again at 12,000 */
-    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 0, 1000), 0);
-    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 1, 5000), 0);
-    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 11000), 0); /* back since */
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 21999, 9999), 0);
     cr_assert_eq(proto_transcript_claims_void(t), 2);
-    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 0, 12000), 0);
-    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 21999), 0); /* 9,999 ms */
-    cr_assert_eq(proto_transcript_claims_void(t), 3);
     cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
-    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_DRAW, 22000), 0);
+    /* (a receipt attesting nothing voids it too) */
+    cr_assert_eq(send_kind(t, &B, PROTO_KIND_CLAIM, &f), 0);
+    cr_assert_eq(proto_transcript_witness(t, proto_transcript_count(t) - 1,
+                                          21999, NULL),
+                 0);
+    cr_assert_eq(proto_transcript_claims_void(t), 3);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_DRAW, 22000, 10000), 0);
     Core_Status st = proto_transcript_status(t);
     cr_assert_eq(st.outcome, CORE_DRAW);
     cr_assert_eq(st.reason, CORE_REASON_ABANDON);
     proto_transcript_free(t);
     frames_free(&f);
-    /* Without witnessed mode no presence record is taken. */
-    t = started(&f, "");
-    cr_assert_eq(proto_transcript_presence(t, CORE_WHITE, 0, 1), TB_E_STATE);
+    /* Witnessed without attestation: the claim ends the match when
+     * added, its receipt aside. */
+    t = witnessed(&f, "clock=5+0", 0);
+    cr_assert_eq(move_at(t, 100, &f), 0);
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 200, 0), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
+    cr_assert_eq(proto_transcript_claims_void(t), 0);
     proto_transcript_free(t);
     frames_free(&f);
 }
@@ -1078,9 +1088,9 @@ Test(transcript, a_witnessed_takeback_keeps_the_time_spent)
     Proto_Transcript *t = witnessed(&f, "clock=10+0", 0);
     cr_assert_eq(move_at(t, 1000, &f), 0);
     cr_assert_eq(send_kind(t, &B, PROTO_KIND_TAKEBACK_REQUEST, &f), 0);
-    cr_assert_eq(proto_transcript_witness(t, 2, 9500), 0);
+    cr_assert_eq(proto_transcript_witness(t, 2, 9500, NULL), 0);
     cr_assert_eq(send_kind(t, &W, PROTO_KIND_TAKEBACK_ACCEPT, &f), 0);
-    cr_assert_eq(proto_transcript_witness(t, 3, 9600), 0);
+    cr_assert_eq(proto_transcript_witness(t, 3, 9600, NULL), 0);
     int64_t left[2];
     uint64_t from = 0;
     cr_assert_eq(proto_transcript_clock_turn(t, &from, left), CORE_WHITE);
