@@ -43,7 +43,7 @@ _Static_assert(NR_DEFAULT_LEVEL == 3, "bot_help names the default level");
 
 static const char host_help[] = N_(
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
-    "                        [--options OPTS] [--clock MIN+SEC] [--seed S]\n"
+    "                        [--options OPTS] [--clock CLOCK] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
@@ -53,9 +53,11 @@ static const char host_help[] = N_(
     "free port of 127.0.0.1. Without --bot, moves are read from standard\n"
     "input, one per line, with the commands resign, draw, accept, decline,\n"
     "abort, takeback [N], claim win, claim draw (docs/usage.md).\n"
-    "--clock MIN+SEC plays with a Fischer clock as chess players write it:\n"
-    "MIN minutes each, SEC seconds added after each move (5+3); a base in\n"
-    "seconds is written 30s+1. --log FILE writes the match\n"
+    "--clock CLOCK plays with a clock as chess players write it: 5+3 is\n"
+    "five minutes each and three seconds added after each move (30s+1: a\n"
+    "base in seconds), 5d3 a delay of three seconds a move, 40/90+30 forty\n"
+    "moves in 90 minutes (then again) and 30 s a move, 3days three days a\n"
+    "move (docs/usage.md, \"Writing a clock\"). --log FILE writes the\n"
     "log (and FILE.seat, the seat's key): run the same command again after\n"
     "a crash to resume the game. --delay MS makes the bot wait before each\n"
     "move, so people can follow the game. When standard input and output\n"
@@ -849,7 +851,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             if (crc == TB_E_ARG)
                 fputs(_(seat_clock_twice()), stderr);
             else
-                fprintf(stderr, _(seat_clock_bad()), cli_token(clock));
+                fprintf(stderr, _(seat_clock_bad(clock)), cli_token(clock));
             fputc('\n', stderr);
             return CLI_EXIT_USAGE;
         }
@@ -865,9 +867,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (role == LOBBY_ROLE_HOST) {
         /* Refuse bad match options here, before a room exists: the
          * joiner would otherwise wait for a match that never starts. */
-        uint32_t b = 0, inc = 0;
+        Proto_Clock clk;
         char game_opts[PROTO_OPTIONS_MAX + 1];
-        int err = proto_clock_split(cfg.options, &b, &inc, game_opts,
+        int err = proto_clock_split(cfg.options, &clk, game_opts,
                                     sizeof game_opts);
         if (err != 0) {
             fprintf(stderr, _("tabula %s: bad options '%s' for %s: %s (see "

@@ -537,8 +537,7 @@ static void print_witness(const Proto_Log_Report *rep,
         fprintf(rout, "relay: the last %u envelopes have no receipt\n",
                 rep->unwitnessed);
     int64_t left[2];
-    uint32_t inc = 0;
-    if (t != NULL && proto_transcript_clock(t, &inc) != 0) {
+    if (t != NULL && proto_transcript_clock(t)->kind != PROTO_CLOCK_NONE) {
         proto_transcript_clock_turn(t, NULL, left);
         fprintf(rout,
                 "clocks (from the relay's receipts, %u ms lag allowance "

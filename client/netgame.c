@@ -143,10 +143,15 @@ static void bot_start(Netgame *g)
     }
     /* In a match with a clock the bot keeps to its time as the engine
      * matches do (bot_time_for_move): a deep level never loses on time. */
-    int64_t left = netgame_clock_left(g, core_side_to_move(pos));
-    uint32_t inc = 0, time_ms = 0;
-    if (left >= 0 && proto_transcript_clock(match_transcript(g->m), &inc) > 0)
-        time_ms = bot_time_for_move((uint64_t)left, inc);
+    int side = core_side_to_move(pos);
+    int64_t left = netgame_clock_left(g, side);
+    const Proto_Transcript *t = match_transcript(g->m);
+    const Proto_Clock *c = proto_transcript_clock(t);
+    uint32_t time_ms = 0;
+    if (left >= 0 && c->kind != PROTO_CLOCK_NONE) /* (a delay as an increment) */
+        time_ms = bot_time_for_moves(
+            (uint64_t)left, (uint64_t)c->inc_ms + c->delay_ms,
+            proto_clock_moves_to_go(c, proto_transcript_made(t, side)));
     if (netbot_think(g->bot, pos, time_ms, g->cfg.seed + core_ply(pos),
                      g->bot_want) != 0)
         netgame__warn(g, _("cannot start the bot"));

@@ -139,7 +139,16 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
 
 uint32_t bot_time_for_move(uint64_t remaining_ms, uint64_t increment_ms)
 {
-    uint64_t t = remaining_ms / 30 + increment_ms * 3 / 4;
+    return bot_time_for_moves(remaining_ms, increment_ms, 0);
+}
+
+uint32_t bot_time_for_moves(uint64_t remaining_ms, uint64_t increment_ms,
+                            uint32_t moves_to_go)
+{
+    /* sudden death: a 30th; else an even share of the moves to go with
+     * one more kept in reserve */
+    uint64_t share = moves_to_go > 0 ? (uint64_t)moves_to_go + 1 : 30;
+    uint64_t t = remaining_ms / share + increment_ms * 3 / 4;
     if (t > remaining_ms / 2)
         t = remaining_ms / 2;
     if (t < 1)

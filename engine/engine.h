@@ -133,6 +133,17 @@ int bot_choose(const Core_Position *pos, int level, uint64_t seed,
  */
 uint32_t bot_time_for_move(uint64_t remaining_ms, uint64_t increment_ms);
 
+/*
+ * bot_time_for_moves: bot_time_for_move for a clock that gives time
+ * back after moves_to_go more moves (a period of moves, a correspondence
+ * move), as UCI's movestogo: the remainder divided by moves_to_go + 1
+ * instead of 30, plus three quarters of increment_ms (per move, or a
+ * delay), never more than half the remainder, at least 1. moves_to_go
+ * 0 is sudden death: bot_time_for_move.
+ */
+uint32_t bot_time_for_moves(uint64_t remaining_ms, uint64_t increment_ms,
+                            uint32_t moves_to_go);
+
 /* ---- Elo ------------------------------------------------------------ */
 
 /*

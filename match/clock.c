@@ -17,12 +17,12 @@
 
 void match__clock_begin(Match *s, uint64_t now)
 {
-    s->clk_base = proto_transcript_clock(s->t, &s->clk_inc);
-    if (s->clk_base == 0 || s->clock_on)
+    s->clk = *proto_transcript_clock(s->t);
+    if (s->clk.kind == PROTO_CLOCK_NONE || s->clock_on)
         return;
     if (match__witnessed(s)) {
         /* the receipts keep the clocks: nothing of ours to carry */
-        s->left[0] = s->left[1] = s->clk_base;
+        s->left[0] = s->left[1] = s->clk.base_ms;
         s->resume_set = 0;
         s->clock_on = 1;
         return;
@@ -139,11 +139,11 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
     }
     if (claims != s->claims_seen) {
         char secs[24];
-        uint32_t inc = 0, base = proto_transcript_clock(s->t, &inc);
         s->claims_seen = claims;
         match__say(s, 0, MATCH_NOTE_CLAIM_VOID,
-                   match__secs(secs, proto_absence_ms(base, inc)), NULL, NULL,
-                   NULL);
+                   match__secs(secs, proto_absence_ms(proto_transcript_clock(
+                                         s->t))),
+                   NULL, NULL, NULL);
         if (s->absent) {
             /* still gone by what we heard: ours may be made again after
              * a whole countdown more (a relay that lost its rooms saw
@@ -203,14 +203,19 @@ void match__clock_after_move(Match *s, uint64_t now, int mover,
     int me = match_side(s);
     if (me >= 0 && mover != me) {
         int64_t measured = turn_ms(s, now);
-        int64_t claimed = s->left[mover] + s->clk_inc - m->body.move.own_ms;
+        uint32_t made = proto_transcript_made(s->t, mover);
+        int64_t claimed =
+            proto_clock_after_move(&s->clk, s->left[mover], 0, made) -
+            m->body.move.own_ms;
         /* A turn shorter than the allowance is charged nothing, never a
-         * gain: a mover reporting more than our view plus the increment
-         * (one that ignored our last correction) is held to that. */
+         * gain: a mover reporting more than our view plus what the move
+         * gives (one that ignored our last correction) is held to that;
+         * a delay clock's delay is free (G-MC-10). */
         int64_t bound =
             measured > MATCH_LAG_MS ? measured - MATCH_LAG_MS : 0;
-        if (claimed < bound) {
-            int64_t fixed = s->left[mover] - bound + s->clk_inc;
+        int64_t fixed = proto_clock_after_move(
+            &s->clk, s->left[mover], proto_clock_charge(&s->clk, bound), made);
+        if (m->body.move.own_ms > fixed) {
             if (fixed < 0)
                 fixed = 0;
             Match_Text t = match__note(s, 0);
@@ -258,11 +263,25 @@ int match__own_flag(const Match *s, uint64_t now)
         int64_t left[2], el;
         return s->clock_on && me >= 0 && !match__over(s) &&
                wclock(s, now, left, &el) == me &&
-               el >= left[me] + PROTO_LAG_MS;
+               el >= proto_clock_limit(&s->clk, left[me]) + PROTO_LAG_MS;
     }
     return s->clock_on && me >= 0 && !match__over(s) &&
            core_side_to_move(proto_transcript_position(s->t)) == me &&
-           turn_ms(s, now) >= s->left[me];
+           turn_ms(s, now) >= proto_clock_limit(&s->clk, s->left[me]);
+}
+
+/* A move's two readings, as uint32 ms: the own one at least 1 (a 0 is
+ * refused), both at most 2^32 - 1 (a clock piled up past 49 days, as a
+ * period clock may over very many periods, reads as that: G-MC-10). */
+static void readings(Proto_Message *m, int64_t own, int64_t opp)
+{
+    m->body.move.has_clock = 1;
+    m->body.move.own_ms = (uint32_t)(own < 1            ? 1
+                                     : own > UINT32_MAX ? UINT32_MAX
+                                                        : own);
+    m->body.move.opp_ms = (uint32_t)(opp < 0            ? 0
+                                     : opp > UINT32_MAX ? UINT32_MAX
+                                                        : opp);
 }
 
 int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
@@ -271,27 +290,26 @@ int match__clock_for_move(Match *s, uint64_t now, Proto_Message *m)
         return 0;
     int me = match_side(s);
     int64_t used = turn_ms(s, now);
+    uint32_t made = proto_transcript_made(s->t, me) + 1; /* this move */
     if (match__witnessed(s)) {
         /* readings for the record only: the receipts decide */
         int64_t left[2], el;
         if (match__own_flag(s, now))
             return TB_E_STATE;
         int x = wclock(s, now, left, &el);
-        int64_t own = (x == me ? left[me] - el : left[me]) + s->clk_inc;
-        m->body.move.has_clock = 1;
-        m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
-        m->body.move.opp_ms = (uint32_t)(left[1 - me] > 0 ? left[1 - me] : 0);
+        int64_t own = proto_clock_after_move(
+            &s->clk, left[me], x == me ? proto_clock_charge(&s->clk, el) : 0,
+            made);
+        readings(m, own, left[1 - me]);
         return 0;
     }
-    if (used >= s->left[me])
+    if (used >= proto_clock_limit(&s->clk, s->left[me]))
         return TB_E_STATE;
     if (s->cfg.clock_lie)
         used = 0; /* test switch: claim no time used */
-    int64_t own = s->left[me] - used + s->clk_inc;
-    m->body.move.has_clock = 1;
-    m->body.move.own_ms = (uint32_t)(own > 0 ? own : 1);
-    m->body.move.opp_ms =
-        (uint32_t)(s->left[1 - me] > 0 ? s->left[1 - me] : 0);
+    int64_t own = proto_clock_after_move(
+        &s->clk, s->left[me], proto_clock_charge(&s->clk, used), made);
+    readings(m, own, s->left[1 - me]);
     return 0;
 }
 
@@ -326,11 +344,13 @@ void match__clock_tick(Match *s, uint64_t now)
         claim_ok = !match__own_unwitnessed(s) &&
                    (uint64_t)el >= s->flag_again;
     }
-    if (x == me && el >= left[me] + lag && !s->own_flag_said) {
+    if (x == me && el >= proto_clock_limit(&s->clk, left[me]) + lag &&
+        !s->own_flag_said) {
         s->own_flag_said = 1;
         match__say(s, 0, MATCH_NOTE_TIME_UP, NULL, NULL, NULL, NULL);
     }
-    if (x != me && el >= left[x] + lag + MATCH_FLAG_GRACE_MS &&
+    if (x != me &&
+        el >= proto_clock_limit(&s->clk, left[x]) + lag + MATCH_FLAG_GRACE_MS &&
         !s->flag_sent && s->connected && claim_ok) {
         Proto_Message m;
         proto_message_init(&m, PROTO_KIND_FLAG, &s->cfg.id);
@@ -368,13 +388,14 @@ uint64_t match__clock_deadline(const Match *s)
         int64_t start = (int64_t)from - s->relay_off;
         int64_t mark = -1;
         if (x == me && !s->own_flag_said)
-            mark = left[me] + PROTO_LAG_MS;
+            mark = proto_clock_limit(&s->clk, left[me]) + PROTO_LAG_MS;
         else if (x != me && !s->flag_sent && s->connected &&
                  !match__own_unwitnessed(s)) {
             /* (a claim waits for our last envelope's receipt, as the
              * tick does: a mark now would be met again and again at
              * the same time, and the receipt would never be taken) */
-            mark = left[x] + PROTO_LAG_MS + MATCH_FLAG_GRACE_MS;
+            mark = proto_clock_limit(&s->clk, left[x]) + PROTO_LAG_MS +
+                   MATCH_FLAG_GRACE_MS;
             if (mark < (int64_t)s->flag_again)
                 mark = (int64_t)s->flag_again;
         }
@@ -387,7 +408,7 @@ uint64_t match__clock_deadline(const Match *s)
         return d;
     }
     int x = core_side_to_move(proto_transcript_position(s->t));
-    int64_t left = s->left[x] > 0 ? s->left[x] : 0;
+    int64_t left = proto_clock_limit(&s->clk, s->left[x] > 0 ? s->left[x] : 0);
     uint64_t at = UINT64_MAX, grace = x == me ? 0 : MATCH_FLAG_GRACE_MS;
     /* the time carried from before a resume is already spent */
     uint64_t due = (uint64_t)left + grace;
@@ -422,7 +443,8 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
             proto_transcript_clock_turn(s->t, NULL, left);
             return left[side] > 0 ? left[side] : 0;
         }
-        int64_t l = left[side] - (x == side ? el : 0);
+        int64_t l =
+            left[side] - (x == side ? proto_clock_charge(&s->clk, el) : 0);
         return l > 0 ? l : 0;
     }
     int64_t left = s->left[side];
@@ -435,9 +457,10 @@ int64_t match_clock_left(const Match *s, uint64_t now, int side)
         if (match__status(s).reason == CORE_REASON_TIME && to_move == side)
             return 0;
         if (!s->desync && to_move == side)
-            left -= turn_ms(s, s->closing ? s->closed_at : now);
+            left -= proto_clock_charge(
+                &s->clk, turn_ms(s, s->closing ? s->closed_at : now));
     } else if (!s->desync && to_move == side) {
-        left -= turn_ms(s, now);
+        left -= proto_clock_charge(&s->clk, turn_ms(s, now));
     }
     return left > 0 ? left : 0;
 }
@@ -486,12 +509,11 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
     /* G-MC-9: the countdown before the present player may claim (a
      * witnessed one is the transcript's: the claim's receipt decides,
      * G-MC-9w). */
-    uint32_t ms = s->cfg.absence_ms, inc = 0;
+    uint32_t ms = s->cfg.absence_ms;
     if (ms == 0 || match__witnessed(s)) {
         /* (witnessed, a claim before the rules' countdown is void: a
          * test's configured one may only be longer) */
-        uint32_t base = proto_transcript_clock(s->t, &inc);
-        uint32_t rule = proto_absence_ms(base, inc);
+        uint32_t rule = proto_absence_ms(proto_transcript_clock(s->t));
         ms = ms > rule ? ms : rule;
     }
     s->absent_ms = ms;

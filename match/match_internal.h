@@ -137,7 +137,7 @@ struct Match {
     size_t their_state_len;
     Core_Position *perturbed;
     /* clocks: our view of both sides' time left when the turn began */
-    uint32_t clk_base, clk_inc;
+    Proto_Clock clk; /* the match's time control (kind NONE: none) */
     int64_t left[2];
     uint64_t turn_at;
     uint64_t turn_carry;  /* ms the turn had run before turn_at (resume) */

@@ -408,22 +408,136 @@ int proto_transcript_takeback(const Proto_Transcript *t, uint32_t *plies);
  * takeback does not clear it. */
 int proto_transcript_moved(const Proto_Transcript *t, int side);
 
+/* ---- time controls (G-MC-6, G-MC-10; docs/usage.md "Writing a clock") */
+
+/* The kinds of clock a match may have. */
+typedef enum Proto_Clock_Kind {
+    PROTO_CLOCK_NONE = 0, /* no clock */
+    PROTO_CLOCK_FISCHER,  /* base, plus inc_ms after each move */
+    PROTO_CLOCK_DELAY,    /* base; the first delay_ms of each turn is free,
+                             nothing is added (simple, US delay) */
+    PROTO_CLOCK_MOVES,    /* base for each period of `moves` moves: a
+                             side's moves-th, 2*moves-th, ... move adds
+                             base again; plus inc_ms after each move */
+    PROTO_CLOCK_DAYS      /* base (whole days) for each move: after a move
+                             the mover's time is base again, unsummed */
+} Proto_Clock_Kind;
+
+/* A match's time control. Unused fields are 0. */
+typedef struct Proto_Clock {
+    Proto_Clock_Kind kind;
+    uint32_t base_ms;  /* each side's time at the start (all kinds);
+                          MOVES: a period's time; DAYS: a move's time */
+    uint32_t inc_ms;   /* FISCHER, MOVES: added after each move */
+    uint32_t delay_ms; /* DELAY: the free part of each turn */
+    uint32_t moves;    /* MOVES: moves a period */
+} Proto_Clock;
+
+/* The ranges (seconds unless said): a base or a period's time 1..86400
+ * (typed: 1..1440 minutes), an increment 0..3600, a delay 1..3600,
+ * moves a period 1..200, days a move 1..14. */
+#define PROTO_CLOCK_BASE_MAX_S 86400u
+#define PROTO_CLOCK_INC_MAX_S 3600u
+#define PROTO_CLOCK_DELAY_MAX_S 3600u
+#define PROTO_CLOCK_MOVES_MAX 200u
+#define PROTO_CLOCK_DAYS_MAX 14u
+/* Longest canonical clock text (proto_clock_format), NUL included. */
+#define PROTO_CLOCK_TEXT_MAX 24
+
+/* Which part of a clock text proto_clock_parse refused. */
+typedef enum Proto_Clock_Part {
+    PROTO_CLOCK_PART_FORM = 0, /* not written in the grammar at all */
+    PROTO_CLOCK_PART_TIME,     /* the base or a period's time */
+    PROTO_CLOCK_PART_INC,      /* the increment */
+    PROTO_CLOCK_PART_DELAY,    /* the delay */
+    PROTO_CLOCK_PART_MOVES,    /* the moves a period */
+    PROTO_CLOCK_PART_DAYS      /* the days a move */
+} Proto_Clock_Part;
+
 /*
- * Clocks (G-MC-6): the match options may hold "clock=BASE+INC" (seconds,
- * BASE 1..86400, INC 0..3600), which the transcript takes out before the
- * game sees the options. proto_clock_split parses it: *base_ms and
- * *inc_ms get the clock (0 and 0 without one), game_opts (cap bytes) the
- * options without it. Errors: TB_E_OPTION (bad clock), TB_E_SPACE.
+ * proto_clock_parse: the one reader of a time control, in two units.
+ * Grammar (N a whole number; docs/usage.md "Writing a clock"):
+ *   BASE+INC          Fischer            5+3, 30s+1
+ *   BASEdDELAY        simple delay       5d3, 30sd2
+ *   N/BASE[+INC]      N moves in BASE    40/90, 40/90+30
+ *   Nday, Ndays       N days a move      1day, 3days
+ * typed nonzero: as a player types it (`tabula host --clock`, the page):
+ * BASE in minutes, or seconds with an s after it (30s); INC and DELAY in
+ * seconds, an s after them allowed; numbers without a leading zero
+ * (core_read_uint). typed 0: the canonical match option's value
+ * (clock=VALUE): every time in seconds, no s, days written Nday
+ * (proto_clock_format's form; leading zeros are read as the Fischer
+ * option always read them). On success *out holds the clock: 0. Errors:
+ * TB_E_OPTION, with *bad (may be NULL) naming the part that is wrong;
+ * *out is then zeroed.
  */
-int proto_clock_split(const char *options, uint32_t *base_ms,
-                      uint32_t *inc_ms, char *game_opts, size_t cap);
+int proto_clock_parse(const char *text, int typed, Proto_Clock *out,
+                      Proto_Clock_Part *bad);
+
+/*
+ * proto_clock_format: the canonical value of clock c (without "clock=";
+ * "" for no clock) into out, cap bytes (PROTO_CLOCK_TEXT_MAX is enough):
+ * 300+3, 300d3, 40/5400+30, 40/5400 (no increment), 3day.
+ * Errors: TB_E_SPACE.
+ */
+int proto_clock_format(const Proto_Clock *c, char *out, size_t cap);
+
+/*
+ * Clocks (G-MC-6): the match options may hold "clock=VALUE" (the
+ * canonical form above), which the transcript takes out before the game
+ * sees the options. proto_clock_split parses it: *clock gets it (kind
+ * NONE without one), game_opts (cap bytes) the options without it.
+ * Errors: TB_E_OPTION (a bad clock, or two), TB_E_SPACE.
+ */
+int proto_clock_split(const char *options, Proto_Clock *clock,
+                      char *game_opts, size_t cap);
+
+/*
+ * proto_clock_charge: the ms a turn that ran elapsed_ms takes off its
+ * side's clock: elapsed_ms, less the delay (DELAY), never below 0. The
+ * witnessed transcript passes the turn less PROTO_LAG_MS, so a delay
+ * turn is charged max(0, elapsed - PROTO_LAG_MS - delay).
+ */
+int64_t proto_clock_charge(const Proto_Clock *c, int64_t elapsed_ms);
+
+/*
+ * proto_clock_limit: the longest a turn may run (ms, by the charge
+ * above) before a side that began it with left_ms has no time: left_ms
+ * plus the delay.
+ */
+int64_t proto_clock_limit(const Proto_Clock *c, int64_t left_ms);
+
+/*
+ * proto_clock_after_move: the mover's time left (ms) after a move it
+ * began with left_ms and that was charged charge_ms, the mover's made-th
+ * move of the match (1 = its first; takebacks do not lower the count):
+ * FISCHER left - charge + inc; DELAY left - charge; MOVES left - charge
+ * + inc, + base when made is a multiple of moves; DAYS base. May be
+ * negative (a time loss) except for DAYS.
+ */
+int64_t proto_clock_after_move(const Proto_Clock *c, int64_t left_ms,
+                               int64_t charge_ms, uint32_t made);
+
+/*
+ * proto_clock_moves_to_go: moves a side that has made `made` moves must
+ * make before its clock gets time it does not earn by moving: MOVES the
+ * moves left in its period (1..moves), DAYS 1; 0 (sudden death) for the
+ * other kinds. For a bot's share of its time (bot_time_for_moves).
+ */
+uint32_t proto_clock_moves_to_go(const Proto_Clock *c, uint32_t made);
 
 /* The match options the game sees (the clock taken out; "" before the
  * match start). */
 const char *proto_transcript_game_options(const Proto_Transcript *t);
 
-/* The match's clock: base and increment in ms; 0 when it has none. */
-uint32_t proto_transcript_clock(const Proto_Transcript *t, uint32_t *inc_ms);
+/* The match's clock (kind PROTO_CLOCK_NONE without one, or before the
+ * match start). Never NULL; valid while t is. */
+const Proto_Clock *proto_transcript_clock(const Proto_Transcript *t);
+
+/* Moves side (CORE_WHITE or CORE_BLACK) has made in the match, counting
+ * moves later taken back (the period count of a MOVES clock); 0 for
+ * any other side. */
+uint32_t proto_transcript_made(const Proto_Transcript *t, int side);
 
 /*
  * proto_transcript_clock_view: the time left to side (ms) as the player
@@ -490,11 +604,14 @@ uint32_t proto_transcript_witness_count(const Proto_Transcript *t);
 uint32_t proto_transcript_flags_void(const Proto_Transcript *t);
 
 /* G-MC-9's countdown (ms) before a player may claim against an absent
- * opponent: 60 s without a clock (base 0); with one, a tenth of base +
- * 40 x inc (both ms), at least 10 s and at most 60 s. */
+ * opponent, for clock c (NULL: none): 60 s without a clock; FISCHER and
+ * MOVES a tenth of base + 40 x inc, DELAY a tenth of base + 40 x delay,
+ * at least 10 s and at most 60 s; DAYS the whole of a move's time (a
+ * correspondence player away is no news: its own clock decides first,
+ * G-MC-10). */
 #define PROTO_ABSENT_MIN_MS 10000u
 #define PROTO_ABSENT_MAX_MS 60000u
-uint32_t proto_absence_ms(uint32_t base_ms, uint32_t inc_ms);
+uint32_t proto_absence_ms(const Proto_Clock *c);
 
 /*
  * proto_transcript_witness_absence: on an empty transcript in witnessed

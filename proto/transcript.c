@@ -22,6 +22,7 @@ typedef struct Witness_Info {
     int8_t to_move;    /* side to move after it, -1 when none */
     int8_t timed;      /* side whose time it settles: a move's mover, a
                           flag claim's flagged side; -1 none */
+    uint32_t made;     /* a move's: its mover's moves made, it included */
     Core_Status loss;  /* the result if that side's time is up here */
 } Witness_Info;
 
@@ -43,7 +44,9 @@ struct Proto_Transcript {
     int takeback_side; /* side with a pending takeback request, or -1 */
     uint32_t takeback_plies;
     int bye[2];
-    uint32_t clock_base, clock_inc; /* ms; base 0: no clock (G-MC-6) */
+    Proto_Clock clock;              /* kind NONE: no clock (G-MC-6) */
+    uint32_t made[2];               /* moves each side made, takebacks
+                                       not subtracted (G-MC-10) */
     uint32_t view[2][2];            /* [signer][side]: time left, ms */
     /* Witnessed clocks (proto_transcript_witness): the relay's time of
      * each envelope decides the clocks and every flag. */
@@ -218,14 +221,14 @@ static int start_match(Proto_Transcript *t, const Proto_Message *m)
     g = t->lookup(m->body.start.game);
     if (g == NULL)
         return fail(t, TB_E_GAME, "unknown game '%s'", m->body.start.game);
-    rc = proto_clock_split(m->body.start.options, &t->clock_base,
-                           &t->clock_inc, t->game_opts, sizeof t->game_opts);
+    rc = proto_clock_split(m->body.start.options, &t->clock, t->game_opts,
+                           sizeof t->game_opts);
     if (rc == 0)
         rc = core_position_new(&initial, g, t->game_opts);
     if (rc != 0)
         return fail(t, rc, "bad match options '%s'", m->body.start.options);
     for (int i = 0; i < 4; i++)
-        t->view[i / 2][i % 2] = t->clock_base;
+        t->view[i / 2][i % 2] = t->clock.base_ms;
     pos = core_position_clone(initial);
     if (pos == NULL) {
         core_position_free(initial);
@@ -285,17 +288,21 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
     if (strcmp(canon, m->body.move.move) != 0)
         return fail(t, TB_E_NOTATION, "move '%s' is not in canonical notation",
                     m->body.move.move);
-    if (!m->body.move.has_clock != !t->clock_base)
+    int clocked = t->clock.kind != PROTO_CLOCK_NONE;
+    if (!m->body.move.has_clock != !clocked)
         return fail(t, TB_E_FORMAT, "move %s clock readings in a match %s a "
                     "clock", m->body.move.has_clock ? "with" : "without",
-                    t->clock_base ? "with" : "without");
-    if (t->clock_base != 0 && !t->witnessed) {
-        /* G-MC-6: a mover gains at most its increment over its own last
-         * signed reading (not over a lower view the opponent signed of
-         * it, which its session adopts but older logs did not), and may
-         * not give its opponent more time than the opponent last
-         * claimed. */
-        uint64_t most = (uint64_t)t->view[side][side] + t->clock_inc;
+                    clocked ? "with" : "without");
+    if (clocked && !t->witnessed) {
+        /* G-MC-6: a mover gains at most what a move of no time gives
+         * over its own last signed reading (the increment; a period's
+         * time on its last move; a days clock its whole time, G-MC-10),
+         * not over a lower view the opponent signed of it, which its
+         * session adopts but older logs did not; and may not give its
+         * opponent more time than the opponent last claimed. */
+        int64_t top = proto_clock_after_move(&t->clock, t->view[side][side],
+                                             0, t->made[side] + 1);
+        uint64_t most = top > 0 ? (uint64_t)top : 0;
         if (m->body.move.own_ms > most || m->body.move.own_ms == 0)
             return fail(t, TB_E_STATE, "%s's clock reading %u ms: at most "
                         "%llu ms and above 0 is possible", side_name(side),
@@ -319,7 +326,8 @@ static int play_move(Proto_Transcript *t, const Proto_Message *m, int side)
                     shown_move(m->body.move.move, shown));
     t->moves[t->nmoves++] = mv;
     t->moved[side] = 1;
-    if (t->clock_base != 0) {
+    t->made[side]++;
+    if (clocked) {
         t->view[side][side] = m->body.move.own_ms;
         t->view[side][1 - side] = m->body.move.opp_ms;
     }
@@ -380,7 +388,7 @@ static Core_Status time_loss(const Proto_Transcript *t, int flagged)
 static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
 {
     int flagged = core_side_to_move(t->pos);
-    if (t->clock_base == 0)
+    if (t->clock.kind == PROTO_CLOCK_NONE)
         return fail(t, TB_E_STATE, "flag claim in a match without a clock");
     if (flagged == side)
         return fail(t, TB_E_STATE, "flag claim by the side to move");
@@ -392,7 +400,8 @@ static int flag_fall(Proto_Transcript *t, const Proto_Message *m, int side)
     uint32_t left = t->view[side][flagged];
     if (t->view[flagged][flagged] < left)
         left = t->view[flagged][flagged];
-    if (m->body.flag.elapsed < left)
+    /* (a delay clock's turn runs its delay before its time: G-MC-10) */
+    if (m->body.flag.elapsed < proto_clock_limit(&t->clock, left))
         return fail(t, TB_E_STATE, "flag claim after %u ms; %s had %u ms",
                     m->body.flag.elapsed, side_name(flagged), left);
     Core_Status st = time_loss(t, flagged);
@@ -554,11 +563,14 @@ const char *proto_transcript_game_options(const Proto_Transcript *t)
     return t->game_opts;
 }
 
-uint32_t proto_transcript_clock(const Proto_Transcript *t, uint32_t *inc_ms)
+const Proto_Clock *proto_transcript_clock(const Proto_Transcript *t)
 {
-    if (inc_ms != NULL)
-        *inc_ms = t->clock_inc;
-    return t->clock_base;
+    return &t->clock;
+}
+
+uint32_t proto_transcript_made(const Proto_Transcript *t, int side)
+{
+    return side == 0 || side == 1 ? t->made[side] : 0;
 }
 
 uint32_t proto_transcript_clock_view(const Proto_Transcript *t, int viewer,
@@ -567,49 +579,6 @@ uint32_t proto_transcript_clock_view(const Proto_Transcript *t, int viewer,
     if (viewer < 0 || viewer > 1 || side < 0 || side > 1)
         return 0;
     return t->view[viewer][side];
-}
-
-int proto_clock_split(const char *options, uint32_t *base_ms,
-                      uint32_t *inc_ms, char *game_opts, size_t cap)
-{
-    size_t n = 0;
-    int found = 0;
-    *base_ms = *inc_ms = 0;
-    if (cap == 0)
-        return TB_E_SPACE;
-    game_opts[0] = '\0';
-    while (*options != '\0') {
-        size_t len = strcspn(options, ",");
-        if (len > 6 && strncmp(options, "clock=", 6) == 0) {
-            unsigned long b = 0, i = 0;
-            const char *p = options + 6, *end = options + len;
-            int digits = 0;
-            while (p < end && *p >= '0' && *p <= '9' && digits++ < 6)
-                b = b * 10 + (unsigned long)(*p++ - '0');
-            if (found || digits == 0 || p >= end || *p++ != '+')
-                return TB_E_OPTION;
-            digits = 0;
-            while (p < end && *p >= '0' && *p <= '9' && digits++ < 5)
-                i = i * 10 + (unsigned long)(*p++ - '0');
-            if (digits == 0 || p != end || b < 1 || b > 86400 || i > 3600)
-                return TB_E_OPTION;
-            *base_ms = (uint32_t)(b * 1000);
-            *inc_ms = (uint32_t)(i * 1000);
-            found = 1;
-        } else if (len > 0) {
-            if (n + len + 2 > cap)
-                return TB_E_SPACE;
-            if (n > 0)
-                game_opts[n++] = ',';
-            memcpy(game_opts + n, options, len);
-            n += len;
-            game_opts[n] = '\0';
-        }
-        options += len;
-        if (*options == ',')
-            options++;
-    }
-    return 0;
 }
 
 int proto_transcript_moved(const Proto_Transcript *t, int side)
@@ -625,7 +594,7 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
     const Proto_Message *m = &e->msg;
     static const uint8_t zero[PROTO_HASH_BYTES];
     int side = -1, rc;
-    Witness_Info info = {0, -1, -1, -1, {CORE_ONGOING, CORE_REASON_NONE}};
+    Witness_Info info = {0, -1, -1, -1, 0, {CORE_ONGOING, CORE_REASON_NONE}};
     int was_over = t->count > 0 &&
                    proto_transcript_status(t).outcome != CORE_ONGOING;
 
@@ -676,7 +645,7 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
                     side == CORE_WHITE ? CORE_WIN_WHITE : CORE_WIN_BLACK,
                     CORE_REASON_ABANDON};
         }
-        if (t->witnessed && t->clock_base != 0 &&
+        if (t->witnessed && t->clock.kind != PROTO_CLOCK_NONE &&
             (m->kind == PROTO_KIND_MOVE || m->kind == PROTO_KIND_FLAG)) {
             /* before the move: a late move's time loss counts the
              * goals it found, not any it scored */
@@ -684,6 +653,8 @@ int proto_transcript_add(Proto_Transcript *t, const uint8_t *env, size_t len,
                                       ? side
                                       : core_side_to_move(t->pos));
             info.loss = time_loss(t, info.timed);
+            if (m->kind == PROTO_KIND_MOVE)
+                info.made = t->made[side] + 1;
         }
         rc = apply(t, m, side);
     }
@@ -739,11 +710,12 @@ uint32_t proto_transcript_flags_void(const Proto_Transcript *t)
 }
 
 /* ms of a turn from `from` to `to` charged to its side: less the lag
- * allowance, never below 0. */
-static int64_t charged(uint64_t from, uint64_t to)
+ * allowance, then less a delay clock's delay, never below 0. */
+static int64_t charged(const Proto_Transcript *t, uint64_t from, uint64_t to)
 {
     uint64_t d = to > from ? to - from : 0;
-    return d > PROTO_LAG_MS ? (int64_t)(d - PROTO_LAG_MS) : 0;
+    return proto_clock_charge(
+        &t->clock, d > PROTO_LAG_MS ? (int64_t)(d - PROTO_LAG_MS) : 0);
 }
 
 int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
@@ -767,7 +739,7 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
          * the host's is white's) had been gone the countdown */
         int x = w->timed;
         if (t->over_at >= index && absent_ms != NULL &&
-            absent_ms[x] >= proto_absence_ms(t->clock_base, t->clock_inc)) {
+            absent_ms[x] >= proto_absence_ms(&t->clock)) {
             end_match(t, w->loss.outcome, w->loss.reason);
             t->over_at = index;
             t->wturn = -1;
@@ -776,10 +748,10 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
         }
         return 0;
     }
-    if (t->clock_base == 0)
+    if (t->clock.kind == PROTO_CLOCK_NONE)
         return 0;
     if (index == 0) {
-        t->wleft[0] = t->wleft[1] = t->clock_base;
+        t->wleft[0] = t->wleft[1] = t->clock.base_ms;
         t->turn_from = time;
         t->wturn = w->to_move;
         return 0;
@@ -789,7 +761,7 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     int open = t->over_at >= index;
     if (w->kind == PROTO_KIND_MOVE && w->timed >= 0) {
         int x = w->timed;
-        int64_t used = charged(t->turn_from, time);
+        int64_t used = charged(t, t->turn_from, time);
         if (open && t->wturn == x && used >= t->wleft[x]) {
             t->wleft[x] = 0;
             end_match(t, w->loss.outcome, w->loss.reason);
@@ -797,14 +769,15 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
             t->wturn = -1;
             return 0;
         }
-        if (t->wturn == x)
-            t->wleft[x] += (int64_t)t->clock_inc - used;
+        if (t->wturn == x) /* (G-MC-10: what the kind gives back) */
+            t->wleft[x] =
+                proto_clock_after_move(&t->clock, t->wleft[x], used, w->made);
         t->turn_from = time;
         t->wturn = w->to_move;
     } else if (w->kind == PROTO_KIND_FLAG && w->timed >= 0) {
         int x = w->timed;
         if (open && t->wturn == x &&
-            charged(t->turn_from, time) >= t->wleft[x]) {
+            charged(t, t->turn_from, time) >= t->wleft[x]) {
             t->wleft[x] = 0;
             end_match(t, w->loss.outcome, w->loss.reason);
             t->over_at = index;
@@ -819,7 +792,7 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
          * from the acceptance. (A trial: a side thought 9 s, asked a
          * takeback, and had its 9 s back.) */
         if (t->wturn >= 0 && w->to_move >= 0) {
-            int64_t used = charged(t->turn_from, time);
+            int64_t used = charged(t, t->turn_from, time);
             t->wleft[t->wturn] -= used;
             if (t->wleft[t->wturn] < 0)
                 t->wleft[t->wturn] = 0;
@@ -830,16 +803,6 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     if (w->to_move < 0)
         t->wturn = -1; /* over: every clock stops */
     return 0;
-}
-
-uint32_t proto_absence_ms(uint32_t base_ms, uint32_t inc_ms)
-{
-    if (base_ms == 0)
-        return PROTO_ABSENT_MAX_MS;
-    uint64_t scaled = ((uint64_t)base_ms + 40 * (uint64_t)inc_ms) / 10;
-    return (uint32_t)(scaled < PROTO_ABSENT_MIN_MS   ? PROTO_ABSENT_MIN_MS
-                      : scaled > PROTO_ABSENT_MAX_MS ? PROTO_ABSENT_MAX_MS
-                                                     : scaled);
 }
 
 uint32_t proto_transcript_claims_void(const Proto_Transcript *t)
@@ -856,7 +819,7 @@ int proto_transcript_clock_turn(const Proto_Transcript *t, uint64_t *from_ms,
         left_ms[0] = t->wleft[0];
         left_ms[1] = t->wleft[1];
     }
-    return t->witnessed && t->clock_base != 0 && t->wcount > 0 &&
+    return t->witnessed && t->clock.kind != PROTO_CLOCK_NONE && t->wcount > 0 &&
                    proto_transcript_status(t).outcome == CORE_ONGOING
                ? t->wturn
                : -1;

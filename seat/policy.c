@@ -1,8 +1,9 @@
 /*
  * policy.c: the seat's policies that every driver asks (seat.h): the
  * waits between attempts to reach the relay again, and the clock as
- * chess players type it. Written once here; the terminal, the page's
- * module and the simulator call these and keep no copy.
+ * players type it (read by proto_clock_parse, the one reader). Written
+ * once here; the terminal, the page's module and the simulator call
+ * these and keep no copy.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,38 +41,11 @@ int seat_refusal_ends(int reason)
            reason != TB_E_SEAT;
 }
 
-/* "M+I", "Ns+I", "M+Is", "Ns+Is": whole numbers as core_read_uint reads
- * them (digits only, no leading zero). 0 with the base and increment in
- * seconds, or -1. The ranges are proto_clock_split's. */
-static int clock_read(const char *text, uint32_t *base_s, uint32_t *inc_s)
-{
-    const char *p = text;
-    uint32_t v[2] = {0, 0};
-    int seconds = 0;
-    for (int k = 0; k < 2; k++) {
-        uint64_t n = 0;
-        if (core_read_uint(&p, 1000000, &n) != 0)
-            return -1;
-        v[k] = (uint32_t)n;
-        if (*p == 's') {
-            seconds |= k == 0;
-            p++;
-        }
-        if (k == 0 && *p++ != '+')
-            return -1;
-    }
-    if (*p != '\0')
-        return -1;
-    *base_s = seconds ? v[0] : v[0] * 60;
-    *inc_s = v[1];
-    return 0;
-}
-
 int seat_clock_options(const char *options, const char *clock, char *out,
                        size_t cap)
 {
-    uint32_t base_s = 0, inc_s = 0, b = 0, inc = 0;
-    char rest[PROTO_OPTIONS_MAX + 1];
+    Proto_Clock c;
+    char value[PROTO_CLOCK_TEXT_MAX];
     int n;
     if (clock == NULL) {
         n = snprintf(out, cap, "%s", options);
@@ -79,23 +53,44 @@ int seat_clock_options(const char *options, const char *clock, char *out,
     }
     if (strstr(options, "clock=") != NULL)
         return TB_E_ARG;
-    if (clock_read(clock, &base_s, &inc_s) != 0)
+    /* the one grammar, read once (proto), written in its canonical form */
+    if (proto_clock_parse(clock, 1, &c, NULL) != 0 ||
+        proto_clock_format(&c, value, sizeof value) != 0)
         return TB_E_OPTION;
-    n = snprintf(out, cap, "%s%sclock=%u+%u", options, options[0] ? "," : "",
-                 (unsigned)base_s, (unsigned)inc_s);
-    if (n < 0 || (size_t)n >= cap)
-        return TB_E_SPACE;
-    /* The ranges, as the transcript will check them. */
-    if (proto_clock_split(out, &b, &inc, rest, sizeof rest) != 0)
-        return TB_E_OPTION;
-    return 0;
+    n = snprintf(out, cap, "%s%sclock=%s", options, options[0] ? "," : "",
+                 value);
+    return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
 }
 
-const char *seat_clock_bad(void)
+const char *seat_clock_bad(const char *clock)
 {
-    return N_("bad clock '%s': expected MINUTES+SECONDS as in chess (5+3: "
-              "five minutes each, three seconds added per move; 1..1440 "
-              "minutes, 0..3600 seconds), or SECONDSs+SECONDS (30s+1)");
+    Proto_Clock c;
+    Proto_Clock_Part part = PROTO_CLOCK_PART_FORM;
+    if (clock != NULL)
+        proto_clock_parse(clock, 1, &c, &part);
+    switch (part) {
+    case PROTO_CLOCK_PART_TIME:
+        return N_("bad clock '%s': the time is 1..1440 minutes (5+3), or "
+                  "1..86400 seconds written with an s (30s+1)");
+    case PROTO_CLOCK_PART_INC:
+        return N_("bad clock '%s': the seconds added after each move are "
+                  "0..3600");
+    case PROTO_CLOCK_PART_DELAY:
+        return N_("bad clock '%s': the delay is 1..3600 seconds a move "
+                  "(5d3; with no delay write 5+0)");
+    case PROTO_CLOCK_PART_MOVES:
+        return N_("bad clock '%s': the moves of a period are 1..200 "
+                  "(40/90: 40 moves in 90 minutes)");
+    case PROTO_CLOCK_PART_DAYS:
+        return N_("bad clock '%s': a correspondence game has 1..14 days a "
+                  "move (3days)");
+    default:
+        return N_("bad clock '%s': expected MINUTES+SECONDS as in chess "
+                  "(5+3: five minutes each, three seconds added per move; "
+                  "30s+1 for a time in seconds), MINUTESdSECONDS for a "
+                  "delay (5d3), MOVES/MINUTES or MOVES/MINUTES+SECONDS for "
+                  "moves in a time (40/90+30), or DAYSdays (3days)");
+    }
 }
 
 const char *seat_clock_twice(void)

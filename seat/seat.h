@@ -87,27 +87,30 @@ int seat_refusal_ends(int reason);
 
 /*
  * seat_clock_options: the host's match options options (may be "") with
- * the clock text clock added as the option "clock=BASE+INC" (seconds;
- * proto_clock_split's form), into out (cap bytes). clock is written as
- * chess players write it: "M+I" is M minutes each and I seconds added
- * after each move ("5+3"); "Ns+I" gives the base in seconds ("30s+1"); I
- * may end in 's' too ("5+3s" is "5+3"). Only decimal digits, no leading zero, no sign, no
- * spaces; 1..1440 minutes (1..86400 s), 0..3600 s a move. clock NULL:
- * options unchanged.
+ * the clock text clock added as the option "clock=VALUE" in its
+ * canonical form (seconds; proto_clock_format), into out (cap bytes).
+ * clock is written as a player types it (proto_clock_parse, typed; the
+ * one grammar of docs/usage.md "Writing a clock"): "5+3" five minutes
+ * each and three seconds added after each move, "30s+1" a base in
+ * seconds, "5d3" five minutes with a delay of three seconds a move,
+ * "40/90+30" 40 moves in 90 minutes (then again) plus 30 s a move,
+ * "3days" three days a move. clock NULL: options unchanged.
  * Errors: TB_E_OPTION (the clock is not so written or out of range: say
- * seat_clock_bad with the text typed), TB_E_ARG (options hold a clock
- * already: say seat_clock_twice), TB_E_SPACE (cap too small).
+ * seat_clock_bad(clock) with the text typed), TB_E_ARG (options hold a
+ * clock already: say seat_clock_twice), TB_E_SPACE (cap too small).
  */
 int seat_clock_options(const char *options, const char *clock, char *out,
                        size_t cap);
 
 /*
  * seat_clock_bad: the English printf format (one %s: the clock text as
- * typed) that tells a player a clock was refused and how to write one,
- * "bad clock '%s': expected MINUTES+SECONDS as in chess (...)"; marked
- * N_() for the catalogues (po/), so a driver prints _(seat_clock_bad()).
+ * typed) that tells a player why clock was refused, naming the part that
+ * is wrong (the form, the time, the increment, the delay, the moves, the
+ * days) and its range; "bad clock '%s': ..."; marked N_() for the
+ * catalogues (po/), so a driver prints _(seat_clock_bad(clock)). Never
+ * NULL (clock NULL or accepted: the message on the form).
  */
-const char *seat_clock_bad(void);
+const char *seat_clock_bad(const char *clock);
 
 /* seat_clock_twice: the English text (no format) that tells a player the
  * match options hold a clock already besides the one typed, N_() marked. */

@@ -14,8 +14,12 @@
 static void setup(World *w)
 {
     const Sim_Config *cfg = w->cfg;
-    static const char *const clocks[] = {"clock=5+0", "clock=10+1",
-                                         "clock=30+2", "clock=60+0"};
+    /* typed as a host types them, read by the seat's one grammar: the
+     * Fischer clocks of old, a delay, moves in a time, days a move
+     * (G-MC-10) */
+    static const char *const clocks[] = {"5s+0",  "10s+1",  "30s+2",
+                                         "60s+0", "10sd2",  "10/30s+1",
+                                         "2/10s", "1day"};
     static char options[32];
     int nspec = (int)sim__rnd_in(w, 1, 3);
     uint8_t seat_key[32], match_id[PROTO_MATCH_ID_BYTES];
@@ -23,7 +27,9 @@ static void setup(World *w)
         match_id[k] = (uint8_t)sim__rnd(w);
     options[0] = '\0';
     if (sim__chance(w, 400)) {
-        snprintf(options, sizeof options, "%s", clocks[sim__rnd(w) % 4]);
+        const char *clock = clocks[sim__rnd(w) % 8];
+        if (seat_clock_options("", clock, options, sizeof options) != 0)
+            sim__fail(w, "cannot read the clock");
         w->clocked = 1;
     }
     w->nactors = 2 + nspec;

@@ -785,9 +785,12 @@ function drawResign() {
 }
 
 function clockText(ms) {
-  // whole seconds left, rounded down as the terminal and lichess do
+  // whole seconds left, rounded down as the terminal and lichess do; an
+  // hour or more as h:mm:ss, as the terminal's board (a period or days
+  // clock: 40/90 starts at 1:30:00, 3days at 72:00:00)
   const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  const mmss = `${String(Math.floor(s / 60) % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss}` : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 function netClocks() {
@@ -1003,7 +1006,7 @@ const PAGE_TEXTS = {
   options: N_('Options'),
   defaults: N_("the game's defaults"),
   clock: N_('Clock'),
-  'no-clock': N_('none, or 5+3'),
+  'no-clock': N_('none, or 5+3, 5d3, 40/90+30, 3days'),
   'you-play': N_('You play'),
   host: N_('Host'),
   'host-hint': N_('You play White; the page shows the invite code and a link for your opponent, and a watch link for spectators.'),

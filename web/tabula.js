@@ -100,8 +100,9 @@ export class Tabula {
   }
 
   // The host's match options with a clock typed as chess players write
-  // it ("5+3", "30s+1"; '' for none) added; throws with the reason, in
-  // the page's language, when the clock is refused.
+  // it ("5+3", "30s+1", "5d3", "40/90+30", "3days"; '' for none) added,
+  // read by the C core's one grammar (proto_clock_parse); throws with the
+  // reason, in the page's language, when the clock is refused.
   clockOptions(options, clock) {
     const s = this.withStrings([options, clock],
       (o, c) => this.str(this.x.web_clock_options(o, c)));

@@ -190,8 +190,8 @@ static void log_final_hash(const char *name, char hex[PROTO_HASH_HEX])
     cr_assert(rep.ended, "%s has no end record", path);
     /* The game's options: the match options without the clock. */
     char opts[PROTO_OPTIONS_MAX + 1];
-    uint32_t base = 0, inc = 0;
-    cr_assert_eq(proto_clock_split(rep.header.options, &base, &inc, opts,
+    Proto_Clock clk;
+    cr_assert_eq(proto_clock_split(rep.header.options, &clk, opts,
                                    sizeof opts),
                  0);
     cr_assert_eq(core_position_new(&pos, core_game_find(rep.header.game),

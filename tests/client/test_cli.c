@@ -473,20 +473,30 @@ Test(cli, host_refuses_bad_match_options_before_opening_a_room)
 /* Issue 18, finding 8: --clock in chess terms. The minute form's base is
  * checked against 1..1440 minutes (86400 s), the seconds form against
  * 1..86400 s; the accepted forms are played in test_conduct.c (2s+0) and
- * test_net_tui.c (10+5 shows 10:00). */
+ * test_net_tui.c (10+5 shows 10:00). A clock out of its form says the
+ * forms; one in a form says which part is out of range (G-MC-10: the
+ * fair-play issue's time controls). */
 Test(cli, clock_is_minutes_plus_seconds_and_bad_ones_say_the_form)
 {
-    static const char *const bad[] = {"0+5", "1441+0", "86401s+0", "5",
-                                      "5+", "+3", "5m+3", "-1+0", "5+3600x"};
+    static const char form[] = "expected MINUTES+SECONDS as in chess (5+3: "
+                               "five minutes each";
+    static const char range[] = "the time is 1..1440 minutes";
+    static const struct {
+        const char *clock, *says;
+    } bad[] = {
+        {"0+5", range}, {"1441+0", range}, {"86401s+0", range}, {"5", form},
+        {"5+", form},   {"+3", form},     {"5m+3", form},     {"-1+0", form},
+        {"5+3600x", form}, {"5x3", form}, {"40/0", range},
+        {"15days", "a correspondence game has 1..14 days a move"},
+    };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char args[80];
-        snprintf(args, sizeof args, "host laska --clock '%s'", bad[i]);
+        snprintf(args, sizeof args, "host laska --clock '%s'", bad[i].clock);
         Run *r = run(args);
-        cr_assert_eq(r->status, 2, "%s: %s%s", bad[i], r->out, r->err);
+        cr_assert_eq(r->status, 2, "%s: %s%s", bad[i].clock, r->out, r->err);
         cr_assert_null(strstr(r->out, "invite:"), "%s", r->out);
-        cr_assert_not_null(strstr(r->err, "expected MINUTES+SECONDS as in "
-                                          "chess (5+3: five minutes each"),
-                           "%s: %s", bad[i], r->err);
+        cr_assert_not_null(strstr(r->err, bad[i].says), "%s: %s",
+                           bad[i].clock, r->err);
     }
 }
 

@@ -134,6 +134,16 @@ Test(bot, time_for_move_shares_the_clock)
     cr_assert_eq(bot_time_for_move(0, 0), 1);
 }
 
+Test(bot, time_for_moves_shares_the_period)
+{
+    /* 40/90+30 at the start: 5,400,000 / (40 + 1) = 131,707 + 22,500. */
+    cr_assert_eq(bot_time_for_moves(5400000, 30000, 40), 154207);
+    /* one move to go (a days clock): half, the cap. */
+    cr_assert_eq(bot_time_for_moves(86400000, 0, 1), 43200000);
+    /* none to go: sudden death, as bot_time_for_move. */
+    cr_assert_eq(bot_time_for_moves(60000, 1000, 0), 2750);
+}
+
 Test(bot, old_search_stays_reachable_and_legal)
 {
     const Core_Game *g = core_game_find("laska");

@@ -4,7 +4,8 @@
  * "OPTIONS\nCLOCK" (no newline: options empty, the whole input the clock).
  * Properties: seat_clock_options never writes past its buffer and
  * accepts only what proto_clock_split then reads as a clock in range
- * (base 1..86400 s, increment 0..3600 s) with the options before it kept;
+ * (base 1 s..14 days, increment and delay 0..3600 s) with the options
+ * before it kept;
  * proto_unhex of the input accepts only 2n lowercase digits and then
  * proto_hex writes the same text back; seat_retry_ms stays within 100 ms
  * and 8 s for any role, reason and attempt.
@@ -35,9 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char out[PROTO_OPTIONS_MAX + 1], rest[PROTO_OPTIONS_MAX + 1];
     int rc = seat_clock_options(options, clock, out, sizeof out);
     if (rc == 0) {
-        uint32_t base = 0, inc = 0;
-        if (proto_clock_split(out, &base, &inc, rest, sizeof rest) != 0 ||
-            base < 1000 || base > 86400000u || inc > 3600000u ||
+        Proto_Clock c;
+        if (proto_clock_split(out, &c, rest, sizeof rest) != 0 ||
+            c.kind == PROTO_CLOCK_NONE || c.base_ms < 1000 ||
+            c.base_ms > PROTO_CLOCK_DAYS_MAX * 86400000u ||
+            c.inc_ms > 3600000u || c.delay_ms > 3600000u ||
             strncmp(out, options, strlen(options)) != 0)
             __builtin_trap();
     }

@@ -618,18 +618,31 @@ static void guest_lies(Match_Config *c, int role)
     c->clock_lie = role == MATCH_ROLE_GUEST;
 }
 
+/* On options, with a guest that reports no time used, White moves at
+ * white_at and Black at black_at; White's seat then says `note` and
+ * shows white and black ms. */
+static void liar_corrected(Room *r, const char *options, uint64_t white_at,
+                           uint64_t black_at, const char *note,
+                           int64_t white, int64_t black)
+{
+    room_open_with(r, options, guest_lies);
+    r->now = white_at;
+    type(r, MATCH_ROLE_HOST, line10[0]);
+    r->now = black_at;
+    type(r, MATCH_ROLE_GUEST, line10[1]);
+    cr_assert(has_note(&r->seat[0], note), "%s", options);
+    cr_assert_eq(match_clock_left(r->seat[0].m, black_at, CORE_WHITE), white);
+    cr_assert_eq(match_clock_left(r->seat[0].m, black_at, CORE_BLACK), black);
+}
+
 Test(match, lying_clock_corrected_to_the_measured_bound)
 {
     Room r;
-    room_open_with(&r, "clock=10+0", guest_lies);
-    type(&r, MATCH_ROLE_HOST, line10[0]);
-    r.now = 1500;
-    type(&r, MATCH_ROLE_GUEST, line10[1]);
-    cr_assert(has_note(&r.seat[0], "clock: black claims 10000 ms left after "
-                                   "using 0 ms; measured 1500 ms, lag "
-                                   "allowance 500 ms: corrected to 9000 ms"));
-    cr_assert_eq(match_clock_left(r.seat[0].m, 1500, CORE_BLACK), 9000);
-    cr_assert_eq(match_clock_left(r.seat[0].m, 1500, CORE_WHITE), 10000);
+    liar_corrected(&r, "clock=10+0", 0, 1500,
+                   "clock: black claims 10000 ms left after using 0 ms; "
+                   "measured 1500 ms, lag allowance 500 ms: corrected to "
+                   "9000 ms",
+                   10000, 9000);
     room_close(&r);
 }
 
@@ -677,6 +690,74 @@ Test(match, corrected_clock_adopted_after_the_correctors_move)
     cr_assert_eq(proto_transcript_clock_view(match_transcript(r.seat[0].m),
                                              CORE_BLACK, CORE_BLACK),
                  11000);
+    room_close(&r);
+}
+
+/* G-MC-10 in a session, unwitnessed. On 10d2 the first 2 s of each
+ * turn are free: White's move 1.5 s into its turn is charged 0. Black,
+ * who reports no time used, moves 4 s into its turn: White charges it
+ * 4,000 - 500 (allowance) - 2,000 (delay) = 1,500, so 8,500 left. */
+Test(match, delay_clock_corrected_less_the_delay)
+{
+    Room r;
+    liar_corrected(&r, "clock=10d2", 1500, 5500,
+                   "clock: black claims 10000 ms left after using 0 ms; "
+                   "measured 4000 ms, lag allowance 500 ms: corrected to "
+                   "8500 ms",
+                   10000, 8500);
+    room_close(&r);
+}
+
+/* On 1d2 White's flag falls when its 1 s and the 2 s delay are gone, and
+ * Black claims it a grace of 1 s later: at 4,000 ms, not at 3,999. */
+Test(match, delay_clock_flag_counts_the_delay)
+{
+    Room r;
+    room_open(&r, "clock=1d2");
+    cr_assert_eq(match_clock_left(r.seat[1].m, 2500, CORE_WHITE), 500);
+    at(&r, 3999);
+    cr_assert_eq(proto_transcript_status(match_transcript(r.seat[1].m)).outcome,
+                 CORE_ONGOING);
+    at(&r, 4000);
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    room_close(&r);
+}
+
+/* On 1/10 (one move in 10 s, then again) every move ends a period:
+ * White moves at 3 s, 10,000 - 3,000 + 10,000 = 17,000 on every seat.
+ * Black, reporting no time used, claims 20,000 at 4.5 s; White measured
+ * 1,500, less the allowance 1,000: 19,000. */
+Test(match, period_clock_adds_its_time_at_the_periods_end)
+{
+    Room r;
+    liar_corrected(&r, "clock=1/10", 3000, 4500,
+                   "clock: black claims 20000 ms left after using 0 ms; "
+                   "measured 1500 ms, lag allowance 500 ms: corrected to "
+                   "19000 ms",
+                   17000, 19000);
+    room_close(&r);
+}
+
+/* On 1day the mover's time is a whole day again after each move: White
+ * moves 5 s in, and has 86,400,000 ms, not 86,395,000; Black, 10 s into
+ * its turn, reads 86,390,000. */
+Test(match, days_clock_resets_after_each_move)
+{
+    Room r;
+    room_open(&r, "clock=1day");
+    r.now = 5000;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    for (int i = 0; i < SEATS; i++) {
+        cr_assert_eq(match_clock_left(r.seat[i].m, 5000, CORE_WHITE),
+                     86400000, "seat %d", i);
+        cr_assert_eq(match_clock_left(r.seat[i].m, 15000, CORE_BLACK),
+                     86390000, "seat %d", i);
+    }
+    r.now = 20000;
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    for (int i = 0; i < SEATS; i++)
+        cr_assert_eq(match_clock_left(r.seat[i].m, 20000, CORE_BLACK),
+                     86400000, "seat %d", i);
     room_close(&r);
 }
 
@@ -1211,6 +1292,44 @@ Test(match, witnessed_flag_is_proven_by_its_receipt)
     cr_assert_eq(match_clock_left(r.seat[1].m, 900, CORE_WHITE), 100);
     at(&r, 2500);
     all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    room_close(&r);
+}
+
+/* G-MC-10 witnessed, by hand: on 1d2 (1 s, a delay of 2 s) Black claims
+ * once White's turn has run the 2 s delay + 1 s + the 0.5 s allowance +
+ * the 1 s grace, 4.5 s; the receipt gives max(0, 4.5 - 0.5 - 2) = 2 s
+ * >= 1 s. White's clock reads its whole 1,000 ms for the delay's 2 s. */
+Test(match, witnessed_delay_flag_counts_the_delay)
+{
+    Room r;
+    room_open_witnessed(&r, "clock=1d2");
+    cr_assert_eq(match_clock_left(r.seat[1].m, 1900, CORE_WHITE), 1000);
+    cr_assert_eq(match_clock_left(r.seat[1].m, 2600, CORE_WHITE), 400);
+    at(&r, 4499);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 1);
+    at(&r, 4500);
+    all_end(&r, CORE_WIN_BLACK, CORE_REASON_TIME, 0);
+    room_close(&r);
+}
+
+/* A seat whose own envelope waits for its receipt claims no flag (the
+ * claim would collide with it), and so must not ask to be woken for the
+ * claim either: on 1+0 White's flag is due at 2.5 s (1 s, the 0.5 s
+ * allowance, the 1 s grace); Black's forged claim at 0.3 s goes out and
+ * its receipt has not come by 3 s. A wake-up at 2.5 s, already past,
+ * was met again and again at one time, and the receipt never taken
+ * (simtest seeds 1053 and 2053 of laska: "the match did not end"). */
+Test(match, a_claim_waiting_for_a_receipt_sets_no_past_deadline)
+{
+    Room r;
+    Match_Out o;
+    room_open_witnessed(&r, "clock=1+0");
+    Match *guest = r.seat[1].m;
+    cr_assert_eq(match_forge_flag(guest, 300), 0);
+    while (match_poll(guest, &o)) /* sent, never numbered: no receipt */
+        ;
+    match_tick(guest, 3000);
+    cr_assert_gt(match_deadline(guest), 3000);
     room_close(&r);
 }
 

@@ -630,36 +630,98 @@ static int send_flag(Proto_Transcript *t, const Proto_Identity *id,
 
 Test(transcript, clock_option_is_split_from_the_game_options)
 {
-    uint32_t b = 1, i = 1;
+    Proto_Clock c;
     char o[64];
-    cr_assert_eq(proto_clock_split("", &b, &i, o, sizeof o), 0);
-    cr_assert(b == 0 && i == 0 && o[0] == '\0');
-    cr_assert_eq(proto_clock_split("clock=300+5", &b, &i, o, sizeof o), 0);
-    cr_assert(b == 300000 && i == 5000 && o[0] == '\0');
-    cr_assert_eq(proto_clock_split("a=1,clock=1+0,b=2", &b, &i, o, sizeof o),
-                 0);
-    cr_assert(b == 1000 && i == 0);
+    cr_assert_eq(proto_clock_split("", &c, o, sizeof o), 0);
+    cr_assert(c.kind == PROTO_CLOCK_NONE && c.base_ms == 0 && o[0] == '\0');
+    cr_assert_eq(proto_clock_split("clock=300+5", &c, o, sizeof o), 0);
+    cr_assert(c.kind == PROTO_CLOCK_FISCHER && c.base_ms == 300000 &&
+              c.inc_ms == 5000 && o[0] == '\0');
+    cr_assert_eq(proto_clock_split("a=1,clock=1+0,b=2", &c, o, sizeof o), 0);
+    cr_assert(c.base_ms == 1000 && c.inc_ms == 0);
     cr_assert_str_eq(o, "a=1,b=2");
-    cr_assert_eq(proto_clock_split("goals=3", &b, &i, o, sizeof o), 0);
-    cr_assert(b == 0);
+    cr_assert_eq(proto_clock_split("goals=3", &c, o, sizeof o), 0);
+    cr_assert(c.kind == PROTO_CLOCK_NONE);
     cr_assert_str_eq(o, "goals=3");
+    /* The Fischer option reads as it always did, leading zeros too. */
+    cr_assert_eq(proto_clock_split("clock=0300+05", &c, o, sizeof o), 0);
+    cr_assert(c.base_ms == 300000 && c.inc_ms == 5000);
     const char *bad[] = {"clock=0+0",     "clock=5",        "clock=5+",
                          "clock=+5",      "clock=1+0,clock=2+0",
                          "clock=86401+0", "clock=1+3601",   "clock=1x+0",
-                         "clock=1+0x",    "clock=9999999+0"};
+                         "clock=1+0x",    "clock=9999999+0", "clock=5s+3",
+                         "clock=300+3s",  "clock=3days",    "clock=15day",
+                         "clock=0day",    "clock=300d0",    "clock=300d3601",
+                         "clock=40/0",    "clock=0/5400",   "clock=201/5400",
+                         "clock=40/5400+", "clock=40/86401", "clock=3d",
+                         "clock=40/5400+3601"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
-        cr_assert_eq(proto_clock_split(bad[k], &b, &i, o, sizeof o),
+        cr_assert_eq(proto_clock_split(bad[k], &c, o, sizeof o),
                      TB_E_OPTION, "%s", bad[k]);
-    cr_assert_eq(proto_clock_split("abcdefgh", &b, &i, o, 4), TB_E_SPACE);
+    cr_assert_eq(proto_clock_split("abcdefgh", &c, o, 4), TB_E_SPACE);
+}
+
+Test(transcript, every_kind_of_clock_reads_and_writes_one_canonical_form)
+{
+    /* Canonical values: seconds, days as Nday; each reads back to the
+     * same text (a period without increment is written without +0). */
+    static const struct {
+        const char *text;
+        Proto_Clock_Kind kind;
+        uint32_t base, inc, delay, moves;
+    } rows[] = {
+        {"300+3", PROTO_CLOCK_FISCHER, 300000, 3000, 0, 0},
+        {"300d3", PROTO_CLOCK_DELAY, 300000, 0, 3000, 0},
+        {"40/5400+30", PROTO_CLOCK_MOVES, 5400000, 30000, 0, 40},
+        {"40/5400", PROTO_CLOCK_MOVES, 5400000, 0, 0, 40},
+        /* 3 days = 3 x 86,400,000 ms */
+        {"3day", PROTO_CLOCK_DAYS, 259200000, 0, 0, 0},
+        /* 14 days = 1,209,600,000 ms, still a uint32_t */
+        {"14day", PROTO_CLOCK_DAYS, 1209600000u, 0, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        Proto_Clock c;
+        char back[PROTO_CLOCK_TEXT_MAX];
+        cr_assert_eq(proto_clock_parse(rows[k].text, 0, &c, NULL), 0, "%s",
+                     rows[k].text);
+        cr_assert(c.kind == rows[k].kind && c.base_ms == rows[k].base &&
+                      c.inc_ms == rows[k].inc &&
+                      c.delay_ms == rows[k].delay &&
+                      c.moves == rows[k].moves,
+                  "%s", rows[k].text);
+        cr_assert_eq(proto_clock_format(&c, back, sizeof back), 0);
+        cr_assert_str_eq(back, rows[k].text);
+    }
+    /* Typed, in minutes: 40/90+30 is 40 moves in 5400 s plus 30 s. */
+    Proto_Clock c;
+    Proto_Clock_Part part;
+    cr_assert_eq(proto_clock_parse("40/90+30", 1, &c, NULL), 0);
+    cr_assert(c.kind == PROTO_CLOCK_MOVES && c.moves == 40 &&
+              c.base_ms == 5400000 && c.inc_ms == 30000);
+    /* What is wrong is named: the form, the period's time, the days. */
+    static const struct {
+        const char *text;
+        Proto_Clock_Part part;
+    } bad[] = {
+        {"5x3", PROTO_CLOCK_PART_FORM},    {"40/0", PROTO_CLOCK_PART_TIME},
+        {"15days", PROTO_CLOCK_PART_DAYS}, {"5d0", PROTO_CLOCK_PART_DELAY},
+        {"0/90", PROTO_CLOCK_PART_MOVES},  {"5+3601", PROTO_CLOCK_PART_INC},
+        {"1441+0", PROTO_CLOCK_PART_TIME}, {"3day5", PROTO_CLOCK_PART_FORM},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        cr_assert_eq(proto_clock_parse(bad[k].text, 1, &c, &part),
+                     TB_E_OPTION, "%s", bad[k].text);
+        cr_assert_eq(part, bad[k].part, "%s", bad[k].text);
+        cr_assert(c.kind == PROTO_CLOCK_NONE && c.base_ms == 0);
+    }
 }
 
 Test(transcript, clock_readings_are_bounded_and_a_flag_is_verified)
 {
     Frames f = {0};
     Proto_Transcript *t = started(&f, "clock=2+1");
-    uint32_t inc = 0;
-    cr_assert_eq(proto_transcript_clock(t, &inc), 2000);
-    cr_assert_eq(inc, 1000);
+    cr_assert_eq(proto_transcript_clock(t)->base_ms, 2000);
+    cr_assert_eq(proto_transcript_clock(t)->inc_ms, 1000);
     cr_assert_str_eq(proto_transcript_game_options(t), "");
     /* A move without readings, one gaining more than the increment, a
      * zero reading: all refused. */
@@ -945,11 +1007,26 @@ Test(transcript, absence_countdown_follows_the_clock)
     /* G-MC-9 by hand: no clock 60 s; 2+0: 12 s -> at least 10 s? a tenth
      * of 120,000 is 12,000; 1+0: 6,000 -> 10,000; 300+5: (300,000 +
      * 200,000) / 10 = 50,000; 900+30: 210,000 -> 60,000. */
-    cr_assert_eq(proto_absence_ms(0, 0), 60000);
-    cr_assert_eq(proto_absence_ms(120000, 0), 12000);
-    cr_assert_eq(proto_absence_ms(60000, 0), 10000);
-    cr_assert_eq(proto_absence_ms(300000, 5000), 50000);
-    cr_assert_eq(proto_absence_ms(900000, 30000), 60000);
+    Proto_Clock c;
+    cr_assert_eq(proto_absence_ms(NULL), 60000);
+    cr_assert_eq(proto_clock_parse("120+0", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 12000);
+    cr_assert_eq(proto_clock_parse("60+0", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 10000);
+    cr_assert_eq(proto_clock_parse("300+5", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 50000);
+    cr_assert_eq(proto_clock_parse("900+30", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 60000);
+    /* G-MC-10: a delay counts as an increment would: 120d3 is (120,000
+     * + 40 x 3,000) / 10 = 24,000; a period's increment likewise, 40/600
+     * (no increment) 60,000 -> 60,000; a days clock waits a whole move's
+     * time, 2 days = 172,800,000 ms. */
+    cr_assert_eq(proto_clock_parse("120d3", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 24000);
+    cr_assert_eq(proto_clock_parse("40/150+1", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 19000); /* (150,000 + 40,000)/10 */
+    cr_assert_eq(proto_clock_parse("2day", 0, &c, NULL), 0);
+    cr_assert_eq(proto_absence_ms(&c), 172800000u);
 }
 
 Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
@@ -1022,4 +1099,155 @@ Test(transcript, a_witnessed_takeback_keeps_the_time_spent)
     cr_assert_eq(left[1], 1900);
     proto_transcript_free(t);
     frames_free(&f);
+}
+
+/* ---- time controls beyond Fischer (G-MC-10) --------------------------- */
+
+/* A move witnessed `ms` after the one before it (the turn's start). */
+static uint64_t clock_at;
+static int move_after(Proto_Transcript *t, uint64_t ms, Frames *f)
+{
+    clock_at += ms;
+    return move_at(t, clock_at, f);
+}
+
+/* A witnessed match on options in which White moves white_ms into its
+ * turn and Black black_ms into its own; both clocks are then as wanted,
+ * White's running. */
+static Proto_Transcript *two_moves(Frames *f, const char *options,
+                                   uint64_t white_ms, uint64_t black_ms,
+                                   int64_t want_white, int64_t want_black)
+{
+    int64_t left[2];
+    clock_at = 0;
+    Proto_Transcript *t = witnessed(f, options, 0);
+    cr_assert_eq(move_after(t, white_ms, f), 0);
+    cr_assert_eq(move_after(t, black_ms, f), 0);
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
+    cr_assert_eq(left[0], want_white, "%s", options);
+    cr_assert_eq(left[1], want_black, "%s", options);
+    return t;
+}
+
+/* Unwitnessed, the mover's reading may be most, not more (its view of
+ * the opponent: opp); it moves with most. */
+static void reading_at_most(Proto_Transcript *t, uint32_t most, uint32_t opp,
+                            Frames *f)
+{
+    cr_assert_eq(send_timed(t, 0, most + 1, opp, f), TB_E_STATE, "%u", most);
+    cr_assert_eq(send_timed(t, 0, most, opp, f), 0, "%u", most);
+}
+
+/* Unwitnessed on options, White's first reading may be most, not more. */
+static void first_reading_at_most(const char *options, uint32_t most)
+{
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, options);
+    reading_at_most(t, most, most, &f);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_witnessed_period_of_40_moves_in_90_minutes_adds_90)
+{
+    /* 40/90+30 (the fair-play issue's example), witnessed. By hand:
+     * White takes 10,500 ms a move (charged 10,000 after the 500 ms
+     * allowance), Black 500 ms (charged 0). White's move k leaves it
+     * 5,400,000 + k x (30,000 - 10,000), so 6,180,000 after move 39;
+     * move 40 ends its first period: 5,400,000 more, 11,600,000. Black's
+     * 40 moves: 5,400,000 + 40 x 30,000 + 5,400,000 = 12,000,000. */
+    Frames f = {0};
+    int64_t left[2];
+    clock_at = 0;
+    Proto_Transcript *t = witnessed(&f, "target=200,clock=40/5400+30", 0);
+    for (int k = 1; k <= 40; k++) {
+        cr_assert_eq(move_after(t, 10500, &f), 0);
+        proto_transcript_clock_turn(t, NULL, left);
+        if (k == 39)
+            cr_assert_eq(left[0], 6180000);
+        cr_assert_eq(move_after(t, 500, &f), 0);
+    }
+    cr_assert_eq(proto_transcript_clock_turn(t, NULL, left), CORE_WHITE);
+    cr_assert_eq(left[0], 11600000);
+    cr_assert_eq(left[1], 12000000);
+    cr_assert_eq(proto_transcript_made(t, CORE_WHITE), 40);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_period_clock_bounds_the_readings_by_its_period)
+{
+    /* 2/60+1, unwitnessed: a move of no time gives the increment, and
+     * the second move of a period the period's time too. Each side moves
+     * in no time: its first reading at most 60,000 + 1,000 = 61,000; its
+     * second 61,000 + 1,000 + 60,000 = 122,000; its third, the first of
+     * its second period, 122,000 + 1,000 = 123,000. */
+    Frames f = {0};
+    Proto_Transcript *t = started(&f, "clock=2/60+1");
+    reading_at_most(t, 61000, 60000, &f);  /* White */
+    reading_at_most(t, 61000, 61000, &f);  /* Black */
+    reading_at_most(t, 122000, 61000, &f);
+    reading_at_most(t, 122000, 122000, &f);
+    reading_at_most(t, 123000, 122000, &f);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_witnessed_delay_is_free_and_adds_nothing)
+{
+    /* 300d3 (typed 5d3), witnessed. By hand: a move of 2,400 ms is
+     * charged max(0, 2,400 - 500 - 3,000) = 0: White keeps 300,000. A
+     * move of 5,000 ms: 5,000 - 500 - 3,000 = 1,500, Black 298,500;
+     * nothing is ever added. */
+    Frames f = {0};
+    Proto_Transcript *t =
+        two_moves(&f, "clock=300d3", 2400, 5000, 300000, 298500);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* 5d3 in seconds (5 s, 3 s delay): White's flag falls when the turn
+     * less the allowance and the delay reaches 5,000: at 8,500 ms, not
+     * at 8,499. */
+    t = witnessed(&f, "clock=5d3", 0);
+    cr_assert_eq(flag_at(t, &B, 8499), 0);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    cr_assert_eq(proto_transcript_flags_void(t), 1);
+    cr_assert_eq(flag_at(t, &B, 8500), 0);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* Unwitnessed: a delay gives nothing back, so a reading above the
+     * mover's last is refused; and a flag claim must count the delay,
+     * 5 s + 3 s = 8,000 ms. */
+    first_reading_at_most("clock=300d3", 300000);
+    t = started(&f, "clock=5d3");
+    cr_assert_eq(send_flag(t, &B, 0, 7999), TB_E_STATE);
+    cr_assert_eq(send_flag(t, &B, 0, 8000), 0);
+    cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+}
+
+Test(transcript, a_days_clock_resets_after_each_move)
+{
+    /* 1day: 86,400,000 ms a move, witnessed. By hand: White moves after
+     * 10 h (36,000,000 ms): back to 86,400,000, not 50,400,000 + any
+     * increment. Black moves after 23 h: back to 86,400,000. White then
+     * takes a day and 500 ms: charged 86,400,000, all it had: it loses
+     * on time at that move. */
+    Frames f = {0};
+    Proto_Transcript *t =
+        two_moves(&f, "clock=1day", 36000000, 82800000, 86400000, 86400000);
+    cr_assert_eq(move_after(t, 86400500, &f), 0);
+    Core_Status st = proto_transcript_status(t);
+    cr_assert_eq(st.outcome, CORE_WIN_BLACK);
+    cr_assert_eq(st.reason, CORE_REASON_TIME);
+    proto_transcript_free(t);
+    frames_free(&f);
+
+    /* Unwitnessed: after any move the mover may read the whole day
+     * again, never more. */
+    first_reading_at_most("clock=1day", 86400000);
 }

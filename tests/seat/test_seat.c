@@ -59,6 +59,19 @@ Test(seat, clocks_as_chess_players_write_them)
         {"", "1440+0", "clock=86400+0"},
         {"", "1+3600", "clock=60+3600"},
         {"goals=3", "5+3", "goals=3,clock=300+3"},
+        /* G-MC-10: delay, moves in a time, days a move; canonical in
+         * seconds (90 minutes = 5400 s), days as Nday */
+        {"", "5d3", "clock=300d3"},
+        {"", "30sd2", "clock=30d2"},
+        {"", "5d3s", "clock=300d3"},
+        {"", "40/90", "clock=40/5400"},
+        {"", "40/90+30", "clock=40/5400+30"},
+        {"", "40/90+0", "clock=40/5400"},
+        {"", "20/30s+1", "clock=20/30+1"},
+        {"", "1day", "clock=1day"},
+        {"", "3days", "clock=3day"},
+        {"", "14days", "clock=14day"},
+        {"goals=3", "2days", "goals=3,clock=2day"},
         {"goals=3", NULL, "goals=3"},
         {"", NULL, ""},
     };
@@ -80,6 +93,11 @@ Test(seat, clocks_refused)
         "99999999999+0",
         /* one spelling of a number: no leading zero (core_read_uint) */
         "007+02", "05+3", "5+03", "05s+1",
+        /* G-MC-10's forms, wrong */
+        "5x3", "5d", "5d0", "5d3601", "d3", "5dd3", "5d3+1", "40/0", "40/",
+        "/90", "0/90", "201/90", "40/90+", "40/1441", "40//90", "40s/90",
+        "15days", "0days", "3dayss", "3 days", "3days+1", "3Days", "day",
+        "03days",
     };
     char out[300];
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
@@ -94,7 +112,29 @@ Test(seat, clocks_refused)
     cr_expect_eq(seat_clock_options("", "5+3", out, 11), TB_E_SPACE);
     cr_expect_eq(seat_clock_options("", "5+3", out, 12), 0);
     cr_expect_str_eq(out, "clock=300+3");
-    cr_expect_neq(strstr(seat_clock_bad(), "bad clock '%s'"), NULL);
+    cr_expect_neq(strstr(seat_clock_bad("5x3"), "bad clock '%s'"), NULL);
+}
+
+Test(seat, a_refused_clock_names_what_is_wrong)
+{
+    static const struct {
+        const char *clock, *says;
+    } rows[] = {
+        {"5x3", "expected MINUTES+SECONDS"},
+        {NULL, "expected MINUTES+SECONDS"},
+        {"40/0", "the time is 1..1440 minutes"},
+        {"1441+0", "the time is 1..1440 minutes"},
+        {"15days", "1..14 days a move"},
+        {"5+3601", "added after each move are 0..3600"},
+        {"5d0", "the delay is 1..3600 seconds"},
+        {"0/90", "the moves of a period are 1..200"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const char *f = seat_clock_bad(rows[k].clock);
+        cr_expect_neq(strstr(f, "bad clock '%s': "), NULL, "%s", f);
+        cr_expect_neq(strstr(f, rows[k].says), NULL, "%s: %s",
+                      rows[k].clock ? rows[k].clock : "NULL", f);
+    }
 }
 
 Test(seat, refusals_that_end_a_seat_let_in)

@@ -644,6 +644,12 @@ export async function policyPage() {
   const termWhy = term.stderr.trim().replace(/^tabula host: /, '');
   if (term.status !== 2 || !termWhy.startsWith("bad clock '5+3x'"))
     throw new Error(`tabula host --clock 5+3x: exit ${term.status}: ${term.stderr}`);
+  // (G-MC-10: the other kinds, and a refusal that names its part)
+  const period = spawnSync(env.TABULA_BINARY, ['host', 'laska', '--clock', '40/0'],
+    { encoding: 'utf8', env: { ...env, LANGUAGE: 'en', LC_ALL: 'C.UTF-8' } });
+  const periodWhy = period.stderr.trim().replace(/^tabula host: /, '');
+  if (period.status !== 2 || !periodWhy.startsWith("bad clock '40/0': the time is"))
+    throw new Error(`tabula host --clock 40/0: exit ${period.status}: ${period.stderr}`);
   // A typed move refused: the terminal's one reader (entry_read) gives
   // the reason, how moves look and a legal move (a3-b4, Laska's first in
   // canonical order); the page must say the same.
@@ -687,6 +693,8 @@ export async function policyPage() {
           .every((k) => Number.isInteger(TB_E[k]) && TB_E[k] < 0),
         kinds: new Set(kinds.map((k) => NET[k]).filter(Number.isInteger)).size === kinds.length,
         clock: t.clockOptions('goals=3', '5+3s'),
+        clockKinds: ['5d3', '40/90+30', '3days'].map((c) => t.clockOptions('', c)).join(' '),
+        periodWhy: (() => { try { return t.clockOptions('', '40/0'); } catch (e) { return e.message; } })(),
         move: (() => { try { t.position('laska').play('c3-d5'); return 'played'; } catch (e) { return e.message; } })(),
         conduct: ['resign', 'takeback 2', 'takeback x', 'claim win', 'claim now', 'draw', 'accept',
           'drawn', 'c3-d4', 'T Qd8-b6>a5', '', 'Resign'].map((l) => (t.isConduct(l) ? 1 : 0)).join('') };
@@ -724,13 +732,17 @@ export async function policyPage() {
     // (not given up: no FAILED after 20 attempts, at 117700 ms)
     const ok = JSON.stringify(got.waits) === JSON.stringify(want) && got.failed === '@117700' &&
       got.codes && got.kinds && got.clock === 'goals=3,clock=300+3' && pageWhy === termWhy &&
+      got.clockKinds === 'clock=300d3 clock=40/5400+30 clock=3day' && got.periodWhy === periodWhy &&
       hosted === 'clock=300+3' && got.move === termMove && got.conduct === '111111100000' &&
       plurals.length > 0 && pluralWrong.length === 0;
     console.log(`policy waits ${got.waits.join(',')} failed ${JSON.stringify(got.failed)} codes ${got.codes} ` +
-      `kinds ${got.kinds} clock ${got.clock} hosted ${JSON.stringify(hosted)} conduct ${got.conduct} ` +
+      `kinds ${got.kinds} clock ${got.clock} clocks ${got.clockKinds} hosted ${JSON.stringify(hosted)} ` +
+      `conduct ${got.conduct} ` +
       `plurals ${plurals.length - pluralWrong.length}/${plurals.length} ` +
       `${ok ? 'ok' : 'FAILED'}`);
     if (pageWhy !== termWhy) console.log(`policy: the page says "${pageWhy}", the terminal "${termWhy}"`);
+    if (got.periodWhy !== periodWhy)
+      console.log(`policy: the page says "${got.periodWhy}", the terminal "${periodWhy}"`);
     for (const [lang, n, want] of pluralWrong) console.log(`policy: ${lang} ${n}: the page says "${pluralGot[plurals.findIndex((p) => p[0] === lang && p[1] === n)]}", gettext "${want}"`);
     if (got.move !== termMove) console.log(`policy: the page refuses c3-d5 with "${got.move}", the terminal "${termMove}"`);
     return ok ? 0 : 1;

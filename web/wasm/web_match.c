@@ -92,13 +92,12 @@ WEB_EXPORT(web_key_public) const char *web_key_public(const char *key)
  * starts. */
 static int options_check(const Core_Game *g, const char *options)
 {
-    uint32_t base = 0, inc = 0;
+    Proto_Clock clk;
     char game_opts[PROTO_OPTIONS_MAX + 1];
     Core_Position *probe = NULL;
     int rc = strlen(options) > PROTO_OPTIONS_MAX ? TB_E_FORMAT : 0;
     if (rc == 0)
-        rc = proto_clock_split(options, &base, &inc, game_opts,
-                               sizeof game_opts);
+        rc = proto_clock_split(options, &clk, game_opts, sizeof game_opts);
     if (rc == 0)
         rc = core_position_new(&probe, g, game_opts);
     core_position_free(probe);

@@ -31,7 +31,7 @@ const char *web_clock_options(const char *options, const char *clock)
         if (rc == TB_E_ARG)
             snprintf(why, sizeof why, "%s", _(seat_clock_twice()));
         else
-            snprintf(why, sizeof why, _(seat_clock_bad()), clock);
+            snprintf(why, sizeof why, _(seat_clock_bad(clock)), clock);
         web__fail(rc, why);
         return NULL;
     }

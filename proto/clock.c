@@ -1,0 +1,257 @@
+/*
+ * clock.c: a match's time control (proto.h "time controls"): the one
+ * grammar a clock is written in, as a player types it and as the match
+ * option carries it, and the arithmetic every reader of a clock asks,
+ * the transcript (witnessed or not), the session, the bots: what a turn
+ * costs, when a side's time is up, what a move leaves, how long an
+ * absent opponent is waited for. Integers and ms only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "proto_internal.h"
+
+#define DAY_MS 86400000u
+
+/* Past any range: a number read is capped here so nothing overflows. */
+#define NUM_CAP 1000000000u
+
+/* A whole number at *p. typed: core_read_uint's one spelling (no
+ * leading zero); else the option's digits as the Fischer option always
+ * read them (leading zeros taken). A value past NUM_CAP reads as
+ * NUM_CAP + 1, out of every range. 0, or -1 when no number is there. */
+static int read_num(const char **p, int typed, uint64_t *out)
+{
+    const char *s = *p;
+    uint64_t n = 0;
+    if (*s < '0' || *s > '9')
+        return -1;
+    if (typed && core_read_uint(&s, NUM_CAP, &n) == 0) {
+        *p = s;
+        *out = n;
+        return 0;
+    }
+    if (typed && s[0] == '0' && s[1] >= '0' && s[1] <= '9')
+        return -1; /* a leading zero */
+    for (; *s >= '0' && *s <= '9'; s++)
+        n = n > NUM_CAP ? n : n * 10 + (uint64_t)(*s - '0');
+    *p = s;
+    *out = n > NUM_CAP ? NUM_CAP + 1 : n;
+    return 0;
+}
+
+/* A time at *p: typed, minutes or with an s seconds; else seconds.
+ * Into *secs. 0, or -1 (no number). */
+static int read_time(const char **p, int typed, uint64_t *secs)
+{
+    uint64_t n;
+    if (read_num(p, typed, &n) != 0)
+        return -1;
+    if (typed && **p == 's')
+        (*p)++;
+    else if (typed)
+        n *= 60;
+    *secs = n;
+    return 0;
+}
+
+/* Seconds at *p (an increment, a delay): typed, an s after them may
+ * follow. 0, or -1. */
+static int read_secs(const char **p, int typed, uint64_t *secs)
+{
+    if (read_num(p, typed, secs) != 0)
+        return -1;
+    if (typed && **p == 's')
+        (*p)++;
+    return 0;
+}
+
+static int refuse(Proto_Clock *out, Proto_Clock_Part *bad,
+                  Proto_Clock_Part part)
+{
+    memset(out, 0, sizeof *out);
+    if (bad != NULL)
+        *bad = part;
+    return TB_E_OPTION;
+}
+
+int proto_clock_parse(const char *text, int typed, Proto_Clock *out,
+                      Proto_Clock_Part *bad)
+{
+    const char *p = text;
+    uint64_t first = 0, time = 0, inc = 0, delay = 0;
+    Proto_Clock c = {PROTO_CLOCK_NONE, 0, 0, 0, 0};
+
+    /* The form first, then the ranges: "5x3" is no clock at all, "0+3"
+     * a clock with a bad time. */
+    if (text == NULL || read_num(&p, typed, &first) != 0)
+        return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+    if (*p == '/') { /* N/BASE[+INC] */
+        p++;
+        c.kind = PROTO_CLOCK_MOVES;
+        if (read_time(&p, typed, &time) != 0)
+            return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+        if (*p == '+' && (p++, read_secs(&p, typed, &inc) != 0))
+            return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+    } else if (strncmp(p, "day", 3) == 0) { /* Nday, typed also Ndays */
+        p += 3;
+        if (typed && *p == 's')
+            p++;
+        c.kind = PROTO_CLOCK_DAYS;
+    } else {
+        time = first;
+        if (typed && *p == 's')
+            p++;
+        else if (typed)
+            time *= 60;
+        if (*p == '+') {
+            p++;
+            c.kind = PROTO_CLOCK_FISCHER;
+            if (read_secs(&p, typed, &inc) != 0)
+                return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+        } else if (*p == 'd') {
+            p++;
+            c.kind = PROTO_CLOCK_DELAY;
+            if (read_secs(&p, typed, &delay) != 0)
+                return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+        } else {
+            return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+        }
+    }
+    if (*p != '\0')
+        return refuse(out, bad, PROTO_CLOCK_PART_FORM);
+    if (c.kind == PROTO_CLOCK_DAYS) {
+        if (first < 1 || first > PROTO_CLOCK_DAYS_MAX)
+            return refuse(out, bad, PROTO_CLOCK_PART_DAYS);
+        c.base_ms = (uint32_t)first * DAY_MS;
+        *out = c;
+        return 0;
+    }
+    if (c.kind == PROTO_CLOCK_MOVES &&
+        (first < 1 || first > PROTO_CLOCK_MOVES_MAX))
+        return refuse(out, bad, PROTO_CLOCK_PART_MOVES);
+    if (time < 1 || time > PROTO_CLOCK_BASE_MAX_S)
+        return refuse(out, bad, PROTO_CLOCK_PART_TIME);
+    if (inc > PROTO_CLOCK_INC_MAX_S)
+        return refuse(out, bad, PROTO_CLOCK_PART_INC);
+    if (c.kind == PROTO_CLOCK_DELAY &&
+        (delay < 1 || delay > PROTO_CLOCK_DELAY_MAX_S))
+        return refuse(out, bad, PROTO_CLOCK_PART_DELAY);
+    c.base_ms = (uint32_t)time * 1000;
+    c.inc_ms = (uint32_t)inc * 1000;
+    c.delay_ms = (uint32_t)delay * 1000;
+    c.moves = c.kind == PROTO_CLOCK_MOVES ? (uint32_t)first : 0;
+    *out = c;
+    return 0;
+}
+
+int proto_clock_format(const Proto_Clock *c, char *out, size_t cap)
+{
+    unsigned base = c->base_ms / 1000, inc = c->inc_ms / 1000;
+    int n;
+    switch (c->kind) {
+    case PROTO_CLOCK_FISCHER:
+        n = snprintf(out, cap, "%u+%u", base, inc);
+        break;
+    case PROTO_CLOCK_DELAY:
+        n = snprintf(out, cap, "%ud%u", base, c->delay_ms / 1000);
+        break;
+    case PROTO_CLOCK_MOVES:
+        n = inc ? snprintf(out, cap, "%u/%u+%u", c->moves, base, inc)
+                : snprintf(out, cap, "%u/%u", c->moves, base);
+        break;
+    case PROTO_CLOCK_DAYS:
+        n = snprintf(out, cap, "%uday", c->base_ms / DAY_MS);
+        break;
+    default:
+        n = snprintf(out, cap, "%s", "");
+        break;
+    }
+    return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
+}
+
+int proto_clock_split(const char *options, Proto_Clock *clock,
+                      char *game_opts, size_t cap)
+{
+    size_t n = 0;
+    int found = 0;
+    memset(clock, 0, sizeof *clock);
+    if (cap == 0)
+        return TB_E_SPACE;
+    game_opts[0] = '\0';
+    while (*options != '\0') {
+        size_t len = strcspn(options, ",");
+        if (len > 6 && strncmp(options, "clock=", 6) == 0) {
+            char value[PROTO_CLOCK_TEXT_MAX];
+            if (found || len - 6 >= sizeof value)
+                return TB_E_OPTION;
+            memcpy(value, options + 6, len - 6);
+            value[len - 6] = '\0';
+            if (proto_clock_parse(value, 0, clock, NULL) != 0)
+                return TB_E_OPTION;
+            found = 1;
+        } else if (len > 0) {
+            if (n + len + 2 > cap)
+                return TB_E_SPACE;
+            if (n > 0)
+                game_opts[n++] = ',';
+            memcpy(game_opts + n, options, len);
+            n += len;
+            game_opts[n] = '\0';
+        }
+        options += len;
+        if (*options == ',')
+            options++;
+    }
+    return 0;
+}
+
+int64_t proto_clock_charge(const Proto_Clock *c, int64_t elapsed_ms)
+{
+    int64_t d = c->kind == PROTO_CLOCK_DELAY ? (int64_t)c->delay_ms : 0;
+    return elapsed_ms > d ? elapsed_ms - d : 0;
+}
+
+int64_t proto_clock_limit(const Proto_Clock *c, int64_t left_ms)
+{
+    return left_ms + (c->kind == PROTO_CLOCK_DELAY ? (int64_t)c->delay_ms : 0);
+}
+
+int64_t proto_clock_after_move(const Proto_Clock *c, int64_t left_ms,
+                               int64_t charge_ms, uint32_t made)
+{
+    int64_t left = left_ms - charge_ms;
+    switch (c->kind) {
+    case PROTO_CLOCK_FISCHER:
+        return left + c->inc_ms;
+    case PROTO_CLOCK_MOVES:
+        /* the period's last move gives the next period's time */
+        if (c->moves > 0 && made > 0 && made % c->moves == 0)
+            left += c->base_ms;
+        return left + c->inc_ms;
+    case PROTO_CLOCK_DAYS:
+        return c->base_ms; /* reset, not summed */
+    default:
+        return left;
+    }
+}
+
+uint32_t proto_clock_moves_to_go(const Proto_Clock *c, uint32_t made)
+{
+    if (c->kind == PROTO_CLOCK_MOVES && c->moves > 0)
+        return c->moves - made % c->moves;
+    return c->kind == PROTO_CLOCK_DAYS ? 1 : 0;
+}
+
+uint32_t proto_absence_ms(const Proto_Clock *c)
+{
+    if (c == NULL || c->kind == PROTO_CLOCK_NONE)
+        return PROTO_ABSENT_MAX_MS;
+    if (c->kind == PROTO_CLOCK_DAYS)
+        return c->base_ms;
+    uint64_t per_move = c->kind == PROTO_CLOCK_DELAY ? c->delay_ms : c->inc_ms;
+    uint64_t scaled = ((uint64_t)c->base_ms + 40 * per_move) / 10;
+    return (uint32_t)(scaled < PROTO_ABSENT_MIN_MS   ? PROTO_ABSENT_MIN_MS
+                      : scaled > PROTO_ABSENT_MAX_MS ? PROTO_ABSENT_MAX_MS
+                                                     : scaled);
+}
