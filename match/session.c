@@ -418,6 +418,8 @@ void match__step(Match *s, uint64_t now)
             return;
         int my_turn =
             core_side_to_move(proto_transcript_position(s->t)) == side;
+        if (match__forge_due(s, now, my_turn))
+            continue;
         if (!match__take_turn(s, now, my_turn))
             return;
     }
@@ -505,6 +507,7 @@ void match_free(Match *s)
     while (s->npending > 0)
         match__pending_drop(s, 0);
     free(s->their_state);
+    free(s->bare);
     core_position_free(s->perturbed);
     proto_wipe(&s->cfg.id, sizeof s->cfg.id);
     free(s);
