@@ -7,7 +7,8 @@
  * Test switches (read here): TABULA_TEST_DESYNC_PLY=N makes a player's own
  * state diverge at its first move at ply N or later; TABULA_TEST_CLOCK_LIE=1
  * reports no time used on each move; TABULA_TEST_ABSENCE_MS=N sets the
- * absence countdown.
+ * absence countdown; TABULA_TEST_CHEAT=flag|desync-true|desync-false|claim
+ * makes a player's session send that forgery (match.h, Match_Forge).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,21 @@
 #include "tb_error.h"
 
 /* ---- making a seat --------------------------------------------------- */
+
+/* TABULA_TEST_CHEAT's names of the cheats (match.h, Match_Forge). */
+static Match_Forge forge_named(const char *name)
+{
+    static const char *const names[] = {
+        [MATCH_FORGE_FLAG] = "flag",
+        [MATCH_FORGE_DESYNC_TRUE] = "desync-true",
+        [MATCH_FORGE_DESYNC_FALSE] = "desync-false",
+        [MATCH_FORGE_CLAIM] = "claim",
+    };
+    for (size_t i = 1; name != NULL && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return (Match_Forge)i;
+    return MATCH_FORGE_NONE;
+}
 
 /* The seat (its session resumed from its log when there is one). */
 static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
@@ -55,6 +71,8 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     if ((env = getenv("TABULA_TEST_CLOCK_LIE")) != NULL &&
         strcmp(env, "1") == 0 && g->cfg.role != LOBBY_ROLE_SPECTATOR)
         mc->clock_lie = 1;
+    if (g->cfg.role != LOBBY_ROLE_SPECTATOR)
+        mc->forge = forge_named(getenv("TABULA_TEST_CHEAT"));
     if ((env = getenv("TABULA_TEST_ABSENCE_MS")) != NULL)
         mc->absence_ms = (uint32_t)strtoul(env, NULL, 10);
     if (rc == 0)

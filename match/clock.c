@@ -525,34 +525,3 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
                s->cfg.bot ? MATCH_NOTE_ABSENT_LEFT_BOT : MATCH_NOTE_ABSENT_LEFT,
                match__secs(left, ms), NULL, NULL, NULL);
 }
-
-int match_forge_claim(Match *s, uint64_t now)
-{
-    if (match_side(s) < 0 || !match__started(s) || match__over(s) ||
-        match__own_unwitnessed(s))
-        return TB_E_STATE;
-    Proto_Message m;
-    proto_message_init(&m, PROTO_KIND_CLAIM, &s->cfg.id);
-    m.body.claim.what = PROTO_CLAIM_WIN;
-    int rc = match__send_msg(s, now, &m);
-    if (rc == 0)
-        match__show_conduct(s, now, &m);
-    return rc;
-}
-
-int match_forge_flag(Match *s, uint64_t now)
-{
-    int me = match_side(s);
-    const Core_Position *pos = proto_transcript_position(s->t);
-    if (me < 0 || pos == NULL || !s->clock_on || match__over(s) ||
-        core_side_to_move(pos) == me || match__own_unwitnessed(s))
-        return TB_E_STATE;
-    Proto_Message m;
-    proto_message_init(&m, PROTO_KIND_FLAG, &s->cfg.id);
-    m.body.flag.ply = core_ply(pos);
-    m.body.flag.elapsed = 1;
-    int rc = match__send_msg(s, now, &m);
-    if (rc == 0)
-        match__show_conduct(s, now, &m);
-    return rc;
-}

@@ -202,26 +202,50 @@ static int send_perturbed(Match *s, uint64_t now, Proto_Message *m)
     return 0;
 }
 
-int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
+int match__move_msg(Match *s, uint64_t now, const Core_Move *mv,
+                    Proto_Message *m)
 {
     const Core_Position *pos = proto_transcript_position(s->t);
     Core_Position *after = core_position_clone(pos);
-    Proto_Message m;
     int rc;
 
     if (after == NULL)
         return TB_E_NOMEM;
-    proto_message_init(&m, PROTO_KIND_MOVE, &s->cfg.id);
-    m.body.move.ply = core_ply(pos) + 1;
-    rc = core_move_format(pos, mv, m.body.move.move, sizeof m.body.move.move);
+    proto_message_init(m, PROTO_KIND_MOVE, &s->cfg.id);
+    m->body.move.ply = core_ply(pos) + 1;
+    rc = core_move_format(pos, mv, m->body.move.move, sizeof m->body.move.move);
     if (rc == 0)
         rc = core_play(after, mv);
     if (rc == 0)
-        rc = proto_state_hash(after, m.body.move.hash);
+        rc = proto_state_hash(after, m->body.move.hash);
     core_position_free(after);
-    if (rc == 0 && (rc = match__clock_for_move(s, now, &m)) != 0) {
+    if (rc == 0 && (rc = match__clock_for_move(s, now, m)) != 0) {
         match__say(s, 0, MATCH_NOTE_REFUSED_TIME_UP, NULL, NULL, NULL, NULL);
     }
+    return rc;
+}
+
+int match__send_move(Match *s, uint64_t now, Proto_Message *m)
+{
+    /* The move's ply and clock lines answer no line (Match_Note.answer):
+     * the ply is its answer. */
+    int answering = s->answering;
+    s->answering = 0;
+    int rc = match__send_msg(s, now, m);
+    if (rc == 0) {
+        s->moves++;
+        match__show_ply(s, m->body.move.ply, match_side(s), m->body.move.move,
+                        m->body.move.hash);
+        match__clock_after_move(s, now, match_side(s), m);
+    }
+    s->answering = answering;
+    return rc;
+}
+
+int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
+{
+    Proto_Message m;
+    int rc = match__move_msg(s, now, mv, &m);
     if (rc != 0)
         return rc;
     if (s->cfg.perturb_ply != 0 && s->perturbed == NULL &&
@@ -230,19 +254,7 @@ int match__play_move(Match *s, uint64_t now, const Core_Move *mv)
         if (s->perturbed != NULL)
             return send_perturbed(s, now, &m);
     }
-    /* The move's ply and clock lines answer no line (Match_Note.answer):
-     * the ply is its answer. */
-    int answering = s->answering;
-    s->answering = 0;
-    rc = match__send_msg(s, now, &m);
-    if (rc == 0) {
-        s->moves++;
-        match__show_ply(s, m.body.move.ply, match_side(s), m.body.move.move,
-                        m.body.move.hash);
-        match__clock_after_move(s, now, match_side(s), &m);
-    }
-    s->answering = answering;
-    return rc;
+    return match__send_move(s, now, &m);
 }
 
 int match_conduct_line(const char *line)

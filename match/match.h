@@ -46,6 +46,25 @@ typedef enum Match_Role {
                                    refuse ends the game all the same */
 
 /*
+ * Match_Forge: the lies a cheating client can sign, the fair-play issue's
+ * exploits, for tests to prove that the honest seats and `tabula replay`
+ * refuse them (match_forge; Match_Config.forge; TABULA_TEST_CHEAT in the
+ * terminal, docs/usage.md).
+ */
+typedef enum Match_Forge {
+    MATCH_FORGE_NONE = 0,
+    MATCH_FORGE_FLAG,   /* on our turn: our move (the first legal one) whose
+                           readings give the opponent 1 ms; on its turn: a
+                           claim of its flag 1 ms into the turn. The switch
+                           sends the move, then the claim */
+    MATCH_FORGE_DESYNC_TRUE,  /* once both sides moved, on either turn: a
+                                 desync report of the state both hold */
+    MATCH_FORGE_DESYNC_FALSE, /* ... of a state the moves do not give */
+    MATCH_FORGE_CLAIM   /* once the opponent moved: the win, as if it were
+                           absent past the countdown (it never left) */
+} Match_Forge;
+
+/*
  * Match_Config: who the seat is. Everything a session would otherwise take
  * from the operating system comes in here.
  *   role          MATCH_ROLE_HOST, _GUEST or _SPECTATOR
@@ -63,6 +82,9 @@ typedef enum Match_Role {
  *                 diverges at its first move (0: never)
  *   clock_lie     test switch: the seat reports no time used per move
  *   plant         MATCH_PLANT_* bits (simtest only)
+ *   forge         test switch: the seat cheats (Match_Forge), sending
+ *                 its forgery once, at the first moment it applies
+ *                 (the flag's: its lying move, then its claim)
  */
 typedef struct Match_Config {
     Match_Role role;
@@ -78,6 +100,7 @@ typedef struct Match_Config {
     uint32_t perturb_ply;
     int clock_lie;
     unsigned plant;
+    Match_Forge forge;
     int witnessed; /* clocks and absences from the relay's receipts (a
                       lobby game, lobby protocol 3; the fair-play issue):
                       see proto_transcript_witness_mode and
@@ -386,24 +409,21 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
                            const Proto_Receipt *r);
 
 /*
- * match_forge_flag: simtest's cheating client: claim the opponent's flag
- * now, 1 ms into its turn, whatever the clocks say, through this session
- * (so its own transcript holds the claim as every reader's does). The
- * relay's receipt of it refutes it in a witnessed match; elsewhere the
- * transcript refuses it. Errors: those of the send (TB_E_STATE when no
- * claim can be made: no clock, our own turn, not started).
+ * match_forge: a cheating client's forgery of kind (Match_Forge), now:
+ * signed with our key as our next envelope and sent through the
+ * session's own output, so the relay numbers and witnesses it as any
+ * frame. One our own transcript takes is kept and logged as every reader
+ * then holds it (a flag or absence claim, void by its receipt in a
+ * witnessed match; a false desync report, lost by us); one it refuses (a
+ * desync report of the true state) goes out bare, outside our chain,
+ * which goes on without it as every honest reader's does. No check is
+ * bent for it. Simtest's adversary and the test switch
+ * (Match_Config.forge) use it; a WARN says what went out. Errors:
+ * TB_E_STATE when kind does not apply now (no match, over, a spectator,
+ * our last envelope not yet witnessed, no clock for a flag; a bare
+ * forgery already sent: one a session), those of the send.
  */
-int match_forge_flag(Match *s, uint64_t now);
-
-/*
- * match_forge_claim: simtest's cheating client: claim the win against an
- * absent opponent now, whether it is absent or not, through this session
- * (its own transcript holds the claim). In a match whose receipts attest
- * presence the claim's receipt decides it (G-MC-9w); elsewhere it is the
- * claimant's word. Errors: those of the send (TB_E_STATE: not a player,
- * not started, over, or our last envelope not witnessed yet).
- */
-int match_forge_claim(Match *s, uint64_t now);
+int match_forge(Match *s, uint64_t now, Match_Forge kind);
 
 /*
  * match_log_header: the header of this match's log: version 2 with the

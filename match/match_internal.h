@@ -2,7 +2,8 @@
  * match_internal.h: the session object shared by the files of match/:
  * session.c (outputs, sending, the log, the end, time, making and
  * resuming), receive.c (frames in, lobby numbers, welcomes), conduct.c (commands, moves, offers, takebacks, bot answers),
- * clock.c (clocks, flags, absence) and text.c (notes without stdio).
+ * clock.c (clocks, flags, absence), forge.c (the test switch's cheating
+ * client) and text.c (notes without stdio).
  * Never included from another folder.
  */
 #ifndef TABULA_MATCH_INTERNAL_H
@@ -170,6 +171,10 @@ struct Match {
     uint32_t claims_seen; /* refuted absence claims already told */
     int64_t skew_said; /* the largest deviation of the relay's time told
                           (ms; match__skew_check) */
+    /* the test switch's cheating client (forge.c) */
+    uint32_t forged; /* its forgeries sent */
+    uint8_t *bare;   /* an envelope sent outside our chain (one a session) */
+    size_t bare_len;
 };
 
 /* ---- session.c ------------------------------------------------------ */
@@ -236,6 +241,17 @@ int match__own_unwitnessed(const Match *s);
 int match__take_turn(Match *s, uint64_t now, int my_turn);
 void match__show_conduct(Match *s, uint64_t now, const Proto_Message *m);
 int match__play_move(Match *s, uint64_t now, const Core_Move *mv);
+/* Our move mv as a message: its ply, notation, state hash and clock
+ * readings (refused, and said, when our time is up). */
+int match__move_msg(Match *s, uint64_t now, const Core_Move *mv,
+                    Proto_Message *m);
+/* Send our move message m (match__move_msg's) and show it. */
+int match__send_move(Match *s, uint64_t now, Proto_Message *m);
+
+/* ---- forge.c -------------------------------------------------------- */
+/* The test switch (Match_Config.forge): its forgery, once, at the first
+ * step where it applies. 1 when it sent something (step again). */
+int match__forge_due(Match *s, uint64_t now, int my_turn);
 
 /* ---- clock.c -------------------------------------------------------- */
 void match__clock_begin(Match *s, uint64_t now);

@@ -330,10 +330,6 @@ static void finish(Match *s, uint64_t now)
         char ply[21];
         match__say(s, 0, MATCH_NOTE_DESYNC, match__u(ply, s->desync_ply),
                    NULL, NULL, NULL);
-        /* The seat that found the mismatch sends its state first, the
-         * other answers: both at once would collide on one seq. */
-        if (s->detected || s->desync_got)
-            match__send_desync(s, now);
     } else {
         s->result.finished = 1;
     }
@@ -357,6 +353,14 @@ static void finish(Match *s, uint64_t now)
             proto_transcript_chain(s->t, o->hash);
         }
     }
+    /* The seat that found the mismatch sends its state first, the other
+     * answers: both at once would collide on one seq. After the end
+     * record: a report sent then is not logged (match__log), so the
+     * log ends where the chain decided, as the others' do (a trial: an
+     * honest seat answering a false report logged its answer, not yet
+     * witnessed, and so wrote no end record; its replay said exit 3). */
+    if (s->desync && (s->detected || s->desync_got))
+        match__send_desync(s, now);
     if (s->cfg.role == MATCH_ROLE_SPECTATOR) {
         s->result.finished = 1;
         done(s);
@@ -413,6 +417,8 @@ void match__step(Match *s, uint64_t now)
             return;
         int my_turn =
             core_side_to_move(proto_transcript_position(s->t)) == side;
+        if (match__forge_due(s, now, my_turn))
+            continue;
         if (!match__take_turn(s, now, my_turn))
             return;
     }
@@ -504,6 +510,7 @@ void match_free(Match *s)
     while (s->npending > 0)
         match__pending_drop(s, 0);
     free(s->their_state);
+    free(s->bare);
     core_position_free(s->perturbed);
     proto_wipe(&s->cfg.id, sizeof s->cfg.id);
     free(s);

@@ -139,7 +139,7 @@ static void cheat(World *w)
     x = &w->a[i];
     /* A claim the relay's receipts refute: its sender's session sends it
      * (a cheating client knows what it sent), 1 ms into the turn. */
-    if (match_forge_flag(x->m, w->now) != 0)
+    if (match_forge(x->m, w->now, MATCH_FORGE_FLAG) != 0)
         return;
     w->rep->faults++;
     sim__trace(w, i, "fault: a forged flag claim goes out");
@@ -201,7 +201,7 @@ static void lie(World *w)
         proto_transcript_status(t).outcome != CORE_ONGOING)
         return;
     if (b == SIM_LIE_CLAIM) {
-        if (match_forge_claim(x->m, w->now) != 0)
+        if (match_forge(x->m, w->now, MATCH_FORGE_CLAIM) != 0)
             return;
         sim__trace(w, 1, "lie: a claim of the win, the opponent present or "
                          "not");

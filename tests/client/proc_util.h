@@ -2,8 +2,9 @@
  * proc_util.h: real tabula processes for the network tests: start one
  * with its output in files of a temporary directory, wait for a line,
  * finish or kill it; recompute a log's final hash and compare logs.
- * Included by test_netplay.c and test_conduct.c, each
- * defining PROC_DIR_NAME (the directory's name part) first.
+ * Included by the network tests (test_netplay.c, test_conduct.c,
+ * test_exploits.c and others), each defining PROC_DIR_NAME (the
+ * directory's name part) first.
  */
 #ifndef TABULA_TEST_PROC_UTIL_H
 #define TABULA_TEST_PROC_UTIL_H

@@ -1325,7 +1325,7 @@ Test(match, a_claim_waiting_for_a_receipt_sets_no_past_deadline)
     Match_Out o;
     room_open_witnessed(&r, "clock=1+0");
     Match *guest = r.seat[1].m;
-    cr_assert_eq(match_forge_flag(guest, 300), 0);
+    cr_assert_eq(match_forge(guest, 300, MATCH_FORGE_FLAG), 0);
     while (match_poll(guest, &o)) /* sent, never numbered: no receipt */
         ;
     match_tick(guest, 3000);
