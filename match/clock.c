@@ -156,9 +156,14 @@ void match__clock_witnessed(Match *s, uint64_t now, uint32_t index)
     }
     if (!s->clock_on)
         return;
-    if (x >= 0 && from != s->wturn_from) {
-        /* a new turn: a move or a takeback the relay numbered */
+    size_t moves = proto_transcript_moves(s->t);
+    if (x >= 0 && (from != s->wturn_from || moves != s->wturn_moves)) {
+        /* a new turn: a move or a takeback the relay numbered (two may
+         * share one relay millisecond: a trial's cheater answered within
+         * it, and the turn went unseen, its clock line and its flag
+         * state with it) */
         s->wturn_from = from;
+        s->wturn_moves = moves;
         s->left[0] = left[0];
         s->left[1] = left[1];
         s->flag_sent = s->own_flag_said = 0;

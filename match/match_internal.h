@@ -167,7 +167,8 @@ struct Match {
     uint32_t voids_seen; /* refuted flag claims already told */
     uint64_t flag_again; /* ms of the turn when a refuted claim may be
                             made again */
-    uint64_t wturn_from; /* the relay time of the turn last shown */
+    uint64_t wturn_from; /* the relay time of the turn last shown ... */
+    size_t wturn_moves;  /* ... and the moves on the board then */
     uint32_t claims_seen; /* refuted absence claims already told */
     int64_t skew_said; /* the largest deviation of the relay's time told
                           (ms; match__skew_check) */

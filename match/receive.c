@@ -539,6 +539,7 @@ static void unwitness(Match *s)
     s->nstash = 0;
     s->voids_seen = s->claims_seen = 0;
     s->wturn_from = 0;
+    s->wturn_moves = 0;
     Match_Out *o;
     if (s->log_open && !s->log_ended &&
         (o = match__push(s, MATCH_OUT_LOG_OPEN)) != NULL) {

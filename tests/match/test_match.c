@@ -1437,6 +1437,29 @@ Test(match, witnessed_late_move_loses_on_time)
     room_close(&r);
 }
 
+/* Two turns that begin in one relay millisecond are two turns: Black
+ * answers White's first move within the millisecond the relay numbered
+ * it (a trial's cheating client did), and every seat still shows the
+ * clocks after each move (by hand, 5+0 and no time used beyond the
+ * allowance: 5.000 s each). */
+Test(match, witnessed_two_turns_in_one_relay_millisecond)
+{
+    Room r;
+    room_open_witnessed(&r, "clock=5+0");
+    r.now = 100;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    type(&r, MATCH_ROLE_GUEST, line10[1]);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(core_ply(proto_transcript_position(
+                         match_transcript(r.seat[i].m))),
+                     2, "seat %d", i);
+        cr_assert_eq(count_notes(&r.seat[i],
+                                 "clock: white 5.000 s, black 5.000 s"),
+                     2, "seat %d", i);
+    }
+    room_close(&r);
+}
+
 /* The seats' evidence against a relay whose time runs wrong (no clock):
  * it numbers White's move, sent at 0.1 s, with a time 5 s ahead of what
  * every WELCOME set the seats' reading to, and Black's move, sent at
