@@ -736,10 +736,16 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
     t->wlast = time;
     if (w->kind == PROTO_KIND_CLAIM && w->timed >= 0) {
         /* G-MC-9w: the claim's receipt says the absent side (its seat:
-         * the host's is white's) had been gone the countdown */
-        int x = w->timed;
+         * the host's is white's) had been gone the countdown; and a
+         * claimant whose own time is up by the receipts may claim the
+         * draw, not the win (G-MC-9: a cheater's client sent the win,
+         * and it held) */
+        int x = w->timed, c = 1 - x;
+        int own_up = t->clock.kind != PROTO_CLOCK_NONE && t->wturn == c &&
+                     charged(t, t->turn_from, time) >= t->wleft[c];
         if (t->over_at >= index && absent_ms != NULL &&
-            absent_ms[x] >= proto_absence_ms(&t->clock)) {
+            absent_ms[x] >= proto_absence_ms(&t->clock) &&
+            !(own_up && w->loss.outcome != CORE_DRAW)) {
             end_match(t, w->loss.outcome, w->loss.reason);
             t->over_at = index;
             t->wturn = -1;

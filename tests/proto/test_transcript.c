@@ -1061,6 +1061,11 @@ Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
                                           21999, NULL),
                  0);
     cr_assert_eq(proto_transcript_claims_void(t), 3);
+    /* Black's own time is up by then (its turn from 100, 5 s and the
+     * 0.5 s allowance: at 5,600): the win is void, the draw holds */
+    cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 22000, 10000), 0);
+    cr_assert_eq(proto_transcript_claims_void(t), 4);
+    cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
     cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_DRAW, 22000, 10000), 0);
     Core_Status st = proto_transcript_status(t);
     cr_assert_eq(st.outcome, CORE_DRAW);
