@@ -585,6 +585,14 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
     }
     if (rc == 0 && rep.header.version >= 2)
         print_witness(&rep, t);
+    else if (rc == 0 && t != NULL &&
+             (proto_transcript_status(t).reason == CORE_REASON_TIME ||
+              proto_transcript_status(t).reason == CORE_REASON_ABANDON))
+        /* (a cheating player rewrote a lobby game's log so, its receipts
+         * dropped: docs/trust.md) */
+        fprintf(rout, "relay: none (a log of version 1): this result rests "
+                      "on a player's word, as no relay witnessed its time "
+                      "or absence\n");
     if (rc != 0) {
         /* Once, in the report: the reason quotes bytes of the file. */
         const char *kind = rep.torn ? "torn log" : _(tb_strerror(rc));

@@ -118,6 +118,52 @@ Test(replay, verified_log_prints_the_game)
     frames_free(&f);
 }
 
+/* A log of version 1 (no relay's receipts) whose result is a claim
+ * against an absent opponent rests on the claimant's word: replay says
+ * so (a cheating player rewrote a lobby game's log to version 1 to keep
+ * a claim its receipt had refuted). A resignation needs no witness. */
+Test(replay, a_version_1_claim_is_said_to_rest_on_a_word)
+{
+    char path[128], final[PROTO_HASH_HEX];
+    Frames f = {0};
+    Proto_Identity w = ident(11), b = ident(12);
+    Proto_Transcript *t = NULL;
+    Proto_Log *log = NULL;
+    Proto_Log_Header h;
+    Proto_Message m;
+    uint8_t hash[PROTO_HASH_BYTES];
+    size_t len;
+    snprintf(path, sizeof path, "%s/claim.log", dir);
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    play_match(t, &f, &w, &b, "laska", "", 4, 2);
+    proto_message_init(&m, PROTO_KIND_CLAIM, &b);
+    m.body.claim.what = PROTO_CLAIM_WIN;
+    uint8_t *buf = seal_next(t, &b, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    keep(&f, buf, len);
+    proto_log_header_of(proto_transcript_start(t), &h);
+    cr_assert_eq(proto_log_create(&log, path, &h), 0);
+    for (size_t i = 0; i < f.n; i++)
+        cr_assert_eq(proto_log_append(log, f.buf[i], f.len[i]), 0);
+    proto_transcript_chain(t, hash);
+    cr_assert_eq(proto_log_finish(log, proto_transcript_count(t), hash), 0);
+    proto_log_close(log);
+    proto_transcript_free(t);
+    Out *o = replay(path);
+    cr_assert_eq(o->status, 0, "%s%s", o->out, o->err);
+    cr_assert(strstr(o->out, "result: 0-1 (abandon)") != NULL, "%s", o->out);
+    cr_assert(strstr(o->out, "relay: none (a log of version 1): this result "
+                             "rests on a player's word") != NULL,
+              "%s", o->out);
+    frames_free(&f);
+    snprintf(path, sizeof path, "%s/resign.log", dir);
+    write_log(path, "laska", 10, 1, final, &f);
+    o = replay(path);
+    cr_assert_eq(o->status, 0);
+    cr_assert(strstr(o->out, "relay: none") == NULL, "%s", o->out);
+    frames_free(&f);
+}
+
 Test(replay, a_flipped_byte_fails_with_ply_and_kind)
 {
     char path[128], final[PROTO_HASH_HEX];
