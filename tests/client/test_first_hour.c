@@ -149,6 +149,9 @@ Test(first_hour, play_the_bot_with_help_and_tab)
     wait_for("6 moves fit:");
     keys("c3-d4 Enter");
     wait_for("1. c3-d4");
+    /* The game is not kept: one q asks, a second quits (issue 39). */
+    keys("q");
+    wait_for("q again quits (this game is not kept)");
     keys("q");
     scr = wait_for("exit 0");
     cr_assert_not_null(strstr(scr, "result: * (unfinished)"), "%s", scr);
