@@ -216,6 +216,49 @@ Test(first_hour, host_join_watch_replay_by_the_screens_words)
     wait_for_in(pane[4], "Football chess");
 }
 
+/* Black's clock on the screen scr, in seconds: the "Clock  White M:SS
+ * ... Black M:SS" line over the board. */
+static int black_clock(const char *scr)
+{
+    const char *c = strstr(scr, "Clock  White ");
+    cr_assert_not_null(c, "no clock line:\n%s", scr);
+    const char *b = strstr(c, "Black ");
+    int m = -1, sec = -1;
+    cr_assert(b != NULL && sscanf(b + 6, "%d:%d", &m, &sec) == 2,
+              "no Black clock:\n%s", scr);
+    return m * 60 + sec;
+}
+
+/* Finding 7: a spectator who comes in late, with the turn in progress,
+ * shows the running clock the players show (the trial saw 4:51 against
+ * the host's 4:20): it runs the turn on the relay's time at its WELCOME
+ * (docs/trust.md). Black thinks 8 s before the spectator starts. */
+Test(first_hour, a_late_spectator_shows_the_players_running_clock)
+{
+    char join[256], watch[256];
+    static char shown[3][16384];
+    first("host laska --clock 5+0", 100, 34);
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    command_on(scr, "tabula spectate ", watch, sizeof watch);
+    window(join, "xterm-256color");
+    wait_for_in(pane[0], "White to move (you)");
+    keys_to(pane[0], "c3-d4 Enter");
+    wait_for_in(pane[1], "Black to move (you)");
+    sleep(8);
+    window(watch, "xterm-256color");
+    wait_for_in(pane[2], "Clock  White ");
+    usleep(300000);
+    for (int i = 0; i < 3; i++)
+        screen_of(pane[2 - i], shown[i], sizeof shown[i], 0);
+    int spec = black_clock(shown[0]), guest = black_clock(shown[1]),
+        host = black_clock(shown[2]);
+    cr_assert(host <= 5 * 60 - 7, "Black's clock did not run: %d s", host);
+    cr_assert(abs(spec - host) <= 1 && abs(spec - guest) <= 1,
+              "Black's clock: spectator %d s, host %d s, guest %d s\n%s\n%s",
+              spec, host, guest, shown[0], shown[2]);
+}
+
 /* Finding 2: a watch code given to join says what it is and what to type. */
 Test(first_hour, join_with_a_watch_code_says_spectate)
 {
