@@ -674,8 +674,16 @@ function drawNotes() {
 function netOutput(out) {
   if (out.kind === NET.PLY) {
     const [ply, side, text, hash] = out.text.split('\t');
+    const fresh = Number(ply) > game.moves.length; // (not a rebuild's)
     game.moves.length = Math.min(game.moves.length, Number(ply) - 1);
     game.moves.push({ side: Number(side), text, hash });
+    // The opponent's move, as it comes, takes the message line (as the
+    // terminal's 'opponent played'), where the player's own 'sent ...'
+    // stayed (a new-user trial). Not the plies a reload replays from
+    // the kept log before the lobby is reached, nor a spectator's.
+    if (fresh && game.link === 'connected' && game.role !== 2 &&
+        Number(side) !== game.seat.state(now()).side)
+      say(() => t('the opponent played {move}', { move: text }));
   } else if (out.kind === NET.THINK) {
     netBot(Number(out.text));
   } else if (out.kind === NET.DONE) {

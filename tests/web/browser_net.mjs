@@ -216,11 +216,19 @@ export async function netTabs(noLocks = false) {
       await page.keyboard.press('Enter');
       await page.waitForFunction((k) => window.tabulaPage.game.moves.length >= k,
         { timeout: 60000, polling: 100 }, n);
+      return mv;
     };
+    // The other tab's message line once the move came: it names the
+    // opponent's move (a new user saw the host's own 'sent ...' stay).
+    const told = (page, mv) => page.waitForFunction((w) => document.getElementById('message').textContent === w,
+      { timeout: 30000, polling: 50 }, `the opponent played ${mv}`)
+      .catch(async () => {
+        throw new Error(`after the opponent's ${mv} the message line says '${await page.$eval('#message', (e) => e.textContent)}'`);
+      });
     say('guest open');
     await move(host, 1);
-    await move(guest, 2);
-    await move(host, 3);
+    await told(host, await move(guest, 2));
+    await told(guest, await move(host, 3));
     await guest.waitForFunction(() => window.tabulaPage.game.moves.length >= 3,
       { timeout: 60000, polling: 100 });
     say('3 plies');
@@ -530,7 +538,8 @@ export async function netResign() {
     const downState = () => page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
       kept: sessionStorage.getItem('tabula-seat') !== null,
       message: document.getElementById('message').textContent,
-      start: !document.getElementById('start').hidden }));
+      start: !document.getElementById('start').hidden,
+      white: window.tabulaPage.game?.moves.filter((m) => m.side === 0).pop()?.text }));
     await page.evaluate(() => localStorage.setItem('tabula-test-lobby-down', '1'));
     const waits = [];
     for (let i = 0; i < 2; i++) {
@@ -551,7 +560,9 @@ export async function netResign() {
     await page.waitForFunction(() => window.tabulaPage.game?.link === 'connected',
       { timeout: 30000, polling: 100 });
     const backUp = await downState();
-    if (!backUp.kept || backUp.message !== 'click or type your moves on your turn')
+    // (or, when the terminal moved while the page was away, that move)
+    if (!backUp.kept || (backUp.message !== 'click or type your moves on your turn' &&
+        backUp.message !== `the opponent played ${backUp.white}`))
       throw new Error(`the lobby back: ${JSON.stringify(backUp)}, waits ${waits}`);
     await page.click('#resign'); // (Resign asks once)
     await page.click('#resign');
