@@ -892,3 +892,44 @@ export async function offerPage() {
   console.log(fails.length ? `offer FAILED: ${fails.join('; ')}` : 'offer ok');
   return fails.length ? 1 : 0;
 }
+
+// Finding 7 of the first-hour issue on the page: a spectator page that
+// opens 8 s into Black's turn shows Black's running clock as the
+// players have it (the relay's time at its WELCOME runs the turn,
+// docs/trust.md), not the full time. `tabula host laska --clock 5+0`
+// plays White at once; a terminal `tabula join --bot=1 --delay 20000`
+// thinks 20 s as Black. Black's clock is 300 s less the time since
+// White's ply line, read where the players read it.
+export async function netWatch() {
+  const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+0']);
+  const lobbyAddr = host.lines.map((l) => l.match(/^lobby: (\S+)/)?.[1]).find((x) => x);
+  const guest = spawn(env.TABULA_BINARY, ['join', host.invite, '--lobby', lobbyAddr, '--bot=1',
+    '--delay', '20000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const browser = await launchBrowser();
+  try {
+    let white = 0;
+    for (let i = 0; i < 600 && !white; i++) {
+      if (host.lines.some((l) => /^ +1\. white /.test(l))) white = Date.now();
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    if (!white) throw new Error(`White never moved: ${host.lines.join(' | ')}`);
+    await new Promise((r) => setTimeout(r, 8000));
+    const errors = [];
+    const page = await openPage(browser, host.watchLink, errors);
+    await page.waitForFunction(() => /Black \d+:\d\d/.test(document.getElementById('clocks').textContent),
+      { timeout: 60000, polling: 100 });
+    await new Promise((r) => setTimeout(r, 300)); // (the clocks redraw each 250 ms)
+    const shown = await page.evaluate(() => document.getElementById('clocks').textContent);
+    const want = 300000 - (Date.now() - white);
+    const m = shown.match(/Black (\d+):(\d\d)/);
+    const black = (Number(m[1]) * 60 + Number(m[2])) * 1000;
+    console.log(`netwatch black ${shown.replace(/\s+/g, ' ')} want ${(want / 1000).toFixed(1)} s`);
+    // shown rounded down to the second; the ply line came at most a
+    // moment after the relay numbered White's move
+    return Math.abs(black + 500 - want) <= 1500 && !errors.length ? 0 : 1;
+  } finally {
+    await browser.close();
+    guest.kill('SIGKILL');
+    host.proc.kill('SIGKILL');
+  }
+}
