@@ -778,3 +778,67 @@ Test(first_hour, a_move_after_the_end_says_the_game_is_over)
     const char *scr = wait_for("the game is over");
     cr_assert_null(strstr(scr, "it is not your move"), "%s", scr);
 }
+
+/* The Done-when of issue 39 as one story on terminals (tmux), each step
+ * with only what the README and the screens say: play the bot (`tabula
+ * play laska`), leave it (q asks, a second q quits); host a friend
+ * (`tabula host laska --clock 5+3`) whose second terminal types the
+ * command the host's screen shows; the friend quits in the middle (q q)
+ * and comes back by running the same command; the host resigns; and the
+ * log the host's game-over screen names replays in the viewer. */
+Test(first_hour, the_first_hour_story_on_terminals, .timeout = 150)
+{
+    char join[256], log[400], line[500];
+    first("play laska", 200, 34); /* (the log's path is long) */
+    const char *scr = wait_for_in(pane[0], "White to move (you)");
+    cr_assert_not_null(strstr(scr, "Tab lists them"), "%s", scr);
+    keys_to(pane[0], "c3-d4 Enter");
+    wait_for_in(pane[0], "1. c3-d4            e5xc3");
+    keys_to(pane[0], "q");
+    wait_for_in(pane[0], "q again quits (this game is not kept)");
+    keys_to(pane[0], "q");
+    wait_for_in(pane[0], "exit 0");
+
+    window("tabula host laska --clock 5+3", "xterm-256color");
+    scr = wait_for_in(pane[1], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    window(join, "xterm-256color");
+    wait_for_in(pane[1], "White to move (you)");
+    keys_to(pane[1], "a3-b4 Enter");
+    wait_for_in(pane[2], "Black to move (you)");
+
+    /* The friend quits in the middle and comes back. */
+    keys_to(pane[2], "q");
+    wait_for_in(pane[2], "q again leaves (the game is not resigned)");
+    keys_to(pane[2], "q");
+    scr = wait_for_in(pane[2], "exit 1");
+    cr_assert_not_null(strstr(scr, "run the same command again to come back "
+                                   "to it"),
+                       "%s", scr);
+    window(join, "xterm-256color");
+    scr = wait_for_in(pane[3], "Black to move (you)");
+    cr_assert_not_null(strstr(scr, "a3-b4"), "%s", scr);
+    keys_to(pane[3], "c5xa3 Enter");
+    wait_for_in(pane[1], "White to move (you)");
+
+    /* The host resigns; its game-over screen names the log. */
+    keys_to(pane[1], "resign Enter");
+    wait_for_in(pane[3], "Game over: 0-1 (resignation)");
+    scr = wait_for_in(pane[1], "Game over: 0-1 (resignation); q quits");
+    word_after(scr, "log:", log, sizeof log);
+    cr_assert_not_null(strstr(log, "/data/tabula/"), "'%s'\n%s", log, scr);
+    keys_to(pane[1], "q");
+    scr = wait_for_in(pane[1], "exit 0");
+    cr_assert_not_null(strstr(scr, "result: 0-1 (resign)"), "%s", scr);
+
+    /* The replay viewer steps through the game. */
+    snprintf(line, sizeof line, "tabula replay %s", log);
+    window(line, "xterm-256color");
+    scr = wait_for_in(pane[4], "Start position");
+    cr_assert_not_null(strstr(scr, "Laska"), "%s", scr);
+    keys_to(pane[4], "Right Right");
+    wait_for_in(pane[4], "Ply 2 of 2: Black played c5xa3");
+    keys_to(pane[4], "q");
+    scr = wait_for_in(pane[4], "exit 0");
+    cr_assert_not_null(strstr(scr, "result: 0-1 (resign)"), "%s", scr);
+}
