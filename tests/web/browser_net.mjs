@@ -774,6 +774,8 @@ export async function stalePage() {
   await withPage(async (page) => {
     const start = async (name, opponent = 'human') => {
       if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
+      // (a game on this device under way asks once before it is left)
+      if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
       await page.select('#game-name', name);
       await page.select('#opponent', opponent);
       await page.select('#play-as', '1'); // (against the bot, it moves first)
@@ -976,6 +978,11 @@ export async function storyPage(outDir) {
     await typeMove(host);
     await waitText(host, 'message', /^the bot played \S+$/, 'the bot\'s answer');
     say('played the bot');
+    // New game asks once: the game under way is not kept once left.
+    await host.click('#new');
+    await waitText(host, 'message', /^Click New game again to leave this game: it is not kept$/,
+      'New game in a game under way');
+    if (await host.$eval('#start', (e) => e.hidden) !== true) throw new Error('New game left at once');
     // A friend in a second tab.
     await host.click('#new');
     await host.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
