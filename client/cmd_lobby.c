@@ -109,8 +109,11 @@ static int parse_count(const char *s, uint32_t *out)
 
 /* Raise the descriptor limit to the hard limit and check max_conns fits
  * (given: named on the command line). A default that does not fit is
- * lowered with a note; a given number that does not is an error. */
-static int fit_descriptors(Lobby_Limits *lim, int given)
+ * lowered, and *limit gets the descriptor limit that lowered it (else
+ * 0) for the note after the start lines; a given number that does not
+ * is an error. */
+static int fit_descriptors(Lobby_Limits *lim, int given,
+                           unsigned long long *limit)
 {
     struct rlimit rl;
     rlim_t want = (rlim_t)lim->max_conns + LOBBY_FD_SPARE;
@@ -142,10 +145,7 @@ static int fit_descriptors(Lobby_Limits *lim, int given)
     lim->max_conns = rl.rlim_cur > 2 * LOBBY_FD_SPARE
                          ? (uint32_t)(rl.rlim_cur - LOBBY_FD_SPARE)
                          : LOBBY_FD_SPARE;
-    fprintf(stderr,
-            "lobby: the descriptor limit is %llu: at most %u connections "
-            "(raise it for more)\n",
-            (unsigned long long)rl.rlim_cur, lim->max_conns);
+    *limit = (unsigned long long)rl.rlim_cur;
     return 0;
 }
 
@@ -232,6 +232,7 @@ int cli_lobby(int argc, char **argv)
     Lobby_Run run;
     uv_loop_t loop;
     char where[64];
+    unsigned long long fd_limit = 0; /* lowered the connections: see below */
     int rc;
 
     memset(&lim, 0, sizeof lim);
@@ -349,7 +350,7 @@ int cli_lobby(int argc, char **argv)
             lim.max_rooms = LOBBY_CMD_ROOMS;
         if (lim.max_conns == 0)
             lim.max_conns = LOBBY_CMD_CONNS;
-        if (fit_descriptors(&lim, given) != 0)
+        if (fit_descriptors(&lim, given, &fd_limit) != 0)
             return CLI_EXIT_USAGE;
     }
     for (uint32_t k = 0; k < lim.ntrust; k++) {
@@ -453,6 +454,14 @@ int cli_lobby(int argc, char **argv)
         printf("http: %s\n", url);
     printf("relay key: %s\n", fp);
     fflush(stdout);
+    /* After the start lines, as a fact of the start, not before them as
+     * if something were wrong (issue 39's new user read the first line,
+     * 'the descriptor limit is ...', as a warning). */
+    if (fd_limit != 0)
+        fprintf(stderr,
+                "lobby: up to %u connections at once (this process may "
+                "open %llu descriptors)\n",
+                lim.max_conns, fd_limit);
     for (int i = 0; i < 2; i++) {
         uv_signal_init(&loop, &run.sig[i]);
         run.sig[i].data = &run;

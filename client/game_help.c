@@ -77,7 +77,9 @@ static const Help_Game games[] = {
      N_("A move goes from field to field: b2-d2; a capture is written with\n"
      "x: b3xc4. Fields are named on the board itself (the ball's map):\n"
      "the poles a and h, rows b to g with fields 1 to 5.\n"),
-     {{N_("a move"), NULL, "-", NULL, NULL},
+     /* (at the start every field is full: "Not now: a move" read as
+      * nonsense to issue 39's new user) */
+     {{N_("a move to an empty field"), NULL, "-", NULL, NULL},
       {N_("a capture"), NULL, "x", NULL, NULL},
       {NULL, NULL, NULL, NULL, NULL}},
      N_("Each cell shows a piece letter and the field's name (Kb3: a king\n"

@@ -101,7 +101,8 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
         g->seq.saved = 0;
         g->seq.turn_at = 0;
     } else {
-        netgame__say(g, _("resuming after lobby sequence number %llu"),
+        netgame__say(g, _("catching up on what you missed (the lobby's "
+                          "frames after %llu)"),
                      (unsigned long long)match_last_seq(g->m));
     }
     return 0;

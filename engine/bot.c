@@ -67,15 +67,17 @@ void bot__work_start(Bot_Work *w, const Bot_Limits *lim, uint64_t budget)
 
 int bot__out_of_work(Bot_Work *w)
 {
-    if (w->hold)
-        return w->stopped;
-    if (w->nodes >= w->budget)
-        w->stopped = 1;
+    if (w->spent)
+        ;
+    else if (w->nodes >= w->budget)
+        w->spent = 1;
     else if (w->lim->time_ms > 0 && w->nodes >= w->next_clock) {
         w->next_clock = w->nodes + 1024;
         if (w->lim->clock_ms(w->lim->clock_ctx) - w->t0 >= w->lim->time_ms)
-            w->stopped = 1;
+            w->spent = 1;
     }
+    if (!w->hold)
+        w->stopped = w->spent;
     return w->stopped;
 }
 

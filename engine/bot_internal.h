@@ -42,6 +42,7 @@ typedef struct Bot_Work {
     uint64_t t0;          /* clock at the start, with a time limit */
     uint64_t next_clock;  /* work at which to read the clock again */
     int hold;             /* nonzero: neither budget nor time stops yet */
+    int spent;            /* the budget or the time is spent, held or not */
     int stopped;
 } Bot_Work;
 
@@ -49,8 +50,10 @@ typedef struct Bot_Work {
  * a time limit). */
 void bot__work_start(Bot_Work *w, const Bot_Limits *lim, uint64_t budget);
 
-/* Nonzero (and stays so) once the budget or the time is spent; the
- * clock is read every 1024 units of work. */
+/* Nonzero (and stays so) once the budget or the time is spent and no
+ * hold keeps the search going; w->spent says it is spent, held or not
+ * (quiescence then stands pat, so a hold costs little). The clock is
+ * read every 1024 units of work. */
 int bot__out_of_work(Bot_Work *w);
 
 /* A 64-bit finaliser (splitmix64's): seeds to well-spread keys. */

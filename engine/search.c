@@ -379,8 +379,11 @@ static int32_t qsearch(Pvs *s, int ply, int qdepth, int32_t alpha,
     int evade = s->quiesce && qdepth < QS_MAX &&
                 ply < MAX_PLY && core_in_check(pos);
     int32_t stand = evade ? -BOT_INF : core_evaluate(pos);
+    /* Spent while the first root move holds the stop (bot__pvs): that
+     * move's line ends here, so it costs about the budget (a Chessball
+     * start, all captures, quiesced 9,743 units for a budget of 100). */
     if (!evade && (stand >= beta || qdepth >= QS_MAX || ply >= MAX_PLY ||
-                   bot__out_of_work(&s->w)))
+                   bot__out_of_work(&s->w) || s->w.spent))
         return stand;
     if (!s->quiesce)
         return threat_search(s, ply, qdepth, alpha, beta, stand);

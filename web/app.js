@@ -141,6 +141,31 @@ function home() {
   show('start');
 }
 
+// New game (or the logo) in a game on this device under way asks once,
+// as the terminal's q does: the game is not kept once left, so a
+// misclick lost it. A second click within LEAVE_ARMED_MS leaves; a
+// network seat is kept (the start page lists it) and a finished game
+// has nothing to lose, so they leave at once.
+const LEAVE_ARMED_MS = 3000;
+let leaveArmed = 0; // the timer of an armed leave, or 0
+const leaveQuestion = () => t('Click New game again to leave this game: it is not kept');
+function leave() {
+  // (armed, and still asking: a move since then asks again)
+  const asked = leaveArmed && said === leaveQuestion;
+  if (!asked && game?.mode === 'play' && game.moves.length > 0 && !over()) {
+    clearTimeout(leaveArmed);
+    leaveArmed = setTimeout(() => {
+      leaveArmed = 0;
+      if (said === leaveQuestion) say('');
+    }, LEAVE_ARMED_MS);
+    say(leaveQuestion);
+    return;
+  }
+  clearTimeout(leaveArmed);
+  leaveArmed = 0;
+  home();
+}
+
 function stopBot() {
   botRequest++;
   if (botWorker) { botWorker.terminate(); botWorker = null; }
@@ -674,8 +699,16 @@ function drawNotes() {
 function netOutput(out) {
   if (out.kind === NET.PLY) {
     const [ply, side, text, hash] = out.text.split('\t');
+    const fresh = Number(ply) > game.moves.length; // (not a rebuild's)
     game.moves.length = Math.min(game.moves.length, Number(ply) - 1);
     game.moves.push({ side: Number(side), text, hash });
+    // The opponent's move, as it comes, takes the message line (as the
+    // terminal's 'opponent played'), where the player's own 'sent ...'
+    // stayed (a new-user trial). Not the plies a reload replays from
+    // the kept log before the lobby is reached, nor a spectator's.
+    if (fresh && game.link === 'connected' && game.role !== 2 &&
+        Number(side) !== game.seat.state(now()).side)
+      say(() => t('the opponent played {move}', { move: text }));
   } else if (out.kind === NET.THINK) {
     netBot(Number(out.text));
   } else if (out.kind === NET.DONE) {
@@ -1196,8 +1229,8 @@ function wire() {
         ? 1 : game.pos.status().side;
     refresh();
   });
-  $('new').addEventListener('click', home);
-  $('home').addEventListener('click', (e) => { e.preventDefault(); home(); });
+  $('new').addEventListener('click', leave);
+  $('home').addEventListener('click', (e) => { e.preventDefault(); leave(); });
   $('first').addEventListener('click', () => replayTo(0));
   $('prev').addEventListener('click', () => replayTo(game.at - 1));
   $('next').addEventListener('click', () => replayTo(game.at + 1));

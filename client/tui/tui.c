@@ -998,7 +998,7 @@ int tui_screen_curses(int *colours)
 int tui_play(Session *s, const char *white_name, const char *black_name)
 {
     Tui t;
-    int quit = 0;
+    int quit = 0, armed = 0;
     int rc = tui_screen_init(&t, s);
 
     if (rc != 0)
@@ -1029,6 +1029,21 @@ int tui_play(Session *s, const char *white_name, const char *black_name)
         if (ch == 3) /* Ctrl-C in raw mode */
             break;
         quit = tui_screen_key(&t, ch);
+        /* A game under way is not kept: a stray q would lose it, so q
+         * asks once (as a network seat's does), unless the window is
+         * too small, whose screen says q quits; before the first move
+         * and after the end there is nothing to lose. */
+        if (quit && !armed && !t.too_small && s->nplayed > 0 &&
+            session_status(s).outcome == CORE_ONGOING) {
+            quit = 0;
+            armed = 1;
+            tui_say(&t, _("q again quits (this game is not kept); any "
+                          "other key plays on"),
+                    NULL, NULL);
+        } else if (!quit && ch != KEY_MOUSE && ch != KEY_RESIZE && armed) {
+            armed = 0;
+            tui_say(&t, "", NULL, NULL);
+        }
     }
     endwin();
     tui_screen_free(&t);

@@ -149,6 +149,9 @@ Test(first_hour, play_the_bot_with_help_and_tab)
     wait_for("6 moves fit:");
     keys("c3-d4 Enter");
     wait_for("1. c3-d4");
+    /* The game is not kept: one q asks, a second quits (issue 39). */
+    keys("q");
+    wait_for("q again quits (this game is not kept)");
     keys("q");
     scr = wait_for("exit 0");
     cr_assert_not_null(strstr(scr, "result: * (unfinished)"), "%s", scr);
@@ -211,6 +214,49 @@ Test(first_hour, host_join_watch_replay_by_the_screens_words)
     /* Step 4: replay the host's log: the viewer opens on the game. */
     window("tabula replay game.log", "xterm-256color");
     wait_for_in(pane[4], "Football chess");
+}
+
+/* Black's clock on the screen scr, in seconds: the "Clock  White M:SS
+ * ... Black M:SS" line over the board. */
+static int black_clock(const char *scr)
+{
+    const char *c = strstr(scr, "Clock  White ");
+    cr_assert_not_null(c, "no clock line:\n%s", scr);
+    const char *b = strstr(c, "Black ");
+    int m = -1, sec = -1;
+    cr_assert(b != NULL && sscanf(b + 6, "%d:%d", &m, &sec) == 2,
+              "no Black clock:\n%s", scr);
+    return m * 60 + sec;
+}
+
+/* Finding 7: a spectator who comes in late, with the turn in progress,
+ * shows the running clock the players show (the trial saw 4:51 against
+ * the host's 4:20): it runs the turn on the relay's time at its WELCOME
+ * (docs/trust.md). Black thinks 8 s before the spectator starts. */
+Test(first_hour, a_late_spectator_shows_the_players_running_clock)
+{
+    char join[256], watch[256];
+    static char shown[3][16384];
+    first("host laska --clock 5+0", 100, 34);
+    const char *scr = wait_for_in(pane[0], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    command_on(scr, "tabula spectate ", watch, sizeof watch);
+    window(join, "xterm-256color");
+    wait_for_in(pane[0], "White to move (you)");
+    keys_to(pane[0], "c3-d4 Enter");
+    wait_for_in(pane[1], "Black to move (you)");
+    sleep(8);
+    window(watch, "xterm-256color");
+    wait_for_in(pane[2], "Clock  White ");
+    usleep(300000);
+    for (int i = 0; i < 3; i++)
+        screen_of(pane[2 - i], shown[i], sizeof shown[i], 0);
+    int spec = black_clock(shown[0]), guest = black_clock(shown[1]),
+        host = black_clock(shown[2]);
+    cr_assert(host <= 5 * 60 - 7, "Black's clock did not run: %d s", host);
+    cr_assert(abs(spec - host) <= 1 && abs(spec - guest) <= 1,
+              "Black's clock: spectator %d s, host %d s, guest %d s\n%s\n%s",
+              spec, host, guest, shown[0], shown[2]);
 }
 
 /* Finding 2: a watch code given to join says what it is and what to type. */
@@ -731,4 +777,68 @@ Test(first_hour, a_move_after_the_end_says_the_game_is_over)
     keys("a3-b4 Enter");
     const char *scr = wait_for("the game is over");
     cr_assert_null(strstr(scr, "it is not your move"), "%s", scr);
+}
+
+/* The Done-when of issue 39 as one story on terminals (tmux), each step
+ * with only what the README and the screens say: play the bot (`tabula
+ * play laska`), leave it (q asks, a second q quits); host a friend
+ * (`tabula host laska --clock 5+3`) whose second terminal types the
+ * command the host's screen shows; the friend quits in the middle (q q)
+ * and comes back by running the same command; the host resigns; and the
+ * log the host's game-over screen names replays in the viewer. */
+Test(first_hour, the_first_hour_story_on_terminals, .timeout = 150)
+{
+    char join[256], log[400], line[500];
+    first("play laska", 200, 34); /* (the log's path is long) */
+    const char *scr = wait_for_in(pane[0], "White to move (you)");
+    cr_assert_not_null(strstr(scr, "Tab lists them"), "%s", scr);
+    keys_to(pane[0], "c3-d4 Enter");
+    wait_for_in(pane[0], "1. c3-d4            e5xc3");
+    keys_to(pane[0], "q");
+    wait_for_in(pane[0], "q again quits (this game is not kept)");
+    keys_to(pane[0], "q");
+    wait_for_in(pane[0], "exit 0");
+
+    window("tabula host laska --clock 5+3", "xterm-256color");
+    scr = wait_for_in(pane[1], "waiting for an opponent");
+    command_on(scr, "tabula join ", join, sizeof join);
+    window(join, "xterm-256color");
+    wait_for_in(pane[1], "White to move (you)");
+    keys_to(pane[1], "a3-b4 Enter");
+    wait_for_in(pane[2], "Black to move (you)");
+
+    /* The friend quits in the middle and comes back. */
+    keys_to(pane[2], "q");
+    wait_for_in(pane[2], "q again leaves (the game is not resigned)");
+    keys_to(pane[2], "q");
+    scr = wait_for_in(pane[2], "exit 1");
+    cr_assert_not_null(strstr(scr, "run the same command again to come back "
+                                   "to it"),
+                       "%s", scr);
+    window(join, "xterm-256color");
+    scr = wait_for_in(pane[3], "Black to move (you)");
+    cr_assert_not_null(strstr(scr, "a3-b4"), "%s", scr);
+    keys_to(pane[3], "c5xa3 Enter");
+    wait_for_in(pane[1], "White to move (you)");
+
+    /* The host resigns; its game-over screen names the log. */
+    keys_to(pane[1], "resign Enter");
+    wait_for_in(pane[3], "Game over: 0-1 (resignation)");
+    scr = wait_for_in(pane[1], "Game over: 0-1 (resignation); q quits");
+    word_after(scr, "log:", log, sizeof log);
+    cr_assert_not_null(strstr(log, "/data/tabula/"), "'%s'\n%s", log, scr);
+    keys_to(pane[1], "q");
+    scr = wait_for_in(pane[1], "exit 0");
+    cr_assert_not_null(strstr(scr, "result: 0-1 (resign)"), "%s", scr);
+
+    /* The replay viewer steps through the game. */
+    snprintf(line, sizeof line, "tabula replay %s", log);
+    window(line, "xterm-256color");
+    scr = wait_for_in(pane[4], "Start position");
+    cr_assert_not_null(strstr(scr, "Laska"), "%s", scr);
+    keys_to(pane[4], "Right Right");
+    wait_for_in(pane[4], "Ply 2 of 2: Black played c5xa3");
+    keys_to(pane[4], "q");
+    scr = wait_for_in(pane[4], "exit 0");
+    cr_assert_not_null(strstr(scr, "result: 0-1 (resign)"), "%s", scr);
 }

@@ -127,6 +127,17 @@ Test(game_help, laska_examples_are_legal_at_the_start)
     cr_assert_not_null(strstr(h, "w, b: a White or Black soldier"), "%s", h);
 }
 
+/* At Chessball's start all 32 fields are full and every move is a
+ * capture: what is not legal now says why (issue 39's new user read
+ * "Not now: a move" as nonsense). */
+Test(game_help, chessball_says_which_moves_the_full_board_rules_out)
+{
+    const char *h = help_at_start("chessball");
+    cr_assert_not_null(strstr(h, "Now, for example:\n  axc4 "), "%s", h);
+    cr_assert_not_null(strstr(h, "Not now:\n  a move to an empty field\n"),
+                       "%s", h);
+}
+
 Test(game_help, football_explains_kicks_and_pass)
 {
     const char *h = help_at_start("football");

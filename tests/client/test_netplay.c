@@ -137,8 +137,9 @@ Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
     await_line(&guest, "resumed: ", NULL, 0);
     /* It asks the lobby only for what came after what it had logged. */
     char seq[32];
-    await_line(&guest, "resuming after lobby sequence number ", seq,
-               sizeof seq);
+    /* in words a player reads (issue 39: "lobby sequence number") */
+    await_line(&guest, "catching up on what you missed (the lobby's frames "
+                       "after ", seq, sizeof seq);
     cr_assert_gt(strtoull(seq, NULL, 10), 6, "%s", seq);
     check_three(&host, &guest, &spec);
 }

@@ -66,6 +66,23 @@ Test(tui, move_entered_by_selecting_squares)
     wait_for("1. c3-d4");
 }
 
+/* A stray q does not end a game under way (issue 39's new user: a
+ * single q ended it at once, unkept): it asks, any other key plays on,
+ * and only a second q in a row quits. */
+Test(tui, q_asks_before_it_ends_a_game_under_way)
+{
+    keys("c3-d4 Enter");
+    wait_for("1. c3-d4            e5xc3");
+    keys("q");
+    wait_for("q again quits (this game is not kept); any other key plays on");
+    keys("Escape");
+    keys("q");
+    const char *scr = wait_for("q again quits");
+    cr_assert_null(strstr(scr, "result:"), "%s", scr);
+    keys("q");
+    scr = wait_for("result: * (unfinished)");
+}
+
 Test(tui, tab_completes_among_legal_moves)
 {
     keys("g Tab");

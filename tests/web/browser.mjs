@@ -134,7 +134,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
-import { netPages, netHost, netClaim, netResign, netTabs, policyPage, stalePage, offerPage } from './browser_net.mjs';
+import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
 // module in the page.
@@ -1228,6 +1228,10 @@ else if (cmd === 'netresign' && env.TABULA_BINARY)
   status = await netResign();
 else if (cmd === 'netclaim' && env.TABULA_BINARY)
   status = await netClaim();
+else if (cmd === 'netwatch' && env.TABULA_BINARY)
+  status = await netWatch();
+else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
+  status = await storyPage(resolve(rest[0]));
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
   status = await netTabs(rest[0] === 'nolocks');
 else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
@@ -1250,5 +1254,5 @@ else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
 else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | nettabs [nolocks] | policy | stale | offer');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | netwatch | story OUTDIR | nettabs [nolocks] | policy | stale | offer');
 exit(status);

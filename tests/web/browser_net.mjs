@@ -216,11 +216,19 @@ export async function netTabs(noLocks = false) {
       await page.keyboard.press('Enter');
       await page.waitForFunction((k) => window.tabulaPage.game.moves.length >= k,
         { timeout: 60000, polling: 100 }, n);
+      return mv;
     };
+    // The other tab's message line once the move came: it names the
+    // opponent's move (a new user saw the host's own 'sent ...' stay).
+    const told = (page, mv) => page.waitForFunction((w) => document.getElementById('message').textContent === w,
+      { timeout: 30000, polling: 50 }, `the opponent played ${mv}`)
+      .catch(async () => {
+        throw new Error(`after the opponent's ${mv} the message line says '${await page.$eval('#message', (e) => e.textContent)}'`);
+      });
     say('guest open');
     await move(host, 1);
-    await move(guest, 2);
-    await move(host, 3);
+    await told(host, await move(guest, 2));
+    await told(guest, await move(host, 3));
     await guest.waitForFunction(() => window.tabulaPage.game.moves.length >= 3,
       { timeout: 60000, polling: 100 });
     say('3 plies');
@@ -530,7 +538,8 @@ export async function netResign() {
     const downState = () => page.evaluate(() => ({ mode: window.tabulaPage.game?.mode,
       kept: sessionStorage.getItem('tabula-seat') !== null,
       message: document.getElementById('message').textContent,
-      start: !document.getElementById('start').hidden }));
+      start: !document.getElementById('start').hidden,
+      white: window.tabulaPage.game?.moves.filter((m) => m.side === 0).pop()?.text }));
     await page.evaluate(() => localStorage.setItem('tabula-test-lobby-down', '1'));
     const waits = [];
     for (let i = 0; i < 2; i++) {
@@ -551,7 +560,9 @@ export async function netResign() {
     await page.waitForFunction(() => window.tabulaPage.game?.link === 'connected',
       { timeout: 30000, polling: 100 });
     const backUp = await downState();
-    if (!backUp.kept || backUp.message !== 'click or type your moves on your turn')
+    // (or, when the terminal moved while the page was away, that move)
+    if (!backUp.kept || (backUp.message !== 'click or type your moves on your turn' &&
+        backUp.message !== `the opponent played ${backUp.white}`))
       throw new Error(`the lobby back: ${JSON.stringify(backUp)}, waits ${waits}`);
     await page.click('#resign'); // (Resign asks once)
     await page.click('#resign');
@@ -763,6 +774,8 @@ export async function stalePage() {
   await withPage(async (page) => {
     const start = async (name, opponent = 'human') => {
       if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
+      // (a game on this device under way asks once before it is left)
+      if (await page.$eval('#start', (e) => e.hidden)) await page.click('#new');
       await page.select('#game-name', name);
       await page.select('#opponent', opponent);
       await page.select('#play-as', '1'); // (against the bot, it moves first)
@@ -880,4 +893,164 @@ export async function offerPage() {
   });
   console.log(fails.length ? `offer FAILED: ${fails.join('; ')}` : 'offer ok');
   return fails.length ? 1 : 0;
+}
+
+// Finding 7 of the first-hour issue on the page: a spectator page that
+// opens 8 s into Black's turn shows Black's running clock as the
+// players have it (the relay's time at its WELCOME runs the turn,
+// docs/trust.md), not the full time. `tabula host laska --clock 5+0`
+// plays White at once; a terminal `tabula join --bot=1 --delay 20000`
+// thinks 20 s as Black. Black's clock is 300 s less the time since
+// White's ply line, read where the players read it.
+export async function netWatch() {
+  const host = await terminalHost(env.TABULA_BINARY, 'laska', ['--clock', '5+0']);
+  const lobbyAddr = host.lines.map((l) => l.match(/^lobby: (\S+)/)?.[1]).find((x) => x);
+  const guest = spawn(env.TABULA_BINARY, ['join', host.invite, '--lobby', lobbyAddr, '--bot=1',
+    '--delay', '20000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const browser = await launchBrowser();
+  try {
+    let white = 0;
+    for (let i = 0; i < 600 && !white; i++) {
+      if (host.lines.some((l) => /^ +1\. white /.test(l))) white = Date.now();
+      else await new Promise((r) => setTimeout(r, 20));
+    }
+    if (!white) throw new Error(`White never moved: ${host.lines.join(' | ')}`);
+    await new Promise((r) => setTimeout(r, 8000));
+    const errors = [];
+    const page = await openPage(browser, host.watchLink, errors);
+    await page.waitForFunction(() => /Black \d+:\d\d/.test(document.getElementById('clocks').textContent),
+      { timeout: 60000, polling: 100 });
+    await new Promise((r) => setTimeout(r, 300)); // (the clocks redraw each 250 ms)
+    const shown = await page.evaluate(() => document.getElementById('clocks').textContent);
+    const want = 300000 - (Date.now() - white);
+    const m = shown.match(/Black (\d+):(\d\d)/);
+    const black = (Number(m[1]) * 60 + Number(m[2])) * 1000;
+    console.log(`netwatch black ${shown.replace(/\s+/g, ' ')} want ${(want / 1000).toFixed(1)} s`);
+    // shown rounded down to the second; the ply line came at most a
+    // moment after the relay numbered White's move
+    return Math.abs(black + 500 - want) <= 1500 && !errors.length ? 0 : 1;
+  } finally {
+    await browser.close();
+    guest.kill('SIGKILL');
+    host.proc.kill('SIGKILL');
+  }
+}
+
+// The first hour as one story in one browser (issue 39's Done-when), with
+// only what the page says: the start page's New game against the bot
+// (Laska, level 1), a move and the bot's answer; New game, then Host
+// (you play) and the opponent's link in a second tab of the same
+// browser; both move, each tab's message line naming the other's move;
+// the guest's tab is closed in the middle (the browser asks first) and
+// the same link in a new tab takes the seat back; it moves, the host
+// resigns (Resign asks once); the host downloads the log, goes back to
+// the start page with New game and chooses the log there: the replay
+// viewer steps through the game to its result. Prints "story ..." and
+// returns 0 or 1.
+export async function storyPage(outDir) {
+  const lobby = await lobbyServer(env.TABULA_BINARY);
+  const browser = await launchBrowser();
+  const errors = [];
+  const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`story: ${w}`); };
+  const text = (page, id) => page.$eval(`#${id}`, (e) => e.textContent);
+  const waitText = (page, id, re, what) => page.waitForFunction((i, r) =>
+    new RegExp(r).test(document.getElementById(i).textContent), { timeout: 60000, polling: 50 }, id, re.source)
+    .catch(async () => { throw new Error(`${what}: #${id} says '${await text(page, id)}'`); });
+  const typeMove = async (page) => {
+    await page.bringToFront();
+    await page.waitForFunction(() => !document.getElementById('move-input').disabled,
+      { timeout: 60000, polling: 50 });
+    const mv = await page.evaluate(() => window.tabulaPage.game.pos.moves()[0]);
+    await page.type('#move-input', mv);
+    await page.keyboard.press('Enter');
+    return mv;
+  };
+  const plies = (page, n) => page.waitForFunction((k) => window.tabulaPage.game?.moves?.length >= k,
+    { timeout: 60000, polling: 50 }, n);
+  try {
+    // The bot.
+    const host = await openPage(browser, `${lobby.base}/`, errors);
+    await host.select('#game-name', 'laska');
+    await host.select('#opponent', 'bot:1');
+    await host.select('#play-as', '0');
+    await host.click('#new-game button[type=submit]');
+    await waitText(host, 'message', /^type .*; or click the squares \(\? explains\)$/, 'a new game against the bot');
+    await typeMove(host);
+    await waitText(host, 'message', /^the bot played \S+$/, 'the bot\'s answer');
+    say('played the bot');
+    // New game asks once: the game under way is not kept once left.
+    await host.click('#new');
+    await waitText(host, 'message', /^Click New game again to leave this game: it is not kept$/,
+      'New game in a game under way');
+    if (await host.$eval('#start', (e) => e.hidden) !== true) throw new Error('New game left at once');
+    // A friend in a second tab.
+    await host.click('#new');
+    await host.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    await host.select('#net-game', 'laska');
+    await host.select('#net-host-bot', '0');
+    await host.click('#net-host button[type=submit]');
+    await host.waitForFunction(() => document.querySelector('#net-room a'), { timeout: 60000, polling: 100 });
+    const link = await host.$eval('#net-room a', (a) => a.href); // the opponent's link
+    if (!/#join=/.test(link)) throw new Error(`the room's first link is ${link}`);
+    let guest = await openPage(browser, link, errors);
+    const m1 = await typeMove(host);
+    await waitText(guest, 'message', new RegExp(`^the opponent played ${m1}$`), 'the guest after White\'s move');
+    const m2 = await typeMove(guest);
+    await waitText(host, 'message', new RegExp(`^the opponent played ${m2}$`), 'the host after Black\'s move');
+    await typeMove(host);
+    await plies(guest, 3);
+    say('3 plies');
+    // The guest's tab closes in the middle, and comes back.
+    const asked = guest.dialogs.length;
+    await guest.close({ runBeforeUnload: true });
+    for (let i = 0; i < 50 && !guest.isClosed(); i++) await new Promise((r) => setTimeout(r, 100));
+    if (guest.dialogs.slice(asked).join() !== 'beforeunload')
+      throw new Error(`closing the guest's tab asked ${JSON.stringify(guest.dialogs.slice(asked))}`);
+    guest = await openPage(browser, link, errors);
+    await plies(guest, 3);
+    await waitText(guest, 'notes', /resumed: 3 moves from this browser's storage/, 'the guest back');
+    await typeMove(guest);
+    await plies(host, 4);
+    say('guest back, 4 plies');
+    // The host resigns.
+    await host.bringToFront();
+    await host.click('#resign');
+    await host.click('#resign');
+    await waitText(host, 'status', /^0-1 \(resignation\)$/, 'the host\'s end');
+    await waitText(guest, 'status', /^0-1 \(resignation\)$/, 'the guest\'s end');
+    const final = await text(host, 'final');
+    // The log, downloaded with the page's button, replayed on the start page.
+    const cdp = await browser.target().createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: outDir });
+    const before = new Set(await readdir(outDir));
+    await host.click('#download-log');
+    let file = null;
+    for (let i = 0; i < 100 && !file; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      file = (await readdir(outDir)).find((f) => !before.has(f) && f.endsWith('.log'));
+    }
+    if (!file) throw new Error('no log downloaded');
+    await host.click('#new');
+    await host.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    const input = await host.$('#replay-file');
+    await input.uploadFile(join(outDir, file));
+    await host.waitForFunction(() => window.tabulaPage.game?.mode === 'replay' ||
+      document.getElementById('replay-error').textContent !== '', { timeout: 60000, polling: 50 });
+    const replayError = await text(host, 'replay-error');
+    if (replayError) throw new Error(`the downloaded log: ${replayError}`);
+    for (let i = 0; i < 4; i++) await host.click('#next');
+    const end = await host.evaluate(() => ({ at: window.tabulaPage.game.at, all: window.tabulaPage.game.all.length,
+      status: document.getElementById('status').textContent, final: document.getElementById('final').textContent }));
+    console.log(`story: bot, host and guest tabs, guest closed and back, resigned, replayed ${end.at}/${end.all} ` +
+      `'${end.status}' ${end.final === final ? 'same final hash' : `final ${end.final} vs ${final}`}`);
+    if (end.at !== 4 || end.all !== 4 || end.final !== final || !/0-1/.test(end.status))
+      return 1;
+    await host.click('#new');
+    await host.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    if (errors.length) { console.log(`story: errors in the page: ${errors.join('; ')}`); return 1; }
+    return 0;
+  } finally {
+    await browser.close();
+    lobby.close();
+  }
 }

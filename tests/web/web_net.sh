@@ -18,7 +18,14 @@
 # clock goes on, lower by at least the wait), plays another and resigns
 # (browser.mjs netresign); last a person's seat whose terminal host is
 # killed claims the win once the absence countdown has run (browser.mjs
-# netclaim). Screenshots in
+# netclaim); and a spectator page that opens 8 s into Black's turn shows
+# Black's clock 8 s down, as the players have it (browser.mjs netwatch);
+# and the first hour's story in one browser (browser.mjs story): a game
+# against the bot from the start page, then Host and the opponent's link
+# in a second tab, both moving, the second tab closed (asked first) and
+# the link reopened, the host resigning, the downloaded log chosen on the
+# start page and stepped through to its end.
+# Screenshots in
 # NATIVE_BUILD_DIR/web-net-GAME.png.
 # Run by ctest as web_net.
 #   tests/web/web_net.sh NATIVE_BUILD_DIR [GAME...]
@@ -76,5 +83,12 @@ step nettabs "the same without Web Locks (no secure context): the seats' leases 
 # A person's seat whose opponent leaves: the claims, typed and clicked.
 step netclaim "the page refused an early claim and claimed the win once the absent host's countdown ran out" \
   "a claim against an absent opponent"
+# A spectator page that comes in 8 s into Black's turn: the players' clock.
+step netwatch "a late spectator page showed Black's running clock as the players have it" \
+  "a late spectator page's clock"
+# The first hour as one story in one browser: the bot, a friend in a
+# second tab, the friend's tab closed and back, the log replayed.
+step story "the first hour's story: the bot, a friend in a second tab that closed and came back, the log replayed" \
+  "the first hour's story in one browser" "$out"
 [ $fail -eq 0 ] && echo "web_net: every game's terminal, page, spectator and log hashes agree"
 exit $fail
