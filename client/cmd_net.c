@@ -683,7 +683,7 @@ static int seat_lobby(const char *log_path, char *out, size_t cap)
  * the game and how to come back to it. */
 static void say_left(const char *cmd, Lobby_Role role,
                      const Netgame_Config *cfg, int started,
-                     const char *kept)
+                     const char *kept, int external)
 {
     if (!started)
         fprintf(stderr, _("tabula %s: you left before the game started\n"),
@@ -691,6 +691,14 @@ static void say_left(const char *cmd, Lobby_Role role,
     else if (role == LOBBY_ROLE_SPECTATOR)
         fprintf(stderr, _("tabula %s: you stopped watching; the same command "
                         "watches again from the first move\n"), cmd);
+    else if (cfg->log_path == NULL && role == LOBBY_ROLE_HOST &&
+             kept[0] != '\0' && external)
+        /* (the lobby named too: without it the host would start a lobby
+         * of its own, one the guest is not in; a new user stranded so) */
+        fprintf(stderr, _("tabula %s: you left the game; it is not resigned: "
+                        "tabula host %s --lobby %s --log %s comes back to "
+                        "it\n"),
+                cmd, core_game_name(cfg->game), cfg->lobby, kept);
     else if (cfg->log_path == NULL && role == LOBBY_ROLE_HOST &&
              kept[0] != '\0')
         /* (a new host command would make a new game: the kept file is
@@ -976,6 +984,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (role != LOBBY_ROLE_SPECTATOR && netstore_dir(store, sizeof store) == 0)
         cfg.store_dir = store; /* (a --log there is one of its seats) */
     cfg.lobby = lobby;
+    int external_lobby = r.lobby == NULL; /* (not this process's own) */
     cfg.nodes = nodes; /* --lobby's, read above; 0 of them otherwise */
     cfg.nnodes = nnodes;
     uv_signal_init(&r.loop, &r.sig);
@@ -1039,7 +1048,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         free(*script_at(&r, i));
     free(r.script);
     if (r.user_left)
-        say_left(cmd, role, &cfg, r.was_started, r.kept);
+        say_left(cmd, role, &cfg, r.was_started, r.kept, external_lobby);
     if (r.user_left && !r.was_started && cfg.log_path == NULL &&
         r.kept[0] != '\0')
         netstore_discard(r.kept); /* no game: nothing to come back to */

@@ -372,6 +372,20 @@ int netstore_resume(Match *m, const char *log_path, uint64_t last_seq,
         snprintf(why, why_cap, "%s: %s", log_path, _(tb_strerror(rc)));
         return rc;
     }
+    /* A log with its end record holds a game that is over: it is never
+     * taken up again (a new user ran the same command after the game and
+     * a re-made room's receipts gave the loser its time back, the log
+     * rewritten; a loser could do it on purpose). */
+    Proto_Log_Report rep;
+    if (proto_log_verify(buf, len, NULL, NULL, NULL, NULL, &rep) == 0 &&
+        rep.ended) {
+        free(buf);
+        snprintf(why, why_cap,
+                 _("%s holds a game that is over; tabula replay %s shows "
+                   "it, and a new game needs another --log FILE"),
+                 log_path, log_path);
+        return TB_E_STATE;
+    }
     rc = match_resume(m, buf, len, last_seq, numbered, sub, sizeof sub);
     free(buf);
     if (rc != 0) {

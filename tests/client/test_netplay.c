@@ -471,6 +471,41 @@ static void scripted_pair(Proc *host, Proc *guest, const char *clock,
     start_reading(guest, "guest", NULL, ga, "guest.txt", guest_text);
 }
 
+/* A new user ran "the same command" again after a game had ended: the
+ * seat took the finished log up again, a re-made room's receipts gave
+ * the loser its time back, and the log was rewritten without its
+ * result. A log that holds an ended game is refused, untouched. */
+Test(netplay, a_finished_games_log_is_never_taken_up_again)
+{
+    Proc host, guest;
+    char invite[40], addr[64], path[600];
+    make_dir();
+    char *ha[] = {"host", "laska", "--bot=1", "--log", "h.log", NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "lobby: ", addr, sizeof addr);
+    char *ga[] = {"join", invite, "--lobby", addr, NULL};
+    start_reading(&guest, "guest", NULL, ga, "moves.txt", "e5xc3\nresign\n");
+    cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
+    path_of(path, sizeof path, "h.log");
+    uint8_t *before = NULL, *after = NULL;
+    size_t nb = 0, na = 0;
+    cr_assert_eq(proto_read_file(path, &before, &nb), 0);
+    start(&host, "host", NULL, ha);
+    cr_assert_neq(finish(&host), 0, "%s", slurp(host.out));
+    cr_assert_not_null(strstr(slurp(host.err), "h.log holds a game that is "
+                                               "over; tabula replay h.log "
+                                               "shows it"),
+                       "%s", slurp(host.err));
+    cr_assert_eq(proto_read_file(path, &after, &na), 0);
+    cr_assert(na == nb && memcmp(before, after, nb) == 0,
+              "the finished log was changed");
+    free(before);
+    free(after);
+    remove_dir();
+}
+
 Test(netplay, a_seat_reading_a_file_reads_it_as_a_pipe)
 {
     Proc host, guest;
