@@ -426,11 +426,21 @@ void match__step(Match *s, uint64_t now)
 
 /* ---- time ------------------------------------------------------------ */
 
+/* The match's own timers (clocks, a bot's think time) run: match_tick
+ * takes them and match_deadline asks for them only then (a bot's think
+ * time past in a match that ended meanwhile, its last receipts still
+ * awaited, was a wake-up met again and again at one time). */
+static int timers_run(const Match *s)
+{
+    return !s->done && !s->closing && match__started(s) && !match__over(s) &&
+           !s->desync;
+}
+
 void match_tick(Match *s, uint64_t now)
 {
     if (s->done)
         return;
-    if (!s->closing && match__started(s) && !match__over(s) && !s->desync) {
+    if (timers_run(s)) {
         match__clock_tick(s, now);
         if (s->think_at != 0 && now >= s->think_at) {
             s->think_at = 0;
@@ -453,11 +463,7 @@ uint64_t match_deadline(const Match *s)
         return s->unacked > 0 ? s->wait_started + MATCH_FINISH_WAIT_MS
                               : s->wait_started;
     }
-    /* (as match_tick takes it: a bot's think time past in a match that
-     * ended meanwhile, its last receipts still awaited, was a wake-up
-     * met again and again at one time) */
-    if (s->think_at != 0 && match__started(s) && !match__over(s) &&
-        !s->desync)
+    if (s->think_at != 0 && timers_run(s))
         d = s->think_at;
     uint64_t c = match__clock_deadline(s);
     return c < d ? c : d;
