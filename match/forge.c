@@ -143,6 +143,11 @@ int match_forge(Match *s, uint64_t now, Match_Forge kind)
         if (!moved || !proto_transcript_moved(s->t, me))
             return TB_E_STATE;
         return forge_desync(s, now, pos, kind == MATCH_FORGE_DESYNC_TRUE);
+    case MATCH_FORGE_ABORT:
+        if (!moved || !proto_transcript_moved(s->t, me))
+            return TB_E_STATE;
+        proto_message_init(&m, PROTO_KIND_ABORT, &s->cfg.id);
+        return send_forged(s, now, &m, "an abort after both moved");
     case MATCH_FORGE_CLAIM:
         if (!moved)
             return TB_E_STATE;

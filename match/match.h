@@ -60,8 +60,10 @@ typedef enum Match_Forge {
     MATCH_FORGE_DESYNC_TRUE,  /* once both sides moved, on either turn: a
                                  desync report of the state both hold */
     MATCH_FORGE_DESYNC_FALSE, /* ... of a state the moves do not give */
-    MATCH_FORGE_CLAIM   /* once the opponent moved: the win, as if it were
+    MATCH_FORGE_CLAIM,  /* once the opponent moved: the win, as if it were
                            absent past the countdown (it never left) */
+    MATCH_FORGE_ABORT   /* once both sides moved: an abort (simtest's
+                           adversary; the switch does not offer it) */
 } Match_Forge;
 
 /*

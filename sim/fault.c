@@ -146,40 +146,6 @@ static void cheat(World *w)
     sim__drain(w, i);
 }
 
-/* The adversary's envelope that every honest reader refuses (a desync
- * report of the true state while the match is on, an abort after both
- * sides moved): its own session would not make it (its transcript
- * refuses it too), so it goes to the relay as a forged DATA frame whose
- * ACK the cheat keeps (relay.c). 0, or nonzero when it cannot be made. */
-static int forge_refused(World *w, int i, int kind)
-{
-    Actor *x = &w->a[i];
-    const Proto_Transcript *t = match_transcript(x->m);
-    const Core_Position *pos = proto_transcript_position(t);
-    uint8_t state[PROTO_STATE_MAX];
-    size_t n = 0, len = 0;
-    Proto_Message m;
-    if (pos == NULL)
-        return TB_E_STATE;
-    proto_message_init(&m, kind, &x->mc.id);
-    if (kind == PROTO_KIND_DESYNC) {
-        if (core_encode(pos, state, sizeof state, &n) != 0)
-            return TB_E_STATE;
-        m.body.desync.ply = core_ply(pos);
-        m.body.desync.state = state;
-        m.body.desync.state_len = n;
-    }
-    proto_transcript_next(t, &m);
-    /* (sealed after a DATA type byte: the frame's prefix is its room) */
-    if (proto_seal(&m, &x->mc.id, w->buf, PROTO_FRAME_PREFIX + PROTO_FRAME_MAX,
-                   &len, NULL) != 0)
-        return TB_E_STATE;
-    w->buf[PROTO_FRAME_PREFIX - 1] = LOBBY_WIRE_DATA_TYPE;
-    sim__to_relay(w, i, w->buf + PROTO_FRAME_PREFIX - 1,
-                  len - PROTO_FRAME_PREFIX + 1, 1);
-    return 0;
-}
-
 /* The adversary (the fair-play issue): the guest, while the match is
  * on, tells one of the lies of cfg->lies that go on the wire (the flag
  * claim is cheat(); the edited log is checked at the end, sim.c). */
@@ -196,26 +162,18 @@ static void lie(World *w)
     unsigned b = pick[sim__rnd(w) % (uint64_t)n];
     if (!x->alive || x->m == NULL || x->conn != 2 || x->done)
         return;
-    const Proto_Transcript *t = match_transcript(x->m);
-    if (proto_transcript_start(t) == NULL ||
-        proto_transcript_status(t).outcome != CORE_ONGOING)
+    /* (through its session, match_forge: the claim its transcript
+     * takes, the report and the abort it refuses go out bare) */
+    Match_Forge kind = b == SIM_LIE_CLAIM    ? MATCH_FORGE_CLAIM
+                       : b == SIM_LIE_DESYNC ? MATCH_FORGE_DESYNC_TRUE
+                                             : MATCH_FORGE_ABORT;
+    if (match_forge(x->m, w->now, kind) != 0)
         return;
-    if (b == SIM_LIE_CLAIM) {
-        if (match_forge(x->m, w->now, MATCH_FORGE_CLAIM) != 0)
-            return;
-        sim__trace(w, 1, "lie: a claim of the win, the opponent present or "
-                         "not");
-    } else if (b == SIM_LIE_DESYNC) {
-        if (forge_refused(w, 1, PROTO_KIND_DESYNC) != 0)
-            return;
-        sim__trace(w, 1, "lie: a desync report of the true state");
-    } else {
-        if (!proto_transcript_moved(t, CORE_WHITE) ||
-            !proto_transcript_moved(t, CORE_BLACK) ||
-            forge_refused(w, 1, PROTO_KIND_ABORT) != 0)
-            return;
-        sim__trace(w, 1, "lie: an abort after both sides moved");
-    }
+    sim__trace(w, 1, "lie: %s",
+               b == SIM_LIE_CLAIM    ? "a claim of the win, the opponent "
+                                       "present or not"
+               : b == SIM_LIE_DESYNC ? "a desync report of the true state"
+                                     : "an abort after both sides moved");
     w->rep->faults++;
     sim__drain(w, 1);
 }
