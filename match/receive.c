@@ -9,6 +9,7 @@
  * own that lost is taken back (docs/protocol.md, G-SES-1..4). The resume
  * point (MATCH_OUT_SEQ) never passes a frame that is not yet logged.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,9 +119,20 @@ static void say_match(Match *s, const Proto_Message *st, int ours)
     /* the game and its options, as the start names them */
     match__text_init(&t, game, sizeof game);
     match__put(&t, st->body.start.game);
-    if (st->body.start.options[0]) {
-        match__put(&t, " ");
-        match__put(&t, st->body.start.options);
+    /* (the options the players chose: the relay token is the session's) */
+    const char *sep = " ";
+    for (const char *o = st->body.start.options; *o != '\0';) {
+        size_t len = strcspn(o, ",");
+        if (len > 0 && !(len == strlen(PROTO_OPTION_RELAY) &&
+                         strncmp(o, PROTO_OPTION_RELAY, len) == 0)) {
+            char tok[PROTO_OPTIONS_MAX + 1];
+            memcpy(tok, o, len);
+            tok[len] = '\0';
+            match__put(&t, sep);
+            match__put(&t, tok);
+            sep = ",";
+        }
+        o += len + (o[len] == ',');
     }
     if (ours) {
         proto_fingerprint(st->body.start.black, fp);
@@ -161,6 +173,14 @@ static int on_hello(Match *s, uint64_t now, int from,
     memcpy(m.body.start.game, core_game_name(s->game),
            n < PROTO_NAME_MAX ? n : PROTO_NAME_MAX);
     memcpy(m.body.start.options, s->options, strlen(s->options) + 1);
+    if (match__witnessed(s) && !proto_options_relay(s->options)) {
+        /* the witnessed mode, signed into the start (docs/trust.md) */
+        size_t have = strlen(s->options);
+        if (have + 1 + strlen(PROTO_OPTION_RELAY) > PROTO_OPTIONS_MAX)
+            return TB_E_OPTION;
+        snprintf(m.body.start.options + have, PROTO_OPTIONS_MAX + 1 - have,
+                 "%s%s", have > 0 ? "," : "", PROTO_OPTION_RELAY);
+    }
     memcpy(m.body.start.white, s->cfg.id.pk, PROTO_KEY_BYTES);
     memcpy(m.body.start.black, e->msg.sender, PROTO_KEY_BYTES);
     m.body.start.started = s->cfg.started;
@@ -353,6 +373,15 @@ static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
     if (e.msg.kind == PROTO_KIND_MATCH_START && s->room_host_known &&
         memcmp(e.msg.body.start.white, s->room_host, PROTO_KEY_BYTES) != 0) {
         refused(s, "a match start", UINT32_MAX, "white is not the room's host");
+        return TB_E_SIGNATURE;
+    }
+    if (e.msg.kind == PROTO_KIND_MATCH_START && match__witnessed(s) &&
+        !proto_options_relay(e.msg.body.start.options)) {
+        /* (a host leaving it out could later write its log in a version
+         * without receipts, where its claims are its word) */
+        refused(s, "a match start", UINT32_MAX,
+                "it does not say the relay witnesses the match "
+                "(" PROTO_OPTION_RELAY ")");
         return TB_E_SIGNATURE;
     }
     if (s->nframes >= MATCH_FRAMES_MAX) {

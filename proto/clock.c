@@ -174,7 +174,7 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap)
 {
     size_t n = 0;
-    int found = 0;
+    int found = 0, relay = 0;
     memset(clock, 0, sizeof *clock);
     if (cap == 0)
         return TB_E_SPACE;
@@ -190,6 +190,11 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
             if (proto_clock_parse(value, 0, clock, NULL) != 0)
                 return TB_E_OPTION;
             found = 1;
+        } else if (len >= 6 && strncmp(options, "relay=", 6) == 0) {
+            if (relay || len != strlen(PROTO_OPTION_RELAY) ||
+                strncmp(options, PROTO_OPTION_RELAY, len) != 0)
+                return TB_E_OPTION;
+            relay = 1;
         } else if (len > 0) {
             if (n + len + 2 > cap)
                 return TB_E_SPACE;
@@ -199,6 +204,20 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
             n += len;
             game_opts[n] = '\0';
         }
+        options += len;
+        if (*options == ',')
+            options++;
+    }
+    return 0;
+}
+
+int proto_options_relay(const char *options)
+{
+    size_t want = strlen(PROTO_OPTION_RELAY);
+    while (options != NULL && *options != '\0') {
+        size_t len = strcspn(options, ",");
+        if (len == want && strncmp(options, PROTO_OPTION_RELAY, len) == 0)
+            return 1;
         options += len;
         if (*options == ',')
             options++;

@@ -493,6 +493,24 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap);
 
 /*
+ * The witnessed mode, signed into the match start (the fair-play issue,
+ * docs/trust.md): a match played through a relay whose receipts witness
+ * time and presence says so in its start's options with this token,
+ * which the host's session adds and every other seat requires. A
+ * transcript takes such a start only in witnessed mode with absences
+ * decided by the receipts (proto_transcript_witness_absence: a log of
+ * version 3 or later), so a log of the match rewritten to an older
+ * version, whose claims would rest on a player's word, fails. The token
+ * is the transcript's, like the clock: proto_clock_split takes it out of
+ * the game's options (one at most; another relay= value is TB_E_OPTION).
+ */
+#define PROTO_OPTION_RELAY "relay=3"
+
+/* 1 when options hold PROTO_OPTION_RELAY as one of their tokens, else
+ * 0. */
+int proto_options_relay(const char *options);
+
+/*
  * proto_clock_charge: the ms a turn that ran elapsed_ms takes off its
  * side's clock: elapsed_ms, less the delay (DELAY), never below 0. The
  * witnessed transcript passes the turn less PROTO_LAG_MS, so a delay

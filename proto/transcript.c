@@ -227,6 +227,15 @@ static int start_match(Proto_Transcript *t, const Proto_Message *m)
         rc = core_position_new(&initial, g, t->game_opts);
     if (rc != 0)
         return fail(t, rc, "bad match options '%s'", m->body.start.options);
+    if (proto_options_relay(m->body.start.options) &&
+        !(t->witnessed && t->witness_absence)) {
+        core_position_free(initial);
+        return fail(t, TB_E_VERSION,
+                    "the match start says a relay witnesses the match "
+                    "(" PROTO_OPTION_RELAY "), but this transcript is not "
+                    "the relay's: a log of it must hold receipts that attest "
+                    "presence (version 3 or later)");
+    }
     for (int i = 0; i < 4; i++)
         t->view[i / 2][i % 2] = t->clock.base_ms;
     pos = core_position_clone(initial);

@@ -825,9 +825,14 @@ Test(netplay, hostile_frames_are_refused_without_effect)
     memset(seed, 3, sizeof seed);
     proto_identity_from_seed(&mallory, seed);
     cr_assert_eq(proto_transcript_new(&ref, NULL), 0);
+    /* (a lobby game's start: the relay witnesses it) */
+    proto_transcript_witness_mode(ref);
+    proto_transcript_witness_absence(ref);
     proto_message_init(&m, PROTO_KIND_MATCH_START, &white);
     memset(m.match_id, 9, sizeof m.match_id);
     snprintf(m.body.start.game, sizeof m.body.start.game, "laska");
+    snprintf(m.body.start.options, sizeof m.body.start.options, "%s",
+             PROTO_OPTION_RELAY);
     memcpy(m.body.start.white, white.pk, 32);
     memcpy(m.body.start.black, black.pk, 32);
     seal_into(ref, &white, &m, &l);

@@ -1593,3 +1593,40 @@ Test(match, witnessed_absence_claim_needs_the_relays_word)
     }
     room_close(&r);
 }
+
+/* The witnessed mode is signed into the start (docs/trust.md): a
+ * witnessed guest refuses a host's start that leaves "relay=3" out (the
+ * host could later write its log in a version without receipts, where
+ * its claims are its word), and takes the same start with it. The
+ * host's own start carries it (the witnessed room above plays on). */
+Test(match, a_witnessed_seat_refuses_a_start_without_the_relay_token)
+{
+    static const char *const opts[] = {"", "goals=1", PROTO_OPTION_RELAY};
+    Proto_Identity host = ident(1), guest = ident(2);
+    for (size_t k = 0; k < 3; k++) {
+        Match_Config c;
+        Match *m = NULL;
+        Proto_Message st;
+        seat_config(&c, MATCH_ROLE_GUEST, "");
+        c.witnessed = 1;
+        cr_assert_eq(match_new(&c, &m), 0);
+        proto_message_init(&st, PROTO_KIND_MATCH_START, &host);
+        memset(st.match_id, 9, sizeof st.match_id);
+        memcpy(st.body.start.game, "laska", 6);
+        memcpy(st.body.start.options, opts[k], strlen(opts[k]) + 1);
+        memcpy(st.body.start.white, host.pk, PROTO_KEY_BYTES);
+        memcpy(st.body.start.black, guest.pk, PROTO_KEY_BYTES);
+        st.body.start.started = 1700000000;
+        int rc = feed_next(m, &host, &st);
+        cr_assert_eq(rc, k < 2 ? TB_E_SIGNATURE : 0, "options '%s'", opts[k]);
+        cr_assert_eq(proto_transcript_count(match_transcript(m)),
+                     k < 2 ? 0 : 1, "options '%s'", opts[k]);
+        match_free(m);
+    }
+    /* the host's start in a witnessed room holds the token once */
+    Room r;
+    room_open_witnessed(&r, "clock=60+0");
+    const Proto_Message *s0 = proto_transcript_start(match_transcript(r.seat[1].m));
+    cr_assert_str_eq(s0->body.start.options, "clock=60+0," PROTO_OPTION_RELAY);
+    room_close(&r);
+}

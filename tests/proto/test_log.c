@@ -455,6 +455,9 @@ enum { RC_WHOLE, RC_TIME_MOVED, RC_OTHER_ROOM, RC_SKIPPED, RC_SEQ_MOVED,
  * 100, 102, ..., times 1000, 1010, ..., the guest attested gone i ms at
  * envelope i), spoiled at envelope 4 (index 3) as `how` says; a version
  * 2 log (receipts without absences) for RC_WHOLE_V2. */
+/* The options witnessed_log's match starts with. */
+static const char *wl_options = "target=30";
+
 static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
 {
     Proto_Transcript *t = NULL;
@@ -463,7 +466,9 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
     Frames f = {0};
     Proto_Identity relay = ident(9);
     cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
-    play_match(t, &f, &W, &B, "race", "target=30", 3, 10);
+    proto_transcript_witness_mode(t);
+    proto_transcript_witness_absence(t);
+    play_match(t, &f, &W, &B, "race", wl_options, 3, 10);
     proto_log_header_of(proto_transcript_start(t), &h);
     if (how != RC_IN_V1) {
         h.version = how == RC_WHOLE_V2 ? 2 : 3;
@@ -523,6 +528,20 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
     proto_transcript_free(t);
     frames_free(&f);
     return copy;
+}
+
+/* Verify witnessed_log(how) into *rep, which must end in err (case k);
+ * returns its envelope count. */
+static uint32_t witnessed_case(int how, int err, size_t k,
+                               Proto_Log_Report *rep)
+{
+    size_t len;
+    uint32_t n;
+    uint8_t *buf = witnessed_log(how, &len, &n);
+    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, rep),
+                 err, "case %zu: %s", k, rep->why);
+    free(buf);
+    return n;
 }
 
 Test(log, a_witnessed_log_verifies_every_receipt)
@@ -587,14 +606,33 @@ Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
               "%s", brep.why);
     free(bare);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        size_t len;
-        uint32_t n;
-        uint8_t *buf = witnessed_log(cases[k].how, &len, &n);
         Proto_Log_Report rep;
-        cr_assert_eq(
-            proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
-            cases[k].err, "case %zu: %s", k, rep.why);
+        witnessed_case(cases[k].how, cases[k].err, k, &rep);
         cr_assert_eq(rep.frame, cases[k].frame, "case %zu: %s", k, rep.why);
-        free(buf);
     }
+}
+
+Test(log, a_witnessed_start_fails_in_a_log_of_an_older_version)
+{
+    /* A start that says a relay witnesses the match verifies in a
+     * version 3 log; the same match rewritten as a version 2 log
+     * (receipts without presence, an absence claim a player's word) or
+     * as version 1 (no receipts) fails at its start, frame 1 (the
+     * fair-play issue: the downgrade a cheating player's review found). */
+    static const struct {
+        int how, err;
+    } cases[] = {{RC_WHOLE, 0}, {RC_WHOLE_V2, TB_E_VERSION},
+                 {RC_IN_V1, TB_E_VERSION}};
+    wl_options = "target=30," PROTO_OPTION_RELAY;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Proto_Log_Report rep;
+        uint32_t n = witnessed_case(cases[k].how, cases[k].err, k, &rep);
+        if (cases[k].err != 0) {
+            cr_assert_eq(rep.frame, 1, "case %zu: %s", k, rep.why);
+            cr_assert(strstr(rep.why, "relay=3") != NULL, "%s", rep.why);
+        } else {
+            cr_assert_eq(rep.receipts, n);
+        }
+    }
+    wl_options = "target=30";
 }

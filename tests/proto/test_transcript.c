@@ -659,6 +659,23 @@ Test(transcript, clock_option_is_split_from_the_game_options)
         cr_assert_eq(proto_clock_split(bad[k], &c, o, sizeof o),
                      TB_E_OPTION, "%s", bad[k]);
     cr_assert_eq(proto_clock_split("abcdefgh", &c, o, 4), TB_E_SPACE);
+    /* the relay token is the transcript's too: one at most, only
+     * "relay=3" */
+    cr_assert_eq(proto_clock_split("goals=3,relay=3,clock=1+0", &c, o,
+                                   sizeof o),
+                 0);
+    cr_assert_str_eq(o, "goals=3");
+    cr_assert(c.base_ms == 1000);
+    const char *bad_relay[] = {"relay=3,relay=3", "relay=2", "relay=",
+                               "relay=33", "relay=3x"};
+    for (size_t k = 0; k < sizeof bad_relay / sizeof bad_relay[0]; k++)
+        cr_assert_eq(proto_clock_split(bad_relay[k], &c, o, sizeof o),
+                     TB_E_OPTION, "%s", bad_relay[k]);
+    cr_assert_eq(proto_options_relay("relay=3"), 1);
+    cr_assert_eq(proto_options_relay("a=1,relay=3,b=2"), 1);
+    cr_assert_eq(proto_options_relay("a=1,xrelay=3"), 0);
+    cr_assert_eq(proto_options_relay("relay=33"), 0);
+    cr_assert_eq(proto_options_relay(""), 0);
 }
 
 Test(transcript, every_kind_of_clock_reads_and_writes_one_canonical_form)
