@@ -10,13 +10,22 @@
 -- the room's frame SEQ, at the room's receipt clock (as data.lua's),
 -- which field gSEAT keeps until the seat comes back (admit.lua): the
 -- frames' receipts attest the absence from it (data.lua).
+--
+-- With Redis past its maxmemory nothing of it may be stored: a seat
+-- the relay closed for its own fault (a frame it could not store) and
+-- then could not let back in (admit.lua refused) would be witnessed gone
+-- for the whole fault, and a claim numbered after it would hold (the
+-- fair-play issue: a relay fault decides no game). Redis refuses a
+-- script's write past maxmemory only until the script has written once
+-- (HDEL, which frees memory, is never refused), so the HSET comes first:
+-- refused, the whole leave is, and the seat stays present.
 local M = KEYS[1]
 if redis.call('HGET', M, 'p'..ARGV[1]) == ARGV[2] then
-  redis.call('HDEL', M, 'p'..ARGV[1])
   local now = redis.call('TIME')
   local t = string.format('%d', math.max(now[1] * 1000 + math.floor(now[2] / 1000),
                                            tonumber(redis.call('HGET', M, 't') or '0')))
   redis.call('HSET', M, 't', t, 'g'..ARGV[1], t)
+  redis.call('HDEL', M, 'p'..ARGV[1])
   local sq = tonumber(redis.call('HGET', M, 'next') or '1') - 1
   redis.call('PUBLISH', ARGV[3], 'p '..ARGV[1]..' 0 '..
              string.format('%d', sq)..' '..t)

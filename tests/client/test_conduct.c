@@ -46,7 +46,7 @@ Test(conduct, claim_after_the_opponent_left_ends_alike_on_its_return)
     /* A lobby of its own: the host's embedded one would close with the
      * host's game, before the absent guest returns. */
     make_dir();
-    start_lobby(&lobby, addr, sizeof addr);
+    start_lobby(&lobby, NULL, addr, sizeof addr);
     /* (1+0: the shortest countdown, 10 s; witnessed, a shorter one
      * than the rules' would only make void claims) */
     open_at(&m, 0, "1+0", NULL, NULL, addr);

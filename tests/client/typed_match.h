@@ -5,8 +5,8 @@
  * the host's embedded lobby or on a `tabula lobby` process of the test's
  * own; at the end, the result and final hash checked on all three and
  * recomputed from the log, the logs alike, and `tabula replay` of each
- * giving that result. Included after proc_util.h by test_conduct.c and
- * test_exploits.c.
+ * giving that result. Included after proc_util.h by test_conduct.c,
+ * test_exploits.c and test_relay_fault.c.
  */
 #ifndef TABULA_TEST_TYPED_MATCH_H
 #define TABULA_TEST_TYPED_MATCH_H
@@ -31,11 +31,16 @@ static void type(int fd, const char *line)
     cr_assert_eq(write(fd, "\n", 1), 1);
 }
 
-/* A lobby process of the test's own on a free port; addr gets its
- * address. */
-static void start_lobby(Proc *lobby, char *addr, size_t cap)
+/* A lobby process of the test's own on a free port, keeping its rooms
+ * in the Redis at redis ("redis://HOST:PORT"; NULL: in its memory);
+ * addr gets its address. */
+static void start_lobby(Proc *lobby, const char *redis, char *addr, size_t cap)
 {
-    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL, NULL, NULL};
+    if (redis != NULL) {
+        la[3] = "--redis";
+        la[4] = (char *)redis;
+    }
     start(lobby, "lobby", NULL, la);
     await_line(lobby, "listening: ", addr, cap);
 }
@@ -50,6 +55,19 @@ typedef struct Match {
     Proc host, guest, spec;
     int hin, gin; /* -1 for a bot guest */
 } Match;
+
+/* A failed test's processes go with it (a passed one has ended them):
+ * m's three and lobby's (may be NULL). */
+__attribute__((unused)) static void kill_match(Match *m, Proc *lobby)
+{
+    Proc *all[] = {&m->host, &m->guest, &m->spec, lobby};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (all[i] != NULL && all[i]->pid > 0 && !all[i]->exited) {
+            kill(all[i]->pid, SIGKILL);
+            waitpid(all[i]->pid, NULL, 0);
+        }
+    }
+}
 
 /* A Laska match: the host types (line mode), the guest types or is a
  * level-1 bot, a spectator watches; all three keep logs. clock (may be
