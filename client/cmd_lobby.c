@@ -23,7 +23,8 @@
 /* The command's own defaults, for a public relay on a small machine
  * (the library's Lobby_Limits defaults stay small for embedding): rooms
  * cost about 9 KB each beside the kept bytes (capped at 256 MiB in all),
- * connections about 1 KB and one descriptor each. */
+ * connections about 1 KB and one descriptor each beside their write
+ * queues (capped at 256 MiB in all, --max-queued-mib). */
 #define LOBBY_CMD_ROOMS 10000
 #define LOBBY_CMD_CONNS 20000
 /* Descriptors kept for the listener, the loop, Redis and logs. */
@@ -39,6 +40,7 @@ static const char lobby_help[] = N_(
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
+    "                    [--max-queued-mib N]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -75,7 +77,12 @@ static const char lobby_help[] = N_(
     "  --trust CIDR        a network (e.g. 192.0.2.0/24) whose addresses\n"
     "                      each get 16 times every per-address share: a\n"
     "                      club whose players share one address; up to\n"
-    "                      16 networks\n");
+    "                      16 networks\n"
+    "  --max-queued-mib N  memory (MiB) the messages waiting to be written\n"
+    "                      to all connections together may hold (default\n"
+    "                      256); past it the connection that holds the\n"
+    "                      most, a reader too slow for its messages, is\n"
+    "                      dropped first\n");
 
 static void lobby_usage(FILE *to)
 {
@@ -233,6 +240,7 @@ int cli_lobby(int argc, char **argv)
     uv_loop_t loop;
     char where[64];
     unsigned long long fd_limit = 0; /* lowered the connections: see below */
+    uint32_t queued_mib = 0;         /* --max-queued-mib (0: the default) */
     int rc;
 
     memset(&lim, 0, sizeof lim);
@@ -250,6 +258,7 @@ int cli_lobby(int argc, char **argv)
             {"--max-conns", &lim.max_conns},
             {"--max-rooms-per-address", &lim.source_rooms},
             {"--max-conns-per-address", &lim.source_conns},
+            {"--max-queued-mib", &queued_mib},
         };
         const struct {
             const char *flag;
@@ -344,6 +353,7 @@ int cli_lobby(int argc, char **argv)
                 cli_token(http));
         return CLI_EXIT_USAGE;
     }
+    lim.write_queue_total = (size_t)queued_mib << 20;
     {
         int given = lim.max_conns != 0;
         if (lim.max_rooms == 0)

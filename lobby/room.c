@@ -44,6 +44,7 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(transcript_frames, 4096)
     DEF(transcript_bytes, 4u << 20)
     DEF(max_write_queue, 1u << 20)
+    DEF(write_queue_total, 256u << 20)
     DEF(heartbeat_ms, 5000)
     DEF(idle_timeout_ms, 15000)
     DEF(hello_timeout_ms, 10000)
@@ -73,6 +74,8 @@ void lobby_limits_default(Lobby_Limits *lim)
         lim->source_bytes = lim->transcript_bytes;
     if (lim->kept_bytes < lim->source_bytes)
         lim->kept_bytes = lim->source_bytes;
+    if (lim->write_queue_total < lim->max_write_queue)
+        lim->write_queue_total = lim->max_write_queue;
 }
 
 #define ROLE_NONE (-1)
@@ -84,6 +87,15 @@ typedef struct Lobby_Sweep_Link {
     struct Lobby_Sweep_Link *prev, *next;
     int on;
 } Lobby_Sweep_Link;
+
+/* A max-heap of objects by a size_t field of theirs (key_off), each
+ * keeping its place in another (at_off): its key may change, and it may
+ * leave, in O(log n) (heap_fix, heap_del). */
+typedef struct Lobby_Heap {
+    void **v;
+    size_t n, cap;
+    size_t key_off, at_off;
+} Lobby_Heap;
 
 /* A kept frame: its FRAME message as sent to members. */
 typedef struct Lobby_Entry {
@@ -161,6 +173,10 @@ struct Lobby_Member {
                               client takes it as its place in the
                               room's sequence */
     Lobby_Sweep_Link wait; /* in the list the sweep visits */
+    size_t pinned;         /* what its link's queue pinned when the rooms
+                              last looked (write_queue_total) */
+    size_t pin_at;         /* its place in the members' heap */
+    int unpinned;          /* dropped: its queue goes, counted no more */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
 };
@@ -186,8 +202,9 @@ struct Lobby_Rooms {
     uint64_t beat_at;          /* the next turn of beats (ms) */
     size_t storing;            /* payload bytes on their way to the store */
     size_t transcript_bytes;
-    Lobby_Room **heap;         /* every room, a max-heap by ring_bytes */
-    size_t heap_n, heap_cap;
+    Lobby_Heap by_bytes;       /* every room, by ring_bytes */
+    Lobby_Heap by_pin;         /* every member, by pinned */
+    size_t pinned;             /* the members' pinned, all together */
     Lobby_Sources sources;
     uint64_t global_tat;
     uint64_t data_tat;         /* the node's frame bucket (us) */
@@ -250,61 +267,99 @@ static void room_unfile(Lobby_Rooms *rs, Lobby_Room *r)
  * rooms: the room that gives up frames when the node or an address is at
  * its byte cap is found without a walk over every room (a walk per frame
  * cost the relay 65 % of its time under the abuse bench's `slow` attack
- * from 100 addresses: docs/benchmarks.md). */
+ * from 100 addresses: docs/benchmarks.md). The members by what their
+ * write queues pin are such a heap too (member_put). */
 
-static void heap_set(Lobby_Rooms *rs, size_t i, Lobby_Room *r)
+static size_t heap_key(const Lobby_Heap *h, const void *o)
 {
-    rs->heap[i] = r;
-    r->heap_at = i;
+    return *(const size_t *)(const void *)((const char *)o + h->key_off);
 }
 
-static void heap_up(Lobby_Rooms *rs, size_t i)
+static size_t *heap_place(const Lobby_Heap *h, void *o)
 {
-    Lobby_Room *r = rs->heap[i];
-    while (i > 0 && rs->heap[(i - 1) / 2]->ring_bytes < r->ring_bytes) {
-        heap_set(rs, i, rs->heap[(i - 1) / 2]);
+    return (size_t *)(void *)((char *)o + h->at_off);
+}
+
+static void heap_set(Lobby_Heap *h, size_t i, void *o)
+{
+    h->v[i] = o;
+    *heap_place(h, o) = i;
+}
+
+static void heap_up(Lobby_Heap *h, size_t i)
+{
+    void *o = h->v[i];
+    while (i > 0 && heap_key(h, h->v[(i - 1) / 2]) < heap_key(h, o)) {
+        heap_set(h, i, h->v[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    heap_set(rs, i, r);
+    heap_set(h, i, o);
 }
 
-static void heap_down(Lobby_Rooms *rs, size_t i)
+static void heap_down(Lobby_Heap *h, size_t i)
 {
-    Lobby_Room *r = rs->heap[i];
+    void *o = h->v[i];
     for (;;) {
         size_t c = 2 * i + 1;
-        if (c >= rs->heap_n)
+        if (c >= h->n)
             break;
-        if (c + 1 < rs->heap_n &&
-            rs->heap[c + 1]->ring_bytes > rs->heap[c]->ring_bytes)
+        if (c + 1 < h->n && heap_key(h, h->v[c + 1]) > heap_key(h, h->v[c]))
             c++;
-        if (rs->heap[c]->ring_bytes <= r->ring_bytes)
+        if (heap_key(h, h->v[c]) <= heap_key(h, o))
             break;
-        heap_set(rs, i, rs->heap[c]);
+        heap_set(h, i, h->v[c]);
         i = c;
     }
-    heap_set(rs, i, r);
+    heap_set(h, i, o);
 }
 
-/* Room in the heap for one more. TB_E_NOMEM: none. */
-static int heap_reserve(Lobby_Rooms *rs)
+/* o's key changed: back to its place. */
+static void heap_fix(Lobby_Heap *h, void *o)
 {
-    if (rs->heap_n < rs->heap_cap)
+    heap_up(h, *heap_place(h, o));
+    heap_down(h, *heap_place(h, o));
+}
+
+/* Room in h for one more. TB_E_NOMEM: none. */
+static int heap_reserve(Lobby_Heap *h)
+{
+    if (h->n < h->cap)
         return 0;
-    size_t cap = rs->heap_cap ? rs->heap_cap * 2 : 64;
-    Lobby_Room **heap = realloc(rs->heap, cap * sizeof *heap);
-    if (heap == NULL)
+    size_t cap = h->cap ? h->cap * 2 : 64;
+    void **v = realloc(h->v, cap * sizeof *v);
+    if (v == NULL)
         return TB_E_NOMEM;
-    rs->heap = heap;
-    rs->heap_cap = cap;
+    h->v = v;
+    h->cap = cap;
     return 0;
+}
+
+/* o into h (heap_reserve done). */
+static void heap_add(Lobby_Heap *h, void *o)
+{
+    heap_set(h, h->n++, o);
+    heap_up(h, h->n - 1);
+}
+
+static void heap_del(Lobby_Heap *h, void *o)
+{
+    void *last = h->v[--h->n];
+    if (last != o) {
+        heap_set(h, *heap_place(h, o), last);
+        heap_fix(h, last);
+    }
+}
+
+/* The object with the largest key (NULL: none). */
+static void *heap_top(const Lobby_Heap *h)
+{
+    return h->n > 0 ? h->v[0] : NULL;
 }
 
 /* r, new (heap_reserve done), in the heap and in its source's list. */
 static void bytes_file(Lobby_Rooms *rs, Lobby_Room *r)
 {
-    heap_set(rs, rs->heap_n++, r);
-    heap_up(rs, r->heap_at);
+    heap_add(&rs->by_bytes, r);
     r->sprev = NULL;
     r->snext = r->src->room_list;
     if (r->snext != NULL)
@@ -314,13 +369,7 @@ static void bytes_file(Lobby_Rooms *rs, Lobby_Room *r)
 
 static void bytes_unfile(Lobby_Rooms *rs, Lobby_Room *r)
 {
-    Lobby_Room *last = rs->heap[--rs->heap_n];
-    if (last != r) {
-        size_t i = r->heap_at;
-        heap_set(rs, i, last);
-        heap_up(rs, i);
-        heap_down(rs, last->heap_at);
-    }
+    heap_del(&rs->by_bytes, r);
     if (r->sprev != NULL)
         r->sprev->snext = r->snext;
     else
@@ -476,12 +525,94 @@ static void room_update_empty(Lobby_Rooms *rs, Lobby_Room *r, uint64_t now)
         room_due_add(rs, r);
 }
 
+/* ---- what the members' write queues pin ----
+ * Each link bounds its own queue (max_write_queue); the node's total
+ * (write_queue_total) is the sum of what each member's queue pinned when
+ * the rooms last looked: after each send, and when it drained. A queue
+ * only shrinks in between (its transport writes), so the sum is never
+ * below what is really pinned; past the total the member at the top of
+ * the heap is asked again (it may have been written in part since) and,
+ * if it still pins the most, dropped as a slow reader. Each look that
+ * lowers a member was paid for by a write since the last one, so the
+ * work stays a few heap steps per message, never a walk over every
+ * member (stalled spectators pin about half of max_write_queue each:
+ * 10 GB at 20,000 connections without the total). */
+
+static void pin_set(Lobby_Member *m, size_t v)
+{
+    Lobby_Rooms *rs = m->rs;
+    if (v == m->pinned)
+        return;
+    rs->pinned = rs->pinned - m->pinned + v;
+    m->pinned = v;
+    heap_fix(&rs->by_pin, m);
+}
+
+/* m's queue goes (dropped, or its link is gone): counted no more. */
+static void pin_gone(Lobby_Member *m)
+{
+    pin_set(m, 0);
+    m->unpinned = 1;
+}
+
+/* Close m at once, what its link had queued dropped unwritten. */
+static void member_drop(Lobby_Member *m, int reason)
+{
+    m->ops->close(m->link, 0, reason);
+    pin_gone(m);
+}
+
+/* m reads too slowly: dropped (counted once, when it was not closing
+ * already). */
+static void member_slow(Lobby_Member *m)
+{
+    if (!m->ops->is_closing(m->link))
+        m->rs->stats.dropped_slow++;
+    member_drop(m, LOBBY_CLOSE_SLOW);
+}
+
+/* Over the node's total: drop the members that pin the most until it is
+ * met (a member that keeps up pins next to nothing, so it never goes
+ * before one that stalls). */
+static void pin_check(Lobby_Rooms *rs)
+{
+    while (rs->pinned > rs->lim.write_queue_total) {
+        Lobby_Member *m = heap_top(&rs->by_pin);
+        size_t now = m->ops->queued(m->link);
+        if (now != m->pinned)
+            pin_set(m, now); /* written in part since: look again */
+        else
+            member_slow(m);
+    }
+}
+
+/* Look at what m's queue pins now. */
+static void pin_seen(Lobby_Member *m)
+{
+    if (m->unpinned)
+        return;
+    pin_set(m, m->ops->queued(m->link));
+    if (m->rs->pinned > m->rs->lim.write_queue_total)
+        pin_check(m->rs);
+}
+
+/* Queue msg to m's link and count what its queue pins then. Nonzero: not
+ * sent (m is closing, or its link failed and closes itself). */
+static int member_put(Lobby_Member *m, const uint8_t *msg, size_t len)
+{
+    if (m->ops->is_closing(m->link))
+        return TB_E_STATE;
+    int rc = m->ops->send(m->link, msg, len);
+    pin_seen(m);
+    return rc;
+}
+
 static void member_send(Lobby_Member *m, const uint8_t *msg, size_t len)
 {
-    if (m->done || m->ops->is_closing(m->link))
+    if (m->done)
         return;
     m->sent = 1;
-    (void)m->ops->send(m->link, msg, len); /* a failure closes the member */
+    (void)member_put(m, msg, len); /* a failure closes the member */
 }
 
 /* ---- receipts ---- */
@@ -650,7 +781,7 @@ static void member_pump(Lobby_Member *m)
         Lobby_Entry *e =
             r->ring[(r->ring_head + (m->sent_seq + 1 - first)) % r->ring_cap];
         if (e->from != m->role) {
-            if (m->ops->send(m->link, e->msg, e->len) != 0)
+            if (member_put(m, e->msg, e->len) != 0)
                 break;
             other = 1;
         } else if (e->seq <= m->acked) {
@@ -658,7 +789,7 @@ static void member_pump(Lobby_Member *m)
                 member_ack_entry(m, e);
         } else if (r->sending[m->role] > 0) {
             break; /* its own, numbered by Redis, the number not back yet */
-        } else if (m->ops->send(m->link, e->msg, e->len) != 0) {
+        } else if (member_put(m, e->msg, e->len) != 0) {
             break; /* a frame of the seat's earlier connection */
         }
         m->sent_seq = e->seq;
@@ -838,7 +969,8 @@ static Lobby_Room *room_new(Lobby_Rooms *rs, const uint8_t *inv,
                             const uint8_t *wat, const uint8_t *pk,
                             Lobby_Source *src, int file_watch)
 {
-    Lobby_Room *r = heap_reserve(rs) == 0 ? calloc(1, sizeof *r) : NULL;
+    Lobby_Room *r =
+        heap_reserve(&rs->by_bytes) == 0 ? calloc(1, sizeof *r) : NULL;
     if (r == NULL)
         return NULL;
     memcpy(r->lookup[0], inv, LOBBY_LOOKUP_BYTES);
@@ -1010,20 +1142,16 @@ static void ring_evict(Lobby_Rooms *rs, Lobby_Room *r)
     r->ring_head = (r->ring_head + 1) % r->ring_cap;
     r->ring_count--;
     r->ring_bytes -= e->len;
-    heap_down(rs, r->heap_at);
+    heap_down(&rs->by_bytes, r->heap_at);
     r->src->bytes -= e->len;
     rs->transcript_bytes -= e->len;
     for (int s = 0; s < 2; s++)
         if (seat[s] != NULL && seat[s]->sent_seq < e->seq &&
-            !seat[s]->ops->is_closing(seat[s]->link)) {
-            rs->stats.dropped_slow++;
-            seat[s]->ops->close(seat[s]->link, 0, LOBBY_CLOSE_SLOW);
-        }
+            !seat[s]->ops->is_closing(seat[s]->link))
+            member_slow(seat[s]);
     for (Lobby_Member *s = r->spect; s != NULL; s = s->snext)
-        if (s->sent_seq < e->seq && !s->ops->is_closing(s->link)) {
-            rs->stats.dropped_slow++;
-            s->ops->close(s->link, 0, LOBBY_CLOSE_SLOW);
-        }
+        if (s->sent_seq < e->seq && !s->ops->is_closing(s->link))
+            member_slow(s);
     free(e);
 }
 
@@ -1044,7 +1172,7 @@ static Lobby_Room *largest_room(Lobby_Rooms *rs, const Lobby_Source *src)
 {
     Lobby_Room *best = NULL;
     if (src == NULL)
-        return rs->heap_n > 0 ? rs->heap[0] : NULL;
+        return heap_top(&rs->by_bytes);
     for (Lobby_Room *r = src->room_list; r != NULL; r = r->snext)
         if (best == NULL || r->ring_bytes > best->ring_bytes)
             best = r;
@@ -1102,7 +1230,7 @@ static int ring_push(Lobby_Rooms *rs, Lobby_Room *r, Lobby_Entry *e)
     r->ring[(r->ring_head + r->ring_count) % r->ring_cap] = e;
     r->ring_count++;
     r->ring_bytes += e->len;
-    heap_up(rs, r->heap_at);
+    heap_up(&rs->by_bytes, r->heap_at);
     r->src->bytes += e->len;
     rs->transcript_bytes += e->len;
     return 0;
@@ -1305,8 +1433,10 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
 
 void lobby_rooms_drained(Lobby_Member *m)
 {
-    if (m != NULL)
-        member_pump(m);
+    if (m == NULL)
+        return;
+    pin_seen(m);
+    member_pump(m);
 }
 
 void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
@@ -1316,6 +1446,9 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
     if (m == NULL)
         return;
     rs = m->rs;
+    /* (its link is gone: it pins nothing, and the sends of its leaving
+     * must never pick it to drop) */
+    pin_gone(m);
     if (rs->store_ops != NULL) {
         rs->store_ops->forget(rs->store, m);
         if (m->room != NULL && m->role >= 0 &&
@@ -1342,6 +1475,7 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
     if (m->ops->counted)
         rs->nlinks--;
     rs->nconns--;
+    heap_del(&rs->by_pin, m);
     free(m);
 }
 
@@ -1349,10 +1483,12 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
                                  void *link, const char *peer_host,
                                  uint64_t now)
 {
-    Lobby_Member *m = calloc(1, sizeof *m);
+    Lobby_Member *m =
+        heap_reserve(&rs->by_pin) == 0 ? calloc(1, sizeof *m) : NULL;
     if (m == NULL)
         return NULL;
     m->rs = rs;
+    heap_add(&rs->by_pin, m);
     m->ops = ops;
     m->link = link;
     m->role = ROLE_NONE;
@@ -1493,7 +1629,7 @@ void lobby__drop_members(Lobby_Rooms *rs)
 {
     for (Lobby_Member *m = rs->members; m != NULL; m = m->next)
         if (!m->ops->is_closing(m->link))
-            m->ops->close(m->link, 0, LOBBY_CLOSE_GONE);
+            member_drop(m, LOBBY_CLOSE_GONE);
 }
 
 Lobby_Room *lobby__replica(Lobby_Rooms *rs,
@@ -1677,6 +1813,10 @@ int lobby_rooms_new(const Lobby_Limits *lim, Lobby_Rooms **out)
         rs->lim = *lim;
     lobby_limits_default(&rs->lim);
     rs->sources.lim = &rs->lim;
+    rs->by_bytes.key_off = offsetof(Lobby_Room, ring_bytes);
+    rs->by_bytes.at_off = offsetof(Lobby_Room, heap_at);
+    rs->by_pin.key_off = offsetof(Lobby_Member, pinned);
+    rs->by_pin.at_off = offsetof(Lobby_Member, pin_at);
     while (nb < 2 * (size_t)rs->lim.max_rooms && nb < ((size_t)1 << 24))
         nb *= 2;
     rs->buckets[0] = calloc(nb, sizeof *rs->buckets[0]);
@@ -1725,7 +1865,7 @@ void lobby_rooms_close_links(Lobby_Rooms *rs)
 {
     for (Lobby_Member *m = rs->members; m != NULL; m = m->next)
         if (m->ops->counted && !m->ops->is_closing(m->link))
-            m->ops->close(m->link, 0, LOBBY_CLOSE_SHUTDOWN);
+            member_drop(m, LOBBY_CLOSE_SHUTDOWN);
 }
 
 size_t lobby_rooms_links(const Lobby_Rooms *rs)
@@ -1758,7 +1898,8 @@ void lobby_rooms_free(Lobby_Rooms *rs)
         room_drop(rs, rs->rooms);
     lobby__sources_free(&rs->sources);
     proto_identity_wipe(&rs->key);
-    free(rs->heap);
+    free(rs->by_bytes.v);
+    free(rs->by_pin.v);
     free(rs->buckets[0]);
     free(rs->buckets[1]);
     free(rs);

@@ -34,6 +34,16 @@
  *                        may pin (each message's block and the
  *                        allocator's header, not its payload alone)
  *                        before it is dropped as a slow reader [1 MiB]
+ *   write_queue_total    memory (bytes) all members' unwritten messages
+ *                        together may pin, counted as max_write_queue
+ *                        is [256 MiB; at least max_write_queue]; past
+ *                        it the member that pins the most is dropped as
+ *                        a slow reader (LOBBY_CLOSE_SLOW, dropped_slow),
+ *                        then the next, until the total is met: a
+ *                        member that keeps up pins next to nothing
+ *                        (stalled spectators pin about half of
+ *                        max_write_queue each: 10 GB at 20,000
+ *                        connections without it)
  *   heartbeat_ms         net/ heartbeat interval [5000]
  *   idle_timeout_ms      net/ idle timeout [15000]
  *   hello_timeout_ms     a connection must create, join or watch within
@@ -97,6 +107,7 @@ typedef struct Lobby_Limits {
     uint32_t transcript_frames;
     size_t transcript_bytes;
     size_t max_write_queue;
+    size_t write_queue_total;
     uint32_t heartbeat_ms;
     uint32_t idle_timeout_ms;
     uint32_t hello_timeout_ms;

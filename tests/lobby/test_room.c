@@ -27,6 +27,8 @@ typedef struct Link {
     int closing, flushed, reason;
     int counting;   /* count messages (total), keep only the last */
     size_t total;
+    int pin;        /* each message pins its length until drained */
+    size_t queued;  /* what they pin now */
 } Link;
 
 static int l_send(void *link, const uint8_t *m, size_t len)
@@ -37,6 +39,8 @@ static int l_send(void *link, const uint8_t *m, size_t len)
         l->n = 0;
     }
     cr_assert_lt(l->n, MSGS);
+    if (l->pin)
+        l->queued += len;
     if (len > sizeof l->msg[0])
         len = sizeof l->msg[0];
     memcpy(l->msg[l->n], m, len);
@@ -46,8 +50,7 @@ static int l_send(void *link, const uint8_t *m, size_t len)
 
 static size_t l_queued(const void *link)
 {
-    (void)link;
-    return 0;
+    return ((const Link *)link)->queued;
 }
 
 static int l_is_closing(const void *link)
@@ -61,6 +64,8 @@ static void l_close(void *link, int flush, int reason)
     l->closing = 1;
     l->flushed = flush;
     l->reason = reason;
+    if (!flush)
+        l->queued = 0; /* what was queued is dropped */
 }
 
 static const Lobby_Link_Ops ops = {l_send, l_queued, l_is_closing, l_close, 1};
@@ -961,4 +966,157 @@ Test(room, an_address_has_sixteen_refused_connections_held_at_most)
     }
     for (int i = 1; i < 18; i++)
         lobby_rooms_closed(lm[i], 4);
+}
+
+/* l's peer read everything: its queue is written (a transport then says
+ * so, lobby_rooms_drained). */
+static void drain(Link *l, Lobby_Member *m)
+{
+    l->queued = 0;
+    lobby_rooms_drained(m);
+}
+
+/* WATCH of invite lookup inv from frame `from` on: 03 03, lookup (16),
+ * from (8). */
+static size_t watch(uint8_t *m, uint8_t inv, uint64_t from)
+{
+    m[0] = 0x03;
+    m[1] = 3;
+    memset(m + 2, inv, 16);
+    put64(m + 18, from);
+    return 26;
+}
+
+/* A room under a small total of write queues (write_queue_total 4096,
+ * as max_write_queue): host H and guest G, spectator S1 stalled from the
+ * first frame, S2 (WATCH from 10, before frame 11) stalled from after
+ * frame 10. Each message pins its length (this test's links). */
+typedef struct Queues {
+    Lobby_Rooms *t;
+    Link h, g, s1, s2;
+    Lobby_Member *hm, *gm, *s1m, *s2m;
+} Queues;
+
+static void queues_new(Queues *q)
+{
+    uint8_t m[128];
+    Lobby_Limits lim;
+    memset(q, 0, sizeof *q);
+    memset(&lim, 0, sizeof lim);
+    lim.max_write_queue = 4096;
+    lim.write_queue_total = 4096;
+    cr_assert_eq(lobby_rooms_new(&lim, &q->t), 0);
+    Link *ls[4] = {&q->h, &q->g, &q->s1, &q->s2};
+    for (int i = 0; i < 4; i++)
+        ls[i]->pin = ls[i]->counting = 1;
+    q->hm = lobby_rooms_member(q->t, &ops, &q->h, "192.0.2.1", 0);
+    q->gm = lobby_rooms_member(q->t, &ops, &q->g, "198.51.100.1", 0);
+    q->s1m = lobby_rooms_member(q->t, &ops, &q->s1, "203.0.113.1", 0);
+    q->s2m = lobby_rooms_member(q->t, &ops, &q->s2, "203.0.113.2", 0);
+    lobby_rooms_message(q->hm, m, create(m, 0x31, 0x32, 0), 1);
+    lobby_rooms_message(q->gm, m, join(m, 0x31, 0x01, 0), 1);
+    lobby_rooms_message(q->s1m, m, watch(m, 0x32, 0), 1);
+    cr_assert_eq(q->s1.msg[0][0], 0x81, "S1 was not welcomed");
+    drain(&q->h, q->hm);
+    drain(&q->g, q->gm);
+    drain(&q->s1, q->s1m);
+}
+
+/* H sends frame k (a 10-byte payload: FRAME 90 + 10 = 100 bytes to G,
+ * S1, S2, an ACK of 89 to H); H and G then read it. Before frame 11, S2
+ * watches from 10. No seat is ever closed. */
+static void queues_frame(Queues *q, int k)
+{
+    uint8_t m[128];
+    static const uint8_t frame[11] = {0x04};
+    if (k == 11) {
+        lobby_rooms_message(q->s2m, m, watch(m, 0x32, 10), 2);
+        cr_assert_eq(q->s2.msg[0][0], 0x81, "S2 was not welcomed");
+        drain(&q->s2, q->s2m);
+    }
+    lobby_rooms_message(q->hm, frame, sizeof frame, 2);
+    cr_assert_eq(q->h.queued, 89, "frame %d: H's ACK", k);
+    cr_assert_eq(q->g.queued, 100, "frame %d: G's FRAME", k);
+    drain(&q->h, q->hm);
+    drain(&q->g, q->gm);
+    cr_assert_eq(q->h.closing + q->g.closing, 0, "frame %d: a seat went", k);
+}
+
+/* The slow readers dropped, and all gone. */
+static uint64_t queues_free(Queues *q)
+{
+    Lobby_Stats st;
+    lobby_rooms_stats(q->t, &st);
+    lobby_rooms_closed(q->s1m, 3);
+    lobby_rooms_closed(q->s2m, 3);
+    lobby_rooms_closed(q->gm, 3);
+    lobby_rooms_closed(q->hm, 3);
+    lobby_rooms_free(q->t);
+    return st.dropped_slow;
+}
+
+/* A member is sent frames while it pins less than half of
+ * max_write_queue (2048): S1 stops at 21 frames, 2100 bytes. After frame
+ * k (11 <= k <= 28) the node pins 89 + 100 + min(100 k, 2100) + 100 (k -
+ * 10): 4089 at k = 28, within 4096; frame 29 brings it to 4189: the one
+ * that pins the most, S1 (2100 against S2's 1900), is dropped SLOW
+ * (closed at once, no flush), and nobody else: after it 189 + 1900 =
+ * 2089. S2 then stops at 2100 (frame 31): 2289 at most, so to frame 40
+ * nobody more goes. With the total off, nobody is ever dropped (each
+ * within max_write_queue). */
+Test(room, past_the_nodes_write_queue_total_the_slowest_reader_goes)
+{
+    Queues q;
+    queues_new(&q);
+    for (int k = 1; k <= 40; k++) {
+        queues_frame(&q, k);
+        cr_assert_eq(q.s2.closing, 0, "frame %d: S2 went", k);
+        cr_assert_eq(q.s1.closing, k >= 29, "frame %d: S1 %s", k,
+                     k >= 29 ? "kept past the total" : "dropped early");
+        if (k < 29)
+            cr_assert_eq(q.s1.queued, k <= 21 ? 100u * (unsigned)k : 2100u);
+        if (k > 10)
+            cr_assert_eq(q.s2.queued,
+                         k <= 31 ? 100u * (unsigned)(k - 10) : 2100u,
+                         "frame %d: S2's queue", k);
+    }
+    cr_assert_eq(q.s1.reason, LOBBY_CLOSE_SLOW);
+    cr_assert_eq(q.s1.flushed, 0);
+    cr_assert_eq(queues_free(&q), 1);
+}
+
+/* The rooms learn that a queue shrank only when it drains; a member
+ * whose queue was written in part (S1: from 2100 to 300, never empty)
+ * must not be taken for the slowest. As above, to frame 28 (S1 2100,
+ * having been sent frames 1 to 21; S2 1800); then S1's peer reads all but
+ * 300 bytes. Frame 29 goes to S2 first (the latest spectator is first in
+ * its room's list): S2 1900, and as the rooms last saw S1 (2100) the node
+ * would pin 4189 > 4096, but S1 really pins 300: nobody goes. S1 is then
+ * sent frames 22 to 29 (300 < 2048 before each): 1100, the node 189 +
+ * 1100 + 1900 = 3189. S2 stops at 2100 (frame 31); S1 after frame k is
+ * 1100 + 100 (k - 29): the node pins 189 + S1 + 2100 (k >= 31), 4089 at
+ * k = 36 and 4189 at k = 37 (S1 1900): now S2 pins the most and goes,
+ * alone; S1 then stops at 2100 (frame 39): 2289, to frame 50 nobody
+ * more. */
+Test(room, a_reader_that_drains_in_part_is_not_taken_for_the_slowest)
+{
+    Queues q;
+    queues_new(&q);
+    for (int k = 1; k <= 50; k++) {
+        if (k == 29) {
+            cr_assert_eq(q.s1.queued, 2100);
+            cr_assert_eq(q.s2.queued, 1800);
+            q.s1.queued = 300; /* written in part: no drain */
+        }
+        queues_frame(&q, k);
+        cr_assert_eq(q.s1.closing, 0, "frame %d: S1 went", k);
+        cr_assert_eq(q.s2.closing, k >= 37, "frame %d: S2 %s", k,
+                     k >= 37 ? "kept past the total" : "dropped early");
+        if (k >= 29 && k < 37)
+            cr_assert_eq(q.s1.queued, 1100u + 100u * (unsigned)(k - 29),
+                         "frame %d: S1's queue", k);
+    }
+    cr_assert_eq(q.s1.queued, 2100);
+    cr_assert_eq(q.s2.reason, LOBBY_CLOSE_SLOW);
+    cr_assert_eq(queues_free(&q), 1);
 }
