@@ -151,7 +151,9 @@ int lobby_client_new(uv_loop_t *loop, const struct sockaddr *addr,
     if (cb != NULL)
         c->cb = *cb;
     c->user = user;
+    memset(&wc, 0, sizeof wc);
     wc.role = cfg->role;
+    wc.id = cfg->id;
     wc.invite = cfg->invite;
     wc.watch = cfg->watch;
     memcpy(wc.host_pk, cfg->host_pk, sizeof wc.host_pk);

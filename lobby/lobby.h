@@ -157,6 +157,8 @@ typedef struct Lobby_Client_Config {
     Lobby_Code watch;
     uint8_t host_pk[LOBBY_KEY_BYTES];
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
+    Proto_Identity id; /* host, guest: the player's key pair, proven in
+                          each hello (a host's pk is host_pk) */
     Net_Limits limits;
     struct sockaddr_storage source;
 } Lobby_Client_Config;

@@ -38,6 +38,8 @@
 #define LOBBY_SEAT_SECRET_BYTES 16
 /* The seat key peers derive from a code (never sent to the lobby). */
 #define LOBBY_SEAT_KEY_BYTES 32
+/* A seat's proof of its player key in its hello (Ed25519). */
+#define LOBBY_SEAT_PROOF_BYTES 64
 
 /* The 32 symbols: digits 2-9 and letters without I and O. */
 #define LOBBY_CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -97,6 +99,19 @@ int lobby_code_seat_key(const Lobby_Code *code,
  */
 int lobby_random(void *buf, size_t n);
 
+/*
+ * lobby_seat_prove: a seat's proof of its player key (lobby protocol 4):
+ * the Ed25519 signature by id of "tabula seat 1" NUL and msg[0..len) (a
+ * hello's bytes before its proof) into sig. lobby_seat_proof_ok: 0 when
+ * sig is pk's proof of msg[0..len), TB_E_SIGNATURE when not. Errors:
+ * TB_E_ARG, TB_E_CRYPTO.
+ */
+int lobby_seat_prove(const uint8_t *msg, size_t len, const Proto_Identity *id,
+                     uint8_t sig[LOBBY_SEAT_PROOF_BYTES]);
+int lobby_seat_proof_ok(const uint8_t *msg, size_t len,
+                        const uint8_t pk[LOBBY_KEY_BYTES],
+                        const uint8_t sig[LOBBY_SEAT_PROOF_BYTES]);
+
 /* ---- the client's messages ----------------------------------------- */
 
 /* A member's role in a room, also the seat number of the players. */
@@ -118,6 +133,10 @@ typedef struct Lobby_Welcome {
      * epoch; no receipt of the room after it is earlier). */
     uint8_t relay_pk[LOBBY_KEY_BYTES];
     uint64_t relay_time;
+    /* The key the room's guest seat holds (protocol 4: the first guest's
+     * proven key, or the one its host named; zero: none yet). Receipts
+     * are signed for it (Proto_Receipt.guest). */
+    uint8_t guest_pk[LOBBY_KEY_BYTES];
 } Lobby_Welcome;
 
 /* Who a client is in a room (the lobby-facing half of
@@ -128,12 +147,18 @@ typedef struct Lobby_Wire_Config {
     Lobby_Code watch;
     uint8_t host_pk[LOBBY_KEY_BYTES];
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
+    /* The player's key pair (host and guest: each hello proves it; a
+     * host's pk is host_pk). Unused by a spectator. */
+    Proto_Identity id;
+    /* A host's: the guest key its room must seat (a resumed match's
+     * black; zero: the first guest to join with the code). */
+    uint8_t guest_pk[LOBBY_KEY_BYTES];
 } Lobby_Wire_Config;
 
 typedef struct Lobby_Wire Lobby_Wire; /* opaque, heap */
 
 /* The longest message lobby_wire_hello builds (CREATE). */
-#define LOBBY_WIRE_HELLO_MAX 90
+#define LOBBY_WIRE_HELLO_MAX 186
 /* Bytes a DATA message puts in front of its payload. */
 #define LOBBY_WIRE_DATA_HEADER 1
 /* The largest payload of one DATA message the lobby takes by default. */
@@ -167,13 +192,17 @@ typedef struct Lobby_Wire_Event {
     size_t len;
     Lobby_Role seat; /* PRESENCE */
     int present;
+    uint8_t guest_pk[LOBBY_KEY_BYTES]; /* PRESENCE: the key the room's
+                                          guest seat holds (zero: none) */
     int reason; /* REFUSED */
     /* FRAME, ACK, PRESENCE: the relay's receipt as the message gives it
-     * (kind, seq, time_ms, sig; seat and present for PRESENCE), relay
-     * being the key this connection's WELCOME named. Not verified here:
-     * proto_receipt_verify with the room's host key (welcome.host_pk)
-     * and, for FRAME and ACK, proto_receipt_hash of the frame's payload
-     * (an ACK's payload is the frame the client sent). */
+     * (kind, seq, time_ms, sig; seat, present and guest for PRESENCE),
+     * relay being the key this connection's WELCOME named. Not verified
+     * here: proto_receipt_verify with the room's host key
+     * (welcome.host_pk), its guest key filled in (a FRAME's or an ACK's:
+     * the room's guest, as WELCOME and PRESENCE name it) and, for FRAME
+     * and ACK, proto_receipt_hash of the frame's payload (an ACK's
+     * payload is the frame the client sent). */
     Proto_Receipt receipt;
 } Lobby_Wire_Event;
 
@@ -190,10 +219,12 @@ void lobby_wire_free(Lobby_Wire *w);
 
 /*
  * lobby_wire_hello: a new connection's first message into out (CREATE
- * for a host, JOIN for a guest, WATCH for a spectator, with the watch
- * code when its invite code is all zero), asking for every frame after
- * from_seq. Starts the connection afresh: not admitted, holding frames up
- * to from_seq. Returns the message's length in bytes.
+ * for a host, JOIN for a guest, each with its proof of cfg.id's key;
+ * WATCH for a spectator, with the watch code when its invite code is
+ * all zero), asking for every frame after from_seq. Starts the
+ * connection afresh: not admitted, holding frames up to from_seq.
+ * Returns the message's length in bytes (0: the proof could not be
+ * signed).
  */
 size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
                         uint8_t out[LOBBY_WIRE_HELLO_MAX]);
@@ -228,6 +259,12 @@ int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload);
  * finished game held its share for 10 minutes). The relay cannot check
  * the game's end and need not: only the seats' own room is at stake. */
 #define LOBBY_WIRE_DONE_TYPE 0x05
+
+/* lobby_wire_name_guest: a host's next hellos name pk (LOBBY_KEY_BYTES)
+ * as the guest its room must seat (a resumed match's black), so a
+ * stranger holding the code cannot take the seat after a relay lost
+ * the room. */
+void lobby_wire_name_guest(Lobby_Wire *w, const uint8_t *pk);
 
 /* lobby_wire_closed: the connection is gone (not admitted any more). */
 void lobby_wire_closed(Lobby_Wire *w);
@@ -270,30 +307,32 @@ int lobby_wire_welcome_read(const uint8_t *msg, size_t len,
 
 /* The lengths of WELCOME, ACK, PRESENCE and ERROR (FRAME's header:
  * LOBBY_WIRE_FRAME_HEADER above). */
-#define LOBBY_WIRE_WELCOME_LEN 91
+#define LOBBY_WIRE_WELCOME_LEN 123
 #define LOBBY_WIRE_ACK_LEN 89
-#define LOBBY_WIRE_PRESENCE_LEN 91
+#define LOBBY_WIRE_PRESENCE_LEN 123
 #define LOBBY_WIRE_ERROR_LEN 2
 
 /* lobby_wire_welcome: WELCOME into out: role admitted, the room's host
  * key, the oldest frame it keeps (first_seq, 0: none) and the next
  * number, presence bits (1 host seated, 2 guest seated), the node's
- * receipt key relay_pk and its receipt clock relay_time (ms since the
- * Unix epoch). Returns its length. */
+ * receipt key relay_pk, its receipt clock relay_time (ms since the
+ * Unix epoch) and the key the guest seat holds (guest_pk; zero: none).
+ * Returns its length. */
 size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
                           const uint8_t host_pk[LOBBY_KEY_BYTES],
                           uint64_t first_seq, uint64_t next_seq,
                           unsigned presence,
                           const uint8_t relay_pk[LOBBY_KEY_BYTES],
-                          uint64_t relay_time);
+                          uint64_t relay_time,
+                          const uint8_t guest_pk[LOBBY_KEY_BYTES]);
 
 /* lobby_wire_ack: ACK of the member's own frame: the FRAME receipt r
  * (its seq, time_ms and sig); returns its length. */
 size_t lobby_wire_ack(uint8_t out[LOBBY_WIRE_ACK_LEN], const Proto_Receipt *r);
 
 /* lobby_wire_presence: PRESENCE carrying the PRESENCE receipt r (its
- * seat: 0 host, 1 guest; present 0 or 1; seq, time_ms, sig); returns its
- * length. */
+ * seat: 0 host, 1 guest; present 0 or 1; seq, time_ms, sig; and the
+ * guest key it is signed for); returns its length. */
 size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN],
                            const Proto_Receipt *r);
 
@@ -323,13 +362,19 @@ typedef struct Lobby_Wire_Hello {
     uint8_t watch_lookup[LOBBY_LOOKUP_BYTES]; /* CREATE: the watch code's */
     uint8_t host_pk[LOBBY_KEY_BYTES];         /* CREATE */
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES]; /* CREATE, JOIN */
+    uint8_t player_pk[LOBBY_KEY_BYTES]; /* CREATE: host_pk; JOIN: the
+                                           guest's key */
+    uint8_t guest_pk[LOBBY_KEY_BYTES];  /* CREATE: the guest named (zero:
+                                           any); JOIN: player_pk */
     uint64_t from_seq; /* every frame after this is asked for */
 } Lobby_Wire_Hello;
 
 /*
  * lobby_wire_hello_read: a client's first message (CREATE, JOIN or
- * WATCH, msg[0..len)) into *out. Errors: TB_E_FORMAT (another message, a
- * wrong length), TB_E_VERSION (a version other than this build's).
+ * WATCH, msg[0..len)) into *out, a CREATE's or JOIN's proof checked.
+ * Errors: TB_E_FORMAT (another message, a wrong length), TB_E_VERSION
+ * (a version other than this build's), TB_E_SIGNATURE (a proof that is
+ * not the player key's).
  */
 int lobby_wire_hello_read(const uint8_t *msg, size_t len,
                           Lobby_Wire_Hello *out);

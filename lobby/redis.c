@@ -54,7 +54,7 @@
 #include "lobby_lua.h"
 
 /* An admission's answer: {role, ..., presence, maker, time} (admit_lua). */
-#define ADMIT_ELEMENTS 10
+#define ADMIT_ELEMENTS 11
 
 /* (Sequence numbers go through Lua's doubles, exact to 2^53: room.c
  * refuses a hello after LOBBY_SEQ_MAX + 1, for both backends.) */
@@ -487,7 +487,8 @@ static int numbers(const char *p, size_t n, uint64_t *v, int want,
 }
 
 /* A message on a room's channel: a frame "SEQ SEAT TIME ABSENT0 ABSENT1
- * PAYLOAD" (data.lua), or a
+ * PAYLOAD" (data.lua), the key the guest seat holds "g HEX" (admit.lua,
+ * leave.lua: zeros for none), or a
  * seat's presence "p SEAT 0|1 SEQ TIME" (after the room's frame SEQ, at
  * its receipt clock TIME), an arrival with its claim number
  * "p SEAT 1 SEQ TIME E" (a member of an older claim of that seat here is
@@ -507,6 +508,12 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     r = lobby__replica_find(st->rs, inv);
     if (r == NULL)
         return;
+    if (n == 2 + 2 * LOBBY_KEY_BYTES && p[0] == 'g' && p[1] == ' ') {
+        uint8_t gk[LOBBY_KEY_BYTES];
+        if (proto_unhex(p + 2, 2 * LOBBY_KEY_BYTES, gk, sizeof gk) == 0)
+            lobby__replica_guest(r, gk);
+        return;
+    }
     if (n >= 2 && p[0] == 'p' && p[1] == ' ') {
         k = numbers(p + 2, n - 2, v, 5, &rest);
         if (k < 4 || v[0] > 1 || v[1] > 1 || rest != p + n ||
@@ -620,9 +627,14 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
         whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16],
         from[32];
-    const char *argv[15];
-    size_t argl[15];
+    const char *argv[16];
+    size_t argl[16];
     int create = p[0] == LOBBY_MSG_CREATE;
+    Lobby_Wire_Hello h; /* (its proof was checked on arrival, room.c) */
+    (void)lobby_wire_hello_read(p, create                       ? LOBBY_LEN_CREATE
+                                   : p[0] == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN
+                                                            : LOBBY_LEN_WATCH,
+                                &h);
     Lobby_Room *r = lobby__replica_find(st->rs, lookup);
 
     key_of(lookup, 'm', m);
@@ -653,11 +665,13 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     argv[12] = lhex;
     argv[13] = q->src;
     argv[14] = from;
+    argv[15] = (const char *)h.guest_pk; /* CREATE: named; JOIN: proven */
     for (int i = 0; i < 15; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
-    return EVAL(st, admit_lua, 3, 15, argv, argl, hello_done, q);
+    argl[15] = LOBBY_KEY_BYTES;
+    return EVAL(st, admit_lua, 3, 16, argv, argl, hello_done, q);
 }
 
 /* A share (cap 0: only renew) counted in set for this room. */
@@ -745,7 +759,7 @@ static void hello_refuse(Lobby_Redis *st, Req *q, int code)
 }
 
 /* {role, lookup hex, host key, watch hex, next, epoch, frames, presence,
- * maker, time} */
+ * maker, time, guest key} */
 static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
 {
     uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES],
@@ -765,12 +779,22 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         reply_u64(rep->element[4], &next) != 0 || next == 0 ||
         reply_u64(rep->element[5], &epoch) != 0 ||
         reply_u64(rep->element[7], &pres) != 0 || pres > 3 ||
-        reply_u64(rep->element[9], &rtime) != 0) {
+        reply_u64(rep->element[9], &rtime) != 0 ||
+        rep->element[10]->type != REDIS_REPLY_STRING ||
+        (rep->element[10]->len != 0 &&
+         rep->element[10]->len != LOBBY_KEY_BYTES)) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }
     r = lobby__replica(st->rs, inv, wat,
                        (const uint8_t *)rep->element[2]->str, q->m);
+    if (r != NULL) {
+        /* (before its frames are taken: their receipts name the guest) */
+        static const uint8_t none[LOBBY_KEY_BYTES];
+        lobby__replica_guest(r, rep->element[10]->len != 0
+                                    ? (const uint8_t *)rep->element[10]->str
+                                    : none);
+    }
     if (r == NULL || take_entries(st, r, rep->element[6]) != 0) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;

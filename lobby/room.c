@@ -109,6 +109,11 @@ struct Lobby_Room {
     uint8_t lookup[2][LOBBY_LOOKUP_BYTES]; /* 0 invite, 1 watch */
     Lobby_Room *hnext[2];
     uint8_t host_pk[LOBBY_KEY_BYTES];
+    /* The key the guest seat holds (lobby protocol 4; zero: none): the
+     * first guest's proven key, or the one the host named (guest_named:
+     * kept when a silent guest leaves). Receipts are signed for it. */
+    uint8_t guest_pk[LOBBY_KEY_BYTES];
+    int guest_named;
     uint8_t secret[2][LOBBY_SEAT_SECRET_BYTES];
     int claimed[2];
     int spoke[2]; /* the seat has sent a frame: its claim is kept */
@@ -636,6 +641,7 @@ static uint64_t room_clock(Lobby_Rooms *rs, Lobby_Room *r)
 static void receipt_sign(const Lobby_Rooms *rs, const Lobby_Room *r,
                          Proto_Receipt *rc, const uint8_t *hash)
 {
+    memcpy(rc->guest, r->guest_pk, LOBBY_KEY_BYTES);
     if (!rs->keyed || proto_receipt_sign(rc, r->host_pk, hash, &rs->key) != 0) {
         memset(rc->relay, 0, sizeof rc->relay);
         memset(rc->sig, 0, sizeof rc->sig);
@@ -856,8 +862,11 @@ static void member_leave(Lobby_Member *m, uint64_t now)
          * back: a joiner whose code's host fingerprint did not match (a
          * typo in the last group) closes at once and must not keep the
          * seat from the right joiner. */
-        if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST])
+        if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST]) {
             r->claimed[LOBBY_ROLE_GUEST] = 0;
+            if (!r->guest_named) /* and its key: the next joiner's */
+                memset(r->guest_pk, 0, LOBBY_KEY_BYTES);
+        }
         if (m->rs->store_ops == NULL) { /* else it comes back from Redis */
             r->gone[m->role] = 1;
             r->gone_at[m->role] = room_clock(m->rs, r);
@@ -917,7 +926,7 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
                        presence >= 0 ? (unsigned)presence
                                      : (unsigned)((r->seat[0] != NULL) |
                                                   (r->seat[1] != NULL) << 1),
-                       rs->key.pk, rtime);
+                       rs->key.pk, rtime, r->guest_pk);
     member_send(m, w, sizeof w);
     m->sent_seq = from_seq < r->next_seq ? from_seq : r->next_seq - 1;
     member_pump(m);
@@ -996,11 +1005,14 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     const uint8_t *inv = p + 2, *wat = inv + LOBBY_LOOKUP_BYTES;
     const uint8_t *pk = wat + LOBBY_LOOKUP_BYTES;
     const uint8_t *secret = pk + LOBBY_KEY_BYTES;
-    uint64_t from = lobby__get64(secret + LOBBY_SEAT_SECRET_BYTES);
+    const uint8_t *named = secret + LOBBY_SEAT_SECRET_BYTES;
+    uint64_t from = lobby__get64(p + LOBBY_LEN_CREATE - 8);
+    static const uint8_t none[LOBBY_KEY_BYTES];
     Lobby_Room *r;
     int kind;
 
-    if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX) {
+    if (lobby__equal(inv, wat, LOBBY_LOOKUP_BYTES) || from > LOBBY_SEQ_MAX ||
+        lobby__equal(named, pk, LOBBY_KEY_BYTES)) {
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
@@ -1044,6 +1056,8 @@ static void on_create(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     }
     memcpy(r->secret[0], secret, LOBBY_SEAT_SECRET_BYTES);
     r->claimed[0] = 1;
+    memcpy(r->guest_pk, named, LOBBY_KEY_BYTES);
+    r->guest_named = !lobby__equal(named, none, LOBBY_KEY_BYTES);
     /* A host re-registering its room after a lobby restart goes on from
      * the last number it has, so every peer's numbering stays valid. */
     r->next_seq = from + 1;
@@ -1054,7 +1068,8 @@ static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
                     uint64_t now)
 {
     const uint8_t *lookup = p + 2, *secret = lookup + LOBBY_LOOKUP_BYTES;
-    uint64_t from = lobby__get64(secret + LOBBY_SEAT_SECRET_BYTES);
+    const uint8_t *key = secret + LOBBY_SEAT_SECRET_BYTES; /* proven */
+    uint64_t from = lobby__get64(p + LOBBY_LEN_JOIN - 8);
     Lobby_Room *r;
     int kind;
 
@@ -1074,14 +1089,27 @@ static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     for (int s = 0; s < 2; s++)
         if (r->claimed[s] &&
             lobby__equal(secret, r->secret[s], LOBBY_SEAT_SECRET_BYTES)) {
+            /* (the seat's secret and its player's key both) */
+            if (!lobby__equal(key, s == 0 ? r->host_pk : r->guest_pk,
+                              LOBBY_KEY_BYTES)) {
+                member_error(m, LOBBY_ERR_SEAT);
+                return;
+            }
             admit(m, r, s, from, -1, 0, now);
             return;
         }
-    if (r->claimed[1]) {
+    /* The guest seat holds one key: a stand-in's is refused it, where
+     * the host named the guest or a guest that spoke holds it (the
+     * relay witnesses the player, so another key's absence is no
+     * absence of the guest's: the fair-play issue). */
+    if (r->claimed[1] ||
+        (r->guest_named && !lobby__equal(key, r->guest_pk, LOBBY_KEY_BYTES)) ||
+        lobby__equal(key, r->host_pk, LOBBY_KEY_BYTES)) {
         member_error(m, LOBBY_ERR_SEAT);
         return;
     }
     memcpy(r->secret[1], secret, LOBBY_SEAT_SECRET_BYTES);
+    memcpy(r->guest_pk, key, LOBBY_KEY_BYTES);
     r->claimed[1] = 1;
     /* A new guest: the DONE of one that gave the seat back (it never
      * spoke) is not this one's, whose frames it would refuse (a trial
@@ -1400,6 +1428,13 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
          * holds one above LOBBY_SEQ_MAX + 1 (both backends: Redis's Lua
          * is exact only so far) */
         if (lobby__get64(p + len - 8) > LOBBY_SEQ_MAX + 1) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+        /* A seat proves its player key (protocol 4): a hello that does
+         * not is a forgery, refused before anything is looked up. */
+        Lobby_Wire_Hello hh;
+        if (p[0] != LOBBY_MSG_WATCH && lobby_wire_hello_read(p, len, &hh) != 0) {
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
@@ -1736,6 +1771,11 @@ void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
         return;
     member_leave(old, now);
     member_error(old, LOBBY_ERR_REPLACED);
+}
+
+void lobby__replica_guest(Lobby_Room *r, const uint8_t pk[LOBBY_KEY_BYTES])
+{
+    memcpy(r->guest_pk, pk, LOBBY_KEY_BYTES);
 }
 
 void lobby__replica_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat,

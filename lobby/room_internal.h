@@ -157,6 +157,9 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
  * member here holding an older claim of it is closed REPLACED. */
 void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
                             uint64_t now);
+/* The key the copy r's guest seat holds (zero: none), as Redis has it:
+ * this node's receipts for r are signed for it. */
+void lobby__replica_guest(Lobby_Room *r, const uint8_t pk[LOBBY_KEY_BYTES]);
 /* A seat's player arrived (1) or left (0) on some node, after the room's
  * frame seq, at Redis's time t (ms): the room's other seat and
  * spectators here are told, with this node's receipt. */

@@ -30,6 +30,7 @@ enum {
     WELCOME_PRESENCE = WELCOME_NEXT + 8,
     WELCOME_RELAY = WELCOME_PRESENCE + 1,
     WELCOME_TIME = WELCOME_RELAY + LOBBY_KEY_BYTES,
+    WELCOME_GUEST = WELCOME_TIME + 8,
     FRAME_SEQ = 1,
     FRAME_FROM = 9,
     FRAME_TIME = 10, /* then the signature */
@@ -38,9 +39,19 @@ enum {
     PRESENCE_SEAT = 1,
     PRESENCE_PRESENT = 2,
     PRESENCE_SEQ = 3,
-    PRESENCE_TIME = 11
+    PRESENCE_GUEST = 11,
+    PRESENCE_TIME = PRESENCE_GUEST + LOBBY_KEY_BYTES,
+    /* CREATE and JOIN: the player's key, the proof, then the number */
+    CREATE_GUEST = 2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES +
+                   LOBBY_SEAT_SECRET_BYTES,
+    JOIN_KEY = 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES
 };
-_Static_assert(WELCOME_TIME + 8 == LOBBY_LEN_WELCOME &&
+_Static_assert(WELCOME_GUEST + LOBBY_KEY_BYTES == LOBBY_LEN_WELCOME &&
+                   CREATE_GUEST + LOBBY_KEY_BYTES + LOBBY_SEAT_PROOF_BYTES +
+                           8 ==
+                       LOBBY_LEN_CREATE &&
+                   JOIN_KEY + LOBBY_KEY_BYTES + LOBBY_SEAT_PROOF_BYTES + 8 ==
+                       LOBBY_LEN_JOIN &&
                    FRAME_TIME + LOBBY_RECEIPT_TAIL == LOBBY_FRAME_HEADER &&
                    ACK_TIME + LOBBY_RECEIPT_TAIL == LOBBY_LEN_ACK &&
                    PRESENCE_TIME + LOBBY_RECEIPT_TAIL == LOBBY_LEN_PRESENCE,
@@ -131,9 +142,26 @@ int lobby_wire_new(const Lobby_Wire_Config *cfg, uint64_t last_seq,
 void lobby_wire_free(Lobby_Wire *w)
 {
     if (w != NULL) {
-        memset(w, 0, sizeof *w); /* the seat secret */
+        memset(w, 0, sizeof *w); /* the seat secret, the player's key */
         free(w);
     }
+}
+
+void lobby_wire_name_guest(Lobby_Wire *w, const uint8_t *pk)
+{
+    if (w != NULL && pk != NULL)
+        memcpy(w->cfg.guest_pk, pk, LOBBY_KEY_BYTES);
+}
+
+/* A CREATE's or JOIN's end: the proof of m[0..n) by the player's key,
+ * then from_seq; its whole length (0: not signed). */
+static size_t proved(const Lobby_Wire *w, uint8_t *m, size_t n,
+                     uint64_t from_seq)
+{
+    if (lobby_seat_prove(m, n, &w->cfg.id, m + n) != 0)
+        return 0;
+    lobby__put64(m + n + LOBBY_SEAT_PROOF_BYTES, from_seq);
+    return n + LOBBY_SEAT_PROOF_BYTES + 8;
 }
 
 size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
@@ -151,17 +179,16 @@ size_t lobby_wire_hello(Lobby_Wire *w, uint64_t from_seq,
         memcpy(p += LOBBY_LOOKUP_BYTES, w->cfg.host_pk, LOBBY_KEY_BYTES);
         memcpy(p += LOBBY_KEY_BYTES, w->cfg.seat_secret,
                LOBBY_SEAT_SECRET_BYTES);
-        lobby__put64(p + LOBBY_SEAT_SECRET_BYTES, from_seq);
-        return LOBBY_LEN_CREATE;
+        memcpy(m + CREATE_GUEST, w->cfg.guest_pk, LOBBY_KEY_BYTES);
+        return proved(w, m, CREATE_GUEST + LOBBY_KEY_BYTES, from_seq);
     }
     if (w->cfg.role == LOBBY_ROLE_GUEST) {
         m[0] = LOBBY_MSG_JOIN;
         memcpy(m + 2, w->cfg.invite.lookup, LOBBY_LOOKUP_BYTES);
         memcpy(m + 2 + LOBBY_LOOKUP_BYTES, w->cfg.seat_secret,
                LOBBY_SEAT_SECRET_BYTES);
-        lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES,
-                     from_seq);
-        return LOBBY_LEN_JOIN;
+        memcpy(m + JOIN_KEY, w->cfg.id.pk, LOBBY_KEY_BYTES);
+        return proved(w, m, JOIN_KEY + LOBBY_KEY_BYTES, from_seq);
     }
     m[0] = LOBBY_MSG_WATCH;
     memcpy(m + 2, entry_code(w)->lookup, LOBBY_LOOKUP_BYTES);
@@ -190,6 +217,7 @@ int lobby_wire_welcome_read(const uint8_t *p, size_t len, Lobby_Welcome *wl)
     wl->guest_present = (p[WELCOME_PRESENCE] >> 1) & 1;
     memcpy(wl->relay_pk, p + WELCOME_RELAY, LOBBY_KEY_BYTES);
     wl->relay_time = lobby__get64(p + WELCOME_TIME);
+    memcpy(wl->guest_pk, p + WELCOME_GUEST, LOBBY_KEY_BYTES);
     return 0;
 }
 
@@ -286,6 +314,8 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
                    &ev->receipt);
         ev->receipt.seat = p[PRESENCE_SEAT];
         ev->receipt.present = p[PRESENCE_PRESENT];
+        memcpy(ev->guest_pk, p + PRESENCE_GUEST, LOBBY_KEY_BYTES);
+        memcpy(ev->receipt.guest, ev->guest_pk, LOBBY_KEY_BYTES);
         return 0;
     case LOBBY_MSG_BEAT: /* the relay is alive: nothing else */
         if (len != LOBBY_LEN_BEAT)
@@ -344,7 +374,8 @@ size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
                           uint64_t first_seq, uint64_t next_seq,
                           unsigned presence,
                           const uint8_t relay_pk[LOBBY_KEY_BYTES],
-                          uint64_t relay_time)
+                          uint64_t relay_time,
+                          const uint8_t guest_pk[LOBBY_KEY_BYTES])
 {
     out[0] = LOBBY_MSG_WELCOME;
     out[1] = (uint8_t)role;
@@ -354,6 +385,7 @@ size_t lobby_wire_welcome(uint8_t out[LOBBY_WIRE_WELCOME_LEN], int role,
     out[WELCOME_PRESENCE] = (uint8_t)(presence & 3);
     memcpy(out + WELCOME_RELAY, relay_pk, LOBBY_KEY_BYTES);
     lobby__put64(out + WELCOME_TIME, relay_time);
+    memcpy(out + WELCOME_GUEST, guest_pk, LOBBY_KEY_BYTES);
     return LOBBY_LEN_WELCOME;
 }
 
@@ -372,6 +404,7 @@ size_t lobby_wire_presence(uint8_t out[LOBBY_WIRE_PRESENCE_LEN],
     out[PRESENCE_SEAT] = r->seat;
     out[PRESENCE_PRESENT] = (uint8_t)(r->present != 0);
     lobby__put64(out + PRESENCE_SEQ, r->seq);
+    memcpy(out + PRESENCE_GUEST, r->guest, LOBBY_KEY_BYTES);
     tail_put(out + PRESENCE_TIME, r);
     return LOBBY_LEN_PRESENCE;
 }
@@ -414,8 +447,10 @@ size_t lobby_wire_refusal(uint8_t out[LOBBY_WIRE_ERROR_LEN], int reason)
     return LOBBY_LEN_ERROR;
 }
 
-int lobby_wire_hello_read(const uint8_t *p, size_t len, Lobby_Wire_Hello *h)
+int lobby_wire_hello_read(const uint8_t *msg, size_t len,
+                          Lobby_Wire_Hello *h)
 {
+    const uint8_t *p = msg;
     memset(h, 0, sizeof *h);
     if (p == NULL || len < 2)
         return TB_E_FORMAT;
@@ -430,7 +465,9 @@ int lobby_wire_hello_read(const uint8_t *p, size_t len, Lobby_Wire_Hello *h)
         memcpy(h->watch_lookup, p, LOBBY_LOOKUP_BYTES);
         memcpy(h->host_pk, p += LOBBY_LOOKUP_BYTES, LOBBY_KEY_BYTES);
         memcpy(h->seat_secret, p += LOBBY_KEY_BYTES, LOBBY_SEAT_SECRET_BYTES);
-        h->from_seq = lobby__get64(p + LOBBY_SEAT_SECRET_BYTES);
+        memcpy(h->player_pk, h->host_pk, LOBBY_KEY_BYTES);
+        memcpy(h->guest_pk, msg + CREATE_GUEST, LOBBY_KEY_BYTES);
+        h->from_seq = lobby__get64(msg + len - 8);
         break;
     case LOBBY_MSG_JOIN:
         if (len != LOBBY_LEN_JOIN)
@@ -439,8 +476,9 @@ int lobby_wire_hello_read(const uint8_t *p, size_t len, Lobby_Wire_Hello *h)
         memcpy(h->lookup, p + 2, LOBBY_LOOKUP_BYTES);
         memcpy(h->seat_secret, p + 2 + LOBBY_LOOKUP_BYTES,
                LOBBY_SEAT_SECRET_BYTES);
-        h->from_seq =
-            lobby__get64(p + 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES);
+        memcpy(h->player_pk, p + JOIN_KEY, LOBBY_KEY_BYTES);
+        memcpy(h->guest_pk, h->player_pk, LOBBY_KEY_BYTES);
+        h->from_seq = lobby__get64(msg + len - 8);
         break;
     case LOBBY_MSG_WATCH:
         if (len != LOBBY_LEN_WATCH)
@@ -452,7 +490,13 @@ int lobby_wire_hello_read(const uint8_t *p, size_t len, Lobby_Wire_Hello *h)
     default:
         return TB_E_FORMAT;
     }
-    return h->version != LOBBY_WIRE_VERSION ? TB_E_VERSION : 0;
+    if (h->version != LOBBY_WIRE_VERSION)
+        return TB_E_VERSION;
+    if (h->role != LOBBY_ROLE_SPECTATOR) {
+        size_t n = len - 8 - LOBBY_SEAT_PROOF_BYTES;
+        return lobby_seat_proof_ok(msg, n, h->player_pk, msg + n);
+    }
+    return 0;
 }
 
 int lobby_wire_hello_ask(uint8_t *p, size_t len, uint64_t from_seq)

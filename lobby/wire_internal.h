@@ -18,8 +18,12 @@
 /* Version 2: the relay signs receipts (WELCOME names its key and clock;
  * FRAME, ACK and PRESENCE carry a time and a signature). Version 3: a
  * frame's receipt attests how long each seat had been gone (G-MC-9w).
+ * Version 4: a seat proves its player key in its hello (CREATE: the
+ * host's; JOIN: the guest's), the guest seat holds one key, and every
+ * receipt is signed for the room's host and guest keys (WELCOME and
+ * PRESENCE name the guest's): the relay witnesses players, not seats.
  * A hello of another version is refused VERSION. */
-#define LOBBY_WIRE_VERSION 3
+#define LOBBY_WIRE_VERSION 4
 
 /* Client to lobby. */
 #define LOBBY_MSG_CREATE 0x01
@@ -35,21 +39,27 @@
 #define LOBBY_MSG_ERROR 0x85
 #define LOBBY_MSG_BEAT 0x86
 
-/* Exact lengths (type byte included). */
+/* Exact lengths (type byte included). CREATE and JOIN end with the
+ * seat's proof (LOBBY_SEAT_PROOF_BYTES, lobby_seat_prove: a signature
+ * by the player's key of every byte before it) and the number they ask
+ * after (every hello ends with it, outside the proof). */
 #define LOBBY_LEN_CREATE                                                       \
     (2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES + LOBBY_SEAT_SECRET_BYTES +  \
-     8) /* 90 */
+     LOBBY_KEY_BYTES + LOBBY_SEAT_PROOF_BYTES + 8) /* 186 */
 #define LOBBY_LEN_JOIN                                                         \
-    (2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES + 8)  /* 42 */
-#define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8)        /* 26 */
+    (2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES + LOBBY_KEY_BYTES +     \
+     LOBBY_SEAT_PROOF_BYTES + 8)                      /* 138 */
+#define LOBBY_LEN_WATCH (2 + LOBBY_LOOKUP_BYTES + 8) /* 26 */
 #define LOBBY_LEN_WELCOME                                                      \
-    (2 + LOBBY_KEY_BYTES + 8 + 8 + 1 + LOBBY_KEY_BYTES + 8) /* 91 */
+    (2 + LOBBY_KEY_BYTES + 8 + 8 + 1 + LOBBY_KEY_BYTES + 8 +                  \
+     LOBBY_KEY_BYTES) /* 123 */
 /* A receipt's time, the seats' absences (u32 each: a FRAME receipt's;
  * 0 in PRESENCE) and its signature, after its seq in FRAME, ACK and
  * PRESENCE. */
 #define LOBBY_RECEIPT_TAIL (8 + 8 + PROTO_SIG_BYTES)    /* 80 */
 #define LOBBY_LEN_ACK (1 + 8 + LOBBY_RECEIPT_TAIL)      /* 89 */
-#define LOBBY_LEN_PRESENCE (3 + 8 + LOBBY_RECEIPT_TAIL) /* 91 */
+#define LOBBY_LEN_PRESENCE                                                     \
+    (3 + 8 + LOBBY_KEY_BYTES + LOBBY_RECEIPT_TAIL) /* 123 */
 #define LOBBY_LEN_ERROR 2
 #define LOBBY_LEN_BEAT 1
 #define LOBBY_LEN_DONE 1

@@ -387,6 +387,17 @@ void match_relay(Match *s, uint64_t now, const uint8_t relay_pk[32],
                  uint64_t relay_time);
 
 /*
+ * match_room_guest: the key the room's guest seat holds, as the relay's
+ * WELCOME and PRESENCE name it (lobby protocol 4; zero: none yet): its
+ * receipts are signed for it. A frame's receipt is checked for it, or
+ * for none (a frame numbered before a guest was seated); one kept for
+ * an envelope of the match must be signed for the match's black (a
+ * room where another key sat as the guest is another room: its
+ * receipt is refused, and the frame stays unwitnessed there).
+ */
+void match_room_guest(Match *s, const uint8_t guest_pk[32]);
+
+/*
  * match_frame_witnessed: match_frame with the relay's receipt r for it
  * (NULL: none). A receipt that is not this relay's signature of this
  * frame, number and room is refused with the frame (TB_E_SIGNATURE; the

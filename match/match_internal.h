@@ -116,6 +116,7 @@ struct Match {
                             welcome said (0: unknown) */
     uint8_t room_host[PROTO_KEY_BYTES];
     int room_host_known;
+    uint8_t room_guest[PROTO_KEY_BYTES]; /* match_room_guest (zero: none) */
     /* the bot */
     uint64_t think_at;    /* when the bot's delay ends (0: not armed) */
     uint64_t think_for;   /* transcript count + 1 the delay runs for */

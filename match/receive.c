@@ -706,15 +706,26 @@ int match__own_unwitnessed(const Match *s)
     return 0;
 }
 
+void match_room_guest(Match *s, const uint8_t guest_pk[32])
+{
+    memcpy(s->room_guest, guest_pk, PROTO_KEY_BYTES);
+}
+
 /* 0 when r is the relay's receipt of a frame with hash and number seq in
- * our room. */
-static int receipt_ok(const Match *s, const Proto_Receipt *r, uint64_t seq,
+ * our room, signed for the room's guest or (a frame numbered before a
+ * guest was seated) for none: r->guest gets the one it is for. */
+static int receipt_ok(const Match *s, Proto_Receipt *r, uint64_t seq,
                       const uint8_t hash[PROTO_HASH_BYTES])
 {
+    static const uint8_t none[PROTO_KEY_BYTES];
     if (r->kind != PROTO_RECEIPT_FRAME || r->seq != seq || !s->room_host_known)
         return TB_E_SIGNATURE;
     if (s->relay_known && memcmp(r->relay, s->relay_pk, PROTO_KEY_BYTES) != 0)
         return TB_E_SIGNATURE;
+    memcpy(r->guest, s->room_guest, PROTO_KEY_BYTES);
+    if (proto_receipt_verify(r, s->room_host, hash) == 0)
+        return 0;
+    memcpy(r->guest, none, PROTO_KEY_BYTES);
     return proto_receipt_verify(r, s->room_host, hash);
 }
 
@@ -776,6 +787,18 @@ static void set_receipt(Match *s, uint64_t now, size_t i,
                         const Proto_Receipt *r)
 {
     Match_Frame *f = &s->frames[i];
+    const Proto_Message *st = proto_transcript_start(s->t);
+    if (st != NULL &&
+        memcmp(r->guest, st->body.start.black, PROTO_KEY_BYTES) != 0) {
+        /* a room where another key sat as the guest (or none yet): its
+         * receipts witness nothing of this match (every log would fail) */
+        Match_Text t = match__note(s, 1);
+        match__put(&t, "relay: the receipt of envelope ");
+        match__put_u(&t, (uint64_t)i + 1);
+        match__put(&t, " is for a room whose guest is not this match's "
+                       "black: not kept");
+        return;
+    }
     if (f->has_receipt) {
         if (r->seq >= f->receipt.seq ||
             i < proto_transcript_witness_count(s->t))
@@ -808,17 +831,19 @@ int match_frame_witnessed(Match *s, uint64_t now, uint64_t seq, int from,
                           const Proto_Receipt *r)
 {
     uint8_t hash[PROTO_HASH_BYTES];
+    Proto_Receipt rc;
     if (r == NULL || !match__witnessed(s) || s->done)
         return match_frame(s, now, seq, from, env, len);
+    rc = *r;
     if (proto_receipt_hash(env, len, hash) != 0 ||
-        receipt_ok(s, r, seq, hash) != 0) {
+        receipt_ok(s, &rc, seq, hash) != 0) {
         bad_receipt(s, seq);
         return TB_E_SIGNATURE;
     }
     if (s->nstash == MATCH_PENDING_MAX) /* the oldest waits no longer */
         memmove(s->stash, s->stash + 1, --s->nstash * sizeof s->stash[0]);
     memcpy(s->stash[s->nstash].hash, hash, PROTO_HASH_BYTES);
-    s->stash[s->nstash++].receipt = *r;
+    s->stash[s->nstash++].receipt = rc;
     return match_frame(s, now, seq, from, env, len);
 }
 
@@ -830,11 +855,12 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
     if (r != NULL && match__witnessed(s) && s->unacked > 0 &&
         !s->refetching && seq <= s->seq_rcv + 1) {
         size_t i = s->sent[s->sent_head];
+        Proto_Receipt rc = *r;
         if (i != MATCH_SENT_HELLO && i < s->nframes) {
-            if (receipt_ok(s, r, seq, s->frames[i].hash) != 0)
+            if (receipt_ok(s, &rc, seq, s->frames[i].hash) != 0)
                 bad_receipt(s, seq);
             else
-                attach(s, now, s->frames[i].hash, r);
+                attach(s, now, s->frames[i].hash, &rc);
         }
     }
     match_acked(s, now, seq);

@@ -632,12 +632,17 @@ int match_resume(Match *s, const uint8_t *log, size_t len, uint64_t last_seq,
     }
     proto_transcript_free(s->t);
     s->t = t;
-    if (rep.header.version == 2) {
-        /* its receipts attest no presence, those of the relay now do:
-         * the rest of its game would need another log */
+    if (rep.header.version == 2 || rep.header.version == 3) {
+        /* its receipts are of another form than the relay's now (version
+         * 2's attest no presence, version 3's name no guest): the rest
+         * of its game would need another log */
         put_why(why, why_cap,
-                "it is a log of version 2, written before the relay's "
-                "receipts attested presence: its game cannot go on", "");
+                rep.header.version == 2
+                    ? "it is a log of version 2, written before the relay's "
+                      "receipts attested presence: its game cannot go on"
+                    : "it is a log of version 3, written before the relay's "
+                      "receipts named the guest: its game cannot go on",
+                "");
         proto_transcript_free(t);
         return TB_E_VERSION;
     }

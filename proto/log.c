@@ -296,7 +296,9 @@ size_t proto_log_receipt_record(uint32_t index, const Proto_Receipt *r,
 
 /* A receipt or presence record of a log of version `version` into *r
  * (and *index for a receipt): version 2 holds receipts without
- * absences (v1) and presence records, version 3 receipts with them. */
+ * absences (v1) and presence records, version 3 receipts with them
+ * (v2: signed without the guest), version 4 receipts signed for the
+ * guest too (the caller fills r->guest). */
 static int read_receipt(const uint8_t *doc, size_t len, int version,
                         uint32_t *index, Proto_Receipt *out)
 {
@@ -315,6 +317,7 @@ static int read_receipt(const uint8_t *doc, size_t len, int version,
         r.n == (version == 2 ? 6u : 8u)) {
         out->kind = PROTO_RECEIPT_FRAME;
         out->v1 = version == 2;
+        out->v2 = version == 3;
         *index = (uint32_t)proto__r_uint(&r, UINT32_MAX, "index");
         for (int k = 0; k < 2 && version > 2; k++)
             out->absent_ms[k] =
@@ -599,13 +602,18 @@ static int take_receipt(Proto_Transcript *t, Log_Envs *v,
                           "receipt for envelope %u where envelope %u's was "
                           "due", index + 1, next + 1);
         rc = proto_receipt_hash(v->at[index], v->len[index], hash);
+        /* (version 4: signed for the guest the relay seated, which must
+         * be the match's black; a room where another key sat as the
+         * guest is another room) */
+        memcpy(r.guest, rep->header.black, PROTO_KEY_BYTES);
         if (rc == 0)
             rc = proto_receipt_verify(&r, rep->header.room, hash);
         if (rc != 0)
             return report(rep, TB_E_SIGNATURE, index + 1, off,
                           "the relay's receipt for envelope %u does not "
                           "verify (its number, time or signature was "
-                          "changed, or it is another room's)",
+                          "changed, or it is another room's, or one where "
+                          "another key sat as the guest)",
                           index + 1);
         rc = proto_transcript_witness(t, index, r.time_ms,
                                       r.v1 ? NULL : r.absent_ms);
@@ -813,6 +821,13 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
             if (!same_header(&h, &rep->header)) {
                 report(rep, TB_E_FORMAT, 0, PROTO_LOG_MAGIC_LEN,
                        "log header does not match the signed match start");
+                break;
+            }
+            if (rep->header.version >= 4 &&
+                memcmp(rep->header.room, rep->header.white,
+                       PROTO_KEY_BYTES) != 0) {
+                report(rep, TB_E_FORMAT, 0, PROTO_LOG_MAGIC_LEN,
+                       "log header names a room whose host is not white");
                 break;
             }
         }

@@ -672,16 +672,20 @@ int proto_transcript_side_of(const Proto_Transcript *t,
  * "this seat came or went at this time, after this sequence number".
  * The relay cannot make a move with one; a seat, a spectator and
  * `tabula replay` compute clocks and absences from them (docs/trust.md).
- * A room is named by its host's key (every member knows it from WELCOME;
- * a receipt of another room names another frame). A FRAME receipt also
- * attests both seats' presence when it was numbered: how long each seat
- * had been gone by the relay's clock (0: present, or never seen to go),
- * which decides absence claims (G-MC-9w) the same for every reader.
- * Signed bytes:
- *   "tabula receipt 2\0" (17 bytes), room [32], kind u8, seq u64 BE,
- *   time u64 BE, then FRAME: hash [32], absent host u32 BE, absent
- *   guest u32 BE; PRESENCE: seat u8, present u8.
- * Receipts of version 2 logs (v1 set) are signed as
+ * A room is named by its host's key and the key of the guest the relay
+ * seated in it (lobby protocol 4: each seat proves its player key in its
+ * hello, and a room's guest seat holds one key; zero before a guest
+ * came), so a receipt of another room, or of a room where another key
+ * sat as the guest, names another frame. A FRAME receipt also attests
+ * both seats' presence when it was numbered: how long each seat had
+ * been gone by the relay's clock (0: present, or never seen to go),
+ * which decides absence claims (G-MC-9w) the same for every reader: the
+ * guest's absence is that key's. Signed bytes:
+ *   "tabula receipt 3\0" (17 bytes), room [32], guest [32], kind u8,
+ *   seq u64 BE, time u64 BE, then FRAME: hash [32], absent host u32 BE,
+ *   absent guest u32 BE; PRESENCE: seat u8, present u8.
+ * Receipts of version 3 logs (v2 set) are signed as "tabula receipt 2\0"
+ * without the guest; those of version 2 logs (v1 set) as
  *   "tabula receipt 1\0", ... FRAME: hash [32] (no absences). */
 typedef enum Proto_Receipt_Kind {
     PROTO_RECEIPT_FRAME = 0,   /* a numbered frame */
@@ -699,12 +703,18 @@ typedef struct Proto_Receipt {
     uint32_t absent_ms[2]; /* FRAME: how long the host's seat [0] and the
                               guest's [1] had been gone (ms; 0: present) */
     uint8_t v1;       /* nonzero: a receipt of a version 2 log, signed
-                         without absences */
+                         without absences (nor the guest) */
+    uint8_t v2;       /* nonzero: a receipt of a version 3 log, signed
+                         without the guest */
+    uint8_t guest[PROTO_KEY_BYTES]; /* the room's guest key the receipt is
+                                       signed for (not on the wire nor in
+                                       a log: its reader fills it from the
+                                       room or the match; zero: none yet) */
     uint8_t sig[PROTO_SIG_BYTES];
 } Proto_Receipt;
 
 /* Bytes proto_receipt_signed writes. */
-#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 1 + 8 + 8 + 32 + 8)
+#define PROTO_RECEIPT_SIGNED_MAX (17 + 32 + 32 + 1 + 8 + 8 + 32 + 8)
 
 /*
  * proto_receipt_signed: the bytes a receipt's signature covers, into out
@@ -741,7 +751,7 @@ int proto_receipt_hash(const uint8_t *payload, size_t len,
 /* ---- match log files ------------------------------------------------- */
 
 /* The newest log version: what a lobby game's log is written in. */
-#define PROTO_LOG_VERSION 3
+#define PROTO_LOG_VERSION 4
 
 /* The first bytes of every log file. */
 #define PROTO_LOG_MAGIC "tabula-log 1\n"
@@ -755,14 +765,15 @@ typedef struct Proto_Log_Header {
     uint8_t white[PROTO_KEY_BYTES];
     uint8_t black[PROTO_KEY_BYTES];
     uint64_t started;
-    /* Version 2 and 3 (a lobby game: the relay's receipts are in the
+    /* Version 2, 3 and 4 (a lobby game: the relay's receipts are in the
      * log): the room's key, the host's, that the receipts name. Version
-     * 3's receipts attest presence (absence claims are the relay's to
-     * decide, G-MC-9w); version 2's do not. Version 1 logs (before
-     * receipts) have none. Logs of every version still verify as they
-     * did. */
-    int version;                   /* 1, 2 or 3 (0 reads as 1) */
-    uint8_t room[PROTO_KEY_BYTES]; /* version 2 and 3 */
+     * 3's and 4's receipts attest presence (absence claims are the
+     * relay's to decide, G-MC-9w); version 2's do not. Version 4's also
+     * name the guest the relay seated, which must be black (white, the
+     * room: the host). Version 1 logs (before receipts) have none. Logs
+     * of every version still verify as they did. */
+    int version;                   /* 1 to 4 (0 reads as 1) */
+    uint8_t room[PROTO_KEY_BYTES]; /* version 2 and later */
 } Proto_Log_Header;
 
 /* The header matching a match start message. */

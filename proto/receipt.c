@@ -7,8 +7,10 @@
 
 #include "proto_internal.h"
 
-/* (each with its NUL; version 1: the receipts of version 2 logs) */
-static const char label[17] = "tabula receipt 2";
+/* (each with its NUL; version 1: the receipts of version 2 logs,
+ * version 2 those of version 3 logs) */
+static const char label[17] = "tabula receipt 3";
+static const char label_v2[17] = "tabula receipt 2";
 static const char label_v1[17] = "tabula receipt 1";
 
 static void put64(uint8_t *p, uint64_t v)
@@ -25,10 +27,14 @@ size_t proto_receipt_signed(const Proto_Receipt *r,
                             uint8_t out[PROTO_RECEIPT_SIGNED_MAX])
 {
     size_t n = 0;
-    memcpy(out, r->v1 ? label_v1 : label, sizeof label);
+    memcpy(out, r->v1 ? label_v1 : r->v2 ? label_v2 : label, sizeof label);
     n += sizeof label;
     memcpy(out + n, room, PROTO_KEY_BYTES);
     n += PROTO_KEY_BYTES;
+    if (!r->v1 && !r->v2) {
+        memcpy(out + n, r->guest, PROTO_KEY_BYTES);
+        n += PROTO_KEY_BYTES;
+    }
     out[n++] = r->kind;
     put64(out + n, r->seq);
     n += 8;

@@ -101,6 +101,7 @@ int seat_new(const Seat_Config *cfg, Seat **out)
     wc.watch = cfg->watch;
     memcpy(wc.host_pk, cfg->match.id.pk, sizeof wc.host_pk);
     memcpy(wc.seat_secret, cfg->seat_secret, sizeof wc.seat_secret);
+    wc.id = cfg->match.id; /* (each hello proves the player's key) */
     /* A seat plays through a relay that witnesses time and presence
      * (lobby protocol 2): its clocks and claims are the receipts'. */
     Match_Config mc = cfg->match;
@@ -154,6 +155,11 @@ size_t seat_hello(Seat *s, uint64_t now, uint8_t out[LOBBY_WIRE_HELLO_MAX])
     s->hello_at = now;
     if (s->looking)
         return lobby_wire_hello(s->look, 0, out);
+    const Proto_Message *st = proto_transcript_start(match_transcript(s->m));
+    if (s->role == MATCH_ROLE_HOST && st != NULL)
+        /* a match under way: its room seats only its guest (a stranger
+         * holding the code cannot take the seat of a re-made room) */
+        lobby_wire_name_guest(s->wire, st->body.start.black);
     return lobby_wire_hello(s->wire, match_last_seq(s->m), out);
 }
 
@@ -200,6 +206,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
          * connection has lasted: a relay that lets us in and drops us at
          * once must not reset the waits and the give-up) */
         s->room_next = ev.welcome.next_seq;
+        match_room_guest(s->m, ev.welcome.guest_pk);
         match_welcome(s->m, now, ev.welcome.host_pk, ev.welcome.first_seq,
                       ev.welcome.next_seq, ev.welcome.host_present,
                       ev.welcome.guest_present);
@@ -220,6 +227,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
             o->who = (int)ev.seat;
             o->present = ev.present;
         }
+        match_room_guest(s->m, ev.guest_pk);
         match_presence_witnessed(s->m, now, (int)ev.seat, ev.present,
                                  &ev.receipt);
         break;

@@ -8,20 +8,26 @@
 -- hex (create), host key, seat secret, next seq (create), after (frames
 -- wanted after it), ttl ms, frames kept, L hex, the source address (hex;
 -- a room made keeps it as its maker, field a), the member's last frame
--- (a seat's hSEAT: the frames it has had, for FLOOD). A CREATE of a new room
+-- (a seat's hSEAT: the frames it has had, for FLOOD), and the player key
+-- (32 bytes: a CREATE's named guest, zeros for none; a JOIN's proven
+-- key, lobby protocol 4: the guest seat holds one key, field gk, named
+-- by the host when gn is set). A CREATE of a new room
 -- at stage 0 answers {-100} (count it and reserve its watch lookup
 -- first, in their own slots), at stage 1 makes it. A WATCH of a watch
 -- lookup at stage 1 answers {-101, I}: ask again in the slot of invite
 -- lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
 -- key, watch hex, next, epoch, frames, presence bits, maker hex or "",
--- time}: time is the room's receipt clock now (as data.lua's), for the
--- WELCOME. A seat admitted is marked present (field pSEAT holds its
+-- time, guest key or ""}: time is the room's receipt clock now (as
+-- data.lua's), for the WELCOME. A guest admitted is told on the room's
+-- channel ("g HEX", its key) before its arrival, so every node signs
+-- receipts for it. A seat admitted is marked present (field pSEAT holds its
 -- claim number) on the room's channel ("p SEAT 1 SEQ TIME EPOCH": after
 -- the room's frame SEQ, at that time), with its claim number: a node
 -- holding the seat's member of an older claim closes it REPLACED (room.c
 -- admit, which replaces the seat's member on one node).
 local M, F, X = KEYS[1], KEYS[2], KEYS[3]
 local kind, stage = ARGV[1], ARGV[2]
+local key, none = ARGV[13], string.rep('\0', 32)
 local role = 0
 if kind == '1' then
   if redis.call('EXISTS', M) == 1 then
@@ -34,17 +40,22 @@ if kind == '1' then
     if stage == '0' then return {-100} end
     redis.call('HSET', M, 'pk', ARGV[4], 'w', ARGV[3], 's0', ARGV[5],
                'next', ARGV[6], 'e0', 0, 'e1', 0, 'a', ARGV[11])
+    if key ~= none then redis.call('HSET', M, 'gk', key, 'gn', 1) end
   end
 elseif kind == '2' then
   if redis.call('EXISTS', M) == 0 then
     if redis.call('EXISTS', X) == 1 then return {-8} end
     return {-3}
   end
-  local v = redis.call('HMGET', M, 's0', 's1')
-  if v[1] == ARGV[5] then role = 0
-  elseif v[2] == ARGV[5] then role = 1
-  elseif v[2] then return {-6}
-  else redis.call('HSET', M, 's1', ARGV[5]); role = 1 end
+  local v = redis.call('HMGET', M, 's0', 's1', 'pk', 'gk', 'gn')
+  if v[1] == ARGV[5] then
+    if key ~= v[3] then return {-6} end
+    role = 0
+  elseif v[2] == ARGV[5] then
+    if key ~= v[4] then return {-6} end
+    role = 1
+  elseif v[2] or (v[5] and key ~= v[4]) or key == v[3] then return {-6}
+  else redis.call('HSET', M, 's1', ARGV[5], 'gk', key); role = 1 end
 else
   role = 2
   if redis.call('EXISTS', M) == 0 then
@@ -65,13 +76,18 @@ if role < 2 then
   if nx and h > nx - 1 then h = nx - 1 end
   redis.call('HSET', M, 'p'..role, e, 'h'..role, string.format('%d', h))
   redis.call('HDEL', M, 'g'..role) -- back: no longer absent (leave.lua)
+  if role == 1 then
+    redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'g '..string.gsub(
+      redis.call('HGET', M, 'gk') or none, '.',
+      function(c) return string.format('%02x', string.byte(c)) end))
+  end
   redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1 '..
              string.format('%d', (nx or 1) - 1)..' '..t..' '..e)
 end
-local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a')
+local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a', 'gk')
 if not v[1] then return {-3} end
 redis.call('PEXPIRE', M, ARGV[8])
 redis.call('PEXPIRE', F, ARGV[8])
 local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', ARGV[9])
 local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)
-return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or '', t}
+return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or '', t, v[7] or ''}

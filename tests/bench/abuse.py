@@ -37,6 +37,8 @@ import os
 import random
 import resource
 import selectors
+import ctypes
+import ctypes.util
 import socket
 import statistics
 import struct
@@ -47,7 +49,7 @@ import threading
 import time
 
 CREATE, JOIN, DATA = 0x01, 0x02, 0x04
-VERSION = 2  # the lobby protocol's (docs/protocol-lobby.md)
+VERSION = 4  # the lobby protocol's (docs/protocol-lobby.md)
 WELCOME, FRAME = 0x81, 0x82
 PAYLOAD = 160
 
@@ -65,13 +67,42 @@ def frame(msg):
     return struct.pack(">I", len(msg)) + msg
 
 
+# A seat proves its player key in its hello (lobby protocol 4): the
+# Ed25519 signature of "tabula seat 1" NUL and the hello's bytes before
+# it, made with libsodium itself (Debian's libsodium23, which the lobby
+# links too). One key pair serves every attacking seat.
+_sodium = ctypes.CDLL(ctypes.util.find_library("sodium") or "libsodium.so.23")
+_sodium.sodium_init()
+_PK = ctypes.create_string_buffer(32)
+_SK = ctypes.create_string_buffer(64)
+_sodium.crypto_sign_keypair(_PK, _SK)
+
+
+def prove(msg):
+    sig = ctypes.create_string_buffer(64)
+    data = b"tabula seat 1\0" + msg
+    _sodium.crypto_sign_detached(sig, None, data,
+                                 ctypes.c_ulonglong(len(data)), _SK)
+    return msg + sig.raw
+
+
 def create_msg(inv, wat, secret):
-    return (bytes([CREATE, VERSION]) + inv + wat + os.urandom(32) + secret +
-            struct.pack(">Q", 0))
+    return (prove(bytes([CREATE, VERSION]) + inv + wat + _PK.raw + secret +
+                  bytes(32)) + struct.pack(">Q", 0))
 
 
 def join_msg(inv, secret):
-    return bytes([JOIN, VERSION]) + inv + secret + struct.pack(">Q", 0)
+    # (the guest's key is the host's here: the lobby refuses it the seat
+    # of the host's own room, so each JOIN gets a key of its own)
+    pk = ctypes.create_string_buffer(32)
+    sk = ctypes.create_string_buffer(64)
+    _sodium.crypto_sign_keypair(pk, sk)
+    msg = bytes([JOIN, VERSION]) + inv + secret + pk.raw
+    sig = ctypes.create_string_buffer(64)
+    data = b"tabula seat 1\0" + msg
+    _sodium.crypto_sign_detached(sig, None, data,
+                                 ctypes.c_ulonglong(len(data)), sk)
+    return msg + sig.raw + struct.pack(">Q", 0)
 
 
 class Reader:

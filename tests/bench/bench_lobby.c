@@ -424,7 +424,8 @@ static const Lobby_Client_Callbacks pl_cb = {pl_welcome, pl_frame, pl_ack, NULL,
 static void host_config(Lobby_Client_Config *hc)
 {
     memset(hc, 0, sizeof *hc);
-    lobby_random(hc->host_pk, sizeof hc->host_pk);
+    proto_identity_generate(&hc->id);
+    memcpy(hc->host_pk, hc->id.pk, sizeof hc->host_pk);
     hc->role = LOBBY_ROLE_HOST;
     lobby_code_new(hc->host_pk, &hc->invite);
     lobby_code_new(hc->host_pk, &hc->watch);
@@ -444,6 +445,7 @@ static void room_open2(int port, int guest_port, Player *host, Player *guest)
     gc.role = LOBBY_ROLE_GUEST;
     gc.invite = hc.invite;
     lobby_random(gc.seat_secret, sizeof gc.seat_secret);
+    proto_identity_generate(&gc.id);
     memset(host, 0, sizeof *host);
     memset(guest, 0, sizeof *guest);
     guest->echo = 1;

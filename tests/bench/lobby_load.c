@@ -103,7 +103,8 @@ static void open_host(int r)
     Lobby_Client_Config *hc = &cfg[r];
     Member *m = &mem[2 * r];
     memset(hc, 0, sizeof *hc);
-    lobby_random(hc->host_pk, sizeof hc->host_pk);
+    proto_identity_generate(&hc->id);
+    memcpy(hc->host_pk, hc->id.pk, sizeof hc->host_pk);
     hc->role = LOBBY_ROLE_HOST;
     lobby_code_new(hc->host_pk, &hc->invite);
     lobby_code_new(hc->host_pk, &hc->watch);
@@ -128,6 +129,7 @@ static void open_guest(int r)
     gc.role = LOBBY_ROLE_GUEST;
     gc.invite = cfg[r].invite;
     lobby_random(gc.seat_secret, sizeof gc.seat_secret);
+    proto_identity_generate(&gc.id);
     gc.limits.heartbeat_ms = BEAT_MS;
     gc.limits.idle_timeout_ms = IDLE_MS;
     gc.source = pick_source();

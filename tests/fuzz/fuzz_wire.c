@@ -84,13 +84,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int open = 0, failed = 0;
     uint64_t now = 1000;
     uint8_t hello[LOBBY_WIRE_HELLO_MAX], w[LOBBY_WIRE_WELCOME_LEN];
+    static const uint8_t guest_pk[32] = {0x6b}; /* the room's guest */
     drain(s, now, &open, &failed);
     seat_hello(s, now, hello);
     size_t at = 0;
     if (size > 0 && data[0] == 0xAA) {
         seat_input(s, now, w,
                    lobby_wire_welcome(w, LOBBY_ROLE_HOST, sc.match.id.pk, 0, 1,
-                                      3, sc.match.id.pk, now));
+                                      3, sc.match.id.pk, now, guest_pk));
         at = 1;
         drain(s, now, &open, &failed);
     }

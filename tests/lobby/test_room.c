@@ -86,36 +86,77 @@ static uint64_t get64(const uint8_t *p)
     return v;
 }
 
-/* CREATE: 01 03, invite lookup (16), watch lookup (16), host key (32),
- * seat secret (16), from (8): 90 bytes. Lookups and keys are filled
- * with one byte each. */
-static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
+/* The host's and the guest's key pairs (seeds 0xaa and 0xbb). */
+static Proto_Identity host_id, guest_id;
+
+/* A seat's proof at m + n of the n bytes before it by id: the signature
+ * of "tabula seat 1" NUL and them, with libsodium itself. */
+static void prove(uint8_t *m, size_t n, const Proto_Identity *id)
 {
-    m[0] = 0x01;
-    m[1] = 3;
-    memset(m + 2, inv, 16);
-    memset(m + 18, wat, 16);
-    memset(m + 34, 0xaa, 32);
-    memset(m + 66, 0x11, 16);
-    put64(m + 82, from);
-    return 90;
+    uint8_t buf[14 + 200];
+    memcpy(buf, "tabula seat 1", 14);
+    memcpy(buf + 14, m, n);
+    cr_assert_eq(crypto_sign_detached(m + n, NULL, buf, 14 + n, id->sk), 0);
 }
 
-/* JOIN: 02 03, lookup (16), seat secret (16), from (8): 42 bytes. */
-static size_t join(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from)
+/* CREATE: 01 04, invite lookup (16), watch lookup (16), host key (32),
+ * seat secret (16), the guest named (32; zero: any), proof (64), from
+ * (8): 186 bytes. Lookups are filled with one byte each; the host is
+ * host_id. */
+static size_t create_naming(uint8_t *m, uint8_t inv, uint8_t wat,
+                            uint64_t from, const uint8_t *named)
+{
+    m[0] = 0x01;
+    m[1] = 4;
+    memset(m + 2, inv, 16);
+    memset(m + 18, wat, 16);
+    memcpy(m + 34, host_id.pk, 32);
+    memset(m + 66, 0x11, 16);
+    if (named != NULL)
+        memcpy(m + 82, named, 32);
+    else
+        memset(m + 82, 0, 32);
+    prove(m, 114, &host_id);
+    put64(m + 178, from);
+    return 186;
+}
+
+static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
+{
+    return create_naming(m, inv, wat, from, NULL);
+}
+
+/* JOIN: 02 04, lookup (16), seat secret (16), the player's key (32),
+ * proof (64), from (8): 138 bytes; the player is id. */
+static size_t join_as(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from,
+                      const Proto_Identity *id)
 {
     m[0] = 0x02;
-    m[1] = 3;
+    m[1] = 4;
     memset(m + 2, inv, 16);
     memset(m + 18, secret, 16);
-    put64(m + 34, from);
-    return 42;
+    memcpy(m + 34, id->pk, 32);
+    prove(m, 66, id);
+    put64(m + 130, from);
+    return 138;
+}
+
+/* JOIN by the guest, guest_id. */
+static size_t join(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from)
+{
+    return join_as(m, inv, secret, from, &guest_id);
 }
 
 static Lobby_Rooms *rs;
 
 static void setup(void)
 {
+    uint8_t seed[32];
+    cr_assert_eq(proto_init(), 0);
+    memset(seed, 0xaa, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&host_id, seed), 0);
+    memset(seed, 0xbb, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&guest_id, seed), 0);
     cr_assert_eq(lobby_rooms_new(NULL, &rs), 0);
 }
 
@@ -158,22 +199,22 @@ Test(room, silent_connection_times_out_at_ten_seconds)
     lobby_rooms_closed(m, 11001);
 }
 
-/* A host re-registering from 41 numbers on: WELCOME (91 bytes) says
+/* A host re-registering from 41 numbers on: WELCOME (123 bytes) says
  * first 0, next 42, presence 1 (host); its frame is ACKed as 42 (89
  * bytes); a guest joining from 0 gets WELCOME first 42, next 43,
  * presence 3, then FRAME 42 from seat 0 with the payload after its 90
- * bytes of header; the host is told PRESENCE guest 1 after frame 42 (91
+ * bytes of header; the host is told PRESENCE guest 1 after frame 42 (123
  * bytes). */
 Test(room, numbers_on_from_the_hosts_resume_point)
 {
     Link h, g;
-    uint8_t m[128];
+    uint8_t m[256];
     Lobby_Member *hm = member(&h, "192.0.2.1", 0);
     Lobby_Member *gm = member(&g, "192.0.2.2", 0);
 
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 41), 10);
     cr_assert_eq(h.n, 1);
-    cr_assert_eq(h.len[0], 91);
+    cr_assert_eq(h.len[0], 123);
     cr_assert_eq(h.msg[0][0], 0x81);
     cr_assert_eq(h.msg[0][1], 0); /* host */
     cr_assert_eq(get64(h.msg[0] + 34), 0);
@@ -201,7 +242,7 @@ Test(room, numbers_on_from_the_hosts_resume_point)
     cr_assert_eq(g.msg[1][9], 0);
     cr_assert(memcmp(g.msg[1] + 90, "e2e4", 4) == 0);
     cr_assert_eq(h.n, 3);
-    cr_assert_eq(h.len[2], 91);
+    cr_assert_eq(h.len[2], 123);
     cr_assert(h.msg[2][0] == 0x84 && h.msg[2][1] == 1 && h.msg[2][2] == 1);
     cr_assert_eq(get64(h.msg[2] + 3), 42);
     lobby_rooms_closed(gm, 40);
@@ -220,28 +261,29 @@ static uint64_t wall_ms(void *user)
 }
 
 /* The bytes docs/protocol-lobby.md (and proto.h) say a receipt signs,
- * laid out here: "tabula receipt 2\0", room (the host key of create():
- * 0xaa x 32), kind, seq, time, then the payload's BLAKE2b-256 and the
- * seats' absences as the message carries them (FRAME) or seat and
- * present (PRESENCE). */
+ * laid out here: "tabula receipt 3\0", room (the host key of create():
+ * host_id's), the guest seated (guest_id's: join()), kind, seq, time,
+ * then the payload's BLAKE2b-256 and the seats' absences as the message
+ * carries them (FRAME) or seat and present (PRESENCE). */
 static size_t signed_bytes(uint8_t *out, int kind, uint64_t seq, uint64_t t,
                            const char *payload, int seat, int present,
                            const uint8_t absences[8])
 {
-    memcpy(out, "tabula receipt 2", 17);
-    memset(out + 17, 0xaa, 32);
-    out[49] = (uint8_t)kind;
-    put64(out + 50, seq);
-    put64(out + 58, t);
+    memcpy(out, "tabula receipt 3", 17);
+    memcpy(out + 17, host_id.pk, 32);
+    memcpy(out + 49, guest_id.pk, 32);
+    out[81] = (uint8_t)kind;
+    put64(out + 82, seq);
+    put64(out + 90, t);
     if (kind == 1) {
-        out[66] = (uint8_t)seat;
-        out[67] = (uint8_t)present;
-        return 68;
+        out[98] = (uint8_t)seat;
+        out[99] = (uint8_t)present;
+        return 100;
     }
-    crypto_generichash(out + 66, 32, (const uint8_t *)payload, strlen(payload),
+    crypto_generichash(out + 98, 32, (const uint8_t *)payload, strlen(payload),
                        NULL, 0);
-    memcpy(out + 98, absences, 8);
-    return 106;
+    memcpy(out + 130, absences, 8);
+    return 138;
 }
 
 /* The absences (host, guest; ms) the last receipt_of read. */
@@ -255,17 +297,17 @@ static uint32_t get32(const uint8_t *p)
 
 /* The receipt in a FRAME (0x82: seq at 1, time at 10, absences at 18,
  * signature at 26), an ACK (0x83: seq 1, time 9, absences 17, signature
- * 25) or a PRESENCE (0x84: seq 3, time 11, absences 19 (unsigned),
- * signature 27) of l, message k, checked against the bytes laid out by
- * hand and the relay key pk with libsodium itself; its time (and its
- * absences in `absent`). */
+ * 25) or a PRESENCE (0x84: seq 3, guest key 11, time 43, absences 51
+ * (unsigned), signature 59) of l, message k, checked against the bytes
+ * laid out by hand and the relay key pk with libsodium itself; its time
+ * (and its absences in `absent`). */
 static uint64_t receipt_of(const Link *l, int k, const uint8_t *pk,
                            uint64_t seq, const char *payload)
 {
     const uint8_t *m = l->msg[k];
     int at = m[0] == 0x82 ? 1 : m[0] == 0x83 ? 1 : 3;
-    int t_at = m[0] == 0x82 ? 10 : m[0] == 0x83 ? 9 : 11;
-    uint8_t want[106];
+    int t_at = m[0] == 0x82 ? 10 : m[0] == 0x83 ? 9 : 43;
+    uint8_t want[138];
     cr_assert(m[0] >= 0x82 && m[0] <= 0x84, "message %d is %#x", k, m[0]);
     cr_assert_eq(get64(m + at), seq);
     uint64_t t = get64(m + t_at);
@@ -289,7 +331,7 @@ static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
     uint8_t hash[32];
     const uint8_t *m = l->msg[k];
     uint8_t room[32];
-    memset(room, 0xaa, sizeof room);
+    memcpy(room, host_id.pk, sizeof room);
     memset(&r, 0, sizeof r);
     memcpy(r.relay, pk, 32);
     if (m[0] == 0x84) {
@@ -297,8 +339,9 @@ static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
         r.seat = m[1];
         r.present = m[2];
         r.seq = get64(m + 3);
-        r.time_ms = get64(m + 11);
-        memcpy(r.sig, m + 27, 64);
+        cr_assert_arr_eq(m + 11, guest_id.pk, 32);
+        r.time_ms = get64(m + 43);
+        memcpy(r.sig, m + 59, 64);
     } else if (m[0] == 0x82) {
         lobby_wire_frame_receipt(m, &r);
         memcpy(r.relay, pk, 32);
@@ -313,6 +356,7 @@ static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
     cr_assert_eq(proto_receipt_hash((const uint8_t *)payload,
                                     payload ? strlen(payload) : 0, hash),
                  0);
+    memcpy(r.guest, guest_id.pk, 32);
     cr_assert_eq(proto_receipt_verify(&r, room, m[0] == 0x84 ? NULL : hash), 0,
                  "message %d", k);
     r.time_ms++; /* a millisecond moved: no longer the relay's word */
@@ -327,7 +371,7 @@ static void verify_with_proto(const Link *l, int k, const uint8_t *pk,
  * one receipt (the same time). */
 Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
 {
-    uint8_t seed[32], m[128];
+    uint8_t seed[32], m[256];
     Proto_Identity key;
     Link h, g;
     memset(seed, 0x42, sizeof seed);
@@ -341,8 +385,8 @@ Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
     Lobby_Member *gm = member(&g, "192.0.2.2", 0);
     wall = 1765000000000ull;
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
-    /* WELCOME: relay key at 51, relay time at 83 */
-    cr_assert_eq(h.len[0], 91);
+    /* WELCOME: relay key at 51, relay time at 83, guest key at 91 */
+    cr_assert_eq(h.len[0], 123);
     cr_assert_arr_eq(h.msg[0] + 51, key.pk, 32);
     cr_assert_eq(get64(h.msg[0] + 83), wall);
 
@@ -410,7 +454,7 @@ Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
     for (int k = 1; k < h.n; k++) {
         uint64_t t = get64(h.msg[k] + (h.msg[k][0] == 0x83   ? 9
                                        : h.msg[k][0] == 0x82 ? 10
-                                                             : 11));
+                                                             : 43));
         cr_assert_geq(t, last, "message %d", k);
         last = t;
     }
@@ -418,14 +462,14 @@ Test(room, frames_and_presence_carry_the_nodes_signed_receipts)
     proto_identity_wipe(&key);
 }
 
-/* Version 3 is the one spoken: a version-2 CREATE is refused VERSION (2). */
+/* Version 4 is the one spoken: a version-3 CREATE is refused VERSION (2). */
 Test(room, a_version_one_hello_is_refused_version)
 {
     Link l;
-    uint8_t m[128];
+    uint8_t m[256];
     Lobby_Member *lm = member(&l, "192.0.2.1", 0);
     size_t n = create(m, 0x21, 0x22, 0);
-    m[1] = 2;
+    m[1] = 3;
     lobby_rooms_message(lm, m, n, 10);
     cr_assert_eq(error_of(&l, 0), 2);
     lobby_rooms_closed(lm, 20);
@@ -438,7 +482,7 @@ Test(room, a_version_one_hello_is_refused_version)
 Test(room, a_quiet_member_hears_a_beat_each_second)
 {
     Link h, q;
-    uint8_t m[128];
+    uint8_t m[256];
     Lobby_Member *hm = member(&h, "192.0.2.1", 0);
     Lobby_Member *qm = member(&q, "192.0.2.2", 0);
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 10);
@@ -470,7 +514,7 @@ Test(room, a_quiet_member_hears_a_beat_each_second)
 Test(room, unjoined_room_goes_thirty_seconds_after_its_host)
 {
     Link h, g;
-    uint8_t m[128], inv[16];
+    uint8_t m[256], inv[16];
     Lobby_Member *hm = member(&h, "192.0.2.1", 0);
     memset(inv, 0x21, sizeof inv);
     lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 0);
@@ -491,7 +535,7 @@ Test(room, unjoined_room_goes_thirty_seconds_after_its_host)
 Test(room, empty_room_goes_after_ten_minutes)
 {
     Link h, g;
-    uint8_t m[128], inv[16];
+    uint8_t m[256], inv[16];
     Lobby_Member *hm = member(&h, "192.0.2.1", 0);
     Lobby_Member *gm = member(&g, "192.0.2.2", 0);
     memset(inv, 0x21, sizeof inv);
@@ -512,7 +556,7 @@ Test(room, sixth_wrong_code_is_answered_rate_five_seconds_late)
 {
     Link l[6];
     Lobby_Member *mm[6];
-    uint8_t m[128];
+    uint8_t m[256];
     for (int i = 0; i < 6; i++) {
         mm[i] = member(&l[i], "198.51.100.7", 100);
         lobby_rooms_message(mm[i], m, join(m, (uint8_t)(0x40 + i), 1, 0), 100);
@@ -540,7 +584,7 @@ Test(room, a_trusted_network_has_sixteen_times_the_shares)
     Lobby_Rooms *t;
     static Link l[40];
     Lobby_Member *m[40];
-    uint8_t msg[128];
+    uint8_t msg[256];
     memset(&lim, 0, sizeof lim);
     lim.source_rooms = 1;
     lim.source_conns = 2;
@@ -636,7 +680,7 @@ Test(room, a_finished_game_releases_its_room)
     Lobby_Limits lim;
     Lobby_Rooms *t;
     static Link h, g, h2, h3;
-    uint8_t m[128];
+    uint8_t m[256];
     static const uint8_t done[1] = {0x05};
     memset(&lim, 0, sizeof lim);
     lim.source_rooms = 1;
@@ -692,7 +736,7 @@ Test(room, a_finished_game_releases_its_room)
 Test(room, a_done_without_a_frame_marks_no_seat)
 {
     static Link h, j, g;
-    uint8_t m[128];
+    uint8_t m[256];
     static const uint8_t done[1] = {0x05};
     static const uint8_t frame[2] = {0x04, 'a'};
     Lobby_Member *hm = member(&h, "192.0.2.1", 0);
@@ -719,7 +763,7 @@ Test(room, a_done_without_a_frame_marks_no_seat)
 Test(room, a_finished_room_goes_thirty_seconds_after_it_empties)
 {
     static Link h, g;
-    uint8_t m[128];
+    uint8_t m[256];
     static const uint8_t done[1] = {0x05};
     Lobby_Member *hm = member(&h, "192.0.2.1", 0);
     Lobby_Member *gm = member(&g, "198.51.100.1", 0);
@@ -747,7 +791,7 @@ Test(room, a_finished_room_goes_thirty_seconds_after_it_empties)
  * a seat closed in its room, with LOBBY_CLOSE_ANSWERED (at once). */
 Test(room, a_refused_connection_in_no_room_is_held_one_over_its_share_not)
 {
-    uint8_t m[128];
+    uint8_t m[256];
     Link w, h, g, over[65];
     Lobby_Member *wm = member(&w, "192.0.2.7", 0);
     lobby_rooms_message(wm, m, join(m, 0x77, 0x01, 0), 1);
@@ -789,7 +833,7 @@ Test(room, a_refused_connection_in_no_room_is_held_one_over_its_share_not)
  * address's next CREATE is refused FLOOD; a light one's is not. */
 Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
 {
-    uint8_t m[128];
+    uint8_t m[256];
     static const uint8_t frame[2] = {0x04, 'a'};
     Link h[10], g[10];
     Lobby_Member *hm[10], *gm[10];
@@ -842,11 +886,11 @@ Test(room, past_the_nodes_frames_only_a_heavy_sender_is_closed)
 }
 
 /* Frames (FRAME, 0x82) a late spectator of invite lookup inv is sent
- * from the start (from 0): the frames its room keeps (WATCH: 03 03, lookup
+ * from the start (from 0): the frames its room keeps (WATCH: 03 04, lookup
  * (16), from (8)). */
 static size_t kept_frames(Lobby_Rooms *t, uint8_t inv, uint64_t now)
 {
-    uint8_t m[26] = {0x03, 3};
+    uint8_t m[26] = {0x03, 4};
     Link s;
     size_t frames = 0;
     memset(&s, 0, sizeof s);
@@ -872,7 +916,7 @@ static size_t kept_frames(Lobby_Rooms *t, uint8_t inv, uint64_t now)
  * A 6, B 0, C 3. */
 Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
 {
-    uint8_t m[128];
+    uint8_t m[256];
     static const uint8_t frame[2] = {0x04, 'a'};
     static uint8_t big[1024] = {0x04};
     Lobby_Rooms *t, *probe;
@@ -948,7 +992,7 @@ Test(room, at_the_nodes_kept_bytes_the_largest_room_gives_up_frames)
  * VERSION (2) at once. */
 Test(room, an_address_has_sixteen_refused_connections_held_at_most)
 {
-    uint8_t m[128];
+    uint8_t m[256];
     Link l[18];
     Lobby_Member *lm[18];
     for (int i = 0; i < 18; i++) {
@@ -976,12 +1020,12 @@ static void drain(Link *l, Lobby_Member *m)
     lobby_rooms_drained(m);
 }
 
-/* WATCH of invite lookup inv from frame `from` on: 03 03, lookup (16),
+/* WATCH of invite lookup inv from frame `from` on: 03 04, lookup (16),
  * from (8). */
 static size_t watch(uint8_t *m, uint8_t inv, uint64_t from)
 {
     m[0] = 0x03;
-    m[1] = 3;
+    m[1] = 4;
     memset(m + 2, inv, 16);
     put64(m + 18, from);
     return 26;
@@ -999,7 +1043,7 @@ typedef struct Queues {
 
 static void queues_new(Queues *q)
 {
-    uint8_t m[128];
+    uint8_t m[256];
     Lobby_Limits lim;
     memset(q, 0, sizeof *q);
     memset(&lim, 0, sizeof lim);
@@ -1027,7 +1071,7 @@ static void queues_new(Queues *q)
  * watches from 10. No seat is ever closed. */
 static void queues_frame(Queues *q, int k)
 {
-    uint8_t m[128];
+    uint8_t m[256];
     static const uint8_t frame[11] = {0x04};
     if (k == 11) {
         lobby_rooms_message(q->s2m, m, watch(m, 0x32, 10), 2);
@@ -1119,4 +1163,104 @@ Test(room, a_reader_that_drains_in_part_is_not_taken_for_the_slowest)
     cr_assert_eq(q.s1.queued, 2100);
     cr_assert_eq(q.s2.reason, LOBBY_CLOSE_SLOW);
     cr_assert_eq(queues_free(&q), 1);
+}
+
+/* Lobby protocol 4 (the fair-play issue: the relay witnesses players,
+ * not seats): a hello proves its player's key; the guest seat holds one
+ * key, the one its host named or the first guest's; a stand-in's key is
+ * refused the seat (SEAT, 6), and a hello whose proof is not its key's
+ * is a forgery (PROTOCOL, 1). WELCOME names the seated guest's key at
+ * byte 91, PRESENCE at byte 11. */
+Test(room, the_guest_seat_holds_one_proven_key)
+{
+    Proto_Identity stand_in;
+    uint8_t seed[32], m[256];
+    Link h, g, x;
+    memset(seed, 0xcc, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&stand_in, seed), 0);
+
+    /* forged proofs: a CREATE's proof byte flipped, a JOIN naming the
+     * guest's key with the stand-in's proof */
+    Lobby_Member *xm = member(&x, "192.0.2.9", 0);
+    size_t n = create(m, 0x51, 0x52, 0);
+    m[120] ^= 1;
+    lobby_rooms_message(xm, m, n, 1);
+    cr_assert_eq(error_of(&x, 0), 1);
+    lobby_rooms_closed(xm, 1);
+
+    /* a host naming its guest (a resumed match) */
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_naming(m, 0x61, 0x62, 0, guest_id.pk), 2);
+    cr_assert_eq(h.msg[0][0], 0x81);
+    cr_assert_arr_eq(h.msg[0] + 91, guest_id.pk, 32);
+    xm = member(&x, "192.0.2.9", 0);
+    n = join_as(m, 0x61, 0x07, 0, &stand_in);
+    lobby_rooms_message(xm, m, n, 3);
+    cr_assert_eq(error_of(&x, 0), 6, "a stand-in took the named seat");
+    lobby_rooms_closed(xm, 3);
+    xm = member(&x, "192.0.2.9", 0);
+    n = join_as(m, 0x61, 0x07, 0, &stand_in);
+    memcpy(m + 34, guest_id.pk, 32); /* the guest's key, the stand-in's proof */
+    lobby_rooms_message(xm, m, n, 4);
+    cr_assert_eq(error_of(&x, 0), 1);
+    lobby_rooms_closed(xm, 4);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 0);
+    lobby_rooms_message(gm, m, join(m, 0x61, 0x08, 0), 5);
+    cr_assert_eq(g.msg[0][0], 0x81);
+    cr_assert_arr_eq(g.msg[0] + 91, guest_id.pk, 32);
+    lobby_rooms_closed(gm, 6);
+    lobby_rooms_closed(hm, 6);
+
+    /* a room naming none: a stand-in that joins first holds the seat
+     * with its key (the host is told so) until it leaves without a
+     * word; then seat and key are the next guest's */
+    memset(&h, 0, sizeof h);
+    hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create(m, 0x71, 0x72, 0), 7);
+    cr_assert_eq(h.msg[0][0], 0x81);
+    uint8_t none[32] = {0};
+    cr_assert_arr_eq(h.msg[0] + 91, none, 32);
+    xm = member(&x, "192.0.2.9", 0);
+    lobby_rooms_message(xm, m, join_as(m, 0x71, 0x07, 0, &stand_in), 8);
+    cr_assert_eq(x.msg[0][0], 0x81);
+    cr_assert_arr_eq(x.msg[0] + 91, stand_in.pk, 32);
+    cr_assert_eq(h.msg[1][0], 0x84);
+    cr_assert_arr_eq(h.msg[1] + 11, stand_in.pk, 32);
+    /* (the guest, meanwhile: the seat is taken) */
+    memset(&g, 0, sizeof g);
+    gm = member(&g, "192.0.2.2", 0);
+    lobby_rooms_message(gm, m, join(m, 0x71, 0x08, 0), 9);
+    cr_assert_eq(error_of(&g, 0), 6);
+    lobby_rooms_closed(gm, 9);
+    lobby_rooms_closed(xm, 10);
+    cr_assert_eq(h.msg[2][0], 0x84); /* gone, for no guest */
+    cr_assert_arr_eq(h.msg[2] + 11, none, 32);
+    memset(&g, 0, sizeof g);
+    gm = member(&g, "192.0.2.2", 0);
+    lobby_rooms_message(gm, m, join(m, 0x71, 0x08, 0), 11);
+    cr_assert_eq(g.msg[0][0], 0x81);
+    cr_assert_arr_eq(g.msg[0] + 91, guest_id.pk, 32);
+    /* the guest speaks: now its key holds the seat for good; its secret
+     * with another key is refused, and so is the host's key as a guest */
+    m[0] = 0x04;
+    m[1] = 'x';
+    lobby_rooms_message(gm, m, 2, 12);
+    lobby_rooms_closed(gm, 13);
+    memset(&x, 0, sizeof x);
+    xm = member(&x, "192.0.2.9", 0);
+    lobby_rooms_message(xm, m, join_as(m, 0x71, 0x08, 0, &stand_in), 14);
+    cr_assert_eq(error_of(&x, 0), 6, "the guest's secret with another key");
+    lobby_rooms_closed(xm, 14);
+    memset(&x, 0, sizeof x);
+    xm = member(&x, "192.0.2.9", 0);
+    lobby_rooms_message(xm, m, join_as(m, 0x71, 0x09, 0, &host_id), 15);
+    cr_assert_eq(error_of(&x, 0), 6);
+    lobby_rooms_closed(xm, 15);
+    memset(&g, 0, sizeof g);
+    gm = member(&g, "192.0.2.2", 0);
+    lobby_rooms_message(gm, m, join(m, 0x71, 0x08, 1), 16);
+    cr_assert_eq(g.msg[0][0], 0x81, "the guest takes its seat back");
+    lobby_rooms_closed(gm, 17);
+    lobby_rooms_closed(hm, 17);
+    proto_identity_wipe(&stand_in);
 }

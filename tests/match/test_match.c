@@ -72,12 +72,13 @@ static void number(Room *r, uint64_t seq)
 static Proto_Receipt receipt_of(const Room *r, uint64_t seq, const uint8_t *p,
                                 size_t len)
 {
-    Proto_Identity relay = ident(77), host = ident(1);
+    Proto_Identity relay = ident(77), host = ident(1), guest = ident(2);
     uint8_t hash[PROTO_HASH_BYTES];
     Proto_Receipt rc = {.kind = PROTO_RECEIPT_FRAME, .seq = seq,
                         .time_ms = r->kept_time[seq - 1],
                         .absent_ms = {r->kept_absent[seq - 1][0],
                                       r->kept_absent[seq - 1][1]}};
+    memcpy(rc.guest, guest.pk, PROTO_KEY_BYTES); /* the room's guest */
     cr_assert_eq(proto_receipt_hash(p, len, hash), 0);
     cr_assert_eq(proto_receipt_sign(&rc, host.pk, hash, &relay), 0);
     return rc;
@@ -237,7 +238,8 @@ static void welcome(Room *r, int i)
     match_welcome(r->seat[i].m, r->now, host_pk, r->next_seq ? 1 : 0,
                   r->next_seq + 1, 1, 1);
     if (r->witness) {
-        Proto_Identity relay = ident(77);
+        Proto_Identity relay = ident(77), guest = ident(2);
+        match_room_guest(r->seat[i].m, guest.pk);
         match_relay(r->seat[i].m, r->now, relay.pk, EPOCH + r->now);
     }
     /* catch-up: every kept frame after the seat's resume point */
@@ -1428,7 +1430,7 @@ Test(match, witnessed_late_move_loses_on_time)
     Proto_Transcript *t = NULL;
     cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
                  "%s", rep.why);
-    cr_assert_eq(rep.header.version, 3);
+    cr_assert_eq(rep.header.version, 4);
     cr_assert_eq(rep.receipts, 2);
     cr_assert_eq(proto_transcript_status(t).outcome, CORE_WIN_BLACK);
     cr_assert_eq(proto_transcript_status(t).reason, CORE_REASON_TIME);
@@ -1512,10 +1514,11 @@ Test(match, witnessed_relay_time_out_of_a_seats_window_is_kept_as_evidence)
  * other seat in the room. */
 static void witness_presence(Room *r, int who, int present)
 {
-    Proto_Identity relay = ident(77), host = ident(1);
+    Proto_Identity relay = ident(77), host = ident(1), guest = ident(2);
     Proto_Receipt rc = {.kind = PROTO_RECEIPT_PRESENCE, .seq = r->next_seq,
                         .time_ms = EPOCH + r->now, .seat = (uint8_t)who,
                         .present = (uint8_t)present};
+    memcpy(rc.guest, guest.pk, PROTO_KEY_BYTES);
     cr_assert_eq(proto_receipt_sign(&rc, host.pk, NULL, &relay), 0);
     r->seat[who].present = present;
     r->gone[who] = !present;

@@ -49,13 +49,15 @@ static inline Lobby_Stats stats(void)
 /* What the host knows about its room. */
 typedef struct Room {
     uint8_t pk[LOBBY_KEY_BYTES];
+    Proto_Identity host; /* its key pair (pk), proven in each CREATE */
     Lobby_Code invite, watch;
     uint8_t host_secret[LOBBY_SEAT_SECRET_BYTES];
 } Room;
 
 static inline void room_make(Room *r)
 {
-    cr_assert_eq(lobby_random(r->pk, sizeof r->pk), 0);
+    cr_assert_eq(proto_identity_generate(&r->host), 0);
+    memcpy(r->pk, r->host.pk, sizeof r->pk);
     cr_assert_eq(lobby_random(r->host_secret, sizeof r->host_secret), 0);
     cr_assert_eq(lobby_code_new(r->pk, &r->invite), 0);
     cr_assert_eq(lobby_code_new(r->pk, &r->watch), 0);
@@ -168,8 +170,21 @@ static inline void peer_host(Peer *p, const Room *r, uint64_t from)
     cfg.watch = r->watch;
     memcpy(cfg.host_pk, r->pk, LOBBY_KEY_BYTES);
     memcpy(cfg.seat_secret, r->host_secret, LOBBY_SEAT_SECRET_BYTES);
+    cfg.id = r->host;
     peer_open(p, &cfg, from);
     WAIT_FOR(p->welcomed || p->disconnected, 2000);
+}
+
+/* The key pair of the guest whose seat secret is secret (the secret
+ * twice its seed): one guest, one key, whichever connection it uses. */
+static inline Proto_Identity guest_of(const uint8_t *secret)
+{
+    uint8_t seed[32];
+    Proto_Identity id;
+    memcpy(seed, secret, 16);
+    memcpy(seed + 16, secret, 16);
+    cr_assert_eq(proto_identity_from_seed(&id, seed), 0);
+    return id;
 }
 
 /* A joiner types the code: it only ever has the text. */
@@ -181,6 +196,7 @@ static inline void peer_guest(Peer *p, const char *code, const uint8_t *secret,
     cfg.role = LOBBY_ROLE_GUEST;
     cr_assert_eq(lobby_code_parse(code, &cfg.invite), 0);
     memcpy(cfg.seat_secret, secret, LOBBY_SEAT_SECRET_BYTES);
+    cfg.id = guest_of(secret);
     peer_open(p, &cfg, from);
     WAIT_FOR(p->welcomed || p->disconnected, 2000);
 }
@@ -268,19 +284,64 @@ static inline void flood_host_finds_no_gap(Peer *host, uint64_t had)
 
 /* ---- raw hellos and answers ---- */
 
-/* A raw JOIN (type LOBBY_MSG_JOIN, with secret) or WATCH of lookup. */
+/* A JOIN's bytes (docs/protocol-lobby.md) of lookup by the guest of
+ * secret (guest_of), its proof signed, asking after from. */
+static inline size_t join_bytes(uint8_t m[LOBBY_LEN_JOIN],
+                                const uint8_t lookup[LOBBY_LOOKUP_BYTES],
+                                const uint8_t *secret, uint64_t from)
+{
+    Proto_Identity g = guest_of(secret);
+    size_t at = 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES;
+    m[0] = LOBBY_MSG_JOIN;
+    m[1] = LOBBY_WIRE_VERSION;
+    memcpy(m + 2, lookup, LOBBY_LOOKUP_BYTES);
+    memcpy(m + 2 + LOBBY_LOOKUP_BYTES, secret, LOBBY_SEAT_SECRET_BYTES);
+    memcpy(m + at, g.pk, LOBBY_KEY_BYTES);
+    cr_assert_eq(lobby_seat_prove(m, at + LOBBY_KEY_BYTES, &g,
+                                  m + at + LOBBY_KEY_BYTES),
+                 0);
+    lobby__put64(m + LOBBY_LEN_JOIN - 8, from);
+    return LOBBY_LEN_JOIN;
+}
+
+/* A CREATE's bytes of room lookup inv and watch lookup wat by host
+ * (seat secret secret, naming no guest), its proof signed, asking after
+ * from. */
+static inline size_t create_bytes(uint8_t m[LOBBY_LEN_CREATE],
+                                  const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                                  const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                                  const Proto_Identity *host,
+                                  const uint8_t *secret, uint64_t from)
+{
+    size_t at = 2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES +
+                LOBBY_SEAT_SECRET_BYTES + LOBBY_KEY_BYTES;
+    m[0] = LOBBY_MSG_CREATE;
+    m[1] = LOBBY_WIRE_VERSION;
+    memcpy(m + 2, inv, LOBBY_LOOKUP_BYTES);
+    memcpy(m + 2 + LOBBY_LOOKUP_BYTES, wat, LOBBY_LOOKUP_BYTES);
+    memcpy(m + 2 + 2 * LOBBY_LOOKUP_BYTES, host->pk, LOBBY_KEY_BYTES);
+    memcpy(m + 2 + 2 * LOBBY_LOOKUP_BYTES + LOBBY_KEY_BYTES, secret,
+           LOBBY_SEAT_SECRET_BYTES);
+    memset(m + at - LOBBY_KEY_BYTES, 0, LOBBY_KEY_BYTES);
+    cr_assert_eq(lobby_seat_prove(m, at, host, m + at), 0);
+    lobby__put64(m + LOBBY_LEN_CREATE - 8, from);
+    return LOBBY_LEN_CREATE;
+}
+
+/* A raw JOIN (type LOBBY_MSG_JOIN, by the guest of secret) or WATCH of
+ * lookup. */
 static inline void raw_enter(Raw_Peer *p, const char *from, int type,
                       const uint8_t lookup[LOBBY_LOOKUP_BYTES],
                       const uint8_t *secret)
 {
     uint8_t m[LOBBY_LEN_JOIN];
-    size_t n = type == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN : LOBBY_LEN_WATCH;
+    size_t n = LOBBY_LEN_WATCH;
     memset(m, 0, sizeof m);
     m[0] = (uint8_t)type;
     m[1] = LOBBY_WIRE_VERSION;
     memcpy(m + 2, lookup, LOBBY_LOOKUP_BYTES);
     if (type == LOBBY_MSG_JOIN)
-        memcpy(m + 2 + LOBBY_LOOKUP_BYTES, secret, LOBBY_SEAT_SECRET_BYTES);
+        n = join_bytes(m, lookup, secret, 0);
     raw_connect_from(p, lobby_port, 1, from);
     raw_frame(p, m, n);
 }

@@ -282,19 +282,19 @@ Test(lobby, late_spectator_catches_up_from_its_sequence)
     /* The lobby itself sends no more than asked (the client would drop
      * repeats): a raw WATCH from 6 reads a WELCOME and exactly 7..10. */
     {
-        uint8_t w[26] = {0x03, 3};
+        uint8_t w[26] = {0x03, LOBBY_WIRE_VERSION};
         memcpy(w + 2, r.watch.lookup, 16);
         memset(w + 18, 0, 8);
         w[25] = 6;
         raw_connect(&raw, lobby_port, 1);
         raw_frame(&raw, w, sizeof w);
-        /* 4+91 welcome, 3 x (4+90+5) for "ply 7".."ply 9", 4+90+6. */
-        WAIT_FOR(raw.received >= 492, 2000);
+        /* 4+123 welcome, 3 x (4+90+5) for "ply 7".."ply 9", 4+90+6. */
+        WAIT_FOR(raw.received >= 524, 2000);
         loop_for(50);
-        cr_assert_eq(raw.received, 492);
+        cr_assert_eq(raw.received, 524);
         cr_assert_eq(raw.in[4], 0x81);
-        cr_assert_eq(raw.in[95 + 4], 0x82);
-        cr_assert_eq(raw.in[95 + 12], 7, "first frame sent is 7");
+        cr_assert_eq(raw.in[127 + 4], 0x82);
+        cr_assert_eq(raw.in[127 + 12], 7, "first frame sent is 7");
         raw_close(&raw);
         WAIT_FOR(raw.closed, 1000);
     }
@@ -447,6 +447,7 @@ Test(lobby, joiner_detects_a_host_key_not_bound_to_the_code)
     /* The room is registered under r's lookups but with another key, as
      * a lying lobby would present it. */
     memcpy(r.pk, impostor.pk, sizeof r.pk);
+    r.host = impostor.host; /* (which proves its key) */
     peer_host(&host, &r, 0);
     cr_assert_eq(host.welcomed, 1);
     peer_guest(&p, r.invite.text, guest_secret, 0);
@@ -511,7 +512,7 @@ Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
     Peer host, guest, spect;
     Raw_Peer bad[8];
     uint8_t junk[4096];
-    uint8_t msg[128];
+    uint8_t msg[256];
     char text[16];
     int n = 0;
 
@@ -542,11 +543,11 @@ Test(lobby, garbage_and_bad_messages_leave_other_rooms_alone)
     msg[0] = 0x02;
     msg[1] = 1;
     raw_connect(&bad[n], lobby_port, 1);
-    raw_frame(&bad[n++], msg, 41);
+    raw_frame(&bad[n++], msg, LOBBY_LEN_JOIN - 1);
     msg[0] = 0x01;
     msg[1] = 9;
     raw_connect(&bad[n], lobby_port, 1);
-    raw_frame(&bad[n++], msg, 90);
+    raw_frame(&bad[n++], msg, LOBBY_LEN_CREATE);
     /* Says nothing at all (past the hello timeout). */
     raw_connect(&bad[n], lobby_port, 1);
     n++;
@@ -622,7 +623,7 @@ Test(lobby, slow_spectator_dropped_others_unaffected)
     /* A spectator that asks to watch and then never reads. */
     raw_connect(&slow, lobby_port, 0);
     watch[0] = 0x03;
-    watch[1] = 3;
+    watch[1] = LOBBY_WIRE_VERSION;
     memcpy(watch + 2, r.watch.lookup, 16);
     memset(watch + 18, 0, 8);
     raw_frame(&slow, watch, sizeof watch);

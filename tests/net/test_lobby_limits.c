@@ -19,11 +19,14 @@
 /* A raw CREATE of a fresh random room from address from. */
 static void raw_create(Raw_Peer *p, const char *from)
 {
-    uint8_t m[LOBBY_LEN_CREATE];
-    m[0] = LOBBY_MSG_CREATE;
-    m[1] = LOBBY_WIRE_VERSION;
-    randombytes_buf(m + 2, sizeof m - 2 - 8);
-    memset(m + sizeof m - 8, 0, 8);
+    uint8_t m[LOBBY_LEN_CREATE], inv[LOBBY_LOOKUP_BYTES],
+        wat[LOBBY_LOOKUP_BYTES], secret[LOBBY_SEAT_SECRET_BYTES];
+    Proto_Identity host;
+    cr_assert_eq(proto_identity_generate(&host), 0);
+    randombytes_buf(inv, sizeof inv);
+    randombytes_buf(wat, sizeof wat);
+    randombytes_buf(secret, sizeof secret);
+    create_bytes(m, inv, wat, &host, secret, 0);
     raw_connect_from(p, lobby_port, 1, from);
     raw_frame(p, m, sizeof m);
 }
@@ -458,13 +461,8 @@ Test(lobby_limits, a_flood_at_a_slow_reader_costs_the_flooder)
     loop_start();
     lobby_start(&lim);
     room_make(&r);
-    create[0] = LOBBY_MSG_CREATE;
-    create[1] = LOBBY_WIRE_VERSION;
-    memcpy(create + 2, r.invite.lookup, LOBBY_LOOKUP_BYTES);
-    memcpy(create + 18, r.watch.lookup, LOBBY_LOOKUP_BYTES);
-    memcpy(create + 34, r.pk, LOBBY_KEY_BYTES);
-    memcpy(create + 66, r.host_secret, LOBBY_SEAT_SECRET_BYTES);
-    memset(create + 82, 0, 8);
+    create_bytes(create, r.invite.lookup, r.watch.lookup, &r.host,
+                 r.host_secret, 0);
     raw_connect_from(&host, lobby_port, 0, NULL);
     WAIT_FOR(host.connected != 0, 2000);
     raw_frame(&host, create, sizeof create);

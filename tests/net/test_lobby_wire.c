@@ -8,9 +8,12 @@
  * and anything out of turn or of the wrong length is a format error.
  * Version 2: WELCOME names the relay's key and clock, FRAME, ACK and
  * PRESENCE carry its receipt (time and signature), which the codec hands
- * on as a Proto_Receipt of that key, unverified.
+ * on as a Proto_Receipt of that key, unverified. Version 4: CREATE and
+ * JOIN prove the player's key, WELCOME and PRESENCE name the room's
+ * guest key.
  */
 #include <criterion/criterion.h>
+#include <sodium.h>
 #include <string.h>
 
 #include "lobby_wire.h"
@@ -38,8 +41,11 @@ static const uint8_t relay_pk[32] = {
     16,   17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 0xef};
 #define RELAY_TIME UINT64_C(1765000000123)
 
+/* The guest key in the welcomes laid out here. */
+static const uint8_t guest_pk[32] = {0x61, [31] = 0x62};
+
 /* WELCOME: 0x81, role, host key, first seq, next seq, presence, relay
- * key, relay time: 91 bytes. */
+ * key, relay time, guest key: 123 bytes. */
 static size_t welcome(uint8_t *m, int role, const uint8_t pk[32],
                       uint64_t first, uint64_t next, int presence)
 {
@@ -51,7 +57,8 @@ static size_t welcome(uint8_t *m, int role, const uint8_t pk[32],
     m[50] = (uint8_t)presence;
     memcpy(m + 51, relay_pk, 32);
     be64(m + 83, RELAY_TIME);
-    return 91;
+    memcpy(m + 91, guest_pk, 32);
+    return 123;
 }
 
 /* A receipt's time and signature after its seq (a signature of byte
@@ -75,6 +82,7 @@ static Lobby_Wire *guest(const Proto_Identity *host, Lobby_Code *code)
     memset(&cfg, 0, sizeof cfg);
     cr_assert_eq(lobby_code_new(host->pk, code), 0);
     cfg.role = LOBBY_ROLE_GUEST;
+    cfg.id = key(2); /* the guest's own key pair */
     cfg.invite = *code;
     memset(cfg.seat_secret, 0x5a, sizeof cfg.seat_secret);
     cr_assert_eq(lobby_wire_new(&cfg, 0, &w), 0);
@@ -88,37 +96,59 @@ static void setup(void)
 
 TestSuite(lobby_wire, .init = setup);
 
+/* The proof at m + n is pk's signature of "tabula seat 1" NUL and the n
+ * bytes before it (checked with libsodium itself). */
+static void proved_by(const uint8_t *m, size_t n, const uint8_t pk[32])
+{
+    uint8_t signed_bytes[14 + 200];
+    memcpy(signed_bytes, "tabula seat 1", 14);
+    memcpy(signed_bytes + 14, m, n);
+    cr_assert_eq(crypto_sign_verify_detached(m + n, signed_bytes, 14 + n, pk),
+                 0);
+}
+
 Test(lobby_wire, hello_bytes_are_the_documented_messages)
 {
     Proto_Identity h = key(1);
     Lobby_Code code;
     Lobby_Wire *w = guest(&h, &code);
-    uint8_t m[LOBBY_WIRE_HELLO_MAX], want[42];
+    Proto_Identity g = key(2);
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], want[138];
 
-    /* JOIN: 0x02, version 3, invite lookup, seat secret, from seq. */
+    /* JOIN: 0x02, version 4, invite lookup, seat secret, the guest's
+     * key, its proof (a signature of "tabula seat 1" NUL and the 66
+     * bytes before it), from seq: 138 bytes. */
     want[0] = 0x02;
-    want[1] = 3;
+    want[1] = 4;
     memcpy(want + 2, code.lookup, 16);
     memset(want + 18, 0x5a, 16);
-    be64(want + 34, 77);
-    cr_assert_eq(lobby_wire_hello(w, 77, m), 42);
-    cr_assert_arr_eq(m, want, 42);
+    memcpy(want + 34, g.pk, 32);
+    be64(want + 130, 77);
+    cr_assert_eq(lobby_wire_hello(w, 77, m), 138);
+    cr_assert_arr_eq(m, want, 66);
+    cr_assert_arr_eq(m + 130, want + 130, 8);
+    proved_by(m, 66, g.pk);
     cr_assert_eq(lobby_wire_last_seq(w), 77);
     lobby_wire_free(w);
 
-    /* CREATE (90 bytes) and WATCH with the watch code (26 bytes). */
+    /* CREATE (186 bytes: ... host key, seat secret, the guest it names,
+     * proof, from seq) and WATCH with the watch code (26 bytes). */
     Lobby_Wire_Config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.role = LOBBY_ROLE_HOST;
     cr_assert_eq(lobby_code_new(h.pk, &cfg.invite), 0);
     cr_assert_eq(lobby_code_new(h.pk, &cfg.watch), 0);
     memcpy(cfg.host_pk, h.pk, 32);
+    cfg.id = h;
     cr_assert_eq(lobby_wire_new(&cfg, 0, &w), 0);
-    cr_assert_eq(lobby_wire_hello(w, 0, m), 90);
+    lobby_wire_name_guest(w, g.pk);
+    cr_assert_eq(lobby_wire_hello(w, 0, m), 186);
     cr_assert_eq(m[0], 0x01);
     cr_assert_arr_eq(m + 2, cfg.invite.lookup, 16);
     cr_assert_arr_eq(m + 18, cfg.watch.lookup, 16);
     cr_assert_arr_eq(m + 34, h.pk, 32);
+    cr_assert_arr_eq(m + 82, g.pk, 32);
+    proved_by(m, 114, h.pk);
     lobby_wire_free(w);
     Lobby_Code invite = cfg.invite;
     memset(&cfg.invite, 0, sizeof cfg.invite);
@@ -141,8 +171,9 @@ Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
     uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[128];
 
     lobby_wire_hello(w, 0, m);
-    /* the length of version 1's WELCOME is no WELCOME now */
+    /* the lengths of version 1's and 3's WELCOME are no WELCOME now */
     cr_assert_eq(lobby_wire_read(w, msg, 51, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), TB_E_FORMAT);
     cr_assert_eq(lobby_wire_read(w, msg, welcome(msg, 1, other.pk, 0, 1, 1),
                                  &ev),
                  TB_E_SIGNATURE);
@@ -177,6 +208,7 @@ Test(lobby_wire, welcome_checks_the_host_key_against_the_code)
     cr_assert(ev.welcome.host_present && ev.welcome.guest_present);
     cr_assert_arr_eq(ev.welcome.relay_pk, relay_pk, 32);
     cr_assert_eq(ev.welcome.relay_time, RELAY_TIME);
+    cr_assert_arr_eq(ev.welcome.guest_pk, guest_pk, 32);
     cr_assert(lobby_wire_admitted(w));
     cr_assert_eq(lobby_wire_data_check(w, 10, 100), 0);
     cr_assert_eq(lobby_wire_data_check(w, 101, 100), TB_E_LIMIT);
@@ -192,7 +224,7 @@ Test(lobby_wire, frames_acks_and_presence)
     Lobby_Code code;
     Lobby_Wire *w = guest(&h, &code);
     Lobby_Wire_Event ev;
-    uint8_t m[128], msg[128];
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[128];
 
     lobby_wire_hello(w, 0, m);
     /* FRAME: 0x82, seq, from, time, absences, signature [64], payload:
@@ -246,15 +278,17 @@ Test(lobby_wire, frames_acks_and_presence)
     cr_assert_eq(ev.receipt.seq, 5);
     cr_assert_eq(ev.receipt.time_ms, 2000);
     cr_assert_eq(ev.receipt.sig[63], 0xa2);
-    /* PRESENCE: 0x84, seat, present, seq, time, absences (unsigned),
-     * signature; 91 bytes. */
+    /* PRESENCE: 0x84, seat, present, seq, the room's guest key, time,
+     * absences (unsigned), signature; 123 bytes. */
     msg[0] = 0x84;
     msg[1] = 0;
     msg[2] = 0;
     be64(msg + 3, 5);
-    tail(msg + 11, 3000, 0xa3);
+    memcpy(msg + 11, guest_pk, 32);
+    tail(msg + 43, 3000, 0xa3);
     cr_assert_eq(lobby_wire_read(w, msg, 3, &ev), TB_E_FORMAT);
-    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
+    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 123, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
     cr_assert_eq(ev.seat, LOBBY_ROLE_HOST);
     cr_assert_eq(ev.present, 0);
@@ -265,8 +299,10 @@ Test(lobby_wire, frames_acks_and_presence)
     cr_assert_eq(ev.receipt.seat, 0);
     cr_assert_eq(ev.receipt.present, 0);
     cr_assert_eq(ev.receipt.sig[0], 0xa3);
+    cr_assert_arr_eq(ev.guest_pk, guest_pk, 32);
+    cr_assert_arr_eq(ev.receipt.guest, guest_pk, 32);
     msg[2] = 2;
-    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), TB_E_FORMAT);
+    cr_assert_eq(lobby_wire_read(w, msg, 123, &ev), TB_E_FORMAT);
     lobby_wire_closed(w);
     cr_assert_not(lobby_wire_admitted(w));
     cr_assert_eq(lobby_wire_data_check(w, 10, 100), TB_E_STATE);
@@ -283,16 +319,17 @@ Test(lobby_wire, receipts_pass_through_and_verify)
     Lobby_Code code;
     Lobby_Wire *w = guest(&h, &code);
     Lobby_Wire_Event ev;
-    uint8_t m[128], msg[128], hash[32];
+    uint8_t m[LOBBY_WIRE_HELLO_MAX], msg[128], hash[32];
     Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME,
                        .seq = 7,
                        .time_ms = RELAY_TIME + 5,
                        .absent_ms = {0, 12000}};
+    memcpy(r.guest, guest_pk, 32);
 
     lobby_wire_hello(w, 0, m);
     lobby_wire_welcome(m, LOBBY_ROLE_GUEST, h.pk, 0, 7, 1, relay.pk,
-                       RELAY_TIME);
-    cr_assert_eq(lobby_wire_read(w, m, 91, &ev), 0);
+                       RELAY_TIME, guest_pk);
+    cr_assert_eq(lobby_wire_read(w, m, 123, &ev), 0);
     cr_assert_arr_eq(ev.welcome.relay_pk, relay.pk, 32);
     cr_assert_eq(proto_receipt_hash((const uint8_t *)"e2e4", 4, hash), 0);
     cr_assert_eq(proto_receipt_sign(&r, h.pk, hash, &relay), 0);
@@ -301,27 +338,35 @@ Test(lobby_wire, receipts_pass_through_and_verify)
     memcpy(msg + n, "e2e4", 4);
     cr_assert_eq(lobby_wire_read(w, msg, n + 4, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_FRAME);
+    /* (a FRAME's receipt names no guest: its reader fills the room's) */
+    memcpy(ev.receipt.guest, guest_pk, 32);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash), 0);
     cr_assert_eq(ev.receipt.time_ms, RELAY_TIME + 5);
     /* the same receipt as an ACK */
     cr_assert_eq(lobby_wire_ack(msg, &r), 89);
     cr_assert_eq(lobby_wire_read(w, msg, 89, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_ACK);
+    memcpy(ev.receipt.guest, guest_pk, 32);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash), 0);
+    /* for another guest (a stand-in seated in another room) it does not */
+    ev.receipt.guest[0] ^= 1;
+    cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, hash),
+                 TB_E_SIGNATURE);
     /* a PRESENCE receipt: the host left after frame 7 */
     Proto_Receipt p = {.kind = PROTO_RECEIPT_PRESENCE,
                        .seq = 7,
                        .time_ms = RELAY_TIME + 9,
                        .seat = 0,
                        .present = 0};
+    memcpy(p.guest, guest_pk, 32);
     cr_assert_eq(proto_receipt_sign(&p, h.pk, NULL, &relay), 0);
-    cr_assert_eq(lobby_wire_presence(msg, &p), 91);
-    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
+    cr_assert_eq(lobby_wire_presence(msg, &p), 123);
+    cr_assert_eq(lobby_wire_read(w, msg, 123, &ev), 0);
     cr_assert_eq(ev.kind, LOBBY_WIRE_PRESENCE);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, NULL), 0);
     /* one bit of its time changed on the way: it no longer verifies */
-    msg[18] ^= 1;
-    cr_assert_eq(lobby_wire_read(w, msg, 91, &ev), 0);
+    msg[50] ^= 1;
+    cr_assert_eq(lobby_wire_read(w, msg, 123, &ev), 0);
     cr_assert_eq(proto_receipt_verify(&ev.receipt, h.pk, NULL), TB_E_SIGNATURE);
     lobby_wire_free(w);
 }
@@ -357,7 +402,7 @@ Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
     Proto_Identity host = key(7);
     uint8_t got[128], want[128];
     size_t n = lobby_wire_welcome(got, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3,
-                                  relay_pk, RELAY_TIME);
+                                  relay_pk, RELAY_TIME, guest_pk);
     cr_expect_eq(n, welcome(want, LOBBY_ROLE_GUEST, host.pk, 3, 9, 3));
     cr_expect_arr_eq(got, want, n);
     /* ACK 0x83 seq tail; PRESENCE 0x84 seat present seq tail;
@@ -377,14 +422,16 @@ Test(lobby_wire, the_relays_messages_are_the_protocols_bytes, .init = setup)
     r.kind = PROTO_RECEIPT_PRESENCE;
     r.seat = 1;
     r.present = 0;
+    memcpy(r.guest, guest_pk, 32);
     memset(want, 0, sizeof want);
     want[0] = 0x84;
     want[1] = 1;
     want[2] = 0;
     be64(want + 3, 0x0102);
-    tail(want + 11, 0x0a0b, 0x5c);
-    cr_expect_eq(lobby_wire_presence(got, &r), 91);
-    cr_expect_arr_eq(got, want, 91);
+    memcpy(want + 11, guest_pk, 32);
+    tail(want + 43, 0x0a0b, 0x5c);
+    cr_expect_eq(lobby_wire_presence(got, &r), 123);
+    cr_expect_arr_eq(got, want, 123);
     r.kind = PROTO_RECEIPT_FRAME;
     r.seq = 5;
     memset(want, 0, sizeof want);
@@ -423,13 +470,25 @@ Test(lobby_wire, a_hello_reads_back_as_it_was_written, .init = setup)
     size_t n = lobby_wire_hello(w, 77, m);
     cr_assert_eq(lobby_wire_hello_read(m, n, &h), 0);
     cr_expect_eq(h.role, LOBBY_ROLE_GUEST);
-    cr_expect_eq(h.version, 3);
+    cr_expect_eq(h.version, 4);
+    Proto_Identity g = key(2);
+    cr_expect_arr_eq(h.player_pk, g.pk, 32);
     cr_expect_arr_eq(h.lookup, code.lookup, LOBBY_LOOKUP_BYTES);
     for (int k = 0; k < LOBBY_SEAT_SECRET_BYTES; k++)
         cr_expect_eq(h.seat_secret[k], 0x5a);
     cr_expect_eq(h.from_seq, 77);
     cr_expect_eq(lobby_wire_hello_read(m, n - 1, &h), TB_E_FORMAT);
-    m[1] = 2; /* another version: version 2's hello */
+    /* a proof of another key, or one whose key was swapped, or a byte
+     * of it flipped, is no proof; the number asked after is outside it */
+    m[34] ^= 1;
+    cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_SIGNATURE);
+    m[34] ^= 1;
+    m[70] ^= 1;
+    cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_SIGNATURE);
+    m[70] ^= 1;
+    m[n - 1] ^= 1;
+    cr_expect_eq(lobby_wire_hello_read(m, n, &h), 0);
+    m[1] = 3; /* another version: version 3's hello */
     cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_VERSION);
     m[0] = 0x04; /* DATA is no hello */
     cr_expect_eq(lobby_wire_hello_read(m, n, &h), TB_E_FORMAT);

@@ -223,11 +223,8 @@ static void ws_watch(Ws *w, const Lobby_Code *code)
 
 static void ws_join(Ws *w, const Lobby_Code *code, const uint8_t *secret)
 {
-    uint8_t m[LOBBY_LEN_JOIN] = {LOBBY_MSG_JOIN, LOBBY_WIRE_VERSION};
-    memcpy(m + 2, code->lookup, LOBBY_LOOKUP_BYTES);
-    memcpy(m + 2 + LOBBY_LOOKUP_BYTES, secret, LOBBY_SEAT_SECRET_BYTES);
-    lobby__put64(m + 2 + LOBBY_LOOKUP_BYTES + LOBBY_SEAT_SECRET_BYTES, 0);
-    ws_put(w, m, sizeof m, 0);
+    uint8_t m[LOBBY_LEN_JOIN];
+    ws_put(w, m, join_bytes(m, code->lookup, secret, 0), 0);
 }
 
 static void ws_data(Ws *w, const char *text)

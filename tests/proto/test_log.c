@@ -448,13 +448,15 @@ Test(log, a_cut_at_a_frame_boundary_is_not_ended)
 
 enum { RC_WHOLE, RC_TIME_MOVED, RC_OTHER_ROOM, RC_SKIPPED, RC_SEQ_MOVED,
        RC_IN_V1, RC_END_BARE, RC_ABSENCE_MOVED, RC_WHOLE_V2, RC_SKEW,
-       RC_SKEW_EARLY, RC_SKEW_BOTH };
+       RC_SKEW_EARLY, RC_SKEW_BOTH, RC_WHOLE_V3, RC_OTHER_GUEST };
 
-/* A toy match logged in memory as a version 3 log, each envelope
- * followed by its receipt signed by relay key ident(9) (lobby numbers
- * 100, 102, ..., times 1000, 1010, ..., the guest attested gone i ms at
- * envelope i), spoiled at envelope 4 (index 3) as `how` says; a version
- * 2 log (receipts without absences) for RC_WHOLE_V2. */
+/* A toy match logged in memory as a version 4 log, each envelope
+ * followed by its receipt signed by relay key ident(9) for the room of
+ * host W and guest B (lobby numbers 100, 102, ..., times 1000, 1010,
+ * ..., the guest attested gone i ms at envelope i), spoiled at envelope
+ * 4 (index 3) as `how` says; a version 2 log (receipts without
+ * absences) for RC_WHOLE_V2, version 3 (receipts without the guest) for
+ * RC_WHOLE_V3. */
 /* The options witnessed_log's match starts with. */
 static const char *wl_options = "target=30";
 
@@ -471,7 +473,7 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
     play_match(t, &f, &W, &B, "race", wl_options, 3, 10);
     proto_log_header_of(proto_transcript_start(t), &h);
     if (how != RC_IN_V1) {
-        h.version = how == RC_WHOLE_V2 ? 2 : 3;
+        h.version = how == RC_WHOLE_V2 ? 2 : how == RC_WHOLE_V3 ? 3 : 4;
         memcpy(h.room, W.pk, PROTO_KEY_BYTES);
     }
     cr_assert_eq(proto_log_create_memory(&log, &h), 0);
@@ -483,7 +485,11 @@ static uint8_t *witnessed_log(int how, size_t *len, uint32_t *count)
         Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 100 + 2 * i,
                            .time_ms = 1000 + 10 * i,
                            .absent_ms = {0, (uint32_t)i},
-                           .v1 = how == RC_WHOLE_V2};
+                           .v1 = how == RC_WHOLE_V2,
+                           .v2 = how == RC_WHOLE_V3};
+        memcpy(r.guest, B.pk, PROTO_KEY_BYTES);
+        if (i == 3 && how == RC_OTHER_GUEST) /* a stand-in's room */
+            memset(r.guest, 0x5e, PROTO_KEY_BYTES);
         cr_assert_eq(proto_receipt_hash(env, elen, hash), 0);
         if ((i == 3 && how == RC_SKIPPED) ||
             (i + 1 == f.n && how == RC_END_BARE))
@@ -553,7 +559,7 @@ Test(log, a_witnessed_log_verifies_every_receipt)
     Proto_Identity relay = ident(9);
     cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
                  0, "%s", rep.why);
-    cr_assert_eq(rep.header.version, 3);
+    cr_assert_eq(rep.header.version, 4);
     cr_assert_eq(rep.envelopes, n);
     cr_assert_eq(rep.receipts, n);
     cr_assert_eq(rep.unwitnessed, 0);
@@ -572,13 +578,14 @@ Test(log, a_witnessed_log_verifies_every_receipt)
     uint8_t rec[32];
     cr_assert_eq(proto_log_skew_record(1, 5, 5, rec, sizeof rec), 0);
     cr_assert_eq(proto_log_skew_record(1, 0, 0, rec, sizeof rec), 0);
-    /* a version 2 log (receipts of "tabula receipt 1") still verifies */
-    buf = witnessed_log(RC_WHOLE_V2, &len, &n);
-    cr_assert_eq(proto_log_verify(buf, len, toy_lookup, NULL, NULL, NULL, &rep),
-                 0, "%s", rep.why);
-    cr_assert_eq(rep.header.version, 2);
-    cr_assert_eq(rep.receipts, n);
-    free(buf);
+    /* a version 2 log (receipts of "tabula receipt 1") still verifies,
+     * and a version 3 log (receipts of "tabula receipt 2", no guest) */
+    for (int v = 2; v <= 3; v++) {
+        n = witnessed_case(v == 2 ? RC_WHOLE_V2 : RC_WHOLE_V3, 0, (size_t)v,
+                           &rep);
+        cr_assert_eq(rep.header.version, v);
+        cr_assert_eq(rep.receipts, n);
+    }
 }
 
 Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
@@ -591,6 +598,9 @@ Test(log, a_receipt_moved_by_one_ms_or_from_another_room_fails)
         {RC_SKIPPED, TB_E_STATE, 5},        {RC_SEQ_MOVED, TB_E_SIGNATURE, 4},
         {RC_IN_V1, TB_E_FORMAT, 2},         {RC_ABSENCE_MOVED, TB_E_SIGNATURE, 4},
         {RC_SKEW_EARLY, TB_E_STATE, 5},     {RC_SKEW_BOTH, TB_E_FORMAT, 5},
+        /* a receipt of a room where another key sat as the guest (a
+         * stand-in's, whose absence is no absence of black's) */
+        {RC_OTHER_GUEST, TB_E_SIGNATURE, 4},
     };
     /* the end record of a witnessed log comes after every receipt (the
      * envelopes it counts: frame 11, the records after envelope 10) */
@@ -621,7 +631,7 @@ Test(log, a_witnessed_start_fails_in_a_log_of_an_older_version)
      * fair-play issue: the downgrade a cheating player's review found). */
     static const struct {
         int how, err;
-    } cases[] = {{RC_WHOLE, 0}, {RC_WHOLE_V2, TB_E_VERSION},
+    } cases[] = {{RC_WHOLE, 0}, {RC_WHOLE_V3, 0}, {RC_WHOLE_V2, TB_E_VERSION},
                  {RC_IN_V1, TB_E_VERSION}};
     wl_options = "target=30," PROTO_OPTION_RELAY;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

@@ -202,8 +202,8 @@ static int next_event(Seat *s, Seat_Out *o, Seat_Out *send)
 }
 
 /* WELCOME as docs/protocol-lobby.md lays it out: 0x81, role, host key,
- * first seq and next seq (u64 big-endian), presence bits, relay key and
- * relay time (zeros here). */
+ * first seq and next seq (u64 big-endian), presence bits, relay key,
+ * relay time and the guest's key (zeros here): 123 bytes. */
 /* The test relay's receipt key. */
 static Proto_Identity relay_id(void)
 {
@@ -214,10 +214,10 @@ static Proto_Identity relay_id(void)
     return id;
 }
 
-static size_t welcome(uint8_t m[91], int role, const uint8_t host_pk[32],
+static size_t welcome(uint8_t m[123], int role, const uint8_t host_pk[32],
                       uint64_t next, int presence)
 {
-    memset(m + 51, 0, 40);
+    memset(m + 51, 0, 72); /* relay time 0, no guest seated */
     m[0] = 0x81;
     m[1] = (uint8_t)role;
     memcpy(m + 2, host_pk, 32);
@@ -228,7 +228,7 @@ static size_t welcome(uint8_t m[91], int role, const uint8_t host_pk[32],
     m[50] = (uint8_t)presence;
     Proto_Identity relay = relay_id();
     memcpy(m + 51, relay.pk, 32); /* the relay's key; its time 0 */
-    return 91;
+    return 123;
 }
 
 Test(seat, a_new_seat_tries_each_node_once_then_says_why_it_failed)
@@ -279,7 +279,7 @@ Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
 
 Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123];
     static const uint8_t full[2] = {0x85, 5}; /* ERROR FULL: it passes */
     Seat *s = seat_for(MATCH_ROLE_HOST, 2, 0, pk);
     Seat_Out o, send;
@@ -291,7 +291,7 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
     uint64_t now = 5000;
     unsigned node = 0, n = 0;
     cr_assert(next_event(s, &o, NULL));
-    cr_expect_eq(seat_hello(s, 0, hello), 90); /* CREATE */
+    cr_expect_eq(seat_hello(s, 0, hello), 186); /* CREATE */
     cr_expect_eq(hello[0], 0x01);
     memset(&send, 0, sizeof send);
     cr_assert_eq(seat_input(s, now, m, welcome(m, 0, pk, 1, 1)), 0);
@@ -349,7 +349,7 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
 
 Test(seat, replaced_ends_a_seat_let_in_a_taken_seat_is_tried_again)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123];
     static const uint8_t replaced[2] = {0x85, 10}, taken[2] = {0x85, 6};
     Seat_Out o, send;
     for (int k = 0; k < 2; k++) {
@@ -431,7 +431,7 @@ Test(seat, no_welcome_in_time_closes_the_connection)
  * closes the connection and tries again as after any loss. */
 Test(seat, a_silent_relay_is_left_after_three_seconds)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123];
     static const uint8_t beat[1] = {0x86};
     Seat *s = seat_for(MATCH_ROLE_HOST, 1, 0, pk);
     Seat_Out o, send;
@@ -469,7 +469,7 @@ Test(seat, a_silent_relay_is_left_after_three_seconds)
  * doubled to 8 s; the 14th failure comes 60.7 s after the first. */
 Test(seat, a_relay_that_welcomes_and_drops_does_not_reset_the_waits)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123];
     Seat *s = seat_for(MATCH_ROLE_HOST, 1, 0, pk);
     Seat_Out o;
     uint64_t now = 0;
@@ -502,7 +502,7 @@ Test(seat, a_relay_that_welcomes_and_drops_does_not_reset_the_waits)
  * lost again with nothing gained since, it waits as after a failure. */
 Test(seat, a_refetch_that_gains_nothing_waits)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91], f[96];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123], f[96];
     Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
     Seat_Out o;
     cr_assert(next_event(s, &o, NULL));
@@ -544,7 +544,7 @@ Test(seat, a_refetch_that_gains_nothing_waits)
  * refused it for a minute while the other node worked. */
 Test(seat, a_refusal_is_not_carried_to_the_next_connection)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[91];
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123];
     static const uint8_t taken[2] = {0x85, 6};
     Seat *s = seat_for(MATCH_ROLE_GUEST, 2, 1, pk);
     Seat_Out o;
@@ -582,7 +582,7 @@ Test(seat, a_refusal_is_not_carried_to_the_next_connection)
  * terminal's alone. */
 static void look_after_seat(int mistyped)
 {
-    uint8_t pk[32], other[32], hello[LOBBY_WIRE_HELLO_MAX], w[91];
+    uint8_t pk[32], other[32], hello[LOBBY_WIRE_HELLO_MAX], w[123];
     static const uint8_t taken[2] = {0x85, 6};
     Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 0, pk);
     Seat_Out o;
