@@ -649,14 +649,18 @@ static void receipt_sign(const Lobby_Rooms *rs, const Lobby_Room *r,
 }
 
 /* In memory: how long each seat of r had been gone at receipt time t
- * (ms; 0 present, or never seen to go), what a frame's receipt attests
- * (G-MC-9w). Capped at UINT32_MAX. */
+ * (ms; 0 present, or seen and never gone; PROTO_ABSENT_NEVER: never
+ * seated in r), what a frame's receipt attests (G-MC-9w, G-MC-7w).
+ * Capped one below it. */
 static void room_absences(const Lobby_Room *r, uint64_t t, uint32_t out[2])
 {
     for (int s = 0; s < 2; s++) {
         uint64_t d = r->gone[s] && t > r->gone_at[s] ? t - r->gone_at[s] : 0;
-        out[s] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+        out[s] = d >= PROTO_ABSENT_NEVER ? PROTO_ABSENT_NEVER - 1 : (uint32_t)d;
     }
+    /* (the host's seat is seated by its CREATE; a guest's by its JOIN) */
+    if (!r->guest_joined)
+        out[1] = PROTO_ABSENT_NEVER;
 }
 
 /* A kept frame of seat from numbered seq at time t (ms), with the seats'

@@ -346,8 +346,9 @@ void match__clock_tick(Match *s, uint64_t now)
         if (x < 0)
             return;
         lag = PROTO_LAG_MS;
+        /* (its seat is white's for white, black's for black) */
         claim_ok = !match__own_unwitnessed(s) &&
-                   (uint64_t)el >= s->flag_again;
+                   (uint64_t)el >= s->flag_again && s->room_seated[x];
     }
     if (x == me && el >= proto_clock_limit(&s->clk, left[me]) + lag &&
         !s->own_flag_said) {
@@ -501,8 +502,10 @@ void match_presence(Match *s, uint64_t now, int seat, int present)
                                   : MATCH_NOTE_GUEST_GONE),
                    NULL, NULL, NULL, NULL);
     }
-    if (seat == MATCH_ROLE_HOST || seat == MATCH_ROLE_GUEST)
+    if (seat == MATCH_ROLE_HOST || seat == MATCH_ROLE_GUEST) {
         s->seen[seat] = now_is;
+        s->room_seated[seat] |= present != 0;
+    }
     if (s->cfg.role == MATCH_ROLE_SPECTATOR || seat == (int)s->cfg.role)
         return;
     if (present) {

@@ -159,6 +159,11 @@ struct Match {
     /* what the last presence note said of each seat: 0 nothing yet, 1
      * present, 2 gone */
     int seen[2];
+    /* each seat seen seated in the room we are in (WELCOME's presence
+     * bits, a PRESENCE arrival; cleared by a room the relay re-made): a
+     * flag claim against a side its room never seated is void
+     * (PROTO_ABSENT_NEVER), and is not sent */
+    int room_seated[2];
     /* the relay as witness */
     uint8_t relay_pk[PROTO_KEY_BYTES];
     int relay_known;

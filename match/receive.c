@@ -584,9 +584,8 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
                    int guest_present)
 {
     Match_Out *o;
-    (void)host_present; /* the front end shows presence; absence counts
-                           from the lobby's PRESENCE news only */
-    (void)guest_present;
+    /* (the front end shows presence; absence counts from the lobby's
+     * PRESENCE news only; here only who this room has seated) */
     if (s->done)
         return;
     s->connected = 1;
@@ -614,6 +613,10 @@ void match_welcome(Match *s, uint64_t now, const uint8_t host_pk[32],
         new_room = 1;
     /* an empty room will keep its first frame as next_seq */
     s->room_first = first_seq != 0 ? first_seq : next_seq;
+    if (new_room)
+        s->room_seated[0] = s->room_seated[1] = 0;
+    s->room_seated[0] |= host_present != 0;
+    s->room_seated[1] |= guest_present != 0;
     if (new_room) {
         for (size_t i = 0; i < s->nframes; i++)
             s->frames[i].numbered = 0;

@@ -621,6 +621,14 @@ uint32_t proto_transcript_witness_count(const Proto_Transcript *t);
 /* Flag claims the relay's times refuted (void, play went on). */
 uint32_t proto_transcript_flags_void(const Proto_Transcript *t);
 
+/* What a receipt attests of a seat never seated in its room (lobby
+ * protocol 4; an absence is otherwise at most one ms less): such a side
+ * was never seen to go, so no absence claim against it holds, and no
+ * flag claim either (G-MC-7w: a cheating host resumed its match in a
+ * second room its opponent never entered and flagged the opponent's
+ * clock there, a trial of 2026-12-07). */
+#define PROTO_ABSENT_NEVER UINT32_MAX
+
 /* G-MC-9's countdown (ms) before a player may claim against an absent
  * opponent, for clock c (NULL: none): 60 s without a clock; FISCHER and
  * MOVES a tenth of base + 40 x inc, DELAY a tenth of base + 40 x delay,

@@ -754,6 +754,7 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
                      charged(t, t->turn_from, time) >= t->wleft[c];
         if (t->over_at >= index && absent_ms != NULL &&
             absent_ms[x] >= proto_absence_ms(&t->clock) &&
+            absent_ms[x] != PROTO_ABSENT_NEVER && /* (never seen to go) */
             !(own_up && w->loss.outcome != CORE_DRAW)) {
             end_match(t, w->loss.outcome, w->loss.reason);
             t->over_at = index;
@@ -791,7 +792,11 @@ int proto_transcript_witness(Proto_Transcript *t, uint32_t index,
         t->wturn = w->to_move;
     } else if (w->kind == PROTO_KIND_FLAG && w->timed >= 0) {
         int x = w->timed;
-        if (open && t->wturn == x &&
+        /* (a flagged side its room never seated has no clock to fall
+         * there: the room is another than the match's, PROTO_ABSENT_NEVER) */
+        int seated = t->witness_absence == 0 || absent_ms == NULL ||
+                     absent_ms[x] != PROTO_ABSENT_NEVER;
+        if (open && seated && t->wturn == x &&
             charged(t, t->turn_from, time) >= t->wleft[x]) {
             t->wleft[x] = 0;
             end_match(t, w->loss.outcome, w->loss.reason);

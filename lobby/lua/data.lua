@@ -21,7 +21,8 @@
 -- stream entry (field t) and published with the frame
 -- ("SEQ SEAT TIME ABSENT0 ABSENT1 PAYLOAD"). ABSENTn: how long seat n
 -- had been gone by then (ms; 0 present, or never seen to go: field gn
--- holds when leave.lua saw it go), which the frame's receipt attests
+-- holds when leave.lua saw it go; 4294967295, PROTO_ABSENT_NEVER: never
+-- admitted to this room, claim number eN 0), which the frame's receipt attests
 -- (G-MC-9w); kept in the entry too (fields u, v). A node that dies says
 -- nothing, so its seats stay present: a relay fault witnesses no
 -- absence.
@@ -58,7 +59,9 @@ local a = {}
 for i = 0, 1 do
   local g = tonumber(redis.call('HGET', M, 'g'..i) or t)
   a[i + 1] = string.format('%d', math.min(math.max(tonumber(t) - g, 0),
-                                          4294967295))
+                                          4294967294))
+  -- (a seat never admitted to this room: claim number 0)
+  if redis.call('HGET', M, 'e'..i) == '0' then a[i + 1] = '4294967295' end
 end
 redis.call('XADD', F, '0-'..s, 's', seat, 't', t, 'u', a[1], 'v', a[2],
            'd', ARGV[3])

@@ -1264,3 +1264,33 @@ Test(room, the_guest_seat_holds_one_proven_key)
     lobby_rooms_closed(hm, 17);
     proto_identity_wipe(&stand_in);
 }
+
+/* A receipt attests a seat its room never seated as PROTO_ABSENT_NEVER
+ * (0xffffffff), never as present: before any guest came, the host's
+ * frame's ACK says host 0, guest never; once a guest was seated, 0 and
+ * 0 (ACK: 0x83, seq, time, absences at 17 and 21). A cheating host's
+ * second room, which its opponent never entered, so witnesses no flag
+ * of the opponent's time (docs/trust.md). */
+Test(room, a_seat_never_seated_is_attested_never_seated)
+{
+    Link h, g;
+    uint8_t m[256];
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create(m, 0x81, 0x82, 0), 1);
+    m[0] = 0x04;
+    m[1] = 'a';
+    lobby_rooms_message(hm, m, 2, 2);
+    cr_assert_eq(h.msg[1][0], 0x83);
+    cr_assert_eq(get32(h.msg[1] + 17), 0);
+    cr_assert_eq(get32(h.msg[1] + 21), 0xffffffffu);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 0);
+    lobby_rooms_message(gm, m, join(m, 0x81, 0x05, 0), 3);
+    m[0] = 0x04;
+    m[1] = 'b';
+    lobby_rooms_message(hm, m, 2, 4);
+    cr_assert_eq(h.msg[h.n - 1][0], 0x83);
+    cr_assert_eq(get32(h.msg[h.n - 1] + 17), 0);
+    cr_assert_eq(get32(h.msg[h.n - 1] + 21), 0);
+    lobby_rooms_closed(gm, 5);
+    lobby_rooms_closed(hm, 5);
+}

@@ -427,6 +427,45 @@ static void a_squatted_watch_code_keeps_no_game_out(void)
     peer_free(&sq);
 }
 
+/* Lobby protocol 4: a room's receipts attest its guest seat never
+ * seated (PROTO_ABSENT_NEVER) until a guest comes, then the guest's
+ * proven key holds the seat: WELCOME names it, and the guest's secret
+ * with another key is refused SEAT (the relay witnesses players, not
+ * seats; the fair-play issue's stand-in). */
+static void the_guest_seat_holds_one_proven_key(void)
+{
+    Room r;
+    Peer host, guest, stand_in;
+    Lobby_Client_Config cfg;
+    host_on(0, &r, &host);
+    peer_say(&host, "a");
+    WAIT_FOR(host.nacks == 1, 2000);
+    cr_assert_eq(host.ack_rc.absent_ms[0], 0);
+    cr_assert_eq(host.ack_rc.absent_ms[1], PROTO_ABSENT_NEVER);
+    on(1);
+    peer_guest(&guest, r.invite.text, guest_secret, 0);
+    cr_assert_eq(guest.welcomed, 1, "%s", net_strerror(guest.reason));
+    Proto_Identity g = guest_of(guest_secret);
+    cr_assert_arr_eq(guest.w.guest_pk, g.pk, 32);
+    peer_say(&guest, "b");
+    WAIT_FOR(guest.nacks == 1, 2000);
+    cr_assert_eq(guest.ack_rc.absent_ms[1], 0);
+    on(0);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.role = LOBBY_ROLE_GUEST;
+    cr_assert_eq(lobby_code_parse(r.invite.text, &cfg.invite), 0);
+    memcpy(cfg.seat_secret, guest_secret, LOBBY_SEAT_SECRET_BYTES);
+    cfg.id = guest_of(other_secret); /* another key, the guest's secret */
+    peer_open(&stand_in, &cfg, 0);
+    WAIT_FOR(stand_in.welcomed || stand_in.disconnected, 2000);
+    cr_assert_eq(stand_in.welcomed, 0);
+    cr_assert_eq(stand_in.reason, TB_E_SEAT, "%d", stand_in.reason);
+    cr_assert_eq(guest.disconnected, 0, "the guest lost its seat");
+    peer_free(&stand_in);
+    peer_free(&guest);
+    peer_free(&host);
+}
+
 /* ---- the table, run on both backends ---- */
 
 #define ROOM_CASES(X)                                                          \
@@ -440,7 +479,8 @@ static void a_squatted_watch_code_keeps_no_game_out(void)
     X(numbers_exact_at_the_limit)                                             \
     X(a_silent_guest_coming_back_keeps_its_seat)                              \
     X(resume_numbers_past_the_limit_refused)                                  \
-    X(a_squatted_watch_code_keeps_no_game_out)
+    X(a_squatted_watch_code_keeps_no_game_out)                              \
+    X(the_guest_seat_holds_one_proven_key)
 
 #define ON_BOTH(name)                                                          \
     Test(room_memory, name)                                                    \

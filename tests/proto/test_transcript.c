@@ -1003,6 +1003,24 @@ Test(transcript, witnesses_come_in_order_and_only_in_witnessed_mode)
     frames_free(&f);
 }
 
+/* A witnessed transcript whose absences are the receipts' (a version
+ * 3 or 4 log), its start witnessed at 0. */
+static Proto_Transcript *witnessed_absence(Frames *f, const char *options)
+{
+    Proto_Transcript *t = NULL;
+    Proto_Message sm;
+    size_t len;
+    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
+    proto_transcript_witness_mode(t);
+    proto_transcript_witness_absence(t);
+    start_msg(&sm, &W, &B, "race", options, 9);
+    uint8_t *buf = seal_next(t, &W, &sm, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0);
+    keep(f, buf, len);
+    cr_assert_eq(proto_transcript_witness(t, 0, 0, NULL), 0);
+    return t;
+}
+
 /* A claim whose receipt at `at` attests White (the host's seat) gone
  * white_gone ms. */
 static int claim_at(Proto_Transcript *t, const Proto_Identity *id, int what,
@@ -1054,17 +1072,7 @@ Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
      * holds. Without the receipts' attestation (a version 2 log) the
      * claim is its claimant's word. */
     Frames f = {0};
-    Proto_Transcript *t = NULL;
-    Proto_Message sm;
-    size_t len;
-    cr_assert_eq(proto_transcript_new(&t, toy_lookup), 0);
-    proto_transcript_witness_mode(t);
-    proto_transcript_witness_absence(t);
-    start_msg(&sm, &W, &B, "race", "clock=5+0", 9);
-    uint8_t *buf = seal_next(t, &W, &sm, &len);
-    cr_assert_eq(add_frame(t, buf, len), 0);
-    keep(&f, buf, len);
-    cr_assert_eq(proto_transcript_witness(t, 0, 0, NULL), 0);
+    Proto_Transcript *t = witnessed_absence(&f, "clock=5+0");
     cr_assert_eq(move_at(t, 100, &f), 0);
     cr_assert_eq(claim_at(t, &B, PROTO_CLAIM_WIN, 200, 0), 0);
     cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
@@ -1098,6 +1106,58 @@ Test(transcript, a_witnessed_absence_claim_needs_the_relays_word)
     cr_assert_eq(proto_transcript_claims_void(t), 0);
     proto_transcript_free(t);
     frames_free(&f);
+}
+
+/* A flag claim of id whose receipt at `at` attests absences absent. */
+static int flag_absent_at(Proto_Transcript *t, const Proto_Identity *id,
+                          uint64_t at, const uint32_t absent[2])
+{
+    int rc = send_flag(t, id, core_ply(proto_transcript_position(t)), 1);
+    if (rc == 0)
+        rc = proto_transcript_witness(t, proto_transcript_count(t) - 1, at,
+                                      absent);
+    return rc;
+}
+
+Test(transcript, a_side_its_room_never_seated_neither_flags_nor_is_absent)
+{
+    /* A cheating host resumed its match in a second room its opponent
+     * never entered and flagged the opponent's clock there (a trial of
+     * 2026-12-07): a receipt attesting a seat never seated in its room
+     * (PROTO_ABSENT_NEVER) voids a flag claim against that side, and an
+     * absence claim too; the same claims hold on a receipt attesting it
+     * seated. By hand, 5+0: White moves at 100, Black's turn runs from
+     * 100; at 6,000 Black is charged 5,400 >= 5,000. */
+    static const uint32_t never[2] = {0, PROTO_ABSENT_NEVER},
+                          seated[2] = {0, 0}, gone[2] = {0, 10000};
+    Frames f = {0};
+    for (int round = 0; round < 2; round++) {
+        Proto_Transcript *t = witnessed_absence(&f, "clock=5+0");
+        cr_assert_eq(move_at(t, 100, &f), 0);
+        cr_assert_eq(flag_absent_at(t, &W, 6000, never), 0);
+        cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+        cr_assert_eq(proto_transcript_flags_void(t), 1);
+        if (round == 0) {
+            cr_assert_eq(flag_absent_at(t, &W, 6001, seated), 0);
+        } else {
+            /* (never seated is not gone: an absence claim is void) */
+            Proto_Message m;
+            proto_message_init(&m, PROTO_KIND_CLAIM, &W);
+            m.body.claim.what = PROTO_CLAIM_WIN;
+            cr_assert_eq(send_msg(t, &W, &m), 0);
+            cr_assert_eq(proto_transcript_witness(
+                             t, proto_transcript_count(t) - 1, 70000, never),
+                         0);
+            cr_assert_eq(proto_transcript_claims_void(t), 1);
+            cr_assert_eq(proto_transcript_status(t).outcome, CORE_ONGOING);
+            cr_assert_eq(flag_absent_at(t, &W, 70001, gone), 0);
+        }
+        Core_Status st = proto_transcript_status(t);
+        cr_assert_eq(st.outcome, CORE_WIN_WHITE, "round %d", round);
+        cr_assert_eq(st.reason, CORE_REASON_TIME);
+        proto_transcript_free(t);
+        frames_free(&f);
+    }
 }
 
 Test(transcript, a_witnessed_takeback_keeps_the_time_spent)
