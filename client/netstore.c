@@ -513,9 +513,10 @@ void netstore_discard(const char *log_path)
 
 void netstore_forget(const char *log_path, Netstore_Seq *q)
 {
-    static const char *const files[] = {".seat", ".seq"};
+    /* (the lock too: a user's refused joins left one each, a trial) */
+    static const char *const files[] = {".seat", ".seq", ".lock"};
     if (log_path[0] == '\0')
         return;
     netstore_seq_close(q);
-    remove_files(log_path, files, 2);
+    remove_files(log_path, files, 3);
 }

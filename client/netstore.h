@@ -149,9 +149,10 @@ int netstore_keep_turn(Netstore_Seq *q, const Match *m, uint64_t now,
 
 /*
  * netstore_forget: the seat of log_path was never let into its game (a
- * wrong code, no lobby there): remove log_path.seat and log_path.seq (q
- * closed first), so the same command run again is a new join, not a
- * seat taken back. "" does nothing.
+ * wrong code, no lobby there): remove log_path.seat, log_path.seq (q
+ * closed first) and log_path.lock (the caller, ending, may still hold
+ * it), so the same command run again is a new join, not a seat taken
+ * back, and nothing of it is left. "" does nothing.
  */
 void netstore_forget(const char *log_path, Netstore_Seq *q);
 

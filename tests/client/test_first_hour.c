@@ -10,6 +10,7 @@
  * lines that must stay whole at 80 columns.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,15 @@ Test(first_hour, join_with_a_watch_code_says_spectate)
                        "%s", scr);
     cr_assert_not_null(strstr(scr, "To watch: tabula spectate"), "%s", scr);
     cr_assert_null(strstr(scr, "operation not allowed"), "%s", scr);
+    /* nothing of the refused seat stays in the seats' folder (a trial
+     * found a .lock left by each refused join) */
+    char seats[300];
+    snprintf(seats, sizeof seats, "%s/data/tabula/seats", dir);
+    DIR *d = opendir(seats);
+    cr_assert_not_null(d, "%s", seats);
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        cr_assert(strncmp(e->d_name, "join-", 5) != 0, "left: %s", e->d_name);
+    closedir(d);
 }
 
 /* Finding 10: q before any game leaves at once, saying so; finding 9:
