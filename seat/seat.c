@@ -356,7 +356,10 @@ void seat_closed(Seat *s, uint64_t now, int reason)
      * says no); one that is away is tried again for ever: the game is
      * not the network's to end. The run's clock restarts when the relay
      * stops refusing, so only refusals in a row count. */
-    if (refusal == 0) {
+    if (refusal == 0 || refusal == TB_E_FULL) {
+        /* (FULL: the relay's store or rooms are full, a relay-side
+         * fault, which never ends a game: tried for ever, as an absent
+         * relay is; the fair-play issue, Redis out of memory) */
         s->refusing = 0;
     } else if (!s->refusing) {
         s->refusing = 1;

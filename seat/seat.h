@@ -26,11 +26,14 @@
 /* ---- reconnecting -------------------------------------------------- */
 
 /* How long a seat that had been let into its room keeps trying while the
- * relay is there but refuses it (a refusal that passes: full, the room
- * not back yet, ...) before it stops (ms). A relay that is away (cannot
- * be reached, or drops the connection) is tried for as long as the
- * player lets it: a game is never given up for the network's sake (the
- * relay-limits issue: every client gave up after 60 s of outage). */
+ * relay is there but refuses it (a refusal that passes: the room not
+ * back yet, too many wrong codes, ...) before it stops (ms). A relay
+ * that is away (cannot be reached, or drops the connection) or full
+ * (TB_E_FULL: its store out of memory, its rooms at their cap, a
+ * relay-side fault) is tried for as long as the player lets it: a game
+ * is never given up for the network's or the relay's sake (the
+ * relay-limits issue: every client gave up after 60 s of outage; the
+ * fair-play issue: a relay fault never ends a game). */
 #define SEAT_GIVE_UP_MS 60000u
 
 /* The longest wait between two attempts (ms). */

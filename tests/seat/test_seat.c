@@ -322,13 +322,30 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
     }
     /* 100+200+...+6400 = 12700, then 23 times 8000: 196700 after 5000 */
     cr_expect_eq(now, 5000 + 196700);
-    /* A relay that is there and refuses, though, is given up once it
-     * has refused for over SEAT_GIVE_UP_MS in a row: refused at t0, then
-     * every 8 s, the refusal at t0 + 64 s is the last. */
+    /* A relay that refuses FULL (its store out of memory, its rooms at
+     * their cap: a relay-side fault, which never ends a game, the
+     * fair-play issue) is tried for ever too: 30 refusals, 240 s. */
+    for (n = 0; n < 30; n++) {
+        seat_hello(s, now, hello);
+        cr_assert_eq(seat_input(s, now, full, sizeof full), TB_E_FULL);
+        seat_closed(s, now, 0);
+        cr_assert(next_event(s, &o, NULL));
+        cr_assert_eq(o.kind, SEAT_OUT_LOST, "FULL %u: %d", n + 1, o.kind);
+        cr_expect_eq(o.wait_ms, 8000);
+        now = seat_deadline(s);
+        seat_tick(s, now);
+        cr_assert(next_event(s, &o, NULL));
+        cr_assert_eq(o.kind, SEAT_OUT_CONNECT);
+    }
+    /* A relay that is there and refuses otherwise (no such room, its
+     * host never back), though, is given up once it has refused for
+     * over SEAT_GIVE_UP_MS in a row: refused at t0, then every 8 s, the
+     * refusal at t0 + 64 s is the last. */
+    static const uint8_t no_room[2] = {0x85, 3};
     uint64_t t0 = now;
     for (;;) {
         seat_hello(s, now, hello);
-        cr_assert_eq(seat_input(s, now, full, sizeof full), TB_E_FULL);
+        cr_assert_eq(seat_input(s, now, no_room, sizeof no_room), TB_E_CODE);
         seat_closed(s, now, 0);
         cr_assert(next_event(s, &o, NULL));
         if (o.kind == SEAT_OUT_FAILED)
@@ -342,7 +359,7 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
     }
     cr_expect_eq(now - t0, 64000);
     cr_expect_eq(o.failure, SEAT_FAIL_GAVE_UP);
-    cr_expect_eq(o.reason, TB_E_FULL);
+    cr_expect_eq(o.reason, TB_E_CODE);
     cr_expect_eq(o.refused, 1);
     seat_free(s);
 }
