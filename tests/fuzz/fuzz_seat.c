@@ -2,7 +2,8 @@
  * fuzz_seat.c: libFuzzer target for the texts the seat layer reads from
  * people (seat/seat.h) and the one hex reader (proto_unhex). The input is
  * "OPTIONS\nCLOCK" (no newline: options empty, the whole input the clock).
- * Properties: seat_clock_options never writes past its buffer and
+ * Properties: seat_clock_options never writes past its buffer and, for
+ * options that are well formed by themselves (proto_clock_split),
  * accepts only what proto_clock_split then reads as a clock in range
  * (base 1 s..14 days, increment and delay 0..3600 s) with the options
  * before it kept;
@@ -35,7 +36,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     char out[PROTO_OPTIONS_MAX + 1], rest[PROTO_OPTIONS_MAX + 1];
     int rc = seat_clock_options(options, clock, out, sizeof out);
-    if (rc == 0) {
+    Proto_Clock c0;
+    /* (options the transcript refuses by themselves, such as a bad
+     * relay= token, are the next check's to refuse: cmd_net.c splits
+     * them after the clock is added; here only the clock is judged) */
+    if (rc == 0 && strlen(options) <= PROTO_OPTIONS_MAX &&
+        proto_clock_split(options, &c0, rest, sizeof rest) == 0) {
         Proto_Clock c;
         if (proto_clock_split(out, &c, rest, sizeof rest) != 0 ||
             c.kind == PROTO_CLOCK_NONE || c.base_ms < 1000 ||
