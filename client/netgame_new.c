@@ -90,10 +90,16 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
                               netgame__now_ms(), why, why_cap)) != 0)
         return rc;
     netgame__dispatch(g);
-    if (resumed)
-        netgame__say(g, "resumed: %u envelopes from %s",
-                     proto_transcript_count(match_transcript(g->m)),
-                     g->log_path);
+    if (resumed) {
+        /* (in moves, as the page says it: "envelopes" meant nothing to
+         * a player, a trial) */
+        unsigned n =
+            (unsigned)proto_transcript_moves(match_transcript(g->m));
+        netgame__say(g,
+                     ngettext("resumed: %u move from %s",
+                              "resumed: %u moves from %s", n),
+                     n, g->log_path);
+    }
     if (!resumed || match_last_seq(g->m) == 0) {
         /* a new seat, or one that never saw the start */
         if (g->seq.fd >= 0 && ftruncate(g->seq.fd, 0) != 0)

@@ -134,7 +134,14 @@ Test(netplay, killed_guest_restarts_with_its_log_and_finishes)
     char *ga[] = {"join", invite, "--lobby", addr, "--bot=1", "--log",
                   "g.log", "--delay", "15", NULL};
     start(&guest, "guest", NULL, ga);
-    await_line(&guest, "resumed: ", NULL, 0);
+    /* told in moves (6 at least were played), not envelopes */
+    char res[300], from[256];
+    unsigned moves = 0;
+    await_line(&guest, "resumed: ", res, sizeof res);
+    cr_assert_eq(sscanf(res, "%u moves from %255s", &moves, from), 2, "%s",
+                 res);
+    cr_assert_geq(moves, 6, "%s", res);
+    cr_assert_not_null(strstr(from, "g.log"), "%s", res);
     /* It asks the lobby only for what came after what it had logged. */
     char seq[32];
     /* in words a player reads (issue 39: "lobby sequence number") */
