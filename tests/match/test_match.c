@@ -55,6 +55,7 @@ typedef struct Room {
     int gone[2];
     uint64_t gone_at[2];
     int64_t skew; /* the relay's clock runs this far from its WELCOMEs' */
+    int host_sees_no_guest; /* the host's WELCOMEs say no guest seated */
 } Room;
 
 #define EPOCH 1765000000000ull
@@ -236,7 +237,7 @@ static void welcome(Room *r, int i)
     memcpy(host_pk, h.pk, 32);
     r->seat[i].present = 1;
     match_welcome(r->seat[i].m, r->now, host_pk, r->next_seq ? 1 : 0,
-                  r->next_seq + 1, 1, 1);
+                  r->next_seq + 1, 1, !(i == 0 && r->host_sees_no_guest));
     if (r->witness) {
         Proto_Identity relay = ident(77), guest = ident(2);
         match_room_guest(r->seat[i].m, guest.pk);
@@ -1631,5 +1632,34 @@ Test(match, a_witnessed_seat_refuses_a_start_without_the_relay_token)
     room_open_witnessed(&r, "clock=60+0");
     const Proto_Message *s0 = proto_transcript_start(match_transcript(r.seat[1].m));
     cr_assert_str_eq(s0->body.start.options, "clock=60+0," PROTO_OPTION_RELAY);
+    room_close(&r);
+}
+
+/* A seat does not claim the flag of a side its room has not seated
+ * (such a claim's receipt would attest it never seated, and be void:
+ * PROTO_ABSENT_NEVER): the host's WELCOME said no guest, and no
+ * PRESENCE came, so on 1+0 with Black to move from 100 ms the host
+ * sends nothing by 10 s; once the relay says the guest came, it claims
+ * (by hand: Black's 1 s, the 0.5 s allowance and the 1 s grace after
+ * 100 ms are long past) and Black loses on time. */
+Test(match, no_flag_claim_against_a_side_its_room_has_not_seated)
+{
+    Room r;
+    room_new(&r, "clock=1+0", witnessed_seat);
+    r.witness = 1;
+    r.host_sees_no_guest = 1;
+    for (int i = 0; i < SEATS; i++)
+        welcome(&r, i);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[0].m)), 1);
+    r.now = 100;
+    type(&r, MATCH_ROLE_HOST, line10[0]);
+    at(&r, 10000);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 2,
+                 "the host claimed against a guest its room had not seated");
+    cr_assert_eq(proto_transcript_status(match_transcript(r.seat[1].m)).outcome,
+                 CORE_ONGOING);
+    witness_presence(&r, MATCH_ROLE_GUEST, 1);
+    at(&r, 10001);
+    all_end(&r, CORE_WIN_WHITE, CORE_REASON_TIME, 1);
     room_close(&r);
 }
