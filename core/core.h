@@ -199,8 +199,10 @@ int core_move_format(const Core_Position *pos, const Core_Move *mv,
  * core_move_parse: read text (canonical notation, or any input form the
  * game accepts) and resolve it to a legal move of pos.
  * Errors: TB_E_TOOLONG, TB_E_NOTATION (not a move's shape),
- * TB_E_ILLEGAL (well formed, not legal here), TB_E_AMBIGUOUS (matches
- * several legal moves), TB_E_OVER (game finished).
+ * TB_E_SQUARE (Laska: a square named as a letter and a digit that is
+ * not one of the board's, such as a light square), TB_E_ILLEGAL (well
+ * formed, not legal here), TB_E_AMBIGUOUS (matches several legal
+ * moves), TB_E_OVER (game finished).
  */
 int core_move_parse(const Core_Position *pos, const char *text,
                     Core_Move *out);

@@ -267,6 +267,15 @@ static int read_path(const char *text, uint8_t *path, int *plen)
                 return TB_E_NOTATION;
             sq[n++] = (int)v - 1;
         } else {
+            /* a letter and a digit name a square: one off the 25 dark
+             * squares (e4, h1, a8) is no square of the board, not bad
+             * notation (a new user typed e4-d3 and was told the latter) */
+            if (p[0] >= 'a' && p[0] <= 'z' && p[1] >= '0' && p[1] <= '9' &&
+                (p[0] > 'g' || p[1] < '1' || p[1] > '7' ||
+                 core__la.at[p[0] - 'a'][p[1] - '1'] < 0) &&
+                (p[2] == '\0' || p[2] == '-' || p[2] == 'x' || p[2] == 'X' ||
+                 p[2] == ':' || p[2] == '*'))
+                return TB_E_SQUARE;
             if (p[0] < 'a' || p[0] > 'g' || p[1] < '1' || p[1] > '7')
                 return TB_E_NOTATION;
             int s = core__la.at[p[0] - 'a'][p[1] - '1'];

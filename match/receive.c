@@ -718,18 +718,41 @@ void match_room_guest(Match *s, const uint8_t guest_pk[32])
  * our room, signed for the room's guest or (a frame numbered before a
  * guest was seated) for none: r->guest gets the one it is for. */
 static int receipt_ok(const Match *s, Proto_Receipt *r, uint64_t seq,
-                      const uint8_t hash[PROTO_HASH_BYTES])
+                      const uint8_t hash[PROTO_HASH_BYTES],
+                      const uint8_t *also)
 {
     static const uint8_t none[PROTO_KEY_BYTES];
+    const Proto_Message *st = proto_transcript_start(s->t);
+    /* the room's guest as the relay last named it, none, and the key
+     * the guest seat must hold: the match's black, or (before the start)
+     * also, the guest named by the frame itself (a spectator whose news
+     * of the guest came after its frames, a trial under load) */
+    const uint8_t *keys[4] = {s->room_guest, none,
+                              st != NULL ? st->body.start.black : also, NULL};
     if (r->kind != PROTO_RECEIPT_FRAME || r->seq != seq || !s->room_host_known)
         return TB_E_SIGNATURE;
     if (s->relay_known && memcmp(r->relay, s->relay_pk, PROTO_KEY_BYTES) != 0)
         return TB_E_SIGNATURE;
-    memcpy(r->guest, s->room_guest, PROTO_KEY_BYTES);
-    if (proto_receipt_verify(r, s->room_host, hash) == 0)
-        return 0;
-    memcpy(r->guest, none, PROTO_KEY_BYTES);
-    return proto_receipt_verify(r, s->room_host, hash);
+    for (int k = 0; k < 3; k++) {
+        if (keys[k] == NULL)
+            continue;
+        memcpy(r->guest, keys[k], PROTO_KEY_BYTES);
+        if (proto_receipt_verify(r, s->room_host, hash) == 0)
+            return 0;
+    }
+    return TB_E_SIGNATURE;
+}
+
+/* The guest key a frame env (len bytes) names before the match start:
+ * a start's black, a guest's envelope's sender; NULL for others. */
+static const uint8_t *frame_guest(const uint8_t *env, size_t len, int from,
+                                  Proto_Envelope *e)
+{
+    if (proto_open(env, len, e, NULL, 0) != 0)
+        return NULL;
+    if (e->msg.kind == PROTO_KIND_MATCH_START)
+        return e->msg.body.start.black;
+    return from == MATCH_ROLE_GUEST ? e->msg.sender : NULL;
 }
 
 static void bad_receipt(Match *s, uint64_t seq)
@@ -838,8 +861,12 @@ int match_frame_witnessed(Match *s, uint64_t now, uint64_t seq, int from,
     if (r == NULL || !match__witnessed(s) || s->done)
         return match_frame(s, now, seq, from, env, len);
     rc = *r;
+    Proto_Envelope e;
+    const uint8_t *named = proto_transcript_start(s->t) == NULL
+                               ? frame_guest(env, len, from, &e)
+                               : NULL;
     if (proto_receipt_hash(env, len, hash) != 0 ||
-        receipt_ok(s, &rc, seq, hash) != 0) {
+        receipt_ok(s, &rc, seq, hash, named) != 0) {
         bad_receipt(s, seq);
         return TB_E_SIGNATURE;
     }
@@ -860,7 +887,7 @@ void match_acked_witnessed(Match *s, uint64_t now, uint64_t seq,
         size_t i = s->sent[s->sent_head];
         Proto_Receipt rc = *r;
         if (i != MATCH_SENT_HELLO && i < s->nframes) {
-            if (receipt_ok(s, &rc, seq, s->frames[i].hash) != 0)
+            if (receipt_ok(s, &rc, seq, s->frames[i].hash, NULL) != 0)
                 bad_receipt(s, seq);
             else
                 attach(s, now, s->frames[i].hash, &rc);

@@ -612,9 +612,10 @@ Test(i18n_program, the_language_comes_from_the_environment)
     /* Errors too, with the core's message translated. */
     out = run("LANGUAGE=ru LANG=C.UTF-8", "moves laska c3-c4", 1, &st);
     cr_assert_eq(st, 2);
+    /* (c4 is a light square: no square of Laska's board) */
     cr_assert_not_null(strstr(out, "tabula moves: ход 1 'c3-c4': "
-                                   "неверная запись хода; ходы выглядят "
-                                   "так: c3-d4"),
+                                   "такого поля на этой доске нет; ходы "
+                                   "выглядят так: c3-d4"),
                        "%s", out);
     free(out);
     out = run("LANGUAGE=cs LANG=C.UTF-8", "host --help", 1, &st);

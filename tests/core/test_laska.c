@@ -713,13 +713,21 @@ Test(laska, malformed_moves_are_refused)
     Core_Position *pos = start();
     Core_Move mv;
     static const char *const bad[] = {
-        "", "c3", "c3-", "c3--d4", "-c3-d4", "z9-a1", "c3-d4-", "h1-g2",
-        "b1-c2", "0-5", "26-21", "9-", "c3 d4", "c3-d4 ", "1234567-1",
-        "*", "c3*d4",
+        "", "c3", "c3-", "c3--d4", "-c3-d4", "c3-d4-", "0-5", "26-21", "9-",
+        "c3 d4", "c3-d4 ", "1234567-1", "*", "c3*d4", "c3-d44", "c3-d",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         cr_assert_eq(core_move_parse(pos, bad[i], &mv), TB_E_NOTATION,
                      "'%s'", bad[i]);
+    /* A letter and a digit that name no square of the 7x7 board's 25
+     * dark squares (by hand: e4 and b1 are light, h1 and z9 off the
+     * board, a8 past rank 7, d0 before rank 1): no such square, first
+     * or later in the move. */
+    static const char *const off[] = {"e4-d3", "h1-g2", "b1-c2", "z9-a1",
+                                      "c3-a8", "c3-d0", "c3xe4", "g7:h8"};
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++)
+        cr_assert_eq(core_move_parse(pos, off[i], &mv), TB_E_SQUARE, "'%s'",
+                     off[i]);
     cr_assert_eq(core_move_parse(pos, "c3-c5", &mv), TB_E_ILLEGAL);
     cr_assert_eq(core_move_parse(pos, "b2-c3", &mv), TB_E_ILLEGAL);
     char *huge = malloc(5000);

@@ -91,8 +91,9 @@ Test(record, failures_name_line_and_ply)
     cr_assert_eq(rep.col, 4); /* "2. " before it */
     cr_assert_eq(rep.ply, 2);
     cr_assert_null(pos);
+    /* (z9 is off the board: no such square) */
     cr_assert_eq(read_rec("[Game \"laska\"]\n\n\n1. c3-z9\n", NULL, &rep, &pos),
-                 TB_E_NOTATION);
+                 TB_E_SQUARE);
     cr_assert_eq(rep.line, 4);
     cr_assert(strstr(rep.why, "c3-z9") != NULL);
     cr_assert_eq(read_rec("1. c3-d4\n", NULL, &rep, &pos), TB_E_GAME);

@@ -1164,7 +1164,8 @@ async function langPage(lang) {
     await page.type('#move-input', 'a1-h8');
     await page.keyboard.press('Enter');
     x = await texts();
-    const named = ['illegal move', 'malformed move notation'].map(tr);
+    const named = ['illegal move', 'malformed move notation',
+      'no such square on this board'].map(tr);
     if (!named.some((n) => x.message.includes(n)))
       throw new Error(`the refused move: '${x.message}', expected one of ${named.join(' | ')}`);
     await page.evaluate(() => {

@@ -26,6 +26,7 @@ native=$(cd "${1:?usage: tests/web/web_lang.sh NATIVE_BUILD_DIR}" && pwd)
 # read the same in a language (Laska in Czech).
 ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'White to move, ply {n}' 'White resigned' 'illegal move' 'malformed move notation'
+  'no such square on this board'
   'Laska (Lasker 1911)' $'%s\n\nMoves\n' $'\nBoard\n' $'Now, for example:\n'
   $'A move goes from square to square: c3-d4. A capture lists every\nsquare it lands on: b2xd4, or b2xd4xf6 for a double capture; the\nfirst and last squares are enough when only one capture fits\n(b2xf6). Capturing is compulsory.\n'
   'goals %u-%u, first to %u wins; ' 'N|%u ply since the last goal|%u plies since the last goal|0'
