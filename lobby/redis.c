@@ -617,6 +617,13 @@ static const uint8_t *msg_secret(const uint8_t *p)
                                     : p + 2 + LOBBY_LOOKUP_BYTES;
 }
 
+/* CREATE: the guest it names (zeros: any); JOIN: the guest's proven key
+ * (both after the seat secret; the proof was checked on arrival, room.c) */
+static const uint8_t *msg_guest(const uint8_t *p)
+{
+    return msg_secret(p) + LOBBY_SEAT_SECRET_BYTES;
+}
+
 static void hello_done(void *priv, redisReply *rep);
 
 /* The admission script in the slot of lookup (stage "0" or "1"). */
@@ -630,11 +637,6 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     const char *argv[16];
     size_t argl[16];
     int create = p[0] == LOBBY_MSG_CREATE;
-    Lobby_Wire_Hello h; /* (its proof was checked on arrival, room.c) */
-    (void)lobby_wire_hello_read(p, create                       ? LOBBY_LEN_CREATE
-                                   : p[0] == LOBBY_MSG_JOIN ? LOBBY_LEN_JOIN
-                                                            : LOBBY_LEN_WATCH,
-                                &h);
     Lobby_Room *r = lobby__replica_find(st->rs, lookup);
 
     key_of(lookup, 'm', m);
@@ -665,12 +667,12 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     argv[12] = lhex;
     argv[13] = q->src;
     argv[14] = from;
-    argv[15] = (const char *)h.guest_pk; /* CREATE: named; JOIN: proven */
+    argv[15] = p[0] != LOBBY_MSG_WATCH ? (const char *)msg_guest(p) : "";
     for (int i = 0; i < 15; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
-    argl[15] = LOBBY_KEY_BYTES;
+    argl[15] = p[0] != LOBBY_MSG_WATCH ? LOBBY_KEY_BYTES : 0;
     return EVAL(st, admit_lua, 3, 16, argv, argl, hello_done, q);
 }
 

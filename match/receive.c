@@ -727,8 +727,8 @@ static int receipt_ok(const Match *s, Proto_Receipt *r, uint64_t seq,
      * the guest seat must hold: the match's black, or (before the start)
      * also, the guest named by the frame itself (a spectator whose news
      * of the guest came after its frames, a trial under load) */
-    const uint8_t *keys[4] = {s->room_guest, none,
-                              st != NULL ? st->body.start.black : also, NULL};
+    const uint8_t *keys[3] = {s->room_guest, none,
+                              st != NULL ? st->body.start.black : also};
     if (r->kind != PROTO_RECEIPT_FRAME || r->seq != seq || !s->room_host_known)
         return TB_E_SIGNATURE;
     if (s->relay_known && memcmp(r->relay, s->relay_pk, PROTO_KEY_BYTES) != 0)
