@@ -119,20 +119,11 @@ static void say_match(Match *s, const Proto_Message *st, int ours)
     /* the game and its options, as the start names them */
     match__text_init(&t, game, sizeof game);
     match__put(&t, st->body.start.game);
-    /* (the options the players chose: the relay token is the session's) */
-    const char *sep = " ";
-    for (const char *o = st->body.start.options; *o != '\0';) {
-        size_t len = strcspn(o, ",");
-        if (len > 0 && !(len == strlen(PROTO_OPTION_RELAY) &&
-                         strncmp(o, PROTO_OPTION_RELAY, len) == 0)) {
-            char tok[PROTO_OPTIONS_MAX + 1];
-            memcpy(tok, o, len);
-            tok[len] = '\0';
-            match__put(&t, sep);
-            match__put(&t, tok);
-            sep = ",";
-        }
-        o += len + (o[len] == ',');
+    char chosen[PROTO_OPTIONS_MAX + 1];
+    proto_options_chosen(st->body.start.options, chosen);
+    if (chosen[0] != '\0') {
+        match__put(&t, " ");
+        match__put(&t, chosen);
     }
     if (ours) {
         proto_fingerprint(st->body.start.black, fp);

@@ -170,6 +170,13 @@ int proto_clock_format(const Proto_Clock *c, char *out, size_t cap)
     return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
 }
 
+/* 1 when the token tok[0..len) is PROTO_OPTION_RELAY. */
+static int relay_token(const char *tok, size_t len)
+{
+    return len == strlen(PROTO_OPTION_RELAY) &&
+           strncmp(tok, PROTO_OPTION_RELAY, len) == 0;
+}
+
 int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap)
 {
@@ -191,8 +198,7 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
                 return TB_E_OPTION;
             found = 1;
         } else if (len >= 6 && strncmp(options, "relay=", 6) == 0) {
-            if (relay || len != strlen(PROTO_OPTION_RELAY) ||
-                strncmp(options, PROTO_OPTION_RELAY, len) != 0)
+            if (relay || !relay_token(options, len))
                 return TB_E_OPTION;
             relay = 1;
         } else if (len > 0) {
@@ -213,16 +219,31 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
 
 int proto_options_relay(const char *options)
 {
-    size_t want = strlen(PROTO_OPTION_RELAY);
     while (options != NULL && *options != '\0') {
         size_t len = strcspn(options, ",");
-        if (len == want && strncmp(options, PROTO_OPTION_RELAY, len) == 0)
+        if (relay_token(options, len))
             return 1;
-        options += len;
-        if (*options == ',')
-            options++;
+        options += len + (options[len] == ',');
     }
     return 0;
+}
+
+void proto_options_chosen(const char *options,
+                          char out[PROTO_OPTIONS_MAX + 1])
+{
+    size_t n = 0;
+    while (*options != '\0') {
+        size_t len = strcspn(options, ",");
+        if (len > 0 && !relay_token(options, len) &&
+            n + (n > 0) + len <= PROTO_OPTIONS_MAX) {
+            if (n > 0)
+                out[n++] = ',';
+            memcpy(out + n, options, len);
+            n += len;
+        }
+        options += len + (options[len] == ',');
+    }
+    out[n] = '\0';
 }
 
 int64_t proto_clock_charge(const Proto_Clock *c, int64_t elapsed_ms)

@@ -510,6 +510,12 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
  * 0. */
 int proto_options_relay(const char *options);
 
+/* proto_options_chosen: options (at most PROTO_OPTIONS_MAX bytes) as the
+ * players chose them, into out: every token but PROTO_OPTION_RELAY (the
+ * session's), comma-separated, empty ones dropped. */
+void proto_options_chosen(const char *options,
+                          char out[PROTO_OPTIONS_MAX + 1]);
+
 /*
  * proto_clock_charge: the ms a turn that ran elapsed_ms takes off its
  * side's clock: elapsed_ms, less the delay (DELAY), never below 0. The

@@ -676,6 +676,14 @@ Test(transcript, clock_option_is_split_from_the_game_options)
     cr_assert_eq(proto_options_relay("a=1,xrelay=3"), 0);
     cr_assert_eq(proto_options_relay("relay=33"), 0);
     cr_assert_eq(proto_options_relay(""), 0);
+    /* the options as the players chose them: the session's token out */
+    char chosen[PROTO_OPTIONS_MAX + 1];
+    proto_options_chosen("clock=60+0,relay=3", chosen);
+    cr_assert_str_eq(chosen, "clock=60+0");
+    proto_options_chosen("relay=3", chosen);
+    cr_assert_str_eq(chosen, "");
+    proto_options_chosen("a=1,,relay=3,b=2,relay=33", chosen);
+    cr_assert_str_eq(chosen, "a=1,b=2,relay=33");
 }
 
 Test(transcript, every_kind_of_clock_reads_and_writes_one_canonical_form)
