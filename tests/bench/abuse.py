@@ -78,31 +78,26 @@ _SK = ctypes.create_string_buffer(64)
 _sodium.crypto_sign_keypair(_PK, _SK)
 
 
-def prove(msg):
-    sig = ctypes.create_string_buffer(64)
-    data = b"tabula seat 1\0" + msg
-    _sodium.crypto_sign_detached(sig, None, data,
-                                 ctypes.c_ulonglong(len(data)), _SK)
-    return msg + sig.raw
-
-
-def create_msg(inv, wat, secret):
-    return (prove(bytes([CREATE, VERSION]) + inv + wat + _PK.raw + secret +
-                  bytes(32)) + struct.pack(">Q", 0))
-
-
-def join_msg(inv, secret):
-    # (the guest's key is the host's here: the lobby refuses it the seat
-    # of the host's own room, so each JOIN gets a key of its own)
-    pk = ctypes.create_string_buffer(32)
-    sk = ctypes.create_string_buffer(64)
-    _sodium.crypto_sign_keypair(pk, sk)
-    msg = bytes([JOIN, VERSION]) + inv + secret + pk.raw
+def prove(msg, sk=_SK):
+    """msg and its proof by sk, then the number asked after (0)."""
     sig = ctypes.create_string_buffer(64)
     data = b"tabula seat 1\0" + msg
     _sodium.crypto_sign_detached(sig, None, data,
                                  ctypes.c_ulonglong(len(data)), sk)
     return msg + sig.raw + struct.pack(">Q", 0)
+
+
+def create_msg(inv, wat, secret):
+    return prove(bytes([CREATE, VERSION]) + inv + wat + _PK.raw + secret +
+                 bytes(32))
+
+
+def join_msg(inv, secret):
+    # (a key of its own: the lobby refuses the host's key a guest seat)
+    pk = ctypes.create_string_buffer(32)
+    sk = ctypes.create_string_buffer(64)
+    _sodium.crypto_sign_keypair(pk, sk)
+    return prove(bytes([JOIN, VERSION]) + inv + secret + pk.raw, sk)
 
 
 class Reader:
