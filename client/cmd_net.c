@@ -73,6 +73,17 @@ static const char host_help[] = N_(
     "spectators; --web DIR names the page's folder (default\n"
     "the one scripts/build-wasm.sh builds).\n");
 
+static const char seek_help[] = N_(
+    "usage: tabula seek GAME [--lobby HOST:PORT] [--clock CLOCK]\n"
+    "                        [--options OPTS] [--bot [LEVEL]] [--log FILE]\n"
+    "\n"
+    "Puts a public seek on the lobby (default 127.0.0.1:7470, or --lobby):\n"
+    "a room as 'tabula host' makes, listed by 'tabula seeks' with your\n"
+    "name, the game, clock and options, until a stranger takes the guest\n"
+    "seat with its code ('tabula join CODE') or you leave. Prints 'seek:\n"
+    "listed' once the lobby lists it, then plays white as 'tabula host'\n"
+    "does (its flags and output).\n");
+
 static const char join_help[] = N_(
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
     "                        [--seed S] [--delay MS]\n"
@@ -764,6 +775,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     memset(&cfg, 0, sizeof cfg);
     memset(&r, 0, sizeof r);
     cfg.role = role;
+    cfg.seek = strcmp(cmd, "seek") == 0;
     r.role = role;
     cfg.seed = 1;
     cfg.out = stdout;
@@ -941,6 +953,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (uv_loop_init(&r.loop) != 0)
         return CLI_EXIT_FAIL;
+    if (lobby == NULL && cfg.seek)
+        lobby = NR_DEFAULT_LOBBY; /* (strangers see no embedded lobby) */
     if (lobby == NULL && role == LOBBY_ROLE_HOST) {
         struct sockaddr_storage sa;
         char again[64];
@@ -1058,6 +1072,11 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
 int cli_host(int argc, char **argv)
 {
     return run_seat("host", LOBBY_ROLE_HOST, argc, argv, _(host_help));
+}
+
+int cli_seek(int argc, char **argv)
+{
+    return run_seat("seek", LOBBY_ROLE_HOST, argc, argv, _(seek_help));
 }
 
 int cli_join(int argc, char **argv)

@@ -399,6 +399,17 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
     case SEAT_OUT_FAILED:
         failed(g, o);
         break;
+    case SEAT_OUT_SEND:
+        if (g->conn != NULL)
+            (void)net_send(g->conn, o->data, o->len);
+        break;
+    case SEAT_OUT_SEEKED:
+        if (o->reason == 0)
+            netgame__say(g, "seek: listed");
+        else
+            netgame__warn(g, _("seek: not listed: %s"),
+                          _(tb_strerror(o->reason)));
+        break;
     }
 }
 

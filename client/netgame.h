@@ -85,6 +85,10 @@ typedef struct Netgame_Config {
     const char *store_dir;
     FILE *out;
     const char *label;
+    /* A host's: put the room on the lobby's public list (tabula seek),
+     * under the display name name (NULL or "": none). */
+    int seek;
+    const char *name;
 } Netgame_Config;
 
 /* The outcome, valid once on_done ran. */

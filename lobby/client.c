@@ -76,6 +76,7 @@ static void client_frame(Net_Conn *conn, const uint8_t *p, size_t len)
         c->refusal = ev.reason;
         net_close(conn, c->refusal);
         break;
+    case LOBBY_WIRE_SEEKED: /* (its seat layer's: seat.c) */
     case LOBBY_WIRE_NONE:
         break;
     }
@@ -286,4 +287,83 @@ void lobby_client_free(Lobby_Client *c)
         net_close(c->conn, 0);
     else
         client_free(c);
+}
+
+/* ---- the list of open seeks ---- */
+
+typedef struct Seeks_Fetch {
+    int (*each)(void *user, uint64_t since, const uint8_t *card,
+                size_t card_len);
+    void (*done)(void *user, int status);
+    void *user;
+    uint8_t hello[LOBBY_WIRE_SEEKS_LEN];
+    int status; /* 1: no answer yet */
+} Seeks_Fetch;
+
+static void fetch_connected(Net_Conn *conn, int status)
+{
+    Seeks_Fetch *f = net_conn_user(conn);
+    if (status == 0)
+        (void)net_send(conn, f->hello, sizeof f->hello);
+}
+
+static void fetch_frame(Net_Conn *conn, const uint8_t *p, size_t len)
+{
+    Seeks_Fetch *f = net_conn_user(conn);
+    int last = 0, rc;
+
+    if (f->status != 1)
+        return;
+    if (len >= 1 && p[0] == LOBBY_WIRE_LIST_TYPE) {
+        rc = lobby_wire_list_read(p, len, f->each, f->user, &last);
+        if (rc == 0 && !last)
+            return;
+    } else {
+        rc = lobby_wire_error_read(p, len);
+    }
+    f->status = rc;
+    net_close(conn, rc);
+}
+
+static void fetch_closed(Net_Conn *conn, int reason)
+{
+    Seeks_Fetch *f = net_conn_user(conn);
+    int status = f->status != 1 ? f->status
+                 : reason != 0  ? reason
+                                : TB_E_TRUNCATED;
+    f->done(f->user, status);
+    free(f);
+}
+
+int lobby_seeks_fetch(uv_loop_t *loop, const struct sockaddr *addr,
+                      const char *game,
+                      int (*each)(void *user, uint64_t since,
+                                  const uint8_t *card, size_t card_len),
+                      void (*done)(void *user, int status), void *user)
+{
+    static const Net_Callbacks ncb = {fetch_connected, fetch_frame,
+                                      fetch_closed, NULL};
+    Net_Limits lim;
+    Net_Conn *conn;
+    Seeks_Fetch *f;
+    int rc;
+
+    if (loop == NULL || addr == NULL || done == NULL)
+        return TB_E_ARG;
+    if ((f = calloc(1, sizeof *f)) == NULL)
+        return TB_E_NOMEM;
+    f->each = each;
+    f->done = done;
+    f->user = user;
+    f->status = 1;
+    if (lobby_wire_seeks(f->hello, game) == 0) {
+        free(f);
+        return TB_E_LIMIT;
+    }
+    net_limits_default(&lim);
+    lim.max_frame = LOBBY_WIRE_LIST_MAX;
+    rc = net_connect(loop, addr, &lim, &ncb, f, &conn);
+    if (rc != 0)
+        free(f);
+    return rc;
 }

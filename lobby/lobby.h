@@ -249,6 +249,26 @@ void lobby_client_close(Lobby_Client *c);
  */
 void lobby_client_free(Lobby_Client *c);
 
+/*
+ * lobby_seeks_fetch: ask the lobby at addr for its open seeks (issue 37)
+ * of game (NULL or "": every game) over one connection: each(user,
+ * since, card, card_len) for each seek, oldest first (since: the relay's
+ * clock when it listed the seek, ms since the Unix epoch; the card as
+ * the relay sent it, not checked: lobby_seek_card_read), a nonzero
+ * return stopping the walk; then done(user, status) once: 0 when the
+ * whole list came, the relay's refusal (TB_E_RATE: this address asked
+ * too often; TB_E_VERSION), TB_E_FORMAT (a message no lobby sends),
+ * TB_E_TRUNCATED (the connection ended before the list did), each's
+ * nonzero return, or the transport's error (a libuv code). Errors (and
+ * then no callback runs): TB_E_ARG, TB_E_LIMIT (game over
+ * LOBBY_SEEK_GAME_MAX), TB_E_NOMEM, libuv errors.
+ */
+int lobby_seeks_fetch(uv_loop_t *loop, const struct sockaddr *addr,
+                      const char *game,
+                      int (*each)(void *user, uint64_t since,
+                                  const uint8_t *card, size_t card_len),
+                      void (*done)(void *user, int status), void *user);
+
 /* ---- the web side (lobby/http.c) ---------------------------------- */
 
 typedef struct Lobby_Http Lobby_Http; /* opaque, heap */

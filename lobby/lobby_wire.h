@@ -178,9 +178,15 @@ typedef enum Lobby_Wire_Kind {
     LOBBY_WIRE_FRAME,    /* seq, from, data/len: a relayed frame */
     LOBBY_WIRE_ACK,      /* seq: the lobby numbered our own frame */
     LOBBY_WIRE_PRESENCE, /* seat came (present 1) or went (0) */
-    LOBBY_WIRE_REFUSED   /* reason: the lobby's ERROR as a TB_E_* code
+    LOBBY_WIRE_REFUSED,  /* reason: the lobby's ERROR as a TB_E_* code
                             (see Lobby_Client_Callbacks.on_disconnect);
                             it closes the connection next */
+    LOBBY_WIRE_SEEKED    /* the answer to a host's SEEK: reason 0 (the
+                            seek is listed) or why not (TB_E_SEEKS: the
+                            key's or address's share of seeks is used;
+                            TB_E_FULL: the lobby's; TB_E_SEAT: a guest
+                            came already; TB_E_STATE: not the host);
+                            the connection stays */
 } Lobby_Wire_Kind;
 
 typedef struct Lobby_Wire_Event {
@@ -277,6 +283,109 @@ uint64_t lobby_wire_last_seq(const Lobby_Wire *w);
 
 /* lobby_wire_config: the configuration w was made with. */
 const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
+
+/* ---- public seeks (issue 37) ---------------------------------------- */
+
+/*
+ * A seek is a host's room put on the lobby's public list, so a stranger
+ * can take its guest seat. Its *card* is signed by the host's key and
+ * carries the room's invite code: reading a list, anyone can check that
+ * the seek is that key's and the code its room's, and join with it
+ * (tabula join CODE): accepting a seek is joining with an invite code.
+ * The lobby checks the card (signature, the code's lookup is the room's,
+ * the key the room's host) and lists it while the host is in the room
+ * and no guest ever came (docs/protocol-lobby.md, "Seeks").
+ *
+ * The card (LOBBY_SEEK_CARD_MIN..MAX bytes): version u8 (1), host key
+ * [32], the invite code's 16 symbols, game length u8 (1..16) and the
+ * game's name ([a-z0-9]), options length u8 (0..255) and
+ * the match options as the host starts the match (printable ASCII
+ * without spaces, as proto.h's; the clock as "clock=VALUE"), name length u8 (0..64) and the host's display name
+ * (printable ASCII and UTF-8 letters), then the Ed25519 signature by the
+ * host key of "tabula seek 1" NUL and every byte before it.
+ */
+#define LOBBY_SEEK_GAME_MAX 16
+/* (a length byte: a match's options of PROTO_OPTIONS_MAX, 256, bytes
+ * are one too many for a seek) */
+#define LOBBY_SEEK_OPTIONS_MAX 255
+#define LOBBY_SEEK_NAME_MAX 64
+#define LOBBY_SEEK_CARD_MIN (1 + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS + 3 + 1 + 64)
+#define LOBBY_SEEK_CARD_MAX                                                    \
+    (1 + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS + 3 + LOBBY_SEEK_GAME_MAX +     \
+     LOBBY_SEEK_OPTIONS_MAX + LOBBY_SEEK_NAME_MAX + 64) /* 451 */
+
+/* A seek as a card says it. */
+typedef struct Lobby_Seek {
+    uint8_t host_pk[LOBBY_KEY_BYTES];
+    Lobby_Code invite; /* its fingerprint checked against host_pk */
+    char game[LOBBY_SEEK_GAME_MAX + 1];
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1];
+    char name[LOBBY_SEEK_NAME_MAX + 1]; /* "" : none given */
+} Lobby_Seek;
+
+/*
+ * lobby_seek_card: the card of a seek for the room of invite, hosted by
+ * id, to play game with options (may be "") by a host named name (may be
+ * "" or NULL) into out; *len its length (bytes). Errors: TB_E_ARG (a NULL
+ * argument, invite not bound to id's key), TB_E_LIMIT (a field over its
+ * length), TB_E_FORMAT (a character a card may not carry), TB_E_CRYPTO.
+ */
+int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
+                    const char *game, const char *options, const char *name,
+                    uint8_t out[LOBBY_SEEK_CARD_MAX], size_t *len);
+
+/*
+ * lobby_seek_card_read: the seek card[0..len) says, into *out, once its
+ * signature, its code's fingerprint (against its host key) and every
+ * field's length and characters are checked. Errors: TB_E_FORMAT (a bad
+ * length, version or character), TB_E_SIGNATURE (not signed by its host
+ * key, or a code the key does not fingerprint), TB_E_CRYPTO.
+ */
+int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out);
+
+/* The type bytes of SEEK (a host's card for the list), SEEKS (a hello
+ * asking for the list), SEEKED (the answer to SEEK) and LIST (a part of
+ * the list). */
+#define LOBBY_WIRE_SEEK_TYPE 0x06
+#define LOBBY_WIRE_SEEKS_TYPE 0x07
+#define LOBBY_WIRE_SEEKED_TYPE 0x87
+#define LOBBY_WIRE_LIST_TYPE 0x88
+
+/* The longest SEEK message, and the length of a SEEKS. */
+#define LOBBY_WIRE_SEEK_MAX (1 + LOBBY_SEEK_CARD_MAX)
+#define LOBBY_WIRE_SEEKS_LEN (2 + LOBBY_SEEK_GAME_MAX)
+/* The relay sends its list in LIST messages of at most this many bytes
+ * (each within LOBBY_WIRE_MESSAGE_MAX). */
+#define LOBBY_WIRE_LIST_MAX 65536
+
+/* lobby_wire_error_read: the TB_E_* refusal an ERROR message msg[0..len)
+ * says (as LOBBY_WIRE_REFUSED's reason); TB_E_FORMAT when msg is no
+ * ERROR. */
+int lobby_wire_error_read(const uint8_t *msg, size_t len);
+
+/* lobby_wire_seek: the SEEK message carrying card[0..len) into out;
+ * its length (0: len out of range). */
+size_t lobby_wire_seek(uint8_t out[LOBBY_WIRE_SEEK_MAX], const uint8_t *card,
+                       size_t len);
+
+/* lobby_wire_seeks: the SEEKS hello asking for the open seeks of game
+ * (NULL or "": of every game) into out; its length (0: a game name over
+ * LOBBY_SEEK_GAME_MAX). The lobby answers with LIST messages, then
+ * closes the connection. */
+size_t lobby_wire_seeks(uint8_t out[LOBBY_WIRE_SEEKS_LEN], const char *game);
+
+/*
+ * lobby_wire_list_read: one LIST message msg[0..len): each seek's card
+ * and since (the relay's clock when it listed the seek, ms since the
+ * Unix epoch) to each(user, since, card, card_len); its return value, if
+ * not 0, stops the walk and is returned. *last is 1 on the list's last
+ * message. The cards are not checked here (lobby_seek_card_read).
+ * Errors: TB_E_FORMAT (not a LIST, or lengths that do not add up).
+ */
+int lobby_wire_list_read(const uint8_t *msg, size_t len,
+                         int (*each)(void *user, uint64_t since,
+                                     const uint8_t *card, size_t card_len),
+                         void *user, int *last);
 
 /* ---- the relay's side ---------------------------------------------- */
 

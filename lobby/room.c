@@ -63,6 +63,9 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(store_frames, 16)
     DEF(store_source_bytes, 4u << 20)
     DEF(store_bytes, 64u << 20)
+    DEF(max_seeks, 10000)
+    DEF(source_seeks, 8)
+    DEF(key_seeks, 4)
 #undef DEF
     if (lim->max_payload > LOBBY_MESSAGE_MAX - LOBBY_FRAME_HEADER)
         lim->max_payload = LOBBY_MESSAGE_MAX - LOBBY_FRAME_HEADER;
@@ -96,6 +99,19 @@ typedef struct Lobby_Heap {
     size_t n, cap;
     size_t key_off, at_off;
 } Lobby_Heap;
+
+/* A room's public seek: its card as the host signed it, in the node's
+ * list of seeks (oldest first). */
+typedef struct Lobby_Listed {
+    struct Lobby_Listed *prev, *next;
+    Lobby_Room *room;
+    uint64_t no;    /* its place: the lists' cursor (rs->seek_no) */
+    uint64_t since; /* the relay's clock when it was listed (ms since
+                       the Unix epoch) */
+    char game[LOBBY_SEEK_GAME_MAX + 1];
+    size_t len;
+    uint8_t card[];
+} Lobby_Listed;
 
 /* A kept frame: its FRAME message as sent to members. */
 typedef struct Lobby_Entry {
@@ -147,6 +163,10 @@ struct Lobby_Room {
     int on_gone;        /* released and empty: on the rooms' gone list */
     Lobby_Room *gprev, *gnext; /* that list, in order of empty_since */
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
+    /* Its public seek (issue 37; in memory: with a store, the store
+     * lists it): the host's card, while the host is here and no guest
+     * came. NULL: none. */
+    struct Lobby_Listed *seek;
     Lobby_Room *prev, *next;
     Lobby_Room *sprev, *snext; /* in its source's room_list */
     size_t heap_at;            /* its place in the rooms' heap */
@@ -178,6 +198,12 @@ struct Lobby_Member {
                               client takes it as its place in the
                               room's sequence */
     Lobby_Sweep_Link wait; /* in the list the sweep visits */
+    int sought;            /* a host: it sent its SEEK on this
+                              connection (one each) */
+    int listing;           /* it asked for the seeks (SEEKS): sent in
+                              parts as its link drains */
+    uint64_t list_after;   /* the seeks up to this number were sent */
+    char list_game[LOBBY_SEEK_GAME_MAX + 1]; /* of this game ("": all) */
     size_t pinned;         /* what its link's queue pinned when the rooms
                               last looked (write_queue_total) */
     size_t pin_at;         /* its place in the members' heap */
@@ -214,6 +240,9 @@ struct Lobby_Rooms {
     uint64_t global_tat;
     uint64_t data_tat;         /* the node's frame bucket (us) */
     Lobby_Stats stats;
+    Lobby_Listed *seeks, *seeks_tail; /* the open seeks, oldest first */
+    size_t nseeks;
+    uint64_t seek_no; /* the last number a seek was given */
     const Lobby_Store_Ops *store_ops; /* NULL: rooms live here only */
     void *store;
     Proto_Identity key; /* the node's receipt key (lobby_rooms_use_witness) */
@@ -383,8 +412,11 @@ static void bytes_unfile(Lobby_Rooms *rs, Lobby_Room *r)
         r->snext->sprev = r->sprev;
 }
 
+static void seek_drop(Lobby_Rooms *rs, Lobby_Room *r);
+
 static void room_free(Lobby_Rooms *rs, Lobby_Room *r)
 {
+    seek_drop(rs, r);
     bytes_unfile(rs, r);
     for (uint32_t i = 0; i < r->ring_count; i++)
         free(r->ring[(r->ring_head + i) % r->ring_cap]);
@@ -860,8 +892,10 @@ static void member_leave(Lobby_Member *m, uint64_t now)
     } else if (m->role >= 0 && r->seat[m->role] == m) {
         r->seat[m->role] = NULL;
         r->had[m->role] = m->sent_seq;
-        if (m->role == LOBBY_ROLE_HOST)
+        if (m->role == LOBBY_ROLE_HOST) {
             r->host_left = now;
+            seek_drop(m->rs, r); /* a seek goes with its owner */
+        }
         /* A guest that leaves before sending anything gives the seat
          * back: a joiner whose code's host fingerprint did not match (a
          * typo in the last group) closes at once and must not keep the
@@ -918,8 +952,10 @@ static void admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from_seq,
         r->nspect++;
     } else {
         r->seat[role] = m;
-        if (role == LOBBY_ROLE_GUEST)
+        if (role == LOBBY_ROLE_GUEST) {
             r->guest_joined = 1;
+            seek_drop(rs, r); /* taken */
+        }
     }
     room_update_empty(rs, r, now);
     if (presence < 0)
@@ -972,6 +1008,198 @@ void lobby__guess_answer(Lobby_Member *m, int limited, uint64_t now)
     }
     rs->stats.bad_codes++;
     member_error(m, LOBBY_ERR_CODE);
+}
+
+/* ---- public seeks (issue 37) ---- */
+
+/* The room's seek off the list (none: nothing). */
+static void seek_drop(Lobby_Rooms *rs, Lobby_Room *r)
+{
+    Lobby_Listed *l = r->seek;
+    if (l == NULL)
+        return;
+    if (l->prev != NULL)
+        l->prev->next = l->next;
+    else
+        rs->seeks = l->next;
+    if (l->next != NULL)
+        l->next->prev = l->prev;
+    else
+        rs->seeks_tail = l->prev;
+    rs->nseeks--;
+    r->src->seeks--;
+    r->seek = NULL;
+    free(l);
+}
+
+/* Open seeks of host key pk. */
+static uint32_t key_seeks(const Lobby_Rooms *rs, const uint8_t *pk)
+{
+    uint32_t n = 0;
+    for (const Lobby_Listed *l = rs->seeks; l != NULL; l = l->next)
+        n += memcmp(l->room->host_pk, pk, LOBBY_KEY_BYTES) == 0;
+    return n;
+}
+
+/* List card[0..len) (read as s) as the seek of room r: 0, or the
+ * LOBBY_ERR_* code of the SEEKED that refuses it. A room already listed
+ * keeps its place and its since. */
+static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
+                     size_t len, const Lobby_Seek *s)
+{
+    Lobby_Listed *l;
+
+    if (r->guest_joined || r->claimed[LOBBY_ROLE_GUEST])
+        return LOBBY_ERR_SEAT;
+    if (r->seek == NULL) {
+        if (rs->nseeks >= rs->lim.max_seeks)
+            return LOBBY_ERR_FULL;
+        if (r->src->seeks >= (uint64_t)rs->lim.source_seeks * r->src->factor ||
+            key_seeks(rs, r->host_pk) >= rs->lim.key_seeks)
+            return LOBBY_ERR_SEEKS;
+    }
+    if ((l = calloc(1, sizeof *l + len)) == NULL)
+        return LOBBY_ERR_FULL;
+    l->room = r;
+    memcpy(l->game, s->game, sizeof l->game);
+    l->len = len;
+    memcpy(l->card, card, len);
+    if (r->seek != NULL) { /* (the same room's new card, in its place) */
+        Lobby_Listed *o = r->seek;
+        l->no = o->no;
+        l->since = o->since;
+        l->prev = o->prev;
+        l->next = o->next;
+        if (o->prev != NULL)
+            o->prev->next = l;
+        else
+            rs->seeks = l;
+        if (o->next != NULL)
+            o->next->prev = l;
+        else
+            rs->seeks_tail = l;
+        free(o);
+        r->seek = l;
+        return 0;
+    }
+    l->no = ++rs->seek_no;
+    l->since = rs->wall_ms != NULL ? rs->wall_ms(rs->wall_user) : 0;
+    l->prev = rs->seeks_tail;
+    if (rs->seeks_tail != NULL)
+        rs->seeks_tail->next = l;
+    else
+        rs->seeks = l;
+    rs->seeks_tail = l;
+    rs->nseeks++;
+    r->src->seeks++;
+    r->seek = l;
+    return 0;
+}
+
+/* A host's SEEK: its room on the list. A card that is not the room's
+ * (another key, another code, a bad signature) is a forgery: PROTOCOL. */
+static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
+                    size_t len)
+{
+    Lobby_Room *r = m->room;
+    Lobby_Seek s;
+    uint8_t ans[LOBBY_LEN_SEEKED] = {LOBBY_MSG_SEEKED, 0};
+
+    if (r == NULL || m->role != LOBBY_ROLE_HOST || m->sought) {
+        member_error(m, LOBBY_ERR_NOT_ALLOWED);
+        return;
+    }
+    if (lobby_seek_card_read(p + 1, len - 1, &s) != 0 ||
+        !lobby__equal(s.host_pk, r->host_pk, LOBBY_KEY_BYTES) ||
+        !lobby__equal(s.invite.lookup, r->lookup[0], LOBBY_LOOKUP_BYTES)) {
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    m->sought = 1;
+    ans[1] = rs->store_ops != NULL
+                 ? LOBBY_ERR_NOT_ALLOWED
+                 : (uint8_t)seek_file(rs, r, p + 1, len - 1, &s);
+    member_send(m, ans, sizeof ans);
+}
+
+/* Send m (a SEEKS member) the next parts of the list while its link
+ * takes them; after the last, close it. */
+static void list_pump(Lobby_Member *m)
+{
+    Lobby_Rooms *rs = m->rs;
+    size_t half = rs->lim.max_write_queue / 2;
+    uint8_t *msg;
+
+    if (!m->listing || m->done || m->ops->is_closing(m->link))
+        return;
+    if ((msg = malloc(LOBBY_WIRE_LIST_MAX)) == NULL) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    while (m->ops->queued(m->link) < half) {
+        const Lobby_Listed *l = rs->seeks;
+        size_t n = LOBBY_LIST_HEADER;
+        unsigned count = 0;
+        while (l != NULL && l->no <= m->list_after)
+            l = l->next;
+        for (; l != NULL; l = l->next) {
+            if (m->list_game[0] != '\0' && strcmp(l->game, m->list_game) != 0)
+                continue;
+            if (n + LOBBY_LIST_ENTRY_HEADER + l->len > LOBBY_WIRE_LIST_MAX ||
+                count == 0xffff)
+                break;
+            lobby__put64(msg + n, l->since);
+            msg[n + 8] = (uint8_t)(l->len >> 8);
+            msg[n + 9] = (uint8_t)l->len;
+            memcpy(msg + n + LOBBY_LIST_ENTRY_HEADER, l->card, l->len);
+            n += LOBBY_LIST_ENTRY_HEADER + l->len;
+            count++;
+            m->list_after = l->no;
+        }
+        msg[0] = LOBBY_MSG_LIST;
+        msg[1] = l == NULL; /* the last part */
+        msg[2] = (uint8_t)(count >> 8);
+        msg[3] = (uint8_t)count;
+        if (member_put(m, msg, n) != 0)
+            break;
+        if (l == NULL) {
+            m->done = 1;
+            m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+            break;
+        }
+    }
+    free(msg);
+}
+
+/* SEEKS: the open seeks (of one game), within the address's list
+ * budget. */
+static void on_seeks(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
+                     uint64_t now)
+{
+    const uint8_t *game = p + 2;
+    size_t k = 0;
+
+    while (k < LOBBY_SEEK_GAME_MAX && game[k] != 0)
+        k++;
+    for (size_t i = 0; i < LOBBY_SEEK_GAME_MAX; i++)
+        if (i < k ? !((game[i] >= 'a' && game[i] <= 'z') ||
+                      (game[i] >= '0' && game[i] <= '9'))
+                  : game[i] != 0) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+    if (lobby__bucket_take(&m->src->list_tat, now * 1000,
+                           LOBBY_LIST_REFILL_MS * 1000ull,
+                           (uint64_t)LOBBY_LIST_BURST * m->src->factor,
+                           NULL) != 0) {
+        rs->stats.rate_limited++;
+        member_error(m, LOBBY_ERR_RATE);
+        return;
+    }
+    memcpy(m->list_game, game, k);
+    m->list_game[k] = '\0';
+    m->listing = 1;
+    list_pump(m);
 }
 
 /* ---- messages from clients ---- */
@@ -1459,6 +1687,24 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
             on_watch(rs, m, p, now);
         return;
     }
+    case LOBBY_MSG_SEEKS:
+        if (!hello || len != LOBBY_LEN_SEEKS) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+        if (p[1] != LOBBY_WIRE_VERSION) {
+            member_error(m, LOBBY_ERR_VERSION);
+            return;
+        }
+        on_seeks(rs, m, p, now);
+        return;
+    case LOBBY_MSG_SEEK:
+        if (len < 1 + LOBBY_SEEK_CARD_MIN || len > LOBBY_WIRE_SEEK_MAX) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+        on_seek(rs, m, p, len);
+        return;
     case LOBBY_MSG_DATA:
         on_data(rs, m, p, len, now);
         return;
@@ -1476,6 +1722,7 @@ void lobby_rooms_drained(Lobby_Member *m)
         return;
     pin_seen(m);
     member_pump(m);
+    list_pump(m);
 }
 
 void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
@@ -1924,6 +2171,7 @@ void lobby_rooms_stats(const Lobby_Rooms *rs, Lobby_Stats *out)
     out->conns = rs->nlinks + rs->nholds;
     out->members = rs->nmembers;
     out->transcript_bytes = rs->transcript_bytes;
+    out->seeks = rs->nseeks;
 }
 
 uint64_t lobby_rooms_next_seq(const Lobby_Rooms *rs,

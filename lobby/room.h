@@ -92,6 +92,15 @@
  *                        each second) unanswered for this long means
  *                        Redis hangs: it is lost, as if it had closed
  *                        its connections [3000]
+ * Public seeks (issue 37; docs/protocol-lobby.md "Seeks"):
+ *   max_seeks            open seeks on the node [10000]
+ *   source_seeks         open seeks of the rooms one address created [8]
+ *                        (times the trust factor)
+ *   key_seeks            open seeks of one host key [4]
+ *   (past any, SEEK is answered SEEKS or FULL and the room stays, not
+ *   listed; an address may ask for the list LOBBY_LIST_BURST times at
+ *   once and once more each LOBBY_LIST_REFILL_MS, times its trust
+ *   factor: past it, RATE)
  * A seated player whose frame would make the room drop a frame the other
  * seat has not been sent (the other seat reads too slowly, or is away) is
  * closed with FLOOD instead of that seat being dropped as a slow reader.
@@ -126,6 +135,9 @@ typedef struct Lobby_Limits {
     uint32_t store_frames;
     size_t store_source_bytes;
     size_t store_bytes;
+    uint32_t max_seeks;
+    uint32_t source_seeks;
+    uint32_t key_seeks;
     /* Trusted networks (lobby_limits_trust): an address in one has
      * LOBBY_TRUST_FACTOR times each per-address share. */
     uint32_t ntrust;
@@ -176,6 +188,7 @@ typedef struct Lobby_Stats {
     uint64_t unjoined_dropped; /* rooms dropped with no guest ever */
     uint64_t watches_delayed;  /* WATCHes that waited their address's
                                   turn (Redis) */
+    size_t seeks;              /* open seeks listed (issue 37) */
 } Lobby_Stats;
 
 /* ---- the rooms of one node ------------------------------------------ */
@@ -321,6 +334,13 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
  * factor; a WATCH past that waits its turn, within hello_timeout_ms. */
 #define LOBBY_WATCH_BURST 8
 #define LOBBY_WATCH_REFILL_MS 1000
+
+/* A list of the open seeks (SEEKS) may be asked by an address
+ * LOBBY_LIST_BURST times at once and once more each LOBBY_LIST_REFILL_MS
+ * (ms), times its trust factor: a list of 10,000 seeks is about 2.5 MB
+ * to send. */
+#define LOBBY_LIST_BURST 4
+#define LOBBY_LIST_REFILL_MS 2000
 
 /* Holds may go this far over an address's (and the node's) connection
  * share, so that a browser's WebSocket over it is upgraded and told why

@@ -36,6 +36,8 @@ typedef struct Lobby_Source {
     uint64_t fetch_tat; /* watch bucket (Redis): GCRA arrival time, us */
     uint64_t data_tat;  /* frame bucket: GCRA arrival time, us */
     uint64_t units_tat; /* its frames' units (room.h), metered, us */
+    uint32_t seeks;     /* open seeks of its rooms (issue 37) */
+    uint64_t list_tat;  /* list bucket (SEEKS): GCRA arrival time, us */
     Lobby_Room *room_list; /* those rooms (room.c, through snext) */
     struct Lobby_Source *next;
 } Lobby_Source;

@@ -165,7 +165,8 @@ void lobby__sources_sweep(Lobby_Sources *t, uint64_t now_us,
         while (*pp != NULL) {
             Lobby_Source *s = *pp;
             if ((crowded || (s->tat <= now_us && s->fetch_tat <= now_us &&
-                             s->data_tat <= now_us)) &&
+                             s->data_tat <= now_us &&
+                             s->list_tat <= now_us)) &&
                 s->conns == 0 && s->rooms == 0) {
                 *pp = s->next;
                 free(s);

@@ -98,6 +98,8 @@ static int error_code(int wire)
         return TB_E_LIMIT;
     case LOBBY_ERR_NOT_ALLOWED:
         return TB_E_STATE;
+    case LOBBY_ERR_SEEKS:
+        return TB_E_SEEKS;
     case LOBBY_ERR_TIMEOUT:
         return -ETIMEDOUT; /* libuv's UV_ETIMEDOUT on Unix */
     default:
@@ -317,6 +319,12 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         memcpy(ev->guest_pk, p + PRESENCE_GUEST, LOBBY_KEY_BYTES);
         memcpy(ev->receipt.guest, ev->guest_pk, LOBBY_KEY_BYTES);
         return 0;
+    case LOBBY_MSG_SEEKED: /* the answer to our SEEK: a host's only */
+        if (len != LOBBY_LEN_SEEKED || w->cfg.role != LOBBY_ROLE_HOST)
+            break;
+        ev->kind = LOBBY_WIRE_SEEKED;
+        ev->reason = p[1] == 0 ? 0 : error_code(p[1]);
+        return 0;
     case LOBBY_MSG_BEAT: /* the relay is alive: nothing else */
         if (len != LOBBY_LEN_BEAT)
             break;
@@ -336,6 +344,13 @@ int lobby_wire_read(Lobby_Wire *w, const uint8_t *p, size_t len,
         break;
     }
     return TB_E_FORMAT;
+}
+
+int lobby_wire_error_read(const uint8_t *msg, size_t len)
+{
+    if (msg == NULL || len != LOBBY_LEN_ERROR || msg[0] != LOBBY_MSG_ERROR)
+        return TB_E_FORMAT;
+    return error_code(msg[1]);
 }
 
 int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload)

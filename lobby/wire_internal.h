@@ -31,6 +31,8 @@
 #define LOBBY_MSG_WATCH 0x03
 #define LOBBY_MSG_DATA LOBBY_WIRE_DATA_TYPE /* 0x04 */
 #define LOBBY_MSG_DONE LOBBY_WIRE_DONE_TYPE /* 0x05 */
+#define LOBBY_MSG_SEEK LOBBY_WIRE_SEEK_TYPE   /* 0x06 */
+#define LOBBY_MSG_SEEKS LOBBY_WIRE_SEEKS_TYPE /* 0x07 */
 /* Lobby to client. */
 #define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
 #define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
@@ -38,6 +40,8 @@
 #define LOBBY_MSG_PRESENCE LOBBY_WIRE_PRESENCE_TYPE /* 0x84 */
 #define LOBBY_MSG_ERROR 0x85
 #define LOBBY_MSG_BEAT 0x86
+#define LOBBY_MSG_SEEKED LOBBY_WIRE_SEEKED_TYPE /* 0x87 */
+#define LOBBY_MSG_LIST LOBBY_WIRE_LIST_TYPE     /* 0x88 */
 
 /* Exact lengths (type byte included). CREATE and JOIN end with the
  * seat's proof (LOBBY_SEAT_PROOF_BYTES, lobby_seat_prove: a signature
@@ -63,6 +67,14 @@
 #define LOBBY_LEN_ERROR 2
 #define LOBBY_LEN_BEAT 1
 #define LOBBY_LEN_DONE 1
+#define LOBBY_LEN_SEEKED 2
+/* SEEKS: version u8, the game [LOBBY_SEEK_GAME_MAX] (NUL-padded; all
+ * zero: every game). */
+#define LOBBY_LEN_SEEKS (2 + LOBBY_SEEK_GAME_MAX) /* 18 */
+/* LIST: last u8, count u16, then each seek: since u64, card length u16,
+ * the card. */
+#define LOBBY_LIST_HEADER 4
+#define LOBBY_LIST_ENTRY_HEADER 10
 /* The largest sequence number a CREATE may start a room after: every
  * number a room gives (at most LOBBY_SEQ_MAX + 1) and the next it keeps
  * (LOBBY_SEQ_MAX + 2 = 2^53) stay exact in the Redis backend's Lua, whose
@@ -91,9 +103,11 @@ enum {
     LOBBY_ERR_REPLACED = 10,   /* the seat was taken back by a new connection */
     LOBBY_ERR_ADDRESS = 11,    /* this address holds its share of rooms or
                                   connections already */
-    LOBBY_ERR_FLOOD = 12       /* frames sent faster than the other seat
+    LOBBY_ERR_FLOOD = 12,      /* frames sent faster than the other seat
                                   reads them: keeping one more would drop a
                                   frame it has not had */
+    LOBBY_ERR_SEEKS = 13       /* SEEKED only: this key or address holds
+                                  its share of open seeks */
 };
 
 static inline void lobby__put64(uint8_t *p, uint64_t v)

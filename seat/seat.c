@@ -54,7 +54,18 @@ struct Seat {
     size_t head, count;
     uint8_t *msg; /* a DATA message being built */
     size_t msg_cap;
+    uint8_t seek[LOBBY_WIRE_SEEK_MAX]; /* a host's SEEK (seek_len 0: none) */
+    size_t seek_len;
 };
+
+/* 1 when pk (LOBBY_KEY_BYTES) is all zero: no key. */
+static int no_key(const uint8_t *pk)
+{
+    uint8_t d = 0;
+    for (size_t i = 0; i < LOBBY_KEY_BYTES; i++)
+        d |= pk[i];
+    return d == 0;
+}
 
 /* A seat event for seat_poll (the queue holds what one call makes). */
 static Seat_Out *push(Seat *s, Seat_Out_Kind kind)
@@ -114,6 +125,12 @@ int seat_new(const Seat_Config *cfg, Seat **out)
     if (rc != 0) {
         seat_free(s);
         return rc;
+    }
+    if (cfg->seek_len > 0 && s->role == MATCH_ROLE_HOST &&
+        (s->seek_len = lobby_wire_seek(s->seek, cfg->seek, cfg->seek_len)) ==
+            0) {
+        seat_free(s);
+        return TB_E_ARG;
     }
     s->connecting = 1;
     push(s, SEAT_OUT_CONNECT)->node = 0;
@@ -212,8 +229,19 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
                       ev.welcome.guest_present);
         match_relay(s->m, now, ev.welcome.relay_pk, ev.welcome.relay_time);
         s->up_seq = match_last_seq(s->m);
+        /* a seek while no guest holds the seat: each time, as a relay
+         * that lost the room lost its place on the list too */
+        if (s->seek_len > 0 && !ev.welcome.guest_present &&
+            no_key(ev.welcome.guest_pk)) {
+            Seat_Out *so = push(s, SEAT_OUT_SEND);
+            so->data = s->seek;
+            so->len = s->seek_len;
+        }
         break;
     }
+    case LOBBY_WIRE_SEEKED:
+        push(s, SEAT_OUT_SEEKED)->reason = ev.reason;
+        break;
     case LOBBY_WIRE_FRAME:
         match_frame_witnessed(s->m, now, ev.seq, (int)ev.from, ev.data,
                               ev.len, &ev.receipt);

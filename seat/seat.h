@@ -153,6 +153,11 @@ typedef struct Seat Seat; /* opaque, heap */
  *                seat file or a page's storage): a relay out of reach, or
  *                a refusal that passes, is retried as after a lost
  *                connection, not taken as a wrong code
+ *   seek, seek_len  a host's seek card (lobby_seek_card; seek_len 0:
+ *                none): each time the relay lets the host in while its
+ *                guest seat holds no key, the seat puts its room on the
+ *                lobby's public list with it (SEAT_OUT_SEND), and says
+ *                the relay's answer (SEAT_OUT_SEEKED)
  */
 typedef struct Seat_Config {
     Match_Config match;
@@ -160,6 +165,8 @@ typedef struct Seat_Config {
     uint8_t seat_secret[LOBBY_SEAT_SECRET_BYTES];
     unsigned nodes;
     int admitted;
+    uint8_t seek[LOBBY_SEEK_CARD_MAX];
+    size_t seek_len;
 } Seat_Config;
 
 /* The most relay nodes a seat tries in turn. */
@@ -181,9 +188,14 @@ typedef enum Seat_Out_Kind {
                            wait_ms until the next, first (1 when the loss
                            is news: the first of a run of attempts, or a
                            connection the relay had let the seat in on) */
-    SEAT_OUT_FAILED     /* the seat stops, the game not over: failure,
+    SEAT_OUT_FAILED,    /* the seat stops, the game not over: failure,
                            reason, refused (1: the relay answered, with a
                            refusal or a message the seat refused) */
+    SEAT_OUT_SEND,      /* data/len: a lobby message to send as it is on
+                           the connection (a host's SEEK) */
+    SEAT_OUT_SEEKED     /* the relay's answer to the SEEK: reason 0 (the
+                           room is on the public list) or why not
+                           (LOBBY_WIRE_SEEKED's reasons) */
 } Seat_Out_Kind;
 
 /* Why a seat stopped (SEAT_OUT_FAILED). */
@@ -209,6 +221,8 @@ typedef struct Seat_Out {
     uint32_t wait_ms;     /* LOST */
     Seat_Failure failure; /* FAILED */
     int refused;          /* FAILED */
+    const uint8_t *data;  /* SEND: valid until the next call on the seat */
+    size_t len;           /* SEND */
 } Seat_Out;
 
 /*

@@ -169,6 +169,8 @@ static void carry_out_seat(World *w, int i, const Seat_Out *o)
                    o->attempt, (unsigned)o->wait_ms);
         break;
     case SEAT_OUT_PRESENCE:
+    case SEAT_OUT_SEND:   /* (no simulated seat seeks) */
+    case SEAT_OUT_SEEKED:
         break;
     case SEAT_OUT_FAILED:
         sim__fail(w,

@@ -1,0 +1,156 @@
+/*
+ * cmd_seeks.c: `tabula seeks [GAME]`, the lobby's open public seeks
+ * (issue 37): each checked against its host's signature before it is
+ * shown, one line each, with the code that takes its guest seat
+ * (`tabula join CODE`).
+ */
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "i18n.h"
+#include "lobby.h"
+#include "proto.h"
+
+#define SEEKS_DEFAULT_LOBBY "127.0.0.1:7470"
+
+static const char seeks_help[] = N_(
+    "usage: tabula seeks [GAME] [--lobby HOST:PORT]\n"
+    "\n"
+    "Lists the open public seeks on the lobby (default 127.0.0.1:7470), of\n"
+    "one game or of all, the oldest first, one line each:\n"
+    "  seek: CODE GAME CLOCK OPTIONS WAITING FINGERPRINT NAME\n"
+    "CLOCK and OPTIONS are '-' when the seek has none; WAITING is how long\n"
+    "it has waited (45s, 3m, 2h, 4d); FINGERPRINT is the seeker's key,\n"
+    "which told apart two players of one name. Each seek is signed by its\n"
+    "seeker: one whose signature or code does not check is not shown.\n"
+    "Take one with 'tabula join CODE --lobby HOST:PORT'; put one up with\n"
+    "'tabula seek GAME'.\n");
+
+enum { SEEKS_FLAG_LOBBY };
+const Cli_Flag cli_flags_seeks[] = {{"--lobby", CLI_VALUE, SEEKS_FLAG_LOBBY},
+                                    {NULL, CLI_SWITCH, 0}};
+
+typedef struct Seeks_Run {
+    uint64_t now_ms;
+    unsigned shown, forged;
+    int status;
+} Seeks_Run;
+
+/* How long since was before now, as a player reads it. */
+static void waited(uint64_t now, uint64_t since, char *out, size_t cap)
+{
+    uint64_t s = now > since ? (now - since) / 1000 : 0;
+    if (s < 60)
+        snprintf(out, cap, "%llus", (unsigned long long)s);
+    else if (s < 3600)
+        snprintf(out, cap, "%llum", (unsigned long long)(s / 60));
+    else if (s < 86400)
+        snprintf(out, cap, "%lluh", (unsigned long long)(s / 3600));
+    else
+        snprintf(out, cap, "%llud", (unsigned long long)(s / 86400));
+}
+
+static int each_seek(void *user, uint64_t since, const uint8_t *card,
+                     size_t len)
+{
+    Seeks_Run *r = user;
+    Lobby_Seek s;
+    Proto_Clock clock;
+    char opts[PROTO_OPTIONS_MAX + 1], ctext[PROTO_CLOCK_TEXT_MAX];
+    char fp[PROTO_FINGERPRINT_MAX], wait[24];
+
+    if (lobby_seek_card_read(card, len, &s) != 0 ||
+        proto_clock_split(s.options, &clock, opts, sizeof opts) != 0 ||
+        proto_clock_format(&clock, ctext, sizeof ctext) != 0) {
+        r->forged++; /* (the relay's word, or a seeker's lie: not shown) */
+        return 0;
+    }
+    proto_fingerprint(s.host_pk, fp);
+    waited(r->now_ms, since, wait, sizeof wait);
+    printf("seek: %s %s %s %s %s %s %s\n", s.invite.text, s.game,
+           ctext[0] != '\0' ? ctext : "-", opts[0] != '\0' ? opts : "-", wait,
+           fp, s.name);
+    r->shown++;
+    return 0;
+}
+
+static void fetched(void *user, int status)
+{
+    ((Seeks_Run *)user)->status = status;
+}
+
+int cli_seeks(int argc, char **argv)
+{
+    const char *lobby = SEEKS_DEFAULT_LOBBY, *game = NULL, *v;
+    struct sockaddr_storage addr;
+    Seeks_Run r;
+    uv_loop_t loop;
+    int rc;
+
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(_(seeks_help), stdout);
+            return CLI_EXIT_OK;
+        }
+        switch (cli_arg("seeks", cli_flags_seeks, argc, argv, &i,
+                        _(seeks_help), &v)) {
+        case SEEKS_FLAG_LOBBY:
+            lobby = v;
+            break;
+        case CLI_ARG_WORD:
+            if (game != NULL)
+                return cli_unexpected("seeks", argv[i], _(seeks_help));
+            if (cli_game("seeks", argv[i]) == NULL)
+                return CLI_EXIT_USAGE;
+            game = argv[i];
+            break;
+        default:
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (net_addr_parse(lobby, &addr) != 0) {
+        fprintf(stderr,
+                _("tabula seeks: bad lobby address '%s': expected "
+                  "HOST:PORT with the port, e.g. 127.0.0.1:7470\n"),
+                cli_token(lobby));
+        return CLI_EXIT_USAGE;
+    }
+    if (proto_init() != 0 || uv_loop_init(&loop) != 0)
+        return CLI_EXIT_FAIL;
+    memset(&r, 0, sizeof r);
+    r.now_ms = (uint64_t)time(NULL) * 1000u;
+    r.status = 1;
+    rc = lobby_seeks_fetch(&loop, (const struct sockaddr *)&addr, game,
+                           each_seek, fetched, &r);
+    if (rc == 0)
+        uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+    if (rc == 0)
+        rc = r.status;
+    if (rc != 0) {
+        fprintf(stderr, _("tabula seeks: cannot list the seeks on %s: %s\n"),
+                cli_token(lobby), _(net_strerror(rc)));
+        return CLI_EXIT_FAIL;
+    }
+    if (r.forged > 0)
+        fprintf(stderr,
+                ngettext("tabula seeks: %u seek did not check (its signature "
+                         "or code) and is not shown\n",
+                         "tabula seeks: %u seeks did not check (their "
+                         "signatures or codes) and are not shown\n",
+                         r.forged),
+                r.forged);
+    if (r.shown == 0)
+        printf(_("seeks: none open; put one up with: tabula seek GAME "
+                 "--lobby %s\n"),
+               lobby);
+    else
+        printf(ngettext("seeks: %u open; take one with: tabula join CODE "
+                        "--lobby %s\n",
+                        "seeks: %u open; take one with: tabula join CODE "
+                        "--lobby %s\n",
+                        r.shown),
+               r.shown, lobby);
+    return CLI_EXIT_OK;
+}

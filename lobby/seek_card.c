@@ -1,0 +1,211 @@
+/*
+ * seek_card.c: public seeks' cards and the messages that carry them
+ * (lobby_wire.h, "public seeks"): the host signs its card, the relay and
+ * every reader of a list check it, so a list the relay sends can name
+ * no room but its host's and no name but the one its host signed. With
+ * code.c, the files of lobby/ that include <sodium.h>.
+ */
+#include <sodium.h>
+#include <string.h>
+
+#include "tb_error.h"
+#include "wire_internal.h"
+
+/* (signed before the card's bytes, its NUL included) */
+static const char seek_label[] = "tabula seek 1";
+
+#define CARD_VERSION 1
+enum {
+    CARD_KEY = 1,
+    CARD_CODE = CARD_KEY + LOBBY_KEY_BYTES,
+    CARD_GAME = CARD_CODE + LOBBY_CODE_SYMBOLS, /* its length byte */
+    CARD_SIG_BYTES = 64
+};
+
+/* Which characters each field may hold. */
+enum { FIELD_GAME, FIELD_OPTIONS, FIELD_NAME };
+
+static int field_ok(int field, const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        switch (field) {
+        case FIELD_GAME:
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+                return 0;
+            break;
+        case FIELD_OPTIONS:
+            if (c <= 0x20 || c > 0x7e)
+                return 0;
+            break;
+        default: /* printable ASCII: a display name's own check comes
+                    with names (issue 37) */
+            if (c < 0x20 || c > 0x7e)
+                return 0;
+            break;
+        }
+    }
+    return 1;
+}
+
+static const size_t field_max[] = {LOBBY_SEEK_GAME_MAX, LOBBY_SEEK_OPTIONS_MAX,
+                                   LOBBY_SEEK_NAME_MAX};
+
+/* The bytes the card's signature signs: the label, then card[0..n). */
+static int card_hash_input(const uint8_t *card, size_t n, uint8_t *buf,
+                           size_t *len)
+{
+    if (n + sizeof seek_label > sizeof seek_label + LOBBY_SEEK_CARD_MAX)
+        return TB_E_LIMIT;
+    memcpy(buf, seek_label, sizeof seek_label);
+    memcpy(buf + sizeof seek_label, card, n);
+    *len = sizeof seek_label + n;
+    return 0;
+}
+
+int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
+                    const char *game, const char *options, const char *name,
+                    uint8_t out[LOBBY_SEEK_CARD_MAX], size_t *len)
+{
+    const char *field[3] = {game, options, name != NULL ? name : ""};
+    uint8_t buf[sizeof seek_label + LOBBY_SEEK_CARD_MAX];
+    size_t n = CARD_GAME, blen;
+
+    if (id == NULL || invite == NULL || game == NULL || options == NULL ||
+        out == NULL || len == NULL)
+        return TB_E_ARG;
+    if (lobby_code_check_host(invite, id->pk) != 0)
+        return TB_E_ARG;
+    out[0] = CARD_VERSION;
+    memcpy(out + CARD_KEY, id->pk, LOBBY_KEY_BYTES);
+    memcpy(out + CARD_CODE, invite->secret, LOBBY_CODE_SECRET_SYMBOLS);
+    memcpy(out + CARD_CODE + LOBBY_CODE_SECRET_SYMBOLS, invite->fingerprint, 4);
+    for (int f = 0; f < 3; f++) {
+        size_t k = strlen(field[f]);
+        if (k > field_max[f])
+            return TB_E_LIMIT;
+        if ((f == FIELD_GAME && k == 0) ||
+            !field_ok(f, (const uint8_t *)field[f], k))
+            return TB_E_FORMAT;
+        out[n++] = (uint8_t)k;
+        memcpy(out + n, field[f], k);
+        n += k;
+    }
+    if (card_hash_input(out, n, buf, &blen) != 0)
+        return TB_E_LIMIT;
+    if (sodium_init() < 0 ||
+        crypto_sign_detached(out + n, NULL, buf, blen, id->sk) != 0)
+        return TB_E_CRYPTO;
+    *len = n + CARD_SIG_BYTES;
+    return 0;
+}
+
+int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out)
+{
+    char *field[3];
+    uint8_t buf[sizeof seek_label + LOBBY_SEEK_CARD_MAX];
+    char text[LOBBY_CODE_SYMBOLS + 1];
+    size_t n = CARD_GAME, blen;
+    int rc;
+
+    if (card == NULL || out == NULL || len < LOBBY_SEEK_CARD_MIN ||
+        len > LOBBY_SEEK_CARD_MAX || card[0] != CARD_VERSION)
+        return TB_E_FORMAT;
+    memset(out, 0, sizeof *out);
+    field[FIELD_GAME] = out->game;
+    field[FIELD_OPTIONS] = out->options;
+    field[FIELD_NAME] = out->name;
+    for (int f = 0; f < 3; f++) {
+        size_t k;
+        if (n >= len)
+            return TB_E_FORMAT;
+        k = card[n++];
+        if (k > field_max[f] || (f == FIELD_GAME && k == 0) ||
+            len - n < k || !field_ok(f, card + n, k))
+            return TB_E_FORMAT;
+        memcpy(field[f], card + n, k);
+        n += k;
+    }
+    if (len - n != CARD_SIG_BYTES)
+        return TB_E_FORMAT;
+    memcpy(out->host_pk, card + CARD_KEY, LOBBY_KEY_BYTES);
+    memcpy(text, card + CARD_CODE, LOBBY_CODE_SYMBOLS);
+    text[LOBBY_CODE_SYMBOLS] = '\0';
+    rc = lobby_code_parse(text, &out->invite);
+    if (rc == TB_E_CRYPTO)
+        return rc;
+    if (rc != 0)
+        return TB_E_FORMAT;
+    if (lobby_code_check_host(&out->invite, out->host_pk) != 0)
+        return TB_E_SIGNATURE;
+    if (card_hash_input(card, n, buf, &blen) != 0)
+        return TB_E_FORMAT;
+    if (sodium_init() < 0)
+        return TB_E_CRYPTO;
+#ifndef TABULA_FUZZ_UNSIGNED /* (the room fuzzer's build: every card holds) */
+    if (crypto_sign_verify_detached(card + n, buf, blen, out->host_pk) != 0)
+        return TB_E_SIGNATURE;
+#endif
+    return 0;
+}
+
+size_t lobby_wire_seek(uint8_t out[LOBBY_WIRE_SEEK_MAX], const uint8_t *card,
+                       size_t len)
+{
+    if (out == NULL || card == NULL || len < LOBBY_SEEK_CARD_MIN ||
+        len > LOBBY_SEEK_CARD_MAX)
+        return 0;
+    out[0] = LOBBY_MSG_SEEK;
+    memcpy(out + 1, card, len);
+    return 1 + len;
+}
+
+size_t lobby_wire_seeks(uint8_t out[LOBBY_WIRE_SEEKS_LEN], const char *game)
+{
+    size_t k = game != NULL ? strlen(game) : 0;
+    if (out == NULL || k > LOBBY_SEEK_GAME_MAX)
+        return 0;
+    memset(out, 0, LOBBY_WIRE_SEEKS_LEN);
+    out[0] = LOBBY_MSG_SEEKS;
+    out[1] = LOBBY_WIRE_VERSION;
+    if (k > 0)
+        memcpy(out + 2, game, k);
+    return LOBBY_WIRE_SEEKS_LEN;
+}
+
+int lobby_wire_list_read(const uint8_t *msg, size_t len,
+                         int (*each)(void *user, uint64_t since,
+                                     const uint8_t *card, size_t card_len),
+                         void *user, int *last)
+{
+    size_t at = LOBBY_LIST_HEADER;
+    unsigned count;
+
+    if (msg == NULL || len < LOBBY_LIST_HEADER || msg[0] != LOBBY_MSG_LIST ||
+        msg[1] > 1 || len > LOBBY_WIRE_LIST_MAX)
+        return TB_E_FORMAT;
+    count = (unsigned)msg[2] << 8 | msg[3];
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t since;
+        size_t clen;
+        if (len - at < LOBBY_LIST_ENTRY_HEADER)
+            return TB_E_FORMAT;
+        since = lobby__get64(msg + at);
+        clen = (size_t)msg[at + 8] << 8 | msg[at + 9];
+        at += LOBBY_LIST_ENTRY_HEADER;
+        if (clen < LOBBY_SEEK_CARD_MIN || clen > LOBBY_SEEK_CARD_MAX ||
+            len - at < clen)
+            return TB_E_FORMAT;
+        if (each != NULL) {
+            int rc = each(user, since, msg + at, clen);
+            if (rc != 0)
+                return rc;
+        }
+        at += clen;
+    }
+    if (at != len)
+        return TB_E_FORMAT;
+    if (last != NULL)
+        *last = msg[1];
+    return 0;
+}
