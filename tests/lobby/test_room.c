@@ -21,7 +21,7 @@
 #define MSGS 32
 
 typedef struct Link {
-    uint8_t msg[MSGS][128];
+    uint8_t msg[MSGS][640];
     size_t len[MSGS];
     int n;
     int closing, flushed, reason;
@@ -103,12 +103,12 @@ static void prove(uint8_t *m, size_t n, const Proto_Identity *id)
  * seat secret (16), the guest named (32; zero: any), proof (64), from
  * (8): 186 bytes. Lookups are filled with one byte each; the host is
  * host_id. */
-static size_t create_naming(uint8_t *m, uint8_t inv, uint8_t wat,
-                            uint64_t from, const uint8_t *named)
+static size_t create_at(uint8_t *m, const uint8_t inv[16], uint8_t wat,
+                        uint64_t from, const uint8_t *named)
 {
     m[0] = 0x01;
     m[1] = 4;
-    memset(m + 2, inv, 16);
+    memcpy(m + 2, inv, 16);
     memset(m + 18, wat, 16);
     memcpy(m + 34, host_id.pk, 32);
     memset(m + 66, 0x11, 16);
@@ -121,6 +121,14 @@ static size_t create_naming(uint8_t *m, uint8_t inv, uint8_t wat,
     return 186;
 }
 
+static size_t create_naming(uint8_t *m, uint8_t inv, uint8_t wat,
+                            uint64_t from, const uint8_t *named)
+{
+    uint8_t lookup[16];
+    memset(lookup, inv, sizeof lookup);
+    return create_at(m, lookup, wat, from, named);
+}
+
 static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
 {
     return create_naming(m, inv, wat, from, NULL);
@@ -128,17 +136,25 @@ static size_t create(uint8_t *m, uint8_t inv, uint8_t wat, uint64_t from)
 
 /* JOIN: 02 04, lookup (16), seat secret (16), the player's key (32),
  * proof (64), from (8): 138 bytes; the player is id. */
-static size_t join_as(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from,
-                      const Proto_Identity *id)
+static size_t join_at(uint8_t *m, const uint8_t inv[16], uint8_t secret,
+                      uint64_t from, const Proto_Identity *id)
 {
     m[0] = 0x02;
     m[1] = 4;
-    memset(m + 2, inv, 16);
+    memcpy(m + 2, inv, 16);
     memset(m + 18, secret, 16);
     memcpy(m + 34, id->pk, 32);
     prove(m, 66, id);
     put64(m + 130, from);
     return 138;
+}
+
+static size_t join_as(uint8_t *m, uint8_t inv, uint8_t secret, uint64_t from,
+                      const Proto_Identity *id)
+{
+    uint8_t lookup[16];
+    memset(lookup, inv, sizeof lookup);
+    return join_at(m, lookup, secret, from, id);
 }
 
 /* JOIN by the guest, guest_id. */
@@ -1293,4 +1309,307 @@ Test(room, a_seat_never_seated_is_attested_never_seated)
     cr_assert_eq(get32(h.msg[h.n - 1] + 21), 0);
     lobby_rooms_closed(gm, 5);
     lobby_rooms_closed(hm, 5);
+}
+
+/* ---- public seeks (issue 37; docs/protocol-lobby.md "Seeks") ---- */
+
+/* A seek card by hand: 01, the host key, the code's 16 symbols, the
+ * game, the options and the name each after its length byte, then id's
+ * signature of "tabula seek 1" NUL and every byte before it (libsodium
+ * itself). */
+static size_t card_by_hand(uint8_t *c, const Proto_Identity *id,
+                           const Lobby_Code *code, const char *game,
+                           const char *opts, const char *name)
+{
+    const char *f[3] = {game, opts, name};
+    uint8_t buf[14 + 600];
+    size_t n = 0;
+    c[n++] = 1;
+    memcpy(c + n, id->pk, 32);
+    n += 32;
+    memcpy(c + n, code->secret, 12);
+    memcpy(c + n + 12, code->fingerprint, 4);
+    n += 16;
+    for (int i = 0; i < 3; i++) {
+        size_t k = strlen(f[i]);
+        c[n++] = (uint8_t)k;
+        memcpy(c + n, f[i], k);
+        n += k;
+    }
+    memcpy(buf, "tabula seek 1", 14);
+    memcpy(buf + 14, c, n);
+    cr_assert_eq(crypto_sign_detached(c + n, NULL, buf, 14 + n, id->sk), 0);
+    return n + 64;
+}
+
+/* The host's code number k (its secret's symbols from k). */
+static Lobby_Code code_of(uint8_t k)
+{
+    uint8_t bytes[12];
+    Lobby_Code c;
+    for (int i = 0; i < 12; i++)
+        bytes[i] = (uint8_t)(k + i);
+    cr_assert_eq(lobby_code_make(bytes, host_id.pk, &c), 0);
+    return c;
+}
+
+/* SEEK: 06 and the card. */
+static size_t seek_msg(uint8_t *m, const Lobby_Code *code, const char *game)
+{
+    m[0] = 0x06;
+    return 1 + card_by_hand(m + 1, &host_id, code, game, "clock=300+3", "Jan");
+}
+
+/* SEEKS: 07 04, the game NUL-padded to 16 bytes. */
+static size_t seeks_msg(uint8_t *m, const char *game)
+{
+    m[0] = 0x07;
+    m[1] = 4;
+    memset(m + 2, 0, 16);
+    memcpy(m + 2, game, strlen(game));
+    return 18;
+}
+
+/* The card is laid out as the protocol says: lobby_seek_card's bytes are
+ * the hand-made card's (Ed25519 signs deterministically), 135 bytes
+ * (1 + 32 + 16 + 1 + 5 + 1 + 11 + 1 + 3 + 64); it reads back as
+ * written; any one bit flipped, anywhere, and it is refused. */
+Test(room, a_seek_card_is_the_documented_bytes)
+{
+    Lobby_Code code = code_of(3);
+    uint8_t want[600], got[LOBBY_SEEK_CARD_MAX];
+    size_t len = 0, wlen = card_by_hand(want, &host_id, &code, "laska",
+                                        "clock=300+3", "Jan");
+    Lobby_Seek s;
+
+    cr_assert_eq(wlen, 135);
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "clock=300+3",
+                                 "Jan", got, &len),
+                 0);
+    cr_assert_eq(len, wlen);
+    cr_assert(memcmp(got, want, len) == 0);
+    cr_assert_eq(lobby_seek_card_read(got, len, &s), 0);
+    cr_assert_str_eq(s.game, "laska");
+    cr_assert_str_eq(s.options, "clock=300+3");
+    cr_assert_str_eq(s.name, "Jan");
+    cr_assert_str_eq(s.invite.text, code.text);
+    cr_assert(memcmp(s.host_pk, host_id.pk, 32) == 0);
+    for (size_t i = 0; i < len; i++)
+        for (int b = 0; b < 8; b++) {
+            got[i] ^= (uint8_t)(1u << b);
+            cr_assert_neq(lobby_seek_card_read(got, len, &s), 0,
+                          "byte %zu bit %d", i, b);
+            got[i] ^= (uint8_t)(1u << b);
+        }
+    /* the guest's signature over the host's code: the code's fingerprint
+     * is not the guest's key */
+    wlen = card_by_hand(want, &guest_id, &code, "laska", "", "");
+    cr_assert_eq(lobby_seek_card_read(want, wlen, &s), TB_E_SIGNATURE);
+    cr_assert_eq(lobby_seek_card(&guest_id, &code, "laska", "", "", got, &len),
+                 TB_E_ARG);
+    /* a space in the options, an empty game, a name of 65 */
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "a b", "", got,
+                                 &len),
+                 TB_E_FORMAT);
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "", "", "", got, &len),
+                 TB_E_FORMAT);
+    char long_name[66];
+    memset(long_name, 'n', 65);
+    long_name[65] = '\0';
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "", long_name, got,
+                                 &len),
+                 TB_E_LIMIT);
+}
+
+/* A host's seek is answered SEEKED 0 (87 00) and listed: a SEEKS gets
+ * one LIST (88, last 1, count 1, then since u64 = the wall clock when it
+ * was listed, length u16 = 135, the card as sent: 149 bytes) and is
+ * closed after it; a SEEKS of another game gets an empty last LIST (4
+ * bytes). Once a guest took the seat, the list is empty. */
+Test(room, a_seek_is_listed_until_a_guest_takes_it)
+{
+    Link h, g, l1, l2, l3;
+    uint8_t m[600];
+    Lobby_Code code = code_of(7);
+    lobby_rooms_use_witness(rs, NULL, wall_ms, NULL);
+    wall = 1700000000123ull;
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0x72, 0, NULL), 1);
+    cr_assert_eq(h.msg[0][0], 0x81);
+    size_t n = seek_msg(m, &code, "laska");
+    lobby_rooms_message(hm, m, n, 2);
+    cr_assert_eq(h.n, 2);
+    cr_assert_eq(h.len[1], 2);
+    cr_assert(h.msg[1][0] == 0x87 && h.msg[1][1] == 0);
+
+    wall += 5000;
+    Lobby_Member *lm = member(&l1, "192.0.2.9", 3);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 3);
+    cr_assert_eq(l1.n, 1);
+    cr_assert_eq(l1.len[0], 149);
+    cr_assert(l1.msg[0][0] == 0x88 && l1.msg[0][1] == 1);
+    cr_assert(l1.msg[0][2] == 0 && l1.msg[0][3] == 1);
+    cr_assert_eq(get64(l1.msg[0] + 4), 1700000000123ull);
+    cr_assert(l1.msg[0][12] == 0 && l1.msg[0][13] == 135);
+    seek_msg(m, &code, "laska");
+    cr_assert(memcmp(l1.msg[0] + 14, m + 1, 135) == 0);
+    cr_assert(l1.closing && l1.flushed);
+    lobby_rooms_closed(lm, 4);
+
+    lm = member(&l2, "192.0.2.9", 4);
+    lobby_rooms_message(lm, m, seeks_msg(m, "chessball"), 4);
+    cr_assert_eq(l2.n, 1);
+    cr_assert_eq(l2.len[0], 4);
+    cr_assert(l2.msg[0][0] == 0x88 && l2.msg[0][1] == 1 && l2.msg[0][3] == 0);
+    lobby_rooms_closed(lm, 5);
+
+    Lobby_Member *gm = member(&g, "192.0.2.2", 5);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x44, 0, &guest_id), 6);
+    cr_assert_eq(g.msg[0][0], 0x81);
+    lm = member(&l3, "192.0.2.9", 7);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 7);
+    cr_assert_eq(l3.len[0], 4);
+    cr_assert_eq(l3.msg[0][3], 0);
+    lobby_rooms_closed(lm, 8);
+    lobby_rooms_closed(gm, 8);
+    lobby_rooms_closed(hm, 8);
+}
+
+/* A seek goes with its host: once the host's connection is gone, the
+ * list is empty (the room stays, for its host to come back). */
+Test(room, a_seek_goes_when_its_host_leaves)
+{
+    Link h, l;
+    uint8_t m[600];
+    Lobby_Code code = code_of(9);
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0x92, 0, NULL), 1);
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 2);
+    cr_assert(h.msg[1][0] == 0x87 && h.msg[1][1] == 0);
+    lobby_rooms_closed(hm, 3);
+    Lobby_Member *lm = member(&l, "192.0.2.9", 4);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 4);
+    cr_assert_eq(l.len[0], 4);
+    cr_assert_eq(l.msg[0][3], 0);
+    lobby_rooms_closed(lm, 5);
+}
+
+/* One key has 4 open seeks (key_seeks), one address 8 (source_seeks):
+ * the fifth of one host is answered SEEKED 13 (SEEKS) and its room
+ * stays, unlisted; with source_seeks 2, a second key at the same address
+ * is answered 13 at its first seek past the address's two. */
+Test(room, seeks_are_shared_per_key_and_per_address)
+{
+    Link h[5], g;
+    uint8_t m[600];
+    Lobby_Member *hm[5];
+    for (int i = 0; i < 5; i++) {
+        Lobby_Code code = code_of((uint8_t)(20 + i));
+        hm[i] = member(&h[i], "192.0.2.1", 0);
+        lobby_rooms_message(hm[i], m,
+                            create_at(m, code.lookup, (uint8_t)(0xa0 + i), 0,
+                                      NULL),
+                            1);
+        lobby_rooms_message(hm[i], m, seek_msg(m, &code, "laska"), 2);
+        cr_assert_eq(h[i].msg[1][0], 0x87);
+        cr_assert_eq(h[i].msg[1][1], i < 4 ? 0 : 13, "seek %d", i);
+    }
+    for (int i = 0; i < 5; i++)
+        lobby_rooms_closed(hm[i], 3);
+
+    Lobby_Limits lim = {0};
+    lim.source_seeks = 2;
+    lobby_rooms_free(rs);
+    cr_assert_eq(lobby_rooms_new(&lim, &rs), 0);
+    for (int i = 0; i < 2; i++) {
+        Lobby_Code code = code_of((uint8_t)(40 + i));
+        hm[i] = member(&h[i], "192.0.2.1", 0);
+        lobby_rooms_message(hm[i], m,
+                            create_at(m, code.lookup, (uint8_t)(0xb0 + i), 0,
+                                      NULL),
+                            1);
+        lobby_rooms_message(hm[i], m, seek_msg(m, &code, "laska"), 2);
+        cr_assert_eq(h[i].msg[1][1], 0);
+    }
+    /* the guest's key, the same address: its own room and code */
+    Lobby_Code gc;
+    uint8_t bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    cr_assert_eq(lobby_code_make(bytes, guest_id.pk, &gc), 0);
+    Lobby_Member *gm = member(&g, "192.0.2.1", 0);
+    m[0] = 0x01;
+    m[1] = 4;
+    memcpy(m + 2, gc.lookup, 16);
+    memset(m + 18, 0xc1, 16);
+    memcpy(m + 34, guest_id.pk, 32);
+    memset(m + 66, 0x11, 16);
+    memset(m + 82, 0, 32);
+    prove(m, 114, &guest_id);
+    put64(m + 178, 0);
+    lobby_rooms_message(gm, m, 186, 1);
+    cr_assert_eq(g.msg[0][0], 0x81);
+    m[0] = 0x06;
+    size_t n = 1 + card_by_hand(m + 1, &guest_id, &gc, "laska", "", "");
+    lobby_rooms_message(gm, m, n, 2);
+    cr_assert(g.msg[1][0] == 0x87 && g.msg[1][1] == 13);
+    lobby_rooms_closed(gm, 3);
+    for (int i = 0; i < 2; i++)
+        lobby_rooms_closed(hm[i], 3);
+}
+
+/* A card that is not the room's is a forgery: another room's code, or
+ * signed by another key, is PROTOCOL (ERROR 1); a SEEK from a guest is
+ * NOT_ALLOWED (8); a second SEEK on one connection, too. */
+Test(room, a_seek_for_another_room_is_refused)
+{
+    Link h, h2, h3, g;
+    uint8_t m[600];
+    Lobby_Code code = code_of(50), other = code_of(60);
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0xd2, 0, NULL), 1);
+    lobby_rooms_message(hm, m, seek_msg(m, &other, "laska"), 2);
+    cr_assert_eq(error_of(&h, 1), 1);
+    lobby_rooms_closed(hm, 3);
+
+    hm = member(&h2, "192.0.2.1", 4);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0xd2, 0, NULL), 5);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 5);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x45, 0, &guest_id), 6);
+    lobby_rooms_message(gm, m, seek_msg(m, &code, "laska"), 7);
+    cr_assert_eq(error_of(&g, g.n - 1), 8);
+    lobby_rooms_closed(gm, 8);
+    lobby_rooms_closed(hm, 8);
+
+    hm = member(&h3, "192.0.2.1", 9);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0xd2, 0, NULL), 10);
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 11);
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 12);
+    cr_assert_eq(error_of(&h3, h3.n - 1), 8);
+    lobby_rooms_closed(hm, 13);
+}
+
+/* An address may ask for the list 4 times at once (LOBBY_LIST_BURST) and
+ * once more each 2000 ms (LOBBY_LIST_REFILL_MS): the fifth at once is
+ * RATE (4); another address is not held by it; 2000 ms later one more
+ * is listed. */
+Test(room, the_list_is_rate_limited_per_address)
+{
+    Link l[7];
+    uint8_t m[32];
+    Lobby_Member *lm;
+    for (int i = 0; i < 5; i++) {
+        lm = member(&l[i], "192.0.2.9", 100);
+        lobby_rooms_message(lm, m, seeks_msg(m, ""), 100);
+        cr_assert_eq(l[i].msg[0][0], i < 4 ? 0x88 : 0x85, "ask %d", i);
+        if (i == 4)
+            cr_assert_eq(error_of(&l[i], 0), 4);
+        lobby_rooms_closed(lm, 100);
+    }
+    lm = member(&l[5], "192.0.2.10", 100);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 100);
+    cr_assert_eq(l[5].msg[0][0], 0x88);
+    lobby_rooms_closed(lm, 100);
+    lm = member(&l[6], "192.0.2.9", 2100);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 2100);
+    cr_assert_eq(l[6].msg[0][0], 0x88);
+    lobby_rooms_closed(lm, 2100);
 }
