@@ -184,6 +184,16 @@ void lobby__redis_done(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                        const uint8_t *maker, int seat, uint64_t epoch);
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                         int seat, uint64_t epoch);
+/* Public seeks (issue 37): the host m's seek card[0..n) of game for the
+ * room of inv listed (lobby__seeked answers m); the seek of the room of
+ * inv off the list; the open seeks of game ("": all) for m
+ * (lobby__listed answers it). */
+void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
+                       const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                       const uint8_t *card, size_t n, const char *game);
+void lobby__redis_unseek(Lobby_Redis *st,
+                         const uint8_t inv[LOBBY_LOOKUP_BYTES]);
+void lobby__redis_seeks(Lobby_Redis *st, Lobby_Member *m, const char *game);
 /* The member of seat with claim number epoch was sent the frames of the
  * room of invite lookup inv up to seq: a frame of the other seat that
  * would drop one it has not had is refused (FLOOD). */

@@ -41,6 +41,11 @@
 #define PROBE_MS 200
 /* Rooms with members here have their expiry renewed this often (ms). */
 #define TOUCH_MS 30000
+/* A seek in Redis is listed this long (ms) past its last renewal; its
+ * host's node renews it every SEEK_RENEW_MS while the host is there, so
+ * a lost node's seeks leave the list within SEEK_LEASE_MS. */
+#define SEEK_LEASE_MS 15000
+#define SEEK_RENEW_MS 5000
 /* Cluster masters remembered for reconnecting (as redis_cluster.c's
  * NODES_MAX). */
 #define KNOWN_MAX 64
@@ -72,7 +77,9 @@ enum {
     REQ_GUESS_OWN,
     REQ_GUESS_ALL,
     REQ_DATA,
-    REQ_FETCH
+    REQ_FETCH,
+    REQ_SEEK,
+    REQ_SEEKS
 };
 
 typedef struct Req {
@@ -120,6 +127,7 @@ struct Lobby_Redis {
     Req *reqs; /* answers awaited */
     uint64_t last_try; /* loop time of the last attempt to reconnect */
     uint64_t last_touch;
+    uint64_t last_renew; /* when this node's seeks were last renewed */
     uint64_t lost_at; /* loop time Redis was lost */
     Lobby_Health health; /* does Redis answer? (redis_health.c) */
     uv_timer_t close_timer; /* closing: bounds the clean disconnect */
@@ -511,7 +519,7 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     if (n == 2 + 2 * LOBBY_KEY_BYTES && p[0] == 'g' && p[1] == ' ') {
         uint8_t gk[LOBBY_KEY_BYTES];
         if (proto_unhex(p + 2, 2 * LOBBY_KEY_BYTES, gk, sizeof gk) == 0)
-            lobby__replica_guest(r, gk);
+            lobby__replica_guest(st->rs, r, gk);
         return;
     }
     if (n >= 2 && p[0] == 'p' && p[1] == ' ') {
@@ -793,7 +801,7 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
     if (r != NULL) {
         /* (before its frames are taken: their receipts name the guest) */
         static const uint8_t none[LOBBY_KEY_BYTES];
-        lobby__replica_guest(r, rep->element[10]->len != 0
+        lobby__replica_guest(st->rs, r, rep->element[10]->len != 0
                                     ? (const uint8_t *)rep->element[10]->str
                                     : none);
     }
@@ -809,6 +817,8 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         lobby__replica_maker(r, maker);
     lobby__admit(q->m, r, (int)role, q->from, epoch, (int)pres, rtime,
                  uv_now(st->loop));
+    if (role == LOBBY_ROLE_GUEST) /* a guest took the seat: off the list */
+        lobby__redis_unseek(st, inv);
     /* The room is in use: it counts towards the cap and its maker's
      * share, and its watch lookup lives on (each in its own slot). */
     memcpy(q->msg + 2, inv, LOBBY_LOOKUP_BYTES);
@@ -1126,6 +1136,142 @@ void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
     key_of(inv, 'c', chan);
     snprintf(ep, sizeof ep, "%llu", (unsigned long long)epoch);
     (void)EVAL(st, leave_lua, 1, 4, argv, NULL, NULL, NULL);
+    if (seat == LOBBY_ROLE_HOST) /* a seek goes with its host */
+        lobby__redis_unseek(st, inv);
+}
+
+/* ---- public seeks (issue 37; lua/seek.lua, unseek.lua, seeks.lua) ---- */
+
+/* The seeks' keys, all in one slot: cards, seeks, counts per key and per
+ * address. */
+static const char *const seek_keys[4] = {"tb:{seeks}:c", "tb:{seeks}:i",
+                                         "tb:{seeks}:k", "tb:{seeks}:a"};
+
+static void seek_done(void *priv, redisReply *rep)
+{
+    Req *q = priv;
+    if (rep != NULL && !q->st->closing && q->m != NULL)
+        lobby__seeked(q->m, rep->type == REDIS_REPLY_INTEGER &&
+                                    rep->integer >= 0 && rep->integer < 256
+                                ? (int)rep->integer
+                                : LOBBY_ERR_FULL);
+    req_free(q);
+}
+
+/* List (renew 0) or renew (1) the seek card[0..n) of game for the room
+ * of inv, its host m (NULL when renewing). */
+static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
+                     const uint8_t *card, size_t n, const char *game,
+                     int renew)
+{
+    char lhex[HEX_LEN + 1], pk[2 * LOBBY_KEY_BYTES + 1],
+        src[2 * LOBBY_SOURCE_KEY + 1], kshare[16], ashare[24], total[16],
+        lease[16];
+    const char *argv[14] = {seek_keys[0], seek_keys[1], seek_keys[2],
+                            seek_keys[3], lhex, (const char *)card, pk, src,
+                            game, kshare, ashare, total, lease,
+                            renew ? "1" : "0"};
+    size_t argl[14];
+    hex_of(inv, lhex);
+    proto_hex(card + 1, LOBBY_KEY_BYTES, pk); /* (the card's host key) */
+    proto_hex(q != NULL && q->m != NULL ? lobby__member_source(q->m)
+                                        : (const uint8_t *)"\xff",
+              q != NULL && q->m != NULL ? LOBBY_SOURCE_KEY : 1, src);
+    snprintf(kshare, sizeof kshare, "%u", st->lim.key_seeks);
+    snprintf(ashare, sizeof ashare, "%llu",
+             (unsigned long long)st->lim.source_seeks *
+                 (q != NULL && q->m != NULL ? lobby__member_factor(q->m) : 1));
+    snprintf(total, sizeof total, "%u", st->lim.max_seeks);
+    snprintf(lease, sizeof lease, "%u", SEEK_LEASE_MS);
+    for (int i = 0; i < 14; i++)
+        argl[i] = i == 5 ? n : strlen(argv[i]);
+    return EVAL(st, seek_lua, 4, 14, argv, argl, q != NULL ? seek_done : NULL,
+                q);
+}
+
+void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
+                       const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                       const uint8_t *card, size_t n, const char *game)
+{
+    Req *q = st->up ? req_new(st, m, REQ_SEEK) : NULL;
+    if (q == NULL || seek_send(st, q, inv, card, n, game, 0) != 0) {
+        if (q != NULL)
+            req_free(q);
+        lobby__seeked(m, LOBBY_ERR_FULL);
+    }
+}
+
+void lobby__redis_unseek(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
+{
+    char lhex[HEX_LEN + 1];
+    const char *argv[5] = {seek_keys[0], seek_keys[1], seek_keys[2],
+                           seek_keys[3], lhex};
+    if (!st->up)
+        return;
+    hex_of(inv, lhex);
+    (void)EVAL(st, unseek_lua, 4, 5, argv, NULL, NULL, NULL);
+}
+
+static void renew(void *user, const uint8_t *inv, const uint8_t *card,
+                  size_t len, const char *game)
+{
+    (void)seek_send(user, NULL, inv, card, len, game, 1);
+}
+
+static void seeks_done(void *priv, redisReply *rep)
+{
+    Req *q = priv;
+    size_t n = 0;
+    uint64_t *since = NULL;
+    const uint8_t **card = NULL;
+    size_t *len = NULL;
+    int ok = rep != NULL && rep->type == REDIS_REPLY_ARRAY &&
+             rep->elements % 2 == 0;
+
+    if (rep == NULL || q->st->closing || q->m == NULL) {
+        req_free(q);
+        return;
+    }
+    if (ok && rep->elements > 0) {
+        n = rep->elements / 2;
+        since = calloc(n, sizeof *since);
+        card = calloc(n, sizeof *card);
+        len = calloc(n, sizeof *len);
+        ok = since != NULL && card != NULL && len != NULL;
+        for (size_t i = 0; ok && i < n; i++) {
+            const redisReply *s = rep->element[2 * i],
+                             *c = rep->element[2 * i + 1];
+            ok = s->type == REDIS_REPLY_STRING &&
+                 parse_u64(s->str, s->len, &since[i]) == 0 &&
+                 c->type == REDIS_REPLY_STRING &&
+                 c->len >= LOBBY_SEEK_CARD_MIN && c->len <= LOBBY_SEEK_CARD_MAX;
+            if (ok) {
+                card[i] = (const uint8_t *)c->str;
+                len[i] = c->len;
+            }
+        }
+    }
+    if (ok)
+        (void)lobby__listed(q->m, n, since, card, len);
+    else
+        lobby__refuse(q->m, LOBBY_ERR_FULL);
+    free(since);
+    free(card);
+    free(len);
+    req_free(q);
+}
+
+void lobby__redis_seeks(Lobby_Redis *st, Lobby_Member *m, const char *game)
+{
+    const char *argv[5] = {seek_keys[0], seek_keys[1], seek_keys[2],
+                           seek_keys[3], game};
+    Req *q = st->up ? req_new(st, m, REQ_SEEKS) : NULL;
+    if (q == NULL ||
+        EVAL(st, seeks_lua, 4, 5, argv, NULL, seeks_done, q) != 0) {
+        if (q != NULL)
+            req_free(q);
+        lobby__refuse(m, LOBBY_ERR_FULL);
+    }
 }
 
 void lobby__redis_had(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
@@ -1256,6 +1402,10 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     if (st->up && now - st->last_touch >= every) {
         st->last_touch = now;
         lobby__replica_each(st->rs, touch, st);
+    }
+    if (st->up && now - st->last_renew >= SEEK_RENEW_MS) {
+        st->last_renew = now;
+        lobby__seeks_each(st->rs, renew, st);
     }
     if (st->up && now - st->last_mem >= MEMORY_LOOK_MS) {
         /* (on a cluster: the master that counts the rooms) */

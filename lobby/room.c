@@ -204,6 +204,10 @@ struct Lobby_Member {
                               parts as its link drains */
     uint64_t list_after;   /* the seeks up to this number were sent */
     char list_game[LOBBY_SEEK_GAME_MAX + 1]; /* of this game ("": all) */
+    uint8_t *snap;         /* with a store: the list's LIST messages as
+                              the store gave it, each after its length
+                              (u32), snap_at bytes of them sent */
+    size_t snap_len, snap_at;
     size_t pinned;         /* what its link's queue pinned when the rooms
                               last looked (write_queue_total) */
     size_t pin_at;         /* its place in the members' heap */
@@ -1051,7 +1055,7 @@ static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
 
     if (r->guest_joined || r->claimed[LOBBY_ROLE_GUEST])
         return LOBBY_ERR_SEAT;
-    if (r->seek == NULL) {
+    if (r->seek == NULL && rs->store_ops == NULL) { /* (else the store's) */
         if (rs->nseeks >= rs->lim.max_seeks)
             return LOBBY_ERR_FULL;
         if (r->src->seeks >= (uint64_t)rs->lim.source_seeks * r->src->factor ||
@@ -1116,10 +1120,35 @@ static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         return;
     }
     m->sought = 1;
-    ans[1] = rs->store_ops != NULL
-                 ? LOBBY_ERR_NOT_ALLOWED
-                 : (uint8_t)seek_file(rs, r, p + 1, len - 1, &s);
+    ans[1] = (uint8_t)seek_file(rs, r, p + 1, len - 1, &s);
+    if (ans[1] == 0 && rs->store_ops != NULL) {
+        /* kept here while the host is (the store's list is refreshed
+         * from it: lobby__seeks_each), listed there */
+        rs->store_ops->seek(rs->store, m, r->lookup[0], p + 1, len - 1,
+                            s.game);
+        return;
+    }
     member_send(m, ans, sizeof ans);
+}
+
+void lobby__seeked(Lobby_Member *m, int code)
+{
+    uint8_t ans[LOBBY_LEN_SEEKED] = {LOBBY_MSG_SEEKED, (uint8_t)code};
+    if (m->room == NULL || m->role != LOBBY_ROLE_HOST)
+        return;
+    if (code != 0)
+        seek_drop(m->rs, m->room);
+    member_send(m, ans, sizeof ans);
+}
+
+void lobby__seeks_each(Lobby_Rooms *rs,
+                       void (*fn)(void *user, const uint8_t *inv,
+                                  const uint8_t *card, size_t len,
+                                  const char *game),
+                       void *user)
+{
+    for (const Lobby_Listed *l = rs->seeks; l != NULL; l = l->next)
+        fn(user, l->room->lookup[0], l->card, l->len, l->game);
 }
 
 /* Send m (a SEEKS member) the next parts of the list while its link
@@ -1132,6 +1161,21 @@ static void list_pump(Lobby_Member *m)
 
     if (!m->listing || m->done || m->ops->is_closing(m->link))
         return;
+    if (rs->store_ops != NULL) { /* the store's list, as it gave it */
+        while (m->snap != NULL && m->ops->queued(m->link) < half) {
+            size_t n = lobby__get32(m->snap + m->snap_at);
+            if (member_put(m, m->snap + m->snap_at + 4, n) != 0)
+                return;
+            m->snap_at += 4 + n;
+            if (m->snap_at == m->snap_len) {
+                free(m->snap);
+                m->snap = NULL;
+                m->done = 1;
+                m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+            }
+        }
+        return;
+    }
     if ((msg = malloc(LOBBY_WIRE_LIST_MAX)) == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return;
@@ -1199,7 +1243,68 @@ static void on_seeks(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     memcpy(m->list_game, game, k);
     m->list_game[k] = '\0';
     m->listing = 1;
+    if (rs->store_ops != NULL)
+        rs->store_ops->seeks(rs->store, m, m->list_game);
+    else
+        list_pump(m);
+}
+
+/* Close the LIST part whose length prefix is at h, its bytes ending at
+ * end: its length, type, last flag and count. */
+static void part_close(uint8_t *h, const uint8_t *end, int last,
+                       unsigned count)
+{
+    lobby__put32(h, (uint32_t)(end - h - 4));
+    h[4] = LOBBY_MSG_LIST;
+    h[5] = (uint8_t)last;
+    h[6] = (uint8_t)(count >> 8);
+    h[7] = (uint8_t)count;
+}
+
+int lobby__listed(Lobby_Member *m, size_t n, const uint64_t *since,
+                  const uint8_t *const *card, const size_t *len)
+{
+    size_t cap = 4 + LOBBY_LIST_HEADER, at = 0, h = 0;
+    unsigned count = 0;
+    int open = 0;
+    uint8_t *b;
+
+    if (!m->listing || m->done || m->snap != NULL)
+        return 0;
+    for (size_t i = 0; i < n; i++) /* (at worst a part a seek) */
+        cap += 4 + LOBBY_LIST_HEADER + LOBBY_LIST_ENTRY_HEADER + len[i];
+    if ((b = malloc(cap)) == NULL) {
+        member_error(m, LOBBY_ERR_FULL);
+        return TB_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t need = LOBBY_LIST_ENTRY_HEADER + len[i];
+        if (!open || at - h - 4 + need > LOBBY_WIRE_LIST_MAX ||
+            count == 0xffff) {
+            if (open)
+                part_close(b + h, b + at, 0, count);
+            h = at;
+            at += 4 + LOBBY_LIST_HEADER;
+            count = 0;
+            open = 1;
+        }
+        lobby__put64(b + at, since[i]);
+        b[at + 8] = (uint8_t)(len[i] >> 8);
+        b[at + 9] = (uint8_t)len[i];
+        memcpy(b + at + LOBBY_LIST_ENTRY_HEADER, card[i], len[i]);
+        at += need;
+        count++;
+    }
+    if (!open) { /* an empty list: one empty part */
+        h = at;
+        at += 4 + LOBBY_LIST_HEADER;
+    }
+    part_close(b + h, b + at, 1, count);
+    m->snap = b;
+    m->snap_len = at;
+    m->snap_at = 0;
     list_pump(m);
+    return 0;
 }
 
 /* ---- messages from clients ---- */
@@ -1762,6 +1867,7 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
         rs->nlinks--;
     rs->nconns--;
     heap_del(&rs->by_pin, m);
+    free(m->snap);
     free(m);
 }
 
@@ -2024,9 +2130,13 @@ void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
     member_error(old, LOBBY_ERR_REPLACED);
 }
 
-void lobby__replica_guest(Lobby_Room *r, const uint8_t pk[LOBBY_KEY_BYTES])
+void lobby__replica_guest(Lobby_Rooms *rs, Lobby_Room *r,
+                          const uint8_t pk[LOBBY_KEY_BYTES])
 {
+    static const uint8_t none[LOBBY_KEY_BYTES];
     memcpy(r->guest_pk, pk, LOBBY_KEY_BYTES);
+    if (memcmp(pk, none, LOBBY_KEY_BYTES) != 0)
+        seek_drop(rs, r); /* a guest holds the seat: taken */
 }
 
 void lobby__replica_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat,

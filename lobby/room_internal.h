@@ -160,8 +160,10 @@ void lobby__admit(Lobby_Member *m, Lobby_Room *r, int role, uint64_t from,
 void lobby__replica_claimed(Lobby_Room *r, int seat, uint64_t epoch,
                             uint64_t now);
 /* The key the copy r's guest seat holds (zero: none), as Redis has it:
- * this node's receipts for r are signed for it. */
-void lobby__replica_guest(Lobby_Room *r, const uint8_t pk[LOBBY_KEY_BYTES]);
+ * this node's receipts for r are signed for it (and a seek of r kept
+ * here goes: its seat is taken). */
+void lobby__replica_guest(Lobby_Rooms *rs, Lobby_Room *r,
+                          const uint8_t pk[LOBBY_KEY_BYTES]);
 /* A seat's player arrived (1) or left (0) on some node, after the room's
  * frame seq, at Redis's time t (ms): the room's other seat and
  * spectators here are told, with this node's receipt. */
@@ -178,5 +180,22 @@ void lobby__guess_answer(Lobby_Member *m, int limited, uint64_t now);
 void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
                   const uint32_t absent[2],
                   const uint8_t hash[PROTO_HASH_BYTES]);
+
+/* The store's answer to m's SEEK: 0 (listed) or the LOBBY_ERR_* that
+ * refuses it (SEEKS, FULL). */
+void lobby__seeked(Lobby_Member *m, int code);
+/* The store's answer to m's SEEKS: n seeks, oldest first, seek i listed
+ * at since[i] (ms since the epoch) with card[i] (len[i] bytes); sent to
+ * m in LIST messages as its link takes them. Errors: TB_E_NOMEM (m is
+ * answered FULL). */
+int lobby__listed(Lobby_Member *m, size_t n, const uint64_t *since,
+                  const uint8_t *const *card, const size_t *len);
+/* fn(user, invite lookup, card, card length, game) for each seek this
+ * node's hosts hold (the store keeps them listed while they are here). */
+void lobby__seeks_each(Lobby_Rooms *rs,
+                       void (*fn)(void *user, const uint8_t *inv,
+                                  const uint8_t *card, size_t len,
+                                  const char *game),
+                       void *user);
 
 #endif /* TABULA_LOBBY_ROOM_INTERNAL_H */

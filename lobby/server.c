@@ -360,9 +360,20 @@ static void store_unwatch(void *st, const uint8_t *inv)
     lobby__redis_unwatch(st, inv);
 }
 
+static void store_seek(void *st, Lobby_Member *m, const uint8_t *inv,
+                       const uint8_t *card, size_t n, const char *game)
+{
+    lobby__redis_seek(st, m, inv, card, n, game);
+}
+
+static void store_seeks(void *st, Lobby_Member *m, const char *game)
+{
+    lobby__redis_seeks(st, m, game);
+}
+
 static const Lobby_Store_Ops redis_store = {
-    store_hello,  store_data,  store_done,   store_leave,
-    store_had,    store_forget, store_watch, store_unwatch};
+    store_hello,  store_data,   store_done,    store_leave, store_had,
+    store_forget, store_watch,  store_unwatch, store_seek,  store_seeks};
 
 int lobby_use_redis(Lobby *lb, const char *url)
 {

@@ -531,3 +531,91 @@ Test(lobby_redis, a_redis_that_evicts_keys_is_refused)
     kill_hard(&redis);
     remove_dir();
 }
+
+/* ---- public seeks (issue 37) ---- */
+
+/* `tabula seeks --lobby ADDR` run to its end: its output. */
+static const char *seeks_on(const char *addr, const char *name)
+{
+    Proc p;
+    char *sa[] = {"seeks", "--lobby", (char *)addr, NULL};
+    start(&p, name, NULL, sa);
+    cr_assert_eq(finish(&p), 0, "%s", slurp(p.err));
+    return slurp(p.out);
+}
+
+/* A seek made on node A is listed on node B with its code, game and
+ * clock ("seek: CODE laska 300+3 - "); the guest takes it there with
+ * `tabula join CODE`, a spectator watches on B, the game ends with three
+ * identical verified logs, and the seek is gone from both nodes' lists
+ * (the issue's first "done when", in the terminal). */
+Test(lobby_redis, a_seek_on_one_node_is_taken_from_the_other)
+{
+    Proc redis, a, b, host, guest, spec;
+    char url[64], addr_a[64], addr_b[64], invite[40], watch[40], want[96];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    char *ha[] = {"seek", "laska", "--clock", "5+3", "--bot=2", "--log",
+                  "h.log", "--lobby", addr_a, NULL};
+    start(&host, "host", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "watch: ", watch, sizeof watch);
+    await_line(&host, "seek: listed", NULL, 0);
+    snprintf(want, sizeof want, "seek: %s laska 300+3 - ", invite);
+    const char *list = seeks_on(addr_b, "seeks1");
+    cr_assert(strstr(list, want) != NULL, "want '%s' in:\n%s", want, list);
+    cr_assert(strstr(list, "seeks: 1 open") != NULL, "%s", list);
+    char *sa[] = {"spectate", watch, "--lobby", addr_b, "--log", "s.log",
+                  NULL};
+    start(&spec, "spec", NULL, sa);
+    await_line(&spec, "lobby: connected", NULL, 0);
+    char *ga[] = {"join", invite, "--lobby", addr_b, "--bot=1", "--log",
+                  "g.log", NULL};
+    start(&guest, "guest", NULL, ga);
+    check_three_logs(&host, &guest, &spec);
+    cr_assert(strstr(seeks_on(addr_a, "seeks2"), "seeks: none open") != NULL);
+    cr_assert(strstr(seeks_on(addr_b, "seeks3"), "seeks: none open") != NULL);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
+
+/* An address holds 8 open seeks (source_seeks): the ninth seeker from
+ * 127.0.0.1 is told "seek: not listed" with the limit's words, on
+ * either node (Redis counts for the lobby), and still hosts its room;
+ * once one seeker leaves, its seek is gone from the list. */
+Test(lobby_redis, seeks_from_one_address_are_limited)
+{
+    Proc redis, a, b, host[9];
+    char url[64], addr_a[64], addr_b[64], name[16];
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    for (int i = 0; i < 9; i++) {
+        char *ha[] = {"seek", "chessball", "--bot=1", "--lobby",
+                      i % 2 ? addr_b : addr_a, NULL};
+        snprintf(name, sizeof name, "host%d", i);
+        start(&host[i], name, NULL, ha);
+        await_line(&host[i], "invite: ", NULL, 0);
+        if (i < 8)
+            await_line(&host[i], "seek: listed", NULL, 0);
+    }
+    await_err(&host[8],
+              "seek: not listed: too many open seeks from this player or "
+              "address",
+              WAIT_MS);
+    cr_assert(strstr(seeks_on(addr_a, "seeks1"), "seeks: 8 open") != NULL);
+    kill(host[0].pid, SIGTERM);
+    finish(&host[0]);
+    cr_assert(strstr(seeks_on(addr_b, "seeks2"), "seeks: 7 open") != NULL);
+    for (int i = 1; i < 9; i++) {
+        kill(host[i].pid, SIGTERM);
+        finish(&host[i]);
+    }
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
