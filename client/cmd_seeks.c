@@ -22,7 +22,7 @@ static const char seeks_help[] = N_(
     "  seek: CODE GAME CLOCK OPTIONS WAITING FINGERPRINT NAME\n"
     "CLOCK and OPTIONS are '-' when the seek has none; WAITING is how long\n"
     "it has waited (45s, 3m, 2h, 4d); FINGERPRINT is the seeker's key,\n"
-    "which told apart two players of one name. Each seek is signed by its\n"
+    "which tells apart two players of one name. Each seek is signed by its\n"
     "seeker: one whose signature or code does not check is not shown.\n"
     "Take one with 'tabula join CODE --lobby HOST:PORT'; put one up with\n"
     "'tabula seek GAME'.\n");
