@@ -1,16 +1,19 @@
 /*
- * pool.c: the pool's pairing (pool.h, docs/pool.md). Each game has a
- * queue of the offers waiting for it in (arrival, id) order; a coming
- * offer walks the queues of its games from the oldest and takes the
- * first compatible offer of another key it meets in any of them, the
- * oldest over all. The waiting offers of one game are pairwise
- * incompatible (else they would have paired), so of one kind their
- * ranges are disjoint and the walk meets few before it stops. A
- * departed offer's entries stay in its queues, marked dead by its
- * slot's generation, until the walk passes them at the head or the
- * queue is full and compacted (lazy deletion): leaving costs O(games).
- * Keys, addresses and ids are found through open-addressing tables
- * sized at creation; nothing is allocated after pool_new.
+ * pool.c: the pool's pairing (pool.h, docs/pool.md). The offers waiting
+ * for a game, of one clock kind, are a treap ordered by their low end's
+ * estimate (then arrival and id), each subtree knowing the largest high
+ * end in it and its longest-waiting offer. A coming offer asks each of
+ * its games' trees of its kind for the longest-waiting offer whose range
+ * meets its own: a subtree whose high ends all fall short, or whose
+ * oldest offer came after the best found so far, is passed over, and the
+ * child with the older offer is walked first, so the walk goes straight
+ * down to the answer when the ranges meet and along two edges of the
+ * tree when they do not (the offers waiting for one game of one kind
+ * meet no other, else they would have paired: disjoint ranges, in order).
+ * Each operation costs O(games x log n) expected; the tree's shape comes
+ * from a hash of the caller's ids, not from the players. Keys, addresses
+ * and ids are found through open-addressing tables sized at creation;
+ * nothing is allocated after pool_new.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,30 +29,28 @@
 #define EMPTY 0u
 #define NO_SLOT UINT32_MAX
 
+/* Clock kinds an offer may have (Proto_Clock_Kind, NONE..DAYS). */
+#define POOL_KINDS (PROTO_CLOCK_DAYS + 1)
+
 /* An offer the pool holds: waiting while live. */
 typedef struct Slot {
     Pool_Offer o;
     uint64_t lo_ms, hi_ms; /* its ends' estimates */
-    uint64_t gen;          /* bumped as it leaves: its queue entries die */
     uint32_t next_free;
     uint8_t live;
+    uint8_t in_trees; /* in its games' trees (pool_pair_all takes each
+                         offer out while it replays) */
 } Slot;
 
-/* One offer's place in one game's queue, with what the walk compares. */
-typedef struct Entry {
-    uint64_t arrival_ms, id;
-    uint64_t lo_ms, hi_ms;
-    uint64_t gen;
-    uint32_t slot;
-    uint32_t kind;
-} Entry;
-
-/* A game's queue: entries [head, len) in (arrival, id) order, some of
- * them dead; those before head are all dead. */
-typedef struct Queue {
-    Entry *e;
-    uint32_t head, len;
-} Queue;
+/* A waiting offer in one game's tree (nodes are numbered as slots). */
+typedef struct Node {
+    uint64_t lo_ms, hi_ms;   /* the offer's ends' estimates */
+    uint64_t arrival_ms, id; /* its rank: the smaller the older */
+    uint64_t prio;           /* heap order: a hash of its id */
+    uint64_t max_hi;         /* the largest hi_ms in its subtree */
+    uint32_t left, right;    /* children, NO_SLOT for none */
+    uint32_t oldest;         /* its subtree's longest-waiting node */
+} Node;
 
 /* Open addressing with linear probing: klen-byte keys, nonzero values. */
 typedef struct Table {
@@ -72,22 +73,27 @@ struct Pool {
     uint32_t free_head;
     size_t waiting;
     uint32_t counts[POOL_GAMES_MAX];
-    Queue q[POOL_GAMES_MAX];
-    uint32_t qcap; /* entries a queue holds: 2 x capacity + 1 */
+    Node *nodes[POOL_GAMES_MAX]; /* a game's nodes, capacity of them */
+    uint32_t root[POOL_GAMES_MAX][POOL_KINDS];
     Table ids, keys, addrs;
     Rank *ranks;
 };
 
 /* ---- tables --------------------------------------------------------- */
 
+/* A table's hash of n bytes (a multiple of 8: ids, keys, addresses),
+ * eight at a time. */
 static uint64_t hash_bytes(const uint8_t *k, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, then a final mix */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ k[i]) * 0x100000001b3ull;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 32);
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w;
+        memcpy(&w, k + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    h *= 0x94d049bb133111ebull;
+    return h ^ (h >> 29);
 }
 
 static int table_init(Table *t, size_t entries, size_t klen)
@@ -163,21 +169,13 @@ static int earlier(uint64_t a, uint64_t ai, uint64_t b, uint64_t bi)
     return a < b || (a == b && ai < bi);
 }
 
-static int ranges_meet(uint32_t kind_a, uint64_t lo_a, uint64_t hi_a,
-                       uint32_t kind_b, uint64_t lo_b, uint64_t hi_b)
-{
-    return kind_a == kind_b && lo_a <= hi_b && lo_b <= hi_a;
-}
-
 int pool_compatible(const Pool_Offer *a, const Pool_Offer *b)
 {
     return memcmp(a->key, b->key, LOBBY_KEY_BYTES) != 0 &&
-           (a->games & b->games) != 0 && a->lo.kind == a->hi.kind &&
-           b->lo.kind == b->hi.kind &&
-           ranges_meet((uint32_t)a->lo.kind, proto_clock_estimate_ms(&a->lo),
-                       proto_clock_estimate_ms(&a->hi), (uint32_t)b->lo.kind,
-                       proto_clock_estimate_ms(&b->lo),
-                       proto_clock_estimate_ms(&b->hi));
+           (a->games & b->games) != 0 && a->lo.kind == b->lo.kind &&
+           a->lo.kind == a->hi.kind && b->lo.kind == b->hi.kind &&
+           proto_clock_estimate_ms(&a->lo) <= proto_clock_estimate_ms(&b->hi) &&
+           proto_clock_estimate_ms(&b->lo) <= proto_clock_estimate_ms(&a->hi);
 }
 
 Proto_Clock pool_pair_clock(const Pool_Offer *older, const Pool_Offer *newer)
@@ -197,86 +195,184 @@ static unsigned first_game(uint16_t games)
     return g;
 }
 
-/* ---- queues --------------------------------------------------------- */
+/* ---- trees ---------------------------------------------------------- */
 
-/* Drop q's dead entries (when it is full). */
-static void queue_compact(Pool *p, Queue *q)
+/* A node's heap priority: a bijective mix of its id (splitmix64's
+ * finaliser), so no two nodes tie. */
+static uint64_t prio_of(uint64_t id)
 {
-    uint32_t n = 0;
-    for (uint32_t i = q->head; i < q->len; i++)
-        if (p->slots[q->e[i].slot].gen == q->e[i].gen)
-            q->e[n++] = q->e[i];
-    q->head = 0;
-    q->len = n;
+    id = (id ^ (id >> 30)) * 0xbf58476d1ce4e5b9ull;
+    id = (id ^ (id >> 27)) * 0x94d049bb133111ebull;
+    return id ^ (id >> 31);
 }
 
-/* Put slot s's entry into game g's queue at its (arrival, id) place:
- * at the end when it came last, as offers mostly do. */
-static void queue_insert(Pool *p, unsigned g, uint32_t s)
+static int older_node(const Node *t, uint32_t a, uint32_t b)
 {
-    Queue *q = &p->q[g];
-    const Slot *sl = &p->slots[s];
-    Entry e = {
-        sl->o.arrival_ms,       sl->o.id, sl->lo_ms, sl->hi_ms, sl->gen, s,
-        (uint32_t)sl->o.lo.kind};
-    uint32_t lo, hi;
-    if (q->len == p->qcap)
-        queue_compact(p, q);
-    lo = q->head;
-    hi = q->len;
-    if (hi > lo &&
-        earlier(e.arrival_ms, e.id, q->e[hi - 1].arrival_ms, q->e[hi - 1].id)) {
-        while (lo < hi) { /* the first entry after e */
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (earlier(q->e[mid].arrival_ms, q->e[mid].id, e.arrival_ms, e.id))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        memmove(&q->e[lo + 1], &q->e[lo], (q->len - lo) * sizeof e);
-    } else {
-        lo = q->len;
+    return earlier(t[a].arrival_ms, t[a].id, t[b].arrival_ms, t[b].id);
+}
+
+/* 1 when node a comes before node b in the tree's order. */
+static int key_before(const Node *t, uint32_t a, uint32_t b)
+{
+    return t[a].lo_ms < t[b].lo_ms ||
+           (t[a].lo_ms == t[b].lo_ms && older_node(t, a, b));
+}
+
+/* Node n's subtree facts from its own and its children's. */
+static void pull(Node *t, uint32_t n)
+{
+    Node *x = &t[n];
+    uint32_t kids[2] = {x->left, x->right};
+    x->max_hi = x->hi_ms;
+    x->oldest = n;
+    for (int i = 0; i < 2; i++) {
+        uint32_t c = kids[i];
+        if (c == NO_SLOT)
+            continue;
+        if (t[c].max_hi > x->max_hi)
+            x->max_hi = t[c].max_hi;
+        if (older_node(t, t[c].oldest, x->oldest))
+            x->oldest = t[c].oldest;
     }
-    q->e[lo] = e;
-    q->len++;
+}
+
+/* The tree n with its left (right: right) child raised in its place:
+ * the new top, whose facts the caller brings up to date. */
+static uint32_t rotate(Node *t, uint32_t n, int right)
+{
+    uint32_t c;
+    if (right) {
+        c = t[n].right;
+        t[n].right = t[c].left;
+        t[c].left = n;
+    } else {
+        c = t[n].left;
+        t[n].left = t[c].right;
+        t[c].right = n;
+    }
+    pull(t, n);
+    return c;
+}
+
+/* Node s into the tree n: the new root (a leaf raised while its
+ * priority is the higher). */
+static uint32_t insert_at(Node *t, uint32_t n, uint32_t s)
+{
+    if (n == NO_SLOT)
+        return s;
+    if (key_before(t, s, n)) {
+        t[n].left = insert_at(t, t[n].left, s);
+        if (t[t[n].left].prio > t[n].prio)
+            n = rotate(t, n, 0);
+    } else {
+        t[n].right = insert_at(t, t[n].right, s);
+        if (t[t[n].right].prio > t[n].prio)
+            n = rotate(t, n, 1);
+    }
+    pull(t, n);
+    return n;
+}
+
+/* Trees a and b joined, every node of a before every node of b. */
+static uint32_t merge(Node *t, uint32_t a, uint32_t b)
+{
+    if (a == NO_SLOT)
+        return b;
+    if (b == NO_SLOT)
+        return a;
+    if (t[a].prio > t[b].prio) {
+        t[a].right = merge(t, t[a].right, b);
+        pull(t, a);
+        return a;
+    }
+    t[b].left = merge(t, a, t[b].left);
+    pull(t, b);
+    return b;
+}
+
+/* Slot s's offer into game g's tree of its kind. */
+static void tree_insert(Pool *p, unsigned g, uint32_t s)
+{
+    Node *t = p->nodes[g];
+    const Slot *sl = &p->slots[s];
+    uint32_t *root = &p->root[g][sl->o.lo.kind];
+    t[s].lo_ms = sl->lo_ms;
+    t[s].hi_ms = sl->hi_ms;
+    t[s].arrival_ms = sl->o.arrival_ms;
+    t[s].id = sl->o.id;
+    t[s].prio = prio_of(sl->o.id);
+    t[s].left = t[s].right = NO_SLOT;
+    pull(t, s);
+    *root = insert_at(t, *root, s);
+}
+
+/* Node n out of the tree root (which holds it): the new root. */
+static uint32_t tree_erase(Node *t, uint32_t root, uint32_t n)
+{
+    if (root == n)
+        return merge(t, t[n].left, t[n].right);
+    if (key_before(t, n, root))
+        t[root].left = tree_erase(t, t[root].left, n);
+    else
+        t[root].right = tree_erase(t, t[root].right, n);
+    pull(t, root);
+    return root;
+}
+
+/* A search for the longest-waiting offer compatible with o (its ends'
+ * estimates lo_ms, hi_ms); best so far (NO_SLOT: none). */
+typedef struct Query {
+    const Slot *slots;
+    const Pool_Offer *o;
+    uint64_t lo_ms, hi_ms;
+    uint32_t best;
+    uint64_t best_at, best_id;
+} Query;
+
+static void tree_search(Query *q, const Node *t, uint32_t n)
+{
+    const Node *x;
+    uint32_t a, b;
+    if (n == NO_SLOT)
+        return;
+    x = &t[n];
+    if (x->max_hi < q->lo_ms)
+        return; /* every range here ends below ours */
+    if (q->best != NO_SLOT && !earlier(t[x->oldest].arrival_ms, t[x->oldest].id,
+                                       q->best_at, q->best_id))
+        return; /* nothing here waited longer than the best */
+    /* the tree's bounds first, then the one test of compatibility */
+    if (x->lo_ms <= q->hi_ms && x->hi_ms >= q->lo_ms &&
+        (q->best == NO_SLOT ||
+         earlier(x->arrival_ms, x->id, q->best_at, q->best_id)) &&
+        pool_compatible(&q->slots[n].o, q->o)) {
+        q->best = n;
+        q->best_at = x->arrival_ms;
+        q->best_id = x->id;
+    }
+    a = x->left; /* the right subtree starts at x's low end or above */
+    b = x->lo_ms <= q->hi_ms ? x->right : NO_SLOT;
+    if (a != NO_SLOT && b != NO_SLOT &&
+        older_node(t, t[b].oldest, t[a].oldest)) {
+        a = b;
+        b = x->left;
+    }
+    tree_search(q, t, a);
+    tree_search(q, t, b);
 }
 
 /*
- * The longest-waiting queued offer compatible with o (of kind kind, its
- * ends' estimates lo_ms, hi_ms): its slot, or NO_SLOT. Each of o's
- * games' queues is walked from its head to the first compatible entry,
- * or to the first no older than the best found in another game.
+ * The longest-waiting offer in the trees compatible with o (its ends'
+ * estimates lo_ms, hi_ms): its slot, or NO_SLOT.
  */
-static uint32_t find_match(Pool *p, const Pool_Offer *o, uint32_t kind,
-                           uint64_t lo_ms, uint64_t hi_ms)
+static uint32_t find_match(const Pool *p, const Pool_Offer *o, uint64_t lo_ms,
+                           uint64_t hi_ms)
 {
-    uint32_t best = NO_SLOT;
-    uint64_t best_at = 0, best_id = 0;
-    for (unsigned g = 0; g < p->ngames; g++) {
-        Queue *q = &p->q[g];
-        if (!(o->games >> g & 1u))
-            continue;
-        while (q->head < q->len &&
-               p->slots[q->e[q->head].slot].gen != q->e[q->head].gen)
-            q->head++;
-        for (uint32_t i = q->head; i < q->len; i++) {
-            const Entry *e = &q->e[i];
-            if (best != NO_SLOT &&
-                !earlier(e->arrival_ms, e->id, best_at, best_id))
-                break;
-            if (!ranges_meet(e->kind, e->lo_ms, e->hi_ms, kind, lo_ms, hi_ms))
-                continue;
-            const Slot *s = &p->slots[e->slot];
-            if (s->gen != e->gen ||
-                memcmp(s->o.key, o->key, LOBBY_KEY_BYTES) == 0)
-                continue;
-            best = e->slot;
-            best_at = e->arrival_ms;
-            best_id = e->id;
-            break;
-        }
-    }
-    return best;
+    Query q = {p->slots, o, lo_ms, hi_ms, NO_SLOT, 0, 0};
+    for (unsigned g = 0; g < p->ngames; g++)
+        if (o->games >> g & 1u)
+            tree_search(&q, p->nodes[g], p->root[g][o->lo.kind]);
+    return q.best;
 }
 
 /* ---- offers --------------------------------------------------------- */
@@ -287,8 +383,8 @@ static void count_share(Table *t, const uint8_t *k, int delta)
     table_set(t, k, delta > 0 ? v + 1 : v - 1);
 }
 
-/* Slot s leaves: its queue entries die, its shares and counts go down,
- * the slot is free again. */
+/* Slot s leaves: out of its trees, its shares and counts go down, the
+ * slot is free again. */
 static void slot_leave(Pool *p, uint32_t s)
 {
     Slot *sl = &p->slots[s];
@@ -297,11 +393,16 @@ static void slot_leave(Pool *p, uint32_t s)
     table_set(&p->ids, idb, EMPTY);
     count_share(&p->keys, sl->o.key, -1);
     count_share(&p->addrs, sl->o.addr, -1);
-    for (unsigned g = 0; g < p->ngames; g++)
-        if (sl->o.games >> g & 1u)
-            p->counts[g]--;
-    sl->gen++;
+    for (unsigned g = 0; g < p->ngames; g++) {
+        uint32_t *root = &p->root[g][sl->o.lo.kind];
+        if (!(sl->o.games >> g & 1u))
+            continue;
+        p->counts[g]--;
+        if (sl->in_trees)
+            *root = tree_erase(p->nodes[g], *root, s);
+    }
     sl->live = 0;
+    sl->in_trees = 0;
     sl->next_free = p->free_head;
     p->free_head = s;
     p->waiting--;
@@ -327,7 +428,7 @@ static int admit(const Pool *p, const Pool_Offer *o)
     uint8_t idb[8];
     if (o->games == 0 ||
         (p->ngames < POOL_GAMES_MAX && (o->games >> p->ngames) != 0) ||
-        o->lo.kind != o->hi.kind ||
+        (unsigned)o->lo.kind >= POOL_KINDS || o->lo.kind != o->hi.kind ||
         proto_clock_estimate_ms(&o->lo) > proto_clock_estimate_ms(&o->hi))
         return TB_E_ARG;
     id_bytes(o->id, idb);
@@ -342,7 +443,7 @@ static int admit(const Pool *p, const Pool_Offer *o)
     return 0;
 }
 
-/* o (admitted) waits in a slot, counted and queued in its games. */
+/* o (admitted) waits in a slot, counted and in its games' trees. */
 static void slot_enter(Pool *p, const Pool_Offer *o)
 {
     uint32_t s = p->free_head;
@@ -353,6 +454,7 @@ static void slot_enter(Pool *p, const Pool_Offer *o)
     sl->lo_ms = proto_clock_estimate_ms(&o->lo);
     sl->hi_ms = proto_clock_estimate_ms(&o->hi);
     sl->live = 1;
+    sl->in_trees = 1;
     id_bytes(o->id, idb);
     table_set(&p->ids, idb, s + 1);
     count_share(&p->keys, o->key, 1);
@@ -361,7 +463,7 @@ static void slot_enter(Pool *p, const Pool_Offer *o)
         if (!(o->games >> g & 1u))
             continue;
         p->counts[g]++;
-        queue_insert(p, g, s);
+        tree_insert(p, g, s);
     }
     p->waiting++;
 }
@@ -383,10 +485,14 @@ int pool_new(unsigned ngames, const Pool_Limits *lim, Pool **out)
         p->lim.per_key = DEFAULT_PER_KEY;
     if (p->lim.per_address == 0)
         p->lim.per_address = DEFAULT_PER_ADDRESS;
-    if (p->lim.capacity > (UINT32_MAX - 1) / 2)
-        goto fail_arg;
+    if (p->lim.capacity >= NO_SLOT) {
+        free(p);
+        return TB_E_ARG;
+    }
     p->ngames = ngames;
-    p->qcap = 2 * p->lim.capacity + 1;
+    for (unsigned g = 0; g < POOL_GAMES_MAX; g++)
+        for (unsigned k = 0; k < POOL_KINDS; k++)
+            p->root[g][k] = NO_SLOT;
     p->slots = calloc(p->lim.capacity, sizeof *p->slots);
     p->ranks = calloc(p->lim.capacity, sizeof *p->ranks);
     if (p->slots == NULL || p->ranks == NULL)
@@ -394,8 +500,8 @@ int pool_new(unsigned ngames, const Pool_Limits *lim, Pool **out)
     for (uint32_t i = 0; i < p->lim.capacity; i++)
         p->slots[i].next_free = i + 1 < p->lim.capacity ? i + 1 : NO_SLOT;
     for (unsigned g = 0; g < ngames; g++) {
-        p->q[g].e = calloc(p->qcap, sizeof *p->q[g].e);
-        if (p->q[g].e == NULL)
+        p->nodes[g] = calloc(p->lim.capacity, sizeof *p->nodes[g]);
+        if (p->nodes[g] == NULL)
             goto fail;
     }
     if (table_init(&p->ids, p->lim.capacity, 8) != 0 ||
@@ -404,9 +510,6 @@ int pool_new(unsigned ngames, const Pool_Limits *lim, Pool **out)
         goto fail;
     *out = p;
     return 0;
-fail_arg:
-    free(p);
-    return TB_E_ARG;
 fail:
     pool_free(p);
     return TB_E_NOMEM;
@@ -417,7 +520,7 @@ void pool_free(Pool *p)
     if (p == NULL)
         return;
     for (unsigned g = 0; g < POOL_GAMES_MAX; g++)
-        free(p->q[g].e);
+        free(p->nodes[g]);
     table_free(&p->ids);
     table_free(&p->keys);
     table_free(&p->addrs);
@@ -437,7 +540,7 @@ int pool_add(Pool *p, const Pool_Offer *o, Pool_Pair *pair)
     uint32_t m;
     if (err != 0)
         return err;
-    m = find_match(p, o, (uint32_t)o->lo.kind, proto_clock_estimate_ms(&o->lo),
+    m = find_match(p, o, proto_clock_estimate_ms(&o->lo),
                    proto_clock_estimate_ms(&o->hi));
     if (m == NO_SLOT) {
         slot_enter(p, o);
@@ -480,22 +583,23 @@ int pool_pair_all(Pool *p, Pool_Pair *pairs, size_t cap, size_t *n)
         nr++;
     }
     qsort(p->ranks, nr, sizeof *p->ranks, rank_cmp);
-    /* Replay from an empty pool: every queue empty, each offer in turn
-     * pairs with the oldest before it still waiting, or joins the ends
-     * of its games' queues (it is the latest yet). */
-    for (unsigned g = 0; g < p->ngames; g++) {
-        p->q[g].head = 0;
-        p->q[g].len = 0;
-    }
+    /* Replay from an empty pool: every tree empty, each offer in turn
+     * pairs with the oldest before it still waiting, or joins its games'
+     * trees. */
+    for (unsigned g = 0; g < p->ngames; g++)
+        for (unsigned k = 0; k < POOL_KINDS; k++)
+            p->root[g][k] = NO_SLOT;
+    for (size_t i = 0; i < nr; i++)
+        p->slots[p->ranks[i].slot].in_trees = 0;
     for (size_t i = 0; i < nr; i++) {
         uint32_t s = p->ranks[i].slot, m;
         Slot *sl = &p->slots[s];
-        m = find_match(p, &sl->o, (uint32_t)sl->o.lo.kind, sl->lo_ms,
-                       sl->hi_ms);
+        m = find_match(p, &sl->o, sl->lo_ms, sl->hi_ms);
         if (m == NO_SLOT) {
             for (unsigned g = 0; g < p->ngames; g++)
                 if (sl->o.games >> g & 1u)
-                    queue_insert(p, g, s);
+                    tree_insert(p, g, s);
+            sl->in_trees = 1;
             continue;
         }
         make_pair(&p->slots[m].o, &sl->o, &pairs[made++]);

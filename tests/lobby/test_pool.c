@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pool.h"
+#include "pool_util.h"
 #include "tb_error.h"
 
 /* The caller's game list. */
@@ -221,6 +222,27 @@ Test(pool, a_players_two_offers_never_pair)
     pool_free(p);
 }
 
+/* K's own offers, of the very clock the others' is, are passed over
+ * wherever the others' stands among them (the pool's order puts equal
+ * ranges by arrival: K's older ones first). */
+Test(pool, own_offers_hide_no_equal_one)
+{
+    for (uint8_t mine = 1; mine <= 8; mine++) {
+        Pool *p = pool_of(0, 9, 0);
+        Pool_Pair pr;
+        for (uint8_t i = 0; i < mine; i++) {
+            Pool_Offer k = offer(i + 1u, i, 'K', G(LASKA), "5+0");
+            cr_assert_eq(pool_put(p, &k), 0);
+        }
+        Pool_Offer m = offer(100, 50, 'M', G(LASKA), "5+0");
+        cr_assert_eq(pool_put(p, &m), 0);
+        Pool_Offer k = offer(101, 60, 'K', G(LASKA), "3+0..5+0");
+        cr_assert_eq(pool_add(p, &k, &pr), 1, "%d of K's", mine);
+        cr_assert(pr.older == 100 && pr.newer == 101);
+        pool_free(p);
+    }
+}
+
 Test(pool, removed_offers_never_pair)
 {
     Pool *p = pool_of(0, 0, 0);
@@ -359,20 +381,6 @@ Test(pool, bad_creation_is_refused)
 }
 
 /* ---- properties over seeded offers ----------------------------------- */
-
-static uint64_t xorshift(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
-
-static unsigned below(uint64_t *s, unsigned n)
-{
-    return (unsigned)(xorshift(s) % n);
-}
 
 /* An offer drawn from the ladder, with the estimates of its ends as the
  * ladder gives them, for the reference. */
