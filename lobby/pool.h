@@ -144,8 +144,7 @@ int pool_put(Pool *p, const Pool_Offer *o);
  * by pool_add alone in that order it pairs nothing. The result depends
  * on the set of waiting offers alone, so nodes that merge the same
  * offers make the same pairs. Errors (nothing changes): TB_E_SPACE (cap
- * under half the waiting offers, the most pairs there can be),
- * TB_E_NOMEM.
+ * under half the waiting offers, the most pairs there can be).
  */
 int pool_pair_all(Pool *p, Pool_Pair *pairs, size_t cap, size_t *n);
 
