@@ -145,6 +145,67 @@ int proto_clock_parse(const char *text, int typed, Proto_Clock *out,
     return 0;
 }
 
+/* The moves a game is reckoned to last (proto_clock_estimate_ms). */
+#define ESTIMATE_MOVES 40u
+
+uint64_t proto_clock_estimate_ms(const Proto_Clock *c)
+{
+    uint64_t base = c->base_ms, per_move = ESTIMATE_MOVES;
+    switch (c->kind) {
+    case PROTO_CLOCK_FISCHER:
+        return base + per_move * c->inc_ms;
+    case PROTO_CLOCK_DELAY:
+        return base + per_move * c->delay_ms;
+    case PROTO_CLOCK_MOVES: {
+        uint64_t moves = c->moves > 0 ? c->moves : 1;
+        return base * ((ESTIMATE_MOVES + moves - 1) / moves) +
+               per_move * c->inc_ms;
+    }
+    case PROTO_CLOCK_DAYS:
+        return base;
+    default:
+        return 0;
+    }
+}
+
+int proto_clock_range_parse(const char *text, int typed, Proto_Clock *lo,
+                            Proto_Clock *hi, Proto_Clock_Part *bad)
+{
+    char low[PROTO_CLOCK_TEXT_MAX];
+    const char *dots = text != NULL ? strstr(text, "..") : NULL;
+    const char *high = text;
+    Proto_Clock_Part part = PROTO_CLOCK_PART_FORM;
+    int err;
+
+    memset(hi, 0, sizeof *hi);
+    if (dots != NULL) {
+        size_t n = (size_t)(dots - text);
+        high = dots + 2;
+        if (n >= sizeof low || strstr(high, "..") != NULL)
+            return refuse(lo, bad, PROTO_CLOCK_PART_FORM);
+        memcpy(low, text, n);
+        low[n] = '\0';
+        err = proto_clock_parse(low, typed, lo, &part);
+    } else {
+        err = proto_clock_parse(text, typed, lo, &part);
+    }
+    if (err == 0)
+        err = proto_clock_parse(high, typed, hi, &part);
+    if (err == 0 && lo->kind != hi->kind) {
+        err = TB_E_OPTION;
+        part = PROTO_CLOCK_PART_KIND;
+    } else if (err == 0 &&
+               proto_clock_estimate_ms(lo) > proto_clock_estimate_ms(hi)) {
+        err = TB_E_OPTION;
+        part = PROTO_CLOCK_PART_ORDER;
+    }
+    if (err != 0) {
+        memset(hi, 0, sizeof *hi);
+        return refuse(lo, bad, part);
+    }
+    return 0;
+}
+
 int proto_clock_format(const Proto_Clock *c, char *out, size_t cap)
 {
     unsigned base = c->base_ms / 1000, inc = c->inc_ms / 1000;

@@ -451,7 +451,9 @@ typedef enum Proto_Clock_Part {
     PROTO_CLOCK_PART_INC,      /* the increment */
     PROTO_CLOCK_PART_DELAY,    /* the delay */
     PROTO_CLOCK_PART_MOVES,    /* the moves a period */
-    PROTO_CLOCK_PART_DAYS      /* the days a move */
+    PROTO_CLOCK_PART_DAYS,     /* the days a move */
+    PROTO_CLOCK_PART_KIND,     /* a range's ends are of two kinds */
+    PROTO_CLOCK_PART_ORDER     /* a range's low end is the longer */
 } Proto_Clock_Part;
 
 /*
@@ -473,6 +475,35 @@ typedef enum Proto_Clock_Part {
  */
 int proto_clock_parse(const char *text, int typed, Proto_Clock *out,
                       Proto_Clock_Part *bad);
+
+/*
+ * proto_clock_range_parse: a range of clocks, as a player offers one to
+ * the pool (`tabula pool laska --clock 3+2..10+5`): "A..B", or "A" alone
+ * meaning A..A, each end read by proto_clock_parse (typed as there).
+ * The two ends are of one kind (a Fischer range holds Fischer clocks
+ * only, a correspondence range days only) and the low end's estimate
+ * (proto_clock_estimate_ms) is at most the high end's. On success *lo
+ * and *hi hold the ends: 0. Errors: TB_E_OPTION, with *bad (may be NULL)
+ * naming the part: an end's own part as proto_clock_parse names it,
+ * PROTO_CLOCK_PART_FORM for a text with no end, an end longer than any
+ * clock or a third "..", PROTO_CLOCK_PART_KIND for ends of two kinds,
+ * PROTO_CLOCK_PART_ORDER for a low end longer than the high; *lo and *hi
+ * are then zeroed.
+ */
+int proto_clock_range_parse(const char *text, int typed, Proto_Clock *lo,
+                            Proto_Clock *hi, Proto_Clock_Part *bad);
+
+/*
+ * proto_clock_estimate_ms: how long a game of clock c is reckoned to take
+ * each side (ms), the one measure by which clocks of one kind are
+ * ordered and ranges of them compared (the pool, lobby/pool.h): as
+ * lichess reckons it, the time of a 40-move game. FISCHER base + 40 x
+ * inc; DELAY base + 40 x delay (the most a delay can save, as if it were
+ * an increment); MOVES base x the periods 40 moves begin (ceil(40 /
+ * moves)) + 40 x inc; DAYS base (a move's time: correspondence clocks are
+ * compared with each other only); NONE 0.
+ */
+uint64_t proto_clock_estimate_ms(const Proto_Clock *c);
 
 /*
  * proto_clock_format: the canonical value of clock c (without "clock=";
