@@ -49,10 +49,9 @@ static const Range bidi[] = {
 /* Characters that draw nothing (Default_Ignorable_Code_Point's formats
  * and fillers, variation selectors, tags) but are not bidi controls. */
 static const Range invisible[] = {
-    {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x115F, 0x1160},
-    {0x17B4, 0x17B5},   {0x180B, 0x180F},   {0x200B, 0x200D},
-    {0x2060, 0x2065},   {0x3164, 0x3164},   {0xFE00, 0xFE0F},
-    {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF9, 0xFFFB},
+    {0x00AD, 0x00AD},   {0x034F, 0x034F},   {0x115F, 0x1160},  {0x17B4, 0x17B5},
+    {0x180B, 0x180F},   {0x200B, 0x200D},   {0x2060, 0x2065},  {0x3164, 0x3164},
+    {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},  {0xFFF9, 0xFFFB},
     {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
 
 /* The combining blocks (a mark elsewhere is refused as outside the
@@ -65,8 +64,10 @@ static const Range combining[] = {
  * letters without the signs U+00D7 and U+00F7; Latin Extended-A whole;
  * Cyrillic's letters without the sign U+0482 and the marks
  * U+0483..U+0489. */
-static const Range letters[] = {{0x00C0, 0x00D6}, {0x00D8, 0x00F6},
-                                {0x00F8, 0x017F}, {0x0400, 0x0481},
+static const Range letters[] = {{0x00C0, 0x00D6},
+                                {0x00D8, 0x00F6},
+                                {0x00F8, 0x017F},
+                                {0x0400, 0x0481},
                                 {0x048A, 0x04FF}};
 
 /* The rule cp breaks, PROTO_NAME_OK for a character of the repertoire.
@@ -115,7 +116,7 @@ int proto_name_check_at(const char *text, size_t len, char *out, size_t cap,
     const unsigned char *u = (const unsigned char *)text;
     Proto_Name_Fault f = {PROTO_NAME_OK, 0, 0, 0, 0};
     char buf[PROTO_DISPLAY_NAME_MAX];
-    size_t i = 0, n = 0; /* input read, canonical bytes written */
+    size_t i = 0, n = 0;           /* input read, canonical bytes written */
     uint32_t chars = 0, index = 0; /* canonical and input code points */
     int space = 0;                 /* a space is due before the next */
 

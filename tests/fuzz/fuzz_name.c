@@ -18,13 +18,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Byte sequences that no accepted name holds (UTF-8 of refused
  * characters: bidi controls, zero-width and invisible ones, BOM). */
-static const char *const refused[] = {
-    "\xD8\x9C",     "\xE2\x80\x8E", "\xE2\x80\x8F", "\xE2\x80\xAA",
-    "\xE2\x80\xAB", "\xE2\x80\xAC", "\xE2\x80\xAD", "\xE2\x80\xAE",
-    "\xE2\x81\xA6", "\xE2\x81\xA7", "\xE2\x81\xA8", "\xE2\x81\xA9",
-    "\xE2\x80\x8B", "\xE2\x80\x8C", "\xE2\x80\x8D", "\xE2\x81\xA0",
-    "\xEF\xBB\xBF", "\xC2\xAD",     "\xCD\x8F",     "\xE3\x85\xA4",
-    "\xEF\xB8\x8F", "\xCC\x81",     "  "};
+static const char *const refused[] = {"\xD8\x9C",
+                                      "\xE2\x80\x8E",
+                                      "\xE2\x80\x8F",
+                                      "\xE2\x80\xAA",
+                                      "\xE2\x80\xAB",
+                                      "\xE2\x80\xAC",
+                                      "\xE2\x80\xAD",
+                                      "\xE2\x80\xAE",
+                                      "\xE2\x81\xA6",
+                                      "\xE2\x81\xA7",
+                                      "\xE2\x81\xA8",
+                                      "\xE2\x81\xA9",
+                                      "\xE2\x80\x8B",
+                                      "\xE2\x80\x8C",
+                                      "\xE2\x80\x8D",
+                                      "\xE2\x81\xA0",
+                                      "\xEF\xBB\xBF",
+                                      "\xC2\xAD",
+                                      "\xCD\x8F",
+                                      "\xE3\x85\xA4",
+                                      "\xEF\xB8\x8F",
+                                      "\xCC\x81",
+                                      "  "};
 
 /* Trap unless s (len bytes) is a name the rules allow in canonical form:
  * only ASCII letters, digits, space and -_.' or two-byte sequences led
@@ -43,8 +59,8 @@ static void assert_allowed(const char *s, size_t len)
         unsigned c = u[i];
         if (c < 0x80) {
             if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                  (c >= '0' && c <= '9') || c == ' ' || c == '-' ||
-                  c == '_' || c == '.' || c == '\''))
+                  (c >= '0' && c <= '9') || c == ' ' || c == '-' || c == '_' ||
+                  c == '.' || c == '\''))
                 __builtin_trap();
             i++;
             continue;

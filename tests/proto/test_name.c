@@ -45,9 +45,12 @@ Test(name, czech_russian_ascii_accepted)
 
     /* Jiří Čermák: ř U+0159 C5 99, í U+00ED C3 AD, Č U+010C C4 8C,
      * á U+00E1 C3 A1. */
-    cr_assert_eq(check("Ji\xC5\x99\xC3\xAD \xC4\x8C" "erm\xC3\xA1k", out,
-                       sizeof out, NULL), 0);
-    cr_assert_str_eq(out, "Ji\xC5\x99\xC3\xAD \xC4\x8C" "erm\xC3\xA1k");
+    cr_assert_eq(check("Ji\xC5\x99\xC3\xAD \xC4\x8C"
+                       "erm\xC3\xA1k",
+                       out, sizeof out, NULL),
+                 0);
+    cr_assert_str_eq(out, "Ji\xC5\x99\xC3\xAD \xC4\x8C"
+                          "erm\xC3\xA1k");
     /* Ёжик Пётр: Ё U+0401 D0 81, ж U+0436 D0 B6, и U+0438 D0 B8, к U+043A
      * D0 BA, П U+041F D0 9F, ё U+0451 D1 91, т U+0442 D1 82, р U+0440
      * D1 80. */
@@ -73,7 +76,10 @@ Test(name, spaces_trimmed_and_folded)
     Proto_Name_Fault f;
     cr_assert_eq(check("a\tb", out, sizeof out, &f), TB_E_NAME_CHAR);
     cr_assert_eq(f.rule, PROTO_NAME_CONTROL);
-    cr_assert_eq(check("a\xC2\xA0" "b", out, sizeof out, &f), TB_E_NAME_CHAR);
+    cr_assert_eq(check("a\xC2\xA0"
+                       "b",
+                       out, sizeof out, &f),
+                 TB_E_NAME_CHAR);
     cr_assert_eq(f.rule, PROTO_NAME_REPERTOIRE);
     cr_assert_eq(f.cp, 0xA0);
     cr_assert_str_eq(out, "");
@@ -107,7 +113,9 @@ Test(name, every_bidi_control_refused)
         cr_assert_str_eq(out, "");
     }
     /* U+202E inside a name: the third character, at byte 2. */
-    cr_assert_eq(check("ab\xE2\x80\xAE" "dc", out, sizeof out, &f),
+    cr_assert_eq(check("ab\xE2\x80\xAE"
+                       "dc",
+                       out, sizeof out, &f),
                  TB_E_NAME_CHAR);
     cr_assert_eq(f.rule, PROTO_NAME_BIDI);
     cr_assert_eq(f.cp, 0x202E);
@@ -115,7 +123,9 @@ Test(name, every_bidi_control_refused)
     cr_assert_eq(f.index, 2);
     cr_assert_eq(f.offset, 2);
     /* After a Czech letter (2 bytes) and a space: index 3, byte 4. */
-    cr_assert_eq(check("\xC5\x99" "a \xE2\x80\xAE", out, sizeof out, &f),
+    cr_assert_eq(check("\xC5\x99"
+                       "a \xE2\x80\xAE",
+                       out, sizeof out, &f),
                  TB_E_NAME_CHAR);
     cr_assert_eq(f.index, 3);
     cr_assert_eq(f.offset, 4);
@@ -127,7 +137,9 @@ Test(name, invisible_combining_and_controls_refused)
     Proto_Name_Fault f;
 
     /* zero-width joiner U+200D: E2 80 8D */
-    cr_assert_eq(check("a\xE2\x80\x8D" "b", out, sizeof out, &f),
+    cr_assert_eq(check("a\xE2\x80\x8D"
+                       "b",
+                       out, sizeof out, &f),
                  TB_E_NAME_CHAR);
     cr_assert_eq(f.rule, PROTO_NAME_INVISIBLE);
     cr_assert_eq(f.cp, 0x200D);
@@ -179,7 +191,10 @@ Test(name, bad_utf8_refused)
     Proto_Name_Fault f;
 
     /* '/' overlong in two bytes (C0 AF) and in three (E0 80 AF) */
-    cr_assert_eq(check("a\xC0\xAF" "b", out, sizeof out, &f), TB_E_FORMAT);
+    cr_assert_eq(check("a\xC0\xAF"
+                       "b",
+                       out, sizeof out, &f),
+                 TB_E_FORMAT);
     cr_assert_eq(f.rule, PROTO_NAME_UTF8);
     cr_assert_eq(f.offset, 1);
     cr_assert_eq(f.has_cp, 0);
@@ -195,7 +210,10 @@ Test(name, bad_utf8_refused)
     cr_assert_eq(check("\xEF\xB7\x90", out, sizeof out, &f), TB_E_FORMAT);
     /* truncated, a lone continuation byte, past U+10FFFF (F4 90 80 80) */
     cr_assert_eq(check("a\xC5", out, sizeof out, &f), TB_E_FORMAT);
-    cr_assert_eq(check("\x80" "a", out, sizeof out, &f), TB_E_FORMAT);
+    cr_assert_eq(check("\x80"
+                       "a",
+                       out, sizeof out, &f),
+                 TB_E_FORMAT);
     cr_assert_eq(check("\xF4\x90\x80\x80", out, sizeof out, &f), TB_E_FORMAT);
 }
 
@@ -254,13 +272,15 @@ Test(name, record_round_trip_and_layout)
 {
     Proto_Identity id;
     uint8_t rec[PROTO_NAME_RECORD_MAX], want[PROTO_NAME_RECORD_MAX];
-    const char *jiri = "Ji\xC5\x99\xC3\xAD \xC4\x8C" "erm\xC3\xA1k";
+    const char *jiri = "Ji\xC5\x99\xC3\xAD \xC4\x8C"
+                       "erm\xC3\xA1k";
     size_t len = 0;
     Proto_Name n;
 
     key(&id, 7);
-    cr_assert_eq(proto_name_sign(&id, "  Ji\xC5\x99\xC3\xAD   \xC4\x8C"
-                                      "erm\xC3\xA1k ",
+    cr_assert_eq(proto_name_sign(&id,
+                                 "  Ji\xC5\x99\xC3\xAD   \xC4\x8C"
+                                 "erm\xC3\xA1k ",
                                  1765000000123ull, rec, sizeof rec, &len),
                  0);
     /* 1 + 32 + 8 + 1 + 15 name bytes + 64 */
@@ -272,10 +292,12 @@ Test(name, record_round_trip_and_layout)
     cr_assert_eq(n.time_ms, 1765000000123ull);
     cr_assert_eq(memcmp(n.pk, id.pk, 32), 0);
     cr_assert_eq(PROTO_NAME_RECORD_MAX, 170);
-    cr_assert_eq(proto_name_sign(&id, "abc", 0, rec, 1 + 32 + 8 + 1 + 3 + 63,
-                                 &len), TB_E_SPACE);
-    cr_assert_eq(proto_name_sign(&id, "a\xE2\x80\xAE", 0, rec, sizeof rec,
-                                 &len), TB_E_NAME_CHAR);
+    cr_assert_eq(
+        proto_name_sign(&id, "abc", 0, rec, 1 + 32 + 8 + 1 + 3 + 63, &len),
+        TB_E_SPACE);
+    cr_assert_eq(
+        proto_name_sign(&id, "a\xE2\x80\xAE", 0, rec, sizeof rec, &len),
+        TB_E_NAME_CHAR);
     cr_assert_eq(proto_name_sign(&id, " ", 0, rec, sizeof rec, &len),
                  TB_E_NAME_EMPTY);
 }
@@ -289,7 +311,8 @@ Test(name, record_with_any_flipped_bit_refused)
 
     key(&id, 9);
     cr_assert_eq(proto_name_sign(&id, "\xD0\x81\xD0\xB6\xD0\xB8\xD0\xBA", 42,
-                                 rec, sizeof rec, &len), 0);
+                                 rec, sizeof rec, &len),
+                 0);
     for (size_t i = 0; i < len; i++)
         for (int b = 0; b < 8; b++) {
             rec[i] ^= (uint8_t)(1u << b);
@@ -323,7 +346,10 @@ Test(name, record_signed_over_a_hostile_name_refused)
     cr_assert_eq(proto_name_verify(rec, len, &n), TB_E_FORMAT);
     len = hand_record(&id, "Bob  Ray", 1, rec);
     cr_assert_eq(proto_name_verify(rec, len, &n), TB_E_FORMAT);
-    len = hand_record(&id, "Bob\xE2\x80\xAE" "boB", 1, rec);
+    len = hand_record(&id,
+                      "Bob\xE2\x80\xAE"
+                      "boB",
+                      1, rec);
     cr_assert_eq(proto_name_verify(rec, len, &n), TB_E_NAME_CHAR);
     cr_assert_eq(n.name[0], '\0');
     len = hand_record(&id, "e\xCC\x81", 1, rec);
@@ -354,7 +380,9 @@ Test(name, one_name_two_keys_shown_apart)
      * never shown */
     cr_assert_eq(proto_name_display("", a.pk, sa, sizeof sa), 0);
     cr_assert_str_eq(sa, fa);
-    cr_assert_eq(proto_name_display("a\xE2\x80\xAE" "b", a.pk, sa, sizeof sa),
+    cr_assert_eq(proto_name_display("a\xE2\x80\xAE"
+                                    "b",
+                                    a.pk, sa, sizeof sa),
                  0);
     cr_assert_str_eq(sa, fa);
     cr_assert_eq(proto_name_display("Petr", a.pk, sa, 10), TB_E_SPACE);
@@ -380,8 +408,8 @@ Test(name, stored_beside_the_identity)
     cr_assert_eq(strcmp(file + strlen(path), ".name"), 0);
     cr_assert_eq(proto_name_load(path, out, sizeof out), 0); /* none set */
     cr_assert_str_eq(out, "");
-    cr_assert_eq(proto_name_save(path, "  \xD0\x81\xD0\xB6\xD0\xB8\xD0\xBA ",
-                                 &f), 0);
+    cr_assert_eq(
+        proto_name_save(path, "  \xD0\x81\xD0\xB6\xD0\xB8\xD0\xBA ", &f), 0);
     cr_assert_eq(stat(file, &st), 0);
     cr_assert_eq(st.st_mode & 0777, 0600);
     cr_assert_eq(proto_name_load(path, out, sizeof out), 0);
