@@ -47,7 +47,9 @@
     X(TB_E_AUTH, -1034, "authentication refused")                              \
     X(TB_E_ADDRESS, -1035, "too many games or connections from this address") \
     X(TB_E_SQUARE, -1036, "no such square on this board")                     \
-    X(TB_E_SEEKS, -1037, "too many open seeks from this player or address")
+    X(TB_E_NAME_EMPTY, -1037, "the name is empty")                             \
+    X(TB_E_NAME_CHAR, -1038, "a character not allowed in a name")              \
+    X(TB_E_SEEKS, -1039, "too many open seeks from this player or address")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

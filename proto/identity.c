@@ -4,7 +4,9 @@
  * holds three text lines: a format line, the public key and the secret
  * seed in hex. It is created on first use through a temporary file that is
  * fsynced and then linked into place, so a crash never leaves half a key
- * and two processes starting at once end up with the same one.
+ * and two processes starting at once end up with the same one. Its
+ * small-file helpers (proto_internal.h) also keep the display name's file
+ * (name.c).
  */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, O_NOFOLLOW, fsync, link */
 
@@ -72,37 +74,48 @@ static int parse_identity(const char *text, size_t len, Proto_Identity *id)
     return rc;
 }
 
-static int read_identity(const char *path, Proto_Identity *id)
+int proto__read_small(const char *path, char *buf, size_t cap, size_t *got,
+                      int private_only)
 {
-    char text[ID_FILE_MAX];
     struct stat st;
-    size_t got = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     int rc = TB_E_IO;
 
+    *got = 0;
     if (fd < 0)
         return errno == ENOENT ? TB_E_STATE : TB_E_IO;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & 077) != 0)
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (private_only && (st.st_mode & 077) != 0))
         goto done; /* group or others may read it: refuse, as ssh does */
-    while (got < sizeof text) {
-        ssize_t r = read(fd, text + got, sizeof text - got);
+    while (*got < cap) {
+        ssize_t r = read(fd, buf + *got, cap - *got);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             goto done;
         if (r == 0)
             break;
-        got += (size_t)r;
+        *got += (size_t)r;
     }
-    rc = got == sizeof text ? TB_E_FORMAT : parse_identity(text, got, id);
+    rc = *got == cap ? TB_E_FORMAT : 0;
 done:
-    proto__wipe(text, sizeof text);
     close(fd);
     return rc;
 }
 
-/* mkdir -p of the directory part of path, new directories mode 0700. */
-static int make_parents(const char *path)
+static int read_identity(const char *path, Proto_Identity *id)
+{
+    char text[ID_FILE_MAX];
+    size_t got = 0;
+    int rc = proto__read_small(path, text, sizeof text, &got, 1);
+
+    if (rc == 0)
+        rc = parse_identity(text, got, id);
+    proto__wipe(text, sizeof text);
+    return rc;
+}
+
+int proto__make_parents(const char *path)
 {
     char dir[1024];
     size_t n = strlen(path);
@@ -120,21 +133,52 @@ static int make_parents(const char *path)
     return 0;
 }
 
+int proto__write_private(const char *path, const char *text, size_t n,
+                         int replace)
+{
+    char tmp[1100];
+    size_t off = 0;
+    int fd, rc = 0;
+    int k = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+
+    if (k < 0 || (size_t)k >= sizeof tmp)
+        return TB_E_SPACE;
+    unlink(tmp); /* a leftover of an earlier crash of this pid */
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return TB_E_IO;
+    while (rc == 0 && off < n) {
+        ssize_t w = write(fd, text + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            rc = TB_E_IO;
+        else
+            off += (size_t)w;
+    }
+    if (rc == 0 && fsync(fd) != 0)
+        rc = TB_E_IO;
+    if (close(fd) != 0 && rc == 0)
+        rc = TB_E_IO;
+    if (rc == 0 && replace && rename(tmp, path) != 0)
+        rc = TB_E_IO;
+    if (rc == 0 && !replace && link(tmp, path) != 0)
+        rc = errno == EEXIST ? TB_E_STATE : TB_E_IO;
+    unlink(tmp); /* (gone already after a rename) */
+    return rc;
+}
+
 /* Write a new identity to path; TB_E_STATE when another process made
  * one first (the caller then reads that one). */
 static int create_identity(const char *path, Proto_Identity *id)
 {
-    char tmp[1100], text[ID_FILE_MAX];
+    char text[ID_FILE_MAX];
     char pk_hex[2 * PROTO_KEY_BYTES + 1], seed_hex[2 * PROTO_KEY_BYTES + 1];
-    int n, fd, rc;
-    size_t off = 0;
+    int n, rc;
 
-    rc = make_parents(path);
+    rc = proto__make_parents(path);
     if (rc != 0)
         return rc;
-    n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        return TB_E_SPACE;
     rc = proto_identity_generate(id);
     if (rc != 0)
         return rc;
@@ -143,30 +187,10 @@ static int create_identity(const char *path, Proto_Identity *id)
     n = snprintf(text, sizeof text, "%spublic %s\nseed %s\n", ID_FORMAT_LINE,
                  pk_hex, seed_hex);
     proto__wipe(seed_hex, sizeof seed_hex);
-    unlink(tmp); /* a leftover of an earlier crash of this pid */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        proto__wipe(text, sizeof text);
-        return TB_E_IO;
-    }
-    rc = 0;
-    while (rc == 0 && off < (size_t)n) {
-        ssize_t w = write(fd, text + off, (size_t)n - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            rc = TB_E_IO;
-        else
-            off += (size_t)w;
-    }
+    rc = n < 0 || (size_t)n >= sizeof text
+             ? TB_E_SPACE
+             : proto__write_private(path, text, (size_t)n, 0);
     proto__wipe(text, sizeof text);
-    if (rc == 0 && fsync(fd) != 0)
-        rc = TB_E_IO;
-    if (close(fd) != 0 && rc == 0)
-        rc = TB_E_IO;
-    if (rc == 0 && link(tmp, path) != 0)
-        rc = errno == EEXIST ? TB_E_STATE : TB_E_IO;
-    unlink(tmp);
     if (rc != 0)
         proto_identity_wipe(id);
     return rc;

@@ -62,15 +62,17 @@ uint32_t proto__get_be32(const uint8_t *p)
            p[3];
 }
 
-/* Length of a valid UTF-8 sequence at s[0..len) that is not a control
- * character, or 0. */
-static size_t utf8_char(const unsigned char *s, size_t len)
+size_t proto__utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
     uint32_t c;
     size_t n;
 
-    if (s[0] < 0x80)
-        return (s[0] >= 0x20 && s[0] != 0x7f) ? 1 : 0;
+    if (len == 0)
+        return 0;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
     if (s[0] >= 0xc2 && s[0] <= 0xdf) {
         n = 2;
         c = s[0] & 0x1fu;
@@ -81,7 +83,7 @@ static size_t utf8_char(const unsigned char *s, size_t len)
         n = 4;
         c = s[0] & 0x07u;
     } else {
-        return 0;
+        return 0; /* a continuation byte, C0/C1 (overlong), F5..FF */
     }
     if (n > len)
         return 0;
@@ -91,8 +93,21 @@ static size_t utf8_char(const unsigned char *s, size_t len)
         c = (c << 6) | (s[i] & 0x3fu);
     }
     if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10ffff ||
-        (c >= 0xd800 && c <= 0xdfff) || (c >= 0x80 && c <= 0x9f))
-        return 0; /* overlong, out of range, surrogate, C1 control */
+        (c >= 0xd800 && c <= 0xdfff))
+        return 0; /* overlong, out of range, surrogate */
+    *cp = c;
+    return n;
+}
+
+/* Length of a valid UTF-8 sequence at s[0..len) that is not a control
+ * character, or 0. */
+static size_t utf8_char(const unsigned char *s, size_t len)
+{
+    uint32_t c = 0;
+    size_t n = proto__utf8_decode(s, len, &c);
+
+    if (n == 0 || c < 0x20 || (c >= 0x7f && c <= 0x9f))
+        return 0; /* C0, DEL, C1 control */
     return n;
 }
 

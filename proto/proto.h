@@ -159,6 +159,187 @@ int proto_identity_load(Proto_Identity *id, const char *path, int *created);
 void proto_fingerprint(const uint8_t pk[PROTO_KEY_BYTES],
                        char out[PROTO_FINGERPRINT_MAX]);
 
+/* ---- display names (issue 37) ---------------------------------------- */
+
+/*
+ * A player's display name is text the player chose, signed by the
+ * player's key: no accounts. It is hostile input wherever it comes from,
+ * so one checker (proto_name_check) decides every name, typed, stored or
+ * received, and one formatter (proto_name_display) shows it, always with
+ * the key's fingerprint beside it: two keys with one name read
+ * differently. docs/protocol.md, "Display names", has the rules and the
+ * record's layout.
+ */
+
+/* Most code points and most bytes (NUL not included) of a display name.
+ * (Every character of the repertoire takes one or two bytes, so the code
+ * point cap binds first; the byte cap stays as the wire's bound.) */
+#define PROTO_DISPLAY_NAME_CHARS 24
+#define PROTO_DISPLAY_NAME_MAX 64
+/* Bytes of "NAME (XXXX-XXXX-XXXX-XXXX)", NUL included. */
+#define PROTO_NAME_SHOWN_MAX (PROTO_DISPLAY_NAME_MAX + 3 + PROTO_FINGERPRINT_MAX)
+/* Bytes of a name record: version, key, time, length, name, signature. */
+#define PROTO_NAME_RECORD_MIN (1 + PROTO_KEY_BYTES + 8 + 1 + 1 + PROTO_SIG_BYTES)
+#define PROTO_NAME_RECORD_MAX \
+    (PROTO_NAME_RECORD_MIN - 1 + PROTO_DISPLAY_NAME_MAX)
+/* The name record's version byte. */
+#define PROTO_NAME_VERSION 1
+
+/* The rule a refused name broke (Proto_Name_Fault.rule). */
+typedef enum Proto_Name_Rule {
+    PROTO_NAME_OK = 0,
+    PROTO_NAME_UTF8,       /* not UTF-8: TB_E_FORMAT */
+    PROTO_NAME_LONG,       /* over 24 code points or 64 bytes: TB_E_LIMIT */
+    PROTO_NAME_EMPTY,      /* nothing but spaces: TB_E_NAME_EMPTY */
+    PROTO_NAME_CONTROL,    /* C0, DEL, C1: TB_E_NAME_CHAR (and so below) */
+    PROTO_NAME_BIDI,       /* a bidirectional control */
+    PROTO_NAME_INVISIBLE,  /* zero-width, filler, variation selector, ... */
+    PROTO_NAME_COMBINING,  /* a combining mark */
+    PROTO_NAME_REPERTOIRE  /* any other character outside the repertoire */
+} Proto_Name_Rule;
+
+/* Where and why proto_name_check refused a name. */
+typedef struct Proto_Name_Fault {
+    int rule;      /* Proto_Name_Rule */
+    size_t offset; /* byte offset in the input of the offending character
+                      (PROTO_NAME_UTF8: of the first bad byte) */
+    uint32_t index; /* its 0-based code point index in the input (the
+                       code points before it, spaces included) */
+    uint32_t cp;    /* the character (PROTO_NAME_UTF8: the code point of a
+                       noncharacter, else the first bad byte
+                       and has_cp 0); 0 for PROTO_NAME_EMPTY */
+    int has_cp;     /* cp is a code point (1) or a byte (0) */
+} Proto_Name_Fault;
+
+/*
+ * proto_name_check_at: decide a display name typed by a user, text[0..len)
+ * (not NUL-terminated; NUL is a control), and write its canonical form,
+ * NUL-terminated, into out[0..cap). The rules, in the order the input is
+ * read (the first offence is reported):
+ *  - well-formed UTF-8: no overlong form, no surrogate (U+D800..U+DFFF),
+ *    nothing past U+10FFFF, no noncharacter (U+FDD0..U+FDEF, U+xxFFFE,
+ *    U+xxFFFF);
+ *  - spaces (U+0020 only) before the first and after the last other
+ *    character are dropped, and each inner run of them becomes one;
+ *  - refused: C0 controls, DEL and C1 controls (U+0000..U+001F,
+ *    U+007F..U+009F); every bidirectional control (U+061C, U+200E,
+ *    U+200F, U+202A..U+202E, U+2066..U+2069); zero-width and invisible
+ *    characters (U+00AD, U+034F, U+115F, U+1160, U+17B4, U+17B5,
+ *    U+180B..U+180F, U+200B..U+200D, U+2060..U+2065, U+3164, U+FE00..U+FE0F,
+ *    U+FEFF, U+FFA0, U+FFF9..U+FFFB, U+1BCA0..U+1BCA3, U+1D173..U+1D17A,
+ *    U+E0000..U+E0FFF: tags and variation selectors); combining marks (the
+ *    combining blocks U+0300..U+036F, U+0483..U+0489, U+1AB0..U+1AFF,
+ *    U+1DC0..U+1DFF, U+20D0..U+20FF, U+FE20..U+FE2F, U+3099..U+309A are
+ *    named so; any other mark is outside the repertoire anyway);
+ *  - everything else outside the repertoire: ASCII letters and digits,
+ *    space, '-', '_', '.', '\'', the letters of Latin-1 Supplement
+ *    (U+00C0..U+00FF but U+00D7 and U+00F7), Latin Extended-A
+ *    (U+0100..U+017F) and Cyrillic's letters (U+0400..U+0481,
+ *    U+048A..U+04FF: not the sign U+0482 nor the marks U+0483..U+0489);
+ *  - 1..PROTO_DISPLAY_NAME_CHARS code points and at most
+ *    PROTO_DISPLAY_NAME_MAX bytes once spaces are trimmed and folded.
+ * Normalisation: the repertoire holds only precomposed letters and
+ * characters that are their own NFC (none has a canonical decomposition
+ * that is a singleton or a different sequence, none is a combining mark
+ * or has a nonzero combining class, and no two of them compose), so every
+ * accepted name is in Unicode NFC and two names are the same name exactly
+ * when their bytes are equal. (Compatibility forms such as U+0132 'Ĳ' stay
+ * as they are: NFC, not NFKC.)
+ * fault (may be NULL) gets the rule broken and where: nothing of it is
+ * meaningful on success. On failure out holds "" when cap > 0.
+ * Errors: TB_E_FORMAT (UTF-8), TB_E_LIMIT (too long), TB_E_NAME_EMPTY,
+ * TB_E_NAME_CHAR (a character refused: the fault's rule says which
+ * rule), TB_E_SPACE (cap below the canonical form's length + 1;
+ * PROTO_DISPLAY_NAME_MAX + 1 always suffices), TB_E_ARG (text or out
+ * NULL).
+ */
+int proto_name_check_at(const char *text, size_t len, char *out, size_t cap,
+                        Proto_Name_Fault *fault);
+
+/* proto_name_check: proto_name_check_at without the fault. */
+int proto_name_check(const char *text, size_t len, char *out, size_t cap);
+
+/* A verified name record. */
+typedef struct Proto_Name {
+    uint8_t pk[PROTO_KEY_BYTES]; /* the signer: the player the name is of */
+    uint64_t time_ms; /* Unix milliseconds by the signer's clock: of two
+                         records of one key, the later is the name now */
+    char name[PROTO_DISPLAY_NAME_MAX + 1]; /* canonical, NUL-terminated */
+} Proto_Name;
+
+/*
+ * proto_name_sign: the record of id's display name into out[0..cap), its
+ * length in bytes in *len: the canonical form of name (NUL-terminated;
+ * proto_name_check decides it), with time_ms (Unix milliseconds), signed
+ * by id. Layout, all integers big-endian:
+ *   version u8 (PROTO_NAME_VERSION), key [32], time_ms u64, n u8 (1..64),
+ *   name [n] (canonical UTF-8), signature [64]
+ * The Ed25519 signature is over "tabula name 1\0" (14 bytes, NUL
+ * included) followed by every byte before the signature.
+ * Errors: those of proto_name_check, TB_E_SPACE (cap under the record's
+ * length; PROTO_NAME_RECORD_MAX always suffices), TB_E_ARG, TB_E_CRYPTO.
+ */
+int proto_name_sign(const Proto_Identity *id, const char *name,
+                     uint64_t time_ms, uint8_t *out, size_t cap, size_t *len);
+
+/*
+ * proto_name_verify: check a name record rec[0..len) (bytes as received:
+ * nothing is re-encoded) and fill *out. The version must be
+ * PROTO_NAME_VERSION, len exactly the layout's, the signature the key's,
+ * and the name must pass proto_name_check and be its own canonical form
+ * (so a signer cannot smuggle a bidi control or an untrimmed name).
+ * *out is zeroed on failure.
+ * Errors: TB_E_VERSION, TB_E_FORMAT (a length that is not the layout's, a
+ * name that is not canonical or not UTF-8), TB_E_SIGNATURE, the name's
+ * errors of proto_name_check (TB_E_LIMIT, TB_E_NAME_EMPTY,
+ * TB_E_NAME_CHAR), TB_E_ARG (NULL).
+ */
+int proto_name_verify(const uint8_t *rec, size_t len, Proto_Name *out);
+
+/*
+ * proto_name_display: the one way a name is shown, into out[0..cap):
+ * "NAME (XXXX-XXXX-XXXX-XXXX)" with the key's fingerprint as
+ * proto_fingerprint writes it (what `tabula identity` prints), or the
+ * fingerprint alone when name is "" (no name set). name must be canonical
+ * (from proto_name_check, proto_name_verify or proto_name_load): anything
+ * else is shown as the fingerprint alone. PROTO_NAME_SHOWN_MAX bytes
+ * always suffice. Errors: TB_E_SPACE (out holds "" then, cap > 0),
+ * TB_E_ARG.
+ */
+int proto_name_display(const char *name, const uint8_t pk[PROTO_KEY_BYTES],
+                       char *out, size_t cap);
+
+/*
+ * proto_name_path: the display name's file of the identity file at
+ * identity_path (NULL: proto_identity_path's) into buf: the same path
+ * with ".name" appended ($XDG_CONFIG_HOME/tabula/identity.name).
+ * Errors: TB_E_SPACE, TB_E_IO (no config directory).
+ */
+int proto_name_path(const char *identity_path, char *buf, size_t cap);
+
+/*
+ * proto_name_save: check name (NUL-terminated) and store its canonical
+ * form as the display name of the identity at identity_path (NULL: the
+ * default), through a temporary file that is fsynced and renamed over the
+ * old one (mode 0600, directories 0700). The file is two text lines:
+ * "tabula-name 1" and the name. fault (may be NULL) as proto_name_check_at.
+ * Errors: those of proto_name_check_at, TB_E_SPACE, TB_E_IO.
+ */
+int proto_name_save(const char *identity_path, const char *name,
+                    Proto_Name_Fault *fault);
+
+/*
+ * proto_name_load: the stored display name of the identity at
+ * identity_path (NULL: the default) into out[0..cap), canonical and
+ * NUL-terminated; "" when none is set (no file). The file is checked as
+ * hostile input: a name proto_name_check refuses, or one not in its
+ * canonical form, is an error, not shown.
+ * Errors: TB_E_FORMAT (not a name file, or its name refused or not
+ * canonical), TB_E_SPACE (cap under PROTO_DISPLAY_NAME_MAX + 1 is
+ * refused), TB_E_IO.
+ */
+int proto_name_load(const char *identity_path, char *out, size_t cap);
+
 /* ---- messages -------------------------------------------------------- */
 
 /* Message kinds. Numbers are on the wire: never reuse one. */

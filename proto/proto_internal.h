@@ -37,6 +37,26 @@ void proto__wipe(void *buf, size_t n);
 /* Constant-time equality of n bytes: 1 equal, 0 not. */
 int proto__equal(const uint8_t *a, const uint8_t *b, size_t n);
 
+/* ---- identity.c: small private files ----------------------------------- */
+
+/* Read the file at path (no symbolic link, a regular file; with
+ * private_only, one that group and others cannot read or write) into
+ * buf, at most cap - 1 bytes, *got of them. Errors: TB_E_STATE (no such
+ * file), TB_E_IO, TB_E_FORMAT (cap bytes or more). */
+int proto__read_small(const char *path, char *buf, size_t cap, size_t *got,
+                      int private_only);
+
+/* mkdir -p of the directory part of path, new directories mode 0700.
+ * Errors: TB_E_SPACE (path over 1023 bytes), TB_E_IO. */
+int proto__make_parents(const char *path);
+
+/* Write text[0..n) to path, mode 0600, through a temporary file beside it
+ * that is fsynced, then renamed over path (replace) or linked into place
+ * (not replace: TB_E_STATE when path exists), so a crash never leaves
+ * half a file. Errors: TB_E_SPACE, TB_E_IO, TB_E_STATE. */
+int proto__write_private(const char *path, const char *text, size_t n,
+                         int replace);
+
 /* ---- wire.c: msgpack behind typed, size-limited readers ----------------- */
 
 /*
@@ -118,6 +138,12 @@ enum {
     PROTO_CHARS_TEXT
 };
 int proto__text_ok(const char *s, size_t len, int chars);
+
+/* The one UTF-8 decoder of proto/: the length (1..4) of the well-formed
+ * sequence at s[0..len), its code point in *cp; 0 for a malformed,
+ * truncated or overlong sequence, a surrogate or a value past U+10FFFF
+ * (*cp untouched). Controls and noncharacters are the caller's rules. */
+size_t proto__utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
 
 /* Bounded "why" formatting shared by the files of proto/. */
 void proto__why(char *why, size_t cap, const char *fmt, ...)

@@ -53,13 +53,17 @@ mkdir -p "$out/seeds.d/room"
   rep 21 16; rep 33 16; rep bb 32; rep 5e 64; rep 00 8
   printf '\x00\x00\x03\x04e2\x04\x00\x03\x04e7\x05\x0a'
 } >"$out/seeds.d/room/game"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room}; do
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name}; do
   extra=()
   seeds=$target
   maxlen=8192
   if [ "$target" = log ]; then
     extra=(-DTABULA_FUZZ_UNSIGNED)
     maxlen=16384
+  fi
+  if [ "$target" = name ]; then # (mutated records reach the name's rules)
+    extra=(-DTABULA_FUZZ_UNSIGNED)
+    maxlen=512
   fi
   if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX;
     # every hello's proof holds, so mutated hellos reach the rooms)

@@ -1,8 +1,9 @@
 /*
  * seeds.c: writes the fuzzers' seed corpora (tests/fuzz/run.sh builds and
  * runs it): a signed Laska match with every message kind, as frames, as
- * single envelopes, as a log file (whole and torn) and as plain records.
- *   seeds DIR   writes DIR/{frame,envelope,log,record}/
+ * single envelopes, as a log file (whole and torn) and as plain records;
+ * display names, typed and as signed records.
+ *   seeds DIR   writes DIR/{frame,envelope,log,record,name}/
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -217,6 +218,18 @@ int main(int argc, char **argv)
     put_file(argv[1], "record", "variations", r8, sizeof r8 - 1);
     put_file(argv[1], "record", "crlf-bom", r5, sizeof r5 - 1);
     put_file(argv[1], "record", "cr", r6, sizeof r6 - 1);
+    /* names: Czech and Russian, untrimmed, hostile (U+202E), a record */
+    static const char n1[] = "  Ji\xC5\x99\xC3\xAD   \xC4\x8C" "erm\xC3\xA1k ";
+    static const char n2[] = "\xD0\x81\xD0\xB6\xD0\xB8\xD0\xBA "
+                             "\xD0\x9F\xD1\x91\xD1\x82\xD1\x80";
+    static const char n3[] = "ab\xE2\x80\xAE" "cd";
+    uint8_t nrec[PROTO_NAME_RECORD_MAX];
+    size_t nlen = 0;
+    put_file(argv[1], "name", "czech", n1, sizeof n1 - 1);
+    put_file(argv[1], "name", "russian", n2, sizeof n2 - 1);
+    put_file(argv[1], "name", "bidi", n3, sizeof n3 - 1);
+    if (proto_name_sign(&w, n2, 1765000000000u, nrec, sizeof nrec, &nlen) == 0)
+        put_file(argv[1], "name", "record", nrec, nlen);
     proto_transcript_free(t);
     printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);
     return 0;
