@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "i18n.h"
 #include "advice.h"
@@ -759,6 +760,30 @@ const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
                                        {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},
                                        {NULL, CLI_SWITCH, 0}};
 
+/* The player's name record (its display name signed by its identity)
+ * into rec, *len its length: 0, or nonzero when no name is set or the
+ * identity cannot be read (the seek then goes without a name). */
+static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len)
+{
+    char path[1024], name[PROTO_DISPLAY_NAME_MAX + 1];
+    Proto_Identity me;
+    struct timespec ts;
+    int rc;
+
+    *len = 0;
+    if (proto_identity_path(path, sizeof path) != 0 ||
+        proto_name_load(path, name, sizeof name) != 0 || name[0] == '\0' ||
+        proto_identity_load(&me, path, NULL) != 0)
+        return TB_E_STATE;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    rc = proto_name_sign(&me, name,
+                         (uint64_t)ts.tv_sec * 1000u +
+                             (uint64_t)ts.tv_nsec / 1000000u,
+                         rec, PROTO_NAME_RECORD_MAX, len);
+    proto_identity_wipe(&me);
+    return rc;
+}
+
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     const char *help)
 {
@@ -948,6 +973,11 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         fprintf(stderr, _("tabula %s: cannot initialise libsodium\n"), cmd);
         return CLI_EXIT_FAIL;
     }
+    /* A seek carries the player's display name, signed by the player's
+     * own key (tabula identity --name), where one is set. */
+    uint8_t name_rec[PROTO_NAME_RECORD_MAX];
+    if (cfg.seek && seek_name(name_rec, &cfg.name_len) == 0)
+        cfg.name = name_rec;
     int screen = tui_terminal_ok();
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);

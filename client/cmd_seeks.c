@@ -21,9 +21,11 @@ static const char seeks_help[] = N_(
     "one game or of all, the oldest first, one line each:\n"
     "  seek: CODE GAME CLOCK OPTIONS WAITING FINGERPRINT NAME\n"
     "CLOCK and OPTIONS are '-' when the seek has none; WAITING is how long\n"
-    "it has waited (45s, 3m, 2h, 4d); FINGERPRINT is the seeker's key,\n"
-    "which tells apart two players of one name. Each seek is signed by its\n"
-    "seeker: one whose signature or code does not check is not shown.\n"
+    "it has waited (45s, 3m, 2h, 4d); NAME is the seeker's display name\n"
+    "('tabula identity --name'), signed by the key FINGERPRINT names, which\n"
+    "tells apart two players of one name (no name: FINGERPRINT is the\n"
+    "game's key and NAME is left out). Each seek is signed: one whose\n"
+    "signature, code or name does not check is not shown.\n"
     "Take one with 'tabula join CODE --lobby HOST:PORT'; put one up with\n"
     "'tabula seek GAME'.\n");
 
@@ -63,14 +65,18 @@ static int each_seek(void *user, uint64_t since, const uint8_t *card,
     if (lobby_seek_card_read(card, len, &s) != 0 ||
         proto_clock_split(s.options, &clock, opts, sizeof opts) != 0 ||
         proto_clock_format(&clock, ctext, sizeof ctext) != 0) {
-        r->forged++; /* (the relay's word, or a seeker's lie: not shown) */
+        r->forged++; /* (the relay's word, or a seeker's lie: not shown;
+                        a name is shown only as proto_name_verify took it,
+                        so it holds no control or bidi character) */
         return 0;
     }
-    proto_fingerprint(s.host_pk, fp);
+    /* (the name's own key where it has one: the game's key is new each
+     * game) */
+    proto_fingerprint(s.named ? s.who.pk : s.host_pk, fp);
     waited(r->now_ms, since, wait, sizeof wait);
-    printf("seek: %s %s %s %s %s %s %s\n", s.invite.text, s.game,
+    printf("seek: %s %s %s %s %s %s%s%s\n", s.invite.text, s.game,
            ctext[0] != '\0' ? ctext : "-", opts[0] != '\0' ? opts : "-", wait,
-           fp, s.name);
+           fp, s.named ? " " : "", s.named ? s.who.name : "");
     r->shown++;
     return 0;
 }

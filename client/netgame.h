@@ -86,9 +86,11 @@ typedef struct Netgame_Config {
     FILE *out;
     const char *label;
     /* A host's: put the room on the lobby's public list (tabula seek),
-     * under the display name name (NULL or "": none). */
+     * with the player's name record name[0..name_len) (proto_name_sign;
+     * name_len 0: none). */
     int seek;
-    const char *name;
+    const uint8_t *name;
+    size_t name_len;
 } Netgame_Config;
 
 /* The outcome, valid once on_done ran. */

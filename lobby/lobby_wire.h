@@ -300,19 +300,22 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
  * [32], the invite code's 16 symbols, game length u8 (1..16) and the
  * game's name ([a-z0-9]), options length u8 (0..255) and
  * the match options as the host starts the match (printable ASCII
- * without spaces, as proto.h's; the clock as "clock=VALUE"), name length u8 (0..64) and the host's display name
- * (printable ASCII and UTF-8 letters), then the Ed25519 signature by the
- * host key of "tabula seek 1" NUL and every byte before it.
+ * without spaces, as proto.h's; the clock as "clock=VALUE"), name length
+ * u8 (0..PROTO_NAME_RECORD_MAX) and the host player's display name as a
+ * name record (proto_name_sign: signed by the player's own key, which
+ * a list shows beside the name; none: length 0), then the Ed25519
+ * signature by the host key of "tabula seek 1" NUL and every byte before
+ * it.
  */
 #define LOBBY_SEEK_GAME_MAX 16
 /* (a length byte: a match's options of PROTO_OPTIONS_MAX, 256, bytes
  * are one too many for a seek) */
 #define LOBBY_SEEK_OPTIONS_MAX 255
-#define LOBBY_SEEK_NAME_MAX 64
+#define LOBBY_SEEK_NAME_MAX PROTO_NAME_RECORD_MAX
 #define LOBBY_SEEK_CARD_MIN (1 + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS + 3 + 1 + 64)
 #define LOBBY_SEEK_CARD_MAX                                                    \
     (1 + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS + 3 + LOBBY_SEEK_GAME_MAX +     \
-     LOBBY_SEEK_OPTIONS_MAX + LOBBY_SEEK_NAME_MAX + 64) /* 451 */
+     LOBBY_SEEK_OPTIONS_MAX + LOBBY_SEEK_NAME_MAX + 64) /* 557 */
 
 /* A seek as a card says it. */
 typedef struct Lobby_Seek {
@@ -320,26 +323,33 @@ typedef struct Lobby_Seek {
     Lobby_Code invite; /* its fingerprint checked against host_pk */
     char game[LOBBY_SEEK_GAME_MAX + 1];
     char options[LOBBY_SEEK_OPTIONS_MAX + 1];
-    char name[LOBBY_SEEK_NAME_MAX + 1]; /* "" : none given */
+    int named;     /* 1: who holds the host player's name record */
+    Proto_Name who; /* its name and the player's key (proto_name_display
+                       shows the two) */
 } Lobby_Seek;
 
 /*
  * lobby_seek_card: the card of a seek for the room of invite, hosted by
- * id, to play game with options (may be "") by a host named name (may be
- * "" or NULL) into out; *len its length (bytes). Errors: TB_E_ARG (a NULL
- * argument, invite not bound to id's key), TB_E_LIMIT (a field over its
- * length), TB_E_FORMAT (a character a card may not carry), TB_E_CRYPTO.
+ * id (the seat's key), to play game with options (may be "") by the
+ * player whose name record (proto_name_sign) is name[0..name_len)
+ * (name_len 0: none) into out; *len its length (bytes). Errors: TB_E_ARG
+ * (a NULL argument, invite not bound to id's key), TB_E_LIMIT (a field
+ * over its length), TB_E_FORMAT (a character a card may not carry, or a
+ * name record proto_name_verify refuses), TB_E_CRYPTO.
  */
 int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
-                    const char *game, const char *options, const char *name,
-                    uint8_t out[LOBBY_SEEK_CARD_MAX], size_t *len);
+                    const char *game, const char *options, const uint8_t *name,
+                    size_t name_len, uint8_t out[LOBBY_SEEK_CARD_MAX],
+                    size_t *len);
 
 /*
  * lobby_seek_card_read: the seek card[0..len) says, into *out, once its
- * signature, its code's fingerprint (against its host key) and every
- * field's length and characters are checked. Errors: TB_E_FORMAT (a bad
- * length, version or character), TB_E_SIGNATURE (not signed by its host
- * key, or a code the key does not fingerprint), TB_E_CRYPTO.
+ * signature, its code's fingerprint (against its host key), its name
+ * record (proto_name_verify: signed by its player's key, a name in its
+ * canonical form, nothing a terminal would act on) and every field's
+ * length and characters are checked. Errors: TB_E_FORMAT (a bad length,
+ * version, character or name record), TB_E_SIGNATURE (not signed by its
+ * host key, or a code the key does not fingerprint), TB_E_CRYPTO.
  */
 int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out);
 

@@ -22,28 +22,18 @@ enum {
     CARD_SIG_BYTES = 64
 };
 
-/* Which characters each field may hold. */
+/* Which characters each field may hold (the name: a record, checked
+ * whole). */
 enum { FIELD_GAME, FIELD_OPTIONS, FIELD_NAME };
 
 static int field_ok(int field, const uint8_t *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; field != FIELD_NAME && i < n; i++) {
         uint8_t c = s[i];
-        switch (field) {
-        case FIELD_GAME:
-            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
-                return 0;
-            break;
-        case FIELD_OPTIONS:
-            if (c <= 0x20 || c > 0x7e)
-                return 0;
-            break;
-        default: /* printable ASCII: a display name's own check comes
-                    with names (issue 37) */
-            if (c < 0x20 || c > 0x7e)
-                return 0;
-            break;
-        }
+        if (field == FIELD_GAME
+                ? !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+                : c <= 0x20 || c > 0x7e)
+            return 0;
     }
     return 1;
 }
@@ -55,7 +45,7 @@ static const size_t field_max[] = {LOBBY_SEEK_GAME_MAX, LOBBY_SEEK_OPTIONS_MAX,
 static int card_hash_input(const uint8_t *card, size_t n, uint8_t *buf,
                            size_t *len)
 {
-    if (n + sizeof seek_label > sizeof seek_label + LOBBY_SEEK_CARD_MAX)
+    if (n > LOBBY_SEEK_CARD_MAX)
         return TB_E_LIMIT;
     memcpy(buf, seek_label, sizeof seek_label);
     memcpy(buf + sizeof seek_label, card, n);
@@ -64,31 +54,41 @@ static int card_hash_input(const uint8_t *card, size_t n, uint8_t *buf,
 }
 
 int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
-                    const char *game, const char *options, const char *name,
-                    uint8_t out[LOBBY_SEEK_CARD_MAX], size_t *len)
+                    const char *game, const char *options, const uint8_t *name,
+                    size_t name_len, uint8_t out[LOBBY_SEEK_CARD_MAX],
+                    size_t *len)
 {
-    const char *field[3] = {game, options, name != NULL ? name : ""};
+    const uint8_t *field[3] = {(const uint8_t *)game,
+                               (const uint8_t *)options, name};
+    size_t flen[3];
     uint8_t buf[sizeof seek_label + LOBBY_SEEK_CARD_MAX];
     size_t n = CARD_GAME, blen;
+    Proto_Name who;
 
     if (id == NULL || invite == NULL || game == NULL || options == NULL ||
-        out == NULL || len == NULL)
+        (name == NULL && name_len > 0) || out == NULL || len == NULL)
         return TB_E_ARG;
     if (lobby_code_check_host(invite, id->pk) != 0)
         return TB_E_ARG;
+    flen[0] = strlen(game);
+    flen[1] = strlen(options);
+    flen[2] = name_len;
+    if (name_len > 0 && name_len <= LOBBY_SEEK_NAME_MAX &&
+        proto_name_verify(name, name_len, &who) != 0)
+        return TB_E_FORMAT;
     out[0] = CARD_VERSION;
     memcpy(out + CARD_KEY, id->pk, LOBBY_KEY_BYTES);
     memcpy(out + CARD_CODE, invite->secret, LOBBY_CODE_SECRET_SYMBOLS);
     memcpy(out + CARD_CODE + LOBBY_CODE_SECRET_SYMBOLS, invite->fingerprint, 4);
     for (int f = 0; f < 3; f++) {
-        size_t k = strlen(field[f]);
+        size_t k = flen[f];
         if (k > field_max[f])
             return TB_E_LIMIT;
-        if ((f == FIELD_GAME && k == 0) ||
-            !field_ok(f, (const uint8_t *)field[f], k))
+        if ((f == FIELD_GAME && k == 0) || !field_ok(f, field[f], k))
             return TB_E_FORMAT;
         out[n++] = (uint8_t)k;
-        memcpy(out + n, field[f], k);
+        if (k > 0)
+            memcpy(out + n, field[f], k);
         n += k;
     }
     if (card_hash_input(out, n, buf, &blen) != 0)
@@ -102,19 +102,15 @@ int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
 
 int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out)
 {
-    char *field[3];
     uint8_t buf[sizeof seek_label + LOBBY_SEEK_CARD_MAX];
     char text[LOBBY_CODE_SYMBOLS + 1];
-    size_t n = CARD_GAME, blen;
+    size_t n = CARD_GAME, blen, at[3] = {0}, flen[3] = {0};
     int rc;
 
     if (card == NULL || out == NULL || len < LOBBY_SEEK_CARD_MIN ||
         len > LOBBY_SEEK_CARD_MAX || card[0] != CARD_VERSION)
         return TB_E_FORMAT;
     memset(out, 0, sizeof *out);
-    field[FIELD_GAME] = out->game;
-    field[FIELD_OPTIONS] = out->options;
-    field[FIELD_NAME] = out->name;
     for (int f = 0; f < 3; f++) {
         size_t k;
         if (n >= len)
@@ -123,11 +119,20 @@ int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out)
         if (k > field_max[f] || (f == FIELD_GAME && k == 0) ||
             len - n < k || !field_ok(f, card + n, k))
             return TB_E_FORMAT;
-        memcpy(field[f], card + n, k);
+        at[f] = n;
+        flen[f] = k;
         n += k;
     }
     if (len - n != CARD_SIG_BYTES)
         return TB_E_FORMAT;
+    memcpy(out->game, card + at[FIELD_GAME], flen[FIELD_GAME]);
+    memcpy(out->options, card + at[FIELD_OPTIONS], flen[FIELD_OPTIONS]);
+    if (flen[FIELD_NAME] > 0) {
+        if (proto_name_verify(card + at[FIELD_NAME], flen[FIELD_NAME],
+                              &out->who) != 0)
+            return TB_E_FORMAT;
+        out->named = 1;
+    }
     memcpy(out->host_pk, card + CARD_KEY, LOBBY_KEY_BYTES);
     memcpy(text, card + CARD_CODE, LOBBY_CODE_SYMBOLS);
     text[LOBBY_CODE_SYMBOLS] = '\0';

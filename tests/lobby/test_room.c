@@ -1314,15 +1314,14 @@ Test(room, a_seat_never_seated_is_attested_never_seated)
 /* ---- public seeks (issue 37; docs/protocol-lobby.md "Seeks") ---- */
 
 /* A seek card by hand: 01, the host key, the code's 16 symbols, the
- * game, the options and the name each after its length byte, then id's
- * signature of "tabula seek 1" NUL and every byte before it (libsodium
- * itself). */
-static size_t card_by_hand(uint8_t *c, const Proto_Identity *id,
-                           const Lobby_Code *code, const char *game,
-                           const char *opts, const char *name)
+ * game, the options and the name record (rec[0..rlen)) each after its
+ * length byte, then id's signature of "tabula seek 1" NUL and every byte
+ * before it (libsodium itself). */
+static size_t card_named(uint8_t *c, const Proto_Identity *id,
+                         const Lobby_Code *code, const char *game,
+                         const char *opts, const uint8_t *rec, size_t rlen)
 {
-    const char *f[3] = {game, opts, name};
-    uint8_t buf[14 + 600];
+    uint8_t buf[14 + 700];
     size_t n = 0;
     c[n++] = 1;
     memcpy(c + n, id->pk, 32);
@@ -1330,18 +1329,29 @@ static size_t card_by_hand(uint8_t *c, const Proto_Identity *id,
     memcpy(c + n, code->secret, 12);
     memcpy(c + n + 12, code->fingerprint, 4);
     n += 16;
-    for (int i = 0; i < 3; i++) {
-        size_t k = strlen(f[i]);
-        c[n++] = (uint8_t)k;
-        memcpy(c + n, f[i], k);
-        n += k;
-    }
+    c[n++] = (uint8_t)strlen(game);
+    memcpy(c + n, game, strlen(game));
+    n += strlen(game);
+    c[n++] = (uint8_t)strlen(opts);
+    memcpy(c + n, opts, strlen(opts));
+    n += strlen(opts);
+    c[n++] = (uint8_t)rlen;
+    memcpy(c + n, rec, rlen);
+    n += rlen;
     memcpy(buf, "tabula seek 1", 14);
     memcpy(buf + 14, c, n);
     cr_assert_eq(crypto_sign_detached(c + n, NULL, buf, 14 + n, id->sk), 0);
     return n + 64;
 }
 
+/* The same with a name of raw bytes (no record: "" only, or a forgery). */
+static size_t card_by_hand(uint8_t *c, const Proto_Identity *id,
+                           const Lobby_Code *code, const char *game,
+                           const char *opts, const char *name)
+{
+    return card_named(c, id, code, game, opts, (const uint8_t *)name,
+                      strlen(name));
+}
 /* The host's code number k (its secret's symbols from k). */
 static Lobby_Code code_of(uint8_t k)
 {
@@ -1357,7 +1367,7 @@ static Lobby_Code code_of(uint8_t k)
 static size_t seek_msg(uint8_t *m, const Lobby_Code *code, const char *game)
 {
     m[0] = 0x06;
-    return 1 + card_by_hand(m + 1, &host_id, code, game, "clock=300+3", "Jan");
+    return 1 + card_by_hand(m + 1, &host_id, code, game, "clock=300+3", "");
 }
 
 /* SEEKS: 07 04, the game NUL-padded to 16 bytes. */
@@ -1370,28 +1380,60 @@ static size_t seeks_msg(uint8_t *m, const char *game)
     return 18;
 }
 
+/* A name record by hand (docs/protocol.md "Display names"): 01, the
+ * key, time u64, the name's length and bytes, then the key's signature
+ * of "tabula name 1" NUL and every byte before it: 106 + n bytes. */
+static size_t record_by_hand(uint8_t *r, const Proto_Identity *id,
+                             const char *name)
+{
+    uint8_t buf[14 + 200];
+    size_t n = 0, k = strlen(name);
+    r[n++] = 1;
+    memcpy(r + n, id->pk, 32);
+    n += 32;
+    put64(r + n, 1700000000000ull);
+    n += 8;
+    r[n++] = (uint8_t)k;
+    memcpy(r + n, name, k);
+    n += k;
+    memcpy(buf, "tabula name 1", 14);
+    memcpy(buf + 14, r, n);
+    cr_assert_eq(crypto_sign_detached(r + n, NULL, buf, 14 + n, id->sk), 0);
+    return n + 64;
+}
+
 /* The card is laid out as the protocol says: lobby_seek_card's bytes are
- * the hand-made card's (Ed25519 signs deterministically), 135 bytes
- * (1 + 32 + 16 + 1 + 5 + 1 + 11 + 1 + 3 + 64); it reads back as
- * written; any one bit flipped, anywhere, and it is refused. */
+ * the hand-made card's (Ed25519 signs deterministically), 241 bytes with
+ * the player's name record "Jan" (1 + 32 + 16 + 1 + 5 + 1 + 11 + 1 +
+ * 109 + 64); it reads back as written, the name with the player's own
+ * key; any one bit flipped, anywhere, and it is refused; a record whose
+ * name holds U+202E (signed by hand: proto_name_sign would not) makes the
+ * card a forgery. */
 Test(room, a_seek_card_is_the_documented_bytes)
 {
     Lobby_Code code = code_of(3);
-    uint8_t want[600], got[LOBBY_SEEK_CARD_MAX];
-    size_t len = 0, wlen = card_by_hand(want, &host_id, &code, "laska",
-                                        "clock=300+3", "Jan");
+    Proto_Identity player;
+    uint8_t seed[32], rec[200], want[700], got[LOBBY_SEEK_CARD_MAX];
+    memset(seed, 0xcc, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&player, seed), 0);
+    size_t rlen = record_by_hand(rec, &player, "Jan"), len = 0;
+    size_t wlen = card_named(want, &host_id, &code, "laska", "clock=300+3",
+                             rec, rlen);
     Lobby_Seek s;
 
-    cr_assert_eq(wlen, 135);
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "clock=300+3",
-                                 "Jan", got, &len),
+    cr_assert_eq(rlen, 109);
+    cr_assert_eq(wlen, 241);
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "clock=300+3", rec,
+                                 rlen, got, &len),
                  0);
     cr_assert_eq(len, wlen);
     cr_assert(memcmp(got, want, len) == 0);
     cr_assert_eq(lobby_seek_card_read(got, len, &s), 0);
     cr_assert_str_eq(s.game, "laska");
     cr_assert_str_eq(s.options, "clock=300+3");
-    cr_assert_str_eq(s.name, "Jan");
+    cr_assert_eq(s.named, 1);
+    cr_assert_str_eq(s.who.name, "Jan");
+    cr_assert(memcmp(s.who.pk, player.pk, 32) == 0);
     cr_assert_str_eq(s.invite.text, code.text);
     cr_assert(memcmp(s.host_pk, host_id.pk, 32) == 0);
     for (size_t i = 0; i < len; i++)
@@ -1401,29 +1443,31 @@ Test(room, a_seek_card_is_the_documented_bytes)
                           "byte %zu bit %d", i, b);
             got[i] ^= (uint8_t)(1u << b);
         }
+    /* U+202E (E2 80 AE) inside the name */
+    rlen = record_by_hand(rec, &player, "J\xe2\x80\xae" "an");
+    wlen = card_named(want, &host_id, &code, "laska", "", rec, rlen);
+    cr_assert_eq(lobby_seek_card_read(want, wlen, &s), TB_E_FORMAT);
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "", rec, rlen, got,
+                                 &len),
+                 TB_E_FORMAT);
     /* the guest's signature over the host's code: the code's fingerprint
      * is not the guest's key */
     wlen = card_by_hand(want, &guest_id, &code, "laska", "", "");
     cr_assert_eq(lobby_seek_card_read(want, wlen, &s), TB_E_SIGNATURE);
-    cr_assert_eq(lobby_seek_card(&guest_id, &code, "laska", "", "", got, &len),
+    cr_assert_eq(lobby_seek_card(&guest_id, &code, "laska", "", NULL, 0, got,
+                                 &len),
                  TB_E_ARG);
-    /* a space in the options, an empty game, a name of 65 */
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "a b", "", got,
+    /* a space in the options, an empty game */
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "a b", NULL, 0, got,
                                  &len),
                  TB_E_FORMAT);
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "", "", "", got, &len),
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "", "", NULL, 0, got, &len),
                  TB_E_FORMAT);
-    char long_name[66];
-    memset(long_name, 'n', 65);
-    long_name[65] = '\0';
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "", long_name, got,
-                                 &len),
-                 TB_E_LIMIT);
 }
 
 /* A host's seek is answered SEEKED 0 (87 00) and listed: a SEEKS gets
  * one LIST (88, last 1, count 1, then since u64 = the wall clock when it
- * was listed, length u16 = 135, the card as sent: 149 bytes) and is
+ * was listed, length u16 = 132, the card as sent (no name): 146 bytes) and is
  * closed after it; a SEEKS of another game gets an empty last LIST (4
  * bytes). Once a guest took the seat, the list is empty. */
 Test(room, a_seek_is_listed_until_a_guest_takes_it)
@@ -1446,13 +1490,13 @@ Test(room, a_seek_is_listed_until_a_guest_takes_it)
     Lobby_Member *lm = member(&l1, "192.0.2.9", 3);
     lobby_rooms_message(lm, m, seeks_msg(m, ""), 3);
     cr_assert_eq(l1.n, 1);
-    cr_assert_eq(l1.len[0], 149);
+    cr_assert_eq(l1.len[0], 146);
     cr_assert(l1.msg[0][0] == 0x88 && l1.msg[0][1] == 1);
     cr_assert(l1.msg[0][2] == 0 && l1.msg[0][3] == 1);
     cr_assert_eq(get64(l1.msg[0] + 4), 1700000000123ull);
-    cr_assert(l1.msg[0][12] == 0 && l1.msg[0][13] == 135);
+    cr_assert(l1.msg[0][12] == 0 && l1.msg[0][13] == 132);
     seek_msg(m, &code, "laska");
-    cr_assert(memcmp(l1.msg[0] + 14, m + 1, 135) == 0);
+    cr_assert(memcmp(l1.msg[0] + 14, m + 1, 132) == 0);
     cr_assert(l1.closing && l1.flushed);
     lobby_rooms_closed(lm, 4);
 
