@@ -1317,11 +1317,22 @@ Test(room, a_seat_never_seated_is_attested_never_seated)
  * game, the options and the name record (rec[0..rlen)) each after its
  * length byte, then id's signature of "tabula seek 1" NUL and every byte
  * before it (libsodium itself). */
+/* id's signature at b + n of label (13 characters), its NUL and b[0..n)
+ * (libsodium itself); returns n + 64. */
+static size_t signed_by_hand(const char *label, uint8_t *b, size_t n,
+                             const Proto_Identity *id)
+{
+    uint8_t buf[14 + 700];
+    memcpy(buf, label, 14);
+    memcpy(buf + 14, b, n);
+    cr_assert_eq(crypto_sign_detached(b + n, NULL, buf, 14 + n, id->sk), 0);
+    return n + 64;
+}
+
 static size_t card_named(uint8_t *c, const Proto_Identity *id,
                          const Lobby_Code *code, const char *game,
                          const char *opts, const uint8_t *rec, size_t rlen)
 {
-    uint8_t buf[14 + 700];
     size_t n = 0;
     c[n++] = 1;
     memcpy(c + n, id->pk, 32);
@@ -1338,10 +1349,7 @@ static size_t card_named(uint8_t *c, const Proto_Identity *id,
     c[n++] = (uint8_t)rlen;
     memcpy(c + n, rec, rlen);
     n += rlen;
-    memcpy(buf, "tabula seek 1", 14);
-    memcpy(buf + 14, c, n);
-    cr_assert_eq(crypto_sign_detached(c + n, NULL, buf, 14 + n, id->sk), 0);
-    return n + 64;
+    return signed_by_hand("tabula seek 1", c, n, id);
 }
 
 /* The same with a name of raw bytes (no record: "" only, or a forgery). */
@@ -1386,7 +1394,6 @@ static size_t seeks_msg(uint8_t *m, const char *game)
 static size_t record_by_hand(uint8_t *r, const Proto_Identity *id,
                              const char *name)
 {
-    uint8_t buf[14 + 200];
     size_t n = 0, k = strlen(name);
     r[n++] = 1;
     memcpy(r + n, id->pk, 32);
@@ -1396,10 +1403,7 @@ static size_t record_by_hand(uint8_t *r, const Proto_Identity *id,
     r[n++] = (uint8_t)k;
     memcpy(r + n, name, k);
     n += k;
-    memcpy(buf, "tabula name 1", 14);
-    memcpy(buf + 14, r, n);
-    cr_assert_eq(crypto_sign_detached(r + n, NULL, buf, 14 + n, id->sk), 0);
-    return n + 64;
+    return signed_by_hand("tabula name 1", r, n, id);
 }
 
 /* The card is laid out as the protocol says: lobby_seek_card's bytes are
