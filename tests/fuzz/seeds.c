@@ -3,7 +3,8 @@
  * runs it): a signed Laska match with every message kind, as frames, as
  * single envelopes, as a log file (whole and torn) and as plain records;
  * display names, typed and as signed records.
- *   seeds DIR   writes DIR/{frame,envelope,log,record,name}/
+ * public seeks' cards, alone and in a LIST.
+ *   seeds DIR   writes DIR/{frame,envelope,log,record,name,seek}/
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lobby_wire.h"
 #include "proto.h"
 
 static uint8_t frames[64][1024];
@@ -230,6 +232,22 @@ int main(int argc, char **argv)
     put_file(argv[1], "name", "bidi", n3, sizeof n3 - 1);
     if (proto_name_sign(&w, n2, 1765000000000u, nrec, sizeof nrec, &nlen) == 0)
         put_file(argv[1], "name", "record", nrec, nlen);
+    /* a seek's card with that name, and a LIST (after its type byte) of
+     * it: last 1, count 1, since, the card's length, the card */
+    uint8_t sym[LOBBY_CODE_SECRET_SYMBOLS] = {0}, card[LOBBY_SEEK_CARD_MAX],
+            list[3 + 10 + LOBBY_SEEK_CARD_MAX] = {1, 0, 1};
+    Lobby_Code code;
+    size_t clen = 0;
+    if (lobby_code_make(sym, w.pk, &code) == 0 &&
+        lobby_seek_card(&w, &code, "laska", "clock=300+3", nrec, nlen, card,
+                        &clen) == 0) {
+        put_file(argv[1], "seek", "card", card, clen);
+        memset(list + 3, 0, 8);
+        list[11] = (uint8_t)(clen >> 8);
+        list[12] = (uint8_t)clen;
+        memcpy(list + 13, card, clen);
+        put_file(argv[1], "seek", "list", list, 13 + clen);
+    }
     proto_transcript_free(t);
     printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);
     return 0;
