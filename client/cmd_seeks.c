@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "lobby.h"
 #include "proto.h"
+#include "tb_error.h"
 
 #define SEEKS_DEFAULT_LOBBY "127.0.0.1:7470"
 
@@ -134,6 +135,13 @@ int cli_seeks(int argc, char **argv)
     uv_loop_close(&loop);
     if (rc == 0)
         rc = r.status;
+    if (rc == TB_E_RATE) { /* (not a wrong code: the list's own rate) */
+        fprintf(stderr,
+                _("tabula seeks: the lobby at %s was asked for its list too "
+                  "often from this address; try again in a few seconds\n"),
+                cli_token(lobby));
+        return CLI_EXIT_FAIL;
+    }
     if (rc != 0) {
         fprintf(stderr, _("tabula seeks: cannot list the seeks on %s: %s\n"),
                 cli_token(lobby), _(net_strerror(rc)));
