@@ -113,6 +113,12 @@ static int http_accept(Lobby_Http *h, int fd)
         return -1;
     snprintf(hd->host, sizeof hd->host, "%s", plain_host(peer));
     int rc = lobby__hold(h->lb, hd->host);
+    if (rc != 0 && h->cert[0] != '\0') {
+        /* Over TLS a plain answer would only break the handshake: the
+         * browser shows its own error for a closed connection. */
+        free(hd);
+        return -1;
+    }
     if (rc != 0) {
         char msg[256];
         int n = snprintf(
