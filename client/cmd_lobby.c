@@ -4,10 +4,13 @@
  * so scripts and tests can read where to connect, runs until SIGINT or
  * SIGTERM, then closes every connection and prints its counters on
  * standard error. With --http it also serves the browser page (the site
- * scripts/build-wasm.sh assembles) and prints `http: http://HOST:PORT/`.
+ * scripts/build-wasm.sh assembles) and its counters at /metrics, and
+ * prints `http: http://HOST:PORT/` (https:// with --tls-cert and
+ * --tls-key: the page over HTTPS, the members over WSS).
  * It signs its receipts with a key of its own (--key FILE, or a fresh one
  * each start) and prints `relay key: FINGERPRINT` with its start lines.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,8 @@
 
 /* printf format: the default --listen address, then the page's folder. */
 static const char lobby_help[] = N_(
-    "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]]\n"
+    "usage: tabula lobby [--listen HOST:PORT] [--http HOST:PORT [--web DIR]\n"
+    "                    [--tls-cert FILE --tls-key FILE]]\n"
     "                    [--redis redis://HOST:PORT[/DB]] [--key FILE]\n"
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
@@ -50,7 +54,14 @@ static const char lobby_help[] = N_(
     "  --listen HOST:PORT  address to bind (default %s);\n"
     "                      HOST: IPv4, localhost, [IPv6] or a host name\n"
     "  --http HOST:PORT    also serve the browser page there and print\n"
-    "                      'http: http://HOST:PORT/' once bound\n"
+    "                      'http: http://HOST:PORT/' once bound; the\n"
+    "                      lobby's counters for Prometheus are at /metrics\n"
+    "  --tls-cert FILE     serve --http over TLS (HTTPS and WSS, printed as\n"
+    "                      'http: https://HOST:PORT/') with the certificate\n"
+    "                      chain in FILE (PEM, e.g. certbot's\n"
+    "                      fullchain.pem); exit status 2 when it is unusable\n"
+    "  --tls-key FILE      the certificate's private key (PEM, without a\n"
+    "                      passphrase, e.g. certbot's privkey.pem)\n"
     "  --web DIR           the page's folder (default the one\n"
     "                      scripts/build-wasm.sh builds:\n"
     "                      %s)\n"
@@ -187,9 +198,48 @@ static void on_signal(uv_signal_t *h, int signum)
         uv_close((uv_handle_t *)&run->sig[i], NULL);
 }
 
-int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
-                   const char *web, Lobby *lb, Lobby_Http **out, char *url,
-                   size_t url_cap)
+/* Can the certificate and key be served? Else says which file is not,
+ * and why (exit status 2: the command line names a bad file). */
+static int tls_files_usable(const char *cert, const char *key)
+{
+    int bad = 0;
+    int rc = lobby_http_tls_check(cert, key, &bad);
+    int err = errno;
+    const char *file = cli_token(bad ? key : cert);
+    if (rc == 0)
+        return 0;
+    if (rc == TB_E_IO)
+        fprintf(stderr,
+                bad ? _("tabula lobby: cannot read the TLS key file '%s': "
+                        "%s\n")
+                    : _("tabula lobby: cannot read the TLS certificate file "
+                        "'%s': %s\n"),
+                file, strerror(err));
+    else if (rc == TB_E_MISMATCH)
+        fprintf(stderr,
+                _("tabula lobby: the TLS key file '%s' is not the key of the "
+                  "certificate in '%s'\n"),
+                file, cli_token(cert));
+    else if (rc == TB_E_FORMAT)
+        fprintf(stderr,
+                bad ? _("tabula lobby: no private key in the TLS key file "
+                        "'%s' (PEM, without a passphrase, expected)\n")
+                    : _("tabula lobby: no certificate in the TLS certificate "
+                        "file '%s' (PEM expected)\n"),
+                file);
+    else
+        fprintf(stderr, _("tabula lobby: cannot use the TLS files '%s' and "
+                          "'%s': %s\n"),
+                cli_token(cert), cli_token(key), _(tb_strerror(rc)));
+    return rc;
+}
+
+/* cli_lobby_http's work, over TLS when cert is not NULL (its url then
+ * https://). */
+static int serve_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
+                      const char *web, Lobby *lb, const char *cert,
+                      const char *key, Lobby_Http **out, char *url,
+                      size_t url_cap)
 {
     char host[64];
     int port, rc;
@@ -215,7 +265,7 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
         return TB_E_IO;
     }
     fclose(f);
-    rc = lobby_http_new(loop, host, port, web, lb, out);
+    rc = lobby_http_new_tls(loop, host, port, web, lb, cert, key, out);
     if (rc != 0) {
         fprintf(stderr,
                 _("tabula: cannot serve the web page on %s port %d: %s (is "
@@ -223,17 +273,24 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
                 host, port, rc == TB_E_IO ? "cannot bind" : _(tb_strerror(rc)));
         return rc;
     }
-    snprintf(url, url_cap, addr->ss_family == AF_INET6 ? "http://[%s]:%d/"
-                                                        : "http://%s:%d/",
-             host, lobby_http_port(*out));
+    snprintf(url, url_cap,
+             addr->ss_family == AF_INET6 ? "%s://[%s]:%d/" : "%s://%s:%d/",
+             cert != NULL ? "https" : "http", host, lobby_http_port(*out));
     return 0;
+}
+
+int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
+                   const char *web, Lobby *lb, Lobby_Http **out, char *url,
+                   size_t url_cap)
+{
+    return serve_http(loop, addr, web, lb, NULL, NULL, out, url, url_cap);
 }
 
 int cli_lobby(int argc, char **argv)
 {
     const char *listen = LOBBY_DEFAULT_LISTEN;
     const char *http = NULL, *web = TABULA_SITE_DIR, *redis = NULL;
-    const char *key_file = NULL;
+    const char *key_file = NULL, *tls_cert = NULL, *tls_key = NULL;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -269,6 +326,8 @@ int cli_lobby(int argc, char **argv)
             {"--web", &web},
             {"--redis", &redis},
             {"--key", &key_file},
+            {"--tls-cert", &tls_cert},
+            {"--tls-key", &tls_key},
         };
         if (strcmp(argv[i], "--trust") == 0) {
             if (i + 1 >= argc) {
@@ -353,6 +412,16 @@ int cli_lobby(int argc, char **argv)
                 cli_token(http));
         return CLI_EXIT_USAGE;
     }
+    if ((tls_cert != NULL || tls_key != NULL) &&
+        (http == NULL || tls_cert == NULL || tls_key == NULL)) {
+        fprintf(stderr, _("tabula lobby: --tls-cert and --tls-key go "
+                          "together, with --http\n"));
+        return CLI_EXIT_USAGE;
+    }
+    /* Before anything is bound: a file named wrong is the command line's
+     * fault. */
+    if (tls_cert != NULL && tls_files_usable(tls_cert, tls_key) != 0)
+        return CLI_EXIT_USAGE;
     lim.write_queue_total = (size_t)queued_mib << 20;
     {
         int given = lim.max_conns != 0;
@@ -444,8 +513,8 @@ int cli_lobby(int argc, char **argv)
         memcpy(where, "?", 2);
     char url[96] = "";
     if (http != NULL) {
-        rc = cli_lobby_http(&loop, &http_addr, web, run.lb, &run.http, url,
-                            sizeof url);
+        rc = serve_http(&loop, &http_addr, web, run.lb, tls_cert, tls_key,
+                        &run.http, url, sizeof url);
         if (rc != 0) {
             lobby_close(run.lb, NULL, NULL);
             uv_run(&loop, UV_RUN_DEFAULT);

@@ -7,9 +7,16 @@
  * members and the browsers, and a browser member is a member like any
  * other (room.c's messages, limits, rate limits and back-pressure; here
  * only the transport). Only GET of files below the site folder is served
- * (lws refuses paths that climb out of it); nothing is written.
+ * (lws refuses paths that climb out of it); nothing is written. Besides
+ * the files, /metrics: the lobby's counters for Prometheus (metrics.c).
+ * With a certificate and key (issue 37) all of it goes over TLS: HTTPS
+ * and WSS; this is the one file that includes OpenSSL, to check them.
  */
+#include <errno.h>
 #include <libwebsockets.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +48,9 @@ struct Lobby_Http {
     Http_Hold *holds[HOLD_BUCKETS]; /* by wsi (lws's opaque user data is
                                        its own during adoption) */
     struct lws_http_mount mount; /* lws reads these until then */
+    struct lws_http_mount metrics; /* /metrics, before mount */
     char site[1024];
+    char cert[1024], key[1024]; /* TLS's PEM files; "": plain HTTP */
     char tcp[64];                                 /* lb's "HOST:PORT" */
     struct lws_protocol_vhost_options tcp_header; /* X-Tabula-Lobby: tcp */
     Lobby *lb; /* WebSocket members join it; NULL: files only */
@@ -104,6 +113,12 @@ static int http_accept(Lobby_Http *h, int fd)
         return -1;
     snprintf(hd->host, sizeof hd->host, "%s", plain_host(peer));
     int rc = lobby__hold(h->lb, hd->host);
+    if (rc != 0 && h->cert[0] != '\0') {
+        /* Over TLS a plain answer would only break the handshake: the
+         * browser shows its own error for a closed connection. */
+        free(hd);
+        return -1;
+    }
     if (rc != 0) {
         char msg[256];
         int n = snprintf(
@@ -386,11 +401,152 @@ static int http_callback(struct lws *wsi, enum lws_callback_reasons reason,
     }
 }
 
+/* ---- /metrics ---- */
+
+/* The answer's most bytes (lobby_metrics_text's text is about 3 KiB). */
+#define METRICS_MAX 8192
+
+/* One scrape's answer (lws's per-session data of the metrics protocol,
+ * only on connections that asked for /metrics). */
+typedef struct Metrics_Out {
+    size_t len; /* bytes of buf after LWS_PRE to write; 0: none */
+    unsigned char buf[LWS_PRE + METRICS_MAX];
+} Metrics_Out;
+
+/* GET /metrics: the counters as they are at the request; everything
+ * else as http_callback has it (the holds, lws's own reasons). */
+static int metrics_callback(struct lws *wsi, enum lws_callback_reasons reason,
+                            void *user, void *in, size_t len)
+{
+    Lobby_Http *h = lws_context_user(lws_get_context(wsi));
+    Metrics_Out *mo = user;
+
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return -1; /* no WebSocket here */
+    case LWS_CALLBACK_HTTP: {
+        unsigned char head[LWS_PRE + 1024];
+        unsigned char *start = head + LWS_PRE, *p = start;
+        unsigned char *end = head + sizeof head - 1;
+        char uri[16];
+        Lobby_Stats st;
+        int n;
+        /* Only GET of /metrics itself (lws hands this protocol every
+         * path below it too, and other methods). */
+        if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+            strcmp(uri, "/metrics") != 0)
+            return lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL)
+                       ? -1
+                       : lws_http_transaction_completed(wsi);
+        lobby_stats(h->lb, &st);
+        n = lobby_metrics_text(&st, (char *)mo->buf + LWS_PRE, METRICS_MAX);
+        if (n < 0)
+            return -1;
+        mo->len = (size_t)n;
+        if (lws_add_http_common_headers(
+                wsi, HTTP_STATUS_OK, "text/plain; version=0.0.4; charset=utf-8",
+                (lws_filepos_t)n, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return -1;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (mo == NULL || mo->len == 0)
+            break;
+        if (lws_write(wsi, mo->buf + LWS_PRE, mo->len, LWS_WRITE_HTTP_FINAL) <
+            (int)mo->len)
+            return -1;
+        mo->len = 0;
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    default:
+        break;
+    }
+    return http_callback(wsi, reason, user, in, len);
+}
+
 static const struct lws_protocols protocols[] = {
     {"http", http_callback, 0, 0, 0, NULL, 0},
     {"tabula-lobby", ws_callback, sizeof(Ws_Link), 4096, 0, NULL, 0},
+    {"tabula-metrics", metrics_callback, sizeof(Metrics_Out), 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
+
+/* ---- TLS ---- */
+
+/* A key asking for a passphrase is refused, never asked on a terminal. */
+static int no_passphrase(char *buf, int size, int rwflag, void *user)
+{
+    (void)buf;
+    (void)size;
+    (void)rwflag;
+    (void)user;
+    return -1;
+}
+
+/* Can path be opened for reading as a file? 0, or TB_E_IO with errno. */
+static int readable(const char *path)
+{
+    struct stat st;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return TB_E_IO;
+    int dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
+    fclose(f);
+    if (dir) {
+        errno = EISDIR;
+        return TB_E_IO;
+    }
+    return 0;
+}
+
+int lobby_http_tls_check(const char *cert, const char *key, int *bad)
+{
+    SSL_CTX *ctx = NULL;
+    EVP_PKEY *pk = NULL;
+    FILE *f;
+    int rc;
+
+    *bad = 0;
+    if (cert == NULL || key == NULL)
+        return TB_E_ARG;
+    if (readable(cert) != 0)
+        return TB_E_IO;
+    *bad = 1;
+    if (readable(key) != 0)
+        return TB_E_IO;
+    *bad = 0;
+    ctx = SSL_CTX_new(TLS_server_method());
+    if (ctx == NULL) {
+        rc = TB_E_CRYPTO;
+        goto done;
+    }
+    if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
+        rc = TB_E_FORMAT;
+        goto done;
+    }
+    *bad = 1;
+    f = fopen(key, "r");
+    if (f == NULL) {
+        rc = TB_E_IO;
+        goto done;
+    }
+    pk = PEM_read_PrivateKey(f, NULL, no_passphrase, NULL);
+    fclose(f);
+    if (pk == NULL) {
+        rc = TB_E_FORMAT;
+        goto done;
+    }
+    rc = SSL_CTX_use_PrivateKey(ctx, pk) == 1 &&
+                 SSL_CTX_check_private_key(ctx) == 1
+             ? 0
+             : TB_E_MISMATCH;
+done:
+    EVP_PKEY_free(pk);
+    SSL_CTX_free(ctx);
+    ERR_clear_error();
+    return rc;
+}
 
 /* Can host:port be bound and listened on? Checked before lws tries:
  * libwebsockets 4.1 with a foreign libuv loop crashes later in the loop
@@ -432,11 +588,30 @@ static int can_listen(const char *host, int port)
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
                    const char *site, Lobby *lb, Lobby_Http **out)
 {
+    return lobby_http_new_tls(loop, host, port, site, lb, NULL, NULL, out);
+}
+
+int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
+                       const char *site, Lobby *lb, const char *cert,
+                       const char *key, Lobby_Http **out)
+{
     char index[1100];
     struct stat st;
+    int bad;
     *out = NULL;
     if (port < 0 || port > 65535 || strlen(site) >= sizeof ((Lobby_Http *)0)->site)
         return TB_E_ARG;
+    if (cert != NULL &&
+        (strlen(cert) >= sizeof ((Lobby_Http *)0)->cert || key == NULL ||
+         strlen(key) >= sizeof ((Lobby_Http *)0)->key))
+        return TB_E_ARG;
+    /* Checked here, not left to lws: its context failing half way on a
+     * foreign loop crashes later (can_listen, below). */
+    if (cert != NULL) {
+        int rc = lobby_http_tls_check(cert, key, &bad);
+        if (rc != 0)
+            return rc;
+    }
     snprintf(index, sizeof index, "%s/index.html", site);
     if (stat(index, &st) != 0 || !S_ISREG(st.st_mode))
         return TB_E_IO;
@@ -447,6 +622,10 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
         return TB_E_NOMEM;
     h->lb = lb;
     snprintf(h->site, sizeof h->site, "%s", site);
+    if (cert != NULL) {
+        snprintf(h->cert, sizeof h->cert, "%s", cert);
+        snprintf(h->key, sizeof h->key, "%s", key);
+    }
 
     h->mount.mountpoint = "/";
     h->mount.mountpoint_len = 1;
@@ -454,6 +633,13 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
     h->mount.def = "index.html";
     h->mount.extra_mimetypes = &mime_wasm;
     h->mount.origin_protocol = LWSMPRO_FILE;
+    /* The lobby's counters, where there is a lobby (lws takes the mount
+     * whose point matches the path longest). */
+    h->metrics.mount_next = &h->mount;
+    h->metrics.mountpoint = "/metrics";
+    h->metrics.mountpoint_len = 8;
+    h->metrics.origin = "tabula-metrics"; /* the protocol that answers */
+    h->metrics.origin_protocol = LWSMPRO_CALLBACK;
     /* Every response names the lobby's framed TCP address, so a page
      * hosting a game can show the command a terminal player types. */
     if (lb != NULL && lobby_address(lb, h->tcp, sizeof h->tcp) == 0) {
@@ -466,11 +652,20 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
     memset(&info, 0, sizeof info);
     info.port = port;
     info.iface = host;
-    info.mounts = &h->mount;
+    info.mounts = lb != NULL ? &h->metrics : &h->mount;
     info.headers = h->tcp_header.name != NULL ? &h->tcp_header : NULL;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_LIBUV |
                    LWS_SERVER_OPTION_DISABLE_IPV6 * (strchr(host, ':') == NULL);
+    if (h->cert[0] != '\0') {
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = h->cert;
+        info.ssl_private_key_filepath = h->key;
+        /* HTTP/1.1 only, as without TLS: one connection is one wsi, which
+         * the holds count (HTTP/2 would carry a browser's WebSocket as a
+         * stream of a connection already held). */
+        info.alpn = "http/1.1";
+    }
     info.foreign_loops = loops;
     info.user = h;
     /* lws pings a quiet browser and hangs up on one that stays silent:

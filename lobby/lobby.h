@@ -89,6 +89,16 @@ int lobby_address(const Lobby *lb, char *out, size_t cap);
 void lobby_stats(const Lobby *lb, Lobby_Stats *out);
 
 /*
+ * lobby_metrics_text: st as Prometheus's text exposition format (version
+ * 0.0.4: '# HELP' and '# TYPE' lines, then 'name{labels} value' lines;
+ * metrics named tabula_lobby_*, the Redis round trips only when
+ * st->redis) into out (cap bytes, NUL included). Returns its length in
+ * bytes without the NUL, or TB_E_SPACE when cap is too small (about 4
+ * KiB is enough).
+ */
+int lobby_metrics_text(const Lobby_Stats *st, char *out, size_t cap);
+
+/*
  * lobby_close: stop listening, close every connection and drop every
  * room; the lobby is freed once its last handle is closed (run the loop),
  * then done(user) is called if not NULL. Accepts NULL.
@@ -288,6 +298,29 @@ typedef struct Lobby_Http Lobby_Http; /* opaque, heap */
  */
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
                    const char *site, Lobby *lb, Lobby_Http **out);
+
+/*
+ * lobby_http_new_tls: as lobby_http_new, over TLS when cert is not NULL:
+ * the page over HTTPS and the members over WSS, with the certificate
+ * chain in the PEM file cert (the server's certificate first) and its
+ * private key in the PEM file key (check both first with
+ * lobby_http_tls_check, to say which is wrong). Plain HTTP to the port
+ * is not answered. Errors: lobby_http_new's, and lobby_http_tls_check's
+ * when cert or key is not usable.
+ */
+int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
+                       const char *site, Lobby *lb, const char *cert,
+                       const char *key, Lobby_Http **out);
+
+/*
+ * lobby_http_tls_check: can a TLS server use the PEM files cert (a
+ * certificate chain) and key (its private key, unencrypted)? *bad gets
+ * the file at fault: 0 cert, 1 key. Errors: TB_E_IO (the file cannot be
+ * read: errno says why), TB_E_FORMAT (no certificate, or no private key,
+ * in it), TB_E_MISMATCH (key is not the certificate's: *bad is 1),
+ * TB_E_CRYPTO (the TLS library failed), TB_E_ARG (NULL).
+ */
+int lobby_http_tls_check(const char *cert, const char *key, int *bad);
 
 /* lobby_http_port: the port h listens on. */
 int lobby_http_port(const Lobby_Http *h);

@@ -134,6 +134,9 @@ typedef struct Lobby_Health {
     uint64_t seq;       /* the number of the check, sent as the message */
     uint64_t last;      /* loop time the last check was asked */
     uint64_t last_tick; /* loop time of the last lobby__health_tick */
+    uint64_t sent_ns;   /* uv_hrtime when the awaited check was asked (0:
+                           the subscription after a reset, not timed) */
+    uint64_t rtt_last_us, rtt_sum_us, rtt_count; /* Lobby_Stats's redis_rtt_ */
 } Lobby_Health;
 
 /* A check whose answers are due within deadline_ms, its own channel
@@ -158,6 +161,10 @@ int lobby__health_sub(Lobby_Health *h, const struct redisReply *rep);
  * (a "replica", an ordinary Lobby_Room) of the rooms its own members are
  * in, fed from the room's stream, and relays to its members from it. */
 typedef struct Lobby_Redis Lobby_Redis;
+
+/* The round trips of st's health check into out's redis_rtt_ fields
+ * (and out->redis = 1). */
+void lobby__redis_stats(const Lobby_Redis *st, Lobby_Stats *out);
 
 /* The store of lb on loop, Redis at url ("redis://HOST:PORT[/DB]").
  * Checks once, blocking up to 2 s, that Redis answers. Errors: TB_E_ARG

@@ -1387,6 +1387,14 @@ static void memory_done(void *priv, redisReply *rep)
     st->near_full = near;
 }
 
+void lobby__redis_stats(const Lobby_Redis *st, Lobby_Stats *out)
+{
+    out->redis = 1;
+    out->redis_rtt_last_us = st->health.rtt_last_us;
+    out->redis_rtt_sum_us = st->health.rtt_sum_us;
+    out->redis_rtt_count = st->health.rtt_count;
+}
+
 void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
 {
     Lobby_Stats s;

@@ -47,13 +47,21 @@ void lobby__health_reset(Lobby_Health *h, uint64_t now)
     h->at = now;
     h->last = now;
     h->last_tick = now;
+    h->sent_ns = 0;
 }
 
 /* Every answer of the check awaited is in. */
 static void check_done(Lobby_Health *h)
 {
-    if (h->wait && h->pongs == 0 && h->heard)
-        h->wait = 0;
+    if (!h->wait || h->pongs != 0 || !h->heard)
+        return;
+    h->wait = 0;
+    if (h->sent_ns != 0) { /* (uv_hrtime, not the loop's cached time:
+                              the answers may come within a turn) */
+        h->rtt_last_us = (uv_hrtime() - h->sent_ns) / 1000;
+        h->rtt_sum_us += h->rtt_last_us;
+        h->rtt_count++;
+    }
 }
 
 static void pong(void *priv, redisReply *rep)
@@ -81,6 +89,7 @@ int lobby__health_tick(Lobby_Health *h, Lobby_Rc *rc, uint64_t now)
     h->seq++;
     h->wait = 1;
     h->heard = 0;
+    h->sent_ns = uv_hrtime();
     h->pongs = lobby__rc_ping(rc, pong, h);
     snprintf(seq, sizeof seq, "%llu", (unsigned long long)h->seq);
     if (lobby__rc_command(rc, h->own, LOBBY_HEALTH_OWN_LEN, NULL, NULL, 3,

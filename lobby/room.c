@@ -644,6 +644,8 @@ static int member_put(Lobby_Member *m, const uint8_t *msg, size_t len)
     if (m->ops->is_closing(m->link))
         return TB_E_STATE;
     int rc = m->ops->send(m->link, msg, len);
+    if (rc == 0)
+        m->rs->stats.bytes_out += len;
     pin_seen(m);
     return rc;
 }
@@ -759,6 +761,9 @@ static int member_over(const Lobby_Member *m)
            rs->nconns > rs->lim.max_conns;
 }
 
+_Static_assert(LOBBY_ERR_FLOOD + 1 == LOBBY_REFUSAL_CODES,
+               "room.h's refusal counters hold every ERROR code");
+
 static void member_error(Lobby_Member *m, int code)
 {
     uint8_t msg[LOBBY_LEN_ERROR] = {LOBBY_MSG_ERROR, (uint8_t)code};
@@ -766,6 +771,8 @@ static void member_error(Lobby_Member *m, int code)
         return;
     member_send(m, msg, sizeof msg);
     m->done = 1;
+    if (code > 0 && code < LOBBY_REFUSAL_CODES)
+        m->rs->stats.refusals[code]++;
     if (code == LOBBY_ERR_PROTOCOL || code == LOBBY_ERR_VERSION ||
         code == LOBBY_ERR_TOO_BIG || code == LOBBY_ERR_NOT_ALLOWED)
         m->rs->stats.protocol_errors++;
@@ -1734,8 +1741,10 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_pump(s);
 }
 
-void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
-                         uint64_t now)
+/* One message from m, counted or not (a held WATCH taken up again was
+ * counted as it came). */
+static void message(Lobby_Member *m, const uint8_t *p, size_t len,
+                    uint64_t now)
 {
     Lobby_Rooms *rs = m->rs;
     int hello = m->room == NULL;
@@ -1819,6 +1828,13 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
     default:
         member_error(m, LOBBY_ERR_PROTOCOL);
     }
+}
+
+void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
+                         uint64_t now)
+{
+    m->rs->stats.bytes_in += len;
+    message(m, p, len, now);
 }
 
 void lobby_rooms_drained(Lobby_Member *m)
@@ -1954,7 +1970,7 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
             member_error(m, LOBBY_ERR_RATE);
         } else if (m->retry_at != 0 && now >= m->retry_at) {
             m->retry_at = 0; /* its turn: the WATCH again */
-            lobby_rooms_message(m, m->held, LOBBY_LEN_WATCH, now);
+            message(m, m->held, LOBBY_LEN_WATCH, now);
         } else if (m->room == NULL && !m->done &&
                    now - m->since >= rs->lim.hello_timeout_ms) {
             rs->stats.hello_timeouts++;
@@ -2279,6 +2295,8 @@ void lobby_rooms_stats(const Lobby_Rooms *rs, Lobby_Stats *out)
     *out = rs->stats;
     out->rooms = rs->nrooms;
     out->conns = rs->nlinks + rs->nholds;
+    out->conns_ws = rs->nlinks;
+    out->conns_http = rs->nholds;
     out->members = rs->nmembers;
     out->transcript_bytes = rs->transcript_bytes;
     out->seeks = rs->nseeks;

@@ -167,10 +167,19 @@ int lobby_limits_trust_text(const Lobby_Limits *lim, uint32_t i, char *out,
 /* Fill every zero field of lim with its default (see Lobby_Limits). */
 void lobby_limits_default(Lobby_Limits *lim);
 
-/* Counters of a running lobby. */
+/* Refusals are counted by their ERROR code (docs/protocol-lobby.md,
+ * 1..12); index 0 is never used. */
+#define LOBBY_REFUSAL_CODES 13
+
+/* Counters of a running lobby (the uint64_t ones only ever grow; the
+ * size_t ones are counts now). */
 typedef struct Lobby_Stats {
     size_t rooms;
-    size_t conns;
+    size_t conns;              /* every connection: the three below */
+    size_t conns_tcp;          /* framed TCP, members or not yet (net/) */
+    size_t conns_ws;           /* WebSocket members (lobby/http.c) */
+    size_t conns_http;         /* the web port's other connections: pages
+                                  and /metrics being fetched, upgrades */
     size_t members;            /* seated players and spectators */
     size_t transcript_bytes;   /* payload bytes kept, all rooms */
     uint64_t frames_relayed;   /* frames accepted from players */
@@ -188,7 +197,20 @@ typedef struct Lobby_Stats {
     uint64_t unjoined_dropped; /* rooms dropped with no guest ever */
     uint64_t watches_delayed;  /* WATCHes that waited their address's
                                   turn (Redis) */
-    size_t seeks;              /* open seeks listed (issue 37) */
+    uint64_t bytes_in;         /* lobby messages' bytes received, every
+                                  transport (without its framing) */
+    uint64_t bytes_out;        /* lobby messages' bytes queued to send */
+    uint64_t refusals[LOBBY_REFUSAL_CODES]; /* ERRORs sent, by code */
+    /* Open seeks (issue 37) whose host is on this node (with Redis the
+     * lobby's list holds every node's); /metrics: tabula_lobby_seeks. */
+    size_t seeks;
+    /* With Redis (lobby_use_redis) only, else all 0: its health check's
+     * round trips (a PING on each connection and a message through the
+     * node's own channel, all answered), once a second. */
+    int redis;                 /* 1: the rooms are kept in Redis */
+    uint64_t redis_rtt_last_us; /* the last check's round trip (us) */
+    uint64_t redis_rtt_sum_us; /* every check's round trip added (us) */
+    uint64_t redis_rtt_count;  /* checks answered */
 } Lobby_Stats;
 
 /* ---- the rooms of one node ------------------------------------------ */
@@ -408,8 +430,9 @@ void lobby_rooms_close_links(Lobby_Rooms *rs);
  * open. */
 size_t lobby_rooms_links(const Lobby_Rooms *rs);
 
-/* lobby_rooms_stats: the counters (conns: the counted links and the
- * holds). */
+/* lobby_rooms_stats: the counters (conns: the counted links, conns_ws,
+ * and the holds, conns_http; conns_tcp and the Redis fields 0: the
+ * driver's, lobby_stats). */
 void lobby_rooms_stats(const Lobby_Rooms *rs, Lobby_Stats *out);
 
 /* lobby_rooms_next_seq: the number the room of invite lookup inv gives

@@ -296,7 +296,10 @@ int lobby_address(const Lobby *lb, char *out, size_t cap)
 void lobby_stats(const Lobby *lb, Lobby_Stats *out)
 {
     lobby_rooms_stats(lb->rooms, out);
-    out->conns += net_server_conns(lb->server);
+    out->conns_tcp = net_server_conns(lb->server);
+    out->conns += out->conns_tcp;
+    if (lb->redis != NULL)
+        lobby__redis_stats(lb->redis, out);
 }
 
 void lobby_close(Lobby *lb, void (*done)(void *user), void *user)

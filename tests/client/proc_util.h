@@ -168,6 +168,18 @@ static int finish(Proc *p)
     return p->status;
 }
 
+/* Write text into the file name of the test's directory. */
+__attribute__((unused)) static void write_file(const char *name,
+                                               const char *text)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
 static void path_of(char *buf, size_t cap, const char *name)
 {
     snprintf(buf, cap, "%s/%s", dir, name);

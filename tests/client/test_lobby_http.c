@@ -3,7 +3,10 @@
  * (issue 14): the files of the site folder with the types a browser needs
  * (a module must be application/wasm), nothing outside it, a clear
  * refusal when the folder has no page or the port is taken, and a clean
- * exit on SIGTERM. A real lobby process; HTTP spoken over a plain socket.
+ * exit on SIGTERM; with --tls-cert and --tls-key (issue 37) the same over
+ * HTTPS only, and a certificate or key that cannot serve named at start.
+ * A real lobby process; HTTP spoken over a plain socket, HTTPS with
+ * OpenSSL against a certificate the test makes with the openssl command.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -29,57 +32,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "client/proc_util.h"
 #pragma GCC diagnostic pop
-
-static void write_file(const char *name, const char *text)
-{
-    char path[400];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* GET path from 127.0.0.1:port; the whole answer into buf. */
-static void get(int port, const char *path, char *buf, size_t cap)
-{
-    struct sockaddr_in a;
-    char req[512];
-    size_t n = 0;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    cr_assert_geq(fd, 0);
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
-    snprintf(req, sizeof req,
-             "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
-             path);
-    cr_assert_eq(write(fd, req, strlen(req)), (ssize_t)strlen(req));
-    for (;;) {
-        ssize_t r = read(fd, buf + n, cap - 1 - n);
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    buf[n] = '\0';
-    close(fd);
-}
-
-/* Does the answer's head (lower-cased) hold text? */
-static int head_has(const char *answer, const char *text)
-{
-    char low[2048];
-    size_t n = 0;
-    for (; answer[n] != '\0' && n + 1 < sizeof low; n++)
-        low[n] = (char)tolower((unsigned char)answer[n]);
-    low[n] = '\0';
-    char *end = strstr(low, "\r\n\r\n");
-    if (end != NULL)
-        *end = '\0';
-    return strstr(low, text) != NULL;
-}
+#include "client/http_util.h"
 
 static int start_lobby(Proc *p, const char *site)
 {
@@ -115,21 +68,21 @@ Test(lobby_http, serves_the_site_and_nothing_outside_it)
     write_file("secret.txt", "not-for-the-web\n");
     int port = start_lobby(&lobby, site);
 
-    get(port, "/", buf, sizeof buf);
+    http_get(port, "/", buf, sizeof buf);
     cr_assert(strstr(buf, " 200 ") != NULL, "%s", buf);
     cr_assert(strstr(buf, "page-index") != NULL, "%s", buf);
-    get(port, "/m.wasm", buf, sizeof buf);
+    http_get(port, "/m.wasm", buf, sizeof buf);
     cr_assert(strstr(buf, " 200 ") != NULL, "%s", buf);
-    cr_assert(head_has(buf, "content-type: application/wasm"), "%s", buf);
-    get(port, "/a.js", buf, sizeof buf);
-    cr_assert(head_has(buf, "content-type: text/javascript") ||
-                  head_has(buf, "content-type: application/javascript"),
+    cr_assert(http_head_has(buf, "content-type: application/wasm"), "%s", buf);
+    http_get(port, "/a.js", buf, sizeof buf);
+    cr_assert(http_head_has(buf, "content-type: text/javascript") ||
+                  http_head_has(buf, "content-type: application/javascript"),
               "%s", buf);
-    get(port, "/../secret.txt", buf, sizeof buf);
+    http_get(port, "/../secret.txt", buf, sizeof buf);
     cr_assert(strstr(buf, "not-for-the-web") == NULL, "%s", buf);
-    get(port, "/%2e%2e/secret.txt", buf, sizeof buf);
+    http_get(port, "/%2e%2e/secret.txt", buf, sizeof buf);
     cr_assert(strstr(buf, "not-for-the-web") == NULL, "%s", buf);
-    get(port, "/no-such-file.html", buf, sizeof buf);
+    http_get(port, "/no-such-file.html", buf, sizeof buf);
     cr_assert(strstr(buf, " 404 ") != NULL, "%s", buf);
 
     kill(lobby.pid, SIGTERM);
@@ -149,11 +102,11 @@ Test(lobby_http, answers_name_the_lobbys_tcp_address)
     await_line(&lobby, "listening: ", tcp, sizeof tcp);
     cr_assert_eq(strncmp(tcp, "127.0.0.1:", 10), 0, "%s", tcp);
     snprintf(want, sizeof want, "\r\nx-tabula-lobby: %s\r\n", tcp);
-    get(port, "/", buf, sizeof buf);
+    http_get(port, "/", buf, sizeof buf);
     cr_assert(strstr(buf, " 200 ") != NULL, "%s", buf);
-    cr_assert(head_has(buf, want), "%s", buf);
-    get(port, "/no-such-file.html", buf, sizeof buf);
-    cr_assert(head_has(buf, want), "%s", buf);
+    cr_assert(http_head_has(buf, want), "%s", buf);
+    http_get(port, "/no-such-file.html", buf, sizeof buf);
+    cr_assert(http_head_has(buf, want), "%s", buf);
 
     kill(lobby.pid, SIGTERM);
     cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
@@ -231,5 +184,135 @@ Test(lobby_http, a_bad_address_is_a_usage_error)
     start(&lobby, "lobby", NULL, args);
     cr_assert_eq(finish(&lobby), 2);
     cr_assert(strstr(slurp(lobby.err), "expected HOST:PORT") != NULL);
+    remove_dir();
+}
+
+/* A self-signed certificate for 127.0.0.1, NAME.pem, and its key,
+ * NAME.key, in the test's folder (the openssl command). */
+static void make_cert(const char *name)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && openssl req -x509 -newkey ec -pkeyopt "
+             "ec_paramgen_curve:prime256v1 -nodes -keyout %s.key -out %s.pem "
+             "-days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
+             "2>/dev/null",
+             dir, name, name);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* `tabula lobby --http 127.0.0.1:0 --tls-cert cert --tls-key key` (files
+ * of the test's folder) serving site, its output in the files name.*:
+ * minus its exit status, its standard error in *err; or, when it
+ * started, its port (the process in p). */
+static int start_tls(Proc *p, const char *name, const char *site,
+                     const char *cert, const char *key, char **err)
+{
+    char url[128];
+    int port = 0;
+    char *args[] = {"lobby",      "--listen", "127.0.0.1:0", "--http",
+                    "127.0.0.1:0", "--web",   (char *)site,  "--tls-cert",
+                    (char *)cert, "--tls-key", (char *)key,  NULL};
+    start(p, name, NULL, args);
+    double until = now_ms() + WAIT_MS;
+    while (strstr(slurp(p->out), "relay key: ") == NULL) {
+        int st;
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid) {
+            p->exited = 1;
+            *err = slurp(p->err);
+            return WIFEXITED(st) ? -WEXITSTATUS(st) : -128;
+        }
+        cr_assert_lt(now_ms(), until, "no start lines:\n%s", slurp(p->err));
+        pause_ms(5);
+    }
+    await_line(p, "http: https://127.0.0.1:", url, sizeof url);
+    cr_assert_eq(sscanf(url, "%d/", &port), 1, "%s", url);
+    return port;
+}
+
+Test(lobby_http, tls_serves_the_page_over_https_and_nothing_over_http)
+{
+    static const char page[] = "<!doctype html><title>t</title>page-tls\n";
+    char site[300], ca[300], buf[8192], *err;
+    Proc lobby;
+    make_dir();
+    snprintf(site, sizeof site, "%s/site", dir);
+    cr_assert_eq(mkdir(site, 0700), 0);
+    write_file("site/index.html", page);
+    make_cert("cert");
+    snprintf(ca, sizeof ca, "%s/cert.pem", dir);
+    int port = start_tls(&lobby, "lobby", site, "cert.pem", "cert.key", &err);
+    cr_assert_gt(port, 0, "exit %d: %s", -port, err);
+
+    /* The page's bytes, under a certificate verified for the address. */
+    https_get(port, "/", ca, buf, sizeof buf);
+    cr_assert_eq(strncmp(buf, "HTTP/1.1 200 ", 13), 0, "%s", buf);
+    char *body = strstr(buf, "\r\n\r\n");
+    cr_assert_not_null(body, "%s", buf);
+    cr_assert_str_eq(body + 4, page);
+    /* The counters too. */
+    https_get(port, "/metrics", ca, buf, sizeof buf);
+    cr_assert_eq(strncmp(buf, "HTTP/1.1 200 ", 13), 0, "%s", buf);
+    cr_assert(strstr(buf, "\ntabula_lobby_rooms 0\n") != NULL, "%s", buf);
+    /* Plain HTTP to the same port: no page, no answer in HTTP at all. */
+    http_get(port, "/", buf, sizeof buf);
+    cr_assert_null(strstr(buf, "page-tls"), "%s", buf);
+    cr_assert_null(strstr(buf, "HTTP/1.1 200"), "%s", buf);
+
+    kill(lobby.pid, SIGTERM);
+    cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
+    remove_dir();
+}
+
+/* A file named wrong is refused at start, with its name and what is
+ * wrong with it (exit status 2, as for a bad address): never a lobby
+ * that serves without it, or crashes in libwebsockets. */
+Test(lobby_http, a_tls_file_that_cannot_serve_exits_2_naming_it)
+{
+    static const struct {
+        const char *cert, *key, *said;
+    } cases[] = {
+        {"missing.pem", "cert.key",
+         "tabula lobby: cannot read the TLS certificate file 'missing.pem': "
+         "No such file or directory\n"},
+        {"cert.pem", "missing.key",
+         "tabula lobby: cannot read the TLS key file 'missing.key': No such "
+         "file or directory\n"},
+        {"cert.key", "cert.key",
+         "tabula lobby: no certificate in the TLS certificate file "
+         "'cert.key' (PEM expected)\n"},
+        {"cert.pem", "cert.pem",
+         "tabula lobby: no private key in the TLS key file 'cert.pem' (PEM, "
+         "without a passphrase, expected)\n"},
+        {"cert.pem", "other.key",
+         "tabula lobby: the TLS key file 'other.key' is not the key of the "
+         "certificate in 'cert.pem'\n"},
+    };
+    char site[300], *err;
+    Proc lobby;
+    make_dir();
+    snprintf(site, sizeof site, "%s/site", dir);
+    cr_assert_eq(mkdir(site, 0700), 0);
+    write_file("site/index.html", "x\n");
+    make_cert("cert");
+    make_cert("other");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "case%zu", i);
+        int rc =
+            start_tls(&lobby, name, site, cases[i].cert, cases[i].key, &err);
+        cr_assert_eq(rc, -2, "%s %s: %d %s", cases[i].cert, cases[i].key, rc,
+                     err);
+        cr_assert_str_eq(err, cases[i].said);
+        cr_assert_str_eq(slurp(lobby.out), "");
+    }
+    /* Half of the pair, or TLS without --http: a usage error. */
+    char *half[] = {"lobby", "--listen", "127.0.0.1:0", "--http",
+                    "127.0.0.1:0", "--web", site, "--tls-cert", "cert.pem",
+                    NULL};
+    start(&lobby, "half", NULL, half);
+    cr_assert_eq(finish(&lobby), 2);
+    cr_assert_not_null(strstr(slurp(lobby.err), "--tls-cert and --tls-key go "
+                                                "together, with --http"));
     remove_dir();
 }

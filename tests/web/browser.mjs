@@ -39,6 +39,10 @@
 //       plays its seat), `tabula join CODE --lobby ADDR --bot=1` joins
 //       with the command the page's room line shows. Prints "nethost GAME page HEX
 //       terminal HEX plies N".
+//   node tests/web/browser.mjs nethost GAME tls
+//       the same over TLS: `tabula lobby --tls-cert --tls-key` with a
+//       self-signed certificate the browser is told to trust (its SPKI
+//       hash), the page over https://, its seat over wss://.
 //   node tests/web/browser.mjs nettabs
 //       two tabs of one browser: the page hosts laska from its start page,
 //       its #join= link opens in a second tab, both type moves; the
@@ -1235,8 +1239,8 @@ else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
   status = await storyPage(resolve(rest[0]));
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
   status = await netTabs(rest[0] === 'nolocks');
-else if (cmd === 'nethost' && rest.length === 1 && env.TABULA_BINARY)
-  status = await netHost(rest[0]);
+else if (cmd === 'nethost' && (rest.length === 1 || rest[1] === 'tls') && env.TABULA_BINARY)
+  status = await netHost(rest[0], rest[1] === 'tls');
 else if (cmd === 'net' && rest.length >= 2 && env.TABULA_BINARY)
   status = await netPages(resolve(rest[0]), rest.slice(1));
 else if (cmd === 'play' && rest.length >= 2)
@@ -1255,5 +1259,5 @@ else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
 else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME | netresign | netclaim | netwatch | story OUTDIR | nettabs [nolocks] | policy | stale | offer');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | nettabs [nolocks] | policy | stale | offer');
 exit(status);

@@ -3,10 +3,11 @@
 // terminal seat over a real lobby, and the page asking the seat layer.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { rmSync } from 'node:fs';
 import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
-import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
+import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert } from './page_util.mjs';
 
 // A new page of browser at url, ready; its errors go to errors.
 async function openPage(browser, url, errors) {
@@ -95,13 +96,26 @@ export async function netPages(outDir, games) {
   return failed ? 1 : 0;
 }
 
-export async function netHost(game) {
-  const lobby = await lobbyServer(env.TABULA_BINARY);
-  const browser = await launchBrowser();
+// tls: the lobby serves the page over HTTPS (--tls-cert, --tls-key with a
+// certificate of the test's own, which the browser is told to trust) and
+// the page's seat plays over WSS.
+export async function netHost(game, tls = false) {
+  const cert = tls ? selfSignedCert() : null;
+  const lobby = await lobbyServer(env.TABULA_BINARY,
+    cert ? ['--tls-cert', cert.cert, '--tls-key', cert.key] : []);
+  const browser = await launchBrowser(cert ? [`--ignore-certificate-errors-spki-list=${cert.spki}`] : [])
+    .catch((e) => { lobby.close(); throw e; });
   try {
+    if (tls && !lobby.base.startsWith('https://'))
+      throw new Error(`nethost ${game} tls: the lobby serves ${lobby.base}`);
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // The page's WebSockets, as the browser opens them.
+    const sockets = [];
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.enable');
+    cdp.on('Network.webSocketCreated', (e) => sockets.push(e.url));
     await page.goto(`${lobby.base}/`);
     await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
     // The start page's form, as a user fills it in.
@@ -152,15 +166,22 @@ export async function netHost(game) {
       shown: document.getElementById('final').textContent.slice(12),
       plies: window.tabulaPage.game.moves.length }));
     const termHash = out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
-    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} reloaded-at ${at} exit ${code}`);
+    console.log(`nethost ${game} page ${r.shown} terminal ${termHash} plies ${r.plies} reloaded-at ${at} exit ${code}` +
+      (tls ? ` over ${[...new Set(sockets.map((u) => u.replace(/:\/\/.*/, '')))].join(',')}` : ''));
     if (errors.length) {
       console.log(`nethost ${game}: errors in the page: ${errors.join('; ')}`);
+      return 1;
+    }
+    const want = `${tls ? 'wss' : 'ws'}://${new URL(lobby.base).host}/`;
+    if (!sockets.length || sockets.some((u) => u !== want)) {
+      console.log(`nethost ${game}: the page's WebSockets went to ${sockets.join(' ')}, not ${want}`);
       return 1;
     }
     return r.shown === r.hash && r.hash === termHash && code === 0 ? 0 : 1;
   } finally {
     await browser.close();
     lobby.close();
+    if (cert) rmSync(cert.dir, { recursive: true, force: true });
   }
 }
 

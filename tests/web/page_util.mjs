@@ -3,7 +3,10 @@
 // `tabula lobby --http`, a page opened in headless Chromium, a terminal
 // host with its embedded lobby.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
@@ -61,20 +64,42 @@ export function serve() {
 }
 
 // `tabula lobby --http` serving the site, as a user starts it: resolves
-// to {listen, base, close} once it printed its listening: and http: lines.
-export function lobbyServer(binary) {
+// to {listen, base, close} once it printed its listening: and http: lines
+// (base https:// with extra's --tls-cert and --tls-key).
+export function lobbyServer(binary, extra = []) {
   return new Promise((ok, fail) => {
     const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
-      '127.0.0.1:0', '--web', join(wasmDir, 'site')],
+      '127.0.0.1:0', '--web', join(wasmDir, 'site'), ...extra],
     { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
-      const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (http:\/\/\S+)\/$/m);
+      const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (https?:\/\/\S+)\/$/m);
       if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM') });
     });
     p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
   });
+}
+
+// A self-signed certificate for 127.0.0.1 made with the openssl command
+// in a new temporary folder: {dir, cert, key, spki}, spki the base64
+// SHA-256 of its public key, which Chromium's
+// --ignore-certificate-errors-spki-list takes (the tests' browser trusts
+// that one certificate, nothing else).
+export function selfSignedCert() {
+  const dir = mkdtempSync(join(tmpdir(), 'tabula-tls-'));
+  const cert = join(dir, 'cert.pem'), key = join(dir, 'key.pem');
+  const run = (args, input) => {
+    const r = spawnSync('openssl', args, { input });
+    if (r.status !== 0) throw new Error(`openssl ${args[0]}: ${r.stderr}`);
+    return r.stdout;
+  };
+  run(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+    '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1']);
+  const der = run(['pkey', '-pubin', '-outform', 'der'],
+    run(['x509', '-in', cert, '-pubkey', '-noout']));
+  return { dir, cert, key, spki: createHash('sha256').update(der).digest('base64') };
 }
 
 // Opens path on a server of this script's own, or, for the page itself
@@ -124,8 +149,8 @@ export async function withPage(fn, path = '/check/check.html') {
   }
 }
 
-export async function launchBrowser() {
-  return withDialogs(await launchBrowserOnly());
+export async function launchBrowser(args = []) {
+  return withDialogs(await launchBrowserOnly(args));
 }
 
 // A page's beforeunload question (a seat in a running game asks before
@@ -145,8 +170,9 @@ function withDialogs(browser) {
   return browser;
 }
 
-// WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi.
-async function launchBrowserOnly() {
+// WEB_BROWSER=firefox: Debian's firefox-esr over WebDriver BiDi. args:
+// more Chromium switches.
+async function launchBrowserOnly(args) {
   if (env.WEB_BROWSER === 'firefox')
     return puppeteer.launch({
       browser: 'firefox',
@@ -164,7 +190,7 @@ async function launchBrowserOnly() {
       '--disable-component-update', '--disable-sync',
       // CHROMIUM_FLAGS: more switches, space-separated (a profile of the
       // page's module: --js-flags=--perf-basic-prof, docs/benchmarks.md).
-      ...(env.CHROMIUM_FLAGS ? env.CHROMIUM_FLAGS.split(' ') : [])],
+      ...(env.CHROMIUM_FLAGS ? env.CHROMIUM_FLAGS.split(' ') : []), ...args],
   });
 }
 

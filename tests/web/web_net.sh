@@ -12,7 +12,9 @@
 # start page and a terminal bot joins it with the code the page shows,
 # the page reloaded once before the join (the same room and codes) and
 # once in the middle of the game (its seat and bot go on; browser.mjs
-# nethost), and a person's seat on the page refuses a link's bad bot
+# nethost), the same again from a lobby serving the page over HTTPS and
+# its members over WSS with a self-signed certificate (nethost tls), and
+# a person's seat on the page refuses a link's bad bot
 # level, bad seed and a mistyped invite code, shows the clocks, plays a
 # typed move, is reloaded, is reloaded again 1.5 s into its turn (its
 # clock goes on, lower by at least the wait), plays another and resigns
@@ -72,6 +74,9 @@ step() {
 # The page hosts from its start page's form, a terminal bot joins.
 step nethost "the page hosted chessball, was reloaded twice, the terminal joined; hashes agree" \
   "the page hosting chessball" chessball
+# The same with the lobby's own TLS: the page over HTTPS, its seat over WSS.
+step nethost "over HTTPS and WSS (tabula lobby --tls-cert), the page hosted chessball, was reloaded twice, the terminal joined; hashes agree" \
+  "the page hosting chessball over HTTPS and WSS" chessball tls
 # A person's seat: clocks shown, a typed move, Resign.
 step netresign "the page's refusals, clocks, typed moves around a reload and resignation reached the terminal" \
   "the page's own seat"
