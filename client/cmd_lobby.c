@@ -44,7 +44,8 @@ static const char lobby_help[] = N_(
     "                    [--max-rooms N] [--max-conns N]\n"
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
-    "                    [--max-queued-mib N]\n"
+    "                    [--max-queued-mib N] [--max-seeks N]\n"
+    "                    [--max-seeks-per-address N]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -93,7 +94,11 @@ static const char lobby_help[] = N_(
     "                      to all connections together may hold (default\n"
     "                      256); past it the connection that holds the\n"
     "                      most, a reader too slow for its messages, is\n"
-    "                      dropped first\n");
+    "                      dropped first\n"
+    "  --max-seeks N       open public seeks on the lobby (default 10000)\n"
+    "  --max-seeks-per-address N\n"
+    "                      open seeks of the rooms one address made\n"
+    "                      (default 8)\n");
 
 static void lobby_usage(FILE *to)
 {
@@ -316,6 +321,8 @@ int cli_lobby(int argc, char **argv)
             {"--max-rooms-per-address", &lim.source_rooms},
             {"--max-conns-per-address", &lim.source_conns},
             {"--max-queued-mib", &queued_mib},
+            {"--max-seeks", &lim.max_seeks},
+            {"--max-seeks-per-address", &lim.source_seeks},
         };
         const struct {
             const char *flag;

@@ -76,7 +76,10 @@ static void client_frame(Net_Conn *conn, const uint8_t *p, size_t len)
         c->refusal = ev.reason;
         net_close(conn, c->refusal);
         break;
-    case LOBBY_WIRE_SEEKED: /* (its seat layer's: seat.c) */
+    case LOBBY_WIRE_SEEKED:
+        if (c->cb.on_seeked != NULL)
+            c->cb.on_seeked(c, ev.reason);
+        break;
     case LOBBY_WIRE_NONE:
         break;
     }
@@ -255,6 +258,18 @@ int lobby_client_done(Lobby_Client *c)
         lobby_wire_config(c->wire)->role == LOBBY_ROLE_SPECTATOR)
         return TB_E_STATE;
     return net_send(c->conn, done, sizeof done);
+}
+
+int lobby_client_seek(Lobby_Client *c, const uint8_t *card, size_t len)
+{
+    uint8_t msg[LOBBY_WIRE_SEEK_MAX];
+    size_t n;
+    if (c == NULL || (n = lobby_wire_seek(msg, card, len)) == 0)
+        return TB_E_ARG;
+    if (c->conn == NULL || !lobby_wire_admitted(c->wire) ||
+        lobby_wire_config(c->wire)->role != LOBBY_ROLE_HOST)
+        return TB_E_STATE;
+    return net_send(c->conn, msg, n);
 }
 
 uint64_t lobby_client_last_seq(const Lobby_Client *c)

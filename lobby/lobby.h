@@ -144,6 +144,9 @@ typedef struct Lobby_Client_Callbacks {
     void (*on_presence)(Lobby_Client *c, Lobby_Role seat, int present);
     void (*on_disconnect)(Lobby_Client *c, int reason);
     void (*on_receipt)(Lobby_Client *c, const Lobby_Wire_Event *ev);
+    /* the answer to lobby_client_seek: reason 0 (listed) or a
+     * LOBBY_WIRE_SEEKED refusal */
+    void (*on_seeked)(Lobby_Client *c, int reason);
 } Lobby_Client_Callbacks;
 
 /*
@@ -236,6 +239,16 @@ int lobby_client_send(Lobby_Client *c, const void *data, size_t len);
  * spectator, or disconnected), net_send's errors.
  */
 int lobby_client_done(Lobby_Client *c);
+
+/*
+ * lobby_client_seek: a host's room on the lobby's public list with the
+ * seek card card[0..len) (lobby_seek_card; once a connection, after its
+ * WELCOME); the answer comes to on_seeked. (The seat layer sends its
+ * own: seat.h, Seat_Config.seek; this is for tools and benchmarks.)
+ * Errors: TB_E_ARG (a card of a length no card has), TB_E_STATE (not a
+ * host admitted now), net_send's errors.
+ */
+int lobby_client_seek(Lobby_Client *c, const uint8_t *card, size_t len);
 
 /* lobby_client_last_seq: the highest sequence number received or acked. */
 uint64_t lobby_client_last_seq(const Lobby_Client *c);

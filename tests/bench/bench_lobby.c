@@ -418,7 +418,7 @@ static void pl_gone(Lobby_Client *c, int reason)
 }
 
 static const Lobby_Client_Callbacks pl_cb = {pl_welcome, pl_frame, pl_ack, NULL,
-                                             pl_gone, NULL};
+                                             pl_gone, NULL, NULL};
 
 /* A fresh host: key, invite and watch codes, seat secret. */
 static void host_config(Lobby_Client_Config *hc)

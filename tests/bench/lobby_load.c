@@ -90,7 +90,7 @@ static void on_gone(Lobby_Client *c, int reason)
 }
 
 static const Lobby_Client_Callbacks cb = {on_welcome, NULL, NULL, NULL,
-                                          on_gone, NULL};
+                                          on_gone, NULL, NULL};
 
 static const struct sockaddr *node_of(int r, int guest)
 {

@@ -149,7 +149,7 @@ static inline void p_receipt(Lobby_Client *c, const Lobby_Wire_Event *ev)
 }
 
 static const Lobby_Client_Callbacks peer_cb = {
-    p_welcome, p_frame, p_ack, p_presence, p_disconnect, p_receipt};
+    p_welcome, p_frame, p_ack, p_presence, p_disconnect, p_receipt, NULL};
 
 static inline void peer_open(Peer *p, Lobby_Client_Config *cfg, uint64_t from)
 {
