@@ -30,6 +30,7 @@
 #include <hiredis/hiredis.h>
 
 #include "lobby.h"
+#include "spawn_lobby.h"
 #include "tb_error.h"
 
 #define MSG 160
@@ -541,44 +542,16 @@ static long rss_kib(pid_t pid)
 
 static pid_t spawn_lobby_redis(const char *bin, int *port, const char *redis)
 {
-    int out[2];
-    pid_t pid;
-    char line[128];
-    FILE *f;
-
-    if (pipe(out) != 0)
-        return -1;
-    pid = fork();
-    if (pid == 0) {
-        dup2(out[1], 1);
-        close(out[0]);
-        close(out[1]);
-        /* Every client of this bench comes from 127.0.0.1: one address
-         * is given the whole lobby. */
-        execl(bin, bin, "lobby", "--listen", "127.0.0.1:0", "--max-rooms",
-              "2000", "--max-conns", "100000", "--max-rooms-per-address",
-              "2000", "--max-conns-per-address", "100000",
-              redis != NULL ? "--redis" : (char *)NULL, redis, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    f = fdopen(out[0], "r");
-    if (f == NULL || fgets(line, sizeof line, f) == NULL ||
-        strncmp(line, "listening: ", 11) != 0) {
-        kill(pid, SIGTERM);
-        return -1;
-    }
-    *port = (int)strtol(strrchr(line, ':') + 1, NULL, 10);
-    fclose(f);
-    return pid;
+    /* Every client of this bench comes from 127.0.0.1: one address is
+     * given the whole lobby. */
+    char *args[] = {"--max-rooms", "2000", "--max-conns", "100000",
+                    "--max-rooms-per-address", "2000",
+                    "--max-conns-per-address", "100000",
+                    redis != NULL ? "--redis" : NULL, (char *)redis, NULL};
+    return bench_spawn_lobby(bin, args, port);
 }
 
-static void stop_lobby(pid_t pid)
-{
-    int st;
-    kill(pid, SIGTERM);
-    waitpid(pid, &st, 0);
-}
+static void stop_lobby(pid_t pid) { bench_stop_lobby(pid); }
 
 static pid_t spawn_lobby(const char *bin, int *port)
 {

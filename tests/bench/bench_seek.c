@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lobby.h"
+#include "spawn_lobby.h"
 #include "tb_error.h"
 
 static uv_loop_t loop;
@@ -67,44 +68,15 @@ static struct sockaddr_storage lo(int port)
 static pid_t spawn_lobby(const char *bin, unsigned n, const char *redis,
                          int *port)
 {
-    char rooms[16], conns[16], line[128];
-    int out[2];
-    pid_t pid;
-    FILE *f;
-
+    char rooms[16], conns[16];
     snprintf(rooms, sizeof rooms, "%u", n + 100);
     snprintf(conns, sizeof conns, "%u", n + 2000);
-    if (pipe(out) != 0)
-        return -1;
-    pid = fork();
-    if (pid == 0) {
-        dup2(out[1], 1);
-        close(out[0]);
-        close(out[1]);
-        execl(bin, bin, "lobby", "--listen", "127.0.0.1:0", "--max-rooms",
-              rooms, "--max-conns", conns, "--max-rooms-per-address", rooms,
-              "--max-conns-per-address", conns, "--max-seeks", rooms,
-              "--max-seeks-per-address", rooms, "--trust", "127.0.0.1",
-              redis != NULL ? "--redis" : (char *)NULL, redis, (char *)NULL);
-        _exit(127);
-    }
-    close(out[1]);
-    f = fdopen(out[0], "r");
-    if (f == NULL || fgets(line, sizeof line, f) == NULL ||
-        strncmp(line, "listening: ", 11) != 0) {
-        kill(pid, SIGTERM);
-        return -1;
-    }
-    *port = (int)strtol(strrchr(line, ':') + 1, NULL, 10);
-    fclose(f);
-    return pid;
-}
-
-static void stop_lobby(pid_t pid)
-{
-    int st;
-    kill(pid, SIGTERM);
-    waitpid(pid, &st, 0);
+    char *args[] = {"--max-rooms", rooms, "--max-conns", conns,
+                    "--max-rooms-per-address", rooms,
+                    "--max-conns-per-address", conns, "--max-seeks", rooms,
+                    "--max-seeks-per-address", rooms, "--trust", "127.0.0.1",
+                    redis != NULL ? "--redis" : NULL, (char *)redis, NULL};
+    return bench_spawn_lobby(bin, args, port);
 }
 
 /* ---- a host with a seek, a guest ---- */
@@ -397,7 +369,7 @@ int main(int argc, char **argv)
     if ((a = spawn_lobby(bin, n, NULL, &port)) < 0)
         return 1;
     bench_list("memory", port, port, n);
-    stop_lobby(a);
+    bench_stop_lobby(a);
     if (redis != NULL) {
         if ((a = spawn_lobby(bin, n, redis, &port)) < 0 ||
             (b = spawn_lobby(bin, n, redis, &port_b)) < 0)
@@ -405,8 +377,8 @@ int main(int argc, char **argv)
         bench_list("redis", port, port_b, n);
         run_ms(1000); /* (the hosts' leaves reach Redis) */
         bench_start(port, port_b, rounds);
-        stop_lobby(a);
-        stop_lobby(b);
+        bench_stop_lobby(a);
+        bench_stop_lobby(b);
     }
     uv_loop_close(&loop);
     return 0;
