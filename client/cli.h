@@ -30,6 +30,22 @@ int cli_identity(int argc, char **argv);
 int cli_host(int argc, char **argv);
 int cli_seek(int argc, char **argv);
 int cli_seeks(int argc, char **argv);
+
+/* How long cli_seek_find waits for the lobby's list (ms). */
+#define CLI_SEEK_FIND_MS 3000
+
+/*
+ * cli_seek_find: the open seek on the lobby at lobby whose invite code is
+ * code (as typed), its card checked (lobby_seek_card_read), into *out: a
+ * joiner then holds the host to the game and options it promised
+ * (Match_Config.expect_game). Waits CLI_SEEK_FIND_MS at most. Errors:
+ * TB_E_ARG (a code that does not parse, or no loop), TB_E_CODE (no such
+ * seek listed, or the lobby did not answer in time).
+ */
+struct sockaddr;
+struct Lobby_Seek; /* (lobby_wire.h: the page's build has no lobby/) */
+int cli_seek_find(const struct sockaddr *lobby, const char *code,
+                  struct Lobby_Seek *out);
 int cli_join(int argc, char **argv);
 int cli_spectate(int argc, char **argv);
 int cli_render(int argc, char **argv);

@@ -973,6 +973,24 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         fprintf(stderr, _("tabula %s: cannot initialise libsodium\n"), cmd);
         return CLI_EXIT_FAIL;
     }
+    /* A code a seek lists holds its host to the game it promised there
+     * (a host that lied in its seek gets its start refused). */
+    Lobby_Seek taken;
+    if (role == LOBBY_ROLE_GUEST) {
+        struct sockaddr_storage first;
+        if (nnodes > 0)
+            first = nodes[0];
+        if ((nnodes > 0 ||
+             net_addr_parse(lobby != NULL ? lobby : NR_DEFAULT_LOBBY,
+                            &first) == 0) &&
+            cli_seek_find((const struct sockaddr *)&first, cfg.code,
+                          &taken) == 0 &&
+            (cfg.expect_game = core_game_find(taken.game)) != NULL) {
+            cfg.expect_options = taken.options;
+            printf("seek: %s %s\n", taken.game,
+                   taken.options[0] != '\0' ? taken.options : "-");
+        }
+    }
     /* A seek carries the player's display name, signed by the player's
      * own key (tabula identity --name), where one is set. */
     uint8_t name_rec[PROTO_NAME_RECORD_MAX];

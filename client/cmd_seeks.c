@@ -13,6 +13,14 @@
 #include "proto.h"
 #include "tb_error.h"
 
+/* (a handle still open after the search: closed) */
+static void cli__close_walk(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
 #define SEEKS_DEFAULT_LOBBY "127.0.0.1:7470"
 
 static const char seeks_help[] = N_(
@@ -85,6 +93,65 @@ static int each_seek(void *user, uint64_t since, const uint8_t *card,
 static void fetched(void *user, int status)
 {
     ((Seeks_Run *)user)->status = status;
+}
+
+/* ---- the seek a code takes ---- */
+
+typedef struct Seek_Find {
+    const uint8_t *lookup;
+    Lobby_Seek *out;
+    int found, done;
+} Seek_Find;
+
+static int find_each(void *user, uint64_t since, const uint8_t *card,
+                     size_t len)
+{
+    Seek_Find *f = user;
+    Lobby_Seek s;
+    (void)since;
+    if (lobby_seek_card_read(card, len, &s) == 0 &&
+        memcmp(s.invite.lookup, f->lookup, LOBBY_LOOKUP_BYTES) == 0) {
+        *f->out = s;
+        f->found = 1;
+        return 1; /* (found: the rest is not needed) */
+    }
+    return 0;
+}
+
+static void find_done(void *user, int status)
+{
+    (void)status;
+    ((Seek_Find *)user)->done = 1;
+}
+
+static void find_timeout(uv_timer_t *t) { uv_stop(t->loop); }
+
+int cli_seek_find(const struct sockaddr *lobby, const char *code,
+                  Lobby_Seek *out)
+{
+    Lobby_Code c;
+    Seek_Find f = {0};
+    uv_loop_t loop;
+    uv_timer_t timer;
+    int rc;
+
+    if (lobby == NULL || code == NULL || out == NULL ||
+        lobby_code_parse(code, &c) != 0 || uv_loop_init(&loop) != 0)
+        return TB_E_ARG;
+    f.lookup = c.lookup;
+    f.out = out;
+    uv_timer_init(&loop, &timer);
+    uv_timer_start(&timer, find_timeout, CLI_SEEK_FIND_MS, 0);
+    rc = lobby_seeks_fetch(&loop, lobby, NULL, find_each, find_done, &f);
+    if (rc == 0)
+        while (!f.done && uv_run(&loop, UV_RUN_ONCE) != 0 &&
+               uv_is_active((uv_handle_t *)&timer)) {
+        }
+    uv_close((uv_handle_t *)&timer, NULL);
+    uv_walk(&loop, cli__close_walk, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+    return f.found ? 0 : TB_E_CODE;
 }
 
 int cli_seeks(int argc, char **argv)

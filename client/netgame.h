@@ -91,6 +91,10 @@ typedef struct Netgame_Config {
     int seek;
     const uint8_t *name;
     size_t name_len;
+    /* A guest's: the game and options of the seek it takes (NULL: any;
+     * Match_Config.expect_game) */
+    const Core_Game *expect_game;
+    const char *expect_options;
 } Netgame_Config;
 
 /* The outcome, valid once on_done ran. */

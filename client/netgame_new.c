@@ -52,6 +52,8 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     mc->game = g->seat.game;
     mc->options = g->seat.options;
     mc->id = g->seat.id;
+    mc->expect_game = g->cfg.expect_game;
+    mc->expect_options = g->cfg.expect_options;
     sc.invite = g->seat.invite;
     sc.watch = g->seat.watch;
     memcpy(sc.seat_secret, g->seat.seat_secret, sizeof sc.seat_secret);

@@ -87,6 +87,12 @@ typedef enum Match_Forge {
  *   forge         test switch: the seat cheats (Match_Forge), sending
  *                 its forgery once, at the first moment it applies
  *                 (the flag's: its lying move, then its claim)
+ *   expect_game, expect_options  a guest's: the game and match options
+ *                 (as the players chose them: proto_options_chosen) the
+ *                 host promised in the public seek the guest took (issue
+ *                 37); a match start of another game or other options
+ *                 is refused (TB_E_SIGNATURE: a host that lied in its
+ *                 seek). NULL: any start is taken.
  */
 typedef struct Match_Config {
     Match_Role role;
@@ -103,6 +109,8 @@ typedef struct Match_Config {
     int clock_lie;
     unsigned plant;
     Match_Forge forge;
+    const Core_Game *expect_game;
+    const char *expect_options;
     int witnessed; /* clocks and absences from the relay's receipts (a
                       lobby game, lobby protocol 3; the fair-play issue):
                       see proto_transcript_witness_mode and

@@ -183,6 +183,20 @@ static int on_hello(Match *s, uint64_t now, int from,
     return rc;
 }
 
+/* 1 when the match start m is the game and options the seek promised
+ * (Match_Config.expect_game, expect_options). */
+static int promised(const Match *s, const Proto_Message *m)
+{
+    char got[PROTO_OPTIONS_MAX + 1], want[PROTO_OPTIONS_MAX + 1];
+    proto_options_chosen(m->body.start.options, got);
+    proto_options_chosen(s->cfg.expect_options != NULL ? s->cfg.expect_options
+                                                       : "",
+                         want);
+    return strcmp(m->body.start.game, core_game_name(s->cfg.expect_game)) ==
+               0 &&
+           strcmp(got, want) == 0;
+}
+
 static void refused(Match *s, const char *what, uint32_t seq,
                     const char *why)
 {
@@ -373,6 +387,12 @@ static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
         refused(s, "a match start", UINT32_MAX,
                 "it does not say the relay witnesses the match "
                 "(" PROTO_OPTION_RELAY ")");
+        return TB_E_SIGNATURE;
+    }
+    if (e.msg.kind == PROTO_KIND_MATCH_START &&
+        s->cfg.expect_game != NULL && !promised(s, &e.msg)) {
+        refused(s, "a match start", UINT32_MAX,
+                "it is not the game the seek promised");
         return TB_E_SIGNATURE;
     }
     if (s->nframes >= MATCH_FRAMES_MAX) {

@@ -1663,3 +1663,47 @@ Test(match, no_flag_claim_against_a_side_its_room_has_not_seated)
     all_end(&r, CORE_WIN_WHITE, CORE_REASON_TIME, 1);
     room_close(&r);
 }
+
+/* ---- a seek's promise (issue 37) ---- */
+
+static const char *promise_game, *promise_options;
+
+static void guest_promised(Match_Config *c, int role)
+{
+    if (role == MATCH_ROLE_GUEST) {
+        c->expect_game = core_game_find(promise_game);
+        c->expect_options = promise_options;
+    }
+}
+
+/* The guest took a seek of `laska` with options "clock=300+3": the host's
+ * start of laska with those options (and the session's relay token, which
+ * is not the players' choice) is taken; one of chessball, or of laska
+ * with another clock, is refused with the seek named, and the guest holds
+ * no match start; the spectator, who promised nothing, takes each. */
+Test(match, a_start_that_breaks_the_seeks_promise_is_refused)
+{
+    Room r;
+    promise_game = "laska";
+    promise_options = "clock=300+3";
+    room_open_with(&r, "clock=300+3", guest_promised);
+    room_close(&r);
+
+    promise_options = "clock=600+0";
+    room_new(&r, "clock=300+3", guest_promised);
+    for (int i = 0; i < SEATS; i++)
+        welcome(&r, i);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 0);
+    cr_assert(has_note(&r.seat[1], "refused a match start: it is not the "
+                                   "game the seek promised"));
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[2].m)), 1);
+    room_close(&r);
+
+    promise_game = "chessball";
+    promise_options = "clock=300+3";
+    room_new(&r, "clock=300+3", guest_promised);
+    for (int i = 0; i < SEATS; i++)
+        welcome(&r, i);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 0);
+    room_close(&r);
+}
