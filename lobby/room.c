@@ -1058,9 +1058,13 @@ static uint32_t key_seeks(const Lobby_Rooms *rs, const uint8_t *pk)
 static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
                      size_t len, const Lobby_Seek *s)
 {
+    static const uint8_t none[LOBBY_KEY_BYTES];
     Lobby_Listed *l;
 
-    if (r->guest_joined || r->claimed[LOBBY_ROLE_GUEST])
+    /* (a guest that gave the seat back before it spoke holds it no more:
+     * its key went with it, here and in Redis) */
+    if (r->claimed[LOBBY_ROLE_GUEST] ||
+        memcmp(r->guest_pk, none, LOBBY_KEY_BYTES) != 0)
         return LOBBY_ERR_SEAT;
     if (r->seek == NULL && rs->store_ops == NULL) { /* (else the store's) */
         if (rs->nseeks >= rs->lim.max_seeks)
@@ -1107,16 +1111,29 @@ static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
     return 0;
 }
 
+/* A turn of m's address's list budget (LOBBY_LIST_BURST, one more each
+ * LOBBY_LIST_REFILL_MS): 0, or 1 when none is left. */
+static int list_turn(Lobby_Member *m, uint64_t now)
+{
+    return lobby__bucket_take(&m->src->list_tat, now * 1000,
+                              LOBBY_LIST_REFILL_MS * 1000ull,
+                              (uint64_t)LOBBY_LIST_BURST * m->src->factor,
+                              NULL);
+}
+
 /* A host's SEEK: its room on the list. A card that is not the room's
  * (another key, another code, a bad signature) is a forgery: PROTOCOL. */
 static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
-                    size_t len)
+                    size_t len, uint64_t now)
 {
     Lobby_Room *r = m->room;
     Lobby_Seek s;
     uint8_t ans[LOBBY_LEN_SEEKED] = {LOBBY_MSG_SEEKED, 0};
 
-    if (r == NULL || m->role != LOBBY_ROLE_HOST || m->sought) {
+    /* (again on one connection only once a guest took the seek: each
+     * costs two signatures' checks) */
+    if (r == NULL || m->role != LOBBY_ROLE_HOST ||
+        (m->sought && r->seek != NULL)) {
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
         return;
     }
@@ -1124,6 +1141,13 @@ static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         !lobby__equal(s.host_pk, r->host_pk, LOBBY_KEY_BYTES) ||
         !lobby__equal(s.invite.lookup, r->lookup[0], LOBBY_LOOKUP_BYTES)) {
         member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    /* a seek up again on one connection (a guest gave the seat back)
+     * takes a turn of the address's list budget */
+    if (m->sought && list_turn(m, now) != 0) {
+        ans[1] = LOBBY_ERR_SEEKS;
+        member_send(m, ans, sizeof ans);
         return;
     }
     m->sought = 1;
@@ -1239,10 +1263,7 @@ static void on_seeks(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
-    if (lobby__bucket_take(&m->src->list_tat, now * 1000,
-                           LOBBY_LIST_REFILL_MS * 1000ull,
-                           (uint64_t)LOBBY_LIST_BURST * m->src->factor,
-                           NULL) != 0) {
+    if (list_turn(m, now) != 0) {
         rs->stats.rate_limited++;
         member_error(m, LOBBY_ERR_RATE);
         return;
@@ -1817,7 +1838,7 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
-        on_seek(rs, m, p, len);
+        on_seek(rs, m, p, len, now);
         return;
     case LOBBY_MSG_DATA:
         on_data(rs, m, p, len, now);

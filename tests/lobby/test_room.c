@@ -1606,7 +1606,8 @@ Test(room, seeks_are_shared_per_key_and_per_address)
 
 /* A card that is not the room's is a forgery: another room's code, or
  * signed by another key, is PROTOCOL (ERROR 1); a SEEK from a guest is
- * NOT_ALLOWED (8); a second SEEK on one connection, too. */
+ * NOT_ALLOWED (8); a second SEEK on one connection while the first is
+ * listed, too. */
 Test(room, a_seek_for_another_room_is_refused)
 {
     Link h, h2, h3, g;
@@ -1627,10 +1628,12 @@ Test(room, a_seek_for_another_room_is_refused)
     lobby_rooms_closed(gm, 8);
     lobby_rooms_closed(hm, 8);
 
+    Lobby_Code third = code_of(70);
     hm = member(&h3, "192.0.2.1", 9);
-    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0xd2, 0, NULL), 10);
-    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 11);
-    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 12);
+    lobby_rooms_message(hm, m, create_at(m, third.lookup, 0xd3, 0, NULL), 10);
+    lobby_rooms_message(hm, m, seek_msg(m, &third, "laska"), 11);
+    cr_assert(h3.msg[1][0] == 0x87 && h3.msg[1][1] == 0);
+    lobby_rooms_message(hm, m, seek_msg(m, &third, "laska"), 12);
     cr_assert_eq(error_of(&h3, h3.n - 1), 8);
     lobby_rooms_closed(hm, 13);
 }
@@ -1660,4 +1663,37 @@ Test(room, the_list_is_rate_limited_per_address)
     lobby_rooms_message(lm, m, seeks_msg(m, ""), 2100);
     cr_assert_eq(l[6].msg[0][0], 0x88);
     lobby_rooms_closed(lm, 2100);
+}
+
+/* A joiner that gives the seat back before it spoke (it only looked)
+ * took the seek off the list; the host puts it up again on the same
+ * connection (SEEKED 0) and it is listed again, with its first since. */
+Test(room, a_seek_given_back_goes_up_again)
+{
+    Link h, g, l1, l2;
+    uint8_t m[600];
+    Lobby_Code code = code_of(11);
+    lobby_rooms_use_witness(rs, NULL, wall_ms, NULL);
+    wall = 1700000000000ull;
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0x73, 0, NULL), 1);
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 2);
+    cr_assert(h.msg[1][0] == 0x87 && h.msg[1][1] == 0);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 3);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x46, 0, &guest_id), 3);
+    Lobby_Member *lm = member(&l1, "192.0.2.9", 4);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 4);
+    cr_assert_eq(l1.msg[0][3], 0, "taken: not listed");
+    lobby_rooms_closed(lm, 4);
+    lobby_rooms_closed(gm, 5); /* it never spoke: the seat is free */
+    wall += 60000;
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 6);
+    cr_assert_eq(h.msg[h.n - 1][0], 0x87);
+    cr_assert_eq(h.msg[h.n - 1][1], 0);
+    lm = member(&l2, "192.0.2.9", 7);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 7);
+    cr_assert_eq(l2.msg[0][3], 1);
+    cr_assert_eq(get64(l2.msg[0] + 4), 1700000060000ull);
+    lobby_rooms_closed(lm, 8);
+    lobby_rooms_closed(hm, 8);
 }
