@@ -1667,7 +1667,7 @@ Test(room, the_list_is_rate_limited_per_address)
 
 /* A joiner that gives the seat back before it spoke (it only looked)
  * took the seek off the list; the host puts it up again on the same
- * connection (SEEKED 0) and it is listed again, with its first since. */
+ * connection (SEEKED 0) and it is listed again, waiting from then. */
 Test(room, a_seek_given_back_goes_up_again)
 {
     Link h, g, l1, l2;
