@@ -39,8 +39,10 @@ int cli_seeks(int argc, char **argv);
  * code (as typed), its card checked (lobby_seek_card_read), into *out: a
  * joiner then holds the host to the game and options it promised
  * (Match_Config.expect_game). Waits CLI_SEEK_FIND_MS at most. Errors:
- * TB_E_ARG (a code that does not parse, or no loop), TB_E_CODE (no such
- * seek listed, or the lobby did not answer in time).
+ * TB_E_ARG (a code that does not parse, or no loop), TB_E_CODE (the
+ * whole list came and no seek of it has the code), and when the list
+ * could not be read: -ETIMEDOUT (no answer in time), the lobby's refusal
+ * (TB_E_RATE: the address asked too often) or the transport's error.
  */
 struct sockaddr;
 struct Lobby_Seek; /* (lobby_wire.h: the page's build has no lobby/) */

@@ -1159,10 +1159,11 @@ static void seek_done(void *priv, redisReply *rep)
 }
 
 /* List (renew 0) or renew (1) the seek card[0..n) of game for the room
- * of inv, its host m (NULL when renewing). */
+ * of inv, its host m (NULL when renewing), counted against the player of
+ * key owner (NULL when renewing: not used). */
 static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
                      const uint8_t *card, size_t n, const char *game,
-                     int renew)
+                     const uint8_t *owner, int renew)
 {
     char lhex[HEX_LEN + 1], pk[2 * LOBBY_KEY_BYTES + 1],
         src[2 * LOBBY_SOURCE_KEY + 1], kshare[16], ashare[24], total[16],
@@ -1173,7 +1174,7 @@ static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
                             renew ? "1" : "0"};
     size_t argl[14];
     hex_of(inv, lhex);
-    proto_hex(card + 1, LOBBY_KEY_BYTES, pk); /* (the card's host key) */
+    proto_hex(owner != NULL ? owner : card + 1, LOBBY_KEY_BYTES, pk);
     proto_hex(q != NULL && q->m != NULL ? lobby__member_source(q->m)
                                         : (const uint8_t *)"\xff",
               q != NULL && q->m != NULL ? LOBBY_SOURCE_KEY : 1, src);
@@ -1191,10 +1192,11 @@ static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
 
 void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES],
-                       const uint8_t *card, size_t n, const char *game)
+                       const uint8_t *card, size_t n, const char *game,
+                       const uint8_t owner[LOBBY_KEY_BYTES])
 {
     Req *q = st->up ? req_new(st, m, REQ_SEEK) : NULL;
-    if (q == NULL || seek_send(st, q, inv, card, n, game, 0) != 0) {
+    if (q == NULL || seek_send(st, q, inv, card, n, game, owner, 0) != 0) {
         if (q != NULL)
             req_free(q);
         lobby__seeked(m, LOBBY_ERR_FULL);
@@ -1215,7 +1217,7 @@ void lobby__redis_unseek(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
 static void renew(void *user, const uint8_t *inv, const uint8_t *card,
                   size_t len, const char *game)
 {
-    (void)seek_send(user, NULL, inv, card, len, game, 1);
+    (void)seek_send(user, NULL, inv, card, len, game, NULL, 1);
 }
 
 static void seeks_done(void *priv, redisReply *rep)

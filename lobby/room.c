@@ -108,6 +108,8 @@ typedef struct Lobby_Listed {
     uint64_t no;    /* its place: the lists' cursor (rs->seek_no) */
     uint64_t since; /* the relay's clock when it was listed (ms since
                        the Unix epoch) */
+    uint8_t owner[LOBBY_KEY_BYTES]; /* the player's key: its name's, else
+                                       the room's host key */
     char game[LOBBY_SEEK_GAME_MAX + 1];
     size_t len;
     uint8_t card[];
@@ -1043,13 +1045,20 @@ static void seek_drop(Lobby_Rooms *rs, Lobby_Room *r)
     free(l);
 }
 
-/* Open seeks of host key pk. */
+/* Open seeks of the player of key pk (Lobby_Listed.owner). */
 static uint32_t key_seeks(const Lobby_Rooms *rs, const uint8_t *pk)
 {
     uint32_t n = 0;
     for (const Lobby_Listed *l = rs->seeks; l != NULL; l = l->next)
-        n += memcmp(l->room->host_pk, pk, LOBBY_KEY_BYTES) == 0;
+        n += memcmp(l->owner, pk, LOBBY_KEY_BYTES) == 0;
     return n;
+}
+
+/* The key a seek counts against: its player's (the name record's: the
+ * same for every game of the player), else the game's host key. */
+static const uint8_t *seek_owner(const Lobby_Seek *s)
+{
+    return s->named ? s->who.pk : s->host_pk;
 }
 
 /* List card[0..len) (read as s) as the seek of room r: 0, or the
@@ -1070,12 +1079,13 @@ static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
         if (rs->nseeks >= rs->lim.max_seeks)
             return LOBBY_ERR_FULL;
         if (r->src->seeks >= (uint64_t)rs->lim.source_seeks * r->src->factor ||
-            key_seeks(rs, r->host_pk) >= rs->lim.key_seeks)
+            key_seeks(rs, seek_owner(s)) >= rs->lim.key_seeks)
             return LOBBY_ERR_SEEKS;
     }
     if ((l = calloc(1, sizeof *l + len)) == NULL)
         return LOBBY_ERR_FULL;
     l->room = r;
+    memcpy(l->owner, seek_owner(s), LOBBY_KEY_BYTES);
     memcpy(l->game, s->game, sizeof l->game);
     l->len = len;
     memcpy(l->card, card, len);
@@ -1156,7 +1166,7 @@ static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         /* kept here while the host is (the store's list is refreshed
          * from it: lobby__seeks_each), listed there */
         rs->store_ops->seek(rs->store, m, r->lookup[0], p + 1, len - 1,
-                            s.game);
+                            s.game, seek_owner(&s));
         return;
     }
     member_send(m, ans, sizeof ans);

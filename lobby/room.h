@@ -277,10 +277,12 @@ typedef struct Lobby_Store_Ops {
     void (*watch)(void *store, const uint8_t *inv);
     void (*unwatch)(void *store, const uint8_t *inv);
     /* Public seeks (issue 37): the host m of the room of inv lists the
-     * card[0..n) (checked) of game, within the key's, its address's and
-     * the lobby's shares; the store answers lobby__seeked. */
+     * card[0..n) (checked) of game, within its player's (key owner's),
+     * its address's and the lobby's shares; the store answers
+     * lobby__seeked. */
     void (*seek)(void *store, Lobby_Member *m, const uint8_t *inv,
-                 const uint8_t *card, size_t n, const char *game);
+                 const uint8_t *card, size_t n, const char *game,
+                 const uint8_t *owner);
     /* m asks for the open seeks of game ("": all); the store answers
      * lobby__listed. */
     void (*seeks)(void *store, Lobby_Member *m, const char *game);

@@ -231,6 +231,41 @@ int proto_clock_format(const Proto_Clock *c, char *out, size_t cap)
     return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
 }
 
+/* A time of ms as typed: whole minutes as such, else seconds with an s. */
+static int typed_time(char *out, size_t cap, uint32_t ms)
+{
+    unsigned s = ms / 1000;
+    return s % 60 == 0 ? snprintf(out, cap, "%u", s / 60)
+                       : snprintf(out, cap, "%us", s);
+}
+
+int proto_clock_typed(const Proto_Clock *c, char *out, size_t cap)
+{
+    char t[16];
+    unsigned inc = c->inc_ms / 1000, days = c->base_ms / DAY_MS;
+    int n;
+    typed_time(t, sizeof t, c->base_ms);
+    switch (c->kind) {
+    case PROTO_CLOCK_FISCHER:
+        n = snprintf(out, cap, "%s+%u", t, inc);
+        break;
+    case PROTO_CLOCK_DELAY:
+        n = snprintf(out, cap, "%sd%u", t, c->delay_ms / 1000);
+        break;
+    case PROTO_CLOCK_MOVES:
+        n = inc ? snprintf(out, cap, "%u/%s+%u", c->moves, t, inc)
+                : snprintf(out, cap, "%u/%s", c->moves, t);
+        break;
+    case PROTO_CLOCK_DAYS:
+        n = snprintf(out, cap, "%u%s", days, days == 1 ? "day" : "days");
+        break;
+    default:
+        n = snprintf(out, cap, "%s", "");
+        break;
+    }
+    return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
+}
+
 /* 1 when the token tok[0..len) is PROTO_OPTION_RELAY. */
 static int relay_token(const char *tok, size_t len)
 {

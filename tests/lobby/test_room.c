@@ -103,22 +103,30 @@ static void prove(uint8_t *m, size_t n, const Proto_Identity *id)
  * seat secret (16), the guest named (32; zero: any), proof (64), from
  * (8): 186 bytes. Lookups are filled with one byte each; the host is
  * host_id. */
-static size_t create_at(uint8_t *m, const uint8_t inv[16], uint8_t wat,
-                        uint64_t from, const uint8_t *named)
+/* CREATE by the host id (its key and proof). */
+static size_t create_by(uint8_t *m, const Proto_Identity *id,
+                        const uint8_t inv[16], uint8_t wat, uint64_t from,
+                        const uint8_t *named)
 {
     m[0] = 0x01;
     m[1] = 4;
     memcpy(m + 2, inv, 16);
     memset(m + 18, wat, 16);
-    memcpy(m + 34, host_id.pk, 32);
+    memcpy(m + 34, id->pk, 32);
     memset(m + 66, 0x11, 16);
     if (named != NULL)
         memcpy(m + 82, named, 32);
     else
         memset(m + 82, 0, 32);
-    prove(m, 114, &host_id);
+    prove(m, 114, id);
     put64(m + 178, from);
     return 186;
+}
+
+static size_t create_at(uint8_t *m, const uint8_t inv[16], uint8_t wat,
+                        uint64_t from, const uint8_t *named)
+{
+    return create_by(m, &host_id, inv, wat, from, named);
 }
 
 static size_t create_naming(uint8_t *m, uint8_t inv, uint8_t wat,
@@ -1584,16 +1592,9 @@ Test(room, seeks_are_shared_per_key_and_per_address)
     uint8_t bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     cr_assert_eq(lobby_code_make(bytes, guest_id.pk, &gc), 0);
     Lobby_Member *gm = member(&g, "192.0.2.1", 0);
-    m[0] = 0x01;
-    m[1] = 4;
-    memcpy(m + 2, gc.lookup, 16);
-    memset(m + 18, 0xc1, 16);
-    memcpy(m + 34, guest_id.pk, 32);
-    memset(m + 66, 0x11, 16);
-    memset(m + 82, 0, 32);
-    prove(m, 114, &guest_id);
-    put64(m + 178, 0);
-    lobby_rooms_message(gm, m, 186, 1);
+    lobby_rooms_message(gm, m, create_by(m, &guest_id, gc.lookup, 0xc1, 0,
+                                         NULL),
+                        1);
     cr_assert_eq(g.msg[0][0], 0x81);
     m[0] = 0x06;
     size_t n = 1 + card_by_hand(m + 1, &guest_id, &gc, "laska", "", "");
@@ -1696,4 +1697,43 @@ Test(room, a_seek_given_back_goes_up_again)
     cr_assert_eq(get64(l2.msg[0] + 4), 1700000060000ull);
     lobby_rooms_closed(lm, 8);
     lobby_rooms_closed(hm, 8);
+}
+
+/* A player's seeks count together though each game has its own host
+ * key: five rooms of five host keys, each card carrying the one
+ * player's name record, from five addresses: the fifth is SEEKED 13
+ * (key_seeks 4 a player). */
+Test(room, a_players_seeks_count_by_its_name_key)
+{
+    Link h[5];
+    uint8_t m[700], seed[32], rec[200];
+    Proto_Identity player, host[5];
+    Lobby_Member *hm[5];
+    memset(seed, 0xcd, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&player, seed), 0);
+    size_t rlen = record_by_hand(rec, &player, "Jan");
+    for (int i = 0; i < 5; i++) {
+        char addr[16];
+        uint8_t bytes[12];
+        Lobby_Code code;
+        memset(seed, 0x30 + i, sizeof seed);
+        cr_assert_eq(proto_identity_from_seed(&host[i], seed), 0);
+        memset(bytes, 0x40 + i, sizeof bytes);
+        cr_assert_eq(lobby_code_make(bytes, host[i].pk, &code), 0);
+        snprintf(addr, sizeof addr, "192.0.2.%d", 20 + i);
+        hm[i] = member(&h[i], addr, 0);
+        lobby_rooms_message(hm[i], m,
+                            create_by(m, &host[i], code.lookup,
+                                      (uint8_t)(0xe0 + i), 0, NULL),
+                            1);
+        cr_assert_eq(h[i].msg[0][0], 0x81);
+        m[0] = 0x06;
+        size_t n = 1 + card_named(m + 1, &host[i], &code, "laska", "", rec,
+                                  rlen);
+        lobby_rooms_message(hm[i], m, n, 2);
+        cr_assert_eq(h[i].msg[1][0], 0x87);
+        cr_assert_eq(h[i].msg[1][1], i < 4 ? 0 : 13, "seek %d", i);
+    }
+    for (int i = 0; i < 5; i++)
+        lobby_rooms_closed(hm[i], 3);
 }
