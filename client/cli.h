@@ -30,6 +30,7 @@ int cli_identity(int argc, char **argv);
 int cli_host(int argc, char **argv);
 int cli_seek(int argc, char **argv);
 int cli_seeks(int argc, char **argv);
+int cli_games(int argc, char **argv);
 
 /* How long cli_seek_find waits for the lobby's list (ms). */
 #define CLI_SEEK_FIND_MS 3000
@@ -189,7 +190,8 @@ int cli_flag_value(const Cli_Flag *flags, const char *name);
 extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
     cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
-    cli_flags_replay[], cli_flags_rules[], cli_flags_seeks[];
+    cli_flags_replay[], cli_flags_rules[], cli_flags_seeks[],
+    cli_flags_games[];
 
 /*
  * cli_uint: a whole number as a person types it on the command line, the

@@ -27,6 +27,8 @@ static const Cli_Command commands[] = {
     {"seek", cli_seek, N_("put a public seek on the lobby for a stranger"),
      cli_flags_host},
     {"seeks", cli_seeks, N_("list the lobby's open seeks"), cli_flags_seeks},
+    {"games", cli_games, N_("list your network games kept on this machine"),
+     cli_flags_games},
     {"spectate", cli_spectate, N_("watch a network game by watch code"),
      cli_flags_spectate},
     {"play", cli_play, N_("play a local game against a bot"), cli_flags_play},
