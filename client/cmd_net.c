@@ -760,13 +760,14 @@ const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
                                        {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},
                                        {NULL, CLI_SWITCH, 0}};
 
-/* The player's name record (its display name signed by its identity)
- * into rec, *len its length: 0, or nonzero when no name is set or the
- * identity cannot be read (the seek then goes without a name). */
-static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len)
+/* The player's name record (its display name signed by its identity me,
+ * read into *me, which binds the record to the seek) into rec, *len its
+ * length: 0, or nonzero when no name is set or the identity cannot be
+ * read (the seek then goes without a name). */
+static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len,
+                     Proto_Identity *me)
 {
     char path[1024], name[PROTO_DISPLAY_NAME_MAX + 1];
-    Proto_Identity me;
     struct timespec ts;
     int rc;
 
@@ -782,15 +783,13 @@ static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len)
                 _(tb_strerror(rc)));
         return rc;
     }
-    if (name[0] == '\0' || proto_identity_load(&me, path, NULL) != 0)
+    if (name[0] == '\0' || proto_identity_load(me, path, NULL) != 0)
         return TB_E_STATE;
     clock_gettime(CLOCK_REALTIME, &ts);
-    rc = proto_name_sign(&me, name,
-                         (uint64_t)ts.tv_sec * 1000u +
-                             (uint64_t)ts.tv_nsec / 1000000u,
-                         rec, PROTO_NAME_RECORD_MAX, len);
-    proto_identity_wipe(&me);
-    return rc;
+    return proto_name_sign(me, name,
+                           (uint64_t)ts.tv_sec * 1000u +
+                               (uint64_t)ts.tv_nsec / 1000000u,
+                           rec, PROTO_NAME_RECORD_MAX, len);
 }
 
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
@@ -1006,14 +1005,21 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     _("tabula join: cannot read the lobby's seeks (%s): if "
                       "the code came from a seek, the game is not checked "
                       "against it\n"),
-                    _(net_strerror(frc)));
+                    frc == TB_E_RATE
+                        ? _("the list was asked for too often from this "
+                            "address")
+                        : _(net_strerror(frc)));
         }
     }
     /* A seek carries the player's display name, signed by the player's
      * own key (tabula identity --name), where one is set. */
     uint8_t name_rec[PROTO_NAME_RECORD_MAX];
-    if (cfg.seek && seek_name(name_rec, &cfg.name_len) == 0)
+    Proto_Identity me;
+    memset(&me, 0, sizeof me);
+    if (cfg.seek && seek_name(name_rec, &cfg.name_len, &me) == 0) {
         cfg.name = name_rec;
+        cfg.player = &me;
+    }
     int screen = tui_terminal_ok();
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1083,6 +1089,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         .on_retry = on_retry};
     rc = netgame_new(&r.loop, &cfg, screen ? &screen_hooks : &line_hooks, &r,
                      &r.g, why, sizeof why);
+    proto_identity_wipe(&me); /* (the seek's card is made) */
     if (rc != 0) {
         tui_net_stop(r.ui);
         fprintf(stderr, "tabula %s: %s\n", cmd, why);

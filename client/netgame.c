@@ -405,13 +405,19 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
         break;
     case SEAT_OUT_SEEKED:
         if (o->reason == 0) {
-            netgame__say(g, "seek: listed");
-        } else if (proto_transcript_count(match_transcript(g->m)) == 0) {
+            if (!g->seek_listed)
+                netgame__say(g, "seek: listed");
+            g->seek_listed = 1;
+        } else if (!g->seek_listed &&
+                   proto_transcript_count(match_transcript(g->m)) == 0) {
             /* (an unlisted room nobody can find: the seek ends) */
             netgame__warn(g, _("seek: not listed: %s"),
                           _(tb_strerror(o->reason)));
             g->result.finished = 0;
             done(g);
+        } else {
+            netgame__warn(g, _("seek: not listed again: %s"),
+                          _(tb_strerror(o->reason)));
         }
         break;
     }

@@ -91,6 +91,8 @@ typedef struct Netgame_Config {
     int seek;
     const uint8_t *name;
     size_t name_len;
+    const Proto_Identity *player; /* the record's key pair: binds the name
+                                     to this seek (lobby_seek_card) */
     /* A guest's: the game and options of the seek it takes (NULL: any;
      * Match_Config.expect_game) */
     const Core_Game *expect_game;

@@ -80,8 +80,8 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     if (rc == 0 && g->cfg.seek && g->cfg.role == LOBBY_ROLE_HOST)
         rc = lobby_seek_card(&g->seat.id, &g->seat.invite,
                              core_game_name(g->seat.game), g->seat.options,
-                             g->cfg.name, g->cfg.name_len, sc.seek,
-                             &sc.seek_len);
+                             g->cfg.name, g->cfg.name_len, g->cfg.player,
+                             sc.seek, &sc.seek_len);
     if (rc == 0)
         rc = seat_new(&sc, &g->st);
     proto_wipe(&sc, sizeof sc);

@@ -301,21 +301,25 @@ const Lobby_Wire_Config *lobby_wire_config(const Lobby_Wire *w);
  * game's name ([a-z0-9]), options length u8 (0..255) and
  * the match options as the host starts the match (printable ASCII
  * without spaces, as proto.h's; the clock as "clock=VALUE"), name length
- * u8 (0..PROTO_NAME_RECORD_MAX) and the host player's display name as a
- * name record (proto_name_sign: signed by the player's own key, which
- * a list shows beside the name; none: length 0), then the Ed25519
- * signature by the host key of "tabula seek 1" NUL and every byte before
- * it.
+ * u8 (0..LOBBY_SEEK_NAME_MAX) and the host player's display name as a
+ * name record (proto_name_sign: signed by the player's own key, which a
+ * list shows beside the name) followed by that key's Ed25519 signature
+ * of "tabula seek by 1" NUL, the host key and the code's 16 symbols (so
+ * a record copied from a list names no other seek; none: length 0),
+ * then the Ed25519 signature by the host key of "tabula seek 1" NUL and
+ * every byte before it.
  */
 #define LOBBY_SEEK_GAME_MAX 16
 /* (a length byte: a match's options of PROTO_OPTIONS_MAX, 256, bytes
  * are one too many for a seek) */
 #define LOBBY_SEEK_OPTIONS_MAX 255
-#define LOBBY_SEEK_NAME_MAX PROTO_NAME_RECORD_MAX
+/* (the name record, then the player's signature binding it to this
+ * seek) */
+#define LOBBY_SEEK_NAME_MAX (PROTO_NAME_RECORD_MAX + 64)
 #define LOBBY_SEEK_CARD_MIN (1 + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS + 3 + 1 + 64)
 #define LOBBY_SEEK_CARD_MAX                                                    \
     (1 + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS + 3 + LOBBY_SEEK_GAME_MAX +     \
-     LOBBY_SEEK_OPTIONS_MAX + LOBBY_SEEK_NAME_MAX + 64) /* 557 */
+     LOBBY_SEEK_OPTIONS_MAX + LOBBY_SEEK_NAME_MAX + 64) /* 621 */
 
 /* A seek as a card says it. */
 typedef struct Lobby_Seek {
@@ -332,26 +336,35 @@ typedef struct Lobby_Seek {
  * lobby_seek_card: the card of a seek for the room of invite, hosted by
  * id (the seat's key), to play game with options (may be "") by the
  * player whose name record (proto_name_sign) is name[0..name_len)
- * (name_len 0: none) into out; *len its length (bytes). Errors: TB_E_ARG
- * (a NULL argument, invite not bound to id's key), TB_E_LIMIT (a field
- * over its length), TB_E_FORMAT (a character a card may not carry, or a
- * name record proto_name_verify refuses), TB_E_CRYPTO.
+ * (name_len 0: none), player being that record's key pair, which binds
+ * it to this seek (NULL with no name), into out; *len its length
+ * (bytes). Errors: TB_E_ARG (a NULL argument, invite not bound to id's
+ * key, a record not player's), TB_E_LIMIT (a field over its length),
+ * TB_E_FORMAT (a character a card may not carry, or a name record
+ * proto_name_verify refuses), TB_E_CRYPTO.
  */
 int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
                     const char *game, const char *options, const uint8_t *name,
-                    size_t name_len, uint8_t out[LOBBY_SEEK_CARD_MAX],
-                    size_t *len);
+                    size_t name_len, const Proto_Identity *player,
+                    uint8_t out[LOBBY_SEEK_CARD_MAX], size_t *len);
 
 /*
  * lobby_seek_card_read: the seek card[0..len) says, into *out, once its
  * signature, its code's fingerprint (against its host key), its name
  * record (proto_name_verify: signed by its player's key, a name in its
- * canonical form, nothing a terminal would act on) and every field's
+ * canonical form, nothing a terminal would act on) and the player's
+ * binding of it to this host key and code, and every field's
  * length and characters are checked. Errors: TB_E_FORMAT (a bad length,
  * version, character or name record), TB_E_SIGNATURE (not signed by its
  * host key, or a code the key does not fingerprint), TB_E_CRYPTO.
  */
 int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out);
+
+/* lobby_seek_card_game: the game card[0..len) names, unchecked
+ * otherwise (a relay's filter of cards it checked when they came).
+ * Errors: TB_E_FORMAT. */
+int lobby_seek_card_game(const uint8_t *card, size_t len,
+                         char game[LOBBY_SEEK_GAME_MAX + 1]);
 
 /* The type bytes of SEEK (a host's card for the list), SEEKS (a hello
  * asking for the list), SEEKED (the answer to SEEK) and LIST (a part of

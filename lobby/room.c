@@ -169,6 +169,8 @@ struct Lobby_Room {
      * lists it): the host's card, while the host is here and no guest
      * came. NULL: none. */
     struct Lobby_Listed *seek;
+    int seek_back; /* its seek went with a guest who gave the seat back
+                      before it spoke: the host may put it up again */
     Lobby_Room *prev, *next;
     Lobby_Room *sprev, *snext; /* in its source's room_list */
     size_t heap_at;            /* its place in the rooms' heap */
@@ -915,6 +917,7 @@ static void member_leave(Lobby_Member *m, uint64_t now)
          * seat from the right joiner. */
         if (m->role == LOBBY_ROLE_GUEST && !r->spoke[LOBBY_ROLE_GUEST]) {
             r->claimed[LOBBY_ROLE_GUEST] = 0;
+            r->seek_back = 1;
             if (!r->guest_named) /* and its key: the next joiner's */
                 memset(r->guest_pk, 0, LOBBY_KEY_BYTES);
         }
@@ -1134,16 +1137,17 @@ static int list_turn(Lobby_Member *m, uint64_t now)
 /* A host's SEEK: its room on the list. A card that is not the room's
  * (another key, another code, a bad signature) is a forgery: PROTOCOL. */
 static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
-                    size_t len, uint64_t now)
+                    size_t len)
 {
     Lobby_Room *r = m->room;
     Lobby_Seek s;
     uint8_t ans[LOBBY_LEN_SEEKED] = {LOBBY_MSG_SEEKED, 0};
 
-    /* (again on one connection only once a guest took the seek: each
-     * costs two signatures' checks) */
+    /* (again on one connection only after a guest gave the seat back,
+     * once each time: each costs three signatures' checks, and a joiner
+     * who only looks cannot end a seek) */
     if (r == NULL || m->role != LOBBY_ROLE_HOST ||
-        (m->sought && r->seek != NULL)) {
+        (m->sought && (r->seek != NULL || !r->seek_back))) {
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
         return;
     }
@@ -1153,14 +1157,8 @@ static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
-    /* a seek up again on one connection (a guest gave the seat back)
-     * takes a turn of the address's list budget */
-    if (m->sought && list_turn(m, now) != 0) {
-        ans[1] = LOBBY_ERR_SEEKS;
-        member_send(m, ans, sizeof ans);
-        return;
-    }
     m->sought = 1;
+    r->seek_back = 0;
     ans[1] = (uint8_t)seek_file(rs, r, p + 1, len - 1, &s);
     if (ans[1] == 0 && rs->store_ops != NULL) {
         /* kept here while the host is (the store's list is refreshed
@@ -1848,7 +1846,7 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
-        on_seek(rs, m, p, len, now);
+        on_seek(rs, m, p, len);
         return;
     case LOBBY_MSG_DATA:
         on_data(rs, m, p, len, now);
@@ -2181,9 +2179,11 @@ void lobby__replica_guest(Lobby_Rooms *rs, Lobby_Room *r,
                           const uint8_t pk[LOBBY_KEY_BYTES])
 {
     static const uint8_t none[LOBBY_KEY_BYTES];
-    memcpy(r->guest_pk, pk, LOBBY_KEY_BYTES);
     if (memcmp(pk, none, LOBBY_KEY_BYTES) != 0)
         seek_drop(rs, r); /* a guest holds the seat: taken */
+    else if (memcmp(r->guest_pk, none, LOBBY_KEY_BYTES) != 0)
+        r->seek_back = 1; /* given back: the host may list it again */
+    memcpy(r->guest_pk, pk, LOBBY_KEY_BYTES);
 }
 
 void lobby__replica_presence(Lobby_Rooms *rs, Lobby_Room *r, int seat,

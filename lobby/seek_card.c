@@ -13,6 +13,8 @@
 
 /* (signed before the card's bytes, its NUL included) */
 static const char seek_label[] = "tabula seek 1";
+/* (signed by the named player before the host key and the code) */
+static const char by_label[] = "tabula seek by 1";
 
 #define CARD_VERSION 1
 enum {
@@ -41,6 +43,18 @@ static int field_ok(int field, const uint8_t *s, size_t n)
 static const size_t field_max[] = {LOBBY_SEEK_GAME_MAX, LOBBY_SEEK_OPTIONS_MAX,
                                    LOBBY_SEEK_NAME_MAX};
 
+/* The bytes a player's binding of its name to a seek signs: the label,
+ * the host key and the code's 16 symbols (as the card has them at
+ * CARD_KEY and CARD_CODE). */
+static void by_input(const uint8_t *card,
+                     uint8_t buf[sizeof by_label + LOBBY_KEY_BYTES +
+                                 LOBBY_CODE_SYMBOLS])
+{
+    memcpy(buf, by_label, sizeof by_label);
+    memcpy(buf + sizeof by_label, card + CARD_KEY,
+           LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS);
+}
+
 /* The bytes the card's signature signs: the label, then card[0..n). */
 static int card_hash_input(const uint8_t *card, size_t n, uint8_t *buf,
                            size_t *len)
@@ -55,9 +69,10 @@ static int card_hash_input(const uint8_t *card, size_t n, uint8_t *buf,
 
 int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
                     const char *game, const char *options, const uint8_t *name,
-                    size_t name_len, uint8_t out[LOBBY_SEEK_CARD_MAX],
-                    size_t *len)
+                    size_t name_len, const Proto_Identity *player,
+                    uint8_t out[LOBBY_SEEK_CARD_MAX], size_t *len)
 {
+    uint8_t by[sizeof by_label + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS];
     const uint8_t *field[3] = {(const uint8_t *)game,
                                (const uint8_t *)options, name};
     size_t flen[3];
@@ -72,10 +87,15 @@ int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
         return TB_E_ARG;
     flen[0] = strlen(game);
     flen[1] = strlen(options);
-    flen[2] = name_len;
-    if (name_len > 0 && name_len <= LOBBY_SEEK_NAME_MAX &&
-        proto_name_verify(name, name_len, &who) != 0)
+    flen[2] = name_len > 0 ? name_len + CARD_SIG_BYTES : 0;
+    if (name_len > PROTO_NAME_RECORD_MAX)
+        return TB_E_LIMIT;
+    if (name_len > 0 && proto_name_verify(name, name_len, &who) != 0)
         return TB_E_FORMAT;
+    if (name_len > 0 &&
+        (player == NULL ||
+         memcmp(player->pk, who.pk, LOBBY_KEY_BYTES) != 0))
+        return TB_E_ARG;
     out[0] = CARD_VERSION;
     memcpy(out + CARD_KEY, id->pk, LOBBY_KEY_BYTES);
     memcpy(out + CARD_CODE, invite->secret, LOBBY_CODE_SECRET_SYMBOLS);
@@ -87,8 +107,16 @@ int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
         if ((f == FIELD_GAME && k == 0) || !field_ok(f, field[f], k))
             return TB_E_FORMAT;
         out[n++] = (uint8_t)k;
-        if (k > 0)
+        if (f == FIELD_NAME && k > 0) { /* the record, then its binding */
+            memcpy(out + n, name, name_len);
+            by_input(out, by);
+            if (sodium_init() < 0 ||
+                crypto_sign_detached(out + n + name_len, NULL, by, sizeof by,
+                                     player->sk) != 0)
+                return TB_E_CRYPTO;
+        } else if (k > 0) {
             memcpy(out + n, field[f], k);
+        }
         n += k;
     }
     if (card_hash_input(out, n, buf, &blen) != 0)
@@ -128,9 +156,18 @@ int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out)
     memcpy(out->game, card + at[FIELD_GAME], flen[FIELD_GAME]);
     memcpy(out->options, card + at[FIELD_OPTIONS], flen[FIELD_OPTIONS]);
     if (flen[FIELD_NAME] > 0) {
-        if (proto_name_verify(card + at[FIELD_NAME], flen[FIELD_NAME],
-                              &out->who) != 0)
+        uint8_t by[sizeof by_label + LOBBY_KEY_BYTES + LOBBY_CODE_SYMBOLS];
+        size_t rlen = flen[FIELD_NAME] - CARD_SIG_BYTES;
+        if (flen[FIELD_NAME] <= CARD_SIG_BYTES ||
+            proto_name_verify(card + at[FIELD_NAME], rlen, &out->who) != 0)
             return TB_E_FORMAT;
+        by_input(card, by);
+#ifndef TABULA_FUZZ_UNSIGNED
+        if (sodium_init() < 0 ||
+            crypto_sign_verify_detached(card + at[FIELD_NAME] + rlen, by,
+                                        sizeof by, out->who.pk) != 0)
+            return TB_E_SIGNATURE; /* (a record copied from another seek) */
+#endif
         out->named = 1;
     }
     memcpy(out->host_pk, card + CARD_KEY, LOBBY_KEY_BYTES);
@@ -151,6 +188,21 @@ int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out)
     if (crypto_sign_verify_detached(card + n, buf, blen, out->host_pk) != 0)
         return TB_E_SIGNATURE;
 #endif
+    return 0;
+}
+
+int lobby_seek_card_game(const uint8_t *card, size_t len,
+                         char game[LOBBY_SEEK_GAME_MAX + 1])
+{
+    size_t k;
+    if (card == NULL || len < LOBBY_SEEK_CARD_MIN || card[0] != CARD_VERSION)
+        return TB_E_FORMAT;
+    k = card[CARD_GAME];
+    if (k == 0 || k > LOBBY_SEEK_GAME_MAX || CARD_GAME + 1 + k > len ||
+        !field_ok(FIELD_GAME, card + CARD_GAME + 1, k))
+        return TB_E_FORMAT;
+    memcpy(game, card + CARD_GAME + 1, k);
+    game[k] = '\0';
     return 0;
 }
 

@@ -21,8 +21,9 @@ local now = redis.call('TIME')
 local ms = now[1] * 1000 + math.floor(now[2] / 1000)
 local untl = string.format('%d', ms + tonumber(ARGV[9]))
 local old = redis.call('HGET', I, L)
-if old then
-  redis.call('HSET', I, L, (string.gsub(old, '^(%d+) %d+', '%1 '..untl)))
+if old then -- (its since, key and address kept; its game is the card's)
+  local since, opk, osrc = string.match(old, '^(%d+) %d+ (%x+) (%x+)')
+  redis.call('HSET', I, L, since..' '..untl..' '..opk..' '..osrc..' '..game)
   redis.call('HSET', C, L, ARGV[2])
   return 0
 end

@@ -157,7 +157,7 @@ static int host_new(Player *p, int port, int seek)
     lobby_code_new(p->cfg.host_pk, &p->cfg.watch);
     lobby_random(p->cfg.seat_secret, sizeof p->cfg.seat_secret);
     if (seek && lobby_seek_card(&p->cfg.id, &p->cfg.invite, "laska",
-                                "clock=300+3", NULL, 0, p->card,
+                                "clock=300+3", NULL, 0, NULL, p->card,
                                 &p->card_len) != 0)
         return -1;
     return lobby_client_new(&loop, (struct sockaddr *)&a, &p->cfg, &p_cb, p,
@@ -318,9 +318,14 @@ static void bench_start(int port_a, int port_b, unsigned rounds)
                 uv_run(&loop, UV_RUN_ONCE);
             t0 = with_seek ? h.seeked_ns : now_ns();
             Lobby_Code code = h.cfg.invite;
-            if (with_seek) {
+            if (with_seek) { /* (the stranger reads the list until the
+                                seek is there: a node's copy of it may
+                                be a few ms old) */
                 f.want = &h.cfg.invite.lookup;
-                if (fetch(port_b, &f) == 0 || !f.has) {
+                for (int tries = 0; tries < 100 && !f.has; tries++)
+                    if (fetch(port_b, &f) == 0 || !f.has)
+                        run_ms(2);
+                if (!f.has) {
                     lobby_client_free(h.c);
                     continue;
                 }

@@ -239,7 +239,7 @@ int main(int argc, char **argv)
     Lobby_Code code;
     size_t clen = 0;
     if (lobby_code_make(sym, w.pk, &code) == 0 &&
-        lobby_seek_card(&w, &code, "laska", "clock=300+3", nrec, nlen, card,
+        lobby_seek_card(&w, &code, "laska", "clock=300+3", nrec, nlen, &w, card,
                         &clen) == 0) {
         put_file(argv[1], "seek", "card", card, clen);
         memset(list + 3, 0, 8);

@@ -1339,7 +1339,8 @@ static size_t signed_by_hand(const char *label, uint8_t *b, size_t n,
 
 static size_t card_named(uint8_t *c, const Proto_Identity *id,
                          const Lobby_Code *code, const char *game,
-                         const char *opts, const uint8_t *rec, size_t rlen)
+                         const char *opts, const uint8_t *rec, size_t rlen,
+                         const Proto_Identity *player)
 {
     size_t n = 0;
     c[n++] = 1;
@@ -1354,9 +1355,19 @@ static size_t card_named(uint8_t *c, const Proto_Identity *id,
     c[n++] = (uint8_t)strlen(opts);
     memcpy(c + n, opts, strlen(opts));
     n += strlen(opts);
-    c[n++] = (uint8_t)rlen;
+    c[n++] = (uint8_t)(rlen > 0 ? rlen + 64 : 0);
     memcpy(c + n, rec, rlen);
     n += rlen;
+    if (rlen > 0) { /* the player binds its name to this host key and code:
+                       "tabula seek by 1" NUL, the key, the 16 symbols */
+        uint8_t by[17 + 32 + 16];
+        memcpy(by, "tabula seek by 1", 17);
+        memcpy(by + 17, c + 1, 48);
+        cr_assert_eq(crypto_sign_detached(c + n, NULL, by, sizeof by,
+                                          player->sk),
+                     0);
+        n += 64;
+    }
     return signed_by_hand("tabula seek 1", c, n, id);
 }
 
@@ -1366,7 +1377,7 @@ static size_t card_by_hand(uint8_t *c, const Proto_Identity *id,
                            const char *opts, const char *name)
 {
     return card_named(c, id, code, game, opts, (const uint8_t *)name,
-                      strlen(name));
+                      strlen(name), NULL);
 }
 /* The host's code number k (its secret's symbols from k). */
 static Lobby_Code code_of(uint8_t k)
@@ -1415,12 +1426,14 @@ static size_t record_by_hand(uint8_t *r, const Proto_Identity *id,
 }
 
 /* The card is laid out as the protocol says: lobby_seek_card's bytes are
- * the hand-made card's (Ed25519 signs deterministically), 241 bytes with
- * the player's name record "Jan" (1 + 32 + 16 + 1 + 5 + 1 + 11 + 1 +
- * 109 + 64); it reads back as written, the name with the player's own
- * key; any one bit flipped, anywhere, and it is refused; a record whose
- * name holds U+202E (signed by hand: proto_name_sign would not) makes the
- * card a forgery. */
+ * the hand-made card's (Ed25519 signs deterministically), 305 bytes with
+ * the player's name record "Jan" and the player's binding of it (1 + 32
+ * + 16 + 1 + 5 + 1 + 11 + 1 + 109 + 64 + 64); it reads back as written,
+ * the name with the player's own key; any one bit flipped, anywhere, and
+ * it is refused; the record copied into a card of another code is
+ * refused (the binding names the first code: a name cannot be borrowed);
+ * a record whose name holds U+202E (signed by hand: proto_name_sign would
+ * not) makes the card a forgery. */
 Test(room, a_seek_card_is_the_documented_bytes)
 {
     Lobby_Code code = code_of(3);
@@ -1430,13 +1443,13 @@ Test(room, a_seek_card_is_the_documented_bytes)
     cr_assert_eq(proto_identity_from_seed(&player, seed), 0);
     size_t rlen = record_by_hand(rec, &player, "Jan"), len = 0;
     size_t wlen = card_named(want, &host_id, &code, "laska", "clock=300+3",
-                             rec, rlen);
+                             rec, rlen, &player);
     Lobby_Seek s;
 
     cr_assert_eq(rlen, 109);
-    cr_assert_eq(wlen, 241);
+    cr_assert_eq(wlen, 305);
     cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "clock=300+3", rec,
-                                 rlen, got, &len),
+                                 rlen, &player, got, &len),
                  0);
     cr_assert_eq(len, wlen);
     cr_assert(memcmp(got, want, len) == 0);
@@ -1456,24 +1469,38 @@ Test(room, a_seek_card_is_the_documented_bytes)
             got[i] ^= (uint8_t)(1u << b);
         }
     /* U+202E (E2 80 AE) inside the name */
+    /* the player's record copied into another seek (another code): its
+     * binding names the first seek's code, not this one's */
+    Lobby_Code other = code_of(4);
+    uint8_t copied[700];
+    memcpy(copied, want, wlen);
+    memcpy(copied + 33, other.secret, 12);
+    memcpy(copied + 45, other.fingerprint, 4);
+    signed_by_hand("tabula seek 1", copied, wlen - 64, &host_id);
+    cr_assert_eq(lobby_seek_card_read(copied, wlen, &s), TB_E_SIGNATURE);
+    /* a record another player's key would bind */
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "", rec, rlen,
+                                 &guest_id, got, &len),
+                 TB_E_ARG);
     rlen = record_by_hand(rec, &player, "J\xe2\x80\xae" "an");
-    wlen = card_named(want, &host_id, &code, "laska", "", rec, rlen);
+    wlen = card_named(want, &host_id, &code, "laska", "", rec, rlen, &player);
     cr_assert_eq(lobby_seek_card_read(want, wlen, &s), TB_E_FORMAT);
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "", rec, rlen, got,
-                                 &len),
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "", rec, rlen,
+                                 &player, got, &len),
                  TB_E_FORMAT);
     /* the guest's signature over the host's code: the code's fingerprint
      * is not the guest's key */
     wlen = card_by_hand(want, &guest_id, &code, "laska", "", "");
     cr_assert_eq(lobby_seek_card_read(want, wlen, &s), TB_E_SIGNATURE);
-    cr_assert_eq(lobby_seek_card(&guest_id, &code, "laska", "", NULL, 0, got,
-                                 &len),
+    cr_assert_eq(lobby_seek_card(&guest_id, &code, "laska", "", NULL, 0, NULL,
+                                 got, &len),
                  TB_E_ARG);
     /* a space in the options, an empty game */
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "a b", NULL, 0, got,
-                                 &len),
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "laska", "a b", NULL, 0,
+                                 NULL, got, &len),
                  TB_E_FORMAT);
-    cr_assert_eq(lobby_seek_card(&host_id, &code, "", "", NULL, 0, got, &len),
+    cr_assert_eq(lobby_seek_card(&host_id, &code, "", "", NULL, 0, NULL, got,
+                                 &len),
                  TB_E_FORMAT);
 }
 
@@ -1729,7 +1756,7 @@ Test(room, a_players_seeks_count_by_its_name_key)
         cr_assert_eq(h[i].msg[0][0], 0x81);
         m[0] = 0x06;
         size_t n = 1 + card_named(m + 1, &host[i], &code, "laska", "", rec,
-                                  rlen);
+                                  rlen, &player);
         lobby_rooms_message(hm[i], m, n, 2);
         cr_assert_eq(h[i].msg[1][0], 0x87);
         cr_assert_eq(h[i].msg[1][1], i < 4 ? 0 : 13, "seek %d", i);
