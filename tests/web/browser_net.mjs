@@ -1075,3 +1075,164 @@ export async function storyPage(outDir) {
     lobby.close();
   }
 }
+
+// Public seeks on the page's start view (issue 37), against real
+// processes: `tabula lobby --http`; before any seek the list says none
+// is open; a terminal `tabula seek laska --bot=1` (its player named with
+// `tabula identity --name`) shows up in the page's list within a
+// refresh, its row's code the terminal's invite: line and its player the
+// name with the terminal's fingerprint; Play joins it (the page's bot
+// plays) and the game ends with one hash on both. Then the page puts up
+// a seek from its form: a name with a bidi control is refused with the
+// rule's words, a good one is kept, the page says the lobby listed it,
+// `tabula seeks` lists it with the page's name beside the fingerprint
+// the page's own list shows, the page is reloaded (its seat seeks again,
+// still listed), and `tabula join CODE --bot=1` plays it to
+// the end, one hash on both. lobbies: the page's lobby and, given, a
+// second node of the same redis (the terminals use it: the list is one
+// across nodes). Prints "netseek ..." and returns 0 or 1.
+export async function netSeek(lobbyArgs = null) {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const home = await mkdtemp(join(tmpdir(), 'tabula-netseek-'));
+  const termEnv = { ...env, XDG_CONFIG_HOME: home };
+  const lobby = await lobbyServer(env.TABULA_BINARY, lobbyArgs?.page ?? []);
+  const other = lobbyArgs?.other ? await lobbyServer(env.TABULA_BINARY, lobbyArgs.other) : lobby;
+  const browser = await launchBrowser();
+  const errors = [];
+  const procs = [];
+  const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`netseek: ${w}`); };
+  // A terminal command on the other node; resolves to {out, code}.
+  const run = (args) => {
+    const p = spawn(env.TABULA_BINARY, args, { env: termEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    procs.push(p);
+    const r = { out: '', proc: p };
+    p.stdout.on('data', (d) => { r.out += d; });
+    r.exit = new Promise((done) => p.on('exit', done));
+    return r;
+  };
+  const waitOut = async (r, re, what) => {
+    for (let i = 0; i < 600 && !re.test(r.out); i++) await new Promise((ok) => setTimeout(ok, 100));
+    if (!re.test(r.out)) throw new Error(`${what}: no ${re} in ${JSON.stringify(r.out)}`);
+    return r.out.match(re);
+  };
+  try {
+    const id = run(['identity', '--name', 'Terminál Тест']);
+    await id.exit;
+    const termFp = id.out.match(/^fingerprint: (\S+)$/m)?.[1];
+    if (!termFp) throw new Error(`tabula identity said ${JSON.stringify(id.out)}`);
+    const page = await openPage(browser, `${lobby.base}/`, errors);
+    // The empty list: a line pointing at the form.
+    await page.waitForFunction(() => document.getElementById('seeks-none').textContent !== '',
+      { timeout: 20000, polling: 100 });
+    const empty = await page.evaluate(() => ({ none: document.getElementById('seeks-none').textContent,
+      table: document.getElementById('seeks-table').hidden }));
+    if (!empty.table || !/Create a seek/.test(empty.none))
+      throw new Error(`the empty list: ${JSON.stringify(empty)}`);
+    say('empty list shown');
+
+    // A terminal seek appears in the page's list.
+    const seek = run(['seek', 'laska', '--bot=1', '--seed', '7', '--delay', '100', '--lobby', other.listen]);
+    const invite = (await waitOut(seek, /^invite: (\S+)$/m, 'tabula seek'))[1];
+    await waitOut(seek, /^seek: listed$/m, 'tabula seek');
+    await page.waitForFunction((c) => document.querySelector(`#seeks-list tr[data-code="${c}"]`),
+      { timeout: 20000, polling: 200 }, invite);
+    const row = await page.evaluate((c) => {
+      const tr = document.querySelector(`#seeks-list tr[data-code="${c}"]`);
+      const cell = (k) => tr.querySelector(`td.${k}`);
+      return { who: cell('who').textContent, elements: cell('who').children.length,
+        game: cell('game').textContent, clock: cell('clock').textContent,
+        waited: cell('waited').textContent, none: document.getElementById('seeks-none').textContent };
+    }, invite);
+    say(`row ${JSON.stringify(row)}`);
+    if (row.who !== `Terminál Тест (${termFp})` || row.elements !== 0 || !/Laska/.test(row.game) ||
+        row.clock !== '-' || !/^\d+s$/.test(row.waited) || row.none !== '')
+      throw new Error(`the terminal's seek in the page's list: ${JSON.stringify(row)}, expected Terminál Тест (${termFp})`);
+    // Play: the join form's flow with the row's code (the page's bot).
+    await page.select('#net-join-bot', '1');
+    await page.click(`#seeks-list tr[data-code="${invite}"] button`);
+    await page.waitForFunction(() => window.tabulaPage.game?.final, { timeout: 240000, polling: 200 });
+    const code1 = await seek.exit;
+    const joined = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
+      role: window.tabulaPage.game.role, plies: window.tabulaPage.game.moves.length,
+      shown: document.getElementById('final').textContent.slice(12) }));
+    const termHash = seek.out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    console.log(`netseek terminal-seek ${invite} page ${joined.shown} terminal ${termHash} plies ${joined.plies} exit ${code1}`);
+    if (joined.role !== 1 || joined.hash !== termHash || joined.shown !== termHash || code1 !== 0)
+      throw new Error(`the page's game of the terminal's seek: ${JSON.stringify(joined)}, terminal ${termHash} exit ${code1}`);
+
+    // The page's own seek, from its form.
+    await page.click('#new');
+    await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    await page.select('#seek-game', 'laska');
+    await page.select('#seek-bot', '1');
+    await page.$eval('#seek-name', (e) => { e.value = 'Page\u202eEvil'; });
+    await page.click('#seek-form button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('seek-error').textContent !== '',
+      { timeout: 10000, polling: 50 });
+    const refused = await page.evaluate(() => ({ error: document.getElementById('seek-error').textContent,
+      start: !document.getElementById('start').hidden }));
+    if (!/bidirectional control character.*U\+202E/.test(refused.error) || !refused.start)
+      throw new Error(`a name with a bidi control: ${JSON.stringify(refused)}`);
+    say(`refused: ${refused.error}`);
+    await page.$eval('#seek-name', (e) => { e.value = '  Page   Игрок '; });
+    await page.click('#seek-form button[type=submit]');
+    await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent) &&
+      window.tabulaPage.game.notes.some((n) => n() === 'seek: listed'), { timeout: 30000, polling: 100 });
+    const mine = await page.evaluate(() => ({
+      invite: document.getElementById('net-room').textContent.match(/invite: (\S+),/)?.[1],
+      stored: localStorage.getItem('tabula-name'), identity: Boolean(localStorage.getItem('tabula-identity')) }));
+    if (mine.stored !== 'Page Игрок' || !mine.identity)
+      throw new Error(`the page keeps ${JSON.stringify(mine)}`);
+    say(`page seeks with ${mine.invite}`);
+    // `tabula seeks` lists it, with the page's name.
+    const list = run(['seeks', 'laska', '--lobby', other.listen]);
+    await list.exit;
+    const line = list.out.split('\n').find((l) => l.startsWith(`seek: ${mine.invite} `));
+    const m = line?.match(/^seek: (\S+) laska - - \d+s (\S+) Page Игрок$/);
+    if (!m) throw new Error(`tabula seeks: ${JSON.stringify(list.out)}`);
+    // the page's own list shows it with the same key's fingerprint (a
+    // second page: the first plays)
+    const lister = await openPage(browser, `${lobby.base}/`, errors);
+    await lister.waitForFunction((c) => document.querySelector(`#seeks-list tr[data-code="${c}"]`),
+      { timeout: 20000, polling: 200 }, mine.invite);
+    const who = await lister.$eval(`#seeks-list tr[data-code="${mine.invite}"] td.who`, (e) => e.textContent);
+    if (who !== `Page Игрок (${m[2]})`) throw new Error(`the page's seek is listed as ${who}, the terminal's list says ${m[2]}`);
+    await lister.close();
+    await page.bringToFront();
+    // A reload before anyone came: the seat comes back and seeks again
+    // (its name from the browser's storage).
+    await page.reload();
+    await page.waitForFunction((c) => window.tabulaPage?.ready && window.tabulaPage.game?.mode === 'net' &&
+      document.getElementById('net-room').textContent.includes(`invite: ${c},`) &&
+      window.tabulaPage.game.notes.some((n) => n() === 'seek: listed'), { timeout: 30000, polling: 100 }, mine.invite);
+    const again = run(['seeks', 'laska', '--lobby', other.listen]);
+    await again.exit;
+    if (!again.out.includes(`seek: ${mine.invite} laska - - `) || !/ Page Игрок$/m.test(again.out))
+      throw new Error(`tabula seeks after the page's reload: ${JSON.stringify(again.out)}`);
+    say('listed again after a reload');
+    // A terminal takes it and plays it out.
+    const join = run(['join', mine.invite, '--lobby', other.listen, '--bot=1', '--seed', '3']);
+    const code2 = await join.exit;
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 120000, polling: 200 });
+    const hosted = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
+      plies: window.tabulaPage.game.moves.length,
+      shown: document.getElementById('final').textContent.slice(12) }));
+    const joinHash = join.out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    console.log(`netseek page-seek ${mine.invite} page ${hosted.shown} terminal ${joinHash} plies ${hosted.plies} exit ${code2}`);
+    if (hosted.hash !== joinHash || hosted.shown !== joinHash || code2 !== 0)
+      throw new Error(`the terminal's game of the page's seek: ${JSON.stringify(hosted)}, terminal ${joinHash} exit ${code2}`);
+    if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
+    console.log('netseek ok');
+    return 0;
+  } catch (e) {
+    console.log(`netseek FAILED: ${e.message}`);
+    return 1;
+  } finally {
+    for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+    await browser.close();
+    lobby.close();
+    if (other !== lobby) other.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}

@@ -65,7 +65,8 @@ export function serve() {
 
 // `tabula lobby --http` serving the site, as a user starts it: resolves
 // to {listen, base, close} once it printed its listening: and http: lines
-// (base https:// with extra's --tls-cert and --tls-key).
+// (base https:// with extra's --tls-cert and --tls-key; extra: any more
+// arguments, as a redis node's --redis).
 export function lobbyServer(binary, extra = []) {
   return new Promise((ok, fail) => {
     const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
