@@ -138,7 +138,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
-import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek } from './browser_net.mjs';
+import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
 // module in the page.
@@ -1257,7 +1257,7 @@ else if (cmd === 'netwatch' && env.TABULA_BINARY)
 else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
   status = await storyPage(resolve(rest[0]));
 else if (cmd === 'netseek' && env.TABULA_BINARY)
-  status = await netSeek();
+  status = await (rest[0] === 'redis' ? netSeekRedis() : netSeek());
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
   status = await netTabs(rest[0] === 'nolocks');
 else if (cmd === 'nethost' && (rest.length === 1 || rest[1] === 'tls') && env.TABULA_BINARY)

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
-import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert } from './page_util.mjs';
+import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert, redisServer } from './page_util.mjs';
 
 // A new page of browser at url, ready; its errors go to errors.
 async function openPage(browser, url, errors) {
@@ -1073,6 +1073,17 @@ export async function storyPage(outDir) {
   } finally {
     await browser.close();
     lobby.close();
+  }
+}
+
+// netSeek across two lobby nodes of one real redis-server (`tabula lobby
+// --redis`): the page on one node, every terminal on the other.
+export async function netSeekRedis() {
+  const redis = await redisServer();
+  try {
+    return await netSeek({ page: ['--redis', redis.url], other: ['--redis', redis.url] });
+  } finally {
+    redis.close();
   }
 }
 
