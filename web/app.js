@@ -726,6 +726,7 @@ function netOutput(out) {
     // "seek: listed", or why not (TB_E_SEEKS: the limit's words)
     const reason = Number(out.text);
     netNote(() => tabula.seekedText(reason));
+    if (reason) say(() => tabula.seekedText(reason)); // (the room stays: its code still works)
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
     seatForget(); // nothing to take back

@@ -1099,7 +1099,10 @@ export async function netSeekRedis() {
 // `tabula seeks` lists it with the page's name beside the fingerprint
 // the page's own list shows, the page is reloaded (its seat seeks again,
 // still listed), and `tabula join CODE --bot=1` plays it to
-// the end, one hash on both. lobbies: the page's lobby and, given, a
+// the end, one hash on both. Last, terminal seeks until the lobby's limit
+// of open seeks from one address refuses one (each listed one a row of
+// the page's list), and the page's own seek is then refused in the
+// limit's words (TB_E_SEEKS). lobbies: the page's lobby and, given, a
 // second node of the same redis (the terminals use it: the list is one
 // across nodes). Prints "netseek ..." and returns 0 or 1.
 export async function netSeek(lobbyArgs = null) {
@@ -1115,17 +1118,19 @@ export async function netSeek(lobbyArgs = null) {
   const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`netseek: ${w}`); };
   // A terminal command on the other node; resolves to {out, code}.
   const run = (args) => {
-    const p = spawn(env.TABULA_BINARY, args, { env: termEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(env.TABULA_BINARY, args, { env: termEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     procs.push(p);
-    const r = { out: '', proc: p };
+    const r = { out: '', err: '', proc: p };
     p.stdout.on('data', (d) => { r.out += d; });
+    p.stderr.on('data', (d) => { r.err += d; });
     r.exit = new Promise((done) => p.on('exit', done));
     return r;
   };
-  const waitOut = async (r, re, what) => {
-    for (let i = 0; i < 600 && !re.test(r.out); i++) await new Promise((ok) => setTimeout(ok, 100));
-    if (!re.test(r.out)) throw new Error(`${what}: no ${re} in ${JSON.stringify(r.out)}`);
-    return r.out.match(re);
+  // (out: stdout, or stderr, where a terminal seat warns)
+  const waitOut = async (r, re, what, out = 'out') => {
+    for (let i = 0; i < 600 && !re.test(r[out]); i++) await new Promise((ok) => setTimeout(ok, 100));
+    if (!re.test(r[out])) throw new Error(`${what}: no ${re} in ${JSON.stringify(r)}`);
+    return r[out].match(re);
   };
   try {
     const id = run(['identity', '--name', 'Terminál Тест']);
@@ -1233,6 +1238,36 @@ export async function netSeek(lobbyArgs = null) {
     console.log(`netseek page-seek ${mine.invite} page ${hosted.shown} terminal ${joinHash} plies ${hosted.plies} exit ${code2}`);
     if (hosted.hash !== joinHash || hosted.shown !== joinHash || code2 !== 0)
       throw new Error(`the terminal's game of the page's seek: ${JSON.stringify(hosted)}, terminal ${joinHash} exit ${code2}`);
+    // The lobby's limit of open seeks from one address: terminal seeks
+    // until the lobby refuses one (each listed one a row of the page's
+    // list), then the page's own is refused too, in the limit's words.
+    await page.click('#new');
+    await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    const seekers = [];
+    for (let i = 0; i < 32; i++) {
+      const r = run(['seek', 'chessball', '--lobby', other.listen]);
+      seekers.push(r);
+      for (let k = 0; k < 300 && !/^seek: listed$/m.test(r.out) && !/seek: not listed: /.test(r.err); k++)
+        await new Promise((ok) => setTimeout(ok, 100));
+      if (!/^seek: listed$/m.test(r.out)) break;
+    }
+    const limit = seekers.at(-1).err.match(/seek: not listed: (.*)$/m)?.[1];
+    if (!limit) throw new Error(`${seekers.length} terminal seeks, none refused`);
+    await page.waitForFunction((n) => document.querySelectorAll('#seeks-list tr').length === n,
+      { timeout: 20000, polling: 200 }, seekers.length - 1).catch(async () => {
+      throw new Error(`the page lists ${await page.$$eval('#seeks-list tr', (r) => r.length)} seeks, ` +
+        `not the ${seekers.length - 1} listed`);
+    });
+    await page.click('#seek-form button[type=submit]');
+    const refusal = `seek: not listed: ${limit}`;
+    await page.waitForFunction((w) => document.getElementById('message').textContent === w &&
+      window.tabulaPage.game.notes.some((n) => n() === w), { timeout: 30000, polling: 100 }, refusal)
+      .catch(async () => {
+        throw new Error(`the page's seek over the limit: message '${await page.$eval('#message', (e) => e.textContent)}', ` +
+          `expected '${refusal}'`);
+      });
+    say(`over the limit: ${refusal}`);
+    console.log(`netseek limit ${seekers.length - 1} open seeks; the page was told '${refusal}'`);
     if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
     console.log('netseek ok');
     return 0;
