@@ -1044,10 +1044,11 @@ async function openLink(loading = false) {
 let seekPoller = null;
 let seeksShown = { list: null, error: null };
 
-// Each open seek a row: the player as the module shows one (the name, or
-// nothing, and the fingerprint of the key that signed it: two players of
-// one name read differently), the game, clock, options, how long it has
-// waited, and Play, which joins with its code as the join form does.
+// Each open seek a row: Play, which joins with its code as the join form
+// does, the player as the module shows one (the name, or nothing, and
+// the fingerprint of the key that signed it: two players of one name
+// read differently), the game, clock, options and how long it has
+// waited.
 // Every field goes in as text (textContent): a name is hostile, though
 // the module refused control and bidi characters already.
 function drawSeeks() {
@@ -1060,13 +1061,7 @@ function drawSeeks() {
   $('seeks-list').replaceChildren(...seeks.map((s) => {
     const tr = document.createElement('tr');
     tr.dataset.code = s.code;
-    for (const [text, cls] of [[s.shown, 'who'], [title(s.game), 'game'], [s.clock || '-', 'clock'],
-      [s.options || '-', 'options'], [s.waited, 'waited']]) {
-      const td = document.createElement('td');
-      td.className = cls;
-      td.textContent = text;
-      tr.append(td);
-    }
+    // (Play first: on a phone the row scrolls sideways, the button stays)
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = t('Play');
@@ -1074,9 +1069,16 @@ function drawSeeks() {
       $('net-code').value = s.code;
       $('net-join').requestSubmit();
     });
-    const td = document.createElement('td');
-    td.append(b);
-    tr.append(td);
+    const play = document.createElement('td');
+    play.append(b);
+    tr.append(play);
+    for (const [text, cls] of [[s.shown, 'who'], [title(s.game), 'game'], [s.clock || '-', 'clock'],
+      [s.options || '-', 'options'], [s.waited, 'waited']]) {
+      const td = document.createElement('td');
+      td.className = cls;
+      td.textContent = text;
+      tr.append(td);
+    }
     return tr;
   }));
   $('seeks-table').hidden = seeks.length === 0;
