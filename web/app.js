@@ -725,8 +725,20 @@ function netOutput(out) {
   } else if (out.kind === NET.SEEKED) {
     // "seek: listed", or why not (TB_E_SEEKS: the limit's words)
     const reason = Number(out.text);
-    netNote(() => tabula.seekedText(reason));
-    if (reason) say(() => tabula.seekedText(reason)); // (the room stays: its code still works)
+    const words = () => tabula.seekedText(reason);
+    if (reason && !game.pos) {
+      // A room no list shows is one nobody finds: the seek ends before
+      // its game, as the terminal's does, and the form says why.
+      seatForget();
+      stopBot();
+      netClose();
+      game = null;
+      history.replaceState(null, '', location.pathname + location.search);
+      show('start');
+      $('seek-error').textContent = words();
+      return;
+    }
+    netNote(words);
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
     seatForget(); // nothing to take back

@@ -1102,7 +1102,9 @@ export async function netSeekRedis() {
 // the end, one hash on both. Last, terminal seeks until the lobby's limit
 // of open seeks from one address refuses one (each listed one a row of
 // the page's list), and the page's own seek is then refused in the
-// limit's words (TB_E_SEEKS). lobbies: the page's lobby and, given, a
+// limit's words (TB_E_SEEKS) and ends, back on the start page with the
+// reason under the form, keeping no seat (as the terminal's seek ends).
+// lobbies: the page's lobby and, given, a
 // second node of the same redis (the terminals use it: the list is one
 // across nodes). Prints "netseek ..." and returns 0 or 1.
 export async function netSeek(lobbyArgs = null) {
@@ -1117,8 +1119,8 @@ export async function netSeek(lobbyArgs = null) {
   const procs = [];
   const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`netseek: ${w}`); };
   // A terminal command on the other node; resolves to {out, code}.
-  const run = (args) => {
-    const p = spawn(env.TABULA_BINARY, args, { env: termEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = (args, runEnv = termEnv) => {
+    const p = spawn(env.TABULA_BINARY, args, { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     procs.push(p);
     const r = { out: '', err: '', proc: p };
     p.stdout.on('data', (d) => { r.out += d; });
@@ -1228,24 +1230,27 @@ export async function netSeek(lobbyArgs = null) {
       throw new Error(`tabula seeks after the page's reload: ${JSON.stringify(again.out)}`);
     say('listed again after a reload');
     // A terminal takes it and plays it out.
-    const join = run(['join', mine.invite, '--lobby', other.listen, '--bot=1', '--seed', '3']);
-    const code2 = await join.exit;
+    const joiner = run(['join', mine.invite, '--lobby', other.listen, '--bot=1', '--seed', '3']);
+    const code2 = await joiner.exit;
     await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 120000, polling: 200 });
     const hosted = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
       plies: window.tabulaPage.game.moves.length,
       shown: document.getElementById('final').textContent.slice(12) }));
-    const joinHash = join.out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    const joinHash = joiner.out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
     console.log(`netseek page-seek ${mine.invite} page ${hosted.shown} terminal ${joinHash} plies ${hosted.plies} exit ${code2}`);
     if (hosted.hash !== joinHash || hosted.shown !== joinHash || code2 !== 0)
       throw new Error(`the terminal's game of the page's seek: ${JSON.stringify(hosted)}, terminal ${joinHash} exit ${code2}`);
-    // The lobby's limit of open seeks from one address: terminal seeks
-    // until the lobby refuses one (each listed one a row of the page's
+    // The lobby's limit of open seeks from one address: unnamed terminal
+    // seeks until the lobby refuses one (each listed one a row of the page's
     // list), then the page's own is refused too, in the limit's words.
     await page.click('#new');
     await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    // (unnamed: each seek's key its game's, new each time, so only the
+    // address's share counts, not a player's)
+    const unnamed = { ...env, XDG_CONFIG_HOME: join(home, 'unnamed') };
     const seekers = [];
     for (let i = 0; i < 32; i++) {
-      const r = run(['seek', 'chessball', '--lobby', other.listen]);
+      const r = run(['seek', 'chessball', '--lobby', other.listen], unnamed);
       seekers.push(r);
       for (let k = 0; k < 300 && !/^seek: listed$/m.test(r.out) && !/seek: not listed: /.test(r.err); k++)
         await new Promise((ok) => setTimeout(ok, 100));
@@ -1259,12 +1264,17 @@ export async function netSeek(lobbyArgs = null) {
         `not the ${seekers.length - 1} listed`);
     });
     await page.click('#seek-form button[type=submit]');
+    // (as the terminal's: a refused seek ends, back on the start page
+    // with the reason under the form, and keeps no seat)
     const refusal = `seek: not listed: ${limit}`;
-    await page.waitForFunction((w) => document.getElementById('message').textContent === w &&
-      window.tabulaPage.game.notes.some((n) => n() === w), { timeout: 30000, polling: 100 }, refusal)
+    await page.waitForFunction((w) => !document.getElementById('start').hidden &&
+      document.getElementById('seek-error').textContent === w && !window.tabulaPage.game &&
+      !Object.keys(localStorage).some((k) => k.startsWith('tabula-seat:')), { timeout: 30000, polling: 100 }, refusal)
       .catch(async () => {
-        throw new Error(`the page's seek over the limit: message '${await page.$eval('#message', (e) => e.textContent)}', ` +
-          `expected '${refusal}'`);
+        throw new Error(`the page's seek over the limit: ${JSON.stringify(await page.evaluate(() => ({
+          start: !document.getElementById('start').hidden, error: document.getElementById('seek-error').textContent,
+          message: document.getElementById('message').textContent, mode: window.tabulaPage.game?.mode,
+          kept: Object.keys(localStorage).filter((k) => k.startsWith('tabula-seat:')) })))}, expected '${refusal}'`);
       });
     say(`over the limit: ${refusal}`);
     console.log(`netseek limit ${seekers.length - 1} open seeks; the page was told '${refusal}'`);

@@ -29,7 +29,7 @@
 # words, puts a seek up with a good one, `tabula seeks` lists it with
 # that name and `tabula join CODE --bot=1` plays it out, one hash each,
 # and over the lobby's limit of open seeks from one address the page's
-# seek is refused in the limit's words,
+# seek is refused in the limit's words and ends, as the terminal's does,
 # and all of it again with the page on one `tabula lobby --redis` node
 # and the terminals on another of the same redis-server;
 # and the first hour's story in one browser (browser.mjs story): a game
