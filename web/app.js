@@ -655,6 +655,17 @@ function drawNetPlayers() {
     (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
 }
 
+// Leave the network game for the start page, saying why in the line
+// where (a start page form's error line).
+function netLeave(where, why) {
+  stopBot();
+  netClose();
+  game = null;
+  history.replaceState(null, '', location.pathname + location.search);
+  show('start');
+  $(where).textContent = why;
+}
+
 // The lobby refused the seat, or is lost; text() says why. A joiner or
 // spectator refused before it was let in (a wrong code) is back on the
 // start page with the reason and the code to correct; otherwise the game
@@ -664,12 +675,7 @@ function drawNetPlayers() {
 function netFailed(text, why, code) {
   if (!(why?.transient && why.admitted)) seatForget();
   if (why && !why.admitted && game.role !== 0) {
-    stopBot();
-    netClose();
-    game = null;
-    history.replaceState(null, '', location.pathname + location.search);
-    show('start');
-    $('net-error').textContent = text();
+    netLeave('net-error', text());
     $('net-code').value = code;
     return;
   }
@@ -730,12 +736,7 @@ function netOutput(out) {
       // A room no list shows is one nobody finds: the seek ends before
       // its game, as the terminal's does, and the form says why.
       seatForget();
-      stopBot();
-      netClose();
-      game = null;
-      history.replaceState(null, '', location.pathname + location.search);
-      show('start');
-      $('seek-error').textContent = words();
+      netLeave('seek-error', words());
       return;
     }
     netNote(words);
