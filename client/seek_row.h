@@ -2,9 +2,9 @@
  * seek_row.h: a public seek's card (issue 37) read as a list shows it:
  * checked, its clock (as --clock takes it) apart from its other options,
  * and the fingerprint of the player's own key. `tabula seeks` and the
- * page's list of seeks
- * (web/wasm/web_seek.c) both read cards with it, so a card one shows the
- * other shows alike, and one they refuse neither shows.
+ * page's list of seeks (web/wasm/web_seek.c) both read cards with it, so
+ * a card one shows the other shows alike, and one they refuse neither
+ * shows.
  */
 #ifndef TABULA_SEEK_ROW_H
 #define TABULA_SEEK_ROW_H
