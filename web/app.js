@@ -541,8 +541,10 @@ function movesOf(g) {
 // seek: {name} puts a host's room on the lobby's public list, with the
 // player's display name (name '' for none) signed by this browser's
 // identity key (web_net_seek); a kept seeking host seeks again.
+// expect: {game, options} a seek's card promised, which a guest that
+// took it from the list holds its host to (web_net_take).
 function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null,
-  seek = null }) {
+  seek = null, expect = null }) {
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
@@ -554,7 +556,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   const seat = kept
     ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
       seek: seekBy })
-    : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy });
+    : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
   // the turn in progress goes on for the time the page was away
   if (kept) seat.resumeTurn(kept.turnAt, Date.now(), now());
   const soFar = kept ? seat.game() : null;
@@ -998,10 +1000,10 @@ async function drawKept() {
 }
 
 // Join with code, or take back this browser's kept seat of that code.
-async function joinOrResume({ code, bot = 0, seed = null }) {
+async function joinOrResume({ code, bot = 0, seed = null, expect = null }) {
   const kept = await keptSeat(code);
   if (kept) resume(kept);
-  else netGame({ role: 1, code, bot, seed });
+  else netGame({ role: 1, code, bot, seed, expect });
 }
 
 // #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE; false when the hash is
@@ -1058,7 +1060,7 @@ let seekPoller = null;
 let seeksShown = { list: null, error: null };
 
 // Each open seek a row: Play, which joins with its code as the join form
-// does, the player as the module shows one (the name, or nothing, and
+// does (holding the host to the seek's game and options), the player as the module shows one (the name, or nothing, and
 // the fingerprint of the key that signed it: two players of one name
 // read differently), the game, clock, options and how long it has
 // waited.
@@ -1078,9 +1080,12 @@ function drawSeeks() {
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = t('Play');
+    // (as Join with the code, the join form's You play; and the host
+    // held to the game and options the list showed, as tabula join does)
     b.addEventListener('click', () => {
       $('net-code').value = s.code;
-      $('net-join').requestSubmit();
+      netStart(() => joinOrResume({ code: s.code, bot: Number($('net-join-bot').value),
+        expect: { game: s.game, options: s.cardOptions } }));
     });
     const play = document.createElement('td');
     play.append(b);
@@ -1382,6 +1387,7 @@ function wire() {
 
 // For the browser tests (tests/web/browser.mjs) and the curious.
 window.tabulaPage = { newGame, openReplay, netGame, humanMove, get game() { return game; },
+  get seeks() { return seeksShown.list?.seeks ?? []; },
   get tabula() { return tabula; } };
 
 setLang(preferredLang()).then(() => {

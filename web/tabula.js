@@ -142,9 +142,14 @@ export class Tabula {
   // guest, 2 spectator. seek: {idKey, name} puts a host's room on the
   // lobby's public list (web_net_seek: its card signed by the seat's key,
   // the name by the player's identity key idKey; name '' for none).
+  // expect: {game, options} holds a guest's host to the seek it takes
+  // (web_net_take: the card's game and options, seeksList's).
   netSeat({ role, game = '', options = '', code = '', key, bot = false,
-    started = Math.floor(Date.now() / 1000), seek = null }) {
-    const h = seek
+    started = Math.floor(Date.now() / 1000), seek = null, expect = null }) {
+    const h = expect
+      ? this.withStrings([code, key, expect.game, expect.options],
+        (c, k, g, o) => this.x.web_net_take(c, k, bot ? 1 : 0, started, g, o))
+      : seek
       ? this.withStrings([game, options, key, seek.idKey, seek.name],
         (g, o, k, i, n) => this.x.web_net_seek(g, o, k, bot ? 1 : 0, started, i, n, Date.now()))
       : this.withStrings([game, options, code, key],
@@ -160,7 +165,8 @@ export class Tabula {
 
   // One message of the lobby's answer to SEEKS, every card checked by the
   // module (web/wasm/web_seek.h): {seeks: [{code, game, clock, options,
-  // since, waited, shown, name, fingerprint}], last, forged}; throws on a
+  // since, waited, shown, name, fingerprint, cardOptions}], last, forged};
+  // throws on a
   // message that is no list (the lobby's refusal: TB_E_RATE, ...).
   seeksList(bytes, wallNow) {
     const p = this.x.web_alloc(bytes.length || 1);
@@ -173,9 +179,9 @@ export class Tabula {
       for (const line of text.split('\n')) {
         const f = line.split('\t');
         if (f[0] === 'seek') {
-          const [, code, game, clock, options, since, waited, shown, name, fingerprint] = f;
+          const [, code, game, clock, options, since, waited, shown, name, fingerprint, card] = f;
           out.seeks.push({ code, game, clock, options, since: Number(since), waited, shown, name,
-            fingerprint });
+            fingerprint, cardOptions: card });
         } else if (f[0] === 'end') {
           out.last = f[1] === '1';
           out.forged = Number(f[2]);

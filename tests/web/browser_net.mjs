@@ -1093,7 +1093,9 @@ export async function netSeekRedis() {
 // `tabula identity --name`) shows up in the page's list within a
 // refresh, its row's code the terminal's invite: line and its player the
 // name with the terminal's fingerprint; Play joins it (the page's bot
-// plays) and the game ends with one hash on both. Then the page puts up
+// plays) and the game ends with one hash on both; Play holds a host to
+// the game its seek showed (the list's game changed under the button: the
+// match start is refused). Then the page puts up
 // a seek from its form: a name with a bidi control is refused with the
 // rule's words, a good one is kept, the page says the lobby listed it,
 // `tabula seeks` lists it with the page's name beside the fingerprint
@@ -1127,6 +1129,17 @@ export async function netSeek(lobbyArgs = null) {
     p.stderr.on('data', (d) => { r.err += d; });
     r.exit = new Promise((done) => p.on('exit', done));
     return r;
+  };
+  // `tabula seeks laska` as it ends; asked again a little later while the
+  // lobby says this address asked too often (the page's refreshes and
+  // each tabula join's look-up share the address's rate).
+  const seeksNow = async () => {
+    for (let i = 0; ; i++) {
+      const r = run(['seeks', 'laska', '--lobby', other.listen]);
+      await r.exit;
+      if (!/too often/.test(r.err) || i === 5) return r;
+      await new Promise((ok) => setTimeout(ok, 2500));
+    }
   };
   // (out: stdout, or stderr, where a terminal seat warns)
   const waitOut = async (r, re, what, out = 'out') => {
@@ -1179,6 +1192,32 @@ export async function netSeek(lobbyArgs = null) {
     if (joined.role !== 1 || joined.hash !== termHash || joined.shown !== termHash || code1 !== 0)
       throw new Error(`the page's game of the terminal's seek: ${JSON.stringify(joined)}, terminal ${termHash} exit ${code1}`);
 
+    // Play holds the host to the game its seek showed (as tabula join
+    // does): the list's game changed under the button (a host that lied,
+    // as the page sees it), the match start is refused and nothing is
+    // played.
+    await page.click('#new');
+    await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    const liar = run(['seek', 'laska', '--bot=1', '--lobby', other.listen]);
+    const liarCode = (await waitOut(liar, /^invite: (\S+)$/m, 'the second tabula seek'))[1];
+    await page.waitForFunction((c) => window.tabulaPage.seeks.some((x) => x.code === c),
+      { timeout: 20000, polling: 200 }, liarCode);
+    await page.evaluate((c) => {
+      const s = window.tabulaPage.seeks.find((x) => x.code === c);
+      s.game = 'chessball';
+      document.querySelector(`#seeks-list tr[data-code="${c}"] button`).click();
+    }, liarCode);
+    const promise = 'refused a match start: it is not the game the seek promised';
+    await page.waitForFunction((w) => window.tabulaPage.game?.notes?.some((n) => n() === w),
+      { timeout: 30000, polling: 100 }, promise).catch(async () => {
+      throw new Error(`a seek's game changed under Play: notes ${JSON.stringify(await page.evaluate(() =>
+        window.tabulaPage.game?.notes?.map((n) => n())))}`);
+    });
+    const lied = await page.evaluate(() => window.tabulaPage.game.moves.length);
+    if (lied !== 0) throw new Error(`a seek's game changed under Play: ${lied} plies played`);
+    liar.proc.kill('SIGTERM');
+    say('a start of another game than the seek showed was refused');
+
     // The page's own seek, from its form.
     await page.click('#new');
     await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
@@ -1204,11 +1243,10 @@ export async function netSeek(lobbyArgs = null) {
       throw new Error(`the page keeps ${JSON.stringify(mine)}`);
     say(`page seeks with ${mine.invite}`);
     // `tabula seeks` lists it, with the page's name.
-    const list = run(['seeks', 'laska', '--lobby', other.listen]);
-    await list.exit;
+    const list = await seeksNow();
     const line = list.out.split('\n').find((l) => l.startsWith(`seek: ${mine.invite} `));
     const m = line?.match(/^seek: (\S+) laska - - \d+s (\S+) Page Игрок$/);
-    if (!m) throw new Error(`tabula seeks: ${JSON.stringify(list.out)}`);
+    if (!m) throw new Error(`tabula seeks: ${JSON.stringify({ out: list.out, err: list.err })}`);
     // the page's own list shows it with the same key's fingerprint (a
     // second page: the first plays)
     const lister = await openPage(browser, `${lobby.base}/`, errors);
@@ -1224,10 +1262,9 @@ export async function netSeek(lobbyArgs = null) {
     await page.waitForFunction((c) => window.tabulaPage?.ready && window.tabulaPage.game?.mode === 'net' &&
       document.getElementById('net-room').textContent.includes(`invite: ${c},`) &&
       window.tabulaPage.game.notes.some((n) => n() === 'seek: listed'), { timeout: 30000, polling: 100 }, mine.invite);
-    const again = run(['seeks', 'laska', '--lobby', other.listen]);
-    await again.exit;
+    const again = await seeksNow();
     if (!again.out.includes(`seek: ${mine.invite} laska - - `) || !/ Page Игрок$/m.test(again.out))
-      throw new Error(`tabula seeks after the page's reload: ${JSON.stringify(again.out)}`);
+      throw new Error(`tabula seeks after the page's reload: ${JSON.stringify({ out: again.out, err: again.err })}`);
     say('listed again after a reload');
     // A terminal takes it and plays it out.
     const joiner = run(['join', mine.invite, '--lobby', other.listen, '--bot=1', '--seed', '3']);
@@ -1265,11 +1302,12 @@ export async function netSeek(lobbyArgs = null) {
     });
     await page.click('#seek-form button[type=submit]');
     // (as the terminal's: a refused seek ends, back on the start page
-    // with the reason under the form, and keeps no seat)
+    // with the reason under the form, and keeps no host's seat; the
+    // guest's seat of the refused start above is kept, as a seat left is)
     const refusal = `seek: not listed: ${limit}`;
     await page.waitForFunction((w) => !document.getElementById('start').hidden &&
       document.getElementById('seek-error').textContent === w && !window.tabulaPage.game &&
-      !Object.keys(localStorage).some((k) => k.startsWith('tabula-seat:')), { timeout: 30000, polling: 100 }, refusal)
+      !Object.keys(localStorage).some((k) => k.startsWith('tabula-seat:0:')), { timeout: 30000, polling: 100 }, refusal)
       .catch(async () => {
         throw new Error(`the page's seek over the limit: ${JSON.stringify(await page.evaluate(() => ({
           start: !document.getElementById('start').hidden, error: document.getElementById('seek-error').textContent,

@@ -24,7 +24,9 @@
 # Black's clock 8 s down, as the players have it (browser.mjs netwatch);
 # public seeks (browser.mjs netseek): `tabula seek laska` shows up in the
 # start page's list (its code the terminal's invite: line, its player's
-# name and fingerprint), Play joins it and the game is played out; the
+# name and fingerprint), Play joins it and the game is played out, and
+# holds a host to the game its seek showed (a start of another refused);
+# the
 # page's seek form refuses a name with a bidi control in the rule's
 # words, puts a seek up with a good one, `tabula seeks` lists it with
 # that name and `tabula join CODE --bot=1` plays it out, one hash each,

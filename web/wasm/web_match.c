@@ -185,13 +185,21 @@ static int seek_card(const Web_Net *n, Seat_Config *sc, const char *game,
     return rc;
 }
 
+/* What a guest that takes a seek holds its host to (web_net_take): the
+ * game and options its card promised. */
+typedef struct Web_Expect {
+    const char *game;
+    const char *options;
+} Web_Expect;
+
 /* A seat of role (web_net_new's arguments), new, or taken back from
- * back, seeking as seek says (NULL: no seek; a host only); NULL with
- * web_last_why on error. */
+ * back, seeking as seek says (NULL: no seek; a host only), holding its
+ * host to expect (NULL: any game; a guest only); NULL with web_last_why
+ * on error. */
 static Web_Net *net_make(int role, const char *game, const char *options,
                          const char *code, const char *key, int bot,
                          uint32_t started, const Web_Seat *back,
-                         const Web_Seek_Ask *seek)
+                         const Web_Seek_Ask *seek, const Web_Expect *expect)
 {
     Web_Net *n = NULL;
     Seat_Config sc;
@@ -230,9 +238,17 @@ static Web_Net *net_make(int role, const char *game, const char *options,
     mc->options = options;
     mc->started = started;
     mc->bot = role != MATCH_ROLE_SPECTATOR && bot != 0;
+    if (expect != NULL && role == MATCH_ROLE_GUEST) {
+        mc->expect_game = core_game_find(expect->game ? expect->game : "");
+        mc->expect_options = expect->options ? expect->options : "";
+        if (mc->expect_game == NULL) {
+            snprintf(why, sizeof why, "the seek's game is not known here");
+            rc = TB_E_ARG;
+        }
+    }
     sc.nodes = 1; /* the lobby that served the page */
     sc.admitted = back != NULL;
-    if (key_read(key, &mc->id) != 0) {
+    if (rc == 0 && key_read(key, &mc->id) != 0) {
         snprintf(why, sizeof why, "the stored key is damaged");
         rc = TB_E_FORMAT;
     }
@@ -266,7 +282,16 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
                      uint32_t started)
 {
     return net_make(role, game, options, code, key, bot, started, NULL,
-                    NULL);
+                    NULL, NULL);
+}
+
+WEB_EXPORT(web_net_take)
+Web_Net *web_net_take(const char *code, const char *key, int bot,
+                      uint32_t started, const char *game, const char *options)
+{
+    Web_Expect expect = {game, options};
+    return net_make(MATCH_ROLE_GUEST, NULL, NULL, code, key, bot, started,
+                    NULL, NULL, &expect);
 }
 
 WEB_EXPORT(web_net_seek)
@@ -276,7 +301,7 @@ Web_Net *web_net_seek(const char *game, const char *options, const char *key,
 {
     Web_Seek_Ask ask = {id_key, name, wall_ms(wall)};
     return net_make(MATCH_ROLE_HOST, game, options, NULL, key, bot, started,
-                    NULL, &ask);
+                    NULL, &ask, NULL);
 }
 
 /* A whole decimal number of the digits [p, end) up to max. */
@@ -367,7 +392,8 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
         return NULL;
     }
     n = net_make(role, game, options, back.invite.text, key, bot, started,
-                 &back, id_key != NULL && id_key[0] != '\0' ? &ask : NULL);
+                 &back, id_key != NULL && id_key[0] != '\0' ? &ask : NULL,
+                 NULL);
     if (n != NULL && len > 0 &&
         (rc = match_resume(n->m, log, len, back.seq, back.numbered, why,
                            sizeof why)) != 0) {

@@ -106,6 +106,18 @@ Web_Net *web_net_seek(const char *game, const char *options, const char *key,
                       const char *name, double wall);
 
 /*
+ * web_net_take: a guest's seat (web_net_new's role 1, with code, key, bot
+ * and started as there) that takes a public seek whose card promised
+ * game and options (web_seeks_list's GAME and CARD): a match start of
+ * another game or other options is refused (TB_E_SIGNATURE, the
+ * session's warning says "it is not the game the seek promised"), as
+ * `tabula join` holds a seek's host to it. NULL on error: those of
+ * web_net_new, TB_E_ARG (a game not compiled in).
+ */
+Web_Net *web_net_take(const char *code, const char *key, int bot,
+                      uint32_t started, const char *game, const char *options);
+
+/*
  * web_net_resume: take back the seat of a reloaded page, as a terminal
  * seat resumes from its --log file and seat file (client/netgame.c): role
  * 0 (host) or 1 (guest), game, options, key, bot and started as for

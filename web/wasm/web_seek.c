@@ -69,7 +69,7 @@ static int each_seek(void *user, uint64_t since, const uint8_t *card,
     Cli_Seek_Row row;
     char wait[24];
     char line[LOBBY_CODE_TEXT + LOBBY_SEEK_GAME_MAX + PROTO_CLOCK_TEXT_MAX +
-              PROTO_OPTIONS_MAX + PROTO_NAME_SHOWN_MAX +
+              2 * PROTO_OPTIONS_MAX + PROTO_NAME_SHOWN_MAX +
               PROTO_DISPLAY_NAME_MAX + PROTO_FINGERPRINT_MAX + 96];
 
     /* (as `tabula seeks`: a card that does not check is not shown) */
@@ -78,10 +78,11 @@ static int each_seek(void *user, uint64_t since, const uint8_t *card,
         return 0;
     }
     cli_waited(l->now, since, wait, sizeof wait);
-    snprintf(line, sizeof line, "seek\t%s\t%s\t%s\t%s\t%llu\t%s\t%s\t%s\t%s\n",
+    snprintf(line, sizeof line,
+             "seek\t%s\t%s\t%s\t%s\t%llu\t%s\t%s\t%s\t%s\t%s\n",
              row.seek.invite.text, row.seek.game, row.clock, row.options,
              (unsigned long long)since, wait, row.shown,
-             row.seek.named ? row.seek.who.name : "", row.fp);
+             row.seek.named ? row.seek.who.name : "", row.fp, row.seek.options);
     return lines_put(l, line);
 }
 

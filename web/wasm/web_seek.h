@@ -26,15 +26,17 @@ const uint8_t *web_seeks_hello(const char *game);
  * web_seeks_list: one message msg[0..len) the lobby sent on a SEEKS
  * connection, read at now (Unix ms, Date.now(): for the waiting times).
  * A LIST: one line per seek whose card checks, oldest first,
- *   "seek\tCODE\tGAME\tCLOCK\tOPTIONS\tSINCE\tWAITED\tSHOWN\tNAME\tFP"
+ *   "seek\tCODE\tGAME\tCLOCK\tOPTIONS\tSINCE\tWAITED\tSHOWN\tNAME\tFP\tCARD"
  * CODE the invite code that takes its guest seat (tabula join CODE);
- * CLOCK the clock in its canonical text ("" none); OPTIONS the match
+ * CLOCK the clock as --clock takes it ("5+3"; "" none); OPTIONS the match
  * options without the clock (""); SINCE the relay's time of listing
  * (Unix ms); WAITED as `tabula seeks` shows it ("45s", "3m"); SHOWN the
  * player as proto_name_display shows one ("NAME (XXXX-XXXX-XXXX-XXXX)",
  * or the fingerprint alone); NAME the canonical name ("" none: no field
  * holds a tab, a newline, a control or a bidi character); FP the
- * fingerprint of the name's key (of the game's key without a name).
+ * fingerprint of the name's key (of the game's key without a name); CARD
+ * the match options as the card says them (clock included), which a
+ * taker holds the host to (web_net_take).
  * Then "end\tLAST\tFORGED": LAST 1 on the list's last message, FORGED
  * the cards that did not check (not shown). The text in web_out, or
  * NULL: web_last_error TB_E_FORMAT (not a LIST, lengths that do not add
