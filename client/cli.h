@@ -118,6 +118,26 @@ char *cli_trim(char *s);
 char *cli_printable(const char *s, char *out, size_t cap);
 
 /*
+ * cli_name_why: why proto_name_check_at refused a display name, in the
+ * rule's words (and the character as U+XXXX, never itself: it may be a
+ * control or a bidi override that would rewrite the line it is shown
+ * on), into buf (cap bytes, no newline), in the language of _(): what
+ * `tabula identity --name` and the page's seek form say. f: the fault
+ * proto_name_check_at filled.
+ */
+struct Proto_Name_Fault;
+void cli_name_why(const struct Proto_Name_Fault *f, char *buf, size_t cap);
+
+/*
+ * cli_waited: how long a thing listed at since waited by now (both Unix
+ * ms; a since after now is 0), as a player reads it, into out (cap
+ * bytes): whole seconds under a minute ("45s"), else whole minutes
+ * ("3m"), hours ("2h") or days ("4d"). `tabula seeks` and the page's
+ * list of seeks show it.
+ */
+void cli_waited(uint64_t now, uint64_t since, char *out, size_t cap);
+
+/*
  * cli_seed: read a seed, a decimal number 0..2^64-1 with nothing else;
  * 0 on success, -1 (after printing "tabula CMD: bad seed ...") otherwise.
  */

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "cli.h"
 #include "i18n.h"
+#include "proto.h"
 
 int cli_is_help(const char *arg)
 {
@@ -357,4 +358,62 @@ int cli_bot_spec(const char *text, Bot_Limits *lim, char *why,
         opt = next;
     }
     return 0;
+}
+
+void cli_name_why(const Proto_Name_Fault *f, char *buf, size_t cap)
+{
+    const char *rule;
+
+    switch (f->rule) {
+    case PROTO_NAME_UTF8:
+        rule = _("not valid UTF-8 (a malformed or overlong sequence, a "
+                 "surrogate or a noncharacter)");
+        break;
+    case PROTO_NAME_LONG:
+        rule = _("longer than 24 characters");
+        break;
+    case PROTO_NAME_EMPTY:
+        snprintf(buf, cap, "%s", _("the name is empty (or only spaces)"));
+        return;
+    case PROTO_NAME_CONTROL:
+        rule = _("a control character");
+        break;
+    case PROTO_NAME_BIDI:
+        rule = _("a bidirectional control character (it reorders the text "
+                 "shown around it)");
+        break;
+    case PROTO_NAME_INVISIBLE:
+        rule = _("an invisible character (zero-width, a filler or a "
+                 "variation selector)");
+        break;
+    case PROTO_NAME_COMBINING:
+        rule = _("a combining mark (type the accented letter as one "
+                 "character)");
+        break;
+    default:
+        rule = _("a character outside the letters, digits, spaces and - _ . "
+                 "' that names may hold");
+        break;
+    }
+    /* The character as U+XXXX, never itself: it may be a control or a
+     * bidi override that would rewrite the terminal's line. */
+    if (f->has_cp)
+        snprintf(buf, cap, _("%s: U+%04X, character %u"), rule,
+                 (unsigned)f->cp, (unsigned)f->index + 1);
+    else
+        snprintf(buf, cap, _("%s: byte 0x%02X at byte %zu"), rule,
+                 (unsigned)f->cp, f->offset + 1);
+}
+
+void cli_waited(uint64_t now, uint64_t since, char *out, size_t cap)
+{
+    uint64_t s = now > since ? (now - since) / 1000 : 0;
+    if (s < 60)
+        snprintf(out, cap, "%llus", (unsigned long long)s);
+    else if (s < 3600)
+        snprintf(out, cap, "%llum", (unsigned long long)(s / 60));
+    else if (s < 86400)
+        snprintf(out, cap, "%lluh", (unsigned long long)(s / 3600));
+    else
+        snprintf(out, cap, "%llud", (unsigned long long)(s / 86400));
 }

@@ -35,52 +35,6 @@ static const Cli_Flag identity_flags[] = {
     {"--name", CLI_VALUE, IDENTITY_FLAG_NAME}, /* (empty: refused below) */
     {NULL, CLI_SWITCH, 0}};
 
-/* Why a name was refused, for people: the rule and the character. */
-static void name_why(const Proto_Name_Fault *f, char *buf, size_t cap)
-{
-    const char *rule;
-
-    switch (f->rule) {
-    case PROTO_NAME_UTF8:
-        rule = _("not valid UTF-8 (a malformed or overlong sequence, a "
-                 "surrogate or a noncharacter)");
-        break;
-    case PROTO_NAME_LONG:
-        rule = _("longer than 24 characters");
-        break;
-    case PROTO_NAME_EMPTY:
-        snprintf(buf, cap, "%s", _("the name is empty (or only spaces)"));
-        return;
-    case PROTO_NAME_CONTROL:
-        rule = _("a control character");
-        break;
-    case PROTO_NAME_BIDI:
-        rule = _("a bidirectional control character (it reorders the text "
-                 "shown around it)");
-        break;
-    case PROTO_NAME_INVISIBLE:
-        rule = _("an invisible character (zero-width, a filler or a "
-                 "variation selector)");
-        break;
-    case PROTO_NAME_COMBINING:
-        rule = _("a combining mark (type the accented letter as one "
-                 "character)");
-        break;
-    default:
-        rule = _("a character outside the letters, digits, spaces and - _ . "
-                 "' that names may hold");
-        break;
-    }
-    /* The character as U+XXXX, never itself: it may be a control or a
-     * bidi override that would rewrite the terminal's line. */
-    if (f->has_cp)
-        snprintf(buf, cap, _("%s: U+%04X, character %u"), rule,
-                 (unsigned)f->cp, (unsigned)f->index + 1);
-    else
-        snprintf(buf, cap, _("%s: byte 0x%02X at byte %zu"), rule,
-                 (unsigned)f->cp, f->offset + 1);
-}
-
 int cli_identity(int argc, char **argv)
 {
     const char *file = NULL, *name = NULL;
@@ -114,7 +68,7 @@ int cli_identity(int argc, char **argv)
     /* A refused name is a usage error, said before any key is made. */
     if (name != NULL && proto_name_check_at(name, strlen(name), stored,
                                             sizeof stored, &fault) != 0) {
-        name_why(&fault, why, sizeof why);
+        cli_name_why(&fault, why, sizeof why);
         fprintf(stderr, _("tabula identity: name refused: %s\n"), why);
         return CLI_EXIT_USAGE;
     }

@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "lobby.h"
 #include "proto.h"
+#include "seek_row.h"
 #include "tb_error.h"
 
 /* (a handle still open after the search: closed) */
@@ -50,44 +51,24 @@ typedef struct Seeks_Run {
     int status;
 } Seeks_Run;
 
-/* How long since was before now, as a player reads it. */
-static void waited(uint64_t now, uint64_t since, char *out, size_t cap)
-{
-    uint64_t s = now > since ? (now - since) / 1000 : 0;
-    if (s < 60)
-        snprintf(out, cap, "%llus", (unsigned long long)s);
-    else if (s < 3600)
-        snprintf(out, cap, "%llum", (unsigned long long)(s / 60));
-    else if (s < 86400)
-        snprintf(out, cap, "%lluh", (unsigned long long)(s / 3600));
-    else
-        snprintf(out, cap, "%llud", (unsigned long long)(s / 86400));
-}
-
 static int each_seek(void *user, uint64_t since, const uint8_t *card,
                      size_t len)
 {
     Seeks_Run *r = user;
-    Lobby_Seek s;
-    Proto_Clock clock;
-    char opts[PROTO_OPTIONS_MAX + 1], ctext[PROTO_CLOCK_TEXT_MAX];
-    char fp[PROTO_FINGERPRINT_MAX], wait[24];
+    Cli_Seek_Row row;
+    char wait[24];
 
-    if (lobby_seek_card_read(card, len, &s) != 0 ||
-        proto_clock_split(s.options, &clock, opts, sizeof opts) != 0 ||
-        proto_clock_typed(&clock, ctext, sizeof ctext) != 0) {
+    if (cli_seek_row(card, len, &row) != 0) {
         r->forged++; /* (the relay's word, or a seeker's lie: not shown;
                         a name is shown only as proto_name_verify took it,
                         so it holds no control or bidi character) */
         return 0;
     }
-    /* (the name's own key where it has one: the game's key is new each
-     * game) */
-    proto_fingerprint(s.named ? s.who.pk : s.host_pk, fp);
-    waited(r->now_ms, since, wait, sizeof wait);
-    printf("seek: %s %s %s %s %s %s%s%s\n", s.invite.text, s.game,
-           ctext[0] != '\0' ? ctext : "-", opts[0] != '\0' ? opts : "-", wait,
-           fp, s.named ? " " : "", s.named ? s.who.name : "");
+    cli_waited(r->now_ms, since, wait, sizeof wait);
+    printf("seek: %s %s %s %s %s %s%s%s\n", row.seek.invite.text,
+           row.seek.game, row.clock[0] != '\0' ? row.clock : "-",
+           row.options[0] != '\0' ? row.options : "-", wait, row.fp,
+           row.seek.named ? " " : "", row.seek.named ? row.seek.who.name : "");
     r->shown++;
     return 0;
 }

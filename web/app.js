@@ -4,6 +4,8 @@
 // clicks and keys, and keeps the list of moves played; every rule,
 // notation, result, state hash and signature comes from the WebAssembly
 // module (tabula.js); a network game's bytes and time go through net.js.
+// The start page lists the lobby's open seeks (seeks.js) and puts one up
+// from its form (issue 37).
 // Links: #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE open a network
 // game; a reloaded tab takes its network seat back (seatstore.js), and
 // its game on this device (playstore.js).
@@ -11,8 +13,9 @@ import { loadTabula, NET, TB_E } from './tabula.js';
 import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
-import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey }
-  from './seatstore.js';
+import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey,
+  identityKey, nameLoad, nameSave } from './seatstore.js';
+import { SeekPoller } from './seeks.js';
 import { playSave, playLoad, playForget } from './playstore.js';
 
 const $ = (id) => document.getElementById(id);
@@ -122,6 +125,7 @@ function drawTitle() {
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
   if (section === 'start' && tabula) void drawKept();
+  seekPoller?.show(section === 'start');
   // (a network game's board waits for its position: netRefresh)
   if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
@@ -534,21 +538,30 @@ function movesOf(g) {
 // role 0 host (game, options), 1 guest, 2 spectator (code); bot: the
 // level of the core's bot that plays the seat (0: you); kept: a record
 // of seatstore.js whose seat a reloaded page takes back.
-function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null }) {
+// seek: {name} puts a host's room on the lobby's public list, with the
+// player's display name (name '' for none) signed by this browser's
+// identity key (web_net_seek); a kept seeking host seeks again.
+// expect: {game, options} a seek's card promised, which a guest that
+// took it from the list holds its host to (web_net_take).
+function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null,
+  seek = null, expect = null }) {
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
   playForget(); // (this tab's game is a network game now)
   // each seat its own key (seatstore.js): two tabs are two players
   const key = kept ? kept.key : tabula.keyNew();
+  if (kept?.seek) seek = { name: nameLoad() };
+  const seekBy = seek && { idKey: identityKey(() => tabula.keyNew()), name: seek.name };
   const seat = kept
-    ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log })
-    : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0 });
+    ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
+      seek: seekBy })
+    : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
   // the turn in progress goes on for the time the page was away
   if (kept) seat.resumeTurn(kept.turnAt, Date.now(), now());
   const soFar = kept ? seat.game() : null;
   game = { mode: 'net', role, name, options, bot, seat, key, moves: soFar ? movesOf(soFar) : [],
-    turnAt: kept?.turnAt ?? 0,
+    turnAt: kept?.turnAt ?? 0, seek: Boolean(seek),
     squares: [], notes: [], final: '', pos: null, failed: null, link: '',
     seed: seed ?? randomSeed() };
   board.flipped = role === 1;
@@ -644,6 +657,17 @@ function drawNetPlayers() {
     (bot ? ` · ${t('bot seed {seed}', { seed: game.seed })}` : '');
 }
 
+// Leave the network game for the start page, saying why in the line
+// where (a start page form's error line).
+function netLeave(where, why) {
+  stopBot();
+  netClose();
+  game = null;
+  history.replaceState(null, '', location.pathname + location.search);
+  show('start');
+  $(where).textContent = why;
+}
+
 // The lobby refused the seat, or is lost; text() says why. A joiner or
 // spectator refused before it was let in (a wrong code) is back on the
 // start page with the reason and the code to correct; otherwise the game
@@ -653,12 +677,7 @@ function drawNetPlayers() {
 function netFailed(text, why, code) {
   if (!(why?.transient && why.admitted)) seatForget();
   if (why && !why.admitted && game.role !== 0) {
-    stopBot();
-    netClose();
-    game = null;
-    history.replaceState(null, '', location.pathname + location.search);
-    show('start');
-    $('net-error').textContent = text();
+    netLeave('net-error', text());
     $('net-code').value = code;
     return;
   }
@@ -711,6 +730,18 @@ function netOutput(out) {
       say(() => t('the opponent played {move}', { move: text }));
   } else if (out.kind === NET.THINK) {
     netBot(Number(out.text));
+  } else if (out.kind === NET.SEEKED) {
+    // "seek: listed", or why not (TB_E_SEEKS: the limit's words)
+    const reason = Number(out.text);
+    const words = () => tabula.seekedText(reason);
+    if (reason && !game.pos) {
+      // A room no list shows is one nobody finds: the seek ends before
+      // its game, as the terminal's does, and the form says why.
+      seatForget();
+      netLeave('seek-error', words());
+      return;
+    }
+    netNote(words);
   } else if (out.kind === NET.DONE) {
     game.final = out.text;
     seatForget(); // nothing to take back
@@ -942,6 +973,7 @@ function netStart(fn, where = 'net-error') {
   const failed = (e) => { $(where).textContent = errText(e); show('start'); };
   $('net-error').textContent = '';
   $('net-host-error').textContent = '';
+  $('seek-error').textContent = '';
   try { Promise.resolve(fn()).catch(failed); } catch (e) { failed(e); }
 }
 
@@ -968,10 +1000,10 @@ async function drawKept() {
 }
 
 // Join with code, or take back this browser's kept seat of that code.
-async function joinOrResume({ code, bot = 0, seed = null }) {
+async function joinOrResume({ code, bot = 0, seed = null, expect = null }) {
   const kept = await keptSeat(code);
   if (kept) resume(kept);
-  else netGame({ role: 1, code, bot, seed });
+  else netGame({ role: 1, code, bot, seed, expect });
 }
 
 // #join=CODE[&bot=LEVEL[&seed=S]] and #watch=CODE; false when the hash is
@@ -1020,6 +1052,61 @@ async function openLink(loading = false) {
   return true;
 }
 
+// ---- the lobby's open seeks (issue 37) ----------------------------------
+
+// The last list drawn (seeks.js's, each seek checked by the module), or
+// the error of the last refresh.
+let seekPoller = null;
+let seeksShown = { list: null, error: null };
+
+// Each open seek a row: Play, which joins with its code as the join form
+// does (holding the host to the seek's game and options), the player as the module shows one (the name, or nothing, and
+// the fingerprint of the key that signed it: two players of one name
+// read differently), the game, clock, options and how long it has
+// waited.
+// Every field goes in as text (textContent): a name is hostile, though
+// the module refused control and bidi characters already.
+function drawSeeks() {
+  const { list, error } = seeksShown;
+  const seeks = list?.seeks ?? [];
+  const title = (name) => {
+    const g = tabula.games().find((x) => x.name === name);
+    return g ? t(g.title) : name;
+  };
+  $('seeks-list').replaceChildren(...seeks.map((s) => {
+    const tr = document.createElement('tr');
+    tr.dataset.code = s.code;
+    // (Play first: on a phone the row scrolls sideways, the button stays)
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = t('Play');
+    // (as Join with the code, the join form's You play; and the host
+    // held to the game and options the list showed, as tabula join does)
+    b.addEventListener('click', () => {
+      $('net-code').value = s.code;
+      netStart(() => joinOrResume({ code: s.code, bot: Number($('net-join-bot').value),
+        expect: { game: s.game, options: s.cardOptions } }));
+    });
+    const play = document.createElement('td');
+    play.append(b);
+    tr.append(play);
+    for (const [text, cls] of [[s.shown, 'who'], [title(s.game), 'game'], [s.clock || '-', 'clock'],
+      [s.options || '-', 'options'], [s.waited, 'waited']]) {
+      const td = document.createElement('td');
+      td.className = cls;
+      td.textContent = text;
+      tr.append(td);
+    }
+    return tr;
+  }));
+  $('seeks-table').hidden = seeks.length === 0;
+  $('seeks-none').className = error ? 'error' : '';
+  $('seeks-none').textContent = error
+    ? t('the list of seeks could not be read: {why}', { why: errText(error) })
+    : list && !seeks.length ? t('No seek is open on this lobby: put one up with the form Create a seek.')
+      : '';
+}
+
 // ---- the page's languages (i18n.js) -------------------------------------
 
 // index.html's texts: data-i18n="KEY" (text), data-i18n-html (a text with
@@ -1044,6 +1131,15 @@ const PAGE_TEXTS = {
   host: N_('Host'),
   'host-hint': N_('You play White; the page shows the invite code and a link for your opponent, and a watch link for spectators.'),
   'join-game': N_('Join or watch a game'),
+  'open-seeks': N_('Open seeks'),
+  'seeks-hint': N_('Players waiting for an opponent on this lobby. Play takes the seat, as joining with the code does.'),
+  player: N_('Player'),
+  waiting: N_('Waiting'),
+  'create-seek': N_('Create a seek'),
+  'your-name': N_('Your name'),
+  'no-name': N_('no name'),
+  'put-up-seek': N_('Put up the seek'),
+  'seek-hint': N_('You play White in a room on the lobby\'s public list; the first player who takes it plays you. Your name is signed by this browser\'s key.'),
   'kept-games': N_('Your games in this browser'),
   code: N_('Code'),
   join: N_('Join (invite code)'),
@@ -1086,11 +1182,12 @@ function applyTexts() {
     b.setAttribute('aria-pressed', String(b.dataset.lang === currentLang()));
   }
   if (tabula) {
-    for (const sel of [$('game-name'), $('net-game')]) {
+    for (const sel of [$('game-name'), $('net-game'), $('seek-game')]) {
       for (const o of sel.options) o.textContent = t(tabula.games().find((g) => g.name === o.value).title);
     }
   }
   if (tabula) drawLevels();
+  if (tabula) drawSeeks();
 }
 
 // The opponents and players the start page offers: the module's bot at
@@ -1187,6 +1284,9 @@ function wire() {
   $('download-log').addEventListener('click', downloadLog);
   const netSel = $('net-game');
   netSel.replaceChildren(...[...sel.options].map((o) => o.cloneNode(true)));
+  const seekSel = $('seek-game');
+  seekSel.replaceChildren(...[...sel.options].map((o) => o.cloneNode(true)));
+  $('seek-name').value = nameLoad();
   for (const b of document.querySelectorAll('#lang button')) {
     b.addEventListener('click', () => switchLang(b.dataset.lang));
   }
@@ -1200,6 +1300,31 @@ function wire() {
       netGame({ role: 0, name: netSel.value, options: opts,
         bot: Number($('net-host-bot').value) });
     }, 'net-host-error');
+  });
+  // A seek: a host's game as above, put on the lobby's public list with
+  // the display name checked by the module (proto_name_check) and kept.
+  $('seek-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    netStart(() => {
+      const typed = $('seek-name').value;
+      let name = '';
+      if (typed.trim()) {
+        try {
+          name = tabula.nameCheck(typed);
+        } catch (err) {
+          throw new Error(t('name refused: {why}', { why: err.message }));
+        }
+      }
+      nameSave(name);
+      $('seek-name').value = name;
+      const opts = tabula.clockOptions($('seek-options').value.trim(), $('seek-clock').value.trim());
+      netGame({ role: 0, name: seekSel.value, options: opts, bot: Number($('seek-bot').value),
+        seek: { name } });
+    }, 'seek-error');
+  });
+  seekPoller = new SeekPoller(tabula, lobbyUrl(), (list, error) => {
+    seeksShown = { list: list ?? seeksShown.list, error };
+    drawSeeks();
   });
   $('net-join').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -1262,6 +1387,7 @@ function wire() {
 
 // For the browser tests (tests/web/browser.mjs) and the curious.
 window.tabulaPage = { newGame, openReplay, netGame, humanMove, get game() { return game; },
+  get seeks() { return seeksShown.list?.seeks ?? []; },
   get tabula() { return tabula; } };
 
 setLang(preferredLang()).then(() => {

@@ -90,7 +90,7 @@ function decode(id, text) {
       seed: Number.isInteger(r.seed) ? r.seed >>> 0 : 0,
       key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')),
       turnAt: Number.isFinite(r.turnAt) && r.turnAt > 0 ? r.turnAt : 0,
-      saved: Number.isFinite(r.saved) ? r.saved : 0, stored: true };
+      saved: Number.isFinite(r.saved) ? r.saved : 0, seek: r.seek === 1, stored: true };
   } catch {
     return null;
   }
@@ -200,7 +200,7 @@ export async function seatSave(game) {
   }
   const record = JSON.stringify({ role: game.role, name: game.role === 0 ? game.name : '',
     options: game.options, bot: game.bot, seed: game.seed, key: game.key, seat,
-    log: toBase64(log), turnAt: game.turnAt ?? 0, saved: Date.now() });
+    log: toBase64(log), turnAt: game.turnAt ?? 0, saved: Date.now(), seek: game.seek ? 1 : 0 });
   if (!put(PREFIX + id, record)) return; // full: a reload then loses the seat
   last = mark;
   const all = ids();
@@ -245,3 +245,26 @@ export function seatForget() {
   if (held) drop(PREFIX + held.id);
   seatRelease();
 }
+
+// ---- the player's identity (issue 37) -------------------------------------
+
+// The player's own key, as a terminal's identity file: one per browser,
+// made by the module (keyNew) the first time a seek asks for it and kept
+// as the hex of its secret key, as each seat's is. It signs the player's
+// display name on the seeks the page puts up (the seats' keys are new
+// each game, so a list tells a player by this key's fingerprint).
+const IDENTITY = 'tabula-identity';
+const NAME = 'tabula-name'; // localStorage: the display name, as typed
+
+export function identityKey(keyNew) {
+  let key = get(IDENTITY);
+  if (!key) {
+    key = keyNew();
+    put(IDENTITY, key);
+  }
+  return key;
+}
+
+export function nameLoad() { return get(NAME) ?? ''; }
+
+export function nameSave(name) { put(NAME, name); }

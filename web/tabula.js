@@ -139,27 +139,84 @@ export class Tabula {
   }
 
   // A seat of a network game (web/wasm/web_match.h): role 0 host, 1
-  // guest, 2 spectator.
+  // guest, 2 spectator. seek: {idKey, name} puts a host's room on the
+  // lobby's public list (web_net_seek: its card signed by the seat's key,
+  // the name by the player's identity key idKey; name '' for none).
+  // expect: {game, options} holds a guest's host to the seek it takes
+  // (web_net_take: the card's game and options, seeksList's).
   netSeat({ role, game = '', options = '', code = '', key, bot = false,
-    started = Math.floor(Date.now() / 1000) }) {
-    const h = this.withStrings([game, options, code, key],
-      (g, o, c, k) => this.x.web_net_new(role, g, o, c, k, bot ? 1 : 0, started));
+    started = Math.floor(Date.now() / 1000), seek = null, expect = null }) {
+    const h = expect
+      ? this.withStrings([code, key, expect.game, expect.options],
+        (c, k, g, o) => this.x.web_net_take(c, k, bot ? 1 : 0, started, g, o))
+      : seek
+      ? this.withStrings([game, options, key, seek.idKey, seek.name],
+        (g, o, k, i, n) => this.x.web_net_seek(g, o, k, bot ? 1 : 0, started, i, n, Date.now()))
+      : this.withStrings([game, options, code, key],
+        (g, o, c, k) => this.x.web_net_new(role, g, o, c, k, bot ? 1 : 0, started));
     if (h === 0) throw this.lastError();
     return new NetSeat(this, h);
   }
+
+  // The SEEKS hello asking the lobby for its open seeks (of game, '' all).
+  seeksHello(game = '') {
+    return this.outBytes(this.withStrings([game], (g) => this.x.web_seeks_hello(g)));
+  }
+
+  // One message of the lobby's answer to SEEKS, every card checked by the
+  // module (web/wasm/web_seek.h): {seeks: [{code, game, clock, options,
+  // since, waited, shown, name, fingerprint, cardOptions}], last, forged};
+  // throws on a
+  // message that is no list (the lobby's refusal: TB_E_RATE, ...).
+  seeksList(bytes, wallNow) {
+    const p = this.x.web_alloc(bytes.length || 1);
+    if (p === 0) throw new TabulaError(-1, 'out of memory');
+    try {
+      this.bytes().set(bytes, p);
+      const text = this.str(this.x.web_seeks_list(p, bytes.length, wallNow));
+      if (text === null) throw this.lastError();
+      const out = { seeks: [], last: false, forged: 0 };
+      for (const line of text.split('\n')) {
+        const f = line.split('\t');
+        if (f[0] === 'seek') {
+          const [, code, game, clock, options, since, waited, shown, name, fingerprint, card] = f;
+          out.seeks.push({ code, game, clock, options, since: Number(since), waited, shown, name,
+            fingerprint, cardOptions: card });
+        } else if (f[0] === 'end') {
+          out.last = f[1] === '1';
+          out.forged = Number(f[2]);
+        }
+      }
+      return out;
+    } finally {
+      this.x.web_free(p);
+    }
+  }
+
+  // A display name as typed, decided by the module (proto_name_check):
+  // its canonical form; throws with the rule's words when refused.
+  nameCheck(name) {
+    const s = this.withStrings([name], (n) => this.str(this.x.web_name_check(n)));
+    if (s === null) throw this.lastError();
+    return s;
+  }
+
+  // The relay's answer to a seeking host's SEEK (a SEEKED output's
+  // reason) as the terminal's line, in the page's language.
+  seekedText(reason) { return this.str(this.x.web_seeked_text(reason)); }
 
   // A seat of a reloaded page taken back (web_net_resume): role 0 or 1,
   // seat the text NetSeat.seat() gave, log the bytes NetSeat.log() gave
   // (empty before the match start).
   netResume({ role, game = '', options = '', key, bot = false, seat, log,
-    started = Math.floor(Date.now() / 1000) }) {
+    started = Math.floor(Date.now() / 1000), seek = null }) {
     const p = log.length ? this.x.web_alloc(log.length) : 0;
     if (log.length && p === 0) throw new TabulaError(-1, 'out of memory');
     try {
       if (log.length) this.bytes().set(log, p);
-      const h = this.withStrings([game, options, key, seat],
-        (g, o, k, s) => this.x.web_net_resume(role, g, o, k, bot ? 1 : 0,
-          started, s, p, log.length));
+      const h = this.withStrings([game, options, key, seat, seek?.idKey ?? '', seek?.name ?? ''],
+        (g, o, k, s, i, n) => this.x.web_net_resume(role, g, o, k, bot ? 1 : 0,
+          started, s, p, log.length, i, n, Date.now()));
       if (h === 0) throw this.lastError();
       return new NetSeat(this, h);
     } finally {

@@ -138,7 +138,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
-import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage } from './browser_net.mjs';
+import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
 // module in the page.
@@ -1142,6 +1142,9 @@ async function langPage(lang) {
       host: document.querySelector('#net-host h2').textContent,
       replay: document.querySelector('#replay-drop h2').textContent,
       start: document.querySelector('#new-game button[type=submit]').textContent,
+      seeks: document.querySelector('#seeks h2').textContent,
+      seekForm: document.querySelector('#seek-form h2').textContent,
+      seeksNone: document.getElementById('seeks-none').textContent,
       pressed: document.querySelector('#lang button[aria-pressed=true]')?.dataset.lang,
       status: document.getElementById('status').textContent,
       message: document.getElementById('message').textContent,
@@ -1156,9 +1159,25 @@ async function langPage(lang) {
       expect('Host a network game', x.host, tr2('Host a network game'));
       expect('Replay a match log', x.replay, tr2('Replay a match log'));
       expect('Start', x.start, tr2('Start'));
+      expect('Open seeks', x.seeks, tr2('Open seeks'));
+      expect('Create a seek', x.seekForm, tr2('Create a seek'));
       return x;
     };
     await startPage(lang, null, tr);
+    // The lobby's list of seeks (none open), and a name the seek form
+    // refuses, in LANG: the rule's words, as `tabula identity --name`.
+    await page.waitForFunction(() => document.getElementById('seeks-none').textContent !== '',
+      { timeout: 20000, polling: 100 });
+    expect('no seek open', (await texts()).seeksNone,
+      tr('No seek is open on this lobby: put one up with the form Create a seek.'));
+    await page.$eval('#seek-name', (e) => { e.value = 'a\tb'; });
+    await page.click('#seek-form button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('seek-error').textContent !== '',
+      { timeout: 10000, polling: 50 });
+    const nameError = await page.$eval('#seek-error', (e) => e.textContent);
+    const refusedAs = fill(tr('name refused: {why}'), { why: tr('a control character') });
+    if (!nameError.startsWith(refusedAs))
+      throw new Error(`the refused name: '${nameError}', expected it to start '${refusedAs}'`);
     // A game between two people on this device: the status in LANG.
     await page.evaluate(() => window.tabulaPage.newGame('laska', 'human', 0));
     let x = await texts();
@@ -1237,6 +1256,8 @@ else if (cmd === 'netwatch' && env.TABULA_BINARY)
   status = await netWatch();
 else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
   status = await storyPage(resolve(rest[0]));
+else if (cmd === 'netseek' && env.TABULA_BINARY)
+  status = await (rest[0] === 'redis' ? netSeekRedis() : netSeek());
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
   status = await netTabs(rest[0] === 'nolocks');
 else if (cmd === 'nethost' && (rest.length === 1 || rest[1] === 'tls') && env.TABULA_BINARY)
@@ -1259,5 +1280,5 @@ else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
 else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | nettabs [nolocks] | policy | stale | offer');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | netseek [redis] | nettabs [nolocks] | policy | stale | offer');
 exit(status);

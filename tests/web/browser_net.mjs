@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
-import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert } from './page_util.mjs';
+import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert, redisServer } from './page_util.mjs';
 
 // A new page of browser at url, ready; its errors go to errors.
 async function openPage(browser, url, errors) {
@@ -1073,5 +1073,260 @@ export async function storyPage(outDir) {
   } finally {
     await browser.close();
     lobby.close();
+  }
+}
+
+// netSeek across two lobby nodes of one real redis-server (`tabula lobby
+// --redis`): the page on one node, every terminal on the other.
+export async function netSeekRedis() {
+  const redis = await redisServer();
+  try {
+    return await netSeek({ page: ['--redis', redis.url], other: ['--redis', redis.url] });
+  } finally {
+    redis.close();
+  }
+}
+
+// Public seeks on the page's start view (issue 37), against real
+// processes: `tabula lobby --http`; before any seek the list says none
+// is open; a terminal `tabula seek laska --bot=1` (its player named with
+// `tabula identity --name`) shows up in the page's list within a
+// refresh, its row's code the terminal's invite: line and its player the
+// name with the terminal's fingerprint; Play joins it (the page's bot
+// plays) and the game ends with one hash on both; Play holds a host to
+// the game its seek showed (the list's game changed under the button: the
+// match start is refused). Then the page puts up
+// a seek from its form: a name with a bidi control is refused with the
+// rule's words, a good one is kept, the page says the lobby listed it,
+// `tabula seeks` lists it with the page's name beside the fingerprint
+// the page's own list shows, the page is reloaded (its seat seeks again,
+// still listed), and `tabula join CODE --bot=1` plays it to
+// the end, one hash on both. Last, terminal seeks until the lobby's limit
+// of open seeks from one address refuses one (each listed one a row of
+// the page's list), and the page's own seek is then refused in the
+// limit's words (TB_E_SEEKS) and ends, back on the start page with the
+// reason under the form, keeping no seat (as the terminal's seek ends).
+// lobbies: the page's lobby and, given, a
+// second node of the same redis (the terminals use it: the list is one
+// across nodes). Prints "netseek ..." and returns 0 or 1.
+export async function netSeek(lobbyArgs = null) {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const home = await mkdtemp(join(tmpdir(), 'tabula-netseek-'));
+  const termEnv = { ...env, XDG_CONFIG_HOME: home };
+  const lobby = await lobbyServer(env.TABULA_BINARY, lobbyArgs?.page ?? []);
+  const other = lobbyArgs?.other ? await lobbyServer(env.TABULA_BINARY, lobbyArgs.other) : lobby;
+  const browser = await launchBrowser();
+  const errors = [];
+  const procs = [];
+  const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`netseek: ${w}`); };
+  // A terminal command on the other node; resolves to {out, code}.
+  const run = (args, runEnv = termEnv) => {
+    const p = spawn(env.TABULA_BINARY, args, { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    procs.push(p);
+    const r = { out: '', err: '', proc: p };
+    p.stdout.on('data', (d) => { r.out += d; });
+    p.stderr.on('data', (d) => { r.err += d; });
+    r.exit = new Promise((done) => p.on('exit', done));
+    return r;
+  };
+  // `tabula seeks laska` as it ends; asked again a little later while the
+  // lobby says this address asked too often (the page's refreshes and
+  // each tabula join's look-up share the address's rate).
+  const seeksNow = async () => {
+    for (let i = 0; ; i++) {
+      const r = run(['seeks', 'laska', '--lobby', other.listen]);
+      await r.exit;
+      if (!/too often/.test(r.err) || i === 5) return r;
+      await new Promise((ok) => setTimeout(ok, 2500));
+    }
+  };
+  // (out: stdout, or stderr, where a terminal seat warns)
+  const waitOut = async (r, re, what, out = 'out') => {
+    for (let i = 0; i < 600 && !re.test(r[out]); i++) await new Promise((ok) => setTimeout(ok, 100));
+    if (!re.test(r[out])) throw new Error(`${what}: no ${re} in ${JSON.stringify(r)}`);
+    return r[out].match(re);
+  };
+  try {
+    const id = run(['identity', '--name', 'Terminál Тест']);
+    await id.exit;
+    const termFp = id.out.match(/^fingerprint: (\S+)$/m)?.[1];
+    if (!termFp) throw new Error(`tabula identity said ${JSON.stringify(id.out)}`);
+    const page = await openPage(browser, `${lobby.base}/`, errors);
+    // The empty list: a line pointing at the form.
+    await page.waitForFunction(() => document.getElementById('seeks-none').textContent !== '',
+      { timeout: 20000, polling: 100 });
+    const empty = await page.evaluate(() => ({ none: document.getElementById('seeks-none').textContent,
+      table: document.getElementById('seeks-table').hidden }));
+    if (!empty.table || !/Create a seek/.test(empty.none))
+      throw new Error(`the empty list: ${JSON.stringify(empty)}`);
+    say('empty list shown');
+
+    // A terminal seek appears in the page's list.
+    const seek = run(['seek', 'laska', '--bot=1', '--seed', '7', '--delay', '100', '--lobby', other.listen]);
+    const invite = (await waitOut(seek, /^invite: (\S+)$/m, 'tabula seek'))[1];
+    await waitOut(seek, /^seek: listed$/m, 'tabula seek');
+    await page.waitForFunction((c) => document.querySelector(`#seeks-list tr[data-code="${c}"]`),
+      { timeout: 20000, polling: 200 }, invite);
+    const row = await page.evaluate((c) => {
+      const tr = document.querySelector(`#seeks-list tr[data-code="${c}"]`);
+      const cell = (k) => tr.querySelector(`td.${k}`);
+      return { who: cell('who').textContent, elements: cell('who').children.length,
+        game: cell('game').textContent, clock: cell('clock').textContent,
+        waited: cell('waited').textContent, none: document.getElementById('seeks-none').textContent };
+    }, invite);
+    say(`row ${JSON.stringify(row)}`);
+    if (row.who !== `Terminál Тест (${termFp})` || row.elements !== 0 || !/Laska/.test(row.game) ||
+        row.clock !== '-' || !/^\d+s$/.test(row.waited) || row.none !== '')
+      throw new Error(`the terminal's seek in the page's list: ${JSON.stringify(row)}, expected Terminál Тест (${termFp})`);
+    // Play: the join form's flow with the row's code (the page's bot).
+    await page.select('#net-join-bot', '1');
+    await page.click(`#seeks-list tr[data-code="${invite}"] button`);
+    await page.waitForFunction(() => window.tabulaPage.game?.final, { timeout: 240000, polling: 200 });
+    const code1 = await seek.exit;
+    const joined = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
+      role: window.tabulaPage.game.role, plies: window.tabulaPage.game.moves.length,
+      shown: document.getElementById('final').textContent.slice(12) }));
+    const termHash = seek.out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    console.log(`netseek terminal-seek ${invite} page ${joined.shown} terminal ${termHash} plies ${joined.plies} exit ${code1}`);
+    if (joined.role !== 1 || joined.hash !== termHash || joined.shown !== termHash || code1 !== 0)
+      throw new Error(`the page's game of the terminal's seek: ${JSON.stringify(joined)}, terminal ${termHash} exit ${code1}`);
+
+    // Play holds the host to the game its seek showed (as tabula join
+    // does): the list's game changed under the button (a host that lied,
+    // as the page sees it), the match start is refused and nothing is
+    // played.
+    await page.click('#new');
+    await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    const liar = run(['seek', 'laska', '--bot=1', '--lobby', other.listen]);
+    const liarCode = (await waitOut(liar, /^invite: (\S+)$/m, 'the second tabula seek'))[1];
+    await page.waitForFunction((c) => window.tabulaPage.seeks.some((x) => x.code === c),
+      { timeout: 20000, polling: 200 }, liarCode);
+    await page.evaluate((c) => {
+      const s = window.tabulaPage.seeks.find((x) => x.code === c);
+      s.game = 'chessball';
+      document.querySelector(`#seeks-list tr[data-code="${c}"] button`).click();
+    }, liarCode);
+    const promise = 'refused a match start: it is not the game the seek promised';
+    await page.waitForFunction((w) => window.tabulaPage.game?.notes?.some((n) => n() === w),
+      { timeout: 30000, polling: 100 }, promise).catch(async () => {
+      throw new Error(`a seek's game changed under Play: notes ${JSON.stringify(await page.evaluate(() =>
+        window.tabulaPage.game?.notes?.map((n) => n())))}`);
+    });
+    const lied = await page.evaluate(() => window.tabulaPage.game.moves.length);
+    if (lied !== 0) throw new Error(`a seek's game changed under Play: ${lied} plies played`);
+    liar.proc.kill('SIGTERM');
+    say('a start of another game than the seek showed was refused');
+
+    // The page's own seek, from its form.
+    await page.click('#new');
+    await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    await page.select('#seek-game', 'laska');
+    await page.select('#seek-bot', '1');
+    await page.$eval('#seek-name', (e) => { e.value = 'Page\u202eEvil'; });
+    await page.click('#seek-form button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('seek-error').textContent !== '',
+      { timeout: 10000, polling: 50 });
+    const refused = await page.evaluate(() => ({ error: document.getElementById('seek-error').textContent,
+      start: !document.getElementById('start').hidden }));
+    if (!/bidirectional control character.*U\+202E/.test(refused.error) || !refused.start)
+      throw new Error(`a name with a bidi control: ${JSON.stringify(refused)}`);
+    say(`refused: ${refused.error}`);
+    await page.$eval('#seek-name', (e) => { e.value = '  Page   Игрок '; });
+    await page.click('#seek-form button[type=submit]');
+    await page.waitForFunction(() => /invite: /.test(document.getElementById('net-room').textContent) &&
+      window.tabulaPage.game.notes.some((n) => n() === 'seek: listed'), { timeout: 30000, polling: 100 });
+    const mine = await page.evaluate(() => ({
+      invite: document.getElementById('net-room').textContent.match(/invite: (\S+),/)?.[1],
+      stored: localStorage.getItem('tabula-name'), identity: Boolean(localStorage.getItem('tabula-identity')) }));
+    if (mine.stored !== 'Page Игрок' || !mine.identity)
+      throw new Error(`the page keeps ${JSON.stringify(mine)}`);
+    say(`page seeks with ${mine.invite}`);
+    // `tabula seeks` lists it, with the page's name.
+    const list = await seeksNow();
+    const line = list.out.split('\n').find((l) => l.startsWith(`seek: ${mine.invite} `));
+    const m = line?.match(/^seek: (\S+) laska - - \d+s (\S+) Page Игрок$/);
+    if (!m) throw new Error(`tabula seeks: ${JSON.stringify({ out: list.out, err: list.err })}`);
+    // the page's own list shows it with the same key's fingerprint (a
+    // second page: the first plays)
+    const lister = await openPage(browser, `${lobby.base}/`, errors);
+    await lister.waitForFunction((c) => document.querySelector(`#seeks-list tr[data-code="${c}"]`),
+      { timeout: 20000, polling: 200 }, mine.invite);
+    const who = await lister.$eval(`#seeks-list tr[data-code="${mine.invite}"] td.who`, (e) => e.textContent);
+    if (who !== `Page Игрок (${m[2]})`) throw new Error(`the page's seek is listed as ${who}, the terminal's list says ${m[2]}`);
+    await lister.close();
+    await page.bringToFront();
+    // A reload before anyone came: the seat comes back and seeks again
+    // (its name from the browser's storage).
+    await page.reload();
+    await page.waitForFunction((c) => window.tabulaPage?.ready && window.tabulaPage.game?.mode === 'net' &&
+      document.getElementById('net-room').textContent.includes(`invite: ${c},`) &&
+      window.tabulaPage.game.notes.some((n) => n() === 'seek: listed'), { timeout: 30000, polling: 100 }, mine.invite);
+    const again = await seeksNow();
+    if (!again.out.includes(`seek: ${mine.invite} laska - - `) || !/ Page Игрок$/m.test(again.out))
+      throw new Error(`tabula seeks after the page's reload: ${JSON.stringify({ out: again.out, err: again.err })}`);
+    say('listed again after a reload');
+    // A terminal takes it and plays it out.
+    const joiner = run(['join', mine.invite, '--lobby', other.listen, '--bot=1', '--seed', '3']);
+    const code2 = await joiner.exit;
+    await page.waitForFunction(() => window.tabulaPage.game.final, { timeout: 120000, polling: 200 });
+    const hosted = await page.evaluate(() => ({ hash: window.tabulaPage.game.final,
+      plies: window.tabulaPage.game.moves.length,
+      shown: document.getElementById('final').textContent.slice(12) }));
+    const joinHash = joiner.out.match(/^final-hash: (\S+)$/m)?.[1] ?? '-';
+    console.log(`netseek page-seek ${mine.invite} page ${hosted.shown} terminal ${joinHash} plies ${hosted.plies} exit ${code2}`);
+    if (hosted.hash !== joinHash || hosted.shown !== joinHash || code2 !== 0)
+      throw new Error(`the terminal's game of the page's seek: ${JSON.stringify(hosted)}, terminal ${joinHash} exit ${code2}`);
+    // The lobby's limit of open seeks from one address: unnamed terminal
+    // seeks until the lobby refuses one (each listed one a row of the page's
+    // list), then the page's own is refused too, in the limit's words.
+    await page.click('#new');
+    await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
+    // (unnamed: each seek's key its game's, new each time, so only the
+    // address's share counts, not a player's)
+    const unnamed = { ...env, XDG_CONFIG_HOME: join(home, 'unnamed') };
+    const seekers = [];
+    for (let i = 0; i < 32; i++) {
+      const r = run(['seek', 'chessball', '--lobby', other.listen], unnamed);
+      seekers.push(r);
+      for (let k = 0; k < 300 && !/^seek: listed$/m.test(r.out) && !/seek: not listed: /.test(r.err); k++)
+        await new Promise((ok) => setTimeout(ok, 100));
+      if (!/^seek: listed$/m.test(r.out)) break;
+    }
+    const limit = seekers.at(-1).err.match(/seek: not listed: (.*)$/m)?.[1];
+    if (!limit) throw new Error(`${seekers.length} terminal seeks, none refused`);
+    await page.waitForFunction((n) => document.querySelectorAll('#seeks-list tr').length === n,
+      { timeout: 20000, polling: 200 }, seekers.length - 1).catch(async () => {
+      throw new Error(`the page lists ${await page.$$eval('#seeks-list tr', (r) => r.length)} seeks, ` +
+        `not the ${seekers.length - 1} listed`);
+    });
+    await page.click('#seek-form button[type=submit]');
+    // (as the terminal's: a refused seek ends, back on the start page
+    // with the reason under the form, and keeps no host's seat; the
+    // guest's seat of the refused start above is kept, as a seat left is)
+    const refusal = `seek: not listed: ${limit}`;
+    await page.waitForFunction((w) => !document.getElementById('start').hidden &&
+      document.getElementById('seek-error').textContent === w && !window.tabulaPage.game &&
+      !Object.keys(localStorage).some((k) => k.startsWith('tabula-seat:0:')), { timeout: 30000, polling: 100 }, refusal)
+      .catch(async () => {
+        throw new Error(`the page's seek over the limit: ${JSON.stringify(await page.evaluate(() => ({
+          start: !document.getElementById('start').hidden, error: document.getElementById('seek-error').textContent,
+          message: document.getElementById('message').textContent, mode: window.tabulaPage.game?.mode,
+          kept: Object.keys(localStorage).filter((k) => k.startsWith('tabula-seat:')) })))}, expected '${refusal}'`);
+      });
+    say(`over the limit: ${refusal}`);
+    console.log(`netseek limit ${seekers.length - 1} open seeks; the page was told '${refusal}'`);
+    if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
+    console.log('netseek ok');
+    return 0;
+  } catch (e) {
+    console.log(`netseek FAILED: ${e.message}`);
+    return 1;
+  } finally {
+    for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+    await browser.close();
+    lobby.close();
+    if (other !== lobby) other.close();
+    await rm(home, { recursive: true, force: true });
   }
 }

@@ -65,7 +65,8 @@ export function serve() {
 
 // `tabula lobby --http` serving the site, as a user starts it: resolves
 // to {listen, base, close} once it printed its listening: and http: lines
-// (base https:// with extra's --tls-cert and --tls-key).
+// (base https:// with extra's --tls-cert and --tls-key; extra: any more
+// arguments, as a redis node's --redis).
 export function lobbyServer(binary, extra = []) {
   return new Promise((ok, fail) => {
     const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
@@ -223,5 +224,29 @@ export function terminalHost(binary, game, extra = []) {
       if (h.join && h.watchLink) ok(h);
     });
     h.exit.then((code) => fail(new Error(`tabula host exited ${code}: ${h.lines.join('\n')}`)));
+  });
+}
+
+// A redis-server of the test's own on a free loopback port, nothing
+// written to disk (as tests/redis_util.h starts one for the lobby-node
+// tests): resolves to {url, close} once it accepts connections.
+export async function redisServer() {
+  const { createServer: tcp } = await import('node:net');
+  const port = await new Promise((ok) => {
+    const s = tcp().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => ok(p)); });
+  });
+  return new Promise((ok, fail) => {
+    const p = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '',
+      '--appendonly', 'no'], { cwd: '/tmp', stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const seen = (d) => {
+      out += d;
+      if (/Ready to accept connections/.test(out))
+        ok({ url: `redis://127.0.0.1:${port}`, close: () => p.kill('SIGTERM') });
+    };
+    p.stdout.on('data', seen);
+    p.stderr.on('data', seen);
+    p.on('error', fail);
+    p.on('exit', (code) => fail(new Error(`redis-server exited ${code}: ${out}`)));
   });
 }

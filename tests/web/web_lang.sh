@@ -14,7 +14,9 @@
 # lines, its room line and its notes follow the switch, and a terminal
 # player joins with the command the room line shows, offers a draw on
 # its turn, and the page's Accept then says it waits for the page's
-# turn. The expected texts are the catalogues'
+# turn; the start page's list of seeks says none is open, and its seek
+# form refuses a name with a control character in the rule's words. The
+# expected texts are the catalogues'
 # own, looked up by gettext(1) and ngettext(1) in the built .mo files
 # (not copied from the page). Run by ctest as web_lang.
 #   tests/web/web_lang.sh NATIVE_BUILD_DIR
@@ -36,6 +38,8 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'a draw offer is answered on your turn: your answer is sent when it comes'
   'In the move box the page offers the legal moves that fit what you type (type d8, then pick one).'
   'you: host' 'click or type your moves on your turn'
+  'Open seeks' 'Create a seek' 'No seek is open on this lobby: put one up with the form Create a seek.'
+  'name refused: {why}' 'a control character'
   $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows them top first (bw: a Black soldier on a White\none; a column of more than three shows its top two and +, as bw+);\na square\'s description (shown when pointing at it, and read out by\nscreen readers) lists it whole, top first.\n'
   $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows them top first (bw: a Black soldier on a White\none; a column of more than three shows its top two and +, as bw+);\nthe cell\'s line under the board lists it whole, top first.\n')
 fail=0

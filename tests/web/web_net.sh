@@ -22,6 +22,18 @@
 # killed claims the win once the absence countdown has run (browser.mjs
 # netclaim); and a spectator page that opens 8 s into Black's turn shows
 # Black's clock 8 s down, as the players have it (browser.mjs netwatch);
+# public seeks (browser.mjs netseek): `tabula seek laska` shows up in the
+# start page's list (its code the terminal's invite: line, its player's
+# name and fingerprint), Play joins it and the game is played out, and
+# holds a host to the game its seek showed (a start of another refused);
+# the
+# page's seek form refuses a name with a bidi control in the rule's
+# words, puts a seek up with a good one, `tabula seeks` lists it with
+# that name and `tabula join CODE --bot=1` plays it out, one hash each,
+# and over the lobby's limit of open seeks from one address the page's
+# seek is refused in the limit's words and ends, as the terminal's does,
+# and all of it again with the page on one `tabula lobby --redis` node
+# and the terminals on another of the same redis-server;
 # and the first hour's story in one browser (browser.mjs story): a game
 # against the bot from the start page, then Host and the opponent's link
 # in a second tab, both moving, the second tab closed (asked first) and
@@ -80,6 +92,19 @@ step nethost "over HTTPS and WSS (tabula lobby --tls-cert), the page hosted ches
 # A person's seat: clocks shown, a typed move, Resign.
 step netresign "the page's refusals, clocks, typed moves around a reload and resignation reached the terminal" \
   "the page's own seat"
+# Public seeks: the page lists a terminal's seek and plays it; the page
+# puts one up from its form, which `tabula seeks` lists and a terminal
+# plays.
+step netseek "the page listed a terminal's seek and played it; a terminal listed the page's seek with its name and played it" \
+  "public seeks on the page"
+# The same across two lobby nodes of one redis-server (the page on one,
+# the terminals on the other), where the machine has redis-server.
+if command -v redis-server >/dev/null; then
+  step netseek "across two lobby nodes of one redis-server, the page and the terminals listed and played each other's seeks" \
+    "public seeks across two lobby nodes" redis
+else
+  echo "web_net: public seeks across two lobby nodes skipped: no redis-server"
+fi
 # Two tabs of one browser play each other; closed tabs come back.
 step nettabs "two tabs of one browser played each other; a closed tab came back from its link and from the start page" \
   "two tabs of one browser"

@@ -141,11 +141,65 @@ static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
     return rc;
 }
 
+/* A Unix time in ms from the page (its storage can hold anything): NaN,
+ * negatives and what exceeds 2^53 are 0. */
+static uint64_t wall_ms(double v)
+{
+    return v > 0 && v < 9007199254740992.0 ? (uint64_t)v : 0;
+}
+
+/* What a seeking host's card is made of (web_net_seek): the player's
+ * identity key (hex, as web_key_new gives it), display name ("" none)
+ * and the wall time (Unix ms) its name record is signed at. */
+typedef struct Web_Seek_Ask {
+    const char *key;
+    const char *name;
+    uint64_t wall;
+} Web_Seek_Ask;
+
+/* The seek card of the room n hosts as sc says (web_net_seek's card),
+ * into sc->seek; why on failure. */
+static int seek_card(const Web_Net *n, Seat_Config *sc, const char *game,
+                     const Web_Seek_Ask *ask, char *why, size_t cap)
+{
+    uint8_t rec[PROTO_NAME_RECORD_MAX];
+    size_t rec_len = 0;
+    Proto_Identity me;
+    int rc = 0;
+
+    if (ask->name != NULL && ask->name[0] != '\0') {
+        if (key_read(ask->key, &me) != 0) {
+            snprintf(why, cap, "the stored identity key is damaged");
+            return TB_E_FORMAT;
+        }
+        rc = proto_name_sign(&me, ask->name, ask->wall, rec, sizeof rec,
+                             &rec_len);
+        proto_identity_wipe(&me);
+    }
+    if (rc == 0)
+        rc = lobby_seek_card(&sc->match.id, &n->invite, game,
+                             sc->match.options, rec, rec_len, sc->seek,
+                             &sc->seek_len);
+    if (rc != 0)
+        snprintf(why, cap, "no seek card: %s", tb_strerror(rc));
+    return rc;
+}
+
+/* What a guest that takes a seek holds its host to (web_net_take): the
+ * game and options its card promised. */
+typedef struct Web_Expect {
+    const char *game;
+    const char *options;
+} Web_Expect;
+
 /* A seat of role (web_net_new's arguments), new, or taken back from
- * back; NULL with web_last_why on error. */
+ * back, seeking as seek says (NULL: no seek; a host only), holding its
+ * host to expect (NULL: any game; a guest only); NULL with web_last_why
+ * on error. */
 static Web_Net *net_make(int role, const char *game, const char *options,
                          const char *code, const char *key, int bot,
-                         uint32_t started, const Web_Seat *back)
+                         uint32_t started, const Web_Seat *back,
+                         const Web_Seek_Ask *seek, const Web_Expect *expect)
 {
     Web_Net *n = NULL;
     Seat_Config sc;
@@ -184,9 +238,17 @@ static Web_Net *net_make(int role, const char *game, const char *options,
     mc->options = options;
     mc->started = started;
     mc->bot = role != MATCH_ROLE_SPECTATOR && bot != 0;
+    if (expect != NULL && role == MATCH_ROLE_GUEST) {
+        mc->expect_game = core_game_find(expect->game ? expect->game : "");
+        mc->expect_options = expect->options ? expect->options : "";
+        if (mc->expect_game == NULL) {
+            snprintf(why, sizeof why, "the seek's game is not known here");
+            rc = TB_E_ARG;
+        }
+    }
     sc.nodes = 1; /* the lobby that served the page */
     sc.admitted = back != NULL;
-    if (key_read(key, &mc->id) != 0) {
+    if (rc == 0 && key_read(key, &mc->id) != 0) {
         snprintf(why, sizeof why, "the stored key is damaged");
         rc = TB_E_FORMAT;
     }
@@ -199,6 +261,8 @@ static Web_Net *net_make(int role, const char *game, const char *options,
     }
     if (rc == 0 && role != MATCH_ROLE_SPECTATOR)
         rc = lobby_code_seat_key(&n->invite, mc->seat_key);
+    if (rc == 0 && seek != NULL && role == MATCH_ROLE_HOST)
+        rc = seek_card(n, &sc, core_game_name(g), seek, why, sizeof why);
     if (rc == 0)
         rc = lobby_random(mc->match_id, sizeof mc->match_id);
     if (rc == 0 && (rc = seat_new(&sc, &n->st)) == 0)
@@ -217,7 +281,27 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
                      const char *code, const char *key, int bot,
                      uint32_t started)
 {
-    return net_make(role, game, options, code, key, bot, started, NULL);
+    return net_make(role, game, options, code, key, bot, started, NULL,
+                    NULL, NULL);
+}
+
+WEB_EXPORT(web_net_take)
+Web_Net *web_net_take(const char *code, const char *key, int bot,
+                      uint32_t started, const char *game, const char *options)
+{
+    Web_Expect expect = {game, options};
+    return net_make(MATCH_ROLE_GUEST, NULL, NULL, code, key, bot, started,
+                    NULL, NULL, &expect);
+}
+
+WEB_EXPORT(web_net_seek)
+Web_Net *web_net_seek(const char *game, const char *options, const char *key,
+                      int bot, uint32_t started, const char *id_key,
+                      const char *name, double wall)
+{
+    Web_Seek_Ask ask = {id_key, name, wall_ms(wall)};
+    return net_make(MATCH_ROLE_HOST, game, options, NULL, key, bot, started,
+                    NULL, &ask, NULL);
 }
 
 /* A whole decimal number of the digits [p, end) up to max. */
@@ -288,8 +372,10 @@ static int seat_read(const char *text, Web_Seat *s)
 WEB_EXPORT(web_net_resume)
 Web_Net *web_net_resume(int role, const char *game, const char *options,
                         const char *key, int bot, uint32_t started,
-                        const char *seat, const uint8_t *log, size_t len)
+                        const char *seat, const uint8_t *log, size_t len,
+                        const char *id_key, const char *name, double wall)
 {
+    Web_Seek_Ask ask = {id_key, name, wall_ms(wall)};
     Web_Seat back;
     Web_Net *n;
     char why[200] = "";
@@ -306,7 +392,8 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
         return NULL;
     }
     n = net_make(role, game, options, back.invite.text, key, bot, started,
-                 &back);
+                 &back, id_key != NULL && id_key[0] != '\0' ? &ask : NULL,
+                 NULL);
     if (n != NULL && len > 0 &&
         (rc = match_resume(n->m, log, len, back.seq, back.numbered, why,
                            sizeof why)) != 0) {
@@ -323,13 +410,6 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
     }
     proto_wipe(&back, sizeof back);
     return n;
-}
-
-/* A Unix time in ms from the page (its storage can hold anything): NaN,
- * negatives and what exceeds 2^53 are 0. */
-static uint64_t wall_ms(double v)
-{
-    return v > 0 && v < 9007199254740992.0 ? (uint64_t)v : 0;
 }
 
 WEB_EXPORT(web_turn_away) double web_turn_away(double turn_at, double now)
@@ -539,6 +619,9 @@ static int report_seat(const Seat_Out *o)
         snprintf(text, sizeof text, "%d\t%d\t%d", (int)o->failure, o->reason,
                  o->refused);
         break;
+    case SEAT_OUT_SEEKED: /* web_seeked_text words it */
+        snprintf(text, sizeof text, "%d", o->reason);
+        break;
     case SEAT_OUT_CONNECT: /* one node: the lobby that served the page */
     case SEAT_OUT_CLOSE:
         text[0] = '\0';
@@ -572,6 +655,10 @@ WEB_EXPORT(web_net_poll) int web_net_poll(Web_Net *n)
         if (o.kind == SEAT_OUT_MATCH) {
             if (report(n, &o.m))
                 return (int)o.m.kind;
+        } else if (o.kind == SEAT_OUT_SEND) {
+            /* (a SEEK: bytes to send as they are, as a session's SEND) */
+            if (web__out_bytes(o.data, o.len) != NULL)
+                return MATCH_OUT_SEND;
         } else if (report_seat(&o)) {
             return WEB_NET_SEAT_KIND + (int)o.kind;
         }

@@ -21,7 +21,8 @@
  *     carries out or draws each output.
  * Outputs of web_net_poll (the numbers by name from web_codes, "net"
  * lines; text in web_out):
- *   SEND     bytes (web_out, web_out_len): a whole DATA message
+ *   SEND     bytes (web_out, web_out_len): a whole DATA message, or a
+ *            seeking host's SEEK (web_net_seek)
  *   PLY      "PLY\tSIDE\tMOVE\tHASH"
  *   NOTE     a line as the terminal prints it ("result: ...",
  *            "final-hash: HEX", offers, ...), in English (web_text
@@ -41,6 +42,9 @@
  *            over (seat.h's Seat_Failure: 1 never let in, 2 refused for
  *            good after it was, 3 gave up; REASON a TB_E_* refusal or 0;
  *            REFUSED 1 when the lobby answered)
+ *   SEEKED   "REASON": the relay's answer to a seeking host's SEEK (0: the
+ *            room is on the lobby's public list; else the TB_E_* refusal,
+ *            TB_E_SEEKS: too many open seeks); web_seeked_text words it
  * Times are doubles holding whole ms (JavaScript numbers); handles are
  * addresses in the module's memory. Errors are TB_E_* codes; the failing
  * call leaves a line in web_last_why.
@@ -83,11 +87,44 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
                      uint32_t started);
 
 /*
+ * web_net_seek: a host's seat (web_net_new's role 0, with game, options,
+ * key, bot and started as there) whose room goes on the lobby's public
+ * list (issue 37, as `tabula seek`): each time the relay lets the host
+ * in while no guest ever came, the seat sends a SEEK (a SEND output)
+ * with the card lobby_seek_card makes of the seat's key, its invite
+ * code, the game and options, and the player's display name signed by
+ * the player's own identity key id_key (hex, as web_key_new gives it:
+ * the page keeps one; a name record of proto_name_sign at wall, Unix
+ * ms). name "" (or NULL): the seek goes without a name, and id_key is
+ * not read. NULL on error: those of web_net_new, TB_E_FORMAT (a damaged
+ * id_key, a character a card may not carry), the name's refusals of
+ * proto_name_check (web_name_check says them in words), TB_E_LIMIT
+ * (options over LOBBY_SEEK_OPTIONS_MAX bytes).
+ */
+Web_Net *web_net_seek(const char *game, const char *options, const char *key,
+                      int bot, uint32_t started, const char *id_key,
+                      const char *name, double wall);
+
+/*
+ * web_net_take: a guest's seat (web_net_new's role 1, with code, key, bot
+ * and started as there) that takes a public seek whose card promised
+ * game and options (web_seeks_list's GAME and CARD): a match start of
+ * another game or other options is refused (TB_E_SIGNATURE, the
+ * session's warning says "it is not the game the seek promised"), as
+ * `tabula join` holds a seek's host to it. NULL on error: those of
+ * web_net_new, TB_E_ARG (a game not compiled in).
+ */
+Web_Net *web_net_take(const char *code, const char *key, int bot,
+                      uint32_t started, const char *game, const char *options);
+
+/*
  * web_net_resume: take back the seat of a reloaded page, as a terminal
  * seat resumes from its --log file and seat file (client/netgame.c): role
  * 0 (host) or 1 (guest), game, options, key, bot and started as for
  * web_net_new; seat the text web_net_seat gave; log[0..len) the match log
- * web_net_log gave (len 0: the match had not started). The seat rejoins
+ * web_net_log gave (len 0: the match had not started); id_key, name and
+ * wall: a host's seek as web_net_seek takes them (id_key NULL or "": no
+ * seek). The seat rejoins
  * its room with the same seat secret, and the session asks the lobby for
  * every frame after the stored resume point (match_resume). NULL on
  * error: TB_E_ARG (a spectator, no such game), TB_E_FORMAT (the seat text
@@ -96,7 +133,8 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
  */
 Web_Net *web_net_resume(int role, const char *game, const char *options,
                         const char *key, int bot, uint32_t started,
-                        const char *seat, const uint8_t *log, size_t len);
+                        const char *seat, const uint8_t *log, size_t len,
+                        const char *id_key, const char *name, double wall);
 
 /*
  * web_net_resume_turn: right after web_net_resume: the turn in progress
