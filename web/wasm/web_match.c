@@ -165,21 +165,23 @@ static int seek_card(const Web_Net *n, Seat_Config *sc, const char *game,
     uint8_t rec[PROTO_NAME_RECORD_MAX];
     size_t rec_len = 0;
     Proto_Identity me;
-    int rc = 0;
+    int rc = 0, named = ask->name != NULL && ask->name[0] != '\0';
 
-    if (ask->name != NULL && ask->name[0] != '\0') {
+    memset(&me, 0, sizeof me);
+    if (named) {
         if (key_read(ask->key, &me) != 0) {
             snprintf(why, cap, "the stored identity key is damaged");
             return TB_E_FORMAT;
         }
         rc = proto_name_sign(&me, ask->name, ask->wall, rec, sizeof rec,
                              &rec_len);
-        proto_identity_wipe(&me);
     }
+    /* (the player's key binds its name to this seek too) */
     if (rc == 0)
         rc = lobby_seek_card(&sc->match.id, &n->invite, game,
-                             sc->match.options, rec, rec_len, sc->seek,
-                             &sc->seek_len);
+                             sc->match.options, rec, rec_len,
+                             named ? &me : NULL, sc->seek, &sc->seek_len);
+    proto_identity_wipe(&me);
     if (rc != 0)
         snprintf(why, cap, "no seek card: %s", tb_strerror(rc));
     return rc;
