@@ -33,6 +33,7 @@
 #define LOBBY_MSG_DONE LOBBY_WIRE_DONE_TYPE /* 0x05 */
 #define LOBBY_MSG_SEEK LOBBY_WIRE_SEEK_TYPE   /* 0x06 */
 #define LOBBY_MSG_SEEKS LOBBY_WIRE_SEEKS_TYPE /* 0x07 */
+#define LOBBY_MSG_POOL LOBBY_WIRE_POOL_TYPE   /* 0x08 */
 /* Lobby to client. */
 #define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
 #define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
@@ -42,6 +43,8 @@
 #define LOBBY_MSG_BEAT 0x86
 #define LOBBY_MSG_SEEKED LOBBY_WIRE_SEEKED_TYPE /* 0x87 */
 #define LOBBY_MSG_LIST LOBBY_WIRE_LIST_TYPE     /* 0x88 */
+#define LOBBY_MSG_POOL_WAIT LOBBY_WIRE_POOL_WAIT_TYPE /* 0x89 */
+#define LOBBY_MSG_PAIRED LOBBY_WIRE_PAIRED_TYPE       /* 0x8a */
 
 /* Exact lengths (type byte included). CREATE and JOIN end with the
  * seat's proof (LOBBY_SEAT_PROOF_BYTES, lobby_seat_prove: a signature
