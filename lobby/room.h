@@ -370,6 +370,10 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
  * (ms), times its trust factor: a list of 10,000 seeks is about 2.5 MB
  * to send. */
 #define LOBBY_LIST_BURST 4
+/* A member whose offer waits in the pool (POOL) is told the offers
+ * waiting for each game (POOL_WAIT) when it comes and as they change, at
+ * most once each LOBBY_POOL_TELL_MS (ms). */
+#define LOBBY_POOL_TELL_MS 1000
 #define LOBBY_LIST_REFILL_MS 2000
 
 /* Holds may go this far over an address's (and the node's) connection
