@@ -784,24 +784,24 @@ static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len)
     return rc;
 }
 
+static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
+                    const char *http,
+                    const struct sockaddr_storage *http_addr, const char *web,
+                    const struct sockaddr_storage *nodes, size_t nnodes);
+
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     const char *help)
 {
     Netgame_Config cfg;
-    Net_Run r;
-    char why[256], addr[64];
     const char *lobby = NULL;
-    int rc;
 
     const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
     char opts[PROTO_OPTIONS_MAX + 1];
     struct sockaddr_storage http_addr;
 
     memset(&cfg, 0, sizeof cfg);
-    memset(&r, 0, sizeof r);
     cfg.role = role;
     cfg.seek = strcmp(cmd, "seek") == 0;
-    r.role = role;
     cfg.seed = 1;
     cfg.out = stdout;
     cfg.options = "";
@@ -978,6 +978,27 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     uint8_t name_rec[PROTO_NAME_RECORD_MAX];
     if (cfg.seek && seek_name(name_rec, &cfg.name_len) == 0)
         cfg.name = name_rec;
+    return net_play(cmd, &cfg, lobby, http, &http_addr, web, nodes, nnodes);
+}
+
+/* Play the seat cfg describes (cfg.role, its game or code) through
+ * lobby (NULL: a host's embedded lobby, serving the page on http when
+ * not NULL, from the folder web), the nodes of --lobby read already
+ * (nnodes 0: none): the lines or the screen of host, join and spectate
+ * until the game ends. Returns the command's exit status. */
+static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
+                    const char *http,
+                    const struct sockaddr_storage *http_addr, const char *web,
+                    const struct sockaddr_storage *nodes, size_t nnodes)
+{
+    Netgame_Config cfg = *cfgp;
+    Lobby_Role role = cfg.role;
+    Net_Run r;
+    char why[256], addr[64];
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    r.role = role;
     int screen = tui_terminal_ok();
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1011,7 +1032,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             return CLI_EXIT_FAIL;
         }
         if (http != NULL &&
-            cli_lobby_http(&r.loop, &http_addr, web, r.lobby, &r.http,
+            cli_lobby_http(&r.loop, http_addr, web, r.lobby, &r.http,
                            r.http_url, sizeof r.http_url) != 0) {
             lobby_close(r.lobby, NULL, NULL);
             uv_run(&r.loop, UV_RUN_DEFAULT);
@@ -1097,6 +1118,12 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         r.kept[0] != '\0')
         netstore_discard(r.kept); /* no game: nothing to come back to */
     return status;
+}
+
+int cli_net_play(Netgame_Config *cfg, const char *cmd,
+                 const struct sockaddr_storage *nodes, size_t nnodes)
+{
+    return net_play(cmd, cfg, cfg->lobby, NULL, NULL, NULL, nodes, nnodes);
 }
 
 int cli_host(int argc, char **argv)

@@ -27,6 +27,8 @@ static const Cli_Command commands[] = {
     {"seek", cli_seek, N_("put a public seek on the lobby for a stranger"),
      cli_flags_host},
     {"seeks", cli_seeks, N_("list the lobby's open seeks"), cli_flags_seeks},
+    {"pool", cli_pool, N_("offer games and clocks; the lobby finds an opponent"),
+     cli_flags_pool},
     {"spectate", cli_spectate, N_("watch a network game by watch code"),
      cli_flags_spectate},
     {"play", cli_play, N_("play a local game against a bot"), cli_flags_play},

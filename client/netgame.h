@@ -91,6 +91,18 @@ typedef struct Netgame_Config {
     int seek;
     const uint8_t *name;
     size_t name_len;
+    /* A seat the pool paired (tabula pool, issue 37; NULL otherwise):
+     * pool_id is the seat's key and, a host's, pool_invite its invite
+     * code, both as the offer's card carried them (a resumed seat keeps
+     * its file's); a host's room seats only the guest key pool_guest
+     * (LOBBY_KEY_BYTES); a guest keeps trying while the host's room is
+     * not there yet, and refuses a match start of another game than
+     * promised or another clock than promised_clock. */
+    const Proto_Identity *pool_id;
+    const Lobby_Code *pool_invite;
+    const uint8_t *pool_guest;
+    const Core_Game *promised;
+    Proto_Clock promised_clock;
 } Netgame_Config;
 
 /* The outcome, valid once on_done ran. */

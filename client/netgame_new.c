@@ -37,6 +37,25 @@ static Match_Forge forge_named(const char *name)
     return MATCH_FORGE_NONE;
 }
 
+/* A new seat the pool paired: the key and (a host's) invite code of its
+ * offer's card instead of new ones, a watch code bound to that key, and
+ * its seat file (when it keeps one) saying so. */
+static int pool_seat(Netgame *g, const Netgame_Config *cfg)
+{
+    proto_identity_wipe(&g->seat.id);
+    g->seat.id = *cfg->pool_id;
+    if (cfg->role == LOBBY_ROLE_HOST) {
+        int rc;
+        if (cfg->pool_invite == NULL)
+            return TB_E_ARG;
+        g->seat.invite = *cfg->pool_invite;
+        if ((rc = lobby_code_new(g->seat.id.pk, &g->seat.watch)) != 0)
+            return rc;
+    }
+    return g->log_path[0] != '\0' ? netstore_seat_save(g->log_path, &g->seat)
+                                  : 0;
+}
+
 /* The seat (its session resumed from its log when there is one). */
 static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
 {
@@ -56,7 +75,16 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     sc.watch = g->seat.watch;
     memcpy(sc.seat_secret, g->seat.seat_secret, sizeof sc.seat_secret);
     sc.nodes = (unsigned)g->nnodes;
-    sc.admitted = resumed;
+    /* (a pool's guest may come before its host's room: a wrong code
+     * then is a refusal that passes) */
+    sc.admitted = resumed || (g->cfg.pool_id != NULL &&
+                              g->cfg.role == LOBBY_ROLE_GUEST);
+    if (g->cfg.pool_guest != NULL && g->cfg.role == LOBBY_ROLE_HOST)
+        memcpy(sc.guest_pk, g->cfg.pool_guest, sizeof sc.guest_pk);
+    if (g->cfg.role == LOBBY_ROLE_GUEST) {
+        mc->promised = g->cfg.promised;
+        mc->promised_clock = g->cfg.promised_clock;
+    }
     rc = g->cfg.role != LOBBY_ROLE_SPECTATOR
              ? lobby_code_seat_key(&g->seat.invite, mc->seat_key)
              : 0;
@@ -197,6 +225,9 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         rc = resumed;
         goto fail;
     }
+    if (!resumed && cfg->pool_id != NULL &&
+        (rc = pool_seat(g, cfg)) != 0)
+        goto fail;
     /* (a --log in the store: a host brought back by the command it was
      * told is one of its seats, retired at the end as well) */
     size_t sn = cfg->store_dir != NULL ? strlen(cfg->store_dir) : 0;

@@ -87,6 +87,10 @@ typedef enum Match_Forge {
  *   forge         test switch: the seat cheats (Match_Forge), sending
  *                 its forgery once, at the first moment it applies
  *                 (the flag's: its lying move, then its claim)
+ *   promised      a guest's (the pool, issue 37): the game it was
+ *                 paired for (NULL: any), and promised_clock its clock
+ *                 (kind PROTO_CLOCK_NONE: none): a match start of
+ *                 another game or clock is refused as a forgery
  */
 typedef struct Match_Config {
     Match_Role role;
@@ -107,6 +111,8 @@ typedef struct Match_Config {
                       lobby game, lobby protocol 3; the fair-play issue):
                       see proto_transcript_witness_mode and
                       proto_transcript_witness_absence */
+    const Core_Game *promised;
+    Proto_Clock promised_clock;
 } Match_Config;
 
 /* What a session hands back (match_poll), in the order it must happen. */

@@ -326,6 +326,21 @@ static long held_bytes(const Match *s, const uint8_t *env, size_t len)
     return -1;
 }
 
+/* A guest's pool match (cfg.promised): is start's game and clock the
+ * ones it was paired for? 1 or 0. */
+static int start_promised(const Match *s, const Proto_Message *start)
+{
+    Proto_Clock c;
+    char rest[PROTO_OPTIONS_MAX + 1];
+    if (strcmp(start->body.start.game, core_game_name(s->cfg.promised)) != 0 ||
+        proto_clock_split(start->body.start.options, &c, rest, sizeof rest) != 0)
+        return 0;
+    const Proto_Clock *p = &s->cfg.promised_clock;
+    return c.kind == p->kind && c.base_ms == p->base_ms &&
+           c.inc_ms == p->inc_ms && c.delay_ms == p->delay_ms &&
+           c.moves == p->moves;
+}
+
 static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
                       const uint8_t *env, size_t len)
 {
@@ -373,6 +388,12 @@ static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
         refused(s, "a match start", UINT32_MAX,
                 "it does not say the relay witnesses the match "
                 "(" PROTO_OPTION_RELAY ")");
+        return TB_E_SIGNATURE;
+    }
+    if (e.msg.kind == PROTO_KIND_MATCH_START && s->cfg.promised != NULL &&
+        !start_promised(s, &e.msg)) {
+        refused(s, "a match start", UINT32_MAX,
+                "not the game and clock the pool paired");
         return TB_E_SIGNATURE;
     }
     if (s->nframes >= MATCH_FRAMES_MAX) {
