@@ -216,21 +216,31 @@ int cli_pool(int argc, char **argv)
     if (proto_init() != 0)
         return CLI_EXIT_FAIL;
 
-    /* The offer's card: this game's seat key and an invite code bound to
-     * it, which the relay checks and hands the other player (the host's
-     * code to its guest, the guest's key to its host). */
-    Proto_Identity id;
+    /* The offer is the player's (its identity, tabula identity: one
+     * offer of it waits at a time, and two never pair); its card holds
+     * this game's seat key and an invite code bound to it, which the
+     * relay checks and hands the other player (the host's code to its
+     * guest, the guest's key to its host). */
+    Proto_Identity me, id;
     Lobby_Code invite;
     uint8_t card[LOBBY_SEEK_CARD_MAX], msg[LOBBY_WIRE_POOL_MAX];
-    size_t card_len = 0, len;
+    size_t card_len = 0, len = 0;
+    int idrc = proto_identity_load(&me, NULL, NULL);
+    if (idrc != 0)
+        fprintf(stderr, _("tabula pool: cannot read your identity (%s): the "
+                          "offer goes under this game's key alone\n"),
+                _(tb_strerror(idrc)));
     if (proto_identity_generate(&id) != 0 || lobby_code_new(id.pk, &invite) != 0 ||
         lobby_seek_card(&id, &invite, core_game_name(r.games[0]), options, NULL,
                         0, card, &card_len) != 0 ||
-        (len = lobby_wire_pool(msg, mask, &lo, &hi, card, card_len)) == 0) {
+        (len = lobby_wire_pool(msg, idrc == 0 ? &me : &id, mask, &lo, &hi, card,
+                               card_len)) == 0) {
+        proto_identity_wipe(&me);
         proto_identity_wipe(&id);
         fprintf(stderr, _("tabula pool: cannot make the offer\n"));
         return CLI_EXIT_FAIL;
     }
+    proto_identity_wipe(&me);
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (uv_loop_init(&r.loop) != 0) {
@@ -257,7 +267,7 @@ int cli_pool(int argc, char **argv)
         proto_identity_wipe(&id);
         fprintf(stderr, rc == TB_E_SEEKS
                             ? _("tabula pool: the lobby at %s holds an offer "
-                                "of this key already\n")
+                                "of yours already (one waits at a time)\n")
                             : _("tabula pool: the lobby at %s did not take "
                                 "the offer: %s\n"),
                 cli_token(lobby), _(net_strerror(rc)));

@@ -36,15 +36,21 @@ static int range_text(const Proto_Clock *lo, const Proto_Clock *hi,
     return n > 0 && n <= LOBBY_POOL_RANGE_MAX ? n : -1;
 }
 
-size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX], uint16_t games,
+/* (signed before a POOL's bytes, its NUL included) */
+static const char pool_label[] = "tabula pool 1";
+
+size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX],
+                       const Proto_Identity *player, uint16_t games,
                        const Proto_Clock *lo, const Proto_Clock *hi,
                        const uint8_t *card, size_t card_len)
 {
     char text[LOBBY_POOL_RANGE_MAX + 1];
     int n = range_text(lo, hi, text);
+    size_t at;
 
-    if (out == NULL || games == 0 || n < 0 || card == NULL ||
-        card_len < LOBBY_SEEK_CARD_MIN || card_len > LOBBY_SEEK_CARD_MAX)
+    if (out == NULL || player == NULL || games == 0 || n < 0 ||
+        card == NULL || card_len < LOBBY_SEEK_CARD_MIN ||
+        card_len > LOBBY_SEEK_CARD_MAX)
         return 0;
     out[0] = LOBBY_WIRE_POOL_TYPE;
     out[1] = LOBBY_WIRE_VERSION;
@@ -52,8 +58,14 @@ size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX], uint16_t games,
     out[3] = (uint8_t)games;
     out[4] = (uint8_t)n;
     memcpy(out + 5, text, (size_t)n);
-    memcpy(out + 5 + n, card, card_len);
-    return 5 + (size_t)n + card_len;
+    at = 5 + (size_t)n;
+    memcpy(out + at, player->pk, LOBBY_KEY_BYTES);
+    at += LOBBY_KEY_BYTES;
+    memcpy(out + at, card, card_len);
+    at += card_len;
+    if (lobby__prove(pool_label, out, at, player, out + at) != 0)
+        return 0;
+    return at + LOBBY_SEAT_PROOF_BYTES;
 }
 
 int lobby_wire_pool_read(const uint8_t *msg, size_t len, Lobby_Pool_Ask *out)
@@ -71,7 +83,8 @@ int lobby_wire_pool_read(const uint8_t *msg, size_t len, Lobby_Pool_Ask *out)
     out->games = (uint16_t)(msg[2] << 8 | msg[3]);
     n = msg[4];
     if (out->games == 0 || n > LOBBY_POOL_RANGE_MAX ||
-        len - 5 < n + LOBBY_SEEK_CARD_MIN)
+        len - 5 < n + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MIN +
+                      LOBBY_SEAT_PROOF_BYTES)
         return TB_E_FORMAT;
     if (n > 0) { /* read once by the one grammar, then held to its form */
         memcpy(text, msg + 5, n);
@@ -82,10 +95,16 @@ int lobby_wire_pool_read(const uint8_t *msg, size_t len, Lobby_Pool_Ask *out)
             memcmp(again, text, n) != 0)
             return TB_E_FORMAT;
     }
-    out->card_bytes = msg + 5 + n;
-    out->card_len = len - 5 - n;
-    rc = lobby_seek_card_read(out->card_bytes, out->card_len, &out->card);
-    return rc;
+    /* the player's proof first: a forgery costs no card check */
+    rc = lobby__proof_ok(pool_label, msg, len - LOBBY_SEAT_PROOF_BYTES,
+                         msg + 5 + n, msg + len - LOBBY_SEAT_PROOF_BYTES);
+    if (rc != 0)
+        return rc == TB_E_ARG ? TB_E_FORMAT : rc;
+    memcpy(out->player_pk, msg + 5 + n, LOBBY_KEY_BYTES);
+    out->card_bytes = msg + 5 + n + LOBBY_KEY_BYTES;
+    out->card_len =
+        len - 5 - n - LOBBY_KEY_BYTES - LOBBY_SEAT_PROOF_BYTES;
+    return lobby_seek_card_read(out->card_bytes, out->card_len, &out->card);
 }
 
 size_t lobby_wire_pool_wait(uint8_t out[LOBBY_WIRE_POOL_WAIT_LEN],

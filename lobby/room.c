@@ -1330,7 +1330,8 @@ typedef struct Lobby_Pooled {
     struct Lobby_Pooled *prev, *next;
     Lobby_Member *m;
     uint64_t id;                       /* the pool's (rs->pool_no) */
-    uint8_t key[LOBBY_KEY_BYTES];      /* its card's: the seat key */
+    uint8_t key[LOBBY_KEY_BYTES];      /* its card's: the seat key (the
+                                          player's own is the pool's) */
     Lobby_Code invite;                 /* its card's code, bound to key */
     uint32_t told[LOBBY_POOL_GAMES];   /* the counts last sent */
     uint64_t told_at;                  /* when (ms) */
@@ -1430,7 +1431,7 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     memset(&o, 0, sizeof o);
     o.id = ++rs->pool_no;
     o.arrival_ms = now;
-    memcpy(o.key, ask.card.host_pk, LOBBY_KEY_BYTES);
+    memcpy(o.key, ask.player_pk, LOBBY_KEY_BYTES); /* (the player's) */
     _Static_assert(LOBBY_SOURCE_KEY <= POOL_ADDR_BYTES,
                    "a source's key is an offer's address");
     memcpy(o.addr, m->src->key, LOBBY_SOURCE_KEY);
@@ -1439,7 +1440,7 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     o.hi = ask.hi;
     q->m = m;
     q->id = o.id;
-    memcpy(q->key, o.key, LOBBY_KEY_BYTES);
+    memcpy(q->key, ask.card.host_pk, LOBBY_KEY_BYTES);
     q->invite = ask.card.invite;
     rc = pool_add(rs->pool, &o, &pair);
     if (rc < 0) {

@@ -113,6 +113,17 @@ enum {
                                   its share of open seeks */
 };
 
+/* A proof by id (Ed25519) of label, its NUL and msg[0..len) (len at
+ * most LOBBY_WIRE_POOL_MAX; label at most 15 bytes) into sig: the seat's
+ * proof of its hello ("tabula seat 1"), a player's of its POOL ("tabula
+ * pool 1"). lobby__proof_ok: 0 when sig is pk's proof of them, else
+ * TB_E_SIGNATURE. Errors: TB_E_ARG (too long), TB_E_CRYPTO. (code.c) */
+int lobby__prove(const char *label, const uint8_t *msg, size_t len,
+                 const Proto_Identity *id, uint8_t sig[LOBBY_SEAT_PROOF_BYTES]);
+int lobby__proof_ok(const char *label, const uint8_t *msg, size_t len,
+                    const uint8_t pk[LOBBY_KEY_BYTES],
+                    const uint8_t sig[LOBBY_SEAT_PROOF_BYTES]);
+
 static inline void lobby__put64(uint8_t *p, uint64_t v)
 {
     for (int i = 7; i >= 0; i--) {
