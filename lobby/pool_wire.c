@@ -184,6 +184,12 @@ int lobby_wire_paired_read(const uint8_t *msg, size_t len, Lobby_Paired *out)
     rc = lobby_code_parse(code, &out->invite);
     if (rc != 0)
         return rc == TB_E_CRYPTO ? rc : TB_E_FORMAT;
+    /* (one form: the alphabet's own symbols, as written; the parser
+     * would take a typed code's small letters too) */
+    if (memcmp(out->invite.secret, code, LOBBY_CODE_SECRET_SYMBOLS) != 0 ||
+        memcmp(out->invite.fingerprint, code + LOBBY_CODE_SECRET_SYMBOLS, 4) !=
+            0)
+        return TB_E_FORMAT;
     memcpy(out->guest_pk, msg + PAIRED_KEY, LOBBY_KEY_BYTES);
     if (n > 0) {
         memcpy(c, msg + PAIRED_CLOCK + 1, n);
