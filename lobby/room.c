@@ -253,6 +253,8 @@ struct Lobby_Rooms {
     Pool *pool;       /* the offers waiting (POOL; NULL: none came yet) */
     struct Lobby_Pooled *pooled; /* their members, oldest first */
     uint64_t pool_no; /* the last id an offer was given */
+    uint32_t pool_heard[POOL_GAMES_MAX]; /* with a store: the lobby's
+                                            counts, as last heard */
     const Lobby_Store_Ops *store_ops; /* NULL: rooms live here only */
     void *store;
     Proto_Identity key; /* the node's receipt key (lobby_rooms_use_witness) */
@@ -1334,6 +1336,7 @@ typedef struct Lobby_Pooled {
                                           player's own is the pool's) */
     Lobby_Code invite;                 /* its card's code, bound to key */
     uint32_t told[LOBBY_POOL_GAMES];   /* the counts last sent */
+    int untold;                        /* none sent yet (with a store) */
     uint64_t told_at;                  /* when (ms) */
     int due;                           /* the counts changed since */
 } Lobby_Pooled;
@@ -1366,12 +1369,33 @@ static void pool_tell_all(Lobby_Rooms *rs, uint64_t now, int changed)
 {
     uint32_t counts[POOL_GAMES_MAX];
 
-    if (rs->pool == NULL)
+    if (rs->store_ops != NULL && rs->store_ops->pool != NULL)
+        memcpy(counts, rs->pool_heard, sizeof counts); /* (the lobby's) */
+    else if (rs->pool != NULL)
+        pool_counts(rs->pool, counts);
+    else
         return;
-    pool_counts(rs->pool, counts);
     for (Lobby_Pooled *q = rs->pooled; q != NULL; q = q->next)
-        if (changed || q->due)
+        if ((changed || q->due) && q->id != 0)
             pool_tell(q, counts, now, 0);
+}
+
+/* The waiting offer id here (NULL: none). */
+static Lobby_Pooled *pool_find(Lobby_Rooms *rs, uint64_t id)
+{
+    Lobby_Pooled *q = rs->pooled;
+    while (q != NULL && q->id != id)
+        q = q->next;
+    return q;
+}
+
+static void pool_link(Lobby_Rooms *rs, Lobby_Pooled *q)
+{
+    q->next = rs->pooled; /* (the order is no one's business) */
+    if (rs->pooled != NULL)
+        rs->pooled->prev = q;
+    rs->pooled = q;
+    q->m->pooled = q;
 }
 
 static void pool_unlink(Lobby_Rooms *rs, Lobby_Pooled *q)
@@ -1420,7 +1444,8 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
                                             : LOBBY_ERR_PROTOCOL);
         return;
     }
-    if (rs->pool == NULL && pool_new(POOL_GAMES_MAX, NULL, &rs->pool) != 0) {
+    if (rs->pool == NULL && (rs->store_ops == NULL || rs->store_ops->pool == NULL) &&
+        pool_new(POOL_GAMES_MAX, NULL, &rs->pool) != 0) {
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
@@ -1442,6 +1467,14 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     q->id = o.id;
     memcpy(q->key, ask.card.host_pk, LOBBY_KEY_BYTES);
     q->invite = ask.card.invite;
+    if (rs->store_ops != NULL && rs->store_ops->pool != NULL) {
+        /* the lobby's pool: the store numbers, pairs and counts it */
+        q->id = 0;
+        q->untold = 1;
+        pool_link(rs, q);
+        rs->store_ops->pool(rs->store, m, &o, &q->invite, q->key);
+        return;
+    }
     rc = pool_add(rs->pool, &o, &pair);
     if (rc < 0) {
         free(q);
@@ -1453,20 +1486,13 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     }
     if (rc == 0) { /* it waits: told the counts now, the others too */
         uint32_t counts[POOL_GAMES_MAX];
-        q->next = rs->pooled; /* (the order is no one's business) */
-        if (rs->pooled != NULL)
-            rs->pooled->prev = q;
-        rs->pooled = q;
-        m->pooled = q;
+        pool_link(rs, q);
         pool_counts(rs->pool, counts);
         pool_tell(q, counts, now, 1);
         pool_tell_all(rs, now, 1);
         return;
     }
-    for (old = rs->pooled; old != NULL && old->id != pair.older;
-         old = old->next)
-        ;
-    if (old == NULL) { /* (never: every waiting offer has its member) */
+    if ((old = pool_find(rs, pair.older)) == NULL) { /* (never: every waiting offer has its member) */
         free(q);
         member_error(m, LOBBY_ERR_FULL);
         return;
@@ -1494,10 +1520,73 @@ static void pool_leave(Lobby_Member *m, uint64_t now)
 
     if (q == NULL)
         return;
+    if (rs->store_ops != NULL && rs->store_ops->pool != NULL) {
+        if (q->id != 0) /* (else the store drops it as it files it) */
+            rs->store_ops->unpool(rs->store, q->id);
+        pool_unlink(rs, q);
+        free(q);
+        return;
+    }
     (void)pool_remove(rs->pool, q->id);
     pool_unlink(rs, q);
     free(q);
     pool_tell_all(rs, now, 1);
+}
+
+void lobby__pool_filed(Lobby_Member *m, uint64_t id)
+{
+    if (m->pooled != NULL && m->pooled->id == 0)
+        m->pooled->id = id;
+}
+
+/* The member of the waiting offer id here, its offer gone (NULL: no
+ * such offer here). */
+static Lobby_Member *pool_take(Lobby_Rooms *rs, uint64_t id)
+{
+    Lobby_Pooled *q = id != 0 ? pool_find(rs, id) : NULL;
+    Lobby_Member *m = q != NULL ? q->m : NULL;
+    if (q != NULL) {
+        pool_unlink(rs, q);
+        free(q);
+    }
+    return m;
+}
+
+void lobby__pool_paired(Lobby_Rooms *rs, uint64_t id, const Lobby_Paired *pd)
+{
+    Lobby_Member *m = pool_take(rs, id);
+    if (m != NULL)
+        pool_paired(m, pd);
+}
+
+void lobby__pool_refused(Lobby_Rooms *rs, uint64_t id, int code)
+{
+    Lobby_Member *m = pool_take(rs, id);
+    if (m != NULL)
+        member_error(m, code);
+}
+
+void lobby__pool_told(Lobby_Rooms *rs, const uint32_t *counts, uint64_t now)
+{
+    memcpy(rs->pool_heard, counts, sizeof rs->pool_heard);
+    for (Lobby_Pooled *q = rs->pooled; q != NULL; q = q->next)
+        if (q->id != 0) {
+            pool_tell(q, rs->pool_heard, now, q->untold);
+            q->untold = 0;
+        }
+}
+
+int lobby__pool_waiting(const Lobby_Rooms *rs)
+{
+    return rs->pooled != NULL;
+}
+
+void lobby__pool_each(Lobby_Rooms *rs, void (*fn)(void *user, uint64_t id),
+                      void *user)
+{
+    for (Lobby_Pooled *q = rs->pooled; q != NULL; q = q->next)
+        if (q->id != 0)
+            fn(user, q->id);
 }
 
 /* ---- messages from clients ---- */

@@ -248,6 +248,8 @@ enum {
                                * the link LOBBY_REFUSED_HOLD_MS first */
 };
 
+struct Pool_Offer; /* lobby/pool.h */
+
 /* Where rooms live when several nodes share them (redis.c); NULL
  * operations: in memory, here. The rooms hand the store what it must
  * number or settle atomically; the store answers through the
@@ -284,6 +286,15 @@ typedef struct Lobby_Store_Ops {
     /* m asks for the open seeks of game ("": all); the store answers
      * lobby__listed. */
     void (*seeks)(void *store, Lobby_Member *m, const char *game);
+    /* The pool (issue 37; NULL: the node pairs its own offers): m's
+     * offer o (its id and arrival the store's to give; the seat's invite
+     * code inv and seat key seat_pk, its card's) joins the lobby's pool;
+     * the store answers lobby__pool_filed, then lobby__pool_paired,
+     * lobby__pool_refused and lobby__pool_told as the lobby pairs and
+     * counts. unpool: the offer id left (its member is gone). */
+    void (*pool)(void *store, Lobby_Member *m, const struct Pool_Offer *o,
+                 const Lobby_Code *inv, const uint8_t *seat_pk);
+    void (*unpool)(void *store, uint64_t id);
 } Lobby_Store_Ops;
 
 /*
