@@ -2026,7 +2026,9 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
 
     if (m->done)
         return;
-    if (m->retry_at != 0) { /* a second hello while its WATCH waits */
+    if (m->retry_at != 0 || m->pooled != NULL) {
+        /* a second hello while its WATCH waits, or anything from a
+         * member whose offer waits in the pool (it only listens) */
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
@@ -2088,7 +2090,7 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
         on_seeks(rs, m, p, now);
         return;
     case LOBBY_MSG_POOL:
-        if (!hello || m->pooled != NULL) {
+        if (!hello) {
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }

@@ -1886,4 +1886,16 @@ Test(room, pool_offers_are_checked)
     lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60001);
     cr_assert_eq(error_of(&l, 1), 1);
     lobby_rooms_closed(x, 60002);
+    /* a member whose offer waits only listens: a CREATE is PROTOCOL, and
+     * its offer leaves with it (a new offer of the player waits alone) */
+    x = member(&l, "192.0.2.1", 60003);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60003);
+    told(&l, 0, 1, 0);
+    lobby_rooms_message(x, m, create(m, 0x41, 0x42, 0), 60004);
+    cr_assert_eq(error_of(&l, 1), 1);
+    lobby_rooms_closed(x, 60005);
+    x = member(&l, "192.0.2.1", 60006);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60006);
+    told(&l, 0, 1, 0);
+    lobby_rooms_closed(x, 60007);
 }
