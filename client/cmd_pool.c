@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "i18n.h"
 #include "netgame.h"
+#include "netstore.h"
 #include "seat.h"
 #include "tb_error.h"
 
@@ -24,6 +25,7 @@
 static const char pool_help[] = N_(
     "usage: tabula pool GAMES [--clock RANGE] [--lobby HOST:PORT]\n"
     "                         [--bot [LEVEL]] [--log FILE] [--options OPTS]\n"
+    "                         [--delay MS]\n"
     "\n"
     "Offers to play any of GAMES (names separated by commas, e.g.\n"
     "laska,chessball) at any clock of RANGE (the shortest and the longest\n"
@@ -36,13 +38,23 @@ static const char pool_help[] = N_(
     "offer hosts, in the first of its games both offered, at the shorter\n"
     "end of the two ranges both accept; the game is then played as\n"
     "'tabula host' and 'tabula join' play it (their lines). --options OPTS\n"
-    "are the match options of every game offered (no clock in them).\n");
+    "are the match options of every game offered (no clock in them).\n"
+    "--log FILE keeps the game's log (and FILE.seat): run the same command\n"
+    "again after a crash to come back to that game instead of offering.\n"
+    "--delay MS makes the bot wait before each move.\n");
 
-enum { POOL_FLAG_LOBBY, POOL_FLAG_CLOCK, POOL_FLAG_LOG, POOL_FLAG_OPTIONS };
+enum {
+    POOL_FLAG_LOBBY,
+    POOL_FLAG_CLOCK,
+    POOL_FLAG_LOG,
+    POOL_FLAG_OPTIONS,
+    POOL_FLAG_DELAY
+};
 const Cli_Flag cli_flags_pool[] = {{"--lobby", CLI_VALUE, POOL_FLAG_LOBBY},
                                    {"--clock", CLI_VALUE, POOL_FLAG_CLOCK},
                                    {"--log", CLI_NONEMPTY, POOL_FLAG_LOG},
                                    {"--options", CLI_VALUE, POOL_FLAG_OPTIONS},
+                                   {"--delay", CLI_NONEMPTY, POOL_FLAG_DELAY},
                                    {NULL, CLI_SWITCH, 0}};
 
 typedef struct Pool_Run {
@@ -106,6 +118,56 @@ static void on_signal(uv_signal_t *h, int signum)
     lobby_pool_cancel(r->offer);
 }
 
+/* Start cfg (its pool fields, game and code aside) as pool's seat at
+ * lobby, with bot_level, its delay (ms) and log_path. */
+static void seat_config(Netgame_Config *cfg, const char *lobby, int bot_level,
+                        unsigned delay_ms, const char *log_path)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->lobby = lobby;
+    cfg->bot_level = bot_level;
+    cfg->bot_delay_ms = delay_ms;
+    cfg->seed = 1;
+    cfg->out = stdout;
+    cfg->log_path = log_path;
+    cfg->label = "";
+    cfg->options = "";
+}
+
+/* With --log FILE whose seat file (FILE.seat) exists: the game the pool
+ * paired before, taken back as host or join take theirs back; else -1
+ * (offer). Returns the exit status. */
+static int pool_resume(const char *log_path, const char *lobby, int bot_level,
+                       unsigned delay_ms)
+{
+    Netstore_Seat st;
+    Netgame_Config cfg;
+    char why[256];
+    int rc;
+
+    memset(&st, 0, sizeof st);
+    rc = netstore_seat_load(log_path, &st, why, sizeof why);
+    proto_identity_wipe(&st.id);
+    if (rc == 0)
+        return -1;
+    if (rc < 0 || (st.role == LOBBY_ROLE_HOST && st.game == NULL)) {
+        fprintf(stderr, "tabula pool: %s\n",
+                rc < 0 && why[0] != '\0'
+                    ? why
+                    : _(tb_strerror(rc < 0 ? rc : TB_E_FORMAT)));
+        return CLI_EXIT_FAIL;
+    }
+    seat_config(&cfg, lobby, bot_level, delay_ms, log_path);
+    cfg.role = st.role;
+    if (st.role == LOBBY_ROLE_HOST) {
+        cfg.game = st.game;
+        cfg.options = st.options;
+    } else {
+        cfg.code = st.invite.text;
+    }
+    return cli_net_play(&cfg, "pool", NULL, 0);
+}
+
 /* Read GAMES ("laska,chessball") into r and *mask: 0, or -1 after saying
  * which name is no game (or is given twice). */
 static int read_games(const char *text, Pool_Run *r, uint16_t *mask)
@@ -144,6 +206,7 @@ int cli_pool(int argc, char **argv)
     const char *lobby = POOL_DEFAULT_LOBBY, *range = NULL, *games = NULL;
     const char *options = "", *log_path = NULL, *v;
     int bot_level = 0;
+    unsigned delay_ms = 0;
     uint16_t mask = 0;
     Proto_Clock lo, hi;
     Pool_Run r;
@@ -177,6 +240,16 @@ int cli_pool(int argc, char **argv)
         case POOL_FLAG_OPTIONS:
             options = v;
             break;
+        case POOL_FLAG_DELAY: {
+            uint64_t ms = 0;
+            if (cli_uint(v, 0, 60000, &ms) != 0) {
+                fprintf(stderr, _("tabula %s: bad delay '%s' (0..60000 ms)\n"),
+                        "pool", cli_token(v));
+                return CLI_EXIT_USAGE;
+            }
+            delay_ms = (unsigned)ms;
+            break;
+        }
         case CLI_ARG_WORD:
             if (games != NULL)
                 return cli_unexpected("pool", argv[i], _(pool_help));
@@ -215,6 +288,11 @@ int cli_pool(int argc, char **argv)
     }
     if (proto_init() != 0)
         return CLI_EXIT_FAIL;
+    if (log_path != NULL) {
+        int resumed = pool_resume(log_path, lobby, bot_level, delay_ms);
+        if (resumed >= 0)
+            return resumed;
+    }
 
     /* The offer is the player's (its identity, tabula identity: one
      * offer of it waits at a time, and two never pair); its card holds
@@ -297,14 +375,8 @@ int cli_pool(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     Netgame_Config cfg;
-    memset(&cfg, 0, sizeof cfg);
+    seat_config(&cfg, lobby, bot_level, delay_ms, log_path);
     cfg.role = pd->role;
-    cfg.lobby = lobby;
-    cfg.bot_level = bot_level;
-    cfg.seed = 1;
-    cfg.out = stdout;
-    cfg.log_path = log_path;
-    cfg.label = "";
     cfg.pool_id = &id;
     cfg.pool_guest = pd->guest_pk;
     cfg.pool_invite = &pd->invite;
@@ -313,7 +385,6 @@ int cli_pool(int argc, char **argv)
         cfg.options = opts;
     } else {
         cfg.code = pd->invite.text;
-        cfg.options = "";
         cfg.promised = game;
         cfg.promised_clock = pd->clock;
     }

@@ -37,25 +37,6 @@ static Match_Forge forge_named(const char *name)
     return MATCH_FORGE_NONE;
 }
 
-/* A new seat the pool paired: the key and (a host's) invite code of its
- * offer's card instead of new ones, a watch code bound to that key, and
- * its seat file (when it keeps one) saying so. */
-static int pool_seat(Netgame *g, const Netgame_Config *cfg)
-{
-    proto_identity_wipe(&g->seat.id);
-    g->seat.id = *cfg->pool_id;
-    if (cfg->role == LOBBY_ROLE_HOST) {
-        int rc;
-        if (cfg->pool_invite == NULL)
-            return TB_E_ARG;
-        g->seat.invite = *cfg->pool_invite;
-        if ((rc = lobby_code_new(g->seat.id.pk, &g->seat.watch)) != 0)
-            return rc;
-    }
-    return g->log_path[0] != '\0' ? netstore_seat_save(g->log_path, &g->seat)
-                                  : 0;
-}
-
 /* The seat (its session resumed from its log when there is one). */
 static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
 {
@@ -217,6 +198,16 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         g->log_path[0] = '\0';
     }
     int had_path = g->log_path[0] != '\0';
+    if (cfg->pool_id != NULL) { /* (a new seat keeps its offer's card's) */
+        if (cfg->role == LOBBY_ROLE_HOST && cfg->pool_invite == NULL) {
+            rc = TB_E_ARG;
+            goto fail;
+        }
+        g->seat.given = 1;
+        g->seat.id = *cfg->pool_id;
+        if (cfg->role == LOBBY_ROLE_HOST)
+            g->seat.invite = *cfg->pool_invite;
+    }
     resumed = netstore_seat_take(
         g->log_path, sizeof g->log_path,
         cfg->role == LOBBY_ROLE_HOST ? cfg->store_dir : NULL, cfg->role,
@@ -225,9 +216,6 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         rc = resumed;
         goto fail;
     }
-    if (!resumed && cfg->pool_id != NULL &&
-        (rc = pool_seat(g, cfg)) != 0)
-        goto fail;
     /* (a --log in the store: a host brought back by the command it was
      * told is one of its seats, retired at the end as well) */
     size_t sn = cfg->store_dir != NULL ? strlen(cfg->store_dir) : 0;

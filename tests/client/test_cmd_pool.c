@@ -93,6 +93,38 @@ Test(pool, a_stranger_cannot_take_the_paired_guest_seat)
     remove_dir();
 }
 
+/* A paired host killed mid-game comes back with the same command (its
+ * --log's seat file): "resumed:", no new offer, and the game ends as
+ * the guest's, on one final hash. */
+Test(pool, a_killed_player_comes_back_with_the_same_command)
+{
+    Proc a, b;
+    Pool_Env ea, eb;
+    char addr[64];
+    make_dir();
+    start_lobby(addr, sizeof addr);
+    snprintf(ea.env, sizeof ea.env, "XDG_CONFIG_HOME=%s/a-config", dir);
+    snprintf(eb.env, sizeof eb.env, "XDG_CONFIG_HOME=%s/b-config", dir);
+    char *aa[] = {"pool",  "laska",   "--clock", "5+0", "--bot=1", "--log",
+                  "a.log", "--delay", "40",      "--lobby", addr, NULL};
+    char *ba[] = {"pool",  "laska",   "--clock", "5+0", "--bot=1", "--log",
+                  "b.log", "--delay", "40",      "--lobby", addr, NULL};
+    start(&a, "a", ea.env, aa);
+    await_line(&a, "pool: waiting (laska 1)\n", NULL, 0);
+    start(&b, "b", eb.env, ba);
+    await_line(&a, "pool: paired: host laska 300+0\n", NULL, 0);
+    await_line(&a, "\n   2. ", NULL, 0);
+    kill(a.pid, SIGKILL);
+    finish(&a);
+    start(&a, "a", ea.env, aa);
+    await_line(&a, "resumed: ", NULL, 0);
+    pool_one_end(&a, &b);
+    const char *out = slurp(a.out);
+    cr_assert_null(strstr(strstr(out, "resumed: "), "pool: waiting"), "%s",
+                   out);
+    remove_dir();
+}
+
 /* What the player typed wrong, named: an unknown game, a game twice, a
  * range's ends of two kinds, a range written longest first, a range of
  * three ends: exit 2 before any lobby is asked (none listens at the
