@@ -1663,3 +1663,49 @@ Test(match, no_flag_claim_against_a_side_its_room_has_not_seated)
     all_end(&r, CORE_WIN_WHITE, CORE_REASON_TIME, 1);
     room_close(&r);
 }
+
+/* The pool's guest (issue 37; Match_Config.promised): paired for
+ * chessball, or for laska at 300+0, it refuses the host's start of laska
+ * without a clock, as a forgery ("refused a match start: ..."), and holds
+ * no start; paired for laska without a clock, it takes that start. */
+static void promised_chessball(Match_Config *c, int role)
+{
+    if (role == MATCH_ROLE_GUEST)
+        c->promised = core_game_find("chessball");
+}
+
+static void promised_laska_5_0(Match_Config *c, int role)
+{
+    if (role == MATCH_ROLE_GUEST) {
+        c->promised = core_game_find("laska");
+        cr_assert_eq(proto_clock_parse("300+0", 0, &c->promised_clock, NULL),
+                     0);
+    }
+}
+
+static void promised_laska(Match_Config *c, int role)
+{
+    if (role == MATCH_ROLE_GUEST)
+        c->promised = core_game_find("laska");
+}
+
+static size_t guest_starts(void (*tweak)(Match_Config *c, int role))
+{
+    Room r;
+    room_new(&r, "", tweak);
+    for (int i = 0; i < SEATS; i++)
+        welcome(&r, i);
+    size_t n = proto_transcript_count(match_transcript(r.seat[1].m));
+    if (n == 0)
+        cr_assert(has_note(&r.seat[1], "refused a match start: not the game "
+                                       "and clock the pool paired"));
+    room_close(&r);
+    return n;
+}
+
+Test(match, a_pool_guest_refuses_a_start_it_was_not_paired_for)
+{
+    cr_assert_eq(guest_starts(promised_chessball), 0);
+    cr_assert_eq(guest_starts(promised_laska_5_0), 0);
+    cr_assert_eq(guest_starts(promised_laska), 1);
+}
