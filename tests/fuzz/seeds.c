@@ -264,6 +264,32 @@ int main(int argc, char **argv)
         pd.clock = lo;
         if ((plen = lobby_wire_paired(paired, &pd)) > 0)
             put_file(argv[1], "pool", "paired", paired + 1, plen - 1);
+        /* steps of fuzz_room.c: members 0 and 1 offer to the pool (two
+         * players, one game and range: they pair), member 2 offers and
+         * waits, the time moves on, member 2 leaves */
+        uint8_t steps[3 * (3 + LOBBY_WIRE_POOL_MAX) + 2];
+        size_t sn = 0;
+        for (int k = 0; k < 3; k++) {
+            Proto_Identity pk;
+            uint8_t seed[32], c2[LOBBY_SEEK_CARD_MAX];
+            size_t c2len = 0;
+            memset(seed, 0x51 + k, sizeof seed);
+            if (proto_identity_from_seed(&pk, seed) != 0 ||
+                lobby_code_make(sym, pk.pk, &code) != 0 ||
+                lobby_seek_card(&pk, &code, "laska", "", NULL, 0, c2, &c2len) !=
+                    0 ||
+                (plen = lobby_wire_pool(pool, &pk, k < 2 ? 1 : 2, &lo, &hi,
+                                        c2, c2len)) == 0)
+                break;
+            steps[sn++] = (uint8_t)(k << 2);
+            steps[sn++] = (uint8_t)(plen >> 8);
+            steps[sn++] = (uint8_t)plen;
+            memcpy(steps + sn, pool, plen);
+            sn += plen;
+        }
+        steps[sn++] = 2 | 2 << 2;
+        steps[sn++] = 1 | 2 << 2;
+        put_file(argv[1], "room", "pool", steps, sn);
     }
     proto_transcript_free(t);
     printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);
