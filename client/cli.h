@@ -31,6 +31,25 @@ int cli_host(int argc, char **argv);
 int cli_seek(int argc, char **argv);
 int cli_seeks(int argc, char **argv);
 int cli_pool(int argc, char **argv);
+int cli_games(int argc, char **argv);
+
+/* How long cli_seek_find waits for the lobby's list (ms). */
+#define CLI_SEEK_FIND_MS 3000
+
+/*
+ * cli_seek_find: the open seek on the lobby at lobby whose invite code is
+ * code (as typed), its card checked (lobby_seek_card_read), into *out: a
+ * joiner then holds the host to the game and options it promised
+ * (Match_Config.expect_game). Waits CLI_SEEK_FIND_MS at most. Errors:
+ * TB_E_ARG (a code that does not parse, or no loop), TB_E_CODE (the
+ * whole list came and no seek of it has the code), and when the list
+ * could not be read: -ETIMEDOUT (no answer in time), the lobby's refusal
+ * (TB_E_RATE: the address asked too often) or the transport's error.
+ */
+struct sockaddr;
+struct Lobby_Seek; /* (lobby_wire.h: the page's build has no lobby/) */
+int cli_seek_find(const struct sockaddr *lobby, const char *code,
+                  struct Lobby_Seek *out);
 int cli_join(int argc, char **argv);
 int cli_spectate(int argc, char **argv);
 int cli_render(int argc, char **argv);
@@ -173,7 +192,7 @@ extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
     cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
     cli_flags_replay[], cli_flags_rules[], cli_flags_seeks[],
-    cli_flags_pool[];
+    cli_flags_games[], cli_flags_pool[];
 
 /*
  * cli_net_play: play the seat cfg (a netgame.h Netgame_Config: its role,

@@ -771,9 +771,18 @@ static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len)
     int rc;
 
     *len = 0;
-    if (proto_identity_path(path, sizeof path) != 0 ||
-        proto_name_load(path, name, sizeof name) != 0 || name[0] == '\0' ||
-        proto_identity_load(&me, path, NULL) != 0)
+    if (proto_identity_path(path, sizeof path) != 0)
+        return TB_E_STATE;
+    if ((rc = proto_name_load(path, name, sizeof name)) != 0) {
+        /* (a name file there that cannot be taken: said, not skipped) */
+        fprintf(stderr,
+                _("tabula seek: your display name cannot be read (%s); the "
+                  "seek goes without one: set it again with tabula "
+                  "identity --name NAME\n"),
+                _(tb_strerror(rc)));
+        return rc;
+    }
+    if (name[0] == '\0' || proto_identity_load(&me, path, NULL) != 0)
         return TB_E_STATE;
     clock_gettime(CLOCK_REALTIME, &ts);
     rc = proto_name_sign(&me, name,
@@ -972,6 +981,33 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (proto_init() != 0) {
         fprintf(stderr, _("tabula %s: cannot initialise libsodium\n"), cmd);
         return CLI_EXIT_FAIL;
+    }
+    /* A code a seek lists holds its host to the game it promised there
+     * (a host that lied in its seek gets its start refused). */
+    Lobby_Seek taken;
+    if (role == LOBBY_ROLE_GUEST) {
+        struct sockaddr_storage first;
+        int frc = TB_E_ARG;
+        if (nnodes > 0)
+            first = nodes[0];
+        if (nnodes > 0 ||
+            net_addr_parse(lobby != NULL ? lobby : NR_DEFAULT_LOBBY,
+                           &first) == 0)
+            frc = cli_seek_find((const struct sockaddr *)&first, cfg.code,
+                                &taken);
+        if (frc == 0 &&
+            (cfg.expect_game = core_game_find(taken.game)) != NULL) {
+            cfg.expect_options = taken.options;
+            printf("seek: %s %s\n", taken.game,
+                   taken.options[0] != '\0' ? taken.options : "-");
+        } else if (frc != TB_E_CODE && frc != TB_E_ARG) {
+            /* (said: the check a seek's taker counts on is not made) */
+            fprintf(stderr,
+                    _("tabula join: cannot read the lobby's seeks (%s): if "
+                      "the code came from a seek, the game is not checked "
+                      "against it\n"),
+                    _(net_strerror(frc)));
+        }
     }
     /* A seek carries the player's display name, signed by the player's
      * own key (tabula identity --name), where one is set. */

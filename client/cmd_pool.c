@@ -367,8 +367,10 @@ int cli_pool(int argc, char **argv)
     printf(pd->role == LOBBY_ROLE_HOST ? _("pool: paired: host %s %s\n")
                                        : _("pool: paired: guest %s %s\n"),
            core_game_name(game), ctext[0] != '\0' ? ctext : "-");
-    int n = snprintf(opts, sizeof opts, "%s%s%s%s", options,
-                     options[0] != '\0' && ctext[0] != '\0' ? "," : "",
+    /* The match's options: the host's (its card's, as PAIRED says them)
+     * and the clock paired; the guest holds the host's start to them. */
+    int n = snprintf(opts, sizeof opts, "%s%s%s%s", pd->options,
+                     pd->options[0] != '\0' && ctext[0] != '\0' ? "," : "",
                      ctext[0] != '\0' ? "clock=" : "", ctext);
     if (n < 0 || (size_t)n >= sizeof opts) {
         proto_identity_wipe(&id);
@@ -385,8 +387,8 @@ int cli_pool(int argc, char **argv)
         cfg.options = opts;
     } else {
         cfg.code = pd->invite.text;
-        cfg.promised = game;
-        cfg.promised_clock = pd->clock;
+        cfg.expect_game = game;
+        cfg.expect_options = opts;
     }
     rc = cli_net_play(&cfg, "pool", NULL, 0);
     proto_identity_wipe(&id);

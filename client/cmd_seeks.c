@@ -4,6 +4,7 @@
  * shown, one line each, with the code that takes its guest seat
  * (`tabula join CODE`).
  */
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,6 +14,14 @@
 #include "proto.h"
 #include "tb_error.h"
 
+/* (a handle still open after the search: closed) */
+static void cli__close_walk(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
 #define SEEKS_DEFAULT_LOBBY "127.0.0.1:7470"
 
 static const char seeks_help[] = N_(
@@ -21,12 +30,13 @@ static const char seeks_help[] = N_(
     "Lists the open public seeks on the lobby (default 127.0.0.1:7470), of\n"
     "one game or of all, the oldest first, one line each:\n"
     "  seek: CODE GAME CLOCK OPTIONS WAITING FINGERPRINT NAME\n"
-    "CLOCK and OPTIONS are '-' when the seek has none; WAITING is how long\n"
-    "it has waited (45s, 3m, 2h, 4d); NAME is the seeker's display name\n"
-    "('tabula identity --name'), signed by the key FINGERPRINT names, which\n"
-    "tells apart two players of one name (no name: FINGERPRINT is the\n"
-    "game's key and NAME is left out). Each seek is signed: one whose\n"
-    "signature, code or name does not check is not shown.\n"
+    "CLOCK is written as --clock takes it (5+3, 30s+1, 3days); CLOCK and\n"
+    "OPTIONS are '-' when the seek has none; WAITING is how long it has\n"
+    "waited (45s, 3m, 2h, 4d); NAME is the seeker's display name ('tabula\n"
+    "identity --name'), signed by the key FINGERPRINT names, which tells\n"
+    "apart two players of one name (no name: FINGERPRINT is the game's key\n"
+    "and NAME is left out). Each seek is signed: one whose signature, code\n"
+    "or name does not check is not shown.\n"
     "Take one with 'tabula join CODE --lobby HOST:PORT'; put one up with\n"
     "'tabula seek GAME'.\n");
 
@@ -65,7 +75,7 @@ static int each_seek(void *user, uint64_t since, const uint8_t *card,
 
     if (lobby_seek_card_read(card, len, &s) != 0 ||
         proto_clock_split(s.options, &clock, opts, sizeof opts) != 0 ||
-        proto_clock_format(&clock, ctext, sizeof ctext) != 0) {
+        proto_clock_typed(&clock, ctext, sizeof ctext) != 0) {
         r->forged++; /* (the relay's word, or a seeker's lie: not shown;
                         a name is shown only as proto_name_verify took it,
                         so it holds no control or bidi character) */
@@ -85,6 +95,69 @@ static int each_seek(void *user, uint64_t since, const uint8_t *card,
 static void fetched(void *user, int status)
 {
     ((Seeks_Run *)user)->status = status;
+}
+
+/* ---- the seek a code takes ---- */
+
+typedef struct Seek_Find {
+    const uint8_t *lookup;
+    Lobby_Seek *out;
+    int found, done, status;
+} Seek_Find;
+
+static int find_each(void *user, uint64_t since, const uint8_t *card,
+                     size_t len)
+{
+    Seek_Find *f = user;
+    Lobby_Seek s;
+    (void)since;
+    if (lobby_seek_card_read(card, len, &s) == 0 &&
+        memcmp(s.invite.lookup, f->lookup, LOBBY_LOOKUP_BYTES) == 0) {
+        *f->out = s;
+        f->found = 1;
+        return 1; /* (found: the rest is not needed) */
+    }
+    return 0;
+}
+
+static void find_done(void *user, int status)
+{
+    ((Seek_Find *)user)->done = 1;
+    ((Seek_Find *)user)->status = status;
+}
+
+static void find_timeout(uv_timer_t *t) { uv_stop(t->loop); }
+
+int cli_seek_find(const struct sockaddr *lobby, const char *code,
+                  Lobby_Seek *out)
+{
+    Lobby_Code c;
+    Seek_Find f = {0};
+    uv_loop_t loop;
+    uv_timer_t timer;
+    int rc;
+
+    if (lobby == NULL || code == NULL || out == NULL ||
+        lobby_code_parse(code, &c) != 0 || uv_loop_init(&loop) != 0)
+        return TB_E_ARG;
+    f.lookup = c.lookup;
+    f.out = out;
+    uv_timer_init(&loop, &timer);
+    uv_timer_start(&timer, find_timeout, CLI_SEEK_FIND_MS, 0);
+    rc = lobby_seeks_fetch(&loop, lobby, NULL, find_each, find_done, &f);
+    if (rc == 0)
+        while (!f.done && uv_run(&loop, UV_RUN_ONCE) != 0 &&
+               uv_is_active((uv_handle_t *)&timer)) {
+        }
+    uv_close((uv_handle_t *)&timer, NULL);
+    uv_walk(&loop, cli__close_walk, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+    if (f.found)
+        return 0;
+    if (rc != 0)
+        return rc;
+    return !f.done ? -ETIMEDOUT : f.status != 0 ? f.status : TB_E_CODE;
 }
 
 int cli_seeks(int argc, char **argv)
@@ -108,9 +181,11 @@ int cli_seeks(int argc, char **argv)
         case CLI_ARG_WORD:
             if (game != NULL)
                 return cli_unexpected("seeks", argv[i], _(seeks_help));
-            if (cli_game("seeks", argv[i]) == NULL)
+            const Core_Game *g = cli_game("seeks", argv[i]);
+            if (g == NULL)
                 return CLI_EXIT_USAGE;
-            game = argv[i];
+            game = core_game_name(g); /* (as the lobby files it: Laska is
+                                         laska) */
             break;
         default:
             return CLI_EXIT_USAGE;
@@ -156,9 +231,9 @@ int cli_seeks(int argc, char **argv)
                          r.forged),
                 r.forged);
     if (r.shown == 0)
-        printf(_("seeks: none open; put one up with: tabula seek GAME "
+        printf(_("seeks: none open; put one up with: tabula seek %s "
                  "--lobby %s\n"),
-               lobby);
+               game != NULL ? game : "GAME", lobby);
     else
         printf(ngettext("seeks: %u open; take one with: tabula join CODE "
                         "--lobby %s\n",

@@ -29,6 +29,8 @@ static const Cli_Command commands[] = {
     {"seeks", cli_seeks, N_("list the lobby's open seeks"), cli_flags_seeks},
     {"pool", cli_pool, N_("offer games and clocks; the lobby finds an opponent"),
      cli_flags_pool},
+    {"games", cli_games, N_("list your network games kept on this machine"),
+     cli_flags_games},
     {"spectate", cli_spectate, N_("watch a network game by watch code"),
      cli_flags_spectate},
     {"play", cli_play, N_("play a local game against a bot"), cli_flags_play},

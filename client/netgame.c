@@ -404,11 +404,15 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
             (void)net_send(g->conn, o->data, o->len);
         break;
     case SEAT_OUT_SEEKED:
-        if (o->reason == 0)
+        if (o->reason == 0) {
             netgame__say(g, "seek: listed");
-        else
+        } else if (proto_transcript_count(match_transcript(g->m)) == 0) {
+            /* (an unlisted room nobody can find: the seek ends) */
             netgame__warn(g, _("seek: not listed: %s"),
                           _(tb_strerror(o->reason)));
+            g->result.finished = 0;
+            done(g);
+        }
         break;
     }
 }

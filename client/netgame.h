@@ -91,18 +91,20 @@ typedef struct Netgame_Config {
     int seek;
     const uint8_t *name;
     size_t name_len;
+    /* A guest's: the game and options of the seek it takes (NULL: any;
+     * Match_Config.expect_game) */
+    const Core_Game *expect_game;
+    const char *expect_options;
     /* A seat the pool paired (tabula pool, issue 37; NULL otherwise):
      * pool_id is the seat's key and, a host's, pool_invite its invite
      * code, both as the offer's card carried them (a resumed seat keeps
      * its file's); a host's room seats only the guest key pool_guest
      * (LOBBY_KEY_BYTES); a guest keeps trying while the host's room is
-     * not there yet, and refuses a match start of another game than
-     * promised or another clock than promised_clock. */
+     * not there yet (its expect_game and expect_options hold the host
+     * to the game and clock paired). */
     const Proto_Identity *pool_id;
     const Lobby_Code *pool_invite;
     const uint8_t *pool_guest;
-    const Core_Game *promised;
-    Proto_Clock promised_clock;
 } Netgame_Config;
 
 /* The outcome, valid once on_done ran. */

@@ -52,6 +52,8 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     mc->game = g->seat.game;
     mc->options = g->seat.options;
     mc->id = g->seat.id;
+    mc->expect_game = g->cfg.expect_game;
+    mc->expect_options = g->cfg.expect_options;
     sc.invite = g->seat.invite;
     sc.watch = g->seat.watch;
     memcpy(sc.seat_secret, g->seat.seat_secret, sizeof sc.seat_secret);
@@ -62,10 +64,7 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
                               g->cfg.role == LOBBY_ROLE_GUEST);
     if (g->cfg.pool_guest != NULL && g->cfg.role == LOBBY_ROLE_HOST)
         memcpy(sc.guest_pk, g->cfg.pool_guest, sizeof sc.guest_pk);
-    if (g->cfg.role == LOBBY_ROLE_GUEST) {
-        mc->promised = g->cfg.promised;
-        mc->promised_clock = g->cfg.promised_clock;
-    }
+
     rc = g->cfg.role != LOBBY_ROLE_SPECTATOR
              ? lobby_code_seat_key(&g->seat.invite, mc->seat_key)
              : 0;

@@ -433,9 +433,12 @@ int lobby_wire_list_read(const uint8_t *msg, size_t len,
 #define LOBBY_WIRE_POOL_WAIT_LEN (1 + 4 * LOBBY_POOL_GAMES) /* 65 */
 /* PAIRED: type, role u8, game u8, the host's invite code's 16 symbols,
  * the guest's key [32], clock length u8 and the clock's canonical text
- * (length 0: no clock). */
-#define LOBBY_WIRE_PAIRED_MIN (4 + LOBBY_CODE_SYMBOLS + LOBBY_KEY_BYTES) /* 52 */
-#define LOBBY_WIRE_PAIRED_MAX (LOBBY_WIRE_PAIRED_MIN + PROTO_CLOCK_TEXT_MAX - 1)
+ * (length 0: no clock), options length u8 and the host's match options
+ * (its card's: printable ASCII without spaces, no clock). */
+#define LOBBY_WIRE_PAIRED_MIN (5 + LOBBY_CODE_SYMBOLS + LOBBY_KEY_BYTES) /* 53 */
+#define LOBBY_WIRE_PAIRED_MAX                                                  \
+    (LOBBY_WIRE_PAIRED_MIN + PROTO_CLOCK_TEXT_MAX - 1 +                        \
+     LOBBY_SEEK_OPTIONS_MAX) /* 331 */
 
 /* An offer as POOL carries it. */
 typedef struct Lobby_Pool_Ask {
@@ -454,6 +457,10 @@ typedef struct Lobby_Paired {
     Proto_Clock clock; /* the match's clock (PROTO_CLOCK_NONE: none) */
     Lobby_Code invite; /* the host's invite code (its card's) */
     uint8_t guest_pk[LOBBY_KEY_BYTES]; /* the guest's key (its card's) */
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1]; /* the host's match options
+                                                 (its card's), no clock:
+                                                 the match starts with them
+                                                 and the clock */
 } Lobby_Paired;
 
 /*
@@ -492,9 +499,10 @@ int lobby_wire_pool_wait_read(const uint8_t *msg, size_t len,
 
 /* lobby_wire_paired: PAIRED saying *p into out; its length (0: a role
  * not host or guest, a game past LOBBY_POOL_GAMES, a clock with no
- * text). lobby_wire_paired_read: what a PAIRED msg[0..len) says. Errors:
- * TB_E_FORMAT (not a PAIRED, a bad length, role, game, code or clock
- * text not in its canonical form), TB_E_CRYPTO. */
+ * text, options with a space or a character outside printable ASCII).
+ * lobby_wire_paired_read: what a PAIRED msg[0..len) says. Errors:
+ * TB_E_FORMAT (not a PAIRED, a bad length, role, game, code, options or
+ * clock text not in its canonical form), TB_E_CRYPTO. */
 size_t lobby_wire_paired(uint8_t out[LOBBY_WIRE_PAIRED_MAX],
                          const Lobby_Paired *p);
 int lobby_wire_paired_read(const uint8_t *msg, size_t len, Lobby_Paired *out);

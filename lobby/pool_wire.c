@@ -127,6 +127,15 @@ int lobby_wire_pool_wait_read(const uint8_t *msg, size_t len,
     return 0;
 }
 
+/* Match options as a card holds them: printable ASCII, no space. */
+static int options_ok(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] <= 0x20 || s[i] > 0x7e)
+            return 0;
+    return 1;
+}
+
 /* PAIRED's fields: where each begins. */
 enum {
     PAIRED_ROLE = 1,
@@ -140,13 +149,15 @@ size_t lobby_wire_paired(uint8_t out[LOBBY_WIRE_PAIRED_MAX],
                          const Lobby_Paired *p)
 {
     char c[PROTO_CLOCK_TEXT_MAX];
-    size_t n;
+    size_t n, k;
 
     if (out == NULL || p == NULL ||
         (p->role != LOBBY_ROLE_HOST && p->role != LOBBY_ROLE_GUEST) ||
         p->game >= LOBBY_POOL_GAMES ||
         proto_clock_format(&p->clock, c, sizeof c) != 0 ||
-        (c[0] == '\0') != (p->clock.kind == PROTO_CLOCK_NONE))
+        (c[0] == '\0') != (p->clock.kind == PROTO_CLOCK_NONE) ||
+        memchr(p->options, '\0', sizeof p->options) == NULL ||
+        !options_ok(p->options, k = strlen(p->options)))
         return 0;
     n = strlen(c);
     out[0] = LOBBY_WIRE_PAIRED_TYPE;
@@ -158,14 +169,16 @@ size_t lobby_wire_paired(uint8_t out[LOBBY_WIRE_PAIRED_MAX],
     memcpy(out + PAIRED_KEY, p->guest_pk, LOBBY_KEY_BYTES);
     out[PAIRED_CLOCK] = (uint8_t)n;
     memcpy(out + PAIRED_CLOCK + 1, c, n);
-    return LOBBY_WIRE_PAIRED_MIN + n;
+    out[PAIRED_CLOCK + 1 + n] = (uint8_t)k;
+    memcpy(out + PAIRED_CLOCK + 2 + n, p->options, k);
+    return LOBBY_WIRE_PAIRED_MIN + n + k;
 }
 
 int lobby_wire_paired_read(const uint8_t *msg, size_t len, Lobby_Paired *out)
 {
     char code[LOBBY_CODE_SYMBOLS + 1], c[PROTO_CLOCK_TEXT_MAX],
         again[PROTO_CLOCK_TEXT_MAX];
-    size_t n;
+    size_t n, k;
     int rc;
 
     if (msg == NULL || out == NULL || len < LOBBY_WIRE_PAIRED_MIN ||
@@ -174,9 +187,14 @@ int lobby_wire_paired_read(const uint8_t *msg, size_t len, Lobby_Paired *out)
     memset(out, 0, sizeof *out);
     n = msg[PAIRED_CLOCK];
     if (msg[PAIRED_ROLE] > LOBBY_ROLE_GUEST ||
-        msg[PAIRED_GAME] >= LOBBY_POOL_GAMES ||
-        len != LOBBY_WIRE_PAIRED_MIN + n)
+        msg[PAIRED_GAME] >= LOBBY_POOL_GAMES || n >= PROTO_CLOCK_TEXT_MAX ||
+        len < LOBBY_WIRE_PAIRED_MIN + n)
         return TB_E_FORMAT;
+    k = msg[PAIRED_CLOCK + 1 + n];
+    if (len != LOBBY_WIRE_PAIRED_MIN + n + k ||
+        !options_ok((const char *)msg + PAIRED_CLOCK + 2 + n, k))
+        return TB_E_FORMAT;
+    memcpy(out->options, msg + PAIRED_CLOCK + 2 + n, k);
     out->role = (Lobby_Role)msg[PAIRED_ROLE];
     out->game = msg[PAIRED_GAME];
     memcpy(code, msg + PAIRED_CODE, LOBBY_CODE_SYMBOLS);

@@ -1177,10 +1177,11 @@ static void seek_done(void *priv, redisReply *rep)
 }
 
 /* List (renew 0) or renew (1) the seek card[0..n) of game for the room
- * of inv, its host m (NULL when renewing). */
+ * of inv, its host m (NULL when renewing), counted against the player of
+ * key owner (NULL when renewing: not used). */
 static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
                      const uint8_t *card, size_t n, const char *game,
-                     int renew)
+                     const uint8_t *owner, int renew)
 {
     char lhex[HEX_LEN + 1], pk[2 * LOBBY_KEY_BYTES + 1],
         src[2 * LOBBY_SOURCE_KEY + 1], kshare[16], ashare[24], total[16],
@@ -1191,7 +1192,7 @@ static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
                             renew ? "1" : "0"};
     size_t argl[14];
     hex_of(inv, lhex);
-    proto_hex(card + 1, LOBBY_KEY_BYTES, pk); /* (the card's host key) */
+    proto_hex(owner != NULL ? owner : card + 1, LOBBY_KEY_BYTES, pk);
     proto_hex(q != NULL && q->m != NULL ? lobby__member_source(q->m)
                                         : (const uint8_t *)"\xff",
               q != NULL && q->m != NULL ? LOBBY_SOURCE_KEY : 1, src);
@@ -1209,10 +1210,11 @@ static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
 
 void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES],
-                       const uint8_t *card, size_t n, const char *game)
+                       const uint8_t *card, size_t n, const char *game,
+                       const uint8_t owner[LOBBY_KEY_BYTES])
 {
     Req *q = st->up ? req_new(st, m, REQ_SEEK) : NULL;
-    if (q == NULL || seek_send(st, q, inv, card, n, game, 0) != 0) {
+    if (q == NULL || seek_send(st, q, inv, card, n, game, owner, 0) != 0) {
         if (q != NULL)
             req_free(q);
         lobby__seeked(m, LOBBY_ERR_FULL);
@@ -1233,7 +1235,7 @@ void lobby__redis_unseek(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
 static void renew(void *user, const uint8_t *inv, const uint8_t *card,
                   size_t len, const char *game)
 {
-    (void)seek_send(user, NULL, inv, card, len, game, 1);
+    (void)seek_send(user, NULL, inv, card, len, game, NULL, 1);
 }
 
 static void seeks_done(void *priv, redisReply *rep)
@@ -1329,12 +1331,13 @@ static const char pool_offers[] = "tb:{pool}:o", pool_leases[] = "tb:{pool}:l",
 #define POOL_LEASE_MS 15000
 #define POOL_AGAIN_MS 5000
 #define POOL_LOCK_MS "2000"
-/* "GAMES LO HI PLAYER ADDR CODE SEAT": the mask, the range's ends
- * (canonical clock texts, "-" for none), the player key and address
- * (hex), the seat's invite code (16 symbols) and seat key (hex). */
+/* "GAMES LO HI PLAYER ADDR CODE SEAT OPTIONS": the mask, the range's
+ * ends (canonical clock texts, "-" for none), the player key and address
+ * (hex), the seat's invite code (16 symbols) and seat key (hex), its
+ * card's match options ("-" for none; never a space in them). */
 #define POOL_RECORD_MAX                                                        \
     (6 + 2 * PROTO_CLOCK_TEXT_MAX + 2 * LOBBY_KEY_BYTES + 2 * POOL_ADDR_BYTES + \
-     LOBBY_CODE_SYMBOLS + 2 * LOBBY_KEY_BYTES + 8)
+     LOBBY_CODE_SYMBOLS + 2 * LOBBY_KEY_BYTES + LOBBY_SEEK_OPTIONS_MAX + 10)
 
 static uint64_t wall_now_ms(void)
 {
@@ -1348,6 +1351,7 @@ typedef struct Pool_Kept {
     Pool_Offer o;
     char code[LOBBY_CODE_SYMBOLS + 1];
     uint8_t seat[LOBBY_KEY_BYTES];
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1]; /* "-" for none */
 } Pool_Kept;
 
 static int clock_text(const Proto_Clock *c, char *out, size_t cap)
@@ -1390,11 +1394,11 @@ static int field(const char *s, size_t n, size_t *at, const char **f,
 /* Record s[0..n) of offer id into *k: 0, or TB_E_FORMAT. */
 static int kept_read(uint64_t id, const char *s, size_t n, Pool_Kept *k)
 {
-    const char *f[7];
-    size_t fn[7], at = 0;
+    const char *f[8];
+    size_t fn[8], at = 0;
     uint64_t games;
     memset(k, 0, sizeof *k);
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         if (field(s, n, &at, &f[i], &fn[i]) != 0)
             return TB_E_FORMAT;
     if (at != n || parse_u64(f[0], fn[0], &games) != 0 || games == 0 ||
@@ -1405,9 +1409,11 @@ static int kept_read(uint64_t id, const char *s, size_t n, Pool_Kept *k)
         fn[4] != 2 * POOL_ADDR_BYTES ||
         proto_unhex(f[4], fn[4], k->o.addr, sizeof k->o.addr) != 0 ||
         fn[5] != LOBBY_CODE_SYMBOLS || fn[6] != 2 * LOBBY_KEY_BYTES ||
-        proto_unhex(f[6], fn[6], k->seat, sizeof k->seat) != 0)
+        proto_unhex(f[6], fn[6], k->seat, sizeof k->seat) != 0 ||
+        fn[7] > LOBBY_SEEK_OPTIONS_MAX)
         return TB_E_FORMAT;
     memcpy(k->code, f[5], LOBBY_CODE_SYMBOLS);
+    memcpy(k->options, f[7], fn[7]);
     k->o.id = id;
     k->o.arrival_ms = id; /* (the lobby's order of filing: first come,
                              first served on every node alike) */
@@ -1453,7 +1459,7 @@ static void pool_pair(Lobby_Redis *st, const redisReply *offers,
     Pool_Pair *pairs = calloc(n / 2 + 1, sizeof *pairs);
     uint32_t counts[POOL_GAMES_MAX];
     Pool *p = NULL;
-    char msg[320];
+    char msg[160 + LOBBY_SEEK_OPTIONS_MAX];
 
     if (kept == NULL || pairs == NULL ||
         pool_new(POOL_GAMES_MAX, NULL, &p) != 0)
@@ -1505,10 +1511,10 @@ static void pool_pair(Lobby_Redis *st, const redisReply *offers,
         pool_drop(st, newer->o.id);
         proto_hex(newer->seat, LOBBY_KEY_BYTES, gk);
         /* the older hosts: its code, the newer's seat key */
-        snprintf(msg, sizeof msg, "P %llu %llu %u %s %s %s",
+        snprintf(msg, sizeof msg, "P %llu %llu %u %s %s %s %s",
                  (unsigned long long)older->o.id,
                  (unsigned long long)newer->o.id, pairs[i].game, c,
-                 older->code, gk);
+                 older->code, gk, older->options);
         pool_publish(st, msg);
     }
     pool_counts(p, counts);
@@ -1661,7 +1667,8 @@ static void pool_numbered(void *priv, redisReply *rep)
 }
 
 void lobby__redis_pool(Lobby_Redis *st, Lobby_Member *m, const Pool_Offer *o,
-                       const Lobby_Code *inv, const uint8_t *seat_pk)
+                       const Lobby_Code *inv, const uint8_t *seat_pk,
+                       const char *options)
 {
     static const char *const argv[2] = {"INCR", pool_ids};
     char lo[PROTO_CLOCK_TEXT_MAX], hi[PROTO_CLOCK_TEXT_MAX],
@@ -1676,9 +1683,9 @@ void lobby__redis_pool(Lobby_Redis *st, Lobby_Member *m, const Pool_Offer *o,
     proto_hex(o->key, LOBBY_KEY_BYTES, pk);
     proto_hex(o->addr, POOL_ADDR_BYTES, ad);
     proto_hex(seat_pk, LOBBY_KEY_BYTES, seat);
-    snprintf(q->text, POOL_RECORD_MAX, "%u %s %s %s %s %.12s%.4s %s",
+    snprintf(q->text, POOL_RECORD_MAX, "%u %s %s %s %s %.12s%.4s %s %s",
              (unsigned)o->games, lo, hi, pk, ad, inv->secret,
-             inv->fingerprint, seat);
+             inv->fingerprint, seat, options[0] != '\0' ? options : "-");
     if (lobby__rc_command(st->rc, pool_ids, sizeof pool_ids - 1,
                           pool_numbered, q, 2, (const char **)argv,
                           NULL) != 0)
@@ -1698,7 +1705,8 @@ void lobby__redis_unpool(Lobby_Redis *st, uint64_t id)
     st->pool_due = 1; /* (the counts change: told at the next turn) */
 }
 
-/* "P OLDER NEWER GAME CLOCK CODE GUESTKEY" (a pair: the older hosts),
+/* "P OLDER NEWER GAME CLOCK CODE GUESTKEY OPTIONS" (a pair: the older
+ * hosts, with its code and its options, "-" for none),
  * "R ID CODE" (an offer refused), "C N0 .. N15" (the counts). */
 static void pool_message(Lobby_Redis *st, const char *p, size_t n)
 {
@@ -1722,10 +1730,11 @@ static void pool_message(Lobby_Redis *st, const char *p, size_t n)
     } else if (p[0] == 'R' && k == 2 && parse_u64(f[0], fn[0], &v[0]) == 0 &&
                parse_u64(f[1], fn[1], &v[1]) == 0 && v[1] < 256) {
         lobby__pool_refused(st->rs, v[0], (int)v[1]);
-    } else if (p[0] == 'P' && k == 6 && parse_u64(f[0], fn[0], &v[0]) == 0 &&
+    } else if (p[0] == 'P' && k == 7 && parse_u64(f[0], fn[0], &v[0]) == 0 &&
                parse_u64(f[1], fn[1], &v[1]) == 0 &&
                parse_u64(f[2], fn[2], &v[2]) == 0 && v[2] < POOL_GAMES_MAX &&
-               fn[4] == LOBBY_CODE_SYMBOLS && fn[5] == 2 * LOBBY_KEY_BYTES) {
+               fn[4] == LOBBY_CODE_SYMBOLS && fn[5] == 2 * LOBBY_KEY_BYTES &&
+               fn[6] <= LOBBY_SEEK_OPTIONS_MAX) {
         Lobby_Paired pd;
         char code[LOBBY_CODE_SYMBOLS + 1];
         memset(&pd, 0, sizeof pd);
@@ -1736,6 +1745,8 @@ static void pool_message(Lobby_Redis *st, const char *p, size_t n)
             proto_unhex(f[5], fn[5], pd.guest_pk, sizeof pd.guest_pk) != 0)
             return;
         pd.game = (unsigned)v[2];
+        if (!(fn[6] == 1 && f[6][0] == '-'))
+            memcpy(pd.options, f[6], fn[6]);
         pd.role = LOBBY_ROLE_HOST;
         lobby__pool_paired(st->rs, v[0], &pd);
         pd.role = LOBBY_ROLE_GUEST;

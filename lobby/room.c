@@ -109,6 +109,8 @@ typedef struct Lobby_Listed {
     uint64_t no;    /* its place: the lists' cursor (rs->seek_no) */
     uint64_t since; /* the relay's clock when it was listed (ms since
                        the Unix epoch) */
+    uint8_t owner[LOBBY_KEY_BYTES]; /* the player's key: its name's, else
+                                       the room's host key */
     char game[LOBBY_SEEK_GAME_MAX + 1];
     size_t len;
     uint8_t card[];
@@ -1051,13 +1053,20 @@ static void seek_drop(Lobby_Rooms *rs, Lobby_Room *r)
     free(l);
 }
 
-/* Open seeks of host key pk. */
+/* Open seeks of the player of key pk (Lobby_Listed.owner). */
 static uint32_t key_seeks(const Lobby_Rooms *rs, const uint8_t *pk)
 {
     uint32_t n = 0;
     for (const Lobby_Listed *l = rs->seeks; l != NULL; l = l->next)
-        n += memcmp(l->room->host_pk, pk, LOBBY_KEY_BYTES) == 0;
+        n += memcmp(l->owner, pk, LOBBY_KEY_BYTES) == 0;
     return n;
+}
+
+/* The key a seek counts against: its player's (the name record's: the
+ * same for every game of the player), else the game's host key. */
+static const uint8_t *seek_owner(const Lobby_Seek *s)
+{
+    return s->named ? s->who.pk : s->host_pk;
 }
 
 /* List card[0..len) (read as s) as the seek of room r: 0, or the
@@ -1066,20 +1075,25 @@ static uint32_t key_seeks(const Lobby_Rooms *rs, const uint8_t *pk)
 static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
                      size_t len, const Lobby_Seek *s)
 {
+    static const uint8_t none[LOBBY_KEY_BYTES];
     Lobby_Listed *l;
 
-    if (r->guest_joined || r->claimed[LOBBY_ROLE_GUEST])
+    /* (a guest that gave the seat back before it spoke holds it no more:
+     * its key went with it, here and in Redis) */
+    if (r->claimed[LOBBY_ROLE_GUEST] ||
+        memcmp(r->guest_pk, none, LOBBY_KEY_BYTES) != 0)
         return LOBBY_ERR_SEAT;
     if (r->seek == NULL && rs->store_ops == NULL) { /* (else the store's) */
         if (rs->nseeks >= rs->lim.max_seeks)
             return LOBBY_ERR_FULL;
         if (r->src->seeks >= (uint64_t)rs->lim.source_seeks * r->src->factor ||
-            key_seeks(rs, r->host_pk) >= rs->lim.key_seeks)
+            key_seeks(rs, seek_owner(s)) >= rs->lim.key_seeks)
             return LOBBY_ERR_SEEKS;
     }
     if ((l = calloc(1, sizeof *l + len)) == NULL)
         return LOBBY_ERR_FULL;
     l->room = r;
+    memcpy(l->owner, seek_owner(s), LOBBY_KEY_BYTES);
     memcpy(l->game, s->game, sizeof l->game);
     l->len = len;
     memcpy(l->card, card, len);
@@ -1115,16 +1129,29 @@ static int seek_file(Lobby_Rooms *rs, Lobby_Room *r, const uint8_t *card,
     return 0;
 }
 
+/* A turn of m's address's list budget (LOBBY_LIST_BURST, one more each
+ * LOBBY_LIST_REFILL_MS): 0, or 1 when none is left. */
+static int list_turn(Lobby_Member *m, uint64_t now)
+{
+    return lobby__bucket_take(&m->src->list_tat, now * 1000,
+                              LOBBY_LIST_REFILL_MS * 1000ull,
+                              (uint64_t)LOBBY_LIST_BURST * m->src->factor,
+                              NULL);
+}
+
 /* A host's SEEK: its room on the list. A card that is not the room's
  * (another key, another code, a bad signature) is a forgery: PROTOCOL. */
 static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
-                    size_t len)
+                    size_t len, uint64_t now)
 {
     Lobby_Room *r = m->room;
     Lobby_Seek s;
     uint8_t ans[LOBBY_LEN_SEEKED] = {LOBBY_MSG_SEEKED, 0};
 
-    if (r == NULL || m->role != LOBBY_ROLE_HOST || m->sought) {
+    /* (again on one connection only once a guest took the seek: each
+     * costs two signatures' checks) */
+    if (r == NULL || m->role != LOBBY_ROLE_HOST ||
+        (m->sought && r->seek != NULL)) {
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
         return;
     }
@@ -1134,13 +1161,20 @@ static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
+    /* a seek up again on one connection (a guest gave the seat back)
+     * takes a turn of the address's list budget */
+    if (m->sought && list_turn(m, now) != 0) {
+        ans[1] = LOBBY_ERR_SEEKS;
+        member_send(m, ans, sizeof ans);
+        return;
+    }
     m->sought = 1;
     ans[1] = (uint8_t)seek_file(rs, r, p + 1, len - 1, &s);
     if (ans[1] == 0 && rs->store_ops != NULL) {
         /* kept here while the host is (the store's list is refreshed
          * from it: lobby__seeks_each), listed there */
         rs->store_ops->seek(rs->store, m, r->lookup[0], p + 1, len - 1,
-                            s.game);
+                            s.game, seek_owner(&s));
         return;
     }
     member_send(m, ans, sizeof ans);
@@ -1247,10 +1281,7 @@ static void on_seeks(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
-    if (lobby__bucket_take(&m->src->list_tat, now * 1000,
-                           LOBBY_LIST_REFILL_MS * 1000ull,
-                           (uint64_t)LOBBY_LIST_BURST * m->src->factor,
-                           NULL) != 0) {
+    if (list_turn(m, now) != 0) {
         rs->stats.rate_limited++;
         member_error(m, LOBBY_ERR_RATE);
         return;
@@ -1335,6 +1366,7 @@ typedef struct Lobby_Pooled {
     uint8_t key[LOBBY_KEY_BYTES];      /* its card's: the seat key (the
                                           player's own is the pool's) */
     Lobby_Code invite;                 /* its card's code, bound to key */
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1]; /* its card's match options */
     uint32_t told[LOBBY_POOL_GAMES];   /* the counts last sent */
     int untold;                        /* none sent yet (with a store) */
     uint64_t told_at;                  /* when (ms) */
@@ -1467,12 +1499,13 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     q->id = o.id;
     memcpy(q->key, ask.card.host_pk, LOBBY_KEY_BYTES);
     q->invite = ask.card.invite;
+    memcpy(q->options, ask.card.options, sizeof q->options);
     if (rs->store_ops != NULL && rs->store_ops->pool != NULL) {
         /* the lobby's pool: the store numbers, pairs and counts it */
         q->id = 0;
         q->untold = 1;
         pool_link(rs, q);
-        rs->store_ops->pool(rs->store, m, &o, &q->invite, q->key);
+        rs->store_ops->pool(rs->store, m, &o, &q->invite, q->key, q->options);
         return;
     }
     rc = pool_add(rs->pool, &o, &pair);
@@ -1501,7 +1534,8 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     memset(&pd, 0, sizeof pd);
     pd.game = pair.game;
     pd.clock = pair.clock;
-    pd.invite = old->invite; /* the older offer hosts */
+    pd.invite = old->invite; /* the older offer hosts, with its options */
+    memcpy(pd.options, old->options, sizeof pd.options);
     memcpy(pd.guest_pk, q->key, LOBBY_KEY_BYTES);
     pd.role = LOBBY_ROLE_HOST;
     pool_paired(old->m, &pd);
@@ -2101,7 +2135,7 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
-        on_seek(rs, m, p, len);
+        on_seek(rs, m, p, len, now);
         return;
     case LOBBY_MSG_DATA:
         on_data(rs, m, p, len, now);

@@ -279,21 +279,25 @@ typedef struct Lobby_Store_Ops {
     void (*watch)(void *store, const uint8_t *inv);
     void (*unwatch)(void *store, const uint8_t *inv);
     /* Public seeks (issue 37): the host m of the room of inv lists the
-     * card[0..n) (checked) of game, within the key's, its address's and
-     * the lobby's shares; the store answers lobby__seeked. */
+     * card[0..n) (checked) of game, within its player's (key owner's),
+     * its address's and the lobby's shares; the store answers
+     * lobby__seeked. */
     void (*seek)(void *store, Lobby_Member *m, const uint8_t *inv,
-                 const uint8_t *card, size_t n, const char *game);
+                 const uint8_t *card, size_t n, const char *game,
+                 const uint8_t *owner);
     /* m asks for the open seeks of game ("": all); the store answers
      * lobby__listed. */
     void (*seeks)(void *store, Lobby_Member *m, const char *game);
     /* The pool (issue 37; NULL: the node pairs its own offers): m's
      * offer o (its id and arrival the store's to give; the seat's invite
-     * code inv and seat key seat_pk, its card's) joins the lobby's pool;
+     * code inv, seat key seat_pk and match options, its card's) joins
+     * the lobby's pool;
      * the store answers lobby__pool_filed, then lobby__pool_paired,
      * lobby__pool_refused and lobby__pool_told as the lobby pairs and
      * counts. unpool: the offer id left (its member is gone). */
     void (*pool)(void *store, Lobby_Member *m, const struct Pool_Offer *o,
-                 const Lobby_Code *inv, const uint8_t *seat_pk);
+                 const Lobby_Code *inv, const uint8_t *seat_pk,
+                 const char *options);
     void (*unpool)(void *store, uint64_t id);
 } Lobby_Store_Ops;
 

@@ -364,9 +364,10 @@ static void store_unwatch(void *st, const uint8_t *inv)
 }
 
 static void store_seek(void *st, Lobby_Member *m, const uint8_t *inv,
-                       const uint8_t *card, size_t n, const char *game)
+                       const uint8_t *card, size_t n, const char *game,
+                       const uint8_t *owner)
 {
-    lobby__redis_seek(st, m, inv, card, n, game);
+    lobby__redis_seek(st, m, inv, card, n, game, owner);
 }
 
 static void store_seeks(void *st, Lobby_Member *m, const char *game)
@@ -375,9 +376,10 @@ static void store_seeks(void *st, Lobby_Member *m, const char *game)
 }
 
 static void store_pool(void *st, Lobby_Member *m, const struct Pool_Offer *o,
-                       const Lobby_Code *inv, const uint8_t *seat_pk)
+                       const Lobby_Code *inv, const uint8_t *seat_pk,
+                       const char *options)
 {
-    lobby__redis_pool(st, m, o, inv, seat_pk);
+    lobby__redis_pool(st, m, o, inv, seat_pk, options);
 }
 
 static void store_unpool(void *st, uint64_t id)

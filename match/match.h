@@ -87,10 +87,12 @@ typedef enum Match_Forge {
  *   forge         test switch: the seat cheats (Match_Forge), sending
  *                 its forgery once, at the first moment it applies
  *                 (the flag's: its lying move, then its claim)
- *   promised      a guest's (the pool, issue 37): the game it was
- *                 paired for (NULL: any), and promised_clock its clock
- *                 (kind PROTO_CLOCK_NONE: none): a match start of
- *                 another game or clock is refused as a forgery
+ *   expect_game, expect_options  a guest's: the game and match options
+ *                 (as the players chose them: proto_options_chosen) the
+ *                 host promised in the public seek the guest took (issue
+ *                 37); a match start of another game or other options
+ *                 is refused (TB_E_SIGNATURE: a host that lied in its
+ *                 seek). NULL: any start is taken.
  */
 typedef struct Match_Config {
     Match_Role role;
@@ -107,12 +109,12 @@ typedef struct Match_Config {
     int clock_lie;
     unsigned plant;
     Match_Forge forge;
+    const Core_Game *expect_game;
+    const char *expect_options;
     int witnessed; /* clocks and absences from the relay's receipts (a
                       lobby game, lobby protocol 3; the fair-play issue):
                       see proto_transcript_witness_mode and
                       proto_transcript_witness_absence */
-    const Core_Game *promised;
-    Proto_Clock promised_clock;
 } Match_Config;
 
 /* What a session hands back (match_poll), in the order it must happen. */

@@ -80,6 +80,7 @@ typedef struct Match_Pending {
 struct Match {
     Match_Config cfg;
     char options[PROTO_OPTIONS_MAX + 1];
+    char expect[PROTO_OPTIONS_MAX + 1]; /* cfg.expect_options' copy */
     const Core_Game *game;
     Proto_Transcript *t;
     Match_Frame *frames;

@@ -183,6 +183,20 @@ static int on_hello(Match *s, uint64_t now, int from,
     return rc;
 }
 
+/* 1 when the match start m is the game and options the seek promised
+ * (Match_Config.expect_game, expect_options). */
+static int promised(const Match *s, const Proto_Message *m)
+{
+    char got[PROTO_OPTIONS_MAX + 1], want[PROTO_OPTIONS_MAX + 1];
+    proto_options_chosen(m->body.start.options, got);
+    proto_options_chosen(s->cfg.expect_options != NULL ? s->cfg.expect_options
+                                                       : "",
+                         want);
+    return strcmp(m->body.start.game, core_game_name(s->cfg.expect_game)) ==
+               0 &&
+           strcmp(got, want) == 0;
+}
+
 static void refused(Match *s, const char *what, uint32_t seq,
                     const char *why)
 {
@@ -326,21 +340,6 @@ static long held_bytes(const Match *s, const uint8_t *env, size_t len)
     return -1;
 }
 
-/* A guest's pool match (cfg.promised): is start's game and clock the
- * ones it was paired for? 1 or 0. */
-static int start_promised(const Match *s, const Proto_Message *start)
-{
-    Proto_Clock c;
-    char rest[PROTO_OPTIONS_MAX + 1];
-    if (strcmp(start->body.start.game, core_game_name(s->cfg.promised)) != 0 ||
-        proto_clock_split(start->body.start.options, &c, rest, sizeof rest) != 0)
-        return 0;
-    const Proto_Clock *p = &s->cfg.promised_clock;
-    return c.kind == p->kind && c.base_ms == p->base_ms &&
-           c.inc_ms == p->inc_ms && c.delay_ms == p->delay_ms &&
-           c.moves == p->moves;
-}
-
 static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
                       const uint8_t *env, size_t len)
 {
@@ -390,10 +389,10 @@ static int take_frame(Match *s, uint64_t now, int from, uint64_t lobby,
                 "(" PROTO_OPTION_RELAY ")");
         return TB_E_SIGNATURE;
     }
-    if (e.msg.kind == PROTO_KIND_MATCH_START && s->cfg.promised != NULL &&
-        !start_promised(s, &e.msg)) {
+    if (e.msg.kind == PROTO_KIND_MATCH_START &&
+        s->cfg.expect_game != NULL && !promised(s, &e.msg)) {
         refused(s, "a match start", UINT32_MAX,
-                "not the game and clock the pool paired");
+                "it is not the game the seek promised");
         return TB_E_SIGNATURE;
     }
     if (s->nframes >= MATCH_FRAMES_MAX) {

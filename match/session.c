@@ -478,7 +478,9 @@ int match_new(const Match_Config *cfg, Match **out)
     *out = NULL;
     if (cfg->role == MATCH_ROLE_HOST && cfg->game == NULL)
         return TB_E_ARG;
-    if (cfg->options != NULL && strlen(cfg->options) > PROTO_OPTIONS_MAX)
+    if ((cfg->options != NULL && strlen(cfg->options) > PROTO_OPTIONS_MAX) ||
+        (cfg->expect_options != NULL &&
+         strlen(cfg->expect_options) > PROTO_OPTIONS_MAX))
         return TB_E_ARG;
     if ((s = calloc(1, sizeof *s)) == NULL)
         return TB_E_NOMEM;
@@ -487,6 +489,11 @@ int match_new(const Match_Config *cfg, Match **out)
     if (cfg->options != NULL)
         memcpy(s->options, cfg->options, strlen(cfg->options) + 1);
     s->cfg.options = s->options;
+    if (cfg->expect_options != NULL) {
+        memcpy(s->expect, cfg->expect_options,
+               strlen(cfg->expect_options) + 1);
+        s->cfg.expect_options = s->expect;
+    }
     s->buf = malloc(MATCH_FRAME_CAP);
     s->hello = malloc(MATCH_FRAME_CAP);
     rc = s->buf == NULL || s->hello == NULL ? TB_E_NOMEM

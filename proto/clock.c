@@ -206,29 +206,49 @@ int proto_clock_range_parse(const char *text, int typed, Proto_Clock *lo,
     return 0;
 }
 
-int proto_clock_format(const Proto_Clock *c, char *out, size_t cap)
+/* Clock c into out: as the match option writes it (typed 0: times in
+ * seconds, "3day") or as a player types it (1: whole minutes as such,
+ * other times in seconds with an s, "3days"). */
+static int clock_text(const Proto_Clock *c, int typed, char *out, size_t cap)
 {
-    unsigned base = c->base_ms / 1000, inc = c->inc_ms / 1000;
+    char t[16];
+    unsigned base = c->base_ms / 1000, inc = c->inc_ms / 1000,
+             days = c->base_ms / DAY_MS;
     int n;
+    if (typed && base % 60 == 0)
+        snprintf(t, sizeof t, "%u", base / 60);
+    else
+        snprintf(t, sizeof t, typed ? "%us" : "%u", base);
     switch (c->kind) {
     case PROTO_CLOCK_FISCHER:
-        n = snprintf(out, cap, "%u+%u", base, inc);
+        n = snprintf(out, cap, "%s+%u", t, inc);
         break;
     case PROTO_CLOCK_DELAY:
-        n = snprintf(out, cap, "%ud%u", base, c->delay_ms / 1000);
+        n = snprintf(out, cap, "%sd%u", t, c->delay_ms / 1000);
         break;
     case PROTO_CLOCK_MOVES:
-        n = inc ? snprintf(out, cap, "%u/%u+%u", c->moves, base, inc)
-                : snprintf(out, cap, "%u/%u", c->moves, base);
+        n = inc ? snprintf(out, cap, "%u/%s+%u", c->moves, t, inc)
+                : snprintf(out, cap, "%u/%s", c->moves, t);
         break;
     case PROTO_CLOCK_DAYS:
-        n = snprintf(out, cap, "%uday", c->base_ms / DAY_MS);
+        n = snprintf(out, cap, "%u%s", days,
+                     typed && days != 1 ? "days" : "day");
         break;
     default:
         n = snprintf(out, cap, "%s", "");
         break;
     }
     return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
+}
+
+int proto_clock_format(const Proto_Clock *c, char *out, size_t cap)
+{
+    return clock_text(c, 0, out, cap);
+}
+
+int proto_clock_typed(const Proto_Clock *c, char *out, size_t cap)
+{
+    return clock_text(c, 1, out, cap);
 }
 
 /* 1 when the token tok[0..len) is PROTO_OPTION_RELAY. */

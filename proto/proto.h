@@ -695,6 +695,15 @@ uint64_t proto_clock_estimate_ms(const Proto_Clock *c);
 int proto_clock_format(const Proto_Clock *c, char *out, size_t cap);
 
 /*
+ * proto_clock_typed: clock c as a player types it (proto_clock_parse's
+ * typed grammar, which reads it back to c): "5+3", "30s+1", "5d3",
+ * "40/90+30", "3days"; "" for no clock; into out, cap bytes
+ * (PROTO_CLOCK_TEXT_MAX is enough). Lists show clocks so (tabula seeks).
+ * Errors: TB_E_SPACE.
+ */
+int proto_clock_typed(const Proto_Clock *c, char *out, size_t cap);
+
+/*
  * Clocks (G-MC-6): the match options may hold "clock=VALUE" (the
  * canonical form above), which the transcript takes out before the game
  * sees the options. proto_clock_split parses it: *clock gets it (kind

@@ -259,6 +259,14 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         match_room_guest(s->m, ev.guest_pk);
         match_presence_witnessed(s->m, now, (int)ev.seat, ev.present,
                                  &ev.receipt);
+        /* a guest that gave the seat back before it spoke (a joiner who
+         * only looked) took the seek with it: up again */
+        if (s->seek_len > 0 && ev.seat == LOBBY_ROLE_GUEST && !ev.present &&
+            no_key(ev.guest_pk)) {
+            Seat_Out *so = push(s, SEAT_OUT_SEND);
+            so->data = s->seek;
+            so->len = s->seek_len;
+        }
         break;
     case LOBBY_WIRE_REFUSED:
         s->refusal = ev.reason;

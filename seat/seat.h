@@ -165,9 +165,10 @@ typedef struct Seat Seat; /* opaque, heap */
  *                connection, not taken as a wrong code
  *   seek, seek_len  a host's seek card (lobby_seek_card; seek_len 0:
  *                none): each time the relay lets the host in while its
- *                guest seat holds no key, the seat puts its room on the
- *                lobby's public list with it (SEAT_OUT_SEND), and says
- *                the relay's answer (SEAT_OUT_SEEKED)
+ *                guest seat holds no key, and each time a guest gives
+ *                the seat back before it spoke, the seat puts its room
+ *                on the lobby's public list with it (SEAT_OUT_SEND), and
+ *                says the relay's answer (SEAT_OUT_SEEKED)
  *   guest_pk     a host's: the only guest key its room seats (the pool's
  *                PAIRED named it, issue 37); zero: the first guest
  */

@@ -341,3 +341,32 @@ Test(lobby_metrics, redis_round_trips_are_shown_with_redis)
     redis_kill(redis);
     remove_dir();
 }
+
+/* tabula_lobby_seeks is 0 on a fresh lobby, 1 once a seeker's seek is
+ * listed (`seek: listed`), and 0 again once the seeker has left. */
+Test(lobby_metrics, the_seeks_gauge_counts_open_seeks)
+{
+    static char s0[BODY_MAX], s1[BODY_MAX], s2[BODY_MAX];
+    char addr[64];
+    Proc lobby, seeker;
+    make_dir();
+    int port = start_lobby(&lobby, addr, sizeof addr, NULL);
+    scrape(port, s0, sizeof s0);
+    cr_assert_eq(value(s0, "tabula_lobby_seeks"), 0);
+    char *sa[] = {"seek", "chessball", "--bot=1", "--lobby", addr, NULL};
+    start(&seeker, "seeker", NULL, sa);
+    await_line(&seeker, "seek: listed", NULL, 0);
+    scrape(port, s1, sizeof s1);
+    cr_assert_eq(value(s1, "tabula_lobby_seeks"), 1);
+    kill(seeker.pid, SIGTERM);
+    finish(&seeker);
+    double until = now_ms() + WAIT_MS;
+    do { /* (the lobby hears the seeker's close a moment later) */
+        pause_ms(20);
+        scrape(port, s2, sizeof s2);
+    } while (value(s2, "tabula_lobby_seeks") != 0 && now_ms() < until);
+    cr_assert_eq(value(s2, "tabula_lobby_seeks"), 0);
+    kill(lobby.pid, SIGTERM);
+    cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
+    remove_dir();
+}

@@ -546,7 +546,7 @@ static const char *seeks_on(const char *addr, const char *name)
 }
 
 /* A seek made on node A is listed on node B with its code, game and
- * clock ("seek: CODE laska 300+3 - "); the guest takes it there with
+ * clock as typed ("seek: CODE laska 5+3 - "); the guest takes it with
  * `tabula join CODE`, a spectator watches on B, the game ends with three
  * identical verified logs, and the seek is gone from both nodes' lists
  * (the issue's first "done when", in the terminal). */
@@ -563,7 +563,7 @@ Test(lobby_redis, a_seek_on_one_node_is_taken_from_the_other)
     await_line(&host, "invite: ", invite, sizeof invite);
     await_line(&host, "watch: ", watch, sizeof watch);
     await_line(&host, "seek: listed", NULL, 0);
-    snprintf(want, sizeof want, "seek: %s laska 300+3 - ", invite);
+    snprintf(want, sizeof want, "seek: %s laska 5+3 - ", invite);
     const char *list = seeks_on(addr_b, "seeks1");
     cr_assert(strstr(list, want) != NULL, "want '%s' in:\n%s", want, list);
     cr_assert(strstr(list, "seeks: 1 open") != NULL, "%s", list);
@@ -585,8 +585,9 @@ Test(lobby_redis, a_seek_on_one_node_is_taken_from_the_other)
 
 /* An address holds 8 open seeks (source_seeks): the ninth seeker from
  * 127.0.0.1 is told "seek: not listed" with the limit's words, on
- * either node (Redis counts for the lobby), and still hosts its room;
- * once one seeker leaves, its seek is gone from the list. */
+ * either node (Redis counts for the lobby), and stops (exit 1: an
+ * unlisted room nobody can find); once one seeker leaves, its seek is
+ * gone from the list. */
 Test(lobby_redis, seeks_from_one_address_are_limited)
 {
     Proc redis, a, b, host[9];
@@ -607,6 +608,7 @@ Test(lobby_redis, seeks_from_one_address_are_limited)
               "seek: not listed: too many open seeks from this player or "
               "address",
               WAIT_MS);
+    cr_assert_eq(finish(&host[8]), 1);
     cr_assert(strstr(seeks_on(addr_a, "seeks1"), "seeks: 8 open") != NULL);
     kill(host[0].pid, SIGTERM);
     finish(&host[0]);

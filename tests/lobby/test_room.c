@@ -103,22 +103,30 @@ static void prove(uint8_t *m, size_t n, const Proto_Identity *id)
  * seat secret (16), the guest named (32; zero: any), proof (64), from
  * (8): 186 bytes. Lookups are filled with one byte each; the host is
  * host_id. */
-static size_t create_at(uint8_t *m, const uint8_t inv[16], uint8_t wat,
-                        uint64_t from, const uint8_t *named)
+/* CREATE by the host id (its key and proof). */
+static size_t create_by(uint8_t *m, const Proto_Identity *id,
+                        const uint8_t inv[16], uint8_t wat, uint64_t from,
+                        const uint8_t *named)
 {
     m[0] = 0x01;
     m[1] = 4;
     memcpy(m + 2, inv, 16);
     memset(m + 18, wat, 16);
-    memcpy(m + 34, host_id.pk, 32);
+    memcpy(m + 34, id->pk, 32);
     memset(m + 66, 0x11, 16);
     if (named != NULL)
         memcpy(m + 82, named, 32);
     else
         memset(m + 82, 0, 32);
-    prove(m, 114, &host_id);
+    prove(m, 114, id);
     put64(m + 178, from);
     return 186;
+}
+
+static size_t create_at(uint8_t *m, const uint8_t inv[16], uint8_t wat,
+                        uint64_t from, const uint8_t *named)
+{
+    return create_by(m, &host_id, inv, wat, from, named);
 }
 
 static size_t create_naming(uint8_t *m, uint8_t inv, uint8_t wat,
@@ -1584,16 +1592,9 @@ Test(room, seeks_are_shared_per_key_and_per_address)
     uint8_t bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     cr_assert_eq(lobby_code_make(bytes, guest_id.pk, &gc), 0);
     Lobby_Member *gm = member(&g, "192.0.2.1", 0);
-    m[0] = 0x01;
-    m[1] = 4;
-    memcpy(m + 2, gc.lookup, 16);
-    memset(m + 18, 0xc1, 16);
-    memcpy(m + 34, guest_id.pk, 32);
-    memset(m + 66, 0x11, 16);
-    memset(m + 82, 0, 32);
-    prove(m, 114, &guest_id);
-    put64(m + 178, 0);
-    lobby_rooms_message(gm, m, 186, 1);
+    lobby_rooms_message(gm, m, create_by(m, &guest_id, gc.lookup, 0xc1, 0,
+                                         NULL),
+                        1);
     cr_assert_eq(g.msg[0][0], 0x81);
     m[0] = 0x06;
     size_t n = 1 + card_by_hand(m + 1, &guest_id, &gc, "laska", "", "");
@@ -1606,7 +1607,8 @@ Test(room, seeks_are_shared_per_key_and_per_address)
 
 /* A card that is not the room's is a forgery: another room's code, or
  * signed by another key, is PROTOCOL (ERROR 1); a SEEK from a guest is
- * NOT_ALLOWED (8); a second SEEK on one connection, too. */
+ * NOT_ALLOWED (8); a second SEEK on one connection while the first is
+ * listed, too. */
 Test(room, a_seek_for_another_room_is_refused)
 {
     Link h, h2, h3, g;
@@ -1627,10 +1629,12 @@ Test(room, a_seek_for_another_room_is_refused)
     lobby_rooms_closed(gm, 8);
     lobby_rooms_closed(hm, 8);
 
+    Lobby_Code third = code_of(70);
     hm = member(&h3, "192.0.2.1", 9);
-    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0xd2, 0, NULL), 10);
-    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 11);
-    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 12);
+    lobby_rooms_message(hm, m, create_at(m, third.lookup, 0xd3, 0, NULL), 10);
+    lobby_rooms_message(hm, m, seek_msg(m, &third, "laska"), 11);
+    cr_assert(h3.msg[1][0] == 0x87 && h3.msg[1][1] == 0);
+    lobby_rooms_message(hm, m, seek_msg(m, &third, "laska"), 12);
     cr_assert_eq(error_of(&h3, h3.n - 1), 8);
     lobby_rooms_closed(hm, 13);
 }
@@ -1660,6 +1664,78 @@ Test(room, the_list_is_rate_limited_per_address)
     lobby_rooms_message(lm, m, seeks_msg(m, ""), 2100);
     cr_assert_eq(l[6].msg[0][0], 0x88);
     lobby_rooms_closed(lm, 2100);
+}
+
+/* A joiner that gives the seat back before it spoke (it only looked)
+ * took the seek off the list; the host puts it up again on the same
+ * connection (SEEKED 0) and it is listed again, waiting from then. */
+Test(room, a_seek_given_back_goes_up_again)
+{
+    Link h, g, l1, l2;
+    uint8_t m[600];
+    Lobby_Code code = code_of(11);
+    lobby_rooms_use_witness(rs, NULL, wall_ms, NULL);
+    wall = 1700000000000ull;
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0x73, 0, NULL), 1);
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 2);
+    cr_assert(h.msg[1][0] == 0x87 && h.msg[1][1] == 0);
+    Lobby_Member *gm = member(&g, "192.0.2.2", 3);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x46, 0, &guest_id), 3);
+    Lobby_Member *lm = member(&l1, "192.0.2.9", 4);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 4);
+    cr_assert_eq(l1.msg[0][3], 0, "taken: not listed");
+    lobby_rooms_closed(lm, 4);
+    lobby_rooms_closed(gm, 5); /* it never spoke: the seat is free */
+    wall += 60000;
+    lobby_rooms_message(hm, m, seek_msg(m, &code, "laska"), 6);
+    cr_assert_eq(h.msg[h.n - 1][0], 0x87);
+    cr_assert_eq(h.msg[h.n - 1][1], 0);
+    lm = member(&l2, "192.0.2.9", 7);
+    lobby_rooms_message(lm, m, seeks_msg(m, ""), 7);
+    cr_assert_eq(l2.msg[0][3], 1);
+    cr_assert_eq(get64(l2.msg[0] + 4), 1700000060000ull);
+    lobby_rooms_closed(lm, 8);
+    lobby_rooms_closed(hm, 8);
+}
+
+/* A player's seeks count together though each game has its own host
+ * key: five rooms of five host keys, each card carrying the one
+ * player's name record, from five addresses: the fifth is SEEKED 13
+ * (key_seeks 4 a player). */
+Test(room, a_players_seeks_count_by_its_name_key)
+{
+    Link h[5];
+    uint8_t m[700], seed[32], rec[200];
+    Proto_Identity player, host[5];
+    Lobby_Member *hm[5];
+    memset(seed, 0xcd, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&player, seed), 0);
+    size_t rlen = record_by_hand(rec, &player, "Jan");
+    for (int i = 0; i < 5; i++) {
+        char addr[16];
+        uint8_t bytes[12];
+        Lobby_Code code;
+        memset(seed, 0x30 + i, sizeof seed);
+        cr_assert_eq(proto_identity_from_seed(&host[i], seed), 0);
+        memset(bytes, 0x40 + i, sizeof bytes);
+        cr_assert_eq(lobby_code_make(bytes, host[i].pk, &code), 0);
+        snprintf(addr, sizeof addr, "192.0.2.%d", 20 + i);
+        hm[i] = member(&h[i], addr, 0);
+        lobby_rooms_message(hm[i], m,
+                            create_by(m, &host[i], code.lookup,
+                                      (uint8_t)(0xe0 + i), 0, NULL),
+                            1);
+        cr_assert_eq(h[i].msg[0][0], 0x81);
+        m[0] = 0x06;
+        size_t n = 1 + card_named(m + 1, &host[i], &code, "laska", "", rec,
+                                  rlen);
+        lobby_rooms_message(hm[i], m, n, 2);
+        cr_assert_eq(h[i].msg[1][0], 0x87);
+        cr_assert_eq(h[i].msg[1][1], i < 4 ? 0 : 13, "seek %d", i);
+    }
+    for (int i = 0; i < 5; i++)
+        lobby_rooms_closed(hm[i], 3);
 }
 
 /* ---- the pool (issue 37) ---- */
@@ -1736,12 +1812,12 @@ static void told(const Link *l, int k, uint32_t c0, uint32_t c1)
  * 1; A, told 1 ms earlier, only at the sweep a second after its last
  * (LOBBY_POOL_TELL_MS). B pairs with A in chessball at B's 300+0: both
  * get PAIRED (8a, role: A 00 hosts, being older, B 01; game 01; A's
- * code's 16 symbols; B's key; 05 "300+0": 57 bytes) and are closed
- * after it; C is told laska 1, chessball 0. */
+ * code's 16 symbols; B's key; 05 "300+0"; 00, A's card's options, none:
+ * 58 bytes) and are closed after it; C is told laska 1, chessball 0. */
 Test(room, pool_offers_pair_as_worked_out_in_bytes)
 {
     Link a, b, c;
-    uint8_t m[700], want[57];
+    uint8_t m[700], want[58];
     Proto_Identity ia = player_id(0xa1), ib = player_id(0xb2),
                    ic = player_id(0xc3);
     Lobby_Code ca = player_code(40, &ia), cb = player_code(50, &ib),
@@ -1778,15 +1854,16 @@ Test(room, pool_offers_pair_as_worked_out_in_bytes)
     want[n++] = 5;
     memcpy(want + n, "300+0", 5);
     n += 5;
-    cr_assert_eq(n, 57);
+    want[n++] = 0;
+    cr_assert_eq(n, 58);
     cr_assert_eq(a.n, 3);
-    cr_assert_eq(a.len[2], 57);
-    cr_assert(memcmp(a.msg[2], want, 57) == 0);
+    cr_assert_eq(a.len[2], 58);
+    cr_assert(memcmp(a.msg[2], want, 58) == 0);
     cr_assert(a.closing && a.flushed);
     want[1] = 1;
     cr_assert_eq(b.n, 1); /* (paired at once: no count first) */
-    cr_assert_eq(b.len[0], 57);
-    cr_assert(memcmp(b.msg[0], want, 57) == 0);
+    cr_assert_eq(b.len[0], 58);
+    cr_assert(memcmp(b.msg[0], want, 58) == 0);
     cr_assert(b.closing && b.flushed);
     cr_assert_eq(c.n, 2);
     told(&c, 1, 1, 0);

@@ -1664,48 +1664,46 @@ Test(match, no_flag_claim_against_a_side_its_room_has_not_seated)
     room_close(&r);
 }
 
-/* The pool's guest (issue 37; Match_Config.promised): paired for
- * chessball, or for laska at 300+0, it refuses the host's start of laska
- * without a clock, as a forgery ("refused a match start: ..."), and holds
- * no start; paired for laska without a clock, it takes that start. */
-static void promised_chessball(Match_Config *c, int role)
-{
-    if (role == MATCH_ROLE_GUEST)
-        c->promised = core_game_find("chessball");
-}
+/* ---- a seek's promise (issue 37) ---- */
 
-static void promised_laska_5_0(Match_Config *c, int role)
+static const char *promise_game, *promise_options;
+
+static void guest_promised(Match_Config *c, int role)
 {
     if (role == MATCH_ROLE_GUEST) {
-        c->promised = core_game_find("laska");
-        cr_assert_eq(proto_clock_parse("300+0", 0, &c->promised_clock, NULL),
-                     0);
+        c->expect_game = core_game_find(promise_game);
+        c->expect_options = promise_options;
     }
 }
 
-static void promised_laska(Match_Config *c, int role)
-{
-    if (role == MATCH_ROLE_GUEST)
-        c->promised = core_game_find("laska");
-}
-
-static size_t guest_starts(void (*tweak)(Match_Config *c, int role))
+/* The guest took a seek of `laska` with options "clock=300+3": the host's
+ * start of laska with those options (and the session's relay token, which
+ * is not the players' choice) is taken; one of chessball, or of laska
+ * with another clock, is refused with the seek named, and the guest holds
+ * no match start; the spectator, who promised nothing, takes each. */
+Test(match, a_start_that_breaks_the_seeks_promise_is_refused)
 {
     Room r;
-    room_new(&r, "", tweak);
+    promise_game = "laska";
+    promise_options = "clock=300+3";
+    room_open_with(&r, "clock=300+3", guest_promised);
+    room_close(&r);
+
+    promise_options = "clock=600+0";
+    room_new(&r, "clock=300+3", guest_promised);
     for (int i = 0; i < SEATS; i++)
         welcome(&r, i);
-    size_t n = proto_transcript_count(match_transcript(r.seat[1].m));
-    if (n == 0)
-        cr_assert(has_note(&r.seat[1], "refused a match start: not the game "
-                                       "and clock the pool paired"));
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 0);
+    cr_assert(has_note(&r.seat[1], "refused a match start: it is not the "
+                                   "game the seek promised"));
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[2].m)), 1);
     room_close(&r);
-    return n;
-}
 
-Test(match, a_pool_guest_refuses_a_start_it_was_not_paired_for)
-{
-    cr_assert_eq(guest_starts(promised_chessball), 0);
-    cr_assert_eq(guest_starts(promised_laska_5_0), 0);
-    cr_assert_eq(guest_starts(promised_laska), 1);
+    promise_game = "chessball";
+    promise_options = "clock=300+3";
+    room_new(&r, "clock=300+3", guest_promised);
+    for (int i = 0; i < SEATS; i++)
+        welcome(&r, i);
+    cr_assert_eq(proto_transcript_count(match_transcript(r.seat[1].m)), 0);
+    room_close(&r);
 }

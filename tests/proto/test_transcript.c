@@ -1341,3 +1341,40 @@ Test(transcript, a_days_clock_resets_after_each_move)
      * again, never more. */
     first_reading_at_most("clock=1day", 86400000);
 }
+
+/* A clock as a player types it (tabula seeks shows clocks so): each
+ * typed text of docs/usage.md's table reads back as written, and the
+ * canonical options' forms (seconds) come out typed, by hand: 300+3 is
+ * 5+3, 30+1 is 30s+1, 40/5400+30 is 40/90+30, 3day is 3days. */
+Test(transcript, a_clock_is_shown_as_typed)
+{
+    static const char *const typed[] = {"5+3",  "30s+1", "5d3", "40/90",
+                                        "40/90+30", "1day", "3days",
+                                        "90s+0", "1440+3600"};
+    static const struct {
+        const char *canonical, *typed;
+    } shown[] = {{"300+3", "5+3"},
+                 {"30+1", "30s+1"},
+                 {"40/5400+30", "40/90+30"},
+                 {"3day", "3days"},
+                 {"1day", "1day"},
+                 {"300d3", "5d3"}};
+    Proto_Clock c;
+    char out[PROTO_CLOCK_TEXT_MAX];
+    for (size_t k = 0; k < sizeof typed / sizeof typed[0]; k++) {
+        cr_assert_eq(proto_clock_parse(typed[k], 1, &c, NULL), 0, "%s",
+                     typed[k]);
+        cr_assert_eq(proto_clock_typed(&c, out, sizeof out), 0);
+        cr_assert_str_eq(out, typed[k]);
+    }
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
+        cr_assert_eq(proto_clock_parse(shown[k].canonical, 0, &c, NULL), 0,
+                     "%s", shown[k].canonical);
+        cr_assert_eq(proto_clock_typed(&c, out, sizeof out), 0);
+        cr_assert_str_eq(out, shown[k].typed);
+    }
+    memset(&c, 0, sizeof c);
+    cr_assert_eq(proto_clock_typed(&c, out, sizeof out), 0);
+    cr_assert_str_eq(out, "");
+    cr_assert_eq(proto_clock_typed(&c, out, 0), TB_E_SPACE);
+}
