@@ -30,6 +30,7 @@ int cli_identity(int argc, char **argv);
 int cli_host(int argc, char **argv);
 int cli_seek(int argc, char **argv);
 int cli_seeks(int argc, char **argv);
+int cli_pool(int argc, char **argv);
 int cli_games(int argc, char **argv);
 
 /* How long cli_seek_find waits for the lobby's list (ms). */
@@ -211,7 +212,20 @@ extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
     cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
     cli_flags_replay[], cli_flags_rules[], cli_flags_seeks[],
-    cli_flags_games[];
+    cli_flags_games[], cli_flags_pool[];
+
+/*
+ * cli_net_play: play the seat cfg (a netgame.h Netgame_Config: its role,
+ * game or code, cfg->lobby the lobby's address) as tabula host and join
+ * do, in lines or on the screen, until its game ends; nodes[0..nnodes)
+ * the lobby's nodes read already (nnodes 0: cfg->lobby is read). cmd
+ * names the command in what it prints. Returns the exit status
+ * (CLI_EXIT_OK once the game ended).
+ */
+struct Netgame_Config;
+struct sockaddr_storage;
+int cli_net_play(struct Netgame_Config *cfg, const char *cmd,
+                 const struct sockaddr_storage *nodes, size_t nnodes);
 
 /*
  * cli_uint: a whole number as a person types it on the command line, the

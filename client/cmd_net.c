@@ -792,24 +792,24 @@ static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len,
                            rec, PROTO_NAME_RECORD_MAX, len);
 }
 
+static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
+                    const char *http,
+                    const struct sockaddr_storage *http_addr, const char *web,
+                    const struct sockaddr_storage *nodes, size_t nnodes);
+
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     const char *help)
 {
     Netgame_Config cfg;
-    Net_Run r;
-    char why[256], addr[64];
     const char *lobby = NULL;
-    int rc;
 
     const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
     char opts[PROTO_OPTIONS_MAX + 1];
     struct sockaddr_storage http_addr;
 
     memset(&cfg, 0, sizeof cfg);
-    memset(&r, 0, sizeof r);
     cfg.role = role;
     cfg.seek = strcmp(cmd, "seek") == 0;
-    r.role = role;
     cfg.seed = 1;
     cfg.out = stdout;
     cfg.options = "";
@@ -1020,6 +1020,30 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         cfg.name = name_rec;
         cfg.player = &me;
     }
+    int status =
+        net_play(cmd, &cfg, lobby, http, &http_addr, web, nodes, nnodes);
+    proto_identity_wipe(&me); /* (the seek's card was made) */
+    return status;
+}
+
+/* Play the seat cfg describes (cfg.role, its game or code) through
+ * lobby (NULL: a host's embedded lobby, serving the page on http when
+ * not NULL, from the folder web), the nodes of --lobby read already
+ * (nnodes 0: none): the lines or the screen of host, join and spectate
+ * until the game ends. Returns the command's exit status. */
+static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
+                    const char *http,
+                    const struct sockaddr_storage *http_addr, const char *web,
+                    const struct sockaddr_storage *nodes, size_t nnodes)
+{
+    Netgame_Config cfg = *cfgp;
+    Lobby_Role role = cfg.role;
+    Net_Run r;
+    char why[256], addr[64];
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    r.role = role;
     int screen = tui_terminal_ok();
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1053,7 +1077,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             return CLI_EXIT_FAIL;
         }
         if (http != NULL &&
-            cli_lobby_http(&r.loop, &http_addr, web, r.lobby, &r.http,
+            cli_lobby_http(&r.loop, http_addr, web, r.lobby, &r.http,
                            r.http_url, sizeof r.http_url) != 0) {
             lobby_close(r.lobby, NULL, NULL);
             uv_run(&r.loop, UV_RUN_DEFAULT);
@@ -1089,7 +1113,6 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         .on_retry = on_retry};
     rc = netgame_new(&r.loop, &cfg, screen ? &screen_hooks : &line_hooks, &r,
                      &r.g, why, sizeof why);
-    proto_identity_wipe(&me); /* (the seek's card is made) */
     if (rc != 0) {
         tui_net_stop(r.ui);
         fprintf(stderr, "tabula %s: %s\n", cmd, why);
@@ -1140,6 +1163,12 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         r.kept[0] != '\0')
         netstore_discard(r.kept); /* no game: nothing to come back to */
     return status;
+}
+
+int cli_net_play(Netgame_Config *cfg, const char *cmd,
+                 const struct sockaddr_storage *nodes, size_t nnodes)
+{
+    return net_play(cmd, cfg, cfg->lobby, NULL, NULL, NULL, nodes, nnodes);
 }
 
 int cli_host(int argc, char **argv)

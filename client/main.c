@@ -27,6 +27,8 @@ static const Cli_Command commands[] = {
     {"seek", cli_seek, N_("put a public seek on the lobby for a stranger"),
      cli_flags_host},
     {"seeks", cli_seeks, N_("list the lobby's open seeks"), cli_flags_seeks},
+    {"pool", cli_pool, N_("offer games and clocks; the lobby finds an opponent"),
+     cli_flags_pool},
     {"games", cli_games, N_("list your network games kept on this machine"),
      cli_flags_games},
     {"spectate", cli_spectate, N_("watch a network game by watch code"),

@@ -97,6 +97,16 @@ typedef struct Netgame_Config {
      * Match_Config.expect_game) */
     const Core_Game *expect_game;
     const char *expect_options;
+    /* A seat the pool paired (tabula pool, issue 37; NULL otherwise):
+     * pool_id is the seat's key and, a host's, pool_invite its invite
+     * code, both as the offer's card carried them (a resumed seat keeps
+     * its file's); a host's room seats only the guest key pool_guest
+     * (LOBBY_KEY_BYTES); a guest keeps trying while the host's room is
+     * not there yet (its expect_game and expect_options hold the host
+     * to the game and clock paired). */
+    const Proto_Identity *pool_id;
+    const Lobby_Code *pool_invite;
+    const uint8_t *pool_guest;
 } Netgame_Config;
 
 /* The outcome, valid once on_done ran. */

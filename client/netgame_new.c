@@ -58,7 +58,13 @@ static int seat_make(Netgame *g, int resumed, char *why, size_t why_cap)
     sc.watch = g->seat.watch;
     memcpy(sc.seat_secret, g->seat.seat_secret, sizeof sc.seat_secret);
     sc.nodes = (unsigned)g->nnodes;
-    sc.admitted = resumed;
+    /* (a pool's guest may come before its host's room: a wrong code
+     * then is a refusal that passes) */
+    sc.admitted = resumed || (g->cfg.pool_id != NULL &&
+                              g->cfg.role == LOBBY_ROLE_GUEST);
+    if (g->cfg.pool_guest != NULL && g->cfg.role == LOBBY_ROLE_HOST)
+        memcpy(sc.guest_pk, g->cfg.pool_guest, sizeof sc.guest_pk);
+
     rc = g->cfg.role != LOBBY_ROLE_SPECTATOR
              ? lobby_code_seat_key(&g->seat.invite, mc->seat_key)
              : 0;
@@ -191,6 +197,16 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         g->log_path[0] = '\0';
     }
     int had_path = g->log_path[0] != '\0';
+    if (cfg->pool_id != NULL) { /* (a new seat keeps its offer's card's) */
+        if (cfg->role == LOBBY_ROLE_HOST && cfg->pool_invite == NULL) {
+            rc = TB_E_ARG;
+            goto fail;
+        }
+        g->seat.given = 1;
+        g->seat.id = *cfg->pool_id;
+        if (cfg->role == LOBBY_ROLE_HOST)
+            g->seat.invite = *cfg->pool_invite;
+    }
     resumed = netstore_seat_take(
         g->log_path, sizeof g->log_path,
         cfg->role == LOBBY_ROLE_HOST ? cfg->store_dir : NULL, cfg->role,

@@ -314,11 +314,11 @@ int netstore_seat_take(char *log_path, size_t log_cap, const char *store_dir,
         return TB_E_STATE;
     }
     if (!resumed) {
-        rc = proto_identity_generate(&st->id);
+        rc = st->given ? 0 : proto_identity_generate(&st->id);
         if (rc == 0)
             rc = lobby_random(st->seat_secret, LOBBY_SEAT_SECRET_BYTES);
         if (rc == 0 && role == LOBBY_ROLE_HOST) {
-            rc = lobby_code_new(st->id.pk, &st->invite);
+            rc = st->given ? 0 : lobby_code_new(st->id.pk, &st->invite);
             if (rc == 0)
                 rc = lobby_code_new(st->id.pk, &st->watch);
             if (rc == 0 && log_path[0] == '\0' && store_dir != NULL) {

@@ -23,6 +23,10 @@ typedef struct Netstore_Seat {
     const Core_Game *game;
     char options[PROTO_OPTIONS_MAX + 1];
     char lobby[LOBBY_ADDR_LIST_MAX];
+    /* Not kept: 1 when the caller gave a new seat's id (and a host's
+     * invite) already (a seat the pool paired: its offer's card named
+     * them), so netstore_seat_take keeps them instead of making new. */
+    int given;
 } Netstore_Seat;
 
 /*
@@ -37,11 +41,11 @@ int netstore_seat_save(const char *log_path, const Netstore_Seat *seat);
  * whose seat file exists, the one kept there (its game wins; game, when
  * not NULL, must be the same, and a guest's code must be the seat's);
  * else a new key and seat secret (st->game and st->options as the caller
- * set them), a host's new codes, a guest's or spectator's from code as
- * typed. A host with no log_path but a store_dir gets the log
- * store_dir/host-INVITE.log (written into log_path, log_cap bytes). A host
- * or guest with a log_path has its seat file written. 1 the
- * seat was taken back, 0 it is new, or an error with why in the player's
+ * set them; with st->given, st->id and a host's st->invite too), a
+ * host's new codes, a guest's or spectator's from code as typed. A host
+ * with no log_path but a store_dir gets the log store_dir/host-INVITE.log
+ * (written into log_path, log_cap bytes). A host or guest with a log_path
+ * has its seat file written. 1 the seat was taken back, 0 it is new, or an error with why in the player's
  * language: TB_E_STATE (a seat file of another match, or a log with no
  * seat file that a new match would overwrite), TB_E_CODE (code is not
  * one), those of netstore_seat_load, netstore_seat_save (TB_E_IO),

@@ -340,13 +340,18 @@ static void fetch_frame(Net_Conn *conn, const uint8_t *p, size_t len)
     net_close(conn, rc);
 }
 
+/* What a one-answer connection (the list, an offer to the pool) ended
+ * with: its answer's status when one came (status not 1), else the
+ * transport's reason, else TB_E_TRUNCATED. */
+static int answer_status(int status, int reason)
+{
+    return status != 1 ? status : reason != 0 ? reason : TB_E_TRUNCATED;
+}
+
 static void fetch_closed(Net_Conn *conn, int reason)
 {
     Seeks_Fetch *f = net_conn_user(conn);
-    int status = f->status != 1 ? f->status
-                 : reason != 0  ? reason
-                                : TB_E_TRUNCATED;
-    f->done(f->user, status);
+    f->done(f->user, answer_status(f->status, reason));
     free(f);
 }
 
@@ -381,4 +386,107 @@ int lobby_seeks_fetch(uv_loop_t *loop, const struct sockaddr *addr,
     if (rc != 0)
         free(f);
     return rc;
+}
+
+/* ---- an offer to the pool ---- */
+
+struct Lobby_Pool_Conn {
+    void (*wait)(void *user, const uint32_t *counts);
+    void (*done)(void *user, int status, const Lobby_Paired *paired);
+    void *user;
+    Net_Conn *conn;
+    Lobby_Paired paired;
+    int status; /* 1: no answer yet */
+    size_t len;
+    uint8_t hello[LOBBY_WIRE_POOL_MAX];
+};
+
+static void pool_connected(Net_Conn *conn, int status)
+{
+    Lobby_Pool_Conn *c = net_conn_user(conn);
+    if (status == 0)
+        (void)net_send(conn, c->hello, c->len);
+}
+
+static void pool_frame(Net_Conn *conn, const uint8_t *p, size_t len)
+{
+    Lobby_Pool_Conn *c = net_conn_user(conn);
+    uint32_t counts[LOBBY_POOL_GAMES];
+    int rc;
+
+    if (c->status != 1 || (len == LOBBY_LEN_BEAT && p[0] == LOBBY_MSG_BEAT))
+        return;
+    if (len >= 1 && p[0] == LOBBY_WIRE_POOL_WAIT_TYPE) {
+        rc = lobby_wire_pool_wait_read(p, len, counts);
+        if (rc == 0) {
+            if (c->wait != NULL)
+                c->wait(c->user, counts);
+            return;
+        }
+    } else if (len >= 1 && p[0] == LOBBY_WIRE_PAIRED_TYPE) {
+        rc = lobby_wire_paired_read(p, len, &c->paired);
+    } else {
+        rc = lobby_wire_error_read(p, len); /* (never 0) */
+    }
+    c->status = rc;
+    net_close(conn, rc);
+}
+
+static void pool_closed(Net_Conn *conn, int reason)
+{
+    Lobby_Pool_Conn *c = net_conn_user(conn);
+    int status = answer_status(c->status, reason);
+    c->done(c->user, status, status == 0 ? &c->paired : NULL);
+    free(c);
+}
+
+int lobby_pool_offer(uv_loop_t *loop, const struct sockaddr *addr,
+                     const uint8_t *msg, size_t len,
+                     void (*wait)(void *user, const uint32_t *counts),
+                     void (*done)(void *user, int status,
+                                  const Lobby_Paired *paired),
+                     void *user, Lobby_Pool_Conn **out)
+{
+    static const Net_Callbacks ncb = {pool_connected, pool_frame,
+                                      pool_closed, NULL};
+    Net_Limits lim;
+    Lobby_Pool_Conn *c;
+    int rc;
+
+    if (out != NULL)
+        *out = NULL;
+    if (loop == NULL || addr == NULL || done == NULL || msg == NULL ||
+        len == 0 || len > LOBBY_WIRE_POOL_MAX)
+        return TB_E_ARG;
+    if ((c = calloc(1, sizeof *c)) == NULL)
+        return TB_E_NOMEM;
+    c->wait = wait;
+    c->done = done;
+    c->user = user;
+    c->status = 1;
+    c->len = len;
+    memcpy(c->hello, msg, len);
+    net_limits_default(&lim);
+    /* (net/ sends no frame over its own cap either: POOL is the
+     * longest message either way) */
+    _Static_assert(LOBBY_WIRE_POOL_MAX >= LOBBY_WIRE_PAIRED_MAX &&
+                       LOBBY_WIRE_POOL_MAX >= LOBBY_WIRE_POOL_WAIT_LEN,
+                   "the cap holds every message of the pool");
+    lim.max_frame = LOBBY_WIRE_POOL_MAX;
+    rc = net_connect(loop, addr, &lim, &ncb, c, &c->conn);
+    if (rc != 0) {
+        free(c);
+        return rc;
+    }
+    if (out != NULL)
+        *out = c;
+    return 0;
+}
+
+void lobby_pool_cancel(Lobby_Pool_Conn *c)
+{
+    if (c != NULL && c->status == 1) {
+        c->status = UV_ECANCELED;
+        net_close(c->conn, UV_ECANCELED);
+    }
 }

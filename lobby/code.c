@@ -197,23 +197,29 @@ int lobby_code_seat_key(const Lobby_Code *code,
  * included) */
 static const char seat_label[] = "tabula seat 1";
 
-/* The bytes a seat's proof signs: the label, then msg[0..len) (a hello
- * is at most LOBBY_WIRE_HELLO_MAX bytes). 0: too long. */
-static size_t seat_signed(const uint8_t *msg, size_t len,
-                          uint8_t out[sizeof seat_label + LOBBY_WIRE_HELLO_MAX])
+/* The longest label and message a proof signs (a POOL's bytes). */
+#define PROOF_LABEL_MAX 16
+#define PROOF_MSG_MAX LOBBY_WIRE_POOL_MAX
+_Static_assert(LOBBY_WIRE_HELLO_MAX <= PROOF_MSG_MAX, "a hello is provable");
+
+/* The bytes a proof signs: label and its NUL, then msg[0..len). 0: too
+ * long. */
+static size_t labelled(const char *label, const uint8_t *msg, size_t len,
+                       uint8_t out[PROOF_LABEL_MAX + PROOF_MSG_MAX])
 {
-    if (msg == NULL || len > LOBBY_WIRE_HELLO_MAX)
+    size_t k = strlen(label) + 1;
+    if (msg == NULL || k > PROOF_LABEL_MAX || len > PROOF_MSG_MAX)
         return 0;
-    memcpy(out, seat_label, sizeof seat_label);
-    memcpy(out + sizeof seat_label, msg, len);
-    return sizeof seat_label + len;
+    memcpy(out, label, k);
+    memcpy(out + k, msg, len);
+    return k + len;
 }
 
-int lobby_seat_prove(const uint8_t *msg, size_t len, const Proto_Identity *id,
-                     uint8_t sig[LOBBY_SEAT_PROOF_BYTES])
+int lobby__prove(const char *label, const uint8_t *msg, size_t len,
+                 const Proto_Identity *id, uint8_t sig[LOBBY_SEAT_PROOF_BYTES])
 {
-    uint8_t buf[sizeof seat_label + LOBBY_WIRE_HELLO_MAX];
-    size_t n = seat_signed(msg, len, buf);
+    uint8_t buf[PROOF_LABEL_MAX + PROOF_MSG_MAX];
+    size_t n = labelled(label, msg, len, buf);
     if (n == 0 || id == NULL || sig == NULL)
         return TB_E_ARG;
     if (crypto_ready() != 0 ||
@@ -222,12 +228,12 @@ int lobby_seat_prove(const uint8_t *msg, size_t len, const Proto_Identity *id,
     return 0;
 }
 
-int lobby_seat_proof_ok(const uint8_t *msg, size_t len,
-                        const uint8_t pk[LOBBY_KEY_BYTES],
-                        const uint8_t sig[LOBBY_SEAT_PROOF_BYTES])
+int lobby__proof_ok(const char *label, const uint8_t *msg, size_t len,
+                    const uint8_t pk[LOBBY_KEY_BYTES],
+                    const uint8_t sig[LOBBY_SEAT_PROOF_BYTES])
 {
-    uint8_t buf[sizeof seat_label + LOBBY_WIRE_HELLO_MAX];
-    size_t n = seat_signed(msg, len, buf);
+    uint8_t buf[PROOF_LABEL_MAX + PROOF_MSG_MAX];
+    size_t n = labelled(label, msg, len, buf);
     if (n == 0 || pk == NULL || sig == NULL)
         return TB_E_ARG;
     if (crypto_ready() != 0)
@@ -238,4 +244,21 @@ int lobby_seat_proof_ok(const uint8_t *msg, size_t len,
     return crypto_sign_verify_detached(sig, buf, n, pk) == 0 ? 0
                                                              : TB_E_SIGNATURE;
 #endif
+}
+
+int lobby_seat_prove(const uint8_t *msg, size_t len, const Proto_Identity *id,
+                     uint8_t sig[LOBBY_SEAT_PROOF_BYTES])
+{
+    if (len > LOBBY_WIRE_HELLO_MAX)
+        return TB_E_ARG;
+    return lobby__prove(seat_label, msg, len, id, sig);
+}
+
+int lobby_seat_proof_ok(const uint8_t *msg, size_t len,
+                        const uint8_t pk[LOBBY_KEY_BYTES],
+                        const uint8_t sig[LOBBY_SEAT_PROOF_BYTES])
+{
+    if (len > LOBBY_WIRE_HELLO_MAX)
+        return TB_E_ARG;
+    return lobby__proof_ok(seat_label, msg, len, pk, sig);
 }

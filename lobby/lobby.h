@@ -292,6 +292,32 @@ int lobby_seeks_fetch(uv_loop_t *loop, const struct sockaddr *addr,
                                   const uint8_t *card, size_t card_len),
                       void (*done)(void *user, int status), void *user);
 
+/*
+ * lobby_pool_offer: offer msg[0..len) (a POOL message, lobby_wire_pool;
+ * copied) to the pool of the lobby at addr over one connection (issue
+ * 37; docs/protocol-lobby.md, "Pool"): wait(user, counts) for each
+ * POOL_WAIT (counts[i]: the offers waiting for game i, the player's
+ * own included), then done(user, status, paired) once: status 0 and
+ * *paired when the relay paired the offer, else the relay's refusal
+ * (TB_E_SEEKS: this key has an offer waiting; TB_E_ADDRESS: this
+ * address holds its share; TB_E_FULL; TB_E_VERSION), TB_E_FORMAT (a
+ * message no lobby sends), TB_E_TRUNCATED (the connection ended first),
+ * or the transport's error (a libuv code; lobby_pool_cancel's: UV_ECANCELED).
+ * *out (may be NULL) is the offer's handle until done has run. Errors
+ * (and then no callback runs): TB_E_ARG, TB_E_NOMEM, libuv errors.
+ */
+typedef struct Lobby_Pool_Conn Lobby_Pool_Conn;
+int lobby_pool_offer(uv_loop_t *loop, const struct sockaddr *addr,
+                     const uint8_t *msg, size_t len,
+                     void (*wait)(void *user, const uint32_t *counts),
+                     void (*done)(void *user, int status,
+                                  const Lobby_Paired *paired),
+                     void *user, Lobby_Pool_Conn **out);
+
+/* lobby_pool_cancel: withdraw the offer of c (its connection closes;
+ * done runs with UV_ECANCELED, unless it ran already). */
+void lobby_pool_cancel(Lobby_Pool_Conn *c);
+
 /* ---- the web side (lobby/http.c) ---------------------------------- */
 
 typedef struct Lobby_Http Lobby_Http; /* opaque, heap */

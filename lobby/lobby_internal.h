@@ -202,6 +202,17 @@ void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
 void lobby__redis_unseek(Lobby_Redis *st,
                          const uint8_t inv[LOBBY_LOOKUP_BYTES]);
 void lobby__redis_seeks(Lobby_Redis *st, Lobby_Member *m, const char *game);
+/* The pool across nodes (issue 37; redis.c, "the pool"): m's offer o
+ * (with its seat's invite code inv, seat key seat_pk and match options,
+ * its card's) is numbered,
+ * kept in Redis under a lease this node renews, and paired by pool.c on
+ * the node that filed it under a short lock; the pairs and counts reach
+ * every node on the pool's channel (lobby__pool_* of room_internal.h).
+ * unpool: the offer id left. */
+void lobby__redis_pool(Lobby_Redis *st, Lobby_Member *m,
+                       const struct Pool_Offer *o, const Lobby_Code *inv,
+                       const uint8_t *seat_pk, const char *options);
+void lobby__redis_unpool(Lobby_Redis *st, uint64_t id);
 /* The member of seat with claim number epoch was sent the frames of the
  * room of invite lookup inv up to seq: a frame of the other seat that
  * would drop one it has not had is refused (FLOOD). */

@@ -410,6 +410,116 @@ int lobby_wire_list_read(const uint8_t *msg, size_t len,
                                      const uint8_t *card, size_t card_len),
                          void *user, int *last);
 
+/* ---- the pool (issue 37) ------------------------------------------- */
+
+/*
+ * A player offers several games and a range of clocks at once; the relay
+ * pairs compatible offers (lobby/pool.h, docs/pool.md) and tells both
+ * players which game and clock, and who hosts (docs/protocol-lobby.md,
+ * "Pool"). POOL is a hello of its own: version u8 (4), games u16 (bit i:
+ * game i of the core catalogue's order, core_game_at(i); the relay
+ * needs no rules, only the bits), range length u8 and the clock range
+ * "A..B" (each end proto_clock_format's canonical text; length 0: no
+ * clock), the player's key [32] (its identity: two offers of one player
+ * key never pair, and it has one waiting at a time), then the player's
+ * seek card (lobby_seek_card: its key is the seat key the player plays
+ * this game with, its code an invite code bound to it; its game the
+ * first game offered), then the player key's proof [64]: the Ed25519
+ * signature of "tabula pool 1", its NUL and every byte before it. The
+ * relay answers POOL_WAIT (how many wait for each game) at once and as
+ * the counts change, then PAIRED, and closes the connection.
+ */
+#define LOBBY_POOL_GAMES 16
+/* "A..B" of two canonical clock texts, without a NUL. */
+#define LOBBY_POOL_RANGE_MAX (2 * (PROTO_CLOCK_TEXT_MAX - 1) + 2)
+#define LOBBY_WIRE_POOL_TYPE 0x08
+#define LOBBY_WIRE_POOL_WAIT_TYPE 0x89
+#define LOBBY_WIRE_PAIRED_TYPE 0x8a
+/* POOL: type, version, games, range length, range, player key, card,
+ * proof. */
+#define LOBBY_WIRE_POOL_MIN                                                    \
+    (5 + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MIN + LOBBY_SEAT_PROOF_BYTES)
+#define LOBBY_WIRE_POOL_MAX                                                    \
+    (5 + LOBBY_POOL_RANGE_MAX + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MAX +        \
+     LOBBY_SEAT_PROOF_BYTES) /* 704 */
+/* POOL_WAIT: type, then the offers waiting for each game, u32 each. */
+#define LOBBY_WIRE_POOL_WAIT_LEN (1 + 4 * LOBBY_POOL_GAMES) /* 65 */
+/* PAIRED: type, role u8, game u8, the host's invite code's 16 symbols,
+ * the guest's key [32], clock length u8 and the clock's canonical text
+ * (length 0: no clock), options length u8 and the host's match options
+ * (its card's: printable ASCII without spaces, no clock). */
+#define LOBBY_WIRE_PAIRED_MIN (5 + LOBBY_CODE_SYMBOLS + LOBBY_KEY_BYTES) /* 53 */
+#define LOBBY_WIRE_PAIRED_MAX                                                  \
+    (LOBBY_WIRE_PAIRED_MIN + PROTO_CLOCK_TEXT_MAX - 1 +                        \
+     LOBBY_SEEK_OPTIONS_MAX) /* 331 */
+
+/* An offer as POOL carries it. */
+typedef struct Lobby_Pool_Ask {
+    uint16_t games;      /* bit i: game i (core_game_at(i)), at least one */
+    Proto_Clock lo, hi;  /* the range (both PROTO_CLOCK_NONE: no clock) */
+    uint8_t player_pk[LOBBY_KEY_BYTES]; /* the player's key, proven */
+    Lobby_Seek card;     /* the player's card, checked */
+    const uint8_t *card_bytes; /* inside the message read */
+    size_t card_len;
+} Lobby_Pool_Ask;
+
+/* A pairing as PAIRED says it. */
+typedef struct Lobby_Paired {
+    Lobby_Role role;   /* this player's: LOBBY_ROLE_HOST or _GUEST */
+    unsigned game;     /* index in the core catalogue (core_game_at) */
+    Proto_Clock clock; /* the match's clock (PROTO_CLOCK_NONE: none) */
+    Lobby_Code invite; /* the host's invite code (its card's) */
+    uint8_t guest_pk[LOBBY_KEY_BYTES]; /* the guest's key (its card's) */
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1]; /* the host's match options
+                                                 (its card's), no clock:
+                                                 the match starts with them
+                                                 and the clock */
+} Lobby_Paired;
+
+/*
+ * lobby_wire_pool: the POOL hello of player (its key pair: the offer is
+ * this key's, proven by it) offering games (a bit mask, nonzero) at the
+ * clocks lo..hi (both PROTO_CLOCK_NONE, or NULL: no clock) with the
+ * card[0..card_len) into out; its length (0: no player or games, a card
+ * out of range, ends of two kinds or out of order, a clock with no
+ * text, a proof that could not be signed).
+ */
+size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX],
+                       const Proto_Identity *player, uint16_t games,
+                       const Proto_Clock *lo, const Proto_Clock *hi,
+                       const uint8_t *card, size_t card_len);
+
+/*
+ * lobby_wire_pool_read: a POOL message msg[0..len) into *out, its card
+ * checked as lobby_seek_card_read checks it (out->card_bytes points into
+ * msg), and its player key's proof. Errors: TB_E_FORMAT (another
+ * message, a bad length, no games, a range not in its canonical form,
+ * ends of two kinds or out of order, a bad card), TB_E_VERSION (another
+ * version than this build's), TB_E_SIGNATURE (a proof not the player
+ * key's, a card not signed by its key, or a code its key does not
+ * fingerprint), TB_E_CRYPTO.
+ */
+int lobby_wire_pool_read(const uint8_t *msg, size_t len, Lobby_Pool_Ask *out);
+
+/* lobby_wire_pool_wait: POOL_WAIT with counts[i] offers waiting for game
+ * i into out; its length. lobby_wire_pool_wait_read: the counts a
+ * POOL_WAIT msg[0..len) says. Errors: TB_E_FORMAT (not a POOL_WAIT of
+ * its length). */
+size_t lobby_wire_pool_wait(uint8_t out[LOBBY_WIRE_POOL_WAIT_LEN],
+                            const uint32_t counts[LOBBY_POOL_GAMES]);
+int lobby_wire_pool_wait_read(const uint8_t *msg, size_t len,
+                              uint32_t counts[LOBBY_POOL_GAMES]);
+
+/* lobby_wire_paired: PAIRED saying *p into out; its length (0: a role
+ * not host or guest, a game past LOBBY_POOL_GAMES, a clock with no
+ * text, options with a space or a character outside printable ASCII).
+ * lobby_wire_paired_read: what a PAIRED msg[0..len) says. Errors:
+ * TB_E_FORMAT (not a PAIRED, a bad length, role, game, code, options or
+ * clock text not in its canonical form), TB_E_CRYPTO. */
+size_t lobby_wire_paired(uint8_t out[LOBBY_WIRE_PAIRED_MAX],
+                         const Lobby_Paired *p);
+int lobby_wire_paired_read(const uint8_t *msg, size_t len, Lobby_Paired *out);
+
 /* ---- the relay's side ---------------------------------------------- */
 
 /* The relay's messages, built here once for the lobby's rooms

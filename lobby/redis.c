@@ -28,6 +28,7 @@
 #include <hiredis/adapters/libuv.h>
 
 #include "lobby_internal.h"
+#include "pool.h"
 #include "proto.h"
 #include "tb_error.h"
 
@@ -79,7 +80,8 @@ enum {
     REQ_DATA,
     REQ_FETCH,
     REQ_SEEK,
-    REQ_SEEKS
+    REQ_SEEKS,
+    REQ_POOL
 };
 
 typedef struct Req {
@@ -93,6 +95,7 @@ typedef struct Req {
     char src[2 * LOBBY_SOURCE_KEY + 1]; /* the source address (hex) */
     size_t n;                        /* data: its payload bytes */
     uint8_t hash[PROTO_HASH_BYTES];  /* data: its payload's (receipts) */
+    char *text;                      /* pool: the offer's record */
     struct Req *prev, *next;
 } Req;
 
@@ -142,6 +145,10 @@ struct Lobby_Redis {
     uint64_t last_touch;
     uint64_t last_renew; /* when this node's seeks were last renewed */
     Seeks_Cache seeks_cache;
+    int pool_due;        /* an offer was filed or left here since this
+                            node last paired the pool (it pairs again) */
+    int pool_running;    /* a pairing is under way (the lock asked) */
+    uint64_t pool_at;    /* when this node last paired (ms) */
     uint64_t lost_at; /* loop time Redis was lost */
     Lobby_Health health; /* does Redis answer? (redis_health.c) */
     uv_timer_t close_timer; /* closing: bounds the clean disconnect */
@@ -253,6 +260,7 @@ static void req_free(Req *q)
         st->reqs = q->next;
     if (q->next != NULL)
         q->next->prev = q->prev;
+    free(q->text);
     free(q);
 }
 
@@ -375,6 +383,11 @@ static int eval(Lobby_Redis *st, const char *script, size_t slen, int nkeys,
 
 #define EVAL(st, script, nkeys, argc, args, argl, fn, q)                       \
     eval(st, script, sizeof script - 1, nkeys, argc, args, argl, fn, q)
+
+/* ---- the pool's messages (issue 37; below, "the pool") ---- */
+
+static const char pool_chan[] = "tb:{pool}:p";
+static void pool_message(Lobby_Redis *st, const char *p, size_t n);
 
 /* ---- frames from Redis ---- */
 
@@ -525,6 +538,11 @@ static void on_message(Lobby_Redis *st, const redisReply *chan,
     Lobby_Room *r;
     int rc, k;
 
+    if (chan->len == sizeof pool_chan - 1 &&
+        memcmp(chan->str, pool_chan, chan->len) == 0) {
+        pool_message(st, p, n);
+        return;
+    }
     if (chan->len != KEY_LEN || unhex(chan->str + 4, HEX_LEN, inv) != 0)
         return;
     r = lobby__replica_find(st->rs, inv);
@@ -1408,6 +1426,444 @@ void lobby__redis_forget(Lobby_Redis *st, Lobby_Member *m)
 
 static int open_sub(Lobby_Redis *st);
 
+/* ---- the pool (issue 37): offers of every node, paired by pool.c ---- */
+
+/* The pool's keys, all in one slot: the offers (hash id -> record), their
+ * leases (hash id -> until, ms of the wall clock), the ids' counter, the
+ * pairing's lock; and its channel (pool_chan above). */
+static const char pool_offers[] = "tb:{pool}:o", pool_leases[] = "tb:{pool}:l",
+                  pool_ids[] = "tb:{pool}:n", pool_lock[] = "tb:{pool}:x";
+
+/* An offer is kept this long (ms) past its lease's last renewal (each
+ * SEEK_RENEW_MS by the node holding its member); a node with offers
+ * waiting pairs again at least each POOL_AGAIN_MS (lapsed offers go and
+ * the counts are told); the pairing's lock lasts at most POOL_LOCK_MS. */
+#define POOL_LEASE_MS 15000
+#define POOL_AGAIN_MS 5000
+#define POOL_LOCK_MS "2000"
+/* "GAMES LO HI PLAYER ADDR CODE SEAT OPTIONS": the mask, the range's
+ * ends (canonical clock texts, "-" for none), the player key and address
+ * (hex), the seat's invite code (16 symbols) and seat key (hex), its
+ * card's match options ("-" for none; never a space in them). */
+#define POOL_RECORD_MAX                                                        \
+    (6 + 2 * PROTO_CLOCK_TEXT_MAX + 2 * LOBBY_KEY_BYTES + 2 * POOL_ADDR_BYTES + \
+     LOBBY_CODE_SYMBOLS + 2 * LOBBY_KEY_BYTES + LOBBY_SEEK_OPTIONS_MAX + 10)
+
+static uint64_t wall_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* An offer as Redis keeps it. */
+typedef struct Pool_Kept {
+    Pool_Offer o;
+    char code[LOBBY_CODE_SYMBOLS + 1];
+    uint8_t seat[LOBBY_KEY_BYTES];
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1]; /* "-" for none */
+} Pool_Kept;
+
+static int clock_text(const Proto_Clock *c, char *out, size_t cap)
+{
+    if (proto_clock_format(c, out, cap) != 0)
+        return TB_E_SPACE;
+    if (out[0] == '\0')
+        snprintf(out, cap, "-");
+    return 0;
+}
+
+static int clock_read(const char *s, size_t n, Proto_Clock *c)
+{
+    char t[PROTO_CLOCK_TEXT_MAX];
+    memset(c, 0, sizeof *c);
+    if (n == 1 && s[0] == '-')
+        return 0;
+    if (n == 0 || n >= sizeof t)
+        return TB_E_FORMAT;
+    memcpy(t, s, n);
+    t[n] = '\0';
+    return proto_clock_parse(t, 0, c, NULL) == 0 ? 0 : TB_E_FORMAT;
+}
+
+/* The next of the space-separated fields of s[*at..n) into *f, *fn. */
+static int field(const char *s, size_t n, size_t *at, const char **f,
+                 size_t *fn)
+{
+    size_t b = *at, e = b;
+    while (e < n && s[e] != ' ')
+        e++;
+    if (e == b)
+        return -1;
+    *f = s + b;
+    *fn = e - b;
+    *at = e < n ? e + 1 : e;
+    return 0;
+}
+
+/* Record s[0..n) of offer id into *k: 0, or TB_E_FORMAT. */
+static int kept_read(uint64_t id, const char *s, size_t n, Pool_Kept *k)
+{
+    const char *f[8];
+    size_t fn[8], at = 0;
+    uint64_t games;
+    memset(k, 0, sizeof *k);
+    for (int i = 0; i < 8; i++)
+        if (field(s, n, &at, &f[i], &fn[i]) != 0)
+            return TB_E_FORMAT;
+    if (at != n || parse_u64(f[0], fn[0], &games) != 0 || games == 0 ||
+        games > 0xffff || clock_read(f[1], fn[1], &k->o.lo) != 0 ||
+        clock_read(f[2], fn[2], &k->o.hi) != 0 ||
+        fn[3] != 2 * LOBBY_KEY_BYTES ||
+        proto_unhex(f[3], fn[3], k->o.key, sizeof k->o.key) != 0 ||
+        fn[4] != 2 * POOL_ADDR_BYTES ||
+        proto_unhex(f[4], fn[4], k->o.addr, sizeof k->o.addr) != 0 ||
+        fn[5] != LOBBY_CODE_SYMBOLS || fn[6] != 2 * LOBBY_KEY_BYTES ||
+        proto_unhex(f[6], fn[6], k->seat, sizeof k->seat) != 0 ||
+        fn[7] > LOBBY_SEEK_OPTIONS_MAX)
+        return TB_E_FORMAT;
+    memcpy(k->code, f[5], LOBBY_CODE_SYMBOLS);
+    memcpy(k->options, f[7], fn[7]);
+    k->o.id = id;
+    k->o.arrival_ms = id; /* (the lobby's order of filing: first come,
+                             first served on every node alike) */
+    k->o.games = (uint16_t)games;
+    return 0;
+}
+
+static void pool_publish(Lobby_Redis *st, const char *text)
+{
+    const char *argv[3] = {"PUBLISH", pool_chan, text};
+    (void)lobby__rc_command(st->rc, pool_chan, sizeof pool_chan - 1, NULL,
+                            NULL, 3, argv, NULL);
+}
+
+static void pool_drop(Lobby_Redis *st, uint64_t id)
+{
+    char ids[24];
+    snprintf(ids, sizeof ids, "%llu", (unsigned long long)id);
+    (void)lobby__rc_command1(st->rc, "HDEL", pool_offers, ids);
+    (void)lobby__rc_command1(st->rc, "HDEL", pool_leases, ids);
+}
+
+static int kept_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const Pool_Kept *)a)->o.id, y = ((const Pool_Kept *)b)->o.id;
+    return (x > y) - (x < y);
+}
+
+/* The lock is ours: every offer of the lobby (rep: HGETALL of the
+ * offers; leases: of their leases) into a fresh Pool in the order they
+ * were filed, paired by pool_pair_all; the paired and the lapsed leave
+ * Redis, the pairs and then the counts go out on the pool's channel. */
+typedef struct Pool_Lease {
+    uint64_t id, until;
+} Pool_Lease;
+
+static void pool_pair(Lobby_Redis *st, const redisReply *offers,
+                      const Pool_Lease *leases, size_t nleases)
+{
+    uint64_t now = wall_now_ms();
+    size_t n = offers->elements / 2, k = 0, np = 0;
+    Pool_Kept *kept = calloc(n + 1, sizeof *kept);
+    Pool_Pair *pairs = calloc(n / 2 + 1, sizeof *pairs);
+    uint32_t counts[POOL_GAMES_MAX];
+    Pool *p = NULL;
+    char msg[160 + LOBBY_SEEK_OPTIONS_MAX];
+
+    if (kept == NULL || pairs == NULL ||
+        pool_new(POOL_GAMES_MAX, NULL, &p) != 0)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        const redisReply *ki = offers->element[2 * i],
+                         *vi = offers->element[2 * i + 1];
+        uint64_t id, until = 0;
+        if (ki->type != REDIS_REPLY_STRING || vi->type != REDIS_REPLY_STRING ||
+            parse_u64(ki->str, ki->len, &id) != 0)
+            continue;
+        for (size_t j = 0; j < nleases; j++)
+            if (leases[j].id == id)
+                until = leases[j].until;
+        if (until < now || kept_read(id, vi->str, vi->len, &kept[k]) != 0) {
+            pool_drop(st, id); /* lapsed: its node is gone */
+            continue;
+        }
+        k++;
+    }
+    qsort(kept, k, sizeof *kept, kept_cmp);
+    for (size_t i = 0; i < k; i++) {
+        int rc = pool_put(p, &kept[i].o);
+        if (rc == 0)
+            continue;
+        pool_drop(st, kept[i].o.id); /* over a share: refused */
+        snprintf(msg, sizeof msg, "R %llu %d",
+                 (unsigned long long)kept[i].o.id,
+                 rc == TB_E_LIMIT     ? LOBBY_ERR_SEEKS
+                 : rc == TB_E_ADDRESS ? LOBBY_ERR_ADDRESS
+                                      : LOBBY_ERR_FULL);
+        pool_publish(st, msg);
+    }
+    if (pool_pair_all(p, pairs, n / 2 + 1, &np) != 0)
+        np = 0;
+    for (size_t i = 0; i < np; i++) {
+        const Pool_Kept *older = NULL, *newer = NULL;
+        char c[PROTO_CLOCK_TEXT_MAX], gk[2 * LOBBY_KEY_BYTES + 1];
+        for (size_t j = 0; j < k; j++) {
+            if (kept[j].o.id == pairs[i].older)
+                older = &kept[j];
+            if (kept[j].o.id == pairs[i].newer)
+                newer = &kept[j];
+        }
+        if (older == NULL || newer == NULL ||
+            clock_text(&pairs[i].clock, c, sizeof c) != 0)
+            continue;
+        pool_drop(st, older->o.id);
+        pool_drop(st, newer->o.id);
+        proto_hex(newer->seat, LOBBY_KEY_BYTES, gk);
+        /* the older hosts: its code, the newer's seat key */
+        snprintf(msg, sizeof msg, "P %llu %llu %u %s %s %s %s",
+                 (unsigned long long)older->o.id,
+                 (unsigned long long)newer->o.id, pairs[i].game, c,
+                 older->code, gk, older->options);
+        pool_publish(st, msg);
+    }
+    pool_counts(p, counts);
+    int at = snprintf(msg, sizeof msg, "C");
+    for (int g = 0; g < POOL_GAMES_MAX && at > 0 && (size_t)at < sizeof msg;
+         g++)
+        at += snprintf(msg + at, sizeof msg - (size_t)at, " %u",
+                       (unsigned)counts[g]);
+    pool_publish(st, msg);
+done:
+    pool_free(p);
+    free(kept);
+    free(pairs);
+}
+
+/* A pairing between its two answers: the leases read. */
+typedef struct Pool_Run_Req {
+    Lobby_Redis *st;
+    size_t n;
+    Pool_Lease leases[];
+} Pool_Run_Req;
+
+static void pool_unlock(Lobby_Redis *st)
+{
+    st->pool_running = 0;
+    if (st->up)
+        (void)lobby__rc_command1(st->rc, "DEL", pool_lock, NULL);
+}
+
+static void pool_offers_done(void *priv, redisReply *rep)
+{
+    Pool_Run_Req *r = priv;
+    Lobby_Redis *st = r->st;
+    if (rep != NULL && !st->closing && rep->type == REDIS_REPLY_ARRAY &&
+        rep->elements % 2 == 0)
+        pool_pair(st, rep, r->leases, r->n);
+    free(r);
+    if (rep != NULL && !st->closing)
+        pool_unlock(st);
+    else
+        st->pool_running = 0;
+}
+
+/* The leases read, kept for the offers' answer. */
+static void pool_leases_done(void *priv, redisReply *rep)
+{
+    Lobby_Redis *st = priv;
+    static const char *const argv[2] = {"HGETALL", pool_offers};
+    Pool_Run_Req *r;
+
+    if (rep == NULL || st->closing || rep->type != REDIS_REPLY_ARRAY) {
+        st->pool_running = 0;
+        return;
+    }
+    r = calloc(1, sizeof *r + (rep->elements / 2 + 1) * sizeof r->leases[0]);
+    if (r == NULL) {
+        pool_unlock(st);
+        return;
+    }
+    r->st = st;
+    for (size_t j = 0; j + 1 < rep->elements; j += 2) {
+        const redisReply *k = rep->element[j], *v = rep->element[j + 1];
+        if (k->type == REDIS_REPLY_STRING && v->type == REDIS_REPLY_STRING &&
+            parse_u64(k->str, k->len, &r->leases[r->n].id) == 0 &&
+            parse_u64(v->str, v->len, &r->leases[r->n].until) == 0)
+            r->n++;
+    }
+    if (lobby__rc_command(st->rc, pool_offers, sizeof pool_offers - 1,
+                          pool_offers_done, r, 2, (const char **)argv,
+                          NULL) != 0) {
+        free(r);
+        pool_unlock(st);
+    }
+}
+
+static void pool_locked(void *priv, redisReply *rep)
+{
+    Lobby_Redis *st = priv;
+    static const char *const argv[2] = {"HGETALL", pool_leases};
+    if (rep == NULL || st->closing || rep->type != REDIS_REPLY_STATUS) {
+        st->pool_running = 0; /* another node pairs: try again later */
+        st->pool_due = 1;
+        return;
+    }
+    if (lobby__rc_command(st->rc, pool_leases, sizeof pool_leases - 1,
+                          pool_leases_done, st, 2, (const char **)argv,
+                          NULL) != 0)
+        pool_unlock(st);
+}
+
+/* Pair the lobby's pool here, under its lock (SET NX PX): when an offer
+ * was filed or left here since, or each POOL_AGAIN_MS while offers wait
+ * here. */
+static void pool_run(Lobby_Redis *st, uint64_t now)
+{
+    char token[32];
+    const char *argv[6] = {"SET", pool_lock, token, "NX", "PX", POOL_LOCK_MS};
+    if (st->pool_running || !st->up)
+        return;
+    snprintf(token, sizeof token, "%llu", (unsigned long long)now);
+    st->pool_running = 1;
+    st->pool_due = 0;
+    st->pool_at = now;
+    if (lobby__rc_command(st->rc, pool_lock, sizeof pool_lock - 1, pool_locked,
+                          st, 6, argv, NULL) != 0) {
+        st->pool_running = 0;
+        st->pool_due = 1;
+    }
+}
+
+static void pool_renew(void *user, uint64_t id)
+{
+    Lobby_Redis *st = user;
+    char ids[24], until[24];
+    const char *argv[4] = {"HSET", pool_leases, ids, until};
+    snprintf(ids, sizeof ids, "%llu", (unsigned long long)id);
+    snprintf(until, sizeof until, "%llu",
+             (unsigned long long)(wall_now_ms() + POOL_LEASE_MS));
+    (void)lobby__rc_command(st->rc, pool_leases, sizeof pool_leases - 1, NULL,
+                            NULL, 4, argv, NULL);
+}
+
+/* The offer's id came (INCR): its record and lease go in, then the pool
+ * is paired here. */
+static void pool_numbered(void *priv, redisReply *rep)
+{
+    Req *q = priv;
+    Lobby_Redis *st = q->st;
+    char ids[24];
+    const char *argv[4] = {"HSET", pool_offers, ids, q->text};
+
+    if (rep == NULL || st->closing || rep->type != REDIS_REPLY_INTEGER ||
+        rep->integer <= 0) {
+        if (rep != NULL && !st->closing && q->m != NULL)
+            lobby__refuse(q->m, LOBBY_ERR_FULL);
+        req_free(q);
+        return;
+    }
+    if (q->m == NULL) { /* gone before it was filed: nothing to keep */
+        req_free(q);
+        return;
+    }
+    snprintf(ids, sizeof ids, "%lld", rep->integer);
+    (void)lobby__rc_command(st->rc, pool_offers, sizeof pool_offers - 1, NULL,
+                            NULL, 4, argv, NULL);
+    pool_renew(st, (uint64_t)rep->integer);
+    lobby__pool_filed(q->m, (uint64_t)rep->integer);
+    req_free(q);
+    pool_run(st, uv_now(st->loop));
+}
+
+void lobby__redis_pool(Lobby_Redis *st, Lobby_Member *m, const Pool_Offer *o,
+                       const Lobby_Code *inv, const uint8_t *seat_pk,
+                       const char *options)
+{
+    static const char *const argv[2] = {"INCR", pool_ids};
+    char lo[PROTO_CLOCK_TEXT_MAX], hi[PROTO_CLOCK_TEXT_MAX],
+        pk[2 * LOBBY_KEY_BYTES + 1], ad[2 * POOL_ADDR_BYTES + 1],
+        seat[2 * LOBBY_KEY_BYTES + 1];
+    Req *q = st->up ? req_new(st, m, REQ_POOL) : NULL;
+
+    if (q == NULL || (q->text = malloc(POOL_RECORD_MAX)) == NULL ||
+        clock_text(&o->lo, lo, sizeof lo) != 0 ||
+        clock_text(&o->hi, hi, sizeof hi) != 0)
+        goto fail;
+    proto_hex(o->key, LOBBY_KEY_BYTES, pk);
+    proto_hex(o->addr, POOL_ADDR_BYTES, ad);
+    proto_hex(seat_pk, LOBBY_KEY_BYTES, seat);
+    snprintf(q->text, POOL_RECORD_MAX, "%u %s %s %s %s %.12s%.4s %s %s",
+             (unsigned)o->games, lo, hi, pk, ad, inv->secret,
+             inv->fingerprint, seat, options[0] != '\0' ? options : "-");
+    if (lobby__rc_command(st->rc, pool_ids, sizeof pool_ids - 1,
+                          pool_numbered, q, 2, (const char **)argv,
+                          NULL) != 0)
+        goto fail;
+    return;
+fail:
+    if (q != NULL)
+        req_free(q);
+    lobby__refuse(m, LOBBY_ERR_FULL);
+}
+
+void lobby__redis_unpool(Lobby_Redis *st, uint64_t id)
+{
+    if (!st->up)
+        return;
+    pool_drop(st, id);
+    st->pool_due = 1; /* (the counts change: told at the next turn) */
+}
+
+/* "P OLDER NEWER GAME CLOCK CODE GUESTKEY OPTIONS" (a pair: the older
+ * hosts, with its code and its options, "-" for none),
+ * "R ID CODE" (an offer refused), "C N0 .. N15" (the counts). */
+static void pool_message(Lobby_Redis *st, const char *p, size_t n)
+{
+    const char *f[17];
+    size_t fn[17], at = 2, k = 0;
+    uint64_t v[3];
+
+    if (n < 2 || p[1] != ' ')
+        return;
+    while (k < 17 && field(p, n, &at, &f[k], &fn[k]) == 0)
+        k++;
+    if (p[0] == 'C' && k == POOL_GAMES_MAX) {
+        uint32_t counts[POOL_GAMES_MAX];
+        for (size_t i = 0; i < k; i++) {
+            uint64_t c;
+            if (parse_u64(f[i], fn[i], &c) != 0 || c > UINT32_MAX)
+                return;
+            counts[i] = (uint32_t)c;
+        }
+        lobby__pool_told(st->rs, counts, uv_now(st->loop));
+    } else if (p[0] == 'R' && k == 2 && parse_u64(f[0], fn[0], &v[0]) == 0 &&
+               parse_u64(f[1], fn[1], &v[1]) == 0 && v[1] < 256) {
+        lobby__pool_refused(st->rs, v[0], (int)v[1]);
+    } else if (p[0] == 'P' && k == 7 && parse_u64(f[0], fn[0], &v[0]) == 0 &&
+               parse_u64(f[1], fn[1], &v[1]) == 0 &&
+               parse_u64(f[2], fn[2], &v[2]) == 0 && v[2] < POOL_GAMES_MAX &&
+               fn[4] == LOBBY_CODE_SYMBOLS && fn[5] == 2 * LOBBY_KEY_BYTES &&
+               fn[6] <= LOBBY_SEEK_OPTIONS_MAX) {
+        Lobby_Paired pd;
+        char code[LOBBY_CODE_SYMBOLS + 1];
+        memset(&pd, 0, sizeof pd);
+        memcpy(code, f[4], LOBBY_CODE_SYMBOLS);
+        code[LOBBY_CODE_SYMBOLS] = '\0';
+        if (clock_read(f[3], fn[3], &pd.clock) != 0 ||
+            lobby_code_parse(code, &pd.invite) != 0 ||
+            proto_unhex(f[5], fn[5], pd.guest_pk, sizeof pd.guest_pk) != 0)
+            return;
+        pd.game = (unsigned)v[2];
+        if (!(fn[6] == 1 && f[6][0] == '-'))
+            memcpy(pd.options, f[6], fn[6]);
+        pd.role = LOBBY_ROLE_HOST;
+        lobby__pool_paired(st->rs, v[0], &pd);
+        pd.role = LOBBY_ROLE_GUEST;
+        lobby__pool_paired(st->rs, v[1], &pd);
+    }
+}
+
 /* A room in use here lives on, however long its players think, and
  * keeps counting towards the lobby's cap and its maker's share. */
 static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
@@ -1526,7 +1982,11 @@ void lobby__redis_tick(Lobby_Redis *st, uint64_t now)
     if (st->up && now - st->last_renew >= SEEK_RENEW_MS) {
         st->last_renew = now;
         lobby__seeks_each(st->rs, renew, st);
+        lobby__pool_each(st->rs, pool_renew, st);
     }
+    if (st->up && (st->pool_due || (lobby__pool_waiting(st->rs) &&
+                                    now - st->pool_at >= POOL_AGAIN_MS)))
+        pool_run(st, now); /* (lapsed offers go, the counts are told) */
     if (st->up && now - st->last_mem >= MEMORY_LOOK_MS) {
         /* (on a cluster: the master that counts the rooms) */
         static const char *const argv[2] = {"INFO", "memory"};
@@ -1601,9 +2061,11 @@ static int open_sub(Lobby_Redis *st)
     int rc = lobby__rc_attach(st->loop, st->at.host, st->at.port, &st->auth,
                               st, sub_connect, sub_disconnect, &st->sub);
     if (rc == 0 &&
-        redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b",
-                          st->health.own,
-                          (size_t)LOBBY_HEALTH_OWN_LEN) != REDIS_OK) {
+        (redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %b",
+                           st->health.own,
+                           (size_t)LOBBY_HEALTH_OWN_LEN) != REDIS_OK ||
+         redisAsyncCommand(st->sub, sub_reply, st, "SUBSCRIBE %s",
+                           pool_chan) != REDIS_OK)) {
         redisAsyncContext *ac = st->sub;
         st->sub = NULL; /* not connected yet: no callback comes */
         redisAsyncFree(ac);

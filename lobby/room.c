@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "room_internal.h"
 #include "tb_error.h"
 
@@ -215,6 +216,8 @@ struct Lobby_Member {
     size_t pinned;         /* what its link's queue pinned when the rooms
                               last looked (write_queue_total) */
     size_t pin_at;         /* its place in the members' heap */
+    struct Lobby_Pooled *pooled; /* its offer waiting in the pool (POOL;
+                                    NULL: none) */
     int unpinned;          /* dropped: its queue goes, counted no more */
     Lobby_Member *prev, *next;   /* all members */
     Lobby_Member *sprev, *snext; /* a room's spectators */
@@ -251,6 +254,11 @@ struct Lobby_Rooms {
     Lobby_Listed *seeks, *seeks_tail; /* the open seeks, oldest first */
     size_t nseeks;
     uint64_t seek_no; /* the last number a seek was given */
+    Pool *pool;       /* the offers waiting (POOL; NULL: none came yet) */
+    struct Lobby_Pooled *pooled; /* their members, oldest first */
+    uint64_t pool_no; /* the last id an offer was given */
+    uint32_t pool_heard[POOL_GAMES_MAX]; /* with a store: the lobby's
+                                            counts, as last heard */
     const Lobby_Store_Ops *store_ops; /* NULL: rooms live here only */
     void *store;
     Proto_Identity key; /* the node's receipt key (lobby_rooms_use_witness) */
@@ -1343,6 +1351,276 @@ int lobby__listed(Lobby_Member *m, size_t n, const uint64_t *since,
     return 0;
 }
 
+/* ---- the pool (issue 37) ---- */
+
+_Static_assert(LOBBY_POOL_GAMES == POOL_GAMES_MAX,
+               "POOL's games are the pool's (one mask, both sides)");
+
+/* A member's offer waiting in the node's pool, and what it was told. */
+typedef struct Lobby_Pooled {
+    struct Lobby_Pooled *prev, *next;
+    Lobby_Member *m;
+    uint64_t id;                       /* the pool's (rs->pool_no) */
+    uint8_t key[LOBBY_KEY_BYTES];      /* its card's: the seat key (the
+                                          player's own is the pool's) */
+    Lobby_Code invite;                 /* its card's code, bound to key */
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1]; /* its card's match options */
+    uint32_t told[LOBBY_POOL_GAMES];   /* the counts last sent */
+    int untold;                        /* none sent yet (with a store) */
+    uint64_t told_at;                  /* when (ms) */
+    int due;                           /* the counts changed since */
+} Lobby_Pooled;
+
+/* Tell q the counts now when they differ from what it was told and a
+ * second has passed since it was told last (else it is due, for the
+ * sweep); every at once with force (its first POOL_WAIT). */
+static void pool_tell(Lobby_Pooled *q, const uint32_t *counts, uint64_t now,
+                      int force)
+{
+    uint8_t msg[LOBBY_WIRE_POOL_WAIT_LEN];
+
+    if (!force && memcmp(q->told, counts, sizeof q->told) == 0) {
+        q->due = 0;
+        return;
+    }
+    if (!force && now - q->told_at < LOBBY_POOL_TELL_MS) {
+        q->due = 1;
+        return;
+    }
+    memcpy(q->told, counts, sizeof q->told);
+    q->told_at = now;
+    q->due = 0;
+    member_send(q->m, msg, lobby_wire_pool_wait(msg, counts));
+}
+
+/* The counts changed (changed 1): every waiting member is told, at most
+ * once a LOBBY_POOL_TELL_MS; changed 0 (the sweep): those still due. */
+static void pool_tell_all(Lobby_Rooms *rs, uint64_t now, int changed)
+{
+    uint32_t counts[POOL_GAMES_MAX];
+
+    if (rs->store_ops != NULL && rs->store_ops->pool != NULL)
+        memcpy(counts, rs->pool_heard, sizeof counts); /* (the lobby's) */
+    else if (rs->pool != NULL)
+        pool_counts(rs->pool, counts);
+    else
+        return;
+    for (Lobby_Pooled *q = rs->pooled; q != NULL; q = q->next)
+        if ((changed || q->due) && q->id != 0)
+            pool_tell(q, counts, now, 0);
+}
+
+/* The waiting offer id here (NULL: none). */
+static Lobby_Pooled *pool_find(Lobby_Rooms *rs, uint64_t id)
+{
+    Lobby_Pooled *q = rs->pooled;
+    while (q != NULL && q->id != id)
+        q = q->next;
+    return q;
+}
+
+static void pool_link(Lobby_Rooms *rs, Lobby_Pooled *q)
+{
+    q->next = rs->pooled; /* (the order is no one's business) */
+    if (rs->pooled != NULL)
+        rs->pooled->prev = q;
+    rs->pooled = q;
+    q->m->pooled = q;
+}
+
+static void pool_unlink(Lobby_Rooms *rs, Lobby_Pooled *q)
+{
+    if (q->prev != NULL)
+        q->prev->next = q->next;
+    else
+        rs->pooled = q->next;
+    if (q->next != NULL)
+        q->next->prev = q->prev;
+    q->m->pooled = NULL;
+}
+
+/* PAIRED to m, then its connection closes (its offer is done). */
+static void pool_paired(Lobby_Member *m, const Lobby_Paired *pd)
+{
+    uint8_t msg[LOBBY_WIRE_PAIRED_MAX];
+    size_t n = lobby_wire_paired(msg, pd);
+
+    if (n == 0) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    member_send(m, msg, n);
+    m->done = 1;
+    m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+}
+
+/* A member's offer (POOL, its hello): filed in the pool, or paired at
+ * once with the longest-waiting compatible offer; the older of the two
+ * hosts. Over a share: ERROR (13 the key's, ADDRESS the address's, FULL
+ * the node's). */
+static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
+                    size_t len, uint64_t now)
+{
+    Lobby_Pool_Ask ask;
+    Pool_Offer o;
+    Pool_Pair pair;
+    Lobby_Pooled *q, *old;
+    Lobby_Paired pd;
+    int rc = lobby_wire_pool_read(p, len, &ask);
+
+    if (rc != 0) {
+        member_error(m, rc == TB_E_VERSION ? LOBBY_ERR_VERSION
+                        : rc == TB_E_CRYPTO ? LOBBY_ERR_FULL
+                                            : LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    if (rs->pool == NULL && (rs->store_ops == NULL || rs->store_ops->pool == NULL) &&
+        pool_new(POOL_GAMES_MAX, NULL, &rs->pool) != 0) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    if ((q = calloc(1, sizeof *q)) == NULL) {
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    memset(&o, 0, sizeof o);
+    o.id = ++rs->pool_no;
+    o.arrival_ms = now;
+    memcpy(o.key, ask.player_pk, LOBBY_KEY_BYTES); /* (the player's) */
+    _Static_assert(LOBBY_SOURCE_KEY <= POOL_ADDR_BYTES,
+                   "a source's key is an offer's address");
+    memcpy(o.addr, m->src->key, LOBBY_SOURCE_KEY);
+    o.games = ask.games;
+    o.lo = ask.lo;
+    o.hi = ask.hi;
+    q->m = m;
+    q->id = o.id;
+    memcpy(q->key, ask.card.host_pk, LOBBY_KEY_BYTES);
+    q->invite = ask.card.invite;
+    memcpy(q->options, ask.card.options, sizeof q->options);
+    if (rs->store_ops != NULL && rs->store_ops->pool != NULL) {
+        /* the lobby's pool: the store numbers, pairs and counts it */
+        q->id = 0;
+        q->untold = 1;
+        pool_link(rs, q);
+        rs->store_ops->pool(rs->store, m, &o, &q->invite, q->key, q->options);
+        return;
+    }
+    rc = pool_add(rs->pool, &o, &pair);
+    if (rc < 0) {
+        free(q);
+        member_error(m, rc == TB_E_LIMIT     ? LOBBY_ERR_SEEKS
+                        : rc == TB_E_ADDRESS ? LOBBY_ERR_ADDRESS
+                        : rc == TB_E_FULL    ? LOBBY_ERR_FULL
+                                             : LOBBY_ERR_PROTOCOL);
+        return;
+    }
+    if (rc == 0) { /* it waits: told the counts now, the others too */
+        uint32_t counts[POOL_GAMES_MAX];
+        pool_link(rs, q);
+        pool_counts(rs->pool, counts);
+        pool_tell(q, counts, now, 1);
+        pool_tell_all(rs, now, 1);
+        return;
+    }
+    if ((old = pool_find(rs, pair.older)) == NULL) { /* (never: every waiting offer has its member) */
+        free(q);
+        member_error(m, LOBBY_ERR_FULL);
+        return;
+    }
+    pool_unlink(rs, old);
+    memset(&pd, 0, sizeof pd);
+    pd.game = pair.game;
+    pd.clock = pair.clock;
+    pd.invite = old->invite; /* the older offer hosts, with its options */
+    memcpy(pd.options, old->options, sizeof pd.options);
+    memcpy(pd.guest_pk, q->key, LOBBY_KEY_BYTES);
+    pd.role = LOBBY_ROLE_HOST;
+    pool_paired(old->m, &pd);
+    pd.role = LOBBY_ROLE_GUEST;
+    pool_paired(m, &pd);
+    free(old);
+    free(q);
+    pool_tell_all(rs, now, 1);
+}
+
+/* m is gone: its offer leaves the pool. */
+static void pool_leave(Lobby_Member *m, uint64_t now)
+{
+    Lobby_Pooled *q = m->pooled;
+    Lobby_Rooms *rs = m->rs;
+
+    if (q == NULL)
+        return;
+    if (rs->store_ops != NULL && rs->store_ops->pool != NULL) {
+        if (q->id != 0) /* (else the store drops it as it files it) */
+            rs->store_ops->unpool(rs->store, q->id);
+        pool_unlink(rs, q);
+        free(q);
+        return;
+    }
+    (void)pool_remove(rs->pool, q->id);
+    pool_unlink(rs, q);
+    free(q);
+    pool_tell_all(rs, now, 1);
+}
+
+void lobby__pool_filed(Lobby_Member *m, uint64_t id)
+{
+    if (m->pooled != NULL && m->pooled->id == 0)
+        m->pooled->id = id;
+}
+
+/* The member of the waiting offer id here, its offer gone (NULL: no
+ * such offer here). */
+static Lobby_Member *pool_take(Lobby_Rooms *rs, uint64_t id)
+{
+    Lobby_Pooled *q = id != 0 ? pool_find(rs, id) : NULL;
+    Lobby_Member *m = q != NULL ? q->m : NULL;
+    if (q != NULL) {
+        pool_unlink(rs, q);
+        free(q);
+    }
+    return m;
+}
+
+void lobby__pool_paired(Lobby_Rooms *rs, uint64_t id, const Lobby_Paired *pd)
+{
+    Lobby_Member *m = pool_take(rs, id);
+    if (m != NULL)
+        pool_paired(m, pd);
+}
+
+void lobby__pool_refused(Lobby_Rooms *rs, uint64_t id, int code)
+{
+    Lobby_Member *m = pool_take(rs, id);
+    if (m != NULL)
+        member_error(m, code);
+}
+
+void lobby__pool_told(Lobby_Rooms *rs, const uint32_t *counts, uint64_t now)
+{
+    memcpy(rs->pool_heard, counts, sizeof rs->pool_heard);
+    for (Lobby_Pooled *q = rs->pooled; q != NULL; q = q->next)
+        if (q->id != 0) {
+            pool_tell(q, rs->pool_heard, now, q->untold);
+            q->untold = 0;
+        }
+}
+
+int lobby__pool_waiting(const Lobby_Rooms *rs)
+{
+    return rs->pooled != NULL;
+}
+
+void lobby__pool_each(Lobby_Rooms *rs, void (*fn)(void *user, uint64_t id),
+                      void *user)
+{
+    for (Lobby_Pooled *q = rs->pooled; q != NULL; q = q->next)
+        if (q->id != 0)
+            fn(user, q->id);
+}
+
 /* ---- messages from clients ---- */
 
 /* A room of lookups inv and wat and host key pk, created by src, filed
@@ -1780,7 +2058,9 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
 
     if (m->done)
         return;
-    if (m->retry_at != 0) { /* a second hello while its WATCH waits */
+    if (m->retry_at != 0 || m->pooled != NULL) {
+        /* a second hello while its WATCH waits, or anything from a
+         * member whose offer waits in the pool (it only listens) */
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
@@ -1841,6 +2121,13 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
         }
         on_seeks(rs, m, p, now);
         return;
+    case LOBBY_MSG_POOL:
+        if (!hello) {
+            member_error(m, LOBBY_ERR_PROTOCOL);
+            return;
+        }
+        on_pool(rs, m, p, len, now);
+        return;
     case LOBBY_MSG_SEEK:
         if (len < 1 + LOBBY_SEEK_CARD_MIN || len > LOBBY_WIRE_SEEK_MAX) {
             member_error(m, LOBBY_ERR_PROTOCOL);
@@ -1893,6 +2180,7 @@ void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
                                  m->room->epoch[m->role]);
     }
     member_leave(m, now);
+    pool_leave(m, now);
     sweep_del(&rs->waiting, &m->wait);
     /* (its frames still on their way are no longer its to count) */
     rs->storing -= m->storing;
@@ -1990,6 +2278,7 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
 {
     Lobby_Sweep_Link *l = rs->waiting, *next;
 
+    pool_tell_all(rs, now, 0);
     while (l != NULL) {
         Lobby_Member *m = SWEEP_OWNER(l, Lobby_Member, wait);
         next = l->next;
@@ -2000,13 +2289,13 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
         } else if (m->retry_at != 0 && now >= m->retry_at) {
             m->retry_at = 0; /* its turn: the WATCH again */
             message(m, m->held, LOBBY_LEN_WATCH, now);
-        } else if (m->room == NULL && !m->done &&
+        } else if (m->room == NULL && !m->done && m->pooled == NULL &&
                    now - m->since >= rs->lim.hello_timeout_ms) {
             rs->stats.hello_timeouts++;
             member_error(m, LOBBY_ERR_TIMEOUT);
         }
         if (m->refuse_at == 0 && m->retry_at == 0 &&
-            (m->room != NULL || m->done))
+            (m->room != NULL || m->done || m->pooled != NULL))
             sweep_del(&rs->waiting, l); /* nothing more is due for it */
         l = next;
     }
@@ -2347,6 +2636,12 @@ void lobby_rooms_free(Lobby_Rooms *rs)
         return;
     while (rs->rooms != NULL)
         room_drop(rs, rs->rooms);
+    while (rs->pooled != NULL) { /* (their members are gone already) */
+        struct Lobby_Pooled *q = rs->pooled;
+        rs->pooled = q->next;
+        free(q);
+    }
+    pool_free(rs->pool);
     lobby__sources_free(&rs->sources);
     proto_identity_wipe(&rs->key);
     free(rs->by_bytes.v);

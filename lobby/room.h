@@ -248,6 +248,8 @@ enum {
                                * the link LOBBY_REFUSED_HOLD_MS first */
 };
 
+struct Pool_Offer; /* lobby/pool.h */
+
 /* Where rooms live when several nodes share them (redis.c); NULL
  * operations: in memory, here. The rooms hand the store what it must
  * number or settle atomically; the store answers through the
@@ -286,6 +288,17 @@ typedef struct Lobby_Store_Ops {
     /* m asks for the open seeks of game ("": all); the store answers
      * lobby__listed. */
     void (*seeks)(void *store, Lobby_Member *m, const char *game);
+    /* The pool (issue 37; NULL: the node pairs its own offers): m's
+     * offer o (its id and arrival the store's to give; the seat's invite
+     * code inv, seat key seat_pk and match options, its card's) joins
+     * the lobby's pool;
+     * the store answers lobby__pool_filed, then lobby__pool_paired,
+     * lobby__pool_refused and lobby__pool_told as the lobby pairs and
+     * counts. unpool: the offer id left (its member is gone). */
+    void (*pool)(void *store, Lobby_Member *m, const struct Pool_Offer *o,
+                 const Lobby_Code *inv, const uint8_t *seat_pk,
+                 const char *options);
+    void (*unpool)(void *store, uint64_t id);
 } Lobby_Store_Ops;
 
 /*
@@ -372,6 +385,10 @@ Lobby_Member *lobby_rooms_member(Lobby_Rooms *rs, const Lobby_Link_Ops *ops,
  * (ms), times its trust factor: a list of 10,000 seeks is about 2.5 MB
  * to send. */
 #define LOBBY_LIST_BURST 4
+/* A member whose offer waits in the pool (POOL) is told the offers
+ * waiting for each game (POOL_WAIT) when it comes and as they change, at
+ * most once each LOBBY_POOL_TELL_MS (ms). */
+#define LOBBY_POOL_TELL_MS 1000
 #define LOBBY_LIST_REFILL_MS 2000
 
 /* Holds may go this far over an address's (and the node's) connection

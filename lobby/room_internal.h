@@ -181,6 +181,22 @@ void lobby__acked(Lobby_Member *m, uint64_t seq, uint64_t t,
                   const uint32_t absent[2],
                   const uint8_t hash[PROTO_HASH_BYTES]);
 
+/* The pool with a store (Lobby_Store_Ops.pool): m's offer was filed as
+ * id; the offer id was paired as pd says (role: this offer's; sent
+ * PAIRED, its member closed), or refused with ERROR code; the lobby's
+ * counts are counts (each game's, told to every waiting member here, at
+ * most once a LOBBY_POOL_TELL_MS each); fn(user, id) for each offer
+ * waiting here (its lease is renewed). An id no member here holds:
+ * nothing. */
+void lobby__pool_filed(Lobby_Member *m, uint64_t id);
+void lobby__pool_paired(Lobby_Rooms *rs, uint64_t id, const Lobby_Paired *pd);
+void lobby__pool_refused(Lobby_Rooms *rs, uint64_t id, int code);
+void lobby__pool_told(Lobby_Rooms *rs, const uint32_t *counts, uint64_t now);
+void lobby__pool_each(Lobby_Rooms *rs, void (*fn)(void *user, uint64_t id),
+                      void *user);
+/* 1 when an offer waits here (its member on this node), else 0. */
+int lobby__pool_waiting(const Lobby_Rooms *rs);
+
 /* The store's answer to m's SEEK: 0 (listed) or the LOBBY_ERR_* that
  * refuses it (SEEKS, FULL). */
 void lobby__seeked(Lobby_Member *m, int code);

@@ -375,9 +375,22 @@ static void store_seeks(void *st, Lobby_Member *m, const char *game)
     lobby__redis_seeks(st, m, game);
 }
 
+static void store_pool(void *st, Lobby_Member *m, const struct Pool_Offer *o,
+                       const Lobby_Code *inv, const uint8_t *seat_pk,
+                       const char *options)
+{
+    lobby__redis_pool(st, m, o, inv, seat_pk, options);
+}
+
+static void store_unpool(void *st, uint64_t id)
+{
+    lobby__redis_unpool(st, id);
+}
+
 static const Lobby_Store_Ops redis_store = {
     store_hello,  store_data,   store_done,    store_leave, store_had,
-    store_forget, store_watch,  store_unwatch, store_seek,  store_seeks};
+    store_forget, store_watch,  store_unwatch, store_seek,  store_seeks,
+    store_pool,   store_unpool};
 
 int lobby_use_redis(Lobby *lb, const char *url)
 {

@@ -33,6 +33,7 @@
 #define LOBBY_MSG_DONE LOBBY_WIRE_DONE_TYPE /* 0x05 */
 #define LOBBY_MSG_SEEK LOBBY_WIRE_SEEK_TYPE   /* 0x06 */
 #define LOBBY_MSG_SEEKS LOBBY_WIRE_SEEKS_TYPE /* 0x07 */
+#define LOBBY_MSG_POOL LOBBY_WIRE_POOL_TYPE   /* 0x08 */
 /* Lobby to client. */
 #define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
 #define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
@@ -42,6 +43,8 @@
 #define LOBBY_MSG_BEAT 0x86
 #define LOBBY_MSG_SEEKED LOBBY_WIRE_SEEKED_TYPE /* 0x87 */
 #define LOBBY_MSG_LIST LOBBY_WIRE_LIST_TYPE     /* 0x88 */
+#define LOBBY_MSG_POOL_WAIT LOBBY_WIRE_POOL_WAIT_TYPE /* 0x89 */
+#define LOBBY_MSG_PAIRED LOBBY_WIRE_PAIRED_TYPE       /* 0x8a */
 
 /* Exact lengths (type byte included). CREATE and JOIN end with the
  * seat's proof (LOBBY_SEAT_PROOF_BYTES, lobby_seat_prove: a signature
@@ -109,6 +112,17 @@ enum {
     LOBBY_ERR_SEEKS = 13       /* SEEKED only: this key or address holds
                                   its share of open seeks */
 };
+
+/* A proof by id (Ed25519) of label, its NUL and msg[0..len) (len at
+ * most LOBBY_WIRE_POOL_MAX; label at most 15 bytes) into sig: the seat's
+ * proof of its hello ("tabula seat 1"), a player's of its POOL ("tabula
+ * pool 1"). lobby__proof_ok: 0 when sig is pk's proof of them, else
+ * TB_E_SIGNATURE. Errors: TB_E_ARG (too long), TB_E_CRYPTO. (code.c) */
+int lobby__prove(const char *label, const uint8_t *msg, size_t len,
+                 const Proto_Identity *id, uint8_t sig[LOBBY_SEAT_PROOF_BYTES]);
+int lobby__proof_ok(const char *label, const uint8_t *msg, size_t len,
+                    const uint8_t pk[LOBBY_KEY_BYTES],
+                    const uint8_t sig[LOBBY_SEAT_PROOF_BYTES]);
 
 static inline void lobby__put64(uint8_t *p, uint64_t v)
 {

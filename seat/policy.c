@@ -62,12 +62,9 @@ int seat_clock_options(const char *options, const char *clock, char *out,
     return n < 0 || (size_t)n >= cap ? TB_E_SPACE : 0;
 }
 
-const char *seat_clock_bad(const char *clock)
+/* The words on a clock refused for part (one %s: the text typed). */
+static const char *seat_clock_bad_part(Proto_Clock_Part part)
 {
-    Proto_Clock c;
-    Proto_Clock_Part part = PROTO_CLOCK_PART_FORM;
-    if (clock != NULL)
-        proto_clock_parse(clock, 1, &c, &part);
     switch (part) {
     case PROTO_CLOCK_PART_TIME:
         return N_("bad clock '%s': the time is 1..1440 minutes (5+3), or "
@@ -90,6 +87,37 @@ const char *seat_clock_bad(const char *clock)
                   "30s+1 for a time in seconds), MINUTESdSECONDS for a "
                   "delay (5d3), MOVES/MINUTES or MOVES/MINUTES+SECONDS for "
                   "moves in a time (40/90+30), or DAYSdays (3days)");
+    }
+}
+
+const char *seat_clock_bad(const char *clock)
+{
+    Proto_Clock c;
+    Proto_Clock_Part part = PROTO_CLOCK_PART_FORM;
+    if (clock != NULL)
+        proto_clock_parse(clock, 1, &c, &part);
+    return seat_clock_bad_part(part);
+}
+
+const char *seat_clock_range_bad(const char *range)
+{
+    Proto_Clock lo, hi;
+    Proto_Clock_Part part = PROTO_CLOCK_PART_FORM;
+    if (range != NULL && proto_clock_range_parse(range, 1, &lo, &hi, &part) == 0)
+        part = PROTO_CLOCK_PART_FORM;
+    switch (part) {
+    case PROTO_CLOCK_PART_KIND:
+        return N_("bad clock range '%s': its two clocks are of two kinds; "
+                  "give two of one kind, e.g. 3+2..10+5 or 1days..3days");
+    case PROTO_CLOCK_PART_ORDER:
+        return N_("bad clock range '%s': the first clock is the longer; "
+                  "write the shorter first, e.g. 3+2..10+5");
+    case PROTO_CLOCK_PART_FORM:
+        return N_("bad clock range '%s': expected CLOCK..CLOCK, the shortest "
+                  "and the longest clock you will play (3+2..10+5), or one "
+                  "clock (5+0)");
+    default: /* (an end's own part: the words on that end) */
+        return seat_clock_bad_part(part);
     }
 }
 

@@ -113,6 +113,7 @@ int seat_new(const Seat_Config *cfg, Seat **out)
     memcpy(wc.host_pk, cfg->match.id.pk, sizeof wc.host_pk);
     memcpy(wc.seat_secret, cfg->seat_secret, sizeof wc.seat_secret);
     wc.id = cfg->match.id; /* (each hello proves the player's key) */
+    memcpy(wc.guest_pk, cfg->guest_pk, sizeof wc.guest_pk);
     /* A seat plays through a relay that witnesses time and presence
      * (lobby protocol 2): its clocks and claims are the receipts'. */
     Match_Config mc = cfg->match;

@@ -115,6 +115,16 @@ int seat_clock_options(const char *options, const char *clock, char *out,
  */
 const char *seat_clock_bad(const char *clock);
 
+/*
+ * seat_clock_range_bad: as seat_clock_bad, for a range of clocks as a
+ * player offers one to the pool (`tabula pool --clock 3+2..10+5`,
+ * proto_clock_range_parse): the words on the part that is wrong (an
+ * end's own, as seat_clock_bad says them; ends of two kinds; a first
+ * end longer than the second; no end or a third ".."), one %s for the
+ * text typed, N_() marked. Never NULL.
+ */
+const char *seat_clock_range_bad(const char *range);
+
 /* seat_clock_twice: the English text (no format) that tells a player the
  * match options hold a clock already besides the one typed, N_() marked. */
 const char *seat_clock_twice(void);
@@ -159,6 +169,8 @@ typedef struct Seat Seat; /* opaque, heap */
  *                the seat back before it spoke, the seat puts its room
  *                on the lobby's public list with it (SEAT_OUT_SEND), and
  *                says the relay's answer (SEAT_OUT_SEEKED)
+ *   guest_pk     a host's: the only guest key its room seats (the pool's
+ *                PAIRED named it, issue 37); zero: the first guest
  */
 typedef struct Seat_Config {
     Match_Config match;
@@ -168,6 +180,7 @@ typedef struct Seat_Config {
     int admitted;
     uint8_t seek[LOBBY_SEEK_CARD_MAX];
     size_t seek_len;
+    uint8_t guest_pk[LOBBY_KEY_BYTES];
 } Seat_Config;
 
 /* The most relay nodes a seat tries in turn. */

@@ -32,6 +32,7 @@
 #define PROC_DIR_NAME "redis"
 #include "proc_util.h"
 #include "redis_util.h"
+#include "pool_steps.h"
 
 /* Redis and the nodes a test started and has not stopped: killed when
  * it ends (so a failed test leaves no server behind). */
@@ -620,4 +621,42 @@ Test(lobby_redis, seeks_from_one_address_are_limited)
     stop(&b);
     stop(&redis);
     remove_dir();
+}
+
+/* ---- the pool (issue 37) ---- */
+
+/* Redis and two nodes A and B; steps(A's address, B's); all stopped. */
+static void on_two_nodes(void (*steps)(const char *a, const char *b))
+{
+    Proc redis, na, nb;
+    char url[64], addr_a[64], addr_b[64];
+    make_dir();
+    start_lobby(&redis, &na, &nb, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    steps(addr_a, addr_b);
+    stop(&na);
+    stop(&nb);
+    stop(&redis);
+    remove_dir();
+}
+
+/* A on node A, C and B on node B. */
+static void worked_example_steps(const char *a, const char *b)
+{
+    pool_worked_example(a, b, b);
+}
+
+/* docs/pool.md's worked example (pool_steps.h) across two nodes of one
+ * lobby: C's offer on node B reaches A's counts on node A, and B pairs
+ * with A across the nodes. */
+Test(lobby_redis, pool_offers_pair_across_two_nodes)
+{
+    on_two_nodes(worked_example_steps);
+}
+
+/* One player, one offer across nodes (pool_steps.h): its second offer,
+ * on node B while the first waits on node A, is refused. */
+Test(lobby_redis, a_players_second_offer_on_another_node_is_refused)
+{
+    on_two_nodes(pool_second_offer_refused);
 }

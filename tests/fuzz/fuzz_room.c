@@ -13,8 +13,9 @@
  * step, as a transport would. The node signs receipts with a fixed key
  * at a wall clock that jumps back and forth with the time. Properties:
  * no crash, undefined behaviour or leak; every message the rooms send is
- * one a client reads (WELCOME, FRAME, ACK, PRESENCE or ERROR, of its
- * version-4 length); built with TABULA_FUZZ_UNSIGNED, a hello's proof
+ * one a client reads (WELCOME, FRAME, ACK, PRESENCE, ERROR, BEAT, SEEKED,
+ * LIST, POOL_WAIT or PAIRED, of its version-4 length or as its reader
+ * takes it); built with TABULA_FUZZ_UNSIGNED, a hello's proof
  * of its player's key always holds (lobby_seat_proof_ok), so mutated
  * hellos reach the rooms; the receipt times of the FRAMEs and ACKs one link
  * is sent never go down (a room's receipts never run back); nothing is
@@ -90,6 +91,26 @@ static int l_send(void *link, const uint8_t *m, size_t len)
         if (len != 1)
             __builtin_trap();
         break;
+    case 0x87: /* SEEKED */
+        if (len != 2)
+            __builtin_trap();
+        break;
+    case 0x88: /* LIST */
+        if (lobby_wire_list_read(m, len, NULL, NULL, NULL) != 0)
+            __builtin_trap();
+        break;
+    case 0x89: { /* POOL_WAIT */
+        uint32_t counts[LOBBY_POOL_GAMES];
+        if (lobby_wire_pool_wait_read(m, len, counts) != 0)
+            __builtin_trap();
+        break;
+    }
+    case 0x8a: { /* PAIRED */
+        Lobby_Paired pd;
+        if (lobby_wire_paired_read(m, len, &pd) != 0)
+            __builtin_trap();
+        break;
+    }
     default:
         __builtin_trap();
     }

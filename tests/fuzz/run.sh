@@ -21,7 +21,7 @@ flags=(-std=c11 -g -O1 -Icore -Iproto -Imatch -Iseat -Ilobby -Wall -Wextra
 src=(core/*.c proto/*.c)
 
 "$CC" "${flags[@]}" tests/fuzz/seeds.c "${src[@]}" lobby/code.c \
-  lobby/seek_card.c "${deps[@]}" -o "$out/seeds"
+  lobby/seek_card.c lobby/pool_wire.c "${deps[@]}" -o "$out/seeds"
 rm -rf "$out/seeds.d"
 "$out/seeds" "$out/seeds.d" >/dev/null
 
@@ -54,7 +54,7 @@ mkdir -p "$out/seeds.d/room"
   rep 21 16; rep 33 16; rep bb 32; rep 5e 64; rep 00 8
   printf '\x00\x00\x03\x04e2\x04\x00\x03\x04e7\x05\x0a'
 } >"$out/seeds.d/room/game"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek}; do
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool}; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -70,14 +70,18 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek}; 
     extra=(-DTABULA_FUZZ_UNSIGNED)
     maxlen=4096
   fi
+  if [ "$target" = pool ]; then # (mutated offers reach past their proofs)
+    extra=(-DTABULA_FUZZ_UNSIGNED)
+    maxlen=1024
+  fi
   if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX;
     # every hello's proof holds, so mutated hellos reach the rooms)
     extra=(-D_POSIX_C_SOURCE=200809L -DTABULA_FUZZ_UNSIGNED lobby/room.c
-           lobby/source.c)
+           lobby/source.c lobby/pool.c)
   fi
   "$CC" "${flags[@]}" -fsanitize=fuzzer "${extra[@]}" \
     "tests/fuzz/fuzz_$target.c" "${src[@]}" seat/*.c match/*.c lobby/wire.c \
-    lobby/code.c lobby/seek_card.c "${deps[@]}" \
+    lobby/code.c lobby/seek_card.c lobby/pool_wire.c "${deps[@]}" \
     -o "$out/fuzz_$target"
   corpus="$out/corpus/$target"
   mkdir -p "$corpus"

@@ -4,7 +4,7 @@
  * single envelopes, as a log file (whole and torn) and as plain records;
  * display names, typed and as signed records.
  * public seeks' cards, alone and in a LIST.
- *   seeds DIR   writes DIR/{frame,envelope,log,record,name,seek}/
+ *   seeds DIR   writes DIR/{frame,envelope,log,record,name,seek,pool}/
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -247,6 +247,49 @@ int main(int argc, char **argv)
         list[12] = (uint8_t)clen;
         memcpy(list + 13, card, clen);
         put_file(argv[1], "seek", "list", list, 13 + clen);
+        /* the pool's: an offer of laska and chessball at 180+2..600+5
+         * with that card, and a PAIRED (each after its type byte) */
+        uint8_t pool[LOBBY_WIRE_POOL_MAX], paired[LOBBY_WIRE_PAIRED_MAX];
+        Proto_Clock lo, hi;
+        Lobby_Paired pd;
+        size_t plen;
+        memset(&pd, 0, sizeof pd);
+        pd.role = LOBBY_ROLE_GUEST;
+        pd.game = 1;
+        pd.invite = code;
+        memcpy(pd.guest_pk, w.pk, sizeof pd.guest_pk);
+        if (proto_clock_range_parse("180+2..600+5", 0, &lo, &hi, NULL) == 0 &&
+            (plen = lobby_wire_pool(pool, &w, 3, &lo, &hi, card, clen)) > 0)
+            put_file(argv[1], "pool", "offer", pool + 1, plen - 1);
+        pd.clock = lo;
+        if ((plen = lobby_wire_paired(paired, &pd)) > 0)
+            put_file(argv[1], "pool", "paired", paired + 1, plen - 1);
+        /* steps of fuzz_room.c: members 0 and 1 offer to the pool (two
+         * players, one game and range: they pair), member 2 offers and
+         * waits, the time moves on, member 2 leaves */
+        uint8_t steps[3 * (3 + LOBBY_WIRE_POOL_MAX) + 2];
+        size_t sn = 0;
+        for (int k = 0; k < 3; k++) {
+            Proto_Identity pk;
+            uint8_t seed[32], c2[LOBBY_SEEK_CARD_MAX];
+            size_t c2len = 0;
+            memset(seed, 0x51 + k, sizeof seed);
+            if (proto_identity_from_seed(&pk, seed) != 0 ||
+                lobby_code_make(sym, pk.pk, &code) != 0 ||
+                lobby_seek_card(&pk, &code, "laska", "", NULL, 0, NULL, c2, &c2len) !=
+                    0 ||
+                (plen = lobby_wire_pool(pool, &pk, k < 2 ? 1 : 2, &lo, &hi,
+                                        c2, c2len)) == 0)
+                break;
+            steps[sn++] = (uint8_t)(k << 2);
+            steps[sn++] = (uint8_t)(plen >> 8);
+            steps[sn++] = (uint8_t)plen;
+            memcpy(steps + sn, pool, plen);
+            sn += plen;
+        }
+        steps[sn++] = 2 | 2 << 2;
+        steps[sn++] = 1 | 2 << 2;
+        put_file(argv[1], "room", "pool", steps, sn);
     }
     proto_transcript_free(t);
     printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);

@@ -1764,3 +1764,242 @@ Test(room, a_players_seeks_count_by_its_name_key)
     for (int i = 0; i < 5; i++)
         lobby_rooms_closed(hm[i], 3);
 }
+
+/* ---- the pool (issue 37) ---- */
+
+/* Player k's key pair (seed k in every byte) and its code (k's symbols,
+ * bound to that key). */
+static Proto_Identity player_id(uint8_t k)
+{
+    Proto_Identity id;
+    uint8_t seed[32];
+    memset(seed, k, sizeof seed);
+    cr_assert_eq(proto_identity_from_seed(&id, seed), 0);
+    return id;
+}
+
+static Lobby_Code player_code(uint8_t k, const Proto_Identity *id)
+{
+    uint8_t bytes[12];
+    Lobby_Code c;
+    for (int i = 0; i < 12; i++)
+        bytes[i] = (uint8_t)(k + i);
+    cr_assert_eq(lobby_code_make(bytes, id->pk, &c), 0);
+    return c;
+}
+
+/* POOL by hand: 08, version, games u16, the range's length and text,
+ * the player's key, the card of its seat key id (game laska, no
+ * options, no name: 132 bytes), then the player's proof of "tabula pool
+ * 1" NUL and every byte before it. */
+static size_t pool_as(uint8_t *m, uint8_t version, uint16_t games,
+                      const char *range, const Proto_Identity *player,
+                      const Proto_Identity *id, const Lobby_Code *code)
+{
+    size_t n = 0, k = strlen(range);
+    m[n++] = 0x08;
+    m[n++] = version;
+    m[n++] = (uint8_t)(games >> 8);
+    m[n++] = (uint8_t)games;
+    m[n++] = (uint8_t)k;
+    memcpy(m + n, range, k);
+    n += k;
+    memcpy(m + n, player->pk, 32);
+    n += 32;
+    n += card_by_hand(m + n, id, code, "laska", "", "");
+    return signed_by_hand("tabula pool 1", m, n, player);
+}
+
+/* The same, the player's own seat key its player key. */
+static size_t pool_msg(uint8_t *m, uint8_t version, uint16_t games,
+                       const char *range, const Proto_Identity *id,
+                       const Lobby_Code *code)
+{
+    return pool_as(m, version, games, range, id, id, code);
+}
+
+/* l's message k is POOL_WAIT (89, then 16 counts u32) saying c0 waiting
+ * for game 0, c1 for game 1 and none for the others. */
+static void told(const Link *l, int k, uint32_t c0, uint32_t c1)
+{
+    uint8_t want[65] = {0x89};
+    want[4] = (uint8_t)c0;
+    want[8] = (uint8_t)c1;
+    cr_assert_gt(l->n, k);
+    cr_assert_eq(l->len[k], 65);
+    cr_assert(memcmp(l->msg[k], want, 65) == 0, "POOL_WAIT %d: %u %u", k,
+              (unsigned)l->msg[k][4], (unsigned)l->msg[k][8]);
+}
+
+/* docs/pool.md's worked example as bytes (each player's seat key its
+ * player key), games 0 (laska) and 1
+ * (chessball): A offers both at 180+2..600+5 (3+2..10+5: 260..800 s),
+ * C laska at 900+10..1800+0 (15+10..30+0: 1300..1800 s), B chessball at
+ * 300+0 alone. A is told 1 and 1 at once (POOL_WAIT: 65 bytes); C 2 and
+ * 1; A, told 1 ms earlier, only at the sweep a second after its last
+ * (LOBBY_POOL_TELL_MS). B pairs with A in chessball at B's 300+0: both
+ * get PAIRED (8a, role: A 00 hosts, being older, B 01; game 01; A's
+ * code's 16 symbols; B's key; 05 "300+0"; 00, A's card's options, none:
+ * 58 bytes) and are closed after it; C is told laska 1, chessball 0. */
+Test(room, pool_offers_pair_as_worked_out_in_bytes)
+{
+    Link a, b, c;
+    uint8_t m[700], want[58];
+    Proto_Identity ia = player_id(0xa1), ib = player_id(0xb2),
+                   ic = player_id(0xc3);
+    Lobby_Code ca = player_code(40, &ia), cb = player_code(50, &ib),
+               cc = player_code(60, &ic);
+    Lobby_Member *am = member(&a, "192.0.2.1", 0);
+    lobby_rooms_message(am, m, pool_msg(m, 4, 3, "180+2..600+5", &ia, &ca), 1);
+    cr_assert_eq(a.n, 1);
+    told(&a, 0, 1, 1);
+    Lobby_Member *cm = member(&c, "192.0.2.3", 2);
+    lobby_rooms_message(cm, m, pool_msg(m, 4, 1, "900+10..1800+0", &ic, &cc),
+                        2);
+    cr_assert_eq(c.n, 1);
+    told(&c, 0, 2, 1);
+    cr_assert_eq(a.n, 1); /* (told 1 ms ago) */
+    lobby_rooms_sweep(rs, 500);
+    cr_assert_eq(a.n, 1);
+    lobby_rooms_sweep(rs, 1001);
+    cr_assert_eq(a.n, 2);
+    told(&a, 1, 2, 1);
+    cr_assert_eq(c.n, 1);
+
+    Lobby_Member *bm = member(&b, "192.0.2.2", 1500);
+    lobby_rooms_message(bm, m, pool_msg(m, 4, 2, "300+0..300+0", &ib, &cb),
+                        1500);
+    size_t n = 0;
+    want[n++] = 0x8a;
+    want[n++] = 0;
+    want[n++] = 1;
+    memcpy(want + n, ca.secret, 12);
+    memcpy(want + n + 12, ca.fingerprint, 4);
+    n += 16;
+    memcpy(want + n, ib.pk, 32);
+    n += 32;
+    want[n++] = 5;
+    memcpy(want + n, "300+0", 5);
+    n += 5;
+    want[n++] = 0;
+    cr_assert_eq(n, 58);
+    cr_assert_eq(a.n, 3);
+    cr_assert_eq(a.len[2], 58);
+    cr_assert(memcmp(a.msg[2], want, 58) == 0);
+    cr_assert(a.closing && a.flushed);
+    want[1] = 1;
+    cr_assert_eq(b.n, 1); /* (paired at once: no count first) */
+    cr_assert_eq(b.len[0], 58);
+    cr_assert(memcmp(b.msg[0], want, 58) == 0);
+    cr_assert(b.closing && b.flushed);
+    cr_assert_eq(c.n, 2);
+    told(&c, 1, 1, 0);
+    lobby_rooms_closed(am, 1501);
+    lobby_rooms_closed(bm, 1501);
+    lobby_rooms_closed(cm, 1502);
+}
+
+/* One player, one offer: a second POOL of the same player key (another
+ * game's seat key and code in its card, from another address) is
+ * refused ERROR 13 although it would pair with the first (its own), and
+ * changes nothing; once the first connection is gone, the player offers
+ * again and waits, counted alone. */
+Test(room, a_player_offers_once_and_never_pairs_with_itself)
+{
+    Link a1, a2, a3;
+    uint8_t m[700];
+    Proto_Identity p = player_id(0xa1), s1 = player_id(0xd1),
+                   s2 = player_id(0xd2);
+    Lobby_Code c1 = player_code(40, &s1), c2 = player_code(41, &s2);
+    Lobby_Member *m1 = member(&a1, "192.0.2.1", 0);
+    lobby_rooms_message(m1, m, pool_as(m, 4, 1, "300+0..300+0", &p, &s1, &c1),
+                        1);
+    told(&a1, 0, 1, 0);
+    Lobby_Member *m2 = member(&a2, "192.0.2.7", 2);
+    lobby_rooms_message(m2, m, pool_as(m, 4, 1, "300+0..300+0", &p, &s2, &c2),
+                        2);
+    cr_assert_eq(error_of(&a2, 0), 13);
+    cr_assert_eq(a1.n, 1);
+    lobby_rooms_closed(m2, 3);
+    lobby_rooms_closed(m1, 4);
+    Lobby_Member *m3 = member(&a3, "192.0.2.1", 5);
+    lobby_rooms_message(m3, m, pool_as(m, 4, 1, "300+0..300+0", &p, &s2, &c2),
+                        5);
+    cr_assert_eq(a3.n, 1);
+    told(&a3, 0, 1, 0);
+    lobby_rooms_closed(m3, 6);
+}
+
+/* An offer's bytes are checked: version 3 is refused VERSION (ERROR 2);
+ * no games, a range not in its canonical form (a leading zero, minutes
+ * as typed "3+2..10+5" are 3 s and 10 s: canonical, and taken), ends out
+ * of order, a forged card, and a POOL after a CREATE or a second one on
+ * its connection are PROTOCOL (ERROR 1). A waiting offer is never timed
+ * out as a connection that said nothing. */
+Test(room, pool_offers_are_checked)
+{
+    Link l;
+    uint8_t m[700];
+    Proto_Identity ia = player_id(0xa1);
+    Lobby_Code ca = player_code(40, &ia);
+    struct {
+        uint8_t version;
+        uint16_t games;
+        const char *range;
+        int code;
+    } bad[] = {{3, 1, "300+0..300+0", 2},  {4, 0, "300+0..300+0", 1},
+               {4, 1, "0300+0..300+0", 1}, {4, 1, "600+0..300+0", 1},
+               {4, 1, "300+0", 1},         {4, 1, "300+0..300d3", 1}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        Lobby_Member *x = member(&l, "192.0.2.1", 0);
+        lobby_rooms_message(x, m,
+                            pool_msg(m, bad[i].version, bad[i].games,
+                                     bad[i].range, &ia, &ca),
+                            1);
+        cr_assert_eq(error_of(&l, 0), bad[i].code, "%zu", i);
+        lobby_rooms_closed(x, 2);
+    }
+    Lobby_Member *x = member(&l, "192.0.2.1", 0);
+    size_t n = pool_msg(m, 4, 1, "300+0..300+0", &ia, &ca);
+    m[n - 1] ^= 1; /* the player's proof */
+    lobby_rooms_message(x, m, n, 1);
+    cr_assert_eq(error_of(&l, 0), 1);
+    lobby_rooms_closed(x, 2);
+    x = member(&l, "192.0.2.1", 0);
+    /* a card signed by another key than its own, proven by the player */
+    Proto_Identity other = player_id(0xe5);
+    n = pool_as(m, 4, 1, "300+0..300+0", &other, &ia, &ca);
+    m[n - 65] ^= 1; /* the card's own signature */
+    signed_by_hand("tabula pool 1", m, n - 64, &other);
+    lobby_rooms_message(x, m, n, 1);
+    cr_assert_eq(error_of(&l, 0), 1);
+    lobby_rooms_closed(x, 2);
+
+    x = member(&l, "192.0.2.1", 0);
+    lobby_rooms_message(x, m, create(m, 0x31, 0x32, 0), 1);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 2);
+    cr_assert_eq(error_of(&l, 1), 1);
+    lobby_rooms_closed(x, 3);
+
+    x = member(&l, "192.0.2.1", 10);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 11);
+    told(&l, 0, 1, 0);
+    lobby_rooms_sweep(rs, 60000); /* (past hello_timeout_ms: it waits) */
+    cr_assert_eq(l.n, 1);
+    cr_assert(!l.closing);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60001);
+    cr_assert_eq(error_of(&l, 1), 1);
+    lobby_rooms_closed(x, 60002);
+    /* a member whose offer waits only listens: a CREATE is PROTOCOL, and
+     * its offer leaves with it (a new offer of the player waits alone) */
+    x = member(&l, "192.0.2.1", 60003);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60003);
+    told(&l, 0, 1, 0);
+    lobby_rooms_message(x, m, create(m, 0x41, 0x42, 0), 60004);
+    cr_assert_eq(error_of(&l, 1), 1);
+    lobby_rooms_closed(x, 60005);
+    x = member(&l, "192.0.2.1", 60006);
+    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60006);
+    told(&l, 0, 1, 0);
+    lobby_rooms_closed(x, 60007);
+}
