@@ -92,9 +92,10 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
         return 1;
     if (!done && netstore_seat_load(path, &seat, why, sizeof why) != 1)
         return 1; /* (a log with no seat: not a seat of this machine's) */
-    if (done) /* (its seat file is gone: the role is the name's) */
-        seat.role = strstr(path, "/join-") != NULL ? LOBBY_ROLE_GUEST
-                                                   : LOBBY_ROLE_HOST;
+    /* (the role is the file's name's: netstore_seat_take names a seat's
+     * log ROLE-CODE.log, and a seat file does not keep it) */
+    seat.role = strstr(path, "/join-") != NULL ? LOBBY_ROLE_GUEST
+                                               : LOBBY_ROLE_HOST;
     if ((rc = proto_read_file(path, &buf, &len)) != 0 ||
         ((rc = proto_log_verify_witnessed(buf, len, NULL, visit, NULL, &last,
                                           &t, &rep)) != 0 &&
