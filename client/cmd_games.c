@@ -21,8 +21,8 @@ static const char games_help[] = N_(
     "usage: tabula games [--all]\n"
     "\n"
     "Lists your network games kept on this machine (the seats of tabula\n"
-    "host, seek and join without --log, in the seats' folder), the ones\n"
-    "where it is your move first, two lines each:\n"
+    "host, seek, pool and join without --log, in the seats' folder), the\n"
+    "ones where it is your move first, two lines each:\n"
     "  game: CODE GAME SIDE TURN LEFT LAST\n"
     "  open: the command that takes the seat back\n"
     "SIDE is white or black (yours); TURN is 'you' (your move), 'opponent',\n"
@@ -92,16 +92,17 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
         return 1;
     if (!done && netstore_seat_load(path, &seat, why, sizeof why) != 1)
         return 1; /* (a log with no seat: not a seat of this machine's) */
-    /* (the role is the file's name's: netstore_seat_take names a seat's
-     * log ROLE-CODE.log, and a seat file does not keep it) */
-    seat.role = strstr(path, "/join-") != NULL ? LOBBY_ROLE_GUEST
-                                               : LOBBY_ROLE_HOST;
+    /* (a finished game's seat file is gone: its role is in its log's
+     * name, ROLE-CODE.done.log) */
+    if (done)
+        seat.role = strstr(path, "/join-") != NULL ? LOBBY_ROLE_GUEST
+                                                   : LOBBY_ROLE_HOST;
     if ((rc = proto_read_file(path, &buf, &len)) != 0 ||
         ((rc = proto_log_verify_witnessed(buf, len, NULL, visit, NULL, &last,
                                           &t, &rep)) != 0 &&
          rc != TB_E_TRUNCATED)) {
-        fprintf(stderr, _("tabula games: %s does not verify: %s\n"),
-                cli_token(path), _(tb_strerror(rc)));
+        fprintf(stderr, _("tabula games: %s does not verify: %s\n"), path,
+                _(tb_strerror(rc)));
         free(buf);
         proto_transcript_free(t);
         return rc;
@@ -145,11 +146,18 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
     snprintf(row->line, sizeof row->line, "game: %s %s %s %s %s %s\n", code,
              game,
              side == CORE_WHITE ? "white" : "black", turn, left, lastm);
+    /* (a host that ran its own lobby binds it again without --lobby;
+     * any other seat reaches its lobby, and a path with a space is
+     * quoted so the line can be pasted) */
+    int lob = seat.lobby[0] != '\0' && !seat.own_lobby;
+    int quote = strchr(path, ' ') != NULL;
     if (!done)
-        snprintf(row->open, sizeof row->open, "  open: tabula %s %s --log %s%s%s\n",
+        snprintf(row->open, sizeof row->open,
+                 "  open: tabula %s %s --log %s%s%s%s%s\n",
                  seat.role == LOBBY_ROLE_GUEST ? "join" : "host",
-                 seat.role == LOBBY_ROLE_GUEST ? code : game, path,
-                 seat.lobby[0] != '\0' ? " --lobby " : "", seat.lobby);
+                 seat.role == LOBBY_ROLE_GUEST ? code : game,
+                 quote ? "'" : "", path, quote ? "'" : "",
+                 lob ? " --lobby " : "", lob ? seat.lobby : "");
     else
         snprintf(row->open, sizeof row->open, "  log: %s\n", path);
     proto_transcript_free(t);
@@ -173,7 +181,7 @@ int cli_games(int argc, char **argv)
     char dir[512], path[1024];
     char **names = NULL;
     size_t n = 0, cap = 0;
-    int all = 0, bad = 0;
+    int all = 0, bad = 0, finished = 0;
     DIR *d;
     struct dirent *e;
 
@@ -225,6 +233,7 @@ int cli_games(int argc, char **argv)
             shown++;
         else if (rc < 0)
             bad++;
+        finished += done;
     }
     /* your moves first, each group in the folder's order */
     for (int pass = 1; pass >= 0; pass--)
@@ -233,9 +242,12 @@ int cli_games(int argc, char **argv)
                 fputs(rows[i].line, stdout);
                 fputs(rows[i].open, stdout);
             }
-    if (shown == 0)
+    if (shown == 0 && finished > 0 && bad == 0)
+        printf(_("games: none running on this machine; tabula games --all "
+                 "lists the finished ones too\n"));
+    else if (shown == 0 && bad == 0)
         printf(_("games: none kept on this machine; start one with tabula "
-                 "host, seek or join\n"));
+                 "host, seek, pool or join\n"));
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);

@@ -1095,6 +1095,7 @@ static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
         cfg.store_dir = store; /* (a --log there is one of its seats) */
     cfg.lobby = lobby;
     int external_lobby = r.lobby == NULL; /* (not this process's own) */
+    cfg.own_lobby = !external_lobby;
     cfg.nodes = nodes; /* --lobby's, read above; 0 of them otherwise */
     cfg.nnodes = nnodes;
     uv_signal_init(&r.loop, &r.sig);

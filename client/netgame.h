@@ -88,6 +88,7 @@ typedef struct Netgame_Config {
     /* A host's: put the room on the lobby's public list (tabula seek),
      * with the player's name record name[0..name_len) (proto_name_sign;
      * name_len 0: none). */
+    int own_lobby; /* lobby is this process's own (embedded) */
     int seek;
     const uint8_t *name;
     size_t name_len;

@@ -207,6 +207,7 @@ int netgame_new(uv_loop_t *loop, const Netgame_Config *cfg,
         if (cfg->role == LOBBY_ROLE_HOST)
             g->seat.invite = *cfg->pool_invite;
     }
+    g->seat.own_lobby = cfg->own_lobby;
     resumed = netstore_seat_take(
         g->log_path, sizeof g->log_path,
         cfg->role == LOBBY_ROLE_HOST ? cfg->store_dir : NULL, cfg->role,

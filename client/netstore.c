@@ -51,7 +51,8 @@ int netstore_seat_save(const char *log_path, const Netstore_Seat *seat)
     fprintf(f, "watch %s\n", seat->watch.text[0] ? seat->watch.text : "-");
     fprintf(f, "game %s\n", seat->game ? core_game_name(seat->game) : "-");
     fprintf(f, "options %s\n", seat->options[0] ? seat->options : "-");
-    fprintf(f, "lobby %s\n", seat->lobby);
+    fprintf(f, "lobby %s\n", seat->lobby[0] ? seat->lobby : "-");
+    fprintf(f, "own %d\n", seat->own_lobby);
     proto_wipe(hex, sizeof hex);
     if (fflush(f) != 0 || fsync(fd) != 0) {
         fclose(f);
@@ -96,6 +97,13 @@ int netstore_seat_load(const char *log_path, Netstore_Seat *seat, char *why,
         else if (strcmp(line, "options") == 0)
             snprintf(seat->options, sizeof seat->options, "%s",
                      strcmp(val, "-") == 0 ? "" : val);
+        else if (strcmp(line, "role") == 0 && strcmp(val, "1") == 0)
+            seat->role = LOBBY_ROLE_GUEST;
+        else if (strcmp(line, "lobby") == 0)
+            snprintf(seat->lobby, sizeof seat->lobby, "%s",
+                     strcmp(val, "-") == 0 ? "" : val);
+        else if (strcmp(line, "own") == 0)
+            seat->own_lobby = strcmp(val, "1") == 0;
     }
     fclose(f);
     if (!have_key || !have_seat ||

@@ -23,6 +23,8 @@ typedef struct Netstore_Seat {
     const Core_Game *game;
     char options[PROTO_OPTIONS_MAX + 1];
     char lobby[LOBBY_ADDR_LIST_MAX];
+    int own_lobby; /* lobby was the host's own (embedded): a restarted
+                      host binds it again rather than reach it */
     /* Not kept: 1 when the caller gave a new seat's id (and a host's
      * invite) already (a seat the pool paired: its offer's card named
      * them), so netstore_seat_take keeps them instead of making new. */
