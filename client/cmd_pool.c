@@ -4,7 +4,7 @@
  * games and a range of clocks at once. It prints how many wait for each
  * game offered as that changes ("pool: waiting (laska 2, chessball 1)"),
  * then who hosts which game at which clock once the lobby pairs the
- * offer ("pool: paired: host laska 300+3"), then plays that game exactly
+ * offer ("pool: paired: host laska 5+3"), then plays that game exactly
  * as tabula host or join does: the older offer hosts its room with the
  * invite code its card carried, seating only the guest's key; the guest
  * joins with that code (cmd_net.c's cli_net_play runs both).
@@ -98,7 +98,8 @@ static void on_wait(void *user, const uint32_t *counts)
     if (same) /* (another game's count moved: nothing new for this player) */
         return;
     r->printed = 1;
-    printf(_("pool: waiting (%s)\n"), line);
+    /* (a line scripts read, as 'seek: listed' and 'invite:': English) */
+    printf("pool: waiting (%s)\n", line);
 }
 
 static void on_done(void *user, int status, const Lobby_Paired *paired)
@@ -356,17 +357,20 @@ int cli_pool(int argc, char **argv)
     const Lobby_Paired *pd = &r.paired;
     const Core_Game *game =
         pd->game < core_game_count() ? core_game_at(pd->game) : NULL;
-    char ctext[PROTO_CLOCK_TEXT_MAX], opts[PROTO_OPTIONS_MAX + 1];
+    char ctext[PROTO_CLOCK_TEXT_MAX], shown[PROTO_CLOCK_TEXT_MAX],
+        opts[PROTO_OPTIONS_MAX + 1];
     if (game == NULL || (mask & (1u << pd->game)) == 0 ||
-        proto_clock_format(&pd->clock, ctext, sizeof ctext) != 0) {
+        proto_clock_format(&pd->clock, ctext, sizeof ctext) != 0 ||
+        proto_clock_typed(&pd->clock, shown, sizeof shown) != 0) {
         proto_identity_wipe(&id);
         fprintf(stderr, _("tabula pool: the lobby paired the offer for a "
                           "game it did not offer\n"));
         return CLI_EXIT_FAIL;
     }
-    printf(pd->role == LOBBY_ROLE_HOST ? _("pool: paired: host %s %s\n")
-                                       : _("pool: paired: guest %s %s\n"),
-           core_game_name(game), ctext[0] != '\0' ? ctext : "-");
+    /* (as --clock takes it: 5+0, not the option's 300+0) */
+    printf(pd->role == LOBBY_ROLE_HOST ? "pool: paired: host %s %s\n"
+                                       : "pool: paired: guest %s %s\n",
+           core_game_name(game), shown[0] != '\0' ? shown : "-");
     /* The match's options: the host's (its card's, as PAIRED says them)
      * and the clock paired; the guest holds the host's start to them. */
     int n = snprintf(opts, sizeof opts, "%s%s%s%s", pd->options,

@@ -45,7 +45,7 @@ static void pool_one_end(Proc *a, Proc *b)
  * on at_c, then B chessball at 5+0 (300 s) on at_b. A is told 1 and 1,
  * C then 2 and 1 (A too, within a second); B pairs with A in chessball
  * at B's 5+0 (300 > 260, in 260..800), A hosting (the older offer): "pool:
- * paired: host chessball 300+0" and "guest chessball 300+0", B told no
+ * paired: host chessball 5+0" and "guest chessball 5+0", B told no
  * count first; they play it to the end on one final hash. C shares laska
  * with A alone and 1300..1800 misses 260..800: it waits, told "laska 1"
  * once A's offer left; withdrawn (SIGINT), it says so. */
@@ -60,8 +60,8 @@ static void pool_worked_example(const char *at_a, const char *at_c,
     await_line(&c, "pool: waiting (laska 2)\n", NULL, 0);
     await_line(&a, "pool: waiting (laska 2, chessball 1)\n", NULL, 0);
     pool_start(&b, "b", "b", &eb, "chessball", "5+0", at_b);
-    await_line(&a, "pool: paired: host chessball 300+0\n", NULL, 0);
-    await_line(&b, "pool: paired: guest chessball 300+0\n", NULL, 0);
+    await_line(&a, "pool: paired: host chessball 5+0\n", NULL, 0);
+    await_line(&b, "pool: paired: guest chessball 5+0\n", NULL, 0);
     cr_assert_null(strstr(slurp(b.out), "pool: waiting"), "%s",
                    slurp(b.out));
     await_line(&a, "match: chessball clock=300+0, you are white", NULL, 0);
@@ -91,8 +91,8 @@ static void pool_second_offer_refused(const char *at_1, const char *at_2)
               "%s", slurp(a2.err));
     cr_assert_null(strstr(slurp(a1.out), "paired"));
     pool_start(&b, "b", "b", &eb, "laska", "10+0", at_2);
-    await_line(&a1, "pool: paired: host laska 600+0\n", NULL, 0);
-    await_line(&b, "pool: paired: guest laska 600+0\n", NULL, 0);
+    await_line(&a1, "pool: paired: host laska 10+0\n", NULL, 0);
+    await_line(&b, "pool: paired: guest laska 10+0\n", NULL, 0);
     cr_assert_eq(finish(&a1), 0, "%s", slurp(a1.err));
     cr_assert_eq(finish(&b), 0, "%s", slurp(b.err));
 }

@@ -112,7 +112,7 @@ Test(pool, a_killed_player_comes_back_with_the_same_command)
     start(&a, "a", ea.env, aa);
     await_line(&a, "pool: waiting (laska 1)\n", NULL, 0);
     start(&b, "b", eb.env, ba);
-    await_line(&a, "pool: paired: host laska 300+0\n", NULL, 0);
+    await_line(&a, "pool: paired: host laska 5+0\n", NULL, 0);
     await_line(&a, "\n   2. ", NULL, 0);
     kill(a.pid, SIGKILL);
     finish(&a);
