@@ -94,8 +94,10 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
         return 1; /* (a log with no seat: not a seat of this machine's) */
     /* (a finished game's seat file is gone: its role is in its log's
      * name, ROLE-CODE.done.log) */
+    const char *name = strrchr(path, '/');
+    name = name != NULL ? name + 1 : path;
     if (done)
-        seat.role = strstr(path, "/join-") != NULL ? LOBBY_ROLE_GUEST
+        seat.role = strncmp(name, "join-", 5) == 0 ? LOBBY_ROLE_GUEST
                                                    : LOBBY_ROLE_HOST;
     if ((rc = proto_read_file(path, &buf, &len)) != 0 ||
         ((rc = proto_log_verify_witnessed(buf, len, NULL, visit, NULL, &last,
@@ -108,6 +110,11 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
         return rc;
     }
     free(buf);
+    if (t == NULL) { /* (an empty or cut log: nothing verified) */
+        fprintf(stderr, _("tabula games: %s does not verify: %s\n"), path,
+                _(tb_strerror(rc != 0 ? rc : TB_E_TRUNCATED)));
+        return TB_E_TRUNCATED;
+    }
     const Proto_Message *start = proto_transcript_start(t);
     const char *game = start != NULL ? start->body.start.game
                        : seat.game != NULL ? core_game_name(seat.game)
@@ -136,13 +143,17 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
     /* a finished game's seat file is gone: its code is in the log's
      * name (ROLE-CODE.done.log, netstore_retire) */
     char code[LOBBY_CODE_TEXT] = "-";
-    const char *base = strrchr(path, '/'), *dash;
-    base = base != NULL ? base + 1 : path;
+    const char *dash = strchr(name, '-');
+    Lobby_Code named;
     if (seat.invite.text[0] != '\0')
         snprintf(code, sizeof code, "%s", seat.invite.text);
-    else if ((dash = strchr(base, '-')) != NULL &&
-             strlen(dash + 1) >= LOBBY_CODE_TEXT - 1)
-        snprintf(code, sizeof code, "%.*s", LOBBY_CODE_TEXT - 1, dash + 1);
+    else if (dash != NULL && strlen(dash + 1) >= LOBBY_CODE_TEXT - 1) {
+        char text[LOBBY_CODE_TEXT];
+        snprintf(text, sizeof text, "%.*s", LOBBY_CODE_TEXT - 1, dash + 1);
+        if (lobby_code_parse(text, &named) == 0) /* (a file's name is no
+                                                     code until it parses) */
+            snprintf(code, sizeof code, "%s", named.text);
+    }
     snprintf(row->line, sizeof row->line, "game: %s %s %s %s %s %s\n", code,
              game,
              side == CORE_WHITE ? "white" : "black", turn, left, lastm);
@@ -169,6 +180,19 @@ static int ends_with(const char *s, const char *tail)
 {
     size_t n = strlen(s), k = strlen(tail);
     return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* 1 when a seat file's name holds only what a seat's name may (ROLE-
+ * CODE.log, CODE's symbols and dashes, ".done-N"): a name with a
+ * control byte would be printed into the terminal as it is. */
+static int plain_name(const char *s)
+{
+    for (; *s != '\0'; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '-' || *s == '.' ||
+              *s == '_'))
+            return 0;
+    return 1;
 }
 
 static int by_name(const void *a, const void *b)
@@ -209,6 +233,13 @@ int cli_games(int argc, char **argv)
     while ((e = readdir(d)) != NULL) {
         if (!ends_with(e->d_name, ".log"))
             continue;
+        if (!plain_name(e->d_name)) { /* (never printed as it is) */
+            fprintf(stderr,
+                    _("tabula games: %s in the seats' folder is not a "
+                      "seat's name; left out\n"),
+                    cli_token(e->d_name));
+            continue;
+        }
         if (n == cap) {
             char **more = realloc(names, (cap = cap ? 2 * cap : 16) *
                                              sizeof *names);

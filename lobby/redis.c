@@ -1578,12 +1578,21 @@ static void pool_pair(Lobby_Redis *st, const redisReply *offers,
         const redisReply *ki = offers->element[2 * i],
                          *vi = offers->element[2 * i + 1];
         uint64_t id, until = 0;
+        int leased = 0;
         if (ki->type != REDIS_REPLY_STRING || vi->type != REDIS_REPLY_STRING ||
             parse_u64(ki->str, ki->len, &id) != 0)
             continue;
         for (size_t j = 0; j < nleases; j++)
-            if (leases[j].id == id)
+            if (leases[j].id == id) {
                 until = leases[j].until;
+                leased = 1;
+            }
+        /* An offer whose lease this read did not see is being filed (its
+         * record and lease are two commands, and the leases were read
+         * first): not lapsed, only not yet to pair (a trial lost one
+         * honest pair in ten so). */
+        if (!leased)
+            continue;
         if (until < now || kept_read(id, vi->str, vi->len, &kept[k]) != 0) {
             pool_drop(st, id); /* lapsed: its node is gone */
             continue;
