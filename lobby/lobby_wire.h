@@ -360,6 +360,10 @@ int lobby_seek_card(const Proto_Identity *id, const Lobby_Code *invite,
  */
 int lobby_seek_card_read(const uint8_t *card, size_t len, Lobby_Seek *out);
 
+/* lobby_seek_game_ok: 1 when s[0..n) holds only what a game's name in a
+ * card or a SEEKS may ([a-z0-9]), else 0. */
+int lobby_seek_game_ok(const uint8_t *s, size_t n);
+
 /* lobby_seek_card_game: the game card[0..len) names, unchecked
  * otherwise (a relay's filter of cards it checked when they came).
  * Errors: TB_E_FORMAT. */

@@ -1198,6 +1198,24 @@ void lobby__seeks_each(Lobby_Rooms *rs,
         fn(user, l->room->lookup[0], l->card, l->len, l->game);
 }
 
+/* A LIST part's header at h: type, last (1 on the list's last part),
+ * count. */
+static void list_header(uint8_t *h, int last, unsigned count)
+{
+    h[0] = LOBBY_MSG_LIST;
+    h[1] = (uint8_t)last;
+    h[2] = (uint8_t)(count >> 8);
+    h[3] = (uint8_t)count;
+}
+
+/* The list's last part is on its way: m is answered, and goes once it
+ * is written. */
+static void list_end(Lobby_Member *m)
+{
+    m->done = 1;
+    m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+}
+
 /* Send m (a SEEKS member) the next parts of the list while its link
  * takes them; after the last, close it. */
 static void list_pump(Lobby_Member *m)
@@ -1217,8 +1235,7 @@ static void list_pump(Lobby_Member *m)
             if (m->snap_at == m->snap_len) {
                 free(m->snap);
                 m->snap = NULL;
-                m->done = 1;
-                m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+                list_end(m);
             }
         }
         return;
@@ -1247,15 +1264,11 @@ static void list_pump(Lobby_Member *m)
             count++;
             m->list_after = l->no;
         }
-        msg[0] = LOBBY_MSG_LIST;
-        msg[1] = l == NULL; /* the last part */
-        msg[2] = (uint8_t)(count >> 8);
-        msg[3] = (uint8_t)count;
+        list_header(msg, l == NULL, count);
         if (member_put(m, msg, n) != 0)
             break;
         if (l == NULL) {
-            m->done = 1;
-            m->ops->close(m->link, 1, LOBBY_CLOSE_ANSWERED);
+            list_end(m);
             break;
         }
     }
@@ -1272,13 +1285,15 @@ static void on_seeks(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
 
     while (k < LOBBY_SEEK_GAME_MAX && game[k] != 0)
         k++;
-    for (size_t i = 0; i < LOBBY_SEEK_GAME_MAX; i++)
-        if (i < k ? !((game[i] >= 'a' && game[i] <= 'z') ||
-                      (game[i] >= '0' && game[i] <= '9'))
-                  : game[i] != 0) {
+    for (size_t i = k; i < LOBBY_SEEK_GAME_MAX; i++)
+        if (game[i] != 0) { /* (NUL-padded) */
             member_error(m, LOBBY_ERR_PROTOCOL);
             return;
         }
+    if (!lobby_seek_game_ok(game, k)) {
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
     if (list_turn(m, now) != 0) {
         rs->stats.rate_limited++;
         member_error(m, LOBBY_ERR_RATE);
@@ -1299,10 +1314,7 @@ static void part_close(uint8_t *h, const uint8_t *end, int last,
                        unsigned count)
 {
     lobby__put32(h, (uint32_t)(end - h - 4));
-    h[4] = LOBBY_MSG_LIST;
-    h[5] = (uint8_t)last;
-    h[6] = (uint8_t)(count >> 8);
-    h[7] = (uint8_t)count;
+    list_header(h + 4, last, count);
 }
 
 int lobby__listed(Lobby_Member *m, size_t n, const uint64_t *since,

@@ -28,15 +28,21 @@ enum {
  * whole). */
 enum { FIELD_GAME, FIELD_OPTIONS, FIELD_NAME };
 
+int lobby_seek_game_ok(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+            return 0;
+    return 1;
+}
+
 static int field_ok(int field, const uint8_t *s, size_t n)
 {
-    for (size_t i = 0; field != FIELD_NAME && i < n; i++) {
-        uint8_t c = s[i];
-        if (field == FIELD_GAME
-                ? !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-                : c <= 0x20 || c > 0x7e)
+    if (field == FIELD_GAME)
+        return lobby_seek_game_ok(s, n);
+    for (size_t i = 0; field == FIELD_OPTIONS && i < n; i++)
+        if (s[i] <= 0x20 || s[i] > 0x7e)
             return 0;
-    }
     return 1;
 }
 

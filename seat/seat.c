@@ -197,6 +197,16 @@ static int look_input(Seat *s, const uint8_t *msg, size_t len)
     return TB_E_SEAT; /* let in with the right key, refused, or garbled */
 }
 
+/* A host's seek (if it has one) on the list again: its SEEK to send. */
+static void seek_up(Seat *s)
+{
+    if (s->seek_len > 0) {
+        Seat_Out *so = push(s, SEAT_OUT_SEND);
+        so->data = s->seek;
+        so->len = s->seek_len;
+    }
+}
+
 int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
 {
     Lobby_Wire_Event ev;
@@ -232,12 +242,8 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         s->up_seq = match_last_seq(s->m);
         /* a seek while no guest holds the seat: each time, as a relay
          * that lost the room lost its place on the list too */
-        if (s->seek_len > 0 && !ev.welcome.guest_present &&
-            no_key(ev.welcome.guest_pk)) {
-            Seat_Out *so = push(s, SEAT_OUT_SEND);
-            so->data = s->seek;
-            so->len = s->seek_len;
-        }
+        if (!ev.welcome.guest_present && no_key(ev.welcome.guest_pk))
+            seek_up(s);
         break;
     }
     case LOBBY_WIRE_SEEKED:
@@ -261,12 +267,8 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
                                  &ev.receipt);
         /* a guest that gave the seat back before it spoke (a joiner who
          * only looked) took the seek with it: up again */
-        if (s->seek_len > 0 && ev.seat == LOBBY_ROLE_GUEST && !ev.present &&
-            no_key(ev.guest_pk)) {
-            Seat_Out *so = push(s, SEAT_OUT_SEND);
-            so->data = s->seek;
-            so->len = s->seek_len;
-        }
+        if (ev.seat == LOBBY_ROLE_GUEST && !ev.present && no_key(ev.guest_pk))
+            seek_up(s);
         break;
     case LOBBY_WIRE_REFUSED:
         s->refusal = ev.reason;
