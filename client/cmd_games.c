@@ -11,14 +11,17 @@
 #include <string.h>
 #include <time.h>
 
+#include <uv.h>
+
 #include "cli.h"
 #include "i18n.h"
+#include "netgame.h"
 #include "netstore.h"
 #include "proto.h"
 #include "tb_error.h"
 
 static const char games_help[] = N_(
-    "usage: tabula games [--all]\n"
+    "usage: tabula games [--all] [--wait [--notify CMD]]\n"
     "\n"
     "Lists your network games kept on this machine (the seats of tabula\n"
     "host, seek, pool and join without --log, in the seats' folder), the\n"
@@ -30,14 +33,26 @@ static const char games_help[] = N_(
     "LEFT is the time left on the running clock (2d23h, 4m10s; '-' without\n"
     "one); LAST is the last move with its number ('-' before one). Each\n"
     "game's log is verified first; one that does not verify is named on\n"
-    "standard error. --all also lists finished games.\n");
+    "standard error. --all also lists finished games.\n"
+    "  --wait        blocks until one of your running games needs you (your\n"
+    "                move, or the game ended), watching each on its lobby\n"
+    "                as a spectator, prints its two lines and exits 0\n"
+    "  --notify CMD  with --wait: runs CMD with the game's line as its last\n"
+    "                argument (e.g. --notify notify-send) for each game\n"
+    "                that needs you, once a move, and keeps waiting\n");
 
-const Cli_Flag cli_flags_games[] = {{"--all", CLI_SWITCH, 0},
+enum { GAMES_ALL = 1, GAMES_WAIT, GAMES_NOTIFY };
+
+const Cli_Flag cli_flags_games[] = {{"--all", CLI_SWITCH, GAMES_ALL},
+                                    {"--wait", CLI_SWITCH, GAMES_WAIT},
+                                    {"--notify", CLI_NONEMPTY, GAMES_NOTIFY},
                                     {NULL, CLI_SWITCH, 0}};
 
 typedef struct Game_Row {
     char line[512], open[4096];
-    int yours; /* your move: listed first */
+    int yours;          /* your move: listed first */
+    int needs;          /* your move, or the game is over */
+    uint32_t envelopes; /* in its transcript */
 } Game_Row;
 
 typedef struct Last_Move {
@@ -71,6 +86,11 @@ static void left_text(int64_t ms, char *out, size_t cap)
     else
         snprintf(out, cap, "%llus", (unsigned long long)s);
 }
+
+static void fill_row(Game_Row *row, const char *path,
+                     const Netstore_Seat *saved, int done,
+                     const Proto_Transcript *t, const Last_Move *lastp,
+                     uint64_t now_ms);
 
 /* The row of the seat whose log is path: 0, or 1 when it is left out
  * (finished and not all), or an error said on stderr. */
@@ -115,22 +135,41 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
                 _(tb_strerror(rc != 0 ? rc : TB_E_TRUNCATED)));
         return TB_E_TRUNCATED;
     }
+    fill_row(row, path, &seat, done, t, &last, now_ms);
+    proto_transcript_free(t);
+    proto_identity_wipe(&seat.id);
+    return 0;
+}
+
+/* row's two lines for the seat of the log at path (finished: done),
+ * whose transcript is t and last move last, at now_ms. */
+static void fill_row(Game_Row *row, const char *path,
+                     const Netstore_Seat *saved, int done,
+                     const Proto_Transcript *t, const Last_Move *lastp,
+                     uint64_t now_ms)
+{
+    Netstore_Seat seat = *saved;
+    Last_Move last = *lastp;
+    const char *name = strrchr(path, '/');
+    name = name != NULL ? name + 1 : path;
     const Proto_Message *start = proto_transcript_start(t);
     const char *game = start != NULL ? start->body.start.game
                        : seat.game != NULL ? core_game_name(seat.game)
                                            : "?";
     int side = seat.role == LOBBY_ROLE_GUEST ? CORE_BLACK : CORE_WHITE;
     char turn[64] = "waiting", left[32] = "-", lastm[CORE_NOTATION_MAX + 24] = "-";
+    row->envelopes = proto_transcript_count(t);
     if (start != NULL) {
         Core_Status st = proto_transcript_status(t);
         if (st.outcome != CORE_ONGOING) {
+            row->needs = 1;
             snprintf(turn, sizeof turn, "%s", core_outcome_name(st.outcome));
         } else {
             int to_move =
                 core_side_to_move(proto_transcript_position(t));
             uint64_t from = 0;
             int64_t at_start[2] = {0, 0};
-            row->yours = to_move == side;
+            row->yours = row->needs = to_move == side;
             snprintf(turn, sizeof turn, "%s", row->yours ? "you" : "opponent");
             if (proto_transcript_clock_turn(t, &from, at_start) == to_move) {
                 int64_t used = now_ms > from ? (int64_t)(now_ms - from) : 0;
@@ -171,9 +210,7 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
                  lob ? " --lobby " : "", lob ? seat.lobby : "");
     else
         snprintf(row->open, sizeof row->open, "  log: %s\n", path);
-    proto_transcript_free(t);
     proto_identity_wipe(&seat.id);
-    return 0;
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -200,12 +237,197 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* ---- --wait: each running game watched on its lobby ---- */
+
+typedef struct Watch {
+    Netgame *g;
+    char path[1024];
+    Netstore_Seat seat;
+    Last_Move last;
+    uint32_t told; /* its envelopes when last told (0: never) */
+} Watch;
+
+typedef struct Wait_Run {
+    uv_loop_t loop;
+    uv_timer_t timer;
+    Watch *w;
+    size_t n;
+    const char *notify; /* NULL: the first game that needs you ends it */
+    int woke;
+} Wait_Run;
+
+static void spawned(uv_process_t *p, int64_t status, int signal)
+{
+    (void)status;
+    (void)signal;
+    uv_close((uv_handle_t *)p, (uv_close_cb)free);
+}
+
+/* The game of row needs the player: its lines, and --notify's command
+ * with the game's line (its newline cut) as the last argument. The line
+ * is an argument, never shell text: a move or a code cannot run code. */
+static void tell(Wait_Run *r, const Game_Row *row)
+{
+    char line[512], cmd[4200];
+    fputs(row->line, stdout);
+    fputs(row->open, stdout);
+    fflush(stdout);
+    r->woke = 1;
+    if (r->notify == NULL)
+        return;
+    snprintf(line, sizeof line, "%s", row->line);
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(cmd, sizeof cmd, "%s \"$1\"", r->notify);
+    char *args[] = {"sh", "-c", cmd, "sh", line, NULL};
+    uv_process_options_t o;
+    memset(&o, 0, sizeof o);
+    o.file = "/bin/sh";
+    o.args = args;
+    o.exit_cb = spawned;
+    uv_process_t *p = calloc(1, sizeof *p);
+    if (p == NULL || uv_spawn(&r->loop, p, &o) != 0) {
+        fprintf(stderr, _("tabula games: cannot run --notify's command\n"));
+        free(p);
+    }
+}
+
+static void watch_ply(Netgame *g, uint32_t ply, int side, const char *move,
+                      const char *hash_hex)
+{
+    Watch *w = netgame_user(g);
+    (void)side;
+    (void)hash_hex;
+    w->last.ply = ply;
+    snprintf(w->last.move, sizeof w->last.move, "%s", move);
+}
+
+static void watch_note(Netgame *g, int warning, const char *text,
+                       const Match_Note *note)
+{
+    Watch *w = netgame_user(g);
+    (void)note;
+    if (warning)
+        fprintf(stderr, "tabula games: %s: %s\n", w->seat.invite.text, text);
+}
+
+static void wait_stop(Wait_Run *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->w[i].g != NULL) {
+            netgame_free(r->w[i].g);
+            r->w[i].g = NULL;
+        }
+    uv_timer_stop(&r->timer);
+    uv_close((uv_handle_t *)&r->timer, NULL);
+}
+
+static void wait_tick(uv_timer_t *h)
+{
+    Wait_Run *r = h->data;
+    size_t live = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        Watch *w = &r->w[i];
+        if (w->g == NULL)
+            continue;
+        live++;
+        const Proto_Transcript *t = netgame_transcript(w->g);
+        int over = netgame_result(w->g)->finished;
+        if ((!netgame_caught_up(w->g) && !over) ||
+            proto_transcript_start(t) == NULL)
+            continue;
+        Game_Row row;
+        memset(&row, 0, sizeof row);
+        fill_row(&row, w->path, &w->seat, 0, t, &w->last,
+                 (uint64_t)time(NULL) * 1000u);
+        if (row.needs && row.envelopes != w->told) {
+            w->told = row.envelopes;
+            tell(r, &row);
+        }
+        if (proto_transcript_status(t).outcome != CORE_ONGOING) {
+            netgame_free(w->g); /* (over: nothing more to wait for) */
+            w->g = NULL;
+        }
+    }
+    if ((r->woke && r->notify == NULL) || live == 0)
+        wait_stop(r);
+}
+
+/* Waits on the running games of rows[0..n) (paths[i] their logs): those
+ * that need the player now are told at once; the others are watched. */
+static int games_wait(char **paths, const Game_Row *rows, size_t n,
+                      const char *notify)
+{
+    static const Netgame_Hooks hooks = {NULL, watch_ply, NULL, watch_note,
+                                        NULL, NULL};
+    Wait_Run r;
+    char why[256];
+    memset(&r, 0, sizeof r);
+    r.notify = notify;
+    if (uv_loop_init(&r.loop) != 0)
+        return CLI_EXIT_FAIL;
+    r.w = calloc(n > 0 ? n : 1, sizeof *r.w);
+    if (r.w == NULL)
+        return CLI_EXIT_FAIL;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].needs)
+            tell(&r, &rows[i]);
+    if (r.woke && notify == NULL) {
+        uv_run(&r.loop, UV_RUN_DEFAULT);
+        uv_loop_close(&r.loop);
+        free(r.w);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < n; i++) {
+        Watch *w = &r.w[r.n];
+        snprintf(w->path, sizeof w->path, "%s", paths[i]);
+        if (netstore_seat_load(w->path, &w->seat, why, sizeof why) != 1)
+            continue;
+        proto_identity_wipe(&w->seat.id); /* (a spectator needs no key) */
+        w->told = rows[i].needs ? rows[i].envelopes : 0;
+        if (w->seat.lobby[0] == '\0' || w->seat.own_lobby) {
+            fprintf(stderr,
+                    _("tabula games: %s: its lobby was its host's own, "
+                      "there only while the host runs; not watched\n"),
+                    w->seat.invite.text);
+            continue;
+        }
+        Netgame_Config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.role = LOBBY_ROLE_SPECTATOR;
+        cfg.code = w->seat.invite.text;
+        cfg.lobby = w->seat.lobby;
+        cfg.label = "";
+        if (netgame_new(&r.loop, &cfg, &hooks, w, &w->g, why, sizeof why) !=
+            0) {
+            fprintf(stderr, _("tabula games: %s: cannot watch: %s\n"),
+                    w->seat.invite.text, why);
+            w->g = NULL;
+            continue;
+        }
+        r.n++;
+    }
+    if (r.n == 0 && !r.woke) {
+        fprintf(stderr, _("tabula games: no running game to wait for\n"));
+        uv_loop_close(&r.loop);
+        free(r.w);
+        return CLI_EXIT_FAIL;
+    }
+    uv_timer_init(&r.loop, &r.timer);
+    r.timer.data = &r;
+    uv_timer_start(&r.timer, wait_tick, 50, 250);
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&r.loop);
+    free(r.w);
+    return r.woke ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
 int cli_games(int argc, char **argv)
 {
     char dir[512], path[1024];
     char **names = NULL;
     size_t n = 0, cap = 0;
-    int all = 0, bad = 0, finished = 0;
+    int all = 0, bad = 0, finished = 0, wait = 0;
+    const char *notify = NULL;
     DIR *d;
     struct dirent *e;
 
@@ -221,7 +443,16 @@ int cli_games(int argc, char **argv)
             return cli_unexpected("games", argv[i], _(games_help));
         if (f < 0)
             return CLI_EXIT_USAGE;
-        all = 1;
+        if (f == GAMES_ALL)
+            all = 1;
+        else if (f == GAMES_WAIT)
+            wait = 1;
+        else
+            notify = v;
+    }
+    if (notify != NULL && !wait) {
+        fprintf(stderr, _("tabula games: --notify needs --wait\n"));
+        return CLI_EXIT_USAGE;
     }
     if (netstore_dir(dir, sizeof dir) != 0) {
         fprintf(stderr, _("tabula games: no seats' folder (set XDG_DATA_HOME "
@@ -254,26 +485,38 @@ int cli_games(int argc, char **argv)
     if (n > 0)
         qsort(names, n, sizeof *names, by_name);
     Game_Row *rows = calloc(n > 0 ? n : 1, sizeof *rows);
+    char **paths = calloc(n > 0 ? n : 1, sizeof *paths);
     size_t shown = 0;
     uint64_t now = (uint64_t)time(NULL) * 1000u;
     for (size_t i = 0; rows != NULL && i < n; i++) {
         int done = strstr(names[i], ".done") != NULL;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        int rc = game_row(path, done, all, now, &rows[shown]);
+        int rc = game_row(path, done, all || wait, now, &rows[shown]);
+        if (rc == 0 && wait && done) /* (what --wait watches: the running) */
+            rc = 1;
+        if (rc == 0 && paths != NULL)
+            paths[shown] = strdup(path);
         if (rc == 0)
             shown++;
         else if (rc < 0)
             bad++;
         finished += done;
     }
+    int rc = bad > 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    if (wait) /* (a log that does not verify was named; the others are
+               * waited on all the same) */
+        rc = paths != NULL ? games_wait(paths, rows, shown, notify)
+                           : CLI_EXIT_FAIL;
     /* your moves first, each group in the folder's order */
-    for (int pass = 1; pass >= 0; pass--)
+    for (int pass = 1; !wait && pass >= 0; pass--)
         for (size_t i = 0; i < shown; i++)
             if (rows[i].yours == pass) {
                 fputs(rows[i].line, stdout);
                 fputs(rows[i].open, stdout);
             }
-    if (shown == 0 && finished > 0 && bad == 0)
+    if (wait)
+        ;
+    else if (shown == 0 && finished > 0 && bad == 0)
         printf(_("games: none running on this machine; tabula games --all "
                  "lists the finished ones too\n"));
     else if (shown == 0 && bad == 0)
@@ -281,7 +524,10 @@ int cli_games(int argc, char **argv)
                  "host, seek, pool or join\n"));
     for (size_t i = 0; i < n; i++)
         free(names[i]);
+    for (size_t i = 0; paths != NULL && i < shown; i++)
+        free(paths[i]);
     free(names);
+    free(paths);
     free(rows);
-    return bad > 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    return rc;
 }

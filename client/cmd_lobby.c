@@ -45,7 +45,7 @@ static const char lobby_help[] = N_(
     "                    [--max-rooms-per-address N]\n"
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
     "                    [--max-queued-mib N] [--max-seeks N]\n"
-    "                    [--max-seeks-per-address N]\n"
+    "                    [--max-seeks-per-address N] [--keep-days N]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -98,7 +98,9 @@ static const char lobby_help[] = N_(
     "  --max-seeks N       open public seeks on the lobby (default 10000)\n"
     "  --max-seeks-per-address N\n"
     "                      open seeks of the rooms one address made\n"
-    "                      (default 8)\n");
+    "                      (default 8)\n"
+    "  --keep-days N       the longest a correspondence game's room is kept\n"
+    "                      while both players are offline (default 30)\n");
 
 static void lobby_usage(FILE *to)
 {
@@ -303,6 +305,7 @@ int cli_lobby(int argc, char **argv)
     char where[64];
     unsigned long long fd_limit = 0; /* lowered the connections: see below */
     uint32_t queued_mib = 0;         /* --max-queued-mib (0: the default) */
+    uint32_t keep_days = 0;          /* --keep-days (0: the default) */
     int rc;
 
     memset(&lim, 0, sizeof lim);
@@ -321,6 +324,7 @@ int cli_lobby(int argc, char **argv)
             {"--max-rooms-per-address", &lim.source_rooms},
             {"--max-conns-per-address", &lim.source_conns},
             {"--max-queued-mib", &queued_mib},
+            {"--keep-days", &keep_days},
             {"--max-seeks", &lim.max_seeks},
             {"--max-seeks-per-address", &lim.source_seeks},
         };
@@ -430,6 +434,13 @@ int cli_lobby(int argc, char **argv)
     if (tls_cert != NULL && tls_files_usable(tls_cert, tls_key) != 0)
         return CLI_EXIT_USAGE;
     lim.write_queue_total = (size_t)queued_mib << 20;
+    if (keep_days > LOBBY_KEEP_DAYS_MAX) {
+        fprintf(stderr,
+                _("tabula lobby: bad count '%u' for --keep-days (1..%u)\n"),
+                (unsigned)keep_days, (unsigned)LOBBY_KEEP_DAYS_MAX);
+        return CLI_EXIT_USAGE;
+    }
+    lim.keep_room_ms = keep_days * 86400000u;
     {
         int given = lim.max_conns != 0;
         if (lim.max_rooms == 0)

@@ -572,6 +572,14 @@ static void on_input_ended(uv_timer_t *h)
     else if (core_side_to_move(proto_transcript_position(t)) == side)
         fprintf(stderr, _("tabula: standard input ended and it is this "
                           "seat's turn: no move can come\n"));
+    else if (seat_keep_seconds(proto_transcript_clock(t)) > 0 &&
+             netgame_unacked(r->g) == 0)
+        /* a correspondence game: the relay has the move and keeps the
+         * room; the opponent may take days */
+        fprintf(stderr, _("tabula: the move is with the relay; the "
+                          "opponent has days to answer: this seat leaves "
+                          "(tabula games --wait tells when it is your "
+                          "move)\n"));
     else
         return;
     leave(r);

@@ -190,6 +190,9 @@ size_t netgame_lines_waiting(const Netgame *g);
 /* 1 when the seat is connected and has handled every frame the room held
  * when the lobby let it in (a resumed seat has caught up). */
 int netgame_caught_up(const Netgame *g);
+/* netgame_unacked: this seat's envelopes the relay has not numbered yet
+ * (match_unacked). */
+size_t netgame_unacked(const Netgame *g);
 int64_t netgame_absence_left(const Netgame *g);
 
 /* netgame_free: close the connection and free (run the loop after). */

@@ -51,6 +51,11 @@ int netgame_caught_up(const Netgame *g)
     return seat_caught_up(g->st);
 }
 
+size_t netgame_unacked(const Netgame *g)
+{
+    return match_unacked(seat_match(g->st));
+}
+
 int64_t netgame_absence_left(const Netgame *g)
 {
     return match_absence_left(g->m, netgame__now_ms());

@@ -189,6 +189,12 @@ void lobby__redis_data(Lobby_Redis *st, Lobby_Member *m,
 void lobby__redis_done(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                        const uint8_t wat[LOBBY_LOOKUP_BYTES],
                        const uint8_t *maker, int seat, uint64_t epoch);
+/* A seat's KEEP: the room of inv (watch lookup wat, made from the
+ * source of key maker, NULL: unknown) is kept keep_ms after its last
+ * member, on every node (lua/keep.lua: its field k). */
+void lobby__redis_keep(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                       const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                       const uint8_t *maker, uint32_t keep_ms);
 void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                         int seat, uint64_t epoch);
 /* Public seeks (issue 37): the host m's seek card[0..n) of game for the

@@ -266,6 +266,22 @@ int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload);
  * the game's end and need not: only the seats' own room is at stake. */
 #define LOBBY_WIRE_DONE_TYPE 0x05
 
+/* KEEP, 5 bytes: type, seconds u32. A seat asks the relay to keep its
+ * room that long after its last member left instead of 10 minutes: a
+ * correspondence game (a days-a-move clock, issue 37) whose players are
+ * offline between moves for days. The relay keeps it at most its own
+ * limit (`tabula lobby --keep-days`, 30 days by default), only once a
+ * guest was admitted, and never longer than asked; a room whose game is
+ * over (DONE from both seats) goes as any finished room does. The relay
+ * answers nothing: the room counts in its creator's shares while kept.
+ * A seat sends it after each WELCOME (a node that restarted, or another
+ * node, learns it again). */
+#define LOBBY_WIRE_KEEP_TYPE 0x09
+#define LOBBY_WIRE_KEEP_LEN 5
+
+/* lobby_wire_keep: the KEEP message asking for seconds into out. */
+void lobby_wire_keep(uint8_t out[LOBBY_WIRE_KEEP_LEN], uint32_t seconds);
+
 /* lobby_wire_name_guest: a host's next hellos name pk (LOBBY_KEY_BYTES)
  * as the guest its room must seat (a resumed match's black), so a
  * stranger holding the code cannot take the seat after a relay lost

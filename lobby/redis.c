@@ -60,7 +60,7 @@
 #include "lobby_lua.h"
 
 /* An admission's answer: {role, ..., presence, maker, time} (admit_lua). */
-#define ADMIT_ELEMENTS 11
+#define ADMIT_ELEMENTS 12
 
 /* (Sequence numbers go through Lua's doubles, exact to 2^53: room.c
  * refuses a hello after LOBBY_SEQ_MAX + 1, for both backends.) */
@@ -801,13 +801,13 @@ static void hello_refuse(Lobby_Redis *st, Req *q, int code)
 }
 
 /* {role, lookup hex, host key, watch hex, next, epoch, frames, presence,
- * maker, time, guest key} */
+ * maker, time, guest key, keep} */
 static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
 {
     uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES],
         maker[LOBBY_SOURCE_KEY];
     char key[KEY_LEN + 1], ttl[24], share[2 * LOBBY_SOURCE_KEY + 6];
-    uint64_t role, next, epoch, pres, rtime;
+    uint64_t role, next, epoch, pres, rtime, keep;
     const redisReply *mk;
     int has_maker;
     Lobby_Room *r;
@@ -824,7 +824,8 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         reply_u64(rep->element[9], &rtime) != 0 ||
         rep->element[10]->type != REDIS_REPLY_STRING ||
         (rep->element[10]->len != 0 &&
-         rep->element[10]->len != LOBBY_KEY_BYTES)) {
+         rep->element[10]->len != LOBBY_KEY_BYTES) ||
+        reply_u64(rep->element[11], &keep) != 0 || keep > UINT32_MAX) {
         lobby__refuse(q->m, LOBBY_ERR_FULL);
         return;
     }
@@ -842,6 +843,7 @@ static void hello_admit(Lobby_Redis *st, Req *q, const redisReply *rep)
         return;
     }
     lobby__replica_seen(r, next);
+    lobby__replica_keep(r, (uint32_t)keep);
     mk = rep->element[8];
     has_maker = mk->type == REDIS_REPLY_STRING &&
                 proto_unhex(mk->str, mk->len, maker, sizeof maker) == 0;
@@ -1873,12 +1875,12 @@ static void pool_message(Lobby_Redis *st, const char *p, size_t n)
     }
 }
 
-/* A room in use here lives on, however long its players think, and
- * keeps counting towards the lobby's cap and its maker's share. */
-static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
-                  const uint8_t *maker)
+/* The room of inv (watch lookup wat, made from the source of key maker,
+ * NULL: not known) lives keep_ms (ms) more, counting towards the lobby's
+ * cap and its maker's share so long. */
+static void room_renew(Lobby_Redis *st, const uint8_t *inv, const uint8_t *wat,
+                  const uint8_t *maker, uint32_t keep_ms, int hash)
 {
-    Lobby_Redis *st = user;
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], ttl[24], lhex[HEX_LEN + 1],
         share[2 * LOBBY_SOURCE_KEY + 6];
     const char *argv[5] = {"tb:rooms", lhex, ttl, "0", "0"};
@@ -1886,9 +1888,11 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
     key_of(inv, 'f', f);
     key_of(wat, 'w', w);
     hex_of(inv, lhex);
-    snprintf(ttl, sizeof ttl, "%u", st->lim.empty_room_ms);
-    (void)lobby__rc_command1(st->rc, "PEXPIRE", m, ttl);
-    (void)lobby__rc_command1(st->rc, "PEXPIRE", f, ttl);
+    snprintf(ttl, sizeof ttl, "%u", keep_ms);
+    if (hash) {
+        (void)lobby__rc_command1(st->rc, "PEXPIRE", m, ttl);
+        (void)lobby__rc_command1(st->rc, "PEXPIRE", f, ttl);
+    }
     (void)lobby__rc_command1(st->rc, "PEXPIRE", w, ttl);
     (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
     if (maker != NULL) {
@@ -1896,6 +1900,34 @@ static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
         argv[0] = share;
         (void)EVAL(st, cap_lua, 1, 5, argv, NULL, NULL, NULL);
     }
+}
+
+/* A room in use here lives on, however long its players think: for the
+ * relay's empty_room_ms, or the longer a seat's KEEP asked. */
+static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
+                  const uint8_t *maker)
+{
+    Lobby_Redis *st = user;
+    const Lobby_Room *r = lobby__replica_find(st->rs, inv);
+    uint32_t ms = st->lim.empty_room_ms;
+    if (r != NULL && lobby__room_keep_ms(r) > ms)
+        ms = lobby__room_keep_ms(r);
+    room_renew(st, inv, wat, maker, ms, 1);
+}
+
+void lobby__redis_keep(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
+                       const uint8_t wat[LOBBY_LOOKUP_BYTES],
+                       const uint8_t *maker, uint32_t keep_ms)
+{
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], ms[16];
+    const char *argv[3] = {m, f, ms};
+    if (!st->up || keep_ms <= st->lim.empty_room_ms)
+        return;
+    key_of(inv, 'm', m);
+    key_of(inv, 'f', f);
+    snprintf(ms, sizeof ms, "%u", keep_ms);
+    (void)EVAL(st, keep_lua, 2, 3, argv, NULL, NULL, NULL);
+    room_renew(st, inv, wat, maker, keep_ms, 0);
 }
 
 /* A cluster's masters other than the seed, as the map of rc (about to

@@ -67,6 +67,7 @@ void lobby_limits_default(Lobby_Limits *lim)
     DEF(max_seeks, 10000)
     DEF(source_seeks, 8)
     DEF(key_seeks, 4)
+    DEF(keep_room_ms, 2592000000u)
 #undef DEF
     if (lim->max_payload > LOBBY_MESSAGE_MAX - LOBBY_FRAME_HEADER)
         lim->max_payload = LOBBY_MESSAGE_MAX - LOBBY_FRAME_HEADER;
@@ -164,6 +165,8 @@ struct Lobby_Room {
     int finished[2];    /* the seat said DONE */
     int released;       /* both did: the room goes sooner, and first */
     int on_gone;        /* released and empty: on the rooms' gone list */
+    uint32_t keep_ms;   /* a seat's KEEP (at most keep_room_ms): kept
+                           empty this long once a guest came */
     Lobby_Room *gprev, *gnext; /* that list, in order of empty_since */
     Lobby_Sweep_Link due; /* in the list of rooms the sweep visits */
     /* Its public seek (issue 37; in memory: with a store, the store
@@ -1931,17 +1934,26 @@ static int ring_push(Lobby_Rooms *rs, Lobby_Room *r, Lobby_Entry *e)
  * after it empties, and it is the first of its creator's rooms to go when
  * that address (or the node) needs a room (lobby_wire.h). It counts in
  * every share until it goes. */
+/* The room of a seat's message of len bytes that must be want long, or
+ * NULL when the message is wrong (m is told so). */
+static Lobby_Room *seat_room(Lobby_Member *m, size_t len, size_t want)
+{
+    if (len != want) {
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return NULL;
+    }
+    if (m->room == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
+        member_error(m, LOBBY_ERR_NOT_ALLOWED);
+        return NULL;
+    }
+    return m->room;
+}
+
 static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
 {
-    Lobby_Room *r = m->room;
-    if (len != LOBBY_LEN_DONE) {
-        member_error(m, LOBBY_ERR_PROTOCOL);
+    Lobby_Room *r = seat_room(m, len, LOBBY_LEN_DONE);
+    if (r == NULL)
         return;
-    }
-    if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
-        member_error(m, LOBBY_ERR_NOT_ALLOWED);
-        return;
-    }
     if (r->finished[m->role])
         return;
     r->finished[m->role] = 1;
@@ -1953,6 +1965,45 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
         r->released = 1;
         gone_update(rs, r);
     }
+}
+
+/* How long room r is kept with nobody in it (ms): a finished game's
+ * goes sooner, a correspondence game's (KEEP, once a guest came) later. */
+static uint64_t empty_for(const Lobby_Rooms *rs, const Lobby_Room *r)
+{
+    if (r->released)
+        return rs->lim.unjoined_room_ms;
+    if (r->guest_joined && r->keep_ms > rs->lim.empty_room_ms)
+        return r->keep_ms;
+    return rs->lim.empty_room_ms;
+}
+
+uint32_t lobby__room_keep_ms(const Lobby_Room *r) { return r->keep_ms; }
+
+void lobby__replica_keep(Lobby_Room *r, uint32_t ms)
+{
+    if (ms > r->keep_ms)
+        r->keep_ms = ms;
+}
+
+/* A seat's KEEP (lobby_wire.h): its room kept empty up to the seconds it
+ * asks, within keep_room_ms; never shortened by a later, smaller KEEP. */
+static void on_keep(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
+                    size_t len)
+{
+    Lobby_Room *r = seat_room(m, len, LOBBY_LEN_KEEP);
+    uint64_t ms;
+    if (r == NULL)
+        return;
+    ms = (uint64_t)lobby__get32(p + 1) * 1000u;
+    if (ms > rs->lim.keep_room_ms)
+        ms = rs->lim.keep_room_ms;
+    if (ms <= r->keep_ms)
+        return;
+    r->keep_ms = (uint32_t)ms;
+    if (rs->store_ops != NULL && rs->store_ops->keep != NULL)
+        rs->store_ops->keep(rs->store, r->lookup[0], r->lookup[1],
+                            r->has_maker ? r->maker : NULL, r->keep_ms);
 }
 
 /* src has sent more than LOBBY_DATA_HEAVY units of late (room.h). */
@@ -2153,6 +2204,9 @@ static void message(Lobby_Member *m, const uint8_t *p, size_t len,
     case LOBBY_MSG_DONE:
         on_done(rs, m, len);
         return;
+    case LOBBY_MSG_KEEP:
+        on_keep(rs, m, p, len);
+        return;
     default:
         member_error(m, LOBBY_ERR_PROTOCOL);
     }
@@ -2321,10 +2375,7 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
             /* A copy of a Redis room: kept while members here use it. */
             if (r->empty)
                 room_drop(rs, r);
-        } else if (r->empty &&
-                   now - r->empty_since >= (r->released
-                                                ? rs->lim.unjoined_room_ms
-                                                : rs->lim.empty_room_ms)) {
+        } else if (r->empty && now - r->empty_since >= empty_for(rs, r)) {
             /* (a finished game's room goes sooner) */
             room_drop(rs, r);
         } else if (!r->guest_joined && r->seat[0] == NULL &&

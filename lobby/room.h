@@ -49,6 +49,11 @@
  *   hello_timeout_ms     a connection must create, join or watch within
  *                        this time [10000]
  *   empty_room_ms        a room with nobody in it is dropped after [600000]
+ *   keep_room_ms         the longest a seat may ask (KEEP, lobby_wire.h) for
+ *                        its room to be kept empty instead of
+ *                        empty_room_ms: a correspondence game's
+ *                        [2592000000, 30 days; at most empty_room_ms:
+ *                        no room is kept longer]
  *   guess_burst          wrong codes a source address may send in a row
  *                        [5]
  *   guess_refill_ms      one more allowed wrong code per this interval
@@ -105,6 +110,8 @@
  * seat has not been sent (the other seat reads too slowly, or is away) is
  * closed with FLOOD instead of that seat being dropped as a slow reader.
  */
+/* The most days keep_room_ms may be set to (it is ms in a uint32_t). */
+#define LOBBY_KEEP_DAYS_MAX 49u
 #define LOBBY_TRUST_MAX 16
 #define LOBBY_TRUST_FACTOR 16
 
@@ -138,6 +145,7 @@ typedef struct Lobby_Limits {
     uint32_t max_seeks;
     uint32_t source_seeks;
     uint32_t key_seeks;
+    uint32_t keep_room_ms;
     /* Trusted networks (lobby_limits_trust): an address in one has
      * LOBBY_TRUST_FACTOR times each per-address share. */
     uint32_t ntrust;
@@ -299,6 +307,11 @@ typedef struct Lobby_Store_Ops {
                  const Lobby_Code *inv, const uint8_t *seat_pk,
                  const char *options);
     void (*unpool)(void *store, uint64_t id);
+    /* A seat's KEEP (lobby_wire.h): the room of invite lookup inv (watch
+     * lookup wat, made from the source of key maker, NULL: not known) is
+     * kept keep_ms (ms, within keep_room_ms) after its last member. */
+    void (*keep)(void *store, const uint8_t *inv, const uint8_t *wat,
+                 const uint8_t *maker, uint32_t keep_ms);
 } Lobby_Store_Ops;
 
 /*

@@ -131,6 +131,12 @@ void lobby__replica_each(Lobby_Rooms *rs,
                          void (*fn)(void *user, const uint8_t *inv,
                                     const uint8_t *wat, const uint8_t *maker),
                          void *user);
+/* The ms a seat's KEEP asked the room r to be kept empty (0: none;
+ * within keep_room_ms). */
+uint32_t lobby__room_keep_ms(const Lobby_Room *r);
+/* Redis keeps the copy r's room ms after its last member (a KEEP some
+ * node took): this node's renewals keep it so too. */
+void lobby__replica_keep(Lobby_Room *r, uint32_t ms);
 /* The room's creator was the source of key (LOBBY_SOURCE_KEY bytes). */
 void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
 /* The number the copy's next frame has (0: none seen yet). */

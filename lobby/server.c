@@ -387,10 +387,16 @@ static void store_unpool(void *st, uint64_t id)
     lobby__redis_unpool(st, id);
 }
 
+static void store_keep(void *st, const uint8_t *inv, const uint8_t *wat,
+                       const uint8_t *maker, uint32_t keep_ms)
+{
+    lobby__redis_keep(st, inv, wat, maker, keep_ms);
+}
+
 static const Lobby_Store_Ops redis_store = {
     store_hello,  store_data,   store_done,    store_leave, store_had,
     store_forget, store_watch,  store_unwatch, store_seek,  store_seeks,
-    store_pool,   store_unpool};
+    store_pool,   store_unpool, store_keep};
 
 int lobby_use_redis(Lobby *lb, const char *url)
 {

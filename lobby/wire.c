@@ -364,6 +364,12 @@ int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload)
     return 0;
 }
 
+void lobby_wire_keep(uint8_t out[LOBBY_WIRE_KEEP_LEN], uint32_t seconds)
+{
+    out[0] = LOBBY_MSG_KEEP;
+    lobby__put32(out + 1, seconds);
+}
+
 void lobby_wire_closed(Lobby_Wire *w) { w->admitted = 0; }
 
 int lobby_wire_admitted(const Lobby_Wire *w) { return w->admitted; }

@@ -34,6 +34,7 @@
 #define LOBBY_MSG_SEEK LOBBY_WIRE_SEEK_TYPE   /* 0x06 */
 #define LOBBY_MSG_SEEKS LOBBY_WIRE_SEEKS_TYPE /* 0x07 */
 #define LOBBY_MSG_POOL LOBBY_WIRE_POOL_TYPE   /* 0x08 */
+#define LOBBY_MSG_KEEP LOBBY_WIRE_KEEP_TYPE   /* 0x09 */
 /* Lobby to client. */
 #define LOBBY_MSG_WELCOME LOBBY_WIRE_WELCOME_TYPE /* 0x81 */
 #define LOBBY_MSG_FRAME LOBBY_WIRE_FRAME_TYPE     /* 0x82 */
@@ -70,6 +71,7 @@
 #define LOBBY_LEN_ERROR 2
 #define LOBBY_LEN_BEAT 1
 #define LOBBY_LEN_DONE 1
+#define LOBBY_LEN_KEEP LOBBY_WIRE_KEEP_LEN
 #define LOBBY_LEN_SEEKED 2
 /* SEEKS: version u8, the game [LOBBY_SEEK_GAME_MAX] (NUL-padded; all
  * zero: every game). */

@@ -522,6 +522,11 @@ size_t match_lines_waiting(const Match *s)
     return s->line_count;
 }
 
+size_t match_unacked(const Match *s)
+{
+    return (size_t)s->unacked;
+}
+
 int match_command(Match *s, uint64_t now, const char *line)
 {
     Match_Text t;

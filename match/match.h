@@ -559,6 +559,9 @@ uint32_t match_moves(const Match *s);
 uint64_t match_last_seq(const Match *s);
 /* Lines given to match_command and not yet used (G-MC-1's queue). */
 size_t match_lines_waiting(const Match *s);
+/* The envelopes this seat sent that the relay has not yet acknowledged
+ * (numbered) on this connection: 0 once every move made is the room's. */
+size_t match_unacked(const Match *s);
 /*
  * match_desync_states: after MATCH_OUT_DESYNC, our state encoding (to
  * free()) and the peer's (valid until match_free; NULL when it never

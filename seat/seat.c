@@ -56,6 +56,8 @@ struct Seat {
     size_t msg_cap;
     uint8_t seek[LOBBY_WIRE_SEEK_MAX]; /* a host's SEEK (seek_len 0: none) */
     size_t seek_len;
+    int kept; /* a KEEP went on this connection */
+    uint8_t keep[LOBBY_WIRE_KEEP_LEN];
 };
 
 /* 1 when pk (LOBBY_KEY_BYTES) is all zero: no key. */
@@ -225,6 +227,7 @@ int seat_input(Seat *s, uint64_t now, const uint8_t *msg, size_t len)
         o->host_present = ev.welcome.host_present;
         o->guest_present = ev.welcome.guest_present;
         s->welcomed = s->admitted = 1;
+        s->kept = 0; /* a node that restarted forgot it */
         s->refusing = 0; /* let in: no refusals in a row */
         s->up = 1;
         s->up_at = now;
@@ -483,8 +486,34 @@ static int data_message(Seat *s, Match_Out *o)
     return 1;
 }
 
+uint32_t seat_keep_seconds(const Proto_Clock *c)
+{
+    if (c == NULL || c->kind != PROTO_CLOCK_DAYS)
+        return 0;
+    return (uint32_t)(2u * (c->base_ms / 1000u));
+}
+
+/* A correspondence game's room kept while both players are offline: its
+ * KEEP, once on each connection that is in its room, as soon as the
+ * seat knows the clock (the host from the start, the guest once it came). */
+static void keep_up(Seat *s)
+{
+    const Proto_Transcript *t;
+    uint32_t secs;
+    if (s->kept || !s->up || s->role == MATCH_ROLE_SPECTATOR ||
+        (t = match_transcript(s->m)) == NULL ||
+        (secs = seat_keep_seconds(proto_transcript_clock(t))) == 0)
+        return;
+    s->kept = 1;
+    lobby_wire_keep(s->keep, secs);
+    Seat_Out *so = push(s, SEAT_OUT_SEND);
+    so->data = s->keep;
+    so->len = sizeof s->keep;
+}
+
 int seat_poll(Seat *s, Seat_Out *out)
 {
+    keep_up(s);
     if (s->count > 0) {
         *out = s->queue[s->head];
         s->head = (s->head + 1) % SEAT_QUEUE;

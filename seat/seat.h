@@ -296,6 +296,17 @@ void seat_tick(Seat *s, uint64_t now);
 /* seat_deadline: when seat_tick is next due (ms), UINT64_MAX: never. */
 uint64_t seat_deadline(const Seat *s);
 
+/*
+ * seat_keep_seconds: how long (seconds) a seat asks the relay to keep its
+ * room while both players are offline (KEEP, lobby_wire.h): for a
+ * correspondence clock (PROTO_CLOCK_DAYS, G-MC-10) two moves' time, so a
+ * player who lets a move's time run out is still there to be claimed
+ * against for another move's time; 0 for any other clock or none (the
+ * relay's own 10 minutes). Each seat sends it on every connection once
+ * it knows the clock, through seat_poll.
+ */
+uint32_t seat_keep_seconds(const Proto_Clock *c);
+
 /* seat_poll: the next output into *out: 1, or 0 when there is none. */
 int seat_poll(Seat *s, Seat_Out *out);
 

@@ -17,7 +17,9 @@
 -- lookup at stage 1 answers {-101, I}: ask again in the slot of invite
 -- lookup I at stage 0. Else {-code} (a LOBBY_ERR_*) or {role, L hex, host
 -- key, watch hex, next, epoch, frames, presence bits, maker hex or "",
--- time, guest key or ""}: time is the room's receipt clock now (as
+-- time, guest key or "", keep}: keep is the ms a seat's KEEP asked the
+-- room be kept (keep.lua; 0: none), which the ttl never goes below
+-- while the game is on; time is the room's receipt clock now (as
 -- data.lua's), for the WELCOME. A guest admitted is told on the room's
 -- channel ("g HEX", its key) before its arrival, so every node signs
 -- receipts for it. A seat admitted is marked present (field pSEAT holds its
@@ -84,10 +86,14 @@ if role < 2 then
   redis.call('PUBLISH', 'tb:{'..ARGV[10]..'}:c', 'p '..role..' 1 '..
              string.format('%d', (nx or 1) - 1)..' '..t..' '..e)
 end
-local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a', 'gk')
+local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a', 'gk',
+                     'k', 'd0', 'd1')
 if not v[1] then return {-3} end
-redis.call('PEXPIRE', M, ARGV[8])
-redis.call('PEXPIRE', F, ARGV[8])
+local k = (v[9] and v[10]) and 0 or tonumber(v[8] or '0')
+local ttl = math.max(tonumber(ARGV[8]), k)
+redis.call('PEXPIRE', M, ttl)
+redis.call('PEXPIRE', F, ttl)
 local fr = redis.call('XRANGE', F, '0-'..ARGV[7], '+', 'COUNT', ARGV[9])
 local pb = (v[4] and 1 or 0) + (v[5] and 2 or 0)
-return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or '', t, v[7] or ''}
+return {role, ARGV[10], v[1], v[2], v[3], e, fr, pb, v[6] or '', t, v[7] or '',
+        k}

@@ -4,7 +4,8 @@
 -- Embedded at build time (CMakeLists.txt, lobby_lua.h as data_lua).
 --
 -- A frame. KEYS: hash, stream. ARGV: seat, epoch, payload, frames kept,
--- ttl ms, channel, payload bytes kept. Returns {its number, its time,
+-- ttl ms (at least; a KEEP's field k, keep.lua, when longer), channel,
+-- payload bytes kept. Returns {its number, its time,
 -- the host's absence, the guest's}, -3
 -- (no such room), -10 (the seat was claimed again since: this connection is
 -- stale) or -12 (FLOOD, as room.c's make_room: room for it would drop
@@ -70,6 +71,8 @@ if tonumber(redis.call('HGET', M, 'h'..seat) or '0') == sn - 1 then
   redis.call('HSET', M, 'h'..seat, s) end
 redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..t..' '..a[1]..' '..a[2]..
            ' '..ARGV[3])
-redis.call('PEXPIRE', M, ARGV[5])
-redis.call('PEXPIRE', F, ARGV[5])
+local ttl = math.max(tonumber(ARGV[5]),
+                     tonumber(redis.call('HGET', M, 'k') or '0'))
+redis.call('PEXPIRE', M, ttl)
+redis.call('PEXPIRE', F, ttl)
 return {sn, t, a[1], a[2]}

@@ -556,21 +556,110 @@ Test(room, unjoined_room_goes_thirty_seconds_after_its_host)
 
 /* A room whose game began stays while empty for empty_room_ms [600000],
  * and goes then. */
+/* A game at 0 in room 0x21 (watch 0x22) between a host from 192.0.2.1
+ * and a guest from 192.0.2.2: their links h and g, members *hm, *gm. */
+static void a_game(Link *h, Link *g, Lobby_Member **hm, Lobby_Member **gm)
+{
+    uint8_t m[256];
+    *hm = member(h, "192.0.2.1", 0);
+    *gm = member(g, "192.0.2.2", 0);
+    lobby_rooms_message(*hm, m, create(m, 0x21, 0x22, 0), 0);
+    lobby_rooms_message(*gm, m, join(m, 0x21, 0x33, 0), 0);
+}
+
 Test(room, empty_room_goes_after_ten_minutes)
 {
     Link h, g;
-    uint8_t m[256], inv[16];
-    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
-    Lobby_Member *gm = member(&g, "192.0.2.2", 0);
+    uint8_t inv[16];
+    Lobby_Member *hm, *gm;
     memset(inv, 0x21, sizeof inv);
-    lobby_rooms_message(hm, m, create(m, 0x21, 0x22, 0), 0);
-    lobby_rooms_message(gm, m, join(m, 0x21, 0x33, 0), 0);
+    a_game(&h, &g, &hm, &gm);
     lobby_rooms_closed(hm, 1000);
     lobby_rooms_closed(gm, 2000);
     lobby_rooms_sweep(rs, 601999);
     cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1);
     lobby_rooms_sweep(rs, 602000);
     cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0);
+}
+
+static size_t watch(uint8_t *m, uint8_t inv, uint64_t from);
+
+/* KEEP (issue 37, correspondence): bytes by hand, 0x09 then the seconds,
+ * big-endian. */
+static size_t keep_msg(uint8_t *m, uint32_t seconds)
+{
+    m[0] = 0x09;
+    m[1] = (uint8_t)(seconds >> 24);
+    m[2] = (uint8_t)(seconds >> 16);
+    m[3] = (uint8_t)(seconds >> 8);
+    m[4] = (uint8_t)seconds;
+    return 5;
+}
+
+/* A correspondence game's room: the guest's KEEP of 3 days (259200 s)
+ * keeps it empty 259,200,000 ms after its last member left (at 2000),
+ * not empty_room_ms; a later, smaller KEEP does not shorten it. */
+Test(room, a_kept_room_stays_empty_as_long_as_asked)
+{
+    Link h, g;
+    uint8_t m[256], inv[16];
+    Lobby_Member *hm, *gm;
+    memset(inv, 0x21, sizeof inv);
+    a_game(&h, &g, &hm, &gm);
+    size_t had = g.n;
+    lobby_rooms_message(gm, m, keep_msg(m, 259200), 10);
+    lobby_rooms_message(hm, m, keep_msg(m, 60), 20);
+    cr_assert_eq(g.n, had, "KEEP has no answer");
+    lobby_rooms_closed(hm, 1000);
+    lobby_rooms_closed(gm, 2000);
+    lobby_rooms_sweep(rs, 602000);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1, "kept past 10 minutes");
+    lobby_rooms_sweep(rs, 2000 + 259199999ull);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1);
+    lobby_rooms_sweep(rs, 2000 + 259200000ull);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0);
+}
+
+/* The relay keeps a room at most keep_room_ms (set here to 1 hour): a
+ * KEEP of 30 days keeps it 3,600,000 ms. A KEEP before any guest came
+ * keeps nothing: the unjoined room goes unjoined_room_ms [30000] after
+ * its host. A spectator may not KEEP (ERROR 8, not allowed). */
+Test(room, keep_is_within_the_relays_limit_and_a_seats_alone)
+{
+    Lobby_Limits lim;
+    Lobby_Rooms *t;
+    static Link l[4];
+    Lobby_Member *mm[4];
+    uint8_t msg[256], inv[16];
+    memset(&lim, 0, sizeof lim);
+    lim.keep_room_ms = 3600000;
+    cr_assert_eq(lobby_rooms_new(&lim, &t), 0);
+    for (int i = 0; i < 4; i++) {
+        memset(&l[i], 0, sizeof l[i]);
+        mm[i] = lobby_rooms_member(t, &ops, &l[i], "192.0.2.7", 0);
+    }
+    memset(inv, 0x21, sizeof inv);
+    lobby_rooms_message(mm[0], msg, create(msg, 0x21, 0x22, 0), 0);
+    lobby_rooms_message(mm[1], msg, join(msg, 0x21, 0x33, 0), 0);
+    lobby_rooms_message(mm[1], msg, keep_msg(msg, 30u * 86400u), 0);
+    lobby_rooms_message(mm[2], msg, watch(msg, 0x22, 0), 0);
+    lobby_rooms_message(mm[2], msg, keep_msg(msg, 86400), 0);
+    cr_assert_eq(error_of(&l[2], l[2].n - 1), 8);
+    lobby_rooms_closed(mm[0], 0);
+    lobby_rooms_closed(mm[1], 0);
+    lobby_rooms_closed(mm[2], 0);
+    lobby_rooms_sweep(t, 3599999);
+    cr_assert_eq(lobby_rooms_next_seq(t, inv), 1);
+    lobby_rooms_sweep(t, 3600000);
+    cr_assert_eq(lobby_rooms_next_seq(t, inv), 0);
+
+    memset(inv, 0x41, sizeof inv);
+    lobby_rooms_message(mm[3], msg, create(msg, 0x41, 0x42, 0), 3600000);
+    lobby_rooms_message(mm[3], msg, keep_msg(msg, 86400), 3600000);
+    lobby_rooms_closed(mm[3], 3600000);
+    lobby_rooms_sweep(t, 3630000);
+    cr_assert_eq(lobby_rooms_next_seq(t, inv), 0, "no guest: not kept");
+    lobby_rooms_free(t);
 }
 
 /* Wrong codes from one address: guess_burst [5] are answered CODE at
