@@ -660,3 +660,213 @@ Test(lobby_redis, a_players_second_offer_on_another_node_is_refused)
 {
     on_two_nodes(pool_second_offer_refused);
 }
+
+/* ---- correspondence (issue 37) ---- */
+
+/* The first legal move after moves (`tabula moves GAME MOVES...`, at most
+ * 8 of them) into out: core's own canonical order, no rules of the
+ * test's own. */
+static void first_move(const char *game, char moves[][32], int n, char *out,
+                       size_t cap)
+{
+    Proc p;
+    char *ma[12] = {"moves", (char *)game};
+    cr_assert_leq(n, 8);
+    for (int i = 0; i < n; i++)
+        ma[2 + i] = moves[i];
+    ma[2 + n] = NULL;
+    start(&p, "moves", NULL, ma);
+    cr_assert_eq(finish(&p), 0, "%s", slurp(p.err));
+    const char *all = slurp(p.out);
+    const char *last = all, *nl;
+    while ((nl = strchr(last, '\n')) != NULL && nl[1] != '\0')
+        last = nl + 1; /* (the file is appended to: the last run's line) */
+    snprintf(out, cap, "%.*s", (int)strcspn(last, "\n"), last);
+}
+
+/* A player's seats' folder: the environment its processes get. */
+typedef struct Player {
+    char env[400];
+    char name[8];
+    const char *side; /* "white" or "black" */
+} Player;
+
+/* The line of out that begins with text (into val, cut at its newline;
+ * asserted). */
+static void line_of(const char *out, const char *text, char *val, size_t cap)
+{
+    const char *at = strstr(out, text);
+    cr_assert_not_null(at, "no '%s' in:\n%s", text, out);
+    snprintf(val, cap, "%.*s", (int)strcspn(at, "\n"), at);
+}
+
+/* The player opens its seat with the `open:` command (the line after
+ * "  open: tabula ") and types line into it, then standard input ends:
+ * the seat leaves once its move is with the relay (or the game ended). */
+static void open_and_type(const Player *pl, const char *cmd, const char *line,
+                          int ply)
+{
+    char name[32], in[64], words[2048], *args[16];
+    int n = 0;
+    snprintf(in, sizeof in, "%s-%d.in", pl->name, ply);
+    write_file(in, line);
+    snprintf(words, sizeof words, "%s", cmd);
+    for (char *w = strtok(words, " "); w != NULL && n < 15; w = strtok(NULL, " "))
+        args[n++] = w;
+    args[n] = NULL;
+    char path[400];
+    path_of(path, sizeof path, in);
+    int fd = open(path, O_RDONLY);
+    cr_assert_geq(fd, 0);
+    Proc p;
+    snprintf(name, sizeof name, "%s-%d", pl->name, ply);
+    start_in(&p, name, pl->env, args, fd, -1);
+    close(fd);
+    finish(&p); /* (1: it left the game, not resigned) */
+    cr_assert(strstr(slurp(p.err), "is with the relay") != NULL ||
+                  strstr(slurp(p.out), "result: ") != NULL,
+              "ply %d: %s", ply, slurp(p.err));
+}
+
+/* The redis-cli answer to args (a command's words) on port, trimmed. */
+static void redis_ask(int port, const char *args, char *out, size_t cap)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "redis-cli -p %d %s 2>&1", port, args);
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    pclose(f);
+    out[strcspn(out, "\n")] = '\0';
+}
+
+/* A correspondence game (3 days a move) between two players on two nodes
+ * of a lobby on Redis, neither seat running between moves: the host on
+ * node A types its first move and leaves; the guest on node B leaves.
+ * The room is kept in Redis for two moves' time (field k of its hash:
+ * 2 x 3 x 86,400,000 = 518,400,000 ms, and its time to live above the
+ * 10 minutes an empty room otherwise has). Then each ply: the player not
+ * to move runs `tabula games --wait`, which is still waiting when the
+ * mover opens its seat with the `open:` line of its own `tabula games
+ * --wait` and moves; the waiter then wakes with "you" and that move.
+ * Node A restarts after ply 3 with nobody in the game. At ply 6 the
+ * mover resigns: the other's wait wakes with the result, and both seats'
+ * logs verify with one final hash. */
+Test(lobby_redis, a_correspondence_game_lives_on_the_relay_with_nobody_online)
+{
+    Proc redis, a, b, host, guest;
+    char url[64], addr_a[64], addr_b[64], invite[40], moves[8][32], ans[256],
+        want[128], opener[1024];
+    Player pl[2];
+    int port;
+    make_dir();
+    start_lobby(&redis, &a, &b, url, sizeof url, addr_a, addr_b,
+                sizeof addr_a);
+    port = atoi(strrchr(url, ':') + 1);
+    for (int i = 0; i < 2; i++) {
+        snprintf(pl[i].env, sizeof pl[i].env, "XDG_DATA_HOME=%s/%c", dir,
+                 i ? 'B' : 'A');
+        snprintf(pl[i].name, sizeof pl[i].name, "%s", i ? "B" : "A");
+        pl[i].side = i ? "black" : "white";
+    }
+
+    first_move("laska", moves, 0, moves[0], sizeof moves[0]);
+    snprintf(ans, sizeof ans, "%s\n", moves[0]);
+    write_file("A-1.in", ans);
+    char in[400];
+    path_of(in, sizeof in, "A-1.in");
+    int fd = open(in, O_RDONLY);
+    char *ha[] = {"host", "laska", "--clock", "3days", "--lobby", addr_a, NULL};
+    start_in(&host, "host", pl[0].env, ha, fd, -1);
+    close(fd);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    char *ja[] = {"join", invite, "--lobby", addr_b, NULL};
+    start(&guest, "guest", pl[1].env, ja);
+    finish(&host);
+    finish(&guest);
+    cr_assert(strstr(slurp(host.err), "is with the relay") != NULL, "%s",
+              slurp(host.err));
+
+    /* the room's keep, in Redis */
+    char key[128], hash_key[160];
+    redis_ask(port, "--scan --pattern 'tb:{*}:m'", key, sizeof key);
+    cr_assert(key[0] == 't', "no room in Redis: '%s'", key);
+    snprintf(hash_key, sizeof hash_key, "HGET '%s' k", key);
+    redis_ask(port, hash_key, ans, sizeof ans);
+    cr_assert_str_eq(ans, "518400000");
+    snprintf(hash_key, sizeof hash_key, "PTTL '%s'", key);
+    redis_ask(port, hash_key, ans, sizeof ans);
+    cr_assert_gt(atoll(ans), 600000, "time to live %s ms", ans);
+
+    for (int ply = 2; ply <= 6; ply++) {
+        const Player *mover = &pl[(ply - 1) % 2], *other = &pl[ply % 2];
+        Proc wait_mover, waiter;
+        char name[32];
+        /* the mover's wait says its move at once, with the open: line */
+        char *wa[] = {"games", "--wait", NULL};
+        snprintf(name, sizeof name, "wait-%s-%d", mover->name, ply);
+        start(&wait_mover, name, mover->env, wa);
+        cr_assert_eq(finish(&wait_mover), 0, "%s", slurp(wait_mover.err));
+        snprintf(want, sizeof want, "game: %s laska %s you ", invite,
+                 mover->side);
+        cr_assert(strstr(slurp(wait_mover.out), want) != NULL,
+                  "ply %d: want '%s' in:\n%s", ply, want,
+                  slurp(wait_mover.out));
+        line_of(slurp(wait_mover.out), "  open: tabula ", opener, sizeof opener);
+        /* the other's wait blocks until the move is made */
+        snprintf(name, sizeof name, "wait-%s-%d", other->name, ply);
+        start(&waiter, name, other->env, wa);
+        pause_ms(300);
+        cr_assert_str_eq(slurp(waiter.out), "", "woke before the move");
+        if (ply < 6) {
+            first_move("laska", moves, ply - 1, moves[ply - 1],
+                       sizeof moves[0]);
+            snprintf(ans, sizeof ans, "%s\n", moves[ply - 1]);
+        } else {
+            snprintf(ans, sizeof ans, "resign\n");
+        }
+        open_and_type(mover, opener + strlen("  open: tabula "), ans, ply);
+        cr_assert_eq(finish(&waiter), 0, "%s", slurp(waiter.err));
+        if (ply < 6) {
+            snprintf(want, sizeof want, "game: %s laska %s you ", invite,
+                     other->side);
+            cr_assert(strstr(slurp(waiter.out), want) != NULL,
+                      "ply %d: want '%s' in:\n%s", ply, want,
+                      slurp(waiter.out));
+            /* (the time left, 3d0h or a second less, in between) */
+            snprintf(want, sizeof want, " %d.%s\n", ply, moves[ply - 1]);
+        } else /* (black, to move at ply 6, resigned: white wins) */
+            snprintf(want, sizeof want, "game: %s laska %s 1-0 ", invite,
+                     other->side);
+        cr_assert(strstr(slurp(waiter.out), want) != NULL,
+                  "ply %d: want '%s' in:\n%s", ply, want, slurp(waiter.out));
+        if (ply == 6) /* the winner opens its seat: the end is in its log */
+            line_of(slurp(waiter.out), "  open: tabula ", opener,
+                    sizeof opener);
+        if (ply == 6)
+            open_and_type(other, opener + strlen("  open: tabula "), "", 7);
+        if (ply == 3) { /* the relay restarts, nobody in the game */
+            stop(&a);
+            start_node(&a, "node-a2", addr_a, url, addr_a, sizeof addr_a);
+        }
+    }
+    /* both logs verify, with one final hash */
+    char hx[2][PROTO_HASH_HEX];
+    for (int i = 0; i < 2; i++) {
+        Proc all;
+        char *ga[] = {"games", "--all", NULL};
+        char name[32], log[600];
+        snprintf(name, sizeof name, "all-%s", pl[i].name);
+        start(&all, name, pl[i].env, ga);
+        cr_assert_eq(finish(&all), 0, "%s", slurp(all.err));
+        line_of(slurp(all.out), "  log: ", log, sizeof log);
+        cr_assert(strncmp(log + 7, dir, strlen(dir)) == 0, "%s", log);
+        log_final_hash(log + 7 + strlen(dir) + 1, hx[i]);
+    }
+    cr_assert_str_eq(hx[0], hx[1]);
+    stop(&a);
+    stop(&b);
+    stop(&redis);
+    remove_dir();
+}
