@@ -32,7 +32,7 @@
 
 static const char simtest_help[] =
     N_("usage: tabula simtest [GAME] [--matches N] [--seed S] [--faults LIST]\n"
-    "                      [--adversary LIST] [--trace]\n"
+    "                      [--adversary LIST] [--correspondence] [--trace]\n"
     "\n"
     "Plays N whole network matches of each game (or of GAME) in this one\n"
     "process: a host, a guest, one to three spectators and the rooms of the\n"
@@ -65,6 +65,9 @@ static const char simtest_help[] =
     "                S+k-1)\n"
     "  --faults LIST faults to inject (default all)\n"
     "  --adversary LIST the guest's lies (default none)\n"
+    "  --correspondence a day a move: each player leaves once its move is\n"
+    "                with the relay and comes back 1 to 8 hours later, so\n"
+    "                the relay keeps rooms nobody is in over simulated days\n"
     "  --trace       print every match's event trace\n");
 
 static unsigned read_plant(void)
@@ -104,11 +107,12 @@ static void report_failure(const Sim_Config *cfg, const Sim_Report *rep,
            (unsigned long long)k + 1, rep->why);
     printf("trace:\n%s", rep->trace ? rep->trace : "(none)\n");
     printf("rerun: %s%s%stabula simtest %s --matches 1 --seed %llu "
-           "--faults %s%s%s\n",
+           "--faults %s%s%s%s\n",
            plant && *plant ? "TABULA_SIMTEST_PLANT=" : "",
            plant && *plant ? plant : "", plant && *plant ? " " : "",
            core_game_name(cfg->game), (unsigned long long)cfg->seed, faults,
-           cfg->lies ? " --adversary " : "", cfg->lies ? lies : "");
+           cfg->lies ? " --adversary " : "", cfg->lies ? lies : "",
+           cfg->correspondence ? " --correspondence" : "");
 }
 
 /* simtest's flags (--trace: every match's trace, for debugging). */
@@ -117,7 +121,8 @@ enum {
     SIMTEST_FLAG_SEED,
     SIMTEST_FLAG_FAULTS,
     SIMTEST_FLAG_ADVERSARY,
-    SIMTEST_FLAG_TRACE
+    SIMTEST_FLAG_TRACE,
+    SIMTEST_FLAG_CORRESPONDENCE
 };
 const Cli_Flag cli_flags_simtest[] = {
     {"--matches", CLI_VALUE, SIMTEST_FLAG_MATCHES},
@@ -125,6 +130,7 @@ const Cli_Flag cli_flags_simtest[] = {
     {"--faults", CLI_VALUE, SIMTEST_FLAG_FAULTS},
     {"--adversary", CLI_VALUE, SIMTEST_FLAG_ADVERSARY},
     {"--trace", CLI_SWITCH, SIMTEST_FLAG_TRACE},
+    {"--correspondence", CLI_SWITCH, SIMTEST_FLAG_CORRESPONDENCE},
     {NULL, CLI_SWITCH, 0}};
 
 int cli_simtest(int argc, char **argv)
@@ -134,7 +140,7 @@ int cli_simtest(int argc, char **argv)
     unsigned faults = SIM_FAULTS_ALL, plant, lies = 0;
     const char *bad = NULL;
     uint64_t total = 0, total_faults = 0;
-    int trace_all = 0;
+    int trace_all = 0, corr = 0;
     double started = cli_now(), shown = started;
 
     for (int i = 0; i < argc; i++) {
@@ -175,6 +181,9 @@ int cli_simtest(int argc, char **argv)
         case SIMTEST_FLAG_TRACE:
             trace_all = 1;
             break;
+        case SIMTEST_FLAG_CORRESPONDENCE:
+            corr = 1;
+            break;
         case CLI_ARG_WORD:
             if (only != NULL)
                 return cli_unexpected("simtest", v, _(simtest_help));
@@ -202,7 +211,9 @@ int cli_simtest(int argc, char **argv)
         if (only != NULL && g != only)
             continue;
         for (uint64_t k = 0; k < matches; k++) {
-            Sim_Config cfg = {g, seed + k, faults, plant, trace_all, lies};
+            Sim_Config cfg = {g,         seed + k, faults,
+                              plant,     trace_all, lies,
+                              corr};
             Sim_Report rep;
             int rc = sim_run(&cfg, &rep);
             if (trace_all && rep.trace != NULL)

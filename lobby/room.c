@@ -1967,13 +1967,22 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
     }
 }
 
+/* Room r is a correspondence game's a seat asked to keep (KEEP) once
+ * its game began: a guest came, or the host's CREATE named its guest (a
+ * resumed game's room, made anew after the relay lost it). */
+static int kept(const Lobby_Room *r)
+{
+    return r->keep_ms > 0 && !r->released &&
+           (r->guest_joined || r->guest_named);
+}
+
 /* How long room r is kept with nobody in it (ms): a finished game's
- * goes sooner, a correspondence game's (KEEP, once a guest came) later. */
+ * goes sooner, a correspondence game's (kept) later. */
 static uint64_t empty_for(const Lobby_Rooms *rs, const Lobby_Room *r)
 {
     if (r->released)
         return rs->lim.unjoined_room_ms;
-    if (r->guest_joined && r->keep_ms > rs->lim.empty_room_ms)
+    if (kept(r) && r->keep_ms > rs->lim.empty_room_ms)
         return r->keep_ms;
     return rs->lim.empty_room_ms;
 }
@@ -2378,7 +2387,7 @@ void lobby_rooms_sweep(Lobby_Rooms *rs, uint64_t now)
         } else if (r->empty && now - r->empty_since >= empty_for(rs, r)) {
             /* (a finished game's room goes sooner) */
             room_drop(rs, r);
-        } else if (!r->guest_joined && r->seat[0] == NULL &&
+        } else if (!r->guest_joined && r->seat[0] == NULL && !kept(r) &&
                    now - r->host_left >= rs->lim.unjoined_room_ms) {
             /* No game began and its host is gone: the room only held a
              * share of the lobby. Its spectators are told it is over. */

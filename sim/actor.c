@@ -168,8 +168,11 @@ static void carry_out_seat(World *w, int i, const Seat_Out *o)
         sim__trace(w, i, "lost the relay (attempt %u, next in %u ms)",
                    o->attempt, (unsigned)o->wait_ms);
         break;
+    case SEAT_OUT_SEND: /* a KEEP (no simulated seat seeks) */
+        if (x->conn == 2)
+            sim__to_relay(w, i, o->data, o->len, 0);
+        break;
     case SEAT_OUT_PRESENCE:
-    case SEAT_OUT_SEND:   /* (no simulated seat seeks) */
     case SEAT_OUT_SEEKED:
         break;
     case SEAT_OUT_FAILED:
@@ -183,6 +186,43 @@ static void carry_out_seat(World *w, int i, const Seat_Out *o)
                   tb_strerror(o->reason));
         break;
     }
+}
+
+/* Correspondence: player i, caught up, its move with the relay and the
+ * opponent to move, leaves (as `tabula` does when its input has ended)
+ * and comes back hours later; nothing of its seat is lost (its log). */
+static void maybe_away(World *w, int i)
+{
+    Actor *x = &w->a[i];
+    const Proto_Transcript *t;
+    const Core_Position *pos;
+    uint32_t plies;
+    if (!w->cfg->correspondence || i >= 2 || !x->alive || x->done ||
+        x->conn != 2 || !seat_caught_up(x->st) ||
+        match_unacked(x->m) != 0 || (t = match_transcript(x->m)) == NULL ||
+        (pos = proto_transcript_position(t)) == NULL ||
+        proto_transcript_start(t) == NULL ||
+        proto_transcript_status(t).outcome != CORE_ONGOING)
+        return;
+    /* it stays while the game needs it: its move (unless its own takeback
+     * request waits for the opponent), the opponent's request or offer
+     * to answer, the opponent's flag to claim */
+    int me = match_side(x->m), asks = match_takeback(x->m, &plies);
+    if ((core_side_to_move(pos) == me && asks != me) || asks == 1 - me ||
+        match_draw_offer(x->m) == 1 - me ||
+        match_clock_left(x->m, sim__anow(x, w->now), 1 - me) == 0)
+        return;
+    uint64_t away = sim__rnd_in(w, SIM_AWAY_MIN_MS, SIM_AWAY_MAX_MS);
+    sim__trace(w, i, "away for %llu ms", (unsigned long long)away);
+    sim__close_conn(w, i);
+    seat_free(x->st);
+    x->st = NULL;
+    x->m = NULL;
+    x->alive = 0;
+    x->back_at = w->now + away;
+    sim__at_time(w, x->back_at, EV_RESTART, i);
+    if (!w->a[1 - i].alive && w->away_since == 0)
+        w->away_since = w->now;
 }
 
 void sim__drain(World *w, int i)
@@ -206,6 +246,7 @@ void sim__drain(World *w, int i)
     }
     if (x->alive && !x->done)
         schedule_tick(w, i);
+    maybe_away(w, i);
 }
 
 void sim__start_actor(World *w, int i)
@@ -231,6 +272,12 @@ void sim__start_actor(World *w, int i)
     x->m = seat_match(x->st);
     x->alive = 1;
     x->plies = 0;
+    x->back_at = 0;
+    if (w->away_since != 0 && i < 2) { /* one is back */
+        if (w->now - w->away_since > w->rep->both_away_ms)
+            w->rep->both_away_ms = w->now - w->away_since;
+        w->away_since = 0;
+    }
     size_t len = 0;
     const uint8_t *bytes =
         x->log != NULL ? proto_log_bytes(x->log, &len) : NULL;
@@ -331,7 +378,8 @@ void sim__user_acts(World *w, int i)
         cmd = r < 80 ? "takeback" : "takeback 1";
     else if (r < 92)
         cmd = "abort";
-    else if (r < 92 + (core_ply(pos) > 150 ? 40u : 2u))
+    else if (r < 92 + (core_ply(pos) > 150 ? 40u : 2u) ||
+             (w->cfg->correspondence && core_ply(pos) >= SIM_CORR_PLIES))
         cmd = "resign";
     if (cmd == NULL) {
         Core_Move mv;

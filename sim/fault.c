@@ -204,7 +204,7 @@ void sim__fault(World *w)
         kinds[n++] = 3;
     if (w->cfg->lies & (SIM_LIE_CLAIM | SIM_LIE_DESYNC | SIM_LIE_ABORT))
         kinds[n++] = 4;
-    if (n > 0 && w->now < SIM_LIMIT_MS / 2) {
+    if (n > 0 && w->now < sim__limit_ms(w) / 2) {
         int k = kinds[sim__rnd(w) % (uint64_t)n];
         int i = (int)sim__rnd_in(w, 0, (uint64_t)w->nactors - 1);
         Actor *x = &w->a[i];
@@ -220,8 +220,18 @@ void sim__fault(World *w)
             x->crash_in = (int)sim__rnd_in(w, 0, 6); /* between two outputs */
         } else if (k == 2 && sim__relay_has_room(w) && !first_contact(w)) {
             w->rep->faults++;
-            sim__trace(w, -1, "fault: the relay restarts");
-            sim__relay_forget(w);
+            /* a correspondence match's relay keeps its rooms in Redis
+             * (docs/lobby-nodes.md): a restart closes every connection
+             * and loses no room; else the relay's memory is lost */
+            if (w->cfg->correspondence) {
+                sim__trace(w, -1, "fault: the relay node restarts (its "
+                                  "rooms are in Redis)");
+                for (int j = 0; j < w->nactors; j++)
+                    sim__member_close(w, j);
+            } else {
+                sim__trace(w, -1, "fault: the relay restarts");
+                sim__relay_forget(w);
+            }
             for (int j = 0; j < w->nactors; j++) {
                 Actor *y = &w->a[j];
                 if (!y->alive || y->conn == 0 || y->done)
@@ -237,6 +247,8 @@ void sim__fault(World *w)
             lie(w);
         }
     }
+    uint64_t lo, hi;
+    sim__fault_gap(w, &lo, &hi);
     if (!players_done(w))
-        sim__at_time(w, w->now + sim__rnd_in(w, 2000, 30000), EV_FAULT, -1);
+        sim__at_time(w, w->now + sim__rnd_in(w, lo, hi), EV_FAULT, -1);
 }

@@ -21,13 +21,14 @@ static void setup(World *w)
                                          "60s+0", "10sd2",  "10/30s+1",
                                          "2/10s", "1day"};
     static char options[32];
-    int nspec = (int)sim__rnd_in(w, 1, 3);
+    int nspec = cfg->correspondence ? 1 : (int)sim__rnd_in(w, 1, 3);
     uint8_t seat_key[32], match_id[PROTO_MATCH_ID_BYTES];
     for (size_t k = 0; k < sizeof match_id; k++)
         match_id[k] = (uint8_t)sim__rnd(w);
     options[0] = '\0';
-    if (sim__chance(w, 400)) {
-        const char *clock = clocks[sim__rnd(w) % 8];
+    if (cfg->correspondence || sim__chance(w, 400)) {
+        const char *clock = cfg->correspondence ? "1day"
+                                                : clocks[sim__rnd(w) % 8];
         if (seat_clock_options("", clock, options, sizeof options) != 0)
             sim__fail(w, "cannot read the clock");
         w->clocked = 1;
@@ -63,7 +64,7 @@ static void setup(World *w)
             x->mc.options = options;
         }
         if (i < 2) {
-            x->mc.bot = sim__chance(w, 400);
+            x->mc.bot = !cfg->correspondence && sim__chance(w, 400);
             x->mc.bot_delay_ms =
                 x->mc.bot ? (uint32_t)sim__rnd_in(w, 0, 300) : 0;
             x->mc.absence_ms = (uint32_t)sim__rnd_in(w, 1000, 8000);
@@ -87,7 +88,28 @@ static void setup(World *w)
                w->a[0].mc.bot ? "bot" : "random",
                w->a[1].mc.bot ? "bot" : "random");
     sim__at_time(w, sim__rnd_in(w, 300, 5000), EV_FAULT, -1);
-    sim__at_time(w, SIM_SWEEP_MS, EV_SWEEP, -1);
+    sim__at_time(w, sim__sweep_ms(w), EV_SWEEP, -1);
+}
+
+uint64_t sim__limit_ms(const World *w)
+{
+    return w->cfg->correspondence ? SIM_CORR_LIMIT_MS : SIM_LIMIT_MS;
+}
+
+/* The rooms are swept each SIM_SWEEP_MS, days or not: the relay's BEAT
+ * each second goes from the sweep, and a sparser one (500 ms was tried)
+ * let delayed BEATs pass a seat's 3 s of silence (LOBBY_WIRE_SILENT_MS),
+ * so seats reconnected every few seconds through the hours. */
+uint64_t sim__sweep_ms(const World *w)
+{
+    (void)w;
+    return SIM_SWEEP_MS;
+}
+
+void sim__fault_gap(const World *w, uint64_t *lo, uint64_t *hi)
+{
+    *lo = w->cfg->correspondence ? 600000 : 2000;
+    *hi = w->cfg->correspondence ? 3u * 3600 * 1000 : 30000;
 }
 
 static int all_done(const World *w)
@@ -125,7 +147,7 @@ static void step(World *w, Ev *e)
         break;
     case EV_SWEEP:
         sim__relay_sweep(w);
-        sim__at_time(w, w->now + SIM_SWEEP_MS, EV_SWEEP, -1);
+        sim__at_time(w, w->now + sim__sweep_ms(w), EV_SWEEP, -1);
         break;
     case EV_TICK:
         if (x->alive && !x->done && e->seq == x->tick_gen) {
@@ -138,7 +160,10 @@ static void step(World *w, Ev *e)
             break;
         if (x->alive)
             sim__user_acts(w, e->actor);
-        sim__at_time(w, w->now + sim__rnd_in(w, 100, 1500), EV_USER, e->actor);
+        sim__at_time(w,
+                     (!x->alive && x->back_at > w->now ? x->back_at : w->now) +
+                         sim__rnd_in(w, 100, 1500),
+                     EV_USER, e->actor);
         break;
     case EV_BOT:
         sim__bot_moves(w, e);
@@ -332,11 +357,11 @@ int sim_run(const Sim_Config *cfg, Sim_Report *rep)
     while (w->nheap > 0 && !rep->failed && !all_done(w)) {
         Ev e = sim__pop(w);
         w->now = e.at;
-        if (w->now > SIM_LIMIT_MS || ++w->events > SIM_EVENTS_MAX) {
+        if (w->now > sim__limit_ms(w) || ++w->events > SIM_EVENTS_MAX) {
             sim__fail(w,
                       "the match did not end within %llu simulated ms and %d "
                       "events (a deadlock or a stalled seat)",
-                      (unsigned long long)SIM_LIMIT_MS, SIM_EVENTS_MAX);
+                      (unsigned long long)sim__limit_ms(w), SIM_EVENTS_MAX);
             free(e.data);
             break;
         }

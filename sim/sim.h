@@ -72,7 +72,22 @@ typedef struct Sim_Config {
     int trace;       /* keep the event trace (for a failure report) */
     unsigned lies;   /* SIM_LIE_*, told by the guest (0: none; the cheat
                         fault's forged flags aside) */
+    int correspondence; /* issue 37: a days-a-move clock (1day); each
+                           player leaves once its move is with the relay
+                           and comes back SIM_AWAY_MIN_MS..SIM_AWAY_MAX_MS
+                           later, so both are often away at once, for
+                           hours, over simulated days; the mover resigns
+                           from ply SIM_CORR_PLIES on; one spectator;
+                           faults every 10 min to 3 h */
 } Sim_Config;
+
+/* Correspondence (Sim_Config.correspondence): a player is away 1 to 8
+ * hours between its visits; the match ends by ply 12 or so; it must end
+ * within 30 simulated days. */
+#define SIM_AWAY_MIN_MS (3600ull * 1000)
+#define SIM_AWAY_MAX_MS (8ull * 3600 * 1000)
+#define SIM_CORR_PLIES 12u
+#define SIM_CORR_LIMIT_MS (30ull * 86400 * 1000)
 
 typedef struct Sim_Report {
     int failed;
@@ -81,6 +96,8 @@ typedef struct Sim_Report {
     uint32_t plies;  /* plies on the final board */
     uint32_t envelopes;
     uint64_t sim_ms; /* simulated time the match took */
+    uint64_t both_away_ms; /* correspondence: the longest time both
+                              players were away at once */
     Core_Status status;
     char *trace; /* with cfg.trace: the event trace (free()) */
 } Sim_Report;

@@ -87,6 +87,7 @@ typedef struct Actor {
     uint64_t tick_gen;
     uint32_t plies; /* PLY outputs, plus the moves held at a resume */
     int crash_in;   /* crash before this many more outputs (-1: none) */
+    uint64_t back_at; /* correspondence: away until then (0: here) */
 } Actor;
 
 /* The whole match: actors, the relay, the queue, the trace. */
@@ -103,6 +104,8 @@ typedef struct World {
     Lobby_Member *member[SIM_ACTORS_MAX];
     Sim_Link link[SIM_ACTORS_MAX];
     int clocked;
+    uint64_t away_since; /* correspondence: both players away since
+                            (0: one is here) */
     Lobby_Code invite, watch;
     uint8_t seat_secret[SIM_ACTORS_MAX][LOBBY_SEAT_SECRET_BYTES];
     uint8_t *buf; /* a frame */
@@ -159,6 +162,11 @@ void sim__relay_sweep(World *w);
  * take it back from its log); connect it; a message arrives; a player or
  * a bot acts. */
 void sim__drain(World *w, int i);
+/* The simulated ms a match must end within, the sweep's period, and the
+ * gaps between faults (lo..hi): a correspondence match's are longer. */
+uint64_t sim__limit_ms(const World *w);
+uint64_t sim__sweep_ms(const World *w);
+void sim__fault_gap(const World *w, uint64_t *lo, uint64_t *hi);
 void sim__close_conn(World *w, int i);
 void sim__start_actor(World *w, int i);
 void sim__connect_actor(World *w, int i);

@@ -26,7 +26,7 @@ static Sim_Report run_lies(const char *game, uint64_t seed, unsigned plant,
                            unsigned lies)
 {
     Sim_Config cfg = {core_game_find(game), seed, SIM_FAULTS_ALL, plant, 0,
-                      lies};
+                      lies, 0};
     Sim_Report rep;
     cr_assert_not_null(cfg.game);
     cr_assert_eq(sim_run(&cfg, &rep), 0);
@@ -214,4 +214,35 @@ Test(sim, fault_names_round_trip)
     cr_assert_str_eq(bad, "bogus");
     cr_assert_eq(sim_faults("all", &bits, &bad), 0);
     cr_assert_eq(bits, SIM_FAULTS_ALL);
+}
+
+/* Correspondence (issue 37): a day a move, each player leaving once its
+ * move is with the relay and back 1 to 8 hours later. Four matches of
+ * each game under every fault (the relay's restarts keep the rooms, as
+ * on Redis) pass every check: same result and final hash everywhere,
+ * every log verifying. Most lasted more than a day of simulated time
+ * (a random mover also resigns or agrees early), and in each both
+ * players were away at once longer than the relay's 10 minutes for an
+ * empty room (the room was kept by the seats' KEEP:
+ * without it the room, and the game, would be lost). */
+Test(sim, a_correspondence_game_outlives_days_with_nobody_in_the_room)
+{
+    static const char *const games[] = {"laska", "chessball", "football",
+                                        "volleyball"};
+    int days = 0;
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            Sim_Config cfg = {core_game_find(games[g]), seed,
+                              SIM_FAULTS_ALL, 0, 0, 0, 1};
+            Sim_Report rep;
+            cr_assert_eq(sim_run(&cfg, &rep), 0);
+            free(rep.trace);
+            cr_assert(!rep.failed, "%s seed %llu: %s", games[g],
+                      (unsigned long long)seed, rep.why);
+            cr_assert_gt(rep.both_away_ms, 600000ull, "%s seed %llu",
+                         games[g], (unsigned long long)seed);
+            if (rep.sim_ms > 86400000ull)
+                days++;
+        }
+    cr_assert_geq(days, 8, "only %d of 16 matches lasted a day", days);
 }
