@@ -245,7 +245,17 @@ typedef struct Watch {
     Netstore_Seat seat;
     Last_Move last;
     uint32_t told; /* its envelopes when last told (0: never) */
+    int stopped;   /* its watch stopped (the relay refused or lost the
+                      room): watched again at retry_at (time(), s) */
+    time_t retry_at;
 } Watch;
+
+/* A watch that stopped is tried again after this (s): an in-memory relay
+ * that restarted has the room again once its host's seat comes back. (A
+ * WATCH of a room the relay lacks counts as a wrong code, 10 a minute
+ * an address: a watch a game every 5 minutes leaves that budget to
+ * typing.) */
+#define WATCH_RETRY_S 300
 
 typedef struct Wait_Run {
     uv_loop_t loop;
@@ -306,8 +316,40 @@ static void watch_note(Netgame *g, int warning, const char *text,
 {
     Watch *w = netgame_user(g);
     (void)note;
-    if (warning)
+    if (warning && !w->stopped)
         fprintf(stderr, "tabula games: %s: %s\n", w->seat.invite.text, text);
+}
+
+static void watch_done(Netgame *g)
+{
+    Watch *w = netgame_user(g);
+    w->stopped = 1; /* (wait_tick frees it) */
+}
+
+static const Netgame_Hooks watch_hooks = {NULL, watch_ply, watch_done,
+                                          watch_note, NULL, NULL};
+
+/* w's spectator on its lobby: 0, or -1 (said why). */
+static int watch_start(uv_loop_t *loop, Watch *w)
+{
+    Netgame_Config cfg;
+    char why[256];
+    memset(&cfg, 0, sizeof cfg);
+    memset(&w->last, 0, sizeof w->last);
+    cfg.role = LOBBY_ROLE_SPECTATOR;
+    cfg.code = w->seat.invite.text;
+    cfg.lobby = w->seat.lobby;
+    cfg.label = "";
+    if (netgame_new(loop, &cfg, &watch_hooks, w, &w->g, why, sizeof why) !=
+        0) {
+        fprintf(stderr, _("tabula games: %s: cannot watch: %s\n"),
+                w->seat.invite.text, why);
+        w->g = NULL;
+        w->stopped = 1;
+        w->retry_at = time(NULL) + WATCH_RETRY_S;
+        return -1;
+    }
+    return 0;
 }
 
 static void wait_stop(Wait_Run *r)
@@ -327,6 +369,20 @@ static void wait_tick(uv_timer_t *h)
     size_t live = 0;
     for (size_t i = 0; i < r->n; i++) {
         Watch *w = &r->w[i];
+        if (w->stopped && w->g != NULL &&
+            !netgame_result(w->g)->finished) {
+            netgame_free(w->g); /* (watched again later) */
+            w->g = NULL;
+            w->retry_at = time(NULL) + WATCH_RETRY_S;
+        }
+        if (w->g == NULL && w->stopped) { /* waits to be watched again */
+            live++;
+            if (time(NULL) >= w->retry_at) {
+                w->stopped = 0;
+                (void)watch_start(&r->loop, w);
+            }
+            continue;
+        }
         if (w->g == NULL)
             continue;
         live++;
@@ -357,8 +413,6 @@ static void wait_tick(uv_timer_t *h)
 static int games_wait(char **paths, const Game_Row *rows, size_t n,
                       const char *notify)
 {
-    static const Netgame_Hooks hooks = {NULL, watch_ply, NULL, watch_note,
-                                        NULL, NULL};
     Wait_Run r;
     char why[256];
     memset(&r, 0, sizeof r);
@@ -391,20 +445,8 @@ static int games_wait(char **paths, const Game_Row *rows, size_t n,
                     w->seat.invite.text);
             continue;
         }
-        Netgame_Config cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.role = LOBBY_ROLE_SPECTATOR;
-        cfg.code = w->seat.invite.text;
-        cfg.lobby = w->seat.lobby;
-        cfg.label = "";
-        if (netgame_new(&r.loop, &cfg, &hooks, w, &w->g, why, sizeof why) !=
-            0) {
-            fprintf(stderr, _("tabula games: %s: cannot watch: %s\n"),
-                    w->seat.invite.text, why);
-            w->g = NULL;
-            continue;
-        }
-        r.n++;
+        if (watch_start(&r.loop, w) == 0) /* (else: said why, not kept) */
+            r.n++;
     }
     if (r.n == 0 && !r.woke) {
         fprintf(stderr, _("tabula games: no running game to wait for\n"));

@@ -941,6 +941,13 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
         if (cli_options_check(cmd, cfg.game, game_opts, cfg.options) != 0)
             return CLI_EXIT_USAGE;
+        if (seat_keep_seconds(&clk) > 0 && lobby == NULL)
+            fprintf(stderr,
+                    _("tabula %s: a correspondence game (days a move) lives "
+                      "on its lobby while you are away, and this process's "
+                      "own lobby goes with it: run tabula lobby where it "
+                      "can keep running and give it --lobby\n"),
+                    cmd);
     }
     if (http != NULL && (lobby != NULL || net_addr_parse(http, &http_addr) != 0)) {
         fprintf(stderr, lobby != NULL

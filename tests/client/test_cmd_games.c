@@ -95,3 +95,87 @@ Test(games, a_game_is_listed_while_it_runs_and_with_its_result)
     cr_assert(strstr(out, ".done.log") != NULL, "%s", out);
     remove_dir();
 }
+
+/* A correspondence game hosted on the host's own lobby is told that the
+ * lobby goes with the process (the game could not outlive it), and still
+ * hosts; with --lobby nothing is said. */
+Test(games, a_correspondence_host_on_its_own_lobby_is_warned)
+{
+    Proc host, lobby, host2;
+    char lobby_at[64];
+    make_dir();
+    snprintf(env, sizeof env, "XDG_DATA_HOME=%s/data", dir);
+    char *ha[] = {"host", "laska", "--clock", "3days", NULL};
+    start(&host, "host", env, ha);
+    await_line(&host, "invite: ", NULL, 0);
+    await_err(&host, "own lobby goes with it", 10000);
+    kill(host.pid, SIGTERM);
+    finish(&host);
+
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", lobby_at, sizeof lobby_at);
+    char *h2[] = {"host", "laska", "--clock", "3days", "--lobby", lobby_at,
+                  NULL};
+    start(&host2, "host2", env, h2);
+    await_line(&host2, "invite: ", NULL, 0);
+    kill(host2.pid, SIGTERM);
+    finish(&host2);
+    cr_assert_null(strstr(slurp(host2.err), "own lobby"), "%s",
+                   slurp(host2.err));
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
+
+/* games --wait --notify CMD runs CMD with the game's line as its last
+ * argument for a game that needs the player (here at once: the guest's
+ * seat caught up with the host's first move) and keeps waiting. */
+Test(games, notify_runs_the_command_with_the_games_line)
+{
+    Proc lobby, host, guest, waiter;
+    char lobby_at[64], invite[40], path[400], want[128];
+    char env_b[400];
+    make_dir();
+    snprintf(env, sizeof env, "XDG_DATA_HOME=%s/a", dir);
+    snprintf(env_b, sizeof env_b, "XDG_DATA_HOME=%s/b", dir);
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", lobby_at, sizeof lobby_at);
+    write_file("a.in", "a3-b4\n");
+    path_of(path, sizeof path, "a.in");
+    int fd = open(path, O_RDONLY);
+    cr_assert_geq(fd, 0);
+    char *ha[] = {"host", "laska", "--clock", "3days", "--lobby", lobby_at,
+                  NULL};
+    start_in(&host, "host", env, ha, fd, -1);
+    close(fd);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    char *ja[] = {"join", invite, "--lobby", lobby_at, NULL};
+    start(&guest, "guest", env_b, ja);
+    finish(&host);
+    finish(&guest);
+    char *wa[] = {"games", "--wait", "--notify",
+                  "printf '%s|\\n' >> notified.txt", NULL};
+    start(&waiter, "waiter", env_b, wa);
+    path_of(path, sizeof path, "notified.txt");
+    snprintf(want, sizeof want, "game: %s laska black you ", invite);
+    double until = now_ms() + 20000;
+    const char *got = "";
+    while (strstr(got, want) == NULL && now_ms() < until) {
+        pause_ms(50);
+        FILE *f = fopen(path, "r");
+        if (f != NULL) {
+            fclose(f);
+            got = slurp(path);
+        }
+    }
+    cr_assert(strstr(got, want) != NULL, "want '%s' in '%s'", want, got);
+    cr_assert(strstr(got, " 1.a3-b4|\n") != NULL, "one argument: '%s'", got);
+    cr_assert_eq(waitpid(waiter.pid, NULL, WNOHANG), 0, "it keeps waiting");
+    kill(waiter.pid, SIGTERM);
+    finish(&waiter);
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
