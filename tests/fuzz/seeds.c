@@ -291,6 +291,41 @@ int main(int argc, char **argv)
         steps[sn++] = 1 | 2 << 2;
         put_file(argv[1], "room", "pool", steps, sn);
     }
+    {
+        /* steps of fuzz_room.c: member 0 CREATEs a room (the proof is
+         * any: the fuzz build takes it), member 1 JOINs it and asks the
+         * relay to keep it 3 days (KEEP, a correspondence game), both
+         * leave, the time moves on */
+        uint8_t steps[3 + 186 + 3 + 138 + 3 + 5 + 4], *q = steps;
+        uint8_t create[186] = {0x01, 4}, join[138] = {0x02, 4};
+        const uint8_t keep[5] = {0x09, 0, 0x03, 0xf4, 0x80}; /* 259200 s */
+        memset(create + 2, 0x21, 16);       /* invite lookup */
+        memset(create + 18, 0x22, 16);      /* watch lookup */
+        memset(create + 34, 0x31, 32);      /* host key */
+        memset(create + 66, 0x41, 16);      /* seat secret */
+        memset(join + 2, 0x21, 16);         /* invite lookup */
+        memset(join + 18, 0x42, 16);        /* seat secret */
+        memset(join + 34, 0x32, 32);        /* guest key */
+        const struct {
+            uint8_t member;
+            const uint8_t *m;
+            size_t n;
+        } msgs[3] = {{0, create, sizeof create},
+                     {1, join, sizeof join},
+                     {1, keep, sizeof keep}};
+        for (int k = 0; k < 3; k++) {
+            *q++ = (uint8_t)(msgs[k].member << 2);
+            *q++ = (uint8_t)(msgs[k].n >> 8);
+            *q++ = (uint8_t)msgs[k].n;
+            memcpy(q, msgs[k].m, msgs[k].n);
+            q += msgs[k].n;
+        }
+        *q++ = 1;           /* member 0 leaves */
+        *q++ = 1 | 1 << 2;  /* member 1 leaves */
+        *q++ = 2 | 63 << 2; /* 63 s on, the sweep */
+        *q++ = 2 | 63 << 2;
+        put_file(argv[1], "room", "keep", steps, (size_t)(q - steps));
+    }
     proto_transcript_free(t);
     printf("seeds: %zu frames, %zu stream bytes\n", nframes, sl);
     return 0;
