@@ -146,6 +146,26 @@ Core_Status core_status(const Core_Position *pos)
     return pos->game->status(cstate_of(pos));
 }
 
+int core_table_points(const Core_Position *pos, Core_Status st,
+                      unsigned out[2])
+{
+    if (pos == NULL || out == NULL)
+        return TB_E_ARG;
+    out[0] = out[1] = 0;
+    if (st.outcome == CORE_ONGOING)
+        return TB_E_STATE;
+    if (st.outcome == CORE_ABORTED)
+        return 0;
+    if (pos->game->table_points != NULL) {
+        pos->game->table_points(cstate_of(pos), st, out);
+    } else if (st.outcome == CORE_DRAW) {
+        out[0] = out[1] = 1;
+    } else {
+        out[st.outcome == CORE_WIN_WHITE ? 0 : 1] = 2;
+    }
+    return 0;
+}
+
 int core_moves(const Core_Position *pos, Core_Move *buf, size_t cap,
                size_t *count)
 {

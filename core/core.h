@@ -144,6 +144,23 @@ uint64_t core_key(const Core_Position *pos);
 /* The game's status and, when over, its winner and reason. */
 Core_Status core_status(const Core_Position *pos);
 
+/*
+ * core_table_points: the table points a finished game gives each side, in
+ * half points (out[0] White's, out[1] Black's: 2 is one point), for
+ * series and tournaments (issue 38). st is how the game ended: the
+ * board's status (core_status) or one decided off the board (a signed
+ * resignation, agreement, flag or forfeit: proto_transcript_status), and
+ * pos the final position. Every game but Chess volleyball: a win 1 : 0, a
+ * draw 1/2 : 1/2. Chess volleyball (docs/rules/volleyball.md §6.4, A-45,
+ * G-VB-10): won 2-0 in sets 3 : 0, 2-1 in sets 2 : 1 (also after a mate
+ * in the chess stage), not caught or stalemated in the chess stage 2 : 1
+ * to the volleyball winner; won off the board 3 : 0 and drawn by
+ * agreement 3/2 : 3/2 (G-VB-10). An aborted game gives 0 : 0.
+ * Errors: TB_E_ARG (pos or out NULL), TB_E_STATE (st is ongoing).
+ */
+int core_table_points(const Core_Position *pos, Core_Status st,
+                      unsigned out[2]);
+
 /* ---- moves ---------------------------------------------------------- */
 
 /*

@@ -79,6 +79,9 @@ struct Core_Game {
      * without listing (or sorting) them; the generic perft's bulk count
      * at the last ply uses it when set. 0 or a negative TB_E_* code. */
     int (*count)(const void *st, size_t *n);
+    /* Optional (core_table_points): the table points (half points) of a
+     * finished game st that ended as s; NULL: 2 : 0 a win, 1 : 1 a draw. */
+    void (*table_points)(const void *st, Core_Status s, unsigned out[2]);
 };
 
 /* The games, in the fixed order of core_game_at (games.c). */

@@ -808,6 +808,29 @@ static Core_Status vb_status(const void *st)
     return r;
 }
 
+/* §6.4, A-45, G-VB-10: in half points. A board's end: by the sets, 3:0
+ * for 2-0, 2:1 for 2-1 (a mate in the chess stage keeps the sets'
+ * table); the chess stage's draws 2:1 to the volleyball winner. Off the
+ * board: a win 3:0, a draw by agreement 3/2:3/2 (a match is worth 3). */
+static void vb_table_points(const void *st, Core_Status r, unsigned out[2])
+{
+    const Vb_State *s = st;
+    int board = r.reason == CORE_REASON_POINTS ||
+                r.reason == CORE_REASON_CHECKMATE ||
+                r.reason == CORE_REASON_NOT_CAUGHT ||
+                (r.reason == CORE_REASON_STALEMATE && s->phase == VB_CHESS);
+    int vw = s->sets[0] == 2 ? 0 : s->sets[1] == 2 ? 1 : -1;
+    if (board && vw >= 0) {
+        int tie_break = s->sets[1 - vw] > 0;
+        out[vw] = tie_break || r.outcome == CORE_DRAW ? 4 : 6;
+        out[1 - vw] = tie_break || r.outcome == CORE_DRAW ? 2 : 0;
+    } else if (r.outcome == CORE_DRAW) {
+        out[0] = out[1] = 3;
+    } else {
+        out[r.outcome == CORE_WIN_WHITE ? 0 : 1] = 6;
+    }
+}
+
 static int vb_side(const void *st)
 {
     return core__vb_side(st);
@@ -1641,7 +1664,7 @@ static int vb_perft(const void *st, unsigned depth, uint64_t *nodes)
     .position_parse = vb_position_parse, .options_format = vb_options_format,  \
     .evaluate = vb_evaluate, .view = vb_view, .count = vb_count,               \
     .forcing = vb_forcing, .terms = vb_terms,                                  \
-    .evaluate_classic = vb_evaluate_classic
+    .evaluate_classic = vb_evaluate_classic, .table_points = vb_table_points
 
 const Core_Game core__volleyball = {
     .name = "volleyball",

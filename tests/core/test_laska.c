@@ -931,3 +931,28 @@ Test(laska, view_glyph_lists_the_column_in_letters)
                            "row %d col %d: %s", r, c, v.cell[r][c].glyph);
     core_position_free(pos);
 }
+
+/* Table points (core_table_points, half points) of a game without a table
+ * of its own: a win 1 : 0, a draw 1/2 : 1/2, an aborted game 0 : 0, none
+ * while it goes on. */
+Test(laska, table_points_are_one_half_and_nothing)
+{
+    Core_Position *pos = NULL;
+    unsigned out[2];
+    cr_assert_eq(core_position_new(&pos, core_game_find("laska"), ""), 0);
+    Core_Status w = {CORE_WIN_WHITE, CORE_REASON_RESIGN},
+                b = {CORE_WIN_BLACK, CORE_REASON_NO_MOVES},
+                d = {CORE_DRAW, CORE_REASON_AGREEMENT},
+                a = {CORE_ABORTED, CORE_REASON_ABORT};
+    cr_assert_eq(core_table_points(pos, w, out), 0);
+    cr_assert(out[0] == 2 && out[1] == 0);
+    cr_assert_eq(core_table_points(pos, b, out), 0);
+    cr_assert(out[0] == 0 && out[1] == 2);
+    cr_assert_eq(core_table_points(pos, d, out), 0);
+    cr_assert(out[0] == 1 && out[1] == 1);
+    cr_assert_eq(core_table_points(pos, a, out), 0);
+    cr_assert(out[0] == 0 && out[1] == 0);
+    cr_assert_eq(core_table_points(pos, core_status(pos), out), TB_E_STATE);
+    cr_assert_eq(core_table_points(NULL, w, out), TB_E_ARG);
+    core_position_free(pos);
+}

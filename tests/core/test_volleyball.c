@@ -795,3 +795,51 @@ Test(volleyball, a_small_move_buffer_is_refused)
     cr_assert_eq(n, 0);
     core_position_free(pos);
 }
+
+/* ---- table points (§6.4, A-45, G-VB-10), in half points ------------- */
+
+static void table_is(Core_Position *pos, Core_Status st, unsigned w,
+                     unsigned b)
+{
+    unsigned out[2] = {99, 99};
+    cr_assert_eq(core_table_points(pos, st, out), 0);
+    cr_assert_eq(out[0], w, "White %u, want %u", out[0], w);
+    cr_assert_eq(out[1], b, "Black %u, want %u", out[1], b);
+}
+
+/* The seed: «За победу на тай-брейке ... два очка. Проигравшему - одно.
+ * За победу в основное время - при счёте по сетам 2-0 - даются три
+ * очка»: Black's 2-0 is 0 : 3 (0 : 6 half points), Black's 2-1 is 1 : 2;
+ * a mate in the chess stage after 2-0 keeps 3 : 0 (A-45); the chess
+ * stage's not caught is 2 : 1 to the volleyball winner (A-45). Off the
+ * board (G-VB-10): a resignation 3 : 0 whatever the sets, an agreed draw
+ * 3/2 : 3/2; an aborted game 0 : 0; an ongoing one has none. */
+Test(volleyball, table_points_follow_the_sets)
+{
+    Core_Position *pos = setup("Qd1/Qa8 phase=over set=2 sets=0:2 "
+                               "history=b0:1,b0:1");
+    table_is(pos, core_status(pos), 0, 6);
+    core_position_free(pos);
+    pos = setup("Qd1/Qa8 phase=over set=3 sets=1:2 history=w1:0,b0:1,b0:1");
+    table_is(pos, core_status(pos), 2, 4);
+    core_position_free(pos);
+
+    pos = setup("Rb1,Ng7/Vg8,Mh8 " CHESS_OVER
+                "attackers=w0 king=b1 cfirst=w tomove=w");
+    vbt_play(pos, "C Rb1-h1");
+    table_is(pos, core_status(pos), 6, 0);
+    Core_Status not_caught = {CORE_DRAW, CORE_REASON_NOT_CAUGHT};
+    table_is(pos, not_caught, 4, 2);
+    core_position_free(pos);
+
+    pos = setup("Qd1/Qa8 sets=1:0 history=w1:0 set=2");
+    Core_Status resign = {CORE_WIN_BLACK, CORE_REASON_RESIGN};
+    Core_Status agreed = {CORE_DRAW, CORE_REASON_AGREEMENT};
+    Core_Status aborted = {CORE_ABORTED, CORE_REASON_ABORT};
+    unsigned out[2];
+    table_is(pos, resign, 0, 6);
+    table_is(pos, agreed, 3, 3);
+    table_is(pos, aborted, 0, 0);
+    cr_assert_eq(core_table_points(pos, core_status(pos), out), TB_E_STATE);
+    core_position_free(pos);
+}
