@@ -96,6 +96,9 @@ typedef struct Club_Result {
     Club_Fix score;
 } Club_Result;
 
+/* Most games club_glicko_update takes in one period. */
+#define CLUB_PERIOD_MAX 100
+
 /* club_glicko_start: the newcomer's rating (1500, 350, 0.06). */
 void club_glicko_start(Club_Glicko *g);
 
@@ -107,9 +110,9 @@ void club_glicko_start(Club_Glicko *g);
  * steps (and at most CLUB_ILLINOIS_MAX widenings of its first bracket);
  * v is at most 2^24 (a game between ratings thousands of points apart
  * says almost nothing). The new RD is at most CLUB_RD_MAX. Errors:
- * TB_E_ARG (NULL, rd or vol or tau not above 0, an opponent's rd not
- * above 0, a score outside 0..1, or n over 65536); *out is then
- * unchanged.
+ * TB_E_ARG (NULL; p's rd or an opponent's not in (0, CLUB_RD_MAX]; p's
+ * vol not in (0, 1]; tau not in [0.01, 10]; a score outside 0..1; n
+ * over 100); *out is then unchanged.
  */
 int club_glicko_update(const Club_Glicko *p, const Club_Result *games,
                        size_t n, Club_Fix tau, Club_Glicko *out);

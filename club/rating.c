@@ -151,6 +151,16 @@ Club_Fix club_fix_ratio(int64_t num, int64_t den)
     return divq(num, den, 32);
 }
 
+/* a + b, saturating (no signed overflow, whatever the inputs). */
+static Club_Fix sat_add(Club_Fix a, Club_Fix b)
+{
+    if (b > 0 && a > CLUB_FIX_MAX - b)
+        return CLUB_FIX_MAX;
+    if (b < 0 && a < CLUB_FIX_MIN - b)
+        return CLUB_FIX_MIN;
+    return a + b;
+}
+
 /* floor(x) as a whole number. */
 static int64_t fix_floor(Club_Fix x)
 {
@@ -297,11 +307,12 @@ typedef struct Vol_F {
 static Club_Fix vol_f(const Vol_F *f, Club_Fix x)
 {
     Club_Fix ex = club_fix_exp(x);
-    Club_Fix d = f->phi2 + f->v + ex;
+    Club_Fix d = sat_add(f->phi2 + f->v, ex);
     Club_Fix dd = club_fix_div(f->delta, d);
     Club_Fix left = club_fix_mul(ex, club_fix_mul(dd, dd) -
                                          club_fix_div(CLUB_FIX_ONE, d));
-    return rshift_round(left, 1) - club_fix_div(x - f->a, f->tau2);
+    return sat_add(rshift_round(left, 1),
+                   -club_fix_div(sat_add(x, -f->a), f->tau2));
 }
 
 static int opposite_or_zero(Club_Fix p, Club_Fix q) /* p q <= 0 */
@@ -339,7 +350,7 @@ static Club_Fix new_volatility(Club_Fix sigma, Club_Fix phi2, Club_Fix v,
         Club_Fix gap = B - A, C, fC;
         if ((gap < 0 ? -gap : gap) <= eps || fB == fA)
             break;
-        C = A + club_fix_mul(A - B, club_fix_div(fA, fB - fA));
+        C = sat_add(A, club_fix_mul(A - B, club_fix_div(fA, sat_add(fB, -fA))));
         fC = vol_f(&f, C);
         if (opposite_or_zero(fC, fB)) {
             A = B;
@@ -360,11 +371,14 @@ int club_glicko_update(const Club_Glicko *p, const Club_Result *games,
     Club_Fix mu, phi, phi2, vinv = 0, sum = 0, v, sigma, phi_star2, p2;
     Club_Glicko r;
 
-    if (p == NULL || out == NULL || (n > 0 && games == NULL) || n > 100 ||
-        p->rd <= 0 || p->vol <= 0 || tau <= 0)
+    if (p == NULL || out == NULL || (n > 0 && games == NULL) || n > CLUB_PERIOD_MAX ||
+        p->rd <= 0 || p->rd > CLUB_RD_MAX || p->vol <= 0 ||
+        p->vol > CLUB_FIX_ONE || tau < CLUB_FIX_ONE / 100 ||
+        tau > 10 * CLUB_FIX_ONE)
         return TB_E_ARG;
     for (size_t j = 0; j < n; j++)
-        if (games[j].rd <= 0 || games[j].score < 0 ||
+        if (games[j].rd <= 0 || games[j].rd > CLUB_RD_MAX ||
+            games[j].score < 0 ||
             games[j].score > CLUB_FIX_ONE)
             return TB_E_ARG;
     /* step 2 */

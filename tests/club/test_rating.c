@@ -83,6 +83,54 @@ Test(rating, upset_raises_volatility)
     expect(out.vol, 6, "0.060006");
 }
 
+/* Step 5's other bracket (Delta^2 > phi^2 + v): an upset 800 points
+ * up. bc -l: 1500/350 beats 2300/50: 2162.5529372, 343.1777642,
+ * 0.0600117712; 1500/60 beats 2300/50: 1520.8383410, 60.8611871,
+ * 0.0600127324. */
+Test(rating, big_upset_takes_the_log_bracket)
+{
+    Club_Glicko p = {1500 * CLUB_FIX_ONE, 350 * CLUB_FIX_ONE, fx(6, 100)}, out;
+    Club_Result g = {2300 * CLUB_FIX_ONE, 50 * CLUB_FIX_ONE, CLUB_FIX_ONE};
+    cr_assert_eq(club_glicko_update(&p, &g, 1, fx(1, 2), &out), 0);
+    expect(out.rating, 3, "2162.553");
+    expect(out.rd, 3, "343.178");
+    expect(out.vol, 7, "0.0600118");
+    p.rd = 60 * CLUB_FIX_ONE;
+    cr_assert_eq(club_glicko_update(&p, &g, 1, fx(1, 2), &out), 0);
+    expect(out.rating, 3, "1520.838");
+    expect(out.rd, 3, "60.861");
+    expect(out.vol, 7, "0.0600127");
+}
+
+/* Far outside play: 100 wins over 4000/30 by a 0/350 player of
+ * volatility 1, and 100 losses; tau at its ends. Everything stays in range (and the sanitizer
+ * build sees no overflow). */
+Test(rating, extremes_stay_in_range)
+{
+    static Club_Result g[CLUB_PERIOD_MAX];
+    Club_Glicko p = {0, 350 * CLUB_FIX_ONE, CLUB_FIX_ONE}, out;
+    for (int score = 0; score <= 1; score++) {
+        for (int i = 0; i < CLUB_PERIOD_MAX; i++)
+            g[i] = (Club_Result){4000 * CLUB_FIX_ONE, 30 * CLUB_FIX_ONE,
+                                 score * CLUB_FIX_ONE};
+        for (int t = 0; t < 2; t++) {
+            Club_Fix tau = t ? 10 * CLUB_FIX_ONE : CLUB_FIX_ONE / 100;
+            cr_assert_eq(club_glicko_update(&p, g, CLUB_PERIOD_MAX, tau, &out),
+                         0);
+            /* (the paper's step 7 gives a win here about 87,000: it
+             * bounds nothing; the point is no saturation) */
+            cr_assert(out.rating > -1000000 * CLUB_FIX_ONE &&
+                      out.rating < 1000000 * CLUB_FIX_ONE);
+            cr_assert(out.rd > 0 && out.rd <= CLUB_RD_MAX);
+            cr_assert(out.vol > 0 && out.vol < 10 * CLUB_FIX_ONE);
+        }
+    }
+    cr_assert_eq(club_glicko_update(&p, g, CLUB_PERIOD_MAX + 1, fx(1, 2), &out),
+                 TB_E_ARG);
+    cr_assert_eq(club_glicko_update(&p, g, 1, CLUB_FIX_ONE / 100 - 1, &out),
+                 TB_E_ARG);
+}
+
 /* A draw between equals: E is exactly 1/2, so the rating stays exactly
  * 1500 and only RD and volatility move. */
 Test(rating, draw_between_equals_keeps_rating)
