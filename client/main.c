@@ -47,7 +47,7 @@ static const Cli_Command commands[] = {
      cli_flags_replay},
     {"identity", cli_identity, N_("show (first create) your player key"), NULL},
     {"ratings", cli_ratings,
-     N_("Glicko-2 ratings recomputed from a folder of match logs"),
+     N_("recompute Glicko-2 ratings from a folder of match logs"),
      cli_flags_ratings},
     {"match", cli_match, N_("play bot against bot, report Elo and SPRT"),
      cli_flags_match},
