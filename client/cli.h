@@ -12,6 +12,7 @@
 
 #include "core.h"
 #include "engine.h"
+#include "proto.h"
 
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
@@ -32,6 +33,41 @@ int cli_seek(int argc, char **argv);
 int cli_seeks(int argc, char **argv);
 int cli_pool(int argc, char **argv);
 int cli_games(int argc, char **argv);
+int cli_ratings(int argc, char **argv);
+
+/* How a game `tabula match --logs` logs ends when its board does not
+ * end it (cli_match_log): as the board says, a side's resignation (its
+ * loss on time), or a draw agreed (the ply guard). */
+enum {
+    CLI_MATCH_END_BOARD = 0,
+    CLI_MATCH_END_WHITE_RESIGNS,
+    CLI_MATCH_END_BLACK_RESIGNS,
+    CLI_MATCH_END_DRAW
+};
+
+/*
+ * cli_match_bot_identity: the key of a bot as `tabula match` names it
+ * (its --a or --b text, "3:old"): seeded from BLAKE2b-256 of "tabula
+ * match bot " and spec, so one spec is one key in every run, and its
+ * ratings add up across runs. Errors: TB_E_NOMEM, TB_E_CRYPTO.
+ */
+int cli_match_bot_identity(const char *spec, Proto_Identity *id);
+
+/*
+ * cli_match_log: write the signed match log of a game to path (which
+ * must not exist): a match start of game with options between white and
+ * black (keys as cli_match_bot_identity gives), match_id and started
+ * (Unix seconds) as given, moves[0..n) from the game's start each signed
+ * by its mover with the state hash after it, then, when the board has
+ * not ended the game, the end `end` says (CLI_MATCH_END_*), and the end
+ * record once the match is over (a game left on: none, a log cut at a
+ * frame). Errors: proto's (TB_E_IO: the file exists or cannot be
+ * written), core's for a move that is not legal.
+ */
+int cli_match_log(const char *path, const Core_Game *game, const char *options,
+                  const Proto_Identity *white, const Proto_Identity *black,
+                  uint64_t started, const uint8_t match_id[PROTO_MATCH_ID_BYTES],
+                  const Core_Move *moves, size_t n, int end);
 
 /* How long cli_seek_find waits for the lobby's list (ms). */
 #define CLI_SEEK_FIND_MS 3000
@@ -212,7 +248,7 @@ extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
     cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
     cli_flags_replay[], cli_flags_rules[], cli_flags_seeks[],
-    cli_flags_games[], cli_flags_pool[];
+    cli_flags_games[], cli_flags_pool[], cli_flags_ratings[];
 
 /*
  * cli_net_play: play the seat cfg (a netgame.h Netgame_Config: its role,

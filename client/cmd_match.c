@@ -9,6 +9,7 @@
  * (bot_time_for_move) and a fallen flag loses the game. Worker threads (libuv's) play whole games; the searches inside
  * stay single-threaded.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "engine.h"
 #include "cli.h"
 #include "engine.h"
+#include "tb_error.h"
 
 #define MATCH_GAMES_MAX 1000000L
 #define MATCH_JOBS_MAX 64
@@ -33,7 +35,7 @@ static const char match_help[] = N_(
     "usage: tabula match GAME --a LEVEL[:OPTS] --b LEVEL[:OPTS] [--games N]\n"
     "         [--time MS_PER_MOVE | --nodes N] [--openings FILE] [--seed S]\n"
     "         [--sprt ELO0,ELO1] [--jobs J] [--plies P] [--options OPTS]\n"
-    "         [--clock MS[+INC]]\n"
+    "         [--clock MS[+INC]] [--logs DIR]\n"
     "\n"
     "Plays bot A against bot B: pairs of games over one opening with\n"
     "colours swapped (A is White in the first of each pair), both sides\n"
@@ -65,7 +67,10 @@ static const char match_help[] = N_(
     "                     against E0 crosses a bound (alpha = beta = 0.05)\n"
     "                     at the end of a pair\n"
     "  --jobs J           games played at once (default 1)\n"
-    "  --options OPTS     match options of the game, e.g. goals=3\n");
+    "  --options OPTS     match options of the game, e.g. goals=3\n"
+    "  --logs DIR         also write each game's signed match log into DIR\n"
+    "                     (match-N.log; each bot's key comes from its\n"
+    "                     --a or --b text): tabula ratings DIR rates them\n");
 
 /* What one engine spent in one game: moves made and the processor time
  * of the thread that searched them (ns). */
@@ -78,6 +83,9 @@ typedef struct Match {
     const Core_Game *game;
     const char *options;
     Bot_Limits side[2]; /* A, B */
+    const char *logs;   /* --logs DIR, or NULL */
+    Proto_Identity id[2]; /* with --logs: A's and B's keys */
+    uint64_t started;     /* with --logs: the match's start (Unix s) */
     long clock_ms, inc_ms; /* --clock: start and increment; 0: none */
     long games;
     uint64_t seed;
@@ -160,7 +168,8 @@ static int wins_in_one(const Core_Position *pos, Core_Move *buf, size_t cap)
  * NULL when out of memory or, with *none set, when OPENING_TRIES lines
  * all ended the game or left a win in one (too many plies for the game).
  */
-static Core_Position *opening(const Match *m, long p, int *none)
+static Core_Position *opening(const Match *m, long p, int *none,
+                              Core_Move line[MATCH_PLIES_MAX], int *nline)
 {
     Core_Position *pos = NULL;
     if (core_position_new(&pos, m->game, m->options) != 0)
@@ -180,12 +189,17 @@ static Core_Position *opening(const Match *m, long p, int *none)
     for (int attempt = 0;
          buf != NULL && start != NULL && attempt < OPENING_TRIES; attempt++) {
         core_position_copy(pos, start);
+        if (nline != NULL)
+            *nline = 0;
         for (int i = 0; i < m->plies; i++) {
-            size_t n = 0;
+            size_t n = 0, k;
             if (core_moves(pos, buf, core_game_max_moves(m->game), &n) != 0 ||
                 n == 0)
                 break;
-            core_make(pos, &buf[splitmix(&rng) % n]);
+            k = (size_t)(splitmix(&rng) % n);
+            if (line != NULL)
+                line[(*nline)++] = buf[k];
+            core_make(pos, &buf[k]);
         }
         if (core_status(pos).outcome == CORE_ONGOING &&
             !wins_in_one(pos, buf, core_game_max_moves(m->game))) {
@@ -223,14 +237,69 @@ static void no_opening_note(long g, int plies)
             g + 1, OPENING_TRIES, plies);
 }
 
+/* The moves of a game from its start, for its log (--logs). */
+typedef struct Game_Line {
+    Core_Move *moves;
+    size_t n, cap;
+} Game_Line;
+
+static int line_add(Game_Line *l, const Core_Move *mv)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 256;
+        Core_Move *more = realloc(l->moves, cap * sizeof *more);
+        if (more == NULL)
+            return -1;
+        l->moves = more;
+        l->cap = cap;
+    }
+    l->moves[l->n++] = *mv;
+    return 0;
+}
+
+/* Write game g's log into --logs DIR: A's result r (1, 0, -1), the way
+ * the runner ended it (adjudicated), the moves in line. 0, or 2 after
+ * saying why on standard error. */
+static int log_game(const Match *m, long g, int a_side, int r,
+                    int adjudicated, const Game_Line *line)
+{
+    char path[4096];
+    uint8_t match_id[PROTO_MATCH_ID_BYTES];
+    uint64_t rng = m->seed ^ (UINT64_C(0x2545f4914f6cdd1d) * (uint64_t)(g + 1));
+    const Proto_Identity *white = &m->id[a_side == CORE_WHITE ? 0 : 1];
+    const Proto_Identity *black = &m->id[a_side == CORE_WHITE ? 1 : 0];
+    int end = CLI_MATCH_END_BOARD, rc;
+    int white_won = (r == 1) == (a_side == CORE_WHITE);
+
+    for (size_t i = 0; i < sizeof match_id; i++)
+        match_id[i] = (uint8_t)splitmix(&rng);
+    if (adjudicated == ADJ_TIME)
+        end = white_won ? CLI_MATCH_END_BLACK_RESIGNS
+                        : CLI_MATCH_END_WHITE_RESIGNS;
+    else if (adjudicated == ADJ_GUARD)
+        end = CLI_MATCH_END_DRAW;
+    snprintf(path, sizeof path, "%s/match-%06ld.log", m->logs, g + 1);
+    rc = cli_match_log(path, m->game, m->options, white, black,
+                       m->started + (uint64_t)g, match_id, line->moves,
+                       line->n, end);
+    if (rc != 0) {
+        fprintf(stderr, _("tabula match: cannot write the log %s: %s\n"),
+                cli_token(path), _(tb_strerror(rc)));
+        return 2;
+    }
+    return 0;
+}
+
 /* Game g: 1 when A won, 0 drawn, -1 B won; 2 after an error or a stop,
  * 3 when no opening could be drawn (opening). use[0] and use[1] get A's
  * and B's moves and processor time. */
 static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
 {
     int64_t left[2] = {m->clock_ms, m->clock_ms}; /* by colour */
-    int none = 0;
-    Core_Position *pos = opening(m, g / 2, &none);
+    int none = 0, nopen = 0;
+    Core_Move open_line[MATCH_PLIES_MAX];
+    Game_Line line = {NULL, 0, 0};
+    Core_Position *pos = opening(m, g / 2, &none, open_line, &nopen);
     int a_side = g % 2 == 0 ? CORE_WHITE : CORE_BLACK;
     uint64_t rng = m->seed ^ (UINT64_C(0xda942042e4dd58b5) * (uint64_t)(g + 1));
     uint64_t game_seed = splitmix(&rng);
@@ -250,6 +319,9 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
         return 3;
     if (pos == NULL || core_status(pos).outcome != CORE_ONGOING)
         goto done;
+    for (int i = 0; m->logs != NULL && i < nopen; i++)
+        if (line_add(&line, &open_line[i]) != 0)
+            goto done;
     while (core_status(pos).outcome == CORE_ONGOING) {
         int stop;
         uv_mutex_lock(&m->lock);
@@ -289,6 +361,8 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
         }
         if (core_play(pos, &mv) != 0)
             goto done;
+        if (m->logs != NULL && line_add(&line, &mv) != 0)
+            goto done;
     }
     Core_Outcome o = core_status(pos).outcome;
     if (o == CORE_WIN_WHITE || o == CORE_WIN_BLACK)
@@ -296,6 +370,10 @@ static int play_game(Match *m, long g, int *adjudicated, Side_Use use[2])
     else
         r = 0;
 done:
+    if (m->logs != NULL && r >= -1 && r <= 1 &&
+        log_game(m, g, a_side, r, *adjudicated, &line) != 0)
+        r = 2;
+    free(line.moves);
     bot_table_free(table[0]);
     bot_table_free(table[1]);
     core_position_free(pos);
@@ -608,7 +686,8 @@ enum {
     MATCH_FLAG_SEED,
     MATCH_FLAG_SPRT,
     MATCH_FLAG_OPENINGS,
-    MATCH_FLAG_OPTIONS
+    MATCH_FLAG_OPTIONS,
+    MATCH_FLAG_LOGS
 };
 const Cli_Flag cli_flags_match[] = {
     {"--a", CLI_VALUE, MATCH_FLAG_A},
@@ -618,6 +697,7 @@ const Cli_Flag cli_flags_match[] = {
     {"--clock", CLI_VALUE, MATCH_FLAG_CLOCK},
     {"--nodes", CLI_VALUE, MATCH_FLAG_NODES},
     {"--jobs", CLI_VALUE, MATCH_FLAG_JOBS},
+    {"--logs", CLI_NONEMPTY, MATCH_FLAG_LOGS},
     {"--plies", CLI_VALUE, MATCH_FLAG_PLIES},
     {"--seed", CLI_VALUE, MATCH_FLAG_SEED},
     {"--sprt", CLI_VALUE, MATCH_FLAG_SPRT},
@@ -721,6 +801,8 @@ int cli_match(int argc, char **argv)
             openings = val;
         } else if (f == MATCH_FLAG_OPTIONS) {
             m.options = val;
+        } else if (f == MATCH_FLAG_LOGS) {
+            m.logs = val;
         }
     }
     if (game == NULL || spec[0] == NULL || spec[1] == NULL) {
@@ -772,13 +854,32 @@ int cli_match(int argc, char **argv)
                           "are)\n"));
         return CLI_EXIT_USAGE;
     }
+    if (m.logs != NULL && openings != NULL) {
+        fprintf(stderr, _("tabula match: --logs and --openings exclude each "
+                          "other (a log starts from the game's start)\n"));
+        return CLI_EXIT_USAGE;
+    }
+    if (m.logs != NULL) {
+        DIR *d = opendir(m.logs);
+        if (d == NULL) {
+            fprintf(stderr, _("tabula match: --logs %s is not a folder\n"),
+                    cli_token(m.logs));
+            return CLI_EXIT_USAGE;
+        }
+        closedir(d);
+        if (proto_init() != 0 ||
+            cli_match_bot_identity(spec[0], &m.id[0]) != 0 ||
+            cli_match_bot_identity(spec[1], &m.id[1]) != 0)
+            return CLI_EXIT_FAIL;
+        m.started = (uint64_t)time(NULL);
+    }
     if (openings != NULL && (rc = read_openings(&m, openings)) != 0)
         goto done;
     if (openings == NULL) {
         /* Too many plies for the game show at the first opening: say so
          * before any game is played. */
         int none = 0;
-        Core_Position *first = opening(&m, 0, &none);
+        Core_Position *first = opening(&m, 0, &none, NULL, NULL);
         if (first == NULL) {
             if (none)
                 no_opening_note(0, m.plies);

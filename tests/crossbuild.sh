@@ -4,7 +4,9 @@
 # on a matrix of compilers, optimisation levels and targets, and checks
 # that every build (1) replays every golden vector of tests/golden/GAME.txt
 # with the committed hashes and (2) prints the same perft counts and the
-# same BLAKE2b digest of seeded random games of every compiled-in game.
+# same BLAKE2b digest of seeded random games of every compiled-in game,
+# and the same ratings of seeded synthetic games (club/rating.c, Glicko-2
+# in integers: golden_check --ratings).
 #
 #   tests/crossbuild.sh --quick   gcc and clang at -O0/-O3 on the host
 #                                 (x86-64), gcc -O2 -funsigned-char,
@@ -17,7 +19,8 @@
 # Missing Debian packages are installed through scripts/deps.sh. Debian's
 # gcc-multilib conflicts with every gcc cross compiler, so -m32 uses its
 # parts instead: libc6-dev-i386 and lib32gcc-N-dev.
-# CROSSBUILD_GAMES (default 100) sets the random games per game.
+# CROSSBUILD_GAMES (default 100) sets the random games per game,
+# CROSSBUILD_RATING_GAMES (default 2000) the synthetic rated games.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +31,7 @@ case "${1:-}" in
   *) sed -n '2,20p' "$0" >&2; exit 2 ;;
 esac
 games=${CROSSBUILD_GAMES:-100}
+rating_games=${CROSSBUILD_RATING_GAMES:-2000}
 seed=1
 
 pkgs=(gcc clang lld wasi-libc libclang-rt-14-dev-wasm32 nodejs)
@@ -79,8 +83,8 @@ for b in "${builds[@]}"; do
   bin="$out/golden_check-$name"
   t0=$EPOCHREALTIME
   # shellcheck disable=SC2086 # flags and runner are word lists
-  if ! $cc "${warn[@]}" $flags -Icore core/*.c tests/golden/golden_check.c \
-      -o "$bin" 2>"$out/$name.build"; then
+  if ! $cc "${warn[@]}" $flags -Icore -Iclub -Iproto core/*.c club/rating.c \
+      tests/golden/golden_check.c -o "$bin" 2>"$out/$name.build"; then
     printf '%-22s %s\n' "$name" "BUILD FAILED"
     cat "$out/$name.build"
     fail=1
@@ -95,6 +99,12 @@ for b in "${builds[@]}"; do
   # shellcheck disable=SC2086
   if ! $runner "$bin" --digest "$games" "$seed" >"$out/$name.digest" 2>&1; then
     echo "digest run failed" >>"$out/$name.digest"
+    fail=1
+  fi
+  # the ratings' maths (club/rating.c): the same digits on every build
+  # shellcheck disable=SC2086
+  if ! $runner "$bin" --ratings "$rating_games" "$seed" >>"$out/$name.digest" 2>&1; then
+    echo "ratings run failed" >>"$out/$name.digest"
     fail=1
   fi
   sum=$(sha256sum <"$out/$name.digest" | cut -c1-12)

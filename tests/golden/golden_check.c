@@ -1,6 +1,7 @@
 /*
  * golden_check.c: the tiny golden-vector checker of the cross-build matrix
- * (tests/crossbuild.sh, docs/determinism.md). It links only core/ and libc,
+ * (tests/crossbuild.sh, docs/determinism.md). It links only core/,
+ * club/rating.c (the ratings' maths) and libc,
  * so it builds with any C11 compiler for any target, and carries its own
  * BLAKE2b (RFC 7693) instead of libsodium's, so the state hashes of the
  * golden files are checked by a second implementation.
@@ -17,6 +18,13 @@
  *       BLAKE2b-256 over the encodings, position strings, move notations
  *       and results of GAMES seeded random games. Every build must print
  *       the same lines.
+ *   golden_check --ratings GAMES SEED
+ *       the ratings' maths (club/rating.c, libc only, issue 38): Glickman's
+ *       worked example, then GAMES seeded synthetic games among 64 keys
+ *       (hidden strengths, draws, copies of a match, ties in start time)
+ *       rated in the documented order: the first players' lines and one
+ *       BLAKE2b-256 over every player's Q32.32 rating, RD, volatility and
+ *       games. Every build must print the same lines.
  *   golden_check --host
  *       prints the build's byte order, pointer size and char signedness
  *       (what the matrix varies), for the record.
@@ -31,6 +39,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "club.h"
 
 /* ---- BLAKE2b (RFC 7693), unkeyed ------------------------------------ */
 
@@ -429,6 +438,108 @@ static int digest_game(const Core_Game *g, unsigned long games, uint64_t seed)
     return 0;
 }
 
+/* ---- the ratings' maths -------------------------------------------- */
+
+static void put_be64(Blake2b *ctx, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (56 - 8 * i));
+    b2_update(ctx, b, sizeof b);
+}
+
+static void print_glicko(const char *tag, const Club_Glicko *g)
+{
+    char r[32], rd[32], vol[32];
+    club_fix_format(g->rating, 4, r, sizeof r);
+    club_fix_format(g->rd, 4, rd, sizeof rd);
+    club_fix_format(g->vol, 9, vol, sizeof vol);
+    printf("%s %s %s %s raw %016llx %016llx %016llx\n", tag, r, rd, vol,
+           (unsigned long long)g->rating, (unsigned long long)g->rd,
+           (unsigned long long)g->vol);
+}
+
+static int digest_ratings(unsigned long games, uint64_t seed)
+{
+    enum { KEYS = 64 };
+    Club_Glicko p = {1500 * CLUB_FIX_ONE, 200 * CLUB_FIX_ONE,
+                     club_fix_ratio(6, 100)},
+                out;
+    Club_Result paper[3] = {
+        {1400 * CLUB_FIX_ONE, 30 * CLUB_FIX_ONE, CLUB_FIX_ONE},
+        {1550 * CLUB_FIX_ONE, 100 * CLUB_FIX_ONE, 0},
+        {1700 * CLUB_FIX_ONE, 300 * CLUB_FIX_ONE, 0}};
+    Club_Ratings *list;
+    Blake2b ctx;
+    uint8_t h[HASH_BYTES];
+    char hx[2 * HASH_BYTES + 1];
+    int strength[KEYS];
+    uint64_t rng = seed;
+
+    if (club_glicko_update(&p, paper, 3, club_fix_ratio(1, 2), &out) != 0)
+        return 1;
+    print_glicko("ratings paper", &out);
+    if (club_glicko_update(&p, NULL, 0, club_fix_ratio(1, 2), &out) != 0)
+        return 1;
+    print_glicko("ratings idle", &out);
+    if (club_ratings_new(&list) != 0)
+        return 1;
+    for (int k = 0; k < KEYS; k++)
+        strength[k] = (int)(splitmix(&rng) % 800);
+    for (unsigned long i = 0; i < games; i++) {
+        Club_Game g;
+        int w = (int)(splitmix(&rng) % KEYS), b = (int)(splitmix(&rng) % KEYS);
+        uint64_t roll = splitmix(&rng) % 1000;
+        int edge = 500 + strength[w] - strength[b]; /* white's chance in 1000 */
+        memset(&g, 0, sizeof g);
+        strcpy(g.game, i % 5 == 4 ? "chessball" : "laska");
+        g.klass = (uint8_t)(i % 3 == 0 ? CLUB_CLASS_BLITZ : CLUB_CLASS_RAPID);
+        memset(g.white, w, sizeof g.white);
+        memset(g.black, b, sizeof g.black);
+        g.white[0] = (uint8_t)(200 + w % 50); /* keys sort unlike indices */
+        g.black[0] = (uint8_t)(200 + b % 50);
+        g.score = (uint8_t)((int64_t)roll < edge - 100 ? 2
+                            : (int64_t)roll < edge + 100 ? 1
+                                                         : 0);
+        g.started = 1800000000u + i / 4; /* ties: the id decides */
+        for (int j = 0; j < PROTO_HASH_BYTES; j++)
+            g.id[j] = (uint8_t)splitmix(&rng);
+        g.source = (uint32_t)i;
+        if (club_ratings_add(list, &g) != 0)
+            return 1;
+        if (i % 7 == 0) { /* the guest's copy of the match */
+            g.source = (uint32_t)(i + games);
+            if (club_ratings_add(list, &g) != 0)
+                return 1;
+        }
+    }
+    if (club_ratings_run(list, club_fix_ratio(1, 2), NULL, NULL) != 0)
+        return 1;
+    b2_init(&ctx, HASH_BYTES);
+    for (size_t i = 0; i < club_ratings_count(list); i++) {
+        const Club_Player *pl = club_ratings_at(list, i);
+        b2_update(&ctx, pl->game, strlen(pl->game) + 1);
+        b2_update(&ctx, &pl->klass, 1);
+        b2_update(&ctx, pl->key, sizeof pl->key);
+        put_be64(&ctx, (uint64_t)pl->g.rating);
+        put_be64(&ctx, (uint64_t)pl->g.rd);
+        put_be64(&ctx, (uint64_t)pl->g.vol);
+        put_be64(&ctx, pl->games);
+        if (i < 3) {
+            char tag[64];
+            snprintf(tag, sizeof tag, "ratings %s %s %02x", pl->game,
+                     club_class_name(pl->klass), pl->key[1]);
+            print_glicko(tag, &pl->g);
+        }
+    }
+    b2_final(&ctx, h);
+    hex(h, HASH_BYTES, hx);
+    printf("ratings games %lu rated %zu players %zu digest %s\n", games,
+           club_ratings_rated(list), club_ratings_count(list), hx);
+    club_ratings_free(list);
+    return 0;
+}
+
 /* ---- dump for deriving new vectors ---------------------------------- */
 
 static int dump_state(const Core_Position *pos, const char *tag,
@@ -548,6 +659,9 @@ int main(int argc, char **argv)
             rc |= digest_game(core_game_at(i), games, seed);
         return rc;
     }
+    if (argc == 4 && strcmp(argv[1], "--ratings") == 0)
+        return digest_ratings(strtoul(argv[2], NULL, 10),
+                              strtoull(argv[3], NULL, 10));
     if (argc == 3 && strcmp(argv[1], "--dir") == 0) {
         int files = 0;
         for (size_t i = 0; i < core_game_count(); i++) {
@@ -571,7 +685,7 @@ int main(int argc, char **argv)
     }
     if (argc < 2 || argv[1][0] == '-') {
         fprintf(stderr, "usage: golden_check FILE... | --dir DIR | "
-                        "--digest GAMES SEED | "
+                        "--digest GAMES SEED | --ratings GAMES SEED | "
                         "--dump GAME [--options O] [--position P] "
                         "(--seed S --plies N | MOVE...)\n");
         return 2;

@@ -1,0 +1,231 @@
+/*
+ * cmd_ratings.c: `tabula ratings DIR...` (issue 38), the Glicko-2 list
+ * of the players in a folder of match logs: every *.log file verified
+ * (club_game_from_log), the games rated in the club layer's documented
+ * order (club/club.h, docs/ratings.md), one line per player, game and
+ * time-control class. The same logs give the same bytes on every build;
+ * a file that does not verify or gives no rated game is named on
+ * standard error and counts for nothing.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "club.h"
+#include "i18n.h"
+#include "proto.h"
+#include "tb_error.h"
+
+static const char ratings_help[] = N_(
+    "usage: tabula ratings DIR... [--game GAME]\n"
+    "\n"
+    "Reads every match log (*.log) in the folders, verifies each as tabula\n"
+    "replay does, and rates the finished games with Glicko-2, each key on\n"
+    "its own in each game and time-control class (bullet, blitz, rapid,\n"
+    "classical, correspondence, untimed), in the order the matches started.\n"
+    "One line a player, best first:\n"
+    "  rating: GAME CLASS FINGERPRINT RATING RD VOLATILITY GAMES\n"
+    "then 'ratings: games G logs L skipped S'. A log that does not verify,\n"
+    "a game not over, aborted or where a side never moved is named on\n"
+    "standard error and not rated; the host's, guest's and spectator's\n"
+    "logs of one match count once. Anyone with the same logs gets the same\n"
+    "digits (docs/ratings.md).\n"
+    "  --game GAME        list only GAME's ratings\n");
+
+enum { RATINGS_GAME = 0 };
+
+const Cli_Flag cli_flags_ratings[] = {{"--game", CLI_NONEMPTY, RATINGS_GAME},
+                                      {NULL, CLI_SWITCH, 0}};
+
+/* Why a verified log gives no rated game, in the user's words. */
+static const char *verdict_words(Club_Verdict v)
+{
+    switch (v) {
+    case CLUB_UNFINISHED:
+        return _("the game is not over");
+    case CLUB_ABORTED:
+        return _("the game was aborted");
+    case CLUB_UNMOVED:
+        return _("a side never moved");
+    case CLUB_SELF:
+        return _("one key played both sides");
+    default:
+        return "?";
+    }
+}
+
+typedef struct Paths {
+    char **at;
+    size_t n, cap;
+} Paths;
+
+static int paths_add(Paths *p, const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *s;
+    if (p->n == p->cap) { /* (the cap doubles, and a failure keeps it) */
+        char **more = realloc(p->at, (p->cap ? 2 * p->cap : 64) * sizeof *more);
+        if (more == NULL)
+            return TB_E_NOMEM;
+        p->at = more;
+        p->cap = p->cap ? 2 * p->cap : 64;
+    }
+    if ((s = malloc(len)) == NULL)
+        return TB_E_NOMEM;
+    snprintf(s, len, "%s/%s", dir, name);
+    p->at[p->n++] = s;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.log of dir, in byte order of their names, after the paths
+ * already in p. Errors: TB_E_IO (no such folder), TB_E_NOMEM. */
+static int list_logs(Paths *p, const char *dir)
+{
+    size_t first = p->n;
+    struct dirent *e;
+    DIR *d = opendir(dir);
+    int rc = 0;
+    if (d == NULL)
+        return TB_E_IO;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".log") == 0)
+            rc = paths_add(p, dir, e->d_name);
+    }
+    closedir(d);
+    if (p->n - first > 1)
+        qsort(p->at + first, p->n - first, sizeof *p->at, by_name);
+    return rc;
+}
+
+static void on_conflict(void *ctx, uint32_t a, uint32_t b)
+{
+    const Paths *p = ctx;
+    char pa[512], pb[512];
+    fprintf(stderr,
+            _("tabula ratings: %s and %s hold one match with two results; "
+              "it is not rated\n"),
+            cli_printable(p->at[a], pa, sizeof pa),
+            cli_printable(p->at[b], pb, sizeof pb));
+}
+
+static void print_player(const Club_Player *pl)
+{
+    char fp[PROTO_FINGERPRINT_MAX], r[32], rd[32], vol[32];
+    proto_fingerprint(pl->key, fp);
+    club_fix_format(pl->g.rating, 0, r, sizeof r);
+    club_fix_format(pl->g.rd, 1, rd, sizeof rd);
+    club_fix_format(pl->g.vol, 6, vol, sizeof vol);
+    printf("rating: %s %s %s %s %s %s %u\n", pl->game,
+           club_class_name(pl->klass), fp, r, rd, vol, (unsigned)pl->games);
+}
+
+int cli_ratings(int argc, char **argv)
+{
+    const char *only = NULL;
+    const char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
+    size_t ndirs = 0, skipped = 0;
+    Paths paths = {NULL, 0, 0};
+    Club_Ratings *list = NULL;
+    int status = CLI_EXIT_FAIL;
+
+    if (dirs == NULL)
+        return CLI_EXIT_FAIL;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        if (cli_is_help(argv[i])) {
+            fputs(_(ratings_help), stdout);
+            free(dirs);
+            return CLI_EXIT_OK;
+        }
+        int f = cli_arg("ratings", cli_flags_ratings, argc, argv, &i,
+                        _(ratings_help), &v);
+        if (f == CLI_ARG_WORD) {
+            dirs[ndirs++] = v;
+        } else if (f == RATINGS_GAME) {
+            if (cli_game("ratings", v) == NULL) {
+                free(dirs);
+                return CLI_EXIT_USAGE;
+            }
+            only = v;
+        } else {
+            free(dirs);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (ndirs == 0) {
+        fprintf(stderr, _("tabula ratings: name a folder of match logs\n"));
+        fputs(_(ratings_help), stderr);
+        free(dirs);
+        return CLI_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < ndirs; i++) {
+        int rc = list_logs(&paths, dirs[i]);
+        if (rc != 0) {
+            char shown[512];
+            fprintf(stderr, _("tabula ratings: cannot read the folder %s\n"),
+                    cli_printable(dirs[i], shown, sizeof shown));
+            status = rc == TB_E_IO ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+            goto done;
+        }
+    }
+    if (proto_init() != 0 || club_ratings_new(&list) != 0)
+        goto done;
+    for (size_t i = 0; i < paths.n; i++) {
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        char why[256], shown[512], why_shown[256];
+        Club_Game g;
+        Club_Verdict verdict = CLUB_UNFINISHED;
+        int rc = proto_read_file(paths.at[i], &buf, &len);
+        if (rc == 0)
+            rc = club_game_from_log(buf, len, (uint32_t)i, &g, &verdict, why,
+                                    sizeof why);
+        else
+            snprintf(why, sizeof why, "%s", _(tb_strerror(rc)));
+        free(buf);
+        cli_printable(paths.at[i], shown, sizeof shown);
+        if (rc != 0) {
+            fprintf(stderr,
+                    _("tabula ratings: %s skipped: it does not verify: %s\n"),
+                    shown, cli_printable(why, why_shown, sizeof why_shown));
+            skipped++;
+        } else if (verdict != CLUB_RATED) {
+            fprintf(stderr, _("tabula ratings: %s not rated: %s\n"), shown,
+                    verdict_words(verdict));
+            skipped++;
+        } else if ((only == NULL || strcmp(g.game, only) == 0) &&
+                   club_ratings_add(list, &g) != 0) {
+            goto done;
+        }
+    }
+    if (club_ratings_run(list, club_fix_ratio(CLUB_TAU_PPM, 1000000),
+                         on_conflict, &paths) != 0)
+        goto done;
+    for (size_t i = 0; i < club_ratings_count(list); i++)
+        print_player(club_ratings_at(list, i));
+    printf("ratings: games %zu logs %zu skipped %zu\n",
+           club_ratings_rated(list), paths.n, skipped);
+    if (skipped > 0)
+        fprintf(stderr,
+                ngettext("tabula ratings: %zu log gave no rated game (named "
+                         "above)\n",
+                         "tabula ratings: %zu logs gave no rated game (named "
+                         "above)\n",
+                         skipped),
+                skipped);
+    status = CLI_EXIT_OK;
+done:
+    club_ratings_free(list);
+    for (size_t i = 0; i < paths.n; i++)
+        free(paths.at[i]);
+    free(paths.at);
+    free(dirs);
+    return status;
+}

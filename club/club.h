@@ -1,0 +1,230 @@
+/*
+ * club.h: the club layer's one public header (issue 38): what clubs
+ * compute from signed match logs, without I/O, so the terminal and the
+ * browser page run the same code and anyone can recompute a club's
+ * numbers from its logs, digit for digit. It uses core/ and proto/ only.
+ * Each part has its own block below, headed by its name.
+ */
+#ifndef TABULA_CLUB_H
+#define TABULA_CLUB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+#include "tb_error.h"
+
+/* ==== ratings (rating.c, rating_log.c; docs/ratings.md) =============== */
+
+/*
+ * Glicko-2 (Glickman, "Example of the Glicko-2 system", 2013) in integer
+ * fixed point, so every build (gcc or clang, 32 or 64 bits, big or little
+ * endian, WebAssembly) gives the same digits: no float or double, no
+ * <math.h>. A Club_Fix is a signed Q32.32 number: the value times 2^32 in
+ * an int64_t (range about +-2.1e9, step 2^-32, about 2.3e-10). Rounding:
+ * products and quotients round to the nearest step, halves away from
+ * zero; square roots round down; a result out of range saturates at
+ * CLUB_FIX_MAX or CLUB_FIX_MIN (the rating maths keeps far inside it).
+ * rating.c is libc only (the cross-build check compiles it alone).
+ */
+typedef int64_t Club_Fix;
+
+#define CLUB_FIX_ONE ((Club_Fix)1 << 32)
+#define CLUB_FIX_MAX INT64_MAX
+#define CLUB_FIX_MIN (-INT64_MAX)
+
+/* a * b, rounded to nearest (halves away from zero), saturating. */
+Club_Fix club_fix_mul(Club_Fix a, Club_Fix b);
+
+/* a / b, rounded to nearest (halves away from zero), saturating; b == 0
+ * gives CLUB_FIX_MAX or CLUB_FIX_MIN by a's sign (0 for a == 0). */
+Club_Fix club_fix_div(Club_Fix a, Club_Fix b);
+
+/* num / den as a Club_Fix, rounded as club_fix_div (den == 0 as there):
+ * club_fix_ratio(6, 100) is 0.06. */
+Club_Fix club_fix_ratio(int64_t num, int64_t den);
+
+/* e^x: relative error under 1e-8; 0 below about -22.2 (under one
+ * step), CLUB_FIX_MAX above about 21.4. */
+Club_Fix club_fix_exp(Club_Fix x);
+
+/* ln x for x > 0 (absolute error under 1e-8); CLUB_FIX_MIN for x <= 0. */
+Club_Fix club_fix_ln(Club_Fix x);
+
+/* The square root of x, rounded down to a step; 0 for x <= 0. */
+Club_Fix club_fix_sqrt(Club_Fix x);
+
+/* x times 10^decimals rounded to the nearest integer (halves away from
+ * zero); decimals 0..9. */
+int64_t club_fix_scaled(Club_Fix x, int decimals);
+
+/*
+ * club_fix_format: x with `decimals` digits after the point (0..9; no
+ * point for 0), rounded as club_fix_scaled, into out (cap bytes; 32 is
+ * always enough): "1464.06", "-0.5", "151". Errors: TB_E_ARG (decimals
+ * out of range), TB_E_SPACE.
+ */
+int club_fix_format(Club_Fix x, int decimals, char *out, size_t cap);
+
+/* A player's Glicko-2 rating on the Glicko scale: rating (1500 for a
+ * newcomer), rating deviation RD (350) and volatility sigma (0.06). */
+typedef struct Club_Glicko {
+    Club_Fix rating;
+    Club_Fix rd;
+    Club_Fix vol;
+} Club_Glicko;
+
+/* The newcomer's rating, RD and volatility (Glickman's), the system
+ * constant tau (0.5, the paper's example; he suggests 0.3 to 1.2), the
+ * most an RD grows to (the newcomer's: an idle or unlucky player is never
+ * less known than a new one) and the convergence tolerance of step 5
+ * (0.000001) with its iteration bound. */
+#define CLUB_START_RATING (1500 * CLUB_FIX_ONE)
+#define CLUB_START_RD (350 * CLUB_FIX_ONE)
+#define CLUB_START_VOL_PPM 60000 /* 0.06 in millionths */
+#define CLUB_TAU_PPM 500000      /* 0.5 in millionths */
+#define CLUB_RD_MAX (350 * CLUB_FIX_ONE)
+#define CLUB_EPSILON_PPM 1 /* 0.000001 */
+#define CLUB_ILLINOIS_MAX 64
+
+/* One game of a rating period: the opponent's rating and RD before the
+ * period, and the player's score (0 loss, CLUB_FIX_ONE / 2 draw,
+ * CLUB_FIX_ONE win). */
+typedef struct Club_Result {
+    Club_Fix rating;
+    Club_Fix rd;
+    Club_Fix score;
+} Club_Result;
+
+/* Most games club_glicko_update takes in one period. */
+#define CLUB_PERIOD_MAX 100
+
+/* club_glicko_start: the newcomer's rating (1500, 350, 0.06). */
+void club_glicko_start(Club_Glicko *g);
+
+/*
+ * club_glicko_update: the paper's steps 2 to 8 for player p over the n
+ * games (0 allowed: only the RD grows, step 6) of one rating period, with
+ * system constant tau, into *out (may be p). Step 5 is the Illinois
+ * iteration of the paper with its tolerance, at most CLUB_ILLINOIS_MAX
+ * steps (and at most CLUB_ILLINOIS_MAX widenings of its first bracket);
+ * v is at most 2^24 (a game between ratings thousands of points apart
+ * says almost nothing). The new RD is at most CLUB_RD_MAX. Errors:
+ * TB_E_ARG (NULL; p's rd or an opponent's not in (0, CLUB_RD_MAX]; p's
+ * vol not in (0, 1]; tau not in [0.01, 10]; a score outside 0..1; n
+ * over 100); *out is then unchanged.
+ */
+int club_glicko_update(const Club_Glicko *p, const Club_Result *games,
+                       size_t n, Club_Fix tau, Club_Glicko *out);
+
+/* Time-control classes, as lichess divides them, by the clock's
+ * proto_clock_estimate_ms (base + 40 x increment): bullet under 3 min,
+ * blitz under 8, rapid under 25, classical from 25; correspondence (days
+ * a move); untimed (no clock). Each class is its own rating. */
+typedef enum Club_Class {
+    CLUB_CLASS_UNTIMED = 0,
+    CLUB_CLASS_BULLET,
+    CLUB_CLASS_BLITZ,
+    CLUB_CLASS_RAPID,
+    CLUB_CLASS_CLASSICAL,
+    CLUB_CLASS_CORRESPONDENCE,
+    CLUB_CLASS_COUNT_
+} Club_Class;
+
+/* "untimed", "bullet", ...; "?" outside the list. */
+const char *club_class_name(int klass);
+
+/* The class of clock c (rating_log.c). */
+Club_Class club_class_of(const Proto_Clock *c);
+
+/* One rated game, as a verified log gives it (club_game_from_log). */
+typedef struct Club_Game {
+    char game[PROTO_NAME_MAX + 1]; /* "laska", ... */
+    uint8_t klass;                 /* Club_Class */
+    uint8_t white[PROTO_KEY_BYTES];
+    uint8_t black[PROTO_KEY_BYTES];
+    uint8_t score;    /* white's score in half points: 0, 1 or 2 */
+    uint64_t started; /* the match start's time (Unix seconds, signed) */
+    uint8_t id[PROTO_HASH_BYTES]; /* the match start envelope's hash: one
+                                     match, however many logs hold it */
+    uint32_t source;  /* the caller's number for where it came from */
+} Club_Game;
+
+/* Why a verified log gives no rated game (club_game_from_log). */
+typedef enum Club_Verdict {
+    CLUB_RATED = 0,
+    CLUB_UNFINISHED,   /* the match is still on (or the log cut) */
+    CLUB_ABORTED,      /* aborted, or ended by a desync abort */
+    CLUB_UNMOVED,      /* a side never moved (lichess rates no such game) */
+    CLUB_SELF,         /* one key played both sides */
+    CLUB_VERDICT_COUNT_
+} Club_Verdict;
+
+/*
+ * club_game_from_log: verify a log held in buf[0..len) with
+ * proto_log_verify_witnessed (every signature, the chain, every move,
+ * the relay's receipts) and take its rated game into *out, its number
+ * `source` copied in. A log that verifies gets 0 and *verdict says
+ * whether it is rated (CLUB_RATED: *out filled) or why not. A desync
+ * forfeit (G-PR-3: a side signed a state its moves do not give) is rated
+ * as the loss it is. Errors: proto_log_verify_witnessed's (a torn log
+ * too: TB_E_TRUNCATED), with why (cap bytes, may be NULL) given its
+ * one-line reason; TB_E_ARG.
+ */
+int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
+                       Club_Game *out, Club_Verdict *verdict, char *why,
+                       size_t cap);
+
+/* One player's rating in one game and class. */
+typedef struct Club_Player {
+    char game[PROTO_NAME_MAX + 1];
+    uint8_t klass; /* Club_Class */
+    uint8_t key[PROTO_KEY_BYTES];
+    Club_Glicko g;
+    uint32_t games; /* rated games played */
+} Club_Player;
+
+typedef struct Club_Ratings Club_Ratings; /* opaque, heap */
+
+/* club_ratings_new: an empty list of games. Errors: TB_E_NOMEM. */
+int club_ratings_new(Club_Ratings **out);
+
+/* Release r; NULL is fine. */
+void club_ratings_free(Club_Ratings *r);
+
+/* club_ratings_add: add game g (copied) before club_ratings_run.
+ * Errors: TB_E_ARG (score over 2, class out of range), TB_E_STATE (after
+ * the run), TB_E_NOMEM. */
+int club_ratings_add(Club_Ratings *r, const Club_Game *g);
+
+/* Called by club_ratings_run for a match whose logs give two results
+ * (sources a < b of two of them): it is not rated. */
+typedef void (*Club_Conflict_Visit)(void *ctx, uint32_t source_a,
+                                    uint32_t source_b);
+
+/*
+ * club_ratings_run: rate the games added, once. Order: by the match
+ * start's time, then by its id (bytewise); games of one id count once
+ * (the host's, the guest's and a spectator's logs of one match), and not
+ * at all when two of them differ in result (conflict is called, may be
+ * NULL). Each game is a rating period of its own for its two players (as
+ * lichess rates each game at once), both updated from their ratings
+ * before it, with system constant tau; other players do not change.
+ * Then the players are listed by game name, class, rating (highest
+ * first) and key. Errors: TB_E_STATE (run already), TB_E_NOMEM.
+ */
+int club_ratings_run(Club_Ratings *r, Club_Fix tau, Club_Conflict_Visit conflict,
+                     void *ctx);
+
+/* Games rated by the run (each match once), and matches not rated for a
+ * conflict. */
+size_t club_ratings_rated(const Club_Ratings *r);
+size_t club_ratings_conflicts(const Club_Ratings *r);
+
+/* Players listed after the run, and the i-th (NULL past the end). */
+size_t club_ratings_count(const Club_Ratings *r);
+const Club_Player *club_ratings_at(const Club_Ratings *r, size_t i);
+
+/* ==== end of ratings ================================================== */
+
+#endif /* TABULA_CLUB_H */

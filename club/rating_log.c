@@ -1,0 +1,106 @@
+/*
+ * rating_log.c: what a verified match log gives the ratings (club.h,
+ * "ratings"; docs/ratings.md): its players, game, time-control class and
+ * result, or why it gives none. The only part of the ratings that needs
+ * proto/'s verifier (and so libsodium): rating.c stays libc only for the
+ * cross-build check.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "club.h"
+
+Club_Class club_class_of(const Proto_Clock *c)
+{
+    uint64_t ms;
+    if (c == NULL || c->kind == PROTO_CLOCK_NONE)
+        return CLUB_CLASS_UNTIMED;
+    if (c->kind == PROTO_CLOCK_DAYS)
+        return CLUB_CLASS_CORRESPONDENCE;
+    ms = proto_clock_estimate_ms(c);
+    if (ms < 180000u)
+        return CLUB_CLASS_BULLET;
+    if (ms < 480000u)
+        return CLUB_CLASS_BLITZ;
+    if (ms < 1500000u)
+        return CLUB_CLASS_RAPID;
+    return CLUB_CLASS_CLASSICAL;
+}
+
+/* The hash of the first envelope (the match start): the match's id. */
+typedef struct First_Envelope {
+    int seen;
+    uint8_t id[PROTO_HASH_BYTES];
+} First_Envelope;
+
+static void first_envelope(void *ctx, const Proto_Transcript *t,
+                           const Proto_Envelope *e)
+{
+    First_Envelope *f = ctx;
+    (void)t;
+    if (!f->seen) {
+        memcpy(f->id, e->hash, PROTO_HASH_BYTES);
+        f->seen = 1;
+    }
+}
+
+int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
+                       Club_Game *out, Club_Verdict *verdict, char *why,
+                       size_t cap)
+{
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    First_Envelope first = {0, {0}};
+    const Proto_Message *start;
+    Core_Status st;
+    int rc;
+
+    if (buf == NULL || out == NULL || verdict == NULL)
+        return TB_E_ARG;
+    if (why != NULL && cap > 0)
+        why[0] = '\0';
+    memset(&rep, 0, sizeof rep);
+    rc = proto_log_verify_witnessed(buf, len, NULL, first_envelope, NULL,
+                                    &first, &t, &rep);
+    if (rc != 0) {
+        if (why != NULL && cap > 0)
+            snprintf(why, cap, "%s",
+                     rep.why[0] != '\0' ? rep.why : tb_strerror(rc));
+        proto_transcript_free(t);
+        return rc;
+    }
+    memset(out, 0, sizeof *out);
+    start = t != NULL ? proto_transcript_start(t) : NULL;
+    if (start == NULL || !first.seen) {
+        *verdict = CLUB_UNFINISHED;
+        proto_transcript_free(t);
+        return 0;
+    }
+    st = proto_transcript_status(t);
+    if (st.outcome == CORE_ONGOING)
+        *verdict = CLUB_UNFINISHED;
+    else if (st.outcome == CORE_ABORTED)
+        *verdict = CLUB_ABORTED;
+    else if (!proto_transcript_moved(t, CORE_WHITE) ||
+             !proto_transcript_moved(t, CORE_BLACK))
+        *verdict = CLUB_UNMOVED;
+    else if (memcmp(start->body.start.white, start->body.start.black,
+                    PROTO_KEY_BYTES) == 0)
+        *verdict = CLUB_SELF;
+    else
+        *verdict = CLUB_RATED;
+    if (*verdict == CLUB_RATED) {
+        snprintf(out->game, sizeof out->game, "%s", start->body.start.game);
+        out->klass = (uint8_t)club_class_of(proto_transcript_clock(t));
+        memcpy(out->white, start->body.start.white, PROTO_KEY_BYTES);
+        memcpy(out->black, start->body.start.black, PROTO_KEY_BYTES);
+        out->score = st.outcome == CORE_WIN_WHITE ? 2
+                     : st.outcome == CORE_DRAW    ? 1
+                                                  : 0;
+        out->started = start->body.start.started;
+        memcpy(out->id, first.id, PROTO_HASH_BYTES);
+        out->source = source;
+    }
+    proto_transcript_free(t);
+    return 0;
+}
