@@ -23,6 +23,15 @@
  * The opponents' adjusted scores (the bye counted as a draw, 1 not 2):
  *         A 6, B 7, C 4, D 7, E 1.
  */
+/* Each {round, player, result} of rows[0..n) recorded. */
+static void set_results(Club_Tourney *t, const int (*rows)[3], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(club_tourney_set_result(t, rows[i][0], rows[i][1],
+                                             (Club_Result)rows[i][2]),
+                     0, "row %zu", i);
+}
+
 static Club_Tourney *five(void)
 {
     Club_Tourney *t = club_tourney_new();
@@ -36,17 +45,13 @@ static Club_Tourney *five(void)
     cr_assert_eq(t->players[0].games[0].result, CLUB_RES_BYE_PAIRING);
     cr_assert_eq(t->players[1].games[0].opponent, 5);
     cr_assert_eq(t->players[1].games[0].colour, CLUB_COLOUR_WHITE);
-    cr_assert_eq(club_tourney_set_result(t, 1, 2, CLUB_RES_WIN), 0);
-    cr_assert_eq(club_tourney_set_result(t, 1, 3, CLUB_RES_DRAW), 0);
-    cr_assert_eq(club_tourney_set_result(t, 2, 5, CLUB_RES_LOSS), 0);
-    cr_assert_eq(club_tourney_set_result(t, 2, 1, CLUB_RES_DRAW), 0);
-    cr_assert_eq(club_tourney_set_result(t, 3, 3, CLUB_RES_LOSS), 0);
-    cr_assert_eq(club_tourney_set_result(t, 3, 4, CLUB_RES_WIN), 0);
-    cr_assert_eq(club_tourney_set_result(t, 4, 1, CLUB_RES_LOSS), 0);
-    cr_assert_eq(club_tourney_set_result(t, 4, 2, CLUB_RES_WIN), 0);
-    cr_assert_eq(club_tourney_set_result(t, 5, 4, CLUB_RES_DRAW), 0);
-    /* (given from Black's side: 1 won with Black) */
-    cr_assert_eq(club_tourney_set_result(t, 5, 1, CLUB_RES_WIN), 0);
+    static const int games[][3] = {
+        {1, 2, CLUB_RES_WIN},  {1, 3, CLUB_RES_DRAW}, {2, 5, CLUB_RES_LOSS},
+        {2, 1, CLUB_RES_DRAW}, {3, 3, CLUB_RES_LOSS}, {3, 4, CLUB_RES_WIN},
+        {4, 1, CLUB_RES_LOSS}, {4, 2, CLUB_RES_WIN},  {5, 4, CLUB_RES_DRAW},
+        {5, 1, CLUB_RES_WIN}, /* (given from Black's side: 1 won) */
+    };
+    set_results(t, games, sizeof games / sizeof games[0]);
     return t;
 }
 
@@ -127,9 +132,9 @@ Test(standings, withdrawal_makes_forfeits_and_virtual_opponents)
     cr_assert_eq(t->players[4].games[3].result, CLUB_RES_ABSENT);
     cr_assert_eq(t->players[4].games[4].result, CLUB_RES_FORFEIT_LOSS);
     cr_assert_eq(t->players[0].games[4].result, CLUB_RES_FORFEIT_WIN);
-    cr_assert_eq(club_tourney_set_result(t, 4, 1, CLUB_RES_LOSS), 0);
-    cr_assert_eq(club_tourney_set_result(t, 4, 2, CLUB_RES_WIN), 0);
-    cr_assert_eq(club_tourney_set_result(t, 5, 4, CLUB_RES_DRAW), 0);
+    static const int again[][3] = {
+        {4, 1, CLUB_RES_LOSS}, {4, 2, CLUB_RES_WIN}, {5, 4, CLUB_RES_DRAW}};
+    set_results(t, again, 3);
     Club_Standing s[5];
     cr_assert_eq(club_standings(t, 0, NULL, NULL, 0, s), 0);
     /*
@@ -173,12 +178,12 @@ Test(standings, volleyball_table_points)
     for (int i = 0; i < 4; i++)
         cr_assert_gt(club_tourney_add_player(t, "P", 0), 0);
     cr_assert_eq(club_tourney_round_robin(t, 0), 0);
-    cr_assert_eq(club_tourney_set_result(t, 1, 1, CLUB_RES_WIN), 0);
-    cr_assert_eq(club_tourney_set_result(t, 1, 2, CLUB_RES_WIN_TIEBREAK), 0);
-    cr_assert_eq(club_tourney_set_result(t, 2, 3, CLUB_RES_LOSS_TIEBREAK), 0);
-    cr_assert_eq(club_tourney_set_result(t, 2, 2, CLUB_RES_WIN_TIEBREAK), 0);
-    cr_assert_eq(club_tourney_set_result(t, 3, 2, CLUB_RES_WIN), 0);
-    cr_assert_eq(club_tourney_set_result(t, 3, 3, CLUB_RES_LOSS), 0);
+    static const int games[][3] = {
+        {1, 1, CLUB_RES_WIN},           {1, 2, CLUB_RES_WIN_TIEBREAK},
+        {2, 3, CLUB_RES_LOSS_TIEBREAK}, {2, 2, CLUB_RES_WIN_TIEBREAK},
+        {3, 2, CLUB_RES_WIN},           {3, 3, CLUB_RES_LOSS},
+    };
+    set_results(t, games, sizeof games / sizeof games[0]);
     Club_Standing s[4];
     cr_assert_eq(club_standings(t, 0, &club_points_volleyball, NULL, 0, s),
                  0);
