@@ -104,13 +104,13 @@ void club_tourney_free(Club_Tourney *t)
     free(t);
 }
 
-int club__text_ok(const char *s, size_t len)
+size_t club__text_bad(const char *s, size_t len)
 {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < len;) {
         unsigned c = u[i];
         if (c < 0x20 || c == 0x7f)
-            return 0;
+            return i;
         if (c < 0x80) {
             i++;
             continue;
@@ -127,22 +127,22 @@ int club__text_ok(const char *s, size_t len)
             need = 3;
             min = 0x10000;
         } else {
-            return 0;
+            return i;
         }
         if (len - i <= need)
-            return 0;
-        unsigned cp = c & (0x3f >> need);
+            return i;
+        unsigned cp = c & (0x3fu >> need);
         for (size_t k = 1; k <= need; k++) {
             if ((u[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = cp << 6 | (u[i + k] & 0x3f);
+                return i;
+            cp = cp << 6 | (u[i + k] & 0x3fu);
         }
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
             (cp >= 0x80 && cp <= 0x9f))
-            return 0;
+            return i;
         i += need + 1;
     }
-    return 1;
+    return len;
 }
 
 int club_tourney_add_player(Club_Tourney *t, const char *name, int rating)
@@ -150,7 +150,7 @@ int club_tourney_add_player(Club_Tourney *t, const char *name, int rating)
     if (t == NULL || name == NULL || rating < 0 || rating > 9999)
         return TB_E_ARG;
     size_t len = strlen(name);
-    if (len == 0 || len > CLUB_NAME_MAX || !club__text_ok(name, len))
+    if (len == 0 || len > CLUB_NAME_MAX || club__text_bad(name, len) != len)
         return TB_E_ARG;
     if (t->nplayers >= CLUB_TOURNEY_MAX_PLAYERS)
         return TB_E_LIMIT;

@@ -218,18 +218,19 @@ int club_format_points(int h, char *buf, size_t size);
 
 /*
  * club_crosstable_text / club_crosstable_html: the crosstable after the
- * standings s (from club_standings, same t and p): one row per player in
- * the standings' order (rank, name, one cell per opponent rank in the
- * standings' order: 1, =, 0, +, -, or the tie-break marks of a
- * volleyball table; x on the diagonal), points and the tie-breaks BH,
- * BH-C1, SB. Text is fixed-width (names cut to 24 bytes at a whole UTF-8
- * character and padded), lines end in \n; HTML is one <table> with the
- * names escaped (& < > " '). A round robin only: a player met twice
- * (double round robin) shows both results in the cell ("1=").
- * headers[0..5) are the column titles (rank, name, points, and the
- * tie-break group) in the caller's language; NULL gives English.
- * Writes at most size bytes, NUL included; returns the length, or
- * TB_E_SPACE (too small: out holds a NUL-terminated prefix), TB_E_ARG.
+ * standings s (from club_standings, same t and p; NULL p: chess): one row
+ * per player in the standings' order: rank, name, one cell per player in
+ * the standings' order (their games in round order: 1 = 0 won, drawn,
+ * lost; w l won, lost after a tie-break; + - forfeits; . not played yet;
+ * x on the diagonal: a double round robin shows two marks), points and
+ * the tie-breaks BH, BH-C1 (points) and SB (points, two decimals, rounded
+ * half up). Text is fixed-width (a character a column: names cut to 24
+ * characters and padded), lines end in \n; HTML is one <table> with
+ * every text escaped (& < > " '). headers[0..6) are the column titles
+ * (rank, name, points, BH, BH-C1, SB) in the caller's language; NULL
+ * gives English. Writes at most size bytes, NUL included; returns the
+ * length, or TB_E_SPACE (too small: out holds a NUL-terminated prefix),
+ * TB_E_ARG (NULL t, s or out, size 0, a standing naming no player).
  */
 int club_crosstable_text(const Club_Tourney *t, const Club_Points *p,
                          const Club_Standing *s, const char *const *headers,
@@ -244,8 +245,12 @@ int club_crosstable_html(const Club_Tourney *t, const Club_Points *p,
  * engines' extension), then one 001 line per player with the points and
  * rank of the standings s (as club_standings gives them under the same
  * policy) and each round's opponent, colour and result code. Lines end
- * in \r\n (the format's CR). Writes at most size bytes, NUL included;
- * returns the length, TB_E_SPACE or TB_E_ARG.
+ * in \r\n (the format's CR). Names longer than the 33 columns are cut
+ * at a whole UTF-8 character; sex, title, federation, FIDE number and
+ * birth date are left blank; a win after a tie-break is written 1, a
+ * loss after one 0 (TRF has no code for them). Writes at most size
+ * bytes, NUL included; returns the length, TB_E_SPACE, or TB_E_ARG (NULL
+ * pointers, a standing naming no player or with points over 99.5).
  */
 int club_trf_write(const Club_Tourney *t, const Club_Standing *s, char *out,
                    size_t size);

@@ -7,6 +7,7 @@
  * counted as draws.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tb_error.h"
@@ -230,5 +231,52 @@ Test(standings, points_as_text_and_refusals)
     cr_assert_eq(club_tourney_set_result(t, 1, 2, CLUB_RES_BYE_FULL),
                  TB_E_ARG);
     cr_assert_eq(club_tourney_set_result(t, 4, 2, CLUB_RES_WIN), TB_E_ARG);
+    club_tourney_free(t);
+}
+
+/* The crosstable of the five-player tournament, typed from the figures
+ * worked out above: columns in the standings' order (B D A C E), BH and
+ * BH-C1 in points, SB = sonneborn / 4 (B 33/4 = 8.25). */
+Test(standings, crosstable_text_and_html)
+{
+    static const char want[] =
+        "  # Name                     1 2 3 4 5   Pts     BH  BH-C1      SB\n"
+        "  1 Boris                    x = = 1 1     4   11.5     11    8.25\n"
+        "  2 Dana                     = x 1 = 1     4     11   10.5    8.25\n"
+        "  3 Anna                     = 0 x 1 1   3.5   11.5     11    6.25\n"
+        "  4 Cyril                    0 = 0 x 1   2.5     12   11.5    3.75\n"
+        "  5 Emil                     0 0 0 0 x     1   12.5     12    0.50\n";
+    Club_Tourney *t = five();
+    Club_Standing s[5];
+    static char out[4096], again[4096];
+    cr_assert_eq(club_standings(t, 0, NULL, NULL, 0, s), 0);
+    int n = club_crosstable_text(t, NULL, s, NULL, out, sizeof out);
+    cr_assert_eq(n, (int)strlen(want));
+    cr_assert_str_eq(out, want);
+    cr_assert_eq(club_crosstable_text(t, NULL, s, NULL, out, 100),
+                 TB_E_SPACE);
+    cr_assert_eq(strlen(out), 99); /* a NUL-terminated prefix */
+
+    /* HTML: every name escaped; the same bytes twice */
+    snprintf(t->players[0].name, sizeof t->players[0].name,
+             "Tom & <Jerry> \"'");
+    n = club_crosstable_html(t, NULL, s, NULL, out, sizeof out);
+    cr_assert_gt(n, 0);
+    cr_assert_not_null(
+        strstr(out, "<tr><td>3</td><td>Tom &amp; &lt;Jerry&gt; "
+                    "&quot;&#39;</td><td>=</td><td>0</td><td>x</td>"
+                    "<td>1</td><td>1</td><td>3.5</td><td>11.5</td>"
+                    "<td>11</td><td>6.25</td></tr>\n"),
+        "%s", out);
+    cr_assert_null(strstr(out, "<Jerry>"));
+    cr_assert_eq(club_crosstable_html(t, NULL, s, NULL, again, sizeof again),
+                 n);
+    cr_assert_str_eq(out, again);
+    /* headers in another language, cut and padded by characters */
+    static const char *const cs[6] = {"#", "Jm\xc3\xa9no", "Body", "BH",
+                                       "BH-C1", "SB"};
+    cr_assert_gt(club_crosstable_text(t, NULL, s, cs, out, sizeof out), 0);
+    cr_assert_eq(strncmp(out, "  # Jm\xc3\xa9no" "                    1", 31),
+                 0, "%s", out);
     club_tourney_free(t);
 }
