@@ -385,6 +385,10 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
             if (rc != 0)
                 return rc;
         } else if (memcmp(rd.s, "012", 3) == 0) {
+            /* (the blank also keeps the name a whole UTF-8 text) */
+            if (!blank(&rd, 4))
+                return fail(&rd, TB_E_FORMAT, 4,
+                            "a blank column expected here");
             const char *p;
             size_t n = trim(p = rd.s, rd.len);
             n = n > 4 ? n - 4 : 0;
@@ -399,9 +403,9 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
         } else if (memcmp(rd.s, "XXR", 3) == 0) {
             long v;
             int col = number(&rd, 4, (int)rd.len, CLUB_TOURNEY_MAX_ROUNDS, &v);
-            if (col != 0 || v < 1)
+            if (col != 0 || v < 0)
                 return fail(&rd, TB_E_FORMAT, col ? col : 5,
-                            "XXR wants the number of rounds (1..40)");
+                            "XXR wants the number of rounds (0..40)");
             xxr = (int)v;
         }
         /* ### comments and the other tags carry nothing kept here */

@@ -163,6 +163,8 @@ Test(trf, refuses_hostile_files_where_they_fail)
         {"no players", "012 Empty\r\n", TB_E_FORMAT, 0, 0},
         {"two byes", P1 PAD "  0000 - U\n" P2 PAD "  0000 - U\n",
          TB_E_FORMAT, 2, 99},
+        {"012 without its blank", "012\xd9\x95jjj\n" P1 PAD "\n",
+         TB_E_FORMAT, 1, 4},
         {"block not blank", P1 PAD "x    2 w 1\n", TB_E_FORMAT, 1, 90},
     };
     Club_Tourney *t = club_tourney_new();
