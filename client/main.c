@@ -50,6 +50,9 @@ static const Cli_Command commands[] = {
      cli_flags_match},
     {"analyse", cli_analyse, N_("search a position, print UCI-style info"),
      cli_flags_analyse},
+    {"tournament", cli_tournament,
+     N_("round robin pairings; a TRF file's crosstable"),
+     cli_flags_tournament},
     {"render", cli_render, N_("draw a Chessball position on the ball (SVG)"),
      NULL},
 };
@@ -58,7 +61,7 @@ static void usage(FILE *out)
 {
     fputs(_("usage: tabula COMMAND [ARGS]\n\ncommands:\n"), out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-8s %s\n", commands[i].name, _(commands[i].summary));
+        fprintf(out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
     fprintf(out, "\n%s", _("games:"));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(out, " %s", core_game_name(core_game_at(i)));

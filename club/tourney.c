@@ -11,34 +11,62 @@
 #include "tourney_internal.h"
 
 const Club_Points club_points_chess = {
-    .win = 2, .win_tiebreak = 2, .draw = 1, .loss_tiebreak = 0, .loss = 0,
-    .forfeit_win = 2, .forfeit_loss = 0,
-    .bye_full = 2, .bye_half = 1, .bye_pairing = 2, .absent = 0,
+    .win = 2,
+    .win_tiebreak = 2,
+    .draw = 1,
+    .loss_tiebreak = 0,
+    .loss = 0,
+    .forfeit_win = 2,
+    .forfeit_loss = 0,
+    .bye_full = 2,
+    .bye_half = 1,
+    .bye_pairing = 2,
+    .absent = 0,
 };
 
 /* The seed's table: 3 for 2-0, 2 for 2-1, 1 to the 2-1 loser (half
  * points of the table, so doubled). */
 const Club_Points club_points_volleyball = {
-    .win = 6, .win_tiebreak = 4, .draw = 3, .loss_tiebreak = 2, .loss = 0,
-    .forfeit_win = 6, .forfeit_loss = 0,
-    .bye_full = 6, .bye_half = 3, .bye_pairing = 6, .absent = 0,
+    .win = 6,
+    .win_tiebreak = 4,
+    .draw = 3,
+    .loss_tiebreak = 2,
+    .loss = 0,
+    .forfeit_win = 6,
+    .forfeit_loss = 0,
+    .bye_full = 6,
+    .bye_half = 3,
+    .bye_pairing = 6,
+    .absent = 0,
 };
 
 int club_result_points(const Club_Points *p, Club_Result r)
 {
     switch (r) {
-    case CLUB_RES_WIN: return p->win;
-    case CLUB_RES_WIN_TIEBREAK: return p->win_tiebreak;
-    case CLUB_RES_DRAW: return p->draw;
-    case CLUB_RES_LOSS_TIEBREAK: return p->loss_tiebreak;
-    case CLUB_RES_LOSS: return p->loss;
-    case CLUB_RES_FORFEIT_WIN: return p->forfeit_win;
-    case CLUB_RES_FORFEIT_LOSS: return p->forfeit_loss;
-    case CLUB_RES_BYE_FULL: return p->bye_full;
-    case CLUB_RES_BYE_HALF: return p->bye_half;
-    case CLUB_RES_BYE_PAIRING: return p->bye_pairing;
-    case CLUB_RES_ABSENT: return p->absent;
-    case CLUB_RES_PENDING: return 0;
+    case CLUB_RES_WIN:
+        return p->win;
+    case CLUB_RES_WIN_TIEBREAK:
+        return p->win_tiebreak;
+    case CLUB_RES_DRAW:
+        return p->draw;
+    case CLUB_RES_LOSS_TIEBREAK:
+        return p->loss_tiebreak;
+    case CLUB_RES_LOSS:
+        return p->loss;
+    case CLUB_RES_FORFEIT_WIN:
+        return p->forfeit_win;
+    case CLUB_RES_FORFEIT_LOSS:
+        return p->forfeit_loss;
+    case CLUB_RES_BYE_FULL:
+        return p->bye_full;
+    case CLUB_RES_BYE_HALF:
+        return p->bye_half;
+    case CLUB_RES_BYE_PAIRING:
+        return p->bye_pairing;
+    case CLUB_RES_ABSENT:
+        return p->absent;
+    case CLUB_RES_PENDING:
+        return 0;
     }
     return 0;
 }
@@ -60,8 +88,8 @@ int club_berger_rounds(int nplayers, int double_rr)
  * Black in odd rounds and White in even ones; on the other boards the
  * left of the row has White.
  */
-int club_berger_round(int nplayers, int double_rr, int round,
-                      Club_Pairing *out, int *count)
+int club_berger_round(int nplayers, int double_rr, int round, Club_Pairing *out,
+                      int *count)
 {
     int rounds = club_berger_rounds(nplayers, double_rr);
     if (rounds < 0 || out == NULL || count == NULL || round < 1 ||
@@ -207,14 +235,22 @@ int club__played(int r)
 int club__mirror(int r)
 {
     switch (r) {
-    case CLUB_RES_WIN: return CLUB_RES_LOSS;
-    case CLUB_RES_LOSS: return CLUB_RES_WIN;
-    case CLUB_RES_WIN_TIEBREAK: return CLUB_RES_LOSS_TIEBREAK;
-    case CLUB_RES_LOSS_TIEBREAK: return CLUB_RES_WIN_TIEBREAK;
-    case CLUB_RES_DRAW: return CLUB_RES_DRAW;
-    case CLUB_RES_FORFEIT_WIN: return CLUB_RES_FORFEIT_LOSS;
-    case CLUB_RES_FORFEIT_LOSS: return CLUB_RES_FORFEIT_WIN;
-    case CLUB_RES_PENDING: return CLUB_RES_PENDING;
+    case CLUB_RES_WIN:
+        return CLUB_RES_LOSS;
+    case CLUB_RES_LOSS:
+        return CLUB_RES_WIN;
+    case CLUB_RES_WIN_TIEBREAK:
+        return CLUB_RES_LOSS_TIEBREAK;
+    case CLUB_RES_LOSS_TIEBREAK:
+        return CLUB_RES_WIN_TIEBREAK;
+    case CLUB_RES_DRAW:
+        return CLUB_RES_DRAW;
+    case CLUB_RES_FORFEIT_WIN:
+        return CLUB_RES_FORFEIT_LOSS;
+    case CLUB_RES_FORFEIT_LOSS:
+        return CLUB_RES_FORFEIT_WIN;
+    case CLUB_RES_PENDING:
+        return CLUB_RES_PENDING;
     }
     return 0;
 }

@@ -56,8 +56,8 @@ int club_berger_rounds(int nplayers, int double_rr);
  * Returns 0, or TB_E_ARG (a count outside 3..16, a round outside
  * 1..club_berger_rounds, a NULL pointer).
  */
-int club_berger_round(int nplayers, int double_rr, int round,
-                      Club_Pairing *out, int *count);
+int club_berger_round(int nplayers, int double_rr, int round, Club_Pairing *out,
+                      int *count);
 
 /* A player's result in one round. */
 typedef enum Club_Result {
@@ -174,10 +174,10 @@ int club_tourney_withdraw(Club_Tourney *t, int player, int from);
 
 /* Tie-breaks (FIDE C.07; docs/tournaments.md). */
 typedef enum Club_Tiebreak {
-    CLUB_TB_DIRECT = 1,   /* direct encounter among the tied */
-    CLUB_TB_BUCHHOLZ,     /* sum of the opponents' scores */
+    CLUB_TB_DIRECT = 1,    /* direct encounter among the tied */
+    CLUB_TB_BUCHHOLZ,      /* sum of the opponents' scores */
     CLUB_TB_BUCHHOLZ_CUT1, /* Buchholz without the lowest opponent */
-    CLUB_TB_SONNEBORN     /* Sonneborn-Berger */
+    CLUB_TB_SONNEBORN      /* Sonneborn-Berger */
 } Club_Tiebreak;
 
 /* The order used when none is given: direct encounter, Buchholz cut 1,

@@ -12,12 +12,10 @@
 #include "tourney_internal.h"
 
 const Club_Tiebreak club_tb_default[CLUB_TB_DEFAULT_COUNT] = {
-    CLUB_TB_DIRECT, CLUB_TB_BUCHHOLZ_CUT1, CLUB_TB_BUCHHOLZ,
-    CLUB_TB_SONNEBORN};
+    CLUB_TB_DIRECT, CLUB_TB_BUCHHOLZ_CUT1, CLUB_TB_BUCHHOLZ, CLUB_TB_SONNEBORN};
 
 /* The player's actual score over rounds 1..n (half points). */
-static int score(const Club_Tourney *t, const Club_Points *p, int player,
-                 int n)
+static int score(const Club_Tourney *t, const Club_Points *p, int player, int n)
 {
     int s = 0;
     for (int r = 0; r < n; r++)
@@ -158,12 +156,18 @@ int club_standings(const Club_Tourney *t, int rounds, const Club_Points *p,
                 }
                 for (int i = a; i <= b; i++) {
                     switch (order[k]) {
-                    case CLUB_TB_DIRECT: value[i] = out[i].direct; break;
-                    case CLUB_TB_BUCHHOLZ: value[i] = out[i].buchholz; break;
+                    case CLUB_TB_DIRECT:
+                        value[i] = out[i].direct;
+                        break;
+                    case CLUB_TB_BUCHHOLZ:
+                        value[i] = out[i].buchholz;
+                        break;
                     case CLUB_TB_BUCHHOLZ_CUT1:
                         value[i] = out[i].buchholz_cut1;
                         break;
-                    case CLUB_TB_SONNEBORN: value[i] = out[i].sonneborn; break;
+                    case CLUB_TB_SONNEBORN:
+                        value[i] = out[i].sonneborn;
+                        break;
                     }
                 }
                 /* stable insertion sort of the run, best value first */

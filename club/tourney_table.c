@@ -46,8 +46,7 @@ int club__out_end(const Club_Out *o)
 /* Columns of a name in the text table. */
 #define NAME_COLUMNS 24
 
-static const char *const english[6] = {"#", "Name", "Pts", "BH", "BH-C1",
-                                       "SB"};
+static const char *const english[6] = {"#", "Name", "Pts", "BH", "BH-C1", "SB"};
 
 /* A player's cell against another: each of their games in round order,
  * as 1 = 0 (won, drawn, lost), w l (won, lost after a tie-break), + -
@@ -55,10 +54,10 @@ static const char *const english[6] = {"#", "Name", "Pts", "BH", "BH-C1",
 static size_t cell(const Club_Tourney *t, int player, int other, char *buf)
 {
     static const char mark[] = {
-        [CLUB_RES_PENDING] = '.',      [CLUB_RES_WIN] = '1',
-        [CLUB_RES_WIN_TIEBREAK] = 'w', [CLUB_RES_DRAW] = '=',
+        [CLUB_RES_PENDING] = '.',       [CLUB_RES_WIN] = '1',
+        [CLUB_RES_WIN_TIEBREAK] = 'w',  [CLUB_RES_DRAW] = '=',
         [CLUB_RES_LOSS_TIEBREAK] = 'l', [CLUB_RES_LOSS] = '0',
-        [CLUB_RES_FORFEIT_WIN] = '+',  [CLUB_RES_FORFEIT_LOSS] = '-'};
+        [CLUB_RES_FORFEIT_WIN] = '+',   [CLUB_RES_FORFEIT_LOSS] = '-'};
     size_t n = 0;
     for (int r = 0; r < t->nrounds && n < 8; r++) {
         const Club_Game *g = &t->players[player - 1].games[r];
@@ -105,8 +104,7 @@ static size_t cut(const char *text, size_t columns, size_t *chars)
 
 /* Appends text cut to `columns` characters, padded on the left (right
  * aligned) or on the right. */
-static void put_padded(Club_Out *o, const char *text, size_t columns,
-                       int right)
+static void put_padded(Club_Out *o, const char *text, size_t columns, int right)
 {
     size_t chars;
     size_t n = cut(text, columns, &chars);
@@ -122,12 +120,23 @@ static void put_escaped(Club_Out *o, const char *text)
 {
     for (const char *q = text; *q != '\0'; q++) {
         switch (*q) {
-        case '&': club__put(o, "&amp;"); break;
-        case '<': club__put(o, "&lt;"); break;
-        case '>': club__put(o, "&gt;"); break;
-        case '"': club__put(o, "&quot;"); break;
-        case '\'': club__put(o, "&#39;"); break;
-        default: club__putn(o, q, 1);
+        case '&':
+            club__put(o, "&amp;");
+            break;
+        case '<':
+            club__put(o, "&lt;");
+            break;
+        case '>':
+            club__put(o, "&gt;");
+            break;
+        case '"':
+            club__put(o, "&quot;");
+            break;
+        case '\'':
+            club__put(o, "&#39;");
+            break;
+        default:
+            club__putn(o, q, 1);
         }
     }
 }

@@ -16,6 +16,10 @@
 #include "tourney.h"
 #include "tourney_internal.h"
 
+/* Marks a refusal's phrase for the catalogue (scripts/po.sh reads this
+ * file): the client shows it through _(), club/ knows no gettext. */
+#define N_(s) s
+
 /* Bytes of a line the reader takes (40 rounds need 491). */
 #define LINE_MAX_BYTES 1024
 /* Bytes of a name on a 001 line (columns 15-47). */
@@ -51,8 +55,8 @@ int club_trf_write(const Club_Tourney *t, const Club_Standing *s, char *out,
     int points[CLUB_TOURNEY_MAX_PLAYERS], rank[CLUB_TOURNEY_MAX_PLAYERS];
     for (int i = 0; i < t->nplayers; i++) {
         int p = s[i].player;
-        if (p < 1 || p > t->nplayers || s[i].points < 0 ||
-            s[i].points > 199 || s[i].rank < 1 || s[i].rank > 9999)
+        if (p < 1 || p > t->nplayers || s[i].points < 0 || s[i].points > 199 ||
+            s[i].rank < 1 || s[i].rank > 9999)
             return TB_E_ARG;
         points[p - 1] = s[i].points;
         rank[p - 1] = s[i].rank;
@@ -189,13 +193,14 @@ static int read_round(Reader *rd, int player, int k, Club_Game *g)
     long opp;
     if (!blank(rd, c0 - 2) || !blank(rd, c0 - 1))
         return fail(rd, TB_E_FORMAT, blank(rd, c0 - 2) ? c0 - 1 : c0 - 2,
-                    "a round's block must start with two blanks");
+                    N_("a round's block must start with two blanks"));
     int bad = number(rd, c0, c0 + 3, CLUB_TOURNEY_MAX_PLAYERS, &opp);
     if (bad)
-        return fail(rd, TB_E_FORMAT, bad, "not an opponent's starting rank");
+        return fail(rd, TB_E_FORMAT, bad,
+                    N_("not an opponent's starting rank"));
     if (!blank(rd, c0 + 4) || !blank(rd, c0 + 6))
         return fail(rd, TB_E_FORMAT, blank(rd, c0 + 4) ? c0 + 6 : c0 + 4,
-                    "a blank column expected here");
+                    N_("a blank column expected here"));
     char colour = blank(rd, c0 + 5) ? '-' : rd->s[c0 + 4];
     char res = blank(rd, c0 + 7) ? ' ' : rd->s[c0 + 6];
     if (res >= 'a' && res <= 'z')
@@ -203,42 +208,62 @@ static int read_round(Reader *rd, int player, int k, Club_Game *g)
     if (opp <= 0) {
         if (colour != '-')
             return fail(rd, TB_E_FORMAT, c0 + 5,
-                        "a colour without an opponent");
+                        N_("a colour without an opponent"));
         g->opponent = 0;
         g->colour = CLUB_COLOUR_NONE;
         switch (res) {
-        case 'H': g->result = CLUB_RES_BYE_HALF; break;
-        case 'F': g->result = CLUB_RES_BYE_FULL; break;
-        case 'U': g->result = CLUB_RES_BYE_PAIRING; break;
+        case 'H':
+            g->result = CLUB_RES_BYE_HALF;
+            break;
+        case 'F':
+            g->result = CLUB_RES_BYE_FULL;
+            break;
+        case 'U':
+            g->result = CLUB_RES_BYE_PAIRING;
+            break;
         case 'Z':
         case ' ':
-        case '-': g->result = CLUB_RES_ABSENT; break;
+        case '-':
+            g->result = CLUB_RES_ABSENT;
+            break;
         default:
             return fail(rd, TB_E_FORMAT, c0 + 7,
-                        "a game's result without an opponent");
+                        N_("a game's result without an opponent"));
         }
         return 0;
     }
     if (opp == player)
-        return fail(rd, TB_E_FORMAT, c0, "a player paired with themself");
+        return fail(rd, TB_E_FORMAT, c0, N_("a player paired with themself"));
     if (colour != 'w' && colour != 'b' && colour != 'W' && colour != 'B')
         return fail(rd, TB_E_FORMAT, c0 + 5,
-                    "a game's colour must be w or b");
+                    N_("a game's colour must be w or b"));
     g->opponent = (uint16_t)opp;
-    g->colour = colour == 'w' || colour == 'W' ? CLUB_COLOUR_WHITE
-                                               : CLUB_COLOUR_BLACK;
+    g->colour =
+        colour == 'w' || colour == 'W' ? CLUB_COLOUR_WHITE : CLUB_COLOUR_BLACK;
     switch (res) {
     case '1':
-    case 'W': g->result = CLUB_RES_WIN; break;
+    case 'W':
+        g->result = CLUB_RES_WIN;
+        break;
     case '=':
-    case 'D': g->result = CLUB_RES_DRAW; break;
+    case 'D':
+        g->result = CLUB_RES_DRAW;
+        break;
     case '0':
-    case 'L': g->result = CLUB_RES_LOSS; break;
-    case '+': g->result = CLUB_RES_FORFEIT_WIN; break;
-    case '-': g->result = CLUB_RES_FORFEIT_LOSS; break;
-    case ' ': g->result = CLUB_RES_PENDING; break;
+    case 'L':
+        g->result = CLUB_RES_LOSS;
+        break;
+    case '+':
+        g->result = CLUB_RES_FORFEIT_WIN;
+        break;
+    case '-':
+        g->result = CLUB_RES_FORFEIT_LOSS;
+        break;
+    case ' ':
+        g->result = CLUB_RES_PENDING;
+        break;
     default:
-        return fail(rd, TB_E_FORMAT, c0 + 7, "not a game's result code");
+        return fail(rd, TB_E_FORMAT, c0 + 7, N_("not a game's result code"));
     }
     return 0;
 }
@@ -257,14 +282,15 @@ static int read_player(Reader *rd, int *line_of, int *rounds_seen)
     long rank, v;
     int bad;
     if (!blank(rd, 4))
-        return fail(rd, TB_E_FORMAT, 4, "a blank column expected here");
+        return fail(rd, TB_E_FORMAT, 4, N_("a blank column expected here"));
     if ((bad = number(rd, 5, 8, 9999, &rank)) != 0 || rank < 1)
         return fail(rd, TB_E_FORMAT, bad ? bad : 5,
-                    "not a starting rank (1 and up)");
+                    N_("not a starting rank (1 and up)"));
     if (rank > CLUB_TOURNEY_MAX_PLAYERS)
-        return fail(rd, TB_E_LIMIT, 5, "more players than a tournament holds");
+        return fail(rd, TB_E_LIMIT, 5,
+                    N_("more players than a tournament holds"));
     if (line_of[rank - 1] != 0)
-        return fail(rd, TB_E_FORMAT, 5, "a starting rank given twice");
+        return fail(rd, TB_E_FORMAT, 5, N_("a starting rank given twice"));
     Club_Player *pl = &t->players[rank - 1];
     memset(pl, 0, sizeof *pl);
     const char *p;
@@ -276,11 +302,11 @@ static int read_player(Reader *rd, int *line_of, int *rounds_seen)
         n--;
     }
     if (n == 0)
-        return fail(rd, TB_E_FORMAT, 15, "a player without a name");
+        return fail(rd, TB_E_FORMAT, 15, N_("a player without a name"));
     memcpy(pl->name, p, n);
     pl->name[n] = '\0';
     if ((bad = number(rd, 49, 52, 9999, &v)) != 0)
-        return fail(rd, TB_E_FORMAT, bad, "not a rating");
+        return fail(rd, TB_E_FORMAT, bad, N_("not a rating"));
     pl->rating = v < 0 ? 0 : (int)v;
     /* the blanks between the fields; sex, title, federation, FIDE
      * number and birth date are not kept, any text passes */
@@ -288,16 +314,16 @@ static int read_player(Reader *rd, int *line_of, int *rounds_seen)
     for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++)
         if (!blank(rd, gaps[g]))
             return fail(rd, TB_E_FORMAT, gaps[g],
-                        "a blank column expected here");
+                        N_("a blank column expected here"));
     if ((bad = points_form(rd)) != 0)
-        return fail(rd, TB_E_FORMAT, bad, "points are written as 11.5");
+        return fail(rd, TB_E_FORMAT, bad, N_("points are written as 11.5"));
     if ((bad = number(rd, 86, 89, 9999, &v)) != 0)
-        return fail(rd, TB_E_FORMAT, bad, "not a rank");
+        return fail(rd, TB_E_FORMAT, bad, N_("not a rank"));
     int k = 0;
     for (; (size_t)(90 + 10 * k) <= rd->len; k++) {
         if (k >= CLUB_TOURNEY_MAX_ROUNDS)
             return fail(rd, TB_E_LIMIT, 92 + 10 * k,
-                        "more rounds than a tournament holds");
+                        N_("more rounds than a tournament holds"));
         int rc = read_round(rd, (int)rank, k, &pl->games[k]);
         if (rc != 0)
             return rc;
@@ -322,22 +348,22 @@ static int check_games(Reader *rd, const int *line_of)
             rd->line = line_of[i];
             if (g->result == CLUB_RES_BYE_PAIRING && ++byes > 1)
                 return fail(rd, TB_E_FORMAT, 99 + 10 * r,
-                            "a second pairing-allocated bye in a round");
+                            N_("a second pairing-allocated bye in a round"));
             if (g->opponent == 0)
                 continue;
             if (g->opponent > t->nplayers)
                 return fail(rd, TB_E_FORMAT, 92 + 10 * r,
-                            "an opponent who is not a player");
+                            N_("an opponent who is not a player"));
             const Club_Game *o = &t->players[g->opponent - 1].games[r];
             if (o->opponent != i + 1)
                 return fail(rd, TB_E_FORMAT, 92 + 10 * r,
-                            "the opponent's line names someone else");
+                            N_("the opponent's line names someone else"));
             if (o->colour == g->colour)
                 return fail(rd, TB_E_FORMAT, 97 + 10 * r,
-                            "both players have the same colour");
+                            N_("both players have the same colour"));
             if (o->result != club__mirror(g->result))
                 return fail(rd, TB_E_FORMAT, 99 + 10 * r,
-                            "the opponent's line has another result");
+                            N_("the opponent's line has another result"));
         }
     }
     return 0;
@@ -371,15 +397,15 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
             at++;
         if (rd.len > LINE_MAX_BYTES)
             return fail(&rd, TB_E_LIMIT, LINE_MAX_BYTES + 1,
-                        "a line longer than 1024 bytes");
+                        N_("a line longer than 1024 bytes"));
         size_t bad = club__text_bad(rd.s, rd.len);
         if (bad != rd.len)
             return fail(&rd, TB_E_FORMAT, (int)bad + 1,
-                        "a control character or malformed UTF-8");
+                        N_("a control character or malformed UTF-8"));
         if (trim(rd.s, rd.len) == 0)
             continue;
         if (rd.len < 3)
-            return fail(&rd, TB_E_FORMAT, 1, "a line shorter than its tag");
+            return fail(&rd, TB_E_FORMAT, 1, N_("a line shorter than its tag"));
         if (memcmp(rd.s, "001", 3) == 0) {
             int rc = read_player(&rd, line_of, &rounds_seen);
             if (rc != 0)
@@ -388,7 +414,7 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
             /* (the blank also keeps the name a whole UTF-8 text) */
             if (!blank(&rd, 4))
                 return fail(&rd, TB_E_FORMAT, 4,
-                            "a blank column expected here");
+                            N_("a blank column expected here"));
             const char *p;
             size_t n = trim(p = rd.s, rd.len);
             n = n > 4 ? n - 4 : 0;
@@ -405,7 +431,7 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
             int col = number(&rd, 4, (int)rd.len, CLUB_TOURNEY_MAX_ROUNDS, &v);
             if (col != 0 || v < 0)
                 return fail(&rd, TB_E_FORMAT, col ? col : 5,
-                            "XXR wants the number of rounds (0..40)");
+                            N_("XXR wants the number of rounds (0..40)"));
             xxr = (int)v;
         }
         /* ### comments and the other tags carry nothing kept here */
@@ -414,11 +440,11 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
         if (line_of[i] == 0) {
             rd.line = 0;
             return fail(&rd, TB_E_FORMAT, 0,
-                        "starting ranks must run 1..n without a gap");
+                        N_("starting ranks must run 1..n without a gap"));
         }
     if (t->nplayers == 0) {
         rd.line = 0;
-        return fail(&rd, TB_E_FORMAT, 0, "no player (001) line");
+        return fail(&rd, TB_E_FORMAT, 0, N_("no player (001) line"));
     }
     for (int i = 0; xxr >= 0 && i < t->nplayers; i++)
         for (int r = xxr; r < rounds_seen; r++)
@@ -426,7 +452,7 @@ int club_trf_read(Club_Tourney *t, const char *text, size_t len,
                 t->players[i].games[r].result != CLUB_RES_ABSENT) {
                 rd.line = line_of[i];
                 return fail(&rd, TB_E_FORMAT, 92 + 10 * r,
-                            "a round past the XXR count");
+                            N_("a round past the XXR count"));
             }
     t->nrounds = xxr >= 0 ? xxr : rounds_seen;
     return check_games(&rd, line_of);

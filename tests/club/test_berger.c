@@ -32,8 +32,8 @@ static void round_text(int n, int dbl, int round, char *buf, size_t size)
     for (int k = 0; k < nb; k++) {
         int w = b[k].white ? b[k].white : even;
         int bl = b[k].black ? b[k].black : even;
-        len += (size_t)snprintf(buf + len, size - len, "%s%d-%d",
-                                k ? " " : "", w, bl);
+        len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", k ? " " : "",
+                                w, bl);
     }
 }
 
@@ -114,7 +114,8 @@ Test(berger, every_count_follows_the_tables_arithmetic)
             for (int k = 0; k < nb; k++) {
                 int w = b[k].white ? b[k].white : even;
                 int bl = b[k].black ? b[k].black : even;
-                cr_assert(w != bl && w <= even && bl <= even && w > 0 && bl > 0);
+                cr_assert(w != bl && w <= even && bl <= even && w > 0 &&
+                          bl > 0);
                 cr_assert(!seen[w] && !seen[bl], "%d: round %d twice", n, r);
                 seen[w] = seen[bl] = 1;
                 met[w][bl]++;
@@ -130,8 +131,8 @@ Test(berger, every_count_follows_the_tables_arithmetic)
                                  "%d players round %d: %d-%d", n, r, w, bl);
                     int lo = w < bl ? w : bl;
                     int white = (w + bl) % 2 ? lo : w + bl - lo;
-                    cr_assert_eq(w, white, "%d players round %d: %d-%d", n,
-                                 r, w, bl);
+                    cr_assert_eq(w, white, "%d players round %d: %d-%d", n, r,
+                                 w, bl);
                 }
                 /* the dummy is written 0 */
                 cr_assert_eq(b[k].white == 0 || b[k].black == 0,
@@ -140,8 +141,8 @@ Test(berger, every_count_follows_the_tables_arithmetic)
         }
         for (int i = 1; i <= even; i++)
             for (int j = 1; j <= even; j++)
-                cr_assert_eq(met[i][j], i != j, "%d players: %d met %d", n,
-                             i, j);
+                cr_assert_eq(met[i][j], i != j, "%d players: %d met %d", n, i,
+                             j);
     }
 }
 

@@ -77,16 +77,38 @@ Test(standings, five_player_round_robin_by_hand)
      *    cut 1 24, SB 2*1 = 2.
      */
     static const Club_Standing want[5] = {
-        {.player = 2, .rank = 1, .points = 8, .buchholz = 23,
-         .buchholz_cut1 = 22, .sonneborn = 33, .direct = 1},
-        {.player = 4, .rank = 2, .points = 8, .buchholz = 22,
-         .buchholz_cut1 = 21, .sonneborn = 33, .direct = 1},
-        {.player = 1, .rank = 3, .points = 7, .buchholz = 23,
-         .buchholz_cut1 = 22, .sonneborn = 25},
-        {.player = 3, .rank = 4, .points = 5, .buchholz = 24,
-         .buchholz_cut1 = 23, .sonneborn = 15},
-        {.player = 5, .rank = 5, .points = 2, .buchholz = 25,
-         .buchholz_cut1 = 24, .sonneborn = 2},
+        {.player = 2,
+         .rank = 1,
+         .points = 8,
+         .buchholz = 23,
+         .buchholz_cut1 = 22,
+         .sonneborn = 33,
+         .direct = 1},
+        {.player = 4,
+         .rank = 2,
+         .points = 8,
+         .buchholz = 22,
+         .buchholz_cut1 = 21,
+         .sonneborn = 33,
+         .direct = 1},
+        {.player = 1,
+         .rank = 3,
+         .points = 7,
+         .buchholz = 23,
+         .buchholz_cut1 = 22,
+         .sonneborn = 25},
+        {.player = 3,
+         .rank = 4,
+         .points = 5,
+         .buchholz = 24,
+         .buchholz_cut1 = 23,
+         .sonneborn = 15},
+        {.player = 5,
+         .rank = 5,
+         .points = 2,
+         .buchholz = 25,
+         .buchholz_cut1 = 24,
+         .sonneborn = 2},
     };
     for (int i = 0; i < 5; i++) {
         cr_assert_eq(s[i].player, want[i].player, "place %d", i + 1);
@@ -186,8 +208,7 @@ Test(standings, volleyball_table_points)
     };
     set_results(t, games, sizeof games / sizeof games[0]);
     Club_Standing s[4];
-    cr_assert_eq(club_standings(t, 0, &club_points_volleyball, NULL, 0, s),
-                 0);
+    cr_assert_eq(club_standings(t, 0, &club_points_volleyball, NULL, 0, s), 0);
     int want_player[4] = {2, 1, 4, 3};
     int want_points[4] = {14, 14, 4, 4}; /* half table points */
     int want_direct[4] = {4, 2, 4, 2};
@@ -228,8 +249,7 @@ Test(standings, points_as_text_and_refusals)
     cr_assert_eq(club_standings(t, 0, NULL, &bad, 1, s), TB_E_ARG);
     /* round 1 of 3 players: 1 has the bye */
     cr_assert_eq(club_tourney_set_result(t, 1, 1, CLUB_RES_WIN), TB_E_STATE);
-    cr_assert_eq(club_tourney_set_result(t, 1, 2, CLUB_RES_BYE_FULL),
-                 TB_E_ARG);
+    cr_assert_eq(club_tourney_set_result(t, 1, 2, CLUB_RES_BYE_FULL), TB_E_ARG);
     cr_assert_eq(club_tourney_set_result(t, 4, 2, CLUB_RES_WIN), TB_E_ARG);
     club_tourney_free(t);
 }
@@ -253,8 +273,7 @@ Test(standings, crosstable_text_and_html)
     int n = club_crosstable_text(t, NULL, s, NULL, out, sizeof out);
     cr_assert_eq(n, (int)strlen(want));
     cr_assert_str_eq(out, want);
-    cr_assert_eq(club_crosstable_text(t, NULL, s, NULL, out, 100),
-                 TB_E_SPACE);
+    cr_assert_eq(club_crosstable_text(t, NULL, s, NULL, out, 100), TB_E_SPACE);
     cr_assert_eq(strlen(out), 99); /* a NUL-terminated prefix */
 
     /* HTML: every name escaped; the same bytes twice */
@@ -262,21 +281,24 @@ Test(standings, crosstable_text_and_html)
              "Tom & <Jerry> \"'");
     n = club_crosstable_html(t, NULL, s, NULL, out, sizeof out);
     cr_assert_gt(n, 0);
-    cr_assert_not_null(
-        strstr(out, "<tr><td>3</td><td>Tom &amp; &lt;Jerry&gt; "
-                    "&quot;&#39;</td><td>=</td><td>0</td><td>x</td>"
-                    "<td>1</td><td>1</td><td>3.5</td><td>11.5</td>"
-                    "<td>11</td><td>6.25</td></tr>\n"),
-        "%s", out);
+    cr_assert_not_null(strstr(out,
+                              "<tr><td>3</td><td>Tom &amp; &lt;Jerry&gt; "
+                              "&quot;&#39;</td><td>=</td><td>0</td><td>x</td>"
+                              "<td>1</td><td>1</td><td>3.5</td><td>11.5</td>"
+                              "<td>11</td><td>6.25</td></tr>\n"),
+                       "%s", out);
     cr_assert_null(strstr(out, "<Jerry>"));
     cr_assert_eq(club_crosstable_html(t, NULL, s, NULL, again, sizeof again),
                  n);
     cr_assert_str_eq(out, again);
     /* headers in another language, cut and padded by characters */
-    static const char *const cs[6] = {"#", "Jm\xc3\xa9no", "Body", "BH",
-                                       "BH-C1", "SB"};
+    static const char *const cs[6] = {"#",  "Jm\xc3\xa9no", "Body",
+                                      "BH", "BH-C1",        "SB"};
     cr_assert_gt(club_crosstable_text(t, NULL, s, cs, out, sizeof out), 0);
-    cr_assert_eq(strncmp(out, "  # Jm\xc3\xa9no" "                    1", 31),
+    cr_assert_eq(strncmp(out,
+                         "  # Jm\xc3\xa9no"
+                         "                    1",
+                         31),
                  0, "%s", out);
     club_tourney_free(t);
 }

@@ -68,8 +68,9 @@ Test(trf, reads_a_hand_written_file)
 Test(trf, round_trip)
 {
     Club_Tourney *t = club_tourney_new(), *u = club_tourney_new();
-    static const char *const names[] = {"Anna", "Boris", "\xd0\x92\xd0\xb0\xd0\xbd\xd1\x8f",
-                                        "Dana", "Emil", "Filip", "Gita"};
+    static const char *const names[] = {
+        "Anna",  "Boris", "\xd0\x92\xd0\xb0\xd0\xbd\xd1\x8f", "Dana", "Emil",
+        "Filip", "Gita"};
     static const Club_Result pattern[] = {CLUB_RES_WIN, CLUB_RES_DRAW,
                                           CLUB_RES_LOSS};
     snprintf(t->name, sizeof t->name, "Round trip");
@@ -81,9 +82,8 @@ Test(trf, round_trip)
     for (int r = 1; r <= 10; r++)
         for (int p = 1; p <= 7; p++)
             if (t->players[p - 1].games[r - 1].colour == CLUB_COLOUR_WHITE)
-                cr_assert_eq(club_tourney_set_result(t, r, p,
-                                                     pattern[(r + p) % 3]),
-                             0);
+                cr_assert_eq(
+                    club_tourney_set_result(t, r, p, pattern[(r + p) % 3]), 0);
     cr_assert_eq(club_tourney_withdraw(t, 6, 11), 0);
     Club_Standing s[7];
     cr_assert_eq(club_standings(t, 0, NULL, NULL, 0, s), 0);
@@ -143,8 +143,8 @@ Test(trf, refuses_hostile_files_where_they_fail)
          TB_E_FORMAT, 1, 99},
         {"unknown code", P1 PAD "     2 w Q\n" P2 PAD "     1 b 0\n",
          TB_E_FORMAT, 1, 99},
-        {"opponent names another", P1 PAD "     2 w 1\n" P2 PAD
-         "  0000 - U\n", TB_E_FORMAT, 1, 92},
+        {"opponent names another", P1 PAD "     2 w 1\n" P2 PAD "  0000 - U\n",
+         TB_E_FORMAT, 1, 92},
         {"no such opponent", P1 PAD "     3 w 1\n" P2 PAD "  0000 - U\n",
          TB_E_FORMAT, 1, 92},
         {"self", P1 PAD "     1 w 1\n", TB_E_FORMAT, 1, 92},
@@ -155,16 +155,15 @@ Test(trf, refuses_hostile_files_where_they_fail)
         {"result, no opponent", P1 PAD "  0000 - 1\n", TB_E_FORMAT, 1, 99},
         {"letters in the rank", "001   1x m    A\n", TB_E_FORMAT, 1, 8},
         {"no name", "001    1 m   \n", TB_E_FORMAT, 1, 15},
-        {"points", P1 "                        2.3    1\n", TB_E_FORMAT, 1,
-         84},
+        {"points", P1 "                        2.3    1\n", TB_E_FORMAT, 1, 84},
         {"XXR", "XXR 41\n" P1 PAD "\n", TB_E_FORMAT, 1, 6},
-        {"past XXR", "XXR 1\n" P1 PAD "  0000 - U  0000 - H\n", TB_E_FORMAT,
-         2, 102},
+        {"past XXR", "XXR 1\n" P1 PAD "  0000 - U  0000 - H\n", TB_E_FORMAT, 2,
+         102},
         {"no players", "012 Empty\r\n", TB_E_FORMAT, 0, 0},
-        {"two byes", P1 PAD "  0000 - U\n" P2 PAD "  0000 - U\n",
-         TB_E_FORMAT, 2, 99},
-        {"012 without its blank", "012\xd9\x95jjj\n" P1 PAD "\n",
-         TB_E_FORMAT, 1, 4},
+        {"two byes", P1 PAD "  0000 - U\n" P2 PAD "  0000 - U\n", TB_E_FORMAT,
+         2, 99},
+        {"012 without its blank", "012\xd9\x95jjj\n" P1 PAD "\n", TB_E_FORMAT,
+         1, 4},
         {"block not blank", P1 PAD "x    2 w 1\n", TB_E_FORMAT, 1, 90},
     };
     Club_Tourney *t = club_tourney_new();

@@ -45,7 +45,8 @@ static void check_taken(const Club_Tourney *t)
             int wins = (a == CLUB_RES_WIN) + (b == CLUB_RES_WIN);
             int losses = (a == CLUB_RES_LOSS) + (b == CLUB_RES_LOSS);
             int ff = (a == CLUB_RES_FORFEIT_WIN) + (b == CLUB_RES_FORFEIT_WIN);
-            int fl = (a == CLUB_RES_FORFEIT_LOSS) + (b == CLUB_RES_FORFEIT_LOSS);
+            int fl =
+                (a == CLUB_RES_FORFEIT_LOSS) + (b == CLUB_RES_FORFEIT_LOSS);
             if (o->opponent != i + 1 || o->colour == g->colour ||
                 wins != losses || ff != fl ||
                 (a == CLUB_RES_DRAW) != (b == CLUB_RES_DRAW) ||
