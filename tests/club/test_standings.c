@@ -302,3 +302,68 @@ Test(standings, crosstable_text_and_html)
                  0, "%s", out);
     club_tourney_free(t);
 }
+
+/* Round r of t: w (White) against b with w's result rw (b gets the
+ * mirror), written into the struct as a Swiss would pair it. */
+static void game(Club_Tourney *t, int r, int w, int b, Club_Result rw)
+{
+    static const Club_Result mirror[] = {
+        [CLUB_RES_WIN] = CLUB_RES_LOSS,
+        [CLUB_RES_DRAW] = CLUB_RES_DRAW,
+        [CLUB_RES_LOSS] = CLUB_RES_WIN,
+        [CLUB_RES_FORFEIT_WIN] = CLUB_RES_FORFEIT_LOSS,
+        [CLUB_RES_FORFEIT_LOSS] = CLUB_RES_FORFEIT_WIN};
+    Club_Game *gw = &t->players[w - 1].games[r - 1];
+    Club_Game *gb = &t->players[b - 1].games[r - 1];
+    *gw = (Club_Game){(uint16_t)b, CLUB_COLOUR_WHITE, (uint8_t)rw};
+    *gb = (Club_Game){(uint16_t)w, CLUB_COLOUR_BLACK, (uint8_t)mirror[rw]};
+}
+
+/* Buchholz of player 1 after n rounds. */
+static int bh1(const Club_Tourney *t, int n)
+{
+    Club_Standing s[2];
+    cr_assert_eq(club_standings(t, n, NULL, NULL, 0, s), 0);
+    return s[0].player == 1 ? s[0].buchholz : s[1].buchholz;
+}
+
+/*
+ * The two worked examples of the rule's own text (FIDE tie-break
+ * regulations, "virtual opponent"), played by P (1) against Q (2) in
+ * every round of nine:
+ * Example 1: P has 1.5 after two rounds (won, drew) and does not show up
+ * in round 3: Svon = 1.5 + (1 - 0) + 0.5 (3 - 3) = 2.5 after round 3,
+ * 5.5 after round 9. Q's adjusted score: lost, drew, the forfeit counted
+ * as a draw: 1 point (2 half) after 3; with draws in rounds 4-9, 4.
+ * BH(P) after 3: 2 + 2 + 5 = 9 half points; after 9: 8 games * 8 + 11.
+ * Example 2: P has 3.5 after five rounds (W W W D L) and Q does not show
+ * up in round 6: Svon = 3.5 + (1 - 1) + 0.5 (n - 6): 3.5 after round 6,
+ * 5.0 after 9. Q's adjusted score after 6: 0+0+0+1+2 and the forfeit as
+ * a draw = 4 half points; after 9 with three draws more, 7.
+ * BH(P) after 6: 5 * 4 + 7 = 27; after 9: 8 * 7 + 10 = 66.
+ */
+Test(standings, fide_virtual_opponent_examples)
+{
+    Club_Tourney *t = club_tourney_new();
+    cr_assert_eq(club_tourney_add_player(t, "P", 0), 1);
+    cr_assert_eq(club_tourney_add_player(t, "Q", 0), 2);
+    t->nrounds = 9;
+    game(t, 1, 1, 2, CLUB_RES_WIN);
+    game(t, 2, 1, 2, CLUB_RES_DRAW);
+    game(t, 3, 1, 2, CLUB_RES_FORFEIT_LOSS);
+    for (int r = 4; r <= 9; r++)
+        game(t, r, 1, 2, CLUB_RES_DRAW);
+    cr_assert_eq(bh1(t, 3), 9);
+    cr_assert_eq(bh1(t, 9), 8 * 8 + 11);
+
+    Club_Result first[5] = {CLUB_RES_WIN, CLUB_RES_WIN, CLUB_RES_WIN,
+                            CLUB_RES_DRAW, CLUB_RES_LOSS};
+    for (int r = 1; r <= 5; r++)
+        game(t, r, 1, 2, first[r - 1]);
+    game(t, 6, 1, 2, CLUB_RES_FORFEIT_WIN);
+    for (int r = 7; r <= 9; r++)
+        game(t, r, 1, 2, CLUB_RES_DRAW);
+    cr_assert_eq(bh1(t, 6), 27);
+    cr_assert_eq(bh1(t, 9), 66);
+    club_tourney_free(t);
+}
