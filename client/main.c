@@ -61,7 +61,7 @@ static void usage(FILE *out)
 {
     fputs(_("usage: tabula COMMAND [ARGS]\n\ncommands:\n"), out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+        fprintf(out, "  %-8s %s\n", commands[i].name, _(commands[i].summary));
     fprintf(out, "\n%s", _("games:"));
     for (size_t i = 0; i < core_game_count(); i++)
         fprintf(out, " %s", core_game_name(core_game_at(i)));
