@@ -281,6 +281,9 @@ static int read_player(Reader *rd, int *line_of, int *rounds_seen)
     Club_Tourney *t = rd->t;
     long rank, v;
     int bad;
+    /* Blanks at the end are no round: a column past the end reads as
+     * blank, so a game without its result yet keeps its blank. */
+    rd->len = trim(rd->s, rd->len);
     if (!blank(rd, 4))
         return fail(rd, TB_E_FORMAT, 4, N_("a blank column expected here"));
     if ((bad = number(rd, 5, 8, 9999, &rank)) != 0 || rank < 1)

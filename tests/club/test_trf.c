@@ -137,6 +137,8 @@ Test(trf, refuses_hostile_files_where_they_fail)
 {
     static const struct bad bad[] = {
         {"fine", P1 PAD "     2 w 1\n" P2 PAD "     1 b 0\n", 0, 0, 0},
+        {"blanks at the end",
+         P1 PAD "     2 w 1    \n" P2 PAD "     1 b 0           \n", 0, 0, 0},
         {"colour twice", P1 PAD "     2 w 1\n" P2 PAD "     1 w 0\n",
          TB_E_FORMAT, 1, 97},
         {"results disagree", P1 PAD "     2 w 1\n" P2 PAD "     1 b 1\n",
@@ -188,5 +190,22 @@ Test(trf, refuses_hostile_files_where_they_fail)
     cr_assert_eq(club_trf_read(t, big, strlen(big), &e), TB_E_LIMIT);
     cr_assert_eq(e.line, 1);
     cr_assert_eq(e.column, 1025);
+    club_tourney_free(t);
+}
+
+/* Blanks after a line's last round add no round; a paired game without
+ * its result (a blank after the colour) stays pending. */
+Test(trf, trailing_blanks_and_pending_games)
+{
+    static const char text[] = P1 PAD "     2 w 1  0002 b  \n" P2 PAD
+                                      "     1 b 0  0001 w            \n";
+    Club_Tourney *t = club_tourney_new();
+    Club_Trf_Error e;
+    cr_assert_eq(club_trf_read(t, text, strlen(text), &e), 0, "%d:%d %s",
+                 e.line, e.column, e.why);
+    cr_assert_eq(t->nrounds, 2);
+    cr_assert_eq(t->players[0].games[1].result, CLUB_RES_PENDING);
+    cr_assert_eq(t->players[1].games[1].result, CLUB_RES_PENDING);
+    cr_assert_eq(t->players[1].games[1].colour, CLUB_COLOUR_WHITE);
     club_tourney_free(t);
 }
