@@ -185,10 +185,15 @@ typedef enum Club_Tiebreak {
 #define CLUB_TB_DEFAULT_COUNT 4
 extern const Club_Tiebreak club_tb_default[CLUB_TB_DEFAULT_COUNT];
 
-/* One line of the standings. Scores in half points of the table; sb is
- * Sonneborn-Berger times 2 * win half points (for chess: quarter points,
- * sb / 4 points). direct is the points scored against the others tied
- * on points when every pair of them met, else 0. */
+/* One line of the standings, in half points of the table: points,
+ * Buchholz and its cut 1 (an opponent's unplayed rounds counted as
+ * draws, the player's own unplayed rounds as games against FIDE's
+ * "virtual opponent": docs/tournaments.md). sonneborn is the sum over
+ * the games of own half points times the opponent's half points:
+ * Sonneborn-Berger in points is sonneborn / (2 * p->win), for chess / 4.
+ * direct is the half points scored against the players still tied when
+ * the direct encounter was applied, if every pair of them met, else 0
+ * (0 too when the order has no direct encounter or nobody was tied). */
 typedef struct Club_Standing {
     int player; /* starting rank */
     int rank;   /* 1-based place; players tied on everything share it */
