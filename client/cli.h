@@ -90,6 +90,7 @@ int cli_join(int argc, char **argv);
 int cli_spectate(int argc, char **argv);
 int cli_render(int argc, char **argv);
 int cli_rules(int argc, char **argv);
+int cli_tournament(int argc, char **argv);
 int cli_match(int argc, char **argv);
 int cli_analyse(int argc, char **argv);
 
@@ -248,7 +249,8 @@ extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
     cli_flags_join[], cli_flags_spectate[], cli_flags_match[],
     cli_flags_analyse[], cli_flags_simtest[], cli_flags_synctest[],
     cli_flags_replay[], cli_flags_rules[], cli_flags_seeks[],
-    cli_flags_games[], cli_flags_pool[], cli_flags_ratings[];
+    cli_flags_games[], cli_flags_pool[], cli_flags_ratings[],
+    cli_flags_tournament[];
 
 /*
  * cli_net_play: play the seat cfg (a netgame.h Netgame_Config: its role,

@@ -53,6 +53,9 @@ static const Cli_Command commands[] = {
      cli_flags_match},
     {"analyse", cli_analyse, N_("search a position, print UCI-style info"),
      cli_flags_analyse},
+    {"tournament", cli_tournament,
+     N_("round robin pairings; a TRF file's crosstable"),
+     cli_flags_tournament},
     {"render", cli_render, N_("draw a Chessball position on the ball (SVG)"),
      NULL},
 };

@@ -16,9 +16,9 @@ out=${FUZZ_DIR:-build-fuzz}
 mkdir -p "$out"
 CC=${FUZZ_CC:-clang}
 read -r -a deps <<<"$(pkg-config --cflags --libs libsodium msgpack)"
-flags=(-std=c11 -g -O1 -Icore -Iproto -Imatch -Iseat -Ilobby -Wall -Wextra
+flags=(-std=c11 -g -O1 -Icore -Iproto -Imatch -Iseat -Ilobby -Iclub -Wall -Wextra
        -fsanitize=address,undefined -fno-sanitize-recover=undefined)
-src=(core/*.c proto/*.c)
+src=(core/*.c proto/*.c club/*.c)
 
 "$CC" "${flags[@]}" tests/fuzz/seeds.c "${src[@]}" lobby/code.c \
   lobby/seek_card.c lobby/pool_wire.c "${deps[@]}" -o "$out/seeds"
@@ -54,7 +54,15 @@ mkdir -p "$out/seeds.d/room"
   rep 21 16; rep 33 16; rep bb 32; rep 5e 64; rep 00 8
   printf '\x00\x00\x03\x04e2\x04\x00\x03\x04e7\x05\x0a'
 } >"$out/seeds.d/room/game"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool}; do
+# (trf: a tournament report file, typed by its columns: two players,
+# a game and a pairing-allocated bye, CRLF ends)
+mkdir -p "$out/seeds.d/trf"
+{
+  printf '012 Club\r\nXXR 2\r\n'
+  printf '001    1 m    A                                 2100 CZE %11s %10s  1.5    1  0002 w 1  0000 - U\r\n' '' ''
+  printf '001    2 wWFM B                                      CZE %11s %10s  0.0    2  0001 b 0  0000 - Z\r\n' '' ''
+} >"$out/seeds.d/trf/two"
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf}; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -73,6 +81,9 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek po
   if [ "$target" = pool ]; then # (mutated offers reach past their proofs)
     extra=(-DTABULA_FUZZ_UNSIGNED)
     maxlen=1024
+  fi
+  if [ "$target" = trf ]; then # (40 rounds make a 491-byte line)
+    maxlen=4096
   fi
   if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX;
     # every hello's proof holds, so mutated hellos reach the rooms)

@@ -1,0 +1,174 @@
+/*
+ * cmd_tournament.c: `tabula tournament`, a director's tools over the
+ * club layer's tournament core (club/tourney.h): `pairings` prints a
+ * round robin's rounds from FIDE's Berger tables, `trf` reads a FIDE
+ * TRF-16 file and prints its crosstable (text or HTML). The round lines
+ * are a script's and stay English; help and refusals are translated.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "i18n.h"
+#include "proto.h"
+#include "tb_error.h"
+#include "tourney.h"
+
+static const char tournament_help[] =
+    N_("usage: tabula tournament pairings --players N [--double]\n"
+       "       tabula tournament trf FILE [--html]\n"
+       "\n"
+       "pairings prints every round of a round robin of N players (3..16)\n"
+       "from FIDE's Berger tables, one line a round: 'round 1: 1-6 2-5 3-4',\n"
+       "White first, 'bye' for the player without a game when N is odd.\n"
+       "--double adds the second cycle with the colours reversed.\n"
+       "\n"
+       "trf reads a FIDE tournament report file (TRF-16) and prints its\n"
+       "crosstable with Buchholz, Buchholz cut 1 and Sonneborn-Berger, in\n"
+       "fixed-width text or with --html as an HTML table.\n"
+       "docs/tournaments.md has the rules.\n");
+
+enum { FLAG_PLAYERS, FLAG_DOUBLE, FLAG_HTML };
+
+const Cli_Flag cli_flags_tournament[] = {
+    {"--players", CLI_NONEMPTY, FLAG_PLAYERS},
+    {"--double", CLI_SWITCH, FLAG_DOUBLE},
+    {"--html", CLI_SWITCH, FLAG_HTML},
+    {NULL, CLI_SWITCH, 0}};
+
+/* The crosstable's column titles. */
+static const char *const headers[6] = {
+    /* TRANSLATORS: the crosstable's columns: place, name, points,
+     * Buchholz, Buchholz cut 1, Sonneborn-Berger */
+    N_("#"), N_("Name"), N_("Pts"), N_("BH"), N_("BH-C1"), N_("SB")};
+
+static int pairings(int players, int dbl)
+{
+    int rounds = club_berger_rounds(players, dbl);
+    if (rounds < 0) {
+        fprintf(stderr,
+                _("tabula tournament: a round robin by Berger tables takes "
+                  "%d to %d players\n"),
+                CLUB_BERGER_MIN, CLUB_BERGER_MAX);
+        return CLI_EXIT_USAGE;
+    }
+    for (int r = 1; r <= rounds; r++) {
+        Club_Pairing b[CLUB_BERGER_MAX / 2];
+        int nb = 0;
+        club_berger_round(players, dbl, r, b, &nb);
+        printf("round %d:", r);
+        for (int k = 0; k < nb; k++) {
+            if (b[k].white == 0)
+                printf(" bye-%d", b[k].black);
+            else if (b[k].black == 0)
+                printf(" %d-bye", b[k].white);
+            else
+                printf(" %d-%d", b[k].white, b[k].black);
+        }
+        printf("\n");
+    }
+    return CLI_EXIT_OK;
+}
+
+static int crosstable(const char *file, int html)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc = proto_read_file(file, &buf, &len);
+    if (rc != 0) {
+        fprintf(stderr, _("tabula tournament: cannot read %s: %s\n"), file,
+                _(tb_strerror(rc)));
+        return CLI_EXIT_FAIL;
+    }
+    Club_Tourney *t = club_tourney_new();
+    Club_Standing *s = NULL;
+    char *out = NULL;
+    const char *h[6];
+    Club_Trf_Error e;
+    int status = CLI_EXIT_FAIL;
+    rc = TB_E_NOMEM;
+    if (t == NULL)
+        goto fail;
+    rc = club_trf_read(t, (const char *)buf, len, &e);
+    if (rc != 0) {
+        /* TRANSLATORS: FILE:LINE:COLUMN: why the file was refused */
+        fprintf(stderr, _("tabula tournament: %s:%d:%d: %s\n"), file, e.line,
+                e.column, _(e.why));
+        goto fail;
+    }
+    rc = TB_E_NOMEM;
+    s = calloc((size_t)t->nplayers, sizeof *s);
+    if (s == NULL)
+        goto fail;
+    club_standings(t, 0, NULL, NULL, 0, s);
+    for (int k = 0; k < 6; k++)
+        h[k] = _(headers[k]);
+    for (size_t size = 1 << 16;; size *= 2) {
+        free(out);
+        rc = TB_E_NOMEM;
+        if ((out = malloc(size)) == NULL)
+            goto fail;
+        rc = html ? club_crosstable_html(t, NULL, s, h, out, size)
+                  : club_crosstable_text(t, NULL, s, h, out, size);
+        if (rc != TB_E_SPACE)
+            break;
+    }
+    if (rc >= 0) {
+        if (t->name[0] != '\0' && !html)
+            printf("%s\n\n", t->name);
+        fputs(out, stdout);
+        status = CLI_EXIT_OK;
+    }
+fail:
+    if (rc == TB_E_NOMEM)
+        fprintf(stderr, "tabula tournament: %s\n", _(tb_strerror(rc)));
+    free(out);
+    free(s);
+    club_tourney_free(t);
+    free(buf);
+    return status;
+}
+
+int cli_tournament(int argc, char **argv)
+{
+    const char *sub = NULL, *file = NULL;
+    uint64_t players = 0;
+    int dbl = 0, html = 0;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(_(tournament_help), stdout);
+            return CLI_EXIT_OK;
+        }
+        const char *v = NULL;
+        int f = cli_arg("tournament", cli_flags_tournament, argc, argv, &i,
+                        _(tournament_help), &v);
+        if (f == CLI_ARG_BAD)
+            return CLI_EXIT_USAGE;
+        if (f == FLAG_PLAYERS) {
+            if (cli_uint(v, 1, 99, &players) != 0) {
+                fprintf(stderr, _("tabula tournament: bad player count '%s'\n"),
+                        v);
+                return CLI_EXIT_USAGE;
+            }
+        } else if (f == FLAG_DOUBLE) {
+            dbl = 1;
+        } else if (f == FLAG_HTML) {
+            html = 1;
+        } else if (sub == NULL) {
+            sub = v;
+        } else if (strcmp(sub, "trf") == 0 && file == NULL) {
+            file = v;
+        } else {
+            return cli_unexpected("tournament", v, _(tournament_help));
+        }
+    }
+    if (sub != NULL && strcmp(sub, "pairings") == 0 && players > 0 &&
+        file == NULL && !html)
+        return pairings((int)players, dbl);
+    if (sub != NULL && strcmp(sub, "trf") == 0 && file != NULL &&
+        players == 0 && !dbl)
+        return crosstable(file, html);
+    fputs(_(tournament_help), stderr);
+    return CLI_EXIT_USAGE;
+}
