@@ -25,7 +25,9 @@ const Club_Points club_points_chess = {
 };
 
 /* The seed's table: 3 for 2-0, 2 for 2-1, 1 to the 2-1 loser (half
- * points of the table, so doubled). */
+ * points of the table, so doubled): the game's own table points
+ * (core_table_points, G-VB-10) by result; test_standings.c holds the two
+ * to one policy. */
 const Club_Points club_points_volleyball = {
     .win = 6,
     .win_tiebreak = 4,

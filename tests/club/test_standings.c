@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tb_error.h"
+#include "core.h"
 #include "tourney.h"
 
 /*
@@ -366,4 +367,38 @@ Test(standings, fide_virtual_opponent_examples)
     cr_assert_eq(bh1(t, 6), 27);
     cr_assert_eq(bh1(t, 9), 66);
     club_tourney_free(t);
+}
+
+/* The table's volleyball policy and the game's own table points
+ * (core_table_points, G-VB-10) are one policy: a 2-0 win, a 2-1 win and
+ * loss, an agreed draw and a resignation give the same half points. */
+Test(standings, the_volleyball_table_is_the_games_own)
+{
+    const Club_Points *p = &club_points_volleyball;
+    Core_Position *pos = NULL;
+    unsigned out[2];
+    const Core_Game *g = core_game_find("volleyball");
+    char why[128];
+    cr_assert_eq(core_position_new(&pos, g, ""), 0);
+    cr_assert_eq(core_position_parse(pos, "Qd1/Qa8 phase=over set=2 "
+                                          "sets=0:2 history=b0:1,b0:1",
+                                     why, sizeof why),
+                 0, "%s", why);
+    cr_assert_eq(core_table_points(pos, core_status(pos), out), 0);
+    cr_assert_eq((int)out[1], p->win);
+    cr_assert_eq((int)out[0], p->loss);
+    cr_assert_eq(core_position_parse(pos, "Qd1/Qa8 phase=over set=3 "
+                                          "sets=1:2 history=w1:0,b0:1,b0:1",
+                                     why, sizeof why),
+                 0, "%s", why);
+    cr_assert_eq(core_table_points(pos, core_status(pos), out), 0);
+    cr_assert_eq((int)out[1], p->win_tiebreak);
+    cr_assert_eq((int)out[0], p->loss_tiebreak);
+    Core_Status agreed = {CORE_DRAW, CORE_REASON_AGREEMENT},
+                resigned = {CORE_WIN_WHITE, CORE_REASON_RESIGN};
+    cr_assert_eq(core_table_points(pos, agreed, out), 0);
+    cr_assert_eq((int)out[0], p->draw);
+    cr_assert_eq(core_table_points(pos, resigned, out), 0);
+    cr_assert_eq((int)out[0], p->forfeit_win);
+    core_position_free(pos);
 }
