@@ -369,6 +369,15 @@ Test(standings, fide_virtual_opponent_examples)
     club_tourney_free(t);
 }
 
+/* pos set to the finished position text, and its table points. */
+static void table_at(Core_Position *pos, const char *text, unsigned out[2])
+{
+    char why[128];
+    cr_assert_eq(core_position_parse(pos, text, why, sizeof why), 0, "%s",
+                 why);
+    cr_assert_eq(core_table_points(pos, core_status(pos), out), 0);
+}
+
 /* The table's volleyball policy and the game's own table points
  * (core_table_points, G-VB-10) are one policy: a 2-0 win, a 2-1 win and
  * loss, an agreed draw and a resignation give the same half points. */
@@ -378,20 +387,14 @@ Test(standings, the_volleyball_table_is_the_games_own)
     Core_Position *pos = NULL;
     unsigned out[2];
     const Core_Game *g = core_game_find("volleyball");
-    char why[128];
     cr_assert_eq(core_position_new(&pos, g, ""), 0);
-    cr_assert_eq(core_position_parse(pos, "Qd1/Qa8 phase=over set=2 "
-                                          "sets=0:2 history=b0:1,b0:1",
-                                     why, sizeof why),
-                 0, "%s", why);
-    cr_assert_eq(core_table_points(pos, core_status(pos), out), 0);
+    table_at(pos, "Qd1/Qa8 phase=over set=2 sets=0:2 history=b0:1,b0:1",
+             out);
     cr_assert_eq((int)out[1], p->win);
     cr_assert_eq((int)out[0], p->loss);
-    cr_assert_eq(core_position_parse(pos, "Qd1/Qa8 phase=over set=3 "
-                                          "sets=1:2 history=w1:0,b0:1,b0:1",
-                                     why, sizeof why),
-                 0, "%s", why);
-    cr_assert_eq(core_table_points(pos, core_status(pos), out), 0);
+    table_at(pos, "Qd1/Qa8 phase=over set=3 sets=1:2 "
+                  "history=w1:0,b0:1,b0:1",
+             out);
     cr_assert_eq((int)out[1], p->win_tiebreak);
     cr_assert_eq((int)out[0], p->loss_tiebreak);
     Core_Status agreed = {CORE_DRAW, CORE_REASON_AGREEMENT},
