@@ -262,6 +262,45 @@ extern const Cli_Flag cli_flags_demo[], cli_flags_play[], cli_flags_host[],
  */
 struct Netgame_Config;
 struct sockaddr_storage;
+
+/* How a seat's game ended, for what follows it (a series' next game:
+ * cli_series). */
+typedef struct Cli_Game_End {
+    int started;  /* its match started (the fields below are its start's) */
+    int finished; /* it reached its end */
+    Core_Status status;
+    unsigned table[2]; /* core_table_points (half points): White, Black */
+    char game[PROTO_NAME_MAX + 1];
+    char options[PROTO_OPTIONS_MAX + 1];
+    uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
+    uint8_t match_id[PROTO_MATCH_ID_BYTES];
+    char log[1024];    /* its log ("" for none) */
+    Proto_Identity me; /* this seat's key pair: wiped by the caller */
+} Cli_Game_End;
+
+/* cli_net_play_end: cli_net_play, and how the game ended into *end (may
+ * be NULL). */
+int cli_net_play_end(struct Netgame_Config *cfg, const char *cmd,
+                     const char *lobby, const struct sockaddr_storage *nodes,
+                     size_t nnodes, Cli_Game_End *end);
+
+/*
+ * cli_series: after the game `first` (a seat's first game of a series,
+ * its start holding "series=1/N": Proto_Series), the series' other games
+ * on lobby (nodes[0..nnodes) read already), each seat alternating host
+ * and guest so that colours alternate, with the invite code both players
+ * compute (proto_series_code) and this seat's key of the first game;
+ * base is the first game's seat (its bot, output, files' folder). Prints
+ * "series: game K of N: RESULT; you P - opponent Q" after each game (P
+ * and Q the table points, core_table_points) and keeps one record of the
+ * series beside the seats' files (series-ID.txt). Returns status when
+ * first is no series game, else the exit status of the series (0 once
+ * every game ended).
+ */
+int cli_series(const char *cmd, const struct Netgame_Config *base,
+               const Cli_Game_End *first, int status, const char *lobby,
+               const struct sockaddr_storage *nodes, size_t nnodes);
+
 int cli_net_play(struct Netgame_Config *cfg, const char *cmd,
                  const struct sockaddr_storage *nodes, size_t nnodes);
 

@@ -46,6 +46,7 @@ static const char host_help[] = N_(
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
     "                        [--options OPTS] [--clock CLOCK] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
+    "                        [--series N]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
     "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
@@ -72,7 +73,14 @@ static const char host_help[] = N_(
     "prints 'http: http://HOST:PORT/', then 'join-link: URL#join=CODE' for\n"
     "an opponent in a browser and 'watch-link: URL#watch=CODE' for\n"
     "spectators; --web DIR names the page's folder (default\n"
-    "the one scripts/build-wasm.sh builds).\n");
+    "the one scripts/build-wasm.sh builds).\n"
+    "--series N (with --lobby) plays a series of N games against the same\n"
+    "opponent, colours alternating: each next game is hosted by the one\n"
+    "who was black, and both seats find it with no code typed; after each\n"
+    "game 'series: game K of N: RESULT; you P - opponent Q' gives the score\n"
+    "in the game's table points (Chess volleyball: 3 for 2-0 in sets, 2 and\n"
+    "1 for 2-1; 1, 1/2, 0 otherwise), and series-ID.txt in the seats'\n"
+    "folder keeps the games and their logs.\n");
 
 static const char seek_help[] = N_(
     "usage: tabula seek GAME [--lobby HOST:PORT] [--clock CLOCK]\n"
@@ -747,7 +755,8 @@ enum {
     SEAT_FLAG_OPTIONS,
     SEAT_FLAG_CLOCK,
     SEAT_FLAG_HTTP,
-    SEAT_FLAG_WEB
+    SEAT_FLAG_WEB,
+    SEAT_FLAG_SERIES
 };
 #define SEAT_FLAGS_PLAYER                                                      \
     {"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},                                   \
@@ -760,6 +769,7 @@ const Cli_Flag cli_flags_host[] = {SEAT_FLAGS_PLAYER,
                                    {"--clock", CLI_VALUE, SEAT_FLAG_CLOCK},
                                    {"--http", CLI_VALUE, SEAT_FLAG_HTTP},
                                    {"--web", CLI_VALUE, SEAT_FLAG_WEB},
+                                   {"--series", CLI_VALUE, SEAT_FLAG_SERIES},
                                    {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_join[] = {SEAT_FLAGS_PLAYER, {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
@@ -803,7 +813,8 @@ static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len,
 static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
                     const char *http,
                     const struct sockaddr_storage *http_addr, const char *web,
-                    const struct sockaddr_storage *nodes, size_t nnodes);
+                    const struct sockaddr_storage *nodes, size_t nnodes,
+                    Cli_Game_End *end);
 
 static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     const char *help)
@@ -812,7 +823,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     const char *lobby = NULL;
 
     const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
-    char opts[PROTO_OPTIONS_MAX + 1];
+    char opts[PROTO_OPTIONS_MAX + 1], series_opts[PROTO_OPTIONS_MAX + 1];
+    unsigned series = 0; /* --series N: the games of a series */
     struct sockaddr_storage http_addr;
 
     memset(&cfg, 0, sizeof cfg);
@@ -891,6 +903,18 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         case SEAT_FLAG_WEB:
             web = v;
             break;
+        case SEAT_FLAG_SERIES: {
+            uint64_t n = 0;
+            if (cli_uint(v, 2, PROTO_SERIES_MAX, &n) != 0) {
+                fprintf(stderr,
+                        _("tabula %s: bad --series '%s': the games of the "
+                          "series, 2..%d\n"),
+                        cmd, cli_token(v), PROTO_SERIES_MAX);
+                return CLI_EXIT_USAGE;
+            }
+            series = (unsigned)n;
+            break;
+        }
         case CLI_ARG_WORD:
             if (role == LOBBY_ROLE_HOST && cfg.game == NULL) {
                 if ((cfg.game = cli_game(cmd, a)) == NULL)
@@ -948,6 +972,37 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                       "own lobby goes with it: run tabula lobby where it "
                       "can keep running and give it --lobby\n"),
                     cmd);
+    }
+    /* A series (issue 38): its guest hosts the next game, so the lobby
+     * must outlive this process's game; the options name the series
+     * (signed in each start, the session's like the clock). */
+    Proto_Identity series_key;
+    Lobby_Code series_invite;
+    memset(&series_key, 0, sizeof series_key);
+    if (series > 0) {
+        Proto_Series sr = {1, series, 0, {0}};
+        char token[64];
+        if (lobby == NULL || http != NULL) {
+            fprintf(stderr,
+                    _("tabula %s: a series needs --lobby: its next game is "
+                      "hosted by your opponent, on a lobby that stays when "
+                      "this game ends (run tabula lobby)\n"),
+                    cmd);
+            return CLI_EXIT_USAGE;
+        }
+        int n = proto_series_format(&sr, token, sizeof token) == 0
+                    ? snprintf(series_opts, sizeof series_opts, "%s%s%s",
+                               cfg.options, cfg.options[0] ? "," : "", token)
+                    : -1;
+        if (n < 0 || (size_t)n >= sizeof series_opts ||
+            proto_identity_generate(&series_key) != 0 ||
+            lobby_code_new(series_key.pk, &series_invite) != 0) {
+            fprintf(stderr, _("tabula %s: cannot set up the series\n"), cmd);
+            return CLI_EXIT_FAIL;
+        }
+        cfg.options = series_opts;
+        cfg.pool_id = &series_key; /* (its key: the series' for every game) */
+        cfg.pool_invite = &series_invite;
     }
     if (http != NULL && (lobby != NULL || net_addr_parse(http, &http_addr) != 0)) {
         fprintf(stderr, lobby != NULL
@@ -1035,9 +1090,17 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         cfg.name = name_rec;
         cfg.player = &me;
     }
-    int status =
-        net_play(cmd, &cfg, lobby, http, &http_addr, web, nodes, nnodes);
+    Cli_Game_End end;
+    memset(&end, 0, sizeof end);
+    int status = net_play(cmd, &cfg, lobby, http, &http_addr, web, nodes,
+                          nnodes, &end);
     proto_identity_wipe(&me); /* (the seek's card was made) */
+    proto_identity_wipe(&series_key);
+    /* a game of a series (the host's --series, or a guest's game whose
+     * start says so): its other games follow */
+    if (role != LOBBY_ROLE_SPECTATOR && lobby != NULL)
+        status = cli_series(cmd, &cfg, &end, status, lobby, nodes, nnodes);
+    proto_identity_wipe(&end.me);
     return status;
 }
 
@@ -1046,10 +1109,38 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
  * not NULL, from the folder web), the nodes of --lobby read already
  * (nnodes 0: none): the lines or the screen of host, join and spectate
  * until the game ends. Returns the command's exit status. */
+/* How the game of g ended into *end (NULL: nothing). */
+static void game_end(const Netgame *g, Cli_Game_End *end)
+{
+    const Proto_Transcript *t = netgame_transcript(g);
+    const Proto_Message *start = t != NULL ? proto_transcript_start(t) : NULL;
+    const Netgame_Result *res = netgame_result(g);
+    if (end == NULL)
+        return;
+    memset(end, 0, sizeof *end);
+    snprintf(end->log, sizeof end->log, "%s", netgame_log_path(g));
+    netgame_seat_key(g, &end->me);
+    if (start == NULL)
+        return;
+    end->started = 1;
+    end->finished = res->finished && !res->desync;
+    end->status = proto_transcript_status(t);
+    snprintf(end->game, sizeof end->game, "%s", start->body.start.game);
+    snprintf(end->options, sizeof end->options, "%s",
+             start->body.start.options);
+    memcpy(end->white, start->body.start.white, sizeof end->white);
+    memcpy(end->black, start->body.start.black, sizeof end->black);
+    memcpy(end->match_id, start->match_id, sizeof end->match_id);
+    if (end->finished)
+        (void)core_table_points(proto_transcript_position(t), end->status,
+                                end->table);
+}
+
 static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
                     const char *http,
                     const struct sockaddr_storage *http_addr, const char *web,
-                    const struct sockaddr_storage *nodes, size_t nnodes)
+                    const struct sockaddr_storage *nodes, size_t nnodes,
+                    Cli_Game_End *end)
 {
     Netgame_Config cfg = *cfgp;
     Lobby_Role role = cfg.role;
@@ -1165,6 +1256,7 @@ static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
             if (r.kept[0] != '\0')
                 printf("log: %s\n", r.kept);
         }
+        game_end(r.g, end);
         netgame_free(r.g);
         uv_run(&r.loop, UV_RUN_DEFAULT);
     }
@@ -1184,7 +1276,15 @@ static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
 int cli_net_play(Netgame_Config *cfg, const char *cmd,
                  const struct sockaddr_storage *nodes, size_t nnodes)
 {
-    return net_play(cmd, cfg, cfg->lobby, NULL, NULL, NULL, nodes, nnodes);
+    return net_play(cmd, cfg, cfg->lobby, NULL, NULL, NULL, nodes, nnodes,
+                    NULL);
+}
+
+int cli_net_play_end(Netgame_Config *cfg, const char *cmd, const char *lobby,
+                     const struct sockaddr_storage *nodes, size_t nnodes,
+                     Cli_Game_End *end)
+{
+    return net_play(cmd, cfg, lobby, NULL, NULL, NULL, nodes, nnodes, end);
 }
 
 int cli_host(int argc, char **argv)

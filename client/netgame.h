@@ -193,6 +193,10 @@ int netgame_caught_up(const Netgame *g);
 /* netgame_unacked: this seat's envelopes the relay has not numbered yet
  * (match_unacked). */
 size_t netgame_unacked(const Netgame *g);
+/* netgame_seat_key: this seat's key pair (its start names the public
+ * half) into *out, which the caller wipes (proto_identity_wipe): the
+ * key a series keeps for its next games (cli_series). */
+void netgame_seat_key(const Netgame *g, Proto_Identity *out);
 int64_t netgame_absence_left(const Netgame *g);
 
 /* netgame_free: close the connection and free (run the loop after). */

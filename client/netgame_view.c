@@ -56,6 +56,11 @@ size_t netgame_unacked(const Netgame *g)
     return match_unacked(seat_match(g->st));
 }
 
+void netgame_seat_key(const Netgame *g, Proto_Identity *out)
+{
+    *out = g->seat.id;
+}
+
 int64_t netgame_absence_left(const Netgame *g)
 {
     return match_absence_left(g->m, netgame__now_ms());

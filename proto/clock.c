@@ -262,7 +262,8 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap)
 {
     size_t n = 0;
-    int found = 0, relay = 0;
+    int found = 0, relay = 0, series = 0, sr;
+    Proto_Series one;
     memset(clock, 0, sizeof *clock);
     if (cap == 0)
         return TB_E_SPACE;
@@ -282,6 +283,11 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
             if (relay || !relay_token(options, len))
                 return TB_E_OPTION;
             relay = 1;
+        } else if (len > 0 &&
+                   (sr = proto_series_token(options, len, &one)) != 0) {
+            if (sr < 0 || series) /* (a bad one, or two) */
+                return TB_E_OPTION;
+            series = 1;
         } else if (len > 0) {
             if (n + len + 2 > cap)
                 return TB_E_SPACE;

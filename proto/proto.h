@@ -707,8 +707,11 @@ int proto_clock_typed(const Proto_Clock *c, char *out, size_t cap);
  * Clocks (G-MC-6): the match options may hold "clock=VALUE" (the
  * canonical form above), which the transcript takes out before the game
  * sees the options. proto_clock_split parses it: *clock gets it (kind
- * NONE without one), game_opts (cap bytes) the options without it.
- * Errors: TB_E_OPTION (a bad clock, or two), TB_E_SPACE.
+ * NONE without one), game_opts (cap bytes) the options without it, the
+ * relay token (PROTO_OPTION_RELAY) and the series token (Proto_Series),
+ * which are the session's too.
+ * Errors: TB_E_OPTION (a bad clock, relay or series token, or two of
+ * one), TB_E_SPACE.
  */
 int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap);
@@ -730,6 +733,59 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
 /* 1 when options hold PROTO_OPTION_RELAY as one of their tokens, else
  * 0. */
 int proto_options_relay(const char *options);
+
+/* ---- series (issue 38: `tabula host GAME --series N`) ---- */
+
+/* The most games a series has. */
+#define PROTO_SERIES_MAX 99
+/* Bytes of a series game's invite code secret (lobby_code_make). */
+#define PROTO_SERIES_CODE_BYTES 12
+
+/*
+ * A game of a series, as its match options say it (signed in its start,
+ * one token at most): "series=K/N" for game K = 1 of N (its own match id
+ * is the series' id), "series=K/N/ID" for game K > 1, ID the first game's
+ * match id in lower-case hex. 1 <= K <= N, 2 <= N <= PROTO_SERIES_MAX.
+ * The token is the transcript's, like the clock: proto_clock_split takes
+ * it out of the game's options. White is the first game's white in odd
+ * games and its black in even ones (docs/usage.md "Series").
+ */
+typedef struct Proto_Series {
+    uint32_t game, games;
+    int has_id;
+    uint8_t id[PROTO_MATCH_ID_BYTES];
+} Proto_Series;
+
+/* proto_series_token: tok[0..len) read as a series token into *out: 1,
+ * 0 when it is not one (no "series=" prefix; *out zeroed), TB_E_OPTION
+ * when it is one written wrong (numbers out of range, a game 1 with an
+ * id, a later game without one, hex not 32 lower-case digits). */
+int proto_series_token(const char *tok, size_t len, Proto_Series *out);
+
+/* proto_options_series: the series token of options (comma-separated)
+ * into *out: 1, 0 when none, TB_E_OPTION for a bad one or two. */
+int proto_options_series(const char *options, Proto_Series *out);
+
+/* proto_series_format: *s as its token ("series=2/3/00ff..") into out,
+ * cap bytes. Errors: TB_E_ARG (s breaks the ranges above), TB_E_SPACE. */
+int proto_series_format(const Proto_Series *s, char *out, size_t cap);
+
+/*
+ * proto_series_code: the secret of game `game`'s invite code of the
+ * series id (its first game's match id) between me and the player whose
+ * key is their_pk (both the seats' keys of the first game): the first
+ * PROTO_SERIES_CODE_BYTES of BLAKE2b-256 keyed by their X25519 shared
+ * secret (each Ed25519 key turned into its X25519 twin) of "tabula
+ * series code 1", a NUL, id and game (u32 big-endian). Both players
+ * compute the same bytes and nobody else can, so the next game's host
+ * makes its room (lobby_code_make with them and its own key) and its
+ * guest joins it without a code typed. Errors: TB_E_ARG, TB_E_CRYPTO
+ * (a key with no X25519 twin, or a shared secret of zeros).
+ */
+int proto_series_code(const Proto_Identity *me,
+                      const uint8_t their_pk[PROTO_KEY_BYTES],
+                      const uint8_t id[PROTO_MATCH_ID_BYTES], uint32_t game,
+                      uint8_t out[PROTO_SERIES_CODE_BYTES]);
 
 /* proto_options_chosen: options (at most PROTO_OPTIONS_MAX bytes) as the
  * players chose them, into out: every token but PROTO_OPTION_RELAY (the

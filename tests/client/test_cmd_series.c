@@ -1,0 +1,171 @@
+/*
+ * test_cmd_series.c: `tabula host GAME --series N` (issue 38) with real
+ * processes: two bots play a series through a lobby, colours alternating,
+ * no code typed after the first; both print the same score mirrored and
+ * keep one record of the games, whose logs verify; a series of Chess
+ * volleyball gives each game the seed's table points (3 : 0 for 2-0 in
+ * sets, 2 : 1 for 2-1), recomputed here from each game's final position.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "proto.h"
+
+#define PROC_DIR_NAME "cmdseries"
+#include "proc_util.h"
+
+/* A series of games of GAME with options opts between two bots (level 1)
+ * on a lobby of their own; host and guest keep their seats' files in
+ * dir/A and dir/B. */
+static void play_series(const char *game, const char *opts, const char *n,
+                        Proc *host, Proc *guest, Proc *lobby)
+{
+    char at[64], invite[40];
+    static char env_a[400], env_b[400];
+    snprintf(env_a, sizeof env_a, "XDG_DATA_HOME=%s/A", dir);
+    snprintf(env_b, sizeof env_b, "XDG_DATA_HOME=%s/B", dir);
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(lobby, "lobby", NULL, la);
+    await_line(lobby, "listening: ", at, sizeof at);
+    char *ha[] = {"host",   (char *)game, "--options", (char *)opts,
+                  "--series", (char *)n,  "--bot=1",   "--lobby",
+                  at,       NULL};
+    start(host, "host", env_a, ha);
+    await_line(host, "invite: ", invite, sizeof invite);
+    char *ja[] = {"join", invite, "--bot=1", "--lobby", at, NULL};
+    start(guest, "guest", env_b, ja);
+    cr_assert_eq(finish(host), 0, "%s", slurp(host->err));
+    cr_assert_eq(finish(guest), 0, "%s", slurp(guest->err));
+}
+
+/* The record's game lines of the player in folder sub (A or B): each
+ * "game: K WHITE BLACK RESULT REASON TW TB LOG" into lines[]. */
+static int record_games(const char *sub, char lines[][1200], int cap)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cat %s/%s/tabula/seats/series-*.txt", dir, sub);
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    int n = 0;
+    char line[1200];
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "game: ", 6) == 0 && n < cap)
+            snprintf(lines[n++], sizeof lines[0], "%s", line);
+    pclose(f);
+    return n;
+}
+
+/* Two games of Laska: the host is white, then black, the guest the other
+ * way round; the guest joins game 2 with no code typed; both print the
+ * score after each game, mirrored; both records name the same two games,
+ * the second's white the first's black, and every log verifies. */
+Test(series, two_games_alternate_colours_with_one_score)
+{
+    Proc lobby, host, guest;
+    char lines[4][1200], other[4][1200];
+    make_dir();
+    play_series("laska", "", "2", &host, &guest, &lobby);
+    const char *h = slurp(host.out);
+    const char *first = strstr(h, "match: laska series=1/2, you are white");
+    cr_assert_not_null(first, "%s", h);
+    cr_assert_not_null(strstr(h, "series: game 2 of 2: you are black"), "%s",
+                       h);
+    cr_assert_not_null(strstr(slurp(guest.out),
+                              "series: game 2 of 2: you are white"),
+                       "%s", slurp(guest.out));
+    cr_assert_eq(record_games("A", lines, 4), 2);
+    cr_assert_eq(record_games("B", other, 4), 2);
+    char w1[32], b1[32], w2[32], b2[32];
+    cr_assert_eq(sscanf(lines[0], "game: 1 %31s %31s", w1, b1), 2);
+    cr_assert_eq(sscanf(lines[1], "game: 2 %31s %31s", w2, b2), 2);
+    cr_assert_str_eq(w1, b2);
+    cr_assert_str_eq(b1, w2);
+    for (int i = 0; i < 2; i++) {
+        char *log = strrchr(lines[i], ' ') + 1;
+        char hex[PROTO_HASH_HEX];
+        log[strcspn(log, "\n")] = '\0';
+        cr_assert(strncmp(log, dir, strlen(dir)) == 0, "%s", log);
+        log_final_hash(log + strlen(dir) + 1, hex);
+    }
+    /* the last score lines mirror each other */
+    const char *hl = strstr(h, "series: game 2 of 2: ");
+    hl = strstr(hl + 1, "series: game 2 of 2: ");
+    const char *gl = strstr(slurp(guest.out), "series: game 2 of 2: ");
+    gl = strstr(gl + 1, "series: game 2 of 2: ");
+    cr_assert(hl != NULL && gl != NULL);
+    char hs[200], gs[200];
+    snprintf(hs, sizeof hs, "%.*s", (int)strcspn(hl, "\n"), hl);
+    snprintf(gs, sizeof gs, "%.*s", (int)strcspn(gl, "\n"), gl);
+    const char *hy_at = strstr(hs, "; you "), *gy_at = strstr(gs, "; you ");
+    cr_assert(hy_at != NULL && gy_at != NULL, "%s / %s", hs, gs);
+    char a[16], b[16], c[16], d[16];
+    cr_assert_eq(sscanf(hy_at, "; you %15s - opponent %15s", a, b), 2);
+    cr_assert_eq(sscanf(gy_at, "; you %15s - opponent %15s", c, d), 2);
+    cr_assert_str_eq(a, d, "%s / %s", hs, gs);
+    cr_assert_str_eq(b, c, "%s / %s", hs, gs);
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
+
+/* The sets each side won at the end of the log at path (the position
+ * string's sets=W:B, read back by core's own format). */
+static void final_sets(const char *path, unsigned *w, unsigned *b)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    Proto_Log_Report rep;
+    Proto_Transcript *t = NULL;
+    char text[2048];
+    cr_assert_eq(proto_read_file(path, &buf, &len), 0, "%s", path);
+    cr_assert_eq(proto_log_verify(buf, len, NULL, NULL, NULL, &t, &rep), 0,
+                 "%s: %s", path, rep.why);
+    cr_assert_eq(core_position_format(proto_transcript_position(t), text,
+                                      sizeof text),
+                 0);
+    const char *s = strstr(text, " sets=");
+    cr_assert_not_null(s, "%s", text);
+    cr_assert_eq(sscanf(s, " sets=%u:%u", w, b), 2, "%s", text);
+    proto_transcript_free(t);
+    free(buf);
+}
+
+/* Chess volleyball with sets of one minute, two games: each game's table
+ * points in the record are the seed's for its sets (2-0: 3 : 0, 2-1:
+ * 2 : 1; in half points 6 : 0 and 4 : 2), and every game is worth 3. */
+Test(series, a_volleyball_series_scores_the_seeds_table)
+{
+    Proc lobby, host, guest;
+    char lines[4][1200];
+    make_dir();
+    cr_assert_eq(proto_init(), 0);
+    play_series("volleyball", "set1=1,set2=1,set3=1", "2", &host, &guest,
+                &lobby);
+    cr_assert_eq(record_games("A", lines, 4), 2);
+    for (int i = 0; i < 2; i++) {
+        unsigned tw, tb, sw, sb;
+        char log[1100];
+        cr_assert_eq(sscanf(lines[i], "game: %*u %*s %*s %*s %*s %u %u %1099s",
+                            &tw, &tb, log),
+                     3, "%s", lines[i]);
+        final_sets(log, &sw, &sb);
+        unsigned win = (sw == 2 ? sb : sw) == 0 ? 6 : 4, lose = 6 - win;
+        cr_assert_eq(tw, sw == 2 ? win : lose, "%s (sets %u:%u)", lines[i], sw,
+                     sb);
+        cr_assert_eq(tb, sb == 2 ? win : lose, "%s (sets %u:%u)", lines[i], sw,
+                     sb);
+    }
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
