@@ -998,19 +998,23 @@ function netStart(fn, where = 'net-error') {
 let keptWatch = null;
 let keptShown = []; // the records listed, each with its glance
 const keptSeen = new Map(); // record id -> the latest glance its watch gave
+const KEPT_REDRAW_MS = 30000; // the time left drawn again while shown
+let keptTimer = 0;
 
 async function drawKept() {
   const list = await seatsFree();
   if ($('start').hidden) return; // (left meanwhile)
   for (const r of list) {
     const kept = tabula.glanceLog(r.log, r.role, Date.now());
-    const seen = keptSeen.get(r.id);
-    r.glance = seen && seen.envelopes > (kept?.envelopes ?? -1) ? seen : kept;
+    const seen = keptWatch?.glance(r.id, r.role);
+    r.glance = seen && seen.envelopes >= (kept?.envelopes ?? -1) ? seen : kept;
   }
   keptShown = list;
   drawKeptRows();
   keptWatch ??= new KeptWatch(tabula, lobbyUrl(), keptNews);
   keptWatch.watch(list);
+  clearTimeout(keptTimer);
+  keptTimer = setTimeout(() => { if (!$('start').hidden) drawKept(); }, KEPT_REDRAW_MS);
 }
 
 // A game's title in the page's language, by its name.
@@ -1063,7 +1067,8 @@ function keptNews(r, g) {
   const old = keptSeen.get(r.id) ?? r.glance;
   keptSeen.set(r.id, g);
   if (old && old.envelopes === g.envelopes && old.turn === g.turn) return;
-  r.glance = g;
+  // (the list may have been read again since the watch began)
+  for (const x of keptShown) if (x.id === r.id) x.glance = g;
   if (!$('start').hidden) drawKeptRows();
   if (g.turn === 'you') yourMove(gameTitle(g.game), lastMove(g), seatInvite(r));
 }

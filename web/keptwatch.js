@@ -54,6 +54,15 @@ export class KeptWatch {
     }
   }
 
+  // The watched game of record id at a glance now, for the player of
+  // side, once its spectator caught up; else null.
+  glance(id, side) {
+    const w = this.w.get(id);
+    if (!w?.seat.h) return null;
+    const g = w.seat.glance(side, Date.now());
+    return g.caught && g.game ? g : null;
+  }
+
   drop(id, w) {
     w.driver?.stop();
     if (w.seat.h) w.seat.free();
