@@ -14,6 +14,7 @@
 #include <uv.h>
 
 #include "cli.h"
+#include "game_glance.h"
 #include "i18n.h"
 #include "netgame.h"
 #include "netstore.h"
@@ -55,42 +56,9 @@ typedef struct Game_Row {
     uint32_t envelopes; /* in its transcript */
 } Game_Row;
 
-typedef struct Last_Move {
-    uint32_t ply;
-    char move[CORE_NOTATION_MAX];
-} Last_Move;
-
-static void visit(void *ctx, const Proto_Transcript *t, const Proto_Envelope *e)
-{
-    Last_Move *l = ctx;
-    (void)t;
-    if (e->msg.kind == PROTO_KIND_MOVE) {
-        l->ply = e->msg.body.move.ply;
-        snprintf(l->move, sizeof l->move, "%s", e->msg.body.move.move);
-    }
-}
-
-/* ms as a player reads a clock: 2d23h, 5h4m, 4m10s, 9s. */
-static void left_text(int64_t ms, char *out, size_t cap)
-{
-    uint64_t s = ms > 0 ? (uint64_t)ms / 1000 : 0;
-    if (s >= 86400)
-        snprintf(out, cap, "%llud%lluh", (unsigned long long)(s / 86400),
-                 (unsigned long long)(s % 86400 / 3600));
-    else if (s >= 3600)
-        snprintf(out, cap, "%lluh%llum", (unsigned long long)(s / 3600),
-                 (unsigned long long)(s % 3600 / 60));
-    else if (s >= 60)
-        snprintf(out, cap, "%llum%llus", (unsigned long long)(s / 60),
-                 (unsigned long long)(s % 60));
-    else
-        snprintf(out, cap, "%llus", (unsigned long long)s);
-}
-
 static void fill_row(Game_Row *row, const char *path,
                      const Netstore_Seat *saved, int done,
-                     const Proto_Transcript *t, const Last_Move *lastp,
-                     uint64_t now_ms);
+                     const Cli_Glance *g);
 
 /* The row of the seat whose log is path: 0, or 1 when it is left out
  * (finished and not all), or an error said on stderr. */
@@ -101,9 +69,7 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
     char why[256];
     uint8_t *buf = NULL;
     size_t len = 0;
-    Proto_Transcript *t = NULL;
-    Proto_Log_Report rep;
-    Last_Move last = {0};
+    Cli_Glance g;
     int rc;
 
     memset(&seat, 0, sizeof seat);
@@ -119,66 +85,46 @@ static int game_row(const char *path, int done, int all, uint64_t now_ms,
     if (done)
         seat.role = strncmp(name, "join-", 5) == 0 ? LOBBY_ROLE_GUEST
                                                    : LOBBY_ROLE_HOST;
-    if ((rc = proto_read_file(path, &buf, &len)) != 0 ||
-        ((rc = proto_log_verify_witnessed(buf, len, NULL, visit, NULL, &last,
-                                          &t, &rep)) != 0 &&
-         rc != TB_E_TRUNCATED)) {
+    int side = seat.role == LOBBY_ROLE_GUEST ? CORE_BLACK : CORE_WHITE;
+    if ((rc = proto_read_file(path, &buf, &len)) == 0)
+        rc = cli_glance_log(buf, len, side, now_ms, &g);
+    free(buf);
+    if (rc != 0) {
         fprintf(stderr, _("tabula games: %s does not verify: %s\n"), path,
                 _(tb_strerror(rc)));
-        free(buf);
-        proto_transcript_free(t);
+        proto_identity_wipe(&seat.id);
         return rc;
     }
-    free(buf);
-    if (t == NULL) { /* (an empty or cut log: nothing verified) */
-        fprintf(stderr, _("tabula games: %s does not verify: %s\n"), path,
-                _(tb_strerror(rc != 0 ? rc : TB_E_TRUNCATED)));
-        return TB_E_TRUNCATED;
-    }
-    fill_row(row, path, &seat, done, t, &last, now_ms);
-    proto_transcript_free(t);
+    fill_row(row, path, &seat, done, &g);
     proto_identity_wipe(&seat.id);
     return 0;
 }
 
 /* row's two lines for the seat of the log at path (finished: done),
- * whose transcript is t and last move last, at now_ms. */
+ * whose game at a glance is g. */
 static void fill_row(Game_Row *row, const char *path,
                      const Netstore_Seat *saved, int done,
-                     const Proto_Transcript *t, const Last_Move *lastp,
-                     uint64_t now_ms)
+                     const Cli_Glance *g)
 {
     Netstore_Seat seat = *saved;
-    Last_Move last = *lastp;
     const char *name = strrchr(path, '/');
     name = name != NULL ? name + 1 : path;
-    const Proto_Message *start = proto_transcript_start(t);
-    const char *game = start != NULL ? start->body.start.game
+    const char *game = g->game[0] != '\0'  ? g->game
                        : seat.game != NULL ? core_game_name(seat.game)
                                            : "?";
     int side = seat.role == LOBBY_ROLE_GUEST ? CORE_BLACK : CORE_WHITE;
     char turn[64] = "waiting", left[32] = "-", lastm[CORE_NOTATION_MAX + 24] = "-";
-    row->envelopes = proto_transcript_count(t);
-    if (start != NULL) {
-        Core_Status st = proto_transcript_status(t);
-        if (st.outcome != CORE_ONGOING) {
-            row->needs = 1;
-            snprintf(turn, sizeof turn, "%s", core_outcome_name(st.outcome));
-        } else {
-            int to_move =
-                core_side_to_move(proto_transcript_position(t));
-            uint64_t from = 0;
-            int64_t at_start[2] = {0, 0};
-            row->yours = row->needs = to_move == side;
-            snprintf(turn, sizeof turn, "%s", row->yours ? "you" : "opponent");
-            if (proto_transcript_clock_turn(t, &from, at_start) == to_move) {
-                int64_t used = now_ms > from ? (int64_t)(now_ms - from) : 0;
-                left_text(at_start[to_move] - used, left, sizeof left);
-            }
-        }
-    }
-    if (last.ply > 0)
-        snprintf(lastm, sizeof lastm, "%u.%s", last.ply, last.move);
+    row->envelopes = g->envelopes;
+    row->yours = g->turn == CLI_TURN_YOU;
+    row->needs = g->turn == CLI_TURN_YOU || g->turn == CLI_TURN_OVER;
+    if (g->turn == CLI_TURN_OVER)
+        snprintf(turn, sizeof turn, "%s", g->outcome);
+    else if (g->turn != CLI_TURN_WAITING)
+        snprintf(turn, sizeof turn, "%s", row->yours ? "you" : "opponent");
+    if (g->left_ms >= 0)
+        cli_left_text(g->left_ms, 0, left, sizeof left);
+    if (g->last_ply > 0)
+        snprintf(lastm, sizeof lastm, "%u.%s", g->last_ply, g->last);
     /* a finished game's seat file is gone: its code is in the log's
      * name (ROLE-CODE.done.log, netstore_retire) */
     char code[LOBBY_CODE_TEXT] = "-";
@@ -243,7 +189,6 @@ typedef struct Watch {
     Netgame *g;
     char path[1024];
     Netstore_Seat seat;
-    Last_Move last;
     uint32_t told; /* its envelopes when last told (0: never) */
     int stopped;   /* its watch stopped (the relay refused or lost the
                       room): watched again at retry_at (time(), s) */
@@ -301,16 +246,6 @@ static void tell(Wait_Run *r, const Game_Row *row)
     }
 }
 
-static void watch_ply(Netgame *g, uint32_t ply, int side, const char *move,
-                      const char *hash_hex)
-{
-    Watch *w = netgame_user(g);
-    (void)side;
-    (void)hash_hex;
-    w->last.ply = ply;
-    snprintf(w->last.move, sizeof w->last.move, "%s", move);
-}
-
 static void watch_note(Netgame *g, int warning, const char *text,
                        const Match_Note *note)
 {
@@ -326,8 +261,8 @@ static void watch_done(Netgame *g)
     w->stopped = 1; /* (wait_tick frees it) */
 }
 
-static const Netgame_Hooks watch_hooks = {NULL, watch_ply, watch_done,
-                                          watch_note, NULL, NULL};
+static const Netgame_Hooks watch_hooks = {NULL, NULL, watch_done, watch_note,
+                                          NULL, NULL};
 
 /* w's spectator on its lobby: 0, or -1 (said why). */
 static int watch_start(uv_loop_t *loop, Watch *w)
@@ -335,7 +270,6 @@ static int watch_start(uv_loop_t *loop, Watch *w)
     Netgame_Config cfg;
     char why[256];
     memset(&cfg, 0, sizeof cfg);
-    memset(&w->last, 0, sizeof w->last);
     cfg.role = LOBBY_ROLE_SPECTATOR;
     cfg.code = w->seat.invite.text;
     cfg.lobby = w->seat.lobby;
@@ -392,9 +326,12 @@ static void wait_tick(uv_timer_t *h)
             proto_transcript_start(t) == NULL)
             continue;
         Game_Row row;
+        Cli_Glance g;
         memset(&row, 0, sizeof row);
-        fill_row(&row, w->path, &w->seat, 0, t, &w->last,
-                 (uint64_t)time(NULL) * 1000u);
+        cli_glance(t, w->seat.role == LOBBY_ROLE_GUEST ? CORE_BLACK
+                                                       : CORE_WHITE,
+                   (uint64_t)time(NULL) * 1000u, &g);
+        fill_row(&row, w->path, &w->seat, 0, &g);
         if (row.needs && row.envelopes != w->told) {
             w->told = row.envelopes;
             tell(r, &row);

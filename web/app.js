@@ -16,6 +16,8 @@ import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex 
 import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey,
   identityKey, nameLoad, nameSave } from './seatstore.js';
 import { SeekPoller } from './seeks.js';
+import { KeptWatch } from './keptwatch.js';
+import { drawNotifyToggle, yourMove } from './notices.js';
 import { playSave, playLoad, playForget } from './playstore.js';
 
 const $ = (id) => document.getElementById(id);
@@ -125,6 +127,7 @@ function drawTitle() {
 function show(section) {
   for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
   if (section === 'start' && tabula) void drawKept();
+  else keptWatch?.stop(); // (watched only while the start page is open)
   seekPoller?.show(section === 'start');
   // (a network game's board waits for its position: netRefresh)
   if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
@@ -891,6 +894,14 @@ function netRefresh() {
     $('view-status').textContent = pos.view().status;
   }
   $('move-input').disabled = !mine;
+  // It became the player's move while the tab is hidden: the title and a
+  // notification say so (notices.js); not for the moves a kept seat's
+  // log replays before the lobby is reached.
+  if (mine && !game.wasMine && game.link === 'connected') {
+    const g = game.seat.glance(st.side, Date.now());
+    yourMove(gameTitle(g.game), lastMove(g), game.seat.codes().invite);
+  }
+  game.wasMine = mine;
   // The list is the moves on the session's board: a takeback shortens it
   // at once, not at the next move's PLY.
   game.moves.length = Math.min(game.moves.length, Math.max(0, st.moves));
@@ -978,12 +989,58 @@ function netStart(fn, where = 'net-error') {
 }
 
 // The start page's list of the games this browser keeps and no tab runs,
-// each with a button that takes it back.
+// each with whose move it is, the time left on the running clock and the
+// last move (the module reads the kept log as `tabula games` reads a
+// seat's: web_glance_log), your moves first, and a button that takes it
+// back. While the list is shown each running game is watched on the
+// lobby (keptwatch.js): an opponent's move turns its row to "your move"
+// and, the tab hidden, tells the player (notices.js).
+let keptWatch = null;
+let keptShown = []; // the records listed, each with its glance
+const keptSeen = new Map(); // record id -> the latest glance its watch gave
+const KEPT_REDRAW_MS = 30000; // the time left drawn again while shown
+let keptTimer = 0;
+
 async function drawKept() {
   const list = await seatsFree();
-  const box = $('kept-seats');
+  if ($('start').hidden) return; // (left meanwhile)
+  for (const r of list) {
+    const kept = tabula.glanceLog(r.log, r.role, Date.now());
+    const seen = keptWatch?.glance(r.id, r.role);
+    r.glance = seen && seen.envelopes >= (kept?.envelopes ?? -1) ? seen : kept;
+  }
+  keptShown = list;
+  drawKeptRows();
+  keptWatch ??= new KeptWatch(tabula, lobbyUrl(), keptNews);
+  keptWatch.watch(list);
+  clearTimeout(keptTimer);
+  keptTimer = setTimeout(() => { if (!$('start').hidden) drawKept(); }, KEPT_REDRAW_MS);
+}
+
+// A game's title in the page's language, by its name.
+function gameTitle(name) {
+  const g = tabula.games().find((x) => x.name === name);
+  return g ? t(g.title) : name;
+}
+
+// A glance's last move as the terminal's games line writes it (12.e5xc3).
+const lastMove = (g) => (g?.lastPly > 0 ? `${g.lastPly}.${g.last}` : '');
+
+function keptState(g) {
+  if (!g || g.turn === 'waiting') return t('waiting for the opponent');
+  if (g.turn === 'you') return t('your move');
+  if (g.turn === 'opponent') return t("opponent's move");
+  return `${g.outcome} (${tabula.text('reason', g.reason)})`;
+}
+
+function drawKeptRows() {
+  const rank = (r) => (r.glance?.turn === 'you' ? 0 : 1);
+  const list = [...keptShown].sort((a, b) => rank(a) - rank(b)); // (stable: newest first within)
   const items = list.map((r) => {
     const li = document.createElement('li');
+    const g = r.glance;
+    li.dataset.turn = g?.turn ?? 'unread';
+    li.dataset.code = seatInvite(r);
     const b = document.createElement('button');
     b.type = 'button';
     b.textContent = t('Resume');
@@ -991,12 +1048,34 @@ async function drawKept() {
       if (await seatClaim(r)) netStart(() => resume(r));
       else drawKept(); // another tab took it meanwhile
     });
-    const what = [r.name, t(ROLES[r.role][0]), seatInvite(r)].filter((x) => x);
-    li.append(`${what.join(' · ')} `, b);
+    const what = [gameTitle(g?.game || r.name), t(ROLES[r.role][0]), seatInvite(r)].filter((x) => x);
+    const state = document.createElement('strong');
+    state.className = 'kept-turn';
+    state.textContent = keptState(g);
+    const more = [g && g.turn !== 'over' && g.leftMs >= 0 ? t('{left} left', { left: g.left }) : '',
+      lastMove(g) ? t('last move {move}', { move: lastMove(g) }) : ''].filter((x) => x);
+    li.append(`${what.join(' · ')}: `, state, more.length ? ` · ${more.join(' · ')} ` : ' ', b);
     return li;
   });
   $('kept-list').replaceChildren(...items);
-  box.hidden = items.length === 0;
+  $('kept-seats').hidden = items.length === 0;
+}
+
+// News of a kept game from its watch: its row drawn again and, when it
+// became the player's move, the player told (the tab hidden).
+function keptNews(r, g) {
+  const old = keptSeen.get(r.id) ?? r.glance;
+  keptSeen.set(r.id, g);
+  if (old && old.envelopes === g.envelopes && old.turn === g.turn) return;
+  // (the list may have been read again since the watch began)
+  for (const x of keptShown) if (x.id === r.id) x.glance = g;
+  if (!$('start').hidden) drawKeptRows();
+  if (g.turn === 'you') yourMove(gameTitle(g.game), lastMove(g), seatInvite(r));
+}
+
+// The "Notify me of my moves" toggles (start page, network game).
+function drawNotify() {
+  for (const id of ['notify-start', 'notify-game']) drawNotifyToggle($(id), drawNotify);
 }
 
 // Join with code, or take back this browser's kept seat of that code.
@@ -1188,6 +1267,8 @@ function applyTexts() {
   }
   if (tabula) drawLevels();
   if (tabula) drawSeeks();
+  if (tabula) drawNotify();
+  if (tabula && !$('start').hidden) drawKeptRows();
 }
 
 // The opponents and players the start page offers: the module's bot at

@@ -136,21 +136,28 @@ function ask(id) {
     return Promise.resolve(true);
   }
   return new Promise((taken) => {
-    locks.request(PREFIX + id, { ifAvailable: true }, (lock) => {
+    // (the lock is free once gone settles: release() hands it on)
+    const gone = locks.request(PREFIX + id, { ifAvailable: true }, (lock) => {
       if (lock === null) {
         taken(false);
         return null;
       }
       return new Promise((done) => {
-        held = { id, release: done };
+        held = { id, release: () => { done(); return gone; } };
         taken(true);
       });
     }).catch(() => taken(false));
   });
 }
 
+// The last seat released, settled: a list asked right after leaving a
+// seat waits for its lock to go (a query sooner found it still held, and
+// the start page left the game just left out of its list).
+let released = Promise.resolve();
+
 function release() {
-  held?.release();
+  const gone = held?.release();
+  if (gone) released = gone;
   held = null;
 }
 
@@ -223,6 +230,7 @@ export function seatLoad() {
 // The kept seats no tab runs, newest first (for the start page's list,
 // and for a #join= link: invite given, the seats of that code).
 export async function seatsFree(invite = null) {
+  await released;
   const all = ids().filter((id) => invite === null || id.slice(2) === codeKey(invite));
   const busy = await inUse(all);
   return all.filter((id) => !busy.has(id) && held?.id !== id)

@@ -311,6 +311,22 @@ export class Tabula {
     return { levels: Array.from({ length: max - min + 1 }, (_, i) => min + i), play };
   }
 
+  // A kept seat's log (bytes) at a glance for the player of side (0
+  // white, 1 black) at wallNow (Date.now()), or null when it does not
+  // verify (web_glance_log; parseGlance).
+  glanceLog(bytes, side, wallNow) {
+    if (!bytes.length) return null;
+    const p = this.x.web_alloc(bytes.length);
+    if (p === 0) return null;
+    try {
+      this.bytes().set(bytes, p);
+      const r = this.x.web_glance_log(p, bytes.length, side, wallNow);
+      return r === 0 ? null : parseGlance(this.str(r));
+    } finally {
+      this.x.web_free(p);
+    }
+  }
+
   // Verify a signed match log (bytes) as `tabula replay` does:
   // {ok, status: 'ok'|'torn'|'failed', ...} with the report's fields.
   verifyLog(bytes) {
@@ -332,6 +348,17 @@ export class Tabula {
       this.x.web_free(p);
     }
   }
+}
+
+// A line of web_glance_log / web_net_glance as {turn: 'waiting'|'you'|
+// 'opponent'|'over', game, outcome, reason, leftMs (-1: no running
+// clock), left (the page's language, '-' for none), lastPly, last,
+// envelopes, caught}: a game at a glance, as `tabula games` reads it
+// (client/game_glance.h).
+function parseGlance(text) {
+  const [turn, game, outcome, reason, leftMs, left, lastPly, last, envelopes, caught] = text.split('\t');
+  return { turn, game, outcome, reason, leftMs: Number(leftMs), left, lastPly: Number(lastPly),
+    last, envelopes: Number(envelopes), caught: caught === '1' };
 }
 
 export class Position {
@@ -581,6 +608,11 @@ export class NetSeat {
     if (p === 0) return null;
     return parseGame(this.t.str(p));
   }
+
+  // The session's game at a glance for the player of side at wallNow
+  // (Date.now()): parseGlance's fields (web_net_glance; caught: the
+  // seat holds what its room held when it was let in).
+  glance(side, wallNow) { return parseGlance(this.t.str(this.t.x.web_net_glance(this.h, side, wallNow))); }
 
   // The signed match log so far (bytes).
   log() { return this.t.outBytes(this.t.x.web_net_log(this.h)); }

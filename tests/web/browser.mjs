@@ -138,6 +138,7 @@ import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
+import { netCorr } from './browser_corr.mjs';
 import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
@@ -1252,6 +1253,8 @@ else if (cmd === 'netresign' && env.TABULA_BINARY)
   status = await netResign();
 else if (cmd === 'netclaim' && env.TABULA_BINARY)
   status = await netClaim();
+else if (cmd === 'netcorr' && env.TABULA_BINARY)
+  status = await netCorr();
 else if (cmd === 'netwatch' && env.TABULA_BINARY)
   status = await netWatch();
 else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)

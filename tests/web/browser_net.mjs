@@ -313,7 +313,9 @@ export async function netTabs(noLocks = false) {
     await third.waitForFunction(() => window.tabulaPage?.ready &&
       !document.getElementById('kept-seats').hidden, { timeout: 10000, polling: 100 });
     const one = await listed();
-    if (one.items.length !== 1 || !one.items[0].includes('laska') ||
+    // (the game by its title, with whose move it is: "Laska (Lasker
+    // 1911) · you: host · CODE: your move · last move 4.a5xc3")
+    if (one.items.length !== 1 || !one.items[0].includes('Laska') || !one.items[0].includes('your move') ||
         !one.items[0].includes('you: host') || !one.items[0].replace(/[^0-9A-Z]/g, '').includes(code))
       throw new Error(`the start page lists ${JSON.stringify(one)}`);
     say('listed');

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core.h"
+#include "game_glance.h"
 #include "proto.h"
 
 /* Copy n bytes into the output buffer (web_out, web_out_len give them to
@@ -35,5 +36,10 @@ int web__transcript_text(const Proto_Transcript *t);
  * (TB_E_NOTATION, TB_E_ILLEGAL, TB_E_AMBIGUOUS, ...). */
 int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
                    char canon[CORE_NOTATION_MAX]);
+
+/* The line of web_glance_log (web_seat.h) for g, with caught as its
+ * CAUGHT field, into the output buffer (web_glance_log and
+ * web_net_glance answer alike); NULL on TB_E_NOMEM. */
+const char *web__glance_text(const Cli_Glance *g, int caught);
 
 #endif /* TABULA_WEB_INTERNAL_H */

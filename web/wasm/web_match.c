@@ -724,3 +724,12 @@ WEB_EXPORT(web_net_log) const uint8_t *web_net_log(Web_Net *n)
     }
     return web__out_bytes(b, len);
 }
+
+WEB_EXPORT(web_net_glance)
+const char *web_net_glance(Web_Net *n, int side, double now)
+{
+    Cli_Glance g;
+    cli_glance(match_transcript(n->m), side ? CORE_BLACK : CORE_WHITE,
+               now > 0 ? (uint64_t)now : 0, &g);
+    return web__glance_text(&g, seat_caught_up(n->st));
+}

@@ -257,6 +257,14 @@ const void *web_net_position(Web_Net *n);
  * Web Worker to replay; NULL before the match start. */
 const char *web_net_game(Web_Net *n);
 
+/* web_net_glance: the game of n's session at a glance for the player of
+ * side (0 white, 1 black: a spectator watching a kept seat's game passes
+ * that seat's side) at now (Unix ms, Date.now()): web_glance_log's line,
+ * CAUGHT 1 once the seat is in its room and holds every frame the room
+ * held when it was let in (seat_caught_up: what the page watched is
+ * news only then). NULL on TB_E_NOMEM. */
+const char *web_net_glance(Web_Net *n, int side, double now);
+
 /* web_net_log: the signed match log so far (bytes in web_out,
  * web_out_len): what `tabula host --log` writes, with its end record once
  * the game is over; `tabula replay` verifies it. NULL (TB_E_STATE) before

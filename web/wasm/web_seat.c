@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "game_glance.h"
 #include "i18n.h"
 #include "match.h"
 #include "proto.h"
@@ -131,4 +132,32 @@ WEB_EXPORT(web_codes) const char *web_codes(void)
         return NULL;
     }
     return web__out_text(text) == 0 ? web_out() : NULL;
+}
+
+const char *web__glance_text(const Cli_Glance *g, int caught)
+{
+    static const char *const turns[] = {"waiting", "you", "opponent",
+                                        "over"};
+    char left[64] = "-", text[512];
+    if (g->left_ms >= 0)
+        cli_left_text(g->left_ms, 1, left, sizeof left);
+    snprintf(text, sizeof text, "%s\t%s\t%s\t%s\t%lld\t%s\t%u\t%s\t%u\t%d",
+             turns[g->turn], g->game, g->outcome, g->reason,
+             (long long)g->left_ms, left, (unsigned)g->last_ply, g->last,
+             (unsigned)g->envelopes, caught);
+    return web__out_text(text) == 0 ? web_out() : NULL;
+}
+
+WEB_EXPORT(web_glance_log)
+const char *web_glance_log(const uint8_t *buf, size_t len, int side,
+                           double now)
+{
+    Cli_Glance g;
+    int rc = cli_glance_log(buf, len, side ? CORE_BLACK : CORE_WHITE,
+                            now > 0 ? (uint64_t)now : 0, &g);
+    if (rc != 0) {
+        web__fail(rc, tb_strerror(rc));
+        return NULL;
+    }
+    return web__glance_text(&g, 1);
 }

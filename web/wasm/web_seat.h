@@ -38,4 +38,20 @@ uint32_t web_takeback_plies(const char *name, const char *options,
  * web_net_poll answers (NAME "SEND", "PLY", ...). NULL on TB_E_NOMEM. */
 const char *web_codes(void);
 
+/*
+ * web_glance_log: a kept seat's match log buf[0..len) (what web_net_log
+ * gave) at a glance for the player of side (0 the host, white; 1 the
+ * guest), at now (Unix ms, Date.now()), as `tabula games` reads a
+ * seat's log (client/game_glance.h, the same verification): one line
+ * "TURN\tGAME\tOUTCOME\tREASON\tLEFT_MS\tLEFT\tLAST_PLY\tLAST\t
+ * ENVELOPES\tCAUGHT": TURN "waiting", "you", "opponent" or "over";
+ * OUTCOME "*" or the result ("1-0"), REASON core_reason_name once over;
+ * LEFT_MS the running clock's time left (-1: none) and LEFT the same in
+ * the page's language ("2d23h"; "-" for none); LAST_PLY 0 or the last
+ * move's ply and LAST its notation; CAUGHT 1 (a log holds what it
+ * holds). NULL when the log does not verify (web_last_error says why).
+ */
+const char *web_glance_log(const uint8_t *buf, size_t len, int side,
+                           double now);
+
 #endif /* TABULA_WEB_SEAT_H */
