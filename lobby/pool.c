@@ -172,7 +172,9 @@ static int earlier(uint64_t a, uint64_t ai, uint64_t b, uint64_t bi)
 int pool_compatible(const Pool_Offer *a, const Pool_Offer *b)
 {
     return memcmp(a->key, b->key, LOBBY_KEY_BYTES) != 0 &&
-           (a->games & b->games) != 0 && a->lo.kind == b->lo.kind &&
+           (a->games & b->games) != 0 &&
+           strncmp(a->options, b->options, sizeof a->options) == 0 &&
+           a->lo.kind == b->lo.kind &&
            a->lo.kind == a->hi.kind && b->lo.kind == b->hi.kind &&
            proto_clock_estimate_ms(&a->lo) <= proto_clock_estimate_ms(&b->hi) &&
            proto_clock_estimate_ms(&b->lo) <= proto_clock_estimate_ms(&a->hi);

@@ -38,6 +38,11 @@
  *               (proto_clock_estimate_ms) lies between lo's and hi's,
  *               both included; lo and hi are of one kind (a range with
  *               no clock: both PROTO_CLOCK_NONE)
+ *   options     the match options it plays (its card's, as the card
+ *               spells them; "" for the games' own): two offers pair
+ *               only when theirs are the same text (docs/pool.md: an
+ *               offer had been paired with any options, the guest then
+ *               playing the host's)
  */
 typedef struct Pool_Offer {
     uint64_t id;
@@ -47,6 +52,7 @@ typedef struct Pool_Offer {
     uint16_t games;
     Proto_Clock lo;
     Proto_Clock hi;
+    char options[LOBBY_SEEK_OPTIONS_MAX + 1];
 } Pool_Offer;
 
 /*
@@ -100,9 +106,10 @@ const Pool_Limits *pool_limits(const Pool *p);
 
 /*
  * pool_compatible: 1 when offers a and b may be paired, else 0: their
- * keys differ, they share a game, their ranges are of one kind and
- * overlap by estimate (a's low end at most b's high end and b's low end
- * at most a's high end). The pool's one test of compatibility.
+ * keys differ, they share a game, their options are the same text,
+ * their ranges are of one kind and overlap by estimate (a's low end at
+ * most b's high end and b's low end at most a's high end). The pool's
+ * one test of compatibility.
  */
 int pool_compatible(const Pool_Offer *a, const Pool_Offer *b);
 

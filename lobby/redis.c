@@ -1526,6 +1526,8 @@ static int kept_read(uint64_t id, const char *s, size_t n, Pool_Kept *k)
         return TB_E_FORMAT;
     memcpy(k->code, f[5], LOBBY_CODE_SYMBOLS);
     memcpy(k->options, f[7], fn[7]);
+    if (strcmp(k->options, "-") != 0) /* (the pairing compares them) */
+        memcpy(k->o.options, k->options, sizeof k->o.options);
     k->o.id = id;
     k->o.arrival_ms = id; /* (the lobby's order of filing: first come,
                              first served on every node alike) */

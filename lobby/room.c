@@ -1508,6 +1508,9 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     o.games = ask.games;
     o.lo = ask.lo;
     o.hi = ask.hi;
+    _Static_assert(sizeof o.options == sizeof ask.card.options,
+                   "an offer's options are its card's");
+    memcpy(o.options, ask.card.options, sizeof o.options);
     q->m = m;
     q->id = o.id;
     memcpy(q->key, ask.card.host_pk, LOBBY_KEY_BYTES);

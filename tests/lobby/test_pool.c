@@ -710,3 +710,27 @@ Test(pool_property, the_pairing_clock_lies_in_both_ranges)
                 }
     cr_assert_gt(checked, 1000);
 }
+
+/* Offers pair only with the same options (docs/pool.md's known gap: the
+ * guest had played whatever options its host offered): A's laska with
+ * options "x=1" waits beside B's laska with none; C's laska
+ * with none pairs with B, the older of the two with the same options. */
+Test(pool, offers_pair_only_with_the_same_options)
+{
+    Pool *p = pool_of(0, 0, 0);
+    Pool_Pair pr;
+    Pool_Offer a = offer(1, 1, 'A', G(LASKA), "5+0");
+    Pool_Offer b = offer(2, 2, 'B', G(LASKA), "5+0");
+    Pool_Offer c = offer(3, 3, 'C', G(LASKA), "5+0");
+    snprintf(a.options, sizeof a.options, "x=1");
+    cr_assert_eq(pool_add(p, &a, &pr), 0);
+    cr_assert_eq(pool_add(p, &b, &pr), 0, "A's options are not B's");
+    cr_assert_eq(pool_add(p, &c, &pr), 1);
+    cr_assert(pr.older == 2 && pr.newer == 3, "%llu %llu",
+              (unsigned long long)pr.older, (unsigned long long)pr.newer);
+    cr_assert_eq(pool_waiting(p), 1);
+    cr_assert_eq(pool_compatible(&a, &b), 0);
+    snprintf(b.options, sizeof b.options, "x=1");
+    cr_assert_eq(pool_compatible(&a, &b), 1);
+    pool_free(p);
+}
