@@ -639,7 +639,7 @@ static int verify(const Args *a, Club_Dir *d)
                 goto done;
             }
             if (memcmp(lg.hash, x->log, PROTO_HASH_BYTES) != 0) {
-                say(_("%s: board %s names another log than %s"), doc, num);
+                say(_("%s: board %s names another log than the one kept"), doc, num);
                 say(_("(the kept log is %s)"), path, NULL);
                 goto done;
             }
