@@ -645,7 +645,7 @@ static int verify(const Args *a, Club_Dir *d)
             }
             if (club_dir_find(d, lg.white) != x->white ||
                 club_dir_find(d, lg.black) != x->black) {
-                say(_("%s: board %s: the log %s is not between the paired "
+                say(_("%s: board %s: the log is not between the paired "
                       "players"),
                     doc, num);
                 say(_("(the kept log is %s)"), path, NULL);
