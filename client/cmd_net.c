@@ -46,6 +46,7 @@ static const char host_help[] = N_(
     "usage: tabula host GAME [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
     "                        [--options OPTS] [--clock CLOCK] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
+    "                        [--me | --key FILE] [--guest KEY --code CODE]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
     "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
@@ -72,7 +73,11 @@ static const char host_help[] = N_(
     "prints 'http: http://HOST:PORT/', then 'join-link: URL#join=CODE' for\n"
     "an opponent in a browser and 'watch-link: URL#watch=CODE' for\n"
     "spectators; --web DIR names the page's folder (default\n"
-    "the one scripts/build-wasm.sh builds).\n");
+    "the one scripts/build-wasm.sh builds).\n"
+    "--me plays with your 'tabula identity' key (--key FILE: that identity\n"
+    "file's) instead of a key made for this game; --guest KEY seats only\n"
+    "that public key, and --code CODE (bound to your key) is the invite, as\n"
+    "a tournament's 'tabula tournament pair' prints them.\n");
 
 static const char seek_help[] = N_(
     "usage: tabula seek GAME [--lobby HOST:PORT] [--clock CLOCK]\n"
@@ -87,11 +92,14 @@ static const char seek_help[] = N_(
 
 static const char join_help[] = N_(
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
-    "                        [--seed S] [--delay MS]\n"
+    "                        [--seed S] [--delay MS] [--me | --key FILE]\n"
     "\n"
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"
     "(default 127.0.0.1:7470, or the host's 'lobby:' line; several\n"
-    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n");
+    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n"
+    "--me plays with your 'tabula identity' key (--key FILE: that identity\n"
+    "file's), as a tournament's pairing asks, and waits for the host's\n"
+    "room when it is not there yet.\n");
 
 /* After host's and join's help: the bot's level, as play's help says it. */
 static const char bot_help[] =
