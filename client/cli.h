@@ -206,6 +206,15 @@ int cli_bot_arg(const char *cmd, int argc, char **argv, int *i, int dflt,
 int cli_options_check(const char *cmd, const Core_Game *g, const char *opts,
                       const char *shown);
 
+/*
+ * cli_director: `tabula tournament create|register|withdraw|pair|collect|
+ * standings|export|verify DIR ...` (cmd_director.c), argv from the
+ * subcommand's word on; returns the exit status. cli_director_sub: 1 when
+ * word names one of those subcommands, else 0.
+ */
+int cli_director(int argc, char **argv);
+int cli_director_sub(const char *word);
+
 /* ---- flags: one table per command ----------------------------------- */
 
 /* What a flag takes: nothing, the next argument, or a non-empty one (an

@@ -47,6 +47,7 @@ static const char host_help[] = N_(
     "                        [--options OPTS] [--clock CLOCK] [--seed S]\n"
     "                        [--delay MS] [--http HOST:PORT [--web DIR]]\n"
     "                        [--series N]\n"
+    "                        [--me | --key FILE] [--guest KEY --code CODE]\n"
     "\n"
     "Creates a room and plays white. Prints 'invite: CODE' (for the\n"
     "opponent), 'watch: CODE' (for spectators) and 'lobby: HOST:PORT' as\n"
@@ -80,7 +81,11 @@ static const char host_help[] = N_(
     "game 'series: game K of N: RESULT; you P - opponent Q' gives the score\n"
     "in the game's table points (Chess volleyball: 3 for 2-0 in sets, 2 and\n"
     "1 for 2-1; 1, 1/2, 0 otherwise), and series-ID.txt in the seats'\n"
-    "folder keeps the games and their logs.\n");
+    "folder keeps the games and their logs.\n"
+    "--me plays with your 'tabula identity' key (--key FILE: that identity\n"
+    "file's) instead of a key made for this game; --guest KEY seats only\n"
+    "that public key, and --code CODE (bound to your key) is the invite, as\n"
+    "a tournament's 'tabula tournament pair' prints them.\n");
 
 static const char seek_help[] = N_(
     "usage: tabula seek GAME [--lobby HOST:PORT] [--clock CLOCK]\n"
@@ -95,11 +100,14 @@ static const char seek_help[] = N_(
 
 static const char join_help[] = N_(
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
-    "                        [--seed S] [--delay MS]\n"
+    "                        [--seed S] [--delay MS] [--me | --key FILE]\n"
     "\n"
     "Takes the second seat (black) of the room of invite CODE at the lobby\n"
     "(default 127.0.0.1:7470, or the host's 'lobby:' line; several\n"
-    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n");
+    "nodes of one lobby as A,B,...). Moves and output as for tabula host.\n"
+    "--me plays with your 'tabula identity' key (--key FILE: that identity\n"
+    "file's), as a tournament's pairing asks, and waits for the host's\n"
+    "room when it is not there yet.\n");
 
 /* After host's and join's help: the bot's level, as play's help says it. */
 static const char bot_help[] =
@@ -756,20 +764,28 @@ enum {
     SEAT_FLAG_CLOCK,
     SEAT_FLAG_HTTP,
     SEAT_FLAG_WEB,
-    SEAT_FLAG_SERIES
+    SEAT_FLAG_SERIES,
+    SEAT_FLAG_ME,
+    SEAT_FLAG_KEY,
+    SEAT_FLAG_GUEST,
+    SEAT_FLAG_CODE
 };
 #define SEAT_FLAGS_PLAYER                                                      \
     {"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},                                   \
         {"--letters", CLI_SWITCH, SEAT_FLAG_LETTERS},                          \
         {"--log", CLI_NONEMPTY, SEAT_FLAG_LOG},                                \
         {"--seed", CLI_VALUE, SEAT_FLAG_SEED},                                 \
-        {"--delay", CLI_NONEMPTY, SEAT_FLAG_DELAY}
+        {"--delay", CLI_NONEMPTY, SEAT_FLAG_DELAY},                            \
+        {"--me", CLI_SWITCH, SEAT_FLAG_ME},                                    \
+        {"--key", CLI_NONEMPTY, SEAT_FLAG_KEY}
 const Cli_Flag cli_flags_host[] = {SEAT_FLAGS_PLAYER,
                                    {"--options", CLI_VALUE, SEAT_FLAG_OPTIONS},
                                    {"--clock", CLI_VALUE, SEAT_FLAG_CLOCK},
                                    {"--http", CLI_VALUE, SEAT_FLAG_HTTP},
                                    {"--web", CLI_VALUE, SEAT_FLAG_WEB},
                                    {"--series", CLI_VALUE, SEAT_FLAG_SERIES},
+                                   {"--guest", CLI_NONEMPTY, SEAT_FLAG_GUEST},
+                                   {"--code", CLI_NONEMPTY, SEAT_FLAG_CODE},
                                    {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_join[] = {SEAT_FLAGS_PLAYER, {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
@@ -825,6 +841,13 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
     char opts[PROTO_OPTIONS_MAX + 1], series_opts[PROTO_OPTIONS_MAX + 1];
     unsigned series = 0; /* --series N: the games of a series */
+    /* --me, --key FILE: play with a kept identity (a tournament's
+     * player); a host's --guest KEY and --code CODE (docs/tournaments.md) */
+    const char *key_file = NULL, *given_code = NULL;
+    int as_me = 0;
+    uint8_t guest_pk[PROTO_KEY_BYTES];
+    Proto_Identity player_id;
+    Lobby_Code player_invite;
     struct sockaddr_storage http_addr;
 
     memset(&cfg, 0, sizeof cfg);
@@ -915,6 +938,24 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             series = (unsigned)n;
             break;
         }
+        case SEAT_FLAG_ME:
+            as_me = 1;
+            break;
+        case SEAT_FLAG_KEY:
+            key_file = v;
+            break;
+        case SEAT_FLAG_GUEST:
+            if (proto_unhex(v, strlen(v), guest_pk, sizeof guest_pk) != 0) {
+                fprintf(stderr, _("tabula %s: --guest takes the guest's "
+                                  "public key: 64 lowercase hex digits\n"),
+                        cmd);
+                return CLI_EXIT_USAGE;
+            }
+            cfg.pool_guest = guest_pk;
+            break;
+        case SEAT_FLAG_CODE:
+            given_code = v;
+            break;
         case CLI_ARG_WORD:
             if (role == LOBBY_ROLE_HOST && cfg.game == NULL) {
                 if ((cfg.game = cli_game(cmd, a)) == NULL)
@@ -979,6 +1020,15 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     Proto_Identity series_key;
     Lobby_Code series_invite;
     memset(&series_key, 0, sizeof series_key);
+    if (series > 0 && (as_me || key_file != NULL || given_code != NULL ||
+                       cfg.pool_guest != NULL)) {
+        fprintf(stderr,
+                _("tabula %s: --series makes each game's key and code "
+                  "itself: it goes without --me, --key, --guest and "
+                  "--code\n"),
+                cmd);
+        return CLI_EXIT_USAGE;
+    }
     if (series > 0) {
         Proto_Series sr = {1, series, 0, {0}};
         char token[64];
@@ -1051,6 +1101,48 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         fprintf(stderr, _("tabula %s: cannot initialise libsodium\n"), cmd);
         return CLI_EXIT_FAIL;
     }
+    memset(&player_id, 0, sizeof player_id);
+    if (key_file != NULL || as_me) {
+        int krc = proto_identity_load(&player_id, key_file, NULL);
+        if (krc != 0) {
+            fprintf(stderr, _("tabula %s: cannot use the identity %s: %s\n"),
+                    cmd, key_file != NULL ? cli_token(key_file) : "--me",
+                    _(tb_strerror(krc)));
+            return CLI_EXIT_FAIL;
+        }
+        cfg.pool_id = &player_id;
+        if (role == LOBBY_ROLE_HOST && given_code != NULL) {
+            /* the code must be bound to this key: the guest checks it */
+            uint8_t bytes[LOBBY_CODE_SECRET_SYMBOLS];
+            Lobby_Code mine;
+            int crc = lobby_code_parse(given_code, &player_invite);
+            for (size_t k = 0; crc == 0 && k < sizeof bytes; k++)
+                bytes[k] = (uint8_t)(strchr(LOBBY_CODE_ALPHABET,
+                                            player_invite.secret[k]) -
+                                     LOBBY_CODE_ALPHABET);
+            if (crc == 0)
+                crc = lobby_code_make(bytes, player_id.pk, &mine);
+            if (crc != 0 || strcmp(mine.text, player_invite.text) != 0) {
+                fprintf(stderr, _("tabula %s: the code %s is not one of "
+                                  "your key's (the director's pairing names "
+                                  "the other player as host?)\n"),
+                        cmd, cli_token(given_code));
+                proto_identity_wipe(&player_id);
+                return CLI_EXIT_USAGE;
+            }
+        } else if (role == LOBBY_ROLE_HOST &&
+                   lobby_code_new(player_id.pk, &player_invite) != 0) {
+            proto_identity_wipe(&player_id);
+            return CLI_EXIT_FAIL;
+        }
+        if (role == LOBBY_ROLE_HOST)
+            cfg.pool_invite = &player_invite;
+    } else if (given_code != NULL || cfg.pool_guest != NULL) {
+        fprintf(stderr, _("tabula %s: --guest and --code go with --me or "
+                          "--key FILE\n"),
+                cmd);
+        return CLI_EXIT_USAGE;
+    }
     /* A code a seek lists holds its host to the game it promised there
      * (a host that lied in its seek gets its start refused). */
     Lobby_Seek taken;
@@ -1101,6 +1193,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (role != LOBBY_ROLE_SPECTATOR && lobby != NULL)
         status = cli_series(cmd, &cfg, &end, status, lobby, nodes, nnodes);
     proto_identity_wipe(&end.me);
+    proto_identity_wipe(&player_id);
     return status;
 }
 

@@ -18,6 +18,8 @@
 static const char tournament_help[] =
     N_("usage: tabula tournament pairings --players N [--double]\n"
        "       tabula tournament trf FILE [--html]\n"
+       "       tabula tournament create|register|withdraw|pair|collect|\n"
+       "                         standings|export|verify DIR ...\n"
        "\n"
        "pairings prints every round of a round robin of N players (3..16)\n"
        "from FIDE's Berger tables, one line a round: 'round 1: 1-6 2-5 3-4',\n"
@@ -27,14 +29,27 @@ static const char tournament_help[] =
        "trf reads a FIDE tournament report file (TRF-16) and prints its\n"
        "crosstable with Buchholz, Buchholz cut 1 and Sonneborn-Berger, in\n"
        "fixed-width text or with --html as an HTML table.\n"
+       "\n"
+       "create ... verify run a tournament from signed documents in the\n"
+       "folder DIR: 'tabula tournament create --help' says more.\n"
        "docs/tournaments.md has the rules.\n");
 
-enum { FLAG_PLAYERS, FLAG_DOUBLE, FLAG_HTML };
+enum { FLAG_PLAYERS, FLAG_DOUBLE, FLAG_HTML, FLAG_DIRECTOR };
 
 const Cli_Flag cli_flags_tournament[] = {
     {"--players", CLI_NONEMPTY, FLAG_PLAYERS},
     {"--double", CLI_SWITCH, FLAG_DOUBLE},
     {"--html", CLI_SWITCH, FLAG_HTML},
+    /* (the director's subcommands' flags, for main.c's --flag=VALUE
+     * split: cmd_director.c reads them) */
+    {"--game", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--system", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--rounds", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--clock", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--name", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--key", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--lobby", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--entry", CLI_NONEMPTY, FLAG_DIRECTOR},
     {NULL, CLI_SWITCH, 0}};
 
 /* The crosstable's column titles. */
@@ -135,6 +150,13 @@ int cli_tournament(int argc, char **argv)
     const char *sub = NULL, *file = NULL;
     uint64_t players = 0;
     int dbl = 0, html = 0;
+    /* The director's subcommands (cmd_director.c). */
+    for (int i = 0; i < argc; i++)
+        if (argv[i][0] != '-') {
+            if (cli_director_sub(argv[i]))
+                return cli_director(argc, argv);
+            break;
+        }
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             fputs(_(tournament_help), stdout);
@@ -145,6 +167,8 @@ int cli_tournament(int argc, char **argv)
                         _(tournament_help), &v);
         if (f == CLI_ARG_BAD)
             return CLI_EXIT_USAGE;
+        if (f == FLAG_DIRECTOR)
+            return cli_unexpected("tournament", argv[i - 1], _(tournament_help));
         if (f == FLAG_PLAYERS) {
             if (cli_uint(v, 1, 99, &players) != 0) {
                 fprintf(stderr, _("tabula tournament: bad player count '%s'\n"),

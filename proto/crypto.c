@@ -217,3 +217,70 @@ void proto_fingerprint(const uint8_t pk[PROTO_KEY_BYTES],
     }
     out[o] = '\0';
 }
+
+/* The bytes a document signature covers: "tabula DOMAIN 1\0" || msg. */
+static uint8_t *document_bytes(const char *domain, const uint8_t *msg,
+                               size_t len, size_t *total)
+{
+    size_t dn = domain != NULL ? strlen(domain) : 0, head;
+    uint8_t *buf;
+    head = 7 + dn + 3; /* "tabula " DOMAIN " 1" NUL */
+    if (len > SIZE_MAX - head || (buf = malloc(head + len)) == NULL)
+        return NULL;
+    memcpy(buf, "tabula ", 7);
+    memcpy(buf + 7, domain, dn);
+    memcpy(buf + 7 + dn, " 1", 3); /* (the NUL included) */
+    if (len > 0)
+        memcpy(buf + head, msg, len);
+    *total = head + len;
+    return buf;
+}
+
+/* The document signature's bytes (document_bytes) after the checks
+ * both ends make: NULL with *rc TB_E_ARG or TB_E_NOMEM. */
+static uint8_t *document_checked(const void *key, const uint8_t *sig,
+                                 const char *domain, const uint8_t *msg,
+                                 size_t len, size_t *total, int *rc)
+{
+    size_t dn = domain != NULL ? strlen(domain) : 0;
+    uint8_t *buf;
+    *rc = TB_E_ARG;
+    if (key == NULL || sig == NULL || dn == 0 || dn > 32 ||
+        (msg == NULL && len > 0))
+        return NULL;
+    for (size_t i = 0; i < dn; i++)
+        if (domain[i] < 'a' || domain[i] > 'z')
+            return NULL;
+    *rc = TB_E_NOMEM;
+    if ((buf = document_bytes(domain, msg, len, total)) != NULL)
+        *rc = 0;
+    return buf;
+}
+
+int proto_sign_document(const Proto_Identity *id, const char *domain,
+                        const uint8_t *msg, size_t len,
+                        uint8_t sig[PROTO_SIG_BYTES])
+{
+    size_t total = 0;
+    int rc;
+    uint8_t *buf = document_checked(id, sig, domain, msg, len, &total, &rc);
+    if (buf == NULL)
+        return rc;
+    rc = proto__sign(buf, total, id->sk, sig);
+    free(buf);
+    return rc;
+}
+
+int proto_verify_document(const uint8_t pk[PROTO_KEY_BYTES],
+                          const char *domain, const uint8_t *msg, size_t len,
+                          const uint8_t sig[PROTO_SIG_BYTES])
+{
+    size_t total = 0;
+    int rc;
+    uint8_t *buf = document_checked(pk, sig, domain, msg, len, &total, &rc);
+    if (buf == NULL)
+        return rc;
+    rc = proto__verify(buf, total, sig, pk);
+    free(buf);
+    return rc;
+}

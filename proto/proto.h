@@ -130,6 +130,25 @@ int proto_identity_from_seed(Proto_Identity *id,
 void proto_identity_wipe(Proto_Identity *id);
 
 /*
+ * proto_sign_document / proto_verify_document: a detached Ed25519
+ * signature over "tabula " || domain || " 1" || NUL || msg[0..len), for
+ * signed documents other than the match's envelopes (a tournament's,
+ * issue 38): the domain (1..32 bytes of lowercase letters, e.g.
+ * "tournament") keeps a signature of one kind of document from being
+ * taken for another's, or for an envelope's. proto_sign_document writes
+ * sig with id's secret key: 0, or TB_E_ARG (NULL, a bad domain),
+ * TB_E_NOMEM, TB_E_CRYPTO. proto_verify_document: 0 when sig is pk's
+ * signature of those bytes, else TB_E_SIGNATURE (TB_E_ARG, TB_E_NOMEM
+ * as above).
+ */
+int proto_sign_document(const Proto_Identity *id, const char *domain,
+                        const uint8_t *msg, size_t len,
+                        uint8_t sig[PROTO_SIG_BYTES]);
+int proto_verify_document(const uint8_t pk[PROTO_KEY_BYTES],
+                          const char *domain, const uint8_t *msg, size_t len,
+                          const uint8_t sig[PROTO_SIG_BYTES]);
+
+/*
  * proto_identity_path: the identity file's path into buf:
  * $XDG_CONFIG_HOME/tabula/identity, or $HOME/.config/tabula/identity when
  * XDG_CONFIG_HOME is unset or not absolute (XDG Base Directory spec).

@@ -2,7 +2,7 @@
 # The tabula program's catalogues (docs/languages.md):
 #   scripts/po.sh pot     print the template xgettext makes from the sources
 #   scripts/po.sh update  rewrite po/tabula.pot and merge it into po/*.po
-# Sources: client/*.c, client/tui/*.c, seat/*.c, match/note.c (the notes' words), core/phrase.c (the views' words), club/tourney_trf.c (a refused
+# Sources: client/*.c, client/tui/*.c, seat/*.c, match/note.c (the notes' words), core/phrase.c (the views' words), club/tourney_trf.c, club/director.c (a refused
 # TRF file's words) and core/tb_error.h (its error messages,
 # translated at the client edge), then the page's web/*.js (t(), tn() and N_() of
 # web/i18n.js; index.html's texts are listed in app.js): one template.
@@ -17,7 +17,7 @@ pot() {
     --omit-header --keyword=_ --keyword=N_ --keyword=ngettext:1,2 \
     --keyword=X:3 --keyword=NP_:1,2 --flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
     --add-comments=TRANSLATORS: -o "$tmp" client/*.c client/tui/*.c seat/*.c match/note.c core/phrase.c \
-    club/tourney_trf.c \
+    club/tourney_trf.c club/director.c \
     core/tb_error.h
   # A warning of xgettext's JavaScript reader (it takes `<` before a
   # name for an XML literal, as `1 << side`) means it lost its place and

@@ -62,7 +62,21 @@ mkdir -p "$out/seeds.d/trf"
   printf '001    1 m    A                                 2100 CZE %11s %10s  1.5    1  0002 w 1  0000 - U\r\n' '' ''
   printf '001    2 wWFM B                                      CZE %11s %10s  0.0    2  0001 b 0  0000 - Z\r\n' '' ''
 } >"$out/seeds.d/trf/two"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf}; do
+# (director: a tournament document, its first byte picking the kind)
+mkdir -p "$out/seeds.d/director"
+{
+  printf '\000tabula-tournament 1\nid %064d\nname Club\ngame laska\n' 0
+  printf 'clock 300+0\nsystem rr\nrounds 0\ndirector %064d\n' 0
+  printf 'player %064d Ann\nplayer %064d\nwithdrawn 2 1\n' 1 2
+  printf 'signature %0128d\n' 0
+} >"$out/seeds.d/director/tournament"
+{
+  printf '\002tabula-results 1\ntournament %s\nround 1\n' "$(printf 'ab%.0s' {1..32})"
+  printf 'game 1 2 0 %064d\ngame 3 1 1 %064d\n' 0 0
+  for p in 1 2 3 4 5 6; do printf 'standing %d %d 0 0 0 0 0\n' $p $p; done
+  printf 'signature %0128d\n' 0
+} >"$out/seeds.d/director/results"
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf director}; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -81,6 +95,11 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek po
   if [ "$target" = pool ]; then # (mutated offers reach past their proofs)
     extra=(-DTABULA_FUZZ_UNSIGNED)
     maxlen=1024
+  fi
+  if [ "$target" = director ]; then # (mutated documents reach the
+    # fields' rules past the director's signature)
+    extra=(-DTABULA_FUZZ_UNSIGNED)
+    maxlen=4096
   fi
   if [ "$target" = trf ]; then # (40 rounds make a 491-byte line)
     maxlen=4096

@@ -1,0 +1,189 @@
+/*
+ * test_cmd_director.c: `tabula tournament` for a director, with real
+ * processes (issue 38): a 6-player Laska round robin (5 rounds) created,
+ * registered, paired round by round, each game played by two bots
+ * through a real `tabula lobby` with the commands `pair` printed (their
+ * --me swapped for each player's --key FILE), collected from the host's
+ * log, then `verify` recomputes every pairing and standing (exit 0).
+ * Then forgeries: a collected log with one byte changed, a log of
+ * another board put in a board's place, a results document with a
+ * result changed: verify exits 1 naming the document.
+ */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256];
+
+/* Run a shell command in dir; its exit status. */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof cmd, "cd '%s' && {\n", dir);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd + n, sizeof cmd - (size_t)n - 4, fmt, ap);
+    va_end(ap);
+    strcat(cmd, "\n}"); /* (every line of a script in dir) */
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *name)
+{
+    static char buf[1 << 16];
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+#define T TABULA_BINARY
+
+/* A forgery made by the shell command make: verify exits 1 and says
+ * want; then undo puts the folder back. */
+static void forged(const char *make, const char *want, const char *undo)
+{
+    cr_assert_eq(sh("%s", make), 0, "%s", make);
+    cr_assert_eq(sh(T " tournament verify T > forged.out 2>&1"), 1, "%s",
+                 make);
+    cr_assert_not_null(strstr(slurp("forged.out"), want), "%s: %s", make,
+                       slurp("forged.out"));
+    cr_assert_eq(sh("%s", undo), 0);
+}
+
+Test(director, a_round_robin_played_by_bots_verifies_and_forgeries_fail,
+     .timeout = 600)
+{
+    char keys[7][80], lobby[64], line[1024];
+    snprintf(dir, sizeof dir, "/tmp/tabula-director-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    for (int i = 0; i <= 6; i++) {
+        cr_assert_eq(sh(T " identity --file id%d > id%d.out", i, i), 0);
+        char name[32];
+        snprintf(name, sizeof name, "id%d.out", i);
+        const char *pk = strstr(slurp(name), "public-key: ");
+        cr_assert_not_null(pk);
+        snprintf(keys[i], sizeof keys[i], "%.64s", pk + 12);
+    }
+    cr_assert_eq(sh(T " tournament create T --game laska --system rr "
+                      "--clock 5+0 --name 'Club Open' --key id0 > create.out"),
+                 0);
+    /* a player registered by another key than the director's: refused */
+    cr_assert_eq(sh(T " tournament register T %s --key id1 2>reg.err",
+                    keys[1]),
+                 1);
+    for (int i = 1; i <= 6; i++)
+        cr_assert_eq(sh(T " tournament register T %s --name 'Player %d' "
+                          "--key id0 >> reg.out",
+                        keys[i], i),
+                     0, "%s", slurp("reg.err"));
+    cr_assert_eq(sh("(" T " lobby --listen 127.0.0.1:0 > lobby.out 2>&1 & "
+                    "echo $! > lobby.pid)"),
+                 0);
+    for (int k = 0; k < 100 && strstr(slurp("lobby.out"), "listening: ") ==
+                                   NULL;
+         k++)
+        usleep(50000);
+    cr_assert_eq(sscanf(strstr(slurp("lobby.out"), "listening: "),
+                        "listening: %63s", lobby),
+                 1);
+
+    for (int r = 1; r <= 5; r++) {
+        /* the next round cannot be paired before this one is collected */
+        cr_assert_eq(sh(T " tournament pair T --key id0 --lobby %s > "
+                          "pair%d.out 2> pair%d.err",
+                        lobby, r, r),
+                     0, "%s", slurp("pair.err"));
+        char file[32];
+        snprintf(file, sizeof file, "pair%d.out", r);
+        char *out = strdup(slurp(file)), *save = NULL;
+        char script[8192] = "";
+        int boards = 0, white = 0, black = 0;
+        for (char *l = strtok_r(out, "\n", &save); l != NULL;
+             l = strtok_r(NULL, "\n", &save)) {
+            char wf[32], bf[32];
+            if (sscanf(l, "round %*d: %31s - %31s", wf, bf) == 2) {
+                boards++;
+                /* whose fingerprint: each idN.out has it */
+                for (int i = 1; i <= 6; i++) {
+                    char name[32];
+                    snprintf(name, sizeof name, "id%d.out", i);
+                    if (strstr(slurp(name), wf))
+                        white = i;
+                    if (strstr(slurp(name), bf))
+                        black = i;
+                }
+                continue;
+            }
+            const char *cmd = strstr(l, "tabula ");
+            cr_assert_not_null(cmd, "%s", l);
+            int is_white = strncmp(l, "  white: ", 9) == 0;
+            char *me = strstr((char *)cmd, "--me");
+            cr_assert_not_null(me);
+            snprintf(line, sizeof line,
+                     T " %.*s--key id%d%s --bot=1 --delay 0 --seed %d "
+                       "--log r%d-b%d-%c.log > r%d-b%d-%c.out 2>&1 &\n",
+                     (int)(me - (cmd + 7)), cmd + 7, is_white ? white : black,
+                     me + 4, 10 * r + boards + is_white, r, boards,
+                     is_white ? 'w' : 'b', r, boards, is_white ? 'w' : 'b');
+            strncat(script, line, sizeof script - strlen(script) - 1);
+        }
+        free(out);
+        cr_assert_eq(boards, 3, "%s", slurp(file));
+        strncat(script, "wait\n", sizeof script - strlen(script) - 1);
+        cr_assert_eq(sh("%s", script), 0);
+        cr_assert_eq(sh(T " tournament collect T r%d-b1-w.log r%d-b2-w.log "
+                          "r%d-b3-w.log --key id0 > collect%d.out 2>&1",
+                        r, r, r, r),
+                     0, "%s", slurp("collect1.out"));
+    }
+    /* every round paired: a sixth is refused */
+    cr_assert_eq(sh(T " tournament pair T --key id0 > /dev/null 2>&1"), 1);
+    cr_assert_eq(sh(T " tournament verify T > verify.out 2>&1"), 0, "%s",
+                 slurp("verify.out"));
+    cr_assert_not_null(strstr(slurp("verify.out"), "verified: 5 rounds, 15 "
+                                                   "games, director "));
+    cr_assert_eq(sh(T " tournament standings T > standings.out"), 0);
+    cr_assert_not_null(strstr(slurp("standings.out"), "Player 6"));
+    cr_assert_eq(sh(T " tournament export T > t.trf && " T
+                      " tournament trf t.trf > /dev/null"),
+                 0);
+    /* a log that is no pairing's (round 1's again, for round 2): refused */
+    cr_assert_eq(sh(T " tournament collect T r1-b1-w.log --key id0 > c.out "
+                      "2>&1"),
+                 0, "%s", slurp("c.out"));
+    cr_assert_not_null(strstr(slurp("c.out"), "already"));
+
+    /* forgery 1: one byte of a kept log changed */
+    forged("cp T/logs/round-2-board-1.log keep && printf '\\377' | dd "
+           "of=T/logs/round-2-board-1.log bs=1 seek=200 conv=notrunc "
+           "2>/dev/null",
+           "round-2-board-1.log does not verify",
+           "cp keep T/logs/round-2-board-1.log");
+    /* forgery 2: another board's log, signed by other keys */
+    forged("cp T/logs/round-2-board-1.log keep && cp "
+           "T/logs/round-2-board-2.log T/logs/round-2-board-1.log",
+           "round-2.results: board 1 names another log",
+           "cp keep T/logs/round-2-board-1.log");
+    /* forgery 3: a result changed in the signed results document */
+    forged("cp T/round-3.results keep && sed -i 's/^game 1 0 2 /game 1 2 0 "
+           "/; t; s/^game 1 [12] [01] /game 1 0 2 /' T/round-3.results",
+           "round-3.results:", "cp keep T/round-3.results");
+    cr_assert_eq(sh(T " tournament verify T > /dev/null"), 0);
+
+    sh("kill $(cat lobby.pid)");
+    char rm[300];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    cr_assert_eq(system(rm), 0);
+}
