@@ -326,6 +326,8 @@ static int pairable(Sw *s, const int *ids, int k)
 typedef struct Br {
     Sw *s;
     const int *mdp; /* MDPs, A.2 order */
+    int *s1, *limbo; /* the MDPs of S1 and of the Limbo (B.2) */
+    int nlimbo;
     int m0;
     const int *res; /* residents, A.2 order */
     int nres;
@@ -381,8 +383,8 @@ static void leaf(Br *br)
 {
     Sw *s = br->s;
     int nfl = 0;
-    for (int i = br->m1; i < br->m0; i++) /* the Limbo */
-        br->fl[nfl++] = br->mdp[i];
+    for (int i = 0; i < br->nlimbo; i++) /* bound to float (B.2) */
+        br->fl[nfl++] = br->limbo[i];
     for (int j = 0; j < br->n2r; j++)
         if (!br->used2[j])
             br->fl[nfl++] = br->s2r[j];
@@ -568,32 +570,123 @@ static void mdp_dfs(Br *br, int i)
         pair_remainder(br);
         return;
     }
-    try_partners(br, br->mdp[i], br->res, br->used, br->nres, mdp_dfs, i + 1);
+    try_partners(br, br->s1[i], br->res, br->used, br->nres, mdp_dfs, i + 1);
+}
+
+/* An S1 of MDPs (D.3): which of the bracket's MDPs (by index), and
+ * their scores. Exchanges with the Limbo are tried only while the MDPs
+ * are few. */
+#define D3_MAX_MDPS 16
+#define D3_MAX_S1 4096
+typedef struct Combo {
+    int m;
+    int idx[D3_MAX_MDPS];
+    int score[D3_MAX_MDPS];
+} Combo;
+
+/* D.3.a the highest different score in S1, then D.3.b the lowest
+ * lexicographic value of the BSNs. */
+static int combo_cmp(const void *x, const void *y)
+{
+    const Combo *a = x, *b = y;
+    for (int i = 0; i < a->m; i++)
+        if (a->score[i] != b->score[i])
+            return b->score[i] - a->score[i];
+    for (int i = 0; i < a->m; i++)
+        if (a->idx[i] != b->idx[i])
+            return a->idx[i] - b->idx[i];
+    return 0;
+}
+
+static int same_scores(const Combo *a, const Combo *b)
+{
+    return memcmp(a->score, b->score, sizeof(int) * (size_t)a->m) == 0;
+}
+
+/* The S1s of m1 MDPs in D.3's order into c (room for D3_MAX_S1); only
+ * the original S1 (the first m1) when the MDPs are many. */
+static int combos(const Br *br, Combo *c)
+{
+    int m0 = br->m0, m1 = br->m1, n = 0, idx[D3_MAX_MDPS];
+    for (int i = 0; i < m1 && i < D3_MAX_MDPS; i++)
+        idx[i] = i;
+    do {
+        Combo *x = &c[n++];
+        x->m = m1;
+        for (int i = 0; i < m1; i++) {
+            x->idx[i] = idx[i];
+            x->score[i] = br->s->score[br->mdp[idx[i]]];
+        }
+        if (m0 > D3_MAX_MDPS || n == D3_MAX_S1)
+            break;
+        /* the next combination in lexicographic order */
+        int i = m1 - 1;
+        while (i >= 0 && idx[i] == m0 - m1 + i)
+            i--;
+        if (i < 0)
+            break;
+        idx[i]++;
+        for (int j = i + 1; j < m1; j++)
+            idx[j] = idx[j - 1] + 1;
+    } while (1);
+    qsort(c, (size_t)n, sizeof(Combo), combo_cmp);
+    return n;
+}
+
+/* Sets S1 and the Limbo from combo x (NULL: the first m1 MDPs). */
+static void use_combo(Br *br, const Combo *x)
+{
+    int k = 0, l = 0;
+    for (int i = 0; i < br->m0; i++) {
+        int in = 0;
+        for (int j = 0; j < br->m1; j++)
+            in |= x->idx[j] == i;
+        if (in)
+            br->s1[k++] = br->mdp[i];
+        else
+            br->limbo[l++] = br->mdp[i];
+    }
+    br->nlimbo = l;
 }
 
 /* One search of the setting (m1, k): the first perfect candidate, else
- * the best (B.4, B.8). Returns 1 when a candidate was found. */
+ * the best (B.4, B.8), over the transpositions, the remainder's
+ * exchanges and the MDP-exchanges (B.7). S1s of the same scores give the
+ * same PSD (C.6); a lower PSD is tried first and wins when it has any
+ * candidate. Returns 1 when a candidate was found. */
 static int search(Br *br)
 {
     static const int perfect_bound[NQ] = {[NQ - 1] = 1};
-    for (int pass = 0; pass < 2; pass++) {
-        memset(br->q, 0, sizeof(br->q));
-        if (pass == 0) {
-            memcpy(br->bound, perfect_bound, sizeof(br->bound));
-        } else {
-            for (int i = 0; i < NQ; i++)
-                br->bound[i] = 1 << 30;
+    Combo *c = malloc(sizeof(Combo) * D3_MAX_S1);
+    if (c == NULL)
+        return 0;
+    int nc = combos(br, c);
+    for (int g = 0; g < nc && !br->have;) {
+        int end = g + 1;
+        while (end < nc && same_scores(&c[g], &c[end]))
+            end++;
+        for (int pass = 0; pass < 2 && !br->have; pass++) {
+            if (pass == 0) {
+                memcpy(br->bound, perfect_bound, sizeof(br->bound));
+            } else {
+                for (int i = 0; i < NQ; i++)
+                    br->bound[i] = 1 << 30;
+            }
+            br->nodes = 0;
+            br->budget = SEARCH_BUDGET;
+            br->stop = 0;
+            for (int x = g; x < end && !br->stop; x++) {
+                memset(br->q, 0, sizeof(br->q));
+                br->np = 0;
+                memset(br->used, 0, (size_t)br->nres);
+                use_combo(br, &c[x]);
+                mdp_dfs(br, 0);
+            }
         }
-        br->nodes = 0;
-        br->budget = SEARCH_BUDGET;
-        br->stop = 0;
-        br->np = 0;
-        memset(br->used, 0, (size_t)br->nres);
-        mdp_dfs(br, 0);
-        if (br->have)
-            return 1;
+        g = end;
     }
-    return 0;
+    free(c);
+    return br->have;
 }
 
 /* Pairs one bracket; appends its pairs to out and returns its
@@ -611,6 +704,8 @@ static int pair_bracket(Sw *s, const int *mdp, int m0, const int *res,
     br.nres = nres;
     br.rest_from = rest_from;
     br.used = calloc((size_t)nres + 1, 1);
+    br.s1 = malloc(sizeof(int) * ((size_t)m0 + 1));
+    br.limbo = malloc(sizeof(int) * ((size_t)m0 + 1));
     br.used2 = calloc((size_t)size + 1, 1);
     br.rem = malloc(sizeof(int) * ((size_t)size + 1));
     br.s1r = malloc(sizeof(int) * ((size_t)size + 1));
@@ -623,7 +718,8 @@ static int pair_bracket(Sw *s, const int *mdp, int m0, const int *res,
     br.fl = malloc(sizeof(int) * ((size_t)size + 1));
     br.cache = malloc(sizeof(int) * ((size_t)size + 1));
     br.tmp = malloc(sizeof(int) * ((size_t)s->nactive + 1));
-    if (br.used == NULL || br.used2 == NULL || br.rem == NULL ||
+    if (br.used == NULL || br.s1 == NULL || br.limbo == NULL ||
+        br.used2 == NULL || br.rem == NULL ||
         br.s1r == NULL || br.s2r == NULL || br.pa == NULL || br.pb == NULL ||
         br.best_a == NULL || br.best_b == NULL || br.best_fl == NULL ||
         br.fl == NULL || br.cache == NULL || br.tmp == NULL) {
@@ -662,6 +758,8 @@ static int pair_bracket(Sw *s, const int *mdp, int m0, const int *res,
     *nfl = br.best_nfl;
 done:
     free(br.used);
+    free(br.s1);
+    free(br.limbo);
     free(br.used2);
     free(br.rem);
     free(br.s1r);
