@@ -62,7 +62,7 @@ mkdir -p "$out/seeds.d/trf"
   printf '001    1 m    A                                 2100 CZE %11s %10s  1.5    1  0002 w 1  0000 - U\r\n' '' ''
   printf '001    2 wWFM B                                      CZE %11s %10s  0.0    2  0001 b 0  0000 - Z\r\n' '' ''
 } >"$out/seeds.d/trf/two"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf}; do
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf swiss}; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -84,6 +84,11 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek po
   fi
   if [ "$target" = trf ]; then # (40 rounds make a 491-byte line)
     maxlen=4096
+  fi
+  if [ "$target" = swiss ]; then # (the TRF seeds and the published Swisses)
+    seeds=trf
+    maxlen=4096
+    cp tests/club/trf/*.trf "$out/seeds.d/trf/"
   fi
   if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX;
     # every hello's proof holds, so mutated hellos reach the rooms)
