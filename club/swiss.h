@@ -29,7 +29,7 @@ typedef struct Club_Swiss_Pairing {
  * club_swiss_pair: pairs round `round` (1-based, 1..t->nrounds, and at
  * most CLUB_TOURNEY_MAX_ROUNDS) of t by the Dutch system from the
  * results of rounds 1..round-1; entries of t from round `round` on are
- * not read.
+ * not read, but for round 1's when initial_colour asks for it.
  *
  * absent: NULL, or t->nplayers bytes, absent[i] nonzero when the player
  * of starting rank i+1 is not to be paired this round (absent with or
