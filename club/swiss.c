@@ -11,7 +11,7 @@
  * generation of section D: S1 against S2, S2's transpositions in
  * lexicographic order (D.1), then exchanges between S1 and S2 (D.2). A
  * candidate is first required to be "perfect" (B.4: no quality
- * criterion C.8-C.19 broken); when none is found, the best by the
+ * criterion C.7-C.19 broken); when none is found, the best by the
  * criteria in their priority, the earlier one on a tie (B.8). The number
  * of pairs (C.5) and of paired MDPs (C.6) is tried from the largest
  * down. Every candidate must leave the rest of the round pairable (the
@@ -36,8 +36,9 @@ enum { PREF_NONE = 0, PREF_MILD, PREF_STRONG, PREF_ABSOLUTE };
 /* Floats (A.4). */
 enum { FLOAT_NONE = 0, FLOAT_DOWN, FLOAT_UP };
 /* The quality criteria a candidate is measured by, in priority order
- * (C.5 and C.6 are the settings tried in order, C.7 is not applied). */
+ * (C.5 and C.6 are the settings tried in order). */
 enum {
+    Q7, /* players left unpaired in the following bracket (C.7) */
     Q8, /* topscorers (or opponents) with a colour difference over 2 */
     Q9, /* topscorers (or opponents) with a colour three times running */
     Q10, /* players who do not get their colour preference */
@@ -73,8 +74,9 @@ typedef struct Sw {
     /* the round's players in A.2 order */
     int *order;
     int nactive;
-    /* blossom scratch, nactive + 1 vertices */
-    int *bm_id, *bm_match, *bm_p, *bm_base, *bm_q;
+    /* blossom scratch, nactive + 1 vertices; the first bm_nmdp are MDPs
+     * of a bracket, which B.2 never pairs with each other */
+    int *bm_id, *bm_match, *bm_p, *bm_base, *bm_q, bm_nmdp;
     unsigned char *bm_used, *bm_blossom;
 } Sw;
 
@@ -238,6 +240,8 @@ static int bm_adj(const Sw *s, int m, int dummy, int u, int v)
         int x = u == m - 1 ? v : u;
         return x != m - 1 && s->bye_ok[s->bm_id[x]];
     }
+    if (u < s->bm_nmdp && v < s->bm_nmdp)
+        return 0;
     return compat(s, s->bm_id[u], s->bm_id[v]);
 }
 
@@ -293,17 +297,12 @@ static int bm_augment(Sw *s, int m, int dummy, int root)
 
 /* 1 when ids[0..k) can all be paired, one of them left with the bye when
  * k is odd (C.2: one who may have it). */
-static int pairable(Sw *s, const int *ids, int k)
+/* A greedy matching of the m vertices in order, the start of both uses
+ * of the blossom algorithm below. */
+static void bm_greedy(Sw *s, int m, int dummy)
 {
-    if (k == 0)
-        return 1;
-    if (k == 1)
-        return s->bye_ok[ids[0]];
-    int dummy = k % 2, m = k + dummy;
-    memcpy(s->bm_id, ids, sizeof(int) * (size_t)k);
     for (int i = 0; i < m; i++)
         s->bm_match[i] = -1;
-    /* greedy first, in the given order */
     for (int u = 0; u < m; u++) {
         if (s->bm_match[u] >= 0)
             continue;
@@ -315,10 +314,41 @@ static int pairable(Sw *s, const int *ids, int k)
             }
         }
     }
+}
+
+static int pairable(Sw *s, const int *ids, int k)
+{
+    if (k == 0)
+        return 1;
+    if (k == 1)
+        return s->bye_ok[ids[0]];
+    int dummy = k % 2, m = k + dummy;
+    memcpy(s->bm_id, ids, sizeof(int) * (size_t)k);
+    s->bm_nmdp = 0;
+    bm_greedy(s, m, dummy);
     for (int u = 0; u < m; u++)
         if (s->bm_match[u] < 0 && !bm_augment(s, m, dummy, u))
             return 0;
     return 1;
+}
+
+/* The players a bracket of MDPs mdp[0..nm) and residents res[0..nr)
+ * must leave unpaired at best: a maximum matching where MDPs meet
+ * residents and residents each other. */
+static int unpaired(Sw *s, const int *mdp, int nm, const int *res, int nr)
+{
+    int m = nm + nr, matched = 0;
+    memcpy(s->bm_id, mdp, sizeof(int) * (size_t)nm);
+    memcpy(s->bm_id + nm, res, sizeof(int) * (size_t)nr);
+    s->bm_nmdp = nm;
+    bm_greedy(s, m, 0);
+    for (int u = 0; u < m; u++)
+        if (s->bm_match[u] < 0)
+            bm_augment(s, m, 0, u);
+    for (int u = 0; u < m; u++)
+        matched += s->bm_match[u] >= 0;
+    s->bm_nmdp = 0;
+    return m - matched;
 }
 
 /* ---- one bracket */
@@ -334,6 +364,7 @@ typedef struct Br {
     int m1;      /* MDPs in S1 (the rest are in the Limbo) */
     int k;       /* pairs of the remainder */
     int rest_from; /* order[rest_from..] are the lower scoregroups */
+    int next_end;  /* order[rest_from..next_end) the next one */
     unsigned char *used; /* residents taken by the MDP-pairing */
     int *rem, nrem;      /* the remainder, A.2 order */
     int *s1r, *s2r, n1r, n2r;
@@ -347,6 +378,7 @@ typedef struct Br {
     int stop;
     /* the completion of the last downfloater set asked, cached */
     int *cache, ncache, cache_ok, cache_valid;
+    int *c7, nc7, c7_value, c7_valid; /* the same for C.7 */
 } Br;
 
 static int same_set(const int *a, int na, const int *b, int nb)
@@ -399,7 +431,6 @@ static void leaf(Br *br)
     }
     if (qcmp(q, br->bound) >= 0)
         return;
-    /* keep A.2 order in the set (the cache compares it) */
     for (int i = 1; i < nfl; i++)
         for (int j = i; j > 0 && ranks_above(s, br->fl[j], br->fl[j - 1]);
              j--) {
@@ -407,6 +438,24 @@ static void leaf(Br *br)
             br->fl[j] = br->fl[j - 1];
             br->fl[j - 1] = x;
         }
+    /* C.7: "if the current bracket is neither the PPB nor the CLB:
+     * choose the set of downfloaters in order first to maximize the
+     * number of pairs [...] in the following bracket" */
+    if (nfl > 0 && br->next_end > br->rest_from) {
+        if (!(br->c7_valid && same_set(br->fl, nfl, br->c7, br->nc7))) {
+            int nnext = br->next_end - br->rest_from;
+            /* less the one an odd count leaves anyway */
+            br->c7_value = unpaired(s, br->fl, nfl, s->order + br->rest_from,
+                                    nnext) -
+                           (nfl + nnext) % 2;
+            memcpy(br->c7, br->fl, sizeof(int) * (size_t)nfl);
+            br->nc7 = nfl;
+            br->c7_valid = 1;
+        }
+        q[Q7] = br->c7_value;
+        if (qcmp(q, br->bound) >= 0)
+            return;
+    }
     if (!completes(br, br->fl, nfl))
         return;
     br->have = 1;
@@ -703,6 +752,10 @@ static int pair_bracket(Sw *s, const int *mdp, int m0, const int *res,
     br.res = res;
     br.nres = nres;
     br.rest_from = rest_from;
+    br.next_end = rest_from;
+    while (br.next_end < s->nactive &&
+           s->score[s->order[br.next_end]] == s->score[s->order[rest_from]])
+        br.next_end++;
     br.used = calloc((size_t)nres + 1, 1);
     br.s1 = malloc(sizeof(int) * ((size_t)m0 + 1));
     br.limbo = malloc(sizeof(int) * ((size_t)m0 + 1));
@@ -717,12 +770,14 @@ static int pair_bracket(Sw *s, const int *mdp, int m0, const int *res,
     br.best_fl = malloc(sizeof(int) * ((size_t)size + 1));
     br.fl = malloc(sizeof(int) * ((size_t)size + 1));
     br.cache = malloc(sizeof(int) * ((size_t)size + 1));
+    br.c7 = malloc(sizeof(int) * ((size_t)size + 1));
     br.tmp = malloc(sizeof(int) * ((size_t)s->nactive + 1));
     if (br.used == NULL || br.s1 == NULL || br.limbo == NULL ||
         br.used2 == NULL || br.rem == NULL ||
         br.s1r == NULL || br.s2r == NULL || br.pa == NULL || br.pb == NULL ||
         br.best_a == NULL || br.best_b == NULL || br.best_fl == NULL ||
-        br.fl == NULL || br.cache == NULL || br.tmp == NULL) {
+        br.fl == NULL || br.cache == NULL || br.c7 == NULL ||
+        br.tmp == NULL) {
         rc = TB_E_NOMEM;
         goto done;
     }
@@ -771,6 +826,7 @@ done:
     free(br.best_fl);
     free(br.fl);
     free(br.cache);
+    free(br.c7);
     free(br.tmp);
     return rc;
 }
