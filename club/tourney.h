@@ -26,7 +26,7 @@
 #define CLUB_BERGER_MIN 3
 #define CLUB_BERGER_MAX 16
 /* Players and rounds a tournament holds (a TRF may bring a Swiss). */
-#define CLUB_TOURNEY_MAX_PLAYERS 999
+#define CLUB_TOURNEY_MAX_PLAYERS 2048
 #define CLUB_TOURNEY_MAX_ROUNDS 40
 /* Bytes of a player's or tournament's name, NUL excluded (TRF: 33). */
 #define CLUB_NAME_MAX 64

@@ -76,7 +76,7 @@ mkdir -p "$out/seeds.d/director"
   for p in 1 2 3 4 5 6; do printf 'standing %d %d 0 0 0 0 0\n' $p $p; done
   printf 'signature %0128d\n' 0
 } >"$out/seeds.d/director/results"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf director}; do
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf director swiss}; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -103,6 +103,11 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek po
   fi
   if [ "$target" = trf ]; then # (40 rounds make a 491-byte line)
     maxlen=4096
+  fi
+  if [ "$target" = swiss ]; then # (the TRF seeds and the published Swisses)
+    seeds=trf
+    maxlen=4096
+    cp tests/club/trf/*.trf "$out/seeds.d/trf/"
   fi
   if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX;
     # every hello's proof holds, so mutated hellos reach the rooms)
