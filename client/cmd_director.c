@@ -402,8 +402,12 @@ static int pair(const Args *a, Club_Dir *d, const Proto_Identity *id)
             return CLI_EXIT_FAIL;
         }
     rc = club_dir_pair(d, r, d->round[r - 1].boards, &n);
-    if (rc == TB_E_STATE) {
-        say(_("Swiss pairing is not available yet"), NULL, NULL);
+    if (rc == TB_E_STATE) { /* (the rounds before are in: see above) */
+        char num[16];
+        snprintf(num, sizeof num, "%d", r);
+        say(_("no pairing of round %s keeps FIDE's absolute criteria "
+              "(C1-C3): the arbiter decides it"),
+            num, NULL);
         return CLI_EXIT_FAIL;
     }
     if (rc != 0) {

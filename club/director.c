@@ -12,6 +12,7 @@
 
 #include "core.h"
 #include "director.h"
+#include "swiss.h"
 #include "tb_error.h"
 
 /* Phrases of a refusal: English, translated by the client. */
@@ -55,6 +56,57 @@ int club_dir_total_rounds(const Club_Dir *d)
     return TB_E_ARG;
 }
 
+/* A Swiss round by the Dutch system (club/swiss.h) from the results of
+ * the rounds before it, every one of which must be in (TB_E_STATE
+ * otherwise); the withdrawn are not paired; round 1's rank 1 has White
+ * (FIDE's initial colour, drawn so by the director: docs/tournaments.md).
+ * The bye is a board with White alone, as a round robin's. */
+static int swiss_round(const Club_Dir *d, int round, Club_Dir_Board *out,
+                       int *count)
+{
+    unsigned char absent[CLUB_DIR_MAX_PLAYERS];
+    Club_Tourney *t;
+    Club_Swiss_Pairing *sp;
+    int rc;
+    if (round - 1 > d->npaired)
+        return TB_E_STATE;
+    for (int r = 0; r < round - 1; r++)
+        for (int b = 0; b < d->round[r].nboards; b++)
+            if (d->round[r].boards[b].black != 0 &&
+                !d->round[r].boards[b].done)
+                return TB_E_STATE; /* (a result to come first) */
+    if ((t = club_tourney_new()) == NULL ||
+        (sp = malloc(sizeof *sp)) == NULL) {
+        club_tourney_free(t);
+        return TB_E_NOMEM;
+    }
+    rc = club_dir_tourney(d, round - 1, t);
+    if (rc == 0) {
+        t->nrounds = round;
+        for (int i = 0; i < d->nplayers; i++)
+            absent[i] = d->players[i].withdrawn > 0 &&
+                        d->players[i].withdrawn <= round;
+        rc = club_swiss_pair(t, round, absent, CLUB_COLOUR_WHITE, sp);
+    }
+    if (rc == 0 && sp->nboards + (sp->bye != 0) > CLUB_DIR_MAX_BOARDS)
+        rc = TB_E_LIMIT;
+    for (int k = 0; rc == 0 && k < sp->nboards; k++) {
+        memset(&out[k], 0, sizeof out[k]);
+        out[k].white = sp->boards[k].white;
+        out[k].black = sp->boards[k].black;
+    }
+    if (rc == 0) {
+        *count = sp->nboards;
+        if (sp->bye != 0) {
+            memset(&out[*count], 0, sizeof out[0]);
+            out[(*count)++].white = sp->bye;
+        }
+    }
+    free(sp);
+    club_tourney_free(t);
+    return rc;
+}
+
 int club_dir_pair(const Club_Dir *d, int round, Club_Dir_Board *out,
                   int *count)
 {
@@ -83,9 +135,7 @@ int club_dir_pair(const Club_Dir *d, int round, Club_Dir_Board *out,
         *count = nb;
         return 0;
     case CLUB_SYSTEM_SWISS:
-        /* The Dutch pairing (club/swiss.h) plugs in here: round `round`
-         * from the players, their withdrawals and the rounds before. */
-        return TB_E_STATE;
+        return swiss_round(d, round, out, count);
     default:
         return TB_E_ARG;
     }

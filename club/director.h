@@ -108,10 +108,13 @@ int club_dir_total_rounds(const Club_Dir *d);
  * CLUB_DIR_MAX_BOARDS), *count the boards; a player without a game gets
  * a board with black 0 (the pairing-allocated bye). The one place a
  * system's pairing is chosen: a round robin by the Berger tables
- * (club_berger_round); the Swiss system plugs in here. Results are left
- * empty. Errors: TB_E_ARG (NULL, a round outside 1..total rounds, a
- * player count the system cannot pair), TB_E_STATE (swiss: the Dutch
- * pairing is not available yet).
+ * (club_berger_round), a Swiss by FIDE's Dutch system (club_swiss_pair)
+ * from the results of the rounds before it, the withdrawn left out,
+ * rank 1 White in round 1. Results are left empty. Errors: TB_E_ARG
+ * (NULL, a round outside 1..total rounds, a player count the system
+ * cannot pair), TB_E_STATE (swiss: a round before this one is not paired
+ * or has a game without its result yet, or no pairing keeps FIDE's
+ * absolute criteria: the arbiter's), TB_E_LIMIT, TB_E_NOMEM.
  */
 int club_dir_pair(const Club_Dir *d, int round, Club_Dir_Board *out,
                   int *count);

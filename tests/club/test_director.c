@@ -188,7 +188,7 @@ Test(director, signed_but_malformed_fields_are_refused)
 }
 
 /* FIDE's table for 6 (docs/tournaments.md): Rd 2: 6-4, 5-3, 1-2. */
-Test(director, a_round_robin_is_paired_by_berger_and_swiss_waits)
+Test(director, a_round_robin_is_paired_by_berger_and_a_swiss_by_dutch)
 {
     Club_Dir *d = six();
     Club_Dir_Board b[CLUB_DIR_MAX_BOARDS];
@@ -202,9 +202,21 @@ Test(director, a_round_robin_is_paired_by_berger_and_swiss_waits)
     d->nplayers = 5; /* Rd 1 of 5: 1-bye 2-5 3-4 */
     cr_assert_eq(club_dir_pair(d, 1, b, &n), 0);
     cr_assert(b[0].white == 1 && b[0].black == 0);
+    /* A Swiss of the five (FIDE's Dutch system, C.04.3): round 1 pairs the
+     * top half {1, 2} with the bottom half {3, 4}, the lowest (5) has the
+     * bye; rank 1 White (the director's initial colour), board 2's higher
+     * ranked the other colour: 1-3, 4-2, 5 bye. Round 2 waits for round
+     * 1's results. */
     d->system = CLUB_SYSTEM_SWISS;
     d->rounds = 3;
-    cr_assert_eq(club_dir_pair(d, 1, b, &n), TB_E_STATE);
+    cr_assert_eq(club_dir_pair(d, 1, b, &n), 0);
+    cr_assert_eq(n, 3);
+    cr_assert(b[0].white == 1 && b[0].black == 3, "%d-%d", b[0].white,
+              b[0].black);
+    cr_assert(b[1].white == 4 && b[1].black == 2, "%d-%d", b[1].white,
+              b[1].black);
+    cr_assert(b[2].white == 5 && b[2].black == 0);
+    cr_assert_eq(club_dir_pair(d, 2, b, &n), TB_E_STATE);
     club_dir_free(d);
 }
 
