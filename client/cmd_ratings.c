@@ -115,7 +115,7 @@ static void on_conflict(void *ctx, uint32_t a, uint32_t b)
             cli_printable(p->at[b], pb, sizeof pb));
 }
 
-static void print_player(const Club_Player *pl)
+static void print_player(const Club_Rated_Player *pl)
 {
     char fp[PROTO_FINGERPRINT_MAX], r[32], rd[32], vol[32];
     proto_fingerprint(pl->key, fp);
@@ -181,7 +181,7 @@ int cli_ratings(int argc, char **argv)
         uint8_t *buf = NULL;
         size_t len = 0;
         char why[256], shown[512], why_shown[256];
-        Club_Game g;
+        Club_Rated_Game g;
         Club_Verdict verdict = CLUB_UNFINISHED;
         int rc = proto_read_file(paths.at[i], &buf, &len);
         if (rc == 0)

@@ -90,11 +90,11 @@ typedef struct Club_Glicko {
 /* One game of a rating period: the opponent's rating and RD before the
  * period, and the player's score (0 loss, CLUB_FIX_ONE / 2 draw,
  * CLUB_FIX_ONE win). */
-typedef struct Club_Result {
+typedef struct Club_Rated_Result {
     Club_Fix rating;
     Club_Fix rd;
     Club_Fix score;
-} Club_Result;
+} Club_Rated_Result;
 
 /* Most games club_glicko_update takes in one period. */
 #define CLUB_PERIOD_MAX 100
@@ -114,7 +114,7 @@ void club_glicko_start(Club_Glicko *g);
  * vol not in (0, 1]; tau not in [0.01, 10]; a score outside 0..1; n
  * over 100); *out is then unchanged.
  */
-int club_glicko_update(const Club_Glicko *p, const Club_Result *games,
+int club_glicko_update(const Club_Glicko *p, const Club_Rated_Result *games,
                        size_t n, Club_Fix tau, Club_Glicko *out);
 
 /* Time-control classes, as lichess divides them, by the clock's
@@ -138,7 +138,7 @@ const char *club_class_name(int klass);
 Club_Class club_class_of(const Proto_Clock *c);
 
 /* One rated game, as a verified log gives it (club_game_from_log). */
-typedef struct Club_Game {
+typedef struct Club_Rated_Game {
     char game[PROTO_NAME_MAX + 1]; /* "laska", ... */
     uint8_t klass;                 /* Club_Class */
     uint8_t white[PROTO_KEY_BYTES];
@@ -148,7 +148,7 @@ typedef struct Club_Game {
     uint8_t id[PROTO_HASH_BYTES]; /* the match start envelope's hash: one
                                      match, however many logs hold it */
     uint32_t source;  /* the caller's number for where it came from */
-} Club_Game;
+} Club_Rated_Game;
 
 /* Why a verified log gives no rated game (club_game_from_log). */
 typedef enum Club_Verdict {
@@ -172,17 +172,17 @@ typedef enum Club_Verdict {
  * one-line reason; TB_E_ARG.
  */
 int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
-                       Club_Game *out, Club_Verdict *verdict, char *why,
+                       Club_Rated_Game *out, Club_Verdict *verdict, char *why,
                        size_t cap);
 
 /* One player's rating in one game and class. */
-typedef struct Club_Player {
+typedef struct Club_Rated_Player {
     char game[PROTO_NAME_MAX + 1];
     uint8_t klass; /* Club_Class */
     uint8_t key[PROTO_KEY_BYTES];
     Club_Glicko g;
     uint32_t games; /* rated games played */
-} Club_Player;
+} Club_Rated_Player;
 
 typedef struct Club_Ratings Club_Ratings; /* opaque, heap */
 
@@ -195,7 +195,7 @@ void club_ratings_free(Club_Ratings *r);
 /* club_ratings_add: add game g (copied) before club_ratings_run.
  * Errors: TB_E_ARG (score over 2, class out of range), TB_E_STATE (after
  * the run), TB_E_NOMEM. */
-int club_ratings_add(Club_Ratings *r, const Club_Game *g);
+int club_ratings_add(Club_Ratings *r, const Club_Rated_Game *g);
 
 /* Called by club_ratings_run for a match whose logs give two results
  * (sources a < b of two of them): it is not rated. */
@@ -223,7 +223,7 @@ size_t club_ratings_conflicts(const Club_Ratings *r);
 
 /* Players listed after the run, and the i-th (NULL past the end). */
 size_t club_ratings_count(const Club_Ratings *r);
-const Club_Player *club_ratings_at(const Club_Ratings *r, size_t i);
+const Club_Rated_Player *club_ratings_at(const Club_Ratings *r, size_t i);
 
 /* ==== end of ratings ================================================== */
 

@@ -364,7 +364,7 @@ static Club_Fix new_volatility(Club_Fix sigma, Club_Fix phi2, Club_Fix v,
     return club_fix_exp(rshift_round(A, 1));
 }
 
-int club_glicko_update(const Club_Glicko *p, const Club_Result *games,
+int club_glicko_update(const Club_Glicko *p, const Club_Rated_Result *games,
                        size_t n, Club_Fix tau, Club_Glicko *out)
 {
     Club_Fix scale = glicko_scale();
@@ -443,9 +443,9 @@ const char *club_class_name(int klass)
 }
 
 struct Club_Ratings {
-    Club_Game *games;
+    Club_Rated_Game *games;
     size_t ngames, games_cap;
-    Club_Player *players;
+    Club_Rated_Player *players;
     size_t nplayers, players_cap;
     uint32_t *slots; /* open addressing: player index + 1, 0 empty */
     size_t nslots;   /* a power of two, at least twice nplayers */
@@ -488,7 +488,7 @@ static int room_for_one(void **items, size_t *cap, size_t n, size_t size)
     return 0;
 }
 
-int club_ratings_add(Club_Ratings *r, const Club_Game *g)
+int club_ratings_add(Club_Ratings *r, const Club_Rated_Game *g)
 {
     void *items;
     if (r == NULL || g == NULL || g->score > 2 || g->klass >= CLUB_CLASS_COUNT_)
@@ -509,7 +509,7 @@ int club_ratings_add(Club_Ratings *r, const Club_Game *g)
  * copies of one match) score and source. */
 static int game_order(const void *pa, const void *pb)
 {
-    const Club_Game *a = pa, *b = pb;
+    const Club_Rated_Game *a = pa, *b = pb;
     int c;
     if (a->started != b->started)
         return a->started < b->started ? -1 : 1;
@@ -540,7 +540,7 @@ static int grow_slots(Club_Ratings *r)
     if (s == NULL)
         return TB_E_NOMEM;
     for (size_t i = 0; i < r->nplayers; i++) {
-        const Club_Player *p = &r->players[i];
+        const Club_Rated_Player *p = &r->players[i];
         size_t at = (size_t)player_hash(p->game, p->klass, p->key) & (n - 1);
         while (s[at] != 0)
             at = (at + 1) & (n - 1);
@@ -553,7 +553,7 @@ static int grow_slots(Club_Ratings *r)
 }
 
 /* The player of key in game g's pool, made a newcomer when new. */
-static Club_Player *player_of(Club_Ratings *r, const Club_Game *g,
+static Club_Rated_Player *player_of(Club_Ratings *r, const Club_Rated_Game *g,
                               const uint8_t *key)
 {
     size_t at;
@@ -562,7 +562,7 @@ static Club_Player *player_of(Club_Ratings *r, const Club_Game *g,
         return NULL;
     at = (size_t)player_hash(g->game, g->klass, key) & (r->nslots - 1);
     while (r->slots[at] != 0) {
-        Club_Player *p = &r->players[r->slots[at] - 1];
+        Club_Rated_Player *p = &r->players[r->slots[at] - 1];
         if (p->klass == g->klass && memcmp(p->key, key, PROTO_KEY_BYTES) == 0 &&
             strcmp(p->game, g->game) == 0)
             return p;
@@ -573,7 +573,7 @@ static Club_Player *player_of(Club_Ratings *r, const Club_Game *g,
                      sizeof *r->players) != 0)
         return NULL;
     r->players = items;
-    Club_Player *p = &r->players[r->nplayers];
+    Club_Rated_Player *p = &r->players[r->nplayers];
     memset(p, 0, sizeof *p);
     memcpy(p->game, g->game, sizeof p->game);
     p->klass = g->klass;
@@ -583,10 +583,10 @@ static Club_Player *player_of(Club_Ratings *r, const Club_Game *g,
     return p;
 }
 
-static int rate_game(Club_Ratings *r, const Club_Game *g, Club_Fix tau)
+static int rate_game(Club_Ratings *r, const Club_Rated_Game *g, Club_Fix tau)
 {
-    Club_Player *w = player_of(r, g, g->white), *b;
-    Club_Result rw, rb;
+    Club_Rated_Player *w = player_of(r, g, g->white), *b;
+    Club_Rated_Result rw, rb;
     Club_Glicko nw, nb;
     size_t wi;
 
@@ -615,7 +615,7 @@ static int rate_game(Club_Ratings *r, const Club_Game *g, Club_Fix tau)
 
 static int player_order(const void *pa, const void *pb)
 {
-    const Club_Player *a = pa, *b = pb;
+    const Club_Rated_Player *a = pa, *b = pb;
     int c = strcmp(a->game, b->game);
     if (c != 0)
         return c;
@@ -684,7 +684,7 @@ size_t club_ratings_count(const Club_Ratings *r)
     return r->ran ? r->nplayers : 0;
 }
 
-const Club_Player *club_ratings_at(const Club_Ratings *r, size_t i)
+const Club_Rated_Player *club_ratings_at(const Club_Ratings *r, size_t i)
 {
     return r->ran && i < r->nplayers ? &r->players[i] : NULL;
 }

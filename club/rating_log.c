@@ -45,7 +45,7 @@ static void first_envelope(void *ctx, const Proto_Transcript *t,
 }
 
 int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
-                       Club_Game *out, Club_Verdict *verdict, char *why,
+                       Club_Rated_Game *out, Club_Verdict *verdict, char *why,
                        size_t cap)
 {
     Proto_Log_Report rep;

@@ -6,7 +6,7 @@
  *                                        ROUNDS rounds [3]
  * Each round, in processor time (CLOCK_PROCESS_CPUTIME_ID) of this
  * process:
- *   maths   N pre-parsed games (Club_Game, as club_game_from_log gives
+ *   maths   N pre-parsed games (Club_Rated_Game, as club_game_from_log gives
  *           them) among 2,000 keys of hidden strengths, two games and
  *           two classes, one in seven with a second copy (the guest's
  *           log), added and rated by club_ratings_run
@@ -33,7 +33,7 @@
 enum { KEYS = 2000 };
 
 /* n games (plus copies) into g; returns how many. */
-static size_t make_games(Club_Game *g, size_t n, uint64_t seed)
+static size_t make_games(Club_Rated_Game *g, size_t n, uint64_t seed)
 {
     static int strength[KEYS];
     uint64_t rng = seed;
@@ -41,7 +41,7 @@ static size_t make_games(Club_Game *g, size_t n, uint64_t seed)
     for (int i = 0; i < KEYS; i++)
         strength[i] = (int)(splitmix(&rng) % 800);
     for (size_t i = 0; i < n; i++) {
-        Club_Game *x = &g[k++];
+        Club_Rated_Game *x = &g[k++];
         unsigned w = (unsigned)(splitmix(&rng) % KEYS);
         unsigned b = (unsigned)(splitmix(&rng) % KEYS);
         int edge = 500 + strength[w] - strength[b];
@@ -66,7 +66,7 @@ static size_t make_games(Club_Game *g, size_t n, uint64_t seed)
 
 static int by_start(const void *pa, const void *pb)
 {
-    const Club_Game *a = pa, *b = pb;
+    const Club_Rated_Game *a = pa, *b = pb;
     if (a->started != b->started)
         return a->started < b->started ? -1 : 1;
     return memcmp(a->id, b->id, sizeof a->id);
@@ -115,8 +115,8 @@ int main(int argc, char **argv)
     size_t n = argc > 2 ? (size_t)atol(argv[2]) : 100000;
     int logs = argc > 3 ? atoi(argv[3]) : 100;
     char dir[] = "/tmp/bench-ratingsXXXXXX";
-    Club_Game *games = malloc((n + n / 7 + 1) * sizeof *games);
-    Club_Game *copy = malloc((n + n / 7 + 1) * sizeof *copy);
+    Club_Rated_Game *games = malloc((n + n / 7 + 1) * sizeof *games);
+    Club_Rated_Game *copy = malloc((n + n / 7 + 1) * sizeof *copy);
     uint8_t **bytes = calloc((size_t)logs, sizeof *bytes);
     size_t *lens = calloc((size_t)logs, sizeof *lens), plies;
 
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
 
         t0 = cpu_ns();
         for (int i = 0; i < logs; i++) {
-            Club_Game g;
+            Club_Rated_Game g;
             Club_Verdict v;
             if (club_game_from_log(bytes[i], lens[i], (uint32_t)i, &g, &v, NULL,
                                    0) != 0 ||

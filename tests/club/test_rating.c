@@ -30,7 +30,7 @@ static void expect(Club_Fix x, int decimals, const char *want)
 Test(rating, glickman_worked_example)
 {
     Club_Glicko p = {1500 * CLUB_FIX_ONE, 200 * CLUB_FIX_ONE, fx(6, 100)}, out;
-    Club_Result games[3] = {
+    Club_Rated_Result games[3] = {
         {1400 * CLUB_FIX_ONE, 30 * CLUB_FIX_ONE, CLUB_FIX_ONE},
         {1550 * CLUB_FIX_ONE, 100 * CLUB_FIX_ONE, 0},
         {1700 * CLUB_FIX_ONE, 300 * CLUB_FIX_ONE, 0},
@@ -59,8 +59,8 @@ Test(rating, newcomers_one_game)
     Club_Glicko a, b, na, nb;
     club_glicko_start(&a);
     club_glicko_start(&b);
-    Club_Result ra = {b.rating, b.rd, CLUB_FIX_ONE};
-    Club_Result rb = {a.rating, a.rd, 0};
+    Club_Rated_Result ra = {b.rating, b.rd, CLUB_FIX_ONE};
+    Club_Rated_Result rb = {a.rating, a.rd, 0};
     cr_assert_eq(club_glicko_update(&a, &ra, 1, fx(1, 2), &na), 0);
     cr_assert_eq(club_glicko_update(&b, &rb, 1, fx(1, 2), &nb), 0);
     expect(na.rating, 3, "1662.311");
@@ -76,7 +76,7 @@ Test(rating, newcomers_one_game)
 Test(rating, upset_raises_volatility)
 {
     Club_Glicko p = {1700 * CLUB_FIX_ONE, 80 * CLUB_FIX_ONE, fx(6, 100)}, out;
-    Club_Result g = {1400 * CLUB_FIX_ONE, 150 * CLUB_FIX_ONE, 0};
+    Club_Rated_Result g = {1400 * CLUB_FIX_ONE, 150 * CLUB_FIX_ONE, 0};
     cr_assert_eq(club_glicko_update(&p, &g, 1, fx(1, 2), &out), 0);
     expect(out.rating, 3, "1672.737");
     expect(out.rd, 3, "79.677");
@@ -90,7 +90,7 @@ Test(rating, upset_raises_volatility)
 Test(rating, big_upset_takes_the_log_bracket)
 {
     Club_Glicko p = {1500 * CLUB_FIX_ONE, 350 * CLUB_FIX_ONE, fx(6, 100)}, out;
-    Club_Result g = {2300 * CLUB_FIX_ONE, 50 * CLUB_FIX_ONE, CLUB_FIX_ONE};
+    Club_Rated_Result g = {2300 * CLUB_FIX_ONE, 50 * CLUB_FIX_ONE, CLUB_FIX_ONE};
     cr_assert_eq(club_glicko_update(&p, &g, 1, fx(1, 2), &out), 0);
     expect(out.rating, 3, "2162.553");
     expect(out.rd, 3, "343.178");
@@ -107,11 +107,11 @@ Test(rating, big_upset_takes_the_log_bracket)
  * build sees no overflow). */
 Test(rating, extremes_stay_in_range)
 {
-    static Club_Result g[CLUB_PERIOD_MAX];
+    static Club_Rated_Result g[CLUB_PERIOD_MAX];
     Club_Glicko p = {0, 350 * CLUB_FIX_ONE, CLUB_FIX_ONE}, out;
     for (int score = 0; score <= 1; score++) {
         for (int i = 0; i < CLUB_PERIOD_MAX; i++)
-            g[i] = (Club_Result){4000 * CLUB_FIX_ONE, 30 * CLUB_FIX_ONE,
+            g[i] = (Club_Rated_Result){4000 * CLUB_FIX_ONE, 30 * CLUB_FIX_ONE,
                                  score * CLUB_FIX_ONE};
         for (int t = 0; t < 2; t++) {
             Club_Fix tau = t ? 10 * CLUB_FIX_ONE : CLUB_FIX_ONE / 100;
@@ -137,7 +137,7 @@ Test(rating, draw_between_equals_keeps_rating)
 {
     Club_Glicko p, out;
     club_glicko_start(&p);
-    Club_Result g = {p.rating, p.rd, CLUB_FIX_ONE / 2};
+    Club_Rated_Result g = {p.rating, p.rd, CLUB_FIX_ONE / 2};
     cr_assert_eq(club_glicko_update(&p, &g, 1, fx(1, 2), &out), 0);
     cr_assert_eq(out.rating, 1500 * CLUB_FIX_ONE);
     cr_assert_lt(out.rd, p.rd);
@@ -166,7 +166,7 @@ Test(rating, bad_arguments)
 {
     Club_Glicko p, out;
     club_glicko_start(&p);
-    Club_Result g = {p.rating, p.rd, CLUB_FIX_ONE + 1};
+    Club_Rated_Result g = {p.rating, p.rd, CLUB_FIX_ONE + 1};
     cr_assert_eq(club_glicko_update(&p, &g, 1, fx(1, 2), &out), TB_E_ARG);
     g.score = CLUB_FIX_ONE;
     g.rd = 0;
@@ -215,10 +215,10 @@ Test(rating, fixed_point_functions)
 
 /* ---- the list ------------------------------------------------------- */
 
-static Club_Game game(uint8_t w, uint8_t b, uint8_t score, uint64_t started,
+static Club_Rated_Game game(uint8_t w, uint8_t b, uint8_t score, uint64_t started,
                       uint8_t id, uint32_t source)
 {
-    Club_Game g;
+    Club_Rated_Game g;
     memset(&g, 0, sizeof g);
     strcpy(g.game, "laska");
     g.klass = CLUB_CLASS_BLITZ;
@@ -245,10 +245,10 @@ Test(rating, list_rates_each_match_once_in_order)
     cr_assert_eq(club_ratings_new(&r), 0);
     /* added out of order: the later game (started 200) must be rated
      * after the earlier (started 100) */
-    Club_Game later = game(2, 1, 2, 200, 9, 0);
-    Club_Game first = game(1, 2, 2, 100, 5, 1);
-    Club_Game copy = game(1, 2, 2, 100, 5, 2); /* the guest's log of it */
-    Club_Game self = game(3, 3, 2, 50, 7, 3);
+    Club_Rated_Game later = game(2, 1, 2, 200, 9, 0);
+    Club_Rated_Game first = game(1, 2, 2, 100, 5, 1);
+    Club_Rated_Game copy = game(1, 2, 2, 100, 5, 2); /* the guest's log of it */
+    Club_Rated_Game self = game(3, 3, 2, 50, 7, 3);
     cr_assert_eq(club_ratings_add(r, &later), 0);
     cr_assert_eq(club_ratings_add(r, &first), 0);
     cr_assert_eq(club_ratings_add(r, &copy), 0);
@@ -264,19 +264,19 @@ Test(rating, list_rates_each_match_once_in_order)
     Club_Glicko k1, k2, n1, n2;
     club_glicko_start(&k1);
     club_glicko_start(&k2);
-    Club_Result a = {k2.rating, k2.rd, CLUB_FIX_ONE}, b = {k1.rating, k1.rd, 0};
+    Club_Rated_Result a = {k2.rating, k2.rd, CLUB_FIX_ONE}, b = {k1.rating, k1.rd, 0};
     club_glicko_update(&k1, &a, 1, fx(1, 2), &n1);
     club_glicko_update(&k2, &b, 1, fx(1, 2), &n2);
-    Club_Result c = {n2.rating, n2.rd, 0}, d = {n1.rating, n1.rd, CLUB_FIX_ONE};
+    Club_Rated_Result c = {n2.rating, n2.rd, 0}, d = {n1.rating, n1.rd, CLUB_FIX_ONE};
     club_glicko_update(&n1, &c, 1, fx(1, 2), &k1);
     club_glicko_update(&n2, &d, 1, fx(1, 2), &k2);
-    const Club_Player *p0 = club_ratings_at(r, 0), *p1 = club_ratings_at(r, 1);
+    const Club_Rated_Player *p0 = club_ratings_at(r, 0), *p1 = club_ratings_at(r, 1);
     cr_assert_not_null(p1);
     cr_assert_null(club_ratings_at(r, 2));
     /* highest first */
     cr_assert_geq(p0->g.rating, p1->g.rating);
-    const Club_Player *one = p0->key[0] == 1 ? p0 : p1;
-    const Club_Player *two = p0->key[0] == 1 ? p1 : p0;
+    const Club_Rated_Player *one = p0->key[0] == 1 ? p0 : p1;
+    const Club_Rated_Player *two = p0->key[0] == 1 ? p1 : p0;
     cr_assert_eq(one->games, 2);
     cr_assert_eq(two->games, 2);
     cr_assert_eq(one->g.rating, k1.rating);
@@ -291,10 +291,10 @@ Test(rating, list_conflicting_copies_are_not_rated)
 {
     Club_Ratings *r;
     cr_assert_eq(club_ratings_new(&r), 0);
-    Club_Game a = game(1, 2, 2, 100, 5, 4);
-    Club_Game b = game(1, 2, 0, 100, 5, 9); /* the same start, another end */
-    Club_Game c = game(1, 2, 1, 300, 6, 11);
-    Club_Game bad = game(1, 2, 3, 300, 6, 12);
+    Club_Rated_Game a = game(1, 2, 2, 100, 5, 4);
+    Club_Rated_Game b = game(1, 2, 0, 100, 5, 9); /* the same start, another end */
+    Club_Rated_Game c = game(1, 2, 1, 300, 6, 11);
+    Club_Rated_Game bad = game(1, 2, 3, 300, 6, 12);
     cr_assert_eq(club_ratings_add(r, &a), 0);
     cr_assert_eq(club_ratings_add(r, &b), 0);
     cr_assert_eq(club_ratings_add(r, &c), 0);
@@ -315,9 +315,9 @@ Test(rating, list_keeps_games_and_classes_apart)
 {
     Club_Ratings *r;
     cr_assert_eq(club_ratings_new(&r), 0);
-    Club_Game a = game(1, 2, 2, 100, 5, 0);
-    Club_Game b = game(1, 2, 2, 100, 6, 1);
-    Club_Game c = game(1, 2, 2, 100, 7, 2);
+    Club_Rated_Game a = game(1, 2, 2, 100, 5, 0);
+    Club_Rated_Game b = game(1, 2, 2, 100, 6, 1);
+    Club_Rated_Game c = game(1, 2, 2, 100, 7, 2);
     b.klass = CLUB_CLASS_RAPID;
     strcpy(c.game, "chessball");
     cr_assert_eq(club_ratings_add(r, &a), 0);

@@ -66,7 +66,7 @@ Test(rating_log, finished_game_is_rated)
 {
     size_t len;
     uint8_t *buf = a_match("", 20, 1, 0, &len);
-    Club_Game g;
+    Club_Rated_Game g;
     Club_Verdict v = CLUB_UNFINISHED;
     char why[128];
     Proto_Identity w = ident(1), b = ident(2);
@@ -93,7 +93,7 @@ Test(rating_log, finished_game_is_rated)
 Test(rating_log, unrated_games)
 {
     size_t len;
-    Club_Game g;
+    Club_Rated_Game g;
     Club_Verdict v;
     uint8_t *buf = a_match("", 0, 0, PROTO_KIND_ABORT, &len);
     cr_assert_eq(club_game_from_log(buf, len, 0, &g, &v, NULL, 0), 0);

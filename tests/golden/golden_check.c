@@ -465,7 +465,7 @@ static int digest_ratings(unsigned long games, uint64_t seed)
     Club_Glicko p = {1500 * CLUB_FIX_ONE, 200 * CLUB_FIX_ONE,
                      club_fix_ratio(6, 100)},
                 out;
-    Club_Result paper[3] = {
+    Club_Rated_Result paper[3] = {
         {1400 * CLUB_FIX_ONE, 30 * CLUB_FIX_ONE, CLUB_FIX_ONE},
         {1550 * CLUB_FIX_ONE, 100 * CLUB_FIX_ONE, 0},
         {1700 * CLUB_FIX_ONE, 300 * CLUB_FIX_ONE, 0}};
@@ -487,7 +487,7 @@ static int digest_ratings(unsigned long games, uint64_t seed)
     for (int k = 0; k < KEYS; k++)
         strength[k] = (int)(splitmix(&rng) % 800);
     for (unsigned long i = 0; i < games; i++) {
-        Club_Game g;
+        Club_Rated_Game g;
         int w = (int)(splitmix(&rng) % KEYS), b = (int)(splitmix(&rng) % KEYS);
         uint64_t roll = splitmix(&rng) % 1000;
         int edge = 500 + strength[w] - strength[b]; /* white's chance in 1000 */
@@ -517,7 +517,7 @@ static int digest_ratings(unsigned long games, uint64_t seed)
         return 1;
     b2_init(&ctx, HASH_BYTES);
     for (size_t i = 0; i < club_ratings_count(list); i++) {
-        const Club_Player *pl = club_ratings_at(list, i);
+        const Club_Rated_Player *pl = club_ratings_at(list, i);
         b2_update(&ctx, pl->game, strlen(pl->game) + 1);
         b2_update(&ctx, &pl->klass, 1);
         b2_update(&ctx, pl->key, sizeof pl->key);
