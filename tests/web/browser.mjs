@@ -139,6 +139,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
 import { netCorr } from './browser_corr.mjs';
+import { netPool } from './browser_pool.mjs';
 import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
@@ -1261,6 +1262,8 @@ else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
   status = await storyPage(resolve(rest[0]));
 else if (cmd === 'netseek' && env.TABULA_BINARY)
   status = await (rest[0] === 'redis' ? netSeekRedis() : netSeek());
+else if (cmd === 'netpool' && env.TABULA_BINARY)
+  status = await netPool(rest[0] === 'redis');
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
   status = await netTabs(rest[0] === 'nolocks');
 else if (cmd === 'nethost' && (rest.length === 1 || rest[1] === 'tls') && env.TABULA_BINARY)
@@ -1283,5 +1286,5 @@ else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
 else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | netseek [redis] | nettabs [nolocks] | policy | stale | offer');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | netseek [redis] | netpool [redis] | nettabs [nolocks] | policy | stale | offer');
 exit(status);
