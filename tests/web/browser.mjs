@@ -1146,6 +1146,7 @@ async function langPage(lang) {
       start: document.querySelector('#new-game button[type=submit]').textContent,
       seeks: document.querySelector('#seeks h2').textContent,
       seekForm: document.querySelector('#seek-form h2').textContent,
+      pool: document.querySelector('#pool-form h2').textContent,
       seeksNone: document.getElementById('seeks-none').textContent,
       pressed: document.querySelector('#lang button[aria-pressed=true]')?.dataset.lang,
       status: document.getElementById('status').textContent,
@@ -1163,6 +1164,7 @@ async function langPage(lang) {
       expect('Start', x.start, tr2('Start'));
       expect('Open seeks', x.seeks, tr2('Open seeks'));
       expect('Create a seek', x.seekForm, tr2('Create a seek'));
+      expect('Play anyone', x.pool, tr2('Play anyone'));
       return x;
     };
     await startPage(lang, null, tr);
@@ -1180,6 +1182,17 @@ async function langPage(lang) {
     const refusedAs = fill(tr('name refused: {why}'), { why: tr('a control character') });
     if (!nameError.startsWith(refusedAs))
       throw new Error(`the refused name: '${nameError}', expected it to start '${refusedAs}'`);
+    // The pool: an offer of chessball waits alone, its count in LANG's
+    // plural form for 1; Cancel withdraws it.
+    await page.$eval('#pool-games input[value=chessball]', (e) => { e.checked = true; });
+    await page.click('#pool-offer');
+    await page.waitForFunction(() => window.tabulaPage.pool?.counts, { timeout: 20000, polling: 100 });
+    expect('the pool\'s counts', await page.$eval('#pool-status', (e) => e.textContent),
+      fill(tr('In the pool: {counts}'), { counts: fill(tr('N|{game}: {n} waiting|{game}: {n} waiting|1'),
+        { game: tr('Chessball (chess on a football, 1998)'), n: 1 }) }));
+    await page.click('#pool-cancel');
+    expect('the offer withdrawn', await page.$eval('#pool-status', (e) => e.textContent),
+      tr('You withdrew your offer.'));
     // A game between two people on this device: the status in LANG.
     await page.evaluate(() => window.tabulaPage.newGame('laska', 'human', 0));
     let x = await texts();
