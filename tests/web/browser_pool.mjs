@@ -12,7 +12,9 @@
 // bot plays it out: one final hash on both. C is told laska 1 and waits
 // on; the page then offers laska at 30+0, which C's offer (older) hosts:
 // the page plays as guest, held to C's game and clock, one hash on both.
-// Last an offer withdrawn with Cancel. Prints "netpool ..." lines and
+// Last a second tab of the browser (the same identity) is refused an
+// offer while the first's waits, and that one is withdrawn with Cancel.
+// Prints "netpool ..." lines and
 // returns 0 or 1.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -124,6 +126,23 @@ export async function netPool(useRedis = false) {
     await page.waitForFunction(() => !document.getElementById('start').hidden, { timeout: 10000 });
     await offer(page, ['chessball'], '');
     await counts(page, [{ game: 'chessball', n: 1 }], 'a lone offer without a clock');
+    // A second tab of this browser is the same player (its identity key
+    // proves both offers): the lobby refuses its offer while one waits.
+    const tab = await browser.newPage();
+    tab.on('pageerror', (e) => errors.push(String(e)));
+    await tab.goto(`${lobby.base}/`);
+    await tab.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    await offer(tab, ['chessball'], '');
+    await tab.waitForFunction(() => document.getElementById('pool-error').textContent !== '',
+      { timeout: 20000, polling: 100 });
+    const twice = await tab.evaluate(() => ({ error: document.getElementById('pool-error').textContent,
+      pool: window.tabulaPage.pool, offer: !document.getElementById('pool-offer').hidden }));
+    if (twice.error !== 'the lobby did not take the offer: an offer of yours waits on this lobby already (one waits at a time)' ||
+        twice.pool !== null || !twice.offer)
+      throw new Error(`a second tab's offer: ${JSON.stringify(twice)}`);
+    console.log(`netpool second tab '${twice.error}'`);
+    await tab.close();
+    await page.bringToFront();
     await page.click('#pool-cancel');
     const gone = await page.evaluate(() => ({ pool: window.tabulaPage.pool,
       status: document.getElementById('pool-status').textContent,

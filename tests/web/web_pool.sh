@@ -8,7 +8,9 @@
 # chessball at 5+0 pairs with the page, which hosts it and plays it out
 # with its bot (one final hash on both), the waiting terminal is told
 # laska 1; then the page offers laska at 30+0 and plays as the waiting
-# terminal's guest (one hash on both); an offer withdrawn with Cancel.
+# terminal's guest (one hash on both); a second tab of the browser (one
+# identity key) is refused an offer while the first's waits, which Cancel
+# withdraws.
 # First on one `tabula lobby --http`, then with the page on one `tabula
 # lobby --redis` node and the terminals on another of one redis-server
 # (skipped without redis-server). Run by ctest as web_pool.

@@ -181,7 +181,12 @@ const char *web_pool_input(Web_Pool *p, const uint8_t *msg, size_t len)
         web__fail(TB_E_FORMAT, "not a message of the pool's");
         return NULL;
     }
-    web__fail(rc, _(tb_strerror(rc))); /* the lobby refused the offer */
+    /* the lobby refused the offer (past the player's share: its one
+     * offer waits already, from another tab or a terminal of its key) */
+    web__fail(rc, rc == TB_E_SEEKS
+                      ? _("an offer of yours waits on this lobby already (one "
+                          "waits at a time)")
+                      : _(tb_strerror(rc)));
     return NULL;
 }
 
