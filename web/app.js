@@ -560,12 +560,16 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   const key = kept ? kept.key : pool ? pool.key() : tabula.keyNew();
   if (kept?.seek) seek = { name: nameLoad() };
   const seekBy = seek && { idKey: identityKey(() => tabula.keyNew()), name: seek.name };
-  const seat = kept
-    ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
-      seek: seekBy })
-    : pool ? pool.seat({ bot: bot > 0 })
-      : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
-  pool?.free();
+  let seat;
+  try {
+    seat = kept
+      ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
+        seek: seekBy })
+      : pool ? pool.seat({ bot: bot > 0 })
+        : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
+  } finally {
+    pool?.free(); // (its seat key is the seat's now, or the offer is over)
+  }
   // the turn in progress goes on for the time the page was away
   if (kept) seat.resumeTurn(kept.turnAt, Date.now(), now());
   const soFar = kept ? seat.game() : null;
@@ -1256,7 +1260,6 @@ function poolOffer() {
       pool = null;
       drawPool();
       $('pool-status').textContent = '';
-      window.tabulaPage.paired = paired;
       // (the game as a host or guest plays it: the seat is the offer's)
       netStart(() => netGame({ role: paired.role, name: paired.game, options: paired.options,
         bot: mine.bot, pool: mine.offer }), 'pool-error');
