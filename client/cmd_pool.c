@@ -69,15 +69,6 @@ typedef struct Pool_Run {
     Lobby_Paired paired;
 } Pool_Run;
 
-/* The catalogue's index of g: the bit of POOL's games that is g's. */
-static unsigned game_bit(const Core_Game *g)
-{
-    for (size_t i = 0; i < core_game_count(); i++)
-        if (core_game_at(i) == g)
-            return (unsigned)i;
-    return LOBBY_POOL_GAMES; /* (never: g is the catalogue's) */
-}
-
 /* The offered games' counts, as "laska 2, chessball 1". */
 static void on_wait(void *user, const uint32_t *counts)
 {
@@ -87,7 +78,7 @@ static void on_wait(void *user, const uint32_t *counts)
     int same = r->printed;
 
     for (size_t i = 0; i < r->ngames; i++) {
-        unsigned b = game_bit(r->games[i]);
+        unsigned b = seat_pool_bit(r->games[i]);
         same = same && r->shown[b] == counts[b];
         r->shown[b] = counts[b];
         int k = snprintf(line + n, sizeof line - n, "%s%s %u", i ? ", " : "",
@@ -190,7 +181,7 @@ static int read_games(const char *text, Pool_Run *r, uint16_t *mask)
             *end++ = '\0';
         if ((g = cli_game("pool", p)) == NULL)
             return -1;
-        unsigned b = game_bit(g);
+        unsigned b = seat_pool_bit(g);
         if (b >= LOBBY_POOL_GAMES || (*mask & (1u << b)) != 0) {
             fprintf(stderr, _("tabula pool: '%s' is named twice in '%s'\n"),
                     cli_token(p), cli_token(text));
@@ -299,36 +290,31 @@ int cli_pool(int argc, char **argv)
      * offer of it waits at a time, and two never pair); its card holds
      * this game's seat key and an invite code bound to it, which the
      * relay checks and hands the other player (the host's code to its
-     * guest, the guest's key to its host). */
-    Proto_Identity me, id;
-    Lobby_Code invite;
-    uint8_t card[LOBBY_SEEK_CARD_MAX], msg[LOBBY_WIRE_POOL_MAX];
-    size_t card_len = 0, len = 0;
+     * guest, the guest's key to its host): seat_pool_offer. */
+    Proto_Identity me;
+    Seat_Pool_Offer offer;
     int idrc = proto_identity_load(&me, NULL, NULL);
     if (idrc != 0)
         fprintf(stderr, _("tabula pool: cannot read your identity (%s): the "
                           "offer goes under this game's key alone\n"),
                 _(tb_strerror(idrc)));
-    if (proto_identity_generate(&id) != 0 || lobby_code_new(id.pk, &invite) != 0 ||
-        lobby_seek_card(&id, &invite, core_game_name(r.games[0]), options, NULL,
-                        0, NULL, card, &card_len) != 0 ||
-        (len = lobby_wire_pool(msg, idrc == 0 ? &me : &id, mask, &lo, &hi, card,
-                               card_len)) == 0) {
-        proto_identity_wipe(&me);
-        proto_identity_wipe(&id);
+    int made = seat_pool_offer(&offer, idrc == 0 ? &me : NULL, mask, &lo, &hi,
+                               options);
+    proto_identity_wipe(&me);
+    if (made != 0) {
         fprintf(stderr, _("tabula pool: cannot make the offer\n"));
         return CLI_EXIT_FAIL;
     }
-    proto_identity_wipe(&me);
     signal(SIGPIPE, SIG_IGN);
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (uv_loop_init(&r.loop) != 0) {
-        proto_identity_wipe(&id);
+        seat_pool_offer_wipe(&offer);
         return CLI_EXIT_FAIL;
     }
     r.status = 1;
-    int rc = lobby_pool_offer(&r.loop, (const struct sockaddr *)&addr, msg, len,
-                              on_wait, on_done, &r, &r.offer);
+    int rc = lobby_pool_offer(&r.loop, (const struct sockaddr *)&addr,
+                              offer.msg, offer.len, on_wait, on_done, &r,
+                              &r.offer);
     if (rc == 0) {
         uv_signal_init(&r.loop, &r.sig);
         r.sig.data = &r;
@@ -338,12 +324,12 @@ int cli_pool(int argc, char **argv)
     }
     uv_loop_close(&r.loop);
     if (rc == UV_ECANCELED) {
-        proto_identity_wipe(&id);
+        seat_pool_offer_wipe(&offer);
         fprintf(stderr, _("tabula pool: you withdrew your offer\n"));
         return CLI_EXIT_FAIL;
     }
     if (rc != 0) {
-        proto_identity_wipe(&id);
+        seat_pool_offer_wipe(&offer);
         fprintf(stderr, rc == TB_E_SEEKS
                             ? _("tabula pool: the lobby at %s holds an offer "
                                 "of yours already (one waits at a time)\n")
@@ -353,16 +339,14 @@ int cli_pool(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
 
-    /* Paired: a game and clock both offered, the older offer hosting. */
+    /* Paired: a game and clock both offered, the older offer hosting;
+     * the match's options are the host's (its card's, as PAIRED says
+     * them) and the clock paired; the guest holds the host's start to
+     * them (seat_pool_paired). */
     const Lobby_Paired *pd = &r.paired;
-    const Core_Game *game =
-        pd->game < core_game_count() ? core_game_at(pd->game) : NULL;
-    char ctext[PROTO_CLOCK_TEXT_MAX], shown[PROTO_CLOCK_TEXT_MAX],
-        opts[PROTO_OPTIONS_MAX + 1];
-    if (game == NULL || (mask & (1u << pd->game)) == 0 ||
-        proto_clock_format(&pd->clock, ctext, sizeof ctext) != 0 ||
-        proto_clock_typed(&pd->clock, shown, sizeof shown) != 0) {
-        proto_identity_wipe(&id);
+    Seat_Pool_Game pg;
+    if (seat_pool_paired(pd, mask, &pg) != 0) {
+        seat_pool_offer_wipe(&offer);
         fprintf(stderr, _("tabula pool: the lobby paired the offer for a "
                           "game it did not offer\n"));
         return CLI_EXIT_FAIL;
@@ -370,31 +354,22 @@ int cli_pool(int argc, char **argv)
     /* (as --clock takes it: 5+0, not the option's 300+0) */
     printf(pd->role == LOBBY_ROLE_HOST ? "pool: paired: host %s %s\n"
                                        : "pool: paired: guest %s %s\n",
-           core_game_name(game), shown[0] != '\0' ? shown : "-");
-    /* The match's options: the host's (its card's, as PAIRED says them)
-     * and the clock paired; the guest holds the host's start to them. */
-    int n = snprintf(opts, sizeof opts, "%s%s%s%s", pd->options,
-                     pd->options[0] != '\0' && ctext[0] != '\0' ? "," : "",
-                     ctext[0] != '\0' ? "clock=" : "", ctext);
-    if (n < 0 || (size_t)n >= sizeof opts) {
-        proto_identity_wipe(&id);
-        return CLI_EXIT_FAIL;
-    }
+           core_game_name(pg.game), pg.clock[0] != '\0' ? pg.clock : "-");
     Netgame_Config cfg;
     seat_config(&cfg, lobby, bot_level, delay_ms, log_path);
     cfg.role = pd->role;
-    cfg.pool_id = &id;
+    cfg.pool_id = &offer.seat;
     cfg.pool_guest = pd->guest_pk;
     cfg.pool_invite = &pd->invite;
     if (pd->role == LOBBY_ROLE_HOST) {
-        cfg.game = game;
-        cfg.options = opts;
+        cfg.game = pg.game;
+        cfg.options = pg.options;
     } else {
         cfg.code = pd->invite.text;
-        cfg.expect_game = game;
-        cfg.expect_options = opts;
+        cfg.expect_game = pg.game;
+        cfg.expect_options = pg.options;
     }
     rc = cli_net_play(&cfg, "pool", NULL, 0);
-    proto_identity_wipe(&id);
+    seat_pool_offer_wipe(&offer);
     return rc;
 }

@@ -129,6 +129,68 @@ const char *seat_clock_range_bad(const char *range);
  * match options hold a clock already besides the one typed, N_() marked. */
 const char *seat_clock_twice(void);
 
+/* ---- the pool's offer (issue 37) ----------------------------------- */
+
+/*
+ * What a player's client does with the pool (docs/pool.md,
+ * docs/protocol-lobby.md "Pool") that is policy, not I/O: the terminal
+ * (client/cmd_pool.c) and the page (web/wasm/web_pool.c) both make their
+ * offer and read their pairing here.
+ */
+
+/* seat_pool_bit: game g's bit in POOL's games (its index in the core
+ * catalogue, core_game_at); LOBBY_POOL_GAMES when g is not in it. */
+unsigned seat_pool_bit(const Core_Game *g);
+
+/* An offer made (seat_pool_offer): the game's seat key, the invite code
+ * bound to it (the room's code when this player hosts), the games
+ * offered and the POOL hello to send. Wipe with seat_pool_offer_wipe. */
+typedef struct Seat_Pool_Offer {
+    Proto_Identity seat;
+    Lobby_Code invite;
+    uint16_t games;
+    uint8_t msg[LOBBY_WIRE_POOL_MAX];
+    size_t len;
+} Seat_Pool_Offer;
+
+/*
+ * seat_pool_offer: the offer of games (a mask of seat_pool_bit bits, at
+ * least one) at any clock of lo..hi (proto_clock_range_parse's; NULL or
+ * both PROTO_CLOCK_NONE: no clock) with match options (no clock in
+ * them), by player (its identity, which proves the offer; NULL: the
+ * fresh seat key proves it, a player without an identity): a fresh seat
+ * key, an invite code bound to it, its seek card (the first game
+ * offered) and the POOL hello into *out. Errors: TB_E_ARG (no game, a
+ * clock in options), TB_E_FORMAT (options a card may not carry, a range
+ * out of order), TB_E_CRYPTO.
+ */
+int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
+                    uint16_t games, const Proto_Clock *lo,
+                    const Proto_Clock *hi, const char *options);
+
+/* seat_pool_offer_wipe: forget the seat key of *o. */
+void seat_pool_offer_wipe(Seat_Pool_Offer *o);
+
+/* The game a pairing means (seat_pool_paired). */
+typedef struct Seat_Pool_Game {
+    const Core_Game *game;
+    /* the match's options: the host's (PAIRED's) and the clock paired */
+    char options[PROTO_OPTIONS_MAX + 1];
+    char clock[PROTO_CLOCK_TEXT_MAX]; /* as --clock takes it ("5+0"); ""
+                                         none */
+} Seat_Pool_Game;
+
+/*
+ * seat_pool_paired: what PAIRED p means for an offer of games (its
+ * mask): the game (one of those offered), the match options a host
+ * starts with and a guest holds its host to (the host's and
+ * "clock=" the paired clock), and the clock as a player types it.
+ * Errors: TB_E_FORMAT (a game not offered, or not compiled in),
+ * TB_E_SPACE (options and clock too long together).
+ */
+int seat_pool_paired(const Lobby_Paired *p, uint16_t games,
+                     Seat_Pool_Game *out);
+
 /* ---- the seat ------------------------------------------------------ */
 
 /*

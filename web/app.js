@@ -16,6 +16,7 @@ import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex 
 import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey,
   identityKey, nameLoad, nameSave } from './seatstore.js';
 import { SeekPoller } from './seeks.js';
+import { PoolDriver } from './pool.js';
 import { KeptWatch } from './keptwatch.js';
 import { drawNotifyToggle, yourMove } from './notices.js';
 import { playSave, playLoad, playForget } from './playstore.js';
@@ -129,6 +130,7 @@ function show(section) {
   if (section === 'start' && tabula) void drawKept();
   else keptWatch?.stop(); // (watched only while the start page is open)
   seekPoller?.show(section === 'start');
+  if (section !== 'start') poolCancel(); // (an offer is made from the start page, for it)
   // (a network game's board waits for its position: netRefresh)
   if (section === 'game') $('board-wrap').hidden = game?.mode === 'net' && !game.pos;
 }
@@ -546,20 +548,28 @@ function movesOf(g) {
 // identity key (web_net_seek); a kept seeking host seeks again.
 // expect: {game, options} a seek's card promised, which a guest that
 // took it from the list holds its host to (web_net_take).
+// pool: a PoolOffer the lobby paired: its seat key and seat (host or
+// guest as the pairing says, web_pool_seat), freed here.
 function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null,
-  seek = null, expect = null }) {
+  seek = null, expect = null, pool = null }) {
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
   playForget(); // (this tab's game is a network game now)
   // each seat its own key (seatstore.js): two tabs are two players
-  const key = kept ? kept.key : tabula.keyNew();
+  const key = kept ? kept.key : pool ? pool.key() : tabula.keyNew();
   if (kept?.seek) seek = { name: nameLoad() };
   const seekBy = seek && { idKey: identityKey(() => tabula.keyNew()), name: seek.name };
-  const seat = kept
-    ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
-      seek: seekBy })
-    : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
+  let seat;
+  try {
+    seat = kept
+      ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
+        seek: seekBy })
+      : pool ? pool.seat({ bot: bot > 0 })
+        : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
+  } finally {
+    pool?.free(); // (its seat key is the seat's now, or the offer is over)
+  }
   // the turn in progress goes on for the time the page was away
   if (kept) seat.resumeTurn(kept.turnAt, Date.now(), now());
   const soFar = kept ? seat.game() : null;
@@ -1186,6 +1196,82 @@ function drawSeeks() {
       : '';
 }
 
+// ---- the pool (issue 37) -------------------------------------------------
+
+// The offer waiting ({driver, offer, bot, counts}), or null.
+let pool = null;
+
+// The games of the pool form: a box per game of the module's catalogue.
+function drawPoolGames() {
+  const box = $('pool-games');
+  const legend = box.querySelector('legend');
+  const checked = new Set([...box.querySelectorAll('input:checked')].map((i) => i.value));
+  box.replaceChildren(legend, ...tabula.games().map((g) => {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'checkbox';
+    input.value = g.name;
+    input.checked = checked.has(g.name);
+    label.append(input, ` ${t(g.title)}`);
+    return label;
+  }));
+}
+
+// How many wait for each game offered, as the relay last said it, in
+// the page's language.
+function drawPool() {
+  const waiting = pool !== null;
+  $('pool-offer').hidden = waiting;
+  $('pool-cancel').hidden = !waiting;
+  for (const el of $('pool-form').querySelectorAll('input, select')) el.disabled = waiting;
+  if (!waiting) return;
+  const title = (name) => {
+    const g = tabula.games().find((x) => x.name === name);
+    return g ? t(g.title) : name;
+  };
+  $('pool-status').textContent = pool.counts
+    ? t('In the pool: {counts}', { counts: pool.counts.map(({ game: g, n }) =>
+      tn('{game}: {n} waiting', '{game}: {n} waiting', n, { game: title(g) })).join(', ') })
+    : `${t('offering to the lobby')}…`;
+}
+
+// Withdraw the waiting offer, if any (its connection closed).
+function poolCancel(said = '') {
+  if (!pool) return;
+  pool.driver.cancel();
+  pool.offer.free();
+  pool = null;
+  drawPool();
+  $('pool-status').textContent = said;
+}
+
+function poolOffer() {
+  const games = [...$('pool-games').querySelectorAll('input:checked')].map((i) => i.value);
+  if (!games.length) throw new Error(t('Choose at least one game.'));
+  // (the player's key proves the offer, as the terminal's identity does)
+  const offer = tabula.poolOffer({ games, range: $('pool-clock').value.trim(),
+    idKey: identityKey(() => tabula.keyNew()) });
+  const bot = Number($('pool-bot').value);
+  pool = { offer, bot, counts: null };
+  pool.driver = new PoolDriver(offer, lobbyUrl(), {
+    onWait: (counts) => { pool.counts = counts; drawPool(); },
+    onPaired: (paired) => {
+      const mine = pool;
+      pool = null;
+      drawPool();
+      $('pool-status').textContent = '';
+      // (the game as a host or guest plays it: the seat is the offer's)
+      netStart(() => netGame({ role: paired.role, name: paired.game, options: paired.options,
+        bot: mine.bot, pool: mine.offer }), 'pool-error');
+    },
+    onFailed: (e) => {
+      poolCancel();
+      $('pool-error').textContent = t('the lobby did not take the offer: {why}', { why: errText(e) });
+    },
+  });
+  drawPool();
+}
+
 // ---- the page's languages (i18n.js) -------------------------------------
 
 // index.html's texts: data-i18n="KEY" (text), data-i18n-html (a text with
@@ -1219,6 +1305,13 @@ const PAGE_TEXTS = {
   'no-name': N_('no name'),
   'put-up-seek': N_('Put up the seek'),
   'seek-hint': N_('You play White in a room on the lobby\'s public list; the first player who takes it plays you. Your name is signed by this browser\'s key.'),
+  'play-anyone': N_('Play anyone'),
+  games: N_('Games'),
+  clocks: N_('Clocks'),
+  'clock-range': N_('none, or 5+0, or 3+2..10+5'),
+  offer: N_('Offer'),
+  cancel: N_('Cancel'),
+  'pool-hint': N_('The lobby pairs you with the player who has waited longest among those who share a game and a clock with you; the one who waited longer plays White.'),
   'kept-games': N_('Your games in this browser'),
   code: N_('Code'),
   join: N_('Join (invite code)'),
@@ -1267,6 +1360,7 @@ function applyTexts() {
   }
   if (tabula) drawLevels();
   if (tabula) drawSeeks();
+  if (tabula) { drawPoolGames(); drawPool(); }
   if (tabula) drawNotify();
   if (tabula && !$('start').hidden) drawKeptRows();
 }
@@ -1403,6 +1497,19 @@ function wire() {
         seek: { name } });
     }, 'seek-error');
   });
+  // The pool: several games at a range of clocks (the module reads the
+  // range, proto_clock_range_parse); the counts until paired.
+  $('pool-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    $('pool-error').textContent = '';
+    if (pool) return;
+    try {
+      poolOffer();
+    } catch (err) {
+      $('pool-error').textContent = errText(err);
+    }
+  });
+  $('pool-cancel').addEventListener('click', () => poolCancel(t('You withdrew your offer.')));
   seekPoller = new SeekPoller(tabula, lobbyUrl(), (list, error) => {
     seeksShown = { list: list ?? seeksShown.list, error };
     drawSeeks();
@@ -1469,6 +1576,7 @@ function wire() {
 // For the browser tests (tests/web/browser.mjs) and the curious.
 window.tabulaPage = { newGame, openReplay, netGame, humanMove, get game() { return game; },
   get seeks() { return seeksShown.list?.seeks ?? []; },
+  get pool() { return pool && { counts: pool.counts }; },
   get tabula() { return tabula; } };
 
 setLang(preferredLang()).then(() => {

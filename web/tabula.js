@@ -201,6 +201,18 @@ export class Tabula {
     return s;
   }
 
+  // An offer to the lobby's pool (web/wasm/web_pool.h), as `tabula pool
+  // GAMES --clock RANGE` makes one: games [names], range as typed
+  // ('3+2..10+5', '5+0', '' none: read by the module's one grammar),
+  // options (no clock), idKey the player's identity key, which proves the
+  // offer; throws with the reason in the page's language.
+  poolOffer({ games, range = '', options = '', idKey = '' }) {
+    const h = this.withStrings([games.join(','), range, options, idKey],
+      (g, r, o, i) => this.x.web_pool_new(g, r, o, i));
+    if (h === 0) throw this.lastError();
+    return new PoolOffer(this, h);
+  }
+
   // The relay's answer to a seeking host's SEEK (a SEEKED output's
   // reason) as the terminal's line, in the page's language.
   seekedText(reason) { return this.str(this.x.web_seeked_text(reason)); }
@@ -478,6 +490,51 @@ export class Position {
 // Match_Out_Kind: NET.SEND, NET.PLY, ...) and the TB_E_* codes of
 // core/tb_error.h (TB_E.TB_E_CODE, ...): filled from the module's
 // web_codes when it loads, never written here.
+// An offer to the pool in the module: its hello, the relay's answers
+// read, and once paired the game's seat.
+export class PoolOffer {
+  constructor(tabula, handle) {
+    this.t = tabula;
+    this.h = handle;
+  }
+
+  free() { if (this.h) this.t.x.web_pool_free(this.h); this.h = 0; }
+
+  hello() { return this.t.outBytes(this.t.x.web_pool_hello(this.h)); }
+
+  // A message of the relay's: {wait: [{game, n}]} (the offers waiting for
+  // each game offered, this one counted) or {paired: {role, game, clock,
+  // options}}; throws the relay's refusal (its words in the page's
+  // language) or a message that is not the pool's.
+  input(bytes) {
+    const p = this.t.x.web_alloc(bytes.length || 1);
+    if (p === 0) throw new TabulaError(-1, 'out of memory');
+    try {
+      this.t.bytes().set(bytes, p);
+      const text = this.t.str(this.t.x.web_pool_input(this.h, p, bytes.length));
+      if (text === null) throw this.t.lastError();
+      const f = text.split('\t');
+      if (f[0] === 'paired')
+        return { paired: { role: Number(f[1]), game: f[2], clock: f[3], options: f[4] } };
+      const wait = [];
+      for (let i = 1; i + 1 < f.length; i += 2) wait.push({ game: f[i], n: Number(f[i + 1]) });
+      return { wait };
+    } finally {
+      this.t.x.web_free(p);
+    }
+  }
+
+  // The paired game's seat key (hex), kept with the seat as any seat's.
+  key() { return this.t.str(this.t.x.web_pool_key(this.h)); }
+
+  // The paired game's seat (web_pool_seat): host or guest as paired.
+  seat({ bot = false, started = Math.floor(Date.now() / 1000) } = {}) {
+    const h = this.t.x.web_pool_seat(this.h, bot ? 1 : 0, started);
+    if (h === 0) throw this.t.lastError();
+    return new NetSeat(this.t, h);
+  }
+}
+
 export const NET = {};
 export const TB_E = {};
 

@@ -139,6 +139,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
 import { netCorr } from './browser_corr.mjs';
+import { netPool } from './browser_pool.mjs';
 import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
 // Golden files parsed here (test data, not rules); hashes come from the
@@ -1145,6 +1146,7 @@ async function langPage(lang) {
       start: document.querySelector('#new-game button[type=submit]').textContent,
       seeks: document.querySelector('#seeks h2').textContent,
       seekForm: document.querySelector('#seek-form h2').textContent,
+      pool: document.querySelector('#pool-form h2').textContent,
       seeksNone: document.getElementById('seeks-none').textContent,
       pressed: document.querySelector('#lang button[aria-pressed=true]')?.dataset.lang,
       status: document.getElementById('status').textContent,
@@ -1162,6 +1164,7 @@ async function langPage(lang) {
       expect('Start', x.start, tr2('Start'));
       expect('Open seeks', x.seeks, tr2('Open seeks'));
       expect('Create a seek', x.seekForm, tr2('Create a seek'));
+      expect('Play anyone', x.pool, tr2('Play anyone'));
       return x;
     };
     await startPage(lang, null, tr);
@@ -1179,6 +1182,17 @@ async function langPage(lang) {
     const refusedAs = fill(tr('name refused: {why}'), { why: tr('a control character') });
     if (!nameError.startsWith(refusedAs))
       throw new Error(`the refused name: '${nameError}', expected it to start '${refusedAs}'`);
+    // The pool: an offer of chessball waits alone, its count in LANG's
+    // plural form for 1; Cancel withdraws it.
+    await page.$eval('#pool-games input[value=chessball]', (e) => { e.checked = true; });
+    await page.click('#pool-offer');
+    await page.waitForFunction(() => window.tabulaPage.pool?.counts, { timeout: 20000, polling: 100 });
+    expect('the pool\'s counts', await page.$eval('#pool-status', (e) => e.textContent),
+      fill(tr('In the pool: {counts}'), { counts: fill(tr('N|{game}: {n} waiting|{game}: {n} waiting|1'),
+        { game: tr('Chessball (chess on a football, 1998)'), n: 1 }) }));
+    await page.click('#pool-cancel');
+    expect('the offer withdrawn', await page.$eval('#pool-status', (e) => e.textContent),
+      tr('You withdrew your offer.'));
     // A game between two people on this device: the status in LANG.
     await page.evaluate(() => window.tabulaPage.newGame('laska', 'human', 0));
     let x = await texts();
@@ -1261,6 +1275,8 @@ else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
   status = await storyPage(resolve(rest[0]));
 else if (cmd === 'netseek' && env.TABULA_BINARY)
   status = await (rest[0] === 'redis' ? netSeekRedis() : netSeek());
+else if (cmd === 'netpool' && env.TABULA_BINARY)
+  status = await netPool(rest[0] === 'redis');
 else if (cmd === 'nettabs' && env.TABULA_BINARY)
   status = await netTabs(rest[0] === 'nolocks');
 else if (cmd === 'nethost' && (rest.length === 1 || rest[1] === 'tls') && env.TABULA_BINARY)
@@ -1283,5 +1299,5 @@ else if (cmd === 'lang' && rest.length === 1) status = await langPage(rest[0]);
 else if (cmd === 'policy' && env.TABULA_BINARY) status = await policyPage();
 else if (cmd === 'stale' && env.TABULA_BINARY) status = await stalePage();
 else if (cmd === 'offer' && env.TABULA_BINARY) status = await offerPage();
-else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | netseek [redis] | nettabs [nolocks] | policy | stale | offer');
+else console.error('usage: node tests/web/browser.mjs golden [DIR] | play GAME PLIES [PNG] | playreload GAME | perft GAME DEPTH [ROUNDS] | bot GAME LEVEL PLIES [SEED] | load GAME | figurines | levels | ballmap | vball | phone GAME [PNG] | lang LANG | replay FILE | net OUTDIR GAME... | nethost GAME [tls] | netresign | netclaim | netwatch | story OUTDIR | netseek [redis] | netpool [redis] | nettabs [nolocks] | policy | stale | offer');
 exit(status);

@@ -7,7 +7,8 @@ import { rmSync } from 'node:fs';
 import { readFile, readdir, rename } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
-import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert, redisServer } from './page_util.mjs';
+import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost, selfSignedCert, redisServer,
+  terminals, waitOut, verdict } from './page_util.mjs';
 
 // A new page of browser at url, ready; its errors go to errors.
 async function openPage(browser, url, errors) {
@@ -1120,18 +1121,10 @@ export async function netSeek(lobbyArgs = null) {
   const other = lobbyArgs?.other ? await lobbyServer(env.TABULA_BINARY, lobbyArgs.other) : lobby;
   const browser = await launchBrowser();
   const errors = [];
-  const procs = [];
+  const term = terminals();
   const say = (w) => { if (env.WEB_NET_DEBUG) console.error(`netseek: ${w}`); };
-  // A terminal command on the other node; resolves to {out, code}.
-  const run = (args, runEnv = termEnv) => {
-    const p = spawn(env.TABULA_BINARY, args, { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    procs.push(p);
-    const r = { out: '', err: '', proc: p };
-    p.stdout.on('data', (d) => { r.out += d; });
-    p.stderr.on('data', (d) => { r.err += d; });
-    r.exit = new Promise((done) => p.on('exit', done));
-    return r;
-  };
+  // A terminal command on the other node (terminals(): {out, err, exit}).
+  const run = (args, runEnv = termEnv) => term.run(args, runEnv);
   // `tabula seeks laska` as it ends; asked again a little later while the
   // lobby says this address asked too often (the page's refreshes and
   // each tabula join's look-up share the address's rate).
@@ -1143,13 +1136,7 @@ export async function netSeek(lobbyArgs = null) {
       await new Promise((ok) => setTimeout(ok, 2500));
     }
   };
-  // (out: stdout, or stderr, where a terminal seat warns)
-  const waitOut = async (r, re, what, out = 'out') => {
-    for (let i = 0; i < 600 && !re.test(r[out]); i++) await new Promise((ok) => setTimeout(ok, 100));
-    if (!re.test(r[out])) throw new Error(`${what}: no ${re} in ${JSON.stringify(r)}`);
-    return r[out].match(re);
-  };
-  try {
+  return verdict('netseek', errors, async () => {
     const id = run(['identity', '--name', 'Terminál Тест']);
     await id.exit;
     const termFp = id.out.match(/^fingerprint: (\S+)$/m)?.[1];
@@ -1318,17 +1305,11 @@ export async function netSeek(lobbyArgs = null) {
       });
     say(`over the limit: ${refusal}`);
     console.log(`netseek limit ${seekers.length - 1} open seeks; the page was told '${refusal}'`);
-    if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
-    console.log('netseek ok');
-    return 0;
-  } catch (e) {
-    console.log(`netseek FAILED: ${e.message}`);
-    return 1;
-  } finally {
-    for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+  }, async () => {
+    term.stop();
     await browser.close();
     lobby.close();
     if (other !== lobby) other.close();
     await rm(home, { recursive: true, force: true });
-  }
+  });
 }

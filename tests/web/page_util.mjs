@@ -250,3 +250,49 @@ export async function redisServer() {
     p.on('exit', (code) => fail(new Error(`redis-server exited ${code}: ${out}`)));
   });
 }
+
+// A test's terminal players: run(args, runEnv) starts the tabula program
+// (TABULA_BINARY) with runEnv and resolves nothing: it gives {out, err,
+// proc, exit} (exit a promise of the status), out and err growing as it
+// prints; stop() ends those still running.
+export function terminals() {
+  const procs = [];
+  return {
+    run(args, runEnv = env) {
+      const p = spawn(env.TABULA_BINARY, args, { env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      procs.push(p);
+      const r = { out: '', err: '', proc: p };
+      p.stdout.on('data', (d) => { r.out += d; });
+      p.stderr.on('data', (d) => { r.err += d; });
+      r.exit = new Promise((done) => p.on('exit', done));
+      return r;
+    },
+    stop() { for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM'); },
+  };
+}
+
+// The first match of re in what a terminal of terminals() printed on out
+// ('out' or 'err', where a seat warns), waited for up to a minute; throws
+// naming what otherwise.
+export async function waitOut(r, re, what, out = 'out') {
+  for (let i = 0; i < 600 && !re.test(r[out]); i++) await new Promise((ok) => setTimeout(ok, 100));
+  if (!re.test(r[out])) throw new Error(`${what}: no ${re} in ${JSON.stringify({ out: r.out, err: r.err })}`);
+  return r[out].match(re);
+}
+
+// A browser scenario's verdict: body() runs, errors (the pages' own)
+// fail it too; prints "NAME ok" or "NAME FAILED: why" and resolves to
+// 0 or 1; cleanup() runs either way.
+export async function verdict(name, errors, body, cleanup) {
+  try {
+    await body();
+    if (errors.length) throw new Error(`errors in the page: ${errors.join('; ')}`);
+    console.log(`${name} ok`);
+    return 0;
+  } catch (e) {
+    console.log(`${name} FAILED: ${e.message}`);
+    return 1;
+  } finally {
+    await cleanup();
+  }
+}

@@ -15,7 +15,9 @@
 # player joins with the command the room line shows, offers a draw on
 # its turn, and the page's Accept then says it waits for the page's
 # turn; the start page's list of seeks says none is open, and its seek
-# form refuses a name with a control character in the rule's words. The
+# form refuses a name with a control character in the rule's words; the
+# pool form's offer shows its count in the language's plural form and
+# Cancel withdraws it. The
 # expected texts are the catalogues'
 # own, looked up by gettext(1) and ngettext(1) in the built .mo files
 # (not copied from the page). Run by ctest as web_lang.
@@ -40,6 +42,8 @@ ids=('New game' 'Host a network game' 'Replay a match log' 'Start' 'Resign'
   'you: host' 'click or type your moves on your turn'
   'Open seeks' 'Create a seek' 'No seek is open on this lobby: put one up with the form Create a seek.'
   'name refused: {why}' 'a control character'
+  'Play anyone' 'In the pool: {counts}' 'N|{game}: {n} waiting|{game}: {n} waiting|1'
+  'Chessball (chess on a football, 1998)' 'You withdrew your offer.'
   $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows them top first (bw: a Black soldier on a White\none; a column of more than three shows its top two and +, as bw+);\na square\'s description (shown when pointing at it, and read out by\nscreen readers) lists it whole, top first.\n'
   $'w, b: a White or Black soldier; W, B: an officer. A column of\nseveral pieces shows them top first (bw: a Black soldier on a White\none; a column of more than three shows its top two and +, as bw+);\nthe cell\'s line under the board lists it whole, top first.\n')
 fail=0

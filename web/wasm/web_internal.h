@@ -12,6 +12,7 @@
 
 #include "core.h"
 #include "game_glance.h"
+#include "lobby_wire.h"
 #include "proto.h"
 
 /* Copy n bytes into the output buffer (web_out, web_out_len give them to
@@ -41,5 +42,30 @@ int web__read_move(const Core_Position *pos, const char *text, Core_Move *mv,
  * CAUGHT field, into the output buffer (web_glance_log and
  * web_net_glance answer alike); NULL on TB_E_NOMEM. */
 const char *web__glance_text(const Cli_Glance *g, int caught);
+
+/* The key pair of key, the hex of its secret key as web_key_new gives
+ * it (the public half derived again, so a damaged stored key is
+ * refused): 0, or TB_E_FORMAT. */
+int web__key_read(const char *hex, Proto_Identity *id);
+
+/* What a pool's pairing gives a seat (web_pool.c): a host's room code
+ * (its card's, which PAIRED handed its guest) and the only guest key it
+ * seats; a guest's host's code. */
+typedef struct Web_Paired {
+    const Lobby_Code *invite;
+    const uint8_t *guest_pk;
+} Web_Paired;
+
+struct Web_Net;
+
+/* A seat as a pool's PAIRED says (web_pool.c's web_pool_seat): role 0
+ * host of game with options (the paired clock in them), its room's code
+ * paired->invite, seating paired->guest_pk only; role 1 guest joining
+ * paired->invite, holding its host to game and options, a wrong code
+ * passing while the host's room is not there yet. key, bot, started as
+ * web_net_new takes them. NULL with web_last_why on error. */
+struct Web_Net *web__net_paired(int role, const char *game,
+                                const char *options, const char *key, int bot,
+                                uint32_t started, const Web_Paired *paired);
 
 #endif /* TABULA_WEB_INTERNAL_H */

@@ -47,7 +47,7 @@ typedef struct Web_Seat {
 
 /* The key pair of its secret key in hex (as web_key_new gives it); the
  * public half is derived again, so a damaged stored key is refused. */
-static int key_read(const char *hex, Proto_Identity *id)
+int web__key_read(const char *hex, Proto_Identity *id)
 {
     uint8_t sk[PROTO_SECRET_BYTES];
     int rc = proto_unhex(hex, hex ? strlen(hex) : 0, sk, sizeof sk);
@@ -78,7 +78,7 @@ WEB_EXPORT(web_key_public) const char *web_key_public(const char *key)
 {
     Proto_Identity id;
     char hex[2 * PROTO_KEY_BYTES + 1];
-    if (key_read(key, &id) != 0) {
+    if (web__key_read(key, &id) != 0) {
         web__fail(TB_E_FORMAT, "not a key made by web_key_new");
         return NULL;
     }
@@ -104,11 +104,11 @@ static int options_check(const Core_Game *g, const char *options)
     return rc;
 }
 
-/* The seat's codes (a resumed seat's from back, else new) into n and
- * sc; why on failure. */
+/* The seat's codes (a resumed seat's from back, a pool host's invite
+ * code from paired, else new) into n and sc; why on failure. */
 static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
-                      const Web_Seat *back, Seat_Config *sc, char *why,
-                      size_t cap)
+                      const Web_Seat *back, const Web_Paired *paired,
+                      Seat_Config *sc, char *why, size_t cap)
 {
     int rc = 0;
     if (back != NULL) {
@@ -119,7 +119,12 @@ static int seat_codes(Web_Net *n, const Proto_Identity *id, const char *code,
         rc = lobby_random(n->seat_secret, LOBBY_SEAT_SECRET_BYTES);
     }
     if (rc == 0 && back == NULL && n->role == MATCH_ROLE_HOST) {
-        rc = lobby_code_new(id->pk, &n->invite);
+        /* (a pool's host: the code its card carried, which PAIRED gave
+         * its guest) */
+        if (paired != NULL)
+            n->invite = *paired->invite;
+        else
+            rc = lobby_code_new(id->pk, &n->invite);
         if (rc == 0)
             rc = lobby_code_new(id->pk, &n->watch);
     } else if (rc == 0 && back == NULL) {
@@ -169,7 +174,7 @@ static int seek_card(const Web_Net *n, Seat_Config *sc, const char *game,
 
     memset(&me, 0, sizeof me);
     if (named) {
-        if (key_read(ask->key, &me) != 0) {
+        if (web__key_read(ask->key, &me) != 0) {
             snprintf(why, cap, "the stored identity key is damaged");
             return TB_E_FORMAT;
         }
@@ -201,7 +206,8 @@ typedef struct Web_Expect {
 static Web_Net *net_make(int role, const char *game, const char *options,
                          const char *code, const char *key, int bot,
                          uint32_t started, const Web_Seat *back,
-                         const Web_Seek_Ask *seek, const Web_Expect *expect)
+                         const Web_Seek_Ask *seek, const Web_Expect *expect,
+                         const Web_Paired *paired)
 {
     Web_Net *n = NULL;
     Seat_Config sc;
@@ -249,13 +255,17 @@ static Web_Net *net_make(int role, const char *game, const char *options,
         }
     }
     sc.nodes = 1; /* the lobby that served the page */
-    sc.admitted = back != NULL;
-    if (rc == 0 && key_read(key, &mc->id) != 0) {
+    /* (a pool's guest may come before its host's room: a wrong code then
+     * is a refusal that passes, as for the terminal's) */
+    sc.admitted = back != NULL || (paired != NULL && role == MATCH_ROLE_GUEST);
+    if (paired != NULL && role == MATCH_ROLE_HOST)
+        memcpy(sc.guest_pk, paired->guest_pk, sizeof sc.guest_pk);
+    if (rc == 0 && web__key_read(key, &mc->id) != 0) {
         snprintf(why, sizeof why, "the stored key is damaged");
         rc = TB_E_FORMAT;
     }
     if (rc == 0)
-        rc = seat_codes(n, &mc->id, code, back, &sc, why, sizeof why);
+        rc = seat_codes(n, &mc->id, code, back, paired, &sc, why, sizeof why);
     if (rc == 0 && back != NULL && role == MATCH_ROLE_HOST &&
         lobby_code_check_host(&n->invite, mc->id.pk) != 0) {
         snprintf(why, sizeof why, "the stored seat is not of this key");
@@ -284,7 +294,7 @@ Web_Net *web_net_new(int role, const char *game, const char *options,
                      uint32_t started)
 {
     return net_make(role, game, options, code, key, bot, started, NULL,
-                    NULL, NULL);
+                    NULL, NULL, NULL);
 }
 
 WEB_EXPORT(web_net_take)
@@ -293,7 +303,7 @@ Web_Net *web_net_take(const char *code, const char *key, int bot,
 {
     Web_Expect expect = {game, options};
     return net_make(MATCH_ROLE_GUEST, NULL, NULL, code, key, bot, started,
-                    NULL, NULL, &expect);
+                    NULL, NULL, &expect, NULL);
 }
 
 WEB_EXPORT(web_net_seek)
@@ -303,7 +313,19 @@ Web_Net *web_net_seek(const char *game, const char *options, const char *key,
 {
     Web_Seek_Ask ask = {id_key, name, wall_ms(wall)};
     return net_make(MATCH_ROLE_HOST, game, options, NULL, key, bot, started,
-                    NULL, &ask, NULL);
+                    NULL, &ask, NULL, NULL);
+}
+
+Web_Net *web__net_paired(int role, const char *game, const char *options,
+                         const char *key, int bot, uint32_t started,
+                         const Web_Paired *paired)
+{
+    Web_Expect expect = {game, options};
+    if (role == MATCH_ROLE_HOST)
+        return net_make(role, game, options, NULL, key, bot, started, NULL,
+                        NULL, NULL, paired);
+    return net_make(role, NULL, NULL, paired->invite->text, key, bot, started,
+                    NULL, NULL, &expect, paired);
 }
 
 /* A whole decimal number of the digits [p, end) up to max. */
@@ -395,7 +417,7 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
     }
     n = net_make(role, game, options, back.invite.text, key, bot, started,
                  &back, id_key != NULL && id_key[0] != '\0' ? &ask : NULL,
-                 NULL);
+                 NULL, NULL);
     if (n != NULL && len > 0 &&
         (rc = match_resume(n->m, log, len, back.seq, back.numbered, why,
                            sizeof why)) != 0) {
