@@ -270,10 +270,10 @@ int lobby_wire_data_check(const Lobby_Wire *w, size_t len, size_t max_payload);
  * room that long after its last member left instead of 10 minutes: a
  * correspondence game (a days-a-move clock, issue 37) whose players are
  * offline between moves for days. The relay keeps it at most its own
- * limit (`tabula lobby --keep-days`, 30 days by default), only once a
- * guest was admitted, and never longer than asked; a room whose game is
- * over (DONE from both seats) goes as any finished room does. The relay
- * answers nothing: the room counts in its creator's shares while kept.
+ * limit (`tabula lobby --keep-days`, 30 days by default), only while
+ * both seats have spoken (sent a frame) and neither said DONE, and never
+ * longer than asked. The relay answers nothing: the room counts in its
+ * creator's shares while kept.
  * A seat sends it after each WELCOME (a node that restarted, or another
  * node, learns it again). */
 #define LOBBY_WIRE_KEEP_TYPE 0x09

@@ -1904,32 +1904,73 @@ static void room_renew(Lobby_Redis *st, const uint8_t *inv, const uint8_t *wat,
     }
 }
 
+/* What keep.lua's answer needs: the room's lookups and maker, to renew
+ * its watch index and its counts for the keep in force. */
+typedef struct Keep_Req {
+    Lobby_Redis *st;
+    uint8_t inv[LOBBY_LOOKUP_BYTES], wat[LOBBY_LOOKUP_BYTES];
+    uint8_t maker[LOBBY_SOURCE_KEY];
+    int has_maker;
+} Keep_Req;
+
+static void keep_done(void *priv, redisReply *rep)
+{
+    Keep_Req *k = priv;
+    Lobby_Room *r;
+    if (rep != NULL && rep->type == REDIS_REPLY_INTEGER && k->st->up) {
+        long long v = rep->integer;
+        uint32_t keep = v > 0 && v <= UINT32_MAX ? (uint32_t)v : 0;
+        if ((r = lobby__replica_find(k->st->rs, k->inv)) != NULL)
+            lobby__replica_keep_set(r, keep);
+        if (keep > k->st->lim.empty_room_ms)
+            room_renew(k->st, k->inv, k->wat, k->has_maker ? k->maker : NULL,
+                       keep, 0);
+    }
+    free(k);
+}
+
+/* The room of inv kept keep_ms (0: renewed for the keep in force), as
+ * keep.lua decides: both seats spoke and neither said DONE. */
+static void keep_apply(Lobby_Redis *st, const uint8_t *inv,
+                       const uint8_t *wat, const uint8_t *maker,
+                       uint32_t keep_ms)
+{
+    char m[KEY_LEN + 1], f[KEY_LEN + 1], ms[16];
+    const char *argv[3] = {m, f, ms};
+    Keep_Req *k = calloc(1, sizeof *k);
+    if (k == NULL)
+        return;
+    k->st = st;
+    memcpy(k->inv, inv, sizeof k->inv);
+    memcpy(k->wat, wat, sizeof k->wat);
+    if ((k->has_maker = maker != NULL))
+        memcpy(k->maker, maker, sizeof k->maker);
+    key_of(inv, 'm', m);
+    key_of(inv, 'f', f);
+    snprintf(ms, sizeof ms, "%u", keep_ms);
+    if (EVAL(st, keep_lua, 2, 3, argv, NULL, keep_done, k) != 0)
+        free(k);
+}
+
 /* A room in use here lives on, however long its players think: for the
- * relay's empty_room_ms, or the longer a seat's KEEP asked. */
+ * relay's empty_room_ms, or the longer a seat's KEEP asked while Redis
+ * still keeps it (keep.lua: both seats spoke, neither said DONE). */
 static void touch(void *user, const uint8_t *inv, const uint8_t *wat,
                   const uint8_t *maker)
 {
     Lobby_Redis *st = user;
     const Lobby_Room *r = lobby__replica_find(st->rs, inv);
-    uint32_t ms = st->lim.empty_room_ms;
-    if (r != NULL && lobby__room_keep_ms(r) > ms)
-        ms = lobby__room_keep_ms(r);
-    room_renew(st, inv, wat, maker, ms, 1);
+    room_renew(st, inv, wat, maker, st->lim.empty_room_ms, 1);
+    if (r != NULL && lobby__room_keep_ms(r) > st->lim.empty_room_ms)
+        keep_apply(st, inv, wat, maker, 0);
 }
 
 void lobby__redis_keep(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
                        const uint8_t wat[LOBBY_LOOKUP_BYTES],
                        const uint8_t *maker, uint32_t keep_ms)
 {
-    char m[KEY_LEN + 1], f[KEY_LEN + 1], ms[16];
-    const char *argv[3] = {m, f, ms};
-    if (!st->up || keep_ms <= st->lim.empty_room_ms)
-        return;
-    key_of(inv, 'm', m);
-    key_of(inv, 'f', f);
-    snprintf(ms, sizeof ms, "%u", keep_ms);
-    (void)EVAL(st, keep_lua, 2, 3, argv, NULL, NULL, NULL);
-    room_renew(st, inv, wat, maker, keep_ms, 0);
+    if (st->up && keep_ms > st->lim.empty_room_ms)
+        keep_apply(st, inv, wat, maker, keep_ms);
 }
 
 /* A cluster's masters other than the seed, as the map of rc (about to

@@ -1960,6 +1960,7 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
     if (r->finished[m->role])
         return;
     r->finished[m->role] = 1;
+    r->keep_ms = 0; /* (its game is over: no room is kept for it) */
     if (rs->store_ops != NULL)
         rs->store_ops->done(rs->store, r->lookup[0], r->lookup[1],
                             r->has_maker ? r->maker : NULL, m->role,
@@ -1970,13 +1971,14 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
     }
 }
 
-/* Room r is a correspondence game's a seat asked to keep (KEEP) once
- * its game began: a guest came, or the host's CREATE named its guest (a
- * resumed game's room, made anew after the relay lost it). */
+/* Room r is a correspondence game's a seat asked to keep (KEEP), once
+ * both seats have spoken (sent a frame: a host alone, or a stranger who
+ * took a seek's seat and left without a word, keeps nothing: the trial of
+ * 2026-12-07) and until a seat said DONE (its game is over). */
 static int kept(const Lobby_Room *r)
 {
-    return r->keep_ms > 0 && !r->released &&
-           (r->guest_joined || r->guest_named);
+    return r->keep_ms > 0 && !r->finished[0] && !r->finished[1] &&
+           r->spoke[0] && r->spoke[1];
 }
 
 /* How long room r is kept with nobody in it (ms): a finished game's
@@ -1998,6 +2000,8 @@ void lobby__replica_keep(Lobby_Room *r, uint32_t ms)
         r->keep_ms = ms;
 }
 
+void lobby__replica_keep_set(Lobby_Room *r, uint32_t ms) { r->keep_ms = ms; }
+
 /* A seat's KEEP (lobby_wire.h): its room kept empty up to the seconds it
  * asks, within keep_room_ms; never shortened by a later, smaller KEEP. */
 static void on_keep(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
@@ -2010,12 +2014,16 @@ static void on_keep(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     ms = (uint64_t)lobby__get32(p + 1) * 1000u;
     if (ms > rs->lim.keep_room_ms)
         ms = rs->lim.keep_room_ms;
-    if (ms <= r->keep_ms)
+    if (ms <= r->keep_ms || r->finished[0] || r->finished[1])
         return;
-    r->keep_ms = (uint32_t)ms;
-    if (rs->store_ops != NULL && rs->store_ops->keep != NULL)
+    if (rs->store_ops != NULL && rs->store_ops->keep != NULL) {
+        /* the store checks both seats spoke and keeps it; its answer
+         * sets this copy's keep (lobby__replica_keep) */
         rs->store_ops->keep(rs->store, r->lookup[0], r->lookup[1],
-                            r->has_maker ? r->maker : NULL, r->keep_ms);
+                            r->has_maker ? r->maker : NULL, (uint32_t)ms);
+        return;
+    }
+    r->keep_ms = (uint32_t)ms; /* (kept() asks that both seats spoke) */
 }
 
 /* src has sent more than LOBBY_DATA_HEAVY units of late (room.h). */

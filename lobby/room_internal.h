@@ -137,6 +137,8 @@ uint32_t lobby__room_keep_ms(const Lobby_Room *r);
 /* Redis keeps the copy r's room ms after its last member (a KEEP some
  * node took): this node's renewals keep it so too. */
 void lobby__replica_keep(Lobby_Room *r, uint32_t ms);
+/* Redis keeps the copy r's room ms (0: not kept: keep.lua's answer). */
+void lobby__replica_keep_set(Lobby_Room *r, uint32_t ms);
 /* The room's creator was the source of key (LOBBY_SOURCE_KEY bytes). */
 void lobby__replica_maker(Lobby_Room *r, const uint8_t key[LOBBY_SOURCE_KEY]);
 /* The number the copy's next frame has (0: none seen yet). */

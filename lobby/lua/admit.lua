@@ -89,7 +89,7 @@ end
 local v = redis.call('HMGET', M, 'pk', 'w', 'next', 'p0', 'p1', 'a', 'gk',
                      'k', 'd0', 'd1')
 if not v[1] then return {-3} end
-local k = (v[9] and v[10]) and 0 or tonumber(v[8] or '0')
+local k = (v[9] or v[10]) and 0 or tonumber(v[8] or '0')
 local ttl = math.max(tonumber(ARGV[8]), k)
 redis.call('PEXPIRE', M, ttl)
 redis.call('PEXPIRE', F, ttl)

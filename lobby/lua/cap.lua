@@ -12,9 +12,16 @@
 -- rooms it still counts).
 local t = redis.call('TIME')
 local ms = t[1] * 1000 + math.floor(t[2] / 1000)
+-- (the set's own life is only ever lengthened: a room of 10 minutes
+-- must not cut short the set that counts a kept room of 30 days, or the
+-- kept rooms stop counting when it lapses: the trial of 2026-12-07)
+local function live(ttl)
+  local p = redis.call('PTTL', KEYS[1])
+  if p < tonumber(ttl) then redis.call('PEXPIRE', KEYS[1], ttl) end
+end
 if ARGV[3] == '0' then
-  if redis.call('ZADD', KEYS[1], 'XX', 'CH', ms + ARGV[2], ARGV[1]) > 0
-  then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  if redis.call('ZADD', KEYS[1], 'XX', 'GT', 'CH', ms + ARGV[2], ARGV[1]) > 0
+  then live(ARGV[2]) end
   return 0
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ms)
@@ -22,5 +29,5 @@ if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and
    redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
   return -tonumber(ARGV[4]) end
 redis.call('ZADD', KEYS[1], ms + ARGV[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+live(ARGV[2])
 return 0

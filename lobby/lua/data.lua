@@ -71,8 +71,10 @@ if tonumber(redis.call('HGET', M, 'h'..seat) or '0') == sn - 1 then
   redis.call('HSET', M, 'h'..seat, s) end
 redis.call('PUBLISH', ARGV[6], s..' '..seat..' '..t..' '..a[1]..' '..a[2]..
            ' '..ARGV[3])
-local ttl = math.max(tonumber(ARGV[5]),
-                     tonumber(redis.call('HGET', M, 'k') or '0'))
+local kd = redis.call('HMGET', M, 'k', 'd0', 'd1')
+local ttl = tonumber(ARGV[5])
+if not kd[2] and not kd[3] then
+  ttl = math.max(ttl, tonumber(kd[1] or '0')) end
 redis.call('PEXPIRE', M, ttl)
 redis.call('PEXPIRE', F, ttl)
 return {sn, t, a[1], a[2]}

@@ -798,6 +798,11 @@ Test(lobby_redis, a_correspondence_game_lives_on_the_relay_with_nobody_online)
     snprintf(hash_key, sizeof hash_key, "PTTL '%s'", key);
     redis_ask(port, hash_key, ans, sizeof ans);
     cr_assert_gt(atoll(ans), 600000, "time to live %s ms", ans);
+    /* the lobby's count of rooms keeps counting it as long (a room of 10
+     * minutes made since must not cut the set's life short: the trial
+     * of 2026-12-07) */
+    redis_ask(port, "PTTL tb:rooms", ans, sizeof ans);
+    cr_assert_gt(atoll(ans), 600000, "tb:rooms lives %s ms", ans);
 
     for (int ply = 2; ply <= 6; ply++) {
         const Player *mover = &pl[(ply - 1) % 2], *other = &pl[ply % 2];

@@ -584,6 +584,13 @@ Test(room, empty_room_goes_after_ten_minutes)
 
 static size_t watch(uint8_t *m, uint8_t inv, uint64_t from);
 
+/* A DATA of 4 bytes from member mm at now: its seat has spoken. */
+static void speak(Lobby_Member *mm, uint64_t now)
+{
+    uint8_t d[5] = {0x04, 'e', '2', 'e', '4'};
+    lobby_rooms_message(mm, d, sizeof d, now);
+}
+
 /* KEEP (issue 37, correspondence): bytes by hand, 0x09 then the seconds,
  * big-endian. */
 static size_t keep_msg(uint8_t *m, uint32_t seconds)
@@ -596,9 +603,11 @@ static size_t keep_msg(uint8_t *m, uint32_t seconds)
     return 5;
 }
 
-/* A correspondence game's room: the guest's KEEP of 3 days (259200 s)
- * keeps it empty 259,200,000 ms after its last member left (at 2000),
- * not empty_room_ms; a later, smaller KEEP does not shorten it. */
+/* A correspondence game's room, both seats having spoken (frames 1 and
+ * 2: its next number is 3 while it is kept): the guest's
+ * KEEP of 3 days (259200 s) keeps it empty 259,200,000 ms after its last
+ * member left (at 2000), not empty_room_ms; a later, smaller KEEP does
+ * not shorten it. */
 Test(room, a_kept_room_stays_empty_as_long_as_asked)
 {
     Link h, g;
@@ -606,6 +615,8 @@ Test(room, a_kept_room_stays_empty_as_long_as_asked)
     Lobby_Member *hm, *gm;
     memset(inv, 0x21, sizeof inv);
     a_game(&h, &g, &hm, &gm);
+    speak(hm, 5);
+    speak(gm, 6);
     size_t had = g.n;
     lobby_rooms_message(gm, m, keep_msg(m, 259200), 10);
     lobby_rooms_message(hm, m, keep_msg(m, 60), 20);
@@ -613,9 +624,9 @@ Test(room, a_kept_room_stays_empty_as_long_as_asked)
     lobby_rooms_closed(hm, 1000);
     lobby_rooms_closed(gm, 2000);
     lobby_rooms_sweep(rs, 602000);
-    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1, "kept past 10 minutes");
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 3, "kept past 10 minutes");
     lobby_rooms_sweep(rs, 2000 + 259199999ull);
-    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 1);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 3);
     lobby_rooms_sweep(rs, 2000 + 259200000ull);
     cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0);
 }
@@ -641,6 +652,8 @@ Test(room, keep_is_within_the_relays_limit_and_a_seats_alone)
     memset(inv, 0x21, sizeof inv);
     lobby_rooms_message(mm[0], msg, create(msg, 0x21, 0x22, 0), 0);
     lobby_rooms_message(mm[1], msg, join(msg, 0x21, 0x33, 0), 0);
+    speak(mm[0], 0);
+    speak(mm[1], 0);
     lobby_rooms_message(mm[1], msg, keep_msg(msg, 30u * 86400u), 0);
     lobby_rooms_message(mm[2], msg, watch(msg, 0x22, 0), 0);
     lobby_rooms_message(mm[2], msg, keep_msg(msg, 86400), 0);
@@ -649,7 +662,7 @@ Test(room, keep_is_within_the_relays_limit_and_a_seats_alone)
     lobby_rooms_closed(mm[1], 0);
     lobby_rooms_closed(mm[2], 0);
     lobby_rooms_sweep(t, 3599999);
-    cr_assert_eq(lobby_rooms_next_seq(t, inv), 1);
+    cr_assert_eq(lobby_rooms_next_seq(t, inv), 3);
     lobby_rooms_sweep(t, 3600000);
     cr_assert_eq(lobby_rooms_next_seq(t, inv), 0);
 
@@ -2091,4 +2104,39 @@ Test(room, pool_offers_are_checked)
     lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60006);
     told(&l, 0, 1, 0);
     lobby_rooms_closed(x, 60007);
+}
+
+/* KEEP keeps nothing until both seats have spoken, and nothing once a
+ * seat said DONE (the trial of 2026-12-07): a stranger who takes a seek's
+ * seat, asks KEEP and leaves without a word leaves the room to go as any
+ * room does, 10 minutes after; a finished game's KEEP is void. */
+Test(room, keep_waits_for_both_seats_and_ends_with_the_game)
+{
+    Link h, g;
+    uint8_t m[256], inv[16];
+    Lobby_Member *hm, *gm;
+    memset(inv, 0x21, sizeof inv);
+    a_game(&h, &g, &hm, &gm);
+    speak(hm, 5);
+    lobby_rooms_message(gm, m, keep_msg(m, 259200), 10);
+    lobby_rooms_closed(gm, 20); /* (a silent guest: the seat goes back) */
+    lobby_rooms_closed(hm, 30);
+    lobby_rooms_sweep(rs, 30 + 600000);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0, "not kept");
+
+    memset(inv, 0x41, sizeof inv);
+    Link h2, g2;
+    Lobby_Member *hm2 = member(&h2, "192.0.2.1", 700000);
+    Lobby_Member *gm2 = member(&g2, "192.0.2.2", 700000);
+    lobby_rooms_message(hm2, m, create(m, 0x41, 0x42, 0), 700000);
+    lobby_rooms_message(gm2, m, join(m, 0x41, 0x43, 0), 700000);
+    speak(hm2, 700001);
+    speak(gm2, 700002);
+    uint8_t done[1] = {0x05};
+    lobby_rooms_message(hm2, done, 1, 700003);
+    lobby_rooms_message(gm2, m, keep_msg(m, 259200), 700004);
+    lobby_rooms_closed(hm2, 700005);
+    lobby_rooms_closed(gm2, 700006);
+    lobby_rooms_sweep(rs, 700006 + 600000);
+    cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0, "a finished game");
 }
