@@ -93,6 +93,22 @@ static void tell_game(FILE *rec, const Proto_Series *s, unsigned k,
     }
 }
 
+/* Game k of the series ended aborted: the series stops there (an abort
+ * would otherwise use a game of N up for nothing, so a player ahead
+ * could abort the rest: the trial of 2026-12-07), and says so. */
+static int aborted(const char *cmd, FILE *rec, unsigned k,
+                   const Cli_Game_End *e)
+{
+    if (e->status.outcome != CORE_ABORTED)
+        return 0;
+    fprintf(stderr,
+            _("tabula %s: the series stops: its game %u was aborted\n"), cmd,
+            k);
+    if (rec != NULL)
+        fprintf(rec, "stopped: %u aborted\n", k);
+    return 1;
+}
+
 int cli_series(const char *cmd, const Netgame_Config *base,
                const Cli_Game_End *first, int status, const char *lobby,
                const struct sockaddr_storage *nodes, size_t nnodes)
@@ -122,7 +138,8 @@ int cli_series(const char *cmd, const Netgame_Config *base,
     }
     tell_game(rec, &s, 1, first, white1, mine);
     options_without_series(first->options, plain);
-    for (unsigned k = 2; k <= s.games; k++) {
+    for (unsigned k = 2; k <= s.games && !aborted(cmd, rec, 1, first);
+         k++) {
         /* White, the host, is the first game's White in odd games */
         int host = (k % 2 == 1) == white1;
         uint8_t sym[PROTO_SERIES_CODE_BYTES];
@@ -172,7 +189,13 @@ int cli_series(const char *cmd, const Netgame_Config *base,
             break;
         }
         tell_game(rec, &s, k, &end, host, mine);
+        if (aborted(cmd, rec, k, &end)) {
+            status = CLI_EXIT_FAIL;
+            break;
+        }
     }
+    if (first->status.outcome == CORE_ABORTED)
+        status = CLI_EXIT_FAIL;
     if (rec != NULL) {
         fclose(rec);
         printf("series: record %s\n", path);

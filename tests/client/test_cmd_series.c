@@ -169,3 +169,42 @@ Test(series, a_volleyball_series_scores_the_seeds_table)
     finish(&lobby);
     remove_dir();
 }
+
+/* An aborted game stops the series (the trial of 2026-12-07: aborts used
+ * the games up, so a player ahead could end the series with the lead):
+ * the host aborts game 1 before its first move; both seats say the
+ * series stops, exit 1, and no game 2 is made. */
+Test(series, an_aborted_game_stops_the_series)
+{
+    Proc lobby, host, guest;
+    char at[64], invite[40], path[600];
+    static char env_a[400], env_b[400];
+    make_dir();
+    snprintf(env_a, sizeof env_a, "XDG_DATA_HOME=%s/A", dir);
+    snprintf(env_b, sizeof env_b, "XDG_DATA_HOME=%s/B", dir);
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", at, sizeof at);
+    write_file("abort.in", "abort\n");
+    path_of(path, sizeof path, "abort.in");
+    int fd = open(path, O_RDONLY);
+    cr_assert_geq(fd, 0);
+    char *ha[] = {"host", "laska", "--series", "3", "--lobby", at, NULL};
+    start_in(&host, "host", env_a, ha, fd, -1);
+    close(fd);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    char *ja[] = {"join", invite, "--bot=1", "--delay", "500", "--lobby", at,
+                  NULL};
+    start(&guest, "guest", env_b, ja);
+    cr_assert_eq(finish(&host), 1, "%s", slurp(host.err));
+    cr_assert_eq(finish(&guest), 1, "%s", slurp(guest.err));
+    cr_assert_not_null(strstr(slurp(host.err), "its game 1 was aborted"),
+                       "%s", slurp(host.err));
+    cr_assert_not_null(strstr(slurp(guest.err), "its game 1 was aborted"),
+                       "%s", slurp(guest.err));
+    cr_assert_null(strstr(slurp(guest.out), "game 2 of 3"), "%s",
+                   slurp(guest.out));
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
