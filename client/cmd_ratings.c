@@ -18,7 +18,7 @@
 #include "tb_error.h"
 
 static const char ratings_help[] = N_(
-    "usage: tabula ratings DIR... [--game GAME]\n"
+    "usage: tabula ratings DIR... [--game GAME] [--relay KEY]...\n"
     "\n"
     "Reads every match log (*.log) in the folders, verifies each as tabula\n"
     "replay does, and rates the finished games with Glicko-2, each key on\n"
@@ -31,12 +31,68 @@ static const char ratings_help[] = N_(
     "standard error and not rated; the host's, guest's and spectator's\n"
     "logs of one match count once. Anyone with the same logs gets the same\n"
     "digits (docs/ratings.md).\n"
-    "  --game GAME        list only GAME's ratings\n");
+    "  --game GAME        list only GAME's ratings\n"
+    "  --relay KEY        rate only games every receipt of which is by the\n"
+    "                     relay of KEY (its fingerprint as 'tabula lobby'\n"
+    "                     prints it, or its key in hex); again for more\n"
+    "                     relays. A relay a player runs can witness a false\n"
+    "                     absence: 'relay: FINGERPRINT LOGS' lines say\n"
+    "                     which relays witnessed the logs rated ('relay:\n"
+    "                     none' for logs of before receipts).\n");
 
-enum { RATINGS_GAME = 0 };
+enum { RATINGS_GAME = 0, RATINGS_RELAY };
 
 const Cli_Flag cli_flags_ratings[] = {{"--game", CLI_NONEMPTY, RATINGS_GAME},
+                                      {"--relay", CLI_NONEMPTY, RATINGS_RELAY},
                                       {NULL, CLI_SWITCH, 0}};
+
+#define RATINGS_RELAYS_MAX 16
+
+/* The relays a list trusts (--relay): fingerprints. */
+typedef struct Relays {
+    char fp[RATINGS_RELAYS_MAX][PROTO_FINGERPRINT_MAX];
+    size_t n;
+} Relays;
+
+/* 1 when every relay of g is one of r's. */
+static int trusted(const Relays *r, const Club_Rated_Game *g)
+{
+    if (g->nrelays == 0)
+        return 0;
+    for (size_t i = 0; i < g->nrelays; i++) {
+        char fp[PROTO_FINGERPRINT_MAX];
+        size_t k = 0;
+        proto_fingerprint(g->relay[i], fp);
+        while (k < r->n && strcmp(r->fp[k], fp) != 0)
+            k++;
+        if (k == r->n)
+            return 0;
+    }
+    return 1;
+}
+
+/* The relays seen and their games, for the 'relay:' lines. */
+typedef struct Seen {
+    char fp[64][PROTO_FINGERPRINT_MAX];
+    size_t games[64], n, none;
+} Seen;
+
+static void seen_add(Seen *s, const Club_Rated_Game *g)
+{
+    if (g->nrelays == 0)
+        s->none++;
+    for (size_t i = 0; i < g->nrelays; i++) {
+        char fp[PROTO_FINGERPRINT_MAX];
+        size_t k = 0;
+        proto_fingerprint(g->relay[i], fp);
+        while (k < s->n && strcmp(s->fp[k], fp) != 0)
+            k++;
+        if (k == s->n && s->n < 64)
+            snprintf(s->fp[s->n++], PROTO_FINGERPRINT_MAX, "%s", fp);
+        if (k < s->n)
+            s->games[k]++;
+    }
+}
 
 /* Why a verified log gives no rated game, in the user's words. */
 static const char *verdict_words(Club_Verdict v)
@@ -134,6 +190,9 @@ int cli_ratings(int argc, char **argv)
     Paths paths = {NULL, 0, 0};
     Club_Ratings *list = NULL;
     int status = CLI_EXIT_FAIL;
+    Relays relays = {{{0}}, 0};
+    Seen seen;
+    memset(&seen, 0, sizeof seen);
 
     if (dirs == NULL)
         return CLI_EXIT_FAIL;
@@ -154,6 +213,32 @@ int cli_ratings(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             only = v;
+        } else if (f == RATINGS_RELAY) {
+            uint8_t pk[PROTO_KEY_BYTES];
+            char fp[PROTO_FINGERPRINT_MAX];
+            if (relays.n == RATINGS_RELAYS_MAX) {
+                fprintf(stderr, _("tabula ratings: at most %d relays\n"),
+                        RATINGS_RELAYS_MAX);
+                free(dirs);
+                return CLI_EXIT_USAGE;
+            }
+            if (proto_unhex(v, strlen(v), pk, sizeof pk) == 0) {
+                proto_fingerprint(pk, fp);
+            } else if (strlen(v) == PROTO_FINGERPRINT_MAX - 1) {
+                snprintf(fp, sizeof fp, "%s", v);
+                for (char *c = fp; *c != '\0'; c++)
+                    if (*c >= 'a' && *c <= 'z')
+                        *c = (char)(*c - 'a' + 'A');
+            } else {
+                fprintf(stderr,
+                        _("tabula ratings: bad relay '%s': its fingerprint "
+                          "(XXXX-XXXX-XXXX-XXXX, as tabula lobby prints it) "
+                          "or its key in hex\n"),
+                        cli_token(v));
+                free(dirs);
+                return CLI_EXIT_USAGE;
+            }
+            snprintf(relays.fp[relays.n++], PROTO_FINGERPRINT_MAX, "%s", fp);
         } else {
             free(dirs);
             return CLI_EXIT_USAGE;
@@ -200,9 +285,16 @@ int cli_ratings(int argc, char **argv)
             fprintf(stderr, _("tabula ratings: %s not rated: %s\n"), shown,
                     verdict_words(verdict));
             skipped++;
-        } else if ((only == NULL || strcmp(g.game, only) == 0) &&
-                   club_ratings_add(list, &g) != 0) {
-            goto done;
+        } else if (relays.n > 0 && !trusted(&relays, &g)) {
+            fprintf(stderr,
+                    _("tabula ratings: %s not rated: a relay not named by "
+                      "--relay witnessed it\n"),
+                    shown);
+            skipped++;
+        } else if (only == NULL || strcmp(g.game, only) == 0) {
+            if (club_ratings_add(list, &g) != 0)
+                goto done;
+            seen_add(&seen, &g);
         }
     }
     if (club_ratings_run(list, club_fix_ratio(CLUB_TAU_PPM, 1000000),
@@ -210,6 +302,10 @@ int cli_ratings(int argc, char **argv)
         goto done;
     for (size_t i = 0; i < club_ratings_count(list); i++)
         print_player(club_ratings_at(list, i));
+    for (size_t i = 0; i < seen.n; i++)
+        printf("relay: %s %zu\n", seen.fp[i], seen.games[i]);
+    if (seen.none > 0)
+        printf("relay: none %zu\n", seen.none);
     printf("ratings: games %zu logs %zu skipped %zu\n",
            club_ratings_rated(list), paths.n, skipped);
     if (skipped > 0)

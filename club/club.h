@@ -148,6 +148,12 @@ typedef struct Club_Rated_Game {
     uint8_t id[PROTO_HASH_BYTES]; /* the match start envelope's hash: one
                                      match, however many logs hold it */
     uint32_t source;  /* the caller's number for where it came from */
+    /* The relays whose receipts witnessed it (at most 8 kept; 0: none, a
+     * log of before receipts): a relay a player runs can witness a false
+     * absence, so a list trusts the relays it names (tabula ratings
+     * --relay, the trial of 2026-12-07). */
+    uint8_t nrelays;
+    uint8_t relay[8][PROTO_KEY_BYTES];
 } Club_Rated_Game;
 
 /* Why a verified log gives no rated game (club_game_from_log). */

@@ -98,6 +98,8 @@ int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
                      : st.outcome == CORE_DRAW    ? 1
                                                   : 0;
         out->started = start->body.start.started;
+        out->nrelays = (uint8_t)(rep.relays < 8 ? rep.relays : 8);
+        memcpy(out->relay, rep.relay, out->nrelays * sizeof rep.relay[0]);
         memcpy(out->id, first.id, PROTO_HASH_BYTES);
         out->source = source;
     }

@@ -167,8 +167,13 @@ size_t club__text_bad(const char *s, size_t len)
                 return i;
             cp = cp << 6 | (u[i + k] & 0x3fu);
         }
+        /* (and the invisible and bidi controls: a name must not turn the
+         * rest of its row around on a terminal, the trial of 2026-12-07;
+         * signed display names refuse them too, proto/name.c) */
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-            (cp >= 0x80 && cp <= 0x9f))
+            (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c ||
+            (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+            (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff)
             return i;
         i += need + 1;
     }

@@ -93,6 +93,14 @@ static int parse(const char *out, Row *rows, int cap, int *games, int *logs,
                       "'%s'", buf);
             cr_assert(strncmp(r->vol, "0.", 2) == 0 && strlen(r->vol) == 8,
                       "'%s'", buf);
+        } else if (strncmp(buf, "relay: ", 7) == 0) {
+            /* the relays that witnessed the games: bots' logs have none */
+            char who[32];
+            int count = 0;
+            cr_assert_eq(sscanf(buf, "relay: %31s %d", who, &count), 2, "'%s'",
+                         buf);
+            cr_assert(strcmp(who, "none") == 0 || strlen(who) == 19, "'%s'",
+                      buf);
         } else {
             cr_assert_eq(sscanf(buf, "ratings: games %d logs %d skipped %d",
                                 games, logs, skipped),
@@ -182,6 +190,19 @@ Test(cmd_ratings, one_game_by_hand, .timeout = 300)
         cr_assert_str_eq(rows[i].vol, drawn ? "0.059999" : "0.060000");
         cr_assert_eq(rows[i].rating, drawn ? 1500 : i == 0 ? 1662 : 1338);
     }
+    cr_assert_not_null(strstr(run.out, "\nrelay: none 2\n"), "%s", run.out);
+    /* --relay: a list trusts the relays it names; a bot's log has none,
+     * so none of it is rated (a relay a player runs could have witnessed
+     * a false absence: the trial of 2026-12-07) */
+    snprintf(args, sizeof args, "ratings %s --relay 0RC6-7M6R-TJYP-BCC8",
+             one);
+    run_into(&run, NULL, args);
+    cr_assert_eq(run.status, 0, "%s", run.err);
+    cr_assert_eq(parse(run.out, rows, 4, &games, &logs, &skipped), 0);
+    cr_assert_eq(games, 0);
+    cr_assert_eq(skipped, 2);
+    cr_assert_not_null(strstr(run.err, "a relay not named by --relay"), "%s",
+                       run.err);
     sh("rm -rf %s %s", dir, one);
 }
 

@@ -209,3 +209,18 @@ Test(trf, trailing_blanks_and_pending_games)
     cr_assert_eq(t->players[1].games[1].colour, CLUB_COLOUR_WHITE);
     club_tourney_free(t);
 }
+
+/* A name with a bidi or invisible control is refused (the trial of
+ * 2026-12-07: U+202E turned the rest of a crosstable row around), as a
+ * control character is; the character's own bytes by hand. */
+Test(trf, a_name_with_a_bidi_control_is_refused)
+{
+    Club_Tourney *t = club_tourney_new();
+    cr_assert_not_null(t);
+    cr_assert_eq(club_tourney_add_player(t, "Ann \xe2\x80\xae" "nnA", 0),
+                 TB_E_ARG);
+    cr_assert_eq(club_tourney_add_player(t, "Ann\xe2\x81\xa6", 0), TB_E_ARG);
+    cr_assert_eq(club_tourney_add_player(t, "Ann\xe2\x80\x8b", 0), TB_E_ARG);
+    cr_assert_eq(club_tourney_add_player(t, "Anna \xc5\xa0", 0), 1);
+    club_tourney_free(t);
+}
