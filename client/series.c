@@ -163,6 +163,7 @@ int cli_series(const char *cmd, const Netgame_Config *base,
         cfg.code = host ? NULL : code.text;
         cfg.log_path = NULL; /* (each game its seat file in the folder) */
         cfg.seek = 0;
+        cfg.seed = base->seed + k; /* (a bot plays each game its own way) */
         cfg.name = NULL;
         cfg.name_len = 0;
         cfg.pool_id = &first->me;
