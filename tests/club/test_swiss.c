@@ -230,7 +230,7 @@ static Club_Tourney *fresh(int n, int rounds)
     Club_Tourney *t = club_tourney_new();
     cr_assert_not_null(t);
     for (int i = 0; i < n; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof(name), "P%d", i + 1);
         cr_assert_eq(club_tourney_add_player(t, name, 2400 - 10 * i), i + 1);
     }
