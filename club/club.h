@@ -177,6 +177,18 @@ typedef enum Club_Verdict {
  * too: TB_E_TRUNCATED), with why (cap bytes, may be NULL) given its
  * one-line reason; TB_E_ARG.
  */
+/*
+ * club_log_open: verify a log held in buf[0..len) with
+ * proto_log_verify_witnessed (visit and ctx as it takes them) and hand
+ * its transcript to *t (free with proto_transcript_free; may be NULL for
+ * an empty log) and its report to *rep: the one reading of a log that
+ * ratings and tournaments share. Errors: proto_log_verify_witnessed's,
+ * with why (cap bytes, may be NULL) its one-line reason.
+ */
+int club_log_open(const uint8_t *buf, size_t len, Proto_Log_Visit visit,
+                  void *ctx, Proto_Transcript **t, Proto_Log_Report *rep,
+                  char *why, size_t cap);
+
 int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
                        Club_Rated_Game *out, Club_Verdict *verdict, char *why,
                        size_t cap);

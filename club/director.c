@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "club.h"
 #include "director.h"
 #include "swiss.h"
 #include "tb_error.h"
@@ -756,18 +757,10 @@ int club_dir_log_game(const uint8_t *buf, size_t len, Club_Dir_Log *out,
 
     if (buf == NULL || out == NULL)
         return TB_E_ARG;
-    if (why != NULL && cap > 0)
-        why[0] = '\0';
     memset(out, 0, sizeof *out);
-    memset(&rep, 0, sizeof rep);
-    rc = proto_log_verify_witnessed(buf, len, NULL, NULL, NULL, NULL, &t, &rep);
-    if (rc != 0) {
-        if (why != NULL && cap > 0)
-            snprintf(why, cap, "%s",
-                     rep.why[0] != '\0' ? rep.why : tb_strerror(rc));
-        proto_transcript_free(t);
+    rc = club_log_open(buf, len, NULL, NULL, &t, &rep, why, cap);
+    if (rc != 0)
         return rc;
-    }
     start = t != NULL ? proto_transcript_start(t) : NULL;
     st = t != NULL ? proto_transcript_status(t) : (Core_Status){0};
     rc = TB_E_STATE;

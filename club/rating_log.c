@@ -44,6 +44,26 @@ static void first_envelope(void *ctx, const Proto_Transcript *t,
     }
 }
 
+int club_log_open(const uint8_t *buf, size_t len, Proto_Log_Visit visit,
+                  void *ctx, Proto_Transcript **t, Proto_Log_Report *rep,
+                  char *why, size_t cap)
+{
+    int rc;
+    *t = NULL;
+    if (why != NULL && cap > 0)
+        why[0] = '\0';
+    memset(rep, 0, sizeof *rep);
+    rc = proto_log_verify_witnessed(buf, len, NULL, visit, NULL, ctx, t, rep);
+    if (rc != 0) {
+        if (why != NULL && cap > 0)
+            snprintf(why, cap, "%s",
+                     rep->why[0] != '\0' ? rep->why : tb_strerror(rc));
+        proto_transcript_free(*t);
+        *t = NULL;
+    }
+    return rc;
+}
+
 int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
                        Club_Rated_Game *out, Club_Verdict *verdict, char *why,
                        size_t cap)
@@ -57,18 +77,9 @@ int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
 
     if (buf == NULL || out == NULL || verdict == NULL)
         return TB_E_ARG;
-    if (why != NULL && cap > 0)
-        why[0] = '\0';
-    memset(&rep, 0, sizeof rep);
-    rc = proto_log_verify_witnessed(buf, len, NULL, first_envelope, NULL,
-                                    &first, &t, &rep);
-    if (rc != 0) {
-        if (why != NULL && cap > 0)
-            snprintf(why, cap, "%s",
-                     rep.why[0] != '\0' ? rep.why : tb_strerror(rc));
-        proto_transcript_free(t);
+    rc = club_log_open(buf, len, first_envelope, &first, &t, &rep, why, cap);
+    if (rc != 0)
         return rc;
-    }
     memset(out, 0, sizeof *out);
     start = t != NULL ? proto_transcript_start(t) : NULL;
     if (start == NULL || !first.seen) {
