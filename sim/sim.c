@@ -88,22 +88,12 @@ static void setup(World *w)
                w->a[0].mc.bot ? "bot" : "random",
                w->a[1].mc.bot ? "bot" : "random");
     sim__at_time(w, sim__rnd_in(w, 300, 5000), EV_FAULT, -1);
-    sim__at_time(w, sim__sweep_ms(w), EV_SWEEP, -1);
+    sim__at_time(w, SIM_SWEEP_MS, EV_SWEEP, -1);
 }
 
 uint64_t sim__limit_ms(const World *w)
 {
     return w->cfg->correspondence ? SIM_CORR_LIMIT_MS : SIM_LIMIT_MS;
-}
-
-/* The rooms are swept each SIM_SWEEP_MS, days or not: the relay's BEAT
- * each second goes from the sweep, and a sparser one (500 ms was tried)
- * let delayed BEATs pass a seat's 3 s of silence (LOBBY_WIRE_SILENT_MS),
- * so seats reconnected every few seconds through the hours. */
-uint64_t sim__sweep_ms(const World *w)
-{
-    (void)w;
-    return SIM_SWEEP_MS;
 }
 
 void sim__fault_gap(const World *w, uint64_t *lo, uint64_t *hi)
@@ -147,7 +137,7 @@ static void step(World *w, Ev *e)
         break;
     case EV_SWEEP:
         sim__relay_sweep(w);
-        sim__at_time(w, w->now + sim__sweep_ms(w), EV_SWEEP, -1);
+        sim__at_time(w, w->now + SIM_SWEEP_MS, EV_SWEEP, -1);
         break;
     case EV_TICK:
         if (x->alive && !x->done && e->seq == x->tick_gen) {

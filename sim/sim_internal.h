@@ -162,10 +162,12 @@ void sim__relay_sweep(World *w);
  * take it back from its log); connect it; a message arrives; a player or
  * a bot acts. */
 void sim__drain(World *w, int i);
-/* The simulated ms a match must end within, the sweep's period, and the
- * gaps between faults (lo..hi): a correspondence match's are longer. */
+/* The simulated ms a match must end within, and the gaps between faults
+ * (lo..hi): a correspondence match's are longer. (The rooms are swept
+ * each SIM_SWEEP_MS, days or not: the relay's BEAT each second goes from
+ * the sweep, and a sparser one, 500 ms, let delayed BEATs pass a seat's
+ * 3 s of silence, so seats reconnected every few seconds for hours.) */
 uint64_t sim__limit_ms(const World *w);
-uint64_t sim__sweep_ms(const World *w);
 void sim__fault_gap(const World *w, uint64_t *lo, uint64_t *hi);
 void sim__close_conn(World *w, int i);
 void sim__start_actor(World *w, int i);
