@@ -467,7 +467,28 @@ static void fetch_done(void *priv, redisReply *rep)
     req_free(q);
 }
 
-/* Ask the room's stream for every frame after the copy's last. */
+/* The room's guest key as Redis has it, for a copy made before its guest
+ * came: the channel's "g" message may have gone before this node
+ * subscribed, and receipts signed without it name no guest (a spectator
+ * refused every one: test_lobby_redis, node_killed_mid_game). */
+typedef struct Guest_Req {
+    Lobby_Redis *st;
+    uint8_t inv[LOBBY_LOOKUP_BYTES];
+} Guest_Req;
+
+static void guest_done(void *priv, redisReply *rep)
+{
+    Guest_Req *g = priv;
+    Lobby_Room *r;
+    if (rep != NULL && !g->st->closing && rep->type == REDIS_REPLY_STRING &&
+        rep->len == LOBBY_KEY_BYTES &&
+        (r = lobby__replica_find(g->st->rs, g->inv)) != NULL)
+        lobby__replica_guest(g->st->rs, r, (const uint8_t *)rep->str);
+    free(g);
+}
+
+/* Ask the room's stream for every frame after the copy's last (its guest
+ * key first, on the same connection: it is known before they are). */
 static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
 {
     char key[KEY_LEN + 1], start[32], count[16];
@@ -482,6 +503,16 @@ static void fetch(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES])
     if (q == NULL)
         return;
     memcpy(q->inv, inv, LOBBY_LOOKUP_BYTES);
+    Guest_Req *g = calloc(1, sizeof *g);
+    if (g != NULL) {
+        const char *hv[3] = {"HGET", key, "gk"};
+        g->st = st;
+        memcpy(g->inv, inv, LOBBY_LOOKUP_BYTES);
+        key_of(inv, 'm', key);
+        if (lobby__rc_command(st->rc, key, strlen(key), guest_done, g, 3, hv,
+                              NULL) != 0)
+            free(g);
+    }
     key_of(inv, 'f', key);
     snprintf(start, sizeof start, "0-%llu",
              (unsigned long long)lobby__replica_next(r));
