@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "i18n.h"
 #include "cli.h"
@@ -46,6 +47,7 @@ static const char lobby_help[] = N_(
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
     "                    [--max-queued-mib N] [--max-seeks N]\n"
     "                    [--max-seeks-per-address N] [--keep-days N]\n"
+    "                    [--archive DIR]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -63,6 +65,10 @@ static const char lobby_help[] = N_(
     "                      fullchain.pem); exit status 2 when it is unusable\n"
     "  --tls-key FILE      the certificate's private key (PEM, without a\n"
     "                      passphrase, e.g. certbot's privkey.pem)\n"
+    "  --archive DIR       keep every game relayed here from its start as a\n"
+    "                      match log in DIR/logs, and DIR's ratings.txt\n"
+    "                      recomputed from them; with --http all of DIR\n"
+    "                      is published at /archive/ (docs/archive.md)\n"
     "  --web DIR           the page's folder (default the one\n"
     "                      scripts/build-wasm.sh builds:\n"
     "                      %s)\n"
@@ -241,10 +247,26 @@ static int tls_files_usable(const char *cert, const char *key)
     return rc;
 }
 
+/* The archive's folders made (DIR and DIR/logs), or says why not. */
+static int archive_ready(const char *dir)
+{
+    char logs[1100];
+    snprintf(logs, sizeof logs, "%s/logs", dir);
+    if (strlen(dir) >= 1000 || (mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+        (mkdir(logs, 0755) != 0 && errno != EEXIST)) {
+        fprintf(stderr, _("tabula lobby: cannot make the archive folder "
+                          "'%s': %s\n"),
+                cli_token(dir), strerror(errno));
+        return TB_E_IO;
+    }
+    return 0;
+}
+
 /* cli_lobby_http's work, over TLS when cert is not NULL (its url then
  * https://). */
 static int serve_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
-                      const char *web, Lobby *lb, const char *cert,
+                      const char *web, const char *archive, Lobby *lb,
+                      const char *cert,
                       const char *key, Lobby_Http **out, char *url,
                       size_t url_cap)
 {
@@ -272,7 +294,8 @@ static int serve_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
         return TB_E_IO;
     }
     fclose(f);
-    rc = lobby_http_new_tls(loop, host, port, web, lb, cert, key, out);
+    rc = lobby_http_new_tls(loop, host, port, web, archive, lb, cert, key,
+                            out);
     if (rc != 0) {
         fprintf(stderr,
                 _("tabula: cannot serve the web page on %s port %d: %s (is "
@@ -290,7 +313,8 @@ int cli_lobby_http(uv_loop_t *loop, const struct sockaddr_storage *addr,
                    const char *web, Lobby *lb, Lobby_Http **out, char *url,
                    size_t url_cap)
 {
-    return serve_http(loop, addr, web, lb, NULL, NULL, out, url, url_cap);
+    return serve_http(loop, addr, web, NULL, lb, NULL, NULL, out, url,
+                      url_cap);
 }
 
 int cli_lobby(int argc, char **argv)
@@ -298,6 +322,7 @@ int cli_lobby(int argc, char **argv)
     const char *listen = LOBBY_DEFAULT_LISTEN;
     const char *http = NULL, *web = TABULA_SITE_DIR, *redis = NULL;
     const char *key_file = NULL, *tls_cert = NULL, *tls_key = NULL;
+    const char *archive = NULL;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -339,6 +364,7 @@ int cli_lobby(int argc, char **argv)
             {"--key", &key_file},
             {"--tls-cert", &tls_cert},
             {"--tls-key", &tls_key},
+            {"--archive", &archive},
         };
         if (strcmp(argv[i], "--trust") == 0) {
             if (i + 1 >= argc) {
@@ -530,9 +556,15 @@ int cli_lobby(int argc, char **argv)
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);
     char url[96] = "";
+    if (archive != NULL && archive_ready(archive) != 0) {
+        lobby_close(run.lb, NULL, NULL);
+        uv_run(&loop, UV_RUN_DEFAULT);
+        uv_loop_close(&loop);
+        return CLI_EXIT_FAIL;
+    }
     if (http != NULL) {
-        rc = serve_http(&loop, &http_addr, web, run.lb, tls_cert, tls_key,
-                        &run.http, url, sizeof url);
+        rc = serve_http(&loop, &http_addr, web, archive, run.lb, tls_cert,
+                        tls_key, &run.http, url, sizeof url);
         if (rc != 0) {
             lobby_close(run.lb, NULL, NULL);
             uv_run(&loop, UV_RUN_DEFAULT);

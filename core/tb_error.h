@@ -49,7 +49,8 @@
     X(TB_E_SQUARE, -1036, "no such square on this board")                     \
     X(TB_E_NAME_EMPTY, -1037, "the name is empty")                             \
     X(TB_E_NAME_CHAR, -1038, "a character not allowed in a name")              \
-    X(TB_E_SEEKS, -1039, "too many open seeks from this player or address")
+    X(TB_E_SEEKS, -1039, "too many open seeks from this player or address")   \
+    X(TB_E_NOFILE, -1040, "no such file there")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

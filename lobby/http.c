@@ -49,7 +49,9 @@ struct Lobby_Http {
                                        its own during adoption) */
     struct lws_http_mount mount; /* lws reads these until then */
     struct lws_http_mount metrics; /* /metrics, before mount */
+    struct lws_http_mount archive; /* /archive/, before mount */
     char site[1024];
+    char arch[1024]; /* the archive's folder; "": none */
     char cert[1024], key[1024]; /* TLS's PEM files; "": plain HTTP */
     char tcp[64];                                 /* lb's "HOST:PORT" */
     struct lws_protocol_vhost_options tcp_header; /* X-Tabula-Lobby: tcp */
@@ -369,6 +371,19 @@ static const struct lws_protocol_vhost_options mime_mjs = {
 static const struct lws_protocol_vhost_options mime_wasm = {
     &mime_mjs, NULL, ".wasm", "application/wasm"};
 
+/* The archive's documents (docs/archive.md): match logs as bytes, the
+ * lists and a director's signed documents as UTF-8 text. */
+static const struct lws_protocol_vhost_options mime_txt = {
+    NULL, NULL, ".txt", "text/plain; charset=utf-8"};
+static const struct lws_protocol_vhost_options mime_pairings = {
+    &mime_txt, NULL, ".pairings", "text/plain; charset=utf-8"};
+static const struct lws_protocol_vhost_options mime_results = {
+    &mime_pairings, NULL, ".results", "text/plain; charset=utf-8"};
+static const struct lws_protocol_vhost_options mime_trf = {
+    &mime_results, NULL, ".trf", "text/plain; charset=utf-8"};
+static const struct lws_protocol_vhost_options mime_archive = {
+    &mime_trf, NULL, ".log", "application/octet-stream"};
+
 /* The files; and a WebSocket upgrade that named no "tabula-lobby"
  * subprotocol (lws gives it to the first protocol): refused, not held
  * open outside every count of the rooms. */
@@ -588,18 +603,21 @@ static int can_listen(const char *host, int port)
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
                    const char *site, Lobby *lb, Lobby_Http **out)
 {
-    return lobby_http_new_tls(loop, host, port, site, lb, NULL, NULL, out);
+    return lobby_http_new_tls(loop, host, port, site, NULL, lb, NULL, NULL,
+                              out);
 }
 
 int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
-                       const char *site, Lobby *lb, const char *cert,
-                       const char *key, Lobby_Http **out)
+                       const char *site, const char *archive, Lobby *lb,
+                       const char *cert, const char *key, Lobby_Http **out)
 {
     char index[1100];
     struct stat st;
     int bad;
     *out = NULL;
-    if (port < 0 || port > 65535 || strlen(site) >= sizeof ((Lobby_Http *)0)->site)
+    if (port < 0 || port > 65535 ||
+        strlen(site) >= sizeof ((Lobby_Http *)0)->site ||
+        (archive != NULL && strlen(archive) >= sizeof ((Lobby_Http *)0)->arch))
         return TB_E_ARG;
     if (cert != NULL &&
         (strlen(cert) >= sizeof ((Lobby_Http *)0)->cert || key == NULL ||
@@ -622,6 +640,8 @@ int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
         return TB_E_NOMEM;
     h->lb = lb;
     snprintf(h->site, sizeof h->site, "%s", site);
+    if (archive != NULL)
+        snprintf(h->arch, sizeof h->arch, "%s", archive);
     if (cert != NULL) {
         snprintf(h->cert, sizeof h->cert, "%s", cert);
         snprintf(h->key, sizeof h->key, "%s", key);
@@ -636,6 +656,17 @@ int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
     /* The lobby's counters, where there is a lobby (lws takes the mount
      * whose point matches the path longest). */
     h->metrics.mount_next = &h->mount;
+    /* The archive's folder, read only, where there is one. */
+    if (h->arch[0] != '\0') {
+        h->archive.mount_next = &h->mount;
+        h->archive.mountpoint = "/archive";
+        h->archive.mountpoint_len = 8;
+        h->archive.origin = h->arch;
+        h->archive.def = "index.txt";
+        h->archive.extra_mimetypes = &mime_archive;
+        h->archive.origin_protocol = LWSMPRO_FILE;
+        h->metrics.mount_next = &h->archive;
+    }
     h->metrics.mountpoint = "/metrics";
     h->metrics.mountpoint_len = 8;
     h->metrics.origin = "tabula-metrics"; /* the protocol that answers */

@@ -332,14 +332,17 @@ typedef struct Lobby_Http Lobby_Http; /* opaque, heap */
  * name lb's framed TCP address (lobby_address) in the header
  * X-Tabula-Lobby of every HTTP response, for the page to show the
  * command a terminal player types. lb must outlive h. Errors: TB_E_ARG
- * (port out of range, site path over 1023 bytes), TB_E_IO (no
+ * (port out of range, site or archive path over 1023 bytes), TB_E_IO (no
  * site/index.html, or the address could not be bound), TB_E_NOMEM.
  */
 int lobby_http_new(uv_loop_t *loop, const char *host, int port,
                    const char *site, Lobby *lb, Lobby_Http **out);
 
 /*
- * lobby_http_new_tls: as lobby_http_new, over TLS when cert is not NULL:
+ * lobby_http_new_tls: as lobby_http_new, and with archive (not NULL) the
+ * files of that folder read only below /archive/ (docs/archive.md: the
+ * relay's finished logs and its ratings list, a director's documents),
+ * and over TLS when cert is not NULL:
  * the page over HTTPS and the members over WSS, with the certificate
  * chain in the PEM file cert (the server's certificate first) and its
  * private key in the PEM file key (check both first with
@@ -348,8 +351,8 @@ int lobby_http_new(uv_loop_t *loop, const char *host, int port,
  * when cert or key is not usable.
  */
 int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
-                       const char *site, Lobby *lb, const char *cert,
-                       const char *key, Lobby_Http **out);
+                       const char *site, const char *archive, Lobby *lb,
+                       const char *cert, const char *key, Lobby_Http **out);
 
 /*
  * lobby_http_tls_check: can a TLS server use the PEM files cert (a

@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(gcc make cmake pkg-config libuv1-dev libmsgpack-dev libsodium-dev
       libcriterion-dev libncurses-dev tmux libxml2-utils librsvg2-bin
       libwebsockets-dev libwebsockets-evlib-uv libhiredis-dev redis-server
-      libssl-dev gettext locales openssl "$@")
+      libssl-dev libcurl4-openssl-dev gettext locales openssl "$@")
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
