@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "i18n.h"
 #include "cli.h"
@@ -113,12 +115,106 @@ static void lobby_usage(FILE *to)
     fprintf(to, _(lobby_help), LOBBY_DEFAULT_LISTEN, TABULA_SITE_DIR);
 }
 
+/* The archive's list (docs/archive.md): `tabula ratings DIR/logs
+ * --relay RELAY` run again after each log kept, its standard output
+ * into DIR/ratings.txt through a file renamed in place once it exited
+ * well, so a reader never sees half a list. One run at a time: logs kept
+ * during a run make one more run after it. */
+typedef struct Lobby_Publish {
+    char dir[1024];
+    char relay[PROTO_FINGERPRINT_MAX];
+    uv_loop_t *loop;
+    uv_process_t proc;
+    int running, again;
+} Lobby_Publish;
+
 typedef struct Lobby_Run {
     Lobby *lb;
     Lobby_Http *http;
     uv_signal_t sig[2];
     int stopping;
+    Lobby_Publish pub;
 } Lobby_Run;
+
+static void publish(Lobby_Run *run);
+
+static void published(uv_process_t *p, int64_t status, int signum)
+{
+    Lobby_Run *run = p->data;
+    Lobby_Publish *pb = &run->pub;
+    char tmp[1100], out[1100];
+    snprintf(tmp, sizeof tmp, "%s/ratings.txt.tmp", pb->dir);
+    snprintf(out, sizeof out, "%s/ratings.txt", pb->dir);
+    if (status == 0 && signum == 0 && rename(tmp, out) == 0) {
+        chmod(out, 0644);
+    } else {
+        fprintf(stderr, "lobby: the archive's ratings were not recomputed "
+                        "(tabula ratings exited %lld)\n",
+                (long long)status);
+        unlink(tmp);
+    }
+    pb->running = 0;
+    uv_close((uv_handle_t *)p, NULL);
+    if (pb->again && !run->stopping) {
+        pb->again = 0;
+        publish(run);
+    }
+}
+
+static void publish(Lobby_Run *run)
+{
+    Lobby_Publish *pb = &run->pub;
+    char exe[1024], logs[1100], tmp[1100];
+    size_t n = sizeof exe;
+    if (run->stopping)
+        return;
+    if (pb->running) {
+        pb->again = 1;
+        return;
+    }
+    snprintf(logs, sizeof logs, "%s/logs", pb->dir);
+    snprintf(tmp, sizeof tmp, "%s/ratings.txt.tmp", pb->dir);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || uv_exepath(exe, &n) != 0) {
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "lobby: cannot recompute the archive's ratings: "
+                        "%s\n",
+                strerror(errno));
+        return;
+    }
+    char *args[] = {exe, "ratings", logs, "--relay", pb->relay, NULL};
+    uv_stdio_container_t io[3];
+    io[0].flags = UV_IGNORE;
+    io[1].flags = UV_INHERIT_FD;
+    io[1].data.fd = fd;
+    io[2].flags = UV_IGNORE; /* (the logs not rated: the list counts
+                                them, each reader sees why) */
+    uv_process_options_t po;
+    memset(&po, 0, sizeof po);
+    po.file = exe;
+    po.args = args;
+    po.exit_cb = published;
+    po.stdio = io;
+    po.stdio_count = 3;
+    pb->proc.data = run;
+    int rc = uv_spawn(pb->loop, &pb->proc, &po);
+    close(fd);
+    if (rc != 0) {
+        fprintf(stderr, "lobby: cannot recompute the archive's ratings: "
+                        "%s\n",
+                uv_strerror(rc));
+        unlink(tmp);
+        return;
+    }
+    pb->running = 1;
+}
+
+static void on_kept(void *user, const char *log)
+{
+    (void)log;
+    publish(user);
+}
 
 static int parse_count(const char *s, uint32_t *out)
 {
@@ -556,7 +652,9 @@ int cli_lobby(int argc, char **argv)
     if (lobby_address(run.lb, where, sizeof where) != 0)
         memcpy(where, "?", 2);
     char url[96] = "";
-    if (archive != NULL && archive_ready(archive) != 0) {
+    if (archive != NULL &&
+        (archive_ready(archive) != 0 ||
+         lobby_use_archive(run.lb, archive, on_kept, &run) != 0)) {
         lobby_close(run.lb, NULL, NULL);
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);
@@ -583,6 +681,12 @@ int cli_lobby(int argc, char **argv)
         printf("http: %s\n", url);
     printf("relay key: %s\n", fp);
     fflush(stdout);
+    if (archive != NULL) { /* the list of the logs kept before this start */
+        snprintf(run.pub.dir, sizeof run.pub.dir, "%s", archive);
+        snprintf(run.pub.relay, sizeof run.pub.relay, "%s", fp);
+        run.pub.loop = &loop;
+        publish(&run);
+    }
     /* After the start lines, as a fact of the start, not before them as
      * if something were wrong (issue 39's new user read the first line,
      * 'the descriptor limit is ...', as a warning). */

@@ -39,6 +39,7 @@
 /* ---- the relay ------------------------------------------------------- */
 
 typedef struct Lobby Lobby;
+typedef struct Lobby_Archive Lobby_Archive; /* archive.c's, opaque */
 
 /*
  * lobby_new: a lobby listening on addr (net_addr_parse), with limits lim
@@ -317,6 +318,21 @@ int lobby_pool_offer(uv_loop_t *loop, const struct sockaddr *addr,
 /* lobby_pool_cancel: withdraw the offer of c (its connection closes;
  * done runs with UV_ECANCELED, unless it ran already). */
 void lobby_pool_cancel(Lobby_Pool_Conn *c);
+
+/*
+ * lobby_use_archive: keep every game lb relays from its start as a match
+ * log in dir/logs (a folder that must be there; docs/archive.md): the
+ * transcript's envelopes with lb's receipts, as logs/MATCH.part while it
+ * is played, then logs/MATCH.log and a line of logs/index.txt once the
+ * game ended (both seats said DONE) or its room went; kept(user, path of
+ * the .log) is then called (may be NULL). With Redis, each node keeps
+ * the rooms it had from their first frame: give each node its own dir.
+ * After lobby_new, before the loop runs. Errors: TB_E_STATE (called
+ * twice), TB_E_ARG (dir over 1023 bytes), TB_E_IO (no dir/logs),
+ * TB_E_NOMEM.
+ */
+int lobby_use_archive(Lobby *lb, const char *dir,
+                      void (*kept)(void *user, const char *log), void *user);
 
 /* ---- the web side (lobby/http.c) ---------------------------------- */
 

@@ -173,6 +173,13 @@ struct Lobby_Room {
      * lists it): the host's card, while the host is here and no guest
      * came. NULL: none. */
     struct Lobby_Listed *seek;
+    /* The driver's archive of its frames (lobby_rooms_use_archive): its
+     * handle (NULL: none yet, or no more), the frame it waits for, and
+     * whether it is over for this room (ended, or a frame was missed). */
+    void *arch;
+    uint64_t arch_next;  /* the number of the frame it waits for */
+    unsigned arch_given; /* frames given while it had no handle */
+    int arch_over;
     int seek_back; /* its seek went with a guest who gave the seat back
                       before it spoke: the host may put it up again */
     Lobby_Room *prev, *next;
@@ -228,6 +235,8 @@ struct Lobby_Member {
 
 struct Lobby_Rooms {
     Lobby_Limits lim;
+    const Lobby_Archive_Ops *arch_ops; /* lobby_rooms_use_archive; NULL */
+    void *arch;
     Lobby_Room **buckets[2]; /* invite lookups, watch lookups */
     size_t nbuckets;
     Lobby_Room *rooms;
@@ -433,8 +442,11 @@ static void bytes_unfile(Lobby_Rooms *rs, Lobby_Room *r)
 
 static void seek_drop(Lobby_Rooms *rs, Lobby_Room *r);
 
+static void archive_end(Lobby_Rooms *rs, Lobby_Room *r, int whole);
+
 static void room_free(Lobby_Rooms *rs, Lobby_Room *r)
 {
+    archive_end(rs, r, 1);
     seek_drop(rs, r);
     bytes_unfile(rs, r);
     for (uint32_t i = 0; i < r->ring_count; i++)
@@ -723,7 +735,7 @@ static void room_absences(const Lobby_Room *r, uint64_t t, uint32_t out[2])
 static Lobby_Entry *entry_new(const Lobby_Rooms *rs, const Lobby_Room *r,
                               uint64_t seq, int from, uint64_t t,
                               const uint32_t absent[2], const uint8_t *data,
-                              size_t n)
+                              size_t n, Proto_Receipt *receipt)
 {
     Lobby_Entry *e = malloc(sizeof *e + LOBBY_FRAME_HEADER + n);
     Proto_Receipt rc;
@@ -746,7 +758,46 @@ static Lobby_Entry *entry_new(const Lobby_Rooms *rs, const Lobby_Room *r,
     e->len = LOBBY_FRAME_HEADER + n;
     lobby_wire_frame_header(e->msg, from, &rc);
     memcpy(e->msg + LOBBY_FRAME_HEADER, data, n);
+    *receipt = rc;
     return e;
+}
+
+/* Frames of a room among which its match start must be, for the archive
+ * to keep it. */
+#define LOBBY_ARCHIVE_START_BY 4
+
+/* No more of r's frames go to the archive (whole: 0 when one was
+ * missed). */
+static void archive_end(Lobby_Rooms *rs, Lobby_Room *r, int whole)
+{
+    if (r->arch != NULL)
+        rs->arch_ops->end(rs->arch, r->arch, whole);
+    r->arch = NULL;
+    r->arch_over = 1;
+}
+
+/* Frame seq of r, numbered and kept, to the archive: every frame from
+ * the room's first in order, until one is missed (a copy that joined late, or
+ * lost frames, has no whole transcript to give). */
+static void archive_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq,
+                          const Proto_Receipt *rc, const uint8_t *data,
+                          size_t n)
+{
+    if (rs->arch_ops == NULL || r->arch_over)
+        return;
+    if (r->arch_given > 0 && seq != r->arch_next) {
+        archive_end(rs, r, 0);
+        return;
+    }
+    rs->arch_ops->frame(rs->arch, &r->arch, r->host_pk, rc, data, n);
+    r->arch_next = seq + 1;
+    /* No match start among the first frames (a guest's HELLO may come
+     * before it; a room made again after a restart goes on mid-game):
+     * the archive keeps nothing of this room. */
+    if (r->arch == NULL && ++r->arch_given >= LOBBY_ARCHIVE_START_BY)
+        r->arch_over = 1;
+    else if (r->arch != NULL)
+        r->arch_given = LOBBY_ARCHIVE_START_BY;
 }
 
 /* Every LOBBY_WIRE_BEAT_MS, a BEAT to each member in a room that was sent
@@ -1968,6 +2019,7 @@ static void on_done(Lobby_Rooms *rs, Lobby_Member *m, size_t len)
     if (r->finished[0] && r->finished[1]) {
         r->released = 1;
         gone_update(rs, r);
+        archive_end(rs, r, 1); /* (its game is over) */
     }
 }
 
@@ -2051,6 +2103,7 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     Lobby_Room *r = m->room;
     size_t n = len - LOBBY_DATA_HEADER;
     Lobby_Entry *e;
+    Proto_Receipt rc;
 
     if (r == NULL || m->role == LOBBY_ROLE_SPECTATOR) {
         member_error(m, LOBBY_ERR_NOT_ALLOWED);
@@ -2109,7 +2162,7 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     uint32_t absent[2];
     room_absences(r, t, absent);
     e = entry_new(rs, r, r->next_seq, m->role, t, absent,
-                  p + LOBBY_DATA_HEADER, n);
+                  p + LOBBY_DATA_HEADER, n, &rc);
     if (e == NULL) {
         member_error(m, LOBBY_ERR_FULL);
         return;
@@ -2120,6 +2173,7 @@ static void on_data(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_FULL);
         return;
     }
+    archive_frame(rs, r, e->seq, &rc, p + LOBBY_DATA_HEADER, n);
     r->next_seq++;
     rs->stats.frames_relayed++;
 
@@ -2496,6 +2550,7 @@ int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
                          const uint8_t *data, size_t n, int stream)
 {
     Lobby_Entry *e;
+    Proto_Receipt rc;
 
     if (seq < r->next_seq)
         return 0; /* had it */
@@ -2512,13 +2567,14 @@ int lobby__replica_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq, int from,
     while (make_room(rs, r, from, LOBBY_FRAME_HEADER + n) != 0)
         ring_evict(rs, r); /* Redis has it already: the copy must follow */
     /* Redis's time as given: every node signs the same one */
-    e = entry_new(rs, r, seq, from, t, absent, data, n);
+    e = entry_new(rs, r, seq, from, t, absent, data, n, &rc);
     if (e == NULL)
         return TB_E_NOMEM;
     if (ring_push(rs, r, e) != 0) {
         free(e);
         return TB_E_NOMEM;
     }
+    archive_frame(rs, r, seq, &rc, data, n);
     r->next_seq = seq + 1;
     if (t > r->last_time)
         r->last_time = t;
@@ -2669,6 +2725,13 @@ void lobby_rooms_use_witness(Lobby_Rooms *rs, const Proto_Identity *key,
         rs->key = *key;
     rs->wall_ms = wall_ms;
     rs->wall_user = user;
+}
+
+void lobby_rooms_use_archive(Lobby_Rooms *rs, const Lobby_Archive_Ops *ops,
+                             void *arch)
+{
+    rs->arch_ops = ops;
+    rs->arch = arch;
 }
 
 void lobby_rooms_relay_key(const Lobby_Rooms *rs, uint8_t pk[LOBBY_KEY_BYTES])

@@ -326,6 +326,30 @@ void lobby_rooms_use_store(Lobby_Rooms *rs, const Lobby_Store_Ops *ops,
                            void *store);
 
 /*
+ * Lobby_Archive_Ops: a driver that keeps what the node relays as match
+ * logs (tabula lobby --archive; lobby/archive.c). frame: frame seq of a
+ * room, numbered and kept here, with the node's receipt rc and the
+ * seat's payload data[n] (its envelope), called for every frame in order
+ * from the first frame the room's copy here had; *h is the room's handle
+ * for the driver, NULL at first (still NULL after 4 frames: nothing more
+ * of that room is given). end: no more frames of h come; whole is
+ * 0 when one was missed (the copy lost frames), 1 when the room's game
+ * ended (both seats said DONE) or the room went.
+ */
+typedef struct Lobby_Archive_Ops {
+    void (*frame)(void *arch, void **h,
+                  const uint8_t host_pk[LOBBY_KEY_BYTES],
+                  const struct Proto_Receipt *rc, const uint8_t *data,
+                  size_t n);
+    void (*end)(void *arch, void *h, int whole);
+} Lobby_Archive_Ops;
+
+/* lobby_rooms_use_archive: give every frame to ops (arch its first
+ * argument); before the first member. */
+void lobby_rooms_use_archive(Lobby_Rooms *rs, const Lobby_Archive_Ops *ops,
+                             void *arch);
+
+/*
  * lobby_rooms_use_witness: the node signs its receipts (proto.h, "relay
  * receipts": one for each frame it numbers or relays, one for each
  * presence change) with key (copied, wiped at lobby_rooms_free; its

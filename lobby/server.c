@@ -24,6 +24,7 @@ struct Lobby {
     Net_Server *server;
     uv_timer_t sweep;
     Lobby_Redis *redis; /* NULL: rooms live here only */
+    Lobby_Archive *archive; /* lobby_use_archive; NULL: none */
     int closing, server_done, timer_closed, redis_done;
     void (*done)(void *user);
     void *done_user;
@@ -205,7 +206,8 @@ static void lobby_maybe_free(Lobby *lb)
         lobby_rooms_links(lb->rooms) > 0 ||
         (lb->redis != NULL && !lb->redis_done))
         return;
-    lobby_rooms_free(lb->rooms);
+    lobby_rooms_free(lb->rooms); /* (its rooms end their logs) */
+    lobby__archive_free(lb->archive);
     lobby__redis_free(lb->redis);
     done = lb->done;
     user = lb->done_user;
@@ -286,6 +288,18 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
     uv_timer_start(&lb->sweep, sweep, 250, 250);
     *out = lb;
     return 0;
+}
+
+int lobby_use_archive(Lobby *lb, const char *dir,
+                      void (*kept)(void *user, const char *log), void *user)
+{
+    const Lobby_Archive_Ops *ops;
+    if (lb->archive != NULL || lb->rooms == NULL)
+        return TB_E_STATE;
+    int rc = lobby__archive_new(dir, kept, user, &lb->archive, &ops);
+    if (rc == 0)
+        lobby_rooms_use_archive(lb->rooms, ops, lb->archive);
+    return rc;
 }
 
 int lobby_address(const Lobby *lb, char *out, size_t cap)

@@ -1,0 +1,188 @@
+/*
+ * archive.c: a relay's archive (tabula lobby --archive DIR; docs/
+ * archive.md): every game relayed here from its start, kept as a match
+ * log in DIR/logs, as a spectator's log holds it: the transcript's
+ * envelopes, each with the receipt this node signed for it. The relay
+ * needs no rules for it: an envelope goes in when it is the chain's next
+ * (its sequence number and prev, checked by proto_open's signature and
+ * the hashes); a HELLO (outside transcripts), a copy of one already in,
+ * or a sender's envelope the chain did not take is left out. Whether the
+ * log is a legal game is for its readers (proto_log_verify_witnessed),
+ * who trust none of it.
+ *
+ * A log is written to logs/MATCH.part as the game goes (MATCH: its id,
+ * unknown to whoever has not seen the game) and becomes logs/MATCH.log,
+ * with its line in logs/index.txt, when the game ends or its room goes;
+ * a room that lost a frame of the chain keeps nothing. Writes are
+ * synchronous: a frame's two records, a few hundred bytes, one write(2)
+ * each (proto_log_append).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lobby_internal.h"
+#include "proto.h"
+#include "tb_error.h"
+
+#define ARCHIVE_PATH_MAX 1100
+
+struct Lobby_Archive {
+    char dir[1024];
+    void (*kept)(void *user, const char *log);
+    void *user;
+};
+
+/* One room's log as it is written. */
+typedef struct Arch_Room {
+    Proto_Log *log;
+    Proto_Log_Header h;
+    uint8_t id[PROTO_HASH_BYTES];    /* the match's: its start's hash */
+    uint8_t chain[PROTO_HASH_BYTES]; /* the last envelope's hash */
+    uint32_t count;                  /* envelopes in */
+    int failed;                      /* a write failed: it goes */
+    char part[ARCHIVE_PATH_MAX];
+} Arch_Room;
+
+static void arch_path(const Lobby_Archive *a, const uint8_t id[32],
+                      const char *ext, char *out)
+{
+    char hex[2 * PROTO_HASH_BYTES + 1];
+    proto_hex(id, PROTO_HASH_BYTES, hex);
+    snprintf(out, ARCHIVE_PATH_MAX, "%s/logs/%s.%s", a->dir, hex, ext);
+}
+
+/* The room's first frame: its match start, or nothing is kept. */
+static Arch_Room *arch_open(Lobby_Archive *a, const uint8_t host_pk[32],
+                            const Proto_Envelope *e)
+{
+    static const uint8_t zero[PROTO_HASH_BYTES];
+    if (e->msg.kind != PROTO_KIND_MATCH_START || e->msg.seq != 0 ||
+        memcmp(e->msg.prev, zero, sizeof zero) != 0 ||
+        memcmp(e->msg.body.start.white, host_pk, PROTO_KEY_BYTES) != 0)
+        return NULL;
+    Arch_Room *ar = calloc(1, sizeof *ar);
+    if (ar == NULL)
+        return NULL;
+    proto_log_header_of(&e->msg, &ar->h);
+    ar->h.version = PROTO_LOG_VERSION;
+    memcpy(ar->h.room, host_pk, PROTO_KEY_BYTES);
+    memcpy(ar->id, e->hash, PROTO_HASH_BYTES);
+    arch_path(a, ar->id, "part", ar->part);
+    unlink(ar->part); /* an earlier room's of this match: this one is
+                         whole from its start */
+    if (proto_log_create(&ar->log, ar->part, &ar->h) != 0) {
+        free(ar);
+        return NULL;
+    }
+    return ar;
+}
+
+static void arch_frame(void *arch, void **h, const uint8_t host_pk[32],
+                       const Proto_Receipt *rc, const uint8_t *data, size_t n)
+{
+    Lobby_Archive *a = arch;
+    Arch_Room *ar = *h;
+    Proto_Envelope e;
+    uint8_t rec[PROTO_LOG_RECORD_MAX];
+    size_t rlen;
+
+    if (proto_open(data, n, &e, NULL, 0) != 0 ||
+        e.msg.kind == PROTO_KIND_HELLO)
+        return;
+    if (ar == NULL) {
+        *h = ar = arch_open(a, host_pk, &e);
+        if (ar == NULL)
+            return;
+    } else if (ar->failed || e.msg.seq != ar->count ||
+               memcmp(e.msg.match_id, ar->h.match_id,
+                      PROTO_MATCH_ID_BYTES) != 0 ||
+               memcmp(e.msg.prev, ar->chain, PROTO_HASH_BYTES) != 0) {
+        return; /* not the chain's next: a copy, or not taken */
+    }
+    rlen = proto_log_receipt_record(ar->count, rc, rec, sizeof rec);
+    if (rlen == 0 || proto_log_append_envelope(ar->log, data, n) != 0 ||
+        proto_log_append_record(ar->log, rec, rlen) != 0) {
+        ar->failed = 1;
+        return;
+    }
+    memcpy(ar->chain, e.hash, PROTO_HASH_BYTES);
+    ar->count++;
+}
+
+/* The index's line for a kept log (docs/archive.md), in one write. */
+static int index_add(const Lobby_Archive *a, const Arch_Room *ar,
+                     long long bytes)
+{
+    char path[ARCHIVE_PATH_MAX], id[65], w[65], b[65], line[400];
+    int len, fd, rc = 0;
+    snprintf(path, sizeof path, "%s/logs/index.txt", a->dir);
+    proto_hex(ar->id, 32, id);
+    proto_hex(ar->h.white, 32, w);
+    proto_hex(ar->h.black, 32, b);
+    len = snprintf(line, sizeof line, "%s %s %s %s %llu %lld\n", id,
+                   ar->h.game, w, b, (unsigned long long)ar->h.started,
+                   bytes);
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return TB_E_IO;
+    if (len <= 0 || (size_t)len >= sizeof line ||
+        write(fd, line, (size_t)len) != len)
+        rc = TB_E_IO;
+    if (close(fd) != 0)
+        rc = TB_E_IO;
+    return rc;
+}
+
+static void arch_end(void *arch, void *h, int whole)
+{
+    Lobby_Archive *a = arch;
+    Arch_Room *ar = h;
+    char path[ARCHIVE_PATH_MAX];
+    struct stat st;
+    if (ar == NULL)
+        return;
+    if (proto_log_close(ar->log) != 0)
+        ar->failed = 1;
+    arch_path(a, ar->id, "log", path);
+    if (!whole || ar->failed || rename(ar->part, path) != 0) {
+        unlink(ar->part);
+    } else {
+        chmod(path, 0644); /* (created 0600: published) */
+        if (stat(path, &st) == 0 &&
+            index_add(a, ar, (long long)st.st_size) == 0 && a->kept != NULL)
+            a->kept(a->user, path);
+    }
+    free(ar);
+}
+
+static const Lobby_Archive_Ops arch_ops = {arch_frame, arch_end};
+
+int lobby__archive_new(const char *dir, void (*kept)(void *, const char *),
+                       void *user, Lobby_Archive **out,
+                       const Lobby_Archive_Ops **ops)
+{
+    char logs[ARCHIVE_PATH_MAX];
+    struct stat st;
+    *out = NULL;
+    if (strlen(dir) >= sizeof ((Lobby_Archive *)0)->dir)
+        return TB_E_ARG;
+    snprintf(logs, sizeof logs, "%s/logs", dir);
+    if (stat(logs, &st) != 0 || !S_ISDIR(st.st_mode))
+        return TB_E_IO;
+    Lobby_Archive *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return TB_E_NOMEM;
+    snprintf(a->dir, sizeof a->dir, "%s", dir);
+    a->kept = kept;
+    a->user = user;
+    *out = a;
+    *ops = &arch_ops;
+    return 0;
+}
+
+void lobby__archive_free(Lobby_Archive *a) { free(a); }
