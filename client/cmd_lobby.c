@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "lobby.h"
 #include "proto.h"
+#include "seat.h"
 #include "tb_error.h"
 
 #define LOBBY_DEFAULT_LISTEN "127.0.0.1:7470"
@@ -138,6 +139,39 @@ typedef struct Lobby_Run {
 
 static void publish(Lobby_Run *run);
 
+/* The pool's ratings (docs/pool.md, "Rated offers") from the archive's
+ * list, DIR/ratings.txt as tabula ratings printed it: its lines
+ * 'rating: GAME CLASS FINGERPRINT RATING ...'. A line that says
+ * otherwise is skipped (the list is this program's own output). */
+static void ratings_load(Lobby_Run *run)
+{
+    static const char *const classes[PROTO_CLASS_COUNT] = PROTO_CLASS_NAMES;
+    char path[1100], line[512];
+    Lobby_Ratings *t;
+    snprintf(path, sizeof path, "%s/ratings.txt", run->pub.dir);
+    FILE *f = fopen(path, "r");
+    if (f == NULL || lobby_ratings_new(&t) != 0) {
+        if (f != NULL)
+            fclose(f);
+        return;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        char game[PROTO_NAME_MAX + 1], klass[32], fp[PROTO_FINGERPRINT_MAX];
+        unsigned rating, k;
+        const Core_Game *g;
+        if (sscanf(line, "rating: %32s %31s %19s %u ", game, klass, fp,
+                   &rating) != 4 ||
+            (g = core_game_find(game)) == NULL)
+            continue;
+        for (k = 0; k < PROTO_CLASS_COUNT && strcmp(classes[k], klass); k++)
+            ;
+        if (k < PROTO_CLASS_COUNT)
+            (void)lobby_ratings_add(t, fp, seat_pool_bit(g), k, rating);
+    }
+    fclose(f);
+    lobby_use_ratings(run->lb, t);
+}
+
 static void published(uv_process_t *p, int64_t status, int signum)
 {
     Lobby_Run *run = p->data;
@@ -147,6 +181,7 @@ static void published(uv_process_t *p, int64_t status, int signum)
     snprintf(out, sizeof out, "%s/ratings.txt", pb->dir);
     if (status == 0 && signum == 0 && rename(tmp, out) == 0) {
         chmod(out, 0644);
+        ratings_load(run);
     } else {
         fprintf(stderr, "lobby: the archive's ratings were not recomputed "
                         "(tabula ratings exited %lld)\n",
@@ -685,6 +720,7 @@ int cli_lobby(int argc, char **argv)
         snprintf(run.pub.dir, sizeof run.pub.dir, "%s", archive);
         snprintf(run.pub.relay, sizeof run.pub.relay, "%s", fp);
         run.pub.loop = &loop;
+        ratings_load(&run); /* (the list as it was, until it is made) */
         publish(&run);
     }
     /* After the start lines, as a fact of the start, not before them as

@@ -25,7 +25,8 @@
 static const char pool_help[] = N_(
     "usage: tabula pool GAMES [--clock RANGE] [--lobby HOST:PORT]\n"
     "                         [--bot [LEVEL]] [--log FILE] [--options OPTS]\n"
-    "                         [--delay MS]\n"
+    "                         [--delay MS] [--me] [--key FILE]\n"
+    "                         [--rating LO..HI]\n"
     "\n"
     "Offers to play any of GAMES (names separated by commas, e.g.\n"
     "laska,chessball) at any clock of RANGE (the shortest and the longest\n"
@@ -41,20 +42,32 @@ static const char pool_help[] = N_(
     "are the match options of every game offered (no clock in them).\n"
     "--log FILE keeps the game's log (and FILE.seat): run the same command\n"
     "again after a crash to come back to that game instead of offering.\n"
-    "--delay MS makes the bot wait before each move.\n");
+    "--delay MS makes the bot wait before each move.\n"
+    "--me plays the game under your identity's key (--key FILE: another\n"
+    "identity file), so it is rated under it; --rating LO..HI (e.g.\n"
+    "1400..1800) pairs you only with players the lobby's published list\n"
+    "rates LO to HI in the game and class you would play, and only if\n"
+    "their own --rating holds yours (a player not in the list counts as\n"
+    "1500; docs/pool.md).\n");
 
 enum {
     POOL_FLAG_LOBBY,
     POOL_FLAG_CLOCK,
     POOL_FLAG_LOG,
     POOL_FLAG_OPTIONS,
-    POOL_FLAG_DELAY
+    POOL_FLAG_DELAY,
+    POOL_FLAG_ME,
+    POOL_FLAG_KEY,
+    POOL_FLAG_RATING
 };
 const Cli_Flag cli_flags_pool[] = {{"--lobby", CLI_VALUE, POOL_FLAG_LOBBY},
                                    {"--clock", CLI_VALUE, POOL_FLAG_CLOCK},
                                    {"--log", CLI_NONEMPTY, POOL_FLAG_LOG},
                                    {"--options", CLI_VALUE, POOL_FLAG_OPTIONS},
                                    {"--delay", CLI_NONEMPTY, POOL_FLAG_DELAY},
+                                   {"--me", CLI_SWITCH, POOL_FLAG_ME},
+                                   {"--key", CLI_NONEMPTY, POOL_FLAG_KEY},
+                                   {"--rating", CLI_NONEMPTY, POOL_FLAG_RATING},
                                    {NULL, CLI_SWITCH, 0}};
 
 typedef struct Pool_Run {
@@ -193,8 +206,28 @@ static int read_games(const char *text, Pool_Run *r, uint16_t *mask)
     return 0;
 }
 
+/* "LO..HI" of whole ratings 1..65535, LO at most HI, into *rated. */
+static int read_rating(const char *text, Seat_Pool_Rated *rated)
+{
+    const char *dots = strstr(text, "..");
+    char lo[16];
+    uint64_t a, b;
+    if (dots == NULL || (size_t)(dots - text) >= sizeof lo)
+        return -1;
+    memcpy(lo, text, (size_t)(dots - text));
+    lo[dots - text] = '\0';
+    if (cli_uint(lo, 1, 65535, &a) != 0 || cli_uint(dots + 2, 1, 65535, &b) != 0 ||
+        a > b)
+        return -1;
+    rated->want_lo = (uint16_t)a;
+    rated->want_hi = (uint16_t)b;
+    return 0;
+}
+
 int cli_pool(int argc, char **argv)
 {
+    Seat_Pool_Rated rated = {0, 0, 0};
+    const char *key_file = NULL;
     const char *lobby = POOL_DEFAULT_LOBBY, *range = NULL, *games = NULL;
     const char *options = "", *log_path = NULL, *v;
     int bot_level = 0;
@@ -231,6 +264,23 @@ int cli_pool(int argc, char **argv)
             break;
         case POOL_FLAG_OPTIONS:
             options = v;
+            break;
+        case POOL_FLAG_ME:
+            rated.me = 1;
+            break;
+        case POOL_FLAG_KEY:
+            key_file = v;
+            rated.me = 1;
+            break;
+        case POOL_FLAG_RATING:
+            if (read_rating(v, &rated) != 0) {
+                fprintf(stderr,
+                        _("tabula pool: bad rating range '%s'; expected "
+                          "LO..HI, whole ratings from 1 to 65535, e.g. "
+                          "1400..1800\n"),
+                        cli_token(v));
+                return CLI_EXIT_USAGE;
+            }
             break;
         case POOL_FLAG_DELAY: {
             uint64_t ms = 0;
@@ -293,13 +343,19 @@ int cli_pool(int argc, char **argv)
      * guest, the guest's key to its host): seat_pool_offer. */
     Proto_Identity me;
     Seat_Pool_Offer offer;
-    int idrc = proto_identity_load(&me, NULL, NULL);
+    int idrc = proto_identity_load(&me, key_file, NULL);
+    if (idrc != 0 && rated.me) {
+        fprintf(stderr, _("tabula pool: cannot read your identity (%s): --me "
+                          "plays under it\n"),
+                _(tb_strerror(idrc)));
+        return CLI_EXIT_FAIL;
+    }
     if (idrc != 0)
         fprintf(stderr, _("tabula pool: cannot read your identity (%s): the "
                           "offer goes under this game's key alone\n"),
                 _(tb_strerror(idrc)));
     int made = seat_pool_offer(&offer, idrc == 0 ? &me : NULL, mask, &lo, &hi,
-                               options);
+                               options, &rated);
     proto_identity_wipe(&me);
     if (made != 0) {
         fprintf(stderr, _("tabula pool: cannot make the offer\n"));

@@ -117,24 +117,22 @@ void club_glicko_start(Club_Glicko *g);
 int club_glicko_update(const Club_Glicko *p, const Club_Rated_Result *games,
                        size_t n, Club_Fix tau, Club_Glicko *out);
 
-/* Time-control classes, as lichess divides them, by the clock's
- * proto_clock_estimate_ms (base + 40 x increment): bullet under 3 min,
- * blitz under 8, rapid under 25, classical from 25; correspondence (days
- * a move); untimed (no clock). Each class is its own rating. */
+/* Time-control classes: proto.h's Proto_Clock_Class (one policy for the
+ * ratings and the relay's pool), under the ratings' names. */
 typedef enum Club_Class {
-    CLUB_CLASS_UNTIMED = 0,
-    CLUB_CLASS_BULLET,
-    CLUB_CLASS_BLITZ,
-    CLUB_CLASS_RAPID,
-    CLUB_CLASS_CLASSICAL,
-    CLUB_CLASS_CORRESPONDENCE,
-    CLUB_CLASS_COUNT_
+    CLUB_CLASS_UNTIMED = PROTO_CLASS_UNTIMED,
+    CLUB_CLASS_BULLET = PROTO_CLASS_BULLET,
+    CLUB_CLASS_BLITZ = PROTO_CLASS_BLITZ,
+    CLUB_CLASS_RAPID = PROTO_CLASS_RAPID,
+    CLUB_CLASS_CLASSICAL = PROTO_CLASS_CLASSICAL,
+    CLUB_CLASS_CORRESPONDENCE = PROTO_CLASS_CORRESPONDENCE,
+    CLUB_CLASS_COUNT_ = PROTO_CLASS_COUNT
 } Club_Class;
 
 /* "untimed", "bullet", ...; "?" outside the list. */
 const char *club_class_name(int klass);
 
-/* The class of clock c (rating_log.c). */
+/* The class of clock c (rating_log.c): proto_clock_class's. */
 Club_Class club_class_of(const Proto_Clock *c);
 
 /* One rated game, as a verified log gives it (club_game_from_log). */

@@ -437,8 +437,7 @@ done:
 
 const char *club_class_name(int klass)
 {
-    static const char *const names[CLUB_CLASS_COUNT_] = {
-        "untimed", "bullet", "blitz", "rapid", "classical", "correspondence"};
+    static const char *const names[CLUB_CLASS_COUNT_] = PROTO_CLASS_NAMES;
     return klass >= 0 && klass < CLUB_CLASS_COUNT_ ? names[klass] : "?";
 }
 

@@ -12,19 +12,7 @@
 
 Club_Class club_class_of(const Proto_Clock *c)
 {
-    uint64_t ms;
-    if (c == NULL || c->kind == PROTO_CLOCK_NONE)
-        return CLUB_CLASS_UNTIMED;
-    if (c->kind == PROTO_CLOCK_DAYS)
-        return CLUB_CLASS_CORRESPONDENCE;
-    ms = proto_clock_estimate_ms(c);
-    if (ms < 180000u)
-        return CLUB_CLASS_BULLET;
-    if (ms < 480000u)
-        return CLUB_CLASS_BLITZ;
-    if (ms < 1500000u)
-        return CLUB_CLASS_RAPID;
-    return CLUB_CLASS_CLASSICAL;
+    return (Club_Class)proto_clock_class(c);
 }
 
 /* The hash of the first envelope (the match start): the match's id. */

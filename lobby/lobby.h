@@ -334,6 +334,14 @@ void lobby_pool_cancel(Lobby_Pool_Conn *c);
 int lobby_use_archive(Lobby *lb, const char *dir,
                       void (*kept)(void *user, const char *log), void *user);
 
+/*
+ * lobby_use_ratings: pair the pool by the ratings in t from now on
+ * (room.h, "Ratings the pool pairs by"; lb takes t and frees the table
+ * before it; NULL: none). Offers already waiting keep the ratings they
+ * came with.
+ */
+void lobby_use_ratings(Lobby *lb, Lobby_Ratings *t);
+
 /* ---- the web side (lobby/http.c) ---------------------------------- */
 
 typedef struct Lobby_Http Lobby_Http; /* opaque, heap */

@@ -436,11 +436,13 @@ int lobby_wire_list_read(const uint8_t *msg, size_t len,
  * A player offers several games and a range of clocks at once; the relay
  * pairs compatible offers (lobby/pool.h, docs/pool.md) and tells both
  * players which game and clock, and who hosts (docs/protocol-lobby.md,
- * "Pool"). POOL is a hello of its own: version u8 (4), games u16 (bit i:
+ * "Pool"). POOL is a hello of its own: version u8 (LOBBY_WIRE_POOL_VERSION,
+ * 5: a rating range came with issue 38), games u16 (bit i:
  * game i of the core catalogue's order, core_game_at(i); the relay
  * needs no rules, only the bits), range length u8 and the clock range
  * "A..B" (each end proto_clock_format's canonical text; length 0: no
- * clock), the player's key [32] (its identity: two offers of one player
+ * clock), the ratings it pairs with: lo u16, hi u16 (both included; 0
+ * and 0: any), the player's key [32] (its identity: two offers of one player
  * key never pair, and it has one waiting at a time), then the player's
  * seek card (lobby_seek_card: its key is the seat key the player plays
  * this game with, its code an invite code bound to it; its game the
@@ -455,13 +457,14 @@ int lobby_wire_list_read(const uint8_t *msg, size_t len,
 #define LOBBY_WIRE_POOL_TYPE 0x08
 #define LOBBY_WIRE_POOL_WAIT_TYPE 0x89
 #define LOBBY_WIRE_PAIRED_TYPE 0x8a
-/* POOL: type, version, games, range length, range, player key, card,
- * proof. */
+/* POOL: type, version, games, range length, range, rating range, player
+ * key, card, proof. */
+#define LOBBY_WIRE_POOL_VERSION 5
 #define LOBBY_WIRE_POOL_MIN                                                    \
-    (5 + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MIN + LOBBY_SEAT_PROOF_BYTES)
+    (9 + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MIN + LOBBY_SEAT_PROOF_BYTES)
 #define LOBBY_WIRE_POOL_MAX                                                    \
-    (5 + LOBBY_POOL_RANGE_MAX + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MAX +        \
-     LOBBY_SEAT_PROOF_BYTES) /* 704 */
+    (9 + LOBBY_POOL_RANGE_MAX + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MAX +        \
+     LOBBY_SEAT_PROOF_BYTES) /* 708 */
 /* POOL_WAIT: type, then the offers waiting for each game, u32 each. */
 #define LOBBY_WIRE_POOL_WAIT_LEN (1 + 4 * LOBBY_POOL_GAMES) /* 65 */
 /* PAIRED: type, role u8, game u8, the host's invite code's 16 symbols,
@@ -477,6 +480,7 @@ int lobby_wire_list_read(const uint8_t *msg, size_t len,
 typedef struct Lobby_Pool_Ask {
     uint16_t games;      /* bit i: game i (core_game_at(i)), at least one */
     Proto_Clock lo, hi;  /* the range (both PROTO_CLOCK_NONE: no clock) */
+    uint16_t want_lo, want_hi; /* ratings it pairs with; 0, 0: any */
     uint8_t player_pk[LOBBY_KEY_BYTES]; /* the player's key, proven */
     Lobby_Seek card;     /* the player's card, checked */
     const uint8_t *card_bytes; /* inside the message read */
@@ -499,14 +503,17 @@ typedef struct Lobby_Paired {
 /*
  * lobby_wire_pool: the POOL hello of player (its key pair: the offer is
  * this key's, proven by it) offering games (a bit mask, nonzero) at the
- * clocks lo..hi (both PROTO_CLOCK_NONE, or NULL: no clock) with the
- * card[0..card_len) into out; its length (0: no player or games, a card
- * out of range, ends of two kinds or out of order, a clock with no
- * text, a proof that could not be signed).
+ * clocks lo..hi (both PROTO_CLOCK_NONE, or NULL: no clock), paired only
+ * with players rated want_lo..want_hi (whole points, both included; 0
+ * and 0: any), with the card[0..card_len) into out; its length (0: no
+ * player or games, a card out of range, ends of two kinds or out of
+ * order, want_lo over want_hi, a clock with no text, a proof that could
+ * not be signed).
  */
 size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX],
                        const Proto_Identity *player, uint16_t games,
                        const Proto_Clock *lo, const Proto_Clock *hi,
+                       uint16_t want_lo, uint16_t want_hi,
                        const uint8_t *card, size_t card_len);
 
 /*
@@ -514,8 +521,8 @@ size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX],
  * checked as lobby_seek_card_read checks it (out->card_bytes points into
  * msg), and its player key's proof. Errors: TB_E_FORMAT (another
  * message, a bad length, no games, a range not in its canonical form,
- * ends of two kinds or out of order, a bad card), TB_E_VERSION (another
- * version than this build's), TB_E_SIGNATURE (a proof not the player
+ * ends of two kinds or out of order, a rating range out of order, a bad
+ * card), TB_E_VERSION (another version than LOBBY_WIRE_POOL_VERSION), TB_E_SIGNATURE (a proof not the player
  * key's, a card not signed by its key, or a code its key does not
  * fingerprint), TB_E_CRYPTO.
  */

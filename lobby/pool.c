@@ -169,6 +169,42 @@ static int earlier(uint64_t a, uint64_t ai, uint64_t b, uint64_t bi)
     return a < b || (a == b && ai < bi);
 }
 
+/* The lowest game both masks hold (they share one). */
+static unsigned first_game(uint16_t games)
+{
+    unsigned g = 0;
+    while (!(games >> g & 1u))
+        g++;
+    return g;
+}
+
+/* o's player's rating in game g, class k. */
+static unsigned rating_of(const Pool_Offer *o, unsigned g, unsigned k)
+{
+    return o->rating[g][k] != 0 ? o->rating[g][k] : POOL_RATING_NEWCOMER;
+}
+
+/* 1 when o's rating range holds rating r (any, with no range). */
+static int wants(const Pool_Offer *o, unsigned r)
+{
+    return (o->want_lo == 0 && o->want_hi == 0) ||
+           (o->want_lo <= r && r <= o->want_hi);
+}
+
+/* Each one's rating range holds the other's rating in the game and class
+ * they would play (they are compatible otherwise). */
+static int ratings_fit(const Pool_Offer *a, const Pool_Offer *b)
+{
+    if (a->want_lo == 0 && a->want_hi == 0 && b->want_lo == 0 &&
+        b->want_hi == 0)
+        return 1;
+    unsigned g = first_game(a->games & b->games);
+    /* (either order gives a clock of one estimate: one class) */
+    Proto_Clock c = pool_pair_clock(a, b);
+    unsigned k = (unsigned)proto_clock_class(&c);
+    return wants(a, rating_of(b, g, k)) && wants(b, rating_of(a, g, k));
+}
+
 int pool_compatible(const Pool_Offer *a, const Pool_Offer *b)
 {
     return memcmp(a->key, b->key, LOBBY_KEY_BYTES) != 0 &&
@@ -177,7 +213,8 @@ int pool_compatible(const Pool_Offer *a, const Pool_Offer *b)
            a->lo.kind == b->lo.kind &&
            a->lo.kind == a->hi.kind && b->lo.kind == b->hi.kind &&
            proto_clock_estimate_ms(&a->lo) <= proto_clock_estimate_ms(&b->hi) &&
-           proto_clock_estimate_ms(&b->lo) <= proto_clock_estimate_ms(&a->hi);
+           proto_clock_estimate_ms(&b->lo) <= proto_clock_estimate_ms(&a->hi) &&
+           ratings_fit(a, b);
 }
 
 Proto_Clock pool_pair_clock(const Pool_Offer *older, const Pool_Offer *newer)
@@ -186,15 +223,6 @@ Proto_Clock pool_pair_clock(const Pool_Offer *older, const Pool_Offer *newer)
                    proto_clock_estimate_ms(&newer->lo)
                ? older->lo
                : newer->lo;
-}
-
-/* The lowest game both masks hold (they share one). */
-static unsigned first_game(uint16_t games)
-{
-    unsigned g = 0;
-    while (!(games >> g & 1u))
-        g++;
-    return g;
 }
 
 /* ---- trees ---------------------------------------------------------- */
@@ -431,7 +459,8 @@ static int admit(const Pool *p, const Pool_Offer *o)
     if (o->games == 0 ||
         (p->ngames < POOL_GAMES_MAX && (o->games >> p->ngames) != 0) ||
         (unsigned)o->lo.kind >= POOL_KINDS || o->lo.kind != o->hi.kind ||
-        proto_clock_estimate_ms(&o->lo) > proto_clock_estimate_ms(&o->hi))
+        proto_clock_estimate_ms(&o->lo) > proto_clock_estimate_ms(&o->hi) ||
+        o->want_lo > o->want_hi)
         return TB_E_ARG;
     id_bytes(o->id, idb);
     if (table_get(&p->ids, idb) != EMPTY)

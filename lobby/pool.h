@@ -43,6 +43,16 @@
  *               only when theirs are the same text (docs/pool.md: an
  *               offer had been paired with any options, the guest then
  *               playing the host's)
+ *   want_lo, want_hi  the ratings it pairs with (issue 38), both
+ *               included; 0 and 0: any. An offer pairs only with one
+ *               whose player's rating lies in its range, and whose
+ *               range holds its own player's rating
+ *   rating      its player's rating (whole points) in each of its games
+ *               (by the caller's game index) and time-control class
+ *               (Proto_Clock_Class): the relay's published list's
+ *               (docs/archive.md); 0: unrated, counted as
+ *               POOL_RATING_NEWCOMER. The pairing's game and clock
+ *               (pool_pair_clock's class) say which one counts
  */
 typedef struct Pool_Offer {
     uint64_t id;
@@ -53,7 +63,12 @@ typedef struct Pool_Offer {
     Proto_Clock lo;
     Proto_Clock hi;
     char options[LOBBY_SEEK_OPTIONS_MAX + 1];
+    uint16_t want_lo, want_hi;
+    uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT];
 } Pool_Offer;
+
+/* The rating of a player the list does not know: Glicko-2's newcomer. */
+#define POOL_RATING_NEWCOMER 1500
 
 /*
  * Pool_Pair: two offers paired, both gone from the pool.
@@ -108,8 +123,10 @@ const Pool_Limits *pool_limits(const Pool *p);
  * pool_compatible: 1 when offers a and b may be paired, else 0: their
  * keys differ, they share a game, their options are the same text,
  * their ranges are of one kind and overlap by estimate (a's low end at
- * most b's high end and b's low end at most a's high end). The pool's
- * one test of compatibility.
+ * most b's high end and b's low end at most a's high end), and each
+ * one's rating range (want_lo..want_hi) holds the other's rating in the
+ * game and class they would play (the lowest game both offer; the class
+ * of pool_pair_clock's clock). The pool's one test of compatibility.
  */
 int pool_compatible(const Pool_Offer *a, const Pool_Offer *b);
 

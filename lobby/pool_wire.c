@@ -42,6 +42,7 @@ static const char pool_label[] = "tabula pool 1";
 size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX],
                        const Proto_Identity *player, uint16_t games,
                        const Proto_Clock *lo, const Proto_Clock *hi,
+                       uint16_t want_lo, uint16_t want_hi,
                        const uint8_t *card, size_t card_len)
 {
     char text[LOBBY_POOL_RANGE_MAX + 1];
@@ -50,15 +51,20 @@ size_t lobby_wire_pool(uint8_t out[LOBBY_WIRE_POOL_MAX],
 
     if (out == NULL || player == NULL || games == 0 || n < 0 ||
         card == NULL || card_len < LOBBY_SEEK_CARD_MIN ||
-        card_len > LOBBY_SEEK_CARD_MAX)
+        card_len > LOBBY_SEEK_CARD_MAX || want_lo > want_hi)
         return 0;
     out[0] = LOBBY_WIRE_POOL_TYPE;
-    out[1] = LOBBY_WIRE_VERSION;
+    out[1] = LOBBY_WIRE_POOL_VERSION;
     out[2] = (uint8_t)(games >> 8);
     out[3] = (uint8_t)games;
     out[4] = (uint8_t)n;
     memcpy(out + 5, text, (size_t)n);
     at = 5 + (size_t)n;
+    out[at] = (uint8_t)(want_lo >> 8);
+    out[at + 1] = (uint8_t)want_lo;
+    out[at + 2] = (uint8_t)(want_hi >> 8);
+    out[at + 3] = (uint8_t)want_hi;
+    at += 4;
     memcpy(out + at, player->pk, LOBBY_KEY_BYTES);
     at += LOBBY_KEY_BYTES;
     memcpy(out + at, card, card_len);
@@ -78,13 +84,17 @@ int lobby_wire_pool_read(const uint8_t *msg, size_t len, Lobby_Pool_Ask *out)
         len > LOBBY_WIRE_POOL_MAX || msg[0] != LOBBY_WIRE_POOL_TYPE)
         return TB_E_FORMAT;
     memset(out, 0, sizeof *out);
-    if (msg[1] != LOBBY_WIRE_VERSION)
+    if (msg[1] != LOBBY_WIRE_POOL_VERSION)
         return TB_E_VERSION;
     out->games = (uint16_t)(msg[2] << 8 | msg[3]);
     n = msg[4];
     if (out->games == 0 || n > LOBBY_POOL_RANGE_MAX ||
-        len - 5 < n + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MIN +
+        len - 9 < n + LOBBY_KEY_BYTES + LOBBY_SEEK_CARD_MIN +
                       LOBBY_SEAT_PROOF_BYTES)
+        return TB_E_FORMAT;
+    out->want_lo = (uint16_t)(msg[5 + n] << 8 | msg[6 + n]);
+    out->want_hi = (uint16_t)(msg[7 + n] << 8 | msg[8 + n]);
+    if (out->want_lo > out->want_hi)
         return TB_E_FORMAT;
     if (n > 0) { /* read once by the one grammar, then held to its form */
         memcpy(text, msg + 5, n);
@@ -97,13 +107,13 @@ int lobby_wire_pool_read(const uint8_t *msg, size_t len, Lobby_Pool_Ask *out)
     }
     /* the player's proof first: a forgery costs no card check */
     rc = lobby__proof_ok(pool_label, msg, len - LOBBY_SEAT_PROOF_BYTES,
-                         msg + 5 + n, msg + len - LOBBY_SEAT_PROOF_BYTES);
+                         msg + 9 + n, msg + len - LOBBY_SEAT_PROOF_BYTES);
     if (rc != 0)
         return rc == TB_E_ARG ? TB_E_FORMAT : rc;
-    memcpy(out->player_pk, msg + 5 + n, LOBBY_KEY_BYTES);
-    out->card_bytes = msg + 5 + n + LOBBY_KEY_BYTES;
+    memcpy(out->player_pk, msg + 9 + n, LOBBY_KEY_BYTES);
+    out->card_bytes = msg + 9 + n + LOBBY_KEY_BYTES;
     out->card_len =
-        len - 5 - n - LOBBY_KEY_BYTES - LOBBY_SEAT_PROOF_BYTES;
+        len - 9 - n - LOBBY_KEY_BYTES - LOBBY_SEAT_PROOF_BYTES;
     return lobby_seek_card_read(out->card_bytes, out->card_len, &out->card);
 }
 

@@ -1474,13 +1474,18 @@ static const char pool_offers[] = "tb:{pool}:o", pool_leases[] = "tb:{pool}:l",
 #define POOL_LEASE_MS 15000
 #define POOL_AGAIN_MS 5000
 #define POOL_LOCK_MS "2000"
-/* "GAMES LO HI PLAYER ADDR CODE SEAT OPTIONS": the mask, the range's
- * ends (canonical clock texts, "-" for none), the player key and address
- * (hex), the seat's invite code (16 symbols) and seat key (hex), its
- * card's match options ("-" for none; never a space in them). */
+/* "GAMES LO HI PLAYER ADDR CODE SEAT OPTIONS WANT RATED": the mask, the
+ * range's ends (canonical clock texts, "-" for none), the player key and
+ * address (hex), the seat's invite code (16 symbols) and seat key (hex),
+ * its card's match options ("-" for none; never a space in them), the
+ * ratings it pairs with ("LO..HI", "-" for any) and its player's ratings
+ * the node read in its list ("G.C.R,...": game index, class, rating, for
+ * each one rated; "-" for none). */
+#define POOL_RATED_MAX (POOL_GAMES_MAX * PROTO_CLASS_COUNT * 11)
 #define POOL_RECORD_MAX                                                        \
     (6 + 2 * PROTO_CLOCK_TEXT_MAX + 2 * LOBBY_KEY_BYTES + 2 * POOL_ADDR_BYTES + \
-     LOBBY_CODE_SYMBOLS + 2 * LOBBY_KEY_BYTES + LOBBY_SEEK_OPTIONS_MAX + 10)
+     LOBBY_CODE_SYMBOLS + 2 * LOBBY_KEY_BYTES + LOBBY_SEEK_OPTIONS_MAX + 12 +  \
+     POOL_RATED_MAX + 10)
 
 static uint64_t wall_now_ms(void)
 {
@@ -1534,16 +1539,71 @@ static int field(const char *s, size_t n, size_t *at, const char **f,
     return 0;
 }
 
+/* A record's WANT and RATED fields into o: 0, or TB_E_FORMAT. */
+static int rated_read(const char *w, size_t wn, const char *r, size_t rn,
+                      Pool_Offer *o)
+{
+    uint64_t v[3];
+    const char *dots = wn > 1 ? memchr(w, '.', wn) : NULL;
+    if (!(wn == 1 && w[0] == '-')) {
+        if (dots == NULL || dots + 1 >= w + wn || dots[1] != '.' ||
+            parse_u64(w, (size_t)(dots - w), &v[0]) != 0 ||
+            parse_u64(dots + 2, (size_t)(w + wn - dots - 2), &v[1]) != 0 ||
+            v[1] == 0 || v[0] > v[1] || v[1] > 0xffff)
+            return TB_E_FORMAT;
+        o->want_lo = (uint16_t)v[0];
+        o->want_hi = (uint16_t)v[1];
+    }
+    if (rn == 1 && r[0] == '-')
+        return 0;
+    if (r[rn - 1] == ',')
+        return TB_E_FORMAT;
+    for (size_t at = 0; at < rn;) {
+        for (int i = 0; i < 3; i++) {
+            size_t e = at;
+            while (e < rn && r[e] != (i < 2 ? '.' : ','))
+                e++;
+            if (e == at || parse_u64(r + at, e - at, &v[i]) != 0 ||
+                (i < 2 && e == rn))
+                return TB_E_FORMAT;
+            at = e + 1;
+        }
+        if (v[0] >= POOL_GAMES_MAX || v[1] >= PROTO_CLASS_COUNT || v[2] == 0 ||
+            v[2] > 0xffff)
+            return TB_E_FORMAT;
+        o->rating[v[0]][v[1]] = (uint16_t)v[2];
+    }
+    return 0;
+}
+
+/* o's WANT and RATED fields into out (POOL_RATED_MAX + 16 bytes). */
+static void rated_text(const Pool_Offer *o, char *out, size_t cap)
+{
+    size_t n = (size_t)snprintf(out, cap, o->want_hi != 0 ? "%u..%u " : "- ",
+                                (unsigned)o->want_lo, (unsigned)o->want_hi);
+    size_t start = n;
+    for (unsigned g = 0; g < POOL_GAMES_MAX; g++)
+        for (unsigned c = 0; c < PROTO_CLASS_COUNT; c++)
+            if (o->rating[g][c] != 0 && n < cap)
+                n += (size_t)snprintf(out + n, cap - n, "%s%u.%u.%u",
+                                      n > start ? "," : "", g, c,
+                                      (unsigned)o->rating[g][c]);
+    if (n == start && n < cap)
+        snprintf(out + n, cap - n, "-");
+}
+
 /* Record s[0..n) of offer id into *k: 0, or TB_E_FORMAT. */
 static int kept_read(uint64_t id, const char *s, size_t n, Pool_Kept *k)
 {
-    const char *f[8];
-    size_t fn[8], at = 0;
+    const char *f[10];
+    size_t fn[10], at = 0;
     uint64_t games;
     memset(k, 0, sizeof *k);
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 10; i++)
         if (field(s, n, &at, &f[i], &fn[i]) != 0)
             return TB_E_FORMAT;
+    if (rated_read(f[8], fn[8], f[9], fn[9], &k->o) != 0)
+        return TB_E_FORMAT;
     if (at != n || parse_u64(f[0], fn[0], &games) != 0 || games == 0 ||
         games > 0xffff || clock_read(f[1], fn[1], &k->o.lo) != 0 ||
         clock_read(f[2], fn[2], &k->o.hi) != 0 ||
@@ -1827,7 +1887,7 @@ void lobby__redis_pool(Lobby_Redis *st, Lobby_Member *m, const Pool_Offer *o,
     static const char *const argv[2] = {"INCR", pool_ids};
     char lo[PROTO_CLOCK_TEXT_MAX], hi[PROTO_CLOCK_TEXT_MAX],
         pk[2 * LOBBY_KEY_BYTES + 1], ad[2 * POOL_ADDR_BYTES + 1],
-        seat[2 * LOBBY_KEY_BYTES + 1];
+        seat[2 * LOBBY_KEY_BYTES + 1], rated[POOL_RATED_MAX + 16];
     Req *q = st->up ? req_new(st, m, REQ_POOL) : NULL;
 
     if (q == NULL || (q->text = malloc(POOL_RECORD_MAX)) == NULL ||
@@ -1837,9 +1897,11 @@ void lobby__redis_pool(Lobby_Redis *st, Lobby_Member *m, const Pool_Offer *o,
     proto_hex(o->key, LOBBY_KEY_BYTES, pk);
     proto_hex(o->addr, POOL_ADDR_BYTES, ad);
     proto_hex(seat_pk, LOBBY_KEY_BYTES, seat);
-    snprintf(q->text, POOL_RECORD_MAX, "%u %s %s %s %s %.12s%.4s %s %s",
+    rated_text(o, rated, sizeof rated);
+    snprintf(q->text, POOL_RECORD_MAX, "%u %s %s %s %s %.12s%.4s %s %s %s",
              (unsigned)o->games, lo, hi, pk, ad, inv->secret,
-             inv->fingerprint, seat, options[0] != '\0' ? options : "-");
+             inv->fingerprint, seat, options[0] != '\0' ? options : "-",
+             rated);
     if (lobby__rc_command(st->rc, pool_ids, sizeof pool_ids - 1,
                           pool_numbered, q, 2, (const char **)argv,
                           NULL) != 0)

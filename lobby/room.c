@@ -236,6 +236,7 @@ struct Lobby_Member {
 struct Lobby_Rooms {
     Lobby_Limits lim;
     const Lobby_Archive_Ops *arch_ops; /* lobby_rooms_use_archive; NULL */
+    Lobby_Ratings *ratings; /* lobby_rooms_use_ratings; NULL: none */
     void *arch;
     Lobby_Room **buckets[2]; /* invite lookups, watch lookups */
     size_t nbuckets;
@@ -1559,6 +1560,9 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     o.games = ask.games;
     o.lo = ask.lo;
     o.hi = ask.hi;
+    o.want_lo = ask.want_lo;
+    o.want_hi = ask.want_hi;
+    lobby__ratings_fill(rs->ratings, o.key, o.rating);
     _Static_assert(sizeof o.options == sizeof ask.card.options,
                    "an offer's options are its card's");
     memcpy(o.options, ask.card.options, sizeof o.options);
@@ -2727,6 +2731,12 @@ void lobby_rooms_use_witness(Lobby_Rooms *rs, const Proto_Identity *key,
     rs->wall_user = user;
 }
 
+void lobby_rooms_use_ratings(Lobby_Rooms *rs, Lobby_Ratings *t)
+{
+    lobby_ratings_free(rs->ratings);
+    rs->ratings = t;
+}
+
 void lobby_rooms_use_archive(Lobby_Rooms *rs, const Lobby_Archive_Ops *ops,
                              void *arch)
 {
@@ -2788,6 +2798,7 @@ void lobby_rooms_free(Lobby_Rooms *rs)
         free(q);
     }
     pool_free(rs->pool);
+    lobby_ratings_free(rs->ratings);
     lobby__sources_free(&rs->sources);
     proto_identity_wipe(&rs->key);
     free(rs->by_bytes.v);

@@ -326,6 +326,24 @@ void lobby_rooms_use_store(Lobby_Rooms *rs, const Lobby_Store_Ops *ops,
                            void *store);
 
 /*
+ * Ratings the pool pairs by (issue 38; docs/pool.md "Rated offers"): a
+ * table of players by fingerprint (proto_fingerprint's text), each with a
+ * rating (whole points, 1..65535) for a game (its index in the core
+ * catalogue, as POOL's bits) and a time-control class (Proto_Clock_Class).
+ * The driver reads the relay's published list into one
+ * (lobby_ratings_add, Errors: TB_E_ARG for a field out of range,
+ * TB_E_NOMEM) and hands it to the rooms (lobby_rooms_use_ratings takes
+ * it, freeing the one before; NULL: none, everyone a newcomer). An offer
+ * takes its player's ratings from the table when it comes.
+ */
+typedef struct Lobby_Ratings Lobby_Ratings;
+int lobby_ratings_new(Lobby_Ratings **out);
+int lobby_ratings_add(Lobby_Ratings *t, const char *fingerprint,
+                      unsigned game, unsigned klass, unsigned rating);
+void lobby_ratings_free(Lobby_Ratings *t); /* NULL is fine */
+void lobby_rooms_use_ratings(Lobby_Rooms *rs, Lobby_Ratings *t);
+
+/*
  * Lobby_Archive_Ops: a driver that keeps what the node relays as match
  * logs (tabula lobby --archive; lobby/archive.c). frame: frame seq of a
  * room, numbered and kept here, with the node's receipt rc and the

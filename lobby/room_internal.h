@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pool.h"
 #include "room.h"
 #include "wire_internal.h"
 
@@ -221,5 +222,10 @@ void lobby__seeks_each(Lobby_Rooms *rs,
                                   const uint8_t *card, size_t len,
                                   const char *game),
                        void *user);
+
+/* The ratings of the player of key in t (room.h, "Ratings the pool
+ * pairs by") into rating; zeros (newcomer) where t has none or is NULL. */
+void lobby__ratings_fill(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],
+                         uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT]);
 
 #endif /* TABULA_LOBBY_ROOM_INTERNAL_H */

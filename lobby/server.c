@@ -302,6 +302,11 @@ int lobby_use_archive(Lobby *lb, const char *dir,
     return rc;
 }
 
+void lobby_use_ratings(Lobby *lb, Lobby_Ratings *t)
+{
+    lobby_rooms_use_ratings(lb->rooms, t);
+}
+
 int lobby_address(const Lobby *lb, char *out, size_t cap)
 {
     return net_server_address(lb->server, out, cap);

@@ -148,6 +148,23 @@ int proto_clock_parse(const char *text, int typed, Proto_Clock *out,
 /* The moves a game is reckoned to last (proto_clock_estimate_ms). */
 #define ESTIMATE_MOVES 40u
 
+Proto_Clock_Class proto_clock_class(const Proto_Clock *c)
+{
+    uint64_t ms;
+    if (c == NULL || c->kind == PROTO_CLOCK_NONE)
+        return PROTO_CLASS_UNTIMED;
+    if (c->kind == PROTO_CLOCK_DAYS)
+        return PROTO_CLASS_CORRESPONDENCE;
+    ms = proto_clock_estimate_ms(c);
+    if (ms < 180000u)
+        return PROTO_CLASS_BULLET;
+    if (ms < 480000u)
+        return PROTO_CLASS_BLITZ;
+    if (ms < 1500000u)
+        return PROTO_CLASS_RAPID;
+    return PROTO_CLASS_CLASSICAL;
+}
+
 uint64_t proto_clock_estimate_ms(const Proto_Clock *c)
 {
     uint64_t base = c->base_ms, per_move = ESTIMATE_MOVES;

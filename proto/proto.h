@@ -705,6 +705,30 @@ int proto_clock_range_parse(const char *text, int typed, Proto_Clock *lo,
  */
 uint64_t proto_clock_estimate_ms(const Proto_Clock *c);
 
+/* Time-control classes (issue 38), as lichess divides them, by the
+ * clock's proto_clock_estimate_ms: bullet under 3 min, blitz under 8,
+ * rapid under 25, classical from 25; correspondence (days a move);
+ * untimed (no clock). Each class is its own rating (club/, docs/
+ * ratings.md), and the relay's pool reads a player's rating by the class
+ * of the pairing's clock (docs/pool.md). */
+typedef enum Proto_Clock_Class {
+    PROTO_CLASS_UNTIMED = 0,
+    PROTO_CLASS_BULLET,
+    PROTO_CLASS_BLITZ,
+    PROTO_CLASS_RAPID,
+    PROTO_CLASS_CLASSICAL,
+    PROTO_CLASS_CORRESPONDENCE,
+    PROTO_CLASS_COUNT
+} Proto_Clock_Class;
+
+/* The classes' names, in the enum's order (an initializer: the ratings'
+ * list prints them, libc only, and the relay reads them). */
+#define PROTO_CLASS_NAMES                                                      \
+    {"untimed", "bullet", "blitz", "rapid", "classical", "correspondence"}
+
+/* proto_clock_class: the class of clock c (NULL: untimed). */
+Proto_Clock_Class proto_clock_class(const Proto_Clock *c);
+
 /*
  * proto_clock_format: the canonical value of clock c (without "clock=";
  * "" for no clock) into out, cap bytes (PROTO_CLOCK_TEXT_MAX is enough):

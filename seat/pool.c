@@ -33,8 +33,10 @@ static const Core_Game *first_game(uint16_t games)
 
 int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
                     uint16_t games, const Proto_Clock *lo,
-                    const Proto_Clock *hi, const char *options)
+                    const Proto_Clock *hi, const char *options,
+                    const Seat_Pool_Rated *rated)
 {
+    static const Seat_Pool_Rated any = {0, 0, 0};
     uint8_t card[LOBBY_SEEK_CARD_MAX];
     size_t card_len = 0;
     const Core_Game *first = first_game(games);
@@ -45,7 +47,10 @@ int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
     memset(out, 0, sizeof *out);
     if (options == NULL)
         options = "";
-    if (first == NULL || strstr(options, "clock=") != NULL)
+    if (rated == NULL)
+        rated = &any;
+    if (first == NULL || strstr(options, "clock=") != NULL ||
+        (rated->me && player == NULL))
         return TB_E_ARG;
     for (size_t i = core_game_count(); i < LOBBY_POOL_GAMES; i++)
         if ((games & (1u << i)) != 0)
@@ -53,7 +58,12 @@ int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
     out->games = games;
     /* (the card's key is the seat's for this game; the code bound to it
      * is the room's if this player hosts, and the relay checks both) */
-    rc = proto_identity_generate(&out->seat);
+    if (rated->me) {
+        out->seat = *player;
+        rc = 0;
+    } else {
+        rc = proto_identity_generate(&out->seat);
+    }
     if (rc == 0)
         rc = lobby_code_new(out->seat.pk, &out->invite);
     if (rc == 0)
@@ -61,7 +71,8 @@ int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
                              options, NULL, 0, NULL, card, &card_len);
     if (rc == 0 && (out->len = lobby_wire_pool(
                         out->msg, player != NULL ? player : &out->seat, games,
-                        lo, hi, card, card_len)) == 0)
+                        lo, hi, rated->want_lo, rated->want_hi, card,
+                        card_len)) == 0)
         rc = TB_E_FORMAT;
     if (rc != 0)
         seat_pool_offer_wipe(out);

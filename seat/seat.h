@@ -160,13 +160,26 @@ typedef struct Seat_Pool_Offer {
  * them), by player (its identity, which proves the offer; NULL: the
  * fresh seat key proves it, a player without an identity): a fresh seat
  * key, an invite code bound to it, its seek card (the first game
- * offered) and the POOL hello into *out. Errors: TB_E_ARG (no game, a
- * clock in options), TB_E_FORMAT (options a card may not carry, a range
- * out of order), TB_E_CRYPTO.
+ * offered) and the POOL hello into *out; with rated (below) the
+ * player's key as the seat key and a rating range. Errors: TB_E_ARG (no
+ * game, a clock in options, rated->me without a player), TB_E_FORMAT
+ * (options a card may not carry, a range or rating range out of order),
+ * TB_E_CRYPTO.
  */
+/* What a rated offer asks (issue 38; NULL: neither). me: play the game
+ * under the player's own key (the card's key is the identity's, so the
+ * game is rated under it: docs/ratings.md "Whose rating"); want_lo,
+ * want_hi: pair only with players the relay's list rates that much
+ * (whole points, both included; 0 and 0: any). */
+typedef struct Seat_Pool_Rated {
+    int me;
+    uint16_t want_lo, want_hi;
+} Seat_Pool_Rated;
+
 int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
                     uint16_t games, const Proto_Clock *lo,
-                    const Proto_Clock *hi, const char *options);
+                    const Proto_Clock *hi, const char *options,
+                    const Seat_Pool_Rated *rated);
 
 /* seat_pool_offer_wipe: forget the seat key of *o. */
 void seat_pool_offer_wipe(Seat_Pool_Offer *o);

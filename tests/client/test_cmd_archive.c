@@ -168,6 +168,47 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
     cr_assert_str_eq(slurp("all.txt"), slurp("mine.txt"));
     free(buf);
 
+    /* The pool pairs by that list (docs/pool.md "Rated offers"): player
+     * 1 waits; player 2 asks for players rated above player 1 and is not
+     * paired with it; player 3 asks for player 1's rating exactly and is.
+     * (The pool's games have no clock: the untimed class, as these.) */
+    {
+        char fp[64], pat[128];
+        unsigned r1 = 0;
+        value_of("id1.out", "fingerprint: ", fp, sizeof fp);
+        snprintf(pat, sizeof pat, "rating: laska untimed %s ", fp);
+        const char *row = strstr(slurp("arch/ratings.txt"), pat);
+        cr_assert_not_null(row);
+        cr_assert_eq(sscanf(row + strlen(pat), "%u", &r1), 1);
+        cr_assert(r1 > 0 && r1 < 65535);
+        cr_assert_eq(sh("(" T " pool laska --lobby %s --me --key id1 "
+                        "--bot=1 --delay 0 > p1.out 2>&1 &)",
+                        lobby),
+                     0);
+        wait_for("p1.out", "pool: waiting (laska 1)\n");
+        cr_assert_eq(sh("(" T " pool laska --lobby %s --me --key id2 "
+                        "--rating %u..65535 --bot=1 --delay 0 > p2.out 2>&1 "
+                        "& echo $! > p2.pid)",
+                        lobby, r1 + 1),
+                     0);
+        wait_for("p2.out", "pool: waiting (laska 2)");
+        usleep(500000);
+        cr_assert_null(strstr(slurp("p1.out"), "paired"), "%s",
+                       slurp("p1.out"));
+        cr_assert_eq(sh(T " pool laska --lobby %s --me --key id3 --rating "
+                          "%u..%u --bot=1 --delay 0 > p3.out 2>&1",
+                        lobby, r1, r1),
+                     0, "%s", slurp("p3.out"));
+        cr_assert_not_null(strstr(slurp("p3.out"), "pool: paired: guest"),
+                           "%s", slurp("p3.out"));
+        wait_for("p1.out", "pool: paired: host");
+        cr_assert_null(strstr(slurp("p2.out"), "paired"), "%s",
+                       slurp("p2.out"));
+        sh("kill $(cat p2.pid)");
+        /* played under the players' own keys: rated with theirs */
+        wait_for("arch/ratings.txt", "ratings: games 4 logs 4 skipped 0\n");
+    }
+
     /* nothing but the archive's folder is served below /archive/ */
     cr_assert_eq(fetch_get(url, "../lobby.out", 1 << 20, &buf, &len, why,
                            sizeof why),

@@ -259,7 +259,7 @@ int main(int argc, char **argv)
         pd.invite = code;
         memcpy(pd.guest_pk, w.pk, sizeof pd.guest_pk);
         if (proto_clock_range_parse("180+2..600+5", 0, &lo, &hi, NULL) == 0 &&
-            (plen = lobby_wire_pool(pool, &w, 3, &lo, &hi, card, clen)) > 0)
+            (plen = lobby_wire_pool(pool, &w, 3, &lo, &hi, 0, 0, card, clen)) > 0)
             put_file(argv[1], "pool", "offer", pool + 1, plen - 1);
         pd.clock = lo;
         if ((plen = lobby_wire_paired(paired, &pd)) > 0)
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
                 lobby_code_make(sym, pk.pk, &code) != 0 ||
                 lobby_seek_card(&pk, &code, "laska", "", NULL, 0, NULL, c2, &c2len) !=
                     0 ||
-                (plen = lobby_wire_pool(pool, &pk, k < 2 ? 1 : 2, &lo, &hi,
+                (plen = lobby_wire_pool(pool, &pk, k < 2 ? 1 : 2, &lo, &hi, 0, 0,
                                         c2, c2len)) == 0)
                 break;
             steps[sn++] = (uint8_t)(k << 2);

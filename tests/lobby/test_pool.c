@@ -734,3 +734,84 @@ Test(pool, offers_pair_only_with_the_same_options)
     cr_assert_eq(pool_compatible(&a, &b), 1);
     pool_free(p);
 }
+
+/* Rated offers (issue 38; docs/pool.md "Rated offers"). Classes by
+ * estimate (base + 40 x increment): 1+0 is 60 s, bullet (under 180 s);
+ * 3+2 is 180 + 80 = 260 s and 5+0 is 300 s, blitz (under 480 s); 10+0
+ * is 600 s, rapid (under 1500 s). */
+enum { BULLET = PROTO_CLASS_BULLET, BLITZ = PROTO_CLASS_BLITZ };
+
+Test(pool_rated, each_range_must_hold_the_others_rating)
+{
+    Pool_Offer a = offer(1, 1, 'A', G(LASKA), "3+2");
+    Pool_Offer b = offer(2, 2, 'B', G(LASKA), "3+2");
+    a.want_lo = 1400;
+    a.want_hi = 1600;
+    a.rating[LASKA][BLITZ] = 1550;
+    b.rating[LASKA][BLITZ] = 1700; /* outside A's range */
+    cr_assert_eq(pool_compatible(&a, &b), 0);
+    cr_assert_eq(pool_compatible(&b, &a), 0);
+    b.rating[LASKA][BLITZ] = 1600; /* its top, included */
+    cr_assert_eq(pool_compatible(&a, &b), 1);
+    b.rating[LASKA][BLITZ] = 0; /* unrated: a newcomer's 1500 */
+    cr_assert_eq(pool_compatible(&a, &b), 1);
+    b.want_lo = 1560; /* B wants 1560..1800: A's 1550 is not in it */
+    b.want_hi = 1800;
+    cr_assert_eq(pool_compatible(&a, &b), 0);
+    a.rating[LASKA][BLITZ] = 1560;
+    cr_assert_eq(pool_compatible(&a, &b), 1);
+    /* a rating in another game or class does not count */
+    b.want_lo = 1400;
+    b.want_hi = 1450; /* A: 1560 in blitz, nothing else */
+    a.rating[CHESSBALL][BLITZ] = 1420;
+    a.rating[LASKA][BULLET] = 1420;
+    cr_assert_eq(pool_compatible(&a, &b), 0);
+}
+
+Test(pool_rated, the_class_is_the_pairings_clock)
+{
+    /* A takes 1+0..10+0; B offers 5+0 alone: the pairing's clock is the
+     * larger low end, 5+0, blitz; with B at 1+0 it is 1+0, bullet. */
+    Pool_Offer a = offer(1, 1, 'A', G(LASKA), "1+0..10+0");
+    Pool_Offer b = offer(2, 2, 'B', G(LASKA), "5+0");
+    a.rating[LASKA][BULLET] = 1900;
+    a.rating[LASKA][BLITZ] = 1450;
+    b.want_lo = 1400;
+    b.want_hi = 1500;
+    cr_assert_eq(pool_compatible(&a, &b), 1);
+    b = offer(2, 2, 'B', G(LASKA), "1+0");
+    b.want_lo = 1400;
+    b.want_hi = 1500;
+    cr_assert_eq(pool_compatible(&a, &b), 0);
+    /* the game is the lowest both offer: chessball's rating when laska is
+     * not B's */
+    a.games = G(LASKA) | G(CHESSBALL);
+    a.rating[CHESSBALL][BULLET] = 1480;
+    b.games = G(CHESSBALL) | G(FOOTBALL);
+    cr_assert_eq(pool_compatible(&a, &b), 1);
+}
+
+Test(pool_rated, a_rated_offer_waits_for_one_that_fits)
+{
+    Pool *p = pool_of(0, 0, 0);
+    Pool_Pair pr;
+    Pool_Offer a = offer(1, 1, 'A', G(LASKA), "5+0");
+    Pool_Offer b = offer(2, 2, 'B', G(LASKA), "5+0");
+    Pool_Offer c = offer(3, 3, 'C', G(LASKA), "5+0");
+    a.want_lo = 1700;
+    a.want_hi = 2000;
+    b.rating[LASKA][BLITZ] = 1650;
+    c.rating[LASKA][BLITZ] = 1800;
+    cr_assert_eq(pool_add(p, &a, &pr), 0);
+    cr_assert_eq(pool_add(p, &b, &pr), 0, "B (1650) is below A's 1700");
+    cr_assert_eq(pool_add(p, &c, &pr), 1);
+    cr_assert(pr.older == 1 && pr.newer == 3, "%llu %llu",
+              (unsigned long long)pr.older, (unsigned long long)pr.newer);
+    cr_assert_eq(pool_waiting(p), 1);
+    /* a range upside down is refused */
+    Pool_Offer d = offer(4, 4, 'D', G(LASKA), "5+0");
+    d.want_lo = 1600;
+    d.want_hi = 1500;
+    cr_assert_eq(pool_add(p, &d, &pr), TB_E_ARG);
+    pool_free(p);
+}

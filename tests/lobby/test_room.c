@@ -1891,9 +1891,12 @@ static Lobby_Code player_code(uint8_t k, const Proto_Identity *id)
 }
 
 /* POOL by hand: 08, version, games u16, the range's length and text,
- * the player's key, the card of its seat key id (game laska, no
+ * the rating range (0 and 0: any), the player's key, the card of its seat key id (game laska, no
  * options, no name: 132 bytes), then the player's proof of "tabula pool
  * 1" NUL and every byte before it. */
+/* The rating range the next POOL by hand asks (0 and 0: any). */
+static uint16_t hand_want[2];
+
 static size_t pool_as(uint8_t *m, uint8_t version, uint16_t games,
                       const char *range, const Proto_Identity *player,
                       const Proto_Identity *id, const Lobby_Code *code)
@@ -1906,6 +1909,10 @@ static size_t pool_as(uint8_t *m, uint8_t version, uint16_t games,
     m[n++] = (uint8_t)k;
     memcpy(m + n, range, k);
     n += k;
+    m[n++] = (uint8_t)(hand_want[0] >> 8);
+    m[n++] = (uint8_t)hand_want[0];
+    m[n++] = (uint8_t)(hand_want[1] >> 8);
+    m[n++] = (uint8_t)hand_want[1];
     memcpy(m + n, player->pk, 32);
     n += 32;
     n += card_by_hand(m + n, id, code, "laska", "", "");
@@ -1952,11 +1959,11 @@ Test(room, pool_offers_pair_as_worked_out_in_bytes)
     Lobby_Code ca = player_code(40, &ia), cb = player_code(50, &ib),
                cc = player_code(60, &ic);
     Lobby_Member *am = member(&a, "192.0.2.1", 0);
-    lobby_rooms_message(am, m, pool_msg(m, 4, 3, "180+2..600+5", &ia, &ca), 1);
+    lobby_rooms_message(am, m, pool_msg(m, 5, 3, "180+2..600+5", &ia, &ca), 1);
     cr_assert_eq(a.n, 1);
     told(&a, 0, 1, 1);
     Lobby_Member *cm = member(&c, "192.0.2.3", 2);
-    lobby_rooms_message(cm, m, pool_msg(m, 4, 1, "900+10..1800+0", &ic, &cc),
+    lobby_rooms_message(cm, m, pool_msg(m, 5, 1, "900+10..1800+0", &ic, &cc),
                         2);
     cr_assert_eq(c.n, 1);
     told(&c, 0, 2, 1);
@@ -1969,7 +1976,7 @@ Test(room, pool_offers_pair_as_worked_out_in_bytes)
     cr_assert_eq(c.n, 1);
 
     Lobby_Member *bm = member(&b, "192.0.2.2", 1500);
-    lobby_rooms_message(bm, m, pool_msg(m, 4, 2, "300+0..300+0", &ib, &cb),
+    lobby_rooms_message(bm, m, pool_msg(m, 5, 2, "300+0..300+0", &ib, &cb),
                         1500);
     size_t n = 0;
     want[n++] = 0x8a;
@@ -2014,18 +2021,18 @@ Test(room, a_player_offers_once_and_never_pairs_with_itself)
                    s2 = player_id(0xd2);
     Lobby_Code c1 = player_code(40, &s1), c2 = player_code(41, &s2);
     Lobby_Member *m1 = member(&a1, "192.0.2.1", 0);
-    lobby_rooms_message(m1, m, pool_as(m, 4, 1, "300+0..300+0", &p, &s1, &c1),
+    lobby_rooms_message(m1, m, pool_as(m, 5, 1, "300+0..300+0", &p, &s1, &c1),
                         1);
     told(&a1, 0, 1, 0);
     Lobby_Member *m2 = member(&a2, "192.0.2.7", 2);
-    lobby_rooms_message(m2, m, pool_as(m, 4, 1, "300+0..300+0", &p, &s2, &c2),
+    lobby_rooms_message(m2, m, pool_as(m, 5, 1, "300+0..300+0", &p, &s2, &c2),
                         2);
     cr_assert_eq(error_of(&a2, 0), 13);
     cr_assert_eq(a1.n, 1);
     lobby_rooms_closed(m2, 3);
     lobby_rooms_closed(m1, 4);
     Lobby_Member *m3 = member(&a3, "192.0.2.1", 5);
-    lobby_rooms_message(m3, m, pool_as(m, 4, 1, "300+0..300+0", &p, &s2, &c2),
+    lobby_rooms_message(m3, m, pool_as(m, 5, 1, "300+0..300+0", &p, &s2, &c2),
                         5);
     cr_assert_eq(a3.n, 1);
     told(&a3, 0, 1, 0);
@@ -2038,6 +2045,58 @@ Test(room, a_player_offers_once_and_never_pairs_with_itself)
  * of order, a forged card, and a POOL after a CREATE or a second one on
  * its connection are PROTOCOL (ERROR 1). A waiting offer is never timed
  * out as a connection that said nothing. */
+/* Rated offers (issue 38): the room reads each offer's player in the
+ * ratings it was handed (by fingerprint, game index 0 laska, class
+ * untimed: these offers have no clock). A (1700) waits; B wants
+ * 1800..2000 and is refused A; C (unrated: 1500) wants 1600..1700 and
+ * takes A, who does not mind; B still waits. Then the table goes: a
+ * newcomer D at 1500 is not B's either. */
+Test(room, rated_offers_pair_by_the_ratings_handed_in)
+{
+    Link a, b, c, d;
+    uint8_t m[700];
+    char fp[PROTO_FINGERPRINT_MAX];
+    Proto_Identity ia = player_id(0xa1), ib = player_id(0xb2),
+                   ic = player_id(0xc3), id = player_id(0xd4);
+    Lobby_Code ca = player_code(40, &ia), cb = player_code(50, &ib),
+               cc = player_code(60, &ic), cd = player_code(70, &id);
+    Lobby_Ratings *t;
+    cr_assert_eq(lobby_ratings_new(&t), 0);
+    proto_fingerprint(ia.pk, fp);
+    cr_assert_eq(lobby_ratings_add(t, fp, 0, PROTO_CLASS_UNTIMED, 1700), 0);
+    cr_assert_eq(lobby_ratings_add(t, fp, 0, PROTO_CLASS_COUNT, 1700),
+                 TB_E_ARG);
+    cr_assert_eq(lobby_ratings_add(t, fp, 0, 0, 0), TB_E_ARG);
+    lobby_rooms_use_ratings(rs, t);
+
+    Lobby_Member *am = member(&a, "192.0.2.1", 0);
+    lobby_rooms_message(am, m, pool_msg(m, 5, 1, "", &ia, &ca), 1);
+    told(&a, 0, 1, 0);
+    hand_want[0] = 1800;
+    hand_want[1] = 2000;
+    Lobby_Member *bm = member(&b, "192.0.2.2", 2);
+    lobby_rooms_message(bm, m, pool_msg(m, 5, 1, "", &ib, &cb), 2);
+    told(&b, 0, 2, 0); /* (not paired: counted with A) */
+    hand_want[0] = 1600;
+    hand_want[1] = 1700;
+    Lobby_Member *cm = member(&c, "192.0.2.3", 3);
+    lobby_rooms_message(cm, m, pool_msg(m, 5, 1, "", &ic, &cc), 3);
+    cr_assert_eq(c.n, 1);
+    cr_assert_eq(c.msg[0][0], 0x8a); /* PAIRED */
+    cr_assert_eq(c.msg[0][1], 1);    /* C is the guest: A hosts */
+    cr_assert(a.closing && !b.closing);
+    lobby_rooms_use_ratings(rs, NULL);
+    hand_want[0] = hand_want[1] = 0;
+    Lobby_Member *dm = member(&d, "192.0.2.4", 4);
+    lobby_rooms_message(dm, m, pool_msg(m, 5, 1, "", &id, &cd), 4);
+    told(&d, 0, 2, 0);
+    cr_assert(!b.closing);
+    lobby_rooms_closed(am, 5);
+    lobby_rooms_closed(bm, 5);
+    lobby_rooms_closed(cm, 5);
+    lobby_rooms_closed(dm, 5);
+}
+
 Test(room, pool_offers_are_checked)
 {
     Link l;
@@ -2049,9 +2108,9 @@ Test(room, pool_offers_are_checked)
         uint16_t games;
         const char *range;
         int code;
-    } bad[] = {{3, 1, "300+0..300+0", 2},  {4, 0, "300+0..300+0", 1},
-               {4, 1, "0300+0..300+0", 1}, {4, 1, "600+0..300+0", 1},
-               {4, 1, "300+0", 1},         {4, 1, "300+0..300d3", 1}};
+    } bad[] = {{4, 1, "300+0..300+0", 2},  {5, 0, "300+0..300+0", 1},
+               {5, 1, "0300+0..300+0", 1}, {5, 1, "600+0..300+0", 1},
+               {5, 1, "300+0", 1},         {5, 1, "300+0..300d3", 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         Lobby_Member *x = member(&l, "192.0.2.1", 0);
         lobby_rooms_message(x, m,
@@ -2062,7 +2121,7 @@ Test(room, pool_offers_are_checked)
         lobby_rooms_closed(x, 2);
     }
     Lobby_Member *x = member(&l, "192.0.2.1", 0);
-    size_t n = pool_msg(m, 4, 1, "300+0..300+0", &ia, &ca);
+    size_t n = pool_msg(m, 5, 1, "300+0..300+0", &ia, &ca);
     m[n - 1] ^= 1; /* the player's proof */
     lobby_rooms_message(x, m, n, 1);
     cr_assert_eq(error_of(&l, 0), 1);
@@ -2070,7 +2129,7 @@ Test(room, pool_offers_are_checked)
     x = member(&l, "192.0.2.1", 0);
     /* a card signed by another key than its own, proven by the player */
     Proto_Identity other = player_id(0xe5);
-    n = pool_as(m, 4, 1, "300+0..300+0", &other, &ia, &ca);
+    n = pool_as(m, 5, 1, "300+0..300+0", &other, &ia, &ca);
     m[n - 65] ^= 1; /* the card's own signature */
     signed_by_hand("tabula pool 1", m, n - 64, &other);
     lobby_rooms_message(x, m, n, 1);
@@ -2079,29 +2138,29 @@ Test(room, pool_offers_are_checked)
 
     x = member(&l, "192.0.2.1", 0);
     lobby_rooms_message(x, m, create(m, 0x31, 0x32, 0), 1);
-    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 2);
+    lobby_rooms_message(x, m, pool_msg(m, 5, 1, "3+2..10+5", &ia, &ca), 2);
     cr_assert_eq(error_of(&l, 1), 1);
     lobby_rooms_closed(x, 3);
 
     x = member(&l, "192.0.2.1", 10);
-    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 11);
+    lobby_rooms_message(x, m, pool_msg(m, 5, 1, "3+2..10+5", &ia, &ca), 11);
     told(&l, 0, 1, 0);
     lobby_rooms_sweep(rs, 60000); /* (past hello_timeout_ms: it waits) */
     cr_assert_eq(l.n, 1);
     cr_assert(!l.closing);
-    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60001);
+    lobby_rooms_message(x, m, pool_msg(m, 5, 1, "3+2..10+5", &ia, &ca), 60001);
     cr_assert_eq(error_of(&l, 1), 1);
     lobby_rooms_closed(x, 60002);
     /* a member whose offer waits only listens: a CREATE is PROTOCOL, and
      * its offer leaves with it (a new offer of the player waits alone) */
     x = member(&l, "192.0.2.1", 60003);
-    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60003);
+    lobby_rooms_message(x, m, pool_msg(m, 5, 1, "3+2..10+5", &ia, &ca), 60003);
     told(&l, 0, 1, 0);
     lobby_rooms_message(x, m, create(m, 0x41, 0x42, 0), 60004);
     cr_assert_eq(error_of(&l, 1), 1);
     lobby_rooms_closed(x, 60005);
     x = member(&l, "192.0.2.1", 60006);
-    lobby_rooms_message(x, m, pool_msg(m, 4, 1, "3+2..10+5", &ia, &ca), 60006);
+    lobby_rooms_message(x, m, pool_msg(m, 5, 1, "3+2..10+5", &ia, &ca), 60006);
     told(&l, 0, 1, 0);
     lobby_rooms_closed(x, 60007);
 }

@@ -38,7 +38,7 @@ Test(seat_pool, the_offer_reads_back_as_the_relay_reads_it)
     cr_assert_eq(proto_identity_generate(&me), 0);
     cr_assert_eq(proto_clock_range_parse("3+2..10+5", 1, &lo, &hi, NULL), 0);
     cr_assert_eq(
-        seat_pool_offer(&o, &me, bits("laska", "chessball"), &lo, &hi, ""), 0);
+        seat_pool_offer(&o, &me, bits("laska", "chessball"), &lo, &hi, "", NULL), 0);
     cr_assert_eq(lobby_wire_pool_read(o.msg, o.len, &ask), 0);
     cr_assert_eq(ask.games, 3);
     cr_assert_eq(proto_clock_format(&ask.lo, a, sizeof a), 0);
@@ -55,7 +55,7 @@ Test(seat_pool, the_offer_reads_back_as_the_relay_reads_it)
 
     /* no identity: the seat key proves it; no clock */
     cr_assert_eq(
-        seat_pool_offer(&o, NULL, bits("chessball", NULL), NULL, NULL, ""), 0);
+        seat_pool_offer(&o, NULL, bits("chessball", NULL), NULL, NULL, "", NULL), 0);
     cr_assert_eq(lobby_wire_pool_read(o.msg, o.len, &ask), 0);
     cr_assert(memcmp(ask.player_pk, o.seat.pk, sizeof o.seat.pk) == 0);
     cr_assert_eq(ask.lo.kind, PROTO_CLOCK_NONE);
@@ -64,15 +64,55 @@ Test(seat_pool, the_offer_reads_back_as_the_relay_reads_it)
     proto_identity_wipe(&me);
 }
 
+Test(seat_pool, a_rated_offer_carries_its_range_and_plays_under_the_player)
+{
+    Proto_Identity me;
+    Seat_Pool_Offer o;
+    Lobby_Pool_Ask ask;
+    Seat_Pool_Rated rated = {1, 1400, 1800};
+
+    cr_assert_eq(proto_init(), 0);
+    cr_assert_eq(proto_identity_generate(&me), 0);
+    cr_assert_eq(seat_pool_offer(&o, &me, bits("laska", NULL), NULL, NULL, "",
+                                 &rated),
+                 0);
+    cr_assert_eq(lobby_wire_pool_read(o.msg, o.len, &ask), 0);
+    cr_assert_eq(ask.want_lo, 1400);
+    cr_assert_eq(ask.want_hi, 1800);
+    /* --me: the card's key (the game's) is the player's own */
+    cr_assert(memcmp(ask.card.host_pk, me.pk, sizeof me.pk) == 0);
+    cr_assert(memcmp(ask.player_pk, me.pk, sizeof me.pk) == 0);
+    /* the range's bytes are signed: one changed fails the proof */
+    uint8_t bad[LOBBY_WIRE_POOL_MAX];
+    memcpy(bad, o.msg, o.len);
+    bad[5] ^= 1; /* (no clock: the range's first byte follows the length) */
+    cr_assert_neq(lobby_wire_pool_read(bad, o.len, &ask), 0);
+    /* an older version's POOL is a version error, not garbage */
+    memcpy(bad, o.msg, o.len);
+    bad[1] = 4;
+    cr_assert_eq(lobby_wire_pool_read(bad, o.len, &ask), TB_E_VERSION);
+    seat_pool_offer_wipe(&o);
+    /* upside down, or --me without a player: refused */
+    rated.want_lo = 1900;
+    cr_assert_neq(seat_pool_offer(&o, &me, bits("laska", NULL), NULL, NULL,
+                                  "", &rated),
+                  0);
+    rated.want_lo = 0;
+    cr_assert_eq(seat_pool_offer(&o, NULL, bits("laska", NULL), NULL, NULL,
+                                 "", &rated),
+                 TB_E_ARG);
+    proto_identity_wipe(&me);
+}
+
 Test(seat_pool, an_offer_of_no_game_or_with_a_clock_in_its_options_is_refused)
 {
     Seat_Pool_Offer o;
     cr_assert_eq(proto_init(), 0);
-    cr_assert_eq(seat_pool_offer(&o, NULL, 0, NULL, NULL, ""), TB_E_ARG);
+    cr_assert_eq(seat_pool_offer(&o, NULL, 0, NULL, NULL, "", NULL), TB_E_ARG);
     cr_assert_eq(seat_pool_offer(&o, NULL, bits("laska", NULL), NULL, NULL,
-                                 "clock=300+0"),
+                                 "clock=300+0", NULL),
                  TB_E_ARG);
-    cr_assert_eq(seat_pool_offer(&o, NULL, 1u << 15, NULL, NULL, ""), TB_E_ARG);
+    cr_assert_eq(seat_pool_offer(&o, NULL, 1u << 15, NULL, NULL, "", NULL), TB_E_ARG);
 }
 
 Test(seat_pool, a_pairing_gives_the_game_its_options_and_clock)

@@ -114,7 +114,7 @@ Web_Pool *web_pool_new(const char *games, const char *range,
         return NULL;
     }
     rc = seat_pool_offer(&p->offer, has_id ? &me : NULL, mask, &lo, &hi,
-                         options);
+                         options, NULL);
     proto_identity_wipe(&me);
     if (rc != 0) {
         web__fail(rc, tb_strerror(rc));

@@ -1,0 +1,96 @@
+/*
+ * ratings.c: the ratings a relay pairs its pool by (issue 38; room.h,
+ * "ratings"): its published list (docs/archive.md) as its driver read it,
+ * by player fingerprint, game index and time-control class. No I/O: the
+ * driver parses the list (it knows the games' names) and hands the table
+ * over; the rooms look a pool offer's player up in it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "room_internal.h"
+#include "tb_error.h"
+
+typedef struct Rated_Player {
+    char fp[PROTO_FINGERPRINT_MAX];
+    uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT];
+} Rated_Player;
+
+struct Lobby_Ratings {
+    Rated_Player *p;
+    size_t n, cap;
+    int sorted;
+};
+
+int lobby_ratings_new(Lobby_Ratings **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out != NULL ? 0 : TB_E_NOMEM;
+}
+
+void lobby_ratings_free(Lobby_Ratings *t)
+{
+    if (t != NULL)
+        free(t->p);
+    free(t);
+}
+
+static int by_fp(const void *a, const void *b)
+{
+    return strcmp(((const Rated_Player *)a)->fp,
+                  ((const Rated_Player *)b)->fp);
+}
+
+static Rated_Player *find(Lobby_Ratings *t, const char *fp)
+{
+    Rated_Player key;
+    if (!t->sorted) {
+        qsort(t->p, t->n, sizeof *t->p, by_fp);
+        t->sorted = 1;
+    }
+    memcpy(key.fp, fp, sizeof key.fp);
+    return t->n == 0 ? NULL : bsearch(&key, t->p, t->n, sizeof *t->p, by_fp);
+}
+
+int lobby_ratings_add(Lobby_Ratings *t, const char *fp, unsigned game,
+                      unsigned klass, unsigned rating)
+{
+    Rated_Player *r;
+    if (t == NULL || fp == NULL || strlen(fp) >= PROTO_FINGERPRINT_MAX ||
+        game >= POOL_GAMES_MAX || klass >= PROTO_CLASS_COUNT || rating == 0 ||
+        rating > 0xffff)
+        return TB_E_ARG;
+    for (size_t i = 0; i < t->n; i++) /* (the list: once a player, read
+                                         once; sorted at the first look) */
+        if (strcmp(t->p[i].fp, fp) == 0) {
+            t->p[i].rating[game][klass] = (uint16_t)rating;
+            return 0;
+        }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        Rated_Player *p = realloc(t->p, cap * sizeof *p);
+        if (p == NULL)
+            return TB_E_NOMEM;
+        t->p = p;
+        t->cap = cap;
+    }
+    r = &t->p[t->n++];
+    memset(r, 0, sizeof *r);
+    strcpy(r->fp, fp);
+    r->rating[game][klass] = (uint16_t)rating;
+    t->sorted = 0;
+    return 0;
+}
+
+void lobby__ratings_fill(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],
+                         uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT])
+{
+    char fp[PROTO_FINGERPRINT_MAX];
+    Rated_Player *r;
+    memset(rating, 0, sizeof(uint16_t) * POOL_GAMES_MAX * PROTO_CLASS_COUNT);
+    if (t == NULL)
+        return;
+    proto_fingerprint(key, fp);
+    if ((r = find(t, fp)) != NULL)
+        memcpy(rating, r->rating, sizeof r->rating);
+}
