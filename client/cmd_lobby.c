@@ -50,7 +50,7 @@ static const char lobby_help[] = N_(
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
     "                    [--max-queued-mib N] [--max-seeks N]\n"
     "                    [--max-seeks-per-address N] [--keep-days N]\n"
-    "                    [--archive DIR]\n"
+    "                    [--archive DIR] [--ratings FILE]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -72,6 +72,10 @@ static const char lobby_help[] = N_(
     "                      match log in DIR/logs, and DIR's ratings.txt\n"
     "                      recomputed from them; with --http all of DIR\n"
     "                      is published at /archive/ (docs/archive.md)\n"
+    "  --ratings FILE      pair the pool's rated offers by the list in FILE\n"
+    "                      (as 'tabula ratings' prints it; read at start;\n"
+    "                      default with --archive: DIR's ratings.txt,\n"
+    "                      read again each time it is recomputed)\n"
     "  --web DIR           the page's folder (default the one\n"
     "                      scripts/build-wasm.sh builds:\n"
     "                      %s)\n"
@@ -124,6 +128,8 @@ static void lobby_usage(FILE *to)
 typedef struct Lobby_Publish {
     char dir[1024];
     char relay[PROTO_FINGERPRINT_MAX];
+    char ratings[1100]; /* the list the pool pairs by; "": none */
+    int ratings_own;    /* it is the archive's: read again after each run */
     uv_loop_t *loop;
     uv_process_t proc;
     int running, again;
@@ -146,10 +152,11 @@ static void publish(Lobby_Run *run);
 static void ratings_load(Lobby_Run *run)
 {
     static const char *const classes[PROTO_CLASS_COUNT] = PROTO_CLASS_NAMES;
-    char path[1100], line[512];
+    char line[512];
     Lobby_Ratings *t;
-    snprintf(path, sizeof path, "%s/ratings.txt", run->pub.dir);
-    FILE *f = fopen(path, "r");
+    if (run->pub.ratings[0] == '\0')
+        return;
+    FILE *f = fopen(run->pub.ratings, "r");
     if (f == NULL || lobby_ratings_new(&t) != 0) {
         if (f != NULL)
             fclose(f);
@@ -181,7 +188,8 @@ static void published(uv_process_t *p, int64_t status, int signum)
     snprintf(out, sizeof out, "%s/ratings.txt", pb->dir);
     if (status == 0 && signum == 0 && rename(tmp, out) == 0) {
         chmod(out, 0644);
-        ratings_load(run);
+        if (pb->ratings_own)
+            ratings_load(run);
     } else {
         fprintf(stderr, "lobby: the archive's ratings were not recomputed "
                         "(tabula ratings exited %lld)\n",
@@ -453,7 +461,7 @@ int cli_lobby(int argc, char **argv)
     const char *listen = LOBBY_DEFAULT_LISTEN;
     const char *http = NULL, *web = TABULA_SITE_DIR, *redis = NULL;
     const char *key_file = NULL, *tls_cert = NULL, *tls_key = NULL;
-    const char *archive = NULL;
+    const char *archive = NULL, *ratings = NULL;
     Lobby_Limits lim;
     struct sockaddr_storage addr;
     Lobby_Run run;
@@ -496,6 +504,7 @@ int cli_lobby(int argc, char **argv)
             {"--tls-cert", &tls_cert},
             {"--tls-key", &tls_key},
             {"--archive", &archive},
+            {"--ratings", &ratings},
         };
         if (strcmp(argv[i], "--trust") == 0) {
             if (i + 1 >= argc) {
@@ -590,6 +599,12 @@ int cli_lobby(int argc, char **argv)
      * fault. */
     if (tls_cert != NULL && tls_files_usable(tls_cert, tls_key) != 0)
         return CLI_EXIT_USAGE;
+    if (ratings != NULL && access(ratings, R_OK) != 0) {
+        fprintf(stderr, _("tabula lobby: cannot read the ratings list '%s': "
+                          "%s\n"),
+                cli_token(ratings), strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
     lim.write_queue_total = (size_t)queued_mib << 20;
     if (keep_days > LOBBY_KEEP_DAYS_MAX) {
         fprintf(stderr,
@@ -716,11 +731,19 @@ int cli_lobby(int argc, char **argv)
         printf("http: %s\n", url);
     printf("relay key: %s\n", fp);
     fflush(stdout);
+    run.pub.loop = &loop;
+    if (ratings != NULL) {
+        snprintf(run.pub.ratings, sizeof run.pub.ratings, "%s", ratings);
+    } else if (archive != NULL) {
+        snprintf(run.pub.ratings, sizeof run.pub.ratings, "%s/ratings.txt",
+                 archive);
+        run.pub.ratings_own = 1;
+    }
+    ratings_load(&run); /* (the archive's list as it was, until it is
+                           made again) */
     if (archive != NULL) { /* the list of the logs kept before this start */
         snprintf(run.pub.dir, sizeof run.pub.dir, "%s", archive);
         snprintf(run.pub.relay, sizeof run.pub.relay, "%s", fp);
-        run.pub.loop = &loop;
-        ratings_load(&run); /* (the list as it was, until it is made) */
         publish(&run);
     }
     /* After the start lines, as a fact of the start, not before them as

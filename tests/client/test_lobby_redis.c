@@ -661,6 +661,64 @@ Test(lobby_redis, a_players_second_offer_on_another_node_is_refused)
     on_two_nodes(pool_second_offer_refused);
 }
 
+/* Rated offers across nodes (issue 38; docs/pool.md "Rated offers"):
+ * node A pairs by a list that rates X 1700 in laska blitz (5+0: 300 s),
+ * node B by none. X offers on A; Y on B wants 1800..2000 and waits; Z on
+ * B wants 1650..1750 and pairs with X: X's rating went to Redis with its
+ * offer, from the node that read it, and the pairing read it there. */
+Test(lobby_redis, rated_offers_pair_by_the_offering_nodes_list)
+{
+    Proc redis, na, nb, idp, x, y, z;
+    char url[64], addr_a[64], addr_b[64], fp[64], list[600], env[3][400];
+    const char *who[3] = {"x", "y", "z"};
+    int port;
+    make_dir();
+    for (int i = 0; i < 3; i++) {
+        char *ia[] = {"identity", NULL};
+        snprintf(env[i], sizeof env[i], "XDG_CONFIG_HOME=%s/%s-config", dir,
+                 who[i]);
+        start(&idp, who[i], env[i], ia);
+        cr_assert_eq(finish(&idp), 0);
+        if (i == 0)
+            await_line(&idp, "fingerprint: ", fp, sizeof fp);
+    }
+    snprintf(list, sizeof list,
+             "rating: laska blitz %s 1700 80.0 0.060000 9\n"
+             "ratings: games 9 logs 9 skipped 0\n",
+             fp);
+    write_file("list.txt", list);
+    path_of(list, sizeof list, "list.txt");
+    start_redis_fresh(&redis, 0, &port, url, sizeof url);
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", "--redis", url,
+                  "--ratings", list, NULL};
+    start(&na, "node-a", NULL, la);
+    keep(na.pid);
+    await_line(&na, "listening: ", addr_a, sizeof addr_a);
+    start_node(&nb, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
+
+    char *xa[] = {"pool", "laska", "--clock", "5+0", "--bot=1", "--lobby",
+                  addr_a, NULL};
+    start(&x, "px", env[0], xa);
+    await_line(&x, "pool: waiting (laska 1)", NULL, 0);
+    char *ya[] = {"pool",    "laska",  "--clock",    "5+0", "--rating",
+                  "1800..2000", "--bot=1", "--lobby", addr_b, NULL};
+    start(&y, "py", env[1], ya);
+    await_line(&y, "pool: waiting (laska 2)", NULL, 0);
+    char *za[] = {"pool",    "laska",  "--clock",    "5+0", "--rating",
+                  "1650..1750", "--bot=1", "--lobby", addr_b, NULL};
+    start(&z, "pz", env[2], za);
+    await_line(&z, "pool: paired: guest laska", NULL, 0);
+    await_line(&x, "pool: paired: host laska", NULL, 0);
+    cr_assert_null(strstr(slurp(y.out), "paired"), "%s", slurp(y.out));
+    kill_hard(&x);
+    kill_hard(&y);
+    kill_hard(&z);
+    stop(&na);
+    stop(&nb);
+    stop(&redis);
+    remove_dir();
+}
+
 /* ---- correspondence (issue 37) ---- */
 
 /* The first legal move after moves (`tabula moves GAME MOVES...`, at most
