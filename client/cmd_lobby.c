@@ -50,7 +50,8 @@ static const char lobby_help[] = N_(
     "                    [--max-conns-per-address N] [--trust CIDR]...\n"
     "                    [--max-queued-mib N] [--max-seeks N]\n"
     "                    [--max-seeks-per-address N] [--keep-days N]\n"
-    "                    [--archive DIR] [--ratings FILE]\n"
+    "                    [--archive DIR [--archive-max-mib N]]\n"
+    "                    [--ratings FILE]\n"
     "\n"
     "Runs a lobby relay: hosts create rooms, players join them by invite\n"
     "code and spectators watch by watch code; the lobby forwards frames\n"
@@ -72,6 +73,8 @@ static const char lobby_help[] = N_(
     "                      match log in DIR/logs, and DIR's ratings.txt\n"
     "                      recomputed from them; with --http all of DIR\n"
     "                      is published at /archive/ (docs/archive.md)\n"
+    "  --archive-max-mib N the most MiB of logs the archive holds\n"
+    "                      (default 4096); past it new games are not kept\n"
     "  --ratings FILE      pair the pool's rated offers by the list in FILE\n"
     "                      (as 'tabula ratings' prints it; read at start;\n"
     "                      default with --archive: DIR's ratings.txt,\n"
@@ -470,6 +473,7 @@ int cli_lobby(int argc, char **argv)
     unsigned long long fd_limit = 0; /* lowered the connections: see below */
     uint32_t queued_mib = 0;         /* --max-queued-mib (0: the default) */
     uint32_t keep_days = 0;          /* --keep-days (0: the default) */
+    uint32_t archive_mib = 0; /* --archive-max-mib (0: the default) */
     int rc;
 
     memset(&lim, 0, sizeof lim);
@@ -489,6 +493,7 @@ int cli_lobby(int argc, char **argv)
             {"--max-conns-per-address", &lim.source_conns},
             {"--max-queued-mib", &queued_mib},
             {"--keep-days", &keep_days},
+            {"--archive-max-mib", &archive_mib},
             {"--max-seeks", &lim.max_seeks},
             {"--max-seeks-per-address", &lim.source_seeks},
         };
@@ -704,7 +709,8 @@ int cli_lobby(int argc, char **argv)
     char url[96] = "";
     if (archive != NULL &&
         (archive_ready(archive) != 0 ||
-         lobby_use_archive(run.lb, archive, on_kept, &run) != 0)) {
+         lobby_use_archive(run.lb, archive, (uint64_t)archive_mib << 20,
+                           on_kept, &run) != 0)) {
         lobby_close(run.lb, NULL, NULL);
         uv_run(&loop, UV_RUN_DEFAULT);
         uv_loop_close(&loop);

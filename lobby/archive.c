@@ -18,6 +18,7 @@
  * each (proto_log_append).
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@
 
 struct Lobby_Archive {
     char dir[1024];
+    uint64_t bytes, cap; /* of the logs kept and being written; the most */
+    int full;            /* at the cap: new rooms are not kept (said once) */
     void (*kept)(void *user, const char *log);
     void *user;
 };
@@ -44,6 +47,7 @@ typedef struct Arch_Room {
     uint8_t id[PROTO_HASH_BYTES];    /* the match's: its start's hash */
     uint8_t chain[PROTO_HASH_BYTES]; /* the last envelope's hash */
     uint32_t count;                  /* envelopes in */
+    uint64_t bytes;                  /* written, counted in the archive's */
     int failed;                      /* a write failed: it goes */
     char part[ARCHIVE_PATH_MAX];
 } Arch_Room;
@@ -65,6 +69,15 @@ static Arch_Room *arch_open(Lobby_Archive *a, const uint8_t host_pk[32],
         memcmp(e->msg.prev, zero, sizeof zero) != 0 ||
         memcmp(e->msg.body.start.white, host_pk, PROTO_KEY_BYTES) != 0)
         return NULL;
+    if (a->bytes >= a->cap) {
+        if (!a->full)
+            fprintf(stderr, "lobby: the archive is full (%llu MiB, "
+                            "--archive-max-mib): new games are not kept\n",
+                    (unsigned long long)(a->cap >> 20));
+        a->full = 1;
+        return NULL;
+    }
+    a->full = 0;
     Arch_Room *ar = calloc(1, sizeof *ar);
     if (ar == NULL)
         return NULL;
@@ -112,6 +125,8 @@ static void arch_frame(void *arch, void **h, const uint8_t host_pk[32],
     }
     memcpy(ar->chain, e.hash, PROTO_HASH_BYTES);
     ar->count++;
+    ar->bytes += n + rlen + 8; /* (with the two frames' length prefixes) */
+    a->bytes += n + rlen + 8;
 }
 
 /* The index's line for a kept log (docs/archive.md), in one write. */
@@ -151,6 +166,7 @@ static void arch_end(void *arch, void *h, int whole)
     arch_path(a, ar->id, "log", path);
     if (!whole || ar->failed || rename(ar->part, path) != 0) {
         unlink(ar->part);
+        a->bytes -= ar->bytes < a->bytes ? ar->bytes : a->bytes;
     } else {
         chmod(path, 0644); /* (created 0600: published) */
         if (stat(path, &st) == 0 &&
@@ -162,9 +178,28 @@ static void arch_end(void *arch, void *h, int whole)
 
 static const Lobby_Archive_Ops arch_ops = {arch_frame, arch_end};
 
-int lobby__archive_new(const char *dir, void (*kept)(void *, const char *),
-                       void *user, Lobby_Archive **out,
-                       const Lobby_Archive_Ops **ops)
+/* The bytes of the logs in dir/logs already (what the cap counts). */
+static uint64_t kept_bytes(const char *logs)
+{
+    uint64_t sum = 0;
+    char path[ARCHIVE_PATH_MAX + 256];
+    struct dirent *e;
+    struct stat st;
+    DIR *d = opendir(logs);
+    if (d == NULL)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        snprintf(path, sizeof path, "%s/%s", logs, e->d_name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            sum += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return sum;
+}
+
+int lobby__archive_new(const char *dir, uint64_t cap,
+                       void (*kept)(void *, const char *), void *user,
+                       Lobby_Archive **out, const Lobby_Archive_Ops **ops)
 {
     char logs[ARCHIVE_PATH_MAX];
     struct stat st;
@@ -180,6 +215,8 @@ int lobby__archive_new(const char *dir, void (*kept)(void *, const char *),
     snprintf(a->dir, sizeof a->dir, "%s", dir);
     a->kept = kept;
     a->user = user;
+    a->cap = cap;
+    a->bytes = kept_bytes(logs);
     *out = a;
     *ops = &arch_ops;
     return 0;

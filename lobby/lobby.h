@@ -327,12 +327,18 @@ void lobby_pool_cancel(Lobby_Pool_Conn *c);
  * game ended (both seats said DONE) or its room went; kept(user, path of
  * the .log) is then called (may be NULL). With Redis, each node keeps
  * the rooms it had from their first frame: give each node its own dir.
- * After lobby_new, before the loop runs. Errors: TB_E_STATE (called
+ * At most cap_bytes of logs in all (0: LOBBY_ARCHIVE_CAP), those in
+ * dir/logs at the start counted. After lobby_new, before the loop runs. Errors: TB_E_STATE (called
  * twice), TB_E_ARG (dir over 1023 bytes), TB_E_IO (no dir/logs),
  * TB_E_NOMEM.
  */
-int lobby_use_archive(Lobby *lb, const char *dir,
+int lobby_use_archive(Lobby *lb, const char *dir, uint64_t cap_bytes,
                       void (*kept)(void *user, const char *log), void *user);
+
+/* The archive's most bytes of logs unless told (4 GiB): past it no new
+ * game is kept (the games under way are, to their end), and the lobby
+ * says so once on standard error. */
+#define LOBBY_ARCHIVE_CAP ((uint64_t)4 << 30)
 
 /*
  * lobby_use_ratings: pair the pool by the ratings in t from now on

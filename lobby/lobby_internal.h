@@ -46,12 +46,13 @@ void lobby__unhold(Lobby *lb, const char *peer_host);
 /* ---- the archive (archive.c) ---- */
 
 /* A relay's archive of the games it relays into dir/logs (which must be
- * there), kept(user, path) told of each log made whole; *ops: what the
+ * there), at most cap bytes of logs in all (no new game is kept past
+ * it), kept(user, path) told of each log made whole; *ops: what the
  * rooms call (lobby_rooms_use_archive). Errors: TB_E_ARG (dir over 1023
  * bytes), TB_E_IO (no folder dir/logs), TB_E_NOMEM. */
-int lobby__archive_new(const char *dir, void (*kept)(void *, const char *),
-                       void *user, Lobby_Archive **out,
-                       const Lobby_Archive_Ops **ops);
+int lobby__archive_new(const char *dir, uint64_t cap,
+                       void (*kept)(void *, const char *), void *user,
+                       Lobby_Archive **out, const Lobby_Archive_Ops **ops);
 void lobby__archive_free(Lobby_Archive *a); /* NULL is fine */
 
 /* ---- where Redis commands go (redis_cluster.c), with --redis ---- */

@@ -290,13 +290,14 @@ int lobby_new(uv_loop_t *loop, const struct sockaddr *addr,
     return 0;
 }
 
-int lobby_use_archive(Lobby *lb, const char *dir,
+int lobby_use_archive(Lobby *lb, const char *dir, uint64_t cap_bytes,
                       void (*kept)(void *user, const char *log), void *user)
 {
     const Lobby_Archive_Ops *ops;
     if (lb->archive != NULL || lb->rooms == NULL)
         return TB_E_STATE;
-    int rc = lobby__archive_new(dir, kept, user, &lb->archive, &ops);
+    int rc = lobby__archive_new(dir, cap_bytes ? cap_bytes : LOBBY_ARCHIVE_CAP,
+                                kept, user, &lb->archive, &ops);
     if (rc == 0)
         lobby_rooms_use_archive(lb->rooms, ops, lb->archive);
     return rc;

@@ -219,3 +219,38 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
     sh("kill $(cat lobby.pid)");
     sh("cd / && rm -rf '%s'", dir);
 }
+
+/* The archive's total (--archive-max-mib): a folder holding 1 MiB of logs
+ * already keeps no new game past a 1 MiB cap, and the lobby says so. */
+Test(archive, a_full_archive_keeps_no_new_game, .timeout = 300)
+{
+    char lobby[64], code[64];
+    snprintf(dir, sizeof dir, "/tmp/tabula-archive-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    cr_assert_eq(sh("mkdir -p arch/logs && head -c 1048576 /dev/zero > "
+                    "arch/logs/filler.log"),
+                 0);
+    cr_assert_eq(sh("(" T " lobby --listen 127.0.0.1:0 --archive arch "
+                    "--archive-max-mib 1 > lobby.out 2> lobby.err & "
+                    "echo $! > lobby.pid)"),
+                 0);
+    wait_for("lobby.out", "relay key: ");
+    value_of("lobby.out", "listening: ", lobby, sizeof lobby);
+    cr_assert_eq(sh("(" T " host laska --lobby %s --bot=1 --delay 0 --seed 5 "
+                    "> h.out 2>&1 &)",
+                    lobby),
+                 0);
+    wait_for("h.out", "invite: ");
+    value_of("h.out", "invite: ", code, sizeof code);
+    cr_assert_eq(sh(T " join %s --lobby %s --bot=1 --delay 0 --seed 6 > "
+                      "j.out 2>&1",
+                    code, lobby),
+                 0);
+    wait_for("lobby.err", "the archive is full (1 MiB, --archive-max-mib)");
+    cr_assert_eq(sh("ls arch/logs | grep -v '^filler.log$' | grep -c . "
+                    "> n.out; true"),
+                 0);
+    cr_assert_str_eq(slurp("n.out"), "0\n");
+    sh("kill $(cat lobby.pid)");
+    sh("cd / && rm -rf '%s'", dir);
+}

@@ -112,7 +112,7 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek po
   if [ "$target" = room ]; then # the relay's rooms (inet_pton: POSIX;
     # every hello's proof holds, so mutated hellos reach the rooms)
     extra=(-D_POSIX_C_SOURCE=200809L -DTABULA_FUZZ_UNSIGNED lobby/room.c
-           lobby/source.c lobby/pool.c)
+           lobby/source.c lobby/pool.c lobby/ratings.c)
   fi
   "$CC" "${flags[@]}" -fsanitize=fuzzer "${extra[@]}" \
     "tests/fuzz/fuzz_$target.c" "${src[@]}" seat/*.c match/*.c lobby/wire.c \
