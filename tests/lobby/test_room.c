@@ -2199,3 +2199,111 @@ Test(room, keep_waits_for_both_seats_and_ends_with_the_game)
     lobby_rooms_sweep(rs, 700006 + 600000);
     cr_assert_eq(lobby_rooms_next_seq(rs, inv), 0, "a finished game");
 }
+
+/* ---- the archive's view of a room (issue 38; room.h Lobby_Archive_Ops) */
+
+/* What the rooms handed a stub archive: each frame's number and payload,
+ * the handle each call had, and each end. keep_from: the frame (0-based
+ * call) at which the stub takes a handle (-1: never). */
+typedef struct Arch_Seen {
+    int calls, ends, whole[4], keep_from;
+    uint64_t seq[16];
+    char data[16][8];
+    int had[16]; /* 1: the call had the stub's handle */
+} Arch_Seen;
+
+static void stub_frame(void *arch, void **h, const uint8_t *host_pk,
+                       const Proto_Receipt *rc, const uint8_t *data, size_t n)
+{
+    Arch_Seen *a = arch;
+    (void)host_pk;
+    if (a->calls < 16) {
+        a->seq[a->calls] = rc->seq;
+        snprintf(a->data[a->calls], sizeof a->data[0], "%.*s", (int)n,
+                 (const char *)data);
+        a->had[a->calls] = *h == (void *)a;
+    }
+    if (a->keep_from >= 0 && a->calls >= a->keep_from)
+        *h = a;
+    a->calls++;
+}
+
+static void stub_end(void *arch, void *h, int whole)
+{
+    Arch_Seen *a = arch;
+    cr_assert_eq(h, (void *)a);
+    if (a->ends < 4)
+        a->whole[a->ends] = whole;
+    a->ends++;
+}
+
+static const Lobby_Archive_Ops stub_ops = {stub_frame, stub_end};
+
+/* A game's frames reach the archive in order from the room's first (the
+ * host's numbering starts at 1: create(..., 0)), the handle taken at the
+ * second frame (the start after a HELLO) kept from then on; both DONEs
+ * end it whole, once, and a frame after it is not given. */
+Test(room, the_archive_gets_every_frame_in_order_until_the_game_ends)
+{
+    Link h, g;
+    Lobby_Member *hm, *gm;
+    Arch_Seen a = {0};
+    static const uint8_t done[1] = {0x05};
+    static const uint8_t f1[3] = {0x04, 'h', '1'}, f2[3] = {0x04, 's', '2'},
+                         f3[3] = {0x04, 'm', '3'};
+    a.keep_from = 1;
+    lobby_rooms_use_archive(rs, &stub_ops, &a);
+    a_game(&h, &g, &hm, &gm);
+    lobby_rooms_message(gm, f1, 3, 1);
+    lobby_rooms_message(hm, f2, 3, 2);
+    lobby_rooms_message(gm, f3, 3, 3);
+    cr_assert_eq(a.calls, 3);
+    cr_assert(a.seq[0] == 1 && a.seq[1] == 2 && a.seq[2] == 3);
+    cr_assert_str_eq(a.data[0], "h1");
+    cr_assert_str_eq(a.data[2], "m3");
+    cr_assert(!a.had[0] && !a.had[1] && a.had[2]);
+    lobby_rooms_message(hm, done, 1, 4);
+    cr_assert_eq(a.ends, 0);
+    lobby_rooms_message(gm, done, 1, 5);
+    cr_assert_eq(a.ends, 1);
+    cr_assert_eq(a.whole[0], 1);
+    lobby_rooms_closed(hm, 6);
+    lobby_rooms_closed(gm, 6);
+    lobby_rooms_sweep(rs, 700000); /* the room goes: no second end */
+    cr_assert_eq(a.ends, 1);
+    cr_assert_eq(a.calls, 3);
+}
+
+/* A room whose first four frames gave the archive nothing to keep (no
+ * match start: a room made again mid-game) is given no more; a room that
+ * goes mid-game ends whole (as far as it went). */
+Test(room, the_archive_gives_up_a_room_without_a_start_and_keeps_one_that_went)
+{
+    Link h, g;
+    Lobby_Member *hm, *gm;
+    Arch_Seen a = {0};
+    static const uint8_t f[3] = {0x04, 'm', 'x'};
+    a.keep_from = -1;
+    lobby_rooms_use_archive(rs, &stub_ops, &a);
+    a_game(&h, &g, &hm, &gm);
+    for (int i = 0; i < 6; i++)
+        lobby_rooms_message(i % 2 ? gm : hm, f, 3, 1 + (uint64_t)i);
+    cr_assert_eq(a.calls, 4);
+    cr_assert_eq(a.ends, 0);
+    lobby_rooms_closed(hm, 10);
+    lobby_rooms_closed(gm, 10);
+    lobby_rooms_sweep(rs, 700000);
+
+    Arch_Seen b = {0};
+    b.keep_from = 0;
+    lobby_rooms_use_archive(rs, &stub_ops, &b);
+    a_game(&h, &g, &hm, &gm);
+    lobby_rooms_message(hm, f, 3, 1);
+    lobby_rooms_closed(hm, 2);
+    lobby_rooms_closed(gm, 2);
+    cr_assert_eq(b.ends, 0);
+    lobby_rooms_sweep(rs, 700000);
+    cr_assert_eq(b.calls, 1);
+    cr_assert_eq(b.ends, 1);
+    cr_assert_eq(b.whole[0], 1);
+}
