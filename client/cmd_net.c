@@ -840,6 +840,7 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
 
     const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
     char opts[PROTO_OPTIONS_MAX + 1], series_opts[PROTO_OPTIONS_MAX + 1];
+    char series_banner[160];
     unsigned series = 0; /* --series N: the games of a series */
     /* --me, --key FILE: play with a kept identity (a tournament's
      * player); a host's --guest KEY and --code CODE (docs/tournaments.md) */
@@ -1051,6 +1052,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             return CLI_EXIT_FAIL;
         }
         cfg.options = series_opts;
+        snprintf(series_banner, sizeof series_banner,
+                 _("Series: game %u of %u; score: you %s - opponent %s"), 1u,
+                 series, "0", "0");
+        cfg.banner = series_banner;
         cfg.pool_id = &series_key; /* (its key: the series' for every game) */
         cfg.pool_invite = &series_invite;
     }
@@ -1303,6 +1308,8 @@ static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
     if (screen && tui_net_new(&r.loop, role, cfg.bot_level > 0, on_ui_quit,
                               &r, &r.ui) != 0)
         screen = 0; /* plain lines, as without a terminal */
+    if (screen)
+        tui_net_banner(r.ui, cfg.banner);
     if (screen)
         cfg.out = NULL; /* the screen shows what the lines would say */
     static const Netgame_Hooks line_hooks = {.on_room = on_room,

@@ -85,6 +85,9 @@ typedef struct Netgame_Config {
     const char *store_dir;
     FILE *out;
     const char *label;
+    /* A line the full screen shows under the players while the game is
+     * played (NULL: none): a series' running score (series.c). */
+    const char *banner;
     /* A host's: put the room on the lobby's public list (tabula seek),
      * with the player's name record name[0..name_len) (proto_name_sign;
      * name_len 0: none). */

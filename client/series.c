@@ -173,6 +173,13 @@ int cli_series(const char *cmd, const Netgame_Config *base,
         cfg.expect_options = host ? NULL : opts;
         printf("series: game %u of %u: you are %s\n", k, (unsigned)s.games,
                host ? "white" : "black");
+        char banner[160], you[16], opp[16];
+        points_text(mine[0], you);
+        points_text(mine[1], opp);
+        snprintf(banner, sizeof banner,
+                 _("Series: game %u of %u; score: you %s - opponent %s"), k,
+                 (unsigned)s.games, you, opp);
+        cfg.banner = banner;
         fflush(stdout);
         Cli_Game_End end;
         memset(&end, 0, sizeof end);

@@ -984,7 +984,12 @@ void tui_screen_free(Tui *t)
 
 int tui_screen_curses(int *colours)
 {
-    if (initscr() == NULL)
+    /* A second screen in one process (the next game of a series) takes
+     * up the first one again: ncurses has one screen, and initscr twice
+     * is not allowed. */
+    if (stdscr != NULL && isendwin())
+        refresh();
+    else if (initscr() == NULL)
         return TB_E_IO;
     raw();
     noecho();

@@ -23,10 +23,17 @@ int tui_terminal_ok(void)
         return 0;
     /* initscr() would end the program on a terminal it cannot drive
      * (TERM unset, unknown, or without cursor addressing). */
-    if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+    /* (a screen already made, a series' earlier game's, keeps its own
+     * terminal: deleting it under the screen crashed the next initscr) */
+    TERMINAL *was = cur_term;
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+        set_curterm(was);
         return 0;
+    }
     int usable = tigetstr("cup") != NULL && tigetstr("cup") != (char *)-1;
-    del_curterm(cur_term);
+    TERMINAL *probe = set_curterm(was);
+    if (probe != was)
+        del_curterm(probe);
     return usable;
 }
 

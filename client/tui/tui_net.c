@@ -56,6 +56,7 @@ struct Tui_Net {
     const Core_Game *game; /* the host's game, for the title; or NULL */
     char white_name[48], black_name[48];
     char note[400]; /* the last line the seat reported (a refusal is long) */
+    char banner[160]; /* tui_net_banner's line ("" none) */
     char warning[400]; /* the last warning, for the terminal afterwards */
     char message[400]; /* the message line before the board is up */
     int typed_early;   /* keys pressed then, which nothing could take */
@@ -275,6 +276,11 @@ static void conduct_line(const Tui_Net *u, char *out, size_t cap)
     }
 }
 
+void tui_net_banner(Tui_Net *u, const char *line)
+{
+    snprintf(u->banner, sizeof u->banner, "%s", line != NULL ? line : "");
+}
+
 static void render(Tui_Net *u)
 {
     if (!u->curses)
@@ -286,7 +292,12 @@ static void render(Tui_Net *u)
     Tui *t = &u->t;
     snprintf(t->extra[0], sizeof t->extra[0], _("You: %s   Connection: %s"),
              who(u), connection(u));
-    if (u->watch[0] != '\0')
+    if (u->banner[0] != '\0' && u->watch[0] != '\0')
+        snprintf(t->extra[1], sizeof t->extra[1], "%s   watch: %s", u->banner,
+                 u->watch);
+    else if (u->banner[0] != '\0')
+        snprintf(t->extra[1], sizeof t->extra[1], "%s", u->banner);
+    else if (u->watch[0] != '\0')
         snprintf(t->extra[1], sizeof t->extra[1], "watch: %s   lobby: %s",
                  u->watch, u->lobby);
     /* One line under the names: the note as far as it fits. */

@@ -33,6 +33,10 @@ int tui_net_new(uv_loop_t *loop, Lobby_Role role, int bot,
  * screen (the others learn it from the match start). */
 void tui_net_game(Tui_Net *u, const Core_Game *game);
 
+/* tui_net_banner: a line shown under the players during the game (a
+ * series' score; copied; NULL or "": none). */
+void tui_net_banner(Tui_Net *u, const char *line);
+
 /* tui_net_attach: the seat the screen shows and sends moves to. */
 void tui_net_attach(Tui_Net *u, Netgame *g);
 

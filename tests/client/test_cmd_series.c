@@ -23,6 +23,7 @@
 
 #define PROC_DIR_NAME "cmdseries"
 #include "proc_util.h"
+#include "tmux_util.h"
 
 /* A series of games of GAME with options opts between two bots (level 1)
  * on a lobby of their own; host and guest keep their seats' files in
@@ -204,6 +205,62 @@ Test(series, an_aborted_game_stops_the_series)
                        "%s", slurp(guest.err));
     cr_assert_null(strstr(slurp(guest.out), "game 2 of 3"), "%s",
                    slurp(guest.out));
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
+
+/* The running score on the full screen (issue 38: "its running score on
+ * every screen"): the host plays on a terminal (tmux), the guest's bot
+ * in plain lines. Game 1 shows 0 - 0; game 2 shows the score the guest's
+ * line gave after game 1, mirrored (the guest's you/opponent are the
+ * host's opponent/you). */
+Test(series, the_full_screen_shows_the_running_score, .timeout = 300)
+{
+    Proc lobby, guest;
+    char at[64], cmd[1100], want[160], scr[16384];
+    make_dir();
+    snprintf(tmux_session, sizeof tmux_session, "tabula-series-%d",
+             (int)getpid());
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", at, sizeof at);
+    snprintf(cmd, sizeof cmd,
+             "'cd %s && TERM=xterm-256color XDG_DATA_HOME=%s/A %s host laska "
+             "--series 2 --bot=1 --delay 150 --lobby %s; sleep 60'",
+             dir, dir, TABULA_BINARY, at);
+    tmux_new_session(cmd, 140, 44);
+    const char *w = wait_for_in(tmux_session, "invite: ");
+    char invite[40];
+    cr_assert_eq(sscanf(strstr(w, "invite: "), "invite: %39s", invite), 1);
+    static char env_b[400];
+    snprintf(env_b, sizeof env_b, "XDG_DATA_HOME=%s/B", dir);
+    char *ja[] = {"join", invite, "--bot=1", "--delay", "150", "--lobby", at,
+                  NULL};
+    start(&guest, "guest", env_b, ja);
+    wait_for_in(tmux_session, "Series: game 1 of 2; score: you 0 - opponent 0");
+    char line[200], you[16], opp[16];
+    await_line(&guest, "series: game 1 of 2: ", line, sizeof line);
+    const char *sc = strstr(line, "; you ");
+    cr_assert_not_null(sc, "%s", line);
+    cr_assert_eq(sscanf(sc, "; you %15s - opponent %15s", you, opp), 2, "%s",
+                 line);
+    snprintf(want, sizeof want,
+             "Series: game 2 of 2; score: you %s - opponent %s", opp, you);
+    /* the screen keeps game 1's end until q, as after any game */
+    wait_for_in(tmux_session, "Game over");
+    snprintf(cmd, sizeof cmd, "send-keys -t %s q", tmux_session);
+    tmux(cmd);
+    int seen = 0;
+    for (int i = 0; i < 1200 && !seen; i++) {
+        screen_of(tmux_session, scr, sizeof scr, 0);
+        seen = strstr(scr, want) != NULL;
+        if (!seen)
+            usleep(50000);
+    }
+    cr_assert(seen, "no '%s' on:\n%s", want, scr);
+    cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    tmux_stop();
     kill(lobby.pid, SIGTERM);
     finish(&lobby);
     remove_dir();
