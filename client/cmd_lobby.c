@@ -165,6 +165,9 @@ static void ratings_load(Lobby_Run *run)
             fclose(f);
         return;
     }
+    for (size_t i = 0; i < core_game_count(); i++) /* (seeks name them) */
+        (void)lobby_ratings_game(t, seat_pool_bit(core_game_at(i)),
+                                 core_game_name(core_game_at(i)));
     while (fgets(line, sizeof line, f) != NULL) {
         char game[PROTO_NAME_MAX + 1], klass[32], fp[PROTO_FINGERPRINT_MAX];
         unsigned rating, k;

@@ -96,7 +96,10 @@ static const char seek_help[] = N_(
     "name, the game, clock and options, until a stranger takes the guest\n"
     "seat with its code ('tabula join CODE') or you leave. Prints 'seek:\n"
     "listed' once the lobby lists it, then plays white as 'tabula host'\n"
-    "does (its flags and output).\n");
+    "does (its flags and output). --options rating=LO..HI (e.g.\n"
+    "rating=1400..1800) makes it a rated seek: the lobby seats only a\n"
+    "player its published list rates LO to HI in the game and class (one\n"
+    "it does not know counts as 1500; join with --me to be rated).\n");
 
 static const char join_help[] = N_(
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"

@@ -50,7 +50,8 @@
     X(TB_E_NAME_EMPTY, -1037, "the name is empty")                             \
     X(TB_E_NAME_CHAR, -1038, "a character not allowed in a name")              \
     X(TB_E_SEEKS, -1039, "too many open seeks from this player or address")   \
-    X(TB_E_NOFILE, -1040, "no such file there")
+    X(TB_E_NOFILE, -1040, "no such file there")                               \
+    X(TB_E_RATING, -1041, "your rating is outside the seek's rating range")
 
 typedef enum Tb_Error {
 #define TB_ERROR_ENUM_(name, value, msg) name = (value),

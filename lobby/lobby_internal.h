@@ -216,7 +216,8 @@ void lobby__redis_leave(Lobby_Redis *st, const uint8_t inv[LOBBY_LOOKUP_BYTES],
 void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES],
                        const uint8_t *card, size_t n, const char *game,
-                       const uint8_t owner[LOBBY_KEY_BYTES]);
+                       const uint8_t owner[LOBBY_KEY_BYTES],
+                       const char *rated);
 void lobby__redis_unseek(Lobby_Redis *st,
                          const uint8_t inv[LOBBY_LOOKUP_BYTES]);
 void lobby__redis_seeks(Lobby_Redis *st, Lobby_Member *m, const char *game);

@@ -5,6 +5,7 @@
  * driver parses the list (it knows the games' names) and hands the table
  * over; the rooms look a pool offer's player up in it.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ typedef struct Rated_Player {
 } Rated_Player;
 
 struct Lobby_Ratings {
+    char names[POOL_GAMES_MAX][LOBBY_SEEK_GAME_MAX + 1];
     Rated_Player *p;
     size_t n, cap;
     int sorted;
@@ -80,6 +82,53 @@ int lobby_ratings_add(Lobby_Ratings *t, const char *fp, unsigned game,
     r->rating[game][klass] = (uint16_t)rating;
     t->sorted = 0;
     return 0;
+}
+
+int lobby_ratings_game(Lobby_Ratings *t, unsigned game, const char *name)
+{
+    if (t == NULL || game >= POOL_GAMES_MAX || name == NULL ||
+        strlen(name) > LOBBY_SEEK_GAME_MAX)
+        return TB_E_ARG;
+    strcpy(t->names[game], name);
+    return 0;
+}
+
+unsigned lobby__rating_of(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],
+                          const char *game, unsigned klass)
+{
+    uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT];
+    if (t == NULL || klass >= PROTO_CLASS_COUNT)
+        return POOL_RATING_NEWCOMER;
+    lobby__ratings_fill(t, key, rating);
+    for (unsigned g = 0; g < POOL_GAMES_MAX; g++)
+        if (strcmp(t->names[g], game) == 0 && rating[g][klass] != 0)
+            return rating[g][klass];
+    return POOL_RATING_NEWCOMER;
+}
+
+void lobby__ratings_text(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],
+                         char *out, size_t cap)
+{
+    uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT];
+    size_t n = 0;
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    if (t == NULL)
+        return;
+    lobby__ratings_fill(t, key, rating);
+    for (unsigned g = 0; g < POOL_GAMES_MAX; g++)
+        for (unsigned c = 0; c < PROTO_CLASS_COUNT; c++) {
+            if (rating[g][c] == 0 || t->names[g][0] == '\0')
+                continue;
+            int w = snprintf(out + n, cap - n, "%s%s:%u:%u", n ? "," : "",
+                             t->names[g], c, (unsigned)rating[g][c]);
+            if (w < 0 || (size_t)w >= cap - n) {
+                out[n] = '\0';
+                return;
+            }
+            n += (size_t)w;
+        }
 }
 
 void lobby__ratings_fill(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],

@@ -705,8 +705,8 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
         whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16],
         from[32];
-    const char *argv[16];
-    size_t argl[16];
+    const char *argv[17];
+    size_t argl[17];
     int create = p[0] == LOBBY_MSG_CREATE;
     Lobby_Room *r = lobby__replica_find(st->rs, lookup);
 
@@ -739,12 +739,18 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     argv[13] = q->src;
     argv[14] = from;
     argv[15] = p[0] != LOBBY_MSG_WATCH ? (const char *)msg_guest(p) : "";
-    for (int i = 0; i < 15; i++)
+    /* a JOIN's player's ratings, for a rated seek's room (admit.lua) */
+    char rated[LOBBY_RATINGS_TEXT_MAX] = "";
+    if (p[0] == LOBBY_MSG_JOIN)
+        lobby__ratings_text(lobby__rooms_ratings(st->rs), msg_guest(p), rated,
+                            sizeof rated);
+    argv[16] = rated;
+    for (int i = 0; i < 17; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
     argl[15] = p[0] != LOBBY_MSG_WATCH ? LOBBY_KEY_BYTES : 0;
-    return EVAL(st, admit_lua, 3, 16, argv, argl, hello_done, q);
+    return EVAL(st, admit_lua, 3, 17, argv, argl, hello_done, q);
 }
 
 /* A share (cap 0: only renew) counted in set for this room. */
@@ -1258,9 +1264,19 @@ static int seek_send(Lobby_Redis *st, Req *q, const uint8_t *inv,
 void lobby__redis_seek(Lobby_Redis *st, Lobby_Member *m,
                        const uint8_t inv[LOBBY_LOOKUP_BYTES],
                        const uint8_t *card, size_t n, const char *game,
-                       const uint8_t owner[LOBBY_KEY_BYTES])
+                       const uint8_t owner[LOBBY_KEY_BYTES],
+                       const char *rated)
 {
     Req *q = st->up ? req_new(st, m, REQ_SEEK) : NULL;
+    if (st->up && rated != NULL && rated[0] != '\0') {
+        /* a rated seek's range in its room's hash: admit.lua holds a
+         * JOIN on any node to it (docs/pool.md "Rated seeks") */
+        char key[KEY_LEN + 1];
+        const char *hset[4] = {"HSET", key, "rr", rated};
+        key_of(inv, 'm', key);
+        (void)lobby__rc_command(st->rc, key, strlen(key), NULL, NULL, 4,
+                                hset, NULL);
+    }
     if (q == NULL || seek_send(st, q, inv, card, n, game, owner, 0) != 0) {
         if (q != NULL)
             req_free(q);

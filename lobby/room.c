@@ -26,6 +26,7 @@
  * wall clock, never run back; with a store, Redis's time), kept with the
  * frame and sent in its FRAME and ACK.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +177,12 @@ struct Lobby_Room {
     /* The driver's archive of its frames (lobby_rooms_use_archive): its
      * handle (NULL: none yet, or no more), the frame it waits for, and
      * whether it is over for this room (ended, or a frame was missed). */
+    /* A rated seek's range (issue 38: its card's rating token), kept
+     * from its SEEK on: the ratings a new guest may have in want_game and
+     * want_class (0, 0: any). */
+    uint16_t want_lo, want_hi;
+    char want_game[LOBBY_SEEK_GAME_MAX + 1];
+    uint8_t want_class;
     void *arch;
     uint64_t arch_next;  /* the number of the frame it waits for */
     unsigned arch_given; /* frames given while it had no handle */
@@ -1199,6 +1206,37 @@ static int list_turn(Lobby_Member *m, uint64_t now)
 
 /* A host's SEEK: its room on the list. A card that is not the room's
  * (another key, another code, a bad signature) is a forgery: PROTOCOL. */
+/* A rated seek's range, game and class into r from its card s: 0, or
+ * TB_E_OPTION for a rating or clock token written wrong. */
+static int rated_seek(Lobby_Room *r, const Lobby_Seek *s)
+{
+    Proto_Clock clock;
+    char rest[PROTO_OPTIONS_MAX + 1];
+    uint16_t lo, hi;
+    int rc = proto_options_rating(s->options, &lo, &hi);
+    if (rc <= 0)
+        return rc;
+    if (proto_clock_split(s->options, &clock, rest, sizeof rest) != 0)
+        return TB_E_OPTION;
+    r->want_lo = lo;
+    r->want_hi = hi;
+    memcpy(r->want_game, s->game, sizeof r->want_game);
+    r->want_game[sizeof r->want_game - 1] = '\0';
+    r->want_class = (uint8_t)proto_clock_class(&clock);
+    return 0;
+}
+
+/* 1 when a new guest of key may take r's seat by its seek's range. */
+static int rating_fits(const Lobby_Rooms *rs, const Lobby_Room *r,
+                       const uint8_t key[LOBBY_KEY_BYTES])
+{
+    unsigned rating;
+    if (r->want_hi == 0)
+        return 1;
+    rating = lobby__rating_of(rs->ratings, key, r->want_game, r->want_class);
+    return r->want_lo <= rating && rating <= r->want_hi;
+}
+
 static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
                     size_t len)
 {
@@ -1220,14 +1258,23 @@ static void on_seek(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         member_error(m, LOBBY_ERR_PROTOCOL);
         return;
     }
+    if (rated_seek(r, &s) != 0) {
+        member_error(m, LOBBY_ERR_PROTOCOL);
+        return;
+    }
     m->sought = 1;
     r->seek_back = 0;
     ans[1] = (uint8_t)seek_file(rs, r, p + 1, len - 1, &s);
     if (ans[1] == 0 && rs->store_ops != NULL) {
         /* kept here while the host is (the store's list is refreshed
          * from it: lobby__seeks_each), listed there */
+        char rated[64] = "";
+        if (r->want_hi != 0) /* (the room's, for a JOIN on any node) */
+            snprintf(rated, sizeof rated, "%u %u %s %u",
+                     (unsigned)r->want_lo, (unsigned)r->want_hi, r->want_game,
+                     (unsigned)r->want_class);
         rs->store_ops->seek(rs->store, m, r->lookup[0], p + 1, len - 1,
-                            s.game, seek_owner(&s));
+                            s.game, seek_owner(&s), rated);
         return;
     }
     member_send(m, ans, sizeof ans);
@@ -1830,6 +1877,10 @@ static void on_join(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         (r->guest_named && !lobby__equal(key, r->guest_pk, LOBBY_KEY_BYTES)) ||
         lobby__equal(key, r->host_pk, LOBBY_KEY_BYTES)) {
         member_error(m, LOBBY_ERR_SEAT);
+        return;
+    }
+    if (!rating_fits(rs, r, key)) { /* (a rated seek: docs/pool.md) */
+        member_error(m, LOBBY_ERR_RATING);
         return;
     }
     memcpy(r->secret[1], secret, LOBBY_SEAT_SECRET_BYTES);
@@ -2729,6 +2780,11 @@ void lobby_rooms_use_witness(Lobby_Rooms *rs, const Proto_Identity *key,
         rs->key = *key;
     rs->wall_ms = wall_ms;
     rs->wall_user = user;
+}
+
+Lobby_Ratings *lobby__rooms_ratings(const Lobby_Rooms *rs)
+{
+    return rs->ratings;
 }
 
 void lobby_rooms_use_ratings(Lobby_Rooms *rs, Lobby_Ratings *t)

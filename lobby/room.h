@@ -292,7 +292,7 @@ typedef struct Lobby_Store_Ops {
      * lobby__seeked. */
     void (*seek)(void *store, Lobby_Member *m, const uint8_t *inv,
                  const uint8_t *card, size_t n, const char *game,
-                 const uint8_t *owner);
+                 const uint8_t *owner, const char *rated);
     /* m asks for the open seeks of game ("": all); the store answers
      * lobby__listed. */
     void (*seeks)(void *store, Lobby_Member *m, const char *game);
@@ -340,6 +340,9 @@ typedef struct Lobby_Ratings Lobby_Ratings;
 int lobby_ratings_new(Lobby_Ratings **out);
 int lobby_ratings_add(Lobby_Ratings *t, const char *fingerprint,
                       unsigned game, unsigned klass, unsigned rating);
+/* lobby_ratings_game: game index game is named name (a rated seek's
+ * card names its game; the pool's bits number them). Errors: TB_E_ARG. */
+int lobby_ratings_game(Lobby_Ratings *t, unsigned game, const char *name);
 void lobby_ratings_free(Lobby_Ratings *t); /* NULL is fine */
 void lobby_rooms_use_ratings(Lobby_Rooms *rs, Lobby_Ratings *t);
 

@@ -223,6 +223,22 @@ void lobby__seeks_each(Lobby_Rooms *rs,
                                   const char *game),
                        void *user);
 
+/* The rating of the player of key in t in the game named game (a name
+ * lobby_ratings_game gave) and class klass: POOL_RATING_NEWCOMER when t
+ * has none (or is NULL). */
+unsigned lobby__rating_of(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],
+                          const char *game, unsigned klass);
+
+/* The player of key's ratings in t as "GAME:CLASS:RATING,..." (a name,
+ * a Proto_Clock_Class number, whole points), each one t holds, into out
+ * (cap bytes; "" for none or a NULL t): what admit.lua reads. */
+#define LOBBY_RATINGS_TEXT_MAX                                                 \
+    (POOL_GAMES_MAX * PROTO_CLASS_COUNT * (LOBBY_SEEK_GAME_MAX + 10) + 1)
+void lobby__ratings_text(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],
+                         char *out, size_t cap);
+/* The ratings the rooms rs pair and seat by (lobby_rooms_use_ratings). */
+Lobby_Ratings *lobby__rooms_ratings(const Lobby_Rooms *rs);
+
 /* The ratings of the player of key in t (room.h, "Ratings the pool
  * pairs by") into rating; zeros (newcomer) where t has none or is NULL. */
 void lobby__ratings_fill(Lobby_Ratings *t, const uint8_t key[LOBBY_KEY_BYTES],

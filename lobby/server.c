@@ -385,9 +385,9 @@ static void store_unwatch(void *st, const uint8_t *inv)
 
 static void store_seek(void *st, Lobby_Member *m, const uint8_t *inv,
                        const uint8_t *card, size_t n, const char *game,
-                       const uint8_t *owner)
+                       const uint8_t *owner, const char *rated)
 {
-    lobby__redis_seek(st, m, inv, card, n, game, owner);
+    lobby__redis_seek(st, m, inv, card, n, game, owner, rated);
 }
 
 static void store_seeks(void *st, Lobby_Member *m, const char *game)

@@ -100,6 +100,8 @@ static int error_code(int wire)
         return TB_E_STATE;
     case LOBBY_ERR_SEEKS:
         return TB_E_SEEKS;
+    case LOBBY_ERR_RATING:
+        return TB_E_RATING;
     case LOBBY_ERR_TIMEOUT:
         return -ETIMEDOUT; /* libuv's UV_ETIMEDOUT on Unix */
     default:

@@ -111,8 +111,10 @@ enum {
     LOBBY_ERR_FLOOD = 12,      /* frames sent faster than the other seat
                                   reads them: keeping one more would drop a
                                   frame it has not had */
-    LOBBY_ERR_SEEKS = 13       /* SEEKED only: this key or address holds
+    LOBBY_ERR_SEEKS = 13,      /* SEEKED only: this key or address holds
                                   its share of open seeks */
+    LOBBY_ERR_RATING = 14      /* a JOIN of a rated seek by a player the
+                                  relay's list rates outside its range */
 };
 
 /* A proof by id (Ed25519) of label, its NUL and msg[0..len) (len at

@@ -275,11 +275,66 @@ static int relay_token(const char *tok, size_t len)
            strncmp(tok, PROTO_OPTION_RELAY, len) == 0;
 }
 
+/* A whole number 1..65535 of s[0..n) (decimal, no leading zero), or
+ * 0. */
+static unsigned rating_number(const char *s, size_t n)
+{
+    unsigned v = 0;
+    if (n == 0 || n > 5 || s[0] == '0')
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (unsigned)(s[i] - '0');
+    }
+    return v <= 65535 ? v : 0;
+}
+
+int proto_rating_token(const char *tok, size_t len, uint16_t *lo,
+                       uint16_t *hi)
+{
+    static const char prefix[] = PROTO_OPTION_RATING;
+    const size_t pn = sizeof prefix - 1;
+    const char *dots;
+    unsigned a, b;
+    if (len < pn || strncmp(tok, prefix, pn) != 0)
+        return 0;
+    dots = memchr(tok + pn, '.', len - pn);
+    if (dots == NULL || dots + 1 >= tok + len || dots[1] != '.' ||
+        (a = rating_number(tok + pn, (size_t)(dots - tok) - pn)) == 0 ||
+        (b = rating_number(dots + 2, (size_t)(tok + len - dots - 2))) == 0 ||
+        a > b)
+        return TB_E_OPTION;
+    *lo = (uint16_t)a;
+    *hi = (uint16_t)b;
+    return 1;
+}
+
+int proto_options_rating(const char *options, uint16_t *lo, uint16_t *hi)
+{
+    int found = 0, rc;
+    uint16_t a, b;
+    *lo = *hi = 0;
+    while (options != NULL && *options != '\0') {
+        size_t len = strcspn(options, ",");
+        if ((rc = proto_rating_token(options, len, &a, &b)) != 0) {
+            if (rc < 0 || found)
+                return TB_E_OPTION;
+            found = 1;
+            *lo = a;
+            *hi = b;
+        }
+        options += len + (options[len] == ',');
+    }
+    return found;
+}
+
 int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap)
 {
     size_t n = 0;
-    int found = 0, relay = 0, series = 0, sr;
+    int found = 0, relay = 0, series = 0, rated = 0, sr;
+    uint16_t rlo, rhi;
     Proto_Series one;
     memset(clock, 0, sizeof *clock);
     if (cap == 0)
@@ -305,6 +360,11 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
             if (sr < 0 || series) /* (a bad one, or two) */
                 return TB_E_OPTION;
             series = 1;
+        } else if (len > 0 &&
+                   (sr = proto_rating_token(options, len, &rlo, &rhi)) != 0) {
+            if (sr < 0 || rated)
+                return TB_E_OPTION;
+            rated = 1;
         } else if (len > 0) {
             if (n + len + 2 > cap)
                 return TB_E_SPACE;

@@ -751,10 +751,10 @@ int proto_clock_typed(const Proto_Clock *c, char *out, size_t cap);
  * canonical form above), which the transcript takes out before the game
  * sees the options. proto_clock_split parses it: *clock gets it (kind
  * NONE without one), game_opts (cap bytes) the options without it, the
- * relay token (PROTO_OPTION_RELAY) and the series token (Proto_Series),
- * which are the session's too.
- * Errors: TB_E_OPTION (a bad clock, relay or series token, or two of
- * one), TB_E_SPACE.
+ * relay token (PROTO_OPTION_RELAY), the series token (Proto_Series) and
+ * the rating token (PROTO_OPTION_RATING), which are the session's too.
+ * Errors: TB_E_OPTION (a bad clock, relay, series or rating token, or
+ * two of one), TB_E_SPACE.
  */
 int proto_clock_split(const char *options, Proto_Clock *clock,
                       char *game_opts, size_t cap);
@@ -776,6 +776,25 @@ int proto_clock_split(const char *options, Proto_Clock *clock,
 /* 1 when options hold PROTO_OPTION_RELAY as one of their tokens, else
  * 0. */
 int proto_options_relay(const char *options);
+
+/*
+ * A rated seek (issue 38; docs/pool.md "Rated seeks"): the match options
+ * may hold "rating=LO..HI" (whole ratings 1..65535, LO at most HI, no
+ * leading zero), the ratings of the players the host takes. It is the
+ * relay's to enforce at a JOIN (by its published list) and the log's to
+ * show; proto_clock_split takes it out of the game's options (one at
+ * most).
+ */
+#define PROTO_OPTION_RATING "rating="
+
+/* proto_rating_token: tok[0..len) read as a rating token into *lo, *hi:
+ * 1, 0 when it is not one (no "rating=" prefix), TB_E_OPTION when it is
+ * one written wrong. proto_options_rating: the rating token of options
+ * (comma-separated) likewise: 1, 0 (none: *lo = *hi = 0), TB_E_OPTION
+ * for a bad one or two. */
+int proto_rating_token(const char *tok, size_t len, uint16_t *lo,
+                       uint16_t *hi);
+int proto_options_rating(const char *options, uint16_t *lo, uint16_t *hi);
 
 /* ---- series (issue 38: `tabula host GAME --series N`) ---- */
 

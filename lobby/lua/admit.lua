@@ -11,7 +11,9 @@
 -- (a seat's hSEAT: the frames it has had, for FLOOD), and the player key
 -- (32 bytes: a CREATE's named guest, zeros for none; a JOIN's proven
 -- key, lobby protocol 4: the guest seat holds one key, field gk, named
--- by the host when gn is set). A CREATE of a new room
+-- by the host when gn is set), and a JOIN's player's ratings by the
+-- node's list ("GAME:CLASS:R,...", "" for none: a rated seek's room,
+-- field rr, takes only a guest rated in its range). A CREATE of a new room
 -- at stage 0 answers {-100} (count it and reserve its watch lookup
 -- first, in their own slots), at stage 1 makes it. A WATCH of a watch
 -- lookup at stage 1 answers {-101, I}: ask again in the slot of invite
@@ -57,7 +59,25 @@ elseif kind == '2' then
     if key ~= v[4] then return {-6} end
     role = 1
   elseif v[2] or (v[5] and key ~= v[4]) or key == v[3] then return {-6}
-  else redis.call('HSET', M, 's1', ARGV[5], 'gk', key); role = 1 end
+  else
+    -- a rated seek (field rr: "LO HI GAME CLASS") takes a new guest whose
+    -- rating there (ARGV[14], "GAME:CLASS:R,...": the node's list; none:
+    -- 1500, a newcomer) lies in its range, else 14 RATING (room.c
+    -- rating_fits)
+    local rr = redis.call('HGET', M, 'rr')
+    if rr then
+      local lo, hi, g, c = string.match(rr, '^(%d+) (%d+) (%S+) (%d+)$')
+      local want = g..':'..c..':'
+      local r = 1500
+      for e in string.gmatch(ARGV[14], '[^,]+') do
+        if string.sub(e, 1, #want) == want then
+          r = tonumber(string.sub(e, #want + 1))
+        end
+      end
+      if r < tonumber(lo) or r > tonumber(hi) then return {-14} end
+    end
+    redis.call('HSET', M, 's1', ARGV[5], 'gk', key); role = 1
+  end
 else
   role = 2
   if redis.call('EXISTS', M) == 0 then

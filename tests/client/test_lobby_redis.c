@@ -719,6 +719,68 @@ Test(lobby_redis, rated_offers_pair_by_the_offering_nodes_list)
     remove_dir();
 }
 
+/* A rated seek across nodes (issue 38; docs/pool.md "Rated seeks"): the
+ * seek (rating=1400..1600, no clock: untimed) is on node A; node B's
+ * list rates X 1700 in laska untimed. X's JOIN on node B is refused with
+ * the rating's words (admit.lua read the range the seek's node put in
+ * the room, and X's rating node B sent with the JOIN); Y, whom no list
+ * holds (a newcomer, 1500), takes the seat through node B. */
+Test(lobby_redis, a_rated_seek_is_held_to_its_range_on_every_node)
+{
+    Proc redis, na, nb, idp, host, x, y;
+    char url[64], addr_a[64], addr_b[64], fp[64], list[600], data[2][400],
+        invite[40];
+    const char *who[2] = {"x", "y"};
+    int port;
+    make_dir();
+    for (int i = 0; i < 2; i++) {
+        char file[16];
+        snprintf(file, sizeof file, "%s.id", who[i]);
+        char *ia[] = {"identity", "--file", file, NULL};
+        start(&idp, who[i], NULL, ia);
+        cr_assert_eq(finish(&idp), 0);
+        if (i == 0)
+            await_line(&idp, "fingerprint: ", fp, sizeof fp);
+        /* (each its own seats' folder) */
+        snprintf(data[i], sizeof data[i], "XDG_DATA_HOME=%s/%s-data", dir,
+                 who[i]);
+    }
+    snprintf(list, sizeof list, "rating: laska untimed %s 1700 80.0 0.06 9\n",
+             fp);
+    write_file("list.txt", list);
+    path_of(list, sizeof list, "list.txt");
+    start_redis_fresh(&redis, 0, &port, url, sizeof url);
+    start_node(&na, "node-a", "127.0.0.1:0", url, addr_a, sizeof addr_a);
+    char *lb[] = {"lobby", "--listen", "127.0.0.1:0", "--redis", url,
+                  "--ratings", list, NULL};
+    start(&nb, "node-b", NULL, lb);
+    keep(nb.pid);
+    await_line(&nb, "listening: ", addr_b, sizeof addr_b);
+
+    char *ha[] = {"seek",  "laska",   "--options", "rating=1400..1600",
+                  "--bot=1", "--lobby", addr_a,      NULL};
+    start(&host, "seek", NULL, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    await_line(&host, "seek: listed", NULL, 0);
+    char *xa[] = {"join",  invite,  "--key", "x.id", "--bot=1", "--lobby",
+                  addr_b, NULL};
+    start(&x, "jx", data[0], xa);
+    cr_assert_eq(finish(&x), 1, "%s", slurp(x.out));
+    cr_assert_not_null(strstr(slurp(x.err), "your rating is outside the "
+                                            "seek's rating range"),
+                       "%s", slurp(x.err));
+    char *ya[] = {"join",  invite,  "--key", "y.id", "--bot=1", "--lobby",
+                  addr_b, NULL};
+    start(&y, "jy", data[1], ya);
+    await_line(&y, "match: laska", NULL, 0);
+    kill_hard(&y);
+    kill_hard(&host);
+    stop(&na);
+    stop(&nb);
+    stop(&redis);
+    remove_dir();
+}
+
 /* ---- correspondence (issue 37) ---- */
 
 /* The first legal move after moves (`tabula moves GAME MOVES...`, at most

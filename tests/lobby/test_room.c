@@ -2307,3 +2307,61 @@ Test(room, the_archive_gives_up_a_room_without_a_start_and_keeps_one_that_went)
     cr_assert_eq(b.ends, 1);
     cr_assert_eq(b.whole[0], 1);
 }
+
+/* A rated seek (issue 38; docs/pool.md "Rated seeks"): the card's options
+ * say rating=1600..1800 with clock 300+3 (300 + 40 x 3 = 420 s: blitz).
+ * The relay's list rates guest_id 1500 in laska blitz and 1700 in laska
+ * bullet: refused RATING (14), the seat still free; a player the list
+ * does not know (a newcomer, 1500) is refused too; one it rates 1700 in
+ * laska blitz takes the seat. */
+Test(room, a_rated_seek_seats_only_a_guest_rated_in_its_range)
+{
+    Link h, g1, g2, g3;
+    uint8_t m[700];
+    char fp[PROTO_FINGERPRINT_MAX];
+    Lobby_Code code = code_of(11);
+    Proto_Identity stranger = player_id(0x5a), fit = player_id(0x6b);
+    Lobby_Ratings *t;
+    cr_assert_eq(lobby_ratings_new(&t), 0);
+    cr_assert_eq(lobby_ratings_game(t, 0, "laska"), 0);
+    proto_fingerprint(guest_id.pk, fp);
+    cr_assert_eq(lobby_ratings_add(t, fp, 0, PROTO_CLASS_BLITZ, 1500), 0);
+    cr_assert_eq(lobby_ratings_add(t, fp, 0, PROTO_CLASS_BULLET, 1700), 0);
+    proto_fingerprint(fit.pk, fp);
+    cr_assert_eq(lobby_ratings_add(t, fp, 0, PROTO_CLASS_BLITZ, 1700), 0);
+    lobby_rooms_use_ratings(rs, t);
+
+    Lobby_Member *hm = member(&h, "192.0.2.1", 0);
+    lobby_rooms_message(hm, m, create_at(m, code.lookup, 0x72, 0, NULL), 1);
+    m[0] = 0x06;
+    size_t n = 1 + card_by_hand(m + 1, &host_id, &code, "laska",
+                                "clock=300+3,rating=1600..1800", "");
+    lobby_rooms_message(hm, m, n, 2);
+    cr_assert(h.msg[1][0] == 0x87 && h.msg[1][1] == 0, "listed");
+
+    Lobby_Member *gm = member(&g1, "192.0.2.2", 3);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x44, 0, &guest_id), 3);
+    cr_assert_eq(error_of(&g1, 0), 14);
+    lobby_rooms_closed(gm, 4);
+    gm = member(&g2, "192.0.2.3", 5);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x45, 0, &stranger), 5);
+    cr_assert_eq(error_of(&g2, 0), 14);
+    lobby_rooms_closed(gm, 6);
+    gm = member(&g3, "192.0.2.4", 7);
+    lobby_rooms_message(gm, m, join_at(m, code.lookup, 0x46, 0, &fit), 7);
+    cr_assert_eq(g3.msg[0][0], 0x81, "seated");
+    lobby_rooms_closed(gm, 8);
+    lobby_rooms_closed(hm, 8);
+
+    /* a rating token written wrong: the SEEK is PROTOCOL */
+    Link h2;
+    Lobby_Code c2 = code_of(12);
+    hm = member(&h2, "192.0.2.5", 9);
+    lobby_rooms_message(hm, m, create_at(m, c2.lookup, 0x73, 0, NULL), 9);
+    m[0] = 0x06;
+    n = 1 + card_by_hand(m + 1, &host_id, &c2, "laska", "rating=1800..1600",
+                         "");
+    lobby_rooms_message(hm, m, n, 10);
+    cr_assert_eq(error_of(&h2, 1), 1);
+    lobby_rooms_closed(hm, 11);
+}

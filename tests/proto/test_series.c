@@ -97,3 +97,34 @@ Test(series, only_the_two_players_share_the_code)
     cr_assert_arr_neq(ab, other, sizeof ab);
     cr_assert_eq(proto_series_code(NULL, b.pk, id, 2, other), TB_E_ARG);
 }
+
+/* The rating token (issue 38, a rated seek): read as written, refused
+ * written any other way, and the session's: proto_clock_split takes it
+ * out of the game's options. */
+Test(series, the_rating_token_is_read_and_taken_out)
+{
+    uint16_t lo = 9, hi = 9;
+    Proto_Clock c;
+    char rest[PROTO_OPTIONS_MAX + 1];
+    cr_assert_eq(proto_options_rating("goals=3,rating=1400..1800", &lo, &hi),
+                 1);
+    cr_assert(lo == 1400 && hi == 1800);
+    cr_assert_eq(proto_options_rating("rating=1..65535", &lo, &hi), 1);
+    cr_assert(lo == 1 && hi == 65535);
+    cr_assert_eq(proto_options_rating("goals=3", &lo, &hi), 0);
+    cr_assert(lo == 0 && hi == 0);
+    static const char *const bad[] = {
+        "rating=1800..1400", "rating=0..10",    "rating=01..10",
+        "rating=1..65536",   "rating=1400",     "rating=1400..",
+        "rating=..1400",     "rating=14x0..1500", "rating=1..2,rating=1..2",
+        "rating=1...2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(proto_options_rating(bad[i], &lo, &hi), TB_E_OPTION,
+                     "%s", bad[i]);
+    cr_assert_eq(proto_clock_split("clock=300+3,rating=1400..1800,goals=3",
+                                   &c, rest, sizeof rest),
+                 0);
+    cr_assert_str_eq(rest, "goals=3");
+    cr_assert_eq(proto_clock_split("rating=1800..1400", &c, rest, sizeof rest),
+                 TB_E_OPTION);
+}
