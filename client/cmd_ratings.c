@@ -149,7 +149,8 @@ int cli_ratings(int argc, char **argv)
         if (f == CLI_ARG_WORD) {
             dirs[ndirs++] = v;
         } else if (f == RATINGS_GAME) {
-            if (cli_game("ratings", v) == NULL || club_list_only(list, v) != 0) {
+            if (cli_game("ratings", v) == NULL ||
+                club_list_only(list, v) != 0) {
                 status = CLI_EXIT_USAGE;
                 goto done;
             }

@@ -118,8 +118,8 @@ static void seen_add(Club_List *l, const Club_Rated_Game *g)
 }
 
 int club_list_add(Club_List *l, const uint8_t *buf, size_t len,
-                  Club_List_Outcome *outcome, Club_Verdict *verdict,
-                  char *why, size_t cap)
+                  Club_List_Outcome *outcome, Club_Verdict *verdict, char *why,
+                  size_t cap)
 {
     Club_Rated_Game g;
     Club_Verdict v = CLUB_UNFINISHED;
@@ -220,8 +220,7 @@ int club_list_text(Club_List *l, Club_Conflict_Visit conflict, void *ctx,
                  (unsigned)pl->games);
     }
     for (size_t i = 0; rc == 0 && i < l->nseen; i++)
-        rc = put(&s, &n, &cap, "relay: %s %zu\n", l->seen[i],
-                 l->seen_games[i]);
+        rc = put(&s, &n, &cap, "relay: %s %zu\n", l->seen[i], l->seen_games[i]);
     if (rc == 0 && l->seen_none > 0)
         rc = put(&s, &n, &cap, "relay: none %zu\n", l->seen_none);
     if (rc == 0)

@@ -90,8 +90,7 @@ WEB_EXPORT(web_tourney_free) void web_tourney_free(Web_Tourney *d)
 }
 
 WEB_EXPORT(web_tourney_read)
-int web_tourney_read(Web_Tourney *d, int kind, const uint8_t *text,
-                     size_t len)
+int web_tourney_read(Web_Tourney *d, int kind, const uint8_t *text, size_t len)
 {
     Club_Dir_Error e = {0, ""};
     char why[512];
@@ -99,8 +98,7 @@ int web_tourney_read(Web_Tourney *d, int kind, const uint8_t *text,
     if (rc == 0)
         return 0;
     snprintf(why, sizeof why, "%d: %s", e.line,
-             e.why != NULL && e.why[0] != '\0' ? _(e.why)
-                                               : _(tb_strerror(rc)));
+             e.why != NULL && e.why[0] != '\0' ? _(e.why) : _(tb_strerror(rc)));
     return web__fail(rc, why);
 }
 
@@ -207,7 +205,8 @@ WEB_EXPORT(web_tourney_view) const char *web_tourney_view(Web_Tourney *d)
                 add(&t, "\n");
                 continue;
             }
-            if (x->done && club_format_points((int)x->half[0], w, sizeof w) > 0 &&
+            if (x->done &&
+                club_format_points((int)x->half[0], w, sizeof w) > 0 &&
                 club_format_points((int)x->half[1], k, sizeof k) > 0)
                 snprintf(res, sizeof res, "%s-%s", w, k);
             add(&t, "board");
@@ -223,7 +222,8 @@ WEB_EXPORT(web_tourney_view) const char *web_tourney_view(Web_Tourney *d)
         const Club_Dir_Round *rd = &d->round[last - 1];
         int same = rd->nstandings == d->nplayers;
         if ((rc = club_dir_tourney(d, last, ct)) != 0 ||
-            (rc = club_standings(ct, last, club_dir_points(d), NULL, 0, st)) != 0)
+            (rc = club_standings(ct, last, club_dir_points(d), NULL, 0, st)) !=
+                0)
             goto done;
         for (int i = 0; same && i < d->nplayers; i++)
             same = st[i].player == rd->standings[i].player &&
@@ -246,8 +246,8 @@ WEB_EXPORT(web_tourney_view) const char *web_tourney_view(Web_Tourney *d)
                 goto done;
             }
             html = more;
-            rc = club_crosstable_html(ct, club_dir_points(d), st, h, html,
-                                      size);
+            rc =
+                club_crosstable_html(ct, club_dir_points(d), st, h, html, size);
             if (rc != TB_E_SPACE)
                 break;
         }

@@ -52,8 +52,7 @@ void web_tourney_free(Web_Tourney *d);
  * director and every line. 0, or club_dir_read's error; web_last_why
  * then says "LINE: WHY" in the page's language (LINE 0: the whole
  * document). */
-int web_tourney_read(Web_Tourney *d, int kind, const uint8_t *text,
-                     size_t len);
+int web_tourney_read(Web_Tourney *d, int kind, const uint8_t *text, size_t len);
 
 /*
  * web_tourney_view: what the documents read so far say, one line each,
