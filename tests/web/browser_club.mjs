@@ -17,7 +17,8 @@
 // lines (a chess win 1, a draw 1/2, the pairing-allocated bye 1:
 // docs/tournaments.md); a copy of the folder with one byte of a results
 // document changed is refused naming that document, and its round's
-// results are not shown. Prints "club ok" or "club FAILED ...".
+// results are not shown. Prints "club ok" or "club FAILED ...";
+// WEB_SHOTS=DIR: screenshots of both views there.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync,
@@ -140,6 +141,7 @@ export async function clubPages() {
         + document.getElementById('club-view-error').textContent);
     };
     const good = await check();
+    if (env.WEB_SHOTS) await page.screenshot({ path: join(env.WEB_SHOTS, 'web-club-ratings.png'), fullPage: true });
     if (!/equals the published one, byte for byte/.test(good) || !/from 4 logs/.test(good))
       fails.push(`Check on the published list: ${good}`);
     // One digit of line 2 changed (the second player's rating).
@@ -202,6 +204,7 @@ export async function clubPages() {
         [...tr.querySelectorAll('td')].map((td) => td.textContent)),
       check: document.getElementById('tourney-standings-check').textContent,
     }));
+    if (env.WEB_SHOTS) await page.screenshot({ path: join(env.WEB_SHOTS, 'web-club-tournament.png'), fullPage: true });
     if (view.name !== 'Club Open' || !view.facts.includes('Laska') || !view.facts.includes('300+0') ||
         !view.facts.includes(ids[0].fp) || view.refused || view.error)
       fails.push(`the tournament's facts: ${JSON.stringify(view)}`);
