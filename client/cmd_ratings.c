@@ -46,54 +46,6 @@ const Cli_Flag cli_flags_ratings[] = {{"--game", CLI_NONEMPTY, RATINGS_GAME},
                                       {"--relay", CLI_NONEMPTY, RATINGS_RELAY},
                                       {NULL, CLI_SWITCH, 0}};
 
-#define RATINGS_RELAYS_MAX 16
-
-/* The relays a list trusts (--relay): fingerprints. */
-typedef struct Relays {
-    char fp[RATINGS_RELAYS_MAX][PROTO_FINGERPRINT_MAX];
-    size_t n;
-} Relays;
-
-/* 1 when every relay of g is one of r's. */
-static int trusted(const Relays *r, const Club_Rated_Game *g)
-{
-    if (g->nrelays == 0)
-        return 0;
-    for (size_t i = 0; i < g->nrelays; i++) {
-        char fp[PROTO_FINGERPRINT_MAX];
-        size_t k = 0;
-        proto_fingerprint(g->relay[i], fp);
-        while (k < r->n && strcmp(r->fp[k], fp) != 0)
-            k++;
-        if (k == r->n)
-            return 0;
-    }
-    return 1;
-}
-
-/* The relays seen and their games, for the 'relay:' lines. */
-typedef struct Seen {
-    char fp[64][PROTO_FINGERPRINT_MAX];
-    size_t games[64], n, none;
-} Seen;
-
-static void seen_add(Seen *s, const Club_Rated_Game *g)
-{
-    if (g->nrelays == 0)
-        s->none++;
-    for (size_t i = 0; i < g->nrelays; i++) {
-        char fp[PROTO_FINGERPRINT_MAX];
-        size_t k = 0;
-        proto_fingerprint(g->relay[i], fp);
-        while (k < s->n && strcmp(s->fp[k], fp) != 0)
-            k++;
-        if (k == s->n && s->n < 64)
-            snprintf(s->fp[s->n++], PROTO_FINGERPRINT_MAX, "%s", fp);
-        if (k < s->n)
-            s->games[k]++;
-    }
-}
-
 /* Why a verified log gives no rated game, in the user's words. */
 static const char *verdict_words(Club_Verdict v)
 {
@@ -171,84 +123,59 @@ static void on_conflict(void *ctx, uint32_t a, uint32_t b)
             cli_printable(p->at[b], pb, sizeof pb));
 }
 
-static void print_player(const Club_Rated_Player *pl)
-{
-    char fp[PROTO_FINGERPRINT_MAX], r[32], rd[32], vol[32];
-    proto_fingerprint(pl->key, fp);
-    club_fix_format(pl->g.rating, 0, r, sizeof r);
-    club_fix_format(pl->g.rd, 1, rd, sizeof rd);
-    club_fix_format(pl->g.vol, 6, vol, sizeof vol);
-    printf("rating: %s %s %s %s %s %s %u\n", pl->game,
-           club_class_name(pl->klass), fp, r, rd, vol, (unsigned)pl->games);
-}
-
 int cli_ratings(int argc, char **argv)
 {
-    const char *only = NULL;
     const char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
-    size_t ndirs = 0, skipped = 0;
+    const char *text;
+    size_t ndirs = 0;
     Paths paths = {NULL, 0, 0};
-    Club_Ratings *list = NULL;
+    Club_List *list = NULL;
     int status = CLI_EXIT_FAIL;
-    Relays relays = {{{0}}, 0};
-    Seen seen;
-    memset(&seen, 0, sizeof seen);
 
-    if (dirs == NULL)
+    if (dirs == NULL || club_list_new(&list) != 0) {
+        free(dirs);
         return CLI_EXIT_FAIL;
+    }
     for (int i = 0; i < argc; i++) {
         const char *v;
+        int rc;
         if (cli_is_help(argv[i])) {
             fputs(_(ratings_help), stdout);
-            free(dirs);
-            return CLI_EXIT_OK;
+            status = CLI_EXIT_OK;
+            goto done;
         }
         int f = cli_arg("ratings", cli_flags_ratings, argc, argv, &i,
                         _(ratings_help), &v);
         if (f == CLI_ARG_WORD) {
             dirs[ndirs++] = v;
         } else if (f == RATINGS_GAME) {
-            if (cli_game("ratings", v) == NULL) {
-                free(dirs);
-                return CLI_EXIT_USAGE;
+            if (cli_game("ratings", v) == NULL ||
+                club_list_only(list, v) != 0) {
+                status = CLI_EXIT_USAGE;
+                goto done;
             }
-            only = v;
-        } else if (f == RATINGS_RELAY) {
-            uint8_t pk[PROTO_KEY_BYTES];
-            char fp[PROTO_FINGERPRINT_MAX];
-            if (relays.n == RATINGS_RELAYS_MAX) {
+        } else if (f == RATINGS_RELAY && (rc = club_list_trust(list, v)) != 0) {
+            if (rc == TB_E_LIMIT)
                 fprintf(stderr, _("tabula ratings: at most %d relays\n"),
-                        RATINGS_RELAYS_MAX);
-                free(dirs);
-                return CLI_EXIT_USAGE;
-            }
-            if (proto_unhex(v, strlen(v), pk, sizeof pk) == 0) {
-                proto_fingerprint(pk, fp);
-            } else if (strlen(v) == PROTO_FINGERPRINT_MAX - 1) {
-                snprintf(fp, sizeof fp, "%s", v);
-                for (char *c = fp; *c != '\0'; c++)
-                    if (*c >= 'a' && *c <= 'z')
-                        *c = (char)(*c - 'a' + 'A');
-            } else {
+                        CLUB_LIST_RELAYS_MAX);
+            else
                 fprintf(stderr,
                         _("tabula ratings: bad relay '%s': its fingerprint "
                           "(XXXX-XXXX-XXXX-XXXX, as tabula lobby prints it) "
                           "or its key in hex\n"),
                         cli_token(v));
-                free(dirs);
-                return CLI_EXIT_USAGE;
-            }
-            snprintf(relays.fp[relays.n++], PROTO_FINGERPRINT_MAX, "%s", fp);
-        } else {
-            free(dirs);
-            return CLI_EXIT_USAGE;
+            status = CLI_EXIT_USAGE;
+            goto done;
+        } else if (f != RATINGS_RELAY) {
+            status = CLI_EXIT_USAGE;
+            goto done;
         }
     }
     if (ndirs == 0) {
         fprintf(stderr, _("tabula ratings: name a folder of match logs\n"));
         fputs(_(ratings_help), stderr);
-        free(dirs);
-        return CLI_EXIT_USAGE;
+        status = CLI_EXIT_USAGE;
+        goto done;
     }
     for (size_t i = 0; i < ndirs; i++) {
         int rc = list_logs(&paths, dirs[i]);
@@ -260,65 +187,53 @@ int cli_ratings(int argc, char **argv)
             goto done;
         }
     }
-    if (proto_init() != 0 || club_ratings_new(&list) != 0)
+    if (proto_init() != 0)
         goto done;
     for (size_t i = 0; i < paths.n; i++) {
         uint8_t *buf = NULL;
         size_t len = 0;
         char why[256], shown[512], why_shown[256];
-        Club_Rated_Game g;
+        Club_List_Outcome outcome = CLUB_LIST_FAILED;
         Club_Verdict verdict = CLUB_UNFINISHED;
         int rc = proto_read_file(paths.at[i], &buf, &len);
         if (rc == 0)
-            rc = club_game_from_log(buf, len, (uint32_t)i, &g, &verdict, why,
-                                    sizeof why);
-        else
+            rc = club_list_add(list, buf, len, &outcome, &verdict, why,
+                               sizeof why);
+        else {
             snprintf(why, sizeof why, "%s", _(tb_strerror(rc)));
+            rc = club_list_unreadable(list);
+        }
         free(buf);
+        if (rc != 0)
+            goto done;
         cli_printable(paths.at[i], shown, sizeof shown);
-        if (rc != 0) {
+        if (outcome == CLUB_LIST_FAILED)
             fprintf(stderr,
                     _("tabula ratings: %s skipped: it does not verify: %s\n"),
                     shown, cli_printable(why, why_shown, sizeof why_shown));
-            skipped++;
-        } else if (verdict != CLUB_RATED) {
+        else if (outcome == CLUB_LIST_UNRATED)
             fprintf(stderr, _("tabula ratings: %s not rated: %s\n"), shown,
                     verdict_words(verdict));
-            skipped++;
-        } else if (relays.n > 0 && !trusted(&relays, &g)) {
+        else if (outcome == CLUB_LIST_UNTRUSTED)
             fprintf(stderr,
                     _("tabula ratings: %s not rated: a relay not named by "
                       "--relay witnessed it\n"),
                     shown);
-            skipped++;
-        } else if (only == NULL || strcmp(g.game, only) == 0) {
-            if (club_ratings_add(list, &g) != 0)
-                goto done;
-            seen_add(&seen, &g);
-        }
     }
-    if (club_ratings_run(list, club_fix_ratio(CLUB_TAU_PPM, 1000000),
-                         on_conflict, &paths) != 0)
+    if (club_list_text(list, on_conflict, &paths, &text) != 0)
         goto done;
-    for (size_t i = 0; i < club_ratings_count(list); i++)
-        print_player(club_ratings_at(list, i));
-    for (size_t i = 0; i < seen.n; i++)
-        printf("relay: %s %zu\n", seen.fp[i], seen.games[i]);
-    if (seen.none > 0)
-        printf("relay: none %zu\n", seen.none);
-    printf("ratings: games %zu logs %zu skipped %zu\n",
-           club_ratings_rated(list), paths.n, skipped);
-    if (skipped > 0)
+    fputs(text, stdout);
+    if (club_list_skipped(list) > 0)
         fprintf(stderr,
                 ngettext("tabula ratings: %zu log gave no rated game (named "
                          "above)\n",
                          "tabula ratings: %zu logs gave no rated game (named "
                          "above)\n",
-                         skipped),
-                skipped);
+                         club_list_skipped(list)),
+                club_list_skipped(list));
     status = CLI_EXIT_OK;
 done:
-    club_ratings_free(list);
+    club_list_free(list);
     for (size_t i = 0; i < paths.n; i++)
         free(paths.at[i]);
     free(paths.at);

@@ -241,6 +241,85 @@ size_t club_ratings_conflicts(const Club_Ratings *r);
 size_t club_ratings_count(const Club_Ratings *r);
 const Club_Rated_Player *club_ratings_at(const Club_Ratings *r, size_t i);
 
+/* ==== the list (rating_list.c) ========================================= */
+
+/*
+ * The list `tabula ratings` prints, made from logs handed in one by one
+ * (bytes: the caller reads files or downloads), so the terminal's command
+ * and the page's check of a relay's published list (web/wasm/web_club.c)
+ * give the same bytes from the same logs:
+ *   rating: GAME CLASS FINGERPRINT RATING RD VOLATILITY GAMES
+ *   relay: FINGERPRINT GAMES      (each relay that witnessed games rated)
+ *   relay: none GAMES             (games rated from logs without receipts)
+ *   ratings: games G logs L skipped S
+ * each line ending in "\n" (docs/ratings.md).
+ */
+typedef struct Club_List Club_List; /* opaque, heap */
+
+/* Relays a list may trust (club_list_trust). */
+#define CLUB_LIST_RELAYS_MAX 16
+
+/* What club_list_add did with a log. */
+typedef enum Club_List_Outcome {
+    CLUB_LIST_RATED = 0,  /* its game is in the list */
+    CLUB_LIST_OTHER_GAME, /* rated, but of a game club_list_only left out */
+    CLUB_LIST_FAILED,     /* it does not verify (why says why): skipped */
+    CLUB_LIST_UNRATED,    /* it verifies and gives no rated game
+                             (the verdict says why): skipped */
+    CLUB_LIST_UNTRUSTED   /* a relay the list does not trust witnessed it:
+                             skipped */
+} Club_List_Outcome;
+
+/* club_list_new: an empty list: every game, every relay trusted. Errors:
+ * TB_E_ARG (NULL out), TB_E_NOMEM. club_list_free releases one (NULL is
+ * fine). */
+int club_list_new(Club_List **out);
+void club_list_free(Club_List *l);
+
+/* club_list_only: list only game's ratings (`--game`). Errors: TB_E_ARG
+ * (NULL, a name longer than PROTO_NAME_MAX). */
+int club_list_only(Club_List *l, const char *game);
+
+/*
+ * club_list_trust: rate only games every receipt of which is by a relay
+ * named so (`--relay`; called again for more relays): relay is its key in
+ * hex (64 digits) or its fingerprint (XXXX-XXXX-XXXX-XXXX, either case).
+ * A list that trusts none rates every verified game. Errors: TB_E_ARG
+ * (NULL, neither form), TB_E_LIMIT (CLUB_LIST_RELAYS_MAX already).
+ */
+int club_list_trust(Club_List *l, const char *relay);
+
+/*
+ * club_list_add: one log, buf[0..len): verified and sorted
+ * (club_game_from_log), its number the count of logs handed in before it
+ * (for the conflict visit of club_list_text). *outcome says what became
+ * of it, *verdict (may be NULL) the verdict of a log that verifies, why
+ * (cap bytes, may be NULL) the reason of one that does not. Errors (the
+ * log is then not counted): TB_E_ARG (NULL l or outcome), TB_E_STATE
+ * (after club_list_text), TB_E_NOMEM.
+ */
+int club_list_add(Club_List *l, const uint8_t *buf, size_t len,
+                  Club_List_Outcome *outcome, Club_Verdict *verdict,
+                  char *why, size_t cap);
+
+/* club_list_unreadable: count a log that could not be read as one
+ * handed in and skipped. Errors: TB_E_ARG, TB_E_STATE (after
+ * club_list_text). */
+int club_list_unreadable(Club_List *l);
+
+/* Logs skipped so far (failed, unrated, untrusted, unreadable). */
+size_t club_list_skipped(const Club_List *l);
+
+/*
+ * club_list_text: rate the games (club_ratings_run: conflict, may be
+ * NULL, is called for a match whose logs give two results, with the
+ * logs' numbers) and make the list's text into *text (NUL-terminated,
+ * owned by l until club_list_free; a second call gives the same text).
+ * Errors: TB_E_ARG (NULL), TB_E_NOMEM; TB_E_STATE after a failed call.
+ */
+int club_list_text(Club_List *l, Club_Conflict_Visit conflict, void *ctx,
+                   const char **text);
+
 /* ==== end of ratings ================================================== */
 
 #endif /* TABULA_CLUB_H */

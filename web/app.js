@@ -20,6 +20,7 @@ import { PoolDriver } from './pool.js';
 import { KeptWatch } from './keptwatch.js';
 import { drawNotifyToggle, yourMove } from './notices.js';
 import { playSave, playLoad, playForget } from './playstore.js';
+import { ratingsPublished, openRatings, checkRatings, openTournament, clubRedraw, clubShown } from './club.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -126,7 +127,7 @@ function drawTitle() {
 }
 
 function show(section) {
-  for (const id of ['loading', 'start', 'game']) $(id).hidden = id !== section;
+  for (const id of ['loading', 'start', 'game', 'club']) $(id).hidden = id !== section;
   if (section === 'start' && tabula) void drawKept();
   else keptWatch?.stop(); // (watched only while the start page is open)
   seekPoller?.show(section === 'start');
@@ -1107,6 +1108,11 @@ async function openLink(loading = false) {
   const bare = (v) => (v === null ? null : v.replace(/[.,;:!?)\]'"]+$/, ''));
   const join = bare(p.get('join'));
   const watch = bare(p.get('watch'));
+  const tournament = p.get('tournament');
+  if (tournament !== null || p.has('ratings')) {
+    await clubOpen(() => (tournament !== null ? openTournament(tabula, tournament) : openRatings(tabula)));
+    return true;
+  }
   const kept = loading ? seatLoad() : null;
   try {
     if (kept && (join ? codeKey(join) === codeKey(seatInvite(kept)) : !watch) &&
@@ -1139,6 +1145,46 @@ async function openLink(loading = false) {
     show('start');
   }
   return true;
+}
+
+// ---- the club: the relay's ratings, a tournament (club.js, issue 38) -----
+
+// Open the club view with what open() draws (a promise); its failure is
+// said on the start page.
+async function clubOpen(open) {
+  $('club-error').textContent = '';
+  $('club-view-error').textContent = '';
+  try {
+    await open();
+    show('club');
+  } catch (e) {
+    $('club-error').textContent = errText(e);
+    show('start');
+  }
+}
+
+// The start page's Ratings button, shown when the relay publishes a list.
+async function clubProbe() {
+  $('ratings-open-p').hidden = !await ratingsPublished();
+}
+
+function clubWire() {
+  $('ratings-open').addEventListener('click', () => { location.hash = 'ratings'; });
+  $('tourney-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const url = $('tourney-url').value.trim();
+    if (url) location.hash = `tournament=${url}`;
+  });
+  $('club-back').addEventListener('click', () => { location.hash = ''; show('start'); });
+  $('ratings-check').addEventListener('click', async () => {
+    $('club-view-error').textContent = '';
+    try {
+      await checkRatings(tabula);
+    } catch (e) {
+      $('club-view-error').textContent = errText(e);
+    }
+  });
+  void clubProbe();
 }
 
 // ---- the lobby's open seeks (issue 37) ----------------------------------
@@ -1336,6 +1382,14 @@ const PAGE_TEXTS = {
   'next-ply': N_('next ply'),
   'last-ply': N_('last ply'),
   board: N_('board'),
+  club: N_('Club'),
+  ratings: N_('Ratings'),
+  'ratings-open-hint': N_("this relay's ratings, which this page can recompute from its logs"),
+  tournament: N_('Tournament'),
+  show: N_('Show'),
+  back: N_('Back'),
+  'ratings-hint': N_('Glicko-2 ratings the relay publishes, made by tabula ratings from the logs it kept. Check downloads every log and makes the list again in this page with the same code.'),
+  check: N_('Check'),
 };
 
 function applyTexts() {
@@ -1350,6 +1404,7 @@ function applyTexts() {
   each('data-i18n-html', (el, text) => { el.innerHTML = text; });
   each('data-i18n-placeholder', (el, text) => { el.placeholder = text; });
   each('data-i18n-aria', (el, text) => { el.setAttribute('aria-label', text); });
+  if (tabula) clubRedraw(tabula);
   for (const b of document.querySelectorAll('#lang button')) {
     b.setAttribute('aria-pressed', String(b.dataset.lang === currentLang()));
   }
@@ -1521,6 +1576,7 @@ function wire() {
   });
   $('net-watch').addEventListener('click', () =>
     netStart(() => netGame({ role: 2, code: $('net-code').value })));
+  clubWire();
   window.addEventListener('hashchange', () => { if (location.hash.length > 1) openLink(); });
   // The browser's Back out of a replay (a link typed meanwhile opens).
   window.addEventListener('popstate', () => {
@@ -1577,7 +1633,7 @@ function wire() {
 window.tabulaPage = { newGame, openReplay, netGame, humanMove, get game() { return game; },
   get seeks() { return seeksShown.list?.seeks ?? []; },
   get pool() { return pool && { counts: pool.counts }; },
-  get tabula() { return tabula; } };
+  get tabula() { return tabula; }, get club() { return clubShown(); } };
 
 setLang(preferredLang()).then(() => {
   applyTexts();

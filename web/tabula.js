@@ -362,6 +362,83 @@ export class Tabula {
   }
 }
 
+// The club's published numbers (issue 38; web/wasm/web_club.h): a relay's
+// ratings list recomputed from logs, a tournament folder's documents.
+// The module makes every text; this only carries bytes in and out.
+function withBytes(tabula, bytes, fn) {
+  const p = tabula.x.web_alloc(bytes.length);
+  if (p === 0) throw new TabulaError(-1, 'out of memory');
+  try {
+    tabula.bytes().set(bytes, p);
+    return fn(p, bytes.length);
+  } finally {
+    tabula.x.web_free(p);
+  }
+}
+
+// ratingsText(tabula, logs, relays): the text `tabula ratings --relay R...`
+// prints for these logs (each a Uint8Array, or null for one that could
+// not be downloaded), made by the same C (club/rating_list.c).
+export function ratingsText(tabula, logs, relays = []) {
+  const h = tabula.x.web_ratings_new();
+  if (h === 0) throw tabula.lastError();
+  try {
+    for (const r of relays)
+      if (tabula.withStrings([r], (p) => tabula.x.web_ratings_trust(h, p)) !== 0) throw tabula.lastError();
+    for (const log of logs) {
+      const rc = log === null ? tabula.x.web_ratings_unreadable(h)
+        : withBytes(tabula, log, (p, n) => tabula.x.web_ratings_add(h, p, n));
+      if (rc < 0) throw tabula.lastError();
+    }
+    const s = tabula.str(tabula.x.web_ratings_text(h));
+    if (s === null) throw tabula.lastError();
+    return s;
+  } finally {
+    tabula.x.web_ratings_free(h);
+  }
+}
+
+// A tournament's documents read in the director's order by the
+// director's reader (club/director.h), each signature checked.
+export class Tourney {
+  constructor(tabula) {
+    this.t = tabula;
+    this.h = tabula.x.web_tourney_new();
+    if (this.h === 0) throw tabula.lastError();
+  }
+
+  free() { if (this.h) this.t.x.web_tourney_free(this.h); this.h = 0; }
+
+  // kind 1 tournament.txt, 2 pairings, 3 results; throws with "LINE:
+  // WHY" when the document is refused (it is then not taken).
+  read(kind, bytes) {
+    const rc = withBytes(this.t, bytes, (p, n) => this.t.x.web_tourney_read(this.h, kind, p, n));
+    if (rc !== 0) throw this.t.lastError();
+  }
+
+  // web_tourney_view's lines as {tournament, players, boards, byes,
+  // standings, crosstable (HTML made by club_crosstable_html)}.
+  view() {
+    const s = this.t.str(this.t.x.web_tourney_view(this.h));
+    if (s === null) throw this.t.lastError();
+    const cut = s.indexOf('crosstable\n');
+    const v = { players: [], boards: [], byes: [], standings: null,
+      crosstable: cut < 0 ? '' : s.slice(cut + 'crosstable\n'.length) };
+    for (const line of (cut < 0 ? s : s.slice(0, cut)).split('\n')) {
+      const [key, ...a] = line.split('\t');
+      if (key === 'tournament') {
+        v.tournament = { name: a[0], game: a[1], clock: a[2], system: a[3],
+          rounds: Number(a[4]), director: a[5] };
+      } else if (key === 'player') v.players.push({ rank: Number(a[0]), name: a[1], fingerprint: a[2] });
+      else if (key === 'board') {
+        v.boards.push({ round: Number(a[0]), board: Number(a[1]), white: a[2], black: a[3], result: a[4] });
+      } else if (key === 'bye') v.byes.push({ round: Number(a[0]), board: Number(a[1]), player: a[2] });
+      else if (key === 'standings') v.standings = { rounds: Number(a[0]), same: a[1] === '1' };
+    }
+    return v;
+  }
+}
+
 // A line of web_glance_log / web_net_glance as {turn: 'waiting'|'you'|
 // 'opponent'|'over', game, outcome, reason, leftMs (-1: no running
 // clock), left (the page's language, '-' for none), lastPly, last,

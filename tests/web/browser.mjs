@@ -139,6 +139,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
 import { netCorr } from './browser_corr.mjs';
+import { clubPages } from './browser_club.mjs';
 import { netPool } from './browser_pool.mjs';
 import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
@@ -1269,6 +1270,8 @@ else if (cmd === 'netclaim' && env.TABULA_BINARY)
   status = await netClaim();
 else if (cmd === 'netcorr' && env.TABULA_BINARY)
   status = await netCorr();
+else if (cmd === 'club' && env.TABULA_BINARY)
+  status = await clubPages();
 else if (cmd === 'netwatch' && env.TABULA_BINARY)
   status = await netWatch();
 else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)
