@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "club.h"
+#include "director.h"
 #include "i18n.h"
 #include "proto.h"
 #include "tb_error.h"
@@ -109,6 +110,20 @@ static const char *verdict_words(Club_Verdict v)
     default:
         return "?";
     }
+}
+
+int cli_relay_word(const char *v, char out[2 * PROTO_KEY_BYTES + 1])
+{
+    size_t n = v != NULL ? strlen(v) : 0;
+    if (n != 2 * PROTO_KEY_BYTES && n != PROTO_FINGERPRINT_MAX - 1)
+        return TB_E_ARG;
+    memcpy(out, v, n + 1);
+    for (char *c = out; *c != '\0'; c++) /* (typed in either case) */
+        if (n == 2 * PROTO_KEY_BYTES && *c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+        else if (n != 2 * PROTO_KEY_BYTES && *c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 'a' + 'A');
+    return club_dir_relay_ok(out, n) ? 0 : TB_E_ARG;
 }
 
 typedef struct Paths {
@@ -222,13 +237,12 @@ int cli_ratings(int argc, char **argv)
                 free(dirs);
                 return CLI_EXIT_USAGE;
             }
-            if (proto_unhex(v, strlen(v), pk, sizeof pk) == 0) {
+            char word[2 * PROTO_KEY_BYTES + 1];
+            if (cli_relay_word(v, word) == 0 &&
+                proto_unhex(word, strlen(word), pk, sizeof pk) == 0) {
                 proto_fingerprint(pk, fp);
-            } else if (strlen(v) == PROTO_FINGERPRINT_MAX - 1) {
-                snprintf(fp, sizeof fp, "%s", v);
-                for (char *c = fp; *c != '\0'; c++)
-                    if (*c >= 'a' && *c <= 'z')
-                        *c = (char)(*c - 'a' + 'A');
+            } else if (cli_relay_word(v, word) == 0) {
+                snprintf(fp, sizeof fp, "%s", word);
             } else {
                 fprintf(stderr,
                         _("tabula ratings: bad relay '%s': its fingerprint "

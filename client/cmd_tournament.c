@@ -41,7 +41,14 @@ static const char tournament_help[] =
        "folder DIR: 'tabula tournament create --help' says more.\n"
        "docs/tournaments.md has the rules.\n");
 
-enum { FLAG_PLAYERS, FLAG_DOUBLE, FLAG_HTML, FLAG_DIRECTOR, FLAG_ROUND };
+enum {
+    FLAG_PLAYERS,
+    FLAG_DOUBLE,
+    FLAG_HTML,
+    FLAG_DIRECTOR,
+    FLAG_DIRECTOR_SWITCH,
+    FLAG_ROUND
+};
 
 const Cli_Flag cli_flags_tournament[] = {
     {"--players", CLI_NONEMPTY, FLAG_PLAYERS},
@@ -57,6 +64,12 @@ const Cli_Flag cli_flags_tournament[] = {
     {"--key", CLI_NONEMPTY, FLAG_DIRECTOR},
     {"--lobby", CLI_NONEMPTY, FLAG_DIRECTOR},
     {"--entry", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--relay", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--from", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--winner", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--log-dir", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--bye-half", CLI_SWITCH, FLAG_DIRECTOR_SWITCH},
+    {"--me", CLI_SWITCH, FLAG_DIRECTOR_SWITCH},
     {"--round", CLI_NONEMPTY, FLAG_ROUND},
     {NULL, CLI_SWITCH, 0}};
 
@@ -242,8 +255,10 @@ int cli_tournament(int argc, char **argv)
                         _(tournament_help), &v);
         if (f == CLI_ARG_BAD)
             return CLI_EXIT_USAGE;
-        if (f == FLAG_DIRECTOR)
-            return cli_unexpected("tournament", argv[i - 1], _(tournament_help));
+        if (f == FLAG_DIRECTOR || f == FLAG_DIRECTOR_SWITCH)
+            return cli_unexpected("tournament",
+                                  argv[f == FLAG_DIRECTOR ? i - 1 : i],
+                                  _(tournament_help));
         if (f == FLAG_PLAYERS) {
             if (cli_uint(v, 1, 99, &players) != 0) {
                 fprintf(stderr, _("tabula tournament: bad player count '%s'\n"),
