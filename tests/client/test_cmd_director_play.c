@@ -9,9 +9,9 @@
  * the relay's check (a tournament naming another relay refuses the
  * logs, and verify finds a log of another relay), `collect --from` a
  * relay archive's index (a folder, then its URL; bad index lines named
- * and skipped), and a Swiss with declared forfeits and two late entries
- * (one with half-point byes) whose standings and TRF are derived by hand
- * from FIDE's rules.
+ * and skipped) and from the relay's own archive. A Swiss with declared
+ * forfeits and two late entries (one with half-point byes) whose
+ * standings and TRF are derived by hand from FIDE's rules.
  */
 #include <criterion/criterion.h>
 #include <stdarg.h>
@@ -336,6 +336,23 @@ Test(director_play, players_play_from_the_url_collect_from_an_archive,
     cr_assert_eq(sh("cmp arch/tournaments/open/logs/round-2-board-1.log "
                     "second/logs/round-2-board-1.log"),
                  0);
+
+    /* the relay's own archive (its logs/index.txt, written as the games
+     * ended): a third tournament of the same players takes round 1 from
+     * it over HTTP */
+    cr_assert_eq(sh(T " tournament create third --game laska --system rr "
+                      "--clock 5+0 --relay %s --key id0 > /dev/null && "
+                      "for k in %s %s %s %s; do " T " tournament register "
+                      "third $k --key id0 > /dev/null; done && " T
+                      " tournament pair third --key id0 > /dev/null",
+                    relay, keys[1], keys[2], keys[3], keys[4]),
+                 0);
+    cr_assert_eq(sh(T " tournament collect third --from %sarchive --key id0 "
+                      "> s3.out 2> s3.err",
+                    url),
+                 0, "%s", slurp("s3.err"));
+    cr_assert_not_null(strstr(slurp("s3.out"), "collected: round 1 board 1 "));
+    cr_assert_not_null(strstr(slurp("s3.out"), "collected: round 1 board 2 "));
 
     sh("kill $(cat lobby.pid)");
     char rm[300];
