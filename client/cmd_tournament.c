@@ -22,7 +22,8 @@ static const char tournament_help[] =
     N_("usage: tabula tournament pairings --players N [--double]\n"
        "       tabula tournament trf FILE [--html]\n"
        "       tabula tournament create|register|withdraw|pair|collect|\n"
-       "                         standings|export|verify DIR ...\n"
+       "                         forfeit|standings|export|verify DIR ...\n"
+       "       tabula tournament play SOURCE ...\n"
        "       tabula tournament swiss-pair FILE [--round N]\n"
        "\n"
        "pairings prints every round of a round robin of N players (3..16)\n"
@@ -38,7 +39,8 @@ static const char tournament_help[] =
        "Dutch system, or round N again from the rounds before it (its\n"
        "players without an opponent are left out): 'round 4: 1-6 5-2 7-bye'.\n"
        "create ... verify run a tournament from signed documents in the\n"
-       "folder DIR: 'tabula tournament create --help' says more.\n"
+       "folder DIR, play plays a player's games in one as they are paired:\n"
+       "'tabula tournament create --help' says more.\n"
        "docs/tournaments.md has the rules.\n");
 
 enum {
