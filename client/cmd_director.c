@@ -632,6 +632,7 @@ static int republish(const char *dir, Club_Dir *d, const int *touched,
 /* One line of a relay archive's logs/index.txt (docs/archive.md). */
 typedef struct Index_Line {
     char match[PROTO_HASH_HEX];
+    char game[PROTO_NAME_MAX + 1];
     uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
     size_t bytes;
 } Index_Line;
@@ -642,7 +643,7 @@ static const char *index_line(const char *p, size_t n, Index_Line *x)
 {
     const char *f[6];
     size_t fl[6], k = 0, i = 0;
-    char game[PROTO_NAME_MAX + 1];
+    char *game = x->game;
     uint8_t match[PROTO_HASH_BYTES];
     if (n > 512)
         return N_("the line is too long");
@@ -667,6 +668,7 @@ static const char *index_line(const char *p, size_t n, Index_Line *x)
         return N_("GAME is not a game's name");
     memcpy(game, f[1], fl[1]);
     game[fl[1]] = '\0';
+
     if (core_game_find(game) == NULL ||
         strcmp(core_game_name(core_game_find(game)), game) != 0)
         return N_("GAME is not a game's name");
@@ -724,9 +726,11 @@ static int collect_from(const Args *a, Club_Dir *d, int *touched, int *got,
             cli__dir_say(_("%s: skipped: %s"), where, _(bad));
             continue;
         }
-        /* only a log an open pairing's players played */
+        /* only a log an open pairing's players played, in its game */
         int w = club_dir_find(d, x.white), bl = club_dir_find(d, x.black),
             open = 0;
+        if (strcmp(x.game, d->game) != 0)
+            continue;
         for (int r = 1; r <= d->npaired && w != 0 && bl != 0 && !open; r++)
             for (int b = 0; b < d->round[r - 1].nboards && !open; b++) {
                 const Club_Dir_Board *y = &d->round[r - 1].boards[b];

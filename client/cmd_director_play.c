@@ -112,6 +112,12 @@ int cli__dir_play(const char *source, const char *key, int me, int bot,
 
     (void)me; /* (--me is the default: the player's own identity) */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (lobby != NULL && !club_dir_lobby_ok(lobby, strlen(lobby))) {
+        cli__dir_say(_("bad lobby address '%s': HOST:PORT, e.g. "
+                       "club.example:7470"),
+                     lobby, NULL);
+        return CLI_EXIT_USAGE;
+    }
     rc = proto_identity_load(&id, key, NULL);
     if (rc != 0) {
         cli__dir_say(_("cannot use the identity %s: %s"),
