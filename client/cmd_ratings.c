@@ -241,8 +241,9 @@ int cli_ratings(int argc, char **argv)
             if (cli_relay_word(v, word) == 0 &&
                 proto_unhex(word, strlen(word), pk, sizeof pk) == 0) {
                 proto_fingerprint(pk, fp);
-            } else if (cli_relay_word(v, word) == 0) {
-                snprintf(fp, sizeof fp, "%s", word);
+            } else if (cli_relay_word(v, word) == 0) { /* (a fingerprint) */
+                memcpy(fp, word, PROTO_FINGERPRINT_MAX - 1);
+                fp[PROTO_FINGERPRINT_MAX - 1] = '\0';
             } else {
                 fprintf(stderr,
                         _("tabula ratings: bad relay '%s': its fingerprint "
