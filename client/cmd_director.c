@@ -941,8 +941,13 @@ static int verify(const Args *a, Club_Dir *d)
                 continue;
             }
             snprintf(num, sizeof num, "%d", b);
+            /* (the folder's or the URL's: anyone verifies a published
+             * tournament) */
+            char name[64];
             path_of(path, sizeof path, a->dir, NULL, r, b);
-            rc = proto_read_file(path, &buf, &len);
+            snprintf(name, sizeof name, "logs/round-%d-board-%d.log", r, b);
+            rc = fetch_get(a->dir, name, ARCHIVE_LOG_MAX, &buf, &len, why,
+                           sizeof why);
             if (rc == 0)
                 rc = club_dir_log_game(buf, len, &lg, why, sizeof why);
             free(buf);

@@ -231,6 +231,12 @@ Test(director_play, players_play_from_the_url_collect_from_an_archive,
                       "2>&1"),
                  0, "%s", slurp("v.out"));
     cr_assert_not_null(strstr(slurp("v.out"), "verified: 3 rounds, 6 games"));
+    /* anyone verifies it from its URL, the kept logs too */
+    cr_assert_eq(sh(T " tournament verify %sarchive/tournaments/open/ > "
+                      "vu.out 2>&1",
+                    url),
+                 0, "%s", slurp("vu.out"));
+    cr_assert_not_null(strstr(slurp("vu.out"), "verified: 3 rounds, 6 games"));
     /* a round robin takes no late entry */
     cr_assert_eq(sh(T " tournament register arch/tournaments/open %s --key "
                       "id0 > late.out 2>&1",
