@@ -164,8 +164,8 @@ int cli__dir_play(const char *source, const char *key, int me, int bot,
         while (r <= total && r <= d->npaired && !played &&
                (pl->withdrawn == 0 || r < pl->withdrawn)) {
             int b = board_of(d, r, player);
-            const Club_Dir_Board *x = b > 0 ? &d->round[r - 1].boards[b - 1]
-                                            : NULL;
+            const Club_Dir_Board *x =
+                b > 0 ? &d->round[r - 1].boards[b - 1] : NULL;
             if (x != NULL && x->black == 0) {
                 printf("round %d: bye\n", r);
             } else if (x != NULL && !x->done) {

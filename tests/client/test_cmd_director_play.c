@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "club.h"
-#include "director.h"
 #include "dir_sh.h"
+#include "director.h"
 #include "proto.h"
 
 #define T TABULA_BINARY
@@ -82,8 +82,7 @@ static void archive_add(const char *arch, const char *path)
     Club_Dir_Log lg;
     snprintf(full, sizeof full, "%s/%s", dir, path);
     cr_assert_eq(proto_read_file(full, &buf, &len), 0, "%s", full);
-    cr_assert_eq(club_log_open(buf, len, on_envelope, h, &t, &rep, NULL, 0),
-                 0);
+    cr_assert_eq(club_log_open(buf, len, on_envelope, h, &t, &rep, NULL, 0), 0);
     proto_transcript_free(t);
     cr_assert_eq(club_dir_log_game(buf, len, &lg, NULL, 0), 0);
     proto_hex(h, PROTO_HASH_BYTES, hex[0]);
@@ -97,8 +96,7 @@ static void archive_add(const char *arch, const char *path)
     snprintf(out, sizeof out, "%s/%s/logs/index.txt", dir, arch);
     f = fopen(out, "a");
     cr_assert_not_null(f);
-    fprintf(f, "%s laska %s %s 1700000000 %zu\n", hex[0], hex[1], hex[2],
-            len);
+    fprintf(f, "%s laska %s %s 1700000000 %zu\n", hex[0], hex[1], hex[2], len);
     fclose(f);
     free(buf);
 }
@@ -158,8 +156,8 @@ Test(director_play, players_play_from_the_url_collect_from_an_archive,
                  0);
     cr_assert_not_null(strstr(slurp("arch/tournaments/open/tournament.txt"),
                               "\nlobby 127.0.0.1:"));
-    cr_assert_not_null(strstr(slurp("arch/tournaments/open/tournament.txt"),
-                              "\nrelay "));
+    cr_assert_not_null(
+        strstr(slurp("arch/tournaments/open/tournament.txt"), "\nrelay "));
     for (int i = 1; i <= 4; i++)
         cr_assert_eq(sh(T " tournament register arch/tournaments/open %s "
                           "--key id0 > /dev/null",
@@ -440,8 +438,8 @@ Test(director_play, forfeits_and_late_entries_in_a_swiss, .timeout = 120)
     cr_assert_eq(sh(T " tournament pair S --key id0 > pair2.out"), 0);
     /* seven in round 2: three boards and a bye, the late entrants in */
     int lines = 0;
-    for (const char *p = slurp("pair2.out"); (p = strstr(p, "round 2: ")) != NULL;
-         p++)
+    for (const char *p = slurp("pair2.out");
+         (p = strstr(p, "round 2: ")) != NULL; p++)
         lines++;
     cr_assert_eq(lines, 4, "%s", slurp("pair2.out"));
     cr_assert_eq(sh(T " tournament verify S > v.out 2>&1"), 0, "%s",
@@ -451,9 +449,9 @@ Test(director_play, forfeits_and_late_entries_in_a_swiss, .timeout = 120)
                               "director's signed word, no log\n"));
     cr_assert_eq(sh(T " tournament export S > s.trf"), 0);
     /* each player's round 1 in TRF: opponent, colour, result */
-    const char *r1[8] = {NULL,          "  0003 w +", "  0004 b -",
-                         "  0001 b -",  "  0002 w -", "  0000 - U",
-                         "  0000 - H",  "  0000 - Z"};
+    const char *r1[8] = {NULL,         "  0003 w +", "  0004 b -",
+                         "  0001 b -", "  0002 w -", "  0000 - U",
+                         "  0000 - H", "  0000 - Z"};
     char *trf = strdup(slurp("s.trf")), *save = NULL;
     int seen = 0;
     for (char *l = strtok_r(trf, "\r\n", &save); l != NULL;
@@ -465,8 +463,8 @@ Test(director_play, forfeits_and_late_entries_in_a_swiss, .timeout = 120)
         /* (the first round's field: an opponent's four digits, the
          * points before it have a point) */
         const char *g = strstr(l + 60, "  000");
-        cr_assert(g != NULL && strncmp(g, r1[rank], 10) == 0,
-                  "player %d: %s", rank, l);
+        cr_assert(g != NULL && strncmp(g, r1[rank], 10) == 0, "player %d: %s",
+                  rank, l);
         seen++;
     }
     free(trf);
