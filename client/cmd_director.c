@@ -75,14 +75,22 @@ enum {
 };
 
 static const Cli_Flag director_flags[] = {
-    {"--game", CLI_NONEMPTY, DIR_GAME},     {"--system", CLI_NONEMPTY, DIR_SYSTEM},
-    {"--rounds", CLI_NONEMPTY, DIR_ROUNDS}, {"--clock", CLI_NONEMPTY, DIR_CLOCK},
-    {"--name", CLI_NONEMPTY, DIR_NAME},     {"--key", CLI_NONEMPTY, DIR_KEY},
-    {"--lobby", CLI_NONEMPTY, DIR_LOBBY},   {"--html", CLI_SWITCH, DIR_HTML},
-    {"--entry", CLI_NONEMPTY, DIR_ENTRY},   {"--relay", CLI_NONEMPTY, DIR_RELAY},
-    {"--from", CLI_NONEMPTY, DIR_FROM},     {"--winner", CLI_NONEMPTY, DIR_WINNER},
-    {"--bye-half", CLI_SWITCH, DIR_BYE_HALF}, {"--me", CLI_SWITCH, DIR_ME},
-    {"--log-dir", CLI_NONEMPTY, DIR_LOG_DIR}, {NULL, CLI_SWITCH, 0}};
+    {"--game", CLI_NONEMPTY, DIR_GAME},
+    {"--system", CLI_NONEMPTY, DIR_SYSTEM},
+    {"--rounds", CLI_NONEMPTY, DIR_ROUNDS},
+    {"--clock", CLI_NONEMPTY, DIR_CLOCK},
+    {"--name", CLI_NONEMPTY, DIR_NAME},
+    {"--key", CLI_NONEMPTY, DIR_KEY},
+    {"--lobby", CLI_NONEMPTY, DIR_LOBBY},
+    {"--html", CLI_SWITCH, DIR_HTML},
+    {"--entry", CLI_NONEMPTY, DIR_ENTRY},
+    {"--relay", CLI_NONEMPTY, DIR_RELAY},
+    {"--from", CLI_NONEMPTY, DIR_FROM},
+    {"--winner", CLI_NONEMPTY, DIR_WINNER},
+    {"--bye-half", CLI_SWITCH, DIR_BYE_HALF},
+    {"--me", CLI_SWITCH, DIR_ME},
+    {"--log-dir", CLI_NONEMPTY, DIR_LOG_DIR},
+    {NULL, CLI_SWITCH, 0}};
 
 /* The crosstable's column titles (as cmd_tournament.c's). */
 static const char *const headers[6] = {N_("#"),  N_("Name"),  N_("Pts"),
@@ -178,8 +186,7 @@ int cli__dir_load(const char *source, Club_Dir *d, int quiet)
             if (rc != 0) {
                 char where[1200];
                 snprintf(where, sizeof where, "%s%s%s:%d", source,
-                         source[0] != '\0' &&
-                                 source[strlen(source) - 1] == '/'
+                         source[0] != '\0' && source[strlen(source) - 1] == '/'
                              ? ""
                              : "/",
                          name, e.line);
@@ -199,7 +206,8 @@ static int load_key(const char *file, Proto_Identity *id)
     int rc = proto_identity_load(id, file, NULL);
     if (rc != 0)
         cli__dir_say(_("cannot use the director's key %s: %s"),
-            file != NULL ? file : _("(your identity)"), _(tb_strerror(rc)));
+                     file != NULL ? file : _("(your identity)"),
+                     _(tb_strerror(rc)));
     return rc;
 }
 
@@ -223,7 +231,8 @@ static int save(const char *dir, const Club_Dir *d, int kind, int round,
         rc = write_file(path, out, (size_t)n);
     free(out);
     if (rc != 0)
-        cli__dir_say(_("cannot write a document into %s: %s"), dir, _(tb_strerror(rc)));
+        cli__dir_say(_("cannot write a document into %s: %s"), dir,
+                     _(tb_strerror(rc)));
     return rc;
 }
 
@@ -246,7 +255,8 @@ static int create(const Args *a)
     if (d == NULL)
         return CLI_EXIT_FAIL;
     if (a->game == NULL || a->system == NULL) {
-        cli__dir_say(_("create needs --game GAME and --system rr|drr|swiss"), NULL, NULL);
+        cli__dir_say(_("create needs --game GAME and --system rr|drr|swiss"),
+                     NULL, NULL);
         status = CLI_EXIT_USAGE;
         goto done;
     }
@@ -256,7 +266,8 @@ static int create(const Args *a)
     }
     snprintf(d->game, sizeof d->game, "%s", core_game_name(cli_game("tournament", a->game)));
     if ((sys = club_system_parse(a->system)) < 0) {
-        cli__dir_say(_("unknown system '%s' (rr, drr or swiss)"), a->system, NULL);
+        cli__dir_say(_("unknown system '%s' (rr, drr or swiss)"), a->system,
+                     NULL);
         status = CLI_EXIT_USAGE;
         goto done;
     }
@@ -349,7 +360,8 @@ static int register_player(const Args *a, Club_Dir *d, const Proto_Identity *id)
 {
     Club_Dir_Player *pl;
     if (a->nwords != 1) {
-        cli__dir_say(_("register needs the player's public key (tabula identity "
+        cli__dir_say(
+            _("register needs the player's public key (tabula identity "
               "prints it)"),
             NULL, NULL);
         return CLI_EXIT_USAGE;
@@ -378,7 +390,8 @@ static int register_player(const Args *a, Club_Dir *d, const Proto_Identity *id)
     memset(pl, 0, sizeof *pl);
     if (proto_unhex(a->words[0], strlen(a->words[0]), pl->key,
                     PROTO_KEY_BYTES) != 0) {
-        cli__dir_say(_("'%s' is not a public key: 64 lowercase hex digits, as tabula "
+        cli__dir_say(
+            _("'%s' is not a public key: 64 lowercase hex digits, as tabula "
               "identity prints after public-key:"),
             a->words[0], NULL);
         return CLI_EXIT_USAGE;
@@ -420,8 +433,8 @@ static int withdraw(const Args *a, Club_Dir *d, const Proto_Identity *id)
 {
     int p = a->nwords == 1 ? player_of(d, a->words[0]) : 0;
     if (p == 0) {
-        cli__dir_say(_("no such player: '%s'"), a->nwords == 1 ? a->words[0] : "",
-            NULL);
+        cli__dir_say(_("no such player: '%s'"),
+                     a->nwords == 1 ? a->words[0] : "", NULL);
         return CLI_EXIT_USAGE;
     }
     if (d->players[p - 1].withdrawn == 0)
@@ -462,7 +475,7 @@ static int pair(const Args *a, Club_Dir *d, const Proto_Identity *id)
     char clock[PROTO_CLOCK_TEXT_MAX] = "";
     Proto_Clock clk;
     /* --lobby wins over the tournament's own */
-    const char *lobby = a->lobby != NULL   ? a->lobby
+    const char *lobby = a->lobby != NULL      ? a->lobby
                         : d->lobby[0] != '\0' ? d->lobby
                                               : "HOST:PORT";
     if (total < 0) {
@@ -477,7 +490,8 @@ static int pair(const Args *a, Club_Dir *d, const Proto_Identity *id)
         if (!board_over(d, r - 1, &d->round[r - 2].boards[b])) {
             char num[16];
             snprintf(num, sizeof num, "%d", r - 1);
-            cli__dir_say(_("round %s has games without a result: collect their logs "
+            cli__dir_say(
+                _("round %s has games without a result: collect their logs "
                   "first"),
                 num, NULL);
             return CLI_EXIT_FAIL;
@@ -487,8 +501,8 @@ static int pair(const Args *a, Club_Dir *d, const Proto_Identity *id)
         char num[16];
         snprintf(num, sizeof num, "%d", r);
         cli__dir_say(_("no pairing of round %s keeps FIDE's absolute criteria "
-              "(C1-C3): the arbiter decides it"),
-            num, NULL);
+                       "(C1-C3): the arbiter decides it"),
+                     num, NULL);
         return CLI_EXIT_FAIL;
     }
     if (rc != 0) {
@@ -704,7 +718,8 @@ static int collect_from(const Args *a, Club_Dir *d, int *touched, int *got,
     size_t len = 0;
     char why[1200] = "", where[1200];
     int rc = fetch_get(a->from, "logs/index.txt", ARCHIVE_INDEX_MAX, &idx, &len,
-                       why, sizeof why), status = 0, line = 0;
+                       why, sizeof why),
+        status = 0, line = 0;
     if (rc != 0) {
         cli__dir_say("%s", why[0] != '\0' ? why : _(tb_strerror(rc)), NULL);
         return -1;
@@ -751,8 +766,7 @@ static int collect_from(const Args *a, Club_Dir *d, int *touched, int *got,
             cli__dir_say(_("%s skipped: it is not the %s bytes the index says"),
                          where, num);
         } else if (rc != 0) {
-            cli__dir_say("%s", why[0] != '\0' ? why : _(tb_strerror(rc)),
-                         NULL);
+            cli__dir_say("%s", why[0] != '\0' ? why : _(tb_strerror(rc)), NULL);
             if (rc != TB_E_NOFILE && rc != TB_E_LIMIT)
                 status = -1;
         } else {
@@ -826,7 +840,8 @@ static int forfeit(const Args *a, Club_Dir *d, const Proto_Identity *id)
                      NULL, NULL);
         return CLI_EXIT_USAGE;
     }
-    if (d->npaired == 0 || cli_uint(a->words[0], 1, (uint64_t)d->npaired, &r) != 0 ||
+    if (d->npaired == 0 ||
+        cli_uint(a->words[0], 1, (uint64_t)d->npaired, &r) != 0 ||
         cli_uint(a->words[1], 1, (uint64_t)d->round[r - 1].nboards, &b) != 0) {
         cli__dir_say(_("no board %s of round %s is paired"), a->words[1],
                      a->words[0]);
@@ -884,7 +899,8 @@ static int standings(const Args *a, const Club_Dir *d, int trf)
             printf("%s\n\n", d->name);
         fputs(out, stdout);
     } else {
-        cli__dir_say(_("cannot compute the standings: %s"), _(tb_strerror(rc)), NULL);
+        cli__dir_say(_("cannot compute the standings: %s"), _(tb_strerror(rc)),
+                     NULL);
     }
     free(out);
     free(st);
@@ -909,7 +925,8 @@ static int verify(const Args *a, Club_Dir *d)
         int n = 0, rc = club_dir_pair(d, r, want, &n);
         path_of(doc, sizeof doc, a->dir, "pairings", r, 0);
         if (rc != 0) {
-            cli__dir_say(_("%s: the rules give no pairing for this round"), doc, NULL);
+            cli__dir_say(_("%s: the rules give no pairing for this round"), doc,
+                         NULL);
             goto done;
         }
         for (int b = 0; b < n || b < rr->nboards; b++)
@@ -917,7 +934,8 @@ static int verify(const Args *a, Club_Dir *d)
                 want[b].white != rr->boards[b].white ||
                 want[b].black != rr->boards[b].black) {
                 snprintf(num, sizeof num, "%d", b + 1);
-                cli__dir_say(_("%s: board %s differs from the pairing the rules give"),
+                cli__dir_say(
+                    _("%s: board %s differs from the pairing the rules give"),
                     doc, num);
                 goto done;
             }
@@ -933,8 +951,7 @@ static int verify(const Args *a, Club_Dir *d)
             if (!x->done)
                 continue;
             if (x->forfeit != CLUB_FORFEIT_NONE) {
-                static const char *const w[] = {NULL, "white", "black",
-                                                "none"};
+                static const char *const w[] = {NULL, "white", "black", "none"};
                 printf("forfeit: round %d board %d %s: the director's signed "
                        "word, no log\n",
                        r, b, w[x->forfeit]);
@@ -953,26 +970,31 @@ static int verify(const Args *a, Club_Dir *d)
             free(buf);
             if (rc != 0) {
                 cli__dir_say(_("%s does not verify: %s"), path,
-                    why[0] != '\0' ? _(why) : _(tb_strerror(rc)));
-                cli__dir_say(_("%s: board %s rests on a log that does not verify"), doc,
+                             why[0] != '\0' ? _(why) : _(tb_strerror(rc)));
+                cli__dir_say(
+                    _("%s: board %s rests on a log that does not verify"), doc,
                     num);
                 goto done;
             }
             if (memcmp(lg.hash, x->log, PROTO_HASH_BYTES) != 0) {
-                cli__dir_say(_("%s: board %s names another log than the one kept"), doc, num);
+                cli__dir_say(
+                    _("%s: board %s names another log than the one kept"), doc,
+                    num);
                 cli__dir_say(_("(the kept log is %s)"), path, NULL);
                 goto done;
             }
             if (club_dir_find(d, lg.white) != x->white ||
                 club_dir_find(d, lg.black) != x->black) {
-                cli__dir_say(_("%s: board %s: the log is not between the paired "
+                cli__dir_say(
+                    _("%s: board %s: the log is not between the paired "
                       "players"),
                     doc, num);
                 cli__dir_say(_("(the kept log is %s)"), path, NULL);
                 goto done;
             }
             if (strcmp(lg.game, d->game) != 0 || strcmp(lg.clock, d->clock) != 0) {
-                cli__dir_say(_("%s: board %s: the log's game or clock is not the "
+                cli__dir_say(
+                    _("%s: board %s: the log's game or clock is not the "
                       "tournament's"),
                     doc, num);
                 goto done;
@@ -986,7 +1008,8 @@ static int verify(const Args *a, Club_Dir *d)
                 goto done;
             }
             if (lg.half[0] != x->half[0] || lg.half[1] != x->half[1]) {
-                cli__dir_say(_("%s: board %s: the result differs from its log's"), doc,
+                cli__dir_say(
+                    _("%s: board %s: the result differs from its log's"), doc,
                     num);
                 goto done;
             }
@@ -1003,7 +1026,8 @@ static int verify(const Args *a, Club_Dir *d)
                 p->buchholz_cut1 != q->buchholz_cut1 ||
                 p->sonneborn != q->sonneborn || p->direct != q->direct) {
                 snprintf(num, sizeof num, "%d", i + 1);
-                cli__dir_say(_("%s: standing line %s differs from the one the logs "
+                cli__dir_say(
+                    _("%s: standing line %s differs from the one the logs "
                       "give"),
                     doc, num);
                 goto done;
@@ -1021,10 +1045,9 @@ done:
     return status;
 }
 
-static const char *const subs[] = {"create",    "register", "withdraw",
-                                   "pair",      "collect",  "forfeit",
-                                   "standings", "export",   "verify",
-                                   "play",      NULL};
+static const char *const subs[] = {"create",  "register", "withdraw",  "pair",
+                                   "collect", "forfeit",  "standings", "export",
+                                   "verify",  "play",     NULL};
 
 int cli_director_sub(const char *word)
 {
@@ -1070,14 +1093,27 @@ int cli_director(int argc, char **argv)
         case DIR_KEY: a.key = v; break;
         case DIR_LOBBY: a.lobby = v; break;
         case DIR_HTML: a.html = 1; break;
-        case DIR_RELAY: a.relay = v; break;
-        case DIR_FROM: a.from = v; break;
-        case DIR_WINNER: a.winner = v; break;
-        case DIR_BYE_HALF: a.bye_half = 1; break;
-        case DIR_ME: a.me = 1; break;
-        case DIR_LOG_DIR: a.log_dir = v; break;
+        case DIR_RELAY:
+            a.relay = v;
+            break;
+        case DIR_FROM:
+            a.from = v;
+            break;
+        case DIR_WINNER:
+            a.winner = v;
+            break;
+        case DIR_BYE_HALF:
+            a.bye_half = 1;
+            break;
+        case DIR_ME:
+            a.me = 1;
+            break;
+        case DIR_LOG_DIR:
+            a.log_dir = v;
+            break;
         case DIR_ENTRY:
-            cli__dir_say(_("entry codes are not supported: register the player's "
+            cli__dir_say(
+                _("entry codes are not supported: register the player's "
                   "public key"),
                 NULL, NULL);
             return CLI_EXIT_USAGE;
@@ -1114,7 +1150,8 @@ int cli_director(int argc, char **argv)
         if (load_key(a.key, &id) != 0)
             goto done;
         if (memcmp(id.pk, d->director, PROTO_KEY_BYTES) != 0) {
-            cli__dir_say(_("this key is not the tournament's director's (--key FILE)"),
+            cli__dir_say(
+                _("this key is not the tournament's director's (--key FILE)"),
                 NULL, NULL);
             goto done;
         }

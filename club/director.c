@@ -46,8 +46,7 @@ int club_dir_relay_ok(const char *text, size_t n)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (i % 5 == 4 ? text[i] != '-'
-                       : text[i] == '\0' ||
-                             strchr(crockford, text[i]) == NULL)
+                       : text[i] == '\0' || strchr(crockford, text[i]) == NULL)
             return 0;
     return 1;
 }
@@ -61,8 +60,8 @@ int club_dir_lobby_ok(const char *text, size_t n)
         if (i < n && text[i] != ',') {
             char c = text[i];
             if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                  (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-                  c == '[' || c == ']' || c == ':'))
+                  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '[' ||
+                  c == ']' || c == ':'))
                 return 0;
             continue;
         }
@@ -612,8 +611,7 @@ static int read_tournament(Reader *rd, Club_Dir *d)
         if (who <= last)
             return fail(rd, TB_E_FORMAT, N_("a line out of order or unknown"));
         if (d->system != CLUB_SYSTEM_SWISS)
-            return fail(rd, TB_E_FORMAT,
-                        N_("a late entry in a round robin"));
+            return fail(rd, TB_E_FORMAT, N_("a late entry in a round robin"));
         last = (int)who;
         d->players[who - 1].entered = (int)from;
         d->players[who - 1].bye_half = half;

@@ -133,11 +133,12 @@ int club_dir_total_rounds(const Club_Dir *d);
  * system's pairing is chosen: a round robin by the Berger tables
  * (club_berger_round), a Swiss by FIDE's Dutch system (club_swiss_pair)
  * from the results of the rounds before it, the withdrawn and the late
- * entrants before their entry round left out, rank 1 White in round 1. Results are left empty. Errors: TB_E_ARG
- * (NULL, a round outside 1..total rounds, a player count the system
- * cannot pair), TB_E_STATE (swiss: a round before this one is not paired
- * or has a game without its result yet, or no pairing keeps FIDE's
- * absolute criteria: the arbiter's), TB_E_LIMIT, TB_E_NOMEM.
+ * entrants before their entry round left out, rank 1 White in round 1.
+ * Results are left empty. Errors: TB_E_ARG (NULL, a round outside
+ * 1..total rounds, a player count the system cannot pair), TB_E_STATE
+ * (swiss: a round before this one is not paired or has a game without
+ * its result yet, or no pairing keeps FIDE's absolute criteria: the
+ * arbiter's), TB_E_LIMIT, TB_E_NOMEM.
  */
 int club_dir_pair(const Club_Dir *d, int round, Club_Dir_Board *out,
                   int *count);

@@ -222,8 +222,8 @@ Test(director, a_round_robin_is_paired_by_berger_and_a_swiss_by_dutch)
 
 /* The standings after round 1 of d into t and st: each player's half
  * points are want[player]. */
-static void round1_points(const Club_Dir *d, Club_Tourney *t,
-                          Club_Standing *st, const int want[7])
+static void round1_points(const Club_Dir *d, Club_Tourney *t, Club_Standing *st,
+                          const int want[7])
 {
     cr_assert_eq(club_dir_tourney(d, 1, t), 0);
     cr_assert_eq(club_standings(t, 1, club_dir_points(d), NULL, 0, st), 0);
@@ -309,9 +309,9 @@ Test(director, lobby_relay_and_late_entries_read_back)
                                    "relay ABCD-EFGH-JKMN-PQRS\nplayer "));
     cr_assert_not_null(strstr(doc, "\nentered 5 2\nentered 6 3 half\n"
                                    "signature "));
-    cr_assert_eq(club_dir_read(e, CLUB_DOC_TOURNAMENT, (uint8_t *)doc,
-                               (size_t)n, &err),
-                 0, "%d: %s", err.line, err.why);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_TOURNAMENT, (uint8_t *)doc, (size_t)n, &err),
+        0, "%d: %s", err.line, err.why);
     cr_assert_str_eq(e->lobby, d->lobby);
     cr_assert_str_eq(e->relay, d->relay);
     cr_assert(e->players[4].entered == 2 && !e->players[4].bye_half);
@@ -336,12 +336,11 @@ Test(director, lobby_relay_and_late_entries_read_back)
     cr_assert_eq(resigned(P6 "\n", P6 "\nentered 6 2 full\n", &err),
                  TB_E_FORMAT);
     cr_assert_eq(resigned(P6 "\n", P6 "\nentered 7 2\n", &err), TB_E_FORMAT);
-    cr_assert_eq(resigned(P6 "\n", P6 "\nwithdrawn 2 3\nentered 5 2\n",
-                          &err),
+    cr_assert_eq(resigned(P6 "\n", P6 "\nwithdrawn 2 3\nentered 5 2\n", &err),
                  TB_E_FORMAT); /* (round robin) */
     static const char *const bad_lobby[] = {
-        "lobby club.example", "lobby :7470", "lobby h:0", "lobby h:65536",
-        "lobby h:07470", "lobby h:1,", "lobby h/x:1"};
+        "lobby club.example", "lobby :7470", "lobby h:0",  "lobby h:65536",
+        "lobby h:07470",      "lobby h:1,",  "lobby h/x:1"};
     char to[512];
     for (size_t k = 0; k < sizeof bad_lobby / sizeof bad_lobby[0]; k++) {
         snprintf(to, sizeof to, "%s\nplayer 1010", bad_lobby[k]);
@@ -354,19 +353,18 @@ Test(director, lobby_relay_and_late_entries_read_back)
                  "%s", err.why);
     static const char *const bad_relay[] = {
         "relay abcd-efgh-jkmn-pqrs", "relay ABCD-EFGH-JKMN-PQRU",
-        "relay ABCDEFGH-JKMN-PQRS-", "relay 00",
-        "relay " P6 "0"};
+        "relay ABCDEFGH-JKMN-PQRS-", "relay 00", "relay " P6 "0"};
     for (size_t k = 0; k < sizeof bad_relay / sizeof bad_relay[0]; k++) {
         snprintf(to, sizeof to, "%s\nplayer 1010", bad_relay[k]);
         cr_assert_eq(resigned("player 1010", to, &err), TB_E_FORMAT, "%s",
                      bad_relay[k]);
     }
-    cr_assert_eq(resigned("player 1010", "relay " P6 "\nplayer 1010", &err),
-                 0, "%s", err.why);
+    cr_assert_eq(resigned("player 1010", "relay " P6 "\nplayer 1010", &err), 0,
+                 "%s", err.why);
     /* the relay before the lobby: out of order */
-    cr_assert_eq(resigned("player 1010", "relay " P6 "\nlobby h:1\nplayer 1010",
-                          &err),
-                 TB_E_FORMAT);
+    cr_assert_eq(
+        resigned("player 1010", "relay " P6 "\nlobby h:1\nplayer 1010", &err),
+        TB_E_FORMAT);
 }
 
 /* Declared forfeits (FIDE: the one who came wins by forfeit, a win's
@@ -391,40 +389,42 @@ Test(director, declared_forfeits_give_the_standings_worked_by_hand)
     const int want[7] = {0, 2, 0, 0, 2, 0, 0};
     round1_points(d, t, st, want);
     int res[7] = {0,
-                  CLUB_RES_FORFEIT_WIN,  CLUB_RES_FORFEIT_LOSS,
-                  CLUB_RES_FORFEIT_LOSS, CLUB_RES_FORFEIT_WIN,
-                  CLUB_RES_FORFEIT_LOSS, CLUB_RES_FORFEIT_LOSS};
+                  CLUB_RES_FORFEIT_WIN,
+                  CLUB_RES_FORFEIT_LOSS,
+                  CLUB_RES_FORFEIT_LOSS,
+                  CLUB_RES_FORFEIT_WIN,
+                  CLUB_RES_FORFEIT_LOSS,
+                  CLUB_RES_FORFEIT_LOSS};
     for (int p = 1; p <= 6; p++)
-        cr_assert_eq(t->players[p - 1].games[0].result, res[p], "player %d",
-                     p);
+        cr_assert_eq(t->players[p - 1].games[0].result, res[p], "player %d", p);
     int len = write_doc(d, CLUB_DOC_TOURNAMENT, 0, NULL);
     cr_assert_eq(club_dir_read(e, CLUB_DOC_TOURNAMENT, (uint8_t *)doc,
                                (size_t)len, NULL),
                  0);
     len = write_doc(d, CLUB_DOC_PAIRINGS, 1, NULL);
-    cr_assert_eq(club_dir_read(e, CLUB_DOC_PAIRINGS, (uint8_t *)doc,
-                               (size_t)len, NULL),
-                 0);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_PAIRINGS, (uint8_t *)doc, (size_t)len, NULL),
+        0);
     len = write_doc(d, CLUB_DOC_RESULTS, 1, st);
     cr_assert_not_null(strstr(doc, "\nround 1\nforfeit 1 white\nforfeit 2 "
                                    "none\nforfeit 3 black\nstanding "));
-    cr_assert_eq(club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc,
-                               (size_t)len, &err),
-                 0, "%d %s", err.line, err.why);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc, (size_t)len, &err),
+        0, "%d %s", err.line, err.why);
     for (int b = 0; b < 3; b++)
         cr_assert(e->round[0].boards[b].done &&
                   e->round[0].boards[b].forfeit == w[b]);
     /* a winner no forfeit has, a forfeit twice on one board */
     char *at = strstr(doc, "forfeit 2 none");
     memcpy(at, "forfeit 2 both", 14);
-    cr_assert_eq(club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc,
-                               (size_t)len, &err),
-                 TB_E_FORMAT);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc, (size_t)len, &err),
+        TB_E_FORMAT);
     cr_assert_eq(err.line, 5);
     memcpy(at, "forfeit 1 none", 14);
-    cr_assert_eq(club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc,
-                               (size_t)len, &err),
-                 TB_E_FORMAT);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc, (size_t)len, &err),
+        TB_E_FORMAT);
     cr_assert_str_eq(err.why, "boards out of order");
     club_tourney_free(t);
     club_dir_free(d);
