@@ -185,6 +185,18 @@ static void ratings_load(Lobby_Run *run)
     lobby_use_ratings(run->lb, t);
 }
 
+/* The ratings process's handle closed: a run asked for meanwhile. */
+static void publish_closed(uv_handle_t *h)
+{
+    Lobby_Run *run = h->data;
+    Lobby_Publish *pb = &run->pub;
+    pb->running = 0;
+    if (pb->again && !run->stopping) {
+        pb->again = 0;
+        publish(run);
+    }
+}
+
 static void published(uv_process_t *p, int64_t status, int signum)
 {
     Lobby_Run *run = p->data;
@@ -202,12 +214,10 @@ static void published(uv_process_t *p, int64_t status, int signum)
                 (long long)status);
         unlink(tmp);
     }
-    pb->running = 0;
-    uv_close((uv_handle_t *)p, NULL);
-    if (pb->again && !run->stopping) {
-        pb->again = 0;
-        publish(run);
-    }
+    /* the next run only once the handle is closed: uv_spawn on a handle
+     * still closing corrupts the loop's close queue (two games ending
+     * during one run aborted the lobby in uv__finish_close) */
+    uv_close((uv_handle_t *)p, publish_closed);
 }
 
 static void publish(Lobby_Run *run)

@@ -22,7 +22,8 @@ static const char tournament_help[] =
     N_("usage: tabula tournament pairings --players N [--double]\n"
        "       tabula tournament trf FILE [--html]\n"
        "       tabula tournament create|register|withdraw|pair|collect|\n"
-       "                         standings|export|verify DIR ...\n"
+       "                         forfeit|standings|export|verify DIR ...\n"
+       "       tabula tournament play SOURCE ...\n"
        "       tabula tournament swiss-pair FILE [--round N]\n"
        "\n"
        "pairings prints every round of a round robin of N players (3..16)\n"
@@ -38,10 +39,18 @@ static const char tournament_help[] =
        "Dutch system, or round N again from the rounds before it (its\n"
        "players without an opponent are left out): 'round 4: 1-6 5-2 7-bye'.\n"
        "create ... verify run a tournament from signed documents in the\n"
-       "folder DIR: 'tabula tournament create --help' says more.\n"
+       "folder DIR, play plays a player's games in one as they are paired:\n"
+       "'tabula tournament create --help' says more.\n"
        "docs/tournaments.md has the rules.\n");
 
-enum { FLAG_PLAYERS, FLAG_DOUBLE, FLAG_HTML, FLAG_DIRECTOR, FLAG_ROUND };
+enum {
+    FLAG_PLAYERS,
+    FLAG_DOUBLE,
+    FLAG_HTML,
+    FLAG_DIRECTOR,
+    FLAG_DIRECTOR_SWITCH,
+    FLAG_ROUND
+};
 
 const Cli_Flag cli_flags_tournament[] = {
     {"--players", CLI_NONEMPTY, FLAG_PLAYERS},
@@ -57,6 +66,12 @@ const Cli_Flag cli_flags_tournament[] = {
     {"--key", CLI_NONEMPTY, FLAG_DIRECTOR},
     {"--lobby", CLI_NONEMPTY, FLAG_DIRECTOR},
     {"--entry", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--relay", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--from", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--winner", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--log-dir", CLI_NONEMPTY, FLAG_DIRECTOR},
+    {"--bye-half", CLI_SWITCH, FLAG_DIRECTOR_SWITCH},
+    {"--me", CLI_SWITCH, FLAG_DIRECTOR_SWITCH},
     {"--round", CLI_NONEMPTY, FLAG_ROUND},
     {NULL, CLI_SWITCH, 0}};
 
@@ -242,8 +257,10 @@ int cli_tournament(int argc, char **argv)
                         _(tournament_help), &v);
         if (f == CLI_ARG_BAD)
             return CLI_EXIT_USAGE;
-        if (f == FLAG_DIRECTOR)
-            return cli_unexpected("tournament", argv[i - 1], _(tournament_help));
+        if (f == FLAG_DIRECTOR || f == FLAG_DIRECTOR_SWITCH)
+            return cli_unexpected("tournament",
+                                  argv[f == FLAG_DIRECTOR ? i - 1 : i],
+                                  _(tournament_help));
         if (f == FLAG_PLAYERS) {
             if (cli_uint(v, 1, 99, &players) != 0) {
                 fprintf(stderr, _("tabula tournament: bad player count '%s'\n"),

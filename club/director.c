@@ -31,6 +31,61 @@ void club_dir_free(Club_Dir *d) { free(d); }
 
 static const char *const system_names[] = {NULL, "rr", "drr", "swiss"};
 
+/* A declared forfeit's winner as the results document writes it. */
+static const char *const forfeit_words[] = {NULL, "white", "black", "none"};
+
+int club_dir_relay_ok(const char *text, size_t n)
+{
+    static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    uint8_t pk[PROTO_KEY_BYTES];
+    if (text == NULL)
+        return 0;
+    if (n == 2 * PROTO_KEY_BYTES)
+        return proto_unhex(text, n, pk, sizeof pk) == 0;
+    if (n != PROTO_FINGERPRINT_MAX - 1)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (i % 5 == 4 ? text[i] != '-'
+                       : text[i] == '\0' || strchr(crockford, text[i]) == NULL)
+            return 0;
+    return 1;
+}
+
+int club_dir_lobby_ok(const char *text, size_t n)
+{
+    size_t start = 0;
+    if (text == NULL || n == 0 || n > CLUB_DIR_LOBBY_MAX)
+        return 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && text[i] != ',') {
+            char c = text[i];
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '[' ||
+                  c == ']' || c == ':'))
+                return 0;
+            continue;
+        }
+        /* a node text[start..i): HOST:PORT, PORT 1..65535 canonical */
+        size_t colon = i, digits;
+        long port = 0;
+        while (colon > start && text[colon - 1] != ':')
+            colon--;
+        digits = i - colon;
+        if (colon <= start + 1 || digits == 0 || digits > 5 ||
+            text[colon] == '0')
+            return 0;
+        for (size_t k = colon; k < i; k++) {
+            if (text[k] < '0' || text[k] > '9')
+                return 0;
+            port = port * 10 + (text[k] - '0');
+        }
+        if (port > 65535)
+            return 0;
+        start = i + 1;
+    }
+    return 1;
+}
+
 const char *club_system_name(int system)
 {
     return system >= CLUB_SYSTEM_RR && system <= CLUB_SYSTEM_SWISS
@@ -85,8 +140,9 @@ static int swiss_round(const Club_Dir *d, int round, Club_Dir_Board *out,
     if (rc == 0) {
         t->nrounds = round;
         for (int i = 0; i < d->nplayers; i++)
-            absent[i] = d->players[i].withdrawn > 0 &&
-                        d->players[i].withdrawn <= round;
+            absent[i] = (d->players[i].withdrawn > 0 &&
+                         d->players[i].withdrawn <= round) ||
+                        d->players[i].entered > round;
         rc = club_swiss_pair(t, round, absent, CLUB_COLOUR_WHITE, sp);
     }
     if (rc == 0 && sp->nboards + (sp->bye != 0) > CLUB_DIR_MAX_BOARDS)
@@ -213,6 +269,10 @@ int club_dir_write(const Club_Dir *d, int kind, int round,
         put(&o, "system %s\n", club_system_name(d->system));
         put(&o, "rounds %d\n", d->rounds);
         put_hex(&o, "director", d->director, PROTO_KEY_BYTES);
+        if (d->lobby[0] != '\0')
+            put(&o, "lobby %s\n", d->lobby);
+        if (d->relay[0] != '\0')
+            put(&o, "relay %s\n", d->relay);
         for (int i = 0; i < d->nplayers; i++) {
             char hex[2 * PROTO_KEY_BYTES + 1];
             proto_hex(d->players[i].key, PROTO_KEY_BYTES, hex);
@@ -224,6 +284,10 @@ int club_dir_write(const Club_Dir *d, int kind, int round,
         for (int i = 0; i < d->nplayers; i++)
             if (d->players[i].withdrawn > 0)
                 put(&o, "withdrawn %d %d\n", i + 1, d->players[i].withdrawn);
+        for (int i = 0; i < d->nplayers; i++)
+            if (d->players[i].entered > 1)
+                put(&o, "entered %d %d%s\n", i + 1, d->players[i].entered,
+                    d->players[i].bye_half ? " half" : "");
     } else {
         if (round < 1 || round > d->npaired)
             return TB_E_ARG;
@@ -237,6 +301,8 @@ int club_dir_write(const Club_Dir *d, int kind, int round,
                     put(&o, "bye %d %d\n", b + 1, x->white);
                 else
                     put(&o, "board %d %d %d\n", b + 1, x->white, x->black);
+            } else if (x->done && x->forfeit != CLUB_FORFEIT_NONE) {
+                put(&o, "forfeit %d %s\n", b + 1, forfeit_words[x->forfeit]);
             } else if (x->done) {
                 char hex[PROTO_HASH_HEX];
                 proto_hex(x->log, PROTO_HASH_BYTES, hex);
@@ -462,8 +528,29 @@ static int read_tournament(Reader *rd, Club_Dir *d)
     if ((rc = keyed(rd, "director", &v, &vn)) != 0 ||
         (rc = hexfield(rd, &v, 1, d->director, PROTO_KEY_BYTES)) != 0)
         return rc;
-    for (;;) {
+    if ((rc = next_line(rd)) != 0)
+        return rc;
+    if (starts(rd, "lobby", &v)) {
+        vn = (size_t)(rd->at + rd->n - v);
+        if (!club_dir_lobby_ok(v, vn))
+            return fail(rd, TB_E_FORMAT, N_("not a lobby's HOST:PORT"));
+        memcpy(d->lobby, v, vn);
+        d->lobby[vn] = '\0';
         if ((rc = next_line(rd)) != 0)
+            return rc;
+    }
+    if (starts(rd, "relay", &v)) {
+        vn = (size_t)(rd->at + rd->n - v);
+        if (!club_dir_relay_ok(v, vn))
+            return fail(rd, TB_E_FORMAT,
+                        N_("not a relay's key or fingerprint"));
+        memcpy(d->relay, v, vn);
+        d->relay[vn] = '\0';
+        if ((rc = next_line(rd)) != 0)
+            return rc;
+    }
+    for (int first = 1;; first = 0) {
+        if (!first && (rc = next_line(rd)) != 0)
             return rc;
         if (starts(rd, "player", &v)) {
             Club_Dir_Player *pl;
@@ -499,6 +586,35 @@ static int read_tournament(Reader *rd, Club_Dir *d)
             return fail(rd, TB_E_FORMAT, N_("a line out of order or unknown"));
         last = (int)who;
         d->players[who - 1].withdrawn = (int)from;
+        if ((rc = next_line(rd)) != 0)
+            return rc;
+    }
+    last = 0;
+    while (starts(rd, "entered", &p)) {
+        long who, from;
+        int half = 0;
+        if ((rc = number(rd, &p, 0, CLUB_DIR_MAX_PLAYERS, &who)) != 0)
+            return rc;
+        if (field(rd, p) == (size_t)(rd->at + rd->n - p)) {
+            rc = number(rd, &p, 1, CLUB_TOURNEY_MAX_ROUNDS, &from);
+        } else if ((rc = number(rd, &p, 0, CLUB_TOURNEY_MAX_ROUNDS, &from)) ==
+                   0) {
+            if ((size_t)(rd->at + rd->n - p) != 4 || memcmp(p, "half", 4) != 0)
+                return fail(rd, TB_E_FORMAT,
+                            N_("more on the line than expected"));
+            half = 1;
+        }
+        if (rc != 0)
+            return rc;
+        if (who < 1 || who > d->nplayers || from < 2)
+            return fail(rd, TB_E_FORMAT, N_("a number out of range"));
+        if (who <= last)
+            return fail(rd, TB_E_FORMAT, N_("a line out of order or unknown"));
+        if (d->system != CLUB_SYSTEM_SWISS)
+            return fail(rd, TB_E_FORMAT, N_("a late entry in a round robin"));
+        last = (int)who;
+        d->players[who - 1].entered = (int)from;
+        d->players[who - 1].bye_half = half;
         if ((rc = next_line(rd)) != 0)
             return rc;
     }
@@ -550,13 +666,15 @@ static int read_results(Reader *rd, const Club_Dir *d, Club_Dir_Round *r)
     int rc, last = 0, seen[CLUB_DIR_MAX_PLAYERS + 1] = {0};
     for (;;) {
         long b, hw, hb;
+        int forfeit = 0;
         if ((rc = next_line(rd)) != 0)
             return rc;
-        if (!starts(rd, "game", &p))
+        if (starts(rd, "forfeit", &p))
+            forfeit = 1;
+        else if (!starts(rd, "game", &p))
             break;
-        if ((rc = number(rd, &p, 0, CLUB_DIR_MAX_BOARDS, &b)) != 0 ||
-            (rc = number(rd, &p, 0, 99, &hw)) != 0 ||
-            (rc = number(rd, &p, 0, 99, &hb)) != 0)
+        /* `forfeit B WINNER` or `game B WHITE BLACK HASH` */
+        if ((rc = number(rd, &p, 0, CLUB_DIR_MAX_BOARDS, &b)) != 0)
             return rc;
         if (b <= last || b > r->nboards)
             return fail(rd, TB_E_FORMAT, N_("boards out of order"));
@@ -564,9 +682,28 @@ static int read_results(Reader *rd, const Club_Dir *d, Club_Dir_Round *r)
         Club_Dir_Board *x = &r->boards[b - 1];
         if (x->black == 0)
             return fail(rd, TB_E_FORMAT, N_("a result for a bye"));
+        if (forfeit) {
+            size_t k = CLUB_FORFEIT_WHITE, vn = (size_t)(rd->at + rd->n - p);
+            while (k <= CLUB_FORFEIT_NEITHER &&
+                   (strlen(forfeit_words[k]) != vn ||
+                    memcmp(p, forfeit_words[k], vn) != 0))
+                k++;
+            if (k > CLUB_FORFEIT_NEITHER)
+                return fail(rd, TB_E_FORMAT,
+                            N_("a forfeit's winner is white, black or none"));
+            memset(x->half, 0, sizeof x->half);
+            memset(x->log, 0, sizeof x->log);
+            x->done = 1;
+            x->forfeit = (int)k;
+            continue;
+        }
+        if ((rc = number(rd, &p, 0, 99, &hw)) != 0 ||
+            (rc = number(rd, &p, 0, 99, &hb)) != 0)
+            return rc;
         if ((rc = hexfield(rd, &p, 1, x->log, PROTO_HASH_BYTES)) != 0)
             return rc;
         x->done = 1;
+        x->forfeit = CLUB_FORFEIT_NONE;
         x->half[0] = (unsigned)hw;
         x->half[1] = (unsigned)hb;
     }
@@ -651,7 +788,7 @@ int club_dir_read(Club_Dir *d, int kind, const uint8_t *text, size_t len,
         } else {
             *tmp = *r;
             for (int b = 0; b < tmp->nboards; b++)
-                tmp->boards[b].done = 0;
+                tmp->boards[b].done = tmp->boards[b].forfeit = 0;
             rc = read_results(&rd, d, tmp);
         }
     }
@@ -726,6 +863,18 @@ int club_dir_tourney(const Club_Dir *d, int rounds, Club_Tourney *t)
             bl->result = CLUB_RES_PENDING;
             if (!x->done)
                 continue;
+            if (x->forfeit == CLUB_FORFEIT_NEITHER) { /* (both lose) */
+                w->result = CLUB_RES_FORFEIT_LOSS;
+                bl->result = CLUB_RES_FORFEIT_LOSS;
+                continue;
+            }
+            if (x->forfeit != CLUB_FORFEIT_NONE) {
+                club_tourney_set_result(t, r + 1, x->white,
+                                        x->forfeit == CLUB_FORFEIT_WHITE
+                                            ? CLUB_RES_FORFEIT_WIN
+                                            : CLUB_RES_FORFEIT_LOSS);
+                continue;
+            }
             size_t k = 0, n = sizeof played / sizeof played[0];
             while (k < n &&
                    ((unsigned)club_result_points(pts, played[k][0]) !=
@@ -738,6 +887,15 @@ int club_dir_tourney(const Club_Dir *d, int rounds, Club_Tourney *t)
             club_tourney_set_result(t, r + 1, x->white, played[k][0]);
         }
     }
+    /* a late entrant's rounds before the entry: absences (0 points,
+     * TRF Z: they were not paired), or half-point byes the director
+     * granted (TRF H) */
+    for (int i = 0; i < d->nplayers; i++)
+        for (int r = 0; d->players[i].bye_half && r < rounds &&
+                        r + 1 < d->players[i].entered;
+             r++)
+            if (t->players[i].games[r].opponent == 0)
+                t->players[i].games[r].result = CLUB_RES_BYE_HALF;
     for (int i = 0; i < d->nplayers; i++)
         if (d->players[i].withdrawn > 0 && d->players[i].withdrawn <= rounds)
             club_tourney_withdraw(t, i + 1, d->players[i].withdrawn);
@@ -780,9 +938,36 @@ int club_dir_log_game(const uint8_t *buf, size_t len, Club_Dir_Log *out,
             rc = core_table_points(proto_transcript_position(t), st, out->half);
         if (rc == 0)
             rc = proto_digest(buf, len, NULL, 0, out->hash);
+        out->nrelays = rep.relays;
+        memcpy(out->relay, rep.relay,
+               (rep.relays < 8 ? rep.relays : 8) * sizeof rep.relay[0]);
         if (rc != 0 && why != NULL && cap > 0)
             snprintf(why, cap, "%s", tb_strerror(rc));
     }
     proto_transcript_free(t);
     return rc;
+}
+
+int club_dir_log_relay_ok(const Club_Dir *d, const Club_Dir_Log *lg,
+                          const char **why)
+{
+    const char *w = NULL;
+    if (why != NULL)
+        *why = "";
+    if (d == NULL || lg == NULL || d->relay[0] == '\0')
+        return 1;
+    if (lg->nrelays == 0)
+        w = N_("no relay witnessed it");
+    for (unsigned i = 0; w == NULL && i < lg->nrelays; i++) {
+        char hex[2 * PROTO_KEY_BYTES + 1], fp[PROTO_FINGERPRINT_MAX];
+        if (i < 8) {
+            proto_hex(lg->relay[i], PROTO_KEY_BYTES, hex);
+            proto_fingerprint(lg->relay[i], fp);
+        }
+        if (i >= 8 || (strcmp(hex, d->relay) != 0 && strcmp(fp, d->relay) != 0))
+            w = N_("a receipt is by another relay than the tournament's");
+    }
+    if (why != NULL)
+        *why = w != NULL ? w : "";
+    return w == NULL;
 }

@@ -51,7 +51,22 @@ typedef struct Club_Dir_Player {
     uint8_t key[PROTO_KEY_BYTES];
     char name[PROTO_DISPLAY_NAME_MAX + 1]; /* canonical display name, or "" */
     int withdrawn; /* the first round the player misses; 0: none */
+    int entered;   /* a late entry's first round (Swiss only); 0: round 1 */
+    int bye_half;  /* the rounds before `entered` are half-point byes (TRF
+                      H), not absences (TRF Z) */
 } Club_Dir_Player;
+
+/* Who wins a forfeit the director declared (Club_Dir_Board.forfeit). */
+typedef enum Club_Forfeit {
+    CLUB_FORFEIT_NONE = 0, /* not a declared forfeit */
+    CLUB_FORFEIT_WHITE,    /* Black never came: White wins by forfeit */
+    CLUB_FORFEIT_BLACK,    /* White never came: Black wins by forfeit */
+    CLUB_FORFEIT_NEITHER   /* neither came: both lose by forfeit */
+} Club_Forfeit;
+
+/* Bytes of a tournament's lobby address (`lobby HOST:PORT`), NUL
+ * excluded. */
+#define CLUB_DIR_LOBBY_MAX 200
 
 /* One board of a round. black 0: white has the pairing-allocated bye. */
 typedef struct Club_Dir_Board {
@@ -59,6 +74,8 @@ typedef struct Club_Dir_Board {
     int done;                       /* a result is in */
     unsigned half[2];               /* White's, Black's table half points */
     uint8_t log[PROTO_HASH_BYTES];  /* BLAKE2b-256 of the log it came from */
+    int forfeit; /* Club_Forfeit: a result the director declared (done 1,
+                    half and log zero), not a log's */
 } Club_Dir_Board;
 
 typedef struct Club_Dir_Round {
@@ -79,6 +96,12 @@ typedef struct Club_Dir {
     int system;                       /* Club_System */
     int rounds; /* rounds to play; 0 in a round robin: from its table */
     uint8_t director[PROTO_KEY_BYTES];
+    char lobby[CLUB_DIR_LOBBY_MAX + 1]; /* HOST:PORT its games are played
+                                           on; "" not named */
+    /* the only relay whose receipts its logs may hold: its key in
+     * lowercase hex, or its fingerprint (XXXX-XXXX-XXXX-XXXX, as `tabula
+     * lobby` prints it); "" any relay */
+    char relay[2 * PROTO_KEY_BYTES + 1];
     int nplayers;
     Club_Dir_Player players[CLUB_DIR_MAX_PLAYERS];
     int npaired; /* rounds paired (their pairings read or made) */
@@ -109,12 +132,13 @@ int club_dir_total_rounds(const Club_Dir *d);
  * a board with black 0 (the pairing-allocated bye). The one place a
  * system's pairing is chosen: a round robin by the Berger tables
  * (club_berger_round), a Swiss by FIDE's Dutch system (club_swiss_pair)
- * from the results of the rounds before it, the withdrawn left out,
- * rank 1 White in round 1. Results are left empty. Errors: TB_E_ARG
- * (NULL, a round outside 1..total rounds, a player count the system
- * cannot pair), TB_E_STATE (swiss: a round before this one is not paired
- * or has a game without its result yet, or no pairing keeps FIDE's
- * absolute criteria: the arbiter's), TB_E_LIMIT, TB_E_NOMEM.
+ * from the results of the rounds before it, the withdrawn and the late
+ * entrants before their entry round left out, rank 1 White in round 1.
+ * Results are left empty. Errors: TB_E_ARG (NULL, a round outside
+ * 1..total rounds, a player count the system cannot pair), TB_E_STATE
+ * (swiss: a round before this one is not paired or has a game without
+ * its result yet, or no pairing keeps FIDE's absolute criteria: the
+ * arbiter's), TB_E_LIMIT, TB_E_NOMEM.
  */
 int club_dir_pair(const Club_Dir *d, int round, Club_Dir_Board *out,
                   int *count);
@@ -164,7 +188,9 @@ int club_dir_read(Club_Dir *d, int kind, const uint8_t *text, size_t len,
  * rounds into t (emptied first): players by starting rank (named by
  * their display name, else their fingerprint), each paired round's
  * games with their results (a board without a result PENDING, a bye
- * CLUB_RES_BYE_PAIRING), the withdrawals applied
+ * CLUB_RES_BYE_PAIRING; a declared forfeit FORFEIT_WIN and FORFEIT_LOSS,
+ * or FORFEIT_LOSS to both), a late entrant's rounds before the entry
+ * ABSENT or, with bye_half, BYE_HALF, the withdrawals applied
  * (club_tourney_withdraw). Results map White's and Black's table half
  * points to WIN, WIN_TIEBREAK, DRAW, ... by the game's policy
  * (club_dir_points). Returns 0, TB_E_ARG (NULL, rounds over npaired),
@@ -184,7 +210,35 @@ typedef struct Club_Dir_Log {
     uint8_t black[PROTO_KEY_BYTES];
     unsigned half[2]; /* table half points (core_table_points) */
     uint8_t hash[PROTO_HASH_BYTES]; /* BLAKE2b-256 of the log's bytes */
+    unsigned nrelays; /* distinct relays whose receipts it holds (0: none;
+                         over 8: relay[] holds the first 8) */
+    uint8_t relay[8][PROTO_KEY_BYTES];
 } Club_Dir_Log;
+
+/*
+ * club_dir_relay_ok: whether text[0..n) names a relay as d->relay holds
+ * it: 64 lowercase hex digits, or a fingerprint in its canonical form
+ * (Crockford base32 capitals, XXXX-XXXX-XXXX-XXXX). 1 yes, 0 no.
+ */
+int club_dir_relay_ok(const char *text, size_t n);
+
+/*
+ * club_dir_log_relay_ok: whether the log lg was witnessed by d's relay
+ * alone (every receipt by d->relay, at least one), or d names no relay
+ * (1); 0 otherwise, with *why (why may be NULL) a fixed English phrase
+ * ("no relay witnessed it", "a receipt is by another relay than the
+ * tournament's"; "" on 1).
+ */
+int club_dir_log_relay_ok(const Club_Dir *d, const Club_Dir_Log *lg,
+                          const char **why);
+
+/*
+ * club_dir_lobby_ok: whether text[0..n) is a lobby address a tournament
+ * document may hold: 1..CLUB_DIR_LOBBY_MAX bytes of letters, digits,
+ * '.', '-', '[', ']', ':' and ',' (nodes of one lobby), each node ending
+ * in ':' and a port 1..65535. 1 yes, 0 no. No name is resolved.
+ */
+int club_dir_lobby_ok(const char *text, size_t n);
 
 /*
  * club_dir_log_game: verify the match log buf[0..len) with

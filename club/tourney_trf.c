@@ -364,7 +364,10 @@ static int check_games(Reader *rd, const int *line_of)
             if (o->colour == g->colour)
                 return fail(rd, TB_E_FORMAT, 97 + 10 * r,
                             N_("both players have the same colour"));
-            if (o->result != club__mirror(g->result))
+            /* (a double forfeit: both lost, '-' on both lines) */
+            if (o->result != club__mirror(g->result) &&
+                !(o->result == CLUB_RES_FORFEIT_LOSS &&
+                  g->result == CLUB_RES_FORFEIT_LOSS))
                 return fail(rd, TB_E_FORMAT, 99 + 10 * r,
                             N_("the opponent's line has another result"));
         }

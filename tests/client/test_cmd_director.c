@@ -18,35 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[256];
-
-/* Run a shell command in dir; its exit status. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192];
-    int n = snprintf(cmd, sizeof cmd, "cd '%s' && {\n", dir);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd + n, sizeof cmd - (size_t)n - 4, fmt, ap);
-    va_end(ap);
-    strcat(cmd, "\n}"); /* (every line of a script in dir) */
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *name)
-{
-    static char buf[1 << 16];
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
+#include "dir_sh.h"
 
 #define T TABULA_BINARY
 

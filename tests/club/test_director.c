@@ -220,6 +220,18 @@ Test(director, a_round_robin_is_paired_by_berger_and_a_swiss_by_dutch)
     club_dir_free(d);
 }
 
+/* The standings after round 1 of d into t and st: each player's half
+ * points are want[player]. */
+static void round1_points(const Club_Dir *d, Club_Tourney *t, Club_Standing *st,
+                          const int want[7])
+{
+    cr_assert_eq(club_dir_tourney(d, 1, t), 0);
+    cr_assert_eq(club_standings(t, 1, club_dir_points(d), NULL, 0, st), 0);
+    for (int i = 0; i < 6; i++)
+        cr_assert_eq(st[i].points, want[st[i].player], "player %d",
+                     st[i].player);
+}
+
 /* Round 1 paired and played: 1-6 won by White, 2-5 drawn, 3-4 won by
  * Black. By hand: 1, 4 have 1 point (2 half points), 2, 5 1/2 (1), 3, 6
  * 0. The results document publishes them and reads back. */
@@ -238,12 +250,8 @@ Test(director, results_give_the_standings_worked_by_hand)
         d->round[0].boards[b].half[0] = half[b][0];
         d->round[0].boards[b].half[1] = half[b][1];
     }
-    cr_assert_eq(club_dir_tourney(d, 1, t), 0);
-    cr_assert_eq(club_standings(t, 1, club_dir_points(d), NULL, 0, st), 0);
-    int want[7] = {0, 2, 1, 0, 2, 1, 0};
-    for (int i = 0; i < 6; i++)
-        cr_assert_eq(st[i].points, want[st[i].player], "player %d",
-                     st[i].player);
+    const int want[7] = {0, 2, 1, 0, 2, 1, 0};
+    round1_points(d, t, st, want);
     cr_assert_eq(t->players[0].games[0].result, CLUB_RES_WIN);
     cr_assert_eq(t->players[3].games[0].result, CLUB_RES_WIN);
     cr_assert_eq(t->players[1].games[0].result, CLUB_RES_DRAW);
@@ -280,4 +288,170 @@ Test(director, results_give_the_standings_worked_by_hand)
     club_tourney_free(t);
     club_dir_free(d);
     club_dir_free(e);
+}
+
+/* The optional lines (issue 38): the lobby and relay the tournament
+ * names, late entries; each read back, and their hostile forms refused
+ * (signed, so only the form is wrong). */
+Test(director, lobby_relay_and_late_entries_read_back)
+{
+    Club_Dir *d = six(), *e = club_dir_new();
+    Club_Dir_Error err;
+    d->system = CLUB_SYSTEM_SWISS;
+    d->rounds = 5;
+    strcpy(d->lobby, "club.example:7470,[::1]:7471");
+    strcpy(d->relay, "ABCD-EFGH-JKMN-PQRS");
+    d->players[4].entered = 2;
+    d->players[5].entered = 3;
+    d->players[5].bye_half = 1;
+    int n = write_doc(d, CLUB_DOC_TOURNAMENT, 0, NULL);
+    cr_assert_not_null(strstr(doc, "\nlobby club.example:7470,[::1]:7471\n"
+                                   "relay ABCD-EFGH-JKMN-PQRS\nplayer "));
+    cr_assert_not_null(strstr(doc, "\nentered 5 2\nentered 6 3 half\n"
+                                   "signature "));
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_TOURNAMENT, (uint8_t *)doc, (size_t)n, &err),
+        0, "%d: %s", err.line, err.why);
+    cr_assert_str_eq(e->lobby, d->lobby);
+    cr_assert_str_eq(e->relay, d->relay);
+    cr_assert(e->players[4].entered == 2 && !e->players[4].bye_half);
+    cr_assert(e->players[5].entered == 3 && e->players[5].bye_half);
+    cr_assert_eq(e->players[3].entered, 0);
+    /* a late entrant is not paired before the entry round */
+    Club_Dir_Board b[CLUB_DIR_MAX_BOARDS];
+    cr_assert_eq(club_dir_pair(e, 1, b, &n), 0);
+    cr_assert_eq(n, 2); /* four players: 1-3, 4-2 */
+    for (int k = 0; k < n; k++)
+        cr_assert(b[k].white <= 4 && b[k].black <= 4);
+    club_dir_free(d);
+    club_dir_free(e);
+
+    /* hostile forms, each signed */
+    cr_assert_eq(resigned("Player 2\n", "Player 2\nentered 6 2\n", &err),
+                 TB_E_FORMAT); /* (out of order: players come first) */
+    cr_assert_eq(resigned(P6 "\n", P6 "\nentered 6 2\n", &err), TB_E_FORMAT);
+    cr_assert_str_eq(err.why, "a late entry in a round robin");
+    cr_assert_eq(resigned(P6 "\n", P6 "\nentered 6 1\n", &err), TB_E_FORMAT);
+    cr_assert_str_eq(err.why, "a number out of range");
+    cr_assert_eq(resigned(P6 "\n", P6 "\nentered 6 2 full\n", &err),
+                 TB_E_FORMAT);
+    cr_assert_eq(resigned(P6 "\n", P6 "\nentered 7 2\n", &err), TB_E_FORMAT);
+    cr_assert_eq(resigned(P6 "\n", P6 "\nwithdrawn 2 3\nentered 5 2\n", &err),
+                 TB_E_FORMAT); /* (round robin) */
+    static const char *const bad_lobby[] = {
+        "lobby club.example", "lobby :7470", "lobby h:0",  "lobby h:65536",
+        "lobby h:07470",      "lobby h:1,",  "lobby h/x:1"};
+    char to[512];
+    for (size_t k = 0; k < sizeof bad_lobby / sizeof bad_lobby[0]; k++) {
+        snprintf(to, sizeof to, "%s\nplayer 1010", bad_lobby[k]);
+        cr_assert_eq(resigned("player 1010", to, &err), TB_E_FORMAT, "%s",
+                     bad_lobby[k]);
+        cr_assert_str_eq(err.why, "not a lobby's HOST:PORT", "%s",
+                         bad_lobby[k]);
+    }
+    cr_assert_eq(resigned("player 1010", "lobby h:1\nplayer 1010", &err), 0,
+                 "%s", err.why);
+    static const char *const bad_relay[] = {
+        "relay abcd-efgh-jkmn-pqrs", "relay ABCD-EFGH-JKMN-PQRU",
+        "relay ABCDEFGH-JKMN-PQRS-", "relay 00", "relay " P6 "0"};
+    for (size_t k = 0; k < sizeof bad_relay / sizeof bad_relay[0]; k++) {
+        snprintf(to, sizeof to, "%s\nplayer 1010", bad_relay[k]);
+        cr_assert_eq(resigned("player 1010", to, &err), TB_E_FORMAT, "%s",
+                     bad_relay[k]);
+    }
+    cr_assert_eq(resigned("player 1010", "relay " P6 "\nplayer 1010", &err), 0,
+                 "%s", err.why);
+    /* the relay before the lobby: out of order */
+    cr_assert_eq(
+        resigned("player 1010", "relay " P6 "\nlobby h:1\nplayer 1010", &err),
+        TB_E_FORMAT);
+}
+
+/* Declared forfeits (FIDE: the one who came wins by forfeit, a win's
+ * points; neither came: both lose, 0). Round 1 of six: 1-6 White wins
+ * by forfeit, 2-5 neither came, 3-4 Black wins by forfeit. By hand: 1
+ * and 4 have 2 half points, the others 0; TRF codes +, -, -, +, -, -. */
+Test(director, declared_forfeits_give_the_standings_worked_by_hand)
+{
+    Club_Dir *d = six(), *e = club_dir_new();
+    Club_Tourney *t = club_tourney_new();
+    Club_Standing st[6];
+    Club_Dir_Error err;
+    int n = 0;
+    cr_assert_eq(club_dir_pair(d, 1, d->round[0].boards, &n), 0);
+    d->round[0].nboards = n;
+    d->npaired = 1;
+    int w[3] = {CLUB_FORFEIT_WHITE, CLUB_FORFEIT_NEITHER, CLUB_FORFEIT_BLACK};
+    for (int b = 0; b < 3; b++) {
+        d->round[0].boards[b].done = 1;
+        d->round[0].boards[b].forfeit = w[b];
+    }
+    const int want[7] = {0, 2, 0, 0, 2, 0, 0};
+    round1_points(d, t, st, want);
+    int res[7] = {0,
+                  CLUB_RES_FORFEIT_WIN,
+                  CLUB_RES_FORFEIT_LOSS,
+                  CLUB_RES_FORFEIT_LOSS,
+                  CLUB_RES_FORFEIT_WIN,
+                  CLUB_RES_FORFEIT_LOSS,
+                  CLUB_RES_FORFEIT_LOSS};
+    for (int p = 1; p <= 6; p++)
+        cr_assert_eq(t->players[p - 1].games[0].result, res[p], "player %d", p);
+    int len = write_doc(d, CLUB_DOC_TOURNAMENT, 0, NULL);
+    cr_assert_eq(club_dir_read(e, CLUB_DOC_TOURNAMENT, (uint8_t *)doc,
+                               (size_t)len, NULL),
+                 0);
+    len = write_doc(d, CLUB_DOC_PAIRINGS, 1, NULL);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_PAIRINGS, (uint8_t *)doc, (size_t)len, NULL),
+        0);
+    len = write_doc(d, CLUB_DOC_RESULTS, 1, st);
+    cr_assert_not_null(strstr(doc, "\nround 1\nforfeit 1 white\nforfeit 2 "
+                                   "none\nforfeit 3 black\nstanding "));
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc, (size_t)len, &err),
+        0, "%d %s", err.line, err.why);
+    for (int b = 0; b < 3; b++)
+        cr_assert(e->round[0].boards[b].done &&
+                  e->round[0].boards[b].forfeit == w[b]);
+    /* a winner no forfeit has, a forfeit twice on one board */
+    char *at = strstr(doc, "forfeit 2 none");
+    memcpy(at, "forfeit 2 both", 14);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc, (size_t)len, &err),
+        TB_E_FORMAT);
+    cr_assert_eq(err.line, 5);
+    memcpy(at, "forfeit 1 none", 14);
+    cr_assert_eq(
+        club_dir_read(e, CLUB_DOC_RESULTS, (uint8_t *)doc, (size_t)len, &err),
+        TB_E_FORMAT);
+    cr_assert_str_eq(err.why, "boards out of order");
+    club_tourney_free(t);
+    club_dir_free(d);
+    club_dir_free(e);
+}
+
+/* The named relay: a log counts when every receipt is by it (named by
+ * key or fingerprint), not when none or another relay's is there. */
+Test(director, a_named_relay_takes_its_own_logs_only)
+{
+    Club_Dir *d = six();
+    Club_Dir_Log lg;
+    const char *why = NULL;
+    memset(&lg, 0, sizeof lg);
+    cr_assert(club_dir_log_relay_ok(d, &lg, &why)); /* (none named) */
+    proto_hex(other.pk, PROTO_KEY_BYTES, d->relay);
+    cr_assert(!club_dir_log_relay_ok(d, &lg, &why));
+    cr_assert_str_eq(why, "no relay witnessed it");
+    lg.nrelays = 1;
+    memcpy(lg.relay[0], other.pk, PROTO_KEY_BYTES);
+    cr_assert(club_dir_log_relay_ok(d, &lg, &why));
+    proto_fingerprint(other.pk, d->relay);
+    cr_assert(club_dir_log_relay_ok(d, &lg, &why));
+    lg.nrelays = 2;
+    memcpy(lg.relay[1], director.pk, PROTO_KEY_BYTES);
+    cr_assert(!club_dir_log_relay_ok(d, &lg, &why));
+    cr_assert_str_eq(why, "a receipt is by another relay than the "
+                          "tournament's");
+    club_dir_free(d);
 }

@@ -8,8 +8,10 @@
  * Properties: no crash or undefined behaviour; a refusal names a line
  * within the input and a phrase; a document taken holds what the format
  * bounds (players 1..CLUB_DIR_MAX_PLAYERS with distinct keys and
- * withdrawals in range; each player at most once a round; a standing for
- * every player), and its standings compute.
+ * withdrawals in range, late entries from round 2 on in a Swiss alone, a
+ * lobby and a relay in their forms; each player at most once a round; a
+ * declared forfeit on a played board only; a standing for every player),
+ * and its standings compute.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -66,16 +68,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < d.nplayers; i++) {
         if (club_dir_find(&d, d.players[i].key) != i + 1 ||
             d.players[i].withdrawn < 0 ||
-            d.players[i].withdrawn > CLUB_TOURNEY_MAX_ROUNDS)
+            d.players[i].withdrawn > CLUB_TOURNEY_MAX_ROUNDS ||
+            d.players[i].entered == 1 || d.players[i].entered < 0 ||
+            d.players[i].entered > CLUB_TOURNEY_MAX_ROUNDS ||
+            (d.players[i].entered > 0 && d.system != CLUB_SYSTEM_SWISS) ||
+            (d.players[i].bye_half && d.players[i].entered == 0))
             __builtin_trap();
     }
+    if (!club_dir_lobby_ok(d.lobby, strlen(d.lobby)) && d.lobby[0] != '\0')
+        __builtin_trap();
+    if (!club_dir_relay_ok(d.relay, strlen(d.relay)) && d.relay[0] != '\0')
+        __builtin_trap();
     for (int r = 0; r < d.npaired; r++) {
         int seen[CLUB_DIR_MAX_PLAYERS + 1] = {0};
         for (int b = 0; b < d.round[r].nboards; b++) {
             const Club_Dir_Board *x = &d.round[r].boards[b];
             if (x->white < 1 || x->white > d.nplayers || x->black < 0 ||
                 x->black > d.nplayers || seen[x->white]++ ||
-                (x->black > 0 && seen[x->black]++))
+                (x->black > 0 && seen[x->black]++) || x->forfeit < 0 ||
+                x->forfeit > CLUB_FORFEIT_NEITHER ||
+                (x->forfeit != CLUB_FORFEIT_NONE &&
+                 (!x->done || x->black == 0)))
                 __builtin_trap();
         }
         if (d.round[r].has_results && d.round[r].nstandings != d.nplayers)

@@ -76,6 +76,20 @@ mkdir -p "$out/seeds.d/director"
   for p in 1 2 3 4 5 6; do printf 'standing %d %d 0 0 0 0 0\n' $p $p; done
   printf 'signature %0128d\n' 0
 } >"$out/seeds.d/director/results"
+{ # (the optional lines: lobby, relay, a late entry)
+  printf '\000tabula-tournament 1\nid %064d\nname Club\ngame laska\n' 0
+  printf 'clock none\nsystem swiss\nrounds 3\ndirector %064d\n' 0
+  printf 'lobby club.example:7470\nrelay ABCD-EFGH-JKMN-PQRS\n'
+  printf 'player %064d Ann\nplayer %064d\nplayer %064d\n' 1 2 3
+  printf 'withdrawn 1 3\nentered 3 2 half\n'
+  printf 'signature %0128d\n' 0
+} >"$out/seeds.d/director/late"
+{ # (declared forfeits)
+  printf '\002tabula-results 1\ntournament %s\nround 1\n' "$(printf 'ab%.0s' {1..32})"
+  printf 'forfeit 1 white\ngame 2 1 1 %064d\nforfeit 3 none\n' 0
+  for p in 1 2 3 4 5 6; do printf 'standing %d %d 0 0 0 0 0\n' $p $p; done
+  printf 'signature %0128d\n' 0
+} >"$out/seeds.d/director/forfeits"
 for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf director swiss}; do
   extra=()
   seeds=$target
