@@ -8,17 +8,17 @@
  * the game, each log's size), not what the archive's own code wrote.
  */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fetch.h"
-#include "sh_util.h"
+#include "dir_sh.h"
 #include "tb_error.h"
-
-#define dir proc_dir
 
 /* The value after "key: " in file name (up to its line's end). */
 static void value_of(const char *name, const char *key, char *out,
