@@ -119,7 +119,12 @@ void advice_lobby_failure(char *out, size_t cap, const char *lobby,
 
 void advice_seat_refused(char *out, size_t cap, const char *lobby, int reason)
 {
-    if (reason == TB_E_REPLACED)
+    if (reason == TB_E_RATING)
+        snprintf(out, cap, _("the lobby at %s did not seat you: your rating "
+                 "is outside the seek's rating range (its list rates the key "
+                 "you join with; a key it does not know counts as 1500)"),
+                 lobby);
+    else if (reason == TB_E_REPLACED)
         snprintf(out, cap, _("the lobby at %s gave this seat to another "
                  "connection with its key (the same command run again "
                  "elsewhere, or a page that took it back): this one stops; "
@@ -148,6 +153,10 @@ void advice_seat_stopped(char *out, size_t cap, const char *lobby,
                          Lobby_Role role, const char *code, int failure,
                          int reason, int refused, int has_log)
 {
+    if (reason == TB_E_RATING) { /* (never seated, whatever the seat thought) */
+        advice_seat_refused(out, cap, lobby, reason);
+        return;
+    }
     int worded = reason == TB_E_WATCH_CODE || reason == TB_E_SEAT ||
                  reason == TB_E_CODE || reason == TB_E_RATE ||
                  reason == TB_E_FULL || reason == TB_E_ADDRESS ||
@@ -223,7 +232,9 @@ void advice_page_stopped(char *out, size_t cap, const char *lobby,
                          int refused)
 {
     const char *c = code != NULL ? code : "CODE";
-    if (failure == SEAT_FAIL_ADMISSION)
+    if (reason == TB_E_RATING)
+        advice_seat_refused(out, cap, lobby, reason);
+    else if (failure == SEAT_FAIL_ADMISSION)
         page_admission(out, cap, lobby, reason, c, refused);
     else if (failure == SEAT_FAIL_ENDED)
         advice_seat_refused(out, cap, lobby, reason);

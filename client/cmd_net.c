@@ -90,16 +90,17 @@ static const char host_help[] = N_(
 static const char seek_help[] = N_(
     "usage: tabula seek GAME [--lobby HOST:PORT] [--clock CLOCK]\n"
     "                        [--options OPTS] [--bot [LEVEL]] [--log FILE]\n"
+    "                        [--rating LO..HI] [--me | --key FILE]\n"
     "\n"
     "Puts a public seek on the lobby (default 127.0.0.1:7470, or --lobby):\n"
     "a room as 'tabula host' makes, listed by 'tabula seeks' with your\n"
     "name, the game, clock and options, until a stranger takes the guest\n"
     "seat with its code ('tabula join CODE') or you leave. Prints 'seek:\n"
     "listed' once the lobby lists it, then plays white as 'tabula host'\n"
-    "does (its flags and output). --options rating=LO..HI (e.g.\n"
-    "rating=1400..1800) makes it a rated seek: the lobby seats only a\n"
-    "player its published list rates LO to HI in the game and class (one\n"
-    "it does not know counts as 1500; join with --me to be rated).\n");
+    "does (its flags and output). --rating LO..HI (e.g. 1400..1800) makes\n"
+    "it a rated seek: the lobby seats only a player its published list\n"
+    "rates LO to HI in the game and class (one it does not know counts as\n"
+    "1500; join with --me to be rated as yourself).\n");
 
 static const char join_help[] = N_(
     "usage: tabula join CODE [--lobby HOST:PORT] [--bot [LEVEL]] [--log FILE]\n"
@@ -771,7 +772,8 @@ enum {
     SEAT_FLAG_ME,
     SEAT_FLAG_KEY,
     SEAT_FLAG_GUEST,
-    SEAT_FLAG_CODE
+    SEAT_FLAG_CODE,
+    SEAT_FLAG_RATING
 };
 #define SEAT_FLAGS_PLAYER                                                      \
     {"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},                                   \
@@ -789,6 +791,7 @@ const Cli_Flag cli_flags_host[] = {SEAT_FLAGS_PLAYER,
                                    {"--series", CLI_VALUE, SEAT_FLAG_SERIES},
                                    {"--guest", CLI_NONEMPTY, SEAT_FLAG_GUEST},
                                    {"--code", CLI_NONEMPTY, SEAT_FLAG_CODE},
+                                   {"--rating", CLI_NONEMPTY, SEAT_FLAG_RATING},
                                    {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_join[] = {SEAT_FLAGS_PLAYER, {NULL, CLI_SWITCH, 0}};
 const Cli_Flag cli_flags_spectate[] = {{"--lobby", CLI_VALUE, SEAT_FLAG_LOBBY},
@@ -843,7 +846,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
 
     const char *clock = NULL, *http = NULL, *web = TABULA_SITE_DIR;
     char opts[PROTO_OPTIONS_MAX + 1], series_opts[PROTO_OPTIONS_MAX + 1];
-    char series_banner[160];
+    char series_banner[160], rated_opts[PROTO_OPTIONS_MAX + 1];
+    const char *rating = NULL; /* --rating LO..HI: a rated seek */
     unsigned series = 0; /* --series N: the games of a series */
     /* --me, --key FILE: play with a kept identity (a tournament's
      * player); a host's --guest KEY and --code CODE (docs/tournaments.md) */
@@ -957,6 +961,9 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             }
             cfg.pool_guest = guest_pk;
             break;
+        case SEAT_FLAG_RATING:
+            rating = v;
+            break;
         case SEAT_FLAG_CODE:
             given_code = v;
             break;
@@ -973,6 +980,30 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         default:
             return CLI_EXIT_USAGE;
         }
+    }
+    if (rating != NULL) { /* a rated seek's token among the options */
+        char tok[64];
+        uint16_t lo, hi;
+        int n = snprintf(tok, sizeof tok, PROTO_OPTION_RATING "%s", rating);
+        if (!cfg.seek || n < 0 || (size_t)n >= sizeof tok ||
+            proto_options_rating(tok, &lo, &hi) != 1 ||
+            proto_options_rating(cfg.options, &lo, &hi) != 0) {
+            fprintf(stderr,
+                    cfg.seek ? _("tabula %s: bad --rating '%s'; expected "
+                                 "LO..HI, whole ratings from 1 to 65535, "
+                                 "e.g. 1400..1800 (once)\n")
+                             : _("tabula %s: --rating is a seek's (tabula "
+                                 "seek GAME --rating LO..HI)\n"),
+                    cmd, cli_token(rating));
+            return CLI_EXIT_USAGE;
+        }
+        n = snprintf(rated_opts, sizeof rated_opts, "%s%s%s", cfg.options,
+                     cfg.options[0] != '\0' ? "," : "", tok);
+        if (n < 0 || (size_t)n >= sizeof rated_opts) {
+            fprintf(stderr, _("tabula %s: the options are too long\n"), cmd);
+            return CLI_EXIT_USAGE;
+        }
+        cfg.options = rated_opts;
     }
     if (clock != NULL) {
         int crc = seat_clock_options(cfg.options, clock, opts, sizeof opts);

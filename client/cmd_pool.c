@@ -45,10 +45,10 @@ static const char pool_help[] = N_(
     "--delay MS makes the bot wait before each move.\n"
     "--me plays the game under your identity's key (--key FILE: another\n"
     "identity file), so it is rated under it; --rating LO..HI (e.g.\n"
-    "1400..1800) pairs you only with players the lobby's published list\n"
-    "rates LO to HI in the game and class you would play, and only if\n"
-    "their own --rating holds yours (a player not in the list counts as\n"
-    "1500; docs/pool.md).\n");
+    "1400..1800, with --me) pairs you only with players the lobby's\n"
+    "published list rates LO to HI in the game and class you would play,\n"
+    "and only if their own --rating holds yours (a player not in the list\n"
+    "counts as 1500; docs/pool.md).\n");
 
 enum {
     POOL_FLAG_LOBBY,
@@ -273,6 +273,7 @@ int cli_pool(int argc, char **argv)
             rated.me = 1;
             break;
         case POOL_FLAG_RATING:
+            rated.me = 1; /* (a rated game is the player's: under its key) */
             if (read_rating(v, &rated) != 0) {
                 fprintf(stderr,
                         _("tabula pool: bad rating range '%s'; expected "

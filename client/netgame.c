@@ -356,8 +356,11 @@ static void link_up(Netgame *g, const Seat_Out *o)
 static void failed(Netgame *g, const Seat_Out *o)
 {
     char text[640];
-    if (o->failure == SEAT_FAIL_ADMISSION && !g->resumed)
-        netstore_forget(g->log_path, &g->seq); /* it never had a seat */
+    /* it never had a seat (a rated seek's refusal comes to a --me
+     * joiner, which waits for its room as if let in: never seated) */
+    if ((o->failure == SEAT_FAIL_ADMISSION || o->reason == TB_E_RATING) &&
+        !g->resumed)
+        netstore_forget(g->log_path, &g->seq);
     /* (a host typed no code: its advice names its own invite code) */
     advice_seat_stopped(text, sizeof text, g->lobby, g->cfg.role,
                         g->cfg.code != NULL ? g->cfg.code : g->seat.invite.text,

@@ -766,9 +766,15 @@ Test(lobby_redis, a_rated_seek_is_held_to_its_range_on_every_node)
                   addr_b, NULL};
     start(&x, "jx", data[0], xa);
     cr_assert_eq(finish(&x), 1, "%s", slurp(x.out));
-    cr_assert_not_null(strstr(slurp(x.err), "your rating is outside the "
-                                            "seek's rating range"),
+    cr_assert_not_null(strstr(slurp(x.err), "did not seat you: your rating "
+                                            "is outside the seek's rating "
+                                            "range"),
                        "%s", slurp(x.err));
+    /* never seated: no seat left behind to resume under X's key */
+    char seats[500];
+    snprintf(seats, sizeof seats,
+             "ls %s/x-data/tabula/seats 2>/dev/null | grep -q .", dir);
+    cr_assert_neq(system(seats), 0, "seat files left after the refusal");
     char *ya[] = {"join",  invite,  "--key", "y.id", "--bot=1", "--lobby",
                   addr_b, NULL};
     start(&y, "jy", data[1], ya);
