@@ -133,6 +133,7 @@ typedef struct Lobby_Publish {
     char relay[PROTO_FINGERPRINT_MAX];
     char ratings[1100]; /* the list the pool pairs by; "": none */
     int ratings_own;    /* it is the archive's: read again after each run */
+    int told;           /* the start's line about it said */
     uv_loop_t *loop;
     uv_process_t proc;
     int running, again;
@@ -183,6 +184,13 @@ static void ratings_load(Lobby_Run *run)
     }
     fclose(f);
     lobby_use_ratings(run->lb, t);
+    /* (said once at start: a list read as nothing is not silent) */
+    if (!run->pub.told) {
+        run->pub.told = 1;
+        fprintf(stderr, "lobby: rated offers and seeks paired by %s (%zu "
+                        "players rated)\n",
+                run->pub.ratings, lobby_ratings_count(t));
+    }
 }
 
 /* The ratings process's handle closed: a run asked for meanwhile. */
@@ -617,6 +625,11 @@ int cli_lobby(int argc, char **argv)
      * fault. */
     if (tls_cert != NULL && tls_files_usable(tls_cert, tls_key) != 0)
         return CLI_EXIT_USAGE;
+    if (archive_mib != 0 && archive == NULL) {
+        fprintf(stderr, _("tabula lobby: --archive-max-mib goes with "
+                          "--archive DIR\n"));
+        return CLI_EXIT_USAGE;
+    }
     if (ratings != NULL && access(ratings, R_OK) != 0) {
         fprintf(stderr, _("tabula lobby: cannot read the ratings list '%s': "
                           "%s\n"),

@@ -30,6 +30,11 @@ int lobby_ratings_new(Lobby_Ratings **out)
     return *out != NULL ? 0 : TB_E_NOMEM;
 }
 
+size_t lobby_ratings_count(const Lobby_Ratings *t)
+{
+    return t != NULL ? t->n : 0;
+}
+
 void lobby_ratings_free(Lobby_Ratings *t)
 {
     if (t != NULL)
