@@ -645,7 +645,7 @@ static int republish(const char *dir, Club_Dir *d, const int *touched,
 
 /* One line of a relay archive's logs/index.txt (docs/archive.md). */
 typedef struct Index_Line {
-    char match[PROTO_HASH_HEX];
+    char match[PROTO_HASH_HEX + 4]; /* the log's name: MATCH or MATCH-K */
     char game[PROTO_NAME_MAX + 1];
     uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
     size_t bytes;
@@ -674,7 +674,16 @@ static const char *index_line(const char *p, size_t n, Index_Line *x)
     for (size_t c = 0; c < n; c++)
         if ((unsigned char)p[c] < 0x20 || p[c] == 0x7f)
             return N_("a control character");
-    if (proto_unhex(f[0], fl[0], match, sizeof match) != 0)
+    /* MATCH, or MATCH-K for a later room of one match (K 2..16: the
+     * archive never replaces a log it kept) */
+    size_t hexn = fl[0] > 2 * PROTO_HASH_BYTES ? 2 * PROTO_HASH_BYTES : fl[0];
+    int copy_ok = fl[0] == hexn ||
+                  (f[0][hexn] == '-' &&
+                   ((fl[0] == hexn + 2 && f[0][hexn + 1] >= '2' &&
+                     f[0][hexn + 1] <= '9') ||
+                    (fl[0] == hexn + 3 && f[0][hexn + 1] == '1' &&
+                     f[0][hexn + 2] >= '0' && f[0][hexn + 2] <= '6')));
+    if (proto_unhex(f[0], hexn, match, sizeof match) != 0 || !copy_ok)
         return N_("MATCH is not 64 lowercase hex digits");
     memcpy(x->match, f[0], fl[0]);
     x->match[fl[0]] = '\0';

@@ -180,8 +180,11 @@ typedef enum Club_Verdict {
  * proto_log_verify_witnessed (visit and ctx as it takes them) and hand
  * its transcript to *t (free with proto_transcript_free; may be NULL for
  * an empty log) and its report to *rep: the one reading of a log that
- * ratings and tournaments share. Errors: proto_log_verify_witnessed's,
- * with why (cap bytes, may be NULL) its one-line reason.
+ * ratings and tournaments share. A log that fails after whole envelopes
+ * holding a match already over reads as those envelopes (what follows
+ * an end cannot change it; anyone may cut a log at an envelope): *rep is
+ * the cut log's. Errors: proto_log_verify_witnessed's, with why (cap
+ * bytes, may be NULL) its one-line reason.
  */
 int club_log_open(const uint8_t *buf, size_t len, Proto_Log_Visit visit,
                   void *ctx, Proto_Transcript **t, Proto_Log_Report *rep,

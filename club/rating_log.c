@@ -42,6 +42,28 @@ int club_log_open(const uint8_t *buf, size_t len, Proto_Log_Visit visit,
         why[0] = '\0';
     memset(rep, 0, sizeof *rep);
     rc = proto_log_verify_witnessed(buf, len, NULL, visit, NULL, ctx, t, rep);
+    /* A log whose whole envelopes up to its fault hold a match already
+     * over gives that match: what comes after an end cannot change it,
+     * and anyone may cut a log at an envelope (the end record is not
+     * signed). A trial spoiled a relay's copy of a lost game so: one more
+     * envelope signed by the loser after the end, and the loss left the
+     * published list. A fault before the end gives nothing, as before. */
+    if (rc != 0 && rep->envelopes > 0 && rep->offset > 0 &&
+        rep->offset < len) {
+        Proto_Log_Report cut;
+        Proto_Transcript *tc = NULL;
+        memset(&cut, 0, sizeof cut);
+        if (proto_log_verify_witnessed(buf, rep->offset, NULL, visit, NULL,
+                                       ctx, &tc, &cut) == 0 &&
+            tc != NULL &&
+            proto_transcript_status(tc).outcome != CORE_ONGOING) {
+            proto_transcript_free(*t);
+            *t = tc;
+            *rep = cut;
+            return 0;
+        }
+        proto_transcript_free(tc);
+    }
     if (rc != 0) {
         if (why != NULL && cap > 0)
             snprintf(why, cap, "%s",

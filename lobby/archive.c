@@ -30,7 +30,7 @@
 #include "proto.h"
 #include "tb_error.h"
 
-#define ARCHIVE_PATH_MAX 1100
+#define ARCHIVE_PATH_MAX 1200
 
 struct Lobby_Archive {
     char dir[1024];
@@ -48,16 +48,64 @@ typedef struct Arch_Room {
     uint8_t chain[PROTO_HASH_BYTES]; /* the last envelope's hash */
     uint32_t count;                  /* envelopes in */
     uint64_t bytes;                  /* written, counted in the archive's */
-    int failed;                      /* a write failed: it goes */
+    int failed;                      /* a write failed, or past a cap */
+    char name[2 * PROTO_HASH_BYTES + 8]; /* MATCH, or MATCH-K */
     char part[ARCHIVE_PATH_MAX];
 } Arch_Room;
 
-static void arch_path(const Lobby_Archive *a, const uint8_t id[32],
+/* The most logs one match gets (rooms that carried its start): MATCH,
+ * MATCH-2, ... MATCH-16. */
+#define ARCHIVE_COPIES_MAX 16
+/* The most bytes one room's log may take (a long game's is some hundred
+ * KiB; a DESYNC report carries a whole state): past it the log goes. */
+#define ARCHIVE_ROOM_MAX ((uint64_t)8 << 20)
+
+static void arch_path(const Lobby_Archive *a, const char *name,
                       const char *ext, char *out)
 {
-    char hex[2 * PROTO_HASH_BYTES + 1];
+    snprintf(out, ARCHIVE_PATH_MAX, "%s/logs/%s.%s", a->dir, name, ext);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A name no log or part of this archive has: the match's id, then
+ * MATCH-2, -3, ...: a room that carries a match start already kept
+ * never replaces the log kept (a trial replaced a lost game's log with a
+ * replay of its start alone). 0, or -1 when every copy is taken. */
+static int fresh_name(const Lobby_Archive *a, const uint8_t id[32],
+                      Arch_Room *ar)
+{
+    char hex[2 * PROTO_HASH_BYTES + 1], log[ARCHIVE_PATH_MAX];
     proto_hex(id, PROTO_HASH_BYTES, hex);
-    snprintf(out, ARCHIVE_PATH_MAX, "%s/logs/%s.%s", a->dir, hex, ext);
+    for (int k = 1; k <= ARCHIVE_COPIES_MAX; k++) {
+        if (k == 1)
+            snprintf(ar->name, sizeof ar->name, "%s", hex);
+        else
+            snprintf(ar->name, sizeof ar->name, "%s-%d", hex, k);
+        arch_path(a, ar->name, "part", ar->part);
+        arch_path(a, ar->name, "log", log);
+        if (!exists(ar->part) && !exists(log))
+            return 0;
+    }
+    return -1;
+}
+
+/* The room's log goes now (a write failed, or it is past a cap): its
+ * file and its bytes in the total. */
+static void arch_drop(Lobby_Archive *a, Arch_Room *ar)
+{
+    if (ar->failed)
+        return;
+    ar->failed = 1;
+    proto_log_close(ar->log);
+    ar->log = NULL;
+    unlink(ar->part);
+    a->bytes -= ar->bytes < a->bytes ? ar->bytes : a->bytes;
+    ar->bytes = 0;
 }
 
 /* The room's first frame: its match start, or nothing is kept. */
@@ -85,10 +133,8 @@ static Arch_Room *arch_open(Lobby_Archive *a, const uint8_t host_pk[32],
     ar->h.version = PROTO_LOG_VERSION;
     memcpy(ar->h.room, host_pk, PROTO_KEY_BYTES);
     memcpy(ar->id, e->hash, PROTO_HASH_BYTES);
-    arch_path(a, ar->id, "part", ar->part);
-    unlink(ar->part); /* an earlier room's of this match: this one is
-                         whole from its start */
-    if (proto_log_create(&ar->log, ar->part, &ar->h) != 0) {
+    if (fresh_name(a, ar->id, ar) != 0 ||
+        proto_log_create(&ar->log, ar->part, &ar->h) != 0) {
         free(ar);
         return NULL;
     }
@@ -118,9 +164,17 @@ static void arch_frame(void *arch, void **h, const uint8_t host_pk[32],
         return; /* not the chain's next: a copy, or not taken */
     }
     rlen = proto_log_receipt_record(ar->count, rc, rec, sizeof rec);
+    /* the caps while it is written, not only when it opens: a room that
+     * streams large envelopes to a reading guest wrote 9 MB a second
+     * past the total (a trial) */
+    if (ar->bytes + n + rlen + 8 > ARCHIVE_ROOM_MAX ||
+        a->bytes + n + rlen + 8 > a->cap) {
+        arch_drop(a, ar);
+        return;
+    }
     if (rlen == 0 || proto_log_append_envelope(ar->log, data, n) != 0 ||
         proto_log_append_record(ar->log, rec, rlen) != 0) {
-        ar->failed = 1;
+        arch_drop(a, ar);
         return;
     }
     memcpy(ar->chain, e.hash, PROTO_HASH_BYTES);
@@ -133,13 +187,12 @@ static void arch_frame(void *arch, void **h, const uint8_t host_pk[32],
 static int index_add(const Lobby_Archive *a, const Arch_Room *ar,
                      long long bytes)
 {
-    char path[ARCHIVE_PATH_MAX], id[65], w[65], b[65], line[400];
+    char path[ARCHIVE_PATH_MAX], w[65], b[65], line[400];
     int len, fd, rc = 0;
     snprintf(path, sizeof path, "%s/logs/index.txt", a->dir);
-    proto_hex(ar->id, 32, id);
     proto_hex(ar->h.white, 32, w);
     proto_hex(ar->h.black, 32, b);
-    len = snprintf(line, sizeof line, "%s %s %s %s %llu %lld\n", id,
+    len = snprintf(line, sizeof line, "%s %s %s %s %llu %lld\n", ar->name,
                    ar->h.game, w, b, (unsigned long long)ar->h.started,
                    bytes);
     fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -161,12 +214,14 @@ static void arch_end(void *arch, void *h, int whole)
     struct stat st;
     if (ar == NULL)
         return;
-    if (proto_log_close(ar->log) != 0)
-        ar->failed = 1;
-    arch_path(a, ar->id, "log", path);
+    if (!ar->failed && proto_log_close(ar->log) != 0) {
+        ar->log = NULL;
+        arch_drop(a, ar);
+    }
+    ar->log = NULL;
+    arch_path(a, ar->name, "log", path);
     if (!whole || ar->failed || rename(ar->part, path) != 0) {
-        unlink(ar->part);
-        a->bytes -= ar->bytes < a->bytes ? ar->bytes : a->bytes;
+        arch_drop(a, ar);
     } else {
         chmod(path, 0644); /* (created 0600: published) */
         if (stat(path, &st) == 0 &&

@@ -1609,7 +1609,11 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
     o.hi = ask.hi;
     o.want_lo = ask.want_lo;
     o.want_hi = ask.want_hi;
-    lobby__ratings_fill(rs->ratings, o.key, o.rating);
+    /* the ratings of the key that will play the game (its card's), the
+     * one its result is rated under: not the offer's signer (a trial
+     * paired as a fresh 1500 key and played, and was rated, as its 1662
+     * one) */
+    lobby__ratings_fill(rs->ratings, ask.card.host_pk, o.rating);
     _Static_assert(sizeof o.options == sizeof ask.card.options,
                    "an offer's options are its card's");
     memcpy(o.options, ask.card.options, sizeof o.options);

@@ -113,7 +113,7 @@ export async function checkRatings(tabula) {
   const ids = index.split('\n').filter((l) => l.trim()).map((l) => l.split(' ')[0]);
   const logs = [];
   for (const id of ids) {
-    if (!/^[0-9a-f]{64}$/.test(id)) { logs.push(null); continue; }
+    if (!/^[0-9a-f]{64}(-([2-9]|1[0-6]))?$/.test(id)) { logs.push(null); continue; }
     try {
       logs.push(await download(`./archive/logs/${id}.log`, true));
     } catch {

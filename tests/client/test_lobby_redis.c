@@ -696,8 +696,8 @@ Test(lobby_redis, rated_offers_pair_by_the_offering_nodes_list)
     await_line(&na, "listening: ", addr_a, sizeof addr_a);
     start_node(&nb, "node-b", "127.0.0.1:0", url, addr_b, sizeof addr_b);
 
-    char *xa[] = {"pool", "laska", "--clock", "5+0", "--bot=1", "--lobby",
-                  addr_a, NULL};
+    char *xa[] = {"pool", "laska", "--clock", "5+0", "--me", "--bot=1",
+                  "--lobby", addr_a, NULL};
     start(&x, "px", env[0], xa);
     await_line(&x, "pool: waiting (laska 1)", NULL, 0);
     char *ya[] = {"pool",    "laska",  "--clock",    "5+0", "--rating",
