@@ -643,78 +643,6 @@ static int republish(const char *dir, Club_Dir *d, const int *touched,
 #define ARCHIVE_INDEX_MAX (16u << 20)
 #define ARCHIVE_LOG_MAX (16u << 20)
 
-/* One line of a relay archive's logs/index.txt (docs/archive.md). */
-typedef struct Index_Line {
-    char match[PROTO_HASH_HEX + 4]; /* the log's name: MATCH or MATCH-K */
-    char game[PROTO_NAME_MAX + 1];
-    uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
-    size_t bytes;
-} Index_Line;
-
-/* Read the index line p[0..n) (hostile) into *x: 0, or a fixed English
- * phrase saying what is wrong. */
-static const char *index_line(const char *p, size_t n, Index_Line *x)
-{
-    const char *f[6];
-    size_t fl[6], k = 0, i = 0;
-    char *game = x->game;
-    uint8_t match[PROTO_HASH_BYTES];
-    if (n > 512)
-        return N_("the line is too long");
-    while (k < 6 && i <= n) {
-        size_t j = i;
-        while (j < n && p[j] != ' ')
-            j++;
-        f[k] = p + i;
-        fl[k++] = j - i;
-        i = j + 1;
-    }
-    if (k != 6 || i <= n)
-        return N_("not six fields separated by one blank");
-    for (size_t c = 0; c < n; c++)
-        if ((unsigned char)p[c] < 0x20 || p[c] == 0x7f)
-            return N_("a control character");
-    /* MATCH, or MATCH-K for a later room of one match (K 2..16: the
-     * archive never replaces a log it kept) */
-    size_t hexn = fl[0] > 2 * PROTO_HASH_BYTES ? 2 * PROTO_HASH_BYTES : fl[0];
-    int copy_ok = fl[0] == hexn ||
-                  (f[0][hexn] == '-' &&
-                   ((fl[0] == hexn + 2 && f[0][hexn + 1] >= '2' &&
-                     f[0][hexn + 1] <= '9') ||
-                    (fl[0] == hexn + 3 && f[0][hexn + 1] == '1' &&
-                     f[0][hexn + 2] >= '0' && f[0][hexn + 2] <= '6')));
-    if (proto_unhex(f[0], hexn, match, sizeof match) != 0 || !copy_ok)
-        return N_("MATCH is not 64 lowercase hex digits");
-    memcpy(x->match, f[0], fl[0]);
-    x->match[fl[0]] = '\0';
-    if (fl[1] == 0 || fl[1] > PROTO_NAME_MAX)
-        return N_("GAME is not a game's name");
-    memcpy(game, f[1], fl[1]);
-    game[fl[1]] = '\0';
-
-    if (core_game_find(game) == NULL ||
-        strcmp(core_game_name(core_game_find(game)), game) != 0)
-        return N_("GAME is not a game's name");
-    if (proto_unhex(f[2], fl[2], x->white, PROTO_KEY_BYTES) != 0 ||
-        proto_unhex(f[3], fl[3], x->black, PROTO_KEY_BYTES) != 0)
-        return N_("WHITE or BLACK is not 64 lowercase hex digits");
-    for (int m = 4; m < 6; m++) {
-        uint64_t v = 0;
-        if (fl[m] == 0 || fl[m] > 19 || (f[m][0] == '0' && fl[m] > 1))
-            return N_("STARTED or BYTES is not a number");
-        for (size_t c = 0; c < fl[m]; c++) {
-            if (f[m][c] < '0' || f[m][c] > '9')
-                return N_("STARTED or BYTES is not a number");
-            v = v * 10 + (uint64_t)(f[m][c] - '0');
-        }
-        if (m == 5 && (v == 0 || v > ARCHIVE_LOG_MAX))
-            return N_("BYTES is out of range");
-        if (m == 5)
-            x->bytes = (size_t)v;
-    }
-    return NULL;
-}
-
 /* collect --from SOURCE: the logs a relay's archive lists whose players
  * are an open pairing's White and Black, each fetched and collected as a
  * handed-in log (*got of them; *refused refused, each said). Bad index
@@ -737,7 +665,7 @@ static int collect_from(const Args *a, Club_Dir *d, int *touched, int *got,
         const char *p = (const char *)idx + pos, *bad;
         const uint8_t *nl = memchr(idx + pos, '\n', len - pos);
         size_t n = nl != NULL ? (size_t)(nl - (idx + pos)) : len - pos;
-        Index_Line x;
+        Club_Index_Line x;
         pos += n + 1;
         line++;
         snprintf(where, sizeof where, "%s%slogs/index.txt:%d", a->from,
@@ -745,7 +673,7 @@ static int collect_from(const Args *a, Club_Dir *d, int *touched, int *got,
         if (nl == NULL)
             bad = N_("the last line has no newline");
         else
-            bad = index_line(p, n, &x);
+            bad = club_index_line(p, n, ARCHIVE_LOG_MAX, &x);
         if (bad != NULL) {
             cli__dir_say(_("%s: skipped: %s"), where, _(bad));
             continue;

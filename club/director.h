@@ -255,4 +255,24 @@ int club_dir_log_game(const uint8_t *buf, size_t len, Club_Dir_Log *out,
 /* club_dir_find: the starting rank of the player with key pk, or 0. */
 int club_dir_find(const Club_Dir *d, const uint8_t pk[PROTO_KEY_BYTES]);
 
+/*
+ * A line of a relay archive's logs/index.txt (docs/archive.md): "NAME
+ * GAME WHITE BLACK STARTED BYTES", NAME the log's name (the match id, 64
+ * lowercase hex digits, or that and -2 .. -16 for a later room of one
+ * match), GAME a game's name, WHITE and BLACK keys in lowercase hex,
+ * STARTED and BYTES decimal, BYTES 1..max_bytes. Hostile input: a reader
+ * trusts none of it (each log is verified).
+ */
+typedef struct Club_Index_Line {
+    char match[PROTO_HASH_HEX + 4]; /* the log's name: NAME */
+    char game[PROTO_NAME_MAX + 1];
+    uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
+    size_t bytes;
+} Club_Index_Line;
+
+/* club_index_line: the index line p[0..n) (no newline) into *x: NULL, or
+ * a fixed English phrase (a msgid) saying what is wrong. */
+const char *club_index_line(const char *p, size_t n, size_t max_bytes,
+                            Club_Index_Line *x);
+
 #endif /* TABULA_CLUB_DIRECTOR_H */

@@ -90,7 +90,11 @@ mkdir -p "$out/seeds.d/director"
   for p in 1 2 3 4 5 6; do printf 'standing %d %d 0 0 0 0 0\n' $p $p; done
   printf 'signature %0128d\n' 0
 } >"$out/seeds.d/director/forfeits"
-for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf director swiss}; do
+# (index: a relay archive's index lines, a name and its later copy)
+mkdir -p "$out/seeds.d/index"
+printf '%064d laska %064d %064d 1700000000 9277' 0 1 2 >"$out/seeds.d/index/one"
+printf '%064d-12 chessball %064d %064d 0 1' 7 1 2 >"$out/seeds.d/index/copy"
+for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek pool trf director swiss index}; do
   extra=()
   seeds=$target
   maxlen=8192
@@ -109,6 +113,9 @@ for target in ${FUZZ_ONLY:-frame envelope log record seat wire room name seek po
   if [ "$target" = pool ]; then # (mutated offers reach past their proofs)
     extra=(-DTABULA_FUZZ_UNSIGNED)
     maxlen=1024
+  fi
+  if [ "$target" = index ]; then
+    maxlen=600
   fi
   if [ "$target" = director ]; then # (mutated documents reach the
     # fields' rules past the director's signature)
