@@ -206,24 +206,6 @@ static int read_games(const char *text, Pool_Run *r, uint16_t *mask)
     return 0;
 }
 
-/* "LO..HI" of whole ratings 1..65535, LO at most HI, into *rated. */
-static int read_rating(const char *text, Seat_Pool_Rated *rated)
-{
-    const char *dots = strstr(text, "..");
-    char lo[16];
-    uint64_t a, b;
-    if (dots == NULL || (size_t)(dots - text) >= sizeof lo)
-        return -1;
-    memcpy(lo, text, (size_t)(dots - text));
-    lo[dots - text] = '\0';
-    if (cli_uint(lo, 1, 65535, &a) != 0 || cli_uint(dots + 2, 1, 65535, &b) != 0 ||
-        a > b)
-        return -1;
-    rated->want_lo = (uint16_t)a;
-    rated->want_hi = (uint16_t)b;
-    return 0;
-}
-
 int cli_pool(int argc, char **argv)
 {
     Seat_Pool_Rated rated = {0, 0, 0};
@@ -274,12 +256,11 @@ int cli_pool(int argc, char **argv)
             break;
         case POOL_FLAG_RATING:
             rated.me = 1; /* (a rated game is the player's: under its key) */
-            if (read_rating(v, &rated) != 0) {
-                fprintf(stderr,
-                        _("tabula pool: bad rating range '%s'; expected "
-                          "LO..HI, whole ratings from 1 to 65535, e.g. "
-                          "1400..1800\n"),
-                        cli_token(v));
+            if (seat_rating_range(v, &rated.want_lo, &rated.want_hi) != 0 ||
+                rated.want_hi == 0) {
+                fputs("tabula pool: ", stderr);
+                fprintf(stderr, _(seat_rating_range_bad()), cli_token(v));
+                fputc('\n', stderr);
                 return CLI_EXIT_USAGE;
             }
             break;

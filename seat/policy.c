@@ -99,6 +99,28 @@ const char *seat_clock_bad(const char *clock)
     return seat_clock_bad_part(part);
 }
 
+int seat_rating_range(const char *text, uint16_t *lo, uint16_t *hi)
+{
+    char tok[32];
+    *lo = *hi = 0;
+    if (text == NULL || text[0] == '\0')
+        return 0;
+    /* (the rating token's own grammar: proto_rating_token) */
+    int n = snprintf(tok, sizeof tok, PROTO_OPTION_RATING "%s", text);
+    if (n < 0 || (size_t)n >= sizeof tok ||
+        proto_rating_token(tok, (size_t)n, lo, hi) != 1) {
+        *lo = *hi = 0;
+        return TB_E_OPTION;
+    }
+    return 0;
+}
+
+const char *seat_rating_range_bad(void)
+{
+    return N_("bad rating range '%s'; expected LO..HI, whole ratings from 1 "
+              "to 65535, e.g. 1400..1800");
+}
+
 const char *seat_clock_range_bad(const char *range)
 {
     Proto_Clock lo, hi;

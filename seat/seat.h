@@ -125,6 +125,16 @@ const char *seat_clock_bad(const char *clock);
  */
 const char *seat_clock_range_bad(const char *range);
 
+/*
+ * seat_rating_range: a rating range as a player types it for the pool
+ * (`tabula pool --rating`, the page's pool): "LO..HI", whole ratings
+ * 1..65535, LO at most HI, into *lo, *hi; "" for none (0, 0). 0, or
+ * TB_E_OPTION; seat_rating_range_bad is then the words (one %s for the
+ * text typed, N_() marked).
+ */
+int seat_rating_range(const char *text, uint16_t *lo, uint16_t *hi);
+const char *seat_rating_range_bad(void);
+
 /* seat_clock_twice: the English text (no format) that tells a player the
  * match options hold a clock already besides the one typed, N_() marked. */
 const char *seat_clock_twice(void);

@@ -1296,7 +1296,7 @@ function poolOffer() {
   if (!games.length) throw new Error(t('Choose at least one game.'));
   // (the player's key proves the offer, as the terminal's identity does)
   const offer = tabula.poolOffer({ games, range: $('pool-clock').value.trim(),
-    idKey: identityKey(() => tabula.keyNew()) });
+    rating: $('pool-rating').value.trim(), idKey: identityKey(() => tabula.keyNew()) });
   const bot = Number($('pool-bot').value);
   pool = { offer, bot, counts: null };
   pool.driver = new PoolDriver(offer, lobbyUrl(), {
@@ -1355,6 +1355,8 @@ const PAGE_TEXTS = {
   games: N_('Games'),
   clocks: N_('Clocks'),
   'clock-range': N_('none, or 5+0, or 3+2..10+5'),
+  'ratings-range': N_('Ratings'),
+  'rating-range': N_('any, or 1400..1800'),
   offer: N_('Offer'),
   cancel: N_('Cancel'),
   'pool-hint': N_('The lobby pairs you with the player who has waited longest among those who share a game and a clock with you; the one who waited longer plays White.'),

@@ -206,9 +206,9 @@ export class Tabula {
   // ('3+2..10+5', '5+0', '' none: read by the module's one grammar),
   // options (no clock), idKey the player's identity key, which proves the
   // offer; throws with the reason in the page's language.
-  poolOffer({ games, range = '', options = '', idKey = '' }) {
-    const h = this.withStrings([games.join(','), range, options, idKey],
-      (g, r, o, i) => this.x.web_pool_new(g, r, o, i));
+  poolOffer({ games, range = '', options = '', idKey = '', rating = '' }) {
+    const h = this.withStrings([games.join(','), range, options, idKey, rating],
+      (g, r, o, i, q) => this.x.web_pool_new(g, r, o, i, q));
     if (h === 0) throw this.lastError();
     return new PoolOffer(this, h);
   }

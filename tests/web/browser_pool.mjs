@@ -81,6 +81,17 @@ export async function netPool(useRedis = false) {
     if (!/10\+5\.\.3\+2/.test(refused) || await page.evaluate(() => window.tabulaPage.pool !== null))
       throw new Error(`a range out of order: ${JSON.stringify(refused)}`);
     say(`refused: ${refused}`);
+    // A rating range out of order refused in the terminal's words too
+    // (seat_rating_range_bad; the form's Ratings, issue 38).
+    await page.$eval('#pool-rating', (e) => { e.value = '1800..1400'; });
+    await offer(page, ['laska'], '5+0');
+    await page.waitForFunction(() => /1800\.\.1400/.test(document.getElementById('pool-error').textContent),
+      { timeout: 10000, polling: 50 }).catch(() => {});
+    const badRating = await page.$eval('#pool-error', (e) => e.textContent);
+    if (badRating !== "bad rating range '1800..1400'; expected LO..HI, whole ratings from 1 to 65535, e.g. 1400..1800" ||
+        await page.evaluate(() => window.tabulaPage.pool !== null))
+      throw new Error(`a rating range out of order: ${JSON.stringify(badRating)}`);
+    await page.$eval('#pool-rating', (e) => { e.value = ''; });
 
     // A: the page, laska and chessball at 3+2..10+5.
     await offer(page, ['laska', 'chessball'], '3+2..10+5');

@@ -70,8 +70,10 @@ static int options_ok(uint16_t mask, const char *options)
 
 WEB_EXPORT(web_pool_new)
 Web_Pool *web_pool_new(const char *games, const char *range,
-                       const char *options, const char *id_key)
+                       const char *options, const char *id_key,
+                       const char *rating)
 {
+    Seat_Pool_Rated rated = {0, 0, 0};
     Proto_Clock lo, hi;
     Proto_Identity me;
     uint16_t mask = 0;
@@ -100,6 +102,15 @@ Web_Pool *web_pool_new(const char *games, const char *range,
         snprintf(why, sizeof why, "bad options '%.60s'", options);
         rc = TB_E_FORMAT;
     }
+    /* a rated offer (the terminal's --rating): played under the page's
+     * own key, the one its rating is (docs/pool.md "Rated offers") */
+    if (rc == 0 && rating != NULL && rating[0] != '\0' &&
+        (seat_rating_range(rating, &rated.want_lo, &rated.want_hi) != 0 ||
+         !has_id)) {
+        snprintf(why, sizeof why, _(seat_rating_range_bad()), rating);
+        rc = TB_E_OPTION;
+    }
+    rated.me = rated.want_hi != 0;
     if (rc == 0 && has_id && web__key_read(id_key, &me) != 0) {
         snprintf(why, sizeof why, "the stored identity key is damaged");
         rc = TB_E_FORMAT;
@@ -114,7 +125,7 @@ Web_Pool *web_pool_new(const char *games, const char *range,
         return NULL;
     }
     rc = seat_pool_offer(&p->offer, has_id ? &me : NULL, mask, &lo, &hi,
-                         options, NULL);
+                         options, &rated);
     proto_identity_wipe(&me);
     if (rc != 0) {
         web__fail(rc, tb_strerror(rc));

@@ -24,15 +24,19 @@ struct Web_Net;
  * proto_clock_range_parse: "3+2..10+5", one clock "5+0", or "" for no
  * clock) with match options (no clock in them; "" the defaults), proved
  * by the player's identity key id_key (hex, as web_key_new gives it; ""
- * the offer's own seat key). NULL with web_last_error and web_last_why
- * in the page's language: TB_E_ARG (no game, a game unknown or named
- * twice: the name), TB_E_OPTION (the range refused: the part named, as
- * `tabula pool --clock` says it, seat_clock_range_bad), TB_E_FORMAT (bad
+ * the offer's own seat key), paired only with players rated rating
+ * ("LO..HI" as `tabula pool --rating` takes it, seat_rating_range; "" any;
+ * a rated offer needs id_key and plays under it). NULL with
+ * web_last_error and web_last_why in the page's language: TB_E_ARG (no
+ * game, a game unknown or named twice: the name), TB_E_OPTION (the range
+ * or the rating range refused: the part named, as `tabula pool` says
+ * it), TB_E_FORMAT (bad
  * options for a game offered, a clock in them, a damaged id_key),
  * TB_E_NOMEM, TB_E_CRYPTO.
  */
 Web_Pool *web_pool_new(const char *games, const char *range,
-                       const char *options, const char *id_key);
+                       const char *options, const char *id_key,
+                       const char *rating);
 
 /* web_pool_hello: the POOL hello to send when the WebSocket opens (bytes
  * in web_out, web_out_len). */
