@@ -213,15 +213,6 @@ int cli_options_check(const char *cmd, const Core_Game *g, const char *opts,
  * word names one of those subcommands, else 0.
  */
 int cli_director(int argc, char **argv);
-
-/*
- * cli_relay_word: a relay named as `tabula ratings --relay` and
- * `tabula tournament create --relay` take it (its key in hex, or the
- * fingerprint `tabula lobby` prints as 'relay key:', in either case) into
- * out in its canonical form (lowercase hex, or the fingerprint in
- * capitals). Returns 0, or TB_E_ARG when v is neither.
- */
-int cli_relay_word(const char *v, char out[2 * PROTO_KEY_BYTES + 1]);
 int cli_director_sub(const char *word);
 
 /* ---- flags: one table per command ----------------------------------- */

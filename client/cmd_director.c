@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "club.h"
 #include "director.h"
 #include "director_cli.h"
 #include "fetch.h"
@@ -302,7 +303,7 @@ static int create(const Args *a)
         }
         snprintf(d->lobby, sizeof d->lobby, "%s", a->lobby);
     }
-    if (a->relay != NULL && cli_relay_word(a->relay, d->relay) != 0) {
+    if (a->relay != NULL && club_relay_word(a->relay, d->relay) != 0) {
         cli__dir_say(_("bad relay '%s': its fingerprint (XXXX-XXXX-XXXX-XXXX, "
                        "as tabula lobby prints it after 'relay key:') or its "
                        "key in hex"),

@@ -64,20 +64,6 @@ static const char *verdict_words(Club_Verdict v)
     }
 }
 
-int cli_relay_word(const char *v, char out[2 * PROTO_KEY_BYTES + 1])
-{
-    size_t n = v != NULL ? strlen(v) : 0;
-    if (n != 2 * PROTO_KEY_BYTES && n != PROTO_FINGERPRINT_MAX - 1)
-        return TB_E_ARG;
-    memcpy(out, v, n + 1);
-    for (char *c = out; *c != '\0'; c++) /* (typed in either case) */
-        if (n == 2 * PROTO_KEY_BYTES && *c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-        else if (n != 2 * PROTO_KEY_BYTES && *c >= 'a' && *c <= 'z')
-            *c = (char)(*c - 'a' + 'A');
-    return club_dir_relay_ok(out, n) ? 0 : TB_E_ARG;
-}
-
 typedef struct Paths {
     char **at;
     size_t n, cap;
@@ -145,7 +131,6 @@ int cli_ratings(int argc, char **argv)
     size_t ndirs = 0;
     Paths paths = {NULL, 0, 0};
     Club_List *list = NULL;
-    char word[2 * PROTO_KEY_BYTES + 1];
     int status = CLI_EXIT_FAIL;
 
     if (dirs == NULL || club_list_new(&list) != 0) {
@@ -171,8 +156,7 @@ int cli_ratings(int argc, char **argv)
                 goto done;
             }
         } else if (f == RATINGS_RELAY &&
-                   ((rc = cli_relay_word(v, word)) != 0 ||
-                    (rc = club_list_trust(list, word)) != 0)) {
+                   (rc = club_list_trust(list, v)) != 0) {
             if (rc == TB_E_LIMIT)
                 fprintf(stderr, _("tabula ratings: at most %d relays\n"),
                         CLUB_LIST_RELAYS_MAX);

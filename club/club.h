@@ -284,11 +284,25 @@ void club_list_free(Club_List *l);
 int club_list_only(Club_List *l, const char *game);
 
 /*
+ * A relay named by a person (`tabula ratings --relay`, `tabula
+ * tournament create --relay`): its key in hex, or the fingerprint
+ * `tabula lobby` prints as 'relay key:', in either case.
+ * club_relay_word: v in its canonical form into out (lowercase hex, or
+ * the fingerprint in Crockford base32 capitals, XXXX-XXXX-XXXX-XXXX):
+ * 0, or TB_E_ARG when v is neither. club_relay_names: 1 when the
+ * canonical word names the relay of key pk (its hex or its
+ * fingerprint), else 0.
+ */
+#define CLUB_RELAY_WORD_MAX (2 * PROTO_KEY_BYTES + 1)
+int club_relay_word(const char *v, char out[CLUB_RELAY_WORD_MAX]);
+int club_relay_names(const char *word, const uint8_t pk[PROTO_KEY_BYTES]);
+
+/*
  * club_list_trust: rate only games every receipt of which is by a relay
- * named so (`--relay`; called again for more relays): relay is its key in
- * hex (64 digits) or its fingerprint (XXXX-XXXX-XXXX-XXXX, either case).
- * A list that trusts none rates every verified game. Errors: TB_E_ARG
- * (NULL, neither form), TB_E_LIMIT (CLUB_LIST_RELAYS_MAX already).
+ * named so (`--relay`; called again for more relays): relay as
+ * club_relay_word takes it. A list that trusts none rates every verified
+ * game. Errors: TB_E_ARG (NULL, neither form), TB_E_LIMIT
+ * (CLUB_LIST_RELAYS_MAX already).
  */
 int club_list_trust(Club_List *l, const char *relay);
 

@@ -36,19 +36,14 @@ static const char *const forfeit_words[] = {NULL, "white", "black", "none"};
 
 int club_dir_relay_ok(const char *text, size_t n)
 {
-    static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    uint8_t pk[PROTO_KEY_BYTES];
-    if (text == NULL)
+    char word[CLUB_RELAY_WORD_MAX], typed[CLUB_RELAY_WORD_MAX];
+    if (text == NULL || n >= sizeof typed)
         return 0;
-    if (n == 2 * PROTO_KEY_BYTES)
-        return proto_unhex(text, n, pk, sizeof pk) == 0;
-    if (n != PROTO_FINGERPRINT_MAX - 1)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (i % 5 == 4 ? text[i] != '-'
-                       : text[i] == '\0' || strchr(crockford, text[i]) == NULL)
-            return 0;
-    return 1;
+    memcpy(typed, text, n);
+    typed[n] = '\0';
+    /* (in its canonical form only) */
+    return memchr(text, '\0', n) == NULL && club_relay_word(typed, word) == 0 &&
+           strcmp(word, typed) == 0;
 }
 
 int club_dir_lobby_ok(const char *text, size_t n)
@@ -958,15 +953,9 @@ int club_dir_log_relay_ok(const Club_Dir *d, const Club_Dir_Log *lg,
         return 1;
     if (lg->nrelays == 0)
         w = N_("no relay witnessed it");
-    for (unsigned i = 0; w == NULL && i < lg->nrelays; i++) {
-        char hex[2 * PROTO_KEY_BYTES + 1], fp[PROTO_FINGERPRINT_MAX];
-        if (i < 8) {
-            proto_hex(lg->relay[i], PROTO_KEY_BYTES, hex);
-            proto_fingerprint(lg->relay[i], fp);
-        }
-        if (i >= 8 || (strcmp(hex, d->relay) != 0 && strcmp(fp, d->relay) != 0))
+    for (unsigned i = 0; w == NULL && i < lg->nrelays; i++)
+        if (i >= 8 || !club_relay_names(d->relay, lg->relay[i]))
             w = N_("a receipt is by another relay than the tournament's");
-    }
     if (why != NULL)
         *why = w != NULL ? w : "";
     return w == NULL;

@@ -18,7 +18,7 @@
 struct Club_List {
     Club_Ratings *ratings;
     char only[PROTO_NAME_MAX + 1]; /* "" every game */
-    char trust[CLUB_LIST_RELAYS_MAX][PROTO_FINGERPRINT_MAX];
+    char trust[CLUB_LIST_RELAYS_MAX][CLUB_RELAY_WORD_MAX]; /* canonical */
     size_t ntrust;
     /* the relays that witnessed the games added, for the 'relay:' lines */
     char seen[LIST_SEEN_MAX][PROTO_FINGERPRINT_MAX];
@@ -61,25 +61,43 @@ int club_list_only(Club_List *l, const char *game)
     return 0;
 }
 
+int club_relay_word(const char *v, char out[CLUB_RELAY_WORD_MAX])
+{
+    static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    uint8_t pk[PROTO_KEY_BYTES];
+    size_t n = v != NULL ? strlen(v) : 0;
+    int hex = n == 2 * PROTO_KEY_BYTES;
+    if (!hex && n != PROTO_FINGERPRINT_MAX - 1)
+        return TB_E_ARG;
+    for (size_t i = 0; i <= n; i++) /* (typed in either case) */
+        out[i] = (char)(hex && v[i] >= 'A' && v[i] <= 'Z'    ? v[i] - 'A' + 'a'
+                        : !hex && v[i] >= 'a' && v[i] <= 'z' ? v[i] - 'a' + 'A'
+                                                             : v[i]);
+    if (hex)
+        return proto_unhex(out, n, pk, sizeof pk) == 0 ? 0 : TB_E_ARG;
+    for (size_t i = 0; i < n; i++)
+        if (i % 5 == 4 ? out[i] != '-' : strchr(crockford, out[i]) == NULL)
+            return TB_E_ARG;
+    return 0;
+}
+
+int club_relay_names(const char *word, const uint8_t pk[PROTO_KEY_BYTES])
+{
+    char hex[2 * PROTO_KEY_BYTES + 1], fp[PROTO_FINGERPRINT_MAX];
+    proto_hex(pk, PROTO_KEY_BYTES, hex);
+    proto_fingerprint(pk, fp);
+    return strcmp(word, hex) == 0 || strcmp(word, fp) == 0;
+}
+
 int club_list_trust(Club_List *l, const char *relay)
 {
-    uint8_t pk[PROTO_KEY_BYTES];
-    char fp[PROTO_FINGERPRINT_MAX];
     if (l == NULL || relay == NULL)
         return TB_E_ARG;
-    if (proto_unhex(relay, strlen(relay), pk, sizeof pk) == 0) {
-        proto_fingerprint(pk, fp);
-    } else if (strlen(relay) == PROTO_FINGERPRINT_MAX - 1) {
-        snprintf(fp, sizeof fp, "%s", relay);
-        for (char *c = fp; *c != '\0'; c++)
-            if (*c >= 'a' && *c <= 'z')
-                *c = (char)(*c - 'a' + 'A');
-    } else {
-        return TB_E_ARG;
-    }
     if (l->ntrust == CLUB_LIST_RELAYS_MAX)
         return TB_E_LIMIT;
-    snprintf(l->trust[l->ntrust++], PROTO_FINGERPRINT_MAX, "%s", fp);
+    if (club_relay_word(relay, l->trust[l->ntrust]) != 0)
+        return TB_E_ARG;
+    l->ntrust++;
     return 0;
 }
 
@@ -89,10 +107,8 @@ static int trusted(const Club_List *l, const Club_Rated_Game *g)
     if (g->nrelays == 0)
         return 0;
     for (size_t i = 0; i < g->nrelays; i++) {
-        char fp[PROTO_FINGERPRINT_MAX];
         size_t k = 0;
-        proto_fingerprint(g->relay[i], fp);
-        while (k < l->ntrust && strcmp(l->trust[k], fp) != 0)
+        while (k < l->ntrust && !club_relay_names(l->trust[k], g->relay[i]))
             k++;
         if (k == l->ntrust)
             return 0;
