@@ -14,6 +14,7 @@
 
 typedef struct Rated_Player {
     char fp[PROTO_FINGERPRINT_MAX];
+    size_t line; /* its place among the adds (settle's order) */
     uint16_t rating[POOL_GAMES_MAX][PROTO_CLASS_COUNT];
 } Rated_Player;
 
@@ -30,9 +31,53 @@ int lobby_ratings_new(Lobby_Ratings **out)
     return *out != NULL ? 0 : TB_E_NOMEM;
 }
 
-size_t lobby_ratings_count(const Lobby_Ratings *t)
+static int by_fp(const void *a, const void *b)
 {
-    return t != NULL ? t->n : 0;
+    return strcmp(((const Rated_Player *)a)->fp,
+                  ((const Rated_Player *)b)->fp);
+}
+
+/* By fingerprint, then by the order they were added. */
+static int by_fp_line(const void *a, const void *b)
+{
+    const Rated_Player *x = a, *y = b;
+    int c = strcmp(x->fp, y->fp);
+    return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The players sorted by fingerprint, the entries of one player (a line
+ * of the list each) made one: done once, at the first look after adds,
+ * so reading a list of n lines costs n log n, not n^2 (a relay reads its
+ * list again after each game). Of two entries for one game and class the
+ * later one's rating stays. */
+static void settle(Lobby_Ratings *t)
+{
+    size_t w = 0;
+    if (t->sorted)
+        return;
+    for (size_t i = 0; i < t->n; i++)
+        t->p[i].line = i;
+    qsort(t->p, t->n, sizeof *t->p, by_fp_line);
+    for (size_t i = 0; i < t->n; i++) {
+        if (w > 0 && strcmp(t->p[w - 1].fp, t->p[i].fp) == 0) {
+            for (unsigned g = 0; g < POOL_GAMES_MAX; g++)
+                for (unsigned c = 0; c < PROTO_CLASS_COUNT; c++)
+                    if (t->p[i].rating[g][c] != 0)
+                        t->p[w - 1].rating[g][c] = t->p[i].rating[g][c];
+        } else {
+            t->p[w++] = t->p[i];
+        }
+    }
+    t->n = w;
+    t->sorted = 1;
+}
+
+size_t lobby_ratings_count(Lobby_Ratings *t)
+{
+    if (t == NULL)
+        return 0;
+    settle(t);
+    return t->n;
 }
 
 void lobby_ratings_free(Lobby_Ratings *t)
@@ -42,19 +87,10 @@ void lobby_ratings_free(Lobby_Ratings *t)
     free(t);
 }
 
-static int by_fp(const void *a, const void *b)
-{
-    return strcmp(((const Rated_Player *)a)->fp,
-                  ((const Rated_Player *)b)->fp);
-}
-
 static Rated_Player *find(Lobby_Ratings *t, const char *fp)
 {
     Rated_Player key;
-    if (!t->sorted) {
-        qsort(t->p, t->n, sizeof *t->p, by_fp);
-        t->sorted = 1;
-    }
+    settle(t);
     memcpy(key.fp, fp, sizeof key.fp);
     return t->n == 0 ? NULL : bsearch(&key, t->p, t->n, sizeof *t->p, by_fp);
 }
@@ -67,12 +103,6 @@ int lobby_ratings_add(Lobby_Ratings *t, const char *fp, unsigned game,
         game >= POOL_GAMES_MAX || klass >= PROTO_CLASS_COUNT || rating == 0 ||
         rating > 0xffff)
         return TB_E_ARG;
-    for (size_t i = 0; i < t->n; i++) /* (the list: once a player, read
-                                         once; sorted at the first look) */
-        if (strcmp(t->p[i].fp, fp) == 0) {
-            t->p[i].rating[game][klass] = (uint16_t)rating;
-            return 0;
-        }
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 64;
         Rated_Player *p = realloc(t->p, cap * sizeof *p);

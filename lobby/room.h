@@ -344,7 +344,7 @@ int lobby_ratings_add(Lobby_Ratings *t, const char *fingerprint,
  * card names its game; the pool's bits number them). Errors: TB_E_ARG. */
 int lobby_ratings_game(Lobby_Ratings *t, unsigned game, const char *name);
 void lobby_ratings_free(Lobby_Ratings *t); /* NULL is fine */
-size_t lobby_ratings_count(const Lobby_Ratings *t); /* players in t */
+size_t lobby_ratings_count(Lobby_Ratings *t); /* players in t */
 void lobby_rooms_use_ratings(Lobby_Rooms *rs, Lobby_Ratings *t);
 
 /*
