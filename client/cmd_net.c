@@ -982,23 +982,23 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         }
     }
     if (rating != NULL) { /* a rated seek's token among the options */
-        char tok[64];
         uint16_t lo, hi;
-        int n = snprintf(tok, sizeof tok, PROTO_OPTION_RATING "%s", rating);
-        if (!cfg.seek || n < 0 || (size_t)n >= sizeof tok ||
-            proto_options_rating(tok, &lo, &hi) != 1 ||
-            proto_options_rating(cfg.options, &lo, &hi) != 0) {
-            fprintf(stderr,
-                    cfg.seek ? _("tabula %s: bad --rating '%s'; expected "
-                                 "LO..HI, whole ratings from 1 to 65535, "
-                                 "e.g. 1400..1800 (once)\n")
-                             : _("tabula %s: --rating is a seek's (tabula "
-                                 "seek GAME --rating LO..HI)\n"),
-                    cmd, cli_token(rating));
+        if (!cfg.seek) {
+            fprintf(stderr, _("tabula %s: --rating is a seek's (tabula "
+                              "seek GAME --rating LO..HI)\n"),
+                    cmd);
             return CLI_EXIT_USAGE;
         }
-        n = snprintf(rated_opts, sizeof rated_opts, "%s%s%s", cfg.options,
-                     cfg.options[0] != '\0' ? "," : "", tok);
+        if (seat_rating_range(rating, &lo, &hi) != 0 || hi == 0) {
+            fprintf(stderr, "tabula %s: ", cmd);
+            fprintf(stderr, _(seat_rating_range_bad()), cli_token(rating));
+            fputc('\n', stderr);
+            return CLI_EXIT_USAGE;
+        }
+        int n = snprintf(rated_opts, sizeof rated_opts,
+                         "%s%s" PROTO_OPTION_RATING "%u..%u", cfg.options,
+                         cfg.options[0] != '\0' ? "," : "", (unsigned)lo,
+                         (unsigned)hi);
         if (n < 0 || (size_t)n >= sizeof rated_opts) {
             fprintf(stderr, _("tabula %s: the options are too long\n"), cmd);
             return CLI_EXIT_USAGE;
