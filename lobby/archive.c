@@ -214,13 +214,10 @@ static void arch_end(void *arch, void *h, int whole)
     struct stat st;
     if (ar == NULL)
         return;
-    if (!ar->failed && proto_log_close(ar->log) != 0) {
-        ar->log = NULL;
-        arch_drop(a, ar);
-    }
+    int rc = ar->failed ? 0 : proto_log_close(ar->log);
     ar->log = NULL;
     arch_path(a, ar->name, "log", path);
-    if (!whole || ar->failed || rename(ar->part, path) != 0) {
+    if (rc != 0 || !whole || ar->failed || rename(ar->part, path) != 0) {
         arch_drop(a, ar);
     } else {
         chmod(path, 0644); /* (created 0600: published) */

@@ -184,7 +184,8 @@ struct Lobby_Room {
     char want_game[LOBBY_SEEK_GAME_MAX + 1];
     uint8_t want_class;
     void *arch;
-    uint64_t arch_next;  /* the number of the frame it waits for */
+    uint64_t arch_next;  /* the number of the frame it waits for (0:
+                            none given yet) */
     unsigned arch_given; /* frames given while it had no handle */
     int arch_over;
     int seek_back; /* its seek went with a guest who gave the seat back
@@ -793,7 +794,7 @@ static void archive_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq,
 {
     if (rs->arch_ops == NULL || r->arch_over)
         return;
-    if (r->arch_given > 0 && seq != r->arch_next) {
+    if (r->arch_next != 0 && seq != r->arch_next) { /* (numbers from 1) */
         archive_end(rs, r, 0);
         return;
     }
@@ -804,8 +805,6 @@ static void archive_frame(Lobby_Rooms *rs, Lobby_Room *r, uint64_t seq,
      * the archive keeps nothing of this room. */
     if (r->arch == NULL && ++r->arch_given >= LOBBY_ARCHIVE_START_BY)
         r->arch_over = 1;
-    else if (r->arch != NULL)
-        r->arch_given = LOBBY_ARCHIVE_START_BY;
 }
 
 /* Every LOBBY_WIRE_BEAT_MS, a BEAT to each member in a room that was sent
