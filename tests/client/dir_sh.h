@@ -3,7 +3,8 @@
  * back, for the tournament director's process tests
  * (test_cmd_director.c, test_cmd_director_play.c). Header-only, static
  * functions; the includer has <criterion/criterion.h>, <stdarg.h>,
- * <stdio.h>, <string.h> and <sys/wait.h>.
+ * <stdio.h>, <string.h>, <sys/wait.h> and <unistd.h>. Also used by
+ * test_cmd_archive.c.
  */
 #ifndef TABULA_TEST_DIR_SH_H
 #define TABULA_TEST_DIR_SH_H
@@ -39,6 +40,28 @@ static char *slurp(const char *name)
         fclose(f);
     buf[n] = '\0';
     return buf;
+}
+
+/* Wait up to 30 s for text in file name (a process's output); fails the
+ * test naming both when it never comes. */
+static inline void wait_for(const char *name, const char *text)
+{
+    for (int k = 0; k < 600 && strstr(slurp(name), text) == NULL; k++)
+        usleep(50000);
+    cr_assert_not_null(strstr(slurp(name), text), "%s: no '%s' in: %s", name,
+                       text, slurp(name));
+}
+
+/* The value after word on a line of file name (waited for), into out. */
+static inline void line_value(const char *name, const char *word, char *out,
+                              size_t cap)
+{
+    wait_for(name, word);
+    const char *p = strstr(slurp(name), word) + strlen(word);
+    size_t n = strcspn(p, "\n");
+    cr_assert_lt(n, cap);
+    memcpy(out, p, n);
+    out[n] = '\0';
 }
 
 #endif

@@ -20,27 +20,6 @@
 #include "dir_sh.h"
 #include "tb_error.h"
 
-/* The value after "key: " in file name (up to its line's end). */
-static void value_of(const char *name, const char *key, char *out,
-                     size_t cap)
-{
-    const char *p = strstr(slurp(name), key);
-    cr_assert_not_null(p, "%s: no '%s' in %s", name, key, slurp(name));
-    p += strlen(key);
-    size_t n = strcspn(p, "\n");
-    cr_assert_lt(n, cap);
-    memcpy(out, p, n);
-    out[n] = '\0';
-}
-
-static void wait_for(const char *name, const char *text)
-{
-    for (int k = 0; k < 600 && strstr(slurp(name), text) == NULL; k++)
-        usleep(50000);
-    cr_assert_not_null(strstr(slurp(name), text), "%s: no '%s' in: %s", name,
-                       text, slurp(name));
-}
-
 #define T TABULA_BINARY
 
 /* (the pairs and who hosts: player a hosts b) */
@@ -56,7 +35,7 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
         char name[32];
         cr_assert_eq(sh(T " identity --file id%d > id%d.out", i, i), 0);
         snprintf(name, sizeof name, "id%d.out", i);
-        value_of(name, "public-key: ", keys[i], sizeof keys[i]);
+        line_value(name, "public-key: ", keys[i], sizeof keys[i]);
         cr_assert_eq(strlen(keys[i]), 64);
     }
     cr_assert_eq(sh("(" T " lobby --listen 127.0.0.1:0 --http 127.0.0.1:0 "
@@ -64,9 +43,9 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
                     "echo $! > lobby.pid)"),
                  0);
     wait_for("lobby.out", "relay key: ");
-    value_of("lobby.out", "listening: ", lobby, sizeof lobby);
-    value_of("lobby.out", "http: ", http, sizeof http);
-    value_of("lobby.out", "relay key: ", relay, sizeof relay);
+    line_value("lobby.out", "listening: ", lobby, sizeof lobby);
+    line_value("lobby.out", "http: ", http, sizeof http);
+    line_value("lobby.out", "relay key: ", relay, sizeof relay);
 
     for (int g = 0; g < 3; g++) {
         char name[32], code[64];
@@ -78,7 +57,7 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
                      0);
         snprintf(name, sizeof name, "h%d.out", g);
         wait_for(name, "invite: ");
-        value_of(name, "invite: ", code, sizeof code);
+        line_value(name, "invite: ", code, sizeof code);
         cr_assert_eq(sh(T " join %s --lobby %s --me --key id%d --bot=1 "
                           "--delay 0 --seed %d --log j%d.log > j%d.out 2>&1",
                         code, lobby, b, 21 + g, g, g),
@@ -147,7 +126,7 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
     for (int i = 1; i <= 3; i++) {
         char fp[64];
         snprintf(fp, sizeof fp, "id%d.out", i);
-        value_of(fp, "fingerprint: ", fp, sizeof fp);
+        line_value(fp, "fingerprint: ", fp, sizeof fp);
         const char *row = strstr((char *)buf, fp);
         cr_assert_not_null(row, "%s not in %s", fp, (char *)buf);
         size_t n = strcspn(row, "\n");
@@ -175,7 +154,7 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
     {
         char fp[64], pat[128];
         unsigned r1 = 0;
-        value_of("id1.out", "fingerprint: ", fp, sizeof fp);
+        line_value("id1.out", "fingerprint: ", fp, sizeof fp);
         snprintf(pat, sizeof pat, "rating: laska untimed %s ", fp);
         const char *row = strstr(slurp("arch/ratings.txt"), pat);
         cr_assert_not_null(row);
@@ -235,13 +214,13 @@ Test(archive, a_full_archive_keeps_no_new_game, .timeout = 300)
                     "echo $! > lobby.pid)"),
                  0);
     wait_for("lobby.out", "relay key: ");
-    value_of("lobby.out", "listening: ", lobby, sizeof lobby);
+    line_value("lobby.out", "listening: ", lobby, sizeof lobby);
     cr_assert_eq(sh("(" T " host laska --lobby %s --bot=1 --delay 0 --seed 5 "
                     "> h.out 2>&1 &)",
                     lobby),
                  0);
     wait_for("h.out", "invite: ");
-    value_of("h.out", "invite: ", code, sizeof code);
+    line_value("h.out", "invite: ", code, sizeof code);
     cr_assert_eq(sh(T " join %s --lobby %s --bot=1 --delay 0 --seed 6 > "
                       "j.out 2>&1",
                     code, lobby),

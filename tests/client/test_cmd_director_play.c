@@ -43,21 +43,6 @@ static void identities(int n)
     }
 }
 
-/* The value after "word " on a line of file name, into out. */
-static void line_value(const char *name, const char *word, char *out,
-                       size_t cap)
-{
-    for (int k = 0; k < 200 && strstr(slurp(name), word) == NULL; k++)
-        usleep(50000);
-    const char *p = strstr(slurp(name), word);
-    cr_assert_not_null(p, "%s: no %s in %s", name, word, slurp(name));
-    p += strlen(word);
-    size_t n = strcspn(p, "\n");
-    cr_assert_lt(n, cap);
-    memcpy(out, p, n);
-    out[n] = '\0';
-}
-
 /* The start envelope's hash of a log (the archive's MATCH). */
 static void on_envelope(void *ctx, const Proto_Transcript *t,
                         const Proto_Envelope *e)
