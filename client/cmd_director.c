@@ -642,7 +642,6 @@ static int republish(const char *dir, Club_Dir *d, const int *touched,
 
 /* Largest archive index and log collect --from reads (bytes). */
 #define ARCHIVE_INDEX_MAX (16u << 20)
-#define ARCHIVE_LOG_MAX (16u << 20)
 
 /* collect --from SOURCE: the logs a relay's archive lists whose players
  * are an open pairing's White and Black, each fetched and collected as a
@@ -674,7 +673,7 @@ static int collect_from(const Args *a, Club_Dir *d, int *touched, int *got,
         if (nl == NULL)
             bad = N_("the last line has no newline");
         else
-            bad = club_index_line(p, n, ARCHIVE_LOG_MAX, &x);
+            bad = club_index_line(p, n, CLUB_INDEX_LOG_MAX, &x);
         if (bad != NULL) {
             cli__dir_say(_("%s: skipped: %s"), where, _(bad));
             continue;
@@ -901,7 +900,7 @@ static int verify(const Args *a, Club_Dir *d)
             char name[64];
             path_of(path, sizeof path, a->dir, NULL, r, b);
             snprintf(name, sizeof name, "logs/round-%d-board-%d.log", r, b);
-            rc = fetch_get(a->dir, name, ARCHIVE_LOG_MAX, &buf, &len, why,
+            rc = fetch_get(a->dir, name, CLUB_INDEX_LOG_MAX, &buf, &len, why,
                            sizeof why);
             if (rc == 0)
                 rc = club_dir_log_game(buf, len, &lg, why, sizeof why);

@@ -270,6 +270,10 @@ typedef struct Club_Index_Line {
     size_t bytes;
 } Club_Index_Line;
 
+/* The largest log an index line may name (bytes): what a reader
+ * downloads at most. */
+#define CLUB_INDEX_LOG_MAX (16u << 20)
+
 /* club_index_line: the index line p[0..n) (no newline) into *x: NULL, or
  * a fixed English phrase (a msgid) saying what is wrong. */
 const char *club_index_line(const char *p, size_t n, size_t max_bytes,

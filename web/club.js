@@ -110,10 +110,12 @@ export async function checkRatings(tabula) {
   const say = (fn, ok = null) => { shown.verdict = fn; shown.ok = ok; drawRatings(tabula); };
   say(() => t('Downloading the logs...'));
   const index = await download(INDEX);
-  const ids = index.split('\n').filter((l) => l.trim()).map((l) => l.split(' ')[0]);
+  // (each line read by the module: club_index_line, as collect --from)
+  const ids = index.split('\n').filter((l) => l.trim())
+    .map((l) => tabula.withStrings([l], (p) => tabula.str(tabula.x.web_index_log(p))));
   const logs = [];
   for (const id of ids) {
-    if (!/^[0-9a-f]{64}(-([2-9]|1[0-6]))?$/.test(id)) { logs.push(null); continue; }
+    if (id === null) { logs.push(null); continue; }
     try {
       logs.push(await download(`./archive/logs/${id}.log`, true));
     } catch {

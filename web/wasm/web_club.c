@@ -76,6 +76,18 @@ WEB_EXPORT(web_ratings_text) const char *web_ratings_text(Web_Ratings *l)
     return web_out();
 }
 
+WEB_EXPORT(web_index_log) const char *web_index_log(const char *line)
+{
+    Club_Index_Line x;
+    const char *why = club_index_line(line, line != NULL ? strlen(line) : 0,
+                                      CLUB_INDEX_LOG_MAX, &x);
+    if (why != NULL) {
+        web__fail(TB_E_FORMAT, _(why));
+        return NULL;
+    }
+    return web__out_text(x.match) == 0 ? web_out() : NULL;
+}
+
 WEB_EXPORT(web_tourney_new) Web_Tourney *web_tourney_new(void)
 {
     Club_Dir *d = club_dir_new();

@@ -41,6 +41,12 @@ int web_ratings_unreadable(Web_Ratings *l);
  * output for the same logs and relays (club_list_text); NULL on error. */
 const char *web_ratings_text(Web_Ratings *l);
 
+/* web_index_log: the log's name a relay archive's index line (no
+ * newline) gives, read by club_index_line (the reader `tabula tournament
+ * collect --from` uses); NULL with web_last_error/web_last_why (in the
+ * page's language) for a line it refuses. */
+const char *web_index_log(const char *line);
+
 /* web_tourney_new: an empty tournament (club_dir_new); NULL on
  * TB_E_NOMEM. web_tourney_free releases one (NULL is fine). */
 Web_Tourney *web_tourney_new(void);
