@@ -356,15 +356,18 @@ static void conn_gone(void *user)
 /* Run script (slen bytes) with nkeys keys then the other arguments in
  * args (argc in all, argl their lengths) where the first key's slot is
  * served; fn(q, answer). Nonzero: not sent. */
+/* The most keys and arguments a script is given (admit.lua's 18). */
+#define EVAL_ARGS_MAX 18
+
 static int eval(Lobby_Redis *st, const char *script, size_t slen, int nkeys,
                 int argc, const char **args, const size_t *argl,
                 Lobby_Rc_Fn *fn, void *q)
 {
-    const char *argv[20];
-    size_t len[20];
+    const char *argv[3 + EVAL_ARGS_MAX];
+    size_t len[3 + EVAL_ARGS_MAX];
     char nk[12];
 
-    if (argc > 17 || nkeys < 1 || !st->up)
+    if (argc > EVAL_ARGS_MAX || nkeys < 1 || !st->up)
         return TB_E_ARG;
     snprintf(nk, sizeof nk, "%d", nkeys);
     argv[0] = "EVAL";
@@ -705,8 +708,8 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
     char m[KEY_LEN + 1], f[KEY_LEN + 1], w[KEY_LEN + 1], lhex[HEX_LEN + 1],
         whex[HEX_LEN + 1] = "", ttl[24], after[32], next[32], count[16],
         from[32];
-    const char *argv[17];
-    size_t argl[17];
+    const char *argv[18];
+    size_t argl[18];
     int create = p[0] == LOBBY_MSG_CREATE;
     Lobby_Room *r = lobby__replica_find(st->rs, lookup);
 
@@ -745,12 +748,15 @@ static int send_admit(Lobby_Redis *st, Req *q, const uint8_t *lookup,
         lobby__ratings_text(lobby__rooms_ratings(st->rs), msg_guest(p), rated,
                             sizeof rated);
     argv[16] = rated;
-    for (int i = 0; i < 17; i++)
+    char newcomer[8];
+    snprintf(newcomer, sizeof newcomer, "%u", (unsigned)POOL_RATING_NEWCOMER);
+    argv[17] = newcomer;
+    for (int i = 0; i < 18; i++)
         argl[i] = strlen(argv[i]);
     argl[6] = create ? LOBBY_KEY_BYTES : 0;
     argl[7] = p[0] != LOBBY_MSG_WATCH ? LOBBY_SEAT_SECRET_BYTES : 0;
     argl[15] = p[0] != LOBBY_MSG_WATCH ? LOBBY_KEY_BYTES : 0;
-    return EVAL(st, admit_lua, 3, 17, argv, argl, hello_done, q);
+    return EVAL(st, admit_lua, 3, 18, argv, argl, hello_done, q);
 }
 
 /* A share (cap 0: only renew) counted in set for this room. */

@@ -13,7 +13,8 @@
 -- key, lobby protocol 4: the guest seat holds one key, field gk, named
 -- by the host when gn is set), and a JOIN's player's ratings by the
 -- node's list ("GAME:CLASS:R,...", "" for none: a rated seek's room,
--- field rr, takes only a guest rated in its range). A CREATE of a new room
+-- field rr, takes only a guest rated in its range), and a newcomer's
+-- rating (pool.h POOL_RATING_NEWCOMER). A CREATE of a new room
 -- at stage 0 answers {-100} (count it and reserve its watch lookup
 -- first, in their own slots), at stage 1 makes it. A WATCH of a watch
 -- lookup at stage 1 answers {-101, I}: ask again in the slot of invite
@@ -62,13 +63,13 @@ elseif kind == '2' then
   else
     -- a rated seek (field rr: "LO HI GAME CLASS") takes a new guest whose
     -- rating there (ARGV[14], "GAME:CLASS:R,...": the node's list; none:
-    -- 1500, a newcomer) lies in its range, else 14 RATING (room.c
+    -- ARGV[15], a newcomer's) lies in its range, else 14 RATING (room.c
     -- rating_fits)
     local rr = redis.call('HGET', M, 'rr')
     if rr then
       local lo, hi, g, c = string.match(rr, '^(%d+) (%d+) (%S+) (%d+)$')
       local want = g..':'..c..':'
-      local r = 1500
+      local r = tonumber(ARGV[15])
       for e in string.gmatch(ARGV[14], '[^,]+') do
         if string.sub(e, 1, #want) == want then
           r = tonumber(string.sub(e, #want + 1))
