@@ -21,6 +21,7 @@
 
 #include "i18n.h"
 #include "cli.h"
+#include "club.h"
 #include "lobby.h"
 #include "proto.h"
 #include "seat.h"
@@ -155,7 +156,6 @@ static void publish(Lobby_Run *run);
  * otherwise is skipped (the list is this program's own output). */
 static void ratings_load(Lobby_Run *run)
 {
-    static const char *const classes[PROTO_CLASS_COUNT] = PROTO_CLASS_NAMES;
     char line[512];
     Lobby_Ratings *t;
     if (run->pub.ratings[0] == '\0')
@@ -170,17 +170,14 @@ static void ratings_load(Lobby_Run *run)
         (void)lobby_ratings_game(t, seat_pool_bit(core_game_at(i)),
                                  core_game_name(core_game_at(i)));
     while (fgets(line, sizeof line, f) != NULL) {
-        char game[PROTO_NAME_MAX + 1], klass[32], fp[PROTO_FINGERPRINT_MAX];
-        unsigned rating, k;
+        char game[PROTO_NAME_MAX + 1], fp[PROTO_FINGERPRINT_MAX];
+        unsigned rating;
+        int k;
         const Core_Game *g;
-        if (sscanf(line, "rating: %32s %31s %19s %u ", game, klass, fp,
-                   &rating) != 4 ||
-            (g = core_game_find(game)) == NULL)
-            continue;
-        for (k = 0; k < PROTO_CLASS_COUNT && strcmp(classes[k], klass); k++)
-            ;
-        if (k < PROTO_CLASS_COUNT)
-            (void)lobby_ratings_add(t, fp, seat_pool_bit(g), k, rating);
+        if (club_list_rating_line(line, game, &k, fp, &rating) == 0 &&
+            (g = core_game_find(game)) != NULL)
+            (void)lobby_ratings_add(t, fp, seat_pool_bit(g), (unsigned)k,
+                                    rating);
     }
     fclose(f);
     lobby_use_ratings(run->lb, t);

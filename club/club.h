@@ -307,6 +307,17 @@ int club_relay_names(const char *word, const uint8_t pk[PROTO_KEY_BYTES]);
 int club_list_trust(Club_List *l, const char *relay);
 
 /*
+ * club_list_rating_line: a "rating:" line of the list's text (without
+ * its newline) read back: its game (a name of at most PROTO_NAME_MAX
+ * characters), its class (a Club_Class) and fingerprint, and the rating
+ * as the whole number printed. 0, or TB_E_FORMAT for any other line (a
+ * relay reads its published list so: lobby --archive).
+ */
+int club_list_rating_line(const char *line, char game[PROTO_NAME_MAX + 1],
+                          int *klass, char fp[PROTO_FINGERPRINT_MAX],
+                          unsigned *rating);
+
+/*
  * club_list_add: one log, buf[0..len): verified and sorted
  * (club_game_from_log), its number the count of logs handed in before it
  * (for the conflict visit of club_list_text). *outcome says what became

@@ -437,7 +437,8 @@ done:
 
 const char *club_class_name(int klass)
 {
-    static const char *const names[CLUB_CLASS_COUNT_] = PROTO_CLASS_NAMES;
+    static const char *const names[CLUB_CLASS_COUNT_] = {
+        "untimed", "bullet", "blitz", "rapid", "classical", "correspondence"};
     return klass >= 0 && klass < CLUB_CLASS_COUNT_ ? names[klass] : "?";
 }
 

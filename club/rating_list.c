@@ -255,3 +255,23 @@ size_t club_list_skipped(const Club_List *l)
 {
     return l != NULL ? l->skipped : 0;
 }
+
+int club_list_rating_line(const char *line, char game[PROTO_NAME_MAX + 1],
+                          int *klass, char fp[PROTO_FINGERPRINT_MAX],
+                          unsigned *rating)
+{
+    char name[32];
+    int k;
+    /* (the writer's fields: club_list_text's "rating: GAME CLASS FP
+     * RATING RD VOLATILITY GAMES") */
+    if (sscanf(line, "rating: %32s %31s %19s %u ", game, name, fp, rating) !=
+        4)
+        return TB_E_FORMAT;
+    for (k = 0; k < CLUB_CLASS_COUNT_ && strcmp(club_class_name(k), name);
+         k++)
+        ;
+    if (k == CLUB_CLASS_COUNT_)
+        return TB_E_FORMAT;
+    *klass = k;
+    return 0;
+}

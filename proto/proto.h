@@ -721,11 +721,6 @@ typedef enum Proto_Clock_Class {
     PROTO_CLASS_COUNT
 } Proto_Clock_Class;
 
-/* The classes' names, in the enum's order (an initializer: the ratings'
- * list prints them, libc only, and the relay reads them). */
-#define PROTO_CLASS_NAMES                                                      \
-    {"untimed", "bullet", "blitz", "rapid", "classical", "correspondence"}
-
 /* proto_clock_class: the class of clock c (NULL: untimed). */
 Proto_Clock_Class proto_clock_class(const Proto_Clock *c);
 
