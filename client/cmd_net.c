@@ -1086,9 +1086,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
             return CLI_EXIT_FAIL;
         }
         cfg.options = series_opts;
-        snprintf(series_banner, sizeof series_banner,
-                 _("Series: game %u of %u; score: you %s - opponent %s"), 1u,
-                 series, "0", "0");
+        static const unsigned none[2] = {0, 0};
+        cli_series_banner(series_banner, sizeof series_banner, 1, series, none);
         cfg.banner = series_banner;
         cfg.pool_id = &series_key; /* (its key: the series' for every game) */
         cfg.pool_invite = &series_invite;

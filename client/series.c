@@ -27,6 +27,16 @@ static void points_text(unsigned h, char out[16])
     snprintf(out, 16, "%u%s", h / 2, h % 2 ? ".5" : "");
 }
 
+void cli_series_banner(char *out, size_t cap, unsigned game, unsigned games,
+                       const unsigned score[2])
+{
+    char you[16], opp[16];
+    points_text(score[0], you);
+    points_text(score[1], opp);
+    snprintf(out, cap, _("Series: game %u of %u; score: you %s - opponent %s"),
+             game, games, you, opp);
+}
+
 /* The options of a series' games: the first game's without its series
  * token, into out (PROTO_OPTIONS_MAX + 1 bytes). */
 static void options_without_series(const char *options, char *out)
@@ -173,12 +183,8 @@ int cli_series(const char *cmd, const Netgame_Config *base,
         cfg.expect_options = host ? NULL : opts;
         printf("series: game %u of %u: you are %s\n", k, (unsigned)s.games,
                host ? "white" : "black");
-        char banner[160], you[16], opp[16];
-        points_text(mine[0], you);
-        points_text(mine[1], opp);
-        snprintf(banner, sizeof banner,
-                 _("Series: game %u of %u; score: you %s - opponent %s"), k,
-                 (unsigned)s.games, you, opp);
+        char banner[160];
+        cli_series_banner(banner, sizeof banner, k, (unsigned)s.games, mine);
         cfg.banner = banner;
         fflush(stdout);
         Cli_Game_End end;
