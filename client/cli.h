@@ -293,6 +293,12 @@ int cli_net_play_end(struct Netgame_Config *cfg, const char *cmd,
                      const char *lobby, const struct sockaddr_storage *nodes,
                      size_t nnodes, Cli_Game_End *end);
 
+/* cli_series_banner: the full screen's line of a series' game game of
+ * games with score[0] (yours) and score[1] (the opponent's) in half
+ * table points so far, into out (cap bytes). */
+void cli_series_banner(char *out, size_t cap, unsigned game, unsigned games,
+                       const unsigned score[2]);
+
 /*
  * cli_series: after the game `first` (a seat's first game of a series,
  * its start holding "series=1/N": Proto_Series), the series' other games
@@ -306,12 +312,6 @@ int cli_net_play_end(struct Netgame_Config *cfg, const char *cmd,
  * first is no series game, else the exit status of the series (0 once
  * every game ended).
  */
-/* cli_series_banner: the full screen's line of a series' game game of
- * games with score[0] (yours) and score[1] (the opponent's) in half
- * table points so far, into out (cap bytes). */
-void cli_series_banner(char *out, size_t cap, unsigned game, unsigned games,
-                       const unsigned score[2]);
-
 int cli_series(const char *cmd, const struct Netgame_Config *base,
                const Cli_Game_End *first, int status, const char *lobby,
                const struct sockaddr_storage *nodes, size_t nnodes);
