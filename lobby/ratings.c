@@ -57,7 +57,8 @@ static void settle(Lobby_Ratings *t)
         return;
     for (size_t i = 0; i < t->n; i++)
         t->p[i].line = i;
-    qsort(t->p, t->n, sizeof *t->p, by_fp_line);
+    if (t->n > 1) /* an empty table has no array: qsort wants one */
+        qsort(t->p, t->n, sizeof *t->p, by_fp_line);
     for (size_t i = 0; i < t->n; i++) {
         if (w > 0 && strcmp(t->p[w - 1].fp, t->p[i].fp) == 0) {
             for (unsigned g = 0; g < POOL_GAMES_MAX; g++)

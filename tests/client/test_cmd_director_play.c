@@ -114,7 +114,7 @@ static void collect_round(const char *folder, int r)
 }
 
 Test(director_play, players_play_from_the_url_collect_from_an_archive,
-     .timeout = 900)
+     .timeout = 300)
 {
     char lobby[64], relay[32], url[128];
     snprintf(dir, sizeof dir, "/tmp/tabula-dplay-XXXXXX");
