@@ -273,19 +273,8 @@ struct Netgame_Config;
 struct sockaddr_storage;
 
 /* How a seat's game ended, for what follows it (a series' next game:
- * cli_series). */
-typedef struct Cli_Game_End {
-    int started;  /* its match started (the fields below are its start's) */
-    int finished; /* it reached its end */
-    Core_Status status;
-    unsigned table[2]; /* core_table_points (half points): White, Black */
-    char game[PROTO_NAME_MAX + 1];
-    char options[PROTO_OPTIONS_MAX + 1];
-    uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
-    uint8_t match_id[PROTO_MATCH_ID_BYTES];
-    char log[1024];    /* its log ("" for none) */
-    Proto_Identity me; /* this seat's key pair: wiped by the caller */
-} Cli_Game_End;
+ * cli_series); netgame.h has it. */
+typedef struct Cli_Game_End Cli_Game_End;
 
 /* cli_net_play_end: cli_net_play, and how the game ended into *end (may
  * be NULL). */
@@ -295,7 +284,8 @@ int cli_net_play_end(struct Netgame_Config *cfg, const char *cmd,
 
 /* cli_series_banner: the full screen's line of a series' game game of
  * games with score[0] (yours) and score[1] (the opponent's) in half
- * table points so far, into out (cap bytes). */
+ * table points so far (seat_series_banner, translated), into out (cap
+ * bytes). */
 void cli_series_banner(char *out, size_t cap, unsigned game, unsigned games,
                        const unsigned score[2]);
 

@@ -68,7 +68,7 @@ static void on_done(Netgame *g)
     }
 }
 
-static int seat_new(Demo_Run *r, int i, const Core_Game *game,
+static int demo_seat(Demo_Run *r, int i, const Core_Game *game,
                     const char *code)
 {
     static const Netgame_Hooks hooks_other = {.on_done = on_done};
@@ -103,8 +103,8 @@ static void on_room(Netgame *g, const char *invite, const char *watch,
     (void)lobby;
     if (!r->quiet)
         printf("invite: %s\nwatch: %s\n", invite, watch);
-    seat_new(r, LOBBY_ROLE_GUEST, NULL, invite);
-    seat_new(r, LOBBY_ROLE_SPECTATOR, NULL, watch);
+    demo_seat(r, LOBBY_ROLE_GUEST, NULL, invite);
+    demo_seat(r, LOBBY_ROLE_SPECTATOR, NULL, watch);
 }
 
 /* Verify one log; 1 when it verifies, ends, and its final state hash is

@@ -1065,8 +1065,6 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         return CLI_EXIT_USAGE;
     }
     if (series > 0) {
-        Proto_Series sr = {1, series, 0, {0}};
-        char token[64];
         if (lobby == NULL || http != NULL) {
             fprintf(stderr,
                     _("tabula %s: a series needs --lobby: its next game is "
@@ -1075,11 +1073,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     cmd);
             return CLI_EXIT_USAGE;
         }
-        int n = proto_series_format(&sr, token, sizeof token) == 0
-                    ? snprintf(series_opts, sizeof series_opts, "%s%s%s",
-                               cfg.options, cfg.options[0] ? "," : "", token)
-                    : -1;
-        if (n < 0 || (size_t)n >= sizeof series_opts ||
+        if (seat_series_options(cfg.options, series, series_opts,
+                                sizeof series_opts) != 0 ||
             proto_identity_generate(&series_key) != 0 ||
             lobby_code_new(series_key.pk, &series_invite) != 0) {
             fprintf(stderr, _("tabula %s: cannot set up the series\n"), cmd);
@@ -1243,28 +1238,12 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
 /* How the game of g ended into *end (NULL: nothing). */
 static void game_end(const Netgame *g, Cli_Game_End *end)
 {
-    const Proto_Transcript *t = netgame_transcript(g);
-    const Proto_Message *start = t != NULL ? proto_transcript_start(t) : NULL;
-    const Netgame_Result *res = netgame_result(g);
     if (end == NULL)
         return;
     memset(end, 0, sizeof *end);
     snprintf(end->log, sizeof end->log, "%s", netgame_log_path(g));
     netgame_seat_key(g, &end->me);
-    if (start == NULL)
-        return;
-    end->started = 1;
-    end->finished = res->finished && !res->desync;
-    end->status = proto_transcript_status(t);
-    snprintf(end->game, sizeof end->game, "%s", start->body.start.game);
-    snprintf(end->options, sizeof end->options, "%s",
-             start->body.start.options);
-    memcpy(end->white, start->body.start.white, sizeof end->white);
-    memcpy(end->black, start->body.start.black, sizeof end->black);
-    memcpy(end->match_id, start->match_id, sizeof end->match_id);
-    if (end->finished)
-        (void)core_table_points(proto_transcript_position(t), end->status,
-                                end->table);
+    seat_game_end(netgame_session(g), &end->g);
 }
 
 static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,

@@ -18,6 +18,7 @@
 #include "lobby.h"
 #include "match.h"
 #include "proto.h"
+#include "seat.h"
 
 typedef struct Netgame Netgame;
 
@@ -113,6 +114,15 @@ typedef struct Netgame_Config {
     const uint8_t *pool_guest;
 } Netgame_Config;
 
+/* How a seat's game ended, for what follows it (a series' next game:
+ * cli_series): the seat layer's account of it (seat_game_end), its log
+ * and the seat's key. */
+struct Cli_Game_End {
+    Seat_Game_End g;
+    char log[1024];    /* its log ("" for none) */
+    Proto_Identity me; /* this seat's key pair: wiped by the caller */
+};
+
 /* The outcome, valid once on_done ran. */
 typedef struct Netgame_Result {
     int finished;   /* the game reached its end (or a desync) */
@@ -173,6 +183,10 @@ const char *netgame_log_path(const Netgame *g);
 
 /* netgame_transcript: the match transcript (never NULL). */
 const Proto_Transcript *netgame_transcript(const Netgame *g);
+
+/* netgame_session: the seat's match session (never NULL), for what the
+ * seat layer reads of it (seat_game_end). */
+const Match *netgame_session(const Netgame *g);
 
 /*
  * State for a front end (the TUI). netgame_clock_left: ms left to side

@@ -26,6 +26,11 @@ const Proto_Transcript *netgame_transcript(const Netgame *g)
     return match_transcript(g->m);
 }
 
+const Match *netgame_session(const Netgame *g)
+{
+    return g->m;
+}
+
 int64_t netgame_clock_left(const Netgame *g, int side)
 {
     return match_clock_left(g->m, netgame__now_ms(), side);

@@ -40,7 +40,7 @@ xgettext --from-code=UTF-8 --language=C --omit-header --join-existing \
   --keyword=_ --keyword=N_ --keyword=ngettext:1,2 --keyword=NP_:1,2 \
   -o "$pot" client/core_text.c client/game_help.c client/entry.c client/advice.c client/cli_util.c \
   client/netgame.c client/game_glance.c seat/*.c \
-  web/wasm/web_match.c web/wasm/web_pool.c web/wasm/web_club.c club/director.c \
+  web/wasm/web_match.c web/wasm/web_pool.c web/wasm/web_club.c web/wasm/web_series.c club/director.c \
   match/note.c core/phrase.c
 for po in po/*.po; do
   msgmerge --quiet --no-fuzzy-matching -o - "$po" "$pot" | msgattrib --no-obsolete -o "$pot.po"

@@ -17,7 +17,7 @@ pot() {
     --omit-header --keyword=_ --keyword=N_ --keyword=ngettext:1,2 \
     --keyword=X:3 --keyword=NP_:1,2 --flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
     --add-comments=TRANSLATORS: -o "$tmp" client/*.c client/tui/*.c seat/*.c match/note.c core/phrase.c \
-    club/tourney_trf.c club/director.c web/wasm/web_pool.c web/wasm/web_club.c \
+    club/tourney_trf.c club/director.c web/wasm/web_pool.c web/wasm/web_club.c web/wasm/web_series.c \
     core/tb_error.h
   # A warning of xgettext's JavaScript reader (it takes `<` before a
   # name for an XML literal, as `1 << side`) means it lost its place and

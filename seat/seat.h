@@ -214,6 +214,149 @@ typedef struct Seat_Pool_Game {
 int seat_pool_paired(const Lobby_Paired *p, uint16_t games,
                      Seat_Pool_Game *out);
 
+/* ---- a series (issue 38) ------------------------------------------- */
+
+/*
+ * A series is N games between two players with alternating sides
+ * (`tabula host GAME --series N`, the page's host form; docs/usage.md
+ * "Series"). Its first game's start carries "series=1/N" (Proto_Series);
+ * each next game is hosted by the player who was Black, so colours
+ * alternate; its room's invite code is one both players compute
+ * (proto_series_code), its host seats only the other player's key, its
+ * guest holds the host to the game and options, and every seat keeps its
+ * first game's key. The score is the games' table points
+ * (core_table_points: Chess volleyball's 3/2/1 of the seed, 1/0.5/0
+ * otherwise). The terminal (client/series.c) and the page
+ * (web/wasm/web_series.c) drive a series by the functions below.
+ */
+
+/*
+ * seat_series_options: a series' first game's match options: options
+ * (may be "") with "series=1/games" added, into out (cap bytes).
+ * Errors: TB_E_ARG (games outside 2..PROTO_SERIES_MAX), TB_E_SPACE.
+ */
+int seat_series_options(const char *options, unsigned games, char *out,
+                        size_t cap);
+
+/* How a seat's game ended, as a series reads it (seat_game_end). */
+typedef struct Seat_Game_End {
+    int started;  /* its match started (the fields below are its start's) */
+    int finished; /* it reached its end (no desync) */
+    Core_Status status;
+    unsigned table[2]; /* core_table_points (half points): White, Black */
+    char game[PROTO_NAME_MAX + 1];
+    char options[PROTO_OPTIONS_MAX + 1];
+    uint8_t white[PROTO_KEY_BYTES], black[PROTO_KEY_BYTES];
+    uint8_t match_id[PROTO_MATCH_ID_BYTES];
+} Seat_Game_End;
+
+/* seat_game_end: how the session m's game ended (or stands) into *out;
+ * started 0 when its match has not started (m NULL too). */
+void seat_game_end(const Match *m, Seat_Game_End *out);
+
+/* What seat_series_add says (and a series' stop). */
+enum {
+    SEAT_SERIES_NEXT = 1,  /* the game is counted; the next one follows */
+    SEAT_SERIES_OVER,      /* the game is counted; it was the last */
+    SEAT_SERIES_ABORTED,   /* the game is counted, aborted: the series
+                              stops (an abort would otherwise use a game
+                              of N up for nothing, so a player ahead could
+                              abort the rest) */
+    SEAT_SERIES_UNFINISHED /* the game did not end (a desync, a seat that
+                              stopped), or it is not the series' next game
+                              (another number, game, series or pair of
+                              keys, colours not alternated): not counted,
+                              and the series stops */
+};
+
+/* A series as one seat plays it. score[0] is this seat's, score[1] the
+ * opponent's, in half table points; played the games counted; stop 0
+ * while it goes on, else SEAT_SERIES_OVER, _ABORTED or _UNFINISHED. */
+typedef struct Seat_Series {
+    unsigned games, played;
+    unsigned score[2];
+    int stop;
+    int white1; /* this seat was White in game 1 */
+    const Core_Game *game;
+    char options[PROTO_OPTIONS_MAX + 1]; /* game 1's, without the series
+                                            token */
+    uint8_t id[PROTO_MATCH_ID_BYTES];    /* game 1's match id */
+    uint8_t me[PROTO_KEY_BYTES], opponent[PROTO_KEY_BYTES];
+} Seat_Series;
+
+/*
+ * seat_series_begin: *s from the end of a series' first game first,
+ * played by the seat whose key is me: 1 (then count the game with
+ * seat_series_add), 0 when first is not a series' first game (no
+ * "series=1/N" in its start) or not this seat's (me neither White nor
+ * Black), *s zeroed. TB_E_ARG: a NULL argument.
+ */
+int seat_series_begin(Seat_Series *s, const uint8_t me[PROTO_KEY_BYTES],
+                      const Seat_Game_End *first);
+
+/*
+ * seat_series_add: game played + 1 of the series ended as e: counted
+ * into the score, and what follows (SEAT_SERIES_NEXT, _OVER, _ABORTED,
+ * _UNFINISHED above; after a stop every call answers the stop).
+ * TB_E_ARG: a NULL argument, or s not begun.
+ */
+int seat_series_add(Seat_Series *s, const Seat_Game_End *e);
+
+/* The next game of a series (seat_series_next). */
+typedef struct Seat_Series_Game {
+    unsigned number;     /* 2..games */
+    int host;            /* 1: this seat hosts it and plays White */
+    const Core_Game *game;
+    Lobby_Code invite;   /* its room's code (bound to the host's key) */
+    uint8_t opponent[PROTO_KEY_BYTES]; /* a host's only guest */
+    char options[PROTO_OPTIONS_MAX + 1]; /* a host's options, which its
+                                            guest holds the host to */
+} Seat_Series_Game;
+
+/*
+ * seat_series_next: the game after the last one counted, for the seat
+ * whose key pair is me (the series' key: its first game's), into *out.
+ * Errors: TB_E_ARG (a NULL argument, s not begun, me not the series'
+ * key), TB_E_STATE (the series stopped, or no game counted yet),
+ * TB_E_CRYPTO (proto_series_code), TB_E_SPACE (the options too long with
+ * the series token).
+ */
+int seat_series_next(const Seat_Series *s, const Proto_Identity *me,
+                     Seat_Series_Game *out);
+
+/* Bytes of a score's text (seat_series_points). */
+#define SEAT_POINTS_TEXT 16
+
+/* seat_series_points: half points as a player reads them ("3", "1.5"). */
+void seat_series_points(unsigned half, char out[SEAT_POINTS_TEXT]);
+
+/* seat_series_banner: the English printf format (N_() marked; %u game,
+ * %u games, %s your points, %s the opponent's: seat_series_points) of a
+ * series' line on every screen of its games:
+ * "Series: game K of N; score: you P - opponent Q". */
+const char *seat_series_banner(void);
+
+/* seat_series_stop_words: the English printf format (N_() marked, one %u:
+ * the game) of why a series stopped (SEAT_SERIES_ABORTED, _UNFINISHED)
+ * or that it is over (anything else). */
+const char *seat_series_stop_words(int stop);
+
+/* Bytes of a series as text (seat_series_text), with its NUL. */
+#define SEAT_SERIES_TEXT_MAX (320 + PROTO_OPTIONS_MAX)
+
+/*
+ * seat_series_text: *s as one line of text (no newline) for a driver
+ * that keeps it (the page's storage, to go on after a reload); read back
+ * by seat_series_read. Errors: TB_E_ARG, TB_E_SPACE (cap too small;
+ * SEAT_SERIES_TEXT_MAX always suffices).
+ */
+int seat_series_text(const Seat_Series *s, char *out, size_t cap);
+
+/* seat_series_read: text (seat_series_text's, hostile: a page's storage)
+ * back into *s. Errors: TB_E_ARG, TB_E_FORMAT (any other text; *s
+ * zeroed). */
+int seat_series_read(const char *text, Seat_Series *s);
+
 /* ---- the seat ------------------------------------------------------ */
 
 /*

@@ -551,14 +551,17 @@ function movesOf(g) {
 // took it from the list holds its host to (web_net_take).
 // pool: a PoolOffer the lobby paired: its seat key and seat (host or
 // guest as the pairing says, web_pool_seat), freed here.
+// series: {series, key, games} a series' next game (web_series.h): its
+// seat from the Series, under the series' key; games: what the page
+// shows of the games played.
 function netGame({ role, name = '', options = '', code = '', bot = 0, seed = null, kept = null,
-  seek = null, expect = null, pool = null }) {
+  seek = null, expect = null, pool = null, series = null }) {
   disarmResign();
   stopBot();
   if (game?.mode === 'net') netClose();
   playForget(); // (this tab's game is a network game now)
   // each seat its own key (seatstore.js): two tabs are two players
-  const key = kept ? kept.key : pool ? pool.key() : tabula.keyNew();
+  const key = kept ? kept.key : pool ? pool.key() : series ? series.key : tabula.keyNew();
   if (kept?.seek) seek = { name: nameLoad() };
   const seekBy = seek && { idKey: identityKey(() => tabula.keyNew()), name: seek.name };
   let seat;
@@ -567,6 +570,7 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
       ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
         seek: seekBy })
       : pool ? pool.seat({ bot: bot > 0 })
+        : series ? series.series.next({ bot: bot > 0 })
         : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
   } finally {
     pool?.free(); // (its seat key is the seat's now, or the offer is over)
@@ -577,7 +581,15 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   game = { mode: 'net', role, name, options, bot, seat, key, moves: soFar ? movesOf(soFar) : [],
     turnAt: kept?.turnAt ?? 0, seek: Boolean(seek),
     squares: [], notes: [], final: '', pos: null, failed: null, link: '',
-    seed: seed ?? randomSeed() };
+    seed: seed ?? randomSeed(), series: series?.series ?? null, seriesGames: series?.games ?? [] };
+  if (kept?.series) {
+    try {
+      game.series = tabula.seriesRead(kept.series, key);
+    } catch (e) {
+      console.warn(`the kept series is dropped: ${e.message}`);
+    }
+  }
+  game.seriesText = game.series?.text() ?? '';
   board.flipped = role === 1;
   drawTitle();
   drawNetPlayers();
@@ -701,6 +713,67 @@ function netFailed(text, why, code) {
   netRefresh();
 }
 
+// ---- a series (issue 38; web/wasm/web_series.h) ------------------------
+// After a game of a series ends, its end stays on the screen this long
+// (ms) before the next game's seat is made, as the terminal goes on to
+// the next game itself once one ends.
+const SERIES_PAUSE_MS = 3000;
+
+// The game that ended was a series' (the module says): counted, listed
+// with its signed log, and the next one begun after a pause (host or
+// guest, the code both players compute, the series' key), or the series'
+// end said.
+function seriesGameOver() {
+  if (game.role === 2) return;
+  let series;
+  try {
+    series = tabula.seriesAfter(game.series, game.seat, game.key);
+  } catch (e) {
+    netNote(() => errText(e));
+    return;
+  }
+  if (!series) return;
+  game.series = series;
+  const st = game.seat.state(now());
+  const log = game.seat.log();
+  game.seriesGames.push({ outcome: st.outcome, reason: st.reason,
+    url: URL.createObjectURL(new Blob([log], { type: 'application/octet-stream' })) });
+  game.seriesText = series.text();
+  const s = series.state();
+  drawSeries();
+  if (s.stop) {
+    netNote(() => series.stopText());
+    return;
+  }
+  const g = game;
+  const name = g.seat.game()?.name ?? g.name;
+  say(() => t('the next game of the series begins in a moment'));
+  setTimeout(() => {
+    if (game !== g) return; // (the player left the game)
+    netStart(() => netGame({ role: s.host ? 0 : 1, name, bot: g.bot, seed: (g.seed + 1) >>> 0,
+      series: { series, key: g.key, games: g.seriesGames } }), 'net-host-error');
+  }, SERIES_PAUSE_MS);
+}
+
+// The series' line (game K of N and the score) and its games so far,
+// each with its signed log.
+function drawSeries() {
+  const line = game?.mode === 'net' && game.seat.h ? tabula.seriesLine(game.seat, game.series) : '';
+  $('series-line').hidden = !line;
+  $('series-line').textContent = line;
+  const games = game?.seriesGames ?? [];
+  $('series-games').hidden = games.length === 0;
+  $('series-games').replaceChildren(...games.map((g, i) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = g.url;
+    a.download = `tabula-series-game-${i + 1}.log`;
+    a.textContent = t('Download the log');
+    li.append(`${g.outcome} (${tabula.text('reason', g.reason)}) `, a);
+    return li;
+  }));
+}
+
 function netClose() {
   clearInterval(game.clockTimer);
   game.driver.stop();
@@ -760,6 +833,7 @@ function netOutput(out) {
     game.final = out.text;
     seatForget(); // nothing to take back
     say(() => t('the game is over: Download the log keeps its signed record'));
+    seriesGameOver();
   } else {
     // The session's note, typed (code, arguments, English line: the
     // module says it in the page's language each time it is drawn).
@@ -879,6 +953,7 @@ function netClocks() {
 }
 
 function netRefresh() {
+  drawSeries();
   const st = netClocks();
   const pos = game.seat.position();
   game.pos = pos;
@@ -1341,6 +1416,7 @@ const PAGE_TEXTS = {
   'you-play': N_('You play'),
   host: N_('Host'),
   'host-hint': N_('You play White; the page shows the invite code and a link for your opponent, and a watch link for spectators.'),
+  'series-games': N_('Games (a series)'),
   'join-game': N_('Join or watch a game'),
   'open-seeks': N_('Open seeks'),
   'seeks-hint': N_('Players waiting for an opponent on this lobby. Play takes the seat, as joining with the code does.'),
@@ -1528,7 +1604,9 @@ function wire() {
     e.preventDefault();
     netStart(() => {
       // the clock as `tabula host --clock` reads it (seat/seat.h)
-      const opts = tabula.clockOptions($('net-options').value.trim(), $('net-clock').value.trim());
+      const opts = tabula.seriesOptions(
+        tabula.clockOptions($('net-options').value.trim(), $('net-clock').value.trim()),
+        Number($('net-series').value || 1));
       netGame({ role: 0, name: netSel.value, options: opts,
         bot: Number($('net-host-bot').value) });
     }, 'net-host-error');

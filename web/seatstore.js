@@ -90,7 +90,8 @@ function decode(id, text) {
       seed: Number.isInteger(r.seed) ? r.seed >>> 0 : 0,
       key: r.key, seat: r.seat, log: fromBase64(String(r.log ?? '')),
       turnAt: Number.isFinite(r.turnAt) && r.turnAt > 0 ? r.turnAt : 0,
-      saved: Number.isFinite(r.saved) ? r.saved : 0, seek: r.seek === 1, stored: true };
+      saved: Number.isFinite(r.saved) ? r.saved : 0, seek: r.seek === 1,
+      series: typeof r.series === 'string' ? r.series : '', stored: true };
   } catch {
     return null;
   }
@@ -207,7 +208,8 @@ export async function seatSave(game) {
   }
   const record = JSON.stringify({ role: game.role, name: game.role === 0 ? game.name : '',
     options: game.options, bot: game.bot, seed: game.seed, key: game.key, seat,
-    log: toBase64(log), turnAt: game.turnAt ?? 0, saved: Date.now(), seek: game.seek ? 1 : 0 });
+    log: toBase64(log), turnAt: game.turnAt ?? 0, saved: Date.now(), seek: game.seek ? 1 : 0,
+    series: game.seriesText ?? '' });
   if (!put(PREFIX + id, record)) return; // full: a reload then loses the seat
   last = mark;
   const all = ids();

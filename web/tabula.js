@@ -213,6 +213,42 @@ export class Tabula {
     return new PoolOffer(this, h);
   }
 
+  // A host's options with a series of games games (web/wasm/web_series.h;
+  // games 1: as they are); throws with the reason in the page's language.
+  seriesOptions(options, games) {
+    const s = this.withStrings([options], (o) => this.str(this.x.web_series_options(o, games)));
+    if (s === null) throw this.lastError();
+    return s;
+  }
+
+  // After seat's game ended (its DONE): series (a Series, or null for a
+  // series' first game) with the game counted, or null when the game is
+  // no series' (web_series_after); key: the seat's key.
+  seriesAfter(series, seat, key) {
+    const h = this.withStrings([key], (k) => this.x.web_series_after(series ? series.h : 0, seat.h, k));
+    if (h === 0) {
+      const e = this.lastError();
+      if (e.code !== 0) throw e;
+      return null;
+    }
+    return series ?? new Series(this, h);
+  }
+
+  // A series kept as Series.text() gave it, with its key; throws when the
+  // text is damaged or not the key's.
+  seriesRead(text, key) {
+    const h = this.withStrings([text, key], (t, k) => this.x.web_series_read(t, k));
+    if (h === 0) throw this.lastError();
+    return new Series(this, h);
+  }
+
+  // The line a series' game shows on its screen ("Series: game 2 of 3;
+  // score: you 1 - opponent 0"; series: the Series so far, or null), ''
+  // when seat's game is no series' (or not started).
+  seriesLine(seat, series) {
+    return this.str(this.x.web_series_line(seat.h, series ? series.h : 0)) ?? '';
+  }
+
   // The relay's answer to a seeking host's SEEK (a SEEKED output's
   // reason) as the terminal's line, in the page's language.
   seekedText(reason) { return this.str(this.x.web_seeked_text(reason)); }
@@ -610,6 +646,37 @@ export class PoolOffer {
     if (h === 0) throw this.t.lastError();
     return new NetSeat(this.t, h);
   }
+}
+
+// A series as the page's seat plays it (web/wasm/web_series.h).
+export class Series {
+  constructor(tabula, handle) {
+    this.t = tabula;
+    this.h = handle;
+  }
+
+  free() { if (this.h) this.t.x.web_series_free(this.h); this.h = 0; }
+
+  // {games, played, you, opponent (the scores as read: '1.5'), stop (0
+  // while it goes on), host (1: this seat hosts the next game)}.
+  state() {
+    const [games, played, you, opponent, stop, host] = this.t.str(this.t.x.web_series_state(this.h)).split('\t');
+    return { games: Number(games), played: Number(played), you, opponent, stop: Number(stop),
+      host: host === '1' };
+  }
+
+  // Why the series stopped, or that it is over, in the page's language.
+  stopText() { return this.t.str(this.t.x.web_series_stop_text(this.h)); }
+
+  // The seat of the next game (host or guest as the series says).
+  next({ bot = false, started = Math.floor(Date.now() / 1000) } = {}) {
+    const h = this.t.x.web_series_next(this.h, bot ? 1 : 0, started);
+    if (h === 0) throw this.t.lastError();
+    return new NetSeat(this.t, h);
+  }
+
+  // The series as text for the page's storage.
+  text() { return this.t.str(this.t.x.web_series_text(this.h)) ?? ''; }
 }
 
 export const NET = {};

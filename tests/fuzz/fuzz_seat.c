@@ -9,7 +9,11 @@
  * before it kept;
  * proto_unhex of the input accepts only 2n lowercase digits and then
  * proto_hex writes the same text back; seat_retry_ms stays within 100 ms
- * and 8 s for any role, reason and attempt.
+ * and 8 s for any role, reason and attempt; seat_series_read (a page's
+ * stored series: hostile) of the input either refuses it, leaving the
+ * series zeroed, or takes a series in range (2..99 games, 1..N played,
+ * a game of the catalogue) that seat_series_text writes and
+ * seat_series_read takes back as the same series.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +73,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t ms = seat_retry_ms(role, data[1] & 64 ? 0 : reason, attempt);
         if (ms < 100 || ms > SEAT_RETRY_MAX_MS)
             __builtin_trap();
+    }
+    Seat_Series sr, back;
+    char line[SEAT_SERIES_TEXT_MAX];
+    static const Seat_Series zero;
+    if (seat_series_read(text, &sr) != 0) {
+        if (memcmp(&sr, &zero, sizeof sr) != 0)
+            __builtin_trap();
+    } else if (sr.games < 2 || sr.games > PROTO_SERIES_MAX ||
+               sr.played < 1 || sr.played > sr.games || sr.game == NULL ||
+               seat_series_text(&sr, line, sizeof line) != 0 ||
+               seat_series_read(line, &back) != 0 ||
+               memcmp(&back, &sr, sizeof sr) != 0) {
+        __builtin_trap();
     }
     free(text);
     return 0;

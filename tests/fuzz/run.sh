@@ -32,6 +32,8 @@ mkdir -p "$out/seeds.d/seat"
 printf '5+3' >"$out/seeds.d/seat/clock"
 printf 'goals=3\n30s+1s' >"$out/seeds.d/seat/options"
 printf '00ff10a9' >"$out/seeds.d/seat/hex"
+printf 'series1 laska 3 1 0 1 1 0 %032d %064d %064d clock=300+0' 0 1 2 \
+  >"$out/seeds.d/seat/series"
 # (wire: the lobby's messages to a seat, and a client's hello; a first
 # byte 0xAA puts a true WELCOME first: fuzz_wire.c. Version 4: PRESENCE
 # (123 bytes: the guest's key too) and ACK (89) carry a receipt's seq,

@@ -140,6 +140,7 @@ import { argv, env, exit } from 'node:process';
 import { root, puppeteer, wasmDir, serve, lobbyServer, withPage, launchBrowser, terminalHost } from './page_util.mjs';
 import { netCorr } from './browser_corr.mjs';
 import { clubPages } from './browser_club.mjs';
+import { netSeries } from './browser_series.mjs';
 import { netPool } from './browser_pool.mjs';
 import { netPages, netHost, netClaim, netWatch, storyPage, netResign, netTabs, policyPage, stalePage, offerPage, netSeek, netSeekRedis } from './browser_net.mjs';
 
@@ -1272,6 +1273,8 @@ else if (cmd === 'netcorr' && env.TABULA_BINARY)
   status = await netCorr();
 else if (cmd === 'club' && env.TABULA_BINARY)
   status = await clubPages();
+else if (cmd === 'netseries' && env.TABULA_BINARY)
+  status = await netSeries();
 else if (cmd === 'netwatch' && env.TABULA_BINARY)
   status = await netWatch();
 else if (cmd === 'story' && rest.length === 1 && env.TABULA_BINARY)

@@ -68,4 +68,8 @@ struct Web_Net *web__net_paired(int role, const char *game,
                                 const char *options, const char *key, int bot,
                                 uint32_t started, const Web_Paired *paired);
 
+/* The session of seat n (never NULL for a seat web_net_new made), for
+ * what the seat layer reads of it (web_series.c: seat_game_end). */
+const struct Match *web__net_session(const struct Web_Net *n);
+
 #endif /* TABULA_WEB_INTERNAL_H */

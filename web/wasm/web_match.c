@@ -316,6 +316,11 @@ Web_Net *web_net_seek(const char *game, const char *options, const char *key,
                     NULL, &ask, NULL, NULL);
 }
 
+const Match *web__net_session(const Web_Net *n)
+{
+    return n != NULL ? n->m : NULL;
+}
+
 Web_Net *web__net_paired(int role, const char *game, const char *options,
                          const char *key, int bot, uint32_t started,
                          const Web_Paired *paired)

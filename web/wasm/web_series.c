@@ -1,0 +1,186 @@
+/*
+ * web_series.c: a series on the page (web_series.h): the seat layer's
+ * series (seat/series.c, which `tabula host --series` runs too) over the
+ * page's seats; each next game's seat is made as a pool's paired one
+ * (web__net_paired: a host seating only the opponent's key, a guest
+ * holding the host to the game and options). No I/O.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "seat.h"
+#include "tb_error.h"
+#include "web_api.h"
+#include "web_internal.h"
+#include "web_series.h"
+
+#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+
+struct Web_Series {
+    Seat_Series s;
+    char key[2 * PROTO_SECRET_BYTES + 1]; /* the series' key (hex) */
+};
+
+static const char *text_out(const char *text)
+{
+    return web__out_text(text) == 0 ? web_out() : NULL;
+}
+
+WEB_EXPORT(web_series_options)
+const char *web_series_options(const char *options, unsigned games)
+{
+    char out[PROTO_OPTIONS_MAX + 1], why[160];
+    if (options == NULL)
+        options = "";
+    if (games <= 1)
+        return text_out(options);
+    int rc = seat_series_options(options, games, out, sizeof out);
+    if (rc == TB_E_ARG) {
+        snprintf(why, sizeof why, _("a series is 2..%d games"),
+                 PROTO_SERIES_MAX);
+        web__fail(rc, why);
+        return NULL;
+    }
+    if (rc != 0) {
+        web__fail(rc, _(tb_strerror(rc)));
+        return NULL;
+    }
+    return text_out(out);
+}
+
+WEB_EXPORT(web_series_after)
+Web_Series *web_series_after(Web_Series *s, Web_Net *n, const char *key)
+{
+    Seat_Game_End e;
+    Proto_Identity me;
+    seat_game_end(web__net_session(n), &e);
+    if (s == NULL) {
+        if (key == NULL || strlen(key) != 2 * PROTO_SECRET_BYTES ||
+            web__key_read(key, &me) != 0) {
+            web__fail(TB_E_FORMAT, "not a key made by web_key_new");
+            return NULL;
+        }
+        Seat_Series fresh;
+        int begun = seat_series_begin(&fresh, me.pk, &e);
+        proto_identity_wipe(&me);
+        if (begun != 1) {
+            web__fail(0, "not a series' first game");
+            return NULL;
+        }
+        if ((s = calloc(1, sizeof *s)) == NULL) {
+            web__fail(TB_E_NOMEM, "out of memory");
+            return NULL;
+        }
+        s->s = fresh;
+        memcpy(s->key, key, sizeof s->key);
+    }
+    (void)seat_series_add(&s->s, &e); /* (its stop is s->s.stop) */
+    return s;
+}
+
+WEB_EXPORT(web_series_state) const char *web_series_state(Web_Series *s)
+{
+    char text[96], you[SEAT_POINTS_TEXT], opp[SEAT_POINTS_TEXT];
+    seat_series_points(s->s.score[0], you);
+    seat_series_points(s->s.score[1], opp);
+    /* (White in game k: game 1's White in odd games) */
+    unsigned k = s->s.played + 1;
+    int host = (k % 2 == 1) == (s->s.white1 != 0);
+    snprintf(text, sizeof text, "%u\t%u\t%s\t%s\t%d\t%d", s->s.games,
+             s->s.played, you, opp, s->s.stop, host);
+    return text_out(text);
+}
+
+WEB_EXPORT(web_series_line)
+const char *web_series_line(Web_Net *n, Web_Series *s)
+{
+    char text[200], you[SEAT_POINTS_TEXT], opp[SEAT_POINTS_TEXT];
+    Seat_Game_End e;
+    Proto_Series t;
+    seat_game_end(web__net_session(n), &e);
+    if (!e.started || proto_options_series(e.options, &t) != 1)
+        return text_out("");
+    seat_series_points(s != NULL ? s->s.score[0] : 0, you);
+    seat_series_points(s != NULL ? s->s.score[1] : 0, opp);
+    snprintf(text, sizeof text, _(seat_series_banner()), (unsigned)t.game,
+             (unsigned)t.games, you, opp);
+    return text_out(text);
+}
+
+WEB_EXPORT(web_series_stop_text)
+const char *web_series_stop_text(Web_Series *s)
+{
+    char text[160];
+    unsigned k = s->s.stop == SEAT_SERIES_UNFINISHED ? s->s.played + 1
+                                                     : s->s.played;
+    snprintf(text, sizeof text, _(seat_series_stop_words(s->s.stop)), k);
+    return text_out(text);
+}
+
+WEB_EXPORT(web_series_next)
+Web_Net *web_series_next(Web_Series *s, int bot, uint32_t started)
+{
+    Proto_Identity me;
+    Seat_Series_Game g;
+    Web_Paired paired;
+    int rc = web__key_read(s->key, &me);
+    if (rc == 0)
+        rc = seat_series_next(&s->s, &me, &g);
+    proto_identity_wipe(&me);
+    if (rc != 0) {
+        web__fail(rc, rc == TB_E_STATE ? _(seat_series_stop_words(s->s.stop))
+                                       : _(tb_strerror(rc)));
+        return NULL;
+    }
+    paired.invite = &g.invite;
+    paired.guest_pk = g.opponent;
+    return web__net_paired(g.host ? 0 : 1, core_game_name(g.game), g.options,
+                           s->key, bot, started, &paired);
+}
+
+WEB_EXPORT(web_series_text) const char *web_series_text(Web_Series *s)
+{
+    char text[SEAT_SERIES_TEXT_MAX];
+    if (seat_series_text(&s->s, text, sizeof text) != 0) {
+        web__fail(TB_E_SPACE, "the series does not fit its text");
+        return NULL;
+    }
+    return text_out(text);
+}
+
+WEB_EXPORT(web_series_read)
+Web_Series *web_series_read(const char *text, const char *key)
+{
+    Seat_Series r;
+    Proto_Identity me;
+    Web_Series *s;
+    if (seat_series_read(text, &r) != 0 || key == NULL ||
+        strlen(key) != 2 * PROTO_SECRET_BYTES ||
+        web__key_read(key, &me) != 0) {
+        web__fail(TB_E_FORMAT, "not a series this page kept");
+        return NULL;
+    }
+    int mine = memcmp(me.pk, r.me, PROTO_KEY_BYTES) == 0;
+    proto_identity_wipe(&me);
+    if (!mine) {
+        web__fail(TB_E_FORMAT, "not a series this page kept");
+        return NULL;
+    }
+    if ((s = calloc(1, sizeof *s)) == NULL) {
+        web__fail(TB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->s = r;
+    memcpy(s->key, key, sizeof s->key);
+    return s;
+}
+
+WEB_EXPORT(web_series_free) void web_series_free(Web_Series *s)
+{
+    if (s == NULL)
+        return;
+    proto_wipe(s, sizeof *s);
+    free(s);
+}
