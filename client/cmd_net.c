@@ -1055,12 +1055,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     Proto_Identity series_key;
     Lobby_Code series_invite;
     memset(&series_key, 0, sizeof series_key);
-    if (series > 0 && (as_me || key_file != NULL || given_code != NULL ||
-                       cfg.pool_guest != NULL)) {
+    if (series > 0 && (given_code != NULL || cfg.pool_guest != NULL)) {
         fprintf(stderr,
-                _("tabula %s: --series makes each game's key and code "
-                  "itself: it goes without --me, --key, --guest and "
-                  "--code\n"),
+                _("tabula %s: --series makes each game's code itself: it "
+                  "goes without --guest and --code\n"),
                 cmd);
         return CLI_EXIT_USAGE;
     }
@@ -1073,10 +1071,14 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
                     cmd);
             return CLI_EXIT_USAGE;
         }
+        /* its key, the series' for every game: with --me or --key the
+         * player's own (below), so the series is rated under it
+         * (docs/ratings.md "Whose rating"); else one made for it */
+        int own = as_me || key_file != NULL;
         if (seat_series_options(cfg.options, series, series_opts,
                                 sizeof series_opts) != 0 ||
-            proto_identity_generate(&series_key) != 0 ||
-            lobby_code_new(series_key.pk, &series_invite) != 0) {
+            (!own && (proto_identity_generate(&series_key) != 0 ||
+                      lobby_code_new(series_key.pk, &series_invite) != 0))) {
             fprintf(stderr, _("tabula %s: cannot set up the series\n"), cmd);
             return CLI_EXIT_FAIL;
         }
@@ -1084,8 +1086,10 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         static const unsigned none[2] = {0, 0};
         cli_series_banner(series_banner, sizeof series_banner, 1, series, none);
         cfg.banner = series_banner;
-        cfg.pool_id = &series_key; /* (its key: the series' for every game) */
-        cfg.pool_invite = &series_invite;
+        if (!own) {
+            cfg.pool_id = &series_key;
+            cfg.pool_invite = &series_invite;
+        }
     }
     if (http != NULL && (lobby != NULL || net_addr_parse(http, &http_addr) != 0)) {
         fprintf(stderr, lobby != NULL

@@ -119,6 +119,65 @@ Test(series, two_games_alternate_colours_with_one_score)
     remove_dir();
 }
 
+/* A rated series (docs/ratings.md "Whose rating"): host and guest play
+ * under their identities (--key FILE), so every game's White and Black
+ * in both records are the two identities' fingerprints, as `tabula
+ * identity` printed them, colours alternating. */
+Test(series, a_series_under_the_players_keys_is_rated_as_them)
+{
+    Proc lobby, host, guest;
+    char at[64], invite[40], ka[600], kb[600], fa[64], fb[64], pb[80];
+    char lines[4][1200], other[4][1200];
+    static char env_a[400], env_b[400];
+    make_dir();
+    snprintf(env_a, sizeof env_a, "XDG_DATA_HOME=%s/A", dir);
+    snprintf(env_b, sizeof env_b, "XDG_DATA_HOME=%s/B", dir);
+    path_of(ka, sizeof ka, "a.key");
+    path_of(kb, sizeof kb, "b.key");
+    Proc id;
+    char *ia[] = {"identity", "--file", ka, NULL};
+    start(&id, "ida", NULL, ia);
+    await_line(&id, "fingerprint: ", fa, sizeof fa);
+    cr_assert_eq(finish(&id), 0);
+    char *ib[] = {"identity", "--file", kb, NULL};
+    start(&id, "idb", NULL, ib);
+    await_line(&id, "fingerprint: ", fb, sizeof fb);
+    await_line(&id, "public-key: ", pb, sizeof pb);
+    cr_assert_eq(finish(&id), 0);
+    char *la[] = {"lobby", "--listen", "127.0.0.1:0", NULL};
+    start(&lobby, "lobby", NULL, la);
+    await_line(&lobby, "listening: ", at, sizeof at);
+    char *ha[] = {"host", "laska", "--series", "2", "--key", ka, "--bot=1",
+                  "--lobby", at, NULL};
+    start(&host, "host", env_a, ha);
+    await_line(&host, "invite: ", invite, sizeof invite);
+    char *ja[] = {"join", invite, "--key", kb, "--bot=1", "--lobby", at, NULL};
+    start(&guest, "guest", env_b, ja);
+    cr_assert_eq(finish(&host), 0, "%s", slurp(host.err));
+    cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    cr_assert_eq(record_games("A", lines, 4), 2);
+    cr_assert_eq(record_games("B", other, 4), 2);
+    char want1[160], want2[160];
+    snprintf(want1, sizeof want1, "game: 1 %s %s ", fa, fb);
+    snprintf(want2, sizeof want2, "game: 2 %s %s ", fb, fa);
+    cr_assert_eq(strncmp(lines[0], want1, strlen(want1)), 0, "%s / %s",
+                 lines[0], want1);
+    cr_assert_eq(strncmp(lines[1], want2, strlen(want2)), 0, "%s / %s",
+                 lines[1], want2);
+    cr_assert_eq(strncmp(other[0], want1, strlen(want1)), 0, "%s", other[0]);
+    cr_assert_eq(strncmp(other[1], want2, strlen(want2)), 0, "%s", other[1]);
+    /* --guest and --code are still refused with --series */
+    char *bad[] = {"host", "laska", "--series", "2", "--key", ka, "--guest",
+                   pb, "--code", invite, "--lobby", at, NULL};
+    start(&id, "bad", env_a, bad);
+    cr_assert_eq(finish(&id), 2);
+    cr_assert_not_null(strstr(slurp(id.err), "--series makes each game's code"),
+                       "%s", slurp(id.err));
+    kill(lobby.pid, SIGTERM);
+    finish(&lobby);
+    remove_dir();
+}
+
 /* The sets each side won at the end of the log at path (the position
  * string's sets=W:B, read back by core's own format). */
 static void final_sets(const char *path, unsigned *w, unsigned *b)
