@@ -53,14 +53,16 @@ static const char replay_help[] =
     "--export, the lines above are printed instead.\n"
     "\n"
     "Exit status:\n"
-    "  0  verified whole (a log closed by its end record, or a record)\n"
+    "  0  verified whole (a log closed by its end record or by the\n"
+    "     match's end, or a record)\n"
     "  1  a check failed: a bad signature, chain, move or hash; a torn,\n"
     "     damaged or empty file; a directory; a record whose Result tag\n"
     "     and movetext disagree\n"
     "  2  bad usage: unknown flag, missing file, a record naming no game\n"
     "     (give --game)\n"
     "  3  every envelope verified, but the log stops at a frame boundary\n"
-    "     without an end record: cut there, or the match is still running\n");
+    "     before the match's end, without an end record: cut there, or\n"
+    "     the match is still running\n");
 
 /* Where the verification report goes: standard output, or standard error
  * when the exported record takes standard output. */
@@ -602,6 +604,8 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
                 cli_printable(rep.why, safe, sizeof safe));
         status = CLI_EXIT_FAIL;
     } else {
+        int over = t != NULL && proto_transcript_position(t) != NULL &&
+                   proto_transcript_status(t).outcome != CORE_ONGOING;
         fprintf(rout,
                 "verified: %u envelopes, %u plies; signatures, chain, moves "
                 "and state hashes %s%s\n",
@@ -612,10 +616,15 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
                 rep.desync_ply != 0 ? "checked (the desync decides)"
                                     : "agree",
                 rep.ended ? ""
+                : over    ? " (no end record after the match's end: a "
+                            "relay archive's copy, or a log cut there)"
                           : " (no end record: the log stops at a frame "
                             "boundary; cut there, or the match is still "
                             "running)");
-        if (!rep.ended)
+        /* a log whose envelopes end the match is that match's whole
+         * record, its end record or not: a relay's archive keeps none
+         * (docs/archive.md), as it runs no rules to know the end */
+        if (!rep.ended && !over)
             status = CLI_EXIT_UNENDED;
     }
     if (status != CLI_EXIT_FAIL && r->tui && t != NULL &&

@@ -111,6 +111,13 @@ Test(archive, the_published_list_is_recomputed_from_the_published_logs,
         cr_assert_eq(fwrite(log, 1, loglen, f), loglen);
         fclose(f);
         free(log);
+        /* a finished match's whole record, with no end record (the
+         * relay runs no rules): replay takes it as whole, status 0 */
+        cr_assert_eq(sh(T " replay %s --quiet > replay.out 2>&1", path), 0,
+                     "%s", slurp("replay.out"));
+        cr_assert_not_null(strstr(slurp("replay.out"),
+                                  "(no end record after the match's end"),
+                           "%s", slurp("replay.out"));
     }
     free(buf);
     cr_assert_eq(lines, 3);
