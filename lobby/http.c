@@ -55,6 +55,7 @@ struct Lobby_Http {
     char cert[1024], key[1024]; /* TLS's PEM files; "": plain HTTP */
     char tcp[64];                                 /* lb's "HOST:PORT" */
     struct lws_protocol_vhost_options tcp_header; /* X-Tabula-Lobby: tcp */
+    struct lws_protocol_vhost_options arch_header; /* X-Tabula-Archive */
     Lobby *lb; /* WebSocket members join it; NULL: files only */
     lws_retry_bo_t idle; /* lws reads it until the context is gone */
     int port;
@@ -677,6 +678,16 @@ int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
         h->tcp_header.name = "x-tabula-lobby:";
         h->tcp_header.value = h->tcp;
     }
+    /* ... and whether it publishes an archive (docs/archive.md), so the
+     * page asks for a ratings list only where one may be. */
+    const struct lws_protocol_vhost_options *headers =
+        h->tcp_header.name != NULL ? &h->tcp_header : NULL;
+    if (h->arch[0] != '\0') {
+        h->arch_header.name = "x-tabula-archive:";
+        h->arch_header.value = "/archive/";
+        h->arch_header.next = headers;
+        headers = &h->arch_header;
+    }
 
     void *loops[1] = {loop};
     struct lws_context_creation_info info;
@@ -684,7 +695,7 @@ int lobby_http_new_tls(uv_loop_t *loop, const char *host, int port,
     info.port = port;
     info.iface = host;
     info.mounts = lb != NULL ? &h->metrics : &h->mount;
-    info.headers = h->tcp_header.name != NULL ? &h->tcp_header : NULL;
+    info.headers = headers;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_LIBUV |
                    LWS_SERVER_OPTION_DISABLE_IPV6 * (strchr(host, ':') == NULL);

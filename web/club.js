@@ -35,6 +35,10 @@ async function download(url, binary = false) {
 // Whether the page's relay publishes a ratings list (a 404: it does not).
 export async function ratingsPublished() {
   try {
+    // (only a lobby that says it keeps an archive is asked for its list:
+    // the others would answer 404, an error in the console)
+    const page = await fetch(location.pathname, { method: 'HEAD', cache: 'no-store' });
+    if (!page.headers.get('x-tabula-archive')) return false;
     const r = await fetch(RATINGS, { method: 'HEAD', cache: 'no-store' });
     return r.ok;
   } catch {

@@ -107,6 +107,9 @@ Test(lobby_http, answers_name_the_lobbys_tcp_address)
     cr_assert(http_head_has(buf, want), "%s", buf);
     http_get(port, "/no-such-file.html", buf, sizeof buf);
     cr_assert(http_head_has(buf, want), "%s", buf);
+    /* no archive here: no X-Tabula-Archive, so the page asks for no
+     * ratings list (web/club.js; test_cmd_archive's lobby has one) */
+    cr_assert(!http_head_has(buf, "\r\nx-tabula-archive:"), "%s", buf);
 
     kill(lobby.pid, SIGTERM);
     cr_assert_eq(finish(&lobby), 0, "%s", slurp(lobby.err));
