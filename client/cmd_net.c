@@ -146,6 +146,7 @@ typedef struct Net_Run {
     double linger_start;
     uv_signal_t sig;
     Tui_Net *ui; /* the full-screen screen, or NULL in line mode */
+    const Seat_Series *series; /* the game's Netgame_Config's */
     Lobby_Role role;
     int user_left;   /* the user left the screen before the end */
     int was_started; /* ... after the match had started */
@@ -215,9 +216,36 @@ static void on_linger(uv_timer_t *h)
         shutdown_run(r);
 }
 
+/* A series' game ended on the full screen: its line shows the score with
+ * this game counted (seat_series_add on a copy), not the score before
+ * it, while the finished game stays on the screen. */
+static void series_line_at_end(Net_Run *r, Netgame *g)
+{
+    Seat_Series s;
+    Seat_Game_End e;
+    Proto_Identity me;
+    char line[160];
+    if (r->ui == NULL)
+        return;
+    seat_game_end(netgame_session(g), &e);
+    netgame_seat_key(g, &me);
+    int begun = r->series != NULL ? (s = *r->series, 1)
+                                  : seat_series_begin(&s, me.pk, &e);
+    proto_identity_wipe(&me);
+    if (begun != 1)
+        return;
+    int what = seat_series_add(&s, &e);
+    if (what != SEAT_SERIES_NEXT && what != SEAT_SERIES_OVER &&
+        what != SEAT_SERIES_ABORTED)
+        return;
+    cli_series_banner(line, sizeof line, s.played, s.games, s.score);
+    tui_net_banner(r->ui, line);
+}
+
 static void on_done(Netgame *g)
 {
     Net_Run *r = netgame_user(g);
+    series_line_at_end(r, g);
     tui_net_done(r->ui);
     stop_input(r);
     stop_ended(r);
@@ -1326,6 +1354,7 @@ static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
         screen = 0; /* plain lines, as without a terminal */
     if (screen)
         tui_net_banner(r.ui, cfg.banner);
+    r.series = cfg.series;
     if (screen)
         cfg.out = NULL; /* the screen shows what the lines would say */
     static const Netgame_Hooks line_hooks = {.on_room = on_room,

@@ -89,6 +89,10 @@ typedef struct Netgame_Config {
     /* A line the full screen shows under the players while the game is
      * played (NULL: none): a series' running score (series.c). */
     const char *banner;
+    /* A series' game after its first: the series so far (series.c;
+     * NULL: none, or the series' first game), so the full screen's line
+     * shows the score with the game just ended once it ends. */
+    const Seat_Series *series;
     /* A host's: put the room on the lobby's public list (tabula seek),
      * with the player's name record name[0..name_len) (proto_name_sign;
      * name_len 0: none). */

@@ -130,6 +130,7 @@ int cli_series(const char *cmd, const Netgame_Config *base,
         cli_series_banner(banner, sizeof banner, next.number, s.games,
                           s.score);
         cfg.banner = banner;
+        cfg.series = &s;
         fflush(stdout);
         Cli_Game_End end;
         memset(&end, 0, sizeof end);

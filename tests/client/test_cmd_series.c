@@ -306,8 +306,14 @@ Test(series, the_full_screen_shows_the_running_score, .timeout = 300)
                  line);
     snprintf(want, sizeof want,
              "Series: game 2 of 2; score: you %s - opponent %s", opp, you);
-    /* the screen keeps game 1's end until q, as after any game */
+    /* the screen keeps game 1's end until q, as after any game, its line
+     * with game 1 counted (the guest's score mirrored) */
     wait_for_in(tmux_session, "Game over");
+    char end1[160];
+    snprintf(end1, sizeof end1,
+             "Series: game 1 of 2; score: you %s - opponent %s", opp, you);
+    screen_of(tmux_session, scr, sizeof scr, 0);
+    cr_assert_not_null(strstr(scr, end1), "no '%s' on:\n%s", end1, scr);
     snprintf(cmd, sizeof cmd, "send-keys -t %s q", tmux_session);
     tmux(cmd);
     int seen = 0;
@@ -318,7 +324,26 @@ Test(series, the_full_screen_shows_the_running_score, .timeout = 300)
             usleep(50000);
     }
     cr_assert(seen, "no '%s' on:\n%s", want, scr);
+    /* game 2's end: the line counts it too, as the guest's last line */
     cr_assert_eq(finish(&guest), 0, "%s", slurp(guest.err));
+    const char *g2 = strstr(slurp(guest.out), "series: game 2 of 2: ");
+    g2 = g2 != NULL ? strstr(g2 + 1, "series: game 2 of 2: ") : NULL;
+    cr_assert_not_null(g2, "%s", slurp(guest.out));
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(g2, "\n"), g2);
+    sc = strstr(line, "; you ");
+    cr_assert_not_null(sc, "%s", line);
+    cr_assert_eq(sscanf(sc, "; you %15s - opponent %15s", you, opp), 2, "%s",
+                 line);
+    snprintf(want, sizeof want,
+             "Series: game 2 of 2; score: you %s - opponent %s", opp, you);
+    seen = 0;
+    for (int i = 0; i < 1200 && !seen; i++) {
+        screen_of(tmux_session, scr, sizeof scr, 0);
+        seen = strstr(scr, want) != NULL && strstr(scr, "Game over") != NULL;
+        if (!seen)
+            usleep(50000);
+    }
+    cr_assert(seen, "no '%s' at the end on:\n%s", want, scr);
     tmux_stop();
     kill(lobby.pid, SIGTERM);
     finish(&lobby);
