@@ -605,7 +605,7 @@ static int replay_log(const uint8_t *buf, size_t len, const char *export,
         status = CLI_EXIT_FAIL;
     } else {
         int over = t != NULL && proto_transcript_position(t) != NULL &&
-                   proto_transcript_status(t).outcome != CORE_ONGOING;
+                   proto_log_status(t, &rep).outcome != CORE_ONGOING;
         fprintf(rout,
                 "verified: %u envelopes, %u plies; signatures, chain, moves "
                 "and state hashes %s%s\n",

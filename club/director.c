@@ -915,7 +915,7 @@ int club_dir_log_game(const uint8_t *buf, size_t len, Club_Dir_Log *out,
     if (rc != 0)
         return rc;
     start = t != NULL ? proto_transcript_start(t) : NULL;
-    st = t != NULL ? proto_transcript_status(t) : (Core_Status){0};
+    st = proto_log_status(t, &rep);
     rc = TB_E_STATE;
     if (start == NULL || st.outcome == CORE_ONGOING) {
         if (why != NULL && cap > 0)

@@ -56,7 +56,7 @@ int club_log_open(const uint8_t *buf, size_t len, Proto_Log_Visit visit,
         if (proto_log_verify_witnessed(buf, rep->offset, NULL, visit, NULL,
                                        ctx, &tc, &cut) == 0 &&
             tc != NULL &&
-            proto_transcript_status(tc).outcome != CORE_ONGOING) {
+            proto_log_status(tc, &cut).outcome != CORE_ONGOING) {
             proto_transcript_free(*t);
             *t = tc;
             *rep = cut;
@@ -97,7 +97,7 @@ int club_game_from_log(const uint8_t *buf, size_t len, uint32_t source,
         proto_transcript_free(t);
         return 0;
     }
-    st = proto_transcript_status(t);
+    st = proto_log_status(t, &rep);
     if (st.outcome == CORE_ONGOING)
         *verdict = CLUB_UNFINISHED;
     else if (st.outcome == CORE_ABORTED)

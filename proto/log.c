@@ -853,3 +853,13 @@ int proto_log_verify_witnessed(const uint8_t *buf, size_t len,
         proto_transcript_free(t);
     return rep->err;
 }
+
+Core_Status proto_log_status(const Proto_Transcript *t,
+                             const Proto_Log_Report *rep)
+{
+    Core_Status st = {CORE_ONGOING, CORE_REASON_NONE};
+    if (t == NULL || rep == NULL ||
+        (proto_transcript_witnessed(t) && rep->unwitnessed > 0))
+        return st;
+    return proto_transcript_status(t);
+}

@@ -1283,6 +1283,20 @@ int proto_log_verify(const uint8_t *buf, size_t len, Proto_Game_Lookup lookup,
                      Proto_Log_Report *rep);
 
 /*
+ * proto_log_status: how a verified log's match ended as the log proves
+ * it (t and rep from proto_log_verify or proto_log_verify_witnessed): the
+ * transcript's status, except ongoing when t is in witnessed mode
+ * (proto_transcript_witnessed) and envelopes at its end have no receipt
+ * (rep->unwitnessed > 0): the relay's receipt of the ending envelope
+ * could make it another end (its time: a flag, a late move), so a log
+ * cut before that receipt proves no end (a trial cut the last receipt of
+ * a game its mover had lost on time, and the board's win was rated).
+ * What the ratings, a tournament's results and `tabula replay` read.
+ */
+Core_Status proto_log_status(const Proto_Transcript *t,
+                             const Proto_Log_Report *rep);
+
+/*
  * proto_log_verify_witnessed: proto_log_verify, and in a version 2 log
  * every receipt record too: each names the next envelope not yet
  * witnessed, already read; its signature holds for the header's room,

@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "club.h"
+#include "director.h"
+#include "engine.h"
 #include "proto/match_util.h"
 
 typedef struct Out {
@@ -662,4 +665,144 @@ Test(replay, a_chat_with_control_bytes_is_printed_safely)
     /* proto/ refuses C0 and C1 in chat; the override passes it. */
     cr_assert(strstr(o->out, "[chat white] hi ?evil \xc3\xa9\n") != NULL,
               "%s", o->out);
+}
+
+/* A witnessed Laska game at clock=60+0 played by the core's bot to the
+ * board's end, whose last move (Black's or White's) the relay received
+ * 120 s after the move before: by the receipt its mover lost on time (60 s
+ * on the clock), whatever the board says. Its log, with every receipt
+ * (cut 0) or without the last one (cut 1), into path; the side that made
+ * the last move into *last. */
+static void late_end_log(const char *path, int cut, int *last)
+{
+    Proto_Identity w = ident(1), b = ident(2), relay = ident(9);
+    Proto_Transcript *t;
+    Frames f = {0};
+    Proto_Message m;
+    size_t len;
+    cr_assert_eq(proto_transcript_new(&t, NULL), 0);
+    proto_transcript_witness_mode(t);
+    proto_transcript_witness_absence(t);
+    proto_message_init(&m, PROTO_KIND_MATCH_START, &w);
+    memset(m.match_id, 0x42, PROTO_MATCH_ID_BYTES);
+    snprintf(m.body.start.game, sizeof m.body.start.game, "laska");
+    snprintf(m.body.start.options, sizeof m.body.start.options,
+             "clock=60+0,relay=3");
+    memcpy(m.body.start.white, w.pk, PROTO_KEY_BYTES);
+    memcpy(m.body.start.black, b.pk, PROTO_KEY_BYTES);
+    m.body.start.started = 1700000000;
+    uint8_t *buf = seal_next(t, &w, &m, &len);
+    cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+    keep(&f, buf, len);
+    for (unsigned ply = 0;
+         ply < 1500 && proto_transcript_status(t).outcome == CORE_ONGOING;
+         ply++) {
+        const Core_Position *pos = proto_transcript_position(t);
+        Core_Move mv;
+        cr_assert_eq(bot_choose(pos, 1, ply * 31 + 7, &mv, NULL), 0);
+        *last = core_side_to_move(pos);
+        Core_Position *c = core_position_clone(pos);
+        const Proto_Identity *id = *last == CORE_WHITE ? &w : &b;
+        proto_message_init(&m, PROTO_KIND_MOVE, id);
+        m.body.move.ply = core_ply(pos) + 1;
+        m.body.move.has_clock = 1; /* (signed readings count for nothing
+                                      in witnessed mode) */
+        m.body.move.own_ms = 50000;
+        m.body.move.opp_ms = 50000;
+        cr_assert_eq(core_move_format(c, &mv, m.body.move.move,
+                                      sizeof m.body.move.move),
+                     0);
+        cr_assert_eq(core_play(c, &mv), 0);
+        proto_state_hash(c, m.body.move.hash);
+        core_position_free(c);
+        buf = seal_next(t, id, &m, &len);
+        cr_assert_eq(add_frame(t, buf, len), 0, "%s", proto_transcript_why(t));
+        keep(&f, buf, len);
+    }
+    cr_assert_neq(proto_transcript_status(t).outcome, CORE_ONGOING);
+    Proto_Log_Header h;
+    Proto_Log *log;
+    proto_log_header_of(proto_transcript_start(t), &h);
+    h.version = 4; /* (receipts that attest presence, the room's host) */
+    memcpy(h.room, w.pk, PROTO_KEY_BYTES);
+    cr_assert_eq(proto_log_create_memory(&log, &h), 0);
+    uint64_t at = 1700000000000ull;
+    for (size_t i = 0; i < f.n; i++) {
+        const uint8_t *env = f.buf[i] + PROTO_FRAME_PREFIX;
+        size_t el = f.len[i] - PROTO_FRAME_PREFIX;
+        cr_assert_eq(proto_log_append_envelope(log, env, el), 0);
+        at += i + 1 == f.n ? 120000 : 200;
+        if (cut && i + 1 == f.n)
+            break;
+        uint8_t hash[PROTO_HASH_BYTES], rec[PROTO_LOG_RECORD_MAX];
+        Proto_Receipt r = {.kind = PROTO_RECEIPT_FRAME, .seq = 100 + 2 * i,
+                           .time_ms = at};
+        memcpy(r.guest, b.pk, PROTO_KEY_BYTES);
+        proto_receipt_hash(env, el, hash);
+        cr_assert_eq(proto_receipt_sign(&r, w.pk, hash, &relay), 0);
+        size_t n = proto_log_receipt_record((uint32_t)i, &r, rec, sizeof rec);
+        cr_assert_gt(n, 0);
+        cr_assert_eq(proto_log_append_record(log, rec, n), 0);
+    }
+    const uint8_t *bytes = proto_log_bytes(log, &len);
+    FILE *out = fopen(path, "wb");
+    cr_assert_not_null(out);
+    cr_assert_eq(fwrite(bytes, 1, len, out), len);
+    fclose(out);
+    proto_log_close(log);
+    frames_free(&f);
+    proto_transcript_free(t);
+}
+
+static uint8_t *file_bytes(const char *path, size_t *len)
+{
+    uint8_t *buf = NULL;
+    cr_assert_eq(proto_read_file(path, &buf, len), 0, "%s", path);
+    return buf;
+}
+
+/* A log cut before the relay's receipt of its ending move proves no end
+ * (proto_log_status; a trial of 2026-12-07 rated the board's win of a
+ * player who had lost on time so): replay says it stops short (status
+ * 3), the ratings count it unfinished and a tournament takes no result
+ * from it. The whole log: the mover lost on time, by all three. */
+Test(replay, a_log_cut_before_its_last_receipt_proves_no_end)
+{
+    char full[128], cut[128], want[64];
+    int last = -1;
+    size_t len;
+    Club_Rated_Game g;
+    Club_Verdict v;
+    Club_Dir_Log d;
+    char why[200];
+    cr_assert_eq(proto_init(), 0);
+    snprintf(full, sizeof full, "%s/full.log", dir);
+    snprintf(cut, sizeof cut, "%s/cut.log", dir);
+    late_end_log(full, 0, &last);
+    late_end_log(cut, 1, &last);
+    /* by hand: the mover of the last move lost on time */
+    const char *result = last == CORE_WHITE ? "0-1" : "1-0";
+
+    Out *o = replay(full);
+    cr_assert_eq(o->status, 0, "%s", o->out);
+    snprintf(want, sizeof want, "result: %s (time)", result);
+    cr_assert_not_null(strstr(o->out, want), "%s", o->out);
+    uint8_t *buf = file_bytes(full, &len);
+    cr_assert_eq(club_game_from_log(buf, len, 0, &g, &v, why, sizeof why), 0);
+    cr_assert_eq(v, CLUB_RATED);
+    cr_assert_eq(g.score, last == CORE_WHITE ? 0 : 2);
+    cr_assert_eq(club_dir_log_game(buf, len, &d, why, sizeof why), 0, "%s",
+                 why);
+    cr_assert_eq(d.half[last == CORE_WHITE ? 1 : 0], 2);
+    free(buf);
+
+    o = replay(cut);
+    cr_assert_eq(o->status, 3, "%s", o->out);
+    cr_assert_not_null(strstr(o->out, "have no receipt"), "%s", o->out);
+    buf = file_bytes(cut, &len);
+    cr_assert_eq(club_game_from_log(buf, len, 0, &g, &v, why, sizeof why), 0);
+    cr_assert_eq(v, CLUB_UNFINISHED);
+    cr_assert_eq(club_dir_log_game(buf, len, &d, why, sizeof why), TB_E_STATE);
+    cr_assert_str_eq(why, "the game is not over");
+    free(buf);
 }
