@@ -31,6 +31,10 @@ Match_Out *match__push(Match *s, Match_Out_Kind kind)
     Match_Out *o = &s->outs[(s->out_head + s->out_count) % s->out_cap];
     memset(o, 0, offsetof(Match_Out, text));
     o->text[0] = '\0';
+    /* every argument "" until a note sets it: a plain line's were the
+     * ring's old bytes, and the page's notes of a second game (a
+     * series') showed them (a trial) */
+    memset(&o->note, 0, sizeof o->note);
     o->note.code = MATCH_NOTE_TEXT;
     o->note.answer = s->answering;
     o->kind = kind;

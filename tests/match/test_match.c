@@ -171,6 +171,13 @@ static int drain(Room *r, int i)
             break;
         case MATCH_OUT_NOTE:
         case MATCH_OUT_WARN:
+            /* a plain line's arguments are "" (not the ring's old bytes,
+             * which the page showed: under ASan's malloc fill they are
+             * not zero) */
+            if (o.note.code == MATCH_NOTE_TEXT)
+                for (int a = 0; a < MATCH_NOTE_ARGS; a++)
+                    cr_assert_eq(o.note.arg[a][0], '\0', "%s: arg %d",
+                                 o.text, a);
             if (s->nnotes < NOTES) {
                 s->answers[s->nnotes] = o.note.answer;
                 memcpy(s->notes[s->nnotes++], o.text, sizeof o.text);
