@@ -264,8 +264,9 @@ enum {
                               abort the rest) */
     SEAT_SERIES_UNFINISHED /* the game did not end (a desync, a seat that
                               stopped), or it is not the series' next game
-                              (another number, game, series or pair of
-                              keys, colours not alternated): not counted,
+                              (another number, game, series, pair of keys
+                              or options than the first game's, colours
+                              not alternated): not counted,
                               and the series stops */
 };
 

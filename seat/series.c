@@ -118,7 +118,9 @@ int seat_series_add(Seat_Series *s, const Seat_Game_End *e)
     /* game k of this series between these two keys, colours as its
      * number says; anything else did not end this series' game k */
     int white = hosts(s, k);
-    if (!e->started || !e->finished ||
+    char plain[PROTO_OPTIONS_MAX + 1];
+    options_without_series(e->options, plain);
+    if (!e->started || !e->finished || strcmp(plain, s->options) != 0 ||
         proto_options_series(e->options, &t) != 1 || t.game != k ||
         t.games != s->games || core_game_find(e->game) != s->game ||
         memcmp(white ? e->white : e->black, s->me, PROTO_KEY_BYTES) != 0 ||

@@ -750,8 +750,11 @@ function seriesGameOver() {
   say(() => t('the next game of the series begins in a moment'));
   setTimeout(() => {
     if (game !== g) return; // (the player left the game)
-    netStart(() => netGame({ role: s.host ? 0 : 1, name, bot: g.bot, seed: (g.seed + 1) >>> 0,
-      series: { series, key: g.key, games: g.seriesGames } }), 'net-host-error');
+    // (its options kept with the seat, so a host's reload before its
+    // guest came starts the game the series says: a trial)
+    netStart(() => netGame({ role: s.host ? 0 : 1, name, options: s.options, bot: g.bot,
+      seed: (g.seed + 1) >>> 0, series: { series, key: g.key, games: g.seriesGames } }),
+    'net-host-error');
   }, SERIES_PAUSE_MS);
 }
 

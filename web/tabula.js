@@ -658,11 +658,13 @@ export class Series {
   free() { if (this.h) this.t.x.web_series_free(this.h); this.h = 0; }
 
   // {games, played, you, opponent (the scores as read: '1.5'), stop (0
-  // while it goes on), host (1: this seat hosts the next game)}.
+  // while it goes on), host (1: this seat hosts the next game), options
+  // (the next game's match options)}.
   state() {
-    const [games, played, you, opponent, stop, host] = this.t.str(this.t.x.web_series_state(this.h)).split('\t');
+    const [games, played, you, opponent, stop, host, options] =
+      this.t.str(this.t.x.web_series_state(this.h)).split('\t');
     return { games: Number(games), played: Number(played), you, opponent, stop: Number(stop),
-      host: host === '1' };
+      host: host === '1', options: options ?? '' };
   }
 
   // Why the series stopped, or that it is over, in the page's language.

@@ -172,6 +172,10 @@ Test(seat_series, an_abort_stops_it_and_a_game_not_its_next_is_not_counted)
     cr_assert_eq(seat_series_add(&t, &x), SEAT_SERIES_UNFINISHED);
     t = s;
     x = end(2, &b, &a, CORE_WIN_WHITE, 2, 0);
+    memcpy(x.options, "clock=15+0", 10); /* another clock (a trial) */
+    cr_assert_eq(seat_series_add(&t, &x), SEAT_SERIES_UNFINISHED);
+    t = s;
+    x = end(2, &b, &a, CORE_WIN_WHITE, 2, 0);
     x.finished = 0; /* a desync */
     cr_assert_eq(seat_series_add(&t, &x), SEAT_SERIES_UNFINISHED);
     cr_assert_eq(seat_series_add(&t, &x), SEAT_SERIES_UNFINISHED);

@@ -82,14 +82,20 @@ Web_Series *web_series_after(Web_Series *s, Web_Net *n, const char *key)
 
 WEB_EXPORT(web_series_state) const char *web_series_state(Web_Series *s)
 {
-    char text[96], you[SEAT_POINTS_TEXT], opp[SEAT_POINTS_TEXT];
+    char text[160 + PROTO_OPTIONS_MAX], you[SEAT_POINTS_TEXT],
+        opp[SEAT_POINTS_TEXT];
+    Proto_Identity me;
+    Seat_Series_Game g;
     seat_series_points(s->s.score[0], you);
     seat_series_points(s->s.score[1], opp);
-    /* (White in game k: game 1's White in odd games) */
-    unsigned k = s->s.played + 1;
-    int host = (k % 2 == 1) == (s->s.white1 != 0);
-    snprintf(text, sizeof text, "%u\t%u\t%s\t%s\t%d\t%d", s->s.games,
-             s->s.played, you, opp, s->s.stop, host);
+    /* the next game's host and options, as seat_series_next makes it */
+    memset(&g, 0, sizeof g);
+    if (s->s.stop == 0 && web__key_read(s->key, &me) == 0) {
+        (void)seat_series_next(&s->s, &me, &g);
+        proto_identity_wipe(&me);
+    }
+    snprintf(text, sizeof text, "%u\t%u\t%s\t%s\t%d\t%d\t%s", s->s.games,
+             s->s.played, you, opp, s->s.stop, g.host, g.options);
     return text_out(text);
 }
 

@@ -35,11 +35,12 @@ const char *web_series_options(const char *options, unsigned games);
 Web_Series *web_series_after(Web_Series *s, Web_Net *n, const char *key);
 
 /*
- * web_series_state: "GAMES\tPLAYED\tYOU\tOPPONENT\tSTOP\tHOST": the
- * series' games, those counted, the score as a player reads it ("1.5"),
- * the stop (0 while it goes on, else seat.h's SEAT_SERIES_OVER 2,
- * _ABORTED 3, _UNFINISHED 4) and 1 when this seat hosts (plays White in)
- * the next game.
+ * web_series_state: "GAMES\tPLAYED\tYOU\tOPPONENT\tSTOP\tHOST\tOPTIONS":
+ * the series' games, those counted, the score as a player reads it
+ * ("1.5"), the stop (0 while it goes on, else seat.h's SEAT_SERIES_OVER
+ * 2, _ABORTED 3, _UNFINISHED 4), 1 when this seat hosts (plays White in)
+ * the next game, and that game's match options (its host's, which its
+ * guest holds the host to; "" once the series stopped).
  */
 const char *web_series_state(Web_Series *s);
 
