@@ -147,6 +147,7 @@ typedef struct Net_Run {
     uv_signal_t sig;
     Tui_Net *ui; /* the full-screen screen, or NULL in line mode */
     const Seat_Series *series; /* the game's Netgame_Config's */
+    int series_seen; /* series_line_at_start looked at the started match */
     Lobby_Role role;
     int user_left;   /* the user left the screen before the end */
     int was_started; /* ... after the match had started */
@@ -240,6 +241,8 @@ static void series_line_at_end(Net_Run *r, Netgame *g)
         return;
     cli_series_banner(line, sizeof line, s.played, s.games, s.score);
     tui_net_banner(r->ui, line);
+    if (what == SEAT_SERIES_NEXT)
+        tui_net_series_next(r->ui);
 }
 
 static void on_done(Netgame *g)
@@ -324,11 +327,34 @@ static void on_room(Netgame *g, const char *invite, const char *watch,
     fflush(stdout);
 }
 
+/* Once the match started: a series' first game, which a guest joined by
+ * its code (the host's has its line already), shows the series' line on
+ * the full screen from its start, as the host's does. */
+static void series_line_at_start(Net_Run *r, Netgame *g)
+{
+    Seat_Game_End e;
+    Proto_Series t;
+    char line[160];
+    static const unsigned none[2] = {0, 0};
+    if (r->ui == NULL || r->series_seen)
+        return;
+    seat_game_end(netgame_session(g), &e);
+    if (!e.started)
+        return;
+    r->series_seen = 1;
+    if (r->series == NULL && proto_options_series(e.options, &t) == 1 &&
+        t.game == 1) {
+        cli_series_banner(line, sizeof line, 1, t.games, none);
+        tui_net_banner(r->ui, line);
+    }
+}
+
 static void on_ply(Netgame *g, uint32_t ply, int side, const char *move,
                    const char *hash_hex)
 {
     (void)ply;
     (void)hash_hex;
+    series_line_at_start(netgame_user(g), g);
     tui_net_ply(((Net_Run *)netgame_user(g))->ui, side, move);
 }
 
@@ -336,6 +362,7 @@ static void on_note(Netgame *g, int warning, const char *text,
                     const Match_Note *note)
 {
     Net_Run *r = netgame_user(g);
+    series_line_at_start(r, g);
     if (r->ui != NULL)
         tui_net_note(r->ui, warning, text, note);
     else if (warning) /* the screen has gone: the warning goes to stderr */

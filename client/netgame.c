@@ -334,6 +334,7 @@ static void link_up(Netgame *g, const Seat_Out *o)
             netgame__say(g, "lobby: guest present");
     }
     g->lost_said = 0;
+    g->up_once = 1;
     presence(g, role, 1);
     if (role != LOBBY_ROLE_HOST)
         presence(g, LOBBY_ROLE_HOST, o->host_present);
@@ -392,7 +393,14 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
     case SEAT_OUT_LOST:
         if (g->hooks.on_retry)
             g->hooks.on_retry(g, o->attempt, o->wait_ms);
-        if (o->first) {
+        if (o->first && !g->up_once && o->reason == TB_E_CODE &&
+            g->cfg.role == LOBBY_ROLE_GUEST) {
+            /* a paired guest (the pool's, a series' next game) that came
+             * before its host made the room: no loss, a wait (a trial
+             * read "connection lost" as a failure) */
+            netgame__say(g, "lobby: the host's room is not there yet; "
+                            "trying again");
+        } else if (o->first) {
             g->lost_said = 1;
             presence(g, g->cfg.role, 0);
             netgame__say(g, "lobby: connection lost (%s); reconnecting",

@@ -57,6 +57,7 @@ struct Tui_Net {
     char white_name[48], black_name[48];
     char note[400]; /* the last line the seat reported (a refusal is long) */
     char banner[160]; /* tui_net_banner's line ("" none) */
+    int series_next;  /* q goes on to the series' next game */
     char warning[400]; /* the last warning, for the terminal afterwards */
     char message[400]; /* the message line before the board is up */
     int typed_early;   /* keys pressed then, which nothing could take */
@@ -279,6 +280,12 @@ static void conduct_line(const Tui_Net *u, char *out, size_t cap)
 void tui_net_banner(Tui_Net *u, const char *line)
 {
     snprintf(u->banner, sizeof u->banner, "%s", line != NULL ? line : "");
+}
+
+void tui_net_series_next(Tui_Net *u)
+{
+    if (u != NULL)
+        u->series_next = 1;
 }
 
 static void render(Tui_Net *u)
@@ -723,7 +730,10 @@ void tui_net_done(Tui_Net *u)
         char line[200];
         /* Words for a person; the result: line with its tokens goes
          * to the terminal once the screen is gone. */
-        snprintf(line, sizeof line, _("Game over: %s (%s); q quits"),
+        snprintf(line, sizeof line,
+                 u->series_next
+                     ? _("Game over: %s (%s); q: the series' next game")
+                     : _("Game over: %s (%s); q quits"),
                  core_outcome_name(st.outcome),
                  cli_reason_words(core_reason_name(st.reason)));
         tui_say(&u->t, line, NULL, NULL);

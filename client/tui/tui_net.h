@@ -37,6 +37,10 @@ void tui_net_game(Tui_Net *u, const Core_Game *game);
  * series' score; copied; NULL or "": none). */
 void tui_net_banner(Tui_Net *u, const char *line);
 
+/* tui_net_series_next: the game's end screen says q goes on to the next
+ * game of its series (not that it quits); u NULL: nothing. */
+void tui_net_series_next(Tui_Net *u);
+
 /* tui_net_attach: the seat the screen shows and sends moves to. */
 void tui_net_attach(Tui_Net *u, Netgame *g);
 
