@@ -1118,7 +1118,15 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
         return CLI_EXIT_USAGE;
     }
     if (series > 0) {
-        if (lobby == NULL || http != NULL) {
+        if (http != NULL) { /* (--lobby given or not: a trial) */
+            fprintf(stderr,
+                    _("tabula %s: --series goes without --http: the page "
+                      "is served by a lobby that stays when this game ends "
+                      "(tabula lobby --http; then host with --lobby)\n"),
+                    cmd);
+            return CLI_EXIT_USAGE;
+        }
+        if (lobby == NULL) {
             fprintf(stderr,
                     _("tabula %s: a series needs --lobby: its next game is "
                       "hosted by your opponent, on a lobby that stays when "

@@ -604,8 +604,10 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   // The codes are shown once the lobby has the room (its first answer),
   // as the terminal prints invite: only when the room exists: a code
   // given out sooner can be refused as unknown.
+  // (not a series' next game: its guest finds the room with no code
+  // typed, and a code shown would read as one to send: a trial)
   const showRoom = () => {
-    if (role !== 0 || game.room) return;
+    if (role !== 0 || game.room || series) return;
     game.room = codes;
     drawRoom();
     lobbyTcpAddress().then((a) => {
@@ -736,7 +738,7 @@ function seriesGameOver() {
   game.series = series;
   const st = game.seat.state(now());
   const log = game.seat.log();
-  game.seriesGames.push({ outcome: st.outcome, reason: st.reason,
+  game.seriesGames.push({ outcome: st.outcome, reason: st.reason, side: st.side,
     url: URL.createObjectURL(new Blob([log], { type: 'application/octet-stream' })) });
   game.seriesText = series.text();
   const s = series.state();
@@ -772,7 +774,9 @@ function drawSeries() {
     a.href = g.url;
     a.download = `tabula-series-game-${i + 1}.log`;
     a.textContent = t('Download the log');
-    li.append(`${g.outcome} (${tabula.text('reason', g.reason)}) `, a);
+    // (with the side the page played: "0-1" alone says not who won)
+    li.append(`${g.outcome} (${tabula.text('reason', g.reason)}) ` +
+      `${g.side ? t('(you are Black)') : t('(you are White)')} `, a);
     return li;
   }));
 }

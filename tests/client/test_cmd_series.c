@@ -178,6 +178,14 @@ Test(series, a_series_under_the_players_keys_is_rated_as_them)
     cr_assert_eq(finish(&id), 2);
     cr_assert_not_null(strstr(slurp(id.err), "--series makes each game's code"),
                        "%s", slurp(id.err));
+    /* --http with --lobby: the reason is --http's (a trial was told a
+     * series needs --lobby, which it had given) */
+    char *web[] = {"host", "laska", "--series", "2", "--lobby", at,
+                   "--http", "127.0.0.1:0", NULL};
+    start(&id, "web", env_a, web);
+    cr_assert_eq(finish(&id), 2);
+    cr_assert_not_null(strstr(slurp(id.err), "--series goes without --http"),
+                       "%s", slurp(id.err));
     kill(lobby.pid, SIGTERM);
     finish(&lobby);
     remove_dir();

@@ -65,7 +65,8 @@ export async function netSeries() {
       final: window.tabulaPage.game.final,
       games: window.tabulaPage.game.seriesGames.map((g) => g.outcome),
       line: document.getElementById('series-line').textContent,
-      links: [...document.querySelectorAll('#series-games a')].map((a) => a.download) }));
+      links: [...document.querySelectorAll('#series-games a')].map((a) => a.download),
+      items: [...document.querySelectorAll('#series-games li')].map((li) => li.textContent) }));
     // the score by hand: the page White in games 1 and 3, Black in 2
     const half = { '1-0': [2, 0], '0-1': [0, 2], '1/2-1/2': [1, 1] };
     let me = 0;
@@ -86,6 +87,12 @@ export async function netSeries() {
     if (!last || last[1] !== pts(them) || last[2] !== pts(me))
       throw new Error(`the terminal's score: ${JSON.stringify(last?.[0])}, by hand ${pts(them)} - ${pts(me)}`);
     if (seen.links.length !== 3) throw new Error(`the games' logs: ${JSON.stringify(seen.links)}`);
+    // each game listed with its result and the side the page played
+    const sides = ['(you are White)', '(you are Black)', '(you are White)'];
+    seen.items.forEach((text, i) => {
+      if (!text.startsWith(`${seen.games[i]} (`) || !text.includes(sides[i]))
+        throw new Error(`game ${i + 1} listed as ${JSON.stringify(text)}`);
+    });
   }, async () => {
     term.stop();
     await browser.close();

@@ -106,8 +106,16 @@ const char *web_series_line(Web_Net *n, Web_Series *s)
     Seat_Game_End e;
     Proto_Series t;
     seat_game_end(web__net_session(n), &e);
-    if (!e.started || proto_options_series(e.options, &t) != 1)
+    if (!e.started) {
+        /* a series' next game before its start: the series says which
+         * (the line stayed blank while a seat waited: a trial) */
+        if (s == NULL || s->s.stop != 0)
+            return text_out("");
+        t.game = s->s.played + 1;
+        t.games = s->s.games;
+    } else if (proto_options_series(e.options, &t) != 1) {
         return text_out("");
+    }
     seat_series_points(s != NULL ? s->s.score[0] : 0, you);
     seat_series_points(s != NULL ? s->s.score[1] : 0, opp);
     snprintf(text, sizeof text, _(seat_series_banner()), (unsigned)t.game,

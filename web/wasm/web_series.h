@@ -47,8 +47,9 @@ const char *web_series_state(Web_Series *s);
 /* web_series_line: the line every screen of a series' game shows
  * ("Series: game K of N; score: you P - opponent Q") for seat n's game
  * (its number from its start), with s's score so far (NULL: 0 - 0), in
- * the page's language; "" when n's game is no series' or has not
- * started. */
+ * the page's language; before n's start, the game after s's last one
+ * (while s goes on); "" when n's game is no series' (or has not started
+ * and s is NULL or stopped). */
 const char *web_series_line(Web_Net *n, Web_Series *s);
 
 /* web_series_stop_text: why the series stopped, or that it is over, in
