@@ -20,7 +20,7 @@ import { PoolDriver } from './pool.js';
 import { KeptWatch } from './keptwatch.js';
 import { drawNotifyToggle, yourMove } from './notices.js';
 import { playSave, playLoad, playForget } from './playstore.js';
-import { ratingsPublished, openRatings, checkRatings, openTournament, clubRedraw, clubShown } from './club.js';
+import { clubPublished, openRatings, checkRatings, openTournament, clubRedraw, clubShown } from './club.js';
 
 const $ = (id) => document.getElementById(id);
 // The side words, in the page's language (the result: and final-hash:
@@ -1245,9 +1245,14 @@ async function clubOpen(open) {
   }
 }
 
-// The start page's Ratings button, shown when the relay publishes a list.
+// The start page's Club box and its Ratings button, shown when the relay
+// publishes an archive and a list.
 async function clubProbe() {
-  $('ratings-open-p').hidden = !await ratingsPublished();
+  // (the Club box only on a relay with an archive, as docs/web.md says:
+  // a trial found its tournament field on one without)
+  const { archive, ratings } = await clubPublished();
+  $('club-panel').hidden = !archive;
+  $('ratings-open-p').hidden = !ratings;
 }
 
 function clubWire() {

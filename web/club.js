@@ -32,17 +32,19 @@ async function download(url, binary = false) {
   return binary ? new Uint8Array(await r.arrayBuffer()) : r.text();
 }
 
-// Whether the page's relay publishes a ratings list (a 404: it does not).
-export async function ratingsPublished() {
+// What the page's relay publishes: {archive} when it keeps an archive
+// (its X-Tabula-Archive header), {ratings} when its ratings list is
+// there too (a 404 before its first kept game).
+export async function clubPublished() {
   try {
     // (only a lobby that says it keeps an archive is asked for its list:
     // the others would answer 404, an error in the console)
     const page = await fetch(location.pathname, { method: 'HEAD', cache: 'no-store' });
-    if (!page.headers.get('x-tabula-archive')) return false;
+    if (!page.headers.get('x-tabula-archive')) return { archive: false, ratings: false };
     const r = await fetch(RATINGS, { method: 'HEAD', cache: 'no-store' });
-    return r.ok;
+    return { archive: true, ratings: r.ok };
   } catch {
-    return false;
+    return { archive: false, ratings: false };
   }
 }
 
