@@ -1,15 +1,14 @@
 /*
  * cmd_ratings.c: `tabula ratings DIR...` (issue 38), the Glicko-2 list
  * of the players in a folder of match logs: every *.log file verified
- * (club_game_from_log), the games rated in the club layer's documented
- * order (club/club.h, docs/ratings.md), one line per player, game and
- * time-control class. The same logs give the same bytes on every build;
- * a file that does not verify or gives no rated game is named on
- * standard error and counts for nothing.
+ * (club_game_from_log) in the order proto_paths_logs gives, the games
+ * rated in the club layer's documented order (club/club.h,
+ * docs/ratings.md), one line per player, game and time-control class.
+ * The same logs give the same bytes on every build (tests/crossbuild.sh
+ * compares them); a file that does not verify or gives no rated game is
+ * named on standard error and counts for nothing.
  */
-#include <dirent.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "club.h"
@@ -64,58 +63,9 @@ static const char *verdict_words(Club_Verdict v)
     }
 }
 
-typedef struct Paths {
-    char **at;
-    size_t n, cap;
-} Paths;
-
-static int paths_add(Paths *p, const char *dir, const char *name)
-{
-    size_t len = strlen(dir) + strlen(name) + 2;
-    char *s;
-    if (p->n == p->cap) { /* (the cap doubles, and a failure keeps it) */
-        char **more = realloc(p->at, (p->cap ? 2 * p->cap : 64) * sizeof *more);
-        if (more == NULL)
-            return TB_E_NOMEM;
-        p->at = more;
-        p->cap = p->cap ? 2 * p->cap : 64;
-    }
-    if ((s = malloc(len)) == NULL)
-        return TB_E_NOMEM;
-    snprintf(s, len, "%s/%s", dir, name);
-    p->at[p->n++] = s;
-    return 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every *.log of dir, in byte order of their names, after the paths
- * already in p. Errors: TB_E_IO (no such folder), TB_E_NOMEM. */
-static int list_logs(Paths *p, const char *dir)
-{
-    size_t first = p->n;
-    struct dirent *e;
-    DIR *d = opendir(dir);
-    int rc = 0;
-    if (d == NULL)
-        return TB_E_IO;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n > 4 && strcmp(e->d_name + n - 4, ".log") == 0)
-            rc = paths_add(p, dir, e->d_name);
-    }
-    closedir(d);
-    if (p->n - first > 1)
-        qsort(p->at + first, p->n - first, sizeof *p->at, by_name);
-    return rc;
-}
-
 static void on_conflict(void *ctx, uint32_t a, uint32_t b)
 {
-    const Paths *p = ctx;
+    const Proto_Paths *p = ctx;
     char pa[512], pb[512];
     fprintf(stderr,
             _("tabula ratings: %s and %s hold one match with two results; "
@@ -129,7 +79,7 @@ int cli_ratings(int argc, char **argv)
     const char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
     const char *text;
     size_t ndirs = 0;
-    Paths paths = {NULL, 0, 0};
+    Proto_Paths paths = {NULL, 0, 0};
     Club_List *list = NULL;
     int status = CLI_EXIT_FAIL;
 
@@ -180,7 +130,7 @@ int cli_ratings(int argc, char **argv)
         goto done;
     }
     for (size_t i = 0; i < ndirs; i++) {
-        int rc = list_logs(&paths, dirs[i]);
+        int rc = proto_paths_logs(&paths, dirs[i]);
         if (rc != 0) {
             char shown[512];
             fprintf(stderr, _("tabula ratings: cannot read the folder %s\n"),
@@ -236,9 +186,7 @@ int cli_ratings(int argc, char **argv)
     status = CLI_EXIT_OK;
 done:
     club_list_free(list);
-    for (size_t i = 0; i < paths.n; i++)
-        free(paths.at[i]);
-    free(paths.at);
+    proto_paths_free(&paths);
     free(dirs);
     return status;
 }

@@ -5,9 +5,10 @@
  * transcript of a match, append-only match log files and plain game
  * records (PGN-like tag lines and moves in the game's notation).
  *
- * Nothing here blocks except the functions that name a file
- * (proto_identity_*, proto_log_*, proto_read_file): sealing, opening,
- * framing and the transcript work on caller memory and suit an event loop.
+ * Nothing here blocks except the functions that name a file or a folder
+ * (proto_identity_*, proto_log_*, proto_read_file, proto_paths_logs):
+ * sealing, opening, framing and the transcript work on caller memory and
+ * suit an event loop.
  *
  * Wire layout (docs/protocol.md has the full table):
  *   frame    = u32 big-endian length N (1..PROTO_FRAME_MAX), N envelope bytes
@@ -1321,6 +1322,34 @@ int proto_read_file(const char *path, uint8_t **buf, size_t *len);
 
 /* True when buf starts with PROTO_LOG_MAGIC. */
 int proto_is_log(const uint8_t *buf, size_t len);
+
+/* ---- log folders ----------------------------------------------------- */
+
+/* A list of paths the caller owns: start it {NULL, 0, 0}, release it
+ * with proto_paths_free. at[0..n) are each from malloc. */
+typedef struct Proto_Paths {
+    char **at;
+    size_t n, cap;
+} Proto_Paths;
+
+/*
+ * proto_paths_add: append a copy of "dir/name" (of name alone when dir is
+ * NULL) to p. Errors: TB_E_NOMEM (p as it was).
+ */
+int proto_paths_add(Proto_Paths *p, const char *dir, const char *name);
+
+/*
+ * proto_paths_logs: append "dir/NAME" for every NAME in the folder dir
+ * that ends in ".log" and is longer than that, sorted by strcmp of the
+ * names (the order `tabula ratings` reads a folder in, the same on every
+ * build). Errors: TB_E_IO (dir cannot be opened as a folder), TB_E_NOMEM
+ * (the paths appended so far stay in p).
+ */
+int proto_paths_logs(Proto_Paths *p, const char *dir);
+
+/* proto_paths_free: free every path and the array, and empty p (NULL is
+ * accepted). */
+void proto_paths_free(Proto_Paths *p);
 
 /* ---- plain game records ---------------------------------------------- */
 
