@@ -14,6 +14,7 @@ import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
 import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey,
+  seriesPendingSave, seriesPendingTake,
   identityKey, nameLoad, nameSave } from './seatstore.js';
 import { SeekPoller } from './seeks.js';
 import { PoolDriver } from './pool.js';
@@ -738,8 +739,7 @@ function seriesGameOver() {
   game.series = series;
   const st = game.seat.state(now());
   const log = game.seat.log();
-  game.seriesGames.push({ outcome: st.outcome, reason: st.reason, side: st.side,
-    url: URL.createObjectURL(new Blob([log], { type: 'application/octet-stream' })) });
+  game.seriesGames.push(seriesGame({ outcome: st.outcome, reason: st.reason, side: st.side, log }));
   game.seriesText = series.text();
   const s = series.state();
   drawSeries();
@@ -748,16 +748,48 @@ function seriesGameOver() {
     return;
   }
   const g = game;
-  const name = g.seat.game()?.name ?? g.name;
+  // (its options kept with the seat, so a host's reload before its
+  // guest came starts the game the series says: a trial)
+  const next = { series: game.seriesText, key: g.key, role: s.host ? 0 : 1,
+    name: g.seat.game()?.name ?? g.name, options: s.options, bot: g.bot, seed: (g.seed + 1) >>> 0,
+    games: g.seriesGames };
+  seriesPendingSave(next); // (a reload in the pause goes on: seriesResume)
   say(() => t('the next game of the series begins in a moment'));
   setTimeout(() => {
     if (game !== g) return; // (the player left the game)
-    // (its options kept with the seat, so a host's reload before its
-    // guest came starts the game the series says: a trial)
-    netStart(() => netGame({ role: s.host ? 0 : 1, name, options: s.options, bot: g.bot,
-      seed: (g.seed + 1) >>> 0, series: { series, key: g.key, games: g.seriesGames } }),
-    'net-host-error');
+    seriesPendingTake();
+    netStart(() => seriesNext(next, series), 'net-host-error');
   }, SERIES_PAUSE_MS);
+}
+
+// A game of a series as the page lists it, with a link to its log.
+function seriesGame(g) {
+  return { ...g, url: URL.createObjectURL(new Blob([g.log], { type: 'application/octet-stream' })) };
+}
+
+// The next game of a series: next as seriesGameOver kept it, series its
+// Series (the module's).
+function seriesNext(next, series) {
+  netGame({ role: next.role, name: next.name, options: next.options, bot: next.bot,
+    seed: next.seed, series: { series, key: next.key, games: next.games } });
+}
+
+// A reload in the pause between two games of a series: the series goes
+// on (its next game's seat made as it would have been); false when this
+// tab has no such series.
+function seriesResume() {
+  const next = seriesPendingTake();
+  if (!next) return false;
+  let series;
+  try {
+    series = tabula.seriesRead(next.series, next.key);
+  } catch (e) {
+    console.warn(`the kept series is dropped: ${e.message}`);
+    return false;
+  }
+  next.games = next.games.map(seriesGame);
+  netStart(() => seriesNext(next, series), 'net-host-error');
+  return true;
 }
 
 // The series' line (game K of N and the score) and its games so far,
@@ -1196,6 +1228,7 @@ async function openLink(loading = false) {
     return true;
   }
   const kept = loading ? seatLoad() : null;
+  if (loading && !kept && !join && !watch && seriesResume()) return true;
   try {
     if (kept && (join ? codeKey(join) === codeKey(seatInvite(kept)) : !watch) &&
         await seatClaim(kept)) {

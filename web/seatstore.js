@@ -256,6 +256,43 @@ export function seatForget() {
   seatRelease();
 }
 
+// ---- a series between two games (issue 38) --------------------------------
+
+// This tab's series whose game ended and whose next game's seat is not
+// made yet (the page waits a moment to show the end): kept in
+// sessionStorage, so a reload in that moment goes on with the series
+// instead of losing it. The record: {series (web_series_text), key, role,
+// name, options, bot, seed, games: [{outcome, reason, side, log}]}, each
+// game's signed log as bytes.
+const SERIES_NEXT = 'tabula-series-next';
+const SERIES_NEXT_MS = 600000; // older than this: the opponent has gone
+
+export function seriesPendingSave(p) {
+  try {
+    sessionStorage.setItem(SERIES_NEXT, JSON.stringify({ ...p, at: Date.now(),
+      games: p.games.map((g) => ({ ...g, log: toBase64(g.log) })) }));
+  } catch { /* no storage, or full: a reload then ends the series */ }
+}
+
+// The pending series, taken (removed): null when none, or damaged.
+export function seriesPendingTake() {
+  try {
+    const text = sessionStorage.getItem(SERIES_NEXT);
+    sessionStorage.removeItem(SERIES_NEXT);
+    const p = JSON.parse(text ?? 'null');
+    if (!p || typeof p.series !== 'string' || typeof p.key !== 'string' ||
+        (p.role !== 0 && p.role !== 1) || !Array.isArray(p.games) ||
+        !(Date.now() - p.at < SERIES_NEXT_MS)) return null;
+    return { series: p.series, key: p.key, role: p.role, name: String(p.name ?? ''),
+      options: String(p.options ?? ''), bot: Number.isInteger(p.bot) ? p.bot : 0,
+      seed: Number.isInteger(p.seed) ? p.seed >>> 0 : 0,
+      games: p.games.map((g) => ({ outcome: String(g.outcome), reason: String(g.reason),
+        side: g.side === 1 ? 1 : 0, log: fromBase64(String(g.log ?? '')) })) };
+  } catch {
+    return null;
+  }
+}
+
 // ---- the player's identity (issue 37) -------------------------------------
 
 // The player's own key, as a terminal's identity file: one per browser,

@@ -9,7 +9,8 @@
 // both sides; the page lists the three games, each with its log; its
 // series line after the last game and the terminal's last "series:" line
 // give the score derived here by hand from the three results (a win 1, a
-// draw 1/2, the page White in games 1 and 3); the terminal exits 0.
+// draw 1/2, the page White in games 1 and 3); the terminal exits 0. The
+// page is reloaded in the pause after game 1 and goes on with the series.
 // Prints "netseries ..." lines and returns 0 or 1.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,16 @@ export async function netSeries() {
     const shown1 = await page.$eval('#series-line', (e) => e.textContent);
     if (line1 !== '' || shown1 !== 'Series: game 1 of 3; score: you 0 - opponent 0')
       throw new Error(`game 1's series line: ${JSON.stringify([line1, shown1])}`);
+    // the page reloaded in the pause after game 1 goes on with the series
+    // (its pending series in this tab's storage) with game 1 still listed
+    await page.waitForFunction(() => window.tabulaPage.game?.seriesGames?.length === 1,
+      { timeout: 300000, polling: 50 });
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    const after = await page.evaluate(() => ({ n: window.tabulaPage.game?.seriesGames?.length,
+      role: window.tabulaPage.game?.role }));
+    if (after.n !== 1 || after.role !== 1)
+      throw new Error(`after a reload between games: ${JSON.stringify(after)}`);
     await waitOut(t, /^series: game 2 of 3: you are white$/m, 'the terminal hosting game 2');
     // the page is game 2's guest (Black)
     await page.waitForFunction(() => window.tabulaPage.game?.role === 1 && window.tabulaPage.game.pos,
