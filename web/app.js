@@ -14,7 +14,7 @@ import { Board } from './board.js';
 import { NetDriver, now } from './net.js';
 import { t, tn, N_, setLang, preferredLang, currentLang, catalogue, pluralIndex } from './i18n.js';
 import { seatSave, seatLoad, seatInvite, seatForget, seatRelease, seatsFree, seatClaim, codeKey,
-  seriesPendingSave, seriesPendingTake,
+  seriesPendingSave, seriesPendingTake, seriesGamesSave, seriesGamesLoad,
   identityKey, nameLoad, nameSave } from './seatstore.js';
 import { SeekPoller } from './seeks.js';
 import { PoolDriver } from './pool.js';
@@ -565,11 +565,20 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
   const key = kept ? kept.key : pool ? pool.key() : series ? series.key : tabula.keyNew();
   if (kept?.seek) seek = { name: nameLoad() };
   const seekBy = seek && { idKey: identityKey(() => tabula.keyNew()), name: seek.name };
+  // a kept seat of a series' game: the series first, which holds it
+  let keptSeries = null;
+  if (kept?.series) {
+    try {
+      keptSeries = tabula.seriesRead(kept.series, key);
+    } catch (e) {
+      console.warn(`the kept series is dropped: ${e.message}`);
+    }
+  }
   let seat;
   try {
     seat = kept
       ? tabula.netResume({ role, game: name, options, key, bot: bot > 0, seat: kept.seat, log: kept.log,
-        seek: seekBy })
+        seek: seekBy, series: keptSeries })
       : pool ? pool.seat({ bot: bot > 0 })
         : series ? series.series.next({ bot: bot > 0 })
         : tabula.netSeat({ role, game: name, options, code, key, bot: bot > 0, seek: seekBy, expect });
@@ -583,12 +592,9 @@ function netGame({ role, name = '', options = '', code = '', bot = 0, seed = nul
     turnAt: kept?.turnAt ?? 0, seek: Boolean(seek),
     squares: [], notes: [], final: '', pos: null, failed: null, link: '',
     seed: seed ?? randomSeed(), series: series?.series ?? null, seriesGames: series?.games ?? [] };
-  if (kept?.series) {
-    try {
-      game.series = tabula.seriesRead(kept.series, key);
-    } catch (e) {
-      console.warn(`the kept series is dropped: ${e.message}`);
-    }
+  if (keptSeries) {
+    game.series = keptSeries;
+    game.seriesGames = seriesGamesLoad(key).map(seriesGame);
   }
   game.seriesText = game.series?.text() ?? '';
   board.flipped = role === 1;
@@ -740,6 +746,7 @@ function seriesGameOver() {
   const st = game.seat.state(now());
   const log = game.seat.log();
   game.seriesGames.push(seriesGame({ outcome: st.outcome, reason: st.reason, side: st.side, log }));
+  seriesGamesSave(game.key, game.seriesGames);
   game.seriesText = series.text();
   const s = series.state();
   drawSeries();

@@ -293,6 +293,32 @@ export function seriesPendingTake() {
   }
 }
 
+// The games a series played so far in this tab (their results and
+// logs), for a page reloaded during a later game: {key (the series'
+// seat key), games}. The last series only.
+const SERIES_GAMES = 'tabula-series-games';
+
+export function seriesGamesSave(key, games) {
+  try {
+    sessionStorage.setItem(SERIES_GAMES, JSON.stringify({ key,
+      games: games.map((g) => ({ outcome: g.outcome, reason: g.reason, side: g.side,
+        log: toBase64(g.log) })) }));
+  } catch { /* no storage, or full: a reload then lists no earlier game */ }
+}
+
+// The games kept for the series of key, or [] (none, another series', or
+// damaged).
+export function seriesGamesLoad(key) {
+  try {
+    const p = JSON.parse(sessionStorage.getItem(SERIES_GAMES) ?? 'null');
+    if (!p || p.key !== key || !Array.isArray(p.games)) return [];
+    return p.games.map((g) => ({ outcome: String(g.outcome), reason: String(g.reason),
+      side: g.side === 1 ? 1 : 0, log: fromBase64(String(g.log ?? '')) }));
+  } catch {
+    return [];
+  }
+}
+
 // ---- the player's identity (issue 37) -------------------------------------
 
 // The player's own key, as a terminal's identity file: one per browser,

@@ -256,15 +256,20 @@ export class Tabula {
   // A seat of a reloaded page taken back (web_net_resume): role 0 or 1,
   // seat the text NetSeat.seat() gave, log the bytes NetSeat.log() gave
   // (empty before the match start).
+  // series: the Series the seat's game is the next game of (the module
+  // then holds it to the series: web_series_resume).
   netResume({ role, game = '', options = '', key, bot = false, seat, log,
-    started = Math.floor(Date.now() / 1000), seek = null }) {
+    started = Math.floor(Date.now() / 1000), seek = null, series = null }) {
     const p = log.length ? this.x.web_alloc(log.length) : 0;
     if (log.length && p === 0) throw new TabulaError(-1, 'out of memory');
     try {
       if (log.length) this.bytes().set(log, p);
-      const h = this.withStrings([game, options, key, seat, seek?.idKey ?? '', seek?.name ?? ''],
-        (g, o, k, s, i, n) => this.x.web_net_resume(role, g, o, k, bot ? 1 : 0,
-          started, s, p, log.length, i, n, Date.now()));
+      const h = series
+        ? this.withStrings([seat], (s) => this.x.web_series_resume(series.h, role, bot ? 1 : 0,
+          started, s, p, log.length))
+        : this.withStrings([game, options, key, seat, seek?.idKey ?? '', seek?.name ?? ''],
+          (g, o, k, s, i, n) => this.x.web_net_resume(role, g, o, k, bot ? 1 : 0,
+            started, s, p, log.length, i, n, Date.now()));
       if (h === 0) throw this.lastError();
       return new NetSeat(this, h);
     } finally {

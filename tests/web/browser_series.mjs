@@ -10,7 +10,8 @@
 // series line after the last game and the terminal's last "series:" line
 // give the score derived here by hand from the three results (a win 1, a
 // draw 1/2, the page White in games 1 and 3); the terminal exits 0. The
-// page is reloaded in the pause after game 1 and goes on with the series.
+// page is reloaded in the pause after game 1 and again during game 2, and
+// goes on with the series each time.
 // Prints "netseries ..." lines and returns 0 or 1.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,16 @@ export async function netSeries() {
     const shown2 = await page.$eval('#series-line', (e) => e.textContent);
     if (!/^Series: game 2 of 3; score: you [01](\.5)? - opponent [01](\.5)?$/.test(shown2))
       throw new Error(`game 2's series line: ${JSON.stringify(shown2)}`);
+    // reloaded during game 2: its kept seat is taken back held to the
+    // series (web_series_resume), game 1 still listed, the line the same
+    await page.reload();
+    await page.waitForFunction(() => window.tabulaPage?.ready, { timeout: 60000 });
+    await page.waitForFunction(() => window.tabulaPage.game?.role === 1 && window.tabulaPage.game.pos &&
+      document.getElementById('series-line').textContent !== '', { timeout: 60000, polling: 100 });
+    const again = await page.evaluate(() => ({ n: window.tabulaPage.game.seriesGames.length,
+      line: document.getElementById('series-line').textContent }));
+    if (again.n !== 1 || again.line !== shown2)
+      throw new Error(`after a reload in game 2: ${JSON.stringify(again)}, before '${shown2}'`);
     const status = await t.exit;
     await page.waitForFunction(() => window.tabulaPage.game?.seriesGames?.length === 3,
       { timeout: 300000, polling: 200 });

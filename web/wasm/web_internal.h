@@ -57,6 +57,26 @@ typedef struct Web_Paired {
 } Web_Paired;
 
 struct Web_Net;
+struct Web_Seek_Ask;
+
+/* What a guest holds its host to (web_net_take: the game and options a
+ * seek's card promised; a series' next game: the series' options). */
+typedef struct Web_Expect {
+    const char *game;
+    const char *options;
+} Web_Expect;
+
+/* web_net_resume's seat taken back, also holding a guest to expect and
+ * seating only paired's guest key (a host's; NULL: none), and refusing a
+ * stored seat whose invite code is not paired->invite (TB_E_FORMAT):
+ * a series' game (web_series.c). ask: a seeking host's (NULL: none). */
+struct Web_Net *web__net_resume(int role, const char *game,
+                                const char *options, const char *key, int bot,
+                                uint32_t started, const char *seat,
+                                const uint8_t *log, size_t len,
+                                const struct Web_Seek_Ask *ask,
+                                const Web_Expect *expect,
+                                const Web_Paired *paired);
 
 /* A seat as a pool's PAIRED says (web_pool.c's web_pool_seat): role 0
  * host of game with options (the paired clock in them), its room's code

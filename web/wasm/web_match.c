@@ -192,12 +192,6 @@ static int seek_card(const Web_Net *n, Seat_Config *sc, const char *game,
     return rc;
 }
 
-/* What a guest that takes a seek holds its host to (web_net_take): the
- * game and options its card promised. */
-typedef struct Web_Expect {
-    const char *game;
-    const char *options;
-} Web_Expect;
 
 /* A seat of role (web_net_new's arguments), new, or taken back from
  * back, seeking as seek says (NULL: no seek; a host only), holding its
@@ -405,6 +399,18 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
                         const char *id_key, const char *name, double wall)
 {
     Web_Seek_Ask ask = {id_key, name, wall_ms(wall)};
+    return web__net_resume(role, game, options, key, bot, started, seat, log,
+                           len, id_key != NULL && id_key[0] != '\0' ? &ask
+                                                                   : NULL,
+                           NULL, NULL);
+}
+
+Web_Net *web__net_resume(int role, const char *game, const char *options,
+                         const char *key, int bot, uint32_t started,
+                         const char *seat, const uint8_t *log, size_t len,
+                         const struct Web_Seek_Ask *ask,
+                         const Web_Expect *expect, const Web_Paired *paired)
+{
     Web_Seat back;
     Web_Net *n;
     char why[200] = "";
@@ -420,9 +426,14 @@ Web_Net *web_net_resume(int role, const char *game, const char *options,
         web__fail(TB_E_FORMAT, "the stored seat is damaged");
         return NULL;
     }
+    if (paired != NULL &&
+        strcmp(back.invite.text, paired->invite->text) != 0) {
+        proto_wipe(&back, sizeof back);
+        web__fail(TB_E_FORMAT, "the stored seat is not this game's");
+        return NULL;
+    }
     n = net_make(role, game, options, back.invite.text, key, bot, started,
-                 &back, id_key != NULL && id_key[0] != '\0' ? &ask : NULL,
-                 NULL, NULL);
+                 &back, ask, expect, paired);
     if (n != NULL && len > 0 &&
         (rc = match_resume(n->m, log, len, back.seq, back.numbered, why,
                            sizeof why)) != 0) {

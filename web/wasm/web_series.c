@@ -154,6 +154,33 @@ Web_Net *web_series_next(Web_Series *s, int bot, uint32_t started)
                            s->key, bot, started, &paired);
 }
 
+WEB_EXPORT(web_series_resume)
+Web_Net *web_series_resume(Web_Series *s, int role, int bot, uint32_t started,
+                           const char *seat, const uint8_t *log, size_t len)
+{
+    Proto_Identity me;
+    Seat_Series_Game g;
+    Web_Paired paired;
+    Web_Expect expect;
+    int rc = web__key_read(s->key, &me);
+    if (rc == 0)
+        rc = seat_series_next(&s->s, &me, &g);
+    proto_identity_wipe(&me);
+    if (rc == 0 && role != (g.host ? 0 : 1))
+        rc = TB_E_FORMAT;
+    if (rc != 0) {
+        web__fail(rc, "the stored seat is not this series' next game");
+        return NULL;
+    }
+    paired.invite = &g.invite;
+    paired.guest_pk = g.opponent;
+    expect.game = core_game_name(g.game);
+    expect.options = g.options;
+    return web__net_resume(role, core_game_name(g.game), g.options, s->key,
+                           bot, started, seat, log, len, NULL, &expect,
+                           &paired);
+}
+
 WEB_EXPORT(web_series_text) const char *web_series_text(Web_Series *s)
 {
     char text[SEAT_SERIES_TEXT_MAX];

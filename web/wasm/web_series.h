@@ -66,6 +66,19 @@ const char *web_series_stop_text(Web_Series *s);
  */
 Web_Net *web_series_next(Web_Series *s, int bot, uint32_t started);
 
+/*
+ * web_series_resume: the seat of the series' next game taken back after a
+ * reload, as web_net_resume takes one (seat, log, len: the stored seat's
+ * text and log; bot, started as there), held to the series as
+ * web_series_next's seat is: a guest to the game and options, a host
+ * seating only the opponent's key (a trial: a reloaded guest played its
+ * host's game at any clock). NULL with web_last_why: TB_E_FORMAT (role
+ * is not the seat's in that game, or the stored seat's code is not the
+ * game's), those of web_net_resume.
+ */
+Web_Net *web_series_resume(Web_Series *s, int role, int bot, uint32_t started,
+                           const char *seat, const uint8_t *log, size_t len);
+
 /* web_series_text: the series as one line for the page's storage
  * (seat_series_text); web_series_read: that line back, with the key
  * (hex) it was played under; NULL on TB_E_FORMAT (a damaged line or a
