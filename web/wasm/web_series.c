@@ -28,6 +28,17 @@ static const char *text_out(const char *text)
     return web__out_text(text) == 0 ? web_out() : NULL;
 }
 
+/* The series' next game (seat_series_next under its key) into *g. */
+static int next_game(const Web_Series *s, Seat_Series_Game *g)
+{
+    Proto_Identity me;
+    int rc = web__key_read(s->key, &me);
+    if (rc == 0)
+        rc = seat_series_next(&s->s, &me, g);
+    proto_identity_wipe(&me);
+    return rc;
+}
+
 WEB_EXPORT(web_series_options)
 const char *web_series_options(const char *options, unsigned games)
 {
@@ -84,16 +95,13 @@ WEB_EXPORT(web_series_state) const char *web_series_state(Web_Series *s)
 {
     char text[160 + PROTO_OPTIONS_MAX], you[SEAT_POINTS_TEXT],
         opp[SEAT_POINTS_TEXT];
-    Proto_Identity me;
     Seat_Series_Game g;
     seat_series_points(s->s.score[0], you);
     seat_series_points(s->s.score[1], opp);
     /* the next game's host and options, as seat_series_next makes it */
     memset(&g, 0, sizeof g);
-    if (s->s.stop == 0 && web__key_read(s->key, &me) == 0) {
-        (void)seat_series_next(&s->s, &me, &g);
-        proto_identity_wipe(&me);
-    }
+    if (s->s.stop == 0 && next_game(s, &g) != 0)
+        memset(&g, 0, sizeof g);
     snprintf(text, sizeof text, "%u\t%u\t%s\t%s\t%d\t%d\t%s", s->s.games,
              s->s.played, you, opp, s->s.stop, g.host, g.options);
     return text_out(text);
@@ -136,13 +144,9 @@ const char *web_series_stop_text(Web_Series *s)
 WEB_EXPORT(web_series_next)
 Web_Net *web_series_next(Web_Series *s, int bot, uint32_t started)
 {
-    Proto_Identity me;
     Seat_Series_Game g;
     Web_Paired paired;
-    int rc = web__key_read(s->key, &me);
-    if (rc == 0)
-        rc = seat_series_next(&s->s, &me, &g);
-    proto_identity_wipe(&me);
+    int rc = next_game(s, &g);
     if (rc != 0) {
         web__fail(rc, rc == TB_E_STATE ? _(seat_series_stop_words(s->s.stop))
                                        : _(tb_strerror(rc)));
@@ -158,14 +162,10 @@ WEB_EXPORT(web_series_resume)
 Web_Net *web_series_resume(Web_Series *s, int role, int bot, uint32_t started,
                            const char *seat, const uint8_t *log, size_t len)
 {
-    Proto_Identity me;
     Seat_Series_Game g;
     Web_Paired paired;
     Web_Expect expect;
-    int rc = web__key_read(s->key, &me);
-    if (rc == 0)
-        rc = seat_series_next(&s->s, &me, &g);
-    proto_identity_wipe(&me);
+    int rc = next_game(s, &g);
     if (rc == 0 && role != (g.host ? 0 : 1))
         rc = TB_E_FORMAT;
     if (rc != 0) {
