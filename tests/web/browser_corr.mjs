@@ -138,7 +138,14 @@ export async function netCorr() {
       .catch(() => fails.push('the title stayed marked once the tab was seen'));
 
     // The page moves, and leaves for its start page: the game is kept.
+    // (Once the relay's receipt of the move came, so the kept log holds
+    // the opponent's turn start and the row its time left: under load
+    // (CI's sanitizer pass beside web_net) the page once left first.)
     const { reply: black2 } = await play();
+    await until('the move witnessed', () => page.evaluate(() => {
+      const seat = window.tabulaPage.game.seat;
+      return seat.glance(seat.state(performance.now()).side, Date.now()).leftMs >= 0;
+    }), 15000).catch((e) => fails.push(e.message));
     await page.click('#new');
     await page.waitForSelector('#kept-list li', { timeout: 10000 }).catch(async (e) => {
       throw new Error(`${e.message}: ${await page.evaluate(() => JSON.stringify({ start: !document.getElementById('start').hidden,
