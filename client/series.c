@@ -22,10 +22,7 @@
 void cli_series_banner(char *out, size_t cap, unsigned game, unsigned games,
                        const unsigned score[2])
 {
-    char you[SEAT_POINTS_TEXT], opp[SEAT_POINTS_TEXT];
-    seat_series_points(score[0], you);
-    seat_series_points(score[1], opp);
-    snprintf(out, cap, _(seat_series_banner()), game, games, you, opp);
+    seat_series_line(out, cap, _(seat_series_banner()), game, games, score);
 }
 
 /* The series' record (series-ID.txt in the seats' folder, "" when there
@@ -79,7 +76,7 @@ static int count(const char *cmd, FILE *rec, Seat_Series *s,
         tell_game(rec, s, e);
     if (what == SEAT_SERIES_NEXT || what == SEAT_SERIES_OVER)
         return what == SEAT_SERIES_NEXT;
-    unsigned k = what == SEAT_SERIES_ABORTED ? s->played : s->played + 1;
+    unsigned k = seat_series_stop_game(s);
     fprintf(stderr, "tabula %s: ", cmd);
     fprintf(stderr, _(seat_series_stop_words(what)), k);
     fputc('\n', stderr);

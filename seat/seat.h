@@ -337,10 +337,23 @@ void seat_series_points(unsigned half, char out[SEAT_POINTS_TEXT]);
  * "Series: game K of N; score: you P - opponent Q". */
 const char *seat_series_banner(void);
 
+/* seat_series_line: that line into out (cap bytes) for game game of
+ * games with score[0] (this seat's) and score[1] (the opponent's) in half
+ * table points, by format (seat_series_banner's, translated by the
+ * driver). */
+void seat_series_line(char *out, size_t cap, const char *format,
+                      unsigned game, unsigned games, const unsigned score[2]);
+
 /* seat_series_stop_words: the English printf format (N_() marked, one %u:
- * the game) of why a series stopped (SEAT_SERIES_ABORTED, _UNFINISHED)
- * or that it is over (anything else). */
+ * the game, seat_series_stop_game) of why a series stopped
+ * (SEAT_SERIES_ABORTED, _UNFINISHED) or that it is over (anything
+ * else). */
 const char *seat_series_stop_words(int stop);
+
+/* seat_series_stop_game: the game a stopped series' words name: the one
+ * that did not end (SEAT_SERIES_UNFINISHED: it was not counted), else
+ * the last counted. */
+unsigned seat_series_stop_game(const Seat_Series *s);
 
 /* Bytes of a series as text (seat_series_text), with its NUL. */
 #define SEAT_SERIES_TEXT_MAX (320 + PROTO_OPTIONS_MAX)

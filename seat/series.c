@@ -179,6 +179,20 @@ const char *seat_series_banner(void)
     return N_("Series: game %u of %u; score: you %s - opponent %s");
 }
 
+void seat_series_line(char *out, size_t cap, const char *format,
+                      unsigned game, unsigned games, const unsigned score[2])
+{
+    char you[SEAT_POINTS_TEXT], opp[SEAT_POINTS_TEXT];
+    seat_series_points(score[0], you);
+    seat_series_points(score[1], opp);
+    snprintf(out, cap, format, game, games, you, opp);
+}
+
+unsigned seat_series_stop_game(const Seat_Series *s)
+{
+    return s->stop == SEAT_SERIES_UNFINISHED ? s->played + 1 : s->played;
+}
+
 const char *seat_series_stop_words(int stop)
 {
     switch (stop) {

@@ -142,6 +142,9 @@ Test(seat_series, volleyball_table_points_add_up)
     seat_series_points(s.score[1], q);
     cr_assert_str_eq(p, "3.5");
     cr_assert_str_eq(q, "5.5");
+    char line[120];
+    seat_series_line(line, sizeof line, seat_series_banner(), 3, 3, s.score);
+    cr_assert_str_eq(line, "Series: game 3 of 3; score: you 3.5 - opponent 5.5");
 }
 
 Test(seat_series, an_abort_stops_it_and_a_game_not_its_next_is_not_counted)
@@ -157,6 +160,7 @@ Test(seat_series, an_abort_stops_it_and_a_game_not_its_next_is_not_counted)
     Seat_Game_End x = end(3, &a, &b, CORE_WIN_WHITE, 2, 0); /* game 3 */
     cr_assert_eq(seat_series_add(&t, &x), SEAT_SERIES_UNFINISHED);
     cr_assert_eq(t.played, 1);
+    cr_assert_eq(seat_series_stop_game(&t), 2); /* the game that did not end */
     cr_assert_eq(t.score[0], 2);
     cr_assert_eq(seat_series_next(&t, &a, &g), TB_E_STATE);
     t = s;
@@ -183,6 +187,7 @@ Test(seat_series, an_abort_stops_it_and_a_game_not_its_next_is_not_counted)
     x = end(2, &b, &a, CORE_ABORTED, 0, 0);
     cr_assert_eq(seat_series_add(&s, &x), SEAT_SERIES_ABORTED);
     cr_assert_eq(s.played, 2);
+    cr_assert_eq(seat_series_stop_game(&s), 2); /* the aborted one, counted */
     cr_assert_eq(seat_series_next(&s, &a, &g), TB_E_STATE);
 }
 

@@ -28,6 +28,20 @@ static const char *text_out(const char *text)
     return web__out_text(text) == 0 ? web_out() : NULL;
 }
 
+/* A series of ss played under key (hex, checked already), or NULL on
+ * TB_E_NOMEM. */
+static Web_Series *series_new(const Seat_Series *ss, const char *key)
+{
+    Web_Series *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        web__fail(TB_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    s->s = *ss;
+    memcpy(s->key, key, sizeof s->key);
+    return s;
+}
+
 /* The series' next game (seat_series_next under its key) into *g. */
 static int next_game(const Web_Series *s, Seat_Series_Game *g)
 {
@@ -80,12 +94,8 @@ Web_Series *web_series_after(Web_Series *s, Web_Net *n, const char *key)
             web__fail(0, "not a series' first game");
             return NULL;
         }
-        if ((s = calloc(1, sizeof *s)) == NULL) {
-            web__fail(TB_E_NOMEM, "out of memory");
+        if ((s = series_new(&fresh, key)) == NULL)
             return NULL;
-        }
-        s->s = fresh;
-        memcpy(s->key, key, sizeof s->key);
     }
     (void)seat_series_add(&s->s, &e); /* (its stop is s->s.stop) */
     return s;
@@ -110,7 +120,8 @@ WEB_EXPORT(web_series_state) const char *web_series_state(Web_Series *s)
 WEB_EXPORT(web_series_line)
 const char *web_series_line(Web_Net *n, Web_Series *s)
 {
-    char text[200], you[SEAT_POINTS_TEXT], opp[SEAT_POINTS_TEXT];
+    char text[200];
+    static const unsigned none[2] = {0, 0};
     Seat_Game_End e;
     Proto_Series t;
     seat_game_end(web__net_session(n), &e);
@@ -124,10 +135,9 @@ const char *web_series_line(Web_Net *n, Web_Series *s)
     } else if (proto_options_series(e.options, &t) != 1) {
         return text_out("");
     }
-    seat_series_points(s != NULL ? s->s.score[0] : 0, you);
-    seat_series_points(s != NULL ? s->s.score[1] : 0, opp);
-    snprintf(text, sizeof text, _(seat_series_banner()), (unsigned)t.game,
-             (unsigned)t.games, you, opp);
+    seat_series_line(text, sizeof text, _(seat_series_banner()),
+                     (unsigned)t.game, (unsigned)t.games,
+                     s != NULL ? s->s.score : none);
     return text_out(text);
 }
 
@@ -135,9 +145,8 @@ WEB_EXPORT(web_series_stop_text)
 const char *web_series_stop_text(Web_Series *s)
 {
     char text[160];
-    unsigned k = s->s.stop == SEAT_SERIES_UNFINISHED ? s->s.played + 1
-                                                     : s->s.played;
-    snprintf(text, sizeof text, _(seat_series_stop_words(s->s.stop)), k);
+    snprintf(text, sizeof text, _(seat_series_stop_words(s->s.stop)),
+             seat_series_stop_game(&s->s));
     return text_out(text);
 }
 
@@ -196,7 +205,6 @@ Web_Series *web_series_read(const char *text, const char *key)
 {
     Seat_Series r;
     Proto_Identity me;
-    Web_Series *s;
     if (seat_series_read(text, &r) != 0 || key == NULL ||
         strlen(key) != 2 * PROTO_SECRET_BYTES ||
         web__key_read(key, &me) != 0) {
@@ -209,13 +217,7 @@ Web_Series *web_series_read(const char *text, const char *key)
         web__fail(TB_E_FORMAT, "not a series this page kept");
         return NULL;
     }
-    if ((s = calloc(1, sizeof *s)) == NULL) {
-        web__fail(TB_E_NOMEM, "out of memory");
-        return NULL;
-    }
-    s->s = r;
-    memcpy(s->key, key, sizeof s->key);
-    return s;
+    return series_new(&r, key);
 }
 
 WEB_EXPORT(web_series_free) void web_series_free(Web_Series *s)
