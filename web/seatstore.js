@@ -264,13 +264,20 @@ export function seatForget() {
 // instead of losing it. The record: {series (web_series_text), key, role,
 // name, options, bot, seed, games: [{outcome, reason, side, log}]}, each
 // game's signed log as bytes.
+// A series' games as stored (their logs in base64), and back (stored
+// text: hostile).
+const gamesOut = (games) => games.map((g) => ({ outcome: g.outcome, reason: g.reason,
+  side: g.side, log: toBase64(g.log) }));
+const gamesIn = (games) => games.map((g) => ({ outcome: String(g.outcome),
+  reason: String(g.reason), side: g.side === 1 ? 1 : 0, log: fromBase64(String(g.log ?? '')) }));
+
 const SERIES_NEXT = 'tabula-series-next';
 const SERIES_NEXT_MS = 600000; // older than this: the opponent has gone
 
 export function seriesPendingSave(p) {
   try {
     sessionStorage.setItem(SERIES_NEXT, JSON.stringify({ ...p, at: Date.now(),
-      games: p.games.map((g) => ({ ...g, log: toBase64(g.log) })) }));
+      games: gamesOut(p.games) }));
   } catch { /* no storage, or full: a reload then ends the series */ }
 }
 
@@ -286,8 +293,7 @@ export function seriesPendingTake() {
     return { series: p.series, key: p.key, role: p.role, name: String(p.name ?? ''),
       options: String(p.options ?? ''), bot: Number.isInteger(p.bot) ? p.bot : 0,
       seed: Number.isInteger(p.seed) ? p.seed >>> 0 : 0,
-      games: p.games.map((g) => ({ outcome: String(g.outcome), reason: String(g.reason),
-        side: g.side === 1 ? 1 : 0, log: fromBase64(String(g.log ?? '')) })) };
+      games: gamesIn(p.games) };
   } catch {
     return null;
   }
@@ -300,9 +306,7 @@ const SERIES_GAMES = 'tabula-series-games';
 
 export function seriesGamesSave(key, games) {
   try {
-    sessionStorage.setItem(SERIES_GAMES, JSON.stringify({ key,
-      games: games.map((g) => ({ outcome: g.outcome, reason: g.reason, side: g.side,
-        log: toBase64(g.log) })) }));
+    sessionStorage.setItem(SERIES_GAMES, JSON.stringify({ key, games: gamesOut(games) }));
   } catch { /* no storage, or full: a reload then lists no earlier game */ }
 }
 
@@ -312,8 +316,7 @@ export function seriesGamesLoad(key) {
   try {
     const p = JSON.parse(sessionStorage.getItem(SERIES_GAMES) ?? 'null');
     if (!p || p.key !== key || !Array.isArray(p.games)) return [];
-    return p.games.map((g) => ({ outcome: String(g.outcome), reason: String(g.reason),
-      side: g.side === 1 ? 1 : 0, log: fromBase64(String(g.log ?? '')) }));
+    return gamesIn(p.games);
   } catch {
     return [];
   }
