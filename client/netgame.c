@@ -334,7 +334,6 @@ static void link_up(Netgame *g, const Seat_Out *o)
             netgame__say(g, "lobby: guest present");
     }
     g->lost_said = 0;
-    g->up_once = 1;
     presence(g, role, 1);
     if (role != LOBBY_ROLE_HOST)
         presence(g, LOBBY_ROLE_HOST, o->host_present);
@@ -393,8 +392,7 @@ static void carry_out_seat(Netgame *g, const Seat_Out *o)
     case SEAT_OUT_LOST:
         if (g->hooks.on_retry)
             g->hooks.on_retry(g, o->attempt, o->wait_ms);
-        if (o->first && !g->up_once && o->reason == TB_E_CODE &&
-            g->cfg.role == LOBBY_ROLE_GUEST) {
+        if (o->first && o->before_room) {
             /* a paired guest (the pool's, a series' next game) that came
              * before its host made the room: no loss, a wait (a trial
              * read "connection lost" as a failure) */

@@ -40,7 +40,6 @@ struct Netgame {
                     named: retired when the game ends */
     int lock_fd; /* holds log_path's lock (netstore_lock), or -1 */
     int lost_said; /* "connection lost" said, "reconnected" not yet */
-    int up_once;   /* the relay let the seat in once */
     int seek_listed; /* the seek was listed once (tabula seek) */
     Netgame_Result result;
 };

@@ -413,6 +413,7 @@ void seat_closed(Seat *s, uint64_t now, int reason)
     uint32_t wait = seat_retry_ms(s->role, reason, s->attempts++);
     Seat_Out *o = push(s, SEAT_OUT_LOST);
     o->first = first || was_up;
+    o->before_room = !s->welcomed && reason == TB_E_CODE;
     o->reason = reason;
     o->attempt = s->attempts;
     o->wait_ms = wait;

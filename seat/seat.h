@@ -443,7 +443,11 @@ typedef enum Seat_Out_Kind {
                            reason, attempt (failed attempts so far, 1..),
                            wait_ms until the next, first (1 when the loss
                            is news: the first of a run of attempts, or a
-                           connection the relay had let the seat in on) */
+                           connection the relay had let the seat in on),
+                           before_room (1: this seat was never let in and
+                           the relay knows no room by its code yet, a
+                           paired or series guest come before its host:
+                           a wait, not a loss) */
     SEAT_OUT_FAILED,    /* the seat stops, the game not over: failure,
                            reason, refused (1: the relay answered, with a
                            refusal or a message the seat refused) */
@@ -474,6 +478,7 @@ typedef struct Seat_Out {
     int who, present;     /* PRESENCE */
     int reason;           /* LOST, FAILED: TB_E_* or a transport error */
     unsigned attempt;     /* LOST */
+    int before_room;      /* LOST */
     uint32_t wait_ms;     /* LOST */
     Seat_Failure failure; /* FAILED */
     int refused;          /* FAILED */

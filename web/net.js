@@ -85,9 +85,12 @@ export class NetDriver {
       } else if (out.kind === NET.UP) {
         this.hooks.onConnection?.('connected', null);
       } else if (out.kind === NET.LOST) {
-        const [n, wait] = out.text.split('\t').map(Number);
-        this.hooks.onConnection?.('lost', () => t('the lobby is out of reach; reconnecting (attempt {n}, next in {s} s)',
-          { n, s: (wait / 1000).toFixed(1) }));
+        const [n, wait, , , beforeRoom] = out.text.split('\t').map(Number);
+        // (a guest come before its host's room waits: no loss; seat.h)
+        this.hooks.onConnection?.('lost', () => t(beforeRoom
+          ? "the host's room is not there yet; trying again (attempt {n}, next in {s} s)"
+          : 'the lobby is out of reach; reconnecting (attempt {n}, next in {s} s)',
+        { n, s: (wait / 1000).toFixed(1) }));
       } else if (out.kind === NET.FAILED) {
         this.failed(out.text);
       } else {

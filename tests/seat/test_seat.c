@@ -277,6 +277,28 @@ Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
     seat_free(s);
 }
 
+/* A paired guest (admitted: the pool's, a series' next game) that comes
+ * before its host made the room is told no room: it waits and tries
+ * again, and the loss says it was before the room (a wait, not a loss:
+ * the terminal and the page word it so). */
+Test(seat, a_paired_guest_before_its_hosts_room_waits_for_the_room)
+{
+    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX];
+    static const uint8_t no_room[2] = {0x85, 3}; /* ERROR: no such code */
+    Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 1, pk);
+    Seat_Out o;
+    cr_assert(next_event(s, &o, NULL));
+    seat_hello(s, 0, hello);
+    cr_expect_eq(seat_input(s, 10, no_room, sizeof no_room), TB_E_CODE);
+    seat_closed(s, 20, TB_E_CODE);
+    cr_assert(next_event(s, &o, NULL));
+    cr_expect_eq(o.kind, SEAT_OUT_LOST);
+    cr_expect_eq(o.reason, TB_E_CODE);
+    cr_expect_eq(o.before_room, 1);
+    cr_expect_eq(o.wait_ms, 2000); /* (seat_retry_ms: a guest, no room) */
+    seat_free(s);
+}
+
 Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
 {
     uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX], m[123];
@@ -351,6 +373,7 @@ Test(seat, a_host_let_in_tries_again_on_the_policys_waits_for_ever)
         if (o.kind == SEAT_OUT_FAILED)
             break;
         cr_assert_eq(o.kind, SEAT_OUT_LOST);
+        cr_assert_eq(o.before_room, 0); /* (it was let in: its room went) */
         now = seat_deadline(s);
         seat_tick(s, now);
         cr_assert(next_event(s, &o, NULL));

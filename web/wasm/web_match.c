@@ -652,8 +652,8 @@ static int report_seat(const Seat_Out *o)
                  o->guest_present);
         break;
     case SEAT_OUT_LOST:
-        snprintf(text, sizeof text, "%u\t%u\t%d\t%d", o->attempt,
-                 (unsigned)o->wait_ms, o->first, o->reason);
+        snprintf(text, sizeof text, "%u\t%u\t%d\t%d\t%d", o->attempt,
+                 (unsigned)o->wait_ms, o->first, o->reason, o->before_room);
         break;
     case SEAT_OUT_FAILED:
         snprintf(text, sizeof text, "%d\t%d\t%d", (int)o->failure, o->reason,

@@ -36,7 +36,9 @@
  *   CLOSE    close it (frames were lost: the next hello asks for them)
  *   UP       "FIRST\tHOST\tGUEST": let into the room (FIRST 1 the first
  *            time; HOST, GUEST 1 when present)
- *   LOST     "ATTEMPT\tWAIT_MS\tFIRST\tREASON": the connection is lost;
+ *   LOST     "ATTEMPT\tWAIT_MS\tFIRST\tREASON\tBEFORE_ROOM": the
+ *            connection is lost (BEFORE_ROOM 1: never let in, and the room
+ *            is not there yet: a guest come before its host, a wait);
  *            the seat asks again (CONNECT) after WAIT_MS
  *   FAILED   "FAILURE\tREASON\tREFUSED": the seat stopped, the game not
  *            over (seat.h's Seat_Failure: 1 never let in, 2 refused for
