@@ -73,7 +73,10 @@ const Cli_Flag cli_flags_pool[] = {{"--lobby", CLI_VALUE, POOL_FLAG_LOBBY},
 typedef struct Pool_Run {
     uv_loop_t loop;
     uv_signal_t sig;
+    uv_timer_t again; /* the wait before the offer is made again */
     Lobby_Pool_Conn *offer;
+    Seat_Pool_Offer *made; /* the offer (its hello, and its losses) */
+    const struct sockaddr *addr;
     const Core_Game *games[LOBBY_POOL_GAMES]; /* as typed */
     size_t ngames;
     uint32_t shown[LOBBY_POOL_GAMES]; /* the counts last printed */
@@ -99,6 +102,7 @@ static void on_wait(void *user, const uint32_t *counts)
         if (k > 0 && (size_t)k < sizeof line - n)
             n += (size_t)k;
     }
+    seat_pool_taken(r->made);
     if (same) /* (another game's count moved: nothing new for this player) */
         return;
     r->printed = 1;
@@ -106,21 +110,54 @@ static void on_wait(void *user, const uint32_t *counts)
     printf("pool: waiting (%s)\n", line);
 }
 
+static void on_done(void *user, int status, const Lobby_Paired *paired);
+
+/* The wait is over: the same offer on a new connection. */
+static void offer_again(uv_timer_t *t)
+{
+    Pool_Run *r = t->data;
+    int rc = lobby_pool_offer(&r->loop, r->addr, r->made->msg, r->made->len,
+                              on_wait, on_done, r, &r->offer);
+    if (rc != 0)
+        on_done(r, rc, NULL);
+}
+
 static void on_done(void *user, int status, const Lobby_Paired *paired)
 {
     Pool_Run *r = user;
-    r->status = status;
     r->offer = NULL;
+    if (status != 0 && status != UV_ECANCELED) {
+        /* taken once, then lost: offered again (seat_pool_lost) */
+        uint32_t wait = seat_pool_lost(r->made, status, uv_now(&r->loop));
+        if (wait > 0) {
+            if (r->made->again == 1)
+                /* (a line scripts read, as the game's "lobby: connection
+                 * lost": English) */
+                printf("pool: connection lost (%s); offering again\n",
+                       net_strerror(status));
+            r->printed = 0; /* (its counts are said again when taken) */
+            uv_timer_start(&r->again, offer_again, wait, 0);
+            return;
+        }
+    }
+    r->status = status;
     if (status == 0)
         r->paired = *paired;
     uv_close((uv_handle_t *)&r->sig, NULL);
+    uv_close((uv_handle_t *)&r->again, NULL);
 }
 
 static void on_signal(uv_signal_t *h, int signum)
 {
     Pool_Run *r = h->data;
     (void)signum;
-    lobby_pool_cancel(r->offer);
+    if (r->offer != NULL) {
+        lobby_pool_cancel(r->offer);
+        return;
+    }
+    /* (between two connections: withdrawn here) */
+    uv_timer_stop(&r->again);
+    on_done(r, UV_ECANCELED, NULL);
 }
 
 /* Start cfg (its pool fields, game and code aside) as pool's seat at
@@ -350,13 +387,16 @@ int cli_pool(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     r.status = 1;
-    int rc = lobby_pool_offer(&r.loop, (const struct sockaddr *)&addr,
-                              offer.msg, offer.len, on_wait, on_done, &r,
-                              &r.offer);
+    r.made = &offer;
+    r.addr = (const struct sockaddr *)&addr;
+    int rc = lobby_pool_offer(&r.loop, r.addr, offer.msg, offer.len, on_wait,
+                              on_done, &r, &r.offer);
     if (rc == 0) {
         uv_signal_init(&r.loop, &r.sig);
         r.sig.data = &r;
         uv_signal_start(&r.sig, on_signal, SIGINT);
+        uv_timer_init(&r.loop, &r.again);
+        r.again.data = &r;
         uv_run(&r.loop, UV_RUN_DEFAULT);
         rc = r.status;
     }

@@ -1630,6 +1630,17 @@ static void on_pool(Lobby_Rooms *rs, Lobby_Member *m, const uint8_t *p,
         return;
     }
     rc = pool_add(rs->pool, &o, &pair);
+    /* An older offer whose connection is already closing (timed out or
+     * dropped, its close not yet run: the loop's next turn) cannot be
+     * told PAIRED: it leaves the pool now, and the new offer is offered
+     * again (paired with it, the new one would wait as a guest for a
+     * room that never comes). */
+    while (rc == 1 && (old = pool_find(rs, pair.older)) != NULL &&
+           old->m->ops->is_closing(old->m->link)) {
+        pool_unlink(rs, old);
+        free(old);
+        rc = pool_add(rs->pool, &o, &pair);
+    }
     if (rc < 0) {
         free(q);
         member_error(m, rc == TB_E_LIMIT     ? LOBBY_ERR_SEEKS

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "match.h"
 #include "proto.h"
 #include "seat.h"
 #include "tb_error.h"
@@ -83,6 +84,38 @@ void seat_pool_offer_wipe(Seat_Pool_Offer *o)
 {
     if (o != NULL)
         proto_identity_wipe(&o->seat);
+}
+
+void seat_pool_taken(Seat_Pool_Offer *o)
+{
+    if (o == NULL)
+        return;
+    o->taken = 1;
+    o->again = 0;
+    o->lost_at = 0;
+}
+
+uint32_t seat_pool_lost(Seat_Pool_Offer *o, int status, uint64_t now_ms)
+{
+    /* a TB_E_* code is the lobby's word (or a message no lobby sends);
+     * anything else, and a connection that ended unanswered, the
+     * network's */
+    int refusal = strcmp(tb_errname(status), "TB_E_UNKNOWN") != 0 &&
+                          status != TB_E_TRUNCATED
+                      ? status
+                      : 0;
+
+    if (o == NULL || !o->taken || status == 0)
+        return 0;
+    if (o->again == 0)
+        o->lost_at = now_ms;
+    if (refusal == TB_E_SEEKS || refusal == TB_E_ADDRESS) {
+        if (now_ms - o->lost_at > SEAT_GIVE_UP_MS)
+            return 0;
+    } else if (refusal != 0 && refusal != TB_E_FULL) {
+        return 0;
+    }
+    return seat_retry_ms(MATCH_ROLE_GUEST, refusal, o->again++);
 }
 
 int seat_pool_paired(const Lobby_Paired *p, uint16_t games, Seat_Pool_Game *out)

@@ -161,6 +161,12 @@ typedef struct Seat_Pool_Offer {
     uint16_t games;
     uint8_t msg[LOBBY_WIRE_POOL_MAX];
     size_t len;
+    /* (seat_pool_taken and seat_pool_lost's: the lobby took the offer,
+     * the offers made again since, and when the last run of them began,
+     * ms on the driver's clock) */
+    int taken;
+    unsigned again;
+    uint64_t lost_at;
 } Seat_Pool_Offer;
 
 /*
@@ -193,6 +199,40 @@ int seat_pool_offer(Seat_Pool_Offer *out, const Proto_Identity *player,
 
 /* seat_pool_offer_wipe: forget the seat key of *o. */
 void seat_pool_offer_wipe(Seat_Pool_Offer *o);
+
+/*
+ * An offer whose connection ends without a pairing once the lobby had
+ * taken it is offered again (the same hello, so the same seat key and
+ * invite code), as a lichess seek comes back when its socket does: a
+ * player waiting in the pool must not be dropped from it by a relay
+ * restart, a lost connection or a relay that timed the connection out
+ * (a CI trial: a terminal that had waited a minute was dropped with "end
+ * of file" and never paired). An offer the lobby never took is not made
+ * again: a wrong address or a refusal is said at once.
+ *
+ * seat_pool_taken: the lobby took offer o (its POOL_WAIT came): a later
+ * loss is offered again, and the waits start over.
+ */
+void seat_pool_taken(Seat_Pool_Offer *o);
+
+/*
+ * seat_pool_lost: o's connection ended without a pairing, status its
+ * ending: a TB_E_* code (the lobby's refusal in an ERROR, or a message no
+ * lobby sends: TB_E_FORMAT) or any other nonzero code (a transport
+ * error: the lobby away, the connection reset, timed out or closed; and
+ * TB_E_TRUNCATED: the connection ended without an answer), now_ms the
+ * driver's clock (ms). Returns how long (ms) to wait before offering o
+ * again on a new connection, or 0 when the offer ends (the driver says
+ * why: status). An offer the lobby had taken is made again after a loss
+ * or TB_E_FULL (the lobby full for now) for as long as the player waits,
+ * and after TB_E_SEEKS or TB_E_ADDRESS (the lost connection's offer
+ * still counted: the lobby has not yet seen it go, which its idle
+ * timeout ends) for SEAT_GIVE_UP_MS from the loss; each wait is
+ * seat_retry_ms's for a guest (1000 ms, doubling to SEAT_RETRY_MAX_MS).
+ * An offer never taken and any other refusal end it: 0. (A withdrawal,
+ * the player's own, is no loss: the driver does not ask.)
+ */
+uint32_t seat_pool_lost(Seat_Pool_Offer *o, int status, uint64_t now_ms);
 
 /* The game a pairing means (seat_pool_paired). */
 typedef struct Seat_Pool_Game {

@@ -1402,10 +1402,12 @@ function drawPool() {
     const g = tabula.games().find((x) => x.name === name);
     return g ? t(g.title) : name;
   };
-  $('pool-status').textContent = pool.counts
-    ? t('In the pool: {counts}', { counts: pool.counts.map(({ game: g, n }) =>
-      tn('{game}: {n} waiting', '{game}: {n} waiting', n, { game: title(g) })).join(', ') })
-    : `${t('offering to the lobby')}…`;
+  $('pool-status').textContent = pool.away
+    ? `${t('the connection to the lobby was lost; offering again')}…`
+    : pool.counts
+      ? t('In the pool: {counts}', { counts: pool.counts.map(({ game: g, n }) =>
+        tn('{game}: {n} waiting', '{game}: {n} waiting', n, { game: title(g) })).join(', ') })
+      : `${t('offering to the lobby')}…`;
 }
 
 // Withdraw the waiting offer, if any (its connection closed).
@@ -1425,9 +1427,11 @@ function poolOffer() {
   const offer = tabula.poolOffer({ games, range: $('pool-clock').value.trim(),
     rating: $('pool-rating').value.trim(), idKey: identityKey(() => tabula.keyNew()) });
   const bot = Number($('pool-bot').value);
-  pool = { offer, bot, counts: null };
+  pool = { offer, bot, counts: null, away: false };
   pool.driver = new PoolDriver(offer, lobbyUrl(), {
-    onWait: (counts) => { pool.counts = counts; drawPool(); },
+    onWait: (counts) => { pool.counts = counts; pool.away = false; drawPool(); },
+    // (taken, then lost: the same offer goes out again, seat_pool_lost)
+    onAway: () => { pool.away = true; pool.counts = null; drawPool(); },
     onPaired: (paired) => {
       const mine = pool;
       pool = null;
@@ -1764,7 +1768,7 @@ function wire() {
 // For the browser tests (tests/web/browser.mjs) and the curious.
 window.tabulaPage = { newGame, openReplay, netGame, humanMove, get game() { return game; },
   get seeks() { return seeksShown.list?.seeks ?? []; },
-  get pool() { return pool && { counts: pool.counts }; },
+  get pool() { return pool && { counts: pool.counts, away: pool.away }; },
   get tabula() { return tabula; }, get club() { return clubShown(); } };
 
 setLang(preferredLang()).then(() => {

@@ -642,6 +642,14 @@ export class PoolOffer {
     }
   }
 
+  // The connection ended unpaired (status: the refusal input threw, its
+  // code, or TB_E_TRUNCATED for a close): ms to wait before the hello
+  // goes out again on a new connection, or 0 when the offer ends
+  // (web_pool_lost, the seat layer's policy).
+  lost(status) {
+    return this.t.x.web_pool_lost(this.h, status, Math.floor(Date.now() / 1000)) >>> 0;
+  }
+
   // The paired game's seat key (hex), kept with the seat as any seat's.
   key() { return this.t.str(this.t.x.web_pool_key(this.h)); }
 

@@ -6,7 +6,8 @@
  * is still waiting, told the counts; one player's second offer is
  * refused while the first waits (one offer a player, so never its own
  * pair); a stranger holding the paired host's code cannot take its guest
- * seat; a bad game or range exits 2 naming what is wrong. Each player
+ * seat; a waiting offer is made again when its lobby restarts; a bad
+ * game or range exits 2 naming what is wrong. Each player
  * has its own identity (XDG_CONFIG_HOME in the test's folder).
  */
 #include <criterion/criterion.h>
@@ -122,6 +123,32 @@ Test(pool, a_killed_player_comes_back_with_the_same_command)
     const char *out = slurp(a.out);
     cr_assert_null(strstr(strstr(out, "resumed: "), "pool: waiting"), "%s",
                    out);
+    remove_dir();
+}
+
+/* A waiting offer outlives its lobby (seat_pool_lost): the lobby is
+ * killed and started again on the same address while A waits; A says
+ * "pool: connection lost (...); offering again", offers again, is told
+ * it waits (laska 1) by the new lobby and pairs there with B: one final
+ * hash. Before, A exited "did not take the offer: end of file". */
+Test(pool, a_waiting_offer_is_made_again_when_its_lobby_comes_back)
+{
+    Proc a, b;
+    Pool_Env ea, eb;
+    char addr[64];
+    make_dir();
+    start_lobby(addr, sizeof addr);
+    pool_start(&a, "a", "a", &ea, "laska", "5+0", addr);
+    await_line(&a, "pool: waiting (laska 1)\n", NULL, 0);
+    stop_lobby();
+    char *la[] = {"lobby", "--listen", addr, NULL};
+    start(&lobby_proc, "lobby2", NULL, la);
+    await_line(&lobby_proc, "listening: ", NULL, 0);
+    await_line(&a, "pool: connection lost (", NULL, 0);
+    await_line(&a, "; offering again\npool: waiting (laska 1)\n", NULL, 0);
+    pool_start(&b, "b", "b", &eb, "laska", "5+0", addr);
+    await_line(&a, "pool: paired: host laska 5+0\n", NULL, 0);
+    pool_one_end(&a, &b);
     remove_dir();
 }
 

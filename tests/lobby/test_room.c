@@ -2039,6 +2039,39 @@ Test(room, a_player_offers_once_and_never_pairs_with_itself)
     lobby_rooms_closed(m3, 6);
 }
 
+/* An older offer whose connection is closing (its transport timed it out
+ * or dropped it; the close runs on the loop's next turn) is not paired:
+ * the newcomer would wait as a guest for a room no one makes. A's link
+ * closes before B offers the same game and clock: B is told it waits
+ * alone (laska 1), never PAIRED, and A is sent nothing more. */
+Test(room, a_closing_offer_is_not_paired)
+{
+    Link a, b;
+    uint8_t m[700];
+    Proto_Identity ia = player_id(0xa1), ib = player_id(0xb2);
+    Lobby_Code ca = player_code(40, &ia), cb = player_code(50, &ib);
+    Lobby_Member *am = member(&a, "192.0.2.1", 0);
+    lobby_rooms_message(am, m, pool_msg(m, 5, 1, "300+0..300+0", &ia, &ca), 1);
+    told(&a, 0, 1, 0);
+    a.closing = 1; /* (as net/ marks a timed-out connection) */
+    Lobby_Member *bm = member(&b, "192.0.2.2", 2);
+    lobby_rooms_message(bm, m, pool_msg(m, 5, 1, "300+0..300+0", &ib, &cb), 2);
+    cr_assert_eq(b.n, 1);
+    told(&b, 0, 1, 0);
+    cr_assert(!b.closing);
+    cr_assert_eq(a.n, 1);
+    lobby_rooms_closed(am, 3);
+    Link c;
+    Proto_Identity ic = player_id(0xc3);
+    Lobby_Code cc = player_code(60, &ic);
+    Lobby_Member *cm = member(&c, "192.0.2.3", 4);
+    lobby_rooms_message(cm, m, pool_msg(m, 5, 1, "300+0..300+0", &ic, &cc), 4);
+    cr_assert_eq(c.msg[0][0], 0x8a); /* PAIRED with B, who waited */
+    cr_assert_eq(b.msg[b.n - 1][0], 0x8a);
+    lobby_rooms_closed(bm, 5);
+    lobby_rooms_closed(cm, 5);
+}
+
 /* An offer's bytes are checked: version 3 is refused VERSION (ERROR 2);
  * no games, a range not in its canonical form (a leading zero, minutes
  * as typed "3+2..10+5" are 3 s and 10 s: canonical, and taken), ends out

@@ -142,3 +142,33 @@ Test(seat_pool, a_pairing_gives_the_game_its_options_and_clock)
     p.game = LOBBY_POOL_GAMES - 1;
     cr_assert_eq(seat_pool_paired(&p, 0xffff, &g), TB_E_FORMAT);
 }
+
+/* An offer lost after the lobby took it is made again (seat.h), by the
+ * waits worked out by hand from the doc: never taken, nothing; a loss
+ * (UV_EOF, -4095; TB_E_TRUNCATED) waits 1000, 2000, 4000, 8000, then
+ * 8000 for ever; taken again, the waits start over; TB_E_FULL is a loss;
+ * TB_E_SEEKS (the old connection's offer still counted) is waited out
+ * for 60 s from the loss, then ends; any other refusal ends it. */
+Test(seat_pool, an_offer_lost_after_it_was_taken_is_made_again)
+{
+    Seat_Pool_Offer o;
+    memset(&o, 0, sizeof o);
+    cr_assert_eq(seat_pool_lost(&o, -4095, 100), 0); /* never taken */
+    seat_pool_taken(&o);
+    cr_assert_eq(seat_pool_lost(&o, -4095, 1000), 1000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_TRUNCATED, 2000), 2000);
+    cr_assert_eq(seat_pool_lost(&o, -111, 4000), 4000); /* ECONNREFUSED */
+    cr_assert_eq(seat_pool_lost(&o, TB_E_FULL, 8000), 8000);
+    cr_assert_eq(seat_pool_lost(&o, -4095, 16000), 8000);
+    cr_assert_eq(seat_pool_lost(&o, -4095, 999000), 8000);
+    seat_pool_taken(&o);
+    cr_assert_eq(seat_pool_lost(&o, -4095, 1000000), 1000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 1030000), 2000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_ADDRESS, 1060000), 4000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 1060001), 0); /* 60 s on */
+    seat_pool_taken(&o);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_VERSION, 5), 0);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_FORMAT, 5), 0);
+    cr_assert_eq(seat_pool_lost(&o, 0, 5), 0);
+    cr_assert_eq(seat_pool_lost(NULL, -4095, 5), 0);
+}

@@ -14,6 +14,9 @@
 // the page plays as guest, held to C's game and clock, one hash on both.
 // Last a second tab of the browser (the same identity) is refused an
 // offer while the first's waits, and that one is withdrawn with Cancel.
+// On one lobby last: an offer waits, the lobby is killed and started
+// again on its addresses, and the page says the connection was lost and
+// makes the same offer again, which the new lobby counts (seat_pool_lost).
 // Prints "netpool ..." lines and
 // returns 0 or 1.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -63,6 +66,7 @@ export async function netPool(useRedis = false) {
       plies: window.tabulaPage.game.moves.length,
       shown: document.getElementById('final').textContent.slice(12) }));
   };
+  let lobby2 = null;
   return verdict('netpool', errors, async () => {
     const page = await browser.newPage();
     await page.setViewport({ width: 1100, height: 760 });
@@ -160,7 +164,29 @@ export async function netPool(useRedis = false) {
       offer: !document.getElementById('pool-offer').hidden }));
     if (gone.pool !== null || gone.status !== 'You withdrew your offer.' || !gone.offer)
       throw new Error(`Cancel: ${JSON.stringify(gone)}`);
+
+    // The page's lobby killed while its offer waits, then started again
+    // where it was: the page says the connection was lost and offers
+    // again (seat_pool_lost), and the new lobby counts it (one lobby:
+    // the page's lobby is the one that served it).
+    if (redis) return;
+    await offer(page, ['chessball'], '');
+    await counts(page, [{ game: 'chessball', n: 1 }], 'an offer before its lobby goes');
+    const at = { listen: lobby.listen, http: new URL(lobby.base).host };
+    await lobby.kill();
+    await page.waitForFunction(() => window.tabulaPage.pool?.away === true, { timeout: 20000, polling: 20 });
+    const away = await page.$eval('#pool-status', (e) => e.textContent);
+    if (away !== 'the connection to the lobby was lost; offering again…')
+      throw new Error(`the page's words while its lobby is away: ${JSON.stringify(away)}`);
+    lobby2 = await lobbyServer(env.TABULA_BINARY, extra, at);
+    await counts(page, [{ game: 'chessball', n: 1 }], 'the offer made again to the lobby started again');
+    const back = await page.$eval('#pool-status', (e) => e.textContent);
+    if (!/^In the pool: Chessball.*: 1 waiting$/.test(back))
+      throw new Error(`the page's words once its lobby is back: ${JSON.stringify(back)}`);
+    console.log(`netpool lobby restarted '${away}' then '${back}'`);
+    await page.click('#pool-cancel');
   }, async () => {
+    lobby2?.close();
     term.stop();
     await browser.close();
     lobby.close();

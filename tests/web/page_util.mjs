@@ -67,16 +67,19 @@ export function serve() {
 // to {listen, base, close} once it printed its listening: and http: lines
 // (base https:// with extra's --tls-cert and --tls-key; extra: any more
 // arguments, as a redis node's --redis).
-export function lobbyServer(binary, extra = []) {
+// at: {listen, http} (HOST:PORT each) to start again where a lobby was
+// (its listen and its base's address); none: free ports.
+export function lobbyServer(binary, extra = [], at = null) {
   return new Promise((ok, fail) => {
-    const p = spawn(binary, ['lobby', '--listen', '127.0.0.1:0', '--http',
-      '127.0.0.1:0', '--web', join(wasmDir, 'site'), ...extra],
+    const p = spawn(binary, ['lobby', '--listen', at?.listen ?? '127.0.0.1:0', '--http',
+      at?.http ?? '127.0.0.1:0', '--web', join(wasmDir, 'site'), ...extra],
     { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
       const l = out.match(/^listening: (\S+)$/m), h = out.match(/^http: (https?:\/\/\S+)\/$/m);
-      if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM') });
+      if (l && h) ok({ listen: l[1], base: h[1], close: () => p.kill('SIGTERM'),
+        kill: () => new Promise((gone) => { p.once('exit', gone); p.kill('SIGKILL'); }) });
     });
     p.on('exit', (code) => fail(new Error(`tabula lobby exited ${code}: ${out}`)));
   });

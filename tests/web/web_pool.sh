@@ -10,7 +10,8 @@
 # laska 1; then the page offers laska at 30+0 and plays as the waiting
 # terminal's guest (one hash on both); a second tab of the browser (one
 # identity key) is refused an offer while the first's waits, which Cancel
-# withdraws.
+# withdraws; on one lobby, an offer waits through its lobby's restart
+# (made again, counted by the new lobby).
 # First on one `tabula lobby --http`, then with the page on one `tabula
 # lobby --redis` node and the terminals on another of one redis-server
 # (skipped without redis-server). Run by ctest as web_pool.

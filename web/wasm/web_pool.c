@@ -170,8 +170,10 @@ const char *web_pool_input(Web_Pool *p, const uint8_t *msg, size_t len)
         return NULL;
     }
     if (msg[0] == LOBBY_WIRE_POOL_WAIT_TYPE &&
-        lobby_wire_pool_wait_read(msg, len, counts) == 0)
+        lobby_wire_pool_wait_read(msg, len, counts) == 0) {
+        seat_pool_taken(&p->offer); /* (a later loss is offered again) */
         return wait_text(p, counts);
+    }
     if (msg[0] == LOBBY_WIRE_PAIRED_TYPE && !p->paired) {
         rc = lobby_wire_paired_read(msg, len, &p->pd);
         if (rc == 0)
@@ -199,6 +201,14 @@ const char *web_pool_input(Web_Pool *p, const uint8_t *msg, size_t len)
                           "waits at a time)")
                       : _(tb_strerror(rc)));
     return NULL;
+}
+
+WEB_EXPORT(web_pool_lost)
+uint32_t web_pool_lost(Web_Pool *p, int status, uint32_t now_s)
+{
+    return p != NULL && !p->paired
+               ? seat_pool_lost(&p->offer, status, (uint64_t)now_s * 1000u)
+               : 0;
 }
 
 WEB_EXPORT(web_pool_key) const char *web_pool_key(Web_Pool *p)

@@ -59,6 +59,17 @@ const uint8_t *web_pool_hello(Web_Pool *p);
  */
 const char *web_pool_input(Web_Pool *p, const uint8_t *msg, size_t len);
 
+/*
+ * web_pool_lost: the offer's connection ended without a pairing, status
+ * its ending (the lobby's refusal as web_pool_input gave it in
+ * web_last_error, or TB_E_TRUNCATED: the WebSocket closed unanswered),
+ * now_s the page's clock (s). The ms to wait before the same hello goes
+ * out again on a new WebSocket, or 0 when the offer ends: seat.h's
+ * seat_pool_lost (an offer the lobby took, then lost, is offered again;
+ * one never taken, or refused for good, is not).
+ */
+uint32_t web_pool_lost(Web_Pool *p, int status, uint32_t now_s);
+
 /* web_pool_key: the offer's seat key (hex of its secret key, as
  * web_key_new gives one): the key the paired game's seat signs with, for
  * the page to keep with the seat. Keep it secret. */
