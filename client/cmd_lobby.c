@@ -354,7 +354,7 @@ static void on_signal(uv_signal_t *h, int signum)
             "lobby: stopping: rooms %zu conns %zu frames %llu bad-codes %llu "
             "rate-limited %llu dropped-slow %llu protocol-errors %llu "
             "hello-timeouts %llu refused-address %llu dropped-flood %llu "
-            "unjoined-dropped %llu watches-delayed %llu\n",
+            "unjoined-dropped %llu watches-delayed %llu idle-timeouts %llu\n",
             st.rooms, st.conns, (unsigned long long)st.frames_relayed,
             (unsigned long long)st.bad_codes,
             (unsigned long long)st.rate_limited,
@@ -364,7 +364,8 @@ static void on_signal(uv_signal_t *h, int signum)
             (unsigned long long)st.refused_address,
             (unsigned long long)st.dropped_flood,
             (unsigned long long)st.unjoined_dropped,
-            (unsigned long long)st.watches_delayed);
+            (unsigned long long)st.watches_delayed,
+            (unsigned long long)st.idle_timeouts);
     lobby_close(run->lb, NULL, NULL);
     lobby_http_close(run->http);
     for (int i = 0; i < 2; i++)

@@ -2371,6 +2371,12 @@ void lobby_rooms_drained(Lobby_Member *m)
     list_pump(m);
 }
 
+void lobby_rooms_timed_out(Lobby_Member *m)
+{
+    if (m != NULL)
+        m->rs->stats.idle_timeouts++;
+}
+
 void lobby_rooms_closed(Lobby_Member *m, uint64_t now)
 {
     Lobby_Rooms *rs;

@@ -196,6 +196,9 @@ typedef struct Lobby_Stats {
     uint64_t dropped_slow;     /* members dropped as slow readers */
     uint64_t protocol_errors;  /* connections closed for bad messages */
     uint64_t hello_timeouts;   /* connections closed for saying nothing */
+    uint64_t idle_timeouts;    /* framed TCP connections closed when nothing
+                                  came for the idle timeout (not even a
+                                  heartbeat) */
     uint64_t refused_address;  /* connections and rooms over an address's
                                   share */
     uint64_t dropped_flood;    /* players closed for outrunning the other
@@ -490,6 +493,11 @@ void lobby_rooms_message(Lobby_Member *m, const uint8_t *p, size_t len,
 
 /* lobby_rooms_drained: m's link queue drained: send what it has not had. */
 void lobby_rooms_drained(Lobby_Member *m);
+
+/* lobby_rooms_timed_out: m's link is closing because nothing came on it
+ * for the idle timeout (counted: idle_timeouts); lobby_rooms_closed
+ * follows as for any close. */
+void lobby_rooms_timed_out(Lobby_Member *m);
 
 /* lobby_rooms_closed: m's link is closed at now (ms): the member is gone
  * and freed (NULL is fine). */

@@ -168,7 +168,8 @@ static void tcp_drain(Net_Conn *c)
 
 static void tcp_closed(Net_Conn *c, int reason)
 {
-    (void)reason;
+    if (reason == UV_ETIMEDOUT) /* (net/'s idle timeout) */
+        lobby_rooms_timed_out(net_conn_user(c));
     lobby__member_closed(conn_lobby(c), net_conn_user(c));
 }
 

@@ -803,6 +803,29 @@ Test(lobby, peers_reregister_after_a_lobby_restart)
     loop_finish();
 }
 
+/* A connection that sends nothing, not even a heartbeat, for the idle
+ * timeout (300 ms here) is closed and counted once (idle_timeouts: the
+ * stopping line's idle-timeouts); before it, nothing is counted. */
+Test(lobby, a_silent_connection_is_timed_out_and_counted)
+{
+    Lobby_Limits lim = {.idle_timeout_ms = 300};
+    Raw_Peer silent;
+
+    loop_start();
+    lobby_start(&lim);
+    raw_connect(&silent, lobby_port, 0);
+    WAIT_FOR(stats().conns == 1, 2000);
+    cr_assert_eq(stats().idle_timeouts, 0);
+    WAIT_FOR(stats().idle_timeouts == 1, 3000);
+    cr_assert_eq(stats().idle_timeouts, 1);
+    loop_for(400);
+    cr_assert_eq(stats().idle_timeouts, 1);
+    cr_assert_eq(stats().conns, 0);
+    raw_close(&silent);
+    lobby_stop();
+    loop_finish();
+}
+
 Test(lobby, spectator_places_are_limited_and_empty_rooms_expire)
 {
     Lobby_Limits lim = {.max_spectators = 2, .empty_room_ms = 500};
