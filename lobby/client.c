@@ -363,7 +363,7 @@ int lobby_seeks_fetch(uv_loop_t *loop, const struct sockaddr *addr,
 {
     static const Net_Callbacks ncb = {fetch_connected, fetch_frame,
                                       fetch_closed, NULL};
-    Net_Limits lim;
+    Net_Limits lim = {0};
     Net_Conn *conn;
     Seeks_Fetch *f;
     int rc;
@@ -449,7 +449,7 @@ int lobby_pool_offer(uv_loop_t *loop, const struct sockaddr *addr,
 {
     static const Net_Callbacks ncb = {pool_connected, pool_frame,
                                       pool_closed, NULL};
-    Net_Limits lim;
+    Net_Limits lim = {0};
     Lobby_Pool_Conn *c;
     int rc;
 

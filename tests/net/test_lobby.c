@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lobby_util.h"
+#include "seat.h"
 
 /* ---- codes ---- */
 
@@ -822,6 +823,77 @@ Test(lobby, a_silent_connection_is_timed_out_and_counted)
     cr_assert_eq(stats().idle_timeouts, 1);
     cr_assert_eq(stats().conns, 0);
     raw_close(&silent);
+    lobby_stop();
+    loop_finish();
+}
+
+/* ---- a pool offer's connection keeps itself alive ---- */
+
+static int offer_waits, offer_done, offer_status;
+static void offer_wait(void *user, const uint32_t *counts)
+{
+    (void)user;
+    (void)counts;
+    offer_waits++;
+}
+static void offer_end(void *user, int status, const Lobby_Paired *paired)
+{
+    (void)user;
+    (void)paired;
+    offer_done = 1;
+    offer_status = status;
+}
+
+/* What a caller's earlier calls left on the stack: 0xff bytes, which a
+ * Net_Limits read from there takes as "never" (heartbeat, idle). */
+__attribute__((noinline)) static void dirty_stack(void)
+{
+    volatile unsigned char junk[16384];
+    memset((void *)junk, 0xff, sizeof junk);
+    (void)junk[sizeof junk - 1];
+}
+
+__attribute__((noinline)) static int offer_after_dirt(
+    const struct sockaddr *addr, const Seat_Pool_Offer *o,
+    Lobby_Pool_Conn **conn)
+{
+    dirty_stack();
+    return lobby_pool_offer(&test_loop, addr, o->msg, o->len, offer_wait,
+                            offer_end, NULL, conn);
+}
+
+/* lobby_pool_offer's connection sends its heartbeats whatever its caller
+ * left on the stack: its limits were read uninitialised, so an offer
+ * made again from a timer callback sent none and its lobby timed it out
+ * every 15 s (a trial), and a CI run's waiting terminal was dropped. The
+ * lobby's idle timeout is 6 s here, the client's heartbeat 5 s: 7 s
+ * after it was taken the offer still waits, nothing timed out. */
+Test(lobby, a_pool_offer_heartbeats_whatever_its_stack_held)
+{
+    Lobby_Limits lim = {.idle_timeout_ms = 6000};
+    Seat_Pool_Offer o;
+    Lobby_Pool_Conn *conn = NULL;
+
+    cr_assert_eq(proto_init(), 0);
+    cr_assert_eq(seat_pool_offer(&o, NULL,
+                                 (uint16_t)(1u << seat_pool_bit(
+                                                core_game_find("laska"))),
+                                 NULL, NULL, "", NULL),
+                 0);
+    loop_start();
+    lobby_start(&lim);
+    struct sockaddr_storage a = loopback(lobby_port);
+    cr_assert_eq(offer_after_dirt((const struct sockaddr *)&a, &o, &conn), 0);
+    WAIT_FOR(offer_waits >= 1, 2000);
+    cr_assert_geq(offer_waits, 1);
+    loop_for(7000);
+    cr_assert_eq(offer_done, 0, "the offer's connection ended: %d",
+                 offer_status);
+    cr_assert_eq(stats().idle_timeouts, 0);
+    lobby_pool_cancel(conn);
+    WAIT_FOR(offer_done, 2000);
+    cr_assert_eq(offer_status, UV_ECANCELED);
+    seat_pool_offer_wipe(&o);
     lobby_stop();
     loop_finish();
 }
