@@ -88,11 +88,8 @@ void seat_pool_offer_wipe(Seat_Pool_Offer *o)
 
 void seat_pool_taken(Seat_Pool_Offer *o)
 {
-    if (o == NULL)
-        return;
-    o->taken = 1;
-    o->again = 0;
-    o->lost_at = 0;
+    if (o != NULL)
+        o->taken = 1;
 }
 
 uint32_t seat_pool_lost(Seat_Pool_Offer *o, int status, uint64_t now_ms)
@@ -107,8 +104,13 @@ uint32_t seat_pool_lost(Seat_Pool_Offer *o, int status, uint64_t now_ms)
 
     if (o == NULL || !o->taken || status == 0)
         return 0;
-    if (o->again == 0)
+    /* a new run after a connection that lasted; else the run goes on */
+    if (o->again == 0 ||
+        now_ms - o->last_lost >= SEAT_STABLE_MS + SEAT_RETRY_MAX_MS) {
+        o->again = 0;
         o->lost_at = now_ms;
+    }
+    o->last_lost = now_ms;
     if (refusal == TB_E_SEEKS || refusal == TB_E_ADDRESS) {
         if (now_ms - o->lost_at > SEAT_GIVE_UP_MS)
             return 0;

@@ -162,11 +162,11 @@ typedef struct Seat_Pool_Offer {
     uint8_t msg[LOBBY_WIRE_POOL_MAX];
     size_t len;
     /* (seat_pool_taken and seat_pool_lost's: the lobby took the offer,
-     * the offers made again since, and when the last run of them began,
-     * ms on the driver's clock) */
+     * the offers made again in this run of losses, when the run began
+     * and when its last loss came, ms on the driver's clock) */
     int taken;
     unsigned again;
-    uint64_t lost_at;
+    uint64_t lost_at, last_lost;
 } Seat_Pool_Offer;
 
 /*
@@ -211,7 +211,7 @@ void seat_pool_offer_wipe(Seat_Pool_Offer *o);
  * again: a wrong address or a refusal is said at once.
  *
  * seat_pool_taken: the lobby took offer o (its POOL_WAIT came): a later
- * loss is offered again, and the waits start over.
+ * loss is offered again.
  */
 void seat_pool_taken(Seat_Pool_Offer *o);
 
@@ -227,10 +227,14 @@ void seat_pool_taken(Seat_Pool_Offer *o);
  * or TB_E_FULL (the lobby full for now) for as long as the player waits,
  * and after TB_E_SEEKS or TB_E_ADDRESS (the lost connection's offer
  * still counted: the lobby has not yet seen it go, which its idle
- * timeout ends) for SEAT_GIVE_UP_MS from the loss; each wait is
- * seat_retry_ms's for a guest (1000 ms, doubling to SEAT_RETRY_MAX_MS).
- * An offer never taken and any other refusal end it: 0. (A withdrawal,
- * the player's own, is no loss: the driver does not ask.)
+ * timeout ends) for SEAT_GIVE_UP_MS from the run's first loss; each
+ * wait is seat_retry_ms's for a guest (1000 ms, doubling to
+ * SEAT_RETRY_MAX_MS). A run of losses goes on, its waits doubling, while
+ * each loss comes within SEAT_STABLE_MS + SEAT_RETRY_MAX_MS of the one
+ * before, taken in between or not: a lobby that takes the offer and
+ * drops it at once (a crash loop, a hostile relay) is not asked again
+ * every second. An offer never taken and any other refusal end it: 0.
+ * (A withdrawal, the player's own, is no loss: the driver does not ask.)
  */
 uint32_t seat_pool_lost(Seat_Pool_Offer *o, int status, uint64_t now_ms);
 

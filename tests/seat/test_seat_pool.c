@@ -144,11 +144,13 @@ Test(seat_pool, a_pairing_gives_the_game_its_options_and_clock)
 }
 
 /* An offer lost after the lobby took it is made again (seat.h), by the
- * waits worked out by hand from the doc: never taken, nothing; a loss
- * (UV_EOF, -4095; TB_E_TRUNCATED) waits 1000, 2000, 4000, 8000, then
- * 8000 for ever; taken again, the waits start over; TB_E_FULL is a loss;
- * TB_E_SEEKS (the old connection's offer still counted) is waited out
- * for 60 s from the loss, then ends; any other refusal ends it. */
+ * waits worked out by hand from the doc: never taken, nothing; a run of
+ * losses (UV_EOF, -4095; TB_E_TRUNCATED; ECONNREFUSED, -111; TB_E_FULL)
+ * waits 1000, 2000, 4000, 8000, then 8000; taken again and dropped at
+ * once (within 18 s of the last loss) the run goes on at 8000; a loss
+ * 18 s after the last starts a new run at 1000; TB_E_SEEKS and
+ * TB_E_ADDRESS (the old connection's offer still counted) go on within
+ * 60 s of the run's first loss, then end; any other refusal ends it. */
 Test(seat_pool, an_offer_lost_after_it_was_taken_is_made_again)
 {
     Seat_Pool_Offer o;
@@ -157,18 +159,22 @@ Test(seat_pool, an_offer_lost_after_it_was_taken_is_made_again)
     seat_pool_taken(&o);
     cr_assert_eq(seat_pool_lost(&o, -4095, 1000), 1000);
     cr_assert_eq(seat_pool_lost(&o, TB_E_TRUNCATED, 2000), 2000);
-    cr_assert_eq(seat_pool_lost(&o, -111, 4000), 4000); /* ECONNREFUSED */
+    cr_assert_eq(seat_pool_lost(&o, -111, 4000), 4000);
     cr_assert_eq(seat_pool_lost(&o, TB_E_FULL, 8000), 8000);
     cr_assert_eq(seat_pool_lost(&o, -4095, 16000), 8000);
-    cr_assert_eq(seat_pool_lost(&o, -4095, 999000), 8000);
-    seat_pool_taken(&o);
-    cr_assert_eq(seat_pool_lost(&o, -4095, 1000000), 1000);
-    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 1030000), 2000);
-    cr_assert_eq(seat_pool_lost(&o, TB_E_ADDRESS, 1060000), 4000);
-    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 1060001), 0); /* 60 s on */
-    seat_pool_taken(&o);
-    cr_assert_eq(seat_pool_lost(&o, TB_E_VERSION, 5), 0);
-    cr_assert_eq(seat_pool_lost(&o, TB_E_FORMAT, 5), 0);
-    cr_assert_eq(seat_pool_lost(&o, 0, 5), 0);
+    seat_pool_taken(&o); /* (taken, and dropped at once) */
+    cr_assert_eq(seat_pool_lost(&o, -4095, 17000), 8000);
+    seat_pool_taken(&o); /* (a connection that lasted 18 s) */
+    cr_assert_eq(seat_pool_lost(&o, -4095, 35000), 1000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 36000), 2000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_ADDRESS, 38000), 4000);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 42000), 8000);
+    for (uint64_t t = 50000; t <= 90000; t += 8000)
+        cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, t), 8000, "at %llu",
+                     (unsigned long long)t);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_SEEKS, 95001), 0); /* 60 s on */
+    cr_assert_eq(seat_pool_lost(&o, TB_E_VERSION, 95002), 0);
+    cr_assert_eq(seat_pool_lost(&o, TB_E_FORMAT, 95003), 0);
+    cr_assert_eq(seat_pool_lost(&o, 0, 95004), 0);
     cr_assert_eq(seat_pool_lost(NULL, -4095, 5), 0);
 }
