@@ -136,6 +136,17 @@ const char *cli_program(void);
 const char *cli_token(const char *s);
 
 /*
+ * cli_lobby_addr: the --lobby address lobby ("HOST:PORT", one node) of
+ * tabula cmd into *out: 0; else says what is wrong on stderr and
+ * returns the exit status: CLI_EXIT_FAIL for a host name with no address
+ * (as host and join say it), CLI_EXIT_USAGE for an address not of that
+ * form.
+ */
+struct sockaddr_storage;
+int cli_lobby_addr(const char *cmd, const char *lobby,
+                   struct sockaddr_storage *out);
+
+/*
  * cli_trim: spaces, tabs, CRs and LFs cut from both ends of the
  * NUL-terminated line s, in place (the end by writing NULs); returns
  * the first byte left, inside s. A line a person or a file gives is read

@@ -887,6 +887,17 @@ static int seek_name(uint8_t rec[PROTO_NAME_RECORD_MAX], size_t *len,
                            rec, PROTO_NAME_RECORD_MAX, len);
 }
 
+/* A --lobby host name with no address: said, and the exit status. */
+static int no_address(const char *cmd, const char *lobby)
+{
+    fprintf(stderr,
+            _("tabula %s: no address found for the host name in '%s': "
+              "check its spelling, or give the lobby's IP address, e.g. "
+              "192.0.2.7:7470\n"),
+            cmd, cli_token(lobby));
+    return CLI_EXIT_FAIL;
+}
+
 static int net_play(const char *cmd, Netgame_Config *cfgp, const char *lobby,
                     const char *http,
                     const struct sockaddr_storage *http_addr, const char *web,
@@ -1180,14 +1191,8 @@ static int run_seat(const char *cmd, Lobby_Role role, int argc, char **argv,
     if (lobby != NULL) {
         int prc =
             lobby_addr_list_parse(lobby, nodes, LOBBY_CLIENT_ADDRS, &nnodes);
-        if (prc == TB_E_NOTFOUND) {
-            fprintf(stderr,
-                    _("tabula %s: no address found for the host name "
-                      "in '%s': check its spelling, or give the "
-                      "lobby's IP address, e.g. 192.0.2.7:7470\n"),
-                    cmd, cli_token(lobby));
-            return CLI_EXIT_FAIL;
-        }
+        if (prc == TB_E_NOTFOUND)
+            return no_address(cmd, lobby);
         if (prc != 0) {
             fprintf(stderr, _("tabula %s: bad lobby address '%s': expected "
                             "HOST:PORT with the port, e.g. 127.0.0.1:7470 "
@@ -1486,4 +1491,20 @@ int cli_spectate(int argc, char **argv)
 {
     return run_seat("spectate", LOBBY_ROLE_SPECTATOR, argc, argv,
                     _(spectate_help));
+}
+
+int cli_lobby_addr(const char *cmd, const char *lobby,
+                   struct sockaddr_storage *out)
+{
+    int rc = net_addr_parse(lobby, out);
+    if (rc == TB_E_NOTFOUND)
+        return no_address(cmd, lobby);
+    if (rc != 0) {
+        fprintf(stderr,
+                _("tabula %s: bad lobby address '%s': expected HOST:PORT "
+                  "with the port, e.g. 127.0.0.1:7470\n"),
+                cmd, cli_token(lobby));
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
 }

@@ -48,7 +48,10 @@ static const char pool_help[] = N_(
     "1400..1800, with --me) pairs you only with players the lobby's\n"
     "published list rates LO to HI in the game and class you would play,\n"
     "and only if their own --rating holds yours (a player not in the list\n"
-    "counts as 1500; docs/pool.md).\n");
+    "counts as 1500; docs/pool.md).\n"
+    "Ctrl-C withdraws the offer. If the connection is lost after the lobby\n"
+    "took the offer, the same offer is made again until the lobby is back:\n"
+    "'pool: connection lost (...); offering again'.\n");
 
 enum {
     POOL_FLAG_LOBBY,
@@ -340,13 +343,9 @@ int cli_pool(int argc, char **argv)
         if (cli_options_check("pool", r.games[i], options, options) != 0)
             return CLI_EXIT_USAGE;
     struct sockaddr_storage addr;
-    if (net_addr_parse(lobby, &addr) != 0) {
-        fprintf(stderr,
-                _("tabula pool: bad lobby address '%s': expected "
-                  "HOST:PORT with the port, e.g. 127.0.0.1:7470\n"),
-                cli_token(lobby));
-        return CLI_EXIT_USAGE;
-    }
+    int arc = cli_lobby_addr("pool", lobby, &addr);
+    if (arc != 0)
+        return arc;
     if (proto_init() != 0)
         return CLI_EXIT_FAIL;
     if (log_path != NULL) {

@@ -172,13 +172,9 @@ int cli_seeks(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (net_addr_parse(lobby, &addr) != 0) {
-        fprintf(stderr,
-                _("tabula seeks: bad lobby address '%s': expected "
-                  "HOST:PORT with the port, e.g. 127.0.0.1:7470\n"),
-                cli_token(lobby));
-        return CLI_EXIT_USAGE;
-    }
+    int arc = cli_lobby_addr("seeks", lobby, &addr);
+    if (arc != 0)
+        return arc;
     if (proto_init() != 0 || uv_loop_init(&loop) != 0)
         return CLI_EXIT_FAIL;
     memset(&r, 0, sizeof r);

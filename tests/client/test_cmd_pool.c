@@ -180,5 +180,13 @@ Test(pool, bad_games_and_ranges_exit_2_naming_the_fault)
         cr_assert(strstr(slurp(p.err), bad[i].says) != NULL, "want '%s' in: %s",
                   bad[i].says, slurp(p.err));
     }
+    /* a lobby address without its port (cli_lobby_addr, as seeks says) */
+    Proc p;
+    char *a[] = {"pool", "laska", "--lobby", "127.0.0.1", NULL};
+    start(&p, "badaddr", NULL, a);
+    cr_assert_eq(finish(&p), 2);
+    cr_assert_str_eq(slurp(p.err),
+                     "tabula pool: bad lobby address '127.0.0.1': expected "
+                     "HOST:PORT with the port, e.g. 127.0.0.1:7470\n");
     remove_dir();
 }
