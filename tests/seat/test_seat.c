@@ -259,17 +259,27 @@ Test(seat, a_new_seat_tries_each_node_once_then_says_why_it_failed)
     seat_free(s);
 }
 
-Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
+/* A guest seat on nodes nodes (admitted: as a paired guest is) told no
+ * room (ERROR 3, no such code) at its hello, then its connection closed
+ * with reason: *o the event that follows. */
+static Seat *guest_told_no_room(unsigned nodes, int admitted, int reason,
+                                Seat_Out *o)
 {
     uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX];
     static const uint8_t no_room[2] = {0x85, 3}; /* ERROR: no such code */
-    Seat *s = seat_for(MATCH_ROLE_GUEST, 2, 0, pk);
-    Seat_Out o;
-    cr_assert(next_event(s, &o, NULL));
+    Seat *s = seat_for(MATCH_ROLE_GUEST, nodes, admitted, pk);
+    cr_assert(next_event(s, o, NULL));
     seat_hello(s, 0, hello);
     cr_expect_eq(seat_input(s, 10, no_room, sizeof no_room), TB_E_CODE);
-    seat_closed(s, 20, 0);
-    cr_assert(next_event(s, &o, NULL));
+    seat_closed(s, 20, reason);
+    cr_assert(next_event(s, o, NULL));
+    return s;
+}
+
+Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
+{
+    Seat_Out o;
+    Seat *s = guest_told_no_room(2, 0, 0, &o);
     cr_expect_eq(o.kind, SEAT_OUT_FAILED);
     cr_expect_eq(o.failure, SEAT_FAIL_ADMISSION);
     cr_expect_eq(o.reason, TB_E_CODE);
@@ -283,15 +293,8 @@ Test(seat, a_refusal_before_the_welcome_is_the_relays_word_on_every_node)
  * the terminal and the page word it so). */
 Test(seat, a_paired_guest_before_its_hosts_room_waits_for_the_room)
 {
-    uint8_t pk[32], hello[LOBBY_WIRE_HELLO_MAX];
-    static const uint8_t no_room[2] = {0x85, 3}; /* ERROR: no such code */
-    Seat *s = seat_for(MATCH_ROLE_GUEST, 1, 1, pk);
     Seat_Out o;
-    cr_assert(next_event(s, &o, NULL));
-    seat_hello(s, 0, hello);
-    cr_expect_eq(seat_input(s, 10, no_room, sizeof no_room), TB_E_CODE);
-    seat_closed(s, 20, TB_E_CODE);
-    cr_assert(next_event(s, &o, NULL));
+    Seat *s = guest_told_no_room(1, 1, TB_E_CODE, &o);
     cr_expect_eq(o.kind, SEAT_OUT_LOST);
     cr_expect_eq(o.reason, TB_E_CODE);
     cr_expect_eq(o.before_room, 1);
