@@ -258,12 +258,6 @@ export function seatForget() {
 
 // ---- a series between two games (issue 38) --------------------------------
 
-// This tab's series whose game ended and whose next game's seat is not
-// made yet (the page waits a moment to show the end): kept in
-// sessionStorage, so a reload in that moment goes on with the series
-// instead of losing it. The record: {series (web_series_text), key, role,
-// name, options, bot, seed, games: [{outcome, reason, side, log}]}, each
-// game's signed log as bytes.
 // A series' games as stored (their logs in base64), and back (stored
 // text: hostile).
 const gamesOut = (games) => games.map((g) => ({ outcome: g.outcome, reason: g.reason,
@@ -271,6 +265,12 @@ const gamesOut = (games) => games.map((g) => ({ outcome: g.outcome, reason: g.re
 const gamesIn = (games) => games.map((g) => ({ outcome: String(g.outcome),
   reason: String(g.reason), side: g.side === 1 ? 1 : 0, log: fromBase64(String(g.log ?? '')) }));
 
+// This tab's series whose game ended and whose next game's seat is not
+// made yet (the page waits a moment to show the end): kept in
+// sessionStorage, so a reload in that moment goes on with the series
+// instead of losing it. The record: {series (web_series_text), key, role,
+// name, options, bot, seed, games: [{outcome, reason, side, log}]}, each
+// game's signed log as bytes.
 const SERIES_NEXT = 'tabula-series-next';
 const SERIES_NEXT_MS = 600000; // older than this: the opponent has gone
 
